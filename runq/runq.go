@@ -1,0 +1,115 @@
+package runq
+
+// A Runq is a FreeBSD run queue: [NumQueues] FIFO queues of elements of type T and a [Status]
+// whose bit i is set exactly when queue i is non-empty (struct runq in sys/sys/runq.h). The zero
+// value is an empty Runq ready to use.
+//
+// Elements join through the [Link] they embed, so no operation allocates. Queue 0 is the most
+// important; within a queue elements leave in the order they came, except that [Runq.AddHead]
+// puts an element in front (a preempted thread goes back to the head of its queue).
+//
+// A Runq is not safe for concurrent use; in the kernel the CPU's queue lock (tdq_lock for ULE,
+// sched_lock for 4BSD) serialises every call. A Runq must not be copied after first use: the
+// copy would share its queued links with the original, so it holds a noCopy guard for go vet.
+//
+// Invariants, checked by the tests after every mutation:
+//   - s.Has(i) == (queues[i].Len() > 0) for every i;
+//   - n is the sum of the queue lengths;
+//   - every queued link has owner == q and idx == the index of the queue that holds it.
+type Runq[T any] struct {
+	_      noCopy
+	status Status
+	n      int
+	queues [NumQueues]Queue[T]
+}
+
+// Add appends the element bound to l at the tail of queue i: runq_add_idx without
+// SRQ_PREEMPTED. Add panics if l is already queued or was never bound with [Link.Init]. The
+// complexity is O(1).
+func (q *Runq[T]) Add(i Index, l *Link[T]) {
+	if l.owner != nil || l.elem == nil {
+		panic("runq: Add of a queued or unbound element")
+	}
+	l.owner, l.idx = q, i
+	root := &q.queues[i].root
+	if root.next == nil { // first use of this queue: make the root point at itself
+		root.next, root.prev = root, root
+	}
+	l.next, l.prev = root, root.prev
+	root.prev.next = l
+	root.prev = l
+	q.status.Set(i)
+	q.n++
+}
+
+// AddHead puts the element bound to l at the head of queue i, so that it is the next to leave
+// that queue: runq_add_idx with SRQ_PREEMPTED, used when a preempted thread goes back on its run
+// queue. AddHead panics if l is already queued or was never bound. The complexity is O(1).
+func (q *Runq[T]) AddHead(i Index, l *Link[T]) {
+	if l.owner != nil || l.elem == nil {
+		panic("runq: AddHead of a queued or unbound element")
+	}
+	l.owner, l.idx = q, i
+	root := &q.queues[i].root
+	if root.next == nil { // first use of this queue: make the root point at itself
+		root.next, root.prev = root, root
+	}
+	l.prev, l.next = root, root.next
+	root.next.prev = l
+	root.next = l
+	q.status.Set(i)
+	q.n++
+}
+
+// Remove unlinks the element bound to l from its queue and reports whether that queue became
+// empty, in which case its status bit is now clear: runq_remove. Remove panics if l is not on q.
+// The complexity is O(1).
+func (q *Runq[T]) Remove(l *Link[T]) bool {
+	if l.owner != q {
+		panic("runq: Remove of an element not on this Runq")
+	}
+	l.prev.next = l.next
+	l.next.prev = l.prev
+	empty := l.prev == l.next // both are the queue's root: l was alone
+	q.n--
+	l.next, l.prev, l.owner = nil, nil, nil
+	if empty {
+		q.status.Clear(l.idx)
+	}
+	return empty
+}
+
+// Choose returns the first element of the first non-empty queue, the element that runs next,
+// without removing it: runq_choose. It reports false if q is empty. The complexity is
+// O(NumQueues/64).
+func (q *Runq[T]) Choose() (*T, bool) {
+	i, ok := q.status.First()
+	if !ok {
+		return nil, false
+	}
+	return q.queues[i].root.next.elem, true
+}
+
+// Len returns the number of queued elements. The complexity is O(1).
+func (q *Runq[T]) Len() int { return q.n }
+
+// Empty reports whether no element is queued: !runq_not_empty. The complexity is O(1).
+func (q *Runq[T]) Empty() bool { return q.n == 0 }
+
+// Queue returns queue i, for inspection; see [Queue]. The complexity is O(1).
+func (q *Runq[T]) Queue(i Index) *Queue[T] { return &q.queues[i] }
+
+// Status returns a copy of the non-empty map. The complexity is O(1).
+func (q *Runq[T]) Status() Status { return q.status }
+
+// IsQueueEmpty reports whether queue i is empty: runq_is_queue_empty. The complexity is O(1).
+func (q *Runq[T]) IsQueueEmpty(i Index) bool { return !q.status.Has(i) }
+
+// noCopy makes go vet's copylocks check report copies of the struct that holds it.
+type noCopy struct{}
+
+// Lock is a no-op used by go vet's copylocks check.
+func (*noCopy) Lock() {}
+
+// Unlock is a no-op used by go vet's copylocks check.
+func (*noCopy) Unlock() {}
