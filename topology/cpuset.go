@@ -1,0 +1,265 @@
+// This file implements CPUSet, the fixed-size CPU bitmap.
+
+package topology
+
+import (
+	"iter"
+	"math/bits"
+)
+
+const setWords = MaxCPUs / 64
+
+// A CPUSet is a set of CPUs, a fixed-size bitmap of [MaxCPUs] bits: bit c of
+// word c/64 is set exactly when CPU c is a member. It is a value type like
+// FreeBSD's cpuset_t and Linux's struct cpumask: copying it copies the set
+// (128 bytes), == compares two sets, and the zero value is the empty set.
+//
+// Queries take the set by value; [CPUSet.Add] and [CPUSet.Remove] modify it
+// in place. A CPUSet is not safe for concurrent modification.
+type CPUSet struct {
+	w [setWords]uint64
+}
+
+// CPUSetOf returns the set holding the given CPUs. It panics if a CPU is not
+// below [MaxCPUs].
+func CPUSetOf(cpus ...CPU) CPUSet {
+	var s CPUSet
+	for _, c := range cpus {
+		s.Add(c)
+	}
+	return s
+}
+
+// CPURange returns the set of CPUs lo through hi, both bounds included; it is
+// empty when lo > hi. It panics if hi is not below [MaxCPUs].
+// The complexity is O(MaxCPUs/64).
+func CPURange(lo, hi CPU) CPUSet {
+	var s CPUSet
+	if lo > hi {
+		return s
+	}
+	if hi >= MaxCPUs {
+		panic("topology: CPURange: " + hi.String() + " out of range")
+	}
+	for i := range setWords {
+		wlo, whi := uint(i)*64, uint(i)*64+63
+		if whi < uint(lo) || wlo > uint(hi) {
+			continue
+		}
+		m := ^uint64(0)
+		if uint(lo) > wlo {
+			m &= ^uint64(0) << (uint(lo) - wlo)
+		}
+		if uint(hi) < whi {
+			m &= ^uint64(0) >> (whi - uint(hi))
+		}
+		s.w[i] = m
+	}
+	return s
+}
+
+// Add adds c to s. It panics if c is not below [MaxCPUs].
+// The complexity is O(1).
+func (s *CPUSet) Add(c CPU) {
+	if c >= MaxCPUs {
+		panic("topology: CPUSet.Add: " + c.String() + " out of range")
+	}
+	s.w[c>>6] |= 1 << (c & 63)
+}
+
+// Remove removes c from s; removing a CPU that is not a member does nothing.
+// It panics if c is not below [MaxCPUs]. The complexity is O(1).
+func (s *CPUSet) Remove(c CPU) {
+	if c >= MaxCPUs {
+		panic("topology: CPUSet.Remove: " + c.String() + " out of range")
+	}
+	s.w[c>>6] &^= 1 << (c & 63)
+}
+
+// Has reports whether c is a member of s; it is false for every c at or above
+// [MaxCPUs]. The complexity is O(1).
+func (s CPUSet) Has(c CPU) bool {
+	return c < MaxCPUs && s.w[c>>6]&(1<<(c&63)) != 0
+}
+
+// Count returns the number of CPUs in s (Linux cpumask_weight, FreeBSD
+// CPU_COUNT). The complexity is O(MaxCPUs/64).
+func (s CPUSet) Count() int {
+	n := 0
+	for i := range setWords {
+		n += bits.OnesCount64(s.w[i])
+	}
+	return n
+}
+
+// IsEmpty reports whether s has no members. The complexity is O(MaxCPUs/64).
+func (s CPUSet) IsEmpty() bool {
+	for i := range setWords {
+		if s.w[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// First returns the lowest CPU of s (Linux cpumask_first, FreeBSD CPU_FFS
+// minus one), or false if s is empty. The complexity is O(MaxCPUs/64).
+func (s CPUSet) First() (CPU, bool) {
+	for i := range setWords {
+		if w := s.w[i]; w != 0 {
+			return CPU(i*64 + bits.TrailingZeros64(w)), true
+		}
+	}
+	return 0, false
+}
+
+// Last returns the highest CPU of s (FreeBSD CPU_FLS minus one), or false if
+// s is empty. The complexity is O(MaxCPUs/64).
+func (s CPUSet) Last() (CPU, bool) {
+	for i := setWords - 1; i >= 0; i-- {
+		if w := s.w[i]; w != 0 {
+			return CPU(i*64 + 63 - bits.LeadingZeros64(w)), true
+		}
+	}
+	return 0, false
+}
+
+// After returns the lowest CPU of s strictly greater than c (Linux
+// cpumask_next), or false if there is none. The loop
+//
+//	for c, ok := s.First(); ok; c, ok = s.After(c) { … }
+//
+// visits s in ascending order. The complexity is O(MaxCPUs/64).
+func (s CPUSet) After(c CPU) (CPU, bool) {
+	n := uint(c) + 1
+	i := n >> 6
+	if i >= setWords {
+		return 0, false
+	}
+	w := s.w[i] & (^uint64(0) << (n & 63))
+	for {
+		if w != 0 {
+			return CPU(i*64 + uint(bits.TrailingZeros64(w))), true
+		}
+		i++
+		if i >= setWords {
+			return 0, false
+		}
+		w = s.w[i]
+	}
+}
+
+// Before returns the highest CPU of s strictly less than c, or false if there
+// is none. With [CPUSet.Last] it visits s in descending order, the order of
+// ULE's CPU searches. The complexity is O(MaxCPUs/64).
+func (s CPUSet) Before(c CPU) (CPU, bool) {
+	if c == 0 {
+		return 0, false
+	}
+	n := uint(c) - 1
+	if n >= MaxCPUs {
+		n = MaxCPUs - 1
+	}
+	i := int(n >> 6)
+	w := s.w[i] & (^uint64(0) >> (63 - n&63))
+	for {
+		if w != 0 {
+			return CPU(i*64 + 63 - bits.LeadingZeros64(w)), true
+		}
+		i--
+		if i < 0 {
+			return 0, false
+		}
+		w = s.w[i]
+	}
+}
+
+// All returns an iterator over the CPUs of s in ascending order (Linux
+// for_each_cpu, FreeBSD CPU_FOREACH_ISSET). The set is copied when All is
+// called, so changing s during the loop does not change what is visited.
+func (s CPUSet) All() iter.Seq[CPU] {
+	return func(yield func(CPU) bool) {
+		for i := range setWords {
+			w := s.w[i]
+			for w != 0 {
+				if !yield(CPU(i*64 + bits.TrailingZeros64(w))) {
+					return
+				}
+				w &= w - 1
+			}
+		}
+	}
+}
+
+// Backward returns an iterator over the CPUs of s in descending order. The
+// set is copied when Backward is called.
+func (s CPUSet) Backward() iter.Seq[CPU] {
+	return func(yield func(CPU) bool) {
+		for i := setWords - 1; i >= 0; i-- {
+			w := s.w[i]
+			for w != 0 {
+				b := 63 - bits.LeadingZeros64(w)
+				if !yield(CPU(i*64 + b)) {
+					return
+				}
+				w &^= 1 << uint(b)
+			}
+		}
+	}
+}
+
+// Union returns the CPUs in s or t (Linux cpumask_or, FreeBSD CPU_OR).
+// The complexity is O(MaxCPUs/64).
+func (s CPUSet) Union(t CPUSet) CPUSet {
+	for i := range setWords {
+		s.w[i] |= t.w[i]
+	}
+	return s
+}
+
+// Intersect returns the CPUs in both s and t (Linux cpumask_and, FreeBSD
+// CPU_AND). The complexity is O(MaxCPUs/64).
+func (s CPUSet) Intersect(t CPUSet) CPUSet {
+	for i := range setWords {
+		s.w[i] &= t.w[i]
+	}
+	return s
+}
+
+// Difference returns the CPUs in s but not in t (Linux cpumask_andnot,
+// FreeBSD CPU_ANDNOT). The complexity is O(MaxCPUs/64).
+func (s CPUSet) Difference(t CPUSet) CPUSet {
+	for i := range setWords {
+		s.w[i] &^= t.w[i]
+	}
+	return s
+}
+
+// Overlaps reports whether s and t have a CPU in common (Linux
+// cpumask_intersects, FreeBSD CPU_OVERLAP). The complexity is O(MaxCPUs/64).
+func (s CPUSet) Overlaps(t CPUSet) bool {
+	for i := range setWords {
+		if s.w[i]&t.w[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SubsetOf reports whether every CPU of s is in t (Linux cpumask_subset,
+// FreeBSD CPU_SUBSET with the arguments swapped). The complexity is
+// O(MaxCPUs/64).
+func (s CPUSet) SubsetOf(t CPUSet) bool {
+	for i := range setWords {
+		if s.w[i]&^t.w[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Equal reports whether s and t have the same members; it is the same as
+// s == t. The complexity is O(MaxCPUs/64).
+func (s CPUSet) Equal(t CPUSet) bool {
+	return s == t
+}

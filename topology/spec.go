@@ -1,0 +1,273 @@
+// This file implements Spec, a machine described by per-level fan-out, and
+// the Uniform builder.
+
+package topology
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Spec describes a machine as a tree of fan-outs: the machine holds Items,
+// each item is Count groups of one level (each holding its own Items) or
+// Count CPUs. Identical siblings are written once with a count; different
+// ones are listed side by side, which is how a hybrid part with two kinds of
+// core is described. [New] checks a Spec and builds its [Topology];
+// [Topology.Spec] returns the Spec of a topology, and the text form
+// ([Parse], [Topology.String]) and JSON are this structure written out.
+//
+// CPUs are numbered 0, 1, 2, … in depth-first order unless IDs gives the
+// numbering; Offline CPUs are then removed, and groups left without CPUs
+// disappear.
+type Spec struct {
+	// Items are the contents of the machine, in CPU order.
+	Items []Item
+	// IDs, if not nil, gives the id of every CPU in depth-first order: the
+	// i-th CPU of the tree is IDs[i]. Nil numbers them 0, 1, 2, ….
+	IDs []CPU
+	// Distance[i][j] is the NUMA distance from the i-th node group to the
+	// j-th, counted in depth-first order. Nil means LocalDistance on the
+	// diagonal and RemoteDistance elsewhere.
+	Distance [][]int
+	// Offline CPUs are removed from the machine after numbering.
+	Offline CPUSet
+}
+
+// An Item of a [Spec] is Count CPUs, or Count groups of one level that each
+// hold Items.
+type Item struct {
+	// CPU makes the item Count CPUs instead of Count groups.
+	CPU bool
+	// Count is the number of groups or CPUs; it must be at least 1.
+	Count int
+	// Level is the level of the groups; it must be below the level of the
+	// enclosing group. It is ignored for CPUs.
+	Level Level
+	// Items are the contents of each group. They are ignored for CPUs.
+	Items []Item
+	// Capacity is the capacity of each CPU, 1 to CapacityScale; 0 means
+	// CapacityScale. It is ignored for groups.
+	Capacity int
+}
+
+// New checks s and builds the topology it describes. It returns an error
+// naming the problem and the item (as a path like items[0].items[1]) for a
+// count below 1, a group with no contents, a level that is not below its
+// enclosing group's, more than MaxCPUs CPUs, IDs that repeat, are out of
+// range or do not match the number of CPUs, a bad capacity, an Offline CPU
+// that is not in the machine, or a distance table that is not square with one
+// row per node, has a diagonal other than LocalDistance, an entry outside
+// (LocalDistance, 255], or is not symmetric.
+func New(s Spec) (*Topology, error) {
+	d, err := s.decl()
+	if err != nil {
+		return nil, err
+	}
+	return build(d)
+}
+
+// specCPU is one CPU of a Spec during expansion.
+type specCPU struct {
+	capacity int
+	where    string
+}
+
+// specGroup is one group of a Spec during expansion: CPUs lo to hi-1 in
+// depth-first order.
+type specGroup struct {
+	level  Level
+	lo, hi int
+	where  string
+}
+
+// decl expands s into explicit sets.
+func (s Spec) decl() (*decl, error) {
+	total, err := countItems(s.Items, Machine, "items")
+	if err != nil {
+		return nil, err
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("topology: the machine has no CPUs")
+	}
+	var cpus []specCPU
+	var groups []specGroup
+	expand(s.Items, "items", &cpus, &groups)
+
+	ids := s.IDs
+	if ids == nil {
+		ids = make([]CPU, len(cpus))
+		for i := range ids {
+			ids[i] = CPU(i)
+		}
+	} else if len(ids) != len(cpus) {
+		return nil, fmt.Errorf("topology: ids: %d ids for %d CPUs", len(ids), len(cpus))
+	}
+	d := &decl{}
+	for i, c := range ids {
+		if c >= MaxCPUs {
+			return nil, fmt.Errorf("topology: ids[%d]: %v out of range (max %d)", i, c, MaxCPUs-1)
+		}
+		if d.cpus.Has(c) {
+			return nil, fmt.Errorf("topology: ids[%d]: %v appears twice", i, c)
+		}
+		d.cpus.Add(c)
+	}
+	if extra := s.Offline.Difference(d.cpus); !extra.IsEmpty() {
+		c, _ := extra.First()
+		return nil, fmt.Errorf("topology: offline: %v is not a CPU of the machine {%s}", c, d.cpus)
+	}
+	d.cpus = d.cpus.Difference(s.Offline)
+	if d.cpus.IsEmpty() {
+		return nil, fmt.Errorf("topology: offline: every CPU is offline")
+	}
+
+	last, _ := d.cpus.Last()
+	where := make([]string, int(last)+1)
+	for i, c := range cpus {
+		id := ids[i]
+		if !d.cpus.Has(id) {
+			continue
+		}
+		if c.capacity != 0 {
+			if c.capacity < 1 || c.capacity > CapacityScale {
+				return nil, fmt.Errorf("topology: %s: capacity %d out of range 1-%d", c.where, c.capacity, CapacityScale)
+			}
+			if d.capacity == nil {
+				d.capacity = make([]int, int(last)+1)
+			}
+			d.capacity[id] = c.capacity
+		}
+		where[id] = c.where
+	}
+	d.capWhere = func(c CPU) string { return where[c] }
+
+	// Node groups that lose every CPU lose their row and column too.
+	var keepNode []int
+	nodes := 0
+	for _, g := range groups {
+		var set CPUSet
+		for i := g.lo; i < g.hi; i++ {
+			set.Add(ids[i])
+		}
+		set = set.Intersect(d.cpus)
+		if g.level == Node {
+			if !set.IsEmpty() {
+				keepNode = append(keepNode, nodes)
+			}
+			nodes++
+		}
+		if set.IsEmpty() {
+			continue
+		}
+		d.levels[g.level] = append(d.levels[g.level], declGroup{cpus: set, where: g.where})
+	}
+	if s.Distance != nil {
+		d.distWhere = "distance"
+		d.dist = s.Distance
+		if nodes != len(keepNode) && len(s.Distance) == nodes {
+			d.dist = subMatrix(s.Distance, keepNode)
+		}
+	}
+	return d, nil
+}
+
+// subMatrix returns the rows and columns keep of m, or m itself when a row
+// is too short to hold them (build then reports its shape).
+func subMatrix(m [][]int, keep []int) [][]int {
+	out := make([][]int, len(keep))
+	for i, a := range keep {
+		if a >= len(m) {
+			return m
+		}
+		out[i] = make([]int, len(keep))
+		for j, b := range keep {
+			if b >= len(m[a]) {
+				return m
+			}
+			out[i][j] = m[a][b]
+		}
+	}
+	return out
+}
+
+// countItems checks items below a group of level parent and returns how many
+// CPUs they hold, saturating above MaxCPUs.
+func countItems(items []Item, parent Level, path string) (int, error) {
+	total := 0
+	for i, it := range items {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		if it.Count < 1 {
+			return 0, fmt.Errorf("topology: %s: count %d, want at least 1", at, it.Count)
+		}
+		n := 1
+		if !it.CPU {
+			if it.Level >= parent {
+				return 0, fmt.Errorf("topology: %s: %s group inside a %s group, want a lower level", at, it.Level, parent)
+			}
+			if len(it.Items) == 0 {
+				return 0, fmt.Errorf("topology: %s: %s group with no contents", at, it.Level)
+			}
+			var err error
+			if n, err = countItems(it.Items, it.Level, at+".items"); err != nil {
+				return 0, err
+			}
+		}
+		if it.Count > MaxCPUs || n*it.Count > MaxCPUs {
+			return 0, fmt.Errorf("topology: %s: more than %d CPUs", at, MaxCPUs)
+		}
+		total += n * it.Count
+		if total > MaxCPUs {
+			return 0, fmt.Errorf("topology: %s: more than %d CPUs", at, MaxCPUs)
+		}
+	}
+	return total, nil
+}
+
+// expand appends the CPUs and groups of items in depth-first order.
+func expand(items []Item, path string, cpus *[]specCPU, groups *[]specGroup) {
+	for i, it := range items {
+		at := fmt.Sprintf("%s[%d]", path, i)
+		for range it.Count {
+			if it.CPU {
+				*cpus = append(*cpus, specCPU{capacity: it.Capacity, where: at})
+				continue
+			}
+			lo := len(*cpus)
+			at := at
+			if it.Count > 1 {
+				at = fmt.Sprintf("%s (%s %d)", at, it.Level, len(*groups))
+			}
+			gi := len(*groups)
+			*groups = append(*groups, specGroup{level: it.Level, lo: lo, where: at})
+			expand(it.Items, at+".items", cpus, groups)
+			(*groups)[gi].hi = len(*cpus)
+		}
+	}
+}
+
+// Uniform returns a machine of packages sockets, each of nodes NUMA nodes,
+// each of llcs last-level caches, each of cores cores, each of threads
+// hardware threads, numbered in that order (CPU 0 and 1 are the threads of
+// the first core when threads is 2). NUMA distances are LocalDistance and
+// RemoteDistance and every CPU has capacity CapacityScale. Uniform(1, 1, 1,
+// n, 1) is n independent CPUs sharing one cache.
+//
+// Uniform panics if an argument is below 1 or the machine would have more
+// than MaxCPUs CPUs; use [New] to get an error instead.
+func Uniform(packages, nodes, llcs, cores, threads int) *Topology {
+	t, err := New(UniformSpec(packages, nodes, llcs, cores, threads))
+	if err != nil {
+		panic(strings.Replace(err.Error(), "topology:", "topology: Uniform:", 1))
+	}
+	return t
+}
+
+// UniformSpec returns the Spec that [Uniform] builds, to change before
+// calling [New] (to add a distance table or take CPUs offline).
+func UniformSpec(packages, nodes, llcs, cores, threads int) Spec {
+	inner := []Item{{CPU: true, Count: threads}}
+	inner = []Item{{Level: SMT, Count: cores, Items: inner}}
+	inner = []Item{{Level: LLC, Count: llcs, Items: inner}}
+	inner = []Item{{Level: Node, Count: nodes, Items: inner}}
+	return Spec{Items: []Item{{Level: Package, Count: packages, Items: inner}}}
+}
