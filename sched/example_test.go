@@ -1,0 +1,88 @@
+package sched_test
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// ExampleAttr describes a niced batch job pinned to two CPUs.
+func ExampleAttr() {
+	a := sched.Attr{Class: sched.Batch, Nice: 10, Affinity: topology.CPUSetOf(2, 3)}
+	fmt.Println(a.Class, a.Nice, a.Affinity, a.Validate(), a.Allowed(1), a.Allowed(3))
+	// Output: batch 10 2-3 <nil> false true
+}
+
+// ExampleParseClass reads a class name from a workload file.
+func ExampleParseClass() {
+	for _, s := range []string{"fifo", "other", "deadline"} {
+		c, err := sched.ParseClass(s)
+		fmt.Println(c, err)
+	}
+	// Output:
+	// fifo <nil>
+	// normal <nil>
+	// normal sched: unknown scheduling class "deadline" (want normal, batch, idle, fifo or rr)
+}
+
+// ExampleGroup is seed 004's setting: an idle cgroup for batch work beside a normal one.
+func ExampleGroup() {
+	online := sched.Group{ID: 1, Parent: sched.RootGroup, Weight: sched.DefaultWeight}
+	offline := sched.Group{ID: 2, Parent: sched.RootGroup, Weight: sched.DefaultWeight, Idle: true}
+	fmt.Println(online.Validate(), offline.Validate(), offline.Idle)
+	// Output: <nil> <nil> true
+}
+
+// ExampleConfig is a FreeBSD-like machine clock: hz 1000, stathz 127.
+func ExampleConfig() {
+	c := sched.Config{Topology: topology.Uniform(1, 1, 1, 4, 2), Hz: 1000, StatHz: 127, Seed: 1}
+	fmt.Println(c.Validate(), c.Topology.NumCPUs(), c.RealStatHz())
+	// Output: <nil> 8 127
+}
+
+// ExampleStopReason shows which stops leave a thread runnable.
+func ExampleStopReason() {
+	for _, r := range []sched.StopReason{sched.Sleep, sched.Preempt, sched.Yield, sched.Exit} {
+		fmt.Print(r, "=", r.Runnable(), " ")
+	}
+	fmt.Println()
+	// Output: sleep=false preempt=true yield=true exit=false
+}
+
+// ExampleID prints thread identities as traces show them.
+func ExampleID() {
+	fmt.Println(sched.ID(0), sched.ID(42))
+	// Output: t0 t42
+}
+
+// recorder is an Env that prints what a policy asks of the machine.
+type recorder struct{}
+
+func (recorder) Resched(cpu topology.CPU) { fmt.Println("resched", cpu) }
+func (recorder) Explaining() bool         { return true }
+func (recorder) Explain(cpu topology.CPU, tid sched.ID, why string) {
+	fmt.Println("explain", cpu, tid, why)
+}
+
+// ExampleEnv shows the machine side of the contract: a policy that decides a woken thread must
+// preempt CPU 1 explains why (only when the machine records explanations) and asks for the
+// reschedule.
+func ExampleEnv() {
+	var env sched.Env = recorder{}
+	woken, cpu := sched.ID(3), topology.CPU(1)
+	if env.Explaining() {
+		env.Explain(cpu, woken, "woken thread has priority 40 < running thread's 120")
+	}
+	env.Resched(cpu)
+	// Output:
+	// explain cpu1 t3 woken thread has priority 40 < running thread's 120
+	// resched cpu1
+}
+
+// ExampleWakeFlags marks the first wake-up of a forked thread whose parent keeps running.
+func ExampleWakeFlags() {
+	f := sched.WakeFork
+	fmt.Println(f&sched.WakeFork != 0, f&sched.WakeSync != 0)
+	// Output: true false
+}
