@@ -1,0 +1,146 @@
+package sim
+
+// This file implements Config, the description of the machine a simulation runs on.
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// DefaultSMTFactor is the speed of each of two SMT siblings while both are busy, in 1/1024ths of
+// the speed of one running alone: 640, that is 0.625 each and 1.25 together. Measurements put the
+// throughput of two hyper-threads of one core at 1.1-1.3 times that of one thread, depending on
+// the program: Intel's own figure is "up to 30%" (Marr et al., "Hyper-Threading Technology
+// Architecture and Microarchitecture", Intel Technology Journal 6(1), 2002), and Bulpin and Pratt
+// measured a mean combined speed-up of about 1.2 over SPEC CPU2000 pairs ("Multiprogramming
+// performance of the Pentium 4 with Hyper-Threading", WDDD 2004). 1.25 sits in that range.
+const DefaultSMTFactor = 640
+
+// Default clock rates: FreeBSD's hz on amd64 and Linux's CONFIG_HZ=1000.
+const DefaultHz = 1000
+
+// A TraceMode says how much of the trace a run keeps.
+type TraceMode uint8
+
+const (
+	// TraceOff records nothing; Result.Trace is nil.
+	TraceOff TraceMode = iota
+	// TraceHash keeps only the trace's hash (Trace.Hash), at no memory cost: enough to check that
+	// two runs are identical.
+	TraceHash
+	// TraceFull keeps every record.
+	TraceFull
+)
+
+// Costs are optional overheads the machine charges, in nanoseconds of simulated time. The zero
+// value charges nothing.
+type Costs struct {
+	// Switch is the time a CPU spends switching from one thread to another (the thread coming in
+	// makes no progress meanwhile). It is not charged when a CPU resumes the thread it ran last.
+	Switch time.Duration
+	// Migration is the extra work a thread does after moving to another CPU, refilling its caches:
+	// it makes no progress for this long after it first runs there.
+	Migration time.Duration
+	// IPI is the latency of an inter-processor interrupt: a Resched for another CPU than the one
+	// whose event is being handled takes effect this much later.
+	IPI time.Duration
+	// Tick is the time a clock interrupt takes from the thread it interrupts (interrupt time).
+	Tick time.Duration
+}
+
+// Checks are the bounds of the checkers; a zero bound turns its checker off. See [ViolationKind].
+type Checks struct {
+	// WorkConservation is how long a CPU may stay idle while a thread allowed to run on it has
+	// been runnable but not running for as long (the invariant of Lozi et al., "The Linux
+	// Scheduler: a Decade of Wasted Cores", EuroSys 2016). The machine looks at each clock
+	// interrupt of an idle CPU, so a violation is seen once it lasts the bound plus at most one
+	// tick period.
+	WorkConservation time.Duration
+	// Starvation is how long a thread may stay runnable without running.
+	Starvation time.Duration
+}
+
+// Config describes the machine: CPUs and their speeds, clock rates, costs, and what to record.
+type Config struct {
+	// Topology is the machine's CPU topology; it is required.
+	Topology *topology.Topology
+	// Hz is the periodic clock rate the policy is told about (FreeBSD hz, Linux CONFIG_HZ); 0 means
+	// DefaultHz.
+	Hz int
+	// StatHz is FreeBSD's statistics clock rate (127 on x86); 0 means Hz. The machine calls
+	// Policy.Tick at the rate Policy.TickHz returns, which for ULE and 4BSD is this one.
+	StatHz int
+	// Seed seeds the workload's random durations and is passed to the policy.
+	Seed uint64
+	// Speed is the speed of each CPU, indexed by CPU id, in 1/1024ths of the fastest CPU: a thread
+	// alone on a CPU of speed s does s/1024 ns of work per ns. Nil means the capacity the topology
+	// gives each CPU (1024 unless it is heterogeneous). Values must be in 1..4096.
+	Speed []int
+	// SMTFactor is the speed of each SMT sibling while another thread of the same core is busy, in
+	// 1/1024ths; 0 means DefaultSMTFactor, 1024 turns the slowdown off.
+	SMTFactor int
+	// Costs are the optional overheads.
+	Costs Costs
+	// Checks are the checkers' bounds.
+	Checks Checks
+	// Trace says how much of the trace to keep.
+	Trace TraceMode
+	// Explain makes the policy's explanations (sched.Env.Explain) part of the trace; it needs a
+	// Trace other than TraceOff.
+	Explain bool
+	// FlattenGroups runs every thread in the root group and creates no control groups, for
+	// policies without group scheduling (ULE, 4BSD) on workloads that declare groups.
+	FlattenGroups bool
+	// MaxThreads bounds the number of threads forks may create; 0 means 1<<20. A run that
+	// exceeds it stops with an error.
+	MaxThreads int
+}
+
+func (c *Config) withDefaults() Config {
+	d := *c
+	if d.Hz == 0 {
+		d.Hz = DefaultHz
+	}
+	if d.SMTFactor == 0 {
+		d.SMTFactor = DefaultSMTFactor
+	}
+	if d.MaxThreads == 0 {
+		d.MaxThreads = 1 << 20
+	}
+	return d
+}
+
+// Validate reports what is wrong with c, or nil.
+func (c *Config) Validate() error {
+	d := c.withDefaults()
+	switch {
+	case d.Topology == nil:
+		return fmt.Errorf("sim: Config without a topology")
+	case d.Hz < 0 || d.Hz > 1_000_000:
+		return fmt.Errorf("sim: Config.Hz %d outside 1..1000000", c.Hz)
+	case d.StatHz < 0 || d.StatHz > 1_000_000:
+		return fmt.Errorf("sim: Config.StatHz %d outside 0..1000000", c.StatHz)
+	case d.SMTFactor < 1 || d.SMTFactor > 1024:
+		return fmt.Errorf("sim: Config.SMTFactor %d outside 1..1024", c.SMTFactor)
+	case d.Speed != nil && len(d.Speed) != d.Topology.NumIDs():
+		return fmt.Errorf("sim: Config.Speed has %d entries for %d CPU ids", len(d.Speed), d.Topology.NumIDs())
+	case d.Costs.Switch < 0 || d.Costs.Migration < 0 || d.Costs.IPI < 0 || d.Costs.Tick < 0:
+		return fmt.Errorf("sim: negative cost in %+v", d.Costs)
+	case d.Checks.WorkConservation < 0 || d.Checks.Starvation < 0:
+		return fmt.Errorf("sim: negative checker bound in %+v", d.Checks)
+	case d.Trace > TraceFull:
+		return fmt.Errorf("sim: unknown trace mode %d", d.Trace)
+	case d.Explain && d.Trace == TraceOff:
+		return fmt.Errorf("sim: Config.Explain needs a trace")
+	case d.MaxThreads < 0:
+		return fmt.Errorf("sim: negative Config.MaxThreads %d", d.MaxThreads)
+	}
+	for id, s := range d.Speed {
+		if d.Topology.Has(topology.CPU(id)) && (s < 1 || s > 4096) {
+			return fmt.Errorf("sim: Config.Speed[%d] = %d outside 1..4096", id, s)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+package sim
+
+// This file implements env, the sched.Env the machine gives its policy.
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// env is the machine as its policy sees it. It is a separate type so that Machine's own method
+// set does not carry Resched and Explain.
+type env struct {
+	m *Machine
+}
+
+var _ sched.Env = (*env)(nil)
+
+// Resched queues a reschedule of CPU id: at once (before the current instant ends) when id is the
+// CPU on whose behalf the policy was called or IPIs cost nothing, else when an IPI sent now
+// arrives. It does nothing if id is already due to reschedule. It panics if id is not a CPU of the
+// machine.
+func (e *env) Resched(id topology.CPU) {
+	m := e.m
+	if int(id) >= len(m.cpus) || !m.cpus[id].online {
+		panic(fmt.Sprintf("sim: %s asked to reschedule %v, not a CPU of the machine", m.pol.Name(), id))
+	}
+	c := &m.cpus[id]
+	if c.needResched || c.ipiPending {
+		return
+	}
+	if m.trace != nil {
+		running := sched.ID(-1)
+		if int(m.ctx) < len(m.cpus) {
+			running = sched.ID(m.cpus[m.ctx].cur)
+		}
+		m.trace.add(Record{Time: m.now, Kind: KindResched, CPU: id, Thread: running, Other: int32(m.ctx),
+			Arg: uint8(m.call)})
+	}
+	if id == m.ctx || m.cfg.Costs.IPI == 0 {
+		c.needResched = true
+		m.work = append(m.work, work{kind: workResched, cpu: id})
+		return
+	}
+	c.ipiPending = true
+	m.q.arm(m.slotIPI(id), m.now+int64(m.cfg.Costs.IPI))
+}
+
+// Explaining reports whether explanations are recorded (Config.Explain).
+func (e *env) Explaining() bool { return e.m.cfg.Explain }
+
+// Explain adds an Explain record with the text why, when explanations are recorded.
+func (e *env) Explain(id topology.CPU, tid sched.ID, why string) {
+	m := e.m
+	if !m.cfg.Explain {
+		return
+	}
+	i := m.trace.addString(why)
+	m.trace.add(Record{Time: m.now, Kind: KindExplain, CPU: id, Thread: tid, Other: i, Arg: uint8(m.call)})
+}

@@ -1,0 +1,542 @@
+package sim
+
+// This file implements Machine: construction, the event loop and the reschedule work list.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A Machine runs one workload under one policy on one simulated machine. Build it with [New],
+// then call [Machine.Run] (or [Machine.Step] for one event at a time). A Machine is not safe for
+// concurrent use; separate Machines are independent and may run in parallel.
+type Machine struct {
+	cfg     Config
+	pol     Policy
+	topo    *topology.Topology
+	env     env
+	tickHz  int64
+	first   topology.CPU
+	nids    int32
+	now     int64
+	events  uint64
+	q       eventQueue
+	cpus    []cpu
+	threads []thread
+	progs   []*program
+	pipes   []pipe
+	spawns  []spawn
+	nspawn  int
+	work    []work
+	// call and ctx are the policy method in progress and the CPU on whose behalf it runs.
+	call Call
+	ctx  topology.CPU
+	// live counts the threads created or still to be created that have not exited.
+	live     int
+	finished int64
+	// waitHead, waitTail and nwait are the list of runnable, not running threads.
+	waitHead, waitTail int32
+	nwait              int
+	messages           int64
+	trace              *Trace
+	viol               violations
+	queued             Queuer
+	err                error
+}
+
+// A spawn is a thread the machine creates by itself at time at.
+type spawn struct {
+	at   int64
+	prog int32
+}
+
+// A work item is a reschedule or a script step to do before the current instant ends.
+type work struct {
+	kind uint8 // workResched or workAdvance
+	cpu  topology.CPU
+	tid  int32
+}
+
+const (
+	workResched = iota
+	workAdvance
+)
+
+// New builds a machine for w under p, as cfg describes, and starts the policy: it calls
+// p.Start, then p.AddGroup for each of w's groups (unless cfg.FlattenGroups). It returns an error
+// if cfg or w does not validate, if a thread's CPUs are not all on the machine, if the policy's
+// tick rate is out of range, or if the policy refuses to start or to create a group. The policy
+// must be fresh: a Policy runs on one machine only.
+func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := w.Validate(); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	cfg = cfg.withDefaults()
+	topo := cfg.Topology
+	m := &Machine{cfg: cfg, pol: p, topo: topo, nids: int32(topo.NumIDs()), waitHead: nobody, waitTail: nobody,
+		trace: newTrace(cfg.Trace)}
+	m.env.m = m
+	m.first, _ = topo.CPUs().First()
+	m.ctx = m.first
+	if q, ok := p.(Queuer); ok {
+		m.queued = q
+	}
+
+	// Compile the scripts.
+	c := compiler{pipes: map[string]int32{}, groups: map[string]sched.GroupID{}, progs: map[string]int32{}}
+	for i, pp := range w.Pipes {
+		c.pipes[pp.Name] = int32(i)
+		m.pipes = append(m.pipes, pipe{cap: int64(pp.Cap), recvHead: nobody, recvTail: nobody,
+			sendHead: nobody, sendTail: nobody})
+	}
+	if !cfg.FlattenGroups {
+		for i, g := range w.Groups {
+			c.groups[g.Name] = sched.GroupID(i + 1)
+		}
+	}
+	for i := range w.Threads {
+		c.progs[w.Threads[i].Name] = int32(i)
+	}
+	all := topo.CPUs()
+	for i := range w.Threads {
+		d := &w.Threads[i]
+		if !d.CPUs.SubsetOf(all) {
+			return nil, fmt.Errorf("sim: thread %q: CPUs %s are not all on the machine (%s)", d.Name, d.CPUs, all)
+		}
+		m.progs = append(m.progs, c.compile(d))
+	}
+	for i := range w.Threads {
+		m.checkAffinityOps(w.Threads[i].Ops, all)
+	}
+	if m.err != nil {
+		return nil, m.err
+	}
+
+	// CPUs and event slots: tick, done and IPI per CPU id, one for spawns, then one per thread.
+	m.cpus = make([]cpu, m.nids)
+	m.q.addSlots(int(3*m.nids + 1))
+	for id := range topo.CPUs().All() {
+		cp := &m.cpus[id]
+		cp.online = true
+		cp.cur, cp.lastThread, cp.stopped = nobody, nobody, nobody
+		cp.speed = int64(topo.Capacity(id))
+		if cfg.Speed != nil {
+			cp.speed = int64(cfg.Speed[id])
+		}
+		cp.rate = cp.speed
+		sib := topo.Siblings(id)
+		sib.Remove(id)
+		cp.siblings = slices.Collect(sib.All())
+	}
+
+	// Start the policy.
+	scfg := sched.Config{Topology: topo, Hz: cfg.Hz, StatHz: cfg.StatHz, Seed: cfg.Seed}
+	if err := p.Start(scfg, &m.env); err != nil {
+		return nil, fmt.Errorf("sim: %s: %w", p.Name(), err)
+	}
+	m.tickHz = int64(p.TickHz())
+	if m.tickHz < 1 || m.tickHz > 1_000_000 {
+		return nil, fmt.Errorf("sim: %s: tick rate %d outside 1..1000000", p.Name(), m.tickHz)
+	}
+	if int64(cfg.Costs.Tick) >= int64(time.Second)/m.tickHz {
+		return nil, fmt.Errorf("sim: tick cost %v is not below the tick period of %s", cfg.Costs.Tick, p.Name())
+	}
+	if !cfg.FlattenGroups {
+		for i, g := range w.Groups {
+			sg := sched.Group{ID: sched.GroupID(i + 1), Parent: c.groups[g.Parent], Weight: g.Weight, Idle: g.Idle}
+			if sg.Weight == 0 {
+				sg.Weight = sched.DefaultWeight
+			}
+			if err := p.AddGroup(sg); err != nil {
+				return nil, fmt.Errorf("sim: %s: group %q: %w", p.Name(), g.Name, err)
+			}
+		}
+	}
+
+	// Arm the first clock interrupt of every CPU and the creation of the initial threads.
+	for id := range topo.CPUs().All() {
+		m.cpus[id].tickK = 1
+		m.q.arm(m.slotTick(id), m.tickTime(1))
+	}
+	for i := range w.Threads {
+		d := &w.Threads[i]
+		for range d.Instances() {
+			m.spawns = append(m.spawns, spawn{at: int64(d.Start), prog: int32(i)})
+		}
+	}
+	slices.SortStableFunc(m.spawns, func(a, b spawn) int { return int(min(max(a.at-b.at, -1), 1)) })
+	m.live = len(m.spawns)
+	if len(m.spawns) > 0 {
+		m.q.arm(m.slotSpawn(), m.spawns[0].at)
+	}
+	return m, nil
+}
+
+func (m *Machine) checkAffinityOps(ops []workload.Op, all topology.CPUSet) {
+	for i := range ops {
+		op := &ops[i]
+		if op.Kind == workload.SetCPUs && !op.CPUs.SubsetOf(all) && m.err == nil {
+			m.err = fmt.Errorf("sim: cpus %s: not all on the machine (%s)", op.CPUs, all)
+		}
+		m.checkAffinityOps(op.Body, all)
+	}
+}
+
+// Event slots.
+func (m *Machine) slotTick(c topology.CPU) int32 { return int32(c) }
+func (m *Machine) slotDone(c topology.CPU) int32 { return m.nids + int32(c) }
+func (m *Machine) slotIPI(c topology.CPU) int32  { return 2*m.nids + int32(c) }
+func (m *Machine) slotSpawn() int32              { return 3 * m.nids }
+func (m *Machine) slotTimer(t int32) int32       { return 3*m.nids + 1 + t }
+
+// tickTime returns the time of clock interrupt k: k/TickHz seconds, rounded down to the
+// nanosecond without accumulating error.
+func (m *Machine) tickTime(k int64) int64 { return k * int64(time.Second) / m.tickHz }
+
+// Now returns the current simulated time in nanoseconds.
+func (m *Machine) Now() int64 { return m.now }
+
+// Events returns the number of events handled so far: clock interrupts (one per CPU), ends of
+// runs and stalls, IPIs, timers and thread creations.
+func (m *Machine) Events() uint64 { return m.events }
+
+// Done reports whether every thread has exited, or the run stopped on an error.
+func (m *Machine) Done() bool { return m.live == 0 || m.err != nil }
+
+// Run handles events in time order until every thread has exited or the next event is later than
+// until, and returns the result as of then (the time of the last exit, or until). It may be called
+// again with a later until to carry on. The error is non-nil if the run stopped early: a workload
+// forked more than Config.MaxThreads threads.
+//
+// Run panics if the policy breaks the contract of [Policy] in a way the machine cannot carry on
+// from (a Resched for a CPU that does not exist, rescheduling without end at one instant); the
+// message starts with "sim: ". Picks of threads that are not runnable, or not allowed on the CPU,
+// are recorded as violations of ThreadConservation instead, and the CPU idles.
+func (m *Machine) Run(until time.Duration) (*Result, error) {
+	for m.live > 0 && m.err == nil && m.q.len() > 0 && m.q.top().t <= int64(until) {
+		m.step()
+	}
+	if m.live > 0 && m.err == nil && m.now < int64(until) {
+		m.now = int64(until)
+	}
+	return m.Result(), m.err
+}
+
+// Next returns the time of the next event, or false if there is none or the run is over.
+func (m *Machine) Next() (int64, bool) {
+	if m.live == 0 || m.err != nil || m.q.len() == 0 {
+		return 0, false
+	}
+	return m.q.top().t, true
+}
+
+// Step handles the next event and everything it causes at the same instant. It reports false,
+// doing nothing, when every thread has exited or the run stopped on an error.
+func (m *Machine) Step() bool {
+	if m.live == 0 || m.err != nil || m.q.len() == 0 {
+		return false
+	}
+	m.step()
+	return true
+}
+
+func (m *Machine) step() {
+	e := m.q.top()
+	m.now = e.t
+	s := e.slot
+	m.events++
+	switch {
+	case s < m.nids:
+		m.tick(topology.CPU(s))
+	case s < 2*m.nids:
+		m.q.disarm(s)
+		m.done(topology.CPU(s - m.nids))
+	case s < 3*m.nids:
+		m.q.disarm(s)
+		m.ipi(topology.CPU(s - 2*m.nids))
+	case s == m.slotSpawn():
+		m.spawnDue()
+	default:
+		m.q.disarm(s)
+		m.timer(s - m.slotTimer(0))
+	}
+	m.drain()
+}
+
+// tick is a clock interrupt on id.
+func (m *Machine) tick(id topology.CPU) {
+	c := &m.cpus[id]
+	c.tickK++
+	m.q.arm(m.slotTick(id), m.tickTime(c.tickK))
+	if cost := int64(m.cfg.Costs.Tick); cost > 0 {
+		c.st.Interrupt += cost
+		if c.cur >= 0 {
+			m.settle(c)
+			c.segStart = max(c.segStart, m.now) + cost
+			if m.threads[c.cur].remaining > 0 || m.q.pending(m.slotDone(id)) {
+				m.armDone(id)
+			}
+		}
+	}
+	m.call, m.ctx = CallTick, id
+	m.pol.Tick(m.now, id)
+	if m.cfg.Checks != (Checks{}) {
+		m.checkTick(id)
+	}
+}
+
+// done is the end of the running thread's run or stall on id.
+func (m *Machine) done(id topology.CPU) {
+	c := &m.cpus[id]
+	m.settle(c)
+	if t := &m.threads[c.cur]; t.remaining > 0 {
+		m.armDone(id)
+		return
+	}
+	m.advance(id, c.cur)
+}
+
+// ipi is the arrival of a reschedule IPI on id.
+func (m *Machine) ipi(id topology.CPU) {
+	c := &m.cpus[id]
+	c.ipiPending = false
+	if m.trace != nil {
+		m.trace.add(Record{Time: m.now, Kind: KindIPI, CPU: id, Thread: -1, Other: -1})
+	}
+	c.needResched = true
+	m.work = append(m.work, work{kind: workResched, cpu: id})
+}
+
+// timer is the end of a sleep of thread tid.
+func (m *Machine) timer(tid int32) {
+	t := &m.threads[tid]
+	m.wake(tid, topology.CPU(t.last), 0, nobody)
+}
+
+// spawnDue creates the initial threads whose time has come.
+func (m *Machine) spawnDue() {
+	for m.nspawn < len(m.spawns) && m.spawns[m.nspawn].at <= m.now {
+		sp := m.spawns[m.nspawn]
+		m.nspawn++
+		m.live--
+		if tid, ok := m.create(sp.prog, nobody, m.first); ok {
+			m.wake(tid, m.first, sched.WakeFork, nobody)
+		}
+	}
+	if m.nspawn < len(m.spawns) {
+		m.q.arm(m.slotSpawn(), m.spawns[m.nspawn].at)
+	} else {
+		m.q.disarm(m.slotSpawn())
+	}
+}
+
+// drain does the queued work of the current instant: reschedules and script steps, which may
+// queue more.
+func (m *Machine) drain() {
+	limit := 1<<16 + 64*(len(m.threads)+len(m.cpus))
+	for i := 0; i < len(m.work); i++ {
+		if i > limit {
+			panic(fmt.Sprintf("sim: %s keeps asking for reschedules at time %d", m.pol.Name(), m.now))
+		}
+		w := m.work[i]
+		c := &m.cpus[w.cpu]
+		switch w.kind {
+		case workResched:
+			if c.needResched {
+				m.reschedule(w.cpu)
+			}
+		case workAdvance:
+			if c.cur == w.tid && m.threads[w.tid].remaining == 0 && c.segStart <= m.now && !m.q.pending(m.slotDone(w.cpu)) {
+				m.advance(w.cpu, w.tid)
+			}
+		}
+	}
+	m.work = m.work[:0]
+}
+
+// reschedule stops id's thread (Preempt) and picks again.
+func (m *Machine) reschedule(id topology.CPU) {
+	if m.cpus[id].cur >= 0 {
+		m.stop(id, sched.Preempt)
+	}
+	m.pick(id)
+}
+
+// create makes a thread of program pi, calls Fork and returns its id; it reports false (and stops
+// the run) when the thread limit is reached.
+func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
+	if len(m.threads) >= m.cfg.MaxThreads {
+		m.err = fmt.Errorf("sim: more than %d threads at time %d", m.cfg.MaxThreads, m.now)
+		return nobody, false
+	}
+	p := m.progs[pi]
+	tid := int32(len(m.threads))
+	name := p.name
+	if p.decl.Template || p.decl.Instances() > 1 {
+		name = fmt.Sprintf("%s.%d", p.name, p.made)
+	}
+	p.made++
+	m.threads = append(m.threads, thread{prog: p, cpu: nobody, last: nobody, parent: parent, attr: p.attr,
+		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now})
+	t := &m.threads[tid]
+	if p.nvars > 0 {
+		t.vars = make([]int64, p.nvars)
+	}
+	t.rng = *rand.NewPCG(splitmix64(m.cfg.Seed), splitmix64(m.cfg.Seed^uint64(tid)*0x9E3779B97F4A7C15+1))
+	if m.cfg.FlattenGroups {
+		t.attr.Group = sched.RootGroup
+	}
+	t.st = ThreadStats{ID: sched.ID(tid), Name: name, Parent: sched.ID(parent), Start: m.now, End: -1}
+	m.q.addSlots(1)
+	m.live++
+	if parent >= 0 {
+		m.threads[parent].children++
+	}
+	if m.trace != nil {
+		m.trace.addName(name)
+		m.trace.add(Record{Time: m.now, Kind: KindFork, CPU: id, Thread: sched.ID(tid), Other: parent})
+	}
+	m.call, m.ctx = CallFork, id
+	m.pol.Fork(m.now, sched.ID(tid), sched.ID(parent), id, t.attr)
+	return tid, true
+}
+
+// wake makes tid runnable, woken by waker (or a timer: -1) from CPU from, and calls Wakeup.
+func (m *Machine) wake(tid int32, from topology.CPU, flags sched.WakeFlags, waker int32) {
+	t := &m.threads[tid]
+	if t.state == tBlocked {
+		t.st.Sleep += m.now - t.since
+		t.woken, t.wokeAt = true, m.now
+		t.st.Wakeups++
+	}
+	t.state, t.since, t.joining = tRunnable, m.now, false
+	m.waitPush(tid)
+	if m.trace != nil {
+		m.trace.add(Record{Time: m.now, Kind: KindWakeup, CPU: from, Thread: sched.ID(tid), Other: waker,
+			Arg: uint8(flags)})
+	}
+	m.call, m.ctx = CallWakeup, from
+	m.pol.Wakeup(m.now, sched.ID(tid), from, flags)
+}
+
+// stop takes the running thread off CPU id for reason why and calls Stop; the caller picks next.
+func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
+	c := &m.cpus[id]
+	tid := c.cur
+	t := &m.threads[tid]
+	m.settle(c)
+	m.q.disarm(m.slotDone(id))
+	t.st.CPUTime += m.now - t.since
+	c.cur, c.stopped, c.stopWhy = nobody, tid, uint8(why)
+	t.cpu, t.last, t.since = nobody, int32(id), m.now
+	switch why {
+	case sched.Preempt, sched.Yield:
+		t.state = tRunnable
+		m.waitPush(tid)
+	case sched.Sleep:
+		t.state = tBlocked
+		t.st.Voluntary++
+	case sched.Exit:
+		t.state = tExited
+		t.st.End = m.now
+	}
+	m.call, m.ctx = CallStop, id
+	m.pol.Stop(m.now, id, sched.ID(tid), why)
+}
+
+// pick asks the policy what CPU id runs next and switches to it.
+func (m *Machine) pick(id topology.CPU) {
+	c := &m.cpus[id]
+	c.needResched = false
+	if c.ipiPending {
+		c.ipiPending = false
+		m.q.disarm(m.slotIPI(id))
+	}
+	m.call, m.ctx = CallPick, id
+	next, ok := m.pol.Pick(m.now, id)
+	prev, why := c.stopped, c.stopWhy
+	c.stopped = nobody
+	if ok && !m.validPick(id, next) {
+		ok = false
+	}
+	if !ok {
+		if prev >= 0 {
+			m.switchRecord(id, prev, nobody, why)
+		}
+		m.setBusy(id, false)
+		return
+	}
+	tid := int32(next)
+	t := &m.threads[tid]
+	m.waitRemove(tid)
+	wait := m.now - t.since
+	t.st.WaitTime += wait
+	if m.cfg.Checks.Starvation > 0 && wait > int64(m.cfg.Checks.Starvation) && t.reported&(1<<Starvation) == 0 {
+		m.violate(Starvation, id, tid, wait)
+	}
+	t.reported = 0
+	if t.woken {
+		t.woken = false
+		t.st.latencies = append(t.st.latencies, m.now-t.wokeAt)
+	}
+	var stall int64
+	if prev != tid {
+		m.switchRecord(id, prev, tid, why)
+		if prev >= 0 && (why == uint8(sched.Preempt) || why == uint8(sched.Yield)) {
+			m.threads[prev].st.Involuntary++
+		}
+	}
+	if c.lastThread != tid {
+		stall += int64(m.cfg.Costs.Switch)
+	}
+	if t.last >= 0 && t.last != int32(id) {
+		t.st.Migrations++
+		stall += int64(m.cfg.Costs.Migration)
+		if m.trace != nil {
+			m.trace.add(Record{Time: m.now, Kind: KindMigrate, CPU: id, Thread: next, Other: t.last})
+		}
+	}
+	c.st.Switch += stall
+	t.state, t.cpu, t.since = tRunning, int32(id), m.now
+	c.cur, c.lastThread = tid, tid
+	c.segStart = m.now + stall
+	m.setBusy(id, true)
+	switch {
+	case t.remaining > 0 || stall > 0:
+		m.armDone(id)
+	default:
+		m.work = append(m.work, work{kind: workAdvance, cpu: id, tid: tid})
+	}
+}
+
+func (m *Machine) switchRecord(id topology.CPU, prev, next int32, why uint8) {
+	c := &m.cpus[id]
+	c.st.Switches++
+	if m.trace != nil {
+		m.trace.add(Record{Time: m.now, Kind: KindSwitch, CPU: id, Thread: sched.ID(next), Other: prev, Arg: why})
+	}
+}
+
+// validPick reports whether the policy's pick of tid for id is a runnable thread allowed there,
+// and records a ThreadConservation violation if not.
+func (m *Machine) validPick(id topology.CPU, tid sched.ID) bool {
+	if tid < 0 || int(tid) >= len(m.threads) {
+		m.violate(ThreadConservation, id, -1, 0)
+		return false
+	}
+	t := &m.threads[tid]
+	if t.state != tRunnable || !t.attr.Allowed(id) {
+		m.violate(ThreadConservation, id, int32(tid), 0)
+		return false
+	}
+	return true
+}

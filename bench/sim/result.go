@@ -1,0 +1,255 @@
+package sim
+
+// This file implements Result, ThreadStats and CPUStats: the metrics of a run.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/sched"
+)
+
+// ThreadStats are the metrics of one thread. Times are nanoseconds of simulated time.
+type ThreadStats struct {
+	// ID and Name identify the thread; Parent is its creator, or -1.
+	ID     sched.ID
+	Name   string
+	Parent sched.ID
+	// Start is when it was created; End when it exited, or -1 if it had not.
+	Start, End int64
+	// CPUTime is the time it spent on a CPU, including switch, migration and interrupt stalls.
+	CPUTime int64
+	// WaitTime is the time it spent runnable but not running (run-queue wait).
+	WaitTime int64
+	// Sleep is the time it spent sleeping or blocked.
+	Sleep int64
+	// Work is the work it did, in nanoseconds at full speed (speed 1024, no SMT sibling).
+	Work int64
+	// Voluntary counts the times it blocked or slept (nvcsw); Involuntary the times it was
+	// preempted or yielded and another thread ran (nivcsw).
+	Voluntary, Involuntary int64
+	// Migrations counts the times it ran on another CPU than the one it ran on last.
+	Migrations int64
+	// Wakeups counts the times it was woken from sleep or block.
+	Wakeups int64
+
+	latencies []int64 // wake-to-run latencies, sorted in results
+	end       int64   // when the run ended, for Share
+}
+
+// Lifetime returns how long the thread existed during the run: until its exit, or until the end
+// of the run.
+func (t *ThreadStats) Lifetime() int64 {
+	if t.End >= 0 {
+		return t.End - t.Start
+	}
+	return t.end - t.Start
+}
+
+// Share returns the fraction of its lifetime the thread spent on a CPU: 1 for a hog alone on its
+// CPU, 0.5 for one of two hogs sharing a CPU fairly. It is 0 for a thread that lived no time.
+func (t *ThreadStats) Share() float64 {
+	if l := t.Lifetime(); l > 0 {
+		return float64(t.CPUTime) / float64(l)
+	}
+	return 0
+}
+
+// Latencies returns the wake-to-run latencies of the thread, from each wake-up to the moment it
+// next ran (a fork's first run is not a wake-up), in ascending order. The slice belongs to the
+// result.
+func (t *ThreadStats) Latencies() []int64 { return t.latencies }
+
+// Latency returns the p-th percentile of the wake-to-run latencies (p from 0 to 100; 100 is the
+// maximum) by the nearest-rank method: the smallest latency at least p percent of them do not
+// exceed. It reports false if the thread was never woken. p is rounded to a thousandth of a
+// percent, so Latency(99.9) is exact.
+func (t *ThreadStats) Latency(p float64) (int64, bool) {
+	return Percentile(t.latencies, p)
+}
+
+// Percentile returns the p-th percentile of sorted by the nearest-rank method (see
+// [ThreadStats.Latency]), or false if sorted is empty. It panics if p is outside 0..100.
+func Percentile(sorted []int64, p float64) (int64, bool) {
+	if p < 0 || p > 100 {
+		panic(fmt.Sprintf("sim: percentile %v outside 0..100", p))
+	}
+	n := int64(len(sorted))
+	if n == 0 {
+		return 0, false
+	}
+	milli := int64(p*1000 + 0.5) // p in thousandths of a percent
+	rank := (n*milli + 100_000 - 1) / 100_000
+	return sorted[max(rank, 1)-1], true
+}
+
+// CPUStats are the metrics of one CPU. Busy and Idle add up to the length of the run; Interrupt
+// and Switch are parts of them.
+type CPUStats struct {
+	// Busy is the time the CPU had a thread, Idle the time it had none.
+	Busy, Idle int64
+	// Interrupt is the time clock interrupts took (Costs.Tick per interrupt).
+	Interrupt int64
+	// Switch is the time spent switching and refilling caches after migrations (Costs).
+	Switch int64
+	// Switches counts the context switches, including to and from the idle loop.
+	Switches int64
+}
+
+// A Result is what a run measured.
+type Result struct {
+	// Policy is the policy's name.
+	Policy string
+	// End is the time the run ended: the last exit, or the until of Run.
+	End int64
+	// Makespan is the time of the last exit, or End if some thread had not exited.
+	Makespan int64
+	// Events is the number of events the machine handled.
+	Events uint64
+	// Exited counts the threads that exited; Messages the pipe messages received.
+	Exited, Messages int64
+	// Threads are the threads' metrics, indexed by ID.
+	Threads []ThreadStats
+	// CPUs are the CPUs' metrics, indexed by CPU id (zero for ids that are not on the machine).
+	CPUs []CPUStats
+	// Violations are the first 1000 violations of the checkers, in the order they were seen.
+	Violations []Violation
+	// Counts counts the violations of each invariant, all of them.
+	Counts [numInvariants]int
+	// Trace is the trace, or nil with TraceOff.
+	Trace *Trace
+}
+
+// Result returns the metrics of the run so far, as of [Machine.Now]. It copies what it needs, so
+// that the machine can carry on.
+func (m *Machine) Result() *Result {
+	r := &Result{Policy: m.pol.Name(), End: m.now, Makespan: m.now, Events: m.events, Messages: m.messages,
+		Trace: m.trace, Violations: slices.Clone(m.viol.list), Counts: m.viol.count}
+	if m.live == 0 {
+		r.Makespan = m.finished
+	}
+	r.Threads = make([]ThreadStats, len(m.threads))
+	for tid := range m.threads {
+		t := &m.threads[tid]
+		s := t.st
+		s.end = m.now
+		s.latencies = slices.Clone(t.st.latencies)
+		slices.Sort(s.latencies)
+		switch t.state {
+		case tRunning:
+			s.CPUTime += m.now - t.since
+		case tRunnable:
+			s.WaitTime += m.now - t.since
+		case tBlocked:
+			s.Sleep += m.now - t.since
+		case tExited:
+			r.Exited++
+		}
+		r.Threads[tid] = s
+	}
+	r.CPUs = make([]CPUStats, len(m.cpus))
+	for id := range m.cpus {
+		c := &m.cpus[id]
+		if !c.online {
+			continue
+		}
+		s := c.st
+		if c.busy {
+			s.Busy += m.now - c.since
+		} else {
+			s.Idle += m.now - c.since
+		}
+		r.CPUs[id] = s
+	}
+	return r
+}
+
+// Throughput returns the threads that exited per second of the run (jobs per second of a make -j
+// like workload) and the messages received per second (hackbench's measure).
+func (r *Result) Throughput() (exits, messages float64) {
+	if r.Makespan <= 0 {
+		return 0, 0
+	}
+	s := float64(r.Makespan) / 1e9
+	return float64(r.Exited) / s, float64(r.Messages) / s
+}
+
+// Err returns an error listing the violations of the checkers, or nil if there were none: a test
+// asserts a clean run with require.NoError(t, r.Err()).
+func (r *Result) Err() error {
+	total := 0
+	for _, n := range r.Counts {
+		total += n
+	}
+	if total == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "sim: %s: %d violations", r.Policy, total)
+	for i, v := range r.Violations {
+		if i == 5 {
+			b.WriteString("; …")
+			break
+		}
+		b.WriteString("; " + v.String())
+	}
+	return errors.New(b.String())
+}
+
+// Thread returns the metrics of the thread named name, or false.
+func (r *Result) Thread(name string) (*ThreadStats, bool) {
+	for i := range r.Threads {
+		if r.Threads[i].Name == name {
+			return &r.Threads[i], true
+		}
+	}
+	return nil, false
+}
+
+// WriteTable writes the per-thread CPU share and wake-to-run latency percentiles (p50, p99,
+// p99.9, max) of one or more runs of the same workload side by side, one row per thread name and
+// one group of columns per result, as an aligned text table. Latencies are in microseconds; "-"
+// marks a thread never woken or absent from a run.
+func WriteTable(w io.Writer, results ...*Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "thread\t"
+	for _, r := range results {
+		head += r.Policy + "\tp50\tp99\tp99.9\tmax\t"
+	}
+	fmt.Fprintln(tw, head)
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range results {
+		for i := range r.Threads {
+			if n := r.Threads[i].Name; !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	for _, n := range names {
+		row := n + "\t"
+		for _, r := range results {
+			t, ok := r.Thread(n)
+			if !ok {
+				row += "-\t-\t-\t-\t-\t"
+				continue
+			}
+			row += fmt.Sprintf("%.1f%%\t", 100*t.Share())
+			for _, p := range []float64{50, 99, 99.9, 100} {
+				if l, ok := t.Latency(p); ok {
+					row += fmt.Sprintf("%.0fus\t", float64(l)/float64(time.Microsecond))
+				} else {
+					row += "-\t"
+				}
+			}
+		}
+		fmt.Fprintln(tw, row)
+	}
+	return tw.Flush()
+}

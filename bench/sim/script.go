@@ -1,0 +1,182 @@
+package sim
+
+// This file implements the interpreter of behaviour scripts: what a thread does when it is on a
+// CPU with no work left in its current run.
+
+import (
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// advance runs thread tid's script on CPU id from its program counter until the thread starts a
+// run, blocks, yields or exits. Every op but those takes no simulated time.
+func (m *Machine) advance(id topology.CPU, tid int32) {
+	for {
+		t := &m.threads[tid] // again after every op: a fork may move the slice
+		in := &t.prog.code[t.pc]
+		switch in.op {
+		case opRun:
+			t.pc++
+			if in.dist.Kind == workload.Forever {
+				t.remaining = forever
+			} else {
+				t.remaining = max(int64(in.dist.Sample(&t.rng)), 1)
+			}
+			m.armDone(id)
+			return
+		case opSleep:
+			t.pc++
+			d := max(int64(in.dist.Sample(&t.rng)), 1)
+			m.q.arm(m.slotTimer(tid), m.now+d)
+			m.block(id)
+			return
+		case opSend:
+			p := &m.pipes[in.a]
+			if t.opLeft == 0 {
+				t.opLeft = in.n
+			}
+			for t.opLeft > 0 {
+				if p.cap > 0 && p.msgs >= p.cap {
+					m.pipePush(&p.sendHead, &p.sendTail, tid)
+					m.block(id)
+					return
+				}
+				p.msgs++
+				t.opLeft--
+				if r := m.pipePop(&p.recvHead, &p.recvTail); r != nobody {
+					m.wake(r, id, sched.WakeSync, tid)
+					t = &m.threads[tid]
+				}
+			}
+			t.pc++
+		case opRecv:
+			p := &m.pipes[in.a]
+			if t.opLeft == 0 {
+				t.opLeft = in.n
+			}
+			for t.opLeft > 0 {
+				if p.msgs == 0 {
+					m.pipePush(&p.recvHead, &p.recvTail, tid)
+					m.block(id)
+					return
+				}
+				p.msgs--
+				t.opLeft--
+				m.messages++
+				if s := m.pipePop(&p.sendHead, &p.sendTail); s != nobody {
+					m.wake(s, id, sched.WakeSync, tid)
+					t = &m.threads[tid]
+				}
+			}
+			t.pc++
+		case opFork:
+			t.pc++
+			for range in.n {
+				child, ok := m.create(in.a, tid, id)
+				if !ok {
+					return
+				}
+				m.wake(child, id, sched.WakeFork, tid)
+			}
+		case opJoin:
+			if t.children > 0 {
+				t.joining = true
+				m.block(id)
+				return
+			}
+			t.pc++
+		case opYield:
+			t.pc++
+			m.stop(id, sched.Yield)
+			m.pick(id)
+			return
+		case opExit:
+			m.exit(id, tid)
+			return
+		case opJump:
+			t.pc = in.a
+		case opRepeatInit:
+			t.vars[in.a] = in.n
+			t.pc++
+		case opRepeatNext:
+			t.vars[in.a]--
+			if t.vars[in.a] > 0 {
+				t.pc = in.b
+			} else {
+				t.pc++
+			}
+		case opEveryInit:
+			t.vars[in.a], t.vars[in.a+1], t.vars[in.a+2] = m.now, 0, 0
+			t.pc++
+		case opEveryNext:
+			v := t.vars[in.a : in.a+3]
+			v[2]++
+			if in.n > 0 && v[2] >= in.n {
+				t.pc++
+				continue
+			}
+			// The next period starts at base + k*period; periods that have already begun are skipped.
+			period := int64(in.dist.A)
+			k := v[1] + 1
+			if next := v[0] + k*period; next < m.now {
+				k = (m.now - v[0] + period - 1) / period
+			}
+			v[1] = k
+			t.pc = in.b
+			if next := v[0] + k*period; next > m.now {
+				m.q.arm(m.slotTimer(tid), next)
+				m.block(id)
+				return
+			}
+		case opSetAttr:
+			t.pc++
+			t.prog.attrs[in.a].apply(&t.attr)
+			m.setAttr(id, tid)
+		}
+	}
+}
+
+// block stops the running thread of id, which has just blocked, and picks the next.
+func (m *Machine) block(id topology.CPU) {
+	m.stop(id, sched.Sleep)
+	m.pick(id)
+}
+
+// exit ends thread tid, running on id, wakes its parent if it waits for its last child, and
+// picks the next thread for id.
+func (m *Machine) exit(id topology.CPU, tid int32) {
+	m.stop(id, sched.Exit)
+	m.live--
+	if m.live == 0 {
+		m.finished = m.now
+	}
+	if m.trace != nil {
+		m.trace.add(Record{Time: m.now, Kind: KindExit, CPU: id, Thread: sched.ID(tid), Other: m.threads[tid].parent})
+	}
+	if pid := m.threads[tid].parent; pid >= 0 {
+		p := &m.threads[pid]
+		p.children--
+		if p.children == 0 && p.joining && p.state == tBlocked {
+			m.wake(pid, id, 0, tid)
+		}
+	}
+	m.pick(id)
+}
+
+// setAttr tells the policy about thread tid's new attributes; if its CPU id is no longer
+// allowed, the machine reschedules id, as the kernels' affinity code moves a running thread.
+func (m *Machine) setAttr(id topology.CPU, tid int32) {
+	t := &m.threads[tid]
+	if m.trace != nil {
+		a := &t.attr
+		m.trace.add(Record{Time: m.now, Kind: KindSetAttr, CPU: id, Thread: sched.ID(tid),
+			Other: int32(a.Nice+64) | int32(a.Class)<<8 | int32(a.RTPrio)<<16})
+	}
+	m.call, m.ctx = CallSetAttr, id
+	m.pol.SetAttr(m.now, sched.ID(tid), t.attr)
+	if !t.attr.Allowed(id) {
+		m.call = CallMachine
+		m.env.Resched(id)
+	}
+}

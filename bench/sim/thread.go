@@ -1,0 +1,132 @@
+package sim
+
+// This file implements the machine's per-thread state and the list of runnable threads that are
+// not running.
+
+import (
+	"math/rand/v2"
+
+	"github.com/schedkit/schedkit/sched"
+)
+
+// A tstate is where a thread is in its life, as the machine sees it.
+type tstate uint8
+
+const (
+	tNew      tstate = iota // created (Fork), not yet woken
+	tRunnable               // runnable and not running: in the policy's queues
+	tRunning                // running on a CPU
+	tBlocked                // sleeping or blocked on a pipe or a join
+	tExited                 // exited
+)
+
+var tstateNames = [...]string{"new", "runnable", "running", "blocked", "exited"}
+
+func (s tstate) String() string { return tstateNames[s] }
+
+// forever is the work left of a run that never ends.
+const forever = int64(1) << 62
+
+// nobody is the -1 of thread links.
+const nobody = -1
+
+type thread struct {
+	prog   *program
+	pc     int32
+	state  tstate
+	cpu    int32 // the CPU it runs on, or -1
+	last   int32 // the CPU it last ran on, or -1
+	parent int32
+	// children counts the children that have not exited.
+	children int32
+	// opLeft is what remains of a Send or Recv of several messages.
+	opLeft int64
+	// remaining is the work left in the current run, in ns at speed 1024, or forever.
+	remaining int64
+	// since is when the current state began.
+	since int64
+	// wokeAt is the time of the last wake-up, whose latency is measured when woken is set.
+	wokeAt int64
+	woken  bool
+	// joining says that a blocked thread waits in Join.
+	joining bool
+	// reported has a bit per Invariant already reported for the current wait.
+	reported uint8
+	// waitPrev and waitNext link the runnable, not running threads in order of since.
+	waitPrev, waitNext int32
+	// pipeNext links the threads blocked on one pipe.
+	pipeNext int32
+	attr     sched.Attr
+	vars     []int64
+	rng      rand.PCG
+	st       ThreadStats
+}
+
+// waitPush appends tid, just made runnable at m.now, to the wait list.
+func (m *Machine) waitPush(tid int32) {
+	t := &m.threads[tid]
+	t.waitPrev, t.waitNext = m.waitTail, nobody
+	if m.waitTail == nobody {
+		m.waitHead = tid
+	} else {
+		m.threads[m.waitTail].waitNext = tid
+	}
+	m.waitTail = tid
+	m.nwait++
+}
+
+// waitRemove takes tid off the wait list.
+func (m *Machine) waitRemove(tid int32) {
+	t := &m.threads[tid]
+	if t.waitPrev == nobody {
+		m.waitHead = t.waitNext
+	} else {
+		m.threads[t.waitPrev].waitNext = t.waitNext
+	}
+	if t.waitNext == nobody {
+		m.waitTail = t.waitPrev
+	} else {
+		m.threads[t.waitNext].waitPrev = t.waitPrev
+	}
+	t.waitPrev, t.waitNext = nobody, nobody
+	m.nwait--
+}
+
+// A pipe is a workload pipe: a count of messages and two lists of blocked threads.
+type pipe struct {
+	cap, msgs          int64
+	recvHead, recvTail int32
+	sendHead, sendTail int32
+}
+
+func (m *Machine) pipePush(head, tail *int32, tid int32) {
+	m.threads[tid].pipeNext = nobody
+	if *tail == nobody {
+		*head = tid
+	} else {
+		m.threads[*tail].pipeNext = tid
+	}
+	*tail = tid
+}
+
+func (m *Machine) pipePop(head, tail *int32) int32 {
+	tid := *head
+	if tid == nobody {
+		return nobody
+	}
+	*head = m.threads[tid].pipeNext
+	if *head == nobody {
+		*tail = nobody
+	}
+	m.threads[tid].pipeNext = nobody
+	return tid
+}
+
+// splitmix64 is the finaliser of SplitMix64, used to derive each thread's random stream from the
+// seed and the thread's id.
+func splitmix64(x uint64) uint64 {
+	x += 0x9E3779B97F4A7C15
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
+}

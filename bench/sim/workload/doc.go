@@ -1,0 +1,69 @@
+// Package workload describes what the threads of a simulation do: behaviour scripts of runs,
+// sleeps, pipe messages, forks and joins, with each thread's scheduling attributes (nice, class,
+// real-time priority, affinity, control group). A [Workload] is plain Go data; it also has a
+// human-writable text form ([Parse], [Format]) and a JSON form ([ParseJSON]), and both readers
+// validate their input and return errors positioned at the offending line and column.
+//
+// The simulator in bench/sim runs a workload on a machine under a policy. This package holds no
+// machine: it only says what the threads want, so that the same workload file runs unchanged under
+// ULE, 4BSD and CFS on any topology.
+//
+// # The text form
+//
+// A workload is a list of declarations, one per line; # starts a comment. Groups and pipes are
+// one line each; threads and templates open a block of behaviours that end closes, and so do the
+// loop, repeat and every behaviours:
+//
+//	# two CPU hogs beside a latency-sensitive periodic thread
+//	group batch weight=50 idle          # cgroup: parent=NAME, weight=1..10000, idle
+//	pipe jobs cap=16                    # a pipe holding up to 16 messages (cap=0: unbounded)
+//
+//	thread hog count=2 nice=20 group=batch
+//		run forever
+//	end
+//
+//	thread ticker class=fifo rtprio=50 cpus=0-1
+//		every 10ms                      # wake at each multiple of 10ms
+//			run exp(200us)              # durations: 10ms, uniform(1ms,3ms), exp(2ms)
+//		end
+//	end
+//
+//	thread producer
+//		loop
+//			run uniform(50us,150us)
+//			send jobs                   # blocks while jobs holds 16 messages
+//		end
+//	end
+//
+//	thread consumer count=4 start=1ms
+//		loop
+//			recv jobs                   # blocks while jobs is empty
+//			run 100us
+//		end
+//	end
+//
+// Thread arguments are count=N (instances named NAME.0, NAME.1, …), start=DURATION (delayed
+// creation), class=normal|batch|idle|fifo|rr, nice=N, rtprio=N, cpus=LIST (a Linux cpulist),
+// group=NAME and slice=DURATION. A template takes the same arguments except count and start; the
+// machine does not start it, fork does. The behaviours, their arguments and their meaning are
+// listed with [Kind]. A thread exits after its last behaviour.
+//
+// # Time and randomness
+//
+// Durations are integer nanoseconds ([Duration]). A [Dist] draws them with integer arithmetic
+// only (the exponential uses a fixed-point logarithm), so that a seeded source gives the same
+// durations on every architecture; the simulator gives each thread its own source, so a thread
+// draws the same durations whichever policy runs it.
+//
+// # Kernel names
+//
+// Workloads imitate the programs schedulers are measured with:
+//
+//	program                                  workload
+//	CPU hog (while (1);), cpuburner          run forever
+//	hackbench / perf bench sched messaging   senders and receivers on pipes: send, recv
+//	schbench worker wake-ups                 every PERIOD … end, wake-to-run latency
+//	make -j N (job trees)                    template + fork N + join
+//	nice(1), chrt(1), taskset(1), cgroup v2  nice=, class= rtprio=, cpus=, group= (and the ops)
+//	sched_yield(2)                           yield
+package workload

@@ -1,0 +1,406 @@
+package workload
+
+// This file implements Parse, the reader of the text form.
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// Parse reads the text form of a workload (see the package documentation for the grammar) and
+// validates it. Every error is an *[Error] positioned at the line and column of the offending
+// token, such as `line 3, column 7: unknown behaviour "slep"`. Parse never panics.
+func Parse(text string) (*Workload, error) {
+	p := parser{w: &Workload{}}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if err := p.line(i+1, strings.TrimSuffix(l, "\r")); err != nil {
+			return nil, err
+		}
+	}
+	if n := len(p.stack); n > 0 {
+		f := p.stack[n-1]
+		last := lines[len(lines)-1]
+		return nil, &Error{Pos: Pos{Line: len(lines), Col: utf8.RuneCountInString(last) + 1},
+			Msg: "missing end for " + f.what + " opened at line " + itoa(f.pos.Line)}
+	}
+	if err := p.w.Validate(); err != nil {
+		return nil, err
+	}
+	return p.w, nil
+}
+
+type token struct {
+	s   string
+	pos Pos
+}
+
+// A frame is a block that end closes: a thread or template, or a loop, repeat or every.
+type frame struct {
+	what   string // for messages: `thread "x"`, "loop"
+	pos    Pos
+	thread *Thread // a thread frame
+	op     Op      // a block op
+	ops    []Op
+}
+
+type parser struct {
+	w     *Workload
+	stack []*frame
+}
+
+func (p *parser) errorf(t token, format string, args ...any) error {
+	return errAt(t.pos, "", format, args...)
+}
+
+// tokenize splits l into tokens at white space outside parentheses, dropping a # comment.
+func tokenize(line int, l string) ([]token, error) {
+	var toks []token
+	col, depth := 0, 0
+	start, startCol := -1, 0
+	for i, r := range l {
+		col++
+		if r == '#' && depth == 0 {
+			l = l[:i]
+			break
+		}
+		switch {
+		case unicode.IsSpace(r) && depth == 0:
+			if start >= 0 {
+				toks = append(toks, token{l[start:i], Pos{line, startCol}})
+				start = -1
+			}
+			continue
+		case r == '(':
+			depth++
+		case r == ')':
+			depth--
+			if depth < 0 {
+				return nil, errAt(Pos{line, col}, "", "unbalanced )")
+			}
+		case r == utf8.RuneError:
+			return nil, errAt(Pos{line, col}, "", "invalid UTF-8")
+		}
+		if start < 0 {
+			start, startCol = i, col
+		}
+	}
+	if depth > 0 {
+		return nil, errAt(Pos{line, startCol}, "", "unbalanced (")
+	}
+	if start >= 0 {
+		toks = append(toks, token{l[start:], Pos{line, startCol}})
+	}
+	return toks, nil
+}
+
+func (p *parser) line(n int, l string) error {
+	toks, err := tokenize(n, l)
+	if err != nil || len(toks) == 0 {
+		return err
+	}
+	kw := toks[0]
+	if len(p.stack) == 0 {
+		switch kw.s {
+		case "group":
+			return p.group(toks)
+		case "pipe":
+			return p.pipe(toks)
+		case "thread", "template":
+			return p.thread(toks)
+		case "end":
+			return p.errorf(kw, "end without a block to close")
+		}
+		return p.errorf(kw, "unknown declaration %q (want group, pipe, thread or template)", kw.s)
+	}
+	switch kw.s {
+	case "end":
+		if len(toks) > 1 {
+			return p.errorf(toks[1], "end takes no arguments")
+		}
+		return p.end()
+	case "pipe", "thread", "template":
+		return p.errorf(kw, "%s declared inside %s; close it with end first", kw.s, p.stack[len(p.stack)-1].what)
+	}
+	return p.op(toks)
+}
+
+func (p *parser) top() *frame { return p.stack[len(p.stack)-1] }
+
+func (p *parser) end() error {
+	f := p.top()
+	p.stack = p.stack[:len(p.stack)-1]
+	if f.thread != nil {
+		f.thread.Ops = f.ops
+		p.w.Threads = append(p.w.Threads, *f.thread)
+		return nil
+	}
+	f.op.Body = f.ops
+	parent := p.top()
+	parent.ops = append(parent.ops, f.op)
+	return nil
+}
+
+// args splits toks into key=value arguments and bare flags; each key may appear once.
+func (p *parser) args(toks []token, keys ...string) (map[string]token, error) {
+	m := map[string]token{}
+	for _, t := range toks {
+		k, v, hasValue := strings.Cut(t.s, "=")
+		known := false
+		for _, want := range keys {
+			name, isFlag := strings.CutSuffix(want, "?")
+			if name == k && hasValue != isFlag {
+				known = true
+			}
+		}
+		if !known {
+			return nil, p.errorf(t, "unknown argument %q (want %s)", t.s, strings.Join(keys, ", "))
+		}
+		if _, dup := m[k]; dup {
+			return nil, p.errorf(t, "argument %s given twice", k)
+		}
+		vcol := t.pos.Col + utf8.RuneCountInString(k) + 1
+		m[k] = token{v, Pos{t.pos.Line, vcol}}
+	}
+	return m, nil
+}
+
+func (p *parser) name(toks []token, i int, what string) (string, error) {
+	if i >= len(toks) {
+		last := toks[len(toks)-1]
+		return "", errAt(Pos{last.pos.Line, last.pos.Col + utf8.RuneCountInString(last.s)}, "", "%s without a name", toks[0].s)
+	}
+	if err := checkName(toks[i].s); err != nil {
+		return "", p.errorf(toks[i], "%s %s", what, err)
+	}
+	return toks[i].s, nil
+}
+
+func (p *parser) group(toks []token) error {
+	name, err := p.name(toks, 1, "group")
+	if err != nil {
+		return err
+	}
+	a, err := p.args(toks[2:], "parent", "weight", "idle?")
+	if err != nil {
+		return err
+	}
+	g := Group{Name: name, pos: toks[0].pos}
+	if t, ok := a["parent"]; ok {
+		g.Parent = t.s
+	}
+	if t, ok := a["weight"]; ok {
+		w, err := p.int(t, sched.MinWeight, sched.MaxWeight)
+		if err != nil {
+			return err
+		}
+		g.Weight = uint64(w)
+	}
+	_, g.Idle = a["idle"]
+	p.w.Groups = append(p.w.Groups, g)
+	return nil
+}
+
+func (p *parser) pipe(toks []token) error {
+	name, err := p.name(toks, 1, "pipe")
+	if err != nil {
+		return err
+	}
+	a, err := p.args(toks[2:], "cap")
+	if err != nil {
+		return err
+	}
+	pp := Pipe{Name: name, pos: toks[0].pos}
+	if t, ok := a["cap"]; ok {
+		if pp.Cap, err = p.int(t, 0, MaxCount); err != nil {
+			return err
+		}
+	}
+	p.w.Pipes = append(p.w.Pipes, pp)
+	return nil
+}
+
+func (p *parser) thread(toks []token) error {
+	name, err := p.name(toks, 1, toks[0].s)
+	if err != nil {
+		return err
+	}
+	keys := []string{"class", "nice", "rtprio", "cpus", "group", "slice"}
+	if toks[0].s == "thread" {
+		keys = append([]string{"count", "start"}, keys...)
+	}
+	a, err := p.args(toks[2:], keys...)
+	if err != nil {
+		return err
+	}
+	t := &Thread{Name: name, Template: toks[0].s == "template", pos: toks[0].pos}
+	for _, k := range keys {
+		v, ok := a[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "count":
+			t.Count, err = p.int(v, 1, MaxCount)
+		case "start":
+			t.Start, err = p.duration(v)
+		case "slice":
+			t.Slice, err = p.duration(v)
+		case "class":
+			t.Class, err = p.class(v)
+		case "nice":
+			t.Nice, err = p.int(v, sched.MinNice, sched.MaxNice)
+		case "rtprio":
+			t.RTPrio, err = p.int(v, sched.MinRTPrio, sched.MaxRTPrio)
+		case "cpus":
+			t.CPUs, err = p.cpus(v)
+		case "group":
+			t.Group = v.s
+		}
+		if err != nil {
+			return err
+		}
+	}
+	p.stack = append(p.stack, &frame{what: toks[0].s + " " + strconv.Quote(name), pos: toks[0].pos, thread: t})
+	return nil
+}
+
+// op parses one behaviour line inside a block.
+func (p *parser) op(toks []token) error {
+	kw := toks[0]
+	k, ok := ParseKind(kw.s)
+	if !ok {
+		return p.errorf(kw, "unknown behaviour %q", kw.s)
+	}
+	op := Op{Kind: k, pos: kw.pos}
+	args := toks[1:]
+	// nargs checks the number of arguments: at least lo, at most hi.
+	nargs := func(lo, hi int, usage string) error {
+		if len(args) < lo {
+			last := toks[len(toks)-1]
+			return errAt(Pos{last.pos.Line, last.pos.Col + utf8.RuneCountInString(last.s)}, "",
+				"%s needs %s", kw.s, usage)
+		}
+		if len(args) > hi {
+			return p.errorf(args[hi], "unexpected argument %q to %s (usage: %s %s)", args[hi].s, kw.s, kw.s, usage)
+		}
+		return nil
+	}
+	var err error
+	switch k {
+	case Run, Sleep:
+		if err = nargs(1, 1, "a duration or distribution"); err == nil {
+			op.Time, err = p.dist(args[0])
+		}
+	case Send, Recv, Fork:
+		usage := "a pipe name and an optional count"
+		if k == Fork {
+			usage = "a template name and an optional count"
+		}
+		if err = nargs(1, 2, usage); err == nil {
+			op.Name = args[0].s
+			if len(args) == 2 {
+				op.N, err = p.int(args[1], 1, MaxCount)
+			}
+		}
+	case Join, Yield, Exit:
+		err = nargs(0, 0, "no arguments")
+	case Loop:
+		err = nargs(0, 0, "no arguments")
+	case Repeat:
+		if err = nargs(1, 1, "a count"); err == nil {
+			op.N, err = p.int(args[0], 1, MaxRepeat)
+		}
+	case Every:
+		if err = nargs(1, 2, "a period and an optional count"); err == nil {
+			var d Duration
+			if d, err = p.duration(args[0]); err == nil {
+				op.Time = Fixed(d)
+				if len(args) == 2 {
+					op.N, err = p.int(args[1], 1, MaxRepeat)
+				}
+			}
+		}
+	case Nice:
+		if err = nargs(1, 1, "a nice value"); err == nil {
+			op.N, err = p.int(args[0], sched.MinNice, sched.MaxNice)
+		}
+	case SetClass:
+		if err = nargs(1, 2, "a class and, for fifo and rr, a priority"); err == nil {
+			if op.Class, err = p.class(args[0]); err == nil && len(args) == 2 {
+				op.N, err = p.int(args[1], sched.MinRTPrio, sched.MaxRTPrio)
+			}
+		}
+	case SetCPUs:
+		if err = nargs(1, 1, "a CPU list such as 0-3,8"); err == nil {
+			op.CPUs, err = p.cpus(args[0])
+		}
+	case SetGroup:
+		if err = nargs(1, 1, "a group name"); err == nil {
+			op.Name = args[0].s
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if k == Loop || k == Repeat || k == Every {
+		p.stack = append(p.stack, &frame{what: kw.s, pos: kw.pos, op: op})
+		return nil
+	}
+	f := p.top()
+	f.ops = append(f.ops, op)
+	return nil
+}
+
+func (p *parser) int(t token, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(t.s)
+	if err != nil {
+		return 0, p.errorf(t, "%q is not an integer", t.s)
+	}
+	if n < lo || n > hi {
+		return 0, p.errorf(t, "%d outside %d..%d", n, lo, hi)
+	}
+	return n, nil
+}
+
+func (p *parser) duration(t token) (Duration, error) {
+	d, err := ParseDuration(t.s)
+	if err != nil {
+		return 0, p.errorf(t, "%s", err)
+	}
+	return d, nil
+}
+
+func (p *parser) dist(t token) (Dist, error) {
+	d, err := ParseDist(t.s)
+	if err != nil {
+		return Dist{}, p.errorf(t, "%s", err)
+	}
+	return d, nil
+}
+
+func (p *parser) class(t token) (sched.Class, error) {
+	c, err := sched.ParseClass(t.s)
+	if err != nil {
+		return 0, p.errorf(t, "%s", trimPkg(err.Error()))
+	}
+	return c, nil
+}
+
+func (p *parser) cpus(t token) (topology.CPUSet, error) {
+	s, err := topology.ParseCPUList(t.s)
+	if err != nil {
+		return s, p.errorf(t, "bad CPU list %q: %s", t.s, trimPkgName(err.Error(), "topology: "))
+	}
+	if s.IsEmpty() {
+		return s, p.errorf(t, "empty CPU list")
+	}
+	return s, nil
+}
+
+func trimPkgName(s, prefix string) string { return strings.TrimPrefix(s, prefix) }

@@ -1,0 +1,320 @@
+package workload
+
+// This file implements Error and Workload.Validate.
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/schedkit/schedkit/sched"
+)
+
+// Limits on what a workload may ask for, so that bad input fails validation instead of exhausting
+// memory.
+const (
+	// MaxCount is the largest Count, N of a Send, Recv or Fork, and pipe capacity.
+	MaxCount = 1 << 20
+	// MaxDepth is the deepest nesting of Loop, Repeat and Every.
+	MaxDepth = 32
+	// MaxRepeat is the largest N of a Repeat or Every.
+	MaxRepeat = 1<<31 - 1
+)
+
+// An Error is a problem in a workload, located by a position in its text form (Pos, for
+// workloads read by [Parse] or [ParseJSON]) and by a path to the element (Path, such as
+// "threads[1].ops[0]"), whichever are known.
+type Error struct {
+	// Pos is the line and column of the problem in the text or JSON it was read from, or zero.
+	Pos Pos
+	// Path locates the element in the Workload value, or is empty.
+	Path string
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error returns the message prefixed by the position, as in
+// `line 3, column 7: unknown behaviour "slep"`, or by the path when there is no position.
+func (e *Error) Error() string {
+	switch {
+	case e.Pos.Line > 0:
+		return "line " + itoa(e.Pos.Line) + ", column " + itoa(e.Pos.Col) + ": " + e.Msg
+	case e.Path != "":
+		return e.Path + ": " + e.Msg
+	}
+	return e.Msg
+}
+
+// Validate reports the first problem of w, or nil. It checks that names are well formed and
+// unique (groups, pipes and threads each have their own namespace), that every reference
+// (a thread's group, a group's parent, the pipe of Send and Recv, the template of Fork, the group
+// of SetGroup) names something declared, a group's parent before it; that counts, durations,
+// nice values, classes and priorities are in range; that each op sets only the fields its kind
+// uses; and that the body of every Loop takes time (contains a Run, Sleep or Every), so that no
+// thread can loop forever without simulated time passing. The error is an *[Error].
+func (w *Workload) Validate() error {
+	v := validator{groups: map[string]bool{}, pipes: map[string]bool{}, templates: map[string]bool{}}
+	threads := map[string]bool{}
+	for i := range w.Groups {
+		g := &w.Groups[i]
+		path := "groups[" + itoa(i) + "]"
+		if err := checkName(g.Name); err != nil {
+			return errAt(g.pos, path, "group %s", err)
+		}
+		if v.groups[g.Name] {
+			return errAt(g.pos, path, "group %q declared twice", g.Name)
+		}
+		if g.Parent != "" && !v.groups[g.Parent] {
+			return errAt(g.pos, path, "parent group %q is not declared before group %q", g.Parent, g.Name)
+		}
+		if g.Weight != 0 && (g.Weight < sched.MinWeight || g.Weight > sched.MaxWeight) {
+			return errAt(g.pos, path, "weight %d outside %d..%d", g.Weight, sched.MinWeight, sched.MaxWeight)
+		}
+		v.groups[g.Name] = true
+	}
+	for i := range w.Pipes {
+		p := &w.Pipes[i]
+		path := "pipes[" + itoa(i) + "]"
+		if err := checkName(p.Name); err != nil {
+			return errAt(p.pos, path, "pipe %s", err)
+		}
+		if v.pipes[p.Name] {
+			return errAt(p.pos, path, "pipe %q declared twice", p.Name)
+		}
+		if p.Cap < 0 || p.Cap > MaxCount {
+			return errAt(p.pos, path, "capacity %d outside 0..%d", p.Cap, MaxCount)
+		}
+		v.pipes[p.Name] = true
+	}
+	for i := range w.Threads {
+		t := &w.Threads[i]
+		if t.Template {
+			v.templates[t.Name] = true
+		}
+	}
+	total := 0
+	for i := range w.Threads {
+		t := &w.Threads[i]
+		path := "threads[" + itoa(i) + "]"
+		if err := checkName(t.Name); err != nil {
+			return errAt(t.pos, path, "thread %s", err)
+		}
+		if threads[t.Name] {
+			return errAt(t.pos, path, "thread %q declared twice", t.Name)
+		}
+		threads[t.Name] = true
+		switch {
+		case t.Count < 0 || t.Count > MaxCount:
+			return errAt(t.pos, path, "count %d outside 1..%d", t.Count, MaxCount)
+		case t.Template && t.Count != 0:
+			return errAt(t.pos, path, "template %q has a count; Fork says how many", t.Name)
+		case t.Template && t.Start != 0:
+			return errAt(t.pos, path, "template %q has a start time; Fork says when", t.Name)
+		case t.Start < 0 || t.Start > MaxDuration:
+			return errAt(t.pos, path, "start %d ns outside 0..%v", t.Start, MaxDuration)
+		case t.Slice < 0 || t.Slice > MaxDuration:
+			return errAt(t.pos, path, "slice %d ns outside 0..%v", t.Slice, MaxDuration)
+		case t.Group != "" && !v.groups[t.Group]:
+			return errAt(t.pos, path, "unknown group %q", t.Group)
+		}
+		total += t.Instances()
+		if total > MaxCount {
+			return errAt(t.pos, path, "more than %d threads", MaxCount)
+		}
+		if err := checkAttr(t.Class, t.Nice, t.RTPrio); err != nil {
+			return errAt(t.pos, path, "%s", err)
+		}
+		if err := v.ops(t.Ops, path+".ops", t.pos, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type validator struct {
+	groups, pipes, templates map[string]bool
+}
+
+// field bits say which fields of an Op are set.
+const (
+	fTime = 1 << iota
+	fName
+	fN
+	fClass
+	fCPUs
+	fBody
+)
+
+var fieldNames = []string{"time", "name", "n", "class", "cpus", "body"}
+
+// allowed is the set of fields each kind uses.
+var allowed = [numKinds]int{
+	Run: fTime, Sleep: fTime, Send: fName | fN, Recv: fName | fN, Fork: fName | fN,
+	Loop: fBody, Repeat: fN | fBody, Every: fTime | fN | fBody,
+	Nice: fN, SetClass: fClass | fN, SetCPUs: fCPUs, SetGroup: fName,
+}
+
+func (v *validator) ops(ops []Op, path string, parent Pos, depth int) error {
+	if depth > MaxDepth {
+		return errAt(parent, path, "blocks nested deeper than %d", MaxDepth)
+	}
+	for i := range ops {
+		op := &ops[i]
+		p := path + "[" + itoa(i) + "]"
+		if op.Kind >= numKinds {
+			return errAt(op.pos, p, "unknown behaviour %d", op.Kind)
+		}
+		set := 0
+		if op.Time != (Dist{}) {
+			set |= fTime
+		}
+		if op.Name != "" {
+			set |= fName
+		}
+		if op.N != 0 {
+			set |= fN
+		}
+		if op.Class != 0 {
+			set |= fClass
+		}
+		if !op.CPUs.IsEmpty() {
+			set |= fCPUs
+		}
+		if len(op.Body) != 0 {
+			set |= fBody
+		}
+		if extra := set &^ allowed[op.Kind]; extra != 0 {
+			for b, n := range fieldNames {
+				if extra&(1<<b) != 0 {
+					return errAt(op.pos, p, "%s does not take %s", op.Kind, n)
+				}
+			}
+		}
+		if err := v.op(op, p, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v *validator) op(op *Op, p string, depth int) error {
+	switch op.Kind {
+	case Run, Sleep:
+		if err := op.Time.Validate(); err != nil {
+			return errAt(op.pos, p, "%s: %s", op.Kind, err)
+		}
+		if op.Kind == Sleep && op.Time.Kind == Forever {
+			return errAt(op.pos, p, "sleep forever never wakes up; use exit or recv on a pipe nobody writes")
+		}
+	case Send, Recv:
+		if !v.pipes[op.Name] {
+			return errAt(op.pos, p, "%s: unknown pipe %q", op.Kind, op.Name)
+		}
+		if op.N < 0 || op.N > MaxCount {
+			return errAt(op.pos, p, "%s: count %d outside 1..%d", op.Kind, op.N, MaxCount)
+		}
+	case Fork:
+		if !v.templates[op.Name] {
+			return errAt(op.pos, p, "fork: %q is not a template", op.Name)
+		}
+		if op.N < 0 || op.N > MaxCount {
+			return errAt(op.pos, p, "fork: count %d outside 1..%d", op.N, MaxCount)
+		}
+	case Loop:
+		if !takesTime(op.Body) {
+			return errAt(op.pos, p, "loop body takes no time (it needs a run, sleep or every)")
+		}
+	case Repeat:
+		if op.N < 1 || op.N > MaxRepeat {
+			return errAt(op.pos, p, "repeat: count %d outside 1..%d", op.N, MaxRepeat)
+		}
+	case Every:
+		if op.Time.Kind != Const || op.Time.A <= 0 || op.Time.A > MaxDuration {
+			return errAt(op.pos, p, "every: the period must be a positive constant duration, not %v", op.Time)
+		}
+		if op.N < 0 || op.N > MaxRepeat {
+			return errAt(op.pos, p, "every: count %d outside 0..%d", op.N, MaxRepeat)
+		}
+	case Nice:
+		if op.N < sched.MinNice || op.N > sched.MaxNice {
+			return errAt(op.pos, p, "nice %d outside %d..%d", op.N, sched.MinNice, sched.MaxNice)
+		}
+	case SetClass:
+		if err := checkAttr(op.Class, 0, op.N); err != nil {
+			return errAt(op.pos, p, "%s", err)
+		}
+	case SetCPUs:
+		if op.CPUs.IsEmpty() {
+			return errAt(op.pos, p, "cpus: empty CPU list")
+		}
+	case SetGroup:
+		if !v.groups[op.Name] {
+			return errAt(op.pos, p, "group: unknown group %q", op.Name)
+		}
+	}
+	if len(op.Body) > 0 || op.Kind == Loop || op.Kind == Repeat || op.Kind == Every {
+		if len(op.Body) == 0 {
+			return errAt(op.pos, p, "%s with an empty body", op.Kind)
+		}
+		return v.ops(op.Body, p+".body", op.pos, depth+1)
+	}
+	return nil
+}
+
+// takesTime reports whether every run through ops advances simulated time: it holds a Run,
+// Sleep or Every, or a Loop or Repeat whose body does.
+func takesTime(ops []Op) bool {
+	for i := range ops {
+		switch ops[i].Kind {
+		case Run, Sleep, Every:
+			return true
+		case Loop, Repeat:
+			if takesTime(ops[i].Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func checkAttr(c sched.Class, nice, rtprio int) error {
+	if !c.RealTime() && rtprio != 0 {
+		return fmt.Errorf("rtprio %d given to a %s thread (only fifo and rr have one)", rtprio, c)
+	}
+	a := sched.Attr{Class: c, Nice: nice, RTPrio: rtprio}
+	if err := a.Validate(); err != nil {
+		return fmt.Errorf("%s", trimPkg(err.Error()))
+	}
+	return nil
+}
+
+// checkName reports whether s is a name: a letter or underscore, then letters, digits,
+// underscores and hyphens.
+func checkName(s string) error {
+	if s == "" {
+		return fmt.Errorf("without a name")
+	}
+	for i, r := range s {
+		ok := r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' ||
+			i > 0 && (r == '-' || '0' <= r && r <= '9')
+		if !ok {
+			return fmt.Errorf("name %q is not a letter or _ followed by letters, digits, _ or -", s)
+		}
+	}
+	return nil
+}
+
+func errAt(pos Pos, path, format string, args ...any) *Error {
+	return &Error{Pos: pos, Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+func trimPkg(s string) string {
+	const p = "sched: "
+	if len(s) > len(p) && s[:len(p)] == p {
+		return s[len(p):]
+	}
+	return s
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func quote(s string) string { return strconv.Quote(s) }

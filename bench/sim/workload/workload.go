@@ -1,0 +1,236 @@
+package workload
+
+// This file implements the data model: Workload, Group, Pipe, Thread and Op.
+
+import (
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A Workload is a set of threads with behaviour scripts, the pipes they talk through and the
+// control groups they belong to. It is plain data: build it as a Go literal, [Parse] its text
+// form or [ParseJSON] its JSON form, and check it with [Workload.Validate].
+type Workload struct {
+	// Groups are cgroup-v2 cpu control groups, each declared after its parent.
+	Groups []Group `json:"groups,omitempty"`
+	// Pipes are the channels threads send messages through and block on.
+	Pipes []Pipe `json:"pipes,omitempty"`
+	// Threads are the threads the machine creates when it starts (or at their Start time), and
+	// the templates that Fork behaviours instantiate.
+	Threads []Thread `json:"threads"`
+}
+
+// A Group is a control group of the cgroup v2 cpu controller.
+type Group struct {
+	// Name names the group; threads refer to it by name.
+	Name string `json:"name"`
+	// Parent is the name of the enclosing group, declared earlier; "" is the root group.
+	Parent string `json:"parent,omitempty"`
+	// Weight is cpu.weight, sched.MinWeight..sched.MaxWeight; 0 means sched.DefaultWeight.
+	Weight uint64 `json:"weight,omitempty"`
+	// Idle is cpu.idle: the group competes like a SCHED_IDLE thread.
+	Idle bool `json:"idle,omitempty"`
+
+	pos Pos
+}
+
+// A Pipe is a channel of messages with an optional capacity. Send puts a message in (blocking
+// while the pipe holds Cap messages), Recv takes one out (blocking while it is empty); each wakes
+// the first thread blocked on the other side, which then tries again, as a woken pipe reader or
+// writer does.
+type Pipe struct {
+	// Name names the pipe; behaviours refer to it by name.
+	Name string `json:"name"`
+	// Cap is the number of messages the pipe holds before senders block; 0 means unbounded.
+	Cap int `json:"cap,omitempty"`
+
+	pos Pos
+}
+
+// A Thread declares Count threads (or, as a template, the threads a Fork creates) with their
+// scheduling attributes and a behaviour script.
+type Thread struct {
+	// Name names the declaration. With Count above 1 the instances are Name.0, Name.1, …; the
+	// threads of a template are Name.0, Name.1, … in order of creation.
+	Name string `json:"name"`
+	// Template marks a declaration that the machine does not start: Fork behaviours create its
+	// threads.
+	Template bool `json:"template,omitempty"`
+	// Count is the number of threads to start; 0 means 1. A template must leave it 0.
+	Count int `json:"count,omitempty"`
+	// Start delays the creation of the threads by this much simulated time. A template must
+	// leave it 0.
+	Start Duration `json:"start,omitempty"`
+	// Class is the scheduling class.
+	Class sched.Class `json:"class,omitempty"`
+	// Nice is the nice value, sched.MinNice..sched.MaxNice.
+	Nice int `json:"nice,omitempty"`
+	// RTPrio is the real-time priority of a FIFO or RR thread, sched.MinRTPrio..sched.MaxRTPrio.
+	RTPrio int `json:"rtprio,omitempty"`
+	// CPUs is the thread's affinity; the empty set means every CPU.
+	CPUs topology.CPUSet `json:"cpus,omitzero"`
+	// Group is the name of the thread's control group; "" is the root group.
+	Group string `json:"group,omitempty"`
+	// Slice is a requested time slice (sched_attr.sched_runtime); 0 is the policy's default.
+	Slice Duration `json:"slice,omitempty"`
+	// Ops is the behaviour script, run from the first op to the last; the thread exits after
+	// the last.
+	Ops []Op `json:"ops"`
+
+	pos Pos
+}
+
+// Instances returns the number of threads the declaration starts: Count, or 1 when Count is 0,
+// or 0 for a template.
+func (t *Thread) Instances() int {
+	switch {
+	case t.Template:
+		return 0
+	case t.Count == 0:
+		return 1
+	}
+	return t.Count
+}
+
+// Attr returns the scheduling attributes the declaration gives its threads, with the group named
+// by Group resolved to id.
+func (t *Thread) Attr(group sched.GroupID) sched.Attr {
+	return sched.Attr{Class: t.Class, Nice: t.Nice, RTPrio: t.RTPrio, Affinity: t.CPUs, Group: group,
+		Slice: int64(t.Slice)}
+}
+
+// A Kind is a behaviour: what an [Op] makes its thread do.
+type Kind uint8
+
+// The behaviours. The table says which fields of an Op each one uses; the others must be zero.
+//
+//	Kind     text form              fields     meaning
+//	Run      run DIST               Time       compute for a duration of CPU work (forever: a hog)
+//	Sleep    sleep DIST             Time       sleep for a duration
+//	Send     send PIPE [N]          Name, N    put N messages (0 means 1) into a pipe
+//	Recv     recv PIPE [N]          Name, N    take N messages (0 means 1) out of a pipe
+//	Fork     fork TEMPLATE [N]      Name, N    create N threads (0 means 1) of a template
+//	Join     join                   -          wait until every child has exited
+//	Yield    yield                  -          give up the CPU (sched_yield)
+//	Exit     exit                   -          exit now
+//	Loop     loop … end             Body       repeat Body forever
+//	Repeat   repeat N … end         N, Body    repeat Body N times (N ≥ 1)
+//	Every    every PERIOD [N] … end Time, N    run Body at each multiple of a constant period
+//	                                Body       after the first, N times (0: forever); missed
+//	                                           periods are skipped, so the wake-up latency of
+//	                                           each period is measured as schbench does
+//	Nice     nice N                 N          set the nice value
+//	SetClass class CLASS [RTPRIO]   Class, N   set the scheduling class and real-time priority
+//	SetCPUs  cpus LIST              CPUs       set the affinity (a cpulist such as 0-3,8)
+//	SetGroup group NAME             Name       move to another control group
+const (
+	Run Kind = iota
+	Sleep
+	Send
+	Recv
+	Fork
+	Join
+	Yield
+	Exit
+	Loop
+	Repeat
+	Every
+	Nice
+	SetClass
+	SetCPUs
+	SetGroup
+	numKinds
+)
+
+var kindNames = [numKinds]string{Run: "run", Sleep: "sleep", Send: "send", Recv: "recv", Fork: "fork",
+	Join: "join", Yield: "yield", Exit: "exit", Loop: "loop", Repeat: "repeat", Every: "every",
+	Nice: "nice", SetClass: "class", SetCPUs: "cpus", SetGroup: "group"}
+
+// String returns the keyword of k in the text form, such as "run" or "class".
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return "kind(" + itoa(int(k)) + ")"
+}
+
+// ParseKind returns the behaviour whose keyword is s.
+func ParseKind(s string) (Kind, bool) {
+	for k, n := range kindNames {
+		if n == s {
+			return Kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// MarshalText implements encoding.TextMarshaler with the keyword of [Kind.String].
+func (k Kind) MarshalText() ([]byte, error) {
+	if k >= numKinds {
+		return nil, &Error{Msg: "unknown behaviour " + k.String()}
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with the keywords of [Kind.String].
+func (k *Kind) UnmarshalText(text []byte) error {
+	x, ok := ParseKind(string(text))
+	if !ok {
+		return &Error{Msg: "unknown behaviour " + quote(string(text))}
+	}
+	*k = x
+	return nil
+}
+
+// An Op is one step of a behaviour script; see [Kind] for the fields each behaviour uses.
+type Op struct {
+	// Kind is the behaviour.
+	Kind Kind `json:"op"`
+	// Time is the duration of Run and Sleep and the period of Every.
+	Time Dist `json:"time,omitzero"`
+	// Name is the pipe of Send and Recv, the template of Fork and the group of SetGroup.
+	Name string `json:"name,omitempty"`
+	// N is a count (Send, Recv, Fork, Repeat, Every), the nice value (Nice) or the real-time
+	// priority (SetClass).
+	N int `json:"n,omitempty"`
+	// Class is the class of SetClass.
+	Class sched.Class `json:"class,omitempty"`
+	// CPUs is the affinity of SetCPUs.
+	CPUs topology.CPUSet `json:"cpus,omitzero"`
+	// Body is the script a Loop, Repeat or Every repeats.
+	Body []Op `json:"body,omitempty"`
+
+	pos Pos
+}
+
+// RunOp returns the op that computes for d.
+func RunOp(d Dist) Op { return Op{Kind: Run, Time: d} }
+
+// SleepOp returns the op that sleeps for d.
+func SleepOp(d Dist) Op { return Op{Kind: Sleep, Time: d} }
+
+// SendOp returns the op that sends n messages into the named pipe.
+func SendOp(pipe string, n int) Op { return Op{Kind: Send, Name: pipe, N: n} }
+
+// RecvOp returns the op that receives n messages from the named pipe.
+func RecvOp(pipe string, n int) Op { return Op{Kind: Recv, Name: pipe, N: n} }
+
+// ForkOp returns the op that creates n threads of the named template.
+func ForkOp(template string, n int) Op { return Op{Kind: Fork, Name: template, N: n} }
+
+// LoopOp returns the op that repeats body forever.
+func LoopOp(body ...Op) Op { return Op{Kind: Loop, Body: body} }
+
+// RepeatOp returns the op that repeats body n times.
+func RepeatOp(n int, body ...Op) Op { return Op{Kind: Repeat, N: n, Body: body} }
+
+// EveryOp returns the op that runs body once per period, n times (0: forever).
+func EveryOp(period Duration, n int, body ...Op) Op {
+	return Op{Kind: Every, Time: Fixed(period), N: n, Body: body}
+}
+
+// A Pos is a position in a text form: a line and a column, both counted from 1 (columns in
+// characters). The zero Pos means "no position".
+type Pos struct {
+	Line, Col int
+}
