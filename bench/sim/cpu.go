@@ -22,8 +22,9 @@ type cpu struct {
 	busy    bool
 	// needResched says a reschedule is queued in the machine's work list.
 	needResched bool
-	// ipiPending says an IPI is on its way.
+	// ipiPending says an IPI is on its way, from ipiFrom.
 	ipiPending bool
+	ipiFrom    topology.CPU
 	// busySibs is the number of busy SMT siblings.
 	busySibs int32
 	// speed is the CPU's speed alone, rate its current speed, both in 1/1024ths.

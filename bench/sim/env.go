@@ -43,7 +43,7 @@ func (e *env) Resched(id topology.CPU) {
 		m.work = append(m.work, work{kind: workResched, cpu: id})
 		return
 	}
-	c.ipiPending = true
+	c.ipiPending, c.ipiFrom = true, m.ctx
 	m.q.arm(m.slotIPI(id), m.now+int64(m.cfg.Costs.IPI))
 }
 

@@ -310,7 +310,7 @@ func (m *Machine) ipi(id topology.CPU) {
 	c := &m.cpus[id]
 	c.ipiPending = false
 	if m.trace != nil {
-		m.trace.add(Record{Time: m.now, Kind: KindIPI, CPU: id, Thread: -1, Other: -1})
+		m.trace.add(Record{Time: m.now, Kind: KindIPI, CPU: id, Thread: -1, Other: int32(c.ipiFrom)})
 	}
 	c.needResched = true
 	m.work = append(m.work, work{kind: workResched, cpu: id})
@@ -489,6 +489,13 @@ func (m *Machine) pick(id topology.CPU) {
 		t.st.latencies = append(t.st.latencies, m.now-t.wokeAt)
 	}
 	var stall int64
+	if t.last >= 0 && t.last != int32(id) {
+		t.st.Migrations++
+		stall += int64(m.cfg.Costs.Migration)
+		if m.trace != nil {
+			m.trace.add(Record{Time: m.now, Kind: KindMigrate, CPU: id, Thread: next, Other: t.last})
+		}
+	}
 	if prev != tid {
 		m.switchRecord(id, prev, tid, why)
 		if prev >= 0 && (why == uint8(sched.Preempt) || why == uint8(sched.Yield)) {
@@ -497,13 +504,6 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	if c.lastThread != tid {
 		stall += int64(m.cfg.Costs.Switch)
-	}
-	if t.last >= 0 && t.last != int32(id) {
-		t.st.Migrations++
-		stall += int64(m.cfg.Costs.Migration)
-		if m.trace != nil {
-			m.trace.add(Record{Time: m.now, Kind: KindMigrate, CPU: id, Thread: next, Other: t.last})
-		}
 	}
 	c.st.Switch += stall
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now

@@ -24,9 +24,11 @@ type rr struct {
 	ring  []sched.ID
 	head  int
 	n     int
-	// cur and ran are each CPU's thread (-1: idle) and how many ticks it has run.
-	cur []sched.ID
-	ran []int
+	// cur and ran are each CPU's thread (-1: idle) and how many ticks it has run; kicked says an
+	// idle CPU has been asked to pick and has not yet.
+	cur    []sched.ID
+	ran    []int
+	kicked []bool
 }
 
 func newRR(hz, slice int) *rr { return &rr{name: "toy-rr", hz: hz, slice: slice} }
@@ -43,6 +45,7 @@ func (p *rr) Start(cfg sched.Config, env sched.Env) error {
 		p.cur[i] = -1
 	}
 	p.ran = make([]int, cfg.Topology.NumIDs())
+	p.kicked = make([]bool, cfg.Topology.NumIDs())
 	p.ring = make([]sched.ID, 16)
 	return nil
 }
@@ -98,19 +101,25 @@ func (p *rr) hasFor(cpu topology.CPU) bool {
 
 func (p *rr) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	p.push(tid)
-	if p.cur[from] < 0 && p.attr[tid].Allowed(from) {
-		p.env.Resched(from)
+	if p.cur[from] < 0 && !p.kicked[from] && p.attr[tid].Allowed(from) {
+		p.kick(from)
 		return
 	}
 	for _, c := range p.cpus {
-		if p.cur[c] < 0 && p.attr[tid].Allowed(c) {
-			p.env.Resched(c)
+		if p.cur[c] < 0 && !p.kicked[c] && p.attr[tid].Allowed(c) {
+			p.kick(c)
 			return
 		}
 	}
 }
 
+func (p *rr) kick(c topology.CPU) {
+	p.kicked[c] = true
+	p.env.Resched(c)
+}
+
 func (p *rr) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
+	p.kicked[cpu] = false
 	tid, ok := p.take(cpu)
 	if ok {
 		p.cur[cpu], p.ran[cpu] = tid, 0
@@ -123,21 +132,34 @@ func (p *rr) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 
 func (p *rr) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	p.cur[cpu] = -1
-	if why.Runnable() {
-		p.push(tid)
+	if !why.Runnable() {
+		return
+	}
+	p.push(tid)
+	if p.attr[tid].Allowed(cpu) {
+		return
+	}
+	for _, c := range p.cpus { // its affinity changed: wake a CPU it may run on
+		if p.cur[c] < 0 && !p.kicked[c] && p.attr[tid].Allowed(c) {
+			p.kick(c)
+			return
+		}
 	}
 }
 
 func (p *rr) Tick(now int64, cpu topology.CPU) {
 	if p.cur[cpu] < 0 {
-		if p.hasFor(cpu) {
-			p.env.Resched(cpu)
+		if !p.kicked[cpu] && p.hasFor(cpu) {
+			p.kick(cpu)
 		}
 		return
 	}
 	p.ran[cpu]++
-	if p.ran[cpu] >= p.slice && p.hasFor(cpu) {
-		p.env.Resched(cpu)
+	if p.ran[cpu] >= p.slice { // the slice is over: the next thread's turn, or a new slice
+		p.ran[cpu] = 0
+		if p.hasFor(cpu) {
+			p.env.Resched(cpu)
+		}
 	}
 }
 

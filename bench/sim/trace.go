@@ -201,7 +201,11 @@ func (t *Trace) Format(r Record) string {
 	case KindFork:
 		s += " " + t.name(r.Thread) + " by " + t.nameOr(r.Other, "machine")
 	case KindWakeup:
-		s += " " + t.name(r.Thread) + " by " + t.nameOr(r.Other, "timer")
+		waker := "timer"
+		if sched.WakeFlags(r.Arg)&sched.WakeFork != 0 {
+			waker = "machine"
+		}
+		s += " " + t.name(r.Thread) + " by " + t.nameOr(r.Other, waker)
 		if f := sched.WakeFlags(r.Arg); f != 0 {
 			if f&sched.WakeFork != 0 {
 				s += " fork"
