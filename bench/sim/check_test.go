@@ -74,9 +74,8 @@ func TestThreadConservationFiresOnLoss(t *testing.T) {
 	require.Error(t, found)
 	assert.Contains(t, found.Error(), "toy-broken holds 1 threads in its queues; 2 are runnable and not running")
 	// Without the Check, the lost thread shows as starvation.
-	r, err := m.Run(time.Second)
-	require.NoError(t, err)
-	assert.Equal(t, 1, r.Counts[sim.Starvation])
+	require.NoError(t, m.Run(time.Second))
+	assert.Equal(t, 1, m.Result().Counts[sim.Starvation])
 }
 
 func TestCheckersSilentOnCorrectPolicy(t *testing.T) {

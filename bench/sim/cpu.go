@@ -33,8 +33,6 @@ type cpu struct {
 	segStart int64
 	// since is when the CPU became busy or idle.
 	since int64
-	// tickK numbers the next clock interrupt.
-	tickK    int64
 	siblings []topology.CPU
 	st       CPUStats
 }

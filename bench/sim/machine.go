@@ -22,6 +22,8 @@ type Machine struct {
 	topo    *topology.Topology
 	env     env
 	tickHz  int64
+	tickK   int64 // the number of the next clock interrupt
+	online  []topology.CPU
 	first   topology.CPU
 	nids    int32
 	now     int64
@@ -123,7 +125,7 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 
 	// CPUs and event slots: tick, done and IPI per CPU id, one for spawns, then one per thread.
 	m.cpus = make([]cpu, m.nids)
-	m.q.addSlots(int(3*m.nids + 1))
+	m.q.addSlots(int(2 + 2*m.nids))
 	for id := range topo.CPUs().All() {
 		cp := &m.cpus[id]
 		cp.online = true
@@ -163,10 +165,9 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	}
 
 	// Arm the first clock interrupt of every CPU and the creation of the initial threads.
-	for id := range topo.CPUs().All() {
-		m.cpus[id].tickK = 1
-		m.q.arm(m.slotTick(id), m.tickTime(1))
-	}
+	m.online = slices.Collect(topo.CPUs().All())
+	m.tickK = 1
+	m.q.arm(m.slotTick(), m.tickTime(1))
 	for i := range w.Threads {
 		d := &w.Threads[i]
 		for range d.Instances() {
@@ -191,12 +192,13 @@ func (m *Machine) checkAffinityOps(ops []workload.Op, all topology.CPUSet) {
 	}
 }
 
-// Event slots.
-func (m *Machine) slotTick(c topology.CPU) int32 { return int32(c) }
-func (m *Machine) slotDone(c topology.CPU) int32 { return m.nids + int32(c) }
-func (m *Machine) slotIPI(c topology.CPU) int32  { return 2*m.nids + int32(c) }
-func (m *Machine) slotSpawn() int32              { return 3 * m.nids }
-func (m *Machine) slotTimer(t int32) int32       { return 3*m.nids + 1 + t }
+// Event slots: the clock interrupt of every CPU (they all tick at the same instants), the
+// creation of the initial threads, then each CPU's end of run and IPI, then each thread's timer.
+func (m *Machine) slotTick() int32               { return 0 }
+func (m *Machine) slotSpawn() int32              { return 1 }
+func (m *Machine) slotDone(c topology.CPU) int32 { return 2 + int32(c) }
+func (m *Machine) slotIPI(c topology.CPU) int32  { return 2 + m.nids + int32(c) }
+func (m *Machine) slotTimer(t int32) int32       { return 2 + 2*m.nids + t }
 
 // tickTime returns the time of clock interrupt k: k/TickHz seconds, rounded down to the
 // nanosecond without accumulating error.
@@ -205,30 +207,44 @@ func (m *Machine) tickTime(k int64) int64 { return k * int64(time.Second) / m.ti
 // Now returns the current simulated time in nanoseconds.
 func (m *Machine) Now() int64 { return m.now }
 
-// Events returns the number of events handled so far: clock interrupts (one per CPU), ends of
-// runs and stalls, IPIs, timers and thread creations.
+// Events returns the number of events handled so far: clock interrupts (one per CPU: a tick of
+// 8 CPUs is 8 events, each a call of Policy.Tick), ends of runs and stalls, IPIs, timers and
+// thread creations.
 func (m *Machine) Events() uint64 { return m.events }
 
 // Done reports whether every thread has exited, or the run stopped on an error.
 func (m *Machine) Done() bool { return m.live == 0 || m.err != nil }
 
+// Run builds a machine for w under p as cfg describes (see [New]), runs it until every thread
+// has exited or until has passed (see [Machine.Run]), and returns the result.
+func Run(cfg Config, p Policy, w *workload.Workload, until time.Duration) (*Result, error) {
+	m, err := New(cfg, p, w)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Run(until); err != nil {
+		return nil, err
+	}
+	return m.Result(), nil
+}
+
 // Run handles events in time order until every thread has exited or the next event is later than
-// until, and returns the result as of then (the time of the last exit, or until). It may be called
-// again with a later until to carry on. The error is non-nil if the run stopped early: a workload
-// forked more than Config.MaxThreads threads.
+// until; the machine's time is then the last exit, or until. It may be called again with a later
+// until to carry on; [Machine.Result] returns the metrics. The error is non-nil if the run stopped
+// early: a workload forked more than Config.MaxThreads threads.
 //
 // Run panics if the policy breaks the contract of [Policy] in a way the machine cannot carry on
 // from (a Resched for a CPU that does not exist, rescheduling without end at one instant); the
 // message starts with "sim: ". Picks of threads that are not runnable, or not allowed on the CPU,
 // are recorded as violations of ThreadConservation instead, and the CPU idles.
-func (m *Machine) Run(until time.Duration) (*Result, error) {
+func (m *Machine) Run(until time.Duration) error {
 	for m.live > 0 && m.err == nil && m.q.len() > 0 && m.q.top().t <= int64(until) {
 		m.step()
 	}
 	if m.live > 0 && m.err == nil && m.now < int64(until) {
 		m.now = int64(until)
 	}
-	return m.Result(), m.err
+	return m.err
 }
 
 // Next returns the time of the next event, or false if there is none or the run is over.
@@ -255,16 +271,25 @@ func (m *Machine) step() {
 	s := e.slot
 	m.events++
 	switch {
-	case s < m.nids:
-		m.tick(topology.CPU(s))
-	case s < 2*m.nids:
-		m.q.disarm(s)
-		m.done(topology.CPU(s - m.nids))
-	case s < 3*m.nids:
-		m.q.disarm(s)
-		m.ipi(topology.CPU(s - 2*m.nids))
+	case s == m.slotTick():
+		m.tickK++
+		m.q.arm(s, m.tickTime(m.tickK))
+		for i, id := range m.online {
+			if i > 0 {
+				m.events++
+			}
+			m.tick(id)
+			m.drain()
+		}
+		return
 	case s == m.slotSpawn():
 		m.spawnDue()
+	case s < m.slotIPI(0):
+		m.q.disarm(s)
+		m.done(topology.CPU(s - m.slotDone(0)))
+	case s < m.slotTimer(0):
+		m.q.disarm(s)
+		m.ipi(topology.CPU(s - m.slotIPI(0)))
 	default:
 		m.q.disarm(s)
 		m.timer(s - m.slotTimer(0))
@@ -275,8 +300,6 @@ func (m *Machine) step() {
 // tick is a clock interrupt on id.
 func (m *Machine) tick(id topology.CPU) {
 	c := &m.cpus[id]
-	c.tickK++
-	m.q.arm(m.slotTick(id), m.tickTime(c.tickK))
 	if cost := int64(m.cfg.Costs.Tick); cost > 0 {
 		c.st.Interrupt += cost
 		if c.cur >= 0 {
@@ -385,16 +408,18 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 		name = fmt.Sprintf("%s.%d", p.name, p.made)
 	}
 	p.made++
-	m.threads = append(m.threads, thread{prog: p, cpu: nobody, last: nobody, parent: parent, attr: p.attr,
+	m.threads = append(m.threads, thread{prog: p, cpu: nobody, last: nobody, parent: parent,
 		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now})
 	t := &m.threads[tid]
+	attr := p.attr
+	if m.cfg.FlattenGroups {
+		attr.Group = sched.RootGroup
+	}
+	t.setAttr(attr, m.topo.CPUs())
 	if p.nvars > 0 {
 		t.vars = make([]int64, p.nvars)
 	}
 	t.rng = *rand.NewPCG(splitmix64(m.cfg.Seed), splitmix64(m.cfg.Seed^uint64(tid)*0x9E3779B97F4A7C15+1))
-	if m.cfg.FlattenGroups {
-		t.attr.Group = sched.RootGroup
-	}
 	t.st = ThreadStats{ID: sched.ID(tid), Name: name, Parent: sched.ID(parent), Start: m.now, End: -1}
 	m.q.addSlots(1)
 	m.live++
@@ -534,7 +559,7 @@ func (m *Machine) validPick(id topology.CPU, tid sched.ID) bool {
 		return false
 	}
 	t := &m.threads[tid]
-	if t.state != tRunnable || !t.attr.Allowed(id) {
+	if t.state != tRunnable || !t.allowed(id) {
 		m.violate(ThreadConservation, id, int32(tid), 0)
 		return false
 	}

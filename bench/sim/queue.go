@@ -1,7 +1,9 @@
 package sim
 
-// This file implements the event queue: an indexed binary min-heap of timed events ordered by
-// (time, sequence number), one slot per kind of event per CPU or thread.
+// This file implements the event queue: an indexed 4-ary min-heap of timed events ordered by
+// (time, sequence number), one slot per kind of event per CPU or thread. Four children per node
+// halve the depth of a binary heap; with a thousand sleeping threads' timers that saves more
+// cache misses on the way down than the extra comparisons cost.
 
 // An event is a slot armed for time t; seq breaks ties in order of arming.
 type event struct {
@@ -18,7 +20,7 @@ func (a *event) before(b *event) bool {
 // moves it. It does not allocate once its slots exist.
 //
 // Invariant: pos[h[i].slot] == i+1 for every i, pos[s] == 0 for every slot s not in h, and
-// !h[i].before(&h[(i-1)/2]) for every i > 0.
+// !h[i].before(&h[(i-1)/4]) for every i > 0.
 type eventQueue struct {
 	h   []event
 	pos []int32
@@ -76,7 +78,7 @@ func (q *eventQueue) disarm(s int32) {
 		q.h[i] = moved
 		q.pos[moved.slot] = int32(i + 1)
 		q.h = q.h[:last]
-		if i > 0 && moved.before(&q.h[(i-1)/2]) {
+		if i > 0 && moved.before(&q.h[(i-1)/4]) {
 			q.up(i)
 		} else {
 			q.down(i)
@@ -89,7 +91,7 @@ func (q *eventQueue) disarm(s int32) {
 func (q *eventQueue) up(i int) {
 	e := q.h[i]
 	for i > 0 {
-		p := (i - 1) / 2
+		p := (i - 1) / 4
 		if !e.before(&q.h[p]) {
 			break
 		}
@@ -105,12 +107,16 @@ func (q *eventQueue) down(i int) {
 	e := q.h[i]
 	n := len(q.h)
 	for {
-		c := 2*i + 1
+		c := 4*i + 1
 		if c >= n {
 			break
 		}
-		if c+1 < n && q.h[c+1].before(&q.h[c]) {
-			c++
+		// The earliest of up to four children.
+		end := min(c+4, n)
+		for j := c + 1; j < end; j++ {
+			if q.h[j].before(&q.h[c]) {
+				c = j
+			}
 		}
 		if !q.h[c].before(&e) {
 			break

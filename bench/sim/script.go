@@ -131,7 +131,9 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			}
 		case opSetAttr:
 			t.pc++
-			t.prog.attrs[in.a].apply(&t.attr)
+			a := t.attr
+			t.prog.attrs[in.a].apply(&a)
+			t.setAttr(a, m.topo.CPUs())
 			m.setAttr(id, tid)
 		}
 	}
@@ -175,7 +177,7 @@ func (m *Machine) setAttr(id topology.CPU, tid int32) {
 	}
 	m.call, m.ctx = CallSetAttr, id
 	m.pol.SetAttr(m.now, sched.ID(tid), t.attr)
-	if !t.attr.Allowed(id) {
+	if !t.allowed(id) {
 		m.call = CallMachine
 		m.env.Resched(id)
 	}

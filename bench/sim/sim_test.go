@@ -28,9 +28,8 @@ func runChecked(t testing.TB, cfg sim.Config, p sim.Policy, w *workload.Workload
 			t.Fatal(err)
 		}
 	}
-	r, err := m.Run(until)
-	require.NoError(t, err)
-	return r
+	require.NoError(t, m.Run(until))
+	return m.Result()
 }
 
 func TestOneHog(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
 )
 
 // A tstate is where a thread is in its life, as the machine sees it.
@@ -57,9 +58,20 @@ type thread struct {
 	// pipeNext links the threads blocked on one pipe.
 	pipeNext int32
 	attr     sched.Attr
-	vars     []int64
+	// anyCPU caches whether attr allows every CPU of the machine, to spare the CPU-set test.
+	anyCPU bool
+	vars   []int64
 	rng      rand.PCG
 	st       ThreadStats
+}
+
+// allowed reports whether t may run on id.
+func (t *thread) allowed(id topology.CPU) bool { return t.anyCPU || t.attr.Affinity.Has(id) }
+
+// setAttr sets t's attributes and the anyCPU cache for a machine with CPUs all.
+func (t *thread) setAttr(a sched.Attr, all topology.CPUSet) {
+	t.attr = a
+	t.anyCPU = a.Affinity.IsEmpty() || all.SubsetOf(a.Affinity)
 }
 
 // waitPush appends tid, just made runnable at m.now, to the wait list.

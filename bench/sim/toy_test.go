@@ -29,7 +29,24 @@ type rr struct {
 	cur    []sched.ID
 	ran    []int
 	kicked []bool
+	// free counts the CPUs that are idle and not kicked, so that a busy machine's wake-ups skip
+	// the search for one; any caches whether a thread may run everywhere.
+	free int
+	any  []bool
 }
+
+// set changes CPU c's thread and kicked flag, keeping free up to date.
+func (p *rr) set(c topology.CPU, cur sched.ID, kicked bool) {
+	if p.cur[c] < 0 && !p.kicked[c] {
+		p.free--
+	}
+	p.cur[c], p.kicked[c] = cur, kicked
+	if cur < 0 && !kicked {
+		p.free++
+	}
+}
+
+func (p *rr) allowed(tid sched.ID, c topology.CPU) bool { return p.any[tid] || p.attr[tid].Allowed(c) }
 
 func newRR(hz, slice int) *rr { return &rr{name: "toy-rr", hz: hz, slice: slice} }
 
@@ -46,6 +63,7 @@ func (p *rr) Start(cfg sched.Config, env sched.Env) error {
 	}
 	p.ran = make([]int, cfg.Topology.NumIDs())
 	p.kicked = make([]bool, cfg.Topology.NumIDs())
+	p.free = len(p.cpus)
 	p.ring = make([]sched.ID, 16)
 	return nil
 }
@@ -55,8 +73,9 @@ func (p *rr) AddGroup(sched.Group) error { return nil }
 func (p *rr) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	for int(tid) >= len(p.attr) {
 		p.attr = append(p.attr, sched.Attr{})
+		p.any = append(p.any, false)
 	}
-	p.attr[tid] = attr
+	p.SetAttr(now, tid, attr)
 }
 
 func (p *rr) push(tid sched.ID) {
@@ -76,7 +95,7 @@ func (p *rr) take(cpu topology.CPU) (sched.ID, bool) {
 	for i := range p.n {
 		at := (p.head + i) % len(p.ring)
 		tid := p.ring[at]
-		if !p.attr[tid].Allowed(cpu) {
+		if !p.allowed(tid, cpu) {
 			continue
 		}
 		for j := i; j > 0; j-- { // close the gap towards the head
@@ -92,7 +111,7 @@ func (p *rr) take(cpu topology.CPU) (sched.ID, bool) {
 // hasFor reports whether a queued thread may run on cpu.
 func (p *rr) hasFor(cpu topology.CPU) bool {
 	for i := range p.n {
-		if p.attr[p.ring[(p.head+i)%len(p.ring)]].Allowed(cpu) {
+		if p.allowed(p.ring[(p.head+i)%len(p.ring)], cpu) {
 			return true
 		}
 	}
@@ -101,12 +120,15 @@ func (p *rr) hasFor(cpu topology.CPU) bool {
 
 func (p *rr) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	p.push(tid)
-	if p.cur[from] < 0 && !p.kicked[from] && p.attr[tid].Allowed(from) {
+	if p.free == 0 {
+		return
+	}
+	if p.cur[from] < 0 && !p.kicked[from] && p.allowed(tid, from) {
 		p.kick(from)
 		return
 	}
 	for _, c := range p.cpus {
-		if p.cur[c] < 0 && !p.kicked[c] && p.attr[tid].Allowed(c) {
+		if p.cur[c] < 0 && !p.kicked[c] && p.allowed(tid, c) {
 			p.kick(c)
 			return
 		}
@@ -114,15 +136,15 @@ func (p *rr) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.Wake
 }
 
 func (p *rr) kick(c topology.CPU) {
-	p.kicked[c] = true
+	p.set(c, p.cur[c], true)
 	p.env.Resched(c)
 }
 
 func (p *rr) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
-	p.kicked[cpu] = false
 	tid, ok := p.take(cpu)
+	p.set(cpu, tid, false)
 	if ok {
-		p.cur[cpu], p.ran[cpu] = tid, 0
+		p.ran[cpu] = 0
 		if p.env.Explaining() {
 			p.env.Explain(cpu, tid, "head of the global queue")
 		}
@@ -131,16 +153,16 @@ func (p *rr) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 }
 
 func (p *rr) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
-	p.cur[cpu] = -1
+	p.set(cpu, -1, p.kicked[cpu])
 	if !why.Runnable() {
 		return
 	}
 	p.push(tid)
-	if p.attr[tid].Allowed(cpu) {
+	if p.allowed(tid, cpu) {
 		return
 	}
 	for _, c := range p.cpus { // its affinity changed: wake a CPU it may run on
-		if p.cur[c] < 0 && !p.kicked[c] && p.attr[tid].Allowed(c) {
+		if p.cur[c] < 0 && !p.kicked[c] && p.allowed(tid, c) {
 			p.kick(c)
 			return
 		}
@@ -163,7 +185,9 @@ func (p *rr) Tick(now int64, cpu topology.CPU) {
 	}
 }
 
-func (p *rr) SetAttr(now int64, tid sched.ID, attr sched.Attr) { p.attr[tid] = attr }
+func (p *rr) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
+	p.attr[tid], p.any[tid] = attr, attr.Affinity.IsEmpty()
+}
 
 // A fault is the invariant a broken policy breaks.
 type fault int
@@ -235,7 +259,7 @@ func (p *broken) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 
 func (p *broken) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	if p.fault == lifo && why.Runnable() {
-		p.cur[cpu] = -1
+		p.set(cpu, -1, p.kicked[cpu])
 		p.push(tid)
 		// Move it from the tail to the head.
 		p.head = (p.head + len(p.ring) - 1) % len(p.ring)

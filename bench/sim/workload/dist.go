@@ -249,25 +249,71 @@ func uniform(src rand.Source, n uint64) uint64 {
 // ln2Q64 is ln 2 in 0.64 fixed point, rounded down.
 const ln2Q64 = 0xB17217F7D1CF79AB
 
-// negLnQ32 returns -ln(x / 2^64) in 32.32 fixed point for x > 0, computed with the bit-by-bit
-// binary logarithm (squaring the mantissa, one bit per step) and a multiplication by ln 2.
-func negLnQ32(x uint64) uint64 {
-	n := bits.LeadingZeros64(x)
-	// y is x's mantissa in [1, 2) as a 2.62 fixed-point number.
-	y := (x << n) >> 1
-	var frac uint64 // log2(y) in 0.32 fixed point
-	for i := 31; i >= 0; i-- {
+// lnTable holds, for the 256 intervals [1+i/256, 1+(i+1)/256) of a mantissa, the reciprocal of
+// the interval's midpoint c (1/c in 1.63 fixed point) and ln c (in 2.62 fixed point, computed
+// exactly by lnExactQ62). It is built once, with integer arithmetic only.
+var lnTable = func() (t [256]struct{ inv, ln uint64 }) {
+	for i := range t {
+		c := uint64(1)<<62 + uint64(2*i+1)<<53 // 1 + (i+0.5)/256 in 2.62
+		hi, lo := uint64(1)<<61, uint64(0)     // 2^125, so that 2^125/c is 1/c in 1.63
+		t[i].inv, _ = bits.Div64(hi, lo, c)
+		t[i].ln = lnExactQ62(c)
+	}
+	return t
+}()
+
+// lnExactQ62 returns ln(y) in 2.62 fixed point for y in [1, 2) given in 2.62 fixed point, by the
+// bit-by-bit binary logarithm: square y, and each time it reaches 2, halve it and set the next
+// bit of log2(y); then multiply by ln 2. It is exact to 2^-60 and slow (62 multiplications).
+func lnExactQ62(y uint64) uint64 {
+	var frac uint64 // log2(y) in 0.64 fixed point
+	for i := 63; i >= 2; i-- {
 		hi, lo := bits.Mul64(y, y)
-		y = hi<<2 | lo>>62 // y*y in 2.62, in [1, 4)
+		y = hi<<2 | lo>>62
 		if y >= 2<<62 {
 			y >>= 1
 			frac |= 1 << i
 		}
 	}
-	// log2(x/2^64) = log2(y) + 63 - n - 64, so -log2 = n + 1 - log2(y).
-	neg := uint64(n+1)<<32 - frac
-	hi, _ := bits.Mul64(neg, ln2Q64)
-	return hi
+	hi, _ := bits.Mul64(frac, ln2Q64)
+	return hi >> 2
+}
+
+// mulQ62 returns a*b in 2.62 fixed point for signed a and b.
+func mulQ62(a, b int64) int64 {
+	neg := (a < 0) != (b < 0)
+	ua, ub := uint64(a), uint64(b)
+	if a < 0 {
+		ua = -ua
+	}
+	if b < 0 {
+		ub = -ub
+	}
+	hi, lo := bits.Mul64(ua, ub)
+	r := int64(hi<<2 | lo>>62)
+	if neg {
+		return -r
+	}
+	return r
+}
+
+// negLnQ32 returns -ln(x / 2^64) in 32.32 fixed point for x > 0. With y the mantissa of x in
+// [1, 2) and c the midpoint of y's 1/256th interval, ln y = ln c + ln(y/c), where ln c comes from
+// lnTable and ln(y/c), with |y/c - 1| < 2^-9, from four terms of its series. The error is below
+// 2^-36, and the arithmetic is integer, so every architecture gives the same bits.
+func negLnQ32(x uint64) uint64 {
+	n := bits.LeadingZeros64(x)
+	y := (x << n) >> 1 // the mantissa in 2.62 fixed point, in [2^62, 2^63)
+	e := &lnTable[(y>>54)&0xFF]
+	hi, lo := bits.Mul64(y, e.inv)
+	d := int64(hi<<1|lo>>63) - 1<<62 // y/c - 1 in 2.62
+	d2 := mulQ62(d, d)
+	d3 := mulQ62(d2, d)
+	d4 := mulQ62(d3, d)
+	lnY := int64(e.ln) + d - d2/2 + d3/3 - d4/4 // ln y in 2.62
+	// -ln(x/2^64) = (n+1) ln 2 - ln y, in 8.56 fixed point (n+1 ≤ 64), then in 32.32.
+	q56 := uint64(n+1)*(ln2Q64>>8) - uint64(lnY>>6)
+	return q56 >> 24
 }
 
 // mulQ32 returns a * q / 2^32 for a 32.32 fixed-point q, saturating at the largest uint64.
