@@ -184,15 +184,18 @@ func (d Dist) Validate() error {
 	switch d.Kind {
 	case Const:
 		if !inRange(d.A) || d.B != 0 {
-			return fmt.Errorf("constant %d ns outside 0..%v", d.A, MaxDuration)
+			return fmt.Errorf("constant %v outside 0..%v", d.A, MaxDuration)
 		}
 	case Uniform:
-		if !inRange(d.A) || !inRange(d.B) || d.A > d.B {
-			return fmt.Errorf("uniform(%d ns, %d ns) is not a range within 0..%v", d.A, d.B, MaxDuration)
+		if !inRange(d.A) || !inRange(d.B) {
+			return fmt.Errorf("uniform(%v,%v) outside 0..%v", d.A, d.B, MaxDuration)
+		}
+		if d.A > d.B {
+			return fmt.Errorf("uniform(%v,%v) has its bounds the wrong way round", d.A, d.B)
 		}
 	case Exp:
 		if d.A <= 0 || d.A > MaxDuration || d.B != 0 {
-			return fmt.Errorf("exp mean %d ns outside 1ns..%v", d.A, MaxDuration)
+			return fmt.Errorf("exp(%v): the mean must be within 1ns..%v", d.A, MaxDuration)
 		}
 	case Forever:
 		if d.A != 0 || d.B != 0 {

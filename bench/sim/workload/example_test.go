@@ -1,0 +1,95 @@
+package workload_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+)
+
+func ExampleParse() {
+	w, err := workload.Parse(`
+pipe jobs cap=4
+thread producer
+	repeat 100
+		run exp(100us)
+		send jobs
+	end
+end
+thread consumer count=2
+	loop
+		recv jobs
+		run 150us
+	end
+end`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, t := range w.Threads {
+		fmt.Println(t.Name, t.Instances(), len(t.Ops))
+	}
+	// Output:
+	// producer 1 1
+	// consumer 2 1
+}
+
+func ExampleParse_error() {
+	_, err := workload.Parse("thread x\n\tslep 1ms\nend\n")
+	fmt.Println(err)
+	// Output: line 2, column 2: unknown behaviour "slep"
+}
+
+func ExampleFormat() {
+	w := &workload.Workload{Threads: []workload.Thread{{
+		Name: "hog", Count: 2, Nice: 19,
+		Ops: []workload.Op{workload.RunOp(workload.Unbounded())},
+	}, {
+		Name: "ticker",
+		Ops: []workload.Op{workload.EveryOp(workload.Duration(10e6), 0,
+			workload.RunOp(workload.Between(100e3, 300e3)))},
+	}}}
+	fmt.Print(workload.Format(w))
+	// Output:
+	// thread hog count=2 nice=19
+	// 	run forever
+	// end
+	//
+	// thread ticker
+	// 	every 10ms
+	// 		run uniform(100us,300us)
+	// 	end
+	// end
+}
+
+func ExampleParseJSON() {
+	w, err := workload.ParseJSON([]byte(`{"threads": [
+		{"name": "hog", "count": 2, "ops": [{"op": "run", "time": "forever"}]}
+	]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, _ := json.Marshal(w)
+	fmt.Println(string(out))
+	// Output: {"threads":[{"name":"hog","count":2,"ops":[{"op":"run","time":"forever"}]}]}
+}
+
+func ExampleDist_Sample() {
+	src := rand.NewPCG(1, 2)
+	d := workload.Exponential(workload.Duration(1e6)) // mean 1ms
+	for range 3 {
+		fmt.Println(d.Sample(src))
+	}
+	// Output:
+	// 262.179us
+	// 483.8us
+	// 242.8us
+}
+
+func ExampleParseDist() {
+	d, err := workload.ParseDist("uniform(1ms, 3ms)")
+	fmt.Println(d, d.Min(), err)
+	// Output: uniform(1ms,3ms) 1ms <nil>
+}

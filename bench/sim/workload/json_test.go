@@ -1,0 +1,77 @@
+package workload_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sample = `group batch weight=50 idle
+pipe jobs cap=16
+
+thread hog count=2 nice=19 group=batch
+	run forever
+end
+
+thread ticker class=fifo rtprio=50 cpus=0-1
+	every 10ms
+		run exp(200us)
+	end
+end
+
+thread producer
+	loop
+		run uniform(50us,150us)
+		send jobs
+	end
+end
+
+thread consumer count=4 start=1ms
+	loop
+		recv jobs
+		run 100us
+	end
+end
+`
+
+func TestJSONRoundTrip(t *testing.T) {
+	w, err := workload.Parse(sample)
+	require.NoError(t, err)
+	assert.Equal(t, sample, workload.Format(w), "the sample is in canonical form")
+	data, err := json.MarshalIndent(w, "", "  ")
+	require.NoError(t, err)
+	back, err := workload.ParseJSON(data)
+	require.NoError(t, err)
+	assert.Equal(t, sample, workload.Format(back))
+	assert.Contains(t, string(data), `"time": "exp(200us)"`)
+	assert.Contains(t, string(data), `"cpus": "0-1"`)
+	assert.Contains(t, string(data), `"class": "fifo"`)
+}
+
+func TestParseJSONErrors(t *testing.T) {
+	cases := []struct {
+		name, text, want string
+	}{
+		{"syntax", "{\n  \"threads\": [}", "line 2, column 15: invalid character '}' looking for beginning of value"},
+		{"truncated", `{"threads": [`, "line 1, column 14: unexpected end of JSON input"},
+		{"type", "{\"threads\": [{\"name\": 7}]}", "line 1, column 23: threads.name: cannot use a JSON number as string"},
+		{"unknown field", `{"threads": [], "cpu": 1}`, `json: unknown field "cpu"`},
+		{"unknown behaviour", `{"threads": [{"name": "a", "ops": [{"op": "slep"}]}]}`, `threads[0].ops[0].op: unknown behaviour "slep"`},
+		{"bad duration", `{"threads": [{"name": "a", "start": "soon", "ops": []}]}`, `threads[0].start: bad duration "soon"`},
+		{"trailing data", `{"threads": []} {}`, "line 1, column 17: data after the workload"},
+		{"unknown pipe", `{"threads": [{"name": "a", "ops": [{"op": "send", "name": "q"}]}]}`, `threads[0].ops[0]: send: unknown pipe "q"`},
+		{"field of another kind", `{"threads": [{"name": "a", "ops": [{"op": "yield", "n": 2}]}]}`, `threads[0].ops[0]: yield does not take n`},
+		{"nested path", `{"threads": [{"name": "a", "ops": [{"op": "loop", "body": [{"op": "run", "time": "1ms"}, {"op": "nice", "n": 40}]}]}]}`, `threads[0].ops[0].body[1]: nice 40 outside -20..20`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := workload.ParseJSON([]byte(tc.text))
+			require.Error(t, err)
+			assert.Nil(t, w)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
