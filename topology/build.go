@@ -273,6 +273,7 @@ func build(d *decl) (*Topology, error) {
 	if err := t.setCapacity(d); err != nil {
 		return nil, err
 	}
+	t.buildDomains()
 	return t, nil
 }
 

@@ -42,6 +42,9 @@ type Topology struct {
 	cap     []uint16
 	depth   int
 	asym    bool
+
+	domains []Domain  // every CPU's chain, see domain.go
+	base    []*Domain // indexed by CPU; nil when every domain degenerated
 }
 
 // NumCPUs returns the number of CPUs (FreeBSD mp_ncpus, Linux
