@@ -53,6 +53,14 @@ func DiscoverFS(fsys fs.FS, allowed CPUSet) (*Topology, error) {
 	if err := r.nodes(d); err != nil {
 		return nil, err
 	}
+	var inNode CPUSet
+	for _, g := range d.levels[Node] {
+		inNode = inNode.Union(g.cpus)
+	}
+	if len(d.levels[Node]) > 0 && inNode != cpus {
+		c, _ := cpus.Difference(inNode).First()
+		return nil, fmt.Errorf("topology: %v is in no NUMA node (devices/system/node/node*/cpulist)", c)
+	}
 	nodeOf := func(c CPU) CPUSet {
 		for _, g := range d.levels[Node] {
 			if g.cpus.Has(c) {
