@@ -169,12 +169,21 @@ func (d *Domain) Group(i int) *SchedGroup {
 
 // Groups returns an iterator over the groups in ring order from the local
 // group, the order of the kernel's do { … } while (sg != sd->groups) loops.
+// It may allocate; hot paths loop over Group(i) for i below NumGroups.
 func (d *Domain) Groups() iter.Seq[*SchedGroup] {
-	return func(yield func(*SchedGroup) bool) {
-		for i := range len(d.ring) {
-			if !yield(d.Group(i)) {
-				return
-			}
+	return d.groupRing
+}
+
+// groupRing yields the groups of d from the local one.
+func (d *Domain) groupRing(yield func(*SchedGroup) bool) {
+	n := len(d.ring)
+	for i := range n {
+		j := int(d.local) + i
+		if j >= n {
+			j -= n
+		}
+		if !yield(&d.ring[j]) {
+			return
 		}
 	}
 }
@@ -201,21 +210,40 @@ func (d *Domain) MaxInterval() int { return 2 * d.shape.weight }
 // every domain degenerated, as on a machine of one CPU. It panics if c is
 // not a CPU of t. The complexity is O(1).
 func (t *Topology) Domain(c CPU) *Domain {
-	if !t.cpus.Has(c) {
-		panic("topology: Domain: " + c.String() + " is not a CPU of the topology")
+	lv := t.linux
+	if !lv.ready.Load() {
+		t.buildDomainsOnce(lv)
 	}
-	return t.base[c]
+	if int(c) >= len(lv.base) || !t.cpus.Has(c) {
+		panic(notCPU("Domain", c))
+	}
+	return lv.base[c]
+}
+
+// buildDomainsOnce builds the Linux view unless another goroutine has.
+func (t *Topology) buildDomainsOnce(lv *linuxView) {
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	if !lv.ready.Load() {
+		t.buildDomains(lv)
+		lv.ready.Store(true)
+	}
 }
 
 // Domains returns an iterator over the domains of c from the lowest up
-// (for_each_domain). It panics if c is not a CPU of t.
+// (for_each_domain). It panics if c is not a CPU of t. It may allocate; hot
+// paths write the loop out:
+//
+//	for d := t.Domain(c); d != nil; d = d.Parent() { … }
 func (t *Topology) Domains(c CPU) iter.Seq[*Domain] {
-	base := t.Domain(c)
-	return func(yield func(*Domain) bool) {
-		for d := base; d != nil; d = d.parent {
-			if !yield(d) {
-				return
-			}
+	return t.Domain(c).upward
+}
+
+// upward yields d and its parents; it yields nothing for a nil d.
+func (d *Domain) upward(yield func(*Domain) bool) {
+	for ; d != nil; d = d.parent {
+		if !yield(d) {
+			return
 		}
 	}
 }
@@ -260,7 +288,7 @@ type tlevel struct {
 // (cpu_cpu_mask, the CPU's node) unless a package holds several nodes, then
 // NODE and one NUMA level per further distinct node distance
 // (sched_init_numa).
-func (t *Topology) buildDomains() {
+func (t *Topology) buildDomains(lv *linuxView) {
 	nids := len(t.leaf)
 	distances := t.distinctDistances()
 	tls := []tlevel{
@@ -296,17 +324,18 @@ func (t *Topology) buildDomains() {
 	for i := range shapes {
 		shapes[i] = map[int]*domainShape{}
 	}
+	// Every chain gets room for every level in one backing array.
 	chains := make([][]Domain, nids)
-	total := 0
+	lv.domains = make([]Domain, 0, t.ncpu*len(tls))
 	for c := range t.cpus.All() {
-		chain := make([]Domain, 0, len(tls))
+		start := len(lv.domains)
 		for k, tl := range tls {
 			sh := t.domainShapeOf(c, tl, k, distances, shapes)
 			d := Domain{shape: sh, tl: int32(k), level: int32(k), imbalancePct: 117}
 			d.flags = SDBalanceNewIdle | SDBalanceExec | SDBalanceFork | SDWakeAffine | SDPreferSibling | tl.flags
 			d.flags |= t.asymClassify(sh.span, capValues)
 			if d.flags&SDAsymCPUCapacity != 0 && k > 0 {
-				chain[k-1].flags &^= SDPreferSibling
+				lv.domains[len(lv.domains)-1].flags &^= SDPreferSibling
 			}
 			switch {
 			case d.flags&SDShareCPUCapacity != 0:
@@ -327,33 +356,24 @@ func (t *Topology) buildDomains() {
 			if tl.overlap {
 				d.flags |= SDOverlap
 			}
-			chain = append(chain, d)
+			lv.domains = append(lv.domains, d)
 			if sh.span == t.cpus {
 				break
 			}
 		}
-		chains[c] = chain
-		total += len(chain)
-	}
-	// One backing array for every chain, so domains sit together.
-	t.domains = make([]Domain, 0, total)
-	for c := range t.cpus.All() {
-		start := len(t.domains)
-		t.domains = append(t.domains, chains[c]...)
-		chains[c] = t.domains[start:len(t.domains):len(t.domains)]
-		for k := range chains[c] {
-			if k > 0 {
-				chains[c][k].built = &chains[c][k-1]
-			}
+		chains[c] = lv.domains[start:len(lv.domains):len(lv.domains)]
+		for k := 1; k < len(chains[c]); k++ {
+			chains[c][k].built = &chains[c][k-1]
 		}
 	}
 
 	// Groups (build_sched_groups, build_overlap_sched_groups).
+	var scratch []SchedGroup
 	for c := range t.cpus.All() {
 		for k := range chains[c] {
 			d := &chains[c][k]
 			if tls[d.tl].overlap {
-				t.overlapGroups(d, c, chains)
+				t.overlapGroups(d, c, chains, &scratch)
 			} else {
 				t.ringGroups(d, k, chains)
 			}
@@ -367,7 +387,7 @@ func (t *Topology) buildDomains() {
 	}
 
 	// Degenerate (cpu_attach_domain).
-	t.base = make([]*Domain, nids)
+	lv.base = make([]*Domain, nids)
 	for c := range t.cpus.All() {
 		chain := chains[c]
 		for k := range chain {
@@ -402,7 +422,7 @@ func (t *Topology) buildDomains() {
 				sd.child = nil
 			}
 		}
-		t.base[c] = sd
+		lv.base[c] = sd
 	}
 }
 
@@ -581,50 +601,52 @@ func (t *Topology) ringGroups(d *Domain, k int, chains [][]Domain) {
 }
 
 // overlapGroups gives a NUMA domain of c its groups
-// (build_overlap_sched_groups): walking the span from c, each CPU not yet
-// covered contributes the child span of its own domain at this level (or of
-// a descendant whose child fits, find_descended_sibling). The kernel builds
-// these per CPU; equal rings are shared here.
-func (t *Topology) overlapGroups(d *Domain, c CPU, chains [][]Domain) {
+// (build_overlap_sched_groups): walking the span from c in
+// for_each_cpu_wrap order, each CPU not yet covered contributes the child
+// span of its own domain at this level (or of a descendant whose child
+// fits, find_descended_sibling). The kernel builds these per CPU; equal
+// rings are shared here. scratch is reused between calls.
+func (t *Topology) overlapGroups(d *Domain, c CPU, chains [][]Domain, scratch *[]SchedGroup) {
 	span := d.shape.span
-	var covered CPUSet
-	var ring []SchedGroup
-	visit := func(i CPU) {
-		if covered.Has(i) || int(d.tl) >= len(chains[i]) {
-			return
-		}
-		sib := &chains[i][d.tl]
-		if sib.built != nil && !sib.built.shape.span.SubsetOf(span) {
-			for sib.built != nil && !sib.built.shape.span.SubsetOf(span) {
-				sib = sib.built
+	ring := (*scratch)[:0]
+	rem := span // CPUs neither covered nor visited
+	for i, ok := c, true; ok; {
+		rem.Remove(i)
+		if int(d.tl) < len(chains[i]) {
+			sib := &chains[i][d.tl]
+			if sib.built != nil && !sib.built.shape.span.SubsetOf(span) {
+				for sib.built != nil && !sib.built.shape.span.SubsetOf(span) {
+					sib = sib.built
+				}
+				for sib.built != nil && sib.built.shape.span == sib.shape.span {
+					sib = sib.built
+				}
 			}
-			for sib.built != nil && sib.built.shape.span == sib.shape.span {
-				sib = sib.built
+			gs := &sib.shape.span
+			if sib.built != nil {
+				gs = &sib.built.shape.span
 			}
+			ring = append(ring, SchedGroup{cpus: *gs})
+			rem = rem.Difference(*gs)
 		}
-		gs := sib.shape.span
-		if sib.built != nil {
-			gs = sib.built.shape.span
-		}
-		ring = append(ring, t.group(gs))
-		covered = covered.Union(gs)
-	}
-	for i, ok := c, true; ok; i, ok = span.After(i) {
-		if span.Has(i) {
-			visit(i)
+		// Next uncovered CPU after i, wrapping to the lowest.
+		if i, ok = rem.After(i); !ok {
+			i, ok = rem.First()
 		}
 	}
-	for i, ok := span.First(); ok && i < c; i, ok = span.After(i) {
-		visit(i)
-	}
+	*scratch = ring
 	for _, r := range d.shape.rings {
 		if sameRing(r, ring) {
 			d.ring = r
 			return
 		}
 	}
-	d.shape.rings = append(d.shape.rings, ring)
-	d.ring = ring
+	kept := make([]SchedGroup, len(ring))
+	for k := range ring {
+		kept[k] = t.group(ring[k].cpus)
+	}
+	d.shape.rings = append(d.shape.rings, kept)
+	d.ring = kept
 }
 
 func sameRing(a, b []SchedGroup) bool {
