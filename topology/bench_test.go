@@ -135,6 +135,7 @@ func BenchmarkDomainWalk(b *testing.B) {
 	for _, m := range benchMachines {
 		tp := topology.Uniform(m.packages, m.nodes, m.llcs, m.cores, m.th)
 		cpus := randomCPUs(m.n, 1024)
+		tp.Domain(0) // build the Linux view before timing
 		b.Run(fmt.Sprintf("op=groups/impl=loop/n=%d", m.n), func(b *testing.B) {
 			// for_each_domain, then every group from the local one: the
 			// skeleton of load_balance's walk.

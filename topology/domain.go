@@ -169,21 +169,18 @@ func (d *Domain) Group(i int) *SchedGroup {
 
 // Groups returns an iterator over the groups in ring order from the local
 // group, the order of the kernel's do { … } while (sg != sd->groups) loops.
-// It may allocate; hot paths loop over Group(i) for i below NumGroups.
+// Hot paths can loop over Group(i) for i below NumGroups instead.
 func (d *Domain) Groups() iter.Seq[*SchedGroup] {
-	return d.groupRing
-}
-
-// groupRing yields the groups of d from the local one.
-func (d *Domain) groupRing(yield func(*SchedGroup) bool) {
-	n := len(d.ring)
-	for i := range n {
-		j := int(d.local) + i
-		if j >= n {
-			j -= n
-		}
-		if !yield(&d.ring[j]) {
-			return
+	ring, local := d.ring, int(d.local)
+	return func(yield func(*SchedGroup) bool) {
+		for i := range ring {
+			j := local + i
+			if j >= len(ring) {
+				j -= len(ring)
+			}
+			if !yield(&ring[j]) {
+				return
+			}
 		}
 	}
 }
@@ -231,19 +228,16 @@ func (t *Topology) buildDomainsOnce(lv *linuxView) {
 }
 
 // Domains returns an iterator over the domains of c from the lowest up
-// (for_each_domain). It panics if c is not a CPU of t. It may allocate; hot
-// paths write the loop out:
+// (for_each_domain). The loop panics if c is not a CPU of t. Hot paths can
+// write it out:
 //
 //	for d := t.Domain(c); d != nil; d = d.Parent() { … }
 func (t *Topology) Domains(c CPU) iter.Seq[*Domain] {
-	return t.Domain(c).upward
-}
-
-// upward yields d and its parents; it yields nothing for a nil d.
-func (d *Domain) upward(yield func(*Domain) bool) {
-	for ; d != nil; d = d.parent {
-		if !yield(d) {
-			return
+	return func(yield func(*Domain) bool) {
+		for d := t.Domain(c); d != nil; d = d.parent {
+			if !yield(d) {
+				return
+			}
 		}
 	}
 }

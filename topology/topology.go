@@ -115,19 +115,16 @@ func (t *Topology) GroupOf(c CPU, l Level) (*Group, bool) {
 
 // Ancestors returns an iterator over the groups holding c from its leaf up
 // to the root, the walk ULE's pickcpu and tdq_idled make through cg_parent.
-// It panics if c is not a CPU of t. Hot paths can write the same loop
+// The loop panics if c is not a CPU of t. Hot paths can write the same loop
 // without an iterator:
 //
 //	for g := t.Leaf(c); g != nil; g = g.Parent() { … }
 func (t *Topology) Ancestors(c CPU) iter.Seq[*Group] {
-	return t.Leaf(c).upward
-}
-
-// upward yields g and its ancestors up to the root.
-func (g *Group) upward(yield func(*Group) bool) {
-	for ; g != nil; g = g.parent {
-		if !yield(g) {
-			return
+	return func(yield func(*Group) bool) {
+		for g := t.Leaf(c); g != nil; g = g.parent {
+			if !yield(g) {
+				return
+			}
 		}
 	}
 }

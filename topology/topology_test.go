@@ -178,7 +178,10 @@ func TestQueriesMisuse(t *testing.T) {
 	}{
 		{"Leaf", func() { tp.Leaf(2) }, "topology: Leaf: cpu2 is not a CPU of the topology"},
 		{"GroupOf", func() { tp.GroupOf(7, topology.SMT) }, "topology: GroupOf: cpu7 is not a CPU of the topology"},
-		{"Ancestors", func() { tp.Ancestors(9) }, "topology: Leaf: cpu9 is not a CPU of the topology"},
+		{"Ancestors", func() {
+			for range tp.Ancestors(9) {
+			}
+		}, "topology: Leaf: cpu9 is not a CPU of the topology"},
 		{"SharedLevel", func() { tp.SharedLevel(0, 5) }, "topology: Leaf: cpu5 is not a CPU of the topology"},
 		{"Distance", func() { tp.Distance(0, 5) }, "topology: Distance: not a CPU of the topology"},
 		{"Capacity", func() { tp.Capacity(3) }, "topology: Capacity: cpu3 is not a CPU of the topology"},
