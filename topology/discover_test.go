@@ -105,10 +105,10 @@ func TestDiscoverDegrades(t *testing.T) {
 	// A node spanning two packages (a VM with two sockets and one node)
 	// leaves the package level out.
 	fsys = sysfsWith(map[string]*string{
-		"devices/system/cpu/cpu0/topology/package_cpus_list": str("0-1\n"),
-		"devices/system/cpu/cpu1/topology/package_cpus_list": str("0-1\n"),
-		"devices/system/cpu/cpu2/topology/package_cpus_list": str("2-3\n"),
-		"devices/system/cpu/cpu3/topology/package_cpus_list": str("2-3\n"),
+		"devices/system/cpu/cpu0/topology/package_cpus_list":   str("0-1\n"),
+		"devices/system/cpu/cpu1/topology/package_cpus_list":   str("0-1\n"),
+		"devices/system/cpu/cpu2/topology/package_cpus_list":   str("2-3\n"),
+		"devices/system/cpu/cpu3/topology/package_cpus_list":   str("2-3\n"),
 		"devices/system/cpu/cpu0/cache/index3/shared_cpu_list": str("0-1\n"),
 		"devices/system/cpu/cpu1/cache/index3/shared_cpu_list": str("0-1\n"),
 		"devices/system/cpu/cpu2/cache/index3/shared_cpu_list": str("2-3\n"),

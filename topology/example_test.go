@@ -180,3 +180,63 @@ func ExampleLevel() {
 	fmt.Println()
 	// Output: smt cluster llc node package machine
 }
+
+func ExampleTwoSocketSMT() {
+	// The ready-made machines are the sysfs fixtures under testdata/sysfs.
+	for _, t := range []*topology.Topology{topology.TwoCPU(), topology.TwoSocketSMT(), topology.FourLLC(), topology.FourNode(), topology.BigLittle()} {
+		fmt.Println(t.NumCPUs(), t.NumNodes(), len(t.Groups(topology.LLC)), t.Depth())
+	}
+	// Output:
+	// 2 1 0 0
+	// 16 2 2 2
+	// 24 1 4 2
+	// 8 4 4 2
+	// 8 1 1 1
+}
+
+func ExampleDomain_Group() {
+	// load_balance compares the groups of a domain, starting at the local one.
+	d := topology.BigLittle().Domain(0).Parent()
+	for i := range d.NumGroups() {
+		g := d.Group(i)
+		fmt.Println(g.CPUs(), g.Weight(), g.Capacity())
+	}
+	fmt.Println(d.Flags()&(topology.SDAsymCPUCapacity|topology.SDShareLLC) != 0)
+	// Output:
+	// 0-1 2 2048
+	// 2-3 2 2048
+	// 4-7 4 2400
+	// true
+}
+
+func ExampleTopology_HighestFlagDomain() {
+	t := topology.TwoSocketSMT()
+	llc := t.HighestFlagDomain(3, topology.SDShareLLC) // sd_llc
+	numa := t.LowestFlagDomain(3, topology.SDNUMA)     // sd_numa
+	fmt.Println(llc.Name(), llc.Span(), numa.Name(), numa.Span())
+	// Output: MC 0-3,8-11 NUMA 0-15
+}
+
+func ExampleTopology_Spec() {
+	s := topology.BigLittle().Spec()
+	fmt.Println(len(s.Items), s.Items[0].Level, s)
+	// Output: 1 package package:1 node:1 llc:1 (cluster:2 core:1 cpu:2 + cluster:1 cpu:4@600)
+}
+
+func ExampleParseSpec() {
+	s, err := topology.ParseSpec("core:4 cpu:2 offline=3")
+	fmt.Println(s.Offline, err)
+	t, err := topology.New(s)
+	fmt.Println(t, err)
+	// Output:
+	// 3 <nil>
+	// core:1 cpu:2 + core:1 cpu:1 + core:2 cpu:2 cpus=0-2,4-7 <nil>
+}
+
+func ExampleLevelSet() {
+	g := topology.FourNode().Leaf(0)
+	lo, _ := g.Levels().Lowest()
+	hi, _ := g.Levels().Highest()
+	fmt.Println(g.Levels(), lo, hi, g.Is(topology.Node), g.Share(), g.Flags())
+	// Output: llc+node llc node true CG_SHARE_L3 CG_FLAG_NODE
+}

@@ -232,6 +232,6 @@ func (t *Topology) Asymmetric() bool { return t.asym }
 type linuxView struct {
 	ready   atomic.Bool // set once domains and base are built
 	mu      sync.Mutex  // held while building
-	domains []Domain  // every CPU's chain, one backing array
-	base    []*Domain // indexed by CPU; nil when every domain degenerated
+	domains []Domain    // every CPU's chain, one backing array
+	base    []*Domain   // indexed by CPU; nil when every domain degenerated
 }
