@@ -282,6 +282,14 @@ func BenchmarkBuild(b *testing.B) {
 				sinkTopo = topology.Uniform(m.packages, m.nodes, m.llcs, m.cores, m.th)
 			}
 		})
+		b.Run(fmt.Sprintf("op=uniform+domains/n=%d", m.n), func(b *testing.B) {
+			// The tree and the Linux view, which is built on first use.
+			b.ReportAllocs()
+			for b.Loop() {
+				sinkTopo = topology.Uniform(m.packages, m.nodes, m.llcs, m.cores, m.th)
+				sinkInt = sinkTopo.Domain(0).Weight()
+			}
+		})
 		text := topology.Uniform(m.packages, m.nodes, m.llcs, m.cores, m.th).String()
 		b.Run(fmt.Sprintf("op=parse/n=%d", m.n), func(b *testing.B) {
 			b.ReportAllocs()
