@@ -75,7 +75,7 @@
 // SD_PREFER_SIBLING, and a lowest domain of one CPU or one useless group
 // (sd_degenerate) is dropped. [Topology.DomainsText] prints the result in
 // the format of the kernel's sched_verbose listing. The view is built on
-// first use; building it costs about as much as building the tree.
+// first use, which costs several times as much as building the tree.
 //
 // # The text form
 //

@@ -27,8 +27,8 @@ const CapacityScale = 1024
 // same tree as per-CPU chains of scheduling domains (see [Domain]).
 //
 // The Linux view is built on the first call that needs it ([Topology.Domain]
-// and the methods around it), which costs about as much as building the
-// tree again; later calls find it ready.
+// and the methods around it), which costs several times as much as building
+// the tree (milliseconds at 1024 CPUs); later calls find it ready.
 //
 // Build one with [Uniform], [New], [Parse], [Topology.UnmarshalJSON],
 // [Discover] or one of the ready-made machines such as [TwoSocketSMT]. A
