@@ -54,8 +54,8 @@ func (l Layout) MaxTimeshare() uint8 { return l.MinIdle - 1 }
 //
 //	PUSER + estcpu/IEW + NICE_WEIGHT·(nice − PRIO_MIN)
 //
-// clamped to [PRI_MIN_TIMESHARE, PRI_MAX_TIMESHARE], computed as u_int as in the kernel
-// (a nice below PRIO_MIN, which the kernel never stores, wraps and clamps to the maximum).
+// clamped to [PRI_MIN_TIMESHARE, PRI_MAX_TIMESHARE], computed as u_int as in the kernel (a nice
+// below PRIO_MIN, which the kernel never stores, makes the unsigned sum wrap around).
 // Because [ESTCPULim] caps estcpu/IEW at 39 (36 with the legacy run queue), a 4BSD thread never
 // goes beyond PUSER+79: the time-sharing range above that is unused. iew is the
 // [InverseEstcpuWeight] of the machine, so the same estcpu means a different priority on a

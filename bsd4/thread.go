@@ -102,3 +102,16 @@ func (t *Thread) Timeshare() bool {
 func (t *Thread) String() string {
 	return fmt.Sprintf("%v(pri %d estcpu %d)", t.ID, t.Pri, t.EstCPU)
 }
+
+// NewThread returns a time-sharing thread id at priority pri, bound to its run-queue link and
+// not queued, for callers that keep their own run queues and call [Pick] on them. A
+// Scheduler creates its own threads in Fork.
+func NewThread(id sched.ID, pri uint8) *Thread {
+	t := &Thread{ID: id, Parent: -1, Pri: pri, UserPri: pri, queue: -1}
+	t.Init(t)
+	return t
+}
+
+// SetLastCPU records cpu as the CPU the thread last ran on (td_lastcpu), which runq_fuzz
+// looks at. It is for threads made with NewThread; a Scheduler maintains its own.
+func (t *Thread) SetLastCPU(cpu topology.CPU) { t.lastCPU, t.hasLast = cpu, true }
