@@ -12,7 +12,8 @@ import (
 //   - runq_length[c] equals the length of c's per-CPU queue;
 //   - sched_tdcnt equals the number of queued plus running threads;
 //   - every running thread is its CPU's current thread, and each CPU runs at most one;
-//   - a CPU is in the idle mask only if it runs nothing (quiescent: also the converse);
+//   - a CPU is in the idle mask only if it runs nothing (quiescent: also the converse), and
+//     with IPI wake-ups an idle CPU has nothing it could run (work conservation);
 //   - estcpu never exceeds ESTCPULIM, and a time-sharing thread's priority lies in
 //     PUSER..PUSER+79;
 //   - a thread on a per-CPU queue is bound there or allowed there.
@@ -78,6 +79,9 @@ func checkScheduler(s *Scheduler, quiescent bool) error {
 		}
 		if quiescent && p.cur == nil && !s.idle.Has(c) {
 			return fmt.Errorf("%v runs nothing but is not in the idle mask", c)
+		}
+		if quiescent && s.p.IPIWakeup && p.cur == nil && (!s.global.Empty() || !p.runq.Empty()) {
+			return fmt.Errorf("%v idles while %d threads wait on the global queue and %d on its own", c, s.global.Len(), p.runq.Len())
 		}
 		if p.cur != nil && (p.cur.state != Running || p.cur.cpu != c) {
 			return fmt.Errorf("%v's current thread %v is %v on %v", c, p.cur, p.cur.state, p.cur.cpu)

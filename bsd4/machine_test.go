@@ -101,9 +101,50 @@ func (m *machine) settle() {
 }
 
 func (m *machine) pick(c topology.CPU) {
-	if id, ok := m.s.Pick(m.now(), c); ok {
-		m.running[c] = id
+	gIdx, lIdx := naivePick(m.s, c)
+	queueOf := make([]int32, len(m.s.threads))
+	for i, t := range m.s.threads {
+		if t != nil {
+			queueOf[i] = t.queue
+		}
 	}
+	id, ok := m.s.Pick(m.now(), c)
+	if !ok {
+		if gIdx >= 0 || lIdx >= 0 {
+			m.t.Fatalf("tick %d: %v idles while threads wait on queues %d (global) and %d (own)", m.tick, c, gIdx, lIdx)
+		}
+		return
+	}
+	th, _ := m.s.Thread(id)
+	idx, fromLocal := int(m.s.p.Fold.Index(th.Pri)), queueOf[id] >= 0
+	switch {
+	case gIdx >= 0 && (lIdx < 0 || gIdx < lIdx) && (fromLocal || idx != gIdx),
+		lIdx >= 0 && (gIdx < 0 || lIdx < gIdx) && (!fromLocal || idx != lIdx),
+		gIdx == lIdx && idx != gIdx:
+		m.t.Fatalf("tick %d: %v picked %v (queue %d, own %t), want the best of global queue %d and own queue %d",
+			m.tick, c, th, idx, fromLocal, gIdx, lIdx)
+	}
+	m.running[c] = id
+}
+
+// naivePick is the model of sched_choose: the best queue index among the threads the thread
+// table says are queued on the global queue and on cpu's own, -1 for none. (Within a folded
+// queue the order is FIFO, not by priority, so the model compares indices.)
+func naivePick(s *Scheduler, cpu topology.CPU) (global, own int) {
+	global, own = -1, -1
+	for _, t := range s.threads {
+		if t == nil || t.state != Queued {
+			continue
+		}
+		idx := int(s.p.Fold.Index(t.Pri))
+		switch {
+		case t.queue < 0 && (global < 0 || idx < global):
+			global = idx
+		case t.queue == int32(cpu) && (own < 0 || idx < own):
+			own = idx
+		}
+	}
+	return global, own
 }
 
 func (m *machine) endRun(id sched.ID) {

@@ -415,13 +415,19 @@ func (s *Scheduler) ticks(now int64) int32 {
 
 // Tick is a statistics-clock interrupt on cpu (sched_clock): the running thread is charged a
 // tick of estcpu and cpticks, its priority follows each time estcpu crosses a level, and when
-// its quantum is over the CPU is rescheduled. On the lowest-numbered CPU Tick also runs
+// its quantum is over the CPU is rescheduled. An idle CPU that finds a runnable thread on the
+// global queue or its own is rescheduled too, as the idle loop's sched_runnable() check does
+// after every interrupt. On the lowest-numbered CPU Tick also runs
 // schedcpu once per simulated second and samples the load average every 4 to 6 seconds (in the
 // kernel a kernel thread and a callout do this; which CPU runs them does not matter to 4BSD).
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	c := &s.pcpu[cpu]
 	if t := c.cur; t != nil {
 		s.clockTick(now, c, cpu, t)
+	} else if !c.needResched && (!s.global.Empty() || !c.runq.Empty()) {
+		// sched_idletd re-checks sched_runnable() after every interrupt: work that arrived
+		// without an IPI (kern.sched.ipiwakeup.enabled=0) is found at the next tick.
+		s.resched(cpu, -1, false, idlePoll(cpu))
 	}
 	if cpu != s.housekeeper {
 		return
@@ -571,6 +577,13 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	}
 }
 
+// idlePoll explains an idle CPU's reschedule when its clock interrupt finds work.
+type idlePoll topology.CPU
+
+func (p idlePoll) String() string {
+	return fmt.Sprintf("%v's idle loop finds a runnable thread (sched_runnable) at its clock interrupt", topology.CPU(p))
+}
+
 // affinityMove explains a reschedule forced by an affinity change.
 type affinityMove struct {
 	tid sched.ID
@@ -603,7 +616,17 @@ func (s *Scheduler) Bind(now int64, tid sched.ID, cpu topology.CPU) {
 	}
 }
 
-// Unbind ends a binding (sched_unbind). Unbind panics if tid is unknown.
+// Unbind ends a binding (sched_unbind). The kernel unbinds only the running thread; here a
+// thread still queued on its former CPU's queue is requeued where it may now go. Unbind panics
+// if tid is unknown.
 func (s *Scheduler) Unbind(now int64, tid sched.ID) {
-	s.thread(tid).bound = false
+	t := s.thread(tid)
+	if !t.bound {
+		return
+	}
+	t.bound = false
+	if t.state == Queued && t.queue >= 0 {
+		s.dequeue(t)
+		s.addFromKernel(t)
+	}
 }

@@ -308,3 +308,20 @@ func TestSchedulerMisuse(t *testing.T) {
 		t.Error("AddGroup returned nil, want an error")
 	}
 }
+
+// TestSchedulerIdlePoll: without IPI wake-ups (kern.sched.ipiwakeup.enabled=0) an idle CPU
+// finds a thread queued by a busy CPU only at its next clock interrupt.
+func TestSchedulerIdlePoll(t *testing.T) {
+	p := DefaultParams()
+	p.IPIWakeup = false
+	m := newMachine(t, p, topology.Uniform(1, 1, 1, 2, 1), 1000, 1)
+	m.spawn(0, sched.Attr{}, job{})
+	m.spawn(1, sched.Attr{}, job{})
+	if m.running[0] != 0 || m.running[1] != -1 {
+		t.Fatalf("after two wake-ups from cpu0 the CPUs run %v, want [t0 idle]", m.running)
+	}
+	m.step() // t0's 1-tick fork slice ends too, so the two may swap CPUs
+	if got := []sched.ID{m.running[0], m.running[1]}; !slices.Contains(got, 0) || !slices.Contains(got, 1) {
+		t.Errorf("after one tick the CPUs run %v, want t0 and t1", got)
+	}
+}
