@@ -64,7 +64,7 @@ func TestDecayCPUDivideByZero(t *testing.T) {
 			t.Error("DecayCPU(0xFFFFF800, 1) did not panic; loadfac+FSCALE wraps to 0")
 		}
 	}()
-	bsd4.DecayCPU(0xFFFF_F800, 1)
+	t.Errorf("DecayCPU(0xFFFFF800, 1) = %d", bsd4.DecayCPU(0xFFFF_F800, 1))
 }
 
 // TestDecayCPUNeverGrows checks, over every estcpu a 16-CPU machine can hold and a range of

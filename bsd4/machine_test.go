@@ -17,7 +17,7 @@ type fakeEnv struct {
 }
 
 func (e *fakeEnv) Resched(cpu topology.CPU) { e.pending.Add(cpu) }
-func (e *fakeEnv) Explaining() bool          { return e.explaining }
+func (e *fakeEnv) Explaining() bool         { return e.explaining }
 func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 	if !e.explaining {
 		e.t.Fatalf("Explain(%v, %v, %q) called while not explaining", cpu, tid, why)

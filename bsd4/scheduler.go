@@ -325,22 +325,23 @@ func (s *Scheduler) notify(t *Thread, w Wake) {
 		return
 	}
 	for c := range w.CPUs.All() {
-		s.resched(c, t.ID, w.Preempt, w)
+		s.resched(c, w.Preempt)
+		if s.env.Explaining() {
+			s.env.Explain(c, t.ID, w.String())
+		}
 	}
 }
 
-// resched asks the machine to reschedule cpu, remembering whether it is a preemption, and
-// explains why if the machine records explanations.
-func (s *Scheduler) resched(cpu topology.CPU, tid sched.ID, preempt bool, why fmt.Stringer) {
+// resched asks the machine to reschedule cpu, remembering whether it is a preemption. Callers
+// explain why, building the text only when the machine records explanations (passing a
+// decision as an interface would allocate on every call).
+func (s *Scheduler) resched(cpu topology.CPU, preempt bool) {
 	c := &s.pcpu[cpu]
 	if c.cur != nil && preempt {
 		c.owePreempt = true
 	}
 	c.needResched = true
 	s.env.Resched(cpu)
-	if s.env.Explaining() {
-		s.env.Explain(cpu, tid, why.String())
-	}
 }
 
 // Pick is sched_choose for cpu ([Pick]): it removes the chosen thread from its queue and makes
@@ -427,7 +428,10 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	} else if !c.needResched && (!s.global.Empty() || !c.runq.Empty()) {
 		// sched_idletd re-checks sched_runnable() after every interrupt: work that arrived
 		// without an IPI (kern.sched.ipiwakeup.enabled=0) is found at the next tick.
-		s.resched(cpu, -1, false, idlePoll(cpu))
+		s.resched(cpu, false)
+		if s.env.Explaining() {
+			s.env.Explain(cpu, -1, idlePoll(cpu).String())
+		}
 	}
 	if cpu != s.housekeeper {
 		return
@@ -462,7 +466,10 @@ func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread)
 		e = SwitchTick(s.ticks(now), c.switchTicks, s.quantum)
 	}
 	if e.Expired && !c.needResched {
-		s.resched(cpu, t.ID, false, e)
+		s.resched(cpu, false)
+		if s.env.Explaining() {
+			s.env.Explain(cpu, t.ID, e.String())
+		}
 	}
 }
 
@@ -572,7 +579,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 		s.addFromKernel(t)
 	case Running:
 		if !attr.Allowed(t.cpu) && !s.pcpu[t.cpu].needResched {
-			s.resched(t.cpu, tid, false, affinityMove{t.ID, t.cpu})
+			s.moveAway(t)
 		}
 	}
 }
@@ -584,14 +591,13 @@ func (p idlePoll) String() string {
 	return fmt.Sprintf("%v's idle loop finds a runnable thread (sched_runnable) at its clock interrupt", topology.CPU(p))
 }
 
-// affinityMove explains a reschedule forced by an affinity change.
-type affinityMove struct {
-	tid sched.ID
-	cpu topology.CPU
-}
-
-func (a affinityMove) String() string {
-	return fmt.Sprintf("sched_affinity: %v may no longer run on %v", a.tid, a.cpu)
+// moveAway reschedules the CPU running t, which t may no longer run on (sched_affinity,
+// sched_bind: TDF_NEEDRESCHED and an IPI_AST).
+func (s *Scheduler) moveAway(t *Thread) {
+	s.resched(t.cpu, false)
+	if s.env.Explaining() {
+		s.env.Explain(t.cpu, t.ID, fmt.Sprintf("%v may no longer run on %v: reschedule it", t.ID, t.cpu))
+	}
 }
 
 // Bind binds tid to cpu (sched_bind): from its next sched_add it is queued only on cpu's
@@ -606,7 +612,7 @@ func (s *Scheduler) Bind(now int64, tid sched.ID, cpu topology.CPU) {
 	switch t.state {
 	case Running:
 		if t.cpu != cpu && !s.pcpu[t.cpu].needResched {
-			s.resched(t.cpu, tid, false, affinityMove{t.ID, t.cpu})
+			s.moveAway(t)
 		}
 	case Queued:
 		if t.queue != int32(cpu) {
