@@ -39,13 +39,12 @@
 // compares seconds with a fixed-point number, so it fires only when the load is close to zero;
 // see [UpdatePri]).
 //
-// Two ceilings bound this. ESTCPULIM caps estcpu at IEW·40 − 1 (IEW·37 − 1 with the legacy
+// A ceiling bounds this: ESTCPULIM caps estcpu at IEW·40 − 1 (IEW·37 − 1 with the legacy
 // 64-queue run queue), so estcpu/IEW never exceeds 39 and a thread's priority never exceeds
-// PUSER + 79: nice is worth as much as the whole of the CPU-usage term. And because the cap is
-// reached by a hog at a moderate load, two hogs of different nice values both sit at the cap
-// for their estcpu part and differ only by nice. On one CPU a nice 0 hog and a nice 20 hog
-// therefore do not split the CPU 50:50, as ULE's calendar queue made them do (seed 000), but
-// roughly 2:1 (TestSchedulerNiceSplit measures it).
+// PUSER + 79: nice, worth 40 levels, weighs as much as the whole of the CPU-usage term. Nice is
+// thus an offset that usage must overcome: a nice 20 hog runs only while a nice 0 hog's estcpu
+// exceeds its own by 20·IEW. On one CPU the two do not split it 50:50, as ULE's calendar queue
+// made them do (seed 000), but 77:23 over the first simulated minute (TestSchedulerNiceSplit).
 //
 // # The same estcpu, a different priority: IEW = 8·ncpu
 //
@@ -92,8 +91,11 @@
 //
 // # What is modelled and what is not
 //
-// [Scheduler] follows FreeBSD main's sched_4bsd.c (@e2650af1 and OlCe2/freebsd-src @0aefaccd,
-// the same logic on the post-2025 run queue) and, with [FreeBSD9Params], the 2011-12 code. It
+// [Scheduler] follows sched_4bsd.c as read at freebsd/freebsd-src @e2650af1 (2021) and
+// OlCe2/freebsd-src @0aefaccd (2024), on FreeBSD main's 256-queue run queue and priority layout
+// (the 2025-26 changes to 4BSD itself, runq_choose_fuzz rebuilt on runq_findq and the sysctls
+// moved under kern.sched.4bsd, do not change the logic modelled here), and with
+// [FreeBSD9Params] the 2011-12 code. It
 // has no kernel mode: there are no interrupt threads (the ithread demotion on slice expiry is
 // not modelled), no kernel sleep priorities (a woken thread is queued at its user priority; in
 // the kernel it is queued at its sleep priority, such as PSOCK, and drops to the user priority
