@@ -1,6 +1,7 @@
 package runq_test
 
 import (
+	"container/heap"
 	"testing"
 
 	"github.com/schedkit/schedkit/runq"
@@ -36,6 +37,24 @@ func BenchmarkICount(b *testing.B) {
 		b.ResetTimer()
 		icountTypedHeapRR(h, b.N)
 	})
+	b.Run("op=rand/impl=typedheap", func(b *testing.B) {
+		h, _ := newTypedHeap(256, spread)
+		b.ReportAllocs()
+		b.ResetTimer()
+		icountTypedHeapRand(h, tbl, b.N)
+	})
+	b.Run("op=rr/impl=heap", func(b *testing.B) {
+		h, _ := newStdHeap(256, spread)
+		b.ReportAllocs()
+		b.ResetTimer()
+		icountStdHeapRR(h, b.N)
+	})
+	b.Run("op=rand/impl=heap", func(b *testing.B) {
+		h, _ := newStdHeap(256, spread)
+		b.ReportAllocs()
+		b.ResetTimer()
+		icountStdHeapRand(h, tbl, b.N)
+	})
 }
 
 //go:noinline
@@ -61,6 +80,32 @@ func icountRunqRand(q *runq.Runq[btask], tbl *[tableLen]uint16, n int) {
 func icountTypedHeapRR(h *typedHeap, n int) {
 	for range n {
 		it := h.remove(0)
+		h.push(it)
+	}
+}
+
+//go:noinline
+func icountTypedHeapRand(h *typedHeap, tbl *[tableLen]uint16, n int) {
+	for k := range n {
+		it := h.remove(0)
+		it.pri = uint8(tbl[k%tableLen])
+		h.push(it)
+	}
+}
+
+//go:noinline
+func icountStdHeapRR(h *stdHeap, n int) {
+	for range n {
+		it := heap.Pop(&h.h).(*hitem)
+		h.push(it)
+	}
+}
+
+//go:noinline
+func icountStdHeapRand(h *stdHeap, tbl *[tableLen]uint16, n int) {
+	for k := range n {
+		it := heap.Pop(&h.h).(*hitem)
+		it.pri = uint8(tbl[k%tableLen])
 		h.push(it)
 	}
 }

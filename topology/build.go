@@ -34,7 +34,7 @@ type declGroup struct {
 
 // bnode is a group under construction.
 type bnode struct {
-	cpus     CPUSet
+	cpus     *CPUSet // the declared group's set, not a copy
 	levels   LevelSet
 	parent   int
 	children []int
@@ -96,11 +96,17 @@ func build(d *decl) (*Topology, error) {
 
 	// Declared groups become nodes, top-down, each under the group of the
 	// nearest higher level that holds it.
-	nodes := []bnode{{cpus: d.cpus, levels: 1 << Machine, parent: -1}}
+	ndecl := 1
+	for l := range d.levels {
+		ndecl += len(d.levels[l])
+	}
+	nodes := make([]bnode, 1, ndecl)
+	nodes[0] = bnode{cpus: &d.cpus, levels: 1 << Machine, parent: -1}
 	var rep [NumLevels - 1][]int
 	for l := Package; ; l-- {
 		rep[l] = make([]int, len(d.levels[l]))
-		for i, g := range d.levels[l] {
+		for i := range d.levels[l] {
+			g := &d.levels[l][i]
 			first, _ := g.cpus.First()
 			p := 0
 			for h := l + 1; h < Machine; h++ {
@@ -121,12 +127,12 @@ func build(d *decl) (*Topology, error) {
 					return nil, fmt.Errorf("topology: %s: %s group {%s} is not nested at level %s: %v has a %s group but %v has none", g.where, l, g.cpus, h, c, h, first)
 				}
 			}
-			if nodes[p].cpus == g.cpus {
+			if *nodes[p].cpus == g.cpus {
 				nodes[p].levels |= 1 << l
 				rep[l][i] = p
 				continue
 			}
-			nodes = append(nodes, bnode{cpus: g.cpus, levels: 1 << l, parent: p})
+			nodes = append(nodes, bnode{cpus: &g.cpus, levels: 1 << l, parent: p})
 			rep[l][i] = len(nodes) - 1
 			nodes[p].children = append(nodes[p].children, len(nodes)-1)
 		}
@@ -143,10 +149,10 @@ func build(d *decl) (*Topology, error) {
 		}
 		var in CPUSet
 		for _, ch := range nodes[n].children {
-			in = in.Union(nodes[ch].cpus)
+			in = in.Union(*nodes[ch].cpus)
 		}
 		for c := range nodes[n].cpus.Difference(in).All() {
-			var s CPUSet
+			s := new(CPUSet)
 			s.Add(c)
 			nodes = append(nodes, bnode{cpus: s, levels: 1 << SMT, parent: n})
 			nodes[n].children = append(nodes[n].children, len(nodes)-1)
@@ -200,7 +206,7 @@ func build(d *decl) (*Topology, error) {
 		next++
 		b := &nodes[n]
 		b.group = g
-		g.cpus = b.cpus
+		g.cpus = *b.cpus
 		g.levels = b.levels
 		g.level, _ = b.levels.Lowest()
 		g.count = int32(b.cpus.Count())
@@ -273,6 +279,7 @@ func build(d *decl) (*Topology, error) {
 	if err := t.setCapacity(d); err != nil {
 		return nil, err
 	}
+	t.linux = &linuxView{}
 	return t, nil
 }
 

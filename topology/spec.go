@@ -5,6 +5,7 @@ package topology
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -89,9 +90,9 @@ func (s Spec) decl() (*decl, error) {
 	if total == 0 {
 		return nil, fmt.Errorf("topology: the machine has no CPUs")
 	}
-	var cpus []specCPU
+	cpus := make([]specCPU, 0, total)
 	var groups []specGroup
-	expand(s.Items, "items", &cpus, &groups)
+	expand(s.Items, itemPaths(s.Items, "items"), &cpus, &groups)
 
 	ids := s.IDs
 	if ids == nil {
@@ -142,6 +143,13 @@ func (s Spec) decl() (*decl, error) {
 	d.capWhere = func(c CPU) string { return where[c] }
 
 	// Node groups that lose every CPU lose their row and column too.
+	var perLevel [NumLevels - 1]int
+	for _, g := range groups {
+		perLevel[g.level]++
+	}
+	for l, n := range perLevel {
+		d.levels[l] = make([]declGroup, 0, n)
+	}
 	var keepNode []int
 	nodes := 0
 	for _, g := range groups {
@@ -223,23 +231,39 @@ func countItems(items []Item, parent Level, path string) (int, error) {
 	return total, nil
 }
 
-// expand appends the CPUs and groups of items in depth-first order.
-func expand(items []Item, path string, cpus *[]specCPU, groups *[]specGroup) {
+// itemPath is where an item sits in a Spec, such as items[0].items[2],
+// with the paths of its own items.
+type itemPath struct {
+	at    string
+	items []itemPath
+}
+
+// itemPaths names every item once, however many copies its count makes.
+func itemPaths(items []Item, prefix string) []itemPath {
+	out := make([]itemPath, len(items))
 	for i, it := range items {
-		at := fmt.Sprintf("%s[%d]", path, i)
-		for range it.Count {
-			if it.CPU {
+		out[i].at = prefix + "[" + strconv.Itoa(i) + "]"
+		if !it.CPU {
+			out[i].items = itemPaths(it.Items, out[i].at+".items")
+		}
+	}
+	return out
+}
+
+// expand appends the CPUs and groups of items in depth-first order.
+func expand(items []Item, paths []itemPath, cpus *[]specCPU, groups *[]specGroup) {
+	for i, it := range items {
+		at := paths[i].at
+		if it.CPU {
+			for range it.Count {
 				*cpus = append(*cpus, specCPU{capacity: it.Capacity, where: at})
-				continue
 			}
-			lo := len(*cpus)
-			at := at
-			if it.Count > 1 {
-				at = fmt.Sprintf("%s (%s %d)", at, it.Level, len(*groups))
-			}
+			continue
+		}
+		for range it.Count {
 			gi := len(*groups)
-			*groups = append(*groups, specGroup{level: it.Level, lo: lo, where: at})
-			expand(it.Items, at+".items", cpus, groups)
+			*groups = append(*groups, specGroup{level: it.Level, lo: len(*cpus), where: at})
+			expand(it.Items, paths[i].items, cpus, groups)
 			(*groups)[gi].hi = len(*cpus)
 		}
 	}

@@ -4,6 +4,8 @@ package topology
 
 import (
 	"iter"
+	"sync"
+	"sync/atomic"
 )
 
 // LocalDistance is the NUMA distance of a node to itself (Linux
@@ -24,6 +26,10 @@ const CapacityScale = 1024
 // distances between nodes, each CPU's capacity, and the Linux view of the
 // same tree as per-CPU chains of scheduling domains (see [Domain]).
 //
+// The Linux view is built on the first call that needs it ([Topology.Domain]
+// and the methods around it), which costs several times as much as building
+// the tree (milliseconds at 1024 CPUs); later calls find it ready.
+//
 // Build one with [Uniform], [New], [Parse], [Topology.UnmarshalJSON],
 // [Discover] or one of the ready-made machines such as [TwoSocketSMT]. A
 // Topology is safe for concurrent use. The queries below cost O(1) or
@@ -42,6 +48,8 @@ type Topology struct {
 	cap     []uint16
 	depth   int
 	asym    bool
+
+	linux *linuxView // the sched domains, built on first use; see domain.go
 }
 
 // NumCPUs returns the number of CPUs (FreeBSD mp_ncpus, Linux
@@ -75,7 +83,15 @@ func (t *Topology) Leaf(c CPU) *Group {
 			return g
 		}
 	}
-	panic("topology: Leaf: " + c.String() + " is not a CPU of the topology")
+	panic(notCPU("Leaf", c))
+}
+
+// notCPU returns the panic message for a CPU that is not in the topology;
+// keeping it out of line keeps the queries small enough to inline.
+//
+//go:noinline
+func notCPU(method string, c CPU) string {
+	return "topology: " + method + ": " + c.String() + " is not a CPU of the topology"
 }
 
 // GroupOf returns the group of c at level l, or false if t has no group of
@@ -84,7 +100,7 @@ func (t *Topology) Leaf(c CPU) *Group {
 // The complexity is O(1).
 func (t *Topology) GroupOf(c CPU, l Level) (*Group, bool) {
 	if !t.cpus.Has(c) {
-		panic("topology: GroupOf: " + c.String() + " is not a CPU of the topology")
+		panic(notCPU("GroupOf", c))
 	}
 	if int(l) >= NumLevels {
 		return nil, false
@@ -99,14 +115,13 @@ func (t *Topology) GroupOf(c CPU, l Level) (*Group, bool) {
 
 // Ancestors returns an iterator over the groups holding c from its leaf up
 // to the root, the walk ULE's pickcpu and tdq_idled make through cg_parent.
-// It panics if c is not a CPU of t. Hot paths can write the same loop
+// The loop panics if c is not a CPU of t. Hot paths can write the same loop
 // without an iterator:
 //
 //	for g := t.Leaf(c); g != nil; g = g.Parent() { … }
 func (t *Topology) Ancestors(c CPU) iter.Seq[*Group] {
-	leaf := t.Leaf(c)
 	return func(yield func(*Group) bool) {
-		for g := leaf; g != nil; g = g.parent {
+		for g := t.Leaf(c); g != nil; g = g.parent {
 			if !yield(g) {
 				return
 			}
@@ -175,7 +190,7 @@ func (t *Topology) NumNodes() int { return t.nnodes }
 // node groups in depth-first order from 0. It panics if c is not a CPU of t.
 func (t *Topology) Node(c CPU) int {
 	if !t.cpus.Has(c) {
-		panic("topology: Node: " + c.String() + " is not a CPU of the topology")
+		panic(notCPU("Node", c))
 	}
 	return int(t.node[c])
 }
@@ -204,7 +219,7 @@ func (t *Topology) Distance(a, b CPU) int {
 // panics if c is not a CPU of t. The complexity is O(1).
 func (t *Topology) Capacity(c CPU) int {
 	if !t.cpus.Has(c) {
-		panic("topology: Capacity: " + c.String() + " is not a CPU of the topology")
+		panic(notCPU("Capacity", c))
 	}
 	return int(t.cap[c])
 }
@@ -212,3 +227,11 @@ func (t *Topology) Capacity(c CPU) int {
 // Asymmetric reports whether CPUs differ in capacity (Linux
 // sched_asym_cpucapacity).
 func (t *Topology) Asymmetric() bool { return t.asym }
+
+// linuxView holds every CPU's chain of scheduling domains.
+type linuxView struct {
+	ready   atomic.Bool // set once domains and base are built
+	mu      sync.Mutex  // held while building
+	domains []Domain    // every CPU's chain, one backing array
+	base    []*Domain   // indexed by CPU; nil when every domain degenerated
+}

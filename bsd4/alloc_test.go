@@ -1,0 +1,62 @@
+package bsd4_test
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// TestZeroAllocs enforces that the decisions and the Scheduler's hot paths do not allocate,
+// which benchmarks alone cannot (a benchmark never fails).
+func TestZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates; allocation counts are checked without -race")
+	}
+	s := loaded(t, 256, 9)
+	var global, own runq.Runq[bsd4.Thread]
+	for i := range 64 {
+		x := bsd4.NewThread(sched.ID(i), uint8(60+i%7))
+		x.SetLastCPU(topology.CPU(i % 3))
+		global.Add(runq.Index(x.Pri), &x.Link)
+	}
+	p := bsd4.DefaultParams()
+	now := int64(1 << 40)
+	var sink bsd4.Preemption
+	cases := []struct {
+		name string
+		f    func()
+	}{
+		{"Pick", func() { bsd4.Pick(&global, &own, 2, 1) }},
+		{"Pick fuzz", func() { bsd4.Pick(&global, &own, 2, 4) }},
+		{"ShouldPreempt", func() { sink = bsd4.ShouldPreempt(60, 120, p) }},
+		{"WakeCPU", func() {
+			bsd4.WakeCPU(bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 90, Idle: topology.CPUSetOf(1, 2)}, p)
+		}},
+		{"Scheduler.Tick", func() {
+			now += 7_874_015
+			s.Tick(now, 0)
+			s.Tick(now, 1)
+		}},
+		{"Scheduler.Stop+Pick", func() {
+			cur, _ := s.Running(0)
+			s.Stop(now, 0, cur.ID, sched.Preempt)
+			s.Pick(now, 0)
+		}},
+		{"Scheduler.Sleep+Wakeup", func() {
+			cur, _ := s.Running(0)
+			s.Stop(now, 0, cur.ID, sched.Sleep)
+			s.Pick(now, 0)
+			s.Wakeup(now, cur.ID, 0, 0)
+		}},
+		{"Scheduler.SchedCPU", func() { s.SchedCPU() }},
+	}
+	_ = sink
+	for _, tc := range cases {
+		if got := testing.AllocsPerRun(200, tc.f); got != 0 {
+			t.Errorf("%s: %v allocs per run, want 0", tc.name, got)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package bsd4_test
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+var threadCounts = []int{1, 64, 1024}
+
+// nopEnv is a sched.Env that ignores everything: the benchmarks drive the Scheduler directly.
+type nopEnv struct{}
+
+func (nopEnv) Resched(topology.CPU)                   {}
+func (nopEnv) Explaining() bool                       { return false }
+func (nopEnv) Explain(topology.CPU, sched.ID, string) {}
+
+// loaded returns a started Scheduler on 4 CPUs with n threads of random nice values and estcpu
+// history: cpu0 runs thread 0 and the others are queued on the global queue.
+func loaded(tb testing.TB, n int, seed uint64) *bsd4.Scheduler {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s := bsd4.New(bsd4.DefaultParams())
+	if err := s.Start(sched.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), Hz: 1000, StatHz: 127, Seed: seed}, nopEnv{}); err != nil {
+		tb.Fatal(err)
+	}
+	for i := range n {
+		s.Fork(0, sched.ID(i), -1, 0, sched.Attr{Nice: rng.IntN(41) - 20})
+		s.Wakeup(0, sched.ID(i), 0, sched.WakeFork)
+	}
+	if _, ok := s.Pick(0, 0); !ok {
+		tb.Fatal("nothing to pick")
+	}
+	// Give every thread some usage history: run each for a random number of ticks.
+	now := int64(0)
+	for range 4 * n {
+		now += 7_874_015
+		for range rng.IntN(20) {
+			s.Tick(now, 0)
+		}
+		cur, _ := s.Running(0)
+		s.Stop(now, 0, cur.ID, sched.Preempt)
+		s.Pick(now, 0)
+	}
+	s.SchedCPU()
+	return s
+}
+
+// BenchmarkPick measures sched_choose on a global queue of n threads at random priorities and a
+// per-CPU queue of n/8; impl=naive scans a slice of the same threads for the best priority.
+func BenchmarkPick(b *testing.B) {
+	for _, n := range threadCounts {
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		var global, own runq.Runq[bsd4.Thread]
+		var all []*bsd4.Thread
+		for i := range n {
+			t := bsd4.NewThread(sched.ID(i), uint8(56+rng.IntN(80)))
+			t.SetLastCPU(topology.CPU(rng.IntN(4)))
+			if i%8 == 7 {
+				own.Add(runq.Index(t.Pri), &t.Link)
+			} else {
+				global.Add(runq.Index(t.Pri), &t.Link)
+			}
+			all = append(all, t)
+		}
+		for _, fuzz := range []int{1, 4} {
+			b.Run(fmt.Sprintf("impl=runq/threads=%d/fuzz=%d", n, fuzz), func(b *testing.B) {
+				b.ReportAllocs()
+				var c bsd4.Choice
+				for b.Loop() {
+					c = bsd4.Pick(&global, &own, 1, fuzz)
+				}
+				_ = c
+			})
+		}
+		b.Run(fmt.Sprintf("impl=naive/threads=%d/fuzz=1", n), func(b *testing.B) {
+			b.ReportAllocs()
+			var best *bsd4.Thread
+			for b.Loop() {
+				best = naiveBest(all)
+			}
+			_ = best
+		})
+	}
+}
+
+// naiveBest is the baseline: the first thread of the best priority in a slice.
+func naiveBest(ts []*bsd4.Thread) *bsd4.Thread {
+	var best *bsd4.Thread
+	for _, t := range ts {
+		if best == nil || t.Pri < best.Pri {
+			best = t
+		}
+	}
+	return best
+}
+
+// BenchmarkTick measures one statistics tick on a busy CPU (sched_clock_tick, including the slice
+// expiry and the requeue it causes every 12th tick), with n threads in the system.
+func BenchmarkTick(b *testing.B) {
+	for _, n := range threadCounts {
+		b.Run(fmt.Sprintf("impl=scheduler/threads=%d", n), func(b *testing.B) {
+			s := loaded(b, n, 3)
+			now := int64(1 << 40)
+			b.ReportAllocs()
+			for b.Loop() {
+				now += 7_874_015
+				s.Tick(now, 1) // cpu1 is idle and not the housekeeper: the idle-poll path
+				s.Tick(now, 0)
+				if cur, _ := s.Running(0); cur.Slice == 12 { // the slice just ended: switch
+					s.Stop(now, 0, cur.ID, sched.Preempt)
+					s.Pick(now, 0)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSchedCPU measures the once-a-second recomputation over n threads. impl=naive applies
+// the same arithmetic and then re-sorts all threads by priority, as a scheduler without a
+// bitmap run queue would have to.
+func BenchmarkSchedCPU(b *testing.B) {
+	for _, n := range threadCounts {
+		b.Run(fmt.Sprintf("impl=scheduler/threads=%d", n), func(b *testing.B) {
+			s := loaded(b, n, 4)
+			b.ReportAllocs()
+			for b.Loop() {
+				s.SchedCPU()
+			}
+		})
+		b.Run(fmt.Sprintf("impl=naive/threads=%d", n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(uint64(n), 5))
+			type th struct {
+				u    bsd4.Usage
+				nice int
+				pri  uint8
+			}
+			ts := make([]th, n)
+			order := make([]*th, n)
+			for i := range ts {
+				ts[i] = th{u: bsd4.Usage{EstCPU: uint32(rng.IntN(320)), CPTicks: int32(rng.IntN(128))}, nice: rng.IntN(41) - 20}
+				order[i] = &ts[i]
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range ts {
+					ts[i].u, _ = bsd4.SchedCPU(ts[i].u, true, 2048, 127)
+					ts[i].pri = bsd4.ResetPriority(ts[i].u.EstCPU, ts[i].nice, 32, bsd4.LayoutMain())
+				}
+				slices.SortStableFunc(order, func(a, b *th) int { return cmp.Compare(a.pri, b.pri) })
+			}
+		})
+	}
+}

@@ -1,0 +1,138 @@
+// Package bsd4 implements FreeBSD's 4BSD scheduler (sys/kern/sched_4bsd.c): decay-usage
+// priorities computed from a per-thread estimate of recent CPU use, one global run queue that
+// every CPU serves, per-CPU run queues for threads that may not run everywhere, and the
+// wake-up, preemption and quantum rules around them. Every decision is a pure function of
+// explicit inputs ([Pick], [ShouldPreempt], [WakeCPU], [PickCPU], [SliceTick], [SwitchTick]);
+// every formula is an exported function with the kernel's integer semantics ([DecayCPU],
+// [UpdatePri], [ResetPriority], [ESTCPULim], [SchedCPU], [DecayPctCPU], [LoadAvg.Update]);
+// [Scheduler] composes them into the interface of the simulator in bench/sim.
+//
+// 4BSD is the baseline the seeds measure ULE against: seed 001 (FreeBSD 9, 2011: ULE up to
+// twice as slow as 4BSD with more CPU-bound jobs than CPUs), seed 000 (2023: a kernel build is
+// slightly faster with 4BSD than with stock ULE) and seed 002 (2018: 4BSD's idle wake-ups and
+// preemption options).
+//
+// # Decay-usage scheduling
+//
+// A 4BSD thread's priority is not something it is given but something it earns back. Each
+// statistics tick (stathz, 127 Hz) that finds a thread running adds one to its ts_estcpu, and
+// every INVERSE_ESTCPU_WEIGHT (IEW) units of estcpu cost one priority level:
+//
+//	priority = PUSER + estcpu/IEW + (nice − PRIO_MIN)        (resetpriority)
+//
+// A CPU hog therefore sinks through the time-sharing range while it runs, and a thread that
+// mostly sleeps stays near PUSER and runs first when it wakes. That alone would punish a thread
+// forever for work it did long ago, so once a second schedcpu multiplies every awake thread's
+// estcpu by
+//
+//	decay = 2·load / (2·load + 1)                            (decay_cpu, loadfactor)
+//
+// where load is the 1-minute load average. The kernel's comment proves that this forgets 90%
+// of the usage in about 5·load seconds. Why should the forgetting depend on the load? Because
+// estcpu grows by a thread's share of the CPU: with one runnable thread per CPU a hog gains 127
+// a second, with four per CPU only about 32. Scaling the memory with the load keeps the
+// equilibrium estcpu of a hog, and so its priority, comparable across loads; at a low load a
+// thread recovers quickly, at a high one its past keeps counting for longer so that a burst of
+// CPU use cannot be laundered by a second of sleep. A sleeping thread is not decayed by
+// schedcpu at all; when it wakes, updatepri applies the decays it missed in one go, at the
+// current load, and resets estcpu to zero if it slept longer than 5·loadfactor (a test that
+// compares seconds with a fixed-point number, so it fires only when the load is close to zero;
+// see [UpdatePri]).
+//
+// A ceiling bounds this: ESTCPULIM caps estcpu at IEW·40 − 1 (IEW·37 − 1 with the legacy
+// 64-queue run queue), so estcpu/IEW never exceeds 39 and a thread's priority never exceeds
+// PUSER + 79: nice, worth 40 levels, weighs as much as the whole of the CPU-usage term. Nice is
+// thus an offset that usage must overcome: a nice 20 hog runs only while a nice 0 hog's estcpu
+// exceeds its own by 20·IEW. On one CPU the two do not split it 50:50, as ULE's calendar queue
+// made them do (seed 000), but 77:23 over the first simulated minute (TestSchedulerNiceSplit).
+//
+// # The same estcpu, a different priority: IEW = 8·ncpu
+//
+// The statistics clock runs on every CPU and charges whichever thread it interrupts. On a
+// machine with n CPUs busy with n hogs, each hog gains 127 estcpu a second, exactly as on a
+// uniprocessor; but the load average is n times larger, so the decay is slower and the
+// equilibrium estcpu n times larger. Bruce Evans's fix (commit 67e14c35e9e18c53750d1cf461402741d643ee32,
+// "the scheduler cannot tell the difference between this and 1 CPU providing scheduling ticks
+// smp_ncpu times faster") divides by 8·ncpu instead of 8 ([InverseEstcpuWeight]). The
+// consequence is that an estcpu of 240 costs 30 priority levels on a uniprocessor but 3 on an
+// 8-CPU machine: a formula checked on one machine size says little about another, and a
+// simulation must be given the machine's CPU count, not just the number of busy CPUs.
+//
+// # One global queue: what it buys and what it costs
+//
+// Runnable threads that may run anywhere sit on one 256-queue run queue ([runq.Runq]) shared by
+// all CPUs (a 64-queue one before 2025). Every CPU that reschedules takes the best thread from
+// it ([Pick]), so there is never a CPU idling while a thread that could run there waits
+// elsewhere: work conservation comes free, with no load balancer, no migration heuristics and
+// no stealing. That is why 4BSD has no Steal or Balance function and this package has none:
+// there is no other CPU's queue to steal from. The cost is everything a shared queue costs: one
+// lock (sched_lock) taken by every CPU on every switch, and no affinity: a thread runs on
+// whichever CPU gets to it first, and its cache stays behind. kern.sched.runq_fuzz mitigates
+// the second a little (a CPU prefers, among the first runq_fuzz threads of the best queue, one
+// that last ran there), and is off by default.
+//
+// Threads that must stay on one CPU (bound with sched_bind, pinned, or with an affinity mask
+// that excludes some CPU) go to that CPU's own run queue instead, runq_pcpu[cpu], chosen by
+// [PickCPU] (the shortest allowed queue). A CPU chooses between the head of the global queue
+// and the head of its own by priority, ties going to the global queue.
+//
+// When a thread is queued, sched_add decides who hears about it ([WakeCPU]): a remote CPU owning
+// the per-CPU queue is kicked; for the global queue, every other idle CPU is sent an IPI at once
+// (forward_wakeup), and they race for the thread. If no CPU is idle, only the waking CPU's own
+// thread is compared: a timeshare thread never preempts another at once under the default
+// options ([ShouldPreempt]: only interrupt threads preempt, and anything preempts the idle
+// thread), but a better one makes the waking CPU reschedule at its next AST. Busy CPUs elsewhere
+// learn of the thread only when their own quantum ends: sched_slice, realstathz/10 statistics
+// ticks (100 ms), or in FreeBSD 9.0-era kernels sched_quantum hz ticks since the CPU's last
+// context switch ([QuantumMode]).
+//
+// 4BSD's topology awareness ends there: it knows the set of CPUs (for IEW and the idle mask)
+// and nothing of caches, SMT siblings or NUMA nodes; forward_wakeup treats all idle CPUs alike.
+//
+// # What is modelled and what is not
+//
+// [Scheduler] follows sched_4bsd.c as read at freebsd/freebsd-src @e2650af1 (2021) and
+// OlCe2/freebsd-src @0aefaccd (2024), on FreeBSD main's 256-queue run queue and priority layout
+// (the 2025-26 changes to 4BSD itself, runq_choose_fuzz rebuilt on runq_findq and the sysctls
+// moved under kern.sched.4bsd, do not change the logic modelled here), and with
+// [FreeBSD9Params] the 2011-12 code. It
+// has no kernel mode: there are no interrupt threads (the ithread demotion on slice expiry is
+// not modelled), no kernel sleep priorities (a woken thread is queued at its user priority; in
+// the kernel it is queued at its sleep priority, such as PSOCK, and drops to the user priority
+// on return to user mode), no priority lending, and no pinned threads (sched_pin is a short
+// kernel-mode section). Bound threads are supported through [Scheduler.Bind]. schedcpu and
+// loadav run from the lowest CPU's Tick, and schedcpu visits threads in ID order.
+//
+// # Kernel names
+//
+//	sched_4bsd.c, kern_synch.c, kern_switch.c     bsd4
+//	struct td_sched (ts_estcpu, ts_pctcpu,        Thread, Usage
+//	  ts_cpticks, ts_slptime, ts_slice)
+//	td_priority, td_user_pri, td_lastcpu          Thread.Pri, Thread.UserPri, Thread.LastCPU
+//	runq, runq_pcpu[], runq_length[]              Scheduler (global and per-CPU runq.Runq)
+//	idle_cpus_mask, sched_tdcnt, averunnable      Scheduler (idle set), Scheduler.Load, LoadAvg
+//	fixpt_t, FSHIFT, FSCALE                       Fixpt, FShift, FScale
+//	loadfactor, decay_cpu                         LoadFactor, DecayCPU
+//	INVERSE_ESTCPU_WEIGHT, ESTCPULIM              InverseEstcpuWeight, ESTCPULim
+//	sched_clock_tick (estcpu part)                EstCPUTick
+//	sched_clock_tick (slice part)                 SliceTick
+//	sched_clock (FreeBSD 9: switchticks quantum)  SwitchTick
+//	updatepri                                     UpdatePri
+//	resetpriority                                 ResetPriority
+//	rtp_to_pri (real-time and idle classes)       ClassPriority
+//	schedcpu (one thread), ccpu, CCPU_SHIFT       SchedCPU, DecayPctCPU, CCPU, CCPUShift
+//	schedcpu (all threads)                        Scheduler.SchedCPU
+//	loadav, cexp[]                                LoadAvg.Update, CExp1, CExp5, CExp15
+//	loadav_callout interval                       LoadavInterval
+//	sched_choose, runq_choose_fuzz                Pick, Choice
+//	maybe_preempt                                 ShouldPreempt, Preemption
+//	sched_add's tail: forward_wakeup,             WakeCPU, Wake
+//	  kick_other_cpu, maybe_resched
+//	sched_pickcpu                                 PickCPU
+//	sched_fork, sched_wakeup, sched_switch,       Scheduler.Fork, Wakeup, Pick, Stop,
+//	  sched_clock, sched_nice, sched_affinity       Tick, SetAttr
+//	sched_bind, sched_unbind                      Scheduler.Bind, Scheduler.Unbind
+//	sys/priority.h                                Layout, LayoutMain, LayoutLegacy, Layout2011
+//	kern.sched.* sysctls, PREEMPTION options      Params
+//	tdq_steal, sched_balance (ULE)                none: the global queue makes them unnecessary
+package bsd4

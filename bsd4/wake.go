@@ -1,0 +1,190 @@
+package bsd4
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// This file implements the end of sched_add: which CPUs learn that a thread was queued
+// (forward_wakeup, kick_other_cpu, maybe_preempt, maybe_resched), and sched_pickcpu, which
+// chooses the per-CPU queue of a thread with a restricted affinity.
+
+// A WakeRule names the branch of sched_add's notification that decided.
+type WakeRule uint8
+
+const (
+	// WakeNone: no CPU is told; the thread waits on its queue until some CPU reschedules (at
+	// the end of a slice, a sleep, or an exit).
+	WakeNone WakeRule = iota
+	// WakeForward: forward_wakeup sent an IPI to every other idle CPU; the first to get to
+	// sched_choose takes the thread and the others go back to idle.
+	WakeForward
+	// WakePreemptSelf: maybe_preempt: the thread preempts the one running on the waking CPU.
+	WakePreemptSelf
+	// WakeReschedSelf: maybe_resched: the waking CPU's thread is worse, so TDF_NEEDRESCHED makes
+	// it switch at its next return to user mode.
+	WakeReschedSelf
+	// WakeKickIdle: kick_other_cpu found the per-CPU queue's CPU idle and woke it.
+	WakeKickIdle
+	// WakeKickPreempt: kick_other_cpu sent IPI_PREEMPT (IPI_PREEMPTION).
+	WakeKickPreempt
+	// WakeKickAST: kick_other_cpu set TDF_NEEDRESCHED on the remote thread and sent IPI_AST.
+	WakeKickAST
+	// WakeKickNotBetter: kick_other_cpu left the remote CPU alone: its thread is as good.
+	WakeKickNotBetter
+)
+
+var wakeRuleNames = [...]string{
+	WakeNone:          "no CPU told",
+	WakeForward:       "forward_wakeup: IPI to the idle CPUs",
+	WakePreemptSelf:   "maybe_preempt: preempt this CPU",
+	WakeReschedSelf:   "maybe_resched: reschedule this CPU at its next AST",
+	WakeKickIdle:      "kick_other_cpu: wake the idle target",
+	WakeKickPreempt:   "kick_other_cpu: IPI_PREEMPT",
+	WakeKickAST:       "kick_other_cpu: NEEDRESCHED and IPI_AST",
+	WakeKickNotBetter: "kick_other_cpu: target runs a thread at least as good",
+}
+
+// String describes the rule.
+func (r WakeRule) String() string {
+	if int(r) < len(wakeRuleNames) {
+		return wakeRuleNames[r]
+	}
+	return fmt.Sprintf("WakeRule(%d)", uint8(r))
+}
+
+// A WakeInput is what sched_add knows when it decides whom to tell about a queued thread.
+type WakeInput struct {
+	// Pri is the queued thread's td_priority.
+	Pri uint8
+	// PerCPU reports whether the thread went to the per-CPU queue of Queue rather than to the
+	// global queue.
+	PerCPU bool
+	// Queue is the CPU of that per-CPU queue.
+	Queue topology.CPU
+	// QueuePri is the priority of the thread running on Queue (MaxIdle when idle).
+	QueuePri uint8
+	// Self is the CPU running sched_add (PCPU_GET(cpuid)): the waker's.
+	Self topology.CPU
+	// SelfPri is the priority of the thread running on Self (MaxIdle when idle).
+	SelfPri uint8
+	// Idle is idle_cpus_mask: the CPUs running their idle thread.
+	Idle topology.CPUSet
+}
+
+// A Wake is the outcome of [WakeCPU].
+type Wake struct {
+	// Rule is the branch that decided.
+	Rule WakeRule
+	// CPUs are the CPUs that must reschedule: woken from idle, preempted, or sent an AST.
+	CPUs topology.CPUSet
+	// Preempt reports whether the running threads of CPUs are preempted (td_owepreempt,
+	// IPI_PREEMPT) rather than rescheduled at their next AST: a preempted thread goes back to
+	// the head of its queue (SRQ_PREEMPTED), a rescheduled one to the tail.
+	Preempt bool
+	// Preemption is maybe_preempt's verdict when Rule is WakePreemptSelf, WakeReschedSelf or
+	// WakeNone.
+	Preemption Preemption
+	// In is the input.
+	In WakeInput
+}
+
+// String explains the decision, for example "t? pri 76 on the global queue: forward_wakeup: IPI
+// to the idle CPUs 1-3".
+func (w Wake) String() string {
+	where := "the global queue"
+	if w.In.PerCPU {
+		where = fmt.Sprintf("%v's queue", w.In.Queue)
+	}
+	s := fmt.Sprintf("pri %d queued on %s by %v: %v", w.In.Pri, where, w.In.Self, w.Rule)
+	switch w.Rule {
+	case WakeForward, WakeKickIdle, WakeKickPreempt, WakeKickAST:
+		s += " " + w.CPUs.String()
+	case WakePreemptSelf, WakeReschedSelf, WakeNone:
+		if !w.In.PerCPU || w.In.Queue == w.In.Self {
+			s += " (" + w.Preemption.String() + ")"
+		}
+	}
+	return s
+}
+
+// WakeCPU is the notification at the end of sched_add (SMP): given where a thread of priority
+// in.Pri was just queued, it returns the CPUs that must reschedule to consider it.
+//
+//   - On another CPU's per-CPU queue (kick_other_cpu): wake that CPU if idle; otherwise, if the
+//     thread is strictly better than the one running there, preempt it with IPI_PREEMPT when
+//     IPI_PREEMPTION and PREEMPTION allow (interrupt priorities, or any with FULL_PREEMPTION),
+//     else set NEEDRESCHED and send IPI_AST.
+//   - On the global queue, from a CPU that is not idle, while other CPUs are idle
+//     (forward_wakeup with ipiwakeup enabled): IPI every other idle CPU. All of them wake and
+//     race for the one thread, which is how 4BSD spreads work; the losers find nothing and go
+//     back to idle. The waking CPU itself is then not considered.
+//   - Otherwise (this CPU's own queue, or the global queue with no idle CPU to tell, or from an
+//     idle CPU): maybe_preempt against this CPU's running thread ([ShouldPreempt]), else
+//     maybe_resched: an AST when the thread is strictly better.
+//
+// Busy CPUs other than the waker's are never told about a global-queue thread, however much
+// worse their threads are: the thread waits until one of them reschedules. 4BSD knows nothing of
+// the topology here: the idle CPUs are a mask, all of equal worth. The complexity is
+// O(MaxCPUs/64) for the mask operations.
+func WakeCPU(in WakeInput, p Params) Wake {
+	w := Wake{In: in}
+	if in.PerCPU && in.Queue != in.Self {
+		switch {
+		case in.Idle.Has(in.Queue):
+			w.Rule = WakeKickIdle
+		case in.Pri >= in.QueuePri:
+			w.Rule = WakeKickNotBetter
+			return w
+		case p.IPIPreemption && p.Preemption && (p.FullPreemption || in.Pri <= p.Layout.MaxITHD):
+			w.Rule, w.Preempt = WakeKickPreempt, true
+		default:
+			w.Rule = WakeKickAST
+		}
+		w.CPUs.Add(in.Queue)
+		return w
+	}
+	if !in.PerCPU && !in.Idle.Has(in.Self) && p.IPIWakeup {
+		others := in.Idle
+		others.Remove(in.Self)
+		if !others.IsEmpty() {
+			w.Rule, w.CPUs = WakeForward, others
+			return w
+		}
+	}
+	w.Preemption = ShouldPreempt(in.Pri, in.SelfPri, p)
+	switch {
+	case w.Preemption.Preempt:
+		w.Rule, w.Preempt = WakePreemptSelf, true
+	case in.Pri < in.SelfPri:
+		w.Rule = WakeReschedSelf
+	default:
+		w.Rule = WakeNone
+		return w
+	}
+	w.CPUs.Add(in.Self)
+	return w
+}
+
+// PickCPU is sched_pickcpu: the per-CPU queue for a thread whose affinity excludes some CPU.
+// It starts from the CPU the thread last ran on, if that is allowed, and takes any allowed CPU
+// with a strictly shorter per-CPU queue, scanning cpus in ascending order (CPU_FOREACH);
+// lengths[c] is runq_length[c]. An empty affinity allows every CPU. PickCPU panics if no CPU
+// of cpus is allowed. The complexity is O(number of CPUs).
+func PickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus topology.CPUSet, lengths []int) topology.CPU {
+	allowed := func(c topology.CPU) bool { return affinity.IsEmpty() || affinity.Has(c) }
+	best, ok := last, hasLast && cpus.Has(last) && allowed(last)
+	for c := range cpus.All() {
+		if !allowed(c) {
+			continue
+		}
+		if !ok || lengths[c] < lengths[best] {
+			best, ok = c, true
+		}
+	}
+	if !ok {
+		panic("bsd4: PickCPU: the affinity allows no CPU of the machine")
+	}
+	return best
+}

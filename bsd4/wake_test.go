@@ -1,0 +1,118 @@
+package bsd4_test
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// Cases follow the SMP sched_add, forward_wakeup and kick_other_cpu of sched_4bsd.c @e2650af1.
+func TestWakeCPU(t *testing.T) {
+	def := bsd4.DefaultParams()
+	noIPI := def
+	noIPI.IPIWakeup = false
+	ipiPre := def
+	ipiPre.IPIPreemption = true
+	ipiFull := ipiPre
+	ipiFull.FullPreemption = true
+	set := topology.CPUSetOf
+	tests := []struct {
+		name        string
+		in          bsd4.WakeInput
+		p           bsd4.Params
+		wantRule    bsd4.WakeRule
+		wantCPUs    topology.CPUSet
+		wantPreempt bool
+	}{
+		{"global: all other idle CPUs get an IPI",
+			bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 100, Idle: set(1, 2, 3)}, def,
+			bsd4.WakeForward, set(1, 2, 3), false},
+		{"global: forward skips self even if marked idle elsewhere",
+			bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 100, Idle: set(2)}, def,
+			bsd4.WakeForward, set(2), false},
+		{"global: forwarding disabled falls back to this CPU",
+			bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 100, Idle: set(1)}, noIPI,
+			bsd4.WakeReschedSelf, set(0), false},
+		{"global: no idle CPU, better than self: AST",
+			bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 100}, def,
+			bsd4.WakeReschedSelf, set(0), false},
+		{"global: no idle CPU, not better: nobody",
+			bsd4.WakeInput{Pri: 100, Self: 0, SelfPri: 100}, def,
+			bsd4.WakeNone, set(), false},
+		{"global: from an idle CPU: preempt its idle thread",
+			bsd4.WakeInput{Pri: 100, Self: 1, SelfPri: bsd4.MaxIdle, Idle: set(1, 2)}, def,
+			bsd4.WakePreemptSelf, set(1), true},
+		{"global: interrupt priority preempts self",
+			bsd4.WakeInput{Pri: 3, Self: 0, SelfPri: 100}, def,
+			bsd4.WakePreemptSelf, set(0), true},
+		{"own per-CPU queue: no forwarding",
+			bsd4.WakeInput{Pri: 80, PerCPU: true, Queue: 0, Self: 0, SelfPri: 100, Idle: set(1)}, def,
+			bsd4.WakeReschedSelf, set(0), false},
+		{"other per-CPU queue, idle target",
+			bsd4.WakeInput{Pri: 80, PerCPU: true, Queue: 2, QueuePri: bsd4.MaxIdle, Self: 0, SelfPri: 50, Idle: set(2)}, def,
+			bsd4.WakeKickIdle, set(2), false},
+		{"other per-CPU queue, better: AST",
+			bsd4.WakeInput{Pri: 80, PerCPU: true, Queue: 2, QueuePri: 100, Self: 0, SelfPri: 50}, def,
+			bsd4.WakeKickAST, set(2), false},
+		{"other per-CPU queue, not better",
+			bsd4.WakeInput{Pri: 100, PerCPU: true, Queue: 2, QueuePri: 100, Self: 0, SelfPri: 50}, def,
+			bsd4.WakeKickNotBetter, set(), false},
+		{"IPI_PREEMPTION: timeshare still gets an AST",
+			bsd4.WakeInput{Pri: 80, PerCPU: true, Queue: 2, QueuePri: 100, Self: 0, SelfPri: 50}, ipiPre,
+			bsd4.WakeKickAST, set(2), false},
+		{"IPI_PREEMPTION: interrupt priority gets IPI_PREEMPT",
+			bsd4.WakeInput{Pri: 4, PerCPU: true, Queue: 2, QueuePri: 100, Self: 0, SelfPri: 50}, ipiPre,
+			bsd4.WakeKickPreempt, set(2), true},
+		{"IPI_PREEMPTION + FULL_PREEMPTION: any better priority",
+			bsd4.WakeInput{Pri: 80, PerCPU: true, Queue: 2, QueuePri: 100, Self: 0, SelfPri: 50}, ipiFull,
+			bsd4.WakeKickPreempt, set(2), true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := bsd4.WakeCPU(tc.in, tc.p)
+			if w.Rule != tc.wantRule || !w.CPUs.Equal(tc.wantCPUs) || w.Preempt != tc.wantPreempt {
+				t.Errorf("WakeCPU(%+v) = %v %v preempt %t, want %v %v preempt %t", tc.in, w.Rule, w.CPUs, w.Preempt, tc.wantRule, tc.wantCPUs, tc.wantPreempt)
+			}
+			if w.String() == "" {
+				t.Error("Wake.String() is empty")
+			}
+		})
+	}
+}
+
+// Cases follow sched_pickcpu (sched_4bsd.c @e2650af1).
+func TestPickCPU(t *testing.T) {
+	all := topology.CPURange(0, 3)
+	tests := []struct {
+		name     string
+		affinity topology.CPUSet
+		last     int
+		lengths  []int
+		want     topology.CPU
+	}{
+		{"shortest allowed", topology.CPUSetOf(1, 2), -1, []int{0, 3, 1, 0}, 2},
+		{"last CPU kept on a tie", topology.CPUSetOf(1, 2), 2, []int{0, 1, 1, 0}, 2},
+		{"last CPU loses to strictly shorter", topology.CPUSetOf(1, 2), 2, []int{0, 0, 1, 0}, 1},
+		{"last CPU not allowed", topology.CPUSetOf(1, 2), 3, []int{0, 2, 2, 0}, 1},
+		{"first of equals in CPU order", topology.CPUSetOf(0, 1, 2, 3), -1, []int{1, 1, 1, 1}, 0},
+		{"empty affinity allows all", topology.CPUSet{}, -1, []int{2, 1, 3, 1}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			last, has := topology.CPU(0), tc.last >= 0
+			if has {
+				last = topology.CPU(tc.last)
+			}
+			if got := bsd4.PickCPU(tc.affinity, last, has, all, tc.lengths); got != tc.want {
+				t.Errorf("PickCPU(%v, last %d, %v) = %v, want %v", tc.affinity, tc.last, tc.lengths, got, tc.want)
+			}
+		})
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("PickCPU with a disjoint affinity did not panic")
+		}
+	}()
+	bsd4.PickCPU(topology.CPUSetOf(9), 0, false, all, []int{0, 0, 0, 0})
+}

@@ -1,0 +1,656 @@
+// This file implements the Linux view of a topology: per-CPU chains of
+// scheduling domains with their flags and groups, built and degenerated the
+// way kernel/sched/topology.c does.
+
+package topology
+
+import (
+	"iter"
+	"strings"
+)
+
+// DomainFlags are the SD_* flags of a Linux scheduling domain
+// (include/linux/sched/sd_flags.h). The bits are in the kernel's order.
+type DomainFlags uint32
+
+// The flags of include/linux/sched/sd_flags.h, in the kernel's bit order.
+const (
+	SDBalanceNewIdle      DomainFlags = 1 << iota // SD_BALANCE_NEWIDLE: balance when about to go idle
+	SDBalanceExec                                 // SD_BALANCE_EXEC: balance on exec
+	SDBalanceFork                                 // SD_BALANCE_FORK: balance on fork and clone
+	SDBalanceWake                                 // SD_BALANCE_WAKE: balance on wakeup (sd_init leaves it off)
+	SDWakeAffine                                  // SD_WAKE_AFFINE: a wakee may move next to its waker
+	SDAsymCPUCapacity                             // SD_ASYM_CPUCAPACITY: members differ in capacity
+	SDAsymCPUCapacityFull                         // SD_ASYM_CPUCAPACITY_FULL: and every capacity of the machine is present
+	SDShareCPUCapacity                            // SD_SHARE_CPUCAPACITY: SMT siblings share a core
+	SDCluster                                     // SD_CLUSTER: members share a cluster (L2)
+	SDShareLLC                                    // SD_SHARE_LLC (SD_SHARE_PKG_RESOURCES before v6.8): members share the last-level cache
+	SDSerialize                                   // SD_SERIALIZE: one balancer at a time
+	SDAsymPacking                                 // SD_ASYM_PACKING: pack onto preferred CPUs
+	SDPreferSibling                               // SD_PREFER_SIBLING: spread to sibling groups
+	SDOverlap                                     // SD_OVERLAP: groups may overlap (NUMA levels)
+	SDNUMA                                        // SD_NUMA: the domain crosses NUMA nodes
+)
+
+var domainFlagNames = [...]string{
+	"SD_BALANCE_NEWIDLE", "SD_BALANCE_EXEC", "SD_BALANCE_FORK", "SD_BALANCE_WAKE",
+	"SD_WAKE_AFFINE", "SD_ASYM_CPUCAPACITY", "SD_ASYM_CPUCAPACITY_FULL",
+	"SD_SHARE_CPUCAPACITY", "SD_CLUSTER", "SD_SHARE_LLC", "SD_SERIALIZE",
+	"SD_ASYM_PACKING", "SD_PREFER_SIBLING", "SD_OVERLAP", "SD_NUMA",
+}
+
+// sdDegenerateGroupsMask is SD_DEGENERATE_GROUPS_MASK: the flags with the
+// SDF_NEEDS_GROUPS meta-flag, which is every flag but SD_WAKE_AFFINE.
+const sdDegenerateGroupsMask = (SDNUMA<<1 - 1) &^ SDWakeAffine
+
+// reclaimDistance is node_reclaim_distance (RECLAIM_DISTANCE): NUMA levels
+// farther than this do not balance on exec or fork and are not wake-affine.
+const reclaimDistance = 30
+
+// String returns the set flags by their kernel names joined by "|", or "0".
+func (f DomainFlags) String() string {
+	var names []string
+	for i, n := range domainFlagNames {
+		if f&(1<<i) != 0 {
+			names = append(names, n)
+		}
+	}
+	if f>>len(domainFlagNames) != 0 {
+		names = append(names, "0x"+strings.ToLower(strings.TrimLeft(uitoa16(uint32(f>>len(domainFlagNames)<<len(domainFlagNames))), "0")))
+	}
+	if len(names) == 0 {
+		return "0"
+	}
+	return strings.Join(names, "|")
+}
+
+func uitoa16(v uint32) string {
+	const digits = "0123456789ABCDEF"
+	var b [8]byte
+	for i := 7; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b[:])
+}
+
+// A SchedGroup is one group of a [Domain] (struct sched_group): the span of
+// a child domain, or one CPU in the lowest domain. Load balancing at a
+// domain compares its groups.
+type SchedGroup struct {
+	cpus     CPUSet
+	weight   int
+	capacity int
+}
+
+// CPUs returns the CPUs of g (sched_group_span).
+func (g *SchedGroup) CPUs() CPUSet { return g.cpus }
+
+// Weight returns the number of CPUs of g (group_weight).
+func (g *SchedGroup) Weight() int { return g.weight }
+
+// Capacity returns the sum of the capacities of g's CPUs (sgc->capacity on
+// an idle machine, before RT and IRQ pressure are subtracted).
+func (g *SchedGroup) Capacity() int { return g.capacity }
+
+// A Domain is one level of one CPU's chain of Linux scheduling domains
+// (struct sched_domain): the CPUs load balancing at that level spans, its
+// flags and tunables, and its groups. Every CPU has its own chain, from its
+// lowest domain ([Topology.Domain], rq->sd) through Parent to the top.
+// Domains are immutable and their methods cost O(1) without allocating.
+type Domain struct {
+	shape  *domainShape
+	ring   []SchedGroup
+	local  int32
+	level  int32
+	tl     int32
+	flags  DomainFlags
+	parent *Domain
+	child  *Domain
+	// built is the child at build time, before degenerate domains are
+	// removed: build_overlap_sched_groups and find_descended_sibling use it.
+	built *Domain
+
+	imbalancePct   int32
+	cacheNiceTries int32
+}
+
+// domainShape is what every CPU's domain at one level with one span shares.
+type domainShape struct {
+	span   CPUSet
+	weight int
+	name   string
+	ring   []SchedGroup   // non-overlapping levels: the one ring
+	rings  [][]SchedGroup // overlapping levels: the distinct per-CPU rings
+}
+
+// Name returns the name of the topology level the domain was built from:
+// "SMT", "CLS", "MC", "PKG", "NODE" or "NUMA".
+func (d *Domain) Name() string { return d.shape.name }
+
+// Level returns sd->level: the position of the domain in its CPU's chain
+// when the chain was built, 0 for the lowest, before degenerate domains
+// were removed (the kernel does not renumber).
+func (d *Domain) Level() int { return int(d.level) }
+
+// Span returns the CPUs of the domain (sched_domain_span).
+func (d *Domain) Span() CPUSet { return d.shape.span }
+
+// Weight returns the number of CPUs of the domain (span_weight).
+func (d *Domain) Weight() int { return d.shape.weight }
+
+// Flags returns the SD_* flags of the domain.
+func (d *Domain) Flags() DomainFlags { return d.flags }
+
+// Parent returns the next domain up the chain, or nil at the top.
+func (d *Domain) Parent() *Domain { return d.parent }
+
+// Child returns the next domain down the chain, or nil for the lowest.
+func (d *Domain) Child() *Domain { return d.child }
+
+// NumGroups returns the number of groups of the domain.
+func (d *Domain) NumGroups() int { return len(d.ring) }
+
+// Group returns the i-th group of the domain in the kernel's ring order
+// starting at the local group: Group(0) is sd->groups, the group holding
+// the domain's CPU, and Group(i+1) is Group(i)->next. It panics unless
+// 0 <= i < NumGroups().
+func (d *Domain) Group(i int) *SchedGroup {
+	n := len(d.ring)
+	if uint(i) >= uint(n) {
+		panic("topology: Domain.Group: index out of range")
+	}
+	j := int(d.local) + i
+	if j >= n {
+		j -= n
+	}
+	return &d.ring[j]
+}
+
+// Groups returns an iterator over the groups in ring order from the local
+// group, the order of the kernel's do { … } while (sg != sd->groups) loops.
+// Hot paths can loop over Group(i) for i below NumGroups instead.
+func (d *Domain) Groups() iter.Seq[*SchedGroup] {
+	ring, local := d.ring, int(d.local)
+	return func(yield func(*SchedGroup) bool) {
+		for i := range ring {
+			j := local + i
+			if j >= len(ring) {
+				j -= len(ring)
+			}
+			if !yield(&ring[j]) {
+				return
+			}
+		}
+	}
+}
+
+// ImbalancePct returns sd->imbalance_pct: 110 for SMT, 117 otherwise.
+func (d *Domain) ImbalancePct() int { return int(d.imbalancePct) }
+
+// CacheNiceTries returns sd->cache_nice_tries: 0 for SMT, 1 for cache and
+// package levels, 2 for NUMA levels.
+func (d *Domain) CacheNiceTries() int { return int(d.cacheNiceTries) }
+
+// BusyFactor returns sd->busy_factor, 16: a busy CPU balances this many
+// times less often.
+func (d *Domain) BusyFactor() int { return 16 }
+
+// MinInterval returns sd->min_interval in milliseconds: the span weight.
+func (d *Domain) MinInterval() int { return d.shape.weight }
+
+// MaxInterval returns sd->max_interval in milliseconds: twice the span
+// weight.
+func (d *Domain) MaxInterval() int { return 2 * d.shape.weight }
+
+// Domain returns the lowest scheduling domain of c (rq->sd), or nil when
+// every domain degenerated, as on a machine of one CPU. It panics if c is
+// not a CPU of t. The complexity is O(1).
+func (t *Topology) Domain(c CPU) *Domain {
+	lv := t.linux
+	if !lv.ready.Load() {
+		t.buildDomainsOnce(lv)
+	}
+	if int(c) >= len(lv.base) || !t.cpus.Has(c) {
+		panic(notCPU("Domain", c))
+	}
+	return lv.base[c]
+}
+
+// buildDomainsOnce builds the Linux view unless another goroutine has.
+func (t *Topology) buildDomainsOnce(lv *linuxView) {
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	if !lv.ready.Load() {
+		t.buildDomains(lv)
+		lv.ready.Store(true)
+	}
+}
+
+// Domains returns an iterator over the domains of c from the lowest up
+// (for_each_domain). The loop panics if c is not a CPU of t. Hot paths can
+// write it out:
+//
+//	for d := t.Domain(c); d != nil; d = d.Parent() { … }
+func (t *Topology) Domains(c CPU) iter.Seq[*Domain] {
+	return func(yield func(*Domain) bool) {
+		for d := t.Domain(c); d != nil; d = d.parent {
+			if !yield(d) {
+				return
+			}
+		}
+	}
+}
+
+// HighestFlagDomain returns the highest domain of c in the run of domains
+// from the lowest up that all have flag (highest_flag_domain), or nil; for
+// SDShareLLC it is sd_llc. It panics if c is not a CPU of t.
+func (t *Topology) HighestFlagDomain(c CPU, flag DomainFlags) *Domain {
+	var hi *Domain
+	for d := t.Domain(c); d != nil; d = d.parent {
+		if d.flags&flag == 0 {
+			break
+		}
+		hi = d
+	}
+	return hi
+}
+
+// LowestFlagDomain returns the lowest domain of c that has flag
+// (lowest_flag_domain), or nil; for SDNUMA it is sd_numa. It panics if c is
+// not a CPU of t.
+func (t *Topology) LowestFlagDomain(c CPU, flag DomainFlags) *Domain {
+	for d := t.Domain(c); d != nil; d = d.parent {
+		if d.flags&flag != 0 {
+			return d
+		}
+	}
+	return nil
+}
+
+// tlevel is one entry of the kernel's sched_domain_topology_level table.
+type tlevel struct {
+	name    string
+	flags   DomainFlags // tl->sd_flags()
+	overlap bool        // SDTL_OVERLAP
+	tree    Level       // for tree levels: the level whose span it takes
+	numa    int         // -1, or the index into the distance list
+}
+
+// buildDomains builds every CPU's chain as build_sched_domains and
+// cpu_attach_domain do. The levels are x86's: SMT, CLS, MC, then PKG
+// (cpu_cpu_mask, the CPU's node) unless a package holds several nodes, then
+// NODE and one NUMA level per further distinct node distance
+// (sched_init_numa).
+func (t *Topology) buildDomains(lv *linuxView) {
+	nids := len(t.leaf)
+	distances := t.distinctDistances()
+	tls := []tlevel{
+		{name: "SMT", flags: SDShareCPUCapacity | SDShareLLC, tree: SMT, numa: -1},
+		{name: "CLS", flags: SDCluster | SDShareLLC, tree: Cluster, numa: -1},
+		{name: "MC", flags: SDShareLLC, tree: LLC, numa: -1},
+	}
+	if !t.numaInPackage() {
+		tls = append(tls, tlevel{name: "PKG", tree: Node, numa: 0})
+	}
+	tls = append(tls, tlevel{name: "NODE", tree: Node, numa: 0})
+	for j := 1; j < len(distances); j++ {
+		tls = append(tls, tlevel{name: "NUMA", flags: SDNUMA, overlap: true, tree: Machine, numa: j})
+	}
+
+	// Capacity values present on the machine (asym_cap_list).
+	var capValues []int
+	for c := range t.cpus.All() {
+		v := int(t.cap[c])
+		found := false
+		for _, w := range capValues {
+			if w == v {
+				found = true
+				break
+			}
+		}
+		if !found {
+			capValues = append(capValues, v)
+		}
+	}
+
+	shapes := make([]map[int]*domainShape, len(tls))
+	for i := range shapes {
+		shapes[i] = map[int]*domainShape{}
+	}
+	// Every chain gets room for every level in one backing array.
+	chains := make([][]Domain, nids)
+	lv.domains = make([]Domain, 0, t.ncpu*len(tls))
+	for c := range t.cpus.All() {
+		start := len(lv.domains)
+		for k, tl := range tls {
+			sh := t.domainShapeOf(c, tl, k, distances, shapes)
+			d := Domain{shape: sh, tl: int32(k), level: int32(k), imbalancePct: 117}
+			d.flags = SDBalanceNewIdle | SDBalanceExec | SDBalanceFork | SDWakeAffine | SDPreferSibling | tl.flags
+			d.flags |= t.asymClassify(sh.span, capValues)
+			if d.flags&SDAsymCPUCapacity != 0 && k > 0 {
+				lv.domains[len(lv.domains)-1].flags &^= SDPreferSibling
+			}
+			switch {
+			case d.flags&SDShareCPUCapacity != 0:
+				d.imbalancePct = 110
+			case d.flags&SDShareLLC != 0:
+				d.imbalancePct = 117
+				d.cacheNiceTries = 1
+			case d.flags&SDNUMA != 0:
+				d.cacheNiceTries = 2
+				d.flags &^= SDPreferSibling
+				d.flags |= SDSerialize
+				if distances[tl.numa] > reclaimDistance {
+					d.flags &^= SDBalanceExec | SDBalanceFork | SDWakeAffine
+				}
+			default:
+				d.cacheNiceTries = 1
+			}
+			if tl.overlap {
+				d.flags |= SDOverlap
+			}
+			lv.domains = append(lv.domains, d)
+			if sh.span == t.cpus {
+				break
+			}
+		}
+		chains[c] = lv.domains[start:len(lv.domains):len(lv.domains)]
+		for k := 1; k < len(chains[c]); k++ {
+			chains[c][k].built = &chains[c][k-1]
+		}
+	}
+
+	// Groups (build_sched_groups, build_overlap_sched_groups).
+	var scratch []SchedGroup
+	for c := range t.cpus.All() {
+		for k := range chains[c] {
+			d := &chains[c][k]
+			if tls[d.tl].overlap {
+				t.overlapGroups(d, c, chains, &scratch)
+			} else {
+				t.ringGroups(d, k, chains)
+			}
+			for i := range d.ring {
+				if d.ring[i].cpus.Has(c) {
+					d.local = int32(i)
+					break
+				}
+			}
+		}
+	}
+
+	// Degenerate (cpu_attach_domain).
+	lv.base = make([]*Domain, nids)
+	for c := range t.cpus.All() {
+		chain := chains[c]
+		for k := range chain {
+			if k+1 < len(chain) {
+				chain[k].parent = &chain[k+1]
+			}
+			if k > 0 {
+				chain[k].child = &chain[k-1]
+			}
+		}
+		sd := &chain[0]
+		for tmp := sd; tmp != nil; {
+			parent := tmp.parent
+			if parent == nil {
+				break
+			}
+			if sdParentDegenerate(tmp, parent) {
+				tmp.parent = parent.parent
+				if parent.parent != nil {
+					parent.parent.child = tmp
+				}
+				if parent.flags&SDPreferSibling != 0 {
+					tmp.flags |= SDPreferSibling
+				}
+			} else {
+				tmp = tmp.parent
+			}
+		}
+		if sdDegenerate(sd) {
+			sd = sd.parent
+			if sd != nil {
+				sd.child = nil
+			}
+		}
+		lv.base[c] = sd
+	}
+}
+
+// sdDegenerate is sd_degenerate: a domain of one CPU, or one whose flags
+// need several groups but that has one, and that is not wake-affine, does
+// nothing.
+func sdDegenerate(d *Domain) bool {
+	if d.shape.weight == 1 {
+		return true
+	}
+	if d.flags&sdDegenerateGroupsMask != 0 && len(d.ring) > 1 {
+		return false
+	}
+	return d.flags&SDWakeAffine == 0
+}
+
+// sdParentDegenerate is sd_parent_degenerate: the parent adds nothing when
+// it degenerates on its own, or spans the same CPUs and has no flag the
+// child lacks (flags needing groups do not count if it has one group).
+func sdParentDegenerate(d, parent *Domain) bool {
+	if sdDegenerate(parent) {
+		return true
+	}
+	if d.shape.span != parent.shape.span {
+		return false
+	}
+	pflags := parent.flags
+	if len(parent.ring) == 1 {
+		pflags &^= sdDegenerateGroupsMask
+	}
+	return ^d.flags&pflags == 0
+}
+
+// numaInPackage reports whether some package holds more than one NUMA node
+// (x86_has_numa_in_package): x86 then drops the PKG level.
+func (t *Topology) numaInPackage() bool {
+	for _, g := range t.byLevel[Package] {
+		n := 0
+		for _, ng := range t.byLevel[Node] {
+			if ng.cpus.SubsetOf(g.cpus) {
+				n++
+			}
+		}
+		if n > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// distinctDistances returns the distinct node distances in ascending order
+// (sched_domains_numa_distance); the first is LocalDistance.
+func (t *Topology) distinctDistances() []int {
+	var seen [256]bool
+	for _, v := range t.dist {
+		seen[v] = true
+	}
+	var out []int
+	for v, ok := range seen {
+		if ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// domainShapeOf returns the shared shape of c's domain at level tl (index
+// k), creating it on first use.
+func (t *Topology) domainShapeOf(c CPU, tl tlevel, k int, distances []int, shapes []map[int]*domainShape) *domainShape {
+	var key int
+	var span CPUSet
+	switch {
+	case tl.numa >= 0:
+		// sd_numa_mask / cpu_cpu_mask: the nodes within the distance.
+		n := int(t.node[c])
+		key = n
+		if sh, ok := shapes[k][key]; ok {
+			return sh
+		}
+		for j := range t.nnodes {
+			if int(t.dist[n*t.nnodes+j]) <= distances[tl.numa] {
+				span = span.Union(t.nodeCPUs(j))
+			}
+		}
+	default:
+		// The largest group of c whose lowest level is at most tl.tree.
+		var best *Group
+		for g := t.leaf[c]; g != nil && g.level <= tl.tree; g = g.parent {
+			best = g
+		}
+		if best == nil {
+			key = -1 - int(c)
+			if sh, ok := shapes[k][key]; ok {
+				return sh
+			}
+			span.Add(c)
+		} else {
+			key = int(best.id)
+			if sh, ok := shapes[k][key]; ok {
+				return sh
+			}
+			span = best.cpus
+		}
+	}
+	sh := &domainShape{span: span, weight: span.Count(), name: tl.name}
+	shapes[k][key] = sh
+	return sh
+}
+
+// nodeCPUs returns the CPUs of node j (cpumask_of_node).
+func (t *Topology) nodeCPUs(j int) CPUSet {
+	if len(t.byLevel[Node]) == 0 {
+		return t.cpus
+	}
+	return t.byLevel[Node][j].cpus
+}
+
+// asymClassify is asym_cpu_capacity_classify: SDAsymCPUCapacity when span
+// holds two or more of the machine's capacity values, with
+// SDAsymCPUCapacityFull when it holds all of them.
+func (t *Topology) asymClassify(span CPUSet, values []int) DomainFlags {
+	if len(values) < 2 {
+		return 0
+	}
+	count := 0
+	for _, v := range values {
+		for c := range span.All() {
+			if int(t.cap[c]) == v {
+				count++
+				break
+			}
+		}
+	}
+	if count < 2 {
+		return 0
+	}
+	if count < len(values) {
+		return SDAsymCPUCapacity
+	}
+	return SDAsymCPUCapacity | SDAsymCPUCapacityFull
+}
+
+// group returns the sched group of the given span.
+func (t *Topology) group(span CPUSet) SchedGroup {
+	g := SchedGroup{cpus: span, weight: span.Count()}
+	for c := range span.All() {
+		g.capacity += int(t.cap[c])
+	}
+	return g
+}
+
+// ringGroups gives a non-overlapping domain its groups (build_sched_groups):
+// the child domains of the span's CPUs, or single CPUs for the lowest
+// level. The kernel shares the groups between the CPUs of the span, and each
+// CPU's pass rewrites the ring links in for_each_cpu_wrap order from itself;
+// the last CPU of the span builds last, so its order is the ring every CPU
+// ends up with, entered at its own group.
+func (t *Topology) ringGroups(d *Domain, k int, chains [][]Domain) {
+	sh := d.shape
+	if sh.ring == nil {
+		rest := sh.span
+		i, ok := rest.Last()
+		for ok {
+			var span CPUSet
+			if k == 0 {
+				span.Add(i)
+			} else {
+				span = chains[i][k-1].shape.span
+			}
+			sh.ring = append(sh.ring, t.group(span))
+			rest = rest.Difference(span)
+			i, ok = rest.First()
+		}
+	}
+	d.ring = sh.ring
+}
+
+// overlapGroups gives a NUMA domain of c its groups
+// (build_overlap_sched_groups): walking the span from c in
+// for_each_cpu_wrap order, each CPU not yet covered contributes the child
+// span of its own domain at this level (or of a descendant whose child
+// fits, find_descended_sibling). The kernel builds these per CPU; equal
+// rings are shared here. scratch is reused between calls.
+func (t *Topology) overlapGroups(d *Domain, c CPU, chains [][]Domain, scratch *[]SchedGroup) {
+	span := d.shape.span
+	ring := (*scratch)[:0]
+	rem := span // CPUs neither covered nor visited
+	for i, ok := c, true; ok; {
+		rem.Remove(i)
+		if int(d.tl) < len(chains[i]) {
+			sib := &chains[i][d.tl]
+			if sib.built != nil && !sib.built.shape.span.SubsetOf(span) {
+				for sib.built != nil && !sib.built.shape.span.SubsetOf(span) {
+					sib = sib.built
+				}
+				for sib.built != nil && sib.built.shape.span == sib.shape.span {
+					sib = sib.built
+				}
+			}
+			gs := &sib.shape.span
+			if sib.built != nil {
+				gs = &sib.built.shape.span
+			}
+			ring = append(ring, SchedGroup{cpus: *gs})
+			rem = rem.Difference(*gs)
+		}
+		// Next uncovered CPU after i, wrapping to the lowest.
+		if i, ok = rem.After(i); !ok {
+			i, ok = rem.First()
+		}
+	}
+	*scratch = ring
+	for _, r := range d.shape.rings {
+		if sameRing(r, ring) {
+			d.ring = r
+			return
+		}
+	}
+	kept := make([]SchedGroup, len(ring))
+	for k := range ring {
+		kept[k] = t.group(ring[k].cpus)
+	}
+	d.shape.rings = append(d.shape.rings, kept)
+	d.ring = kept
+}
+
+func sameRing(a, b []SchedGroup) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].cpus != b[i].cpus {
+			return false
+		}
+	}
+	return true
+}
