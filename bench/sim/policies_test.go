@@ -1,0 +1,48 @@
+package sim_test
+
+// The real policies: each one's Scheduler satisfies Policy (the policy packages cannot say so
+// themselves, since nothing outside bench imports bench), and each preset runs the common
+// workload on the common topology.
+
+import (
+	"slices"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/topology"
+)
+
+var _ sim.Policy = (*bsd4.Scheduler)(nil)
+
+// counted4BSD adds the Queuer count to a 4BSD scheduler, from its queue lengths, so that
+// Machine.Check compares the policy's count of queued threads with the machine's.
+type counted4BSD struct {
+	*bsd4.Scheduler
+	cpus []topology.CPU
+}
+
+func (c *counted4BSD) Queued() int {
+	n := 0
+	for i, cpu := range c.cpus {
+		global, local := c.QueueLen(cpu)
+		if i == 0 {
+			n += global
+		}
+		n += local
+	}
+	return n
+}
+
+// realPolicies are every preset of every real policy, made fresh for a machine of topo.
+func realPolicies(topo *topology.Topology) []policyCase {
+	cpus := slices.Collect(topo.CPUs().All())
+	var ps []policyCase
+	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD14Params(), bsd4.FreeBSD9Params()} {
+		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{bsd4.New(p), cpus} }})
+	}
+	return ps
+}
+
+func init() {
+	benchPolicies = append(benchPolicies, realPolicies(topology.Uniform(1, 1, 1, 8, 1))[0])
+}

@@ -1,0 +1,85 @@
+package sim_test
+
+// The issue's hand-checkable micro-scenarios, run under every preset of every real policy
+// (policies_test.go), plus the ones particular to one policy.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/topology"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// policyConfig is the machine of the micro-scenarios: FreeBSD's and Linux's default clocks.
+func policyConfig(topo *topology.Topology) sim.Config {
+	return sim.Config{Topology: topo, Hz: 1000, StatHz: 127, Seed: 1, Checks: checks}
+}
+
+func TestPolicyOneHogGetsItsCPU(t *testing.T) {
+	topo := topology.Uniform(1, 1, 1, 1, 1)
+	for _, pc := range realPolicies(topo) {
+		t.Run(pc.name, func(t *testing.T) {
+			r := runChecked(t, policyConfig(topo), pc.make(), hogs(t, 1), 2*time.Second)
+			require.NoError(t, r.Err())
+			assert.Equal(t, 1.0, r.Threads[0].Share())
+			assert.Zero(t, r.CPUs[0].Idle)
+		})
+	}
+}
+
+func TestPolicyPinnedThreadNeverMigrates(t *testing.T) {
+	w := mustParse(t, `
+thread pinned cpus=2
+	loop
+		run uniform(1ms,5ms)
+		sleep uniform(100us,2ms)
+	end
+end
+thread hog count=5
+	run forever
+end
+thread napper count=3
+	loop
+		run exp(2ms)
+		sleep exp(1ms)
+	end
+end`)
+	topo := topology.Uniform(1, 1, 1, 4, 1)
+	for _, pc := range realPolicies(topo) {
+		t.Run(pc.name, func(t *testing.T) {
+			r := runChecked(t, policyConfig(topo), pc.make(), w, 2*time.Second)
+			p := thread(t, r, "pinned")
+			assert.Zero(t, p.Migrations)
+			assert.Greater(t, p.CPUTime, int64(0))
+			var moved int64
+			for i := range r.Threads {
+				moved += r.Threads[i].Migrations
+			}
+			assert.Greater(t, moved, int64(0), "the others do move")
+		})
+	}
+}
+
+func TestPolicyNPlusOneHogsShareNCPUs(t *testing.T) {
+	const n = 4
+	topo := topology.Uniform(1, 1, 1, n, 1)
+	for _, pc := range realPolicies(topo) {
+		if !strings.HasPrefix(pc.name, "4bsd") {
+			continue
+		}
+		t.Run(pc.name, func(t *testing.T) {
+			cfg := policyConfig(topo)
+			cfg.Checks.Starvation = 500 * time.Millisecond // a hog waits out one 100ms quantum
+			r := runChecked(t, cfg, pc.make(), hogs(t, n+1), 10*time.Second)
+			require.NoError(t, r.Err())
+			// One global queue: every hog gets n/(n+1) of a CPU, within a few percent.
+			for i := range r.Threads {
+				assert.InDelta(t, float64(n)/(n+1), r.Threads[i].Share(), 0.03, r.Threads[i].Name)
+			}
+		})
+	}
+}
