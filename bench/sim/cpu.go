@@ -32,7 +32,7 @@ type cpu struct {
 	// segStart is when the running thread started (or resumes) making progress at rate.
 	segStart int64
 	// since is when the CPU became busy or idle.
-	since int64
+	since    int64
 	siblings []topology.CPU
 	st       CPUStats
 }

@@ -61,8 +61,8 @@ type thread struct {
 	// anyCPU caches whether attr allows every CPU of the machine, to spare the CPU-set test.
 	anyCPU bool
 	vars   []int64
-	rng      rand.PCG
-	st       ThreadStats
+	rng    rand.PCG
+	st     ThreadStats
 }
 
 // allowed reports whether t may run on id.

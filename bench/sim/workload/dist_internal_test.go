@@ -25,7 +25,7 @@ func TestNegLn(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 100000 {
 		check(r.Uint64() | 1)
-		check(r.Uint64() >> r.IntN(64) | 1)
+		check(r.Uint64()>>r.IntN(64) | 1)
 	}
 }
 
