@@ -18,7 +18,7 @@ import (
 // performance of the Pentium 4 with Hyper-Threading", WDDD 2004). 1.25 sits in that range.
 const DefaultSMTFactor = 640
 
-// Default clock rates: FreeBSD's hz on amd64 and Linux's CONFIG_HZ=1000.
+// DefaultHz is the default clock rate: FreeBSD's hz on amd64, and Linux's CONFIG_HZ=1000.
 const DefaultHz = 1000
 
 // A TraceMode says how much of the trace a run keeps.

@@ -40,9 +40,6 @@ func (q *eventQueue) top() *event { return &q.h[0] }
 // pending reports whether slot s is armed.
 func (q *eventQueue) pending(s int32) bool { return q.pos[s] != 0 }
 
-// when returns the time slot s is armed for. Preconditions: it is armed.
-func (q *eventQueue) when(s int32) int64 { return q.h[q.pos[s]-1].t }
-
 // arm sets slot s to fire at t, after every event already armed for t. The complexity is
 // O(log n).
 func (q *eventQueue) arm(s int32, t int64) {

@@ -213,8 +213,9 @@ func (r *Result) Thread(name string) (*ThreadStats, bool) {
 
 // WriteTable writes the per-thread CPU share and wake-to-run latency percentiles (p50, p99,
 // p99.9, max) of one or more runs of the same workload side by side, one row per thread name and
-// one group of columns per result, as an aligned text table. Latencies are in microseconds; "-"
-// marks a thread never woken or absent from a run.
+// one group of columns per result (headed by the policy's name, over the share), as an aligned
+// text table. Latencies are rounded to three significant digits; "-" marks a thread never woken
+// or absent from a run.
 func WriteTable(w io.Writer, results ...*Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "thread\t"
@@ -243,7 +244,7 @@ func WriteTable(w io.Writer, results ...*Result) error {
 			row += fmt.Sprintf("%.1f%%\t", 100*t.Share())
 			for _, p := range []float64{50, 99, 99.9, 100} {
 				if l, ok := t.Latency(p); ok {
-					row += fmt.Sprintf("%.0fus\t", float64(l)/float64(time.Microsecond))
+					row += shortDuration(l) + "\t"
 				} else {
 					row += "-\t"
 				}
@@ -252,4 +253,29 @@ func WriteTable(w io.Writer, results ...*Result) error {
 		fmt.Fprintln(tw, row)
 	}
 	return tw.Flush()
+}
+
+// shortDuration formats ns nanoseconds with three significant digits in the largest unit that
+// keeps the number at least 1: "950ns", "12.3us", "4.56ms", "1.20s".
+func shortDuration(ns int64) string {
+	d := float64(ns)
+	switch {
+	case ns < int64(time.Microsecond):
+		return fmt.Sprintf("%dns", ns)
+	case ns < int64(time.Millisecond):
+		return sig3(d/1e3) + "us"
+	case ns < int64(time.Second):
+		return sig3(d/1e6) + "ms"
+	}
+	return sig3(d/1e9) + "s"
+}
+
+func sig3(x float64) string {
+	switch {
+	case x < 10:
+		return fmt.Sprintf("%.2f", x)
+	case x < 100:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.0f", x)
 }

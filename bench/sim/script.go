@@ -145,23 +145,23 @@ func (m *Machine) block(id topology.CPU) {
 	m.pick(id)
 }
 
-// exit ends thread tid, running on id, wakes its parent if it waits for its last child, and
-// picks the next thread for id.
+// exit ends thread tid, running on id: it wakes the parent if the parent waits for its last
+// child (as exit_notify does before the final switch), stops the thread and picks the next.
 func (m *Machine) exit(id topology.CPU, tid int32) {
-	m.stop(id, sched.Exit)
-	m.live--
-	if m.live == 0 {
-		m.finished = m.now
-	}
-	if m.trace != nil {
-		m.trace.add(Record{Time: m.now, Kind: KindExit, CPU: id, Thread: sched.ID(tid), Other: m.threads[tid].parent})
-	}
 	if pid := m.threads[tid].parent; pid >= 0 {
 		p := &m.threads[pid]
 		p.children--
 		if p.children == 0 && p.joining && p.state == tBlocked {
 			m.wake(pid, id, 0, tid)
 		}
+	}
+	if m.trace != nil {
+		m.trace.add(Record{Time: m.now, Kind: KindExit, CPU: id, Thread: sched.ID(tid), Other: m.threads[tid].parent})
+	}
+	m.stop(id, sched.Exit)
+	m.live--
+	if m.live == 0 {
+		m.finished = m.now
 	}
 	m.pick(id)
 }

@@ -206,10 +206,9 @@ const (
 // broken is rr with one fault.
 type broken struct {
 	rr
-	fault  fault
-	wakes  int
-	first  topology.CPU
-	queued int // corrected count for lose: what the policy believes it holds
+	fault fault
+	wakes int
+	first topology.CPU
 }
 
 func newBroken(f fault) *broken {

@@ -1,0 +1,141 @@
+package sim_test
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// Two CPU hogs on one CPU under 4BSD: each gets half of it.
+func ExampleRun() {
+	w, err := workload.Parse("thread hog count=2\n\trun forever\nend\n")
+	if err != nil {
+		panic(err)
+	}
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127}
+	r, err := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 10*time.Second)
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range r.Threads {
+		fmt.Printf("%s %.1f%%\n", t.Name, 100*t.Share())
+	}
+	// Output:
+	// hog.0 50.2%
+	// hog.1 49.8%
+}
+
+// A periodic thread beside a hog: its wake-to-run latencies, as schbench measures them. Under
+// 4BSD a woken timeshare thread does not preempt another: it waits for the hog's slice to end.
+func ExampleThreadStats_Latency() {
+	w, _ := workload.Parse(`
+thread hog
+	run forever
+end
+thread ticker
+	every 10ms 100
+		run 1ms
+	end
+end`)
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127}
+	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 2*time.Second)
+	t, _ := r.Thread("ticker")
+	for _, p := range []float64{50, 99, 100} {
+		l, _ := t.Latency(p)
+		fmt.Printf("p%v %v\n", p, time.Duration(l))
+	}
+	// Output:
+	// p50 0s
+	// p99 84.488189ms
+	// p100 84.488189ms
+}
+
+// WriteTable puts runs of the same workload under several policies side by side.
+func ExampleWriteTable() {
+	w, _ := workload.Parse(`
+thread hog count=2
+	run forever
+end
+thread ticker
+	every 10ms
+		run 1ms
+	end
+end`)
+	topo := topology.Uniform(1, 1, 1, 1, 1)
+	var results []*sim.Result
+	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD9Params()} {
+		r, _ := sim.Run(sim.Config{Topology: topo, StatHz: 127}, bsd4.New(p), w, 10*time.Second)
+		results = append(results, r)
+	}
+	sim.WriteTable(os.Stdout, results...)
+	// Output:
+	// thread  4bsd-main  p50  p99  p99.9    max  4bsd-9  p50  p99  p99.9    max
+	//    hog.0      45.1%    -    -      -      -   45.1%    -    -      -      -
+	//    hog.1      45.1%    -    -      -      -   45.7%    -    -      -      -
+	//   ticker       9.8%  0ns  0ns  179ms  179ms    9.2%  0ns  0ns  106ms  106ms
+}
+
+// Step and Check let a test verify the conservation of threads after every event.
+func ExampleMachine_Check() {
+	w, _ := workload.Parse("thread job count=3\n\trun 5ms\nend\n")
+	m, _ := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, bsd4.New(bsd4.DefaultParams()), w)
+	events := 0
+	for m.Step() {
+		if err := m.Check(); err != nil {
+			fmt.Println(err)
+			return
+		}
+		events++
+	}
+	fmt.Println(events, "events, all checked; makespan", time.Duration(m.Result().Makespan))
+	// Output: 12 events, all checked; makespan 9ms
+}
+
+// A trace, formatted as text.
+func ExampleTrace_Format() {
+	w, _ := workload.Parse(`
+pipe p
+thread a
+	run 1ms
+	send p
+end
+thread b
+	recv p
+	run 1ms
+end`)
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Trace: sim.TraceFull}
+	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, time.Second)
+	for _, rec := range r.Trace.Records {
+		fmt.Println(r.Trace.Format(rec))
+	}
+	// Output:
+	// 0.000000000 cpu0 fork a by machine
+	// 0.000000000 cpu0 wakeup a by machine fork
+	// 0.000000000 cpu0 resched from cpu0 in wakeup
+	// 0.000000000 cpu0 fork b by machine
+	// 0.000000000 cpu0 wakeup b by machine fork
+	// 0.000000000 cpu0 switch idle -> a
+	// 0.001000000 cpu0 resched from cpu0 in tick
+	// 0.001000000 cpu0 switch a -> b (preempt)
+	// 0.001000000 cpu0 switch b -> a (sleep)
+	// 0.001000000 cpu0 wakeup b by a sync
+	// 0.001000000 cpu0 exit a
+	// 0.001000000 cpu0 switch a -> b (exit)
+	// 0.002000000 cpu0 exit b
+	// 0.002000000 cpu0 switch b -> idle (exit)
+}
+
+func ExamplePercentile() {
+	sorted := []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, p := range []float64{0, 50, 90, 99.9, 100} {
+		v, _ := sim.Percentile(sorted, p)
+		fmt.Printf("p%v=%d ", p, v)
+	}
+	fmt.Println()
+	// Output: p0=1 p50=5 p90=9 p99.9=10 p100=10
+}

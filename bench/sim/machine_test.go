@@ -1,0 +1,143 @@
+package sim_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// refusing is a toy that cannot run on the machine or cannot make groups.
+type refusing struct {
+	rr
+	start, group bool
+	hz           int
+}
+
+func (p *refusing) Start(cfg sched.Config, env sched.Env) error {
+	if p.start {
+		return assert.AnError
+	}
+	return p.rr.Start(cfg, env)
+}
+
+func (p *refusing) AddGroup(sched.Group) error {
+	if p.group {
+		return assert.AnError
+	}
+	return nil
+}
+
+func (p *refusing) TickHz() int { return p.hz }
+
+func TestNewErrors(t *testing.T) {
+	one := topology.Uniform(1, 1, 1, 1, 1)
+	w := mustParse(t, "group g\nthread x cpus=0 group=g\n\trun 1ms\nend\n")
+	cases := []struct {
+		name string
+		cfg  sim.Config
+		p    sim.Policy
+		text string
+		want string
+	}{
+		{"no topology", sim.Config{}, newRR(1000, 4), "", "sim: Config without a topology"},
+		{"speed entries", sim.Config{Topology: one, Speed: []int{1, 2}}, newRR(1000, 4), "", "sim: Config.Speed has 2 entries for 1 CPU ids"},
+		{"speed value", sim.Config{Topology: one, Speed: []int{5000}}, newRR(1000, 4), "", "sim: Config.Speed[0] = 5000 outside 1..4096"},
+		{"smt", sim.Config{Topology: one, SMTFactor: 2000}, newRR(1000, 4), "", "sim: Config.SMTFactor 2000 outside 1..1024"},
+		{"negative cost", sim.Config{Topology: one, Costs: sim.Costs{IPI: -1}}, newRR(1000, 4), "", "sim: negative cost"},
+		{"explain without trace", sim.Config{Topology: one, Explain: true}, newRR(1000, 4), "", "sim: Config.Explain needs a trace"},
+		{"cpus off the machine", sim.Config{Topology: one}, newRR(1000, 4), "thread x cpus=1\n\trun 1ms\nend\n", `sim: thread "x": CPUs 1 are not all on the machine (0)`},
+		{"op cpus off the machine", sim.Config{Topology: one}, newRR(1000, 4), "thread x\n\tcpus 0-1\nend\n", "sim: cpus 0-1: not all on the machine (0)"},
+		{"start refused", sim.Config{Topology: one}, &refusing{start: true, hz: 100}, "", "sim: toy-rr: assert.AnError"},
+		{"group refused", sim.Config{Topology: one}, &refusing{group: true, hz: 100}, "", `sim: toy-rr: group "g": assert.AnError`},
+		{"tick rate", sim.Config{Topology: one}, &refusing{hz: 0}, "", "sim: toy-rr: tick rate 0 outside 1..1000000"},
+		{"tick cost", sim.Config{Topology: one, Costs: sim.Costs{Tick: 10 * time.Millisecond}}, &refusing{hz: 100}, "", "sim: tick cost 10ms is not below the tick period of toy-rr"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if r, ok := tc.p.(*refusing); ok {
+				r.rr = *newRR(100, 4)
+			}
+			wl := w
+			if tc.text != "" {
+				wl = mustParse(t, tc.text)
+			}
+			_, err := sim.New(tc.cfg, tc.p, wl)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestFlattenGroups(t *testing.T) {
+	w := mustParse(t, "group g\nthread x group=g\n\trun 1ms\nend\n")
+	p := &refusing{rr: *newRR(1000, 4), group: true, hz: 1000}
+	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), FlattenGroups: true}, p, w, time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), r.Exited)
+}
+
+func TestForkBombStops(t *testing.T) {
+	w := mustParse(t, "template t\n\tfork t 2\n\trun 1ms\nend\nthread x\n\tfork t\nend\n")
+	m, err := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), MaxThreads: 100}, newRR(1000, 4), w)
+	require.NoError(t, err)
+	err = m.Run(time.Second)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "sim: more than 100 threads at time ")
+	assert.True(t, m.Done())
+	assert.False(t, m.Step())
+}
+
+// misbehaving asks for impossible reschedules.
+type misbehaving struct {
+	rr
+	cpu  topology.CPU
+	loop bool
+}
+
+func (p *misbehaving) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
+	if p.loop {
+		p.env.Resched(cpu)
+	}
+	return p.rr.Pick(now, cpu)
+}
+
+func (p *misbehaving) Tick(now int64, cpu topology.CPU) {
+	if p.cpu != 0 {
+		p.env.Resched(p.cpu)
+	}
+	p.rr.Tick(now, cpu)
+}
+
+func TestPolicyMisusePanics(t *testing.T) {
+	w := mustParse(t, "thread x\n\trun forever\nend\n")
+	one := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}
+	m, err := sim.New(one, &misbehaving{rr: *newRR(1000, 4), cpu: 7}, w)
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, "sim: toy-rr asked to reschedule cpu7, not a CPU of the machine", func() { _ = m.Run(time.Second) })
+
+	m, err = sim.New(one, &misbehaving{rr: *newRR(1000, 4), loop: true}, w)
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, "sim: toy-rr keeps asking for reschedules at time 0", func() { _ = m.Run(time.Second) })
+}
+
+func TestRunContinues(t *testing.T) {
+	w := hogs(t, 2)
+	m, err := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w)
+	require.NoError(t, err)
+	require.NoError(t, m.Run(500*time.Millisecond))
+	half := m.Result()
+	require.NoError(t, m.Run(time.Second))
+	full := m.Result()
+	assert.Equal(t, int64(500*time.Millisecond), half.End)
+	assert.Equal(t, int64(time.Second), full.End)
+	assert.Equal(t, int64(time.Second), full.Threads[0].CPUTime+full.Threads[1].CPUTime)
+	// The same as one run to the end.
+	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, r.Threads, full.Threads)
+}
