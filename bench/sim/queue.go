@@ -61,6 +61,9 @@ func (q *eventQueue) arm(s int32, t int64) {
 	q.up(len(q.h) - 1)
 }
 
+// seqOf returns the sequence number of slot s's event. Preconditions: s is armed.
+func (q *eventQueue) seqOf(s int32) uint64 { return q.h[q.pos[s]-1].seq }
+
 // disarm removes slot s if it is armed. The complexity is O(log n).
 func (q *eventQueue) disarm(s int32) {
 	p := q.pos[s]
