@@ -433,7 +433,7 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 		m.threads[parent].children++
 	}
 	if m.trace != nil {
-		m.trace.addName(name)
+		m.trace.addThread(ThreadInfo{Name: name, Parent: sched.ID(parent), Attr: t.attr})
 		m.trace.add(Record{Time: m.now, Kind: KindFork, CPU: id, Thread: sched.ID(tid), Other: parent})
 	}
 	m.call, m.ctx = CallFork, id

@@ -36,7 +36,10 @@ type Kind uint8
 //
 // A switch to or from the idle loop has Thread or Other -1; a preempted thread that the policy
 // picks again at once produces a Resched but no Switch, as in the kernels' sched_switch
-// tracepoint, which fires only when the thread changes.
+// tracepoint, which fires only when the thread changes. The previous thread's state in
+// sched_switch terms follows from Arg: Sleep is S, Preempt and Yield are R, Exit is X. A
+// Wakeup does not say which CPU's queue the policy chose (ftrace's target_cpu): it is the CPU of
+// the next Switch to the thread.
 const (
 	KindFork Kind = iota
 	KindWakeup
@@ -113,8 +116,9 @@ type Trace struct {
 	Records []Record
 	// Strings are the texts of explanations, indexed by the Other field of Explain records.
 	Strings []string
-	// Names are the threads' names, indexed by ID.
-	Names []string
+	// Threads describes each thread as it was created, indexed by ID: what exporters need for
+	// the comm and priority fields of sched_switch and sched_wakeup.
+	Threads []ThreadInfo
 
 	keep bool
 	n    int
@@ -134,8 +138,8 @@ func newTrace(mode TraceMode) *Trace {
 }
 
 // Hash returns a 64-bit FNV-1a-style hash of every record (taken as three little-endian words:
-// Time; Kind, Arg, CPU and Thread; Other), of every explanation text and of every thread name, in
-// the order they were recorded. Two runs with the same Hash almost surely recorded the same
+// Time; Kind, Arg, CPU and Thread; Other), of every explanation text and of every thread's name,
+// parent, class, nice and real-time priority, in the order they were recorded. Two runs with the same Hash almost surely recorded the same
 // trace. It does not depend on the architecture.
 func (t *Trace) Hash() uint64 { return t.hash }
 
@@ -161,9 +165,22 @@ func (t *Trace) add(r Record) {
 	}
 }
 
-func (t *Trace) addName(name string) {
-	t.mixString(name)
-	t.Names = append(t.Names, name)
+// A ThreadInfo describes a thread of a [Trace]: its name, parent and attributes at creation
+// (later changes are SetAttr records).
+type ThreadInfo struct {
+	// Name is the thread's name, such as "hog.3".
+	Name string
+	// Parent is the creating thread, or -1.
+	Parent sched.ID
+	// Attr are the attributes the thread was created with.
+	Attr sched.Attr
+}
+
+func (t *Trace) addThread(ti ThreadInfo) {
+	t.mixString(ti.Name)
+	t.mix(uint64(uint32(ti.Parent)) | uint64(ti.Attr.Class)<<32 | uint64(uint8(ti.Attr.Nice+64))<<40 |
+		uint64(uint8(ti.Attr.RTPrio))<<48)
+	t.Threads = append(t.Threads, ti)
 }
 
 func (t *Trace) addString(s string) int32 {
@@ -174,10 +191,10 @@ func (t *Trace) addString(s string) int32 {
 
 // name returns the name of thread id, or "idle" for -1.
 func (t *Trace) name(id sched.ID) string {
-	if id < 0 || int(id) >= len(t.Names) {
+	if id < 0 || int(id) >= len(t.Threads) {
 		return "idle"
 	}
-	return t.Names[id]
+	return t.Threads[id].Name
 }
 
 // Format returns r as one line of text, naming threads from t: the time in seconds with nine
