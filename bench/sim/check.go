@@ -28,14 +28,15 @@ const (
 	// Queuer holds a different number of threads from the machine's count of runnable threads
 	// that are not running. A lost thread also shows as starvation.
 	ThreadConservation
-	numInvariants
+	// NumInvariants is the number of invariants.
+	NumInvariants = int(iota)
 )
 
-var invariantNames = [numInvariants]string{"work-conservation", "starvation", "thread-conservation"}
+var invariantNames = [NumInvariants]string{"work-conservation", "starvation", "thread-conservation"}
 
 // String returns the hyphenated name of v, such as "work-conservation".
 func (v Invariant) String() string {
-	if v < numInvariants {
+	if int(v) < NumInvariants {
 		return invariantNames[v]
 	}
 	return fmt.Sprintf("invariant(%d)", uint8(v))
@@ -74,7 +75,7 @@ const maxViolations = 1000
 
 type violations struct {
 	list  []Violation
-	count [numInvariants]int
+	count [NumInvariants]int
 }
 
 func (m *Machine) violate(inv Invariant, id topology.CPU, tid int32, wait int64) {

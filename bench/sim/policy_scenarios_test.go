@@ -83,3 +83,25 @@ func TestPolicyNPlusOneHogsShareNCPUs(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyExplanationsReachTheTrace runs every policy with explanations on: they appear in the
+// trace, attached to the policy call that made them.
+func TestPolicyExplanationsReachTheTrace(t *testing.T) {
+	topo := topology.Uniform(1, 1, 1, 2, 1)
+	w := mustParse(t, "thread hog count=3\n\trun forever\nend\nthread napper\n\tloop\n\t\trun 1ms\n\t\tsleep 2ms\n\tend\nend\n")
+	for _, pc := range realPolicies(topo) {
+		t.Run(pc.name, func(t *testing.T) {
+			cfg := policyConfig(topo)
+			cfg.Trace, cfg.Explain = sim.TraceFull, true
+			r := runChecked(t, cfg, pc.make(), w, 500*time.Millisecond)
+			calls := map[sim.Call]int{}
+			for _, rec := range r.Trace.Records {
+				if rec.Kind == sim.KindExplain {
+					calls[sim.Call(rec.Arg)]++
+					require.NotEmpty(t, r.Trace.Strings[rec.Other])
+				}
+			}
+			assert.NotZero(t, calls[sim.CallPick], "explanations of picks: %v", calls)
+		})
+	}
+}

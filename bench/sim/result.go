@@ -51,6 +51,15 @@ func (t *ThreadStats) Lifetime() int64 {
 	return t.end - t.Start
 }
 
+// Completion returns how long the thread took from its creation to its exit, or false if it
+// had not exited.
+func (t *ThreadStats) Completion() (int64, bool) {
+	if t.End < 0 {
+		return 0, false
+	}
+	return t.End - t.Start, true
+}
+
 // Share returns the fraction of its lifetime the thread spent on a CPU: 1 for a hog alone on its
 // CPU, 0.5 for one of two hogs sharing a CPU fairly. It is 0 for a thread that lived no time.
 func (t *ThreadStats) Share() float64 {
@@ -120,7 +129,7 @@ type Result struct {
 	// Violations are the first 1000 violations of the checkers, in the order they were seen.
 	Violations []Violation
 	// Counts counts the violations of each invariant, all of them.
-	Counts [numInvariants]int
+	Counts [NumInvariants]int
 	// Trace is the trace, or nil with TraceOff.
 	Trace *Trace
 }
