@@ -1,0 +1,2 @@
+// Package cfs models Linux's Completely Fair Scheduler.
+package cfs
