@@ -347,10 +347,11 @@ func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
 // Yield marks the running task to be passed over by the next pick if that is not too unfair:
 // yield_task_fair. Unless it is SCHED_BATCH its run time is charged first; then it and its
 // ancestors become the skip buddies of their queues. Yield does nothing if the running task is
-// alone on the CPU or the CPU is idle; the caller then calls [CPU.Schedule], as sched_yield does.
+// alone on the CPU, is no longer queued (it went to sleep) or the CPU is idle; the caller then
+// calls [CPU.Schedule], as sched_yield does.
 func (c *CPU) Yield(now uint64) {
 	t := c.curr
-	if t == nil || c.root.hNrRunning == 1 {
+	if t == nil || !t.onRQ || c.root.hNrRunning == 1 {
 		return
 	}
 	q := t.q
