@@ -123,7 +123,9 @@ func before(a, b uint64) bool { return int64(a-b) < 0 }
 
 // EnableAugment makes t maintain, in every node, the wrap-aware minimum of the augmented values
 // ([Node.SetAug]) of its subtree, at the cost of O(log n) extra work per insertion and removal.
-// EnableAugment panics if t is not empty.
+// Like the keys, the augmented values must lie within 2^63 of each other: beyond that the
+// wrap-aware order is not transitive and the minimum is not defined. EnableAugment panics if t
+// is not empty.
 func (t *Timeline[T]) EnableAugment() {
 	if t.n != 0 {
 		panic("cfs: Timeline.EnableAugment on a non-empty timeline")
