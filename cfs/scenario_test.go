@@ -167,8 +167,8 @@ func TestScenarioSeed004(t *testing.T) {
 	type run struct {
 		m        *machine
 		idleRuns []uint64 // times at which the idle group's task was picked
-		leadIdle int // ticks that preempted a non-idle entity for an idle leftmost on its lead
-		favored  int // ticks where the option kept the non-idle entity running
+		leadIdle int      // ticks that preempted a non-idle entity for an idle leftmost on its lead
+		favored  int      // ticks where the option kept the non-idle entity running
 	}
 	runs := [2]*run{}
 	for k, opt := range []bool{false, true} {
