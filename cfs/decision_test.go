@@ -9,7 +9,7 @@ import "testing"
 // rig returns a CPU whose root queue holds tasks at the given absolute vruntimes. If running is
 // true the first task is the running one, having run ran ns in its current slice; the others
 // wait on the timeline. rig bypasses placement, so that decisions can be tested on exact states.
-func rig(t *testing.T, p Params, running bool, ran uint64, tasks []*Entity, vrs []uint64) *CPU {
+func rig(t testing.TB, p Params, running bool, ran uint64, tasks []*Entity, vrs []uint64) *CPU {
 	t.Helper()
 	c := NewCPU(0, p)
 	q := c.Root()
