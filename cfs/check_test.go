@@ -37,7 +37,7 @@ func timelineErr[T any](t *Timeline[T]) error {
 		if n.value == nil {
 			return 0, fmt.Errorf("node %d: no value", n.key)
 		}
-		for _, c := range []*Node[T]{n.left, n.right} {
+		for _, c := range []*Node[T]{n.child[0], n.child[1]} {
 			if c != nil && c.parent != n {
 				return 0, fmt.Errorf("node %d: child %d has a wrong parent link", n.key, c.key)
 			}
@@ -45,7 +45,7 @@ func timelineErr[T any](t *Timeline[T]) error {
 				return 0, fmt.Errorf("red node %d has red child %d", n.key, c.key)
 			}
 		}
-		lh, err := walk(n.left)
+		lh, err := walk(n.child[0])
 		if err != nil {
 			return 0, err
 		}
@@ -57,7 +57,7 @@ func timelineErr[T any](t *Timeline[T]) error {
 		}
 		prev = n
 		count++
-		rh, err := walk(n.right)
+		rh, err := walk(n.child[1])
 		if err != nil {
 			return 0, err
 		}

@@ -15,13 +15,14 @@ import "iter"
 // The zero Node is not on any timeline; it must be given its element with Init before its
 // first insertion. A Node must not be copied while it is on a timeline.
 type Node[T any] struct {
-	key                 uint64
-	left, right, parent *Node[T]
-	red                 bool
-	tree                *Timeline[T]
-	value               *T
-	aug                 uint64
-	augMin              uint64
+	key    uint64
+	child  [2]*Node[T] // left, right: indexed so that the descent needs no branch
+	parent *Node[T]
+	red    bool
+	tree   *Timeline[T]
+	value  *T
+	aug    uint64
+	augMin uint64
 }
 
 // Init sets the element n belongs to. It is called once, typically when the element is
@@ -62,10 +63,10 @@ func (n *Node[T]) AugMin() uint64 { return n.augMin }
 
 // Left returns n's left child in the tree, or nil. Together with [Timeline.Root] and
 // [Node.Right] it lets a search such as EEVDF's descend an augmented tree.
-func (n *Node[T]) Left() *Node[T] { return n.left }
+func (n *Node[T]) Left() *Node[T] { return n.child[0] }
 
 // Right returns n's right child in the tree, or nil.
-func (n *Node[T]) Right() *Node[T] { return n.right }
+func (n *Node[T]) Right() *Node[T] { return n.child[1] }
 
 // Next returns the node after n in key order (the kernel's rb_next), or nil if n is the last
 // node or is not queued. The complexity is O(log n) worst case, O(1) amortised over a full walk.
@@ -73,14 +74,14 @@ func (n *Node[T]) Next() *Node[T] {
 	if n.tree == nil {
 		return nil
 	}
-	if r := n.right; r != nil {
-		for r.left != nil {
-			r = r.left
+	if r := n.child[1]; r != nil {
+		for r.child[0] != nil {
+			r = r.child[0]
 		}
 		return r
 	}
 	for p := n.parent; p != nil; n, p = p, p.parent {
-		if n == p.left {
+		if n == p.child[0] {
 			return p
 		}
 	}
@@ -161,19 +162,19 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	}
 	n.tree = t
 	n.key = key
-	n.left, n.right = nil, nil
+	n.child = [2]*Node[T]{}
 	n.red = true
 	var parent *Node[T]
 	link := &t.root
 	leftmost := true
 	for x := *link; x != nil; x = *link {
 		parent = x
-		if before(key, x.key) {
-			link = &x.left
-		} else {
-			link = &x.right
-			leftmost = false
-		}
+		// dir is 0 (left) if key is before x.key and 1 (right) otherwise, computed without
+		// a branch: the comparison is a coin toss in a random workload and a mispredicted
+		// branch per level costs more than the data dependency.
+		dir := uint64(^int64(key-x.key)) >> 63
+		leftmost = leftmost && dir == 0
+		link = &x.child[dir]
 	}
 	n.parent = parent
 	*link = n
@@ -202,13 +203,13 @@ func (t *Timeline[T]) insertFixup(n *Node[T]) {
 			return
 		}
 		g := p.parent // p is red, so it is not the root.
-		if p == g.left {
-			if u := g.right; u != nil && u.red {
+		if p == g.child[0] {
+			if u := g.child[1]; u != nil && u.red {
 				p.red, u.red, g.red = false, false, true
 				n = g
 				continue
 			}
-			if n == p.right {
+			if n == p.child[1] {
 				t.rotateLeft(p)
 				p = n
 			}
@@ -216,12 +217,12 @@ func (t *Timeline[T]) insertFixup(n *Node[T]) {
 			t.rotateRight(g)
 			return
 		}
-		if u := g.left; u != nil && u.red {
+		if u := g.child[0]; u != nil && u.red {
 			p.red, u.red, g.red = false, false, true
 			n = g
 			continue
 		}
-		if n == p.left {
+		if n == p.child[0] {
 			t.rotateRight(p)
 			p = n
 		}
@@ -236,10 +237,10 @@ func (t *Timeline[T]) replaceChild(old, nw *Node[T]) {
 	switch p := old.parent; {
 	case p == nil:
 		t.root = nw
-	case p.left == old:
-		p.left = nw
+	case p.child[0] == old:
+		p.child[0] = nw
 	default:
-		p.right = nw
+		p.child[1] = nw
 	}
 	if nw != nil {
 		nw.parent = old.parent
@@ -247,13 +248,13 @@ func (t *Timeline[T]) replaceChild(old, nw *Node[T]) {
 }
 
 func (t *Timeline[T]) rotateLeft(x *Node[T]) {
-	y := x.right
-	x.right = y.left
-	if y.left != nil {
-		y.left.parent = x
+	y := x.child[1]
+	x.child[1] = y.child[0]
+	if y.child[0] != nil {
+		y.child[0].parent = x
 	}
 	t.replaceChild(x, y)
-	y.left = x
+	y.child[0] = x
 	x.parent = y
 	if t.augmented {
 		y.augMin = x.augMin
@@ -262,13 +263,13 @@ func (t *Timeline[T]) rotateLeft(x *Node[T]) {
 }
 
 func (t *Timeline[T]) rotateRight(x *Node[T]) {
-	y := x.left
-	x.left = y.right
-	if y.right != nil {
-		y.right.parent = x
+	y := x.child[0]
+	x.child[0] = y.child[1]
+	if y.child[1] != nil {
+		y.child[1].parent = x
 	}
 	t.replaceChild(x, y)
-	y.right = x
+	y.child[1] = x
 	x.parent = y
 	if t.augmented {
 		y.augMin = x.augMin
@@ -279,10 +280,10 @@ func (t *Timeline[T]) rotateRight(x *Node[T]) {
 // subtreeMin computes n's augMin from its own value and its children's augMin.
 func subtreeMin[T any](n *Node[T]) uint64 {
 	m := n.aug
-	if l := n.left; l != nil && before(l.augMin, m) {
+	if l := n.child[0]; l != nil && before(l.augMin, m) {
 		m = l.augMin
 	}
-	if r := n.right; r != nil && before(r.augMin, m) {
+	if r := n.child[1]; r != nil && before(r.augMin, m) {
 		m = r.augMin
 	}
 	return m
@@ -300,30 +301,30 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 	var x, xParent *Node[T]
 	removedRed := n.red
 	switch {
-	case n.left == nil:
-		x, xParent = n.right, n.parent
+	case n.child[0] == nil:
+		x, xParent = n.child[1], n.parent
 		t.replaceChild(n, x)
-	case n.right == nil:
-		x, xParent = n.left, n.parent
+	case n.child[1] == nil:
+		x, xParent = n.child[0], n.parent
 		t.replaceChild(n, x)
 	default:
-		y := n.right
-		for y.left != nil {
-			y = y.left
+		y := n.child[1]
+		for y.child[0] != nil {
+			y = y.child[0]
 		}
 		removedRed = y.red
-		x = y.right
+		x = y.child[1]
 		if y.parent == n {
 			xParent = y
 		} else {
 			xParent = y.parent
 			t.replaceChild(y, x)
-			y.right = n.right
-			y.right.parent = y
+			y.child[1] = n.child[1]
+			y.child[1].parent = y
 		}
 		t.replaceChild(n, y)
-		y.left = n.left
-		y.left.parent = y
+		y.child[0] = n.child[0]
+		y.child[0].parent = y
 		y.red = n.red
 	}
 	if t.augmented {
@@ -334,7 +335,7 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 	if !removedRed {
 		t.removeFixup(x, xParent)
 	}
-	n.left, n.right, n.parent, n.tree = nil, nil, nil, nil
+	n.child, n.parent, n.tree = [2]*Node[T]{}, nil, nil
 	t.n--
 }
 
@@ -342,45 +343,45 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 // nil) carries the extra black and xParent is its parent.
 func (t *Timeline[T]) removeFixup(x, xParent *Node[T]) {
 	for x != t.root && (x == nil || !x.red) {
-		if x == xParent.left {
-			w := xParent.right
+		if x == xParent.child[0] {
+			w := xParent.child[1]
 			if w.red {
 				w.red, xParent.red = false, true
 				t.rotateLeft(xParent)
-				w = xParent.right
+				w = xParent.child[1]
 			}
-			if !isRed(w.left) && !isRed(w.right) {
+			if !isRed(w.child[0]) && !isRed(w.child[1]) {
 				w.red = true
 				x, xParent = xParent, xParent.parent
 				continue
 			}
-			if !isRed(w.right) {
-				w.left.red, w.red = false, true
+			if !isRed(w.child[1]) {
+				w.child[0].red, w.red = false, true
 				t.rotateRight(w)
-				w = xParent.right
+				w = xParent.child[1]
 			}
-			w.red, xParent.red, w.right.red = xParent.red, false, false
+			w.red, xParent.red, w.child[1].red = xParent.red, false, false
 			t.rotateLeft(xParent)
 			x = t.root
 			break
 		}
-		w := xParent.left
+		w := xParent.child[0]
 		if w.red {
 			w.red, xParent.red = false, true
 			t.rotateRight(xParent)
-			w = xParent.left
+			w = xParent.child[0]
 		}
-		if !isRed(w.left) && !isRed(w.right) {
+		if !isRed(w.child[0]) && !isRed(w.child[1]) {
 			w.red = true
 			x, xParent = xParent, xParent.parent
 			continue
 		}
-		if !isRed(w.left) {
-			w.right.red, w.red = false, true
+		if !isRed(w.child[0]) {
+			w.child[1].red, w.red = false, true
 			t.rotateLeft(w)
-			w = xParent.left
+			w = xParent.child[0]
 		}
-		w.red, xParent.red, w.left.red = xParent.red, false, false
+		w.red, xParent.red, w.child[0].red = xParent.red, false, false
 		t.rotateRight(xParent)
 		x = t.root
 		break
