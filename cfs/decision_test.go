@@ -137,6 +137,7 @@ func TestCheckPreemptWakeup(t *testing.T) {
 		{name: "heavy wakee needs a shorter lead", p: def, s: two(Normal, 19, Normal, -20, v+20_000, v), preempt: true, reason: WakeupLead, next: true, vdiff: 20_000, gran: 11536},
 		{name: "NEXT_BUDDY marks a wakee that does not preempt", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupLeadTooSmall, next: true, gran: 1_000_000},
 		{name: "NEXT_BUDDY does not mark a forked task", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupLeadTooSmall, gran: 1_000_000, fork: true},
+		{name: "a SCHED_IDLE running task is never the last buddy", p: lb, s: two(Idle, 0, Normal, 0, v, v), preempt: true, reason: WakeupIdleCurr},
 		{name: "LAST_BUDDY on a crowded queue", p: lb, s: two(Normal, 0, Normal, 0, v+1<<30, v), preempt: true, reason: WakeupLead, next: true, last: true, vdiff: 1 << 30, gran: 1_000_000},
 	}
 	for _, tc := range tests {

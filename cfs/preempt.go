@@ -273,7 +273,10 @@ func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecisi
 	scale := uint64(curr.q.nrRunning) >= p.NrLatency
 	nextMarked := false
 	if p.NextBuddy && scale && !fork {
-		d.NextBuddy, nextMarked = wakee, true
+		nextMarked = true
+		if !wakee.IsIdle() { // set_next_buddy stops at an idle entity
+			d.NextBuddy = wakee
+		}
 	}
 	if c.needResched {
 		d.Reason = WakeupAlreadyResched
@@ -303,7 +306,7 @@ func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecisi
 	d.Gran = WakeupGran(pse, p)
 	if WakeupPreemptEntity(se, pse, p) == 1 {
 		d.Reason = WakeupLead
-		if !nextMarked {
+		if !nextMarked && !pse.IsIdle() {
 			d.NextBuddy = pse
 		}
 		return d.preempt(se, scale, p)
@@ -313,10 +316,11 @@ func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecisi
 }
 
 // preempt completes a positive decision: the kernel's preempt label, which makes the preempted
-// entity se the last buddy when LAST_BUDDY is on, the queue is crowded and se is a queued task.
+// entity se the last buddy when LAST_BUDDY is on, the queue is crowded and se is a queued task
+// (and not idle: set_last_buddy stops at an idle entity).
 func (d WakeupDecision) preempt(se *Entity, scale bool, p Params) WakeupDecision {
 	d.Preempt = true
-	if se.onRQ && p.LastBuddy && scale && se.myQ == nil {
+	if se.onRQ && p.LastBuddy && scale && se.myQ == nil && !se.IsIdle() {
 		d.LastBuddy = se
 	}
 	return d
