@@ -286,3 +286,27 @@ func ExampleCPU_Yield() {
 	fmt.Println(run, c.Root().Skip())
 	// Output: b b
 }
+
+func ExampleCPU_Sleep() {
+	c := cfs.NewCPU(0, cfs.DefaultParams())
+	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	sleeper := c.Schedule(0)
+	c.Sleep(sleeper, 1_000_000) // blocks after 1 ms
+	fmt.Println(c.NeedResched(), c.Schedule(1_000_000), c.NrRunning())
+	// 50 ms later it wakes with half a latency period of credit and preempts the runner.
+	c.Tick(51_000_000)
+	d := c.Wakeup(sleeper, 51_000_000)
+	fmt.Println(d.Preempt, int64(sleeper.Vruntime-c.Root().MinVruntime()))
+	// Output:
+	// true a 1
+	// true -3000000
+}
+
+func ExampleCPU_IdleOnly() {
+	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c.Fork(nil, cfs.NewTask("backup", cfs.Idle, 0), 0)
+	fmt.Println(c.IdleOnly())
+	// Output: true
+}
