@@ -60,6 +60,16 @@ func (c *CPU) IdleOnly() bool {
 	return c.root.hNrRunning > 0 && c.root.hNrRunning == c.root.idleHNrRunning
 }
 
+// UpdateCurr charges the running task for the time since it was last charged, at its own
+// queue's level: update_curr_fair (called by the kernel before reading a task's run time, for
+// example in task_sched_runtime). Group entities above are charged at their next update. It does
+// nothing if the CPU is idle.
+func (c *CPU) UpdateCurr(now uint64) {
+	if c.curr != nil {
+		c.curr.q.updateCurr(now, c.params)
+	}
+}
+
 // attach links task t to its group's queue on c (set_task_rq), so that t.Queue and t.Parent
 // describe where it will be queued.
 func (c *CPU) attach(t *Entity) {

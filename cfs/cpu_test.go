@@ -177,6 +177,25 @@ func TestYield(t *testing.T) {
 	checkCPU(t, c, nil)
 }
 
+func TestUpdateCurr(t *testing.T) {
+	c := NewCPU(0, DefaultParams())
+	c.UpdateCurr(5) // idle: nothing to charge
+	a := NewTask("a", Normal, 5)
+	c.Fork(nil, a, 0)
+	c.Schedule(1000)
+	v := a.Vruntime
+	c.UpdateCurr(1_001_000)
+	if a.SumExecRuntime != 1_000_000 || a.Vruntime-v != 3056716 || a.ExecStart != 1_001_000 {
+		t.Errorf("UpdateCurr after 1 ms at nice 5: sum %d, vruntime %+d, exec_start %d; want 1000000, +3056716, 1001000",
+			a.SumExecRuntime, a.Vruntime-v, a.ExecStart)
+	}
+	c.UpdateCurr(1_000_500) // the clock going backwards charges nothing
+	if a.SumExecRuntime != 1_000_000 {
+		t.Errorf("UpdateCurr with an earlier clock charged %d ns", a.SumExecRuntime-1_000_000)
+	}
+	checkCPU(t, c, nil)
+}
+
 func TestIdleOnly(t *testing.T) {
 	c := NewCPU(0, DefaultParams())
 	if c.IdleOnly() {

@@ -144,8 +144,8 @@
 // kernel's hooks: [CPU.Fork] (task_fork_fair and wake_up_new_task), [CPU.Wakeup] (enqueue with
 // ENQUEUE_WAKEUP and check_preempt_curr), [CPU.Sleep] (dequeue with DEQUEUE_SLEEP), [CPU.Tick]
 // (task_tick_fair), [CPU.Schedule] (put_prev_task_fair and pick_next_task_fair, then
-// set_next_entity down the hierarchy), [CPU.SetNice] (set_user_nice) and [CPU.Yield]
-// (yield_task_fair). Time is always an explicit now in nanoseconds; nothing reads a clock. The
+// set_next_entity down the hierarchy), [CPU.SetNice] (set_user_nice), [CPU.Yield]
+// (yield_task_fair) and [CPU.UpdateCurr] (update_curr_fair). Time is always an explicit now in nanoseconds; nothing reads a clock. The
 // decisions the methods take are available as pure functions that return a decision value with
 // the figures it was made from and an explanation ([TickDecision], [WakeupDecision],
 // [PickReason]).
@@ -211,6 +211,7 @@
 //	task_fork_fair + wake_up_new_task           CPU.Fork
 //	set_user_nice, prio_changed_fair            CPU.SetNice
 //	yield_task_fair                             CPU.Yield
+//	update_curr_fair                            CPU.UpdateCurr
 //	sched_idle_rq                               CPU.IdleOnly
 //	pick_next_entity                            Pick
 //	check_preempt_tick                          CheckPreemptTick
