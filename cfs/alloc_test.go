@@ -1,0 +1,59 @@
+package cfs
+
+import "testing"
+
+// TestZeroAllocs enforces the zero-allocation claims of the timeline and of the CPU's hot
+// operations (tick, schedule, sleep, wakeup and the decisions they make).
+func TestZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	var tl Timeline[item]
+	tl.EnableAugment()
+	items := make([]*item, 256)
+	for i := range items {
+		items[i] = newItem(i)
+		tl.Insert(&items[i].node, uint64(i*7919%256))
+	}
+	k := 0
+	if a := testing.AllocsPerRun(1000, func() {
+		n := tl.PopFirst()
+		tl.Insert(n, n.key+300)
+		it := items[k%len(items)]
+		tl.Remove(&it.node)
+		tl.Insert(&it.node, it.node.key+1)
+		k++
+	}); a != 0 {
+		t.Errorf("Timeline PopFirst/Insert/Remove: %v allocs per run, want 0", a)
+	}
+
+	c := NewCPU(0, DefaultParams())
+	g := NewGroup("g", nil, 1)
+	tasks := []*Entity{NewTask("a", Normal, 0), NewTask("b", Normal, 3), NewTask("c", Idle, 0), NewTask("d", Batch, -2)}
+	tasks[1].SetGroup(g)
+	tasks[2].SetGroup(g)
+	for _, tk := range tasks {
+		c.Fork(nil, tk, 0)
+	}
+	c.Schedule(0)
+	now := uint64(0)
+	if a := testing.AllocsPerRun(1000, func() {
+		now += 1_000_000
+		c.Tick(now)
+		if c.NeedResched() {
+			c.Schedule(now)
+		}
+		s := tasks[now/1_000_000%4]
+		if s.OnRQ() {
+			c.Sleep(s, now)
+			if c.NeedResched() {
+				c.Schedule(now)
+			}
+			c.Wakeup(s, now+1)
+		}
+		Pick(c.Root(), nil, c.params)
+	}); a != 0 {
+		t.Errorf("CPU Tick/Schedule/Sleep/Wakeup/Pick: %v allocs per run, want 0", a)
+	}
+	checkCPU(t, c, nil)
+}

@@ -1,0 +1,198 @@
+package cfs
+
+import (
+	"fmt"
+	"testing"
+)
+
+// checkTimeline walks t and fails the test if any invariant documented on Timeline does not
+// hold: parent links, red-black colouring and black height, wrap-aware key order, the cached
+// leftmost node, the node count, tree ownership, and (when augmented) the subtree minima.
+func checkTimeline[T any](tb testing.TB, t *Timeline[T]) {
+	tb.Helper()
+	if err := timelineErr(t); err != nil {
+		tb.Fatalf("timeline invariant: %v", err)
+	}
+}
+
+func timelineErr[T any](t *Timeline[T]) error {
+	if t.root != nil {
+		if t.root.parent != nil {
+			return fmt.Errorf("root has a parent")
+		}
+		if t.root.red {
+			return fmt.Errorf("root is red")
+		}
+	}
+	count := 0
+	var prev *Node[T]
+	var walk func(n *Node[T]) (int, error)
+	walk = func(n *Node[T]) (int, error) {
+		if n == nil {
+			return 1, nil
+		}
+		if n.tree != t {
+			return 0, fmt.Errorf("node %d: tree field does not point to the timeline", n.key)
+		}
+		if n.value == nil {
+			return 0, fmt.Errorf("node %d: no value", n.key)
+		}
+		for _, c := range []*Node[T]{n.child[0], n.child[1]} {
+			if c != nil && c.parent != n {
+				return 0, fmt.Errorf("node %d: child %d has a wrong parent link", n.key, c.key)
+			}
+			if n.red && c != nil && c.red {
+				return 0, fmt.Errorf("red node %d has red child %d", n.key, c.key)
+			}
+		}
+		lh, err := walk(n.child[0])
+		if err != nil {
+			return 0, err
+		}
+		if prev != nil && before(n.key, prev.key) {
+			return 0, fmt.Errorf("keys out of order: %d after %d", n.key, prev.key)
+		}
+		if prev == nil && t.first != n {
+			return 0, fmt.Errorf("cached first is not the leftmost node")
+		}
+		prev = n
+		count++
+		rh, err := walk(n.child[1])
+		if err != nil {
+			return 0, err
+		}
+		if lh != rh {
+			return 0, fmt.Errorf("node %d: black heights differ (%d left, %d right)", n.key, lh, rh)
+		}
+		if t.augmented && n.augMin != subtreeMin(n) {
+			return 0, fmt.Errorf("node %d: augMin %d, want %d", n.key, n.augMin, subtreeMin(n))
+		}
+		if !n.red {
+			lh++
+		}
+		return lh, nil
+	}
+	if _, err := walk(t.root); err != nil {
+		return err
+	}
+	if t.root == nil && t.first != nil {
+		return fmt.Errorf("empty tree has a cached first node")
+	}
+	if count != t.n {
+		return fmt.Errorf("Len() = %d, but the tree holds %d nodes", t.n, count)
+	}
+	return nil
+}
+
+// checkCPU walks c's whole queue hierarchy and fails the test if any invariant documented on
+// Queue and CPU does not hold. minSeen, if not nil, remembers each queue's min_vruntime between
+// calls, to check that it never moves backwards.
+func checkCPU(tb testing.TB, c *CPU, minSeen map[*Queue]uint64) {
+	tb.Helper()
+	if err := cpuErr(c, minSeen); err != nil {
+		tb.Fatalf("CPU invariant: %v", err)
+	}
+}
+
+func cpuErr(c *CPU, minSeen map[*Queue]uint64) error {
+	// The running task's chain: each level is its queue's curr, and the chain reaches the root.
+	if c.curr != nil {
+		if !c.curr.IsTask() {
+			return fmt.Errorf("rq->curr %v is a group entity", c.curr)
+		}
+		var top *Entity
+		for se := c.curr; se != nil; se = se.parent {
+			if se.q.curr != se {
+				return fmt.Errorf("%v is on the running chain but its queue's curr is %v", se, se.q.curr)
+			}
+			top = se
+		}
+		if top.q != &c.root {
+			return fmt.Errorf("the running chain of %v does not reach the root queue", c.curr)
+		}
+	} else if c.root.curr != nil {
+		return fmt.Errorf("CPU idle but the root queue's curr is %v", c.root.curr)
+	}
+	_, _, err := queueErr(&c.root, minSeen)
+	return err
+}
+
+// queueErr checks q and the queues below it and returns the number of tasks in q's hierarchy and
+// how many of them count as idle.
+func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) {
+	if err := timelineErr(&q.timeline); err != nil {
+		return 0, 0, fmt.Errorf("queue %v: %w", q.group, err)
+	}
+	var ents []*Entity
+	for n := q.timeline.First(); n != nil; n = n.Next() {
+		e := n.value
+		if n.key != e.Vruntime {
+			return 0, 0, fmt.Errorf("%v: timeline key %d, vruntime %d", e, n.key, e.Vruntime)
+		}
+		if e == q.curr {
+			return 0, 0, fmt.Errorf("running entity %v is on the timeline", e)
+		}
+		ents = append(ents, e)
+	}
+	if q.curr != nil && q.curr.onRQ {
+		ents = append(ents, q.curr)
+	}
+	if int(q.nrRunning) != len(ents) {
+		return 0, 0, fmt.Errorf("queue %v: nr_running %d, %d queued entities", q.group, q.nrRunning, len(ents))
+	}
+	var load uint64
+	var idle uint32
+	for _, e := range ents {
+		if !e.onRQ || e.q != q {
+			return 0, 0, fmt.Errorf("%v on queue %v: on_rq %t, queue %v", e, q.group, e.onRQ, e.q.group)
+		}
+		load += e.load.Weight
+		if e.IsIdle() {
+			idle++
+		}
+		if e.IsTask() {
+			h++
+			if e.policy == Idle {
+				idleH++
+			}
+			continue
+		}
+		if e.myQ.nrRunning == 0 {
+			return 0, 0, fmt.Errorf("group entity %v queued with an empty queue", e)
+		}
+		if want := e.group.entityShares(e.cpu); e.load.Weight != want {
+			return 0, 0, fmt.Errorf("group entity %v: weight %d, shares %d", e, e.load.Weight, want)
+		}
+		ch, ci, err := queueErr(e.myQ, minSeen)
+		if err != nil {
+			return 0, 0, err
+		}
+		h += ch
+		if e.myQ.isIdle() {
+			idleH += ch
+		} else {
+			idleH += ci
+		}
+	}
+	if q.load.Weight != load {
+		return 0, 0, fmt.Errorf("queue %v: load %d, sum of weights %d", q.group, q.load.Weight, load)
+	}
+	if q.idleNrRunning != idle {
+		return 0, 0, fmt.Errorf("queue %v: idle_nr_running %d, want %d", q.group, q.idleNrRunning, idle)
+	}
+	if q.hNrRunning != h || q.idleHNrRunning != idleH {
+		return 0, 0, fmt.Errorf("queue %v: h_nr_running %d idle_h_nr_running %d, want %d and %d", q.group, q.hNrRunning, q.idleHNrRunning, h, idleH)
+	}
+	for _, b := range []*Entity{q.next, q.last, q.skip} {
+		if b != nil && (!b.onRQ || b.q != q) {
+			return 0, 0, fmt.Errorf("queue %v: buddy %v is not queued here", q.group, b)
+		}
+	}
+	if minSeen != nil {
+		if old, ok := minSeen[q]; ok && before(q.minVruntime, old) {
+			return 0, 0, fmt.Errorf("queue %v: min_vruntime moved back from %d to %d", q.group, old, q.minVruntime)
+		}
+		minSeen[q] = q.minVruntime
+	}
+	return h, idleH, nil
+}

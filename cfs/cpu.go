@@ -1,0 +1,373 @@
+// This file implements CPU, the fair part of the kernel's per-CPU struct rq, and the task-level
+// operations of v6.5's fair.c that walk the group hierarchy: enqueue_task_fair,
+// dequeue_task_fair, pick_next_task_fair, put_prev_task_fair, task_tick_fair, task_fork_fair,
+// yield_task_fair, set_user_nice with prio_changed_fair, and the wakeup path's
+// check_preempt_curr.
+
+package cfs
+
+import "fmt"
+
+// A CPU is one processor's fair-class state: the kernel's struct rq restricted to what the fair
+// class uses. It has a root [Queue] (rq->cfs), the running task (rq->curr, nil when the CPU
+// idles) and a need-resched flag (TIF_NEED_RESCHED of the running task).
+//
+// Time is always passed in explicitly as now, in nanoseconds of the CPU's task clock
+// (rq_clock_task); it must not go backwards. A CPU is not safe for concurrent use: as in the
+// kernel, every method assumes the caller holds the CPU (its rq lock).
+type CPU struct {
+	id          int
+	params      Params
+	root        Queue
+	curr        *Entity
+	needResched bool
+}
+
+// NewCPU returns CPU number id (counted from 0, used to index each group's per-CPU state) with
+// parameters p, idle and with an empty root queue. NewCPU panics if id < 0.
+func NewCPU(id int, p Params) *CPU {
+	if id < 0 {
+		panic(fmt.Sprintf("cfs: NewCPU: id %d", id))
+	}
+	c := &CPU{id: id, params: p}
+	c.root.init(c, nil, nil)
+	return c
+}
+
+// ID returns the CPU's number.
+func (c *CPU) ID() int { return c.id }
+
+// Params returns the CPU's parameters.
+func (c *CPU) Params() Params { return c.params }
+
+// Root returns the CPU's root queue (rq->cfs).
+func (c *CPU) Root() *Queue { return &c.root }
+
+// Curr returns the running task (rq->curr), or nil if the CPU is idle.
+func (c *CPU) Curr() *Entity { return c.curr }
+
+// NeedResched reports whether a decision asked for the running task to be switched out
+// (TIF_NEED_RESCHED); [CPU.Schedule] clears it.
+func (c *CPU) NeedResched() bool { return c.needResched }
+
+// NrRunning returns the number of fair tasks queued on the CPU, the running one included
+// (rq->cfs.h_nr_running).
+func (c *CPU) NrRunning() int { return int(c.root.hNrRunning) }
+
+// IdleOnly reports whether every task queued on the CPU counts as idle and there is at least
+// one: the kernel's sched_idle_rq, which lets wakeups and load balancing treat the CPU as idle.
+func (c *CPU) IdleOnly() bool {
+	return c.root.hNrRunning > 0 && c.root.hNrRunning == c.root.idleHNrRunning
+}
+
+// UpdateCurr charges the running task for the time since it was last charged, at its own
+// queue's level: update_curr_fair (called by the kernel before reading a task's run time, for
+// example in task_sched_runtime). Group entities above are charged at their next update. It does
+// nothing if the CPU is idle.
+func (c *CPU) UpdateCurr(now uint64) {
+	if c.curr != nil {
+		c.curr.q.updateCurr(now, c.params)
+	}
+}
+
+// attach links task t to its group's queue on c (set_task_rq), so that t.Queue and t.Parent
+// describe where it will be queued.
+func (c *CPU) attach(t *Entity) {
+	if t.myQ != nil {
+		panic("cfs: a group entity used as a task")
+	}
+	t.cpu = c
+	if t.group == nil {
+		t.q, t.parent, t.depth = &c.root, nil, 0
+		return
+	}
+	gc := t.group.on(c)
+	t.q, t.parent, t.depth = &gc.q, &gc.se, t.group.depth+1
+}
+
+// enqueueTask is enqueue_task_fair: enqueue t and every ancestor that is not yet queued, then
+// update the weights and counters of the queued ancestors above.
+func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
+	p := c.params
+	idleH := uint32(0)
+	if t.policy == Idle {
+		idleH = 1
+	}
+	se := t
+	for ; se != nil; se = se.parent {
+		if se.onRQ {
+			break
+		}
+		q := se.q
+		q.enqueueEntity(se, now, flags, p)
+		q.hNrRunning++
+		q.idleHNrRunning += idleH
+		if q.isIdle() {
+			idleH = 1
+		}
+		flags = flagWakeup
+	}
+	for ; se != nil; se = se.parent {
+		q := se.q
+		q.updateGroup(se, now, p)
+		q.hNrRunning++
+		q.idleHNrRunning += idleH
+		if q.isIdle() {
+			idleH = 1
+		}
+	}
+}
+
+// dequeueTask is dequeue_task_fair: dequeue t and every ancestor whose queue becomes empty, then
+// update the weights and counters of the ancestors that stay queued. A sleeping task whose group
+// keeps other entities makes its group entity the next buddy.
+func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
+	p := c.params
+	sleep := flags&flagWakeup != 0
+	idleH := uint32(0)
+	if t.policy == Idle {
+		idleH = 1
+	}
+	se := t
+	for ; se != nil; se = se.parent {
+		q := se.q
+		q.dequeueEntity(se, now, flags, p)
+		q.hNrRunning--
+		q.idleHNrRunning -= idleH
+		if q.isIdle() {
+			idleH = 1
+		}
+		if q.load.Weight != 0 {
+			se = se.parent
+			if sleep && se != nil {
+				setNextBuddy(se)
+			}
+			break
+		}
+		flags |= flagWakeup
+	}
+	for ; se != nil; se = se.parent {
+		q := se.q
+		q.updateGroup(se, now, p)
+		q.hNrRunning--
+		q.idleHNrRunning -= idleH
+		if q.isIdle() {
+			idleH = 1
+		}
+	}
+}
+
+// putPrevTask is put_prev_task_fair: put every level of the running task's hierarchy back.
+func (c *CPU) putPrevTask(now uint64) {
+	for se := c.curr; se != nil; se = se.parent {
+		se.q.putPrevEntity(se, now, c.params)
+	}
+}
+
+// setNextTask is set_next_task_fair: make every level of t's hierarchy its queue's curr.
+func (c *CPU) setNextTask(t *Entity, now uint64) {
+	for se := t; se != nil; se = se.parent {
+		se.q.setNextEntity(se, now)
+	}
+}
+
+// Schedule switches to the task the fair class picks next and returns it, or nil if no task is
+// queued (the CPU idles): the kernel's __schedule with pick_next_task_fair on its simple path.
+// The running task's hierarchy is put back first (put_prev_task_fair); then, from the root queue
+// down, [Pick] chooses an entity at each level and it becomes that queue's running entity
+// (set_next_entity), until a task is reached. The need-resched flag is cleared.
+func (c *CPU) Schedule(now uint64) *Entity {
+	c.putPrevTask(now)
+	c.curr = nil
+	c.needResched = false
+	q := &c.root
+	if q.nrRunning == 0 {
+		return nil
+	}
+	for {
+		se, _ := Pick(q, nil, c.params)
+		q.setNextEntity(se, now)
+		if se.myQ == nil {
+			c.curr = se
+			return se
+		}
+		q = se.myQ
+	}
+}
+
+// Tick is the scheduler tick for the running task: task_tick_fair. At every level of the running
+// task's hierarchy, innermost first, it charges the running entity (update_curr), refreshes a
+// group entity's weight, and, when the level's queue holds more than one entity, asks
+// [CheckPreemptTick] whether the running entity should give way; a positive answer sets the
+// need-resched flag (and, when the slice ran out, clears the entity's buddies). Tick returns the
+// first positive decision, or the innermost level's negative one; the zero TickDecision if no
+// level had a competitor or the CPU is idle.
+func (c *CPU) Tick(now uint64) TickDecision {
+	var first TickDecision
+	decided := false
+	for se := c.curr; se != nil; se = se.parent {
+		q := se.q
+		q.updateCurr(now, c.params)
+		q.updateGroup(se, now, c.params)
+		if q.nrRunning <= 1 {
+			continue
+		}
+		d := CheckPreemptTick(q, se, c.params)
+		if d.Resched {
+			c.needResched = true
+			if d.Reason == TickSliceExpired {
+				q.clearBuddies(se)
+			}
+		}
+		if !decided || (d.Resched && !first.Resched) {
+			first, decided = d, true
+		}
+	}
+	return first
+}
+
+// Wakeup enqueues sleeping task t on c at time now (a wakeup: ttwu_do_activate with
+// ENQUEUE_WAKEUP, so [PlaceEntity] gives it its sleeper credit) and asks [CheckPreemptWakeup]
+// whether it should preempt the running task. A positive answer sets the need-resched flag;
+// the buddies the decision names are marked. Wakeup panics if t is already queued.
+func (c *CPU) Wakeup(t *Entity, now uint64) WakeupDecision {
+	if t.onRQ {
+		panic("cfs: CPU.Wakeup of a queued task")
+	}
+	c.attach(t)
+	c.enqueueTask(t, now, flagWakeup)
+	return c.checkPreempt(t, now, false)
+}
+
+// checkPreempt is check_preempt_curr for a fair wakee, with the state changes of
+// check_preempt_wakeup around the pure decision: the running entity's matching level is charged
+// (update_curr) before the vruntime comparison, the buddies the decision names are marked and
+// need-resched is set.
+func (c *CPU) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
+	d := CheckPreemptWakeup(c, t, fork, c.params)
+	if d.Reason == WakeupLeadTooSmall || d.Reason == WakeupLead {
+		d.Curr.q.updateCurr(now, c.params)
+		d = CheckPreemptWakeup(c, t, fork, c.params)
+	}
+	if d.NextBuddy != nil {
+		setNextBuddy(d.NextBuddy)
+	}
+	if d.LastBuddy != nil {
+		setLastBuddy(d.LastBuddy)
+	}
+	if d.Preempt {
+		c.needResched = true
+	}
+	return d
+}
+
+// Sleep dequeues task t from c at time now because it blocks (dequeue_task with DEQUEUE_SLEEP);
+// if t was running, the caller must then call [CPU.Schedule]. Its vruntime stays absolute, so
+// that [CPU.Wakeup] can compare it with the queue's min_vruntime. Sleep panics if t is not
+// queued on c.
+func (c *CPU) Sleep(t *Entity, now uint64) {
+	if !t.onRQ || t.cpu != c {
+		panic("cfs: CPU.Sleep of a task not queued on this CPU")
+	}
+	c.dequeueTask(t, now, flagWakeup)
+	if c.curr == t {
+		c.needResched = true
+	}
+}
+
+// Fork starts task child on c at time now as forked by parent, which must be c's running task,
+// or nil for a task started without a fair parent on c (then the child starts from its queue's
+// min_vruntime): task_fork_fair followed by wake_up_new_task. The child inherits parent's group;
+// it starts at the later of the parent's vruntime and min_vruntime plus, with START_DEBIT, one
+// virtual slice ([PlaceEntity] with initial set); with ChildRunsFirst the two swap vruntimes if
+// the parent's is earlier. Fork then asks [CheckPreemptWakeup] (as a fork, so no next buddy is
+// marked) whether the child preempts the parent. Fork panics if child is queued or parent is
+// neither nil nor c's running task.
+func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
+	if child.onRQ {
+		panic("cfs: CPU.Fork of a queued child")
+	}
+	if parent != nil {
+		if parent != c.curr {
+			panic("cfs: CPU.Fork: parent is not the running task")
+		}
+		child.group = parent.group
+	}
+	c.attach(child)
+	q := child.q
+	curr := q.curr
+	if curr != nil {
+		q.updateCurr(now, c.params)
+		child.Vruntime = curr.Vruntime
+	}
+	child.Vruntime = PlaceEntity(q, child, true, now, c.params)
+	if c.params.ChildRunsFirst && curr != nil && before(curr.Vruntime, child.Vruntime) {
+		curr.Vruntime, child.Vruntime = child.Vruntime, curr.Vruntime
+		c.needResched = true
+	}
+	child.Vruntime -= q.minVruntime
+	c.enqueueTask(child, now, 0)
+	return c.checkPreempt(child, now, true)
+}
+
+// SetNice changes task t's nice level at time now: set_user_nice. A queued task is dequeued and
+// enqueued again around the weight change (DEQUEUE_SAVE / ENQUEUE_RESTORE), a running one is put
+// back and set again (which starts a new slice), and then prio_changed_fair decides: a running
+// task that got a higher nice is rescheduled, a waiting one may preempt the running task. It
+// returns whether the need-resched flag was set. A SCHED_IDLE task's weight does not depend on
+// its nice. SetNice panics if nice is outside [MinNice, MaxNice] or t is a group entity.
+func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
+	checkNice("CPU.SetNice", nice)
+	if t.myQ != nil {
+		panic("cfs: CPU.SetNice of a group entity")
+	}
+	if t.nice == nice {
+		return false
+	}
+	queued := t.onRQ
+	running := c.curr == t
+	if queued {
+		c.dequeueTask(t, now, flagSave)
+	}
+	if running {
+		c.putPrevTask(now)
+	}
+	old := t.nice
+	t.nice = nice
+	t.load = TaskLoad(t.policy, nice) // set_load_weight(p, true) with reweight_task
+	if queued {
+		c.enqueueTask(t, now, 0)
+	}
+	if running {
+		c.setNextTask(t, now)
+	}
+	if !queued || c.root.nrRunning == 1 {
+		return false
+	}
+	if running {
+		if nice > old {
+			c.needResched = true
+			return true
+		}
+		return false
+	}
+	return c.checkPreempt(t, now, false).Preempt
+}
+
+// Yield marks the running task to be passed over by the next pick if that is not too unfair:
+// yield_task_fair. Unless it is SCHED_BATCH its run time is charged first; then it and its
+// ancestors become the skip buddies of their queues. Yield does nothing if the running task is
+// alone on the CPU, is no longer queued (it went to sleep) or the CPU is idle; the caller then
+// calls [CPU.Schedule], as sched_yield does.
+func (c *CPU) Yield(now uint64) {
+	t := c.curr
+	if t == nil || !t.onRQ || c.root.hNrRunning == 1 {
+		return
+	}
+	q := t.q
+	q.clearBuddies(t)
+	if t.policy != Batch {
+		q.updateCurr(now, c.params)
+	}
+	setSkipBuddy(t)
+}

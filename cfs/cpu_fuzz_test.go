@@ -1,0 +1,86 @@
+package cfs
+
+import (
+	"testing"
+)
+
+// runCPUOps decodes ops into a stream of CPU operations on a machine with three groups (one of
+// them idle, one nested) and six tasks of mixed policies and nice levels, checking every
+// invariant after each operation. Time advances by a decoded amount between operations.
+func runCPUOps(t *testing.T, ops []byte) {
+	p := DefaultParams()
+	if len(ops) > 0 {
+		p.FavorNonIdleTick = ops[0]&1 != 0
+		p.NextBuddy = ops[0]&2 != 0
+		p.ChildRunsFirst = ops[0]&4 != 0
+		p.NrLatency = 2 // makes the buddy paths reachable with few tasks
+		ops = ops[1:]
+	}
+	c := NewCPU(0, p)
+	ga := NewGroup("ga", nil, 1)
+	gi := NewGroup("gi", nil, 1)
+	gi.SetIdle(true)
+	gn := NewGroup("gn", ga, 1)
+	groups := []*Group{nil, ga, gi, gn}
+	tasks := []*Entity{
+		NewTask("t0", Normal, 0), NewTask("t1", Normal, 5), NewTask("t2", Batch, -3),
+		NewTask("t3", Idle, 0), NewTask("t4", Normal, -10), NewTask("t5", Normal, 19),
+	}
+	started := make([]bool, len(tasks))
+	minSeen := map[*Queue]uint64{}
+	now := uint64(1)
+	for i := 0; i+1 < len(ops); i += 2 {
+		op, arg := ops[i]%8, int(ops[i+1])
+		now += uint64(arg) * 50_000
+		tk := tasks[arg%len(tasks)]
+		k := arg % len(tasks)
+		switch op {
+		case 0: // fork a task that never ran, from the running task if it can be its parent
+			if started[k] {
+				continue
+			}
+			started[k] = true
+			tk.SetGroup(groups[(arg/len(tasks))%len(groups)])
+			var parent *Entity
+			if cur := c.Curr(); cur != nil && arg&64 != 0 {
+				parent = cur
+			}
+			c.Fork(parent, tk, now)
+		case 1: // wake a sleeping task
+			if !started[k] || tk.OnRQ() {
+				continue
+			}
+			c.Wakeup(tk, now)
+		case 2: // put a queued task to sleep
+			if !tk.OnRQ() {
+				continue
+			}
+			c.Sleep(tk, now)
+		case 3, 4: // tick
+			c.Tick(now)
+		case 5: // schedule
+			c.Schedule(now)
+		case 6: // renice
+			if started[k] {
+				c.SetNice(tk, arg%40-20, now)
+			}
+		case 7:
+			c.Yield(now)
+		}
+		checkCPU(t, c, minSeen)
+		if c.Curr() != nil && !c.Curr().OnRQ() && !c.NeedResched() {
+			t.Fatalf("running task %v is not queued and no resched is pending", c.Curr())
+		}
+		if c.NeedResched() && op != 5 && arg&1 == 0 {
+			c.Schedule(now)
+			checkCPU(t, c, minSeen)
+		}
+	}
+}
+
+func FuzzCPU(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 1, 0, 2, 5, 0, 3, 3, 3, 3, 5, 0})
+	f.Add([]byte{1, 0, 9, 0, 3, 0, 10, 0, 5, 3, 40, 3, 40, 2, 9, 1, 9, 5, 0, 6, 17, 7, 0, 5, 0})
+	f.Add([]byte{7, 0, 8, 0, 21, 0, 15, 0, 4, 5, 1, 3, 20, 3, 20, 3, 20, 2, 15, 2, 8, 1, 8, 1, 15})
+	f.Fuzz(runCPUOps)
+}

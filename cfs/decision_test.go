@@ -1,0 +1,236 @@
+package cfs
+
+import "testing"
+
+// The decision tables follow check_preempt_tick, check_preempt_wakeup, wakeup_preempt_entity
+// and pick_next_entity of kernel/sched/fair.c, v6.5 (blob b3e25be58e2b), with DefaultParams:
+// latency 6 ms, min_granularity 0.75 ms, wakeup_granularity 1 ms, sched_nr_latency 8.
+
+// rig returns a CPU whose root queue holds tasks at the given absolute vruntimes. If running is
+// true the first task is the running one, having run ran ns in its current slice; the others
+// wait on the timeline. rig bypasses placement, so that decisions can be tested on exact states.
+func rig(t testing.TB, p Params, running bool, ran uint64, tasks []*Entity, vrs []uint64) *CPU {
+	t.Helper()
+	c := NewCPU(0, p)
+	q := c.Root()
+	q.minVruntime = 1 << 40
+	for k, tk := range tasks {
+		c.attach(tk)
+		tk.Vruntime = vrs[k] - q.minVruntime // enqueue without ENQUEUE_WAKEUP adds it back
+		c.enqueueTask(tk, 0, 0)
+	}
+	if running {
+		c.setNextTask(tasks[0], 0)
+		c.curr = tasks[0]
+		tasks[0].SumExecRuntime = 1 << 30
+		tasks[0].PrevSumExecRuntime = 1<<30 - ran
+	}
+	checkCPU(t, c, nil)
+	return c
+}
+
+func tasksOf(specs ...any) []*Entity {
+	var ts []*Entity
+	for k := 0; k < len(specs); k += 2 {
+		ts = append(ts, NewTask(specs[k].(string), Normal, specs[k+1].(int)))
+	}
+	return ts
+}
+
+func TestCheckPreemptTick(t *testing.T) {
+	const v = 1<<40 + 50_000_000
+	def := DefaultParams()
+	opt := def
+	opt.FavorNonIdleTick = true
+	idle := func(name string) *Entity { return NewTask(name, Idle, 0) }
+	many := []*Entity{NewTask("heavy", Normal, -20)}
+	manyV := []uint64{v}
+	for range 8 {
+		many = append(many, NewTask("light", Normal, 19))
+		manyV = append(manyV, v+1<<30)
+	}
+	tests := []struct {
+		name   string
+		p      Params
+		ran    uint64
+		tasks  []*Entity
+		vrs    []uint64
+		resch  bool
+		reason TickReason
+		ideal  uint64
+	}{
+		{"alone", def, 10_000_000, tasksOf("a", 0), []uint64{v}, false, TickNoCompetitor, 0},
+		{"slice used up", def, 3_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, true, TickSliceExpired, 2999998},
+		{"slice exactly used is not over", def, 2999998, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, TickLeadOverSlice, 2999998},
+		{"below min_granularity", def, 749_999, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, false, TickBelowMinGranularity, 2999998},
+		{"behind the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v - 1, v}, false, TickBehindLeftmost, 2999998},
+		{"lead equal to the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999998, v}, false, TickLeadWithinSlice, 2999998},
+		{"lead one over the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, TickLeadOverSlice, 2999998},
+		{"ideal capped at latency", def, 6_000_001, many, manyV, true, TickSliceExpired, 6_000_000},
+		{"non-idle ahead of an idle leftmost", def, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, true, TickLeadOverSlice, 5982471},
+		{"seed 004: non-idle keeps its slice", opt, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, false, TickFavorNonIdle, 5982471},
+		{"seed 004: still preempted when the slice is used", opt, 6_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, true, TickSliceExpired, 5982471},
+		{"seed 004: idle running entity is not favoured", opt, 1_000_000, []*Entity{idle("i"), idle("j")}, []uint64{v + 600_000_000, v}, true, TickLeadOverSlice, 2999999},
+		{"seed 004: non-idle leftmost counts as before", opt, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, TickLeadOverSlice, 2999998},
+		// Josh Don's objection in seed 004: a non-idle entity queued behind the idle leftmost is
+		// hidden by it, so the running entity is not preempted although it leads that one too
+		// by more than its ideal slice (6 ms * 1024/2051 = 2995611 ns).
+		{"seed 004: non-idle hidden behind an idle leftmost", opt, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i"), NewTask("b", Normal, 0)},
+			[]uint64{v + 9_000_000, v, v + 1_000_000}, false, TickFavorNonIdle, 2995611},
+		{"same state without the option", def, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i"), NewTask("b", Normal, 0)},
+			[]uint64{v + 9_000_000, v, v + 1_000_000}, true, TickLeadOverSlice, 2995611},
+	}
+	for _, tc := range tests {
+		c := rig(t, tc.p, true, tc.ran, tc.tasks, tc.vrs)
+		d := CheckPreemptTick(c.Root(), c.Curr(), tc.p)
+		if d.Resched != tc.resch || d.Reason != tc.reason || d.Ideal != tc.ideal {
+			t.Errorf("%s: CheckPreemptTick = %v (ideal %d), want resched %t, %v, ideal %d", tc.name, d, d.Ideal, tc.resch, tc.reason, tc.ideal)
+		}
+		if d.Ran != tc.ran && tc.reason != TickNoCompetitor {
+			t.Errorf("%s: CheckPreemptTick().Ran = %d, want %d", tc.name, d.Ran, tc.ran)
+		}
+	}
+}
+
+func TestCheckPreemptWakeup(t *testing.T) {
+	const v = 1<<40 + 50_000_000
+	def := DefaultParams()
+	noWP := def
+	noWP.WakeupPreemption = false
+	nb := def
+	nb.NextBuddy = true
+	nb.NrLatency = 2
+	lb := def
+	lb.NrLatency = 2
+	type state struct {
+		tasks []*Entity
+		vrs   []uint64
+	}
+	two := func(cp Policy, cn int, wp Policy, wn int, cv, wv uint64) state {
+		return state{[]*Entity{NewTask("curr", cp, cn), NewTask("wakee", wp, wn)}, []uint64{cv, wv}}
+	}
+	tests := []struct {
+		name      string
+		p         Params
+		s         state
+		resched   bool
+		preempt   bool
+		reason    WakeupReason
+		next      bool // wakee marked as next buddy
+		last      bool // curr marked as last buddy
+		vdiff     int64
+		gran      uint64
+		fork      bool
+		wakeeSelf bool
+	}{
+		{name: "wakee is the running task", p: def, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupSameTask, wakeeSelf: true},
+		{name: "already marked for resched", p: def, s: two(Normal, 0, Normal, 0, v+1<<30, v), resched: true, reason: WakeupAlreadyResched},
+		{name: "non-idle wakee preempts SCHED_IDLE", p: def, s: two(Idle, 0, Normal, 0, v, v+1<<30), preempt: true, reason: WakeupIdleCurr},
+		{name: "SCHED_IDLE wakee against SCHED_IDLE", p: def, s: two(Idle, 0, Idle, 0, v+1<<30, v), reason: WakeupNotNormal},
+		{name: "SCHED_BATCH wakee never preempts", p: def, s: two(Normal, 0, Batch, 0, v+1<<30, v), reason: WakeupNotNormal},
+		{name: "SCHED_IDLE wakee never preempts", p: def, s: two(Normal, 0, Idle, 0, v+1<<30, v), reason: WakeupNotNormal},
+		{name: "WAKEUP_PREEMPTION off", p: noWP, s: two(Normal, 0, Normal, 0, v+1<<30, v), reason: WakeupNotNormal},
+		{name: "lead of exactly the granularity", p: def, s: two(Normal, 0, Normal, 0, v+1_000_000, v), reason: WakeupLeadTooSmall, vdiff: 1_000_000, gran: 1_000_000},
+		{name: "lead one over the granularity", p: def, s: two(Normal, 0, Normal, 0, v+1_000_001, v), preempt: true, reason: WakeupLead, next: true, vdiff: 1_000_001, gran: 1_000_000},
+		{name: "wakee behind", p: def, s: two(Normal, 0, Normal, 0, v, v+5), reason: WakeupLeadTooSmall, vdiff: -5, gran: 1_000_000},
+		{name: "light wakee needs a longer lead", p: def, s: two(Normal, 0, Normal, 19, v+60_000_000, v), reason: WakeupLeadTooSmall, vdiff: 60_000_000, gran: 68266666},
+		{name: "heavy wakee needs a shorter lead", p: def, s: two(Normal, 19, Normal, -20, v+20_000, v), preempt: true, reason: WakeupLead, next: true, vdiff: 20_000, gran: 11536},
+		{name: "NEXT_BUDDY marks a wakee that does not preempt", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupLeadTooSmall, next: true, gran: 1_000_000},
+		{name: "NEXT_BUDDY does not mark a forked task", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupLeadTooSmall, gran: 1_000_000, fork: true},
+		{name: "a SCHED_IDLE running task is never the last buddy", p: lb, s: two(Idle, 0, Normal, 0, v, v), preempt: true, reason: WakeupIdleCurr},
+		{name: "LAST_BUDDY on a crowded queue", p: lb, s: two(Normal, 0, Normal, 0, v+1<<30, v), preempt: true, reason: WakeupLead, next: true, last: true, vdiff: 1 << 30, gran: 1_000_000},
+	}
+	for _, tc := range tests {
+		c := rig(t, tc.p, true, 0, tc.s.tasks, tc.s.vrs)
+		c.needResched = tc.resched
+		curr, wakee := tc.s.tasks[0], tc.s.tasks[1]
+		if tc.wakeeSelf {
+			wakee = curr
+		}
+		d := CheckPreemptWakeup(c, wakee, tc.fork, tc.p)
+		if d.Preempt != tc.preempt || d.Reason != tc.reason || d.VDiff != tc.vdiff || d.Gran != tc.gran {
+			t.Errorf("%s: CheckPreemptWakeup = %v (vdiff %d, gran %d), want preempt %t, %v, vdiff %d, gran %d",
+				tc.name, d, d.VDiff, d.Gran, tc.preempt, tc.reason, tc.vdiff, tc.gran)
+		}
+		if (d.NextBuddy == wakee) != tc.next || (d.NextBuddy != nil && d.NextBuddy != wakee) {
+			t.Errorf("%s: CheckPreemptWakeup().NextBuddy = %v, want wakee: %t", tc.name, d.NextBuddy, tc.next)
+		}
+		if (d.LastBuddy == curr) != tc.last || (d.LastBuddy != nil && d.LastBuddy != curr) {
+			t.Errorf("%s: CheckPreemptWakeup().LastBuddy = %v, want curr: %t", tc.name, d.LastBuddy, tc.last)
+		}
+	}
+	// An idle CPU runs any wakee.
+	c := NewCPU(0, def)
+	w := NewTask("w", Batch, 0)
+	if d := c.Wakeup(w, 0); !d.Preempt || d.Reason != WakeupCPUIdle {
+		t.Errorf("Wakeup on an idle CPU = %v, want preempt, %v", d, WakeupCPUIdle)
+	}
+}
+
+func TestWakeupPreemptEntity(t *testing.T) {
+	p := DefaultParams()
+	curr, se := NewTask("curr", Normal, 0), NewTask("se", Normal, 0)
+	tests := []struct {
+		cv, sv uint64
+		want   int
+	}{
+		{100, 100, -1}, {100, 200, -1}, {1_000_100, 100, 0}, {1_000_101, 100, 1},
+		{5, ^uint64(0) - 999_995, 1}, // across the wrap: se is 1000001 before curr
+	}
+	for _, tc := range tests {
+		curr.Vruntime, se.Vruntime = tc.cv, tc.sv
+		if got := WakeupPreemptEntity(curr, se, p); got != tc.want {
+			t.Errorf("WakeupPreemptEntity(%d, %d) = %d, want %d", tc.cv, tc.sv, got, tc.want)
+		}
+	}
+}
+
+func TestPick(t *testing.T) {
+	const v = 1<<40 + 50_000_000
+	p := DefaultParams()
+	tests := []struct {
+		name          string
+		vrs           []uint64 // a, b, c; a runs if running
+		running       bool
+		skip, nx, lst int // index of the buddy, -1 for none
+		want          int
+		reason        PickReason
+	}{
+		{"leftmost", []uint64{v + 5, v, v + 9}, false, -1, -1, -1, 1, PickLeftmost},
+		{"running entity before the leftmost", []uint64{v, v + 5, v + 9}, true, -1, -1, -1, 0, PickCurr},
+		{"running entity equal to the leftmost loses", []uint64{v + 5, v + 5, v + 9}, true, -1, -1, -1, 1, PickLeftmost},
+		{"skip buddy passed over", []uint64{v + 1_000_000, v, v + 2_000_000}, false, 1, -1, -1, 0, PickSecond},
+		{"skip buddy kept: next too far", []uint64{v + 5_000_000, v, v + 1_000_001}, false, 1, -1, -1, 1, PickLeftmost},
+		{"skip buddy is the running entity", []uint64{v, v + 500, v + 9}, true, 0, -1, -1, 2, PickSecond},
+		{"skip buddy's second is the running entity", []uint64{v + 10, v, v + 900}, true, 1, -1, -1, 0, PickSecond},
+		{"next buddy within granularity", []uint64{v + 5, v, v + 1_000_000}, false, -1, 2, -1, 2, PickNextBuddy},
+		{"next buddy too far", []uint64{v + 5, v, v + 1_000_001}, false, -1, 2, -1, 1, PickLeftmost},
+		{"last buddy within granularity", []uint64{v + 5, v, v + 9}, false, -1, -1, 0, 0, PickLastBuddy},
+		{"next buddy before last buddy", []uint64{v + 5, v, v + 9}, false, -1, 2, 0, 2, PickNextBuddy},
+		{"next buddy overrides the skip rule", []uint64{v + 5, v, v + 9}, false, 1, 0, -1, 0, PickNextBuddy},
+	}
+	for _, tc := range tests {
+		ts := tasksOf("a", 0, "b", 0, "c", 0)
+		c := rig(t, p, tc.running, 0, ts, tc.vrs)
+		q := c.Root()
+		for _, b := range []struct {
+			i   int
+			ptr **Entity
+		}{{tc.skip, &q.skip}, {tc.nx, &q.next}, {tc.lst, &q.last}} {
+			if b.i >= 0 {
+				*b.ptr = ts[b.i]
+			}
+		}
+		var curr *Entity
+		if tc.running {
+			curr = ts[0]
+		}
+		got, reason := Pick(q, curr, p)
+		if got != ts[tc.want] || reason != tc.reason {
+			t.Errorf("%s: Pick = %v, %v; want %v, %v", tc.name, got, reason, ts[tc.want], tc.reason)
+		}
+	}
+	if got, reason := Pick(NewCPU(0, p).Root(), nil, p); got != nil || reason != PickNone {
+		t.Errorf("Pick(empty) = %v, %v; want nil, %v", got, reason, PickNone)
+	}
+}

@@ -1,0 +1,89 @@
+// This file implements Pick, v6.5's pick_next_entity: the leftmost entity, overridden by the
+// buddies when that is not too unfair.
+
+package cfs
+
+import "fmt"
+
+// A PickReason says why [Pick] chose its entity.
+type PickReason uint8
+
+const (
+	// PickNone: the queue is empty and there is no running entity.
+	PickNone PickReason = iota
+	// PickLeftmost: the entity with the smallest vruntime, the fair choice.
+	PickLeftmost
+	// PickCurr: the running entity, whose vruntime is before the leftmost waiting one's.
+	PickCurr
+	// PickSecond: the fair choice is the skip buddy (it called sched_yield), and the entity
+	// after it is within the wakeup granularity of it.
+	PickSecond
+	// PickNextBuddy: the next buddy (a wakee that preempted, or the group of a task that just
+	// went to sleep) is within the wakeup granularity of the fair choice.
+	PickNextBuddy
+	// PickLastBuddy: the last buddy (the task a wakeup preempted) is within the wakeup
+	// granularity of the fair choice, so the CPU returns to it while its cache is warm.
+	PickLastBuddy
+)
+
+// String explains the reason in a few words.
+func (r PickReason) String() string {
+	switch r {
+	case PickNone:
+		return "nothing to pick"
+	case PickLeftmost:
+		return "leftmost: smallest vruntime"
+	case PickCurr:
+		return "running entity: vruntime before the leftmost"
+	case PickSecond:
+		return "skip buddy passed over for the next entity, within wakeup granularity"
+	case PickNextBuddy:
+		return "next buddy, within wakeup granularity of the leftmost"
+	case PickLastBuddy:
+		return "last buddy, within wakeup granularity of the leftmost"
+	}
+	return fmt.Sprintf("PickReason(%d)", uint8(r))
+}
+
+// Pick returns the entity of queue q that should run next, and why: v6.5's pick_next_entity.
+// curr is q's running entity if it is still a candidate (queued and not yet put back on the
+// timeline), else nil. The fair choice, left, is the leftmost entity, or curr if its vruntime is
+// earlier. If left is the skip buddy, the entity after it is taken instead when
+// [WakeupPreemptEntity](second, left) < 1, that is, when its vruntime is not more than one wakeup
+// granularity (converted with left's weight) after left's. Then the next buddy, or failing that
+// the last buddy, replaces the choice under the same condition. Pick returns nil and PickNone
+// when q has no candidate. The complexity is O(1), plus O(log n) to find the entity after a
+// skip buddy.
+func Pick(q *Queue, curr *Entity, p Params) (*Entity, PickReason) {
+	left := q.First()
+	reason := PickLeftmost
+	if left == nil || (curr != nil && before(curr.Vruntime, left.Vruntime)) {
+		left, reason = curr, PickCurr
+	}
+	if left == nil {
+		return nil, PickNone
+	}
+	se := left
+	if q.skip != nil && q.skip == se {
+		var second *Entity
+		if se == curr {
+			second = q.First()
+		} else {
+			if n := se.node.Next(); n != nil {
+				second = n.value
+			}
+			if second == nil || (curr != nil && before(curr.Vruntime, second.Vruntime)) {
+				second = curr
+			}
+		}
+		if second != nil && WakeupPreemptEntity(second, left, p) < 1 {
+			se, reason = second, PickSecond
+		}
+	}
+	if q.next != nil && WakeupPreemptEntity(q.next, left, p) < 1 {
+		se, reason = q.next, PickNextBuddy
+	} else if q.last != nil && WakeupPreemptEntity(q.last, left, p) < 1 {
+		se, reason = q.last, PickLastBuddy
+	}
+	return se, reason
+}

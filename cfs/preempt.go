@@ -1,0 +1,327 @@
+// This file implements the preemption decisions of classic CFS (v6.5): check_preempt_tick,
+// check_preempt_wakeup and wakeup_preempt_entity, with the seed-004 tick option.
+
+package cfs
+
+import "fmt"
+
+// WakeupPreemptEntity reports whether se should preempt curr, as v6.5's wakeup_preempt_entity:
+// -1 if se's vruntime is not before curr's, 1 if it is before by more than [WakeupGran](se)
+// (the granularity converted with se's weight, so a light se needs a larger lead), 0 otherwise.
+// [Pick] uses it with the roles "buddy" and "leftmost": a buddy is acceptable when the result
+// is below 1.
+func WakeupPreemptEntity(curr, se *Entity, p Params) int {
+	vdiff := int64(curr.Vruntime - se.Vruntime)
+	if vdiff <= 0 {
+		return -1
+	}
+	if vdiff > int64(WakeupGran(se, p)) {
+		return 1
+	}
+	return 0
+}
+
+// A TickReason says why [CheckPreemptTick] decided as it did.
+type TickReason uint8
+
+const (
+	// TickNoCompetitor: the queue holds only the running entity; the kernel does not even ask.
+	TickNoCompetitor TickReason = iota
+	// TickSliceExpired: the running entity ran longer than its ideal slice. Resched.
+	TickSliceExpired
+	// TickBelowMinGranularity: it ran less than the minimum granularity. No resched.
+	TickBelowMinGranularity
+	// TickBehindLeftmost: its vruntime is still before the leftmost waiting entity's.
+	// No resched.
+	TickBehindLeftmost
+	// TickFavorNonIdle: with the seed-004 option, the running entity is non-idle and the
+	// leftmost is idle, so a vruntime lead does not count. No resched.
+	TickFavorNonIdle
+	// TickLeadWithinSlice: its vruntime is after the leftmost's, by no more than the ideal
+	// slice. No resched.
+	TickLeadWithinSlice
+	// TickLeadOverSlice: its vruntime is after the leftmost's by more than the ideal slice, so
+	// an entity that narrowly missed wakeup preemption does not wait a full slice. Resched.
+	TickLeadOverSlice
+)
+
+// String explains the reason in a few words.
+func (r TickReason) String() string {
+	switch r {
+	case TickNoCompetitor:
+		return "no other entity on the queue"
+	case TickSliceExpired:
+		return "ran longer than its ideal slice"
+	case TickBelowMinGranularity:
+		return "ran less than the minimum granularity"
+	case TickBehindLeftmost:
+		return "vruntime still before the leftmost"
+	case TickFavorNonIdle:
+		return "non-idle entity keeps its slice against an idle leftmost (seed-004 option)"
+	case TickLeadWithinSlice:
+		return "vruntime lead over the leftmost within the ideal slice"
+	case TickLeadOverSlice:
+		return "vruntime lead over the leftmost larger than the ideal slice"
+	}
+	return fmt.Sprintf("TickReason(%d)", uint8(r))
+}
+
+// A TickDecision is the outcome of [CheckPreemptTick], with the figures it was made from.
+type TickDecision struct {
+	// Resched reports whether the running entity should be switched out.
+	Resched bool
+	// Reason says which rule decided.
+	Reason TickReason
+	// Curr is the running entity the decision is about; Leftmost the first waiting entity, if
+	// the decision looked at it.
+	Curr, Leftmost *Entity
+	// Ideal is the ideal slice, min(sched_slice, Latency), in nanoseconds.
+	Ideal uint64
+	// Ran is the time Curr has run since it was picked, in nanoseconds.
+	Ran uint64
+	// Lead is Curr's vruntime minus Leftmost's, if the decision looked at it.
+	Lead int64
+}
+
+// String explains the decision.
+func (d TickDecision) String() string {
+	verdict := "keep running"
+	if d.Resched {
+		verdict = "resched"
+	}
+	s := fmt.Sprintf("tick %v: %s: %v (ran %d ns, ideal %d ns", d.Curr, verdict, d.Reason, d.Ran, d.Ideal)
+	if d.Leftmost != nil {
+		s += fmt.Sprintf(", lead %d ns over %v", d.Lead, d.Leftmost)
+	}
+	return s + ")"
+}
+
+// CheckPreemptTick decides at a tick whether curr, the running entity of queue q, should give
+// way: v6.5's check_preempt_tick, which the kernel calls only when q holds more than one entity
+// (else the decision here is TickNoCompetitor). The ideal slice is min([Slice](q, curr),
+// Latency) and ran the time since curr was picked. Rules, in order: ran > ideal reschedules;
+// ran < MinGranularity keeps curr; otherwise d = curr.Vruntime - leftmost.Vruntime, and curr is
+// rescheduled iff d > ideal, comparing a virtual lead with a wall-clock slice as the kernel
+// does. With p.FavorNonIdleTick (seed 004), a non-idle curr is not rescheduled for a lead over
+// an idle leftmost. The caller is expected to have charged curr's run time (update_curr), as
+// [CPU.Tick] does. CheckPreemptTick changes nothing.
+func CheckPreemptTick(q *Queue, curr *Entity, p Params) TickDecision {
+	d := TickDecision{Curr: curr}
+	if q.nrRunning <= 1 {
+		return d
+	}
+	d.Ideal = min(Slice(q, curr, p), p.Latency)
+	d.Ran = curr.SumExecRuntime - curr.PrevSumExecRuntime
+	if d.Ran > d.Ideal {
+		d.Resched, d.Reason = true, TickSliceExpired
+		return d
+	}
+	if d.Ran < p.MinGranularity {
+		d.Reason = TickBelowMinGranularity
+		return d
+	}
+	left := q.First()
+	if left == nil {
+		d.Reason = TickNoCompetitor
+		return d
+	}
+	d.Leftmost = left
+	d.Lead = int64(curr.Vruntime - left.Vruntime)
+	switch {
+	case d.Lead < 0:
+		d.Reason = TickBehindLeftmost
+	case p.FavorNonIdleTick && left.IsIdle() && !curr.IsIdle():
+		d.Reason = TickFavorNonIdle
+	case uint64(d.Lead) > d.Ideal:
+		d.Resched, d.Reason = true, TickLeadOverSlice
+	default:
+		d.Reason = TickLeadWithinSlice
+	}
+	return d
+}
+
+// A WakeupReason says why [CheckPreemptWakeup] decided as it did.
+type WakeupReason uint8
+
+const (
+	// WakeupCPUIdle: the CPU runs no task, so the wakee runs at once. Preempt.
+	WakeupCPUIdle WakeupReason = iota
+	// WakeupSameTask: the wakee is the running task. No preemption.
+	WakeupSameTask
+	// WakeupAlreadyResched: the running task is already marked for rescheduling.
+	WakeupAlreadyResched
+	// WakeupIdleCurr: the running task is SCHED_IDLE and the wakee is not: a non-idle task
+	// always preempts an idle one. Preempt.
+	WakeupIdleCurr
+	// WakeupNotNormal: the wakee is SCHED_BATCH or SCHED_IDLE (or WAKEUP_PREEMPTION is off);
+	// only the tick preempts for it. No preemption.
+	WakeupNotNormal
+	// WakeupIdleGroupCurr: at the level where their hierarchies meet, the running side is idle
+	// (an idle group) and the wakee side is not. Preempt.
+	WakeupIdleGroupCurr
+	// WakeupIdleGroupWakee: at that level the wakee side is idle and the running side is not.
+	// No preemption.
+	WakeupIdleGroupWakee
+	// WakeupLeadTooSmall: the wakee's vruntime lead over the running entity is at most the
+	// wakeup granularity. No preemption.
+	WakeupLeadTooSmall
+	// WakeupLead: the wakee's vruntime is before the running entity's by more than the wakeup
+	// granularity. Preempt.
+	WakeupLead
+)
+
+// String explains the reason in a few words.
+func (r WakeupReason) String() string {
+	switch r {
+	case WakeupCPUIdle:
+		return "CPU idle"
+	case WakeupSameTask:
+		return "wakee is the running task"
+	case WakeupAlreadyResched:
+		return "running task already marked for resched"
+	case WakeupIdleCurr:
+		return "non-idle wakee preempts SCHED_IDLE running task"
+	case WakeupNotNormal:
+		return "SCHED_BATCH/SCHED_IDLE wakee never wakeup-preempts"
+	case WakeupIdleGroupCurr:
+		return "non-idle side preempts idle side"
+	case WakeupIdleGroupWakee:
+		return "idle side does not preempt non-idle side"
+	case WakeupLeadTooSmall:
+		return "vruntime lead within wakeup granularity"
+	case WakeupLead:
+		return "vruntime lead beyond wakeup granularity"
+	}
+	return fmt.Sprintf("WakeupReason(%d)", uint8(r))
+}
+
+// A WakeupDecision is the outcome of [CheckPreemptWakeup], with the figures it was made from
+// and the buddies the kernel would mark.
+type WakeupDecision struct {
+	// Preempt reports whether the wakee should preempt the running task.
+	Preempt bool
+	// Reason says which rule decided.
+	Reason WakeupReason
+	// Curr and Wakee are the running entity and the wakee's entity compared, at the level where
+	// their hierarchies meet (find_matching_se), once the decision got that far.
+	Curr, Wakee *Entity
+	// VDiff is Curr's vruntime minus Wakee's, and Gran the wakee's wakeup granularity in
+	// virtual time, when the decision compared them.
+	VDiff int64
+	Gran  uint64
+	// NextBuddy, if not nil, is the entity to mark as next buddy (with its ancestors), and
+	// LastBuddy the entity to mark as last buddy.
+	NextBuddy, LastBuddy *Entity
+}
+
+// String explains the decision.
+func (d WakeupDecision) String() string {
+	verdict := "no preemption"
+	if d.Preempt {
+		verdict = "preempt"
+	}
+	s := fmt.Sprintf("wakeup %v vs %v: %s: %v", d.Wakee, d.Curr, verdict, d.Reason)
+	if d.Reason == WakeupLead || d.Reason == WakeupLeadTooSmall {
+		s += fmt.Sprintf(" (lead %d ns, granularity %d ns)", d.VDiff, d.Gran)
+	}
+	return s
+}
+
+// matchingEntities walks se and pse up to the ancestors that are siblings in one queue:
+// find_matching_se.
+func matchingEntities(se, pse **Entity) {
+	sd, pd := (*se).depth, (*pse).depth
+	for ; sd > pd; sd-- {
+		*se = (*se).parent
+	}
+	for ; pd > sd; pd-- {
+		*pse = (*pse).parent
+	}
+	for (*se).q != (*pse).q {
+		*se, *pse = (*se).parent, (*pse).parent
+	}
+}
+
+// CheckPreemptWakeup decides whether task wakee, just queued on CPU c, should preempt c's
+// running task: check_preempt_curr with v6.5's check_preempt_wakeup. fork is set for a newly
+// forked task (WF_FORK), which is never marked as next buddy. Rules, in order: an idle CPU
+// runs the wakee; the running task itself, or one already marked for resched, is left alone;
+// a non-idle wakee always preempts a SCHED_IDLE running task; a SCHED_BATCH or SCHED_IDLE wakee
+// never preempts (nor does anything with WAKEUP_PREEMPTION off); then the two hierarchies are
+// walked up to sibling entities in one queue, where an idle running side is preempted by a
+// non-idle wakee side and an idle wakee side never preempts a non-idle running side; otherwise
+// the wakee preempts iff [WakeupPreemptEntity](curr side, wakee side) is 1, that is, its vruntime
+// is before the running side's by more than the wakeup granularity converted with the wakee
+// side's weight. The next buddy is the wakee when NEXT_BUDDY is on and the running task's queue
+// holds at least NrLatency entities, or when it preempts on its lead; the last buddy is the
+// preempted task when LAST_BUDDY is on, its queue is that crowded and the compared running
+// side is the task itself.
+//
+// CheckPreemptWakeup changes nothing. The vruntime comparison expects the running side's run
+// time to have been charged (update_curr); [CPU.Wakeup] and [CPU.Fork] do that first.
+func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecision {
+	curr := c.curr
+	d := WakeupDecision{Curr: curr, Wakee: wakee}
+	if curr == nil {
+		d.Preempt, d.Reason = true, WakeupCPUIdle
+		return d
+	}
+	if curr == wakee {
+		d.Reason = WakeupSameTask
+		return d
+	}
+	scale := uint64(curr.q.nrRunning) >= p.NrLatency
+	nextMarked := false
+	if p.NextBuddy && scale && !fork {
+		nextMarked = true
+		if !wakee.IsIdle() { // set_next_buddy stops at an idle entity
+			d.NextBuddy = wakee
+		}
+	}
+	if c.needResched {
+		d.Reason = WakeupAlreadyResched
+		return d
+	}
+	se, pse := curr, wakee
+	if curr.policy == Idle && wakee.policy != Idle {
+		d.Reason = WakeupIdleCurr
+		return d.preempt(se, scale, p)
+	}
+	if wakee.policy != Normal || !p.WakeupPreemption {
+		d.Reason = WakeupNotNormal
+		return d
+	}
+	matchingEntities(&se, &pse)
+	d.Curr, d.Wakee = se, pse
+	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
+	if cIdle && !wIdle {
+		d.Reason = WakeupIdleGroupCurr
+		return d.preempt(se, scale, p)
+	}
+	if cIdle != wIdle {
+		d.Reason = WakeupIdleGroupWakee
+		return d
+	}
+	d.VDiff = int64(se.Vruntime - pse.Vruntime)
+	d.Gran = WakeupGran(pse, p)
+	if WakeupPreemptEntity(se, pse, p) == 1 {
+		d.Reason = WakeupLead
+		if !nextMarked && !pse.IsIdle() {
+			d.NextBuddy = pse
+		}
+		return d.preempt(se, scale, p)
+	}
+	d.Reason = WakeupLeadTooSmall
+	return d
+}
+
+// preempt completes a positive decision: the kernel's preempt label, which makes the preempted
+// entity se the last buddy when LAST_BUDDY is on, the queue is crowded and se is a queued task
+// (and not idle: set_last_buddy stops at an idle entity).
+func (d WakeupDecision) preempt(se *Entity, scale bool, p Params) WakeupDecision {
+	d.Preempt = true
+	if se.onRQ && p.LastBuddy && scale && se.myQ == nil && !se.IsIdle() {
+		d.LastBuddy = se
+	}
+	return d
+}

@@ -1,0 +1,286 @@
+// This file implements Queue, the kernel's struct cfs_rq, and the per-queue state changes of
+// v6.5's fair.c: update_curr, update_min_vruntime, enqueue_entity, dequeue_entity,
+// set_next_entity, put_prev_entity, reweight_entity and the buddy bookkeeping.
+
+package cfs
+
+// A Queue is a fair run queue: the kernel's struct cfs_rq. Every CPU has a root queue, and every
+// task group has one per CPU, owned by the group's entity on that CPU. A queue holds its
+// runnable entities, except the running one, on a [Timeline] ordered by vruntime; the running
+// entity (curr) is off the timeline but still counted in NrRunning and Load, as in the kernel.
+//
+// Invariants (checked by the tests' checkQueue after every operation): the timeline holds
+// exactly the queued entities other than curr, each keyed by its Vruntime; NrRunning counts them
+// plus a queued curr; IdleNrRunning counts those of them that are idle; Load is the sum of their
+// weights; MinVruntime never moves backwards (wrap-aware); buddies are queued entities of q.
+//
+// A Queue is created by [NewCPU] or [NewGroup] and is not safe for concurrent use; it is
+// mutated only by the methods of the [CPU] it belongs to.
+type Queue struct {
+	timeline Timeline[Entity]
+
+	curr, next, last, skip *Entity
+
+	load           LoadWeight
+	nrRunning      uint32
+	idleNrRunning  uint32
+	hNrRunning     uint32
+	idleHNrRunning uint32
+	minVruntime    uint64
+
+	cpu   *CPU
+	group *Group  // nil for the root queue
+	se    *Entity // the group entity owning this queue, nil for the root queue
+}
+
+func (q *Queue) init(c *CPU, g *Group, se *Entity) {
+	q.cpu, q.group, q.se = c, g, se
+	q.minVruntime = InitialMinVruntime
+}
+
+// Timeline returns the queue's timeline of waiting entities (tasks_timeline). It is for
+// inspection: modifying it breaks the queue's invariants.
+func (q *Queue) Timeline() *Timeline[Entity] { return &q.timeline }
+
+// First returns the waiting entity with the smallest vruntime (__pick_first_entity), or nil.
+// The complexity is O(1).
+func (q *Queue) First() *Entity {
+	if n := q.timeline.First(); n != nil {
+		return n.value
+	}
+	return nil
+}
+
+// Curr returns the queue's running entity (cfs_rq->curr), or nil.
+func (q *Queue) Curr() *Entity { return q.curr }
+
+// Next returns the next buddy (cfs_rq->next), or nil.
+func (q *Queue) Next() *Entity { return q.next }
+
+// Last returns the last buddy (cfs_rq->last), or nil.
+func (q *Queue) Last() *Entity { return q.last }
+
+// Skip returns the skip buddy (cfs_rq->skip), or nil.
+func (q *Queue) Skip() *Entity { return q.skip }
+
+// Load returns the sum of the loads of the queued entities (cfs_rq->load).
+func (q *Queue) Load() LoadWeight { return q.load }
+
+// NrRunning returns the number of queued entities, curr included (cfs_rq->nr_running).
+func (q *Queue) NrRunning() int { return int(q.nrRunning) }
+
+// IdleNrRunning returns the number of queued idle entities (cfs_rq->idle_nr_running).
+func (q *Queue) IdleNrRunning() int { return int(q.idleNrRunning) }
+
+// HNrRunning returns the number of tasks queued in the queue's whole hierarchy
+// (cfs_rq->h_nr_running).
+func (q *Queue) HNrRunning() int { return int(q.hNrRunning) }
+
+// IdleHNrRunning returns the number of tasks in the hierarchy that count as idle: SCHED_IDLE
+// tasks and tasks below an idle group (cfs_rq->idle_h_nr_running).
+func (q *Queue) IdleHNrRunning() int { return int(q.idleHNrRunning) }
+
+// MinVruntime returns the queue's monotonic minimum vruntime (cfs_rq->min_vruntime), the base
+// entities are placed against.
+func (q *Queue) MinVruntime() uint64 { return q.minVruntime }
+
+// Group returns the task group the queue belongs to, or nil for a CPU's root queue.
+func (q *Queue) Group() *Group { return q.group }
+
+// isIdle reports whether the queue belongs to an idle group (cfs_rq_is_idle).
+func (q *Queue) isIdle() bool { return q.group != nil && q.group.idle }
+
+// allIdle reports whether every queued entity is idle (sched_idle_cfs_rq).
+func (q *Queue) allIdle() bool { return q.nrRunning > 0 && q.nrRunning == q.idleNrRunning }
+
+// updateCurr charges the running entity for the time since its ExecStart: update_curr.
+func (q *Queue) updateCurr(now uint64, p Params) {
+	curr := q.curr
+	if curr == nil {
+		return
+	}
+	delta := now - curr.ExecStart
+	if int64(delta) <= 0 {
+		return
+	}
+	curr.ExecStart = now
+	curr.SumExecRuntime += delta
+	curr.Vruntime += CalcDeltaFair(p.CalcDelta, delta, curr.load)
+	q.updateMinVruntime()
+}
+
+// updateMinVruntime advances min_vruntime to the smaller of the queued curr's and the leftmost
+// entity's vruntime, never backwards: update_min_vruntime.
+func (q *Queue) updateMinVruntime() {
+	v := q.minVruntime
+	curr := q.curr
+	if curr != nil {
+		if curr.onRQ {
+			v = curr.Vruntime
+		} else {
+			curr = nil
+		}
+	}
+	if left := q.First(); left != nil {
+		if curr == nil {
+			v = left.Vruntime
+		} else {
+			v = MinVruntime(v, left.Vruntime)
+		}
+	}
+	q.minVruntime = MaxVruntime(q.minVruntime, v)
+}
+
+// qflags are the enqueue_entity / dequeue_entity flags the model distinguishes.
+type qflags uint8
+
+const (
+	flagWakeup   qflags = 1 << iota // ENQUEUE_WAKEUP on enqueue, DEQUEUE_SLEEP on dequeue
+	flagSave                        // DEQUEUE_SAVE without DEQUEUE_MOVE
+	flagMigrated                    // ENQUEUE_MIGRATED
+)
+
+// enqueueEntity is v6.5's enqueue_entity.
+func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p Params) {
+	renorm := flags&flagWakeup == 0 || flags&flagMigrated != 0
+	isCurr := q.curr == se
+	if renorm && isCurr {
+		se.Vruntime += q.minVruntime
+	}
+	q.updateCurr(now, p)
+	if renorm && !isCurr {
+		se.Vruntime += q.minVruntime
+	}
+	q.updateGroup(se, now, p)
+	q.load = q.load.Add(se.load.Weight)
+	q.nrRunning++
+	if se.IsIdle() {
+		q.idleNrRunning++
+	}
+	if flags&flagWakeup != 0 {
+		se.Vruntime = PlaceEntity(q, se, false, now, p)
+	}
+	if flags&flagMigrated != 0 {
+		se.ExecStart = 0
+	}
+	if !isCurr {
+		q.timeline.Insert(&se.node, se.Vruntime)
+	}
+	se.onRQ = true
+}
+
+// dequeueEntity is v6.5's dequeue_entity.
+func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
+	q.updateCurr(now, p)
+	q.clearBuddies(se)
+	if se != q.curr {
+		q.timeline.Remove(&se.node)
+	}
+	se.onRQ = false
+	q.load = q.load.Sub(se.load.Weight)
+	q.nrRunning--
+	if se.IsIdle() {
+		q.idleNrRunning--
+	}
+	if flags&flagWakeup == 0 {
+		se.Vruntime -= q.minVruntime
+	}
+	q.updateGroup(se, now, p)
+	if flags&flagSave == 0 {
+		q.updateMinVruntime()
+	}
+}
+
+// setNextEntity makes se the queue's running entity: set_next_entity.
+func (q *Queue) setNextEntity(se *Entity, now uint64) {
+	q.clearBuddies(se)
+	if se.onRQ {
+		q.timeline.Remove(&se.node)
+	}
+	se.ExecStart = now // update_stats_curr_start
+	q.curr = se
+	se.PrevSumExecRuntime = se.SumExecRuntime
+}
+
+// putPrevEntity puts the running entity back on the timeline if it is still queued:
+// put_prev_entity.
+func (q *Queue) putPrevEntity(prev *Entity, now uint64, p Params) {
+	if prev.onRQ {
+		q.updateCurr(now, p)
+		q.timeline.Insert(&prev.node, prev.Vruntime)
+	}
+	q.curr = nil
+}
+
+// reweightEntity changes se's load, keeping the queue's load sum right: v6.5's reweight_entity
+// (which leaves vruntime alone).
+func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p Params) {
+	if se.onRQ {
+		if q.curr == se {
+			q.updateCurr(now, p)
+		}
+		q.load = q.load.Sub(se.load.Weight)
+	}
+	se.load = w
+	if se.onRQ {
+		q.load = q.load.Add(w.Weight)
+	}
+}
+
+// updateGroup recomputes a group entity's weight from its group's load: update_cfs_group of an
+// SMP kernel, which reweights even when the weight is unchanged (and so charges a running group
+// entity's time). It does nothing for a task.
+func (q *Queue) updateGroup(se *Entity, now uint64, p Params) {
+	if se.myQ == nil {
+		return
+	}
+	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, p)
+}
+
+// clearBuddies forgets se as any of q's buddies, and its ancestors where they are the buddies
+// of their queues: clear_buddies.
+func (q *Queue) clearBuddies(se *Entity) {
+	if q.last == se {
+		for s := se; s != nil && s.q.last == s; s = s.parent {
+			s.q.last = nil
+		}
+	}
+	if q.next == se {
+		for s := se; s != nil && s.q.next == s; s = s.parent {
+			s.q.next = nil
+		}
+	}
+	if q.skip == se {
+		for s := se; s != nil && s.q.skip == s; s = s.parent {
+			s.q.skip = nil
+		}
+	}
+}
+
+// setNextBuddy marks se and its ancestors as the next buddies of their queues, stopping at an
+// unqueued or idle entity: set_next_buddy.
+func setNextBuddy(se *Entity) {
+	for s := se; s != nil; s = s.parent {
+		if !s.onRQ || s.IsIdle() {
+			return
+		}
+		s.q.next = s
+	}
+}
+
+// setLastBuddy is set_last_buddy, the same walk for the last buddy.
+func setLastBuddy(se *Entity) {
+	for s := se; s != nil; s = s.parent {
+		if !s.onRQ || s.IsIdle() {
+			return
+		}
+		s.q.last = s
+	}
+}
+
+// setSkipBuddy marks se and all its ancestors as skip buddies: set_skip_buddy.
+func setSkipBuddy(se *Entity) {
+	for s := se; s != nil; s = s.parent {
+		s.q.skip = s
+	}
+}

@@ -1,0 +1,62 @@
+// This file implements the period and slice arithmetic of classic CFS: __sched_period,
+// sched_slice, sched_vslice and wakeup_gran.
+
+package cfs
+
+// Period returns the scheduling period for nr runnable entities: the kernel's __sched_period.
+// It is Latency while nr <= NrLatency and nr * MinGranularity beyond, so that slices never
+// shrink below the minimum granularity.
+func Period(nr uint64, p Params) uint64 {
+	if nr > p.NrLatency {
+		return nr * p.MinGranularity
+	}
+	return p.Latency
+}
+
+// Slice returns the wall-clock slice se is entitled to on queue q: the kernel's sched_slice.
+// The period is taken for the entities of q (every fair task of the CPU with ALT_PERIOD), plus
+// se if it is not queued; it is then scaled by se's share of its queue's load at every level of
+// the hierarchy, innermost first (se's weight added to a queue's load where se is not queued),
+// with v6.5's wmult __calc_delta. With BASE_SLICE the result is floored at MinGranularity, or
+// at IdleMinGranularity for an idle entity in a queue that is not all idle.
+func Slice(q *Queue, se *Entity, p Params) uint64 {
+	nr := uint64(q.nrRunning)
+	if p.AltPeriod && q.cpu != nil {
+		nr = uint64(q.cpu.root.hNrRunning)
+	}
+	if !se.onRQ {
+		nr++
+	}
+	slice := Period(nr, p)
+	for s, sq := se, q; s != nil; s = s.parent {
+		if s != se {
+			sq = s.q
+		}
+		load := sq.load
+		if !s.onRQ {
+			load = load.Add(s.load.Weight)
+		}
+		slice = CalcDelta(p.CalcDelta, slice, s.load.Weight, load)
+	}
+	if p.BaseSlice {
+		minGran := p.MinGranularity
+		if se.IsIdle() && !q.allIdle() {
+			minGran = p.IdleMinGranularity
+		}
+		slice = max(slice, minGran)
+	}
+	return slice
+}
+
+// VSlice returns [Slice] converted to virtual time with se's weight: the kernel's
+// sched_vslice.
+func VSlice(q *Queue, se *Entity, p Params) uint64 {
+	return CalcDeltaFair(p.CalcDelta, Slice(q, se, p), se.load)
+}
+
+// WakeupGran returns the wakeup granularity converted to se's virtual time: the kernel's
+// wakeup_gran, calc_delta_fair(sysctl_sched_wakeup_granularity, se). A light se gets a larger
+// virtual granularity, so it needs a larger lead to preempt, and is preempted more easily.
+func WakeupGran(se *Entity, p Params) uint64 {
+	return CalcDeltaFair(p.CalcDelta, p.WakeupGranularity, se.load)
+}

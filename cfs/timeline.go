@@ -1,0 +1,416 @@
+// This file implements Timeline, the vruntime-ordered red-black tree with a cached leftmost node
+// (the kernel's tasks_timeline, an rb_root_cached), and its optional per-subtree minimum
+// augmentation (the kernel's rbtree_augmented.h, which EEVDF uses).
+
+package cfs
+
+import "iter"
+
+// A Node is the intrusive link an element embeds to be placed on a [Timeline]: the kernel's
+// struct rb_node run_node inside struct sched_entity. It holds the element's sort key (a
+// snapshot taken by [Timeline.Insert]), a back-pointer to the element set once by [Node.Init],
+// and an optional augmented value whose per-subtree minimum the tree maintains when
+// augmentation is enabled.
+//
+// The zero Node is not on any timeline; it must be given its element with Init before its
+// first insertion. A Node must not be copied while it is on a timeline.
+type Node[T any] struct {
+	key    uint64
+	child  [2]*Node[T] // left, right: indexed so that the descent needs no branch
+	parent *Node[T]
+	red    bool
+	tree   *Timeline[T]
+	value  *T
+	aug    uint64
+	augMin uint64
+}
+
+// Init sets the element n belongs to. It is called once, typically when the element is
+// created; the back-pointer stays valid across any number of insertions and removals.
+// Init panics if n is on a timeline.
+func (n *Node[T]) Init(v *T) {
+	if n.tree != nil {
+		panic("cfs: Node.Init of a node that is on a timeline")
+	}
+	n.value = v
+}
+
+// Value returns the element n belongs to, as set by [Node.Init].
+func (n *Node[T]) Value() *T { return n.value }
+
+// Key returns the sort key n was inserted with. It is meaningful only while n is queued.
+func (n *Node[T]) Key() uint64 { return n.key }
+
+// Queued reports whether n is on a timeline.
+func (n *Node[T]) Queued() bool { return n.tree != nil }
+
+// Aug returns n's augmented value, as set by [Node.SetAug].
+func (n *Node[T]) Aug() uint64 { return n.aug }
+
+// SetAug sets n's augmented value, the quantity whose per-subtree minimum an augmented
+// [Timeline] maintains (EEVDF's deadline in v6.6). SetAug panics if n is on a timeline: a queued
+// node's value would leave its ancestors' minima stale.
+func (n *Node[T]) SetAug(v uint64) {
+	if n.tree != nil {
+		panic("cfs: Node.SetAug of a node that is on a timeline")
+	}
+	n.aug = v
+}
+
+// AugMin returns the wrap-aware minimum of the augmented values in the subtree rooted at n. It
+// is maintained only on a timeline with augmentation enabled ([Timeline.EnableAugment]).
+func (n *Node[T]) AugMin() uint64 { return n.augMin }
+
+// Left returns n's left child in the tree, or nil. Together with [Timeline.Root] and
+// [Node.Right] it lets a search such as EEVDF's descend an augmented tree.
+func (n *Node[T]) Left() *Node[T] { return n.child[0] }
+
+// Right returns n's right child in the tree, or nil.
+func (n *Node[T]) Right() *Node[T] { return n.child[1] }
+
+// Next returns the node after n in key order (the kernel's rb_next), or nil if n is the last
+// node or is not queued. The complexity is O(log n) worst case, O(1) amortised over a full walk.
+func (n *Node[T]) Next() *Node[T] {
+	if n.tree == nil {
+		return nil
+	}
+	if r := n.child[1]; r != nil {
+		for r.child[0] != nil {
+			r = r.child[0]
+		}
+		return r
+	}
+	for p := n.parent; p != nil; n, p = p, p.parent {
+		if n == p.child[0] {
+			return p
+		}
+	}
+	return nil
+}
+
+// noCopy makes go vet's copylocks check report copies of a Timeline.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// A Timeline is a red-black tree of [Node]s ordered by their uint64 keys, compared wrap-around
+// aware as the kernel compares vruntimes (a is before b exactly when int64(a-b) < 0), with the
+// leftmost node cached so that [Timeline.First] is O(1). Nodes with equal keys keep insertion
+// order: a new node goes to the right of existing equal keys, so equals are served FIFO, as in
+// the kernel's rb_add_cached with entity_before.
+//
+// Invariants (checked by the tests' checkTimeline after every operation): the red-black
+// properties (the root is black, no red node has a red child, every root-to-leaf path has the
+// same number of black nodes); the in-order walk is non-decreasing in wrap-aware key order as
+// long as all keys lie within 2^63 of each other, which is the kernel's own precondition; first
+// is the in-order first node; n counts the nodes; every queued node's tree field points to the
+// timeline; and, when augmentation is on, every node's AugMin is the minimum of its own Aug and
+// its children's AugMin.
+//
+// The zero Timeline is empty and ready to use. A Timeline holds a noCopy: a copy would share
+// its nodes with the original. A Timeline is not safe for concurrent use.
+type Timeline[T any] struct {
+	_         noCopy
+	root      *Node[T]
+	first     *Node[T]
+	n         int
+	augmented bool
+}
+
+// before reports whether key a sorts before key b, wrap-around aware (the kernel's
+// entity_before: (s64)(a - b) < 0).
+func before(a, b uint64) bool { return int64(a-b) < 0 }
+
+// EnableAugment makes t maintain, in every node, the wrap-aware minimum of the augmented values
+// ([Node.SetAug]) of its subtree, at the cost of O(log n) extra work per insertion and removal.
+// Like the keys, the augmented values must lie within 2^63 of each other: beyond that the
+// wrap-aware order is not transitive and the minimum is not defined. EnableAugment panics if t
+// is not empty.
+func (t *Timeline[T]) EnableAugment() {
+	if t.n != 0 {
+		panic("cfs: Timeline.EnableAugment on a non-empty timeline")
+	}
+	t.augmented = true
+}
+
+// Augmented reports whether t maintains per-subtree minima of the augmented values.
+func (t *Timeline[T]) Augmented() bool { return t.augmented }
+
+// Len returns the number of nodes on t. The complexity is O(1).
+func (t *Timeline[T]) Len() int { return t.n }
+
+// Empty reports whether t has no nodes. The complexity is O(1).
+func (t *Timeline[T]) Empty() bool { return t.n == 0 }
+
+// First returns the node with the smallest key (the first inserted among equals), or nil if t
+// is empty: the kernel's rb_first_cached. The complexity is O(1).
+func (t *Timeline[T]) First() *Node[T] { return t.first }
+
+// Root returns the root node of the tree, or nil if t is empty.
+func (t *Timeline[T]) Root() *Node[T] { return t.root }
+
+// Insert puts n on t with sort key key, after any nodes with an equal key: the kernel's
+// __enqueue_entity (rb_add_cached). The complexity is O(log n) and Insert does not allocate.
+// Insert panics if n is already on a timeline or if [Node.Init] was never called on n.
+func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
+	if n.tree != nil {
+		panic("cfs: Timeline.Insert of a node that is already on a timeline")
+	}
+	if n.value == nil {
+		panic("cfs: Timeline.Insert of a node without a value (call Node.Init first)")
+	}
+	n.tree = t
+	n.key = key
+	n.child = [2]*Node[T]{}
+	n.red = true
+	var parent *Node[T]
+	link := &t.root
+	leftmost := true
+	for x := *link; x != nil; x = *link {
+		parent = x
+		// dir is 0 (left) if key is before x.key and 1 (right) otherwise, computed without
+		// a branch: the comparison is a coin toss in a random workload and a mispredicted
+		// branch per level costs more than the data dependency.
+		dir := uint64(^int64(key-x.key)) >> 63
+		leftmost = leftmost && dir == 0
+		link = &x.child[dir]
+	}
+	n.parent = parent
+	*link = n
+	if leftmost {
+		t.first = n
+	}
+	t.n++
+	if t.augmented {
+		n.augMin = n.aug
+		for p := parent; p != nil && before(n.aug, p.augMin); p = p.parent {
+			p.augMin = n.aug
+		}
+	}
+	t.insertFixup(n)
+}
+
+// insertFixup restores the red-black properties after n was linked as a red leaf.
+func (t *Timeline[T]) insertFixup(n *Node[T]) {
+	for {
+		p := n.parent
+		if p == nil {
+			n.red = false
+			return
+		}
+		if !p.red {
+			return
+		}
+		g := p.parent // p is red, so it is not the root.
+		if p == g.child[0] {
+			if u := g.child[1]; u != nil && u.red {
+				p.red, u.red, g.red = false, false, true
+				n = g
+				continue
+			}
+			if n == p.child[1] {
+				t.rotateLeft(p)
+				p = n
+			}
+			p.red, g.red = false, true
+			t.rotateRight(g)
+			return
+		}
+		if u := g.child[0]; u != nil && u.red {
+			p.red, u.red, g.red = false, false, true
+			n = g
+			continue
+		}
+		if n == p.child[0] {
+			t.rotateRight(p)
+			p = n
+		}
+		p.red, g.red = false, true
+		t.rotateLeft(g)
+		return
+	}
+}
+
+// replaceChild makes nw take old's place under old's parent (or as the root).
+func (t *Timeline[T]) replaceChild(old, nw *Node[T]) {
+	switch p := old.parent; {
+	case p == nil:
+		t.root = nw
+	case p.child[0] == old:
+		p.child[0] = nw
+	default:
+		p.child[1] = nw
+	}
+	if nw != nil {
+		nw.parent = old.parent
+	}
+}
+
+func (t *Timeline[T]) rotateLeft(x *Node[T]) {
+	y := x.child[1]
+	x.child[1] = y.child[0]
+	if y.child[0] != nil {
+		y.child[0].parent = x
+	}
+	t.replaceChild(x, y)
+	y.child[0] = x
+	x.parent = y
+	if t.augmented {
+		y.augMin = x.augMin
+		x.augMin = subtreeMin(x)
+	}
+}
+
+func (t *Timeline[T]) rotateRight(x *Node[T]) {
+	y := x.child[0]
+	x.child[0] = y.child[1]
+	if y.child[1] != nil {
+		y.child[1].parent = x
+	}
+	t.replaceChild(x, y)
+	y.child[1] = x
+	x.parent = y
+	if t.augmented {
+		y.augMin = x.augMin
+		x.augMin = subtreeMin(x)
+	}
+}
+
+// subtreeMin computes n's augMin from its own value and its children's augMin.
+func subtreeMin[T any](n *Node[T]) uint64 {
+	m := n.aug
+	if l := n.child[0]; l != nil && before(l.augMin, m) {
+		m = l.augMin
+	}
+	if r := n.child[1]; r != nil && before(r.augMin, m) {
+		m = r.augMin
+	}
+	return m
+}
+
+// Remove takes n off t: the kernel's __dequeue_entity (rb_erase_cached). The complexity is
+// O(log n) and Remove does not allocate. Remove panics if n is not on t.
+func (t *Timeline[T]) Remove(n *Node[T]) {
+	if n.tree != t {
+		panic("cfs: Timeline.Remove of a node that is not on this timeline")
+	}
+	if t.first == n {
+		t.first = n.Next()
+	}
+	var x, xParent *Node[T]
+	removedRed := n.red
+	switch {
+	case n.child[0] == nil:
+		x, xParent = n.child[1], n.parent
+		t.replaceChild(n, x)
+	case n.child[1] == nil:
+		x, xParent = n.child[0], n.parent
+		t.replaceChild(n, x)
+	default:
+		y := n.child[1]
+		for y.child[0] != nil {
+			y = y.child[0]
+		}
+		removedRed = y.red
+		x = y.child[1]
+		if y.parent == n {
+			xParent = y
+		} else {
+			xParent = y.parent
+			t.replaceChild(y, x)
+			y.child[1] = n.child[1]
+			y.child[1].parent = y
+		}
+		t.replaceChild(n, y)
+		y.child[0] = n.child[0]
+		y.child[0].parent = y
+		y.red = n.red
+	}
+	if t.augmented {
+		for p := xParent; p != nil; p = p.parent {
+			p.augMin = subtreeMin(p)
+		}
+	}
+	if !removedRed {
+		t.removeFixup(x, xParent)
+	}
+	n.child, n.parent, n.tree = [2]*Node[T]{}, nil, nil
+	t.n--
+}
+
+// removeFixup restores the red-black properties after a black node was unlinked; x (possibly
+// nil) carries the extra black and xParent is its parent.
+func (t *Timeline[T]) removeFixup(x, xParent *Node[T]) {
+	for x != t.root && (x == nil || !x.red) {
+		if x == xParent.child[0] {
+			w := xParent.child[1]
+			if w.red {
+				w.red, xParent.red = false, true
+				t.rotateLeft(xParent)
+				w = xParent.child[1]
+			}
+			if !isRed(w.child[0]) && !isRed(w.child[1]) {
+				w.red = true
+				x, xParent = xParent, xParent.parent
+				continue
+			}
+			if !isRed(w.child[1]) {
+				w.child[0].red, w.red = false, true
+				t.rotateRight(w)
+				w = xParent.child[1]
+			}
+			w.red, xParent.red, w.child[1].red = xParent.red, false, false
+			t.rotateLeft(xParent)
+			x = t.root
+			break
+		}
+		w := xParent.child[0]
+		if w.red {
+			w.red, xParent.red = false, true
+			t.rotateRight(xParent)
+			w = xParent.child[0]
+		}
+		if !isRed(w.child[0]) && !isRed(w.child[1]) {
+			w.red = true
+			x, xParent = xParent, xParent.parent
+			continue
+		}
+		if !isRed(w.child[0]) {
+			w.child[1].red, w.red = false, true
+			t.rotateLeft(w)
+			w = xParent.child[0]
+		}
+		w.red, xParent.red, w.child[0].red = xParent.red, false, false
+		t.rotateRight(xParent)
+		x = t.root
+		break
+	}
+	if x != nil {
+		x.red = false
+	}
+}
+
+func isRed[T any](n *Node[T]) bool { return n != nil && n.red }
+
+// PopFirst removes and returns the node with the smallest key, or nil if t is empty. It is
+// [Timeline.First] followed by [Timeline.Remove]. The complexity is O(log n).
+func (t *Timeline[T]) PopFirst() *Node[T] {
+	n := t.first
+	if n != nil {
+		t.Remove(n)
+	}
+	return n
+}
+
+// All returns an iterator over the elements of t in key order. The timeline must not be
+// modified during the iteration.
+func (t *Timeline[T]) All() iter.Seq[*T] {
+	return func(yield func(*T) bool) {
+		for n := t.first; n != nil; n = n.Next() {
+			if !yield(n.value) {
+				return
+			}
+		}
+	}
+}

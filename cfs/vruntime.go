@@ -1,0 +1,71 @@
+// This file implements the wrap-around aware vruntime arithmetic and entity placement:
+// entity_before, max_vruntime, min_vruntime, entity_is_long_sleeper and place_entity.
+
+package cfs
+
+// InitialMinVruntime is the min_vruntime of a fresh queue, 2^64 - 2^20 (init_cfs_rq in v6.5),
+// chosen so that the u64 virtual clock wraps early and wrap bugs show up quickly.
+const InitialMinVruntime uint64 = 1<<64 - 1<<20
+
+// Before reports whether vruntime a is before vruntime b, wrap-around aware: int64(a-b) < 0,
+// the kernel's entity_before. It orders correctly any two values less than 2^63 apart.
+func Before(a, b uint64) bool { return before(a, b) }
+
+// MaxVruntime returns v if it is after m (int64(v-m) > 0) and m otherwise: the kernel's
+// max_vruntime.
+func MaxVruntime(m, v uint64) uint64 {
+	if int64(v-m) > 0 {
+		return v
+	}
+	return m
+}
+
+// MinVruntime returns v if it is before m (int64(v-m) < 0) and m otherwise: the kernel's
+// min_vruntime.
+func MinVruntime(m, v uint64) uint64 {
+	if int64(v-m) < 0 {
+		return v
+	}
+	return m
+}
+
+// longSleepThreshold is 2^63 / scale_load_down(NICE_0_LOAD): sleeps longer than this (about
+// 104 days) may have let min_vruntime run away by more than 2^63.
+const longSleepThreshold = (1 << 63) / 1024
+
+// IsLongSleeper reports whether an entity that last ran at execStart has slept so long by now
+// that its old vruntime can no longer be compared with the queue's: the kernel's
+// entity_is_long_sleeper (execStart != 0, now > execStart and now - execStart > 2^63/1024 ns).
+func IsLongSleeper(execStart, now uint64) bool {
+	if execStart == 0 || now <= execStart {
+		return false
+	}
+	return now-execStart > longSleepThreshold
+}
+
+// PlaceEntity returns the vruntime v6.5's place_entity gives se when it is enqueued on q at time
+// now, without changing anything. With initial (a fork) the base is q's min_vruntime plus, with
+// START_DEBIT, one virtual slice of se ([VSlice], computed as if se were already queued); on a
+// wakeup the base is min_vruntime minus Latency (MinGranularity for an idle entity), halved with
+// GENTLE_FAIR_SLEEPERS. The result is the later of se.Vruntime and the base, so that sleeping
+// never earns more credit than that, or the base itself for a long sleeper ([IsLongSleeper]).
+func PlaceEntity(q *Queue, se *Entity, initial bool, now uint64, p Params) uint64 {
+	v := q.minVruntime
+	if initial && p.StartDebit {
+		v += VSlice(q, se, p)
+	}
+	if !initial {
+		thresh := p.Latency
+		if se.IsIdle() {
+			thresh = p.MinGranularity
+		}
+		if p.GentleFairSleepers {
+			thresh >>= 1
+		}
+		v -= thresh
+	}
+	if IsLongSleeper(se.ExecStart, now) {
+		return v
+	}
+	return MaxVruntime(se.Vruntime, v)
+}
