@@ -517,7 +517,7 @@ func (m *Machine) pick(id topology.CPU) {
 	t.reported = 0
 	if t.woken {
 		t.woken = false
-		t.st.latencies = append(t.st.latencies, m.now-t.wokeAt)
+		t.st.lat.add(m.now - t.wokeAt)
 	}
 	var stall int64
 	if t.last >= 0 && t.last != int32(id) {

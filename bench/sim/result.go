@@ -38,8 +38,8 @@ type ThreadStats struct {
 	// Wakeups counts the times it was woken from sleep or block.
 	Wakeups int64
 
-	latencies []int64 // wake-to-run latencies, sorted in results
-	end       int64   // when the run ended, for Share
+	lat latencySet // wake-to-run latencies
+	end int64      // when the run ended, for Share
 }
 
 // Lifetime returns how long the thread existed during the run: until its exit, or until the end
@@ -70,31 +70,48 @@ func (t *ThreadStats) Share() float64 {
 }
 
 // Latencies returns the wake-to-run latencies of the thread, from each wake-up to the moment it
-// next ran (a fork's first run is not a wake-up), in ascending order. The slice belongs to the
-// result.
-func (t *ThreadStats) Latencies() []int64 { return t.latencies }
+// next ran (a fork's first run is not a wake-up), in ascending order, and true; or nil and false
+// if the thread was woken more than 4096 times, beyond which only a histogram is kept. The slice
+// belongs to the result.
+func (t *ThreadStats) Latencies() ([]int64, bool) {
+	if t.lat.hist != nil {
+		return nil, false
+	}
+	return t.lat.exact, true
+}
 
 // Latency returns the p-th percentile of the wake-to-run latencies (p from 0 to 100; 100 is the
 // maximum) by the nearest-rank method: the smallest latency at least p percent of them do not
 // exceed. It reports false if the thread was never woken. p is rounded to a thousandth of a
-// percent, so Latency(99.9) is exact.
+// percent, so Latency(99.9) is exact. Up to 4096 wake-ups the percentiles are exact; beyond, the
+// latencies are counted in a log-linear histogram (exact below 128ns, buckets 1/128 of the value
+// wide above) and a percentile is the upper bound of its bucket, never above the exact maximum.
+// Latency panics if p is outside 0..100.
 func (t *ThreadStats) Latency(p float64) (int64, bool) {
-	return Percentile(t.latencies, p)
+	milli := percentMilli(p)
+	if t.lat.n == 0 {
+		return 0, false
+	}
+	return t.lat.percentile(milli), true
 }
 
 // Percentile returns the p-th percentile of sorted by the nearest-rank method (see
 // [ThreadStats.Latency]), or false if sorted is empty. It panics if p is outside 0..100.
 func Percentile(sorted []int64, p float64) (int64, bool) {
-	if p < 0 || p > 100 {
-		panic(fmt.Sprintf("sim: percentile %v outside 0..100", p))
-	}
-	n := int64(len(sorted))
-	if n == 0 {
+	milli := percentMilli(p)
+	if len(sorted) == 0 {
 		return 0, false
 	}
-	milli := int64(p*1000 + 0.5) // p in thousandths of a percent
-	rank := (n*milli + 100_000 - 1) / 100_000
-	return sorted[max(rank, 1)-1], true
+	l := latencySet{exact: sorted, n: int64(len(sorted))}
+	return l.percentile(milli), true
+}
+
+// percentMilli returns p in thousandths of a percent.
+func percentMilli(p float64) int64 {
+	if !(p >= 0 && p <= 100) {
+		panic(fmt.Sprintf("sim: percentile %v outside 0..100", p))
+	}
+	return int64(p*1000 + 0.5)
 }
 
 // CPUStats are the metrics of one CPU. Busy and Idle add up to the length of the run; Interrupt
@@ -147,8 +164,7 @@ func (m *Machine) Result() *Result {
 		t := &m.threads[tid]
 		s := t.st
 		s.end = m.now
-		s.latencies = slices.Clone(t.st.latencies)
-		slices.Sort(s.latencies)
+		s.lat = t.st.lat.snapshot()
 		switch t.state {
 		case tRunning:
 			s.CPUTime += m.now - t.since
