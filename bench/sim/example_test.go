@@ -139,3 +139,65 @@ func ExamplePercentile() {
 	fmt.Println()
 	// Output: p0=1 p50=5 p90=9 p99.9=10 p100=10
 }
+
+// The checkers watch a run; Result.Err is nil when no invariant was broken.
+func ExampleResult_Err() {
+	w, _ := workload.Parse(`
+thread hog count=3
+	run forever
+end
+thread napper count=2
+	loop
+		run 2ms
+		sleep 1ms
+	end
+end`)
+	cfg := sim.Config{
+		Topology: topology.Uniform(1, 1, 1, 4, 1),
+		StatHz:   127,
+		Checks:   sim.Checks{WorkConservation: 20 * time.Millisecond, Starvation: time.Second},
+	}
+	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 5*time.Second)
+	fmt.Println(r.Err(), r.Counts)
+	// Output: <nil> [0 0 0]
+}
+
+// Costs and speeds: two threads on the two hardware threads of one core each run at 0.625 of
+// the core's speed, so 10ms of work takes 16ms, after a switch that costs 50us.
+func ExampleConfig() {
+	w, _ := workload.Parse(`
+thread a cpus=0
+	run 10ms
+end
+thread b cpus=1
+	run 10ms
+end`)
+	cfg := sim.Config{
+		Topology: topology.Uniform(1, 1, 1, 1, 2), // one core, two hardware threads
+		Costs:    sim.Costs{Switch: 50 * time.Microsecond},
+	}
+	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, time.Second)
+	for _, t := range r.Threads {
+		fmt.Println(t.Name, time.Duration(t.End), time.Duration(t.Work))
+	}
+	// Output:
+	// a 16.05ms 10ms
+	// b 16.05ms 10ms
+}
+
+// A machine can be driven one event at a time.
+func ExampleMachine_Step() {
+	w, _ := workload.Parse("thread sleeper\n\tsleep 3ms\n\trun 1ms\nend\n")
+	m, _ := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, bsd4.New(bsd4.DefaultParams()), w)
+	for next, ok := m.Next(); ok && next <= int64(5*time.Millisecond); next, ok = m.Next() {
+		m.Step()
+		fmt.Println(time.Duration(m.Now()), m.Done())
+	}
+	// Output:
+	// 0s false
+	// 1ms false
+	// 2ms false
+	// 3ms false
+	// 3ms false
+	// 4ms true
+}
