@@ -1,8 +1,8 @@
 // Package sim is a deterministic discrete-event machine that runs any scheduling policy on any
-// topology and workload: the bench on which schedkit's ULE, 4BSD and CFS are compared, and on
-// which the problems reported in the seeds (a pipeline twenty times slower beside a CPU hog,
+// topology and workload: the bench on which schedkit's ULE, 4BSD and CFS are compared, built to
+// reproduce the problems the seeds report (a pipeline twenty times slower beside a CPU hog,
 // nice 0 and nice 20 hogs splitting 50:50, jobs that take twice as long because threads are
-// not migrated, the tail latency of a latency-sensitive group) are reproduced.
+// not migrated, the tail latency of a latency-sensitive group).
 //
 // A [Machine] is built from a [Config] (a topology, CPU speeds, clock rates, optional costs), a
 // [Policy] and a workload.Workload, and [Machine.Run] plays it. [Run] does all three at once:
