@@ -130,12 +130,12 @@ func (l *Layout) IdlePriority(prio int) uint8 {
 type Class uint8
 
 const (
-	ClassIthd      Class = 1                             // PRI_ITHD: interrupt threads
-	ClassRealtime  Class = 2                             // PRI_REALTIME: rtprio, SCHED_RR
-	ClassTimeshare Class = 3                             // PRI_TIMESHARE: ordinary user threads
-	ClassIdle      Class = 4                             // PRI_IDLE: idprio threads
-	ClassFIFO      Class = classFIFOBit | ClassRealtime  // PRI_FIFO: SCHED_FIFO
-	classFIFOBit   Class = 8                             // PRI_FIFO_BIT
+	ClassIthd      Class = 1                            // PRI_ITHD: interrupt threads
+	ClassRealtime  Class = 2                            // PRI_REALTIME: rtprio, SCHED_RR
+	ClassTimeshare Class = 3                            // PRI_TIMESHARE: ordinary user threads
+	ClassIdle      Class = 4                            // PRI_IDLE: idprio threads
+	ClassFIFO      Class = classFIFOBit | ClassRealtime // PRI_FIFO: SCHED_FIFO
+	classFIFOBit   Class = 8                            // PRI_FIFO_BIT
 )
 
 // Base returns PRI_BASE(c), the class without the FIFO bit.

@@ -9,12 +9,12 @@ import "fmt"
 type PreemptRule uint8
 
 const (
-	PreemptNotBetter    PreemptRule = iota // pri >= cpri: the newcomer is not better
-	PreemptIdle                            // cpri >= PRI_MIN_IDLE: an idle CPU (or idle-class thread) is always preempted
-	PreemptDisabled                        // preempt_thresh == 0: preemption is off
-	PreemptThreshold                       // pri < preempt_thresh (legacy: <=): the newcomer is important enough
-	PreemptRemoteInteract                  // remote, pri <= PRI_MAX_INTERACT < cpri: an interactive thread interrupts batch work elsewhere
-	PreemptNo                              // none of the above: no preemption
+	PreemptNotBetter      PreemptRule = iota // pri >= cpri: the newcomer is not better
+	PreemptIdle                              // cpri >= PRI_MIN_IDLE: an idle CPU (or idle-class thread) is always preempted
+	PreemptDisabled                          // preempt_thresh == 0: preemption is off
+	PreemptThreshold                         // pri < preempt_thresh (legacy: <=): the newcomer is important enough
+	PreemptRemoteInteract                    // remote, pri <= PRI_MAX_INTERACT < cpri: an interactive thread interrupts batch work elsewhere
+	PreemptNo                                // none of the above: no preemption
 )
 
 // A PreemptReason explains ShouldPreempt: the rule and the numbers it compared.

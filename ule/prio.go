@@ -44,7 +44,7 @@ func TimesharePriority(v Version, interact uint32, score, nice int, w Window, hz
 	if v == Legacy {
 		pri := uint32(legacyPriMin)
 		if w.Ticks != 0 {
-			tickHz := uint32(int32(w.Ticks) >> TickShift)                 // SCHED_TICK_HZ, an int
+			tickHz := uint32(int32(w.Ticks) >> TickShift)                   // SCHED_TICK_HZ, an int
 			total := max(uint32(int32(w.LTick)-int32(w.FTick)), uint32(hz)) // u_int max()
 			per := (total + legacyPriRange - 1) / legacyPriRange * legacyPriRange / legacyPriRange
 			if per == 0 { // only when roundup() wraps around 2^32; the kernel would trap

@@ -62,7 +62,7 @@ type Thread struct {
 	CPU     topology.CPU // ts_cpu: the CPU the thread is on or last ran on
 	RLTick  uint32       // ts_rltick: ticks at the last switch-out, for cache affinity
 	Slice   uint32       // ts_slice: stathz ticks of the current slice already used
-	Window                // ts_ticks, ts_ftick, ts_ltick: the %CPU window
+	Window               // ts_ticks, ts_ftick, ts_ltick: the %CPU window
 	SlpTime uint32       // ts_slptime: voluntary sleep, hz ticks << 10
 	RunTime uint32       // ts_runtime: run time, hz ticks << 10
 	SlpTick uint32       // td_slptick: ticks when the thread went to sleep, 0 when awake
