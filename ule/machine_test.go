@@ -55,6 +55,7 @@ func (m *testMachine) fork(tid sched.ID, cpu topology.CPU, a sched.Attr) {
 	m.s.Fork(m.now, tid, -1, cpu, a)
 	m.s.Wakeup(m.now, tid, cpu, sched.WakeFork)
 	m.check()
+	m.serve()
 }
 
 // serve handles the pending reschedules: stop the running thread as preempted, pick again.
@@ -109,12 +110,6 @@ func (m *testMachine) sleep(cpu topology.CPU) sched.ID {
 func (m *testMachine) wake(tid sched.ID, from topology.CPU) {
 	m.s.Wakeup(m.now, tid, from, 0)
 	m.check()
-	for c := range m.top.CPUs().All() {
-		if m.cur[c] < 0 && m.s.sys.CPUs[c].Load() > 0 {
-			// An idle CPU with work would have been kicked; serve handles it.
-			_ = c
-		}
-	}
 	m.serve()
 }
 
