@@ -146,3 +146,5 @@ func TestSmokeOneHog(t *testing.T) {
 	th := m.s.Thread(0)
 	t.Logf("hog: %v score=%d user=%d", th, th.Score(m.s.Params()), th.UserPri)
 }
+
+func schedIDInternal(i int) sched.ID { return sched.ID(i) }
