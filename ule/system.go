@@ -26,6 +26,7 @@ type System struct {
 	Topology *topology.Topology
 	CPUs     []CPUState
 	Loads    []CPULoad
+	loads    *[topology.MaxCPUs]CPULoad // the array behind Loads: CPU ids index it without bounds checks
 	tree     searchTree
 }
 
@@ -35,7 +36,8 @@ func NewSystem(p Params, top *topology.Topology) (*System, error) {
 		return nil, err
 	}
 	n := top.NumIDs()
-	s := &System{Params: p, Topology: top, CPUs: make([]CPUState, n), Loads: make([]CPULoad, n), tree: newSearchTree(top)}
+	loads := new([topology.MaxCPUs]CPULoad)
+	s := &System{Params: p, Topology: top, CPUs: make([]CPUState, n), Loads: loads[:n:n], loads: loads, tree: newSearchTree(top)}
 	for c := range top.CPUs().All() {
 		s.CPUs[c].init(c, &s.Params, &s.Loads[c])
 	}
