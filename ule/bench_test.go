@@ -92,11 +92,11 @@ func BenchmarkPick(b *testing.B) {
 
 // benchSystem builds a System on n CPUs where every CPU runs a thread of random priority and
 // most have some queued; one CPU in eight idles.
-func benchSystem(b *testing.B, n int, r *rand.Rand) *System {
+func benchSystem(n int, r *rand.Rand) *System {
 	top := benchTopology(n)
 	s, err := NewSystem(DefaultParams(), top)
 	if err != nil {
-		b.Fatal(err)
+		panic(err)
 	}
 	id := 0
 	all := top.CPUs()
@@ -112,7 +112,7 @@ func benchSystem(b *testing.B, n int, r *rand.Rand) *System {
 func BenchmarkPickCPU(b *testing.B) {
 	for _, n := range []int{2, 64, 1024} {
 		r := rand.New(rand.NewPCG(2, uint64(n)))
-		s := benchSystem(b, n, r)
+		s := benchSystem(n, r)
 		const nthreads = 64
 		threads := make([]*Thread, nthreads)
 		selfs := make([]topology.CPU, nthreads)
@@ -254,7 +254,7 @@ func BenchmarkClockTick(b *testing.B) {
 func BenchmarkBalance(b *testing.B) {
 	for _, n := range []int{64, 1024} {
 		r := rand.New(rand.NewPCG(4, uint64(n)))
-		s := benchSystem(b, n, r)
+		s := benchSystem(n, r)
 		rnd := NewRand(0, 1)
 		moves := make([]Move, 0, n)
 		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
@@ -278,7 +278,7 @@ func BenchmarkBalance(b *testing.B) {
 func BenchmarkLowest(b *testing.B) {
 	for _, n := range []int{64, 1024} {
 		r := rand.New(rand.NewPCG(5, uint64(n)))
-		s := benchSystem(b, n, r)
+		s := benchSystem(n, r)
 		rnd := NewRand(0, 1)
 		all := s.Topology.CPUs()
 		b.Run(fmt.Sprintf("op=lowest/cpus=%d", n), func(b *testing.B) {

@@ -19,7 +19,7 @@ import (
 // then the same with 4000x; instructions per op = (Ir₂ − Ir₁) / 2000.
 func BenchmarkICount(b *testing.B) {
 	r := rand.New(rand.NewPCG(2, 1024))
-	s := benchSystem(b, 1024, r)
+	s := benchSystem(1024, r)
 	all := s.Topology.CPUs()
 	threads := make([]*Thread, 64)
 	selfs := make([]topology.CPU, 64)

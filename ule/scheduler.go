@@ -118,10 +118,10 @@ func (s *Scheduler) Ticks(now int64) uint32 {
 	return uint32(1 + (now/1e9)*hz + (now%1e9)*hz/1e9)
 }
 
+// explain records an explanation. Callers test s.env.Explaining() first, so that the
+// arguments are not even boxed when nobody listens.
 func (s *Scheduler) explain(cpu topology.CPU, tid sched.ID, format string, args ...any) {
-	if s.env.Explaining() {
-		s.env.Explain(cpu, tid, fmt.Sprintf(format, args...))
-	}
+	s.env.Explain(cpu, tid, fmt.Sprintf(format, args...))
 }
 
 // kick delivers a Kick to cpu through the Env.
@@ -194,7 +194,9 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	}
 	t.Priority, t.BasePri = t.UserPri, t.UserPri
 	s.threads[tid] = t
-	s.explain(cpu, tid, "fork: %v, slice used %d", t, t.Slice)
+	if s.env.Explaining() {
+		s.explain(cpu, tid, "fork: %v, slice used %d", t, t.Slice)
+	}
 }
 
 // Wakeup makes tid runnable: sched_wakeup (its sleep is accounted, its slice restarts) or, for
@@ -208,7 +210,9 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	}
 	r := s.sys.Add(t, SRQBoring, from, ticks, false, &s.rand[from])
 	s.kick(r.CPU, r.Kick)
-	s.explain(r.CPU, tid, "wakeup from cpu%d: %v", from, r)
+	if s.env.Explaining() {
+		s.explain(r.CPU, tid, "wakeup from cpu%d: %v", from, r)
+	}
 }
 
 // Pick chooses the thread cpu runs next: sched_choose. If nothing is queued, the idle loop runs
@@ -221,12 +225,16 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 		t, why = c.Choose()
 	}
 	if t == nil {
-		s.explain(cpu, -1, "pick: %v", why)
+		if s.env.Explaining() {
+			s.explain(cpu, -1, "pick: %v", why)
+		}
 		return -1, false
 	}
 	t.Window = PctCPUUpdate(s.params.Version, t.Window, s.Ticks(now), false, s.params.Hz)
 	s.sys.ReturnToUser(t)
-	s.explain(cpu, t.ID, "pick: %v", why)
+	if s.env.Explaining() {
+		s.explain(cpu, t.ID, "pick: %v", why)
+	}
 	return t.ID, true
 }
 
@@ -240,11 +248,15 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 	s.idleOld[cpu] = sc
 	victim, t, why := s.sys.Steal(cpu, 0, &s.rand[cpu])
 	if t == nil {
-		s.explain(cpu, -1, "idle: %v", why)
+		if s.env.Explaining() {
+			s.explain(cpu, -1, "idle: %v", why)
+		}
 		return false
 	}
 	s.sys.Move(victim, cpu)
-	s.explain(cpu, t.ID, "idle: %v", why)
+	if s.env.Explaining() {
+		s.explain(cpu, t.ID, "idle: %v", why)
+	}
 	return true
 }
 
@@ -277,7 +289,9 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	if why == sched.Exit {
 		s.threads[tid] = nil
 	}
-	s.explain(cpu, tid, "stop (%v): preempted=%v migrated=%v stolen=%v", why, r.Preempted, r.Migrated, r.Stolen)
+	if s.env.Explaining() {
+		s.explain(cpu, tid, "stop (%v): preempted=%v migrated=%v stolen=%v", why, r.Preempted, r.Migrated, r.Stolen)
+	}
 }
 
 // Tick is a stat clock interrupt on cpu: sched_clock. On the first CPU the periodic balancer
@@ -297,7 +311,9 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 			s.moves = s.sys.Balance(cpu, &s.rand[cpu], s.moves[:0])
 			for _, m := range s.moves {
 				s.kick(m.To, m.Kick)
-				s.explain(m.To, m.Thread.ID, "balance: %v → cpu%d (pickcpu=%v), kick %v", m.From, m.To, m.PickCPU, m.Kick)
+				if s.env.Explaining() {
+					s.explain(m.To, m.Thread.ID, "balance: %v → cpu%d (pickcpu=%v), kick %v", m.From, m.To, m.PickCPU, m.Kick)
+				}
 			}
 		}
 	}
@@ -313,14 +329,18 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	case SliceExpired:
 		t.SliceEnd = true
 		s.env.Resched(cpu)
-		s.explain(cpu, t.ID, "tick: %v after %d ticks", r, c.ThreadSlice(t))
+		if s.env.Explaining() {
+			s.explain(cpu, t.ID, "tick: %v after %d ticks", r, c.ThreadSlice(t))
+		}
 	case SliceExpiredIthd:
 		t.OwePreempt = true
 		if int(t.BasePri)+int(p.Layout().Fold) < int(p.Layout().MaxIthd) {
 			s.sys.SetPriority(t, t.BasePri+uint8(p.Layout().Fold), cpu, ticks, &s.rand[cpu])
 		}
 		s.env.Resched(cpu)
-		s.explain(cpu, t.ID, "tick: %v", r)
+		if s.env.Explaining() {
+			s.explain(cpu, t.ID, "tick: %v", r)
+		}
 	}
 }
 
@@ -339,7 +359,9 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 		r, _ := s.sys.SetAffinity(t, mask, self, ticks, &s.rand[self])
 		s.kick(r.CPU, r.Kick)
 	}
-	s.explain(t.CPU, tid, "setattr: %v", t)
+	if s.env.Explaining() {
+		s.explain(t.CPU, tid, "setattr: %v", t)
+	}
 }
 
 func (s *Scheduler) mustThread(tid sched.ID, op string) *Thread {
