@@ -14,11 +14,10 @@ import (
 )
 
 var (
-	twoCPU   = topology.Uniform(1, 1, 1, 2, 1)
-	twoSMT   = topology.Uniform(2, 1, 1, 2, 2)
-	fourLLC  = topology.Uniform(1, 1, 4, 3, 2)
-	oneCPU   = topology.Uniform(1, 1, 1, 1, 1)
-	allOfTwo = topology.CPURange(0, 1)
+	twoCPU  = topology.Uniform(1, 1, 1, 2, 1)
+	twoSMT  = topology.Uniform(2, 1, 1, 2, 2)
+	fourLLC = topology.Uniform(1, 1, 4, 3, 2)
+	oneCPU  = topology.Uniform(1, 1, 1, 1, 1)
 )
 
 // newThread returns a bound time-sharing thread of priority pri allowed on every CPU of top.

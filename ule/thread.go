@@ -110,11 +110,6 @@ func (t *Thread) UpdatePriority(p *Params) {
 	t.UserPri = TimesharePriority(p.Version, p.Interact, t.Score(p), t.Nice, t.Window, p.Hz)
 }
 
-// FixedPriority returns the priority a thread of t's class has regardless of history, for
-// every class but time sharing: BasePri for interrupt threads, the current user priority for
-// real-time and idle threads (set by rtprio).
-func (t *Thread) FixedPriority() uint8 { return t.UserPri }
-
 // Sleep records that t goes to sleep at tick ticks with sleep priority prio (0: none):
 // sched_sleep. td_slptick = ticks; a time-sharing thread is boosted to prio when
 // StaticBoost == 1, or else to StaticBoost when that is set and better than its priority. It
