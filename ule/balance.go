@@ -45,15 +45,15 @@ func (s *System) Move(from, to topology.CPU) (*Thread, uint8) {
 // O(CPUs) each at worst.
 func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
 	root := s.Topology.Root()
-	hmask := s.Topology.CPUs()
+	hmask := s.all
 	for {
-		high, ok := s.Highest(root, &hmask, 1, 0, rnd)
+		high, ok := s.highest(root, &hmask, 1, 0, rnd)
 		if !ok {
 			break
 		}
-		hmask.Remove(high)
+		hmask.remove(high)
 		lmask := hmask
-		if lmask.IsEmpty() {
+		if lmask.empty() {
 			break
 		}
 		hc := &s.CPUs[high]
@@ -66,17 +66,17 @@ func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
 		}
 		anyLow, stop := true, false
 		for hc.Transferable() != 0 {
-			low, ok := s.Lowest(root, &lmask, -1, hc.Load()-1, high, true, rnd)
+			low, ok := s.lowest(root, &lmask, -1, hc.Load()-1, high, true, rnd)
 			if !ok {
 				stop = anyLow
 				break
 			}
 			if m, moved := s.balancePair(high, low, self); moved {
 				moves = append(moves, m)
-				hmask.Remove(low)
+				hmask.remove(low)
 				break
 			}
-			lmask.Remove(low)
+			lmask.remove(low)
 			anyLow = false
 		}
 		if stop {

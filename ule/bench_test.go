@@ -280,17 +280,18 @@ func BenchmarkLowest(b *testing.B) {
 		r := rand.New(rand.NewPCG(5, uint64(n)))
 		s := benchSystem(n, r)
 		rnd := NewRand(0, 1)
-		all := s.Topology.CPUs()
+		all := s.all
+		root := s.Topology.Root()
 		b.Run(fmt.Sprintf("op=lowest/cpus=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				s.Lowest(s.Topology.Root(), &all, 140, math32Max, 0, false, &rnd)
+				s.lowest(root, &all, 140, math32Max, 0, false, &rnd)
 			}
 		})
 		b.Run(fmt.Sprintf("op=highest/cpus=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				s.Highest(s.Topology.Root(), &all, 2, 1, &rnd)
+				s.highest(root, &all, 2, 1, &rnd)
 			}
 		})
 	}

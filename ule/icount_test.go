@@ -58,16 +58,18 @@ func BenchmarkICount(b *testing.B) {
 //go:noinline
 func icountLowest(s *System, all *topology.CPUSet, rnd *Rand, n int) {
 	root := s.Topology.Root()
+	mask := bitsOf(all)
 	for range n {
-		s.Lowest(root, all, 140, math32Max, 0, false, rnd)
+		s.lowest(root, &mask, 140, math32Max, 0, false, rnd)
 	}
 }
 
 //go:noinline
 func icountHighest(s *System, all *topology.CPUSet, rnd *Rand, n int) {
 	root := s.Topology.Root()
+	mask := bitsOf(all)
 	for range n {
-		s.Highest(root, all, 2, 1, rnd)
+		s.highest(root, &mask, 2, 1, rnd)
 	}
 }
 

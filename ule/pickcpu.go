@@ -142,24 +142,24 @@ func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 		llc = nil
 	}
 	r.LLC = llc
-	mask := &t.Affinity
+	mask := t.affinityBits()
 	pri := int(t.Priority)
 	running := t.State == Running
 	cpu, ok := topology.CPU(0), false
 	switch {
 	case llc != nil && intr:
-		cpu, ok = s.Lowest(llc, mask, pri, math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(llc, mask, pri, math32Max, prev, running, rnd)
 		r.Rule = PickCPUIntrLLC
 	case llc != nil:
-		cpu, ok = s.Lowest(llc, mask, max(pri, int(l.MaxTimeshare)), math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(llc, mask, max(pri, int(l.MaxTimeshare)), math32Max, prev, running, rnd)
 		r.Rule = PickCPULLCIdle
 	}
 	if !ok {
-		cpu, ok = s.Lowest(s.Topology.Root(), mask, pri, math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(s.Topology.Root(), mask, pri, math32Max, prev, running, rnd)
 		r.Rule = PickCPULowerPri
 	}
 	if !ok {
-		cpu, ok = s.Lowest(s.Topology.Root(), mask, -1, math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(s.Topology.Root(), mask, -1, math32Max, prev, running, rnd)
 		r.Rule = PickCPULeastLoaded
 	}
 	if !ok {

@@ -170,7 +170,8 @@ func (s *Scheduler) affinity(a sched.Attr) topology.CPUSet {
 // thread set up like thread0 (an empty history, its %CPU window starting now). Time-sharing
 // threads take the priority their history gives them; others the priority of their class
 // (SCHED_FIFO and SCHED_RR priority q map to PRI_MIN_REALTIME + 31 - q, SCHED_IDLE to
-// PRI_MIN_IDLE; nice is clamped to -20..20). Fork panics if tid is already in use.
+// PRI_MIN_IDLE; nice is clamped to -20..20). Attr.Slice and Attr.Group have no ULE equivalent
+// and are ignored. Fork panics if tid is already in use.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	for int(tid) >= len(s.threads) {
 		s.threads = append(s.threads, nil)
@@ -201,7 +202,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 
 // Wakeup makes tid runnable: sched_wakeup (its sleep is accounted, its slice restarts) or, for
 // sched.WakeFork, sched_add alone; then sched_add places it (PickCPU from the waker's CPU) and
-// the CPU it lands on is rescheduled if Notify or SetPreempt says so.
+// the CPU it lands on is rescheduled if Notify or SetPreempt says so. ULE has no wake-up hint
+// for a waker about to sleep, so sched.WakeSync changes nothing.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	t := s.mustThread(tid, "Wakeup")
 	ticks := s.Ticks(now)

@@ -90,7 +90,7 @@ func newSearchTree(top *topology.Topology) searchTree {
 // lowestArgs are struct cpu_search for cpu_search_lowest.
 type lowestArgs struct {
 	loads   *[topology.MaxCPUs]CPULoad
-	mask    *topology.CPUSet
+	mask    *cpuBits
 	pri     int32 // cs_pri: accept only CPUs whose lowpri is worse (greater)
 	maxLoad int32 // cs_load
 	prefer  int32 // cs_prefer
@@ -149,7 +149,7 @@ func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuL
 		}
 		load := l * 256
 		total += load - p
-		if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && (!s.running || int32(c) != s.prefer)) || !mask.Has(c) {
+		if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && (!s.running || int32(c) != s.prefer)) || !mask.has(c) {
 			continue
 		}
 		if s.running && l > 0 {
@@ -185,7 +185,7 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 		}
 		load := l * 256
 		ltotal += load - p
-		if !(l > maxLoad || (int32(ld.LowPri) <= pri && (!running || int32(c) != prefer)) || !mask.Has(c)) {
+		if !(l > maxLoad || (int32(ld.LowPri) <= pri && (!running || int32(c) != prefer)) || !mask.has(c)) {
 			if running && l > 0 {
 				p = 0
 			}
@@ -212,7 +212,7 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 // highestArgs are struct cpu_search for cpu_search_highest.
 type highestArgs struct {
 	loads    *[topology.MaxCPUs]CPULoad
-	mask     *topology.CPUSet
+	mask     *cpuBits
 	minLoad  int32 // cs_load
 	minTrans int32 // cs_trans
 	rnd      *Rand
@@ -257,7 +257,7 @@ func (t *searchTree) highestLeaf(nd *searchNode, s *highestArgs) (total, cpu, cp
 		l := ld.Load
 		load := l * 256
 		total += load
-		if l < s.minLoad || ld.Transferable < s.minTrans || !mask.Has(c) {
+		if l < s.minLoad || ld.Transferable < s.minTrans || !mask.has(c) {
 			continue
 		}
 		load -= int32(rnd.Next() % 256)
@@ -281,7 +281,7 @@ func (t *searchTree) highestLeaves(nd *searchNode, s *highestArgs) (total, cpu, 
 		l := ld.Load
 		load := l * 256
 		ltotal += load
-		if l >= minLoad && ld.Transferable >= minTrans && mask.Has(c) {
+		if l >= minLoad && ld.Transferable >= minTrans && mask.has(c) {
 			load -= int32(rnd.Next() % 256)
 			if load > lbest {
 				lbest, lcpu = load, int32(c)
@@ -312,6 +312,11 @@ func (t *searchTree) highestLeaves(nd *searchNode, s *highestArgs) (total, cpu, 
 // set, so that balancing rotates between SMT groups. The complexity is O(CPUs and groups below
 // g) with no allocation.
 func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
+	b := bitsOf(mask)
+	return s.lowest(g, &b, pri, maxLoad, prefer, running, rnd)
+}
+
+func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
 	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd}
 	_, c, _ := s.tree.lowest(int32(g.ID()), &a)
 	return topology.CPU(c), c >= 0
@@ -323,6 +328,11 @@ func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad i
 // (256 per thread) is lowered by rnd.Next()%256 before the comparison. The order and cost are
 // those of Lowest.
 func (s *System) Highest(g *topology.Group, mask *topology.CPUSet, minLoad, minTrans int, rnd *Rand) (topology.CPU, bool) {
+	b := bitsOf(mask)
+	return s.highest(g, &b, minLoad, minTrans, rnd)
+}
+
+func (s *System) highest(g *topology.Group, mask *cpuBits, minLoad, minTrans int, rnd *Rand) (topology.CPU, bool) {
 	a := highestArgs{loads: s.loads, mask: mask, minLoad: clampInt32(minLoad), minTrans: clampInt32(minTrans), rnd: rnd}
 	_, c, _ := s.tree.highest(int32(g.ID()), &a)
 	return topology.CPU(c), c >= 0

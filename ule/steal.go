@@ -141,11 +141,11 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 		r.Rule = StealHasWork
 		return 0, nil, r
 	}
-	mask := s.Topology.CPUs()
-	mask.Remove(thief)
+	mask := s.all
+	mask.remove(thief)
 	cg, group, level := s.Topology.Leaf(thief), false, 1
 	for {
-		cpu, found := s.Highest(cg, &mask, s.Params.StealThresh, 1, rnd)
+		cpu, found := s.highest(cg, &mask, s.Params.StealThresh, 1, rnd)
 		r.Searches++
 		if !found {
 			if group {
@@ -180,7 +180,7 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 		if limit > 0 {
 			break
 		}
-		mask.Remove(cpu)
+		mask.remove(cpu)
 	}
 	r.Rule = StealNone
 	return 0, nil, r

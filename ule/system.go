@@ -27,6 +27,7 @@ type System struct {
 	CPUs     []CPUState
 	Loads    []CPULoad
 	loads    *[topology.MaxCPUs]CPULoad // the array behind Loads: CPU ids index it without bounds checks
+	all      cpuBits                    // every CPU of Topology
 	tree     searchTree
 }
 
@@ -41,6 +42,8 @@ func NewSystem(p Params, top *topology.Topology) (*System, error) {
 	for c := range top.CPUs().All() {
 		s.CPUs[c].init(c, &s.Params, &s.Loads[c])
 	}
+	cpus := top.CPUs()
+	s.all = bitsOf(&cpus)
 	return s, nil
 }
 

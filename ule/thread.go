@@ -78,6 +78,11 @@ type Thread struct {
 
 	xferable bool  // TSF_XFERABLE: counted in its CPU's tdq_transferable
 	rq       uint8 // which run queue of the CPU holds it (legacy: realtime, timeshare, idle)
+
+	// affBits caches Affinity for the searches (see cpuBits); affSrc is the set it was built from.
+	affBits  cpuBits
+	affSrc   topology.CPUSet
+	affValid bool
 }
 
 // InitThread binds t's run-queue link to t and returns t. Call it once, before t is first queued.
