@@ -421,6 +421,7 @@ func TestParamsDerived(t *testing.T) {
 		{"sched_idlespinthresh", p.IdleSpinThreshold(), 157},
 		{"preempt_thresh", p.PreemptThresh, 40},
 		{"static_boost", p.StaticBoost, 115},
+		{"quantum", p.QuantumMicros(), 94_488},
 	}
 	p.Hz, p.StatHz = 100, 128
 	checks = append(checks, []struct {

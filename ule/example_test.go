@@ -51,6 +51,25 @@ func ExampleSliceFor() {
 	// Output: 12 12 6 4 3 2 2
 }
 
+// At each stat tick the running thread's slice counter grows; when it reaches td_slice the
+// thread must switch. FIFO threads are never sliced.
+func ExampleSliceTick() {
+	used := uint32(0)
+	var r ule.SliceResult
+	for tick := 1; r != ule.SliceExpired; tick++ {
+		used, r = ule.SliceTick(ule.ClassTimeshare, used, 1, 4) // tdq_slice with sysload 4
+		fmt.Println(tick, used, r)
+	}
+	_, r = ule.SliceTick(ule.ClassFIFO, 100, 1, 4)
+	fmt.Println(r)
+	// Output:
+	// 1 1 slice running
+	// 2 2 slice running
+	// 3 3 slice running
+	// 4 0 slice expired
+	// no slice (FIFO or idle thread)
+}
+
 func ExamplePctCPUUpdate() {
 	w := ule.Window{FTick: 1000, LTick: 1000}
 	w = ule.PctCPUUpdate(ule.Main, w, 1500, true, 1000)  // ran 500 ticks

@@ -199,6 +199,11 @@ func (p *Params) SliceTicks() int {
 	return p.RealStatHz() / 10
 }
 
+// QuantumMicros returns kern.sched.ule.quantum, the slice in microseconds:
+// (1000000/realstathz) * sched_slice (7874*12 = 94,488 at stathz 127). Setting the sysctl is setting Slice
+// to max(1, (quantum + period/2) / period) with period = 1000000/realstathz.
+func (p *Params) QuantumMicros() int { return 1_000_000 / p.RealStatHz() * p.SliceTicks() }
+
 // SliceMinTicks returns sched_slice_min: sched_slice/6.
 func (p *Params) SliceMinTicks() int { return p.SliceTicks() / 6 }
 

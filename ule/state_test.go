@@ -152,3 +152,22 @@ func TestCPUStateClockAndSlice(t *testing.T) {
 		t.Errorf("ithread slice %d, want sched_slice 12", c.ThreadSlice(ith))
 	}
 }
+
+func TestSetNice(t *testing.T) {
+	p := ule.DefaultParams()
+	s := mustSystem(t, p, twoCPU)
+	th := newThread(1, 140, twoCPU)
+	th.RunTime = 100_000 // batch: score 50
+	th.Window = ule.Window{FTick: 0, LTick: 10000}
+	s.CPU(0).Add(th, 0)
+	r := ule.NewRand(0, 0)
+	// nice 0 -> 20: 115 + 0 + 50 = 165, worse: the thread stays in its calendar slot.
+	if _, readded := s.SetNice(th, 25, 0, 100, &r); readded || th.Nice != 20 || th.Priority != 165 || th.UserPri != 165 {
+		t.Fatalf("SetNice(25): readded %v nice %d priority %d/%d", readded, th.Nice, th.Priority, th.UserPri)
+	}
+	// nice -20: 115, better: removed and added again (SRQ_BORROWING).
+	if res, readded := s.SetNice(th, -20, 0, 100, &r); !readded || th.Priority != 115 || res.CPU != th.CPU {
+		t.Fatalf("SetNice(-20): readded %v priority %d result %v", readded, th.Priority, res)
+	}
+	checkCPUs(t, s)
+}

@@ -242,6 +242,15 @@ func (s *System) SetPriority(t *Thread, pri uint8, self topology.CPU, ticks uint
 	return AddResult{}, false
 }
 
+// SetNice changes t's nice value: sched_nice. The user priority is recomputed from the history
+// (sched_priority) and the thread takes it (sched_prio), with SetPriority's effects on queues;
+// the result of a re-add is returned with true. nice is clamped to PRIO_MIN..PRIO_MAX.
+func (s *System) SetNice(t *Thread, nice int, self topology.CPU, ticks uint32, rnd *Rand) (AddResult, bool) {
+	t.Nice = min(max(nice, PrioMin), PrioMax)
+	t.UpdatePriority(&s.Params)
+	return s.SetPriority(t, t.UserPri, self, ticks, rnd)
+}
+
 // ReturnToUser gives a running thread its user priority back: sched_userret_slowpath
 // (td_priority = td_base_pri = td_user_pri, then an exact LowPri). It does nothing for
 // interrupt threads, which never return to user mode.
