@@ -161,6 +161,9 @@ func runCalendarOps(t *testing.T, ops []byte) {
 	if len(ops) < 1 {
 		return
 	}
+	if len(ops) > 1000 { // the checks are quadratic in the number of threads
+		ops = ops[:1000]
+	}
 	legacy, pickShort := ops[0]&1 != 0, ops[0]&2 != 0
 	ops = ops[1:]
 	p := DefaultParams()
