@@ -351,3 +351,20 @@ func TestSchedulerMisc(t *testing.T) {
 	}
 	m.check()
 }
+
+// policy repeats the method set of bench/sim.Policy, which package ule must satisfy without
+// importing it (nothing outside bench imports bench).
+type policy interface {
+	Name() string
+	Start(cfg sched.Config, env sched.Env) error
+	TickHz() int
+	AddGroup(g sched.Group) error
+	Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr)
+	Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags)
+	Pick(now int64, cpu topology.CPU) (sched.ID, bool)
+	Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason)
+	Tick(now int64, cpu topology.CPU)
+	SetAttr(now int64, tid sched.ID, attr sched.Attr)
+}
+
+var _ policy = (*Scheduler)(nil)
