@@ -1,0 +1,110 @@
+// This file implements the periodic load balancer (sched_balance, sched_balance_group,
+// sched_balance_pair).
+
+package ule
+
+import "github.com/schedkit/schedkit/topology"
+
+// A Move is one action of the balancer or of a migration: Thread moved from From to To, and what
+// To must do about it (Kick, decided by Notify or SetPreempt, explained by Why). With PickCPU
+// set nothing moved: From had only its running thread, which the balancer asked to choose a CPU
+// again at its next switch (TDF_PICKCPU and an AST on From, Kick KickAST).
+type Move struct {
+	From, To topology.CPU
+	Thread   *Thread
+	Kick     Kick
+	Why      PreemptReason
+	PickCPU  bool
+}
+
+// Move moves the thread StealFrom chooses from CPU from to CPU to: tdq_move. The thread leaves
+// from's queue and load (sched_rem), takes to as its CPU and is added there with SRQYielding
+// (tdq_add). It returns the thread and to's LowPri from before, or nil if from has no thread to
+// may take.
+func (s *System) Move(from, to topology.CPU) (*Thread, uint8) {
+	t := StealFrom(&s.CPUs[from], to)
+	if t == nil {
+		return nil, 0
+	}
+	s.CPUs[from].Remove(t)
+	t.CPU = to
+	return t, s.CPUs[to].Add(t, SRQYielding)
+}
+
+// Balance runs the periodic balancer over the whole machine from CPU self: sched_balance_group
+// on cpu_top. Repeatedly, the most loaded CPU with any load (Highest, minimum load 1) gives
+// threads to the least loaded CPUs that have less load than it minus one (Lowest with
+// running set and the donor preferred), one thread per pair (sched_balance_pair, which moves only
+// if the donor has a transferable thread and more load than the receiver); a receiver cannot
+// donate afterwards; a receiver that cannot take any of the donor's threads is dropped and the
+// next tried. A donor whose only load is its running thread cannot give it away: the balancer
+// asks it to choose a CPU again (TDF_PICKCPU) and stops.
+//
+// Balance moves the threads and appends one Move per action to moves, which it returns; the
+// caller delivers the kicks. rnd is self's generator. The complexity is O(CPUs) searches of
+// O(CPUs) each at worst.
+func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
+	root := s.Topology.Root()
+	hmask := s.all
+	for {
+		high, ok := s.highest(root, &hmask, 1, 0, rnd)
+		if !ok {
+			break
+		}
+		hmask.remove(high)
+		lmask := hmask
+		if lmask.empty() {
+			break
+		}
+		hc := &s.CPUs[high]
+		if hc.Load() == 1 {
+			if t := hc.Cur; t != nil && t.CanMigrate() {
+				t.PickCPU = true
+				moves = append(moves, Move{From: high, To: high, Thread: t, Kick: KickAST, PickCPU: true})
+			}
+			break
+		}
+		anyLow, stop := true, false
+		for hc.Transferable() != 0 {
+			low, ok := s.lowest(root, &lmask, -1, hc.Load()-1, high, true, rnd)
+			if !ok {
+				stop = anyLow
+				break
+			}
+			if m, moved := s.balancePair(high, low, self); moved {
+				moves = append(moves, m)
+				hmask.remove(low)
+				break
+			}
+			lmask.remove(low)
+			anyLow = false
+		}
+		if stop {
+			break
+		}
+	}
+	return moves
+}
+
+// balancePair is sched_balance_pair: move one thread from high to low if high has a
+// transferable thread and more load, and decide how low learns of it.
+func (s *System) balancePair(high, low, self topology.CPU) (Move, bool) {
+	hc, lc := &s.CPUs[high], &s.CPUs[low]
+	if hc.Transferable() == 0 || hc.Load() <= lc.Load() {
+		return Move{}, false
+	}
+	t, oldLowPri := s.Move(high, low)
+	if t == nil {
+		return Move{}, false
+	}
+	m := Move{From: high, To: low, Thread: t}
+	if low != self {
+		m.Kick, m.Why = Notify(lc, oldLowPri)
+		if m.Kick == KickPreempt {
+			lc.OwePreempt = true
+		}
+	} else {
+		m.Kick, m.Why = s.setPreempt(lc, int(lc.LowPri()))
+	}
+	return m, true
+}

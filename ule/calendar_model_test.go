@@ -1,0 +1,283 @@
+package ule
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// calModel is a naive model of one CPU's run queues and calendar: slices of thread ids per
+// queue, offsets as plain ints, every scan an explicit loop. It follows the specification in
+// the doc comments of CalendarIndex, AdvanceCalendar, AdvanceDeqOff, LegacyCalendarIndex,
+// LegacyAdvance, LegacyRemove and Pick, written without their modular shortcuts.
+type calModel struct {
+	legacy    bool
+	pickShort bool
+	q         [3][256][]int // main uses q[0]; legacy: realtime, timeshare, idle
+	where     map[int][2]int
+	pri       map[int]uint8
+	short     map[int]bool
+	ts, deq   int // main: ts_off, deq_off; legacy: idx, ridx
+	tsTicks   int
+}
+
+func newCalModel(legacy, pickShort bool) *calModel {
+	return &calModel{legacy: legacy, pickShort: pickShort, where: map[int][2]int{}, pri: map[int]uint8{}, short: map[int]bool{}}
+}
+
+// inWindow reports whether slot lies in the circular window [from, to) of n slots.
+func inWindow(slot, from, to, n int) bool {
+	for k := from; k != to; k = (k + 1) % n {
+		if k == slot {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *calModel) add(id int, pri uint8, preempted, borrowing bool) {
+	rq, idx := 0, int(pri)
+	switch {
+	case m.legacy && pri < 136:
+		idx = int(pri) / 4
+	case m.legacy && pri <= 223 && m.pickShort && m.short[id]:
+		idx = int(pri) / 4
+	case m.legacy && pri <= 223:
+		rq = 1
+		if preempted || borrowing {
+			idx = m.deq
+		} else {
+			idx = (64*(int(pri)-136)/88 + m.ts) % 64
+			if m.deq != m.ts && idx == m.deq {
+				idx = (idx + 63) % 64
+			}
+		}
+	case m.legacy:
+		rq, idx = 2, int(pri)/4
+	case pri >= 115 && pri <= 223 && m.pickShort && m.short[id]:
+		idx = 114
+	case pri >= 115 && pri <= 223:
+		slot := m.deq
+		if !preempted && !borrowing {
+			slot = (int(pri) - 115 + m.ts) % 109
+			if inWindow(slot, m.deq, m.ts, 109) {
+				slot = (m.deq + 108) % 109
+			}
+		}
+		idx = 115 + slot
+	}
+	if preempted {
+		m.q[rq][idx] = append([]int{id}, m.q[rq][idx]...)
+	} else {
+		m.q[rq][idx] = append(m.q[rq][idx], id)
+	}
+	m.where[id] = [2]int{rq, idx}
+	m.pri[id] = pri
+}
+
+func (m *calModel) remove(id int) {
+	w := m.where[id]
+	i := slices.Index(m.q[w[0]][w[1]], id)
+	m.q[w[0]][w[1]] = slices.Delete(m.q[w[0]][w[1]], i, i+1)
+	delete(m.where, id)
+	empty := len(m.q[w[0]][w[1]]) == 0
+	if m.legacy {
+		if w[0] == 1 && m.ts != m.deq && empty && w[1] == m.deq {
+			m.deq = (w[1] + 1) % 64
+		}
+		return
+	}
+	if p := m.pri[id]; p >= 115 && p <= 223 && empty && w[1] == 115+m.deq && m.deq != m.ts {
+		m.deq = (m.deq + 1) % 109
+		m.catchUp()
+	}
+}
+
+// catchUp moves the dequeue offset over empty slots up to the insertion offset.
+func (m *calModel) catchUp() {
+	for m.deq != m.ts && len(m.q[0][115+m.deq]) == 0 {
+		m.deq = (m.deq + 1) % 109
+	}
+}
+
+func (m *calModel) tick() {
+	if m.legacy {
+		if m.ts == m.deq {
+			m.ts = (m.ts + 1) % 64
+			if len(m.q[1][m.deq]) == 0 {
+				m.deq = m.ts
+			}
+		}
+		return
+	}
+	if m.ts == m.deq {
+		m.tsTicks++
+		step := 2
+		if m.tsTicks == 4 { // 2, 2, 2, then 1: seven slots every four ticks
+			step, m.tsTicks = 1, 0
+		}
+		m.ts = (m.ts + step) % 109
+		m.catchUp()
+	}
+}
+
+// pick returns the id the CPU would run next, or -1.
+func (m *calModel) pick() int {
+	first := func(rq, lo, hi int) int {
+		for i := lo; i <= hi; i++ {
+			if len(m.q[rq][i]) > 0 {
+				return m.q[rq][i][0]
+			}
+		}
+		return -1
+	}
+	if m.legacy {
+		if id := first(0, 0, 63); id >= 0 {
+			return id
+		}
+		for k := range 64 {
+			if q := m.q[1][(m.deq+k)%64]; len(q) > 0 {
+				return q[0]
+			}
+		}
+		return first(2, 0, 63)
+	}
+	if id := first(0, 0, 114); id >= 0 {
+		return id
+	}
+	for k := range 109 {
+		if q := m.q[0][115+(m.deq+k)%109]; len(q) > 0 {
+			return q[0]
+		}
+	}
+	return first(0, 224, 255)
+}
+
+// runCalendarOps plays ops on a CPUState and the model and compares them after every step.
+func runCalendarOps(t *testing.T, ops []byte) {
+	if len(ops) < 1 {
+		return
+	}
+	legacy, pickShort := ops[0]&1 != 0, ops[0]&2 != 0
+	ops = ops[1:]
+	p := DefaultParams()
+	if legacy {
+		p = LegacyParams()
+	}
+	p.PickShort = pickShort
+	c := NewCPUState(0, &p)
+	m := newCalModel(legacy, pickShort)
+	threads := map[int]*Thread{}
+	next := 0
+	all := topology.CPUSetOf(0)
+	var trace []string
+	fail := func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("%s\nlast operations:\n%s", fmt.Sprintf(format, args...), strings.Join(trace[max(0, len(trace)-12):], "\n"))
+	}
+	for len(ops) >= 2 {
+		op, arg := ops[0], ops[1]
+		ops = ops[2:]
+		trace = append(trace, fmt.Sprintf("op %#x arg %d: offsets %d/%d %d/%d model %d/%d", op, arg, c.TSOff, c.DeqOff, c.Idx, c.Ridx, m.ts, m.deq))
+		switch op % 4 {
+		case 0, 1: // add a thread of priority arg
+			th := InitThread(&Thread{ID: schedIDInternal(next), Priority: arg, BasePri: arg, Class: ClassTimeshare, Affinity: all})
+			th.Short = op&0x10 != 0
+			var flags AddFlags
+			if op&0x20 != 0 {
+				flags |= SRQPreempted
+			}
+			if op&0x40 != 0 {
+				flags |= SRQBorrowing
+			}
+			m.short[next] = th.Short
+			c.Add(th, flags)
+			m.add(next, arg, flags&SRQPreempted != 0, flags&SRQBorrowing != 0)
+			threads[next] = th
+			next++
+		case 2: // run the next thread: choose and remove it
+			th, _ := c.Choose()
+			want := m.pick()
+			if (th == nil) != (want < 0) || (th != nil && int(th.ID) != want) {
+				fail("Choose = %v, model %d", th, want)
+			}
+			if th != nil {
+				m.remove(want)
+				c.Cur = nil // the thread leaves: sched_throw
+				c.LoadRemove(th)
+				c.UpdateLowPri()
+				delete(threads, want)
+			}
+		case 3: // remove an arbitrary queued thread, or tick
+			if len(threads) == 0 || arg&1 == 0 {
+				c.ClockQueue(1)
+				m.tick()
+				break
+			}
+			ids := make([]int, 0, len(threads))
+			for id := range threads {
+				ids = append(ids, id)
+			}
+			slices.Sort(ids)
+			id := ids[int(arg>>1)%len(ids)]
+			c.Remove(threads[id])
+			m.remove(id)
+			delete(threads, id)
+		}
+		checkCPU(t, c)
+		ts, deq := int(c.TSOff), int(c.DeqOff)
+		if legacy {
+			ts, deq = int(c.Idx), int(c.Ridx)
+		}
+		if ts != m.ts || deq != m.deq {
+			fail("offsets %d/%d, model %d/%d", ts, deq, m.ts, m.deq)
+		}
+		for id, th := range threads {
+			i, _ := th.Link.Index()
+			if w := m.where[id]; int(th.rq) != w[0] || int(i) != w[1] {
+				fail("t%d in run queue %d queue %d, model %v", id, th.rq, i, w)
+			}
+		}
+		got, _ := Pick(c)
+		if want := m.pick(); (got == nil) != (want < 0) || (got != nil && int(got.ID) != want) {
+			fail("Pick = %v, model %d", got, want)
+		}
+	}
+}
+
+func FuzzCalendar(f *testing.F) {
+	f.Add([]byte{0, 0, 150, 0, 200, 2, 0, 3, 0, 3, 0, 2, 0})
+	f.Add([]byte{1, 0, 140, 0, 223, 0x20, 180, 3, 0, 3, 0, 2, 0, 2, 0})
+	f.Add([]byte{3, 0x10, 150, 0, 100, 0, 230, 2, 0, 3, 3, 2, 0})
+	f.Add([]byte{0, 0, 223, 3, 0, 3, 0, 3, 0, 0, 115, 0x40, 160, 3, 5, 2, 0})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) > 1000 { // the checks are quadratic in the number of threads
+			ops = ops[:1000]
+		}
+		runCalendarOps(t, ops)
+	})
+}
+
+// TestCalendarModel runs long pseudo-random operation streams through the model comparison,
+// so that plain `go test` covers what the fuzzer explores.
+func TestCalendarModel(t *testing.T) {
+	for mode := range byte(4) {
+		for seed := range 20 {
+			ops := []byte{mode}
+			x := uint32(seed*7919 + 1)
+			for range 3000 {
+				x = x*1664525 + 1013904223
+				op := byte(x >> 24)
+				// Ticks and choices often enough that the calendar turns around many times.
+				if op%4 == 0 && x>>8&3 == 0 {
+					op = 3
+				}
+				ops = append(ops, op, byte(x>>16))
+			}
+			t.Run(fmt.Sprintf("mode=%d/seed=%d", mode, seed), func(t *testing.T) { runCalendarOps(t, ops) })
+		}
+	}
+}

@@ -1,0 +1,39 @@
+// This file implements cpuBits, the CPU mask the searches test membership in.
+
+package ule
+
+import "github.com/schedkit/schedkit/topology"
+
+// cpuBits is a CPU mask the searches can test without copying: topology.CPUSet.Has has a value
+// receiver, and calling it through a pointer copies the whole 128-byte set at every test, which
+// made a search over a thousand CPUs several times slower.
+type cpuBits [topology.MaxCPUs / 64]uint64
+
+// bitsOf returns the mask of the CPUs of s. The complexity is O(members of s).
+func bitsOf(s *topology.CPUSet) cpuBits {
+	var b cpuBits
+	for c := range s.All() {
+		b[c>>6] |= 1 << (c & 63)
+	}
+	return b
+}
+
+func (b *cpuBits) has(c topology.CPU) bool { return b[(c>>6)&(topology.MaxCPUs/64-1)]>>(c&63)&1 != 0 }
+
+func (b *cpuBits) remove(c topology.CPU) { b[(c>>6)&(topology.MaxCPUs/64-1)] &^= 1 << (c & 63) }
+
+func (b *cpuBits) empty() bool {
+	var or uint64
+	for _, w := range b {
+		or |= w
+	}
+	return or == 0
+}
+
+// affinityBits returns t's affinity as a cpuBits, rebuilding its cache when Affinity changed.
+func (t *Thread) affinityBits() *cpuBits {
+	if !t.affValid || t.affSrc != t.Affinity {
+		t.affBits, t.affSrc, t.affValid = bitsOf(&t.Affinity), t.Affinity, true
+	}
+	return &t.affBits
+}

@@ -1,0 +1,532 @@
+package ule_test
+
+// Tests of the decisions (Pick, ShouldPreempt, PickCPU, StealFrom, Steal, Balance) on the
+// topology fixtures: 2 CPUs sharing a cache (Uniform(1,1,1,2,1)), two SMT sockets
+// (Uniform(2,1,1,2,2): packages {0-3} and {4-7}, cores {0,1} {2,3} …) and four LLCs of three
+// SMT cores (Uniform(1,1,4,3,2): LLCs {0-5} {6-11} {12-17} {18-23}). Each expected answer is
+// derived in a comment from sched_ule.c (main @3521c70f, legacy @366ae94e).
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule"
+)
+
+var (
+	twoCPU  = topology.Uniform(1, 1, 1, 2, 1)
+	twoSMT  = topology.Uniform(2, 1, 1, 2, 2)
+	fourLLC = topology.Uniform(1, 1, 4, 3, 2)
+	oneCPU  = topology.Uniform(1, 1, 1, 1, 1)
+)
+
+// newThread returns a bound time-sharing thread of priority pri allowed on every CPU of top.
+func newThread(id int, pri uint8, top *topology.Topology) *ule.Thread {
+	t := ule.InitThread(&ule.Thread{Class: ule.ClassTimeshare, Priority: pri, BasePri: pri, UserPri: pri, Affinity: top.CPUs()})
+	t.ID = schedID(id)
+	return t
+}
+
+func mustSystem(t testing.TB, p ule.Params, top *topology.Topology) *ule.System {
+	t.Helper()
+	s, err := ule.NewSystem(p, top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestShouldPreempt(t *testing.T) {
+	main, legacy, seed := ule.DefaultParams(), ule.LegacyParams(), ule.Seed000Params(true, 224)
+	off := ule.DefaultParams()
+	off.PreemptThresh = 0
+	tests := []struct {
+		name      string
+		p         *ule.Params
+		pri, cpri int
+		remote    bool
+		want      bool
+		rule      ule.PreemptRule
+	}{
+		{"main: realtime preempts batch", &main, 39, 120, false, true, ule.PreemptThreshold},
+		{"main: 40 is not < 40", &main, 40, 120, false, false, ule.PreemptNo},
+		{"main: interactive does not preempt batch locally", &main, 56, 120, false, false, ule.PreemptNo},
+		{"main: interactive preempts batch remotely", &main, 56, 120, true, true, ule.PreemptRemoteInteract},
+		{"main: 114 is still interactive", &main, 114, 115, true, true, ule.PreemptRemoteInteract},
+		{"main: not over interactive work remotely", &main, 56, 100, true, false, ule.PreemptNo},
+		{"main: equal never", &main, 120, 120, false, false, ule.PreemptNotBetter},
+		{"main: idle always", &main, 230, 255, false, true, ule.PreemptIdle},
+		{"main: idle-class cpri is idle", &main, 200, 224, false, true, ule.PreemptIdle},
+		{"disabled", &off, 10, 120, true, false, ule.PreemptDisabled},
+		{"disabled still preempts idle", &off, 10, 255, false, true, ule.PreemptIdle},
+		{"legacy: 48 <= 48", &legacy, 48, 120, false, true, ule.PreemptThreshold},
+		{"legacy: 49 no", &legacy, 49, 120, false, false, ule.PreemptNo},
+		{"legacy: interactive 88 over batch 140 remotely", &legacy, 88, 140, true, true, ule.PreemptRemoteInteract},
+		{"legacy: 135 over 136 remotely", &legacy, 135, 136, true, true, ule.PreemptRemoteInteract},
+		{"seed000: boosted sleeper 136 preempts the hog", &seed, 136, 223, false, true, ule.PreemptThreshold},
+		{"seed000: batch over batch", &seed, 200, 223, true, true, ule.PreemptThreshold},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, why := ule.ShouldPreempt(tc.p, tc.pri, tc.cpri, tc.remote)
+			if got != tc.want || why.Rule != tc.rule {
+				t.Errorf("ShouldPreempt(%d, %d, %v) = %v (%v), want %v by rule %d", tc.pri, tc.cpri, tc.remote, got, why, tc.want, tc.rule)
+			}
+			if why.String() == "" {
+				t.Errorf("empty explanation")
+			}
+		})
+	}
+}
+
+func TestPickOrderMain(t *testing.T) {
+	p := ule.DefaultParams()
+	c := ule.NewCPUState(0, &p)
+	idle := newThread(1, 230, oneCPU)
+	idle.Class = ule.ClassIdle
+	batchA := newThread(2, 200, oneCPU)
+	batchB := newThread(3, 120, oneCPU)
+	inter := newThread(4, 80, oneCPU)
+	for _, th := range []*ule.Thread{idle, batchA, batchB, inter} {
+		c.Add(th, ule.SRQBoring)
+	}
+	// Calendar at offsets 0/0: batchA (200) in slot 85, batchB (120) in slot 5. The real-time
+	// range comes first, then the calendar from slot 0 (batchB before batchA), then idle.
+	want := []*ule.Thread{inter, batchB, batchA, idle}
+	rules := []ule.PickRule{ule.PickRealtime, ule.PickCalendar, ule.PickCalendar, ule.PickIdleClass}
+	for i, w := range want {
+		got, why := c.Choose()
+		if got != w || why.Rule != rules[i] {
+			t.Fatalf("choice %d = %v (%v), want %v by rule %d", i, got, why, w, rules[i])
+		}
+	}
+	if got, why := c.Choose(); got != nil || why.Rule != ule.PickIdle || c.LowPri() != ule.PriMaxIdle {
+		t.Fatalf("empty Choose = %v (%v), LowPri %d", got, why, c.LowPri())
+	}
+}
+
+func TestPickCalendarIsCircular(t *testing.T) {
+	p := ule.DefaultParams()
+	c := ule.NewCPUState(0, &p)
+	// Move the insertion offset to slot 100 with an empty queue: each tick advances it by 7/4.
+	for c.TSOff < 100 {
+		c.ClockQueue(1)
+	}
+	if c.DeqOff != c.TSOff {
+		t.Fatalf("empty calendar: deq %d != ts %d", c.DeqOff, c.TSOff)
+	}
+	off := c.TSOff
+	late := newThread(1, 223, oneCPU)  // slot (108 + off) % 109 = off - 1: the very end of the circle
+	early := newThread(2, 130, oneCPU) // slot (15 + off) % 109: wraps past 108 when off >= 94
+	c.Add(late, 0)
+	c.Add(early, 0)
+	if i, _ := early.Link.Index(); int(i) != 115+(15+int(off))%109 {
+		t.Fatalf("early queued at %d, want %d", i, 115+(15+int(off))%109)
+	}
+	got, why := ule.Pick(c)
+	if got != early || why.Start != off {
+		t.Fatalf("Pick = %v (%v), want early scanned from %d", got, why, off)
+	}
+}
+
+func TestPickPreemptedGoesToHead(t *testing.T) {
+	for _, p := range []ule.Params{ule.DefaultParams(), ule.LegacyParams()} {
+		c := ule.NewCPUState(0, &p)
+		a := newThread(1, 200, oneCPU)
+		b := newThread(2, 150, oneCPU)
+		c.Add(a, 0)
+		// A preempted batch thread goes to the dequeue queue's head whatever its priority.
+		c.Add(b, ule.SRQPreempted)
+		if got, _ := ule.Pick(c); got != b {
+			t.Errorf("%v: Pick = %v, want the preempted thread", p.Version, got)
+		}
+	}
+}
+
+func TestPickLegacyFoldsRealtime(t *testing.T) {
+	// Legacy RQ_PPQ 4: real-time priorities 16..19 share queue 4, so FIFO order decides between
+	// POSIX levels 31 (pri 16) and 28 (pri 19): seed 003's bug. Main keeps them apart.
+	for _, tc := range []struct {
+		p     ule.Params
+		first int
+	}{{ule.LegacyParams(), 1}, {ule.DefaultParams(), 2}} {
+		c := ule.NewCPUState(0, &tc.p)
+		lo := newThread(1, 19, oneCPU)
+		lo.Class = ule.ClassFIFO
+		hi := newThread(2, 16, oneCPU)
+		hi.Class = ule.ClassFIFO
+		if tc.p.Version == ule.Main {
+			lo.Priority, hi.Priority = 11, 8
+		}
+		c.Add(lo, 0)
+		c.Add(hi, 0)
+		if got, _ := ule.Pick(c); int(got.ID) != tc.first {
+			t.Errorf("%v: Pick = %v, want t%d", tc.p.Version, got, tc.first)
+		}
+	}
+}
+
+func TestPickShortPlacement(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		p     ule.Params
+		queue int
+	}{
+		{"legacy pick_short: tdq_realtime at pri/4", ule.Seed000Params(true, 48), 200 / 4},
+		{"main pick_short: last real-time queue", func() ule.Params { p := ule.DefaultParams(); p.PickShort = true; return p }(), 114},
+	} {
+		c := ule.NewCPUState(0, &tc.p)
+		hog := newThread(1, 150, oneCPU)
+		short := newThread(2, 200, oneCPU)
+		short.Short = true
+		c.Add(hog, 0)
+		c.Add(short, 0)
+		if i, _ := short.Link.Index(); int(i) != tc.queue {
+			t.Errorf("%s: queued at %d, want %d", tc.name, i, tc.queue)
+		}
+		if got, why := ule.Pick(c); got != short || why.Rule != ule.PickRealtime {
+			t.Errorf("%s: Pick = %v (%v), want the partial-slice user from the real-time range", tc.name, got, why)
+		}
+	}
+}
+
+func TestPickCPU(t *testing.T) {
+	p := ule.DefaultParams()
+	busy := func(s *ule.System, cpu topology.CPU, load int32, lowpri uint8) {
+		s.Loads[cpu] = ule.CPULoad{Load: load, LowPri: lowpri}
+	}
+	t.Run("affinity: previous CPU idle and warm", func(t *testing.T) {
+		s := mustSystem(t, p, twoSMT)
+		th := newThread(1, 140, twoSMT)
+		th.CPU, th.RLTick = 2, 100
+		r := ule.NewRand(0, 0)
+		// 101 - 100 = 1 < 2*affinity: affine at CG_SHARE_L2; cpu2 and its sibling cpu3 idle.
+		cpu, why := s.PickCPU(th, 0, 101, 0, false, &r)
+		if cpu != 2 || why.Rule != ule.PickCPUAffinity {
+			t.Fatalf("PickCPU = %d (%v), want 2 by affinity", cpu, why)
+		}
+	})
+	t.Run("busy SMT sibling: idle core of the LLC", func(t *testing.T) {
+		s := mustSystem(t, p, twoSMT)
+		busy(s, 3, 1, 150)
+		th := newThread(1, 140, twoSMT)
+		th.CPU, th.RLTick = 2, 100
+		r := ule.NewRand(0, 0)
+		// cpu3 busy breaks the SMT affinity test. The LLC group is llc{0-3} (affine at L3:
+		// 1 < 3). sched_lowest(llc, pri 223): children last first. smt{2,3}: cpu3 lowpri 150
+		// <= 223 is refused; cpu2 (preferred, p=128) draws 5%128 = 5: total 256-128 = 128.
+		// smt{0,1}: total 0 < 128 wins. Its CPUs, highest first: cpu1 draws 36287%128 = 63,
+		// load -63; cpu0 draws 53438%128 = 62, load -62, not better. cpu1.
+		cpu, why := s.PickCPU(th, 0, 101, 0, false, &r)
+		if cpu != 1 || why.Rule != ule.PickCPULLCIdle || why.LLC == nil || why.LLC.CPUs() != topology.CPURange(0, 3) {
+			t.Fatalf("PickCPU = %d (%v), want 1 idle in llc{0-3}", cpu, why)
+		}
+	})
+	t.Run("expired affinity: lower priority globally", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		busy(s, 0, 1, 150)
+		busy(s, 1, 2, 120)
+		th := newThread(1, 140, twoCPU)
+		th.CPU, th.RLTick = 1, 100
+		r := ule.NewRand(1, 0)
+		// 110 - 100 >= 3: no cache group; the global search wants lowpri > 140: only cpu0.
+		cpu, why := s.PickCPU(th, 1, 110, 0, false, &r)
+		if cpu != 0 || why.Rule != ule.PickCPULowerPri || why.LLC != nil {
+			t.Fatalf("PickCPU = %d (%v), want 0 running worse priority", cpu, why)
+		}
+	})
+	t.Run("everything better: least loaded", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		busy(s, 0, 3, 100)
+		busy(s, 1, 1, 100)
+		th := newThread(1, 140, twoCPU)
+		th.CPU, th.RLTick = 0, 0
+		r := ule.NewRand(0, 0)
+		// No CPU runs worse than 140; least loaded: cpu1 (256) over cpu0 (768 - 128).
+		cpu, why := s.PickCPU(th, 0, 5000, 0, false, &r)
+		if cpu != 1 || why.Rule != ule.PickCPULeastLoaded {
+			t.Fatalf("PickCPU = %d (%v), want 1 least loaded", cpu, why)
+		}
+	})
+	t.Run("local override", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		busy(s, 0, 1, 200)
+		busy(s, 1, 1, 150)
+		th := newThread(1, 120, twoCPU)
+		th.CPU, th.RLTick = 1, 0
+		r := ule.NewRand(0, 0)
+		// The search prefers cpu1 (its load counts 128 less); but self (cpu0) runs worse
+		// priority (200 > 120), cpu1 is busy and load(0) 1 <= load(1)+1: stay on cpu0.
+		cpu, why := s.PickCPU(th, 0, 5000, 0, false, &r)
+		if cpu != 0 || why.Rule != ule.PickCPULocal {
+			t.Fatalf("PickCPU = %d (%v), want 0 by the local override", cpu, why)
+		}
+	})
+	t.Run("ourself and pinned stay", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		th := newThread(1, 120, twoCPU)
+		th.CPU = 1
+		r := ule.NewRand(0, 0)
+		if cpu, why := s.PickCPU(th, 0, 0, ule.SRQOurself, false, &r); cpu != 1 || why.Rule != ule.PickCPUStay {
+			t.Errorf("SRQOurself: PickCPU = %d (%v)", cpu, why)
+		}
+		th.Pinned = 1
+		if cpu, why := s.PickCPU(th, 0, 0, 0, false, &r); cpu != 1 || why.Rule != ule.PickCPUStay {
+			t.Errorf("pinned: PickCPU = %d (%v)", cpu, why)
+		}
+	})
+	t.Run("affinity mask", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		busy(s, 0, 4, 100)
+		th := newThread(1, 140, twoCPU)
+		th.CPU, th.RLTick = 1, 100
+		th.Affinity = topology.CPUSetOf(0)
+		r := ule.NewRand(0, 0)
+		if cpu, why := s.PickCPU(th, 1, 101, 0, false, &r); cpu != 0 {
+			t.Errorf("PickCPU = %d (%v), want 0, the only allowed CPU", cpu, why)
+		}
+	})
+	t.Run("interrupt thread on idle self", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		th := newThread(1, 5, twoCPU)
+		th.Class, th.CPU = ule.ClassIthd, 1
+		r := ule.NewRand(0, 0)
+		if cpu, why := s.PickCPU(th, 0, 0, 0, true, &r); cpu != 0 || why.Rule != ule.PickCPUIntrIdle {
+			t.Errorf("PickCPU = %d (%v), want 0", cpu, why)
+		}
+	})
+	t.Run("LLC locality beats idle elsewhere", func(t *testing.T) {
+		s := mustSystem(t, p, fourLLC)
+		for c := topology.CPU(6); c <= 11; c++ {
+			if c != 10 {
+				busy(s, c, 1, 150)
+			}
+		}
+		th := newThread(1, 140, fourLLC)
+		th.CPU, th.RLTick = 7, 100
+		r := ule.NewRand(20, 0)
+		// cpu7 is busy; llc{6-11} is affine (1 < 3); its only idle CPU is cpu10. Self
+		// (cpu20) idles, so the local override does not apply (it needs a busy target).
+		cpu, why := s.PickCPU(th, 20, 101, 0, false, &r)
+		if cpu != 10 || why.Rule != ule.PickCPULLCIdle {
+			t.Fatalf("PickCPU = %d (%v), want 10 in the thread's LLC", cpu, why)
+		}
+	})
+	t.Run("legacy affinity is signed", func(t *testing.T) {
+		s := mustSystem(t, ule.LegacyParams(), twoCPU)
+		th := newThread(1, 140, twoCPU)
+		th.CPU, th.RLTick = 1, 1<<31-6
+		r := ule.NewRand(0, 0)
+		// 11 ticks after ts_rltick, across the signed wrap: legacy's int test
+		// ts_rltick (INT_MAX-5) > ticks - 2 (INT_MIN+3) holds, so the stale cache still
+		// counts as warm; main's unsigned ticks - ts_rltick = 11 < 2 does not.
+		if cpu, why := s.PickCPU(th, 0, 1<<31+5, 0, false, &r); cpu != 1 || why.Rule != ule.PickCPUAffinity {
+			t.Errorf("legacy PickCPU = %d (%v), want 1 by affinity", cpu, why)
+		}
+		m := mustSystem(t, p, twoCPU)
+		if _, why := m.PickCPU(th, 0, 1<<31+5, 0, false, &r); why.Rule == ule.PickCPUAffinity {
+			t.Errorf("main PickCPU used affinity: %v", why)
+		}
+	})
+}
+
+func TestStealFrom(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    ule.Params
+		want int
+	}{
+		{"main takes the first eligible", ule.DefaultParams(), 1},
+		{"legacy skips the head", ule.LegacyParams(), 2},
+	} {
+		c := ule.NewCPUState(0, &tc.p)
+		for i := 1; i <= 3; i++ {
+			c.Add(newThread(i, 200, twoCPU), 0) // same priority: one calendar queue, FIFO
+		}
+		if got := ule.StealFrom(c, 1); got == nil || int(got.ID) != tc.want {
+			t.Errorf("%s: StealFrom = %v, want t%d", tc.name, got, tc.want)
+		}
+	}
+	p := ule.LegacyParams()
+	c := ule.NewCPUState(0, &p)
+	only := newThread(1, 200, twoCPU)
+	c.Add(only, 0)
+	if got := ule.StealFrom(c, 1); got != only {
+		t.Errorf("legacy with a lone thread: StealFrom = %v, want it as the last resort", got)
+	}
+	notThere := newThread(2, 210, twoCPU)
+	notThere.Affinity = topology.CPUSetOf(0)
+	c.Add(notThere, 0)
+	if got := ule.StealFrom(c, 1); got != only {
+		t.Errorf("legacy, second thread not allowed: StealFrom = %v, want the head", got)
+	}
+	pinned := newThread(3, 20, twoCPU)
+	pinned.Pinned = 1
+	c.Add(pinned, 0)
+	if got := ule.StealFrom(c, 1); got != only {
+		t.Errorf("pinned real-time thread: StealFrom = %v, want the batch head", got)
+	}
+	c.Remove(only)
+	if got := ule.StealFrom(c, 1); got != nil {
+		t.Errorf("nothing eligible: StealFrom = %v", got)
+	}
+	idle := newThread(4, 240, twoCPU)
+	idle.Class = ule.ClassIdle
+	c.Add(idle, 0)
+	if got := ule.StealFrom(c, 1); got != idle {
+		t.Errorf("idle range: StealFrom = %v", got)
+	}
+}
+
+// load puts n threads of priority pri on cpu: one running, the rest queued.
+func load(s *ule.System, cpu topology.CPU, n int, pri uint8, id *int, mod func(*ule.Thread)) {
+	c := s.CPU(cpu)
+	for range n {
+		*id++
+		th := newThread(*id, pri, s.Topology)
+		if mod != nil {
+			mod(th)
+		}
+		c.Add(th, 0)
+	}
+	if n > 0 {
+		c.Choose()
+	}
+}
+
+func TestSteal(t *testing.T) {
+	p := ule.DefaultParams()
+	t.Run("sibling group before the other socket", func(t *testing.T) {
+		s := mustSystem(t, p, twoSMT)
+		id := 0
+		load(s, 1, 1, 150, &id, nil)
+		load(s, 2, 3, 150, &id, nil)
+		load(s, 5, 4, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		// smt{0,1}: cpu1 has load 1 < steal_thresh. llc{0-3} has two children: search the
+		// sibling smt{2,3}: cpu2 (load 3, 2 transferable). cpu5 is more loaded but farther.
+		victim, th, why := s.Steal(0, 0, &r)
+		if th == nil || victim != 2 || why.Rule != ule.StealFound || why.Group.CPUs() != topology.CPURange(2, 3) || why.Searches != 2 {
+			t.Fatalf("Steal = cpu%d %v (%v), want cpu2 found in smt{2,3} after 2 searches", victim, th, why)
+		}
+		checkCPUs(t, s)
+	})
+	t.Run("refused victim, climb two levels", func(t *testing.T) {
+		s := mustSystem(t, p, twoSMT)
+		id := 0
+		load(s, 2, 3, 150, &id, func(th *ule.Thread) { th.Affinity = topology.CPUSetOf(2) })
+		load(s, 5, 4, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		// cpu2's threads may not run on cpu0: refused and dropped from the mask; smt{2,3}
+		// again: nothing; back to llc{0-3}, whose parent has two children: llc{4-7}: cpu5.
+		victim, th, why := s.Steal(0, 0, &r)
+		if th == nil || victim != 5 || why.Refused != 1 || why.Group.CPUs() != topology.CPURange(4, 7) {
+			t.Fatalf("Steal = cpu%d %v (%v), want cpu5 from llc{4-7} after one refusal", victim, th, why)
+		}
+	})
+	t.Run("trysteal stops at its level limit", func(t *testing.T) {
+		s := mustSystem(t, p, fourLLC)
+		id := 0
+		load(s, 14, 3, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		// Level 1: smt{0,1}; level 2: llc{0-5} (three children, so no sibling shortcut);
+		// level 3 would be the machine, beyond trysteal_limit 2.
+		if _, th, why := s.Steal(0, 2, &r); th != nil || why.Rule != ule.StealNone || why.Searches != 2 {
+			t.Fatalf("trysteal = %v (%v), want nothing after 2 searches", th, why)
+		}
+		victim, th, why := s.Steal(0, 0, &r)
+		if th == nil || victim != 14 || why.Searches != 3 {
+			t.Fatalf("idled = cpu%d %v (%v), want cpu14 after 3 searches", victim, th, why)
+		}
+	})
+	t.Run("thresholds", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		id := 0
+		load(s, 1, 1, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		if _, th, why := s.Steal(0, 0, &r); th != nil || why.Rule != ule.StealNone {
+			t.Errorf("load 1 < steal_thresh 2: Steal = %v (%v)", th, why)
+		}
+		load(s, 0, 1, 150, &id, nil)
+		if _, th, why := s.Steal(0, 0, &r); th != nil || why.Rule != ule.StealHasWork {
+			t.Errorf("thief busy: Steal = %v (%v)", th, why)
+		}
+		q := p
+		q.StealIdle = false
+		s2 := mustSystem(t, q, twoCPU)
+		if _, th, why := s2.Steal(0, 0, &r); th != nil || why.Rule != ule.StealDisabled {
+			t.Errorf("steal_idle 0: Steal = %v (%v)", th, why)
+		}
+	})
+}
+
+func TestMoveAndBalance(t *testing.T) {
+	p := ule.DefaultParams()
+	t.Run("one move per donor", func(t *testing.T) {
+		s := mustSystem(t, p, fourLLC)
+		id := 0
+		load(s, 3, 6, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		moves := s.Balance(0, &r, nil)
+		// sched_balance_group: cpu3 is the only CPU with load; it gives one thread to the
+		// least loaded CPU and leaves the donor mask; nobody else has load: done.
+		if len(moves) != 1 || moves[0].From != 3 || moves[0].PickCPU || moves[0].Kick != ule.KickIdle {
+			t.Fatalf("Balance = %+v, want one move from cpu3 waking an idle CPU", moves)
+		}
+		if s.CPU(3).Load() != 5 || s.CPU(moves[0].To).Load() != 1 || moves[0].Thread.CPU != moves[0].To {
+			t.Fatalf("loads after the move: cpu3 %d, cpu%d %d", s.CPU(3).Load(), moves[0].To, s.CPU(moves[0].To).Load())
+		}
+		checkCPUs(t, s)
+	})
+	t.Run("lone running thread is asked to move", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		id := 0
+		load(s, 0, 1, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		moves := s.Balance(0, &r, nil)
+		if len(moves) != 1 || !moves[0].PickCPU || moves[0].Kick != ule.KickAST || !s.CPU(0).Cur.PickCPU {
+			t.Fatalf("Balance = %+v, want TDF_PICKCPU on cpu0's thread", moves)
+		}
+	})
+	t.Run("balanced machine: nothing", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		id := 0
+		load(s, 0, 2, 150, &id, nil)
+		load(s, 1, 2, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		// The donor needs a receiver with load <= its load - 1 = 1: none.
+		if moves := s.Balance(0, &r, nil); len(moves) != 0 {
+			t.Fatalf("Balance = %+v, want nothing", moves)
+		}
+	})
+	t.Run("move respects affinity", func(t *testing.T) {
+		s := mustSystem(t, p, twoCPU)
+		id := 0
+		load(s, 0, 3, 150, &id, func(th *ule.Thread) { th.Affinity = topology.CPUSetOf(0) })
+		if th, _ := s.Move(0, 1); th != nil {
+			t.Fatalf("Move took %v, which may not run on cpu1", th)
+		}
+		r := ule.NewRand(0, 0)
+		if moves := s.Balance(0, &r, nil); len(moves) != 0 {
+			t.Fatalf("Balance = %+v, want nothing movable", moves)
+		}
+	})
+}
+
+// checkCPUs checks the load counts of every CPU of s against its queues.
+func checkCPUs(t *testing.T, s *ule.System) {
+	t.Helper()
+	for c := range s.Topology.CPUs().All() {
+		cs := s.CPU(c)
+		n := 0
+		for range cs.Queued() {
+			n++
+		}
+		if cs.Cur != nil {
+			n++
+		}
+		if n != cs.Load() || cs.Summary() != s.Loads[c] {
+			t.Fatalf("cpu%d: load %d, counted %d; summary %+v vs %+v", c, cs.Load(), n, cs.Summary(), s.Loads[c])
+		}
+	}
+}

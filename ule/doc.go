@@ -1,0 +1,195 @@
+// Package ule is FreeBSD's ULE scheduler (sys/kern/sched_ule.c) written as Go data and pure
+// functions: the per-thread and per-CPU state, the kernel's integer arithmetic, and every
+// decision ULE takes — which thread runs next, whether a newcomer preempts, which CPU a woken
+// thread goes to, what an idle CPU steals, what the periodic balancer moves — as functions of
+// explicit inputs, each returning an explanation of the rule that fired. Parameters reproduce
+// FreeBSD main as of 2026, the pre-2025 ("legacy") scheduler and the 2023 patch of seed 000
+// that never landed. A Scheduler composes it all behind the simulator's Policy interface.
+//
+// # Interactivity
+//
+// ULE keeps, for every thread, how long it ran (ts_runtime) and how long it slept voluntarily
+// (ts_slptime), in hz ticks shifted left by 10. InteractScore turns the two into a score from 0
+// (always asleep) to 100: about 50*run/sleep for a thread that sleeps more than it runs, and, with
+// the default threshold of 30, exactly 50 for any thread that runs at least as much as it sleeps.
+// Time spent waiting on a run queue counts as neither, so a thread that is starved does not
+// become "interactive" by waiting. A time-sharing thread whose score plus nice is below
+// kern.sched.ule.interact (30) is interactive. InteractUpdate keeps the history bounded (five
+// seconds' worth, SCHED_SLP_RUN_MAX), so that behaviour changes show within seconds;
+// InteractFork scales down what a child inherits, so that a shell's compiler child proves itself
+// quickly.
+//
+// # Priority bands as ranges of one run queue
+//
+// Priorities run from 0 (most important) to 255. FreeBSD main divides them into interrupt
+// threads 0-7, real-time 8-39, kernel 40-55, time sharing 56-223 and idle 224-255 (Layout;
+// legacy kernels used 0-15/16-47/48-87/88-223/224-255). ULE splits time sharing in two:
+// interactive threads get 56-114 in proportion to their score (TimesharePriority), batch threads
+// 115-223 from their %CPU over the last ten seconds (PctCPUUpdate's window) plus 5/4 of nice+20.
+//
+// In main, each CPU has one run queue of 256 FIFO queues (package runq) and the three policies are
+// three ranges of it (RealtimeRange, TimeshareRange, IdleRange). Pick (tdq_choose) takes the
+// first thread of 0-114 in strict priority order — interrupt, real-time, kernel and interactive
+// threads — then scans the timeshare range as a circular calendar, then the idle range. Legacy
+// kernels had three separate 64-queue run queues per CPU (tdq_realtime, tdq_timeshare,
+// tdq_idle) in which four adjacent priorities shared a queue; seed 003 is about that folding,
+// and the legacy Version models it with three runq.Runq whose indices stay in 0..63.
+//
+// # The calendar
+//
+// Batch threads are not ordered by priority but placed on a calendar: the 109 timeshare queues
+// (64 in legacy) form a circle with an insertion offset (tdq_ts_off; legacy tdq_idx) and a
+// dequeue offset (tdq_ts_deq_off; tdq_ridx). A batch thread of priority pri is queued
+// pri-115 slots ahead of the insertion offset (CalendarIndex; legacy scales 136-223 onto 64
+// queues, LegacyCalendarIndex), so a worse priority means a later turn, never no turn. The
+// dequeue offset drains queue after queue; while it lags, insertions into the window still being
+// drained go just behind it. At each stat tick whose dequeue offset has caught up, the insertion
+// offset advances: by 7/4 of a slot on average in main (AdvanceCalendar: 2, 2, 2, 1, because
+// main has 109 queues where legacy had 64 and advanced by 1, LegacyAdvance), and the dequeue
+// offset skips empty queues (AdvanceDeqOff). A preempted or priority-borrowing batch thread goes
+// back to the head of the queue being drained (SRQ_PREEMPTED, SRQ_BORROWING). Every batch thread
+// is therefore reached within one turn of the calendar, whatever its priority: ULE's answer to
+// starvation, and the reason nice values share CPU less sharply than their priorities suggest.
+//
+// A thread that sleeps in the kernel is raised to static_boost (PRI_MIN_BATCH) if worse
+// (Thread.Sleep), so a woken batch thread lands at the front of the calendar and keeps that
+// priority until it returns to user mode (System.ReturnToUser).
+//
+// # Slices and preemption
+//
+// A time-sharing or round-robin thread runs for a slice of kern.sched.ule.slice stat ticks (12
+// at stathz 127, about 94 ms), shortened when more threads wait (SliceFor: the waiting threads
+// together should wait about one slice, never under slice/6). The slice counts up in ts_slice;
+// when it is used up (SliceTick) the thread is marked TDF_SLICEEND and goes to the tail of its
+// calendar slot. FIFO threads have no slice.
+//
+// When a thread becomes runnable, ShouldPreempt (sched_shouldpreempt) decides whether it takes
+// the CPU at once: never if it is not better than what runs there; always if the CPU idles;
+// otherwise only if its priority is below kern.sched.ule.preempt_thresh (40 in main, strictly;
+// 48 in legacy, inclusively), which admits interrupt and real-time threads only; and, for
+// another CPU, also when an interactive thread lands on a CPU running batch work. Locally, a
+// better thread that does not preempt still gets an AST: the running thread switches when it
+// next returns to user mode (SetPreempt). Remotely there is no such AST: the woken thread waits
+// for the running one's slice to end unless Notify (tdq_notify) sends IPI_PREEMPT. A
+// preemption puts the preempted thread at the head of its queue; an AST does not.
+//
+// # Placement, stealing, balancing
+//
+// PickCPU (sched_pickcpu) keeps a woken thread on its last CPU if that CPU (and, on an SMT core,
+// its siblings) idles and the thread ran there within two ticks; otherwise it searches the
+// highest cache group still warm (within level*affinity ticks) for an idle CPU, then the whole
+// machine for a CPU running worse priority, then for the least loaded one. Lowest and Highest are
+// the kernel's cpu_search_lowest and cpu_search_highest: they compare whole subtrees of the
+// topology by total load (256 per thread), visit children last to first and CPUs highest first,
+// favour the thread's previous CPU by 128 and break ties with sched_random (Rand). Finally a
+// busy target loses to the waking CPU when that one runs worse priority and is not more loaded.
+//
+// An idle CPU steals (Steal: tdq_idled from the idle loop, tdq_trysteal from sched_switch with
+// a limit of trysteal_limit levels): it looks for a CPU with load >= steal_thresh (2) and a
+// transferable thread in its own group, then the sibling group, then higher, and takes the first
+// thread in priority order that may run on it (StealFrom). Legacy kernels never took the head of
+// the victim's calendar when another thread qualified (runq_steal_from's quirk, StealSkipsHead).
+// Once a second, give or take half, the first CPU runs the balancer (Balance: sched_balance),
+// which moves one thread from each of the most loaded CPUs to a less loaded one.
+//
+// # Presets
+//
+//   - "main" (DefaultParams): FreeBSD main, 2026.
+//   - "legacy" (LegacyParams): FreeBSD 13-14 before the 2025 rework: three 64-queue run queues,
+//     the legacy layout and batch formula, the tdq_idx/tdq_ridx calendar, preemption at <= 48,
+//     the legacy %CPU window and SCHED_AFFINITY (signed ints), the stealing quirk.
+//   - "seed000" and "seed000-psX-ptY" (Seed000Params): legacy with the two knobs of Mateusz
+//     Guzik's 2023 patch "ule: queue partial slice users on tdq_realtime and enable more
+//     preemption" (seed 000), which never landed: kern.sched.pick_short and preempt_thresh
+//     (48 stock, 224 patched). The four rows of the seed's table are the four combinations.
+//
+// What is modelled of pick_short, and what is assumed. The patch text is not available; only its
+// commit message is (seed 000). The model reads it literally: a batch-priority thread whose last
+// run ended before its slice did — it slept, yielded or was preempted (Thread.Short, set by
+// System.Switch) — is queued by priority in the real-time run queue (legacy: tdq_realtime at
+// pri/4) instead of on the calendar, so it runs before every calendar thread. The test is on
+// how the run ended, not on ts_slice, because every kernel read resets ts_slice to 0 at wake-up,
+// so a test on ts_slice could never fire there. On the main layout, which has no free queue
+// below the calendar, such threads go to queue 114, the last of the real-time range: an
+// extrapolation, not FreeBSD code. The commit message says the threshold became
+// PRI_MAX_TIMESHARE (223) while the seed's table uses 224; with legacy's inclusive test the two
+// differ only for idle-class threads of priority 224.
+//
+// At the level of decisions the model reproduces the seed's table: with a nice-20 hog and a
+// batch "gzip" bound to one CPU and woken from another, gzip waits about a slice per wake-up in
+// rows (0,48), (0,224) and (1,48) and not at all in (1,224). In (0,224) the wake-up does
+// preempt, but the preempted hog goes back to the head of the queue being drained and is chosen
+// again; in (1,48) gzip is first in line but nothing preempts the hog until its slice ends.
+//
+// # The Scheduler
+//
+// Scheduler maps the simulator's events onto the kernel's entry points (see its documentation)
+// with these modelling choices: a thread returns to user mode, taking its user priority, as soon
+// as it is picked; sleeps pass no sleep priority (static_boost 1 therefore boosts nothing);
+// ticks are 1 + now*hz/1e9; the idle loop runs at Pick and at each stat tick of an idle CPU
+// (stealing when the switch count changed, or always with always_steal); idle spinning, IPI
+// latency, priority lending and interrupt threads woken from interrupt context are not
+// modelled (the pure functions accept interrupt threads and the intr flag). ULE has no group
+// scheduling, so AddGroup fails.
+//
+// # Kernel names
+//
+//	sched_ule.c, priority.h                 package ule
+//	struct td_sched, struct thread fields   Thread
+//	struct tdq                              CPUState (one per CPU, inside System)
+//	TDQ_LOAD, tdq_transferable, tdq_lowpri  CPULoad, System.Loads
+//	cpu_top, DPCPU tdq                      System
+//	kern.sched.ule.* sysctls                Params
+//	priority.h PRI_* ranges                 Layout, Version.Layout
+//	td_pri_class, PRI_ITHD … PRI_FIFO       Class
+//	SRQ_* flags                             AddFlags
+//	sched_interact_score                    InteractScore
+//	sched_interact_update                   InteractUpdate
+//	sched_interact_fork                     InteractFork
+//	sched_priority                          TimesharePriority, Thread.UpdatePriority
+//	sched_pctcpu_update, sched_pctcpu       PctCPUUpdate, PctCPU
+//	tdq_slice, td_slice                     SliceFor, CPUState.Slice, CPUState.ThreadSlice
+//	end of sched_clock (slice)              SliceTick, Thread.ChargeTick
+//	tdq_runq_add (batch branch)             CalendarIndex, LegacyCalendarIndex
+//	sched_clock (calendar)                  AdvanceCalendar, LegacyAdvance, CPUState.ClockQueue
+//	tdq_advance_ts_deq_off                  AdvanceDeqOff
+//	runq_remove_idx(…, &tdq_ridx)           LegacyRemove
+//	tdq_runq_add, tdq_runq_rem              CPUState.RunqAdd, CPUState.RunqRemove
+//	tdq_load_add, tdq_load_rem              CPUState.LoadAdd, CPUState.LoadRemove
+//	tdq_add, sched_rem, tdq_setlowpri       CPUState.Add, CPUState.Remove, CPUState.UpdateLowPri
+//	tdq_choose, sched_choose                Pick, CPUState.Choose
+//	sched_shouldpreempt                     ShouldPreempt
+//	sched_setpreempt, tdq_notify            SetPreempt, Notify
+//	sched_random                            Rand
+//	cpu_search_lowest, sched_lowest         System.Lowest
+//	cpu_search_highest, sched_highest       System.Highest
+//	sched_pickcpu, SCHED_AFFINITY           System.PickCPU
+//	tdq_steal, runq_steal_pred              StealFrom
+//	runq_steal_from (legacy quirk)          Params.StealSkipsHead
+//	tdq_idled, tdq_trysteal                 System.Steal (limit 0 or trysteal_limit)
+//	tdq_move                                System.Move
+//	sched_balance_group, sched_balance_pair System.Balance
+//	sched_add                               System.Add
+//	sched_switch, sched_throw               System.Switch
+//	sched_sleep, sched_wakeup               Thread.Sleep, Thread.WakeAccount
+//	sched_fork, sched_exit_thread           Thread.Fork, Thread.ExitChild
+//	sched_prio, sched_thread_priority       System.SetPriority
+//	sched_affinity                          System.SetAffinity
+//	sched_userret_slowpath                  System.ReturnToUser
+//	sched_nice, rtp_to_pri, sched_idletd    Scheduler.SetAttr, Scheduler.Tick
+//
+// # Sources
+//
+// Main: mchoo7/freebsd-src sys/kern/sched_ule.c @3521c70fa20cb998249455b3157c49b5c76262d6 (a
+// fork tracking main in 2026; upstream reviews D45387-D45393). Legacy: OlCe2/freebsd-src
+// sys/kern/sched_ule.c @366ae94e2732ac400423aa3b111336e07c3aa779, just before the rework. The
+// tests cite them case by case.
+//
+// # Cost and concurrency
+//
+// Pick and the calendar arithmetic are O(1); the searches are O(CPUs and groups searched) and,
+// like every decision here, allocate nothing (TestZeroAllocs). Nothing in the package is safe for
+// concurrent use: the kernel serialises each CPU's queue with its lock, and callers must
+// serialise calls the same way. Misuse (queueing a queued thread, switching out an idle CPU,
+// forking an existing thread id) panics with a message starting with "ule: ".
+package ule

@@ -1,0 +1,84 @@
+// This file implements Pick, the choice of the next thread of a CPU (tdq_choose).
+
+package ule
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/runq"
+)
+
+// A PickRule says which part of the run queue Pick took its thread from.
+type PickRule uint8
+
+const (
+	PickIdle      PickRule = iota // nothing queued: the idle thread runs
+	PickRealtime                  // the real-time range (interrupt, real-time, kernel and interactive priorities)
+	PickCalendar                  // the timeshare calendar, scanned circularly from the dequeue offset
+	PickIdleClass                 // the idle range (idprio threads)
+)
+
+// A PickReason explains a Pick: the rule that fired, the queue the thread came from, and the
+// calendar's dequeue offset (DeqOff in main, Ridx in legacy) the scan started at.
+type PickReason struct {
+	Rule  PickRule
+	Queue runq.Index
+	Start uint8
+}
+
+// String formats the reason, such as "calendar queue 140 (scan from dequeue offset 20)".
+func (r PickReason) String() string {
+	switch r.Rule {
+	case PickIdle:
+		return "nothing queued: idle"
+	case PickRealtime:
+		return fmt.Sprintf("real-time range, queue %d", r.Queue)
+	case PickCalendar:
+		return fmt.Sprintf("calendar queue %d (scan from dequeue offset %d)", r.Queue, r.Start)
+	case PickIdleClass:
+		return fmt.Sprintf("idle range, queue %d", r.Queue)
+	}
+	return "PickReason(?)"
+}
+
+// Pick returns the thread c would run next, without removing it: tdq_choose. The order is
+//
+//  1. the first thread of the real-time range (main: queues 0..114; legacy: tdq_realtime),
+//     strictly by priority;
+//  2. the calendar, scanned circularly from the dequeue offset: in main the queues
+//     115+DeqOff..223 then 115..115+DeqOff-1, two disjoint runq_findq calls; in legacy
+//     tdq_timeshare from Ridx around to Ridx-1 (runq_choose_from);
+//  3. the first thread of the idle range (main: 224..255; legacy: tdq_idle).
+//
+// It returns nil and PickIdle when nothing is queued. Pick reads c and changes nothing. The
+// complexity is O(1): at most five searches over the status words.
+func Pick(c *CPUState) (*Thread, PickReason) {
+	var x *Thread
+	head := func(_ runq.Index, q *runq.Queue[Thread]) bool {
+		x = q.Front()
+		return true
+	}
+	if c.p.Version == Legacy {
+		if i, ok := c.rq[rqRealtime].Find(legacyRange, head); ok {
+			return x, PickReason{Rule: PickRealtime, Queue: i}
+		}
+		if i, ok := c.rq[rqTimeshare].FindCircular(legacyRange, runq.Index(c.Ridx), head); ok {
+			return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.Ridx}
+		}
+		if i, ok := c.rq[rqIdle].Find(legacyRange, head); ok {
+			return x, PickReason{Rule: PickIdleClass, Queue: i}
+		}
+		return nil, PickReason{Rule: PickIdle, Start: c.Ridx}
+	}
+	rq := &c.rq0
+	if i, ok := rq.Find(RealtimeRange, head); ok {
+		return x, PickReason{Rule: PickRealtime, Queue: i}
+	}
+	if i, ok := rq.FindCircular(TimeshareRange, TimeshareRange.Lo+runq.Index(c.DeqOff), head); ok {
+		return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.DeqOff}
+	}
+	if i, ok := rq.Find(IdleRange, head); ok {
+		return x, PickReason{Rule: PickIdleClass, Queue: i}
+	}
+	return nil, PickReason{Rule: PickIdle, Start: c.DeqOff}
+}

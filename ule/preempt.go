@@ -1,0 +1,154 @@
+// This file implements the preemption decision, sched_shouldpreempt, and the two ways a woken
+// thread reaches a CPU: sched_setpreempt on the local CPU and tdq_notify on a remote one.
+
+package ule
+
+import "fmt"
+
+// A PreemptRule says which test of sched_shouldpreempt decided.
+type PreemptRule uint8
+
+const (
+	PreemptNotBetter      PreemptRule = iota // pri >= cpri: the newcomer is not better
+	PreemptIdle                              // cpri >= PRI_MIN_IDLE: an idle CPU (or idle-class thread) is always preempted
+	PreemptDisabled                          // preempt_thresh == 0: preemption is off
+	PreemptThreshold                         // pri < preempt_thresh (legacy: <=): the newcomer is important enough
+	PreemptRemoteInteract                    // remote, pri <= PRI_MAX_INTERACT < cpri: an interactive thread interrupts batch work elsewhere
+	PreemptNo                                // none of the above: no preemption
+)
+
+// A PreemptReason explains ShouldPreempt: the rule and the numbers it compared.
+type PreemptReason struct {
+	Rule      PreemptRule
+	Pri, CPri int  // the newcomer's and the running side's priorities
+	Thresh    int  // preempt_thresh
+	AtThresh  bool // the threshold test was <= (legacy)
+	Remote    bool
+}
+
+// String formats the reason, such as "pri 136 <= preempt_thresh 224: preempt".
+func (r PreemptReason) String() string {
+	op := "<"
+	if r.AtThresh {
+		op = "<="
+	}
+	switch r.Rule {
+	case PreemptNotBetter:
+		return fmt.Sprintf("pri %d >= cpri %d: no preemption", r.Pri, r.CPri)
+	case PreemptIdle:
+		return fmt.Sprintf("cpri %d is idle: preempt", r.CPri)
+	case PreemptDisabled:
+		return "preempt_thresh 0: no preemption"
+	case PreemptThreshold:
+		return fmt.Sprintf("pri %d %s preempt_thresh %d: preempt", r.Pri, op, r.Thresh)
+	case PreemptRemoteInteract:
+		return fmt.Sprintf("remote: interactive pri %d over batch cpri %d: preempt", r.Pri, r.CPri)
+	case PreemptNo:
+		return fmt.Sprintf("pri %d not %s preempt_thresh %d, cpri %d: no preemption", r.Pri, op, r.Thresh, r.CPri)
+	}
+	return "PreemptReason(?)"
+}
+
+// ShouldPreempt reports whether a thread of priority pri should preempt a CPU whose best
+// priority is cpri: sched_shouldpreempt(pri, cpri, remote). The tests, in order:
+//
+//  1. pri >= cpri: no;
+//  2. cpri >= PRI_MIN_IDLE: yes, always preempt idle;
+//  3. preempt_thresh == 0: no;
+//  4. pri < preempt_thresh (<= with PreemptAtThresh, as legacy): yes;
+//  5. remote, pri <= PRI_MAX_INTERACT and cpri > PRI_MAX_INTERACT: yes, an interactive thread
+//     interrupts batch work on another CPU;
+//  6. otherwise no.
+//
+// With the defaults (40 in main, 48 in legacy) only interrupt and real-time threads preempt
+// locally; time-sharing threads never preempt one another locally. The complexity is O(1).
+func ShouldPreempt(p *Params, pri, cpri int, remote bool) (bool, PreemptReason) {
+	r := PreemptReason{Pri: pri, CPri: cpri, Thresh: p.PreemptThresh, AtThresh: p.PreemptAtThresh, Remote: remote}
+	if pri >= cpri {
+		r.Rule = PreemptNotBetter
+		return false, r
+	}
+	if cpri >= PriMinIdle {
+		r.Rule = PreemptIdle
+		return true, r
+	}
+	if p.PreemptThresh == 0 {
+		r.Rule = PreemptDisabled
+		return false, r
+	}
+	if pri < p.PreemptThresh || (p.PreemptAtThresh && pri == p.PreemptThresh) {
+		r.Rule = PreemptThreshold
+		return true, r
+	}
+	if l := p.Layout(); remote && pri <= int(l.MaxInteract) && cpri > int(l.MaxInteract) {
+		r.Rule = PreemptRemoteInteract
+		return true, r
+	}
+	r.Rule = PreemptNo
+	return false, r
+}
+
+// A Kick is what a CPU must do about a newly queued thread.
+type Kick uint8
+
+const (
+	// KickNone: nothing; the thread waits until the CPU switches for another reason.
+	KickNone Kick = iota
+	// KickAST: reschedule when the running thread next returns to user mode (ast_sched_locked
+	// with TDA_SCHED). The running thread is not "preempted": it requeues at the tail.
+	KickAST
+	// KickPreempt: preempt now (td_owepreempt locally, IPI_PREEMPT remotely). The running
+	// thread requeues at the head of its queue (SRQ_PREEMPTED).
+	KickPreempt
+	// KickIdle: the CPU runs its idle thread; wake it (cpu_idle_wakeup or an IPI).
+	KickIdle
+)
+
+// String returns "none", "ast", "preempt" or "wake idle".
+func (k Kick) String() string {
+	switch k {
+	case KickNone:
+		return "none"
+	case KickAST:
+		return "ast"
+	case KickPreempt:
+		return "preempt"
+	case KickIdle:
+		return "wake idle"
+	}
+	return "Kick(?)"
+}
+
+// SetPreempt decides for a thread of priority pri queued on the CPU that queued it, whose
+// running thread has priority cpri (PriMaxIdle for the idle thread): sched_setpreempt. If
+// pri < cpri an AST reschedule is requested; if moreover ShouldPreempt(pri, cpri, local) holds,
+// a preemption (td_owepreempt). The complexity is O(1).
+func SetPreempt(p *Params, pri, cpri int) (Kick, PreemptReason) {
+	ok, why := ShouldPreempt(p, pri, cpri, false)
+	switch {
+	case ok:
+		return KickPreempt, why
+	case pri < cpri:
+		return KickAST, why
+	}
+	return KickNone, why
+}
+
+// Notify decides for a thread queued on a remote CPU c whose LowPri before the addition was
+// oldLowPri: tdq_notify. Nothing happens if a remote preemption is already pending or if
+// ShouldPreempt(c.LowPri(), oldLowPri, remote) fails; otherwise an idle CPU is woken
+// (KickIdle) and a busy one is sent IPI_PREEMPT (KickPreempt), which the caller records by
+// setting c.OwePreempt. Notify changes nothing. The complexity is O(1).
+func Notify(c *CPUState, oldLowPri uint8) (Kick, PreemptReason) {
+	if c.OwePreempt {
+		return KickNone, PreemptReason{Rule: PreemptNo, Pri: int(c.LowPri()), CPri: int(oldLowPri), Remote: true}
+	}
+	ok, why := ShouldPreempt(c.p, int(c.LowPri()), int(oldLowPri), true)
+	if !ok {
+		return KickNone, why
+	}
+	if c.Cur == nil {
+		return KickIdle, why
+	}
+	return KickPreempt, why
+}

@@ -1,0 +1,375 @@
+// This file implements Scheduler, which composes ULE's state and decisions into the interface
+// the simulator drives (bench/sim.Policy) without importing it.
+
+package ule
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A Scheduler is ULE driven by a machine: it owns a System and every thread's state and turns
+// the machine's events into the kernel's entry points. Its methods are those of the simulator's
+// Policy interface (package bench/sim), written in the types of packages sched and topology.
+//
+//	machine event                 sched_ule.c
+//	Fork                          sched_fork, sched_fork_thread (or thread0's setup without a parent)
+//	Wakeup                        sched_wakeup (WakeFork: sched_add alone) → sched_pickcpu → tdq_add → tdq_notify / sched_setpreempt
+//	Pick                          sched_choose (tdq_choose); when empty, the idle loop's tdq_idled
+//	Stop(Sleep)                   sched_sleep, sched_switch (tdq_load_rem, tdq_trysteal)
+//	Stop(Preempt), Stop(Yield)    sched_switch requeueing the thread (SRQ_PREEMPTED for an owed preemption)
+//	Stop(Exit)                    sched_exit_thread on the parent, sched_throw
+//	Tick                          sched_clock at stathz, the periodic sched_balance on the first CPU, the idle loop
+//	SetAttr                       sched_nice, rtp_to_pri (sched_class, sched_user_prio, sched_prio), sched_affinity
+//
+// Time: now is simulated nanoseconds; the kernel's ticks (hz) are 1 + now*hz/1e9, starting at
+// 1 because a td_slptick of 0 means "not asleep". A thread returns to user mode
+// (sched_userret_slowpath) as soon as it is picked: the model has no time spent in the kernel.
+// Randomness comes from one Rand per CPU seeded from sched.Config.Seed.
+//
+// Reschedules are reported through sched.Env.Resched; the Scheduler remembers whether it asked
+// for a preemption (the stopped thread goes back to the head of its queue) or an AST (the
+// tail). Explanations are built only when Env.Explaining reports true.
+//
+// A Scheduler is not safe for concurrent use.
+type Scheduler struct {
+	params  Params
+	sys     *System
+	env     sched.Env
+	threads []*Thread
+	parents []sched.ID
+	rand    []Rand
+	idleOld []int // the idle loop's oldswitchcnt, per CPU
+
+	balanceCPU   topology.CPU
+	balanceTicks int
+	moves        []Move
+}
+
+// New returns a Scheduler with parameters p; Start completes it.
+func New(p Params) *Scheduler { return &Scheduler{params: p} }
+
+// Name returns the name of the parameters, such as "ule-main".
+func (s *Scheduler) Name() string {
+	if s.params.Name == "" {
+		return "ule"
+	}
+	return s.params.Name
+}
+
+// Start prepares the Scheduler for the machine described by cfg: Hz and StatHz come from cfg,
+// which overrides the Params; the System is built and the per-CPU generators seeded. It returns
+// an error if cfg or the resulting Params are invalid.
+func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if env == nil {
+		return errors.New("ule: Start with a nil Env")
+	}
+	p := s.params
+	p.Hz, p.StatHz = cfg.Hz, cfg.StatHz
+	sys, err := NewSystem(p, cfg.Topology)
+	if err != nil {
+		return err
+	}
+	s.params, s.sys, s.env = p, sys, env
+	n := cfg.Topology.NumIDs()
+	s.rand = make([]Rand, n)
+	s.idleOld = make([]int, n)
+	for c := range n {
+		s.rand[c] = NewRand(topology.CPU(c), cfg.Seed)
+		s.idleOld[c] = -1
+	}
+	s.balanceCPU, _ = cfg.Topology.CPUs().First()
+	s.balanceTicks = p.BalanceTicks()
+	return nil
+}
+
+// TickHz returns stathz (realstathz): ULE accounts in stat clock ticks.
+func (s *Scheduler) TickHz() int { return s.params.RealStatHz() }
+
+// AddGroup returns an error: ULE has no group scheduling; FreeBSD's cpusets restrict where
+// threads run, not how CPU time is shared.
+func (s *Scheduler) AddGroup(g sched.Group) error {
+	return fmt.Errorf("ule: no group scheduling in ULE (group %d)", g.ID)
+}
+
+// System returns the scheduler's state, for inspection. It is nil before Start.
+func (s *Scheduler) System() *System { return s.sys }
+
+// Params returns the parameters in effect (after Start, with the machine's Hz and StatHz).
+func (s *Scheduler) Params() *Params { return &s.params }
+
+// Thread returns the state of thread tid, or nil if tid is unknown or has exited.
+func (s *Scheduler) Thread(tid sched.ID) *Thread {
+	if tid < 0 || int(tid) >= len(s.threads) {
+		return nil
+	}
+	return s.threads[tid]
+}
+
+// Ticks returns the kernel's ticks at simulated time now: 1 + now*hz/1e9, wrapping as u_int.
+func (s *Scheduler) Ticks(now int64) uint32 {
+	hz := int64(s.params.Hz)
+	return uint32(1 + (now/1e9)*hz + (now%1e9)*hz/1e9)
+}
+
+// explain records an explanation. Callers test s.env.Explaining() first, so that the
+// arguments are not even boxed when nobody listens.
+func (s *Scheduler) explain(cpu topology.CPU, tid sched.ID, format string, args ...any) {
+	s.env.Explain(cpu, tid, fmt.Sprintf(format, args...))
+}
+
+// kick delivers a Kick to cpu through the Env.
+func (s *Scheduler) kick(cpu topology.CPU, k Kick) {
+	if k != KickNone {
+		s.env.Resched(cpu)
+	}
+}
+
+// classOf maps a sched.Class and attributes onto ULE's class and fixed priority.
+func classOf(l *Layout, a sched.Attr) (Class, uint8) {
+	rt := min(max(a.RTPrio, 0), RTPPrioMax)
+	switch a.Class {
+	case sched.FIFO:
+		return ClassFIFO, l.RealtimePriority(RTPPrioMax - rt)
+	case sched.RR:
+		return ClassRealtime, l.RealtimePriority(RTPPrioMax - rt)
+	case sched.Idle:
+		return ClassIdle, l.IdlePriority(0)
+	}
+	return ClassTimeshare, 0
+}
+
+// applyAttr sets class, nice and the user priority of t from a.
+func (s *Scheduler) applyAttr(t *Thread, a sched.Attr) {
+	l := s.params.Layout()
+	var fixed uint8
+	t.Class, fixed = classOf(&l, a)
+	t.Nice = min(max(a.Nice, PrioMin), PrioMax)
+	if t.Class == ClassTimeshare {
+		t.UpdatePriority(&s.params)
+	} else {
+		t.UserPri = fixed
+	}
+}
+
+func (s *Scheduler) affinity(a sched.Attr) topology.CPUSet {
+	all := s.sys.Topology.CPUs()
+	if a.Affinity.IsEmpty() {
+		return all
+	}
+	return a.Affinity.Intersect(all)
+}
+
+// Fork creates thread tid on cpu: sched_fork from parent if the parent exists, otherwise a fresh
+// thread set up like thread0 (an empty history, its %CPU window starting now). Time-sharing
+// threads take the priority their history gives them; others the priority of their class
+// (SCHED_FIFO and SCHED_RR priority q map to PRI_MIN_REALTIME + 31 - q, SCHED_IDLE to
+// PRI_MIN_IDLE; nice is clamped to -20..20). Attr.Slice and Attr.Group have no ULE equivalent
+// and are ignored. Fork panics if tid is already in use.
+func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
+	for int(tid) >= len(s.threads) {
+		s.threads = append(s.threads, nil)
+		s.parents = append(s.parents, -1)
+	}
+	if s.threads[tid] != nil {
+		panic(fmt.Sprintf("ule: Fork of thread %v, which exists", tid))
+	}
+	ticks := s.Ticks(now)
+	t := InitThread(&Thread{ID: tid})
+	t.Affinity = s.affinity(attr)
+	s.applyAttr(t, attr)
+	if pt := s.Thread(parent); pt != nil {
+		t.CPU = pt.CPU
+		pt.Fork(&s.params, t, ticks, s.sys.CPUs[cpu].Slice())
+		s.parents[tid] = parent
+	} else {
+		t.CPU = cpu
+		t.Window = Window{FTick: ticks, LTick: ticks}
+		t.UpdatePriority(&s.params)
+	}
+	t.Priority, t.BasePri = t.UserPri, t.UserPri
+	s.threads[tid] = t
+	if s.env.Explaining() {
+		s.explain(cpu, tid, "fork: %v, slice used %d", t, t.Slice)
+	}
+}
+
+// Wakeup makes tid runnable: sched_wakeup (its sleep is accounted, its slice restarts) or, for
+// sched.WakeFork, sched_add alone; then sched_add places it (PickCPU from the waker's CPU) and
+// the CPU it lands on is rescheduled if Notify or SetPreempt says so. ULE has no wake-up hint
+// for a waker about to sleep, so sched.WakeSync changes nothing.
+func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
+	t := s.mustThread(tid, "Wakeup")
+	ticks := s.Ticks(now)
+	if flags&sched.WakeFork == 0 {
+		t.WakeAccount(&s.params, ticks)
+	}
+	r := s.sys.Add(t, SRQBoring, from, ticks, false, &s.rand[from])
+	s.kick(r.CPU, r.Kick)
+	if s.env.Explaining() {
+		s.explain(r.CPU, tid, "wakeup from cpu%d: %v", from, r)
+	}
+}
+
+// Pick chooses the thread cpu runs next: sched_choose. If nothing is queued, the idle loop runs
+// tdq_idled first (when its switch count changed, or always with AlwaysSteal). The chosen thread
+// returns to user mode at once and takes its user priority.
+func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
+	c := &s.sys.CPUs[cpu]
+	t, why := c.Choose()
+	if t == nil && s.idleSteal(cpu) {
+		t, why = c.Choose()
+	}
+	if t == nil {
+		if s.env.Explaining() {
+			s.explain(cpu, -1, "pick: %v", why)
+		}
+		return -1, false
+	}
+	t.Window = PctCPUUpdate(s.params.Version, t.Window, s.Ticks(now), false, s.params.Hz)
+	s.sys.ReturnToUser(t)
+	if s.env.Explaining() {
+		s.explain(cpu, t.ID, "pick: %v", why)
+	}
+	return t.ID, true
+}
+
+// idleSteal is one pass of sched_idletd's stealing: it returns whether a thread was moved here.
+func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
+	c := &s.sys.CPUs[cpu]
+	sc := c.SwitchCount()
+	if !s.params.StealIdle || (!s.params.AlwaysSteal && sc == s.idleOld[cpu]) {
+		return false
+	}
+	s.idleOld[cpu] = sc
+	victim, t, why := s.sys.Steal(cpu, 0, &s.rand[cpu])
+	if t == nil {
+		if s.env.Explaining() {
+			s.explain(cpu, -1, "idle: %v", why)
+		}
+		return false
+	}
+	s.sys.Move(victim, cpu)
+	if s.env.Explaining() {
+		s.explain(cpu, t.ID, "idle: %v", why)
+	}
+	return true
+}
+
+// Stop takes tid off cpu: sched_switch for why, after sched_sleep for sched.Sleep and with
+// sched_exit_thread charging the parent for sched.Exit.
+func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
+	t := s.mustThread(tid, "Stop")
+	c := &s.sys.CPUs[cpu]
+	if c.Cur != t {
+		panic(fmt.Sprintf("ule: Stop of %v, which is not running on cpu%d", tid, cpu))
+	}
+	var sw SwitchReason
+	switch why {
+	case sched.Sleep:
+		sw = SwitchSleep
+	case sched.Preempt:
+		sw = SwitchPreempt
+	case sched.Yield:
+		sw = SwitchYield
+	case sched.Exit:
+		sw = SwitchExit
+		if pt := s.Thread(s.parents[tid]); pt != nil {
+			pt.ExitChild(&s.params, t)
+		}
+	}
+	r := s.sys.Switch(cpu, sw, s.Ticks(now), &s.rand[cpu])
+	if r.Migrated {
+		s.kick(r.Move.To, r.Move.Kick)
+	}
+	if why == sched.Exit {
+		s.threads[tid] = nil
+	}
+	if s.env.Explaining() {
+		s.explain(cpu, tid, "stop (%v): preempted=%v migrated=%v stolen=%v", why, r.Preempted, r.Migrated, r.Stolen)
+	}
+}
+
+// Tick is a stat clock interrupt on cpu: sched_clock. On the first CPU the periodic balancer
+// runs when its jittered period (balance_interval/2 + random % balance_interval) elapses; the
+// switch counts rotate and the calendar advances; the running thread is charged and, when its
+// slice expires, cpu is rescheduled. On an idle CPU the idle loop runs: it switches to queued
+// work or tries to steal.
+func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+	p := &s.params
+	c := &s.sys.CPUs[cpu]
+	ticks := s.Ticks(now)
+	if cpu == s.balanceCPU && p.Balance && s.balanceTicks != 0 {
+		s.balanceTicks--
+		if s.balanceTicks <= 0 {
+			interval := p.BalanceTicks()
+			s.balanceTicks = max(interval/2, 1) + int(s.rand[cpu].Next()%uint32(interval))
+			s.moves = s.sys.Balance(cpu, &s.rand[cpu], s.moves[:0])
+			for _, m := range s.moves {
+				s.kick(m.To, m.Kick)
+				if s.env.Explaining() {
+					s.explain(m.To, m.Thread.ID, "balance: %v → cpu%d (pickcpu=%v), kick %v", m.From, m.To, m.PickCPU, m.Kick)
+				}
+			}
+		}
+	}
+	c.ClockQueue(1)
+	t := c.Cur
+	if t == nil {
+		if c.Load() > 0 || s.idleSteal(cpu) {
+			s.env.Resched(cpu)
+		}
+		return
+	}
+	switch r := t.ChargeTick(p, ticks, 1, c.ThreadSlice(t)); r {
+	case SliceExpired:
+		t.SliceEnd = true
+		s.env.Resched(cpu)
+		if s.env.Explaining() {
+			s.explain(cpu, t.ID, "tick: %v after %d ticks", r, c.ThreadSlice(t))
+		}
+	case SliceExpiredIthd:
+		t.OwePreempt = true
+		if int(t.BasePri)+int(p.Layout().Fold) < int(p.Layout().MaxIthd) {
+			s.sys.SetPriority(t, t.BasePri+uint8(p.Layout().Fold), cpu, ticks, &s.rand[cpu])
+		}
+		s.env.Resched(cpu)
+		if s.env.Explaining() {
+			s.explain(cpu, t.ID, "tick: %v", r)
+		}
+	}
+}
+
+// SetAttr changes tid's attributes: nice (sched_nice: a new user priority, then sched_prio to
+// it), class and real-time priority (rtp_to_pri: sched_class, sched_user_prio, sched_prio) and
+// affinity (sched_affinity). A CPU that must switch as a result is rescheduled.
+func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
+	t := s.mustThread(tid, "SetAttr")
+	ticks := s.Ticks(now)
+	self := t.CPU
+	s.applyAttr(t, attr)
+	if r, ok := s.sys.SetPriority(t, t.UserPri, self, ticks, &s.rand[self]); ok {
+		s.kick(r.CPU, r.Kick)
+	}
+	if mask := s.affinity(attr); mask != t.Affinity {
+		r, _ := s.sys.SetAffinity(t, mask, self, ticks, &s.rand[self])
+		s.kick(r.CPU, r.Kick)
+	}
+	if s.env.Explaining() {
+		s.explain(t.CPU, tid, "setattr: %v", t)
+	}
+}
+
+func (s *Scheduler) mustThread(tid sched.ID, op string) *Thread {
+	t := s.Thread(tid)
+	if t == nil {
+		panic(fmt.Sprintf("ule: %s of unknown thread %v", op, tid))
+	}
+	return t
+}

@@ -1,0 +1,341 @@
+// This file implements ULE's two searches over the CPU topology, cpu_search_lowest and
+// cpu_search_highest (sched_lowest, sched_highest), on a flat copy of the group tree.
+
+package ule
+
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A searchTree is the topology flattened for the searches: one node per group, indexed by
+// topology.Group.ID, each holding its children's ids (in order) or, for a leaf, its CPUs from
+// the highest down, the order in which sched_ule.c visits them.
+type searchTree struct {
+	nodes []searchNode
+	kids  []int32
+	cpus  []topology.CPU
+	flat  []flatCPU
+}
+
+type searchNode struct {
+	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
+	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
+	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
+	thread         bool  // cg_flags & CG_FLAG_THREAD
+	leafKids       bool  // every child is a leaf
+}
+
+// A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
+// children from the last to the first, each one's CPUs from the highest to the lowest. The
+// last CPU of each child carries flatEnd, and flatThread if that child is an SMT group. Walking
+// this array in one loop does what the kernel's recursion does over the bottom two levels of the
+// tree, without a call per leaf.
+type flatCPU uint32
+
+const (
+	flatEnd    flatCPU = 1 << 16
+	flatThread flatCPU = 1 << 17
+)
+
+func newSearchTree(top *topology.Topology) searchTree {
+	groups := top.AllGroups()
+	t := searchTree{nodes: make([]searchNode, len(groups))}
+	for _, g := range groups {
+		n := &t.nodes[g.ID()]
+		n.thread = g.Flags()&topology.FlagThread != 0
+		n.kidLo = int32(len(t.kids))
+		for _, c := range g.Children() {
+			t.kids = append(t.kids, int32(c.ID()))
+		}
+		n.kidHi = int32(len(t.kids))
+		n.cpuLo = int32(len(t.cpus))
+		if g.IsLeaf() {
+			for c := range g.CPUs().Backward() {
+				t.cpus = append(t.cpus, c)
+			}
+		}
+		n.cpuHi = int32(len(t.cpus))
+	}
+	for _, g := range groups {
+		n := &t.nodes[g.ID()]
+		kids := g.Children()
+		n.leafKids = len(kids) > 0
+		for _, k := range kids {
+			n.leafKids = n.leafKids && k.IsLeaf()
+		}
+		if !n.leafKids {
+			continue
+		}
+		n.flatLo = int32(len(t.flat))
+		for i := len(kids) - 1; i >= 0; i-- {
+			k := &t.nodes[kids[i].ID()]
+			for j, c := range t.cpus[k.cpuLo:k.cpuHi] {
+				f := flatCPU(c)
+				if int32(j) == k.cpuHi-k.cpuLo-1 {
+					f |= flatEnd
+					if k.thread {
+						f |= flatThread
+					}
+				}
+				t.flat = append(t.flat, f)
+			}
+		}
+		n.flatHi = int32(len(t.flat))
+	}
+	return t
+}
+
+// lowestArgs are struct cpu_search for cpu_search_lowest.
+type lowestArgs struct {
+	loads   *[topology.MaxCPUs]CPULoad
+	mask    *cpuBits
+	pri     int32 // cs_pri: accept only CPUs whose lowpri is worse (greater)
+	maxLoad int32 // cs_load
+	prefer  int32 // cs_prefer
+	running bool  // cs_running
+	rnd     *Rand
+}
+
+// lowest is cpu_search_lowest: it returns the group's total load (256 per thread, less 128 at
+// the preferred CPU) and the chosen CPU (-1 if none) with its randomised load.
+func (t *searchTree) lowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	nd := &t.nodes[n]
+	if nd.kidHi == nd.kidLo {
+		return t.lowestLeaf(nd, s)
+	}
+	if nd.leafKids {
+		return t.lowestLeaves(nd, s)
+	}
+	bload := int32(math.MaxInt32)
+	cpu = -1
+	for k := nd.kidHi - 1; k >= nd.kidLo; k-- {
+		kid := t.kids[k]
+		kn := &t.nodes[kid]
+		var load, lcpu, lload int32
+		if kn.kidHi == kn.kidLo {
+			load, lcpu, lload = t.lowestLeaf(kn, s)
+		} else {
+			load, lcpu, lload = t.lowest(kid, s)
+		}
+		total += load
+		// When balancing, do not prefer SMT groups with load > 1, so that equally loaded SMT
+		// groups take turns.
+		if s.running && kn.thread && load >= 128 && load&128 != 0 {
+			load += 128
+		}
+		if lcpu >= 0 && (load < bload || (load == bload && lload < cpuLoad)) {
+			bload, cpu, cpuLoad = load, lcpu, lload
+		}
+	}
+	return total, cpu, cpuLoad
+}
+
+// lowestLeaf is cpu_search_lowest on a leaf: its CPUs from the highest to the lowest.
+func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	bload := int32(math.MaxInt32)
+	cpu = -1
+	loads, mask, rnd := s.loads, s.mask, s.rnd
+	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
+		ld := &loads[c]
+		l := ld.Load
+		var p int32
+		if int32(c) == s.prefer {
+			if s.running {
+				l--
+			}
+			p = 128
+		}
+		load := l * 256
+		total += load - p
+		if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && (!s.running || int32(c) != s.prefer)) || !mask.has(c) {
+			continue
+		}
+		if s.running && l > 0 {
+			p = 0
+		}
+		load -= int32(rnd.Next() % 128)
+		if bload > load-p {
+			bload, cpu, cpuLoad = load-p, int32(c), load
+		}
+	}
+	return total, cpu, cpuLoad
+}
+
+// lowestLeaves is lowest on a node whose children are all leaves, walking t.flat: the leaf
+// loop of lowestLeaf and the child loop of lowest fused into one.
+func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	loads, mask, rnd := s.loads, s.mask, s.rnd
+	pri, maxLoad, prefer, running := s.pri, s.maxLoad, s.prefer, s.running
+	bload := int32(math.MaxInt32)
+	cpu = -1
+	// The current child's total, best (randomised load - p), CPU and randomised load.
+	ltotal, lbest, lcpu, lload := int32(0), int32(math.MaxInt32), int32(-1), int32(0)
+	for _, f := range t.flat[nd.flatLo:nd.flatHi] {
+		c := topology.CPU(f & (topology.MaxCPUs - 1))
+		ld := &loads[c]
+		l := ld.Load
+		var p int32
+		if int32(c) == prefer {
+			if running {
+				l--
+			}
+			p = 128
+		}
+		load := l * 256
+		ltotal += load - p
+		if !(l > maxLoad || (int32(ld.LowPri) <= pri && (!running || int32(c) != prefer)) || !mask.has(c)) {
+			if running && l > 0 {
+				p = 0
+			}
+			load -= int32(rnd.Next() % 128)
+			if lbest > load-p {
+				lbest, lcpu, lload = load-p, int32(c), load
+			}
+		}
+		if f&flatEnd == 0 {
+			continue
+		}
+		total += ltotal
+		if running && f&flatThread != 0 && ltotal >= 128 && ltotal&128 != 0 {
+			ltotal += 128
+		}
+		if lcpu >= 0 && (ltotal < bload || (ltotal == bload && lload < cpuLoad)) {
+			bload, cpu, cpuLoad = ltotal, lcpu, lload
+		}
+		ltotal, lbest, lcpu, lload = 0, math.MaxInt32, -1, 0
+	}
+	return total, cpu, cpuLoad
+}
+
+// highestArgs are struct cpu_search for cpu_search_highest.
+type highestArgs struct {
+	loads    *[topology.MaxCPUs]CPULoad
+	mask     *cpuBits
+	minLoad  int32 // cs_load
+	minTrans int32 // cs_trans
+	rnd      *Rand
+}
+
+// highest is cpu_search_highest: the group's total load and the chosen CPU (-1 if none) with
+// its randomised load.
+func (t *searchTree) highest(n int32, s *highestArgs) (total, cpu, cpuLoad int32) {
+	nd := &t.nodes[n]
+	if nd.kidHi == nd.kidLo {
+		return t.highestLeaf(nd, s)
+	}
+	if nd.leafKids {
+		return t.highestLeaves(nd, s)
+	}
+	bload := int32(math.MinInt32)
+	cpu = -1
+	for k := nd.kidHi - 1; k >= nd.kidLo; k-- {
+		kid := t.kids[k]
+		kn := &t.nodes[kid]
+		var load, lcpu, lload int32
+		if kn.kidHi == kn.kidLo {
+			load, lcpu, lload = t.highestLeaf(kn, s)
+		} else {
+			load, lcpu, lload = t.highest(kid, s)
+		}
+		total += load
+		if lcpu >= 0 && (load > bload || (load == bload && lload > cpuLoad)) {
+			bload, cpu, cpuLoad = load, lcpu, lload
+		}
+	}
+	return total, cpu, cpuLoad
+}
+
+// highestLeaf is cpu_search_highest on a leaf.
+func (t *searchTree) highestLeaf(nd *searchNode, s *highestArgs) (total, cpu, cpuLoad int32) {
+	bload := int32(math.MinInt32)
+	cpu = -1
+	loads, mask, rnd := s.loads, s.mask, s.rnd
+	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
+		ld := &loads[c]
+		l := ld.Load
+		load := l * 256
+		total += load
+		if l < s.minLoad || ld.Transferable < s.minTrans || !mask.has(c) {
+			continue
+		}
+		load -= int32(rnd.Next() % 256)
+		if load > bload {
+			bload, cpu = load, int32(c)
+		}
+	}
+	return total, cpu, bload
+}
+
+// highestLeaves is highest on a node whose children are all leaves, walking t.flat.
+func (t *searchTree) highestLeaves(nd *searchNode, s *highestArgs) (total, cpu, cpuLoad int32) {
+	loads, mask, rnd := s.loads, s.mask, s.rnd
+	minLoad, minTrans := s.minLoad, s.minTrans
+	bload := int32(math.MinInt32)
+	cpu = -1
+	ltotal, lbest, lcpu := int32(0), int32(math.MinInt32), int32(-1)
+	for _, f := range t.flat[nd.flatLo:nd.flatHi] {
+		c := topology.CPU(f & (topology.MaxCPUs - 1))
+		ld := &loads[c]
+		l := ld.Load
+		load := l * 256
+		ltotal += load
+		if l >= minLoad && ld.Transferable >= minTrans && mask.has(c) {
+			load -= int32(rnd.Next() % 256)
+			if load > lbest {
+				lbest, lcpu = load, int32(c)
+			}
+		}
+		if f&flatEnd == 0 {
+			continue
+		}
+		total += ltotal
+		if lcpu >= 0 && (ltotal > bload || (ltotal == bload && lbest > cpuLoad)) {
+			bload, cpu, cpuLoad = ltotal, lcpu, lbest
+		}
+		ltotal, lbest, lcpu = 0, math.MinInt32, -1
+	}
+	return total, cpu, cpuLoad
+}
+
+// Lowest returns the least loaded CPU on the least loaded path below g whose LowPri is worse
+// than pri (pri -1 accepts any) and whose load is at most maxLoad, among the CPUs of mask:
+// sched_lowest, that is cpu_search_lowest. It reports false if no CPU qualifies.
+//
+// The search visits children from the last to the first and a leaf's CPUs from the highest to
+// the lowest, as the kernel does. Load counts 256 per thread; the preferred CPU counts 128 less
+// (it is favoured on ties), and with running set the thread being placed already runs on
+// prefer, so prefer's load excludes it and its LowPri is not compared. Each acceptable CPU's
+// load is lowered by rnd.Next()%128, which breaks ties at random; rnd is the searching CPU's
+// generator. A child SMT group whose load has the 128 bit set counts 128 more when running is
+// set, so that balancing rotates between SMT groups. The complexity is O(CPUs and groups below
+// g) with no allocation.
+func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
+	b := bitsOf(mask)
+	return s.lowest(g, &b, pri, maxLoad, prefer, running, rnd)
+}
+
+func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
+	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd}
+	_, c, _ := s.tree.lowest(int32(g.ID()), &a)
+	return topology.CPU(c), c >= 0
+}
+
+// Highest returns the most loaded CPU on the most loaded path below g with load at least
+// minLoad and at least minTrans transferable threads, among the CPUs of mask: sched_highest,
+// that is cpu_search_highest. It reports false if no CPU qualifies. Each acceptable CPU's load
+// (256 per thread) is lowered by rnd.Next()%256 before the comparison. The order and cost are
+// those of Lowest.
+func (s *System) Highest(g *topology.Group, mask *topology.CPUSet, minLoad, minTrans int, rnd *Rand) (topology.CPU, bool) {
+	b := bitsOf(mask)
+	return s.highest(g, &b, minLoad, minTrans, rnd)
+}
+
+func (s *System) highest(g *topology.Group, mask *cpuBits, minLoad, minTrans int, rnd *Rand) (topology.CPU, bool) {
+	a := highestArgs{loads: s.loads, mask: mask, minLoad: clampInt32(minLoad), minTrans: clampInt32(minTrans), rnd: rnd}
+	_, c, _ := s.tree.highest(int32(g.ID()), &a)
+	return topology.CPU(c), c >= 0
+}
+
+func clampInt32(x int) int32 { return int32(min(max(x, math.MinInt32), math.MaxInt32)) }
