@@ -10,9 +10,32 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
 	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule"
 )
 
-var _ sim.Policy = (*bsd4.Scheduler)(nil)
+var (
+	_ sim.Policy = (*bsd4.Scheduler)(nil)
+	_ sim.Policy = (*ule.Scheduler)(nil)
+)
+
+// countedULE adds the Queuer count to a ULE scheduler: each CPU's load (tdq_load) counts its
+// queued threads and the running one.
+type countedULE struct {
+	*ule.Scheduler
+	cpus []topology.CPU
+}
+
+func (c *countedULE) Queued() int {
+	n := 0
+	for _, cpu := range c.cpus {
+		st := c.System().CPU(cpu)
+		n += st.Load()
+		if st.Cur != nil {
+			n--
+		}
+	}
+	return n
+}
 
 // counted4BSD adds the Queuer count to a 4BSD scheduler, from its queue lengths, so that
 // Machine.Check compares the policy's count of queued threads with the machine's.
@@ -37,12 +60,26 @@ func (c *counted4BSD) Queued() int {
 func realPolicies(topo *topology.Topology) []policyCase {
 	cpus := slices.Collect(topo.CPUs().All())
 	var ps []policyCase
+	for _, name := range ule.Presets() {
+		p, err := ule.Preset(name)
+		if err != nil {
+			panic(err)
+		}
+		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &countedULE{ule.New(p), cpus} }})
+	}
 	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD14Params(), bsd4.FreeBSD9Params()} {
 		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{bsd4.New(p), cpus} }})
 	}
 	return ps
 }
 
+// benchmarked are the presets the benchmarks run besides the toy: one per policy.
+var benchmarked = []string{"ule-main", "4bsd-main"}
+
 func init() {
-	benchPolicies = append(benchPolicies, realPolicies(topology.Uniform(1, 1, 1, 8, 1))[0])
+	for _, pc := range realPolicies(topology.Uniform(1, 1, 1, 8, 1)) {
+		if slices.Contains(benchmarked, pc.name) {
+			benchPolicies = append(benchPolicies, pc)
+		}
+	}
 }

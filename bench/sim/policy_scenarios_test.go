@@ -105,3 +105,52 @@ func TestPolicyExplanationsReachTheTrace(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyULEIdleCPUSteals queues the hogs on CPU 0 (they start pinned there and widen their
+// affinity while running there, which moves nothing), and CPU 1 runs only a thread that naps.
+// When CPU 1 has idled after a switch, ULE's idle loop (tdq_idled, run here from Pick and Tick)
+// steals from CPU 0 as soon as a hog there may move, long before the periodic balancer would.
+func TestPolicyULEIdleCPUSteals(t *testing.T) {
+	w := mustParse(t, `
+thread hog count=3 cpus=0
+	run 1ms
+	cpus 0-1
+	run forever
+end
+thread napper cpus=1
+	loop
+		run 5ms
+		sleep 30ms
+	end
+end`)
+	topo := topology.Uniform(1, 1, 1, 2, 1)
+	for _, pc := range realPolicies(topo) {
+		if !strings.HasPrefix(pc.name, "ule") {
+			continue
+		}
+		t.Run(pc.name, func(t *testing.T) {
+			cfg := policyConfig(topo)
+			cfg.Trace, cfg.Explain = sim.TraceFull, true
+			r := runChecked(t, cfg, pc.make(), w, time.Second)
+			var moved *sim.Record
+			for i, rec := range r.Trace.Records {
+				if rec.Kind == sim.KindMigrate && rec.CPU == 1 {
+					moved = &r.Trace.Records[i]
+					break
+				}
+			}
+			require.NotNil(t, moved, "no thread ever moved to cpu1")
+			assert.Less(t, moved.Time, int64(200*time.Millisecond), "moved late: %s", r.Trace.Format(*moved))
+			var stole bool
+			for _, rec := range r.Trace.Records {
+				if rec.Time == moved.Time && rec.Kind == sim.KindExplain && rec.CPU == 1 &&
+					strings.Contains(r.Trace.Strings[rec.Other], "steal from cpu0") {
+					stole = true
+				}
+			}
+			assert.True(t, stole, "the move to cpu1 was not a steal")
+			// From then on CPU 1 hardly idles.
+			assert.Less(t, r.CPUs[1].Idle, int64(250*time.Millisecond))
+		})
+	}
+}
