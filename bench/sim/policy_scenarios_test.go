@@ -101,7 +101,7 @@ func TestPolicyExplanationsReachTheTrace(t *testing.T) {
 					require.NotEmpty(t, r.Trace.Strings[rec.Other])
 				}
 			}
-			assert.NotZero(t, calls[sim.CallPick], "explanations of picks: %v", calls)
+			assert.NotZero(t, calls[sim.CallWakeup]+calls[sim.CallPick]+calls[sim.CallTick], "explanations: %v", calls)
 		})
 	}
 }

@@ -242,24 +242,27 @@ func (r *Result) Thread(name string) (*ThreadStats, bool) {
 // text table. Latencies are rounded to three significant digits; "-" marks a thread never woken
 // or absent from a run.
 func WriteTable(w io.Writer, results ...*Result) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "thread\t"
-	for _, r := range results {
-		head += r.Policy + "\tp50\tp99\tp99.9\tmax\t"
-	}
-	fmt.Fprintln(tw, head)
 	var names []string
 	seen := map[string]bool{}
+	width := len("thread")
 	for _, r := range results {
 		for i := range r.Threads {
 			if n := r.Threads[i].Name; !seen[n] {
 				seen[n] = true
 				names = append(names, n)
+				width = max(width, len(n))
 			}
 		}
 	}
+	// Numbers align right; names are padded to the widest so that they align left.
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := fmt.Sprintf("%-*s\t", width, "thread")
+	for _, r := range results {
+		head += r.Policy + "\tp50\tp99\tp99.9\tmax\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, n := range names {
-		row := n + "\t"
+		row := fmt.Sprintf("%-*s\t", width, n)
 		for _, r := range results {
 			t, ok := r.Thread(n)
 			if !ok {
