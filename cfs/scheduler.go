@@ -56,11 +56,11 @@ type Scheduler struct {
 	stats    []CPUStat
 	threads  []*thread
 	byEntity map[*Entity]*thread
-	groups  map[sched.GroupID]*Group
-	dom     []domainState
-	sgImb   []bool
-	idleCor []bool
-	idleScn []int
+	groups   map[sched.GroupID]*Group
+	dom      []domainState
+	sgImb    []bool
+	idleCor  []bool
+	idleScn  []int
 
 	overload  bool
 	utilShift uint
