@@ -79,7 +79,8 @@ type runQueue struct {
 	nextBalance int64
 	active      bool
 	pushCPU     topology.CPU
-	util        uint64
+	utilSum     uint64 // sum of the utilisation of the queued tasks
+	blocked     uint64 // decaying utilisation left behind by tasks that went to sleep
 }
 
 // domainState is the mutable part of a struct sched_domain.
@@ -289,13 +290,9 @@ func (s *Scheduler) thread(tid sched.ID) *thread {
 // jiffies converts simulated time to ticks.
 func (s *Scheduler) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_000_000 }
 
-// decayUtil ages task t's utilisation estimate to tick j, adding one running tick at the end
-// when run is set (at capacity cp).
-func (s *Scheduler) decayUtil(t *Task, j int64, run bool, cp uint64) {
+// decayUtil ages the utilisation estimate of sleeping task t to tick j.
+func (s *Scheduler) decayUtil(t *Task, j int64) {
 	k := j - t.utilTick
-	if run {
-		k--
-	}
 	if k > int64(8)<<s.utilShift {
 		t.util = 0
 	} else {
@@ -303,10 +300,32 @@ func (s *Scheduler) decayUtil(t *Task, j int64, run bool, cp uint64) {
 			t.util -= t.util >> s.utilShift
 		}
 	}
-	if run {
-		t.util = t.util - t.util>>s.utilShift + cp>>s.utilShift
-	}
 	t.utilTick = j
+}
+
+// enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and adds its
+// utilisation to the CPU's; a wakeup also removes what it left in its old CPU's blocked
+// utilisation (remove_entity_load_avg).
+func (s *Scheduler) enlist(c topology.CPU, t *Task, wakeup bool) {
+	if wakeup {
+		old := &s.rqs[t.cpu]
+		old.blocked -= min(old.blocked, t.util)
+	}
+	rq := &s.rqs[c]
+	rq.tasks.PushFront(t)
+	rq.utilSum += t.util
+	t.cpu = c
+}
+
+// delist takes task t off CPU c's list; a task going to sleep leaves its utilisation behind
+// as blocked utilisation that decays.
+func (s *Scheduler) delist(c topology.CPU, t *Task, sleep bool) {
+	rq := &s.rqs[c]
+	rq.tasks.Remove(t)
+	rq.utilSum -= min(rq.utilSum, t.util)
+	if sleep {
+		rq.blocked += t.util
+	}
 }
 
 // refresh recomputes CPU c's statistics from its queues, and raises the root domain's overload
@@ -320,7 +339,7 @@ func (s *Scheduler) refresh(c topology.CPU) {
 	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
 	st.Load = ScaleLoadDown(root.Load().Weight)
 	st.Runnable = uint64(nr) * topology.CapacityScale
-	st.Util = min(rq.util, st.Capacity)
+	st.Util = min(rq.utilSum+rq.blocked, st.Capacity)
 	if nr >= 2 {
 		s.overload = true
 	}
@@ -351,8 +370,7 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	if t.E.onRQ {
 		panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
 	}
-	j := s.jiffies(now)
-	s.decayUtil(t, j, false, 0)
+	s.decayUtil(t, s.jiffies(now))
 	fork := flags&sched.WakeFork != 0
 	var waker *Task
 	if w := s.rqs[from].curr; w != nil && w.task != t {
@@ -389,8 +407,7 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	default:
 		d = rq.c.Wakeup(t.E, uint64(now))
 	}
-	t.cpu = dst
-	rq.tasks.PushFront(t)
+	s.enlist(dst, t, !fork)
 	s.refresh(dst)
 	s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
 	if rq.c.NeedResched() {
@@ -424,7 +441,6 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	t := th.task
 	rq.curr = th
 	rq.tasks.MoveToFront(t)
-	s.decayUtil(t, s.jiffies(now), false, 0)
 	s.updateMisfit(cpu)
 	s.refresh(cpu)
 	return th.id, true
@@ -470,7 +486,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	switch why {
 	case sched.Sleep, sched.Exit:
 		rq.c.Sleep(t.E, n)
-		rq.tasks.Remove(t)
+		s.delist(cpu, t, why == sched.Sleep)
 	case sched.Yield:
 		rq.c.Yield(n)
 	}
@@ -490,11 +506,10 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 	n := uint64(now)
 	s.rqs[src].c.MigrateOut(t.E, n)
-	s.rqs[src].tasks.Remove(t)
+	s.delist(src, t, false)
 	d := s.rqs[dst].c.MigrateIn(t.E, n)
-	t.cpu = dst
 	t.migrationsTotal++
-	s.rqs[dst].tasks.PushFront(t)
+	s.enlist(dst, t, false)
 	s.refresh(src)
 	s.refresh(dst)
 	if d.Preempt {
@@ -502,8 +517,8 @@ func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 	}
 }
 
-// Tick is the scheduler tick on cpu (scheduler_tick): the CPU's utilisation average and the
-// running task's advance, task_tick_fair charges the running task and may ask for a resched,
+// Tick is the scheduler tick on cpu (scheduler_tick): the utilisation estimates of the CPU's
+// tasks advance (the running one's towards the CPU's capacity, the others' towards 0), task_tick_fair charges the running task and may ask for a resched,
 // the misfit status is updated, and when the CPU's next_balance is due,
 // rebalance_domains balances every domain whose interval has elapsed.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
@@ -511,10 +526,18 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	st := &s.stats[cpu]
 	j := s.jiffies(now)
 	busy := rq.curr != nil
-	rq.util -= rq.util >> s.utilShift
+	sh := s.utilShift
+	rq.blocked -= rq.blocked >> sh
+	rq.utilSum = 0
+	for t := rq.tasks.head; t != nil; t = t.next {
+		t.util -= t.util >> sh
+		if busy && t == rq.curr.task {
+			t.util += st.Capacity >> sh
+		}
+		t.utilTick = j
+		rq.utilSum += t.util
+	}
 	if busy {
-		rq.util += st.Capacity >> s.utilShift
-		s.decayUtil(rq.curr.task, j, true, st.Capacity)
 		d := rq.c.Tick(uint64(now))
 		if rq.c.NeedResched() {
 			s.explain(cpu, rq.curr.id, d)
@@ -678,7 +701,6 @@ redo:
 			if bc == nil || !bc.task.allowed.Has(cpu) {
 				goto outOnePinned
 			}
-			flags &^= LBFAllPinned
 			if !s.rqs[src].active {
 				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
 				activeStarted = true
@@ -723,7 +745,7 @@ func (s *Scheduler) apply(now int64, me *MigrateEnv, d Detach) {
 	n := uint64(now)
 	for _, t := range s.chosen {
 		src.c.MigrateOut(t.E, n)
-		src.tasks.Remove(t)
+		s.delist(me.Src, t, false)
 	}
 	for _, t := range s.examined {
 		if src.tasks.Contains(t) {
@@ -736,9 +758,8 @@ func (s *Scheduler) apply(now int64, me *MigrateEnv, d Detach) {
 		t := s.chosen[i]
 		w := s.rqs[dst].c.MigrateIn(t.E, n)
 		resched = resched || w.Preempt
-		t.cpu = dst
 		t.migrationsTotal++
-		s.rqs[dst].tasks.PushFront(t)
+		s.enlist(dst, t, false)
 	}
 	s.refresh(me.Src)
 	s.refresh(dst)
@@ -753,7 +774,8 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 	rq := &s.rqs[cpu]
 	rq.active = false
 	target := rq.pushCPU
-	if s.stats[cpu].NrRunning <= 1 {
+	// The kernel's test is busiest_rq->nr_running <= 1 with the stopper itself counted.
+	if s.stats[cpu].NrRunning == 0 {
 		return
 	}
 	var sd *SchedDomain

@@ -61,7 +61,6 @@ type smpMachine struct {
 	tick    int
 	tickNS  int64
 	check   func()
-	onMove  func(th *mthread, from, to topology.CPU)
 }
 
 func newSMPMachine(tb testing.TB, topo *topology.Topology, hz int, o SchedulerOptions) *smpMachine {

@@ -1,6 +1,7 @@
 package cfs
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/schedkit/schedkit/sched"
@@ -100,5 +101,135 @@ func TestSchedulerPinnedNeverMoves(t *testing.T) {
 		if th.ran == 0 || th.cpus[c] != th.ran {
 			t.Errorf("pinned %v ran %d ticks, %d of them on its cpu%d", id, th.ran, th.cpus[c], c)
 		}
+	}
+}
+
+// runOn reports how many ticks the machine's threads ran on each CPU.
+func (m *smpMachine) runOn() []int {
+	per := make([]int, m.topo.NumIDs())
+	for _, th := range m.threads {
+		for c, k := range th.cpus {
+			per[c] += k
+		}
+	}
+	return per
+}
+
+// TestSchedulerWastedCoresGroupConstruction reproduces the "Scheduling Group Construction" bug
+// of Lozi et al. (EuroSys 2016, section 3.2) on topology.FourNode: nodes 1 (cpu2-3) and 2
+// (cpu4-5) are 22 apart, the farthest pair. An application of n hogs pinned to those two nodes
+// and started on cpu2 stays on node 1 when every CPU shares the machine-wide NUMA groups built
+// from cpu0's perspective ({0-5} and {2-7}: both nodes are in both groups, so every CPU of node 2
+// sees node 1 as part of its local group), and spreads over both nodes with per-CPU groups.
+func TestSchedulerWastedCoresGroupConstruction(t *testing.T) {
+	app := topology.CPUSetOf(2, 3, 4, 5)
+	for _, n := range []int{6, 8, 16} {
+		for _, mode := range []GroupConstruction{GroupsPerCPU, GroupsFirstCPU} {
+			t.Run(fmt.Sprintf("hogs=%d/groups=%v", n, mode), func(t *testing.T) {
+				smp := DefaultSMPParams(V65)
+				smp.Groups = mode
+				m := newSMPMachine(t, topology.FourNode(), 250, SchedulerOptions{SMP: &smp})
+				m.check = func() { m.checkInvariants(false) }
+				for range n {
+					m.spawn(2, sched.Attr{Affinity: app}, behaviour{})
+				}
+				m.run(1000)
+				per := m.runOn()
+				node1, node2 := per[2]+per[3], per[4]+per[5]
+				if node1+node2 != 0 && per[0]+per[1]+per[6]+per[7] != 0 {
+					t.Fatalf("pinned hogs ran outside cpu2-5: %v", per)
+				}
+				switch mode {
+				case GroupsFirstCPU:
+					if node2 != 0 {
+						t.Errorf("with the bug, node 2 ran the app for %d CPU-ticks, want 0 (per CPU %v)", node2, per)
+					}
+					if node1 != 2000 {
+						t.Errorf("with the bug, node 1 ran %d CPU-ticks, want 2000 (both CPUs busy)", node1)
+					}
+				case GroupsPerCPU:
+					if node2 < 1900 || node1 < 1900 {
+						t.Errorf("without the bug, nodes 1 and 2 ran %d and %d CPU-ticks, want both CPUs of each busy (per CPU %v)", node1, node2, per)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestSchedulerFourLLCConverges starts 23 hogs on cpu0 of topology.FourLLC (4 LLCs × 3 cores
+// × 2 threads) and checks that balancing spreads them to 6, 6, 6 and 5 hogs per LLC with one
+// hog per CPU; and that 12 hogs end up one per core, never two on SMT siblings while a core is
+// idle.
+func TestSchedulerFourLLCConverges(t *testing.T) {
+	topo := topology.FourLLC()
+	for _, n := range []int{23, 12, 8} {
+		t.Run(fmt.Sprintf("hogs=%d", n), func(t *testing.T) {
+			m := newSMPMachine(t, topo, 250, SchedulerOptions{})
+			m.check = func() { m.checkInvariants(false) }
+			var ids []sched.ID
+			for range n {
+				ids = append(ids, m.spawn(0, sched.Attr{Affinity: topology.CPUSetOf(0)}, behaviour{}))
+			}
+			for _, id := range ids {
+				m.s.SetAttr(m.now(), id, sched.Attr{})
+			}
+			m.settle()
+			m.run(250) // one second
+			per := m.perCPU()
+			llc := map[topology.CPU]int{}
+			cores := 0
+			for c := range topo.CPUs().All() {
+				if per[c] > 1 {
+					t.Fatalf("cpu%d has %d hogs: %v", c, per[c], per)
+				}
+				llc[m.s.ds.LLCID(c)] += per[c]
+				if sib := topo.Siblings(c); c == firstCPU(sib) {
+					busy := 0
+					for s := range sib.All() {
+						busy += per[s]
+					}
+					if busy > 0 {
+						cores++
+					}
+				}
+			}
+			lo, hi := n, 0
+			for _, k := range llc {
+				lo, hi = min(lo, k), max(hi, k)
+			}
+			if hi-lo > 1 {
+				t.Errorf("hogs per LLC %v, want balanced (differ by at most 1)", llc)
+			}
+			if want := min(n, 12); cores != want {
+				t.Errorf("%d hogs occupy %d cores, want %d (no SMT siblings shared while a core idles): %v", n, cores, want, per)
+			}
+		})
+	}
+}
+
+func firstCPU(s topology.CPUSet) topology.CPU {
+	c, _ := s.First()
+	return c
+}
+
+// TestSchedulerBigLittleMisfit runs two hogs on the little cores of topology.BigLittle and
+// checks that misfit balancing moves them to the big cores' CPUs.
+func TestSchedulerBigLittleMisfit(t *testing.T) {
+	topo := topology.BigLittle()
+	m := newSMPMachine(t, topo, 250, SchedulerOptions{})
+	m.check = func() { m.checkInvariants(false) }
+	little := topology.CPUSetOf(4, 5, 6, 7)
+	a := m.spawn(4, sched.Attr{Affinity: little}, behaviour{})
+	b := m.spawn(5, sched.Attr{Affinity: little}, behaviour{})
+	m.run(50)
+	for _, id := range []sched.ID{a, b} {
+		m.s.SetAttr(m.now(), id, sched.Attr{})
+	}
+	m.settle()
+	m.run(250)
+	per := m.perCPU()
+	if per[4]+per[5]+per[6]+per[7] != 0 {
+		t.Errorf("hogs still on little CPUs: %v", per)
 	}
 }
