@@ -2,6 +2,7 @@ package cfs
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/sched"
@@ -231,5 +232,93 @@ func TestSchedulerBigLittleMisfit(t *testing.T) {
 	per := m.perCPU()
 	if per[4]+per[5]+per[6]+per[7] != 0 {
 		t.Errorf("hogs still on little CPUs: %v", per)
+	}
+}
+
+func TestSchedulerExplains(t *testing.T) {
+	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{})
+	m.env.explaining = true
+	only0 := topology.CPUSetOf(0)
+	var ids []sched.ID
+	for range 3 {
+		ids = append(ids, m.spawn(0, sched.Attr{Affinity: only0}, behaviour{}))
+	}
+	for _, id := range ids {
+		m.s.SetAttr(m.now(), id, sched.Attr{})
+	}
+	m.run(100)
+	var placed, balanced bool
+	for _, l := range m.env.log {
+		placed = placed || strings.Contains(l, "placed on cpu0")
+		balanced = balanced || strings.Contains(l, "busiest group {0}")
+	}
+	if !placed || !balanced {
+		t.Errorf("explanations lack a placement (%t) or a balance from cpu0 (%t):\n%s", placed, balanced, strings.Join(m.env.log, "\n"))
+	}
+}
+
+func TestSchedulerMisuse(t *testing.T) {
+	s := NewScheduler(SchedulerOptions{})
+	if err := s.Start(sched.Config{}, &fakeEnv{tb: t}); err == nil {
+		t.Errorf("Start with an empty config succeeded")
+	}
+	if err := s.Start(sched.Config{Topology: topology.TwoCPU(), Hz: 250}, &fakeEnv{tb: t}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddGroup(sched.Group{ID: 2, Parent: 5, Weight: 100}); err == nil {
+		t.Errorf("AddGroup with a missing parent succeeded")
+	}
+	if err := s.AddGroup(sched.Group{ID: 1, Weight: 100}); err != nil {
+		t.Errorf("AddGroup: %v", err)
+	}
+	if err := s.AddGroup(sched.Group{ID: 1, Weight: 100}); err == nil {
+		t.Errorf("AddGroup of an existing group succeeded")
+	}
+	s.Fork(0, 0, -1, 0, sched.Attr{Class: sched.FIFO, RTPrio: 10})
+	if s.Err() == nil {
+		t.Errorf("a FIFO thread did not record an error")
+	}
+	if got, want := s.Name(), "cfs-v6.5"; got != want {
+		t.Errorf("Name() = %q, want %q", got, want)
+	}
+	if s.TickHz() != 250 {
+		t.Errorf("TickHz() = %d, want 250", s.TickHz())
+	}
+	defer func() {
+		if r := recover(); r == nil {
+			t.Errorf("Wakeup of an unknown thread did not panic")
+		}
+	}()
+	s.Wakeup(0, 7, 0, 0)
+}
+
+// TestSchedulerGroupsAndAttrs runs two groups of weight 100 and 300 on one CPU, with a nice
+// change, a SCHED_IDLE switch and a move between groups on the way, and checks the shares.
+func TestSchedulerGroupsAndAttrs(t *testing.T) {
+	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{})
+	m.check = func() { m.checkInvariants(true) }
+	if err := m.s.AddGroup(sched.Group{ID: 1, Weight: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.s.AddGroup(sched.Group{ID: 2, Weight: 300}); err != nil {
+		t.Fatal(err)
+	}
+	a := m.spawn(0, sched.Attr{Group: 1}, behaviour{})
+	b := m.spawn(0, sched.Attr{Group: 2}, behaviour{})
+	c := m.spawn(0, sched.Attr{Group: 2, Nice: 5}, behaviour{})
+	m.s.SetAttr(m.now(), c, sched.Attr{Group: 2, Class: sched.Idle})
+	m.settle()
+	m.s.SetAttr(m.now(), c, sched.Attr{Group: 1})
+	m.settle()
+	m.s.SetAttr(m.now(), c, sched.Attr{Group: 2})
+	m.settle()
+	for _, th := range m.threads {
+		th.ran = 0
+	}
+	m.run(4000)
+	ra, rb, rc := m.threads[a].ran, m.threads[b].ran, m.threads[c].ran
+	// Group 1 gets 1/4, group 2 3/4 split evenly between b and c.
+	if ra < 900 || ra > 1100 || rb < 1300 || rb > 1700 || rc < 1300 || rc > 1700 {
+		t.Errorf("ran a %d, b %d, c %d of 4000 ticks, want about 1000, 1500, 1500", ra, rb, rc)
 	}
 }
