@@ -223,4 +223,161 @@
 //	sched_group_set_shares, cpu.weight          Group.SetShares, Group.SetCPUWeight
 //	sched_group_set_idle (cpu.idle)             Group.SetIdle
 //	calc_group_shares                           GroupShares (simplified: instantaneous loads)
+//
+// # Multiprocessor scheduling: domains, load balancing, wakeup placement
+//
+// Linux keeps one run queue per CPU and moves tasks between them at three moments: when a task
+// wakes up or is forked (placement), when a CPU is about to idle (newly idle balance), and
+// periodically from the tick (rebalance_domains). All three decide over sched domains.
+//
+// Domains. Every CPU has a chain of domains from its core up to the machine (SMT, CLS, MC for
+// the last-level cache, PKG, NODE and one NUMA level per distance), built by package topology
+// as kernel/sched/topology.c builds them; [NewDomains] wraps them as [SchedDomain]s with their
+// [BalanceGroup]s. A domain balances between its groups, each the span of a child domain (the
+// cores of an LLC at MC, the LLCs of a package at PKG); at NUMA levels groups may overlap.
+// sd_llc, the highest domain sharing the last-level cache, bounds the wakeup search
+// ([Domains.LLC], [Domains.ShareCache]). Each domain balances every balance_interval
+// milliseconds (its span weight at first), busy_factor (16) times less often on a busy CPU,
+// doubling after each balance that found nothing to do up to max_interval (twice the span) and
+// returning to the minimum after a success ([BalanceInterval]). Only one CPU per group balances
+// a level periodically: the first idle CPU of the group's balance mask, or its first CPU
+// ([ShouldWeBalance]).
+//
+// The Wasted Cores group construction bug. Lozi et al. ("The Linux Scheduler: a Decade of
+// Wasted Cores", EuroSys 2016) found that the groups of the machine-wide NUMA domain were built
+// from CPU 0's point of view and shared by all CPUs. On a machine where two nodes are two hops
+// apart, each of the two appears in several of those groups; a CPU of one node finds the other
+// node inside its own (local) group, the groups' loads look alike, and an application pinned to
+// the two nodes stays on one of them while the other idles. [GroupsFirstCPU] rebuilds that
+// construction beside today's per-CPU one ([GroupsPerCPU], the default): on topology.FourNode,
+// eight hogs pinned to nodes 1 and 2 (distance 22) keep node 2 idle with the bug and occupy all
+// four CPUs without it.
+//
+// Load and utilisation in the model. The kernel's balancer reads PELT averages; this package
+// has no PELT. A CPU's load is the unscaled weight of its root queue (cpu_load of an
+// always-runnable workload: 1024 per nice-0 task at the top level), a task's load is task_h_load
+// computed from the instantaneous weights ([TaskHLoad]), and runnable is the number of queued
+// tasks times 1024. Utilisation is a running average kept per task at the ticks of the CPU it
+// is queued on: each tick every queued task's estimate loses 1/2^k and the running task's gains
+// capacity/2^k, with 2^k the smallest power of two above the number of ticks in 32 ms (a
+// half-life near PELT's); a CPU's utilisation is the sum over its queued tasks plus a decaying
+// remainder left by tasks that went to sleep, so that it moves with migrating tasks as PELT's
+// does. A new task starts at half the capacity its CPU has left (post_init_entity_util_avg's
+// cap). Everything is integer arithmetic driven by the caller's ticks: deterministic.
+//
+// Load balancing ([FindBusiestGroup], [FindBusiestQueue], [DetachTasks]). The balancing CPU
+// gathers each group's statistics ([GroupLBStats]) and classifies it ([ClassifyGroup]):
+// has_spare, fully_busy, misfit_task (a task too big for its CPU on a machine of unequal
+// capacities), imbalanced (affinity kept a lower level from balancing: sgc->imbalance) or
+// overloaded (more tasks than CPUs and utilisation or runnable time beyond capacity by
+// imbalance_pct). The busiest group is the one of highest class, ties broken per class
+// (avg_load, misfit load, fewest idle CPUs). A local group of higher class, two overloaded
+// groups within imbalance_pct of each other, or a busiest group that is not overloaded while
+// this CPU is busy or idle CPUs differ by at most one, mean balanced; otherwise
+// calculate_imbalance says what to move: utilisation into spare capacity across caches,
+// tasks to even out idle CPUs or task counts (halved; NUMA levels tolerate a two-task
+// imbalance while the destination is lightly loaded, [AdjustNumaImbalance]), or load towards
+// the domain's average. The busiest queue is then the CPU of highest load per capacity, most
+// utilisation, most tasks, or largest misfit. [DetachTasks] walks that CPU's cfs_tasks list
+// ([TaskList]) from the tail, the least recently run task first, and [CanMigrateTask] refuses
+// tasks whose affinity excludes the destination (remembering another CPU of the destination's
+// group that would do, LBF_DST_PINNED), the running task, and cache-hot tasks ([TaskHot]: ran
+// within sysctl_sched_migration_cost, 0.5 ms) until the domain's nr_balance_failed exceeds its
+// cache_nice_tries. A balance that keeps failing to move a task count asks the busiest CPU to
+// push its running task (active balance, [NeedActiveBalance]); a misfit task is always pushed.
+//
+// Newly idle balance. A CPU about to idle balances its domains from the lowest up until it pulls
+// a task, as long as some CPU has two or more tasks (the root domain's overload flag). The
+// kernel also stops when the expected balancing cost exceeds the CPU's average idle time, both
+// measured in wall-clock time; the model does not measure costs and never stops for them.
+//
+// Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
+// wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,
+// [WakeAffine] picks the waker's CPU or the previous one (an idle cache-sharing CPU, a sync
+// wakeup onto a CPU running only the waker, an idle previous CPU, then the lighter of the two
+// by load scaled by capacity). [SelectIdleSibling] then looks near that target: the target, the
+// previous CPU and the recently used CPU if idle and cache-affine, then within the LLC an idle
+// SMT sibling of the previous CPU, a wholly idle core (while the LLC's has_idle_cores hint
+// says one exists) or any idle CPU, scanning at most nr_idle_scan CPUs ([IdleCPUScan],
+// SIS_UTIL). Forks take the slow path instead: from the highest SD_BALANCE_FORK domain down,
+// the idlest group's idlest CPU ([FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU]).
+//
+// The Scheduler ([Scheduler]) composes one [CPU] per topology CPU with these decisions behind
+// the simulator's Policy interface (package sched's vocabulary): Fork and Wakeup place, Pick
+// runs pick_next_task_fair with newly idle balance, Tick runs task_tick_fair and
+// rebalance_domains, Stop and SetAttr change state. It runs the preset of its [Version], so
+// later fair-class presets run through the same CPU methods; the SMP decisions follow v6.5
+// for every version. Every decision has an explanation value with a String method
+// ([BusiestGroup], [Detach], [Placement], [MigrateVerdict]).
+//
+// Not modelled in the SMP part: PELT (above), NUMA balancing (fbq types, task placement by
+// memory), SD_ASYM_PACKING, energy-aware placement, nohz idle balancing (idle CPUs are ticked
+// and balance for themselves), RT and deadline classes and the capacity they take (a FIFO or
+// RR thread runs as SCHED_NORMAL and [Scheduler.Err] reports it), the per-CPU kthread stacking
+// case of select_idle_sibling, SIS_PROP, and the changes after v6.5: group_smt_balance and
+// sibling_imbalance (v6.6), should_we_balance's preference for idle cores (v6.6), the
+// delayed-dequeue and eligibility tests of can_migrate_task (v6.12, v7.1) and the random
+// newidle throttling NI_RANDOM/NI_RATE (v7.1). A thread forked onto another CPU than its
+// parent's is placed against the destination's queue, as if forked there; the kernel places
+// it against the parent's and renormalises.
+//
+// # SMP cost model
+//
+//	operation                              cost                                allocates
+//	NewDomains                             O(CPUs × levels × groups)           yes
+//	FindBusiestGroup                       O(CPUs of the domain)               no
+//	FindBusiestQueue                       O(CPUs of the group)                no
+//	DetachTasks                            O(NrMigrate)                        only to grow its buffer
+//	SelectIdleSibling                      O(CPUs of the LLC)                  no
+//	SelectTaskRQ (fork)                    O(CPUs of the domain × levels)      no
+//
+// One balance pass (busiest group, queue and task choice) at the top of a 1024-CPU machine
+// (8 NUMA nodes of 128 CPUs) costs 3.2 µs on the 2-core development machine, and a
+// select_idle_sibling scan of a 32-CPU LLC 38 ns (medians of 8 interleaved runs of
+// BenchmarkBalancePass and BenchmarkSelectIdleSibling).
+//
+// # SMP kernel names
+//
+//	Linux v6.5 (kernel/sched/fair.c, topology.c)  v7.1 name                         schedkit/cfs
+//	struct sched_domain, rq->sd, sd->parent        (same)                            SchedDomain, Domains.Base, SchedDomain.Parent
+//	struct sched_group, sched_group_capacity       (same)                            BalanceGroup
+//	group_balance_mask, build_balance_mask         (same)                            BalanceGroup.BalanceMask
+//	sd_llc, sd_llc_size, sd_llc_id                 (same)                            Domains.LLC, LLCSize, LLCID
+//	cpus_share_cache, cpu_smt_mask                 (same)                            Domains.ShareCache, Domains.SMT
+//	sd_asym_cpucapacity                            (same)                            Domains.AsymCapacity
+//	sd->imb_numa_nr                                (same)                            SchedDomain.ImbNumaNr
+//	SD_SHARE_PKG_RESOURCES                         SD_SHARE_LLC                      topology.SDShareLLC
+//	DIE (topology level)                           PKG                               "PKG"
+//	build_overlap_sched_groups before 0372dd2736e0 (fixed)                           GroupsFirstCPU
+//	sysctl_sched_migration_cost, nr_migrate        (same)                            SMPParams
+//	enum cpu_idle_type                             (same)                            IdleType
+//	enum group_type, group_classify                (same, + group_smt_balance)       GroupType, ClassifyGroup
+//	enum migration_type                            (same)                            MigrationType
+//	struct lb_env                                  (same)                            LBEnv, MigrateEnv
+//	struct sg_lb_stats, update_sg_lb_stats         (same)                            GroupStats, GroupLBStats
+//	update_sd_pick_busiest                         (same)                            (unexported) pickBusiest
+//	find_busiest_group, calculate_imbalance        sched_balance_find_src_group      FindBusiestGroup
+//	find_busiest_queue                             sched_balance_find_src_rq         FindBusiestQueue
+//	adjust_numa_imbalance                          (same)                            AdjustNumaImbalance
+//	should_we_balance                              (same)                            ShouldWeBalance
+//	task_h_load, task_hot                          (same)                            TaskHLoad, TaskHot
+//	can_migrate_task, detach_tasks                 (same)                            CanMigrateTask, DetachTasks
+//	LBF_* flags                                    (same)                            LBFlags
+//	need_active_balance                            (same)                            NeedActiveBalance
+//	active_load_balance_cpu_stop                   (same)                            Scheduler (at Pick)
+//	load_balance                                   sched_balance_rq                  Scheduler (loadBalance)
+//	rebalance_domains                              sched_balance_domains             Scheduler (at Tick)
+//	newidle_balance                                sched_balance_newidle             Scheduler (at Pick)
+//	get_sd_balance_interval                        (same)                            BalanceInterval
+//	update_idle_cpu_scan                           (same)                            IdleCPUScan
+//	rq->cfs_tasks, se->group_node                  (same)                            TaskList, Task
+//	record_wakee, wake_wide                        (same)                            Task.RecordWakee, WakeWide
+//	wake_affine (wake_affine_idle, _weight)        (same)                            WakeAffine
+//	select_idle_sibling, select_idle_cpu/core/smt  (same)                            SelectIdleSibling
+//	select_idle_capacity                           (same)                            SelectIdleSibling (unequal capacities)
+//	find_idlest_group, update_pick_idlest          sched_balance_find_dst_group      FindIdlestGroup
+//	find_idlest_group_cpu, find_idlest_cpu         sched_balance_find_dst_group_cpu, sched_balance_find_dst_cpu  FindIdlestGroupCPU, FindIdlestCPU
+//	select_task_rq_fair, select_fallback_rq        (same)                            SelectTaskRQ
+//	detach_task/attach_task, migrate_task_rq_fair  (same)                            CPU.MigrateOut, CPU.MigrateIn, CPU.WakeupMigrated
+//	__sched_setscheduler, sched_move_task          (same)                            CPU.Requeue
 package cfs

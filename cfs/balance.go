@@ -1,0 +1,734 @@
+// This file implements the decisions of v6.5's load balancer as pure functions: the per-CPU and
+// per-group statistics (update_sg_lb_stats), group classification (group_classify), the choice
+// of the busiest group with the imbalance to resolve (update_sd_pick_busiest,
+// find_busiest_group, calculate_imbalance) and of the busiest queue (find_busiest_queue).
+
+package cfs
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// An IdleType says in which state a CPU balances: enum cpu_idle_type.
+type IdleType uint8
+
+const (
+	// CPUIdle is CPU_IDLE: a periodic balance on an idle CPU.
+	CPUIdle IdleType = iota
+	// CPUNotIdle is CPU_NOT_IDLE: a periodic balance on a busy CPU.
+	CPUNotIdle
+	// CPUNewlyIdle is CPU_NEWLY_IDLE: the CPU is about to go idle (newidle_balance).
+	CPUNewlyIdle
+)
+
+// String returns "idle", "busy" or "newly idle".
+func (t IdleType) String() string {
+	switch t {
+	case CPUIdle:
+		return "idle"
+	case CPUNotIdle:
+		return "busy"
+	case CPUNewlyIdle:
+		return "newly idle"
+	}
+	return fmt.Sprintf("IdleType(%d)", uint8(t))
+}
+
+// A GroupType classifies a sched group at the moment of load balancing (enum group_type), in
+// increasing order of how much it needs to shed load, so that the busiest group is the one
+// with the largest type. group_asym_packing is left out: SD_ASYM_PACKING is not modelled.
+// group_smt_balance (v6.6) is left out: the balancer follows v6.5.
+type GroupType uint8
+
+const (
+	// GroupHasSpare is group_has_spare: fewer tasks than CPUs, or utilisation clearly below
+	// capacity.
+	GroupHasSpare GroupType = iota
+	// GroupFullyBusy is group_fully_busy: the CPUs are used, the tasks do not compete.
+	GroupFullyBusy
+	// GroupMisfitTask is group_misfit_task: a task does not fit its CPU's capacity.
+	GroupMisfitTask
+	// GroupImbalanced is group_imbalanced: affinity kept a lower level from balancing.
+	GroupImbalanced
+	// GroupOverloaded is group_overloaded: more tasks than CPUs, and utilisation or runnable
+	// time beyond capacity by imbalance_pct.
+	GroupOverloaded
+)
+
+// String returns the kernel's name without the prefix, such as "has_spare".
+func (g GroupType) String() string {
+	switch g {
+	case GroupHasSpare:
+		return "has_spare"
+	case GroupFullyBusy:
+		return "fully_busy"
+	case GroupMisfitTask:
+		return "misfit_task"
+	case GroupImbalanced:
+		return "imbalanced"
+	case GroupOverloaded:
+		return "overloaded"
+	}
+	return fmt.Sprintf("GroupType(%d)", uint8(g))
+}
+
+// A MigrationType says what an imbalance counts (enum migration_type).
+type MigrationType uint8
+
+const (
+	// MigrateLoad is migrate_load: the imbalance is load (unscaled weight).
+	MigrateLoad MigrationType = iota
+	// MigrateUtil is migrate_util: the imbalance is utilisation.
+	MigrateUtil
+	// MigrateTask is migrate_task: the imbalance is a number of tasks.
+	MigrateTask
+	// MigrateMisfit is migrate_misfit: move the one task that does not fit.
+	MigrateMisfit
+)
+
+// String returns the kernel's name, such as "migrate_load".
+func (m MigrationType) String() string {
+	switch m {
+	case MigrateLoad:
+		return "migrate_load"
+	case MigrateUtil:
+		return "migrate_util"
+	case MigrateTask:
+		return "migrate_task"
+	case MigrateMisfit:
+		return "migrate_misfit"
+	}
+	return fmt.Sprintf("MigrationType(%d)", uint8(m))
+}
+
+// A CPUStat is what load balancing and wakeup placement read about one CPU: the fields of
+// struct rq and the load-tracking signals the kernel reads through cpu_load, cpu_util_cfs and
+// cpu_runnable. The model has no PELT: Load is the CPU's instantaneous queued weight, Runnable
+// its number of queued fair tasks times SCHED_CAPACITY_SCALE, and Util a running average
+// maintained at the CPU's ticks (see the package documentation).
+type CPUStat struct {
+	// NrRunning is rq->nr_running, the number of tasks queued on the CPU, the running one
+	// included.
+	NrRunning uint32
+	// HNrRunning is rq->cfs.h_nr_running, the number of fair tasks queued.
+	HNrRunning uint32
+	// IdleHNrRunning is rq->cfs.idle_h_nr_running, how many of those count as idle.
+	IdleHNrRunning uint32
+	// Load is cpu_load: the unscaled weight of the root queue, scale_load_down of the sum of
+	// its entities' weights.
+	Load uint64
+	// Util is cpu_util_cfs, at most Capacity.
+	Util uint64
+	// Runnable is cpu_runnable.
+	Runnable uint64
+	// Capacity is capacity_of, the capacity left to fair tasks.
+	Capacity uint64
+	// CapacityOrig is capacity_orig_of, the CPU's full capacity.
+	CapacityOrig uint64
+	// MisfitLoad is rq->misfit_task_load: the h_load of a running task that does not fit the
+	// CPU, or 0.
+	MisfitLoad uint64
+	// IdleStamp is rq->idle_stamp: when the CPU last went idle, in nanoseconds; 0 while it has
+	// work. find_idlest_group_cpu prefers the most recently idled CPU.
+	IdleStamp uint64
+}
+
+// Idle reports whether the CPU has nothing queued (idle_cpu and available_idle_cpu).
+func (s *CPUStat) Idle() bool { return s.NrRunning == 0 }
+
+// IdleOnly reports whether only SCHED_IDLE work is queued (sched_idle_cpu).
+func (s *CPUStat) IdleOnly() bool {
+	return s.NrRunning > 0 && s.NrRunning == s.IdleHNrRunning
+}
+
+// GroupStats are a group's statistics for load balancing: struct sg_lb_stats.
+type GroupStats struct {
+	AvgLoad        uint64 // avg_load: GroupLoad*1024/GroupCapacity, when computed
+	GroupLoad      uint64 // group_load: sum of cpu_load
+	GroupCapacity  uint64 // group_capacity
+	GroupUtil      uint64 // group_util: sum of cpu_util_cfs
+	GroupRunnable  uint64 // group_runnable: sum of cpu_runnable
+	SumNrRunning   uint32 // sum_nr_running: sum of nr_running
+	SumHNrRunning  uint32 // sum_h_nr_running: sum of cfs.h_nr_running
+	IdleCPUs       uint32 // idle_cpus
+	GroupWeight    uint32 // group_weight: number of CPUs
+	Type           GroupType
+	MisfitTaskLoad uint64 // group_misfit_task_load
+}
+
+// String summarises the statistics, such as "overloaded: 5 tasks on 2 CPUs, load 5120, avg 2560".
+func (s GroupStats) String() string {
+	str := fmt.Sprintf("%v: %d tasks on %d CPUs (%d idle), load %d, util %d", s.Type, s.SumNrRunning, s.GroupWeight, s.IdleCPUs, s.GroupLoad, s.GroupUtil)
+	if s.AvgLoad != 0 {
+		str += fmt.Sprintf(", avg_load %d", s.AvgLoad)
+	}
+	if s.MisfitTaskLoad != 0 {
+		str += fmt.Sprintf(", misfit %d", s.MisfitTaskLoad)
+	}
+	return str
+}
+
+// An LBEnv is the input of one load-balancing decision at one domain: the part of struct
+// lb_env and struct sched_domain state the decisions read. Decisions never modify it.
+type LBEnv struct {
+	// SD is the domain being balanced; DstCPU the CPU that pulls (this_cpu).
+	SD     *SchedDomain
+	DstCPU topology.CPU
+	// Idle is the state DstCPU balances in.
+	Idle IdleType
+	// CPUs are the CPUs still considered (env->cpus): the domain's span minus busiest CPUs
+	// found all pinned earlier in the same pass.
+	CPUs topology.CPUSet
+	// Stats holds every CPU's statistics, indexed by CPU id.
+	Stats []CPUStat
+	// GroupImbalance holds each group's sgc->imbalance flag, indexed by [BalanceGroup.ID]; nil
+	// means none is set.
+	GroupImbalance []bool
+	// NrBalanceFailed is SD's nr_balance_failed.
+	NrBalanceFailed int
+	// MaxCapacity is rd->max_cpu_capacity.
+	MaxCapacity uint64
+	// Params are the SMP tunables.
+	Params SMPParams
+}
+
+// fitsCapacity is fits_capacity: cap*1280 < max*1024, a 20% margin.
+func fitsCapacity(c, m uint64) bool { return c*1280 < m*1024 }
+
+// capacityGreater is capacity_greater: cap1 exceeds cap2 by more than about 5%.
+func capacityGreater(c1, c2 uint64) bool { return c1*1024 > c2*1078 }
+
+// checkCPUCapacity is check_cpu_capacity: the CPU lost more than imbalance_pct of its capacity
+// to other classes.
+func checkCPUCapacity(s *CPUStat, pct uint64) bool { return s.Capacity*pct < s.CapacityOrig*100 }
+
+// groupHasCapacity is group_has_capacity.
+func groupHasCapacity(pct uint64, s *GroupStats) bool {
+	if s.SumNrRunning < s.GroupWeight {
+		return true
+	}
+	if s.GroupCapacity*pct < s.GroupRunnable*100 {
+		return false
+	}
+	return s.GroupCapacity*100 > s.GroupUtil*pct
+}
+
+// groupIsOverloaded is group_is_overloaded.
+func groupIsOverloaded(pct uint64, s *GroupStats) bool {
+	if s.SumNrRunning <= s.GroupWeight {
+		return false
+	}
+	if s.GroupCapacity*100 < s.GroupUtil*pct {
+		return true
+	}
+	return s.GroupCapacity*pct < s.GroupRunnable*100
+}
+
+// ClassifyGroup returns the type of a group with statistics s in a domain with imbalance_pct
+// pct whose sgc->imbalance flag is imbalanced: group_classify. Rules, in order: more tasks than
+// CPUs and utilisation or runnable time beyond capacity by pct is overloaded; a set imbalance
+// flag is imbalanced; a misfit load is misfit_task; no spare capacity (at least as many tasks
+// as CPUs and utilisation or runnable time near capacity) is fully_busy; anything else has
+// spare capacity.
+func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
+	switch {
+	case groupIsOverloaded(pct, s):
+		return GroupOverloaded
+	case imbalanced:
+		return GroupImbalanced
+	case s.MisfitTaskLoad != 0:
+		return GroupMisfitTask
+	case !groupHasCapacity(pct, s):
+		return GroupFullyBusy
+	}
+	return GroupHasSpare
+}
+
+// GroupLBStats returns the statistics of group g for a balance described by env, local saying
+// whether g is the group of env.DstCPU: update_sg_lb_stats. overload reports whether a CPU of
+// the group has more than one task (SG_OVERLOAD). The complexity is O(CPUs of g).
+func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool) (s GroupStats, overload bool) {
+	sd := env.SD
+	asym := sd.flags&topology.SDAsymCPUCapacity != 0
+	pct := sd.ImbalancePct()
+	stats := env.Stats
+	for _, c := range g.list {
+		if !env.CPUs.Has(c) {
+			continue
+		}
+		rq := &stats[c]
+		s.GroupLoad += rq.Load
+		s.GroupUtil += rq.Util
+		s.GroupRunnable += rq.Runnable
+		s.SumHNrRunning += rq.HNrRunning
+		nr := rq.NrRunning
+		s.SumNrRunning += nr
+		if nr > 1 {
+			overload = true
+		}
+		if nr == 0 {
+			s.IdleCPUs++
+			continue
+		}
+		if local {
+			continue
+		}
+		if asym {
+			if s.MisfitTaskLoad < rq.MisfitLoad {
+				s.MisfitTaskLoad = rq.MisfitLoad
+				overload = true
+			}
+		} else if env.Idle != CPUNotIdle && rq.HNrRunning == 1 && checkCPUCapacity(rq, pct) {
+			s.MisfitTaskLoad = max(s.MisfitTaskLoad, rq.Load)
+		}
+	}
+	s.GroupCapacity = g.capacity
+	s.GroupWeight = uint32(len(g.list))
+	imb := env.GroupImbalance != nil && env.GroupImbalance[g.id]
+	s.Type = ClassifyGroup(pct, imb, &s)
+	if s.Type == GroupOverloaded {
+		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
+	}
+	return s, overload
+}
+
+// A BalanceReason says why [FindBusiestGroup] found the domain balanced, or why it forced a
+// balance.
+type BalanceReason uint8
+
+const (
+	// BalanceNoBusiest: no group other than the local one has a fair task to pull.
+	BalanceNoBusiest BalanceReason = iota
+	// BalanceLocalBusier: the local group's type is above the busiest group's.
+	BalanceLocalBusier
+	// BalanceLocalAvgAbove: both are overloaded and the local group's avg_load is not below
+	// the busiest group's, or not below the domain's average.
+	BalanceLocalAvgAbove
+	// BalanceWithinPct: both are overloaded and the busiest group's avg_load exceeds the
+	// local one's by no more than imbalance_pct.
+	BalanceWithinPct
+	// BalanceDstBusy: the busiest group is not overloaded and the pulling CPU is busy; idle
+	// CPUs will pull.
+	BalanceDstBusy
+	// BalanceIdleCPUs: the busiest group is not overloaded and has at most one idle CPU fewer
+	// than the local group.
+	BalanceIdleCPUs
+	// BalanceSingleTask: the busiest group is not overloaded and runs a single task.
+	BalanceSingleTask
+	// BalanceZeroImbalance: calculate_imbalance found nothing to move.
+	BalanceZeroImbalance
+	// ForceMisfit: the busiest group has a misfit task.
+	ForceMisfit
+	// ForceImbalanced: the busiest group is imbalanced by affinity below.
+	ForceImbalanced
+	// ForcePreferSibling: the busiest group's child prefers its siblings and it has at least
+	// two more tasks than the local group, which has spare capacity.
+	ForcePreferSibling
+	// ForceImbalance: the groups differ enough for calculate_imbalance to run.
+	ForceImbalance
+)
+
+var balanceReasons = [...]string{
+	BalanceNoBusiest:     "no busier group with fair tasks",
+	BalanceLocalBusier:   "local group busier than the busiest",
+	BalanceLocalAvgAbove: "local avg_load not below the busiest's or the domain's",
+	BalanceWithinPct:     "busiest avg_load within imbalance_pct of local",
+	BalanceDstBusy:       "busiest not overloaded and this CPU is busy: let idle CPUs pull",
+	BalanceIdleCPUs:      "busiest not overloaded and idle CPUs differ by at most one",
+	BalanceSingleTask:    "busiest not overloaded and runs a single task",
+	BalanceZeroImbalance: "computed imbalance is zero",
+	ForceMisfit:          "busiest group has a misfit task",
+	ForceImbalanced:      "busiest group is imbalanced by affinity",
+	ForcePreferSibling:   "child prefers siblings and busiest has 2+ more tasks",
+	ForceImbalance:       "groups out of balance",
+}
+
+// String explains the reason in a few words.
+func (r BalanceReason) String() string {
+	if int(r) < len(balanceReasons) {
+		return balanceReasons[r]
+	}
+	return fmt.Sprintf("BalanceReason(%d)", uint8(r))
+}
+
+// A BusiestGroup is the outcome of [FindBusiestGroup]: the busiest group if the domain is out of
+// balance, with the statistics, the kind and amount of imbalance, and why.
+type BusiestGroup struct {
+	// Domain and Dst are the domain and CPU of the balance.
+	Domain *SchedDomain
+	Dst    topology.CPU
+	// Group is the busiest group, or nil when the domain is balanced.
+	Group *BalanceGroup
+	// Candidate is the group update_sd_pick_busiest chose, even when the domain was found
+	// balanced; nil if there was none.
+	Candidate *BalanceGroup
+	// Local is the group of Dst (the last one holding Dst, as the kernel's loop leaves it).
+	Local *BalanceGroup
+	// LocalStats and BusiestStats are their statistics.
+	LocalStats, BusiestStats GroupStats
+	// DomainAvgLoad is the domain's average load, when it was computed.
+	DomainAvgLoad uint64
+	// Migration and Imbalance say what to move and how much (env->migration_type,
+	// env->imbalance).
+	Migration MigrationType
+	Imbalance int64
+	// Reason says why the domain is balanced or why a balance was forced.
+	Reason BalanceReason
+	// Overload reports whether some CPU of the domain has more than one task (SG_OVERLOAD).
+	Overload bool
+	// SumUtil is the utilisation summed over the domain, for update_idle_cpu_scan.
+	SumUtil uint64
+}
+
+// String explains the decision, such as "MC{0-5} from cpu0: busiest group {2-3} (overloaded:
+// …) local {0-1} (has_spare: …): migrate_util 2048: groups out of balance".
+func (d BusiestGroup) String() string {
+	name := "?"
+	if d.Domain != nil {
+		name = d.Domain.Name() + "{" + d.Domain.span.String() + "}"
+	}
+	if d.Group == nil {
+		s := fmt.Sprintf("%s from %v: balanced: %v", name, d.Dst, d.Reason)
+		if d.Candidate != nil {
+			s += fmt.Sprintf(" (busiest candidate %v: %v; local %v: %v)", d.Candidate, d.BusiestStats, d.Local, d.LocalStats)
+		}
+		return s
+	}
+	return fmt.Sprintf("%s from %v: busiest group %v (%v), local %v (%v): %v %d, because %v",
+		name, d.Dst, d.Group, d.BusiestStats, d.Local, d.LocalStats, d.Migration, d.Imbalance, d.Reason)
+}
+
+// pickBusiest is update_sd_pick_busiest: whether group g with statistics s is busier than the
+// busiest so far (cur, with statistics d.BusiestStats).
+func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup, s *GroupStats) bool {
+	b := &d.BusiestStats
+	if s.SumHNrRunning == 0 {
+		return false
+	}
+	asym := env.SD.flags&topology.SDAsymCPUCapacity != 0
+	dstCap := env.Stats[env.DstCPU].Capacity
+	if asym && s.Type == GroupMisfitTask &&
+		(!capacityGreater(dstCap, g.maxCap) || d.LocalStats.Type != GroupHasSpare) {
+		return false
+	}
+	if s.Type > b.Type {
+		return true
+	}
+	if s.Type < b.Type {
+		return false
+	}
+	switch s.Type {
+	case GroupOverloaded:
+		if s.AvgLoad <= b.AvgLoad {
+			return false
+		}
+	case GroupImbalanced:
+		return false
+	case GroupMisfitTask:
+		if s.MisfitTaskLoad < b.MisfitTaskLoad {
+			return false
+		}
+	case GroupFullyBusy:
+		if s.AvgLoad < b.AvgLoad {
+			return false
+		}
+		if s.AvgLoad == b.AvgLoad && cur != nil && cur.flags&topology.SDShareCPUCapacity != 0 {
+			return false
+		}
+	case GroupHasSpare:
+		if s.IdleCPUs > b.IdleCPUs {
+			return false
+		}
+		if s.IdleCPUs == b.IdleCPUs && s.SumNrRunning <= b.SumNrRunning {
+			return false
+		}
+	}
+	if asym && s.Type <= GroupFullyBusy && capacityGreater(g.minCap, dstCap) {
+		return false
+	}
+	return true
+}
+
+// numaImbalanceMin is NUMA_IMBALANCE_MIN.
+const numaImbalanceMin = 2
+
+// AdjustNumaImbalance returns the imbalance a NUMA domain acts on: adjust_numa_imbalance. While
+// the destination would run at most imbNumaNr tasks, an imbalance of up to two tasks is
+// tolerated (returned as 0), so that a pair of communicating tasks may stay on one node. The
+// arguments are C ints, as in the kernel.
+func AdjustNumaImbalance(imbalance, dstRunning, imbNumaNr int32) int32 {
+	if dstRunning > imbNumaNr {
+		return imbalance
+	}
+	if imbalance <= numaImbalanceMin {
+		return 0
+	}
+	return imbalance
+}
+
+// calculateImbalance is calculate_imbalance: it sets d.Migration and d.Imbalance.
+func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64, preferSibling bool) {
+	local, busiest := &d.LocalStats, &d.BusiestStats
+	sd := env.SD
+	switch busiest.Type {
+	case GroupMisfitTask:
+		if sd.flags&topology.SDAsymCPUCapacity != 0 {
+			d.Migration, d.Imbalance = MigrateMisfit, 1
+		} else {
+			d.Migration, d.Imbalance = MigrateLoad, int64(busiest.MisfitTaskLoad)
+		}
+		return
+	case GroupImbalanced:
+		d.Migration, d.Imbalance = MigrateTask, 1
+		return
+	}
+	if local.Type == GroupHasSpare {
+		if busiest.Type > GroupFullyBusy && sd.flags&topology.SDShareLLC == 0 {
+			d.Migration = MigrateUtil
+			d.Imbalance = int64(max(local.GroupCapacity, local.GroupUtil) - local.GroupUtil)
+			if env.Idle != CPUNotIdle && d.Imbalance == 0 {
+				d.Migration, d.Imbalance = MigrateTask, 1
+			}
+			return
+		}
+		d.Migration = MigrateTask
+		if busiest.GroupWeight == 1 || preferSibling {
+			nrDiff := busiest.SumNrRunning
+			if nrDiff > local.SumNrRunning { // lsub_positive
+				nrDiff -= local.SumNrRunning
+			} else {
+				nrDiff = 0
+			}
+			d.Imbalance = int64(nrDiff)
+		} else {
+			// max_t(long, 0, unsigned difference): a negative difference wraps to a large
+			// positive value, as in the kernel.
+			d.Imbalance = int64(local.IdleCPUs - busiest.IdleCPUs)
+		}
+		if sd.flags&topology.SDNUMA != 0 {
+			d.Imbalance = int64(AdjustNumaImbalance(int32(d.Imbalance), int32(local.SumNrRunning+1), int32(sd.imbNumaNr)))
+		}
+		d.Imbalance >>= 1
+		return
+	}
+	if local.Type < GroupOverloaded {
+		local.AvgLoad = local.GroupLoad * topology.CapacityScale / local.GroupCapacity
+		if local.AvgLoad >= busiest.AvgLoad {
+			d.Imbalance = 0
+			return
+		}
+		d.DomainAvgLoad = totalLoad * topology.CapacityScale / totalCap
+		if local.AvgLoad >= d.DomainAvgLoad {
+			d.Imbalance = 0
+			return
+		}
+	}
+	d.Migration = MigrateLoad
+	d.Imbalance = int64(min((busiest.AvgLoad-d.DomainAvgLoad)*busiest.GroupCapacity,
+		(d.DomainAvgLoad-local.AvgLoad)*local.GroupCapacity) / topology.CapacityScale)
+}
+
+// FindBusiestGroup returns the busiest group of env.SD as seen from env.DstCPU and the
+// imbalance to resolve, or a balanced verdict: find_busiest_group with update_sd_lb_stats,
+// update_sd_pick_busiest and calculate_imbalance of v6.5. Every group holding DstCPU counts as
+// local (cpumask_test_cpu in update_sd_lb_stats), which is how the Wasted Cores group
+// construction bug hides an imbalance. The decision follows the kernel's matrix: a misfit or
+// imbalanced busiest group forces a balance; a local group of a higher type means balanced;
+// two overloaded groups are compared by avg_load with imbalance_pct; a busiest group that is not
+// overloaded is left to idle CPUs and needs two idle CPUs more on the local side; then
+// calculate_imbalance says what to move: utilisation from an overloaded group into a local
+// group with spare capacity across caches, tasks to even out idle CPUs or task counts (halved,
+// with the NUMA allowance of [AdjustNumaImbalance]), or load towards the domain's average.
+// FindBusiestGroup changes nothing. The complexity is O(CPUs of the domain).
+func FindBusiestGroup(env *LBEnv) BusiestGroup {
+	sd := env.SD
+	d := BusiestGroup{Domain: sd, Dst: env.DstCPU}
+	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: GroupHasSpare}
+	var busiest *BalanceGroup
+	var totalLoad, totalCap uint64
+	for _, g := range sd.groups {
+		local := g.cpus.Has(env.DstCPU)
+		s, ov := GroupLBStats(env, g, local)
+		d.Overload = d.Overload || ov
+		if local {
+			d.Local, d.LocalStats = g, s
+		} else if pickBusiest(env, &d, busiest, g, &s) {
+			busiest, d.BusiestStats = g, s
+		}
+		totalLoad += s.GroupLoad
+		totalCap += s.GroupCapacity
+		d.SumUtil += s.GroupUtil
+	}
+	d.Candidate = busiest
+	if busiest == nil {
+		d.BusiestStats = GroupStats{}
+		d.Reason = BalanceNoBusiest
+		return d
+	}
+	preferSibling := busiest.flags&topology.SDPreferSibling != 0
+	local, b := &d.LocalStats, &d.BusiestStats
+	force := func(r BalanceReason) BusiestGroup {
+		calculateImbalance(env, &d, totalLoad, totalCap, preferSibling)
+		if d.Imbalance == 0 {
+			d.Reason = BalanceZeroImbalance
+			return d
+		}
+		d.Group, d.Reason = busiest, r
+		return d
+	}
+	balanced := func(r BalanceReason) BusiestGroup {
+		d.Reason, d.Imbalance = r, 0
+		return d
+	}
+	switch b.Type {
+	case GroupMisfitTask:
+		return force(ForceMisfit)
+	case GroupImbalanced:
+		return force(ForceImbalanced)
+	}
+	if local.Type > b.Type {
+		return balanced(BalanceLocalBusier)
+	}
+	if local.Type == GroupOverloaded {
+		if local.AvgLoad >= b.AvgLoad {
+			return balanced(BalanceLocalAvgAbove)
+		}
+		d.DomainAvgLoad = totalLoad * topology.CapacityScale / totalCap
+		if local.AvgLoad >= d.DomainAvgLoad {
+			return balanced(BalanceLocalAvgAbove)
+		}
+		if 100*b.AvgLoad <= sd.ImbalancePct()*local.AvgLoad {
+			return balanced(BalanceWithinPct)
+		}
+	}
+	if preferSibling && local.Type == GroupHasSpare && b.SumNrRunning > local.SumNrRunning+1 {
+		return force(ForcePreferSibling)
+	}
+	if b.Type != GroupOverloaded {
+		if env.Idle == CPUNotIdle {
+			return balanced(BalanceDstBusy)
+		}
+		if b.GroupWeight > 1 && local.IdleCPUs <= b.IdleCPUs+1 {
+			return balanced(BalanceIdleCPUs)
+		}
+		if b.SumHNrRunning == 1 {
+			return balanced(BalanceSingleTask)
+		}
+	}
+	return force(ForceImbalance)
+}
+
+// FindBusiestQueue returns the CPU of group d.Group to pull from, as find_busiest_queue does for
+// d.Migration: the largest load per capacity (compared by cross-multiplication, skipping a
+// CPU whose single task is heavier than the imbalance), the largest utilisation among CPUs with
+// more than one task, the most fair tasks, or the largest misfit load. CPUs without fair tasks
+// are skipped, and on a domain of unequal capacities so is a CPU with one task that is not
+// smaller than env.DstCPU. It reports false if no CPU qualifies. FindBusiestQueue changes
+// nothing. The complexity is O(CPUs of the group).
+func FindBusiestQueue(env *LBEnv, d *BusiestGroup) (topology.CPU, bool) {
+	var best topology.CPU
+	found := false
+	var bestUtil, bestLoad uint64
+	bestCap := uint64(1)
+	var bestNr uint32
+	asym := env.SD.flags&topology.SDAsymCPUCapacity != 0
+	dstCap := env.Stats[env.DstCPU].Capacity
+	pct := env.SD.ImbalancePct()
+	for _, c := range d.Group.list {
+		if !env.CPUs.Has(c) {
+			continue
+		}
+		rq := &env.Stats[c]
+		nr := rq.HNrRunning
+		if nr == 0 {
+			continue
+		}
+		capa := rq.Capacity
+		if asym && !capacityGreater(dstCap, capa) && nr == 1 {
+			continue
+		}
+		switch d.Migration {
+		case MigrateLoad:
+			load := rq.Load
+			if nr == 1 && int64(load) > d.Imbalance && !checkCPUCapacity(rq, pct) {
+				continue
+			}
+			if load*bestCap > bestLoad*capa {
+				bestLoad, bestCap, best, found = load, capa, c, true
+			}
+		case MigrateUtil:
+			if nr <= 1 {
+				continue
+			}
+			if bestUtil < rq.Util {
+				bestUtil, best, found = rq.Util, c, true
+			}
+		case MigrateTask:
+			if bestNr < nr {
+				bestNr, best, found = nr, c, true
+			}
+		case MigrateMisfit:
+			if rq.MisfitLoad > bestLoad {
+				bestLoad, best, found = rq.MisfitLoad, c, true
+			}
+		}
+	}
+	return best, found
+}
+
+// ShouldWeBalance reports whether env.DstCPU is the CPU that balances env.SD now:
+// should_we_balance of v6.5. A newly idle CPU always may, unless it has tasks again; a periodic
+// balance is done by the first idle CPU of the local group's balance mask, or when none is
+// idle, by the mask's first CPU, so that one CPU per group balances each level.
+func ShouldWeBalance(env *LBEnv) bool {
+	if !env.CPUs.Has(env.DstCPU) {
+		return false
+	}
+	if env.Idle == CPUNewlyIdle {
+		return env.Stats[env.DstCPU].NrRunning == 0
+	}
+	bl := env.SD.groups[0].balanceList
+	for _, c := range bl {
+		if env.CPUs.Has(c) && env.Stats[c].Idle() {
+			return c == env.DstCPU
+		}
+	}
+	return bl[0] == env.DstCPU
+}
+
+// IdleCPUScan returns how many CPUs select_idle_cpu may scan in an LLC of llcWeight CPUs whose
+// utilisation sums to sumUtil, with the LLC domain's imbalance_pct pct: update_idle_cpu_scan.
+// The number falls with the square of the LLC's average utilisation and reaches 0 at
+// 100/pct (85% for 117).
+func IdleCPUScan(sumUtil uint64, llcWeight int, pct uint64) int {
+	x := sumUtil / uint64(llcWeight)
+	tmp := x * x * pct * pct / (10000 * topology.CapacityScale)
+	tmp = min(tmp, topology.CapacityScale)
+	y := (topology.CapacityScale - tmp) * uint64(llcWeight) / topology.CapacityScale
+	return int(y)
+}
+
+// BalanceInterval returns the number of jiffies between two periodic balances of a domain whose
+// balance_interval is intervalMs, on a CPU that is busy or not, at hz with ncpus online CPUs:
+// get_sd_balance_interval. A busy CPU balances busy_factor times less often, minus a jiffy so
+// that levels do not fall into step; the result is at least 1 and at most
+// max_load_balance_interval, HZ*ncpus/10.
+func BalanceInterval(intervalMs, busyFactor int, busy bool, hz, ncpus int) int64 {
+	iv := int64(intervalMs)
+	if busy {
+		iv *= int64(busyFactor)
+	}
+	iv = msecsToJiffies(iv, hz)
+	if busy {
+		iv--
+	}
+	return min(max(iv, 1), max(int64(hz*ncpus/10), 1))
+}
+
+// msecsToJiffies is msecs_to_jiffies: milliseconds to jiffies, rounded up.
+func msecsToJiffies(ms int64, hz int) int64 {
+	return (ms*int64(hz) + 999) / 1000
+}

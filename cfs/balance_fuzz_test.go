@@ -1,0 +1,131 @@
+package cfs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+var fuzzTopos = []func() *topology.Topology{
+	topology.TwoCPU, topology.TwoSocketSMT, topology.FourLLC, topology.FourNode, topology.BigLittle,
+}
+
+// FuzzBalance drives one load_balance decision over random per-CPU loads and a random source
+// queue (affinities, cache hotness, weights) and checks that the decisions never choose a
+// pinned or running task, never take more than the imbalance allows, leave an idle
+// destination's source with a task, and never make the imbalance worse: at a level of two
+// single-CPU groups, with migrate_load and no past failures, the destination does not end up
+// heavier than the source was. (With more groups the kernel's arithmetic can over-pull: when a
+// fully busy group's heavy load lifts the domain average above the busiest group's avg_load,
+// busiest.avg_load - sds.avg_load wraps and min() takes the local side's gap alone.)
+func FuzzBalance(f *testing.F) {
+	f.Add(uint8(0), uint64(1), uint8(0), uint8(0))
+	f.Add(uint8(2), uint64(7), uint8(1), uint8(2))
+	f.Add(uint8(3), uint64(42), uint8(2), uint8(3))
+	f.Add(uint8(4), uint64(99), uint8(0), uint8(1))
+	f.Fuzz(func(t *testing.T, topoIdx uint8, seed uint64, idleIdx uint8, failed uint8) {
+		topo := fuzzTopos[int(topoIdx)%len(fuzzTopos)]()
+		ds := NewDomains(topo, GroupConstruction(seed%2))
+		r := rand.New(rand.NewPCG(seed, 3))
+		n := topo.NumCPUs()
+		dst := topology.CPU(r.IntN(n))
+		idle := IdleType(idleIdx % 3)
+		nr := map[topology.CPU]uint32{}
+		for c := range topo.CPUs().All() {
+			nr[c] = uint32(r.IntN(5))
+		}
+		if idle != CPUNotIdle {
+			nr[dst] = 0
+		} else if nr[dst] == 0 {
+			nr[dst] = 1
+		}
+		st := statsFor(topo, nr)
+		for c := range topo.CPUs().All() {
+			st[c].Load = 0
+		}
+		ch := ds.Chain(dst)
+		if len(ch) == 0 {
+			return
+		}
+		sd := &ch[r.IntN(len(ch))]
+		env := LBEnv{SD: sd, DstCPU: dst, Idle: idle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: int(failed % 6), Params: DefaultSMPParams(V65)}
+		// The source queues: real tasks with random weights, affinities and run times.
+		cpus := make([]*CPU, topo.NumIDs())
+		lists := make([]TaskList, topo.NumIDs())
+		for c := range topo.CPUs().All() {
+			cpus[c] = NewCPU(int(c), DefaultParams())
+			for i := range nr[c] {
+				e := NewTask(fmt.Sprintf("c%dt%d", c, i), Normal, r.IntN(40)-20)
+				cpus[c].Wakeup(e, 1)
+				allowed := topo.CPUs()
+				if r.IntN(3) == 0 {
+					allowed = topology.CPUSetOf(c)
+					if r.IntN(2) == 0 {
+						allowed.Add(topology.CPU(r.IntN(n)))
+					}
+				}
+				lists[c].PushFront(NewSMPTask(e, allowed, c))
+			}
+			if nr[c] > 0 {
+				cpus[c].Schedule(1)
+			}
+			for tk := lists[c].Front(); tk != nil; tk = tk.Next() {
+				tk.E.ExecStart = uint64(r.IntN(2_000_000))
+			}
+			st[c].Load = ScaleLoadDown(cpus[c].Root().Load().Weight)
+		}
+		d := FindBusiestGroup(&env)
+		if d.Group == nil {
+			return
+		}
+		if d.Group.CPUs().Has(dst) {
+			t.Fatalf("busiest group %v holds the destination %v", d.Group, dst)
+		}
+		if d.Imbalance <= 0 {
+			t.Fatalf("busiest group %v with imbalance %d", d.Group, d.Imbalance)
+		}
+		src, ok := FindBusiestQueue(&env, &d)
+		if !ok {
+			return
+		}
+		if !d.Group.CPUs().Has(src) || st[src].HNrRunning == 0 {
+			t.Fatalf("busiest queue %v not in %v or empty", src, d.Group)
+		}
+		me := MigrateEnv{LBEnv: &env, Src: src, SrcCPU: cpus[src], Now: 1_000_000, Migration: d.Migration,
+			Imbalance: d.Imbalance, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
+		chosen, det := DetachTasks(&me, &lists[src], nil)
+		var moved uint64
+		for _, tk := range chosen {
+			if !tk.AllowedOn(dst) {
+				t.Fatalf("chose %v, not allowed on %v (%v)", tk, dst, tk.Allowed())
+			}
+			if cpus[src].Curr() == tk.E {
+				t.Fatalf("chose the running task %v", tk)
+			}
+			moved += max(TaskHLoad(tk.E), 1)
+		}
+		if det.Detached != len(chosen) || det.Detached > det.Examined || det.Examined > max(env.Params.NrMigrate, 1) {
+			t.Fatalf("detached %d (chosen %d) of %d examined", det.Detached, len(chosen), det.Examined)
+		}
+		if idle != CPUNotIdle && det.Detached > 0 && int(st[src].NrRunning)-det.Detached < 1 {
+			t.Fatalf("idle %v emptied the source: %d of %d tasks", dst, det.Detached, st[src].NrRunning)
+		}
+		switch d.Migration {
+		case MigrateTask:
+			if int64(det.Detached) > d.Imbalance {
+				t.Fatalf("migrate_task %d moved %d tasks", d.Imbalance, det.Detached)
+			}
+		case MigrateLoad:
+			if env.NrBalanceFailed == 0 && int64(moved) > d.Imbalance {
+				t.Fatalf("migrate_load %d moved load %d", d.Imbalance, moved)
+			}
+			if env.NrBalanceFailed == 0 && sd.NumGroups() == 2 && d.Group.Weight() == 1 && sd.Group(0).Weight() == 1 &&
+				st[dst].Load+moved > st[src].Load {
+				t.Fatalf("%v\n%v\nmoving load %d from %v (%d) to %v (%d) makes the destination heavier than the source was", d, det,
+					moved, src, st[src].Load, dst, st[dst].Load)
+			}
+		}
+	})
+}

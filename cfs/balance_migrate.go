@@ -1,0 +1,362 @@
+// This file implements the choice of the tasks a load balance moves: task_h_load, task_hot,
+// can_migrate_task and detach_tasks of v6.5 as pure functions, and need_active_balance.
+
+package cfs
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// LBFlags are the flags of a load-balancing pass (LBF_*).
+type LBFlags uint8
+
+const (
+	// LBFAllPinned is LBF_ALL_PINNED: no examined task may run on the destination.
+	LBFAllPinned LBFlags = 1 << iota
+	// LBFNeedBreak is LBF_NEED_BREAK: a batch of NrMigrate tasks was examined.
+	LBFNeedBreak
+	// LBFDstPinned is LBF_DST_PINNED: a task refused the destination but may run on another
+	// CPU of the destination's group (NewDst).
+	LBFDstPinned
+	// LBFSomePinned is LBF_SOME_PINNED: some task refused the destination by affinity.
+	LBFSomePinned
+	// LBFActiveLB is LBF_ACTIVE_LB: an active balance, which ignores cache hotness.
+	LBFActiveLB
+)
+
+var lbfNames = [...]string{"LBF_ALL_PINNED", "LBF_NEED_BREAK", "LBF_DST_PINNED", "LBF_SOME_PINNED", "LBF_ACTIVE_LB"}
+
+// String returns the set flags by their kernel names joined by "|", or "0".
+func (f LBFlags) String() string {
+	s := ""
+	for i, n := range lbfNames {
+		if f&(1<<i) != 0 {
+			if s != "" {
+				s += "|"
+			}
+			s += n
+		}
+	}
+	if s == "" {
+		return "0"
+	}
+	return s
+}
+
+// TaskHLoad returns the load task e contributes to its CPU's root queue: task_h_load, the
+// task's unscaled weight times the h_load of its queue divided by that queue's load plus one,
+// where a group queue's h_load is its parent's h_load times the group entity's weight divided
+// by the parent's load plus one, and the root's is its load. The kernel computes it from PELT
+// averages; the model uses the instantaneous weights. For a lone nice-0 task it is 1023. The
+// complexity is O(depth).
+func TaskHLoad(e *Entity) uint64 {
+	q := e.q
+	return ScaleLoadDown(e.load.Weight) * queueHLoad(q) / (ScaleLoadDown(q.load.Weight) + 1)
+}
+
+// queueHLoad is cfs_rq->h_load as update_cfs_rq_h_load computes it.
+func queueHLoad(q *Queue) uint64 {
+	if q.se == nil {
+		return ScaleLoadDown(q.load.Weight)
+	}
+	pq := q.se.q
+	return queueHLoad(pq) * ScaleLoadDown(q.se.load.Weight) / (ScaleLoadDown(pq.load.Weight) + 1)
+}
+
+// A MigrateReason says why [CanMigrateTask] decided as it did.
+type MigrateReason uint8
+
+const (
+	// MigrateOK: the task is cache cold.
+	MigrateOK MigrateReason = iota
+	// MigrateActive: an active balance takes any allowed task that is not running.
+	MigrateActive
+	// MigrateHotForced: the task is cache hot, but balancing failed more than
+	// cache_nice_tries times.
+	MigrateHotForced
+	// MigratePinned: the destination is not in the task's allowed CPUs.
+	MigratePinned
+	// MigrateRunning: the task is running on the source CPU.
+	MigrateRunning
+	// MigrateHot: the task is cache hot (ran within the migration cost, or is a buddy on a
+	// busy destination).
+	MigrateHot
+	// MigrateTooHeavy: detach_tasks skipped the task because its load (shifted right by the
+	// failure count) or utilisation exceeds what is left of the imbalance, or (migrate_misfit)
+	// it fits its CPU, or (LB_MIN) its load is tiny.
+	MigrateTooHeavy
+)
+
+var migrateReasons = [...]string{
+	MigrateOK:        "cache cold",
+	MigrateActive:    "active balance",
+	MigrateHotForced: "cache hot, but balancing failed more than cache_nice_tries times",
+	MigratePinned:    "destination not allowed",
+	MigrateRunning:   "running",
+	MigrateHot:       "cache hot",
+	MigrateTooHeavy:  "more than the remaining imbalance",
+}
+
+// String explains the reason in a few words.
+func (r MigrateReason) String() string {
+	if int(r) < len(migrateReasons) {
+		return migrateReasons[r]
+	}
+	return fmt.Sprintf("MigrateReason(%d)", uint8(r))
+}
+
+// A MigrateEnv is the input of the task choice of one balance: the source and destination, the
+// imbalance left, and the flags of the pass (the rest of struct lb_env).
+type MigrateEnv struct {
+	*LBEnv
+	// Src is the CPU pulled from; SrcCPU its state.
+	Src    topology.CPU
+	SrcCPU *CPU
+	// Now is the source's task clock (rq_clock_task) in nanoseconds.
+	Now uint64
+	// Migration and Imbalance say what is left to move.
+	Migration MigrationType
+	Imbalance int64
+	// Flags are the LBF_* flags so far.
+	Flags LBFlags
+	// DstGroupMask is dst_grpmask, the balance mask of the local group, where a pinned task
+	// may find another destination.
+	DstGroupMask topology.CPUSet
+}
+
+// TaskHot reports whether task t is cache hot on its CPU for a move to env.DstCPU: task_hot.
+// SCHED_IDLE tasks and moves between SMT siblings are never hot; with CACHE_HOT_BUDDY a next or
+// last buddy is hot when the destination is busy; otherwise the task is hot if it last started
+// running less than MigrationCost ago (always with -1, never with 0).
+func TaskHot(env *MigrateEnv, t *Task) bool {
+	e := t.E
+	if e.policy == Idle {
+		return false
+	}
+	if env.SD.flags&topology.SDShareCPUCapacity != 0 {
+		return false
+	}
+	if env.Params.CacheHotBuddy && env.Stats[env.DstCPU].NrRunning != 0 && (e.q.next == e || e.q.last == e) {
+		return true
+	}
+	switch env.Params.MigrationCost {
+	case -1:
+		return true
+	case 0:
+		return false
+	}
+	return int64(env.Now-e.ExecStart) < env.Params.MigrationCost
+}
+
+// A MigrateVerdict is the outcome of [CanMigrateTask].
+type MigrateVerdict struct {
+	// OK reports whether the task may be moved.
+	OK bool
+	// Reason says why.
+	Reason MigrateReason
+	// Flags are the pass's flags after the decision (LBF_SOME_PINNED, LBF_DST_PINNED and
+	// LBF_ALL_PINNED change).
+	Flags LBFlags
+	// NewDst is the other destination found for a pinned task when Flags gained
+	// LBFDstPinned.
+	NewDst topology.CPU
+}
+
+// CanMigrateTask decides whether task t, queued on env.Src, may move to env.DstCPU:
+// can_migrate_task of v6.5. A task whose allowed CPUs exclude the destination is refused and
+// sets LBF_SOME_PINNED; unless the balance is newly idle or active or already found one, the
+// first CPU of the destination's group that is still considered and allowed for the task
+// becomes the substitute destination (LBF_DST_PINNED). Otherwise LBF_ALL_PINNED is cleared; a
+// running task is refused; an active balance accepts; a cache-cold task ([TaskHot]) is
+// accepted, and a hot one only once the domain's nr_balance_failed exceeds its
+// cache_nice_tries. CanMigrateTask changes nothing.
+func CanMigrateTask(env *MigrateEnv, t *Task) MigrateVerdict {
+	v := MigrateVerdict{Flags: env.Flags}
+	if !t.allowed.Has(env.DstCPU) {
+		v.Flags |= LBFSomePinned
+		v.Reason = MigratePinned
+		if env.Idle == CPUNewlyIdle || v.Flags&(LBFDstPinned|LBFActiveLB) != 0 {
+			return v
+		}
+		mask := env.DstGroupMask.Intersect(env.CPUs).Intersect(t.allowed)
+		if c, ok := mask.First(); ok {
+			v.Flags |= LBFDstPinned
+			v.NewDst = c
+		}
+		return v
+	}
+	v.Flags &^= LBFAllPinned
+	if env.SrcCPU != nil && env.SrcCPU.curr == t.E {
+		v.Reason = MigrateRunning
+		return v
+	}
+	if v.Flags&LBFActiveLB != 0 {
+		v.OK, v.Reason = true, MigrateActive
+		return v
+	}
+	if !TaskHot(env, t) {
+		v.OK, v.Reason = true, MigrateOK
+		return v
+	}
+	if env.NrBalanceFailed > env.SD.CacheNiceTries() {
+		v.OK, v.Reason = true, MigrateHotForced
+		return v
+	}
+	v.Reason = MigrateHot
+	return v
+}
+
+// A Detach is the outcome of [DetachTasks]: how the tasks of the source list fared.
+type Detach struct {
+	// Examined is the number of tasks looked at, from the tail of the list (env->loop).
+	Examined int
+	// Detached is the number of tasks chosen.
+	Detached int
+	// Imbalance is what is left of the imbalance.
+	Imbalance int64
+	// Flags are the pass's flags afterwards.
+	Flags LBFlags
+	// NewDst is the substitute destination when Flags has LBFDstPinned.
+	NewDst topology.CPU
+	// Count holds how many examined tasks got each reason.
+	Count [MigrateTooHeavy + 1]int
+}
+
+// String summarises the outcome, such as "detached 2 of 3 examined (1 running)".
+func (d Detach) String() string {
+	s := fmt.Sprintf("detached %d of %d examined", d.Detached, d.Examined)
+	sep := " ("
+	for r, n := range d.Count {
+		if n == 0 || MigrateReason(r) <= MigrateHotForced {
+			continue
+		}
+		s += fmt.Sprintf("%s%d %v", sep, n, MigrateReason(r))
+		sep = ", "
+	}
+	if sep == ", " {
+		s += ")"
+	}
+	if d.Flags&LBFDstPinned != 0 {
+		s += fmt.Sprintf(", other destination %v", d.NewDst)
+	}
+	return s
+}
+
+// DetachTasks chooses the tasks of list, the source CPU's cfs_tasks, that a balance moves to
+// env.DstCPU: detach_tasks of v6.5, without moving anything. It examines tasks from the tail
+// (the least recently run first) while the source would keep more than one task (for an idle
+// destination), at most loop_max = min(NrMigrate, source nr_running) of them unless every one
+// so far was pinned, and at most NrMigrate in one batch (LBF_NEED_BREAK). Each task must pass
+// [CanMigrateTask]; then, by migration type, its load max(h_load, 1) shifted right by the
+// failure count, or its utilisation, must not exceed what is left of the imbalance (which it
+// then lowers), a task counts 1, or a misfit task must not fit its CPU. A newly idle balance
+// stops after one task with NewidleOnePull, and every balance once the imbalance is used up.
+// The chosen tasks are appended to chosen in the order the kernel detaches them, and the
+// result says how many were examined: the kernel moves each examined task that stayed to the
+// head of the list, in examination order. DetachTasks allocates only if chosen must grow.
+func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task) ([]*Task, Detach) {
+	d := Detach{Imbalance: env.Imbalance, Flags: env.Flags}
+	srcNr := env.Stats[env.Src].NrRunning
+	if srcNr <= 1 {
+		d.Flags &^= LBFAllPinned
+		return chosen, d
+	}
+	if d.Imbalance <= 0 {
+		return chosen, d
+	}
+	nrMigrate := max(env.Params.NrMigrate, 1)
+	loopMax := min(nrMigrate, int(srcNr))
+	loopBreak := nrMigrate
+	me := *env
+	for p := list.tail; p != nil; p = p.prev {
+		if env.Idle != CPUNotIdle && srcNr <= 1 {
+			break
+		}
+		d.Examined++
+		if d.Examined > loopMax && d.Flags&LBFAllPinned == 0 {
+			d.Examined--
+			break
+		}
+		if d.Examined > loopBreak {
+			d.Examined--
+			d.Flags |= LBFNeedBreak
+			break
+		}
+		me.Flags = d.Flags
+		v := CanMigrateTask(&me, p)
+		if v.Flags&LBFDstPinned != 0 && d.Flags&LBFDstPinned == 0 {
+			d.NewDst = v.NewDst
+		}
+		d.Flags = v.Flags
+		if !v.OK {
+			d.Count[v.Reason]++
+			continue
+		}
+		switch env.Migration {
+		case MigrateLoad:
+			load := max(TaskHLoad(p.E), 1)
+			if env.Params.LBMin && load < 16 && env.NrBalanceFailed == 0 {
+				d.Count[MigrateTooHeavy]++
+				continue
+			}
+			if shrBound(load, env.NrBalanceFailed) > uint64(d.Imbalance) {
+				d.Count[MigrateTooHeavy]++
+				continue
+			}
+			d.Imbalance -= int64(load)
+		case MigrateUtil:
+			if int64(p.util) > d.Imbalance {
+				d.Count[MigrateTooHeavy]++
+				continue
+			}
+			d.Imbalance -= int64(p.util)
+		case MigrateTask:
+			d.Imbalance--
+		case MigrateMisfit:
+			if fitsCapacity(p.util, env.Stats[env.Src].Capacity) {
+				d.Count[MigrateTooHeavy]++
+				continue
+			}
+			d.Imbalance = 0
+		}
+		d.Count[v.Reason]++
+		chosen = append(chosen, p)
+		d.Detached++
+		srcNr--
+		if env.Idle == CPUNewlyIdle && env.Params.NewidleOnePull {
+			break
+		}
+		if d.Imbalance <= 0 {
+			break
+		}
+	}
+	return chosen, d
+}
+
+// shrBound is shr_bound: val >> min(shift, 63).
+func shrBound(val uint64, shift int) uint64 {
+	return val >> uint(min(shift, 63))
+}
+
+// NeedActiveBalance reports whether a periodic balance that moved nothing should push the
+// busiest CPU's running task away: need_active_balance of v6.5 (asym packing not modelled).
+// It does when the imbalance is in tasks and balancing failed more than cache_nice_tries + 2
+// times, when the destination is idle and the source runs a single fair task on a capacity
+// reduced by more than imbalance_pct below the destination's, and for a misfit task.
+// nrBalanceFailed is the failure count after this failure.
+func NeedActiveBalance(env *LBEnv, src topology.CPU, m MigrationType, nrBalanceFailed int) bool {
+	sd := env.SD
+	if m == MigrateTask && nrBalanceFailed > sd.CacheNiceTries()+2 {
+		return true
+	}
+	rq := &env.Stats[src]
+	if env.Idle != CPUNotIdle && rq.HNrRunning == 1 {
+		pct := sd.ImbalancePct()
+		if checkCPUCapacity(rq, pct) && rq.Capacity*pct < env.Stats[env.DstCPU].Capacity*100 {
+			return true
+		}
+	}
+	return m == MigrateMisfit
+}

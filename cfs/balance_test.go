@@ -1,0 +1,283 @@
+package cfs
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// The expected values below are worked out by hand from kernel/sched/fair.c of v6.5
+// (sndrzt/linux-6.5 @ f5744aac0f310da830e37f4e58136a92ed7f7195, blob b3e25be58e2b):
+// group_classify, group_has_capacity, group_is_overloaded, find_busiest_group,
+// calculate_imbalance, find_busiest_queue, adjust_numa_imbalance, get_sd_balance_interval and
+// update_idle_cpu_scan; and kernel/sched/topology.c (blob d3a3b2646ec4) for imb_numa_nr.
+
+func TestClassifyGroup(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    GroupStats
+		imb  bool
+		want GroupType
+	}{
+		{"3 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, false, GroupOverloaded},
+		{"3 tasks on 2 CPUs, runnable beyond pct", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 3072}, false, GroupOverloaded},
+		{"3 tasks on 2 CPUs, little util and runnable", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 2300}, false, GroupHasSpare},
+		{"2 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 2048}, false, GroupFullyBusy},
+		{"2 tasks on 2 CPUs, util 1750 (= cap*100/117 rounded down)", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1750, GroupRunnable: 2048}, false, GroupHasSpare},
+		{"2 tasks on 2 CPUs, util 1751", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1751, GroupRunnable: 2048}, false, GroupFullyBusy},
+		{"1 task on 2 CPUs", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 1024}, false, GroupHasSpare},
+		{"imbalanced flag", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1024, GroupRunnable: 1024}, true, GroupImbalanced},
+		{"overloaded beats imbalanced", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, true, GroupOverloaded},
+		{"misfit", GroupStats{SumNrRunning: 1, GroupWeight: 4, GroupCapacity: 2400, GroupUtil: 600, GroupRunnable: 1024, MisfitTaskLoad: 1023}, false, GroupMisfitTask},
+	} {
+		if got := ClassifyGroup(117, tc.imb, &tc.s); got != tc.want {
+			t.Errorf("%s: ClassifyGroup(117, %t, %+v) = %v, want %v", tc.name, tc.imb, tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestAdjustNumaImbalance(t *testing.T) {
+	for _, tc := range []struct{ imb, dst, nr, want int32 }{
+		{2, 1, 2, 0},  // small imbalance tolerated while the destination is lightly loaded
+		{3, 1, 2, 3},  // more than NUMA_IMBALANCE_MIN
+		{2, 3, 2, 2},  // destination above imb_numa_nr: no tolerance
+		{-1, 1, 4, 0}, // the wrapped idle difference of calculate_imbalance arrives as -1
+		{-1, 5, 4, -1},
+	} {
+		if got := AdjustNumaImbalance(tc.imb, tc.dst, tc.nr); got != tc.want {
+			t.Errorf("AdjustNumaImbalance(%d, %d, %d) = %d, want %d", tc.imb, tc.dst, tc.nr, got, tc.want)
+		}
+	}
+}
+
+func TestBalanceInterval(t *testing.T) {
+	for _, tc := range []struct {
+		ms, hz, ncpus int
+		busy          bool
+		want          int64
+	}{
+		{6, 250, 24, false, 2}, // 6 ms = 1.5 jiffies, rounded up
+		{6, 250, 24, true, 23}, // 96 ms = 24 jiffies, minus 1
+		{2, 1000, 2, true, 31}, // 32 ms - 1
+		{1024, 250, 1024, true, 4095},
+		{48, 100, 1, true, 10}, // clamped to HZ*ncpus/10
+		{1, 100, 24, false, 1}, // at least one jiffy
+		{512, 1000, 24, false, 512},
+	} {
+		if got := BalanceInterval(tc.ms, 16, tc.busy, tc.hz, tc.ncpus); got != tc.want {
+			t.Errorf("BalanceInterval(%d, 16, %t, %d, %d) = %d, want %d", tc.ms, tc.busy, tc.hz, tc.ncpus, got, tc.want)
+		}
+	}
+}
+
+func TestIdleCPUScan(t *testing.T) {
+	for _, tc := range []struct {
+		sum  uint64
+		llc  int
+		want int
+	}{
+		{0, 6, 6},
+		{6 * 512, 6, 3},    // x = 512: 512²·117²/(10000·1024) = 350; (1024-350)·6/1024 = 3
+		{6 * 875, 6, 0},    // x = 875 ≈ 1024·100/117: the scan stops
+		{6 * 1024, 6, 0},   // saturated
+		{16 * 256, 16, 14}, // x = 256: 87; (1024-87)·16/1024 = 14
+	} {
+		if got := IdleCPUScan(tc.sum, tc.llc, 117); got != tc.want {
+			t.Errorf("IdleCPUScan(%d, %d, 117) = %d, want %d", tc.sum, tc.llc, got, tc.want)
+		}
+	}
+}
+
+// statsFor builds idle statistics for every CPU of t and applies set for some of them: nr hogs
+// of nice 0 each on a CPU, with full utilisation when nr > 0.
+func statsFor(t *topology.Topology, nr map[topology.CPU]uint32) []CPUStat {
+	st := make([]CPUStat, t.NumIDs())
+	for c := range t.CPUs().All() {
+		cp := uint64(t.Capacity(c))
+		n := nr[c]
+		st[c] = CPUStat{NrRunning: n, HNrRunning: n, Load: 1024 * uint64(n), Runnable: 1024 * uint64(n), Capacity: cp, CapacityOrig: cp}
+		if n > 0 {
+			st[c].Util = cp
+		}
+	}
+	return st
+}
+
+func TestFindBusiestGroup(t *testing.T) {
+	llc0 := map[topology.CPU]uint32{}
+	for _, c := range []topology.CPU{0, 1, 2, 12, 13, 14} {
+		llc0[c] = 2
+	}
+	full0 := map[topology.CPU]uint32{}
+	for _, c := range []topology.CPU{0, 1, 2, 12, 13, 14} {
+		full0[c] = 1
+	}
+	for _, tc := range []struct {
+		name      string
+		topo      *topology.Topology
+		dst       topology.CPU
+		level     int
+		idle      IdleType
+		nr        map[topology.CPU]uint32
+		group     string // "" for balanced
+		reason    BalanceReason
+		migration MigrationType
+		imbalance int64
+	}{
+		// FourLLC PKG from idle cpu3: LLC0 runs 12 hogs on 6 CPUs (overloaded, avg_load 2048);
+		// the MC child prefers siblings, local has spare, 12 > 0+1: forced; across LLCs an
+		// overloaded busiest gives migrate_util of the local spare capacity, 6144 - 0.
+		{"FourLLC overloaded LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, llc0, "{0-2,12-14}", ForcePreferSibling, MigrateUtil, 6144},
+		// LLC0 fully busy (6 hogs on 6 CPUs): prefer sibling, nr_diff 6 - 0, halved: 3 tasks.
+		{"FourLLC fully busy LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, full0, "{0-2,12-14}", ForcePreferSibling, MigrateTask, 3},
+		// The same from a busy cpu3 with 5 hogs in its own LLC: 6 > 5+1 fails, busiest not
+		// overloaded and dst busy: balanced.
+		{"FourLLC fully busy LLC, busy dst", topology.FourLLC(), 3, 2, CPUNotIdle,
+			map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 12: 1, 13: 1, 14: 1, 3: 1, 4: 1, 5: 1, 15: 1, 16: 1}, "", BalanceDstBusy, 0, 0},
+		// TwoCPU from busy cpu0 with 1 hog against 3 on cpu1: local fully busy, busiest
+		// overloaded (avg 3072), domain average 2048: migrate_load min(1024·1024, 1024·1024)/1024.
+		{"TwoCPU 1 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 1, 1: 3}, "{1}", ForceImbalance, MigrateLoad, 1024},
+		// TwoCPU 2 vs 3 hogs: both overloaded; 100·3072 > 117·2048, domain average 2560:
+		// migrate_load min(512·1024, 512·1024)/1024.
+		{"TwoCPU 2 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 2, 1: 3}, "{1}", ForceImbalance, MigrateLoad, 512},
+		// TwoCPU 6 vs 7 hogs: 100·7168 <= 117·6144: within imbalance_pct.
+		{"TwoCPU 6 vs 7 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 6, 1: 7}, "", BalanceWithinPct, 0, 0},
+		// TwoCPU 3 vs 2 hogs: the local group is the busier one.
+		{"TwoCPU 3 vs 2 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 3, 1: 2}, "", BalanceLocalAvgAbove, 0, 0},
+		// TwoCPU idle cpu0, one hog on cpu1: a single CPU group running one task.
+		{"TwoCPU idle vs 1 hog", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 1}, "", BalanceSingleTask, 0, 0},
+		// TwoCPU idle cpu0, 2 hogs on cpu1: busiest overloaded, single CPUs do not share the
+		// LLC here (no cache information): migrate_util of cpu0's capacity.
+		{"TwoCPU idle vs 2 hogs", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 2}, "{1}", ForceImbalance, MigrateUtil, 1024},
+		// Nothing to pull anywhere.
+		{"FourNode all idle", topology.FourNode(), 4, 0, CPUIdle, nil, "", BalanceNoBusiest, 0, 0},
+		// TwoSocketSMT MC from idle cpu1: core {0,8} runs 3 hogs (overloaded); the SMT child
+		// prefers siblings: local has spare; inside the LLC, migrate_task: nr_diff 3, halved: 1.
+		{"TwoSocketSMT core overloaded", topology.TwoSocketSMT(), 1, 1, CPUIdle, map[topology.CPU]uint32{0: 2, 8: 1}, "{0,8}", ForcePreferSibling, MigrateTask, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := NewDomains(tc.topo, GroupsPerCPU)
+			sd := &ds.Chain(tc.dst)[tc.level]
+			env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: statsFor(tc.topo, tc.nr), Params: DefaultSMPParams(V65)}
+			d := FindBusiestGroup(&env)
+			got := ""
+			if d.Group != nil {
+				got = d.Group.String()
+			}
+			if got != tc.group || d.Reason != tc.reason || (d.Group != nil && (d.Migration != tc.migration || d.Imbalance != tc.imbalance)) {
+				t.Errorf("FindBusiestGroup at %v = %q %v %v %d, want %q %v %v %d\n%v", sd, got, d.Reason, d.Migration, d.Imbalance,
+					tc.group, tc.reason, tc.migration, tc.imbalance, d)
+			}
+		})
+	}
+}
+
+func TestFindBusiestQueue(t *testing.T) {
+	topo := topology.FourLLC()
+	ds := NewDomains(topo, GroupsPerCPU)
+	sd := &ds.Chain(3)[2]
+	g := sd.Group(3) // LLC0 seen from cpu3's ring
+	if g.String() != "{0-2,12-14}" {
+		t.Fatalf("group 3 of %v is %v", sd, g)
+	}
+	st := statsFor(topo, map[topology.CPU]uint32{0: 1, 1: 3, 2: 2, 12: 2, 13: 1})
+	st[12].Load = 5000 // heavier tasks on cpu12
+	st[12].Util = 700
+	st[1].Util = 900
+	st[13].Load = 9000 // a single heavy task
+	env := LBEnv{SD: sd, DstCPU: 3, Idle: CPUIdle, CPUs: sd.Span(), Stats: st}
+	for _, tc := range []struct {
+		m    MigrationType
+		imb  int64
+		want topology.CPU
+		ok   bool
+	}{
+		{MigrateLoad, 8000, 12, true}, // cpu13's lone task (9000) exceeds the imbalance
+		{MigrateLoad, 10000, 13, true},
+		{MigrateUtil, 1, 2, true}, // the largest util among CPUs with more than one task
+		{MigrateTask, 1, 1, true}, // most tasks, first found on ties
+		{MigrateMisfit, 1, 0, false},
+	} {
+		d := BusiestGroup{Group: g, Migration: tc.m, Imbalance: tc.imb}
+		got, ok := FindBusiestQueue(&env, &d)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("FindBusiestQueue(%v, imbalance %d) = %v, %t, want %v, %t", tc.m, tc.imb, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestShouldWeBalance(t *testing.T) {
+	topo := topology.FourLLC()
+	ds := NewDomains(topo, GroupsPerCPU)
+	st := statsFor(topo, map[topology.CPU]uint32{3: 1})
+	for _, tc := range []struct {
+		dst  topology.CPU
+		idle IdleType
+		want bool
+	}{
+		{4, CPUIdle, true},       // first idle CPU of LLC1's balance mask {3-5,15-17}: cpu4
+		{5, CPUIdle, false},      // not the first idle one
+		{3, CPUNotIdle, false},   // busy, and an idle CPU exists in the group
+		{5, CPUNewlyIdle, true},  // newly idle CPUs always may
+		{3, CPUNewlyIdle, false}, // but not with a task queued
+	} {
+		sd := &ds.Chain(tc.dst)[2]
+		env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: st}
+		if got := ShouldWeBalance(&env); got != tc.want {
+			t.Errorf("ShouldWeBalance(cpu%d, %v) = %t, want %t", tc.dst, tc.idle, got, tc.want)
+		}
+	}
+}
+
+func TestDomainsFourNode(t *testing.T) {
+	topo := topology.FourNode()
+	fixed := NewDomains(topo, GroupsPerCPU)
+	bug := NewDomains(topo, GroupsFirstCPU)
+	groups := func(d *SchedDomain) string {
+		s := ""
+		for i := range d.NumGroups() {
+			s += d.Group(i).String()
+		}
+		return s
+	}
+	top := func(ds *Domains, c topology.CPU) *SchedDomain {
+		ch := ds.Chain(c)
+		return &ch[len(ch)-1]
+	}
+	for _, tc := range []struct {
+		ds   *Domains
+		cpu  topology.CPU
+		want string
+	}{
+		{fixed, 0, "{0-5}{2-7}"},
+		{fixed, 4, "{0-1,4-7}{0-3,6-7}"},
+		{fixed, 2, "{0-3,6-7}{0-1,4-7}"},
+		{bug, 0, "{0-5}{2-7}"},
+		{bug, 4, "{0-5}{2-7}"},
+		{bug, 2, "{0-5}{2-7}"},
+	} {
+		if got := groups(top(tc.ds, tc.cpu)); got != tc.want {
+			t.Errorf("%v: top groups of cpu%d = %s, want %s", tc.ds.Construction(), tc.cpu, got, tc.want)
+		}
+	}
+	// build_balance_mask: of cpu4's local top group {0-1,4-7} only cpu4 and cpu5 have it as
+	// their own child span at that level.
+	if got := top(fixed, 4).Group(0).BalanceMask(); got != topology.CPUSetOf(4, 5) {
+		t.Errorf("balance mask of cpu4's top local group = %v, want 4-5", got)
+	}
+	// imb_numa_nr: the first level above the LLC (the 12-apart pair of nodes, 4 CPUs over 2
+	// LLCs) gets nr_llcs = 2; imb_span is the next NUMA level's 6 CPUs, so the 8-CPU top level
+	// gets 2 · max(1, 8/6) = 2.
+	ch := fixed.Chain(0)
+	var got []int
+	for i := range ch {
+		got = append(got, ch[i].ImbNumaNr())
+	}
+	if fmt.Sprint(got) != "[0 2 2 2]" {
+		t.Errorf("imb_numa_nr along cpu0's chain %v, want [0 2 2 2]", got)
+	}
+	if fixed.LLCSize(0) != 2 || !fixed.ShareCache(0, 1) || fixed.ShareCache(1, 2) {
+		t.Errorf("LLC of cpu0: size %d, shares with cpu1 %t, with cpu2 %t", fixed.LLCSize(0), fixed.ShareCache(0, 1), fixed.ShareCache(1, 2))
+	}
+}

@@ -1,0 +1,439 @@
+// This file implements Domains, the load balancer's view of a topology: every CPU's chain of
+// sched domains with their groups, balance masks, intervals and imb_numa_nr, the LLC of each
+// CPU (sd_llc, sd_llc_size, sd_llc_id), and the group-construction switch of the Wasted Cores
+// bug.
+
+package cfs
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A BalanceGroup is one sched group as load balancing uses it: struct sched_group with its
+// shared struct sched_group_capacity. Groups are shared between the domains of the CPUs that
+// see the same group, as the kernel shares them, and each has a dense ID so that callers can
+// keep per-group state (sgc->imbalance) in a slice.
+type BalanceGroup struct {
+	id       int
+	cpus     topology.CPUSet
+	list     []topology.CPU
+	capacity uint64
+	minCap   uint64
+	maxCap   uint64
+	flags    topology.DomainFlags
+	balance  topology.CPUSet
+	first    topology.CPU
+
+	balanceList []topology.CPU
+}
+
+// ID returns the group's index in [Domains.Groups].
+func (g *BalanceGroup) ID() int { return g.id }
+
+// CPUs returns the group's CPUs (sched_group_span).
+func (g *BalanceGroup) CPUs() topology.CPUSet { return g.cpus }
+
+// List returns the group's CPUs in ascending order. The slice belongs to the group and must not
+// be modified.
+func (g *BalanceGroup) List() []topology.CPU { return g.list }
+
+// Weight returns the number of CPUs of the group (group_weight).
+func (g *BalanceGroup) Weight() int { return len(g.list) }
+
+// Capacity returns the sum of the capacities of the group's CPUs (sgc->capacity).
+func (g *BalanceGroup) Capacity() uint64 { return g.capacity }
+
+// MinCapacity and MaxCapacity return the smallest and largest capacity of a CPU of the group
+// (sgc->min_capacity, sgc->max_capacity).
+func (g *BalanceGroup) MinCapacity() uint64 { return g.minCap }
+
+// MaxCapacity returns the largest capacity of a CPU of the group (sgc->max_capacity).
+func (g *BalanceGroup) MaxCapacity() uint64 { return g.maxCap }
+
+// Flags returns the flags of the child domain the group stands for (sg->flags), 0 for a group
+// of one CPU.
+func (g *BalanceGroup) Flags() topology.DomainFlags { return g.flags }
+
+// BalanceMask returns the CPUs that may balance on behalf of the group (group_balance_mask):
+// the group's CPUs, or for an overlapping NUMA group those whose own domain at this level has
+// the group as its local group.
+func (g *BalanceGroup) BalanceMask() topology.CPUSet { return g.balance }
+
+// String returns the group's CPUs in cpulist form in braces, such as "{0-3}".
+func (g *BalanceGroup) String() string {
+	if g == nil {
+		return "{}"
+	}
+	return "{" + g.cpus.String() + "}"
+}
+
+// A SchedDomain is one level of one CPU's chain of sched domains as the balancer uses it
+// (struct sched_domain): the domain of package topology with the groups actually used for
+// balancing (which differ from topology's with [GroupsFirstCPU]), imb_numa_nr and an index for
+// per-domain state.
+type SchedDomain struct {
+	td        *topology.Domain
+	cpu       topology.CPU
+	span      topology.CPUSet
+	weight    int
+	flags     topology.DomainFlags
+	groups    []*BalanceGroup
+	imbNumaNr int
+	idx       int
+	level     int
+	list      []topology.CPU // the span in ascending order, for LLC domains only
+	parent    *SchedDomain
+	child     *SchedDomain
+}
+
+// Topology returns the domain of package topology this one stands for.
+func (d *SchedDomain) Topology() *topology.Domain { return d.td }
+
+// CPU returns the CPU whose chain the domain belongs to.
+func (d *SchedDomain) CPU() topology.CPU { return d.cpu }
+
+// Name returns the level name: "SMT", "CLS", "MC", "PKG", "NODE" or "NUMA".
+func (d *SchedDomain) Name() string { return d.td.Name() }
+
+// Span returns the domain's CPUs (sched_domain_span).
+func (d *SchedDomain) Span() topology.CPUSet { return d.span }
+
+// Weight returns the number of CPUs of the domain (span_weight).
+func (d *SchedDomain) Weight() int { return d.weight }
+
+// Flags returns the domain's SD_* flags.
+func (d *SchedDomain) Flags() topology.DomainFlags { return d.flags }
+
+// NumGroups returns the number of groups of the domain.
+func (d *SchedDomain) NumGroups() int { return len(d.groups) }
+
+// Group returns the i-th group in ring order; Group(0) is sd->groups, the local group. It panics
+// unless 0 <= i < NumGroups().
+func (d *SchedDomain) Group(i int) *BalanceGroup { return d.groups[i] }
+
+// ImbalancePct returns sd->imbalance_pct: 110 at SMT levels, 117 elsewhere.
+func (d *SchedDomain) ImbalancePct() uint64 { return uint64(d.td.ImbalancePct()) }
+
+// CacheNiceTries returns sd->cache_nice_tries.
+func (d *SchedDomain) CacheNiceTries() int { return d.td.CacheNiceTries() }
+
+// BusyFactor returns sd->busy_factor, 16.
+func (d *SchedDomain) BusyFactor() int { return d.td.BusyFactor() }
+
+// MinInterval returns sd->min_interval in milliseconds (the span weight), also the initial
+// balance_interval.
+func (d *SchedDomain) MinInterval() int { return d.td.MinInterval() }
+
+// MaxInterval returns sd->max_interval in milliseconds (twice the span weight).
+func (d *SchedDomain) MaxInterval() int { return d.td.MaxInterval() }
+
+// ImbNumaNr returns sd->imb_numa_nr, the number of tasks a lightly loaded NUMA domain may be
+// out of balance by (adjust_numa_imbalance).
+func (d *SchedDomain) ImbNumaNr() int { return d.imbNumaNr }
+
+// Index returns a dense number of the domain among all domains of all CPUs, for per-domain
+// state (balance_interval, last_balance, nr_balance_failed) kept in a slice.
+func (d *SchedDomain) Index() int { return d.idx }
+
+// Level returns the domain's position in its CPU's chain, 0 for the lowest.
+func (d *SchedDomain) Level() int { return d.level }
+
+// Parent returns the next domain up, or nil at the top.
+func (d *SchedDomain) Parent() *SchedDomain { return d.parent }
+
+// Child returns the next domain down, or nil for the lowest.
+func (d *SchedDomain) Child() *SchedDomain { return d.child }
+
+// String returns the domain's name, span and groups, such as "MC{0-5} groups {0-1} {2-3} {4-5}".
+func (d *SchedDomain) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s{%s} groups", d.Name(), d.span)
+	for _, g := range d.groups {
+		b.WriteString(" ")
+		b.WriteString(g.String())
+	}
+	return b.String()
+}
+
+// Domains is the load balancer's view of a topology: for every CPU its chain of [SchedDomain]s
+// (rq->sd and its parents, after the degenerate levels are removed as package topology removes
+// them) with their [BalanceGroup]s, and each CPU's last-level-cache domain (sd_llc). Domains is
+// immutable after [NewDomains] and safe for concurrent use; its queries cost O(1) and do not
+// allocate.
+type Domains struct {
+	topo    *topology.Topology
+	mode    GroupConstruction
+	chains  [][]SchedDomain
+	groups  []*BalanceGroup
+	llc     []*SchedDomain
+	llcID   []topology.CPU
+	smt     [][]topology.CPU
+	asymCap []*SchedDomain
+	maxCap  uint64
+	smtOn   bool
+	ndom    int
+}
+
+// NewDomains builds the balancer's view of t with the given group construction. With
+// [GroupsPerCPU] the groups are topology's (each CPU's own perspective); with [GroupsFirstCPU]
+// every NUMA domain whose span equals that of the same level of the first CPU of the span uses
+// that CPU's groups, as kernels before v4.13 did for the machine-wide NUMA level. NewDomains
+// panics if mode is unknown. The cost is O(CPUs × levels × groups) time and memory.
+func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
+	if mode > GroupsFirstCPU {
+		panic(fmt.Sprintf("cfs: NewDomains: unknown group construction %d", mode))
+	}
+	n := t.NumIDs()
+	ds := &Domains{
+		topo:    t,
+		mode:    mode,
+		chains:  make([][]SchedDomain, n),
+		llc:     make([]*SchedDomain, n),
+		llcID:   make([]topology.CPU, n),
+		smt:     make([][]topology.CPU, n),
+		asymCap: make([]*SchedDomain, n),
+	}
+	type gkey struct {
+		level int
+		span  topology.CPUSet
+	}
+	byKey := map[gkey]*BalanceGroup{}
+	groupOf := func(td *topology.Domain, span topology.CPUSet) *BalanceGroup {
+		k := gkey{td.Level(), span}
+		if g, ok := byKey[k]; ok {
+			return g
+		}
+		g := &BalanceGroup{id: len(ds.groups), cpus: span}
+		for c := range span.All() {
+			g.list = append(g.list, c)
+			cp := uint64(t.Capacity(c))
+			g.capacity += cp
+			if g.minCap == 0 || cp < g.minCap {
+				g.minCap = cp
+			}
+			g.maxCap = max(g.maxCap, cp)
+		}
+		g.first = g.list[0]
+		g.flags = childFlags(t, g.first, span)
+		g.balance = balanceMask(t, td, span)
+		for c := range g.balance.All() {
+			g.balanceList = append(g.balanceList, c)
+		}
+		byKey[k] = g
+		ds.groups = append(ds.groups, g)
+		return g
+	}
+	for c := range t.CPUs().All() {
+		ds.maxCap = max(ds.maxCap, uint64(t.Capacity(c)))
+		sib := t.Siblings(c)
+		for s := range sib.All() {
+			ds.smt[c] = append(ds.smt[c], s)
+		}
+		if len(ds.smt[c]) > 1 {
+			ds.smtOn = true
+		}
+		var chain []SchedDomain
+		for td := range t.Domains(c) {
+			chain = append(chain, SchedDomain{td: td, cpu: c, span: td.Span(), weight: td.Weight(), flags: td.Flags(), level: len(chain)})
+		}
+		for k := range chain {
+			d := &chain[k]
+			d.idx = ds.ndom
+			ds.ndom++
+			if k > 0 {
+				d.child = &chain[k-1]
+			}
+			if k+1 < len(chain) {
+				d.parent = &chain[k+1]
+			}
+			d.groups = make([]*BalanceGroup, 0, d.td.NumGroups())
+			for g := range d.td.Groups() {
+				d.groups = append(d.groups, groupOf(d.td, g.CPUs()))
+			}
+		}
+		setImbNumaNr(chain)
+		ds.chains[c] = chain
+	}
+	if mode == GroupsFirstCPU {
+		for c := range t.CPUs().All() {
+			for k := range ds.chains[c] {
+				d := &ds.chains[c][k]
+				if d.flags&topology.SDNUMA == 0 {
+					continue
+				}
+				f, _ := d.span.First()
+				if f == c {
+					continue
+				}
+				for j := range ds.chains[f] {
+					if fd := &ds.chains[f][j]; fd.td.Level() == d.td.Level() && fd.span == d.span {
+						d.groups = fd.groups
+					}
+				}
+			}
+		}
+	}
+	llcLists := map[topology.CPUSet][]topology.CPU{}
+	for c := range t.CPUs().All() {
+		ds.llcID[c] = c
+		if hi := t.HighestFlagDomain(c, topology.SDShareLLC); hi != nil {
+			d := ds.find(c, hi)
+			ds.llc[c] = d
+			ds.llcID[c], _ = hi.Span().First()
+			l, ok := llcLists[d.span]
+			if !ok {
+				for x := range d.span.All() {
+					l = append(l, x)
+				}
+				llcLists[d.span] = l
+			}
+			d.list = l
+		}
+		if lo := t.LowestFlagDomain(c, topology.SDAsymCPUCapacityFull); lo != nil {
+			ds.asymCap[c] = ds.find(c, lo)
+		}
+	}
+	return ds
+}
+
+// find returns c's SchedDomain standing for td.
+func (ds *Domains) find(c topology.CPU, td *topology.Domain) *SchedDomain {
+	for k := range ds.chains[c] {
+		if ds.chains[c][k].td == td {
+			return &ds.chains[c][k]
+		}
+	}
+	return nil
+}
+
+// childFlags returns the flags of the domain of CPU first whose span is span (sg->flags, the
+// child domain's flags), or 0 if that domain was removed as degenerate, as cpu_attach_domain
+// clears the flags of the groups whose child it destroys.
+func childFlags(t *topology.Topology, first topology.CPU, span topology.CPUSet) topology.DomainFlags {
+	for d := range t.Domains(first) {
+		if d.Span() == span {
+			return d.Flags()
+		}
+	}
+	return 0
+}
+
+// balanceMask is build_balance_mask: for a group of a non-overlapping domain its span; for an
+// overlapping (NUMA) one the CPUs of the span whose own domain at the same level has a child
+// spanning exactly the group, or the span if there is none.
+func balanceMask(t *topology.Topology, td *topology.Domain, span topology.CPUSet) topology.CPUSet {
+	if td.Flags()&topology.SDOverlap == 0 {
+		return span
+	}
+	var mask topology.CPUSet
+	for i := range span.All() {
+		for sib := range t.Domains(i) {
+			if sib.Level() != td.Level() {
+				continue
+			}
+			if ch := sib.Child(); ch != nil && ch.Span() == span {
+				mask.Add(i)
+			}
+			break
+		}
+	}
+	if mask.IsEmpty() {
+		return span
+	}
+	return mask
+}
+
+// setImbNumaNr sets imb_numa_nr along one chain as build_sched_domains does: at the first level
+// above the LLC, the number of LLCs it holds (or 1/8 of its CPUs when it holds one), and at
+// the levels above, that number times how many times their span exceeds the first NUMA
+// domain's.
+func setImbNumaNr(chain []SchedDomain) {
+	imb, imbSpan := 0, 1
+	for k := range chain {
+		d := &chain[k]
+		if d.flags&topology.SDShareLLC == 0 && d.child != nil && d.child.flags&topology.SDShareLLC != 0 {
+			nrLLCs := d.weight / d.child.weight
+			if nrLLCs == 1 {
+				imb = d.weight >> 3
+			} else {
+				imb = nrLLCs
+			}
+			imb = max(1, imb)
+			d.imbNumaNr = imb
+			top := d.parent
+			for top != nil && top.flags&topology.SDNUMA == 0 {
+				top = top.parent
+			}
+			if top != nil {
+				imbSpan = top.weight
+			} else {
+				imbSpan = d.weight
+			}
+		} else {
+			d.imbNumaNr = imb * max(1, d.weight/imbSpan)
+		}
+	}
+}
+
+// Topology returns the topology the domains were built from.
+func (ds *Domains) Topology() *topology.Topology { return ds.topo }
+
+// Construction returns how the NUMA groups were built.
+func (ds *Domains) Construction() GroupConstruction { return ds.mode }
+
+// Base returns the lowest domain of CPU c (rq->sd), or nil if c has none (a machine of one CPU).
+// It panics if c is not a CPU of the topology.
+func (ds *Domains) Base(c topology.CPU) *SchedDomain {
+	ch := ds.chains[c]
+	if len(ch) == 0 {
+		if !ds.topo.Has(c) {
+			panic(fmt.Sprintf("cfs: Domains.Base: %v is not a CPU of the topology", c))
+		}
+		return nil
+	}
+	return &ch[0]
+}
+
+// Chain returns CPU c's domains from the lowest up. The slice belongs to ds and must not be
+// modified.
+func (ds *Domains) Chain(c topology.CPU) []SchedDomain { return ds.chains[c] }
+
+// Groups returns every distinct group, indexed by [BalanceGroup.ID].
+func (ds *Domains) Groups() []*BalanceGroup { return ds.groups }
+
+// NumDomains returns the number of domains of all CPUs, the bound of [SchedDomain.Index].
+func (ds *Domains) NumDomains() int { return ds.ndom }
+
+// LLC returns CPU c's last-level-cache domain (sd_llc), or nil.
+func (ds *Domains) LLC(c topology.CPU) *SchedDomain { return ds.llc[c] }
+
+// LLCSize returns the number of CPUs sharing c's last-level cache (sd_llc_size), 1 without one.
+func (ds *Domains) LLCSize(c topology.CPU) int {
+	if d := ds.llc[c]; d != nil {
+		return d.weight
+	}
+	return 1
+}
+
+// LLCID returns the first CPU of c's last-level cache (sd_llc_id), or c itself without one.
+func (ds *Domains) LLCID(c topology.CPU) topology.CPU { return ds.llcID[c] }
+
+// ShareCache reports whether a and b share a last-level cache (cpus_share_cache).
+func (ds *Domains) ShareCache(a, b topology.CPU) bool { return ds.llcID[a] == ds.llcID[b] }
+
+// SMT returns the SMT siblings of c including c (cpu_smt_mask) in ascending order. The slice
+// belongs to ds.
+func (ds *Domains) SMT(c topology.CPU) []topology.CPU { return ds.smt[c] }
+
+// SMTActive reports whether some core has more than one thread (sched_smt_active).
+func (ds *Domains) SMTActive() bool { return ds.smtOn }
+
+// AsymCapacity returns c's lowest domain holding every capacity of the machine
+// (sd_asym_cpucapacity), or nil on a machine whose CPUs are all alike.
+func (ds *Domains) AsymCapacity(c topology.CPU) *SchedDomain { return ds.asymCap[c] }
+
+// MaxCapacity returns the largest CPU capacity of the machine (rd->max_cpu_capacity).
+func (ds *Domains) MaxCapacity() uint64 { return ds.maxCap }

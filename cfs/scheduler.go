@@ -1,0 +1,839 @@
+// This file implements Scheduler, the fair class on a whole machine: one CPU per topology CPU
+// composed with the SMP decisions (wakeup placement, periodic, newly idle and active load
+// balancing), behind the method set the simulator's Policy interface asks for.
+
+package cfs
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// SchedulerOptions configure a [Scheduler]. The zero value is classic CFS of v6.5 with the
+// kernel's defaults.
+type SchedulerOptions struct {
+	// Version is the kernel release whose preset the CPUs run; 0 means V65. Start calls
+	// Preset(Version, number of CPUs).
+	Version Version
+	// Params, if not nil, replaces the preset (it is used as is, not scaled).
+	Params *Params
+	// SMP, if not nil, replaces DefaultSMPParams(Version).
+	SMP *SMPParams
+}
+
+// maxPinnedInterval is MAX_PINNED_INTERVAL (ms): the longest balance interval after all tasks
+// were pinned.
+const maxPinnedInterval = 512
+
+// A Scheduler runs the fair class on a machine: one [CPU] per CPU of the topology, with the
+// multiprocessor decisions of v6.5 between them. Wakeups and forks are placed by
+// [SelectTaskRQ]; a CPU about to idle pulls work by newidle_balance; every tick runs
+// task_tick_fair and, when due, rebalance_domains over the CPU's [SchedDomain]s with
+// load_balance ([FindBusiestGroup], [FindBusiestQueue], [DetachTasks]); a balance that keeps
+// failing pushes the busiest CPU's running task away (active balance). Its methods are the
+// simulator's Policy interface (bench/sim), in the types of package sched.
+//
+// Real-time classes (FIFO, RR) are a different kernel class that this package does not model:
+// a thread asking for one runs as SCHED_NORMAL at its nice level, and [Scheduler.Err] reports
+// the first such request. Nice 20 (FreeBSD's PRIO_MAX) is clamped to 19.
+//
+// A Scheduler is deterministic: it holds no maps it iterates and uses no randomness. It is not
+// safe for concurrent use.
+type Scheduler struct {
+	opts SchedulerOptions
+	p    Params
+	smp  SMPParams
+	env  sched.Env
+	topo *topology.Topology
+	ds   *Domains
+	hz   int
+	ncpu int
+
+	rqs      []runQueue
+	stats    []CPUStat
+	threads  []*thread
+	byEntity map[*Entity]*thread
+	groups   map[sched.GroupID]*Group
+	dom      []domainState
+	sgImb    []bool
+	idleCor  []bool
+	idleScn  []int
+
+	overload  bool
+	utilShift uint
+	chosen    []*Task
+	examined  []*Task
+	err       error
+}
+
+// runQueue is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
+// machine runs, the balancing clock and the load-tracking stand-ins.
+type runQueue struct {
+	c           *CPU
+	id          topology.CPU
+	tasks       TaskList
+	curr        *thread
+	nextBalance int64
+	active      bool
+	pushCPU     topology.CPU
+	utilSum     uint64 // sum of the utilisation of the queued tasks
+	blocked     uint64 // decaying utilisation left behind by tasks that went to sleep
+}
+
+// domainState is the mutable part of a struct sched_domain.
+type domainState struct {
+	lastBalance int64
+	interval    int
+	failed      int
+}
+
+// thread is a thread of the machine.
+type thread struct {
+	id     sched.ID
+	task   *Task
+	parent sched.ID
+}
+
+// NewScheduler returns a Scheduler with options o, to be started with [Scheduler.Start].
+func NewScheduler(o SchedulerOptions) *Scheduler {
+	if o.Version == 0 {
+		o.Version = V65
+	}
+	return &Scheduler{opts: o}
+}
+
+// Name returns "cfs-" and the version, such as "cfs-v6.5", with "-groupbug" when the NUMA
+// groups are built with the Wasted Cores bug.
+func (s *Scheduler) Name() string {
+	n := "cfs-" + s.opts.Version.String()
+	if s.opts.SMP != nil && s.opts.SMP.Groups == GroupsFirstCPU {
+		n += "-groupbug"
+	}
+	return n
+}
+
+// Start prepares the scheduler for the machine described by cfg and keeps env. It returns an
+// error if cfg is invalid.
+func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	t := cfg.Topology
+	s.topo, s.env, s.hz, s.ncpu = t, env, cfg.Hz, t.NumCPUs()
+	if s.opts.Params != nil {
+		s.p = *s.opts.Params
+	} else {
+		s.p = Preset(s.opts.Version, s.ncpu)
+	}
+	if s.opts.SMP != nil {
+		s.smp = *s.opts.SMP
+	} else {
+		s.smp = DefaultSMPParams(s.opts.Version)
+	}
+	s.ds = NewDomains(t, s.smp.Groups)
+	n := t.NumIDs()
+	s.rqs = make([]runQueue, n)
+	s.stats = make([]CPUStat, n)
+	s.dom = make([]domainState, s.ds.NumDomains())
+	s.sgImb = make([]bool, len(s.ds.Groups()))
+	s.idleCor = make([]bool, n)
+	s.idleScn = make([]int, n)
+	s.groups = map[sched.GroupID]*Group{}
+	s.byEntity = map[*Entity]*thread{}
+	s.utilShift = uint(bits.Len(uint(max(1, 32*cfg.Hz/1000))))
+	for c := range t.CPUs().All() {
+		rq := &s.rqs[c]
+		rq.c, rq.id = NewCPU(int(c), s.p), c
+		cp := uint64(t.Capacity(c))
+		s.stats[c] = CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
+		// As after boot: every CPU has idled once (has_idle_cores) and the LLC scan bound is
+		// what update_idle_cpu_scan gives an idle LLC.
+		s.idleCor[s.ds.LLCID(c)] = true
+		s.idleScn[s.ds.LLCID(c)] = s.ds.LLCSize(c)
+		for k := range s.ds.Chain(c) {
+			sd := &s.ds.Chain(c)[k]
+			s.dom[sd.idx].interval = sd.MinInterval()
+		}
+	}
+	return nil
+}
+
+// TickHz returns cfg.Hz: Linux accounts at the timer interrupt.
+func (s *Scheduler) TickHz() int { return s.hz }
+
+// Params returns the parameters the CPUs run with.
+func (s *Scheduler) Params() Params { return s.p }
+
+// SMPParams returns the SMP tunables.
+func (s *Scheduler) SMPParams() SMPParams { return s.smp }
+
+// Domains returns the balancer's view of the machine.
+func (s *Scheduler) Domains() *Domains { return s.ds }
+
+// CPU returns the fair-class state of CPU c.
+func (s *Scheduler) CPU(c topology.CPU) *CPU { return s.rqs[c].c }
+
+// Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
+// the scheduler.
+func (s *Scheduler) Stats() []CPUStat { return s.stats }
+
+// Task returns thread tid's task, or false if tid does not exist or exited.
+func (s *Scheduler) Task(tid sched.ID) (*Task, bool) {
+	if int(tid) < 0 || int(tid) >= len(s.threads) || s.threads[tid] == nil {
+		return nil, false
+	}
+	return s.threads[tid].task, true
+}
+
+// Tasks returns CPU c's cfs_tasks list.
+func (s *Scheduler) Tasks(c topology.CPU) *TaskList { return &s.rqs[c].tasks }
+
+// Err returns the first unsupported request (a real-time class, an unknown group), or nil.
+func (s *Scheduler) Err() error { return s.err }
+
+func (s *Scheduler) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// AddGroup creates control group g with cpu.weight (100 = 1024 shares, cpu_weight_write_u64)
+// or cpu.idle. It returns an error if g is invalid, exists, or its parent does not.
+func (s *Scheduler) AddGroup(g sched.Group) error {
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	if _, ok := s.groups[g.ID]; ok {
+		return fmt.Errorf("cfs: group %d exists", g.ID)
+	}
+	var parent *Group
+	if g.Parent != sched.RootGroup {
+		p, ok := s.groups[g.Parent]
+		if !ok {
+			return fmt.Errorf("cfs: group %d: parent %d does not exist", g.ID, g.Parent)
+		}
+		parent = p
+	}
+	grp := NewGroup(fmt.Sprintf("g%d", g.ID), parent, s.topo.NumIDs())
+	if g.Idle {
+		grp.SetIdle(true)
+	} else if err := grp.SetCPUWeight(g.Weight); err != nil {
+		return err
+	}
+	s.groups[g.ID] = grp
+	return nil
+}
+
+// policyOf maps a sched class to a fair policy, recording an error for the real-time classes.
+func (s *Scheduler) policyOf(tid sched.ID, a sched.Attr) (Policy, int) {
+	nice := min(max(a.Nice, MinNice), MaxNice)
+	switch a.Class {
+	case sched.Batch:
+		return Batch, nice
+	case sched.Idle:
+		return Idle, nice
+	case sched.FIFO, sched.RR:
+		s.fail(fmt.Errorf("cfs: thread %v: class %v is a real-time class, not modelled; it runs as SCHED_NORMAL", tid, a.Class))
+	}
+	return Normal, nice
+}
+
+// allowed returns the CPUs of affinity that the machine has, or all of them.
+func (s *Scheduler) allowed(a topology.CPUSet) topology.CPUSet {
+	m := a.Intersect(s.topo.CPUs())
+	if m.IsEmpty() {
+		return s.topo.CPUs()
+	}
+	return m
+}
+
+func (s *Scheduler) group(tid sched.ID, id sched.GroupID) *Group {
+	if id == sched.RootGroup {
+		return nil
+	}
+	g, ok := s.groups[id]
+	if !ok {
+		s.fail(fmt.Errorf("cfs: thread %v: group %d does not exist; it runs in the root group", tid, id))
+	}
+	return g
+}
+
+// Fork creates thread tid with attributes attr on cpu (sched_fork): a task in attr's class
+// and group, allowed on attr's CPUs, whose first wakeup places it. Its utilisation estimate
+// starts at half the capacity cpu has left, as post_init_entity_util_avg caps it.
+func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
+	pol, nice := s.policyOf(tid, attr)
+	e := NewTask(tid.String(), pol, nice)
+	e.SetGroup(s.group(tid, attr.Group))
+	t := NewSMPTask(e, s.allowed(attr.Affinity), cpu)
+	st := &s.stats[cpu]
+	t.util = (st.Capacity - min(st.Capacity, st.Util)) / 2
+	t.utilTick = s.jiffies(now)
+	for int(tid) >= len(s.threads) {
+		s.threads = append(s.threads, nil)
+	}
+	th := &thread{id: tid, task: t, parent: parent}
+	s.threads[tid] = th
+	s.byEntity[e] = th
+}
+
+func (s *Scheduler) thread(tid sched.ID) *thread {
+	if int(tid) < 0 || int(tid) >= len(s.threads) || s.threads[tid] == nil {
+		panic(fmt.Sprintf("cfs: Scheduler: unknown thread %v", tid))
+	}
+	return s.threads[tid]
+}
+
+// jiffies converts simulated time to ticks.
+func (s *Scheduler) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_000_000 }
+
+// decayUtil ages the utilisation estimate of sleeping task t to tick j.
+func (s *Scheduler) decayUtil(t *Task, j int64) {
+	k := j - t.utilTick
+	if k > int64(8)<<s.utilShift {
+		t.util = 0
+	} else {
+		for ; k > 0; k-- {
+			t.util -= t.util >> s.utilShift
+		}
+	}
+	t.utilTick = j
+}
+
+// enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and adds its
+// utilisation to the CPU's; a wakeup also removes what it left in its old CPU's blocked
+// utilisation (remove_entity_load_avg).
+func (s *Scheduler) enlist(c topology.CPU, t *Task, wakeup bool) {
+	if wakeup {
+		old := &s.rqs[t.cpu]
+		old.blocked -= min(old.blocked, t.util)
+	}
+	rq := &s.rqs[c]
+	rq.tasks.PushFront(t)
+	rq.utilSum += t.util
+	t.cpu = c
+}
+
+// delist takes task t off CPU c's list; a task going to sleep leaves its utilisation behind
+// as blocked utilisation that decays.
+func (s *Scheduler) delist(c topology.CPU, t *Task, sleep bool) {
+	rq := &s.rqs[c]
+	rq.tasks.Remove(t)
+	rq.utilSum -= min(rq.utilSum, t.util)
+	if sleep {
+		rq.blocked += t.util
+	}
+}
+
+// refresh recomputes CPU c's statistics from its queues, and raises the root domain's overload
+// flag when c has two tasks or more (add_nr_running).
+func (s *Scheduler) refresh(c topology.CPU) {
+	rq := &s.rqs[c]
+	st := &s.stats[c]
+	root := rq.c.Root()
+	nr := uint32(root.HNrRunning())
+	st.NrRunning, st.HNrRunning = nr, nr
+	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
+	st.Load = ScaleLoadDown(root.Load().Weight)
+	st.Runnable = uint64(nr) * topology.CapacityScale
+	st.Util = min(rq.utilSum+rq.blocked, st.Capacity)
+	if nr >= 2 {
+		s.overload = true
+	}
+}
+
+// explain records why when the machine is explaining.
+func (s *Scheduler) explain(c topology.CPU, tid sched.ID, why fmt.Stringer) {
+	if s.env != nil && s.env.Explaining() {
+		s.env.Explain(c, tid, why.String())
+	}
+}
+
+type explainf struct {
+	f    string
+	args []any
+}
+
+func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
+
+// Wakeup makes tid runnable. A new thread (sched.WakeFork) is placed by the fork slow path from
+// from, the parent's CPU, and started there by [CPU.Fork] (task_fork_fair and
+// wake_up_new_task, placed against the chosen CPU's queue); a sleeper is placed by
+// [SelectTaskRQ] (recording the waker's wakee flips) and enqueued, as a migrated wakeup if it
+// changes CPU. A CPU the wakee should preempt, or an idle one, is rescheduled.
+func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
+	th := s.thread(tid)
+	t := th.task
+	if t.E.onRQ {
+		panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
+	}
+	s.decayUtil(t, s.jiffies(now))
+	fork := flags&sched.WakeFork != 0
+	var waker *Task
+	if w := s.rqs[from].curr; w != nil && w.task != t {
+		waker = w.task
+	}
+	if waker != nil && !fork {
+		waker.RecordWakee(t, now)
+	}
+	env := WakeEnv{Domains: s.ds, Stats: s.stats, Task: t, Waker: waker, This: from, Prev: t.cpu,
+		Sync: flags&sched.WakeSync != 0, Fork: fork, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, Params: s.smp}
+	if fork {
+		env.Prev = from
+	}
+	pl := SelectTaskRQ(&env)
+	if pl.ClearIdleCores {
+		s.idleCor[s.ds.LLCID(pl.Target)] = false
+	}
+	if pl.SetRecentUsed {
+		t.recentUsedCPU = pl.RecentUsed
+	}
+	dst := pl.CPU
+	rq := &s.rqs[dst]
+	var d WakeupDecision
+	switch {
+	case fork:
+		var parent *Entity
+		if p := rq.curr; p != nil && p.id == th.parent && p.task.E.group == t.E.group {
+			parent = p.task.E
+		}
+		d = rq.c.Fork(parent, t.E, uint64(now))
+	case dst != t.cpu && t.E.q != nil:
+		t.migrationsTotal++
+		d = rq.c.WakeupMigrated(t.E, uint64(now))
+	default:
+		d = rq.c.Wakeup(t.E, uint64(now))
+	}
+	s.enlist(dst, t, !fork)
+	s.refresh(dst)
+	s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
+	if rq.c.NeedResched() {
+		s.env.Resched(dst)
+	}
+}
+
+// Pick returns the thread cpu runs next: pick_next_task_fair. A pending active balance pushes
+// one task away first (the stopper); an empty CPU tries newidle_balance, and records when it
+// went idle; the picked task moves to the head of the CPU's cfs_tasks.
+func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
+	rq := &s.rqs[cpu]
+	if rq.active {
+		s.activeBalance(now, cpu)
+	}
+	e := rq.c.Schedule(uint64(now))
+	if e == nil {
+		s.stats[cpu].IdleStamp = uint64(now)
+		if s.newidleBalance(now, cpu) {
+			e = rq.c.Schedule(uint64(now))
+		}
+	}
+	rq.curr = nil
+	if e == nil {
+		s.refresh(cpu)
+		s.updateIdleCore(cpu)
+		return -1, false
+	}
+	s.stats[cpu].IdleStamp = 0
+	th := s.byEntity[e]
+	t := th.task
+	rq.curr = th
+	rq.tasks.MoveToFront(t)
+	s.updateMisfit(cpu)
+	s.refresh(cpu)
+	return th.id, true
+}
+
+// updateIdleCore is __update_idle_core: when cpu idles and every SMT sibling is idle, its LLC
+// has an idle core.
+func (s *Scheduler) updateIdleCore(cpu topology.CPU) {
+	if !s.ds.SMTActive() {
+		return
+	}
+	for _, c := range s.ds.SMT(cpu) {
+		if !s.stats[c].Idle() {
+			return
+		}
+	}
+	s.idleCor[s.ds.LLCID(cpu)] = true
+}
+
+// updateMisfit is update_misfit_status for cpu's running task.
+func (s *Scheduler) updateMisfit(cpu topology.CPU) {
+	if !s.topo.Asymmetric() {
+		return
+	}
+	st := &s.stats[cpu]
+	th := s.rqs[cpu].curr
+	if th == nil || th.task.nAllowed == 1 || fitsCapacity(th.task.util, st.Capacity) {
+		st.MisfitLoad = 0
+		return
+	}
+	st.MisfitLoad = max(TaskHLoad(th.task.E), 1)
+}
+
+// Stop tells the scheduler that tid stopped running on cpu: dequeue_task with DEQUEUE_SLEEP for
+// sched.Sleep and sched.Exit, yield_task_fair for sched.Yield, nothing for sched.Preempt; then
+// put_prev_task. A still-queued task that may no longer run on cpu moves to an allowed CPU
+// (move_queued_task).
+func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
+	th := s.thread(tid)
+	t := th.task
+	rq := &s.rqs[cpu]
+	n := uint64(now)
+	switch why {
+	case sched.Sleep, sched.Exit:
+		rq.c.Sleep(t.E, n)
+		s.delist(cpu, t, why == sched.Sleep)
+	case sched.Yield:
+		rq.c.Yield(n)
+	}
+	rq.c.Deschedule(n)
+	rq.curr = nil
+	if why == sched.Exit {
+		s.threads[tid] = nil
+		delete(s.byEntity, t.E)
+	}
+	if t.E.onRQ && !t.allowed.Has(cpu) {
+		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
+	}
+	s.refresh(cpu)
+}
+
+// move migrates queued task t from src to dst: detach_task and attach_task.
+func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
+	n := uint64(now)
+	s.rqs[src].c.MigrateOut(t.E, n)
+	s.delist(src, t, false)
+	d := s.rqs[dst].c.MigrateIn(t.E, n)
+	t.migrationsTotal++
+	s.enlist(dst, t, false)
+	s.refresh(src)
+	s.refresh(dst)
+	if d.Preempt {
+		s.env.Resched(dst)
+	}
+}
+
+// Tick is the scheduler tick on cpu (scheduler_tick): the utilisation estimates of the CPU's
+// tasks advance (the running one's towards the CPU's capacity, the others' towards 0), task_tick_fair charges the running task and may ask for a resched,
+// the misfit status is updated, and when the CPU's next_balance is due,
+// rebalance_domains balances every domain whose interval has elapsed.
+func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+	rq := &s.rqs[cpu]
+	st := &s.stats[cpu]
+	j := s.jiffies(now)
+	busy := rq.curr != nil
+	sh := s.utilShift
+	rq.blocked -= rq.blocked >> sh
+	rq.utilSum = 0
+	for t := rq.tasks.head; t != nil; t = t.next {
+		t.util -= t.util >> sh
+		if busy && t == rq.curr.task {
+			t.util += st.Capacity >> sh
+		}
+		t.utilTick = j
+		rq.utilSum += t.util
+	}
+	if busy {
+		d := rq.c.Tick(uint64(now))
+		if rq.c.NeedResched() {
+			s.explain(cpu, rq.curr.id, d)
+			s.env.Resched(cpu)
+		}
+		s.updateMisfit(cpu)
+	}
+	s.refresh(cpu)
+	if j >= rq.nextBalance {
+		idle := CPUIdle
+		if busy {
+			idle = CPUNotIdle
+		}
+		s.rebalanceDomains(now, cpu, idle)
+	}
+}
+
+// rebalanceDomains is rebalance_domains: from the lowest domain up, balance each domain whose
+// interval elapsed, stopping above a level where another CPU of the group balances, and set the
+// CPU's next_balance to the earliest next due time.
+func (s *Scheduler) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+	j := s.jiffies(now)
+	busy := idle != CPUIdle && !s.stats[cpu].IdleOnly()
+	next := j + int64(60*s.hz)
+	cont := true
+	chain := s.ds.Chain(cpu)
+	for k := range chain {
+		sd := &chain[k]
+		if !cont {
+			break
+		}
+		ds := &s.dom[sd.idx]
+		iv := BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
+		if j >= ds.lastBalance+iv {
+			var moved int
+			moved, cont = s.loadBalance(now, cpu, sd, idle)
+			if moved > 0 {
+				idle = CPUNotIdle
+				if s.stats[cpu].Idle() {
+					idle = CPUIdle
+				}
+				busy = idle != CPUIdle && !s.stats[cpu].IdleOnly()
+			}
+			ds.lastBalance = j
+			iv = BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
+		}
+		next = min(next, ds.lastBalance+iv)
+	}
+	s.rqs[cpu].nextBalance = next
+}
+
+// newidleBalance is newidle_balance: when some CPU has more than one task (the root domain's
+// overload flag), balance each SD_BALANCE_NEWIDLE domain from the lowest up until a task was
+// pulled. The kernel also skips domains whose measured balancing cost exceeds the CPU's average
+// idle time; the model has no such costs and never skips. It reports whether a task was pulled.
+func (s *Scheduler) newidleBalance(now int64, cpu topology.CPU) bool {
+	rq := &s.rqs[cpu]
+	j := s.jiffies(now)
+	next := j + int64(s.hz)
+	pulled := false
+	if s.overload {
+		for k := range s.ds.Chain(cpu) {
+			sd := &s.ds.Chain(cpu)[k]
+			ds := &s.dom[sd.idx]
+			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
+			if sd.flags&topology.SDBalanceNewIdle != 0 {
+				moved, _ := s.loadBalance(now, cpu, sd, CPUNewlyIdle)
+				pulled = moved > 0
+			}
+			if pulled || s.stats[cpu].NrRunning > 0 {
+				break
+			}
+		}
+	}
+	rq.nextBalance = min(rq.nextBalance, next)
+	return pulled || s.stats[cpu].NrRunning > 0
+}
+
+// loadBalance is load_balance of v6.5 for cpu at domain sd: it returns the number of tasks moved
+// and whether balancing should continue at the levels above (should_we_balance).
+func (s *Scheduler) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
+	ds := &s.dom[sd.idx]
+	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
+		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity(), Params: s.smp}
+	dstGrpMask := sd.groups[0].balance
+	var flags LBFlags
+	cont = true
+	var bg BusiestGroup
+	var src topology.CPU
+	activeStarted := false
+redo:
+	if !ShouldWeBalance(&env) {
+		cont = false
+		goto outBalanced
+	}
+	bg = FindBusiestGroup(&env)
+	if sd.parent == nil {
+		s.overload = bg.Overload
+	}
+	if idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd {
+		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.SumUtil, sd.weight, sd.ImbalancePct())
+	}
+	if bg.Group == nil {
+		goto outBalanced
+	}
+	{
+		var ok bool
+		src, ok = FindBusiestQueue(&env, &bg)
+		if !ok {
+			goto outBalanced
+		}
+	}
+	flags = LBFAllPinned
+	if s.stats[src].NrRunning > 1 {
+		me := MigrateEnv{LBEnv: &env, Src: src, SrcCPU: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
+			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: dstGrpMask}
+		examined := 0
+		for {
+			me.Flags = flags
+			var d Detach
+			s.chosen, d = DetachTasks(&me, &s.rqs[src].tasks, s.chosen[:0])
+			examined += d.Examined
+			s.apply(now, &me, d)
+			moved += d.Detached
+			me.Imbalance, flags = d.Imbalance, d.Flags
+			if d.Detached > 0 {
+				s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg, d, src}})
+			}
+			if flags&LBFNeedBreak != 0 {
+				flags &^= LBFNeedBreak
+				if examined < int(s.stats[src].NrRunning) {
+					continue
+				}
+			}
+			if flags&LBFDstPinned != 0 && me.Imbalance > 0 {
+				env.CPUs.Remove(env.DstCPU)
+				env.DstCPU = d.NewDst
+				flags &^= LBFDstPinned
+				examined = 0
+				continue
+			}
+			break
+		}
+		if sd.parent != nil && flags&LBFSomePinned != 0 && me.Imbalance > 0 {
+			s.sgImb[sd.parent.groups[0].id] = true
+		}
+		if flags&LBFAllPinned != 0 {
+			env.CPUs.Remove(src)
+			if !env.CPUs.SubsetOf(dstGrpMask) {
+				goto redo
+			}
+			goto outAllPinned
+		}
+	}
+	if moved == 0 {
+		if idle != CPUNewlyIdle {
+			ds.failed++
+		}
+		if NeedActiveBalance(&env, src, bg.Migration, ds.failed) {
+			bc := s.rqs[src].curr
+			if bc == nil || !bc.task.allowed.Has(cpu) {
+				goto outOnePinned
+			}
+			if !s.rqs[src].active {
+				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
+				activeStarted = true
+				s.explain(src, bc.id, explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+				s.env.Resched(src)
+			}
+		}
+	} else {
+		ds.failed = 0
+	}
+	if !activeStarted || NeedActiveBalance(&env, src, bg.Migration, ds.failed) {
+		ds.interval = sd.MinInterval()
+	}
+	return moved, cont
+
+outBalanced:
+	if sd.parent != nil && flags&LBFAllPinned == 0 {
+		s.sgImb[sd.parent.groups[0].id] = false
+	}
+outAllPinned:
+	ds.failed = 0
+outOnePinned:
+	if idle == CPUNewlyIdle {
+		return 0, cont
+	}
+	if (flags&LBFAllPinned != 0 && ds.interval < maxPinnedInterval) || ds.interval < sd.MaxInterval() {
+		ds.interval *= 2
+	}
+	return 0, cont
+}
+
+// apply carries out a [DetachTasks] outcome: the chosen tasks leave the source, the examined
+// tasks that stayed move to the head of its list in examination order, and the chosen ones are
+// attached to the destination in reverse detach order (attach_tasks takes them from the head of
+// env->tasks, where each was added).
+func (s *Scheduler) apply(now int64, me *MigrateEnv, d Detach) {
+	src := &s.rqs[me.Src]
+	s.examined = s.examined[:0]
+	for p, k := src.tasks.tail, 0; p != nil && k < d.Examined; p, k = p.prev, k+1 {
+		s.examined = append(s.examined, p)
+	}
+	n := uint64(now)
+	for _, t := range s.chosen {
+		src.c.MigrateOut(t.E, n)
+		s.delist(me.Src, t, false)
+	}
+	for _, t := range s.examined {
+		if src.tasks.Contains(t) {
+			src.tasks.MoveToFront(t)
+		}
+	}
+	dst := me.DstCPU
+	resched := false
+	for i := len(s.chosen) - 1; i >= 0; i-- {
+		t := s.chosen[i]
+		w := s.rqs[dst].c.MigrateIn(t.E, n)
+		resched = resched || w.Preempt
+		t.migrationsTotal++
+		s.enlist(dst, t, false)
+	}
+	s.refresh(me.Src)
+	s.refresh(dst)
+	if resched {
+		s.env.Resched(dst)
+	}
+}
+
+// activeBalance is active_load_balance_cpu_stop on busiest CPU cpu, whose running task the
+// machine has stopped: move the least recently run task that may run on the pushing CPU there.
+func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
+	rq := &s.rqs[cpu]
+	rq.active = false
+	target := rq.pushCPU
+	// The kernel's test is busiest_rq->nr_running <= 1 with the stopper itself counted.
+	if s.stats[cpu].NrRunning == 0 {
+		return
+	}
+	var sd *SchedDomain
+	for k := range s.ds.Chain(target) {
+		if d := &s.ds.Chain(target)[k]; d.span.Has(cpu) {
+			sd = d
+			break
+		}
+	}
+	if sd == nil {
+		return
+	}
+	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats, Params: s.smp,
+		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.MaxCapacity()}
+	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcCPU: rq.c, Now: uint64(now), Flags: LBFActiveLB}
+	for p := rq.tasks.tail; p != nil; p = p.prev {
+		if v := CanMigrateTask(&me, p); v.OK {
+			s.move(now, p, cpu, target)
+			s.dom[sd.idx].failed = 0
+			s.explain(target, -1, explainf{"active balance moved %v from %v", []any{p, cpu}})
+			return
+		}
+	}
+}
+
+// SetAttr changes tid's attributes: nice (set_user_nice), fair policy (__sched_setscheduler),
+// group (sched_move_task) and affinity (set_cpus_allowed_ptr, which moves a queued task off a
+// CPU it may no longer use and reschedules a running one so that it leaves at its next stop).
+func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
+	th := s.thread(tid)
+	t := th.task
+	e := t.E
+	cpu := t.cpu
+	rq := &s.rqs[cpu]
+	n := uint64(now)
+	pol, nice := s.policyOf(tid, attr)
+	g := s.group(tid, attr.Group)
+	resched := false
+	if pol != e.policy || g != e.group {
+		resched = rq.c.Requeue(e, n, func() {
+			e.SetGroup(g)
+			e.setPolicy(pol)
+		})
+	}
+	if nice != e.nice {
+		resched = rq.c.SetNice(e, nice, n) || resched
+	}
+	t.SetAllowed(s.allowed(attr.Affinity))
+	if !t.allowed.Has(cpu) {
+		switch {
+		case rq.curr == th:
+			resched = true
+		case e.onRQ:
+			s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
+		}
+	}
+	s.refresh(cpu)
+	if resched || rq.c.NeedResched() {
+		s.env.Resched(cpu)
+	}
+}

@@ -1,0 +1,229 @@
+package cfs
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// fakeEnv is a sched.Env that records reschedule requests for the test machine to carry out.
+type fakeEnv struct {
+	pending    topology.CPUSet
+	explaining bool
+	log        []string
+	tb         testing.TB
+}
+
+func (e *fakeEnv) Resched(cpu topology.CPU) { e.pending.Add(cpu) }
+func (e *fakeEnv) Explaining() bool         { return e.explaining }
+func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
+	if !e.explaining {
+		e.tb.Fatalf("Explain(%v, %v, %q) called while not explaining", cpu, tid, why)
+	}
+	if why == "" {
+		e.tb.Fatalf("Explain(%v, %v) with an empty explanation", cpu, tid)
+	}
+	e.log = append(e.log, fmt.Sprintf("%v %v: %s", cpu, tid, why))
+}
+
+// behaviour is a test thread's script: run for run ticks, then sleep for sleep ticks, forever;
+// run 0 is a hog that never sleeps.
+type behaviour struct {
+	run, sleep int
+}
+
+type mthread struct {
+	id      sched.ID
+	b       behaviour
+	left    int // ticks left in the current run phase
+	wakeAt  int // tick at which a sleeping thread wakes
+	asleep  bool
+	ran     int // ticks found running
+	cpus    []int
+	exited  bool
+	created bool
+}
+
+// smpMachine is a small tick-driven test driver for a Scheduler, the machine of the simulator's
+// Policy contract reduced to what the tests need: each tick it wakes the sleepers that are due,
+// calls Tick on every CPU in ascending order, stops the threads whose run phase ended, then
+// carries out every Resched request (Stop with Preempt, then Pick) until none is left, and
+// counts the ticks each thread was found running.
+type smpMachine struct {
+	tb      testing.TB
+	s       *Scheduler
+	env     *fakeEnv
+	topo    *topology.Topology
+	running []sched.ID
+	threads []*mthread
+	tick    int
+	tickNS  int64
+	check   func()
+}
+
+func newSMPMachine(tb testing.TB, topo *topology.Topology, hz int, o SchedulerOptions) *smpMachine {
+	env := &fakeEnv{tb: tb}
+	s := NewScheduler(o)
+	if err := s.Start(sched.Config{Topology: topo, Hz: hz}, env); err != nil {
+		tb.Fatalf("Start: %v", err)
+	}
+	m := &smpMachine{tb: tb, s: s, env: env, topo: topo, running: make([]sched.ID, topo.NumIDs()), tickNS: 1_000_000_000 / int64(hz)}
+	for i := range m.running {
+		m.running[i] = -1
+	}
+	return m
+}
+
+func (m *smpMachine) now() int64 { return int64(m.tick) * m.tickNS }
+
+// spawn forks a thread with attr on cpu (parent -1) and wakes it.
+func (m *smpMachine) spawn(cpu topology.CPU, attr sched.Attr, b behaviour) sched.ID {
+	id := sched.ID(len(m.threads))
+	th := &mthread{id: id, b: b, left: b.run, created: true, cpus: make([]int, m.topo.NumIDs())}
+	m.threads = append(m.threads, th)
+	m.s.Fork(m.now(), id, -1, cpu, attr)
+	m.s.Wakeup(m.now(), id, cpu, sched.WakeFork)
+	m.settle()
+	return id
+}
+
+// settle carries out pending reschedules, lowest CPU first, until none is left.
+func (m *smpMachine) settle() {
+	for guard := 0; !m.env.pending.IsEmpty(); guard++ {
+		if guard > 10*m.topo.NumCPUs()+100 {
+			m.tb.Fatalf("tick %d: reschedules do not settle", m.tick)
+		}
+		c, _ := m.env.pending.First()
+		m.env.pending.Remove(c)
+		if id := m.running[c]; id >= 0 {
+			m.s.Stop(m.now(), c, id, sched.Preempt)
+			m.running[c] = -1
+		}
+		m.pick(c)
+	}
+	if m.check != nil {
+		m.check()
+	}
+}
+
+func (m *smpMachine) pick(c topology.CPU) {
+	id, ok := m.s.Pick(m.now(), c)
+	if !ok {
+		return
+	}
+	for o, r := range m.running {
+		if r == id {
+			m.tb.Fatalf("tick %d: Pick(%v) returned %v, already running on cpu%d", m.tick, c, id, o)
+		}
+	}
+	th := m.threads[id]
+	if th.asleep || th.exited {
+		m.tb.Fatalf("tick %d: Pick(%v) returned %v, which is not runnable", m.tick, c, id)
+	}
+	m.running[c] = id
+}
+
+// step advances the machine by one tick.
+func (m *smpMachine) step() {
+	m.tick++
+	now := m.now()
+	for _, th := range m.threads {
+		if th.asleep && th.wakeAt <= m.tick {
+			th.asleep = false
+			th.left = th.b.run
+			t, _ := m.s.Task(th.id)
+			m.s.Wakeup(now, th.id, t.CPU(), 0)
+		}
+	}
+	m.settle()
+	for c := range m.topo.CPUs().All() {
+		m.s.Tick(now, c)
+		id := m.running[c]
+		if id < 0 {
+			continue
+		}
+		th := m.threads[id]
+		th.ran++
+		th.cpus[c]++
+		if th.b.run > 0 {
+			th.left--
+			if th.left <= 0 {
+				m.s.Stop(now, c, id, sched.Sleep)
+				m.running[c] = -1
+				th.asleep, th.wakeAt = true, m.tick+th.b.sleep
+				m.pick(c)
+			}
+		}
+	}
+	m.settle()
+}
+
+func (m *smpMachine) run(ticks int) {
+	for range ticks {
+		m.step()
+	}
+}
+
+// checkInvariants checks the scheduler's state against the machine's: every CPU's fair state
+// (without the group-weight check, which the SMP code refreshes lazily), each thread queued
+// on exactly its task's CPU's list exactly while runnable, the CPU running what the machine
+// thinks, and the statistics matching the queues.
+func (m *smpMachine) checkInvariants(groups bool) {
+	m.tb.Helper()
+	s := m.s
+	for c := range m.topo.CPUs().All() {
+		rq := &s.rqs[c]
+		if !groups {
+			if err := cpuErr(rq.c, nil); err != nil {
+				m.tb.Fatalf("tick %d cpu%d: %v", m.tick, c, err)
+			}
+		}
+		var curID sched.ID = -1
+		if e := rq.c.Curr(); e != nil {
+			curID = s.byEntity[e].id
+		}
+		if curID != m.running[c] {
+			m.tb.Fatalf("tick %d cpu%d: scheduler runs %v, machine %v", m.tick, c, curID, m.running[c])
+		}
+		n := 0
+		for t := rq.tasks.Front(); t != nil; t = t.Next() {
+			n++
+			if t.CPU() != c || !t.E.OnRQ() || t.E.cpu != rq.c {
+				m.tb.Fatalf("tick %d cpu%d: %v on the list but cpu %v, on_rq %t", m.tick, c, t, t.CPU(), t.E.OnRQ())
+			}
+			if !t.AllowedOn(c) {
+				m.tb.Fatalf("tick %d cpu%d: %v queued on a CPU it may not use (%v)", m.tick, c, t, t.Allowed())
+			}
+		}
+		if n != rq.tasks.Len() || n != rq.c.NrRunning() {
+			m.tb.Fatalf("tick %d cpu%d: list %d (len %d), h_nr_running %d", m.tick, c, n, rq.tasks.Len(), rq.c.NrRunning())
+		}
+		st := s.stats[c]
+		if int(st.NrRunning) != n || st.Load != ScaleLoadDown(rq.c.Root().Load().Weight) {
+			m.tb.Fatalf("tick %d cpu%d: stats %+v out of date", m.tick, c, st)
+		}
+	}
+	for _, th := range m.threads {
+		if th.exited {
+			continue
+		}
+		t, ok := s.Task(th.id)
+		if !ok {
+			m.tb.Fatalf("tick %d: thread %v lost", m.tick, th.id)
+		}
+		if t.E.OnRQ() == th.asleep {
+			m.tb.Fatalf("tick %d: %v on_rq %t, asleep %t", m.tick, th.id, t.E.OnRQ(), th.asleep)
+		}
+	}
+}
+
+// perCPU returns how many hogs run on each CPU now.
+func (m *smpMachine) perCPU() []int {
+	n := make([]int, m.topo.NumIDs())
+	for c := range m.topo.CPUs().All() {
+		n[c] = m.s.rqs[c].c.NrRunning()
+	}
+	return n
+}

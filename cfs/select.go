@@ -1,0 +1,685 @@
+// This file implements wakeup and fork placement of v6.5 as pure functions: select_task_rq_fair
+// with wake_wide and wake_affine (wake_affine_idle, wake_affine_weight), the fast path
+// select_idle_sibling (select_idle_smt, select_idle_core, select_idle_cpu,
+// select_idle_capacity) and the slow path find_idlest_cpu (find_idlest_group,
+// update_sg_wakeup_stats, update_pick_idlest, find_idlest_group_cpu).
+
+package cfs
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A WakeEnv is the input of a placement decision: the machine's state and the waking or new
+// task. Decisions never modify it.
+type WakeEnv struct {
+	// Domains is the topology as the balancer sees it.
+	Domains *Domains
+	// Stats holds every CPU's statistics, indexed by CPU id.
+	Stats []CPUStat
+	// Task is the task being placed (p), and Waker the task running on This that wakes it
+	// (current), or nil.
+	Task, Waker *Task
+	// This is the CPU the wakeup or fork runs on (smp_processor_id), Prev the task's previous
+	// CPU (prev_cpu; for a fork, the parent's CPU).
+	This, Prev topology.CPU
+	// Sync is WF_SYNC: the waker is about to sleep. Fork is WF_FORK (SD_BALANCE_FORK and the
+	// slow path), Exec WF_EXEC; neither means WF_TTWU.
+	Sync, Fork, Exec bool
+	// HasIdleCores holds sd_llc_shared->has_idle_cores, indexed by LLC id ([Domains.LLCID]).
+	HasIdleCores []bool
+	// NrIdleScan holds sd_llc_shared->nr_idle_scan, indexed by LLC id.
+	NrIdleScan []int
+	// Params are the SMP tunables.
+	Params SMPParams
+}
+
+// A PlaceReason says how [SelectTaskRQ] chose its CPU.
+type PlaceReason uint8
+
+const (
+	// PlacePrev: no domain applied; the task stays on its previous CPU.
+	PlacePrev PlaceReason = iota
+	// PlaceIdlest: the slow path (fork, exec) descended through the idlest groups.
+	PlaceIdlest
+	// PlaceTargetIdle: the fast path's target (this CPU or prev after wake_affine) is idle.
+	PlaceTargetIdle
+	// PlacePrevIdle: the previous CPU shares the target's cache and is idle.
+	PlacePrevIdle
+	// PlaceRecentIdle: the CPU the task used before its previous one shares the cache and
+	// is idle.
+	PlaceRecentIdle
+	// PlaceIdleCapacity: on a machine of unequal capacities, an idle CPU the task fits.
+	PlaceIdleCapacity
+	// PlaceIdleSMT: an idle SMT sibling of the previous CPU.
+	PlaceIdleSMT
+	// PlaceIdleCore: an idle core in the target's LLC.
+	PlaceIdleCore
+	// PlaceIdleCPU: an idle CPU in the target's LLC.
+	PlaceIdleCPU
+	// PlaceTargetBusy: nothing idle was found; the target it is.
+	PlaceTargetBusy
+	// PlaceFallback: the chosen CPU is not allowed; select_fallback_rq chose another.
+	PlaceFallback
+)
+
+var placeReasons = [...]string{
+	PlacePrev:         "previous CPU, no domain applies",
+	PlaceIdlest:       "idlest CPU of the idlest groups (slow path)",
+	PlaceTargetIdle:   "target idle",
+	PlacePrevIdle:     "previous CPU idle and cache-affine",
+	PlaceRecentIdle:   "recently used CPU idle and cache-affine",
+	PlaceIdleCapacity: "idle CPU with enough capacity",
+	PlaceIdleSMT:      "idle SMT sibling of the previous CPU",
+	PlaceIdleCore:     "idle core in the LLC",
+	PlaceIdleCPU:      "idle CPU in the LLC",
+	PlaceTargetBusy:   "no idle CPU found, target kept",
+	PlaceFallback:     "chosen CPU not allowed, fallback",
+}
+
+// String explains the reason in a few words.
+func (r PlaceReason) String() string {
+	if int(r) < len(placeReasons) {
+		return placeReasons[r]
+	}
+	return fmt.Sprintf("PlaceReason(%d)", uint8(r))
+}
+
+// A Placement is the outcome of [SelectTaskRQ] and its parts.
+type Placement struct {
+	// CPU is the chosen CPU.
+	CPU topology.CPU
+	// Reason says how.
+	Reason PlaceReason
+	// WantAffine reports whether the wakeup could move the task towards the waker
+	// (!wake_wide and the waker's CPU allowed); Affine whether wake_affine chose This.
+	WantAffine, Affine bool
+	// AffineDomain is the wake-affine domain used, if any; Target the fast path's target.
+	AffineDomain *SchedDomain
+	Target       topology.CPU
+	// ClearIdleCores reports that select_idle_cpu found no idle core, so the caller clears
+	// the LLC's has_idle_cores; SetRecentUsed that p->recent_used_cpu becomes RecentUsed.
+	ClearIdleCores bool
+	SetRecentUsed  bool
+	RecentUsed     topology.CPU
+	// Scanned is the number of CPUs select_idle_cpu examined.
+	Scanned int
+}
+
+// String explains the placement.
+func (p Placement) String() string {
+	s := fmt.Sprintf("placed on %v: %v", p.CPU, p.Reason)
+	if p.AffineDomain != nil {
+		side := "previous CPU"
+		if p.Affine {
+			side = "waker's CPU"
+		}
+		s += fmt.Sprintf(" (wake_affine at %s chose the %s, target %v)", p.AffineDomain.Name(), side, p.Target)
+	}
+	if p.Scanned > 0 {
+		s += fmt.Sprintf(", %d CPUs scanned", p.Scanned)
+	}
+	return s
+}
+
+// WakeWide reports whether waker and wakee wake many partners, so that the wakee should not be
+// pulled next to the waker: wake_wide. With llcSize the LLC's CPU count, the smaller of the two
+// flip counts must reach llcSize and the larger must be llcSize times the smaller.
+func WakeWide(wakerFlips, wakeeFlips uint32, llcSize int) bool {
+	master, slave := wakerFlips, wakeeFlips
+	if master < slave {
+		master, slave = slave, master
+	}
+	factor := uint32(llcSize)
+	return !(slave < factor || master < slave*factor)
+}
+
+// wakeLoad is the load a placement attributes to task t: task_h_load while it is queued, its
+// own unscaled weight while it sleeps (the model keeps no blocked load).
+func wakeLoad(t *Task) uint64 {
+	if t.E.onRQ {
+		return TaskHLoad(t.E)
+	}
+	return ScaleLoadDown(t.E.load.Weight)
+}
+
+// WakeAffine decides between the waker's CPU this and the wakee's previous CPU prev at domain
+// sd: wake_affine. WA_IDLE takes an idle this when it shares the cache with prev (prev if that
+// is idle too), this on a sync wakeup when the waker runs alone there, and an idle prev. Then
+// WA_WEIGHT compares the loads the two CPUs would have with the wakee (this minus a sync
+// waker's load), each scaled by the other's capacity, biased by half of imbalance_pct towards
+// prev with WA_BIAS, and takes this only if it comes out strictly lighter. It reports whether
+// this was chosen.
+func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU) bool {
+	p := env.Params
+	st := env.Stats
+	target := -1
+	if p.WAIdle {
+		switch {
+		case st[this].Idle() && env.Domains.ShareCache(this, prev):
+			if st[prev].Idle() {
+				target = int(prev)
+			} else {
+				target = int(this)
+			}
+		case env.Sync && st[this].NrRunning == 1:
+			target = int(this)
+		case st[prev].Idle():
+			target = int(prev)
+		}
+	}
+	if p.WAWeight && target == -1 {
+		thisEff := int64(st[this].Load)
+		weight := true
+		if env.Sync && env.Waker != nil {
+			cur := int64(wakeLoad(env.Waker))
+			if cur > thisEff {
+				target, weight = int(this), false
+			} else {
+				thisEff -= cur
+			}
+		}
+		if weight {
+			taskLoad := int64(wakeLoad(env.Task))
+			thisEff += taskLoad
+			if p.WABias {
+				thisEff *= 100
+			}
+			thisEff *= int64(st[prev].Capacity)
+			prevEff := int64(st[prev].Load) - taskLoad
+			if p.WABias {
+				prevEff *= 100 + (int64(sd.ImbalancePct())-100)/2
+			}
+			prevEff *= int64(st[this].Capacity)
+			if env.Sync {
+				prevEff++
+			}
+			if thisEff < prevEff {
+				target = int(this)
+			}
+		}
+	}
+	return target == int(this)
+}
+
+// idleish reports whether c is idle or runs only SCHED_IDLE tasks (available_idle_cpu ||
+// sched_idle_cpu).
+func idleish(st []CPUStat, c topology.CPU) bool { return st[c].Idle() || st[c].IdleOnly() }
+
+// asymFits is asym_fits_cpu: on a machine of unequal capacities, whether task util fits c.
+func (env *WakeEnv) asymFits(c topology.CPU) bool {
+	if !env.Domains.topo.Asymmetric() {
+		return true
+	}
+	return fitsCapacity(env.Task.util, env.Stats[c].Capacity)
+}
+
+// SelectIdleSibling returns the CPU near target to wake the task on: select_idle_sibling of
+// v6.5. In order: an idle (or SCHED_IDLE-only) target; the previous CPU if it shares target's
+// cache and is idle; the recently used CPU on the same terms if allowed; on a machine of unequal
+// capacities, the first idle CPU the task fits in target's asymmetric domain; then, with SMT
+// and no idle core known in the LLC, an idle sibling of a cache-affine previous CPU; then
+// select_idle_cpu's scan of target's LLC from target+1, wrapping, for an idle core when one is
+// known to exist, else for an idle CPU, at most NrIdleScan CPUs with SIS_UTIL. Without an LLC
+// domain, or when nothing is idle, target. The returned Placement also says whether the
+// LLC's has_idle_cores should be cleared and records p->recent_used_cpu = prev. The complexity
+// is O(CPUs of the LLC).
+func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU) Placement {
+	st := env.Stats
+	t := env.Task
+	pl := Placement{CPU: target, Target: target}
+	ds := env.Domains
+	if idleish(st, target) && env.asymFits(target) {
+		pl.Reason = PlaceTargetIdle
+		return pl
+	}
+	if prev != target && ds.ShareCache(prev, target) && idleish(st, prev) && env.asymFits(prev) {
+		pl.CPU, pl.Reason = prev, PlacePrevIdle
+		return pl
+	}
+	recent := t.recentUsedCPU
+	pl.SetRecentUsed, pl.RecentUsed = true, prev
+	if recent != prev && recent != target && ds.ShareCache(recent, target) && idleish(st, recent) &&
+		t.allowed.Has(recent) && env.asymFits(recent) {
+		pl.CPU, pl.Reason = recent, PlaceRecentIdle
+		return pl
+	}
+	if ds.topo.Asymmetric() {
+		if sd := ds.AsymCapacity(target); sd != nil {
+			if c, ok := env.selectIdleCapacity(sd, target); ok {
+				pl.CPU, pl.Reason = c, PlaceIdleCapacity
+			} else {
+				pl.Reason = PlaceTargetBusy
+			}
+			return pl
+		}
+	}
+	sd := ds.LLC(target)
+	if sd == nil {
+		pl.Reason = PlaceTargetBusy
+		return pl
+	}
+	hasIdleCore := false
+	llc := ds.LLCID(target)
+	if ds.SMTActive() {
+		hasIdleCore = env.HasIdleCores != nil && env.HasIdleCores[llc]
+		if !hasIdleCore && ds.ShareCache(prev, target) {
+			for _, c := range ds.SMT(prev) {
+				if c != prev && t.allowed.Has(c) && idleish(st, c) {
+					pl.CPU, pl.Reason = c, PlaceIdleSMT
+					return pl
+				}
+			}
+		}
+	}
+	c, ok, core, scanned := env.selectIdleCPU(sd, hasIdleCore, target, llc)
+	pl.Scanned = scanned
+	pl.ClearIdleCores = hasIdleCore && !core
+	switch {
+	case !ok:
+		pl.Reason = PlaceTargetBusy
+	case core:
+		pl.CPU, pl.Reason = c, PlaceIdleCore
+	default:
+		pl.CPU, pl.Reason = c, PlaceIdleCPU
+	}
+	return pl
+}
+
+// selectIdleCPU is select_idle_cpu with select_idle_core: the scan of LLC domain sd. It reports
+// the CPU found, whether one was, whether it is a whole idle core (when hasIdleCore; otherwise
+// the hint is stale and the caller clears it), and how many CPUs it examined.
+func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc topology.CPU) (cpu topology.CPU, ok, core bool, scanned int) {
+	st := env.Stats
+	t := env.Task
+	nr := math.MaxInt
+	if env.Params.SISUtil && env.NrIdleScan != nil {
+		nr = env.NrIdleScan[llc] + 1
+		if nr == 1 {
+			return 0, false, false, 0
+		}
+	}
+	list := sd.list
+	n := len(list)
+	start := 0
+	for start < n && list[start] <= target {
+		start++
+	}
+	var skip topology.CPUSet // cores already examined (cpumask_andnot in select_idle_core)
+	idleCPU, found := topology.CPU(0), false
+	for k := range n {
+		c := list[(start+k)%n]
+		if !t.allowed.Has(c) || skip.Has(c) {
+			continue
+		}
+		scanned++
+		if hasIdleCore {
+			idle := true
+			for _, s := range env.Domains.SMT(c) {
+				if !st[s].Idle() {
+					idle = false
+					if !found {
+						if st[s].IdleOnly() && t.allowed.Has(s) {
+							idleCPU, found = s, true
+							break
+						}
+						continue
+					}
+					break
+				}
+				if !found && t.allowed.Has(s) {
+					idleCPU, found = s, true
+				}
+			}
+			if idle {
+				return c, true, true, scanned
+			}
+			for _, s := range env.Domains.SMT(c) {
+				skip.Add(s)
+			}
+			continue
+		}
+		nr--
+		if nr == 0 {
+			return 0, false, false, scanned
+		}
+		if idleish(st, c) {
+			return c, true, false, scanned
+		}
+	}
+	return idleCPU, found, false, scanned
+}
+
+// selectIdleCapacity is select_idle_capacity: the first idle CPU of sd from target+1, wrapping,
+// that the task fits, else the idle CPU of largest capacity.
+func (env *WakeEnv) selectIdleCapacity(sd *SchedDomain, target topology.CPU) (topology.CPU, bool) {
+	st := env.Stats
+	t := env.Task
+	span := sd.span.Intersect(t.allowed)
+	var best topology.CPU
+	var bestCap uint64
+	found := false
+	visit := func(c topology.CPU) bool {
+		if !idleish(st, c) {
+			return false
+		}
+		cp := st[c].Capacity
+		if fitsCapacity(t.util, cp) {
+			best, found = c, true
+			return true
+		}
+		if cp > bestCap {
+			best, bestCap, found = c, cp, true
+		}
+		return false
+	}
+	for c, ok := span.After(target); ok; c, ok = span.After(c) {
+		if visit(c) {
+			return c, true
+		}
+	}
+	for c, ok := span.First(); ok && c <= target; c, ok = span.After(c) {
+		if visit(c) {
+			return c, true
+		}
+	}
+	return best, found
+}
+
+// wakeupGroupStats is update_sg_wakeup_stats: a group's statistics for placing the task, which
+// is not queued anywhere, so the "without p" variants of the kernel are the plain values.
+func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup) GroupStats {
+	var s GroupStats
+	asym := sd.flags&topology.SDAsymCPUCapacity != 0
+	if asym {
+		s.MisfitTaskLoad = 1
+	}
+	for _, c := range g.list {
+		rq := &env.Stats[c]
+		s.GroupLoad += rq.Load
+		s.GroupUtil += rq.Util
+		s.GroupRunnable += rq.Runnable
+		s.SumHNrRunning += rq.HNrRunning
+		s.SumNrRunning += rq.NrRunning
+		if rq.NrRunning == 0 {
+			s.IdleCPUs++
+		}
+		if asym && s.MisfitTaskLoad != 0 && fitsCapacity(env.Task.util, rq.Capacity) {
+			s.MisfitTaskLoad = 0
+		}
+	}
+	s.GroupCapacity = g.capacity
+	s.GroupWeight = uint32(len(g.list))
+	s.Type = ClassifyGroup(sd.ImbalancePct(), false, &s)
+	if s.Type == GroupFullyBusy || s.Type == GroupOverloaded {
+		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
+	}
+	return s
+}
+
+// pickIdlest is update_pick_idlest.
+func pickIdlest(idlest *BalanceGroup, is *GroupStats, g *BalanceGroup, s *GroupStats) bool {
+	if s.Type < is.Type {
+		return true
+	}
+	if s.Type > is.Type {
+		return false
+	}
+	switch s.Type {
+	case GroupOverloaded, GroupFullyBusy:
+		if is.AvgLoad <= s.AvgLoad {
+			return false
+		}
+	case GroupImbalanced:
+		return false
+	case GroupMisfitTask:
+		if idlest.maxCap >= g.maxCap {
+			return false
+		}
+	case GroupHasSpare:
+		if is.IdleCPUs > s.IdleCPUs {
+			return false
+		}
+		if is.IdleCPUs == s.IdleCPUs && is.GroupUtil <= s.GroupUtil {
+			return false
+		}
+	}
+	return true
+}
+
+// FindIdlestGroup returns the least busy group of sd for the task, or nil to stay in the local
+// group: find_idlest_group of v6.5. Groups without an allowed CPU are skipped; every group
+// holding this counts as local. The idlest group has the lowest type, then the lowest avg_load
+// (fully busy, overloaded), the largest capacity (misfit), or the most idle CPUs and then the
+// least utilisation (spare capacity). It is returned only if the local group is of a higher
+// type, or by the same rules clearly busier: by more than imbalance_pct and 17% of a nice-0
+// load of avg_load (and not within that load at NUMA levels), or with fewer idle CPUs (at NUMA
+// levels only beyond the imbalance [AdjustNumaImbalance] tolerates).
+func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU) *BalanceGroup {
+	t := env.Task
+	var idlest, local *BalanceGroup
+	is := GroupStats{AvgLoad: math.MaxUint32, Type: GroupOverloaded}
+	var ls GroupStats
+	for _, g := range sd.groups {
+		if !g.cpus.Overlaps(t.allowed) {
+			continue
+		}
+		isLocal := g.cpus.Has(this)
+		s := env.wakeupGroupStats(sd, g)
+		if isLocal {
+			local, ls = g, s
+			continue
+		}
+		if pickIdlest(idlest, &is, g, &s) {
+			idlest, is = g, s
+		}
+	}
+	if idlest == nil {
+		return nil
+	}
+	if local == nil {
+		return idlest
+	}
+	if ls.Type < is.Type {
+		return nil
+	}
+	if ls.Type > is.Type {
+		return idlest
+	}
+	switch ls.Type {
+	case GroupOverloaded, GroupFullyBusy:
+		imbalance := ScaleLoadDown(NiceZeroLoad) * (sd.ImbalancePct() - 100) / 100
+		if sd.flags&topology.SDNUMA != 0 && is.AvgLoad+imbalance >= ls.AvgLoad {
+			return nil
+		}
+		if is.AvgLoad >= ls.AvgLoad+imbalance {
+			return nil
+		}
+		if 100*ls.AvgLoad <= sd.ImbalancePct()*is.AvgLoad {
+			return nil
+		}
+	case GroupImbalanced:
+		return nil
+	case GroupMisfitTask:
+		if local.maxCap >= idlest.maxCap {
+			return nil
+		}
+	case GroupHasSpare:
+		if sd.flags&topology.SDNUMA != 0 {
+			imbNumaNr := sd.imbNumaNr
+			if t.nAllowed != env.Domains.topo.NumCPUs() {
+				imbNumaNr = min(local.cpus.Intersect(t.allowed).Count(), imbNumaNr)
+			}
+			imb := int32(ls.IdleCPUs - is.IdleCPUs)
+			if imb < 0 {
+				imb = -imb
+			}
+			if AdjustNumaImbalance(imb, int32(ls.SumNrRunning+1), int32(imbNumaNr)) == 0 {
+				return nil
+			}
+		}
+		if ls.IdleCPUs >= is.IdleCPUs {
+			return nil
+		}
+	}
+	return idlest
+}
+
+// FindIdlestGroupCPU returns the CPU of group g to put the task on: find_idlest_group_cpu. A
+// group of one CPU gives that CPU; otherwise, among the allowed CPUs, the first that runs only
+// SCHED_IDLE work, else the idle CPU that went idle most recently (no idle-state exit latencies
+// are modelled), else the least loaded CPU, else this.
+func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU) topology.CPU {
+	if len(g.list) == 1 {
+		return g.list[0]
+	}
+	st := env.Stats
+	minLoad := uint64(math.MaxUint64)
+	least := this
+	var latest uint64
+	shallowest, haveShallowest := topology.CPU(0), false
+	for _, c := range g.list {
+		if !env.Task.allowed.Has(c) {
+			continue
+		}
+		rq := &st[c]
+		if rq.IdleOnly() {
+			return c
+		}
+		if rq.Idle() {
+			if rq.IdleStamp > latest {
+				latest, shallowest, haveShallowest = rq.IdleStamp, c, true
+			}
+		} else if !haveShallowest && rq.Load < minLoad {
+			minLoad, least = rq.Load, c
+		}
+	}
+	if haveShallowest {
+		return shallowest
+	}
+	return least
+}
+
+// FindIdlestCPU is the slow path of placement, find_idlest_cpu: from domain sd of CPU this
+// down, at every level carrying flag, move to the idlest group's idlest CPU and continue at
+// that CPU's domains below the level just balanced. It returns prev if no CPU of sd is allowed.
+func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags) topology.CPU {
+	if !sd.span.Overlaps(env.Task.allowed) {
+		return prev
+	}
+	cpu, newCPU := this, this
+	for sd != nil {
+		if sd.flags&flag == 0 {
+			sd = sd.child
+			continue
+		}
+		g := FindIdlestGroup(env, sd, cpu)
+		if g == nil {
+			sd = sd.child
+			continue
+		}
+		newCPU = FindIdlestGroupCPU(env, g, cpu)
+		if newCPU == cpu {
+			sd = sd.child
+			continue
+		}
+		cpu = newCPU
+		weight := sd.weight
+		sd = nil
+		for _, tmp := range env.Domains.chains[cpu] {
+			if weight <= tmp.weight {
+				break
+			}
+			if tmp.flags&flag != 0 {
+				sd = &env.Domains.chains[cpu][tmp.level]
+			}
+		}
+	}
+	return newCPU
+}
+
+// SelectTaskRQ chooses the CPU for a waking or new task: select_task_rq_fair of v6.5 followed
+// by the core's is_cpu_allowed check. A wakeup (neither Fork nor Exec) may go affine unless
+// [WakeWide] says the waker and wakee have many partners or This is not allowed: at the first
+// SD_WAKE_AFFINE domain of This that also holds Prev, [WakeAffine] picks This or Prev as the
+// target of [SelectIdleSibling]. Otherwise the highest domain of This in the run carrying
+// SD_BALANCE_FORK (or _EXEC, or _WAKE for a wakeup that cannot go affine) leads to the slow
+// path [FindIdlestCPU]; with no such domain a wakeup takes the fast path around Prev, and a fork
+// stays on Prev. A result the task may not run on is replaced by select_fallback_rq's choice:
+// the first allowed CPU of Prev's node, else the first allowed CPU. SelectTaskRQ changes
+// nothing; the Placement says what the caller updates.
+func SelectTaskRQ(env *WakeEnv) Placement {
+	t := env.Task
+	ds := env.Domains
+	ttwu := !env.Fork && !env.Exec
+	flag := topology.SDBalanceWake
+	switch {
+	case env.Fork:
+		flag = topology.SDBalanceFork
+	case env.Exec:
+		flag = topology.SDBalanceExec
+	}
+	this, prev := env.This, env.Prev
+	newCPU := prev
+	var pl Placement
+	if ttwu {
+		waker := uint32(0)
+		if env.Waker != nil {
+			waker = env.Waker.wakeeFlips
+		}
+		pl.WantAffine = !WakeWide(waker, t.wakeeFlips, ds.LLCSize(this)) && t.allowed.Has(this)
+	}
+	var sd *SchedDomain
+	for k := range ds.chains[this] {
+		tmp := &ds.chains[this][k]
+		if pl.WantAffine && tmp.flags&topology.SDWakeAffine != 0 && tmp.span.Has(prev) {
+			if this != prev {
+				if WakeAffine(env, tmp, this, prev) {
+					newCPU, pl.Affine = this, true
+				}
+			}
+			pl.AffineDomain = tmp
+			sd = nil
+			break
+		}
+		if tmp.flags&flag != 0 {
+			sd = tmp
+		} else if !pl.WantAffine {
+			break
+		}
+	}
+	switch {
+	case sd != nil:
+		pl.CPU, pl.Reason = FindIdlestCPU(env, sd, this, prev, flag), PlaceIdlest
+	case ttwu:
+		sis := SelectIdleSibling(env, prev, newCPU)
+		sis.WantAffine, sis.Affine, sis.AffineDomain = pl.WantAffine, pl.Affine, pl.AffineDomain
+		pl = sis
+	default:
+		pl.CPU, pl.Reason = newCPU, PlacePrev
+	}
+	if !t.allowed.Has(pl.CPU) {
+		pl.CPU, pl.Reason = fallbackCPU(ds.topo, t, prev), PlaceFallback
+	}
+	return pl
+}
+
+// fallbackCPU is select_fallback_rq: an allowed CPU of prev's node, else any allowed CPU, the
+// first in ascending order.
+func fallbackCPU(t *topology.Topology, task *Task, prev topology.CPU) topology.CPU {
+	node := t.Node(prev)
+	for c := range task.allowed.All() {
+		if t.Has(c) && t.Node(c) == node {
+			return c
+		}
+	}
+	for c := range task.allowed.All() {
+		if t.Has(c) {
+			return c
+		}
+	}
+	return prev
+}

@@ -1,0 +1,203 @@
+package cfs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// benchTopo returns a machine of n CPUs: TwoCPU, or SMT-2 cores in LLCs of 32 CPUs, with 2
+// packages (and 4 NUMA nodes per package at 1024 CPUs).
+func benchTopo(n int) *topology.Topology {
+	switch n {
+	case 2:
+		return topology.TwoCPU()
+	case 64:
+		return topology.Uniform(2, 1, 1, 16, 2)
+	case 1024:
+		return topology.Uniform(2, 4, 4, 16, 2)
+	}
+	panic(fmt.Sprintf("benchTopo(%d)", n))
+}
+
+// balanceFixture is one periodic balance at the top domain of cpu0, which is idle, over random
+// per-CPU task counts, with a task list of 8 queued tasks for whichever CPU is found busiest.
+type balanceFixture struct {
+	env   LBEnv
+	src   *CPU
+	list  TaskList
+	buf   []*Task
+	stats []CPUStat
+}
+
+func newBalanceFixture(n int, seed uint64) *balanceFixture {
+	topo := benchTopo(n)
+	ds := NewDomains(topo, GroupsPerCPU)
+	r := rand.New(rand.NewPCG(seed, 1))
+	nr := map[topology.CPU]uint32{}
+	for c := range topo.CPUs().All() {
+		if c != 0 {
+			nr[c] = uint32(r.IntN(4))
+		}
+	}
+	f := &balanceFixture{stats: statsFor(topo, nr)}
+	ch := ds.Chain(0)
+	sd := &ch[len(ch)-1]
+	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: f.stats, Params: DefaultSMPParams(V65)}
+	f.src = NewCPU(1, DefaultParams())
+	for i := range 8 {
+		e := NewTask(fmt.Sprint(i), Normal, 0)
+		f.src.Wakeup(e, 1)
+		f.list.PushFront(NewSMPTask(e, topo.CPUs(), 1))
+	}
+	f.src.Schedule(1)
+	f.buf = make([]*Task, 0, 32)
+	return f
+}
+
+// pass runs one load_balance decision: busiest group, busiest queue, and the task choice.
+func (f *balanceFixture) pass() int {
+	d := FindBusiestGroup(&f.env)
+	if d.Group == nil {
+		return 0
+	}
+	src, ok := FindBusiestQueue(&f.env, &d)
+	if !ok {
+		return 0
+	}
+	me := MigrateEnv{LBEnv: &f.env, Src: src, SrcCPU: f.src, Now: 10_000_000, Migration: d.Migration, Imbalance: d.Imbalance,
+		Flags: LBFAllPinned, DstGroupMask: f.env.SD.Group(0).BalanceMask()}
+	var det Detach
+	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0])
+	return det.Detached + 1
+}
+
+// naivePass is the baseline: the busiest group by average load per CPU (the comparison the
+// Wasted Cores paper describes for Linux 4.x), walking each group's CPU set bit by bit, and the
+// most loaded CPU in it.
+func (f *balanceFixture) naivePass() int {
+	sd := f.env.SD
+	best, bestAvg := -1, uint64(0)
+	for i := range sd.NumGroups() {
+		g := sd.Group(i)
+		var load uint64
+		n := 0
+		for c := range g.CPUs().All() {
+			load += f.stats[c].Load
+			n++
+		}
+		if avg := load / uint64(n); !g.CPUs().Has(0) && avg > bestAvg {
+			best, bestAvg = i, avg
+		}
+	}
+	if best < 0 {
+		return 0
+	}
+	var src topology.CPU
+	var max uint64
+	for c := range sd.Group(best).CPUs().All() {
+		if l := f.stats[c].Load; l > max {
+			src, max = c, l
+		}
+	}
+	return int(src) + 1
+}
+
+func BenchmarkBalancePass(b *testing.B) {
+	for _, n := range []int{2, 64, 1024} {
+		f := newBalanceFixture(n, 1)
+		b.Run(fmt.Sprintf("cpus=%d/impl=kernel", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += f.pass()
+			}
+			sinkInt = s
+		})
+		b.Run(fmt.Sprintf("cpus=%d/impl=naive", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += f.naivePass()
+			}
+			sinkInt = s
+		})
+	}
+}
+
+var sinkInt int
+
+// sisFixture is a wakeup on a machine where 90% of the CPUs are busy, targeting cpu0, whose
+// LLC has no idle core.
+func newSISFixture(n int, seed uint64) *WakeEnv {
+	topo := benchTopo(n)
+	r := rand.New(rand.NewPCG(seed, 2))
+	nr := map[topology.CPU]uint32{0: 1}
+	for c := range topo.CPUs().All() {
+		if c != 0 && r.IntN(10) != 0 {
+			nr[c] = 1
+		}
+	}
+	env := wakeFixture(topo, nr, topo.CPUs())
+	env.Task.recentUsedCPU = 0
+	return env
+}
+
+func BenchmarkSelectIdleSibling(b *testing.B) {
+	for _, n := range []int{2, 64, 1024} {
+		env := newSISFixture(n, 1)
+		b.Run(fmt.Sprintf("cpus=%d/impl=kernel", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += int(SelectIdleSibling(env, 0, 0).CPU)
+			}
+			sinkInt = s
+		})
+		b.Run(fmt.Sprintf("cpus=%d/impl=naive", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += int(naiveIdleSibling(env, 0))
+			}
+			sinkInt = s
+		})
+	}
+}
+
+// naiveIdleSibling is the baseline: the first idle CPU of the target's LLC found by walking its
+// CPU set, without SMT awareness or a scan bound.
+func naiveIdleSibling(env *WakeEnv, target topology.CPU) topology.CPU {
+	sd := env.Domains.LLC(target)
+	if sd == nil {
+		return target
+	}
+	for c := range sd.Span().All() {
+		if env.Stats[c].Idle() {
+			return c
+		}
+	}
+	return target
+}
+
+func TestSMPZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	for _, n := range []int{2, 64, 1024} {
+		f := newBalanceFixture(n, 1)
+		if a := testing.AllocsPerRun(100, func() { f.pass() }); a != 0 {
+			t.Errorf("balance pass at %d CPUs: %v allocations, want 0", n, a)
+		}
+		env := newSISFixture(n, 1)
+		if a := testing.AllocsPerRun(100, func() { SelectIdleSibling(env, 0, 0) }); a != 0 {
+			t.Errorf("SelectIdleSibling at %d CPUs: %v allocations, want 0", n, a)
+		}
+		env.Fork, env.This, env.Prev = true, 0, 0
+		if a := testing.AllocsPerRun(100, func() { SelectTaskRQ(env) }); a != 0 {
+			t.Errorf("SelectTaskRQ (fork) at %d CPUs: %v allocations, want 0", n, a)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package cfs_test
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// The machine-wide NUMA groups of topology.FourNode as cpu4 sees them, built per CPU and with
+// the Wasted Cores bug (every CPU shares cpu0's view).
+func ExampleNewDomains() {
+	t := topology.FourNode()
+	for _, mode := range []cfs.GroupConstruction{cfs.GroupsPerCPU, cfs.GroupsFirstCPU} {
+		ds := cfs.NewDomains(t, mode)
+		ch := ds.Chain(4)
+		fmt.Printf("%v: %v\n", mode, &ch[len(ch)-1])
+	}
+	// Output:
+	// per-cpu: NUMA{0-7} groups {0-1,4-7} {0-3,6-7}
+	// first-cpu: NUMA{0-7} groups {0-5} {2-7}
+}
+
+// Two CPUs with two and three hogs: three tasks on one CPU are more than it can serve.
+func ExampleClassifyGroup() {
+	two := cfs.GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 2048}
+	three := cfs.GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}
+	fmt.Println(cfs.ClassifyGroup(117, false, &two), cfs.ClassifyGroup(117, false, &three))
+	// Output: fully_busy overloaded
+}
+
+// An idle cpu0 of TwoCPU looks at cpu1, which runs two nice-0 hogs.
+func ExampleFindBusiestGroup() {
+	t := topology.TwoCPU()
+	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	stats := []cfs.CPUStat{
+		{Capacity: 1024, CapacityOrig: 1024},
+		{NrRunning: 2, HNrRunning: 2, Load: 2048, Util: 1024, Runnable: 2048, Capacity: 1024, CapacityOrig: 1024},
+	}
+	sd := ds.Base(0)
+	env := cfs.LBEnv{SD: sd, DstCPU: 0, Idle: cfs.CPUIdle, CPUs: sd.Span(), Stats: stats, Params: cfs.DefaultSMPParams(cfs.V65)}
+	d := cfs.FindBusiestGroup(&env)
+	fmt.Println(d)
+	src, _ := cfs.FindBusiestQueue(&env, &d)
+	fmt.Println("pull from", src)
+	// Output:
+	// PKG{0-1} from cpu0: busiest group {1} (overloaded: 2 tasks on 1 CPUs (0 idle), load 2048, util 1024, avg_load 2048), local {0} (has_spare: 0 tasks on 1 CPUs (1 idle), load 0, util 0): migrate_util 1024, because groups out of balance
+	// pull from cpu1
+}
+
+// Three tasks on cpu1: the running one, one that ran 0.1 ms ago (cache hot) and one that ran
+// 2 ms ago. detach_tasks takes the cold one; once balancing has failed more than
+// cache_nice_tries times, the hot one too.
+func ExampleDetachTasks() {
+	t := topology.TwoCPU()
+	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	c1 := cfs.NewCPU(1, cfs.DefaultParams())
+	var list cfs.TaskList
+	for _, name := range []string{"running", "hot", "cold"} {
+		e := cfs.NewTask(name, cfs.Normal, 0)
+		c1.Wakeup(e, 1)
+		list.PushFront(cfs.NewSMPTask(e, t.CPUs(), 1))
+	}
+	c1.Schedule(1)
+	now := uint64(10_000_000)
+	list.Back().Prev().E.ExecStart = now - 100_000 // hot
+	list.Front().E.ExecStart = now - 2_000_000     // cold
+	stats := []cfs.CPUStat{{Capacity: 1024}, {NrRunning: 3, HNrRunning: 3, Load: 3072, Capacity: 1024}}
+	for _, failed := range []int{0, 2} {
+		env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats,
+			NrBalanceFailed: failed, Params: cfs.DefaultSMPParams(cfs.V65)}
+		me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcCPU: c1, Now: now, Migration: cfs.MigrateTask, Imbalance: 2}
+		chosen, d := cfs.DetachTasks(&me, &list, nil)
+		fmt.Println(chosen, d)
+	}
+	// Output:
+	// [cold] detached 1 of 3 examined (1 running, 1 cache hot)
+	// [hot cold] detached 2 of 3 examined (1 running)
+}
+
+// A wakeup on FourLLC: the waker runs on cpu0, the wakee last ran on cpu1, which is busy; the
+// LLC's first idle core is found by the scan.
+func ExampleSelectTaskRQ() {
+	t := topology.FourLLC()
+	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	stats := make([]cfs.CPUStat, t.NumIDs())
+	for c := range stats {
+		stats[c] = cfs.CPUStat{Capacity: 1024, CapacityOrig: 1024}
+	}
+	for _, c := range []topology.CPU{0, 1, 13} {
+		stats[c].NrRunning, stats[c].HNrRunning, stats[c].Load, stats[c].Util = 1, 1, 1024, 1024
+	}
+	hasIdleCores := make([]bool, t.NumIDs())
+	hasIdleCores[0] = true
+	scan := make([]int, t.NumIDs())
+	scan[0] = 6
+	wakee := cfs.NewSMPTask(cfs.NewTask("wakee", cfs.Normal, 0), t.CPUs(), 1)
+	env := cfs.WakeEnv{Domains: ds, Stats: stats, Task: wakee, This: 0, Prev: 1,
+		HasIdleCores: hasIdleCores, NrIdleScan: scan, Params: cfs.DefaultSMPParams(cfs.V65)}
+	fmt.Println(cfs.SelectTaskRQ(&env))
+	// Output: placed on cpu2: idle core in the LLC (wake_affine at MC chose the previous CPU, target cpu1), 1 CPUs scanned
+}
+
+func ExampleWakeWide() {
+	// A dispatcher that switched wakees 64 times and a worker that did 8 times, with 8-CPU LLCs.
+	fmt.Println(cfs.WakeWide(64, 8, 8), cfs.WakeWide(4, 1, 8))
+	// Output: true false
+}
+
+func ExampleBalanceInterval() {
+	// An LLC domain of 6 CPUs at HZ=250: every 6 ms when idle, 96 ms minus a jiffy when busy.
+	fmt.Println(cfs.BalanceInterval(6, 16, false, 250, 24), cfs.BalanceInterval(6, 16, true, 250, 24))
+	// Output: 2 23
+}
+
+func ExampleAdjustNumaImbalance() {
+	// Two tasks of imbalance towards a node running one task are tolerated; three are not.
+	fmt.Println(cfs.AdjustNumaImbalance(2, 1, 2), cfs.AdjustNumaImbalance(3, 1, 2))
+	// Output: 0 3
+}
+
+// env is a sched.Env that records reschedule requests.
+type env struct{ pending topology.CPUSet }
+
+func (e *env) Resched(c topology.CPU)                 { e.pending.Add(c) }
+func (e *env) Explaining() bool                       { return false }
+func (e *env) Explain(topology.CPU, sched.ID, string) {}
+
+// A Scheduler on TwoCPU: two hogs forked on cpu0 end up one per CPU.
+func ExampleScheduler() {
+	t := topology.TwoCPU()
+	s := cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V65})
+	e := &env{}
+	if err := s.Start(sched.Config{Topology: t, Hz: 250}, e); err != nil {
+		panic(err)
+	}
+	running := map[topology.CPU]sched.ID{}
+	for id := range sched.ID(2) {
+		s.Fork(0, id, -1, 0, sched.Attr{})
+		s.Wakeup(0, id, 0, sched.WakeFork)
+		for c := range e.pending.All() {
+			e.pending.Remove(c)
+			if tid, ok := s.Pick(0, c); ok {
+				running[c] = tid
+			}
+		}
+	}
+	fmt.Println(s.Name(), running)
+	// Output: cfs-v6.5 map[cpu0:t0 cpu1:t1]
+}

@@ -1,0 +1,173 @@
+// This file implements Task, what the multiprocessor code knows about a fair task beyond its
+// Entity (its allowed CPUs, its CPU, wakee flips, recent_used_cpu, a utilisation estimate), and
+// TaskList, a CPU's rq->cfs_tasks list in least-recently-run order.
+
+package cfs
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A Task is a fair task as load balancing and wakeup placement see it: its [Entity] and the
+// fields of struct task_struct the SMP code reads (cpus_ptr, task_cpu, wakee_flips,
+// last_wakee, recent_used_cpu) plus a utilisation estimate standing in for PELT's util_avg
+// (see [Task.Util]). A Task is not safe for concurrent use.
+type Task struct {
+	// E is the task's scheduling entity.
+	E *Entity
+
+	allowed  topology.CPUSet
+	nAllowed int
+	cpu      topology.CPU
+
+	prev, next *Task
+	list       *TaskList
+
+	wakeeFlips      uint32
+	wakeeFlipDecay  int64
+	lastWakee       *Task
+	recentUsedCPU   topology.CPU
+	util            uint64
+	utilTick        int64
+	migrationsTotal int
+}
+
+// NewSMPTask returns a Task for entity e allowed on the CPUs of allowed, last run on cpu.
+// NewSMPTask panics if allowed is empty.
+func NewSMPTask(e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
+	if allowed.IsEmpty() {
+		panic("cfs: NewSMPTask with no allowed CPU")
+	}
+	return &Task{E: e, allowed: allowed, nAllowed: allowed.Count(), cpu: cpu, recentUsedCPU: cpu}
+}
+
+// Allowed returns the CPUs the task may run on (p->cpus_ptr).
+func (t *Task) Allowed() topology.CPUSet { return t.allowed }
+
+// AllowedOn reports whether the task may run on c.
+func (t *Task) AllowedOn(c topology.CPU) bool { return t.allowed.Has(c) }
+
+// SetAllowed changes the CPUs the task may run on. It panics if allowed is empty. The caller
+// moves the task if its CPU is no longer allowed.
+func (t *Task) SetAllowed(allowed topology.CPUSet) {
+	if allowed.IsEmpty() {
+		panic("cfs: Task.SetAllowed with no allowed CPU")
+	}
+	t.allowed, t.nAllowed = allowed, allowed.Count()
+}
+
+// CPU returns the CPU the task is queued on or last ran on (task_cpu).
+func (t *Task) CPU() topology.CPU { return t.cpu }
+
+// SetCPU records that the task now belongs to CPU c (set_task_cpu).
+func (t *Task) SetCPU(c topology.CPU) { t.cpu = c }
+
+// WakeeFlips returns the decayed number of times the task switched the task it wakes
+// (p->wakee_flips), which wake_wide reads.
+func (t *Task) WakeeFlips() uint32 { return t.wakeeFlips }
+
+// RecentUsedCPU returns the CPU the task ran on before its previous one (p->recent_used_cpu).
+func (t *Task) RecentUsedCPU() topology.CPU { return t.recentUsedCPU }
+
+// Util returns the task's utilisation estimate: a running average of the capacity it used at
+// the ticks of the CPU it runs on, the model's stand-in for PELT's util_avg and util_est
+// (see the package documentation).
+func (t *Task) Util() uint64 { return t.util }
+
+// Migrations returns how many times the task changed CPU.
+func (t *Task) Migrations() int { return t.migrationsTotal }
+
+// String returns the entity's name.
+func (t *Task) String() string {
+	if t == nil {
+		return "<nil>"
+	}
+	return t.E.String()
+}
+
+// RecordWakee is record_wakee, called for waker t when it wakes wakee at time now (ns): once a
+// second the waker's flip count is halved, and it grows by one each time the waker wakes a
+// different task than the last one.
+func (t *Task) RecordWakee(wakee *Task, now int64) {
+	if now-t.wakeeFlipDecay > 1_000_000_000 {
+		t.wakeeFlips >>= 1
+		t.wakeeFlipDecay = now
+	}
+	if t.lastWakee != wakee {
+		t.lastWakee = wakee
+		t.wakeeFlips++
+	}
+}
+
+// A TaskList is a CPU's list of queued fair tasks, rq->cfs_tasks: a task joins at the head when
+// it is enqueued and moves to the head when it is picked, so the tail holds the task that ran
+// least recently, the one load balancing examines first (detach_tasks). The zero value is an
+// empty list; a TaskList is intrusive (the links live in the Task) and allocation-free.
+type TaskList struct {
+	head, tail *Task
+	n          int
+}
+
+// Len returns the number of tasks on the list. The complexity is O(1).
+func (l *TaskList) Len() int { return l.n }
+
+// Front returns the most recently enqueued or picked task, or nil. The complexity is O(1).
+func (l *TaskList) Front() *Task { return l.head }
+
+// Back returns the least recently run task, or nil. The complexity is O(1).
+func (l *TaskList) Back() *Task { return l.tail }
+
+// Prev returns the task before t (towards the front), or nil.
+func (t *Task) Prev() *Task { return t.prev }
+
+// Next returns the task after t (towards the back), or nil.
+func (t *Task) Next() *Task { return t.next }
+
+// PushFront adds t at the head (list_add). It panics if t is on a list. The complexity is O(1).
+func (l *TaskList) PushFront(t *Task) {
+	if t.list != nil {
+		panic(fmt.Sprintf("cfs: TaskList.PushFront of %v, already on a list", t))
+	}
+	t.list, t.prev, t.next = l, nil, l.head
+	if l.head != nil {
+		l.head.prev = t
+	} else {
+		l.tail = t
+	}
+	l.head = t
+	l.n++
+}
+
+// Remove takes t off the list (list_del_init). It panics if t is not on l. The complexity is
+// O(1).
+func (l *TaskList) Remove(t *Task) {
+	if t.list != l {
+		panic(fmt.Sprintf("cfs: TaskList.Remove of %v, not on this list", t))
+	}
+	if t.prev != nil {
+		t.prev.next = t.next
+	} else {
+		l.head = t.next
+	}
+	if t.next != nil {
+		t.next.prev = t.prev
+	} else {
+		l.tail = t.prev
+	}
+	t.list, t.prev, t.next = nil, nil, nil
+	l.n--
+}
+
+// MoveToFront moves t, which must be on l, to the head (list_move). The complexity is O(1).
+func (l *TaskList) MoveToFront(t *Task) {
+	if l.head == t {
+		return
+	}
+	l.Remove(t)
+	l.PushFront(t)
+}
+
+// Contains reports whether t is on l.
+func (l *TaskList) Contains(t *Task) bool { return t.list == l }
