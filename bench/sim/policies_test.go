@@ -9,14 +9,52 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
 
 var (
 	_ sim.Policy = (*bsd4.Scheduler)(nil)
+	_ sim.Policy = (*cfs.Scheduler)(nil)
 	_ sim.Policy = (*ule.Scheduler)(nil)
 )
+
+// countedCFS adds the Queuer count to a CFS scheduler: each CPU's list of tasks (cfs_tasks)
+// holds its queued tasks and the running one.
+type countedCFS struct {
+	*cfs.Scheduler
+	cpus []topology.CPU
+}
+
+func (c *countedCFS) Queued() int {
+	n := 0
+	for _, cpu := range c.cpus {
+		n += c.Tasks(cpu).Len()
+		if c.CPU(cpu).Curr() != nil {
+			n--
+		}
+	}
+	return n
+}
+
+// cfsVersions returns every version cfs has a preset for, found by asking Preset for each
+// version number until it refuses (it panics for a version it does not know), so that a preset
+// added to cfs joins these tests without a change here.
+func cfsVersions() []cfs.Version {
+	var vs []cfs.Version
+	for v := cfs.Version(1); v < 64; v++ {
+		known := func() (ok bool) {
+			defer func() { ok = recover() == nil }()
+			cfs.Preset(v, 1)
+			return
+		}()
+		if known {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
 
 // countedULE adds the Queuer count to a ULE scheduler: each CPU's load (tdq_load) counts its
 // queued threads and the running one.
@@ -70,11 +108,17 @@ func realPolicies(topo *topology.Topology) []policyCase {
 	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD14Params(), bsd4.FreeBSD9Params()} {
 		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{bsd4.New(p), cpus} }})
 	}
+	for _, v := range cfsVersions() {
+		name := cfs.NewScheduler(cfs.SchedulerOptions{Version: v}).Name()
+		ps = append(ps, policyCase{name, func() sim.Policy {
+			return &countedCFS{cfs.NewScheduler(cfs.SchedulerOptions{Version: v}), cpus}
+		}})
+	}
 	return ps
 }
 
 // benchmarked are the presets the benchmarks run besides the toy: one per policy.
-var benchmarked = []string{"ule-main", "4bsd-main"}
+var benchmarked = []string{"ule-main", "4bsd-main", "cfs-v6.5"}
 
 func init() {
 	for _, pc := range realPolicies(topology.Uniform(1, 1, 1, 8, 1)) {

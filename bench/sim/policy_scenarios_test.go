@@ -154,3 +154,26 @@ end`)
 		})
 	}
 }
+
+// TestPolicyCFSTwoHogsSplitEvenly: two nice-0 hogs on one CPU under CFS share it 50:50, since
+// vruntime advances at the same rate for equal weights; nice 5 against nice 0 gets the weight
+// ratio 335:1024.
+func TestPolicyCFSTwoHogsSplitEvenly(t *testing.T) {
+	topo := topology.Uniform(1, 1, 1, 1, 1)
+	for _, pc := range realPolicies(topo) {
+		if !strings.HasPrefix(pc.name, "cfs") {
+			continue
+		}
+		t.Run(pc.name, func(t *testing.T) {
+			r := runChecked(t, policyConfig(topo), pc.make(), hogs(t, 2), 10*time.Second)
+			require.NoError(t, r.Err())
+			for i := range r.Threads {
+				assert.InDelta(t, 0.5, r.Threads[i].Share(), 0.005, r.Threads[i].Name)
+			}
+			w := mustParse(t, "thread a\n\trun forever\nend\nthread b nice=5\n\trun forever\nend\n")
+			r = runChecked(t, policyConfig(topo), pc.make(), w, 10*time.Second)
+			a, b := thread(t, r, "a"), thread(t, r, "b")
+			assert.InDelta(t, 1024.0/335, float64(a.CPUTime)/float64(b.CPUTime), 0.05)
+		})
+	}
+}
