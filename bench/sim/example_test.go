@@ -75,9 +75,9 @@ end`)
 	sim.WriteTable(os.Stdout, results...)
 	// Output:
 	// thread  4bsd-main  p50  p99  p99.9    max  4bsd-9  p50  p99  p99.9    max
-	//   hog.0       45.1%    -    -      -      -   45.1%    -    -      -      -
-	//   hog.1       45.1%    -    -      -      -   45.7%    -    -      -      -
-	//   ticker       9.8%  0ns  0ns  179ms  179ms    9.2%  0ns  0ns  106ms  106ms
+	// hog.0       45.1%    -    -      -      -   45.1%    -    -      -      -
+	// hog.1       45.1%    -    -      -      -   45.7%    -    -      -      -
+	// ticker       9.8%  0ns  0ns  179ms  179ms    9.2%  0ns  0ns  106ms  106ms
 }
 
 // Step and Check let a test verify the conservation of threads after every event.

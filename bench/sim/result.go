@@ -254,11 +254,14 @@ func WriteTable(w io.Writer, results ...*Result) error {
 			}
 		}
 	}
-	// Numbers align right; names are padded to the widest so that they align left.
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	// Numbers align right, two spaces apart; names are padded to the widest so that they align
+	// left.
+	tw := tabwriter.NewWriter(w, 0, 0, 0, ' ', tabwriter.AlignRight)
 	head := fmt.Sprintf("%-*s\t", width, "thread")
 	for _, r := range results {
-		head += r.Policy + "\tp50\tp99\tp99.9\tmax\t"
+		for _, h := range []string{r.Policy, "p50", "p99", "p99.9", "max"} {
+			head += "  " + h + "\t"
+		}
 	}
 	fmt.Fprintln(tw, head)
 	for _, n := range names {
@@ -266,15 +269,15 @@ func WriteTable(w io.Writer, results ...*Result) error {
 		for _, r := range results {
 			t, ok := r.Thread(n)
 			if !ok {
-				row += "-\t-\t-\t-\t-\t"
+				row += strings.Repeat("  -\t", 5)
 				continue
 			}
-			row += fmt.Sprintf("%.1f%%\t", 100*t.Share())
+			row += fmt.Sprintf("  %.1f%%\t", 100*t.Share())
 			for _, p := range []float64{50, 99, 99.9, 100} {
 				if l, ok := t.Latency(p); ok {
-					row += shortDuration(l) + "\t"
+					row += "  " + shortDuration(l) + "\t"
 				} else {
-					row += "-\t"
+					row += "  -\t"
 				}
 			}
 		}
