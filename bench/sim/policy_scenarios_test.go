@@ -177,3 +177,35 @@ func TestPolicyCFSTwoHogsSplitEvenly(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyGroups runs a workload with an idle control group: CFS honours it (the idle group's
+// hogs weigh 3 against the normal group's 1024, as in seed 004), the FreeBSD policies refuse the
+// groups and run the same workload with Config.FlattenGroups.
+func TestPolicyGroups(t *testing.T) {
+	w := mustParse(t, `
+group online
+group offline idle
+thread web group=online
+	run forever
+end
+thread batch count=2 group=offline
+	run forever
+end`)
+	topo := topology.Uniform(1, 1, 1, 1, 1)
+	for _, pc := range realPolicies(topo) {
+		t.Run(pc.name, func(t *testing.T) {
+			cfg := policyConfig(topo)
+			if !strings.HasPrefix(pc.name, "cfs") {
+				_, err := sim.New(cfg, pc.make(), w)
+				require.Error(t, err, "a FreeBSD policy has no group scheduling")
+				cfg.FlattenGroups = true
+				r := runChecked(t, cfg, pc.make(), w, 5*time.Second)
+				assert.Less(t, thread(t, r, "web").Share(), 0.5, "flattened, the three hogs compete alike")
+				return
+			}
+			cfg.Checks.Starvation = 0 // the idle group's hogs wait long, by design
+			r := runChecked(t, cfg, pc.make(), w, 5*time.Second)
+			assert.Greater(t, thread(t, r, "web").Share(), 0.95)
+		})
+	}
+}
