@@ -90,3 +90,28 @@ end`)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), buf.String())
 }
+
+// TestPolicyRunsAreDeterministic runs the common workload twice under every preset with the same
+// seed (identical traces) and once with another seed (a different trace: the workload's random
+// durations change).
+func TestPolicyRunsAreDeterministic(t *testing.T) {
+	text, err := os.ReadFile("testdata/common.wl")
+	require.NoError(t, err)
+	w := mustParse(t, string(text))
+	topo := commonTopology()
+	for _, pc := range realPolicies(topo) {
+		t.Run(pc.name, func(t *testing.T) {
+			hash := func(seed uint64) uint64 {
+				cfg := sim.Config{Topology: topo, StatHz: 127, Seed: seed, FlattenGroups: true, Trace: sim.TraceHash,
+					Costs: sim.Costs{IPI: 2 * time.Microsecond, Switch: time.Microsecond}}
+				r, err := sim.Run(cfg, pc.make(), w, time.Second)
+				require.NoError(t, err)
+				return r.Trace.Hash()
+			}
+			a, b, c := hash(1), hash(1), hash(2)
+			assert.Equal(t, a, b)
+			assert.NotEqual(t, a, c)
+			t.Logf("%s %#x", pc.name, a)
+		})
+	}
+}
