@@ -1,0 +1,47 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// icountSteps runs n steps of m. It is the function to count instructions in with callgrind
+// (PERF.md §3): it makes no runtime calls of its own, so
+//
+//	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
+//	  --toggle-collect='*icountSteps*' ./sim.test -test.run '^$' \
+//	  -test.bench 'ICount/w=hogs/p=toy-rr$' -test.benchtime 100000x -test.cpu 1
+//
+// and the same with 200000x give the instructions of 100000 steps by difference; ev/step turns
+// them into instructions per event.
+//
+//go:noinline
+func icountSteps(m *sim.Machine, n int) {
+	for range n {
+		m.Step()
+	}
+}
+
+// BenchmarkICount steps the machines of BenchmarkEvents (hogs on 8 CPUs) and BenchmarkScale (the
+// mixed load on 64 CPUs) through icountSteps, for exact instruction counts under callgrind; it
+// reports the events per step.
+func BenchmarkICount(b *testing.B) {
+	for _, pc := range benchPolicies {
+		b.Run("w=hogs/p="+pc.name, func(b *testing.B) {
+			m := warm(b, sim.Config{Topology: topology.Uniform(1, 1, 1, 8, 1)}, pc.make(), hogs(b, 16))
+			e := m.Events()
+			b.ResetTimer()
+			icountSteps(m, b.N)
+			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+		})
+		b.Run("w=mixed/p="+pc.name, func(b *testing.B) {
+			m := warm(b, sim.Config{Topology: topology.Uniform(2, 1, 1, 16, 2), Seed: 1}, pc.make(), mixedScale(b, 1000))
+			e := m.Events()
+			b.ResetTimer()
+			icountSteps(m, b.N)
+			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+		})
+	}
+}
