@@ -511,7 +511,8 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU) *BalanceG
 		if sd.flags&topology.SDNUMA != 0 {
 			imbNumaNr := sd.imbNumaNr
 			if t.nAllowed != env.Domains.topo.NumCPUs() {
-				imbNumaNr = min(local.cpus.Intersect(t.allowed).Count(), imbNumaNr)
+				allowed := local.cpus.Intersect(t.allowed)
+				imbNumaNr = min(allowed.Count(), imbNumaNr)
 			}
 			imb := int32(ls.IdleCPUs - is.IdleCPUs)
 			if imb < 0 {
