@@ -157,6 +157,12 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 	var load uint64
 	var idle uint32
 	for _, e := range ents {
+		if e.delayed && (q.cpu.params.Version < V71 || !q.cpu.params.DelayDequeue) {
+			return 0, 0, fmt.Errorf("%v delayed without DELAY_DEQUEUE", e)
+		}
+		if e.delayed && q.next == e {
+			return 0, 0, fmt.Errorf("%v is delayed and the next buddy", e)
+		}
 		if !e.onRQ || e.q != q {
 			return 0, 0, fmt.Errorf("%v on queue %v: on_rq %t, queue %v", e, q.group, e.onRQ, e.q.group)
 		}
@@ -172,7 +178,13 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 			continue
 		}
 		if e.myQ.nrRunning == 0 {
-			return 0, 0, fmt.Errorf("group entity %v queued with an empty queue", e)
+			if !e.delayed {
+				return 0, 0, fmt.Errorf("group entity %v queued with an empty queue", e)
+			}
+			continue // a delayed group entity keeps its weight (v7.1 update_cfs_group)
+		}
+		if e.delayed {
+			return 0, 0, fmt.Errorf("group entity %v is delayed with %d entities below it", e, e.myQ.nrRunning)
 		}
 		if want := e.group.entityShares(e.cpu); e.load.Weight != want {
 			return 0, 0, fmt.Errorf("group entity %v: weight %d, shares %d", e, e.load.Weight, want)

@@ -98,6 +98,9 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 	se := t
 	for ; se != nil; se = se.parent {
 		if se.onRQ {
+			if se.delayed {
+				se.q.requeueDelayed(se, p) // a task woke below a delayed group entity
+			}
 			break
 		}
 		q := se.q
@@ -135,13 +138,15 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 // keeps other entities makes its group entity the next buddy.
 func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 	p := c.params
+	if p.Version.EEVDF() {
+		c.dequeueEntities(t, now, flags)
+		return
+	}
 	sleep := flags&flagWakeup != 0
 	idleH := uint32(0)
 	if t.policy == Idle {
 		idleH = 1
 	}
-	v71 := p.Version >= V71
-	var slice uint64
 	se := t
 	for ; se != nil; se = se.parent {
 		q := se.q
@@ -152,9 +157,6 @@ func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 			idleH = 1
 		}
 		if q.load.Weight != 0 {
-			if v71 {
-				slice = q.MinSlice()
-			}
 			se = se.parent
 			if sleep && se != nil {
 				setNextBuddy(se)
@@ -166,10 +168,6 @@ func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 	for ; se != nil; se = se.parent {
 		q := se.q
 		q.updateGroup(se, now, p)
-		if v71 {
-			q.setSlice(se, slice)
-			slice = q.MinSlice()
-		}
 		q.hNrRunning--
 		q.idleHNrRunning -= idleH
 		if q.isIdle() {
@@ -275,8 +273,14 @@ func (c *CPU) Tick(now uint64) TickDecision {
 // Wakeup enqueues sleeping task t on c at time now (a wakeup: ttwu_do_activate with
 // ENQUEUE_WAKEUP, so [PlaceEntity] gives it its sleeper credit) and asks [CheckPreemptWakeup]
 // whether it should preempt the running task. A positive answer sets the need-resched flag;
-// the buddies the decision names are marked. Wakeup panics if t is already queued.
+// the buddies the decision names are marked. A task whose sleep was delayed (v7.1
+// DELAY_DEQUEUE, [Entity.Delayed]) is still queued: it simply stays (ttwu_runnable with
+// ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is
+// already queued and not delayed, or is delayed on another CPU.
 func (c *CPU) Wakeup(t *Entity, now uint64) WakeupDecision {
+	if t.delayed {
+		return c.wakeDelayed(t, now)
+	}
 	if t.onRQ {
 		panic("cfs: CPU.Wakeup of a queued task")
 	}
@@ -313,11 +317,12 @@ func (c *CPU) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
 // Sleep dequeues task t from c at time now because it blocks (dequeue_task with DEQUEUE_SLEEP);
 // if t was running, the caller must then call [CPU.Schedule]. Its vruntime stays absolute, so
 // that [CPU.Wakeup] can compare it with the queue's min_vruntime. On an EEVDF CPU its clamped
-// virtual lag is saved in VLag for the wakeup's placement; v7.1's delayed dequeue (an ineligible
-// sleeper staying queued until it is picked) is not modelled, as if DELAY_DEQUEUE were off.
-// Sleep panics if t is not queued on c.
+// virtual lag is saved in VLag for the wakeup's placement; with v7.1's DELAY_DEQUEUE a task that
+// is not eligible stays queued instead ([Entity.Delayed]) until it is picked, woken, or
+// dequeued with [CPU.DequeueDelayed]. Sleep panics if t is not queued on c or is already a
+// delayed sleeper.
 func (c *CPU) Sleep(t *Entity, now uint64) {
-	if !t.onRQ || t.cpu != c {
+	if !t.onRQ || t.cpu != c || t.delayed {
 		panic("cfs: CPU.Sleep of a task not queued on this CPU")
 	}
 	c.dequeueTask(t, now, flagWakeup)

@@ -76,13 +76,13 @@ func runOps(t *testing.T, p Params, ops []byte) {
 				parent = cur
 			}
 			c.Fork(parent, tk, now)
-		case 1: // wake a sleeping task
-			if !started[k] || tk.OnRQ() {
+		case 1: // wake a sleeping task (a delayed sleeper is still queued)
+			if !started[k] || (tk.OnRQ() && !tk.Delayed()) {
 				continue
 			}
 			c.Wakeup(tk, now)
 		case 2: // put a queued task to sleep
-			if !tk.OnRQ() {
+			if !tk.OnRQ() || tk.Delayed() {
 				continue
 			}
 			c.Sleep(tk, now)
@@ -98,8 +98,12 @@ func runOps(t *testing.T, p Params, ops []byte) {
 			default:
 				c.SetNice(tk, arg%40-20, now)
 			}
-		case 7:
-			c.Yield(now)
+		case 7: // yield, or finish a delayed dequeue
+			if arg&128 != 0 && p.Version.EEVDF() {
+				c.DequeueDelayed(tk, now)
+			} else {
+				c.Yield(now)
+			}
 		}
 		checkCPU(t, c, minSeen)
 		if p.Version.EEVDF() {

@@ -11,31 +11,42 @@ package cfs
 // that slice protection (RUN_TO_PARITY) can keep it; then only the levels where the new task's
 // hierarchy differs from the old one are put back and set (set_next_entity), and nothing at all
 // happens when the same task is picked again. From an idle CPU every level is picked and set.
-// The need-resched flag is cleared after the pick, as __schedule does.
+// The whole chain is picked before anything is set (v7.1's pick_task_fair); a delayed sleeper
+// that gets picked is dequeued for real and the pick starts over. The need-resched flag is
+// cleared after the pick, as __schedule does.
 func (c *CPU) scheduleEEVDF(now uint64) *Entity {
 	p := c.params
 	prev := c.curr
+	var se *Entity
+again:
 	if c.root.nrRunning == 0 {
 		c.putPrevTask(now)
 		c.curr, c.needResched = nil, false
 		return nil
 	}
 	q := &c.root
-	var se *Entity
 	for {
 		if cur := q.curr; cur != nil && cur.onRQ {
 			q.updateCurrEEVDF(now, p)
 		}
 		se, _ = PickEEVDF(q, true, p)
-		if prev == nil {
-			q.setNextEEVDF(se, now, true, p)
+		if se.delayed {
+			// pick_next_entity: a delayed sleeper that gets picked leaves for real, and the
+			// pick starts over.
+			c.dequeueEntities(se, now, flagWakeup|flagDelayed)
+			goto again
 		}
 		if se.myQ == nil {
 			break
 		}
 		q = se.myQ
 	}
-	if prev != nil && prev != se {
+	switch {
+	case prev == nil:
+		for e := se; e != nil; e = e.parent {
+			e.q.setNextEEVDF(e, now, true, p)
+		}
+	case prev != se:
 		nse, pse := se, prev
 		for nse.q != pse.q {
 			nd, pd := nse.depth, pse.depth
@@ -168,6 +179,99 @@ func (c *CPU) SetSlice(t *Entity, runtime uint64, now uint64) bool {
 	}
 	if running {
 		c.setNextTask(t, now)
+	}
+	return true
+}
+
+// dequeueEntities is v7.1's dequeue_entities (and, without delays, v6.6's dequeue_task_fair)
+// for se, a task or a delayed group entity: dequeue se and every ancestor whose queue becomes
+// empty, then update the weights, counters and (v7.1) slices of the ancestors that stay queued.
+// With DELAY_DEQUEUE a level may keep its entity queued as delayed, which ends the walk; it
+// reports false if that happened to se itself, a task.
+func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
+	p := c.params
+	v71 := p.Version >= V71
+	sleep := flags&flagWakeup != 0
+	var h, idleH uint32 // a delayed group entity has no tasks queued below it
+	if se.myQ == nil {
+		h = 1
+		if se.policy == Idle {
+			idleH = 1
+		}
+	}
+	first := se
+	var slice uint64
+	for ; se != nil; se = se.parent {
+		q := se.q
+		if !q.dequeueEEVDF(se, now, flags, p) {
+			if se == first && se.myQ == nil {
+				return false
+			}
+			slice = q.MinSlice()
+			break // the delayed entity stays; the walk below starts with it
+		}
+		q.hNrRunning -= h
+		q.idleHNrRunning -= idleH
+		if q.isIdle() {
+			idleH = h
+		}
+		if q.load.Weight != 0 {
+			if v71 {
+				slice = q.MinSlice()
+			}
+			se = se.parent
+			if sleep && se != nil {
+				setNextBuddy(se)
+			}
+			break
+		}
+		flags = flags&^flagDelayed | flagWakeup
+	}
+	for ; se != nil; se = se.parent {
+		q := se.q
+		q.updateGroup(se, now, p)
+		if v71 {
+			q.setSlice(se, slice)
+			slice = q.MinSlice()
+		}
+		q.hNrRunning -= h
+		q.idleHNrRunning -= idleH
+		if q.isIdle() {
+			idleH = h
+		}
+	}
+	return true
+}
+
+// wakeDelayed is try_to_wake_up of a delayed task, ttwu_runnable: the task is still queued, so it
+// only loses its delayed mark (requeue_delayed_entity), and unless it is the task on the CPU the
+// wakeup preemption is judged.
+func (c *CPU) wakeDelayed(t *Entity, now uint64) WakeupDecision {
+	if t.cpu != c {
+		panic("cfs: CPU.Wakeup of a task delayed on another CPU")
+	}
+	t.q.requeueDelayed(t, c.params)
+	if c.curr == t {
+		return WakeupDecision{Curr: t, Wakee: t, Reason: WakeupSameTask}
+	}
+	return c.checkPreemptEEVDF(t, now, false)
+}
+
+// DequeueDelayed finishes the delayed dequeue of task t (v7.1 DELAY_DEQUEUE), as the kernel does
+// before a sleeping task exits, changes class or is migrated (dequeue_task with DEQUEUE_SLEEP |
+// DEQUEUE_DELAYED): t leaves its queue with its lag, clipped to at most 0 with DELAY_ZERO, and
+// is an ordinary sleeping task afterwards. It reports whether t was delayed. DequeueDelayed
+// panics if t is delayed on another CPU.
+func (c *CPU) DequeueDelayed(t *Entity, now uint64) bool {
+	if !t.delayed {
+		return false
+	}
+	if t.cpu != c {
+		panic("cfs: CPU.DequeueDelayed of a task delayed on another CPU")
+	}
+	c.dequeueEntities(t, now, flagWakeup|flagDelayed)
+	if c.curr == t {
+		c.needResched = true
 	}
 	return true
 }

@@ -210,9 +210,38 @@ func (q *Queue) placeEntity(se *Entity, flags qflags, p Params) {
 }
 
 // updateEntityLag saves se's clamped virtual lag before it leaves q: update_entity_lag (v7.1
-// moves zero_vruntime to V first).
-func (q *Queue) updateEntityLag(se *Entity, p Params) {
-	se.VLag = EntityLag(q, se, q.avgVruntime(), p)
+// moves zero_vruntime to V first). For a delayed entity the lag never grows more negative
+// than the one it was delayed with, and with DELAY_ZERO it is clipped to at most 0. It reports
+// whether the saved lag differs from V - vruntime (it was clamped or clipped).
+func (q *Queue) updateEntityLag(se *Entity, p Params) bool {
+	avg := q.avgVruntime()
+	vlag := EntityLag(q, se, avg, p)
+	if se.delayed {
+		vlag = max(vlag, se.VLag)
+		if p.DelayZero {
+			vlag = min(vlag, 0)
+		}
+	}
+	se.VLag = vlag
+	return avg-uint64(vlag) != se.Vruntime
+}
+
+// requeueDelayed is v7.1's requeue_delayed_entity: a delayed entity that is woken (or gets a
+// task enqueued below it) stays where it is, unless its lag had to be clamped or clipped, in
+// which case it is placed again with that lag.
+func (q *Queue) requeueDelayed(se *Entity, p Params) {
+	if q.updateEntityLag(se, p) {
+		q.nrRunning--
+		if se != q.curr {
+			q.dequeueTree(se)
+		}
+		q.placeEntity(se, 0, p)
+		if se != q.curr {
+			q.enqueueTree(se)
+		}
+		q.nrRunning++
+	}
+	se.delayed = false
 }
 
 // enqueueEEVDF is enqueue_entity of v6.6 and v7.1: the running entity is placed before its
@@ -241,11 +270,18 @@ func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
 	se.onRQ = true
 }
 
-// dequeueEEVDF is dequeue_entity of v6.6 and v7.1 (without v7.1's delayed dequeue): the lag is
-// saved, and in v7.1 a dequeue that is not a sleep keeps the deadline relative.
-func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
+// dequeueEEVDF is dequeue_entity of v6.6 and v7.1: the lag is saved, and in v7.1 a dequeue
+// that is not a sleep keeps the deadline relative. With DELAY_DEQUEUE a sleeping entity that is
+// not eligible stays queued, marked delayed, and dequeueEEVDF reports false; flagDelayed
+// finishes such a dequeue.
+func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) bool {
 	q.updateCurrEEVDF(now, p)
 	q.clearBuddies(se)
+	if flags&flagDelayed == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !EntityEligible(q, se) {
+		q.updateEntityLag(se, p)
+		se.delayed = true
+		return false
+	}
 	q.updateEntityLag(se, p)
 	if p.Version != V66 && p.PlaceRelDeadline && flags&flagWakeup == 0 {
 		se.Deadline -= se.Vruntime
@@ -261,9 +297,13 @@ func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
 		q.idleNrRunning--
 	}
 	q.updateGroup(se, now, p)
+	if flags&flagDelayed != 0 {
+		se.delayed = false
+	}
 	if p.Version == V66 && flags&flagSave == 0 {
 		q.updateMinVruntime()
 	}
+	return true
 }
 
 // setNextEEVDF is set_next_entity of v6.6 and v7.1. v6.6 stashes the deadline in VLag (the

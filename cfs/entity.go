@@ -87,6 +87,7 @@ type Entity struct {
 	sliceNode   Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
 	customSlice bool         // se->custom_slice (v7.1)
 	relDeadline bool         // se->rel_deadline (v7.1)
+	delayed     bool         // se->sched_delayed (v7.1 DELAY_DEQUEUE)
 
 	load   LoadWeight
 	policy Policy
@@ -110,6 +111,11 @@ func NewTask(name string, policy Policy, nice int) *Entity {
 	e.sliceNode.Init(e)
 	return e
 }
+
+// Delayed reports whether the entity went to sleep while ineligible and stays queued until it
+// is picked or woken (se->sched_delayed, v7.1 DELAY_DEQUEUE). A delayed task is asleep but
+// OnRQ; it can only be woken on the CPU it is queued on.
+func (e *Entity) Delayed() bool { return e.delayed }
 
 // CustomSlice reports whether the entity has a custom slice (se->custom_slice, v7.1): a task
 // that asked for one through sched_setattr ([Entity.SetSlice], [CPU.SetSlice]), or a group

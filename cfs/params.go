@@ -207,6 +207,16 @@ type Params struct {
 	// the earliest deadline (never when slice protection is being ignored).
 	PickBuddy bool
 
+	// DelayDequeue is sched_feat DELAY_DEQUEUE (v7.1): a task that goes to sleep while it is
+	// not eligible (it has negative lag) stays on its queue, competing but never run, until it
+	// is picked (then it leaves for real) or woken (then it simply stays). Lag is thereby burnt
+	// off while sleeping instead of being carried to the next wakeup.
+	DelayDequeue bool
+
+	// DelayZero is sched_feat DELAY_ZERO (v7.1): an entity whose dequeue was delayed leaves
+	// with its lag clipped to at most 0.
+	DelayZero bool
+
 	// FavorNonIdleTick is the option proposed in seed 004's patch "sched/fair: favor non-idle
 	// group in tick preemption" (Chuyi Zhou, October 2022, not merged): the tick does not
 	// preempt a non-idle running entity for a vruntime lead over an idle leftmost entity, so the
@@ -217,8 +227,8 @@ type Params struct {
 // Preset returns the parameters of kernel version v on a machine with ncpus online CPUs, with
 // the default logarithmic tunable scaling and the default sched features. For the EEVDF versions
 // the classic tunables (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity,
-// NrLatency) are 0, because those kernels removed them; the v7.1 features the model does not
-// implement (DELAY_DEQUEUE, DELAY_ZERO, HRTICK) are absent, as if switched off. Preset panics if
+// NrLatency) are 0, because those kernels removed them; v7.1's HRTICK, which the model does not
+// implement, is absent, as if switched off. Preset panics if
 // v is not a known version or ncpus < 1.
 func Preset(v Version, ncpus int) Params {
 	f := ScaleFactor(ScalingLog, ncpus)
@@ -264,6 +274,8 @@ func Preset(v Version, ncpus int) Params {
 			RunToParity:          true,
 			PreemptShort:         true,
 			PickBuddy:            true,
+			DelayDequeue:         true,
+			DelayZero:            true,
 			WakeupPreemption:     true,
 		}
 	}

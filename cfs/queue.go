@@ -177,6 +177,7 @@ const (
 	flagSave                        // DEQUEUE_SAVE without DEQUEUE_MOVE
 	flagMigrated                    // ENQUEUE_MIGRATED
 	flagInitial                     // ENQUEUE_INITIAL (v7.1 passes it for a new task)
+	flagDelayed                     // DEQUEUE_DELAYED: finish a delayed dequeue (v7.1)
 )
 
 // enqueueEntity is v6.5's enqueue_entity.
