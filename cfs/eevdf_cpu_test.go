@@ -446,3 +446,86 @@ func TestEEVDFPanics(t *testing.T) {
 		assertPanics(t, tc.name, tc.f, tc.msg)
 	}
 }
+
+// TestDelayDequeue follows v7.1's delayed dequeue (dequeue_entity with DELAY_DEQUEUE,
+// pick_next_entity, requeue_delayed_entity, update_entity_lag with DELAY_ZERO).
+func TestDelayDequeue(t *testing.T) {
+	setup := func() (*CPU, *Entity, *Entity) {
+		c := NewCPU(0, Preset(V71, 1))
+		a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+		c.Fork(nil, a, 0)
+		c.Fork(nil, b, 0)
+		if c.Schedule(0) != a {
+			t.Fatalf("a not picked first")
+		}
+		c.Tick(1_000_000) // a's request (0.35 ms) is served: resched
+		if c.Schedule(1_000_000) != b {
+			t.Fatalf("b not picked at 1 ms")
+		}
+		// a (vruntime 1 ms) sleeps while V = 0.5 ms: not eligible, so it stays queued.
+		c.Sleep(a, 1_000_000)
+		if !a.Delayed() || !a.OnRQ() || a.VLag != -500_000 || c.NrRunning() != 2 {
+			t.Fatalf("Sleep of an ineligible task: delayed %t, on_rq %t, vlag %d, nr_running %d; want true, true, -500000, 2",
+				a.Delayed(), a.OnRQ(), a.VLag, c.NrRunning())
+		}
+		checkCPU(t, c, nil)
+		return c, a, b
+	}
+	// Picked while delayed: it leaves for real, its lag (now 0: V = 1 ms = its vruntime) kept at
+	// most 0, and the pick starts over and finds b.
+	c, a, b := setup()
+	c.Tick(2_000_000)
+	if got := c.Schedule(2_000_000); got != b || a.OnRQ() || a.Delayed() || a.VLag != 0 || c.NrRunning() != 1 {
+		t.Errorf("Schedule picking the delayed a: got %v; a on_rq %t, delayed %t, vlag %d; nr_running %d; want b, false, false, 0, 1",
+			got, a.OnRQ(), a.Delayed(), a.VLag, c.NrRunning())
+	}
+	checkCPU(t, c, nil)
+	if d := c.Wakeup(a, 2_000_000); a.Vruntime != b.Vruntime || d.Reason == WakeupCPUIdle {
+		t.Errorf("Wakeup after the delayed dequeue: vruntime %+d, b's %+d; want a at V (b's vruntime), decision %v", rel(a.Vruntime), rel(b.Vruntime), d)
+	}
+	checkCPU(t, c, nil)
+
+	// Woken while delayed: it simply stays where it is (its lag was not clamped).
+	c, a, _ = setup()
+	v := a.Vruntime
+	if d := c.Wakeup(a, 1_100_000); a.Delayed() || !a.OnRQ() || a.Vruntime != v || d.Preempt {
+		t.Errorf("Wakeup of the delayed a: delayed %t, on_rq %t, vruntime moved %+d, decision %v; want false, true, 0, no preemption",
+			a.Delayed(), a.OnRQ(), int64(a.Vruntime-v), d)
+	}
+	checkCPU(t, c, nil)
+
+	// DequeueDelayed finishes the dequeue at once (as before a migration or an exit).
+	c, a, _ = setup()
+	if !c.DequeueDelayed(a, 1_100_000) || a.OnRQ() || c.DequeueDelayed(a, 1_100_000) {
+		t.Errorf("DequeueDelayed: a on_rq %t; want it dequeued once", a.OnRQ())
+	}
+	checkCPU(t, c, nil)
+
+	// An eligible sleeper leaves at once, and DELAY_DEQUEUE off never delays.
+	c, a, b = setup()
+	c.Sleep(b, 1_100_000) // b (0.1 ms) is behind V
+	if b.Delayed() || b.OnRQ() {
+		t.Errorf("Sleep of an eligible task: delayed %t, on_rq %t; want it gone", b.Delayed(), b.OnRQ())
+	}
+	p := Preset(V71, 1)
+	p.DelayDequeue = false
+	c = NewCPU(0, p)
+	a, b = NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)
+	c.Schedule(1_000_000)
+	c.Sleep(a, 1_000_000)
+	if a.Delayed() || a.OnRQ() || a.VLag != -500_000 {
+		t.Errorf("Sleep without DELAY_DEQUEUE: delayed %t, on_rq %t, vlag %d; want false, false, -500000", a.Delayed(), a.OnRQ(), a.VLag)
+	}
+	assertPanics(t, "Sleep of a delayed task", func() {
+		c, a, _ := setup()
+		c.Sleep(a, 1_000_000)
+	}, "cfs: CPU.Sleep of a task not queued on this CPU")
+	assertPanics(t, "Wakeup of a task delayed elsewhere", func() {
+		_, a, _ := setup()
+		NewCPU(1, Preset(V71, 1)).Wakeup(a, 0)
+	}, "cfs: CPU.Wakeup of a task delayed on another CPU")
+}
