@@ -502,11 +502,12 @@ func TestDelayDequeue(t *testing.T) {
 	checkCPU(t, c, nil)
 
 	// An eligible sleeper leaves at once, and DELAY_DEQUEUE off never delays.
-	c, a, b = setup()
-	c.Sleep(b, 1_100_000) // b (0.1 ms) is behind V
+	c, _, b = setup()
+	c.Sleep(b, 1_100_000) // b, running, at 0.1 ms is behind V = 0.55 ms
 	if b.Delayed() || b.OnRQ() {
 		t.Errorf("Sleep of an eligible task: delayed %t, on_rq %t; want it gone", b.Delayed(), b.OnRQ())
 	}
+	checkCPU(t, c, nil)
 	p := Preset(V71, 1)
 	p.DelayDequeue = false
 	c = NewCPU(0, p)

@@ -197,7 +197,7 @@ func ExampleProtectPoint() {
 	c.Schedule(0)
 	fmt.Println(a.VProt-a.Vruntime, cfs.Protected(a))
 	c.Fork(a, b, 0) // a shorter slice joins; a's protection is recomputed at its next pick
-	fmt.Println(cfs.ProtectPoint(c.Root(), a, c.Params())-a.Vruntime)
+	fmt.Println(cfs.ProtectPoint(c.Root(), a, c.Params()) - a.Vruntime)
 	// Output:
 	// 350000 true
 	// 200000
