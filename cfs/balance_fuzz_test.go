@@ -80,7 +80,7 @@ func FuzzBalance(f *testing.F) {
 		if d.Group == nil {
 			return
 		}
-		if d.Group.CPUs().Has(dst) {
+		if grp := d.Group.CPUs(); grp.Has(dst) {
 			t.Fatalf("busiest group %v holds the destination %v", d.Group, dst)
 		}
 		if d.Imbalance <= 0 {
@@ -90,7 +90,7 @@ func FuzzBalance(f *testing.F) {
 		if !ok {
 			return
 		}
-		if !d.Group.CPUs().Has(src) || st[src].HNrRunning == 0 {
+		if grp := d.Group.CPUs(); !grp.Has(src) || st[src].HNrRunning == 0 {
 			t.Fatalf("busiest queue %v not in %v or empty", src, d.Group)
 		}
 		me := MigrateEnv{LBEnv: &env, Src: src, SrcCPU: cpus[src], Now: 1_000_000, Migration: d.Migration,

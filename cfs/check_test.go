@@ -2,6 +2,7 @@ package cfs
 
 import (
 	"fmt"
+	"math/big"
 	"testing"
 )
 
@@ -124,15 +125,28 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 		return 0, 0, fmt.Errorf("queue %v: %w", q.group, err)
 	}
 	var ents []*Entity
+	v := q.cpu.params.Version
 	for n := q.timeline.First(); n != nil; n = n.Next() {
 		e := n.value
-		if n.key != e.Vruntime {
-			return 0, 0, fmt.Errorf("%v: timeline key %d, vruntime %d", e, n.key, e.Vruntime)
+		key, aug := e.Vruntime, e.Deadline
+		if v >= V71 {
+			key, aug = e.Deadline, e.Vruntime
+		}
+		if n.key != key {
+			return 0, 0, fmt.Errorf("%v: timeline key %d, want %d", e, n.key, key)
+		}
+		if v.EEVDF() && n.aug != aug {
+			return 0, 0, fmt.Errorf("%v: augmented value %d, want %d", e, n.aug, aug)
 		}
 		if e == q.curr {
 			return 0, 0, fmt.Errorf("running entity %v is on the timeline", e)
 		}
 		ents = append(ents, e)
+	}
+	if v.EEVDF() {
+		if err := eevdfQueueErr(q, ents); err != nil {
+			return 0, 0, err
+		}
 	}
 	if q.curr != nil && q.curr.onRQ {
 		ents = append(ents, q.curr)
@@ -143,6 +157,12 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 	var load uint64
 	var idle uint32
 	for _, e := range ents {
+		if e.delayed && (q.cpu.params.Version < V71 || !q.cpu.params.DelayDequeue) {
+			return 0, 0, fmt.Errorf("%v delayed without DELAY_DEQUEUE", e)
+		}
+		if e.delayed && q.next == e {
+			return 0, 0, fmt.Errorf("%v is delayed and the next buddy", e)
+		}
 		if !e.onRQ || e.q != q {
 			return 0, 0, fmt.Errorf("%v on queue %v: on_rq %t, queue %v", e, q.group, e.onRQ, e.q.group)
 		}
@@ -158,7 +178,13 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 			continue
 		}
 		if e.myQ.nrRunning == 0 {
-			return 0, 0, fmt.Errorf("group entity %v queued with an empty queue", e)
+			if !e.delayed {
+				return 0, 0, fmt.Errorf("group entity %v queued with an empty queue", e)
+			}
+			continue // a delayed group entity keeps its weight (v7.1 update_cfs_group)
+		}
+		if e.delayed {
+			return 0, 0, fmt.Errorf("group entity %v is delayed with %d entities below it", e, e.myQ.nrRunning)
 		}
 		if want := e.group.entityShares(e.cpu); e.load.Weight != want {
 			return 0, 0, fmt.Errorf("group entity %v: weight %d, shares %d", e, e.load.Weight, want)
@@ -188,11 +214,70 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 			return 0, 0, fmt.Errorf("queue %v: buddy %v is not queued here", q.group, b)
 		}
 	}
-	if minSeen != nil {
+	if minSeen != nil && v < V71 {
 		if old, ok := minSeen[q]; ok && before(q.minVruntime, old) {
 			return 0, 0, fmt.Errorf("queue %v: min_vruntime moved back from %d to %d", q.group, old, q.minVruntime)
 		}
 		minSeen[q] = q.minVruntime
 	}
 	return h, idleH, nil
+}
+
+// eevdfQueueErr checks the EEVDF invariants of q, whose timeline holds tree: the averaging sums
+// equal their definitions, the weighted lags of the queued entities cancel out up to the floor
+// of the average (lag conservation: -W < Σ w_i·(V - v_i) <= 0), and in v7.1 the slice
+// timeline mirrors the timeline.
+func eevdfQueueErr(q *Queue, tree []*Entity) error {
+	v := q.cpu.params.Version
+	var sumW int64
+	var sumWeight uint64
+	for _, e := range tree {
+		w := avgWeight(v, e.load)
+		sumW += int64(e.Vruntime-q.minVruntime) * int64(w)
+		sumWeight += w
+	}
+	if sumW != q.sumW || sumWeight != q.sumWeight {
+		return fmt.Errorf("queue %v: sums (%d, %d), recomputed (%d, %d)", q.group, q.sumW, q.sumWeight, sumW, sumWeight)
+	}
+	all := tree
+	if c := q.currQueued(); c != nil {
+		all = append(all[:len(all):len(all)], c)
+	}
+	if len(all) > 0 {
+		if lag, load := weightedLagSum(q, all); lag.Sign() > 0 || new(big.Int).Neg(lag).Cmp(load) >= 0 {
+			return fmt.Errorf("queue %v: Σ w_i·(V - v_i) = %v, want in (-%v, 0]", q.group, lag, load)
+		}
+	}
+	if v < V71 {
+		if q.slices.Len() != 0 {
+			return fmt.Errorf("queue %v: slice timeline used before v7.1", q.group)
+		}
+		return nil
+	}
+	if err := timelineErr(&q.slices); err != nil {
+		return fmt.Errorf("queue %v slices: %w", q.group, err)
+	}
+	if q.slices.Len() != len(tree) {
+		return fmt.Errorf("queue %v: %d slices for %d entities", q.group, q.slices.Len(), len(tree))
+	}
+	for _, e := range tree {
+		if e.sliceNode.tree != &q.slices || e.sliceNode.key != e.Slice {
+			return fmt.Errorf("%v: slice node key %d on %p, slice %d", e, e.sliceNode.key, e.sliceNode.tree, e.Slice)
+		}
+	}
+	return nil
+}
+
+// weightedLagSum returns Σ w_i·(V - v_i) over ents and Σ w_i, exactly, with V = AvgVruntime(q)
+// and the version's averaging weights.
+func weightedLagSum(q *Queue, ents []*Entity) (lag, load *big.Int) {
+	v := q.cpu.params.Version
+	avg := AvgVruntime(q)
+	lag, load = new(big.Int), new(big.Int)
+	for _, e := range ents {
+		w := new(big.Int).SetUint64(avgWeight(v, e.load))
+		lag.Add(lag, new(big.Int).Mul(w, big.NewInt(int64(avg-e.Vruntime))))
+		load.Add(load, w)
+	}
+	return lag, load
 }

@@ -2,7 +2,7 @@
 // operations of v6.5's fair.c that walk the group hierarchy: enqueue_task_fair,
 // dequeue_task_fair, pick_next_task_fair, put_prev_task_fair, task_tick_fair, task_fork_fair,
 // yield_task_fair, set_user_nice with prio_changed_fair, and the wakeup path's
-// check_preempt_curr.
+// check_preempt_curr. On an EEVDF CPU the operations that differ hand over to eevdf_cpu.go.
 
 package cfs
 
@@ -93,13 +93,24 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 	if t.policy == Idle {
 		idleH = 1
 	}
+	v71 := p.Version >= V71
+	var slice uint64 // v7.1: a group entity's slice is the shortest slice queued below it
 	se := t
 	for ; se != nil; se = se.parent {
 		if se.onRQ {
+			if se.delayed {
+				se.q.requeueDelayed(se, p) // a task woke below a delayed group entity
+			}
 			break
 		}
 		q := se.q
+		if v71 && slice != 0 {
+			se.Slice, se.customSlice = slice, true
+		}
 		q.enqueueEntity(se, now, flags, p)
+		if v71 {
+			slice = q.MinSlice()
+		}
 		q.hNrRunning++
 		q.idleHNrRunning += idleH
 		if q.isIdle() {
@@ -110,6 +121,10 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 	for ; se != nil; se = se.parent {
 		q := se.q
 		q.updateGroup(se, now, p)
+		if v71 {
+			q.setSlice(se, slice)
+			slice = q.MinSlice()
+		}
 		q.hNrRunning++
 		q.idleHNrRunning += idleH
 		if q.isIdle() {
@@ -123,6 +138,10 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 // keeps other entities makes its group entity the next buddy.
 func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 	p := c.params
+	if p.Version.EEVDF() {
+		c.dequeueEntities(t, now, flags)
+		return
+	}
 	sleep := flags&flagWakeup != 0
 	idleH := uint32(0)
 	if t.policy == Idle {
@@ -164,8 +183,16 @@ func (c *CPU) putPrevTask(now uint64) {
 	}
 }
 
-// setNextTask is set_next_task_fair: make every level of t's hierarchy its queue's curr.
+// setNextTask is set_next_task_fair: make every level of t's hierarchy its queue's curr. On an
+// EEVDF CPU it is set_next_task(rq, p) with first false: v7.1 does not renew the slice
+// protection.
 func (c *CPU) setNextTask(t *Entity, now uint64) {
+	if p := c.params; p.Version.EEVDF() {
+		for se := t; se != nil; se = se.parent {
+			se.q.setNextEEVDF(se, now, false, p)
+		}
+		return
+	}
 	for se := t; se != nil; se = se.parent {
 		se.q.setNextEntity(se, now)
 	}
@@ -176,7 +203,16 @@ func (c *CPU) setNextTask(t *Entity, now uint64) {
 // The running task's hierarchy is put back first (put_prev_task_fair); then, from the root queue
 // down, [Pick] chooses an entity at each level and it becomes that queue's running entity
 // (set_next_entity), until a task is reached. The need-resched flag is cleared.
+//
+// On an EEVDF CPU, Schedule follows the kernel's group-scheduling path instead: each level is
+// picked ([PickEEVDF]) while the running task's entities are still in place, so a running entity
+// under slice protection can be picked again, and only the levels where the picked task's
+// hierarchy differs are put back and set; re-picking the running task changes nothing, not even
+// the start of its slice.
 func (c *CPU) Schedule(now uint64) *Entity {
+	if c.params.Version.EEVDF() {
+		return c.scheduleEEVDF(now)
+	}
 	c.putPrevTask(now)
 	c.curr = nil
 	c.needResched = false
@@ -202,7 +238,15 @@ func (c *CPU) Schedule(now uint64) *Entity {
 // need-resched flag (and, when the slice ran out, clears the entity's buddies). Tick returns the
 // first positive decision, or the innermost level's negative one; the zero TickDecision if no
 // level had a competitor or the CPU is idle.
+//
+// On an EEVDF CPU there is no check_preempt_tick: the charge itself (update_curr) renews a
+// served request and, when another entity is queued at that level, asks for a reschedule
+// (v7.1 also once the slice protection is over). The decision then reports, per level, why:
+// TickRequestServed, TickProtectionOver, TickRequestOpen or TickNoCompetitor.
 func (c *CPU) Tick(now uint64) TickDecision {
+	if c.params.Version.EEVDF() {
+		return c.tickEEVDF(now)
+	}
 	var first TickDecision
 	decided := false
 	for se := c.curr; se != nil; se = se.parent {
@@ -229,8 +273,14 @@ func (c *CPU) Tick(now uint64) TickDecision {
 // Wakeup enqueues sleeping task t on c at time now (a wakeup: ttwu_do_activate with
 // ENQUEUE_WAKEUP, so [PlaceEntity] gives it its sleeper credit) and asks [CheckPreemptWakeup]
 // whether it should preempt the running task. A positive answer sets the need-resched flag;
-// the buddies the decision names are marked. Wakeup panics if t is already queued.
+// the buddies the decision names are marked. A task whose sleep was delayed (v7.1
+// DELAY_DEQUEUE, [Entity.Delayed]) is still queued: it simply stays (ttwu_runnable with
+// ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is
+// already queued and not delayed, or is delayed on another CPU.
 func (c *CPU) Wakeup(t *Entity, now uint64) WakeupDecision {
+	if t.delayed {
+		return c.wakeDelayed(t, now)
+	}
 	if t.onRQ {
 		panic("cfs: CPU.Wakeup of a queued task")
 	}
@@ -244,6 +294,9 @@ func (c *CPU) Wakeup(t *Entity, now uint64) WakeupDecision {
 // (update_curr) before the vruntime comparison, the buddies the decision names are marked and
 // need-resched is set.
 func (c *CPU) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
+	if c.params.Version.EEVDF() {
+		return c.checkPreemptEEVDF(t, now, fork)
+	}
 	d := CheckPreemptWakeup(c, t, fork, c.params)
 	if d.Reason == WakeupLeadTooSmall || d.Reason == WakeupLead {
 		d.Curr.q.updateCurr(now, c.params)
@@ -263,10 +316,13 @@ func (c *CPU) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
 
 // Sleep dequeues task t from c at time now because it blocks (dequeue_task with DEQUEUE_SLEEP);
 // if t was running, the caller must then call [CPU.Schedule]. Its vruntime stays absolute, so
-// that [CPU.Wakeup] can compare it with the queue's min_vruntime. Sleep panics if t is not
-// queued on c.
+// that [CPU.Wakeup] can compare it with the queue's min_vruntime. On an EEVDF CPU its clamped
+// virtual lag is saved in VLag for the wakeup's placement; with v7.1's DELAY_DEQUEUE a task that
+// is not eligible stays queued instead ([Entity.Delayed]) until it is picked, woken, or
+// dequeued with [CPU.DequeueDelayed]. Sleep panics if t is not queued on c or is already a
+// delayed sleeper.
 func (c *CPU) Sleep(t *Entity, now uint64) {
-	if !t.onRQ || t.cpu != c {
+	if !t.onRQ || t.cpu != c || t.delayed {
 		panic("cfs: CPU.Sleep of a task not queued on this CPU")
 	}
 	c.dequeueTask(t, now, flagWakeup)
@@ -283,6 +339,11 @@ func (c *CPU) Sleep(t *Entity, now uint64) {
 // the parent's is earlier. Fork then asks [CheckPreemptWakeup] (as a fork, so no next buddy is
 // marked) whether the child preempts the parent. Fork panics if child is queued or parent is
 // neither nil nor c's running task.
+//
+// On an EEVDF CPU the child starts with lag 0 at the queue's average vruntime. Its first
+// deadline is a full virtual slice away in v6.6 (wake_up_new_task's enqueue re-places it without
+// ENQUEUE_INITIAL) and half a slice away in v7.1 (PLACE_DEADLINE_INITIAL); in v7.1 a forked task
+// preempts its parent only with a shorter slice (and it inherits a parent's custom slice).
 func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
 	if child.onRQ {
 		panic("cfs: CPU.Fork of a queued child")
@@ -292,6 +353,9 @@ func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
 			panic("cfs: CPU.Fork: parent is not the running task")
 		}
 		child.group = parent.group
+	}
+	if c.params.Version.EEVDF() {
+		return c.forkEEVDF(parent, child, now)
 	}
 	c.attach(child)
 	q := child.q
@@ -315,7 +379,9 @@ func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
 // back and set again (which starts a new slice), and then prio_changed_fair decides: a running
 // task that got a higher nice is rescheduled, a waiting one may preempt the running task. It
 // returns whether the need-resched flag was set. A SCHED_IDLE task's weight does not depend on
-// its nice. SetNice panics if nice is outside [MinNice, MaxNice] or t is a group entity.
+// its nice. On an EEVDF CPU the dequeue saves the task's lag, the weight change scales it (and
+// v7.1's relative deadline) by old/new weight, and the enqueue places it with that lag. SetNice
+// panics if nice is outside [MinNice, MaxNice] or t is a group entity.
 func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
 	checkNice("CPU.SetNice", nice)
 	if t.myQ != nil {
@@ -334,7 +400,12 @@ func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
 	}
 	old := t.nice
 	t.nice = nice
-	t.load = TaskLoad(t.policy, nice) // set_load_weight(p, true) with reweight_task
+	if lw := TaskLoad(t.policy, nice); c.params.Version.EEVDF() && t.q != nil {
+		t.q.reweightEntity(t, lw, now, c.params) // reweight_task: scales the lag
+		t.load = lw                              // with the table inverse
+	} else {
+		t.load = lw // set_load_weight(p, true) with reweight_task
+	}
 	if queued {
 		c.enqueueTask(t, now, 0)
 	}
@@ -356,12 +427,18 @@ func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
 
 // Yield marks the running task to be passed over by the next pick if that is not too unfair:
 // yield_task_fair. Unless it is SCHED_BATCH its run time is charged first; then it and its
-// ancestors become the skip buddies of their queues. Yield does nothing if the running task is
+// ancestors become the skip buddies of their queues. On an EEVDF CPU there are no skip buddies:
+// v6.6 pushes the task's deadline one virtual slice further, v7.1 (if the task is eligible)
+// moves its vruntime to its deadline and makes a new request. Yield does nothing if the running task is
 // alone on the CPU, is no longer queued (it went to sleep) or the CPU is idle; the caller then
 // calls [CPU.Schedule], as sched_yield does.
 func (c *CPU) Yield(now uint64) {
 	t := c.curr
 	if t == nil || !t.onRQ || c.root.hNrRunning == 1 {
+		return
+	}
+	if c.params.Version.EEVDF() {
+		c.yieldEEVDF(t, now)
 		return
 	}
 	q := t.q

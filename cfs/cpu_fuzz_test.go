@@ -4,9 +4,8 @@ import (
 	"testing"
 )
 
-// runCPUOps decodes ops into a stream of CPU operations on a machine with three groups (one of
-// them idle, one nested) and six tasks of mixed policies and nice levels, checking every
-// invariant after each operation. Time advances by a decoded amount between operations.
+// runCPUOps decodes ops into a stream of CPU operations on a classic CFS (v6.5) machine: the
+// first byte chooses options, the rest is run by runOps.
 func runCPUOps(t *testing.T, ops []byte) {
 	p := DefaultParams()
 	if len(ops) > 0 {
@@ -16,6 +15,37 @@ func runCPUOps(t *testing.T, ops []byte) {
 		p.NrLatency = 2 // makes the buddy paths reachable with few tasks
 		ops = ops[1:]
 	}
+	runOps(t, p, ops)
+}
+
+// runEEVDFOps is runCPUOps for the EEVDF versions: bit 3 of the first byte chooses v6.6 or
+// v7.1, the other bits features.
+func runEEVDFOps(t *testing.T, ops []byte) {
+	if len(ops) == 0 {
+		return
+	}
+	h := ops[0]
+	p := Preset(V66, 1+int(h>>5))
+	p.RunToParity = h&1 == 0
+	p.NextBuddy = h&2 != 0
+	p.PlaceLag = h&4 == 0
+	if h&8 != 0 {
+		p = Preset(V71, 1+int(h>>5))
+		p.RunToParity = h&1 == 0
+		p.PreemptShort = h&2 == 0
+		p.PlaceRelDeadline = h&4 == 0
+		p.NextBuddy = h&16 != 0
+		p.PickBuddy = h&16 == 0
+	}
+	runOps(t, p, ops[1:])
+}
+
+// runOps runs ops on a machine with parameters p, three groups (one of them idle, one nested)
+// and six tasks of mixed policies and nice levels, checking every invariant after each
+// operation. Time advances by a decoded amount between operations. On an EEVDF version every
+// queue's pick is also held to the naive model after each operation, and the renice operation
+// sets a custom slice instead when its argument has bit 7 set.
+func runOps(t *testing.T, p Params, ops []byte) {
 	c := NewCPU(0, p)
 	ga := NewGroup("ga", nil, 1)
 	gi := NewGroup("gi", nil, 1)
@@ -46,13 +76,13 @@ func runCPUOps(t *testing.T, ops []byte) {
 				parent = cur
 			}
 			c.Fork(parent, tk, now)
-		case 1: // wake a sleeping task
-			if !started[k] || tk.OnRQ() {
+		case 1: // wake a sleeping task (a delayed sleeper is still queued)
+			if !started[k] || (tk.OnRQ() && !tk.Delayed()) {
 				continue
 			}
 			c.Wakeup(tk, now)
 		case 2: // put a queued task to sleep
-			if !tk.OnRQ() {
+			if !tk.OnRQ() || tk.Delayed() {
 				continue
 			}
 			c.Sleep(tk, now)
@@ -60,14 +90,25 @@ func runCPUOps(t *testing.T, ops []byte) {
 			c.Tick(now)
 		case 5: // schedule
 			c.Schedule(now)
-		case 6: // renice
-			if started[k] {
+		case 6: // renice, or a custom slice
+			switch {
+			case !started[k]:
+			case arg&128 != 0 && p.Version.EEVDF():
+				c.SetSlice(tk, uint64(arg%8)*300_000, now)
+			default:
 				c.SetNice(tk, arg%40-20, now)
 			}
-		case 7:
-			c.Yield(now)
+		case 7: // yield, or finish a delayed dequeue
+			if arg&128 != 0 && p.Version.EEVDF() {
+				c.DequeueDelayed(tk, now)
+			} else {
+				c.Yield(now)
+			}
 		}
 		checkCPU(t, c, minSeen)
+		if p.Version.EEVDF() {
+			checkPicks(t, c.Root(), p)
+		}
 		if c.Curr() != nil && !c.Curr().OnRQ() && !c.NeedResched() {
 			t.Fatalf("running task %v is not queued and no resched is pending", c.Curr())
 		}
@@ -83,4 +124,24 @@ func FuzzCPU(f *testing.F) {
 	f.Add([]byte{1, 0, 9, 0, 3, 0, 10, 0, 5, 3, 40, 3, 40, 2, 9, 1, 9, 5, 0, 6, 17, 7, 0, 5, 0})
 	f.Add([]byte{7, 0, 8, 0, 21, 0, 15, 0, 4, 5, 1, 3, 20, 3, 20, 3, 20, 2, 15, 2, 8, 1, 8, 1, 15})
 	f.Fuzz(runCPUOps)
+}
+
+// checkPicks holds the pick of q and of every queue below it to the naive model.
+func checkPicks(t *testing.T, q *Queue, p Params) {
+	t.Helper()
+	checkEEVDFAgainstModel(t, q, p)
+	for _, e := range queuedEntities(q) {
+		if e.myQ != nil {
+			checkPicks(t, e.myQ, p)
+		}
+	}
+}
+
+func FuzzEEVDFCPU(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 1, 0, 2, 5, 0, 3, 3, 3, 3, 5, 0, 2, 1, 1, 1})
+	f.Add([]byte{8, 0, 9, 0, 3, 0, 10, 0, 5, 3, 40, 3, 40, 2, 9, 1, 9, 5, 0, 6, 145, 7, 0, 5, 0})
+	f.Add([]byte{31, 0, 8, 0, 21, 0, 15, 0, 4, 5, 1, 3, 20, 3, 20, 3, 20, 2, 15, 2, 8, 1, 8, 1, 15, 6, 200})
+	f.Add([]byte{105, 0, 0, 0, 1, 0, 2, 0, 3, 6, 131, 3, 7, 3, 7, 5, 0, 2, 0, 1, 0, 3, 9, 5, 0, 7, 0, 5, 0})
+	f.Add([]byte{72, 0, 6, 0, 12, 0, 18, 6, 134, 6, 140, 3, 2, 1, 1, 3, 2, 5, 0, 2, 6, 3, 2, 1, 6, 5, 0})
+	f.Fuzz(runEEVDFOps)
 }

@@ -3,7 +3,10 @@
 // fixed-point arithmetic with the kernel's exact integer semantics, the vruntime timeline, the
 // per-queue and per-CPU state with its state changes, task groups (cgroups) with shares and the
 // idle flag, and the decisions (pick, tick preemption, wakeup preemption, placement) as pure
-// functions over that state.
+// functions over that state. The same state runs EEVDF, the Earliest Eligible Virtual Deadline
+// First pick that replaced classic CFS in v6.6, in its v6.6 and v7.1 forms: a [Params] preset
+// ([Preset] with [V65], [V66] or [V71]) chooses the policy of a CPU, so one workload can be run
+// under each.
 //
 // # Weights
 //
@@ -78,9 +81,10 @@
 // faster still, because the reinsertion rarely moves; the tree beats the B-tree there.
 //
 // A timeline can also maintain, in every node, the minimum of a second uint64 over its subtree
-// ([Timeline.EnableAugment], [Node.SetAug], [Node.AugMin]), updated on every rotation: EEVDF
-// (v6.6) keeps the minimum deadline there to find the eligible entity with the earliest deadline
-// in O(log n). The augmentation costs nothing when it is off.
+// ([Timeline.EnableAugment], [Node.SetAug], [Node.AugMin], [Timeline.UpdateAug]), updated on
+// every rotation: EEVDF keeps the minimum deadline there (v6.6, timeline ordered by vruntime)
+// or the minimum vruntime (v7.1, timeline ordered by deadline) to find the eligible entity with
+// the earliest deadline in O(log n). The augmentation costs nothing when it is off.
 //
 // # Slices, the tick and the latency/granularity trade
 //
@@ -103,6 +107,78 @@
 // task it preempted, whose cache is warm) are preferred by [Pick] as long as they are within a
 // wakeup granularity of the leftmost entity, and a skip buddy (a task that called sched_yield)
 // is passed over under the same condition.
+//
+// # EEVDF: eligibility, deadlines and lag (v6.6, v7.1)
+//
+// EEVDF (Stoica and Abdel-Wahab, 1995) keeps CFS's weights and vruntimes but changes what is
+// picked. The queue's virtual time V is the weighted average of the vruntimes of its queued
+// entities, running one included ([AvgVruntime]). An entity's lag, w·(V - v), is the service it
+// is owed; the lags of a queue sum to zero. An entity is eligible when its lag is not negative,
+// v <= V ([EntityEligible]). Every entity makes requests of Slice nanoseconds, 0.75 ms (v6.6) or
+// 0.70 ms (v7.1) times the CPU-count factor ([Params].DefaultSlice) unless it asked for another
+// one (v7.1: sched_attr.sched_runtime, [Entity.SetSlice], [CPU.SetSlice], [ClampSlice]); a
+// request made at vruntime v has the virtual deadline v + Slice·1024/weight ([VirtualDeadline]).
+// The pick is the eligible entity with the earliest virtual deadline ([PickEEVDF]): eligibility
+// makes it fair (nobody runs ahead of its share for long), the deadline makes short requests
+// responsive (a task asking for little at a time is served sooner, with the same share). There
+// is no latency period, no minimum or wakeup granularity and no tick rule: when the running
+// entity's vruntime reaches its deadline the request is served, a new one is made from the
+// current vruntime, and a reschedule is asked for if anyone else is queued (update_deadline).
+//
+// Computing V exactly would need Σ w_i·v_i over 64-bit vruntimes. The kernel keeps instead, per
+// queue, S = Σ (v_i - v0)·w_i and W = Σ w_i over the timeline, relative to a reference point v0,
+// and adds the running entity on the fly: V = v0 + floor(S/W), eligibility S >= (v - v0)·W without
+// a division ([VruntimeEligible]). v6.6 uses v0 = min_vruntime and weights scaled down to 1024
+// for nice 0, shifts S by W·Δ whenever min_vruntime advances by Δ, and compares in wrapping
+// 64-bit arithmetic (its divisions take 32-bit divisors); v7.1 uses full 2^20-scaled weights,
+// compares with a 128-bit product, and moves v0, renamed zero_vruntime, onto V each time it
+// computes V ([Queue.ZeroVruntime], [Queue.SumWVruntime], [Queue.SumWeight]). The model keeps
+// the same sums with the same integer semantics; the floor makes an entity exactly at V
+// eligible, and a lone entity always is.
+//
+// When an entity leaves its queue its virtual lag V - v is saved in VLag, clamped to
+// ±[LagLimit] ([EntityLag]), and when it joins a queue again it is placed at V - lag
+// ([PlaceEEVDF], PLACE_LAG): a task that overran its share pays it back later, one that was
+// waiting keeps its credit, across sleeps and migrations. Because the newcomer's own weight
+// pulls V towards it, the lag is first inflated by (W + w)/W. A new task starts at V with lag 0;
+// its first deadline is half a request away in v7.1 (PLACE_DEADLINE_INITIAL) and a full one in
+// v6.6, whose wake_up_new_task re-places the task without ENQUEUE_INITIAL ([CPU.Fork]). A change
+// of weight scales a saved lag, and a queued entity's relative deadline, by old/new weight (v7.1
+// also moves the queued entity to V - lag, so that V does not move). v7.1 delays the dequeue of
+// a task that goes to sleep with negative lag (DELAY_DEQUEUE): it stays queued
+// ([Entity.Delayed]) until it is picked, when it leaves with its lag clipped to 0 (DELAY_ZERO), or
+// woken, when it simply stays. Without that, a periodic task would carry the negative lag of its
+// last burst into every wakeup and never be eligible when it wakes.
+//
+// The two versions find the pick differently on the augmented timeline, both in O(log n):
+// v6.6 orders the timeline by vruntime, so eligibility is a prefix of the tree, and each node
+// keeps the earliest deadline of its subtree; the search walks down from the root, discarding
+// right subtrees past V, remembering the best fully eligible left subtree, and descends it along
+// its minimum at the end. v7.1 orders the timeline by deadline and each node keeps the smallest
+// vruntime of its subtree; it takes the leftmost entity if eligible, and otherwise walks down
+// from the root into the left subtree whenever it contains an eligible entity (its minimum
+// vruntime is), taking the first eligible node on the way. Both compare the running entity,
+// which is off the timeline, separately.
+//
+// Run to parity: switching at every deadline would switch too often, so a picked entity is kept
+// a while. v6.6 keeps the running entity while it stays eligible and has not started a new
+// request (the pick stashes its deadline in VLag and compares). v7.1 gives it a protection point
+// VProt, its deadline or its vruntime plus the shortest slice on the queue, whichever comes first
+// ([ProtectPoint], [Protected]); the tick asks for a reschedule once the vruntime passes it. In
+// both, [CPU.Schedule] picks with the running task still in place, as the kernel's
+// group-scheduling path does (CONFIG_FAIR_GROUP_SCHED, as in distribution kernels), so the
+// protection can keep it; re-picking the running task changes nothing. Wakeup preemption
+// ([CheckPreemptWakeupEEVDF]) asks the pick itself: the wakee preempts when the pick on the
+// level where the two hierarchies meet chooses it. In v6.6 that means a wakee can preempt only
+// an entity that no longer runs to parity. v7.1 lets a wakee with a shorter slice ignore the
+// running entity's protection (PREEMPT_SHORT), and otherwise cuts that protection to the
+// shortest slice; a forked task does not preempt; an eligible next buddy (the group of a task
+// that just went to sleep) is picked first (PICK_BUDDY).
+//
+// Not modelled from v7.1: PARANOID_AVG's overflow fallback (off by default), the high-resolution
+// tick (HRTICK), proxy execution, and WF_SYNC wakeups with NEXT_BUDDY (off by default). The
+// kernel does not initialise a new timeline node's max_slice, so its lag clamp can briefly see
+// a stale maximum; the model uses the true one ([Queue.MaxSlice]).
 //
 // # SCHED_BATCH and SCHED_IDLE
 //
@@ -155,15 +231,19 @@
 // control (cpu.max throttling), SMP migration and load balancing (a later package version adds
 // them over the topology package), CACHE_HOT_BUDDY (an SMP migration heuristic), hrtick, and
 // changing a group's idle flag or shares while it has queued entities (the kernel can; the
-// model panics). EEVDF (v6.6, v7.1) is a later addition to this package; the Params carry a
-// [Version] for it.
+// model panics).
 //
 // # Cost model
 //
 //	operation                          cost                     allocates
 //	Timeline.Insert / Remove           O(log n)                 no
+//	Timeline.UpdateAug / Last          O(log n)                 no
 //	Timeline.First                     O(1)                     no
 //	Pick                               O(1), O(log n) with skip no
+//	PickEEVDF                          O(log n)                 no
+//	AvgVruntime, VruntimeEligible      O(1)                     no
+//	PlaceEEVDF, ProtectPoint           O(1)                     no
+//	LagLimit, EntityLag (v7.1)         O(log n) (max slice)     no
 //	CheckPreemptTick                   O(depth)                 no
 //	CheckPreemptWakeup                 O(depth)                 no
 //	CPU.Tick / Schedule / Wakeup       O(depth * log n)         no
@@ -223,6 +303,49 @@
 //	sched_group_set_shares, cpu.weight          Group.SetShares, Group.SetCPUWeight
 //	sched_group_set_idle (cpu.idle)             Group.SetIdle
 //	calc_group_shares                           GroupShares (simplified: instantaneous loads)
+//
+// EEVDF names (v6.6 kernel/sched/fair.c; v7.1 name where it differs):
+//
+//	Linux v6.6 / v7.1                           schedkit/cfs
+//	sysctl_sched_base_slice, normalized_...     Params.DefaultSlice, Params.NormalizedSlice
+//	sched_feat PLACE_LAG ... DELAY_ZERO         Params.PlaceLag ... Params.DelayZero
+//	TICK_NSEC                                   TickNSec, Params.Tick
+//	se->deadline, se->vlag, se->slice           Entity.Deadline, Entity.VLag, Entity.Slice
+//	se->vprot, custom_slice, sched_delayed      Entity.VProt, Entity.CustomSlice, Entity.Delayed
+//	__setparam_fair (sched_attr runtime)        ClampSlice, Entity.SetSlice, CPU.SetSlice
+//	avg_vruntime, avg_load / sum_w_vruntime,    Queue.SumWVruntime, Queue.SumWeight
+//	  sum_weight
+//	min_vruntime (v6.6) / zero_vruntime         Queue.MinVruntime / Queue.ZeroVruntime
+//	avg_vruntime()                              AvgVruntime
+//	avg_vruntime_add/_sub, sum_w_vruntime_...   (Queue, unexported) sumAdd, sumSub
+//	avg_vruntime_update / update_zero_vruntime  (Queue, unexported) advanceMinVruntime, moveZero
+//	entity_eligible, vruntime_eligible          EntityEligible, VruntimeEligible
+//	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
+//	update_deadline                             VirtualDeadline; (Queue, unexported) updateDeadline
+//	place_entity                                PlaceEEVDF (Placement); placeEntity applies it
+//	min_deadline_cb / min_vruntime_cb           Timeline augmentation, Timeline.UpdateAug
+//	cfs_rq_min_slice, cfs_rq_max_slice          Queue.MinSlice, Queue.MaxSlice
+//	__pick_eevdf + pick_eevdf (v6.6)            PickEEVDF (v6.6 rules)
+//	pick_eevdf(cfs_rq, protect) (v7.1)          PickEEVDF (v7.1 rules)
+//	set_protect_slice, protect_slice            ProtectPoint, Protected
+//	update_protect_slice, cancel_protect_slice  (Queue, unexported) updateProtect, cancelProtect
+//	check_preempt_wakeup / wakeup_preempt_fair  CheckPreemptWakeupEEVDF
+//	reweight_entity, rescale_entity             (Queue, unexported) reweightEEVDF
+//	requeue_delayed_entity, dequeue_entities    (unexported) requeueDelayed, dequeueEntities
+//	pick_next_task_fair (group path)            CPU.Schedule
+//	dequeue_task(DEQUEUE_SLEEP|DEQUEUE_DELAYED) CPU.DequeueDelayed
+//
+// Renames from v6.5 to v7.1 (the v6.5 name is the one used above):
+//
+//	v6.5                          v7.1
+//	check_preempt_wakeup          check_preempt_wakeup_fair, then wakeup_preempt_fair
+//	check_preempt_curr            wakeup_preempt
+//	cfs_rq->nr_running            cfs_rq->nr_queued
+//	cfs_rq->h_nr_running          cfs_rq->h_nr_queued (h_nr_runnable excludes delayed tasks)
+//	cfs_rq->idle_h_nr_running     cfs_rq->h_nr_idle
+//	cfs_rq->min_vruntime          cfs_rq->zero_vruntime (not monotonic)
+//	avg_vruntime, avg_load (v6.6) sum_w_vruntime, sum_weight
+//	sysctl_sched_min_granularity  sysctl_sched_base_slice (v6.6)
 //
 // # Multiprocessor scheduling: domains, load balancing, wakeup placement
 //
@@ -308,7 +431,7 @@
 // rebalance_domains, Stop and SetAttr change state. It runs the preset of its [Version], so
 // later fair-class presets run through the same CPU methods; the SMP decisions follow v6.5
 // for every version. Every decision has an explanation value with a String method
-// ([BusiestGroup], [Detach], [Placement], [MigrateVerdict]).
+// ([BusiestGroup], [Detach], [CPUSelection], [MigrateVerdict]).
 //
 // Not modelled in the SMP part: PELT (above), NUMA balancing (fbq types, task placement by
 // memory), SD_ASYM_PACKING, energy-aware placement, nohz idle balancing (idle CPUs are ticked

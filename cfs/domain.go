@@ -282,7 +282,8 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 		if hi := t.HighestFlagDomain(c, topology.SDShareLLC); hi != nil {
 			d := ds.find(c, hi)
 			ds.llc[c] = d
-			ds.llcID[c], _ = hi.Span().First()
+			span := hi.Span()
+			ds.llcID[c], _ = span.First()
 			l, ok := llcLists[d.span]
 			if !ok {
 				for x := range d.span.All() {

@@ -46,9 +46,32 @@ type Entity struct {
 	Name string
 
 	// Vruntime is the entity's virtual runtime (se->vruntime) in nanoseconds of nice-0 time,
-	// compared wrap-around aware. While a task is off its queue after a non-sleep dequeue or a
-	// fork it is relative to the queue's min_vruntime, as in v6.5.
+	// compared wrap-around aware. In v6.5, while a task is off its queue after a non-sleep
+	// dequeue or a fork it is relative to the queue's min_vruntime; EEVDF keeps it absolute and
+	// places a joining entity from its VLag instead.
 	Vruntime uint64
+
+	// Deadline is the entity's virtual deadline (se->deadline), EEVDF only: the vruntime at
+	// which its current request of Slice nanoseconds is served, Vruntime + Slice*1024/weight
+	// when the request was made. In v7.1, while the entity is off its queue after a dequeue
+	// that was not a sleep, it is relative to its vruntime (PLACE_REL_DEADLINE).
+	Deadline uint64
+
+	// VLag is the entity's virtual lag (se->vlag), EEVDF only: V - Vruntime, the queue's
+	// average vruntime minus its own, clamped, saved when it leaves its queue so that it can be
+	// placed with the same lag when it comes back. Positive means owed service. In v6.6 the
+	// field doubles, while the entity runs, as the copy of its deadline at the time it was
+	// picked (the RUN_TO_PARITY "HACK" of set_next_entity).
+	VLag int64
+
+	// Slice is the entity's request size (se->slice) in wall-clock nanoseconds, EEVDF only:
+	// Params.DefaultSlice, a custom slice ([Entity.SetSlice], v7.1), or for a group entity in
+	// v7.1 the shortest slice queued below it.
+	Slice uint64
+
+	// VProt is the vruntime up to which v7.1 protects the running entity from being preempted
+	// (se->vprot), set when it is picked; see Params.RunToParity.
+	VProt uint64
 
 	// ExecStart is the clock value at which the entity last started running or had its run
 	// time accounted (se->exec_start); 0 means never, or cache-cold after a migration.
@@ -60,6 +83,11 @@ type Entity struct {
 	// PrevSumExecRuntime is SumExecRuntime when the entity was last picked
 	// (se->prev_sum_exec_runtime); the difference is the time run in the current slice.
 	PrevSumExecRuntime uint64
+
+	sliceNode   Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
+	customSlice bool         // se->custom_slice (v7.1)
+	relDeadline bool         // se->rel_deadline (v7.1)
+	delayed     bool         // se->sched_delayed (v7.1 DELAY_DEQUEUE)
 
 	load   LoadWeight
 	policy Policy
@@ -80,7 +108,60 @@ type Entity struct {
 func NewTask(name string, policy Policy, nice int) *Entity {
 	e := &Entity{Name: name, load: TaskLoad(policy, nice), policy: policy, nice: nice}
 	e.node.Init(e)
+	e.sliceNode.Init(e)
 	return e
+}
+
+// Delayed reports whether the entity went to sleep while ineligible and stays queued until it
+// is picked or woken (se->sched_delayed, v7.1 DELAY_DEQUEUE). A delayed task is asleep but
+// OnRQ; it can only be woken on the CPU it is queued on.
+func (e *Entity) Delayed() bool { return e.delayed }
+
+// CustomSlice reports whether the entity has a custom slice (se->custom_slice, v7.1): a task
+// that asked for one through sched_setattr ([Entity.SetSlice], [CPU.SetSlice]), or a group
+// entity whose slice follows the shortest slice below it.
+func (e *Entity) CustomSlice() bool { return e.customSlice }
+
+// Minimum and maximum custom slice, in nanoseconds: __setparam_fair clamps sched_runtime to
+// [NSEC_PER_MSEC/10, NSEC_PER_MSEC*100].
+const (
+	MinCustomSlice uint64 = 100_000
+	MaxCustomSlice uint64 = 100_000_000
+)
+
+// ClampSlice returns the slice v7.1's __setparam_fair gives a fair task whose sched_attr asks
+// for runtime nanoseconds (sched_runtime), and whether it is a custom slice: 0 asks for the
+// default (custom false, slice 0, meaning Params.DefaultSlice); any other value is clamped to
+// [MinCustomSlice, MaxCustomSlice].
+func ClampSlice(runtime uint64) (slice uint64, custom bool) {
+	if runtime == 0 {
+		return 0, false
+	}
+	return min(max(runtime, MinCustomSlice), MaxCustomSlice), true
+}
+
+// SetSlice sets the slice a task that is not queued asks for, as sched_setattr with
+// sched_runtime = runtime does in v7.1 (see [ClampSlice]); 0 returns it to the default slice.
+// The slice takes effect when the task is next enqueued, on a CPU whose Params version has custom
+// slices (v7.1; v6.5 and v6.6 ignore sched_runtime for fair tasks). For a queued task use
+// [CPU.SetSlice]. SetSlice panics if e is queued or is a group entity.
+func (e *Entity) SetSlice(runtime uint64) {
+	if e.myQ != nil {
+		panic("cfs: Entity.SetSlice of a group entity")
+	}
+	if e.onRQ {
+		panic("cfs: Entity.SetSlice of a queued task")
+	}
+	e.setSlice(runtime)
+}
+
+// setSlice is __setparam_fair's slice part. A default slice is filled in at the next placement.
+func (e *Entity) setSlice(runtime uint64) {
+	slice, custom := ClampSlice(runtime)
+	e.customSlice = custom
+	if custom {
+		e.Slice = slice
+	}
 }
 
 // Load returns the entity's load weight (se->load).

@@ -14,6 +14,15 @@ type Version uint8
 const (
 	// V65 is Linux v6.5, the last release with classic CFS (before EEVDF, v6.6).
 	V65 Version = iota + 1
+	// V66 is Linux v6.6, the first release with EEVDF: the timeline ordered by vruntime with
+	// the minimum deadline of each subtree, lag kept in weights scaled down to 1024 for nice 0,
+	// RUN_TO_PARITY as the "deadline stashed in vlag" rule.
+	V66
+	// V71 is Linux v7.1 (v7.1.5): EEVDF with the timeline ordered by deadline and the minimum
+	// vruntime of each subtree, full-resolution weights with a moving zero_vruntime, custom
+	// slices (sched_attr.sched_runtime), slice protection, PREEMPT_SHORT and PICK_BUDDY, and the
+	// dividing __calc_delta.
+	V71
 )
 
 // String returns the release name, for example "v6.5".
@@ -21,9 +30,16 @@ func (v Version) String() string {
 	switch v {
 	case V65:
 		return "v6.5"
+	case V66:
+		return "v6.6"
+	case V71:
+		return "v7.1"
 	}
 	return fmt.Sprintf("Version(%d)", uint8(v))
 }
+
+// EEVDF reports whether v picks with EEVDF (v6.6 and later) rather than classic CFS.
+func (v Version) EEVDF() bool { return v >= V66 }
 
 // A TunableScaling is how the kernel scales its latency tunables with the number of CPUs:
 // sysctl_sched_tunable_scaling (debugfs sched/tunable_scaling).
@@ -59,12 +75,25 @@ func ScaleFactor(s TunableScaling, ncpus int) uint64 {
 }
 
 // Base values of the scaled tunables before CPU-count scaling (normalized_sysctl_* in
-// kernel/sched/fair.c, v6.5), in nanoseconds.
+// kernel/sched/fair.c), in nanoseconds: v6.5's latency, granularities, and the EEVDF base slice
+// of v6.6 (0.75 ms) and v7.1 (0.70 ms, commit 2ae891b82695).
 const (
 	baseLatency           = 6_000_000
 	baseMinGranularity    = 750_000
 	baseWakeupGranularity = 1_000_000
+	baseSliceV66          = 750_000
+	baseSliceV71          = 700_000
 )
+
+// TickNSec returns TICK_NSEC, the length in nanoseconds of a scheduler tick at hz ticks per
+// second: (10^9 + hz/2) / hz, so 1000000 at HZ=1000 and 4000000 at HZ=250. EEVDF uses it in
+// the lag clamp. TickNSec panics if hz < 1.
+func TickNSec(hz uint64) uint64 {
+	if hz < 1 {
+		panic(fmt.Sprintf("cfs: TickNSec: HZ %d", hz))
+	}
+	return (1_000_000_000 + hz/2) / hz
+}
 
 // Params are the fair-class tunables and feature flags of one kernel version. Time values are
 // in nanoseconds and already scaled by the CPU count, as the kernel's sysctl_* variables are
@@ -134,6 +163,60 @@ type Params struct {
 	// (IdleMinGranularity for an idle entity in a queue that is not all idle).
 	BaseSlice bool
 
+	// DefaultSlice is sysctl_sched_base_slice (debugfs sched/base_slice_ns), EEVDF only: the
+	// request size r, in wall-clock nanoseconds, of every entity without a custom slice; its
+	// virtual deadline is set r/w after its vruntime. It is 0.75 ms (v6.6) or 0.70 ms (v7.1)
+	// times the CPU-count factor.
+	DefaultSlice uint64
+
+	// NormalizedSlice is normalized_sysctl_sched_base_slice, DefaultSlice before CPU-count
+	// scaling. v7.1 protects a picked entity for this long when RUN_TO_PARITY is off.
+	NormalizedSlice uint64
+
+	// Tick is TICK_NSEC ([TickNSec]): the lag clamp of EEVDF allows a virtual lag of at least
+	// one tick. The presets assume HZ=1000.
+	Tick uint64
+
+	// PlaceLag is sched_feat PLACE_LAG (EEVDF): an entity joining a queue keeps the virtual lag
+	// it had when it left (inflated by (W+w)/W so that it survives its own arrival), instead of
+	// starting at the queue's average vruntime.
+	PlaceLag bool
+
+	// PlaceDeadlineInitial is sched_feat PLACE_DEADLINE_INITIAL (EEVDF): a new task's first
+	// deadline is only half a virtual slice away. In v6.6 it has no effect on forked tasks (see
+	// [CPU.Fork]).
+	PlaceDeadlineInitial bool
+
+	// PlaceRelDeadline is sched_feat PLACE_REL_DEADLINE (v7.1): an entity dequeued without
+	// sleeping (a renice, a migration) keeps its deadline relative to its vruntime and gets it
+	// back when it is enqueued again.
+	PlaceRelDeadline bool
+
+	// RunToParity is sched_feat RUN_TO_PARITY (EEVDF). In v6.6 a picked entity keeps the CPU
+	// while it stays eligible and has not finished its request; in v7.1 it is protected from
+	// preemption until its vruntime reaches its protection point (vprot: its deadline, or the
+	// shortest slice on the queue converted with its weight, whichever comes first).
+	RunToParity bool
+
+	// PreemptShort is sched_feat PREEMPT_SHORT (v7.1): a waking entity with a shorter slice than
+	// the running one is judged without the running entity's slice protection, and if it wins
+	// it cancels that protection.
+	PreemptShort bool
+
+	// PickBuddy is sched_feat PICK_BUDDY (v7.1): the next buddy, if eligible, is picked before
+	// the earliest deadline (never when slice protection is being ignored).
+	PickBuddy bool
+
+	// DelayDequeue is sched_feat DELAY_DEQUEUE (v7.1): a task that goes to sleep while it is
+	// not eligible (it has negative lag) stays on its queue, competing but never run, until it
+	// is picked (then it leaves for real) or woken (then it simply stays). Lag is thereby burnt
+	// off while sleeping instead of being carried to the next wakeup.
+	DelayDequeue bool
+
+	// DelayZero is sched_feat DELAY_ZERO (v7.1): an entity whose dequeue was delayed leaves
+	// with its lag clipped to at most 0.
+	DelayZero bool
+
 	// FavorNonIdleTick is the option proposed in seed 004's patch "sched/fair: favor non-idle
 	// group in tick preemption" (Chuyi Zhou, October 2022, not merged): the tick does not
 	// preempt a non-idle running entity for a vruntime lead over an idle leftmost entity, so the
@@ -142,8 +225,11 @@ type Params struct {
 }
 
 // Preset returns the parameters of kernel version v on a machine with ncpus online CPUs, with
-// the default logarithmic tunable scaling and the default sched features. Preset panics if v is
-// not a known version or ncpus < 1.
+// the default logarithmic tunable scaling and the default sched features. For the EEVDF versions
+// the classic tunables (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity,
+// NrLatency) are 0, because those kernels removed them; v7.1's HRTICK, which the model does not
+// implement, is absent, as if switched off. Preset panics if
+// v is not a known version or ncpus < 1.
 func Preset(v Version, ncpus int) Params {
 	f := ScaleFactor(ScalingLog, ncpus)
 	switch v {
@@ -162,6 +248,35 @@ func Preset(v Version, ncpus int) Params {
 			WakeupPreemption:   true,
 			AltPeriod:          true,
 			BaseSlice:          true,
+		}
+	case V66: // kernel/sched/features.h blob f770168230ae
+		return Params{
+			Version:              V66,
+			CalcDelta:            DeltaWMult,
+			DefaultSlice:         baseSliceV66 * f,
+			NormalizedSlice:      baseSliceV66,
+			Tick:                 TickNSec(1000),
+			PlaceLag:             true,
+			PlaceDeadlineInitial: true,
+			RunToParity:          true,
+			WakeupPreemption:     true,
+		}
+	case V71: // kernel/sched/features.h blob 8f0dee8fc475
+		return Params{
+			Version:              V71,
+			CalcDelta:            DeltaDiv,
+			DefaultSlice:         baseSliceV71 * f,
+			NormalizedSlice:      baseSliceV71,
+			Tick:                 TickNSec(1000),
+			PlaceLag:             true,
+			PlaceDeadlineInitial: true,
+			PlaceRelDeadline:     true,
+			RunToParity:          true,
+			PreemptShort:         true,
+			PickBuddy:            true,
+			DelayDequeue:         true,
+			DelayZero:            true,
+			WakeupPreemption:     true,
 		}
 	}
 	panic(fmt.Sprintf("cfs: Preset: unknown version %d", v))

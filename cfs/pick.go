@@ -1,5 +1,5 @@
 // This file implements Pick, v6.5's pick_next_entity: the leftmost entity, overridden by the
-// buddies when that is not too unfair.
+// buddies when that is not too unfair; on an EEVDF version it hands over to PickEEVDF.
 
 package cfs
 
@@ -24,6 +24,23 @@ const (
 	// PickLastBuddy: the last buddy (the task a wakeup preempted) is within the wakeup
 	// granularity of the fair choice, so the CPU returns to it while its cache is warm.
 	PickLastBuddy
+	// PickEarliestDeadline (EEVDF): the eligible waiting entity with the earliest virtual
+	// deadline.
+	PickEarliestDeadline
+	// PickCurrDeadline (EEVDF): the running entity, eligible and with the earliest virtual
+	// deadline.
+	PickCurrDeadline
+	// PickCurrParity (v6.6 RUN_TO_PARITY): the running entity keeps the CPU because it is
+	// still eligible and has not started a new request since it was picked.
+	PickCurrParity
+	// PickCurrProtected (v7.1): the running entity keeps the CPU because it is eligible and its
+	// vruntime has not reached its protection point (VProt).
+	PickCurrProtected
+	// PickOnly (v7.1): the queue holds a single entity, taken without an eligibility test.
+	PickOnly
+	// PickFallback (v6.6): the search found nothing and the leftmost entity was taken, as the
+	// kernel does after logging "EEVDF scheduling fail, picking leftmost".
+	PickFallback
 )
 
 // String explains the reason in a few words.
@@ -41,11 +58,25 @@ func (r PickReason) String() string {
 		return "next buddy, within wakeup granularity of the leftmost"
 	case PickLastBuddy:
 		return "last buddy, within wakeup granularity of the leftmost"
+	case PickEarliestDeadline:
+		return "eligible, earliest virtual deadline"
+	case PickCurrDeadline:
+		return "running entity: eligible, earliest virtual deadline"
+	case PickCurrParity:
+		return "running entity runs to parity: eligible, request not yet served"
+	case PickCurrProtected:
+		return "running entity: slice protection holds"
+	case PickOnly:
+		return "only entity on the queue"
+	case PickFallback:
+		return "nothing found eligible: leftmost (EEVDF scheduling fail)"
 	}
 	return fmt.Sprintf("PickReason(%d)", uint8(r))
 }
 
 // Pick returns the entity of queue q that should run next, and why: v6.5's pick_next_entity.
+// On a Params version with EEVDF it returns [PickEEVDF](q, true, p) and ignores curr, because
+// EEVDF's pick considers the queue's own running entity whenever it is still queued.
 // curr is q's running entity if it is still a candidate (queued and not yet put back on the
 // timeline), else nil. The fair choice, left, is the leftmost entity, or curr if its vruntime is
 // earlier. If left is the skip buddy, the entity after it is taken instead when
@@ -55,6 +86,9 @@ func (r PickReason) String() string {
 // when q has no candidate. The complexity is O(1), plus O(log n) to find the entity after a
 // skip buddy.
 func Pick(q *Queue, curr *Entity, p Params) (*Entity, PickReason) {
+	if p.Version.EEVDF() {
+		return PickEEVDF(q, true, p)
+	}
 	left := q.First()
 	reason := PickLeftmost
 	if left == nil || (curr != nil && before(curr.Vruntime, left.Vruntime)) {

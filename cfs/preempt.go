@@ -1,5 +1,6 @@
 // This file implements the preemption decisions of classic CFS (v6.5): check_preempt_tick,
-// check_preempt_wakeup and wakeup_preempt_entity, with the seed-004 tick option.
+// check_preempt_wakeup and wakeup_preempt_entity, with the seed-004 tick option, and the
+// decision types EEVDF shares with them (its rules are in eevdf_preempt.go).
 
 package cfs
 
@@ -43,6 +44,16 @@ const (
 	// TickLeadOverSlice: its vruntime is after the leftmost's by more than the ideal slice, so
 	// an entity that narrowly missed wakeup preemption does not wait a full slice. Resched.
 	TickLeadOverSlice
+	// TickRequestServed (EEVDF): the running entity's vruntime reached its virtual deadline, so
+	// its request is served and a new one was made (update_deadline). Resched.
+	TickRequestServed
+	// TickProtectionOver (v7.1): the running entity's vruntime passed its protection point
+	// (VProt) while its request is still open. Resched, so that the pick can compare
+	// deadlines again.
+	TickProtectionOver
+	// TickRequestOpen (EEVDF): the request is not yet served (and, in v7.1, the protection
+	// holds). No resched.
+	TickRequestOpen
 )
 
 // String explains the reason in a few words.
@@ -62,6 +73,12 @@ func (r TickReason) String() string {
 		return "vruntime lead over the leftmost within the ideal slice"
 	case TickLeadOverSlice:
 		return "vruntime lead over the leftmost larger than the ideal slice"
+	case TickRequestServed:
+		return "request served: new deadline"
+	case TickProtectionOver:
+		return "slice protection over"
+	case TickRequestOpen:
+		return "request not yet served"
 	}
 	return fmt.Sprintf("TickReason(%d)", uint8(r))
 }
@@ -81,6 +98,9 @@ type TickDecision struct {
 	Ran uint64
 	// Lead is Curr's vruntime minus Leftmost's, if the decision looked at it.
 	Lead int64
+	// Vruntime and Deadline are Curr's vruntime and virtual deadline after the tick charged it
+	// (EEVDF only).
+	Vruntime, Deadline uint64
 }
 
 // String explains the decision.
@@ -88,6 +108,9 @@ func (d TickDecision) String() string {
 	verdict := "keep running"
 	if d.Resched {
 		verdict = "resched"
+	}
+	if d.Reason >= TickRequestServed {
+		return fmt.Sprintf("tick %v: %s: %v (ran %d ns, vruntime %d, deadline %d)", d.Curr, verdict, d.Reason, d.Ran, d.Vruntime, d.Deadline)
 	}
 	s := fmt.Sprintf("tick %v: %s: %v (ran %d ns, ideal %d ns", d.Curr, verdict, d.Reason, d.Ran, d.Ideal)
 	if d.Leftmost != nil {
@@ -168,6 +191,15 @@ const (
 	// WakeupLead: the wakee's vruntime is before the running entity's by more than the wakeup
 	// granularity. Preempt.
 	WakeupLead
+	// WakeupPicked (EEVDF): EEVDF's pick, run on the queue where the hierarchies meet, chooses
+	// the wakee. Preempt.
+	WakeupPicked
+	// WakeupNotPicked (EEVDF): the pick chooses another entity (usually the running one, still
+	// eligible with an earlier deadline or protected). No preemption.
+	WakeupNotPicked
+	// WakeupForked (v7.1): a newly forked task does not wakeup-preempt unless its slice is
+	// shorter than the running entity's. No preemption.
+	WakeupForked
 )
 
 // String explains the reason in a few words.
@@ -191,6 +223,12 @@ func (r WakeupReason) String() string {
 		return "vruntime lead within wakeup granularity"
 	case WakeupLead:
 		return "vruntime lead beyond wakeup granularity"
+	case WakeupPicked:
+		return "EEVDF picks the wakee"
+	case WakeupNotPicked:
+		return "EEVDF picks another entity"
+	case WakeupForked:
+		return "forked task does not preempt"
 	}
 	return fmt.Sprintf("WakeupReason(%d)", uint8(r))
 }
@@ -212,6 +250,16 @@ type WakeupDecision struct {
 	// NextBuddy, if not nil, is the entity to mark as next buddy (with its ancestors), and
 	// LastBuddy the entity to mark as last buddy.
 	NextBuddy, LastBuddy *Entity
+	// Picked is the entity EEVDF's pick chose and PickReason why, when the decision ran it.
+	Picked     *Entity
+	PickReason PickReason
+	// Short reports v7.1's PREEMPT_WAKEUP_SHORT action: the wakee has a shorter slice
+	// (PREEMPT_SHORT) or the running side is idle, so the pick ignored the running entity's
+	// slice protection, and a preemption cancels that protection and clears its buddies.
+	Short bool
+	// ShortenProtection reports that, the wakee not winning, v7.1 with RUN_TO_PARITY cuts the
+	// running entity's protection to the queue's shortest slice (update_protect_slice).
+	ShortenProtection bool
 }
 
 // String explains the decision.
@@ -221,8 +269,15 @@ func (d WakeupDecision) String() string {
 		verdict = "preempt"
 	}
 	s := fmt.Sprintf("wakeup %v vs %v: %s: %v", d.Wakee, d.Curr, verdict, d.Reason)
-	if d.Reason == WakeupLead || d.Reason == WakeupLeadTooSmall {
+	switch d.Reason {
+	case WakeupLead, WakeupLeadTooSmall:
 		s += fmt.Sprintf(" (lead %d ns, granularity %d ns)", d.VDiff, d.Gran)
+	case WakeupPicked, WakeupNotPicked:
+		s += fmt.Sprintf(" (picked %v: %v", d.Picked, d.PickReason)
+		if d.Short {
+			s += ", ignoring slice protection"
+		}
+		s += ")"
 	}
 	return s
 }
@@ -243,7 +298,9 @@ func matchingEntities(se, pse **Entity) {
 }
 
 // CheckPreemptWakeup decides whether task wakee, just queued on CPU c, should preempt c's
-// running task: check_preempt_curr with v6.5's check_preempt_wakeup. fork is set for a newly
+// running task: check_preempt_curr with v6.5's check_preempt_wakeup. On an EEVDF version the
+// rules are v6.6's check_preempt_wakeup or v7.1's wakeup_preempt_fair instead; see
+// [CheckPreemptWakeupEEVDF]. fork is set for a newly
 // forked task (WF_FORK), which is never marked as next buddy. Rules, in order: an idle CPU
 // runs the wakee; the running task itself, or one already marked for resched, is left alone;
 // a non-idle wakee always preempts a SCHED_IDLE running task; a SCHED_BATCH or SCHED_IDLE wakee
@@ -260,6 +317,9 @@ func matchingEntities(se, pse **Entity) {
 // CheckPreemptWakeup changes nothing. The vruntime comparison expects the running side's run
 // time to have been charged (update_curr); [CPU.Wakeup] and [CPU.Fork] do that first.
 func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecision {
+	if p.Version.EEVDF() {
+		return CheckPreemptWakeupEEVDF(c, wakee, fork, p)
+	}
 	curr := c.curr
 	d := WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {

@@ -1,18 +1,25 @@
 // This file implements Queue, the kernel's struct cfs_rq, and the per-queue state changes of
 // v6.5's fair.c: update_curr, update_min_vruntime, enqueue_entity, dequeue_entity,
-// set_next_entity, put_prev_entity, reweight_entity and the buddy bookkeeping.
+// set_next_entity, put_prev_entity, reweight_entity and the buddy bookkeeping. On an EEVDF CPU
+// they hand over to their v6.6 and v7.1 forms in eevdf_queue.go.
 
 package cfs
 
 // A Queue is a fair run queue: the kernel's struct cfs_rq. Every CPU has a root queue, and every
 // task group has one per CPU, owned by the group's entity on that CPU. A queue holds its
-// runnable entities, except the running one, on a [Timeline] ordered by vruntime; the running
-// entity (curr) is off the timeline but still counted in NrRunning and Load, as in the kernel.
+// runnable entities, except the running one, on a [Timeline] ordered by vruntime (by virtual
+// deadline in v7.1); the running entity (curr) is off the timeline but still counted in
+// NrRunning and Load, as in the kernel.
 //
 // Invariants (checked by the tests' checkQueue after every operation): the timeline holds
-// exactly the queued entities other than curr, each keyed by its Vruntime; NrRunning counts them
-// plus a queued curr; IdleNrRunning counts those of them that are idle; Load is the sum of their
-// weights; MinVruntime never moves backwards (wrap-aware); buddies are queued entities of q.
+// exactly the queued entities other than curr, each keyed by its Vruntime (v7.1: its Deadline);
+// NrRunning counts them plus a queued curr; IdleNrRunning counts those of them that are idle;
+// Load is the sum of their weights; MinVruntime never moves backwards (wrap-aware) up to v6.6;
+// buddies are queued entities of q. On an EEVDF CPU, in addition: the timeline keeps the
+// subtree minima of the deadlines (v6.6) or vruntimes (v7.1); SumWVruntime and SumWeight equal
+// Σ (v_i - v0)·w_i and Σ w_i over the timeline; the lags of the queued entities cancel out,
+// -W < Σ w_i·(V - v_i) <= 0; and (v7.1) the slice timeline holds the timeline's entities keyed by
+// their slices.
 //
 // A Queue is created by [NewCPU] or [NewGroup] and is not safe for concurrent use; it is
 // mutated only by the methods of the [CPU] it belongs to.
@@ -26,7 +33,11 @@ type Queue struct {
 	idleNrRunning  uint32
 	hNrRunning     uint32
 	idleHNrRunning uint32
-	minVruntime    uint64
+	minVruntime    uint64 // min_vruntime; v7.1's zero_vruntime
+
+	sumW      int64            // EEVDF: avg_vruntime (v6.6), sum_w_vruntime (v7.1)
+	sumWeight uint64           // EEVDF: avg_load (v6.6), sum_weight (v7.1)
+	slices    Timeline[Entity] // v7.1: the timeline's entities by slice (min_slice, max_slice)
 
 	cpu   *CPU
 	group *Group  // nil for the root queue
@@ -36,14 +47,20 @@ type Queue struct {
 func (q *Queue) init(c *CPU, g *Group, se *Entity) {
 	q.cpu, q.group, q.se = c, g, se
 	q.minVruntime = InitialMinVruntime
+	if se != nil {
+		se.sliceNode.Init(se)
+	}
+	if c.params.Version.EEVDF() {
+		q.timeline.EnableAugment()
+	}
 }
 
 // Timeline returns the queue's timeline of waiting entities (tasks_timeline). It is for
 // inspection: modifying it breaks the queue's invariants.
 func (q *Queue) Timeline() *Timeline[Entity] { return &q.timeline }
 
-// First returns the waiting entity with the smallest vruntime (__pick_first_entity), or nil.
-// The complexity is O(1).
+// First returns the waiting entity with the smallest vruntime (in v7.1: the earliest virtual
+// deadline) (__pick_first_entity), or nil. The complexity is O(1).
 func (q *Queue) First() *Entity {
 	if n := q.timeline.First(); n != nil {
 		return n.value
@@ -81,8 +98,25 @@ func (q *Queue) HNrRunning() int { return int(q.hNrRunning) }
 func (q *Queue) IdleHNrRunning() int { return int(q.idleHNrRunning) }
 
 // MinVruntime returns the queue's monotonic minimum vruntime (cfs_rq->min_vruntime), the base
-// entities are placed against.
+// entities are placed against in v6.5 and the reference point of the averaging sums in v6.6. On
+// a v7.1 CPU it returns zero_vruntime ([Queue.ZeroVruntime]), which is not monotonic.
 func (q *Queue) MinVruntime() uint64 { return q.minVruntime }
+
+// ZeroVruntime returns v7.1's cfs_rq->zero_vruntime, the moving reference point of the
+// averaging sums, which the kernel re-centres on the average vruntime whenever it computes it
+// in place_entity, update_entity_lag, update_deadline and reweight_entity. It is the same field
+// as MinVruntime, under its v7.1 name.
+func (q *Queue) ZeroVruntime() uint64 { return q.minVruntime }
+
+// SumWVruntime returns EEVDF's Σ (v_i - v0)·w_i over the timeline (avg_vruntime in v6.6,
+// sum_w_vruntime in v7.1), v0 being MinVruntime (v6.6) or ZeroVruntime (v7.1) and w_i the
+// weights scaled down to 1024 for nice 0 (v6.6) or at full resolution (v7.1). It is 0 on a
+// classic CFS CPU.
+func (q *Queue) SumWVruntime() int64 { return q.sumW }
+
+// SumWeight returns EEVDF's Σ w_i over the timeline (avg_load in v6.6, sum_weight in v7.1), in
+// the units of [Queue.SumWVruntime].
+func (q *Queue) SumWeight() uint64 { return q.sumWeight }
 
 // Group returns the task group the queue belongs to, or nil for a CPU's root queue.
 func (q *Queue) Group() *Group { return q.group }
@@ -95,6 +129,10 @@ func (q *Queue) allIdle() bool { return q.nrRunning > 0 && q.nrRunning == q.idle
 
 // updateCurr charges the running entity for the time since its ExecStart: update_curr.
 func (q *Queue) updateCurr(now uint64, p Params) {
+	if p.Version.EEVDF() {
+		q.updateCurrEEVDF(now, p)
+		return
+	}
 	curr := q.curr
 	if curr == nil {
 		return
@@ -128,7 +166,7 @@ func (q *Queue) updateMinVruntime() {
 			v = MinVruntime(v, left.Vruntime)
 		}
 	}
-	q.minVruntime = MaxVruntime(q.minVruntime, v)
+	q.advanceMinVruntime(v)
 }
 
 // qflags are the enqueue_entity / dequeue_entity flags the model distinguishes.
@@ -138,10 +176,16 @@ const (
 	flagWakeup   qflags = 1 << iota // ENQUEUE_WAKEUP on enqueue, DEQUEUE_SLEEP on dequeue
 	flagSave                        // DEQUEUE_SAVE without DEQUEUE_MOVE
 	flagMigrated                    // ENQUEUE_MIGRATED
+	flagInitial                     // ENQUEUE_INITIAL (v7.1 passes it for a new task)
+	flagDelayed                     // DEQUEUE_DELAYED: finish a delayed dequeue (v7.1)
 )
 
 // enqueueEntity is v6.5's enqueue_entity.
 func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p Params) {
+	if p.Version.EEVDF() {
+		q.enqueueEEVDF(se, now, flags, p)
+		return
+	}
 	renorm := flags&flagWakeup == 0 || flags&flagMigrated != 0
 	isCurr := q.curr == se
 	if renorm && isCurr {
@@ -164,17 +208,21 @@ func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p Params) {
 		se.ExecStart = 0
 	}
 	if !isCurr {
-		q.timeline.Insert(&se.node, se.Vruntime)
+		q.enqueueTree(se)
 	}
 	se.onRQ = true
 }
 
 // dequeueEntity is v6.5's dequeue_entity.
 func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
+	if p.Version.EEVDF() {
+		q.dequeueEEVDF(se, now, flags, p)
+		return
+	}
 	q.updateCurr(now, p)
 	q.clearBuddies(se)
 	if se != q.curr {
-		q.timeline.Remove(&se.node)
+		q.dequeueTree(se)
 	}
 	se.onRQ = false
 	q.load = q.load.Sub(se.load.Weight)
@@ -191,8 +239,13 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
 	}
 }
 
-// setNextEntity makes se the queue's running entity: set_next_entity.
+// setNextEntity makes se the queue's running entity: set_next_entity (on an EEVDF CPU, as for a
+// pick: see setNextEEVDF).
 func (q *Queue) setNextEntity(se *Entity, now uint64) {
+	if p := q.cpu.params; p.Version.EEVDF() {
+		q.setNextEEVDF(se, now, true, p)
+		return
+	}
 	q.clearBuddies(se)
 	if se.onRQ {
 		q.timeline.Remove(&se.node)
@@ -207,7 +260,7 @@ func (q *Queue) setNextEntity(se *Entity, now uint64) {
 func (q *Queue) putPrevEntity(prev *Entity, now uint64, p Params) {
 	if prev.onRQ {
 		q.updateCurr(now, p)
-		q.timeline.Insert(&prev.node, prev.Vruntime)
+		q.enqueueTree(prev)
 	}
 	q.curr = nil
 }
@@ -215,6 +268,10 @@ func (q *Queue) putPrevEntity(prev *Entity, now uint64, p Params) {
 // reweightEntity changes se's load, keeping the queue's load sum right: v6.5's reweight_entity
 // (which leaves vruntime alone).
 func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p Params) {
+	if p.Version.EEVDF() {
+		q.reweightEEVDF(se, w, now, p)
+		return
+	}
 	if se.onRQ {
 		if q.curr == se {
 			q.updateCurr(now, p)
@@ -228,10 +285,20 @@ func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p Params) {
 }
 
 // updateGroup recomputes a group entity's weight from its group's load: update_cfs_group of an
-// SMP kernel, which reweights even when the weight is unchanged (and so charges a running group
-// entity's time). It does nothing for a task.
+// SMP kernel, which up to v6.6 reweights even when the weight is unchanged (and so charges a
+// running group entity's time). v7.1 reweights only when the weight changes, and keeps the
+// weight of a group whose queue is empty. It does nothing for a task.
 func (q *Queue) updateGroup(se *Entity, now uint64, p Params) {
 	if se.myQ == nil {
+		return
+	}
+	if p.Version >= V71 {
+		if se.myQ.load.Weight == 0 {
+			return
+		}
+		if shares := se.group.entityShares(se.cpu); shares != se.load.Weight {
+			q.reweightEntity(se, LoadWeight{Weight: shares}, now, p)
+		}
 		return
 	}
 	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, p)

@@ -88,8 +88,8 @@ func (r PlaceReason) String() string {
 	return fmt.Sprintf("PlaceReason(%d)", uint8(r))
 }
 
-// A Placement is the outcome of [SelectTaskRQ] and its parts.
-type Placement struct {
+// A CPUSelection is the outcome of [SelectTaskRQ] and its parts.
+type CPUSelection struct {
 	// CPU is the chosen CPU.
 	CPU topology.CPU
 	// Reason says how.
@@ -110,7 +110,7 @@ type Placement struct {
 }
 
 // String explains the placement.
-func (p Placement) String() string {
+func (p CPUSelection) String() string {
 	s := fmt.Sprintf("placed on %v: %v", p.CPU, p.Reason)
 	if p.AffineDomain != nil {
 		side := "previous CPU"
@@ -224,13 +224,13 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 // and no idle core known in the LLC, an idle sibling of a cache-affine previous CPU; then
 // select_idle_cpu's scan of target's LLC from target+1, wrapping, for an idle core when one is
 // known to exist, else for an idle CPU, at most NrIdleScan CPUs with SIS_UTIL. Without an LLC
-// domain, or when nothing is idle, target. The returned Placement also says whether the
+// domain, or when nothing is idle, target. The returned CPUSelection also says whether the
 // LLC's has_idle_cores should be cleared and records p->recent_used_cpu = prev. The complexity
 // is O(CPUs of the LLC).
-func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU) Placement {
+func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU) CPUSelection {
 	st := env.Stats
 	t := env.Task
-	pl := Placement{CPU: target, Target: target}
+	pl := CPUSelection{CPU: target, Target: target}
 	ds := env.Domains
 	if idleish(st, target) && env.asymFits(target) {
 		pl.Reason = PlaceTargetIdle
@@ -511,7 +511,8 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU) *BalanceG
 		if sd.flags&topology.SDNUMA != 0 {
 			imbNumaNr := sd.imbNumaNr
 			if t.nAllowed != env.Domains.topo.NumCPUs() {
-				imbNumaNr = min(local.cpus.Intersect(t.allowed).Count(), imbNumaNr)
+				allowed := local.cpus.Intersect(t.allowed)
+				imbNumaNr = min(allowed.Count(), imbNumaNr)
 			}
 			imb := int32(ls.IdleCPUs - is.IdleCPUs)
 			if imb < 0 {
@@ -610,8 +611,8 @@ func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag 
 // path [FindIdlestCPU]; with no such domain a wakeup takes the fast path around Prev, and a fork
 // stays on Prev. A result the task may not run on is replaced by select_fallback_rq's choice:
 // the first allowed CPU of Prev's node, else the first allowed CPU. SelectTaskRQ changes
-// nothing; the Placement says what the caller updates.
-func SelectTaskRQ(env *WakeEnv) Placement {
+// nothing; the CPUSelection says what the caller updates.
+func SelectTaskRQ(env *WakeEnv) CPUSelection {
 	t := env.Task
 	ds := env.Domains
 	ttwu := !env.Fork && !env.Exec
@@ -624,7 +625,7 @@ func SelectTaskRQ(env *WakeEnv) Placement {
 	}
 	this, prev := env.This, env.Prev
 	newCPU := prev
-	var pl Placement
+	var pl CPUSelection
 	if ttwu {
 		waker := uint32(0)
 		if env.Waker != nil {

@@ -88,7 +88,7 @@ func (f *balanceFixture) naivePass() int {
 			load += f.stats[c].Load
 			n++
 		}
-		if avg := load / uint64(n); !g.CPUs().Has(0) && avg > bestAvg {
+		if avg, cpus := load/uint64(n), g.CPUs(); !cpus.Has(0) && avg > bestAvg {
 			best, bestAvg = i, avg
 		}
 	}

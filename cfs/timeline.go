@@ -393,6 +393,40 @@ func (t *Timeline[T]) removeFixup(x, xParent *Node[T]) {
 
 func isRed[T any](n *Node[T]) bool { return n != nil && n.red }
 
+// UpdateAug changes the augmented value of n, which is on t, to v and repairs the subtree minima
+// of n and its ancestors: the kernel's RB_DECLARE_CALLBACKS propagate callback, used when an
+// entity's deadline changes in place (v6.6's reweight_entity). The complexity is O(log n).
+// UpdateAug panics if n is not on t.
+func (t *Timeline[T]) UpdateAug(n *Node[T], v uint64) {
+	if n.tree != t {
+		panic("cfs: Timeline.UpdateAug of a node that is not on this timeline")
+	}
+	n.aug = v
+	if !t.augmented {
+		return
+	}
+	for p := n; p != nil; p = p.parent {
+		m := subtreeMin(p)
+		if m == p.augMin {
+			return // the minima above depend on this one only through its value
+		}
+		p.augMin = m
+	}
+}
+
+// Last returns the node with the largest key (the last inserted among equals), or nil if t is
+// empty: the kernel's rb_last. The complexity is O(log n).
+func (t *Timeline[T]) Last() *Node[T] {
+	n := t.root
+	if n == nil {
+		return nil
+	}
+	for n.child[1] != nil {
+		n = n.child[1]
+	}
+	return n
+}
+
 // PopFirst removes and returns the node with the smallest key, or nil if t is empty. It is
 // [Timeline.First] followed by [Timeline.Remove]. The complexity is O(log n).
 func (t *Timeline[T]) PopFirst() *Node[T] {

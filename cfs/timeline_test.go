@@ -165,3 +165,49 @@ func TestTimelineRandom(t *testing.T) {
 		compareTimeline(t, &tl, &m)
 	}
 }
+
+// TestTimelineUpdateAugLast checks UpdateAug (the augmented value of a queued node changes in
+// place) and Last against the model, with the invariant checker after every change, on a
+// seeded random mix of insertions, removals and in-place changes.
+func TestTimelineUpdateAugLast(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var tl Timeline[item]
+	tl.EnableAugment()
+	var m modelTimeline
+	if tl.Last() != nil {
+		t.Fatalf("Last() of an empty timeline = %v, want nil", tl.Last())
+	}
+	for i := range 3000 {
+		switch k := r.IntN(4); {
+		case k == 0 || len(m.items) == 0:
+			it := newItem(i)
+			it.node.SetAug(r.Uint64N(1 << 20))
+			key := r.Uint64N(1 << 16)
+			tl.Insert(&it.node, key)
+			m.insert(it, key)
+		case k == 1:
+			it := m.items[r.IntN(len(m.items))]
+			tl.Remove(&it.node)
+			m.remove(it)
+		default:
+			it := m.items[r.IntN(len(m.items))]
+			tl.UpdateAug(&it.node, r.Uint64N(1<<20))
+			if it.node.Aug() != it.node.aug {
+				t.Fatalf("Aug() after UpdateAug disagrees")
+			}
+		}
+		checkTimeline(t, &tl)
+		compareTimeline(t, &tl, &m)
+		if len(m.items) > 0 && tl.Last().Value() != m.items[len(m.items)-1] {
+			t.Fatalf("Last() = item %d, want item %d", tl.Last().Value().id, m.items[len(m.items)-1].id)
+		}
+	}
+	// Without augmentation UpdateAug only stores the value.
+	var plain Timeline[item]
+	it := newItem(0)
+	plain.Insert(&it.node, 5)
+	plain.UpdateAug(&it.node, 42)
+	if it.node.Aug() != 42 || plain.Last() != &it.node {
+		t.Errorf("UpdateAug on a plain timeline: Aug() = %d, want 42", it.node.Aug())
+	}
+}

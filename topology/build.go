@@ -90,7 +90,8 @@ func build(d *decl) (*Topology, error) {
 		}
 	}
 	if len(d.levels[Node]) > 0 && covered[Node] != d.cpus {
-		c, _ := d.cpus.Difference(covered[Node]).First()
+		missing := d.cpus.Difference(covered[Node])
+		c, _ := missing.First()
 		return nil, fmt.Errorf("topology: %v is in no NUMA node", c)
 	}
 

@@ -17,10 +17,11 @@ func checkTopology(t testing.TB, tp *topology.Topology) {
 	if root.Parent() != nil || root.Depth() != 0 || !root.Is(topology.Machine) {
 		t.Fatalf("root %v: parent %v, depth %d, want nil, 0 and level machine", root, root.Parent(), root.Depth())
 	}
-	if root.CPUs() != tp.CPUs() || root.Count() != tp.NumCPUs() || tp.CPUs().Count() != tp.NumCPUs() {
+	if all := tp.CPUs(); root.CPUs() != all || root.Count() != tp.NumCPUs() || all.Count() != tp.NumCPUs() {
 		t.Fatalf("root {%s} (%d) and CPUs {%s} (%d) disagree", root.CPUs(), root.Count(), tp.CPUs(), tp.NumCPUs())
 	}
-	last, _ := tp.CPUs().Last()
+	cpus := tp.CPUs()
+	last, _ := cpus.Last()
 	if tp.NumIDs() != int(last)+1 {
 		t.Fatalf("NumIDs() = %d, want %d", tp.NumIDs(), last+1)
 	}
@@ -36,11 +37,12 @@ func checkTopology(t testing.TB, tp *topology.Topology) {
 			t.Fatalf("group %v has id %d, want %d in depth-first order", g, g.ID(), next)
 		}
 		next++
-		if g.Count() != g.CPUs().Count() || g.Count() == 0 {
-			t.Fatalf("group %v: Count() = %d, want %d > 0", g, g.Count(), g.CPUs().Count())
+		gcpus := g.CPUs()
+		if g.Count() != gcpus.Count() || g.Count() == 0 {
+			t.Fatalf("group %v: Count() = %d, want %d > 0", g, g.Count(), gcpus.Count())
 		}
-		first, _ := g.CPUs().First()
-		lastc, _ := g.CPUs().Last()
+		first, _ := gcpus.First()
+		lastc, _ := gcpus.Last()
 		if g.First() != first || g.Last() != lastc {
 			t.Fatalf("group %v: First, Last = %v, %v; want %v, %v", g, g.First(), g.Last(), first, lastc)
 		}
@@ -192,12 +194,12 @@ func checkDomains(t testing.TB, tp *topology.Topology) {
 			if prev != nil && (!prev.Span().SubsetOf(span) || prev.Level() >= d.Level()) {
 				t.Fatalf("%v %s: span {%s} level %d does not contain child {%s} level %d", c, d.Name(), span, d.Level(), prev.Span(), prev.Level())
 			}
-			if d.NumGroups() < 1 || !d.Group(0).CPUs().Has(c) {
+			if local := d.Group(0).CPUs(); d.NumGroups() < 1 || !local.Has(c) {
 				t.Fatalf("%v %s: local group does not hold the CPU", c, d.Name())
 			}
 			var covered topology.CPUSet
 			for g := range d.Groups() {
-				if g.CPUs().IsEmpty() || !g.CPUs().SubsetOf(span) || g.Weight() != g.CPUs().Count() {
+				if gc := g.CPUs(); gc.IsEmpty() || !gc.SubsetOf(span) || g.Weight() != gc.Count() {
 					t.Fatalf("%v %s: bad group {%s}", c, d.Name(), g.CPUs())
 				}
 				if d.Flags()&topology.SDOverlap == 0 && covered.Overlaps(g.CPUs()) {

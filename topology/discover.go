@@ -58,7 +58,8 @@ func DiscoverFS(fsys fs.FS, allowed CPUSet) (*Topology, error) {
 		inNode = inNode.Union(g.cpus)
 	}
 	if len(d.levels[Node]) > 0 && inNode != cpus {
-		c, _ := cpus.Difference(inNode).First()
+		missing := cpus.Difference(inNode)
+		c, _ := missing.First()
 		return nil, fmt.Errorf("topology: %v is in no NUMA node (devices/system/node/node*/cpulist)", c)
 	}
 	nodeOf := func(c CPU) CPUSet {

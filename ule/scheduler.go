@@ -84,7 +84,8 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		s.rand[c] = NewRand(topology.CPU(c), cfg.Seed)
 		s.idleOld[c] = -1
 	}
-	s.balanceCPU, _ = cfg.Topology.CPUs().First()
+	cpus := cfg.Topology.CPUs()
+	s.balanceCPU, _ = cpus.First()
 	s.balanceTicks = p.BalanceTicks()
 	return nil
 }

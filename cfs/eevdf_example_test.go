@@ -1,0 +1,227 @@
+package cfs_test
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/cfs"
+)
+
+// The same workload under classic CFS and both EEVDF versions: two CPU hogs, nice 0 and nice 5,
+// for a simulated second at HZ=1000. All three split the CPU by weight, 1024:335; EEVDF's
+// 0.75/0.70 ms requests make it switch more often than classic CFS's 6 ms period.
+func Example_versions() {
+	for _, v := range []cfs.Version{cfs.V65, cfs.V66, cfs.V71} {
+		c := cfs.NewCPU(0, cfs.Preset(v, 1))
+		a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 5)
+		c.Fork(nil, a, 0)
+		c.Fork(nil, b, 0)
+		c.Schedule(0)
+		switches := 0
+		for now := uint64(1_000_000); now <= 1_000_000_000; now += 1_000_000 {
+			c.Tick(now)
+			if prev := c.Curr(); c.NeedResched() && c.Schedule(now) != prev {
+				switches++
+			}
+		}
+		fmt.Printf("%v (EEVDF %t): a %d ms, b %d ms, %d switches\n", v, v.EEVDF(),
+			a.SumExecRuntime/1_000_000, b.SumExecRuntime/1_000_000, switches)
+	}
+	// Output:
+	// v6.5 (EEVDF false): a 753 ms, b 247 ms, 301 switches
+	// v6.6 (EEVDF true): a 753 ms, b 247 ms, 494 switches
+	// v7.1 (EEVDF true): a 753 ms, b 247 ms, 494 switches
+}
+
+// Three tasks on a v7.1 CPU, one of them running for 1 ms: the average vruntime V is their
+// weighted mean, and only the entities at or before it are eligible.
+func ExampleAvgVruntime() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	a, b, x := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0), cfs.NewTask("x", cfs.Normal, 5)
+	for _, t := range []*cfs.Entity{a, b, x} {
+		c.Fork(nil, t, 0)
+	}
+	c.Schedule(0)
+	c.UpdateCurr(1_000_000) // a ran 1 ms
+	q := c.Root()
+	v := cfs.AvgVruntime(q)
+	fmt.Println("V - a:", int64(v-a.Vruntime), "V - b:", int64(v-b.Vruntime))
+	for _, t := range []*cfs.Entity{a, b, x} {
+		fmt.Println(t, cfs.EntityEligible(q, t))
+	}
+	fmt.Println(cfs.VruntimeEligible(q, v), cfs.VruntimeEligible(q, v+1))
+	// Output:
+	// V - a: -570290 V - b: 429710
+	// a false
+	// b true
+	// x true
+	// true false
+}
+
+// The lag a nice-0 entity may take along when it leaves a queue: twice its request, at least a
+// tick (v6.6), or the longest request on the queue plus a tick (v7.1).
+func ExampleLagLimit() {
+	for _, v := range []cfs.Version{cfs.V66, cfs.V71} {
+		c := cfs.NewCPU(0, cfs.Preset(v, 1))
+		a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+		b.SetSlice(3_000_000) // ignored by v6.6
+		c.Fork(nil, a, 0)
+		c.Fork(nil, b, 0)
+		q := c.Root()
+		fmt.Println(v, cfs.LagLimit(q, a, c.Params()), cfs.EntityLag(q, a, a.Vruntime+5_000_000, c.Params()))
+	}
+	// Output:
+	// v6.6 1500000 1500000
+	// v7.1 4000000 4000000
+}
+
+func ExampleVirtualDeadline() {
+	// A request of 0.75 ms in virtual time: nice 0 is the identity, a nice-5 entity's vruntime
+	// runs 3.06 times faster, so its deadline is that much further away. For nice 19 v6.6's
+	// multiplication by the inverse lands 1 ns short of v7.1's division.
+	fmt.Println(cfs.VirtualDeadline(cfs.DeltaWMult, 0, 750_000, cfs.TaskLoad(cfs.Normal, 0)))
+	fmt.Println(cfs.VirtualDeadline(cfs.DeltaWMult, 0, 750_000, cfs.TaskLoad(cfs.Normal, 5)))
+	fmt.Println(cfs.VirtualDeadline(cfs.DeltaWMult, 0, 750_000, cfs.TaskLoad(cfs.Normal, 19)))
+	fmt.Println(cfs.VirtualDeadline(cfs.DeltaDiv, 0, 750_000, cfs.TaskLoad(cfs.Normal, 19)))
+	// Output:
+	// 750000
+	// 2292537
+	// 51199999
+	// 51200000
+}
+
+// A task that slept with a lag of 3000 ns of virtual time rejoins two nice-0 tasks: PLACE_LAG
+// inflates the lag by (W + w)/W = 3/2 so that its own arrival, which pulls the average towards
+// it, leaves it with the lag it had.
+func ExamplePlaceEEVDF() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V66, 1))
+	c.Fork(nil, cfs.NewTask("a", cfs.Normal, 0), 0)
+	c.Fork(nil, cfs.NewTask("b", cfs.Normal, 0), 0)
+	x := cfs.NewTask("x", cfs.Normal, 0)
+	x.VLag = 3000
+	pl := cfs.PlaceEEVDF(c.Root(), x, false, c.Params())
+	fmt.Println("lag", pl.Lag, "vruntime V", int64(pl.Vruntime-pl.V), "deadline +", pl.Deadline-pl.Vruntime)
+	// Output: lag 4500 vruntime V -4500 deadline + 750000
+}
+
+// The pick: a has run, so it is past the average and not eligible; of b and x, both eligible,
+// b's deadline is earlier because x's request counts 3 times as much virtual time.
+func ExamplePickEEVDF() {
+	for _, v := range []cfs.Version{cfs.V66, cfs.V71} {
+		c := cfs.NewCPU(0, cfs.Preset(v, 1))
+		a, b, x := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0), cfs.NewTask("x", cfs.Normal, 5)
+		for _, t := range []*cfs.Entity{a, b, x} {
+			c.Fork(nil, t, 0)
+		}
+		c.Schedule(0)
+		c.UpdateCurr(1_000_000)
+		se, why := cfs.PickEEVDF(c.Root(), true, c.Params())
+		fmt.Println(v, se, why)
+	}
+	// Output:
+	// v6.6 b eligible, earliest virtual deadline
+	// v7.1 b eligible, earliest virtual deadline
+}
+
+// A task asking for a 0.1 ms slice (sched_attr.sched_runtime) wakes while a default-slice task
+// runs: v7.1's PREEMPT_SHORT lets it preempt at once.
+func ExampleCheckPreemptWakeupEEVDF() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	hog, lat := cfs.NewTask("hog", cfs.Normal, 0), cfs.NewTask("lat", cfs.Normal, 0)
+	lat.SetSlice(100_000)
+	c.Fork(nil, hog, 0)
+	c.Schedule(0)
+	d := c.Wakeup(lat, 200_000)
+	fmt.Println(d)
+	fmt.Println(c.Schedule(200_000))
+	// Output:
+	// wakeup lat vs hog: preempt: EEVDF picks the wakee (picked lat: eligible, earliest virtual deadline, ignoring slice protection)
+	// lat
+}
+
+func ExampleClampSlice() {
+	for _, r := range []uint64{0, 50_000, 3_000_000, 1_000_000_000} {
+		fmt.Println(cfs.ClampSlice(r))
+	}
+	// Output:
+	// 0 false
+	// 100000 true
+	// 3000000 true
+	// 100000000 true
+}
+
+func ExampleTickNSec() {
+	fmt.Println(cfs.TickNSec(1000), cfs.TickNSec(300), cfs.TickNSec(250), cfs.TickNSec(100))
+	// Output: 1000000 3333333 4000000 10000000
+}
+
+// sched_setattr on a running task in v7.1: its next requests are 0.3 ms, and the queue's
+// shortest and longest slices follow.
+func ExampleCPU_SetSlice() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 8))
+	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	run := c.Schedule(0)
+	fmt.Println(c.SetSlice(run, 300_000, 1000), run.Slice, run.CustomSlice())
+	fmt.Println(c.Root().MinSlice(), c.Root().MaxSlice())
+	// Output:
+	// true 300000 true
+	// 300000 2800000
+}
+
+// v7.1 keeps a task that goes to sleep with negative lag on its queue until the lag is burnt
+// off: it is delayed, and leaves when the pick reaches it.
+func ExampleCPU_DequeueDelayed() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)     // a ran 1 ms: its request is served
+	c.Schedule(1_000_000) // b runs
+	c.Sleep(a, 1_000_000) // a is 0.5 ms ahead of the average
+	fmt.Println(a.Delayed(), a.OnRQ(), a.VLag, c.NrRunning())
+	fmt.Println(c.DequeueDelayed(a, 1_000_000), a.Delayed(), a.OnRQ(), c.NrRunning())
+	// Output:
+	// true true -500000 2
+	// true false false 1
+}
+
+// v7.1 protects a freshly picked entity from preemption until its vruntime reaches VProt: its
+// deadline, or one shortest-queued-slice later if that comes first.
+func ExampleProtectPoint() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+	b.SetSlice(200_000)
+	c.Fork(nil, a, 0)
+	c.Schedule(0)
+	fmt.Println(a.VProt-a.Vruntime, cfs.Protected(a))
+	c.Fork(a, b, 0) // a shorter slice joins; a's protection is recomputed at its next pick
+	fmt.Println(cfs.ProtectPoint(c.Root(), a, c.Params()) - a.Vruntime)
+	// Output:
+	// 350000 true
+	// 200000
+}
+
+// A timeline whose augmented values change in place, as v6.6 changes a queued entity's deadline
+// when its weight changes.
+func ExampleTimeline_UpdateAug() {
+	type job struct {
+		node cfs.Node[job]
+		name string
+	}
+	var tl cfs.Timeline[job]
+	tl.EnableAugment()
+	jobs := []*job{{name: "a"}, {name: "b"}, {name: "c"}}
+	for i, j := range jobs {
+		j.node.Init(j)
+		j.node.SetAug(uint64(100 * (i + 1)))
+		tl.Insert(&j.node, uint64(i))
+	}
+	fmt.Println(tl.Root().AugMin(), tl.Last().Value().name)
+	tl.UpdateAug(&jobs[2].node, 5)
+	fmt.Println(tl.Root().AugMin())
+	// Output:
+	// 100 c
+	// 5
+}

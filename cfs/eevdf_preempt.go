@@ -1,0 +1,140 @@
+// This file implements EEVDF's wakeup preemption: v6.6's check_preempt_wakeup ("would the pick
+// choose the wakee now?") and v7.1's wakeup_preempt_fair (the same question, with slice
+// protection, PREEMPT_SHORT and the fork exception), and the state changes around them.
+
+package cfs
+
+// CheckPreemptWakeupEEVDF decides whether task wakee, just queued on CPU c, should preempt c's
+// running task under EEVDF. fork is set for a newly forked task (WF_FORK).
+//
+// v6.6 (check_preempt_wakeup): an idle CPU runs the wakee; the running task itself, or one
+// already marked for resched, is left alone; a non-idle wakee preempts a SCHED_IDLE running
+// task; a SCHED_BATCH or SCHED_IDLE wakee never preempts; at the level where the hierarchies
+// meet an idle running side is preempted by a non-idle wakee side and an idle wakee side never
+// preempts; otherwise the wakee preempts exactly when v6.6's pick_eevdf on that level's queue
+// chooses it. There is no granularity: a wakee placed with positive lag is eligible and wins if
+// its deadline is earlier, unless the running entity runs to parity.
+//
+// v7.1 (wakeup_preempt_fair): the same up to the idle rules (a non-idle wakee side preempts an
+// idle running side with the PREEMPT_WAKEUP_SHORT action; the SCHED_IDLE running task case is
+// covered by those rules when both are in one queue); then a SCHED_BATCH or SCHED_IDLE wakee
+// never preempts; a wakee with a shorter slice than the running side (PREEMPT_SHORT) is judged
+// by a pick that ignores the running entity's slice protection; otherwise a forked task does
+// not preempt, and the wakee preempts when the pick, with protection, chooses it. When it does
+// not and RUN_TO_PARITY is on, the running entity's protection is cut to the shortest slice on
+// the queue (a short-slice wakee gets its turn soon). With NEXT_BUDDY the wakee becomes the next
+// buddy unless the current one has an earlier deadline.
+//
+// CheckPreemptWakeupEEVDF changes nothing: it expects the running side's run time to have been
+// charged (update_curr), which [CPU.Wakeup] and [CPU.Fork] do before the pick, and it reports
+// the buddies and protection changes the kernel would make. It panics if p is not an EEVDF
+// version.
+func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecision {
+	if !p.Version.EEVDF() {
+		panic("cfs: CheckPreemptWakeupEEVDF with " + p.Version.String() + " parameters")
+	}
+	curr := c.curr
+	d := WakeupDecision{Curr: curr, Wakee: wakee}
+	if curr == nil {
+		d.Preempt, d.Reason = true, WakeupCPUIdle
+		return d
+	}
+	if curr == wakee {
+		d.Reason = WakeupSameTask
+		return d
+	}
+	v66 := p.Version == V66
+	if v66 && p.NextBuddy && !fork {
+		d.NextBuddy = wakee
+	}
+	if c.needResched {
+		d.Reason = WakeupAlreadyResched
+		return d
+	}
+	if v66 && curr.policy == Idle && wakee.policy != Idle {
+		d.Preempt, d.Reason = true, WakeupIdleCurr
+		return d
+	}
+	if !p.WakeupPreemption || (v66 && wakee.policy != Normal) {
+		d.Reason = WakeupNotNormal
+		return d
+	}
+	se, pse := curr, wakee
+	matchingEntities(&se, &pse)
+	d.Curr, d.Wakee = se, pse
+	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
+	if cIdle && !wIdle {
+		d.Preempt, d.Reason, d.Short = true, WakeupIdleGroupCurr, !v66
+		return d
+	}
+	if cIdle != wIdle {
+		d.Reason = WakeupIdleGroupWakee
+		return d
+	}
+	q := se.q
+	if v66 {
+		d.Picked, d.PickReason = pick66(q, p)
+	} else {
+		if wakee.policy != Normal {
+			d.Reason = WakeupNotNormal
+			return d
+		}
+		next := q.next
+		switch {
+		case p.PreemptShort && pse.Slice < se.Slice:
+			d.Short = true
+		case fork:
+			d.Reason = WakeupForked
+			return d
+		case p.NextBuddy && (next == nil || !before(next.Deadline, pse.Deadline)):
+			d.NextBuddy, next = pse, pse // set_preempt_buddy
+		}
+		d.Picked, d.PickReason = pick71(q, !d.Short, next, p)
+	}
+	if d.Picked == pse {
+		d.Preempt, d.Reason = true, WakeupPicked
+		return d
+	}
+	d.Reason = WakeupNotPicked
+	d.Short = false
+	d.ShortenProtection = !v66 && p.RunToParity
+	return d
+}
+
+// checkPreemptEEVDF is check_preempt_curr for a fair wakee on an EEVDF CPU, with the state
+// changes around the pure decision: the running side's level is charged (update_curr) before
+// the pick, the next buddy is marked, v7.1's slice protection is cancelled (with the running
+// side's buddies) on a PREEMPT_WAKEUP_SHORT preemption or shortened otherwise, and need-resched
+// is set.
+func (c *CPU) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision {
+	p := c.params
+	d := CheckPreemptWakeupEEVDF(c, t, fork, p)
+	if d.Reason == WakeupPicked || d.Reason == WakeupNotPicked || d.Reason == WakeupForked {
+		// The kernel tests need-resched before update_curr, which may set it (a served
+		// request): judge with the flag as it was, then keep both.
+		was := c.needResched
+		d.Curr.q.updateCurrEEVDF(now, p)
+		charged := c.needResched
+		c.needResched = was
+		d = CheckPreemptWakeupEEVDF(c, t, fork, p)
+		c.needResched = c.needResched || charged
+	}
+	if d.NextBuddy != nil {
+		setNextBuddy(d.NextBuddy)
+	}
+	if d.Preempt && d.Short {
+		cancelProtect(d.Curr)
+		q := d.Curr.q
+		if d.Reason == WakeupIdleGroupCurr {
+			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here
+		}
+		q.clearBuddies(d.Curr)
+	}
+	if d.ShortenProtection {
+		d.Curr.q.updateProtect(d.Curr, p)
+	}
+	if d.Preempt {
+		c.needResched = true
+	}
+	return d
+}

@@ -1,0 +1,414 @@
+// This file implements the per-queue state changes of EEVDF (v6.6 and v7.1): the running sums
+// behind avg_vruntime (avg_vruntime_add/sub and avg_vruntime_update in v6.6,
+// sum_w_vruntime_add/sub and update_zero_vruntime in v7.1), the augmented timeline of
+// __enqueue_entity / __dequeue_entity, update_curr with update_deadline, place_entity and
+// update_entity_lag applied to an entity, set_next_entity, v7.1's slice bookkeeping
+// (cfs_rq_min_slice, cfs_rq_max_slice) and slice protection, and reweight_entity.
+
+package cfs
+
+// sumAdd adds se to the averaging sums: avg_vruntime_add (v6.6), sum_w_vruntime_add (v7.1).
+func (q *Queue) sumAdd(se *Entity) {
+	w := avgWeight(q.cpu.params.Version, se.load)
+	q.sumW += q.entityKey(se.Vruntime) * int64(w)
+	q.sumWeight += w
+}
+
+// sumSub removes se from the averaging sums: avg_vruntime_sub, sum_w_vruntime_sub.
+func (q *Queue) sumSub(se *Entity) {
+	w := avgWeight(q.cpu.params.Version, se.load)
+	q.sumW -= q.entityKey(se.Vruntime) * int64(w)
+	q.sumWeight -= w
+}
+
+// moveZero moves the reference point by delta keeping the sums exact: v7.1's
+// update_zero_vruntime (v' = v + d ==> S' = S - d·W).
+func (q *Queue) moveZero(delta int64) {
+	q.sumW -= int64(q.sumWeight * uint64(delta))
+	q.minVruntime += uint64(delta)
+}
+
+// avgVruntime is v7.1's avg_vruntime with its side effect: it computes V and moves
+// zero_vruntime there. In v6.6 it only computes.
+func (q *Queue) avgVruntime() uint64 {
+	d := q.avgDelta()
+	if q.cpu.params.Version == V66 {
+		return q.minVruntime + uint64(d)
+	}
+	q.moveZero(d)
+	return q.minVruntime
+}
+
+// enqueueTree puts se on the timeline: the kernel's __enqueue_entity. Classic CFS orders by
+// vruntime; v6.6 also keeps the minimum deadline of every subtree and the sums; v7.1 orders by
+// deadline, keeps the minimum vruntime of every subtree, the sums, and the slice timeline.
+func (q *Queue) enqueueTree(se *Entity) {
+	switch q.cpu.params.Version {
+	case V65:
+		q.timeline.Insert(&se.node, se.Vruntime)
+	case V66:
+		q.sumAdd(se)
+		se.node.SetAug(se.Deadline)
+		q.timeline.Insert(&se.node, se.Vruntime)
+	default:
+		q.sumAdd(se)
+		se.node.SetAug(se.Vruntime)
+		q.timeline.Insert(&se.node, se.Deadline)
+		q.slices.Insert(&se.sliceNode, se.Slice)
+	}
+}
+
+// dequeueTree takes se off the timeline: the kernel's __dequeue_entity.
+func (q *Queue) dequeueTree(se *Entity) {
+	q.timeline.Remove(&se.node)
+	switch q.cpu.params.Version {
+	case V65:
+	case V66:
+		q.sumSub(se)
+	default:
+		q.sumSub(se)
+		q.slices.Remove(&se.sliceNode)
+	}
+}
+
+// MinSlice returns the shortest slice among the entities queued on q, the running one included
+// if it is queued, or 2^64-1 if there is none: v7.1's cfs_rq_min_slice. The complexity is O(1).
+// It is meaningful only on a v7.1 CPU, whose queues keep their slices ordered.
+func (q *Queue) MinSlice() uint64 {
+	m := ^uint64(0)
+	if c := q.currQueued(); c != nil {
+		m = c.Slice
+	}
+	if n := q.slices.First(); n != nil {
+		m = min(m, n.Key())
+	}
+	return m
+}
+
+// MaxSlice returns the longest slice among the entities queued on q, the running one included
+// if it is queued, or 0 if there is none: v7.1's cfs_rq_max_slice. The complexity is O(log n).
+// It is meaningful only on a v7.1 CPU.
+//
+// The kernel keeps this maximum in the augmented timeline but does not initialise a new node's
+// max_slice in __enqueue_entity, so a freshly inserted leaf can contribute a stale value until a
+// rotation recomputes it; the model always returns the true maximum.
+func (q *Queue) MaxSlice() uint64 {
+	var m uint64
+	if c := q.currQueued(); c != nil {
+		m = c.Slice
+	}
+	if n := q.slices.Last(); n != nil {
+		m = max(m, n.Key())
+	}
+	return m
+}
+
+// setSlice changes the slice of an entity that may be queued, keeping the slice timeline
+// ordered (min_vruntime_cb_propagate after a group entity's slice changes in v7.1).
+func (q *Queue) setSlice(se *Entity, slice uint64) {
+	if se.Slice == slice {
+		return
+	}
+	inTree := se.sliceNode.Queued()
+	if inTree {
+		q.slices.Remove(&se.sliceNode)
+	}
+	se.Slice = slice
+	if inTree {
+		q.slices.Insert(&se.sliceNode, slice)
+	}
+}
+
+// updateDeadline is update_deadline for the running entity se: once its vruntime reaches its
+// deadline the request is served, and a new one of Params.DefaultSlice (or its custom slice,
+// v7.1) is made from the current vruntime. v7.1 then recentres zero_vruntime. It reports
+// whether a new request was made.
+func (q *Queue) updateDeadline(se *Entity, p Params) bool {
+	if before(se.Vruntime, se.Deadline) {
+		return false
+	}
+	if p.Version == V66 || !se.customSlice {
+		se.Slice = p.DefaultSlice
+	}
+	se.Deadline = VirtualDeadline(p.CalcDelta, se.Vruntime, se.Slice, se.load)
+	if p.Version != V66 {
+		q.avgVruntime()
+	}
+	return true
+}
+
+// A chargeResult says what EEVDF's update_curr did besides charging: whether the running
+// entity's request was served (a new deadline), and, in v7.1, whether its slice protection
+// was over; and whether it asked for a reschedule.
+type chargeResult struct {
+	charged, renewed, unprotected, resched bool
+}
+
+// updateCurrEEVDF is update_curr of v6.6 and v7.1: charge the running entity, renew its
+// request if it is served, and ask for a reschedule when another entity is queued and either
+// the request was served or (v7.1) the slice protection is over. v6.6 then advances
+// min_vruntime, moving the sums along.
+func (q *Queue) updateCurrEEVDF(now uint64, p Params) chargeResult {
+	var r chargeResult
+	curr := q.curr
+	if curr == nil {
+		return r
+	}
+	delta := now - curr.ExecStart
+	if int64(delta) <= 0 {
+		return r
+	}
+	r.charged = true
+	curr.ExecStart = now
+	curr.SumExecRuntime += delta
+	curr.Vruntime += CalcDeltaFair(p.CalcDelta, delta, curr.load)
+	r.renewed = q.updateDeadline(curr, p)
+	if p.Version == V66 {
+		if r.renewed && q.nrRunning > 1 {
+			r.resched = true
+			q.cpu.needResched = true
+			q.clearBuddies(curr)
+		}
+		q.updateMinVruntime()
+		return r
+	}
+	if q.nrRunning == 1 {
+		return r
+	}
+	r.unprotected = !Protected(curr)
+	if r.renewed || r.unprotected {
+		r.resched = true
+		q.cpu.needResched = true
+		q.clearBuddies(curr)
+	}
+	return r
+}
+
+// advanceMinVruntime is v6.6's __update_min_vruntime: min_vruntime moves forward to v (never
+// back), and the sums, which are relative to it, move along (avg_vruntime_update).
+func (q *Queue) advanceMinVruntime(v uint64) {
+	if delta := int64(v - q.minVruntime); delta > 0 {
+		q.sumW -= int64(q.sumWeight * uint64(delta))
+		q.minVruntime = v
+	}
+}
+
+// placeEntity applies place_entity to se (flags: flagInitial for a new task): v7.1 first moves
+// zero_vruntime to V (avg_vruntime), then, if se outweighs the queue, onto se's new vruntime.
+func (q *Queue) placeEntity(se *Entity, flags qflags, p Params) {
+	if p.Version != V66 {
+		q.avgVruntime()
+	}
+	pl := PlaceEEVDF(q, se, flags&flagInitial != 0, p)
+	se.Slice = pl.Slice
+	se.Vruntime = pl.Vruntime
+	if pl.MoveZero {
+		q.moveZero(-pl.Lag)
+	}
+	se.Deadline = pl.Deadline
+	se.relDeadline = false
+}
+
+// updateEntityLag saves se's clamped virtual lag before it leaves q: update_entity_lag (v7.1
+// moves zero_vruntime to V first). For a delayed entity the lag never grows more negative
+// than the one it was delayed with, and with DELAY_ZERO it is clipped to at most 0. It reports
+// whether the saved lag differs from V - vruntime (it was clamped or clipped).
+func (q *Queue) updateEntityLag(se *Entity, p Params) bool {
+	avg := q.avgVruntime()
+	vlag := EntityLag(q, se, avg, p)
+	if se.delayed {
+		vlag = max(vlag, se.VLag)
+		if p.DelayZero {
+			vlag = min(vlag, 0)
+		}
+	}
+	se.VLag = vlag
+	return avg-uint64(vlag) != se.Vruntime
+}
+
+// requeueDelayed is v7.1's requeue_delayed_entity: a delayed entity that is woken (or gets a
+// task enqueued below it) stays where it is, unless its lag had to be clamped or clipped, in
+// which case it is placed again with that lag.
+func (q *Queue) requeueDelayed(se *Entity, p Params) {
+	if q.updateEntityLag(se, p) {
+		q.nrRunning--
+		if se != q.curr {
+			q.dequeueTree(se)
+		}
+		q.placeEntity(se, 0, p)
+		if se != q.curr {
+			q.enqueueTree(se)
+		}
+		q.nrRunning++
+	}
+	se.delayed = false
+}
+
+// enqueueEEVDF is enqueue_entity of v6.6 and v7.1: the running entity is placed before its
+// queue is charged, any other entity after its group weight is final.
+func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
+	isCurr := q.curr == se
+	if isCurr {
+		q.placeEntity(se, flags, p)
+	}
+	q.updateCurrEEVDF(now, p)
+	q.updateGroup(se, now, p)
+	if !isCurr {
+		q.placeEntity(se, flags, p)
+	}
+	q.load = q.load.Add(se.load.Weight)
+	q.nrRunning++
+	if se.IsIdle() {
+		q.idleNrRunning++
+	}
+	if flags&flagMigrated != 0 {
+		se.ExecStart = 0
+	}
+	if !isCurr {
+		q.enqueueTree(se)
+	}
+	se.onRQ = true
+}
+
+// dequeueEEVDF is dequeue_entity of v6.6 and v7.1: the lag is saved, and in v7.1 a dequeue
+// that is not a sleep keeps the deadline relative. With DELAY_DEQUEUE a sleeping entity that is
+// not eligible stays queued, marked delayed, and dequeueEEVDF reports false; flagDelayed
+// finishes such a dequeue.
+func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) bool {
+	q.updateCurrEEVDF(now, p)
+	q.clearBuddies(se)
+	if flags&flagDelayed == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !EntityEligible(q, se) {
+		q.updateEntityLag(se, p)
+		se.delayed = true
+		return false
+	}
+	q.updateEntityLag(se, p)
+	if p.Version != V66 && p.PlaceRelDeadline && flags&flagWakeup == 0 {
+		se.Deadline -= se.Vruntime
+		se.relDeadline = true
+	}
+	if se != q.curr {
+		q.dequeueTree(se)
+	}
+	se.onRQ = false
+	q.load = q.load.Sub(se.load.Weight)
+	q.nrRunning--
+	if se.IsIdle() {
+		q.idleNrRunning--
+	}
+	q.updateGroup(se, now, p)
+	if flags&flagDelayed != 0 {
+		se.delayed = false
+	}
+	if p.Version == V66 && flags&flagSave == 0 {
+		q.updateMinVruntime()
+	}
+	return true
+}
+
+// setNextEEVDF is set_next_entity of v6.6 and v7.1. v6.6 stashes the deadline in VLag (the
+// RUN_TO_PARITY hack); v7.1 sets the slice protection point when first is set (a pick, not a
+// renice).
+func (q *Queue) setNextEEVDF(se *Entity, now uint64, first bool, p Params) {
+	q.clearBuddies(se)
+	if se.onRQ {
+		q.dequeueTree(se)
+		if p.Version == V66 {
+			se.VLag = int64(se.Deadline)
+		} else if first {
+			se.VProt = ProtectPoint(q, se, p)
+		}
+	}
+	se.ExecStart = now
+	q.curr = se
+	se.PrevSumExecRuntime = se.SumExecRuntime
+}
+
+// updateProtect is v7.1's update_protect_slice: a wakee with a shorter slice shortens the
+// running entity's protection to that slice.
+func (q *Queue) updateProtect(se *Entity, p Params) {
+	se.VProt = MinVruntime(se.VProt, se.Vruntime+CalcDeltaFair(p.CalcDelta, q.MinSlice(), se.load))
+}
+
+// cancelProtect is v7.1's cancel_protect_slice.
+func cancelProtect(se *Entity) {
+	if Protected(se) {
+		se.VProt = se.Vruntime
+	}
+}
+
+// reweightEEVDF is reweight_entity of v6.6 and v7.1, changing se's load to w.
+//
+// v6.6 keeps the vruntime of a queued entity and scales its relative deadline by old/new
+// weight (in place on the timeline); an entity off its queue has its saved lag scaled instead.
+// v7.1 takes a queued entity out, scales its lag, relative deadline and (if running and
+// protected) relative protection point, and puts it back at V - lag: reweighting does not move
+// the average.
+func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p Params) {
+	old := se.load.Weight
+	if p.Version == V66 {
+		if se.onRQ {
+			if q.curr == se {
+				q.updateCurrEEVDF(now, p)
+			} else {
+				q.sumSub(se)
+			}
+			q.load = q.load.Sub(old)
+		}
+		se.load = w
+		if !se.onRQ {
+			se.VLag = divS64(int64(uint64(se.VLag)*old), w.Weight)
+		} else {
+			d := divS64(int64((se.Deadline-se.Vruntime)*old), w.Weight)
+			se.Deadline = se.Vruntime + uint64(d)
+			if se != q.curr {
+				q.timeline.UpdateAug(&se.node, se.Deadline)
+			}
+			q.load = q.load.Add(w.Weight)
+			if se != q.curr {
+				q.sumAdd(se)
+			}
+		}
+		return
+	}
+	curr := q.curr == se
+	relVprot := false
+	var avr uint64
+	if se.onRQ {
+		q.updateCurrEEVDF(now, p)
+		avr = q.avgVruntime()
+		se.VLag = EntityLag(q, se, avr, p)
+		se.Deadline -= avr
+		se.relDeadline = true
+		if curr && Protected(se) {
+			se.VProt -= avr
+			relVprot = true
+		}
+		if !curr {
+			q.dequeueTree(se)
+		}
+		q.load = q.load.Sub(old)
+	}
+	// rescale_entity: div64_long of the wrapped products.
+	nw := int64(w.Weight)
+	se.VLag = int64(uint64(se.VLag)*old) / nw
+	if se.relDeadline {
+		se.Deadline = uint64(int64(se.Deadline*old) / nw)
+	}
+	if relVprot {
+		se.VProt = uint64(int64(se.VProt*old) / nw)
+	}
+	se.load = w
+	if se.onRQ {
+		if relVprot {
+			se.VProt += avr
+		}
+		se.Deadline += avr
+		se.relDeadline = false
+		se.Vruntime = avr - uint64(se.VLag)
+		q.load = q.load.Add(w.Weight)
+		if !curr {
+			q.enqueueTree(se)
+		}
+	}
+}
