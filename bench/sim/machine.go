@@ -87,7 +87,8 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	m := &Machine{cfg: cfg, pol: p, topo: topo, nids: int32(topo.NumIDs()), waitHead: nobody, waitTail: nobody,
 		trace: newTrace(cfg.Trace)}
 	m.env.m = m
-	m.first, _ = topo.CPUs().First()
+	cpus := topo.CPUs()
+	m.first, _ = cpus.First()
 	m.ctx = m.first
 	if q, ok := p.(Queuer); ok {
 		m.queued = q

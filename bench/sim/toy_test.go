@@ -218,7 +218,8 @@ func newBroken(f fault) *broken {
 }
 
 func (p *broken) Start(cfg sched.Config, env sched.Env) error {
-	p.first, _ = cfg.Topology.CPUs().First()
+	cpus := cfg.Topology.CPUs()
+	p.first, _ = cpus.First()
 	return p.rr.Start(cfg, env)
 }
 
