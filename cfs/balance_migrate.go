@@ -87,16 +87,27 @@ const (
 	// failure count) or utilisation exceeds what is left of the imbalance, or (migrate_misfit)
 	// it fits its CPU, or (LB_MIN) its load is tiny.
 	MigrateTooHeavy
+	// MigrateDelayed: the task's dequeue was delayed and the balance does not migrate load
+	// (v7.1, [SMPParams].MigrateDelayed).
+	MigrateDelayed
+	// MigrateIneligible: the task is not eligible on its queue, its group's queue on the
+	// destination holds entities, and the domain has not failed to balance yet (v7.1,
+	// [SMPParams].MigrateIneligible).
+	MigrateIneligible
+
+	numMigrateReasons = iota
 )
 
 var migrateReasons = [...]string{
-	MigrateOK:        "cache cold",
-	MigrateActive:    "active balance",
-	MigrateHotForced: "cache hot, but balancing failed more than cache_nice_tries times",
-	MigratePinned:    "destination not allowed",
-	MigrateRunning:   "running",
-	MigrateHot:       "cache hot",
-	MigrateTooHeavy:  "more than the remaining imbalance",
+	MigrateOK:         "cache cold",
+	MigrateActive:     "active balance",
+	MigrateHotForced:  "cache hot, but balancing failed more than cache_nice_tries times",
+	MigratePinned:     "destination not allowed",
+	MigrateRunning:    "running",
+	MigrateHot:        "cache hot",
+	MigrateTooHeavy:   "more than the remaining imbalance",
+	MigrateDelayed:    "delayed dequeue",
+	MigrateIneligible: "not eligible, destination queue busy",
 }
 
 // String explains the reason in a few words.
@@ -124,6 +135,9 @@ type MigrateEnv struct {
 	// DstGroupMask is dst_grpmask, the balance mask of the local group, where a pinned task
 	// may find another destination.
 	DstGroupMask topology.CPUSet
+	// Dst is the destination's fair state, read by v7.1's eligibility test
+	// ([SMPParams].MigrateIneligible); nil skips that test.
+	Dst *CPU
 }
 
 // TaskHot reports whether task t is cache hot on its CPU for a move to env.DstCPU: task_hot.
@@ -165,7 +179,11 @@ type MigrateVerdict struct {
 }
 
 // CanMigrateTask decides whether task t, queued on env.Src, may move to env.DstCPU:
-// can_migrate_task of v6.5. A task whose allowed CPUs exclude the destination is refused and
+// can_migrate_task of v6.5, with v7.1's first two tests when [SMPParams] turns them on: a
+// delayed-dequeue task is refused unless the balance migrates load (MigrateDelayed), and while
+// the domain's nr_balance_failed is 0 a task that is not eligible on its queue is refused if
+// its group's queue on the destination holds entities (MigrateIneligible, with PLACE_LAG);
+// neither refusal touches the flags. A task whose allowed CPUs exclude the destination is refused and
 // sets LBF_SOME_PINNED; unless the balance is newly idle or active or already found one, the
 // first CPU of the destination's group that is still considered and allowed for the task
 // becomes the substitute destination (LBF_DST_PINNED). Otherwise LBF_ALL_PINNED is cleared; a
@@ -174,6 +192,14 @@ type MigrateVerdict struct {
 // cache_nice_tries. CanMigrateTask changes nothing.
 func CanMigrateTask(env *MigrateEnv, t *Task) MigrateVerdict {
 	v := MigrateVerdict{Flags: env.Flags}
+	if env.Params.MigrateDelayed && t.E.delayed && env.Migration != MigrateLoad {
+		v.Reason = MigrateDelayed
+		return v
+	}
+	if env.Params.MigrateIneligible && env.NrBalanceFailed == 0 && ineligibleOnDst(env.Dst, t.E) {
+		v.Reason = MigrateIneligible
+		return v
+	}
 	if !t.allowed.Has(env.DstCPU) {
 		v.Flags |= LBFSomePinned
 		v.Reason = MigratePinned
@@ -208,6 +234,19 @@ func CanMigrateTask(env *MigrateEnv, t *Task) MigrateVerdict {
 	return v
 }
 
+// ineligibleOnDst is task_is_ineligible_on_dst_cpu: with PLACE_LAG, task e is not eligible on
+// its queue and its group's queue on dst holds entities. It is false when dst is nil.
+func ineligibleOnDst(dst *CPU, e *Entity) bool {
+	if dst == nil || !dst.params.PlaceLag || !dst.params.Version.EEVDF() {
+		return false
+	}
+	n := dst.root.nrRunning
+	if e.group != nil {
+		n = e.group.cpus[dst.id].q.nrRunning // zero where the group has not been used yet
+	}
+	return n != 0 && !EntityEligible(e.q, e)
+}
+
 // A Detach is the outcome of [DetachTasks]: how the tasks of the source list fared.
 type Detach struct {
 	// Examined is the number of tasks looked at, from the tail of the list (env->loop).
@@ -221,7 +260,7 @@ type Detach struct {
 	// NewDst is the substitute destination when Flags has LBFDstPinned.
 	NewDst topology.CPU
 	// Count holds how many examined tasks got each reason.
-	Count [MigrateTooHeavy + 1]int
+	Count [numMigrateReasons]int
 }
 
 // String summarises the outcome, such as "detached 2 of 3 examined (1 running)".

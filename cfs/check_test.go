@@ -95,7 +95,12 @@ func checkCPU(tb testing.TB, c *CPU, minSeen map[*Queue]uint64) {
 	}
 }
 
-func cpuErr(c *CPU, minSeen map[*Queue]uint64) error {
+func cpuErr(c *CPU, minSeen map[*Queue]uint64) error { return cpuErrShares(c, minSeen, true) }
+
+// cpuErrShares is cpuErr, checking each queued group entity's weight against its group's
+// shares only if shares is set (a multiprocessor driver refreshes those weights lazily, as the
+// kernel does).
+func cpuErrShares(c *CPU, minSeen map[*Queue]uint64, shares bool) error {
 	// The running task's chain: each level is its queue's curr, and the chain reaches the root.
 	if c.curr != nil {
 		if !c.curr.IsTask() {
@@ -114,15 +119,15 @@ func cpuErr(c *CPU, minSeen map[*Queue]uint64) error {
 	} else if c.root.curr != nil {
 		return fmt.Errorf("CPU idle but the root queue's curr is %v", c.root.curr)
 	}
-	_, _, err := queueErr(&c.root, minSeen)
+	_, _, _, err := queueErr(&c.root, minSeen, shares)
 	return err
 }
 
-// queueErr checks q and the queues below it and returns the number of tasks in q's hierarchy and
-// how many of them count as idle.
-func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) {
+// queueErr checks q and the queues below it and returns the number of tasks in q's hierarchy,
+// how many of them are not delayed, and how many count as idle.
+func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH uint32, err error) {
 	if err := timelineErr(&q.timeline); err != nil {
-		return 0, 0, fmt.Errorf("queue %v: %w", q.group, err)
+		return 0, 0, 0, fmt.Errorf("queue %v: %w", q.group, err)
 	}
 	var ents []*Entity
 	v := q.cpu.params.Version
@@ -133,38 +138,38 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 			key, aug = e.Deadline, e.Vruntime
 		}
 		if n.key != key {
-			return 0, 0, fmt.Errorf("%v: timeline key %d, want %d", e, n.key, key)
+			return 0, 0, 0, fmt.Errorf("%v: timeline key %d, want %d", e, n.key, key)
 		}
 		if v.EEVDF() && n.aug != aug {
-			return 0, 0, fmt.Errorf("%v: augmented value %d, want %d", e, n.aug, aug)
+			return 0, 0, 0, fmt.Errorf("%v: augmented value %d, want %d", e, n.aug, aug)
 		}
 		if e == q.curr {
-			return 0, 0, fmt.Errorf("running entity %v is on the timeline", e)
+			return 0, 0, 0, fmt.Errorf("running entity %v is on the timeline", e)
 		}
 		ents = append(ents, e)
 	}
 	if v.EEVDF() {
 		if err := eevdfQueueErr(q, ents); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 	}
 	if q.curr != nil && q.curr.onRQ {
 		ents = append(ents, q.curr)
 	}
 	if int(q.nrRunning) != len(ents) {
-		return 0, 0, fmt.Errorf("queue %v: nr_running %d, %d queued entities", q.group, q.nrRunning, len(ents))
+		return 0, 0, 0, fmt.Errorf("queue %v: nr_running %d, %d queued entities", q.group, q.nrRunning, len(ents))
 	}
 	var load uint64
 	var idle uint32
 	for _, e := range ents {
 		if e.delayed && (q.cpu.params.Version < V71 || !q.cpu.params.DelayDequeue) {
-			return 0, 0, fmt.Errorf("%v delayed without DELAY_DEQUEUE", e)
+			return 0, 0, 0, fmt.Errorf("%v delayed without DELAY_DEQUEUE", e)
 		}
 		if e.delayed && q.next == e {
-			return 0, 0, fmt.Errorf("%v is delayed and the next buddy", e)
+			return 0, 0, 0, fmt.Errorf("%v is delayed and the next buddy", e)
 		}
 		if !e.onRQ || e.q != q {
-			return 0, 0, fmt.Errorf("%v on queue %v: on_rq %t, queue %v", e, q.group, e.onRQ, e.q.group)
+			return 0, 0, 0, fmt.Errorf("%v on queue %v: on_rq %t, queue %v", e, q.group, e.onRQ, e.q.group)
 		}
 		load += e.load.Weight
 		if e.IsIdle() {
@@ -172,6 +177,9 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 		}
 		if e.IsTask() {
 			h++
+			if !e.delayed {
+				hr++
+			}
 			if e.policy == Idle {
 				idleH++
 			}
@@ -179,21 +187,22 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 		}
 		if e.myQ.nrRunning == 0 {
 			if !e.delayed {
-				return 0, 0, fmt.Errorf("group entity %v queued with an empty queue", e)
+				return 0, 0, 0, fmt.Errorf("group entity %v queued with an empty queue", e)
 			}
 			continue // a delayed group entity keeps its weight (v7.1 update_cfs_group)
 		}
 		if e.delayed {
-			return 0, 0, fmt.Errorf("group entity %v is delayed with %d entities below it", e, e.myQ.nrRunning)
+			return 0, 0, 0, fmt.Errorf("group entity %v is delayed with %d entities below it", e, e.myQ.nrRunning)
 		}
-		if want := e.group.entityShares(e.cpu); e.load.Weight != want {
-			return 0, 0, fmt.Errorf("group entity %v: weight %d, shares %d", e, e.load.Weight, want)
+		if want := e.group.entityShares(e.cpu); shares && e.load.Weight != want {
+			return 0, 0, 0, fmt.Errorf("group entity %v: weight %d, shares %d", e, e.load.Weight, want)
 		}
-		ch, ci, err := queueErr(e.myQ, minSeen)
+		ch, cr, ci, err := queueErr(e.myQ, minSeen, shares)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		h += ch
+		hr += cr
 		if e.myQ.isIdle() {
 			idleH += ch
 		} else {
@@ -201,26 +210,29 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64) (h, idleH uint32, err error) 
 		}
 	}
 	if q.load.Weight != load {
-		return 0, 0, fmt.Errorf("queue %v: load %d, sum of weights %d", q.group, q.load.Weight, load)
+		return 0, 0, 0, fmt.Errorf("queue %v: load %d, sum of weights %d", q.group, q.load.Weight, load)
 	}
 	if q.idleNrRunning != idle {
-		return 0, 0, fmt.Errorf("queue %v: idle_nr_running %d, want %d", q.group, q.idleNrRunning, idle)
+		return 0, 0, 0, fmt.Errorf("queue %v: idle_nr_running %d, want %d", q.group, q.idleNrRunning, idle)
 	}
 	if q.hNrRunning != h || q.idleHNrRunning != idleH {
-		return 0, 0, fmt.Errorf("queue %v: h_nr_running %d idle_h_nr_running %d, want %d and %d", q.group, q.hNrRunning, q.idleHNrRunning, h, idleH)
+		return 0, 0, 0, fmt.Errorf("queue %v: h_nr_running %d idle_h_nr_running %d, want %d and %d", q.group, q.hNrRunning, q.idleHNrRunning, h, idleH)
+	}
+	if q.hNrRunnable != hr {
+		return 0, 0, 0, fmt.Errorf("queue %v: h_nr_runnable %d, want %d (h_nr_running %d)", q.group, q.hNrRunnable, hr, h)
 	}
 	for _, b := range []*Entity{q.next, q.last, q.skip} {
 		if b != nil && (!b.onRQ || b.q != q) {
-			return 0, 0, fmt.Errorf("queue %v: buddy %v is not queued here", q.group, b)
+			return 0, 0, 0, fmt.Errorf("queue %v: buddy %v is not queued here", q.group, b)
 		}
 	}
 	if minSeen != nil && v < V71 {
 		if old, ok := minSeen[q]; ok && before(q.minVruntime, old) {
-			return 0, 0, fmt.Errorf("queue %v: min_vruntime moved back from %d to %d", q.group, old, q.minVruntime)
+			return 0, 0, 0, fmt.Errorf("queue %v: min_vruntime moved back from %d to %d", q.group, old, q.minVruntime)
 		}
 		minSeen[q] = q.minVruntime
 	}
-	return h, idleH, nil
+	return h, hr, idleH, nil
 }
 
 // eevdfQueueErr checks the EEVDF invariants of q, whose timeline holds tree: the averaging sums

@@ -21,6 +21,11 @@ type CPU struct {
 	root        Queue
 	curr        *Entity
 	needResched bool
+
+	// onBlock, if set, is told of every task whose delayed dequeue (v7.1) finishes, wherever
+	// that happens (a pick, DequeueDelayed, Exit): the kernel's __block_task, where the rest of
+	// struct rq (the cfs_tasks list, the load tracking) lets go of the task.
+	onBlock func(t *Entity)
 }
 
 // NewCPU returns CPU number id (counted from 0, used to index each group's per-CPU state) with
@@ -93,6 +98,12 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 	if t.policy == Idle {
 		idleH = 1
 	}
+	// A delayed task enqueued again without a wakeup (a migration, an attribute change) stays
+	// delayed and does not count as runnable (enqueue_task_fair: task_new && sched_delayed).
+	hr := uint32(1)
+	if t.delayed {
+		hr = 0
+	}
 	v71 := p.Version >= V71
 	var slice uint64 // v7.1: a group entity's slice is the shortest slice queued below it
 	se := t
@@ -112,6 +123,7 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 			slice = q.MinSlice()
 		}
 		q.hNrRunning++
+		q.hNrRunnable += hr
 		q.idleHNrRunning += idleH
 		if q.isIdle() {
 			idleH = 1
@@ -126,6 +138,7 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 			slice = q.MinSlice()
 		}
 		q.hNrRunning++
+		q.hNrRunnable += hr
 		q.idleHNrRunning += idleH
 		if q.isIdle() {
 			idleH = 1
@@ -152,6 +165,7 @@ func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 		q := se.q
 		q.dequeueEntity(se, now, flags, p)
 		q.hNrRunning--
+		q.hNrRunnable--
 		q.idleHNrRunning -= idleH
 		if q.isIdle() {
 			idleH = 1
@@ -169,6 +183,7 @@ func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 		q := se.q
 		q.updateGroup(se, now, p)
 		q.hNrRunning--
+		q.hNrRunnable--
 		q.idleHNrRunning -= idleH
 		if q.isIdle() {
 			idleH = 1

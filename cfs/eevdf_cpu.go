@@ -192,25 +192,35 @@ func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 	p := c.params
 	v71 := p.Version >= V71
 	sleep := flags&flagWakeup != 0
-	var h, idleH uint32 // a delayed group entity has no tasks queued below it
+	// A delayed group entity has no tasks queued below it. A delayed task no longer counts as
+	// runnable: it leaves h_nr_runnable alone whether it leaves for good (DEQUEUE_DELAYED) or
+	// moves (a migration or attribute change, which keeps it delayed).
+	var h, hr, idleH uint32
 	if se.myQ == nil {
 		h = 1
+		if !se.delayed {
+			hr = 1
+		}
 		if se.policy == Idle {
 			idleH = 1
 		}
 	}
-	first := se
+	first, finish := se, flags&flagDelayed != 0
 	var slice uint64
 	for ; se != nil; se = se.parent {
 		q := se.q
 		if !q.dequeueEEVDF(se, now, flags, p) {
 			if se == first && se.myQ == nil {
+				for e := se; e != nil; e = e.parent { // set_delayed
+					e.q.hNrRunnable--
+				}
 				return false
 			}
 			slice = q.MinSlice()
 			break // the delayed entity stays; the walk below starts with it
 		}
 		q.hNrRunning -= h
+		q.hNrRunnable -= hr
 		q.idleHNrRunning -= idleH
 		if q.isIdle() {
 			idleH = h
@@ -225,7 +235,7 @@ func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 			}
 			break
 		}
-		flags = flags&^flagDelayed | flagWakeup
+		flags = flags&^(flagDelayed|flagSpecial) | flagWakeup
 	}
 	for ; se != nil; se = se.parent {
 		q := se.q
@@ -235,10 +245,14 @@ func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 			slice = q.MinSlice()
 		}
 		q.hNrRunning -= h
+		q.hNrRunnable -= hr
 		q.idleHNrRunning -= idleH
 		if q.isIdle() {
 			idleH = h
 		}
+	}
+	if finish && first.myQ == nil && c.onBlock != nil {
+		c.onBlock(first) // __block_task: the delayed sleeper is off the CPU for good
 	}
 	return true
 }
@@ -255,6 +269,27 @@ func (c *CPU) wakeDelayed(t *Entity, now uint64) WakeupDecision {
 		return WakeupDecision{Curr: t, Wakee: t, Reason: WakeupSameTask}
 	}
 	return c.checkPreemptEEVDF(t, now, false)
+}
+
+// Exit dequeues task t from c at time now because it exits: dequeue_task with DEQUEUE_SLEEP |
+// DEQUEUE_SPECIAL, as __schedule does for a task in TASK_DEAD (a special state, as are stopped,
+// traced, parked and frozen), followed by task_dead_fair. Unlike [CPU.Sleep], the dequeue is
+// never delayed, so t is off the CPU afterwards (a group entity above it may still be delayed);
+// a task whose earlier sleep was delayed is dequeued for good as task_dead_fair does. If t was
+// running, the caller must then call [CPU.Schedule]. On a v6.5 or v6.6 CPU Exit is
+// [CPU.Sleep]. Exit panics if t is not queued on c.
+func (c *CPU) Exit(t *Entity, now uint64) {
+	if !t.onRQ || t.cpu != c {
+		panic("cfs: CPU.Exit of a task not queued on this CPU")
+	}
+	if t.delayed {
+		c.DequeueDelayed(t, now)
+		return
+	}
+	c.dequeueTask(t, now, flagWakeup|flagSpecial)
+	if c.curr == t {
+		c.needResched = true
+	}
 }
 
 // DequeueDelayed finishes the delayed dequeue of task t (v7.1 DELAY_DEQUEUE), as the kernel does

@@ -56,6 +56,7 @@ func rigEEVDF(tb testing.TB, p Params, base uint64, specs []rigSpec, curr int) (
 		q.load = q.load.Add(e.load.Weight)
 		q.nrRunning++
 		q.hNrRunning++
+		q.hNrRunnable++
 		if e.IsIdle() {
 			q.idleNrRunning++
 			q.idleHNrRunning++

@@ -20,7 +20,8 @@ package cfs
 // covered by those rules when both are in one queue); then a SCHED_BATCH or SCHED_IDLE wakee
 // never preempts; a wakee with a shorter slice than the running side (PREEMPT_SHORT) is judged
 // by a pick that ignores the running entity's slice protection; otherwise a forked task does
-// not preempt, and the wakee preempts when the pick, with protection, chooses it. When it does
+// not preempt, nor does a delayed-dequeue task (one moved or changed while asleep), and the
+// wakee preempts when the pick, with protection, chooses it. When it does
 // not and RUN_TO_PARITY is on, the running entity's protection is cut to the shortest slice on
 // the queue (a short-slice wakee gets its turn soon). With NEXT_BUDDY the wakee becomes the next
 // buddy unless the current one has an earlier deadline.
@@ -86,6 +87,9 @@ func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupD
 		case fork:
 			d.Reason = WakeupForked
 			return d
+		case pse.delayed:
+			d.Reason = WakeupDelayed
+			return d
 		case p.NextBuddy && (next == nil || !before(next.Deadline, pse.Deadline)):
 			d.NextBuddy, next = pse, pse // set_preempt_buddy
 		}
@@ -105,11 +109,12 @@ func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupD
 // changes around the pure decision: the running side's level is charged (update_curr) before
 // the pick, the next buddy is marked, v7.1's slice protection is cancelled (with the running
 // side's buddies) on a PREEMPT_WAKEUP_SHORT preemption or shortened otherwise, and need-resched
-// is set.
+// is set. A delayed entity the pick chooses is dequeued for good and the pick repeated, as
+// v7.1's pick_next_entity does inside wakeup_preempt_fair.
 func (c *CPU) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision {
 	p := c.params
 	d := CheckPreemptWakeupEEVDF(c, t, fork, p)
-	if d.Reason == WakeupPicked || d.Reason == WakeupNotPicked || d.Reason == WakeupForked {
+	if d.Reason == WakeupPicked || d.Reason == WakeupNotPicked || d.Reason == WakeupForked || d.Reason == WakeupDelayed {
 		// The kernel tests need-resched before update_curr, which may set it (a served
 		// request): judge with the flag as it was, then keep both.
 		was := c.needResched
@@ -118,6 +123,16 @@ func (c *CPU) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision
 		c.needResched = was
 		d = CheckPreemptWakeupEEVDF(c, t, fork, p)
 		c.needResched = c.needResched || charged
+	}
+	for d.Picked != nil && d.Picked.delayed {
+		// pick_next_entity: a delayed entity the pick chooses leaves for good, and
+		// wakeup_preempt_fair picks again; if that was the wakee itself, it cannot win.
+		c.dequeueEntities(d.Picked, now, flagWakeup|flagDelayed)
+		if !t.onRQ {
+			d = WakeupDecision{Curr: d.Curr, Wakee: d.Wakee, Reason: WakeupDelayed, ShortenProtection: p.RunToParity}
+			break
+		}
+		d = CheckPreemptWakeupEEVDF(c, t, fork, p)
 	}
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy)

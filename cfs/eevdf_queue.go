@@ -242,6 +242,11 @@ func (q *Queue) requeueDelayed(se *Entity, p Params) {
 		q.nrRunning++
 	}
 	se.delayed = false
+	if se.myQ == nil { // clear_delayed: a task counts as runnable again
+		for e := se; e != nil; e = e.parent {
+			e.q.hNrRunnable++
+		}
+	}
 }
 
 // enqueueEEVDF is enqueue_entity of v6.6 and v7.1: the running entity is placed before its
@@ -272,12 +277,12 @@ func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
 
 // dequeueEEVDF is dequeue_entity of v6.6 and v7.1: the lag is saved, and in v7.1 a dequeue
 // that is not a sleep keeps the deadline relative. With DELAY_DEQUEUE a sleeping entity that is
-// not eligible stays queued, marked delayed, and dequeueEEVDF reports false; flagDelayed
-// finishes such a dequeue.
+// not eligible stays queued, marked delayed, and dequeueEEVDF reports false, unless it sleeps
+// into a special state (flagSpecial: exit); flagDelayed finishes such a dequeue.
 func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) bool {
 	q.updateCurrEEVDF(now, p)
 	q.clearBuddies(se)
-	if flags&flagDelayed == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !EntityEligible(q, se) {
+	if flags&(flagDelayed|flagSpecial) == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !EntityEligible(q, se) {
 		q.updateEntityLag(se, p)
 		se.delayed = true
 		return false

@@ -200,6 +200,10 @@ const (
 	// WakeupForked (v7.1): a newly forked task does not wakeup-preempt unless its slice is
 	// shorter than the running entity's. No preemption.
 	WakeupForked
+	// WakeupDelayed (v7.1): the wakee's dequeue is delayed (a delayed task that was moved to
+	// another CPU or changed while asleep is judged like a wakee); forcing an ineligible task
+	// to run would break EEVDF. No preemption.
+	WakeupDelayed
 )
 
 // String explains the reason in a few words.
@@ -229,6 +233,8 @@ func (r WakeupReason) String() string {
 		return "EEVDF picks another entity"
 	case WakeupForked:
 		return "forked task does not preempt"
+	case WakeupDelayed:
+		return "delayed-dequeue task does not preempt"
 	}
 	return fmt.Sprintf("WakeupReason(%d)", uint8(r))
 }

@@ -14,7 +14,8 @@ package cfs
 // Invariants (checked by the tests' checkQueue after every operation): the timeline holds
 // exactly the queued entities other than curr, each keyed by its Vruntime (v7.1: its Deadline);
 // NrRunning counts them plus a queued curr; IdleNrRunning counts those of them that are idle;
-// Load is the sum of their weights; MinVruntime never moves backwards (wrap-aware) up to v6.6;
+// Load is the sum of their weights; HNrRunning counts the tasks queued in the hierarchy and
+// HNrRunnable those of them that are not delayed; MinVruntime never moves backwards (wrap-aware) up to v6.6;
 // buddies are queued entities of q. On an EEVDF CPU, in addition: the timeline keeps the
 // subtree minima of the deadlines (v6.6) or vruntimes (v7.1); SumWVruntime and SumWeight equal
 // Σ (v_i - v0)·w_i and Σ w_i over the timeline; the lags of the queued entities cancel out,
@@ -32,6 +33,7 @@ type Queue struct {
 	nrRunning      uint32
 	idleNrRunning  uint32
 	hNrRunning     uint32
+	hNrRunnable    uint32 // v7.1 h_nr_runnable: hNrRunning less the delayed tasks
 	idleHNrRunning uint32
 	minVruntime    uint64 // min_vruntime; v7.1's zero_vruntime
 
@@ -92,6 +94,12 @@ func (q *Queue) IdleNrRunning() int { return int(q.idleNrRunning) }
 // HNrRunning returns the number of tasks queued in the queue's whole hierarchy
 // (cfs_rq->h_nr_running).
 func (q *Queue) HNrRunning() int { return int(q.hNrRunning) }
+
+// HNrRunnable returns the number of tasks queued in the queue's hierarchy that are runnable:
+// [Queue.HNrRunning] less the tasks whose dequeue was delayed ([Entity.Delayed], v7.1's
+// DELAY_DEQUEUE), cfs_rq->h_nr_runnable. v7.1's load balancer counts these where v6.5 counted
+// h_nr_running. Without delayed tasks the two are equal.
+func (q *Queue) HNrRunnable() int { return int(q.hNrRunnable) }
 
 // IdleHNrRunning returns the number of tasks in the hierarchy that count as idle: SCHED_IDLE
 // tasks and tasks below an idle group (cfs_rq->idle_h_nr_running).
@@ -178,6 +186,7 @@ const (
 	flagMigrated                    // ENQUEUE_MIGRATED
 	flagInitial                     // ENQUEUE_INITIAL (v7.1 passes it for a new task)
 	flagDelayed                     // DEQUEUE_DELAYED: finish a delayed dequeue (v7.1)
+	flagSpecial                     // DEQUEUE_SPECIAL: a sleep into a special state (exit) is never delayed
 )
 
 // enqueueEntity is v6.5's enqueue_entity.

@@ -95,6 +95,7 @@ type thread struct {
 	id     sched.ID
 	task   *Task
 	parent sched.ID
+	slice  int64 // the sched_attr runtime last asked for (sched.Attr.Slice)
 }
 
 // NewScheduler returns a Scheduler with options o, to be started with [Scheduler.Start].
@@ -144,9 +145,11 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	s.groups = map[sched.GroupID]*Group{}
 	s.byEntity = map[*Entity]*thread{}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*cfg.Hz/1000))))
+	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
 		rq.c, rq.id = NewCPU(int(c), s.p), c
+		rq.c.onBlock = block
 		cp := uint64(t.Capacity(c))
 		s.stats[c] = CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
 		// As after boot: every CPU has idled once (has_idle_cores) and the LLC scan bound is
@@ -262,12 +265,17 @@ func (s *Scheduler) group(tid sched.ID, id sched.GroupID) *Group {
 }
 
 // Fork creates thread tid with attributes attr on cpu (sched_fork): a task in attr's class
-// and group, allowed on attr's CPUs, whose first wakeup places it. Its utilisation estimate
-// starts at half the capacity cpu has left, as post_init_entity_util_avg caps it.
+// and group, allowed on attr's CPUs, whose first wakeup places it; from v7.1 on, attr.Slice is
+// its custom slice ([Entity.SetSlice]; earlier versions ignore it, as their kernels do). Its
+// utilisation estimate starts at half the capacity cpu has left, as
+// post_init_entity_util_avg caps it.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	pol, nice := s.policyOf(tid, attr)
 	e := NewTask(tid.String(), pol, nice)
 	e.SetGroup(s.group(tid, attr.Group))
+	if s.p.Version >= V71 && attr.Slice > 0 {
+		e.SetSlice(uint64(attr.Slice))
+	}
 	t := NewSMPTask(e, s.allowed(attr.Affinity), cpu)
 	st := &s.stats[cpu]
 	t.util = (st.Capacity - min(st.Capacity, st.Util)) / 2
@@ -275,7 +283,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	for int(tid) >= len(s.threads) {
 		s.threads = append(s.threads, nil)
 	}
-	th := &thread{id: tid, task: t, parent: parent}
+	th := &thread{id: tid, task: t, parent: parent, slice: attr.Slice}
 	s.threads[tid] = th
 	s.byEntity[e] = th
 }
@@ -328,17 +336,28 @@ func (s *Scheduler) delist(c topology.CPU, t *Task, sleep bool) {
 	}
 }
 
+// block is __block_task for a task whose delayed dequeue (v7.1) finished inside a CPU method (a
+// pick, a wakeup preemption check): it leaves its CPU's cfs_tasks list and, as a sleeper,
+// leaves its utilisation behind as blocked utilisation.
+func (s *Scheduler) block(e *Entity) {
+	t := s.byEntity[e].task
+	s.delist(t.cpu, t, true)
+}
+
 // refresh recomputes CPU c's statistics from its queues, and raises the root domain's overload
-// flag when c has two tasks or more (add_nr_running).
+// flag when c has two tasks or more (add_nr_running). nr_running counts delayed-dequeue tasks
+// (v7.1), which are still queued; the h_nr_running the balancer reads, and cpu_runnable, count
+// only the runnable ones (h_nr_runnable), as v7.1's balancer does.
 func (s *Scheduler) refresh(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
-	st.NrRunning, st.HNrRunning = nr, nr
+	nrr := uint32(root.HNrRunnable())
+	st.NrRunning, st.HNrRunning = nr, nrr
 	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
 	st.Load = ScaleLoadDown(root.Load().Weight)
-	st.Runnable = uint64(nr) * topology.CapacityScale
+	st.Runnable = uint64(nrr) * topology.CapacityScale
 	st.Util = min(rq.utilSum+rq.blocked, st.Capacity)
 	if nr >= 2 {
 		s.overload = true
@@ -368,7 +387,11 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	th := s.thread(tid)
 	t := th.task
 	if t.E.onRQ {
-		panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
+		if !t.E.delayed {
+			panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
+		}
+		s.wakeDelayed(now, th)
+		return
 	}
 	s.decayUtil(t, s.jiffies(now))
 	fork := flags&sched.WakeFork != 0
@@ -415,6 +438,20 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	}
 }
 
+// wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
+// queued, so ttwu_runnable requeues it where it is (ENQUEUE_DELAYED) and judges wakeup
+// preemption, without select_task_rq and without recording the waker's wakee.
+func (s *Scheduler) wakeDelayed(now int64, th *thread) {
+	c := th.task.cpu
+	rq := &s.rqs[c]
+	d := rq.c.Wakeup(th.task.E, uint64(now))
+	s.refresh(c)
+	s.explain(c, th.id, explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+	if rq.c.NeedResched() {
+		s.env.Resched(c)
+	}
+}
+
 // Pick returns the thread cpu runs next: pick_next_task_fair. A pending active balance pushes
 // one task away first (the stopper); an empty CPU tries newidle_balance, and records when it
 // went idle; the picked task moves to the head of the CPU's cfs_tasks.
@@ -425,9 +462,13 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	}
 	e := rq.c.Schedule(uint64(now))
 	if e == nil {
+		s.refresh(cpu) // the pick may have dequeued delayed tasks
 		s.stats[cpu].IdleStamp = uint64(now)
-		if s.newidleBalance(now, cpu) {
+		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
+		// balance again, as pick_next_task_fair does after a successful newidle balance.
+		for e == nil && s.newidleBalance(now, cpu) {
 			e = rq.c.Schedule(uint64(now))
+			s.refresh(cpu)
 		}
 	}
 	rq.curr = nil
@@ -475,18 +516,27 @@ func (s *Scheduler) updateMisfit(cpu topology.CPU) {
 }
 
 // Stop tells the scheduler that tid stopped running on cpu: dequeue_task with DEQUEUE_SLEEP for
-// sched.Sleep and sched.Exit, yield_task_fair for sched.Yield, nothing for sched.Preempt; then
-// put_prev_task. A still-queued task that may no longer run on cpu moves to an allowed CPU
-// (move_queued_task).
+// sched.Sleep ([CPU.Sleep]; in v7.1 a task that is not eligible stays queued, delayed, and on
+// the CPU's cfs_tasks list), with DEQUEUE_SLEEP | DEQUEUE_SPECIAL for sched.Exit ([CPU.Exit],
+// never delayed), yield_task_fair for sched.Yield, nothing for sched.Preempt; then
+// put_prev_task. A still-queued task that may no longer run on cpu, delayed or not, moves to an
+// allowed CPU (move_queued_task, which keeps a delayed task delayed).
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	th := s.thread(tid)
 	t := th.task
 	rq := &s.rqs[cpu]
 	n := uint64(now)
 	switch why {
-	case sched.Sleep, sched.Exit:
+	case sched.Sleep:
 		rq.c.Sleep(t.E, n)
-		s.delist(cpu, t, why == sched.Sleep)
+		if !t.E.delayed {
+			s.delist(cpu, t, true)
+		}
+	case sched.Exit:
+		rq.c.Exit(t.E, n)
+		if rq.tasks.Contains(t) {
+			s.delist(cpu, t, false) // task_dead_fair: remove_entity_load_avg
+		}
 	case sched.Yield:
 		rq.c.Yield(n)
 	}
@@ -502,14 +552,16 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	s.refresh(cpu)
 }
 
-// move migrates queued task t from src to dst: detach_task and attach_task.
+// move migrates queued task t from src to dst: detach_task and attach_task (move_queued_task).
+// A delayed task moves delayed. It joins dst's list before the enqueue, whose preemption check
+// may dequeue it for good (v7.1).
 func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 	n := uint64(now)
 	s.rqs[src].c.MigrateOut(t.E, n)
 	s.delist(src, t, false)
-	d := s.rqs[dst].c.MigrateIn(t.E, n)
 	t.migrationsTotal++
 	s.enlist(dst, t, false)
+	d := s.rqs[dst].c.MigrateIn(t.E, n)
 	s.refresh(src)
 	s.refresh(dst)
 	if d.Preempt {
@@ -656,7 +708,7 @@ redo:
 			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: dstGrpMask}
 		examined := 0
 		for {
-			me.Flags = flags
+			me.Flags, me.Dst = flags, s.rqs[env.DstCPU].c
 			var d Detach
 			s.chosen, d = DetachTasks(&me, &s.rqs[src].tasks, s.chosen[:0])
 			examined += d.Examined
@@ -756,10 +808,10 @@ func (s *Scheduler) apply(now int64, me *MigrateEnv, d Detach) {
 	resched := false
 	for i := len(s.chosen) - 1; i >= 0; i-- {
 		t := s.chosen[i]
-		w := s.rqs[dst].c.MigrateIn(t.E, n)
-		resched = resched || w.Preempt
 		t.migrationsTotal++
 		s.enlist(dst, t, false)
+		w := s.rqs[dst].c.MigrateIn(t.E, n)
+		resched = resched || w.Preempt
 	}
 	s.refresh(me.Src)
 	s.refresh(dst)
@@ -790,7 +842,8 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 	}
 	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats, Params: s.smp,
 		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.MaxCapacity()}
-	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcCPU: rq.c, Now: uint64(now), Flags: LBFActiveLB}
+	// The stopper's lb_env leaves migration_type 0, migrate_load, so v7.1 may push a delayed task.
+	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcCPU: rq.c, Dst: s.rqs[target].c, Now: uint64(now), Flags: LBFActiveLB}
 	for p := rq.tasks.tail; p != nil; p = p.prev {
 		if v := CanMigrateTask(&me, p); v.OK {
 			s.move(now, p, cpu, target)
@@ -802,8 +855,12 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 }
 
 // SetAttr changes tid's attributes: nice (set_user_nice), fair policy (__sched_setscheduler),
-// group (sched_move_task) and affinity (set_cpus_allowed_ptr, which moves a queued task off a
-// CPU it may no longer use and reschedules a running one so that it leaves at its next stop).
+// group (sched_move_task), the custom slice (sched_setattr's sched_runtime, v7.1 only:
+// [CPU.SetSlice], or [Entity.SetSlice] for a task that is not queued) and affinity
+// (set_cpus_allowed_ptr, which moves a queued task off a CPU it may no longer use and
+// reschedules a running one so that it leaves at its next stop). A task whose dequeue was
+// delayed (v7.1) is still queued: each change dequeues and enqueues it around the change as the
+// kernel's sched_change does, and it stays delayed, on its CPU or on the one it is moved to.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	th := s.thread(tid)
 	t := th.task
@@ -822,6 +879,16 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	}
 	if nice != e.nice {
 		resched = rq.c.SetNice(e, nice, n) || resched
+	}
+	if attr.Slice != th.slice && attr.Slice >= 0 {
+		th.slice = attr.Slice
+		if s.p.Version >= V71 {
+			if e.onRQ {
+				rq.c.SetSlice(e, uint64(attr.Slice), n)
+			} else {
+				e.SetSlice(uint64(attr.Slice))
+			}
+		}
 	}
 	t.SetAllowed(s.allowed(attr.Affinity))
 	if !t.allowed.Has(cpu) {

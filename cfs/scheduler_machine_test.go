@@ -29,9 +29,11 @@ func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 }
 
 // behaviour is a test thread's script: run for run ticks, then sleep for sleep ticks, forever;
-// run 0 is a hog that never sleeps.
+// run 0 is a hog that never sleeps. A thread with exit > 0 exits at the end of the tick in which
+// it has run exit ticks in all.
 type behaviour struct {
 	run, sleep int
+	exit       int
 }
 
 type mthread struct {
@@ -59,8 +61,10 @@ type smpMachine struct {
 	running []sched.ID
 	threads []*mthread
 	tick    int
+	off     int64 // nanoseconds past the current tick, for calls between ticks
 	tickNS  int64
 	check   func()
+	delayed int // checks that found a delayed-dequeue task (v7.1)
 }
 
 func newSMPMachine(tb testing.TB, topo *topology.Topology, hz int, o SchedulerOptions) *smpMachine {
@@ -76,17 +80,60 @@ func newSMPMachine(tb testing.TB, topo *topology.Topology, hz int, o SchedulerOp
 	return m
 }
 
-func (m *smpMachine) now() int64 { return int64(m.tick) * m.tickNS }
+func (m *smpMachine) now() int64 { return int64(m.tick)*m.tickNS + m.off }
 
 // spawn forks a thread with attr on cpu (parent -1) and wakes it.
 func (m *smpMachine) spawn(cpu topology.CPU, attr sched.Attr, b behaviour) sched.ID {
+	id := m.fork(cpu, -1, attr, b)
+	m.settle()
+	return id
+}
+
+// fork creates a thread with attr on cpu, forked by parent (cpu's running thread, or -1), and
+// wakes it with WakeFork, leaving any reschedule pending.
+func (m *smpMachine) fork(cpu topology.CPU, parent sched.ID, attr sched.Attr, b behaviour) sched.ID {
 	id := sched.ID(len(m.threads))
 	th := &mthread{id: id, b: b, left: b.run, created: true, cpus: make([]int, m.topo.NumIDs())}
 	m.threads = append(m.threads, th)
-	m.s.Fork(m.now(), id, -1, cpu, attr)
+	m.s.Fork(m.now(), id, parent, cpu, attr)
 	m.s.Wakeup(m.now(), id, cpu, sched.WakeFork)
-	m.settle()
 	return id
+}
+
+// stop stops cpu's running thread for reason why and picks the next one.
+func (m *smpMachine) stop(c topology.CPU, why sched.StopReason) {
+	id := m.running[c]
+	th := m.threads[id]
+	m.s.Stop(m.now(), c, id, why)
+	m.running[c] = -1
+	switch why {
+	case sched.Sleep:
+		th.asleep, th.wakeAt = true, m.tick+th.b.sleep
+	case sched.Exit:
+		th.exited = true
+	}
+	m.pick(c)
+}
+
+// wake wakes sleeping thread id from CPU from.
+func (m *smpMachine) wake(id sched.ID, from topology.CPU, flags sched.WakeFlags) {
+	th := m.threads[id]
+	th.asleep = false
+	th.left = th.b.run
+	m.s.Wakeup(m.now(), id, from, flags)
+}
+
+// resched carries out cpu's pending reschedule, if any.
+func (m *smpMachine) resched(c topology.CPU) {
+	if !m.env.pending.Has(c) {
+		return
+	}
+	m.env.pending.Remove(c)
+	if id := m.running[c]; id >= 0 {
+		m.s.Stop(m.now(), c, id, sched.Preempt)
+		m.running[c] = -1
+	}
+	m.pick(c)
 }
 
 // settle carries out pending reschedules, lowest CPU first, until none is left.
@@ -96,12 +143,7 @@ func (m *smpMachine) settle() {
 			m.tb.Fatalf("tick %d: reschedules do not settle", m.tick)
 		}
 		c, _ := m.env.pending.First()
-		m.env.pending.Remove(c)
-		if id := m.running[c]; id >= 0 {
-			m.s.Stop(m.now(), c, id, sched.Preempt)
-			m.running[c] = -1
-		}
-		m.pick(c)
+		m.resched(c)
 	}
 	if m.check != nil {
 		m.check()
@@ -128,13 +170,12 @@ func (m *smpMachine) pick(c topology.CPU) {
 // step advances the machine by one tick.
 func (m *smpMachine) step() {
 	m.tick++
+	m.off = 0
 	now := m.now()
 	for _, th := range m.threads {
-		if th.asleep && th.wakeAt <= m.tick {
-			th.asleep = false
-			th.left = th.b.run
+		if th.asleep && !th.exited && th.wakeAt <= m.tick {
 			t, _ := m.s.Task(th.id)
-			m.s.Wakeup(now, th.id, t.CPU(), 0)
+			m.wake(th.id, t.CPU(), 0)
 		}
 	}
 	m.settle()
@@ -147,13 +188,14 @@ func (m *smpMachine) step() {
 		th := m.threads[id]
 		th.ran++
 		th.cpus[c]++
+		if th.b.exit > 0 && th.ran >= th.b.exit {
+			m.stop(c, sched.Exit)
+			continue
+		}
 		if th.b.run > 0 {
 			th.left--
 			if th.left <= 0 {
-				m.s.Stop(now, c, id, sched.Sleep)
-				m.running[c] = -1
-				th.asleep, th.wakeAt = true, m.tick+th.b.sleep
-				m.pick(c)
+				m.stop(c, sched.Sleep)
 			}
 		}
 	}
@@ -168,17 +210,15 @@ func (m *smpMachine) run(ticks int) {
 
 // checkInvariants checks the scheduler's state against the machine's: every CPU's fair state
 // (without the group-weight check, which the SMP code refreshes lazily), each thread queued
-// on exactly its task's CPU's list exactly while runnable, the CPU running what the machine
-// thinks, and the statistics matching the queues.
-func (m *smpMachine) checkInvariants(groups bool) {
+// on exactly its task's CPU's list exactly while runnable or delayed (v7.1: asleep but still
+// queued), the CPU running what the machine thinks, and the statistics matching the queues.
+func (m *smpMachine) checkInvariants() {
 	m.tb.Helper()
 	s := m.s
 	for c := range m.topo.CPUs().All() {
 		rq := &s.rqs[c]
-		if !groups {
-			if err := cpuErr(rq.c, nil); err != nil {
-				m.tb.Fatalf("tick %d cpu%d: %v", m.tick, c, err)
-			}
+		if err := cpuErrShares(rq.c, nil, false); err != nil {
+			m.tb.Fatalf("tick %d cpu%d: %v", m.tick, c, err)
 		}
 		var curID sched.ID = -1
 		if e := rq.c.Curr(); e != nil {
@@ -200,21 +240,43 @@ func (m *smpMachine) checkInvariants(groups bool) {
 		if n != rq.tasks.Len() || n != rq.c.NrRunning() {
 			m.tb.Fatalf("tick %d cpu%d: list %d (len %d), h_nr_running %d", m.tick, c, n, rq.tasks.Len(), rq.c.NrRunning())
 		}
+		runnable := 0
+		for t := rq.tasks.Front(); t != nil; t = t.Next() {
+			if !t.E.Delayed() {
+				runnable++
+			}
+		}
+		if runnable != rq.c.Root().HNrRunnable() {
+			m.tb.Fatalf("tick %d cpu%d: %d runnable tasks listed, h_nr_runnable %d", m.tick, c, runnable, rq.c.Root().HNrRunnable())
+		}
 		st := s.stats[c]
-		if int(st.NrRunning) != n || st.Load != ScaleLoadDown(rq.c.Root().Load().Weight) {
+		if int(st.NrRunning) != n || int(st.HNrRunning) != runnable || st.Runnable != uint64(runnable)*1024 ||
+			st.Load != ScaleLoadDown(rq.c.Root().Load().Weight) {
 			m.tb.Fatalf("tick %d cpu%d: stats %+v out of date", m.tick, c, st)
+		}
+		if e := rq.c.Curr(); e != nil && e.Delayed() {
+			m.tb.Fatalf("tick %d cpu%d: runs delayed task %v", m.tick, c, e)
+		}
+		if rq.c.Curr() == nil && n != 0 && !m.env.pending.Has(c) {
+			m.tb.Fatalf("tick %d cpu%d: idle with %d tasks queued and no reschedule pending", m.tick, c, n)
 		}
 	}
 	for _, th := range m.threads {
 		if th.exited {
+			if _, ok := s.Task(th.id); ok {
+				m.tb.Fatalf("tick %d: thread %v exited but is still known", m.tick, th.id)
+			}
 			continue
 		}
 		t, ok := s.Task(th.id)
 		if !ok {
 			m.tb.Fatalf("tick %d: thread %v lost", m.tick, th.id)
 		}
-		if t.E.OnRQ() == th.asleep {
-			m.tb.Fatalf("tick %d: %v on_rq %t, asleep %t", m.tick, th.id, t.E.OnRQ(), th.asleep)
+		if t.E.Delayed() {
+			m.delayed++
+		}
+		if runnable := t.E.OnRQ() && !t.E.Delayed(); runnable == th.asleep {
+			m.tb.Fatalf("tick %d: %v on_rq %t, delayed %t, asleep %t", m.tick, th.id, t.E.OnRQ(), t.E.Delayed(), th.asleep)
 		}
 	}
 }

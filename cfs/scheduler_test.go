@@ -2,6 +2,7 @@ package cfs
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -9,19 +10,32 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
+// schedVersions are the versions every Scheduler scenario runs under.
+var schedVersions = []Version{V65, V66, V71}
+
+// forVersions runs f as a subtest "v=…" for each of schedVersions.
+func forVersions(t *testing.T, f func(t *testing.T, v Version)) {
+	t.Helper()
+	for _, v := range schedVersions {
+		t.Run("v="+v.String(), func(t *testing.T) { f(t, v) })
+	}
+}
+
 func TestSchedulerTwoHogsOneCPU(t *testing.T) {
-	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{})
-	m.check = func() { m.checkInvariants(false) }
-	a := m.spawn(0, sched.Attr{}, behaviour{})
-	b := m.spawn(0, sched.Attr{}, behaviour{})
-	m.run(2000)
-	ra, rb := m.threads[a].ran, m.threads[b].ran
-	if ra+rb != 2000 {
-		t.Fatalf("ran %d + %d ticks, want 2000", ra, rb)
-	}
-	if ra < 950 || ra > 1050 {
-		t.Errorf("hog a ran %d of 2000 ticks, want 50%% ± 2.5%%", ra)
-	}
+	forVersions(t, func(t *testing.T, v Version) {
+		m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{Version: v})
+		m.check = func() { m.checkInvariants() }
+		a := m.spawn(0, sched.Attr{}, behaviour{})
+		b := m.spawn(0, sched.Attr{}, behaviour{})
+		m.run(2000)
+		ra, rb := m.threads[a].ran, m.threads[b].ran
+		if ra+rb != 2000 {
+			t.Fatalf("ran %d + %d ticks, want 2000", ra, rb)
+		}
+		if ra < 950 || ra > 1050 {
+			t.Errorf("hog a ran %d of 2000 ticks, want 50%% ± 2.5%%", ra)
+		}
+	})
 }
 
 func TestSchedulerSpreadsHogs(t *testing.T) {
@@ -35,49 +49,63 @@ func TestSchedulerSpreadsHogs(t *testing.T) {
 		{"FourNode", topology.FourNode()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newSMPMachine(t, tc.topo, 250, SchedulerOptions{})
-			m.check = func() { m.checkInvariants(false) }
-			n := tc.topo.NumCPUs()
-			for range n {
-				m.spawn(0, sched.Attr{}, behaviour{})
-			}
-			m.run(2000)
-			for c, k := range m.perCPU() {
-				if k != 1 {
-					t.Fatalf("after 8 s, cpu%d has %d hogs, want 1 each: %v", c, k, m.perCPU())
+			forVersions(t, func(t *testing.T, v Version) {
+				m := newSMPMachine(t, tc.topo, 250, SchedulerOptions{Version: v})
+				m.check = func() { m.checkInvariants() }
+				n := tc.topo.NumCPUs()
+				for range n {
+					m.spawn(0, sched.Attr{}, behaviour{})
 				}
-			}
+				m.run(2000)
+				for c, k := range m.perCPU() {
+					if k != 1 {
+						t.Fatalf("after 8 s, cpu%d has %d hogs, want 1 each: %v", c, k, m.perCPU())
+					}
+				}
+			})
 		})
 	}
 }
 
 func TestSchedulerNewidlePull(t *testing.T) {
-	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{})
-	m.check = func() { m.checkInvariants(false) }
-	only0 := topology.CPUSetOf(0)
-	a := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
-	b := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
-	c := m.spawn(1, sched.Attr{Affinity: topology.CPUSetOf(1)}, behaviour{run: 3, sleep: 1 << 30})
-	if m.running[1] != c {
-		t.Fatalf("cpu1 runs %v, want the sleeper %v", m.running[1], c)
-	}
-	// Free the hogs; they stay queued on cpu0 until someone pulls.
-	for _, id := range []sched.ID{a, b} {
-		m.s.SetAttr(m.now(), id, sched.Attr{})
-	}
-	m.settle()
-	if got := m.perCPU(); got[0] != 2 {
-		t.Fatalf("before the sleep: per CPU %v, want both hogs on cpu0", got)
-	}
-	m.run(3) // the sleeper sleeps at its third tick; cpu1 goes newly idle
-	if id := m.running[1]; id != a && id != b {
-		t.Fatalf("after the sleep, cpu1 runs %v, want a hog pulled by newidle_balance", id)
-	}
+	forVersions(t, func(t *testing.T, v Version) {
+		m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{Version: v})
+		m.check = func() { m.checkInvariants() }
+		only0 := topology.CPUSetOf(0)
+		a := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
+		b := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
+		// The sleeper is forked from cpu0, so it starts with half of cpu0's small spare
+		// capacity as its utilisation; cpu1's spare capacity, what a migrate_util balance
+		// moves, then exceeds either hog's utilisation.
+		c := m.spawn(0, sched.Attr{Affinity: topology.CPUSetOf(1)}, behaviour{run: 3, sleep: 1 << 30})
+		if m.running[1] != c {
+			t.Fatalf("cpu1 runs %v, want the sleeper %v", m.running[1], c)
+		}
+		// Free the hogs; they stay queued on cpu0 until someone pulls.
+		for _, id := range []sched.ID{a, b} {
+			m.s.SetAttr(m.now(), id, sched.Attr{})
+		}
+		m.settle()
+		if got := m.perCPU(); got[0] != 2 {
+			t.Fatalf("before the sleep: per CPU %v, want both hogs on cpu0", got)
+		}
+		m.run(3) // the sleeper sleeps at its third tick; cpu1 goes newly idle
+		if th := m.threads[c]; th.ran != 3 || !th.asleep {
+			t.Fatalf("tick %d: the sleeper ran %d ticks, asleep %t; want 3, asleep", m.tick, th.ran, th.asleep)
+		}
+		if id := m.running[1]; id != a && id != b {
+			t.Fatalf("after the sleep, cpu1 runs %v, want a hog pulled by newidle_balance", id)
+		}
+	})
 }
 
 func TestSchedulerPinnedNeverMoves(t *testing.T) {
+	forVersions(t, testSchedulerPinnedNeverMoves)
+}
+
+func testSchedulerPinnedNeverMoves(t *testing.T, v Version) {
 	topo := topology.FourLLC()
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{})
+	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
 	var pinned []sched.ID
 	for c := range topology.CPU(6) {
 		pinned = append(pinned, m.spawn(c, sched.Attr{Affinity: topology.CPUSetOf(c)}, behaviour{}))
@@ -87,7 +115,7 @@ func TestSchedulerPinnedNeverMoves(t *testing.T) {
 		m.spawn(0, sched.Attr{}, behaviour{run: 5, sleep: 2})
 	}
 	m.check = func() {
-		m.checkInvariants(false)
+		m.checkInvariants()
 		for _, id := range pinned {
 			task, _ := m.s.Task(id)
 			if task.Migrations() != 0 {
@@ -126,34 +154,40 @@ func TestSchedulerWastedCoresGroupConstruction(t *testing.T) {
 	app := topology.CPUSetOf(2, 3, 4, 5)
 	for _, n := range []int{6, 8, 16} {
 		for _, mode := range []GroupConstruction{GroupsPerCPU, GroupsFirstCPU} {
-			t.Run(fmt.Sprintf("hogs=%d/groups=%v", n, mode), func(t *testing.T) {
-				smp := DefaultSMPParams(V65)
-				smp.Groups = mode
-				m := newSMPMachine(t, topology.FourNode(), 250, SchedulerOptions{SMP: &smp})
-				m.check = func() { m.checkInvariants(false) }
-				for range n {
-					m.spawn(2, sched.Attr{Affinity: app}, behaviour{})
-				}
-				m.run(1000)
-				per := m.runOn()
-				node1, node2 := per[2]+per[3], per[4]+per[5]
-				if node1+node2 != 0 && per[0]+per[1]+per[6]+per[7] != 0 {
-					t.Fatalf("pinned hogs ran outside cpu2-5: %v", per)
-				}
-				switch mode {
-				case GroupsFirstCPU:
-					if node2 != 0 {
-						t.Errorf("with the bug, node 2 ran the app for %d CPU-ticks, want 0 (per CPU %v)", node2, per)
-					}
-					if node1 != 2000 {
-						t.Errorf("with the bug, node 1 ran %d CPU-ticks, want 2000 (both CPUs busy)", node1)
-					}
-				case GroupsPerCPU:
-					if node2 < 1900 || node1 < 1900 {
-						t.Errorf("without the bug, nodes 1 and 2 ran %d and %d CPU-ticks, want both CPUs of each busy (per CPU %v)", node1, node2, per)
-					}
-				}
-			})
+			for _, v := range schedVersions {
+				t.Run(fmt.Sprintf("hogs=%d/groups=%v/v=%v", n, mode, v), func(t *testing.T) {
+					testWastedCores(t, v, n, mode, app)
+				})
+			}
+		}
+	}
+}
+
+func testWastedCores(t *testing.T, v Version, n int, mode GroupConstruction, app topology.CPUSet) {
+	smp := DefaultSMPParams(v)
+	smp.Groups = mode
+	m := newSMPMachine(t, topology.FourNode(), 250, SchedulerOptions{Version: v, SMP: &smp})
+	m.check = func() { m.checkInvariants() }
+	for range n {
+		m.spawn(2, sched.Attr{Affinity: app}, behaviour{})
+	}
+	m.run(1000)
+	per := m.runOn()
+	node1, node2 := per[2]+per[3], per[4]+per[5]
+	if node1+node2 != 0 && per[0]+per[1]+per[6]+per[7] != 0 {
+		t.Fatalf("pinned hogs ran outside cpu2-5: %v", per)
+	}
+	switch mode {
+	case GroupsFirstCPU:
+		if node2 != 0 {
+			t.Errorf("with the bug, node 2 ran the app for %d CPU-ticks, want 0 (per CPU %v)", node2, per)
+		}
+		if node1 != 2000 {
+			t.Errorf("with the bug, node 1 ran %d CPU-ticks, want 2000 (both CPUs busy)", node1)
+		}
+	case GroupsPerCPU:
+		if node2 < 1900 || node1 < 1900 {
+			t.Errorf("without the bug, nodes 1 and 2 ran %d and %d CPU-ticks, want both CPUs of each busy (per CPU %v)", node1, node2, per)
 		}
 	}
 }
@@ -166,46 +200,50 @@ func TestSchedulerFourLLCConverges(t *testing.T) {
 	topo := topology.FourLLC()
 	for _, n := range []int{23, 12, 8} {
 		t.Run(fmt.Sprintf("hogs=%d", n), func(t *testing.T) {
-			m := newSMPMachine(t, topo, 250, SchedulerOptions{})
-			m.check = func() { m.checkInvariants(false) }
-			var ids []sched.ID
-			for range n {
-				ids = append(ids, m.spawn(0, sched.Attr{Affinity: topology.CPUSetOf(0)}, behaviour{}))
-			}
-			for _, id := range ids {
-				m.s.SetAttr(m.now(), id, sched.Attr{})
-			}
-			m.settle()
-			m.run(250) // one second
-			per := m.perCPU()
-			llc := map[topology.CPU]int{}
-			cores := 0
-			for c := range topo.CPUs().All() {
-				if per[c] > 1 {
-					t.Fatalf("cpu%d has %d hogs: %v", c, per[c], per)
-				}
-				llc[m.s.ds.LLCID(c)] += per[c]
-				if sib := topo.Siblings(c); c == firstCPU(sib) {
-					busy := 0
-					for s := range sib.All() {
-						busy += per[s]
-					}
-					if busy > 0 {
-						cores++
-					}
-				}
-			}
-			lo, hi := n, 0
-			for _, k := range llc {
-				lo, hi = min(lo, k), max(hi, k)
-			}
-			if hi-lo > 1 {
-				t.Errorf("hogs per LLC %v, want balanced (differ by at most 1)", llc)
-			}
-			if want := min(n, 12); cores != want {
-				t.Errorf("%d hogs occupy %d cores, want %d (no SMT siblings shared while a core idles): %v", n, cores, want, per)
-			}
+			forVersions(t, func(t *testing.T, v Version) { testFourLLCConverges(t, topo, v, n) })
 		})
+	}
+}
+
+func testFourLLCConverges(t *testing.T, topo *topology.Topology, v Version, n int) {
+	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m.check = func() { m.checkInvariants() }
+	var ids []sched.ID
+	for range n {
+		ids = append(ids, m.spawn(0, sched.Attr{Affinity: topology.CPUSetOf(0)}, behaviour{}))
+	}
+	for _, id := range ids {
+		m.s.SetAttr(m.now(), id, sched.Attr{})
+	}
+	m.settle()
+	m.run(250) // one second
+	per := m.perCPU()
+	llc := map[topology.CPU]int{}
+	cores := 0
+	for c := range topo.CPUs().All() {
+		if per[c] > 1 {
+			t.Fatalf("cpu%d has %d hogs: %v", c, per[c], per)
+		}
+		llc[m.s.ds.LLCID(c)] += per[c]
+		if sib := topo.Siblings(c); c == firstCPU(sib) {
+			busy := 0
+			for s := range sib.All() {
+				busy += per[s]
+			}
+			if busy > 0 {
+				cores++
+			}
+		}
+	}
+	lo, hi := n, 0
+	for _, k := range llc {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	if hi-lo > 1 {
+		t.Errorf("hogs per LLC %v, want balanced (differ by at most 1)", llc)
+	}
+	if want := min(n, 12); cores != want {
+		t.Errorf("%d hogs occupy %d cores, want %d (no SMT siblings shared while a core idles): %v", n, cores, want, per)
 	}
 }
 
@@ -217,9 +255,13 @@ func firstCPU(s topology.CPUSet) topology.CPU {
 // TestSchedulerBigLittleMisfit runs two hogs on the little cores of topology.BigLittle and
 // checks that misfit balancing moves them to the big cores' CPUs.
 func TestSchedulerBigLittleMisfit(t *testing.T) {
+	forVersions(t, testBigLittleMisfit)
+}
+
+func testBigLittleMisfit(t *testing.T, v Version) {
 	topo := topology.BigLittle()
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{})
-	m.check = func() { m.checkInvariants(false) }
+	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m.check = func() { m.checkInvariants() }
 	little := topology.CPUSetOf(4, 5, 6, 7)
 	a := m.spawn(4, sched.Attr{Affinity: little}, behaviour{})
 	b := m.spawn(5, sched.Attr{Affinity: little}, behaviour{})
@@ -236,7 +278,11 @@ func TestSchedulerBigLittleMisfit(t *testing.T) {
 }
 
 func TestSchedulerExplains(t *testing.T) {
-	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{})
+	forVersions(t, testSchedulerExplains)
+}
+
+func testSchedulerExplains(t *testing.T, v Version) {
+	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{Version: v})
 	m.env.explaining = true
 	only0 := topology.CPUSetOf(0)
 	var ids []sched.ID
@@ -258,7 +304,11 @@ func TestSchedulerExplains(t *testing.T) {
 }
 
 func TestSchedulerMisuse(t *testing.T) {
-	s := NewScheduler(SchedulerOptions{})
+	forVersions(t, testSchedulerMisuse)
+}
+
+func testSchedulerMisuse(t *testing.T, v Version) {
+	s := NewScheduler(SchedulerOptions{Version: v})
 	if err := s.Start(sched.Config{}, &fakeEnv{tb: t}); err == nil {
 		t.Errorf("Start with an empty config succeeded")
 	}
@@ -278,7 +328,7 @@ func TestSchedulerMisuse(t *testing.T) {
 	if s.Err() == nil {
 		t.Errorf("a FIFO thread did not record an error")
 	}
-	if got, want := s.Name(), "cfs-v6.5"; got != want {
+	if got, want := s.Name(), "cfs-"+v.String(); got != want {
 		t.Errorf("Name() = %q, want %q", got, want)
 	}
 	if s.TickHz() != 250 {
@@ -295,8 +345,12 @@ func TestSchedulerMisuse(t *testing.T) {
 // TestSchedulerGroupsAndAttrs runs two groups of weight 100 and 300 on one CPU, with a nice
 // change, a SCHED_IDLE switch and a move between groups on the way, and checks the shares.
 func TestSchedulerGroupsAndAttrs(t *testing.T) {
-	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{})
-	m.check = func() { m.checkInvariants(true) }
+	forVersions(t, testSchedulerGroupsAndAttrs)
+}
+
+func testSchedulerGroupsAndAttrs(t *testing.T, v Version) {
+	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{Version: v})
+	m.check = func() { m.checkInvariants() }
 	if err := m.s.AddGroup(sched.Group{ID: 1, Weight: 100}); err != nil {
 		t.Fatal(err)
 	}
@@ -320,5 +374,115 @@ func TestSchedulerGroupsAndAttrs(t *testing.T) {
 	// Group 1 gets 1/4, group 2 3/4 split evenly between b and c.
 	if ra < 900 || ra > 1100 || rb < 1300 || rb > 1700 || rc < 1300 || rc > 1700 {
 		t.Errorf("ran a %d, b %d, c %d of 4000 ticks, want about 1000, 1500, 1500", ra, rb, rc)
+	}
+}
+
+// TestSchedulerStress runs a mixed machine under every version on five topologies and checks
+// every invariant after every step: sleepers of nice 0 to 4 with uneven run and sleep phases,
+// hogs, pinned threads, SCHED_BATCH and SCHED_IDLE threads, custom slices, threads in a
+// weighted group, a nested group and an idle group, threads that exit and threads forked by
+// running parents, and attribute changes (nice, slice, group, affinity) made at random moments
+// to threads that may be running, queued, asleep or (v7.1) delayed. v7.1 must have produced
+// delayed-dequeue tasks, and the other versions none; every hog outside the idle group and the
+// SCHED_IDLE class must have run.
+func TestSchedulerStress(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		topo *topology.Topology
+	}{
+		{"TwoCPU", topology.TwoCPU()},
+		{"TwoSocketSMT", topology.TwoSocketSMT()},
+		{"FourLLC", topology.FourLLC()},
+		{"FourNode", topology.FourNode()},
+		{"BigLittle", topology.BigLittle()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			forVersions(t, func(t *testing.T, v Version) { testSchedulerStress(t, tc.topo, v) })
+		})
+	}
+}
+
+func testSchedulerStress(t *testing.T, topo *topology.Topology, v Version) {
+	m := newSMPMachine(t, topo, 1000, SchedulerOptions{Version: v})
+	m.check = m.checkInvariants
+	for _, g := range []sched.Group{
+		{ID: 1, Weight: 100},
+		{ID: 2, Weight: 300},
+		{ID: 3, Parent: 2, Weight: 50},
+		{ID: 4, Weight: 100, Idle: true},
+	} {
+		if err := m.s.AddGroup(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(v), uint64(topo.NumCPUs())))
+	n := topo.NumCPUs()
+	cpus := topo.CPUs()
+	cpuAt := func(i int) topology.CPU {
+		c, _ := cpus.First()
+		for range i % n {
+			c, _ = cpus.After(c)
+		}
+		return c
+	}
+	groups := []sched.GroupID{0, 1, 2, 3, 4}
+	var hogs []sched.ID
+	for i := range 2 * n {
+		attr := sched.Attr{Nice: i % 5, Group: groups[i%len(groups)]}
+		if i%3 == 0 {
+			attr.Slice = int64(100_000 + 300_000*(i%4))
+		}
+		m.spawn(cpuAt(i), attr, behaviour{run: 1 + rng.IntN(6), sleep: 1 + rng.IntN(8)})
+	}
+	for i := range n {
+		attr := sched.Attr{Group: groups[(i+1)%4]} // never the idle group
+		hogs = append(hogs, m.spawn(cpuAt(i), attr, behaviour{}))
+	}
+	for i := range max(n/2, 1) {
+		c := cpuAt(2 * i)
+		m.spawn(c, sched.Attr{Affinity: topology.CPUSetOf(c)}, behaviour{run: 2, sleep: 3})
+		m.spawn(c, sched.Attr{Affinity: topology.CPUSetOf(c), Nice: 3}, behaviour{})
+	}
+	m.spawn(0, sched.Attr{Class: sched.Batch}, behaviour{run: 7, sleep: 2})
+	m.spawn(0, sched.Attr{Class: sched.Idle}, behaviour{run: 3, sleep: 1})
+	m.spawn(0, sched.Attr{Group: 4}, behaviour{})
+	for tick := range 1500 {
+		m.step()
+		switch {
+		case tick%97 == 0:
+			// A running thread forks a short-lived child.
+			c := cpuAt(rng.IntN(n))
+			if p := m.running[c]; p >= 0 {
+				m.fork(c, p, sched.Attr{Nice: rng.IntN(5)}, behaviour{run: 1 + rng.IntN(3), sleep: 2, exit: 5 + rng.IntN(20)})
+				m.settle()
+			}
+		case tick%7 == 0:
+			id := sched.ID(rng.IntN(len(m.threads)))
+			if m.threads[id].exited {
+				break
+			}
+			attr := sched.Attr{Nice: rng.IntN(8), Group: groups[rng.IntN(len(groups))]}
+			switch rng.IntN(4) {
+			case 0:
+				attr.Slice = int64(rng.IntN(3_000_000))
+			case 1:
+				attr.Affinity = topology.CPUSetOf(cpuAt(rng.IntN(n)))
+			case 2:
+				attr.Class = sched.Batch
+			}
+			m.s.SetAttr(m.now(), id, attr)
+			m.settle()
+		}
+	}
+	if v >= V71 && m.delayed == 0 {
+		t.Errorf("v7.1 produced no delayed-dequeue task in %d checks", 1500)
+	}
+	if v < V71 && m.delayed != 0 {
+		t.Errorf("%v found delayed-dequeue tasks %d times", v, m.delayed)
+	}
+	for _, id := range hogs {
+		if m.threads[id].ran == 0 {
+			t.Errorf("hog %v never ran", id)
+		}
 	}
 }

@@ -73,22 +73,38 @@ type SMPParams struct {
 	// Groups selects how NUMA sched groups are built; [GroupsFirstCPU] reproduces the Wasted
 	// Cores bug.
 	Groups GroupConstruction
+
+	// MigrateDelayed is can_migrate_task's first test since DELAY_DEQUEUE (v6.12, on in v7.1):
+	// a task whose dequeue was delayed ([Entity.Delayed]) is moved only when the balance
+	// migrates load (migrate_load), and then moves still delayed.
+	MigrateDelayed bool
+
+	// MigrateIneligible is can_migrate_task's task_is_ineligible_on_dst_cpu test (v7.1): as long
+	// as the domain has not failed to balance (nr_balance_failed is 0), a task that is not
+	// eligible on its queue ([EntityEligible]) is not moved to a CPU where its group's queue
+	// already holds entities, since PLACE_LAG would keep it ineligible there. It needs
+	// [MigrateEnv].Dst and the CPUs' PlaceLag feature.
+	MigrateIneligible bool
 }
 
 // DefaultSMPParams returns the SMP tunables and features of kernel version v: migration cost
 // 500 µs, nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS and SIS_UTIL on, LB_MIN
 // off, CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group construction. These
 // defaults are the same in v6.5 and v7.1 (features.h blobs ee7f23c76bd3 and 8f0dee8fc475).
+// From v7.1 on, can_migrate_task's delayed-dequeue and eligibility tests are on
+// (MigrateDelayed, MigrateIneligible; fair.c blob abb76775aa72).
 func DefaultSMPParams(v Version) SMPParams {
-	_ = v
+	v71 := v >= V71
 	return SMPParams{
-		MigrationCost:  500_000,
-		NrMigrate:      32,
-		CacheHotBuddy:  true,
-		WAIdle:         true,
-		WAWeight:       true,
-		WABias:         true,
-		SISUtil:        true,
-		NewidleOnePull: true,
+		MigrateDelayed:    v71,
+		MigrateIneligible: v71,
+		MigrationCost:     500_000,
+		NrMigrate:         32,
+		CacheHotBuddy:     true,
+		WAIdle:            true,
+		WAWeight:          true,
+		WABias:            true,
+		SISUtil:           true,
+		NewidleOnePull:    true,
 	}
 }
