@@ -371,9 +371,13 @@ func (s *Scheduler) refresh(c topology.CPU) {
 	}
 }
 
+// explaining reports whether the machine wants explanations; callers test it before building
+// one, so that a machine that does not explain pays no allocation for them.
+func (s *Scheduler) explaining() bool { return s.env != nil && s.env.Explaining() }
+
 // explain records why when the machine is explaining.
 func (s *Scheduler) explain(c topology.CPU, tid sched.ID, why fmt.Stringer) {
-	if s.env != nil && s.env.Explaining() {
+	if s.explaining() {
 		s.env.Explain(c, tid, why.String())
 	}
 }
@@ -441,7 +445,9 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	}
 	s.enlist(dst, t, !fork)
 	s.refresh(dst)
-	s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
+	if s.explaining() {
+		s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
+	}
 	if rq.c.NeedResched() {
 		s.env.Resched(dst)
 	}
@@ -455,7 +461,9 @@ func (s *Scheduler) wakeDelayed(now int64, th *thread) {
 	rq := &s.rqs[c]
 	d := rq.c.Wakeup(th.task.E, uint64(now))
 	s.refresh(c)
-	s.explain(c, th.id, explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+	if s.explaining() {
+		s.explain(c, th.id, explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+	}
 	if rq.c.NeedResched() {
 		s.env.Resched(c)
 	}
@@ -602,7 +610,9 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	if busy {
 		d := rq.c.Tick(uint64(now))
 		if rq.c.NeedResched() {
-			s.explain(cpu, rq.curr.id, d)
+			if s.explaining() {
+				s.explain(cpu, rq.curr.id, d)
+			}
 			s.env.Resched(cpu)
 		}
 		s.updateMisfit(cpu)
@@ -726,7 +736,9 @@ redo:
 			moved += d.Detached
 			me.Imbalance, flags = d.Imbalance, d.Flags
 			if d.Detached > 0 {
-				s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg, d, src}})
+				if s.explaining() {
+					s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg, d, src}})
+				}
 			}
 			if flags&LBFNeedBreak != 0 {
 				flags &^= LBFNeedBreak
@@ -766,7 +778,9 @@ redo:
 			if !s.rqs[src].active {
 				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
 				activeStarted = true
-				s.explain(src, bc.id, explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+				if s.explaining() {
+					s.explain(src, bc.id, explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+				}
 				s.env.Resched(src)
 			}
 		}
@@ -858,7 +872,9 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 		if v := CanMigrateTask(&me, p); v.OK {
 			s.move(now, p, cpu, target)
 			s.dom[sd.idx].failed = 0
-			s.explain(target, -1, explainf{"active balance moved %v from %v", []any{p, cpu}})
+			if s.explaining() {
+				s.explain(target, -1, explainf{"active balance moved %v from %v", []any{p, cpu}})
+			}
 			return
 		}
 	}
