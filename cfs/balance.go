@@ -111,9 +111,12 @@ func (m MigrationType) String() string {
 // maintained at the CPU's ticks (see the package documentation).
 type CPUStat struct {
 	// NrRunning is rq->nr_running, the number of tasks queued on the CPU, the running one
-	// included.
+	// included (in v7.1 also the delayed-dequeue tasks, which are still queued).
 	NrRunning uint32
-	// HNrRunning is rq->cfs.h_nr_running, the number of fair tasks queued.
+	// HNrRunning is the number of fair tasks the balancer counts: rq->cfs.h_nr_running in
+	// v6.5, and rq->cfs.h_nr_runnable, which leaves out delayed-dequeue tasks, where v7.1's
+	// balancer reads that instead (sum_h_nr_running, find_busiest_queue, sched_reduced_capacity,
+	// need_active_balance).
 	HNrRunning uint32
 	// IdleHNrRunning is rq->cfs.idle_h_nr_running, how many of those count as idle.
 	IdleHNrRunning uint32

@@ -1,5 +1,6 @@
 // This file implements the choice of the tasks a load balance moves: task_h_load, task_hot,
-// can_migrate_task and detach_tasks of v6.5 as pure functions, and need_active_balance.
+// can_migrate_task (with v7.1's delayed-dequeue and eligibility tests as options) and
+// detach_tasks of v6.5 as pure functions, and need_active_balance.
 
 package cfs
 

@@ -162,3 +162,105 @@ func TestTaskHLoad(t *testing.T) {
 		t.Errorf("TaskHLoad of a task sharing a group = %d, want 511", got)
 	}
 }
+
+// TestCanMigrateTaskV71 checks the two tests v7.1's can_migrate_task makes before the affinity
+// test (danayer/linux-7.1.5 @ 7d33d86d5512, kernel/sched/fair.c blob abb76775aa72): a
+// delayed-dequeue task moves only with migrate_load, and, while the domain's nr_balance_failed
+// is 0, a task that is not eligible on its queue does not move to a CPU where its group's queue
+// holds entities (task_is_ineligible_on_dst_cpu, with PLACE_LAG). Neither refusal touches the
+// LBF flags. With v6.5's parameters both tests are off.
+func TestCanMigrateTaskV71(t *testing.T) {
+	topo := topology.TwoCPU()
+	ds := NewDomains(topo, GroupsPerCPU)
+	sd := ds.Base(0)
+	all := topology.CPUSetOf(0, 1)
+	// src (cpu1, v7.1) as in delayedFixture: a (vruntime 1 ms) slept while V was 0.5 ms and was
+	// delayed; b runs; x was forked at 1 ms, at V, so eligible. With woken set, a was woken
+	// again: no longer delayed, still not eligible. grouped puts a, b and x in group g; dst
+	// (cpu0) holds a task in the root queue (dstRoot) or in g (dstGroup).
+	type fixture struct {
+		src, dst *CPU
+		a, x     *Task
+	}
+	build := func(grouped, woken, dstRoot, dstGroup bool) fixture {
+		var g *Group
+		if grouped {
+			g = NewGroup("g", nil, 2)
+		}
+		src, dst := NewCPU(1, Preset(V71, 2)), NewCPU(0, Preset(V71, 2))
+		a, b, x := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("x", Normal, 0)
+		for _, e := range []*Entity{a, b, x} {
+			e.SetGroup(g)
+		}
+		src.Fork(nil, a, 0)
+		src.Fork(nil, b, 0)
+		src.Schedule(0)
+		src.Tick(1_000_000)
+		if src.Schedule(1_000_000) != b {
+			t.Fatalf("b not picked at 1 ms")
+		}
+		src.Sleep(a, 1_000_000)
+		src.Fork(nil, x, 1_000_000)
+		if woken {
+			src.Wakeup(a, 1_000_000)
+		}
+		if dstRoot {
+			dst.Fork(nil, NewTask("r", Normal, 0), 0)
+		}
+		if dstGroup {
+			y := NewTask("y", Normal, 0)
+			y.SetGroup(g)
+			dst.Fork(nil, y, 0)
+		}
+		for _, c := range []*CPU{src, dst} {
+			if err := cpuErrShares(c, nil, false); err != nil { // g's weight on src is refreshed lazily
+				t.Fatalf("CPU invariant: %v", err)
+			}
+		}
+		if a.Delayed() == woken || EntityEligible(a.Queue(), a) || !EntityEligible(x.Queue(), x) {
+			t.Fatalf("fixture: a delayed %t, a eligible %t, x eligible %t; want %t, false, true",
+				a.Delayed(), EntityEligible(a.Queue(), a), EntityEligible(x.Queue(), x), !woken)
+		}
+		return fixture{src: src, dst: dst, a: NewSMPTask(a, all, 1), x: NewSMPTask(x, all, 1)}
+	}
+	for _, tc := range []struct {
+		name              string
+		v                 Version
+		grouped, woken    bool
+		dstRoot, dstGroup bool
+		useX              bool
+		m                 MigrationType
+		failed            int
+		ok                bool
+		reason            MigrateReason
+		wantFlags         LBFlags
+	}{
+		{"delayed, migrate_task", V71, false, false, false, false, false, MigrateTask, 0, false, MigrateDelayed, LBFAllPinned},
+		{"delayed, migrate_util", V71, false, false, false, false, false, MigrateUtil, 3, false, MigrateDelayed, LBFAllPinned},
+		{"delayed, migrate_misfit", V71, false, false, false, false, false, MigrateMisfit, 3, false, MigrateDelayed, LBFAllPinned},
+		{"delayed, migrate_load, idle destination", V71, false, false, false, false, false, MigrateLoad, 0, true, MigrateOK, 0},
+		{"delayed, migrate_load, busy destination", V71, false, false, true, false, false, MigrateLoad, 0, false, MigrateIneligible, LBFAllPinned},
+		{"delayed, migrate_load, busy destination, failed once", V71, false, false, true, false, false, MigrateLoad, 1, true, MigrateOK, 0},
+		{"ineligible, busy destination", V71, false, true, true, false, false, MigrateTask, 0, false, MigrateIneligible, LBFAllPinned},
+		{"ineligible, idle destination", V71, false, true, false, false, false, MigrateTask, 0, true, MigrateOK, 0},
+		{"eligible, busy destination", V71, false, true, true, false, true, MigrateTask, 0, true, MigrateOK, 0},
+		{"grouped ineligible, group idle on destination", V71, true, true, true, false, false, MigrateTask, 0, true, MigrateOK, 0},
+		{"grouped ineligible, group busy on destination", V71, true, true, false, true, false, MigrateTask, 0, false, MigrateIneligible, LBFAllPinned},
+		{"v6.5 balancer: delayed, migrate_task", V65, false, false, true, false, false, MigrateTask, 0, true, MigrateOK, 0},
+		{"v6.5 balancer: ineligible, busy destination", V65, false, true, true, false, false, MigrateTask, 0, true, MigrateOK, 0},
+	} {
+		f := build(tc.grouped, tc.woken, tc.dstRoot, tc.dstGroup)
+		tk := f.a
+		if tc.useX {
+			tk = f.x
+		}
+		st := statsFor(topo, map[topology.CPU]uint32{1: 3})
+		env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed, Params: DefaultSMPParams(tc.v)}
+		me := &MigrateEnv{LBEnv: env, Src: 1, SrcCPU: f.src, Dst: f.dst, Now: 10_000_000, Migration: tc.m, Imbalance: 1 << 20,
+			Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
+		v := CanMigrateTask(me, tk)
+		if v.OK != tc.ok || v.Reason != tc.reason || v.Flags != tc.wantFlags {
+			t.Errorf("%s: CanMigrateTask = %t, %v, flags %v; want %t, %v, %v", tc.name, v.OK, v.Reason, v.Flags, tc.ok, tc.reason, tc.wantFlags)
+		}
+	}
+}

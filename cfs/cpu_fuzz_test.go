@@ -44,7 +44,8 @@ func runEEVDFOps(t *testing.T, ops []byte) {
 // and six tasks of mixed policies and nice levels, checking every invariant after each
 // operation. Time advances by a decoded amount between operations. On an EEVDF version every
 // queue's pick is also held to the naive model after each operation, and the renice operation
-// sets a custom slice instead when its argument has bit 7 set.
+// sets a custom slice instead when its argument has bit 7 set. The sleep operation makes a
+// queued task exit instead when its argument has bit 7 set; an exited task is never used again.
 func runOps(t *testing.T, p Params, ops []byte) {
 	c := NewCPU(0, p)
 	ga := NewGroup("ga", nil, 1)
@@ -57,6 +58,7 @@ func runOps(t *testing.T, p Params, ops []byte) {
 		NewTask("t3", Idle, 0), NewTask("t4", Normal, -10), NewTask("t5", Normal, 19),
 	}
 	started := make([]bool, len(tasks))
+	exited := make([]bool, len(tasks))
 	minSeen := map[*Queue]uint64{}
 	now := uint64(1)
 	for i := 0; i+1 < len(ops); i += 2 {
@@ -64,6 +66,9 @@ func runOps(t *testing.T, p Params, ops []byte) {
 		now += uint64(arg) * 50_000
 		tk := tasks[arg%len(tasks)]
 		k := arg % len(tasks)
+		if exited[k] {
+			continue
+		}
 		switch op {
 		case 0: // fork a task that never ran, from the running task if it can be its parent
 			if started[k] {
@@ -81,11 +86,19 @@ func runOps(t *testing.T, p Params, ops []byte) {
 				continue
 			}
 			c.Wakeup(tk, now)
-		case 2: // put a queued task to sleep
-			if !tk.OnRQ() || tk.Delayed() {
+		case 2: // put a queued task to sleep, or make it exit (a delayed one too)
+			switch {
+			case arg&128 != 0 && tk.OnRQ():
+				c.Exit(tk, now)
+				exited[k] = true
+				if tk.OnRQ() || tk.Delayed() {
+					t.Fatalf("%v exited but is still queued (delayed %t)", tk, tk.Delayed())
+				}
+			case tk.OnRQ() && !tk.Delayed():
+				c.Sleep(tk, now)
+			default:
 				continue
 			}
-			c.Sleep(tk, now)
 		case 3, 4: // tick
 			c.Tick(now)
 		case 5: // schedule
@@ -143,5 +156,6 @@ func FuzzEEVDFCPU(f *testing.F) {
 	f.Add([]byte{31, 0, 8, 0, 21, 0, 15, 0, 4, 5, 1, 3, 20, 3, 20, 3, 20, 2, 15, 2, 8, 1, 8, 1, 15, 6, 200})
 	f.Add([]byte{105, 0, 0, 0, 1, 0, 2, 0, 3, 6, 131, 3, 7, 3, 7, 5, 0, 2, 0, 1, 0, 3, 9, 5, 0, 7, 0, 5, 0})
 	f.Add([]byte{72, 0, 6, 0, 12, 0, 18, 6, 134, 6, 140, 3, 2, 1, 1, 3, 2, 5, 0, 2, 6, 3, 2, 1, 6, 5, 0})
+	f.Add([]byte{8, 0, 0, 0, 1, 0, 2, 3, 20, 5, 0, 2, 0, 2, 128, 5, 0, 2, 129, 3, 9, 5, 0})
 	f.Fuzz(runEEVDFOps)
 }

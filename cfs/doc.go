@@ -148,7 +148,12 @@
 // a task that goes to sleep with negative lag (DELAY_DEQUEUE): it stays queued
 // ([Entity.Delayed]) until it is picked, when it leaves with its lag clipped to 0 (DELAY_ZERO), or
 // woken, when it simply stays. Without that, a periodic task would carry the negative lag of its
-// last burst into every wakeup and never be eligible when it wakes.
+// last burst into every wakeup and never be eligible when it wakes. A delayed task still counts
+// in h_nr_running (h_nr_queued) and in its queue's load, but not in h_nr_runnable
+// ([Queue.HNrRunnable]); a migration or an attribute change (nice, slice, group), which dequeues
+// and enqueues it without a sleep, keeps it delayed; a delayed entity that the wakeup-preemption
+// pick chooses leaves for good there too, and a delayed wakee never preempts. An exit is never
+// delayed ([CPU.Exit], DEQUEUE_SPECIAL).
 //
 // The two versions find the pick differently on the augmented timeline, both in O(log n):
 // v6.6 orders the timeline by vruntime, so eligibility is a prefix of the tree, and each node
@@ -219,19 +224,22 @@
 //
 // A [CPU] (struct rq) and its queues change only through explicit methods that mirror the
 // kernel's hooks: [CPU.Fork] (task_fork_fair and wake_up_new_task), [CPU.Wakeup] (enqueue with
-// ENQUEUE_WAKEUP and check_preempt_curr), [CPU.Sleep] (dequeue with DEQUEUE_SLEEP), [CPU.Tick]
-// (task_tick_fair), [CPU.Schedule] (put_prev_task_fair and pick_next_task_fair, then
-// set_next_entity down the hierarchy), [CPU.SetNice] (set_user_nice), [CPU.Yield]
-// (yield_task_fair) and [CPU.UpdateCurr] (update_curr_fair). Time is always an explicit now in nanoseconds; nothing reads a clock. The
+// ENQUEUE_WAKEUP and check_preempt_curr), [CPU.Sleep] (dequeue with DEQUEUE_SLEEP), [CPU.Exit]
+// (the same with DEQUEUE_SPECIAL, and task_dead_fair), [CPU.Tick] (task_tick_fair),
+// [CPU.Schedule] (put_prev_task_fair and pick_next_task_fair, then set_next_entity down the
+// hierarchy), [CPU.SetNice] (set_user_nice), [CPU.SetSlice] (sched_setattr's runtime, v7.1),
+// [CPU.Yield] (yield_task_fair), [CPU.UpdateCurr] (update_curr_fair), [CPU.DequeueDelayed]
+// (v7.1), and for task migration [CPU.MigrateOut], [CPU.MigrateIn], [CPU.WakeupMigrated],
+// [CPU.Requeue] and [CPU.Deschedule]. Time is always an explicit now in nanoseconds; nothing
+// reads a clock. The
 // decisions the methods take are available as pure functions that return a decision value with
 // the figures it was made from and an explanation ([TickDecision], [WakeupDecision],
 // [PickReason]).
 //
 // Not modelled here: PELT load tracking (group weights use instantaneous loads), CFS bandwidth
-// control (cpu.max throttling), SMP migration and load balancing (a later package version adds
-// them over the topology package), CACHE_HOT_BUDDY (an SMP migration heuristic), hrtick, and
-// changing a group's idle flag or shares while it has queued entities (the kernel can; the
-// model panics).
+// control (cpu.max throttling), hrtick, and changing a group's idle flag or shares while it has
+// queued entities (the kernel can; the model panics). Migration and load balancing between
+// CPUs are the subject of the multiprocessor section below.
 //
 // # Cost model
 //
@@ -428,19 +436,32 @@
 // The Scheduler ([Scheduler]) composes one [CPU] per topology CPU with these decisions behind
 // the simulator's Policy interface (package sched's vocabulary): Fork and Wakeup place, Pick
 // runs pick_next_task_fair with newly idle balance, Tick runs task_tick_fair and
-// rebalance_domains, Stop and SetAttr change state. It runs the preset of its [Version], so
-// later fair-class presets run through the same CPU methods; the SMP decisions follow v6.5
-// for every version. Every decision has an explanation value with a String method
-// ([BusiestGroup], [Detach], [CPUSelection], [MigrateVerdict]).
+// rebalance_domains, Stop and SetAttr change state. It runs the preset of its [Version] (v6.5,
+// v6.6 or v7.1), so each version's pick, tick, placement and preemption run through the same
+// CPU methods. The SMP decisions follow v6.5 for every version with two v7.1 exceptions: the
+// balancer counts runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and
+// can_migrate_task makes v7.1's delayed-dequeue and eligibility tests ([SMPParams]
+// MigrateDelayed and MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an
+// explanation value with a String method ([BusiestGroup], [Detach], [CPUSelection],
+// [MigrateVerdict]).
+//
+// Delayed dequeue in the Scheduler (v7.1). A thread that stops with sched.Sleep while not
+// eligible stays queued, delayed, on its CPU's cfs_tasks list, with its utilisation; it leaves
+// the list (leaving its utilisation behind as blocked utilisation) only when its dequeue
+// finishes, in a pick or in a wakeup-preemption check (__block_task). Its wakeup requeues it
+// where it is (ttwu_runnable): no select_task_rq, no wakee flip. The balancer moves it only
+// when migrating load (and active balance, whose migration type is migrate_load), and it arrives
+// still delayed; an affinity change moves it still delayed (move_queued_task); nice, slice and
+// group changes keep it delayed; an exit never leaves a thread delayed. rq->nr_running counts
+// delayed tasks, so a CPU holding one is not idle for wakeup placement, as in the kernel.
 //
 // Not modelled in the SMP part: PELT (above), NUMA balancing (fbq types, task placement by
 // memory), SD_ASYM_PACKING, energy-aware placement, nohz idle balancing (idle CPUs are ticked
 // and balance for themselves), RT and deadline classes and the capacity they take (a FIFO or
 // RR thread runs as SCHED_NORMAL and [Scheduler.Err] reports it), the per-CPU kthread stacking
-// case of select_idle_sibling, SIS_PROP, and the changes after v6.5: group_smt_balance and
-// sibling_imbalance (v6.6), should_we_balance's preference for idle cores (v6.6), the
-// delayed-dequeue and eligibility tests of can_migrate_task (v6.12, v7.1) and the random
-// newidle throttling NI_RANDOM/NI_RATE (v7.1). A thread forked onto another CPU than its
+// case of select_idle_sibling, SIS_PROP, and the balancer's other changes after v6.5:
+// group_smt_balance and sibling_imbalance (v6.6), should_we_balance's preference for idle cores
+// (v6.6) and the random newidle throttling NI_RANDOM/NI_RATE (v7.1). A thread forked onto another CPU than its
 // parent's is placed against the destination's queue, as if forked there; the kernel places
 // it against the parent's and renormalises.
 //
@@ -503,4 +524,10 @@
 //	select_task_rq_fair, select_fallback_rq        (same)                            SelectTaskRQ
 //	detach_task/attach_task, migrate_task_rq_fair  (same)                            CPU.MigrateOut, CPU.MigrateIn, CPU.WakeupMigrated
 //	__sched_setscheduler, sched_move_task          (same)                            CPU.Requeue
+//	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
+//	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, MigrateDelayed
+//	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, MigrateIneligible
+//	-                                              ttwu_runnable (ENQUEUE_DELAYED)   Scheduler.Wakeup of a delayed thread
+//	-                                              __block_task after a delayed pick Scheduler (its CPUs' dequeue hook)
+//	-                                              DEQUEUE_SPECIAL, task_dead_fair   CPU.Exit
 package cfs

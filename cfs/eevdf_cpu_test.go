@@ -1,6 +1,7 @@
 package cfs
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -529,4 +530,199 @@ func TestDelayDequeue(t *testing.T) {
 		_, a, _ := setup()
 		NewCPU(1, Preset(V71, 1)).Wakeup(a, 0)
 	}, "cfs: CPU.Wakeup of a task delayed on another CPU")
+}
+
+// delayedFixture returns a v7.1 CPU on which task a (vruntime 1 ms) went to sleep while b runs
+// and V is 0.5 ms, so a's dequeue was delayed (the setup of TestDelayDequeue), with a and b in
+// a new group if grouped (nil otherwise).
+func delayedFixture(t *testing.T, grouped bool) (*CPU, *Entity, *Entity, *Group) {
+	t.Helper()
+	var g *Group
+	if grouped {
+		g = NewGroup("g", nil, 2)
+	}
+	c := NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	a.SetGroup(g)
+	b.SetGroup(g)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)
+	if c.Schedule(1_000_000) != b {
+		t.Fatalf("b not picked at 1 ms")
+	}
+	c.Sleep(a, 1_000_000)
+	if !a.Delayed() {
+		t.Fatalf("a's sleep was not delayed")
+	}
+	checkCPU(t, c, nil)
+	return c, a, b, g
+}
+
+// TestHNrRunnable follows h_nr_queued and h_nr_runnable through the life of a delayed task, as
+// enqueue_task_fair, dequeue_entities, set_delayed, clear_delayed and requeue_delayed_entity
+// keep them in v7.1 (danayer/linux-7.1.5 @ 7d33d86d5512, kernel/sched/fair.c blob
+// abb76775aa72): the delayed task stays counted in h_nr_running and leaves h_nr_runnable at every
+// level; a migration or attribute change (a dequeue and enqueue without DEQUEUE_SLEEP, so
+// task_new with sched_delayed on the way back) keeps it delayed and uncounted; a wakeup or the
+// final dequeue settles it.
+func TestHNrRunnable(t *testing.T) {
+	type counts struct{ rootH, rootR, grpH, grpR int }
+	get := func(c *CPU, g *Group) counts {
+		n := counts{rootH: c.Root().HNrRunning(), rootR: c.Root().HNrRunnable()}
+		if g != nil {
+			q := &g.on(c).q
+			n.grpH, n.grpR = q.HNrRunning(), q.HNrRunnable()
+		}
+		return n
+	}
+	for _, grouped := range []bool{false, true} {
+		name := fmt.Sprintf("grouped=%t", grouped)
+		var g *Group
+		want := func(step string, c *CPU, w counts) {
+			t.Helper()
+			if !grouped {
+				w.grpH, w.grpR = 0, 0
+			}
+			if got := get(c, g); got != w {
+				t.Errorf("%s: %s: (h_nr_running, h_nr_runnable) root (%d, %d) group (%d, %d), want (%d, %d) and (%d, %d)",
+					name, step, got.rootH, got.rootR, got.grpH, got.grpR, w.rootH, w.rootR, w.grpH, w.grpR)
+			}
+			checkCPU(t, c, nil)
+		}
+		c, a, _, g0 := delayedFixture(t, grouped)
+		g = g0
+		want("delayed sleep", c, counts{2, 1, 2, 1})
+		c.SetNice(a, 5, 1_100_000)
+		if !a.Delayed() {
+			t.Errorf("%s: SetNice of a delayed task undelayed it", name)
+		}
+		want("nice change while delayed", c, counts{2, 1, 2, 1})
+		c.SetSlice(a, 2_000_000, 1_100_000)
+		want("slice change while delayed", c, counts{2, 1, 2, 1})
+		c.MigrateOut(a, 1_200_000)
+		want("migrated out", c, counts{1, 1, 1, 1})
+		c2 := NewCPU(1, Preset(V71, 2))
+		d := c2.MigrateIn(a, 1_200_000)
+		if !a.Delayed() || !a.OnRQ() || d.Reason != WakeupCPUIdle {
+			t.Errorf("%s: MigrateIn of a delayed task: delayed %t, on_rq %t, decision %v; want it queued, delayed, CPU idle", name, a.Delayed(), a.OnRQ(), d)
+		}
+		want("migrated in", c2, counts{1, 0, 1, 0})
+		c2.Schedule(1_200_000) // the pick finds only the delayed task and dequeues it
+		if a.OnRQ() || a.Delayed() {
+			t.Errorf("%s: pick of a lone delayed task: on_rq %t, delayed %t; want it dequeued", name, a.OnRQ(), a.Delayed())
+		}
+		want("picked while delayed", c2, counts{0, 0, 0, 0})
+
+		c, a, _, g = delayedFixture(t, grouped)
+		c.Wakeup(a, 1_100_000)
+		want("woken while delayed", c, counts{2, 2, 2, 2})
+		c, a, _, g = delayedFixture(t, grouped)
+		c.DequeueDelayed(a, 1_100_000)
+		want("dequeue finished", c, counts{1, 1, 1, 1})
+	}
+}
+
+// TestCPUExit checks that an exit is never delayed (dequeue_task with DEQUEUE_SPECIAL, as
+// try_to_block_task passes for TASK_DEAD: v7.1 core.c blob 69c2aa8c6246), that a task whose
+// earlier sleep was delayed leaves for good (task_dead_fair), that the onBlock hook hears of
+// it, and that v6.5 and v6.6 exits are sleeps.
+func TestCPUExit(t *testing.T) {
+	// The same ineligible a as in delayedFixture, exiting instead of sleeping.
+	c := NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)
+	c.Schedule(1_000_000)
+	if EntityEligible(a.Queue(), a) {
+		t.Fatalf("a eligible at 1 ms, want it not eligible")
+	}
+	c.Exit(a, 1_000_000)
+	if a.OnRQ() || a.Delayed() || c.NrRunning() != 1 {
+		t.Errorf("Exit of an ineligible waiting task: on_rq %t, delayed %t, nr_running %d; want false, false, 1", a.OnRQ(), a.Delayed(), c.NrRunning())
+	}
+	checkCPU(t, c, nil)
+
+	var blocked []*Entity
+	c, a, _, _ = delayedFixture(t, false)
+	c.onBlock = func(e *Entity) { blocked = append(blocked, e) }
+	c.Exit(a, 1_100_000)
+	if a.OnRQ() || a.Delayed() || len(blocked) != 1 || blocked[0] != a {
+		t.Errorf("Exit of a delayed task: on_rq %t, delayed %t, onBlock heard %v; want false, false, [a]", a.OnRQ(), a.Delayed(), blocked)
+	}
+	checkCPU(t, c, nil)
+
+	for _, v := range []Version{V65, V66} {
+		c := NewCPU(0, Preset(v, 1))
+		a := NewTask("a", Normal, 0)
+		c.Fork(nil, a, 0)
+		c.Schedule(0)
+		c.Exit(a, 1_000_000)
+		if a.OnRQ() || !c.NeedResched() {
+			t.Errorf("%v: Exit of the running task: on_rq %t, need_resched %t; want false, true", v, a.OnRQ(), c.NeedResched())
+		}
+		if c.Schedule(1_000_000) != nil {
+			t.Errorf("%v: the CPU does not idle after the only task exited", v)
+		}
+		checkCPU(t, c, nil)
+	}
+	assertPanics(t, "Exit of a task not queued", func() {
+		NewCPU(0, Preset(V71, 1)).Exit(NewTask("x", Normal, 0), 0)
+	}, "cfs: CPU.Exit of a task not queued on this CPU")
+}
+
+// TestWakeupPreemptDelayed checks v7.1 wakeup_preempt_fair for a delayed wakee (fair.c blob
+// abb76775aa72): a delayed task moved onto a busy CPU does not preempt ("Do not preempt for
+// tasks that are sched_delayed"), while on an idle CPU the machine is asked to run it and the
+// pick dequeues it; and that a delayed entity the wakeup pick chooses is dequeued for good
+// (pick_next_entity) before the pick is repeated.
+func TestWakeupPreemptDelayed(t *testing.T) {
+	c, a, _, _ := delayedFixture(t, false)
+	c.MigrateOut(a, 1_100_000)
+	c2 := NewCPU(1, Preset(V71, 2))
+	x := NewTask("x", Normal, 0)
+	c2.Fork(nil, x, 1_000_000)
+	c2.Schedule(1_000_000)
+	d := c2.MigrateIn(a, 1_100_000)
+	if d.Preempt || d.Reason != WakeupDelayed || !a.Delayed() {
+		t.Errorf("MigrateIn of a delayed task onto a busy CPU: %v, delayed %t; want no preemption for the delayed-dequeue rule, still delayed", d, a.Delayed())
+	}
+	checkCPU(t, c2, nil)
+
+	// A wakee with a shorter slice ignores protection (PREEMPT_SHORT). b asks for 5 ms, a for
+	// 1.5 ms: a runs first (deadline 0.75 ms), to 1 ms, where its request is renewed (deadline
+	// 2.5 ms) and its sleep is delayed (V = 0.5 ms); b runs, protected until its vruntime
+	// reaches 1.5 ms. At 2.2 ms b's vruntime is 1.2 ms and w (1.6 ms) is placed at V, 1.1 ms,
+	// with deadline 2.7 ms: a, eligible again, has the earliest deadline, so the pick chooses
+	// it, it leaves for good, and the pick is repeated without it.
+	c = NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	a.SetSlice(1_500_000)
+	b.SetSlice(5_000_000)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)
+	if c.Schedule(1_000_000) != b {
+		t.Fatalf("b not picked at 1 ms")
+	}
+	c.Sleep(a, 1_000_000)
+	if !a.Delayed() || a.Deadline != a.Vruntime+1_500_000 {
+		t.Fatalf("a: delayed %t, deadline %+d past its vruntime; want delayed, 1500000", a.Delayed(), int64(a.Deadline-a.Vruntime))
+	}
+	w := NewTask("w", Normal, 0)
+	w.SetSlice(1_600_000)
+	var blocked []*Entity
+	c.onBlock = func(e *Entity) { blocked = append(blocked, e) }
+	d = c.Wakeup(w, 2_200_000)
+	if a.OnRQ() || len(blocked) != 1 || blocked[0] != a {
+		t.Errorf("wakeup pick choosing the delayed a: a on_rq %t, onBlock heard %v, decision %v; want a dequeued and heard of", a.OnRQ(), blocked, d)
+	}
+	if d.Picked == a || d.Picked == nil {
+		t.Errorf("decision after the delayed a left: %v; want a pick without a", d)
+	}
+	checkCPU(t, c, nil)
 }

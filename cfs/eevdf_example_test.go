@@ -187,6 +187,40 @@ func ExampleCPU_DequeueDelayed() {
 	// true false false 1
 }
 
+// An exiting task is never delayed (DEQUEUE_SPECIAL): a, which a sleep would leave queued, is
+// gone at once.
+func ExampleCPU_Exit() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)
+	c.Schedule(1_000_000) // b runs; a, 0.5 ms ahead of the average, is not eligible
+	c.Exit(a, 1_000_000)
+	fmt.Println(a.Delayed(), a.OnRQ(), c.NrRunning())
+	// Output: false false 1
+}
+
+// A delayed sleeper stays counted in h_nr_running but leaves h_nr_runnable, which v7.1's load
+// balancer reads; its wakeup counts it again.
+func ExampleQueue_HNrRunnable() {
+	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)
+	c.Schedule(1_000_000)
+	c.Sleep(a, 1_000_000)
+	fmt.Println(a.Delayed(), c.Root().HNrRunning(), c.Root().HNrRunnable())
+	c.Wakeup(a, 1_100_000)
+	fmt.Println(a.Delayed(), c.Root().HNrRunning(), c.Root().HNrRunnable())
+	// Output:
+	// true 2 1
+	// false 2 2
+}
+
 // v7.1 protects a freshly picked entity from preemption until its vruntime reaches VProt: its
 // deadline, or one shortest-queued-slice later if that comes first.
 func ExampleProtectPoint() {

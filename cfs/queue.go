@@ -33,7 +33,6 @@ type Queue struct {
 	nrRunning      uint32
 	idleNrRunning  uint32
 	hNrRunning     uint32
-	hNrRunnable    uint32 // v7.1 h_nr_runnable: hNrRunning less the delayed tasks
 	idleHNrRunning uint32
 	minVruntime    uint64 // min_vruntime; v7.1's zero_vruntime
 
@@ -44,6 +43,8 @@ type Queue struct {
 	cpu   *CPU
 	group *Group  // nil for the root queue
 	se    *Entity // the group entity owning this queue, nil for the root queue
+
+	hNrRunnable uint32 // v7.1 h_nr_runnable: hNrRunning less the delayed tasks
 }
 
 func (q *Queue) init(c *CPU, g *Group, se *Entity) {

@@ -28,13 +28,20 @@ type SchedulerOptions struct {
 // were pinned.
 const maxPinnedInterval = 512
 
-// A Scheduler runs the fair class on a machine: one [CPU] per CPU of the topology, with the
-// multiprocessor decisions of v6.5 between them. Wakeups and forks are placed by
+// A Scheduler runs the fair class on a machine: one [CPU] per CPU of the topology, running the
+// preset of its version (classic CFS of v6.5, EEVDF of v6.6 or v7.1), with the multiprocessor
+// decisions of v6.5 between them, and v7.1's counting of runnable tasks and its
+// can_migrate_task tests under v7.1 ([SMPParams]). Wakeups and forks are placed by
 // [SelectTaskRQ]; a CPU about to idle pulls work by newidle_balance; every tick runs
 // task_tick_fair and, when due, rebalance_domains over the CPU's [SchedDomain]s with
 // load_balance ([FindBusiestGroup], [FindBusiestQueue], [DetachTasks]); a balance that keeps
 // failing pushes the busiest CPU's running task away (active balance). Its methods are the
 // simulator's Policy interface (bench/sim), in the types of package sched.
+//
+// Under v7.1 a thread that sleeps while not eligible stays queued, delayed (DELAY_DEQUEUE): it
+// stays on its CPU's cfs_tasks list ([Scheduler.Tasks]) until a pick or a wakeup-preemption
+// check dequeues it for good, its wakeup requeues it in place (ttwu_runnable) without choosing
+// a CPU, and moves and attribute changes keep it delayed; see the package documentation.
 //
 // Real-time classes (FIFO, RR) are a different kernel class that this package does not model:
 // a thread asking for one runs as SCHED_NORMAL at its nice level, and [Scheduler.Err] reports
@@ -364,9 +371,13 @@ func (s *Scheduler) refresh(c topology.CPU) {
 	}
 }
 
+// explaining reports whether the machine wants explanations; callers test it before building
+// one, so that a machine that does not explain pays no allocation for them.
+func (s *Scheduler) explaining() bool { return s.env != nil && s.env.Explaining() }
+
 // explain records why when the machine is explaining.
 func (s *Scheduler) explain(c topology.CPU, tid sched.ID, why fmt.Stringer) {
-	if s.env != nil && s.env.Explaining() {
+	if s.explaining() {
 		s.env.Explain(c, tid, why.String())
 	}
 }
@@ -382,7 +393,9 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // from, the parent's CPU, and started there by [CPU.Fork] (task_fork_fair and
 // wake_up_new_task, placed against the chosen CPU's queue); a sleeper is placed by
 // [SelectTaskRQ] (recording the waker's wakee flips) and enqueued, as a migrated wakeup if it
-// changes CPU. A CPU the wakee should preempt, or an idle one, is rescheduled.
+// changes CPU. A CPU the wakee should preempt, or an idle one, is rescheduled. A thread whose
+// sleep was delayed (v7.1) is still queued: ttwu_runnable requeues it on its own CPU
+// ([CPU.Wakeup]) and judges preemption there, without select_task_rq.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	th := s.thread(tid)
 	t := th.task
@@ -432,7 +445,9 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	}
 	s.enlist(dst, t, !fork)
 	s.refresh(dst)
-	s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
+	if s.explaining() {
+		s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
+	}
 	if rq.c.NeedResched() {
 		s.env.Resched(dst)
 	}
@@ -446,7 +461,9 @@ func (s *Scheduler) wakeDelayed(now int64, th *thread) {
 	rq := &s.rqs[c]
 	d := rq.c.Wakeup(th.task.E, uint64(now))
 	s.refresh(c)
-	s.explain(c, th.id, explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+	if s.explaining() {
+		s.explain(c, th.id, explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+	}
 	if rq.c.NeedResched() {
 		s.env.Resched(c)
 	}
@@ -454,7 +471,8 @@ func (s *Scheduler) wakeDelayed(now int64, th *thread) {
 
 // Pick returns the thread cpu runs next: pick_next_task_fair. A pending active balance pushes
 // one task away first (the stopper); an empty CPU tries newidle_balance, and records when it
-// went idle; the picked task moves to the head of the CPU's cfs_tasks.
+// went idle, and picks again after a pull (which in v7.1 may have brought only delayed tasks,
+// which the pick dequeues); the picked task moves to the head of the CPU's cfs_tasks.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	rq := &s.rqs[cpu]
 	if rq.active {
@@ -592,7 +610,9 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	if busy {
 		d := rq.c.Tick(uint64(now))
 		if rq.c.NeedResched() {
-			s.explain(cpu, rq.curr.id, d)
+			if s.explaining() {
+				s.explain(cpu, rq.curr.id, d)
+			}
 			s.env.Resched(cpu)
 		}
 		s.updateMisfit(cpu)
@@ -716,7 +736,9 @@ redo:
 			moved += d.Detached
 			me.Imbalance, flags = d.Imbalance, d.Flags
 			if d.Detached > 0 {
-				s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg, d, src}})
+				if s.explaining() {
+					s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg, d, src}})
+				}
 			}
 			if flags&LBFNeedBreak != 0 {
 				flags &^= LBFNeedBreak
@@ -756,7 +778,9 @@ redo:
 			if !s.rqs[src].active {
 				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
 				activeStarted = true
-				s.explain(src, bc.id, explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+				if s.explaining() {
+					s.explain(src, bc.id, explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+				}
 				s.env.Resched(src)
 			}
 		}
@@ -848,7 +872,9 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 		if v := CanMigrateTask(&me, p); v.OK {
 			s.move(now, p, cpu, target)
 			s.dom[sd.idx].failed = 0
-			s.explain(target, -1, explainf{"active balance moved %v from %v", []any{p, cpu}})
+			if s.explaining() {
+				s.explain(target, -1, explainf{"active balance moved %v from %v", []any{p, cpu}})
+			}
 			return
 		}
 	}

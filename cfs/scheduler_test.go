@@ -486,3 +486,105 @@ func testSchedulerStress(t *testing.T, topo *topology.Topology, v Version) {
 		}
 	}
 }
+
+// ineligibleRunning steps m until the thread running on cpu is not eligible on its queue (so
+// that a sleep now is delayed in v7.1) and returns it.
+func ineligibleRunning(t *testing.T, m *smpMachine, cpu topology.CPU) sched.ID {
+	t.Helper()
+	for range 100 {
+		m.step()
+		if id := m.running[cpu]; id >= 0 {
+			task, _ := m.s.Task(id)
+			if !EntityEligible(task.E.Queue(), task.E) {
+				return id
+			}
+		}
+	}
+	t.Fatalf("no ineligible running thread on %v in 100 ticks", cpu)
+	return -1
+}
+
+// TestSchedulerDelayed follows v7.1's delayed-dequeue tasks through the Scheduler (kernel
+// danayer/linux-7.1.5 @ 7d33d86d5512: core.c blob 69c2aa8c6246, fair.c blob abb76775aa72): a
+// sleep while not eligible leaves the task queued and on its CPU's list; waking it requeues it
+// where it is (ttwu_runnable, no select_task_rq), even when the waker's CPU idles; an affinity
+// change moves it still delayed (move_queued_task), to be dequeued by the pick of an idle
+// destination or kept queued on a busy one; an exit is never delayed.
+func TestSchedulerDelayed(t *testing.T) {
+	two := topology.TwoCPU()
+	only0 := topology.CPUSetOf(0)
+	setup := func(t *testing.T) (*smpMachine, sched.ID, sched.ID) {
+		m := newSMPMachine(t, two, 1000, SchedulerOptions{Version: V71})
+		m.check = m.checkInvariants
+		a := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
+		b := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
+		id := ineligibleRunning(t, m, 0)
+		m.stop(0, sched.Sleep)
+		m.settle()
+		task, _ := m.s.Task(id)
+		if !task.E.Delayed() || !m.s.Tasks(0).Contains(task) {
+			t.Fatalf("sleep of ineligible %v: delayed %t, on cpu0's list %t; want both", id, task.E.Delayed(), m.s.Tasks(0).Contains(task))
+		}
+		if st := m.s.Stats()[0]; st.NrRunning != 2 || st.HNrRunning != 1 {
+			t.Errorf("cpu0 stats nr_running %d, h_nr_runnable %d; want 2 and 1", st.NrRunning, st.HNrRunning)
+		}
+		if id == a {
+			return m, a, b
+		}
+		return m, b, a
+	}
+	t.Run("wakeup requeues in place", func(t *testing.T) {
+		m, d, _ := setup(t)
+		m.s.SetAttr(m.now(), d, sched.Attr{}) // cpu1, idle, is allowed now
+		m.settle()
+		task, _ := m.s.Task(d)
+		if !task.E.Delayed() || task.CPU() != 0 {
+			t.Fatalf("after the affinity widening: delayed %t on %v; want delayed on cpu0", task.E.Delayed(), task.CPU())
+		}
+		m.wake(d, 1, 0)
+		m.settle()
+		if task.E.Delayed() || !task.E.OnRQ() || task.CPU() != 0 || task.Migrations() != 0 {
+			t.Errorf("woken delayed task: delayed %t, on_rq %t, on %v, %d migrations; want runnable on cpu0, never migrated",
+				task.E.Delayed(), task.E.OnRQ(), task.CPU(), task.Migrations())
+		}
+	})
+	t.Run("affinity moves it delayed to an idle CPU", func(t *testing.T) {
+		m, d, _ := setup(t)
+		m.s.SetAttr(m.now(), d, sched.Attr{Affinity: topology.CPUSetOf(1)})
+		task, _ := m.s.Task(d)
+		if !task.E.Delayed() || task.CPU() != 1 || !m.env.pending.Has(1) {
+			t.Fatalf("moved delayed task: delayed %t on %v, cpu1 reschedule pending %t; want delayed on cpu1, pending", task.E.Delayed(), task.CPU(), m.env.pending.Has(1))
+		}
+		m.settle() // cpu1's pick dequeues it for good
+		if task.E.OnRQ() || m.running[1] >= 0 || m.s.Tasks(1).Len() != 0 {
+			t.Errorf("after cpu1's pick: on_rq %t, cpu1 runs %v with %d listed; want it asleep, cpu1 idle", task.E.OnRQ(), m.running[1], m.s.Tasks(1).Len())
+		}
+		m.wake(d, 0, 0)
+		m.settle()
+		if m.running[1] != d {
+			t.Errorf("woken again, %v does not run on cpu1 (runs %v)", d, m.running[1])
+		}
+	})
+	t.Run("affinity moves it delayed to a busy CPU", func(t *testing.T) {
+		m, d, _ := setup(t)
+		c := m.spawn(1, sched.Attr{Affinity: topology.CPUSetOf(1)}, behaviour{})
+		m.s.SetAttr(m.now(), d, sched.Attr{Affinity: topology.CPUSetOf(1)})
+		m.settle()
+		task, _ := m.s.Task(d)
+		if !task.E.Delayed() || task.CPU() != 1 || m.running[1] != c || !m.s.Tasks(1).Contains(task) || task.Migrations() != 1 {
+			t.Errorf("moved delayed task: delayed %t on %v, cpu1 runs %v; want delayed on cpu1's list, %v still running", task.E.Delayed(), task.CPU(), m.running[1], c)
+		}
+	})
+	t.Run("exit is never delayed", func(t *testing.T) {
+		m := newSMPMachine(t, two, 1000, SchedulerOptions{Version: V71})
+		m.check = m.checkInvariants
+		m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
+		m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
+		id := ineligibleRunning(t, m, 0)
+		m.stop(0, sched.Exit)
+		m.settle()
+		if _, ok := m.s.Task(id); ok || m.s.Tasks(0).Len() != 1 || m.s.CPU(0).NrRunning() != 1 {
+			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.Tasks(0).Len(), m.s.CPU(0).NrRunning())
+		}
+	})
+}

@@ -20,7 +20,8 @@ func (c *CPU) Deschedule(now uint64) {
 
 // MigrateOut dequeues task t from c for a move to another CPU (detach_task: deactivate_task
 // without DEQUEUE_SLEEP), so that its vruntime becomes relative to its queue's min_vruntime in
-// v6.5. MigrateOut panics if t is not queued on c or is c's running task.
+// v6.5. A delayed-dequeue task (v7.1) stays delayed, as the kernel moves it. MigrateOut panics
+// if t is not queued on c or is c's running task.
 func (c *CPU) MigrateOut(t *Entity, now uint64) {
 	if !t.onRQ || t.cpu != c {
 		panic("cfs: CPU.MigrateOut of a task not queued on this CPU")
@@ -34,7 +35,8 @@ func (c *CPU) MigrateOut(t *Entity, now uint64) {
 // MigrateIn enqueues task t, taken off another CPU by [CPU.MigrateOut], on c (attach_task:
 // activate_task with ENQUEUE_MIGRATED, which makes it cache cold) and asks
 // [CheckPreemptWakeup] whether it preempts c's running task, setting the need-resched flag if
-// so. MigrateIn panics if t is queued.
+// so. A delayed-dequeue task (v7.1) arrives still delayed, not runnable, and preempts only an
+// idle CPU or a SCHED_IDLE side, whose pick then dequeues it. MigrateIn panics if t is queued.
 func (c *CPU) MigrateIn(t *Entity, now uint64) WakeupDecision {
 	if t.onRQ {
 		panic("cfs: CPU.MigrateIn of a queued task")

@@ -79,6 +79,36 @@ func ExampleDetachTasks() {
 	// [hot cold] detached 2 of 3 examined (1 running)
 }
 
+// v7.1's can_migrate_task leaves a delayed-dequeue task where it is unless the balance migrates
+// load; v6.5 has no such test.
+func ExampleCanMigrateTask() {
+	t := topology.TwoCPU()
+	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	c1 := cfs.NewCPU(1, cfs.Preset(cfs.V71, 2))
+	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
+	c1.Fork(nil, a, 0)
+	c1.Fork(nil, b, 0)
+	c1.Schedule(0)
+	c1.Tick(1_000_000)
+	c1.Schedule(1_000_000)
+	c1.Sleep(a, 1_000_000) // not eligible: delayed
+	task := cfs.NewSMPTask(a, t.CPUs(), 1)
+	stats := []cfs.CPUStat{{Capacity: 1024}, {NrRunning: 2, HNrRunning: 1, Load: 2048, Capacity: 1024}}
+	for _, v := range []cfs.Version{cfs.V65, cfs.V71} {
+		for _, m := range []cfs.MigrationType{cfs.MigrateTask, cfs.MigrateLoad} {
+			env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats, Params: cfs.DefaultSMPParams(v)}
+			me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcCPU: c1, Dst: cfs.NewCPU(0, cfs.Preset(cfs.V71, 2)), Now: 10_000_000, Migration: m}
+			d := cfs.CanMigrateTask(&me, task)
+			fmt.Printf("%v balancer, %v: %t (%v)\n", v, m, d.OK, d.Reason)
+		}
+	}
+	// Output:
+	// v6.5 balancer, migrate_task: true (cache cold)
+	// v6.5 balancer, migrate_load: true (cache cold)
+	// v7.1 balancer, migrate_task: false (delayed dequeue)
+	// v7.1 balancer, migrate_load: true (cache cold)
+}
+
 // A wakeup on FourLLC: the waker runs on cpu0, the wakee last ran on cpu1, which is busy; the
 // LLC's first idle core is found by the scan.
 func ExampleSelectTaskRQ() {
