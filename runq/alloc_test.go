@@ -12,7 +12,7 @@ func TestZeroAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates; allocation counts are checked without -race")
 	}
-	q, ts := newRunq(256, spread)
+	q, ts := newRunq(256, initialPrio)
 	k := 0
 	cases := []struct {
 		name string

@@ -20,37 +20,37 @@ import (
 func BenchmarkICount(b *testing.B) {
 	tbl := randTable(1)
 	b.Run("op=rr/impl=runq", func(b *testing.B) {
-		q, _ := newRunq(256, spread)
+		q, _ := newRunq(256, initialPrio)
 		b.ReportAllocs()
 		b.ResetTimer()
 		icountRunqRR(q, b.N)
 	})
 	b.Run("op=rand/impl=runq", func(b *testing.B) {
-		q, _ := newRunq(256, spread)
+		q, _ := newRunq(256, initialPrio)
 		b.ReportAllocs()
 		b.ResetTimer()
 		icountRunqRand(q, tbl, b.N)
 	})
 	b.Run("op=rr/impl=typedheap", func(b *testing.B) {
-		h, _ := newTypedHeap(256, spread)
+		h, _ := newTypedHeap(256, initialPrio)
 		b.ReportAllocs()
 		b.ResetTimer()
 		icountTypedHeapRR(h, b.N)
 	})
 	b.Run("op=rand/impl=typedheap", func(b *testing.B) {
-		h, _ := newTypedHeap(256, spread)
+		h, _ := newTypedHeap(256, initialPrio)
 		b.ReportAllocs()
 		b.ResetTimer()
 		icountTypedHeapRand(h, tbl, b.N)
 	})
 	b.Run("op=rr/impl=heap", func(b *testing.B) {
-		h, _ := newStdHeap(256, spread)
+		h, _ := newStdHeap(256, initialPrio)
 		b.ReportAllocs()
 		b.ResetTimer()
 		icountStdHeapRR(h, b.N)
 	})
 	b.Run("op=rand/impl=heap", func(b *testing.B) {
-		h, _ := newStdHeap(256, spread)
+		h, _ := newStdHeap(256, initialPrio)
 		b.ReportAllocs()
 		b.ResetTimer()
 		icountStdHeapRand(h, tbl, b.N)
