@@ -312,7 +312,8 @@ func (s *Scheduler) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_
 // enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and attaches its
 // utilisation, up to date, to the CPU's signal (attach_entity_load_avg).
 func (s *Scheduler) enlist(c topology.CPU, t *Task) {
-	rq := s.cpuUtil(c, s.j)
+	rq := &s.rqs[c]
+	s.catchUpCPU(rq, s.j)
 	rq.tasks.PushFront(t)
 	s.catchUp(t, s.j)
 	rq.util += t.util
@@ -352,7 +353,8 @@ func (s *Scheduler) refresh(c topology.CPU) {
 	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
 	st.Load = ScaleLoadDown(root.Load().Weight)
 	st.Runnable = uint64(nrr) * topology.CapacityScale
-	st.Util = min(s.cpuUtil(c, s.j).util, st.Capacity)
+	s.catchUpCPU(rq, s.j)
+	st.Util = min(rq.util, st.Capacity)
 	if nr >= 2 {
 		s.overload = true
 	}
@@ -593,7 +595,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.j = j
 	busy := rq.curr != nil
 	if busy {
-		s.tickUtil(cpu, j)
+		s.tickUtil(rq, s.stats[cpu].Capacity, j)
 		d := rq.c.Tick(uint64(now))
 		if rq.c.NeedResched() {
 			if s.explaining() {

@@ -9,7 +9,10 @@ import "github.com/schedkit/schedkit/topology"
 // decayUtil returns utilisation u after n ticks of decay, each of which takes u>>sh off,
 // truncated, so that a value below 1<<sh no longer moves. It takes the ticks band by band
 // (while u>>sh stays m, every tick takes exactly m), so that its cost grows with the number of
-// bands crossed, not with n; the result is the tick-by-tick one.
+// bands crossed, not with n; the result is the tick-by-tick one. It is kept out of line so
+// that its callers stay small enough to inline.
+//
+//go:noinline
 func decayUtil(u uint64, n int64, sh uint) uint64 {
 	if n == 1 {
 		return u - u>>sh
@@ -33,20 +36,16 @@ func decayUtil(u uint64, n int64, sh uint) uint64 {
 // was last brought up to date, in which it did not run (a running task is brought up to date
 // at every tick of its CPU).
 func (s *Scheduler) catchUp(t *Task, j int64) {
-	if k := j - t.utilTick; k > 0 {
-		t.util = decayUtil(t.util, k, s.utilShift)
-		t.utilTick = j
+	if j > t.utilTick {
+		t.util, t.utilTick = decayUtil(t.util, j-t.utilTick, s.utilShift), j
 	}
 }
 
-// cpuUtil brings CPU c's utilisation signal to tick j and returns it.
-func (s *Scheduler) cpuUtil(c topology.CPU, j int64) *runQueue {
-	rq := &s.rqs[c]
-	if k := j - rq.utilTick; k > 0 {
-		rq.util = decayUtil(rq.util, k, s.utilShift)
-		rq.utilTick = j
+// catchUpCPU brings the utilisation signal of CPU rq to tick j.
+func (s *Scheduler) catchUpCPU(rq *runQueue, j int64) {
+	if j > rq.utilTick {
+		rq.util, rq.utilTick = decayUtil(rq.util, j-rq.utilTick, s.utilShift), j
 	}
-	return rq
 }
 
 // wakeUtil brings the utilisation estimate of sleeping task t to tick j and returns what it
@@ -65,17 +64,29 @@ func (s *Scheduler) wakeUtil(t *Task, j int64) (left uint64) {
 // detachUtil takes u off CPU c's utilisation signal at the current tick, saturating at 0
 // (detach_entity_load_avg, remove_entity_load_avg).
 func (s *Scheduler) detachUtil(c topology.CPU, u uint64) {
-	rq := s.cpuUtil(c, s.j)
+	rq := &s.rqs[c]
+	s.catchUpCPU(rq, s.j)
 	rq.util -= min(rq.util, u)
 }
 
-// tickUtil is the utilisation part of a tick at tick j on busy CPU c: the CPU's signal and its
-// running task's estimate, brought up to date, both gain capacity>>utilShift. (An idle CPU's
-// signal only decays, and does so lazily.)
-func (s *Scheduler) tickUtil(c topology.CPU, j int64) {
-	gain := s.stats[c].Capacity >> s.utilShift
-	s.cpuUtil(c, j).util += gain
-	t := s.rqs[c].curr.task
-	s.catchUp(t, j)
+// tickUtil is the utilisation part of a tick at tick j on busy CPU rq of capacity capacity: the
+// CPU's signal and its running task's estimate, brought up to date, both gain
+// capacity>>utilShift. (An idle CPU's signal only decays, and does so lazily.) The usual case,
+// both brought up to date at the previous tick, decays each by one tick in line.
+func (s *Scheduler) tickUtil(rq *runQueue, capacity uint64, j int64) {
+	sh := s.utilShift
+	gain := capacity >> sh
+	if rq.utilTick == j-1 {
+		rq.util, rq.utilTick = rq.util-rq.util>>sh, j
+	} else {
+		s.catchUpCPU(rq, j)
+	}
+	rq.util += gain
+	t := rq.curr.task
+	if t.utilTick == j-1 {
+		t.util, t.utilTick = t.util-t.util>>sh, j
+	} else {
+		s.catchUp(t, j)
+	}
 	t.util += gain
 }
