@@ -596,7 +596,8 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	busy := rq.curr != nil
 	if busy {
 		s.tickUtil(rq, s.stats[cpu].Capacity, j)
-		d := rq.c.Tick(uint64(now))
+		var d TickDecision
+		rq.c.tick(uint64(now), &d)
 		if rq.c.NeedResched() {
 			if s.explaining() {
 				s.explain(cpu, rq.curr.id, d)
