@@ -46,6 +46,7 @@ type mthread struct {
 	cpus    []int
 	exited  bool
 	created bool
+	unborn  bool // forked but not yet woken: its estimate belongs to no CPU yet
 }
 
 // smpMachine is a small tick-driven test driver for a Scheduler, the machine of the simulator's
@@ -118,7 +119,7 @@ func (m *smpMachine) stop(c topology.CPU, why sched.StopReason) {
 // wake wakes sleeping thread id from CPU from.
 func (m *smpMachine) wake(id sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	th := m.threads[id]
-	th.asleep = false
+	th.asleep, th.unborn = false, false
 	th.left = th.b.run
 	m.s.Wakeup(m.now(), id, from, flags)
 }
@@ -284,7 +285,8 @@ func (m *smpMachine) checkInvariants() {
 }
 
 // checkUtil checks the utilisation bookkeeping. Every live task's estimate belongs to one
-// CPU's signal: the CPU whose list holds it, or for a sleeper the CPU it slept on. With both
+// CPU's signal: the CPU whose list holds it, or for a sleeper the CPU it slept on (a task
+// forked but not yet woken belongs to none). With both
 // brought up to the current tick (estimates as [Scheduler.wakeUtil] would detach them), the
 // signal U of a CPU and the sum S of the estimates belonging to it obey
 //
@@ -306,7 +308,7 @@ func (m *smpMachine) checkUtil() {
 	sum := make([]uint64, m.topo.NumIDs())
 	for _, th := range m.threads {
 		t, ok := s.Task(th.id)
-		if !ok {
+		if !ok || th.unborn {
 			continue
 		}
 		if t.utilTick > j {
