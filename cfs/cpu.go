@@ -71,7 +71,7 @@ func (c *CPU) IdleOnly() bool {
 // nothing if the CPU is idle.
 func (c *CPU) UpdateCurr(now uint64) {
 	if c.curr != nil {
-		c.curr.q.updateCurr(now, c.params)
+		c.curr.q.updateCurr(now, &c.params)
 	}
 }
 
@@ -132,7 +132,7 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 	}
 	for ; se != nil; se = se.parent {
 		q := se.q
-		q.updateGroup(se, now, p)
+		q.updateGroup(se, now, &p)
 		if v71 {
 			q.setSlice(se, slice)
 			slice = q.MinSlice()
@@ -181,7 +181,7 @@ func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 	}
 	for ; se != nil; se = se.parent {
 		q := se.q
-		q.updateGroup(se, now, p)
+		q.updateGroup(se, now, &p)
 		q.hNrRunning--
 		q.hNrRunnable--
 		q.idleHNrRunning -= idleH
@@ -259,30 +259,44 @@ func (c *CPU) Schedule(now uint64) *Entity {
 // (v7.1 also once the slice protection is over). The decision then reports, per level, why:
 // TickRequestServed, TickProtectionOver, TickRequestOpen or TickNoCompetitor.
 func (c *CPU) Tick(now uint64) TickDecision {
+	var d TickDecision
+	c.tick(now, &d)
+	return d
+}
+
+// tick is Tick writing its decision to *first, which holds the zero TickDecision: the first
+// level's decision lands there directly, and neither the parameters nor a decision are copied
+// unless a later level's reschedule replaces it.
+func (c *CPU) tick(now uint64, first *TickDecision) {
 	if c.params.Version.EEVDF() {
-		return c.tickEEVDF(now)
+		*first = c.tickEEVDF(now)
+		return
 	}
-	var first TickDecision
+	var later TickDecision
 	decided := false
 	for se := c.curr; se != nil; se = se.parent {
 		q := se.q
-		q.updateCurr(now, c.params)
-		q.updateGroup(se, now, c.params)
+		q.updateCurr(now, &c.params)
+		q.updateGroup(se, now, &c.params)
 		if q.nrRunning <= 1 {
 			continue
 		}
-		d := CheckPreemptTick(q, se, c.params)
+		d := first
+		if decided {
+			d = &later
+		}
+		checkPreemptTick(q, se, &c.params, d)
 		if d.Resched {
 			c.needResched = true
 			if d.Reason == TickSliceExpired {
 				q.clearBuddies(se)
 			}
+			if decided && !first.Resched {
+				*first = later
+			}
 		}
-		if !decided || (d.Resched && !first.Resched) {
-			first, decided = d, true
-		}
+		decided = true
 	}
-	return first
 }
 
 // Wakeup enqueues sleeping task t on c at time now (a wakeup: ttwu_do_activate with
@@ -314,7 +328,7 @@ func (c *CPU) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
 	}
 	d := CheckPreemptWakeup(c, t, fork, c.params)
 	if d.Reason == WakeupLeadTooSmall || d.Reason == WakeupLead {
-		d.Curr.q.updateCurr(now, c.params)
+		d.Curr.q.updateCurr(now, &c.params)
 		d = CheckPreemptWakeup(c, t, fork, c.params)
 	}
 	if d.NextBuddy != nil {
@@ -376,7 +390,7 @@ func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
 	q := child.q
 	curr := q.curr
 	if curr != nil {
-		q.updateCurr(now, c.params)
+		q.updateCurr(now, &c.params)
 		child.Vruntime = curr.Vruntime
 	}
 	child.Vruntime = PlaceEntity(q, child, true, now, c.params)
@@ -459,7 +473,7 @@ func (c *CPU) Yield(now uint64) {
 	q := t.q
 	q.clearBuddies(t)
 	if t.policy != Batch {
-		q.updateCurr(now, c.params)
+		q.updateCurr(now, &c.params)
 	}
 	setSkipBuddy(t)
 }

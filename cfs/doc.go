@@ -388,13 +388,27 @@
 // has no PELT. A CPU's load is the unscaled weight of its root queue (cpu_load of an
 // always-runnable workload: 1024 per nice-0 task at the top level), a task's load is task_h_load
 // computed from the instantaneous weights ([TaskHLoad]), and runnable is the number of queued
-// tasks times 1024. Utilisation is a running average kept per task at the ticks of the CPU it
-// is queued on: each tick every queued task's estimate loses 1/2^k and the running task's gains
+// tasks times 1024. Utilisation is a running average kept per task: at every tick (jiffy) each
+// task's estimate loses 1/2^k of itself, truncated (so that an estimate below 2^k no longer
+// decays), and at each tick of the CPU it runs on the running task's estimate gains
 // capacity/2^k, with 2^k the smallest power of two above the number of ticks in 32 ms (a
-// half-life near PELT's); a CPU's utilisation is the sum over its queued tasks plus a decaying
-// remainder left by tasks that went to sleep, so that it moves with migrating tasks as PELT's
-// does. A new task starts at half the capacity its CPU has left (post_init_entity_util_avg's
-// cap). Everything is integer arithmetic driven by the caller's ticks: deterministic.
+// half-life near PELT's). A task that slept more than 8·2^k ticks wakes with 0. A CPU's
+// utilisation is a signal of its own, as the kernel's cfs_rq util_avg is: it loses 1/2^k,
+// truncated, at every tick and gains capacity/2^k at each tick at which the CPU is busy; a
+// task's estimate is added to it when the task is attached to the CPU (fork, wakeup, migration
+// in) and taken off, saturating at 0, when it is detached (migration out, exit, and at a
+// wakeup from the CPU it slept on, the estimate it left there), while a sleeping task's share
+// stays and decays with the signal as blocked utilisation, so that the signal moves with
+// migrating tasks as PELT's does. Both decay lazily: an estimate or a signal is brought up to
+// date, by the ticks that passed, when it is read or changes (a pick, a stop, a wakeup, a
+// migration, a tick of a busy CPU, a balance reading utilisation), which makes a tick cost the
+// same however many tasks wait on the CPU and gives the same values as decaying at every tick.
+// The signal U differs from the sum S of the estimates that belong to the CPU (those of its
+// queued tasks and of the tasks that slept on it) only by the truncations of the per-task
+// decays: with both up to date, -(2^k - 1) <= S - U <= (2^k - 1)·N for N tasks that ever
+// belonged to the CPU, the truncations keeping the sum a little above the signal. A new task
+// starts at half the capacity its CPU has left (post_init_entity_util_avg's cap). Everything is
+// integer arithmetic driven by the caller's ticks: deterministic.
 //
 // Load balancing ([FindBusiestGroup], [FindBusiestQueue], [DetachTasks]). The balancing CPU
 // gathers each group's statistics ([GroupLBStats]) and classifies it ([ClassifyGroup]):
@@ -515,6 +529,8 @@
 //	get_sd_balance_interval                        (same)                            BalanceInterval
 //	update_idle_cpu_scan                           (same)                            IdleCPUScan
 //	rq->cfs_tasks, se->group_node                  (same)                            TaskList, Task
+//	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            Task.Util, CPUStat.Util (stand-ins, not PELT)
+//	attach/detach/remove_entity_load_avg           (same)                            Scheduler (enlist, delist, Wakeup)
 //	record_wakee, wake_wide                        (same)                            Task.RecordWakee, WakeWide
 //	wake_affine (wake_affine_idle, _weight)        (same)                            WakeAffine
 //	select_idle_sibling, select_idle_cpu/core/smt  (same)                            SelectIdleSibling

@@ -77,7 +77,7 @@ func (c *CPU) tickEEVDF(now uint64) TickDecision {
 	for se := c.curr; se != nil; se = se.parent {
 		q := se.q
 		r := q.updateCurrEEVDF(now, p)
-		q.updateGroup(se, now, p)
+		q.updateGroup(se, now, &p)
 		d := TickDecision{Curr: se, Resched: r.resched, Ran: se.SumExecRuntime - se.PrevSumExecRuntime,
 			Vruntime: se.Vruntime, Deadline: se.Deadline}
 		switch {
@@ -239,7 +239,7 @@ func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 	}
 	for ; se != nil; se = se.parent {
 		q := se.q
-		q.updateGroup(se, now, p)
+		q.updateGroup(se, now, &p)
 		if v71 {
 			q.setSlice(se, slice)
 			slice = q.MinSlice()

@@ -257,7 +257,7 @@ func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
 		q.placeEntity(se, flags, p)
 	}
 	q.updateCurrEEVDF(now, p)
-	q.updateGroup(se, now, p)
+	q.updateGroup(se, now, &p)
 	if !isCurr {
 		q.placeEntity(se, flags, p)
 	}
@@ -301,7 +301,7 @@ func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) boo
 	if se.IsIdle() {
 		q.idleNrRunning--
 	}
-	q.updateGroup(se, now, p)
+	q.updateGroup(se, now, &p)
 	if flags&flagDelayed != 0 {
 		se.delayed = false
 	}

@@ -100,6 +100,7 @@ type Entity struct {
 	myQ    *Queue  // group_cfs_rq(se): the queue a group entity owns, nil for a task
 	group  *Group  // a task's group (nil: the root group); a group entity's own group
 	cpu    *CPU    // the CPU the entity was last attached to
+	task   *Task   // task_of(se): the [Task] wrapping a task entity ([NewSMPTask]), or nil
 }
 
 // NewTask returns a task entity with the given name, policy and nice level, not yet on any

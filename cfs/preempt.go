@@ -129,24 +129,32 @@ func (d TickDecision) String() string {
 // an idle leftmost. The caller is expected to have charged curr's run time (update_curr), as
 // [CPU.Tick] does. CheckPreemptTick changes nothing.
 func CheckPreemptTick(q *Queue, curr *Entity, p Params) TickDecision {
-	d := TickDecision{Curr: curr}
+	var d TickDecision
+	checkPreemptTick(q, curr, &p, &d)
+	return d
+}
+
+// checkPreemptTick is CheckPreemptTick writing its decision to *d, for the tick path, which
+// neither copies the parameters nor the decision.
+func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) {
+	*d = TickDecision{Curr: curr}
 	if q.nrRunning <= 1 {
-		return d
+		return
 	}
-	d.Ideal = min(Slice(q, curr, p), p.Latency)
+	d.Ideal = min(slice(q, curr, p), p.Latency)
 	d.Ran = curr.SumExecRuntime - curr.PrevSumExecRuntime
 	if d.Ran > d.Ideal {
 		d.Resched, d.Reason = true, TickSliceExpired
-		return d
+		return
 	}
 	if d.Ran < p.MinGranularity {
 		d.Reason = TickBelowMinGranularity
-		return d
+		return
 	}
 	left := q.First()
 	if left == nil {
 		d.Reason = TickNoCompetitor
-		return d
+		return
 	}
 	d.Leftmost = left
 	d.Lead = int64(curr.Vruntime - left.Vruntime)
@@ -160,7 +168,6 @@ func CheckPreemptTick(q *Queue, curr *Entity, p Params) TickDecision {
 	default:
 		d.Reason = TickLeadWithinSlice
 	}
-	return d
 }
 
 // A WakeupReason says why [CheckPreemptWakeup] decided as it did.

@@ -137,9 +137,9 @@ func (q *Queue) isIdle() bool { return q.group != nil && q.group.idle }
 func (q *Queue) allIdle() bool { return q.nrRunning > 0 && q.nrRunning == q.idleNrRunning }
 
 // updateCurr charges the running entity for the time since its ExecStart: update_curr.
-func (q *Queue) updateCurr(now uint64, p Params) {
+func (q *Queue) updateCurr(now uint64, p *Params) {
 	if p.Version.EEVDF() {
-		q.updateCurrEEVDF(now, p)
+		q.updateCurrEEVDF(now, *p)
 		return
 	}
 	curr := q.curr
@@ -201,11 +201,11 @@ func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p Params) {
 	if renorm && isCurr {
 		se.Vruntime += q.minVruntime
 	}
-	q.updateCurr(now, p)
+	q.updateCurr(now, &p)
 	if renorm && !isCurr {
 		se.Vruntime += q.minVruntime
 	}
-	q.updateGroup(se, now, p)
+	q.updateGroup(se, now, &p)
 	q.load = q.load.Add(se.load.Weight)
 	q.nrRunning++
 	if se.IsIdle() {
@@ -229,7 +229,7 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
 		q.dequeueEEVDF(se, now, flags, p)
 		return
 	}
-	q.updateCurr(now, p)
+	q.updateCurr(now, &p)
 	q.clearBuddies(se)
 	if se != q.curr {
 		q.dequeueTree(se)
@@ -243,7 +243,7 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
 	if flags&flagWakeup == 0 {
 		se.Vruntime -= q.minVruntime
 	}
-	q.updateGroup(se, now, p)
+	q.updateGroup(se, now, &p)
 	if flags&flagSave == 0 {
 		q.updateMinVruntime()
 	}
@@ -269,7 +269,7 @@ func (q *Queue) setNextEntity(se *Entity, now uint64) {
 // put_prev_entity.
 func (q *Queue) putPrevEntity(prev *Entity, now uint64, p Params) {
 	if prev.onRQ {
-		q.updateCurr(now, p)
+		q.updateCurr(now, &p)
 		q.enqueueTree(prev)
 	}
 	q.curr = nil
@@ -284,7 +284,7 @@ func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p Params) {
 	}
 	if se.onRQ {
 		if q.curr == se {
-			q.updateCurr(now, p)
+			q.updateCurr(now, &p)
 		}
 		q.load = q.load.Sub(se.load.Weight)
 	}
@@ -298,7 +298,7 @@ func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p Params) {
 // SMP kernel, which up to v6.6 reweights even when the weight is unchanged (and so charges a
 // running group entity's time). v7.1 reweights only when the weight changes, and keeps the
 // weight of a group whose queue is empty. It does nothing for a task.
-func (q *Queue) updateGroup(se *Entity, now uint64, p Params) {
+func (q *Queue) updateGroup(se *Entity, now uint64, p *Params) {
 	if se.myQ == nil {
 		return
 	}
@@ -307,11 +307,11 @@ func (q *Queue) updateGroup(se *Entity, now uint64, p Params) {
 			return
 		}
 		if shares := se.group.entityShares(se.cpu); shares != se.load.Weight {
-			q.reweightEntity(se, LoadWeight{Weight: shares}, now, p)
+			q.reweightEntity(se, LoadWeight{Weight: shares}, now, *p)
 		}
 		return
 	}
-	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, p)
+	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, *p)
 }
 
 // clearBuddies forgets se as any of q's buddies, and its ancestors where they are the buddies

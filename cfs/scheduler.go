@@ -59,25 +59,25 @@ type Scheduler struct {
 	hz   int
 	ncpu int
 
-	rqs      []runQueue
-	stats    []CPUStat
-	threads  []*thread
-	byEntity map[*Entity]*thread
-	groups   map[sched.GroupID]*Group
-	dom      []domainState
-	sgImb    []bool
-	idleCor  []bool
-	idleScn  []int
+	rqs     []runQueue
+	stats   []CPUStat
+	threads []*thread
+	groups  map[sched.GroupID]*Group
+	dom     []domainState
+	sgImb   []bool
+	idleCor []bool
+	idleScn []int
 
 	overload  bool
 	utilShift uint
+	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
 	examined  []*Task
 	err       error
 }
 
 // runQueue is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
-// machine runs, the balancing clock and the load-tracking stand-ins.
+// machine runs, the balancing clock and the utilisation stand-in.
 type runQueue struct {
 	c           *CPU
 	id          topology.CPU
@@ -86,8 +86,13 @@ type runQueue struct {
 	nextBalance int64
 	active      bool
 	pushCPU     topology.CPU
-	utilSum     uint64 // sum of the utilisation of the queued tasks
-	blocked     uint64 // decaying utilisation left behind by tasks that went to sleep
+	// util is the CPU's utilisation signal (cfs_rq->avg.util_avg), decayed up to utilTick: it
+	// decays at every tick, lazily, and grows by capacity>>utilShift at a busy one; a task's
+	// estimate joins it when the task is attached (fork, wakeup, migration in) and leaves it
+	// when the task is detached (migration out, exit, a wakeup elsewhere). A sleeping task's
+	// share stays and decays with it.
+	util     uint64
+	utilTick int64 // the tick up to which util is decayed
 }
 
 // domainState is the mutable part of a struct sched_domain.
@@ -150,7 +155,6 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	s.idleCor = make([]bool, n)
 	s.idleScn = make([]int, n)
 	s.groups = map[sched.GroupID]*Group{}
-	s.byEntity = map[*Entity]*thread{}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*cfg.Hz/1000))))
 	block := s.block
 	for c := range t.CPUs().All() {
@@ -291,8 +295,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 		s.threads = append(s.threads, nil)
 	}
 	th := &thread{id: tid, task: t, parent: parent, slice: attr.Slice}
+	t.th = th
 	s.threads[tid] = th
-	s.byEntity[e] = th
 }
 
 func (s *Scheduler) thread(tid sched.ID) *thread {
@@ -305,41 +309,25 @@ func (s *Scheduler) thread(tid sched.ID) *thread {
 // jiffies converts simulated time to ticks.
 func (s *Scheduler) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_000_000 }
 
-// decayUtil ages the utilisation estimate of sleeping task t to tick j.
-func (s *Scheduler) decayUtil(t *Task, j int64) {
-	k := j - t.utilTick
-	if k > int64(8)<<s.utilShift {
-		t.util = 0
-	} else {
-		for ; k > 0; k-- {
-			t.util -= t.util >> s.utilShift
-		}
-	}
-	t.utilTick = j
-}
-
-// enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and adds its
-// utilisation to the CPU's; a wakeup also removes what it left in its old CPU's blocked
-// utilisation (remove_entity_load_avg).
-func (s *Scheduler) enlist(c topology.CPU, t *Task, wakeup bool) {
-	if wakeup {
-		old := &s.rqs[t.cpu]
-		old.blocked -= min(old.blocked, t.util)
-	}
+// enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and attaches its
+// utilisation, up to date, to the CPU's signal (attach_entity_load_avg).
+func (s *Scheduler) enlist(c topology.CPU, t *Task) {
 	rq := &s.rqs[c]
+	s.catchUpCPU(rq, s.j)
 	rq.tasks.PushFront(t)
-	rq.utilSum += t.util
+	s.catchUp(t, s.j)
+	rq.util += t.util
 	t.cpu = c
 }
 
-// delist takes task t off CPU c's list; a task going to sleep leaves its utilisation behind
-// as blocked utilisation that decays.
+// delist takes task t off CPU c's list, its estimate brought up to date. A task going to
+// sleep leaves its utilisation in the CPU's signal, where it decays as blocked utilisation;
+// any other (migration, exit) detaches it.
 func (s *Scheduler) delist(c topology.CPU, t *Task, sleep bool) {
-	rq := &s.rqs[c]
-	rq.tasks.Remove(t)
-	rq.utilSum -= min(rq.utilSum, t.util)
-	if sleep {
-		rq.blocked += t.util
+	s.rqs[c].tasks.Remove(t)
+	s.catchUp(t, s.j)
+	if !sleep {
+		s.detachUtil(c, t.util)
 	}
 }
 
@@ -347,7 +335,7 @@ func (s *Scheduler) delist(c topology.CPU, t *Task, sleep bool) {
 // pick, a wakeup preemption check): it leaves its CPU's cfs_tasks list and, as a sleeper,
 // leaves its utilisation behind as blocked utilisation.
 func (s *Scheduler) block(e *Entity) {
-	t := s.byEntity[e].task
+	t := e.task
 	s.delist(t.cpu, t, true)
 }
 
@@ -365,7 +353,8 @@ func (s *Scheduler) refresh(c topology.CPU) {
 	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
 	st.Load = ScaleLoadDown(root.Load().Weight)
 	st.Runnable = uint64(nrr) * topology.CapacityScale
-	st.Util = min(rq.utilSum+rq.blocked, st.Capacity)
+	s.catchUpCPU(rq, s.j)
+	st.Util = min(rq.util, st.Capacity)
 	if nr >= 2 {
 		s.overload = true
 	}
@@ -399,6 +388,7 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	th := s.thread(tid)
 	t := th.task
+	s.j = s.jiffies(now)
 	if t.E.onRQ {
 		if !t.E.delayed {
 			panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
@@ -406,8 +396,8 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 		s.wakeDelayed(now, th)
 		return
 	}
-	s.decayUtil(t, s.jiffies(now))
 	fork := flags&sched.WakeFork != 0
+	left := s.wakeUtil(t, s.j)
 	var waker *Task
 	if w := s.rqs[from].curr; w != nil && w.task != t {
 		waker = w.task
@@ -443,7 +433,11 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	default:
 		d = rq.c.Wakeup(t.E, uint64(now))
 	}
-	s.enlist(dst, t, !fork)
+	if !fork {
+		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
+		s.detachUtil(t.cpu, left)
+	}
+	s.enlist(dst, t)
 	s.refresh(dst)
 	if s.explaining() {
 		s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
@@ -475,6 +469,7 @@ func (s *Scheduler) wakeDelayed(now int64, th *thread) {
 // which the pick dequeues); the picked task moves to the head of the CPU's cfs_tasks.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	rq := &s.rqs[cpu]
+	s.j = s.jiffies(now)
 	if rq.active {
 		s.activeBalance(now, cpu)
 	}
@@ -496,10 +491,11 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 		return -1, false
 	}
 	s.stats[cpu].IdleStamp = 0
-	th := s.byEntity[e]
-	t := th.task
+	t := e.task
+	th := t.th
 	rq.curr = th
 	rq.tasks.MoveToFront(t)
+	s.catchUp(t, s.j)
 	s.updateMisfit(cpu)
 	s.refresh(cpu)
 	return th.id, true
@@ -544,6 +540,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	t := th.task
 	rq := &s.rqs[cpu]
 	n := uint64(now)
+	s.j = s.jiffies(now)
 	switch why {
 	case sched.Sleep:
 		rq.c.Sleep(t.E, n)
@@ -562,7 +559,6 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	rq.curr = nil
 	if why == sched.Exit {
 		s.threads[tid] = nil
-		delete(s.byEntity, t.E)
 	}
 	if t.E.onRQ && !t.allowed.Has(cpu) {
 		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
@@ -578,7 +574,7 @@ func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 	s.rqs[src].c.MigrateOut(t.E, n)
 	s.delist(src, t, false)
 	t.migrationsTotal++
-	s.enlist(dst, t, false)
+	s.enlist(dst, t)
 	d := s.rqs[dst].c.MigrateIn(t.E, n)
 	s.refresh(src)
 	s.refresh(dst)
@@ -587,28 +583,21 @@ func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 	}
 }
 
-// Tick is the scheduler tick on cpu (scheduler_tick): the utilisation estimates of the CPU's
-// tasks advance (the running one's towards the CPU's capacity, the others' towards 0), task_tick_fair charges the running task and may ask for a resched,
-// the misfit status is updated, and when the CPU's next_balance is due,
-// rebalance_domains balances every domain whose interval has elapsed.
+// Tick is the scheduler tick on cpu (scheduler_tick): on a busy CPU the CPU's utilisation
+// signal and the running task's estimate gain capacity/2^k (everything decays lazily, by the
+// ticks that passed, when it is next read or changes state), task_tick_fair charges the
+// running task and may ask for a resched, the misfit status is updated, and when the CPU's
+// next_balance is due, rebalance_domains balances every domain whose interval has elapsed.
+// Apart from the balancing, its cost does not depend on the number of tasks on the CPU.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	rq := &s.rqs[cpu]
-	st := &s.stats[cpu]
 	j := s.jiffies(now)
+	s.j = j
 	busy := rq.curr != nil
-	sh := s.utilShift
-	rq.blocked -= rq.blocked >> sh
-	rq.utilSum = 0
-	for t := rq.tasks.head; t != nil; t = t.next {
-		t.util -= t.util >> sh
-		if busy && t == rq.curr.task {
-			t.util += st.Capacity >> sh
-		}
-		t.utilTick = j
-		rq.utilSum += t.util
-	}
 	if busy {
-		d := rq.c.Tick(uint64(now))
+		s.tickUtil(rq, s.stats[cpu].Capacity, j)
+		var d TickDecision
+		rq.c.tick(uint64(now), &d)
 		if rq.c.NeedResched() {
 			if s.explaining() {
 				s.explain(cpu, rq.curr.id, d)
@@ -724,6 +713,12 @@ redo:
 	}
 	flags = LBFAllPinned
 	if s.stats[src].NrRunning > 1 {
+		if bg.Migration == MigrateUtil || bg.Migration == MigrateMisfit {
+			// detach_tasks reads the utilisation of the tasks it examines.
+			for p := s.rqs[src].tasks.head; p != nil; p = p.next {
+				s.catchUp(p, s.j)
+			}
+		}
 		me := MigrateEnv{LBEnv: &env, Src: src, SrcCPU: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
 			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: dstGrpMask}
 		examined := 0
@@ -833,7 +828,7 @@ func (s *Scheduler) apply(now int64, me *MigrateEnv, d Detach) {
 	for i := len(s.chosen) - 1; i >= 0; i-- {
 		t := s.chosen[i]
 		t.migrationsTotal++
-		s.enlist(dst, t, false)
+		s.enlist(dst, t)
 		w := s.rqs[dst].c.MigrateIn(t.E, n)
 		resched = resched || w.Preempt
 	}
@@ -894,6 +889,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	cpu := t.cpu
 	rq := &s.rqs[cpu]
 	n := uint64(now)
+	s.j = s.jiffies(now)
 	pol, nice := s.policyOf(tid, attr)
 	g := s.group(tid, attr.Group)
 	resched := false

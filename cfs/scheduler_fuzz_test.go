@@ -112,7 +112,7 @@ func runSchedulerOps(t *testing.T, data []byte) {
 			attr := fuzzAttr(m, a, b)
 			if op&0x20 != 0 { // created now, woken later
 				id := sched.ID(len(m.threads))
-				m.threads = append(m.threads, &mthread{id: id, asleep: true, created: true, cpus: make([]int, m.topo.NumIDs())})
+				m.threads = append(m.threads, &mthread{id: id, asleep: true, created: true, unborn: true, cpus: make([]int, m.topo.NumIDs())})
 				m.s.Fork(m.now(), id, parent, c, attr)
 				forkCPU[id] = c
 				break

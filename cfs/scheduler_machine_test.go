@@ -46,6 +46,7 @@ type mthread struct {
 	cpus    []int
 	exited  bool
 	created bool
+	unborn  bool // forked but not yet woken: its estimate belongs to no CPU yet
 }
 
 // smpMachine is a small tick-driven test driver for a Scheduler, the machine of the simulator's
@@ -118,7 +119,7 @@ func (m *smpMachine) stop(c topology.CPU, why sched.StopReason) {
 // wake wakes sleeping thread id from CPU from.
 func (m *smpMachine) wake(id sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	th := m.threads[id]
-	th.asleep = false
+	th.asleep, th.unborn = false, false
 	th.left = th.b.run
 	m.s.Wakeup(m.now(), id, from, flags)
 }
@@ -222,7 +223,7 @@ func (m *smpMachine) checkInvariants() {
 		}
 		var curID sched.ID = -1
 		if e := rq.c.Curr(); e != nil {
-			curID = s.byEntity[e].id
+			curID = e.task.th.id
 		}
 		if curID != m.running[c] {
 			m.tb.Fatalf("tick %d cpu%d: scheduler runs %v, machine %v", m.tick, c, curID, m.running[c])
@@ -262,6 +263,7 @@ func (m *smpMachine) checkInvariants() {
 			m.tb.Fatalf("tick %d cpu%d: idle with %d tasks queued and no reschedule pending", m.tick, c, n)
 		}
 	}
+	m.checkUtil()
 	for _, th := range m.threads {
 		if th.exited {
 			if _, ok := s.Task(th.id); ok {
@@ -278,6 +280,55 @@ func (m *smpMachine) checkInvariants() {
 		}
 		if runnable := t.E.OnRQ() && !t.E.Delayed(); runnable == th.asleep {
 			m.tb.Fatalf("tick %d: %v on_rq %t, delayed %t, asleep %t", m.tick, th.id, t.E.OnRQ(), t.E.Delayed(), th.asleep)
+		}
+	}
+}
+
+// checkUtil checks the utilisation bookkeeping. Every live task's estimate belongs to one
+// CPU's signal: the CPU whose list holds it, or for a sleeper the CPU it slept on (a task
+// forked but not yet woken belongs to none). With both
+// brought up to the current tick (estimates as [Scheduler.wakeUtil] would detach them), the
+// signal U of a CPU and the sum S of the estimates belonging to it obey
+//
+//	-(2^k - 1) <= S - U <= (2^k - 1)·N
+//
+// with k = utilShift and N the number of tasks that ever belonged to the CPU (here: every
+// thread created). Proof sketch: attaching or detaching an estimate changes S and U alike, or
+// (a detach saturating U at 0) leaves S - U = S' >= 0 and smaller than before; a tick's gain
+// is added to both; a tick's decay takes floor(U/2^k) off U and floor(u/2^k) off each
+// estimate u, so S - U becomes (S - U)(1 - 2^-k) plus the truncations, between -(1 - 2^-k)
+// and n(1 - 2^-k) for n estimates, which keeps S - U within the two bounds. U is unsigned: an
+// underflow would break the upper bound on U. The statistics' Util is the signal capped at
+// capacity, as of the CPU's last refresh, so only that cap is checked.
+func (m *smpMachine) checkUtil() {
+	m.tb.Helper()
+	s := m.s
+	j := s.jiffies(m.now())
+	sh := s.utilShift
+	sum := make([]uint64, m.topo.NumIDs())
+	for _, th := range m.threads {
+		t, ok := s.Task(th.id)
+		if !ok || th.unborn {
+			continue
+		}
+		if t.utilTick > j {
+			m.tb.Fatalf("tick %d: %v's utilisation is of tick %d, after the current tick %d", m.tick, t, t.utilTick, j)
+		}
+		sum[t.CPU()] += decayUtil(t.util, j-t.utilTick, sh)
+	}
+	slack := uint64(1)<<sh - 1
+	for c := range m.topo.CPUs().All() {
+		rq := &s.rqs[c]
+		if rq.utilTick > j {
+			m.tb.Fatalf("tick %d cpu%d: utilisation signal of tick %d, after the current tick %d", m.tick, c, rq.utilTick, j)
+		}
+		u := decayUtil(rq.util, j-rq.utilTick, sh)
+		if u > sum[c]+slack || sum[c] > u+slack*uint64(len(m.threads)) {
+			m.tb.Fatalf("tick %d cpu%d: utilisation signal %d, its tasks' estimates sum to %d; want the difference within [-%d, %d]",
+				m.tick, c, u, sum[c], slack, slack*uint64(len(m.threads)))
+		}
+		if st := s.stats[c]; st.Util > st.Capacity {
+			m.tb.Fatalf("tick %d cpu%d: Util %d above capacity %d", m.tick, c, st.Util, st.Capacity)
 		}
 	}
 }

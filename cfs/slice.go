@@ -6,7 +6,10 @@ package cfs
 // Period returns the scheduling period for nr runnable entities: the kernel's __sched_period.
 // It is Latency while nr <= NrLatency and nr * MinGranularity beyond, so that slices never
 // shrink below the minimum granularity.
-func Period(nr uint64, p Params) uint64 {
+func Period(nr uint64, p Params) uint64 { return period(nr, &p) }
+
+// period is Period without a copy of the parameters.
+func period(nr uint64, p *Params) uint64 {
 	if nr > p.NrLatency {
 		return nr * p.MinGranularity
 	}
@@ -19,7 +22,10 @@ func Period(nr uint64, p Params) uint64 {
 // the hierarchy, innermost first (se's weight added to a queue's load where se is not queued),
 // with v6.5's wmult __calc_delta. With BASE_SLICE the result is floored at MinGranularity, or
 // at IdleMinGranularity for an idle entity in a queue that is not all idle.
-func Slice(q *Queue, se *Entity, p Params) uint64 {
+func Slice(q *Queue, se *Entity, p Params) uint64 { return slice(q, se, &p) }
+
+// slice is Slice without a copy of the parameters.
+func slice(q *Queue, se *Entity, p *Params) uint64 {
 	nr := uint64(q.nrRunning)
 	if p.AltPeriod && q.cpu != nil {
 		nr = uint64(q.cpu.root.hNrRunning)
@@ -27,7 +33,7 @@ func Slice(q *Queue, se *Entity, p Params) uint64 {
 	if !se.onRQ {
 		nr++
 	}
-	slice := Period(nr, p)
+	slice := period(nr, p)
 	for s, sq := se, q; s != nil; s = s.parent {
 		if s != se {
 			sq = s.q

@@ -30,8 +30,9 @@ type Task struct {
 	lastWakee       *Task
 	recentUsedCPU   topology.CPU
 	util            uint64
-	utilTick        int64
+	utilTick        int64 // the tick up to which util is decayed
 	migrationsTotal int
+	th              *thread // the Scheduler's thread, or nil
 }
 
 // NewSMPTask returns a Task for entity e allowed on the CPUs of allowed, last run on cpu.
@@ -40,7 +41,9 @@ func NewSMPTask(e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
 	if allowed.IsEmpty() {
 		panic("cfs: NewSMPTask with no allowed CPU")
 	}
-	return &Task{E: e, allowed: allowed, nAllowed: allowed.Count(), cpu: cpu, recentUsedCPU: cpu}
+	t := &Task{E: e, allowed: allowed, nAllowed: allowed.Count(), cpu: cpu, recentUsedCPU: cpu}
+	e.task = t
+	return t
 }
 
 // Allowed returns the CPUs the task may run on (p->cpus_ptr).
@@ -73,7 +76,9 @@ func (t *Task) RecentUsedCPU() topology.CPU { return t.recentUsedCPU }
 
 // Util returns the task's utilisation estimate: a running average of the capacity it used at
 // the ticks of the CPU it runs on, the model's stand-in for PELT's util_avg and util_est
-// (see the package documentation).
+// (see the package documentation). The estimate decays lazily: Util is its value as of the
+// task's last update, which a [Scheduler] makes whenever the task changes state (picked,
+// stopped, woken, migrated), at every tick while it runs, and before a decision reads it.
 func (t *Task) Util() uint64 { return t.util }
 
 // Migrations returns how many times the task changed CPU.
