@@ -14,7 +14,9 @@ import (
 // tick preemption does to the running entity), op=remove-reinsert takes an arbitrary entity out
 // and puts it back further right (a sleep followed by a wakeup, or a reweight). The baselines
 // run the same operations from the same random tables: impl=heap is container/heap with
-// index-tracked items, impl=btree is github.com/google/btree's BTreeG of degree 32.
+// index-tracked items, impl=btree is github.com/google/btree's BTreeG of degree 32, and
+// impl=bplus is the B+tree with inline keys that was measured as an alternative to the
+// red-black tree (timeline_bplus_test.go).
 
 var benchSizes = []int{16, 256, 4096, 65536}
 
@@ -97,6 +99,9 @@ func BenchmarkTimeline(b *testing.B) {
 			})
 			b.Run(fmt.Sprintf("op=%s/impl=btree/n=%d", op, n), func(b *testing.B) {
 				benchBTree(b, op, in)
+			})
+			b.Run(fmt.Sprintf("op=%s/impl=bplus/n=%d", op, n), func(b *testing.B) {
+				benchBplus(b, op, in)
 			})
 		}
 	}
