@@ -75,11 +75,29 @@
 // line per node instead of two and makes no indirect call; every ordering the kernel's fair
 // class uses (vruntime in CFS and v6.6 EEVDF, deadline in v7.1 EEVDF) is such a key. Against
 // container/heap and google/btree the tree wins the CFS pattern (pop the leftmost, insert it
-// back further right) by 1.6-1.8× at every size up to 4096 entities; at 65536 entities the nodes
-// no longer fit in the 1 MB L2 cache, every level of the descent is a miss, and the lead shrinks
-// to about 1.2× (235 against 276 ns for the heap, medians of 8 interleaved rounds). For the
-// removal of an arbitrary entity followed by its reinsertion further right an index-tracked heap
-// is faster, because the reinsertion rarely moves; the tree beats the B-tree there by about 2×.
+// back further right) by 1.6-1.8× at every size up to 4096 entities. At 65536 entities the
+// nodes no longer fit in the 1 MB L2 cache and the insertion's descent is a chain of about 17
+// dependent loads, 10 of them L1 misses (callgrind), so the result follows the machine's memory
+// latency: on a quiet machine the tree still led the heap by 1.2× (235 against 276 ns, medians
+// of 8 interleaved rounds), on the same virtual machine under memory contention from its
+// neighbours it trailed by 1.3-1.7× (400-630 against 300-365 ns), because the heap's sift-down,
+// whose loads are partly independent, suffers less from a slower memory. For the removal of an
+// arbitrary entity followed by its reinsertion further right an index-tracked heap is faster at
+// every size: removing an element and pushing a random key moves heap elements O(1) levels on
+// average, while any ordered structure must compare O(log n) keys to place the reinserted one.
+// The tree beats the B-tree there by about 2×.
+//
+// Two alternatives were measured and set aside. Keeping in every node copies of its children's
+// keys and pointers to its four grandchildren, so that the descent takes two levels per load,
+// was slower at every size (by 10-50%, 4 interleaved rounds): every link change must repair the copies in the parent
+// and the grandparent, and the node grows from 72 to 120 bytes. A B+tree with the keys inline
+// in its nodes and a leaf back-pointer in each element (impl=bplus in BenchmarkTimeline,
+// timeline_bplus_test.go) is within the noise of the tree from 16 to 4096 entities on
+// insert+pop, 1.25-1.6× faster than the heap at 65536, but 40-50% slower than the tree on
+// removal at 16 entities, which is where CFS queues live. It would also lose the kernel's tree
+// shape, which v6.6's pick_eevdf depends on when deadlines tie (see [PickEEVDF]: the running
+// entity and the nodes on the search path compete with remembered left subtrees), so EEVDF
+// could not use it. The library therefore keeps the kernel's red-black tree.
 //
 // A timeline can also maintain, in every node, the minimum of a second uint64 over its subtree
 // ([Timeline.EnableAugment], [Node.SetAug], [Node.AugMin], [Timeline.UpdateAug]), updated on
