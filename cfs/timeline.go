@@ -164,21 +164,24 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	n.key = key
 	n.child = [2]*Node[T]{}
 	n.red = true
+	// The descent follows child[dir], where dir is 0 (left) if key is before x.key and 1
+	// (right) otherwise, computed without a branch: the comparison is a coin toss in a random
+	// workload, and a mispredicted branch per level costs more than the data dependency. The
+	// new node is the leftmost exactly when the descent never went right.
 	var parent *Node[T]
-	link := &t.root
-	leftmost := true
-	for x := *link; x != nil; x = *link {
+	var dir, wentRight uint64
+	for x := t.root; x != nil; x = x.child[dir] {
 		parent = x
-		// dir is 0 (left) if key is before x.key and 1 (right) otherwise, computed without
-		// a branch: the comparison is a coin toss in a random workload and a mispredicted
-		// branch per level costs more than the data dependency.
-		dir := uint64(^int64(key-x.key)) >> 63
-		leftmost = leftmost && dir == 0
-		link = &x.child[dir]
+		dir = uint64(^int64(key-x.key)) >> 63
+		wentRight |= dir
 	}
 	n.parent = parent
-	*link = n
-	if leftmost {
+	if parent == nil {
+		t.root = n
+	} else {
+		parent.child[dir] = n
+	}
+	if wentRight == 0 {
 		t.first = n
 	}
 	t.n++
@@ -296,7 +299,16 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 		panic("cfs: Timeline.Remove of a node that is not on this timeline")
 	}
 	if t.first == n {
-		t.first = n.Next()
+		// The leftmost node has no left child, so its successor is the leftmost node of its
+		// right subtree or, without one, its parent (rb_erase_cached's rb_next).
+		if r := n.child[1]; r != nil {
+			for r.child[0] != nil {
+				r = r.child[0]
+			}
+			t.first = r
+		} else {
+			t.first = n.parent
+		}
 	}
 	var x, xParent *Node[T]
 	removedRed := n.red
