@@ -214,35 +214,75 @@ func (c *CPU) setNextTask(t *Entity, now uint64) {
 }
 
 // Schedule switches to the task the fair class picks next and returns it, or nil if no task is
-// queued (the CPU idles): the kernel's __schedule with pick_next_task_fair on its simple path.
-// The running task's hierarchy is put back first (put_prev_task_fair); then, from the root queue
-// down, [Pick] chooses an entity at each level and it becomes that queue's running entity
-// (set_next_entity), until a task is reached. The need-resched flag is cleared.
+// queued (the CPU idles): the kernel's __schedule with pick_next_task_fair as
+// CONFIG_FAIR_GROUP_SCHED builds it. The need-resched flag is cleared.
 //
-// On an EEVDF CPU, Schedule follows the kernel's group-scheduling path instead: each level is
-// picked ([PickEEVDF]) while the running task's entities are still in place, so a running entity
-// under slice protection can be picked again, and only the levels where the picked task's
-// hierarchy differs are put back and set; re-picking the running task changes nothing, not even
-// the start of its slice.
+// When a task was running, every level is picked ([Pick], [PickEEVDF] on an EEVDF CPU) with
+// that level's running entity still in place and charged first (update_curr), so the running
+// entity competes from where it is: in v6.5 it is picked again while its vruntime is still
+// before the leftmost's, in EEVDF while slice protection holds. Then only the levels where the
+// picked task's hierarchy differs from the old one are put back (put_prev_entity) and set
+// (set_next_entity), and nothing at all happens when the same task is picked again, so it keeps
+// the start of its slice: a v6.5 task whose slice ran out is asked to reschedule at every tick
+// until another entity is leftmost. From an idle CPU (the kernel's simple path) every level is
+// picked and set. A running task that went to sleep is no longer queued and is not a candidate.
 func (c *CPU) Schedule(now uint64) *Entity {
 	if c.params.Version.EEVDF() {
 		return c.scheduleEEVDF(now)
 	}
-	c.putPrevTask(now)
-	c.curr = nil
-	c.needResched = false
-	q := &c.root
-	if q.nrRunning == 0 {
+	p := c.params
+	prev := c.curr
+	if c.root.nrRunning == 0 {
+		c.putPrevTask(now)
+		c.curr, c.needResched = nil, false
 		return nil
 	}
-	for {
-		se, _ := Pick(q, nil, c.params)
-		q.setNextEntity(se, now)
-		if se.myQ == nil {
-			c.curr = se
-			return se
+	var se *Entity
+	for q := &c.root; ; q = se.myQ {
+		cur := q.curr
+		if cur != nil && !cur.onRQ {
+			cur = nil
 		}
-		q = se.myQ
+		if cur != nil {
+			q.updateCurr(now, &p)
+		}
+		se, _ = Pick(q, cur, p)
+		if se.myQ == nil {
+			break
+		}
+	}
+	c.switchTo(prev, se, now)
+	c.curr, c.needResched = se, false
+	return se
+}
+
+// switchTo makes se, the picked task, the running one at every level where its hierarchy differs
+// from prev's: pick_next_task_fair's walk up both hierarchies, deepest first, putting back
+// prev's entities (put_prev_entity) and setting se's (set_next_entity) until they share a queue,
+// where the one is put back and the other set. Nothing happens when se is prev; from an idle CPU
+// (prev nil) every level of se's hierarchy is set.
+func (c *CPU) switchTo(prev, se *Entity, now uint64) {
+	p := c.params
+	switch {
+	case prev == nil:
+		for e := se; e != nil; e = e.parent {
+			e.q.setNextEntity(e, now)
+		}
+	case prev != se:
+		nse, pse := se, prev
+		for nse.q != pse.q {
+			nd, pd := nse.depth, pse.depth
+			if nd <= pd {
+				pse.q.putPrevEntity(pse, now, p)
+				pse = pse.parent
+			}
+			if nd >= pd {
+				nse.q.setNextEntity(nse, now)
+				nse = nse.parent
+			}
+		}
+		nse.q.putPrevEntity(pse, now, p)
+		nse.q.setNextEntity(nse, now)
 	}
 }
 

@@ -239,3 +239,100 @@ func TestCPUPanics(t *testing.T) {
 		assertPanics(t, tc.name, tc.f, tc.msg)
 	}
 }
+
+// TestScheduleRepickKeepsSlice checks v6.5's pick_next_task_fair with a fair task running (the
+// CONFIG_FAIR_GROUP_SCHED path, fair.c v6.5 blob b3e25be58e2b): the running entity is picked
+// with update_curr done and in place, as pick_next_entity's curr, so it is picked again while
+// its vruntime is before the leftmost's, and a re-pick of the same task does nothing — no
+// set_next_entity, so prev_sum_exec_runtime keeps the start of its slice and
+// check_preempt_tick asks for a reschedule at every tick once the slice has run out.
+func TestScheduleRepickKeepsSlice(t *testing.T) {
+	c := NewCPU(0, DefaultParams())
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 19)
+	c.Fork(nil, a, 0)
+	if got := c.Schedule(0); got != a {
+		t.Fatalf("Schedule(0) = %v, want a", got)
+	}
+	c.Fork(a, b, 0) // START_DEBIT: b starts one vslice after a (about 45 ms of vruntime)
+	firstResched := uint64(0)
+	for now := uint64(1_000_000); now <= 100_000_000; now += 1_000_000 {
+		c.Tick(now)
+		if !c.NeedResched() {
+			if firstResched != 0 {
+				t.Fatalf("%d ns: no reschedule, but a's slice ran out at %d ns and was never restarted", now, firstResched)
+			}
+			continue
+		}
+		if firstResched == 0 {
+			firstResched = now
+		}
+		got := c.Schedule(now)
+		if got == b {
+			if before(a.Vruntime, b.Vruntime) {
+				t.Fatalf("%d ns: b picked while a's vruntime %d is still before b's %d", now, a.Vruntime, b.Vruntime)
+			}
+			// a gains 1 ms of vruntime per ms and b starts 45.2 ms ahead: the first tick at
+			// which a is no longer before b is 46 ms. Restarting a's slice at every re-pick
+			// (the simple path) delayed b to 48 ms.
+			if now != 46_000_000 {
+				t.Errorf("b first runs at %d ns, want 46000000", now)
+			}
+			return
+		}
+		if !before(a.Vruntime, b.Vruntime) {
+			t.Fatalf("%d ns: a picked again although its vruntime %d is not before b's %d", now, a.Vruntime, b.Vruntime)
+		}
+		if a.PrevSumExecRuntime != 0 {
+			t.Fatalf("%d ns: re-picking a restarted its slice (prev_sum_exec_runtime %d, want 0)", now, a.PrevSumExecRuntime)
+		}
+	}
+	t.Fatal("b never ran")
+}
+
+// TestScheduleGroupKeepsGroupSlice checks the other half of the same path: when the next task
+// is in the running task's group, only the group's own queue switches (put_prev_entity and
+// set_next_entity stop where the two hierarchies meet), so the group entity keeps running on
+// the root queue without restarting its slice, and check_preempt_tick at the root measures the
+// group's time since it was picked, not since the last switch inside it.
+func TestScheduleGroupKeepsGroupSlice(t *testing.T) {
+	c := NewCPU(0, DefaultParams())
+	g := NewGroup("g", nil, 1)
+	a, b, x := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("x", Normal, 0)
+	a.SetGroup(g)
+	b.SetGroup(g)
+	for _, e := range []*Entity{x, a, b} {
+		c.Fork(nil, e, 0)
+	}
+	c.Schedule(0)
+	ge := a.parent
+	if c.Curr().parent != ge {
+		t.Fatalf("Schedule(0) = %v, want a task of g", c.Curr())
+	}
+	switches := 0
+	for now := uint64(1_000_000); now <= 30_000_000; now += 1_000_000 {
+		prev := c.Curr()
+		c.Tick(now)
+		if !c.NeedResched() {
+			continue
+		}
+		got := c.Schedule(now)
+		if got == x {
+			// g was picked at 0 and never set again: its slice is measured from 0.
+			if ran := ge.SumExecRuntime - ge.PrevSumExecRuntime; ran != now {
+				t.Errorf("x first runs at %d ns after g ran %d ns since its slice started, want %d", now, ran, now)
+			}
+			if switches == 0 {
+				t.Error("no switch inside g happened before x ran")
+			}
+			return
+		}
+		if got != prev {
+			switches++
+		}
+		if ge.PrevSumExecRuntime != 0 {
+			t.Fatalf("%d ns: switching inside g restarted g's slice (prev_sum_exec_runtime %d, want 0)",
+				now, ge.PrevSumExecRuntime)
+		}
+	}
+	t.Fatal("x never ran")
+}

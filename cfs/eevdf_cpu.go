@@ -41,27 +41,7 @@ again:
 		}
 		q = se.myQ
 	}
-	switch {
-	case prev == nil:
-		for e := se; e != nil; e = e.parent {
-			e.q.setNextEEVDF(e, now, true, p)
-		}
-	case prev != se:
-		nse, pse := se, prev
-		for nse.q != pse.q {
-			nd, pd := nse.depth, pse.depth
-			if nd <= pd {
-				pse.q.putPrevEntity(pse, now, p)
-				pse = pse.parent
-			}
-			if nd >= pd {
-				nse.q.setNextEEVDF(nse, now, true, p)
-				nse = nse.parent
-			}
-		}
-		nse.q.putPrevEntity(pse, now, p)
-		nse.q.setNextEEVDF(nse, now, true, p)
-	}
+	c.switchTo(prev, se, now)
 	c.curr, c.needResched = se, false
 	return se
 }

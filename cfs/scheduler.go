@@ -471,6 +471,8 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	rq := &s.rqs[cpu]
 	s.j = s.jiffies(now)
 	if rq.active {
+		// The stopper preempts the fair class (put_prev_task_fair), then pushes a task away.
+		rq.c.Deschedule(uint64(now))
 		s.activeBalance(now, cpu)
 	}
 	e := rq.c.Schedule(uint64(now))
@@ -532,9 +534,11 @@ func (s *Scheduler) updateMisfit(cpu topology.CPU) {
 // Stop tells the scheduler that tid stopped running on cpu: dequeue_task with DEQUEUE_SLEEP for
 // sched.Sleep ([CPU.Sleep]; in v7.1 a task that is not eligible stays queued, delayed, and on
 // the CPU's cfs_tasks list), with DEQUEUE_SLEEP | DEQUEUE_SPECIAL for sched.Exit ([CPU.Exit],
-// never delayed), yield_task_fair for sched.Yield, nothing for sched.Preempt; then
-// put_prev_task. A still-queued task that may no longer run on cpu, delayed or not, moves to an
-// allowed CPU (move_queued_task, which keeps a delayed task delayed).
+// never delayed), yield_task_fair for sched.Yield, nothing for sched.Preempt. The task stays the
+// CPU's running entity: the next Pick puts it back only where the picked task's hierarchy
+// differs ([CPU.Schedule]), as __schedule does. A still-queued task that may no longer run on
+// cpu, delayed or not, is put back at once and moves to an allowed CPU (move_queued_task, which
+// keeps a delayed task delayed).
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	th := s.thread(tid)
 	t := th.task
@@ -555,12 +559,15 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	case sched.Yield:
 		rq.c.Yield(n)
 	}
-	rq.c.Deschedule(n)
+	// The stopped task stays the CPU's running entity until Pick: pick_next_task_fair runs with
+	// it in place, so that it can be picked again without restarting its slice, and a group
+	// entity above it keeps running when the next task is in the same group.
 	rq.curr = nil
 	if why == sched.Exit {
 		s.threads[tid] = nil
 	}
 	if t.E.onRQ && !t.allowed.Has(cpu) {
+		rq.c.Deschedule(n)
 		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
 	}
 	s.refresh(cpu)
