@@ -406,7 +406,9 @@ func (c *CPU) Sleep(t *Entity, now uint64) {
 // it starts at the later of the parent's vruntime and min_vruntime plus, with START_DEBIT, one
 // virtual slice ([PlaceEntity] with initial set); with ChildRunsFirst the two swap vruntimes if
 // the parent's is earlier. Fork then asks [CheckPreemptWakeup] (as a fork, so no next buddy is
-// marked) whether the child preempts the parent. Fork panics if child is queued or parent is
+// marked) whether the child preempts the parent. Like __sched_fork, Fork first clears the
+// child's run-time history (ExecStart, SumExecRuntime, PrevSumExecRuntime) and its vruntime, so
+// an entity that ran before may be forked again. Fork panics if child is queued or parent is
 // neither nil nor c's running task.
 //
 // On an EEVDF CPU the child starts with lag 0 at the queue's average vruntime. Its first
@@ -423,6 +425,10 @@ func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
 		}
 		child.group = parent.group
 	}
+	// __sched_fork: the child starts with no run time and vruntime 0, even if the caller
+	// reuses an entity that ran before.
+	child.ExecStart, child.SumExecRuntime, child.PrevSumExecRuntime = 0, 0, 0
+	child.Vruntime = 0
 	if c.params.Version.EEVDF() {
 		return c.forkEEVDF(parent, child, now)
 	}

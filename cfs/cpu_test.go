@@ -336,3 +336,34 @@ func TestScheduleGroupKeepsGroupSlice(t *testing.T) {
 	}
 	t.Fatal("x never ran")
 }
+
+// TestForkReusedEntity checks that Fork clears what __sched_fork clears (core.c v6.5 blob
+// c52c2eba7c73: exec_start, sum_exec_runtime, prev_sum_exec_runtime, vruntime), so that an
+// entity that ran and left is forked exactly like a fresh one.
+func TestForkReusedEntity(t *testing.T) {
+	for _, v := range []Version{V65, V66, V71} {
+		used := NewTask("used", Normal, 0)
+		c0 := NewCPU(0, Preset(v, 1))
+		c0.Fork(nil, used, 0)
+		c0.Schedule(0)
+		c0.Tick(6_000_000)
+		c0.Exit(used, 9_000_000)
+		c0.Schedule(9_000_000)
+		if used.SumExecRuntime == 0 {
+			t.Fatalf("%v: the first life of the task did not run", v)
+		}
+
+		c1, c2 := NewCPU(0, Preset(v, 1)), NewCPU(0, Preset(v, 1))
+		fresh := NewTask("fresh", Normal, 0)
+		c1.Fork(nil, used, 20_000_000)
+		c2.Fork(nil, fresh, 20_000_000)
+		if used.ExecStart != 0 || used.SumExecRuntime != 0 || used.PrevSumExecRuntime != 0 {
+			t.Errorf("%v: forked again: exec_start %d, sum_exec_runtime %d, prev_sum_exec_runtime %d; want 0, 0, 0",
+				v, used.ExecStart, used.SumExecRuntime, used.PrevSumExecRuntime)
+		}
+		if used.Vruntime != fresh.Vruntime || used.Deadline != fresh.Deadline {
+			t.Errorf("%v: forked again at vruntime %d, deadline %d; a fresh task gets %d, %d",
+				v, used.Vruntime, used.Deadline, fresh.Vruntime, fresh.Deadline)
+		}
+	}
+}

@@ -44,7 +44,7 @@
 // gets CPU time in proportion to its weight. vruntime is an unsigned 64-bit clock that is
 // allowed to wrap: every comparison is int64(a-b) < 0 ([Before], [MaxVruntime], [MinVruntime]),
 // and a fresh queue starts its min_vruntime at 2^64-2^20 ([InitialMinVruntime]) so that the wrap
-// happens within the first millisecond and wrap bugs cannot hide.
+// happens after about a millisecond (2^20 ns of nice-0 time) and wrap bugs cannot hide.
 //
 // Each queue keeps min_vruntime, a monotonic floor that follows the smallest vruntime of its
 // running and waiting entities. New and waking entities are placed against it ([PlaceEntity]):

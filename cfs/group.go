@@ -115,9 +115,13 @@ func (g *Group) CPUWeight() uint64 { return (ScaleLoadDown(g.shares)*100 + 512) 
 // SetIdle sets or clears the group's idle flag (cpu.idle): sched_group_set_idle. An idle group's
 // entities count as idle ([Entity.IsIdle]) and its shares become scale_load(WEIGHT_IDLEPRIO),
 // the weight of a SCHED_IDLE task; clearing the flag resets the shares to NICE_0_LOAD, as the
-// kernel does. The kernel can do this while the group runs; the model panics if anything of the
-// group is queued.
+// kernel does. Setting the flag to the value it has changes nothing, not even custom shares
+// (the kernel returns early). The kernel can change the flag while the group runs; the model
+// panics if anything of the group is queued.
 func (g *Group) SetIdle(idle bool) {
+	if g.idle == idle {
+		return
+	}
 	if g.busy() {
 		panic("cfs: Group.SetIdle of a group with queued entities")
 	}

@@ -72,6 +72,14 @@ func TestGroupWeight(t *testing.T) {
 	if g.Idle() || g.Shares() != NiceZeroLoad {
 		t.Errorf("SetIdle(false): idle %t, shares %d; want false, %d (reset, as the kernel does)", g.Idle(), g.Shares(), NiceZeroLoad)
 	}
+	// sched_group_set_idle returns early when the flag does not change: custom shares stay.
+	if err := g.SetCPUWeight(200); err != nil {
+		t.Fatal(err)
+	}
+	g.SetIdle(false)
+	if g.Shares() != 2*NiceZeroLoad {
+		t.Errorf("SetIdle(false) on a group that is not idle: shares %d, want %d (unchanged)", g.Shares(), 2*NiceZeroLoad)
+	}
 }
 
 // TestGroupOnTwoCPUs checks the group entity weights when a group's load is spread over CPUs.
