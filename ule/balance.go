@@ -53,7 +53,11 @@ func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
 		}
 		hmask.remove(high)
 		lmask := hmask
-		if lmask.empty() {
+		// The kernel starts from CPU_FILL, every id of a cpuset_t (MAXCPU, 1024 here), so on
+		// a machine with fewer CPUs the low mask keeps ids of CPUs that do not exist and is
+		// never empty: the test below stops the loop only on a machine with every id present.
+		// A last donor whose load is its running thread is then still asked to re-pick.
+		if lmask.empty() && s.Topology.NumCPUs() == topology.MaxCPUs {
 			break
 		}
 		hc := &s.CPUs[high]

@@ -530,3 +530,24 @@ func checkCPUs(t *testing.T, s *ule.System) {
 		}
 	}
 }
+
+// TestBalanceLastDonorRepicks follows sched_balance_group (sched_ule.c @3521c70f and OlCe2
+// @366ae94e): hmask starts as CPU_FILL, every id of a cpuset_t, so on a machine with fewer than
+// MAXCPU CPUs the low mask still holds ids of absent CPUs and CPU_EMPTY never stops the loop.
+// Here cpu0 (load 3) can give nothing (its queued threads are pinned), and cpu1, the next
+// donor, runs its only thread: the kernel asks that thread to pick a CPU again (TDF_PICKCPU
+// and an AST), even though no real CPU is left for low.
+func TestBalanceLastDonorRepicks(t *testing.T) {
+	s := mustSystem(t, ule.DefaultParams(), twoCPU)
+	id := 0
+	load(s, 0, 3, 150, &id, func(th *ule.Thread) { th.Pinned = 1 })
+	load(s, 1, 1, 150, &id, nil)
+	if s.CPU(0).Load() != 3 || s.CPU(0).Transferable() != 0 || s.CPU(1).Load() != 1 {
+		t.Fatalf("setup: %+v %+v", s.CPU(0).Summary(), s.CPU(1).Summary())
+	}
+	r := ule.NewRand(0, 0)
+	moves := s.Balance(0, &r, nil)
+	if len(moves) != 1 || !moves[0].PickCPU || moves[0].From != 1 || !s.CPU(1).Cur.PickCPU {
+		t.Errorf("Balance = %+v, want one PickCPU request on cpu1's running thread", moves)
+	}
+}

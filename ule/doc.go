@@ -66,7 +66,8 @@
 // When a thread becomes runnable, ShouldPreempt (sched_shouldpreempt) decides whether it takes
 // the CPU at once: never if it is not better than what runs there; always if the CPU idles;
 // otherwise only if its priority is below kern.sched.ule.preempt_thresh (40 in main, strictly;
-// 48 in legacy, inclusively), which admits interrupt and real-time threads only; and, for
+// 48 in legacy, inclusively), which admits interrupt and real-time threads only (and, in legacy,
+// kernel threads at exactly 48, PRI_MIN_KERN); and, for
 // another CPU, also when an interactive thread lands on a CPU running batch work. Locally, a
 // better thread that does not preempt still gets an AST: the running thread switches when it
 // next returns to user mode (SetPreempt). Remotely there is no such AST: the woken thread waits
@@ -76,13 +77,15 @@
 // # Placement, stealing, balancing
 //
 // PickCPU (sched_pickcpu) keeps a woken thread on its last CPU if that CPU (and, on an SMT core,
-// its siblings) idles and the thread ran there within two ticks; otherwise it searches the
+// its siblings) idles and the thread ran there within the last 2*affinity ticks (at hz 1000: in
+// the current or the previous tick); otherwise it searches the
 // highest cache group still warm (within level*affinity ticks) for an idle CPU, then the whole
 // machine for a CPU running worse priority, then for the least loaded one. Lowest and Highest are
 // the kernel's cpu_search_lowest and cpu_search_highest: they compare whole subtrees of the
 // topology by total load (256 per thread), visit children last to first and CPUs highest first,
 // favour the thread's previous CPU by 128 and break ties with sched_random (Rand). Finally a
-// busy target loses to the waking CPU when that one runs worse priority and is not more loaded.
+// busy target loses to the waking CPU when that one runs worse priority and carries at most one
+// thread more (TDQ_LOAD(self) <= TDQ_LOAD(cpu) + 1).
 //
 // An idle CPU steals (Steal: tdq_idled from the idle loop, tdq_trysteal from sched_switch with
 // a limit of trysteal_limit levels): it looks for a CPU with load >= steal_thresh (2) and a
@@ -95,9 +98,14 @@
 // # Presets
 //
 //   - "main" (DefaultParams): FreeBSD main, 2026.
-//   - "legacy" (LegacyParams): FreeBSD 13-14 before the 2025 rework: three 64-queue run queues,
-//     the legacy layout and batch formula, the tdq_idx/tdq_ridx calendar, preemption at <= 48,
-//     the legacy %CPU window and SCHED_AFFINITY (signed ints), the stealing quirk.
+//   - "legacy" (LegacyParams): FreeBSD 13-14's ULE as it stood in 2024, before the 2025 rework
+//     (OlCe2/freebsd-src @366ae94e): three 64-queue run queues, the legacy layout and batch
+//     formula, the tdq_idx/tdq_ridx calendar, preemption at <= 48, the legacy %CPU window and
+//     SCHED_AFFINITY (signed ints), the stealing quirk. Older 13.x code (freebsd-src @d8d5f036)
+//     differs in two details that no preset models: its tdq_notify compares the woken thread
+//     with the remote CPU's running thread instead of the queue's lowest priority before and
+//     after the add, and its interactive priority divides before it multiplies ((48/30)*score,
+//     so score 20 gives 108 instead of 120).
 //   - "seed000" and "seed000-psX-ptY" (Seed000Params): legacy with the two knobs of Mateusz
 //     Guzik's 2023 patch "ule: queue partial slice users on tdq_realtime and enable more
 //     preemption" (seed 000), which never landed: kern.sched.pick_short and preempt_thresh

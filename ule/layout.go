@@ -20,8 +20,8 @@ const (
 	// 256-queue run queue per CPU, the priority layout 0-7/8-39/40-55/56-223/224-255, a timeshare
 	// calendar of 109 queues driven by tdq_ts_off and tdq_ts_deq_off.
 	Main Version = iota
-	// Legacy is FreeBSD 13-14 and the stable branches before the rework (OlCe2/freebsd-src
-	// sys/kern/sched_ule.c @366ae94e): three run queues of 64 queues each (tdq_realtime,
+	// Legacy is the ULE of FreeBSD 13-14 as it stood in 2024, just before the rework
+	// (OlCe2/freebsd-src sys/kern/sched_ule.c @366ae94e): three run queues of 64 queues each (tdq_realtime,
 	// tdq_timeshare, tdq_idle; RQ_PPQ 4), the layout 0-15/16-47/48-87/88-223/224-255, a calendar
 	// of 64 queues driven by tdq_idx and tdq_ridx.
 	Legacy

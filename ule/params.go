@@ -111,7 +111,9 @@ func DefaultParams() Params {
 	}
 }
 
-// LegacyParams returns the defaults of FreeBSD 13-14 before the 2025 rework (preset "legacy"):
+// LegacyParams returns the defaults of the ULE that FreeBSD 13-14 shipped, as it stood in 2024
+// just before the 2025 rework (preset "legacy", OlCe2/freebsd-src @366ae94e; older 13.x code
+// differs in tdq_notify and in the rounding of the interactive priority, see the package doc):
 // three 64-queue run queues, the 0-15/16-47/48-87/88-223/224-255 layout, preemption at
 // priority <= 48, the tdq_idx/tdq_ridx calendar and the stealing quirk that avoids the head of
 // the calendar.

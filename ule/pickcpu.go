@@ -19,7 +19,7 @@ const (
 	PickCPULLCIdle                        // the least loaded idle CPU of the last-level cache group
 	PickCPULowerPri                       // globally, the least loaded CPU running worse priority
 	PickCPULeastLoaded                    // globally, the least loaded CPU
-	PickCPULocal                          // the chosen CPU is busy and this CPU, as loaded or less, runs worse priority
+	PickCPULocal                          // the chosen CPU is busy and this CPU, with at most one thread more, runs worse priority
 )
 
 // A PickCPUReason explains PickCPU: the rule that fired, the CPU chosen, the thread's previous
@@ -51,7 +51,7 @@ func (r PickCPUReason) String() string {
 	case PickCPULeastLoaded:
 		what = "least loaded CPU"
 	case PickCPULocal:
-		what = "the waking CPU: no more loaded and running worse priority"
+		what = "the waking CPU: at most one thread more and running worse priority"
 	default:
 		what = "PickCPURule(?)"
 	}

@@ -61,7 +61,8 @@ func (r PreemptReason) String() string {
 //  6. otherwise no.
 //
 // With the defaults (40 in main, 48 in legacy) only interrupt and real-time threads preempt
-// locally; time-sharing threads never preempt one another locally. The complexity is O(1).
+// locally (in legacy also a kernel thread at exactly 48, PRI_MIN_KERN); time-sharing threads
+// never preempt one another locally. The complexity is O(1).
 func ShouldPreempt(p *Params, pri, cpri int, remote bool) (bool, PreemptReason) {
 	r := PreemptReason{Pri: pri, CPri: cpri, Thresh: p.PreemptThresh, AtThresh: p.PreemptAtThresh, Remote: remote}
 	if pri >= cpri {

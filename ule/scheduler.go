@@ -193,8 +193,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 		t.CPU = cpu
 		t.Window = Window{FTick: ticks, LTick: ticks}
 		t.UpdatePriority(&s.params)
+		t.Priority, t.BasePri = t.UserPri, t.UserPri
 	}
-	t.Priority, t.BasePri = t.UserPri, t.UserPri
 	s.threads[tid] = t
 	if s.env.Explaining() {
 		s.explain(cpu, tid, "fork: %v, slice used %d", t, t.Slice)

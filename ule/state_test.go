@@ -116,6 +116,13 @@ func TestForkAndExit(t *testing.T) {
 	if child.RunTime != 444_444 || child.SlpTime != 111_111 || child.Slice != 10 || child.Window != parent.Window {
 		t.Errorf("child: run %d slp %d slice %d window %+v (parent %+v)", child.RunTime, child.SlpTime, child.Slice, child.Window, parent.Window)
 	}
+	// sched_fork_thread: the child is first queued at the parent's td_base_pri (140), not at
+	// the user priority it computes from its inherited history (sched_fork_thread in
+	// sched_ule.c @3521c70f; fork1 copies td_base_pri).
+	if child.Priority != 140 || child.BasePri != 140 || child.UserPri == 140 {
+		t.Errorf("child: priority %d, base %d, user %d; want 140, 140 and its own user priority",
+			child.Priority, child.BasePri, child.UserPri)
+	}
 	// Parent: window advanced as running (100 ticks), charged one tickincr.
 	if parent.Ticks != 100<<10 || parent.RunTime != 4_000_000+8062 {
 		t.Errorf("parent: window ticks %d, run %d", parent.Ticks, parent.RunTime)

@@ -157,7 +157,10 @@ func (t *Thread) WakeAccount(p *Params, ticks uint32) {
 // sched_fork and sched_fork_thread. The parent's window is advanced as running; the child
 // inherits its CPU, %CPU window and interactivity history, scaled down (InteractFork), starts
 // with tdqSlice - sched_slice_min ticks of its slice already used ("to quickly learn
-// interactivity"), and gets its own priority; the parent is charged one tickincr of run time.
+// interactivity"), and computes its own user priority (UserPri), but is first queued at the
+// parent's base priority (td_base_pri, which fork1 copies and sched_fork_thread makes the
+// child's td_priority) until it returns to user mode; the parent is charged one tickincr of run
+// time.
 // The child keeps its own ID, Class, Nice and Affinity, which the caller sets before.
 func (t *Thread) Fork(p *Params, child *Thread, ticks uint32, tdqSlice int) {
 	t.Window = PctCPUUpdate(p.Version, t.Window, ticks, true, p.Hz)
@@ -168,7 +171,10 @@ func (t *Thread) Fork(p *Params, child *Thread, ticks uint32, tdqSlice int) {
 	child.Slice = uint32(tdqSlice - p.SliceMinTicks())
 	child.RunTime, child.SlpTime = InteractFork(child.RunTime, child.SlpTime, p.Hz)
 	child.UpdatePriority(p)
-	child.BasePri, child.Priority = child.UserPri, child.UserPri
+	// fork1 copies td_base_pri from the parent and sched_fork_thread sets td_priority to it
+	// ("do not inherit any borrowed priority"); the child's own user priority takes over only
+	// when it returns to user mode.
+	child.BasePri, child.Priority = t.BasePri, t.BasePri
 	t.RunTime += p.TickIncr()
 	t.RunTime, t.SlpTime = InteractUpdate(t.RunTime, t.SlpTime, p.Hz)
 	t.UpdatePriority(p)
