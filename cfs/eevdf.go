@@ -171,7 +171,9 @@ func LagLimit(q *Queue, se *Entity, p Params) int64 {
 // EntityLag returns the virtual lag of se on q when the queue's average vruntime is avg:
 // avg - se.Vruntime, clamped to ±[LagLimit]: update_entity_lag in v6.6, entity_lag in v7.1.
 // A positive lag means se received less service than its share. v7.1's delayed-dequeue
-// adjustments (DELAY_ZERO) do not apply, because the model does not delay dequeues.
+// adjustments (keeping the larger of the old and the new lag, DELAY_ZERO's clip to at most 0)
+// are not part of entity_lag; they are applied where the kernel applies them, in
+// update_entity_lag when a delayed entity leaves its queue.
 func EntityLag(q *Queue, se *Entity, avg uint64, p Params) int64 {
 	limit := LagLimit(q, se, p)
 	return min(max(int64(avg-se.Vruntime), -limit), limit)

@@ -127,7 +127,9 @@ func (c *CPU) yieldEEVDF(t *Entity, now uint64) {
 // is dequeued and enqueued again around the change (DEQUEUE_SAVE | DEQUEUE_MOVE, so it keeps
 // its lag and its relative deadline), a running one is put back and set again. runtime 0
 // returns the task to Params.DefaultSlice; anything else is clamped to [MinCustomSlice,
-// MaxCustomSlice] ([ClampSlice]). The new slice applies from the task's next request.
+// MaxCustomSlice] ([ClampSlice]). The new slice applies from the task's next request. A
+// runtime equal to the task's current slice changes nothing, not even whether the slice counts
+// as custom, because the kernel compares sched_runtime with se->slice before changing anything.
 //
 // v6.5 and v6.6 ignore sched_runtime for fair tasks; on a CPU with those parameters SetSlice
 // changes nothing and returns false. It returns true otherwise. SetSlice panics if t is a group
@@ -141,6 +143,11 @@ func (c *CPU) SetSlice(t *Entity, runtime uint64, now uint64) bool {
 	}
 	if c.params.Version < V71 {
 		return false
+	}
+	if runtime == t.Slice {
+		// __sched_setscheduler skips the change when the policy is the same and neither nice
+		// nor sched_runtime differs from the task's (attr->sched_runtime != p->se.slice).
+		return true
 	}
 	queued := t.onRQ
 	running := c.curr == t

@@ -726,3 +726,61 @@ func TestWakeupPreemptDelayed(t *testing.T) {
 	}
 	checkCPU(t, c, nil)
 }
+
+// TestWakeupRepicksAfterDelayedDequeue follows v7.1's wakeup_preempt_fair (fair.c v7.1.5 blob
+// abb76775aa72): when the pick chooses a delayed sleeper, pick_next_entity dequeues it for good
+// and returns nothing, and the function goes back to the pick (goto pick) while entities are
+// queued, without testing anything else again. Here t0 and t2 both went to sleep while
+// ineligible and stayed queued, delayed; when t2 wakes, the charge of the running t1 serves its
+// request (which sets need-resched itself), the pick chooses t0, which leaves, and the second
+// pick chooses t2, which therefore preempts. Testing need-resched again after the dequeue
+// (as the model once did) wrongly reported "already marked" instead.
+func TestWakeupRepicksAfterDelayedDequeue(t *testing.T) {
+	c := NewCPU(0, Preset(V71, 7))
+	t0, t1, t2 := NewTask("t0", Normal, 17), NewTask("t1", Normal, 16), NewTask("t2", Normal, 16)
+	t0.SetSlice(900_926)
+	c.Fork(nil, t2, 1_712_513)
+	c.Schedule(1_712_513)
+	c.Fork(t2, t0, 1_810_986)
+	if got := c.Schedule(1_810_986); got != t0 {
+		t.Fatalf("Schedule after the fork = %v, want t0 (shorter slice, earlier deadline)", got)
+	}
+	c.Sleep(t0, 2_298_848)
+	c.Schedule(2_298_848)
+	c.Fork(t2, t1, 2_717_559)
+	c.Sleep(t2, 4_143_369)
+	if got := c.Schedule(4_143_369); got != t1 || !t0.Delayed() || !t2.Delayed() {
+		t.Fatalf("setup: running %v, t0 delayed %t, t2 delayed %t; want t1, true, true", got, t0.Delayed(), t2.Delayed())
+	}
+	d := c.Wakeup(t2, 6_630_160)
+	if !d.Preempt || d.Reason != WakeupPicked || d.Picked != t2 || !c.NeedResched() {
+		t.Errorf("Wakeup(t2) = %v (picked %v), want a preemption: the second pick chooses t2", d, d.Picked)
+	}
+	if t0.OnRQ() || t0.Delayed() {
+		t.Errorf("t0 queued %t, delayed %t; want it dequeued for good by the first pick", t0.OnRQ(), t0.Delayed())
+	}
+}
+
+// TestSetSliceSameValue checks that sched_setattr with the task's current slice changes
+// nothing: __sched_setscheduler skips the change when the policy is the same and neither nice
+// nor sched_runtime differs from the task's (v7.1.5 kernel/sched/syscalls.c).
+func TestSetSliceSameValue(t *testing.T) {
+	c := NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 3)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	c.Schedule(0)
+	c.Tick(1_000_000)
+	w := b
+	if c.Curr() == b {
+		w = a
+	}
+	slice, v, dl := w.Slice, w.Vruntime, w.Deadline
+	if !c.SetSlice(w, slice, 1_000_000) {
+		t.Fatal("SetSlice on v7.1 = false, want true")
+	}
+	if w.CustomSlice() || w.Slice != slice || w.Vruntime != v || w.Deadline != dl {
+		t.Errorf("SetSlice with the current slice: custom %t, slice %d, vruntime %d, deadline %d; want false, %d, %d, %d",
+			w.CustomSlice(), w.Slice, w.Vruntime, w.Deadline, slice, v, dl)
+	}
+}

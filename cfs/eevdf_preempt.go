@@ -100,7 +100,6 @@ func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupD
 		return d
 	}
 	d.Reason = WakeupNotPicked
-	d.Short = false
 	d.ShortenProtection = !v66 && p.RunToParity
 	return d
 }
@@ -109,8 +108,10 @@ func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupD
 // changes around the pure decision: the running side's level is charged (update_curr) before
 // the pick, the next buddy is marked, v7.1's slice protection is cancelled (with the running
 // side's buddies) on a PREEMPT_WAKEUP_SHORT preemption or shortened otherwise, and need-resched
-// is set. A delayed entity the pick chooses is dequeued for good and the pick repeated, as
-// v7.1's pick_next_entity does inside wakeup_preempt_fair.
+// is set. A delayed entity the pick chooses is dequeued for good and the pick repeated until it
+// chooses an entity that is not delayed or the queue is empty, as v7.1's wakeup_preempt_fair
+// does (its goto pick after pick_next_entity returned nothing); the wakee preempts only if that
+// final pick is the wakee.
 func (c *CPU) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision {
 	p := c.params
 	d := CheckPreemptWakeupEEVDF(c, t, fork, p)
@@ -124,18 +125,27 @@ func (c *CPU) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision
 		d = CheckPreemptWakeupEEVDF(c, t, fork, p)
 		c.needResched = c.needResched || charged
 	}
-	for d.Picked != nil && d.Picked.delayed {
-		// pick_next_entity: a delayed entity the pick chooses leaves for good, and
-		// wakeup_preempt_fair picks again; if that was the wakee itself, it cannot win.
-		c.dequeueEntities(d.Picked, now, flagWakeup|flagDelayed)
-		if !t.onRQ {
-			d = WakeupDecision{Curr: d.Curr, Wakee: d.Wakee, Reason: WakeupDelayed, ShortenProtection: p.RunToParity}
-			break
-		}
-		d = CheckPreemptWakeupEEVDF(c, t, fork, p)
-	}
 	if d.NextBuddy != nil {
-		setNextBuddy(d.NextBuddy)
+		setNextBuddy(d.NextBuddy) // set_preempt_buddy, before the pick reads cfs_rq->next
+	}
+	if d.Picked != nil && d.Picked.delayed {
+		// pick_next_entity: a delayed entity the pick chooses leaves for good and returns
+		// nothing; wakeup_preempt_fair picks again while the queue holds entities (goto pick),
+		// even when the one that left was the wakee, and tests nothing else again.
+		q := d.Curr.q
+		for d.Picked != nil && d.Picked.delayed {
+			c.dequeueEntities(d.Picked, now, flagWakeup|flagDelayed)
+			d.Picked, d.PickReason = nil, PickNone
+			if q.nrRunning > 0 {
+				d.Picked, d.PickReason = pick71(q, !d.Short, q.next, p)
+			}
+		}
+		if d.Picked != nil && d.Picked == d.Wakee {
+			d.Preempt, d.Reason, d.ShortenProtection = true, WakeupPicked, false
+		} else {
+			d.Preempt, d.Reason = false, WakeupNotPicked
+			d.ShortenProtection = p.RunToParity
+		}
 	}
 	if d.Preempt && d.Short {
 		cancelProtect(d.Curr)

@@ -143,8 +143,10 @@ type Params struct {
 	// min_vruntime.
 	StartDebit bool
 
-	// NextBuddy is sched_feat NEXT_BUDDY: mark a wakee as the next buddy when the queue is
-	// crowded (at least NrLatency entities).
+	// NextBuddy is sched_feat NEXT_BUDDY: mark a wakee as the next buddy. v6.5 does it only
+	// when the queue is crowded (at least NrLatency entities); v6.6 on every wakeup that is not
+	// a fork; v7.1 through set_preempt_buddy, which keeps an existing buddy whose deadline is
+	// earlier than the wakee's.
 	NextBuddy bool
 
 	// LastBuddy is sched_feat LAST_BUDDY: remember a task preempted by a wakeup as the last

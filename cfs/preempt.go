@@ -268,7 +268,8 @@ type WakeupDecision struct {
 	PickReason PickReason
 	// Short reports v7.1's PREEMPT_WAKEUP_SHORT action: the wakee has a shorter slice
 	// (PREEMPT_SHORT) or the running side is idle, so the pick ignored the running entity's
-	// slice protection, and a preemption cancels that protection and clears its buddies.
+	// slice protection (whether or not it chose the wakee), and a preemption cancels that
+	// protection and clears its buddies.
 	Short bool
 	// ShortenProtection reports that, the wakee not winning, v7.1 with RUN_TO_PARITY cuts the
 	// running entity's protection to the queue's shortest slice (update_protect_slice).
