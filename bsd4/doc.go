@@ -92,14 +92,16 @@
 // # What is modelled and what is not
 //
 // [Scheduler] follows sched_4bsd.c as read at freebsd/freebsd-src @e2650af1 (2021) and
-// OlCe2/freebsd-src @0aefaccd (2024), on FreeBSD main's 256-queue run queue and priority layout
-// (the 2025-26 changes to 4BSD itself, runq_choose_fuzz rebuilt on runq_findq and the sysctls
-// moved under kern.sched.4bsd, do not change the logic modelled here), and with
+// OlCe2/freebsd-src @0aefaccd (2024), on FreeBSD main's 256-queue run queue and priority layout.
+// Main's sched_4bsd.c itself was not available to read: that its 2025-26 changes (the sysctls
+// moved under kern.sched.4bsd, ESTCPULIM following RQ_PPQ) leave the modelled logic alone is
+// inferred; runq_choose_fuzz rebuilt on runq_findq was confirmed in main's kern_switch.c. With
 // [FreeBSD9Params] the 2011-12 code. It
 // has no kernel mode: there are no interrupt threads (the ithread demotion on slice expiry is
-// not modelled), no kernel sleep priorities (a woken thread is queued at its user priority; in
-// the kernel it is queued at its sleep priority, such as PSOCK, and drops to the user priority
-// on return to user mode), no priority lending, and no pinned threads (sched_pin is a short
+// not modelled), no kernel sleep priorities (every sleep is one with priority 0: a woken thread
+// is queued at the priority it slept with, even after a long sleep changed its user priority,
+// and takes the user priority when picked, on its return to user mode; in the kernel a sleep
+// such as PSOCK queues it at that priority), no priority lending, and no pinned threads (sched_pin is a short
 // kernel-mode section). Bound threads are supported through [Scheduler.Bind]. schedcpu and
 // loadav run from the lowest CPU's Tick, and schedcpu visits threads in ID order.
 //

@@ -174,6 +174,20 @@ func ExampleLoadAvg_Update() {
 	// Output: 1.26 0.36 0.13
 }
 
+// ExampleLoadAvg_Update32 shows why FreeBSD 9's u_int load average misreports a machine with
+// about 1,100 runnable threads, which current kernels' 64-bit arithmetic gets right.
+func ExampleLoadAvg_Update32() {
+	full := bsd4.LoadAvg{1100 * bsd4.FScale, 1100 * bsd4.FScale, 1100 * bsd4.FScale}
+	fmt.Println(full.Update(1100)[0], full.Update32(1100)[0])
+	// Output: 1100.00 76.00
+}
+
+// ExampleLoadavIntervalTicks shows FreeBSD 9's load-average jitter, in whole ticks at hz 100.
+func ExampleLoadavIntervalTicks() {
+	fmt.Println(bsd4.LoadavIntervalTicks(0, 100), bsd4.LoadavIntervalTicks(200, 100), bsd4.LoadavIntervalTicks(201, 100))
+	// Output: 4000000000 6000000000 4000000000
+}
+
 // ExampleLoadavInterval shows the 4-6 s jitter of load-average sampling.
 func ExampleLoadavInterval() {
 	fmt.Println(bsd4.LoadavInterval(0), bsd4.LoadavInterval(2_000_000))

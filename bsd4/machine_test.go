@@ -103,9 +103,10 @@ func (m *machine) settle() {
 func (m *machine) pick(c topology.CPU) {
 	gIdx, lIdx := naivePick(m.s, c)
 	queueOf := make([]int32, len(m.s.threads))
+	priOf := make([]uint8, len(m.s.threads)) // the priority it is queued at; Pick may change it
 	for i, t := range m.s.threads {
 		if t != nil {
-			queueOf[i] = t.queue
+			queueOf[i], priOf[i] = t.queue, t.Pri
 		}
 	}
 	id, ok := m.s.Pick(m.now(), c)
@@ -116,7 +117,10 @@ func (m *machine) pick(c topology.CPU) {
 		return
 	}
 	th, _ := m.s.Thread(id)
-	idx, fromLocal := int(m.s.p.Fold.Index(th.Pri)), queueOf[id] >= 0
+	idx, fromLocal := int(m.s.p.Fold.Index(priOf[id])), queueOf[id] >= 0
+	if th.Pri != th.UserPri {
+		m.t.Fatalf("tick %d: %v picked %v at priority %d, want its user priority %d (sched_userret)", m.tick, c, th, th.Pri, th.UserPri)
+	}
 	switch {
 	case gIdx >= 0 && (lIdx < 0 || gIdx < lIdx) && (fromLocal || idx != gIdx),
 		lIdx >= 0 && (gIdx < 0 || lIdx < gIdx) && (!fromLocal || idx != lIdx),

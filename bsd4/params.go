@@ -14,15 +14,19 @@ import (
 type QuantumMode uint8
 
 const (
-	// SliceQuantum is the per-thread slice of FreeBSD 9.3 and later: ts_slice counts statistics
-	// ticks down from sched_slice, is refilled on every wake-up, and its expiry sets
-	// TDF_SLICEEND so that the thread goes to the tail of its queue (sched_clock_tick).
+	// SliceQuantum is the per-thread slice that FreeBSD 9.3 and later have: ts_slice counts
+	// statistics ticks down from sched_slice, is refilled on every wake-up, and its expiry sets
+	// TDF_SLICEEND so that the thread goes to the tail of its queue (sched_clock_tick). The
+	// head-or-tail rule modelled with it is the 2021 one (sched_switch @e2650af1: the head only
+	// for an SW_PREEMPT switch before the slice ended); 9.3 sent any still-running thread that
+	// was switched out to the head unless its slice had ended.
 	SliceQuantum QuantumMode = iota
-	// SwitchQuantum is the older per-CPU quantum of FreeBSD 8 and the 2011-12 head: a
+	// SwitchQuantum is the older per-CPU quantum of FreeBSD 7 to 9.0 and the 2011-12 head: a
 	// statistics tick forces a reschedule once ticks − switchticks ≥ sched_quantum, where
 	// switchticks is the hz tick of the CPU's last context switch and sched_quantum is hz/10
-	// (sched_clock). It took over from the roundrobin() callout that kern_synch.c ran every
-	// sched_quantum in the early 2000s, and was itself replaced by SliceQuantum.
+	// (sched_clock). It took over from the roundrobin() callout run every sched_quantum (in
+	// kern_synch.c around 2001, then in the KSE-era sched_4bsd.c), which 7.x no longer has, and
+	// was itself replaced by SliceQuantum.
 	SwitchQuantum
 )
 
@@ -75,6 +79,11 @@ type Params struct {
 	Fold runq.Fold
 	// Layout is the priority layout of sys/priority.h.
 	Layout Layout
+	// OldLoadav is the load average of older kernels such as FreeBSD 9 (kern_synch.c
+	// @282184e1): u_int arithmetic ([LoadAvg.Update32]) and a resampling interval drawn in
+	// whole hz ticks ([LoadavIntervalTicks]). Current kernels compute in 64 bits and draw the
+	// interval in microseconds.
+	OldLoadav bool
 }
 
 // DefaultParams returns FreeBSD main's 4BSD (sched_4bsd.c after the 2025 run-queue rework,
@@ -112,16 +121,23 @@ func FreeBSD14Params() Params {
 //     the CPU's last context switch, instead of a per-thread slice; wake-ups do not refill it;
 //   - a thread switched out with SW_PREEMPT always goes back to the head of its queue (there is
 //     no TDF_SLICEEND to send a thread whose time ran out to the tail);
-//   - RQ_PPQ = 4 (64 queues) and the 2011 priority layout (PUSER = 120).
+//   - RQ_PPQ = 4 (64 queues) and the 2011 priority layout (PUSER = 120);
+//   - the load average in u_int arithmetic, resampled after a whole number of hz ticks
+//     (OldLoadav).
 //
-// Everything else modelled here (estcpu, schedcpu, updatepri, forward_wakeup, kick_other_cpu,
-// maybe_preempt, runq_fuzz) is the same code in both. FreeBSD 9.3 already has the per-thread
+// estcpu, schedcpu, updatepri, forward_wakeup, kick_other_cpu and runq_fuzz are the same code in
+// both. Not modelled are four smaller differences of that code: its maybe_preempt switches to
+// the woken thread itself (sched_add then does not queue it) and is skipped for SRQ_YIELDING,
+// its sched_switch keeps TDF_NEEDRESCHED across an SW_PREEMPT switch, and its sched_pickcpu
+// lacks the td_lastcpu != NOCPU test; they matter only for preempting idle CPUs or with
+// FULL_PREEMPTION. FreeBSD 9.3 already has the per-thread
 // slice (dcui/FreeBSD-9.3_kernel @80871985), so the change came after the 2012 head read here
 // and reached the 9 branch by 9.3; the commit itself was not found in the sources available.
 func FreeBSD9Params() Params {
 	p := DefaultParams()
 	p.Name = "4bsd-9"
 	p.Quantum = SwitchQuantum
+	p.OldLoadav = true
 	p.Fold = runq.LegacyFold
 	p.Layout = Layout2011()
 	return p

@@ -36,7 +36,8 @@ func (e Expiry) String() string {
 	return fmt.Sprintf("%d of %d %s left", e.Left, e.Limit, unit)
 }
 
-// SliceTick is the per-thread slice check of sched_clock_tick (FreeBSD 9.3 and later): the
+// SliceTick is the per-thread slice check of sched_clock_tick (FreeBSD 9.3 and later, as read
+// at @e2650af1): the
 // slice is decremented and, when it reaches zero or below, refilled with sliceTicks
 // (sched_slice) and reported expired. The idle thread is never checked. Note that a slice
 // of 1, which sched_fork gives a new child, expires at the child's first statistics tick.

@@ -202,6 +202,11 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	t.affinity = s.restricted(attr.Affinity)
 	s.resetPriority(t)
 	t.Pri = t.UserPri
+	if pt, ok := s.Thread(parent); ok && pt.Attr.Class == attr.Class {
+		// sched_fork_thread: td_priority = td_base_pri, which fork1 copies from the parent;
+		// the child takes its own user priority when it first returns to user mode (Pick).
+		t.Pri = pt.Pri
+	}
 	s.threads[tid] = t
 }
 
@@ -222,10 +227,12 @@ func (s *Scheduler) resetPriority(t *Thread) {
 
 // Wakeup makes tid runnable: sched_wakeup, then sched_add from CPU from. A thread that slept
 // more than a second first catches up on its estcpu decay ([UpdatePri]) and gets its new user
-// priority; in the kernel it would be queued at its kernel sleep priority and take the user
-// priority on the way back to user mode, which this model, having no kernel mode, does at once.
-// A WakeFork wake-up is the child's first sched_add, without sched_wakeup's resets. Wakeup
-// panics if tid is not new or sleeping.
+// priority (resetpriority), but, as in the kernel, it is queued at the priority it had when it
+// went to sleep (td_priority, which sched_wakeup leaves alone): the new user priority takes
+// effect when the thread returns to user mode, that is when it is picked ([Scheduler.Pick],
+// sched_userret). The model has no kernel sleep priorities, so every sleep is one with
+// priority 0. A WakeFork wake-up is the child's first sched_add, without sched_wakeup's resets.
+// Wakeup panics if tid is not new or sleeping.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	t := s.thread(tid)
 	if t.state != Created && t.state != Sleeping {
@@ -239,7 +246,6 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 		t.SlpTime = 0
 		t.Slice = s.slice
 	}
-	t.Pri = t.UserPri
 	s.add(t, from, s.curPri(from), false)
 }
 
@@ -345,8 +351,8 @@ func (s *Scheduler) resched(cpu topology.CPU, preempt bool) {
 }
 
 // Pick is sched_choose for cpu ([Pick]): it removes the chosen thread from its queue and makes
-// it cpu's running thread, or marks cpu idle and reports false. Pick panics if cpu is running a
-// thread.
+// it cpu's running thread, which returns to user mode and so takes its user priority
+// (sched_userret), or marks cpu idle and reports false. Pick panics if cpu is running a thread.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	c := &s.pcpu[cpu]
 	if c.cur != nil {
@@ -370,6 +376,10 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	s.dequeue(t)
 	s.load++ // a running thread still counts in sched_tdcnt
 	t.state, t.cpu, t.didRun = Running, cpu, true
+	// The thread returns to user mode at once (the model has no kernel mode): sched_userret
+	// gives it its user priority if it was queued at another one (a stale one after a long
+	// sleep, or its parent's after a fork).
+	t.Pri = t.UserPri
 	c.cur = t
 	s.idle.Remove(cpu)
 	return t.ID, true
@@ -437,8 +447,13 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 		return
 	}
 	if now >= s.nextLoadav {
-		s.ldavg = s.ldavg.Update(s.load)
-		s.nextLoadav = now + LoadavInterval(s.rng.Uint64())
+		if s.p.OldLoadav {
+			s.ldavg = s.ldavg.Update32(s.load)
+			s.nextLoadav = now + LoadavIntervalTicks(s.rng.Uint64(), s.hz)
+		} else {
+			s.ldavg = s.ldavg.Update(s.load)
+			s.nextLoadav = now + LoadavInterval(s.rng.Uint64())
+		}
 	}
 	for now >= s.nextSchedCPU {
 		s.SchedCPU()

@@ -325,3 +325,35 @@ func TestSchedulerIdlePoll(t *testing.T) {
 		t.Errorf("after one tick the CPUs run %v, want t0 and t1", got)
 	}
 }
+
+// TestWakeupQueuesAtSleepPriority follows sched_wakeup (sched_4bsd.c @e2650af1): a thread that
+// slept more than a second catches up on its decay (updatepri) and gets a new user priority
+// (resetpriority), but only td_user_pri changes; sched_add queues it at td_priority, the
+// priority it went to sleep with, and it takes the user priority when it returns to user mode
+// (sched_userret), which in the model is when it is picked.
+func TestWakeupQueuesAtSleepPriority(t *testing.T) {
+	m := newMachine(t, DefaultParams(), up(), 1000, 1)
+	m.spawn(0, sched.Attr{}, job{}) // a hog, so that the CPU is busy when the sleeper wakes
+	m.spawn(1, sched.Attr{}, job{run: 20 * secondTicks, sleep: 1 << 30})
+	th, _ := m.s.Thread(1)
+	for !m.jobs[1].asleep {
+		m.step()
+	}
+	// schedcpu still decays a sleeper and resets its priority during its first second asleep;
+	// after that td_priority stays as it is until the thread runs again.
+	m.run(10 * secondTicks)
+	before := th.Pri
+	m.s.Wakeup(m.now(), 1, 0, 0)
+	if th.Pri != before || th.UserPri >= before {
+		t.Fatalf("woken after 10 s asleep: queued at %d with user priority %d; want the priority it slept at, %d, and a better user priority",
+			th.Pri, th.UserPri, before)
+	}
+	m.jobs[1].asleep, m.jobs[1].left = false, 20*secondTicks
+	m.settle()
+	for th.state != Running {
+		m.step()
+	}
+	if th.Pri != th.UserPri {
+		t.Errorf("picked at priority %d, want its user priority %d (sched_userret)", th.Pri, th.UserPri)
+	}
+}
