@@ -16,6 +16,7 @@ const (
 func SlpRunMax(hz int) int32 { return int32(hz*5) << TickShift }
 
 // SlpRunFork returns SCHED_SLP_RUN_FORK, the most history a child inherits: (hz/2) << 10.
+// It is 0 at hz 1, which Params.Validate therefore refuses.
 func SlpRunFork(hz int) int32 { return int32(hz/2) << TickShift }
 
 // InteractScore returns the interactivity score of a thread that ran runtime and voluntarily
@@ -78,7 +79,8 @@ func InteractUpdate(runtime, slptime uint32, hz int) (newRuntime, newSlptime uin
 // InteractFork scales the history a child inherits from its parent: sched_interact_fork. The
 // kernel adds the two u_int times into an int sum; if sum exceeds SlpRunFork(hz), both are
 // divided by sum/SlpRunFork(hz). A sum of 2^31 or more is negative as an int and left alone, as
-// in the kernel.
+// in the kernel. Preconditions: hz >= 2 (as Params.Validate requires); at hz 1 SlpRunFork is 0
+// and the division panics where the kernel's would trap.
 func InteractFork(runtime, slptime uint32, hz int) (newRuntime, newSlptime uint32) {
 	fork := SlpRunFork(hz)
 	sum := int32(runtime + slptime)

@@ -24,7 +24,8 @@ type Params struct {
 	Version Version
 
 	// Hz is kern.hz, the rate of the hardclock tick that "ticks" counts (1000 by default).
-	// The Scheduler sets it from sched.Config.Hz.
+	// The Scheduler sets it from sched.Config.Hz. It must be at least 2: at hz 1,
+	// SCHED_SLP_RUN_FORK = (hz/2) << 10 is 0 and sched_interact_fork would divide by it.
 	Hz int
 	// StatHz is stathz, the rate of sched_clock (127 on x86); 0 means Hz (realstathz).
 	// The Scheduler sets it from sched.Config.StatHz.
@@ -244,13 +245,14 @@ func (p *Params) IdleSpinThreshold() int {
 	return 2 * max(10000, 6*p.Hz) / p.RealStatHz()
 }
 
-// Validate reports the first field of p that ULE cannot run with, or nil.
+// Validate reports the first field of p that ULE cannot run with, or nil. Hz must lie in
+// 2..1000000: at hz 1 SlpRunFork is 0, and InteractFork (sched_interact_fork) would divide by it.
 func (p *Params) Validate() error {
 	switch {
 	case p.Version != Main && p.Version != Legacy:
 		return fmt.Errorf("ule: Params.Version %d is not Main or Legacy", p.Version)
-	case p.Hz < 1 || p.Hz > 1_000_000:
-		return fmt.Errorf("ule: Params.Hz %d is outside 1..1000000", p.Hz)
+	case p.Hz < 2 || p.Hz > 1_000_000:
+		return fmt.Errorf("ule: Params.Hz %d is outside 2..1000000 (SCHED_SLP_RUN_FORK = (hz/2)<<10 must not be 0)", p.Hz)
 	case p.StatHz < 0 || p.StatHz > 1_000_000:
 		return fmt.Errorf("ule: Params.StatHz %d is outside 0..1000000", p.StatHz)
 	case p.Slice < 0:

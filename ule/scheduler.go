@@ -62,7 +62,9 @@ func (s *Scheduler) Name() string {
 
 // Start prepares the Scheduler for the machine described by cfg: Hz and StatHz come from cfg,
 // which overrides the Params; the System is built and the per-CPU generators seeded. It returns
-// an error if cfg or the resulting Params are invalid.
+// an error if cfg or the resulting Params are invalid (see Params.Validate); in particular
+// cfg.Hz must be at least 2, because at hz 1 SlpRunFork is 0 and sched_interact_fork would
+// divide by it.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	if err := cfg.Validate(); err != nil {
 		return err

@@ -368,3 +368,36 @@ type policy interface {
 }
 
 var _ policy = (*Scheduler)(nil)
+
+// At hz 1 SCHED_SLP_RUN_FORK = (hz/2) << 10 is 0 and sched_interact_fork divides by it
+// (sys/kern/sched_ule.c, mchoo7/freebsd-src @3521c70f): Start must refuse such a machine with an
+// error rather than fail at the first fork. hz 2 is the smallest that works.
+func TestSchedulerStartRefusesHz1(t *testing.T) {
+	top := topology.Uniform(1, 1, 1, 1, 1)
+	for _, p := range []Params{DefaultParams(), LegacyParams()} {
+		p.Slice = 1 // realstathz/10 is 0 at stathz 1 and 2: only Hz is left to refuse
+		err := New(p).Start(sched.Config{Topology: top, Hz: 1, StatHz: 1}, &fakeEnv{})
+		if err == nil || !strings.HasPrefix(err.Error(), "ule: Params.Hz 1 ") {
+			t.Errorf("%s: Start(Hz 1) = %v, want the ule: Params.Hz error", p.Name, err)
+		}
+		p.Hz = 1
+		if err := p.Validate(); err == nil {
+			t.Errorf("%s: Params{Hz: 1}.Validate() = nil, want an error", p.Name)
+		}
+		s := New(p)
+		if err := s.Start(sched.Config{Topology: top, Hz: 2, StatHz: 2}, &fakeEnv{}); err != nil {
+			t.Fatalf("%s: Start(Hz 2) = %v, want nil", p.Name, err)
+		}
+		if got := SlpRunFork(s.Params().Hz); got != 1024 {
+			t.Errorf("SlpRunFork(2) = %d, want 1024", got)
+		}
+		// A fork from a parent with 4096 shifted ticks of history runs sched_interact_fork at
+		// the smallest hz: ratio 4096/1024 = 4.
+		s.Fork(0, 0, -1, 0, sched.Attr{})
+		s.Thread(0).RunTime, s.Thread(0).SlpTime = 3072, 1024
+		s.Fork(0, 1, 0, 0, sched.Attr{})
+		if c := s.Thread(1); c == nil || c.RunTime != 768 || c.SlpTime != 256 {
+			t.Errorf("%s: child forked at hz 2 = %+v, want RunTime 768, SlpTime 256", p.Name, c)
+		}
+	}
+}
