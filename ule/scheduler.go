@@ -34,6 +34,10 @@ import (
 // for a preemption (the stopped thread goes back to the head of its queue) or an AST (the
 // tail). Explanations are built only when Env.Explaining reports true.
 //
+// The machine must name threads the Scheduler knows: Fork panics on a thread id in use; Stop,
+// Wakeup and SetAttr panic on an unknown or exited thread, and Stop on a thread not running on
+// the CPU given. These are the machine's bugs, not bad input; their messages start with "ule:".
+//
 // A Scheduler is not safe for concurrent use.
 type Scheduler struct {
 	params  Params
@@ -206,7 +210,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 // Wakeup makes tid runnable: sched_wakeup (its sleep is accounted, its slice restarts) or, for
 // sched.WakeFork, sched_add alone; then sched_add places it (PickCPU from the waker's CPU) and
 // the CPU it lands on is rescheduled if Notify or SetPreempt says so. ULE has no wake-up hint
-// for a waker about to sleep, so sched.WakeSync changes nothing.
+// for a waker about to sleep, so sched.WakeSync changes nothing. Wakeup panics if tid is unknown
+// or has exited ("ule: Wakeup of unknown thread …").
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	t := s.mustThread(tid, "Wakeup")
 	ticks := s.Ticks(now)
@@ -266,7 +271,9 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 }
 
 // Stop takes tid off cpu: sched_switch for why, after sched_sleep for sched.Sleep and with
-// sched_exit_thread charging the parent for sched.Exit.
+// sched_exit_thread charging the parent for sched.Exit. Stop panics if tid is unknown or has
+// exited ("ule: Stop of unknown thread …") or is not the thread running on cpu ("ule: Stop of …,
+// which is not running on cpu…").
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	t := s.mustThread(tid, "Stop")
 	c := &s.sys.CPUs[cpu]
@@ -351,7 +358,8 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 
 // SetAttr changes tid's attributes: nice (sched_nice: a new user priority, then sched_prio to
 // it), class and real-time priority (rtp_to_pri: sched_class, sched_user_prio, sched_prio) and
-// affinity (sched_affinity). A CPU that must switch as a result is rescheduled.
+// affinity (sched_affinity). A CPU that must switch as a result is rescheduled. SetAttr panics if
+// tid is unknown or has exited ("ule: SetAttr of unknown thread …").
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	t := s.mustThread(tid, "SetAttr")
 	ticks := s.Ticks(now)
@@ -369,6 +377,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	}
 }
 
+// mustThread returns thread tid, or panics naming op if tid is unknown or has exited.
 func (s *Scheduler) mustThread(tid sched.ID, op string) *Thread {
 	t := s.Thread(tid)
 	if t == nil {

@@ -401,3 +401,34 @@ func TestSchedulerStartRefusesHz1(t *testing.T) {
 		}
 	}
 }
+
+// The documented panics of Stop, Wakeup, SetAttr and Fork, each with its "ule: " message.
+func TestSchedulerMisusePanics(t *testing.T) {
+	m := newTestMachine(t, DefaultParams(), topology.Uniform(1, 1, 1, 2, 1))
+	m.fork(0, 0, sched.Attr{})
+	m.serve()
+	if m.running(0) != 0 || m.running(1) != -1 {
+		t.Fatalf("running %v %v, want thread 0 on cpu0 and cpu1 idle", m.running(0), m.running(1))
+	}
+	tests := []struct {
+		name, want string
+		f          func()
+	}{
+		{"Stop unknown", "ule: Stop of unknown thread", func() { m.s.Stop(0, 0, 7, sched.Sleep) }},
+		{"Stop not running there", "ule: Stop of ", func() { m.s.Stop(0, 1, 0, sched.Sleep) }},
+		{"Wakeup unknown", "ule: Wakeup of unknown thread", func() { m.s.Wakeup(0, 7, 0, 0) }},
+		{"SetAttr unknown", "ule: SetAttr of unknown thread", func() { m.s.SetAttr(0, -1, sched.Attr{}) }},
+		{"Fork in use", "ule: Fork of thread", func() { m.s.Fork(0, 0, -1, 0, sched.Attr{}) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.HasPrefix(msg, tc.want) {
+					t.Errorf("panic %q, want one starting %q", msg, tc.want)
+				}
+			}()
+			tc.f()
+		})
+	}
+}
