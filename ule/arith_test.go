@@ -140,6 +140,22 @@ func TestTimesharePriority(t *testing.T) {
 		{"legacy batch 100% nice -20", ule.Legacy, 50, -20, w(10_240_000, 0, 10000), 183},
 		{"legacy batch 50%", ule.Legacy, 50, 0, w(5_120_000, 0, 10000), 179},
 		{"legacy short window uses hz", ule.Legacy, 50, 0, w(512_000, 0, 500), 179},
+		// Main SCHED_TICK_LENGTH = max(ltick - ftick, 1): a one-tick window with 1024 shifted
+		// ticks (100 %) gives ((58*1024 + 0)/1 + 512) >> 10 = 58, so 115 + 58 + 25 = 198
+		// (mchoo7/freebsd-src sys/kern/sched_ule.c @3521c70f, sched_priority).
+		{"main one-tick window 100%", ule.Main, 50, 0, w(1024, 7, 8), 198},
+		// Legacy SCHED_PRI_TICKS = (ticks >> 10) / (roundup(max(ltick-ftick, hz), 48) / 48)
+		// with roundup(x, 48) = ((x + 47) / 48) * 48 (OlCe2/freebsd-src sys/kern/sched_ule.c
+		// @366ae94e, sys/sys/param.h). Window lengths on and just past a multiple of 48 pin
+		// the "+ 47":
+		//   len 1008 = 21*48: roundup 1008, per 21; 420 ticks / 21 = 20, pri 156 + 20 = 176;
+		//   len 1009 = 21*48+1: roundup 1056, per 22; 420 / 22 = 19, pri 175;
+		//   len 1056 = 22*48: per 22; 440 / 22 = 20, pri 176;
+		//   len 1057 = 22*48+1: per 23; 440 / 23 = 19, pri 175.
+		{"legacy len 1008 = 0 mod 48", ule.Legacy, 50, 0, w(420<<10, 5000, 6008), 176},
+		{"legacy len 1009 = 1 mod 48", ule.Legacy, 50, 0, w(420<<10, 5000, 6009), 175},
+		{"legacy len 1056 = 0 mod 48", ule.Legacy, 50, 0, w(440<<10, 3000, 4056), 176},
+		{"legacy len 1057 = 1 mod 48", ule.Legacy, 50, 0, w(440<<10, 3000, 4057), 175},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,6 +231,25 @@ func TestPctCPUUpdate(t *testing.T) {
 		{"legacy long gap asleep", ule.Legacy, w(1024, 0, 1000), 20000, false, w(0, 10000, 20000)},
 		{"legacy long gap running keeps old ltick", ule.Legacy, w(1024, 0, 1000), 20000, true, w(19_456_000, 10000, 20000)},
 		{"legacy run 100", ule.Legacy, w(0, 0, 0), 100, true, w(102_400, 0, 100)},
+		// Boundaries, with windows not starting at 0 (main: mchoo7/freebsd-src
+		// sys/kern/sched_ule.c @3521c70f; legacy: OlCe2/freebsd-src @366ae94e;
+		// sched_pctcpu_update in both).
+		//
+		// Main, lu_span == t_tgt exactly (11000 - 1000 = 10000) while t - ftick = 10500 is
+		// below t_max 11000: the "lu_span >= t_tgt" branch forgets the past: ticks 0,
+		// ftick = 11000 - 10000 = 1000.
+		{"main lu_span exactly t_tgt, inside t_max", ule.Main, w(102_400, 500, 1000), 11000, false, w(0, 1000, 11000)},
+		// Main, t - ftick == t_max exactly (13000 - 2000 = 11000), lu_span 1000: rescale,
+		// ticks = 5,120,000 / (12000 - 2000) * (10000 - 1000) = 512 * 9000 = 4,608,000,
+		// ftick = 3000; then running adds 1000 << 10: 5,632,000.
+		{"main t-ftick exactly t_max", ule.Main, w(5_120_000, 2000, 12000), 13000, true, w(5_632_000, 3000, 13000)},
+		// Legacy, the same window: t - ftick = 11000 >= SCHED_TICK_MAX = 10000 + 1000, so
+		// ticks = 5,120,000 / (ltick - ftick = 10000) * (12000 - (13000 - 10000)) = 512 * 9000,
+		// ftick = 3000, then + (13000 - 12000) << 10.
+		{"legacy t-ftick exactly SCHED_TICK_MAX", ule.Legacy, w(5_120_000, 2000, 12000), 13000, true, w(5_632_000, 3000, 13000)},
+		// Legacy, t - ftick = 9500 < SCHED_TICK_MAX 11000 (though >= SCHED_TICK_TARG - hz):
+		// no rescaling; running adds (10500 - 10000) << 10 = 512,000.
+		{"legacy t-ftick below SCHED_TICK_MAX", ule.Legacy, w(4_608_000, 1000, 10000), 10500, true, w(5_120_000, 1000, 10500)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -238,6 +273,14 @@ func TestPctCPU(t *testing.T) {
 		{ule.Legacy, ule.Window{Ticks: 10_240_000, LTick: 10000}, 2048},
 		{ule.Legacy, ule.Window{Ticks: 5_120_000, LTick: 10000}, 1024},
 		{ule.Legacy, ule.Window{Ticks: 0, LTick: 10000}, 0},
+		// Main rounds to nearest: ((ticks << 1) + len/2) / len (mchoo7/freebsd-src
+		// sys/kern/sched_ule.c @3521c70f, sched_pctcpu). 2*5,122,700 = 10,245,400;
+		// + 5000 = 10,250,400; / 10000 = 1025 (truncation alone would give 1024).
+		{ule.Main, ule.Window{Ticks: 5_122_700, FTick: 3000, LTick: 13000}, 1025},
+		// len 4: (2*1 + 2) / 4 = 1.
+		{ule.Main, ule.Window{Ticks: 1, FTick: 100, LTick: 104}, 1},
+		// A one-tick window: len = max(1, 1) = 1, (2*1024 + 0) / 1 = 2048, 100 %.
+		{ule.Main, ule.Window{Ticks: 1024, FTick: 7, LTick: 8}, 2048},
 	}
 	for _, tc := range tests {
 		if got := ule.PctCPU(tc.v, tc.w, 1000); got != tc.want {
