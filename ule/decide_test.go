@@ -9,6 +9,7 @@ package ule_test
 import (
 	"testing"
 
+	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
@@ -53,6 +54,12 @@ func TestShouldPreempt(t *testing.T) {
 		{"main: interactive does not preempt batch locally", &main, 56, 120, false, false, ule.PreemptNo},
 		{"main: interactive preempts batch remotely", &main, 56, 120, true, true, ule.PreemptRemoteInteract},
 		{"main: 114 is still interactive", &main, 114, 115, true, true, ule.PreemptRemoteInteract},
+		// sched_shouldpreempt(100, 114, 1), main @3521c70f: 100 < 114; 114 < PRI_MIN_IDLE;
+		// preempt_thresh 40 != 0; 100 is not < 40; remote and 100 <= PRI_MAX_INTERACT 114,
+		// but cpri 114 is not > 114: return 0. Interactive work is not interrupted remotely.
+		{"main: remote over cpri 114 (interactive) no", &main, 100, 114, true, false, ule.PreemptNo},
+		// Legacy @366ae94e, PRI_MAX_INTERACT = 88 + 48 - 1 = 135: the same at 135.
+		{"legacy: remote over cpri 135 (interactive) no", &legacy, 100, 135, true, false, ule.PreemptNo},
 		{"main: not over interactive work remotely", &main, 56, 100, true, false, ule.PreemptNo},
 		{"main: equal never", &main, 120, 120, false, false, ule.PreemptNotBetter},
 		{"main: idle always", &main, 230, 255, false, true, ule.PreemptIdle},
@@ -375,6 +382,43 @@ func TestStealFrom(t *testing.T) {
 	c.Add(idle, 0)
 	if got := ule.StealFrom(c, 1); got != idle {
 		t.Errorf("idle range: StealFrom = %v", got)
+	}
+}
+
+// Legacy runq_steal_from(rq, cpu, start) (OlCe2/freebsd-src sys/kern/sched_ule.c @366ae94e)
+// scans from start = tdq_ridx to the last queue and then, because start != 0, once more from
+// queue 0. With tdq_idx = tdq_ridx = 5, priority 136 lands in queue (64*0/88 + 5) % 64 = 5 and
+// priority 220 in (64*84/88 + 5) % 64 = (61 + 5) % 64 = 2, behind the removal index.
+func TestStealFromLegacyWraps(t *testing.T) {
+	p := ule.LegacyParams()
+	for _, tc := range []struct {
+		name      string
+		pris      []uint8 // added in order as threads 1, 2, …
+		wantID    int
+		wantQueue runq.Index
+	}{
+		// Pass 1 visits the head (136, queue 5) and sets it aside as first; queues 6..63 are
+		// empty; pass 2 from queue 0 reaches queue 2, where thread 2 is eligible and first is
+		// set: it is returned, and the head stays for the victim.
+		{"second pass finds a thread below ridx", []uint8{136, 220}, 2, 2},
+		// Pass 1 finds nothing; pass 2 visits thread 1 in queue 2 first and sets it aside;
+		// nothing else qualifies, so the eligible first is returned.
+		{"only a thread below ridx", []uint8{220}, 1, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := ule.NewCPUState(0, &p)
+			c.Idx, c.Ridx = 5, 5
+			for i, pri := range tc.pris {
+				c.Add(newThread(i+1, pri, twoCPU), 0)
+			}
+			got := ule.StealFrom(c, 1)
+			if got == nil || int(got.ID) != tc.wantID {
+				t.Fatalf("StealFrom(ridx 5, pris %v) = %v, want t%d", tc.pris, got, tc.wantID)
+			}
+			if q, _ := got.Index(); q != tc.wantQueue {
+				t.Errorf("StealFrom(ridx 5, pris %v) took t%d from queue %d, want queue %d", tc.pris, tc.wantID, q, tc.wantQueue)
+			}
+		})
 	}
 }
 
