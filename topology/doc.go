@@ -121,7 +121,9 @@
 //
 // # Costs and concurrency
 //
-// A Topology is immutable and safe for concurrent use. GroupOf, Leaf,
+// A built Topology is immutable and safe for concurrent use; the zero
+// Topology describes no machine and is not valid (NumCPUs reports 0 for it
+// alone). GroupOf, Leaf,
 // Capacity, Distance and Domain cost O(1), SharedLevel and the walks
 // O(depth), CPUSet queries O(MaxCPUs/64); none allocates. A [CPUSet] is a
 // 128-byte value: copy it freely, compare it with ==.

@@ -86,7 +86,12 @@ func (s *Spec) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes t.Spec() as JSON, for example
 //
 //	{"items":[{"level":"smt","count":2,"items":[{"cpus":2}]}]}
+//
+// It returns an error for the zero Topology, which describes no machine.
 func (t *Topology) MarshalJSON() ([]byte, error) {
+	if t.ncpu == 0 {
+		return nil, fmt.Errorf("topology: MarshalJSON of the zero Topology, which describes no machine")
+	}
 	return json.Marshal(t.Spec())
 }
 
