@@ -112,13 +112,18 @@
 // process's affinity mask. [TwoCPU], [TwoSocketSMT], [FourLLC], [FourNode]
 // and [BigLittle] are ready-made machines, the same as the sysfs trees under
 // testdata/sysfs. Malformed input of every form returns an error that names
-// the problem and where it is (a column, an item path such as
-// items[0].items[1], or a sysfs file); only programmer misuse, such as asking
-// about a CPU the topology does not have, panics.
+// the problem and where it is: a column of the text form, a line and column
+// of the JSON (both followed by the item path, such as items[0].items[1],
+// when [New] finds the problem), an item path of a Spec, or a sysfs file.
+// JSON is read strictly: unknown keys, keys given twice and non-integer
+// numbers are errors, never silently dropped. Only programmer misuse, such
+// as asking about a CPU the topology does not have, panics.
 //
 // # Costs and concurrency
 //
-// A Topology is immutable and safe for concurrent use. GroupOf, Leaf,
+// A built Topology is immutable and safe for concurrent use; the zero
+// Topology describes no machine and is not valid (NumCPUs reports 0 for it
+// alone). GroupOf, Leaf,
 // Capacity, Distance and Domain cost O(1), SharedLevel and the walks
 // O(depth), CPUSet queries O(MaxCPUs/64); none allocates. A [CPUSet] is a
 // 128-byte value: copy it freely, compare it with ==.

@@ -208,6 +208,9 @@ func (d *Domain) MaxInterval() int { return 2 * d.shape.weight }
 // not a CPU of t. The complexity is O(1).
 func (t *Topology) Domain(c CPU) *Domain {
 	lv := t.linux
+	if lv == nil { // the zero Topology
+		panic(notCPU("Domain", c))
+	}
 	if !lv.ready.Load() {
 		t.buildDomainsOnce(lv)
 	}

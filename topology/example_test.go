@@ -173,6 +173,19 @@ func ExampleTopology_MarshalJSON() {
 	// node:2 cpu:2 distance=10,21/21,10 <nil>
 }
 
+func ExampleTopology_UnmarshalJSON() {
+	// JSON is read strictly: a misspelt key is an error naming its line and
+	// column, not a field silently left at its default.
+	data := []byte(`{
+  "items": [{"level": "node", "count": 2, "items": [{"cpus": 2}]}],
+  "distances": [[10, 40], [40, 10]]
+}`)
+	var t topology.Topology
+	fmt.Println(t.UnmarshalJSON(data))
+	// Output:
+	// topology: json: line 3, column 3: unknown key "distances" in the spec, want "items", "ids", "distance" or "offline"
+}
+
 func ExampleLevel() {
 	for l := range topology.Level(topology.NumLevels) {
 		fmt.Print(l, " ")

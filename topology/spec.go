@@ -52,7 +52,8 @@ type Item struct {
 }
 
 // New checks s and builds the topology it describes. It returns an error
-// naming the problem and the item (as a path like items[0].items[1]) for a
+// naming the problem and where it is (an item path like items[0].items[1],
+// ids, ids[3], offline or distance) for a
 // count below 1, a group with no contents, a level that is not below its
 // enclosing group's, more than MaxCPUs CPUs, IDs that repeat, are out of
 // range or do not match the number of CPUs, a bad capacity, an Offline CPU
@@ -60,7 +61,14 @@ type Item struct {
 // row per node, has a diagonal other than LocalDistance, an entry outside
 // (LocalDistance, 255], or is not symmetric.
 func New(s Spec) (*Topology, error) {
-	d, err := s.decl()
+	return newSpec(s, func(place string) string { return place })
+}
+
+// newSpec is New with errors that name a place in s (an item path such as
+// "items[0].items[1]", "ids", "ids[3]", "offline" or "distance") as
+// where(place), so that the text form and JSON can add their positions.
+func newSpec(s Spec, where func(place string) string) (*Topology, error) {
+	d, err := s.decl(where)
 	if err != nil {
 		return nil, err
 	}
@@ -82,12 +90,15 @@ type specGroup struct {
 }
 
 // decl expands s into explicit sets.
-func (s Spec) decl() (*decl, error) {
-	total, err := countItems(s.Items, Machine, "items")
+func (s Spec) decl(where func(place string) string) (*decl, error) {
+	total, err := countItems(s.Items, Machine, "items", where)
 	if err != nil {
 		return nil, err
 	}
 	if total == 0 {
+		if w := where(""); w != "" {
+			return nil, fmt.Errorf("topology: %s: the machine has no CPUs", w)
+		}
 		return nil, fmt.Errorf("topology: the machine has no CPUs")
 	}
 	cpus := make([]specCPU, 0, total)
@@ -101,29 +112,29 @@ func (s Spec) decl() (*decl, error) {
 			ids[i] = CPU(i)
 		}
 	} else if len(ids) != len(cpus) {
-		return nil, fmt.Errorf("topology: ids: %d ids for %d CPUs", len(ids), len(cpus))
+		return nil, fmt.Errorf("topology: %s: %d ids for %d CPUs", where("ids"), len(ids), len(cpus))
 	}
 	d := &decl{}
 	for i, c := range ids {
 		if c >= MaxCPUs {
-			return nil, fmt.Errorf("topology: ids[%d]: %v out of range (max %d)", i, c, MaxCPUs-1)
+			return nil, fmt.Errorf("topology: %s: %v out of range (max %d)", where("ids["+strconv.Itoa(i)+"]"), c, MaxCPUs-1)
 		}
 		if d.cpus.Has(c) {
-			return nil, fmt.Errorf("topology: ids[%d]: %v appears twice", i, c)
+			return nil, fmt.Errorf("topology: %s: %v appears twice", where("ids["+strconv.Itoa(i)+"]"), c)
 		}
 		d.cpus.Add(c)
 	}
 	if extra := s.Offline.Difference(d.cpus); !extra.IsEmpty() {
 		c, _ := extra.First()
-		return nil, fmt.Errorf("topology: offline: %v is not a CPU of the machine {%s}", c, d.cpus)
+		return nil, fmt.Errorf("topology: %s: %v is not a CPU of the machine {%s}", where("offline"), c, d.cpus)
 	}
 	d.cpus = d.cpus.Difference(s.Offline)
 	if d.cpus.IsEmpty() {
-		return nil, fmt.Errorf("topology: offline: every CPU is offline")
+		return nil, fmt.Errorf("topology: %s: every CPU is offline", where("offline"))
 	}
 
 	last, _ := d.cpus.Last()
-	where := make([]string, int(last)+1)
+	cpuWhere := make([]string, int(last)+1)
 	for i, c := range cpus {
 		id := ids[i]
 		if !d.cpus.Has(id) {
@@ -131,16 +142,16 @@ func (s Spec) decl() (*decl, error) {
 		}
 		if c.capacity != 0 {
 			if c.capacity < 1 || c.capacity > CapacityScale {
-				return nil, fmt.Errorf("topology: %s: capacity %d out of range 1-%d", c.where, c.capacity, CapacityScale)
+				return nil, fmt.Errorf("topology: %s: capacity %d out of range 1-%d", where(c.where), c.capacity, CapacityScale)
 			}
 			if d.capacity == nil {
 				d.capacity = make([]int, int(last)+1)
 			}
 			d.capacity[id] = c.capacity
 		}
-		where[id] = c.where
+		cpuWhere[id] = c.where
 	}
-	d.capWhere = func(c CPU) string { return where[c] }
+	d.capWhere = func(c CPU) string { return where(cpuWhere[c]) }
 
 	// Node groups that lose every CPU lose their row and column too.
 	var perLevel [NumLevels - 1]int
@@ -170,7 +181,7 @@ func (s Spec) decl() (*decl, error) {
 		d.levels[g.level] = append(d.levels[g.level], declGroup{cpus: set, where: g.where})
 	}
 	if s.Distance != nil {
-		d.distWhere = "distance"
+		d.distWhere = where("distance")
 		d.dist = s.Distance
 		if nodes != len(keepNode) && len(s.Distance) == nodes {
 			d.dist = subMatrix(s.Distance, keepNode)
@@ -200,10 +211,11 @@ func subMatrix(m [][]int, keep []int) [][]int {
 
 // countItems checks items below a group of level parent and returns how many
 // CPUs they hold, saturating above MaxCPUs.
-func countItems(items []Item, parent Level, path string) (int, error) {
+func countItems(items []Item, parent Level, path string, where func(string) string) (int, error) {
 	total := 0
 	for i, it := range items {
-		at := fmt.Sprintf("%s[%d]", path, i)
+		place := path + "[" + strconv.Itoa(i) + "]"
+		at := where(place)
 		if it.Count < 1 {
 			return 0, fmt.Errorf("topology: %s: count %d, want at least 1", at, it.Count)
 		}
@@ -216,7 +228,7 @@ func countItems(items []Item, parent Level, path string) (int, error) {
 				return 0, fmt.Errorf("topology: %s: %s group with no contents", at, it.Level)
 			}
 			var err error
-			if n, err = countItems(it.Items, it.Level, at+".items"); err != nil {
+			if n, err = countItems(it.Items, it.Level, place+".items", where); err != nil {
 				return 0, err
 			}
 		}

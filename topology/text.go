@@ -206,13 +206,17 @@ func writeSeq(b *strings.Builder, ids []CPU) {
 // machine in another way (a different spacing, a count of 1 that adds no
 // group, runs not merged) is refused with an error that shows the canonical
 // text; every other mistake is refused with an error naming the column
-// (1-based, in bytes) and what was expected there.
+// (1-based, in bytes) and what was expected there, or, for the checks of
+// [New], the column where the item or field starts ("cpus=", "distance=",
+// "offline=") and its path in the Spec, as in
+//
+//	topology: parse "cpu:0": column 1: items[0]: count 0, want at least 1
 func Parse(text string) (*Topology, error) {
-	s, err := ParseSpec(text)
+	s, p, err := parseSpec(text)
 	if err != nil {
 		return nil, err
 	}
-	t, err := New(s)
+	t, err := newSpec(s, p.where)
 	if err != nil {
 		return nil, fmt.Errorf("topology: parse %q: %s", text, strings.TrimPrefix(err.Error(), "topology: "))
 	}
@@ -231,24 +235,41 @@ func Parse(text string) (*Topology, error) {
 // [Spec.String] prints, including an " offline=<cpulist>" suffix. Syntax
 // errors name the column.
 func ParseSpec(text string) (Spec, error) {
-	p := &textParser{text: text}
+	s, _, err := parseSpec(text)
+	return s, err
+}
+
+// parseSpec is ParseSpec, also returning the parser, which knows where each
+// item and field of the Spec was written.
+func parseSpec(text string) (Spec, *textParser, error) {
+	p := &textParser{text: text, at: make(map[string]int)}
+	s, err := p.spec()
+	return s, p, err
+}
+
+// spec reads a whole text form.
+func (p *textParser) spec() (Spec, error) {
+	text := p.text
 	var s Spec
 	var err error
-	if s.Items, err = p.list(Machine); err != nil {
+	if s.Items, err = p.list(Machine, "items"); err != nil {
 		return Spec{}, err
 	}
 	if p.take(" cpus=") {
+		p.at["ids"] = p.pos
 		if s.IDs, err = p.seq(); err != nil {
 			return Spec{}, err
 		}
 	}
 	if p.take(" distance=") {
+		p.at["distance"] = p.pos
 		if s.Distance, err = p.matrix(); err != nil {
 			return Spec{}, err
 		}
 	}
 	if p.take(" offline=") {
 		at := p.pos
+		p.at["offline"] = at
 		end := strings.IndexByte(text[at:], ' ')
 		if end < 0 {
 			end = len(text) - at
@@ -268,6 +289,27 @@ func ParseSpec(text string) (Spec, error) {
 type textParser struct {
 	text string
 	pos  int
+	at   map[string]int // offset of each item path and field read
+}
+
+// where returns "column N: place" for a place in the Spec read, such as
+// "items[0].items[1]" or "ids[3]", for the errors of New. A place not
+// recorded takes the column of the nearest enclosing one that is; the
+// place "" is the whole text.
+func (p *textParser) where(place string) string {
+	if place == "" {
+		return "column 1"
+	}
+	for q := place; ; {
+		if off, ok := p.at[q]; ok {
+			return "column " + strconv.Itoa(off+1) + ": " + place
+		}
+		i := strings.LastIndexAny(q, ".[")
+		if i <= 0 {
+			return "column 1: " + place
+		}
+		q = q[:i]
+	}
 }
 
 func (p *textParser) errorf(format string, args ...any) error {
@@ -311,11 +353,12 @@ func (p *textParser) number(what string) (int, error) {
 	return n, nil
 }
 
-// list reads items separated by " + " inside a group of level parent.
-func (p *textParser) list(parent Level) ([]Item, error) {
+// list reads items separated by " + " inside a group of level parent; path
+// names them, as in "items" or "items[0].items".
+func (p *textParser) list(parent Level, path string) ([]Item, error) {
 	var items []Item
 	for {
-		it, err := p.item(parent)
+		it, err := p.item(parent, path+"["+strconv.Itoa(len(items))+"]")
 		if err != nil {
 			return nil, err
 		}
@@ -326,9 +369,10 @@ func (p *textParser) list(parent Level) ([]Item, error) {
 	}
 }
 
-// item reads "cpu:N", "cpu:N@C" or "<level>:N <body>".
-func (p *textParser) item(parent Level) (Item, error) {
+// item reads "cpu:N", "cpu:N@C" or "<level>:N <body>" as the item at path.
+func (p *textParser) item(parent Level, path string) (Item, error) {
 	at := p.pos
+	p.at[path] = at
 	if p.take("cpu:") {
 		n, err := p.number("a CPU count")
 		if err != nil {
@@ -365,7 +409,7 @@ func (p *textParser) item(parent Level) (Item, error) {
 	}
 	it := Item{Level: level, Count: n}
 	if p.take("(") {
-		if it.Items, err = p.list(level); err != nil {
+		if it.Items, err = p.list(level, path+".items"); err != nil {
 			return Item{}, err
 		}
 		if !p.take(")") {
@@ -373,7 +417,7 @@ func (p *textParser) item(parent Level) (Item, error) {
 		}
 		return it, nil
 	}
-	sub, err := p.item(level)
+	sub, err := p.item(level, path+".items[0]")
 	if err != nil {
 		return Item{}, err
 	}
@@ -385,6 +429,7 @@ func (p *textParser) item(parent Level) (Item, error) {
 func (p *textParser) seq() ([]CPU, error) {
 	var ids []CPU
 	for {
+		run := p.pos
 		lo, err := p.number("a CPU id")
 		if err != nil {
 			return nil, err
@@ -407,6 +452,7 @@ func (p *textParser) seq() ([]CPU, error) {
 			return nil, p.errorf("more than %d CPU ids", MaxCPUs)
 		}
 		for c := lo; c <= hi; c++ {
+			p.at["ids["+strconv.Itoa(len(ids))+"]"] = run
 			ids = append(ids, CPU(c))
 		}
 		if !p.take(",") {

@@ -31,9 +31,17 @@ const CapacityScale = 1024
 // the tree (milliseconds at 1024 CPUs); later calls find it ready.
 //
 // Build one with [Uniform], [New], [Parse], [Topology.UnmarshalJSON],
-// [Discover] or one of the ready-made machines such as [TwoSocketSMT]. A
-// Topology is safe for concurrent use. The queries below cost O(1) or
-// O(depth) and never allocate.
+// [Discover] or one of the ready-made machines such as [TwoSocketSMT]. The
+// zero Topology is not valid: it describes no machine. Every built topology
+// has at least one CPU, so NumCPUs() == 0 reports exactly the zero value. On
+// it NumCPUs, NumIDs, NumNodes, Depth, Asymmetric, CPUs, Has, Groups and
+// AllGroups return zero or empty results, MarshalJSON returns an error,
+// Tree returns "", the CPU queries panic as for any CPU the topology does
+// not have, and Root and the methods built on it (Spec, String) panic.
+//
+// A built Topology is never modified, so it is safe for concurrent use; the
+// one method that writes, UnmarshalJSON, fills in a zero Topology before it
+// is shared. The queries below cost O(1) or O(depth) and never allocate.
 type Topology struct {
 	cpus    CPUSet
 	ncpu    int
@@ -53,7 +61,7 @@ type Topology struct {
 }
 
 // NumCPUs returns the number of CPUs (FreeBSD mp_ncpus, Linux
-// num_online_cpus).
+// num_online_cpus): at least 1, except 0 for the zero Topology.
 func (t *Topology) NumCPUs() int { return t.ncpu }
 
 // NumIDs returns one more than the highest CPU id (FreeBSD mp_maxid+1, Linux
@@ -67,8 +75,18 @@ func (t *Topology) CPUs() CPUSet { return t.cpus }
 // Has reports whether c is a CPU of t.
 func (t *Topology) Has(c CPU) bool { return t.cpus.Has(c) }
 
-// Root returns the group of all CPUs (FreeBSD cpu_top).
-func (t *Topology) Root() *Group { return &t.groups[0] }
+// Root returns the group of all CPUs (FreeBSD cpu_top). It panics on the
+// zero Topology.
+func (t *Topology) Root() *Group {
+	if len(t.groups) == 0 {
+		panic(zeroTopology)
+	}
+	return &t.groups[0]
+}
+
+// zeroTopology is the panic message of the methods the zero Topology has no
+// answer for.
+const zeroTopology = "topology: the zero Topology describes no machine; build one with New, Parse, Uniform or Discover"
 
 // Depth returns the largest depth of a leaf: 0 when the root is the only
 // group.

@@ -1,6 +1,7 @@
 package topology_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -336,4 +337,46 @@ func TestGroupsOrder(t *testing.T) {
 	require.Equal(t, topology.SMT, tp.SharedLevel(1, 13))
 	require.Equal(t, topology.LLC, tp.SharedLevel(0, 14))
 	require.Equal(t, topology.Node, tp.SharedLevel(0, 3))
+}
+
+// TestZeroTopology checks what the type documents of the zero Topology: the
+// counts and sets are empty, NumCPUs tells it apart from every built
+// topology, MarshalJSON fails, and the rest panics with the package prefix.
+func TestZeroTopology(t *testing.T) {
+	var z topology.Topology
+	require.Equal(t, 0, z.NumCPUs())
+	require.Equal(t, 0, z.NumIDs())
+	require.Equal(t, 0, z.NumNodes())
+	require.Equal(t, 0, z.Depth())
+	require.False(t, z.Asymmetric())
+	require.Equal(t, topology.CPUSet{}, z.CPUs())
+	require.False(t, z.Has(0))
+	require.Empty(t, z.Groups(topology.LLC))
+	require.Empty(t, z.AllGroups())
+	require.Equal(t, "", z.Tree())
+	b, err := json.Marshal(&z)
+	require.ErrorContains(t, err, "topology: MarshalJSON of the zero Topology", "json.Marshal(&zero) = %s", b)
+	const zero = "topology: the zero Topology describes no machine; build one with New, Parse, Uniform or Discover"
+	for _, tc := range []struct {
+		name string
+		f    func()
+		msg  string
+	}{
+		{"Root", func() { z.Root() }, zero},
+		{"Spec", func() { z.Spec() }, zero},
+		{"String", func() { _ = z.String() }, zero},
+		{"Leaf", func() { z.Leaf(0) }, "topology: Leaf: cpu0 is not a CPU of the topology"},
+		{"Domain", func() { z.Domain(0) }, "topology: Domain: cpu0 is not a CPU of the topology"},
+		{"DomainsText", func() { z.DomainsText(0) }, "topology: Domain: cpu0 is not a CPU of the topology"},
+		{"Capacity", func() { z.Capacity(0) }, "topology: Capacity: cpu0 is not a CPU of the topology"},
+		{"NodeDistance", func() { z.NodeDistance(0, 0) }, "topology: NodeDistance: node index out of range"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.PanicsWithValue(t, tc.msg, tc.f)
+		})
+	}
+	// Every built topology has a CPU, so NumCPUs() == 0 is the zero value.
+	for _, m := range machines {
+		require.Positive(t, m.build().NumCPUs(), m.name)
+	}
 }
