@@ -125,6 +125,7 @@ func TestParseErrors(t *testing.T) {
 		{"fifo without rtprio", "thread x class=fifo\nend", "line 1, column 1: fifo priority 0 outside 1..99"},
 		{"every distribution", "thread x\n\tevery exp(1ms)\n\t\trun 1ms\n\tend\nend", `line 2, column 8: bad duration "exp(1ms)" (want a number and a unit such as 10ms, 250us, 2s)`},
 		{"utf-8", "thread x\xff\nend", "line 1, column 9: invalid UTF-8"},
+		{"literal U+FFFD is a character", "thread x\n\trun \uFFFD\nend", "line 2, column 6: bad duration \"\uFFFD\""},
 		{"column in characters", "thread µ\nend", `line 1, column 8: thread name "µ" is not a letter or _ followed by letters, digits, _ or -`},
 	}
 	for _, tc := range cases {
