@@ -73,11 +73,18 @@ const (
 // New builds a machine for w under p, as cfg describes, and starts the policy: it calls
 // p.Start, then p.AddGroup for each of w's groups (unless cfg.FlattenGroups). It returns an error
 // if cfg or w does not validate, if a thread's CPUs are not all on the machine, if the policy's
-// tick rate is out of range, or if the policy refuses to start or to create a group. The policy
-// must be fresh: a Policy runs on one machine only.
+// tick rate is out of range, or if the policy refuses to start or to create a group. A nil p or
+// w, and a cfg.Topology that is nil or has no CPUs (a zero topology.Topology), are errors too.
+// The policy must be fresh: a Policy runs on one machine only.
 func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("sim: nil Policy")
+	}
+	if w == nil {
+		return nil, fmt.Errorf("sim: nil Workload")
 	}
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)

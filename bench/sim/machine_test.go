@@ -45,6 +45,9 @@ func TestNewErrors(t *testing.T) {
 		want string
 	}{
 		{"no topology", sim.Config{}, newRR(1000, 4), "", "sim: Config without a topology"},
+		{"zero topology", sim.Config{Topology: &topology.Topology{}}, newRR(1000, 4), "", "sim: Config.Topology has no CPUs"},
+		{"nil policy", sim.Config{Topology: one}, nil, "", "sim: nil Policy"},
+		{"nil workload", sim.Config{Topology: one}, newRR(1000, 4), "-", "sim: nil Workload"},
 		{"speed entries", sim.Config{Topology: one, Speed: []int{1, 2}}, newRR(1000, 4), "", "sim: Config.Speed has 2 entries for 1 CPU ids"},
 		{"speed value", sim.Config{Topology: one, Speed: []int{5000}}, newRR(1000, 4), "", "sim: Config.Speed[0] = 5000 outside 1..4096"},
 		{"smt", sim.Config{Topology: one, SMTFactor: 2000}, newRR(1000, 4), "", "sim: Config.SMTFactor 2000 outside 1..1024"},
@@ -63,7 +66,11 @@ func TestNewErrors(t *testing.T) {
 				r.rr = *newRR(100, 4)
 			}
 			wl := w
-			if tc.text != "" {
+			switch tc.text {
+			case "":
+			case "-":
+				wl = nil
+			default:
 				wl = mustParse(t, tc.text)
 			}
 			_, err := sim.New(tc.cfg, tc.p, wl)
