@@ -148,3 +148,32 @@ func TestRunContinues(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, r.Threads, full.Threads)
 }
+
+// TestLongInstantsOfValidWorkloadsRun checks that the guard against a policy rescheduling without
+// end does not fire on a valid workload that does much at one instant: 70000 yields (beyond the
+// guard's 65536 + 64×(threads+CPUs) work items) and a fork of 70000 threads, each woken at once.
+func TestLongInstantsOfValidWorkloadsRun(t *testing.T) {
+	one := topology.Uniform(1, 1, 1, 1, 1)
+	cases := []struct {
+		name, text string
+		exited     int64
+	}{
+		{"yields", "thread a\n\trepeat 70000\n\t\tyield\n\tend\n\trun 1ms\nend\n", 1},
+		{"two threads yielding", "thread a count=2\n\trepeat 40000\n\t\tyield\n\tend\n\trun 1ms\nend\n", 2},
+		{"fork", "template c\n\texit\nend\nthread p\n\tfork c 70000\n\tjoin\nend\n", 70001},
+	}
+	for _, tc := range cases {
+		w := mustParse(t, tc.text)
+		for _, pc := range realPolicies(one) {
+			if tc.name == "fork" && pc.name != "ule-main" {
+				continue // 70000 threads take seconds under the race detector: one policy is enough
+			}
+			t.Run(tc.name+"/"+pc.name, func(t *testing.T) {
+				r, err := sim.Run(sim.Config{Topology: one}, pc.make(), w, time.Second)
+				require.NoError(t, err)
+				assert.Equal(t, tc.exited, r.Exited, "threads exited")
+				require.NoError(t, r.Err())
+			})
+		}
+	}
+}
