@@ -244,7 +244,8 @@ func Run(cfg Config, p Policy, w *workload.Workload, until time.Duration) (*Resu
 // Run panics if the policy breaks the contract of [Policy] in a way the machine cannot carry on
 // from (a Resched for a CPU that does not exist; rescheduling without end at one instant, that is
 // more than 65536 + 64×(threads+CPUs) reschedules in a row while no thread's script moves on);
-// the message starts with "sim: ". A workload that validates never makes it panic. Picks of threads that are not runnable, or not allowed on the CPU,
+// the message starts with "sim: ". A workload that validates never trips them under a policy
+// that keeps the contract. Picks of threads that are not runnable, or not allowed on the CPU,
 // are recorded as violations of ThreadConservation instead, and the CPU idles.
 func (m *Machine) Run(until time.Duration) error {
 	for m.live > 0 && m.err == nil && m.q.len() > 0 && m.q.top().t <= int64(until) {
