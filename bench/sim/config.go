@@ -64,7 +64,8 @@ type Checks struct {
 
 // Config describes the machine: CPUs and their speeds, clock rates, costs, and what to record.
 type Config struct {
-	// Topology is the machine's CPU topology; it is required.
+	// Topology is the machine's CPU topology; it is required, and must be built by package
+	// topology (a zero topology.Topology has no CPUs and is refused).
 	Topology *topology.Topology
 	// Hz is the periodic clock rate the policy is told about (FreeBSD hz, Linux CONFIG_HZ); 0 means
 	// DefaultHz.
@@ -118,6 +119,8 @@ func (c *Config) Validate() error {
 	switch {
 	case d.Topology == nil:
 		return fmt.Errorf("sim: Config without a topology")
+	case d.Topology.NumCPUs() == 0:
+		return fmt.Errorf("sim: Config.Topology has no CPUs (build it with a constructor of package topology)")
 	case d.Hz < 0 || d.Hz > 1_000_000:
 		return fmt.Errorf("sim: Config.Hz %d outside 1..1000000", c.Hz)
 	case d.StatHz < 0 || d.StatHz > 1_000_000:

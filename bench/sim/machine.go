@@ -73,11 +73,18 @@ const (
 // New builds a machine for w under p, as cfg describes, and starts the policy: it calls
 // p.Start, then p.AddGroup for each of w's groups (unless cfg.FlattenGroups). It returns an error
 // if cfg or w does not validate, if a thread's CPUs are not all on the machine, if the policy's
-// tick rate is out of range, or if the policy refuses to start or to create a group. The policy
-// must be fresh: a Policy runs on one machine only.
+// tick rate is out of range, or if the policy refuses to start or to create a group. A nil p or
+// w, and a cfg.Topology that is nil or has no CPUs (a zero topology.Topology), are errors too.
+// The policy must be fresh: a Policy runs on one machine only.
 func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("sim: nil Policy")
+	}
+	if w == nil {
+		return nil, fmt.Errorf("sim: nil Workload")
 	}
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
@@ -235,8 +242,10 @@ func Run(cfg Config, p Policy, w *workload.Workload, until time.Duration) (*Resu
 // early: a workload forked more than Config.MaxThreads threads.
 //
 // Run panics if the policy breaks the contract of [Policy] in a way the machine cannot carry on
-// from (a Resched for a CPU that does not exist, rescheduling without end at one instant); the
-// message starts with "sim: ". Picks of threads that are not runnable, or not allowed on the CPU,
+// from (a Resched for a CPU that does not exist; rescheduling without end at one instant, that is
+// more than 65536 + 64×(threads+CPUs) reschedules in a row while no thread's script moves on);
+// the message starts with "sim: ". A workload that validates never trips them under a policy
+// that keeps the contract. Picks of threads that are not runnable, or not allowed on the CPU,
 // are recorded as violations of ThreadConservation instead, and the CPU idles.
 func (m *Machine) Run(until time.Duration) error {
 	for m.live > 0 && m.err == nil && m.q.len() > 0 && m.q.top().t <= int64(until) {
@@ -371,11 +380,22 @@ func (m *Machine) spawnDue() {
 
 // drain does the queued work of the current instant: reschedules and script steps, which may
 // queue more.
+//
+// A policy that asks for a reschedule whenever it picks would keep the machine at one instant
+// forever: drain panics after more than 1<<16 + 64*(threads+CPUs) work items in a row in which
+// no thread's script moved on. A script step resets the count, since validated scripts do at
+// most workload.MaxInstant steps per op at one instant (a thread yielding a million times at one
+// instant is the workload's doing, not the policy's).
 func (m *Machine) drain() {
-	limit := 1<<16 + 64*(len(m.threads)+len(m.cpus))
+	stuck := 0 // work items since a thread's script last moved on
 	for i := 0; i < len(m.work); i++ {
-		if i > limit {
+		if stuck++; stuck > 1<<16+64*(len(m.threads)+len(m.cpus)) {
 			panic(fmt.Sprintf("sim: %s keeps asking for reschedules at time %d", m.pol.Name(), m.now))
+		}
+		if i >= 1024 && 2*i >= len(m.work) {
+			// Drop the items done so far, so that a long instant holds only the pending ones.
+			m.work = m.work[:copy(m.work, m.work[i:])]
+			i = 0
 		}
 		w := m.work[i]
 		c := &m.cpus[w.cpu]
@@ -387,6 +407,7 @@ func (m *Machine) drain() {
 		case workAdvance:
 			if c.cur == w.tid && m.threads[w.tid].remaining == 0 && c.segStart <= m.now && !m.q.pending(m.slotDone(w.cpu)) {
 				m.advance(w.cpu, w.tid)
+				stuck = 0
 			}
 		}
 	}

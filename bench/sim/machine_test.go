@@ -45,6 +45,9 @@ func TestNewErrors(t *testing.T) {
 		want string
 	}{
 		{"no topology", sim.Config{}, newRR(1000, 4), "", "sim: Config without a topology"},
+		{"zero topology", sim.Config{Topology: &topology.Topology{}}, newRR(1000, 4), "", "sim: Config.Topology has no CPUs"},
+		{"nil policy", sim.Config{Topology: one}, nil, "", "sim: nil Policy"},
+		{"nil workload", sim.Config{Topology: one}, newRR(1000, 4), "-", "sim: nil Workload"},
 		{"speed entries", sim.Config{Topology: one, Speed: []int{1, 2}}, newRR(1000, 4), "", "sim: Config.Speed has 2 entries for 1 CPU ids"},
 		{"speed value", sim.Config{Topology: one, Speed: []int{5000}}, newRR(1000, 4), "", "sim: Config.Speed[0] = 5000 outside 1..4096"},
 		{"smt", sim.Config{Topology: one, SMTFactor: 2000}, newRR(1000, 4), "", "sim: Config.SMTFactor 2000 outside 1..1024"},
@@ -63,7 +66,11 @@ func TestNewErrors(t *testing.T) {
 				r.rr = *newRR(100, 4)
 			}
 			wl := w
-			if tc.text != "" {
+			switch tc.text {
+			case "":
+			case "-":
+				wl = nil
+			default:
 				wl = mustParse(t, tc.text)
 			}
 			_, err := sim.New(tc.cfg, tc.p, wl)
@@ -140,4 +147,33 @@ func TestRunContinues(t *testing.T) {
 	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, time.Second)
 	require.NoError(t, err)
 	assert.Equal(t, r.Threads, full.Threads)
+}
+
+// TestLongInstantsOfValidWorkloadsRun checks that the guard against a policy rescheduling without
+// end does not fire on a valid workload that does much at one instant: 70000 yields (beyond the
+// guard's 65536 + 64×(threads+CPUs) work items) and a fork of 70000 threads, each woken at once.
+func TestLongInstantsOfValidWorkloadsRun(t *testing.T) {
+	one := topology.Uniform(1, 1, 1, 1, 1)
+	cases := []struct {
+		name, text string
+		exited     int64
+	}{
+		{"yields", "thread a\n\trepeat 70000\n\t\tyield\n\tend\n\trun 1ms\nend\n", 1},
+		{"two threads yielding", "thread a count=2\n\trepeat 40000\n\t\tyield\n\tend\n\trun 1ms\nend\n", 2},
+		{"fork", "template c\n\texit\nend\nthread p\n\tfork c 70000\n\tjoin\nend\n", 70001},
+	}
+	for _, tc := range cases {
+		w := mustParse(t, tc.text)
+		for _, pc := range realPolicies(one) {
+			if tc.name == "fork" && pc.name != "ule-main" {
+				continue // 70000 threads take seconds under the race detector: one policy is enough
+			}
+			t.Run(tc.name+"/"+pc.name, func(t *testing.T) {
+				r, err := sim.Run(sim.Config{Topology: one}, pc.make(), w, time.Second)
+				require.NoError(t, err)
+				assert.Equal(t, tc.exited, r.Exited, "threads exited")
+				require.NoError(t, r.Err())
+			})
+		}
+	}
 }

@@ -215,6 +215,18 @@ func (d Dist) Min() Duration {
 	return d.A
 }
 
+// canBePositive reports whether d can draw a positive duration: every distribution but the
+// constant 0 and uniform(0,0).
+func (d Dist) canBePositive() bool {
+	switch d.Kind {
+	case Const:
+		return d.A > 0
+	case Uniform:
+		return d.B > 0
+	}
+	return true
+}
+
 // Sample draws a duration from d using src, with integer arithmetic only, so that the same source
 // state gives the same duration on every architecture. A constant or forever distribution does not
 // consume randomness; a uniform one consumes one or more words, an exponential exactly one.

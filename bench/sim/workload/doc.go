@@ -55,6 +55,12 @@
 // durations on every architecture; the simulator gives each thread its own source, so a thread
 // draws the same durations whichever policy runs it.
 //
+// Every op but run, sleep and every takes no simulated time, and the machine stretches a run or
+// sleep of 0 to 1 ns. [Workload.Validate] therefore refuses what would stand still: a loop whose
+// body has no run or sleep of a positive duration and no every, and more than [MaxInstant]
+// repetitions of an op at one instant (nested repeats without time, times the count of a send,
+// recv or fork), so that a valid workload always runs to its end or to the time limit.
+//
 // # Kernel names
 //
 // Workloads imitate the programs schedulers are measured with:

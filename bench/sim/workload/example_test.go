@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
 )
@@ -92,4 +93,65 @@ func ExampleParseDist() {
 	d, err := workload.ParseDist("uniform(1ms, 3ms)")
 	fmt.Println(d, d.Min(), err)
 	// Output: uniform(1ms,3ms) 1ms <nil>
+}
+
+// A workload can be built in Go with the op constructors instead of parsed; Validate checks it
+// as Parse would, locating problems by their path in the value.
+func ExampleWorkload_Validate() {
+	ms := workload.Duration(time.Millisecond)
+	w := workload.Workload{
+		Pipes: []workload.Pipe{{Name: "jobs", Cap: 4}},
+		Threads: []workload.Thread{
+			{Name: "producer", Ops: []workload.Op{
+				workload.RepeatOp(10, workload.RunOp(workload.Exponential(ms)), workload.SendOp("jobs", 1)),
+			}},
+			{Name: "worker", Template: true, Ops: []workload.Op{
+				workload.RecvOp("jobs", 5),
+				workload.RunOp(workload.Between(ms, 2*ms)),
+			}},
+			{Name: "boss", Ops: []workload.Op{workload.ForkOp("worker", 2), {Kind: workload.Join}}},
+			{Name: "ticker", Ops: []workload.Op{workload.EveryOp(10*ms, 5, workload.RunOp(workload.Fixed(ms/10)))}},
+			{Name: "napper", Ops: []workload.Op{workload.LoopOp(workload.SleepOp(workload.Fixed(5*ms)), workload.RunOp(workload.Fixed(ms)))}},
+		},
+	}
+	if err := w.Validate(); err != nil {
+		panic(err)
+	}
+	fmt.Print(workload.Format(&w))
+
+	w.Threads[4].Ops = []workload.Op{workload.LoopOp(workload.SendOp("jobs", 1))}
+	fmt.Println(w.Validate())
+	// Output:
+	// pipe jobs cap=4
+	//
+	// thread producer
+	// 	repeat 10
+	// 		run exp(1ms)
+	// 		send jobs 1
+	// 	end
+	// end
+	//
+	// template worker
+	// 	recv jobs 5
+	// 	run uniform(1ms,2ms)
+	// end
+	//
+	// thread boss
+	// 	fork worker 2
+	// 	join
+	// end
+	//
+	// thread ticker
+	// 	every 10ms 5
+	// 		run 100us
+	// 	end
+	// end
+	//
+	// thread napper
+	// 	loop
+	// 		sleep 5ms
+	// 		run 1ms
+	// 	end
+	// end
+	// threads[4].ops[0]: loop body takes no time (it needs a run or sleep of a positive duration, or an every)
 }

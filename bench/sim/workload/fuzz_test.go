@@ -48,18 +48,20 @@ func FuzzParse(f *testing.F) {
 }
 
 // FuzzParseJSON feeds arbitrary bytes to ParseJSON: it must never panic, every error must be an
-// *Error with a position or a path, and an accepted workload must survive a round trip.
+// *Error with a position, and an accepted workload must survive a round trip.
 func FuzzParseJSON(f *testing.F) {
 	f.Add([]byte(`{"threads": [{"name": "hog", "count": 2, "ops": [{"op": "run", "time": "forever"}]}]}`))
 	f.Add([]byte(`{"pipes": [{"name": "p"}], "threads": [{"name": "a", "ops": [{"op": "loop", "body": [{"op": "recv", "name": "p"}, {"op": "run", "time": "exp(1ms)"}]}]}]}`))
 	f.Add([]byte(`{"threads": [{"name": "a", "ops": [{"op": "slep"}]}]}`))
 	f.Add([]byte(`{"threads": [`))
+	f.Add([]byte(`{"threads": [{"name": "a", "Name": "b", "ops": [{"op": "run", "time": "0s"}]}]}`))
+	f.Add([]byte(`{"threads": [{"name": "a", "ops": [{"op": "sleep"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := workload.ParseJSON(data)
 		if err != nil {
 			var e *workload.Error
-			if !errors.As(err, &e) || e.Pos.Line < 1 && e.Path == "" {
-				t.Fatalf("ParseJSON(%q) error %v has neither position nor path", data, err)
+			if !errors.As(err, &e) || e.Pos.Line < 1 || e.Pos.Col < 1 {
+				t.Fatalf("ParseJSON(%q) error %v is not positioned", data, err)
 			}
 			return
 		}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/schedkit/schedkit/sched"
@@ -20,9 +22,12 @@ import (
 //
 //	{"threads": [{"name": "hog", "count": 2, "nice": 19, "ops": [{"op": "run", "time": "forever"}]}]}
 //
-// Unknown fields are errors. Every error is an *[Error]: a syntax or type error is positioned at
-// its line and column in data; an error in a value is located by its path, such as
-// `threads[0].ops[2].op: unknown behaviour "slep"`. ParseJSON never panics.
+// Unknown fields are errors, and so is a key given twice in one object (encoding/json would
+// keep the last value), as keys are matched without regard to case. Run and sleep need a
+// "time", as they need a duration in the text form. Every error is an *[Error] positioned at its
+// line and column in data; an error in a value also names the value's path (Path, and at the
+// start of Msg), such as `line 1, column 37: threads[0].ops[0].op: unknown behaviour "slep"`.
+// ParseJSON never panics.
 func ParseJSON(data []byte) (*Workload, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
@@ -34,18 +39,132 @@ func ParseJSON(data []byte) (*Workload, error) {
 	if _, err := d.Token(); err != io.EOF {
 		return nil, &Error{Pos: posAt(data, skipSpace(data, end)), Msg: "data after the workload"}
 	}
+	offsets, err := scanJSON(data)
+	if err != nil {
+		return nil, err
+	}
 	w := &Workload{Groups: jw.Groups, Pipes: jw.Pipes}
 	for i := range jw.Threads {
 		t, err := jw.Threads[i].convert("threads[" + itoa(i) + "]")
 		if err != nil {
-			return nil, err
+			return nil, locate(data, offsets, err)
 		}
 		w.Threads = append(w.Threads, t)
 	}
 	if err := w.Validate(); err != nil {
-		return nil, err
+		return nil, locate(data, offsets, err)
 	}
 	return w, nil
+}
+
+// scanJSON walks data, a JSON value that has decoded without error, token by token. It returns
+// an *Error positioned at the second of two keys of one object that encoding/json matches to the
+// same field (equal after case folding); otherwise it returns the offset of every value in data
+// by its path in the form of Error.Path, such as "threads[0].ops[2]" ("" for the whole value).
+func scanJSON(data []byte) (map[string]int64, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	offsets := map[string]int64{}
+	var value func(path string) error
+	value = func(path string) error {
+		off := skipDelims(data, d.InputOffset())
+		tok, err := d.Token()
+		if err != nil {
+			return &Error{Pos: posAt(data, off), Msg: err.Error()}
+		}
+		offsets[path] = off
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for d.More() {
+				off := skipDelims(data, d.InputOffset())
+				tok, err := d.Token()
+				if err != nil {
+					return &Error{Pos: posAt(data, off), Msg: err.Error()}
+				}
+				key, _ := tok.(string)
+				folded := foldKey(key)
+				if seen[folded] {
+					return &Error{Pos: posAt(data, off), Path: path, Msg: "key " + quote(key) + " given twice"}
+				}
+				seen[folded] = true
+				p := strings.ToLower(key)
+				if path != "" {
+					p = path + "." + p
+				}
+				if err := value(p); err != nil {
+					return err
+				}
+			}
+		case json.Delim('['):
+			for i := 0; d.More(); i++ {
+				if err := value(path + "[" + itoa(i) + "]"); err != nil {
+					return err
+				}
+			}
+		default:
+			return nil
+		}
+		_, err = d.Token() // the closing delimiter
+		if err != nil {
+			return &Error{Pos: posAt(data, d.InputOffset()), Msg: err.Error()}
+		}
+		return nil
+	}
+	if err := value(""); err != nil {
+		return nil, err
+	}
+	return offsets, nil
+}
+
+// foldKey returns the form of a JSON key that encoding/json compares with field names: each
+// letter made upper case after lower case, so that "Name", "NAME" and "name" are one key.
+func foldKey(k string) string {
+	return strings.Map(func(r rune) rune { return unicode.ToUpper(unicode.ToLower(r)) }, k)
+}
+
+// skipDelims returns the offset of the first byte at or after off that is neither JSON white
+// space nor the colon or comma the decoder reads before the next token.
+func skipDelims(data []byte, off int64) int64 {
+	for off < int64(len(data)) {
+		switch data[off] {
+		case ' ', '\t', '\n', '\r', ':', ',':
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+// locate gives err, an *Error located by its path only, the position of the value at that path
+// or, if the path names no value of data (a field left out), of the nearest enclosing one.
+func locate(data []byte, offsets map[string]int64, err error) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Pos.Line > 0 || e.Path == "" {
+		return err
+	}
+	for p := e.Path; ; p = p[:max(strings.LastIndexAny(p, ".["), 0)] {
+		if off, ok := offsets[p]; ok {
+			return &Error{Pos: posAt(data, off), Path: e.Path, Msg: e.Path + ": " + e.Msg}
+		}
+		if p == "" {
+			return err
+		}
+	}
+}
+
+// MarshalJSON implements json.Marshaler. It writes op as its struct tags say, except that the
+// time of a Run or Sleep is always written, "0s" included, since [ParseJSON] requires it.
+func (op Op) MarshalJSON() ([]byte, error) {
+	type plain Op // the fields of Op without this method
+	if op.Kind != Run && op.Kind != Sleep {
+		return json.Marshal(plain(op))
+	}
+	return json.Marshal(struct {
+		plain
+		Time Dist `json:"time"`
+	}{plain(op), op.Time})
 }
 
 // The json* types mirror the workload with its text-form fields as plain strings, so that a bad
@@ -109,6 +228,9 @@ func convertOps(js []jsonOp, path string) ([]Op, error) {
 			return nil, &Error{Path: p + ".op", Msg: "unknown behaviour " + quote(j.Op)}
 		}
 		op := Op{Kind: k, Name: j.Name, N: j.N}
+		if j.Time == "" && (k == Run || k == Sleep) {
+			return nil, &Error{Path: p, Msg: k.String() + " needs a time, a duration or distribution"}
+		}
 		if j.Time != "" {
 			d, err := ParseDist(j.Time)
 			if err != nil {

@@ -65,6 +65,14 @@ func TestParseJSONErrors(t *testing.T) {
 		{"unknown pipe", `{"threads": [{"name": "a", "ops": [{"op": "send", "name": "q"}]}]}`, `threads[0].ops[0]: send: unknown pipe "q"`},
 		{"field of another kind", `{"threads": [{"name": "a", "ops": [{"op": "yield", "n": 2}]}]}`, `threads[0].ops[0]: yield does not take n`},
 		{"nested path", `{"threads": [{"name": "a", "ops": [{"op": "loop", "body": [{"op": "run", "time": "1ms"}, {"op": "nice", "n": 40}]}]}]}`, `threads[0].ops[0].body[1]: nice 40 outside -20..20`},
+		{"key twice", `{"threads": [{"name": "a", "ops": [{"op": "run", "time": "1ms"}]}], "threads": []}`, `line 1, column 69: key "threads" given twice`},
+		{"name twice", `{"threads": [{"name": "a", "name": "b", "ops": [{"op": "run", "time": "1ms"}]}]}`, `line 1, column 28: key "name" given twice`},
+		{"key twice in another case", `{"threads": [{"name": "a", "NAME": "b", "ops": []}]}`, `line 1, column 28: key "NAME" given twice`},
+		{"time twice", `{"threads": [{"name": "a", "ops": [{"op": "run", "time": "1ms", "time": "2ms"}]}]}`, `line 1, column 65: key "time" given twice`},
+		{"run without time", `{"threads": [{"name": "a", "ops": [{"op": "run"}]}]}`, `line 1, column 36: threads[0].ops[0]: run needs a time, a duration or distribution`},
+		{"sleep with empty time", "{\"threads\": [{\"name\": \"a\", \"ops\": [\n  {\"op\": \"sleep\", \"time\": \"\"}]}]}", `line 2, column 3: threads[0].ops[0]: sleep needs a time`},
+		{"value positioned", `{"threads": [{"name": "a", "ops": [{"op": "slep"}]}]}`, `line 1, column 43: threads[0].ops[0].op: unknown behaviour "slep"`},
+		{"missing field positioned at its object", `{"threads": [{"name": "a"}, {"ops": []}]}`, `line 1, column 29: threads[1]: thread without a name`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,6 +80,22 @@ func TestParseJSONErrors(t *testing.T) {
 			require.Error(t, err)
 			assert.Nil(t, w)
 			assert.Contains(t, err.Error(), tc.want)
+			var e *workload.Error
+			require.ErrorAs(t, err, &e)
+			assert.Greater(t, e.Pos.Line, 0, "ParseJSON(%s) error has no position", tc.text)
 		})
 	}
+}
+
+// TestJSONZeroTime checks that run 0 and sleep 0, whose JSON time is the zero value, keep their
+// time through json.Marshal, since ParseJSON refuses a run or sleep without one.
+func TestJSONZeroTime(t *testing.T) {
+	w, err := workload.Parse("thread a\n\trun 0s\n\tsleep 0s\n\tyield\nend\n")
+	require.NoError(t, err)
+	data, err := json.Marshal(w)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"ops":[{"op":"run","time":"0s"},{"op":"sleep","time":"0s"},{"op":"yield"}]`)
+	back, err := workload.ParseJSON(data)
+	require.NoError(t, err)
+	assert.Equal(t, workload.Format(w), workload.Format(back))
 }

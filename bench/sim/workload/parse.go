@@ -65,6 +65,12 @@ func tokenize(line int, l string) ([]token, error) {
 	start, startCol := -1, 0
 	for i, r := range l {
 		col++
+		if r == utf8.RuneError {
+			// A literal U+FFFD is three bytes; an invalid byte decodes to RuneError of size 1.
+			if _, size := utf8.DecodeRuneInString(l[i:]); size == 1 {
+				return nil, errAt(Pos{line, col}, "", "invalid UTF-8")
+			}
+		}
 		if r == '#' && depth == 0 {
 			l = l[:i]
 			break
@@ -83,8 +89,6 @@ func tokenize(line int, l string) ([]token, error) {
 			if depth < 0 {
 				return nil, errAt(Pos{line, col}, "", "unbalanced )")
 			}
-		case r == utf8.RuneError:
-			return nil, errAt(Pos{line, col}, "", "invalid UTF-8")
 		}
 		if start < 0 {
 			start, startCol = i, col

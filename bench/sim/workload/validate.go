@@ -18,6 +18,10 @@ const (
 	MaxDepth = 32
 	// MaxRepeat is the largest N of a Repeat or Every.
 	MaxRepeat = 1<<31 - 1
+	// MaxInstant bounds the work a thread may do without simulated time passing: the product of
+	// the counts of the Repeats around an op whose bodies take no time, times the count of a
+	// Send, Recv or Fork. Above it a simulation would stand still at one instant for hours.
+	MaxInstant = 1 << 20
 )
 
 // An Error is a problem in a workload, located by a position in its text form (Pos, for
@@ -49,8 +53,15 @@ func (e *Error) Error() string {
 // (a thread's group, a group's parent, the pipe of Send and Recv, the template of Fork, the group
 // of SetGroup) names something declared, a group's parent before it; that counts, durations,
 // nice values, classes and priorities are in range; that each op sets only the fields its kind
-// uses; and that the body of every Loop takes time (contains a Run, Sleep or Every), so that no
-// thread can loop forever without simulated time passing. The error is an *[Error].
+// uses; that the body of every Loop takes time, so that no thread can loop forever without
+// simulated time passing; and that no op repeats more than [MaxInstant] times at one instant.
+//
+// A body takes time if it holds an Every, a Run or Sleep whose duration can be positive (not
+// "run 0", which the machine stretches to 1 ns, nor uniform(0,0) or exp(0)), or a Loop or
+// Repeat whose body takes time. The ops between two that take time run at one instant: a
+// Repeat whose body takes no time multiplies the ops in it, and the product of the counts of
+// such nested Repeats, times the count of a Send, Recv or Fork inside them, is at most
+// MaxInstant. The error is an *[Error].
 func (w *Workload) Validate() error {
 	v := validator{groups: map[string]bool{}, pipes: map[string]bool{}, templates: map[string]bool{}}
 	threads := map[string]bool{}
@@ -123,7 +134,7 @@ func (w *Workload) Validate() error {
 		if err := checkAttr(t.Class, t.Nice, t.RTPrio); err != nil {
 			return errAt(t.pos, path, "%s", err)
 		}
-		if err := v.ops(t.Ops, path+".ops", t.pos, 0); err != nil {
+		if err := v.ops(t.Ops, path+".ops", t.pos, 0, 1); err != nil {
 			return err
 		}
 	}
@@ -153,7 +164,9 @@ var allowed = [numKinds]int{
 	Nice: fN, SetClass: fClass | fN, SetCPUs: fCPUs, SetGroup: fName,
 }
 
-func (v *validator) ops(ops []Op, path string, parent Pos, depth int) error {
+// ops checks the ops of a script or body at the given nesting depth; instant is the number of
+// times each of them may run at one instant, the product of the enclosing Repeats without time.
+func (v *validator) ops(ops []Op, path string, parent Pos, depth int, instant int64) error {
 	if depth > MaxDepth {
 		return errAt(parent, path, "blocks nested deeper than %d", MaxDepth)
 	}
@@ -189,14 +202,14 @@ func (v *validator) ops(ops []Op, path string, parent Pos, depth int) error {
 				}
 			}
 		}
-		if err := v.op(op, p, depth); err != nil {
+		if err := v.op(op, p, depth, instant); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (v *validator) op(op *Op, p string, depth int) error {
+func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 	switch op.Kind {
 	case Run, Sleep:
 		if err := op.Time.Validate(); err != nil {
@@ -212,6 +225,9 @@ func (v *validator) op(op *Op, p string, depth int) error {
 		if op.N < 0 || op.N > MaxCount {
 			return errAt(op.pos, p, "%s: count %d outside 1..%d", op.Kind, op.N, MaxCount)
 		}
+		if err := checkInstant(op, p, instant*int64(max(op.N, 1))); err != nil {
+			return err
+		}
 	case Fork:
 		if !v.templates[op.Name] {
 			return errAt(op.pos, p, "fork: %q is not a template", op.Name)
@@ -219,13 +235,22 @@ func (v *validator) op(op *Op, p string, depth int) error {
 		if op.N < 0 || op.N > MaxCount {
 			return errAt(op.pos, p, "fork: count %d outside 1..%d", op.N, MaxCount)
 		}
+		if err := checkInstant(op, p, instant*int64(max(op.N, 1))); err != nil {
+			return err
+		}
 	case Loop:
 		if !takesTime(op.Body) {
-			return errAt(op.pos, p, "loop body takes no time (it needs a run, sleep or every)")
+			return errAt(op.pos, p, "loop body takes no time (it needs a run or sleep of a positive duration, or an every)")
 		}
 	case Repeat:
 		if op.N < 1 || op.N > MaxRepeat {
 			return errAt(op.pos, p, "repeat: count %d outside 1..%d", op.N, MaxRepeat)
+		}
+		if !takesTime(op.Body) {
+			instant *= int64(op.N)
+			if err := checkInstant(op, p, instant); err != nil {
+				return err
+			}
 		}
 	case Every:
 		if op.Time.Kind != Const || op.Time.A <= 0 || op.Time.A > MaxDuration {
@@ -255,18 +280,31 @@ func (v *validator) op(op *Op, p string, depth int) error {
 		if len(op.Body) == 0 {
 			return errAt(op.pos, p, "%s with an empty body", op.Kind)
 		}
-		return v.ops(op.Body, p+".body", op.pos, depth+1)
+		return v.ops(op.Body, p+".body", op.pos, depth+1, instant)
 	}
 	return nil
 }
 
-// takesTime reports whether every run through ops advances simulated time: it holds a Run,
-// Sleep or Every, or a Loop or Repeat whose body does.
+// checkInstant returns an error if op runs n > MaxInstant times at one instant.
+func checkInstant(op *Op, p string, n int64) error {
+	if n > MaxInstant {
+		return errAt(op.pos, p, "%s: %d repetitions without simulated time passing, more than %d (a run or sleep in the repeated body makes time pass)",
+			op.Kind, n, MaxInstant)
+	}
+	return nil
+}
+
+// takesTime reports whether every run through ops advances simulated time: it holds an Every,
+// a Run or Sleep whose duration can be positive, or a Loop or Repeat whose body takes time.
 func takesTime(ops []Op) bool {
 	for i := range ops {
 		switch ops[i].Kind {
-		case Run, Sleep, Every:
+		case Every:
 			return true
+		case Run, Sleep:
+			if ops[i].Time.canBePositive() {
+				return true
+			}
 		case Loop, Repeat:
 			if takesTime(ops[i].Body) {
 				return true

@@ -65,3 +65,24 @@ func TestKindText(t *testing.T) {
 	assert.Error(t, err)
 	assert.Equal(t, "kind(99)", workload.Kind(99).String())
 }
+
+// TestValidateAcceptsWhatTakesTime checks the other side of the rules on time: workloads whose
+// loops take time and whose repetitions at one instant stay within MaxInstant validate.
+func TestValidateAcceptsWhatTakesTime(t *testing.T) {
+	cases := []struct{ name, text string }{
+		{"loop of run 1ns", "thread x\n\tloop\n\t\trun 1ns\n\tend\nend"},
+		{"loop of sleep uniform(0,1ns)", "thread x\n\tloop\n\t\tsleep uniform(0s,1ns)\n\tend\nend"},
+		{"loop of every", "thread x\n\tloop\n\t\tevery 1ms 2\n\t\t\tyield\n\t\tend\n\tend\nend"},
+		{"loop of repeated run", "thread x\n\tloop\n\t\trepeat 2\n\t\t\tyield\n\t\t\trun 1us\n\t\tend\n\tend\nend"},
+		{"repeat of MaxInstant yields", "thread x\n\trepeat 1048576\n\t\tyield\n\tend\nend"},
+		{"nested repeats at MaxInstant", "thread x\n\trepeat 1024\n\t\trepeat 1024\n\t\t\tyield\n\t\tend\n\tend\nend"},
+		{"time resets the count", "thread x\n\trepeat 2147483647\n\t\trun 1ms\n\t\trepeat 1048576\n\t\t\tyield\n\t\tend\n\tend\nend"},
+		{"send at MaxInstant", "pipe p\nthread x\n\trepeat 1024\n\t\tsend p 1024\n\tend\nend"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := workload.Parse(tc.text)
+			assert.NoError(t, err, "Parse(%q)", tc.text)
+		})
+	}
+}
