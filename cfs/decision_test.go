@@ -206,6 +206,10 @@ func TestPick(t *testing.T) {
 		{"next buddy within granularity", []uint64{v + 5, v, v + 1_000_000}, false, -1, 2, -1, 2, PickNextBuddy},
 		{"next buddy too far", []uint64{v + 5, v, v + 1_000_001}, false, -1, 2, -1, 1, PickLeftmost},
 		{"last buddy within granularity", []uint64{v + 5, v, v + 9}, false, -1, -1, 0, 0, PickLastBuddy},
+		// pick_next_entity takes the last buddy only if wakeup_preempt_entity(last, left) < 1.
+		{"last buddy too far", []uint64{v + 1_000_001, v, v + 9}, false, -1, -1, 0, 1, PickLeftmost},
+		// The skip rule applies only when the skip buddy is the entity about to be picked.
+		{"skip buddy not the leftmost is ignored", []uint64{v + 5, v, v + 9}, false, 2, -1, -1, 1, PickLeftmost},
 		{"next buddy before last buddy", []uint64{v + 5, v, v + 9}, false, -1, 2, 0, 2, PickNextBuddy},
 		{"next buddy overrides the skip rule", []uint64{v + 5, v, v + 9}, false, 1, 0, -1, 0, PickNextBuddy},
 	}
