@@ -34,8 +34,15 @@ func InverseEstcpuWeight(ncpu int) uint32 {
 // (sched_4bsd.c), with iew the [InverseEstcpuWeight] and fold the run queue's RQ_PPQ. The ceiling
 // keeps estcpu/IEW + (nice − PRIO_MIN) below the 40 + 40 levels the formula was sized for:
 // IEW·40 − 1 with FreeBSD main's 256 queues (estcpu/IEW ≤ 39), IEW·37 − 1 with the legacy
-// 64-queue run queue (≤ 36).
+// 64-queue run queue (≤ 36). ESTCPULim panics if iew or fold is zero (the kernel's
+// INVERSE_ESTCPU_WEIGHT and RQ_PPQ are never zero).
 func ESTCPULim(e, iew uint32, fold runq.Fold) uint32 {
+	if iew == 0 {
+		panic("bsd4: ESTCPULim with a zero inverse estcpu weight")
+	}
+	if fold == 0 {
+		panic("bsd4: ESTCPULim with a zero fold")
+	}
 	limit := iew*(NiceWeight*(PrioMax-PrioMin)-uint32(fold)) + iew - 1
 	return min(e, limit)
 }
@@ -44,7 +51,7 @@ func ESTCPULim(e, iew uint32, fold runq.Fold) uint32 {
 // interrupted: estcpu becomes ESTCPULIM(estcpu+1), and the thread's priority is recomputed
 // (resetpriority) whenever the new value is a multiple of iew, that is each time it crosses a
 // priority level. At the ceiling the value stays put and, being IEW·k − 1, never asks for a
-// recomputation.
+// recomputation. EstCPUTick panics if iew or fold is zero.
 func EstCPUTick(estcpu, iew uint32, fold runq.Fold) (next uint32, reprioritize bool) {
 	next = ESTCPULim(estcpu+1, iew, fold)
 	return next, next%iew == 0

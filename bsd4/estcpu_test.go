@@ -130,3 +130,35 @@ func TestUpdatePriMatchesRepeatedDecay(t *testing.T) {
 		}
 	}
 }
+
+// TestArithmeticPanics checks that the estcpu and priority arithmetic rejects the zero
+// INVERSE_ESTCPU_WEIGHT and zero RQ_PPQ the kernel never has, with a message starting "bsd4: ",
+// instead of dividing by zero or returning an unbounded ceiling.
+func TestArithmeticPanics(t *testing.T) {
+	l := bsd4.DefaultParams().Layout
+	tests := []struct {
+		name string
+		f    func()
+		want string
+	}{
+		{"ESTCPULim(5000, 0, NoFold)", func() { bsd4.ESTCPULim(5000, 0, runq.NoFold) }, "bsd4: ESTCPULim with a zero inverse estcpu weight"},
+		{"ESTCPULim(5000, 8, 0)", func() { bsd4.ESTCPULim(5000, 8, 0) }, "bsd4: ESTCPULim with a zero fold"},
+		{"EstCPUTick(10, 0, NoFold)", func() { bsd4.EstCPUTick(10, 0, runq.NoFold) }, "bsd4: ESTCPULim with a zero inverse estcpu weight"},
+		{"EstCPUTick(10, 8, 0)", func() { bsd4.EstCPUTick(10, 8, 0) }, "bsd4: ESTCPULim with a zero fold"},
+		{"ResetPriority(10, 0, 0, l)", func() { bsd4.ResetPriority(10, 0, 0, l) }, "bsd4: ResetPriority with a zero inverse estcpu weight"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if r == nil {
+					t.Fatalf("%s did not panic, want %q", tc.name, tc.want)
+				}
+				if msg, _ := r.(string); msg != tc.want {
+					t.Errorf("%s panicked with %v, want %q", tc.name, r, tc.want)
+				}
+			}()
+			tc.f()
+		})
+	}
+}

@@ -61,6 +61,9 @@ func (l Layout) MaxTimeshare() uint8 { return l.MinIdle - 1 }
 // [InverseEstcpuWeight] of the machine, so the same estcpu means a different priority on a
 // machine of a different size. ResetPriority panics if iew is zero.
 func ResetPriority(estcpu uint32, nice int, iew uint32, l Layout) uint8 {
+	if iew == 0 {
+		panic("bsd4: ResetPriority with a zero inverse estcpu weight")
+	}
 	pri := uint32(l.MinTimeshare) + estcpu/iew + uint32(int32(NiceWeight*(nice-PrioMin)))
 	pri = min(max(pri, uint32(l.MinTimeshare)), uint32(l.MaxTimeshare()))
 	return uint8(pri)

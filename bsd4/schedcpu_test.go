@@ -79,6 +79,15 @@ func TestSchedCPU(t *testing.T) {
 			false,
 		},
 		{
+			// One second asleep is not a long sleep: schedcpu calls updatepri only for
+			// ts_slptime > 1, so only this second's decay applies: 300·4096/6144 = 200.
+			"awake after one second asleep does not catch up",
+			bsd4.Usage{EstCPU: 300, SlpTime: 1},
+			true, 2048,
+			bsd4.Usage{EstCPU: 200},
+			true,
+		},
+		{
 			// updatepri(300, 5) = 88, then this second's decay: 88·4096/6144 = 58.
 			"awake after a long sleep catches up",
 			bsd4.Usage{EstCPU: 300, SlpTime: 5},

@@ -63,6 +63,8 @@ func TestCheckPreemptTick(t *testing.T) {
 		{"slice used up", def, 3_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, true, TickSliceExpired, 2999998},
 		{"slice exactly used is not over", def, 2999998, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, TickLeadOverSlice, 2999998},
 		{"below min_granularity", def, 749_999, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, false, TickBelowMinGranularity, 2999998},
+		// check_preempt_tick returns early only if delta_exec < sysctl_sched_min_granularity.
+		{"exactly min_granularity", def, 750_000, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, TickLeadOverSlice, 2999998},
 		{"behind the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v - 1, v}, false, TickBehindLeftmost, 2999998},
 		{"lead equal to the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999998, v}, false, TickLeadWithinSlice, 2999998},
 		{"lead one over the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, TickLeadOverSlice, 2999998},
@@ -206,6 +208,10 @@ func TestPick(t *testing.T) {
 		{"next buddy within granularity", []uint64{v + 5, v, v + 1_000_000}, false, -1, 2, -1, 2, PickNextBuddy},
 		{"next buddy too far", []uint64{v + 5, v, v + 1_000_001}, false, -1, 2, -1, 1, PickLeftmost},
 		{"last buddy within granularity", []uint64{v + 5, v, v + 9}, false, -1, -1, 0, 0, PickLastBuddy},
+		// pick_next_entity takes the last buddy only if wakeup_preempt_entity(last, left) < 1.
+		{"last buddy too far", []uint64{v + 1_000_001, v, v + 9}, false, -1, -1, 0, 1, PickLeftmost},
+		// The skip rule applies only when the skip buddy is the entity about to be picked.
+		{"skip buddy not the leftmost is ignored", []uint64{v + 5, v, v + 9}, false, 2, -1, -1, 1, PickLeftmost},
 		{"next buddy before last buddy", []uint64{v + 5, v, v + 9}, false, -1, 2, 0, 2, PickNextBuddy},
 		{"next buddy overrides the skip rule", []uint64{v + 5, v, v + 9}, false, 1, 0, -1, 0, PickNextBuddy},
 	}
@@ -233,4 +239,29 @@ func TestPick(t *testing.T) {
 	if got, reason := Pick(NewCPU(0, p).Root(), nil, p); got != nil || reason != PickNone {
 		t.Errorf("Pick(empty) = %v, %v; want nil, %v", got, reason, PickNone)
 	}
+}
+
+// TestCheckPreemptWakeupNextBuddyGroup follows v6.5's check_preempt_wakeup (fair.c blob
+// b3e25be58e2b) for a grouped wakee: with NEXT_BUDDY on a crowded queue the wakee task itself is
+// marked first (set_next_buddy walks up from the task, next_buddy_marked = 1); when find_matching_se
+// then yields its group's entity, which leads the running task by more than the granularity, the
+// preemption does not mark that entity again, so the named buddy stays the task.
+func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
+	const v = 1<<40 + 50_000_000
+	p := DefaultParams()
+	p.NextBuddy, p.NrLatency = true, 2
+	c := rig(t, p, true, 0, tasksOf("curr", 0, "other", 0), []uint64{v + 10_000_000, v})
+	g := NewGroup("g", nil, 1)
+	w := NewTask("w", Normal, 0)
+	w.SetGroup(g)
+	c.attach(w)
+	c.enqueueTask(w, 0, flagWakeup)
+	d := CheckPreemptWakeup(c, w, false, p)
+	if !d.Preempt || d.Reason != WakeupLead || d.Wakee != w.Parent() {
+		t.Fatalf("CheckPreemptWakeup(grouped w) = %v, matching wakee side %v; want a preemption on the lead of g's entity", d, d.Wakee)
+	}
+	if d.NextBuddy != w {
+		t.Errorf("CheckPreemptWakeup(grouped w).NextBuddy = %v, want w", d.NextBuddy)
+	}
+	checkCPU(t, c, nil)
 }

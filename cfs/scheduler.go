@@ -384,7 +384,8 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // [SelectTaskRQ] (recording the waker's wakee flips) and enqueued, as a migrated wakeup if it
 // changes CPU. A CPU the wakee should preempt, or an idle one, is rescheduled. A thread whose
 // sleep was delayed (v7.1) is still queued: ttwu_runnable requeues it on its own CPU
-// ([CPU.Wakeup]) and judges preemption there, without select_task_rq.
+// ([CPU.Wakeup]) and judges preemption there, without select_task_rq. Wakeup panics if tid is
+// unknown (never forked, or exited) or is runnable and not a delayed sleeper.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	th := s.thread(tid)
 	t := th.task
@@ -538,7 +539,8 @@ func (s *Scheduler) updateMisfit(cpu topology.CPU) {
 // CPU's running entity: the next Pick puts it back only where the picked task's hierarchy
 // differs ([CPU.Schedule]), as __schedule does. A still-queued task that may no longer run on
 // cpu, delayed or not, is put back at once and moves to an allowed CPU (move_queued_task, which
-// keeps a delayed task delayed).
+// keeps a delayed task delayed). Stop panics if tid is unknown, or if why is sched.Sleep or
+// sched.Exit and tid is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	th := s.thread(tid)
 	t := th.task
@@ -889,6 +891,7 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 // reschedules a running one so that it leaves at its next stop). A task whose dequeue was
 // delayed (v7.1) is still queued: each change dequeues and enqueues it around the change as the
 // kernel's sched_change does, and it stays delayed, on its CPU or on the one it is moved to.
+// SetAttr panics if tid is unknown (never forked, or exited).
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	th := s.thread(tid)
 	t := th.task

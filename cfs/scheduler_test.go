@@ -588,3 +588,32 @@ func TestSchedulerDelayed(t *testing.T) {
 		}
 	})
 }
+
+// TestSchedulerPanics checks the documented panics of the Scheduler's thread methods: an
+// unknown thread (never forked, or exited), a wakeup of a runnable thread, and a stop for
+// sleep or exit of a thread that is not queued on the CPU.
+func TestSchedulerPanics(t *testing.T) {
+	forVersions(t, func(t *testing.T, v Version) {
+		s := NewScheduler(SchedulerOptions{Version: v})
+		if err := s.Start(sched.Config{Topology: topology.TwoCPU(), Hz: 250}, &fakeEnv{tb: t}); err != nil {
+			t.Fatal(err)
+		}
+		s.Fork(0, 0, -1, 0, sched.Attr{})
+		s.Wakeup(0, 0, 0, sched.WakeFork)
+		s.Fork(0, 1, 0, 0, sched.Attr{}) // forked, never woken: not queued
+		for _, tc := range []struct {
+			name string
+			f    func()
+			want string
+		}{
+			{"Wakeup(unknown)", func() { s.Wakeup(0, 7, 0, 0) }, "cfs: Scheduler: unknown thread t7"},
+			{"Wakeup(runnable)", func() { s.Wakeup(0, 0, 0, 0) }, "cfs: Scheduler.Wakeup of runnable thread t0"},
+			{"Stop(unknown)", func() { s.Stop(0, 0, 7, sched.Sleep) }, "cfs: Scheduler: unknown thread t7"},
+			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: CPU.Sleep of a task not queued on this CPU"},
+			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: CPU."},
+			{"SetAttr(unknown)", func() { s.SetAttr(0, 7, sched.Attr{}) }, "cfs: Scheduler: unknown thread t7"},
+		} {
+			assertPanics(t, tc.name, tc.f, tc.want)
+		}
+	})
+}

@@ -123,3 +123,75 @@ func TestWakeupGran(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceAltPeriodBeyondNrLatency separates the two periods sched_slice can use (fair.c v6.5
+// blob b3e25be58e2b): with ALT_PERIOD the count is the CPU's h_nr_running, every fair task,
+// without it the entities of se's own queue. They give different periods only past
+// sched_nr_latency (8), where __sched_period stretches to nr · min_granularity. A nice-0 task
+// runs at the root next to group g holding a nice -20 task and eight nice-19 ones: 10 tasks
+// (7.5 ms) against g's 9 entities (6.75 ms). The nice -20 task's slice is the period scaled by
+// 88761/(88761 + 8·15) in g and by 1024/2048 at the root (g's share is all of its 1024 on this
+// single CPU), well above the 0.75 ms floor.
+func TestSliceAltPeriodBeyondNrLatency(t *testing.T) {
+	g := NewGroup("g", nil, 1)
+	a, big := NewTask("a", Normal, 0), NewTask("big", Normal, -20)
+	big.SetGroup(g)
+	tasks := []*Entity{a, big}
+	for range 8 {
+		s := NewTask("s", Normal, 19)
+		s.SetGroup(g)
+		tasks = append(tasks, s)
+	}
+	c := queueOf(DefaultParams(), tasks...)
+	gLoad, rootLoad := LoadWeight{Weight: (88761 + 8*15) << 10}, LoadWeight{Weight: 2 << 20}
+	if big.Queue().Load() != gLoad || c.Root().Load() != rootLoad {
+		t.Fatalf("setup: g's load %v, root load %v; want %v, %v", big.Queue().Load(), c.Root().Load(), gLoad, rootLoad)
+	}
+	want := func(period uint64) uint64 {
+		return CalcDelta(DeltaWMult, CalcDelta(DeltaWMult, period, 88761<<10, gLoad), NiceZeroLoad, rootLoad)
+	}
+	alt, own := DefaultParams(), DefaultParams()
+	own.AltPeriod = false
+	for _, tc := range []struct {
+		name string
+		p    Params
+		want uint64
+	}{
+		{"ALT_PERIOD: 10 tasks on the CPU", alt, want(7_500_000)},
+		{"no ALT_PERIOD: 9 entities in g", own, want(6_750_000)},
+	} {
+		if got := Slice(big.Queue(), big, tc.p); got != tc.want {
+			t.Errorf("%s: Slice(big) = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSliceFloorMinGranularity checks BASE_SLICE's floor in sched_slice (fair.c v6.5 blob
+// b3e25be58e2b): idle_min_granularity (0.75 ms, not scaled with the CPU count) only for an idle
+// entity in a queue that is not all idle, min_granularity (0.75 ms × 4 = 3 ms on 8 CPUs)
+// otherwise. With 8 CPUs ten tasks stretch the period to 30 ms and get just under 3 ms each
+// (the computed inverse truncates), so the floor decides.
+func TestSliceFloorMinGranularity(t *testing.T) {
+	p := Preset(V65, 8)
+	var normal, idle []*Entity
+	for range 10 {
+		normal = append(normal, NewTask("n", Normal, 0))
+		idle = append(idle, NewTask("i", Idle, 0))
+	}
+	mixedIdle, mixedNormal := NewTask("i", Idle, 0), NewTask("n", Normal, 0)
+	cN, cI, cM := queueOf(p, normal...), queueOf(p, idle...), queueOf(p, mixedIdle, mixedNormal)
+	for _, tc := range []struct {
+		name string
+		c    *CPU
+		se   *Entity
+		want uint64
+	}{
+		{"ten normal tasks: min_granularity", cN, normal[4], 3_000_000},
+		{"ten SCHED_IDLE tasks, an all-idle queue: min_granularity", cI, idle[4], 3_000_000},
+		{"SCHED_IDLE next to a normal task: idle_min_granularity", cM, mixedIdle, 750_000},
+	} {
+		if got := Slice(tc.c.Root(), tc.se, p); got != tc.want {
+			t.Errorf("%s: Slice(%v) = %d, want %d", tc.name, tc.se, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package cfs
+
+import "testing"
+
+// Wakeup preemption under v7.1's wakeup_preempt_fair (kernel/sched/fair.c v7.1.5 blob
+// abb76775aa72): the update_curr before the pick and the NEXT_BUDDY nomination
+// (set_preempt_buddy). Vruntimes are relative to iv.
+
+// TestWakeupDelayedChargesCurr wakes a delayed sleeper: ttwu_runnable enqueues it with
+// ENQUEUE_DELAYED, which enqueue_task_fair hands to requeue_delayed_entity without an
+// update_curr, so the running task's time since its last charge is still uncharged when
+// wakeup_preempt_fair runs; its update_curr(cfs_rq) comes before the pick. Both tasks ask for the
+// default 0.7 ms slice. x runs 0-1 ms (vruntime 1 ms, deadline renewed to 1.7 ms) and sleeps
+// ineligible (V = 0.5 ms), so its dequeue is delayed; y runs from 1 ms. At 2.5 ms y has run
+// 1.5 ms: charged, its vruntime is 1.5 ms (deadline renewed to 2.2 ms, its request served) and
+// V = 1.25 ms, so x is eligible with the earlier deadline and the pick chooses it. Judged with
+// y's stale vruntime (0), V would be 0.5 ms and x not eligible.
+func TestWakeupDelayedChargesCurr(t *testing.T) {
+	c := NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	x := c.Schedule(0)
+	y := a
+	if x == a {
+		y = b
+	}
+	c.Sleep(x, 1_000_000)
+	if got := c.Schedule(1_000_000); got != y || !x.Delayed() {
+		t.Fatalf("setup: running %v, %v delayed %t; want %v, true", got, x, x.Delayed(), y)
+	}
+	if rel(x.Vruntime) != 1_000_000 || rel(x.Deadline) != 1_700_000 {
+		t.Fatalf("setup: %v vruntime %+d deadline %+d; want +1000000, +1700000", x, rel(x.Vruntime), rel(x.Deadline))
+	}
+	d := c.Wakeup(x, 2_500_000)
+	if !d.Preempt || d.Reason != WakeupPicked || d.Picked != x || !c.NeedResched() {
+		t.Errorf("Wakeup(delayed %v) at 2.5 ms = %v (picked %v), resched %t; want a preemption by %v", x, d, d.Picked, c.NeedResched(), x)
+	}
+	if rel(y.Vruntime) != 1_500_000 || rel(y.Deadline) != 2_200_000 {
+		t.Errorf("running %v after the wakeup: vruntime %+d, deadline %+d; want +1500000, +2200000 (charged)", y, rel(y.Vruntime), rel(y.Deadline))
+	}
+	checkCPU(t, c, nil)
+}
+
+// TestWakeupNextBuddyV71 follows set_preempt_buddy, which v7.1's wakeup_preempt_fair calls with
+// NEXT_BUDDY on (off by default in v7.1.5's features.h, so set here): the wakee becomes the next
+// buddy unless the queue already has one with an earlier deadline (entity_before). PICK_BUDDY and
+// PREEMPT_SHORT are off, so neither the buddy nor a short slice overrides the running task's
+// slice protection and no wakee preempts. a is forked and runs at 0 (deadline and protection
+// 0.35 ms); the wakees, new, wake at 0 too, so each is placed at V = 0 with lag 0 and deadline
+// its slice, and a stays eligible (its vruntime is V).
+func TestWakeupNextBuddyV71(t *testing.T) {
+	p := Preset(V71, 1)
+	p.NextBuddy, p.PickBuddy, p.PreemptShort = true, false, false
+	c := NewCPU(0, p)
+	a := NewTask("a", Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Schedule(0)
+	steps := []struct {
+		name    string
+		slice   uint64
+		nominee bool // the decision names the wakee as next buddy
+		next    int  // index of the wakee that is the next buddy afterwards
+	}{
+		{"b, no buddy yet", 700_000, true, 0},
+		{"c, later deadline than the buddy", 1_500_000, false, 0},
+		{"e, earlier deadline than the buddy", 300_000, true, 2},
+	}
+	var woken []*Entity
+	for _, s := range steps {
+		w := NewTask(s.name[:1], Normal, 0)
+		w.SetSlice(s.slice)
+		woken = append(woken, w)
+		d := c.Wakeup(w, 0)
+		if rel(w.Vruntime) != 0 || w.Deadline-w.Vruntime != s.slice {
+			t.Errorf("%s: placed at %+d, deadline %+d; want 0, %d", s.name, rel(w.Vruntime), rel(w.Deadline), s.slice)
+		}
+		if d.Preempt || d.Reason != WakeupNotPicked || d.PickReason != PickCurrProtected {
+			t.Errorf("%s: Wakeup = %v (pick %v); want no preemption, a protected", s.name, d, d.PickReason)
+		}
+		if (d.NextBuddy == w) != s.nominee || (d.NextBuddy != nil && d.NextBuddy != w) {
+			t.Errorf("%s: Wakeup().NextBuddy = %v, want the wakee: %t", s.name, d.NextBuddy, s.nominee)
+		}
+		if c.root.next != woken[s.next] {
+			t.Errorf("%s: next buddy %v, want %v", s.name, c.root.next, woken[s.next])
+		}
+		checkCPU(t, c, nil)
+	}
+}
