@@ -266,16 +266,28 @@ func TestDomainsFourNode(t *testing.T) {
 	if got := top(fixed, 4).Group(0).BalanceMask(); got != topology.CPUSetOf(4, 5) {
 		t.Errorf("balance mask of cpu4's top local group = %v, want 4-5", got)
 	}
-	// imb_numa_nr: the first level above the LLC (the 12-apart pair of nodes, 4 CPUs over 2
-	// LLCs) gets nr_llcs = 2; imb_span is the next NUMA level's 6 CPUs, so the 8-CPU top level
-	// gets 2 · max(1, 8/6) = 2.
+	// imb_numa_nr (build_sched_domains, topology.c v6.5), computed on the chain as built,
+	// before the node level degenerates: the first level above the 2-CPU LLC is that node level
+	// (2 CPUs, one LLC), so nr_llcs = 1 and imb = max(1, 2>>3) = 1; imb_span is the first NUMA
+	// level's 4 CPUs, so the NUMA levels of 4, 6 and 8 CPUs get 1·1, 1·max(1, 6/4) = 1 and
+	// 1·(8/4) = 2. (Computed on the chain after degenerate removal, as the model once did, the
+	// first level above the LLC would be the 4-CPU NUMA level and every value 2.)
 	ch := fixed.Chain(0)
 	var got []int
 	for i := range ch {
 		got = append(got, ch[i].ImbNumaNr())
 	}
-	if fmt.Sprint(got) != "[0 2 2 2]" {
-		t.Errorf("imb_numa_nr along cpu0's chain %v, want [0 2 2 2]", got)
+	if fmt.Sprint(got) != "[0 1 1 2]" {
+		t.Errorf("imb_numa_nr along cpu0's chain %v, want [0 1 1 2]", got)
+	}
+	// TwoSocketSMT, built as SMT, CLS, MC (the 8-CPU socket, the LLC), PKG and NODE (the same
+	// 8 CPUs, both degenerate), NUMA (16): the first level above the LLC is PKG with one LLC,
+	// imb = max(1, 8>>3) = 1, imb_span the first SD_NUMA level's 16 CPUs (NODE has no SD_NUMA),
+	// so NUMA gets 1·(16/16) = 1.
+	two := NewDomains(topology.TwoSocketSMT(), GroupsPerCPU)
+	tch := two.Chain(0)
+	if last := tch[len(tch)-1]; last.ImbNumaNr() != 1 {
+		t.Errorf("TwoSocketSMT: imb_numa_nr of cpu0's top domain = %d, want 1", last.ImbNumaNr())
 	}
 	if fixed.LLCSize(0) != 2 || !fixed.ShareCache(0, 1) || fixed.ShareCache(1, 2) {
 		t.Errorf("LLC of cpu0: size %d, shares with cpu1 %t, with cpu2 %t", fixed.LLCSize(0), fixed.ShareCache(0, 1), fixed.ShareCache(1, 2))

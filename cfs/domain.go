@@ -254,7 +254,7 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 				d.groups = append(d.groups, groupOf(d.td, g.CPUs()))
 			}
 		}
-		setImbNumaNr(chain)
+		setImbNumaNr(t, c, chain)
 		ds.chains[c] = chain
 	}
 	if mode == GroupsFirstCPU {
@@ -347,35 +347,41 @@ func balanceMask(t *topology.Topology, td *topology.Domain, span topology.CPUSet
 	return mask
 }
 
-// setImbNumaNr sets imb_numa_nr along one chain as build_sched_domains does: at the first level
-// above the LLC, the number of LLCs it holds (or 1/8 of its CPUs when it holds one), and at
-// the levels above, that number times how many times their span exceeds the first NUMA
-// domain's.
-func setImbNumaNr(chain []SchedDomain) {
+// setImbNumaNr sets imb_numa_nr along CPU c's chain as build_sched_domains does, on the chain
+// as built, before degenerate domains are removed (cpu_attach_domain comes later): at the
+// first level above the LLC, the number of LLCs it holds (or 1/8 of its CPUs when it holds
+// one), and at the levels above, that number times how many times their span exceeds the first
+// NUMA domain's. On a machine with one LLC per node, the first level above the LLC is the
+// package or node level, which then degenerates: its span is the LLC's, so imb is 1/8 of it.
+func setImbNumaNr(t *topology.Topology, c topology.CPU, chain []SchedDomain) {
+	var built []*topology.Domain
+	for d := range t.BuiltDomains(c) {
+		built = append(built, d)
+	}
+	imbOf := make(map[*topology.Domain]int, len(built))
 	imb, imbSpan := 0, 1
-	for k := range chain {
-		d := &chain[k]
-		if d.flags&topology.SDShareLLC == 0 && d.child != nil && d.child.flags&topology.SDShareLLC != 0 {
-			nrLLCs := d.weight / d.child.weight
-			if nrLLCs == 1 {
-				imb = d.weight >> 3
+	for k, d := range built {
+		if k > 0 && d.Flags()&topology.SDShareLLC == 0 && built[k-1].Flags()&topology.SDShareLLC != 0 {
+			if nrLLCs := d.Weight() / built[k-1].Weight(); nrLLCs == 1 {
+				imb = d.Weight() >> 3
 			} else {
 				imb = nrLLCs
 			}
 			imb = max(1, imb)
-			d.imbNumaNr = imb
-			top := d.parent
-			for top != nil && top.flags&topology.SDNUMA == 0 {
-				top = top.parent
-			}
-			if top != nil {
-				imbSpan = top.weight
-			} else {
-				imbSpan = d.weight
+			imbOf[d] = imb
+			imbSpan = d.Weight()
+			for _, top := range built[k+1:] {
+				if top.Flags()&topology.SDNUMA != 0 {
+					imbSpan = top.Weight()
+					break
+				}
 			}
 		} else {
-			d.imbNumaNr = imb * max(1, d.weight/imbSpan)
+			imbOf[d] = imb * max(1, d.Weight()/imbSpan)
 		}
+	}
+	for k := range chain {
+		chain[k].imbNumaNr = imbOf[chain[k].td]
 	}
 }
 

@@ -245,6 +245,24 @@ func (t *Topology) Domains(c CPU) iter.Seq[*Domain] {
 	}
 }
 
+// BuiltDomains returns an iterator over the domains of c as
+// build_sched_domains made them, from the lowest up, before cpu_attach_domain
+// removed the degenerate ones: the chain the kernel's build-time
+// computations see (imb_numa_nr, for one). Domains that were removed keep
+// their span and flags but belong to no chain the balancer walks; use
+// [Topology.Domains] for that. The loop panics if c is not a CPU of t.
+func (t *Topology) BuiltDomains(c CPU) iter.Seq[*Domain] {
+	return func(yield func(*Domain) bool) {
+		t.Domain(c) // builds the view, and panics for a CPU that is not t's
+		chain := t.linux.built[c]
+		for k := range chain {
+			if !yield(&chain[k]) {
+				return
+			}
+		}
+	}
+}
+
 // HighestFlagDomain returns the highest domain of c in the run of domains
 // from the lowest up that all have flag (highest_flag_domain), or nil; for
 // SDShareLLC it is sd_llc. It panics if c is not a CPU of t.
@@ -421,6 +439,7 @@ func (t *Topology) buildDomains(lv *linuxView) {
 		}
 		lv.base[c] = sd
 	}
+	lv.built = chains
 }
 
 // sdDegenerate is sd_degenerate: a domain of one CPU, or one whose flags

@@ -1,6 +1,7 @@
 package topology_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -186,4 +187,32 @@ func TestDomainsText(t *testing.T) {
 `
 	require.Equal(t, want, topology.TwoSocketSMT().DomainsText(9))
 	require.Equal(t, "CPU0 attaching NULL sched-domain.\n", topology.Uniform(1, 1, 1, 1, 1).DomainsText(0))
+}
+
+// TestBuiltDomains checks the chain as built against the chain after degenerate removal
+// (cpu_attach_domain): on TwoSocketSMT every level is built (the cluster level of 2 CPUs, the
+// package and node levels of the same 8 CPUs as the LLC), and the cluster, package and node
+// levels degenerate, so they are built but not walked.
+func TestBuiltDomains(t *testing.T) {
+	top := topology.TwoSocketSMT()
+	names := func(seq func(func(*topology.Domain) bool)) string {
+		var s []string
+		for d := range seq {
+			s = append(s, fmt.Sprintf("%s%d", d.Name(), d.Weight()))
+		}
+		return strings.Join(s, " ")
+	}
+	if got, want := names(top.BuiltDomains(0)), "SMT2 CLS2 MC8 PKG8 NODE8 NUMA16"; got != want {
+		t.Errorf("BuiltDomains(0) = %s, want %s", got, want)
+	}
+	if got, want := names(top.Domains(0)), "SMT2 MC8 NUMA16"; got != want {
+		t.Errorf("Domains(0) = %s, want %s", got, want)
+	}
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("BuiltDomains(99) did not panic")
+		}
+	}()
+	for range top.BuiltDomains(99) {
+	}
 }

@@ -252,4 +252,5 @@ type linuxView struct {
 	mu      sync.Mutex  // held while building
 	domains []Domain    // every CPU's chain, one backing array
 	base    []*Domain   // indexed by CPU; nil when every domain degenerated
+	built   [][]Domain  // indexed by CPU: the chain as built, before degenerate removal
 }
