@@ -627,7 +627,8 @@ func FindBusiestGroup(env *LBEnv) BusiestGroup {
 // FindBusiestQueue returns the CPU of group d.Group to pull from, as find_busiest_queue does for
 // d.Migration: the largest load per capacity (compared by cross-multiplication, skipping a
 // CPU whose single task is heavier than the imbalance), the largest utilisation among CPUs with
-// more than one task, the most fair tasks, or the largest misfit load. CPUs without fair tasks
+// more than one task (cpu_util_cfs_boost: Util raised to Runnable, capped at CapacityOrig; the
+// first CPU keeps ties), the most fair tasks, or the largest misfit load. CPUs without fair tasks
 // are skipped, and on a domain of unequal capacities so is a CPU with one task that is not
 // smaller than env.DstCPU. It reports false if no CPU qualifies. FindBusiestQueue changes
 // nothing. The complexity is O(CPUs of the group).
@@ -663,11 +664,14 @@ func FindBusiestQueue(env *LBEnv, d *BusiestGroup) (topology.CPU, bool) {
 				bestLoad, bestCap, best, found = load, capa, c, true
 			}
 		case MigrateUtil:
+			// cpu_util_cfs_boost: utilisation raised to the runnable signal, capped at the
+			// CPU's original capacity.
+			util := min(max(rq.Util, rq.Runnable), rq.CapacityOrig)
 			if nr <= 1 {
 				continue
 			}
-			if bestUtil < rq.Util {
-				bestUtil, best, found = rq.Util, c, true
+			if bestUtil < util {
+				bestUtil, best, found = util, c, true
 			}
 		case MigrateTask:
 			if bestNr < nr {

@@ -195,7 +195,11 @@ func TestFindBusiestQueue(t *testing.T) {
 	}{
 		{MigrateLoad, 8000, 12, true}, // cpu13's lone task (9000) exceeds the imbalance
 		{MigrateLoad, 10000, 13, true},
-		{MigrateUtil, 1, 2, true}, // the largest util among CPUs with more than one task
+		// The largest cpu_util_cfs_boost among CPUs with more than one task (fair.c v6.5
+		// find_busiest_queue): max(util, runnable) capped at capacity_orig, so with two or
+		// more tasks every CPU reaches its capacity, and the first in the group (cpu1) keeps
+		// the tie although cpu2's own util (1024) is higher than cpu1's (900).
+		{MigrateUtil, 1, 1, true},
 		{MigrateTask, 1, 1, true}, // most tasks, first found on ties
 		{MigrateMisfit, 1, 0, false},
 	} {

@@ -661,13 +661,21 @@ func (s *Scheduler) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType)
 
 // newidleBalance is newidle_balance: when some CPU has more than one task (the root domain's
 // overload flag), balance each SD_BALANCE_NEWIDLE domain from the lowest up until a task was
-// pulled. The kernel also skips domains whose measured balancing cost exceeds the CPU's average
+// pulled; without the flag, only bring the CPU's next periodic balance forward to the base
+// domain's idle interval. The kernel also skips domains whose measured balancing cost exceeds the CPU's average
 // idle time; the model has no such costs and never skips. It reports whether a task was pulled.
 func (s *Scheduler) newidleBalance(now int64, cpu topology.CPU) bool {
 	rq := &s.rqs[cpu]
 	j := s.jiffies(now)
 	next := j + int64(s.hz)
 	pulled := false
+	if chain := s.ds.Chain(cpu); !s.overload && len(chain) > 0 {
+		// Nothing to pull anywhere (rd->overload clear): newidle_balance still brings the
+		// next periodic balance forward to the base domain's idle interval.
+		sd := &chain[0]
+		ds := &s.dom[sd.idx]
+		next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
+	}
 	if s.overload {
 		for k := range s.ds.Chain(cpu) {
 			sd := &s.ds.Chain(cpu)[k]

@@ -617,3 +617,24 @@ func TestSchedulerPanics(t *testing.T) {
 		}
 	})
 }
+
+// TestNewidleBalanceWithoutOverload follows newidle_balance (fair.c v6.5 blob b3e25be58e2b):
+// with rd->overload clear there is nothing to pull, but update_next_balance still brings
+// rq->next_balance forward to the base domain's idle interval before it gives up.
+func TestNewidleBalanceWithoutOverload(t *testing.T) {
+	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{})
+	s := m.s
+	s.overload = false
+	base := &s.ds.Chain(0)[0]
+	ds := &s.dom[base.idx]
+	ds.lastBalance, ds.interval = 0, 2
+	s.rqs[0].nextBalance = 500
+	now := int64(10 * 1_000_000) // jiffy 10 at HZ 1000
+	if s.newidleBalance(now, 0) {
+		t.Fatal("newidleBalance pulled a task from an empty machine")
+	}
+	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.hz, s.ncpu)
+	if got := s.rqs[0].nextBalance; got != want || want >= 500 {
+		t.Errorf("next_balance = %d, want %d (the base domain's idle interval after its last balance)", got, want)
+	}
+}
