@@ -66,6 +66,9 @@ func TestCheckPreemptTick(t *testing.T) {
 		// check_preempt_tick returns early only if delta_exec < sysctl_sched_min_granularity.
 		{"exactly min_granularity", def, 750_000, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, TickLeadOverSlice, 2999998},
 		{"behind the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v - 1, v}, false, TickBehindLeftmost, 2999998},
+		// check_preempt_tick returns early only if delta < 0: a zero lead goes on to the
+		// comparison with ideal_runtime (0 > ideal is false), it is not "behind".
+		{"level with the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, false, TickLeadWithinSlice, 2999998},
 		{"lead equal to the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999998, v}, false, TickLeadWithinSlice, 2999998},
 		{"lead one over the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, TickLeadOverSlice, 2999998},
 		{"ideal capped at latency", def, 6_000_001, many, manyV, true, TickSliceExpired, 6_000_000},
@@ -177,6 +180,8 @@ func TestWakeupPreemptEntity(t *testing.T) {
 		want   int
 	}{
 		{100, 100, -1}, {100, 200, -1}, {1_000_100, 100, 0}, {1_000_101, 100, 1},
+		// vdiff 1 is > 0, so wakeup_preempt_entity goes on to the granularity: 1 <= gran, 0.
+		{101, 100, 0},
 		{5, ^uint64(0) - 999_995, 1}, // across the wrap: se is 1000001 before curr
 	}
 	for _, tc := range tests {
