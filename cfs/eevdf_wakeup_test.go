@@ -42,6 +42,39 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 	checkCPU(t, c, nil)
 }
 
+// TestWakeupDelayedServedNotPicked is the same setup woken earlier, at 1.5 ms: the update_curr
+// in wakeup_preempt_fair charges y 0.5 ms, past its first deadline (0.35 ms, the halved initial
+// slice), so update_deadline serves the request (new deadline 0.5 + 0.7 = 1.2 ms) and update_curr
+// calls resched_curr_lazy (nr_queued is 2: x is queued). V = (1 + 0.5)/2 = 0.75 ms is before x's
+// vruntime (1 ms), so x is not eligible and the pick keeps y: the wakeup does not preempt, but
+// the resched update_curr set stays.
+func TestWakeupDelayedServedNotPicked(t *testing.T) {
+	c := NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	x := c.Schedule(0)
+	y := a
+	if x == a {
+		y = b
+	}
+	c.Sleep(x, 1_000_000)
+	if got := c.Schedule(1_000_000); got != y || !x.Delayed() || c.NeedResched() {
+		t.Fatalf("setup: running %v, %v delayed %t, resched %t; want %v, true, false", got, x, x.Delayed(), c.NeedResched(), y)
+	}
+	d := c.Wakeup(x, 1_500_000)
+	if d.Preempt || d.Reason != WakeupNotPicked || d.Picked != y {
+		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d, d.Picked, y)
+	}
+	if !c.NeedResched() {
+		t.Errorf("NeedResched() after the wakeup = false, want true (update_curr served %v's request)", y)
+	}
+	if rel(y.Vruntime) != 500_000 || rel(y.Deadline) != 1_200_000 {
+		t.Errorf("running %v after the wakeup: vruntime %+d, deadline %+d; want +500000, +1200000", y, rel(y.Vruntime), rel(y.Deadline))
+	}
+	checkCPU(t, c, nil)
+}
+
 // TestWakeupNextBuddyV71 follows set_preempt_buddy, which v7.1's wakeup_preempt_fair calls with
 // NEXT_BUDDY on (off by default in v7.1.5's features.h, so set here): the wakee becomes the next
 // buddy unless the queue already has one with an earlier deadline (entity_before). PICK_BUDDY and
