@@ -75,6 +75,57 @@ func TestWakeupDelayedServedNotPicked(t *testing.T) {
 	checkCPU(t, c, nil)
 }
 
+// TestWakeupShortClearsMatchingBuddy follows the preempt: label of v7.1's wakeup_preempt_fair for
+// a PREEMPT_WAKEUP_SHORT preemption across a group: cfs_rq was reassigned to cfs_rq_of(se) at the
+// matching level (the root, where se is g's entity), so clear_buddies(cfs_rq, se) finds the root's
+// next buddy equal to g's entity and clears it; __clear_buddies_next walks up from se, so g's own
+// queue keeps its next buddy. Tasks r and o in g ask for 3 ms, w at the root for 0.2 ms. o is
+// marked next buddy (what a NEXT_BUDDY wakeup of o while r runs leaves: set_next_buddy walks up
+// from o, so g's queue names o and the root names g's entity). w wakes at 0.1 ms with lag 0 at V,
+// eligible, deadline 0.3 ms; its slice is shorter than g's entity's (3 ms, the least slice of g's
+// queue), so the pick ignores g's protection and chooses w (g's deadline is later).
+func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
+	c := NewCPU(0, Preset(V71, 1))
+	g := NewGroup("g", nil, 1)
+	t1, t2, w := NewTask("t1", Normal, 0), NewTask("t2", Normal, 0), NewTask("w", Normal, 0)
+	for _, tk := range []*Entity{t1, t2} {
+		tk.SetGroup(g)
+		tk.SetSlice(3_000_000)
+	}
+	w.SetSlice(200_000)
+	c.Fork(nil, t1, 0)
+	c.Fork(nil, t2, 0)
+	c.Fork(nil, w, 0)
+	if got := c.Schedule(0); got != w {
+		t.Fatalf("setup: Schedule(0) = %v, want w (earliest deadline)", got)
+	}
+	c.Sleep(w, 0)
+	r := c.Schedule(0)
+	o := t1
+	if r == t1 {
+		o = t2
+	}
+	if r != t1 && r != t2 || w.OnRQ() {
+		t.Fatalf("setup: running %v, w on_rq %t; want a task of g, false", r, w.OnRQ())
+	}
+	setNextBuddy(o)
+	ge, root, gq := g.Entity(c), c.Root(), g.Queue(c)
+	if root.next != ge || gq.next != o {
+		t.Fatalf("setup: next buddies root %v, g %v; want g's entity, %v", root.next, gq.next, o)
+	}
+	d := c.Wakeup(w, 100_000)
+	if !d.Preempt || !d.Short || d.Reason != WakeupPicked || d.Curr != ge {
+		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d, d.Short, d.Curr)
+	}
+	if root.next != nil {
+		t.Errorf("root's next buddy after the preemption = %v, want none (clear_buddies at the matching level)", root.next)
+	}
+	if gq.next != o {
+		t.Errorf("g's next buddy after the preemption = %v, want %v (not walked down)", gq.next, o)
+	}
+	checkCPU(t, c, nil)
+}
+
 // TestWakeupNextBuddyV71 follows set_preempt_buddy, which v7.1's wakeup_preempt_fair calls with
 // NEXT_BUDDY on (off by default in v7.1.5's features.h, so set here): the wakee becomes the next
 // buddy unless the queue already has one with an earlier deadline (entity_before). PICK_BUDDY and
