@@ -270,3 +270,31 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 	}
 	checkCPU(t, c, nil)
 }
+
+// TestTickDecisionString checks both forms of a tick decision's explanation: the classic one
+// (ideal slice and lead, up to TickLeadOverSlice) and the EEVDF one (vruntime and deadline, from
+// TickRequestServed on).
+func TestTickDecisionString(t *testing.T) {
+	a, b, i := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("i", Idle, 0)
+	tests := []struct {
+		name string
+		d    TickDecision
+		want string
+	}{
+		{"classic, last classic reason", TickDecision{Curr: a, Leftmost: b, Resched: true, Reason: TickLeadOverSlice, Ideal: 2999998, Ran: 1_000_000, Lead: 3_000_000},
+			"tick a: resched: vruntime lead over the leftmost larger than the ideal slice (ran 1000000 ns, ideal 2999998 ns, lead 3000000 ns over b)"},
+		{"classic, seed 004 option", TickDecision{Curr: a, Leftmost: i, Reason: TickFavorNonIdle, Ideal: 5982471, Ran: 1_000_000, Lead: 6_000_000},
+			"tick a: keep running: non-idle entity keeps its slice against an idle leftmost (seed-004 option) (ran 1000000 ns, ideal 5982471 ns, lead 6000000 ns over i)"},
+		{"classic, no leftmost", TickDecision{Curr: a, Reason: TickBelowMinGranularity, Ideal: 2999998, Ran: 500_000},
+			"tick a: keep running: ran less than the minimum granularity (ran 500000 ns, ideal 2999998 ns)"},
+		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, Reason: TickRequestServed, Ran: 1_000_000, Vruntime: 1_000_000, Deadline: 1_700_000},
+			"tick a: resched: request served: new deadline (ran 1000000 ns, vruntime 1000000, deadline 1700000)"},
+		{"EEVDF, request open", TickDecision{Curr: a, Reason: TickRequestOpen, Ran: 100_000, Vruntime: 100_000, Deadline: 700_000},
+			"tick a: keep running: request not yet served (ran 100000 ns, vruntime 100000, deadline 700000)"},
+	}
+	for _, tc := range tests {
+		if got := tc.d.String(); got != tc.want {
+			t.Errorf("%s: TickDecision.String() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
