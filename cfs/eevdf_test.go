@@ -26,6 +26,12 @@ func TestAvgVruntime(t *testing.T) {
 		maxShares[i] = rigSpec{weight: 1 << 28, dd: 1}
 	}
 	maxShares[0].dv = 1700
+	// 16385 of them all at v0 in v6.6 (scale_load_down: 2^18 each): W = 2^32 + 2^18, which
+	// div_s64 truncates to 2^18; S = 0.
+	levelShares := make([]rigSpec, 16385)
+	for i := range levelShares {
+		levelShares[i] = rigSpec{weight: 1 << 28, dd: 1}
+	}
 	tests := []struct {
 		name  string
 		v     Version
@@ -50,6 +56,10 @@ func TestAvgVruntime(t *testing.T) {
 		// v7.1's avg_vruntime divides with div64_long, a 64-bit divisor: 1700·2^28 / (17·2^28)
 		// = 100. (v6.6's div_s64 would truncate W to 32 bits, 2^28, and give 1700.)
 		{"v7.1 weight past 2^32 divides in 64 bits", V71, maxShares, -1, 100},
+		// v6.6's avg_vruntime subtracts W-1 only from a negative S: S = 0 stays 0, and 0 over
+		// the truncated divisor is 0. (Subtracting W-1 = 2^32 + 2^18 - 1 first would give
+		// -16384 once divided by 2^18.)
+		{"v6.6 level entities, weight past 2^32", V66, levelShares, -1, 0},
 		// A lone running entity is the average (v7.1 returns its key without dividing).
 		{"v6.6 lone running entity", V66, []rigSpec{n5(5000)}, 0, 5000},
 		{"v7.1 lone running entity", V71, []rigSpec{n5(-5000)}, 0, -5000},
