@@ -58,6 +58,11 @@ func TestCalcDelta(t *testing.T) {
 		// saturates at 1, so the wmult result is far off the true quotient 5e8, and the
 		// division's product 1e9 * 2^55 wraps to 0 modulo 2^64.
 		{"huge weights: saturated inverse", 1_000_000_000, 1 << 55, LoadWeight{Weight: 1 << 56}, 8192000000000, 0},
+		// __calc_delta, v6.5: fact = (2^33-4) has fact_hi 1, so shift 31 and fact 2^32-2; the
+		// load's inverse is 0xFFFFFFFF/2 (scale_load_down floors 1024 at 2); the product
+		// 2^63-2^33+2 has fact_hi 2^31-2, fls 31, which brings shift to exactly 0 (still
+		// valid) and fact to 2^32-4: the result is 3*(2^32-4), no shift.
+		{"shift brought to exactly 0", 3, (1<<33 - 4) << 10, LoadWeight{Weight: 1024}, 3 * (1<<32 - 4), 3 * (1<<33 - 4)},
 		{"2^62 ns at nice 0 with the table inverse", 1 << 62, NiceZeroLoad, TaskLoad(Normal, 0), 1 << 62, 0},
 	}
 	for _, tc := range tests {

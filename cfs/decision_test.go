@@ -66,6 +66,9 @@ func TestCheckPreemptTick(t *testing.T) {
 		// check_preempt_tick returns early only if delta_exec < sysctl_sched_min_granularity.
 		{"exactly min_granularity", def, 750_000, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, TickLeadOverSlice, 2999998},
 		{"behind the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v - 1, v}, false, TickBehindLeftmost, 2999998},
+		// check_preempt_tick returns early only if delta < 0: a zero lead goes on to the
+		// comparison with ideal_runtime (0 > ideal is false), it is not "behind".
+		{"level with the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, false, TickLeadWithinSlice, 2999998},
 		{"lead equal to the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999998, v}, false, TickLeadWithinSlice, 2999998},
 		{"lead one over the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, TickLeadOverSlice, 2999998},
 		{"ideal capped at latency", def, 6_000_001, many, manyV, true, TickSliceExpired, 6_000_000},
@@ -177,6 +180,8 @@ func TestWakeupPreemptEntity(t *testing.T) {
 		want   int
 	}{
 		{100, 100, -1}, {100, 200, -1}, {1_000_100, 100, 0}, {1_000_101, 100, 1},
+		// vdiff 1 is > 0, so wakeup_preempt_entity goes on to the granularity: 1 <= gran, 0.
+		{101, 100, 0},
 		{5, ^uint64(0) - 999_995, 1}, // across the wrap: se is 1000001 before curr
 	}
 	for _, tc := range tests {
@@ -264,4 +269,32 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 		t.Errorf("CheckPreemptWakeup(grouped w).NextBuddy = %v, want w", d.NextBuddy)
 	}
 	checkCPU(t, c, nil)
+}
+
+// TestTickDecisionString checks both forms of a tick decision's explanation: the classic one
+// (ideal slice and lead, up to TickLeadOverSlice) and the EEVDF one (vruntime and deadline, from
+// TickRequestServed on).
+func TestTickDecisionString(t *testing.T) {
+	a, b, i := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("i", Idle, 0)
+	tests := []struct {
+		name string
+		d    TickDecision
+		want string
+	}{
+		{"classic, last classic reason", TickDecision{Curr: a, Leftmost: b, Resched: true, Reason: TickLeadOverSlice, Ideal: 2999998, Ran: 1_000_000, Lead: 3_000_000},
+			"tick a: resched: vruntime lead over the leftmost larger than the ideal slice (ran 1000000 ns, ideal 2999998 ns, lead 3000000 ns over b)"},
+		{"classic, seed 004 option", TickDecision{Curr: a, Leftmost: i, Reason: TickFavorNonIdle, Ideal: 5982471, Ran: 1_000_000, Lead: 6_000_000},
+			"tick a: keep running: non-idle entity keeps its slice against an idle leftmost (seed-004 option) (ran 1000000 ns, ideal 5982471 ns, lead 6000000 ns over i)"},
+		{"classic, no leftmost", TickDecision{Curr: a, Reason: TickBelowMinGranularity, Ideal: 2999998, Ran: 500_000},
+			"tick a: keep running: ran less than the minimum granularity (ran 500000 ns, ideal 2999998 ns)"},
+		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, Reason: TickRequestServed, Ran: 1_000_000, Vruntime: 1_000_000, Deadline: 1_700_000},
+			"tick a: resched: request served: new deadline (ran 1000000 ns, vruntime 1000000, deadline 1700000)"},
+		{"EEVDF, request open", TickDecision{Curr: a, Reason: TickRequestOpen, Ran: 100_000, Vruntime: 100_000, Deadline: 700_000},
+			"tick a: keep running: request not yet served (ran 100000 ns, vruntime 100000, deadline 700000)"},
+	}
+	for _, tc := range tests {
+		if got := tc.d.String(); got != tc.want {
+			t.Errorf("%s: TickDecision.String() = %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }

@@ -95,19 +95,23 @@ func TestWakeupEEVDF(t *testing.T) {
 		short      bool
 		wantVProt  int64 // v7.1: a's protection point afterwards, relative to iv
 		tickReason TickReason
+		// shorten: the decision asks for update_protect_slice, which only v7.1's
+		// wakeup_preempt_fair calls (with RUN_TO_PARITY, when the wakee is not picked); v6.6's
+		// check_preempt_wakeup has no protection to shorten, RUN_TO_PARITY or not.
+		shorten bool
 	}{
 		// v6.6: a was picked and has not started a new request: it runs to parity, so the
 		// wakee (same deadline distance, eligible) waits.
-		{"v6.6 run to parity", Preset(V66, 1), false, WakeupNotPicked, PickCurrParity, false, 0, TickRequestServed},
+		{"v6.6 run to parity", Preset(V66, 1), false, WakeupNotPicked, PickCurrParity, false, 0, TickRequestServed, false},
 		// Without RUN_TO_PARITY the earliest eligible deadline wins: b's is 0.1 + 0.75 ms,
 		// a's 0.75 ms, so a keeps the CPU.
-		{"v6.6 earliest deadline", noParity, false, WakeupNotPicked, PickCurrDeadline, false, 0, TickRequestServed},
+		{"v6.6 earliest deadline", noParity, false, WakeupNotPicked, PickCurrDeadline, false, 0, TickRequestServed, false},
 		// v7.1 PREEMPT_SHORT: b's slice is shorter, the pick ignores a's protection and b's
 		// deadline (0.1 + 0.2 ms) is earlier than a's (1.5 ms): preempt at once.
-		{"v7.1 shorter slice preempts", Preset(V71, 1), true, WakeupPicked, PickEarliestDeadline, true, 100_000, 0},
+		{"v7.1 shorter slice preempts", Preset(V71, 1), true, WakeupPicked, PickEarliestDeadline, true, 100_000, 0, false},
 		// Without PREEMPT_SHORT a's protection (its deadline, 1.5 ms) holds; the wakee only cuts
 		// it to a's vruntime + b's slice: 0.1 + 0.2 ms. The tick at 1 ms then ends it.
-		{"v7.1 protection shortened", noShort, false, WakeupNotPicked, PickCurrProtected, false, 300_000, TickProtectionOver},
+		{"v7.1 protection shortened", noShort, false, WakeupNotPicked, PickCurrProtected, false, 300_000, TickProtectionOver, true},
 	}
 	for _, tc := range tests {
 		c, a, b := setup(tc.p)
@@ -115,6 +119,9 @@ func TestWakeupEEVDF(t *testing.T) {
 		if d.Preempt != tc.preempt || d.Reason != tc.reason || d.PickReason != tc.pick || d.Short != tc.short || c.NeedResched() != tc.preempt {
 			t.Errorf("%s: Wakeup = %v (pick %v, short %t), resched %t; want preempt %t, %v, pick %v, short %t",
 				tc.name, d, d.PickReason, d.Short, c.NeedResched(), tc.preempt, tc.reason, tc.pick, tc.short)
+		}
+		if d.ShortenProtection != tc.shorten {
+			t.Errorf("%s: Wakeup().ShortenProtection = %t, want %t", tc.name, d.ShortenProtection, tc.shorten)
 		}
 		if tc.p.Version >= V71 && rel(a.VProt) != tc.wantVProt {
 			t.Errorf("%s: a's protection point %+d, want %+d", tc.name, rel(a.VProt), tc.wantVProt)

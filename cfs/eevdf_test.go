@@ -19,6 +19,19 @@ var v0 uint64 = 1<<64 - 2000 // a reference point just before the u64 wrap (a va
 func TestAvgVruntime(t *testing.T) {
 	n0 := func(dv int64) rigSpec { return rigSpec{nice: 0, dv: dv, dd: 1} }
 	n5 := func(dv int64) rigSpec { return rigSpec{nice: 5, dv: dv, dd: 1} }
+	// Seventeen group entities at MAX_SHARES (scale_load(1<<18) = 2^28 each): W = 17·2^28 is
+	// past 2^32, and one of them 1700 to the right makes S = 1700·2^28.
+	maxShares := make([]rigSpec, 17)
+	for i := range maxShares {
+		maxShares[i] = rigSpec{weight: 1 << 28, dd: 1}
+	}
+	maxShares[0].dv = 1700
+	// 16385 of them all at v0 in v6.6 (scale_load_down: 2^18 each): W = 2^32 + 2^18, which
+	// div_s64 truncates to 2^18; S = 0.
+	levelShares := make([]rigSpec, 16385)
+	for i := range levelShares {
+		levelShares[i] = rigSpec{weight: 1 << 28, dd: 1}
+	}
 	tests := []struct {
 		name  string
 		v     Version
@@ -40,6 +53,13 @@ func TestAvgVruntime(t *testing.T) {
 		// S = 1000·1048576, W = 1051576 -> 997.15 -> 997.
 		{"v6.6 scaled-down group weight", V66, []rigSpec{{weight: 3000, dd: 1}, n0(1000)}, -1, 998},
 		{"v7.1 full group weight", V71, []rigSpec{{weight: 3000, dd: 1}, n0(1000)}, -1, 997},
+		// v7.1's avg_vruntime divides with div64_long, a 64-bit divisor: 1700·2^28 / (17·2^28)
+		// = 100. (v6.6's div_s64 would truncate W to 32 bits, 2^28, and give 1700.)
+		{"v7.1 weight past 2^32 divides in 64 bits", V71, maxShares, -1, 100},
+		// v6.6's avg_vruntime subtracts W-1 only from a negative S: S = 0 stays 0, and 0 over
+		// the truncated divisor is 0. (Subtracting W-1 = 2^32 + 2^18 - 1 first would give
+		// -16384 once divided by 2^18.)
+		{"v6.6 level entities, weight past 2^32", V66, levelShares, -1, 0},
 		// A lone running entity is the average (v7.1 returns its key without dividing).
 		{"v6.6 lone running entity", V66, []rigSpec{n5(5000)}, 0, 5000},
 		{"v7.1 lone running entity", V71, []rigSpec{n5(-5000)}, 0, -5000},
@@ -212,6 +232,9 @@ func TestPlaceEEVDF(t *testing.T) {
 		wantLag  int64
 		wantDl   int64 // deadline - vruntime
 		moveZero bool
+		lw       bool   // check Placement.Load and Weight against load and weight
+		load     uint64 // W, in the version's averaging units
+		weight   uint64 // w
 	}{
 		// lag·(W + w)/W = 3000·(2048 + 1024)/2048 = 4500.
 		{name: "v6.6 lag inflated", v: V66, specs: twoAtV0, vlag: 3000, wantLag: 4500, wantDl: 750_000},
@@ -231,6 +254,15 @@ func TestPlaceEEVDF(t *testing.T) {
 		// A nice -20 entity joining one nice-19 entity: lag 1000·(15360 + 90891264)/15360 =
 		// 5918400, and since w > W v7.1 re-centres zero_vruntime on the newcomer.
 		{name: "v7.1 heavy newcomer moves zero_vruntime", v: V71, specs: []rigSpec{{nice: 19, dd: 1}}, nice: -20, vlag: 1000, wantLag: 5_918_400, wantDl: 8075, moveZero: true},
+		// v6.6's place_entity enters the PLACE_LAG branch for any lag, 0 included, weighing the
+		// queue (scale_load_down: W = 2048, w = 1024); v7.1's requires se->vlag != 0 and
+		// leaves W and w alone.
+		{name: "v6.6 zero lag still weighs the queue", v: V66, specs: twoAtV0, wantDl: 750_000, lw: true, load: 2048, weight: 1024},
+		{name: "v7.1 zero lag skips PLACE_LAG", v: V71, specs: twoAtV0, wantDl: 700_000, lw: true},
+		// v7.1 sets update_zero only if weight > load: a nice-0 newcomer joining one nice-0
+		// entity (w = W = 1048576) leaves zero_vruntime where it is. Lag 3000·2W/W = 6000.
+		{name: "v7.1 newcomer as heavy as the queue", v: V71, specs: []rigSpec{{nice: 0, dd: 1}}, vlag: 3000, wantLag: 6000, wantDl: 700_000,
+			lw: true, load: 1 << 20, weight: 1 << 20},
 		{name: "v6.6 heavy newcomer", v: V66, specs: []rigSpec{{nice: 19, dd: 1}}, nice: -20, vlag: 1000, wantLag: 5_918_400, wantDl: 8652},
 	}
 	for _, tc := range tests {
@@ -253,6 +285,9 @@ func TestPlaceEEVDF(t *testing.T) {
 			t.Errorf("%s: PlaceEEVDF() = V v0%+d, lag %d, vruntime V%+d, deadline vruntime%+d, move zero %t, rel %t; want V v0, lag %d, vruntime V%+d, deadline vruntime%+d, move zero %t",
 				tc.name, int64(pl.V-v0), pl.Lag, int64(pl.Vruntime-pl.V), int64(pl.Deadline-pl.Vruntime), pl.MoveZero, pl.RelDeadline,
 				tc.wantLag, -tc.wantLag, tc.wantDl, tc.moveZero)
+		}
+		if tc.lw && (pl.Load != tc.load || pl.Weight != tc.weight) {
+			t.Errorf("%s: PlaceEEVDF() load %d, weight %d; want %d, %d", tc.name, pl.Load, pl.Weight, tc.load, tc.weight)
 		}
 		// Applying it: v7.1 moves zero_vruntime to V, and onto the newcomer when it is heavy.
 		q.placeEntity(se, 0, p)

@@ -42,6 +42,90 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 	checkCPU(t, c, nil)
 }
 
+// TestWakeupDelayedServedNotPicked is the same setup woken earlier, at 1.5 ms: the update_curr
+// in wakeup_preempt_fair charges y 0.5 ms, past its first deadline (0.35 ms, the halved initial
+// slice), so update_deadline serves the request (new deadline 0.5 + 0.7 = 1.2 ms) and update_curr
+// calls resched_curr_lazy (nr_queued is 2: x is queued). V = (1 + 0.5)/2 = 0.75 ms is before x's
+// vruntime (1 ms), so x is not eligible and the pick keeps y: the wakeup does not preempt, but
+// the resched update_curr set stays.
+func TestWakeupDelayedServedNotPicked(t *testing.T) {
+	c := NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	x := c.Schedule(0)
+	y := a
+	if x == a {
+		y = b
+	}
+	c.Sleep(x, 1_000_000)
+	if got := c.Schedule(1_000_000); got != y || !x.Delayed() || c.NeedResched() {
+		t.Fatalf("setup: running %v, %v delayed %t, resched %t; want %v, true, false", got, x, x.Delayed(), c.NeedResched(), y)
+	}
+	d := c.Wakeup(x, 1_500_000)
+	if d.Preempt || d.Reason != WakeupNotPicked || d.Picked != y {
+		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d, d.Picked, y)
+	}
+	if !c.NeedResched() {
+		t.Errorf("NeedResched() after the wakeup = false, want true (update_curr served %v's request)", y)
+	}
+	if rel(y.Vruntime) != 500_000 || rel(y.Deadline) != 1_200_000 {
+		t.Errorf("running %v after the wakeup: vruntime %+d, deadline %+d; want +500000, +1200000", y, rel(y.Vruntime), rel(y.Deadline))
+	}
+	checkCPU(t, c, nil)
+}
+
+// TestWakeupShortClearsMatchingBuddy follows the preempt: label of v7.1's wakeup_preempt_fair for
+// a PREEMPT_WAKEUP_SHORT preemption across a group: cfs_rq was reassigned to cfs_rq_of(se) at the
+// matching level (the root, where se is g's entity), so clear_buddies(cfs_rq, se) finds the root's
+// next buddy equal to g's entity and clears it; __clear_buddies_next walks up from se, so g's own
+// queue keeps its next buddy. Tasks r and o in g ask for 3 ms, w at the root for 0.2 ms. o is
+// marked next buddy (what a NEXT_BUDDY wakeup of o while r runs leaves: set_next_buddy walks up
+// from o, so g's queue names o and the root names g's entity). w wakes at 0.1 ms with lag 0 at V,
+// eligible, deadline 0.3 ms; its slice is shorter than g's entity's (3 ms, the least slice of g's
+// queue), so the pick ignores g's protection and chooses w (g's deadline is later).
+func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
+	c := NewCPU(0, Preset(V71, 1))
+	g := NewGroup("g", nil, 1)
+	t1, t2, w := NewTask("t1", Normal, 0), NewTask("t2", Normal, 0), NewTask("w", Normal, 0)
+	for _, tk := range []*Entity{t1, t2} {
+		tk.SetGroup(g)
+		tk.SetSlice(3_000_000)
+	}
+	w.SetSlice(200_000)
+	c.Fork(nil, t1, 0)
+	c.Fork(nil, t2, 0)
+	c.Fork(nil, w, 0)
+	if got := c.Schedule(0); got != w {
+		t.Fatalf("setup: Schedule(0) = %v, want w (earliest deadline)", got)
+	}
+	c.Sleep(w, 0)
+	r := c.Schedule(0)
+	o := t1
+	if r == t1 {
+		o = t2
+	}
+	if r != t1 && r != t2 || w.OnRQ() {
+		t.Fatalf("setup: running %v, w on_rq %t; want a task of g, false", r, w.OnRQ())
+	}
+	setNextBuddy(o)
+	ge, root, gq := g.Entity(c), c.Root(), g.Queue(c)
+	if root.next != ge || gq.next != o {
+		t.Fatalf("setup: next buddies root %v, g %v; want g's entity, %v", root.next, gq.next, o)
+	}
+	d := c.Wakeup(w, 100_000)
+	if !d.Preempt || !d.Short || d.Reason != WakeupPicked || d.Curr != ge {
+		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d, d.Short, d.Curr)
+	}
+	if root.next != nil {
+		t.Errorf("root's next buddy after the preemption = %v, want none (clear_buddies at the matching level)", root.next)
+	}
+	if gq.next != o {
+		t.Errorf("g's next buddy after the preemption = %v, want %v (not walked down)", gq.next, o)
+	}
+	checkCPU(t, c, nil)
+}
+
 // TestWakeupNextBuddyV71 follows set_preempt_buddy, which v7.1's wakeup_preempt_fair calls with
 // NEXT_BUDDY on (off by default in v7.1.5's features.h, so set here): the wakee becomes the next
 // buddy unless the queue already has one with an earlier deadline (entity_before). PICK_BUDDY and

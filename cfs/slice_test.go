@@ -7,13 +7,26 @@ import "testing"
 // step independently of this package.
 
 func TestPeriod(t *testing.T) {
-	p := DefaultParams()
-	tests := []struct{ nr, want uint64 }{
-		{0, 6_000_000}, {1, 6_000_000}, {8, 6_000_000}, {9, 6_750_000}, {100, 75_000_000},
+	def := DefaultParams()
+	// A min_granularity of 4 ms under a 6 ms latency: sched_nr_latency is DIV_ROUND_UP(6, 4) =
+	// 2 (sched_update_scaling), and at exactly two entities __sched_period still returns the
+	// latency (nr_running > sched_nr_latency is false), not 2 * 4 ms. With the defaults the two
+	// agree at nr_latency (8 * 0.75 ms = 6 ms), so only such a setting tells them apart.
+	coarse := def
+	coarse.MinGranularity, coarse.NrLatency = 4_000_000, 2
+	tests := []struct {
+		name     string
+		p        Params
+		nr, want uint64
+	}{
+		{"empty", def, 0, 6_000_000}, {"one", def, 1, 6_000_000}, {"at nr_latency", def, 8, 6_000_000},
+		{"past nr_latency", def, 9, 6_750_000}, {"hundred", def, 100, 75_000_000},
+		{"coarse: at nr_latency keeps the latency", coarse, 2, 6_000_000},
+		{"coarse: past nr_latency", coarse, 3, 12_000_000},
 	}
 	for _, tc := range tests {
-		if got := Period(tc.nr, p); got != tc.want {
-			t.Errorf("Period(%d) = %d, want %d", tc.nr, got, tc.want)
+		if got := Period(tc.nr, tc.p); got != tc.want {
+			t.Errorf("%s: Period(%d) = %d, want %d", tc.name, tc.nr, got, tc.want)
 		}
 	}
 }
