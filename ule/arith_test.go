@@ -177,6 +177,17 @@ func TestSliceFor(t *testing.T) {
 	if got := ule.SliceFor(6, 25, 4); got != 5 {
 		t.Errorf("SliceFor(6, 25, 4) = %d, want 5", got)
 	}
+	// tdq_slice (mchoo7/freebsd-src sys/kern/sched_ule.c @3521c70f) returns sched_slice_min
+	// once load = sysload - 1 reaches SCHED_SLICE_MIN_DIVISOR (6), whatever sched_slice/load
+	// would give. The kernel always sets sched_slice_min = sched_slice/6, which makes the two
+	// agree at load 6; a sliceMin that is not slice/6 shows which branch answered: at load 6
+	// (sysload 7) the answer is sliceMin 1, not 12/6 = 2; at load 5 it is 12/5 = 2.
+	if got := ule.SliceFor(7, 12, 1); got != 1 {
+		t.Errorf("SliceFor(7, 12, 1) = %d, want 1", got)
+	}
+	if got := ule.SliceFor(6, 12, 1); got != 2 {
+		t.Errorf("SliceFor(6, 12, 1) = %d, want 2", got)
+	}
 }
 
 // The end of sched_clock.
