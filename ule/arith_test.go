@@ -156,6 +156,12 @@ func TestTimesharePriority(t *testing.T) {
 		{"legacy len 1009 = 1 mod 48", ule.Legacy, 50, 0, w(420<<10, 5000, 6009), 175},
 		{"legacy len 1056 = 0 mod 48", ule.Legacy, 50, 0, w(440<<10, 3000, 4056), 176},
 		{"legacy len 1057 = 1 mod 48", ule.Legacy, 50, 0, w(440<<10, 3000, 4057), 175},
+		// A window whose ftick lies 10 ticks after its ltick (never produced by
+		// sched_pctcpu_update): SCHED_TICK_TOTAL = (u_int)(0 - 10) = 2^32 - 10, and
+		// roundup(2^32 - 10, 48) wraps to 0, so SCHED_PRI_TICKS would divide by zero and
+		// the kernel would trap. TimesharePriority does not panic: it divides by 1 instead,
+		// 156 + min(20/1, 47) = 176.
+		{"legacy roundup wraps to 0", ule.Legacy, 50, 0, w(20<<10, 10, 0), 176},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -261,6 +267,10 @@ func TestPctCPUUpdate(t *testing.T) {
 		// Legacy, t - ftick = 9500 < SCHED_TICK_MAX 11000 (though >= SCHED_TICK_TARG - hz):
 		// no rescaling; running adds (10500 - 10000) << 10 = 512,000.
 		{"legacy t-ftick below SCHED_TICK_MAX", ule.Legacy, w(4_608_000, 1000, 10000), 10500, true, w(5_120_000, 1000, 10500)},
+		// Legacy, (u_int)(t - ltick) == SCHED_TICK_TARG exactly (11000 - 1000 = 10000) while
+		// t - ftick = 10500 < SCHED_TICK_MAX: the ">=" branch forgets the past (ticks 0,
+		// ftick 11000 - 10000 = 1000), then running adds (11000 - 1000) << 10.
+		{"legacy t-ltick exactly SCHED_TICK_TARG, inside SCHED_TICK_MAX", ule.Legacy, w(1024, 500, 1000), 11000, true, w(10_240_000, 1000, 11000)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
