@@ -86,6 +86,33 @@ func TestShouldPreempt(t *testing.T) {
 	}
 }
 
+// TestPreemptReasonString pins the explanations, including the comparison legacy's
+// PreemptAtThresh turns into "<=".
+func TestPreemptReasonString(t *testing.T) {
+	main, legacy := ule.DefaultParams(), ule.LegacyParams()
+	off := ule.DefaultParams()
+	off.PreemptThresh = 0
+	tests := []struct {
+		p         *ule.Params
+		pri, cpri int
+		remote    bool
+		want      string
+	}{
+		{&off, 10, 120, false, "preempt_thresh 0: no preemption"},
+		{&main, 39, 120, false, "pri 39 < preempt_thresh 40: preempt"},
+		{&legacy, 48, 120, false, "pri 48 <= preempt_thresh 48: preempt"},
+		{&main, 120, 120, false, "pri 120 >= cpri 120: no preemption"},
+		{&main, 230, 255, false, "cpri 255 is idle: preempt"},
+		{&main, 56, 120, true, "remote: interactive pri 56 over batch cpri 120: preempt"},
+		{&main, 56, 120, false, "pri 56 not < preempt_thresh 40, cpri 120: no preemption"},
+	}
+	for _, tc := range tests {
+		if _, why := ule.ShouldPreempt(tc.p, tc.pri, tc.cpri, tc.remote); why.String() != tc.want {
+			t.Errorf("ShouldPreempt(%d, %d, %v) explains %q, want %q", tc.pri, tc.cpri, tc.remote, why.String(), tc.want)
+		}
+	}
+}
+
 func TestPickOrderMain(t *testing.T) {
 	p := ule.DefaultParams()
 	c := ule.NewCPUState(0, &p)
