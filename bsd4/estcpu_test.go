@@ -102,6 +102,15 @@ func TestUpdatePri(t *testing.T) {
 		{"boundary resets", 300, 20481, 2048, 0},
 		// load 2: loadfac 8192, 3 decays of 4/5: 255 → 204 → 163 → 130.
 		{"load 2", 255, 5, 4096, 130},
+		// updatepri (freebsd/freebsd-src sys/kern/sched_4bsd.c @e2650af1) compares
+		// ts_slptime > 5 * loadfac in u_int, so 5·loadfac wraps. loadav 429,496,730 gives
+		// loadfac 858,993,460 and 5·loadfac = 4,294,967,300 mod 2³² = 4, while 6·loadfac
+		// mod 2³² = 858,993,464. With b = loadfac/FSCALE that large, each decay_cpu takes
+		// one off a small estcpu: (858,993,460·4) / 858,995,508 = 3.
+		// slptime 4 is not > 4: 2 decays, 4 → 3 → 2.
+		{"wrapped 5·loadfac, slptime equal", 4, 4, 429_496_730, 2},
+		// slptime 5 > 4: reset, although 5 is far below the unwrapped product.
+		{"wrapped 5·loadfac, slptime above", 4, 5, 429_496_730, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

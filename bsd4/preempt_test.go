@@ -1,6 +1,8 @@
 package bsd4_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/bsd4"
@@ -66,6 +68,27 @@ func TestShouldPreemptExhaustive(t *testing.T) {
 			if d.String() == "" || d.Rule.String() == "" {
 				t.Fatalf("ShouldPreempt(%d, %d) has an empty explanation", pri, cur)
 			}
+		}
+	}
+}
+
+// TestPreemptRuleString: every rule has its own description; a value past the last rule
+// formats as its number instead of indexing past the table.
+func TestPreemptRuleString(t *testing.T) {
+	seen := map[string]bsd4.PreemptRule{}
+	for r := bsd4.NoPreemptionOption; r <= bsd4.PreemptFull; r++ {
+		s := r.String()
+		if s == "" || strings.HasPrefix(s, "PreemptRule(") {
+			t.Errorf("PreemptRule(%d).String() = %q, want its description", uint8(r), s)
+		}
+		if prev, dup := seen[s]; dup {
+			t.Errorf("PreemptRule(%d).String() = %q, the same as rule %d", uint8(r), s, uint8(prev))
+		}
+		seen[s] = r
+	}
+	for _, r := range []bsd4.PreemptRule{bsd4.PreemptFull + 1, 255} {
+		if got, want := r.String(), fmt.Sprintf("PreemptRule(%d)", uint8(r)); got != want {
+			t.Errorf("PreemptRule(%d).String() = %q, want %q", uint8(r), got, want)
 		}
 	}
 }

@@ -26,6 +26,14 @@ func TestDecayPctCPU(t *testing.T) {
 		{"100 Hz half busy", 1000, 50, 100, 1001},
 		{"stathz 0 uses hz", 0, 1000, 1000, 100},
 		{"one tick truncates", 0, 1, 127, 0},
+		// schedcpu (freebsd/freebsd-src sys/kern/sched_4bsd.c @e2650af1) adds the ticks when
+		// ts_cpticks != 0: one tick at 100 Hz is 1 << (FSHIFT - CCPU_SHIFT) = 1.
+		{"one tick at 100 Hz", 0, 1, 100, 1},
+		// Only realstathz == 100 takes the shortcut: at 101 Hz, 100·101/101 = 100.
+		{"101 Hz uses the general formula", 0, 101, 101, 100},
+		// The shortcut skips the u_int product 100·cpticks, which would wrap here:
+		// 100·50,000,000 mod 2³² = 705,032,704, /100 = 7,050,327; the kernel adds 50,000,000.
+		{"100 Hz shortcut does not wrap", 0, 50_000_000, 100, 50_000_000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -156,6 +156,12 @@ func TestTimesharePriority(t *testing.T) {
 		{"legacy len 1009 = 1 mod 48", ule.Legacy, 50, 0, w(420<<10, 5000, 6009), 175},
 		{"legacy len 1056 = 0 mod 48", ule.Legacy, 50, 0, w(440<<10, 3000, 4056), 176},
 		{"legacy len 1057 = 1 mod 48", ule.Legacy, 50, 0, w(440<<10, 3000, 4057), 175},
+		// A window whose ftick lies 10 ticks after its ltick (never produced by
+		// sched_pctcpu_update): SCHED_TICK_TOTAL = (u_int)(0 - 10) = 2^32 - 10, and
+		// roundup(2^32 - 10, 48) wraps to 0, so SCHED_PRI_TICKS would divide by zero and
+		// the kernel would trap. TimesharePriority does not panic: it divides by 1 instead,
+		// 156 + min(20/1, 47) = 176.
+		{"legacy roundup wraps to 0", ule.Legacy, 50, 0, w(20<<10, 10, 0), 176},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -176,6 +182,17 @@ func TestSliceFor(t *testing.T) {
 	}
 	if got := ule.SliceFor(6, 25, 4); got != 5 {
 		t.Errorf("SliceFor(6, 25, 4) = %d, want 5", got)
+	}
+	// tdq_slice (mchoo7/freebsd-src sys/kern/sched_ule.c @3521c70f) returns sched_slice_min
+	// once load = sysload - 1 reaches SCHED_SLICE_MIN_DIVISOR (6), whatever sched_slice/load
+	// would give. The kernel always sets sched_slice_min = sched_slice/6, which makes the two
+	// agree at load 6; a sliceMin that is not slice/6 shows which branch answered: at load 6
+	// (sysload 7) the answer is sliceMin 1, not 12/6 = 2; at load 5 it is 12/5 = 2.
+	if got := ule.SliceFor(7, 12, 1); got != 1 {
+		t.Errorf("SliceFor(7, 12, 1) = %d, want 1", got)
+	}
+	if got := ule.SliceFor(6, 12, 1); got != 2 {
+		t.Errorf("SliceFor(6, 12, 1) = %d, want 2", got)
 	}
 }
 
@@ -250,6 +267,10 @@ func TestPctCPUUpdate(t *testing.T) {
 		// Legacy, t - ftick = 9500 < SCHED_TICK_MAX 11000 (though >= SCHED_TICK_TARG - hz):
 		// no rescaling; running adds (10500 - 10000) << 10 = 512,000.
 		{"legacy t-ftick below SCHED_TICK_MAX", ule.Legacy, w(4_608_000, 1000, 10000), 10500, true, w(5_120_000, 1000, 10500)},
+		// Legacy, (u_int)(t - ltick) == SCHED_TICK_TARG exactly (11000 - 1000 = 10000) while
+		// t - ftick = 10500 < SCHED_TICK_MAX: the ">=" branch forgets the past (ticks 0,
+		// ftick 11000 - 10000 = 1000), then running adds (11000 - 1000) << 10.
+		{"legacy t-ltick exactly SCHED_TICK_TARG, inside SCHED_TICK_MAX", ule.Legacy, w(1024, 500, 1000), 11000, true, w(10_240_000, 1000, 11000)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -86,6 +86,33 @@ func TestShouldPreempt(t *testing.T) {
 	}
 }
 
+// TestPreemptReasonString pins the explanations, including the comparison legacy's
+// PreemptAtThresh turns into "<=".
+func TestPreemptReasonString(t *testing.T) {
+	main, legacy := ule.DefaultParams(), ule.LegacyParams()
+	off := ule.DefaultParams()
+	off.PreemptThresh = 0
+	tests := []struct {
+		p         *ule.Params
+		pri, cpri int
+		remote    bool
+		want      string
+	}{
+		{&off, 10, 120, false, "preempt_thresh 0: no preemption"},
+		{&main, 39, 120, false, "pri 39 < preempt_thresh 40: preempt"},
+		{&legacy, 48, 120, false, "pri 48 <= preempt_thresh 48: preempt"},
+		{&main, 120, 120, false, "pri 120 >= cpri 120: no preemption"},
+		{&main, 230, 255, false, "cpri 255 is idle: preempt"},
+		{&main, 56, 120, true, "remote: interactive pri 56 over batch cpri 120: preempt"},
+		{&main, 56, 120, false, "pri 56 not < preempt_thresh 40, cpri 120: no preemption"},
+	}
+	for _, tc := range tests {
+		if _, why := ule.ShouldPreempt(tc.p, tc.pri, tc.cpri, tc.remote); why.String() != tc.want {
+			t.Errorf("ShouldPreempt(%d, %d, %v) explains %q, want %q", tc.pri, tc.cpri, tc.remote, why.String(), tc.want)
+		}
+	}
+}
+
 func TestPickOrderMain(t *testing.T) {
 	p := ule.DefaultParams()
 	c := ule.NewCPUState(0, &p)
@@ -483,6 +510,40 @@ func TestSteal(t *testing.T) {
 			t.Fatalf("idled = cpu%d %v (%v), want cpu14 after 3 searches", victim, th, why)
 		}
 	})
+	// tdq_trysteal (mchoo7/freebsd-src sys/kern/sched_ule.c @3521c70f) starts with i = 1 and
+	// gives up when ++i > trysteal_limit: with a limit of 1 only the thief's own leaf group is
+	// searched, and a victim tdq_move cannot rob (-1) ends the search at once (break), where
+	// tdq_idled would drop it from the mask and search on. With nothing found, Steal returns
+	// the zero CPU.
+	t.Run("trysteal limit 1 searches the leaf only", func(t *testing.T) {
+		s := mustSystem(t, p, twoSMT)
+		id := 0
+		load(s, 2, 3, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		// smt{0,1} has no CPU with load >= 2; ++i = 2 > 1: stop before the sibling smt{2,3}.
+		victim, th, why := s.Steal(0, 1, &r)
+		if victim != 0 || th != nil || why.Rule != ule.StealNone || why.Searches != 1 {
+			t.Fatalf("trysteal(limit 1) = cpu%d %v (%v), want cpu0 <nil>, nothing after 1 search", victim, th, why)
+		}
+	})
+	t.Run("trysteal stops at a refused victim", func(t *testing.T) {
+		s := mustSystem(t, p, topology.Uniform(1, 1, 1, 4, 1))
+		id := 0
+		load(s, 1, 4, 150, &id, func(th *ule.Thread) { th.Affinity = topology.CPUSetOf(1) })
+		load(s, 2, 3, 150, &id, nil)
+		r := ule.NewRand(0, 0)
+		// sched_highest picks cpu1 (load 4, 3 transferable) but none of its threads may run on
+		// cpu0: tdq_trysteal breaks; cpu2 is never tried.
+		victim, th, why := s.Steal(0, 1, &r)
+		if victim != 0 || th != nil || why.Rule != ule.StealNone || why.Refused != 1 || why.Searches != 1 {
+			t.Fatalf("trysteal(limit 1) = cpu%d %v (%v), want cpu0 <nil>, nothing after 1 search and 1 refusal", victim, th, why)
+		}
+		// tdq_idled drops cpu1 from the mask and finds cpu2 in the same group.
+		victim, th, why = s.Steal(0, 0, &r)
+		if victim != 2 || th == nil || why.Refused != 1 || why.Searches != 2 {
+			t.Fatalf("idled = cpu%d %v (%v), want cpu2 after 2 searches and 1 refusal", victim, th, why)
+		}
+	})
 	t.Run("thresholds", func(t *testing.T) {
 		s := mustSystem(t, p, twoCPU)
 		id := 0
@@ -492,14 +553,14 @@ func TestSteal(t *testing.T) {
 			t.Errorf("load 1 < steal_thresh 2: Steal = %v (%v)", th, why)
 		}
 		load(s, 0, 1, 150, &id, nil)
-		if _, th, why := s.Steal(0, 0, &r); th != nil || why.Rule != ule.StealHasWork {
-			t.Errorf("thief busy: Steal = %v (%v)", th, why)
+		if victim, th, why := s.Steal(0, 0, &r); victim != 0 || th != nil || why.Rule != ule.StealHasWork {
+			t.Errorf("thief busy: Steal = cpu%d %v (%v), want cpu0 <nil>", victim, th, why)
 		}
 		q := p
 		q.StealIdle = false
 		s2 := mustSystem(t, q, twoCPU)
-		if _, th, why := s2.Steal(0, 0, &r); th != nil || why.Rule != ule.StealDisabled {
-			t.Errorf("steal_idle 0: Steal = %v (%v)", th, why)
+		if victim, th, why := s2.Steal(0, 0, &r); victim != 0 || th != nil || why.Rule != ule.StealDisabled {
+			t.Errorf("steal_idle 0: Steal = cpu%d %v (%v), want cpu0 <nil>", victim, th, why)
 		}
 	})
 }
