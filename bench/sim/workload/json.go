@@ -65,9 +65,15 @@ func scanJSON(data []byte) (map[string]int64, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	offsets := map[string]int64{}
-	var value func(path string) error
-	value = func(path string) error {
+	var value func(path string, depth int) error
+	value = func(path string, depth int) error {
 		off := skipDelims(data, d.InputOffset())
+		if depth > maxJSONDepth {
+			// Refused here, before the paths of deeper values (each longer than the last)
+			// make the walk quadratic; Validate would refuse the ops nesting anyway.
+			return &Error{Pos: posAt(data, off), Msg: "JSON nested more than " + itoa(maxJSONDepth) +
+				" levels deep (ops nest at most " + itoa(MaxDepth) + " deep)"}
+		}
 		tok, err := d.Token()
 		if err != nil {
 			return &Error{Pos: posAt(data, off), Msg: err.Error()}
@@ -92,13 +98,13 @@ func scanJSON(data []byte) (map[string]int64, error) {
 				if path != "" {
 					p = path + "." + p
 				}
-				if err := value(p); err != nil {
+				if err := value(p, depth+1); err != nil {
 					return err
 				}
 			}
 		case json.Delim('['):
 			for i := 0; d.More(); i++ {
-				if err := value(path + "[" + itoa(i) + "]"); err != nil {
+				if err := value(path+"["+itoa(i)+"]", depth+1); err != nil {
 					return err
 				}
 			}
@@ -111,11 +117,16 @@ func scanJSON(data []byte) (map[string]int64, error) {
 		}
 		return nil
 	}
-	if err := value(""); err != nil {
+	if err := value("", 0); err != nil {
 		return nil, err
 	}
 	return offsets, nil
 }
+
+// maxJSONDepth bounds the nesting of a workload's JSON: an op at nesting depth k (0 for a
+// script's own ops) is an object at JSON depth 4+2k (the workload, "threads", the thread, "ops",
+// then a "body" array and an object per level), and its fields add two more.
+const maxJSONDepth = 2*MaxDepth + 8
 
 // foldKey returns the form of a JSON key that encoding/json compares with field names: each
 // letter made upper case after lower case, so that "Name", "NAME" and "name" are one key.

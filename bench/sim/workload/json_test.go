@@ -2,6 +2,7 @@ package workload_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
@@ -74,6 +75,17 @@ func TestParseJSONErrors(t *testing.T) {
 		{"value positioned", `{"threads": [{"name": "a", "ops": [{"op": "slep"}]}]}`, `line 1, column 43: threads[0].ops[0].op: unknown behaviour "slep"`},
 		{"missing field positioned at its object", `{"threads": [{"name": "a"}, {"ops": []}]}`, `line 1, column 29: threads[1]: thread without a name`},
 	}
+	nest := func(levels int) string {
+		return `{"threads": [{"name": "a", "ops": [` + strings.Repeat(`{"op": "loop", "body": [`, levels) +
+			`{"op": "run", "time": "1ms"}` + strings.Repeat(`]}`, levels) + `]}]}`
+	}
+	cases = append(cases, []struct{ name, text, want string }{
+		// One level too deep is Validate's error; far too deep is refused while the JSON is
+		// walked, before building ever longer paths makes the walk quadratic (a fuzz input of
+		// a few thousand levels took seconds).
+		{"blocks one level too deep", nest(workload.MaxDepth + 1), "blocks nested deeper than 32"},
+		{"JSON far too deep", nest(4000), "JSON nested more than 72 levels deep"},
+	}...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := workload.ParseJSON([]byte(tc.text))
