@@ -129,6 +129,22 @@ func ExampleTopology_Domain() {
 	// NUMA 0-15 2 117
 }
 
+func ExampleTopology_BuiltDomains() {
+	// CPU 9's chain as build_sched_domains made it, before cpu_attach_domain removed the
+	// levels that add nothing (compare ExampleTopology_Domain).
+	t := topology.TwoSocketSMT()
+	for d := range t.BuiltDomains(9) {
+		fmt.Println(d.Name(), d.Span())
+	}
+	// Output:
+	// SMT 1,9
+	// CLS 1,9
+	// MC 0-3,8-11
+	// PKG 0-3,8-11
+	// NODE 0-3,8-11
+	// NUMA 0-15
+}
+
 func ExampleTopology_DomainsText() {
 	fmt.Print(topology.FourLLC().DomainsText(0))
 	// Output:
