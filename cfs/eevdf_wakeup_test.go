@@ -6,6 +6,26 @@ import "testing"
 // abb76775aa72): the update_curr before the pick and the NEXT_BUDDY nomination
 // (set_preempt_buddy). Vruntimes are relative to iv.
 
+// delayedSleeperSetup is the v7.1 CPU of the two tests below: two nice-0 tasks forked at 0, the
+// first picked, x, runs to 1 ms and sleeps while ineligible, so its dequeue is delayed, and the
+// other, y, runs from 1 ms with no reschedule pending.
+func delayedSleeperSetup(t *testing.T) (c *CPU, x, y *Entity) {
+	t.Helper()
+	c = NewCPU(0, Preset(V71, 1))
+	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
+	c.Fork(nil, a, 0)
+	c.Fork(nil, b, 0)
+	x, y = c.Schedule(0), a
+	if x == a {
+		y = b
+	}
+	c.Sleep(x, 1_000_000)
+	if got := c.Schedule(1_000_000); got != y || !x.Delayed() || c.NeedResched() {
+		t.Fatalf("setup: running %v, %v delayed %t, resched %t; want %v, true, false", got, x, x.Delayed(), c.NeedResched(), y)
+	}
+	return c, x, y
+}
+
 // TestWakeupDelayedChargesCurr wakes a delayed sleeper: ttwu_runnable enqueues it with
 // ENQUEUE_DELAYED, which enqueue_task_fair hands to requeue_delayed_entity without an
 // update_curr, so the running task's time since its last charge is still uncharged when
@@ -16,19 +36,7 @@ import "testing"
 // V = 1.25 ms, so x is eligible with the earlier deadline and the pick chooses it. Judged with
 // y's stale vruntime (0), V would be 0.5 ms and x not eligible.
 func TestWakeupDelayedChargesCurr(t *testing.T) {
-	c := NewCPU(0, Preset(V71, 1))
-	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
-	c.Fork(nil, a, 0)
-	c.Fork(nil, b, 0)
-	x := c.Schedule(0)
-	y := a
-	if x == a {
-		y = b
-	}
-	c.Sleep(x, 1_000_000)
-	if got := c.Schedule(1_000_000); got != y || !x.Delayed() {
-		t.Fatalf("setup: running %v, %v delayed %t; want %v, true", got, x, x.Delayed(), y)
-	}
+	c, x, y := delayedSleeperSetup(t)
 	if rel(x.Vruntime) != 1_000_000 || rel(x.Deadline) != 1_700_000 {
 		t.Fatalf("setup: %v vruntime %+d deadline %+d; want +1000000, +1700000", x, rel(x.Vruntime), rel(x.Deadline))
 	}
@@ -49,19 +57,7 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 // vruntime (1 ms), so x is not eligible and the pick keeps y: the wakeup does not preempt, but
 // the resched update_curr set stays.
 func TestWakeupDelayedServedNotPicked(t *testing.T) {
-	c := NewCPU(0, Preset(V71, 1))
-	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
-	c.Fork(nil, a, 0)
-	c.Fork(nil, b, 0)
-	x := c.Schedule(0)
-	y := a
-	if x == a {
-		y = b
-	}
-	c.Sleep(x, 1_000_000)
-	if got := c.Schedule(1_000_000); got != y || !x.Delayed() || c.NeedResched() {
-		t.Fatalf("setup: running %v, %v delayed %t, resched %t; want %v, true, false", got, x, x.Delayed(), c.NeedResched(), y)
-	}
+	c, x, y := delayedSleeperSetup(t)
 	d := c.Wakeup(x, 1_500_000)
 	if d.Preempt || d.Reason != WakeupNotPicked || d.Picked != y {
 		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d, d.Picked, y)
