@@ -86,7 +86,44 @@ const (
 	MaxNice   = 20  // PRIO_MAX on FreeBSD; Linux clamps it to 19
 	MinRTPrio = 1   // sched_get_priority_min(SCHED_FIFO) on Linux
 	MaxRTPrio = 99  // sched_get_priority_max(SCHED_FIFO) on Linux; FreeBSD's is 31
+	// MaxFreeBSDRTPrio is RTP_PRIO_MAX, the largest (least important) rtprio(2) level; the
+	// smallest, RTP_PRIO_MIN, is 0.
+	MaxFreeBSDRTPrio = 31
 )
+
+// An RTScale names the system call a real-time priority was written for: the kernels number
+// their real-time levels differently, and a workload says what the program asked for, leaving
+// the mapping (or the refusal) to the policy.
+type RTScale uint8
+
+const (
+	// RTLinux is Linux's sched_setscheduler(2) sched_priority: MinRTPrio (1, least important)
+	// through MaxRTPrio (99, most important). It is the zero value.
+	RTLinux RTScale = iota
+	// RTFreeBSD is FreeBSD's rtprio(2) rtp.prio: 0 (RTP_PRIO_MIN, most important) through
+	// MaxFreeBSDRTPrio (31, RTP_PRIO_MAX, least important). FreeBSD's POSIX interface,
+	// sched_setscheduler(2) with sched_priority p in 0..31, is rtprio 31 - p (p4prio_to_rtpprio
+	// in sys/kern/ksched.c).
+	RTFreeBSD
+)
+
+var rtScaleNames = [...]string{RTLinux: "linux", RTFreeBSD: "freebsd"}
+
+// String returns "linux" or "freebsd".
+func (s RTScale) String() string {
+	if int(s) < len(rtScaleNames) {
+		return rtScaleNames[s]
+	}
+	return "RTScale(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Range returns the smallest and largest RTPrio the scale accepts.
+func (s RTScale) Range() (lo, hi int) {
+	if s == RTFreeBSD {
+		return 0, MaxFreeBSDRTPrio
+	}
+	return MinRTPrio, MaxRTPrio
+}
 
 // A GroupID identifies a control group. [RootGroup] always exists.
 type GroupID int32
@@ -101,9 +138,13 @@ type Attr struct {
 	Class Class
 	// Nice is the nice value, MinNice..MaxNice; it matters for Normal and Batch threads.
 	Nice int
-	// RTPrio is the POSIX sched_priority of a FIFO or RR thread, larger is more important:
-	// MinRTPrio..MaxRTPrio on Linux; FreeBSD policies clamp it to 0..31. Ignored otherwise.
+	// RTPrio is the real-time priority of a FIFO or RR thread, numbered as RTScale says:
+	// sched_priority 1..99 (larger is more important) for RTLinux, rtprio(2)'s 0..31 (smaller is
+	// more important) for RTFreeBSD. Ignored for other classes. Each policy maps the scales it
+	// can honour onto its own priorities and refuses the others (see its CheckAttr).
 	RTPrio int
+	// RTScale is the numbering of RTPrio; the zero value is RTLinux.
+	RTScale RTScale
 	// Affinity is the set of CPUs the thread may run on; the empty set means every CPU.
 	Affinity topology.CPUSet
 	// Group is the thread's control group; the zero value is RootGroup.
@@ -115,13 +156,16 @@ type Attr struct {
 
 // Validate reports the first field of a that is out of range, or nil.
 func (a Attr) Validate() error {
+	rtLo, rtHi := a.RTScale.Range()
 	switch {
 	case int(a.Class) >= len(classNames):
 		return fmt.Errorf("sched: invalid class %d", a.Class)
 	case a.Nice < MinNice || a.Nice > MaxNice:
 		return fmt.Errorf("sched: nice %d outside %d..%d", a.Nice, MinNice, MaxNice)
-	case a.Class.RealTime() && (a.RTPrio < MinRTPrio || a.RTPrio > MaxRTPrio):
-		return fmt.Errorf("sched: %s priority %d outside %d..%d", a.Class, a.RTPrio, MinRTPrio, MaxRTPrio)
+	case int(a.RTScale) >= len(rtScaleNames):
+		return fmt.Errorf("sched: invalid real-time scale %d", a.RTScale)
+	case a.Class.RealTime() && (a.RTPrio < rtLo || a.RTPrio > rtHi):
+		return fmt.Errorf("sched: %s priority %d outside %d..%d (%s scale)", a.Class, a.RTPrio, rtLo, rtHi, a.RTScale)
 	case a.Slice < 0:
 		return fmt.Errorf("sched: negative slice %d", a.Slice)
 	}

@@ -54,6 +54,11 @@ func TestAttrValidate(t *testing.T) {
 		{"fifo 0", sched.Attr{Class: sched.FIFO, RTPrio: 0}, "fifo priority 0"},
 		{"rr 100", sched.Attr{Class: sched.RR, RTPrio: 100}, "rr priority 100"},
 		{"normal ignores rtprio", sched.Attr{RTPrio: 500}, ""},
+		{"freebsd rtprio 0", sched.Attr{Class: sched.FIFO, RTScale: sched.RTFreeBSD}, ""},
+		{"freebsd rtprio 31", sched.Attr{Class: sched.RR, RTPrio: 31, RTScale: sched.RTFreeBSD}, ""},
+		{"freebsd rtprio 32", sched.Attr{Class: sched.RR, RTPrio: 32, RTScale: sched.RTFreeBSD}, "rr priority 32 outside 0..31 (freebsd scale)"},
+		{"freebsd rtprio -1", sched.Attr{Class: sched.FIFO, RTPrio: -1, RTScale: sched.RTFreeBSD}, "fifo priority -1"},
+		{"bad scale", sched.Attr{RTScale: 7}, "invalid real-time scale 7"},
 		{"bad class", sched.Attr{Class: 7}, "invalid class 7"},
 		{"negative slice", sched.Attr{Slice: -1}, "negative slice"},
 	}
@@ -136,5 +141,22 @@ func TestStrings(t *testing.T) {
 	}
 	if !sched.Preempt.Runnable() || !sched.Yield.Runnable() || sched.Sleep.Runnable() || sched.Exit.Runnable() {
 		t.Errorf("Runnable wrong")
+	}
+}
+
+func TestRTScale(t *testing.T) {
+	for _, tc := range []struct {
+		s      sched.RTScale
+		name   string
+		lo, hi int
+	}{
+		{sched.RTLinux, "linux", 1, 99},
+		{sched.RTFreeBSD, "freebsd", 0, 31},
+		{9, "RTScale(9)", 1, 99},
+	} {
+		lo, hi := tc.s.Range()
+		if tc.s.String() != tc.name || lo != tc.lo || hi != tc.hi {
+			t.Errorf("RTScale(%d) = %q, %d..%d; want %q, %d..%d", tc.s, tc.s.String(), lo, hi, tc.name, tc.lo, tc.hi)
+		}
 	}
 }

@@ -101,3 +101,23 @@ type Policy interface {
 	// be running, queued or asleep.
 	SetAttr(now int64, tid sched.ID, attr sched.Attr)
 }
+
+// An AttrChecker is a Policy that can say, before a run, which thread attributes it cannot
+// honour: a real-time priority on a scale its kernel does not offer (rtprio(2)'s 0..31 under a
+// Linux policy, sched_priority 99 under a FreeBSD one), a class it does not implement. The
+// machine calls CheckAttr for the attributes of every thread the workload can create and every
+// attribute change its scripts can make, before anything runs, and refuses the run with the
+// first error, naming the thread. A policy that maps an attribute onto something else (a
+// FreeBSD policy folding POSIX levels) accepts it and documents the mapping.
+type AttrChecker interface {
+	CheckAttr(a sched.Attr) error
+}
+
+// An ErrReporter is a Policy that can run something other than what it was asked for and
+// knows it: a class it runs as another, a parameter that means nothing in the chosen version.
+// The machine calls Err when a run ends and reports a non-nil answer through Result.Err, so a
+// run that did not do what was asked never looks like one that did. Refusing at Start is
+// better where the policy can tell then; Err is for what only the run reveals.
+type ErrReporter interface {
+	Err() error
+}
