@@ -52,13 +52,14 @@ const lineMax = 8191
 // ReadDataset reads the values of one data set from r, named name in errors, line by line as
 // ministat's ReadSet does:
 //
+//   - white space at the end of a line is dropped (so CRLF files read as LF files);
 //   - a line is split into fields at any of o.Delimiters (strtok); a field that begins with '#'
 //     ends the line, so "# comment" lines, and "12.5 # comment", are comments;
 //   - a line with fewer than o.Column fields, including an empty one, is skipped;
 //   - the field in column o.Column must be a number in its entirety, as strtod reads it (leading
-//     white space, decimal or hexadecimal, an exponent); anything else, such as "12ms" or a
-//     trailing carriage return, is an [*InputError] naming the file and line, as ministat's
-//     "Invalid data on line N in FILE";
+//     white space, decimal or hexadecimal, an exponent); anything else, such as "12ms" or
+//     "16#", is an [*InputError] naming the file and line, as ministat's "Invalid data on line N
+//     in FILE";
 //   - a number that is NaN or infinite is an InputError too (ministat would accept it);
 //   - only a newline ends a line, and a line longer than 8191 bytes is read as several lines,
 //     as ministat's fgets into an 8192-byte buffer reads it (so the line numbers agree); a NUL
@@ -91,8 +92,8 @@ func ReadDataset(r io.Reader, name string, o ReadOptions) (*Dataset, error) {
 		if i := bytes.IndexByte(line, 0); i >= 0 {
 			line = line[:i]
 		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
+		for n := len(line); n > 0 && isCSpace(line[n-1]); n-- {
+			line = line[:n-1] // white space at the end goes, a CR of a CRLF line with it
 		}
 		tok := field(line, &delim, o.Column)
 		if tok == nil {
