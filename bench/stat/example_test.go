@@ -2,6 +2,8 @@ package stat_test
 
 import (
 	"fmt"
+	"os"
+	"strings"
 
 	"github.com/schedkit/schedkit/bench/stat"
 )
@@ -71,4 +73,62 @@ func ExampleDataset() {
 func ExampleSummary_Variance() {
 	fmt.Println(stat.Summarize([]float64{1, 2, 3}).Variance())
 	// Output: 1
+}
+
+// Ministat prints what ministat prints for the same values: here two policies' makespans.
+func ExampleMinistat() {
+	ule, bsd := new(stat.Dataset), new(stat.Dataset)
+	for _, x := range []float64{101.2, 100.8, 101.9, 101.1, 100.5, 101.4} {
+		ule.Add(x)
+	}
+	for _, x := range []float64{103.0, 102.2, 103.5, 102.9, 102.6, 103.1} {
+		bsd.Add(x)
+	}
+	o := stat.DefaultOptions()
+	o.Width = 50
+	_ = stat.Ministat(os.Stdout, []stat.Sample{{Name: "ule", Data: ule}, {Name: "4bsd", Data: bsd}}, o)
+	// Output:
+	// x ule
+	// + 4bsd
+	// +--------------------------------------------------+
+	// |x    x    xx   x       x    +     +    + ++      +|
+	// |   |_______A_______|            |______A_M____|   |
+	// +--------------------------------------------------+
+	//     N           Min           Max        Median           Avg        Stddev
+	// x   6         100.5         101.9         101.2        101.15    0.48476799
+	// +   6         102.2         103.5           103     102.88333     0.4445972
+	// Difference at 95.0% confidence
+	// 	1.73333 +/- 0.598296
+	// 	1.71363% +/- 0.591494%
+	// 	(Student's t, pooled s = 0.465116)
+}
+
+// ReadDataset reads a file as ministat does: comments, blank lines and extra fields are fine,
+// and an invalid value is an error naming the file and line.
+func ExampleReadDataset() {
+	d, err := stat.ReadDataset(strings.NewReader("# seconds\n12.5\n\n13.0 run2\n12.75\n"), "times.txt", stat.DefaultReadOptions())
+	fmt.Println(d.Summary().N, d.Summary().Mean, err)
+	_, err = stat.ReadDataset(strings.NewReader("12.5\n13ms\n"), "times.txt", stat.DefaultReadOptions())
+	fmt.Println(err)
+	// Output:
+	// 3 12.75 <nil>
+	// stat: times.txt:2: invalid data "13ms"
+}
+
+// Strtod reads a number as C's strtod does, reporting how much of the text it used.
+func ExampleStrtod() {
+	v, n := stat.Strtod([]byte("0x1.8p3ms"))
+	fmt.Println(v, n)
+	// Output: 12 7
+}
+
+// A Difference prints as ministat's comparison lines.
+func ExampleDifference_String() {
+	d, _ := stat.Student(stat.Summary{N: 23, Mean: 2542.0 / 23, Stddev: 0.59310931}, stat.Summary{N: 21, Mean: 2211.0 / 21, Stddev: 0.6436503}, 95)
+	fmt.Print(d)
+	// Output:
+	// Difference at 95.0% confidence
+	// 	-5.23602 +/- 0.376224
+	// 	-4.73755% +/- 0.340407%
+	// 	(Student's t, pooled s = 0.617692)
 }
