@@ -132,3 +132,42 @@ func ExampleDifference_String() {
 	// 	-4.73755% +/- 0.340407%
 	// 	(Student's t, pooled s = 0.617692)
 }
+
+// A Comparison prints an mmtests table: hackbench-like times (lower is better) of a baseline
+// and a patched kernel at two group counts; the 21-group change is significant and marked.
+func ExampleComparison() {
+	c := stat.Comparison{
+		Runs:      []string{"6.1-baseline", "6.1-patched"},
+		Stats:     []stat.Stat{{Kind: stat.Mean}, {Kind: stat.Stddev}},
+		Precision: 4,
+		Ops: []stat.Op{
+			{Name: "1", Samples: [][]float64{{0.651, 0.660, 0.651}, {0.645, 0.652, 0.647}}},
+			{Name: "21", Samples: [][]float64{{4.70, 4.73, 4.726}, {5.70, 5.75, 5.715}}},
+		},
+	}
+	_ = c.Write(os.Stdout)
+	// Output:
+	//                            6.1                    6.1
+	//                         baseline                patched
+	// Amean  1       0.6540 (   0.00%)      0.6480 (   0.92%)
+	// Amean  21      4.7187 (   0.00%)      5.7217 * -21.26%*
+	// Stddev 1       0.0052 (   0.00%)      0.0036 (  30.61%)
+	// Stddev 21      0.0163 (   0.00%)      0.0257 ( -57.52%)
+}
+
+// Rows gives the numbers behind the table.
+func ExampleComparison_Rows() {
+	c := stat.Comparison{
+		Runs:   []string{"base", "new"},
+		Better: stat.HigherBetter,
+		Stats:  []stat.Stat{{Kind: stat.Mean}, {Kind: stat.BestMean, Arg: 50}},
+		Ops:    []stat.Op{{Name: "8", Samples: [][]float64{{2100, 2150, 2140, 2160}, {2200, 2230, 2210, 2215}}}},
+	}
+	rows, _ := c.Rows()
+	for _, r := range rows {
+		fmt.Printf("%s %s %.2f %.2f %+.2f%% %t\n", r.Name, r.Op, r.Values[0], r.Values[1], r.Changes[1], r.Significant[1])
+	}
+	// Output:
+	// Hmean 8 2137.26 2213.70 +3.58% true
+	// BHmean-50 8 2154.99 2222.47 +3.13% false
+}
