@@ -6,7 +6,12 @@ require golang.org/x/sys v0.38.0
 
 require github.com/google/btree v1.1.3
 
-require gonum.org/v1/gonum v0.17.0
+require (
+	golang.org/x/perf v0.0.0-20251112180420-cfbd823f7301
+	gonum.org/v1/gonum v0.17.0
+)
+
+require github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 
 require (
 	github.com/stretchr/testify v1.12.1

@@ -220,3 +220,16 @@ func ExampleRunsNeeded() {
 	fmt.Println(n)
 	// Output: 7
 }
+
+// CompareBench reads go test -bench output and compares implementations, as benchstat does.
+func ExampleCompareBench() {
+	var out strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&out, "BenchmarkPick/impl=ule-2 \t 1000\t %d ns/op\n", 40+i%3)
+		fmt.Fprintf(&out, "BenchmarkPick/impl=heap-2 \t 1000\t %d ns/op\n", 80+i%3)
+	}
+	tables, _ := stat.CompareBench([]stat.BenchInput{{Name: "rounds.txt", R: strings.NewReader(out.String())}}, "/impl", 95)
+	r := tables[0].Rows[0]
+	fmt.Println(tables[0].Unit, tables[0].Columns, r.Name, r.Cells[1].Delta, r.Cells[1].Versus)
+	// Output: sec/op [ule heap] Pick-2 +97.56% p=0.002 n=6
+}
