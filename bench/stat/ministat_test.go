@@ -88,9 +88,8 @@ func TestDifferenceString(t *testing.T) {
 }
 
 func TestMinistatRatioHalfWidth(t *testing.T) {
-	// Seed 003's buildworld times: 23 runs of 109-111 s and 21 of 104-107 s with the seed's
-	// means and spreads are not recoverable, so check the switch itself: the relative line
-	// carries RelHalfWidthRatio instead of RelHalfWidth.
+	// With the option, the relative line carries RelHalfWidthRatio (checked against seeds 000
+	// and 003 in TestStudentSeeds) instead of RelHalfWidth.
 	x, y := dataset(110, 111, 110, 109, 111, 111), dataset(105, 106, 104, 105, 107, 105)
 	o := DefaultOptions()
 	o.SummaryOnly = false
