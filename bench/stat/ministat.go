@@ -35,8 +35,9 @@ type Options struct {
 	// Confidence is the confidence level in percent, one of [Levels] (-c; default 95).
 	Confidence float64
 	// Width is the width of the plot in columns, not counting its frame (-w; default 74).
-	// Width 0 draws an empty frame, as ministat does; width 1 makes ministat's scale infinite
-	// (ministat crashes), so Ministat refuses it.
+	// Width 0 draws an empty frame, as ministat does when it survives its writes into
+	// zero-length buffers; width 1 makes ministat's scale infinite (ministat crashes), so
+	// Ministat refuses it.
 	Width int
 	// Separate puts each data set's mean/median/stddev bar on a line of its own (-s).
 	Separate bool
