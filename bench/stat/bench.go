@@ -126,6 +126,7 @@ func CompareBench(inputs []BenchInput, col string, confidence float64) ([]BenchT
 		}
 		row := BenchRow{Name: rowName(rk, unitField), Cells: make([]*BenchCell, len(colKeys))}
 		var base *benchmath.Sample
+		var baseCenter float64
 		for c, ck := range colKeys {
 			vs, ok := values[cellKey{rk, ck}]
 			if !ok {
@@ -134,21 +135,17 @@ func CompareBench(inputs []BenchInput, col string, confidence float64) ([]BenchT
 			s := benchmath.NewSample(vs, &thresholds)
 			cell := &BenchCell{Values: s.Values, Summary: benchmath.AssumeNothing.Summary(s, confidence/100)}
 			if c == 0 {
-				base = s
+				base, baseCenter = s, cell.Summary.Center
 			} else if base != nil {
 				cmp := benchmath.AssumeNothing.Compare(base, s)
 				cell.Versus = &cmp
-				cell.Delta = cmp.FormatDelta(tables[ti].cellCenter(base, confidence), cell.Summary.Center)
+				cell.Delta = cmp.FormatDelta(baseCenter, cell.Summary.Center)
 			}
 			row.Cells[c] = cell
 		}
 		tables[ti].Rows = append(tables[ti].Rows, row)
 	}
 	return tables, nil
-}
-
-func (t *BenchTable) cellCenter(s *benchmath.Sample, confidence float64) float64 {
-	return benchmath.AssumeNothing.Summary(s, confidence/100).Center
 }
 
 // rowName is the row key without its unit: the benchmark's full name.
