@@ -223,12 +223,12 @@ func ExampleSeed000Params() {
 func ExamplePreset() {
 	fmt.Println(ule.Presets())
 	p, _ := ule.Preset("legacy")
-	fmt.Println(p.Version, p.PreemptThresh, p.StealSkipsHead)
+	fmt.Println(p.Version, p.PreemptThresh, p.CalendarSteal)
 	_, err := ule.Preset("4bsd")
 	fmt.Println(err != nil)
 	// Output:
 	// [legacy main seed000 seed000-ps0-pt224 seed000-ps0-pt48 seed000-ps1-pt224 seed000-ps1-pt48]
-	// legacy 48 true
+	// legacy 48 SkipFirst
 	// true
 }
 
