@@ -76,7 +76,7 @@ func TestShouldPreempt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, why := ule.ShouldPreempt(tc.p, tc.pri, tc.cpri, tc.remote)
+			got, why := ule.ShouldPreempt(tc.pri, tc.cpri, tc.remote, tc.p)
 			if got != tc.want || why.Rule != tc.rule {
 				t.Errorf("ShouldPreempt(%d, %d, %v) = %v (%v), want %v by rule %d", tc.pri, tc.cpri, tc.remote, got, why, tc.want, tc.rule)
 			}
@@ -108,7 +108,7 @@ func TestPreemptReasonString(t *testing.T) {
 		{&main, 56, 120, false, "pri 56 not < preempt_thresh 40, cpri 120: no preemption"},
 	}
 	for _, tc := range tests {
-		if _, why := ule.ShouldPreempt(tc.p, tc.pri, tc.cpri, tc.remote); why.String() != tc.want {
+		if _, why := ule.ShouldPreempt(tc.pri, tc.cpri, tc.remote, tc.p); why.String() != tc.want {
 			t.Errorf("ShouldPreempt(%d, %d, %v) explains %q, want %q", tc.pri, tc.cpri, tc.remote, why.String(), tc.want)
 		}
 	}

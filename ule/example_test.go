@@ -146,7 +146,7 @@ func ExampleShouldPreempt() {
 		{&legacy, 48, 150, false}, // legacy's threshold is inclusive
 		{&main, 200, 255, false},  // an idle CPU
 	} {
-		_, why := ule.ShouldPreempt(c.p, c.pri, c.cpri, c.remote)
+		_, why := ule.ShouldPreempt(c.pri, c.cpri, c.remote, c.p)
 		fmt.Println(why)
 	}
 	// Output:
@@ -249,7 +249,10 @@ func (printEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 
 // The Scheduler composes state and decisions into the machine interface of bench/sim.
 func ExampleScheduler() {
-	s := ule.New(ule.DefaultParams())
+	s, err := ule.New(ule.DefaultParams())
+	if err != nil {
+		panic(err)
+	}
 	top := topology.Uniform(1, 1, 1, 2, 1)
 	if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127}, printEnv{}); err != nil {
 		panic(err)
