@@ -56,7 +56,9 @@ func TestSchedulerMisuse(t *testing.T) {
 		{"Stop of a thread not running there", func(m *testMachine) { m.s.Stop(m.now, 1, 0, sched.Sleep) }, "ule: Stop of t0, which is not running on cpu1"},
 		{"Stop with an unknown reason", func(m *testMachine) { m.s.Stop(m.now, 0, 0, sched.StopReason(9)) }, "ule: Stop of t0 with unknown reason 9"},
 		{"SetAttr of an unknown thread", func(m *testMachine) { m.s.SetAttr(m.now, 9, sched.Attr{}) }, "ule: SetAttr of unknown thread t9"},
-		{"SetAttr with invalid attributes", func(m *testMachine) { m.s.SetAttr(m.now, 1, sched.Attr{Class: sched.FIFO, RTPrio: 40, RTScale: sched.RTFreeBSD}) }, "ule: SetAttr of t1 with invalid attributes: sched: fifo priority 40 outside 0..31 (freebsd scale)"},
+		{"SetAttr with invalid attributes", func(m *testMachine) {
+			m.s.SetAttr(m.now, 1, sched.Attr{Class: sched.FIFO, RTPrio: 40, RTScale: sched.RTFreeBSD})
+		}, "ule: SetAttr of t1 with invalid attributes: sched: fifo priority 40 outside 0..31 (freebsd scale)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := setup(t)
