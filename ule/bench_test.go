@@ -17,6 +17,8 @@ func benchTopology(n int) *topology.Topology {
 		return topology.Uniform(1, 1, 1, 2, 1)
 	case 64:
 		return topology.Uniform(2, 1, 2, 8, 2)
+	case 256:
+		return topology.Uniform(2, 1, 4, 16, 2)
 	case 1024:
 		return topology.Uniform(4, 1, 4, 32, 2)
 	}
@@ -110,7 +112,7 @@ func benchSystem(n int, r *rand.Rand) *System {
 }
 
 func BenchmarkPickCPU(b *testing.B) {
-	for _, n := range []int{2, 64, 1024} {
+	for _, n := range []int{64, 256, 1024} {
 		r := rand.New(rand.NewPCG(2, uint64(n)))
 		s := benchSystem(n, r)
 		const nthreads = 64
@@ -160,27 +162,33 @@ func naivePickCPU(s *System, t *Thread, rnd *Rand) topology.CPU {
 	return best
 }
 
+// stealSystem is BenchmarkSteal's machine of n CPUs: every CPU runs one thread; the only
+// victim (load 3) is the last CPU, as far from the thief (cpu0) as the topology goes, so the
+// search climbs to the root.
+func stealSystem(b *testing.B, n int) *System {
+	r := rand.New(rand.NewPCG(3, uint64(n)))
+	top := benchTopology(n)
+	s, err := NewSystem(DefaultParams(), top)
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := 0
+	for c := range top.CPUs().All() {
+		if c == 0 {
+			continue
+		}
+		k := 1
+		if int(c) == n-1 {
+			k = 3
+		}
+		loadedCPU(&s.CPUs[c], k, r, top.CPUs(), &id)
+	}
+	return s
+}
+
 func BenchmarkSteal(b *testing.B) {
-	for _, n := range []int{2, 64, 1024} {
-		r := rand.New(rand.NewPCG(3, uint64(n)))
-		top := benchTopology(n)
-		s, err := NewSystem(DefaultParams(), top)
-		if err != nil {
-			b.Fatal(err)
-		}
-		// Every CPU runs one thread; the only victim (load 3) is the last CPU, as far from the
-		// thief (cpu0) as the topology goes: the search climbs to the root.
-		id := 0
-		for c := range top.CPUs().All() {
-			if c == 0 {
-				continue
-			}
-			k := 1
-			if int(c) == n-1 {
-				k = 3
-			}
-			loadedCPU(&s.CPUs[c], k, r, top.CPUs(), &id)
-		}
+	for _, n := range []int{64, 256, 1024} {
+		s := stealSystem(b, n)
 		rnd := NewRand(0, 1)
 		b.Run(fmt.Sprintf("cpus=%d/impl=ule", n), func(b *testing.B) {
 			b.ReportAllocs()

@@ -213,13 +213,23 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 	mask := s.all
 	mask.remove(thief)
 	cg, group, level := s.Topology.Leaf(thief), false, 1
+	thresh := s.StealThreshold()
+	// Groups already searched without a candidate: the climb's next searches take their totals
+	// instead of visiting them again (searched explains why the result is the same).
+	var done searched
+	var prevTotal int32
 	for {
-		cpu, found := s.highest(cg, &mask, s.StealThreshold(), 1, rnd)
+		total, cpu, found := s.highestDone(cg, &mask, thresh, 1, rnd, &done)
 		r.Searches++
 		if !found {
+			done.add(int32(cg.ID()), total)
 			if group {
+				// cg is the sibling of the group searched before: their parent, of exactly these
+				// two children, holds no candidate either.
 				cg, group = cg.Parent(), false
+				done.add(int32(cg.ID()), prevTotal+total)
 			}
+			prevTotal = total
 			if limit > 0 {
 				if level++; level > limit {
 					break
