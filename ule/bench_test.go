@@ -304,3 +304,44 @@ func BenchmarkLowest(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkThreadStart measures a thread's whole life on an idle machine of n CPUs: Fork,
+// its first Wakeup (sched_add: PickCPU over the machine), Pick on the CPU it was given, and
+// exit. Nothing else runs, so the cost per thread should not grow with n beyond the searches.
+func BenchmarkThreadStart(b *testing.B) {
+	for _, n := range []int{4, 64, 1024} {
+		var top *topology.Topology
+		if n == 4 {
+			top = topology.Uniform(1, 1, 1, 4, 1)
+		} else {
+			top = benchTopology(n)
+		}
+		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := mustNew(b, DefaultParams())
+			env := &fakeEnv{}
+			if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
+				b.Fatal(err)
+			}
+			// cpu0 runs a thread of its own, so each new thread (forked on cpu0) is placed by
+			// the searches of PickCPU, as on a busy machine.
+			s.Fork(0, 0, -1, 0, sched.Attr{})
+			s.Wakeup(0, 0, 0, sched.WakeFork)
+			if _, ok := s.Pick(0, 0); !ok {
+				b.Fatal("cpu0 idles")
+			}
+			tid := sched.ID(1)
+			for b.Loop() {
+				s.Fork(0, tid, -1, 0, sched.Attr{})
+				s.Wakeup(0, tid, 0, sched.WakeFork)
+				cpu := s.Thread(tid).CPU
+				if id, ok := s.Pick(0, cpu); !ok || id != tid {
+					b.Fatalf("Pick(cpu%d) = %v, %t; want t%d", cpu, id, ok, tid)
+				}
+				s.Stop(0, cpu, tid, sched.Exit)
+				env.resched = env.resched[:0]
+				tid++
+			}
+		})
+	}
+}

@@ -158,7 +158,7 @@ func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 		llc = nil
 	}
 	r.LLC = llc
-	mask := t.affinityBits()
+	mask := s.affinityBits(t)
 	pri := int(t.Priority)
 	running := t.State == Running
 	cpu, ok := topology.CPU(0), false

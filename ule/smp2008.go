@@ -210,7 +210,7 @@ func (s *System) pickCPU2008(t *Thread, self topology.CPU, ticks uint32, flags A
 		}
 	}
 	r.LLC = cg
-	mask := t.affinityBits()
+	mask := s.affinityBits(t)
 	cpu, ok := topology.CPU(0), false
 	if cg != nil {
 		cpu, ok = s.lowest2008(cg, mask, int(pri))

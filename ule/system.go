@@ -28,6 +28,7 @@ type System struct {
 	Loads    []CPULoad
 	loads    *[topology.MaxCPUs]CPULoad // the array behind Loads: CPU ids index it without bounds checks
 	all      cpuBits                    // every CPU of Topology
+	allSet   topology.CPUSet            // the same as a set
 	tree     searchTree
 }
 
@@ -43,7 +44,7 @@ func NewSystem(p Params, top *topology.Topology) (*System, error) {
 		s.CPUs[c].init(c, &s.Params, &s.Loads[c])
 	}
 	cpus := top.CPUs()
-	s.all = bitsOf(&cpus)
+	s.all, s.allSet = bitsOf(&cpus), cpus
 	return s, nil
 }
 
