@@ -33,8 +33,11 @@ const maxPinnedInterval = 512
 // a CPU, and moves and attribute changes keep it delayed; see the package documentation.
 //
 // Real-time classes (FIFO, RR) are a different kernel class that this package does not model:
-// a thread asking for one runs as SCHED_NORMAL at its nice level, and [Scheduler.Err] reports
-// the first such request. Nice 20 (FreeBSD's PRIO_MAX) is clamped to 19.
+// a thread asking for one with a Linux sched_priority runs as SCHED_NORMAL at its nice level,
+// and [Scheduler.Err] reports the first such thread; one written on FreeBSD's rtprio(2) scale is
+// refused before the run by [Scheduler.CheckAttr]. Nice 20 (FreeBSD's PRIO_MAX) is clamped to
+// 19. The simulator calls CheckAttr and Err through its optional AttrChecker and ErrReporter
+// interfaces.
 //
 // A Scheduler is deterministic: it holds no maps it iterates and uses no randomness. It is not
 // safe for concurrent use.
@@ -189,7 +192,8 @@ func (s *Scheduler) Task(tid sched.ID) (*Task, bool) {
 // Tasks returns CPU c's cfs_tasks list.
 func (s *Scheduler) Tasks(c topology.CPU) *TaskList { return &s.rqs[c].tasks }
 
-// Err returns the first unsupported request (a real-time class, an unknown group), or nil.
+// Err returns the first request the Scheduler ran as something else (a real-time class run as
+// SCHED_NORMAL, a thread of an unknown group run in the root group), or nil.
 func (s *Scheduler) Err() error { return s.err }
 
 func (s *Scheduler) fail(err error) {
@@ -225,47 +229,23 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 	return nil
 }
 
-// policyOf maps a sched class to a fair policy, recording an error for the real-time classes.
-func (s *Scheduler) policyOf(tid sched.ID, a sched.Attr) (Class, int) {
-	nice := min(max(a.Nice, MinNice), MaxNice)
-	switch a.Class {
-	case sched.Batch:
-		return Batch, nice
-	case sched.Idle:
-		return Idle, nice
-	case sched.FIFO, sched.RR:
-		s.fail(fmt.Errorf("cfs: thread %v: class %v is a real-time class, not modelled; it runs as SCHED_NORMAL", tid, a.Class))
-	}
-	return Normal, nice
-}
-
-// allowed returns the CPUs of affinity that the machine has, or all of them.
-func (s *Scheduler) allowed(a topology.CPUSet) topology.CPUSet {
-	m := a.Intersect(s.topo.CPUs())
-	if m.IsEmpty() {
-		return s.topo.CPUs()
-	}
-	return m
-}
-
-func (s *Scheduler) group(tid sched.ID, id sched.GroupID) *Group {
-	if id == sched.RootGroup {
-		return nil
-	}
-	g, ok := s.groups[id]
-	if !ok {
-		s.fail(fmt.Errorf("cfs: thread %v: group %d does not exist; it runs in the root group", tid, id))
-	}
-	return g
-}
-
 // Fork creates thread tid with attributes attr on cpu (sched_fork): a task in attr's class
 // and group, allowed on attr's CPUs, whose first wakeup places it; from v7.1 on, attr.Slice is
 // its custom slice ([Entity.SetSlice]; earlier versions ignore it, as their kernels do). Its
 // utilisation estimate starts at half the capacity cpu has left, as
 // post_init_entity_util_avg caps it.
+//
+// Fork panics if cpu is not a CPU of the machine, or if thread tid exists (forked and not
+// exited): a second task for one thread would be queued, and picked, twice.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
-	pol, nice := s.policyOf(tid, attr)
+	s.mustCPU("Fork", cpu)
+	if tid < 0 {
+		panic(fmt.Sprintf("cfs: Scheduler.Fork of thread id %d", tid))
+	}
+	if int(tid) < len(s.threads) && s.threads[tid] != nil {
+		panic(fmt.Sprintf("cfs: Scheduler.Fork of thread %v, which exists", tid))
+	}
+	pol, nice := s.classOf(tid, attr)
 	e := NewTask(tid.String(), pol, nice)
 	e.SetGroup(s.group(tid, attr.Group))
 	if s.p.Version >= V71 && attr.Slice > 0 {
@@ -368,9 +348,11 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // [SelectTaskRQ] (recording the waker's wakee flips) and enqueued, as a migrated wakeup if it
 // changes CPU. A CPU the wakee should preempt, or an idle one, is rescheduled. A thread whose
 // sleep was delayed (v7.1) is still queued: ttwu_runnable requeues it on its own CPU
-// ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq. Wakeup panics if tid is
-// unknown (never forked, or exited) or is runnable and not a delayed sleeper.
+// ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq. Wakeup panics if
+// from is not a CPU of the machine, or if tid is unknown (never forked, or exited) or is
+// runnable and not a delayed sleeper.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
+	s.mustCPU("Wakeup", from)
 	th := s.thread(tid)
 	t := th.task
 	s.j = s.jiffies(now)
@@ -452,7 +434,9 @@ func (s *Scheduler) wakeDelayed(now int64, th *thread) {
 // one task away first (the stopper); an empty CPU tries newidle_balance, and records when it
 // went idle, and picks again after a pull (which in v7.1 may have brought only delayed tasks,
 // which the pick dequeues); the picked task moves to the head of the CPU's cfs_tasks.
+// Pick panics if cpu is not a CPU of the machine.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
+	s.mustCPU("Pick", cpu)
 	rq := &s.rqs[cpu]
 	s.j = s.jiffies(now)
 	if rq.active {
@@ -523,9 +507,11 @@ func (s *Scheduler) updateMisfit(cpu topology.CPU) {
 // CPU's running entity: the next Pick puts it back only where the picked task's hierarchy
 // differs ([RunQueue.Schedule]), as __schedule does. A still-queued task that may no longer run on
 // cpu, delayed or not, is put back at once and moves to an allowed CPU (move_queued_task, which
-// keeps a delayed task delayed). Stop panics if tid is unknown, or if why is sched.Sleep or
+// keeps a delayed task delayed). Stop panics if cpu is not a CPU of the machine, if tid is
+// unknown, or if why is sched.Sleep or
 // sched.Exit and tid is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
+	s.mustCPU("Stop", cpu)
 	th := s.thread(tid)
 	t := th.task
 	rq := &s.rqs[cpu]
@@ -582,7 +568,9 @@ func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 // running task and may ask for a resched, the misfit status is updated, and when the CPU's
 // next_balance is due, rebalance_domains balances every domain whose interval has elapsed.
 // Apart from the balancing, its cost does not depend on the number of tasks on the CPU.
+// Tick panics if cpu is not a CPU of the machine.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+	s.mustCPU("Tick", cpu)
 	rq := &s.rqs[cpu]
 	j := s.jiffies(now)
 	s.j = j
@@ -892,7 +880,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	rq := &s.rqs[cpu]
 	n := uint64(now)
 	s.j = s.jiffies(now)
-	pol, nice := s.policyOf(tid, attr)
+	pol, nice := s.classOf(tid, attr)
 	g := s.group(tid, attr.Group)
 	resched := false
 	if pol != e.class || g != e.group {

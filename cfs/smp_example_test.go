@@ -183,3 +183,14 @@ func ExampleScheduler() {
 	fmt.Println(s.Name(), running)
 	// Output: cfs-v6.5 map[cpu0:t0 cpu1:t1]
 }
+
+// A Linux real-time priority is accepted (the thread runs as SCHED_NORMAL and Err says so after
+// the run); FreeBSD's rtprio(2) scale is refused before it.
+func ExampleScheduler_CheckAttr() {
+	s, _ := cfs.New(cfs.DefaultParams())
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 10}))
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 10, RTScale: sched.RTFreeBSD}))
+	// Output:
+	// <nil>
+	// cfs: fifo priority 10 on the freebsd scale (rtprio(2)): Linux's real-time priorities are sched_setscheduler's 1..99
+}
