@@ -155,6 +155,17 @@
 // the same sums with the same integer semantics; the floor makes an entity exactly at V
 // eligible, and a lone entity always is.
 //
+// These functions take the sums as explicit values ([Sums]; a queue gives its own with
+// [Queue.Sums]), so that any state the kernel can be in can be asked, including states the
+// enqueues of a test would take long to reach: sums near the limits of s64, where the kernel's
+// wrapping arithmetic gives surprising answers, or a v6.6 weight of 2^31 and more, which
+// div_s64 truncates to 32 bits. [PickEligible] is v7.1's pick over explicit entities, with the
+// running entity's slice protection. [NewRunQueueAt] builds a run queue at a chosen state: the
+// entities with the vruntimes, deadlines, weights (any, not only the nice table's), slices and
+// protection point given and the queue's reference point, nothing placed or normalised, so
+// that every decision of the package ([Pick], [CheckPreemptWakeup] after a wakeup, a tick)
+// can be asked about it.
+//
 // When an entity leaves its queue its virtual lag V - v is saved in VLag, clamped to
 // ±[LagLimit] ([EntityLag]), and when it joins a queue again it is placed at V - lag
 // ([PlaceEntity], PLACE_LAG): a task that overran its share pays it back later, one that was
@@ -269,6 +280,8 @@
 //	Pick                               O(1), O(log n) with skip no
 //	Pick (EEVDF)                       O(log n)                 no
 //	AvgVruntime, VruntimeEligible      O(1)                     no
+//	PickEligible                       O(n)                     no
+//	NewRunQueueAt                      O(n log n)               yes
 //	PlaceEntity, ProtectPoint          O(1)                     no
 //	LagLimit, EntityLag (v7.1)         O(log n) (max slice)     no
 //	CheckPreemptTick                   O(depth)                 no
@@ -343,10 +356,11 @@
 //	avg_vruntime, avg_load / sum_w_vruntime,    Queue.SumWVruntime, Queue.SumWeight
 //	  sum_weight
 //	min_vruntime (v6.6) / zero_vruntime         Queue.MinVruntime / Queue.ZeroVruntime
-//	avg_vruntime()                              AvgVruntime
+//	avg_vruntime()                              AvgVruntime (of Sums, Queue.Sums)
 //	avg_vruntime_add/_sub, sum_w_vruntime_...   (Queue, unexported) sumAdd, sumSub
 //	avg_vruntime_update / update_zero_vruntime  (Queue, unexported) advanceMinVruntime, moveZero
-//	entity_eligible, vruntime_eligible          EntityEligible, VruntimeEligible
+//	entity_eligible, vruntime_eligible          EntityEligible, VruntimeEligible (of Sums)
+//	pick_eevdf (v7.1) on explicit values        PickEligible
 //	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
 //	update_deadline                             VirtualDeadline; (Queue, unexported) updateDeadline
 //	place_entity                                PlaceEntity (Placement); placeEntity applies it
