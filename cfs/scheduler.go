@@ -42,8 +42,35 @@ const maxPinnedInterval = 512
 // A Scheduler is deterministic: it holds no maps it iterates and uses no randomness. It is not
 // safe for concurrent use.
 type Scheduler struct {
-	opts Params // as given to New
-	p    Params // opts for the machine's CPU count
+	opts    Params // as given to New
+	sys     *System
+	env     sched.Env
+	threads []*thread
+	groups  map[sched.GroupID]*Group
+	err     error
+}
+
+// A System is the fair class on a whole machine as explicit state, without the simulator: one
+// [RunQueue] per CPU of the topology with its cfs_tasks list ([TaskList]) and running task,
+// the statistics the SMP decisions read ([CPUStat]), the sched domains ([Domains]) with their
+// balancing clocks, intervals and failure counts, the root domain's overload flag, and the
+// LLCs' idle-core and scan hints. Its methods are the kernel's entry points on that state:
+// [System.Wakeup] (select_task_rq_fair and the enqueue), [System.Schedule]
+// (pick_next_task_fair with newidle_balance and the active-balance stopper), [System.Stop],
+// [System.Tick] (scheduler_tick with rebalance_domains), [System.SetAttr], and the balancing
+// steps a caller can drive one at a time: [System.SelectTaskRQ], [System.LoadBalance],
+// [System.NewidleBalance], [System.ActiveBalance], [System.RebalanceDomains]. A [Scheduler] is
+// a thin adapter from the simulator's thread ids and attributes to a System.
+//
+// The System asks for reschedules, and gives explanations, through the sched.Env passed to
+// [NewSystem]: Resched(c) when CPU c should pick again (a wakee or a pulled task preempts, an
+// idle CPU gets work, a busiest CPU must run its stopper for an active balance). A caller
+// driving the System by hand passes an Env that records those CPUs. Time is explicit (now, in
+// nanoseconds, non-decreasing); jiffies are now·hz/10^9.
+//
+// A System is deterministic and not safe for concurrent use.
+type System struct {
+	p    Params
 	smp  SMPParams
 	env  sched.Env
 	topo *topology.Topology
@@ -53,8 +80,6 @@ type Scheduler struct {
 
 	rqs     []cpuRQ
 	stats   []CPUStat
-	threads []*thread
-	groups  map[sched.GroupID]*Group
 	dom     []domainState
 	sgImb   []bool
 	idleCor []bool
@@ -65,7 +90,6 @@ type Scheduler struct {
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
 	examined  []*Task
-	err       error
 }
 
 // cpuRQ is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
@@ -74,7 +98,7 @@ type cpuRQ struct {
 	c           *RunQueue
 	id          topology.CPU
 	tasks       TaskList
-	curr        *thread
+	curr        *Task // the running task: the one Schedule last returned
 	nextBalance int64
 	active      bool
 	pushCPU     topology.CPU
@@ -125,15 +149,38 @@ func (s *Scheduler) Name() string {
 	return n
 }
 
-// Start prepares the scheduler for the machine described by cfg and keeps env. It returns an
-// error if cfg is invalid.
+// Start prepares the scheduler for the machine described by cfg and keeps env: it builds the
+// [System] of the machine with the parameters given to New scaled for its CPU count. It returns
+// an error if cfg is invalid.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	t := cfg.Topology
-	s.topo, s.env, s.hz, s.ncpu = t, env, cfg.Hz, t.NumCPUs()
-	s.p = s.opts.ForCPUs(s.ncpu)
+	sys, err := NewSystem(s.opts, cfg.Topology, cfg.Hz, env)
+	if err != nil {
+		return err
+	}
+	s.sys, s.env = sys, env
+	s.groups = map[sched.GroupID]*Group{}
+	return nil
+}
+
+// NewSystem returns the System of machine t with parameters p scaled for its CPU count
+// ([Params.ForCPUs]) and hz ticks per second, every CPU idle, reporting reschedules and
+// explanations to env (which may be nil: then nothing is reported). It returns an error if p
+// is invalid, t is nil or hz is not positive.
+func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, fmt.Errorf("cfs: NewSystem without a topology")
+	}
+	if hz <= 0 {
+		return nil, fmt.Errorf("cfs: NewSystem: hz %d", hz)
+	}
+	s := &System{topo: t, env: env, hz: hz, ncpu: t.NumCPUs()}
+	s.p = p.ForCPUs(s.ncpu)
 	s.smp = s.p.SMP
 	s.ds = NewDomains(t, s.smp.Groups)
 	n := t.NumIDs()
@@ -143,8 +190,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	s.sgImb = make([]bool, len(s.ds.Groups()))
 	s.idleCor = make([]bool, n)
 	s.idleScn = make([]int, n)
-	s.groups = map[sched.GroupID]*Group{}
-	s.utilShift = uint(bits.Len(uint(max(1, 32*cfg.Hz/1000))))
+	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
@@ -161,25 +207,66 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 			s.dom[sd.idx].interval = sd.MinInterval()
 		}
 	}
-	return nil
+	return s, nil
+}
+
+// System returns the scheduler's System (nil before Start).
+func (s *Scheduler) System() *System { return s.sys }
+
+// Params returns the parameters the CPUs run with: those given to NewSystem, scaled for the
+// machine.
+func (s *System) Params() Params { return s.p }
+
+// Topology returns the machine.
+func (s *System) Topology() *topology.Topology { return s.topo }
+
+// Domains returns the balancer's view of the machine.
+func (s *System) Domains() *Domains { return s.ds }
+
+// RunQueue returns the fair-class run queue of CPU c.
+func (s *System) RunQueue(c topology.CPU) *RunQueue { return s.rqs[c].c }
+
+// Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
+// the System.
+func (s *System) Stats() []CPUStat { return s.stats }
+
+// Tasks returns CPU c's cfs_tasks list.
+func (s *System) Tasks(c topology.CPU) *TaskList { return &s.rqs[c].tasks }
+
+// Curr returns the task CPU c runs (the one [System.Schedule] last returned for it and that
+// has not stopped), or nil.
+func (s *System) Curr(c topology.CPU) *Task { return s.rqs[c].curr }
+
+// Overload reports the root domain's overload flag (rd->overload): some CPU had two or more
+// tasks when its statistics were last refreshed, or the last top-level balance said so.
+func (s *System) Overload() bool { return s.overload }
+
+// NextBalance returns the jiffy at which CPU c's next periodic balance is due
+// (rq->next_balance).
+func (s *System) NextBalance(c topology.CPU) int64 { return s.rqs[c].nextBalance }
+
+// ActivePending returns the CPU that asked CPU c to push a task away (active balance) and true,
+// or false if c has no pending active balance (rq->active_balance, rq->push_cpu).
+func (s *System) ActivePending(c topology.CPU) (topology.CPU, bool) {
+	return s.rqs[c].pushCPU, s.rqs[c].active
 }
 
 // TickHz returns cfg.Hz: Linux accounts at the timer interrupt.
-func (s *Scheduler) TickHz() int { return s.hz }
+func (s *Scheduler) TickHz() int { return s.sys.hz }
 
 // Params returns the parameters the CPUs run with: those given to New, scaled for the machine
 // at Start.
-func (s *Scheduler) Params() Params { return s.p }
+func (s *Scheduler) Params() Params { return s.sys.p }
 
 // Domains returns the balancer's view of the machine.
-func (s *Scheduler) Domains() *Domains { return s.ds }
+func (s *Scheduler) Domains() *Domains { return s.sys.ds }
 
 // RunQueue returns the fair-class run queue of CPU c.
-func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue { return s.rqs[c].c }
+func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue { return s.sys.rqs[c].c }
 
 // Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the scheduler.
-func (s *Scheduler) Stats() []CPUStat { return s.stats }
+func (s *Scheduler) Stats() []CPUStat { return s.sys.stats }
 
 // Task returns thread tid's task, or false if tid does not exist or exited.
 func (s *Scheduler) Task(tid sched.ID) (*Task, bool) {
@@ -190,7 +277,7 @@ func (s *Scheduler) Task(tid sched.ID) (*Task, bool) {
 }
 
 // Tasks returns CPU c's cfs_tasks list.
-func (s *Scheduler) Tasks(c topology.CPU) *TaskList { return &s.rqs[c].tasks }
+func (s *Scheduler) Tasks(c topology.CPU) *TaskList { return &s.sys.rqs[c].tasks }
 
 // Err returns the first request the Scheduler ran as something else (a real-time class run as
 // SCHED_NORMAL, a thread of an unknown group run in the root group), or nil.
@@ -219,7 +306,7 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 		}
 		parent = p
 	}
-	grp := NewGroup(fmt.Sprintf("g%d", g.ID), parent, s.topo.NumIDs())
+	grp := NewGroup(fmt.Sprintf("g%d", g.ID), parent, s.sys.topo.NumIDs())
 	if g.Idle {
 		grp.SetIdle(true)
 	} else if err := grp.SetCPUWeight(g.Weight); err != nil {
@@ -230,10 +317,9 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 }
 
 // Fork creates thread tid with attributes attr on cpu (sched_fork): a task in attr's class
-// and group, allowed on attr's CPUs, whose first wakeup places it; from v7.1 on, attr.Slice is
-// its custom slice ([Entity.SetSlice]; earlier versions ignore it, as their kernels do). Its
-// utilisation estimate starts at half the capacity cpu has left, as
-// post_init_entity_util_avg caps it.
+// and group, allowed on attr's CPUs, whose first wakeup places it ([System.Fork]); from v7.1
+// on, attr.Slice is its custom slice ([Entity.SetSlice]; earlier versions ignore it, as their
+// kernels do).
 //
 // Fork panics if cpu is not a CPU of the machine, or if thread tid exists (forked and not
 // exited): a second task for one thread would be queued, and picked, twice.
@@ -248,19 +334,29 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	pol, nice := s.classOf(tid, attr)
 	e := NewTask(tid.String(), pol, nice)
 	e.SetGroup(s.group(tid, attr.Group))
-	if s.p.Version >= V71 && attr.Slice > 0 {
+	if s.sys.p.Version >= V71 && attr.Slice > 0 {
 		e.SetSlice(uint64(attr.Slice))
 	}
-	t := NewSMPTask(e, s.allowed(attr.Affinity), cpu)
-	st := &s.stats[cpu]
-	t.util = (st.Capacity - min(st.Capacity, st.Util)) / 2
-	t.utilTick = s.jiffies(now)
+	t := s.sys.Fork(now, e, s.sys.allowed(attr.Affinity), cpu)
 	for int(tid) >= len(s.threads) {
 		s.threads = append(s.threads, nil)
 	}
 	th := &thread{id: tid, task: t, parent: parent, slice: attr.Slice}
 	t.th = th
 	s.threads[tid] = th
+}
+
+// Fork returns a new task for entity e, allowed on allowed, created on cpu and not yet
+// runnable (sched_fork): its first [System.Wakeup], with sched.WakeFork, places it. Its
+// utilisation estimate starts at half the capacity cpu has left, as post_init_entity_util_avg
+// caps it. Fork panics if cpu is not a CPU of the machine or allowed has none of its CPUs.
+func (s *System) Fork(now int64, e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
+	s.mustCPU("Fork", cpu)
+	t := NewSMPTask(e, allowed.Intersect(s.topo.CPUs()), cpu)
+	st := &s.stats[cpu]
+	t.util = (st.Capacity - min(st.Capacity, st.Util)) / 2
+	t.utilTick = s.jiffies(now)
+	return t
 }
 
 func (s *Scheduler) thread(tid sched.ID) *thread {
@@ -271,11 +367,11 @@ func (s *Scheduler) thread(tid sched.ID) *thread {
 }
 
 // jiffies converts simulated time to ticks.
-func (s *Scheduler) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_000_000 }
+func (s *System) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_000_000 }
 
 // enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and attaches its
 // utilisation, up to date, to the CPU's signal (attach_entity_load_avg).
-func (s *Scheduler) enlist(c topology.CPU, t *Task) {
+func (s *System) enlist(c topology.CPU, t *Task) {
 	rq := &s.rqs[c]
 	s.catchUpCPU(rq, s.j)
 	rq.tasks.PushFront(t)
@@ -287,7 +383,7 @@ func (s *Scheduler) enlist(c topology.CPU, t *Task) {
 // delist takes task t off CPU c's list, its estimate brought up to date. A task going to
 // sleep leaves its utilisation in the CPU's signal, where it decays as blocked utilisation;
 // any other (migration, exit) detaches it.
-func (s *Scheduler) delist(c topology.CPU, t *Task, sleep bool) {
+func (s *System) delist(c topology.CPU, t *Task, sleep bool) {
 	s.rqs[c].tasks.Remove(t)
 	s.catchUp(t, s.j)
 	if !sleep {
@@ -298,7 +394,7 @@ func (s *Scheduler) delist(c topology.CPU, t *Task, sleep bool) {
 // block is __block_task for a task whose delayed dequeue (v7.1) finished inside a CPU method (a
 // pick, a wakeup preemption check): it leaves its CPU's cfs_tasks list and, as a sleeper,
 // leaves its utilisation behind as blocked utilisation.
-func (s *Scheduler) block(e *Entity) {
+func (s *System) block(e *Entity) {
 	t := e.task
 	s.delist(t.cpu, t, true)
 }
@@ -307,7 +403,7 @@ func (s *Scheduler) block(e *Entity) {
 // flag when c has two tasks or more (add_nr_running). nr_running counts delayed-dequeue tasks
 // (v7.1), which are still queued; the h_nr_running the balancer reads, and cpu_runnable, count
 // only the runnable ones (h_nr_runnable), as v7.1's balancer does.
-func (s *Scheduler) refresh(c topology.CPU) {
+func (s *System) refresh(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
 	root := rq.c.Root()
@@ -326,13 +422,28 @@ func (s *Scheduler) refresh(c topology.CPU) {
 
 // explaining reports whether the machine wants explanations; callers test it before building
 // one, so that a machine that does not explain pays no allocation for them.
-func (s *Scheduler) explaining() bool { return s.env != nil && s.env.Explaining() }
+func (s *System) explaining() bool { return s.env != nil && s.env.Explaining() }
 
 // explain records why when the machine is explaining.
-func (s *Scheduler) explain(c topology.CPU, tid sched.ID, why fmt.Stringer) {
+func (s *System) explain(c topology.CPU, tid sched.ID, why fmt.Stringer) {
 	if s.explaining() {
 		s.env.Explain(c, tid, why.String())
 	}
+}
+
+// resched asks the environment to reschedule CPU c.
+func (s *System) resched(c topology.CPU) {
+	if s.env != nil {
+		s.env.Resched(c)
+	}
+}
+
+// tidOf returns the thread id of a Scheduler's task, or -1 for a task without a thread.
+func tidOf(t *Task) sched.ID {
+	if t == nil || t.th == nil {
+		return -1
+	}
+	return t.th.id
 }
 
 type explainf struct {
@@ -342,32 +453,88 @@ type explainf struct {
 
 func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 
-// Wakeup makes tid runnable. A new thread (sched.WakeFork) is placed by the fork slow path from
-// from, the parent's CPU, and started there by [RunQueue.Fork] (task_fork_fair and
-// wake_up_new_task, placed against the chosen CPU's queue); a sleeper is placed by
-// [SelectTaskRQ] (recording the waker's wakee flips) and enqueued, as a migrated wakeup if it
-// changes CPU. A CPU the wakee should preempt, or an idle one, is rescheduled. A thread whose
-// sleep was delayed (v7.1) is still queued: ttwu_runnable requeues it on its own CPU
-// ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq. Wakeup panics if
-// from is not a CPU of the machine, or if tid is unknown (never forked, or exited) or is
-// runnable and not a delayed sleeper.
+// Wakeup makes tid runnable: [System.Wakeup], with the creating thread as the parent of a
+// new thread (sched.WakeFork). Wakeup panics if from is not a CPU of the machine, or if tid is
+// unknown (never forked, or exited) or is runnable and not a delayed sleeper.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	s.mustCPU("Wakeup", from)
 	th := s.thread(tid)
 	t := th.task
+	if t.E.onRQ && !t.E.delayed {
+		panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
+	}
+	var parent *Task
+	if flags&sched.WakeFork != 0 && int(th.parent) >= 0 && int(th.parent) < len(s.threads) && s.threads[th.parent] != nil {
+		parent = s.threads[th.parent].task
+	}
+	s.sys.Wakeup(now, t, parent, from, flags)
+}
+
+// Wakeup makes task t runnable (try_to_wake_up with select_task_rq_fair) and returns where it
+// went and the preemption decision there. A new task (sched.WakeFork) is placed by the fork
+// slow path from from, the parent's CPU, and started there by [RunQueue.Fork] (task_fork_fair
+// and wake_up_new_task, placed against the chosen CPU's queue; parent, if it is the task
+// running on that CPU in the same group, is the one whose vruntime the child may swap); a
+// sleeper is placed by [System.SelectTaskRQ] (recording the waker's wakee flips) and enqueued,
+// as a migrated wakeup if it changes CPU. A CPU the wakee should preempt, or an idle one, is
+// rescheduled. A task whose sleep was delayed (v7.1) is still queued: ttwu_runnable requeues
+// it on its own CPU ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq;
+// the selection returned is then that CPU with no reason. Wakeup panics if from is not a CPU
+// of the machine or t is runnable and not a delayed sleeper.
+func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, WakeupDecision) {
+	s.mustCPU("Wakeup", from)
 	s.j = s.jiffies(now)
 	if t.E.onRQ {
 		if !t.E.delayed {
-			panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
+			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
-		s.wakeDelayed(now, th)
-		return
+		return CPUSelection{CPU: t.cpu, Target: t.cpu}, s.wakeDelayed(now, t)
 	}
 	fork := flags&sched.WakeFork != 0
 	left := s.wakeUtil(t, s.j)
+	pl := s.SelectTaskRQ(now, t, from, flags)
+	dst := pl.CPU
+	rq := &s.rqs[dst]
+	var d WakeupDecision
+	switch {
+	case fork:
+		var pe *Entity
+		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
+			pe = p.E
+		}
+		d = rq.c.Fork(pe, t.E, uint64(now))
+	case dst != t.cpu && t.E.q != nil:
+		t.migrationsTotal++
+		d = rq.c.WakeupMigrated(t.E, uint64(now))
+	default:
+		d = rq.c.Wakeup(t.E, uint64(now))
+	}
+	if !fork {
+		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
+		s.detachUtil(t.cpu, left)
+	}
+	s.enlist(dst, t)
+	s.refresh(dst)
+	if s.explaining() {
+		s.explain(dst, tidOf(t), explainf{"%v; %v", []any{pl, d}})
+	}
+	if rq.c.NeedResched() {
+		s.resched(dst)
+	}
+	return pl, d
+}
+
+// SelectTaskRQ is select_task_rq_fair for task t woken from CPU from (the waker's CPU, the
+// parent's for a fork): it records the waker's wakee flips (a waker is the task running on
+// from), asks [SelectTaskRQ] with the System's statistics and hints, and applies the hints the
+// answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
+// panics if from is not a CPU of the machine.
+func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) CPUSelection {
+	s.mustCPU("SelectTaskRQ", from)
+	fork := flags&sched.WakeFork != 0
 	var waker *Task
-	if w := s.rqs[from].curr; w != nil && w.task != t {
-		waker = w.task
+	if w := s.rqs[from].curr; w != nil && w != t {
+		waker = w
 	}
 	if waker != nil && !fork {
 		waker.RecordWakee(t, now)
@@ -384,65 +551,50 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	if pl.SetRecentUsed {
 		t.recentUsedCPU = pl.RecentUsed
 	}
-	dst := pl.CPU
-	rq := &s.rqs[dst]
-	var d WakeupDecision
-	switch {
-	case fork:
-		var parent *Entity
-		if p := rq.curr; p != nil && p.id == th.parent && p.task.E.group == t.E.group {
-			parent = p.task.E
-		}
-		d = rq.c.Fork(parent, t.E, uint64(now))
-	case dst != t.cpu && t.E.q != nil:
-		t.migrationsTotal++
-		d = rq.c.WakeupMigrated(t.E, uint64(now))
-	default:
-		d = rq.c.Wakeup(t.E, uint64(now))
-	}
-	if !fork {
-		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
-		s.detachUtil(t.cpu, left)
-	}
-	s.enlist(dst, t)
-	s.refresh(dst)
-	if s.explaining() {
-		s.explain(dst, tid, explainf{"%v; %v", []any{pl, d}})
-	}
-	if rq.c.NeedResched() {
-		s.env.Resched(dst)
-	}
+	return pl
 }
 
 // wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
 // queued, so ttwu_runnable requeues it where it is (ENQUEUE_DELAYED) and judges wakeup
 // preemption, without select_task_rq and without recording the waker's wakee.
-func (s *Scheduler) wakeDelayed(now int64, th *thread) {
-	c := th.task.cpu
+func (s *System) wakeDelayed(now int64, t *Task) WakeupDecision {
+	c := t.cpu
 	rq := &s.rqs[c]
-	d := rq.c.Wakeup(th.task.E, uint64(now))
+	d := rq.c.Wakeup(t.E, uint64(now))
 	s.refresh(c)
 	if s.explaining() {
-		s.explain(c, th.id, explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+		s.explain(c, tidOf(t), explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
 	}
 	if rq.c.NeedResched() {
-		s.env.Resched(c)
+		s.resched(c)
 	}
+	return d
 }
 
-// Pick returns the thread cpu runs next: pick_next_task_fair. A pending active balance pushes
-// one task away first (the stopper); an empty CPU tries newidle_balance, and records when it
-// went idle, and picks again after a pull (which in v7.1 may have brought only delayed tasks,
-// which the pick dequeues); the picked task moves to the head of the CPU's cfs_tasks.
-// Pick panics if cpu is not a CPU of the machine.
+// Pick returns the thread cpu runs next: [System.Schedule]. Pick panics if cpu is not a CPU of
+// the machine.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	s.mustCPU("Pick", cpu)
+	t := s.sys.Schedule(now, cpu)
+	if t == nil {
+		return -1, false
+	}
+	return t.th.id, true
+}
+
+// Schedule returns the task cpu runs next, or nil if it idles: pick_next_task_fair, with the
+// task cpu ran (if it stopped, see [System.Stop]) still in place. A pending active balance
+// pushes one task away first ([System.ActiveBalance], the stopper); an empty CPU tries
+// [System.NewidleBalance], records when it went idle, and picks again after a pull (which in
+// v7.1 may have brought only delayed tasks, which the pick dequeues); the picked task moves to
+// the head of the CPU's cfs_tasks and becomes [System.Curr]. Schedule panics if cpu is not a
+// CPU of the machine.
+func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
+	s.mustCPU("Schedule", cpu)
 	rq := &s.rqs[cpu]
 	s.j = s.jiffies(now)
 	if rq.active {
-		// The stopper preempts the fair class (put_prev_task_fair), then pushes a task away.
-		rq.c.Deschedule(uint64(now))
-		s.activeBalance(now, cpu)
+		s.ActiveBalance(now, cpu, rq.pushCPU)
 	}
 	e := rq.c.Schedule(uint64(now))
 	if e == nil {
@@ -450,7 +602,7 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 		s.stats[cpu].IdleStamp = uint64(now)
 		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
 		// balance again, as pick_next_task_fair does after a successful newidle balance.
-		for e == nil && s.newidleBalance(now, cpu) {
+		for e == nil && s.NewidleBalance(now, cpu) {
 			e = rq.c.Schedule(uint64(now))
 			s.refresh(cpu)
 		}
@@ -459,22 +611,21 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	if e == nil {
 		s.refresh(cpu)
 		s.updateIdleCore(cpu)
-		return -1, false
+		return nil
 	}
 	s.stats[cpu].IdleStamp = 0
 	t := e.task
-	th := t.th
-	rq.curr = th
+	rq.curr = t
 	rq.tasks.MoveToFront(t)
 	s.catchUp(t, s.j)
 	s.updateMisfit(cpu)
 	s.refresh(cpu)
-	return th.id, true
+	return t
 }
 
 // updateIdleCore is __update_idle_core: when cpu idles and every SMT sibling is idle, its LLC
 // has an idle core.
-func (s *Scheduler) updateIdleCore(cpu topology.CPU) {
+func (s *System) updateIdleCore(cpu topology.CPU) {
 	if !s.ds.SMTActive() {
 		return
 	}
@@ -487,33 +638,44 @@ func (s *Scheduler) updateIdleCore(cpu topology.CPU) {
 }
 
 // updateMisfit is update_misfit_status for cpu's running task.
-func (s *Scheduler) updateMisfit(cpu topology.CPU) {
+func (s *System) updateMisfit(cpu topology.CPU) {
 	if !s.topo.Asymmetric() {
 		return
 	}
 	st := &s.stats[cpu]
-	th := s.rqs[cpu].curr
-	if th == nil || th.task.nAllowed == 1 || fitsCapacity(th.task.util, st.Capacity) {
+	t := s.rqs[cpu].curr
+	if t == nil || t.nAllowed == 1 || fitsCapacity(t.util, st.Capacity) {
 		st.MisfitLoad = 0
 		return
 	}
-	st.MisfitLoad = max(TaskHLoad(th.task.E), 1)
+	st.MisfitLoad = max(TaskHLoad(t.E), 1)
 }
 
-// Stop tells the scheduler that tid stopped running on cpu: dequeue_task with DEQUEUE_SLEEP for
-// sched.Sleep ([RunQueue.Sleep]; in v7.1 a task that is not eligible stays queued, delayed, and on
-// the CPU's cfs_tasks list), with DEQUEUE_SLEEP | DEQUEUE_SPECIAL for sched.Exit ([RunQueue.Exit],
-// never delayed), yield_task_fair for sched.Yield, nothing for sched.Preempt. The task stays the
-// CPU's running entity: the next Pick puts it back only where the picked task's hierarchy
-// differs ([RunQueue.Schedule]), as __schedule does. A still-queued task that may no longer run on
-// cpu, delayed or not, is put back at once and moves to an allowed CPU (move_queued_task, which
-// keeps a delayed task delayed). Stop panics if cpu is not a CPU of the machine, if tid is
-// unknown, or if why is sched.Sleep or
-// sched.Exit and tid is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
+// Stop tells the scheduler that tid stopped running on cpu: [System.Stop]; after sched.Exit
+// the thread is forgotten. Stop panics if cpu is not a CPU of the machine, if tid is unknown,
+// or if why is sched.Sleep or sched.Exit and tid is not queued on cpu (for sched.Sleep, also if
+// it is a delayed sleeper).
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	s.mustCPU("Stop", cpu)
 	th := s.thread(tid)
-	t := th.task
+	s.sys.Stop(now, cpu, th.task, why)
+	if why == sched.Exit {
+		s.threads[tid] = nil
+	}
+}
+
+// Stop tells the System that task t, running on cpu, stopped: dequeue_task with DEQUEUE_SLEEP
+// for sched.Sleep ([RunQueue.Sleep]; in v7.1 a task that is not eligible stays queued, delayed,
+// and on the CPU's cfs_tasks list), with DEQUEUE_SLEEP | DEQUEUE_SPECIAL for sched.Exit
+// ([RunQueue.Exit], never delayed), yield_task_fair for sched.Yield, nothing for sched.Preempt.
+// The task stays the CPU's running entity: the next [System.Schedule] puts it back only where
+// the picked task's hierarchy differs ([RunQueue.Schedule]), as __schedule does; cpu has no
+// [System.Curr] until then. A still-queued task that may no longer run on cpu, delayed or not,
+// is put back at once and moves to an allowed CPU (move_queued_task, which keeps a delayed task
+// delayed). Stop panics if cpu is not a CPU of the machine, or if why is sched.Sleep or
+// sched.Exit and t is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
+func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason) {
+	s.mustCPU("Stop", cpu)
 	rq := &s.rqs[cpu]
 	n := uint64(now)
 	s.j = s.jiffies(now)
@@ -531,13 +693,10 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	case sched.Yield:
 		rq.c.Yield(n)
 	}
-	// The stopped task stays the CPU's running entity until Pick: pick_next_task_fair runs with
-	// it in place, so that it can be picked again without restarting its slice, and a group
-	// entity above it keeps running when the next task is in the same group.
+	// The stopped task stays the CPU's running entity until Schedule: pick_next_task_fair runs
+	// with it in place, so that it can be picked again without restarting its slice, and a
+	// group entity above it keeps running when the next task is in the same group.
 	rq.curr = nil
-	if why == sched.Exit {
-		s.threads[tid] = nil
-	}
 	if t.E.onRQ && !t.allowed.Has(cpu) {
 		rq.c.Deschedule(n)
 		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
@@ -545,10 +704,22 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	s.refresh(cpu)
 }
 
+// Move migrates task t, queued and not running, to CPU dst (move_queued_task, as an affinity
+// change or a caller's experiment does): detach_task and attach_task, a delayed task moving
+// delayed. Move panics if dst is not a CPU of the machine or t is not queued, or runs.
+func (s *System) Move(now int64, t *Task, dst topology.CPU) {
+	s.mustCPU("Move", dst)
+	if !t.E.onRQ || s.rqs[t.cpu].curr == t {
+		panic(fmt.Sprintf("cfs: System.Move of %v, which is not queued or runs", t))
+	}
+	s.j = s.jiffies(now)
+	s.move(now, t, t.cpu, dst)
+}
+
 // move migrates queued task t from src to dst: detach_task and attach_task (move_queued_task).
 // A delayed task moves delayed. It joins dst's list before the enqueue, whose preemption check
 // may dequeue it for good (v7.1).
-func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
+func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 	n := uint64(now)
 	s.rqs[src].c.MigrateOut(t.E, n)
 	s.delist(src, t, false)
@@ -558,8 +729,15 @@ func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 	s.refresh(src)
 	s.refresh(dst)
 	if d.Preempt {
-		s.env.Resched(dst)
+		s.resched(dst)
 	}
+}
+
+// Tick is the scheduler tick on cpu: [System.Tick]. Tick panics if cpu is not a CPU of the
+// machine.
+func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+	s.mustCPU("Tick", cpu)
+	s.sys.Tick(now, cpu)
 }
 
 // Tick is the scheduler tick on cpu (scheduler_tick): on a busy CPU the CPU's utilisation
@@ -569,7 +747,7 @@ func (s *Scheduler) move(now int64, t *Task, src, dst topology.CPU) {
 // next_balance is due, rebalance_domains balances every domain whose interval has elapsed.
 // Apart from the balancing, its cost does not depend on the number of tasks on the CPU.
 // Tick panics if cpu is not a CPU of the machine.
-func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+func (s *System) Tick(now int64, cpu topology.CPU) {
 	s.mustCPU("Tick", cpu)
 	rq := &s.rqs[cpu]
 	j := s.jiffies(now)
@@ -581,9 +759,9 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 		rq.c.tick(uint64(now), &d)
 		if rq.c.NeedResched() {
 			if s.explaining() {
-				s.explain(cpu, rq.curr.id, d)
+				s.explain(cpu, tidOf(rq.curr), d)
 			}
-			s.env.Resched(cpu)
+			s.resched(cpu)
 		}
 		s.updateMisfit(cpu)
 	}
@@ -593,15 +771,19 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 		if busy {
 			idle = CPUNotIdle
 		}
-		s.rebalanceDomains(now, cpu, idle)
+		s.RebalanceDomains(now, cpu, idle)
 	}
 }
 
-// rebalanceDomains is rebalance_domains: from the lowest domain up, balance each domain whose
-// interval elapsed, stopping above a level where another CPU of the group balances, and set the
-// CPU's next_balance to the earliest next due time.
-func (s *Scheduler) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+// RebalanceDomains is rebalance_domains on cpu, in state idle (CPUIdle or CPUNotIdle): from
+// the lowest domain up, balance each domain whose interval elapsed ([System.LoadBalance]),
+// stopping above a level where another CPU of the group balances, and set the CPU's
+// next_balance ([System.NextBalance]) to the earliest next due time. [System.Tick] calls it
+// when next_balance is due. It panics if cpu is not a CPU of the machine.
+func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+	s.mustCPU("RebalanceDomains", cpu)
 	j := s.jiffies(now)
+	s.j = j
 	busy := idle != CPUIdle && !s.stats[cpu].IdleOnly()
 	next := j + int64(60*s.hz)
 	cont := true
@@ -615,7 +797,7 @@ func (s *Scheduler) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType)
 		iv := BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
 		if j >= ds.lastBalance+iv {
 			var moved int
-			moved, cont = s.loadBalance(now, cpu, sd, idle)
+			moved, cont = s.LoadBalance(now, cpu, sd, idle)
 			if moved > 0 {
 				idle = CPUNotIdle
 				if s.stats[cpu].Idle() {
@@ -631,14 +813,18 @@ func (s *Scheduler) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType)
 	s.rqs[cpu].nextBalance = next
 }
 
-// newidleBalance is newidle_balance: when some CPU has more than one task (the root domain's
+// NewidleBalance is newidle_balance on cpu, about to idle: when some CPU has more than one task (the root domain's
 // overload flag), balance each SD_BALANCE_NEWIDLE domain from the lowest up until a task was
 // pulled; without the flag, only bring the CPU's next periodic balance forward to the base
 // domain's idle interval. The kernel also skips domains whose measured balancing cost exceeds the CPU's average
-// idle time; the model has no such costs and never skips. It reports whether a task was pulled.
-func (s *Scheduler) newidleBalance(now int64, cpu topology.CPU) bool {
+// idle time; the model has no such costs and never skips. It reports whether a task was pulled
+// (or cpu has tasks again). [System.Schedule] calls it for a CPU that found nothing to run. It
+// panics if cpu is not a CPU of the machine.
+func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
+	s.mustCPU("NewidleBalance", cpu)
 	rq := &s.rqs[cpu]
 	j := s.jiffies(now)
+	s.j = j
 	next := j + int64(s.hz)
 	pulled := false
 	if chain := s.ds.Chain(cpu); !s.overload && len(chain) > 0 {
@@ -654,7 +840,7 @@ func (s *Scheduler) newidleBalance(now int64, cpu topology.CPU) bool {
 			ds := &s.dom[sd.idx]
 			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
 			if sd.flags&topology.SDBalanceNewIdle != 0 {
-				moved, _ := s.loadBalance(now, cpu, sd, CPUNewlyIdle)
+				moved, _ := s.LoadBalance(now, cpu, sd, CPUNewlyIdle)
 				pulled = moved > 0
 			}
 			if pulled || s.stats[cpu].NrRunning > 0 {
@@ -666,9 +852,17 @@ func (s *Scheduler) newidleBalance(now int64, cpu topology.CPU) bool {
 	return pulled || s.stats[cpu].NrRunning > 0
 }
 
-// loadBalance is load_balance of v6.5 for cpu at domain sd: it returns the number of tasks moved
-// and whether balancing should continue at the levels above (should_we_balance).
-func (s *Scheduler) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
+// LoadBalance is load_balance of v6.5 for cpu at domain sd (one of cpu's [Domains.Chain]) in
+// state idle: should_we_balance, [FindBusiestGroup], [FindBusiestQueue], [DetachTasks] with its
+// retries (LBF_NEED_BREAK, LBF_DST_PINNED, LBF_ALL_PINNED), the moves, the domain's failure
+// count and interval, and, when balancing keeps failing, the start of an active balance (the
+// busiest CPU is asked to reschedule, and runs [System.ActiveBalance] at its next
+// [System.Schedule]). It returns the number of tasks moved and whether balancing should
+// continue at the levels above (should_we_balance). It panics if cpu is not a CPU of the
+// machine.
+func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
+	s.mustCPU("LoadBalance", cpu)
+	s.j = s.jiffies(now)
 	ds := &s.dom[sd.idx]
 	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
 		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity(), Params: s.smp}
@@ -756,16 +950,16 @@ redo:
 		}
 		if NeedActiveBalance(&env, src, bg.Migration, ds.failed) {
 			bc := s.rqs[src].curr
-			if bc == nil || !bc.task.allowed.Has(cpu) {
+			if bc == nil || !bc.allowed.Has(cpu) {
 				goto outOnePinned
 			}
 			if !s.rqs[src].active {
 				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
 				activeStarted = true
 				if s.explaining() {
-					s.explain(src, bc.id, explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+					s.explain(src, tidOf(bc), explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
 				}
-				s.env.Resched(src)
+				s.resched(src)
 			}
 		}
 	} else {
@@ -796,7 +990,7 @@ outOnePinned:
 // tasks that stayed move to the head of its list in examination order, and the chosen ones are
 // attached to the destination in reverse detach order (attach_tasks takes them from the head of
 // env->tasks, where each was added).
-func (s *Scheduler) apply(now int64, me *MigrateEnv, d Detach) {
+func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 	src := &s.rqs[me.Src]
 	s.examined = s.examined[:0]
 	for p, k := src.tasks.tail, 0; p != nil && k < d.Examined; p, k = p.prev, k+1 {
@@ -824,19 +1018,26 @@ func (s *Scheduler) apply(now int64, me *MigrateEnv, d Detach) {
 	s.refresh(me.Src)
 	s.refresh(dst)
 	if resched {
-		s.env.Resched(dst)
+		s.resched(dst)
 	}
 }
 
-// activeBalance is active_load_balance_cpu_stop on busiest CPU cpu, whose running task the
-// machine has stopped: move the least recently run task that may run on the pushing CPU there.
-func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
+// ActiveBalance is active_load_balance_cpu_stop on busiest CPU cpu: the stopper preempts the
+// fair class (put_prev_task_fair of the task cpu ran, [RunQueue.Deschedule]), then moves the
+// least recently run task that may run on target there, at the lowest of target's domains
+// that spans cpu. It returns the task moved, or nil. [System.Schedule] calls it, with the CPU
+// that asked ([System.ActivePending]), when an active balance is pending; a caller may call it
+// for any pair of CPUs. It panics if cpu or target is not a CPU of the machine.
+func (s *System) ActiveBalance(now int64, cpu, target topology.CPU) *Task {
+	s.mustCPU("ActiveBalance", cpu)
+	s.mustCPU("ActiveBalance", target)
+	s.j = s.jiffies(now)
 	rq := &s.rqs[cpu]
+	rq.c.Deschedule(uint64(now))
 	rq.active = false
-	target := rq.pushCPU
 	// The kernel's test is busiest_rq->nr_running <= 1 with the stopper itself counted.
 	if s.stats[cpu].NrRunning == 0 {
-		return
+		return nil
 	}
 	var sd *SchedDomain
 	for k := range s.ds.Chain(target) {
@@ -846,7 +1047,7 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 		}
 	}
 	if sd == nil {
-		return
+		return nil
 	}
 	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats, Params: s.smp,
 		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.MaxCapacity()}
@@ -859,53 +1060,63 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 			if s.explaining() {
 				s.explain(target, -1, explainf{"active balance moved %v from %v", []any{p, cpu}})
 			}
-			return
+			return p
 		}
 	}
+	return nil
 }
 
-// SetAttr changes tid's attributes: nice (set_user_nice), fair policy (__sched_setscheduler),
-// group (sched_move_task), the custom slice (sched_setattr's sched_runtime, v7.1 only:
-// [RunQueue.SetSlice], or [Entity.SetSlice] for a task that is not queued) and affinity
-// (set_cpus_allowed_ptr, which moves a queued task off a CPU it may no longer use and
-// reschedules a running one so that it leaves at its next stop). A task whose dequeue was
-// delayed (v7.1) is still queued: each change dequeues and enqueues it around the change as the
-// kernel's sched_change does, and it stays delayed, on its CPU or on the one it is moved to.
-// SetAttr panics if tid is unknown (never forked, or exited).
+// SetAttr changes tid's attributes: [System.SetAttr] with attr's class (a real-time one runs
+// as SCHED_NORMAL, see [Scheduler.Err]), nice level, group, custom slice (when it differs from
+// the last one asked for) and affinity. SetAttr panics if tid is unknown (never forked, or
+// exited).
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	th := s.thread(tid)
-	t := th.task
+	pol, nice := s.classOf(tid, attr)
+	g := s.group(tid, attr.Group)
+	slice := int64(-1)
+	if attr.Slice != th.slice && attr.Slice >= 0 {
+		th.slice = attr.Slice
+		slice = attr.Slice
+	}
+	s.sys.SetAttr(now, th.task, pol, nice, g, slice, s.sys.allowed(attr.Affinity))
+}
+
+// SetAttr changes task t's fair class (__sched_setscheduler) and group (sched_move_task), its
+// nice level (set_user_nice), its custom slice if slice >= 0 (sched_setattr's sched_runtime,
+// v7.1 only: [RunQueue.SetSlice], or [Entity.SetSlice] for a task that is not queued; 0 goes
+// back to the default) and its affinity (set_cpus_allowed_ptr, which moves a queued task off a
+// CPU it may no longer use and reschedules a running one so that it leaves at its next stop). A
+// task whose dequeue was delayed (v7.1) is still queued: each change dequeues and enqueues it
+// around the change as the kernel's sched_change does, and it stays delayed, on its CPU or on
+// the one it is moved to. SetAttr panics if allowed holds no CPU of the machine.
+func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, slice int64, allowed topology.CPUSet) {
 	e := t.E
 	cpu := t.cpu
 	rq := &s.rqs[cpu]
 	n := uint64(now)
 	s.j = s.jiffies(now)
-	pol, nice := s.classOf(tid, attr)
-	g := s.group(tid, attr.Group)
 	resched := false
-	if pol != e.class || g != e.group {
+	if class != e.class || g != e.group {
 		resched = rq.c.Requeue(e, n, func() {
 			e.SetGroup(g)
-			e.setClass(pol)
+			e.setClass(class)
 		})
 	}
 	if nice != e.nice {
 		resched = rq.c.SetNice(e, nice, n) || resched
 	}
-	if attr.Slice != th.slice && attr.Slice >= 0 {
-		th.slice = attr.Slice
-		if s.p.Version >= V71 {
-			if e.onRQ {
-				rq.c.SetSlice(e, uint64(attr.Slice), n)
-			} else {
-				e.SetSlice(uint64(attr.Slice))
-			}
+	if slice >= 0 && s.p.Version >= V71 {
+		if e.onRQ {
+			rq.c.SetSlice(e, uint64(slice), n)
+		} else {
+			e.SetSlice(uint64(slice))
 		}
 	}
-	t.SetAllowed(s.allowed(attr.Affinity))
+	t.SetAllowed(allowed.Intersect(s.topo.CPUs()))
 	if !t.allowed.Has(cpu) {
 		switch {
-		case rq.curr == th:
+		case rq.curr == t:
 			resched = true
 		case e.onRQ:
 			s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
@@ -913,6 +1124,6 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	}
 	s.refresh(cpu)
 	if resched || rq.c.NeedResched() {
-		s.env.Resched(cpu)
+		s.resched(cpu)
 	}
 }

@@ -52,7 +52,7 @@ func (s *Scheduler) classOf(tid sched.ID, a sched.Attr) (Class, int) {
 }
 
 // allowed returns the CPUs of affinity that the machine has, or all of them.
-func (s *Scheduler) allowed(a topology.CPUSet) topology.CPUSet {
+func (s *System) allowed(a topology.CPUSet) topology.CPUSet {
 	m := a.Intersect(s.topo.CPUs())
 	if m.IsEmpty() {
 		return s.topo.CPUs()
@@ -76,11 +76,18 @@ func (s *Scheduler) group(tid sched.ID, id sched.GroupID) *Group {
 // mustCPU panics, naming the method fn, unless the Scheduler is started and c is a CPU of its
 // machine.
 func (s *Scheduler) mustCPU(fn string, c topology.CPU) {
-	if s.topo == nil {
+	if s.sys == nil {
 		panic("cfs: Scheduler." + fn + " before Start")
 	}
+	s.sys.checkCPU("Scheduler", fn, c)
+}
+
+// mustCPU panics, naming the method fn, unless c is a CPU of the machine.
+func (s *System) mustCPU(fn string, c topology.CPU) { s.checkCPU("System", fn, c) }
+
+func (s *System) checkCPU(typ, fn string, c topology.CPU) {
 	if !s.topo.Has(c) {
 		all := s.topo.CPUs()
-		panic(fmt.Sprintf("cfs: Scheduler.%s on %v, which is not a CPU of the machine (%v)", fn, c, all))
+		panic(fmt.Sprintf("cfs: %s.%s on %v, which is not a CPU of the machine (%v)", typ, fn, c, all))
 	}
 }

@@ -224,7 +224,7 @@ func testFourLLCConverges(t *testing.T, topo *topology.Topology, v Version, n in
 		if per[c] > 1 {
 			t.Fatalf("cpu%d has %d hogs: %v", c, per[c], per)
 		}
-		llc[m.s.ds.LLCID(c)] += per[c]
+		llc[m.s.sys.ds.LLCID(c)] += per[c]
 		if sib := topo.Siblings(c); c == firstCPU(sib) {
 			busy := 0
 			for s := range sib.All() {
@@ -681,17 +681,17 @@ func TestCheckAttr(t *testing.T) {
 func TestNewidleBalanceWithoutOverload(t *testing.T) {
 	m := newSMPMachine(t, topology.TwoCPU(), 1000, DefaultParams())
 	s := m.s
-	s.overload = false
-	base := &s.ds.Chain(0)[0]
-	ds := &s.dom[base.idx]
+	s.sys.overload = false
+	base := &s.sys.ds.Chain(0)[0]
+	ds := &s.sys.dom[base.idx]
 	ds.lastBalance, ds.interval = 0, 2
-	s.rqs[0].nextBalance = 500
+	s.sys.rqs[0].nextBalance = 500
 	now := int64(10 * 1_000_000) // jiffy 10 at HZ 1000
-	if s.newidleBalance(now, 0) {
+	if s.sys.NewidleBalance(now, 0) {
 		t.Fatal("newidleBalance pulled a task from an empty machine")
 	}
-	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.hz, s.ncpu)
-	if got := s.rqs[0].nextBalance; got != want || want >= 500 {
+	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.sys.hz, s.sys.ncpu)
+	if got := s.sys.rqs[0].nextBalance; got != want || want >= 500 {
 		t.Errorf("next_balance = %d, want %d (the base domain's idle interval after its last balance)", got, want)
 	}
 }
