@@ -330,3 +330,15 @@ func ExamplePreset() {
 	// 4bsd-9 switchticks
 	// bsd4: unknown preset "ule" (known: freebsd14, freebsd9, main)
 }
+
+// ExampleScheduler_CheckAttr shows which attributes 4BSD runs as asked.
+func ExampleScheduler_CheckAttr() {
+	s, _ := bsd4.New(bsd4.FreeBSD9Params())
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.RR, RTPrio: 0, RTScale: sched.RTFreeBSD}))
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.RR, RTPrio: 99}))
+	fmt.Println(s.CheckAttr(sched.Attr{Group: 2}))
+	// Output:
+	// <nil>
+	// bsd4: rr priority 99 is on the linux scale; FreeBSD's rtprio(2) takes 0..31 (RTScale freebsd)
+	// bsd4: no group scheduling in 4BSD (group 2)
+}

@@ -206,6 +206,15 @@
 // modelled (the pure functions accept interrupt threads and the intr flag). ULE has no group
 // scheduling, so AddGroup fails.
 //
+// Attributes: a real-time priority is an rtprio(2) level (sched.RTFreeBSD, 0..31, 0 most
+// important), mapped to PRI_MIN_REALTIME + level as rtp_to_pri does, so in legacy and freebsd9
+// four levels share a 64-queue run queue (seed 003). A Linux sched_priority (sched.RTLinux),
+// SCHED_BATCH, a per-thread slice and a control group have no ULE meaning: Scheduler.CheckAttr
+// refuses them before a run; given them anyway, the Scheduler runs the nearest thing and
+// Scheduler.Err reports the first. New refuses invalid Params with an error; the machine's bugs
+// (a CPU outside the machine, an unknown thread, a second wake-up, a Pick on a busy CPU) panic
+// with a message starting "ule: ".
+//
 // # Kernel names
 //
 //	sched_ule.c, priority.h                 package ule
