@@ -92,7 +92,11 @@ func realPolicies(topo *topology.Topology) []policyCase {
 		}
 		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &countedULE{must(ule.New(p)), cpus} }})
 	}
-	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD14Params(), bsd4.FreeBSD9Params()} {
+	for _, name := range bsd4.Presets() {
+		p, err := bsd4.Preset(name)
+		if err != nil {
+			panic(err)
+		}
 		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{must(bsd4.New(p)), cpus} }})
 	}
 	for _, name := range cfs.Presets() {
