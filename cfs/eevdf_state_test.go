@@ -211,7 +211,8 @@ func TestPickEligible(t *testing.T) {
 	}
 }
 
-// TestPickEligibleMatchesQueue compares PickEligible with the queue's O(log n) pick on random
+// TestPickEligibleMatchesQueue compares PickEligible with the queue's O(log n) pick, and
+// AvgVruntime and VruntimeEligible on Queue.Sums with the queue's in-place arithmetic, on random
 // states built with NewRunQueueAt: random weights (any, not only the nice table's), vruntimes
 // around a reference point near the u64 wrap, deadlines with ties, a running entity with a
 // protection point, and a next buddy.
@@ -257,6 +258,18 @@ func TestPickEligibleMatchesQueue(t *testing.T) {
 		}
 		if s := q.Sums(); s.SumWVruntime != sw || s.SumWeight != w || s.Zero != z || s.Curr != (curr != nil) {
 			t.Fatalf("iteration %d: Sums() = %+v, want S %d, W %d, zero %d", iter, s, sw, w, z)
+		}
+		// The pure functions on the queue's sums agree with the queue's in-place arithmetic.
+		if got, want := AvgVruntime(q.Sums()), q.minVruntime+uint64(q.avgDelta()); got != want {
+			t.Fatalf("iteration %d: AvgVruntime(Sums) = %d, the queue's %d", iter, got, want)
+		}
+		el := q.eligibility()
+		for _, e := range queued {
+			for _, v := range []uint64{e.Vruntime, e.Vruntime - 1, e.Vruntime + 1} {
+				if got, want := VruntimeEligible(q.Sums(), v), el.ok(v); got != want {
+					t.Fatalf("iteration %d: VruntimeEligible(Sums, %d) = %t, the queue's %t", iter, v, got, want)
+				}
+			}
 		}
 		got, why := PickEligible(q.Sums(), queued, curr, true, next, protect, &p)
 		if next >= 0 {
