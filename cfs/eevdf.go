@@ -34,11 +34,49 @@ func (q *Queue) currQueued() *Entity {
 	return nil
 }
 
+// sums returns S = Σ key_i·w_i and W = Σ w_i over the queue's timeline and its queued running
+// entity, in the units of q's version, with the kernel's wrapping arithmetic: the avg and load
+// that avg_vruntime and entity_eligible compute before dividing or comparing.
+func (q *Queue) sums() (avg int64, load int64) {
+	avg, load = q.sumW, int64(q.sumWeight)
+	if c := q.currQueued(); c != nil {
+		w := avgWeight(q.cpu.params.Version, c.load)
+		avg += q.entityKey(c.Vruntime) * int64(w)
+		load += int64(w)
+	}
+	return avg, load
+}
+
 // avgDelta returns the offset of the average vruntime from q's reference point: the floor of
-// S/W as [AvgVruntime] computes it.
+// S/W (the kernel subtracts W-1 from a negative S before its truncating division, so that the
+// result is never to the right of the true average and an entity exactly at it is eligible).
+// v6.6 divides with div_s64 (32-bit divisor), v7.1 with div64_long; with no weight the offset
+// is 0, except that v7.1 returns a lone running entity's own key. It is the arithmetic of [AvgVruntime] on
+// [Queue.Sums] done in place, without building the Sums, for the queue's hot paths (a pick tests many
+// vruntimes against one eligibility); TestPickEligibleMatchesQueue holds the two equal.
 func (q *Queue) avgDelta() int64 {
-	s := q.Sums()
-	return s.delta()
+	v := q.cpu.params.Version
+	if v == V66 {
+		avg, load := q.sums()
+		if load != 0 {
+			if avg < 0 {
+				avg -= load - 1
+			}
+			avg = divS64(avg, uint64(load))
+		}
+		return avg
+	}
+	if q.sumWeight != 0 {
+		runtime, weight := q.sums()
+		if runtime < 0 {
+			runtime -= weight - 1
+		}
+		return runtime / weight
+	}
+	if c := q.currQueued(); c != nil {
+		return q.entityKey(c.Vruntime)
+	}
+	return 0
 }
 
 // mustEEVDF panics unless q belongs to a CPU running an EEVDF version.
@@ -57,8 +95,8 @@ type eligibility struct {
 }
 
 func (q *Queue) eligibility() eligibility {
-	s := q.Sums()
-	return s.eligibility()
+	avg, load := q.sums()
+	return eligibility{avg: avg, load: load, v0: q.minVruntime, wide: q.cpu.params.Version != V66}
 }
 
 // ok reports whether an entity at vruntime v is eligible: S >= key·W. v6.6 multiplies in

@@ -1,6 +1,7 @@
 package cfs
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -211,7 +212,8 @@ func TestPickEligible(t *testing.T) {
 	}
 }
 
-// TestPickEligibleMatchesQueue compares PickEligible with the queue's O(log n) pick on random
+// TestPickEligibleMatchesQueue compares PickEligible with the queue's O(log n) pick, and
+// AvgVruntime and VruntimeEligible on Queue.Sums with the queue's in-place arithmetic, on random
 // states built with NewRunQueueAt: random weights (any, not only the nice table's), vruntimes
 // around a reference point near the u64 wrap, deadlines with ties, a running entity with a
 // protection point, and a next buddy.
@@ -231,7 +233,6 @@ func TestPickEligibleMatchesQueue(t *testing.T) {
 				Slice:    1 + r.Uint64N(3_000_000),
 			}
 		}
-		slices.SortStableFunc(queued, func(a, b EntityState) int { return cmpDeadline(a.Deadline, b.Deadline) })
 		var curr *EntityState
 		if r.IntN(3) > 0 {
 			curr = &EntityState{Weight: 1 + r.Uint64N(1<<20), Vruntime: z + uint64(r.Int64N(2_000_000)-1_000_000),
@@ -241,38 +242,103 @@ func TestPickEligibleMatchesQueue(t *testing.T) {
 		if n > 0 && r.IntN(2) == 0 {
 			next = r.IntN(n)
 		}
-		protect := r.IntN(4) > 0
-		c, ts, run, err := NewRunQueueAt(0, p, z, queued, curr)
-		if err != nil {
-			t.Fatal(err)
+		checkStateAgainstQueue(t, fmt.Sprintf("iteration %d", iter), &p, z, queued, curr, next, r.IntN(4) > 0)
+	}
+}
+
+// FuzzPickEligible is TestPickEligibleMatchesQueue on states decoded from the fuzzer's bytes: a
+// header byte (features, next buddy, a running entity), 2 bytes of reference point, then 6
+// bytes per entity (weight exponent and mantissa, vruntime offset, deadline step).
+func FuzzPickEligible(f *testing.F) {
+	f.Add([]byte{0x07, 0x12, 0x34, 20, 1, 0x80, 0x00, 1, 0, 10, 3, 0x7f, 0xff, 2, 0})
+	f.Add([]byte{0x03, 0xff, 0xff, 28, 0, 0x00, 0x10, 0, 0, 0, 0, 0x00, 0x00, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
 		}
-		checkCPU(t, c, nil)
-		q := c.Root()
-		// The queue's sums are those of the entities given.
-		var sw int64
-		var w uint64
-		for _, e := range queued {
-			sw += int64(e.Vruntime-z) * int64(e.Weight)
-			w += e.Weight
+		h := data[0]
+		p := preset(V71, 1)
+		p.PickBuddy = h&1 != 0
+		protect := h&2 != 0
+		z := InitialMinVruntime + uint64(data[1])<<16 + uint64(data[2])<<8
+		data = data[3:]
+		entity := func(b []byte) EntityState {
+			w := (uint64(b[1])<<8 | 1) << (b[0] % 25)
+			return EntityState{
+				Weight:   min(max(w, 1), maxStateWeight),
+				Vruntime: z + uint64(int64(int16(uint16(b[2])<<8|uint16(b[3])))*64),
+				Deadline: z + uint64(b[4]%8)*250_000,
+				VProt:    z + uint64(int64(int8(b[5]))*1000),
+			}
 		}
-		if s := q.Sums(); s.SumWVruntime != sw || s.SumWeight != w || s.Zero != z || s.Curr != (curr != nil) {
-			t.Fatalf("iteration %d: Sums() = %+v, want S %d, W %d, zero %d", iter, s, sw, w, z)
+		var curr *EntityState
+		if h&4 != 0 && len(data) >= 6 {
+			c := entity(data[:6])
+			curr = &c
+			data = data[6:]
 		}
-		got, why := PickEligible(q.Sums(), queued, curr, true, next, protect, &p)
-		if next >= 0 {
-			q.next = ts[next]
+		var queued []EntityState
+		for len(data) >= 6 && len(queued) < 24 {
+			queued = append(queued, entity(data[:6]))
+			data = data[6:]
 		}
-		se, qwhy := pickEEVDF(q, protect, &p)
-		var want *Entity
-		switch {
-		case got == -1:
-			want = run
-		case got >= 0:
-			want = ts[got]
+		next := -1
+		if len(queued) > 0 && h&8 != 0 {
+			next = int(h>>4) % len(queued)
 		}
-		if se != want || qwhy != why {
-			t.Fatalf("iteration %d: PickEligible = %d (%v); the queue picks %v (%v)", iter, got, why, se, qwhy)
+		checkStateAgainstQueue(t, "fuzz", &p, z, queued, curr, next, protect)
+	})
+}
+
+// checkStateAgainstQueue builds the state (queued sorted into timeline order) with
+// NewRunQueueAt, checks the queue's invariants and sums, and holds AvgVruntime,
+// VruntimeEligible and PickEligible on the queue's Sums to the queue's own arithmetic and
+// O(log n) pick.
+func checkStateAgainstQueue(t *testing.T, name string, p *Params, z uint64, queued []EntityState, curr *EntityState, next int, protect bool) {
+	t.Helper()
+	slices.SortStableFunc(queued, func(a, b EntityState) int { return cmpDeadline(a.Deadline, b.Deadline) })
+	c, ts, run, err := NewRunQueueAt(0, *p, z, queued, curr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCPU(t, c, nil)
+	q := c.Root()
+	// The queue's sums are those of the entities given.
+	var sw int64
+	var w uint64
+	for _, e := range queued {
+		sw += int64(e.Vruntime-z) * int64(e.Weight)
+		w += e.Weight
+	}
+	if s := q.Sums(); s.SumWVruntime != sw || s.SumWeight != w || s.Zero != z || s.Curr != (curr != nil) {
+		t.Fatalf("%s: Sums() = %+v, want S %d, W %d, zero %d", name, s, sw, w, z)
+	}
+	// The pure functions on the queue's sums agree with the queue's in-place arithmetic.
+	if got, want := AvgVruntime(q.Sums()), q.minVruntime+uint64(q.avgDelta()); got != want {
+		t.Fatalf("%s: AvgVruntime(Sums) = %d, the queue's %d", name, got, want)
+	}
+	el := q.eligibility()
+	for _, e := range queued {
+		for _, v := range []uint64{e.Vruntime, e.Vruntime - 1, e.Vruntime + 1} {
+			if got, want := VruntimeEligible(q.Sums(), v), el.ok(v); got != want {
+				t.Fatalf("%s: VruntimeEligible(Sums, %d) = %t, the queue's %t", name, v, got, want)
+			}
 		}
+	}
+	got, why := PickEligible(q.Sums(), queued, curr, true, next, protect, p)
+	if next >= 0 {
+		q.next = ts[next]
+	}
+	se, qwhy := pickEEVDF(q, protect, p)
+	var want *Entity
+	switch {
+	case got == -1:
+		want = run
+	case got >= 0:
+		want = ts[got]
+	}
+	if se != want || qwhy != why {
+		t.Fatalf("%s: PickEligible = %d (%v); the queue picks %v (%v)", name, got, why, se, qwhy)
 	}
 }
 

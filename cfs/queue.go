@@ -139,7 +139,7 @@ func (q *Queue) allIdle() bool { return q.nrRunning > 0 && q.nrRunning == q.idle
 // updateCurr charges the running entity for the time since its ExecStart: update_curr.
 func (q *Queue) updateCurr(now uint64, p *Params) {
 	if p.Version.EEVDF() {
-		q.updateCurrEEVDF(now, &*p)
+		q.updateCurrEEVDF(now, p)
 		return
 	}
 	curr := q.curr
@@ -307,11 +307,11 @@ func (q *Queue) updateGroup(se *Entity, now uint64, p *Params) {
 			return
 		}
 		if shares := se.group.entityShares(se.cpu); shares != se.load.Weight {
-			q.reweightEntity(se, LoadWeight{Weight: shares}, now, &*p)
+			q.reweightEntity(se, LoadWeight{Weight: shares}, now, p)
 		}
 		return
 	}
-	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, &*p)
+	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, p)
 }
 
 // clearBuddies forgets se as any of q's buddies, and its ancestors where they are the buddies

@@ -170,7 +170,7 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 // Fork panics if cpu is not a CPU of the machine, or if thread tid exists (forked and not
 // exited): a second task for one thread would be queued, and picked, twice.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
-	s.mustCPU("Fork", cpu)
+	s.mustStarted("Fork")
 	if tid < 0 {
 		panic(fmt.Sprintf("cfs: Scheduler.Fork of thread id %d", tid))
 	}
@@ -203,7 +203,7 @@ func (s *Scheduler) thread(tid sched.ID) *thread {
 // new thread (sched.WakeFork). Wakeup panics if from is not a CPU of the machine, or if tid is
 // unknown (never forked, or exited) or is runnable and not a delayed sleeper.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
-	s.mustCPU("Wakeup", from)
+	s.mustStarted("Wakeup")
 	th := s.thread(tid)
 	t := th.task
 	if t.E.onRQ && !t.E.delayed {
@@ -219,7 +219,7 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 // Pick returns the thread cpu runs next: [System.Schedule]. Pick panics if cpu is not a CPU of
 // the machine.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
-	s.mustCPU("Pick", cpu)
+	s.mustStarted("Pick")
 	t := s.sys.Schedule(now, cpu)
 	if t == nil {
 		return -1, false
@@ -232,7 +232,7 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 // or if why is sched.Sleep or sched.Exit and tid is not queued on cpu (for sched.Sleep, also if
 // it is a delayed sleeper).
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
-	s.mustCPU("Stop", cpu)
+	s.mustStarted("Stop")
 	th := s.thread(tid)
 	s.sys.Stop(now, cpu, th.task, why)
 	if why == sched.Exit {
@@ -243,7 +243,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 // Tick is the scheduler tick on cpu: [System.Tick]. Tick panics if cpu is not a CPU of the
 // machine.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
-	s.mustCPU("Tick", cpu)
+	s.mustStarted("Tick")
 	s.sys.Tick(now, cpu)
 }
 

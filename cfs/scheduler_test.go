@@ -617,11 +617,11 @@ func TestSchedulerPanics(t *testing.T) {
 			{"Fork(existing, queued)", func() { s.Fork(0, 0, -1, 1, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t0, which exists"},
 			{"Fork(existing, not woken)", func() { s.Fork(0, 1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t1, which exists"},
 			{"Fork(id -1)", func() { s.Fork(0, -1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread id -1"},
-			{"Fork(cpu2)", func() { s.Fork(0, 5, -1, 2, sched.Attr{}) }, "cfs: Scheduler.Fork on cpu2, which is not a CPU of the machine (0-1)"},
-			{"Wakeup(from cpu9)", func() { s.Wakeup(0, 1, 9, sched.WakeFork) }, "cfs: Scheduler.Wakeup on cpu9, which is not a CPU of the machine"},
-			{"Pick(cpu2)", func() { s.Pick(0, 2) }, "cfs: Scheduler.Pick on cpu2, which is not a CPU of the machine"},
-			{"Tick(cpu1024)", func() { s.Tick(0, 1024) }, "cfs: Scheduler.Tick on cpu1024, which is not a CPU of the machine"},
-			{"Stop(cpu3)", func() { s.Stop(0, 3, 0, sched.Preempt) }, "cfs: Scheduler.Stop on cpu3, which is not a CPU of the machine"},
+			{"Fork(cpu2)", func() { s.Fork(0, 5, -1, 2, sched.Attr{}) }, "cfs: System.Fork on cpu2, which is not a CPU of the machine (0-1)"},
+			{"Wakeup(from cpu9)", func() { s.Wakeup(0, 1, 9, sched.WakeFork) }, "cfs: System.Wakeup on cpu9, which is not a CPU of the machine"},
+			{"Pick(cpu2)", func() { s.Pick(0, 2) }, "cfs: System.Schedule on cpu2, which is not a CPU of the machine"},
+			{"Tick(cpu1024)", func() { s.Tick(0, 1024) }, "cfs: System.Tick on cpu1024, which is not a CPU of the machine"},
+			{"Stop(cpu3)", func() { s.Stop(0, 3, 0, sched.Preempt) }, "cfs: System.Stop on cpu3, which is not a CPU of the machine"},
 		} {
 			assertPanics(t, tc.name, tc.f, tc.want)
 		}
