@@ -105,6 +105,19 @@
 // kernel-mode section). Bound threads are supported through [Scheduler.Bind]. schedcpu and
 // loadav run from the lowest CPU's Tick, and schedcpu visits threads in ID order.
 //
+// # Presets, attributes and misuse
+//
+// [Presets] lists "main" ([DefaultParams]), "freebsd14" ([FreeBSD14Params]) and "freebsd9"
+// ([FreeBSD9Params]); [Preset] loads one by name and [New] refuses Params that fail
+// [Params.Validate] with an error. A workload's real-time priority is an rtprio(2) level
+// (sched.RTFreeBSD, 0..31, 0 most important), mapped to PRI_MIN_REALTIME + level as rtp_to_pri
+// does ([ClassPriority]); on the 64-queue layouts four levels share a queue. A Linux
+// sched_priority (sched.RTLinux, 1..99) has no FreeBSD meaning, and FreeBSD has no
+// SCHED_BATCH, per-thread slice or group scheduling: [Scheduler.CheckAttr] refuses them before a
+// run, and a Scheduler given them anyway runs the nearest thing and reports the first through
+// [Scheduler.Err]. The machine's bugs (a CPU outside the machine, an unknown thread, a second
+// wake-up, a Stop of a thread not running there) panic with a message starting "bsd4: ".
+//
 // # Kernel names
 //
 //	sched_4bsd.c, kern_synch.c, kern_switch.c     bsd4

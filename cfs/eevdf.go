@@ -1,5 +1,5 @@
-// This file implements the arithmetic of EEVDF (v6.6 and v7.1) as pure functions over a queue:
-// avg_vruntime with the relative-key sums, entity_eligible / vruntime_eligible, the lag and its
+// This file implements the arithmetic of EEVDF (v6.6 and v7.1) on a queue (eevdf_state.go has
+// avg_vruntime and vruntime_eligible on explicit sums): the lag and its
 // clamp (update_entity_lag / entity_lag), the virtual deadline, place_entity with lag
 // preservation, and v7.1's slice protection point (set_protect_slice).
 
@@ -51,7 +51,9 @@ func (q *Queue) sums() (avg int64, load int64) {
 // S/W (the kernel subtracts W-1 from a negative S before its truncating division, so that the
 // result is never to the right of the true average and an entity exactly at it is eligible).
 // v6.6 divides with div_s64 (32-bit divisor), v7.1 with div64_long; with no weight the offset
-// is 0, except that v7.1 returns a lone running entity's own key.
+// is 0, except that v7.1 returns a lone running entity's own key. It is the arithmetic of [AvgVruntime] on
+// [Queue.Sums] done in place, without building the Sums, for the queue's hot paths (a pick tests many
+// vruntimes against one eligibility); TestPickEligibleMatchesQueue holds the two equal.
 func (q *Queue) avgDelta() int64 {
 	v := q.cpu.params.Version
 	if v == V66 {
@@ -75,21 +77,6 @@ func (q *Queue) avgDelta() int64 {
 		return q.entityKey(c.Vruntime)
 	}
 	return 0
-}
-
-// AvgVruntime returns V, the weighted average vruntime of the entities queued on q (the
-// timeline and a queued running entity), rounded down: the kernel's avg_vruntime. It is computed
-// from the queue's running sums relative to its reference point, never from the vruntimes
-// themselves: V = v0 + floor(Σ (v_i - v0)·w_i / Σ w_i), with v0 = min_vruntime and weights
-// scaled down to 1024 for nice 0 in v6.6, v0 = zero_vruntime and full weights in v7.1. For an
-// empty queue it is v0 (v7.1: a lone running entity's vruntime).
-//
-// In v7.1 the kernel's avg_vruntime also moves zero_vruntime to the result; AvgVruntime does
-// not (the queue does that itself where the kernel does), which leaves the value unchanged. The
-// complexity is O(1). AvgVruntime panics if q's CPU does not run an EEVDF version.
-func AvgVruntime(q *Queue) uint64 {
-	q.mustEEVDF("AvgVruntime")
-	return q.minVruntime + uint64(q.avgDelta())
 }
 
 // mustEEVDF panics unless q belongs to a CPU running an EEVDF version.
@@ -138,26 +125,11 @@ func ge128(a, x, y int64) bool {
 	return uint64(a) >= lo
 }
 
-// VruntimeEligible reports whether an entity at vruntime v would be eligible on q, that is, has
-// a non-negative lag against the queue's average: Σ w_i·(v_i - v) >= 0 over the queued entities,
-// evaluated without a division as S >= (v - v0)·W (vruntime_eligible in v7.1, the body of
-// entity_eligible in v6.6). v6.6 multiplies in wrapping 64-bit arithmetic; v7.1 compares with
-// the exact 128-bit product. An entity at exactly V is eligible, and a lone entity always is.
-// The complexity is O(1). VruntimeEligible panics if q's CPU does not run an EEVDF version.
-func VruntimeEligible(q *Queue, v uint64) bool {
-	q.mustEEVDF("VruntimeEligible")
-	return q.eligibility().ok(v)
-}
-
-// EntityEligible reports whether se is eligible on q: [VruntimeEligible](q, se.Vruntime), the
-// kernel's entity_eligible.
-func EntityEligible(q *Queue, se *Entity) bool { return VruntimeEligible(q, se.Vruntime) }
-
 // LagLimit returns the bound the kernel clamps se's virtual lag to when it leaves q: v6.6's
 // calc_delta_fair(max(2·se.Slice, TICK_NSEC), se), or v7.1's calc_delta_fair(max_slice +
 // TICK_NSEC, se) where max_slice is the longest slice among q's queued entities ([Queue.MaxSlice]).
 // It panics if q's CPU does not run an EEVDF version.
-func LagLimit(q *Queue, se *Entity, p Params) int64 {
+func LagLimit(q *Queue, se *Entity, p *Params) int64 {
 	q.mustEEVDF("LagLimit")
 	var span uint64
 	if p.Version == V66 {
@@ -174,7 +146,7 @@ func LagLimit(q *Queue, se *Entity, p Params) int64 {
 // adjustments (keeping the larger of the old and the new lag, DELAY_ZERO's clip to at most 0)
 // are not part of entity_lag; they are applied where the kernel applies them, in
 // update_entity_lag when a delayed entity leaves its queue.
-func EntityLag(q *Queue, se *Entity, avg uint64, p Params) int64 {
+func EntityLag(q *Queue, se *Entity, avg uint64, p *Params) int64 {
 	limit := LagLimit(q, se, p)
 	return min(max(int64(avg-se.Vruntime), -limit), limit)
 }
@@ -186,9 +158,11 @@ func VirtualDeadline(m DeltaMethod, vruntime, slice uint64, lw LoadWeight) uint6
 	return vruntime + CalcDeltaFair(m, slice, lw)
 }
 
-// A Placement is where EEVDF's place_entity puts an entity joining a queue ([PlaceEEVDF]).
+// A Placement is where place_entity puts an entity joining a queue ([PlaceEntity]). Classic
+// CFS (v6.5) sets only V and Vruntime.
 type Placement struct {
-	// V is the queue's average vruntime before the entity joins.
+	// V is the queue's average vruntime before the entity joins (EEVDF), or its min_vruntime
+	// (classic CFS).
 	V uint64
 	// Lag is the virtual lag the entity is placed with, V - Vruntime: its saved VLag inflated
 	// by (W + w)/W (PLACE_LAG), or 0.
@@ -208,24 +182,12 @@ type Placement struct {
 	MoveZero bool
 }
 
-// PlaceEEVDF returns where EEVDF's place_entity puts se when it joins q, without changing
-// anything. initial is set for a new task (ENQUEUE_INITIAL). The slice becomes
-// Params.DefaultSlice unless se has a custom slice (v7.1). With PLACE_LAG and a non-empty queue
-// (v7.1: and a non-zero saved lag) the entity keeps its saved virtual lag, inflated so that its
-// own arrival, which pulls the average towards it, does not shrink it:
-//
-//	lag = VLag · (W + w) / W      (s64 arithmetic, truncating division; W = 1 if it is 0)
-//
-// where W is the queue's averaging weight (timeline plus queued running entity) and w se's own;
-// v6.6 divides with div_s64, whose divisor is 32 bits. The vruntime is V - lag. The deadline is
-// the vruntime plus the virtual slice, halved for a new task with PLACE_DEADLINE_INITIAL; in
-// v7.1 an entity that left without sleeping gets its relative deadline back instead
-// (PLACE_REL_DEADLINE). The complexity is O(1). PlaceEEVDF panics if q's CPU does not run an
-// EEVDF version.
-func PlaceEEVDF(q *Queue, se *Entity, initial bool, p Params) Placement {
-	q.mustEEVDF("PlaceEEVDF")
+// placeEEVDF is [PlaceEntity] on an EEVDF version. It panics if q's CPU does not run an EEVDF
+// version.
+func placeEEVDF(q *Queue, se *Entity, initial bool, p *Params) Placement {
+	q.mustEEVDF("PlaceEntity")
 	v := q.cpu.params.Version
-	pl := Placement{V: AvgVruntime(q), Slice: se.Slice}
+	pl := Placement{V: q.minVruntime + uint64(q.avgDelta()), Slice: se.Slice}
 	if v == V66 || !se.customSlice {
 		pl.Slice = p.DefaultSlice
 	}
@@ -272,7 +234,7 @@ func PlaceEEVDF(q *Queue, se *Entity, initial bool, p Params) Placement {
 // deadline, or, when a shorter slice applies, se's vruntime plus that slice converted with se's
 // weight, whichever is earlier. The slice is the shortest queued slice ([Queue.MinSlice]) with
 // RUN_TO_PARITY, Params.NormalizedSlice without it, and never more than se.Slice.
-func ProtectPoint(q *Queue, se *Entity, p Params) uint64 {
+func ProtectPoint(q *Queue, se *Entity, p *Params) uint64 {
 	slice := p.NormalizedSlice
 	if p.RunToParity {
 		slice = q.MinSlice()

@@ -23,7 +23,7 @@ func forVersions(t *testing.T, f func(t *testing.T, v Version)) {
 
 func TestSchedulerTwoHogsOneCPU(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
-		m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{Version: v})
+		m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, vparams(v))
 		m.check = func() { m.checkInvariants() }
 		a := m.spawn(0, sched.Attr{}, behaviour{})
 		b := m.spawn(0, sched.Attr{}, behaviour{})
@@ -50,7 +50,7 @@ func TestSchedulerSpreadsHogs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			forVersions(t, func(t *testing.T, v Version) {
-				m := newSMPMachine(t, tc.topo, 250, SchedulerOptions{Version: v})
+				m := newSMPMachine(t, tc.topo, 250, vparams(v))
 				m.check = func() { m.checkInvariants() }
 				n := tc.topo.NumCPUs()
 				for range n {
@@ -69,7 +69,7 @@ func TestSchedulerSpreadsHogs(t *testing.T) {
 
 func TestSchedulerNewidlePull(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
-		m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{Version: v})
+		m := newSMPMachine(t, topology.TwoCPU(), 1000, vparams(v))
 		m.check = func() { m.checkInvariants() }
 		only0 := topology.CPUSetOf(0)
 		a := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
@@ -105,7 +105,7 @@ func TestSchedulerPinnedNeverMoves(t *testing.T) {
 
 func testSchedulerPinnedNeverMoves(t *testing.T, v Version) {
 	topo := topology.FourLLC()
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 250, vparams(v))
 	var pinned []sched.ID
 	for c := range topology.CPU(6) {
 		pinned = append(pinned, m.spawn(c, sched.Attr{Affinity: topology.CPUSetOf(c)}, behaviour{}))
@@ -166,7 +166,7 @@ func TestSchedulerWastedCoresGroupConstruction(t *testing.T) {
 func testWastedCores(t *testing.T, v Version, n int, mode GroupConstruction, app topology.CPUSet) {
 	smp := DefaultSMPParams(v)
 	smp.Groups = mode
-	m := newSMPMachine(t, topology.FourNode(), 250, SchedulerOptions{Version: v, SMP: &smp})
+	m := newSMPMachine(t, topology.FourNode(), 250, func() Params { p := vparams(v); p.SMP = smp; return p }())
 	m.check = func() { m.checkInvariants() }
 	for range n {
 		m.spawn(2, sched.Attr{Affinity: app}, behaviour{})
@@ -206,7 +206,7 @@ func TestSchedulerFourLLCConverges(t *testing.T) {
 }
 
 func testFourLLCConverges(t *testing.T, topo *topology.Topology, v Version, n int) {
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 250, vparams(v))
 	m.check = func() { m.checkInvariants() }
 	var ids []sched.ID
 	for range n {
@@ -224,7 +224,7 @@ func testFourLLCConverges(t *testing.T, topo *topology.Topology, v Version, n in
 		if per[c] > 1 {
 			t.Fatalf("cpu%d has %d hogs: %v", c, per[c], per)
 		}
-		llc[m.s.ds.LLCID(c)] += per[c]
+		llc[m.s.sys.ds.LLCID(c)] += per[c]
 		if sib := topo.Siblings(c); c == firstCPU(sib) {
 			busy := 0
 			for s := range sib.All() {
@@ -260,7 +260,7 @@ func TestSchedulerBigLittleMisfit(t *testing.T) {
 
 func testBigLittleMisfit(t *testing.T, v Version) {
 	topo := topology.BigLittle()
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 250, vparams(v))
 	m.check = func() { m.checkInvariants() }
 	little := topology.CPUSetOf(4, 5, 6, 7)
 	a := m.spawn(4, sched.Attr{Affinity: little}, behaviour{})
@@ -282,7 +282,7 @@ func TestSchedulerExplains(t *testing.T) {
 }
 
 func testSchedulerExplains(t *testing.T, v Version) {
-	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topology.TwoCPU(), 1000, vparams(v))
 	m.env.explaining = true
 	only0 := topology.CPUSetOf(0)
 	var ids []sched.ID
@@ -308,7 +308,7 @@ func TestSchedulerMisuse(t *testing.T) {
 }
 
 func testSchedulerMisuse(t *testing.T, v Version) {
-	s := NewScheduler(SchedulerOptions{Version: v})
+	s := mustNew(t, vparams(v))
 	if err := s.Start(sched.Config{}, &fakeEnv{tb: t}); err == nil {
 		t.Errorf("Start with an empty config succeeded")
 	}
@@ -349,7 +349,7 @@ func TestSchedulerGroupsAndAttrs(t *testing.T) {
 }
 
 func testSchedulerGroupsAndAttrs(t *testing.T, v Version) {
-	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, vparams(v))
 	m.check = func() { m.checkInvariants() }
 	if err := m.s.AddGroup(sched.Group{ID: 1, Weight: 100}); err != nil {
 		t.Fatal(err)
@@ -403,7 +403,7 @@ func TestSchedulerStress(t *testing.T) {
 }
 
 func testSchedulerStress(t *testing.T, topo *topology.Topology, v Version) {
-	m := newSMPMachine(t, topo, 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 1000, vparams(v))
 	m.check = m.checkInvariants
 	for _, g := range []sched.Group{
 		{ID: 1, Weight: 100},
@@ -514,7 +514,7 @@ func TestSchedulerDelayed(t *testing.T) {
 	two := topology.TwoCPU()
 	only0 := topology.CPUSetOf(0)
 	setup := func(t *testing.T) (*smpMachine, sched.ID, sched.ID) {
-		m := newSMPMachine(t, two, 1000, SchedulerOptions{Version: V71})
+		m := newSMPMachine(t, two, 1000, vparams(V71))
 		m.check = m.checkInvariants
 		a := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
 		b := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
@@ -576,25 +576,27 @@ func TestSchedulerDelayed(t *testing.T) {
 		}
 	})
 	t.Run("exit is never delayed", func(t *testing.T) {
-		m := newSMPMachine(t, two, 1000, SchedulerOptions{Version: V71})
+		m := newSMPMachine(t, two, 1000, vparams(V71))
 		m.check = m.checkInvariants
 		m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
 		m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
 		id := ineligibleRunning(t, m, 0)
 		m.stop(0, sched.Exit)
 		m.settle()
-		if _, ok := m.s.Task(id); ok || m.s.Tasks(0).Len() != 1 || m.s.CPU(0).NrRunning() != 1 {
-			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.Tasks(0).Len(), m.s.CPU(0).NrRunning())
+		if _, ok := m.s.Task(id); ok || m.s.Tasks(0).Len() != 1 || m.s.RunQueue(0).NrRunning() != 1 {
+			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.Tasks(0).Len(), m.s.RunQueue(0).NrRunning())
 		}
 	})
 }
 
-// TestSchedulerPanics checks the documented panics of the Scheduler's thread methods: an
-// unknown thread (never forked, or exited), a wakeup of a runnable thread, and a stop for
-// sleep or exit of a thread that is not queued on the CPU.
+// TestSchedulerPanics checks the documented panics of the Scheduler's methods, each naming the
+// package and what was wrong: an unknown thread (never forked, or exited), a thread forked
+// twice (which would put two tasks of one thread on the queues, picked on two CPUs), a wakeup
+// of a runnable thread, a stop for sleep or exit of a thread that is not queued on the CPU, a
+// CPU outside the machine in each method that takes one, and any call before Start.
 func TestSchedulerPanics(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
-		s := NewScheduler(SchedulerOptions{Version: v})
+		s := mustNew(t, vparams(v))
 		if err := s.Start(sched.Config{Topology: topology.TwoCPU(), Hz: 250}, &fakeEnv{tb: t}); err != nil {
 			t.Fatal(err)
 		}
@@ -609,32 +611,87 @@ func TestSchedulerPanics(t *testing.T) {
 			{"Wakeup(unknown)", func() { s.Wakeup(0, 7, 0, 0) }, "cfs: Scheduler: unknown thread t7"},
 			{"Wakeup(runnable)", func() { s.Wakeup(0, 0, 0, 0) }, "cfs: Scheduler.Wakeup of runnable thread t0"},
 			{"Stop(unknown)", func() { s.Stop(0, 0, 7, sched.Sleep) }, "cfs: Scheduler: unknown thread t7"},
-			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: CPU.Sleep of a task not queued on this CPU"},
-			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: CPU."},
+			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: RunQueue.Sleep of a task not queued on this CPU"},
+			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: RunQueue."},
 			{"SetAttr(unknown)", func() { s.SetAttr(0, 7, sched.Attr{}) }, "cfs: Scheduler: unknown thread t7"},
+			{"Fork(existing, queued)", func() { s.Fork(0, 0, -1, 1, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t0, which exists"},
+			{"Fork(existing, not woken)", func() { s.Fork(0, 1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t1, which exists"},
+			{"Fork(id -1)", func() { s.Fork(0, -1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread id -1"},
+			{"Fork(cpu2)", func() { s.Fork(0, 5, -1, 2, sched.Attr{}) }, "cfs: System.Fork on cpu2, which is not a CPU of the machine (0-1)"},
+			{"Wakeup(from cpu9)", func() { s.Wakeup(0, 1, 9, sched.WakeFork) }, "cfs: System.Wakeup on cpu9, which is not a CPU of the machine"},
+			{"Pick(cpu2)", func() { s.Pick(0, 2) }, "cfs: System.Schedule on cpu2, which is not a CPU of the machine"},
+			{"Tick(cpu1024)", func() { s.Tick(0, 1024) }, "cfs: System.Tick on cpu1024, which is not a CPU of the machine"},
+			{"Stop(cpu3)", func() { s.Stop(0, 3, 0, sched.Preempt) }, "cfs: System.Stop on cpu3, which is not a CPU of the machine"},
 		} {
 			assertPanics(t, tc.name, tc.f, tc.want)
 		}
+		un := mustNew(t, vparams(v))
+		assertPanics(t, "Fork before Start", func() { un.Fork(0, 0, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork before Start")
+		assertPanics(t, "Tick before Start", func() { un.Tick(0, 0) }, "cfs: Scheduler.Tick before Start")
 	})
+}
+
+// TestCheckAttr checks which attributes the Scheduler refuses before a run (sim.AttrChecker)
+// and that a real-time thread it accepts is reported by Err once it is created.
+func TestCheckAttr(t *testing.T) {
+	s := mustNew(t, vparams(V71))
+	for _, tc := range []struct {
+		name string
+		a    sched.Attr
+		want string
+	}{
+		{"normal", sched.Attr{Nice: 5}, ""},
+		{"idle", sched.Attr{Class: sched.Idle}, ""},
+		{"nice 20", sched.Attr{Nice: 20}, ""},
+		{"slice", sched.Attr{Slice: 100_000}, ""},
+		{"fifo 1 linux", sched.Attr{Class: sched.FIFO, RTPrio: 1}, ""},
+		{"rr 99 linux", sched.Attr{Class: sched.RR, RTPrio: 99}, ""},
+		{"normal with a freebsd scale", sched.Attr{RTScale: sched.RTFreeBSD}, ""},
+		{"fifo 0 freebsd", sched.Attr{Class: sched.FIFO, RTScale: sched.RTFreeBSD}, "cfs: fifo priority 0 on the freebsd scale (rtprio(2)): Linux's real-time priorities are sched_setscheduler's 1..99"},
+		{"rr 31 freebsd", sched.Attr{Class: sched.RR, RTPrio: 31, RTScale: sched.RTFreeBSD}, "cfs: rr priority 31 on the freebsd scale"},
+		{"fifo 0 linux", sched.Attr{Class: sched.FIFO}, "sched: fifo priority 0 outside 1..99"},
+		{"nice 21", sched.Attr{Nice: 21}, "sched: nice 21"},
+		{"class 9", sched.Attr{Class: 9}, "sched: invalid class 9"},
+	} {
+		err := s.CheckAttr(tc.a)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%s: CheckAttr(%+v) = %v, want %q", tc.name, tc.a, err, tc.want)
+		}
+	}
+	if err := s.Start(sched.Config{Topology: topology.TwoCPU(), Hz: 1000}, &fakeEnv{tb: t}); err != nil {
+		t.Fatal(err)
+	}
+	s.Fork(0, 0, -1, 0, sched.Attr{})
+	if err := s.Err(); err != nil {
+		t.Fatalf("Err() after a normal thread = %v", err)
+	}
+	s.Fork(0, 1, -1, 0, sched.Attr{Class: sched.RR, RTPrio: 50})
+	s.Fork(0, 2, -1, 0, sched.Attr{Class: sched.FIFO, RTPrio: 50})
+	if err := s.Err(); err == nil || err.Error() != "cfs: thread t1: class rr is a real-time class, not modelled; it runs as SCHED_NORMAL" {
+		t.Errorf("Err() after an RR thread = %v, want the first real-time thread named", err)
+	}
+	if e, _ := s.Task(1); e.E.Class() != Normal {
+		t.Errorf("RR thread runs as %v, want SCHED_NORMAL", e.E.Class())
+	}
 }
 
 // TestNewidleBalanceWithoutOverload follows newidle_balance (fair.c v6.5 blob b3e25be58e2b):
 // with rd->overload clear there is nothing to pull, but update_next_balance still brings
 // rq->next_balance forward to the base domain's idle interval before it gives up.
 func TestNewidleBalanceWithoutOverload(t *testing.T) {
-	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{})
+	m := newSMPMachine(t, topology.TwoCPU(), 1000, DefaultParams())
 	s := m.s
-	s.overload = false
-	base := &s.ds.Chain(0)[0]
-	ds := &s.dom[base.idx]
+	s.sys.overload = false
+	base := &s.sys.ds.Chain(0)[0]
+	ds := &s.sys.dom[base.idx]
 	ds.lastBalance, ds.interval = 0, 2
-	s.rqs[0].nextBalance = 500
+	s.sys.rqs[0].nextBalance = 500
 	now := int64(10 * 1_000_000) // jiffy 10 at HZ 1000
-	if s.newidleBalance(now, 0) {
+	if s.sys.NewidleBalance(now, 0) {
 		t.Fatal("newidleBalance pulled a task from an empty machine")
 	}
-	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.hz, s.ncpu)
-	if got := s.rqs[0].nextBalance; got != want || want >= 500 {
+	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.sys.hz, s.sys.ncpu)
+	if got := s.sys.rqs[0].nextBalance; got != want || want >= 500 {
 		t.Errorf("next_balance = %d, want %d (the base domain's idle interval after its last balance)", got, want)
 	}
 }

@@ -17,6 +17,8 @@ func benchTopology(n int) *topology.Topology {
 		return topology.Uniform(1, 1, 1, 2, 1)
 	case 64:
 		return topology.Uniform(2, 1, 2, 8, 2)
+	case 256:
+		return topology.Uniform(2, 1, 4, 16, 2)
 	case 1024:
 		return topology.Uniform(4, 1, 4, 32, 2)
 	}
@@ -110,7 +112,7 @@ func benchSystem(n int, r *rand.Rand) *System {
 }
 
 func BenchmarkPickCPU(b *testing.B) {
-	for _, n := range []int{2, 64, 1024} {
+	for _, n := range []int{64, 256, 1024} {
 		r := rand.New(rand.NewPCG(2, uint64(n)))
 		s := benchSystem(n, r)
 		const nthreads = 64
@@ -160,27 +162,33 @@ func naivePickCPU(s *System, t *Thread, rnd *Rand) topology.CPU {
 	return best
 }
 
+// stealSystem is BenchmarkSteal's machine of n CPUs: every CPU runs one thread; the only
+// victim (load 3) is the last CPU, as far from the thief (cpu0) as the topology goes, so the
+// search climbs to the root.
+func stealSystem(b *testing.B, n int) *System {
+	r := rand.New(rand.NewPCG(3, uint64(n)))
+	top := benchTopology(n)
+	s, err := NewSystem(DefaultParams(), top)
+	if err != nil {
+		b.Fatal(err)
+	}
+	id := 0
+	for c := range top.CPUs().All() {
+		if c == 0 {
+			continue
+		}
+		k := 1
+		if int(c) == n-1 {
+			k = 3
+		}
+		loadedCPU(&s.CPUs[c], k, r, top.CPUs(), &id)
+	}
+	return s
+}
+
 func BenchmarkSteal(b *testing.B) {
-	for _, n := range []int{2, 64, 1024} {
-		r := rand.New(rand.NewPCG(3, uint64(n)))
-		top := benchTopology(n)
-		s, err := NewSystem(DefaultParams(), top)
-		if err != nil {
-			b.Fatal(err)
-		}
-		// Every CPU runs one thread; the only victim (load 3) is the last CPU, as far from the
-		// thief (cpu0) as the topology goes: the search climbs to the root.
-		id := 0
-		for c := range top.CPUs().All() {
-			if c == 0 {
-				continue
-			}
-			k := 1
-			if int(c) == n-1 {
-				k = 3
-			}
-			loadedCPU(&s.CPUs[c], k, r, top.CPUs(), &id)
-		}
+	for _, n := range []int{64, 256, 1024} {
+		s := stealSystem(b, n)
 		rnd := NewRand(0, 1)
 		b.Run(fmt.Sprintf("cpus=%d/impl=ule", n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -222,7 +230,7 @@ func BenchmarkClockTick(b *testing.B) {
 		env := &fakeEnv{}
 		p := DefaultParams()
 		p.Balance = false // the balancer runs once a second; BenchmarkBalance measures it
-		s := New(p)
+		s := mustNew(b, p)
 		if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
 			b.Fatal(err)
 		}
@@ -292,6 +300,47 @@ func BenchmarkLowest(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				s.highest(root, &all, 2, 1, &rnd)
+			}
+		})
+	}
+}
+
+// BenchmarkThreadStart measures a thread's whole life on an idle machine of n CPUs: Fork,
+// its first Wakeup (sched_add: PickCPU over the machine), Pick on the CPU it was given, and
+// exit. Nothing else runs, so the cost per thread should not grow with n beyond the searches.
+func BenchmarkThreadStart(b *testing.B) {
+	for _, n := range []int{4, 64, 1024} {
+		var top *topology.Topology
+		if n == 4 {
+			top = topology.Uniform(1, 1, 1, 4, 1)
+		} else {
+			top = benchTopology(n)
+		}
+		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := mustNew(b, DefaultParams())
+			env := &fakeEnv{}
+			if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
+				b.Fatal(err)
+			}
+			// cpu0 runs a thread of its own, so each new thread (forked on cpu0) is placed by
+			// the searches of PickCPU, as on a busy machine.
+			s.Fork(0, 0, -1, 0, sched.Attr{})
+			s.Wakeup(0, 0, 0, sched.WakeFork)
+			if _, ok := s.Pick(0, 0); !ok {
+				b.Fatal("cpu0 idles")
+			}
+			tid := sched.ID(1)
+			for b.Loop() {
+				s.Fork(0, tid, -1, 0, sched.Attr{})
+				s.Wakeup(0, tid, 0, sched.WakeFork)
+				cpu := s.Thread(tid).CPU
+				if id, ok := s.Pick(0, cpu); !ok || id != tid {
+					b.Fatalf("Pick(cpu%d) = %v, %t; want t%d", cpu, id, ok, tid)
+				}
+				s.Stop(0, cpu, tid, sched.Exit)
+				env.resched = env.resched[:0]
+				tid++
 			}
 		})
 	}

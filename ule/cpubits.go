@@ -31,9 +31,17 @@ func (b *cpuBits) empty() bool {
 }
 
 // affinityBits returns t's affinity as a cpuBits, rebuilding its cache when Affinity changed.
-func (t *Thread) affinityBits() *cpuBits {
+// Building costs O(members); a thread allowed on the whole machine (the common case, and every
+// new thread's) copies s's precomputed mask instead, which keeps a thread's start-up cost from
+// growing with the number of CPUs.
+func (s *System) affinityBits(t *Thread) *cpuBits {
 	if !t.affValid || t.affSrc != t.Affinity {
-		t.affBits, t.affSrc, t.affValid = bitsOf(&t.Affinity), t.Affinity, true
+		if t.Affinity == s.allSet {
+			t.affBits = s.all
+		} else {
+			t.affBits = bitsOf(&t.Affinity)
+		}
+		t.affSrc, t.affValid = t.Affinity, true
 	}
 	return &t.affBits
 }

@@ -146,7 +146,7 @@ func ExampleShouldPreempt() {
 		{&legacy, 48, 150, false}, // legacy's threshold is inclusive
 		{&main, 200, 255, false},  // an idle CPU
 	} {
-		_, why := ule.ShouldPreempt(c.p, c.pri, c.cpri, c.remote)
+		_, why := ule.ShouldPreempt(c.pri, c.cpri, c.remote, c.p)
 		fmt.Println(why)
 	}
 	// Output:
@@ -223,12 +223,12 @@ func ExampleSeed000Params() {
 func ExamplePreset() {
 	fmt.Println(ule.Presets())
 	p, _ := ule.Preset("legacy")
-	fmt.Println(p.Version, p.PreemptThresh, p.StealSkipsHead)
+	fmt.Println(p.Version, p.PreemptThresh, p.CalendarSteal)
 	_, err := ule.Preset("4bsd")
 	fmt.Println(err != nil)
 	// Output:
-	// [legacy main seed000 seed000-ps0-pt224 seed000-ps0-pt48 seed000-ps1-pt224 seed000-ps1-pt48]
-	// legacy 48 true
+	// [freebsd9 legacy main seed000 seed000-ps0-pt224 seed000-ps0-pt48 seed000-ps1-pt224 seed000-ps1-pt48]
+	// legacy 48 SkipFirst
 	// true
 }
 
@@ -249,7 +249,10 @@ func (printEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 
 // The Scheduler composes state and decisions into the machine interface of bench/sim.
 func ExampleScheduler() {
-	s := ule.New(ule.DefaultParams())
+	s, err := ule.New(ule.DefaultParams())
+	if err != nil {
+		panic(err)
+	}
 	top := topology.Uniform(1, 1, 1, 2, 1)
 	if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127}, printEnv{}); err != nil {
 		panic(err)
@@ -269,4 +272,73 @@ func ExampleScheduler() {
 	// resched cpu1
 	//   cpu1 t1: wakeup from cpu0: cpu1: least loaded CPU running worse priority (was cpu0, pri 140); kick wake idle (cpri 255 is idle: preempt)
 	//   cpu1 t1: pick: calendar queue 140 (scan from dequeue offset 0)
+}
+
+// ExampleFreeBSD9Params balances four CPUs the way FreeBSD 9.0 did: the pair balancer moves half
+// the difference rounded up, and a CPU with one thread running and one queued cannot give the
+// queued one away while its removal index is 0 (the first-thread quirk of runq_steal_from).
+func ExampleFreeBSD9Params() {
+	p := ule.FreeBSD9Params()
+	fmt.Println(p.Name, p.SMP, p.CalendarSteal, p.FixedSlice)
+	s, _ := ule.NewSystem(p, topology.Uniform(1, 1, 1, 4, 1))
+	fmt.Println("steal_thresh:", s.StealThreshold())
+	id := sched.ID(0)
+	add := func(cpu topology.CPU, n int) {
+		c := s.CPU(cpu)
+		for range n {
+			id++
+			c.Add(ule.InitThread(&ule.Thread{ID: id, Class: ule.ClassTimeshare, Priority: 180, UserPri: 180, Affinity: s.Topology.CPUs()}), 0)
+		}
+		c.Choose()
+	}
+	add(0, 4) // cpu0: one running, three queued
+	add(1, 1)
+	r := ule.NewRand(0, 0)
+	for _, m := range s.Balance(0, &r, nil) {
+		fmt.Printf("%v: cpu%d -> cpu%d\n", m.Thread.ID, m.From, m.To)
+	}
+	fmt.Println("loads:", s.CPU(0).Load(), s.CPU(1).Load(), s.CPU(2).Load(), s.CPU(3).Load())
+	// Output:
+	// ule-freebsd9 2008 OneQueue true
+	// steal_thresh: 2
+	// t3: cpu0 -> cpu2
+	// t4: cpu0 -> cpu2
+	// loads: 2 1 2 0
+}
+
+// ExampleCalendarSteal shows the forms of runq_steal_from on a queue whose first thread may run
+// on the thief and whose last may not.
+func ExampleCalendarSteal() {
+	for _, mode := range []ule.CalendarSteal{ule.StealFirstEligible, ule.StealSkipFirst, ule.StealSkipPrevious, ule.StealOneQueue} {
+		p := ule.LegacyParams()
+		p.CalendarSteal = mode
+		c := ule.NewCPUState(0, &p)
+		head := ule.InitThread(&ule.Thread{ID: 1, Class: ule.ClassTimeshare, Priority: 200, Affinity: topology.CPUSetOf(0, 1)})
+		tail := ule.InitThread(&ule.Thread{ID: 2, Class: ule.ClassTimeshare, Priority: 200, Affinity: topology.CPUSetOf(0)})
+		c.Add(head, 0)
+		c.Add(tail, 0)
+		if t := ule.StealFrom(c, 1); t != nil {
+			fmt.Println(mode, t.ID)
+		} else {
+			fmt.Println(mode, "nothing")
+		}
+	}
+	// Output:
+	// FirstEligible t1
+	// SkipFirst t1
+	// SkipPrevious nothing
+	// OneQueue nothing
+}
+
+// ExampleScheduler_CheckAttr shows which attributes ULE runs as asked: rtprio(2) levels map to
+// PRI_MIN_REALTIME + level; a Linux sched_priority has no FreeBSD meaning.
+func ExampleScheduler_CheckAttr() {
+	s, _ := ule.New(ule.LegacyParams())
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 3, RTScale: sched.RTFreeBSD}))
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 50}))
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.Batch}))
+	// Output:
+	// <nil>
+	// ule: fifo priority 50 is on the linux scale; FreeBSD's rtprio(2) takes 0..31 (RTScale freebsd)
+	// ule: FreeBSD has no SCHED_BATCH class
 }

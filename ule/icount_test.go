@@ -1,6 +1,7 @@
 package ule
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -29,6 +30,7 @@ func BenchmarkICount(b *testing.B) {
 		th.CPU = topology.CPU(r.IntN(1024))
 		th.RLTick = uint32(1000 - r.IntN(4))
 		threads[i], selfs[i] = th, topology.CPU(r.IntN(1024))
+		s.affinityBits(th) // build the cached mask outside the counted loop
 	}
 	b.Run("op=lowest/cpus=1024", func(b *testing.B) {
 		rnd := NewRand(0, 1)
@@ -45,6 +47,23 @@ func BenchmarkICount(b *testing.B) {
 		b.ResetTimer()
 		icountPickCPU(s, threads, selfs, &rnd, b.N)
 	})
+	b.Run("op=naivepickcpu/cpus=1024", func(b *testing.B) {
+		rnd := NewRand(0, 1)
+		b.ResetTimer()
+		icountNaivePickCPU(s, threads, &rnd, b.N)
+	})
+	for _, n := range []int{64, 256, 1024} {
+		st := stealSystem(b, n)
+		b.Run(fmt.Sprintf("op=steal/cpus=%d", n), func(b *testing.B) {
+			rnd := NewRand(0, 1)
+			b.ResetTimer()
+			icountSteal(st, &rnd, b.N)
+		})
+		b.Run(fmt.Sprintf("op=naivesteal/cpus=%d", n), func(b *testing.B) {
+			b.ResetTimer()
+			icountNaiveSteal(st, b.N)
+		})
+	}
 	p := DefaultParams()
 	c := NewCPUState(0, &p)
 	id := 0
@@ -77,6 +96,27 @@ func icountHighest(s *System, all *topology.CPUSet, rnd *Rand, n int) {
 func icountPickCPU(s *System, threads []*Thread, selfs []topology.CPU, rnd *Rand, n int) {
 	for i := range n {
 		s.PickCPU(threads[i%len(threads)], selfs[i%len(selfs)], 1000, 0, false, rnd)
+	}
+}
+
+//go:noinline
+func icountNaivePickCPU(s *System, threads []*Thread, rnd *Rand, n int) {
+	for i := range n {
+		naivePickCPU(s, threads[i%len(threads)], rnd)
+	}
+}
+
+//go:noinline
+func icountSteal(s *System, rnd *Rand, n int) {
+	for range n {
+		s.Steal(0, 0, rnd)
+	}
+}
+
+//go:noinline
+func icountNaiveSteal(s *System, n int) {
+	for range n {
+		naiveSteal(s, 0)
 	}
 }
 

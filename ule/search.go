@@ -136,7 +136,8 @@ func (t *searchTree) lowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int32) 
 func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
 	bload := int32(math.MaxInt32)
 	cpu = -1
-	loads, mask, rnd := s.loads, s.mask, s.rnd
+	loads, mask := s.loads, s.mask
+	x := s.rnd.x // sched_random's state, kept in a register for the loop
 	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
 		ld := &loads[c]
 		l := ld.Load
@@ -155,58 +156,74 @@ func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuL
 		if s.running && l > 0 {
 			p = 0
 		}
-		load -= int32(rnd.Next() % 128)
+		x = x*69069 + 5
+		load -= int32((x >> 16) % 128)
 		if bload > load-p {
 			bload, cpu, cpuLoad = load-p, int32(c), load
 		}
 	}
+	s.rnd.x = x
 	return total, cpu, cpuLoad
 }
 
 // lowestLeaves is lowest on a node whose children are all leaves, walking t.flat: the leaf
 // loop of lowestLeaf and the child loop of lowest fused into one.
 func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
-	loads, mask, rnd := s.loads, s.mask, s.rnd
-	pri, maxLoad, prefer, running := s.pri, s.maxLoad, s.prefer, s.running
-	bload := int32(math.MaxInt32)
-	cpu = -1
+	loads, mask := s.loads, s.mask
+	x := s.rnd.x // sched_random's state, kept in a register for the loop
+	pri, maxLoad, prefer := s.pri, s.maxLoad, s.prefer
+	// The best child so far lives in memory (it changes once per child), which leaves the
+	// registers to the per-CPU loop.
+	best := struct{ total, load, cpu, cpuLoad int32 }{0, math.MaxInt32, -1, 0}
 	// The current child's total, best (randomised load - p), CPU and randomised load.
 	ltotal, lbest, lcpu, lload := int32(0), int32(math.MaxInt32), int32(-1), int32(0)
 	for _, f := range t.flat[nd.flatLo:nd.flatHi] {
-		c := topology.CPU(f & (topology.MaxCPUs - 1))
+		c := f & (topology.MaxCPUs - 1)
 		ld := &loads[c]
 		l := ld.Load
-		var p int32
-		if int32(c) == prefer {
+		if int32(c) != prefer {
+			// Every CPU but the preferred one: p = 0 and the priority test always applies.
+			ltotal += l << 8
+			if l <= maxLoad && int32(ld.LowPri) > pri && mask[c>>6]>>(c&63)&1 != 0 {
+				x = x*69069 + 5
+				if load := l<<8 - int32((x>>16)&127); lbest > load {
+					lbest, lcpu, lload = load, int32(c), load
+				}
+			}
+		} else {
+			running := s.running
+			p := int32(128)
 			if running {
 				l--
 			}
-			p = 128
-		}
-		load := l * 256
-		ltotal += load - p
-		if !(l > maxLoad || (int32(ld.LowPri) <= pri && (!running || int32(c) != prefer)) || !mask.has(c)) {
-			if running && l > 0 {
-				p = 0
-			}
-			load -= int32(rnd.Next() % 128)
-			if lbest > load-p {
-				lbest, lcpu, lload = load-p, int32(c), load
+			load := l << 8
+			ltotal += load - p
+			if !(l > maxLoad || (int32(ld.LowPri) <= pri && !running) || mask[c>>6]>>(c&63)&1 == 0) {
+				if running && l > 0 {
+					p = 0
+				}
+				x = x*69069 + 5
+				load -= int32((x >> 16) % 128)
+				if lbest > load-p {
+					lbest, lcpu, lload = load-p, int32(c), load
+				}
 			}
 		}
 		if f&flatEnd == 0 {
 			continue
 		}
-		total += ltotal
-		if running && f&flatThread != 0 && ltotal >= 128 && ltotal&128 != 0 {
+		b := &best
+		b.total += ltotal
+		if s.running && f&flatThread != 0 && ltotal >= 128 && ltotal&128 != 0 {
 			ltotal += 128
 		}
-		if lcpu >= 0 && (ltotal < bload || (ltotal == bload && lload < cpuLoad)) {
-			bload, cpu, cpuLoad = ltotal, lcpu, lload
+		if lcpu >= 0 && (ltotal < b.load || (ltotal == b.load && lload < b.cpuLoad)) {
+			b.load, b.cpu, b.cpuLoad = ltotal, lcpu, lload
 		}
 		ltotal, lbest, lcpu, lload = 0, math.MaxInt32, -1, 0
 	}
-	return total, cpu, cpuLoad
+	s.rnd.x = x
+	return best.total, best.cpu, best.cpuLoad
 }
 
 // highestArgs are struct cpu_search for cpu_search_highest.
@@ -216,6 +233,46 @@ type highestArgs struct {
 	minLoad  int32 // cs_load
 	minTrans int32 // cs_trans
 	rnd      *Rand
+	done     *searched // groups known to hold no candidate, or nil
+}
+
+// searched lists groups a search of the same thresholds found no candidate in, with their total
+// loads: Steal climbing the tree searches each group's parent next, and a group with no CPU that
+// qualifies contributes only its total (never a candidate, never a random draw), which does not
+// depend on the mask; removing CPUs from the mask cannot add a candidate. So the parent's search
+// may take the total from here instead of visiting the group again, with the same result and the
+// same draws.
+type searched struct {
+	n     int
+	node  [8]int32
+	total [8]int32
+}
+
+// add records group node with total load total; past the capacity it records nothing, which only
+// costs a revisit.
+func (d *searched) add(node, total int32) {
+	if d.n < len(d.node) {
+		d.node[d.n], d.total[d.n] = node, total
+		d.n++
+	}
+}
+
+// lookupIn is lookup on a possibly nil list.
+func (d *searched) lookupIn(node int32) (int32, bool) {
+	if d == nil {
+		return 0, false
+	}
+	return d.lookup(node)
+}
+
+// lookup returns the recorded total of node.
+func (d *searched) lookup(node int32) (int32, bool) {
+	for i := range d.n {
+		if d.node[i] == node {
+			return d.total[i], true
+		}
+	}
+	return 0, false
 }
 
 // highest is cpu_search_highest: the group's total load and the chosen CPU (-1 if none) with
@@ -234,6 +291,10 @@ func (t *searchTree) highest(n int32, s *highestArgs) (total, cpu, cpuLoad int32
 		kid := t.kids[k]
 		kn := &t.nodes[kid]
 		var load, lcpu, lload int32
+		if tot, ok := s.done.lookupIn(kid); ok {
+			total += tot
+			continue
+		}
 		if kn.kidHi == kn.kidLo {
 			load, lcpu, lload = t.highestLeaf(kn, s)
 		} else {
@@ -251,7 +312,8 @@ func (t *searchTree) highest(n int32, s *highestArgs) (total, cpu, cpuLoad int32
 func (t *searchTree) highestLeaf(nd *searchNode, s *highestArgs) (total, cpu, cpuLoad int32) {
 	bload := int32(math.MinInt32)
 	cpu = -1
-	loads, mask, rnd := s.loads, s.mask, s.rnd
+	loads, mask := s.loads, s.mask
+	x := s.rnd.x
 	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
 		ld := &loads[c]
 		l := ld.Load
@@ -260,43 +322,48 @@ func (t *searchTree) highestLeaf(nd *searchNode, s *highestArgs) (total, cpu, cp
 		if l < s.minLoad || ld.Transferable < s.minTrans || !mask.has(c) {
 			continue
 		}
-		load -= int32(rnd.Next() % 256)
+		x = x*69069 + 5
+		load -= int32((x >> 16) % 256)
 		if load > bload {
 			bload, cpu = load, int32(c)
 		}
 	}
+	s.rnd.x = x
 	return total, cpu, bload
 }
 
 // highestLeaves is highest on a node whose children are all leaves, walking t.flat.
 func (t *searchTree) highestLeaves(nd *searchNode, s *highestArgs) (total, cpu, cpuLoad int32) {
-	loads, mask, rnd := s.loads, s.mask, s.rnd
+	loads, mask := s.loads, s.mask
+	x := s.rnd.x // sched_random's state, kept in a register for the loop
 	minLoad, minTrans := s.minLoad, s.minTrans
-	bload := int32(math.MinInt32)
-	cpu = -1
+	// The best child so far lives in memory (it changes once per child), which leaves the
+	// registers to the per-CPU loop.
+	best := struct{ total, load, cpu, cpuLoad int32 }{0, math.MinInt32, -1, 0}
 	ltotal, lbest, lcpu := int32(0), int32(math.MinInt32), int32(-1)
 	for _, f := range t.flat[nd.flatLo:nd.flatHi] {
-		c := topology.CPU(f & (topology.MaxCPUs - 1))
+		c := f & (topology.MaxCPUs - 1)
 		ld := &loads[c]
 		l := ld.Load
-		load := l * 256
-		ltotal += load
-		if l >= minLoad && ld.Transferable >= minTrans && mask.has(c) {
-			load -= int32(rnd.Next() % 256)
-			if load > lbest {
+		ltotal += l << 8
+		if l >= minLoad && ld.Transferable >= minTrans && mask[c>>6]>>(c&63)&1 != 0 {
+			x = x*69069 + 5
+			if load := l<<8 - int32((x>>16)&255); load > lbest {
 				lbest, lcpu = load, int32(c)
 			}
 		}
 		if f&flatEnd == 0 {
 			continue
 		}
-		total += ltotal
-		if lcpu >= 0 && (ltotal > bload || (ltotal == bload && lbest > cpuLoad)) {
-			bload, cpu, cpuLoad = ltotal, lcpu, lbest
+		b := &best
+		b.total += ltotal
+		if lcpu >= 0 && (ltotal > b.load || (ltotal == b.load && lbest > b.cpuLoad)) {
+			b.load, b.cpu, b.cpuLoad = ltotal, lcpu, lbest
 		}
 		ltotal, lbest, lcpu = 0, math.MinInt32, -1
 	}
-	return total, cpu, cpuLoad
+	s.rnd.x = x
+	return best.total, best.cpu, best.cpuLoad
 }
 
 // Lowest returns the least loaded CPU on the least loaded path below g whose LowPri is worse
@@ -333,9 +400,16 @@ func (s *System) Highest(g *topology.Group, mask *topology.CPUSet, minLoad, minT
 }
 
 func (s *System) highest(g *topology.Group, mask *cpuBits, minLoad, minTrans int, rnd *Rand) (topology.CPU, bool) {
-	a := highestArgs{loads: s.loads, mask: mask, minLoad: clampInt32(minLoad), minTrans: clampInt32(minTrans), rnd: rnd}
-	_, c, _ := s.tree.highest(int32(g.ID()), &a)
-	return topology.CPU(c), c >= 0
+	_, c, ok := s.highestDone(g, mask, minLoad, minTrans, rnd, nil)
+	return c, ok
+}
+
+// highestDone is highest taking the totals of the groups in done instead of searching them
+// again (see searched); it also returns g's total load.
+func (s *System) highestDone(g *topology.Group, mask *cpuBits, minLoad, minTrans int, rnd *Rand, done *searched) (int32, topology.CPU, bool) {
+	a := highestArgs{loads: s.loads, mask: mask, minLoad: clampInt32(minLoad), minTrans: clampInt32(minTrans), rnd: rnd, done: done}
+	total, c, _ := s.tree.highest(int32(g.ID()), &a)
+	return total, topology.CPU(c), c >= 0
 }
 
 func clampInt32(x int) int32 { return int32(min(max(x, math.MinInt32), math.MaxInt32)) }

@@ -28,6 +28,7 @@ type System struct {
 	Loads    []CPULoad
 	loads    *[topology.MaxCPUs]CPULoad // the array behind Loads: CPU ids index it without bounds checks
 	all      cpuBits                    // every CPU of Topology
+	allSet   topology.CPUSet            // the same as a set
 	tree     searchTree
 }
 
@@ -43,7 +44,7 @@ func NewSystem(p Params, top *topology.Topology) (*System, error) {
 		s.CPUs[c].init(c, &s.Params, &s.Loads[c])
 	}
 	cpus := top.CPUs()
-	s.all = bitsOf(&cpus)
+	s.all, s.allSet = bitsOf(&cpus), cpus
 	return s, nil
 }
 
@@ -53,7 +54,7 @@ func (s *System) CPU(cpu topology.CPU) *CPUState { return &s.CPUs[cpu] }
 // setPreempt is sched_setpreempt on CPU c for priority pri, mapping a preemption of the idle
 // thread to KickIdle and recording td_owepreempt.
 func (s *System) setPreempt(c *CPUState, pri int) (Kick, PreemptReason) {
-	k, why := SetPreempt(&s.Params, pri, int(c.curPriority()))
+	k, why := SetPreempt(pri, int(c.curPriority()), &s.Params)
 	switch {
 	case c.Cur == nil && k != KickNone:
 		k = KickIdle
