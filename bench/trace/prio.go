@@ -26,3 +26,16 @@ func KernelPrio(a sched.Attr) int {
 	}
 	return defaultPrio + a.Nice
 }
+
+// attrFromPrio returns the attributes a kernel prio implies when the policy is not known:
+// 100..139 is SCHED_OTHER with nice prio-120, 0..98 is real time (reported as FIFO) with
+// sched_priority 99-prio. It reports false for a prio outside 0..139 (-1 is SCHED_DEADLINE).
+func attrFromPrio(prio int) (sched.Attr, bool) {
+	switch {
+	case prio >= maxRTPrio && prio <= defaultPrio+sched.MaxNice:
+		return sched.Attr{Nice: prio - defaultPrio}, true
+	case prio >= 0 && prio < maxRTPrio-1:
+		return sched.Attr{Class: sched.FIFO, RTPrio: maxRTPrio - 1 - prio}, true
+	}
+	return sched.Attr{}, false
+}
