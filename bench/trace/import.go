@@ -23,6 +23,9 @@ type ImportOptions struct {
 	// names a waker; by default a waker → wakee wake-up becomes a message on a pipe, so the
 	// dependency survives a change of scheduler.
 	NoPipes bool
+	// GoThreads imports a Go execution trace at the level of Ms (OS threads) instead of
+	// goroutines; see ReadGoTrace.
+	GoThreads bool
 	// MaxWarnings bounds the warnings kept (all are counted); 0 means 100.
 	MaxWarnings int
 }
