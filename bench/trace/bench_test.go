@@ -1,7 +1,9 @@
 package trace
 
 import (
+	"bytes"
 	"io"
+	"runtime"
 	"testing"
 
 	"github.com/schedkit/schedkit/bench/sim"
@@ -35,6 +37,38 @@ func BenchmarkExport(b *testing.B) {
 			}
 			b.SetBytes(cw.n)
 			b.ReportMetric(float64(len(tr.Records))*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+		})
+	}
+}
+
+// BenchmarkImport imports a generated 1M-line ftrace text (held in memory, so that reading
+// is not measured), exactly and as a summary, reporting lines/s, MB/s and the live heap the
+// result holds.
+func BenchmarkImport(b *testing.B) {
+	data, err := io.ReadAll(newFtraceGen(1_000_000, 64, 4))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		o    *ImportOptions
+	}{{"mode=exact", nil}, {"mode=summary", &ImportOptions{Summary: true}}} {
+		b.Run(bc.name+"/lines=1M", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(data)))
+			var im *Imported
+			for b.Loop() {
+				im, err = ReadFtrace(bytes.NewReader(data), "gen.txt", bc.o)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(im.Events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			im = nil
+			base := liveHeap()
+			im, _ = ReadFtrace(bytes.NewReader(data), "gen.txt", bc.o)
+			b.ReportMetric(float64(liveHeap()-min(base, liveHeap())), "live-B")
+			runtime.KeepAlive(im)
 		})
 	}
 }

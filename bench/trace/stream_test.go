@@ -45,3 +45,41 @@ func TestExportBoundedMemory(t *testing.T) {
 }
 
 type simTrace = sim.Trace
+
+// liveHeap returns the heap in use after a collection.
+func liveHeap() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestImportBoundedMemory checks that ReadFtrace streams: with Summary, importing four times
+// the lines leaves the same live heap (state per task), and reading never holds the input.
+func TestImportBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a large trace")
+	}
+	heap := func(lines int) (uint64, *Imported) {
+		base := liveHeap()
+		im, err := ReadFtrace(newFtraceGen(lines, 64, 4), "gen.txt", &ImportOptions{Summary: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := liveHeap()
+		runtime.KeepAlive(im)
+		if h < base {
+			return 0, im
+		}
+		return h - base, im
+	}
+	a, ima := heap(100_000)
+	b, imb := heap(400_000)
+	t.Logf("live heap after importing 100k lines: %d B, 400k lines: %d B", a, b)
+	if ima.Events < 90_000 || imb.Events < 360_000 {
+		t.Fatalf("events %d and %d", ima.Events, imb.Events)
+	}
+	if b > a+(64<<10) {
+		t.Errorf("Summary import keeps %d B for 400k lines against %d B for 100k: not bounded", b, a)
+	}
+}
