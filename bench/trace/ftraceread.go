@@ -202,6 +202,7 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 				b.st(tk).RunnableAtStart = true
 			}
 			b.setPrio(tk, ev.nextPrio)
+			b.comm(tk, ev.nextComm)
 			b.run(tk, ev.cpu, t)
 		}
 	case "sched_wakeup", "sched_wakeup_new", "sched_waking":
@@ -225,6 +226,7 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			}
 		}
 		b.setPrio(tk, ev.prio)
+		b.comm(tk, ev.comm)
 		var waker *task
 		if ev.name != "sched_wakeup_new" && !ev.irq && ev.pid > 0 && ev.pid != ev.pid2 {
 			if w := b.live[int64(ev.pid)]; w != nil && w.state == tsRunning && w.cpu == ev.cpu {
@@ -267,6 +269,7 @@ func (fr *ftraceReader) switchOut(ev *event, t int64) {
 		b.st(tk).RunningAtStart = true
 	}
 	b.setPrio(tk, ev.prevPrio)
+	b.comm(tk, ev.prevComm)
 	if tk.state != tsRunning {
 		fr.w.warn("pid %d switches out but was not running (events lost?)", ev.prevPid)
 		tk.state, tk.since = tsRunning, t

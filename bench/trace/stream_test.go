@@ -20,8 +20,8 @@ func allocated(f func()) uint64 {
 // TestExportBoundedMemory checks that the exporters stream: exporting four times the records
 // allocates about what exporting one time does, and little in absolute terms.
 func TestExportBoundedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two large traces")
+	if testing.Short() || raceEnabled {
+		t.Skip("builds two large traces; not under -race")
 	}
 	small, large := synthetic(250_000, 64, 4), synthetic(1_000_000, 64, 4)
 	for _, exp := range []struct {
@@ -57,8 +57,8 @@ func liveHeap() uint64 {
 // TestImportBoundedMemory checks that ReadFtrace streams: with Summary, importing four times
 // the lines leaves the same live heap (state per task), and reading never holds the input.
 func TestImportBoundedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates a large trace")
+	if testing.Short() || raceEnabled {
+		t.Skip("generates a large trace; not under -race")
 	}
 	heap := func(lines int) (uint64, *Imported) {
 		base := liveHeap()
