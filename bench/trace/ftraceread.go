@@ -24,7 +24,9 @@ const maxLine = 1 << 20
 //     record-tgid column "(tgid)";
 //   - `trace-cmd report` (2.x, 3.x), with or without -N (the sched_switch and sched_wakeup
 //     plugin forms "comm:pid [prio] S ==> comm:pid [prio]" and "comm:pid [prio] CPU:003" are read
-//     too), with or without -t, with an instance name before each line;
+//     too), with or without -t, with an instance name before each line, and with -l (the
+//     latency format "comm-pid 0dNs3. ts:", whose flags say which wake-ups came from
+//     interrupts: use it, or tracefs's own file, to keep interrupts from passing for wakers);
 //   - `perf sched script` and `perf script`: "comm pid [cpu] ts: sched:event: fields".
 //
 // The events used are sched_switch, sched_wakeup, sched_waking, sched_wakeup_new,
@@ -40,9 +42,10 @@ const maxLine = 1 << 20
 // sleep of the blocked time or, when the wake-up names a waker, a receive on a pipe into which
 // the waker sends at that instant, so that under another policy the wakee still waits for its
 // waker. The waker is the task in whose context sched_waking (or, without it, sched_wakeup)
-// was recorded, unless tracefs's flags column says hard or soft interrupt context (then it is a
-// timer or device: a sleep); text without that column (trace-cmd report, perf) attributes an
-// interrupt's wake-up to the interrupted task. A sched_process_fork makes the child a template
+// was recorded, unless the irq-flags column (tracefs, trace-cmd report -l) says hard or soft
+// interrupt context (then it is a timer or device: a sleep); text without that column
+// (trace-cmd report without -l, perf) attributes an interrupt's wake-up to the interrupted
+// task, a false dependency that TestReadFtraceReal's two trace-cmd imports show side by side. A sched_process_fork makes the child a template
 // its parent forks at that point; sched_process_exit ends a script. Kernel prio gives nice
 // (100..139) or real-time priority (0..98, imported as SCHED_FIFO: ftrace does not print
 // the policy); a later change of prio becomes a nice or class op.
