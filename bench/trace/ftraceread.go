@@ -50,6 +50,10 @@ const maxLine = 1 << 20
 // (100..139) or real-time priority (0..98, imported as SCHED_FIFO: ftrace does not print
 // the policy); a later change of prio becomes a nice or class op.
 //
+// ftrace does not record affinities, yields (prev_state R without + is also a return to
+// user space with need_resched) or control groups: the threads are imported unpinned, their
+// yields as preemptions, in the root group.
+//
 // A task that the trace shows first switching out was running when the trace began
 // (TaskStats.RunningAtStart), first switching in was runnable (RunnableAtStart), first being
 // woken was asleep (SleepingAtStart): the first two start at the trace's start with what the
