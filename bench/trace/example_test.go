@@ -243,4 +243,5 @@ func ExampleComparison_WriteTable() {
 	// task  cpu trace  cpu replay  cpu %  wait trace  wait replay  lat trace  lat replay
 	//   a-1000     3000.0      3000.0    100         0.0          0.0        0.0         0.0
 	//   b-1001     4000.0      4000.0    100      3000.0       3000.0        0.0         0.0
+	//    total     7000.0      7000.0    100      3000.0       3000.0
 }
