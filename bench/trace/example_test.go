@@ -108,14 +108,14 @@ func ExampleReplay() {
 		}
 	}
 	// Output:
-	// ULE: the replay ends at 2.82 ms; the trace lasted 4.04 ms
-	//   trace_pipelineStage-23   cpu  982 us  wait  429 us (trace 1090)  latency   0 us (trace  35)
-	//   trace_pipelineStage-24   cpu 1868 us  wait  124 us (trace  442)  latency   0 us (trace  13)
-	//   trace_pipelineSink-25    cpu  132 us  wait   35 us (trace 1190)  latency   0 us (trace  38)
-	// EEVDF (Linux 6.6): the replay ends at 3.02 ms; the trace lasted 4.04 ms
-	//   trace_pipelineStage-23   cpu  982 us  wait 1211 us (trace 1090)  latency  13 us (trace  35)
-	//   trace_pipelineStage-24   cpu 1868 us  wait   84 us (trace  442)  latency   0 us (trace  13)
-	//   trace_pipelineSink-25    cpu  132 us  wait  911 us (trace 1190)  latency  37 us (trace  38)
+	// ULE: the replay ends at 13.07 ms; the trace lasted 14.22 ms
+	//   trace_pipelineStage-23   cpu  888 us  wait  218 us (trace  976)  latency   0 us (trace  32)
+	//   trace_pipelineStage-24   cpu 1748 us  wait   82 us (trace  356)  latency   0 us (trace  10)
+	//   trace_pipelineSink-25    cpu   94 us  wait   35 us (trace  709)  latency   0 us (trace  22)
+	// EEVDF (Linux 6.6): the replay ends at 13.30 ms; the trace lasted 14.22 ms
+	//   trace_pipelineStage-23   cpu  888 us  wait  514 us (trace  976)  latency  16 us (trace  32)
+	//   trace_pipelineStage-24   cpu 1748 us  wait   24 us (trace  356)  latency   0 us (trace  10)
+	//   trace_pipelineSink-25    cpu   94 us  wait  987 us (trace  709)  latency  44 us (trace  22)
 }
 
 // Three lines of trace-cmd report: bash, already running when the trace begins, wakes cat
