@@ -1,10 +1,12 @@
 module github.com/schedkit/schedkit
 
-go 1.24.0
+go 1.26.0
 
 require golang.org/x/sys v0.38.0
 
 require github.com/google/btree v1.1.3
+
+require golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 
 require (
 	golang.org/x/perf v0.0.0-20251112180420-cfbd823f7301
