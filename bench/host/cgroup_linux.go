@@ -285,6 +285,15 @@ func (c *cgroups) move(tid int, group string) error {
 	return write(filepath.Join(dir, file), strconv.Itoa(tid))
 }
 
+// moveBack puts thread tid back where the run found it: the process's own cgroup (v1), or
+// the parent, which holds the process during the run (v2).
+func (c *cgroups) moveBack(tid int) error {
+	if c.ctl.v2 {
+		return write(filepath.Join(c.parent, "cgroup.threads"), strconv.Itoa(tid))
+	}
+	return write(filepath.Join(c.ctl.dir, "tasks"), strconv.Itoa(tid))
+}
+
 // procsFile returns the file a child process's PID is written to to put it into the named group.
 func (c *cgroups) procsFile(group string) string {
 	if group == "" {

@@ -24,8 +24,11 @@ type Peer struct {
 	// Attr are the attributes it starts with: Class (Normal, Batch or Idle: a real-time peer
 	// would be beyond the runner's hard deadline), Nice and Affinity.
 	Attr sched.Attr
-	// Group is the workload group it runs in; "" is the group of the runner.
+	// Group is the workload group it runs in; "" is the workload's root group.
 	Group string
+	// Await makes the run last until the peer exits (within the limit), as it lasts until the
+	// workload's threads exit; otherwise the peer is killed when they have.
+	Await bool
 }
 
 // A PeerResult is what a peer did.

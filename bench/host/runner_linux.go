@@ -216,7 +216,18 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	close(gate)
 
 	done := make(chan struct{})
-	go func() { r.live.Wait(); close(done) }()
+	go func() {
+		r.live.Wait()
+		for _, pp := range r.peers {
+			if pp.peer.Await {
+				select {
+				case <-pp.done:
+				case <-r.stopCh:
+				}
+			}
+		}
+		close(done)
+	}()
 	timer := time.NewTimer(r.opts.limit())
 	defer timer.Stop()
 	var caught os.Signal
@@ -362,6 +373,14 @@ func (r *runner) thread(t *hthread, gate chan struct{}, ready *sync.WaitGroup) {
 	}()
 	tid := unix.Gettid()
 	t.tid.Store(int32(tid))
+	orig, origErr := saveAttrs(tid)
+	if origErr != nil {
+		r.fail(origErr)
+	} else {
+		// The Go runtime terminates a thread whose locked goroutine ends, except the main
+		// thread, which it keeps: put back what the thread had, in case it is that one.
+		defer r.restore(tid, orig)
+	}
 	err := r.setup(t, tid)
 	if ready != nil {
 		if err != nil {
@@ -397,27 +416,19 @@ func (r *runner) thread(t *hthread, gate chan struct{}, ready *sync.WaitGroup) {
 	if err := t.readEnd(tid, end-start); err != nil {
 		r.fail(err)
 	}
-	if t.rt.Load() {
-		// Leave the real-time class before the thread ends, so that nothing of it lingers.
-		_ = setClass(tid, sched.Attr{})
-	}
 	t.tid.Store(0)
-	if res != stopped && r.allExited() {
-		r.halt()
-	}
 }
 
-// allExited reports whether every thread created so far has exited (and so no thread is left
-// to fork more).
-func (r *runner) allExited() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, t := range r.threads {
-		if !t.fin.Load() && t.tid.Load() != 0 {
-			return false
+// restore gives thread tid back its original class, nice value, affinity and cgroup.
+func (r *runner) restore(tid int, o savedAttrs) {
+	if err := o.restore(tid); err != nil {
+		r.fail(err)
+	}
+	if r.cg != nil {
+		if err := r.cg.moveBack(tid); err != nil {
+			r.fail(err)
 		}
 	}
-	return true
 }
 
 // setup gives thread tid its group, affinity and class, as the plan allows.

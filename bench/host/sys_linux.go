@@ -84,25 +84,27 @@ func busyLoop(n int64, x uint64) uint64 {
 	return x
 }
 
-// spinCPU computes until the thread's CPU clock reaches target, *stop is not 0, or (checked
-// every 16 chunks) CLOCK_MONOTONIC passes deadline, and returns the CPU clock then. A chunk is
-// chunk iterations of busyLoop, chunkNs nanoseconds of CPU; the last is cut to what remains.
+// spinCPU computes until the thread has used d more nanoseconds of CPU time, *stop is not 0,
+// or (checked every 16 chunks) CLOCK_MONOTONIC passes deadline, and returns the CPU time used. A
+// chunk is chunk iterations of busyLoop, chunkNs nanoseconds of CPU; the last is cut to what
+// remains.
 //
 //go:nosplit
 //go:norace
-func spinCPU(target, deadline int64, stop *uint32, chunk, chunkNs int64) int64 {
+func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs int64) int64 {
+	start := rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
+	target := start + min(d, 1<<62-start)
 	x := uint64(target) | 1
 	for i := 0; ; i++ {
-		now := rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
-		left := target - now
+		left := target - rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
 		if left <= 0 || atomic.LoadUint32(stop) != 0 {
 			if x == 0 { // never: keeps x alive
 				return 0
 			}
-			return now
+			return target - left - start
 		}
 		if i&15 == 15 && rawClock(unix.CLOCK_MONOTONIC) >= deadline {
-			return now
+			return target - left - start
 		}
 		n := chunk
 		if left < chunkNs {
@@ -120,7 +122,7 @@ func spinCalibration(chunkNs int64) int64 {
 		c := threadCPU()
 		x := busyLoop(n, 1)
 		if d := threadCPU() - c; d >= 200_000 || x == 0 {
-			return max(1, n*chunkNs/d)
+			return max(1, n*chunkNs/max(d, 1))
 		}
 		n *= 2
 	}
@@ -136,10 +138,8 @@ type spinner struct {
 // or until CLOCK_MONOTONIC passes deadline, and returns the CPU time used and whether it stopped
 // before d.
 func (s *spinner) spin(d int64, stop *uint32, deadline int64) (int64, bool) {
-	start := threadCPU()
-	target := start + min(d, 1<<62-start)
-	end := spinCPU(target, deadline, stop, s.chunk, s.chunkNs)
-	return end - start, end < target
+	used := spinCPU(d, deadline, stop, s.chunk, s.chunkNs)
+	return used, used < d
 }
 
 // Linux scheduling policies (include/uapi/linux/sched.h).
@@ -248,4 +248,35 @@ func unixAccess(dir string) error {
 func Release() string {
 	rel, _, _ := kernelRelease()
 	return rel
+}
+
+// savedAttrs are a thread's scheduling attributes before the run changed them.
+type savedAttrs struct {
+	attr *unix.SchedAttr
+	cpus unix.CPUSet
+}
+
+func saveAttrs(tid int) (savedAttrs, error) {
+	var o savedAttrs
+	var err error
+	if o.attr, err = unix.SchedGetAttr(tid, 0); err != nil {
+		return o, fmt.Errorf("host: sched_getattr(%d): %w", tid, err)
+	}
+	if err = unix.SchedGetaffinity(tid, &o.cpus); err != nil {
+		return o, fmt.Errorf("host: sched_getaffinity(%d): %w", tid, err)
+	}
+	return o, nil
+}
+
+func (o *savedAttrs) restore(tid int) error {
+	a := *o.attr
+	a.Size = unix.SizeofSchedAttr
+	a.Flags = 0
+	if err := unix.SchedSetAttr(tid, &a, 0); err != nil {
+		return fmt.Errorf("host: restore sched_setattr(%d): %w", tid, err)
+	}
+	if err := unix.SchedSetaffinity(tid, &o.cpus); err != nil {
+		return fmt.Errorf("host: restore sched_setaffinity(%d): %w", tid, err)
+	}
+	return nil
 }
