@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -50,14 +51,18 @@ type Metric struct {
 }
 
 // CompletionOf is the time from the creation of the thread named name to its exit, in
-// milliseconds; its lifetime in the run if it did not exit.
+// milliseconds; NaN if it did not exit within the run.
 func CompletionOf(name string) Metric {
 	return Metric{Name: name + " completion (ms)", Of: func(s Sample) float64 {
 		t, ok := s.Thread(name)
 		if !ok {
 			return math.NaN()
 		}
-		return float64(t.Lifetime()) / 1e6
+		d, ok := t.Completion()
+		if !ok {
+			return math.NaN()
+		}
+		return float64(d) / 1e6
 	}}
 }
 
@@ -112,6 +117,10 @@ type Experiment struct {
 	// Reported is what was reported elsewhere for the same figure (a seed, an earlier
 	// measurement), shown in the table; "" for none.
 	Reported string
+	// HostFigure, if not nil, measures the host's figure instead of a run of Workload (and
+	// Baseline): the real programs the workload models, for instance. rep counts the
+	// repetitions from 0.
+	HostFigure func(ctx context.Context, rep int) (float64, error)
 }
 
 // CompareOptions configure Compare.
@@ -130,13 +139,17 @@ type CompareOptions struct {
 	// Tolerance is how far outside the host's range (relative) the nearest model may be and
 	// still agree; 0 means 0.10.
 	Tolerance float64
+	// ModelOnly skips the host runs: the rows have the models' figures only. Its output is
+	// deterministic.
+	ModelOnly bool
 }
 
 // A Row is one experiment's comparison.
 type Row struct {
 	// Experiment and Metric name the row.
 	Experiment, Metric string
-	// Host are the host's figures, one per repetition, in the order measured.
+	// Host are the host's figures, one per repetition, in the order measured; NaN for a
+	// repetition without the figure (a thread that did not finish within the limit).
 	Host []float64
 	// Nearest is the preset nearest the running kernel; Models are the simulated figures, one
 	// per policy, Nearest's first.
@@ -194,6 +207,18 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 		row := Row{Experiment: e.Name, Metric: e.Metric.Name, Nearest: nearest, Reported: e.Reported,
 			Load: [2]float64{math.Inf(1), 0}}
 		for rep := range o.Reps {
+			if o.ModelOnly {
+				break
+			}
+			if e.HostFigure != nil {
+				v, err := e.HostFigure(ctx, rep)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", e.Name, err)
+				}
+				row.Host = append(row.Host, v)
+				row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
+				continue
+			}
 			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep)}
 			v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
 			if err != nil {
@@ -265,17 +290,14 @@ func modelFigure(topo *topology.Topology, name string, w *workload.Workload, see
 
 // verdict compares the model's figure with the host's repetitions.
 func verdict(model float64, host []float64, tol float64) (float64, string) {
-	if len(host) == 0 || math.IsNaN(model) {
-		return math.NaN(), "no figure"
+	s := finite(host)
+	if len(s) == 0 || math.IsNaN(model) {
+		return math.NaN(), "no host figure"
 	}
-	s := slices.Clone(host)
-	slices.Sort(s)
 	med := median(s)
 	ratio := model / med
 	lo, hi := s[0]*(1-tol), s[len(s)-1]*(1+tol)
 	switch {
-	case math.IsNaN(med):
-		return math.NaN(), "no host figure"
 	case model >= lo && model <= hi:
 		return ratio, "agrees"
 	case model > hi:
@@ -305,10 +327,16 @@ func WriteRows(w io.Writer, rows []Row) error {
 	fmt.Fprintf(tw, "experiment\tmetric\thost median [min, max]\treported\t%s\tmodel/host\tverdict\n", strings.Join(policies, "\t"))
 	lo, hi := math.Inf(1), 0.0
 	for _, r := range rows {
-		s := slices.Clone(r.Host)
-		slices.Sort(s)
-		med := median(s)
-		fmt.Fprintf(tw, "%s\t%s\t%s [%s, %s]\t%s", r.Experiment, r.Metric, fig(med), fig(s[0]), fig(s[len(s)-1]), cmpStr(r.Reported, "-"))
+		s := finite(r.Host)
+		host := "-"
+		if len(s) > 0 {
+			host = fmt.Sprintf("%s [%s, %s]", fig(median(s)), fig(s[0]), fig(s[len(s)-1]))
+			if len(s) < len(r.Host) {
+				host += fmt.Sprintf(" (%d of %d runs)", len(s), len(r.Host))
+			}
+			lo, hi = min(lo, r.Load[0]), max(hi, r.Load[1])
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", r.Experiment, r.Metric, host, cmpStr(r.Reported, "-"))
 		for _, p := range policies {
 			v := math.NaN()
 			for i, m := range r.Models {
@@ -326,13 +354,16 @@ func WriteRows(w io.Writer, rows []Row) error {
 				fmt.Fprintf(tw, "\t%s", fig(v))
 			}
 		}
-		fmt.Fprintf(tw, "\t%.2f\t%s\n", r.Ratio, r.Verdict)
-		lo, hi = min(lo, r.Load[0]), max(hi, r.Load[1])
+		fmt.Fprintf(tw, "\t%s\t%s\n", fig(r.Ratio), r.Verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "(* the preset nearest the running kernel; host load average %.2f-%.2f)\n", lo, hi)
+	if hi == 0 {
+		_, err := fmt.Fprintln(w, "(* the preset nearest the kernel)")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "(* the preset nearest the running kernel; one-minute load average %.2f-%.2f during the host runs)\n", lo, hi)
 	return err
 }
 
@@ -362,4 +393,21 @@ func fig(v float64) string {
 		return fmt.Sprintf("%.1f", v)
 	}
 	return fmt.Sprintf("%.2f", v)
+}
+
+// loadNow returns the one-minute load average, or 0 where there is none.
+func loadNow() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	v, _ := ParseLoadavg(string(b))
+	return v
+}
+
+// finite returns the figures of v that are numbers, sorted.
+func finite(v []float64) []float64 {
+	s := slices.DeleteFunc(slices.Clone(v), math.IsNaN)
+	slices.Sort(s)
+	return s
 }

@@ -26,8 +26,10 @@ type Peer struct {
 	Attr sched.Attr
 	// Group is the workload group it runs in; "" is the workload's root group.
 	Group string
-	// Await makes the run last until the peer exits (within the limit), as it lasts until the
-	// workload's threads exit; otherwise the peer is killed when they have.
+	// Await makes the peer the measure of the run's length: a run with awaited peers ends when
+	// they have all exited (within the limit), stopping the threads still running, as a hog
+	// beside a measured program is stopped when the program is done. A run without awaited
+	// peers ends when its threads have exited, and kills the peers still running then.
 	Await bool
 }
 

@@ -41,13 +41,13 @@ type Schedstat struct {
 // by single spaces, and a newline.
 func ParseSchedstat(text string) (Schedstat, error) {
 	line, _, _ := strings.Cut(text, "\n")
+	fields := strings.Split(line, " ")
 	var v [3]int64
 	col := 1
-	for i := range v {
-		field, rest, _ := strings.Cut(line, " ")
-		if field == "" {
+	for i, field := range fields {
+		if i == len(v) {
 			return Schedstat{}, &ParseError{File: "schedstat", Line: 1, Col: col,
-				Msg: fmt.Sprintf("field %d missing", i+1)}
+				Msg: "unexpected " + strconv.Quote(strings.Join(fields[i:], " "))}
 		}
 		n, err := parseCount(field)
 		if err != nil {
@@ -55,10 +55,10 @@ func ParseSchedstat(text string) (Schedstat, error) {
 		}
 		v[i] = n
 		col += len(field) + 1
-		line = rest
 	}
-	if line != "" {
-		return Schedstat{}, &ParseError{File: "schedstat", Line: 1, Col: col, Msg: "unexpected " + strconv.Quote(line)}
+	if len(fields) < len(v) {
+		return Schedstat{}, &ParseError{File: "schedstat", Line: 1, Col: len(line) + 1,
+			Msg: fmt.Sprintf("%d fields, want 3", len(fields))}
 	}
 	return Schedstat{CPU: v[0], Wait: v[1], Slices: v[2]}, nil
 }

@@ -216,14 +216,20 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	close(gate)
 
 	done := make(chan struct{})
+	var awaited []*peerProc
+	for _, pp := range r.peers {
+		if pp.peer.Await {
+			awaited = append(awaited, pp)
+		}
+	}
 	go func() {
-		r.live.Wait()
-		for _, pp := range r.peers {
-			if pp.peer.Await {
-				select {
-				case <-pp.done:
-				case <-r.stopCh:
-				}
+		if len(awaited) == 0 {
+			r.live.Wait()
+		}
+		for _, pp := range awaited {
+			select {
+			case <-pp.done:
+			case <-r.stopCh:
 			}
 		}
 		close(done)
@@ -244,12 +250,14 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	stopAt := r.clk.now()
 	r.halt()
 	r.stopPeers()
+	threads := make(chan struct{})
+	go func() { r.live.Wait(); close(threads) }()
 	select {
-	case <-done:
+	case <-threads:
 	case <-time.After(Grace / 4):
 		r.demoteRT()
 		select {
-		case <-done:
+		case <-threads:
 		case <-time.After(Grace):
 			return nil, errors.New("host: threads did not stop within the grace period")
 		}
