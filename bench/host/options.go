@@ -27,8 +27,8 @@ const (
 	Grace = 2 * time.Second
 )
 
-// Options bound and shape a host run. The zero value is a run of at most one second with no
-// repetition of skipped features.
+// Options bound and shape a host run. The zero value is a run of at most one second that fails
+// before it starts on anything the host cannot do.
 type Options struct {
 	// Limit is the run's total time limit: threads still running then (a hog that runs
 	// forever) are stopped and measured. 0 means one second; more than MaxLimit (MaxRTLimit with

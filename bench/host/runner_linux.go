@@ -48,8 +48,7 @@ func Run(ctx context.Context, w *workload.Workload, opts Options) (res *Result, 
 	}
 	r := &runner{w: w, opts: opts, plan: p, stopCh: make(chan struct{}), pipes: map[string]*hpipe{},
 		tmpl: map[string]*workload.Thread{}, made: map[string]int{}}
-	r.spin = spinner{chunkNs: 2000}
-	r.spin.chunk = spinCalibration(r.spin.chunkNs)
+	r.spin = newSpinner()
 	defer func() {
 		if e := r.cleanup(); e != nil && err == nil {
 			res, err = nil, e

@@ -87,17 +87,18 @@ func busyLoop(n int64, x uint64) uint64 {
 // spinCPU computes until the thread has used d more nanoseconds of CPU time, *stop is not 0,
 // or (checked every 16 chunks) CLOCK_MONOTONIC passes deadline, and returns the CPU time used. A
 // chunk is chunk iterations of busyLoop, chunkNs nanoseconds of CPU; the last is cut to what
-// remains.
+// remains. It stops once less than slack remains: half the cost of the clock read that another
+// round would take, so that the time used is the nearest to d it can reach.
 //
 //go:nosplit
 //go:norace
-func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs int64) int64 {
+func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs, slack int64) int64 {
 	start := rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
 	target := start + min(d, 1<<62-start)
 	x := uint64(target) | 1
 	for i := 0; ; i++ {
 		left := target - rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
-		if left <= 0 || atomic.LoadUint32(stop) != 0 {
+		if left <= slack || atomic.LoadUint32(stop) != 0 {
 			if x == 0 { // never: keeps x alive
 				return 0
 			}
@@ -132,14 +133,28 @@ func spinCalibration(chunkNs int64) int64 {
 type spinner struct {
 	chunk   int64 // iterations of busyLoop in chunkNs
 	chunkNs int64 // nanoseconds of CPU time per chunk
+	readNs  int64 // the CPU cost of one read of the thread's CPU clock
+}
+
+// newSpinner calibrates a spinner on the calling thread.
+func newSpinner() spinner {
+	s := spinner{chunkNs: 2000}
+	s.chunk = spinCalibration(s.chunkNs)
+	const reads = 256
+	c := threadCPU()
+	for range reads {
+		threadCPU()
+	}
+	s.readNs = (threadCPU() - c) / (reads + 1)
+	return s
 }
 
 // spin computes until the thread has used d more nanoseconds of CPU time, until *stop is not 0
 // or until CLOCK_MONOTONIC passes deadline, and returns the CPU time used and whether it stopped
 // before d.
 func (s *spinner) spin(d int64, stop *uint32, deadline int64) (int64, bool) {
-	used := spinCPU(d, deadline, stop, s.chunk, s.chunkNs)
-	return used, used < d
+	used := spinCPU(d, deadline, stop, s.chunk, s.chunkNs, s.readNs/2)
+	return used, used < d-s.readNs/2
 }
 
 // Linux scheduling policies (include/uapi/linux/sched.h).
