@@ -108,10 +108,10 @@ func realPolicies(topo *topology.Topology) []policyCase {
 		if err != nil {
 			panic(err)
 		}
-		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &countedULE{ule.New(p), cpus} }})
+		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &countedULE{must(ule.New(p)), cpus} }})
 	}
 	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD14Params(), bsd4.FreeBSD9Params()} {
-		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{bsd4.New(p), cpus} }})
+		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{must(bsd4.New(p)), cpus} }})
 	}
 	for _, v := range cfsVersions() {
 		name := cfs.NewScheduler(cfs.SchedulerOptions{Version: v}).Name()
