@@ -19,9 +19,9 @@
 //	cfs:v7.1                      EEVDF with custom slices                    000
 //	cfs:v6.5+favor-nonidle-tick   v6.5 with seed 004's FavorNonIdleTick       004
 //
-// Names lists exactly what New accepts; every ULE preset the ule package offers appears as
-// ule:NAME, so a preset added there (such as the 2011-era "freebsd9") appears here without a
-// change. New returns a fresh policy for one machine each time it is called: a sim.Policy runs
+// Names lists exactly what New accepts: every preset a policy package's Presets returns appears
+// as FAMILY:NAME, so a preset added there (such as ULE's 2011-era "freebsd9") appears here
+// without a change, and New builds it with that package's Preset and New. New returns a fresh policy for one machine each time it is called: a sim.Policy runs
 // on one machine only.
 //
 // This package is the one place that knows the constructors of the policy packages, so that

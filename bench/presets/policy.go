@@ -10,24 +10,32 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
 	"github.com/schedkit/schedkit/cfs"
-	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/ule"
 )
 
 // Families returns the policy families, sorted: "bsd4", "cfs", "ule".
 func Families() []string { return []string{"bsd4", "cfs", "ule"} }
 
+// knobs are the presets this package adds to a family's own: a base preset with the knob a
+// seed turns.
+var knobs = map[string][]string{"cfs": {"v6.5+favor-nonidle-tick"}}
+
 // presetsOf returns the presets of family f, sorted, or false if f is not a family.
 func presetsOf(f string) ([]string, bool) {
+	var ps []string
 	switch f {
 	case "ule":
-		return ule.Presets(), true
+		ps = ule.Presets()
 	case "bsd4":
-		return []string{"freebsd14", "freebsd9", "main"}, true
+		ps = bsd4.Presets()
 	case "cfs":
-		return []string{"v6.5", "v6.5+favor-nonidle-tick", "v6.6", "v7.1"}, true
+		ps = cfs.Presets()
+	default:
+		return nil, false
 	}
-	return nil, false
+	ps = append(slices.Clone(ps), knobs[f]...)
+	slices.Sort(ps)
+	return ps, true
 }
 
 // Names returns every name New accepts, FAMILY:PRESET, sorted by family and then by preset.
@@ -66,57 +74,35 @@ func New(name string) (sim.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	var p sim.Policy
 	switch family {
 	case "ule":
-		p, err := ule.Preset(preset)
-		if err != nil {
-			return nil, fmt.Errorf("presets: %q: %w", name, err)
-		}
-		return ule.New(p), nil
+		p, err = newPolicy(preset, ule.Preset, ule.New)
 	case "bsd4":
-		var p bsd4.Params
-		switch preset {
-		case "main":
-			p = bsd4.DefaultParams()
-		case "freebsd14":
-			p = bsd4.FreeBSD14Params()
-		case "freebsd9":
-			p = bsd4.FreeBSD9Params()
-		}
-		if err := p.Validate(); err != nil {
-			return nil, fmt.Errorf("presets: %q: %w", name, err)
-		}
-		return bsd4.New(p), nil
+		p, err = newPolicy(preset, bsd4.Preset, bsd4.New)
 	default: // cfs
-		switch preset {
-		case "v6.5":
-			return cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V65}), nil
-		case "v6.6":
-			return cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V66}), nil
-		case "v7.1":
-			return cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V71}), nil
-		default: // v6.5+favor-nonidle-tick
-			return &favorNonIdle{}, nil
+		if preset == "v6.5+favor-nonidle-tick" {
+			p, err = newPolicy("v6.5", func(n string) (cfs.Params, error) {
+				q, err := cfs.Preset(n)
+				q.FavorNonIdleTick = true
+				q.Name = "cfs-v6.5-favor-nonidle-tick"
+				return q, err
+			}, cfs.New)
+		} else {
+			p, err = newPolicy(preset, cfs.Preset, cfs.New)
 		}
 	}
-}
-
-// favorNonIdle is CFS v6.5 with FavorNonIdleTick. The preset's tunables scale with the number
-// of CPUs, which is known only at Start, so the cfs.Scheduler is built there.
-type favorNonIdle struct {
-	*cfs.Scheduler
-}
-
-// Name returns "cfs-v6.5-favor-nonidle-tick".
-func (f *favorNonIdle) Name() string { return "cfs-v6.5-favor-nonidle-tick" }
-
-// Start builds the scheduler with v6.5's preset for cfg's CPUs and FavorNonIdleTick set.
-func (f *favorNonIdle) Start(cfg sched.Config, env sched.Env) error {
-	if cfg.Topology == nil {
-		return fmt.Errorf("presets: nil topology")
+	if err != nil {
+		return nil, fmt.Errorf("presets: %q: %w", name, err)
 	}
-	p := cfs.Preset(cfs.V65, cfg.Topology.NumCPUs())
-	p.FavorNonIdleTick = true
-	f.Scheduler = cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V65, Params: &p})
-	return f.Scheduler.Start(cfg, env)
+	return p, nil
+}
+
+// newPolicy builds a policy from a family's Preset and New.
+func newPolicy[P any, S sim.Policy](name string, preset func(string) (P, error), build func(P) (S, error)) (sim.Policy, error) {
+	p, err := preset(name)
+	if err != nil {
+		return nil, err
+	}
+	return build(p)
 }

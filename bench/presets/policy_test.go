@@ -77,16 +77,12 @@ func TestFavorNonIdleTick(t *testing.T) {
 		require.NoError(t, err)
 		_, err = sim.Run(sim.Config{Topology: topo}, p, w, time.Second)
 		require.NoError(t, err)
-		var got cfs.Params
-		switch s := p.(type) {
-		case *cfs.Scheduler:
-			got = s.Params()
-		case interface{ Params() cfs.Params }:
-			got = s.Params()
-		default:
-			t.Fatalf("%s: %T is not a CFS scheduler", c.name, p)
-		}
+		s, ok := p.(*cfs.Scheduler)
+		require.True(t, ok, "%s: %T is not a CFS scheduler", c.name, p)
+		got := s.Params()
 		assert.Equal(t, c.want, got.FavorNonIdleTick, c.name)
-		assert.Equal(t, cfs.Preset(cfs.V65, 8).Latency, got.Latency, "%s: latency scaled to 8 CPUs", c.name)
+		v65, err := cfs.Preset("v6.5")
+		require.NoError(t, err)
+		assert.Equal(t, v65.ForCPUs(8).Latency, got.Latency, "%s: latency scaled to 8 CPUs", c.name)
 	}
 }

@@ -64,8 +64,12 @@ func run(out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cfsPolicy, err := cfs.New(cfs.DefaultParams())
+	if err != nil {
+		return err
+	}
 	var results []*sim.Result
-	for _, p := range []sim.Policy{u, cfs.NewScheduler(cfs.SchedulerOptions{})} {
+	for _, p := range []sim.Policy{u, cfsPolicy} {
 		r, err := sim.Run(cfg, p, w, 10*time.Second)
 		if err != nil {
 			return err
