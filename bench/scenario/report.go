@@ -101,6 +101,10 @@ func (o Outcome) String() string {
 	if !o.OK {
 		res = "FAILS"
 	}
+	if o.Expectation.Baseline == "" {
+		return fmt.Sprintf("%s: %s = %s, want %g..%g: %s", o.Expectation.Doc, o.Expectation.Row, num(o.Ratio),
+			o.Expectation.Min, o.Expectation.Max, res)
+	}
 	return fmt.Sprintf("%s: %s / %s = %s, want %g..%g (significant: %t): %s", o.Expectation.Doc,
 		o.Expectation.Row, o.Expectation.Baseline, times(o.Ratio), o.Expectation.Min, o.Expectation.Max, o.Significant, res)
 }
@@ -111,8 +115,14 @@ func (rp *Report) Check() []Outcome {
 	var out []Outcome
 	for p := range rp.Plan.Points {
 		for _, e := range s.Expect {
-			x := rp.Summary(p, s.rowIndex(e.Baseline), 0)
 			y := rp.Summary(p, s.rowIndex(e.Row), 0)
+			if e.Baseline == "" {
+				o := Outcome{Expectation: e, Point: p, Ratio: y.Mean, Significant: true}
+				o.OK = y.Mean >= e.Min && y.Mean <= e.Max
+				out = append(out, o)
+				continue
+			}
+			x := rp.Summary(p, s.rowIndex(e.Baseline), 0)
 			o := Outcome{Expectation: e, Point: p, Ratio: y.Mean / x.Mean}
 			if d, err := student(x, y); err == nil {
 				o.Significant = d.Significant
@@ -126,7 +136,8 @@ func (rp *Report) Check() []Outcome {
 
 // WriteTable writes the report as the seed's table: for each grid point, one block per
 // column of rows, each row with the seed's figure, our mean ± the 95 % half-width of the
-// mean, both ratios to the row's baseline and the verdict; then the scenario's notes.
+// mean, both ratios to the row's baseline, the means of the other metrics and the verdict; then
+// the scenario's notes.
 func (rp *Report) WriteTable(w io.Writer) error {
 	s := rp.Plan.Scenario
 	var b strings.Builder
@@ -144,7 +155,11 @@ func (rp *Report) WriteTable(w io.Writer) error {
 			row := &s.Rows[r]
 			if row.Column != col {
 				col = row.Column
-				fmt.Fprintf(tw, "\n%s\tpolicy\tseed\tours\tseed ratio\tours ratio\tverdict\n", orDash(col))
+				fmt.Fprintf(tw, "\n%s\tpolicy\tseed\tours\tseed ratio\tours ratio\t", orDash(col))
+				for _, mt := range s.Metrics[1:] {
+					fmt.Fprintf(tw, "%s (%s)\t", mt.Name, mt.Unit)
+				}
+				fmt.Fprintf(tw, "verdict\n")
 			}
 			sum := rp.Summary(p, r, 0)
 			pub, pubRatio := "-", "-"
@@ -168,8 +183,14 @@ func (rp *Report) WriteTable(w io.Writer) error {
 				if v.Published != 0 {
 					pubRatio = times(v.Published)
 				}
+			} else if f := row.Published; f != nil && !f.Ratio && s.Absolute {
+				verdict = fmt.Sprintf("ours/seed %s", times(sum.Mean/f.Value))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row.Label, row.Policy, pub, ours, pubRatio, oursRatio, verdict)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t", row.Label, row.Policy, pub, ours, pubRatio, oursRatio)
+			for mi := 1; mi < len(s.Metrics); mi++ {
+				fmt.Fprintf(tw, "%s\t", num(rp.Summary(p, r, mi).Mean))
+			}
+			fmt.Fprintf(tw, "%s\n", verdict)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -213,6 +213,7 @@ func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 		return CellResult{}, err
 	}
 	setup.Config.Seed = c.Seed()
+	setup.Values = c.Values
 	p, err := presets.New(row.Policy)
 	if err != nil {
 		return CellResult{}, err

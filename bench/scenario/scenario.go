@@ -43,6 +43,10 @@ type Scenario struct {
 	SmallReps int
 	// Expect are the effects the model should show, checked by tests at the Small size.
 	Expect []Expectation
+	// Absolute says the seed's figures and ours are comparable as they are (a share in %), so
+	// rows without a baseline get the verdict "ours/seed"; figures in seconds of another
+	// machine are compared only as ratios to a baseline.
+	Absolute bool
 	// Notes say what the model does not reproduce, and why; the table prints them.
 	Notes []string
 }
@@ -139,11 +143,14 @@ type Setup struct {
 	// StopWhenExited names threads whose exits end the run (a hog that runs forever does not
 	// keep the run going); empty means the run ends when every thread has exited or at Until.
 	StopWhenExited []string
+	// Values are the parameter values of the run; the runner fills them in for the metrics.
+	Values Values
 }
 
 // An Expectation is an effect the model should show: the ratio of the first metric's mean in
 // Row to its mean in Baseline lies in Min..Max, and, when that band excludes 1, Student's t
-// finds the difference significant at 95 %.
+// finds the difference significant at 95 %. Without a Baseline, the band is on Row's mean
+// itself.
 type Expectation struct {
 	Doc           string
 	Row, Baseline string
@@ -192,7 +199,7 @@ func (s *Scenario) Validate() error {
 		}
 	}
 	for _, e := range s.Expect {
-		if !keys[e.Row] || !keys[e.Baseline] {
+		if !keys[e.Row] || (e.Baseline != "" && !keys[e.Baseline]) {
 			return fmt.Errorf("scenario %s: expectation %q: unknown rows %q, %q", s.Name, e.Doc, e.Row, e.Baseline)
 		}
 		if !(e.Min <= e.Max) {
