@@ -40,3 +40,30 @@ func Pipeline() PipelineCalibration {
 	}
 	return c
 }
+
+// CompileCalibration is what `go run ./bench/scenario/calibrate -what compile` measured of real
+// compile jobs (gcc -O2 -c of the Go tree's runtime/cgo C files) on the machine it ran on
+// (data/compile-calibration.json, with every job and the method): the mean CPU time of a job,
+// how often a compiler goes off CPU per second of CPU time, and for how long each time.
+type CompileCalibration struct {
+	Method             string  `json:"method"`
+	Dir                string  `json:"dir"`
+	GCC                string  `json:"gcc"`
+	Kernel             string  `json:"kernel"`
+	CPU                string  `json:"cpu"`
+	MeanCPUNs          int64   `json:"mean_cpu_ns"`
+	BlocksPerCPUSecond float64 `json:"blocks_per_cpu_second"`
+	OffCPUNsPerBlock   int64   `json:"off_cpu_ns_per_block"`
+}
+
+//go:embed data/compile-calibration.json
+var compileCalibrationJSON []byte
+
+// Compile returns the stored calibration of a compile job.
+func Compile() CompileCalibration {
+	var c CompileCalibration
+	if err := json.Unmarshal(compileCalibrationJSON, &c); err != nil {
+		panic(fmt.Sprintf("scenario: internal error: data/compile-calibration.json: %v", err))
+	}
+	return c
+}

@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -50,6 +51,7 @@ type counters struct {
 	WriteBytes  int64 `json:"wchar"`
 	Reads       int64 `json:"syscr"`
 	Writes      int64 `json:"syscw"`
+	WallNs      int64 `json:"wall_ns,omitempty"` // compile jobs: from start to exit
 }
 
 // run is one measured pipeline.
@@ -79,10 +81,20 @@ type Calibration struct {
 }
 
 func main() {
-	dir := flag.String("dir", goSrc(), "directory tar archives")
+	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip) or compile (gcc -O2 -c)")
+	dir := flag.String("dir", goSrc(), "directory tar archives (pipeline)")
 	runs := flag.Int("runs", 5, "measured runs (after one warm-up run)")
 	flag.Parse()
-	if err := calibrate(*dir, *runs); err != nil {
+	var err error
+	switch *what {
+	case "pipeline":
+		err = calibrate(*dir, *runs)
+	case "compile":
+		err = calibrateCompile(filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
+	default:
+		err = fmt.Errorf("-what %q: want pipeline or compile", *what)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
 	}
@@ -137,6 +149,87 @@ func calibrate(dir string, n int) error {
 	c.GzipNsPerRec = med(func(r run) int64 { return r.Gzip.CPUNs }) / max(1, c.Records)
 	c.TarBlocks = med(func(r run) int64 { return r.Tar.Voluntary })
 	c.GzipBlocks = med(func(r run) int64 { return r.Gzip.Voluntary })
+	out, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(append(out, '\n'))
+	return err
+}
+
+// Compile is the JSON of -what compile: gcc -O2 -c of every C file of a directory, one
+// process per file as make runs them, with each job's CPU time and voluntary switches.
+type Compile struct {
+	Method    string     `json:"method"`
+	Dir       string     `json:"dir"`
+	GCC       string     `json:"gcc"`
+	Kernel    string     `json:"kernel"`
+	CPU       string     `json:"cpu"`
+	Jobs      []counters `json:"jobs"`
+	MeanCPUNs int64      `json:"mean_cpu_ns"`
+	// BlocksPerCPUSecond is the voluntary switches per second of CPU time over all jobs: how
+	// often a compiler goes off CPU (reading sources and headers, writing the object).
+	BlocksPerCPUSecond float64 `json:"blocks_per_cpu_second"`
+	// OffCPUNsPerBlock is (wall − CPU) per voluntary switch: how long a compiler stays off CPU
+	// each time, an upper bound on a machine with other load (it includes run-queue waits).
+	OffCPUNsPerBlock int64 `json:"off_cpu_ns_per_block"`
+}
+
+func calibrateCompile(dir string, runs int) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("no C files in %s", dir)
+	}
+	slices.Sort(files)
+	c := Compile{
+		Method: "gcc -O2 -w -c FILE -o /dev/null for every *.c of DIR that compiles on this machine (the warm-up " +
+			"pass drops the others), then the given passes; each job's CPU time (user + system) and voluntary and " +
+			"involuntary switches from the rusage wait4 returns for the gcc driver, which includes its reaped " +
+			"children cc1 and as (Linux wait_task_zombie: RUSAGE_BOTH)",
+		Dir: filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir), GCC: firstLine("gcc", "--version"),
+		Kernel: firstLine("uname", "-sr"), CPU: cpuModel(),
+	}
+	var cpu, blocks, off int64
+	var ok []string
+	for _, f := range files {
+		if exec.Command("gcc", "-O2", "-w", "-c", f, "-o", os.DevNull).Run() == nil {
+			ok = append(ok, f)
+		}
+	}
+	if len(ok) == 0 {
+		return fmt.Errorf("no C file of %s compiles", dir)
+	}
+	for pass := 1; pass <= runs; pass++ {
+		for _, f := range ok {
+			cmd := exec.Command("gcc", "-O2", "-w", "-c", f, "-o", os.DevNull)
+			cmd.Stderr = os.Stderr
+			t0 := time.Now()
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("gcc %s: %w", f, err)
+			}
+			wall := time.Since(t0).Nanoseconds()
+			ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				return fmt.Errorf("no rusage")
+			}
+			// RUSAGE of a reaped child covers it and its reaped descendants (cc1, as).
+			j := counters{
+				CPUNs:       (ru.Utime.Sec+ru.Stime.Sec)*1e9 + (ru.Utime.Usec+ru.Stime.Usec)*1e3,
+				Voluntary:   ru.Nvcsw,
+				Involuntary: ru.Nivcsw,
+				WallNs:      wall,
+			}
+			if pass > 0 {
+				c.Jobs = append(c.Jobs, j)
+				cpu += j.CPUNs
+				blocks += j.Voluntary
+				off += max(0, j.WallNs-j.CPUNs)
+			}
+		}
+	}
+	c.MeanCPUNs = cpu / int64(len(c.Jobs))
+	c.BlocksPerCPUSecond = float64(blocks) / (float64(cpu) / 1e9)
+	c.OffCPUNsPerBlock = off / max(1, blocks)
 	out, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
