@@ -23,6 +23,10 @@ const (
 	octaves = 64 - subBits + 1
 )
 
+// StandardPercentiles are the percentiles reports show when not told otherwise: p50, p75, p90,
+// p95, p99, p99.5, p99.9, p99.99 and the maximum (100).
+var StandardPercentiles = []float64{50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100}
+
 // A Histogram is a series of latencies in nanoseconds (see [Series]): wake-up latencies, run-queue
 // waits or request latencies of a thread, or of many threads and runs merged.
 //
@@ -138,8 +142,11 @@ func (h *Histogram) count(v int64, n uint64) {
 // snapshot returns a copy of h that owns its memory, with exact values sorted.
 func (h *Histogram) snapshot() Histogram {
 	c := *h
-	c.exact = slices.Clone(h.exact)
-	slices.Sort(c.exact)
+	c.exact = nil
+	if len(h.exact) > 0 {
+		c.exact = slices.Clone(h.exact)
+		slices.Sort(c.exact)
+	}
 	if h.buckets != nil {
 		c.buckets = new([octaves]*[subs]uint64)
 		for o, b := range h.buckets {

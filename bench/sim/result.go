@@ -5,12 +5,9 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"slices"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/schedkit/schedkit/sched"
 )
@@ -374,69 +371,28 @@ func (r *Result) Thread(name string) (*ThreadStats, bool) {
 	return nil, false
 }
 
-// WriteTable writes the per-thread CPU share and wake-to-run latency percentiles (p50, p99,
-// p99.9, max) of one or more runs of the same workload side by side, one row per thread name and
-// one group of columns per result (headed by the policy's name, over the share), as an aligned
-// text table. Latencies are rounded to three significant digits; "-" marks a thread never woken
-// or absent from a run.
-func WriteTable(w io.Writer, results ...*Result) error {
-	var names []string
-	seen := map[string]bool{}
-	width := len("thread")
-	for _, r := range results {
-		for i := range r.Threads {
-			if n := r.Threads[i].Name; !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-				width = max(width, len(n))
-			}
+// Pooled returns the histogram of series s pooled over the threads of r for which keep returns
+// true, or over every thread when keep is nil: a group's or a template's latencies, or a whole
+// run's. Merge the pooled histograms of several Results to pool across runs.
+func (r *Result) Pooled(s Series, keep func(*ThreadStats) bool) *Histogram {
+	h := &Histogram{}
+	for i := range r.Threads {
+		if t := &r.Threads[i]; keep == nil || keep(t) {
+			h.Merge(t.Histogram(s))
 		}
 	}
-	// Numbers align right, two spaces apart; names are padded to the widest so that they align
-	// left.
-	tw := tabwriter.NewWriter(w, 0, 0, 0, ' ', tabwriter.AlignRight)
-	head := fmt.Sprintf("%-*s\t", width, "thread")
-	for _, r := range results {
-		for _, h := range []string{r.Policy, "p50", "p99", "p99.9", "max"} {
-			head += "  " + h + "\t"
-		}
-	}
-	fmt.Fprintln(tw, head)
-	for _, n := range names {
-		row := fmt.Sprintf("%-*s\t", width, n)
-		for _, r := range results {
-			t, ok := r.Thread(n)
-			if !ok {
-				row += strings.Repeat("  -\t", 5)
-				continue
-			}
-			row += fmt.Sprintf("  %.1f%%\t", 100*t.Share())
-			for _, p := range []float64{50, 99, 99.9, 100} {
-				if l, ok := t.Latency(p); ok {
-					row += "  " + shortDuration(l) + "\t"
-				} else {
-					row += "  -\t"
-				}
-			}
-		}
-		fmt.Fprintln(tw, row)
-	}
-	return tw.Flush()
+	return h
 }
 
-// shortDuration formats ns nanoseconds with three significant digits in the largest unit that
-// keeps the number at least 1: "950ns", "12.3us", "4.56ms", "1.20s".
-func shortDuration(ns int64) string {
-	d := float64(ns)
-	switch {
-	case ns < int64(time.Microsecond):
-		return fmt.Sprintf("%dns", ns)
-	case ns < int64(time.Millisecond):
-		return sig3(d/1e3) + "us"
-	case ns < int64(time.Second):
-		return sig3(d/1e6) + "ms"
-	}
-	return sig3(d/1e9) + "s"
+// Group returns the histogram of series s pooled over the threads created in control group g
+// ("" for the root group).
+func (r *Result) Group(s Series, g string) *Histogram {
+	return r.Pooled(s, func(t *ThreadStats) bool { return t.Group == g })
+}
+
+// Decl returns the histogram of series s pooled over the threads of declaration or template d.
+func (r *Result) Decl(s Series, d string) *Histogram {
+	return r.Pooled(s, func(t *ThreadStats) bool { return t.Decl == d })
 }
 
 func sig3(x float64) string {
