@@ -141,4 +141,3 @@ func TestWriteTableOf(t *testing.T) {
 	assert.Equal(t, "switches", strings.Fields(lines[6])[0])
 	assert.Equal(t, "migrations", strings.Fields(lines[7])[0])
 }
-
