@@ -27,8 +27,8 @@
 // deterministic, cells are independent, and nothing depends on the order workers finish.
 //
 // A run whose workload has a thread that never exits (a CPU hog) names the threads whose exits
-// end it (Setup.StopWhenExited); the runner advances the machine in 100 ms steps of simulated
-// time and stops at the first step after they have exited.
+// end it (Setup.StopWhenExited, the simulator's Stop.Threads), and the run ends the instant the
+// last of them exits.
 //
 // # Scale-out
 //

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
@@ -201,9 +200,6 @@ func (pl *Plan) Run(idx []int, o Options) ([]CellResult, error) {
 	return out, nil
 }
 
-// stopChunk is how far a run with StopWhenExited advances between checks of its threads.
-const stopChunk = 100 * time.Millisecond
-
 // runCell runs one cell.
 func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 	s := pl.Scenario
@@ -222,20 +218,8 @@ func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 	if err != nil {
 		return CellResult{}, err
 	}
-	if len(setup.StopWhenExited) == 0 {
-		if err := m.Run(setup.Until); err != nil {
-			return CellResult{}, err
-		}
-	} else {
-		for t := stopChunk; ; t += stopChunk {
-			t = min(t, setup.Until)
-			if err := m.Run(t); err != nil {
-				return CellResult{}, err
-			}
-			if m.Done() || t == setup.Until || exited(m.Result(), setup.StopWhenExited) {
-				break
-			}
-		}
+	if _, err := m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited}); err != nil {
+		return CellResult{}, err
 	}
 	r := m.Result()
 	if err := r.Err(); err != nil {
@@ -251,17 +235,6 @@ func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 		res.Metrics[i] = v
 	}
 	return res, nil
-}
-
-// exited reports whether every thread named in names has exited in r.
-func exited(r *sim.Result, names []string) bool {
-	for _, n := range names {
-		t, ok := r.Thread(n)
-		if !ok || t.End < 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // Run runs every cell of s under o and returns the report.
