@@ -39,6 +39,7 @@ data/compile-calibration.json): its CPU time, split into bursts between the volu
 gcc makes per second of CPU, each followed by the measured time off CPU.`,
 		Params: []Param{
 			{Name: "cpus", Doc: "CPUs (the seed's VM: 8)", Default: 8, Min: 1, Max: 256, Integer: true},
+			{Name: "smt", Doc: "hardware threads per core (CPUs = cores × smt)", Default: 1, Min: 1, Max: 8, Integer: true},
 			{Name: "j", Doc: "make -j", Default: 8, Min: 1, Max: 1024, Integer: true},
 			{Name: "jobs", Doc: "compile jobs in the build (not from the seed: a FreeBSD kernel has a few thousand sources)", Default: 2000, Min: 1, Max: 1e6, Integer: true},
 			{Name: "job_ms", Doc: "CPU time of a job (calibrated)", Unit: "ms", Default: float64(cal.MeanCPUNs) / 1e6, Min: 0.01, Max: 1e5},
@@ -96,7 +97,10 @@ gcc makes per second of CPU, each followed by the measured time off CPU.`,
 }
 
 func buildKernel(v Values, _ *Row) (Setup, error) {
-	cpus, j, jobs := int(v["cpus"]), int(v["j"]), int(v["jobs"])
+	cpus, j, jobs, smt := int(v["cpus"]), int(v["j"]), int(v["jobs"]), int(v["smt"])
+	if cpus%smt != 0 {
+		return Setup{}, fmt.Errorf("cpus %d is not a multiple of smt %d", cpus, smt)
+	}
 	job := v["job_ms"] * 1e6
 	k := max(1, int(math.Round(v["blocks_per_s"]*job/1e9)))
 	burst := workload.Fixed(workload.Duration(job / float64(k)))
@@ -130,6 +134,6 @@ func buildKernel(v Values, _ *Row) (Setup, error) {
 		w.Threads = append(w.Threads, hog)
 	}
 	ideal := float64(jobs) * (job + float64(k)*v["off_us"]*1e3) / float64(min(j, cpus))
-	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), StatHz: 127}, Workload: w,
+	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus/smt, smt), StatHz: 127}, Workload: w,
 		Until: time.Duration(ideal*200) + 10*time.Second, StopWhenExited: stop}, nil
 }
