@@ -14,6 +14,8 @@
 //	bsd4:main                     bsd4.DefaultParams: FreeBSD main            000
 //	bsd4:freebsd14                bsd4.FreeBSD14Params                        000
 //	bsd4:freebsd9                 bsd4.FreeBSD9Params: the 4BSD of 2011       001
+//	bsd4:freebsd14-nopreemption   freebsd14 without options PREEMPTION        002
+//	bsd4:freebsd14+ipi-preemption freebsd14 with PREEMPTION and IPI_PREEMPTION 002
 //	cfs:v6.5                      classic CFS                                 000, 004
 //	cfs:v6.6                      the first EEVDF                             000
 //	cfs:v7.1                      EEVDF with custom slices                    000

@@ -18,7 +18,10 @@ func Families() []string { return []string{"bsd4", "cfs", "ule"} }
 
 // knobs are the presets this package adds to a family's own: a base preset with the knob a
 // seed turns.
-var knobs = map[string][]string{"cfs": {"v6.5+favor-nonidle-tick"}}
+var knobs = map[string][]string{
+	"cfs":  {"v6.5+favor-nonidle-tick"},
+	"bsd4": {"freebsd14-nopreemption", "freebsd14+ipi-preemption"},
+}
 
 // presetsOf returns the presets of family f, sorted, or false if f is not a family.
 func presetsOf(f string) ([]string, bool) {
@@ -79,7 +82,19 @@ func New(name string) (sim.Policy, error) {
 	case "ule":
 		p, err = newPolicy(preset, ule.Preset, ule.New)
 	case "bsd4":
-		p, err = newPolicy(preset, bsd4.Preset, bsd4.New)
+		switch preset {
+		case "freebsd14-nopreemption", "freebsd14+ipi-preemption":
+			p, err = newPolicy("freebsd14", func(n string) (bsd4.Params, error) {
+				q, err := bsd4.Preset(n)
+				// options PREEMPTION off, or on with IPI_PREEMPTION (seed 002).
+				q.Preemption = preset == "freebsd14+ipi-preemption"
+				q.IPIPreemption = q.Preemption
+				q.Name = "4bsd-14-" + map[bool]string{false: "nopreemption", true: "ipi-preemption"}[q.Preemption]
+				return q, err
+			}, bsd4.New)
+		default:
+			p, err = newPolicy(preset, bsd4.Preset, bsd4.New)
+		}
 	default: // cfs
 		if preset == "v6.5+favor-nonidle-tick" {
 			p, err = newPolicy("v6.5", func(n string) (cfs.Params, error) {
