@@ -59,6 +59,8 @@ func (v Verdict) String() string {
 	switch {
 	case !v.Tested:
 		return "fewer than 2 runs: no test"
+	case math.IsNaN(v.Ours) || math.IsInf(v.Ours, 0):
+		return "the baseline's mean is 0: no ratio"
 	case !v.Diff.Significant && v.Published != 0:
 		return fmt.Sprintf("no difference proven at %d%% (seed %s)", Confidence, times(v.Published))
 	case !v.Diff.Significant:
@@ -180,6 +182,9 @@ func (rp *Report) WriteTable(w io.Writer) error {
 			oursRatio, verdict := "-", ""
 			if v, ok := rp.Verdict(p, r); ok {
 				oursRatio, verdict = times(v.Ours), v.String()
+				if math.IsNaN(v.Ours) || math.IsInf(v.Ours, 0) {
+					oursRatio = "-"
+				}
 				if v.Published != 0 {
 					pubRatio = times(v.Published)
 				}
