@@ -133,8 +133,8 @@ type CompareOptions struct {
 	Topology *topology.Topology
 	// Release is the kernel release the nearest preset is chosen for; "" means the running one.
 	Release string
-	// Policies are the simulated policies shown for context beside the nearest one; nil means
-	// cfs:v6.5, cfs:v6.6, cfs:v7.1 and ule:main.
+	// Policies are the simulated policies (bench/presets names) shown for context beside the
+	// nearest one; nil means cfs:v6.5, cfs:v6.6, cfs:v7.1, ule:legacy and ule:main.
 	Policies []string
 	// Tolerance is how far outside the host's range (relative) the nearest model may be and
 	// still agree; 0 means 0.10.
@@ -278,7 +278,7 @@ func modelFigure(topo *topology.Topology, name string, w *workload.Workload, see
 		return 0, err
 	}
 	cfg := sim.Config{Topology: topo, Seed: seed, FlattenGroups: !groups}
-	if strings.HasPrefix(name, "ule") || name == "4bsd" {
+	if strings.HasPrefix(name, "ule:") || strings.HasPrefix(name, "bsd4:") {
 		cfg.StatHz = 127 // FreeBSD's stathz on x86
 	}
 	r, err := sim.Run(cfg, p, w, limit)

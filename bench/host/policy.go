@@ -8,34 +8,22 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
-	"github.com/schedkit/schedkit/bsd4"
-	"github.com/schedkit/schedkit/cfs"
-	"github.com/schedkit/schedkit/ule"
 )
 
-// NewPolicy returns a fresh simulated policy by name: "cfs:v6.5", "cfs:v6.6" and "cfs:v7.1"
-// (cfs.NewScheduler with that version's preset), "ule:main" (ULE's preset "main") and "4bsd"
-// (4BSD's defaults). It is the one place that constructs policies, and it reports whether the
-// policy schedules groups (ULE and 4BSD do not: their runs flatten the workload's groups).
+// NewPolicy returns a fresh simulated policy by its bench/presets name, such as "cfs:v7.1" or
+// "ule:legacy", and reports whether it schedules groups (ULE and 4BSD do not: their runs flatten
+// the workload's groups). It is the one place this package constructs policies.
 func NewPolicy(name string) (p sim.Policy, groups bool, err error) {
-	switch name {
-	case "cfs:v6.5":
-		return cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V65}), true, nil
-	case "cfs:v6.6":
-		return cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V66}), true, nil
-	case "cfs:v7.1":
-		return cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V71}), true, nil
-	case "ule:main":
-		pp, err := ule.Preset("main")
-		if err != nil {
-			return nil, false, err
-		}
-		return ule.New(pp), false, nil
-	case "4bsd":
-		return bsd4.New(bsd4.DefaultParams()), false, nil
+	family, _, err := presets.Split(name)
+	if err != nil {
+		return nil, false, fmt.Errorf("host: %w", err)
 	}
-	return nil, false, fmt.Errorf("host: unknown policy %q (want cfs:v6.5, cfs:v6.6, cfs:v7.1, ule:main or 4bsd)", name)
+	if p, err = presets.New(name); err != nil {
+		return nil, false, fmt.Errorf("host: %w", err)
+	}
+	return p, family == "cfs", nil
 }
 
 // NearestPolicy returns the name of the simulated preset nearest a Linux release such as
@@ -56,7 +44,7 @@ func NearestPolicy(release string) string {
 }
 
 // ContextPolicies are the policies a comparison shows beside the nearest one.
-var contextPolicies = []string{"cfs:v6.5", "cfs:v6.6", "cfs:v7.1", "ule:main"}
+var contextPolicies = []string{"cfs:v6.5", "cfs:v6.6", "cfs:v7.1", "ule:legacy", "ule:main"}
 
 // ReleaseVersion returns the major and minor numbers of a kernel release string such as
 // "6.18.44-fc-v669", or 0, 0 if it does not start with them.

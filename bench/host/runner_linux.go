@@ -683,13 +683,16 @@ func (r *runner) take(t *hthread, fd int, last *atomic.Int64) result {
 		if atomic.LoadUint32(&r.stop) != 0 {
 			return stopped
 		}
-		blocked = true
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(r.stopfd), Events: unix.POLLIN}}
 		timeout := int((r.end-r.clk.now())/1e6) + 1
 		if timeout <= 0 {
 			return stopped
 		}
+		// A poll that found the count already raised did not block: only one during which the
+		// thread switched out voluntarily is a wake-up.
+		before := voluntarySwitches()
 		pollRaw(fds, timeout)
+		blocked = blocked || voluntarySwitches() != before
 	}
 	if blocked {
 		t.lat = addLatency(t.lat, max(0, r.clk.now()-last.Load()))

@@ -295,3 +295,11 @@ func (o *savedAttrs) restore(tid int) error {
 	}
 	return nil
 }
+
+// voluntarySwitches returns the calling thread's voluntary context switches
+// (getrusage(RUSAGE_THREAD) ru_nvcsw).
+func voluntarySwitches() int64 {
+	var ru unix.Rusage
+	syscall.RawSyscall(unix.SYS_GETRUSAGE, unix.RUSAGE_THREAD, uintptr(unsafe.Pointer(&ru)), 0)
+	return ru.Nvcsw
+}
