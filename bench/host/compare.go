@@ -158,7 +158,8 @@ type Row struct {
 	// Ratio is the nearest model's figure over the median of the host's.
 	Ratio float64
 	// Verdict is "agrees" when the nearest model's figure lies within the host's range widened
-	// by the tolerance, else how far it lies outside ("model 35% high").
+	// by the tolerance and that range is at most half the host's median wide, "inconclusive"
+	// when it lies within a wider range, else how far it lies outside ("model 35% high").
 	Verdict string
 	// Reported is the experiment's Reported.
 	Reported string
@@ -288,6 +289,10 @@ func modelFigure(topo *topology.Topology, name string, w *workload.Workload, see
 	return m.Of(SimSample(r)), nil
 }
 
+// maxSpread is the widest host range, relative to its median, within which a model's figure is
+// said to agree: beyond it the host's runs say too little.
+const maxSpread = 0.5
+
 // verdict compares the model's figure with the host's repetitions.
 func verdict(model float64, host []float64, tol float64) (float64, string) {
 	s := finite(host)
@@ -297,7 +302,10 @@ func verdict(model float64, host []float64, tol float64) (float64, string) {
 	med := median(s)
 	ratio := model / med
 	lo, hi := s[0]*(1-tol), s[len(s)-1]*(1+tol)
+	spread := (s[len(s)-1] - s[0]) / med
 	switch {
+	case model >= lo && model <= hi && spread > maxSpread:
+		return ratio, fmt.Sprintf("inconclusive (host range %.0f%% of its median)", 100*spread)
 	case model >= lo && model <= hi:
 		return ratio, "agrees"
 	case model > hi:

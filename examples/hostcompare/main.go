@@ -71,6 +71,7 @@ func experiments(a, b int, dir string) []host.Experiment {
 		host.Seed004Experiment(b, 500, 50, true),
 		host.Seed004Experiment(b, 500, 99, true),
 		host.Seed004Experiment(b, 500, 99, false),
+		host.ProbeAloneExperiment(b, 500, 99),
 	)
 }
 
