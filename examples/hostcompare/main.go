@@ -103,7 +103,7 @@ func calibrateCmd(ctx context.Context, w io.Writer, dir string) error {
 	cpus := topo.CPUs()
 	b, _ := cpus.Last()
 	p, err := host.MeasurePipeline(ctx, [][]string{{"tar", "cf", "-", "-C", dir, "."},
-		{"taskset", "-c", fmt.Sprint(b), "gzip"}}, host.MaxLimit)
+		{"taskset", "-c", fmt.Sprint(int(b)), "gzip"}}, host.MaxLimit)
 	if err != nil {
 		return err
 	}
