@@ -118,9 +118,9 @@ type Experiment struct {
 	// measurement), shown in the table; "" for none.
 	Reported string
 	// HostFigure, if not nil, measures the host's figure instead of a run of Workload (and
-	// Baseline): the real programs the workload models, for instance. rep counts the
-	// repetitions from 0.
-	HostFigure func(ctx context.Context, rep int) (float64, error)
+	// Baseline): the real programs the workload models, for instance, with the Options (Seed,
+	// Weight) of the repetition.
+	HostFigure func(ctx context.Context, opts Options) (float64, error)
 }
 
 // CompareOptions configure Compare.
@@ -142,6 +142,9 @@ type CompareOptions struct {
 	// ModelOnly skips the host runs: the rows have the models' figures only. Its output is
 	// deterministic.
 	ModelOnly bool
+	// Weight is Options.Weight of every host run: the weight of the run's parent group against
+	// the rest of the machine.
+	Weight uint64
 }
 
 // A Row is one experiment's comparison.
@@ -211,8 +214,9 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			if o.ModelOnly {
 				break
 			}
+			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight}
 			if e.HostFigure != nil {
-				v, err := e.HostFigure(ctx, rep)
+				v, err := e.HostFigure(ctx, opts)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", e.Name, err)
 				}
@@ -220,7 +224,6 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 				row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
 				continue
 			}
-			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep)}
 			v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", e.Name, err)

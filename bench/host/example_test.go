@@ -173,7 +173,7 @@ func ExampleParseStressNG() {
 func ExampleSeed000Workload() {
 	fmt.Print(workload.Format(host.Seed000Workload(host.Seed000Costs, host.HogNice19, 0, 1)))
 	// Output:
-	// group box weight=10000
+	// group box
 	// pipe records cap=6
 	//
 	// thread tar cpus=0 group=box

@@ -48,11 +48,10 @@ var hogNames = [...]string{NoHog: "no hog", HogNice0: "nice 0 hog", HogNice19: "
 
 func (h Hog) String() string { return hogNames[h] }
 
-// Box is the group every experiment's threads run in: of the largest weight (cpu.weight 10000,
-// cpu.shares 102400 on cgroup v1), so that the other programs of a busy machine take less from
-// them. The relations inside the box are the experiment's; the simulator, where the box is the
-// only group at the top, predicts the same with or without it.
-const Box = "group box weight=10000\n"
+// Box is the group every experiment's threads run in, so that a host run has a parent group
+// whose weight CompareOptions.Weight can raise above the other programs of a busy machine. The
+// simulator, where the box is the only group at the top, predicts the same with or without it.
+const Box = "group box\n"
 
 // Seed000Workload returns seed 000's pipeline: tar on cpu a sending records through a pipe to
 // gzip on cpu b, beside a hog of kind h pinned to b, all in the Box.
@@ -95,7 +94,9 @@ func Seed000Experiment(c PipelineCosts, h Hog, a, b int, reported string) Experi
 // Seed000Real runs the real tar cf - of dir piped into gzip pinned to cpu b, beside a hog of kind
 // h pinned to b (a thread of the runner), and returns the pipeline's wall time. The pipeline is
 // an awaited peer running in the Box with the hog, so the run ends with it.
-func Seed000Real(ctx context.Context, dir string, h Hog, b int, limit time.Duration) (time.Duration, error) {
+//
+// opts are the run's Options (a Limit, a Weight); their Peers are replaced.
+func Seed000Real(ctx context.Context, dir string, h Hog, b int, opts Options) (time.Duration, error) {
 	w := Seed000Workload(PipelineCosts{Cap: 1, Records: 1, Tar: 1, Gzip: 1}, h, b, b)
 	// The hog alone, in the Box with the pipeline (not in a group of its own, which would weigh
 	// as much as a nice 0 thread whatever its nice value).
@@ -104,14 +105,14 @@ func Seed000Real(ctx context.Context, dir string, h Hog, b int, limit time.Durat
 		w = mustParse(Box + "thread idle group=box\n\trun 1us\nend\n")
 	}
 	sh := fmt.Sprintf("tar cf - -C %s . | taskset -c %d gzip > /dev/null", shellQuote(dir), b)
-	r, err := Run(ctx, w, Options{Limit: limit, Peers: []Peer{{Name: "tar|gzip", Args: []string{"sh", "-c", sh},
-		Group: "box", Await: true}}})
+	opts.Peers = []Peer{{Name: "tar|gzip", Args: []string{"sh", "-c", sh}, Group: "box", Await: true}}
+	r, err := Run(ctx, w, opts)
 	if err != nil {
 		return 0, err
 	}
 	p := r.Peers[0]
 	if !p.Exited || p.Err != nil {
-		return 0, fmt.Errorf("host: %s did not finish within %v: %v %s", sh, limit, p.Err, p.Output)
+		return 0, fmt.Errorf("host: %s did not finish within %v: %v %s", sh, opts.Limit, p.Err, p.Output)
 	}
 	return time.Duration(p.End - p.Start), nil
 }
@@ -122,12 +123,13 @@ func Seed000Real(ctx context.Context, dir string, h Hog, b int, limit time.Durat
 func Seed000RealExperiment(dir string, c PipelineCosts, h Hog, a, b int, limit time.Duration, reported string) Experiment {
 	e := Seed000Experiment(c, h, a, b, reported)
 	e.Name = "seed000 real tar|gzip, " + h.String()
-	e.HostFigure = func(ctx context.Context, rep int) (float64, error) {
-		with, err := Seed000Real(ctx, dir, h, b, limit)
+	e.HostFigure = func(ctx context.Context, opts Options) (float64, error) {
+		opts.Limit = limit
+		with, err := Seed000Real(ctx, dir, h, b, opts)
 		if err != nil {
 			return 0, err
 		}
-		alone, err := Seed000Real(ctx, dir, NoHog, b, limit)
+		alone, err := Seed000Real(ctx, dir, NoHog, b, opts)
 		if err != nil {
 			return 0, err
 		}
