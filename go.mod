@@ -15,6 +15,8 @@ require (
 
 require github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 
+require github.com/HdrHistogram/hdrhistogram-go v1.4.0
+
 require (
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

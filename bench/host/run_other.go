@@ -1,0 +1,25 @@
+//go:build !linux
+
+package host
+
+// This file implements Run on systems other than Linux: it refuses.
+
+import (
+	"context"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+)
+
+// Run returns ErrNotSupported: the runner needs Linux's system calls and /proc.
+func Run(ctx context.Context, w *workload.Workload, opts Options) (*Result, error) {
+	return nil, ErrNotSupported
+}
+
+// Release returns "": the runner knows kernel releases of Linux only.
+func Release() string { return "" }
+
+// MeasurePipeline returns ErrNotSupported: it reads Linux's /proc.
+func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration) (*Pipeline, error) {
+	return nil, ErrNotSupported
+}
