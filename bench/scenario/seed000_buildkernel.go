@@ -77,7 +77,7 @@ gcc makes per second of CPU, each followed by the measured time off CPU.`,
 			return float64(end) / 1e9
 		}}},
 		Build:     buildKernel,
-		Reps:      3,
+		Reps:      9,
 		Small:     Values{"jobs": 160},
 		SmallReps: 3,
 		Expect: []Expectation{

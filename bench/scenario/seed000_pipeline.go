@@ -93,7 +93,7 @@ on CPU 1. The run ends when tar and gzip have exited; time is the later exit.`,
 			}},
 		},
 		Build:     buildPipeline,
-		Reps:      3,
+		Reps:      5,
 		Small:     Values{"records": 400},
 		SmallReps: 3,
 		Expect: []Expectation{

@@ -96,7 +96,7 @@ rank, then releases each through its own pipe), for work_s/iter_ms iterations; t
 			return float64(t.End) / 1e9
 		}}},
 		Build:     buildKargl,
-		Reps:      3,
+		Reps:      10,
 		Sweep:     map[string][]float64{"iter_ms": {50, 1000}},
 		Small:     Values{"work_s": 20},
 		SmallReps: 4,

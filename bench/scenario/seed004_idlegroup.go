@@ -82,7 +82,7 @@ exchange messages without end, one simulated message standing for a batch of msg
 			{Name: "p99", Unit: "us", Of: pct(99)},
 		},
 		Build:     buildIdlegroup,
-		Reps:      3,
+		Reps:      5,
 		Small:     Values{"seconds": 0.5},
 		SmallReps: 3,
 		Expect: []Expectation{
