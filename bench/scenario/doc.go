@@ -71,7 +71,7 @@
 // seed000-buildkernel (seed 000's buildkernel: 435.67/436.85/438.62 s, and ~7 min becoming
 // over an hour beside one hog per CPU): make's job slots forking compile jobs calibrated from
 // real gcc runs (calibrate -what compile → data/compile-calibration.json). Direction
-// reproduced (stock ULE about 3× slower beside nice 20 hogs), size not (the seed: over 8.6×);
+// reproduced (stock ULE about 2.6× slower beside nice 20 hogs), size not (the seed: over 8.6×);
 // the patch does not help in the model; the 0.27 % and 0.68 % differences without hogs do not
 // come out (every policy builds in the same time when jobs never wait).
 //
@@ -83,7 +83,9 @@
 // ideal while ULE 2011 (ule:freebsd9) is slower and varies from run to run — the seed's
 // direction and its large ULE deviations, at 1.1-1.3× where Kargl saw 1.8-2.8×.
 // seed001-rizzo is Rizzo's proposed regression workload (independent calibrated loops re-run by
-// a shell), measured by the shells' CPU shares; the thread has no figures for it.
+// a shell), measured by the spread of the shells' CPU shares; the thread has no figures for it,
+// but the 2011 ULE shows Kargl's 2008 picture (5 instances on 4 CPUs: a spread of about 19 %,
+// some instances keeping a CPU while others share one) where 4BSD shares to within 0.1 %.
 //
 // seed002-idle (seed 002, Evans 2018: makeworlds on 4 cores × 2 SMT, the r/u/s/i/t/I/X columns,
 // idle by stathz=127 sampling against exact, variance from lost wake-ups): the build model on
