@@ -63,7 +63,10 @@
 // (2.02/1.02/1.01×). Not reproduced: ULE's 20×. With the calibrated costs gzip never waits for
 // tar, so it never sleeps and wakes, and the wake-up paths that pick_short and preempt_thresh
 // change never run: ULE shares the CPU about 50:50 between gzip and the hog (1.8×), the four
-// rows alike.
+// rows alike. Labelled what-if rows make tar sleep 1 ms every 16 records (not calibrated) so
+// that gzip sleeps too; then the model shows the seed's mechanism and pattern (stock ULE 15.8×,
+// pick_short or preempt_thresh alone no help, both together 1.0×): the miss is the measured
+// workload's, not the scheduler model's.
 //
 // seed000-nice (seed 000's "nice 0 vs nice 20 hog gives them about 50:50"): reproduced, ULE
 // legacy 54 %, main 53 %; CFS/EEVDF 98.6 %, the weights' 1024/(1024+15).
