@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,9 +89,9 @@ func main() {
 	var err error
 	switch *what {
 	case "pipeline":
-		err = calibrate(*dir, *runs)
+		err = calibrate(os.Stdout, *dir, *runs)
 	case "compile":
-		err = calibrateCompile(filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
+		err = calibrateCompile(os.Stdout, filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
 	default:
 		err = fmt.Errorf("-what %q: want pipeline or compile", *what)
 	}
@@ -109,7 +110,7 @@ func goSrc() string {
 	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
 
-func calibrate(dir string, n int) error {
+func calibrate(w io.Writer, dir string, n int) error {
 	if n < 1 {
 		return fmt.Errorf("-runs %d: need at least 1", n)
 	}
@@ -153,7 +154,7 @@ func calibrate(dir string, n int) error {
 	if err != nil {
 		return err
 	}
-	_, err = os.Stdout.Write(append(out, '\n'))
+	_, err = w.Write(append(out, '\n'))
 	return err
 }
 
@@ -175,7 +176,7 @@ type Compile struct {
 	OffCPUNsPerBlock int64 `json:"off_cpu_ns_per_block"`
 }
 
-func calibrateCompile(dir string, runs int) error {
+func calibrateCompile(w io.Writer, dir string, runs int) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
 	if err != nil || len(files) == 0 {
 		return fmt.Errorf("no C files in %s", dir)
@@ -234,7 +235,7 @@ func calibrateCompile(dir string, runs int) error {
 	if err != nil {
 		return err
 	}
-	_, err = os.Stdout.Write(append(out, '\n'))
+	_, err = w.Write(append(out, '\n'))
 	return err
 }
 
