@@ -96,6 +96,10 @@ exchange messages without end, one simulated message standing for a batch of msg
 				"needs what the model leaves at zero: the cost of waking (wake_us), of switching (switch_us) and IPIs (ipi_us). " +
 				"A what-if with all three at 2 us (Options.Set) gives tails of about 1 ms, and the patched kernel's are worse at " +
 				"8-23 workers, the opposite of the seed; those costs were not calibrated, so neither result is a finding.",
+			"With the switch cost measured here by calibrate -what pipe (data/pipe-calibration.json: 9 us, half a pipe " +
+				"ping-pong's round trip, an upper bound: measured with the machine's load average near 20), tails of 0.9-2 ms " +
+				"come out at every worker count, 70× the seed's 12 us at one worker, and the patched kernel's are 11-35 % worse " +
+				"at 4-16 workers: the coarse idle-group messaging dominates the model's tail, so this is not a finding either.",
 			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are not modelled: they need per-message costs of " +
 				"pipes and sockets that were not calibrated here.",
 			"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): the seed's tail " +

@@ -5,6 +5,8 @@
 // Usage:
 //
 //	go run ./bench/scenario/calibrate [-dir DIR] [-runs N] > bench/scenario/data/pipeline-calibration.json
+//	go run ./bench/scenario/calibrate -what compile > bench/scenario/data/compile-calibration.json
+//	go run ./bench/scenario/calibrate -what pipe > bench/scenario/data/pipe-calibration.json
 //
 // It runs `tar cf - DIR | gzip -c > /dev/null` N times (DIR defaults to the Go tree's src,
 // about 150 MiB of source, standing in for the seed's /usr/src), the two processes joined by a
@@ -82,7 +84,7 @@ type Calibration struct {
 }
 
 func main() {
-	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip) or compile (gcc -O2 -c)")
+	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip), compile (gcc -O2 -c) or pipe (a ping-pong's wake-up cost)")
 	dir := flag.String("dir", goSrc(), "directory tar archives (pipeline)")
 	runs := flag.Int("runs", 5, "measured runs (after one warm-up run)")
 	flag.Parse()
@@ -92,6 +94,8 @@ func main() {
 		err = calibrate(os.Stdout, *dir, *runs)
 	case "compile":
 		err = calibrateCompile(os.Stdout, filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
+	case "pipe":
+		err = calibratePipe(os.Stdout, *runs)
 	default:
 		err = fmt.Errorf("-what %q: want pipeline or compile", *what)
 	}

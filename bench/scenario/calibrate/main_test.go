@@ -67,3 +67,18 @@ func TestParsers(t *testing.T) {
 	assert.Equal(t, int64(-1), keyed(st, "missing:"))
 	assert.True(t, strings.HasPrefix(firstLine("sh", "-c", "echo one; echo two"), "one"))
 }
+
+func TestPipeOnRealKernel(t *testing.T) {
+	for _, p := range []string{"gcc", "taskset"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed", p)
+		}
+	}
+	var out bytes.Buffer
+	require.NoError(t, calibratePipe(&out, 1))
+	var c PipeCalibration
+	require.NoError(t, json.Unmarshal(out.Bytes(), &c))
+	require.Len(t, c.SameCPUNs, 1)
+	assert.Positive(t, c.SwitchNs)
+	assert.Equal(t, c.SameCPUNs[0]/2, c.SwitchNs)
+}
