@@ -90,8 +90,12 @@
 // An idle CPU steals (Steal: tdq_idled from the idle loop, tdq_trysteal from sched_switch with
 // a limit of trysteal_limit levels): it looks for a CPU with load >= steal_thresh (2) and a
 // transferable thread in its own group, then the sibling group, then higher, and takes the first
-// thread in priority order that may run on it (StealFrom). Legacy kernels never took the head of
-// the victim's calendar when another thread qualified (runq_steal_from's quirk, StealSkipsHead).
+// thread in priority order that may run on it (StealFrom). Legacy kernels avoided the head of
+// the victim's calendar (runq_steal_from's quirk), in forms that changed over the years
+// (Params.CalendarSteal): until FreeBSD 14 "first = td" ran for every thread visited, so the
+// fallback tested the last thread visited and a queue whose head was eligible and whose tail was
+// not gave nothing; main in 2024 set it once and fell back to the head; FreeBSD 7-9.0 also
+// looked at only one queue per pass.
 // Once a second, give or take half, the first CPU runs the balancer (Balance: sched_balance),
 // which moves one thread from each of the most loaded CPUs to a less loaded one.
 //
@@ -173,7 +177,7 @@
 //	cpu_search_highest, sched_highest       System.Highest
 //	sched_pickcpu, SCHED_AFFINITY           System.PickCPU
 //	tdq_steal, runq_steal_pred              StealFrom
-//	runq_steal_from (legacy quirk)          Params.StealSkipsHead
+//	runq_steal_from (legacy quirk)          Params.CalendarSteal, CalendarSteal
 //	tdq_idled, tdq_trysteal                 System.Steal (limit 0 or trysteal_limit)
 //	tdq_move                                System.Move
 //	sched_balance_group, sched_balance_pair System.Balance

@@ -77,10 +77,11 @@ type Params struct {
 	// not only when the switch count changed.
 	AlwaysSteal bool
 
-	// StealSkipsHead is the legacy runq_steal_from quirk: the stealer never takes the first
-	// thread it visits in the timeshare calendar (the one that would run next on the victim)
-	// unless no other thread qualifies. Main removed it (D45388). No sysctl.
-	StealSkipsHead bool
+	// CalendarSteal is the form of runq_steal_from (tdq_steal's search of the victim's
+	// time-sharing calendar) of the kernel generation modelled: StealFirstEligible in main,
+	// StealSkipFirst in the 2024 code of preset "legacy", StealSkipPrevious in FreeBSD 10-14
+	// releases, StealOneQueue in FreeBSD 7-9.0. No sysctl.
+	CalendarSteal CalendarSteal
 	// PickShort is kern.sched.pick_short from the 2023 patch of seed 000, which never landed:
 	// a batch thread whose last run ended before its slice did (it slept or was preempted) is
 	// queued by priority with the real-time-range threads instead of in the calendar. See the
@@ -117,7 +118,7 @@ func DefaultParams() Params {
 // differs in tdq_notify and in the rounding of the interactive priority, see the package doc):
 // three 64-queue run queues, the 0-15/16-47/48-87/88-223/224-255 layout, preemption at
 // priority <= 48, the tdq_idx/tdq_ridx calendar and the stealing quirk that avoids the head of
-// the calendar.
+// the calendar (StealSkipFirst).
 func LegacyParams() Params {
 	p := DefaultParams()
 	p.Name = "ule-legacy"
@@ -125,7 +126,7 @@ func LegacyParams() Params {
 	p.PreemptThresh = int(legacyLayout.MinKern)
 	p.PreemptAtThresh = true
 	p.StaticBoost = int(legacyLayout.MinBatch)
-	p.StealSkipsHead = true
+	p.CalendarSteal = StealSkipFirst
 	return p
 }
 
@@ -271,6 +272,10 @@ func (p *Params) Validate() error {
 		return fmt.Errorf("ule: Params.StealThresh %d is negative", p.StealThresh)
 	case p.TryStealLimit < 0:
 		return fmt.Errorf("ule: Params.TryStealLimit %d is negative", p.TryStealLimit)
+	case p.CalendarSteal > StealOneQueue:
+		return fmt.Errorf("ule: Params.CalendarSteal %d is not a CalendarSteal constant", p.CalendarSteal)
+	case p.CalendarSteal == StealOneQueue && p.Version == Main:
+		return fmt.Errorf("ule: Params.CalendarSteal OneQueue needs the 64-queue run queues of Version Legacy")
 	}
 	return nil
 }
