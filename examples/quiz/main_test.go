@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/examples/internal/golden"
+	"github.com/schedkit/schedkit/ule"
+)
+
+// TestGolden pins the questions of seed 1 with their answers: the same seed asks the same
+// questions.
+func TestGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if _, err := run(&buf, nil, 1, 9, true); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "testdata/seed1.golden", buf.Bytes())
+}
+
+// The quiz must never state a wrong answer. Its answers come from the library's functions;
+// these models restate the kernel's rules independently (sys/kern/sched_ule.c:
+// sched_shouldpreempt, sched_setpreempt, tdq_choose with main's calendar of 109 slots) and are
+// compared with every question of many seeds.
+
+// shouldPreempt is sched_shouldpreempt: not better → no; idle running → yes; threshold 0 → no;
+// under the threshold (inclusive in legacy) → yes; remote interactive over non-interactive → yes.
+func shouldPreempt(pri, cpri int, remote bool, p *ule.Params) bool {
+	l := p.Layout()
+	switch {
+	case pri >= cpri:
+		return false
+	case cpri >= int(l.MinIdle):
+		return true
+	case p.PreemptThresh == 0:
+		return false
+	case pri < p.PreemptThresh || (p.PreemptAtThresh && pri == p.PreemptThresh):
+		return true
+	}
+	return remote && pri <= int(l.MaxInteract) && cpri > int(l.MaxInteract)
+}
+
+var (
+	reThresh = regexp.MustCompile(`ULE \(([^,]+), preempt_thresh (\d+)\)`)
+	rePris   = regexp.MustCompile(`priority (?:is )?(\d+) \([^)]*\)`)
+	reQueued = regexp.MustCompile(`(?m)^  ([A-E])  priority +(\d+)`)
+	reHead   = regexp.MustCompile(`head at slot (\d+)`)
+)
+
+func paramsNamed(t *testing.T, name string) ule.Params {
+	for _, p := range []ule.Params{ule.DefaultParams(), ule.LegacyParams(), ule.Seed000Params(true, 224)} {
+		if p.Name == name {
+			return p
+		}
+	}
+	t.Fatalf("no preset %q", name)
+	return ule.Params{}
+}
+
+func TestAnswersAgainstKernelRules(t *testing.T) {
+	for seed := range uint64(300) {
+		for i, q := range generate(seed, 30) {
+			want := -1
+			switch {
+			case strings.Contains(q.text, "Which thread runs next?"):
+				head, _ := strconv.Atoi(reHead.FindStringSubmatch(q.text)[1])
+				best, bestKey := -1, 1<<30
+				for k, m := range reQueued.FindAllStringSubmatch(q.text, -1) {
+					pri, _ := strconv.Atoi(m[2])
+					var key int
+					switch {
+					case pri <= 114: // real-time range of main, strictly by priority
+						key = pri
+					case pri <= 223: // calendar: distance of the slot from the head
+						slot := (pri - 115 + head) % 109
+						key = 1000 + (slot-head+109)%109
+					default: // idle range
+						key = 2000 + pri
+					}
+					if key < bestKey { // strict: the first queued wins ties (FIFO)
+						best, bestKey = k, key
+					}
+				}
+				want = best
+			case strings.Contains(q.text, "What happens?"):
+				m := reThresh.FindStringSubmatch(q.text)
+				p := paramsNamed(t, m[1])
+				ps := rePris.FindAllStringSubmatch(q.text, -1)
+				pri, _ := strconv.Atoi(ps[0][1])
+				cpri, _ := strconv.Atoi(ps[1][1])
+				switch {
+				case pri < cpri && shouldPreempt(pri, cpri, false, &p):
+					want = 2
+				case pri < cpri:
+					want = 1
+				default:
+					want = 0
+				}
+			case strings.Contains(q.text, "preemption IPI?"):
+				m := reThresh.FindStringSubmatch(q.text)
+				p := paramsNamed(t, m[1])
+				ps := rePris.FindAllStringSubmatch(q.text, -1)
+				pri, _ := strconv.Atoi(ps[0][1])
+				cpri, _ := strconv.Atoi(ps[1][1])
+				want = 1
+				if shouldPreempt(pri, cpri, true, &p) {
+					want = 0
+				}
+			default:
+				t.Fatalf("seed %d question %d: unknown kind:\n%s", seed, i, q.text)
+			}
+			if q.answer != want {
+				t.Fatalf("seed %d question %d: the quiz answers %d (%s), the kernel's rules %d:\n%s", seed, i, q.answer+1, q.why, want+1, q.text)
+			}
+		}
+	}
+}
+
+// TestAnswering runs the quiz on given answers: the right ones score full marks, wrong ones
+// are corrected with the answer and the reason, and an answer that is not a choice is an error.
+func TestAnswering(t *testing.T) {
+	qs := generate(3, 6)
+	var right, wrong []string
+	for _, q := range qs {
+		right = append(right, strconv.Itoa(q.answer+1))
+		wrong = append(wrong, strconv.Itoa((q.answer+1)%len(q.choices)+1))
+	}
+	var buf bytes.Buffer
+	if n, err := run(&buf, strings.NewReader(strings.Join(right, "\n")), 3, 6, false); err != nil || n != 6 {
+		t.Fatalf("right answers scored %d, %v; want 6, nil", n, err)
+	}
+	buf.Reset()
+	if n, err := run(&buf, strings.NewReader(strings.Join(wrong, "\n")), 3, 6, false); err != nil || n != 0 {
+		t.Fatalf("wrong answers scored %d, %v; want 0, nil", n, err)
+	}
+	if !strings.Contains(buf.String(), "No: ") {
+		t.Errorf("a wrong answer is not corrected:\n%s", buf.String())
+	}
+	for _, bad := range []string{"0", "9", "x", ""} {
+		if _, err := run(&buf, strings.NewReader(bad+"\n"), 3, 1, false); err == nil {
+			t.Errorf("answer %q accepted", bad)
+		}
+	}
+	if _, err := run(&buf, strings.NewReader(""), 3, 1, false); err == nil {
+		t.Errorf("no answer accepted")
+	}
+}
+
+// TestSameSeedSameQuestions checks determinism across calls, and that seeds differ.
+func TestSameSeedSameQuestions(t *testing.T) {
+	a, b, c := generate(5, 12), generate(5, 12), generate(6, 12)
+	for i := range a {
+		if a[i].text != b[i].text || a[i].answer != b[i].answer {
+			t.Fatalf("question %d differs between two runs of seed 5", i)
+		}
+	}
+	same := 0
+	for i := range a {
+		if a[i].text == c[i].text {
+			same++
+		}
+	}
+	if same == len(a) {
+		t.Errorf("seeds 5 and 6 ask the same questions")
+	}
+}
