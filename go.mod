@@ -1,12 +1,18 @@
 module github.com/schedkit/schedkit
 
-go 1.24.0
+go 1.25
 
 require golang.org/x/sys v0.38.0
 
 require github.com/google/btree v1.1.3
 
-require gonum.org/v1/gonum v0.17.0
+require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	gonum.org/v1/gonum v0.17.0
+)
+
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
 require (
 	github.com/stretchr/testify v1.12.1
