@@ -227,7 +227,7 @@ func ExamplePreset() {
 	_, err := ule.Preset("4bsd")
 	fmt.Println(err != nil)
 	// Output:
-	// [legacy main seed000 seed000-ps0-pt224 seed000-ps0-pt48 seed000-ps1-pt224 seed000-ps1-pt48]
+	// [freebsd9 legacy main seed000 seed000-ps0-pt224 seed000-ps0-pt48 seed000-ps1-pt224 seed000-ps1-pt48]
 	// legacy 48 SkipFirst
 	// true
 }

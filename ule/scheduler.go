@@ -100,6 +100,11 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	cpus := cfg.Topology.CPUs()
 	s.balanceCPU, _ = cpus.First()
 	s.balanceTicks = p.BalanceTicks()
+	if p.SMP == SMP2008 {
+		// 2008: sched_setup_smp calls sched_balance once, which draws the first period.
+		interval := p.BalanceTicks()
+		s.balanceTicks = max(interval/2, 1) + int(s.rand[s.balanceCPU].Next()%uint32(interval))
+	}
 	return nil
 }
 

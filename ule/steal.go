@@ -193,7 +193,14 @@ func (r StealReason) String() string {
 // Steal returns the victim and its thread without moving anything (System.Move does); rnd is
 // thief's generator. It finds nothing if stealing is off or thief has load of its own. The
 // complexity is that of the Highest searches, O(CPUs) at worst for each level climbed.
+//
+// With Params.SMP = SMP2008 it is the 2008 tdq_idled (steal2008 in smp2008.go): the thief climbs
+// from its leaf through each parent (no sibling shortcut), the threshold is 1 in an SMT group,
+// every candidate victim leaves the mask, and tdq_trysteal (limit > 0) does not exist.
 func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, *Thread, StealReason) {
+	if s.Params.SMP == SMP2008 {
+		return s.steal2008(thief, limit)
+	}
 	var r StealReason
 	if !s.Params.StealIdle {
 		r.Rule = StealDisabled
@@ -207,7 +214,7 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 	mask.remove(thief)
 	cg, group, level := s.Topology.Leaf(thief), false, 1
 	for {
-		cpu, found := s.highest(cg, &mask, s.Params.StealThresh, 1, rnd)
+		cpu, found := s.highest(cg, &mask, s.StealThreshold(), 1, rnd)
 		r.Searches++
 		if !found {
 			if group {
