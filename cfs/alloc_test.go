@@ -95,7 +95,7 @@ func TestZeroAllocsEEVDF(t *testing.T) {
 			c.Wakeup(s, now+1)
 			c.DequeueDelayed(tasks[(now/1_000_000+2)%5], now+1)
 			pickEEVDF(q, true, &p)
-			AvgVruntime(q)
+			AvgVruntime(q.Sums())
 			EntityEligible(q, tasks[0])
 			placeEEVDF(q, tasks[3], false, &p)
 			if c.Curr() != nil {

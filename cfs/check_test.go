@@ -284,7 +284,7 @@ func eevdfQueueErr(q *Queue, tree []*Entity) error {
 // and the version's averaging weights.
 func weightedLagSum(q *Queue, ents []*Entity) (lag, load *big.Int) {
 	v := q.cpu.params.Version
-	avg := AvgVruntime(q)
+	avg := AvgVruntime(q.Sums())
 	lag, load = new(big.Int), new(big.Int)
 	for _, e := range ents {
 		w := new(big.Int).SetUint64(avgWeight(v, e.load))

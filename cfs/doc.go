@@ -155,6 +155,17 @@
 // the same sums with the same integer semantics; the floor makes an entity exactly at V
 // eligible, and a lone entity always is.
 //
+// These functions take the sums as explicit values ([Sums]; a queue gives its own with
+// [Queue.Sums]), so that any state the kernel can be in can be asked, including states the
+// enqueues of a test would take long to reach: sums near the limits of s64, where the kernel's
+// wrapping arithmetic gives surprising answers, or a v6.6 weight of 2^31 and more, which
+// div_s64 truncates to 32 bits. [PickEligible] is v7.1's pick over explicit entities, with the
+// running entity's slice protection. [NewRunQueueAt] builds a run queue at a chosen state: the
+// entities with the vruntimes, deadlines, weights (any, not only the nice table's), slices and
+// protection point given and the queue's reference point, nothing placed or normalised, so
+// that every decision of the package ([Pick], [CheckPreemptWakeup] after a wakeup, a tick)
+// can be asked about it.
+//
 // When an entity leaves its queue its virtual lag V - v is saved in VLag, clamped to
 // ±[LagLimit] ([EntityLag]), and when it joins a queue again it is placed at V - lag
 // ([PlaceEntity], PLACE_LAG): a task that overran its share pays it back later, one that was
@@ -269,6 +280,8 @@
 //	Pick                               O(1), O(log n) with skip no
 //	Pick (EEVDF)                       O(log n)                 no
 //	AvgVruntime, VruntimeEligible      O(1)                     no
+//	PickEligible                       O(n)                     no
+//	NewRunQueueAt                      O(n log n)               yes
 //	PlaceEntity, ProtectPoint          O(1)                     no
 //	LagLimit, EntityLag (v7.1)         O(log n) (max slice)     no
 //	CheckPreemptTick                   O(depth)                 no
@@ -312,7 +325,7 @@
 //	set_next_entity, put_prev_entity            (Queue, unexported) setNextEntity, putPrevEntity
 //	reweight_entity, update_cfs_group           (Queue, unexported) reweightEntity, updateGroup
 //	set_next_buddy, set_last_buddy, clear_...   (unexported) setNextBuddy, setLastBuddy, ...
-//	struct rq (fair part)                       CPU
+//	struct rq (fair part)                       RunQueue (System: all of them)
 //	enqueue_task_fair, dequeue_task_fair        RunQueue.Wakeup, RunQueue.Sleep (and RunQueue.Fork)
 //	pick_next_task_fair, put_prev_task_fair     RunQueue.Schedule
 //	task_tick_fair, entity_tick                 RunQueue.Tick
@@ -343,10 +356,11 @@
 //	avg_vruntime, avg_load / sum_w_vruntime,    Queue.SumWVruntime, Queue.SumWeight
 //	  sum_weight
 //	min_vruntime (v6.6) / zero_vruntime         Queue.MinVruntime / Queue.ZeroVruntime
-//	avg_vruntime()                              AvgVruntime
+//	avg_vruntime()                              AvgVruntime (of Sums, Queue.Sums)
 //	avg_vruntime_add/_sub, sum_w_vruntime_...   (Queue, unexported) sumAdd, sumSub
 //	avg_vruntime_update / update_zero_vruntime  (Queue, unexported) advanceMinVruntime, moveZero
-//	entity_eligible, vruntime_eligible          EntityEligible, VruntimeEligible
+//	entity_eligible, vruntime_eligible          EntityEligible, VruntimeEligible (of Sums)
+//	pick_eevdf (v7.1) on explicit values        PickEligible
 //	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
 //	update_deadline                             VirtualDeadline; (Queue, unexported) updateDeadline
 //	place_entity                                PlaceEntity (Placement); placeEntity applies it
@@ -466,19 +480,33 @@
 // SIS_UTIL). Forks take the slow path instead: from the highest SD_BALANCE_FORK domain down,
 // the idlest group's idlest CPU ([FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU]).
 //
-// The Scheduler ([Scheduler]) composes one [RunQueue] per topology CPU with these decisions behind
-// the simulator's Policy interface (package sched's vocabulary): Fork and Wakeup place, Pick
-// runs pick_next_task_fair with newly idle balance, Tick runs task_tick_fair and
-// rebalance_domains, Stop and SetAttr change state. It runs the preset of its [Version] (v6.5,
-// v6.6 or v7.1), so each version's pick, tick, placement and preemption run through the same
-// CPU methods. The SMP decisions follow v6.5 for every version with two v7.1 exceptions: the
-// balancer counts runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and
+// The System and its adapter. [System] is the fair class on a whole machine as explicit
+// state, the layer ule's System is in that package: one [RunQueue] per topology CPU with its
+// cfs_tasks list, the [CPUStat]s the decisions read, the domains with their balancing clocks,
+// intervals and failure counts, the root domain's overload flag and the LLC hints. Its methods
+// are the kernel's entry points, each composing the pure decisions above with the state
+// changes they call for: [System.Fork] and [System.Wakeup] (sched_fork, try_to_wake_up with
+// select_task_rq_fair), [System.Schedule] (pick_next_task_fair with newidle_balance and the
+// active-balance stopper), [System.Stop], [System.Tick] (task_tick_fair and rebalance_domains),
+// [System.SetAttr] and [System.Move]; and the balancing steps, callable one at a time on
+// whatever state a test or a what-if analysis sets up: [System.SelectTaskRQ],
+// [System.LoadBalance] (one domain of one CPU), [System.NewidleBalance],
+// [System.ActiveBalance] (one push between two CPUs), [System.RebalanceDomains]. Reschedules
+// and explanations go to the sched.Env given to [NewSystem], which a caller driving the System
+// by hand implements with a few lines (see the System's example). The [Scheduler] is the thin
+// adapter the simulator's Policy interface needs: thread ids to tasks, control groups by id,
+// sched.Attr to fair classes, nice levels and affinity, and the errors of what it could not
+// honour ([Scheduler.CheckAttr], [Scheduler.Err]); it decides nothing itself. Both run the
+// preset of their [Version] (v6.5, v6.6 or v7.1), so each version's pick, tick, placement and
+// preemption run through the same RunQueue methods: EEVDF and classic CFS stay one fair class,
+// as in the kernel. The SMP decisions follow v6.5 for every version with two v7.1 exceptions:
+// the balancer counts runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and
 // can_migrate_task makes v7.1's delayed-dequeue and eligibility tests ([SMPParams]
 // MigrateDelayed and MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an
 // explanation value with a String method ([BusiestGroup], [Detach], [CPUSelection],
 // [MigrateVerdict]).
 //
-// Delayed dequeue in the Scheduler (v7.1). A thread that stops with sched.Sleep while not
+// Delayed dequeue in the System (v7.1). A task that stops with sched.Sleep while not
 // eligible stays queued, delayed, on its CPU's cfs_tasks list, with its utilisation; it leaves
 // the list (leaving its utilisation behind as blocked utilisation) only when its dequeue
 // finishes, in a pick or in a wakeup-preemption check (__block_task). Its wakeup requeues it
@@ -541,28 +569,28 @@
 //	can_migrate_task, detach_tasks                 (same)                            CanMigrateTask, DetachTasks
 //	LBF_* flags                                    (same)                            LBFlags
 //	need_active_balance                            (same)                            NeedActiveBalance
-//	active_load_balance_cpu_stop                   (same)                            Scheduler (at Pick)
-//	load_balance                                   sched_balance_rq                  Scheduler (loadBalance)
-//	rebalance_domains                              sched_balance_domains             Scheduler (at Tick)
-//	newidle_balance                                sched_balance_newidle             Scheduler (at Pick)
+//	active_load_balance_cpu_stop                   (same)                            System.ActiveBalance
+//	load_balance                                   sched_balance_rq                  System.LoadBalance
+//	rebalance_domains                              sched_balance_domains             System.RebalanceDomains
+//	newidle_balance                                sched_balance_newidle             System.NewidleBalance
 //	get_sd_balance_interval                        (same)                            BalanceInterval
 //	update_idle_cpu_scan                           (same)                            IdleCPUScan
 //	rq->cfs_tasks, se->group_node                  (same)                            TaskList, Task
 //	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            Task.Util, CPUStat.Util (stand-ins, not PELT)
-//	attach/detach/remove_entity_load_avg           (same)                            Scheduler (enlist, delist, Wakeup)
+//	attach/detach/remove_entity_load_avg           (same)                            System (enlist, delist, Wakeup)
 //	record_wakee, wake_wide                        (same)                            Task.RecordWakee, WakeWide
 //	wake_affine (wake_affine_idle, _weight)        (same)                            WakeAffine
 //	select_idle_sibling, select_idle_cpu/core/smt  (same)                            SelectIdleSibling
 //	select_idle_capacity                           (same)                            SelectIdleSibling (unequal capacities)
 //	find_idlest_group, update_pick_idlest          sched_balance_find_dst_group      FindIdlestGroup
 //	find_idlest_group_cpu, find_idlest_cpu         sched_balance_find_dst_group_cpu, sched_balance_find_dst_cpu  FindIdlestGroupCPU, FindIdlestCPU
-//	select_task_rq_fair, select_fallback_rq        (same)                            SelectTaskRQ
+//	select_task_rq_fair, select_fallback_rq        (same)                            SelectTaskRQ, System.SelectTaskRQ
 //	detach_task/attach_task, migrate_task_rq_fair  (same)                            RunQueue.MigrateOut, RunQueue.MigrateIn, RunQueue.WakeupMigrated
 //	__sched_setscheduler, sched_move_task          (same)                            RunQueue.Requeue
 //	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
 //	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, MigrateDelayed
 //	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, MigrateIneligible
-//	-                                              ttwu_runnable (ENQUEUE_DELAYED)   Scheduler.Wakeup of a delayed thread
-//	-                                              __block_task after a delayed pick Scheduler (its CPUs' dequeue hook)
+//	-                                              ttwu_runnable (ENQUEUE_DELAYED)   System.Wakeup of a delayed task
+//	-                                              __block_task after a delayed pick System (its CPUs' dequeue hook)
 //	-                                              DEQUEUE_SPECIAL, task_dead_fair   RunQueue.Exit
 package cfs

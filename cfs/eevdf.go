@@ -1,5 +1,5 @@
-// This file implements the arithmetic of EEVDF (v6.6 and v7.1) as pure functions over a queue:
-// avg_vruntime with the relative-key sums, entity_eligible / vruntime_eligible, the lag and its
+// This file implements the arithmetic of EEVDF (v6.6 and v7.1) on a queue (eevdf_state.go has
+// avg_vruntime and vruntime_eligible on explicit sums): the lag and its
 // clamp (update_entity_lag / entity_lag), the virtual deadline, place_entity with lag
 // preservation, and v7.1's slice protection point (set_protect_slice).
 
@@ -34,62 +34,11 @@ func (q *Queue) currQueued() *Entity {
 	return nil
 }
 
-// sums returns S = Σ key_i·w_i and W = Σ w_i over the queue's timeline and its queued running
-// entity, in the units of q's version, with the kernel's wrapping arithmetic: the avg and load
-// that avg_vruntime and entity_eligible compute before dividing or comparing.
-func (q *Queue) sums() (avg int64, load int64) {
-	avg, load = q.sumW, int64(q.sumWeight)
-	if c := q.currQueued(); c != nil {
-		w := avgWeight(q.cpu.params.Version, c.load)
-		avg += q.entityKey(c.Vruntime) * int64(w)
-		load += int64(w)
-	}
-	return avg, load
-}
-
 // avgDelta returns the offset of the average vruntime from q's reference point: the floor of
-// S/W (the kernel subtracts W-1 from a negative S before its truncating division, so that the
-// result is never to the right of the true average and an entity exactly at it is eligible).
-// v6.6 divides with div_s64 (32-bit divisor), v7.1 with div64_long; with no weight the offset
-// is 0, except that v7.1 returns a lone running entity's own key.
+// S/W as [AvgVruntime] computes it.
 func (q *Queue) avgDelta() int64 {
-	v := q.cpu.params.Version
-	if v == V66 {
-		avg, load := q.sums()
-		if load != 0 {
-			if avg < 0 {
-				avg -= load - 1
-			}
-			avg = divS64(avg, uint64(load))
-		}
-		return avg
-	}
-	if q.sumWeight != 0 {
-		runtime, weight := q.sums()
-		if runtime < 0 {
-			runtime -= weight - 1
-		}
-		return runtime / weight
-	}
-	if c := q.currQueued(); c != nil {
-		return q.entityKey(c.Vruntime)
-	}
-	return 0
-}
-
-// AvgVruntime returns V, the weighted average vruntime of the entities queued on q (the
-// timeline and a queued running entity), rounded down: the kernel's avg_vruntime. It is computed
-// from the queue's running sums relative to its reference point, never from the vruntimes
-// themselves: V = v0 + floor(Σ (v_i - v0)·w_i / Σ w_i), with v0 = min_vruntime and weights
-// scaled down to 1024 for nice 0 in v6.6, v0 = zero_vruntime and full weights in v7.1. For an
-// empty queue it is v0 (v7.1: a lone running entity's vruntime).
-//
-// In v7.1 the kernel's avg_vruntime also moves zero_vruntime to the result; AvgVruntime does
-// not (the queue does that itself where the kernel does), which leaves the value unchanged. The
-// complexity is O(1). AvgVruntime panics if q's CPU does not run an EEVDF version.
-func AvgVruntime(q *Queue) uint64 {
-	q.mustEEVDF("AvgVruntime")
-	return q.minVruntime + uint64(q.avgDelta())
+	s := q.Sums()
+	return s.delta()
 }
 
 // mustEEVDF panics unless q belongs to a CPU running an EEVDF version.
@@ -108,8 +57,8 @@ type eligibility struct {
 }
 
 func (q *Queue) eligibility() eligibility {
-	avg, load := q.sums()
-	return eligibility{avg: avg, load: load, v0: q.minVruntime, wide: q.cpu.params.Version != V66}
+	s := q.Sums()
+	return s.eligibility()
 }
 
 // ok reports whether an entity at vruntime v is eligible: S >= key·W. v6.6 multiplies in
@@ -137,21 +86,6 @@ func ge128(a, x, y int64) bool {
 	}
 	return uint64(a) >= lo
 }
-
-// VruntimeEligible reports whether an entity at vruntime v would be eligible on q, that is, has
-// a non-negative lag against the queue's average: Σ w_i·(v_i - v) >= 0 over the queued entities,
-// evaluated without a division as S >= (v - v0)·W (vruntime_eligible in v7.1, the body of
-// entity_eligible in v6.6). v6.6 multiplies in wrapping 64-bit arithmetic; v7.1 compares with
-// the exact 128-bit product. An entity at exactly V is eligible, and a lone entity always is.
-// The complexity is O(1). VruntimeEligible panics if q's CPU does not run an EEVDF version.
-func VruntimeEligible(q *Queue, v uint64) bool {
-	q.mustEEVDF("VruntimeEligible")
-	return q.eligibility().ok(v)
-}
-
-// EntityEligible reports whether se is eligible on q: [VruntimeEligible](q, se.Vruntime), the
-// kernel's entity_eligible.
-func EntityEligible(q *Queue, se *Entity) bool { return VruntimeEligible(q, se.Vruntime) }
 
 // LagLimit returns the bound the kernel clamps se's virtual lag to when it leaves q: v6.6's
 // calc_delta_fair(max(2·se.Slice, TICK_NSEC), se), or v7.1's calc_delta_fair(max_slice +
@@ -215,7 +149,7 @@ type Placement struct {
 func placeEEVDF(q *Queue, se *Entity, initial bool, p *Params) Placement {
 	q.mustEEVDF("PlaceEntity")
 	v := q.cpu.params.Version
-	pl := Placement{V: AvgVruntime(q), Slice: se.Slice}
+	pl := Placement{V: q.minVruntime + uint64(q.avgDelta()), Slice: se.Slice}
 	if v == V66 || !se.customSlice {
 		pl.Slice = p.DefaultSlice
 	}

@@ -45,12 +45,12 @@ func ExampleAvgVruntime() {
 	c.Schedule(0)
 	c.UpdateCurr(1_000_000) // a ran 1 ms
 	q := c.Root()
-	v := cfs.AvgVruntime(q)
+	v := cfs.AvgVruntime(q.Sums())
 	fmt.Println("V - a:", int64(v-a.Vruntime), "V - b:", int64(v-b.Vruntime))
 	for _, t := range []*cfs.Entity{a, b, x} {
 		fmt.Println(t, cfs.EntityEligible(q, t))
 	}
-	fmt.Println(cfs.VruntimeEligible(q, v), cfs.VruntimeEligible(q, v+1))
+	fmt.Println(cfs.VruntimeEligible(q.Sums(), v), cfs.VruntimeEligible(q.Sums(), v+1))
 	// Output:
 	// V - a: -570290 V - b: 429710
 	// a false
@@ -269,4 +269,45 @@ func ExampleTimeline_UpdateAug() {
 	// Output:
 	// 100 c
 	// 5
+}
+
+// A state only explicit construction reaches: a group entity at MAX_SHARES (2^28) and a nice-0
+// task 100 ns to its right. The task's deadline is earlier, but the heavy entity holds the
+// average at its own vruntime, so the task is not eligible.
+func ExampleNewRunQueueAt() {
+	p, _ := cfs.Preset("v7.1")
+	const z = 1 << 50
+	c, ts, _, err := cfs.NewRunQueueAt(0, p, z, []cfs.EntityState{
+		{Name: "task", Weight: 1 << 20, Vruntime: z + 100, Deadline: z + 150},
+		{Name: "group", Weight: 1 << 28, Vruntime: z, Deadline: z + 200},
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	q := c.Root()
+	fmt.Println(int64(cfs.AvgVruntime(q.Sums())-z), cfs.EntityEligible(q, ts[0]))
+	fmt.Println(cfs.Pick(q, nil, c.Params()))
+	// Output:
+	// 0 false
+	// group eligible, earliest virtual deadline
+}
+
+// v7.1's pick from explicit values: the running entity is eligible and before its protection
+// point, so it keeps the CPU although a waiting entity has an earlier deadline; a wakeup with
+// a shorter slice (PREEMPT_SHORT) asks without the protection.
+func ExamplePickEligible() {
+	p, _ := cfs.Preset("v7.1")
+	const z = 1 << 50
+	queued := []cfs.EntityState{
+		{Weight: 1 << 20, Vruntime: z - 1000, Deadline: z + 100},
+		{Weight: 1 << 20, Vruntime: z + 1000, Deadline: z + 200},
+	}
+	curr := &cfs.EntityState{Weight: 1 << 20, Vruntime: z, Deadline: z + 300, VProt: z + 500}
+	// S = -1000·2^20 + 1000·2^20 over the timeline, W = 2^21; the running entity is at key 0.
+	s := cfs.Sums{Version: cfs.V71, Zero: z, SumWeight: 2 << 20, Curr: true, CurrVruntime: z, CurrWeight: 1 << 20}
+	fmt.Println(cfs.PickEligible(s, queued, curr, true, -1, true, &p))
+	fmt.Println(cfs.PickEligible(s, queued, curr, true, -1, false, &p))
+	// Output:
+	// -1 running entity: slice protection holds
+	// 0 eligible, earliest virtual deadline
 }

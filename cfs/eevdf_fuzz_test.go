@@ -142,20 +142,20 @@ func checkEEVDFAgainstModel(t *testing.T, q *Queue, p Params) {
 	}
 	want := new(big.Int)
 	want.Div(num, den) // Euclidean division: the floor for a positive divisor
-	if got := AvgVruntime(q); int64(got-q.minVruntime) != want.Int64() {
+	if got := AvgVruntime(q.Sums()); int64(got-q.minVruntime) != want.Int64() {
 		t.Fatalf("AvgVruntime() = v0%+d, want v0%+d", int64(got-q.minVruntime), want.Int64())
 	}
-	v := AvgVruntime(q)
+	v := AvgVruntime(q.Sums())
 	probes := []uint64{v, v - 1, v + 1, v + 1000, v - 1000}
 	for _, e := range all {
 		probes = append(probes, e.Vruntime, e.Vruntime+1, e.Vruntime-1)
 	}
 	for _, x := range probes {
-		if got, want := VruntimeEligible(q, x), naiveEligible(q, x); got != want {
+		if got, want := VruntimeEligible(q.Sums(), x), naiveEligible(q, x); got != want {
 			t.Fatalf("VruntimeEligible(V%+d) = %t, want %t", int64(x-v), got, want)
 		}
 	}
-	if !VruntimeEligible(q, v) {
+	if !VruntimeEligible(q.Sums(), v) {
 		t.Fatalf("the average vruntime itself is not eligible")
 	}
 	for _, protect := range []bool{true, false} {

@@ -257,7 +257,7 @@ func TestReweightEEVDF(t *testing.T) {
 	}
 	// The average stays where it was up to the floor: keys -500 and +1528 give
 	// S = -524288000 + 524165120 = -122880, floor(S/W) = -1: V = v0 + 499.
-	if got := AvgVruntime(q); got != v0+499 {
+	if got := AvgVruntime(q.Sums()); got != v0+499 {
 		t.Errorf("v7.1 V after the reweight = v0%+d, want v0+499", int64(got-v0))
 	}
 	checkCPU(t, c, nil)
@@ -329,7 +329,7 @@ func TestLagPreserved(t *testing.T) {
 				continue // v7.1 skips a zero lag; a clamped lag is not the real one
 			}
 			c.Wakeup(x, now)
-			if got := int64(AvgVruntime(x.q) - x.Vruntime); got < lag-2 || got > lag+2 {
+			if got := int64(AvgVruntime(x.q.Sums()) - x.Vruntime); got < lag-2 || got > lag+2 {
 				t.Errorf("%v step %d: lag %d before the sleep, %d after the wakeup; want within 2", v, step, lag, got)
 			}
 			checked++
@@ -440,7 +440,7 @@ func TestEEVDFPanics(t *testing.T) {
 		f    func()
 		msg  string
 	}{
-		{"AvgVruntime on v6.5", func() { AvgVruntime(c5.Root()) }, "cfs: AvgVruntime on a queue of a classic CFS (v6.5) CPU"},
+		{"AvgVruntime on v6.5", func() { AvgVruntime(c5.Root().Sums()) }, "cfs: AvgVruntime of v6.5 sums: avg_vruntime is EEVDF's (v6.6, v7.1)"},
 		{"Entity.SetSlice of a queued task", func() { a.SetSlice(1) }, "cfs: Entity.SetSlice of a queued task"},
 		{"Entity.SetSlice of a group entity", func() { g.Entity(c7).SetSlice(1) }, "cfs: Entity.SetSlice of a group entity"},
 		{"RunQueue.SetSlice of a group entity", func() { c7.SetSlice(g.Entity(c7), 1, 0) }, "cfs: RunQueue.SetSlice of a group entity"},

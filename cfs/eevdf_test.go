@@ -66,22 +66,22 @@ func TestAvgVruntime(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c, _ := rigEEVDF(t, preset(tc.v, 1), v0, tc.specs, tc.curr)
-		if got := int64(AvgVruntime(c.Root()) - v0); got != tc.want {
+		if got := int64(AvgVruntime(c.Root().Sums()) - v0); got != tc.want {
 			t.Errorf("%s: AvgVruntime() = v0%+d, want v0%+d", tc.name, got, tc.want)
 		}
 	}
 	for _, v := range []Version{V66, V71} {
 		c := NewRunQueue(0, preset(v, 1))
-		if got := AvgVruntime(c.Root()); got != InitialMinVruntime {
+		if got := AvgVruntime(c.Root().Sums()); got != InitialMinVruntime {
 			t.Errorf("%v: AvgVruntime(empty) = %d, want the initial reference point %d", v, got, InitialMinVruntime)
 		}
 	}
 	// v7.1's avg_vruntime moves zero_vruntime to V; the sums follow, so V does not change.
 	c, _ := rigEEVDF(t, preset(V71, 1), v0, []rigSpec{n0(3000), n5(-5000)}, -1)
 	q := c.Root()
-	if got := q.avgVruntime(); got != v0+1027 || q.ZeroVruntime() != v0+1027 || AvgVruntime(q) != v0+1027 {
+	if got := q.avgVruntime(); got != v0+1027 || q.ZeroVruntime() != v0+1027 || AvgVruntime(q.Sums()) != v0+1027 {
 		t.Errorf("v7.1 avg_vruntime() = v0%+d, zero_vruntime moved by %+d, V afterwards v0%+d; want +1027 each",
-			int64(got-v0), int64(q.ZeroVruntime()-v0), int64(AvgVruntime(q)-v0))
+			int64(got-v0), int64(q.ZeroVruntime()-v0), int64(AvgVruntime(q.Sums())-v0))
 	}
 	// S' = S - 1027·W = 1430528000 - 1429189632 = 1338368: the remainder of the floor division.
 	if q.SumWVruntime() != 1_338_368 || q.SumWeight() != 1_391_616 {
@@ -140,7 +140,7 @@ func TestVruntimeEligible(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c, _ := rigEEVDF(t, preset(tc.v, 1), v0, tc.specs, -1)
-		if got := VruntimeEligible(c.Root(), tc.probe); got != tc.want {
+		if got := VruntimeEligible(c.Root().Sums(), tc.probe); got != tc.want {
 			t.Errorf("%s: VruntimeEligible(v0%+d) = %t, want %t", tc.name, int64(tc.probe-v0), got, tc.want)
 		}
 	}

@@ -75,6 +75,41 @@ func ExamplePreset() {
 	// 64 24000000 3000000 4000000
 }
 
+func ExamplePresets() {
+	for _, name := range cfs.Presets() {
+		p, err := cfs.Preset(name)
+		fmt.Println(name, p.Name, p.Version.EEVDF(), err)
+	}
+	_, err := cfs.Preset("v6.7")
+	fmt.Println(err)
+	// Output:
+	// v6.5 cfs-v6.5 false <nil>
+	// v6.6 cfs-v6.6 true <nil>
+	// v7.1 cfs-v7.1 true <nil>
+	// cfs: unknown preset "v6.7" (known: v6.5, v6.6, v7.1)
+}
+
+// Seed 004's proposed tick rule is a rule of classic CFS's tick; EEVDF has no such rule, so
+// asking for it there is an error rather than a run that silently ignores it.
+func ExampleParams_Validate() {
+	for _, name := range []string{"v6.5", "v7.1"} {
+		p, _ := cfs.Preset(name)
+		p.FavorNonIdleTick = true
+		fmt.Println(name, p.Validate())
+	}
+	// Output:
+	// v6.5 <nil>
+	// v7.1 cfs: Params.FavorNonIdleTick has no meaning in v7.1: a classic CFS parameter, and EEVDF has no latency period, granularities or tick preemption rule
+}
+
+func ExampleNew() {
+	p, _ := cfs.Preset("v6.6")
+	p.DelayDequeue = true // a v7.1 feature
+	_, err := cfs.New(p)
+	fmt.Println(err)
+	// Output: cfs: Params.DelayDequeue has no meaning in v6.6: a feature of v6.12 and later
+}
+
 func ExampleScaleFactor() {
 	fmt.Println(cfs.ScaleFactor(cfs.ScalingLog, 6), cfs.ScaleFactor(cfs.ScalingLinear, 6), cfs.ScaleFactor(cfs.ScalingNone, 6))
 	// Output: 3 6 1

@@ -225,6 +225,7 @@ func TestCPUPanics(t *testing.T) {
 		msg  string
 	}{
 		{"NewRunQueue(-1)", func() { NewRunQueue(-1, DefaultParams()) }, "cfs: NewRunQueue: id -1"},
+		{"NewRunQueue(invalid Params)", func() { p := DefaultParams(); p.Latency = 0; NewRunQueue(0, p) }, "cfs: NewRunQueue: Params.Latency is 0 in v6.5"},
 		{"Wakeup of a queued task", func() { c.Wakeup(a, 0) }, "cfs: RunQueue.Wakeup of a queued task"},
 		{"Sleep of a sleeping task", func() { c.Sleep(NewTask("z", Normal, 0), 0) }, "cfs: RunQueue.Sleep of a task not queued on this CPU"},
 		{"Fork of a queued child", func() { c.Fork(nil, a, 0) }, "cfs: RunQueue.Fork of a queued child"},

@@ -217,7 +217,7 @@ func (m *smpMachine) checkInvariants() {
 	m.tb.Helper()
 	s := m.s
 	for c := range m.topo.CPUs().All() {
-		rq := &s.rqs[c]
+		rq := &s.sys.rqs[c]
 		if err := cpuErrShares(rq.c, nil, false); err != nil {
 			m.tb.Fatalf("tick %d cpu%d: %v", m.tick, c, err)
 		}
@@ -251,7 +251,7 @@ func (m *smpMachine) checkInvariants() {
 		if runnable != rq.c.Root().HNrRunnable() {
 			m.tb.Fatalf("tick %d cpu%d: %d runnable tasks listed, h_nr_runnable %d", m.tick, c, runnable, rq.c.Root().HNrRunnable())
 		}
-		st := s.stats[c]
+		st := s.sys.stats[c]
 		if int(st.NrRunning) != n || int(st.HNrRunning) != runnable || st.Runnable != uint64(runnable)*1024 ||
 			st.Load != ScaleLoadDown(rq.c.Root().Load().Weight) {
 			m.tb.Fatalf("tick %d cpu%d: stats %+v out of date", m.tick, c, st)
@@ -303,8 +303,8 @@ func (m *smpMachine) checkInvariants() {
 func (m *smpMachine) checkUtil() {
 	m.tb.Helper()
 	s := m.s
-	j := s.jiffies(m.now())
-	sh := s.utilShift
+	j := s.sys.jiffies(m.now())
+	sh := s.sys.utilShift
 	sum := make([]uint64, m.topo.NumIDs())
 	for _, th := range m.threads {
 		t, ok := s.Task(th.id)
@@ -318,7 +318,7 @@ func (m *smpMachine) checkUtil() {
 	}
 	slack := uint64(1)<<sh - 1
 	for c := range m.topo.CPUs().All() {
-		rq := &s.rqs[c]
+		rq := &s.sys.rqs[c]
 		if rq.utilTick > j {
 			m.tb.Fatalf("tick %d cpu%d: utilisation signal of tick %d, after the current tick %d", m.tick, c, rq.utilTick, j)
 		}
@@ -327,7 +327,7 @@ func (m *smpMachine) checkUtil() {
 			m.tb.Fatalf("tick %d cpu%d: utilisation signal %d, its tasks' estimates sum to %d; want the difference within [-%d, %d]",
 				m.tick, c, u, sum[c], slack, slack*uint64(len(m.threads)))
 		}
-		if st := s.stats[c]; st.Util > st.Capacity {
+		if st := s.sys.stats[c]; st.Util > st.Capacity {
 			m.tb.Fatalf("tick %d cpu%d: Util %d above capacity %d", m.tick, c, st.Util, st.Capacity)
 		}
 	}
@@ -337,7 +337,7 @@ func (m *smpMachine) checkUtil() {
 func (m *smpMachine) perCPU() []int {
 	n := make([]int, m.topo.NumIDs())
 	for c := range m.topo.CPUs().All() {
-		n[c] = m.s.rqs[c].c.NrRunning()
+		n[c] = m.s.sys.rqs[c].c.NrRunning()
 	}
 	return n
 }

@@ -224,7 +224,7 @@ func testFourLLCConverges(t *testing.T, topo *topology.Topology, v Version, n in
 		if per[c] > 1 {
 			t.Fatalf("cpu%d has %d hogs: %v", c, per[c], per)
 		}
-		llc[m.s.ds.LLCID(c)] += per[c]
+		llc[m.s.sys.ds.LLCID(c)] += per[c]
 		if sib := topo.Siblings(c); c == firstCPU(sib) {
 			busy := 0
 			for s := range sib.All() {
@@ -589,9 +589,11 @@ func TestSchedulerDelayed(t *testing.T) {
 	})
 }
 
-// TestSchedulerPanics checks the documented panics of the Scheduler's thread methods: an
-// unknown thread (never forked, or exited), a wakeup of a runnable thread, and a stop for
-// sleep or exit of a thread that is not queued on the CPU.
+// TestSchedulerPanics checks the documented panics of the Scheduler's methods, each naming the
+// package and what was wrong: an unknown thread (never forked, or exited), a thread forked
+// twice (which would put two tasks of one thread on the queues, picked on two CPUs), a wakeup
+// of a runnable thread, a stop for sleep or exit of a thread that is not queued on the CPU, a
+// CPU outside the machine in each method that takes one, and any call before Start.
 func TestSchedulerPanics(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
 		s := mustNew(t, vparams(v))
@@ -612,10 +614,65 @@ func TestSchedulerPanics(t *testing.T) {
 			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: RunQueue.Sleep of a task not queued on this CPU"},
 			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: RunQueue."},
 			{"SetAttr(unknown)", func() { s.SetAttr(0, 7, sched.Attr{}) }, "cfs: Scheduler: unknown thread t7"},
+			{"Fork(existing, queued)", func() { s.Fork(0, 0, -1, 1, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t0, which exists"},
+			{"Fork(existing, not woken)", func() { s.Fork(0, 1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t1, which exists"},
+			{"Fork(id -1)", func() { s.Fork(0, -1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread id -1"},
+			{"Fork(cpu2)", func() { s.Fork(0, 5, -1, 2, sched.Attr{}) }, "cfs: Scheduler.Fork on cpu2, which is not a CPU of the machine (0-1)"},
+			{"Wakeup(from cpu9)", func() { s.Wakeup(0, 1, 9, sched.WakeFork) }, "cfs: Scheduler.Wakeup on cpu9, which is not a CPU of the machine"},
+			{"Pick(cpu2)", func() { s.Pick(0, 2) }, "cfs: Scheduler.Pick on cpu2, which is not a CPU of the machine"},
+			{"Tick(cpu1024)", func() { s.Tick(0, 1024) }, "cfs: Scheduler.Tick on cpu1024, which is not a CPU of the machine"},
+			{"Stop(cpu3)", func() { s.Stop(0, 3, 0, sched.Preempt) }, "cfs: Scheduler.Stop on cpu3, which is not a CPU of the machine"},
 		} {
 			assertPanics(t, tc.name, tc.f, tc.want)
 		}
+		un := mustNew(t, vparams(v))
+		assertPanics(t, "Fork before Start", func() { un.Fork(0, 0, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork before Start")
+		assertPanics(t, "Tick before Start", func() { un.Tick(0, 0) }, "cfs: Scheduler.Tick before Start")
 	})
+}
+
+// TestCheckAttr checks which attributes the Scheduler refuses before a run (sim.AttrChecker)
+// and that a real-time thread it accepts is reported by Err once it is created.
+func TestCheckAttr(t *testing.T) {
+	s := mustNew(t, vparams(V71))
+	for _, tc := range []struct {
+		name string
+		a    sched.Attr
+		want string
+	}{
+		{"normal", sched.Attr{Nice: 5}, ""},
+		{"idle", sched.Attr{Class: sched.Idle}, ""},
+		{"nice 20", sched.Attr{Nice: 20}, ""},
+		{"slice", sched.Attr{Slice: 100_000}, ""},
+		{"fifo 1 linux", sched.Attr{Class: sched.FIFO, RTPrio: 1}, ""},
+		{"rr 99 linux", sched.Attr{Class: sched.RR, RTPrio: 99}, ""},
+		{"normal with a freebsd scale", sched.Attr{RTScale: sched.RTFreeBSD}, ""},
+		{"fifo 0 freebsd", sched.Attr{Class: sched.FIFO, RTScale: sched.RTFreeBSD}, "cfs: fifo priority 0 on the freebsd scale (rtprio(2)): Linux's real-time priorities are sched_setscheduler's 1..99"},
+		{"rr 31 freebsd", sched.Attr{Class: sched.RR, RTPrio: 31, RTScale: sched.RTFreeBSD}, "cfs: rr priority 31 on the freebsd scale"},
+		{"fifo 0 linux", sched.Attr{Class: sched.FIFO}, "sched: fifo priority 0 outside 1..99"},
+		{"nice 21", sched.Attr{Nice: 21}, "sched: nice 21"},
+		{"class 9", sched.Attr{Class: 9}, "sched: invalid class 9"},
+	} {
+		err := s.CheckAttr(tc.a)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {
+			t.Errorf("%s: CheckAttr(%+v) = %v, want %q", tc.name, tc.a, err, tc.want)
+		}
+	}
+	if err := s.Start(sched.Config{Topology: topology.TwoCPU(), Hz: 1000}, &fakeEnv{tb: t}); err != nil {
+		t.Fatal(err)
+	}
+	s.Fork(0, 0, -1, 0, sched.Attr{})
+	if err := s.Err(); err != nil {
+		t.Fatalf("Err() after a normal thread = %v", err)
+	}
+	s.Fork(0, 1, -1, 0, sched.Attr{Class: sched.RR, RTPrio: 50})
+	s.Fork(0, 2, -1, 0, sched.Attr{Class: sched.FIFO, RTPrio: 50})
+	if err := s.Err(); err == nil || err.Error() != "cfs: thread t1: class rr is a real-time class, not modelled; it runs as SCHED_NORMAL" {
+		t.Errorf("Err() after an RR thread = %v, want the first real-time thread named", err)
+	}
+	if e, _ := s.Task(1); e.E.Class() != Normal {
+		t.Errorf("RR thread runs as %v, want SCHED_NORMAL", e.E.Class())
+	}
 }
 
 // TestNewidleBalanceWithoutOverload follows newidle_balance (fair.c v6.5 blob b3e25be58e2b):
@@ -624,17 +681,17 @@ func TestSchedulerPanics(t *testing.T) {
 func TestNewidleBalanceWithoutOverload(t *testing.T) {
 	m := newSMPMachine(t, topology.TwoCPU(), 1000, DefaultParams())
 	s := m.s
-	s.overload = false
-	base := &s.ds.Chain(0)[0]
-	ds := &s.dom[base.idx]
+	s.sys.overload = false
+	base := &s.sys.ds.Chain(0)[0]
+	ds := &s.sys.dom[base.idx]
 	ds.lastBalance, ds.interval = 0, 2
-	s.rqs[0].nextBalance = 500
+	s.sys.rqs[0].nextBalance = 500
 	now := int64(10 * 1_000_000) // jiffy 10 at HZ 1000
-	if s.newidleBalance(now, 0) {
+	if s.sys.NewidleBalance(now, 0) {
 		t.Fatal("newidleBalance pulled a task from an empty machine")
 	}
-	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.hz, s.ncpu)
-	if got := s.rqs[0].nextBalance; got != want || want >= 500 {
+	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.sys.hz, s.sys.ncpu)
+	if got := s.sys.rqs[0].nextBalance; got != want || want >= 500 {
 		t.Errorf("next_balance = %d, want %d (the base domain's idle interval after its last balance)", got, want)
 	}
 }

@@ -183,3 +183,55 @@ func ExampleScheduler() {
 	fmt.Println(s.Name(), running)
 	// Output: cfs-v6.5 map[cpu0:t0 cpu1:t1]
 }
+
+// A Linux real-time priority is accepted (the thread runs as SCHED_NORMAL and Err says so after
+// the run); FreeBSD's rtprio(2) scale is refused before it.
+func ExampleScheduler_CheckAttr() {
+	s, _ := cfs.New(cfs.DefaultParams())
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 10}))
+	fmt.Println(s.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 10, RTScale: sched.RTFreeBSD}))
+	// Output:
+	// <nil>
+	// cfs: fifo priority 10 on the freebsd scale (rtprio(2)): Linux's real-time priorities are sched_setscheduler's 1..99
+}
+
+// recorder is a sched.Env for driving a System by hand: it keeps the CPUs asked to reschedule.
+type recorder struct{ resched topology.CPUSet }
+
+func (r *recorder) Resched(c topology.CPU)                 { r.resched.Add(c) }
+func (r *recorder) Explaining() bool                       { return false }
+func (r *recorder) Explain(topology.CPU, sched.ID, string) {}
+
+// The System without the simulator: three tasks pinned to cpu0 wake there (the last fork has
+// the smallest START_DEBIT and runs first), their affinity is then widened, and idle cpu1's
+// balance at its base domain is asked, step by step. TwoCPU's CPUs are two packages, so the
+// balance moves utilisation into cpu1's spare capacity (migrate_util): both waiting tasks go,
+// and cpu1 is asked to reschedule.
+func ExampleSystem() {
+	t := topology.TwoCPU()
+	env := &recorder{}
+	s, err := cfs.NewSystem(cfs.DefaultParams(), t, 1000, env)
+	if err != nil {
+		panic(err)
+	}
+	var cpu0 topology.CPUSet
+	cpu0.Add(0)
+	var tasks []*cfs.Task
+	for i := range 3 {
+		task := s.Fork(0, cfs.NewTask(fmt.Sprint("t", i), cfs.Normal, 0), cpu0, 0)
+		s.Wakeup(0, task, nil, 0, sched.WakeFork)
+		tasks = append(tasks, task)
+	}
+	fmt.Println("cpu0 runs", s.Schedule(0, 0).E, "of", s.Tasks(0).Len(), "tasks")
+	for _, task := range tasks {
+		s.SetAttr(1_000_000, task, cfs.Normal, 0, nil, -1, t.CPUs())
+	}
+	env.resched = topology.CPUSet{}
+	moved, _ := s.LoadBalance(2_000_000, 1, s.Domains().Base(1), cfs.CPUIdle)
+	fmt.Println("moved", moved, "cpu0", s.Tasks(0).Len(), "cpu1", s.Tasks(1).Len(), "resched", env.resched.String())
+	fmt.Println("cpu1 runs", s.Schedule(2_000_000, 1).E)
+	// Output:
+	// cpu0 runs t2 of 3 tasks
+	// moved 2 cpu0 1 cpu1 2 resched 1
+	// cpu1 runs t1
+}

@@ -35,14 +35,14 @@ func decayUtil(u uint64, n int64, sh uint) uint64 {
 // catchUp brings the utilisation estimate of task t to tick j: t decays by the ticks since it
 // was last brought up to date, in which it did not run (a running task is brought up to date
 // at every tick of its CPU).
-func (s *Scheduler) catchUp(t *Task, j int64) {
+func (s *System) catchUp(t *Task, j int64) {
 	if j > t.utilTick {
 		t.util, t.utilTick = decayUtil(t.util, j-t.utilTick, s.utilShift), j
 	}
 }
 
 // catchUpCPU brings the utilisation signal of CPU rq to tick j.
-func (s *Scheduler) catchUpCPU(rq *cpuRQ, j int64) {
+func (s *System) catchUpCPU(rq *cpuRQ, j int64) {
 	if j > rq.utilTick {
 		rq.util, rq.utilTick = decayUtil(rq.util, j-rq.utilTick, s.utilShift), j
 	}
@@ -51,7 +51,7 @@ func (s *Scheduler) catchUpCPU(rq *cpuRQ, j int64) {
 // wakeUtil brings the utilisation estimate of sleeping task t to tick j and returns what it
 // left on its CPU's signal, which has decayed with it; a task that slept more than
 // 8<<utilShift ticks comes back with none.
-func (s *Scheduler) wakeUtil(t *Task, j int64) (left uint64) {
+func (s *System) wakeUtil(t *Task, j int64) (left uint64) {
 	slept := j - t.utilTick
 	s.catchUp(t, j)
 	left = t.util
@@ -63,7 +63,7 @@ func (s *Scheduler) wakeUtil(t *Task, j int64) (left uint64) {
 
 // detachUtil takes u off CPU c's utilisation signal at the current tick, saturating at 0
 // (detach_entity_load_avg, remove_entity_load_avg).
-func (s *Scheduler) detachUtil(c topology.CPU, u uint64) {
+func (s *System) detachUtil(c topology.CPU, u uint64) {
 	rq := &s.rqs[c]
 	s.catchUpCPU(rq, s.j)
 	rq.util -= min(rq.util, u)
@@ -73,7 +73,7 @@ func (s *Scheduler) detachUtil(c topology.CPU, u uint64) {
 // CPU's signal and its running task's estimate, brought up to date, both gain
 // capacity>>utilShift. (An idle CPU's signal only decays, and does so lazily.) The usual case,
 // both brought up to date at the previous tick, decays each by one tick in line.
-func (s *Scheduler) tickUtil(rq *cpuRQ, capacity uint64, j int64) {
+func (s *System) tickUtil(rq *cpuRQ, capacity uint64, j int64) {
 	sh := s.utilShift
 	gain := capacity >> sh
 	if rq.utilTick == j-1 {
@@ -82,7 +82,7 @@ func (s *Scheduler) tickUtil(rq *cpuRQ, capacity uint64, j int64) {
 		s.catchUpCPU(rq, j)
 	}
 	rq.util += gain
-	t := rq.curr.task
+	t := rq.curr
 	if t.utilTick == j-1 {
 		t.util, t.utilTick = t.util-t.util>>sh, j
 	} else {

@@ -89,8 +89,8 @@ func TestSchedulerUtilSignal(t *testing.T) {
 				m.check = m.checkInvariants
 				id := m.spawn(0, sched.Attr{}, tc.b)
 				task, _ := m.s.Task(id)
-				if task.Util() != 512 || m.s.rqs[0].util != 512 {
-					t.Fatalf("after the fork: task %d, CPU %d; want 512, 512", task.Util(), m.s.rqs[0].util)
+				if task.Util() != 512 || m.s.sys.rqs[0].util != 512 {
+					t.Fatalf("after the fork: task %d, CPU %d; want 512, 512", task.Util(), m.s.sys.rqs[0].util)
 				}
 				want := uint64(512) // the task's estimate, tick by tick
 				sleptAt := 0
@@ -109,9 +109,9 @@ func TestSchedulerUtilSignal(t *testing.T) {
 							sleptAt = m.tick
 						}
 					}
-					j := m.s.jiffies(m.now())
+					j := m.s.sys.jiffies(m.now())
 					got := decayUtil(task.util, j-task.utilTick, 6)
-					cpu := decayUtil(m.s.rqs[0].util, j-m.s.rqs[0].utilTick, 6)
+					cpu := decayUtil(m.s.sys.rqs[0].util, j-m.s.sys.rqs[0].utilTick, 6)
 					if got != want || cpu != want {
 						t.Fatalf("tick %d (asleep %t): task's estimate %d, CPU's signal %d; want %d for both", m.tick, th.asleep, got, cpu, want)
 					}

@@ -1,0 +1,578 @@
+// This file implements System, the fair class on a whole machine as explicit state: every
+// CPU's run queue, cfs_tasks list and statistics, and the kernel's entry points on them
+// (wakeup placement and enqueue, the pick with newly idle and active balance, stop, tick,
+// attribute changes), without the simulator.
+
+package cfs
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A System is the fair class on a whole machine as explicit state, without the simulator: one
+// [RunQueue] per CPU of the topology with its cfs_tasks list ([TaskList]) and running task,
+// the statistics the SMP decisions read ([CPUStat]), the sched domains ([Domains]) with their
+// balancing clocks, intervals and failure counts, the root domain's overload flag, and the
+// LLCs' idle-core and scan hints. Its methods are the kernel's entry points on that state:
+// [System.Wakeup] (select_task_rq_fair and the enqueue), [System.Schedule]
+// (pick_next_task_fair with newidle_balance and the active-balance stopper), [System.Stop],
+// [System.Tick] (scheduler_tick with rebalance_domains), [System.SetAttr], and the balancing
+// steps a caller can drive one at a time: [System.SelectTaskRQ], [System.LoadBalance],
+// [System.NewidleBalance], [System.ActiveBalance], [System.RebalanceDomains]. A [Scheduler] is
+// a thin adapter from the simulator's thread ids and attributes to a System.
+//
+// The System asks for reschedules, and gives explanations, through the sched.Env passed to
+// [NewSystem]: Resched(c) when CPU c should pick again (a wakee or a pulled task preempts, an
+// idle CPU gets work, a busiest CPU must run its stopper for an active balance). A caller
+// driving the System by hand passes an Env that records those CPUs. Time is explicit (now, in
+// nanoseconds, non-decreasing); jiffies are now·hz/10^9.
+//
+// A System is deterministic and not safe for concurrent use.
+type System struct {
+	p    Params
+	smp  SMPParams
+	env  sched.Env
+	topo *topology.Topology
+	ds   *Domains
+	hz   int
+	ncpu int
+
+	rqs     []cpuRQ
+	stats   []CPUStat
+	dom     []domainState
+	sgImb   []bool
+	idleCor []bool
+	idleScn []int
+
+	overload  bool
+	utilShift uint
+	j         int64 // the tick of the call in progress, for block
+	chosen    []*Task
+	examined  []*Task
+}
+
+// cpuRQ is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
+// machine runs, the balancing clock and the utilisation stand-in.
+type cpuRQ struct {
+	c           *RunQueue
+	id          topology.CPU
+	tasks       TaskList
+	curr        *Task // the running task: the one Schedule last returned
+	nextBalance int64
+	active      bool
+	pushCPU     topology.CPU
+	// util is the CPU's utilisation signal (cfs_rq->avg.util_avg), decayed up to utilTick: it
+	// decays at every tick, lazily, and grows by capacity>>utilShift at a busy one; a task's
+	// estimate joins it when the task is attached (fork, wakeup, migration in) and leaves it
+	// when the task is detached (migration out, exit, a wakeup elsewhere). A sleeping task's
+	// share stays and decays with it.
+	util     uint64
+	utilTick int64 // the tick up to which util is decayed
+}
+
+// NewSystem returns the System of machine t with parameters p scaled for its CPU count
+// ([Params.ForCPUs]) and hz ticks per second, every CPU idle, reporting reschedules and
+// explanations to env (which may be nil: then nothing is reported). It returns an error if p
+// is invalid, t is nil or hz is not positive.
+func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, fmt.Errorf("cfs: NewSystem without a topology")
+	}
+	if hz <= 0 {
+		return nil, fmt.Errorf("cfs: NewSystem: hz %d", hz)
+	}
+	s := &System{topo: t, env: env, hz: hz, ncpu: t.NumCPUs()}
+	s.p = p.ForCPUs(s.ncpu)
+	s.smp = s.p.SMP
+	s.ds = NewDomains(t, s.smp.Groups)
+	n := t.NumIDs()
+	s.rqs = make([]cpuRQ, n)
+	s.stats = make([]CPUStat, n)
+	s.dom = make([]domainState, s.ds.NumDomains())
+	s.sgImb = make([]bool, len(s.ds.Groups()))
+	s.idleCor = make([]bool, n)
+	s.idleScn = make([]int, n)
+	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
+	block := s.block
+	for c := range t.CPUs().All() {
+		rq := &s.rqs[c]
+		rq.c, rq.id = NewRunQueue(int(c), s.p), c
+		rq.c.onBlock = block
+		cp := uint64(t.Capacity(c))
+		s.stats[c] = CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
+		// As after boot: every CPU has idled once (has_idle_cores) and the LLC scan bound is
+		// what update_idle_cpu_scan gives an idle LLC.
+		s.idleCor[s.ds.LLCID(c)] = true
+		s.idleScn[s.ds.LLCID(c)] = s.ds.LLCSize(c)
+		for k := range s.ds.Chain(c) {
+			sd := &s.ds.Chain(c)[k]
+			s.dom[sd.idx].interval = sd.MinInterval()
+		}
+	}
+	return s, nil
+}
+
+// Params returns the parameters the CPUs run with: those given to NewSystem, scaled for the
+// machine.
+func (s *System) Params() Params { return s.p }
+
+// Topology returns the machine.
+func (s *System) Topology() *topology.Topology { return s.topo }
+
+// Domains returns the balancer's view of the machine.
+func (s *System) Domains() *Domains { return s.ds }
+
+// RunQueue returns the fair-class run queue of CPU c.
+func (s *System) RunQueue(c topology.CPU) *RunQueue { return s.rqs[c].c }
+
+// Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
+// the System.
+func (s *System) Stats() []CPUStat { return s.stats }
+
+// Tasks returns CPU c's cfs_tasks list.
+func (s *System) Tasks(c topology.CPU) *TaskList { return &s.rqs[c].tasks }
+
+// Curr returns the task CPU c runs (the one [System.Schedule] last returned for it and that
+// has not stopped), or nil.
+func (s *System) Curr(c topology.CPU) *Task { return s.rqs[c].curr }
+
+// Overload reports the root domain's overload flag (rd->overload): some CPU had two or more
+// tasks when its statistics were last refreshed, or the last top-level balance said so.
+func (s *System) Overload() bool { return s.overload }
+
+// NextBalance returns the jiffy at which CPU c's next periodic balance is due
+// (rq->next_balance).
+func (s *System) NextBalance(c topology.CPU) int64 { return s.rqs[c].nextBalance }
+
+// ActivePending returns the CPU that asked CPU c to push a task away (active balance) and true,
+// or false if c has no pending active balance (rq->active_balance, rq->push_cpu).
+func (s *System) ActivePending(c topology.CPU) (topology.CPU, bool) {
+	return s.rqs[c].pushCPU, s.rqs[c].active
+}
+
+// Fork returns a new task for entity e, allowed on allowed, created on cpu and not yet
+// runnable (sched_fork): its first [System.Wakeup], with sched.WakeFork, places it. Its
+// utilisation estimate starts at half the capacity cpu has left, as post_init_entity_util_avg
+// caps it. Fork panics if cpu is not a CPU of the machine or allowed has none of its CPUs.
+func (s *System) Fork(now int64, e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
+	s.mustCPU("Fork", cpu)
+	t := NewSMPTask(e, allowed.Intersect(s.topo.CPUs()), cpu)
+	st := &s.stats[cpu]
+	t.util = (st.Capacity - min(st.Capacity, st.Util)) / 2
+	t.utilTick = s.jiffies(now)
+	return t
+}
+
+// jiffies converts simulated time to ticks.
+func (s *System) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_000_000 }
+
+// enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and attaches its
+// utilisation, up to date, to the CPU's signal (attach_entity_load_avg).
+func (s *System) enlist(c topology.CPU, t *Task) {
+	rq := &s.rqs[c]
+	s.catchUpCPU(rq, s.j)
+	rq.tasks.PushFront(t)
+	s.catchUp(t, s.j)
+	rq.util += t.util
+	t.cpu = c
+}
+
+// delist takes task t off CPU c's list, its estimate brought up to date. A task going to
+// sleep leaves its utilisation in the CPU's signal, where it decays as blocked utilisation;
+// any other (migration, exit) detaches it.
+func (s *System) delist(c topology.CPU, t *Task, sleep bool) {
+	s.rqs[c].tasks.Remove(t)
+	s.catchUp(t, s.j)
+	if !sleep {
+		s.detachUtil(c, t.util)
+	}
+}
+
+// block is __block_task for a task whose delayed dequeue (v7.1) finished inside a CPU method (a
+// pick, a wakeup preemption check): it leaves its CPU's cfs_tasks list and, as a sleeper,
+// leaves its utilisation behind as blocked utilisation.
+func (s *System) block(e *Entity) {
+	t := e.task
+	s.delist(t.cpu, t, true)
+}
+
+// refresh recomputes CPU c's statistics from its queues, and raises the root domain's overload
+// flag when c has two tasks or more (add_nr_running). nr_running counts delayed-dequeue tasks
+// (v7.1), which are still queued; the h_nr_running the balancer reads, and cpu_runnable, count
+// only the runnable ones (h_nr_runnable), as v7.1's balancer does.
+func (s *System) refresh(c topology.CPU) {
+	rq := &s.rqs[c]
+	st := &s.stats[c]
+	root := rq.c.Root()
+	nr := uint32(root.HNrRunning())
+	nrr := uint32(root.HNrRunnable())
+	st.NrRunning, st.HNrRunning = nr, nrr
+	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
+	st.Load = ScaleLoadDown(root.Load().Weight)
+	st.Runnable = uint64(nrr) * topology.CapacityScale
+	s.catchUpCPU(rq, s.j)
+	st.Util = min(rq.util, st.Capacity)
+	if nr >= 2 {
+		s.overload = true
+	}
+}
+
+// explaining reports whether the machine wants explanations; callers test it before building
+// one, so that a machine that does not explain pays no allocation for them.
+func (s *System) explaining() bool { return s.env != nil && s.env.Explaining() }
+
+// explain records why when the machine is explaining.
+func (s *System) explain(c topology.CPU, tid sched.ID, why fmt.Stringer) {
+	if s.explaining() {
+		s.env.Explain(c, tid, why.String())
+	}
+}
+
+// resched asks the environment to reschedule CPU c.
+func (s *System) resched(c topology.CPU) {
+	if s.env != nil {
+		s.env.Resched(c)
+	}
+}
+
+// tidOf returns the thread id of a Scheduler's task, or -1 for a task without a thread.
+func tidOf(t *Task) sched.ID {
+	if t == nil || t.th == nil {
+		return -1
+	}
+	return t.th.id
+}
+
+type explainf struct {
+	f    string
+	args []any
+}
+
+func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
+
+// Wakeup makes task t runnable (try_to_wake_up with select_task_rq_fair) and returns where it
+// went and the preemption decision there. A new task (sched.WakeFork) is placed by the fork
+// slow path from from, the parent's CPU, and started there by [RunQueue.Fork] (task_fork_fair
+// and wake_up_new_task, placed against the chosen CPU's queue; parent, if it is the task
+// running on that CPU in the same group, is the one whose vruntime the child may swap); a
+// sleeper is placed by [System.SelectTaskRQ] (recording the waker's wakee flips) and enqueued,
+// as a migrated wakeup if it changes CPU. A CPU the wakee should preempt, or an idle one, is
+// rescheduled. A task whose sleep was delayed (v7.1) is still queued: ttwu_runnable requeues
+// it on its own CPU ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq;
+// the selection returned is then that CPU with no reason. Wakeup panics if from is not a CPU
+// of the machine or t is runnable and not a delayed sleeper.
+func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, WakeupDecision) {
+	s.mustCPU("Wakeup", from)
+	s.j = s.jiffies(now)
+	if t.E.onRQ {
+		if !t.E.delayed {
+			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
+		}
+		return CPUSelection{CPU: t.cpu, Target: t.cpu}, s.wakeDelayed(now, t)
+	}
+	fork := flags&sched.WakeFork != 0
+	left := s.wakeUtil(t, s.j)
+	pl := s.SelectTaskRQ(now, t, from, flags)
+	dst := pl.CPU
+	rq := &s.rqs[dst]
+	var d WakeupDecision
+	switch {
+	case fork:
+		var pe *Entity
+		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
+			pe = p.E
+		}
+		d = rq.c.Fork(pe, t.E, uint64(now))
+	case dst != t.cpu && t.E.q != nil:
+		t.migrationsTotal++
+		d = rq.c.WakeupMigrated(t.E, uint64(now))
+	default:
+		d = rq.c.Wakeup(t.E, uint64(now))
+	}
+	if !fork {
+		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
+		s.detachUtil(t.cpu, left)
+	}
+	s.enlist(dst, t)
+	s.refresh(dst)
+	if s.explaining() {
+		s.explain(dst, tidOf(t), explainf{"%v; %v", []any{pl, d}})
+	}
+	if rq.c.NeedResched() {
+		s.resched(dst)
+	}
+	return pl, d
+}
+
+// SelectTaskRQ is select_task_rq_fair for task t woken from CPU from (the waker's CPU, the
+// parent's for a fork): it records the waker's wakee flips (a waker is the task running on
+// from), asks [SelectTaskRQ] with the System's statistics and hints, and applies the hints the
+// answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
+// panics if from is not a CPU of the machine.
+func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) CPUSelection {
+	s.mustCPU("SelectTaskRQ", from)
+	fork := flags&sched.WakeFork != 0
+	var waker *Task
+	if w := s.rqs[from].curr; w != nil && w != t {
+		waker = w
+	}
+	if waker != nil && !fork {
+		waker.RecordWakee(t, now)
+	}
+	env := WakeEnv{Domains: s.ds, Stats: s.stats, Task: t, Waker: waker, This: from, Prev: t.cpu,
+		Sync: flags&sched.WakeSync != 0, Fork: fork, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, Params: s.smp}
+	if fork {
+		env.Prev = from
+	}
+	pl := SelectTaskRQ(&env)
+	if pl.ClearIdleCores {
+		s.idleCor[s.ds.LLCID(pl.Target)] = false
+	}
+	if pl.SetRecentUsed {
+		t.recentUsedCPU = pl.RecentUsed
+	}
+	return pl
+}
+
+// wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
+// queued, so ttwu_runnable requeues it where it is (ENQUEUE_DELAYED) and judges wakeup
+// preemption, without select_task_rq and without recording the waker's wakee.
+func (s *System) wakeDelayed(now int64, t *Task) WakeupDecision {
+	c := t.cpu
+	rq := &s.rqs[c]
+	d := rq.c.Wakeup(t.E, uint64(now))
+	s.refresh(c)
+	if s.explaining() {
+		s.explain(c, tidOf(t), explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+	}
+	if rq.c.NeedResched() {
+		s.resched(c)
+	}
+	return d
+}
+
+// Schedule returns the task cpu runs next, or nil if it idles: pick_next_task_fair, with the
+// task cpu ran (if it stopped, see [System.Stop]) still in place. A pending active balance
+// pushes one task away first ([System.ActiveBalance], the stopper); an empty CPU tries
+// [System.NewidleBalance], records when it went idle, and picks again after a pull (which in
+// v7.1 may have brought only delayed tasks, which the pick dequeues); the picked task moves to
+// the head of the CPU's cfs_tasks and becomes [System.Curr]. Schedule panics if cpu is not a
+// CPU of the machine.
+func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
+	s.mustCPU("Schedule", cpu)
+	rq := &s.rqs[cpu]
+	s.j = s.jiffies(now)
+	if rq.active {
+		s.ActiveBalance(now, cpu, rq.pushCPU)
+	}
+	e := rq.c.Schedule(uint64(now))
+	if e == nil {
+		s.refresh(cpu) // the pick may have dequeued delayed tasks
+		s.stats[cpu].IdleStamp = uint64(now)
+		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
+		// balance again, as pick_next_task_fair does after a successful newidle balance.
+		for e == nil && s.NewidleBalance(now, cpu) {
+			e = rq.c.Schedule(uint64(now))
+			s.refresh(cpu)
+		}
+	}
+	rq.curr = nil
+	if e == nil {
+		s.refresh(cpu)
+		s.updateIdleCore(cpu)
+		return nil
+	}
+	s.stats[cpu].IdleStamp = 0
+	t := e.task
+	rq.curr = t
+	rq.tasks.MoveToFront(t)
+	s.catchUp(t, s.j)
+	s.updateMisfit(cpu)
+	s.refresh(cpu)
+	return t
+}
+
+// updateIdleCore is __update_idle_core: when cpu idles and every SMT sibling is idle, its LLC
+// has an idle core.
+func (s *System) updateIdleCore(cpu topology.CPU) {
+	if !s.ds.SMTActive() {
+		return
+	}
+	for _, c := range s.ds.SMT(cpu) {
+		if !s.stats[c].Idle() {
+			return
+		}
+	}
+	s.idleCor[s.ds.LLCID(cpu)] = true
+}
+
+// updateMisfit is update_misfit_status for cpu's running task.
+func (s *System) updateMisfit(cpu topology.CPU) {
+	if !s.topo.Asymmetric() {
+		return
+	}
+	st := &s.stats[cpu]
+	t := s.rqs[cpu].curr
+	if t == nil || t.nAllowed == 1 || fitsCapacity(t.util, st.Capacity) {
+		st.MisfitLoad = 0
+		return
+	}
+	st.MisfitLoad = max(TaskHLoad(t.E), 1)
+}
+
+// Stop tells the System that task t, running on cpu, stopped: dequeue_task with DEQUEUE_SLEEP
+// for sched.Sleep ([RunQueue.Sleep]; in v7.1 a task that is not eligible stays queued, delayed,
+// and on the CPU's cfs_tasks list), with DEQUEUE_SLEEP | DEQUEUE_SPECIAL for sched.Exit
+// ([RunQueue.Exit], never delayed), yield_task_fair for sched.Yield, nothing for sched.Preempt.
+// The task stays the CPU's running entity: the next [System.Schedule] puts it back only where
+// the picked task's hierarchy differs ([RunQueue.Schedule]), as __schedule does; cpu has no
+// [System.Curr] until then. A still-queued task that may no longer run on cpu, delayed or not,
+// is put back at once and moves to an allowed CPU (move_queued_task, which keeps a delayed task
+// delayed). Stop panics if cpu is not a CPU of the machine, or if why is sched.Sleep or
+// sched.Exit and t is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
+func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason) {
+	s.mustCPU("Stop", cpu)
+	rq := &s.rqs[cpu]
+	n := uint64(now)
+	s.j = s.jiffies(now)
+	switch why {
+	case sched.Sleep:
+		rq.c.Sleep(t.E, n)
+		if !t.E.delayed {
+			s.delist(cpu, t, true)
+		}
+	case sched.Exit:
+		rq.c.Exit(t.E, n)
+		if rq.tasks.Contains(t) {
+			s.delist(cpu, t, false) // task_dead_fair: remove_entity_load_avg
+		}
+	case sched.Yield:
+		rq.c.Yield(n)
+	}
+	// The stopped task stays the CPU's running entity until Schedule: pick_next_task_fair runs
+	// with it in place, so that it can be picked again without restarting its slice, and a
+	// group entity above it keeps running when the next task is in the same group.
+	rq.curr = nil
+	if t.E.onRQ && !t.allowed.Has(cpu) {
+		rq.c.Deschedule(n)
+		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
+	}
+	s.refresh(cpu)
+}
+
+// Move migrates task t, queued and not running, to CPU dst (move_queued_task, as an affinity
+// change or a caller's experiment does): detach_task and attach_task, a delayed task moving
+// delayed. Move panics if dst is not a CPU of the machine or t is not queued, or runs.
+func (s *System) Move(now int64, t *Task, dst topology.CPU) {
+	s.mustCPU("Move", dst)
+	if !t.E.onRQ || s.rqs[t.cpu].curr == t {
+		panic(fmt.Sprintf("cfs: System.Move of %v, which is not queued or runs", t))
+	}
+	s.j = s.jiffies(now)
+	s.move(now, t, t.cpu, dst)
+}
+
+// move migrates queued task t from src to dst: detach_task and attach_task (move_queued_task).
+// A delayed task moves delayed. It joins dst's list before the enqueue, whose preemption check
+// may dequeue it for good (v7.1).
+func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
+	n := uint64(now)
+	s.rqs[src].c.MigrateOut(t.E, n)
+	s.delist(src, t, false)
+	t.migrationsTotal++
+	s.enlist(dst, t)
+	d := s.rqs[dst].c.MigrateIn(t.E, n)
+	s.refresh(src)
+	s.refresh(dst)
+	if d.Preempt {
+		s.resched(dst)
+	}
+}
+
+// Tick is the scheduler tick on cpu (scheduler_tick): on a busy CPU the CPU's utilisation
+// signal and the running task's estimate gain capacity/2^k (everything decays lazily, by the
+// ticks that passed, when it is next read or changes state), task_tick_fair charges the
+// running task and may ask for a resched, the misfit status is updated, and when the CPU's
+// next_balance is due, rebalance_domains balances every domain whose interval has elapsed.
+// Apart from the balancing, its cost does not depend on the number of tasks on the CPU.
+// Tick panics if cpu is not a CPU of the machine.
+func (s *System) Tick(now int64, cpu topology.CPU) {
+	s.mustCPU("Tick", cpu)
+	rq := &s.rqs[cpu]
+	j := s.jiffies(now)
+	s.j = j
+	busy := rq.curr != nil
+	if busy {
+		s.tickUtil(rq, s.stats[cpu].Capacity, j)
+		var d TickDecision
+		rq.c.tick(uint64(now), &d)
+		if rq.c.NeedResched() {
+			if s.explaining() {
+				s.explain(cpu, tidOf(rq.curr), d)
+			}
+			s.resched(cpu)
+		}
+		s.updateMisfit(cpu)
+	}
+	s.refresh(cpu)
+	if j >= rq.nextBalance {
+		idle := CPUIdle
+		if busy {
+			idle = CPUNotIdle
+		}
+		s.RebalanceDomains(now, cpu, idle)
+	}
+}
+
+// SetAttr changes task t's fair class (__sched_setscheduler) and group (sched_move_task), its
+// nice level (set_user_nice), its custom slice if slice >= 0 (sched_setattr's sched_runtime,
+// v7.1 only: [RunQueue.SetSlice], or [Entity.SetSlice] for a task that is not queued; 0 goes
+// back to the default) and its affinity (set_cpus_allowed_ptr, which moves a queued task off a
+// CPU it may no longer use and reschedules a running one so that it leaves at its next stop). A
+// task whose dequeue was delayed (v7.1) is still queued: each change dequeues and enqueues it
+// around the change as the kernel's sched_change does, and it stays delayed, on its CPU or on
+// the one it is moved to. SetAttr panics if allowed holds no CPU of the machine.
+func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, slice int64, allowed topology.CPUSet) {
+	e := t.E
+	cpu := t.cpu
+	rq := &s.rqs[cpu]
+	n := uint64(now)
+	s.j = s.jiffies(now)
+	resched := false
+	if class != e.class || g != e.group {
+		resched = rq.c.Requeue(e, n, func() {
+			e.SetGroup(g)
+			e.setClass(class)
+		})
+	}
+	if nice != e.nice {
+		resched = rq.c.SetNice(e, nice, n) || resched
+	}
+	if slice >= 0 && s.p.Version >= V71 {
+		if e.onRQ {
+			rq.c.SetSlice(e, uint64(slice), n)
+		} else {
+			e.SetSlice(uint64(slice))
+		}
+	}
+	t.SetAllowed(allowed.Intersect(s.topo.CPUs()))
+	if !t.allowed.Has(cpu) {
+		switch {
+		case rq.curr == t:
+			resched = true
+		case e.onRQ:
+			s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
+		}
+	}
+	s.refresh(cpu)
+	if resched || rq.c.NeedResched() {
+		s.resched(cpu)
+	}
+}

@@ -1,0 +1,309 @@
+// This file implements the System's load balancing, step by step: rebalance_domains,
+// newidle_balance, load_balance (with the moves its decisions call for) and the active-balance
+// stopper, active_load_balance_cpu_stop.
+
+package cfs
+
+import "github.com/schedkit/schedkit/topology"
+
+// maxPinnedInterval is MAX_PINNED_INTERVAL (ms): the longest balance interval after all tasks
+// were pinned.
+const maxPinnedInterval = 512
+
+// domainState is the mutable part of a struct sched_domain.
+type domainState struct {
+	lastBalance int64
+	interval    int
+	failed      int
+}
+
+// RebalanceDomains is rebalance_domains on cpu, in state idle (CPUIdle or CPUNotIdle): from
+// the lowest domain up, balance each domain whose interval elapsed ([System.LoadBalance]),
+// stopping above a level where another CPU of the group balances, and set the CPU's
+// next_balance ([System.NextBalance]) to the earliest next due time. [System.Tick] calls it
+// when next_balance is due. It panics if cpu is not a CPU of the machine.
+func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+	s.mustCPU("RebalanceDomains", cpu)
+	j := s.jiffies(now)
+	s.j = j
+	busy := idle != CPUIdle && !s.stats[cpu].IdleOnly()
+	next := j + int64(60*s.hz)
+	cont := true
+	chain := s.ds.Chain(cpu)
+	for k := range chain {
+		sd := &chain[k]
+		if !cont {
+			break
+		}
+		ds := &s.dom[sd.idx]
+		iv := BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
+		if j >= ds.lastBalance+iv {
+			var moved int
+			moved, cont = s.LoadBalance(now, cpu, sd, idle)
+			if moved > 0 {
+				idle = CPUNotIdle
+				if s.stats[cpu].Idle() {
+					idle = CPUIdle
+				}
+				busy = idle != CPUIdle && !s.stats[cpu].IdleOnly()
+			}
+			ds.lastBalance = j
+			iv = BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
+		}
+		next = min(next, ds.lastBalance+iv)
+	}
+	s.rqs[cpu].nextBalance = next
+}
+
+// NewidleBalance is newidle_balance on cpu, about to idle: when some CPU has more than one task (the root domain's
+// overload flag), balance each SD_BALANCE_NEWIDLE domain from the lowest up until a task was
+// pulled; without the flag, only bring the CPU's next periodic balance forward to the base
+// domain's idle interval. The kernel also skips domains whose measured balancing cost exceeds the CPU's average
+// idle time; the model has no such costs and never skips. It reports whether a task was pulled
+// (or cpu has tasks again). [System.Schedule] calls it for a CPU that found nothing to run. It
+// panics if cpu is not a CPU of the machine.
+func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
+	s.mustCPU("NewidleBalance", cpu)
+	rq := &s.rqs[cpu]
+	j := s.jiffies(now)
+	s.j = j
+	next := j + int64(s.hz)
+	pulled := false
+	if chain := s.ds.Chain(cpu); !s.overload && len(chain) > 0 {
+		// Nothing to pull anywhere (rd->overload clear): newidle_balance still brings the
+		// next periodic balance forward to the base domain's idle interval.
+		sd := &chain[0]
+		ds := &s.dom[sd.idx]
+		next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
+	}
+	if s.overload {
+		for k := range s.ds.Chain(cpu) {
+			sd := &s.ds.Chain(cpu)[k]
+			ds := &s.dom[sd.idx]
+			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
+			if sd.flags&topology.SDBalanceNewIdle != 0 {
+				moved, _ := s.LoadBalance(now, cpu, sd, CPUNewlyIdle)
+				pulled = moved > 0
+			}
+			if pulled || s.stats[cpu].NrRunning > 0 {
+				break
+			}
+		}
+	}
+	rq.nextBalance = min(rq.nextBalance, next)
+	return pulled || s.stats[cpu].NrRunning > 0
+}
+
+// LoadBalance is load_balance of v6.5 for cpu at domain sd (one of cpu's [Domains.Chain]) in
+// state idle: should_we_balance, [FindBusiestGroup], [FindBusiestQueue], [DetachTasks] with its
+// retries (LBF_NEED_BREAK, LBF_DST_PINNED, LBF_ALL_PINNED), the moves, the domain's failure
+// count and interval, and, when balancing keeps failing, the start of an active balance (the
+// busiest CPU is asked to reschedule, and runs [System.ActiveBalance] at its next
+// [System.Schedule]). It returns the number of tasks moved and whether balancing should
+// continue at the levels above (should_we_balance). It panics if cpu is not a CPU of the
+// machine.
+func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
+	s.mustCPU("LoadBalance", cpu)
+	s.j = s.jiffies(now)
+	ds := &s.dom[sd.idx]
+	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
+		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity(), Params: s.smp}
+	dstGrpMask := sd.groups[0].balance
+	var flags LBFlags
+	cont = true
+	var bg BusiestGroup
+	var src topology.CPU
+	activeStarted := false
+redo:
+	if !ShouldWeBalance(&env) {
+		cont = false
+		goto outBalanced
+	}
+	bg = FindBusiestGroup(&env)
+	if sd.parent == nil {
+		s.overload = bg.Overload
+	}
+	if idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd {
+		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.SumUtil, sd.weight, sd.ImbalancePct())
+	}
+	if bg.Group == nil {
+		goto outBalanced
+	}
+	{
+		var ok bool
+		src, ok = FindBusiestQueue(&env, &bg)
+		if !ok {
+			goto outBalanced
+		}
+	}
+	flags = LBFAllPinned
+	if s.stats[src].NrRunning > 1 {
+		if bg.Migration == MigrateUtil || bg.Migration == MigrateMisfit {
+			// detach_tasks reads the utilisation of the tasks it examines.
+			for p := s.rqs[src].tasks.head; p != nil; p = p.next {
+				s.catchUp(p, s.j)
+			}
+		}
+		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
+			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: dstGrpMask}
+		examined := 0
+		for {
+			me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
+			var d Detach
+			s.chosen, d = DetachTasks(&me, &s.rqs[src].tasks, s.chosen[:0])
+			examined += d.Examined
+			s.apply(now, &me, d)
+			moved += d.Detached
+			me.Imbalance, flags = d.Imbalance, d.Flags
+			if d.Detached > 0 {
+				if s.explaining() {
+					s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg, d, src}})
+				}
+			}
+			if flags&LBFNeedBreak != 0 {
+				flags &^= LBFNeedBreak
+				if examined < int(s.stats[src].NrRunning) {
+					continue
+				}
+			}
+			if flags&LBFDstPinned != 0 && me.Imbalance > 0 {
+				env.CPUs.Remove(env.DstCPU)
+				env.DstCPU = d.NewDst
+				flags &^= LBFDstPinned
+				examined = 0
+				continue
+			}
+			break
+		}
+		if sd.parent != nil && flags&LBFSomePinned != 0 && me.Imbalance > 0 {
+			s.sgImb[sd.parent.groups[0].id] = true
+		}
+		if flags&LBFAllPinned != 0 {
+			env.CPUs.Remove(src)
+			if !env.CPUs.SubsetOf(dstGrpMask) {
+				goto redo
+			}
+			goto outAllPinned
+		}
+	}
+	if moved == 0 {
+		if idle != CPUNewlyIdle {
+			ds.failed++
+		}
+		if NeedActiveBalance(&env, src, bg.Migration, ds.failed) {
+			bc := s.rqs[src].curr
+			if bc == nil || !bc.allowed.Has(cpu) {
+				goto outOnePinned
+			}
+			if !s.rqs[src].active {
+				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
+				activeStarted = true
+				if s.explaining() {
+					s.explain(src, tidOf(bc), explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+				}
+				s.resched(src)
+			}
+		}
+	} else {
+		ds.failed = 0
+	}
+	if !activeStarted || NeedActiveBalance(&env, src, bg.Migration, ds.failed) {
+		ds.interval = sd.MinInterval()
+	}
+	return moved, cont
+
+outBalanced:
+	if sd.parent != nil && flags&LBFAllPinned == 0 {
+		s.sgImb[sd.parent.groups[0].id] = false
+	}
+outAllPinned:
+	ds.failed = 0
+outOnePinned:
+	if idle == CPUNewlyIdle {
+		return 0, cont
+	}
+	if (flags&LBFAllPinned != 0 && ds.interval < maxPinnedInterval) || ds.interval < sd.MaxInterval() {
+		ds.interval *= 2
+	}
+	return 0, cont
+}
+
+// apply carries out a [DetachTasks] outcome: the chosen tasks leave the source, the examined
+// tasks that stayed move to the head of its list in examination order, and the chosen ones are
+// attached to the destination in reverse detach order (attach_tasks takes them from the head of
+// env->tasks, where each was added).
+func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
+	src := &s.rqs[me.Src]
+	s.examined = s.examined[:0]
+	for p, k := src.tasks.tail, 0; p != nil && k < d.Examined; p, k = p.prev, k+1 {
+		s.examined = append(s.examined, p)
+	}
+	n := uint64(now)
+	for _, t := range s.chosen {
+		src.c.MigrateOut(t.E, n)
+		s.delist(me.Src, t, false)
+	}
+	for _, t := range s.examined {
+		if src.tasks.Contains(t) {
+			src.tasks.MoveToFront(t)
+		}
+	}
+	dst := me.DstCPU
+	resched := false
+	for i := len(s.chosen) - 1; i >= 0; i-- {
+		t := s.chosen[i]
+		t.migrationsTotal++
+		s.enlist(dst, t)
+		w := s.rqs[dst].c.MigrateIn(t.E, n)
+		resched = resched || w.Preempt
+	}
+	s.refresh(me.Src)
+	s.refresh(dst)
+	if resched {
+		s.resched(dst)
+	}
+}
+
+// ActiveBalance is active_load_balance_cpu_stop on busiest CPU cpu: the stopper preempts the
+// fair class (put_prev_task_fair of the task cpu ran, [RunQueue.Deschedule]), then moves the
+// least recently run task that may run on target there, at the lowest of target's domains
+// that spans cpu. It returns the task moved, or nil. [System.Schedule] calls it, with the CPU
+// that asked ([System.ActivePending]), when an active balance is pending; a caller may call it
+// for any pair of CPUs. It panics if cpu or target is not a CPU of the machine.
+func (s *System) ActiveBalance(now int64, cpu, target topology.CPU) *Task {
+	s.mustCPU("ActiveBalance", cpu)
+	s.mustCPU("ActiveBalance", target)
+	s.j = s.jiffies(now)
+	rq := &s.rqs[cpu]
+	rq.c.Deschedule(uint64(now))
+	rq.active = false
+	// The kernel's test is busiest_rq->nr_running <= 1 with the stopper itself counted.
+	if s.stats[cpu].NrRunning == 0 {
+		return nil
+	}
+	var sd *SchedDomain
+	for k := range s.ds.Chain(target) {
+		if d := &s.ds.Chain(target)[k]; d.span.Has(cpu) {
+			sd = d
+			break
+		}
+	}
+	if sd == nil {
+		return nil
+	}
+	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats, Params: s.smp,
+		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.MaxCapacity()}
+	// The stopper's lb_env leaves migration_type 0, migrate_load, so v7.1 may push a delayed task.
+	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcRQ: rq.c, DstRQ: s.rqs[target].c, Now: uint64(now), Flags: LBFActiveLB}
+	for p := rq.tasks.tail; p != nil; p = p.prev {
+		if v := CanMigrateTask(&me, p); v.OK {
+			s.move(now, p, cpu, target)
+			s.dom[sd.idx].failed = 0
+			if s.explaining() {
+				s.explain(target, -1, explainf{"active balance moved %v from %v", []any{p, cpu}})
+			}
+			return p
+		}
+	}
+	return nil
+}
