@@ -68,11 +68,13 @@ func run(w io.Writer) error {
 	const z = 1 << 40 // the queue's zero_vruntime; vruntimes are written relative to it
 	ms := uint64(time.Millisecond)
 	nice0 := cfs.TaskLoad(cfs.Normal, 0).Weight
+	// Each deadline is vruntime + slice·1024/weight, as the kernel sets it; D is three times
+	// as heavy and asked for 0.15 ms, so its request ends 0.05 ms of vruntime after it starts.
 	states := []cfs.EntityState{
-		{Name: "A (ran a lot)", Weight: nice0, Vruntime: z + 4*ms, Deadline: z + 7*ms},
-		{Name: "B (behind, long request)", Weight: nice0, Vruntime: z - 2*ms, Deadline: z + 6*ms},
-		{Name: "C (behind, short request)", Weight: nice0, Vruntime: z - 1*ms, Deadline: z + 1*ms},
-		{Name: "D (heavy, ahead)", Weight: 3 * nice0, Vruntime: z + 1*ms, Deadline: z + ms/2},
+		{Name: "A (ran a lot)", Weight: nice0, Vruntime: z + 4*ms, Deadline: z + 7*ms, Slice: 3 * ms},
+		{Name: "B (behind, long request)", Weight: nice0, Vruntime: z - 2*ms, Deadline: z + 6*ms, Slice: 8 * ms, CustomSlice: true},
+		{Name: "C (behind, short request)", Weight: nice0, Vruntime: z - 1*ms, Deadline: z + 1*ms, Slice: 2 * ms, CustomSlice: true},
+		{Name: "D (heavy, ahead)", Weight: 3 * nice0, Vruntime: z + 9*ms/10, Deadline: z + 95*ms/100, Slice: 150 * ms / 1000, CustomSlice: true},
 	}
 	c, ts, _, err := cfs.NewRunQueueAt(0, p, z, states, nil)
 	if err != nil {
