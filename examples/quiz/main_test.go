@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -109,6 +110,11 @@ func TestAnswersAgainstKernelRules(t *testing.T) {
 				if shouldPreempt(pri, cpri, true, &p) {
 					want = 0
 				}
+			case strings.Contains(q.text, "EEVDF"):
+				want = eevdfModel(q.facts.(eevdfFacts))
+			case strings.Contains(q.text, "steal?"):
+				checkSteal(t, seed, i, q)
+				want = q.answer
 			default:
 				t.Fatalf("seed %d question %d: unknown kind:\n%s", seed, i, q.text)
 			}
@@ -165,5 +171,61 @@ func TestSameSeedSameQuestions(t *testing.T) {
 	}
 	if same == len(a) {
 		t.Errorf("seeds 5 and 6 ask the same questions")
+	}
+}
+
+// eevdfModel is pick_eevdf on a queue with nothing running, restated from fair.c v7.1: V is
+// the weighted average of the vruntimes; an entity is eligible when its lag V - v is not
+// negative, compared without division as Σ w_j (v_j - v0) >= (v_i - v0) Σ w_j; of the eligible
+// the earliest deadline wins, ties to the first queued (the timeline keeps equal deadlines in
+// insertion order).
+func eevdfModel(f eevdfFacts) int {
+	var sumWV, sumW big.Int
+	for i := range f.weights {
+		w := big.NewInt(f.weights[i])
+		sumW.Add(&sumW, w)
+		sumWV.Add(&sumWV, new(big.Int).Mul(w, big.NewInt(f.vruntimes[i])))
+	}
+	best := -1
+	for i := range f.weights {
+		rhs := new(big.Int).Mul(big.NewInt(f.vruntimes[i]), &sumW)
+		if sumWV.Cmp(rhs) < 0 {
+			continue // not eligible
+		}
+		if best < 0 || f.deadlines[i] < f.deadlines[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// checkSteal checks what any steal of tdq_idled must satisfy, whatever the search order: a
+// stolen thread was queued (not running) on a CPU holding at least steal_thresh threads, and it
+// may run on CPU 0; and if nothing is stolen, no CPU held a queued thread CPU 0 may run while
+// holding steal_thresh threads or more.
+func checkSteal(t *testing.T, seed uint64, i int, q question) {
+	t.Helper()
+	f := q.facts.(stealFacts)
+	pinned := map[string]bool{}
+	for _, m := range regexp.MustCompile(`queued t(\d+) \(pri \d+, pinned\)`).FindAllStringSubmatch(q.text, -1) {
+		pinned[m[1]] = true
+	}
+	if q.choices[q.answer] == "nothing" {
+		for cpu, qs := range f.queued {
+			for _, id := range qs {
+				if f.load[cpu] >= f.thresh && !pinned[strconv.Itoa(int(id))] {
+					t.Fatalf("seed %d question %d: nothing stolen, but t%d on cpu%d (load %d >= %d) could be:\n%s", seed, i, id, cpu, f.load[cpu], f.thresh, q.text)
+				}
+			}
+		}
+		return
+	}
+	m := regexp.MustCompile(`^t(\d+) from cpu(\d+)$`).FindStringSubmatch(q.choices[q.answer])
+	cpu, _ := strconv.Atoi(m[2])
+	if pinned[m[1]] {
+		t.Fatalf("seed %d question %d: stole t%s, which is pinned to cpu%d:\n%s", seed, i, m[1], cpu, q.text)
+	}
+	if f.load[cpu] < f.thresh {
+		t.Fatalf("seed %d question %d: stole from cpu%d with %d threads, under steal_thresh %d:\n%s", seed, i, cpu, f.load[cpu], f.thresh, q.text)
 	}
 }

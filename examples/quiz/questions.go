@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
@@ -20,6 +21,7 @@ type question struct {
 	choices []string
 	answer  int    // index into choices
 	why     string // the policy's explanation, as its Reason type prints it
+	facts   any    // the state the question was drawn from, for the tests' own models
 }
 
 // kinds are the kinds of question, in the order a quiz cycles through them.
@@ -30,6 +32,8 @@ var kinds = []struct {
 	{"pick", pickQuestion},
 	{"wakeup", wakeupQuestion},
 	{"remote", remoteQuestion},
+	{"eevdf", eevdfQuestion},
+	{"steal", stealQuestion},
 }
 
 // band draws a priority from the classes of layout l (sys/sys/priority.h): real-time,
@@ -125,4 +129,135 @@ func remoteQuestion(rng *rand.Rand) question {
 		answer = 0
 	}
 	return question{text: text, choices: []string{"yes", "no"}, answer: answer, why: why.String()}
+}
+
+// eevdfFacts are the entities of an eevdf question, relative to the queue's zero_vruntime.
+type eevdfFacts struct {
+	weights, vruntimes, deadlines []int64 // full weights (1048576 for nice 0), ns, ns
+}
+
+// eevdfQuestion: a Linux 7.1 queue with a few tasks at chosen vruntimes, deadlines and nice
+// levels, nothing running; which does pick_eevdf choose? The answer is cfs.Pick's on a queue
+// built at exactly that state (cfs.NewRunQueueAt).
+func eevdfQuestion(rng *rand.Rand) question {
+	p, _ := cfs.Preset("v7.1")
+	const z = 1 << 40
+	n := 3 + rng.IntN(3)
+	names := []string{"A", "B", "C", "D", "E"}
+	var states []cfs.EntityState
+	var f eevdfFacts
+	var b strings.Builder
+	b.WriteString("A Linux 7.1 (EEVDF) queue; nothing is running. Times in µs relative to zero_vruntime:\n")
+	for i := range n {
+		nice := []int{-5, -2, 0, 0, 0, 3, 5}[rng.IntN(7)]
+		lw := cfs.TaskLoad(cfs.Normal, nice)
+		v := int64(rng.IntN(4001)-2000) * 1000 // ±2 ms, in ns
+		slice := uint64(500+rng.IntN(5)*500) * 1000
+		d := v + int64(cfs.CalcDeltaFair(cfs.DeltaDiv, slice, lw))
+		states = append(states, cfs.EntityState{Name: names[i], Weight: lw.Weight, Vruntime: uint64(z + v), Deadline: uint64(z + d), Slice: slice, CustomSlice: true})
+		f.weights = append(f.weights, int64(lw.Weight))
+		f.vruntimes = append(f.vruntimes, v)
+		f.deadlines = append(f.deadlines, d)
+		fmt.Fprintf(&b, "  %s  nice %2d (weight %4d)  vruntime %+6d  slice %4d  deadline %+6d\n", names[i], nice, cfs.Weight(nice), v/1000, slice/1000, d/1000)
+	}
+	b.WriteString("Which task runs next?")
+	c, ts, _, err := cfs.NewRunQueueAt(0, p, z, states, nil)
+	if err != nil {
+		panic("quiz: " + err.Error()) // the states above are always valid
+	}
+	e, why := cfs.Pick(c.Root(), nil, c.Params())
+	ans := 0
+	for i, t := range ts {
+		if t == e {
+			ans = i
+		}
+	}
+	return question{text: b.String(), choices: names[:n], answer: ans, why: why.String() + " (the average vruntime V decides who is eligible: lag = V - vruntime >= 0)", facts: f}
+}
+
+// stealFacts are the queued threads of a steal question, per CPU, and the steal threshold.
+type stealFacts struct {
+	queued [][]sched.ID // per CPU, in queue order, excluding the running thread
+	load   []int        // per CPU, running + queued
+	thresh int
+}
+
+// stealQuestion: an idle CPU of a small ULE machine looks for work (tdq_idled); from which CPU,
+// and which thread, does it steal? The answer is ule.System.Steal's.
+func stealQuestion(rng *rand.Rand) question {
+	p := ule.DefaultParams()
+	if rng.IntN(2) == 0 {
+		p = ule.LegacyParams()
+	}
+	top := topology.Uniform(1, 1, 2, 2, 1) // two LLCs of two cores
+	s, err := ule.NewSystem(p, top)
+	if err != nil {
+		panic("quiz: " + err.Error())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ULE (%s) on %v: two last-level caches, {0,1} and {2,3}. CPU 0 is idle and looks\n", p.Name, top)
+	fmt.Fprintf(&b, "for a thread to steal (steal_thresh %d: a victim needs at least that many threads).\n", s.StealThreshold())
+	f := stealFacts{queued: make([][]sched.ID, 4), load: make([]int, 4), thresh: s.StealThreshold()}
+	var choices []string
+	var where []sched.ID
+	id := sched.ID(0)
+	l := p.Layout()
+	for cpu := topology.CPU(1); cpu < 4; cpu++ {
+		c := s.CPU(cpu)
+		n := rng.IntN(4)
+		var running *ule.Thread
+		for k := range n {
+			pri := uint8(int(l.MinBatch) + rng.IntN(60))
+			t := ule.InitThread(&ule.Thread{ID: id, Priority: pri, Affinity: top.CPUs()})
+			if rng.IntN(5) == 0 && k > 0 {
+				t.Affinity = topology.CPUSetOf(cpu) // pinned to its CPU
+			}
+			c.Add(t, ule.SRQBoring)
+			id++
+		}
+		if n > 0 {
+			running, _ = c.Choose() // the first to run leaves the queue
+		}
+		fmt.Fprintf(&b, "  cpu%d:", cpu)
+		if running == nil {
+			b.WriteString(" idle")
+		} else {
+			fmt.Fprintf(&b, " running t%d;", running.ID)
+			f.load[cpu]++
+		}
+		{
+			for _, q := range queuedOf(c) {
+				pin := ""
+				if q.Affinity.Count() == 1 {
+					pin = ", pinned"
+				}
+				fmt.Fprintf(&b, " queued t%d (pri %d%s)", q.ID, q.Priority, pin)
+				choices = append(choices, fmt.Sprintf("t%d from cpu%d", q.ID, cpu))
+				where = append(where, q.ID)
+				f.queued[cpu] = append(f.queued[cpu], q.ID)
+				f.load[cpu]++
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("What does CPU 0 steal?")
+	choices = append(choices, "nothing")
+	r := ule.NewRand(0, uint64(rng.Uint32()))
+	_, t, why := s.Steal(0, 0, &r)
+	ans := len(choices) - 1
+	for i, q := range where {
+		if t != nil && t.ID == q {
+			ans = i
+		}
+	}
+	return question{text: b.String(), choices: choices, answer: ans, why: why.String(), facts: f}
+}
+
+// queuedOf lists the threads queued on c (not the running one), in the run queue's order.
+func queuedOf(c *ule.CPUState) []*ule.Thread {
+	var out []*ule.Thread
+	for t := range c.Queued() {
+		out = append(out, t)
+	}
+	return out
 }
