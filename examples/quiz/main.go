@@ -10,10 +10,14 @@
 //	go run ./examples/quiz -c               # show every answer and why
 //
 // The same seed always asks the same questions. Every answer comes from the pure function the
-// library exposes for that decision (ule.Pick for which thread runs next, ule.SetPreempt for
-// what a local wake-up asks of the CPU, ule.ShouldPreempt for a remote one), and the
-// explanation is that function's reason, so the quiz can be no more wrong than the library;
-// main_test.go checks those answers against rules restated from sched_ule.c for many seeds.
+// library exposes for that decision — ule.Pick (which thread runs next), ule.SetPreempt (what a
+// local wake-up asks of the CPU), ule.ShouldPreempt (whether a remote CPU is preempted),
+// cfs.Pick on a queue built at the shown state (which task EEVDF runs), ule.System.Steal (what
+// an idle CPU steals), ule.System.PickCPU (which CPU a woken thread goes to) — and the
+// explanation is that function's reason, so the quiz can be no more wrong than the library.
+// main_test.go checks the answers of thousands of questions against rules restated from
+// sched_ule.c and fair.c (the pick, preemption and EEVDF questions), against what any answer
+// must satisfy (steals), and against the state the text shows (CPU placement).
 package main
 
 import (

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -112,6 +113,27 @@ func TestAnswersAgainstKernelRules(t *testing.T) {
 				}
 			case strings.Contains(q.text, "EEVDF"):
 				want = eevdfModel(q.facts.(eevdfFacts))
+			case strings.Contains(q.text, "queued on?"):
+				// sched_pickcpu's hierarchical searches are the library's, checked there against
+				// a transcription of the kernel's cpu_search; here: the question shows the state
+				// it was answered on (the text is rebuilt from the facts), and the answer does not
+				// depend on the random tie-break.
+				f := q.facts.(pickCPUFacts)
+				for c, ld := range f.loads {
+					line := fmt.Sprintf("cpu%d: idle", c)
+					if ld.LowPri != ule.PriMaxIdle {
+						line = fmt.Sprintf("cpu%d: %d thread(s), best priority %d", c, ld.Load, ld.LowPri)
+					}
+					if !strings.Contains(q.text, line) {
+						t.Fatalf("seed %d question %d: the text does not show %q:\n%s", seed, i, line, q.text)
+					}
+				}
+				for r := uint64(100); r < 108; r++ {
+					if c, _ := pickCPU(f, r); int(c) != q.answer {
+						t.Fatalf("seed %d question %d: the answer depends on the tie-break (%v with seed %d):\n%s", seed, i, c, r, q.text)
+					}
+				}
+				want = q.answer
 			case strings.Contains(q.text, "steal?"):
 				checkSteal(t, seed, i, q)
 				want = q.answer

@@ -34,6 +34,7 @@ var kinds = []struct {
 	{"remote", remoteQuestion},
 	{"eevdf", eevdfQuestion},
 	{"steal", stealQuestion},
+	{"pickcpu", pickCPUQuestion},
 }
 
 // band draws a priority from the classes of layout l (sys/sys/priority.h): real-time,
@@ -260,4 +261,74 @@ func queuedOf(c *ule.CPUState) []*ule.Thread {
 		out = append(out, t)
 	}
 	return out
+}
+
+// pickCPUFacts are the state of a pickcpu question.
+type pickCPUFacts struct {
+	loads []ule.CPULoad
+	pri   uint8
+	last  topology.CPU
+	ago   uint32
+}
+
+const pickCPUNow = 1000
+
+// pickCPU answers a pickcpu question's state with ULE's sched_pickcpu, drawing its tie-breaks
+// from a generator seeded with seed.
+func pickCPU(f pickCPUFacts, seed uint64) (topology.CPU, ule.PickCPUReason) {
+	top := topology.Uniform(1, 1, 2, 2, 1)
+	s, err := ule.NewSystem(ule.DefaultParams(), top)
+	if err != nil {
+		panic("quiz: " + err.Error())
+	}
+	copy(s.Loads, f.loads)
+	t := ule.InitThread(&ule.Thread{ID: 99, Priority: f.pri, Affinity: top.CPUs(), CPU: f.last, RLTick: pickCPUNow - f.ago})
+	r := ule.NewRand(0, seed)
+	return s.PickCPU(t, 0, pickCPUNow, ule.SRQBoring, false, &r)
+}
+
+// pickCPUQuestion: a thread wakes on a small ULE machine; on which CPU is it queued
+// (sched_pickcpu)? The answer is ule.System.PickCPU's. sched_pickcpu breaks ties between
+// equally good CPUs at random; a state whose answer depends on the draw is drawn again, so
+// that every question has one answer.
+func pickCPUQuestion(rng *rand.Rand) question {
+	p := ule.DefaultParams()
+	l := p.Layout()
+	var f pickCPUFacts
+	var cpu topology.CPU
+	var why ule.PickCPUReason
+	for {
+		f = pickCPUFacts{loads: make([]ule.CPULoad, 4), pri: uint8(int(l.MinBatch) + rng.IntN(60)),
+			last: topology.CPU(rng.IntN(4)), ago: uint32(1 + rng.IntN(30))}
+		for c := range f.loads {
+			if rng.IntN(3) == 0 {
+				f.loads[c] = ule.CPULoad{LowPri: ule.PriMaxIdle}
+				continue
+			}
+			load := 1 + rng.IntN(3)
+			low := uint8(int(l.MinInteract) + rng.IntN(int(l.MaxBatch)-int(l.MinInteract)))
+			f.loads[c] = ule.CPULoad{Load: int32(load), Transferable: int32(load - 1), LowPri: low}
+		}
+		cpu, why = pickCPU(f, 0)
+		unique := true
+		for seed := uint64(1); seed < 8 && unique; seed++ {
+			c, _ := pickCPU(f, seed)
+			unique = c == cpu
+		}
+		if unique {
+			break
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ULE (%s) on two last-level caches, {0,1} and {2,3}. CPU 0 wakes a thread of priority %d\n", p.Name, f.pri)
+	fmt.Fprintf(&b, "that last ran on cpu%d, %d ticks ago (kern.sched.affinity: %d ticks per cache level). The CPUs:\n", f.last, f.ago, p.AffinityTicks())
+	for c, ld := range f.loads {
+		if ld.LowPri == ule.PriMaxIdle {
+			fmt.Fprintf(&b, "  cpu%d: idle\n", c)
+		} else {
+			fmt.Fprintf(&b, "  cpu%d: %d thread(s), best priority %d\n", c, ld.Load, ld.LowPri)
+		}
+	}
+	b.WriteString("Which CPU is the thread queued on?")
+	return question{text: b.String(), choices: []string{"cpu0", "cpu1", "cpu2", "cpu3"}, answer: int(cpu), why: why.String(), facts: f}
 }
