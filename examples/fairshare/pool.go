@@ -61,12 +61,11 @@ func (t *Tenant) Served() time.Duration { return t.served }
 //
 // A Pool is safe for concurrent use by producers and workers.
 type Pool struct {
-	mu       sync.Mutex
-	queued   cfs.Timeline[Tenant] // tenants with pending jobs, by vruntime
-	minVrt   uint64
-	credit   uint64
-	tenants  []*Tenant
-	nextJobs int
+	mu      sync.Mutex
+	queued  cfs.Timeline[Tenant] // tenants with pending jobs, by vruntime
+	minVrt  uint64
+	credit  uint64
+	tenants []*Tenant
 }
 
 // DefaultCredit is half of CFS's default sched_latency (6 ms): the most a returning tenant is
