@@ -147,6 +147,7 @@ func BenchmarkQueue(b *testing.B) {
 						}()
 					}
 					wg.Wait()
+					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 				})
 			}
 		}

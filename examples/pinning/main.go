@@ -12,7 +12,8 @@
 // It prints the plan (which worker gets which CPUs), then measures a cache-sensitive workload
 // (each worker chases pointers through its own buffer of -kib KiB, sized to live in its core's
 // L2 cache) with the workers pinned and with the same workers free to move, -reps times each,
-// interleaved, and prints both distributions. A worker that the kernel moves to another core
+// interleaved, and prints both distributions with bench/stat's ministat report and verdict
+// (Student's t at 95%). A worker that the kernel moves to another core
 // finds its buffer in the other core's cache no longer, so unpinned rounds are slower exactly
 // when the kernel migrates (on an otherwise idle machine it may hardly ever do so, and the two
 // distributions then agree: that is a finding too).
@@ -28,16 +29,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/schedkit/schedkit/bench/stat"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -170,17 +170,6 @@ func errorsJoin(errs []error) error {
 	return nil
 }
 
-func summary(xs []float64) (mean, sd float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)-1))
-}
-
 // run discovers the host, prints the plan and measures pinned against free workers.
 func run(w io.Writer, per string, reps, kib, steps int) error {
 	if reps < 2 || kib < 1 || steps < 1 {
@@ -215,14 +204,25 @@ func run(w io.Writer, per string, reps, kib, steps int) error {
 		}
 	}
 	fmt.Fprintf(w, "%d rounds each, %d KiB per worker, %d steps (ms, slowest worker per round):\n", reps, kib, steps)
+	var samples []stat.Sample
 	for _, r := range []struct {
 		name string
 		xs   []float64
 	}{{"pinned", pinnedMs}, {"free", freeMs}} {
-		m, sd := summary(r.xs)
-		s := slices.Clone(r.xs)
-		slices.Sort(s)
-		fmt.Fprintf(w, "  %-7s min %8.2f  median %8.2f  mean %8.2f  stddev %6.2f\n", r.name, s[0], s[len(s)/2], m, sd)
+		d := &stat.Dataset{}
+		for _, x := range r.xs {
+			d.Add(x)
+		}
+		samples = append(samples, stat.Sample{Name: r.name, Data: d})
 	}
-	return nil
+	o := stat.DefaultOptions()
+	o.NoPlot = reps < 3 // ministat wants three values to draw
+	if reps < 3 {
+		for _, sm := range samples {
+			s := sm.Data.Summary()
+			fmt.Fprintf(w, "  %-7s min %8.2f  median %8.2f  mean %8.2f  stddev %6.2f\n", sm.Name, s.Min, s.Median, s.Mean, s.Stddev)
+		}
+		return nil
+	}
+	return stat.Ministat(w, samples, o)
 }
