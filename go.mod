@@ -9,11 +9,16 @@ require github.com/google/btree v1.1.3
 require golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	golang.org/x/perf v0.0.0-20251112180420-cfbd823f7301
 	gonum.org/v1/gonum v0.17.0
 )
 
-require github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+)
 
 require github.com/HdrHistogram/hdrhistogram-go v1.4.0
 

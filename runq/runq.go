@@ -30,13 +30,19 @@ func (q *Runq[T]) Add(i Index, l *Link[T]) {
 	if l.owner != nil || l.elem == nil {
 		panic("runq: Add of a queued or unbound element")
 	}
-	l.owner, l.idx = q, i
 	root := &q.queues[i].root
-	if root.next == nil { // first use of this queue: make the root point at itself
-		root.next, root.prev = root, root
+	tail := root.prev
+	if tail == nil {
+		// The queue's first use: its root is zero. Linking l between root and root
+		// writes both of the root's pointers, so no separate initialisation is needed;
+		// once used, an empty queue's root points at itself and tail is root anyway.
+		tail = root
 	}
-	l.next, l.prev = root, root.prev
-	root.prev.next = l
+	// Every load and nil check is done before the first store, so the pointer stores form
+	// one block that pays for one write-barrier check.
+	_ = *tail
+	l.owner, l.idx, l.next, l.prev = q, i, root, tail
+	tail.next = l
 	root.prev = l
 	q.status.Set(i)
 	q.n++
@@ -49,13 +55,14 @@ func (q *Runq[T]) AddHead(i Index, l *Link[T]) {
 	if l.owner != nil || l.elem == nil {
 		panic("runq: AddHead of a queued or unbound element")
 	}
-	l.owner, l.idx = q, i
 	root := &q.queues[i].root
-	if root.next == nil { // first use of this queue: make the root point at itself
-		root.next, root.prev = root, root
+	head := root.next
+	if head == nil {
+		head = root // first use, as in Add
 	}
-	l.prev, l.next = root, root.next
-	root.next.prev = l
+	_ = *head
+	l.owner, l.idx, l.prev, l.next = q, i, root, head
+	head.prev = l
 	root.next = l
 	q.status.Set(i)
 	q.n++
@@ -64,15 +71,23 @@ func (q *Runq[T]) AddHead(i Index, l *Link[T]) {
 // Remove unlinks the element bound to l from its queue and reports whether that queue became
 // empty, in which case its status bit is now clear: runq_remove. Remove panics if l is not on q.
 // The complexity is O(1).
+//
+// Only the owner is cleared: it alone says whether a link is queued (so a second Remove or a
+// foreign one still panics), and leaving the link's own next and prev as they were saves two
+// pointer stores. A removed element therefore keeps its former neighbours reachable for the
+// garbage collector until it is added again, as a removed TAILQ entry keeps its stale pointers
+// in the kernel.
 func (q *Runq[T]) Remove(l *Link[T]) bool {
 	if l.owner != q {
 		panic("runq: Remove of an element not on this Runq")
 	}
-	l.prev.next = l.next
-	l.next.prev = l.prev
-	empty := l.prev == l.next // both are the queue's root: l was alone
+	prev, next := l.prev, l.next
+	_ = *next // its nil check before the first store keeps the three stores in one block
+	prev.next = next
+	next.prev = prev
+	l.owner = nil
 	q.n--
-	l.next, l.prev, l.owner = nil, nil, nil
+	empty := prev == next // both are the queue's root: l was alone
 	if empty {
 		q.status.Clear(l.idx)
 	}

@@ -68,9 +68,9 @@ func policies() []struct {
 		name string
 		new  func() sim.Policy
 	}{
-		{"4bsd", func() sim.Policy { return bsd4.New(bsd4.DefaultParams()) }},
-		{"ule", func() sim.Policy { return ule.New(ule.DefaultParams()) }},
-		{"ule_patched", func() sim.Policy { return ule.New(patched) }},
+		{"4bsd", func() sim.Policy { return must(bsd4.New(bsd4.DefaultParams())) }},
+		{"ule", func() sim.Policy { return must(ule.New(ule.DefaultParams())) }},
+		{"ule_patched", func() sim.Policy { return must(ule.New(patched)) }},
 	}
 }
 
@@ -205,4 +205,12 @@ func TestREADMEStatistics(t *testing.T) {
 	if got := text[i : j+len(readmeEnd)]; got != want {
 		t.Errorf("README.md's Statistics section is not what the code prints; run go test ./bench/stat -run README -args -update-readme\ngot:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// must returns p, panicking on an error: the Params above are presets, always valid.
+func must[P sim.Policy](p P, err error) sim.Policy {
+	if err != nil {
+		panic(err)
+	}
+	return p
 }

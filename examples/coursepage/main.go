@@ -1,0 +1,169 @@
+// Command coursepage builds the course's interactive page: one self-contained HTML file in
+// which the simulator and the real policies run as WebAssembly (GOOS=js GOARCH=wasm), so that a
+// student picks a lesson's workload, a policy and a topology, runs it, and steps through the
+// policy's decisions on a per-CPU Gantt chart, each with the policy's own explanation. The file
+// needs no server: open it in a browser.
+//
+// Run it with
+//
+//	go run ./examples/coursepage -o course.html          # write the page
+//	go run ./examples/coursepage -serve localhost:8080   # or serve it on localhost
+//	go run ./examples/coursepage -screenshot docs/course.png   # the README's picture (needs chromium)
+//
+// The page is built by compiling examples/coursepage/wasm with the Go toolchain that runs
+// this command, gzip-compressing the module and inlining it, base64-encoded, beside the
+// toolchain's own wasm_exec.js; the browser decompresses it with DecompressionStream.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+//go:embed page.html
+var pageTemplate string
+
+func main() {
+	out := flag.String("o", "course.html", "write the page to `file`")
+	serve := flag.String("serve", "", "serve the page on `addr` (such as localhost:8080) instead of writing it")
+	shot := flag.String("screenshot", "", "also write a PNG screenshot of the page after a demo run to `file` (needs chromium)")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: coursepage [-o file] [-serve addr] [-screenshot file]")
+		os.Exit(2)
+	}
+	page, err := Build()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "coursepage:", err)
+		os.Exit(1)
+	}
+	if *serve != "" {
+		fmt.Fprintf(os.Stderr, "serving the course page on http://%s/\n", *serve)
+		err := http.ListenAndServe(*serve, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write(page)
+		}))
+		fmt.Fprintln(os.Stderr, "coursepage:", err)
+		os.Exit(1)
+	}
+	if err := writeAtomic(*out, page); err != nil {
+		fmt.Fprintln(os.Stderr, "coursepage:", err)
+		os.Exit(1)
+	}
+	if *shot != "" {
+		if err := Screenshot(*out, *shot); err != nil {
+			fmt.Fprintln(os.Stderr, "coursepage:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// Build compiles the WebAssembly module and returns the page.
+func Build() ([]byte, error) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %w", err)
+	}
+	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return nil, fmt.Errorf("the Go toolchain's wasm_exec.js: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "coursepage")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	wasm := filepath.Join(dir, "course.wasm")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "github.com/schedkit/schedkit/examples/coursepage/wasm")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building the WebAssembly module: %v\n%s", err, out)
+	}
+	mod, err := os.ReadFile(wasm)
+	if err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(mod)
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if strings.Contains(string(execJS), "</script") {
+		return nil, errors.New("wasm_exec.js contains </script and cannot be inlined")
+	}
+	page := strings.Replace(pageTemplate, "{{WASM_EXEC}}", string(execJS), 1)
+	page = strings.Replace(page, "{{WASM_GZ_B64}}", base64.StdEncoding.EncodeToString(gz.Bytes()), 1)
+	return []byte(page), nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same directory and a
+// rename, so that no half-written page is ever left.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".coursepage-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// Screenshot renders page (a file) with headless chromium after its demo run (the fragment
+// #demo=pickshort runs that lesson's first policy and steps through six decisions) and writes a
+// PNG to png.
+func Screenshot(page, png string) error {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		return fmt.Errorf("chromium is not installed (Debian: apt-get install chromium): %w", err)
+	}
+	abs, err := filepath.Abs(page)
+	if err != nil {
+		return err
+	}
+	absPNG, err := filepath.Abs(png)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--window-size=1280,720", "--virtual-time-budget=20000", "--screenshot="+absPNG, "file://"+abs+"#demo=pickshort")
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("chromium: %v\n%s", err, out.String())
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		return errors.New("chromium did not finish within 2 minutes")
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+//go:build js && wasm
+
+// Command wasm is the WebAssembly module of the course page: the simulator and the real
+// policies, compiled with GOOS=js GOARCH=wasm, exposing two functions to the page's script.
+//
+//	schedkitLessons()            the lesson catalogue, as JSON
+//	schedkitRun(request JSON)    {workload, policy, topology, millis, seed} → a course.Run
+//	                             as JSON, or {"error": "..."}
+//
+// The page draws what these return; it computes nothing about scheduling itself.
+package main
+
+import (
+	"encoding/json"
+	"syscall/js"
+	"time"
+
+	"github.com/schedkit/schedkit/examples/coursepage/course"
+)
+
+type request struct {
+	Workload string `json:"workload"`
+	Policy   string `json:"policy"`
+	Topology string `json:"topology"`
+	Millis   int    `json:"millis"`
+	Seed     uint64 `json:"seed"`
+}
+
+func reply(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": err.Error()})
+	}
+	return string(b)
+}
+
+func main() {
+	js.Global().Set("schedkitLessons", js.FuncOf(func(js.Value, []js.Value) any {
+		return reply(course.Lessons())
+	}))
+	js.Global().Set("schedkitRun", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		var req request
+		if len(args) != 1 {
+			return reply(map[string]string{"error": "schedkitRun takes one JSON argument"})
+		}
+		if err := json.Unmarshal([]byte(args[0].String()), &req); err != nil {
+			return reply(map[string]string{"error": "request: " + err.Error()})
+		}
+		run, err := course.Simulate(req.Workload, req.Policy, req.Topology, time.Duration(req.Millis)*time.Millisecond, req.Seed)
+		if err != nil {
+			return reply(map[string]string{"error": err.Error()})
+		}
+		return reply(run)
+	}))
+	js.Global().Call("schedkitReady")
+	select {} // keep the functions alive
+}

@@ -1,0 +1,14 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/schedkit/schedkit/examples/internal/golden"
+)
+
+func TestGolden(t *testing.T) {
+	var buf bytes.Buffer
+	run(&buf)
+	golden.Check(t, "testdata/lesson.golden", buf.Bytes())
+}
