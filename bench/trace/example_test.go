@@ -6,13 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/bench/trace"
-	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 // run runs a workload under ULE on one CPU and returns its trace.
@@ -22,7 +21,7 @@ func run(text string, until time.Duration) *sim.Trace {
 		panic(err)
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Trace: sim.TraceFull}
-	r, err := sim.Run(cfg, ule.New(ule.DefaultParams()), w, until)
+	r, err := sim.Run(cfg, examplePolicy("ule:main"), w, until)
 	if err != nil {
 		panic(err)
 	}
@@ -90,8 +89,8 @@ func ExampleReplay() {
 		name   string
 		policy sim.Policy
 	}{
-		{"ULE", ule.New(ule.DefaultParams())},
-		{"EEVDF (Linux 6.6)", cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V66})},
+		{"ULE", examplePolicy("ule:main")},
+		{"EEVDF (Linux 6.6)", examplePolicy("cfs:v6.6")},
 	} {
 		c, err := trace.Replay(cfg, p.policy, im, 0)
 		if err != nil {
@@ -232,7 +231,7 @@ func ExampleComparison_WriteTable() {
 		panic(err)
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}
-	c, err := trace.Replay(cfg, ule.New(ule.DefaultParams()), im, 0)
+	c, err := trace.Replay(cfg, examplePolicy("ule:main"), im, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -244,4 +243,13 @@ func ExampleComparison_WriteTable() {
 	//   a-1000     3000.0      3000.0    100         0.0          0.0        0.0         0.0
 	//   b-1001     4000.0      4000.0    100      3000.0       3000.0        0.0         0.0
 	//    total     7000.0      7000.0    100      3000.0       3000.0
+}
+
+// examplePolicy returns a fresh policy by its presets name.
+func examplePolicy(name string) sim.Policy {
+	p, err := presets.New(name)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 // summary prints what an import found, for golden files: the workload's text form, then each
@@ -234,7 +233,9 @@ func TestReplayReal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := Replay(sim.Config{Topology: topology.Uniform(1, 1, 1, im.CPUs, 1)}, ule.New(ule.DefaultParams()), im, 0)
+			// Recorded on Linux, where kernel threads run SCHED_FIFO at 99: a FreeBSD policy
+			// refuses that scale, so the replay runs under the recording kernel's policy.
+			c, err := Replay(sim.Config{Topology: topology.Uniform(1, 1, 1, im.CPUs, 1)}, policy("cfs:v7.1"), im, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

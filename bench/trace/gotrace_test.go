@@ -11,9 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/bench/sim"
-	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 // spin burns CPU for about n iterations, so that each stage's bursts show in the trace.
@@ -104,7 +102,7 @@ func TestReadGoTracePipeline(t *testing.T) {
 		t.Errorf("%d pipes between pipeline goroutines, want at least 3: %v", pipes, im.Workload.Pipes)
 	}
 	// Replayed under two policies on two CPUs, every pipeline goroutine gets its CPU time.
-	for _, p := range []sim.Policy{ule.New(ule.DefaultParams()), cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V66})} {
+	for _, p := range []sim.Policy{policy("ule:main"), policy("cfs:v6.6")} {
 		c, err := Replay(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, p, im, 0)
 		if err != nil {
 			t.Fatal(err)

@@ -10,9 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
-	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 // randomWorkload writes a workload of a few threads that run, sleep, yield, fork and hand
@@ -89,8 +87,8 @@ func TestExportImportProperty(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, text)
 		}
 		policies := []func() sim.Policy{
-			func() sim.Policy { return ule.New(ule.DefaultParams()) },
-			func() sim.Policy { return cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V66}) },
+			func() sim.Policy { return policy("ule:main") },
+			func() sim.Policy { return policy("cfs:v6.6") },
 		}
 		for pi, newPolicy := range policies {
 			name := fmt.Sprintf("seed=%d/cpus=%d/policy=%d/affinity+yield=%t", seed, ncpu, pi, extras)

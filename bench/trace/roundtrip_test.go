@@ -8,7 +8,6 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 // TestFtraceRoundTrip exports a simulated run as ftrace text, imports it, and checks that the
@@ -64,7 +63,7 @@ func checkFtraceRoundTrip(t *testing.T, ncpu int) {
 		}
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, ncpu, 1)}
-	c, err := Replay(cfg, ule.New(ule.DefaultParams()), im, 0)
+	c, err := Replay(cfg, policy("ule:main"), im, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 // rtappExample is an rt-app description in the style of rt-app's doc/examples: a periodic
@@ -70,7 +69,7 @@ func TestReadRTApp(t *testing.T) {
 		}
 	}
 	// It runs: the barrier holds a and b in step, so a waits for b's longer runs.
-	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, ule.New(ule.DefaultParams()), rt.Workload, time.Duration(rt.Duration))
+	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, policy("cfs:v7.1"), rt.Workload, time.Duration(rt.Duration))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +143,9 @@ func TestRTAppRoundTrip(t *testing.T) {
 			t.Fatalf("%v\n%s", err, buf.String())
 		}
 		run := func(w *workload.Workload) *sim.Result {
-			r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, ule.New(ule.DefaultParams()), w, time.Second)
+			// rt-app describes Linux programs (sched_priority 1..99), so a Linux policy plays
+			// them: a FreeBSD one refuses the Linux real-time scale.
+			r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, policy("cfs:v7.1"), w, time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

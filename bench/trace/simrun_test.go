@@ -11,7 +11,6 @@ import (
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -61,7 +60,7 @@ func runResult(t testing.TB, text string, ncpu int, until time.Duration) *sim.Re
 		t.Fatal(err)
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, ncpu, 1), Trace: sim.TraceFull}
-	r, err := sim.Run(cfg, ule.New(ule.DefaultParams()), w, until)
+	r, err := sim.Run(cfg, policy("ule:main"), w, until)
 	if err != nil {
 		t.Fatal(err)
 	}
