@@ -129,19 +129,29 @@ func (s *System) Topology() *topology.Topology { return s.topo }
 // Domains returns the balancer's view of the machine.
 func (s *System) Domains() *Domains { return s.ds }
 
-// RunQueue returns the fair-class run queue of CPU c.
-func (s *System) RunQueue(c topology.CPU) *RunQueue { return s.rqs[c].c }
+// RunQueue returns the fair-class run queue of CPU c. It panics if c is not a CPU of the
+// machine.
+func (s *System) RunQueue(c topology.CPU) *RunQueue {
+	s.mustCPU("RunQueue", c)
+	return s.rqs[c].c
+}
 
 // Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the System.
 func (s *System) Stats() []CPUStat { return s.stats }
 
-// Tasks returns CPU c's cfs_tasks list.
-func (s *System) Tasks(c topology.CPU) *TaskList { return &s.rqs[c].tasks }
+// Tasks returns CPU c's cfs_tasks list. It panics if c is not a CPU of the machine.
+func (s *System) Tasks(c topology.CPU) *TaskList {
+	s.mustCPU("Tasks", c)
+	return &s.rqs[c].tasks
+}
 
 // Curr returns the task CPU c runs (the one [System.Schedule] last returned for it and that
-// has not stopped), or nil.
-func (s *System) Curr(c topology.CPU) *Task { return s.rqs[c].curr }
+// has not stopped), or nil. It panics if c is not a CPU of the machine.
+func (s *System) Curr(c topology.CPU) *Task {
+	s.mustCPU("Curr", c)
+	return s.rqs[c].curr
+}
 
 // Overload reports the root domain's overload flag (rd->overload): some CPU had two or more
 // tasks when its statistics were last refreshed, or the last top-level balance said so.
