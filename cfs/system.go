@@ -279,7 +279,9 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // the selection returned is then that CPU with no reason. Wakeup panics if from is not a CPU
 // of the machine or t is runnable and not a delayed sleeper.
 func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, WakeupDecision) {
-	s.mustCPU("Wakeup", from)
+	if s.notCPU(from) {
+		s.badCPU("Wakeup", from)
+	}
 	s.j = s.jiffies(now)
 	if t.E.onRQ {
 		if !t.E.delayed {
@@ -327,7 +329,9 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 // answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
 // panics if from is not a CPU of the machine.
 func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) CPUSelection {
-	s.mustCPU("SelectTaskRQ", from)
+	if s.notCPU(from) {
+		s.badCPU("SelectTaskRQ", from)
+	}
 	fork := flags&sched.WakeFork != 0
 	var waker *Task
 	if w := s.rqs[from].curr; w != nil && w != t {
@@ -376,7 +380,9 @@ func (s *System) wakeDelayed(now int64, t *Task) WakeupDecision {
 // the head of the CPU's cfs_tasks and becomes [System.Curr]. Schedule panics if cpu is not a
 // CPU of the machine.
 func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
-	s.mustCPU("Schedule", cpu)
+	if s.notCPU(cpu) {
+		s.badCPU("Schedule", cpu)
+	}
 	rq := &s.rqs[cpu]
 	s.j = s.jiffies(now)
 	if rq.active {
@@ -448,7 +454,9 @@ func (s *System) updateMisfit(cpu topology.CPU) {
 // delayed). Stop panics if cpu is not a CPU of the machine, or if why is sched.Sleep or
 // sched.Exit and t is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
 func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason) {
-	s.mustCPU("Stop", cpu)
+	if s.notCPU(cpu) {
+		s.badCPU("Stop", cpu)
+	}
 	rq := &s.rqs[cpu]
 	n := uint64(now)
 	s.j = s.jiffies(now)
@@ -514,7 +522,9 @@ func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 // Apart from the balancing, its cost does not depend on the number of tasks on the CPU.
 // Tick panics if cpu is not a CPU of the machine.
 func (s *System) Tick(now int64, cpu topology.CPU) {
-	s.mustCPU("Tick", cpu)
+	if s.notCPU(cpu) {
+		s.badCPU("Tick", cpu)
+	}
 	rq := &s.rqs[cpu]
 	j := s.jiffies(now)
 	s.j = j
