@@ -98,21 +98,40 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 func (s *Scheduler) System() *System { return s.sys }
 
 // TickHz returns cfg.Hz: Linux accounts at the timer interrupt.
-func (s *Scheduler) TickHz() int { return s.sys.hz }
+func (s *Scheduler) TickHz() int {
+	s.mustStarted("TickHz")
+	return s.sys.hz
+}
 
 // Params returns the parameters the CPUs run with: those given to New, scaled for the machine
-// at Start.
-func (s *Scheduler) Params() Params { return s.sys.p }
+// at Start (before Start, those given to New).
+func (s *Scheduler) Params() Params {
+	if s.sys == nil {
+		return s.opts
+	}
+	return s.sys.p
+}
 
 // Domains returns the balancer's view of the machine.
-func (s *Scheduler) Domains() *Domains { return s.sys.ds }
+func (s *Scheduler) Domains() *Domains {
+	s.mustStarted("Domains")
+	return s.sys.ds
+}
 
-// RunQueue returns the fair-class run queue of CPU c.
-func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue { return s.sys.rqs[c].c }
+// RunQueue returns the fair-class run queue of CPU c. It panics if c is not a CPU of the
+// machine.
+func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue {
+	s.mustStarted("RunQueue")
+	s.sys.mustCPU("RunQueue", c)
+	return s.sys.rqs[c].c
+}
 
 // Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the scheduler.
-func (s *Scheduler) Stats() []CPUStat { return s.sys.stats }
+func (s *Scheduler) Stats() []CPUStat {
+	s.mustStarted("Stats")
+	return s.sys.stats
+}
 
 // Task returns thread tid's task, or false if tid does not exist or exited.
 func (s *Scheduler) Task(tid sched.ID) (*Task, bool) {
@@ -122,8 +141,12 @@ func (s *Scheduler) Task(tid sched.ID) (*Task, bool) {
 	return s.threads[tid].task, true
 }
 
-// Tasks returns CPU c's cfs_tasks list.
-func (s *Scheduler) Tasks(c topology.CPU) *TaskList { return &s.sys.rqs[c].tasks }
+// Tasks returns CPU c's cfs_tasks list. It panics if c is not a CPU of the machine.
+func (s *Scheduler) Tasks(c topology.CPU) *TaskList {
+	s.mustStarted("Tasks")
+	s.sys.mustCPU("Tasks", c)
+	return &s.sys.rqs[c].tasks
+}
 
 // Err returns the first request the Scheduler ran as something else (a real-time class run as
 // SCHED_NORMAL, a thread of an unknown group run in the root group), or nil.

@@ -83,12 +83,18 @@ func (s *Scheduler) mustStarted(fn string) {
 
 // mustCPU panics, naming the method fn, unless c is a CPU of the machine: a CPU id beyond the
 // topology's, or one it lacks (its run queue is nil), would otherwise be an index out of range
-// or a nil dereference. The test is a bounds check and a load, so that it costs the hot paths
-// nothing measurable; the message is built out of line.
+// or a nil dereference.
 func (s *System) mustCPU(fn string, c topology.CPU) {
-	if int(c) >= len(s.rqs) || s.rqs[c].c == nil {
+	if s.notCPU(c) {
 		s.badCPU(fn, c)
 	}
+}
+
+// notCPU reports whether c is not a CPU of the machine. It is small enough to inline, so that
+// the hot entry points (Tick, Schedule, Stop, Wakeup) test it in place, with the panic out of
+// line, and pay a compare and a load for it.
+func (s *System) notCPU(c topology.CPU) bool {
+	return uint(c) >= uint(len(s.rqs)) || s.rqs[c].c == nil
 }
 
 //go:noinline

@@ -628,6 +628,9 @@ func TestSchedulerPanics(t *testing.T) {
 		un := mustNew(t, vparams(v))
 		assertPanics(t, "Fork before Start", func() { un.Fork(0, 0, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork before Start")
 		assertPanics(t, "Tick before Start", func() { un.Tick(0, 0) }, "cfs: Scheduler.Tick before Start")
+		assertPanics(t, "RunQueue before Start", func() { un.RunQueue(0) }, "cfs: Scheduler.RunQueue before Start")
+		assertPanics(t, "TickHz before Start", func() { un.TickHz() }, "cfs: Scheduler.TickHz before Start")
+		assertPanics(t, "Tasks(cpu2)", func() { s.Tasks(2) }, "cfs: System.Tasks on cpu2")
 	})
 }
 

@@ -129,19 +129,29 @@ func (s *System) Topology() *topology.Topology { return s.topo }
 // Domains returns the balancer's view of the machine.
 func (s *System) Domains() *Domains { return s.ds }
 
-// RunQueue returns the fair-class run queue of CPU c.
-func (s *System) RunQueue(c topology.CPU) *RunQueue { return s.rqs[c].c }
+// RunQueue returns the fair-class run queue of CPU c. It panics if c is not a CPU of the
+// machine.
+func (s *System) RunQueue(c topology.CPU) *RunQueue {
+	s.mustCPU("RunQueue", c)
+	return s.rqs[c].c
+}
 
 // Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the System.
 func (s *System) Stats() []CPUStat { return s.stats }
 
-// Tasks returns CPU c's cfs_tasks list.
-func (s *System) Tasks(c topology.CPU) *TaskList { return &s.rqs[c].tasks }
+// Tasks returns CPU c's cfs_tasks list. It panics if c is not a CPU of the machine.
+func (s *System) Tasks(c topology.CPU) *TaskList {
+	s.mustCPU("Tasks", c)
+	return &s.rqs[c].tasks
+}
 
 // Curr returns the task CPU c runs (the one [System.Schedule] last returned for it and that
-// has not stopped), or nil.
-func (s *System) Curr(c topology.CPU) *Task { return s.rqs[c].curr }
+// has not stopped), or nil. It panics if c is not a CPU of the machine.
+func (s *System) Curr(c topology.CPU) *Task {
+	s.mustCPU("Curr", c)
+	return s.rqs[c].curr
+}
 
 // Overload reports the root domain's overload flag (rd->overload): some CPU had two or more
 // tasks when its statistics were last refreshed, or the last top-level balance said so.
@@ -269,7 +279,9 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // the selection returned is then that CPU with no reason. Wakeup panics if from is not a CPU
 // of the machine or t is runnable and not a delayed sleeper.
 func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, WakeupDecision) {
-	s.mustCPU("Wakeup", from)
+	if s.notCPU(from) {
+		s.badCPU("Wakeup", from)
+	}
 	s.j = s.jiffies(now)
 	if t.E.onRQ {
 		if !t.E.delayed {
@@ -317,7 +329,9 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 // answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
 // panics if from is not a CPU of the machine.
 func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) CPUSelection {
-	s.mustCPU("SelectTaskRQ", from)
+	if s.notCPU(from) {
+		s.badCPU("SelectTaskRQ", from)
+	}
 	fork := flags&sched.WakeFork != 0
 	var waker *Task
 	if w := s.rqs[from].curr; w != nil && w != t {
@@ -366,7 +380,9 @@ func (s *System) wakeDelayed(now int64, t *Task) WakeupDecision {
 // the head of the CPU's cfs_tasks and becomes [System.Curr]. Schedule panics if cpu is not a
 // CPU of the machine.
 func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
-	s.mustCPU("Schedule", cpu)
+	if s.notCPU(cpu) {
+		s.badCPU("Schedule", cpu)
+	}
 	rq := &s.rqs[cpu]
 	s.j = s.jiffies(now)
 	if rq.active {
@@ -438,7 +454,9 @@ func (s *System) updateMisfit(cpu topology.CPU) {
 // delayed). Stop panics if cpu is not a CPU of the machine, or if why is sched.Sleep or
 // sched.Exit and t is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
 func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason) {
-	s.mustCPU("Stop", cpu)
+	if s.notCPU(cpu) {
+		s.badCPU("Stop", cpu)
+	}
 	rq := &s.rqs[cpu]
 	n := uint64(now)
 	s.j = s.jiffies(now)
@@ -504,7 +522,9 @@ func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 // Apart from the balancing, its cost does not depend on the number of tasks on the CPU.
 // Tick panics if cpu is not a CPU of the machine.
 func (s *System) Tick(now int64, cpu topology.CPU) {
-	s.mustCPU("Tick", cpu)
+	if s.notCPU(cpu) {
+		s.badCPU("Tick", cpu)
+	}
 	rq := &s.rqs[cpu]
 	j := s.jiffies(now)
 	s.j = j
