@@ -364,6 +364,7 @@ func (m *Machine) step() {
 // tick is a clock interrupt on id.
 func (m *Machine) tick(id topology.CPU) {
 	c := &m.cpus[id]
+	m.sample(c)
 	if cost := int64(m.cfg.Costs.Tick); cost > 0 {
 		c.st.Interrupt += cost
 		if c.cur >= 0 {
@@ -379,7 +380,6 @@ func (m *Machine) tick(id topology.CPU) {
 			}
 		}
 	}
-	m.sample(c)
 	m.call, m.ctx = CallTick, id
 	m.pol.Tick(m.now, id)
 	if c.missedIPI {
