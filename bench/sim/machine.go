@@ -623,7 +623,10 @@ func (m *Machine) pick(id topology.CPU) {
 	m.waitRemove(tid)
 	wait := m.now - t.since
 	t.st.WaitTime += wait
-	t.st.RunqWait.add(wait)
+	if prev != tid {
+		// A dispatch; not a thread preempted and picked again at the same instant.
+		t.st.RunqWait.add(wait)
+	}
 	if m.cfg.Checks.Starvation > 0 && wait > int64(m.cfg.Checks.Starvation) && t.reported&(1<<Starvation) == 0 {
 		m.violate(Starvation, id, tid, wait)
 	}

@@ -43,7 +43,8 @@ type ThreadStats struct {
 	// ran, plus, for a periodic thread, the wait before the first run of its first period.
 	Wakeup Histogram
 	// RunqWait holds its run-queue wait per dispatch: from becoming runnable (woken, forked,
-	// preempted, yielding) to each time it was picked.
+	// preempted, yielding) to each time it was picked to run after another thread or the idle
+	// loop (a thread preempted and picked again at the same instant is not dispatched again).
 	RunqWait Histogram
 	// Request holds its request latencies, schbench's measure: from each wake-up (or the
 	// scheduled start of a period of an every) to the end of the work it then did, when it next
