@@ -176,7 +176,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 		m.block(id)
 		return true
 	}
-	if t.forked {
+	if t.forked && t.fresh {
 		// The thread waited in the run queue since its creation, inside its first period:
 		// that wait is the period's wake-up latency.
 		t.st.Wakeup.add(m.now - first)

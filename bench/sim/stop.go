@@ -24,9 +24,13 @@ type Stop struct {
 	// one must exist.
 	Threads []string
 	// Groups ends the run once every thread of each named control group has exited: the threads
-	// whose declaration names the group or a group below it. The group must have such a thread.
+	// whose declaration names the group or a group below it, and those forked so far from such a
+	// template. The group must have such a declaration.
 	Groups []string
-	// Events ends the run after this many events (see [Machine.Events]); 0 means no limit.
+	// Events ends the run once at least this many events have been handled (see
+	// [Machine.Events]), counted from the machine's start; 0 means no limit. The step that
+	// reaches the count finishes, so a clock interrupt, one event per CPU, may overshoot it by
+	// fewer than the number of CPUs.
 	Events uint64
 	// Warmup discards the statistics of the run's first Warmup of simulated time: the Result
 	// covers [Warmup, End] only (CPU times, waits, sleeps, work, counts, latencies, CPU busy
@@ -90,7 +94,8 @@ func (e *Ending) UnmarshalText(b []byte) error {
 type watch struct {
 	progs []int32 // whole declarations
 	names []string
-	// left counts the threads still to exit among those named individually or known so far.
+	// ending is what the watch ends the run with; for a group, a template that has forked
+	// nothing yet counts as exited.
 	ending Ending
 }
 
@@ -186,7 +191,11 @@ func (m *Machine) inGroup(g, want string) bool {
 func (m *Machine) watchDone(w *watch) bool {
 	for _, pi := range w.progs {
 		p := m.progs[pi]
-		if p.exited < p.made || p.made < max(p.decl.Instances(), 1) {
+		need := max(p.decl.Instances(), 1)
+		if w.ending == GroupsExited && p.decl.Template {
+			need = 0
+		}
+		if p.exited < p.made || p.made < need {
 			return false
 		}
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// stopWorkload is a hog that never exits beside a short job, a job in a group and two workers.
+// stopWorkload is a hog that never exits beside a short job, a job in a group (whose template is
+// never forked) and two workers.
 const stopWorkload = `
 group batch
 group inner parent=batch
@@ -22,6 +23,9 @@ thread gzip
 end
 thread packer group=inner
 	run 50ms
+end
+template spare group=batch
+	run 1ms
 end
 thread worker count=2
 	run 10ms
