@@ -144,8 +144,8 @@ func Percentile(sorted []int64, p float64) (int64, bool) {
 	return l.percentile(milli), true
 }
 
-// CPUStats are the metrics of one CPU. Busy and Idle add up to the length of the run; Interrupt
-// and Switch are parts of them.
+// CPUStats are the metrics of one CPU. Busy and Idle add up to the length of the measured
+// interval (Result.End - Result.Start); Interrupt, Switch and IdleExit are parts of them.
 type CPUStats struct {
 	// Busy is the time the CPU had a thread, Idle the time it had none.
 	Busy, Idle int64
@@ -227,7 +227,8 @@ func (m *Machine) Result() *Result {
 		case tBlocked:
 			s.Sleep += m.now - t.since
 		case tExited:
-			if s.End >= from {
+			// Events at the warm-up's last instant belong to the warm-up.
+			if !m.warmed || s.End > from {
 				r.Exited++
 			}
 		}

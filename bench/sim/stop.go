@@ -34,8 +34,11 @@ type Stop struct {
 	Events uint64
 	// Warmup discards the statistics of the run's first Warmup of simulated time: the Result
 	// covers [Warmup, End] only (CPU times, waits, sleeps, work, counts, latencies, CPU busy
-	// and idle time, events, messages, exits; Makespan and Share are over that interval). The
-	// trace and the checkers' violations are kept whole. At most MaxTime.
+	// and idle time, events, messages, exits; Makespan and Share are over that interval). A
+	// latency sample belongs to the interval its dispatch or wake-up's end falls in. Threads that
+	// exited during the warm-up stay in Result.Threads with zero statistics. The trace and the
+	// checkers' violations are kept whole. At most MaxTime; if the run ends during the warm-up,
+	// nothing is measured (Start = End).
 	Warmup time.Duration
 }
 
@@ -281,8 +284,7 @@ func (m *Machine) RunUntil(s Stop) (Ending, error) {
 		m.step()
 	}
 	if warm > 0 && !m.warmed {
-		m.now = max(m.now, warm)
-		m.resetStats()
+		m.resetStats() // the run ended during the warm-up: nothing is measured
 	}
 	return m.ending, m.err
 }

@@ -179,3 +179,14 @@ func TestStatisticsClippedToEnd(t *testing.T) {
 	assert.Equal(t, r.End, c.Busy+c.Idle)
 	assert.Greater(t, c.Switch, int64(0))
 }
+
+func TestRunEndsDuringWarmup(t *testing.T) {
+	w := mustParse(t, "thread a\n\trun 3ms\nend\n")
+	r, err := sim.RunUntil(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, sim.Stop{Time: time.Second, Warmup: 10 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, sim.AllExited, r.Ending)
+	assert.Equal(t, int64(3e6), r.Start)
+	assert.Equal(t, int64(3e6), r.End)
+	assert.Zero(t, r.Threads[0].CPUTime)
+	assert.Zero(t, r.Exited+int64(r.Events))
+}
