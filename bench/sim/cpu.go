@@ -6,6 +6,7 @@ package sim
 import (
 	"math/bits"
 
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -39,9 +40,16 @@ type cpu struct {
 	// the last pick, stallInt the interrupt time added to the current stall since: what
 	// Result clips at the run's end.
 	pickSwitch, pickExit, stallInt int64
-	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): its next
-	// clock interrupt reschedules it.
+	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): the IPI
+	// slot is armed for its next clock interrupt, which reschedules it.
 	missedIPI bool
+	// tickState is what a clock interrupt finds the CPU doing when it is not in a stall: idle,
+	// or running a thread of nice ≤ 0 or > 0. The clock interrupts are counted lazily, so that
+	// a tick costs one increment: ticks counts them all, tickMark is ticks at the last change of
+	// tickState, and stallTicks those since then that found the CPU in a stall (counted at once
+	// as CPUSys or CPUIntr); the others belong to tickState (see flushTicks).
+	tickState                   CPUState
+	ticks, tickMark, stallTicks int64
 }
 
 // settle credits the running thread of c with the work done since segStart.
@@ -140,19 +148,44 @@ const (
 	NumCPUStates = 5
 )
 
-// sample counts what the clock interrupt now finds CPU c doing, before it charges its own cost.
+// sample counts the clock interrupt that now comes to CPU c, before it charges its own cost. A
+// tick that finds c in a stall is classified at once; the others are counted lazily for
+// tickState (an idle CPU is never in a stall: its segStart is not after now).
 func (m *Machine) sample(c *cpu) {
-	st := CPUIdle
-	switch {
-	case c.cur < 0:
-	case c.segStart > m.now && c.segStart-m.now <= c.stallInt:
+	c.ticks++
+	if m.stalls && c.segStart > m.now {
+		m.sampleStall(c)
+	}
+}
+
+func (m *Machine) sampleStall(c *cpu) {
+	st := CPUSys
+	if c.segStart-m.now <= c.stallInt {
 		st = CPUIntr
-	case c.segStart > m.now:
-		st = CPUSys
-	case m.threads[c.cur].attr.Nice > 0:
-		st = CPUNice
-	default:
-		st = CPUUser
 	}
 	c.st.Ticks[st]++
+	c.stallTicks++
+}
+
+// flushTicks credits c's ticks since the last change of its state to that state; the caller
+// then changes tickState.
+func (c *cpu) flushTicks() {
+	c.st.Ticks[c.tickState] += c.ticks - c.tickMark - c.stallTicks
+	c.tickMark, c.stallTicks = c.ticks, 0
+}
+
+// setTickState flushes c's ticks and gives it the state st.
+func (c *cpu) setTickState(st CPUState) {
+	if st != c.tickState {
+		c.flushTicks()
+		c.tickState = st
+	}
+}
+
+// runState is what a clock interrupt finds a CPU running a thread of attributes a doing.
+func runState(a *sched.Attr) CPUState {
+	if a.Nice > 0 {
+		return CPUNice
+	}
+	return CPUUser
 }

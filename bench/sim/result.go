@@ -250,6 +250,7 @@ func (m *Machine) Result() *Result {
 		s.Switch -= sw
 		s.IdleExit -= ex
 		s.Interrupt -= in
+		s.Ticks[c.tickState] += c.ticks - c.tickMark - c.stallTicks
 		r.CPUs[id] = s
 	}
 	return r
@@ -313,6 +314,7 @@ func (m *Machine) resetStats() {
 		c := &m.cpus[id]
 		sw, ex, in := m.stallAfter(c)
 		c.st = CPUStats{Switch: sw, IdleExit: ex, Interrupt: in}
+		c.tickMark, c.stallTicks = c.ticks, 0
 		if c.busy {
 			c.st.Busy = c.since - m.now
 		} else {
