@@ -45,11 +45,11 @@ type cpu struct {
 	missedIPI bool
 	// tickState is what a clock interrupt finds the CPU doing when it is not in a stall: idle,
 	// or running a thread of nice ≤ 0 or > 0. The clock interrupts are counted lazily, so that
-	// a tick costs one increment: ticks counts them all, tickMark is ticks at the last change of
-	// tickState, and stallTicks those since then that found the CPU in a stall (counted at once
-	// as CPUSys or CPUIntr); the others belong to tickState (see flushTicks).
-	tickState                   CPUState
-	ticks, tickMark, stallTicks int64
+	// a tick costs nothing per CPU: tickMark is the machine's tick count at the last change of
+	// tickState, and stallTicks the ticks since then that found the CPU in a stall (counted at
+	// once as CPUSys or CPUIntr); the others belong to tickState (see flushTicks).
+	tickState            CPUState
+	tickMark, stallTicks int64
 }
 
 // settle credits the running thread of c with the work done since segStart.
@@ -148,36 +148,36 @@ const (
 	NumCPUStates = 5
 )
 
-// sample counts the clock interrupt that now comes to CPU c, before it charges its own cost. A
-// tick that finds c in a stall is classified at once; the others are counted lazily for
-// tickState (an idle CPU is never in a stall: its segStart is not after now).
-func (m *Machine) sample(c *cpu) {
-	c.ticks++
-	if m.stalls && c.segStart > m.now {
-		m.sampleStall(c)
+// sampleStalls classifies, at the start of a clock interrupt, the CPUs it finds in a stall; the
+// others' ticks are counted lazily for their tickState. It runs only when some cost can stall a
+// CPU (an idle CPU is never in a stall: its segStart is not after now).
+func (m *Machine) sampleStalls() {
+	for _, id := range m.online {
+		if c := &m.cpus[id]; c.segStart > m.now {
+			st := CPUSys
+			if c.segStart-m.now <= c.stallInt {
+				st = CPUIntr
+			}
+			c.st.Ticks[st]++
+			c.stallTicks++
+		}
 	}
 }
 
-func (m *Machine) sampleStall(c *cpu) {
-	st := CPUSys
-	if c.segStart-m.now <= c.stallInt {
-		st = CPUIntr
-	}
-	c.st.Ticks[st]++
-	c.stallTicks++
-}
+// ticks returns the number of clock interrupts so far: every CPU samples each at its start.
+func (m *Machine) ticks() int64 { return m.tickK - 1 }
 
-// flushTicks credits c's ticks since the last change of its state to that state; the caller
-// then changes tickState.
-func (c *cpu) flushTicks() {
-	c.st.Ticks[c.tickState] += c.ticks - c.tickMark - c.stallTicks
-	c.tickMark, c.stallTicks = c.ticks, 0
+// flushTicks credits c's ticks since the last change of its state to that state.
+func (m *Machine) flushTicks(c *cpu) {
+	n := m.ticks()
+	c.st.Ticks[c.tickState] += n - c.tickMark - c.stallTicks
+	c.tickMark, c.stallTicks = n, 0
 }
 
 // setTickState flushes c's ticks and gives it the state st.
-func (c *cpu) setTickState(st CPUState) {
+func (m *Machine) setTickState(c *cpu, st CPUState) {
 	if st != c.tickState {
-		c.flushTicks()
+		m.flushTicks(c)
 		c.tickState = st
 	}
 }

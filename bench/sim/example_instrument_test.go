@@ -155,7 +155,7 @@ func ExampleResult_Accounting() {
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), StatHz: 127, Seed: 1}
 	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 10*time.Second)
 	fmt.Println(r.Accounting())
-	// Output: 10.00r 17.49u 0.00s 0.00i 17.49t 2.51I 2.51X
+	// Output: 10.00r 17.48u 0.00s 0.00i 17.48t 2.52I 2.51X
 }
 
 // Idle options reproduce seed 002's lost wake-ups: an idle CPU that misses the IPI finds the

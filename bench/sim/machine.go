@@ -341,6 +341,9 @@ func (m *Machine) step() {
 	case s == m.slotTick():
 		m.tickK++
 		m.q.arm(s, m.tickTime(m.tickK))
+		if m.stalls {
+			m.sampleStalls()
+		}
 		for i, id := range m.online {
 			if i > 0 {
 				m.events++
@@ -373,7 +376,6 @@ func (m *Machine) step() {
 // tick is a clock interrupt on id.
 func (m *Machine) tick(id topology.CPU) {
 	c := &m.cpus[id]
-	m.sample(c)
 	if cost := int64(m.cfg.Costs.Tick); cost > 0 {
 		c.st.Interrupt += cost
 		if c.cur >= 0 {
@@ -616,7 +618,7 @@ func (m *Machine) pick(id topology.CPU) {
 		if prev >= 0 {
 			m.switchRecord(id, prev, nobody, why)
 		}
-		c.setTickState(CPUIdle)
+		m.setTickState(c, CPUIdle)
 		m.setBusy(id, false)
 		return
 	}
@@ -657,7 +659,7 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now
 	c.cur, c.lastThread = tid, tid
-	c.setTickState(runState(&t.attr))
+	m.setTickState(c, runState(&t.attr))
 	c.segStart = m.now + stall
 	m.setBusy(id, true)
 	switch {

@@ -159,6 +159,8 @@ type CPUStats struct {
 	IdleExit int64
 	// Ticks counts the clock interrupts by what they found the CPU doing, indexed by CPUState:
 	// the sampling that FreeBSD's statclock does for kern.cp_time (see [Result.Accounting]).
+	// Every CPU is sampled at the start of each clock interrupt, before the policy's Tick of any
+	// CPU at that instant.
 	Ticks [NumCPUStates]int64
 }
 
@@ -250,7 +252,7 @@ func (m *Machine) Result() *Result {
 		s.Switch -= sw
 		s.IdleExit -= ex
 		s.Interrupt -= in
-		s.Ticks[c.tickState] += c.ticks - c.tickMark - c.stallTicks
+		s.Ticks[c.tickState] += m.ticks() - c.tickMark - c.stallTicks
 		r.CPUs[id] = s
 	}
 	return r
@@ -314,7 +316,7 @@ func (m *Machine) resetStats() {
 		c := &m.cpus[id]
 		sw, ex, in := m.stallAfter(c)
 		c.st = CPUStats{Switch: sw, IdleExit: ex, Interrupt: in}
-		c.tickMark, c.stallTicks = c.ticks, 0
+		c.tickMark, c.stallTicks = m.ticks(), 0
 		if c.busy {
 			c.st.Busy = c.since - m.now
 		} else {

@@ -235,7 +235,7 @@ func (m *Machine) setAttr(id topology.CPU, tid int32) {
 		m.trace.add(Record{Time: m.now, Kind: KindSetAttr, CPU: id, Thread: sched.ID(tid),
 			Other: int32(a.Nice+64) | int32(a.Class)<<8 | int32(a.RTPrio)<<16})
 	}
-	m.cpus[id].setTickState(runState(&t.attr))
+	m.setTickState(&m.cpus[id], runState(&t.attr))
 	m.call, m.ctx = CallSetAttr, id
 	m.pol.SetAttr(m.now, sched.ID(tid), t.attr)
 	if !t.allowed(id) {
