@@ -6,6 +6,7 @@ package sim
 import (
 	"math/bits"
 
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -39,9 +40,16 @@ type cpu struct {
 	// the last pick, stallInt the interrupt time added to the current stall since: what
 	// Result clips at the run's end.
 	pickSwitch, pickExit, stallInt int64
-	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): its next
-	// clock interrupt reschedules it.
+	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): the IPI
+	// slot is armed for its next clock interrupt, which reschedules it.
 	missedIPI bool
+	// tickState is what a clock interrupt finds the CPU doing when it is not in a stall: idle,
+	// or running a thread of nice ≤ 0 or > 0. The clock interrupts are counted lazily, so that
+	// a tick costs nothing per CPU: tickMark is the machine's tick count at the last change of
+	// tickState, and stallTicks the ticks since then that found the CPU in a stall (counted at
+	// once as CPUSys or CPUIntr); the others belong to tickState (see flushTicks).
+	tickState            CPUState
+	tickMark, stallTicks int64
 }
 
 // settle credits the running thread of c with the work done since segStart.
@@ -140,19 +148,44 @@ const (
 	NumCPUStates = 5
 )
 
-// sample counts what the clock interrupt now finds CPU c doing, before it charges its own cost.
-func (m *Machine) sample(c *cpu) {
-	st := CPUIdle
-	switch {
-	case c.cur < 0:
-	case c.segStart > m.now && c.segStart-m.now <= c.stallInt:
-		st = CPUIntr
-	case c.segStart > m.now:
-		st = CPUSys
-	case m.threads[c.cur].attr.Nice > 0:
-		st = CPUNice
-	default:
-		st = CPUUser
+// sampleStalls classifies, at the start of a clock interrupt, the CPUs it finds in a stall; the
+// others' ticks are counted lazily for their tickState. It runs only when some cost can stall a
+// CPU (an idle CPU is never in a stall: its segStart is not after now).
+func (m *Machine) sampleStalls() {
+	for _, id := range m.online {
+		if c := &m.cpus[id]; c.segStart > m.now {
+			st := CPUSys
+			if c.segStart-m.now <= c.stallInt {
+				st = CPUIntr
+			}
+			c.st.Ticks[st]++
+			c.stallTicks++
+		}
 	}
-	c.st.Ticks[st]++
+}
+
+// ticks returns the number of clock interrupts so far: every CPU samples each at its start.
+func (m *Machine) ticks() int64 { return m.tickK - 1 }
+
+// flushTicks credits c's ticks since the last change of its state to that state.
+func (m *Machine) flushTicks(c *cpu) {
+	n := m.ticks()
+	c.st.Ticks[c.tickState] += n - c.tickMark - c.stallTicks
+	c.tickMark, c.stallTicks = n, 0
+}
+
+// setTickState flushes c's ticks and gives it the state st.
+func (m *Machine) setTickState(c *cpu, st CPUState) {
+	if st != c.tickState {
+		m.flushTicks(c)
+		c.tickState = st
+	}
+}
+
+// runState is what a clock interrupt finds a CPU running a thread of attributes a doing.
+func runState(a *sched.Attr) CPUState {
+	if a.Nice > 0 {
+		return CPUNice
+	}
+	return CPUUser
 }

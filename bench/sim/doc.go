@@ -42,12 +42,46 @@
 // runs it (common random numbers), so differences between policies are differences of
 // scheduling. [Trace.Hash] fingerprints a run; the tests pin one and run under GOARCH=386.
 //
+// # Stop conditions
+//
+// [Run] plays a workload until every thread has exited or a time limit. [RunUntil] takes a
+// [Stop]: a time, named threads or groups that must have exited, a number of events, whichever
+// comes first, and a warm-up whose statistics are discarded; Result.Ending says which condition
+// ended the run, and the Result covers exactly Result.Start to Result.End (shares, idle time,
+// makespan, latencies). A run with gzip beside a hog that never exits thus stops when gzip
+// does, and measures gzip's share over its own run.
+//
 // # Metrics, checkers and trace
 //
 // [Result] holds per-thread CPU time, share, run-queue wait, sleep, work done, voluntary and
-// involuntary switches, migrations and wake-to-run latencies (exact, with nearest-rank
-// percentiles); per-CPU busy, idle, interrupt and switch time; makespan and throughput.
-// [WriteTable] puts several runs of one workload side by side.
+// involuntary switches, migrations, and three latency series, each a [Histogram]: wake-up
+// latency (Wakeup), run-queue wait per dispatch (RunqWait), and schbench's request latency, from
+// a wake-up to the end of the work it caused (Request). A Histogram keeps its samples exactly up
+// to Config.ExactSamples and in log-linear buckets after, with a percentile at most 1/128 above
+// the exact one; histograms merge, so percentiles can be asked of a thread, a group
+// ([Result.Group]), a declaration or template ([Result.Decl]), or several runs. Per CPU: busy,
+// idle, interrupt, switch and idle-exit time, and the clock interrupts by what they found the
+// CPU doing, from which [Result.Accounting] derives seed 002's r/u/s/i/t/I/X columns (sampled
+// kern.cp_time against exact td_runtime). Statistics are clipped to the run's end. [WriteTable]
+// and [WriteTableOf] put several runs of one workload side by side; a Result marshals to JSON
+// in the schema [ResultSchema] names, and [WriteCSV] writes one row per thread.
+//
+// # Inputs that cannot break it
+//
+// [Config.Validate] bounds every cost by [MaxCost], every time by [MaxTime] and the number of
+// threads by [MaxThreadsLimit], so that no sum of times the machine forms can overflow int64; a
+// negative or too large time limit is an error. A policy that cannot honour an attribute says
+// so before the run ([AttrChecker]: the machine asks about every attribute set the workload can
+// produce and names the thread), and one that ran something other than what was asked says so
+// after ([ErrReporter]: Result.PolicyErr, included in [Result.Err]).
+//
+// # The idle loop
+//
+// [Idle] describes what an idle CPU does, for seed 002's lost wake-ups: a deep idle state that
+// takes ExitLatency to leave, reschedule IPIs that are lost with a probability (drawn from a
+// stream seeded by Config.Seed) within a window after the CPU went idle, so that the CPU finds
+// the thread only at its next clock interrupt, and an idle loop that spins, slowing its SMT
+// siblings by SpinFactor.
 //
 // Three checkers watch invariants of a correct scheduler ([Invariant]): work conservation (no CPU
 // idle while a thread that may run there waits, beyond a bound: the Wasted Cores invariant),
@@ -64,8 +98,8 @@
 // # Cost
 //
 // Handling an event costs O(log n) for the event queue plus the policy's own work, and no
-// allocation once the machine has warmed up (thread creation, latency samples and a kept trace
-// allocate). A run's cost is linear in its number of events. See the benchmarks for figures.
+// allocation once the machine has warmed up (thread creation, exact latency samples until they
+// reach their budget, and a kept trace allocate). A run's cost is linear in its number of events. See the benchmarks for figures.
 //
 // # Kernel names
 //
@@ -79,8 +113,14 @@
 //	arch_scale_cpu_capacity, SMT contention       Config.Speed, Config.SMTFactor
 //	nvcsw, nivcsw                                 ThreadStats.Voluntary, ThreadStats.Involuntary
 //	se.sum_exec_runtime, td_runtime               ThreadStats.CPUTime
-//	run_delay (schedstat), wake-up latency        ThreadStats.WaitTime, ThreadStats.Latency
-//	kern.cp_time / /proc/stat idle, irq           CPUStats.Idle, CPUStats.Interrupt
+//	run_delay (schedstat), wake-up latency        ThreadStats.WaitTime, RunqWait, Wakeup
+//	schbench request latency                      ThreadStats.Request
+//	kern.cp_time (statclock's CP_USER…CP_IDLE)    CPUStats.Ticks, Accounting.User…Idle
+//	td_runtime of the idle threads                CPUStats.Idle, Accounting.IdleExact
+//	/proc/stat irq                                CPUStats.Interrupt
+//	cpu_idle C-state exit latency                 Idle.ExitLatency
+//	idle loop halting before an IPI (lost wakeup) Idle.MissProbability, Idle.MissWindow
+//	machdep.idle=spin                             Idle.Spin, Idle.SpinFactor
 //	pipe_write / pipe_read wake-ups (WF_SYNC)     workload pipes: Send, Recv
 //	fork, exit, wait                              workload Fork, Exit, Join
 package sim

@@ -38,18 +38,25 @@ func (e *env) Resched(id topology.CPU) {
 		m.trace.add(Record{Time: m.now, Kind: KindResched, CPU: id, Thread: running, Other: int32(m.ctx),
 			Arg: uint8(m.call)})
 	}
-	if id != m.ctx && m.missAt > 0 && c.cur < 0 && m.missed(c) {
-		c.missedIPI = true // lost: the CPU's next clock interrupt finds the work
+	if m.missAt > 0 && id != m.ctx && c.cur < 0 && m.missed(c) {
+		// Lost: the CPU's next clock interrupt, after its Policy.Tick, finds the work.
+		if !c.missedIPI {
+			c.missedIPI = true
+			m.q.arm(m.slotIPI(id), m.tickTime(m.tickK))
+		}
 		return
 	}
-	c.missedIPI = false
 	if id == m.ctx || m.cfg.Costs.IPI == 0 {
 		c.needResched = true
 		m.work = append(m.work, work{kind: workResched, cpu: id})
 		return
 	}
 	c.ipiPending, c.ipiFrom = true, m.ctx
-	m.q.arm(m.slotIPI(id), m.now+int64(m.cfg.Costs.IPI))
+	at := m.now + int64(m.cfg.Costs.IPI)
+	if c.missedIPI {
+		at = min(at, m.q.timeOf(m.slotIPI(id))) // an earlier lost IPI still wakes it at its tick
+	}
+	m.q.arm(m.slotIPI(id), at)
 }
 
 // Explaining reports whether explanations are recorded (Config.Explain).

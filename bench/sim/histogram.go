@@ -62,18 +62,39 @@ func (h *Histogram) budget() int64 {
 
 // add records v ≥ 0 without keeping exact samples sorted: the machine's hot path. snapshot sorts.
 func (h *Histogram) add(v int64) {
-	if h.n == 0 || v < h.min {
+	b := h.buckets
+	if b == nil {
+		h.addExact(v)
+		return
+	}
+	// Past the exact budget, h is not empty: min needs no check of n.
+	h.n++
+	if v < h.min {
 		h.min = v
 	}
-	h.n++
-	h.max = max(h.max, v)
-	if h.buckets == nil {
-		if h.n <= h.budget() {
-			h.exact = append(h.exact, v)
-			return
-		}
-		h.spill()
+	if v > h.max {
+		h.max = v
 	}
+	o, s := bucket(v)
+	if r := b[o]; r != nil {
+		r[s&(subs-1)]++
+		return
+	}
+	h.count(v, 1)
+}
+
+// addExact is add while the samples are exact.
+func (h *Histogram) addExact(v int64) {
+	if v < h.min || h.n == 0 {
+		h.min = v
+	}
+	h.max = max(h.max, v)
+	h.n++
+	if h.n <= h.budget() {
+		h.exact = append(h.exact, v)
+		return
+	}
+	h.spill()
 	h.count(v, 1)
 }
 
@@ -92,17 +113,20 @@ func (h *Histogram) Add(v int64) {
 	if v < 0 {
 		panic(fmt.Sprintf("sim: Histogram.Add(%d): negative latency", v))
 	}
-	if h.buckets == nil && h.n < h.budget() {
+	if h.n == 0 || v < h.min {
+		h.min = v
+	}
+	h.max = max(h.max, v)
+	h.n++
+	if h.buckets == nil && h.n <= h.budget() {
 		i, _ := slices.BinarySearch(h.exact, v)
 		h.exact = slices.Insert(h.exact, i, v)
-		if h.n == 0 || v < h.min {
-			h.min = v
-		}
-		h.n++
-		h.max = max(h.max, v)
 		return
 	}
-	h.add(v)
+	if h.buckets == nil {
+		h.spill()
+	}
+	h.count(v, 1)
 }
 
 // bucket returns the row and column of v ≥ 0.

@@ -32,7 +32,9 @@ type Idle struct {
 	// does not spin is lost: the CPU stays idle until its next clock interrupt, which does the
 	// reschedule. Each IPI draws from the machine's own random stream, derived from
 	// Config.Seed, so a run stays deterministic; a probability of 0 draws nothing. Only IPIs
-	// are lost: a CPU's reschedule of itself (its own timer or clock interrupt) never is.
+	// are lost: a CPU's reschedule of itself (its own timer or clock interrupt) never is. The
+	// trace shows the lost IPI's Resched record with no IPI or switch after it; the switch comes
+	// at the CPU's next clock interrupt.
 	MissProbability float64
 	// MissWindow limits the loss to IPIs sent within this long after the CPU went idle, the
 	// race between the idle loop's check for work and its halt; 0 means at any time. At most

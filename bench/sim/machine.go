@@ -67,6 +67,10 @@ type Machine struct {
 	// idleRng draws lost IPIs; missAt is Idle.MissProbability as a threshold, 0 when off.
 	idleRng rand.PCG
 	missAt  uint64
+	// idleExit is Idle.ExitLatency, or 0 when the idle loop spins; stalls says that some cost
+	// can stall a CPU, so that a clock interrupt may find one in a stall.
+	idleExit int64
+	stalls   bool
 }
 
 // A spawn is a thread the machine creates by itself at time at.
@@ -111,6 +115,10 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	m := &Machine{cfg: cfg, pol: p, topo: topo, nids: int32(topo.NumIDs()), waitHead: nobody, waitTail: nobody,
 		trace: newTrace(cfg.Trace), wl: w, missAt: cfg.Idle.missThreshold()}
 	m.idleRng = *rand.NewPCG(splitmix64(cfg.Seed^0x1D1E), splitmix64(cfg.Seed^0x1D1E0001))
+	if !cfg.Idle.Spin {
+		m.idleExit = int64(cfg.Idle.ExitLatency)
+	}
+	m.stalls = cfg.Costs.Switch > 0 || cfg.Costs.Migration > 0 || cfg.Costs.Tick > 0 || m.idleExit > 0
 	m.env.m = m
 	cpus := topo.CPUs()
 	m.first, _ = cpus.First()
@@ -156,6 +164,7 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 		cp := &m.cpus[id]
 		cp.online = true
 		cp.cur, cp.lastThread, cp.stopped = nobody, nobody, nobody
+		cp.tickState = CPUIdle
 		cp.speed = int64(topo.Capacity(id))
 		if cfg.Speed != nil {
 			cp.speed = int64(cfg.Speed[id])
@@ -332,6 +341,9 @@ func (m *Machine) step() {
 	case s == m.slotTick():
 		m.tickK++
 		m.q.arm(s, m.tickTime(m.tickK))
+		if m.stalls {
+			m.sampleStalls()
+		}
 		for i, id := range m.online {
 			if i > 0 {
 				m.events++
@@ -379,17 +391,8 @@ func (m *Machine) tick(id topology.CPU) {
 			}
 		}
 	}
-	m.sample(c)
 	m.call, m.ctx = CallTick, id
 	m.pol.Tick(m.now, id)
-	if c.missedIPI {
-		// The clock interrupt wakes the CPU whose wake-up IPI was lost; it finds the thread now.
-		c.missedIPI = false
-		if !c.needResched && !c.ipiPending {
-			c.needResched = true
-			m.work = append(m.work, work{kind: workResched, cpu: id})
-		}
-	}
 	if m.cfg.Checks != (Checks{}) {
 		m.checkTick(id)
 	}
@@ -409,7 +412,7 @@ func (m *Machine) done(id topology.CPU) {
 // ipi is the arrival of a reschedule IPI on id.
 func (m *Machine) ipi(id topology.CPU) {
 	c := &m.cpus[id]
-	c.ipiPending = false
+	c.ipiPending, c.missedIPI = false, false
 	if m.trace != nil {
 		m.trace.add(Record{Time: m.now, Kind: KindIPI, CPU: id, Thread: -1, Other: int32(c.ipiFrom)})
 	}
@@ -600,8 +603,8 @@ func (m *Machine) endRequest(t *thread) {
 func (m *Machine) pick(id topology.CPU) {
 	c := &m.cpus[id]
 	c.needResched = false
-	if c.ipiPending {
-		c.ipiPending = false
+	if c.ipiPending || c.missedIPI {
+		c.ipiPending, c.missedIPI = false, false
 		m.q.disarm(m.slotIPI(id))
 	}
 	m.call, m.ctx = CallPick, id
@@ -615,6 +618,7 @@ func (m *Machine) pick(id topology.CPU) {
 		if prev >= 0 {
 			m.switchRecord(id, prev, nobody, why)
 		}
+		m.setTickState(c, CPUIdle)
 		m.setBusy(id, false)
 		return
 	}
@@ -623,7 +627,6 @@ func (m *Machine) pick(id topology.CPU) {
 	m.waitRemove(tid)
 	wait := m.now - t.since
 	t.st.WaitTime += wait
-	t.st.RunqWait.add(wait)
 	if m.cfg.Checks.Starvation > 0 && wait > int64(m.cfg.Checks.Starvation) && t.reported&(1<<Starvation) == 0 {
 		m.violate(Starvation, id, tid, wait)
 	}
@@ -641,6 +644,8 @@ func (m *Machine) pick(id topology.CPU) {
 		}
 	}
 	if prev != tid {
+		// A dispatch; not a thread preempted and picked again at the same instant.
+		t.st.RunqWait.add(wait)
 		m.switchRecord(id, prev, tid, why)
 		if prev >= 0 && (why == uint8(sched.Preempt) || why == uint8(sched.Yield)) {
 			m.threads[prev].st.Involuntary++
@@ -649,15 +654,12 @@ func (m *Machine) pick(id topology.CPU) {
 	if c.lastThread != tid {
 		stall += int64(m.cfg.Costs.Switch)
 	}
-	c.st.Switch += stall
-	c.pickSwitch, c.pickExit, c.stallInt = stall, 0, 0
-	if x := int64(m.cfg.Idle.ExitLatency); x > 0 && !c.busy && c.since < m.now && !m.cfg.Idle.Spin {
-		c.st.IdleExit += x
-		c.pickExit = x
-		stall += x
+	if stall|m.idleExit != 0 {
+		stall = m.chargeStall(c, stall)
 	}
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now
 	c.cur, c.lastThread = tid, tid
+	m.setTickState(c, runState(&t.attr))
 	c.segStart = m.now + stall
 	m.setBusy(id, true)
 	switch {
@@ -666,6 +668,21 @@ func (m *Machine) pick(id topology.CPU) {
 	default:
 		m.work = append(m.work, work{kind: workAdvance, cpu: id, tid: tid})
 	}
+}
+
+// chargeStall charges CPU c, picking a thread now, with the switch and migration stall sw and,
+// if it has been idle, the idle-exit latency, and returns the whole stall. Without it, a pick
+// leaves pickSwitch, pickExit and stallInt stale, which stallAfter never reads: the pick sets
+// segStart to now, and the next clock interrupt that stalls the CPU resets stallInt.
+func (m *Machine) chargeStall(c *cpu, sw int64) int64 {
+	c.st.Switch += sw
+	c.pickSwitch, c.pickExit, c.stallInt = sw, 0, 0
+	if x := m.idleExit; x > 0 && !c.busy && c.since < m.now {
+		c.st.IdleExit += x
+		c.pickExit = x
+		sw += x
+	}
+	return sw
 }
 
 func (m *Machine) switchRecord(id topology.CPU, prev, next int32, why uint8) {

@@ -64,6 +64,9 @@ func (q *eventQueue) arm(s int32, t int64) {
 // seqOf returns the sequence number of slot s's event. Preconditions: s is armed.
 func (q *eventQueue) seqOf(s int32) uint64 { return q.h[q.pos[s]-1].seq }
 
+// timeOf returns the time slot s is armed for. Preconditions: s is pending.
+func (q *eventQueue) timeOf(s int32) int64 { return q.h[q.pos[s]-1].t }
+
 // disarm removes slot s if it is armed. The complexity is O(log n).
 func (q *eventQueue) disarm(s int32) {
 	p := q.pos[s]

@@ -43,7 +43,8 @@ type ThreadStats struct {
 	// ran, plus, for a periodic thread, the wait before the first run of its first period.
 	Wakeup Histogram
 	// RunqWait holds its run-queue wait per dispatch: from becoming runnable (woken, forked,
-	// preempted, yielding) to each time it was picked.
+	// preempted, yielding) to each time it was picked to run after another thread or the idle
+	// loop (a thread preempted and picked again at the same instant is not dispatched again).
 	RunqWait Histogram
 	// Request holds its request latencies, schbench's measure: from each wake-up (or the
 	// scheduled start of a period of an every) to the end of the work it then did, when it next
@@ -143,8 +144,8 @@ func Percentile(sorted []int64, p float64) (int64, bool) {
 	return l.percentile(milli), true
 }
 
-// CPUStats are the metrics of one CPU. Busy and Idle add up to the length of the run; Interrupt
-// and Switch are parts of them.
+// CPUStats are the metrics of one CPU. Busy and Idle add up to the length of the measured
+// interval (Result.End - Result.Start); Interrupt, Switch and IdleExit are parts of them.
 type CPUStats struct {
 	// Busy is the time the CPU had a thread, Idle the time it had none.
 	Busy, Idle int64
@@ -158,6 +159,8 @@ type CPUStats struct {
 	IdleExit int64
 	// Ticks counts the clock interrupts by what they found the CPU doing, indexed by CPUState:
 	// the sampling that FreeBSD's statclock does for kern.cp_time (see [Result.Accounting]).
+	// Every CPU is sampled at the start of each clock interrupt, before the policy's Tick of any
+	// CPU at that instant.
 	Ticks [NumCPUStates]int64
 }
 
@@ -226,7 +229,8 @@ func (m *Machine) Result() *Result {
 		case tBlocked:
 			s.Sleep += m.now - t.since
 		case tExited:
-			if s.End >= from {
+			// Events at the warm-up's last instant belong to the warm-up.
+			if !m.warmed || s.End > from {
 				r.Exited++
 			}
 		}
@@ -248,6 +252,7 @@ func (m *Machine) Result() *Result {
 		s.Switch -= sw
 		s.IdleExit -= ex
 		s.Interrupt -= in
+		s.Ticks[c.tickState] += m.ticks() - c.tickMark - c.stallTicks
 		r.CPUs[id] = s
 	}
 	return r
@@ -311,6 +316,7 @@ func (m *Machine) resetStats() {
 		c := &m.cpus[id]
 		sw, ex, in := m.stallAfter(c)
 		c.st = CPUStats{Switch: sw, IdleExit: ex, Interrupt: in}
+		c.tickMark, c.stallTicks = m.ticks(), 0
 		if c.busy {
 			c.st.Busy = c.since - m.now
 		} else {

@@ -176,7 +176,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 		m.block(id)
 		return true
 	}
-	if t.forked {
+	if t.forked && t.fresh {
 		// The thread waited in the run queue since its creation, inside its first period:
 		// that wait is the period's wake-up latency.
 		t.st.Wakeup.add(m.now - first)
@@ -235,6 +235,7 @@ func (m *Machine) setAttr(id topology.CPU, tid int32) {
 		m.trace.add(Record{Time: m.now, Kind: KindSetAttr, CPU: id, Thread: sched.ID(tid),
 			Other: int32(a.Nice+64) | int32(a.Class)<<8 | int32(a.RTPrio)<<16})
 	}
+	m.setTickState(&m.cpus[id], runState(&t.attr))
 	m.call, m.ctx = CallSetAttr, id
 	m.pol.SetAttr(m.now, sched.ID(tid), t.attr)
 	if !t.allowed(id) {

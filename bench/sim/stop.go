@@ -24,14 +24,21 @@ type Stop struct {
 	// one must exist.
 	Threads []string
 	// Groups ends the run once every thread of each named control group has exited: the threads
-	// whose declaration names the group or a group below it. The group must have such a thread.
+	// whose declaration names the group or a group below it, and those forked so far from such a
+	// template. The group must have such a declaration.
 	Groups []string
-	// Events ends the run after this many events (see [Machine.Events]); 0 means no limit.
+	// Events ends the run once at least this many events have been handled (see
+	// [Machine.Events]), counted from the machine's start; 0 means no limit. The step that
+	// reaches the count finishes, so a clock interrupt, one event per CPU, may overshoot it by
+	// fewer than the number of CPUs.
 	Events uint64
 	// Warmup discards the statistics of the run's first Warmup of simulated time: the Result
 	// covers [Warmup, End] only (CPU times, waits, sleeps, work, counts, latencies, CPU busy
-	// and idle time, events, messages, exits; Makespan and Share are over that interval). The
-	// trace and the checkers' violations are kept whole. At most MaxTime.
+	// and idle time, events, messages, exits; Makespan and Share are over that interval). A
+	// latency sample belongs to the interval its dispatch or wake-up's end falls in. Threads that
+	// exited during the warm-up stay in Result.Threads with zero statistics. The trace and the
+	// checkers' violations are kept whole. At most MaxTime; if the run ends during the warm-up,
+	// nothing is measured (Start = End).
 	Warmup time.Duration
 }
 
@@ -90,7 +97,8 @@ func (e *Ending) UnmarshalText(b []byte) error {
 type watch struct {
 	progs []int32 // whole declarations
 	names []string
-	// left counts the threads still to exit among those named individually or known so far.
+	// ending is what the watch ends the run with; for a group, a template that has forked
+	// nothing yet counts as exited.
 	ending Ending
 }
 
@@ -186,7 +194,11 @@ func (m *Machine) inGroup(g, want string) bool {
 func (m *Machine) watchDone(w *watch) bool {
 	for _, pi := range w.progs {
 		p := m.progs[pi]
-		if p.exited < p.made || p.made < max(p.decl.Instances(), 1) {
+		need := max(p.decl.Instances(), 1)
+		if w.ending == GroupsExited && p.decl.Template {
+			need = 0
+		}
+		if p.exited < p.made || p.made < need {
 			return false
 		}
 	}
@@ -272,8 +284,7 @@ func (m *Machine) RunUntil(s Stop) (Ending, error) {
 		m.step()
 	}
 	if warm > 0 && !m.warmed {
-		m.now = max(m.now, warm)
-		m.resetStats()
+		m.resetStats() // the run ended during the warm-up: nothing is measured
 	}
 	return m.ending, m.err
 }

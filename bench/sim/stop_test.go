@@ -10,7 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// stopWorkload is a hog that never exits beside a short job, a job in a group and two workers.
+// stopWorkload is a hog that never exits beside a short job, a job in a group (whose template is
+// never forked) and two workers.
 const stopWorkload = `
 group batch
 group inner parent=batch
@@ -22,6 +23,9 @@ thread gzip
 end
 thread packer group=inner
 	run 50ms
+end
+template spare group=batch
+	run 1ms
 end
 thread worker count=2
 	run 10ms
@@ -174,4 +178,15 @@ func TestStatisticsClippedToEnd(t *testing.T) {
 	assert.LessOrEqual(t, c.Switch+c.Interrupt, r.End)
 	assert.Equal(t, r.End, c.Busy+c.Idle)
 	assert.Greater(t, c.Switch, int64(0))
+}
+
+func TestRunEndsDuringWarmup(t *testing.T) {
+	w := mustParse(t, "thread a\n\trun 3ms\nend\n")
+	r, err := sim.RunUntil(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, sim.Stop{Time: time.Second, Warmup: 10 * time.Millisecond})
+	require.NoError(t, err)
+	assert.Equal(t, sim.AllExited, r.Ending)
+	assert.Equal(t, int64(3e6), r.Start)
+	assert.Equal(t, int64(3e6), r.End)
+	assert.Zero(t, r.Threads[0].CPUTime)
+	assert.Zero(t, r.Exited+int64(r.Events))
 }

@@ -113,8 +113,11 @@ func WriteTableOf(w io.Writer, t Table, results ...*Result) error {
 	}
 	for _, tot := range t.Totals {
 		row := fmt.Sprintf("%-*s\t", width, tot)
-		for _, r := range results {
-			row += "  " + r.total(tot) + "\t" + strings.Repeat("\t", len(ps))
+		for i, r := range results {
+			row += "  " + r.total(tot) + "\t"
+			if i < len(results)-1 {
+				row += strings.Repeat("\t", len(ps))
+			}
 		}
 		fmt.Fprintln(tw, row)
 	}

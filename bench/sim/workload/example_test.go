@@ -155,3 +155,59 @@ func ExampleWorkload_Validate() {
 	// end
 	// threads[4].ops[0]: loop body takes no time (it needs a run or sleep of a positive duration, or an every)
 }
+
+// A PhaseMode fixes when an every's periods start: absolute multiples of the period shifted by a
+// phase, staggered over the instances of a count=N thread, or counted from the thread's arrival.
+func ExamplePhaseMode() {
+	w, _ := workload.Parse(`
+thread probe count=4
+	every 10ms phase=stagger
+		run 100us
+	end
+end
+thread late
+	sleep 3ms
+	every 10ms 5 phase=arrival
+		run 100us
+	end
+end`)
+	for _, t := range w.Threads {
+		op := t.Ops[len(t.Ops)-1]
+		fmt.Println(t.Name, op.PhaseMode, op.N)
+	}
+	fmt.Print(workload.Format(w))
+	// Output:
+	// probe stagger 0
+	// late arrival 5
+	// thread probe count=4
+	// 	every 10ms phase=stagger
+	// 		run 100us
+	// 	end
+	// end
+	//
+	// thread late
+	// 	sleep 3ms
+	// 	every 10ms 5 phase=arrival
+	// 		run 100us
+	// 	end
+	// end
+}
+
+// rtprio=freebsd:N writes a priority as FreeBSD's rtprio(2) takes it (0..31, 0 most important);
+// rtprio=N is Linux's sched_priority (1..99). The policy maps the scale or refuses it.
+func ExampleThread_Attr() {
+	w, _ := workload.Parse(`
+thread audio class=fifo rtprio=freebsd:0
+	run 1ms
+end
+thread jack class=fifo rtprio=95
+	run 1ms
+end`)
+	for _, t := range w.Threads {
+		a := t.Attr(0)
+		fmt.Println(t.Name, a.Class, a.RTScale, a.RTPrio)
+	}
+	// Output:
+	// audio fifo freebsd 0
+	// jack fifo linux 95
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/stretchr/testify/assert"
@@ -97,4 +98,22 @@ func TestErrReporterReachesResult(t *testing.T) {
 	require.NoError(t, err)
 	assert.NoError(t, r.PolicyErr)
 	assert.NoError(t, r.Err())
+}
+
+// A policy that is an AttrChecker refuses, before anything runs, the attributes it cannot
+// honour; the error names the thread.
+func ExampleAttrChecker() {
+	w, _ := workload.Parse("thread audio class=fifo rtprio=freebsd:0\n\trun 1ms\nend\n")
+	_, err := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, &linuxOnly{rr: *newRR(1000, 4)}, w)
+	fmt.Println(err)
+	// Output: sim: toy-rr: thread "audio": toy: no freebsd real-time scale
+}
+
+// A policy that is an ErrReporter says, after the run, that it ran something other than what was
+// asked: Result.PolicyErr, and Result.Err with it.
+func ExampleErrReporter() {
+	w, _ := workload.Parse("thread a class=rr rtprio=10\n\trun 1ms\nend\n")
+	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, &rrAsOther{rr: *newRR(1000, 4)}, w, time.Second)
+	fmt.Println(r.Err())
+	// Output: sim: toy-rr: toy: ran SCHED_RR threads as SCHED_FIFO
 }

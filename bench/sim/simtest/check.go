@@ -1,0 +1,270 @@
+package simtest
+
+// This file implements CheckPolicy, the conformance test of a sim.Policy.
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// Options adjust [CheckPolicy].
+type Options struct {
+	// Topologies are the machines each scenario runs on; nil means one CPU, four CPUs, and two
+	// packages of two cores with two hardware threads each.
+	Topologies []*topology.Topology
+	// Groups runs the control-group scenario with its groups; otherwise (a policy without group
+	// scheduling) the machine flattens them (sim.Config.FlattenGroups).
+	Groups bool
+	// Starvation is the bound of the starvation checker; 0 means 5 seconds.
+	Starvation time.Duration
+	// WorkConservation is the bound of the work-conservation checker; 0 leaves it off.
+	WorkConservation time.Duration
+	// Time is each scenario's length of simulated time; 0 means 2s, enough for 4BSD's 100ms
+	// quanta to let a thread pinned beside a hog in.
+	Time time.Duration
+}
+
+// A scenario is one workload and what a conforming policy achieves with it.
+type scenario struct {
+	name  string
+	text  string
+	check func(r *sim.Result, topo *topology.Topology) error
+}
+
+var scenarios = []scenario{
+	{"hogs", `
+thread hog count=TWICE
+	run forever
+end`, func(r *sim.Result, topo *topology.Topology) error {
+		// Two hogs per CPU keep every CPU busy, and each runs.
+		for i := range r.Threads {
+			if r.Threads[i].CPUTime == 0 {
+				return fmt.Errorf("%s never ran", r.Threads[i].Name)
+			}
+		}
+		for id := range topo.CPUs().All() {
+			if c := &r.CPUs[id]; c.Idle > r.End/10 {
+				return fmt.Errorf("cpu%d idle %dns of %dns beside two hogs per CPU", id, c.Idle, r.End)
+			}
+		}
+		return nil
+	}},
+	{"pinned", `
+thread pinned cpus=0
+	loop
+		run 2ms
+		sleep 1ms
+	end
+end
+thread hog count=4
+	run forever
+end`, func(r *sim.Result, _ *topology.Topology) error {
+		p, _ := r.Thread("pinned")
+		switch {
+		case p.Migrations != 0:
+			return fmt.Errorf("a thread pinned to cpu0 migrated %d times", p.Migrations)
+		case p.CPUTime == 0:
+			return fmt.Errorf("the pinned thread never ran")
+		}
+		return nil
+	}},
+	{"pipe", `
+pipe ping
+pipe pong
+thread a
+	repeat 200
+		send ping
+		recv pong
+		run 50us
+	end
+end
+thread b
+	repeat 200
+		recv ping
+		run 50us
+		send pong
+	end
+end`, func(r *sim.Result, _ *topology.Topology) error {
+		if r.Ending != sim.AllExited || r.Messages != 400 {
+			return fmt.Errorf("ping-pong ended by %v after %d of 400 messages", r.Ending, r.Messages)
+		}
+		return nil
+	}},
+	{"fork-join", `
+template job
+	run uniform(500us,2ms)
+end
+thread make
+	repeat 5
+		fork job 6
+		join
+	end
+end`, func(r *sim.Result, _ *topology.Topology) error {
+		if r.Ending != sim.AllExited || r.Exited != 31 {
+			return fmt.Errorf("make -j6 ended by %v with %d of 31 threads exited", r.Ending, r.Exited)
+		}
+		return nil
+	}},
+	{"periodic", `
+thread tick count=2
+	every 10ms 10 phase=stagger
+		run 1ms
+	end
+end
+thread hog count=2
+	run forever
+end`, func(r *sim.Result, _ *topology.Topology) error {
+		for _, n := range []string{"tick.0", "tick.1"} {
+			tk, _ := r.Thread(n)
+			if tk.Request.Count() < 10 {
+				return fmt.Errorf("%s ran %d of its 10 periods", n, tk.Request.Count())
+			}
+		}
+		return nil
+	}},
+	{"attributes", `
+thread changer
+	loop
+		run 1ms
+		nice 10
+		run 1ms
+		class batch
+		run 1ms
+		cpus 0
+		run 1ms
+		class idle
+		run 100us
+		class normal
+		nice 0
+		cpus ALL
+		sleep 1ms
+	end
+end
+thread hog count=NCPUS
+	run forever
+end`, func(r *sim.Result, _ *topology.Topology) error {
+		if c, _ := r.Thread("changer"); c.Wakeups == 0 {
+			return fmt.Errorf("the thread changing its attributes never went round its loop")
+		}
+		return nil
+	}},
+	{"groups", `
+group a weight=200
+group b weight=50
+group c parent=a
+thread x count=2 group=a
+	run forever
+end
+thread y count=2 group=b
+	run forever
+end
+thread z group=c
+	loop
+		run 2ms
+		sleep 1ms
+		group b
+		run 1ms
+		group c
+	end
+end`, func(r *sim.Result, _ *topology.Topology) error {
+		for i := range r.Threads {
+			if r.Threads[i].CPUTime == 0 {
+				return fmt.Errorf("%s never ran", r.Threads[i].Name)
+			}
+		}
+		return nil
+	}},
+}
+
+// CheckPolicy runs fresh policies from factory through every scenario on every topology of
+// opts, reporting through t each breach of the Policy contract the machine sees (after every
+// event: sim.Machine.Check, including the policy's Queued count when it is a sim.Queuer), each
+// violation of the checkers, each scenario whose goal is not met, and any difference between the
+// traces of two runs with the same seed. A policy that refuses a scenario's workload before it
+// runs (an AttrChecker, or a Start or AddGroup error) has that scenario reported as skipped
+// through t.Logf, not as a failure; a refusal on the first topology is reported once.
+func CheckPolicy(t testing.TB, factory func() sim.Policy, opts Options) {
+	t.Helper()
+	topos := opts.Topologies
+	if topos == nil {
+		topos = []*topology.Topology{topology.Uniform(1, 1, 1, 1, 1), topology.Uniform(1, 1, 1, 4, 1),
+			topology.Uniform(2, 1, 1, 2, 2)}
+	}
+	starve := opts.Starvation
+	if starve == 0 {
+		starve = 5 * time.Second
+	}
+	until := opts.Time
+	if until == 0 {
+		until = 2 * time.Second
+	}
+	for _, sc := range scenarios {
+		for _, topo := range topos {
+			// ALL stands for every CPU of the machine, NCPUS for their number, TWICE for twice it.
+			text := strings.NewReplacer("ALL", topo.CPUs().String(), "NCPUS", strconv.Itoa(topo.NumCPUs()),
+				"TWICE", strconv.Itoa(2*topo.NumCPUs())).Replace(sc.text)
+			w, err := workload.Parse(text)
+			if err != nil {
+				panic("simtest: scenario " + sc.name + ": " + err.Error())
+			}
+			where := fmt.Sprintf("%s on %d CPUs", sc.name, topo.NumCPUs())
+			cfg := sim.Config{Topology: topo, Hz: 1000, StatHz: 127, Seed: 1, Trace: sim.TraceHash,
+				FlattenGroups: !opts.Groups,
+				Checks:        sim.Checks{Starvation: starve, WorkConservation: opts.WorkConservation}}
+			var hashes [2]uint64
+			for run := range hashes {
+				p := factory()
+				m, err := sim.New(cfg, p, w)
+				if err != nil {
+					if run == 0 {
+						t.Logf("%s: skipped: %v", where, err)
+					}
+					break
+				}
+				r, err := runChecked(m, until)
+				if err != nil {
+					t.Errorf("%s: %s: %v", where, p.Name(), err)
+					break
+				}
+				hashes[run] = r.Trace.Hash()
+				if run > 0 {
+					if hashes[0] != hashes[1] {
+						t.Errorf("%s: %s: two runs with the same seed differ (trace %#x, then %#x)", where, p.Name(), hashes[0], hashes[1])
+					}
+					break
+				}
+				if err := r.Err(); err != nil {
+					t.Errorf("%s: %v", where, err)
+				}
+				if err := sc.check(r, topo); err != nil {
+					t.Errorf("%s: %s: %v", where, p.Name(), err)
+				}
+			}
+		}
+	}
+}
+
+// runChecked steps m to until, checking the conservation of threads after every event.
+func runChecked(m *sim.Machine, until time.Duration) (*sim.Result, error) {
+	for {
+		next, ok := m.Next()
+		if !ok || next > int64(until) {
+			break
+		}
+		m.Step()
+		if err := m.Check(); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.Run(until); err != nil {
+		return nil, err
+	}
+	return m.Result(), nil
+}
