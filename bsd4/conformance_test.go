@@ -13,7 +13,13 @@ import (
 func TestConformance(t *testing.T) {
 	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD14Params(), bsd4.FreeBSD9Params()} {
 		t.Run(p.Name, func(t *testing.T) {
-			simtest.CheckPolicy(t, func() sim.Policy { return bsd4.New(p) }, simtest.Options{})
+			simtest.CheckPolicy(t, func() sim.Policy {
+				s, err := bsd4.New(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}, simtest.Options{})
 		})
 	}
 }

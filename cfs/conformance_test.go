@@ -11,10 +11,19 @@ import (
 // TestConformance runs classic CFS (v6.5) and EEVDF (v6.6, v7.1) through the
 // simulator's conformance test of the Policy contract, with control groups.
 func TestConformance(t *testing.T) {
-	for _, o := range []cfs.SchedulerOptions{{Version: cfs.V65}, {Version: cfs.V66}, {Version: cfs.V71}} {
-		name := cfs.NewScheduler(o).Name()
+	for _, name := range cfs.Presets() {
+		p, err := cfs.Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Run(name, func(t *testing.T) {
-			simtest.CheckPolicy(t, func() sim.Policy { return cfs.NewScheduler(o) }, simtest.Options{Groups: true})
+			simtest.CheckPolicy(t, func() sim.Policy {
+				s, err := cfs.New(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}, simtest.Options{Groups: true})
 		})
 	}
 }

@@ -17,7 +17,13 @@ func TestConformance(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(name, func(t *testing.T) {
-			simtest.CheckPolicy(t, func() sim.Policy { return ule.New(p) }, simtest.Options{})
+			simtest.CheckPolicy(t, func() sim.Policy {
+				s, err := ule.New(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}, simtest.Options{})
 		})
 	}
 }

@@ -39,7 +39,7 @@ thread gzip
 	end
 end`)
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127, Seed: 1}
-	r, _ := sim.RunUntil(cfg, ule.New(ule.DefaultParams()), w, sim.Stop{Threads: []string{"gzip"}, Time: time.Minute})
+	r, _ := sim.RunUntil(cfg, must(ule.New(ule.DefaultParams())), w, sim.Stop{Threads: []string{"gzip"}, Time: time.Minute})
 	g, _ := r.Thread("gzip")
 	h, _ := r.Thread("hog")
 	fmt.Printf("ended by %v at %v; gzip %.0f%%, hog %.0f%%\n", r.Ending, time.Duration(r.End), 100*g.Share(), 100*h.Share())
@@ -49,7 +49,7 @@ end`)
 // A warm-up discards the beginning of a run: the Result covers Start to End.
 func ExampleStop_warmup() {
 	w, _ := workload.Parse("thread hog count=2\n\trun forever\nend\n")
-	r, _ := sim.RunUntil(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, bsd4.New(bsd4.DefaultParams()), w,
+	r, _ := sim.RunUntil(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, must(bsd4.New(bsd4.DefaultParams())), w,
 		sim.Stop{Time: 3 * time.Second, Warmup: time.Second})
 	fmt.Println(time.Duration(r.Start), time.Duration(r.End), time.Duration(r.Makespan))
 	fmt.Println(time.Duration(r.Threads[0].CPUTime+r.Threads[1].CPUTime), time.Duration(r.CPUs[0].Busy))
@@ -94,7 +94,7 @@ end`)
 	pooled := &sim.Histogram{}
 	for seed := uint64(1); seed <= 2; seed++ {
 		cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), StatHz: 127, Seed: seed}
-		r, _ := sim.Run(cfg, ule.New(ule.DefaultParams()), w, time.Second)
+		r, _ := sim.Run(cfg, must(ule.New(ule.DefaultParams())), w, time.Second)
 		pooled.Merge(r.Decl(sim.WakeupLatency, "tick"))
 	}
 	p99, _ := pooled.Percentile(99)
@@ -113,7 +113,7 @@ thread tick
 		run 2ms
 	end
 end`)
-	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127}, bsd4.New(bsd4.DefaultParams()), w, 5*time.Second)
+	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127}, must(bsd4.New(bsd4.DefaultParams())), w, 5*time.Second)
 	sim.WriteTableOf(os.Stdout, sim.Table{Series: sim.RequestLatency, Percentiles: []float64{50, 90, 99},
 		Totals: []sim.Total{sim.Makespan, sim.Switches}}, r)
 	// Output:
@@ -128,7 +128,7 @@ end`)
 // WriteCSV writes one row per thread for spreadsheets and plotting tools.
 func ExampleWriteCSV() {
 	w, _ := workload.Parse("thread a\n\tevery 10ms 3\n\t\trun 1ms\n\tend\nend\n")
-	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, bsd4.New(bsd4.DefaultParams()), w, time.Second)
+	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, must(bsd4.New(bsd4.DefaultParams())), w, time.Second)
 	sim.WriteCSV(os.Stdout, []float64{50, 100}, r)
 	// Output:
 	// policy,ending,start_ns,end_ns,thread,id,decl,group,start_thread_ns,end_thread_ns,cpu_ns,wait_ns,sleep_ns,work_ns,voluntary,involuntary,migrations,wakeups,lifetime_ns,share,wakeup_count,wakeup_p50_ns,wakeup_p100_ns,runq-wait_count,runq-wait_p50_ns,runq-wait_p100_ns,request_count,request_p50_ns,request_p100_ns
@@ -138,7 +138,7 @@ func ExampleWriteCSV() {
 // A Result marshals to JSON with a documented schema, and reads back.
 func ExampleResult_MarshalJSON() {
 	w, _ := workload.Parse("thread a\n\trun 2ms\nend\n")
-	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, bsd4.New(bsd4.DefaultParams()), w, time.Second)
+	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, must(bsd4.New(bsd4.DefaultParams())), w, time.Second)
 	data, _ := json.Marshal(r)
 	var back sim.Result
 	err := json.Unmarshal(data, &back)
@@ -153,7 +153,7 @@ func ExampleResult_MarshalJSON() {
 func ExampleResult_Accounting() {
 	w, _ := workload.Parse(gzipBesideHog)
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), StatHz: 127, Seed: 1}
-	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 10*time.Second)
+	r, _ := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, 10*time.Second)
 	fmt.Println(r.Accounting())
 	// Output: 10.00r 17.48u 0.00s 0.00i 17.48t 2.52I 2.51X
 }
@@ -177,7 +177,7 @@ thread consumer cpus=1
 end`)
 	for _, idle := range []sim.Idle{{}, {MissProbability: 0.25}, {MissProbability: 0.25, Spin: true}} {
 		cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), StatHz: 127, Seed: 1, Idle: idle}
-		r, _ := sim.Run(cfg, ule.New(ule.DefaultParams()), w, time.Second)
+		r, _ := sim.Run(cfg, must(ule.New(ule.DefaultParams())), w, time.Second)
 		c, _ := r.Thread("consumer")
 		p99, _ := c.Wakeup.Percentile(99)
 		fmt.Println(time.Duration(p99))
