@@ -1,10 +1,19 @@
 module github.com/schedkit/schedkit
 
-go 1.24.0
+go 1.25
 
 require golang.org/x/sys v0.38.0
 
-require github.com/google/btree v1.1.3
+require (
+	github.com/google/btree v1.1.3
+	github.com/schollz/progressbar/v3 v3.18.0
+	golang.org/x/term v0.37.0
+)
+
+require (
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
+)
 
 require (
 	github.com/stretchr/testify v1.12.1

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInput checks that every mistake on the command line, and in the inputs it names, is
+// one line on stderr naming the mistake, exit status 2, nothing on stdout, and nothing
+// written: each run case also asks for -o into a directory that must not appear.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wl := "testdata/mixed.wl"
+	cases := []struct {
+		name string
+		args []string
+		want string // a substring of the one line on stderr
+	}{
+		{"no command", nil, "usage: schedbench <command>"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"flag before command", []string{"-q", "run", wl}, "flag -q before a command"},
+		{"help for unknown command", []string{"help", "nosuch"}, `unknown command "nosuch"`},
+		{"unknown flag", []string{"run", "-bogus", wl}, "flag provided but not defined: -bogus"},
+		{"unknown flag of explain", []string{"explain", "-reps", "2", wl}, "flag provided but not defined: -reps"},
+		{"no workload", []string{"run"}, "no workload file given"},
+		{"two workloads", []string{"run", wl, wl}, "one workload at a time"},
+		{"flag after the workload", []string{"run", wl, "-seed", "3"}, "flag -seed after the arguments"},
+		{"missing workload file", []string{"run", "testdata/nosuch.wl"}, "testdata/nosuch.wl: no such workload file"},
+		{"workload syntax error", []string{"run", "testdata/bad-syntax.wl"}, "testdata/bad-syntax.wl:2:"},
+		{"workload JSON error", []string{"run", "testdata/bad.json"}, "testdata/bad.json:2:3: threads[0]: nice 99 outside -20..20"},
+		{"unknown policy", []string{"run", "-policy", "linux", wl}, `unknown policy "linux"`},
+		{"unknown ule preset", []string{"run", "-policy", "ule:bogus", wl}, `unknown ule preset "bogus"`},
+		{"unknown cfs version", []string{"run", "-policy", "cfs:v9.9", wl}, `unknown cfs version "v9.9"`},
+		{"unknown 4bsd preset", []string{"run", "-policy", "4bsd:13", wl}, `unknown 4bsd preset "13"`},
+		{"policy listed twice", []string{"run", "-policy", "ule,ule:main", wl}, "policy ule-main is listed twice"},
+		{"empty policy list", []string{"run", "-policy", "", wl}, "-policy is empty"},
+		{"empty policy in list", []string{"run", "-policy", "ule,,cfs", wl}, `unknown policy ""`},
+		{"malformed topology", []string{"run", "-topology", "cpu:0", wl}, "-topology: topology: parse"},
+		{"topology not canonical", []string{"run", "-topology", "core:4  cpu:2", wl}, "-topology: topology: parse"},
+		{"unknown machine", []string{"run", "-topology", "cray", wl}, `-topology "cray": not a file, a machine`},
+		{"empty topology", []string{"run", "-topology", "", wl}, "-topology is empty"},
+		{"malformed topology file", []string{"run", "-topology", "testdata/bad-topology.json", wl}, "-topology testdata/bad-topology.json:"},
+		{"zero until", []string{"run", "-until", "0s", wl}, "-until 0s: want a positive duration"},
+		{"negative until", []string{"run", "-until", "-1s", wl}, "-until -1s: want a positive duration"},
+		{"until not a duration", []string{"run", "-until", "soon", wl}, `invalid value "soon" for flag -until`},
+		{"negative seed", []string{"run", "-seed", "-1", wl}, `invalid value "-1" for flag -seed`},
+		{"zero reps", []string{"run", "-reps", "0", wl}, "-reps 0: want 1..100000"},
+		{"negative parallel", []string{"run", "-parallel", "-1", wl}, "-parallel -1: want 0 or more"},
+		{"unknown format", []string{"run", "-format", "xml", wl}, `-format "xml": want text, csv or json`},
+		{"hz too low", []string{"run", "-hz", "1", wl}, "-hz 1: want 2..100000"},
+		{"stathz above hz", []string{"run", "-hz", "100", "-stathz", "127", wl}, "-stathz 127: want 1..hz (100)"},
+		{"zero zoom", []string{"run", "-zoom", "0s", wl}, "-zoom 0s: want a positive duration"},
+		{"-o is a file", []string{"run", "-o", notDir, wl}, "exists and is not a directory"},
+		{"thread pinned off the machine", []string{"run", "-topology", "cpu:2", "testdata/pinned.wl"}, "ule-main on cpu:2:"},
+		{"groups under ULE without -flatten", []string{"run", "-policy", "cfs,ule", "testdata/groups.wl"}, "ule-main on cpu:2:"},
+		{"explain with two policies", []string{"explain", "-policy", "ule,cfs", wl}, "explain takes one policy, got 2"},
+		{"explain on a CPU off the machine", []string{"explain", "-cpu", "9", wl}, "-cpu 9: the topology cpu:2 has CPUs 0..1"},
+		{"explain -cpu not a number", []string{"explain", "-cpu", "one", wl}, `-cpu "one": want a CPU number`},
+		{"explain -at with -from", []string{"explain", "-at", "1ms", "-from", "2ms", wl}, "-at cannot be combined with -from or -to"},
+		{"explain -to before -from", []string{"explain", "-from", "2ms", "-to", "1ms", wl}, "-to 1ms is before -from 2ms"},
+		{"explain unknown thread", []string{"explain", "-until", "10ms", "-thread", "nosuch", wl}, `-thread "nosuch": no thread of that name`},
+		{"explain negative -n", []string{"explain", "-n", "-1", wl}, "-n -1: want 0 or more"},
+	}
+	if len(cases) < 30 {
+		t.Fatalf("%d cases; the issue asks for at least 30", len(cases))
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			args := tc.args
+			if len(args) > 0 && args[0] == "run" && !strings.Contains(strings.Join(args, " "), " -o ") {
+				args = append([]string{"run", "-o", out}, args[1:]...)
+			}
+			stdout, stderr, code := runCLI(t, args...)
+			if code != exitUsage {
+				t.Errorf("status %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+				t.Errorf("stderr %q, want exactly one line", stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q, want it to contain %q", stderr, tc.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("-o %s exists after a usage error (%v)", out, err)
+			}
+		})
+	}
+}

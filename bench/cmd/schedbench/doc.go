@@ -1,0 +1,104 @@
+// Command schedbench runs schedkit's simulator from the shell: a workload under one or more
+// policies on a topology, side by side, with repetitions, pictures and an HTML report, and the
+// policies' own explanations of each decision.
+//
+// Install it with
+//
+//	go install github.com/schedkit/schedkit/bench/cmd/schedbench@latest
+//
+// # Usage
+//
+//	schedbench run [flags] WORKLOAD
+//	schedbench explain [flags] WORKLOAD
+//
+// WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
+// ending in .json, or a text starting with "{"). Flags come before the workload, as in every Go
+// command; -h prints a command's flags.
+//
+// run plays the workload under every policy of -policy (a comma-separated list: ule, ule:legacy,
+// ule:seed000, 4bsd, 4bsd:14, 4bsd:9, cfs, cfs:v6.6, cfs:v7.1, …) on the machine -topology
+// describes (a text spec such as "llc:1 core:4 cpu:2", a file with a text or JSON spec, a
+// ready-made machine such as two-socket-smt, or host for this machine), for -until of simulated
+// time, -reps times with seeds -seed, -seed+1, …, -parallel runs at a time. It prints one row
+// per thread with its CPU share and wake-to-run latency percentiles under each policy (the
+// medians over the repetitions), then one row per policy with the run's totals. While stderr is
+// a terminal and -q is not given, a progress bar counts the runs done. ^C stops the runs in
+// progress; the table then shows the runs that finished and the command exits with status 1.
+//
+//	schedbench run -policy ule:legacy,cfs:v7.1 -topology "cpu:4" -until 2s -reps 5 mixed.wl
+//
+// explain runs one policy with its explanations on and prints the trace records that match the
+// filters: -thread (a name, or a group such as hog for hog.0, hog.1, …), -cpu, -from and -to,
+// or -at for one instant; -only keeps the explanations alone. "Why did CPU 3 pick hog.1 at
+// 12.004 ms" is
+//
+//	schedbench explain -policy ule -topology cpu:4 -cpu 3 -thread hog.1 -at 12.004ms mixed.wl
+//
+// # Exit status
+//
+// 0 on success; 2 for a mistake on the command line or in an input it names (an unknown flag
+// or policy, a malformed topology, a workload error reported as file:line:col, an impossible
+// combination), after one line on stderr and before anything is run or written; 1 when a run
+// fails, a file cannot be written, or ^C interrupted the runs.
+//
+// # Output formats
+//
+// -format text (the default) prints the aligned table. -format json prints one document of
+// schema "schedbench.run/1", whose fields are stable: a field may be added, none renamed or
+// given another meaning without a new schema name. Times are integer nanoseconds (suffix _ns),
+// shares fractions of one CPU.
+//
+//	schema      "schedbench.run/1"
+//	workload    the workload file's base name, without extension
+//	topology    the topology's text form
+//	until_ns    -until; hz, stathz, seed, reps: the flags
+//	policies    the policies' names, in -policy order
+//	complete    false if ^C stopped some runs (they are absent from runs)
+//	runs[]      policy, rep (0-based), seed (seed+rep), end_ns (the run's end), makespan_ns
+//	            (the last exit, or end_ns), events, exited, messages, violations (count per
+//	            checker: work-conservation, starvation, thread-conservation),
+//	            threads[]: id, name, parent (-1: none), start_ns, end_ns (-1: still alive),
+//	              cpu_ns, wait_ns (runnable, not running), sleep_ns, work_ns (at full
+//	              speed), share (cpu_ns over the thread's lifetime), voluntary, involuntary,
+//	              migrations, wakeups, and latency_ns {p50, p90, p99, p99.9, max} of the
+//	              wake-to-run latencies (absent for a thread never woken; nearest rank,
+//	              exact up to 4096 wake-ups, within 1/128 beyond),
+//	            cpus[]: cpu, busy_ns, idle_ns, interrupt_ns, switch_ns, switches.
+//
+// -format csv prints one row per thread of each run, with the header
+//
+//	policy,rep,seed,thread,id,cpu_ns,wait_ns,sleep_ns,work_ns,share,voluntary,involuntary,
+//	migrations,wakeups,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p99.9_ns,lat_max_ns
+//
+// (one line), the same fields as the JSON form; latency cells are empty for a thread never
+// woken.
+//
+// # Artefacts
+//
+// -o DIR writes every artefact of the run into DIR (created if needed), each file written to a
+// temporary name and renamed once complete, so that no half-written file is ever seen:
+//
+//	table.txt                     the table
+//	results.json, results.csv     the two forms above
+//	gantt-POLICY.svg              who ran on each CPU over the whole run (repetition 0)
+//	gantt-POLICY-first-ZOOM.svg   the same over the first -zoom (10ms by default)
+//	cdf-GROUP.svg                 wake-to-run latency distribution of a group of threads
+//	                              (hog for hog.0 … hog.3), one curve per policy
+//	shares.svg                    CPU share per thread, one bar per policy
+//	dist-share-GROUP.svg,         with -reps > 1: one point per repetition, box and whiskers
+//	dist-p99-GROUP.svg            per policy (ministat's picture)
+//	trace-POLICY.txt              the simulator's trace of repetition 0, one record a line
+//	index.html                    all of the above in one page that needs no network and no
+//	                              JavaScript
+//
+// The pictures are drawn by package bench/plot and the page by bench/report.
+//
+// # Names
+//
+//	tool                                   schedbench
+//	hackbench / schbench / perf sched      run (the workload file says which)
+//	ministat's repetitions                 run -reps, dist-*.svg
+//	kernelshark, Perfetto CPU tracks       gantt-*.svg
+//	trace-cmd report with sched_* events   trace-POLICY.txt (the simulator's own text form)
+//	"why did the scheduler do that"        explain
+package main

@@ -1,0 +1,87 @@
+package main
+
+// This file implements the flags run and explain share: what to run, on what machine, for how
+// long.
+
+import (
+	"flag"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// machineFlags are the flags that describe a run.
+type machineFlags struct {
+	policy, topology string
+	until            time.Duration
+	seed             uint64
+	hz, statHz       int
+	flatten          bool
+}
+
+func (m *machineFlags) register(fs *flag.FlagSet, defaultPolicy string) {
+	fs.StringVar(&m.policy, "policy", defaultPolicy, "comma-separated `policies`: ule[:main|legacy|seed000|…], 4bsd[:main|14|9], cfs[:v6.5|v6.6|v7.1]")
+	fs.StringVar(&m.topology, "topology", "cpu:2", "the machine: a `spec` such as \"llc:1 core:4 cpu:2\", a file (text or JSON spec), host, or one of two-cpu, two-socket-smt, four-llc, four-node, big-little")
+	fs.DurationVar(&m.until, "until", 10*time.Second, "simulated `time` to run for (the run ends earlier if every thread exits)")
+	fs.Uint64Var(&m.seed, "seed", 1, "`seed` of the workload's random durations (repetition i uses seed+i)")
+	fs.IntVar(&m.hz, "hz", sim.DefaultHz, "clock interrupt `rate` (hz, CONFIG_HZ)")
+	fs.IntVar(&m.statHz, "stathz", 127, "FreeBSD's statistics clock `rate` (ULE and 4BSD tick at it)")
+	fs.BoolVar(&m.flatten, "flatten", false, "run every thread in the root group, for policies without group scheduling (ULE, 4BSD) on workloads that declare groups")
+}
+
+// A setup is a validated run description: everything but the repetitions.
+type setup struct {
+	policies []policySpec
+	topo     *topology.Topology
+	w        *workload.Workload
+	wname    string
+	flags    machineFlags
+}
+
+// resolve checks the flags and the workload argument and builds a machine for each policy once,
+// so that every refusal (a policy that cannot honour the workload, a thread pinned to a CPU the
+// topology lacks) is a usage error before anything runs or is written.
+func (m *machineFlags) resolve(args []string) (*setup, error) {
+	if len(args) == 0 {
+		return nil, usagef("no workload file given")
+	}
+	if len(args) > 1 {
+		return nil, usagef("one workload at a time, got %d arguments: %q", len(args), args)
+	}
+	if m.until <= 0 {
+		return nil, usagef("-until %v: want a positive duration", m.until)
+	}
+	if m.hz < 2 || m.hz > 100000 {
+		return nil, usagef("-hz %d: want 2..100000", m.hz)
+	}
+	if m.statHz < 1 || m.statHz > m.hz {
+		return nil, usagef("-stathz %d: want 1..hz (%d)", m.statHz, m.hz)
+	}
+	ps, err := parsePolicies(m.policy)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	t, err := resolveTopology(m.topology)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	w, err := loadWorkload(args[0])
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	s := &setup{policies: ps, topo: t, w: w, wname: workloadName(args[0]), flags: *m}
+	for _, p := range ps {
+		if _, err := sim.New(s.config(0, sim.TraceOff, false), p.new(), w); err != nil {
+			return nil, usagef("%s on %s: %v", p.name, t, err)
+		}
+	}
+	return s, nil
+}
+
+// config returns the machine configuration of repetition rep.
+func (s *setup) config(rep int, trace sim.TraceMode, explain bool) sim.Config {
+	return sim.Config{Topology: s.topo, Hz: s.flags.hz, StatHz: s.flags.statHz, Seed: s.flags.seed + uint64(rep),
+		Trace: trace, Explain: explain, FlattenGroups: s.flags.flatten}
+}

@@ -1,0 +1,45 @@
+package main
+
+// This file implements reading the workload argument.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+)
+
+// loadWorkload reads the workload file path, in the JSON form if its name ends in .json or
+// its text starts with "{", in the text form otherwise. An error names the file and, for a
+// problem in it, the line and column as file:line:col.
+func loadWorkload(path string) (*workload.Workload, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such workload file", path)
+		}
+		return nil, err
+	}
+	var w *workload.Workload
+	if filepath.Ext(path) == ".json" || strings.HasPrefix(strings.TrimSpace(string(data)), "{") {
+		w, err = workload.ParseJSON(data)
+	} else {
+		w, err = workload.Parse(string(data))
+	}
+	if err != nil {
+		var we *workload.Error
+		if errors.As(err, &we) && we.Pos.Line > 0 {
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, we.Pos.Line, we.Pos.Col, we.Msg)
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return w, nil
+}
+
+// workloadName is the name reports give the workload at path: its base name without extension.
+func workloadName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
