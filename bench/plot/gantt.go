@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/schedkit/schedkit/bench/sim"
@@ -42,7 +43,7 @@ const (
 	legendRow    = 18
 	legendMax    = 40
 	minSliceDraw = 1.0 // a run narrower than this many pixels is folded into its column
-	markEvery    = 3   // pixels: at most one marker of a kind per this many columns of a lane
+	markEvery    = 4   // pixels: at most one marker of a kind per this many columns of a lane
 )
 
 // laneState is what is drawn on one CPU's lane, built while the trace is read.
@@ -52,6 +53,7 @@ type laneState struct {
 	slices  strings.Builder
 	marks   strings.Builder
 	col     int      // pixel column being folded, or -1
+	edge    float64  // where the last rectangle drawn on the lane ends
 	colRuns []colRun // time each thread ran in that column
 	last    [3]int   // last column a marker of each kind was drawn in
 	nslices int
@@ -154,8 +156,8 @@ func (g *gantt) record(r sim.Record) {
 			g.run(c, l.cur, l.since, r.Time)
 		}
 		if r.Other >= 0 && sched.StopReason(r.Arg) == sched.Preempt && r.Time >= g.o.From {
-			g.mark(c, 2, r.Time, fmt.Sprintf(`<rect class="preempt" x="%s" y="%s" width="2" height="8" fill="#000" stroke="#fff" stroke-width="0.5"><title>%s preempted at %s</title></rect>`,
-				num(g.x(r.Time)-1), num(g.laneTop(c)+ganttLane-8), esc(g.name(sched.ID(r.Other))), formatDuration(float64(r.Time))))
+			g.mark(c, 2, r.Time, fmt.Sprintf(`<rect class="preempt" x="%s" y="%s" width="1.5" height="6" fill="#000"><title>%s preempted at %s</title></rect>`,
+				num(g.x(r.Time)-0.75), num(g.laneTop(c)+ganttLane-6), esc(g.name(sched.ID(r.Other))), formatDuration(float64(r.Time))))
 		}
 		l.cur, l.since = r.Thread, r.Time
 		if id := r.Thread; id >= 0 && int(id) < len(g.pending) && g.pending[id] >= 0 {
@@ -218,7 +220,7 @@ func (g *gantt) run(c int, id sched.ID, t0, t1 int64) {
 	l := &g.lanes[c]
 	x0, x1 := g.x(t0), g.x(t1)
 	if x1-x0 >= minSliceDraw {
-		g.flush(c)
+		g.flushBefore(c, x0)
 		name := g.name(id)
 		fmt.Fprintf(&l.slices, `<rect class="slice" x="%s" y="%s" width="%s" height="%d" fill="%s">`,
 			num(x0), num(g.laneTop(c)), num(x1-x0), ganttLane, g.o.Palette.Colour(name))
@@ -227,25 +229,44 @@ func (g *gantt) run(c int, id sched.ID, t0, t1 int64) {
 		}
 		l.slices.WriteString("</rect>\n")
 		l.nslices++
+		l.edge = x1
 		return
 	}
-	col := int(x0)
+	if c0, c1 := int(x0), int(math.Ceil(x1))-1; c1 > c0 {
+		// A run narrower than a pixel spans at most two columns: give each its part.
+		tm := g.o.From + int64((float64(c1)-ganttLeft)*g.nsPerPx)
+		if tm > t0 && tm < t1 {
+			g.fold(c, id, c0, tm-t0)
+			g.fold(c, id, c1, t1-tm)
+			return
+		}
+	}
+	g.fold(c, id, int(x0), t1-t0)
+}
+
+// fold adds d nanoseconds of thread id to column col of lane c.
+func (g *gantt) fold(c int, id sched.ID, col int, d int64) {
+	l := &g.lanes[c]
 	if col != l.col {
 		g.flush(c)
 		l.col = col
 	}
 	for i := range l.colRuns {
 		if l.colRuns[i].id == id {
-			l.colRuns[i].dur += t1 - t0
+			l.colRuns[i].dur += d
 			return
 		}
 	}
-	l.colRuns = append(l.colRuns, colRun{id, t1 - t0})
+	l.colRuns = append(l.colRuns, colRun{id, d})
 }
 
 // flush draws the folded column of lane c, if any: one pixel in the colour of the thread that
 // ran longest in it, more opaque the busier the column.
-func (g *gantt) flush(c int) {
+func (g *gantt) flush(c int) { g.flushBefore(c, math.Inf(1)) }
+
+// flushBefore draws the folded column of lane c, if any, between the end of the rectangle
+// before it and limit (the start of the one after), so that no two rectangles overlap.
+func (g *gantt) flushBefore(c int, limit float64) {
 	l := &g.lanes[c]
 	if l.col < 0 || len(l.colRuns) == 0 {
 		l.col, l.colRuns = -1, l.colRuns[:0]
@@ -258,12 +279,19 @@ func (g *gantt) flush(c int) {
 			best = r
 		}
 	}
-	frac := float64(busy) / g.nsPerPx
+	x0 := math.Max(float64(l.col), l.edge)
+	x1 := math.Min(float64(l.col)+1, limit)
+	if x1 <= x0 {
+		l.col, l.colRuns = -1, l.colRuns[:0]
+		return
+	}
+	frac := float64(busy) / g.nsPerPx / (x1 - x0)
 	if frac > 1 {
 		frac = 1
 	}
-	fmt.Fprintf(&l.slices, `<rect class="slice folded" x="%d" y="%s" width="1" height="%d" fill="%s" fill-opacity="%s"/>`+"\n",
-		l.col, num(g.laneTop(c)), ganttLane, g.o.Palette.Colour(g.name(best.id)), num(0.35+0.65*frac))
+	fmt.Fprintf(&l.slices, `<rect class="slice folded" x="%s" y="%s" width="%s" height="%d" fill="%s" fill-opacity="%s"/>`+"\n",
+		num(x0), num(g.laneTop(c)), num(x1-x0), ganttLane, g.o.Palette.Colour(g.name(best.id)), num(0.35+0.65*frac))
+	l.edge = x1
 	l.nslices++
 	l.col, l.colRuns = -1, l.colRuns[:0]
 }
