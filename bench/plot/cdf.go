@@ -21,7 +21,8 @@ type Series struct {
 type CDFOptions struct {
 	// Title is printed above the chart.
 	Title string
-	// Log makes the latency axis logarithmic (decades); values of 0 are drawn at its left edge.
+	// Log makes the latency axis logarithmic (decades); values of 0 are drawn apart, left of a
+	// break in the axis.
 	Log bool
 	// Width and Height are the plotting area's size in pixels; 0 means 640 × 320.
 	Width, Height int
@@ -30,6 +31,7 @@ type CDFOptions struct {
 }
 
 const (
+	cdfZeroGap                           = 36 // pixels left of a log axis's first decade, for 0
 	cdfLeft, cdfRight, cdfTop, cdfBottom = 64, 230, 34, 44
 	cdfMaxPoints                         = 800 // per curve: ranks beyond this are sampled evenly
 )
@@ -73,17 +75,26 @@ func CDF(w io.Writer, series []Series, o CDFOptions) error {
 	var tickVals []float64
 	var labelOf func(v float64) string
 	pw, ph := float64(o.Width), float64(o.Height)
+	zeroX := 0.0 // with a log axis and values of 0: where 0 is drawn, left of the first decade
 	if o.Log {
 		if minPos == math.MaxInt64 {
 			minPos = 1
 		}
 		ds := decades(float64(minPos), float64(max(hi, minPos)))
 		l0, l1 := math.Log10(ds[0]), math.Log10(ds[len(ds)-1])
+		left, span := float64(cdfLeft), pw
+		if lo == 0 {
+			zeroX = cdfLeft + cdfZeroGap/3
+			left, span = cdfLeft+cdfZeroGap, pw-cdfZeroGap
+		}
 		xOf = func(v float64) float64 {
+			if v <= 0 && zeroX > 0 {
+				return zeroX
+			}
 			if v < ds[0] {
 				v = ds[0]
 			}
-			return cdfLeft + (math.Log10(v)-l0)/(l1-l0)*pw
+			return left + (math.Log10(v)-l0)/(l1-l0)*span
 		}
 		tickVals = ds
 		labelOf = formatDuration
@@ -124,11 +135,14 @@ func CDF(w io.Writer, series []Series, o CDFOptions) error {
 		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", num(x), num(cdfTop+ph), num(x), num(cdfTop+ph+5))
 		s.text(x, cdfTop+ph+18, "middle", labelOf(v))
 	}
-	axisLabel := "wake-to-run latency"
-	if o.Log && lo < int64(tickVals[0]) {
-		axisLabel += " (values below " + labelOf(tickVals[0]) + ", such as 0, at the left edge)"
+	if zeroX > 0 {
+		// The log axis has no 0: it is drawn apart, left of a break in the axis.
+		x := float64(cdfLeft) + cdfZeroGap*2/3.0
+		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", num(zeroX), num(cdfTop+ph), num(zeroX), num(cdfTop+ph+5))
+		s.text(zeroX, cdfTop+ph+18, "middle", "0")
+		s.printf(`<path class="break" d="M%s %sl4 -8M%s %sl4 -8" stroke="#000"/>`+"\n", num(x-3), num(cdfTop+ph+4), num(x+1), num(cdfTop+ph+4))
 	}
-	s.text(cdfLeft+pw/2, cdfTop+ph+36, "middle", axisLabel)
+	s.text(cdfLeft+pw/2, cdfTop+ph+36, "middle", "wake-to-run latency")
 	s.printf(`<text x="14" y="%s" text-anchor="middle" transform="rotate(-90 14 %s)">fraction of wake-ups</text>`+"\n", num(cdfTop+ph/2), num(cdfTop+ph/2))
 	for i, sr := range series {
 		colour := o.Palette.Colour(sr.Name)
@@ -138,8 +152,10 @@ func CDF(w io.Writer, series []Series, o CDFOptions) error {
 		if n := len(sr.Values); n == 0 {
 			label += " (no wake-ups)"
 		} else {
-			s.printf(`<path class="curve" data-series="%s" data-n="%d" d="%s" fill="none" stroke="%s" stroke-width="2"/>`+"\n",
-				esc(sr.Name), n, stepPath(sr.Values, xOf, yOf), colour)
+			// Earlier curves are drawn wider, so that a curve drawn over another still shows it.
+			width := math.Max(1.5, 4.5-float64(i))
+			s.printf(`<path class="curve" data-series="%s" data-n="%d" d="%s" fill="none" stroke="%s" stroke-width="%s"/>`+"\n",
+				esc(sr.Name), n, stepPath(sr.Values, xOf, yOf), colour, num(width))
 		}
 		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="3"/>`+"\n", num(lx), num(ly+6), num(lx+16), num(ly+6), colour)
 		s.text(lx+20, ly+10, "start", label)

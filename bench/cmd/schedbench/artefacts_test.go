@@ -12,7 +12,7 @@ import (
 
 func TestRunArtefacts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	out, errs, code := runCLI(t, "run", "-q", "-o", dir, "-reps", "2", "-policy", "ule,cfs:v7.1", "-topology", "cpu:2", "-until", "300ms", "testdata/mixed.wl")
+	out, errs, code := runCLI(t, "run", "-q", "-o", dir, "-reps", "2", "-policy", "ule,cfs:v7.1", "-topology", "cpu:2", "-until", "300ms", "workloads/mixed.wl")
 	if code != exitOK || errs != "" {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
@@ -49,7 +49,7 @@ func TestRunArtefacts(t *testing.T) {
 	}
 	// The same run again gives the same files, byte for byte.
 	dir2 := filepath.Join(t.TempDir(), "out")
-	if _, errs, code := runCLI(t, "run", "-q", "-o", dir2, "-reps", "2", "-policy", "ule,cfs:v7.1", "-topology", "cpu:2", "-until", "300ms", "testdata/mixed.wl"); code != exitOK {
+	if _, errs, code := runCLI(t, "run", "-q", "-o", dir2, "-reps", "2", "-policy", "ule,cfs:v7.1", "-topology", "cpu:2", "-until", "300ms", "workloads/mixed.wl"); code != exitOK {
 		t.Fatalf("second run: status %d, stderr %q", code, errs)
 	}
 	for _, n := range want {

@@ -16,7 +16,7 @@ func TestBadInput(t *testing.T) {
 	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wl := "testdata/mixed.wl"
+	wl := "workloads/mixed.wl"
 	cases := []struct {
 		name string
 		args []string

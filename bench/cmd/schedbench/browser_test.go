@@ -63,7 +63,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "report")
 	policies := []string{"ule:legacy", "cfs:v7.1", "4bsd"}
-	_, errs, code := runCLI(t, "run", "-q", "-o", dir, "-reps", "3", "-policy", "ule:legacy,cfs:v7.1,4bsd", "-topology", "cpu:4", "-until", "1s", "testdata/mixed.wl")
+	_, errs, code := runCLI(t, "run", "-q", "-o", dir, "-reps", "3", "-policy", "ule:legacy,cfs:v7.1,4bsd", "-topology", "cpu:4", "-until", "1s", "workloads/mixed.wl")
 	if code != exitOK {
 		t.Fatalf("run: status %d, stderr %q", code, errs)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // smallRun is the small input of the golden tests: three policies, a few hundred milliseconds.
-var smallRun = []string{"-policy", "ule:legacy,cfs:v7.1,4bsd", "-topology", "cpu:2", "-until", "300ms", "testdata/mixed.wl"}
+var smallRun = []string{"-policy", "ule:legacy,cfs:v7.1,4bsd", "-topology", "cpu:2", "-until", "300ms", "workloads/mixed.wl"}
 
 func TestRunGolden(t *testing.T) {
 	for _, format := range []string{"text", "csv", "json"} {
@@ -28,7 +28,7 @@ func TestRunGolden(t *testing.T) {
 func TestRunRepsGolden(t *testing.T) {
 	var first string
 	for _, par := range []string{"1", "2", "4"} {
-		args := []string{"run", "-reps", "4", "-parallel", par, "-policy", "ule,cfs", "-topology", "cpu:2", "-until", "200ms", "testdata/mixed.wl"}
+		args := []string{"run", "-reps", "4", "-parallel", par, "-policy", "ule,cfs", "-topology", "cpu:2", "-until", "200ms", "workloads/mixed.wl"}
 		out, errs, code := runCLI(t, args...)
 		if code != exitOK || errs != "" {
 			t.Fatalf("schedbench %s = %d, stderr %q", strings.Join(args, " "), code, errs)
@@ -81,9 +81,9 @@ func TestExplainGolden(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"cpu-window", []string{"-policy", "ule", "-cpu", "1", "-from", "10ms", "-to", "12ms", "testdata/mixed.wl"}},
-		{"thread-only", []string{"-policy", "cfs:v7.1", "-thread", "ticker", "-only", "-until", "50ms", "testdata/mixed.wl"}},
-		{"at", []string{"-policy", "4bsd", "-at", "0s", "-n", "8", "testdata/mixed.wl"}},
+		{"cpu-window", []string{"-policy", "ule", "-cpu", "1", "-from", "10ms", "-to", "12ms", "workloads/mixed.wl"}},
+		{"thread-only", []string{"-policy", "cfs:v7.1", "-thread", "ticker", "-only", "-until", "50ms", "workloads/mixed.wl"}},
+		{"at", []string{"-policy", "4bsd", "-at", "0s", "-n", "8", "workloads/mixed.wl"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

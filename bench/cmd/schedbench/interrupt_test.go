@@ -29,7 +29,7 @@ func TestInterruptPrintsWhatFinished(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	var out, errb bytes.Buffer
 	e := &env{ctx: ctx, stdout: &out, stderr: &errb, afterRun: func(int) { cancel() }}
-	code := cli(e, []string{"run", "-parallel", "1", "-reps", "4", "-policy", "ule", "-o", dir, "-until", "200ms", "testdata/mixed.wl"})
+	code := cli(e, []string{"run", "-parallel", "1", "-reps", "4", "-policy", "ule", "-o", dir, "-until", "200ms", "workloads/mixed.wl"})
 	if code != exitFailure {
 		t.Errorf("status %d, want %d", code, exitFailure)
 	}
@@ -93,7 +93,7 @@ func TestSIGINT(t *testing.T) {
 // TestProgress checks that the progress bar is drawn only on a terminal and not with -q, and
 // never when stderr is a pipe.
 func TestProgress(t *testing.T) {
-	args := []string{"run", "-reps", "2", "-policy", "ule", "-until", "100ms", "testdata/mixed.wl"}
+	args := []string{"run", "-reps", "2", "-policy", "ule", "-until", "100ms", "workloads/mixed.wl"}
 	for _, tc := range []struct {
 		terminal, quiet, want bool
 	}{{true, false, true}, {true, true, false}, {false, false, false}} {
