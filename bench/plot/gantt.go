@@ -155,16 +155,16 @@ func (g *gantt) record(r sim.Record) {
 		if l.cur >= 0 {
 			g.run(c, l.cur, l.since, r.Time)
 		}
-		if r.Other >= 0 && sched.StopReason(r.Arg) == sched.Preempt && r.Time >= g.o.From {
-			g.mark(c, 2, r.Time, fmt.Sprintf(`<rect class="preempt" x="%s" y="%s" width="1.5" height="6" fill="#000"><title>%s preempted at %s</title></rect>`,
-				num(g.x(r.Time)-0.75), num(g.laneTop(c)+ganttLane-6), esc(g.name(sched.ID(r.Other))), formatDuration(float64(r.Time))))
+		if r.Other >= 0 && sched.StopReason(r.Arg) == sched.Preempt && r.Time >= g.o.From && g.mark(c, 2, r.Time) {
+			fmt.Fprintf(&l.marks, `<rect class="preempt" x="%s" y="%s" width="1.5" height="6" fill="#000"><title>%s preempted at %s</title></rect>`+"\n",
+				num(g.x(r.Time)-0.75), num(g.laneTop(c)+ganttLane-6), esc(g.name(sched.ID(r.Other))), formatDuration(float64(r.Time)))
 		}
 		l.cur, l.since = r.Thread, r.Time
 		if id := r.Thread; id >= 0 && int(id) < len(g.pending) && g.pending[id] >= 0 {
 			woke := g.pending[id]
 			latency := r.Time - woke
 			g.pending[id] = -1
-			if r.Time >= g.o.From {
+			if r.Time >= g.o.From && g.mark(c, 0, max(woke, g.o.From)) {
 				if woke < g.o.From {
 					woke = g.o.From
 				}
@@ -173,8 +173,8 @@ func (g *gantt) record(r sim.Record) {
 				if x1-x0 >= 2 {
 					line = fmt.Sprintf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000" stroke-width="1"/>`, num(x0), num(y-2), num(x1), num(y-2))
 				}
-				g.mark(c, 0, woke, fmt.Sprintf(`<g class="wake">%s<path d="M%s %sl-3.5 -6h7z" fill="#000"><title>%s woken at %s, ran %s later</title></path></g>`,
-					line, num(x0), num(y), esc(g.name(id)), formatDuration(float64(r.Time-latency)), formatDuration(float64(latency))))
+				fmt.Fprintf(&l.marks, `<g class="wake">%s<path d="M%s %sl-3.5 -6h7z" fill="#000"><title>%s woken at %s, ran %s later</title></path></g>`+"\n",
+					line, num(x0), num(y), esc(g.name(id)), formatDuration(float64(r.Time-latency)), formatDuration(float64(latency)))
 			}
 		}
 	case sim.KindWakeup:
@@ -182,25 +182,24 @@ func (g *gantt) record(r sim.Record) {
 			g.pending[id] = r.Time
 		}
 	case sim.KindMigrate:
-		if r.Time >= g.o.From && r.CPU != sim.NoCPU {
-			c := int(r.CPU)
-			g.mark(c, 1, r.Time, fmt.Sprintf(`<circle class="migrate" cx="%s" cy="%s" r="3" fill="#fff" stroke="#000" stroke-width="1.2"><title>%s migrated to cpu%d at %s</title></circle>`,
-				num(g.x(r.Time)), num(g.laneTop(c)+ganttLane/2), esc(g.name(r.Thread)), c, formatDuration(float64(r.Time))))
+		if c := int(r.CPU); r.Time >= g.o.From && r.CPU != sim.NoCPU && g.mark(c, 1, r.Time) {
+			fmt.Fprintf(&g.lanes[c].marks, `<circle class="migrate" cx="%s" cy="%s" r="3" fill="#fff" stroke="#000" stroke-width="1.2"><title>%s migrated to cpu%d at %s</title></circle>`+"\n",
+				num(g.x(r.Time)), num(g.laneTop(c)+ganttLane/2), esc(g.name(r.Thread)), c, formatDuration(float64(r.Time)))
 		}
 	}
 }
 
-// mark draws a marker of kind k (0 wake, 1 migrate, 2 preempt) unless one of that kind is
-// already within its markEvery columns.
-func (g *gantt) mark(c, k int, t int64, svg string) {
+// mark reports whether a marker of kind k (0 wake, 1 migrate, 2 preempt) at t is to be drawn
+// on lane c: unless one of that kind is already within its markEvery columns. The caller then
+// writes it, one line.
+func (g *gantt) mark(c, k int, t int64) bool {
 	l := &g.lanes[c]
 	col := int(g.x(t)) / markEvery
 	if col == l.last[k] {
-		return
+		return false
 	}
 	l.last[k] = col
-	l.marks.WriteString(svg)
-	l.marks.WriteByte('\n')
+	return true
 }
 
 // run draws thread id on lane c from t0 to t1, clipped to the window.
