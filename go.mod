@@ -18,6 +18,8 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 )
 
+require github.com/HdrHistogram/hdrhistogram-go v1.4.0
+
 require (
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

@@ -18,6 +18,18 @@ import (
 // performance of the Pentium 4 with Hyper-Threading", WDDD 2004). 1.25 sits in that range.
 const DefaultSMTFactor = 640
 
+// MaxCost is the largest of each of the [Costs] (an hour of simulated time), MaxTime the latest
+// time a run may reach (2^62 ns, about 146 years), and MaxThreadsLimit the largest
+// Config.MaxThreads (2^24). The machine adds costs, durations (at most workload.MaxDuration) and
+// bounds to times in int64 nanoseconds; within these limits no such sum can overflow, so that
+// [Config.Validate] refuses exactly the inputs that could wrap an event time negative and stall a
+// run (a Costs.Switch of math.MaxInt64 would otherwise make every switch end before it began).
+const (
+	MaxCost         = time.Hour
+	MaxTime         = time.Duration(1 << 62)
+	MaxThreadsLimit = 1 << 24
+)
+
 // DefaultHz is the default clock rate: FreeBSD's hz on amd64, and Linux's CONFIG_HZ=1000.
 const DefaultHz = 1000
 
@@ -94,9 +106,16 @@ type Config struct {
 	// FlattenGroups runs every thread in the root group and creates no control groups, for
 	// policies without group scheduling (ULE, 4BSD) on workloads that declare groups.
 	FlattenGroups bool
-	// MaxThreads bounds the number of threads forks may create; 0 means 1<<20. A run that
-	// exceeds it stops with an error.
+	// MaxThreads bounds the number of threads forks may create; 0 means 1<<20, and at most
+	// MaxThreadsLimit. A run that exceeds it stops with an error.
 	MaxThreads int
+	// ExactSamples is how many samples of each latency series (see [Series]) a thread keeps
+	// exactly before its [Histogram] holds only bucket counts; 0 means DefaultExactSamples, and
+	// at most 1<<20.
+	ExactSamples int
+	// Idle describes what an idle CPU does: sleep deeply, miss wake-ups, spin. The zero value
+	// is an ideal idle loop that wakes at once.
+	Idle Idle
 }
 
 func (c *Config) withDefaults() Config {
@@ -110,10 +129,15 @@ func (c *Config) withDefaults() Config {
 	if d.MaxThreads == 0 {
 		d.MaxThreads = 1 << 20
 	}
+	if d.ExactSamples == 0 {
+		d.ExactSamples = DefaultExactSamples
+	}
 	return d
 }
 
-// Validate reports what is wrong with c, or nil.
+// Validate reports what is wrong with c, or nil: a missing topology, rates, speeds and factors
+// out of range, negative costs or bounds, costs above [MaxCost], bounds above [MaxTime], limits
+// out of range and [Idle] options out of range.
 func (c *Config) Validate() error {
 	d := c.withDefaults()
 	switch {
@@ -131,14 +155,23 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("sim: Config.Speed has %d entries for %d CPU ids", len(d.Speed), d.Topology.NumIDs())
 	case d.Costs.Switch < 0 || d.Costs.Migration < 0 || d.Costs.IPI < 0 || d.Costs.Tick < 0:
 		return fmt.Errorf("sim: negative cost in %+v", d.Costs)
+	case d.Costs.Switch > MaxCost || d.Costs.Migration > MaxCost || d.Costs.IPI > MaxCost || d.Costs.Tick > MaxCost:
+		return fmt.Errorf("sim: cost above MaxCost (%v) in %+v", MaxCost, d.Costs)
 	case d.Checks.WorkConservation < 0 || d.Checks.Starvation < 0:
 		return fmt.Errorf("sim: negative checker bound in %+v", d.Checks)
+	case d.Checks.WorkConservation > MaxTime || d.Checks.Starvation > MaxTime:
+		return fmt.Errorf("sim: checker bound above MaxTime in %+v", d.Checks)
 	case d.Trace > TraceFull:
 		return fmt.Errorf("sim: unknown trace mode %d", d.Trace)
 	case d.Explain && d.Trace == TraceOff:
 		return fmt.Errorf("sim: Config.Explain needs a trace")
-	case d.MaxThreads < 0:
-		return fmt.Errorf("sim: negative Config.MaxThreads %d", d.MaxThreads)
+	case d.MaxThreads < 0 || d.MaxThreads > MaxThreadsLimit:
+		return fmt.Errorf("sim: Config.MaxThreads %d outside 0..%d", d.MaxThreads, MaxThreadsLimit)
+	case d.ExactSamples < 0 || d.ExactSamples > 1<<20:
+		return fmt.Errorf("sim: Config.ExactSamples %d outside 0..%d", d.ExactSamples, 1<<20)
+	}
+	if err := d.Idle.validate(); err != nil {
+		return err
 	}
 	for id, s := range d.Speed {
 		if d.Topology.Has(topology.CPU(id)) && (s < 1 || s > 4096) {

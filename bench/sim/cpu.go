@@ -35,6 +35,13 @@ type cpu struct {
 	since    int64
 	siblings []topology.CPU
 	st       CPUStats
+	// pickSwitch and pickExit are the switch (with migration) and idle-exit stalls charged at
+	// the last pick, stallInt the interrupt time added to the current stall since: what
+	// Result clips at the run's end.
+	pickSwitch, pickExit, stallInt int64
+	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): its next
+	// clock interrupt reschedules it.
+	missedIPI bool
 }
 
 // settle credits the running thread of c with the work done since segStart.
@@ -100,8 +107,52 @@ func (m *Machine) setBusy(id topology.CPU, busy bool) {
 }
 
 func (m *Machine) rateOf(c *cpu) int64 {
-	if c.busySibs > 0 {
+	switch {
+	case c.busySibs > 0:
 		return max(c.speed*int64(m.cfg.SMTFactor)>>10, 1)
+	case m.cfg.Idle.Spin && len(c.siblings) > 0:
+		// Every sibling is idle, and spins.
+		f := int64(m.cfg.Idle.SpinFactor)
+		if f == 0 {
+			f = DefaultSpinFactor
+		}
+		return max(c.speed*f>>10, 1)
 	}
 	return c.speed
+}
+
+// A CPUState is what a clock interrupt finds a CPU doing, as FreeBSD's statclock classifies it
+// for kern.cp_time (CP_USER … CP_IDLE, in that order).
+type CPUState uint8
+
+const (
+	// CPUUser: running a thread of nice 0 or less (CP_USER).
+	CPUUser CPUState = iota
+	// CPUNice: running a thread of positive nice (CP_NICE).
+	CPUNice
+	// CPUSys: in a switch, migration or idle-exit stall, the kernel's own work (CP_SYS).
+	CPUSys
+	// CPUIntr: in the stall of an earlier clock interrupt (Costs.Tick) (CP_INTR).
+	CPUIntr
+	// CPUIdle: running no thread (CP_IDLE).
+	CPUIdle
+	// NumCPUStates is the number of states.
+	NumCPUStates = 5
+)
+
+// sample counts what the clock interrupt now finds CPU c doing, before it charges its own cost.
+func (m *Machine) sample(c *cpu) {
+	st := CPUIdle
+	switch {
+	case c.cur < 0:
+	case c.segStart > m.now && c.segStart-m.now <= c.stallInt:
+		st = CPUIntr
+	case c.segStart > m.now:
+		st = CPUSys
+	case m.threads[c.cur].attr.Nice > 0:
+		st = CPUNice
+	default:
+		st = CPUUser
+	}
+	c.st.Ticks[st]++
 }

@@ -38,6 +38,11 @@ func (e *env) Resched(id topology.CPU) {
 		m.trace.add(Record{Time: m.now, Kind: KindResched, CPU: id, Thread: running, Other: int32(m.ctx),
 			Arg: uint8(m.call)})
 	}
+	if id != m.ctx && m.missAt > 0 && c.cur < 0 && m.missed(c) {
+		c.missedIPI = true // lost: the CPU's next clock interrupt finds the work
+		return
+	}
+	c.missedIPI = false
 	if id == m.ctx || m.cfg.Costs.IPI == 0 {
 		c.needResched = true
 		m.work = append(m.work, work{kind: workResched, cpu: id})

@@ -51,8 +51,8 @@ end`)
 	}
 	// Output:
 	// p50 0s
-	// p99 84.488189ms
-	// p100 84.488189ms
+	// p99 7.874015ms
+	// p100 92.362204ms
 }
 
 // WriteTable puts runs of the same workload under several policies side by side.
@@ -75,9 +75,9 @@ end`)
 	sim.WriteTable(os.Stdout, results...)
 	// Output:
 	// thread  4bsd-main  p50  p99  p99.9    max  4bsd-9  p50  p99  p99.9    max
-	// hog.0       45.1%    -    -      -      -   45.1%    -    -      -      -
-	// hog.1       45.1%    -    -      -      -   45.7%    -    -      -      -
-	// ticker       9.8%  0ns  0ns  179ms  179ms    9.2%  0ns  0ns  106ms  106ms
+	// hog.0       44.5%    -    -      -      -   45.5%    -    -      -      -
+	// hog.1       45.6%    -    -      -      -   45.3%    -    -      -      -
+	// ticker       9.8%  0ns  0ns  185ms  185ms    9.2%  0ns  0ns  205ms  205ms
 }
 
 // Step and Check let a test verify the conservation of threads after every event.

@@ -4,6 +4,8 @@ package sim
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -50,6 +52,21 @@ type Machine struct {
 	viol               violations
 	queued             Queuer
 	err                error
+	wl                 *workload.Workload
+	// The stop conditions of RunUntil and what ended the run.
+	stopAt                  Stop
+	watches                 []watch
+	ranUntil                bool
+	ending                  Ending
+	exitsSeen, exitsChecked int64
+	// warmed says the warm-up has been discarded: statistics count from statsFrom, and
+	// eventsFrom is the event count then.
+	warmed     bool
+	statsFrom  int64
+	eventsFrom uint64
+	// idleRng draws lost IPIs; missAt is Idle.MissProbability as a threshold, 0 when off.
+	idleRng rand.PCG
+	missAt  uint64
 }
 
 // A spawn is a thread the machine creates by itself at time at.
@@ -92,7 +109,8 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	cfg = cfg.withDefaults()
 	topo := cfg.Topology
 	m := &Machine{cfg: cfg, pol: p, topo: topo, nids: int32(topo.NumIDs()), waitHead: nobody, waitTail: nobody,
-		trace: newTrace(cfg.Trace)}
+		trace: newTrace(cfg.Trace), wl: w, missAt: cfg.Idle.missThreshold()}
+	m.idleRng = *rand.NewPCG(splitmix64(cfg.Seed^0x1D1E), splitmix64(cfg.Seed^0x1D1E0001))
 	m.env.m = m
 	cpus := topo.CPUs()
 	m.first, _ = cpus.First()
@@ -142,10 +160,10 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 		if cfg.Speed != nil {
 			cp.speed = int64(cfg.Speed[id])
 		}
-		cp.rate = cp.speed
 		sib := topo.Siblings(id)
 		sib.Remove(id)
 		cp.siblings = slices.Collect(sib.All())
+		cp.rate = m.rateOf(cp)
 	}
 
 	// Start the policy.
@@ -159,6 +177,9 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	}
 	if int64(cfg.Costs.Tick) >= int64(time.Second)/m.tickHz {
 		return nil, fmt.Errorf("sim: tick cost %v is not below the tick period of %s", cfg.Costs.Tick, p.Name())
+	}
+	if err := m.checkAttrs(w); err != nil {
+		return nil, err
 	}
 	if !cfg.FlattenGroups {
 		for i, g := range w.Groups {
@@ -209,8 +230,16 @@ func (m *Machine) slotIPI(c topology.CPU) int32  { return 2 + m.nids + int32(c) 
 func (m *Machine) slotTimer(t int32) int32       { return 2 + 2*m.nids + t }
 
 // tickTime returns the time of clock interrupt k: k/TickHz seconds, rounded down to the
-// nanosecond without accumulating error.
-func (m *Machine) tickTime(k int64) int64 { return k * int64(time.Second) / m.tickHz }
+// nanosecond without accumulating error. The product is taken on 128 bits, so that it does not
+// overflow before MaxTime.
+func (m *Machine) tickTime(k int64) int64 {
+	hi, lo := bits.Mul64(uint64(k), uint64(time.Second))
+	if hi >= uint64(m.tickHz) {
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(m.tickHz))
+	return int64(min(q, math.MaxInt64))
+}
 
 // Now returns the current simulated time in nanoseconds.
 func (m *Machine) Now() int64 { return m.now }
@@ -224,7 +253,9 @@ func (m *Machine) Events() uint64 { return m.events }
 func (m *Machine) Done() bool { return m.live == 0 || m.err != nil }
 
 // Run builds a machine for w under p as cfg describes (see [New]), runs it until every thread
-// has exited or until has passed (see [Machine.Run]), and returns the result.
+// has exited or until has passed (see [Machine.Run]), and returns the result. It is
+// RunUntil(cfg, p, w, Stop{Time: until}) for a positive until; see [RunUntil] for the other
+// stop conditions and a warm-up.
 func Run(cfg Config, p Policy, w *workload.Workload, until time.Duration) (*Result, error) {
 	m, err := New(cfg, p, w)
 	if err != nil {
@@ -239,7 +270,8 @@ func Run(cfg Config, p Policy, w *workload.Workload, until time.Duration) (*Resu
 // Run handles events in time order until every thread has exited or the next event is later than
 // until; the machine's time is then the last exit, or until. It may be called again with a later
 // until to carry on; [Machine.Result] returns the metrics. The error is non-nil if the run stopped
-// early: a workload forked more than Config.MaxThreads threads.
+// early (a workload forked more than Config.MaxThreads threads), or, before anything runs, if
+// until is negative or above MaxTime. [Machine.RunUntil] offers the other stop conditions.
 //
 // Run panics if the policy breaks the contract of [Policy] in a way the machine cannot carry on
 // from (a Resched for a CPU that does not exist; rescheduling without end at one instant, that is
@@ -248,6 +280,10 @@ func Run(cfg Config, p Policy, w *workload.Workload, until time.Duration) (*Resu
 // that keeps the contract. Picks of threads that are not runnable, or not allowed on the CPU,
 // are recorded as violations of ThreadConservation instead, and the CPU idles.
 func (m *Machine) Run(until time.Duration) error {
+	if until < 0 || until > MaxTime {
+		return fmt.Errorf("sim: until %v outside 0..%v", until, MaxTime)
+	}
+	defer m.setEnding()
 	for m.live > 0 && m.err == nil && m.q.len() > 0 && m.q.top().t <= int64(until) {
 		m.step()
 	}
@@ -255,6 +291,18 @@ func (m *Machine) Run(until time.Duration) error {
 		m.now = int64(until)
 	}
 	return m.err
+}
+
+// setEnding records what ended a run of Machine.Run.
+func (m *Machine) setEnding() {
+	switch {
+	case m.err != nil:
+		m.ending = Failed
+	case m.live == 0:
+		m.ending = AllExited
+	default:
+		m.ending = TimeReached
+	}
 }
 
 // Next returns the time of the next event, or false if there is none or the run is over.
@@ -316,10 +364,16 @@ func (m *Machine) step() {
 // tick is a clock interrupt on id.
 func (m *Machine) tick(id topology.CPU) {
 	c := &m.cpus[id]
+	m.sample(c)
 	if cost := int64(m.cfg.Costs.Tick); cost > 0 {
 		c.st.Interrupt += cost
 		if c.cur >= 0 {
 			m.settle(c)
+			if c.segStart > m.now {
+				c.stallInt += cost
+			} else {
+				c.stallInt = cost
+			}
 			c.segStart = max(c.segStart, m.now) + cost
 			if m.threads[c.cur].remaining > 0 || m.q.pending(m.slotDone(id)) {
 				m.armDone(id)
@@ -328,6 +382,14 @@ func (m *Machine) tick(id topology.CPU) {
 	}
 	m.call, m.ctx = CallTick, id
 	m.pol.Tick(m.now, id)
+	if c.missedIPI {
+		// The clock interrupt wakes the CPU whose wake-up IPI was lost; it finds the thread now.
+		c.missedIPI = false
+		if !c.needResched && !c.ipiPending {
+			c.needResched = true
+			m.work = append(m.work, work{kind: workResched, cpu: id})
+		}
+	}
 	if m.cfg.Checks != (Checks{}) {
 		m.checkTick(id)
 	}
@@ -436,8 +498,13 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 		name = fmt.Sprintf("%s.%d", p.name, p.made)
 	}
 	p.made++
+	group := ""
+	if !m.cfg.FlattenGroups {
+		group = p.decl.Group
+	}
 	m.threads = append(m.threads, thread{prog: p, cpu: nobody, last: nobody, parent: parent,
-		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now})
+		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now, reqStart: -1, forked: true,
+		instance: int32(p.made - 1), readyAt: m.now, fresh: true})
 	t := &m.threads[tid]
 	attr := p.attr
 	if m.cfg.FlattenGroups {
@@ -448,7 +515,10 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 		t.vars = make([]int64, p.nvars)
 	}
 	t.rng = *rand.NewPCG(splitmix64(m.cfg.Seed), splitmix64(m.cfg.Seed^uint64(tid)*0x9E3779B97F4A7C15+1))
-	t.st = ThreadStats{ID: sched.ID(tid), Name: name, Parent: sched.ID(parent), Start: m.now, End: -1}
+	t.st = ThreadStats{ID: sched.ID(tid), Name: name, Parent: sched.ID(parent), Start: m.now, End: -1,
+		Decl: p.name, Group: group}
+	lim := int32(m.cfg.ExactSamples)
+	t.st.Wakeup.limit, t.st.RunqWait.limit, t.st.Request.limit = lim, lim, lim
 	m.q.addSlots(1)
 	m.live++
 	if parent >= 0 {
@@ -469,6 +539,8 @@ func (m *Machine) wake(tid int32, from topology.CPU, flags sched.WakeFlags, wake
 	if t.state == tBlocked {
 		t.st.Sleep += m.now - t.since
 		t.woken, t.wokeAt = true, m.now
+		t.reqStart, t.forked = m.now, false
+		t.readyAt, t.fresh = m.now, true
 		t.st.Wakeups++
 	}
 	t.state, t.since, t.joining = tRunnable, m.now, false
@@ -487,6 +559,14 @@ func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
 	tid := c.cur
 	t := &m.threads[tid]
 	m.settle(c)
+	if c.segStart > m.now {
+		// The thread leaves in the middle of a stall: only the part that passed was spent.
+		sw, ex, in := m.stallAfter(c)
+		c.st.Switch -= sw
+		c.st.IdleExit -= ex
+		c.st.Interrupt -= in
+		c.segStart = m.now
+	}
 	m.q.disarm(m.slotDone(id))
 	t.st.CPUTime += m.now - t.since
 	c.cur, c.stopped, c.stopWhy = nobody, tid, uint8(why)
@@ -498,12 +578,22 @@ func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
 	case sched.Sleep:
 		t.state = tBlocked
 		t.st.Voluntary++
+		m.endRequest(t)
 	case sched.Exit:
 		t.state = tExited
 		t.st.End = m.now
+		m.endRequest(t)
 	}
 	m.call, m.ctx = CallStop, id
 	m.pol.Stop(m.now, id, sched.ID(tid), why)
+}
+
+// endRequest measures t's request, if one is open, as it blocks or exits.
+func (m *Machine) endRequest(t *thread) {
+	if t.reqStart >= 0 {
+		t.st.Request.add(m.now - t.reqStart)
+		t.reqStart = -1
+	}
 }
 
 // pick asks the policy what CPU id runs next and switches to it.
@@ -533,13 +623,14 @@ func (m *Machine) pick(id topology.CPU) {
 	m.waitRemove(tid)
 	wait := m.now - t.since
 	t.st.WaitTime += wait
+	t.st.RunqWait.add(wait)
 	if m.cfg.Checks.Starvation > 0 && wait > int64(m.cfg.Checks.Starvation) && t.reported&(1<<Starvation) == 0 {
 		m.violate(Starvation, id, tid, wait)
 	}
 	t.reported = 0
 	if t.woken {
 		t.woken = false
-		t.st.lat.add(m.now - t.wokeAt)
+		t.st.Wakeup.add(m.now - t.wokeAt)
 	}
 	var stall int64
 	if t.last >= 0 && t.last != int32(id) {
@@ -559,6 +650,12 @@ func (m *Machine) pick(id topology.CPU) {
 		stall += int64(m.cfg.Costs.Switch)
 	}
 	c.st.Switch += stall
+	c.pickSwitch, c.pickExit, c.stallInt = stall, 0, 0
+	if x := int64(m.cfg.Idle.ExitLatency); x > 0 && !c.busy && c.since < m.now && !m.cfg.Idle.Spin {
+		c.st.IdleExit += x
+		c.pickExit = x
+		stall += x
+	}
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now
 	c.cur, c.lastThread = tid, tid
 	c.segStart = m.now + stall

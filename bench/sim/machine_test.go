@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -59,6 +60,17 @@ func TestNewErrors(t *testing.T) {
 		{"group refused", sim.Config{Topology: one}, &refusing{group: true, hz: 100}, "", `sim: toy-rr: group "g": assert.AnError`},
 		{"tick rate", sim.Config{Topology: one}, &refusing{hz: 0}, "", "sim: toy-rr: tick rate 0 outside 1..1000000"},
 		{"tick cost", sim.Config{Topology: one, Costs: sim.Costs{Tick: 10 * time.Millisecond}}, &refusing{hz: 100}, "", "sim: tick cost 10ms is not below the tick period of toy-rr"},
+		{"switch cost MaxInt64", sim.Config{Topology: one, Costs: sim.Costs{Switch: math.MaxInt64}}, newRR(1000, 4), "", "sim: cost above MaxCost"},
+		{"migration cost 1<<62", sim.Config{Topology: one, Costs: sim.Costs{Migration: 1 << 62}}, newRR(1000, 4), "", "sim: cost above MaxCost"},
+		{"ipi cost MaxInt64", sim.Config{Topology: one, Costs: sim.Costs{IPI: math.MaxInt64}}, newRR(1000, 4), "", "sim: cost above MaxCost"},
+		{"tick cost MaxInt64", sim.Config{Topology: one, Costs: sim.Costs{Tick: math.MaxInt64}}, newRR(1000, 4), "", "sim: cost above MaxCost"},
+		{"checker bound", sim.Config{Topology: one, Checks: sim.Checks{Starvation: math.MaxInt64}}, newRR(1000, 4), "", "sim: checker bound above MaxTime"},
+		{"max threads", sim.Config{Topology: one, MaxThreads: math.MaxInt}, newRR(1000, 4), "", "sim: Config.MaxThreads"},
+		{"exact samples", sim.Config{Topology: one, ExactSamples: -1}, newRR(1000, 4), "", "sim: Config.ExactSamples -1"},
+		{"idle exit", sim.Config{Topology: one, Idle: sim.Idle{ExitLatency: math.MaxInt64}}, newRR(1000, 4), "", "sim: Config.Idle.ExitLatency"},
+		{"miss probability", sim.Config{Topology: one, Idle: sim.Idle{MissProbability: math.NaN()}}, newRR(1000, 4), "", "sim: Config.Idle.MissProbability NaN"},
+		{"miss window", sim.Config{Topology: one, Idle: sim.Idle{MissWindow: -1}}, newRR(1000, 4), "", "sim: Config.Idle.MissWindow"},
+		{"spin factor", sim.Config{Topology: one, Idle: sim.Idle{SpinFactor: 1025}}, newRR(1000, 4), "", "sim: Config.Idle.SpinFactor 1025"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

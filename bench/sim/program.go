@@ -23,7 +23,7 @@ const (
 	opJump                     // a: target
 	opRepeatInit               // a: var, n: count
 	opRepeatNext               // a: var, b: body start
-	opEveryInit                // a: var (3 words: base time, period index, iterations)
+	opEveryInit                // a: var (3 words: base time, period index, iterations), n: phase, b: mode, dist: period
 	opEveryNext                // a: var, b: body start, n: count (0: forever), dist: period
 	opSetAttr                  // a: index in program.attrs
 )
@@ -37,23 +37,25 @@ type instr struct {
 
 // An attrOp is a change of attributes: one of nice, class or affinity, or a move to a group.
 type attrOp struct {
-	kind   workload.Kind
-	nice   int
-	class  sched.Class
-	rtprio int
-	cpus   topology.CPUSet
-	group  sched.GroupID
+	kind    workload.Kind
+	nice    int
+	class   sched.Class
+	rtprio  int
+	rtscale sched.RTScale
+	cpus    topology.CPUSet
+	group   sched.GroupID
 }
 
 // A program is a thread declaration compiled for the machine.
 type program struct {
-	decl  *workload.Thread
-	name  string
-	attr  sched.Attr
-	code  []instr
-	attrs []attrOp
-	nvars int
-	made  int // threads created from it so far
+	decl   *workload.Thread
+	name   string
+	attr   sched.Attr
+	code   []instr
+	attrs  []attrOp
+	nvars  int
+	made   int // threads created from it so far
+	exited int // threads of it that exited
 }
 
 // compiler turns declarations into programs; it relies on the workload having been validated.
@@ -106,12 +108,12 @@ func (c *compiler) ops(p *program, ops []workload.Op) {
 		case workload.Every:
 			v := int32(p.nvars)
 			p.nvars += 3
-			p.code = append(p.code, instr{op: opEveryInit, a: v})
+			p.code = append(p.code, instr{op: opEveryInit, a: v, b: int32(op.PhaseMode), n: int64(op.Phase), dist: op.Time})
 			start := int32(len(p.code))
 			c.ops(p, op.Body)
 			p.code = append(p.code, instr{op: opEveryNext, a: v, b: start, n: int64(op.N), dist: op.Time})
 		case workload.Nice, workload.SetClass, workload.SetCPUs, workload.SetGroup:
-			a := attrOp{kind: op.Kind, nice: op.N, class: op.Class, rtprio: op.N, cpus: op.CPUs,
+			a := attrOp{kind: op.Kind, nice: op.N, class: op.Class, rtprio: op.N, rtscale: op.RTScale, cpus: op.CPUs,
 				group: c.groups[op.Name]}
 			p.attrs = append(p.attrs, a)
 			p.code = append(p.code, instr{op: opSetAttr, a: int32(len(p.attrs) - 1)})
@@ -125,7 +127,7 @@ func (a *attrOp) apply(attr *sched.Attr) {
 	case workload.Nice:
 		attr.Nice = a.nice
 	case workload.SetClass:
-		attr.Class, attr.RTPrio = a.class, a.rtprio
+		attr.Class, attr.RTPrio, attr.RTScale = a.class, a.rtprio, a.rtscale
 	case workload.SetCPUs:
 		attr.Affinity = a.cpus
 	case workload.SetGroup:

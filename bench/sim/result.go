@@ -5,11 +5,9 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"io"
+	"math/bits"
 	"slices"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/schedkit/schedkit/sched"
 )
@@ -37,18 +35,69 @@ type ThreadStats struct {
 	Migrations int64
 	// Wakeups counts the times it was woken from sleep or block.
 	Wakeups int64
+	// Decl is the name of the declaration (thread or template) it was made from, and Group the
+	// name of the control group it was created in ("" for the root group).
+	Decl, Group string
 
-	lat latencySet // wake-to-run latencies
-	end int64      // when the run ended, for Share
+	// Wakeup holds its wake-up latencies: from each wake-up (not a fork) to the moment it next
+	// ran, plus, for a periodic thread, the wait before the first run of its first period.
+	Wakeup Histogram
+	// RunqWait holds its run-queue wait per dispatch: from becoming runnable (woken, forked,
+	// preempted, yielding) to each time it was picked.
+	RunqWait Histogram
+	// Request holds its request latencies, schbench's measure: from each wake-up (or the
+	// scheduled start of a period of an every) to the end of the work it then did, when it next
+	// blocked, slept or exited.
+	Request Histogram
+
+	from int64 // the start of the measured interval, for Lifetime
+	end  int64 // when the run ended, for Lifetime
 }
 
-// Lifetime returns how long the thread existed during the run: until its exit, or until the end
-// of the run.
-func (t *ThreadStats) Lifetime() int64 {
-	if t.End >= 0 {
-		return t.End - t.Start
+// A Series names one of a thread's latency histograms.
+type Series uint8
+
+const (
+	// WakeupLatency is ThreadStats.Wakeup.
+	WakeupLatency Series = iota
+	// RunqWait is ThreadStats.RunqWait.
+	RunqWait
+	// RequestLatency is ThreadStats.Request.
+	RequestLatency
+	numSeries
+)
+
+var seriesNames = [numSeries]string{"wakeup", "runq-wait", "request"}
+
+// String returns the series' name: "wakeup", "runq-wait" or "request".
+func (s Series) String() string {
+	if s < numSeries {
+		return seriesNames[s]
 	}
-	return t.end - t.Start
+	return fmt.Sprintf("series(%d)", uint8(s))
+}
+
+// Histogram returns the thread's histogram of series s. It panics for an unknown series.
+func (t *ThreadStats) Histogram(s Series) *Histogram {
+	switch s {
+	case WakeupLatency:
+		return &t.Wakeup
+	case RunqWait:
+		return &t.RunqWait
+	case RequestLatency:
+		return &t.Request
+	}
+	panic(fmt.Sprintf("sim: unknown series %d", uint8(s)))
+}
+
+// Lifetime returns how long the thread existed during the measured interval of the run (after
+// the warm-up): until its exit, or until the end of the run.
+func (t *ThreadStats) Lifetime() int64 {
+	end := t.end
+	if t.End >= 0 {
+		end = t.End
+	}
+	return max(end-max(t.Start, t.from), 0)
 }
 
 // Completion returns how long the thread took from its creation to its exit, or false if it
@@ -71,29 +120,17 @@ func (t *ThreadStats) Share() float64 {
 
 // Latencies returns the wake-to-run latencies of the thread, from each wake-up to the moment it
 // next ran (a fork's first run is not a wake-up), in ascending order, and true; or nil and false
-// if the thread was woken more than 4096 times, beyond which only a histogram is kept. The slice
-// belongs to the result.
-func (t *ThreadStats) Latencies() ([]int64, bool) {
-	if t.lat.hist != nil {
-		return nil, false
-	}
-	return t.lat.exact, true
-}
+// if the thread was woken more than Config.ExactSamples times, beyond which only a histogram is
+// kept. The slice belongs to the result.
+//
+// Deprecated: use t.Wakeup.Exact, whose budget is Config.ExactSamples.
+func (t *ThreadStats) Latencies() ([]int64, bool) { return t.Wakeup.Exact() }
 
 // Latency returns the p-th percentile of the wake-to-run latencies (p from 0 to 100; 100 is the
 // maximum) by the nearest-rank method: the smallest latency at least p percent of them do not
-// exceed. It reports false if the thread was never woken. p is rounded to a thousandth of a
-// percent, so Latency(99.9) is exact. Up to 4096 wake-ups the percentiles are exact; beyond, the
-// latencies are counted in a log-linear histogram (exact below 128ns, buckets 1/128 of the value
-// wide above) and a percentile is the upper bound of its bucket, never above the exact maximum.
-// Latency panics if p is outside 0..100.
-func (t *ThreadStats) Latency(p float64) (int64, bool) {
-	milli := percentMilli(p)
-	if t.lat.n == 0 {
-		return 0, false
-	}
-	return t.lat.percentile(milli), true
-}
+// exceed. It reports false if the thread was never woken. It is t.Wakeup.Percentile(p): see
+// [Histogram.Percentile] for the precision. Latency panics if p is outside 0..100.
+func (t *ThreadStats) Latency(p float64) (int64, bool) { return t.Wakeup.Percentile(p) }
 
 // Percentile returns the p-th percentile of sorted by the nearest-rank method (see
 // [ThreadStats.Latency]), or false if sorted is empty. It panics if p is outside 0..100.
@@ -102,16 +139,8 @@ func Percentile(sorted []int64, p float64) (int64, bool) {
 	if len(sorted) == 0 {
 		return 0, false
 	}
-	l := latencySet{exact: sorted, n: int64(len(sorted))}
+	l := Histogram{exact: sorted, n: int64(len(sorted))}
 	return l.percentile(milli), true
-}
-
-// percentMilli returns p in thousandths of a percent.
-func percentMilli(p float64) int64 {
-	if !(p >= 0 && p <= 100) {
-		panic(fmt.Sprintf("sim: percentile %v outside 0..100", p))
-	}
-	return int64(p*1000 + 0.5)
 }
 
 // CPUStats are the metrics of one CPU. Busy and Idle add up to the length of the run; Interrupt
@@ -125,15 +154,28 @@ type CPUStats struct {
 	Switch int64
 	// Switches counts the context switches, including to and from the idle loop.
 	Switches int64
+	// IdleExit is the time spent waking from a deep idle state (Idle.ExitLatency), part of Busy.
+	IdleExit int64
+	// Ticks counts the clock interrupts by what they found the CPU doing, indexed by CPUState:
+	// the sampling that FreeBSD's statclock does for kern.cp_time (see [Result.Accounting]).
+	Ticks [NumCPUStates]int64
 }
 
-// A Result is what a run measured.
+// A Result is what a run measured, over the interval from Start to End.
 type Result struct {
 	// Policy is the policy's name.
 	Policy string
-	// End is the time the run ended: the last exit, or the until of Run.
+	// Start is the beginning of the measured interval: 0, or the end of Stop.Warmup.
+	Start int64
+	// End is the time the run ended: the last exit, or the until of Run, or the instant a
+	// condition of Stop came to hold.
 	End int64
-	// Makespan is the time of the last exit, or End if some thread had not exited.
+	// Ending says what ended the run.
+	Ending Ending
+	// TickHz is the rate of the clock interrupts the machine sampled CPUStats.Ticks at
+	// (Policy.TickHz).
+	TickHz int
+	// Makespan is the time of the last exit, or End if some thread had not exited, minus Start.
 	Makespan int64
 	// Events is the number of events the machine handled.
 	Events uint64
@@ -149,31 +191,44 @@ type Result struct {
 	Counts [NumInvariants]int
 	// Trace is the trace, or nil with TraceOff.
 	Trace *Trace
+	// PolicyErr is what the policy reported through ErrReporter.Err when the result was taken:
+	// it ran something other than what was asked. [Result.Err] includes it.
+	PolicyErr error
 }
 
-// Result returns the metrics of the run so far, as of [Machine.Now]. It copies what it needs, so
-// that the machine can carry on.
+// Result returns the metrics of the run so far, as of [Machine.Now], over the measured interval
+// (after the warm-up of [Machine.RunUntil]). It copies what it needs, so that the machine can
+// carry on. Statistics are clipped to the run's end: a switch, migration, idle-exit or interrupt
+// stall that lasts beyond Now counts only up to Now.
 func (m *Machine) Result() *Result {
-	r := &Result{Policy: m.pol.Name(), End: m.now, Makespan: m.now, Events: m.events, Messages: m.messages,
+	from := m.statsFrom
+	r := &Result{Policy: m.pol.Name(), Start: from, End: m.now, Makespan: m.now - from, Ending: m.ending,
+		TickHz: int(m.tickHz), Events: m.events - m.eventsFrom, Messages: m.messages,
 		Trace: m.trace, Violations: slices.Clone(m.viol.list), Counts: m.viol.count}
 	if m.live == 0 {
-		r.Makespan = m.finished
+		r.Makespan = max(m.finished-from, 0)
+	}
+	if e, ok := m.pol.(ErrReporter); ok {
+		r.PolicyErr = e.Err()
 	}
 	r.Threads = make([]ThreadStats, len(m.threads))
 	for tid := range m.threads {
 		t := &m.threads[tid]
 		s := t.st
-		s.end = m.now
-		s.lat = t.st.lat.snapshot()
+		s.end, s.from = m.now, from
+		s.Wakeup, s.RunqWait, s.Request = t.st.Wakeup.snapshot(), t.st.RunqWait.snapshot(), t.st.Request.snapshot()
 		switch t.state {
 		case tRunning:
 			s.CPUTime += m.now - t.since
+			s.Work += m.pendingWork(&m.cpus[t.cpu])
 		case tRunnable:
 			s.WaitTime += m.now - t.since
 		case tBlocked:
 			s.Sleep += m.now - t.since
 		case tExited:
-			r.Exited++
+			if s.End >= from {
+				r.Exited++
+			}
 		}
 		r.Threads[tid] = s
 	}
@@ -189,9 +244,79 @@ func (m *Machine) Result() *Result {
 		} else {
 			s.Idle += m.now - c.since
 		}
+		sw, ex, in := m.stallAfter(c)
+		s.Switch -= sw
+		s.IdleExit -= ex
+		s.Interrupt -= in
 		r.CPUs[id] = s
 	}
 	return r
+}
+
+// pendingWork returns the work c's running thread has done since it was last credited (see
+// settle), without crediting it.
+func (m *Machine) pendingWork(c *cpu) int64 {
+	if c.cur < 0 || m.now <= c.segStart {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(m.now-c.segStart), uint64(c.rate))
+	done := int64(hi<<54 | lo>>10)
+	if t := &m.threads[c.cur]; t.remaining != forever {
+		done = min(done, t.remaining)
+	}
+	return done
+}
+
+// stallAfter returns the parts of CPU c's current stall that lie after now: switch and
+// migration, idle exit, and interrupt time. A stall is laid out as the idle exit, then the
+// switch and migration, then the interrupts that came during it.
+func (m *Machine) stallAfter(c *cpu) (sw, exit, intr int64) {
+	if c.cur < 0 || c.segStart <= m.now {
+		return 0, 0, 0
+	}
+	left := c.segStart - m.now
+	intr = min(left, c.stallInt)
+	left -= intr
+	sw = min(left, c.pickSwitch)
+	left -= sw
+	exit = min(left, c.pickExit)
+	return sw, exit, intr
+}
+
+// resetStats discards the statistics gathered so far: the warm-up ends at now. States in
+// progress count from now on.
+func (m *Machine) resetStats() {
+	m.warmed, m.statsFrom, m.eventsFrom, m.messages = true, m.now, m.events, 0
+	for tid := range m.threads {
+		t := &m.threads[tid]
+		s := &t.st
+		s.CPUTime, s.WaitTime, s.Sleep, s.Work = 0, 0, 0, 0
+		s.Voluntary, s.Involuntary, s.Migrations, s.Wakeups = 0, 0, 0, 0
+		s.Wakeup.reset()
+		s.RunqWait.reset()
+		s.Request.reset()
+		switch t.state {
+		case tRunning:
+			s.CPUTime = t.since - m.now
+			// The work of the current segment up to now is not the interval's: the next
+			// settle credits the whole segment.
+			s.Work = -m.pendingWork(&m.cpus[t.cpu])
+		case tRunnable:
+			s.WaitTime = t.since - m.now
+		case tBlocked:
+			s.Sleep = t.since - m.now
+		}
+	}
+	for id := range m.cpus {
+		c := &m.cpus[id]
+		sw, ex, in := m.stallAfter(c)
+		c.st = CPUStats{Switch: sw, IdleExit: ex, Interrupt: in}
+		if c.busy {
+			c.st.Busy = c.since - m.now
+		} else {
+			c.st.Idle = c.since - m.now
+		}
+	}
 }
 
 // Throughput returns the threads that exited per second of the run (jobs per second of a make -j
@@ -204,16 +329,26 @@ func (r *Result) Throughput() (exits, messages float64) {
 	return float64(r.Exited) / s, float64(r.Messages) / s
 }
 
-// Err returns an error listing the violations of the checkers, or nil if there were none: a test
-// asserts a clean run with require.NoError(t, r.Err()).
+// Err returns an error listing the policy's own error (PolicyErr) and the violations of the
+// checkers, or nil if there were none: a test asserts a clean run with require.NoError(t, r.Err()).
 func (r *Result) Err() error {
 	total := 0
 	for _, n := range r.Counts {
 		total += n
 	}
 	if total == 0 {
+		if r.PolicyErr != nil {
+			return fmt.Errorf("sim: %s: %w", r.Policy, r.PolicyErr)
+		}
 		return nil
 	}
+	if r.PolicyErr != nil {
+		return errors.Join(fmt.Errorf("sim: %s: %w", r.Policy, r.PolicyErr), r.violationErr(total))
+	}
+	return r.violationErr(total)
+}
+
+func (r *Result) violationErr(total int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sim: %s: %d violations", r.Policy, total)
 	for i, v := range r.Violations {
@@ -236,69 +371,28 @@ func (r *Result) Thread(name string) (*ThreadStats, bool) {
 	return nil, false
 }
 
-// WriteTable writes the per-thread CPU share and wake-to-run latency percentiles (p50, p99,
-// p99.9, max) of one or more runs of the same workload side by side, one row per thread name and
-// one group of columns per result (headed by the policy's name, over the share), as an aligned
-// text table. Latencies are rounded to three significant digits; "-" marks a thread never woken
-// or absent from a run.
-func WriteTable(w io.Writer, results ...*Result) error {
-	var names []string
-	seen := map[string]bool{}
-	width := len("thread")
-	for _, r := range results {
-		for i := range r.Threads {
-			if n := r.Threads[i].Name; !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-				width = max(width, len(n))
-			}
+// Pooled returns the histogram of series s pooled over the threads of r for which keep returns
+// true, or over every thread when keep is nil: a group's or a template's latencies, or a whole
+// run's. Merge the pooled histograms of several Results to pool across runs.
+func (r *Result) Pooled(s Series, keep func(*ThreadStats) bool) *Histogram {
+	h := &Histogram{}
+	for i := range r.Threads {
+		if t := &r.Threads[i]; keep == nil || keep(t) {
+			h.Merge(t.Histogram(s))
 		}
 	}
-	// Numbers align right, two spaces apart; names are padded to the widest so that they align
-	// left.
-	tw := tabwriter.NewWriter(w, 0, 0, 0, ' ', tabwriter.AlignRight)
-	head := fmt.Sprintf("%-*s\t", width, "thread")
-	for _, r := range results {
-		for _, h := range []string{r.Policy, "p50", "p99", "p99.9", "max"} {
-			head += "  " + h + "\t"
-		}
-	}
-	fmt.Fprintln(tw, head)
-	for _, n := range names {
-		row := fmt.Sprintf("%-*s\t", width, n)
-		for _, r := range results {
-			t, ok := r.Thread(n)
-			if !ok {
-				row += strings.Repeat("  -\t", 5)
-				continue
-			}
-			row += fmt.Sprintf("  %.1f%%\t", 100*t.Share())
-			for _, p := range []float64{50, 99, 99.9, 100} {
-				if l, ok := t.Latency(p); ok {
-					row += "  " + shortDuration(l) + "\t"
-				} else {
-					row += "  -\t"
-				}
-			}
-		}
-		fmt.Fprintln(tw, row)
-	}
-	return tw.Flush()
+	return h
 }
 
-// shortDuration formats ns nanoseconds with three significant digits in the largest unit that
-// keeps the number at least 1: "950ns", "12.3us", "4.56ms", "1.20s".
-func shortDuration(ns int64) string {
-	d := float64(ns)
-	switch {
-	case ns < int64(time.Microsecond):
-		return fmt.Sprintf("%dns", ns)
-	case ns < int64(time.Millisecond):
-		return sig3(d/1e3) + "us"
-	case ns < int64(time.Second):
-		return sig3(d/1e6) + "ms"
-	}
-	return sig3(d/1e9) + "s"
+// Group returns the histogram of series s pooled over the threads created in control group g
+// ("" for the root group).
+func (r *Result) Group(s Series, g string) *Histogram {
+	return r.Pooled(s, func(t *ThreadStats) bool { return t.Group == g })
+}
+
+// Decl returns the histogram of series s pooled over the threads of declaration or template d.
+func (r *Result) Decl(s Series, d string) *Histogram {
+	return r.Pooled(s, func(t *ThreadStats) bool { return t.Decl == d })
 }
 
 func sig3(x float64) string {

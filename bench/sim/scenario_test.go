@@ -191,13 +191,16 @@ thread ticker
 end`)
 	r := runChecked(t, sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, time.Second)
 	tk := thread(t, r, "ticker")
-	// Runs at 0, 10, 20, 30 and 40ms; four wake-ups, all immediate.
+	// Runs at 0, 10, 20, 30 and 40ms; four wake-ups, all immediate, and the first period's
+	// wait for its first run (none) counts as a latency too.
 	assert.Equal(t, 41*ms, tk.End)
 	assert.Equal(t, int64(4), tk.Wakeups)
 	lat, exact := tk.Latencies()
 	assert.True(t, exact)
-	assert.Equal(t, []int64{0, 0, 0, 0}, lat)
+	assert.Equal(t, []int64{0, 0, 0, 0, 0}, lat)
 	assert.Equal(t, 36*ms, tk.Sleep)
+	req, _ := tk.Request.Exact()
+	assert.Equal(t, []int64{1 * ms, 1 * ms, 1 * ms, 1 * ms, 1 * ms}, req)
 
 	// Beside a hog on one CPU, the round robin lets the ticker in only at a slice end.
 	w = mustParse(t, `
@@ -211,17 +214,24 @@ thread ticker start=1ms
 end`)
 	r = runChecked(t, sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, time.Second)
 	tk = thread(t, r, "ticker")
-	// The hog runs 0-4ms; the ticker, created at 1ms, runs 4-5 and its periods start at 4ms.
-	// The hog's slices then end at 9, 13, 17: the ticker, woken at 14, runs at 17 (3ms late).
-	// Then slices end at 22, 26 (woken at 24: 2ms), 31, 35 (woken at 34: 1ms), 40, 44 (woken at
-	// 44, before the tick: 0).
+	// The periods are at 10, 20, 30, 40 and 50ms of absolute time, not counted from the 1ms
+	// start. The hog runs 0-4ms; the ticker, created at 1ms, runs at 4, finds its first period
+	// ahead and sleeps. The hog's slices then end at 8, 12 (woken at 10: runs 12-13, 2ms late),
+	// 17, 21 (woken at 20: 1ms), 26, 30 (woken at 30, before the tick: 0), 35, 39, 43 (woken at
+	// 40: 3ms), 48, 52 (woken at 50: 2ms).
 	lat, _ = tk.Latencies()
-	assert.Equal(t, []int64{0, 1 * ms, 2 * ms, 3 * ms}, lat)
-	assert.Equal(t, 45*ms, tk.End)
+	assert.Equal(t, []int64{0, 1 * ms, 2 * ms, 2 * ms, 3 * ms}, lat)
+	assert.Equal(t, 53*ms, tk.End)
 	p50, _ := tk.Latency(50)
-	assert.Equal(t, 1*ms, p50)
+	assert.Equal(t, 2*ms, p50)
 	p99, _ := tk.Latency(99)
 	assert.Equal(t, 3*ms, p99)
+	// Requests: from each wake-up to the block after the 1ms run.
+	req, _ = tk.Request.Exact()
+	assert.Equal(t, []int64{1 * ms, 2 * ms, 3 * ms, 3 * ms, 4 * ms}, req)
+	// The run-queue wait of each dispatch: the 3ms after creation, then the wake-up latencies.
+	waits, _ := tk.RunqWait.Exact()
+	assert.Equal(t, []int64{0, 1 * ms, 2 * ms, 2 * ms, 3 * ms, 3 * ms}, waits)
 }
 
 func TestSleepAndYield(t *testing.T) {

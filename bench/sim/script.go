@@ -18,6 +18,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		switch in.op {
 		case opRun:
 			t.pc++
+			t.fresh = false
 			if in.dist.Kind == workload.Forever {
 				t.remaining = forever
 			} else {
@@ -107,8 +108,10 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 				t.pc++
 			}
 		case opEveryInit:
-			t.vars[in.a], t.vars[in.a+1], t.vars[in.a+2] = m.now, 0, 0
 			t.pc++
+			if m.everyInit(id, tid, in) {
+				return
+			}
 		case opEveryNext:
 			v := t.vars[in.a : in.a+3]
 			v[2]++
@@ -139,6 +142,61 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 	}
 }
 
+// everyInit starts the periods of an every for thread tid on CPU id (see workload.PhaseMode)
+// and reports whether the thread then sleeps until its first period.
+func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
+	t := &m.threads[tid]
+	v := t.vars[in.a : in.a+3]
+	period, phase := int64(in.dist.A), in.n
+	if workload.PhaseMode(in.b) == workload.PhaseArrival {
+		v[0], v[1], v[2] = m.now+phase, 0, 0
+		if phase > 0 {
+			m.q.arm(m.slotTimer(tid), v[0])
+			m.block(id)
+			return true
+		}
+		return false
+	}
+	if workload.PhaseMode(in.b) == workload.PhaseStagger {
+		if n := int64(t.prog.decl.Instances()); n > 1 {
+			phase += int64(t.instance) * period / n
+		}
+	}
+	// The first period starts at or after the moment the thread became runnable to get here,
+	// if it ran nothing since; else at or after now.
+	ready := m.now
+	if t.fresh {
+		ready = t.readyAt
+	}
+	k := ceilDiv(ready-phase, period)
+	first := phase + k*period
+	v[0], v[1], v[2] = first, 0, 0
+	if first > m.now {
+		m.q.arm(m.slotTimer(tid), first)
+		m.block(id)
+		return true
+	}
+	if t.forked {
+		// The thread waited in the run queue since its creation, inside its first period:
+		// that wait is the period's wake-up latency.
+		t.st.Wakeup.add(m.now - first)
+		t.forked = false
+	}
+	if t.reqStart < 0 {
+		t.reqStart = first
+	}
+	return false
+}
+
+// ceilDiv returns ⌈a/b⌉ for b > 0.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a > 0 {
+		q++
+	}
+	return q
+}
+
 // block stops the running thread of id, which has just blocked, and picks the next.
 func (m *Machine) block(id topology.CPU) {
 	m.stop(id, sched.Sleep)
@@ -159,6 +217,8 @@ func (m *Machine) exit(id topology.CPU, tid int32) {
 		m.trace.add(Record{Time: m.now, Kind: KindExit, CPU: id, Thread: sched.ID(tid), Other: m.threads[tid].parent})
 	}
 	m.stop(id, sched.Exit)
+	m.threads[tid].prog.exited++
+	m.exitsSeen++
 	m.live--
 	if m.live == 0 {
 		m.finished = m.now

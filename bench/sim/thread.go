@@ -49,6 +49,18 @@ type thread struct {
 	// wokeAt is the time of the last wake-up, whose latency is measured when woken is set.
 	wokeAt int64
 	woken  bool
+	// reqStart is the start of the current request (a wake-up, or the scheduled start of a
+	// period), or -1: its latency is measured when the thread next blocks or exits.
+	reqStart int64
+	// forked says the thread has not blocked since it was created: the first period of an
+	// every then measures the wait before the first run.
+	forked bool
+	// instance is the thread's number among those of its declaration.
+	instance int32
+	// readyAt is when the thread last became runnable from new or blocked; fresh says it has
+	// run no op taking time since, so that an every it reaches counts its periods from then.
+	readyAt int64
+	fresh   bool
 	// joining says that a blocked thread waits in Join.
 	joining bool
 	// reported has a bit per Invariant already reported for the current wait.

@@ -23,8 +23,14 @@
 //	end
 //
 //	thread ticker class=fifo rtprio=50 cpus=0-1
-//		every 10ms                      # wake at each multiple of 10ms
+//		every 10ms                      # wake at 0, 10ms, 20ms, … of simulated time
 //			run exp(200us)              # durations: 10ms, uniform(1ms,3ms), exp(2ms)
+//		end
+//	end
+//
+//	thread probe count=4 class=rr rtprio=freebsd:0  # rtprio(2) level 0, FreeBSD's most important
+//		every 10ms 100 phase=stagger    # 100 periods; probe.i wakes at i*2.5ms + k*10ms
+//			run 50us
 //		end
 //	end
 //
@@ -43,10 +49,19 @@
 //	end
 //
 // Thread arguments are count=N (instances named NAME.0, NAME.1, …), start=DURATION (delayed
-// creation), class=normal|batch|idle|fifo|rr, nice=N, rtprio=N, cpus=LIST (a Linux cpulist),
-// group=NAME and slice=DURATION. A template takes the same arguments except count and start; the
+// creation), class=normal|batch|idle|fifo|rr, nice=N, rtprio=PRIO, cpus=LIST (a Linux cpulist),
+// group=NAME and slice=DURATION. PRIO is the priority as the program asked for it: N or linux:N
+// for Linux's sched_setscheduler(2) (1..99, larger is more important), freebsd:N for FreeBSD's
+// rtprio(2) (0..31, smaller is more important); the policy maps it onto its own levels or
+// refuses it when the run starts, so all 32 rtprio(2) levels can be written. A template takes the same arguments except count and start; the
 // machine does not start it, fork does. The behaviours, their arguments and their meaning are
-// listed with [Kind]. A thread exits after its last behaviour.
+// listed with [Kind]. A thread exits after its last behaviour. A workload with no threads, even
+// an empty text, is valid: a machine runs it to an immediate end.
+//
+// every PERIOD N runs its body N times in all, once per period; without N it runs forever.
+// Its periods are fixed in absolute simulated time (phase=DURATION shifts them,
+// phase=stagger spreads the instances of a count=N thread over the period, phase=arrival
+// counts them from when the thread reaches the every); see [PhaseMode].
 //
 // # Time and randomness
 //

@@ -4,6 +4,8 @@ package workload
 
 import (
 	"strings"
+
+	"github.com/schedkit/schedkit/sched"
 )
 
 // Format returns the text form of w, which [Parse] reads back into an equal workload: groups,
@@ -56,8 +58,8 @@ func Format(w *Workload) string {
 		if t.Nice != 0 {
 			b.WriteString(" nice=" + itoa(t.Nice))
 		}
-		if t.RTPrio != 0 {
-			b.WriteString(" rtprio=" + itoa(t.RTPrio))
+		if t.RTPrio != 0 || t.RTScale != sched.RTLinux {
+			b.WriteString(" rtprio=" + rtprioString(t.RTPrio, t.RTScale))
 		}
 		if !t.CPUs.IsEmpty() {
 			b.WriteString(" cpus=" + t.CPUs.String())
@@ -95,10 +97,13 @@ func formatOps(b *strings.Builder, ops []Op, depth int) {
 			if op.N != 0 {
 				b.WriteString(" " + itoa(op.N))
 			}
+			if op.Phase != 0 || op.PhaseMode != PhaseAbsolute {
+				b.WriteString(" phase=" + phaseString(op.Phase, op.PhaseMode))
+			}
 		case SetClass:
 			b.WriteString(" " + op.Class.String())
-			if op.N != 0 {
-				b.WriteString(" " + itoa(op.N))
+			if op.N != 0 || op.RTScale != sched.RTLinux {
+				b.WriteString(" " + rtprioString(op.N, op.RTScale))
 			}
 		case SetCPUs:
 			b.WriteString(" " + op.CPUs.String())
@@ -111,6 +116,26 @@ func formatOps(b *strings.Builder, ops []Op, depth int) {
 			b.WriteString(strings.Repeat("\t", depth) + "end\n")
 		}
 	}
+}
+
+// rtprioString writes a real-time priority as the text form reads it: N on Linux's scale,
+// SCALE:N on another.
+func rtprioString(n int, s sched.RTScale) string {
+	if s == sched.RTLinux {
+		return itoa(n)
+	}
+	return s.String() + ":" + itoa(n)
+}
+
+// phaseString writes the phase of an every as the text form reads it.
+func phaseString(d Duration, m PhaseMode) string {
+	switch {
+	case m == PhaseAbsolute:
+		return d.String()
+	case d == 0:
+		return m.String()
+	}
+	return m.String() + "+" + d.String()
 }
 
 func utoa(u uint64) string {

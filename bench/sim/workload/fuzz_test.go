@@ -16,6 +16,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("pipe p cap=2\nthread a\n\tloop\n\t\trun exp(1ms)\n\t\tsend p 3\n\tend\nend\n")
 	f.Add("group g weight=5 idle\ntemplate t group=g\n\tevery 1ms 3\n\t\trun uniform(1us,2us)\n\tend\nend\nthread m\n\tfork t 2\n\tjoin\nend")
 	f.Add("thread x class=rr rtprio=3 cpus=0-3:1/2\n\tclass fifo 2\n\tnice -20\n\tcpus 1\nend")
+	f.Add(prioSample)
 	f.Fuzz(func(t *testing.T, text string) {
 		w, err := workload.Parse(text)
 		if err != nil {

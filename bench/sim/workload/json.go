@@ -28,7 +28,16 @@ import (
 // line and column in data; an error in a value also names the value's path (Path, and at the
 // start of Msg), such as `line 1, column 37: threads[0].ops[0].op: unknown behaviour "slep"`.
 // ParseJSON never panics.
+//
+// data must hold a JSON object: null, an array or a number is an error. An object without
+// threads ({}) is a valid, empty workload, as an empty text form is: a machine runs it to an
+// immediate end. A real-time scale ("rtscale") is "linux" or "freebsd", or the number
+// encoding/json writes for it; a phase mode ("phase_mode") is "absolute", "stagger" or
+// "arrival".
 func ParseJSON(data []byte) (*Workload, error) {
+	if start := skipSpace(data, 0); start < int64(len(data)) && data[start] != '{' {
+		return nil, &Error{Pos: posAt(data, start), Msg: "a workload is a JSON object"}
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	var jw jsonWorkload
@@ -187,31 +196,52 @@ type jsonWorkload struct {
 }
 
 type jsonThread struct {
-	Name     string   `json:"name"`
-	Template bool     `json:"template"`
-	Count    int      `json:"count"`
-	Start    string   `json:"start"`
-	Class    string   `json:"class"`
-	Nice     int      `json:"nice"`
-	RTPrio   int      `json:"rtprio"`
-	CPUs     string   `json:"cpus"`
-	Group    string   `json:"group"`
-	Slice    string   `json:"slice"`
-	Ops      []jsonOp `json:"ops"`
+	Name     string      `json:"name"`
+	Template bool        `json:"template"`
+	Count    int         `json:"count"`
+	Start    string      `json:"start"`
+	Class    string      `json:"class"`
+	Nice     int         `json:"nice"`
+	RTPrio   int         `json:"rtprio"`
+	RTScale  jsonRTScale `json:"rtscale"`
+	CPUs     string      `json:"cpus"`
+	Group    string      `json:"group"`
+	Slice    string      `json:"slice"`
+	Ops      []jsonOp    `json:"ops"`
 }
 
 type jsonOp struct {
-	Op    string   `json:"op"`
-	Time  string   `json:"time"`
-	Name  string   `json:"name"`
-	N     int      `json:"n"`
-	Class string   `json:"class"`
-	CPUs  string   `json:"cpus"`
-	Body  []jsonOp `json:"body"`
+	Op        string      `json:"op"`
+	Time      string      `json:"time"`
+	Name      string      `json:"name"`
+	N         int         `json:"n"`
+	Class     string      `json:"class"`
+	RTScale   jsonRTScale `json:"rtscale"`
+	Phase     string      `json:"phase"`
+	PhaseMode string      `json:"phase_mode"`
+	CPUs      string      `json:"cpus"`
+	Body      []jsonOp    `json:"body"`
+}
+
+// jsonRTScale reads a real-time scale as its name ("linux", "freebsd") or its number (0, 1: what
+// encoding/json writes of a sched.RTScale).
+type jsonRTScale sched.RTScale
+
+func (s *jsonRTScale) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case `"linux"`, "0", "null":
+		*s = jsonRTScale(sched.RTLinux)
+	case `"freebsd"`, "1":
+		*s = jsonRTScale(sched.RTFreeBSD)
+	default:
+		return fmt.Errorf("unknown real-time scale %s (want \"linux\" or \"freebsd\")", b)
+	}
+	return nil
 }
 
 func (j *jsonThread) convert(path string) (Thread, error) {
-	t := Thread{Name: j.Name, Template: j.Template, Count: j.Count, Nice: j.Nice, RTPrio: j.RTPrio, Group: j.Group}
+	t := Thread{Name: j.Name, Template: j.Template, Count: j.Count, Nice: j.Nice, RTPrio: j.RTPrio,
+		RTScale: sched.RTScale(j.RTScale), Group: j.Group}
 	var err error
 	if t.Start, err = jsonDuration(j.Start, path+".start"); err != nil {
 		return t, err
@@ -238,7 +268,19 @@ func convertOps(js []jsonOp, path string) ([]Op, error) {
 		if !ok {
 			return nil, &Error{Path: p + ".op", Msg: "unknown behaviour " + quote(j.Op)}
 		}
-		op := Op{Kind: k, Name: j.Name, N: j.N}
+		op := Op{Kind: k, Name: j.Name, N: j.N, RTScale: sched.RTScale(j.RTScale)}
+		if j.Phase != "" {
+			d, err := ParseDuration(j.Phase)
+			if err != nil {
+				return nil, &Error{Path: p + ".phase", Msg: err.Error()}
+			}
+			op.Phase = d
+		}
+		if j.PhaseMode != "" {
+			if err := op.PhaseMode.UnmarshalText([]byte(j.PhaseMode)); err != nil {
+				return nil, &Error{Path: p + ".phase_mode", Msg: err.(*Error).Msg}
+			}
+		}
 		if j.Time == "" && (k == Run || k == Sleep) {
 			return nil, &Error{Path: p, Msg: k.String() + " needs a time, a duration or distribution"}
 		}

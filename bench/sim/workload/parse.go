@@ -260,7 +260,7 @@ func (p *parser) thread(toks []token) error {
 		case "nice":
 			t.Nice, err = p.int(v, sched.MinNice, sched.MaxNice)
 		case "rtprio":
-			t.RTPrio, err = p.int(v, sched.MinRTPrio, sched.MaxRTPrio)
+			t.RTPrio, t.RTScale, err = p.rtprio(v)
 		case "cpus":
 			t.CPUs, err = p.cpus(v)
 		case "group":
@@ -321,7 +321,17 @@ func (p *parser) op(toks []token) error {
 			op.N, err = p.int(args[0], 1, MaxRepeat)
 		}
 	case Every:
-		if err = nargs(1, 2, "a period and an optional count"); err == nil {
+		if n := len(args); n > 0 {
+			if k, v, ok := strings.Cut(args[n-1].s, "="); ok && k == "phase" {
+				vt := token{v, Pos{args[n-1].pos.Line, args[n-1].pos.Col + len("phase=")}}
+				if op.Phase, op.PhaseMode, err = p.phase(vt); err != nil {
+					return err
+				}
+				args = args[:n-1]
+				toks = toks[:len(toks)-1]
+			}
+		}
+		if err = nargs(1, 2, "a period, an optional count and an optional phase=PHASE"); err == nil {
 			var d Duration
 			if d, err = p.duration(args[0]); err == nil {
 				op.Time = Fixed(d)
@@ -337,7 +347,7 @@ func (p *parser) op(toks []token) error {
 	case SetClass:
 		if err = nargs(1, 2, "a class and, for fifo and rr, a priority"); err == nil {
 			if op.Class, err = p.class(args[0]); err == nil && len(args) == 2 {
-				op.N, err = p.int(args[1], sched.MinRTPrio, sched.MaxRTPrio)
+				op.N, op.RTScale, err = p.rtprio(args[1])
 			}
 		}
 	case SetCPUs:
@@ -370,6 +380,49 @@ func (p *parser) int(t token, lo, hi int) (int, error) {
 		return 0, p.errorf(t, "%d outside %d..%d", n, lo, hi)
 	}
 	return n, nil
+}
+
+// rtprio reads a real-time priority: N on Linux's scale (sched_priority 1..99), or SCALE:N
+// with SCALE linux or freebsd (rtprio(2)'s 0..31).
+func (p *parser) rtprio(t token) (int, sched.RTScale, error) {
+	scale := sched.RTLinux
+	if name, num, ok := strings.Cut(t.s, ":"); ok {
+		switch name {
+		case "linux":
+		case "freebsd":
+			scale = sched.RTFreeBSD
+		default:
+			return 0, 0, p.errorf(t, "unknown real-time scale %q (want linux or freebsd)", name)
+		}
+		t = token{num, Pos{t.pos.Line, t.pos.Col + utf8.RuneCountInString(name) + 1}}
+	}
+	lo, hi := scale.Range()
+	n, err := p.int(t, lo, hi)
+	return n, scale, err
+}
+
+// phase reads the phase of an every: DURATION, stagger, stagger+DURATION, arrival or
+// arrival+DURATION.
+func (p *parser) phase(t token) (Duration, PhaseMode, error) {
+	mode := PhaseAbsolute
+	rest := t.s
+	for _, m := range []PhaseMode{PhaseStagger, PhaseArrival} {
+		if r, ok := strings.CutPrefix(t.s, m.String()); ok {
+			mode = m
+			if rest = r; rest == "" {
+				return 0, mode, nil
+			}
+			if rest, ok = strings.CutPrefix(rest, "+"); !ok {
+				return 0, 0, p.errorf(t, "bad phase %q (want a duration, stagger, stagger+DURATION, arrival or arrival+DURATION)", t.s)
+			}
+			break
+		}
+	}
+	d, err := ParseDuration(rest)
+	if err != nil {
+		return 0, 0, p.errorf(t, "bad phase %q: %s", t.s, err)
+	}
+	return d, mode, nil
 }
 
 func (p *parser) duration(t token) (Duration, error) {

@@ -131,7 +131,7 @@ func (w *Workload) Validate() error {
 		if total > MaxCount {
 			return errAt(t.pos, path, "more than %d threads", MaxCount)
 		}
-		if err := checkAttr(t.Class, t.Nice, t.RTPrio); err != nil {
+		if err := checkAttr(t.Class, t.Nice, t.RTPrio, t.RTScale); err != nil {
 			return errAt(t.pos, path, "%s", err)
 		}
 		if err := v.ops(t.Ops, path+".ops", t.pos, 0, 1); err != nil {
@@ -153,15 +153,17 @@ const (
 	fClass
 	fCPUs
 	fBody
+	fRTScale
+	fPhase
 )
 
-var fieldNames = []string{"time", "name", "n", "class", "cpus", "body"}
+var fieldNames = []string{"time", "name", "n", "class", "cpus", "body", "rtscale", "phase"}
 
 // allowed is the set of fields each kind uses.
 var allowed = [numKinds]int{
 	Run: fTime, Sleep: fTime, Send: fName | fN, Recv: fName | fN, Fork: fName | fN,
-	Loop: fBody, Repeat: fN | fBody, Every: fTime | fN | fBody,
-	Nice: fN, SetClass: fClass | fN, SetCPUs: fCPUs, SetGroup: fName,
+	Loop: fBody, Repeat: fN | fBody, Every: fTime | fN | fBody | fPhase,
+	Nice: fN, SetClass: fClass | fN | fRTScale, SetCPUs: fCPUs, SetGroup: fName,
 }
 
 // ops checks the ops of a script or body at the given nesting depth; instant is the number of
@@ -194,6 +196,12 @@ func (v *validator) ops(ops []Op, path string, parent Pos, depth int, instant in
 		}
 		if len(op.Body) != 0 {
 			set |= fBody
+		}
+		if op.RTScale != 0 {
+			set |= fRTScale
+		}
+		if op.Phase != 0 || op.PhaseMode != 0 {
+			set |= fPhase
 		}
 		if extra := set &^ allowed[op.Kind]; extra != 0 {
 			for b, n := range fieldNames {
@@ -259,12 +267,18 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 		if op.N < 0 || op.N > MaxRepeat {
 			return errAt(op.pos, p, "every: count %d outside 0..%d", op.N, MaxRepeat)
 		}
+		if op.Phase < 0 || op.Phase > MaxDuration {
+			return errAt(op.pos, p, "every: phase %d ns outside 0..%v", op.Phase, MaxDuration)
+		}
+		if op.PhaseMode >= numPhaseModes {
+			return errAt(op.pos, p, "every: unknown phase mode %d", op.PhaseMode)
+		}
 	case Nice:
 		if op.N < sched.MinNice || op.N > sched.MaxNice {
 			return errAt(op.pos, p, "nice %d outside %d..%d", op.N, sched.MinNice, sched.MaxNice)
 		}
 	case SetClass:
-		if err := checkAttr(op.Class, 0, op.N); err != nil {
+		if err := checkAttr(op.Class, 0, op.N, op.RTScale); err != nil {
 			return errAt(op.pos, p, "%s", err)
 		}
 	case SetCPUs:
@@ -314,11 +328,14 @@ func takesTime(ops []Op) bool {
 	return false
 }
 
-func checkAttr(c sched.Class, nice, rtprio int) error {
-	if !c.RealTime() && rtprio != 0 {
-		return fmt.Errorf("rtprio %d given to a %s thread (only fifo and rr have one)", rtprio, c)
+func checkAttr(c sched.Class, nice, rtprio int, scale sched.RTScale) error {
+	if scale > sched.RTFreeBSD {
+		return fmt.Errorf("unknown real-time scale %d", scale)
 	}
-	a := sched.Attr{Class: c, Nice: nice, RTPrio: rtprio}
+	if !c.RealTime() && (rtprio != 0 || scale != sched.RTLinux) {
+		return fmt.Errorf("rtprio %s given to a %s thread (only fifo and rr have one)", rtprioString(rtprio, scale), c)
+	}
+	a := sched.Attr{Class: c, Nice: nice, RTPrio: rtprio, RTScale: scale}
 	if err := a.Validate(); err != nil {
 		return fmt.Errorf("%s", trimPkg(err.Error()))
 	}

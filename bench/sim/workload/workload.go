@@ -65,8 +65,12 @@ type Thread struct {
 	Class sched.Class `json:"class,omitempty"`
 	// Nice is the nice value, sched.MinNice..sched.MaxNice.
 	Nice int `json:"nice,omitempty"`
-	// RTPrio is the real-time priority of a FIFO or RR thread, sched.MinRTPrio..sched.MaxRTPrio.
+	// RTPrio is the real-time priority of a FIFO or RR thread, on the scale RTScale names:
+	// sched_priority 1..99 for Linux (the default), rtprio(2)'s 0..31 for FreeBSD.
 	RTPrio int `json:"rtprio,omitempty"`
+	// RTScale is the system call RTPrio was written for (text form rtprio=freebsd:N); the
+	// policy maps it onto its own levels or refuses it (sim.AttrChecker).
+	RTScale sched.RTScale `json:"rtscale,omitempty"`
 	// CPUs is the thread's affinity; the empty set means every CPU.
 	CPUs topology.CPUSet `json:"cpus,omitzero"`
 	// Group is the name of the thread's control group; "" is the root group.
@@ -95,8 +99,8 @@ func (t *Thread) Instances() int {
 // Attr returns the scheduling attributes the declaration gives its threads, with the group named
 // by Group resolved to id.
 func (t *Thread) Attr(group sched.GroupID) sched.Attr {
-	return sched.Attr{Class: t.Class, Nice: t.Nice, RTPrio: t.RTPrio, Affinity: t.CPUs, Group: group,
-		Slice: int64(t.Slice)}
+	return sched.Attr{Class: t.Class, Nice: t.Nice, RTPrio: t.RTPrio, RTScale: t.RTScale, Affinity: t.CPUs,
+		Group: group, Slice: int64(t.Slice)}
 }
 
 // A Kind is a behaviour: what an [Op] makes its thread do.
@@ -115,12 +119,14 @@ type Kind uint8
 //	Exit     exit                   -          exit now
 //	Loop     loop … end             Body       repeat Body forever
 //	Repeat   repeat N … end         N, Body    repeat Body N times (N ≥ 1)
-//	Every    every PERIOD [N] … end Time, N    run Body at each multiple of a constant period
-//	                                Body       after the first, N times (0: forever); missed
-//	                                           periods are skipped, so the wake-up latency of
-//	                                           each period is measured as schbench does
+//	Every    every PERIOD [N]       Time, N,   run Body once per period, N times in all (0:
+//	         [phase=PHASE] … end    Phase,     forever); see [PhaseMode] for when the periods
+//	                                PhaseMode, start; a period missed while Body overran is
+//	                                Body       skipped, so each period's wake-up latency is
+//	                                           measured as schbench does
 //	Nice     nice N                 N          set the nice value
-//	SetClass class CLASS [RTPRIO]   Class, N   set the scheduling class and real-time priority
+//	SetClass class CLASS [RTPRIO]   Class, N,  set the scheduling class and real-time priority
+//	                                RTScale    (RTPRIO is N or freebsd:N, as rtprio= is)
 //	SetCPUs  cpus LIST              CPUs       set the affinity (a cpulist such as 0-3,8)
 //	SetGroup group NAME             Name       move to another control group
 const (
@@ -195,6 +201,11 @@ type Op struct {
 	N int `json:"n,omitempty"`
 	// Class is the class of SetClass.
 	Class sched.Class `json:"class,omitempty"`
+	// RTScale is the scale of SetClass's real-time priority N (see Thread.RTScale).
+	RTScale sched.RTScale `json:"rtscale,omitempty"`
+	// Phase and PhaseMode say when the periods of Every start.
+	Phase     Duration  `json:"phase,omitempty"`
+	PhaseMode PhaseMode `json:"phase_mode,omitempty"`
 	// CPUs is the affinity of SetCPUs.
 	CPUs topology.CPUSet `json:"cpus,omitzero"`
 	// Body is the script a Loop, Repeat or Every repeats.
@@ -224,9 +235,65 @@ func LoopOp(body ...Op) Op { return Op{Kind: Loop, Body: body} }
 // RepeatOp returns the op that repeats body n times.
 func RepeatOp(n int, body ...Op) Op { return Op{Kind: Repeat, N: n, Body: body} }
 
-// EveryOp returns the op that runs body once per period, n times (0: forever).
+// EveryOp returns the op that runs body once per period, n times in all (0: forever), with the
+// periods at the multiples of period (phase 0).
 func EveryOp(period Duration, n int, body ...Op) Op {
 	return Op{Kind: Every, Time: Fixed(period), N: n, Body: body}
+}
+
+// A PhaseMode says when the periods of an Every start. With Phase φ and period P:
+//
+//	mode          text form                  periods start at
+//	PhaseAbsolute phase=φ (default phase=0)  φ + k·P in absolute simulated time, k = 0, 1, …
+//	PhaseStagger  phase=stagger[+φ]          φ + i·P/N + k·P for instance i of a count=N thread
+//	PhaseArrival  phase=arrival[+φ]          a + φ + k·P, a being when the thread reached the every
+//
+// With PhaseAbsolute and PhaseStagger, threads with the same phase wake together whenever they
+// reached their every: the first period is the first that starts at or after the moment the
+// thread became runnable to reach it (its creation, or its last wake-up). If that moment is
+// already past when the thread gets there (it waited in the run queue after being created), the
+// body runs at once and that wait counts as the period's wake-up latency. PhaseArrival is the
+// behaviour before phases existed: the first period starts when the thread reaches the every,
+// and its body runs at once.
+type PhaseMode uint8
+
+const (
+	// PhaseAbsolute starts the periods at Phase + k·P.
+	PhaseAbsolute PhaseMode = iota
+	// PhaseStagger spreads the instances of a count=N thread evenly over the period.
+	PhaseStagger
+	// PhaseArrival starts the periods when the thread reaches the every.
+	PhaseArrival
+	numPhaseModes
+)
+
+var phaseModeNames = [numPhaseModes]string{"absolute", "stagger", "arrival"}
+
+// String returns the mode's name: "absolute", "stagger" or "arrival".
+func (m PhaseMode) String() string {
+	if m < numPhaseModes {
+		return phaseModeNames[m]
+	}
+	return "phasemode(" + itoa(int(m)) + ")"
+}
+
+// MarshalText implements encoding.TextMarshaler with the names of [PhaseMode.String].
+func (m PhaseMode) MarshalText() ([]byte, error) {
+	if m >= numPhaseModes {
+		return nil, &Error{Msg: "unknown phase mode " + m.String()}
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler with the names of [PhaseMode.String].
+func (m *PhaseMode) UnmarshalText(b []byte) error {
+	for i, n := range phaseModeNames {
+		if n == string(b) {
+			*m = PhaseMode(i)
+			return nil
+		}
+	}
+	return &Error{Msg: "unknown phase mode " + quote(string(b)) + " (want absolute, stagger or arrival)"}
 }
 
 // A Pos is a position in a text form: a line and a column, both counted from 1 (columns in

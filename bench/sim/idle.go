@@ -1,0 +1,79 @@
+package sim
+
+// This file implements Idle, the machine options for what an idle CPU does: a deep sleep that
+// takes time to leave, wake-up IPIs that are lost, and an idle loop that spins.
+
+import (
+	"fmt"
+	"time"
+)
+
+// DefaultSpinFactor is the speed of a CPU while its SMT sibling spins in the idle loop, in
+// 1/1024ths, when Idle.SpinFactor is 0: 512, the "about 50%" seed 002 reports for 4BSD with
+// machdep.idle=spin on a hyper-threaded Core 2.
+const DefaultSpinFactor = 512
+
+// Idle describes the idle loop of every CPU. The zero value is an ideal one: an idle CPU runs
+// the next thread the moment a reschedule reaches it, and its SMT siblings run at full speed.
+//
+// The three options reproduce what seed 002 (Bruce Evans on lost wake-ups of idle threads)
+// measures. A CPU in a deep C-state wakes with a delay (ExitLatency). The wake-up IPI can be
+// lost: FreeBSD's idle loop checks for work, then halts, and an IPI that lands between the check
+// and the halt is lost until the next clock interrupt wakes the CPU, which then finds the
+// thread (MissProbability, MissWindow). Spinning (machdep.idle=spin) loses no wake-up and
+// wakes at once, but a spinning hardware thread competes for its core with its busy sibling
+// (Spin, SpinFactor).
+type Idle struct {
+	// ExitLatency is how long a CPU that has been idle (and does not spin) takes to start the
+	// thread it picks: the thread makes no progress meanwhile, as with Costs.Switch, and
+	// CPUStats.IdleExit counts it. At most MaxCost.
+	ExitLatency time.Duration
+	// MissProbability is the probability, 0..1, that a reschedule IPI sent to an idle CPU that
+	// does not spin is lost: the CPU stays idle until its next clock interrupt, which does the
+	// reschedule. Each IPI draws from the machine's own random stream, derived from
+	// Config.Seed, so a run stays deterministic; a probability of 0 draws nothing. Only IPIs
+	// are lost: a CPU's reschedule of itself (its own timer or clock interrupt) never is.
+	MissProbability float64
+	// MissWindow limits the loss to IPIs sent within this long after the CPU went idle, the
+	// race between the idle loop's check for work and its halt; 0 means at any time. At most
+	// MaxTime.
+	MissWindow time.Duration
+	// Spin makes idle CPUs spin instead of halting: no exit latency and no lost IPI, but each
+	// SMT sibling of a spinning CPU runs at SpinFactor/1024 of its speed while no sibling is
+	// busy (a busy sibling slows it by Config.SMTFactor instead).
+	Spin bool
+	// SpinFactor is the speed of a CPU beside a spinning sibling, in 1/1024ths, 1..1024; 0
+	// means DefaultSpinFactor.
+	SpinFactor int
+}
+
+func (d *Idle) validate() error {
+	switch {
+	case d.ExitLatency < 0 || d.ExitLatency > MaxCost:
+		return fmt.Errorf("sim: Config.Idle.ExitLatency %v outside 0..%v", d.ExitLatency, MaxCost)
+	case !(d.MissProbability >= 0 && d.MissProbability <= 1):
+		return fmt.Errorf("sim: Config.Idle.MissProbability %v outside 0..1", d.MissProbability)
+	case d.MissWindow < 0 || d.MissWindow > MaxTime:
+		return fmt.Errorf("sim: Config.Idle.MissWindow %v outside 0..%v", d.MissWindow, MaxTime)
+	case d.SpinFactor < 0 || d.SpinFactor > 1024:
+		return fmt.Errorf("sim: Config.Idle.SpinFactor %d outside 0..1024", d.SpinFactor)
+	}
+	return nil
+}
+
+// missThreshold returns MissProbability as a threshold on 53-bit random numbers.
+func (d *Idle) missThreshold() uint64 {
+	return uint64(d.MissProbability * (1 << 53))
+}
+
+// missed reports whether a reschedule IPI to the idle CPU c is lost, drawing from the machine's
+// idle stream only when the option is on and the CPU can miss it.
+func (m *Machine) missed(c *cpu) bool {
+	if m.missAt == 0 || m.cfg.Idle.Spin || c.busy {
+		return false
+	}
+	if w := int64(m.cfg.Idle.MissWindow); w > 0 && m.now-c.since > w {
+		return false
+	}
+	return m.idleRng.Uint64()>>11 < m.missAt
+}

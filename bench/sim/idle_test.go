@@ -1,0 +1,164 @@
+package sim_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/topology"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTickSamplingMissesPhaseLockedWork reproduces seed 002's I vs X: a thread that runs 500us
+// just after each clock interrupt and sleeps across the next is never seen by the ticks, so
+// kern.cp_time reports the CPU idle all the time (I = r) while td_runtime knows it was busy half
+// of it (X = r/2): the disagreement is exactly the work the sampling cannot see.
+func TestTickSamplingMissesPhaseLockedWork(t *testing.T) {
+	w := mustParse(t, "thread sneak\n\tevery 1ms phase=100us\n\t\trun 500us\n\tend\nend\n")
+	r, err := sim.RunUntil(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, sim.Stop{Time: time.Second})
+	require.NoError(t, err)
+	a := r.Accounting()
+	assert.Equal(t, time.Second, a.Real)
+	assert.Equal(t, int64(1000), a.Ticks[sim.CPUIdle], "every tick finds the CPU idle")
+	assert.Equal(t, time.Second, a.Idle)
+	assert.Zero(t, a.Total)
+	// The first period starts at 100us, the thread's creation at 0 being before it.
+	assert.Equal(t, time.Second-1000*500*time.Microsecond, a.IdleExact)
+	assert.Equal(t, 500*time.Millisecond, a.Idle-a.IdleExact, "I - X = the work between ticks")
+	assert.Equal(t, "1.00r 0.00u 0.00s 0.00i 0.00t 1.00I 0.50X", a.String())
+
+	// Shifted to straddle the ticks (800us to 1.3ms of each period), the same work is seen by
+	// every tick: kern.cp_time now reports the CPU busy all the time, twice the truth.
+	w = mustParse(t, "thread lump\n\tevery 1ms phase=800us\n\t\trun 500us\n\tend\nend\n")
+	r, err = sim.RunUntil(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, newRR(1000, 4), w, sim.Stop{Time: time.Second})
+	require.NoError(t, err)
+	a = r.Accounting()
+	assert.Equal(t, int64(1000), a.Ticks[sim.CPUUser], "the ticks at 1, 2, …, 1000ms find it running")
+	assert.Zero(t, a.Idle)
+	assert.Equal(t, 500*time.Millisecond+300*time.Microsecond, a.IdleExact, "half of each period, and the last run is cut at 1s")
+}
+
+func TestAccountingColumns(t *testing.T) {
+	// Two hogs on one CPU, switching every 4 ticks with a switch stall of 1.5ms that covers the
+	// next tick: that tick counts as system time, the others as user (nice 0) or nice (nice 5).
+	w := mustParse(t, "thread a nice=5\n\trun forever\nend\nthread b\n\trun forever\nend\n")
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Costs: sim.Costs{Tick: 10 * time.Microsecond, Switch: 1500 * time.Microsecond}}
+	r, err := sim.Run(cfg, newRR(1000, 4), w, time.Second)
+	require.NoError(t, err)
+	a := r.Accounting()
+	assert.Equal(t, int64(1000), a.Ticks[sim.CPUUser]+a.Ticks[sim.CPUNice]+a.Ticks[sim.CPUSys]+a.Ticks[sim.CPUIntr]+a.Ticks[sim.CPUIdle])
+	assert.Equal(t, r.CPUs[0].Switches-1, a.Ticks[sim.CPUSys], "one tick inside each switch stall (not the first switch, from idle)")
+	assert.Greater(t, a.Nice, time.Duration(0))
+	assert.Greater(t, a.User, a.Nice)
+	assert.Equal(t, a.User+a.Sys+a.Intr, a.Total)
+	assert.Equal(t, a.Real, a.Total+a.Idle)
+	assert.Equal(t, time.Duration(r.CPUs[0].Idle), a.IdleExact)
+}
+
+func TestIdleExitLatency(t *testing.T) {
+	w := mustParse(t, "thread napper\n\tloop\n\t\tsleep 1ms\n\t\trun 100us\n\tend\nend\n")
+	one := topology.Uniform(1, 1, 1, 1, 1)
+	run := func(idle sim.Idle) *sim.Result {
+		r, err := sim.Run(sim.Config{Topology: one, Idle: idle}, newRR(1000, 4), w, 100*time.Millisecond)
+		require.NoError(t, err)
+		return r
+	}
+	base, deep := run(sim.Idle{}), run(sim.Idle{ExitLatency: 50 * time.Microsecond})
+	nb, nd := thread(t, base, "napper"), thread(t, deep, "napper")
+	// Each wake-up of the idle CPU costs 50us before the 100us run: requests take 150us.
+	req, _ := nd.Request.Exact()
+	for _, v := range req {
+		assert.Equal(t, int64(150e3), v)
+	}
+	reqBase, _ := nb.Request.Exact()
+	assert.Equal(t, int64(100e3), reqBase[0])
+	assert.Equal(t, nd.Wakeups*50e3, deep.CPUs[0].IdleExit)
+	assert.Zero(t, base.CPUs[0].IdleExit)
+	// A spinning idle loop does not sleep deeply.
+	spin := run(sim.Idle{ExitLatency: 50 * time.Microsecond, Spin: true})
+	assert.Zero(t, spin.CPUs[0].IdleExit)
+}
+
+// lostWakeups is a producer on CPU 0 waking a consumer on CPU 1 through a pipe: every wake-up
+// is an IPI to an idle CPU.
+const lostWakeups = `
+pipe p
+thread producer cpus=0
+	loop
+		run 300us
+		send p
+	end
+end
+thread consumer cpus=1
+	loop
+		recv p
+		run 100us
+	end
+end`
+
+func TestLostWakeups(t *testing.T) {
+	w := mustParse(t, lostWakeups)
+	two := topology.Uniform(1, 1, 1, 2, 1)
+	run := func(idle sim.Idle, seed uint64) *sim.ThreadStats {
+		r, err := sim.Run(sim.Config{Topology: two, Idle: idle, Seed: seed}, newRR(1000, 4), w, 100*time.Millisecond)
+		require.NoError(t, err)
+		return thread(t, r, "consumer")
+	}
+	never := run(sim.Idle{}, 1)
+	require.Greater(t, never.Wakeup.Count(), int64(100))
+	assert.Equal(t, int64(0), never.Wakeup.Max(), "an ideal idle loop wakes at once")
+
+	// Every IPI lost: the consumer waits for CPU 1's next clock interrupt, at the next whole
+	// millisecond after each send at 0.3, 0.6, 0.9, 1.2, …ms.
+	r, err := sim.Run(sim.Config{Topology: two, Idle: sim.Idle{MissProbability: 1}, Seed: 1, Trace: sim.TraceFull}, newRR(1000, 4), w, 100*time.Millisecond)
+	require.NoError(t, err)
+	always := thread(t, r, "consumer")
+	lat, _ := always.Wakeup.Exact()
+	require.NotEmpty(t, lat)
+	for _, v := range lat {
+		assert.Greater(t, v, int64(0))
+		assert.LessOrEqual(t, v, int64(time.Millisecond))
+	}
+	for _, rec := range r.Trace.Records {
+		if rec.Kind == sim.KindSwitch && rec.CPU == 1 && rec.Other < 0 {
+			assert.Zero(t, rec.Time%int64(time.Millisecond), "CPU 1 leaves idle only at a clock interrupt, not at %d", rec.Time)
+		}
+	}
+
+	// Half of them: drawn from the seeded stream, so the same seed loses the same ones.
+	a, b := run(sim.Idle{MissProbability: 0.5}, 7), run(sim.Idle{MissProbability: 0.5}, 7)
+	assert.Equal(t, a.Wakeup, b.Wakeup)
+	la, _ := a.Wakeup.Exact()
+	lost := 0
+	for _, v := range la {
+		if v > 0 {
+			lost++
+		}
+	}
+	assert.InDelta(t, 0.5, float64(lost)/float64(len(la)), 0.2, "%d of %d lost", lost, len(la))
+
+	// A window shorter than the consumer's idle time before each send loses none.
+	windowed := run(sim.Idle{MissProbability: 1, MissWindow: 10 * time.Microsecond}, 1)
+	assert.Equal(t, int64(0), windowed.Wakeup.Max())
+	// A spinning idle loop loses none.
+	spinning := run(sim.Idle{MissProbability: 1, Spin: true}, 1)
+	assert.Equal(t, int64(0), spinning.Wakeup.Max())
+}
+
+func TestIdleSpinSlowsSibling(t *testing.T) {
+	w := mustParse(t, "thread hog\n\trun forever\nend\n")
+	smt := topology.Uniform(1, 1, 1, 1, 2)
+	run := func(idle sim.Idle) int64 {
+		r, err := sim.Run(sim.Config{Topology: smt, Idle: idle}, newRR(1000, 4), w, time.Second)
+		require.NoError(t, err)
+		return thread(t, r, "hog").Work
+	}
+	assert.Equal(t, int64(1e9), run(sim.Idle{}))
+	assert.Equal(t, int64(0.5e9), run(sim.Idle{Spin: true}), "DefaultSpinFactor: half speed, seed 002's 50%")
+	assert.Equal(t, int64(0.75e9), run(sim.Idle{Spin: true, SpinFactor: 768}))
+	// Without a sibling, spinning costs nothing.
+	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Idle: sim.Idle{Spin: true}}, newRR(1000, 4), w, time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, int64(1e9), thread(t, r, "hog").Work)
+}
