@@ -20,6 +20,8 @@ require (
 
 require github.com/HdrHistogram/hdrhistogram-go v1.4.0
 
+require gonum.org/v1/gonum v0.17.0
+
 require (
 	github.com/stretchr/testify v1.12.1
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
