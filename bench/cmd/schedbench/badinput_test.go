@@ -66,6 +66,16 @@ func TestBadInput(t *testing.T) {
 		{"explain -to before -from", []string{"explain", "-from", "2ms", "-to", "1ms", wl}, "-to 1ms is before -from 2ms"},
 		{"explain unknown thread", []string{"explain", "-until", "10ms", "-thread", "nosuch", wl}, `-thread "nosuch": no thread of that name`},
 		{"explain negative -n", []string{"explain", "-n", "-1", wl}, "-n -1: want 0 or more"},
+		{"stat without files", []string{"stat"}, "no data file given"},
+		{"stat confidence not in the table", []string{"stat", "-c", "97", "testdata/stat/a.txt"}, "-c 97: want one of"},
+		{"stat width 1", []string{"stat", "-w", "1", "testdata/stat/a.txt"}, "-w 1: want 0 or at least 2"},
+		{"stat column 0", []string{"stat", "-C", "0", "testdata/stat/a.txt"}, "-C 0: the column number must be positive"},
+		{"stat missing file", []string{"stat", "testdata/stat/nosuch.txt"}, "testdata/stat/nosuch.txt: no such file or directory"},
+		{"stat invalid data", []string{"stat", "testdata/stat/bad.txt"}, `testdata/stat/bad.txt:1: invalid data "abc"`},
+		{"stat too few values", []string{"stat", "testdata/stat/short.txt"}, "2 values; a data set needs at least 3"},
+		{"stat too many files", []string{"stat", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt"}, "8 data files; ministat compares at most 7"},
+		{"stat -higher without -mmtests", []string{"stat", "-higher", "testdata/stat/a.txt"}, "-higher and -op need -mmtests"},
+		{"stat -mmtests with one run", []string{"stat", "-mmtests", "testdata/stat/a.txt"}, "give at least two files"},
 	}
 	if len(cases) < 30 {
 		t.Fatalf("%d cases; the issue asks for at least 30", len(cases))

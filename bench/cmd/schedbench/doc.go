@@ -10,6 +10,7 @@
 //
 //	schedbench run [flags] WORKLOAD
 //	schedbench explain [flags] WORKLOAD
+//	schedbench stat [flags] FILE...
 //
 // WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
 // ending in .json, or a text starting with "{"). Flags come before the workload, as in every Go
@@ -33,6 +34,15 @@
 // 12.004 ms" is
 //
 //	schedbench explain -policy ule -topology cpu:4 -cpu 3 -thread hog.1 -at 12.004ms mixed.wl
+//
+// stat reads numbers from files, one data set per file, and prints ministat's report with
+// ministat's flags (-C column, -c confidence, -d delimiters, -A, -n, -s, -w width) and the same
+// bytes as Debian's ministat (a test compares them); -mmtests prints compare-mmtests' table
+// instead, each file one run and the first the baseline (-higher when higher is better, -op to
+// name the operation). Both come from package bench/stat.
+//
+//	schedbench stat before.txt after.txt
+//	schedbench stat -mmtests -higher -op ops/s before.txt after.txt
 //
 // # Exit status
 //
@@ -97,6 +107,8 @@
 //
 //	tool                                   schedbench
 //	hackbench / schbench / perf sched      run (the workload file says which)
+//	ministat(1)                            stat
+//	compare-mmtests                        stat -mmtests
 //	ministat's repetitions                 run -reps, dist-*.svg
 //	kernelshark, Perfetto CPU tracks       gantt-*.svg
 //	trace-cmd report with sched_* events   trace-POLICY.txt (the simulator's own text form)
