@@ -1,6 +1,6 @@
 module github.com/schedkit/schedkit
 
-go 1.25
+go 1.26.0
 
 require golang.org/x/sys v0.38.0
 
@@ -21,6 +21,8 @@ require (
 require github.com/HdrHistogram/hdrhistogram-go v1.4.0
 
 require gonum.org/v1/gonum v0.17.0
+
+require golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 
 require (
 	github.com/stretchr/testify v1.12.1

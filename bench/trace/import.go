@@ -1,0 +1,138 @@
+package trace
+
+// This file implements what every importer returns: the Imported workload with the trace's
+// own timing, and the errors and warnings that locate problems in the input.
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+)
+
+// ImportOptions tune the importers. The zero value (or nil) gives the defaults.
+type ImportOptions struct {
+	// Summary replaces each task's exact script (one op per run and block the trace shows,
+	// memory growing with the trace) by a summary of it: a repeat of an exponential run and an
+	// exponential sleep with the task's mean burst and mean sleep. The importer's memory is then
+	// per task only, whatever the size of the trace. Summaries have no pipes and no forks:
+	// forked tasks start at their fork's time.
+	Summary bool
+	// NoPipes turns every blocked interval into a sleep of its length, even when the wake-up
+	// names a waker; by default a waker → wakee wake-up becomes a message on a pipe, so the
+	// dependency survives a change of scheduler.
+	NoPipes bool
+	// GoThreads imports a Go execution trace at the level of Ms (OS threads) instead of
+	// goroutines; see ReadGoTrace.
+	GoThreads bool
+	// MaxWarnings bounds the warnings kept (all are counted); 0 means 100.
+	MaxWarnings int
+}
+
+func (o *ImportOptions) maxWarnings() int {
+	if o == nil || o.MaxWarnings <= 0 {
+		return 100
+	}
+	return o.MaxWarnings
+}
+
+func (o *ImportOptions) build() buildOptions {
+	if o == nil {
+		return buildOptions{}
+	}
+	return buildOptions{summary: o.Summary, noPipes: o.NoPipes}
+}
+
+// Imported is a trace turned into a workload.
+type Imported struct {
+	// Workload replays the trace: a thread declaration per task, in the order the trace first
+	// shows them.
+	Workload *workload.Workload
+	// Tasks holds what the trace says of each task, in the order of Workload.Threads.
+	Tasks []TaskStats
+	// Duration is the time from the first event to the last, in nanoseconds.
+	Duration int64
+	// CPUs is one more than the largest CPU number the trace names.
+	CPUs int
+	// Events counts the events used; Skipped counts the others by name (events the importer
+	// does not need, such as sched_stat_runtime or irq events).
+	Events  int64
+	Skipped map[string]int64
+	// Warnings are the recoverable problems, the first MaxWarnings of them; Warned counts all.
+	Warnings []Warning
+	Warned   int
+}
+
+// A Warning is a recoverable problem of the input: the event was used as well as it could be,
+// or ignored.
+type Warning struct {
+	File string
+	Line int // 0 when the problem is not at one line
+	Msg  string
+}
+
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
+	}
+	return w.File + ": " + w.Msg
+}
+
+// An Error is a problem of the input that stops the import: the file, the line (0 when it is
+// not at one line), the field concerned (empty when the line as a whole is wrong) and what
+// is wrong.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	s := e.File
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+	}
+	if e.Field != "" {
+		s += ": " + e.Field
+	}
+	return s + ": " + e.Msg
+}
+
+// Task returns the stats of the task whose declaration is named name, or nil.
+func (im *Imported) Task(name string) *TaskStats {
+	for i := range im.Tasks {
+		if im.Tasks[i].Name == name {
+			return &im.Tasks[i]
+		}
+	}
+	return nil
+}
+
+// SkippedNames returns the names of the skipped events, sorted, each with its count, as
+// "name=count".
+func (im *Imported) SkippedNames() string {
+	var s []string
+	for k, v := range im.Skipped {
+		s = append(s, fmt.Sprintf("%s=%d", k, v))
+	}
+	sort.Strings(s)
+	return strings.Join(s, " ")
+}
+
+// warner collects warnings for one input.
+type warner struct {
+	file string
+	line int
+	max  int
+	list []Warning
+	n    int
+}
+
+func (w *warner) warn(format string, args ...any) {
+	w.n++
+	if len(w.list) < w.max {
+		w.list = append(w.list, Warning{File: w.file, Line: w.line, Msg: fmt.Sprintf(format, args...)})
+	}
+}
