@@ -17,6 +17,7 @@ import (
 	"github.com/schedkit/schedkit/bench/plot"
 	"github.com/schedkit/schedkit/bench/report"
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/trace"
 )
 
 // An artefact is one file of -o: a name and what to write into it.
@@ -247,11 +248,13 @@ func writeArtefacts(dir string, s *setup, f *runFlags, cells []*cell, runs [][]*
 		{"results.json", func(w io.Writer) error { return writeJSON(w, doc) }},
 		{"results.csv", func(w io.Writer) error { return writeCSV(w, doc) }},
 	}, files...)
-	traces := report.Section{Heading: "Files", ID: "files", Text: "Every artefact of this run, in this directory."}
+	traces := report.Section{Heading: "Files", ID: "files", Text: "Every artefact of this run, in this directory. trace-POLICY.json opens in Perfetto (ui.perfetto.dev) and chrome://tracing; trace-POLICY.ftrace is the run as trace-cmd report prints sched_switch, sched_wakeup and their kin."}
 	for _, c := range cells {
 		if c.rep == 0 && c.result != nil && c.result.Trace != nil {
-			tr := c.result.Trace
-			files = append(files, artefact{"trace-" + fileName(s.policies[c.policy].name) + ".txt", tr.WriteText})
+			tr, name := c.result.Trace, fileName(s.policies[c.policy].name)
+			files = append(files,
+				artefact{"trace-" + name + ".json", func(w io.Writer) error { return trace.WriteChrome(w, tr, nil) }},
+				artefact{"trace-" + name + ".ftrace", func(w io.Writer) error { return trace.WriteFtrace(w, tr, nil) }})
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -29,7 +29,8 @@ func TestRunArtefacts(t *testing.T) {
 		"dist-p99-consumer.svg", "dist-p99-producer.svg", "dist-p99-ticker.svg",
 		"dist-share-consumer.svg", "dist-share-hog.svg", "dist-share-producer.svg", "dist-share-ticker.svg",
 		"gantt-cfs-v7.1-first-10ms.svg", "gantt-cfs-v7.1.svg", "gantt-ule-main-first-10ms.svg", "gantt-ule-main.svg",
-		"index.html", "results.csv", "results.json", "shares.svg", "table.txt", "trace-cfs-v7.1.txt", "trace-ule-main.txt",
+		"index.html", "results.csv", "results.json", "shares.svg", "table.txt",
+		"trace-cfs-v7.1.ftrace", "trace-cfs-v7.1.json", "trace-ule-main.ftrace", "trace-ule-main.json",
 	}
 	if !slices.Equal(names, want) {
 		t.Errorf("-o wrote %q, want %q", names, want)

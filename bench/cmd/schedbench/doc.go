@@ -10,6 +10,7 @@
 //
 //	schedbench run [flags] WORKLOAD
 //	schedbench explain [flags] WORKLOAD
+//	schedbench trace [flags] WORKLOAD
 //	schedbench stat [flags] FILE...
 //
 // WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
@@ -34,6 +35,15 @@
 // 12.004 ms" is
 //
 //	schedbench explain -policy ule -topology cpu:4 -cpu 3 -thread hog.1 -at 12.004ms mixed.wl
+//
+// trace runs one policy and writes its trace (-o FILE, atomically, or stdout) with package
+// bench/trace: -format chrome is the Chrome trace-event JSON that Perfetto and chrome://tracing
+// open (a track per CPU, per-thread running and runnable slices, wake-up flows, migrations,
+// run-queue counters), -format ftrace the text trace-cmd report prints for sched_switch,
+// sched_wakeup, sched_wakeup_new, sched_migrate_task and sched_process_fork/exit, -format text
+// the simulator's own one-line records (with -explain, the policy's reasons too).
+//
+//	schedbench trace -policy cfs:v7.1 -until 1s -o run.json mixed.wl
 //
 // stat reads numbers from files, one data set per file, and prints ministat's report with
 // ministat's flags (-C column, -c confidence, -d delimiters, -A, -n, -s, -w width) and the same
@@ -97,7 +107,8 @@
 //	shares.svg                    CPU share per thread, one bar per policy
 //	dist-share-GROUP.svg,         with -reps > 1: one point per repetition, box and whiskers
 //	dist-p99-GROUP.svg            per policy (ministat's picture)
-//	trace-POLICY.txt              the simulator's trace of repetition 0, one record a line
+//	trace-POLICY.json             repetition 0's trace as Chrome trace-event JSON (Perfetto)
+//	trace-POLICY.ftrace           the same as trace-cmd report's text
 //	index.html                    all of the above in one page that needs no network and no
 //	                              JavaScript
 //
@@ -111,6 +122,7 @@
 //	compare-mmtests                        stat -mmtests
 //	ministat's repetitions                 run -reps, dist-*.svg
 //	kernelshark, Perfetto CPU tracks       gantt-*.svg
-//	trace-cmd report with sched_* events   trace-POLICY.txt (the simulator's own text form)
+//	trace-cmd report with sched_* events   trace -format ftrace, trace-POLICY.ftrace
+//	Perfetto UI, chrome://tracing          trace -format chrome, trace-POLICY.json
 //	"why did the scheduler do that"        explain
 package main

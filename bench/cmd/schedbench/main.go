@@ -54,6 +54,7 @@ func init() {
 	commands = []command{
 		{"run", "run a workload under one or more policies and print the side-by-side table", cmdRun},
 		{"explain", "print a policy's reasons for each decision of a run, filtered by thread, CPU and time", cmdExplain},
+		{"trace", "write a run's trace as Chrome trace-event JSON (Perfetto), ftrace text or the simulator's own text", cmdTrace},
 		{"stat", "ministat's report of numbers in files (same flags, same output), or an mmtests comparison table", cmdStat},
 	}
 }

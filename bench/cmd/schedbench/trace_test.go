@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/bench/trace"
+)
+
+func TestTraceGolden(t *testing.T) {
+	for _, format := range []string{"chrome", "ftrace", "text"} {
+		t.Run(format, func(t *testing.T) {
+			args := []string{"trace", "-format", format, "-policy", "cfs:v7.1", "-until", "4ms", "workloads/mixed.wl"}
+			out, errs, code := runCLI(t, args...)
+			if code != exitOK || errs != "" {
+				t.Fatalf("status %d, stderr %q", code, errs)
+			}
+			checkGolden(t, "trace-"+format+".golden", []byte(out))
+		})
+	}
+}
+
+// TestTraceReadBack writes a run's traces into a file with -o and reads them back: the Chrome
+// JSON must parse and name every thread, and the ftrace text must import as a workload with
+// the run's threads.
+func TestTraceReadBack(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"chrome", "ftrace"} {
+		path := filepath.Join(dir, "t."+format)
+		if out, errs, code := runCLI(t, "trace", "-format", format, "-o", path, "-policy", "ule", "-until", "200ms", "workloads/mixed.wl"); code != exitOK || out != "" {
+			t.Fatalf("-format %s: status %d, stdout %q, stderr %q", format, code, out, errs)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch format {
+		case "chrome":
+			var doc struct {
+				TraceEvents []map[string]any `json:"traceEvents"`
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatalf("the Chrome trace is not JSON: %v", err)
+			}
+			names := map[string]bool{}
+			for _, ev := range doc.TraceEvents {
+				if ev["name"] == "thread_name" {
+					names[ev["args"].(map[string]any)["name"].(string)] = true
+				}
+			}
+			for _, n := range []string{"cpu0", "cpu1", "hog.0", "ticker", "producer", "consumer"} {
+				if !names[n] {
+					t.Errorf("the Chrome trace has no track named %s", n)
+				}
+			}
+		case "ftrace":
+			im, err := trace.ReadFtrace(strings.NewReader(string(data)), path, nil)
+			if err != nil {
+				t.Fatalf("importing the ftrace text: %v", err)
+			}
+			if len(im.Workload.Threads) != 7 || im.CPUs != 2 {
+				t.Errorf("imported %d threads on %d CPUs, want 7 on 2", len(im.Workload.Threads), im.CPUs)
+			}
+		}
+	}
+}
