@@ -23,17 +23,19 @@ func TestZeroAllocs(t *testing.T) {
 		global.Add(runq.Index(x.Pri), &x.Link)
 	}
 	p := bsd4.DefaultParams()
+	fuzz4 := p
+	fuzz4.RunqFuzz = 4
 	now := int64(1 << 40)
 	var sink bsd4.Preemption
 	cases := []struct {
 		name string
 		f    func()
 	}{
-		{"Pick", func() { bsd4.Pick(&global, &own, 2, 1) }},
-		{"Pick fuzz", func() { bsd4.Pick(&global, &own, 2, 4) }},
-		{"ShouldPreempt", func() { sink = bsd4.ShouldPreempt(60, 120, p) }},
+		{"Pick", func() { bsd4.Pick(&global, &own, 2, &p) }},
+		{"Pick fuzz", func() { bsd4.Pick(&global, &own, 2, &fuzz4) }},
+		{"ShouldPreempt", func() { _, sink = bsd4.ShouldPreempt(60, 120, &p) }},
 		{"WakeCPU", func() {
-			bsd4.WakeCPU(bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 90, Idle: topology.CPUSetOf(1, 2)}, p)
+			bsd4.WakeCPU(bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 90, Idle: topology.CPUSetOf(1, 2)}, &p)
 		}},
 		{"Scheduler.Tick", func() {
 			now += 7_874_015

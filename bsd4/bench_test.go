@@ -26,7 +26,10 @@ func (nopEnv) Explain(topology.CPU, sched.ID, string) {}
 // history: cpu0 runs thread 0 and the others are queued on the global queue.
 func loaded(tb testing.TB, n int, seed uint64) *bsd4.Scheduler {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	s := bsd4.New(bsd4.DefaultParams())
+	s, err := bsd4.New(bsd4.DefaultParams())
+	if err != nil {
+		tb.Fatal(err)
+	}
 	if err := s.Start(sched.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), Hz: 1000, StatHz: 127, Seed: seed}, nopEnv{}); err != nil {
 		tb.Fatal(err)
 	}
@@ -70,11 +73,13 @@ func BenchmarkPick(b *testing.B) {
 			all = append(all, t)
 		}
 		for _, fuzz := range []int{1, 4} {
+			p := bsd4.DefaultParams()
+			p.RunqFuzz = fuzz
 			b.Run(fmt.Sprintf("impl=runq/threads=%d/fuzz=%d", n, fuzz), func(b *testing.B) {
 				b.ReportAllocs()
-				var c bsd4.Choice
+				var c *bsd4.Thread
 				for b.Loop() {
-					c = bsd4.Pick(&global, &own, 1, fuzz)
+					c, _ = bsd4.Pick(&global, &own, 1, &p)
 				}
 				_ = c
 			})

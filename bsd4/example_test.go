@@ -20,7 +20,10 @@ func (e *printEnv) Explain(topology.CPU, sched.ID, string) {}
 // shares the CPUs among them, and their priorities sink as their estcpu grows.
 func Example() {
 	env := &printEnv{}
-	s := bsd4.New(bsd4.DefaultParams())
+	s, err := bsd4.New(bsd4.DefaultParams())
+	if err != nil {
+		panic(err)
+	}
 	cfg := sched.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Hz: 1000, StatHz: 127, Seed: 1}
 	if err := s.Start(cfg, env); err != nil {
 		panic(err)
@@ -204,12 +207,18 @@ func ExamplePick() {
 	global.Add(80, &b.Link)
 	c := bsd4.NewThread(3, 80)
 	own.Add(80, &c.Link)
-	fmt.Println(bsd4.Pick(&global, &own, 3, 1))
-	fmt.Println(bsd4.Pick(&global, &own, 3, 2))
+	p := bsd4.DefaultParams()
+	_, why := bsd4.Pick(&global, &own, 3, &p)
+	fmt.Println(why)
+	p.RunqFuzz = 2
+	_, why = bsd4.Pick(&global, &own, 3, &p)
+	fmt.Println(why)
 	own.Remove(&c.Link)
 	c.Pri = 79
 	own.Add(79, &c.Link)
-	fmt.Println(bsd4.Pick(&global, &own, 3, 1))
+	p.RunqFuzz = 1
+	_, why = bsd4.Pick(&global, &own, 3, &p)
+	fmt.Println(why)
 	// Output:
 	// cpu3 runs t1 from the global queue (pri 80 is not worse than per-CPU t3 pri 80; ties go to the global queue)
 	// cpu3 runs t2 from the global queue (pri 80 is not worse than per-CPU t3 pri 80; ties go to the global queue, runq_fuzz preferred it for having last run here)
@@ -220,11 +229,13 @@ func ExamplePick() {
 // another at once, while anything preempts the idle thread.
 func ExampleShouldPreempt() {
 	p := bsd4.DefaultParams()
-	fmt.Println(bsd4.ShouldPreempt(60, 120, p))
-	fmt.Println(bsd4.ShouldPreempt(120, bsd4.MaxIdle, p))
-	fmt.Println(bsd4.ShouldPreempt(4, 120, p))
+	for _, c := range [][2]uint8{{60, 120}, {120, bsd4.MaxIdle}, {4, 120}} {
+		_, why := bsd4.ShouldPreempt(c[0], c[1], &p)
+		fmt.Println(why)
+	}
 	p.FullPreemption = true
-	fmt.Println(bsd4.ShouldPreempt(60, 120, p))
+	_, why := bsd4.ShouldPreempt(60, 120, &p)
+	fmt.Println(why)
 	// Output:
 	// pri 60 does not preempt pri 120: only interrupt threads preempt without FULL_PREEMPTION
 	// pri 120 preempts pri 255: the CPU runs an idle-priority thread
@@ -236,9 +247,14 @@ func ExampleShouldPreempt() {
 func ExampleWakeCPU() {
 	p := bsd4.DefaultParams()
 	idle := topology.CPUSetOf(2, 3)
-	fmt.Println(bsd4.WakeCPU(bsd4.WakeInput{Pri: 90, Self: 0, SelfPri: 100, Idle: idle}, p))
-	fmt.Println(bsd4.WakeCPU(bsd4.WakeInput{Pri: 90, Self: 0, SelfPri: 100}, p))
-	fmt.Println(bsd4.WakeCPU(bsd4.WakeInput{Pri: 90, PerCPU: true, Queue: 1, QueuePri: 100, Self: 0, SelfPri: 100}, p))
+	for _, in := range []bsd4.WakeInput{
+		{Pri: 90, Self: 0, SelfPri: 100, Idle: idle},
+		{Pri: 90, Self: 0, SelfPri: 100},
+		{Pri: 90, PerCPU: true, Queue: 1, QueuePri: 100, Self: 0, SelfPri: 100},
+	} {
+		_, why := bsd4.WakeCPU(in, &p)
+		fmt.Println(why)
+	}
 	// Output:
 	// pri 90 queued on the global queue by cpu0: forward_wakeup: IPI to the idle CPUs 2-3
 	// pri 90 queued on the global queue by cpu0: maybe_resched: reschedule this CPU at its next AST (pri 90 does not preempt pri 100: only interrupt threads preempt without FULL_PREEMPTION)
@@ -275,15 +291,20 @@ func ExampleSwitchTick() {
 	// quantum of 100 hz ticks since the last context switch used up
 }
 
-// ExampleClassPriority maps POSIX real-time priorities into FreeBSD's real-time range.
+// ExampleClassPriority maps rtprio(2) levels into FreeBSD's real-time range (rtp_to_pri), on
+// the main layout and on the 2011 one, whose 64 queues fold four levels into one.
 func ExampleClassPriority() {
-	for _, q := range []int{31, 0} {
-		pri, _ := bsd4.ClassPriority(sched.FIFO, q, bsd4.LayoutMain())
-		fmt.Printf("SCHED_FIFO %d -> %d\n", q, pri)
+	for _, l := range []int{0, 1, 3, 4, 31} {
+		pri, _ := bsd4.ClassPriority(sched.FIFO, l, sched.RTFreeBSD, bsd4.LayoutMain())
+		old, _ := bsd4.ClassPriority(sched.FIFO, l, sched.RTFreeBSD, bsd4.Layout2011())
+		fmt.Printf("rtprio %2d -> %d (2011: %d, queue %d)\n", l, pri, old, old/4)
 	}
 	// Output:
-	// SCHED_FIFO 31 -> 8
-	// SCHED_FIFO 0 -> 39
+	// rtprio  0 -> 8 (2011: 48, queue 12)
+	// rtprio  1 -> 9 (2011: 49, queue 12)
+	// rtprio  3 -> 11 (2011: 51, queue 12)
+	// rtprio  4 -> 12 (2011: 52, queue 13)
+	// rtprio 31 -> 39 (2011: 79, queue 19)
 }
 
 // ExampleFreeBSD9Params compares the presets.
@@ -295,4 +316,17 @@ func ExampleFreeBSD9Params() {
 	// 4bsd-main quantum slice       RQ_PPQ 1 PUSER 56
 	// 4bsd-14   quantum slice       RQ_PPQ 4 PUSER 88
 	// 4bsd-9    quantum switchticks RQ_PPQ 4 PUSER 120
+}
+
+// ExamplePreset lists the presets and loads one by name.
+func ExamplePreset() {
+	fmt.Println(bsd4.Presets())
+	p, _ := bsd4.Preset("freebsd9")
+	fmt.Println(p.Name, p.Quantum)
+	_, err := bsd4.Preset("ule")
+	fmt.Println(err)
+	// Output:
+	// [freebsd14 freebsd9 main]
+	// 4bsd-9 switchticks
+	// bsd4: unknown preset "ule" (known: freebsd14, freebsd9, main)
 }

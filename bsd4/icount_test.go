@@ -14,10 +14,10 @@ import (
 // (PERF.md §3): no runtime calls, so its instruction count per call is exact and repeatable.
 //
 //go:noinline
-func icountPick(global, own *runq.Runq[bsd4.Thread], n int) *bsd4.Thread {
+func icountPick(global, own *runq.Runq[bsd4.Thread], p *bsd4.Params, n int) *bsd4.Thread {
 	var t *bsd4.Thread
 	for range n {
-		t = bsd4.Pick(global, own, 1, 1).Thread
+		t, _ = bsd4.Pick(global, own, 1, p)
 	}
 	return t
 }
@@ -42,7 +42,8 @@ func BenchmarkICount(b *testing.B) {
 	}
 	b.Run("op=pick/threads=1024", func(b *testing.B) {
 		b.ReportAllocs()
+		p := bsd4.DefaultParams()
 		b.ResetTimer()
-		icountPick(&global, &own, b.N)
+		icountPick(&global, &own, &p, b.N)
 	})
 }

@@ -57,9 +57,19 @@ type machine struct {
 	check   bool
 }
 
+// mustNew returns New(p) or fails the test.
+func mustNew(t testing.TB, p Params) *Scheduler {
+	t.Helper()
+	s, err := New(p)
+	if err != nil {
+		t.Fatalf("New(%s): %v", p.Name, err)
+	}
+	return s
+}
+
 func newMachine(t testing.TB, p Params, topo *topology.Topology, hz int, seed uint64) *machine {
 	env := &fakeEnv{t: t}
-	s := New(p)
+	s := mustNew(t, p)
 	cfg := sched.Config{Topology: topo, Hz: hz, StatHz: 127, Seed: seed}
 	if err := s.Start(cfg, env); err != nil {
 		t.Fatalf("Start: %v", err)

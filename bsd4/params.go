@@ -3,6 +3,8 @@ package bsd4
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/schedkit/schedkit/runq"
 )
@@ -141,6 +143,33 @@ func FreeBSD9Params() Params {
 	p.Fold = runq.LegacyFold
 	p.Layout = Layout2011()
 	return p
+}
+
+// presets maps each preset name to its constructor.
+var presets = map[string]func() Params{
+	"main":      DefaultParams,
+	"freebsd14": FreeBSD14Params,
+	"freebsd9":  FreeBSD9Params,
+}
+
+// Presets returns the names Preset accepts, sorted: "freebsd14" (FreeBSD14Params), "freebsd9"
+// (FreeBSD9Params) and "main" (DefaultParams).
+func Presets() []string {
+	names := make([]string, 0, len(presets))
+	for n := range presets {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Preset returns the preset called name, or an error listing the known names.
+func Preset(name string) (Params, error) {
+	f, ok := presets[name]
+	if !ok {
+		return Params{}, fmt.Errorf("bsd4: unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
+	}
+	return f(), nil
 }
 
 // Validate reports the first field of p that is out of range, or nil.

@@ -78,18 +78,19 @@ func (c Choice) String() string {
 }
 
 // Pick is sched_choose for CPU cpu: the global queue's candidate is runq_choose_fuzz(global,
-// fuzz), the head of the best non-empty queue, or, when fuzz > 1, the first of that queue's
-// first fuzz threads that last ran on cpu; the CPU's own queue's candidate is its head
+// fuzz) with fuzz = p.RunqFuzz, the head of the best non-empty queue, or, when fuzz > 1, the
+// first of that queue's first fuzz threads that last ran on cpu; the CPU's own queue's candidate is its head
 // (runq_choose). The per-CPU candidate wins only with a strictly better priority, so ties go to
-// the global queue. Pick removes nothing; the caller takes Choice.Thread off its queue.
+// the global queue. Pick removes nothing; the caller takes the thread (also Choice.Thread) off
+// its queue. It returns nil when both queues are empty.
 //
 // There is no stealing step: every CPU searches the one global queue, so no thread can be stuck
 // behind a busy CPU while another idles, except bound and affine threads on per-CPU queues,
 // which no other CPU may run anyway. The complexity is that of two run-queue searches,
 // O(NumQueues/64), plus at most fuzz threads examined.
-func Pick(global, local *runq.Runq[Thread], cpu topology.CPU, fuzz int) Choice {
+func Pick(global, local *runq.Runq[Thread], cpu topology.CPU, p *Params) (*Thread, Choice) {
 	c := Choice{CPU: cpu}
-	c.Global, c.Fuzzed = chooseFuzz(global, cpu, fuzz)
+	c.Global, c.Fuzzed = chooseFuzz(global, cpu, p.RunqFuzz)
 	c.Local, _ = local.Choose()
 	switch {
 	case c.Global == nil && c.Local == nil:
@@ -98,7 +99,7 @@ func Pick(global, local *runq.Runq[Thread], cpu topology.CPU, fuzz int) Choice {
 	default:
 		c.Thread, c.From = c.Global, FromGlobal
 	}
-	return c
+	return c.Thread, c
 }
 
 // chooseFuzz is runq_choose_fuzz: the head of the best queue, or with fuzz > 1 the first of its

@@ -59,7 +59,12 @@ func TestPick(t *testing.T) {
 			var g, l runq.Runq[bsd4.Thread]
 			build(&g, 0, tc.global)
 			build(&l, 100, tc.local)
-			c := bsd4.Pick(&g, &l, 1, tc.fuzz)
+			p := bsd4.DefaultParams()
+			p.RunqFuzz = tc.fuzz
+			got, c := bsd4.Pick(&g, &l, 1, &p)
+			if got != c.Thread {
+				t.Errorf("Pick returned %v, its Choice %v", got, c.Thread)
+			}
 			id := sched.ID(-1)
 			if c.Thread != nil {
 				id = c.Thread.ID

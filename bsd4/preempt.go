@@ -69,8 +69,8 @@ func (p Preemption) String() string {
 // (≥ PRI_MIN_IDLE). So under the default options a time-sharing or real-time thread never
 // preempts another non-idle thread at once; it waits for the running thread's next AST
 // (maybe_resched) or the end of its slice. The kernel's other exits (a panic, a running thread
-// already switching out) have no counterpart here.
-func ShouldPreempt(pri, curPri uint8, p Params) Preemption {
+// already switching out) have no counterpart here. It returns the verdict and its explanation.
+func ShouldPreempt(pri, curPri uint8, p *Params) (bool, Preemption) {
 	d := Preemption{Pri: pri, CurPri: curPri}
 	switch {
 	case !p.Preemption:
@@ -86,5 +86,5 @@ func ShouldPreempt(pri, curPri uint8, p Params) Preemption {
 	default:
 		d.Rule = NotInterrupt
 	}
-	return d
+	return d.Preempt, d
 }

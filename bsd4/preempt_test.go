@@ -43,8 +43,8 @@ func TestShouldPreempt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := bsd4.ShouldPreempt(tc.pri, tc.cur, tc.p)
-			if got.Preempt != tc.wantPreempt || got.Rule != tc.wantRule || got.Pri != tc.pri || got.CurPri != tc.cur {
+			ok, got := bsd4.ShouldPreempt(tc.pri, tc.cur, &tc.p)
+			if ok != got.Preempt || got.Preempt != tc.wantPreempt || got.Rule != tc.wantRule || got.Pri != tc.pri || got.CurPri != tc.cur {
 				t.Errorf("ShouldPreempt(%d, %d) = %+v, want preempt %t by %v", tc.pri, tc.cur, got, tc.wantPreempt, tc.wantRule)
 			}
 		})
@@ -60,9 +60,9 @@ func TestShouldPreemptExhaustive(t *testing.T) {
 	l := p.Layout
 	for pri := range 256 {
 		for cur := range 256 {
-			d := bsd4.ShouldPreempt(uint8(pri), uint8(cur), p)
+			ok, d := bsd4.ShouldPreempt(uint8(pri), uint8(cur), &p)
 			want := pri < cur && (cur >= int(l.MinIdle) || pri <= int(l.MaxITHD))
-			if d.Preempt != want {
+			if d.Preempt != want || ok != want {
 				t.Fatalf("ShouldPreempt(%d, %d).Preempt = %t, want %t (%v)", pri, cur, d.Preempt, want, d)
 			}
 			if d.String() == "" || d.Rule.String() == "" {

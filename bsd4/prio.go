@@ -71,12 +71,19 @@ func ResetPriority(estcpu uint32, nice int, iew uint32, l Layout) uint8 {
 
 // ClassPriority returns the fixed priority of a thread of a class that 4BSD does not
 // recompute, and false for the time-sharing classes (Normal and Batch, whose priority is
-// [ResetPriority]'s). FIFO and RR threads map their POSIX priority q, clamped to FreeBSD's
-// 0..31, to PRI_MIN_REALTIME + 31 − q (ksched.c / kern_resource.c rtp_to_pri), so a larger q is
-// more important. Idle threads (RTP_PRIO_IDLE, idprio 0) get PRI_MIN_IDLE.
-func ClassPriority(c sched.Class, rtprio int, l Layout) (uint8, bool) {
+// [ResetPriority]'s). A FIFO or RR thread of rtprio(2) level rtprio (scale sched.RTFreeBSD,
+// 0 most important) gets PRI_MIN_REALTIME + rtprio, as kern_resource.c rtp_to_pri sets it; on
+// the 64-queue layouts four consecutive levels share a run queue. A priority on another scale
+// (Linux's 1..99, which Scheduler.CheckAttr refuses) is read as a POSIX priority q clamped to
+// FreeBSD's 0..31 and mapped as FreeBSD's sched_setscheduler does, to PRI_MIN_REALTIME + 31 − q
+// (p4prio_to_rtpprio), so a larger q is more important. Idle threads (RTP_PRIO_IDLE, idprio 0)
+// get PRI_MIN_IDLE.
+func ClassPriority(c sched.Class, rtprio int, scale sched.RTScale, l Layout) (uint8, bool) {
 	switch c {
 	case sched.FIFO, sched.RR:
+		if scale == sched.RTFreeBSD {
+			return l.MinRealtime + uint8(min(max(rtprio, 0), 31)), true
+		}
 		q := min(max(rtprio, 0), 31)
 		return l.MinRealtime + uint8(31-q), true
 	case sched.Idle:

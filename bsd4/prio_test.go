@@ -68,22 +68,28 @@ func TestClassPriority(t *testing.T) {
 		name   string
 		class  sched.Class
 		rtprio int
+		scale  sched.RTScale
 		l      bsd4.Layout
 		want   uint8
 		ok     bool
 	}{
-		{"FIFO top", sched.FIFO, 31, main, 8, true},
-		{"FIFO bottom", sched.FIFO, 0, main, 39, true},
-		{"RR clamps Linux range", sched.RR, 99, main, 8, true},
-		{"RR 1", sched.RR, 1, main, 38, true},
-		{"FIFO 2011 layout", sched.FIFO, 31, old, 48, true},
-		{"idle", sched.Idle, 0, main, 224, true},
-		{"normal is computed", sched.Normal, 0, main, 0, false},
-		{"batch is computed", sched.Batch, 0, main, 0, false},
+		// rtprio(2) levels: rtp_to_pri, PRI_MIN_REALTIME + level (sys/kern/kern_resource.c).
+		{"rtprio 0 is the best", sched.FIFO, 0, sched.RTFreeBSD, main, 8, true},
+		{"rtprio 31 is the worst", sched.FIFO, 31, sched.RTFreeBSD, main, 39, true},
+		{"rtprio 5 RR", sched.RR, 5, sched.RTFreeBSD, main, 13, true},
+		{"rtprio 0 in the 2011 layout", sched.FIFO, 0, sched.RTFreeBSD, old, 48, true},
+		{"rtprio 31 in the 2011 layout", sched.RR, 31, sched.RTFreeBSD, old, 79, true},
+		// Other scales (refused by CheckAttr) read as a POSIX priority q: 31 - q.
+		{"POSIX top", sched.FIFO, 31, sched.RTLinux, main, 8, true},
+		{"RR clamps Linux range", sched.RR, 99, sched.RTLinux, main, 8, true},
+		{"RR 1", sched.RR, 1, sched.RTLinux, main, 38, true},
+		{"idle", sched.Idle, 0, sched.RTLinux, main, 224, true},
+		{"normal is computed", sched.Normal, 0, sched.RTFreeBSD, main, 0, false},
+		{"batch is computed", sched.Batch, 0, sched.RTLinux, main, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := bsd4.ClassPriority(tc.class, tc.rtprio, tc.l)
+			got, ok := bsd4.ClassPriority(tc.class, tc.rtprio, tc.scale, tc.l)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("ClassPriority(%v, %d) = %d, %t, want %d, %t", tc.class, tc.rtprio, got, ok, tc.want, tc.ok)
 			}

@@ -62,6 +62,7 @@ type Scheduler struct {
 	nextSchedCPU int64
 	nextLoadav   int64
 	started      bool
+	err          error // the first attribute run otherwise than asked (Err)
 }
 
 // perCPU is the per-CPU part of the state: runq_pcpu[cpu], runq_length[cpu], the pcpu's
@@ -75,13 +76,61 @@ type perCPU struct {
 	needResched bool // a reschedule was requested and has not happened yet
 }
 
-// New returns a Scheduler with parameters p, ready to be started. New panics if p does not
-// pass Params.Validate.
-func New(p Params) *Scheduler {
+// New returns a Scheduler with parameters p, ready to be started, or the error of
+// Params.Validate.
+func New(p Params) (*Scheduler, error) {
 	if err := p.Validate(); err != nil {
-		panic(err.Error())
+		return nil, err
 	}
-	return &Scheduler{p: p}
+	return &Scheduler{p: p}, nil
+}
+
+// CheckAttr reports whether 4BSD can run a thread with attributes a as asked (sim.AttrChecker).
+// It refuses, naming the field: attributes that fail sched.Attr.Validate; a real-time priority
+// on Linux's 1..99 scale (RTLinux), which has no FreeBSD meaning (rtprio(2) and FreeBSD's
+// sched_setscheduler(2) take 0..31); sched.Batch, which FreeBSD lacks; a requested slice; a
+// control group other than the root. rtprio(2) levels (RTFreeBSD) are accepted and map to
+// PRI_MIN_REALTIME + level (rtp_to_pri; see ClassPriority). Fork and SetAttr given refused
+// attributes run the nearest thing (Batch as Normal, a Linux-scale q as POSIX priority
+// min(q, 31), no slice, no group) and Err reports the first.
+func (s *Scheduler) CheckAttr(a sched.Attr) error {
+	if err := a.Validate(); err != nil {
+		return fmt.Errorf("bsd4: %w", err)
+	}
+	switch {
+	case a.Class.RealTime() && a.RTScale != sched.RTFreeBSD:
+		return fmt.Errorf("bsd4: %s priority %d is on the %s scale; FreeBSD's rtprio(2) takes 0..31 (RTScale %s)", a.Class, a.RTPrio, a.RTScale, sched.RTFreeBSD)
+	case a.Class == sched.Batch:
+		return errors.New("bsd4: FreeBSD has no SCHED_BATCH class")
+	case a.Slice != 0:
+		return fmt.Errorf("bsd4: a requested slice (%d ns) has no 4BSD equivalent", a.Slice)
+	case a.Group != sched.RootGroup:
+		return fmt.Errorf("bsd4: no group scheduling in 4BSD (group %d)", a.Group)
+	}
+	return nil
+}
+
+// Err returns the first attribute a thread was run with otherwise than asked (see CheckAttr),
+// naming the thread, or nil (sim.ErrReporter).
+func (s *Scheduler) Err() error { return s.err }
+
+// noteAttr records for Err the first attributes CheckAttr refuses.
+func (s *Scheduler) noteAttr(tid sched.ID, a sched.Attr) {
+	if s.err == nil {
+		if err := s.CheckAttr(a); err != nil {
+			s.err = fmt.Errorf("thread %v ran otherwise than asked: %w", tid, err)
+		}
+	}
+}
+
+// mustCPU panics naming op if cpu is not a CPU of the machine.
+func (s *Scheduler) mustCPU(cpu topology.CPU, op string) {
+	if !s.started {
+		panic(fmt.Sprintf("bsd4: %s before Start", op))
+	}
+	if !s.cpus.Has(cpu) {
+		panic(fmt.Sprintf("bsd4: %s on %v, which is not in the machine", op, cpu))
+	}
 }
 
 // Name returns p.Name, or "4bsd" when it is empty.
@@ -180,8 +229,10 @@ func (s *Scheduler) thread(id sched.ID) *Thread {
 
 // Fork creates thread tid (sched_fork): it inherits its parent's estcpu, its priority follows
 // from attr, and its slice is 1, so that it is rescheduled at its first statistics tick. Fork
-// panics if tid is negative or already exists, or attr is invalid.
+// panics if tid is negative or already exists, cpu is not in the machine or attr is invalid;
+// attributes CheckAttr refuses run as it says and are reported by Err.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
+	s.mustCPU(cpu, "Fork")
 	if tid < 0 {
 		panic(fmt.Sprintf("bsd4: Fork of negative thread id %d", tid))
 	}
@@ -194,6 +245,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	if s.threads[tid] != nil {
 		panic(fmt.Sprintf("bsd4: Fork of existing thread %v", tid))
 	}
+	s.noteAttr(tid, attr)
 	t := &Thread{ID: tid, Parent: parent, Attr: attr, Slice: 1, queue: -1}
 	t.Init(t)
 	if pt, ok := s.Thread(parent); ok {
@@ -218,7 +270,7 @@ func (s *Scheduler) restricted(affinity topology.CPUSet) bool {
 // resetPriority is resetpriority: the user priority of a time-sharing thread from estcpu and
 // nice; other classes have a fixed priority (see ClassPriority).
 func (s *Scheduler) resetPriority(t *Thread) {
-	if pri, ok := ClassPriority(t.Attr.Class, t.Attr.RTPrio, s.p.Layout); ok {
+	if pri, ok := ClassPriority(t.Attr.Class, t.Attr.RTPrio, t.Attr.RTScale, s.p.Layout); ok {
 		t.UserPri = pri
 		return
 	}
@@ -232,8 +284,9 @@ func (s *Scheduler) resetPriority(t *Thread) {
 // effect when the thread returns to user mode, that is when it is picked ([Scheduler.Pick],
 // sched_userret). The model has no kernel sleep priorities, so every sleep is one with
 // priority 0. A WakeFork wake-up is the child's first sched_add, without sched_wakeup's resets.
-// Wakeup panics if tid is not new or sleeping.
+// Wakeup panics if tid is not new or sleeping, or from is not in the machine.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
+	s.mustCPU(from, "Wakeup")
 	t := s.thread(tid)
 	if t.state != Created && t.state != Sleeping {
 		panic(fmt.Sprintf("bsd4: Wakeup of %s thread %v", t.state, tid))
@@ -287,7 +340,7 @@ func (s *Scheduler) add(t *Thread, self topology.CPU, selfPri uint8, head bool) 
 	if perCPU {
 		in.QueuePri = s.curPri(cpu)
 	}
-	w := WakeCPU(in, s.p)
+	_, w := WakeCPU(in, &s.p)
 	s.notify(t, w)
 }
 
@@ -352,13 +405,15 @@ func (s *Scheduler) resched(cpu topology.CPU, preempt bool) {
 
 // Pick is sched_choose for cpu ([Pick]): it removes the chosen thread from its queue and makes
 // it cpu's running thread, which returns to user mode and so takes its user priority
-// (sched_userret), or marks cpu idle and reports false. Pick panics if cpu is running a thread.
+// (sched_userret), or marks cpu idle and reports false. Pick panics if cpu is not in the machine
+// or is running a thread.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
+	s.mustCPU(cpu, "Pick")
 	c := &s.pcpu[cpu]
 	if c.cur != nil {
 		panic(fmt.Sprintf("bsd4: Pick on %v, which runs %v", cpu, c.cur.ID))
 	}
-	ch := Pick(&s.global, &c.runq, cpu, s.p.RunqFuzz)
+	_, ch := Pick(&s.global, &c.runq, cpu, &s.p)
 	c.switchTicks = s.ticks(now)
 	c.needResched, c.owePreempt = false, false
 	if s.env.Explaining() {
@@ -389,8 +444,9 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 // back to the head of its queue when the reschedule was an owed preemption and its slice had
 // not ended, otherwise to the tail; a sleeping thread starts counting slptime; an exiting one
 // charges its estcpu to its parent (sched_exit) and is forgotten. Stop panics if tid is not
-// cpu's running thread.
+// cpu's running thread or cpu is not in the machine.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
+	s.mustCPU(cpu, "Stop")
 	c := &s.pcpu[cpu]
 	t := c.cur
 	if t == nil || t.ID != tid {
@@ -431,7 +487,9 @@ func (s *Scheduler) ticks(now int64) int32 {
 // after every interrupt. On the lowest-numbered CPU Tick also runs
 // schedcpu once per simulated second and samples the load average every 4 to 6 seconds (in the
 // kernel a kernel thread and a callout do this; which CPU runs them does not matter to 4BSD).
+// Tick panics if cpu is not in the machine.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+	s.mustCPU(cpu, "Tick")
 	c := &s.pcpu[cpu]
 	if t := c.cur; t != nil {
 		s.clockTick(now, c, cpu, t)
@@ -527,7 +585,7 @@ func (s *Scheduler) addFromKernel(t *Thread) {
 	if perCPU {
 		in.QueuePri = s.curPri(cpu)
 	}
-	w := WakeCPU(in, s.p)
+	_, w := WakeCPU(in, &s.p)
 	if s.idle.Has(hk) && (!perCPU || cpu == hk) {
 		w.CPUs.Add(hk)
 	}
@@ -567,12 +625,14 @@ func (s *Scheduler) SchedCPU() {
 // SetAttr changes tid's attributes. A nice or class change recomputes its priority
 // (sched_nice, rtprio); a queued thread whose queue changes is requeued. An affinity change
 // (sched_affinity) moves a queued thread to an allowed per-CPU queue and reschedules the CPU
-// running it if that CPU is no longer allowed. SetAttr panics if tid is unknown or attr invalid.
+// running it if that CPU is no longer allowed. SetAttr panics if tid is unknown or attr invalid;
+// attributes CheckAttr refuses run as it says and are reported by Err.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	t := s.thread(tid)
 	if err := attr.Validate(); err != nil {
 		panic("bsd4: SetAttr: " + err.Error())
 	}
+	s.noteAttr(tid, attr)
 	old := t.Attr
 	t.Attr = attr
 	t.affinity = s.restricted(attr.Affinity)

@@ -260,27 +260,34 @@ func TestSchedulerExplain(t *testing.T) {
 func TestSchedulerMisuse(t *testing.T) {
 	newS := func() (*Scheduler, *fakeEnv) {
 		env := &fakeEnv{t: t}
-		s := New(DefaultParams())
+		s := mustNew(t, DefaultParams())
 		if err := s.Start(sched.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Hz: 1000}, env); err != nil {
 			t.Fatal(err)
 		}
 		s.Fork(0, 0, -1, 0, sched.Attr{})
 		return s, env
 	}
+	const outside = topology.CPU(7)
 	tests := []struct {
 		name string
 		f    func(s *Scheduler)
+		want string
 	}{
-		{"Fork existing", func(s *Scheduler) { s.Fork(0, 0, -1, 0, sched.Attr{}) }},
-		{"Fork negative", func(s *Scheduler) { s.Fork(0, -3, -1, 0, sched.Attr{}) }},
-		{"Fork bad attr", func(s *Scheduler) { s.Fork(0, 1, -1, 0, sched.Attr{Nice: 40}) }},
-		{"Wakeup unknown", func(s *Scheduler) { s.Wakeup(0, 9, 0, 0) }},
-		{"Wakeup twice", func(s *Scheduler) { s.Wakeup(0, 0, 0, sched.WakeFork); s.Wakeup(0, 0, 0, 0) }},
-		{"Pick on busy CPU", func(s *Scheduler) { s.Wakeup(0, 0, 0, sched.WakeFork); s.Pick(0, 0); s.Pick(0, 0) }},
-		{"Stop of a thread not running", func(s *Scheduler) { s.Stop(0, 1, 0, sched.Sleep) }},
-		{"SetAttr bad attr", func(s *Scheduler) { s.SetAttr(0, 0, sched.Attr{Class: 9}) }},
-		{"Bind outside machine", func(s *Scheduler) { s.Bind(0, 0, 7) }},
-		{"New invalid params", func(*Scheduler) { p := DefaultParams(); p.Fold = 3; New(p) }},
+		{"Fork existing", func(s *Scheduler) { s.Fork(0, 0, -1, 0, sched.Attr{}) }, "bsd4: Fork of existing thread t0"},
+		{"Fork negative", func(s *Scheduler) { s.Fork(0, -3, -1, 0, sched.Attr{}) }, "bsd4: Fork of negative thread id -3"},
+		{"Fork bad attr", func(s *Scheduler) { s.Fork(0, 1, -1, 0, sched.Attr{Nice: 40}) }, "bsd4: Fork: sched: nice 40 outside -20..20"},
+		{"Fork outside machine", func(s *Scheduler) { s.Fork(0, 1, -1, outside, sched.Attr{}) }, "bsd4: Fork on cpu7, which is not in the machine"},
+		{"Wakeup unknown", func(s *Scheduler) { s.Wakeup(0, 9, 0, 0) }, "bsd4: unknown thread t9"},
+		{"Wakeup twice", func(s *Scheduler) { s.Wakeup(0, 0, 0, sched.WakeFork); s.Wakeup(0, 0, 0, 0) }, "bsd4: Wakeup of queued thread t0"},
+		{"Wakeup from outside machine", func(s *Scheduler) { s.Wakeup(0, 0, outside, sched.WakeFork) }, "bsd4: Wakeup on cpu7, which is not in the machine"},
+		{"Pick on busy CPU", func(s *Scheduler) { s.Wakeup(0, 0, 0, sched.WakeFork); s.Pick(0, 0); s.Pick(0, 0) }, "bsd4: Pick on cpu0, which runs t0"},
+		{"Pick outside machine", func(s *Scheduler) { s.Pick(0, outside) }, "bsd4: Pick on cpu7, which is not in the machine"},
+		{"Pick beyond MaxCPUs", func(s *Scheduler) { s.Pick(0, topology.MaxCPUs) }, "bsd4: Pick on cpu1024, which is not in the machine"},
+		{"Tick outside machine", func(s *Scheduler) { s.Tick(0, outside) }, "bsd4: Tick on cpu7, which is not in the machine"},
+		{"Stop outside machine", func(s *Scheduler) { s.Stop(0, outside, 0, sched.Sleep) }, "bsd4: Stop on cpu7, which is not in the machine"},
+		{"Stop of a thread not running", func(s *Scheduler) { s.Stop(0, 1, 0, sched.Sleep) }, "bsd4: Stop of t0, which cpu1 is not running"},
+		{"SetAttr bad attr", func(s *Scheduler) { s.SetAttr(0, 0, sched.Attr{Class: 9}) }, "bsd4: SetAttr: sched: invalid class 9"},
+		{"Bind outside machine", func(s *Scheduler) { s.Bind(0, 0, 7) }, "bsd4: Bind to cpu7, which is not in the machine"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -290,18 +297,32 @@ func TestSchedulerMisuse(t *testing.T) {
 				if r == nil {
 					t.Fatal("no panic")
 				}
-				if msg := fmt.Sprint(r); !strings.HasPrefix(msg, "bsd4: ") {
-					t.Errorf("panic %q does not start with \"bsd4: \"", msg)
+				if msg := fmt.Sprint(r); msg != tc.want {
+					t.Errorf("panic %q, want %q", msg, tc.want)
 				}
 			}()
 			tc.f(s)
 		})
 	}
+	var zero Scheduler
+	func() {
+		defer func() {
+			if msg := fmt.Sprint(recover()); msg != "bsd4: Pick before Start" {
+				t.Errorf("Pick before Start: panic %q", msg)
+			}
+		}()
+		zero.Pick(0, 0)
+	}()
+	bad := DefaultParams()
+	bad.Fold = 3
+	if _, err := New(bad); err == nil || !strings.HasPrefix(err.Error(), "bsd4: RQ_PPQ 3 ") {
+		t.Errorf("New(Fold 3) = %v, want the bsd4: RQ_PPQ error", err)
+	}
 	s, env := newS()
 	if err := s.Start(sched.Config{Topology: up(), Hz: 1000}, env); err == nil {
 		t.Error("second Start returned nil, want an error")
 	}
-	if err := New(DefaultParams()).Start(sched.Config{Hz: 1000}, env); err == nil {
+	if err := mustNew(t, DefaultParams()).Start(sched.Config{Hz: 1000}, env); err == nil {
 		t.Error("Start without a topology returned nil, want an error")
 	}
 	if err := s.AddGroup(sched.Group{ID: 1, Weight: 100}); err == nil {
@@ -355,5 +376,47 @@ func TestWakeupQueuesAtSleepPriority(t *testing.T) {
 	}
 	if th.Pri != th.UserPri {
 		t.Errorf("picked at priority %d, want its user priority %d (sched_userret)", th.Pri, th.UserPri)
+	}
+}
+
+// CheckAttr accepts what FreeBSD offers and refuses the rest, naming it; what is run anyway is
+// reported by Err, naming the first thread.
+func TestSchedulerCheckAttr(t *testing.T) {
+	s := mustNew(t, FreeBSD14Params())
+	for _, tc := range []struct {
+		a    sched.Attr
+		want string // "" for accepted
+	}{
+		{sched.Attr{}, ""},
+		{sched.Attr{Class: sched.Idle}, ""},
+		{sched.Attr{Class: sched.FIFO, RTPrio: 0, RTScale: sched.RTFreeBSD}, ""},
+		{sched.Attr{Class: sched.RR, RTPrio: 31, RTScale: sched.RTFreeBSD}, ""},
+		{sched.Attr{Class: sched.RR, RTPrio: 10}, "bsd4: rr priority 10 is on the linux scale; FreeBSD's rtprio(2) takes 0..31 (RTScale freebsd)"},
+		{sched.Attr{Class: sched.Batch}, "bsd4: FreeBSD has no SCHED_BATCH class"},
+		{sched.Attr{Slice: 1}, "bsd4: a requested slice (1 ns) has no 4BSD equivalent"},
+		{sched.Attr{Group: 4}, "bsd4: no group scheduling in 4BSD (group 4)"},
+		{sched.Attr{Class: sched.FIFO, RTPrio: 32, RTScale: sched.RTFreeBSD}, "bsd4: sched: fifo priority 32 outside 0..31 (freebsd scale)"},
+	} {
+		got := ""
+		if err := s.CheckAttr(tc.a); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("CheckAttr(%+v) = %q, want %q", tc.a, got, tc.want)
+		}
+	}
+	m := newMachine(t, FreeBSD14Params(), topology.Uniform(1, 1, 1, 2, 1), 1000, 1)
+	m.s.Fork(0, 0, -1, 0, sched.Attr{Class: sched.FIFO, RTPrio: 2, RTScale: sched.RTFreeBSD})
+	if err := m.s.Err(); err != nil {
+		t.Fatalf("Err after an accepted fork = %v", err)
+	}
+	// rtp_to_pri on the legacy layout: PRI_MIN_REALTIME 16 + 2, in queue 18/4 = 4.
+	if th, _ := m.s.Thread(0); th.UserPri != 18 {
+		t.Errorf("rtprio 2 has user priority %d, want 18", th.UserPri)
+	}
+	m.s.Fork(0, 1, -1, 0, sched.Attr{Class: sched.Batch})
+	m.s.SetAttr(0, 0, sched.Attr{Slice: 5})
+	if err := m.s.Err(); err == nil || err.Error() != "thread t1 ran otherwise than asked: bsd4: FreeBSD has no SCHED_BATCH class" {
+		t.Errorf("Err = %v, want t1's SCHED_BATCH", err)
 	}
 }

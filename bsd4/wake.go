@@ -127,8 +127,9 @@ func (w Wake) String() string {
 // Busy CPUs other than the waker's are never told about a global-queue thread, however much
 // worse their threads are: the thread waits until one of them reschedules. 4BSD knows nothing of
 // the topology here: the idle CPUs are a mask, all of equal worth. The complexity is
-// O(MaxCPUs/64) for the mask operations.
-func WakeCPU(in WakeInput, p Params) Wake {
+// O(MaxCPUs/64) for the mask operations. WakeCPU returns the CPUs and the explanation
+// (Wake.CPUs holds the same set).
+func WakeCPU(in WakeInput, p *Params) (topology.CPUSet, Wake) {
 	w := Wake{In: in}
 	if in.PerCPU && in.Queue != in.Self {
 		switch {
@@ -136,24 +137,24 @@ func WakeCPU(in WakeInput, p Params) Wake {
 			w.Rule = WakeKickIdle
 		case in.Pri >= in.QueuePri:
 			w.Rule = WakeKickNotBetter
-			return w
+			return w.CPUs, w
 		case p.IPIPreemption && p.Preemption && (p.FullPreemption || in.Pri <= p.Layout.MaxITHD):
 			w.Rule, w.Preempt = WakeKickPreempt, true
 		default:
 			w.Rule = WakeKickAST
 		}
 		w.CPUs.Add(in.Queue)
-		return w
+		return w.CPUs, w
 	}
 	if !in.PerCPU && !in.Idle.Has(in.Self) && p.IPIWakeup {
 		others := in.Idle
 		others.Remove(in.Self)
 		if !others.IsEmpty() {
 			w.Rule, w.CPUs = WakeForward, others
-			return w
+			return w.CPUs, w
 		}
 	}
-	w.Preemption = ShouldPreempt(in.Pri, in.SelfPri, p)
+	_, w.Preemption = ShouldPreempt(in.Pri, in.SelfPri, p)
 	switch {
 	case w.Preemption.Preempt:
 		w.Rule, w.Preempt = WakePreemptSelf, true
@@ -161,10 +162,10 @@ func WakeCPU(in WakeInput, p Params) Wake {
 		w.Rule = WakeReschedSelf
 	default:
 		w.Rule = WakeNone
-		return w
+		return w.CPUs, w
 	}
 	w.CPUs.Add(in.Self)
-	return w
+	return w.CPUs, w
 }
 
 // PickCPU is sched_pickcpu: the per-CPU queue for a thread whose affinity excludes some CPU.

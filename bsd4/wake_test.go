@@ -70,7 +70,10 @@ func TestWakeCPU(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := bsd4.WakeCPU(tc.in, tc.p)
+			cpus, w := bsd4.WakeCPU(tc.in, &tc.p)
+			if !cpus.Equal(w.CPUs) {
+				t.Errorf("WakeCPU returned %v, its Wake %v", cpus, w.CPUs)
+			}
 			if w.Rule != tc.wantRule || !w.CPUs.Equal(tc.wantCPUs) || w.Preempt != tc.wantPreempt {
 				t.Errorf("WakeCPU(%+v) = %v %v preempt %t, want %v %v preempt %t", tc.in, w.Rule, w.CPUs, w.Preempt, tc.wantRule, tc.wantCPUs, tc.wantPreempt)
 			}

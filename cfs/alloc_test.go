@@ -27,7 +27,7 @@ func TestZeroAllocs(t *testing.T) {
 		t.Errorf("Timeline PopFirst/Insert/Remove: %v allocs per run, want 0", a)
 	}
 
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	g := NewGroup("g", nil, 1)
 	tasks := []*Entity{NewTask("a", Normal, 0), NewTask("b", Normal, 3), NewTask("c", Idle, 0), NewTask("d", Batch, -2)}
 	tasks[1].SetGroup(g)
@@ -51,7 +51,7 @@ func TestZeroAllocs(t *testing.T) {
 			}
 			c.Wakeup(s, now+1)
 		}
-		Pick(c.Root(), nil, c.params)
+		Pick(c.Root(), nil, &c.params)
 	}); a != 0 {
 		t.Errorf("CPU Tick/Schedule/Sleep/Wakeup/Pick: %v allocs per run, want 0", a)
 	}
@@ -66,8 +66,8 @@ func TestZeroAllocsEEVDF(t *testing.T) {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	for _, v := range []Version{V66, V71} {
-		p := Preset(v, 1)
-		c := NewCPU(0, p)
+		p := preset(v, 1)
+		c := NewRunQueue(0, p)
 		g := NewGroup("g", nil, 1)
 		tasks := []*Entity{NewTask("a", Normal, 0), NewTask("b", Normal, 3), NewTask("c", Idle, 0), NewTask("d", Batch, -2), NewTask("e", Normal, -5)}
 		tasks[1].SetGroup(g)
@@ -94,12 +94,12 @@ func TestZeroAllocsEEVDF(t *testing.T) {
 			}
 			c.Wakeup(s, now+1)
 			c.DequeueDelayed(tasks[(now/1_000_000+2)%5], now+1)
-			PickEEVDF(q, true, p)
+			pickEEVDF(q, true, &p)
 			AvgVruntime(q)
 			EntityEligible(q, tasks[0])
-			PlaceEEVDF(q, tasks[3], false, p)
+			placeEEVDF(q, tasks[3], false, &p)
 			if c.Curr() != nil {
-				ProtectPoint(q, c.Curr(), p)
+				ProtectPoint(q, c.Curr(), &p)
 			}
 		}); a != 0 {
 			t.Errorf("%v: Tick/Schedule/Sleep/Wakeup/PickEEVDF/arithmetic: %v allocs per run, want 0", v, a)

@@ -52,10 +52,10 @@ func FuzzBalance(f *testing.F) {
 		sd := &ch[r.IntN(len(ch))]
 		env := LBEnv{SD: sd, DstCPU: dst, Idle: idle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: int(failed % 6), Params: DefaultSMPParams(V65)}
 		// The source queues: real tasks with random weights, affinities and run times.
-		cpus := make([]*CPU, topo.NumIDs())
+		cpus := make([]*RunQueue, topo.NumIDs())
 		lists := make([]TaskList, topo.NumIDs())
 		for c := range topo.CPUs().All() {
-			cpus[c] = NewCPU(int(c), DefaultParams())
+			cpus[c] = NewRunQueue(int(c), DefaultParams())
 			for i := range nr[c] {
 				e := NewTask(fmt.Sprintf("c%dt%d", c, i), Normal, r.IntN(40)-20)
 				cpus[c].Wakeup(e, 1)
@@ -93,7 +93,7 @@ func FuzzBalance(f *testing.F) {
 		if grp := d.Group.CPUs(); !grp.Has(src) || st[src].HNrRunning == 0 {
 			t.Fatalf("busiest queue %v not in %v or empty", src, d.Group)
 		}
-		me := MigrateEnv{LBEnv: &env, Src: src, SrcCPU: cpus[src], Now: 1_000_000, Migration: d.Migration,
+		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: cpus[src], Now: 1_000_000, Migration: d.Migration,
 			Imbalance: d.Imbalance, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
 		chosen, det := DetachTasks(&me, &lists[src], nil)
 		var moved uint64

@@ -123,9 +123,9 @@ func (r MigrateReason) String() string {
 // imbalance left, and the flags of the pass (the rest of struct lb_env).
 type MigrateEnv struct {
 	*LBEnv
-	// Src is the CPU pulled from; SrcCPU its state.
-	Src    topology.CPU
-	SrcCPU *CPU
+	// Src is the CPU pulled from; SrcRQ its state.
+	Src   topology.CPU
+	SrcRQ *RunQueue
 	// Now is the source's task clock (rq_clock_task) in nanoseconds.
 	Now uint64
 	// Migration and Imbalance say what is left to move.
@@ -136,9 +136,9 @@ type MigrateEnv struct {
 	// DstGroupMask is dst_grpmask, the balance mask of the local group, where a pinned task
 	// may find another destination.
 	DstGroupMask topology.CPUSet
-	// Dst is the destination's fair state, read by v7.1's eligibility test
+	// DstRQ is the destination's fair state, read by v7.1's eligibility test
 	// ([SMPParams].MigrateIneligible); nil skips that test.
-	Dst *CPU
+	DstRQ *RunQueue
 }
 
 // TaskHot reports whether task t is cache hot on its CPU for a move to env.DstCPU: task_hot.
@@ -147,7 +147,7 @@ type MigrateEnv struct {
 // running less than MigrationCost ago (always with -1, never with 0).
 func TaskHot(env *MigrateEnv, t *Task) bool {
 	e := t.E
-	if e.policy == Idle {
+	if e.class == Idle {
 		return false
 	}
 	if env.SD.flags&topology.SDShareCPUCapacity != 0 {
@@ -197,7 +197,7 @@ func CanMigrateTask(env *MigrateEnv, t *Task) MigrateVerdict {
 		v.Reason = MigrateDelayed
 		return v
 	}
-	if env.Params.MigrateIneligible && env.NrBalanceFailed == 0 && ineligibleOnDst(env.Dst, t.E) {
+	if env.Params.MigrateIneligible && env.NrBalanceFailed == 0 && ineligibleOnDst(env.DstRQ, t.E) {
 		v.Reason = MigrateIneligible
 		return v
 	}
@@ -215,7 +215,7 @@ func CanMigrateTask(env *MigrateEnv, t *Task) MigrateVerdict {
 		return v
 	}
 	v.Flags &^= LBFAllPinned
-	if env.SrcCPU != nil && env.SrcCPU.curr == t.E {
+	if env.SrcRQ != nil && env.SrcRQ.curr == t.E {
 		v.Reason = MigrateRunning
 		return v
 	}
@@ -237,7 +237,7 @@ func CanMigrateTask(env *MigrateEnv, t *Task) MigrateVerdict {
 
 // ineligibleOnDst is task_is_ineligible_on_dst_cpu: with PLACE_LAG, task e is not eligible on
 // its queue and its group's queue on dst holds entities. It is false when dst is nil.
-func ineligibleOnDst(dst *CPU, e *Entity) bool {
+func ineligibleOnDst(dst *RunQueue, e *Entity) bool {
 	if dst == nil || !dst.params.PlaceLag || !dst.params.Version.EEVDF() {
 		return false
 	}

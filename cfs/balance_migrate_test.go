@@ -17,7 +17,7 @@ func migrateFixture(t *testing.T, execStart []uint64, allowed []topology.CPUSet)
 	t.Helper()
 	topo := topology.TwoCPU()
 	ds := NewDomains(topo, GroupsPerCPU)
-	c := NewCPU(1, DefaultParams())
+	c := NewRunQueue(1, DefaultParams())
 	var list TaskList
 	var tasks []*Task
 	for i := range execStart {
@@ -34,7 +34,7 @@ func migrateFixture(t *testing.T, execStart []uint64, allowed []topology.CPUSet)
 	st := statsFor(topo, map[topology.CPU]uint32{1: uint32(len(execStart))})
 	sd := ds.Base(0)
 	env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, Params: DefaultSMPParams(V65)}
-	return &MigrateEnv{LBEnv: env, Src: 1, SrcCPU: c, Now: 10_000_000, Migration: MigrateTask, Imbalance: 1, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}, tasks, &list
+	return &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: c, Now: 10_000_000, Migration: MigrateTask, Imbalance: 1, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}, tasks, &list
 }
 
 func TestCanMigrateTask(t *testing.T) {
@@ -81,11 +81,11 @@ func TestCanMigrateTask(t *testing.T) {
 
 func TestTaskHotIdlePolicy(t *testing.T) {
 	me, tasks, _ := migrateFixture(t, []uint64{0, 10_000_000}, []topology.CPUSet{topology.CPUSetOf(0, 1), topology.CPUSetOf(0, 1)})
-	tasks[1].E.policy = Idle
+	tasks[1].E.class = Idle
 	if TaskHot(me, tasks[1]) {
 		t.Errorf("TaskHot of a SCHED_IDLE task that just ran = true, want false")
 	}
-	tasks[1].E.policy = Normal
+	tasks[1].E.class = Normal
 	if !TaskHot(me, tasks[1]) {
 		t.Errorf("TaskHot of a SCHED_NORMAL task that just ran = false, want true")
 	}
@@ -143,7 +143,7 @@ func TestDetachTasks(t *testing.T) {
 }
 
 func TestTaskHLoad(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	a := NewTask("a", Normal, 0)
 	c.Wakeup(a, 1)
 	if got := TaskHLoad(a); got != 1023 { // 1024·1024/(1024+1)
@@ -179,7 +179,7 @@ func TestCanMigrateTaskV71(t *testing.T) {
 	// again: no longer delayed, still not eligible. grouped puts a, b and x in group g; dst
 	// (cpu0) holds a task in the root queue (dstRoot) or in g (dstGroup).
 	type fixture struct {
-		src, dst *CPU
+		src, dst *RunQueue
 		a, x     *Task
 	}
 	build := func(grouped, woken, dstRoot, dstGroup bool) fixture {
@@ -187,7 +187,7 @@ func TestCanMigrateTaskV71(t *testing.T) {
 		if grouped {
 			g = NewGroup("g", nil, 2)
 		}
-		src, dst := NewCPU(1, Preset(V71, 2)), NewCPU(0, Preset(V71, 2))
+		src, dst := NewRunQueue(1, preset(V71, 2)), NewRunQueue(0, preset(V71, 2))
 		a, b, x := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("x", Normal, 0)
 		for _, e := range []*Entity{a, b, x} {
 			e.SetGroup(g)
@@ -212,7 +212,7 @@ func TestCanMigrateTaskV71(t *testing.T) {
 			y.SetGroup(g)
 			dst.Fork(nil, y, 0)
 		}
-		for _, c := range []*CPU{src, dst} {
+		for _, c := range []*RunQueue{src, dst} {
 			if err := cpuErrShares(c, nil, false); err != nil { // g's weight on src is refreshed lazily
 				t.Fatalf("CPU invariant: %v", err)
 			}
@@ -256,7 +256,7 @@ func TestCanMigrateTaskV71(t *testing.T) {
 		}
 		st := statsFor(topo, map[topology.CPU]uint32{1: 3})
 		env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed, Params: DefaultSMPParams(tc.v)}
-		me := &MigrateEnv{LBEnv: env, Src: 1, SrcCPU: f.src, Dst: f.dst, Now: 10_000_000, Migration: tc.m, Imbalance: 1 << 20,
+		me := &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: f.src, DstRQ: f.dst, Now: 10_000_000, Migration: tc.m, Imbalance: 1 << 20,
 			Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
 		v := CanMigrateTask(me, tk)
 		if v.OK != tc.ok || v.Reason != tc.reason || v.Flags != tc.wantFlags {

@@ -88,19 +88,19 @@ func timelineErr[T any](t *Timeline[T]) error {
 // checkCPU walks c's whole queue hierarchy and fails the test if any invariant documented on
 // Queue and CPU does not hold. minSeen, if not nil, remembers each queue's min_vruntime between
 // calls, to check that it never moves backwards.
-func checkCPU(tb testing.TB, c *CPU, minSeen map[*Queue]uint64) {
+func checkCPU(tb testing.TB, c *RunQueue, minSeen map[*Queue]uint64) {
 	tb.Helper()
 	if err := cpuErr(c, minSeen); err != nil {
 		tb.Fatalf("CPU invariant: %v", err)
 	}
 }
 
-func cpuErr(c *CPU, minSeen map[*Queue]uint64) error { return cpuErrShares(c, minSeen, true) }
+func cpuErr(c *RunQueue, minSeen map[*Queue]uint64) error { return cpuErrShares(c, minSeen, true) }
 
 // cpuErrShares is cpuErr, checking each queued group entity's weight against its group's
 // shares only if shares is set (a multiprocessor driver refreshes those weights lazily, as the
 // kernel does).
-func cpuErrShares(c *CPU, minSeen map[*Queue]uint64, shares bool) error {
+func cpuErrShares(c *RunQueue, minSeen map[*Queue]uint64, shares bool) error {
 	// The running task's chain: each level is its queue's curr, and the chain reaches the root.
 	if c.curr != nil {
 		if !c.curr.IsTask() {
@@ -180,7 +180,7 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH ui
 			if !e.delayed {
 				hr++
 			}
-			if e.policy == Idle {
+			if e.class == Idle {
 				idleH++
 			}
 			continue

@@ -8,7 +8,7 @@ import (
 
 // benchQueue returns a CPU with n nice-0 tasks at seeded random vruntimes on its root queue,
 // the first one running, having run 1 ms of its slice.
-func benchQueue(b *testing.B, n int) (*CPU, []*Entity) {
+func benchQueue(b *testing.B, n int) (*RunQueue, []*Entity) {
 	r := rand.New(rand.NewPCG(3, uint64(n)))
 	ts := make([]*Entity, n)
 	vrs := make([]uint64, n)
@@ -47,7 +47,7 @@ func BenchmarkPick(b *testing.B) {
 			b.Run(fmt.Sprintf("buddy=%s/impl=timeline/n=%d", buddy, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					sinkEntity, _ = Pick(q, ts[0], c.params)
+					sinkEntity, _ = Pick(q, ts[0], &c.params)
 				}
 			})
 		}
@@ -69,12 +69,12 @@ func BenchmarkCheckPreemptTick(b *testing.B) {
 		b.Run(fmt.Sprintf("depth=0/n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sinkTick = CheckPreemptTick(c.Root(), c.Curr(), c.params)
+				sinkTick = CheckPreemptTick(c.Root(), c.Curr(), &c.params)
 			}
 		})
 	}
 	// A task two groups deep: Slice scales the period at three levels.
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	outer := NewGroup("outer", nil, 1)
 	inner := NewGroup("inner", outer, 1)
 	a, x, y := NewTask("a", Normal, 0), NewTask("x", Normal, 0), NewTask("y", Normal, 0)
@@ -89,7 +89,7 @@ func BenchmarkCheckPreemptTick(b *testing.B) {
 	b.Run("depth=2/n=3", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkTick = CheckPreemptTick(curr.Queue(), curr, c.params)
+			sinkTick = CheckPreemptTick(curr.Queue(), curr, &c.params)
 		}
 	})
 }
@@ -99,7 +99,7 @@ func BenchmarkCheckPreemptTick(b *testing.B) {
 // task off and puts it back with a wakeup decision.
 func BenchmarkCPU(b *testing.B) {
 	for _, n := range []int{2, 16, 256} {
-		c := NewCPU(0, DefaultParams())
+		c := NewRunQueue(0, DefaultParams())
 		ts := make([]*Entity, n)
 		for i := range ts {
 			ts[i] = NewTask("t", Normal, 0)

@@ -9,9 +9,9 @@ import "testing"
 // rig returns a CPU whose root queue holds tasks at the given absolute vruntimes. If running is
 // true the first task is the running one, having run ran ns in its current slice; the others
 // wait on the timeline. rig bypasses placement, so that decisions can be tested on exact states.
-func rig(t testing.TB, p Params, running bool, ran uint64, tasks []*Entity, vrs []uint64) *CPU {
+func rig(t testing.TB, p Params, running bool, ran uint64, tasks []*Entity, vrs []uint64) *RunQueue {
 	t.Helper()
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	q := c.Root()
 	q.minVruntime = 1 << 40
 	for k, tk := range tasks {
@@ -87,7 +87,7 @@ func TestCheckPreemptTick(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c := rig(t, tc.p, true, tc.ran, tc.tasks, tc.vrs)
-		d := CheckPreemptTick(c.Root(), c.Curr(), tc.p)
+		d := CheckPreemptTick(c.Root(), c.Curr(), &tc.p)
 		if d.Resched != tc.resch || d.Reason != tc.reason || d.Ideal != tc.ideal {
 			t.Errorf("%s: CheckPreemptTick = %v (ideal %d), want resched %t, %v, ideal %d", tc.name, d, d.Ideal, tc.resch, tc.reason, tc.ideal)
 		}
@@ -111,7 +111,7 @@ func TestCheckPreemptWakeup(t *testing.T) {
 		tasks []*Entity
 		vrs   []uint64
 	}
-	two := func(cp Policy, cn int, wp Policy, wn int, cv, wv uint64) state {
+	two := func(cp Class, cn int, wp Class, wn int, cv, wv uint64) state {
 		return state{[]*Entity{NewTask("curr", cp, cn), NewTask("wakee", wp, wn)}, []uint64{cv, wv}}
 	}
 	tests := []struct {
@@ -152,7 +152,7 @@ func TestCheckPreemptWakeup(t *testing.T) {
 		if tc.wakeeSelf {
 			wakee = curr
 		}
-		d := CheckPreemptWakeup(c, wakee, tc.fork, tc.p)
+		d := CheckPreemptWakeup(c, wakee, tc.fork, &tc.p)
 		if d.Preempt != tc.preempt || d.Reason != tc.reason || d.VDiff != tc.vdiff || d.Gran != tc.gran {
 			t.Errorf("%s: CheckPreemptWakeup = %v (vdiff %d, gran %d), want preempt %t, %v, vdiff %d, gran %d",
 				tc.name, d, d.VDiff, d.Gran, tc.preempt, tc.reason, tc.vdiff, tc.gran)
@@ -165,7 +165,7 @@ func TestCheckPreemptWakeup(t *testing.T) {
 		}
 	}
 	// An idle CPU runs any wakee.
-	c := NewCPU(0, def)
+	c := NewRunQueue(0, def)
 	w := NewTask("w", Batch, 0)
 	if d := c.Wakeup(w, 0); !d.Preempt || d.Reason != WakeupCPUIdle {
 		t.Errorf("Wakeup on an idle CPU = %v, want preempt, %v", d, WakeupCPUIdle)
@@ -186,7 +186,7 @@ func TestWakeupPreemptEntity(t *testing.T) {
 	}
 	for _, tc := range tests {
 		curr.Vruntime, se.Vruntime = tc.cv, tc.sv
-		if got := WakeupPreemptEntity(curr, se, p); got != tc.want {
+		if got := WakeupPreemptEntity(curr, se, &p); got != tc.want {
 			t.Errorf("WakeupPreemptEntity(%d, %d) = %d, want %d", tc.cv, tc.sv, got, tc.want)
 		}
 	}
@@ -236,12 +236,12 @@ func TestPick(t *testing.T) {
 		if tc.running {
 			curr = ts[0]
 		}
-		got, reason := Pick(q, curr, p)
+		got, reason := Pick(q, curr, &p)
 		if got != ts[tc.want] || reason != tc.reason {
 			t.Errorf("%s: Pick = %v, %v; want %v, %v", tc.name, got, reason, ts[tc.want], tc.reason)
 		}
 	}
-	if got, reason := Pick(NewCPU(0, p).Root(), nil, p); got != nil || reason != PickNone {
+	if got, reason := Pick(NewRunQueue(0, p).Root(), nil, &p); got != nil || reason != PickNone {
 		t.Errorf("Pick(empty) = %v, %v; want nil, %v", got, reason, PickNone)
 	}
 }
@@ -261,7 +261,7 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 	w.SetGroup(g)
 	c.attach(w)
 	c.enqueueTask(w, 0, flagWakeup)
-	d := CheckPreemptWakeup(c, w, false, p)
+	d := CheckPreemptWakeup(c, w, false, &p)
 	if !d.Preempt || d.Reason != WakeupLead || d.Wakee != w.Parent() {
 		t.Fatalf("CheckPreemptWakeup(grouped w) = %v, matching wakee side %v; want a preemption on the lead of g's entity", d, d.Wakee)
 	}

@@ -5,7 +5,7 @@
 // idle flag, and the decisions (pick, tick preemption, wakeup preemption, placement) as pure
 // functions over that state. The same state runs EEVDF, the Earliest Eligible Virtual Deadline
 // First pick that replaced classic CFS in v6.6, in its v6.6 and v7.1 forms: a [Params] preset
-// ([Preset] with [V65], [V66] or [V71]) chooses the policy of a CPU, so one workload can be run
+// ([Preset] "v6.5", "v6.6" or "v7.1", listed by [Presets]) chooses the policy of a CPU, so one workload can be run
 // under each.
 //
 // # Weights
@@ -95,7 +95,7 @@
 // timeline_bplus_test.go) is within the noise of the tree from 16 to 4096 entities on
 // insert+pop, 1.25-1.6× faster than the heap at 65536, but 40-50% slower than the tree on
 // removal at 16 entities, which is where CFS queues live. It would also lose the kernel's tree
-// shape, which v6.6's pick_eevdf depends on when deadlines tie (see [PickEEVDF]: the running
+// shape, which v6.6's pick_eevdf depends on when deadlines tie (see [Pick]: the running
 // entity and the nodes on the search path compete with remembered left subtrees), so EEVDF
 // could not use it. The library therefore keeps the kernel's red-black tree.
 //
@@ -135,9 +135,9 @@
 // is owed; the lags of a queue sum to zero. An entity is eligible when its lag is not negative,
 // v <= V ([EntityEligible]). Every entity makes requests of Slice nanoseconds, 0.75 ms (v6.6) or
 // 0.70 ms (v7.1) times the CPU-count factor ([Params].DefaultSlice) unless it asked for another
-// one (v7.1: sched_attr.sched_runtime, [Entity.SetSlice], [CPU.SetSlice], [ClampSlice]); a
+// one (v7.1: sched_attr.sched_runtime, [Entity.SetSlice], [RunQueue.SetSlice], [ClampSlice]); a
 // request made at vruntime v has the virtual deadline v + Slice·1024/weight ([VirtualDeadline]).
-// The pick is the eligible entity with the earliest virtual deadline ([PickEEVDF]): eligibility
+// The pick is the eligible entity with the earliest virtual deadline ([pickEEVDF]): eligibility
 // makes it fair (nobody runs ahead of its share for long), the deadline makes short requests
 // responsive (a task asking for little at a time is served sooner, with the same share). There
 // is no latency period, no minimum or wakeup granularity and no tick rule: when the running
@@ -157,11 +157,11 @@
 //
 // When an entity leaves its queue its virtual lag V - v is saved in VLag, clamped to
 // ±[LagLimit] ([EntityLag]), and when it joins a queue again it is placed at V - lag
-// ([PlaceEEVDF], PLACE_LAG): a task that overran its share pays it back later, one that was
+// ([PlaceEntity], PLACE_LAG): a task that overran its share pays it back later, one that was
 // waiting keeps its credit, across sleeps and migrations. Because the newcomer's own weight
 // pulls V towards it, the lag is first inflated by (W + w)/W. A new task starts at V with lag 0;
 // its first deadline is half a request away in v7.1 (PLACE_DEADLINE_INITIAL) and a full one in
-// v6.6, whose wake_up_new_task re-places the task without ENQUEUE_INITIAL ([CPU.Fork]). A change
+// v6.6, whose wake_up_new_task re-places the task without ENQUEUE_INITIAL ([RunQueue.Fork]). A change
 // of weight scales a saved lag, and a queued entity's relative deadline, by old/new weight (v7.1
 // also moves the queued entity to V - lag, so that V does not move). v7.1 delays the dequeue of
 // a task that goes to sleep with negative lag (DELAY_DEQUEUE): it stays queued
@@ -172,7 +172,7 @@
 // ([Queue.HNrRunnable]); a migration or an attribute change (nice, slice, group), which dequeues
 // and enqueues it without a sleep, keeps it delayed; a delayed entity that the wakeup-preemption
 // pick chooses leaves for good there too, and a delayed wakee never preempts. An exit is never
-// delayed ([CPU.Exit], DEQUEUE_SPECIAL).
+// delayed ([RunQueue.Exit], DEQUEUE_SPECIAL).
 //
 // The two versions find the pick differently on the augmented timeline, both in O(log n):
 // v6.6 orders the timeline by vruntime, so eligibility is a prefix of the tree, and each node
@@ -189,10 +189,10 @@
 // request (the pick stashes its deadline in VLag and compares). v7.1 gives it a protection point
 // VProt, its deadline or its vruntime plus the shortest slice on the queue, whichever comes first
 // ([ProtectPoint], [Protected]); the tick asks for a reschedule once the vruntime passes it. In
-// both, [CPU.Schedule] picks with the running task still in place, as the kernel's
+// both, [RunQueue.Schedule] picks with the running task still in place, as the kernel's
 // group-scheduling path does (CONFIG_FAIR_GROUP_SCHED, as in distribution kernels), so the
 // protection can keep it; re-picking the running task changes nothing. Wakeup preemption
-// ([CheckPreemptWakeupEEVDF]) asks the pick itself: the wakee preempts when the pick on the
+// ([CheckPreemptWakeup]) asks the pick itself: the wakee preempts when the pick on the
 // level where the two hierarchies meet chooses it. In v6.6 that means a wakee can preempt only
 // an entity that no longer runs to parity. v7.1 lets a wakee with a shorter slice ignore the
 // running entity's protection (PREEMPT_SHORT), and otherwise cuts that protection to the
@@ -211,7 +211,7 @@
 // meant to soak up the cycles nothing else wants: they weigh 3 (1/341 of nice 0), never preempt
 // on wakeup, are preempted at once by any waking non-idle task, are never buddies, get a smaller
 // sleeper credit and an unscaled 0.75 ms slice floor when they compete with non-idle entities,
-// and a CPU running only them counts as idle for wakeup placement ([CPU.IdleOnly]).
+// and a CPU running only them counts as idle for wakeup placement ([RunQueue.IdleOnly]).
 //
 // It is deliberately not a strict priority. A strictly lower class could starve forever, and an
 // idle task that holds a lock or other resource a normal task waits for would then block that
@@ -231,7 +231,7 @@
 // [Group.SetCPUWeight]) and, on every CPU, its own [Queue] and a group [Entity] that competes in
 // its parent's queue on that CPU with the group's weight. Picking descends from the CPU's root
 // queue: pick an entity; if it is a group entity, pick again in its queue, until a task
-// ([CPU.Schedule]). Fairness is therefore hierarchical: two groups of equal shares split the CPU
+// ([RunQueue.Schedule]). Fairness is therefore hierarchical: two groups of equal shares split the CPU
 // in half whatever the number of tasks in each. A group entity's weight is the group's shares
 // times the fraction of the group's load that is on this CPU ([GroupShares]); the kernel
 // estimates the other CPUs' load with PELT averages, the model uses instantaneous queue weights
@@ -241,15 +241,15 @@
 //
 // # State changes and time
 //
-// A [CPU] (struct rq) and its queues change only through explicit methods that mirror the
-// kernel's hooks: [CPU.Fork] (task_fork_fair and wake_up_new_task), [CPU.Wakeup] (enqueue with
-// ENQUEUE_WAKEUP and check_preempt_curr), [CPU.Sleep] (dequeue with DEQUEUE_SLEEP), [CPU.Exit]
-// (the same with DEQUEUE_SPECIAL, and task_dead_fair), [CPU.Tick] (task_tick_fair),
-// [CPU.Schedule] (put_prev_task_fair and pick_next_task_fair, then set_next_entity down the
-// hierarchy), [CPU.SetNice] (set_user_nice), [CPU.SetSlice] (sched_setattr's runtime, v7.1),
-// [CPU.Yield] (yield_task_fair), [CPU.UpdateCurr] (update_curr_fair), [CPU.DequeueDelayed]
-// (v7.1), and for task migration [CPU.MigrateOut], [CPU.MigrateIn], [CPU.WakeupMigrated],
-// [CPU.Requeue] and [CPU.Deschedule]. Time is always an explicit now in nanoseconds; nothing
+// A [RunQueue] (struct rq) and its queues change only through explicit methods that mirror the
+// kernel's hooks: [RunQueue.Fork] (task_fork_fair and wake_up_new_task), [RunQueue.Wakeup] (enqueue with
+// ENQUEUE_WAKEUP and check_preempt_curr), [RunQueue.Sleep] (dequeue with DEQUEUE_SLEEP), [RunQueue.Exit]
+// (the same with DEQUEUE_SPECIAL, and task_dead_fair), [RunQueue.Tick] (task_tick_fair),
+// [RunQueue.Schedule] (put_prev_task_fair and pick_next_task_fair, then set_next_entity down the
+// hierarchy), [RunQueue.SetNice] (set_user_nice), [RunQueue.SetSlice] (sched_setattr's runtime, v7.1),
+// [RunQueue.Yield] (yield_task_fair), [RunQueue.UpdateCurr] (update_curr_fair), [RunQueue.DequeueDelayed]
+// (v7.1), and for task migration [RunQueue.MigrateOut], [RunQueue.MigrateIn], [RunQueue.WakeupMigrated],
+// [RunQueue.Requeue] and [RunQueue.Deschedule]. Time is always an explicit now in nanoseconds; nothing
 // reads a clock. The
 // decisions the methods take are available as pure functions that return a decision value with
 // the figures it was made from and an explanation ([TickDecision], [WakeupDecision],
@@ -267,13 +267,13 @@
 //	Timeline.UpdateAug / Last          O(log n)                 no
 //	Timeline.First                     O(1)                     no
 //	Pick                               O(1), O(log n) with skip no
-//	PickEEVDF                          O(log n)                 no
+//	Pick (EEVDF)                       O(log n)                 no
 //	AvgVruntime, VruntimeEligible      O(1)                     no
-//	PlaceEEVDF, ProtectPoint           O(1)                     no
+//	PlaceEntity, ProtectPoint          O(1)                     no
 //	LagLimit, EntityLag (v7.1)         O(log n) (max slice)     no
 //	CheckPreemptTick                   O(depth)                 no
 //	CheckPreemptWakeup                 O(depth)                 no
-//	CPU.Tick / Schedule / Wakeup       O(depth * log n)         no
+//	RunQueue.Tick / Schedule / Wakeup       O(depth * log n)         no
 //	GroupShares per group update       O(CPUs of the group)     no
 //
 // No type in the package is safe for concurrent use; a CPU and everything queued on it belong to
@@ -295,7 +295,7 @@
 //	__sched_period, sched_slice, sched_vslice   Period, Slice, VSlice
 //	wakeup_gran                                 WakeupGran
 //	entity_before, max_vruntime, min_vruntime   Before, MaxVruntime, MinVruntime
-//	entity_is_long_sleeper, place_entity        IsLongSleeper, PlaceEntity
+//	entity_is_long_sleeper, place_entity        IsLongSleeper, PlaceEntity (Placement.Vruntime)
 //	struct rb_root_cached tasks_timeline        Timeline
 //	struct rb_node run_node                     Node
 //	rb_add_cached, rb_erase_cached              Timeline.Insert, Timeline.Remove
@@ -313,14 +313,14 @@
 //	reweight_entity, update_cfs_group           (Queue, unexported) reweightEntity, updateGroup
 //	set_next_buddy, set_last_buddy, clear_...   (unexported) setNextBuddy, setLastBuddy, ...
 //	struct rq (fair part)                       CPU
-//	enqueue_task_fair, dequeue_task_fair        CPU.Wakeup, CPU.Sleep (and CPU.Fork)
-//	pick_next_task_fair, put_prev_task_fair     CPU.Schedule
-//	task_tick_fair, entity_tick                 CPU.Tick
-//	task_fork_fair + wake_up_new_task           CPU.Fork
-//	set_user_nice, prio_changed_fair            CPU.SetNice
-//	yield_task_fair                             CPU.Yield
-//	update_curr_fair                            CPU.UpdateCurr
-//	sched_idle_rq                               CPU.IdleOnly
+//	enqueue_task_fair, dequeue_task_fair        RunQueue.Wakeup, RunQueue.Sleep (and RunQueue.Fork)
+//	pick_next_task_fair, put_prev_task_fair     RunQueue.Schedule
+//	task_tick_fair, entity_tick                 RunQueue.Tick
+//	task_fork_fair + wake_up_new_task           RunQueue.Fork
+//	set_user_nice, prio_changed_fair            RunQueue.SetNice
+//	yield_task_fair                             RunQueue.Yield
+//	update_curr_fair                            RunQueue.UpdateCurr
+//	sched_idle_rq                               RunQueue.IdleOnly
 //	pick_next_entity                            Pick
 //	check_preempt_tick                          CheckPreemptTick
 //	check_preempt_wakeup, check_preempt_curr    CheckPreemptWakeup
@@ -339,7 +339,7 @@
 //	TICK_NSEC                                   TickNSec, Params.Tick
 //	se->deadline, se->vlag, se->slice           Entity.Deadline, Entity.VLag, Entity.Slice
 //	se->vprot, custom_slice, sched_delayed      Entity.VProt, Entity.CustomSlice, Entity.Delayed
-//	__setparam_fair (sched_attr runtime)        ClampSlice, Entity.SetSlice, CPU.SetSlice
+//	__setparam_fair (sched_attr runtime)        ClampSlice, Entity.SetSlice, RunQueue.SetSlice
 //	avg_vruntime, avg_load / sum_w_vruntime,    Queue.SumWVruntime, Queue.SumWeight
 //	  sum_weight
 //	min_vruntime (v6.6) / zero_vruntime         Queue.MinVruntime / Queue.ZeroVruntime
@@ -349,18 +349,18 @@
 //	entity_eligible, vruntime_eligible          EntityEligible, VruntimeEligible
 //	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
 //	update_deadline                             VirtualDeadline; (Queue, unexported) updateDeadline
-//	place_entity                                PlaceEEVDF (Placement); placeEntity applies it
+//	place_entity                                PlaceEntity (Placement); placeEntity applies it
 //	min_deadline_cb / min_vruntime_cb           Timeline augmentation, Timeline.UpdateAug
 //	cfs_rq_min_slice, cfs_rq_max_slice          Queue.MinSlice, Queue.MaxSlice
-//	__pick_eevdf + pick_eevdf (v6.6)            PickEEVDF (v6.6 rules)
-//	pick_eevdf(cfs_rq, protect) (v7.1)          PickEEVDF (v7.1 rules)
+//	__pick_eevdf + pick_eevdf (v6.6)            Pick (v6.6 rules; unexported pickEEVDF)
+//	pick_eevdf(cfs_rq, protect) (v7.1)          Pick (v7.1 rules; unexported pickEEVDF)
 //	set_protect_slice, protect_slice            ProtectPoint, Protected
 //	update_protect_slice, cancel_protect_slice  (Queue, unexported) updateProtect, cancelProtect
-//	check_preempt_wakeup / wakeup_preempt_fair  CheckPreemptWakeupEEVDF
+//	check_preempt_wakeup / wakeup_preempt_fair  CheckPreemptWakeup (EEVDF rules)
 //	reweight_entity, rescale_entity             (Queue, unexported) reweightEEVDF
 //	requeue_delayed_entity, dequeue_entities    (unexported) requeueDelayed, dequeueEntities
-//	pick_next_task_fair (group path)            CPU.Schedule
-//	dequeue_task(DEQUEUE_SLEEP|DEQUEUE_DELAYED) CPU.DequeueDelayed
+//	pick_next_task_fair (group path)            RunQueue.Schedule
+//	dequeue_task(DEQUEUE_SLEEP|DEQUEUE_DELAYED) RunQueue.DequeueDelayed
 //
 // Renames from v6.5 to v7.1 (the v6.5 name is the one used above):
 //
@@ -466,7 +466,7 @@
 // SIS_UTIL). Forks take the slow path instead: from the highest SD_BALANCE_FORK domain down,
 // the idlest group's idlest CPU ([FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU]).
 //
-// The Scheduler ([Scheduler]) composes one [CPU] per topology CPU with these decisions behind
+// The Scheduler ([Scheduler]) composes one [RunQueue] per topology CPU with these decisions behind
 // the simulator's Policy interface (package sched's vocabulary): Fork and Wakeup place, Pick
 // runs pick_next_task_fair with newly idle balance, Tick runs task_tick_fair and
 // rebalance_domains, Stop and SetAttr change state. It runs the preset of its [Version] (v6.5,
@@ -557,12 +557,12 @@
 //	find_idlest_group, update_pick_idlest          sched_balance_find_dst_group      FindIdlestGroup
 //	find_idlest_group_cpu, find_idlest_cpu         sched_balance_find_dst_group_cpu, sched_balance_find_dst_cpu  FindIdlestGroupCPU, FindIdlestCPU
 //	select_task_rq_fair, select_fallback_rq        (same)                            SelectTaskRQ
-//	detach_task/attach_task, migrate_task_rq_fair  (same)                            CPU.MigrateOut, CPU.MigrateIn, CPU.WakeupMigrated
-//	__sched_setscheduler, sched_move_task          (same)                            CPU.Requeue
+//	detach_task/attach_task, migrate_task_rq_fair  (same)                            RunQueue.MigrateOut, RunQueue.MigrateIn, RunQueue.WakeupMigrated
+//	__sched_setscheduler, sched_move_task          (same)                            RunQueue.Requeue
 //	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
 //	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, MigrateDelayed
 //	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, MigrateIneligible
 //	-                                              ttwu_runnable (ENQUEUE_DELAYED)   Scheduler.Wakeup of a delayed thread
 //	-                                              __block_task after a delayed pick Scheduler (its CPUs' dequeue hook)
-//	-                                              DEQUEUE_SPECIAL, task_dead_fair   CPU.Exit
+//	-                                              DEQUEUE_SPECIAL, task_dead_fair   RunQueue.Exit
 package cfs

@@ -157,7 +157,7 @@ func EntityEligible(q *Queue, se *Entity) bool { return VruntimeEligible(q, se.V
 // calc_delta_fair(max(2·se.Slice, TICK_NSEC), se), or v7.1's calc_delta_fair(max_slice +
 // TICK_NSEC, se) where max_slice is the longest slice among q's queued entities ([Queue.MaxSlice]).
 // It panics if q's CPU does not run an EEVDF version.
-func LagLimit(q *Queue, se *Entity, p Params) int64 {
+func LagLimit(q *Queue, se *Entity, p *Params) int64 {
 	q.mustEEVDF("LagLimit")
 	var span uint64
 	if p.Version == V66 {
@@ -174,7 +174,7 @@ func LagLimit(q *Queue, se *Entity, p Params) int64 {
 // adjustments (keeping the larger of the old and the new lag, DELAY_ZERO's clip to at most 0)
 // are not part of entity_lag; they are applied where the kernel applies them, in
 // update_entity_lag when a delayed entity leaves its queue.
-func EntityLag(q *Queue, se *Entity, avg uint64, p Params) int64 {
+func EntityLag(q *Queue, se *Entity, avg uint64, p *Params) int64 {
 	limit := LagLimit(q, se, p)
 	return min(max(int64(avg-se.Vruntime), -limit), limit)
 }
@@ -186,9 +186,11 @@ func VirtualDeadline(m DeltaMethod, vruntime, slice uint64, lw LoadWeight) uint6
 	return vruntime + CalcDeltaFair(m, slice, lw)
 }
 
-// A Placement is where EEVDF's place_entity puts an entity joining a queue ([PlaceEEVDF]).
+// A Placement is where place_entity puts an entity joining a queue ([PlaceEntity]). Classic
+// CFS (v6.5) sets only V and Vruntime.
 type Placement struct {
-	// V is the queue's average vruntime before the entity joins.
+	// V is the queue's average vruntime before the entity joins (EEVDF), or its min_vruntime
+	// (classic CFS).
 	V uint64
 	// Lag is the virtual lag the entity is placed with, V - Vruntime: its saved VLag inflated
 	// by (W + w)/W (PLACE_LAG), or 0.
@@ -208,22 +210,10 @@ type Placement struct {
 	MoveZero bool
 }
 
-// PlaceEEVDF returns where EEVDF's place_entity puts se when it joins q, without changing
-// anything. initial is set for a new task (ENQUEUE_INITIAL). The slice becomes
-// Params.DefaultSlice unless se has a custom slice (v7.1). With PLACE_LAG and a non-empty queue
-// (v7.1: and a non-zero saved lag) the entity keeps its saved virtual lag, inflated so that its
-// own arrival, which pulls the average towards it, does not shrink it:
-//
-//	lag = VLag · (W + w) / W      (s64 arithmetic, truncating division; W = 1 if it is 0)
-//
-// where W is the queue's averaging weight (timeline plus queued running entity) and w se's own;
-// v6.6 divides with div_s64, whose divisor is 32 bits. The vruntime is V - lag. The deadline is
-// the vruntime plus the virtual slice, halved for a new task with PLACE_DEADLINE_INITIAL; in
-// v7.1 an entity that left without sleeping gets its relative deadline back instead
-// (PLACE_REL_DEADLINE). The complexity is O(1). PlaceEEVDF panics if q's CPU does not run an
-// EEVDF version.
-func PlaceEEVDF(q *Queue, se *Entity, initial bool, p Params) Placement {
-	q.mustEEVDF("PlaceEEVDF")
+// placeEEVDF is [PlaceEntity] on an EEVDF version. It panics if q's CPU does not run an EEVDF
+// version.
+func placeEEVDF(q *Queue, se *Entity, initial bool, p *Params) Placement {
+	q.mustEEVDF("PlaceEntity")
 	v := q.cpu.params.Version
 	pl := Placement{V: AvgVruntime(q), Slice: se.Slice}
 	if v == V66 || !se.customSlice {
@@ -272,7 +262,7 @@ func PlaceEEVDF(q *Queue, se *Entity, initial bool, p Params) Placement {
 // deadline, or, when a shorter slice applies, se's vruntime plus that slice converted with se's
 // weight, whichever is earlier. The slice is the shortest queued slice ([Queue.MinSlice]) with
 // RUN_TO_PARITY, Params.NormalizedSlice without it, and never more than se.Slice.
-func ProtectPoint(q *Queue, se *Entity, p Params) uint64 {
+func ProtectPoint(q *Queue, se *Entity, p *Params) uint64 {
 	slice := p.NormalizedSlice
 	if p.RunToParity {
 		slice = q.MinSlice()

@@ -25,7 +25,7 @@ func TestAvgVruntimeFloorOddWeight(t *testing.T) {
 		{"both queued", -1, -1},
 		{"group entity running", 0, -1},
 	} {
-		c, _ := rigEEVDF(t, Preset(V71, 1), v0, specs, tc.curr)
+		c, _ := rigEEVDF(t, preset(V71, 1), v0, specs, tc.curr)
 		if got := int64(AvgVruntime(c.Root()) - v0); got != tc.want {
 			t.Errorf("%s: AvgVruntime = v0%+d, want v0%+d", tc.name, got, tc.want)
 		}

@@ -9,7 +9,7 @@ import (
 // benchEEVDF returns a CPU of version v whose root queue holds n tasks of mixed nice levels at
 // seeded random vruntimes within ±3 ms of the reference point, each with a deadline one random
 // slice (0.1-3 ms of virtual time) after its vruntime; none is running.
-func benchEEVDF(b *testing.B, v Version, n int) *CPU {
+func benchEEVDF(b *testing.B, v Version, n int) *RunQueue {
 	r := rand.New(rand.NewPCG(7, uint64(n)))
 	specs := make([]rigSpec, n)
 	for i := range specs {
@@ -20,7 +20,7 @@ func benchEEVDF(b *testing.B, v Version, n int) *CPU {
 			slice: 700_000,
 		}
 	}
-	c, _ := rigEEVDF(b, Preset(v, 1), InitialMinVruntime, specs, -1)
+	c, _ := rigEEVDF(b, preset(v, 1), InitialMinVruntime, specs, -1)
 	return c
 }
 
@@ -48,7 +48,7 @@ func BenchmarkPickEEVDF(b *testing.B) {
 			b.Run(fmt.Sprintf("version=%v/impl=timeline/n=%d", v, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					sinkEntity, _ = PickEEVDF(q, true, p)
+					sinkEntity, _ = pickEEVDF(q, true, p)
 				}
 			})
 			b.Run(fmt.Sprintf("version=%v/impl=naive/n=%d", v, n), func(b *testing.B) {
@@ -67,7 +67,7 @@ func BenchmarkPickEEVDF(b *testing.B) {
 func BenchmarkCPUEEVDF(b *testing.B) {
 	for _, v := range []Version{V66, V71} {
 		for _, n := range []int{2, 16, 256} {
-			c := NewCPU(0, Preset(v, 1))
+			c := NewRunQueue(0, preset(v, 1))
 			ts := make([]*Entity, n)
 			for i := range ts {
 				ts[i] = NewTask("t", Normal, 0)

@@ -10,8 +10,9 @@ import (
 // for a simulated second at HZ=1000. All three split the CPU by weight, 1024:335; EEVDF's
 // 0.75/0.70 ms requests make it switch more often than classic CFS's 6 ms period.
 func Example_versions() {
-	for _, v := range []cfs.Version{cfs.V65, cfs.V66, cfs.V71} {
-		c := cfs.NewCPU(0, cfs.Preset(v, 1))
+	for _, v := range []string{"v6.5", "v6.6", "v7.1"} {
+		p, _ := cfs.Preset(v)
+		c := cfs.NewRunQueue(0, p)
 		a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 5)
 		c.Fork(nil, a, 0)
 		c.Fork(nil, b, 0)
@@ -23,7 +24,7 @@ func Example_versions() {
 				switches++
 			}
 		}
-		fmt.Printf("%v (EEVDF %t): a %d ms, b %d ms, %d switches\n", v, v.EEVDF(),
+		fmt.Printf("%v (EEVDF %t): a %d ms, b %d ms, %d switches\n", v, p.Version.EEVDF(),
 			a.SumExecRuntime/1_000_000, b.SumExecRuntime/1_000_000, switches)
 	}
 	// Output:
@@ -35,7 +36,8 @@ func Example_versions() {
 // Three tasks on a v7.1 CPU, one of them running for 1 ms: the average vruntime V is their
 // weighted mean, and only the entities at or before it are eligible.
 func ExampleAvgVruntime() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	p, _ := cfs.Preset("v7.1")
+	c := cfs.NewRunQueue(0, p)
 	a, b, x := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0), cfs.NewTask("x", cfs.Normal, 5)
 	for _, t := range []*cfs.Entity{a, b, x} {
 		c.Fork(nil, t, 0)
@@ -60,8 +62,9 @@ func ExampleAvgVruntime() {
 // The lag a nice-0 entity may take along when it leaves a queue: twice its request, at least a
 // tick (v6.6), or the longest request on the queue plus a tick (v7.1).
 func ExampleLagLimit() {
-	for _, v := range []cfs.Version{cfs.V66, cfs.V71} {
-		c := cfs.NewCPU(0, cfs.Preset(v, 1))
+	for _, v := range []string{"v6.6", "v7.1"} {
+		p, _ := cfs.Preset(v)
+		c := cfs.NewRunQueue(0, p)
 		a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 		b.SetSlice(3_000_000) // ignored by v6.6
 		c.Fork(nil, a, 0)
@@ -92,29 +95,31 @@ func ExampleVirtualDeadline() {
 // A task that slept with a lag of 3000 ns of virtual time rejoins two nice-0 tasks: PLACE_LAG
 // inflates the lag by (W + w)/W = 3/2 so that its own arrival, which pulls the average towards
 // it, leaves it with the lag it had.
-func ExamplePlaceEEVDF() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V66, 1))
+func ExamplePlaceEntity_eevdf() {
+	p, _ := cfs.Preset("v6.6")
+	c := cfs.NewRunQueue(0, p)
 	c.Fork(nil, cfs.NewTask("a", cfs.Normal, 0), 0)
 	c.Fork(nil, cfs.NewTask("b", cfs.Normal, 0), 0)
 	x := cfs.NewTask("x", cfs.Normal, 0)
 	x.VLag = 3000
-	pl := cfs.PlaceEEVDF(c.Root(), x, false, c.Params())
+	pl := cfs.PlaceEntity(c.Root(), x, false, 0, c.Params())
 	fmt.Println("lag", pl.Lag, "vruntime V", int64(pl.Vruntime-pl.V), "deadline +", pl.Deadline-pl.Vruntime)
 	// Output: lag 4500 vruntime V -4500 deadline + 750000
 }
 
 // The pick: a has run, so it is past the average and not eligible; of b and x, both eligible,
 // b's deadline is earlier because x's request counts 3 times as much virtual time.
-func ExamplePickEEVDF() {
-	for _, v := range []cfs.Version{cfs.V66, cfs.V71} {
-		c := cfs.NewCPU(0, cfs.Preset(v, 1))
+func ExamplePick_eevdf() {
+	for _, v := range []string{"v6.6", "v7.1"} {
+		p, _ := cfs.Preset(v)
+		c := cfs.NewRunQueue(0, p)
 		a, b, x := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0), cfs.NewTask("x", cfs.Normal, 5)
 		for _, t := range []*cfs.Entity{a, b, x} {
 			c.Fork(nil, t, 0)
 		}
 		c.Schedule(0)
 		c.UpdateCurr(1_000_000)
-		se, why := cfs.PickEEVDF(c.Root(), true, c.Params())
+		se, why := cfs.Pick(c.Root(), nil, c.Params())
 		fmt.Println(v, se, why)
 	}
 	// Output:
@@ -124,8 +129,9 @@ func ExamplePickEEVDF() {
 
 // A task asking for a 0.1 ms slice (sched_attr.sched_runtime) wakes while a default-slice task
 // runs: v7.1's PREEMPT_SHORT lets it preempt at once.
-func ExampleCheckPreemptWakeupEEVDF() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+func ExampleCheckPreemptWakeup_eevdf() {
+	p, _ := cfs.Preset("v7.1")
+	c := cfs.NewRunQueue(0, p)
 	hog, lat := cfs.NewTask("hog", cfs.Normal, 0), cfs.NewTask("lat", cfs.Normal, 0)
 	lat.SetSlice(100_000)
 	c.Fork(nil, hog, 0)
@@ -156,8 +162,9 @@ func ExampleTickNSec() {
 
 // sched_setattr on a running task in v7.1: its next requests are 0.3 ms, and the queue's
 // shortest and longest slices follow.
-func ExampleCPU_SetSlice() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 8))
+func ExampleRunQueue_SetSlice() {
+	p, _ := cfs.Preset("v7.1")
+	c := cfs.NewRunQueue(0, p.ForCPUs(8))
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -171,8 +178,9 @@ func ExampleCPU_SetSlice() {
 
 // v7.1 keeps a task that goes to sleep with negative lag on its queue until the lag is burnt
 // off: it is delayed, and leaves when the pick reaches it.
-func ExampleCPU_DequeueDelayed() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+func ExampleRunQueue_DequeueDelayed() {
+	p, _ := cfs.Preset("v7.1")
+	c := cfs.NewRunQueue(0, p)
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -189,8 +197,9 @@ func ExampleCPU_DequeueDelayed() {
 
 // An exiting task is never delayed (DEQUEUE_SPECIAL): a, which a sleep would leave queued, is
 // gone at once.
-func ExampleCPU_Exit() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+func ExampleRunQueue_Exit() {
+	p, _ := cfs.Preset("v7.1")
+	c := cfs.NewRunQueue(0, p)
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -205,7 +214,8 @@ func ExampleCPU_Exit() {
 // A delayed sleeper stays counted in h_nr_running but leaves h_nr_runnable, which v7.1's load
 // balancer reads; its wakeup counts it again.
 func ExampleQueue_HNrRunnable() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	p, _ := cfs.Preset("v7.1")
+	c := cfs.NewRunQueue(0, p)
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -224,7 +234,8 @@ func ExampleQueue_HNrRunnable() {
 // v7.1 protects a freshly picked entity from preemption until its vruntime reaches VProt: its
 // deadline, or one shortest-queued-slice later if that comes first.
 func ExampleProtectPoint() {
-	c := cfs.NewCPU(0, cfs.Preset(cfs.V71, 1))
+	p, _ := cfs.Preset("v7.1")
+	c := cfs.NewRunQueue(0, p)
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	b.SetSlice(200_000)
 	c.Fork(nil, a, 0)

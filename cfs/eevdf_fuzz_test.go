@@ -22,9 +22,9 @@ type rigSpec struct {
 // rigEEVDF returns a CPU with parameters p whose root queue holds one task per spec, placed
 // directly (no placement rules): the reference point is base, spec curr (if >= 0) is the
 // running entity, the others are on the timeline. It checks the CPU's invariants.
-func rigEEVDF(tb testing.TB, p Params, base uint64, specs []rigSpec, curr int) (*CPU, []*Entity) {
+func rigEEVDF(tb testing.TB, p Params, base uint64, specs []rigSpec, curr int) (*RunQueue, []*Entity) {
 	tb.Helper()
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	q := c.Root()
 	q.minVruntime = base
 	ts := make([]*Entity, len(specs))
@@ -68,18 +68,18 @@ func rigEEVDF(tb testing.TB, p Params, base uint64, specs []rigSpec, curr int) (
 
 // decodeEEVDF turns fuzz bytes into a queue: a header byte selecting the version, the running
 // entity and features, then 8 bytes per entity.
-func decodeEEVDF(tb testing.TB, data []byte) (*CPU, []*Entity, bool) {
+func decodeEEVDF(tb testing.TB, data []byte) (*RunQueue, []*Entity, bool) {
 	if len(data) < 2 {
 		return nil, nil, false
 	}
 	h := data[0]
-	p := Preset(V66, 1+int(h>>6))
+	p := preset(V66, 1+int(h>>6))
 	if h&1 != 0 {
-		p = Preset(V71, 1+int(h>>6))
+		p = preset(V71, 1+int(h>>6))
 	}
 	p.RunToParity = h&2 != 0
 	p.NextBuddy = h&4 != 0
-	p.PickBuddy = h&8 != 0
+	p.PickBuddy = h&8 != 0 && p.Version == V71       // a v7.1 feature: Validate refuses it in v6.6
 	base := InitialMinVruntime + uint64(data[1])<<24 // the u64 wrap lies nearby
 	data = data[2:]
 	var specs []rigSpec
@@ -127,8 +127,8 @@ func checkEEVDFAgainstModel(t *testing.T, q *Queue, p Params) {
 	t.Helper()
 	all := queuedEntities(q)
 	if len(all) == 0 {
-		if e, r := PickEEVDF(q, true, p); e != nil || r != PickNone {
-			t.Fatalf("PickEEVDF(empty) = %v, %v; want nil, %v", e, r, PickNone)
+		if e, r := pickEEVDF(q, true, &p); e != nil || r != PickNone {
+			t.Fatalf("pickEEVDF(empty) = %v, %v; want nil, %v", e, r, PickNone)
 		}
 		return
 	}
@@ -159,23 +159,23 @@ func checkEEVDFAgainstModel(t *testing.T, q *Queue, p Params) {
 		t.Fatalf("the average vruntime itself is not eligible")
 	}
 	for _, protect := range []bool{true, false} {
-		got, gr := PickEEVDF(q, protect, p)
+		got, gr := pickEEVDF(q, protect, &p)
 		want, wr := naivePick(q, protect, p)
 		switch {
 		case got == nil || want == nil:
 			if got != want {
-				t.Fatalf("PickEEVDF(protect=%t) = %v (%v), want %v (%v)", protect, got, gr, want, wr)
+				t.Fatalf("pickEEVDF(protect=%t) = %v (%v), want %v (%v)", protect, got, gr, want, wr)
 			}
 		case wr == PickEarliestDeadline || wr == PickCurrDeadline:
 			// Ties in the deadline may go either way (the kernel's tie-breaking depends on the
 			// tree's shape); the deadline and eligibility must be right.
 			if (gr != PickEarliestDeadline && gr != PickCurrDeadline) || got.Deadline != want.Deadline || !naiveEligible(q, got.Vruntime) {
-				t.Fatalf("PickEEVDF(protect=%t) = %v (%v, deadline %d), want %v (%v, deadline %d)",
+				t.Fatalf("pickEEVDF(protect=%t) = %v (%v, deadline %d), want %v (%v, deadline %d)",
 					protect, got, gr, got.Deadline, want, wr, want.Deadline)
 			}
 		default:
 			if got != want || gr != wr {
-				t.Fatalf("PickEEVDF(protect=%t) = %v (%v), want %v (%v)", protect, got, gr, want, wr)
+				t.Fatalf("pickEEVDF(protect=%t) = %v (%v), want %v (%v)", protect, got, gr, want, wr)
 			}
 		}
 	}
@@ -194,6 +194,6 @@ func FuzzEEVDFPick(f *testing.F) {
 		if !ok {
 			return
 		}
-		checkEEVDFAgainstModel(t, c.Root(), c.Params())
+		checkEEVDFAgainstModel(t, c.Root(), *c.Params())
 	})
 }

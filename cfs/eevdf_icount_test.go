@@ -26,7 +26,7 @@ func icountInsertPopmin(tl *Timeline[item], incs []uint64, n int) {
 //go:noinline
 func icountPickEEVDF(q *Queue, p Params, n int) (e *Entity) {
 	for range n {
-		e, _ = PickEEVDF(q, true, p)
+		e, _ = pickEEVDF(q, true, &p)
 	}
 	return e
 }
@@ -48,7 +48,7 @@ func BenchmarkICount(b *testing.B) {
 			c := benchEEVDF(b, v, n)
 			b.Run(fmt.Sprintf("op=pick/version=%v/n=%d", v, n), func(b *testing.B) {
 				b.ResetTimer()
-				sinkEntity = icountPickEEVDF(c.Root(), c.Params(), b.N)
+				sinkEntity = icountPickEEVDF(c.Root(), *c.Params(), b.N)
 			})
 		}
 	}

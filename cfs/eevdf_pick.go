@@ -4,35 +4,11 @@
 
 package cfs
 
-// PickEEVDF returns the entity of queue q that EEVDF runs next, and why: among the eligible
-// entities (those whose vruntime is not after the queue's average, [VruntimeEligible]), the one
-// with the earliest virtual deadline. q's running entity takes part if it is still queued
-// (pick_eevdf reads cfs_rq->curr). The search is O(log n) on the augmented timeline:
-//
-//   - v6.6 (pick_next_entity, __pick_eevdf): the timeline is ordered by vruntime and every
-//     node knows the earliest deadline in its subtree. Eligibility is monotonic in vruntime, so
-//     from the root an ineligible node sends the search left; at an eligible node the node is a
-//     candidate and its whole left subtree is eligible, so only its subtree minimum matters
-//     (the best such subtree is remembered), and the search goes right only while the subtree
-//     minimum lies there; finally the remembered subtree is descended along its minimum. With
-//     RUN_TO_PARITY a running entity that is still eligible and has not started a new request
-//     since it was picked (its VLag still holds the deadline stashed at the pick) is kept.
-//     The running entity wins ties against nodes met on the way, a remembered left subtree
-//     wins ties against both. With NEXT_BUDDY an eligible next buddy comes first. If nothing is
-//     found the leftmost entity is returned (the kernel logs "EEVDF scheduling fail").
-//   - v7.1 (pick_eevdf): the timeline is ordered by deadline and every node knows the smallest
-//     vruntime in its subtree. A queue with one entity returns it. With PICK_BUDDY and protect
-//     an eligible next buddy comes first; with protect a running entity whose slice protection
-//     holds ([Protected]) is kept. Otherwise the leftmost (earliest deadline) entity is taken
-//     if eligible, else the search descends left whenever the left subtree's smallest vruntime
-//     is eligible, takes the node if it is eligible, and goes right otherwise. The running
-//     entity, if eligible, wins only with a strictly earlier deadline.
-//
-// protect is false when v7.1 judges a wakeup that ignores slice protection (PREEMPT_SHORT);
-// v6.6 ignores it. PickEEVDF returns nil and PickNone when q holds no queued entity. It changes
-// nothing and does not allocate. PickEEVDF panics if q's CPU does not run an EEVDF version.
-func PickEEVDF(q *Queue, protect bool, p Params) (*Entity, PickReason) {
-	q.mustEEVDF("PickEEVDF")
+// pickEEVDF is the EEVDF pick ([Pick] on an EEVDF version): protect is false when v7.1 judges a
+// wakeup that ignores slice protection (PREEMPT_SHORT); v6.6 ignores it. The rules are listed on
+// [Pick]. It panics if q's CPU does not run an EEVDF version.
+func pickEEVDF(q *Queue, protect bool, p *Params) (*Entity, PickReason) {
+	q.mustEEVDF("Pick")
 	if p.Version == V66 {
 		if p.NextBuddy && q.next != nil && EntityEligible(q, q.next) {
 			return q.next, PickNextBuddy
@@ -43,7 +19,7 @@ func PickEEVDF(q *Queue, protect bool, p Params) (*Entity, PickReason) {
 }
 
 // pick66 is v6.6's pick_eevdf: __pick_eevdf with the leftmost fallback.
-func pick66(q *Queue, p Params) (*Entity, PickReason) {
+func pick66(q *Queue, p *Params) (*Entity, PickReason) {
 	el := q.eligibility()
 	curr := q.curr
 	if curr != nil && (!curr.onRQ || !el.ok(curr.Vruntime)) {
@@ -105,7 +81,7 @@ func pick66(q *Queue, p Params) (*Entity, PickReason) {
 
 // pick71 is v7.1's pick_eevdf, with next standing for cfs_rq->next (the wakeup path may judge
 // with a buddy it is about to set).
-func pick71(q *Queue, protect bool, next *Entity, p Params) (*Entity, PickReason) {
+func pick71(q *Queue, protect bool, next *Entity, p *Params) (*Entity, PickReason) {
 	first := q.First()
 	curr := q.curr
 	if q.nrRunning == 1 {

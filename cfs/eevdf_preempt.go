@@ -4,36 +4,16 @@
 
 package cfs
 
-// CheckPreemptWakeupEEVDF decides whether task wakee, just queued on CPU c, should preempt c's
+// checkPreemptWakeupEEVDF decides whether task wakee, just queued on CPU c, should preempt c's
 // running task under EEVDF. fork is set for a newly forked task (WF_FORK).
 //
-// v6.6 (check_preempt_wakeup): an idle CPU runs the wakee; the running task itself, or one
-// already marked for resched, is left alone; a non-idle wakee preempts a SCHED_IDLE running
-// task; a SCHED_BATCH or SCHED_IDLE wakee never preempts; at the level where the hierarchies
-// meet an idle running side is preempted by a non-idle wakee side and an idle wakee side never
-// preempts; otherwise the wakee preempts exactly when v6.6's pick_eevdf on that level's queue
-// chooses it. There is no granularity: a wakee placed with positive lag is eligible and wins if
-// its deadline is earlier, unless the running entity runs to parity.
+// The rules are listed on [CheckPreemptWakeup].
 //
-// v7.1 (wakeup_preempt_fair): the same up to the idle rules (a non-idle wakee side preempts an
-// idle running side with the PREEMPT_WAKEUP_SHORT action; the SCHED_IDLE running task case is
-// covered by those rules when both are in one queue); then a SCHED_BATCH or SCHED_IDLE wakee
-// never preempts; a wakee with a shorter slice than the running side (PREEMPT_SHORT) is judged
-// by a pick that ignores the running entity's slice protection; otherwise a forked task does
-// not preempt, nor does a delayed-dequeue task (one moved or changed while asleep), and the
-// wakee preempts when the pick, with protection, chooses it. When it does
-// not and RUN_TO_PARITY is on, the running entity's protection is cut to the shortest slice on
-// the queue (a short-slice wakee gets its turn soon). With NEXT_BUDDY the wakee becomes the next
-// buddy unless the current one has an earlier deadline.
-//
-// CheckPreemptWakeupEEVDF changes nothing: it expects the running side's run time to have been
-// charged (update_curr), which [CPU.Wakeup] and [CPU.Fork] do before the pick, and it reports
-// the buddies and protection changes the kernel would make. It panics if p is not an EEVDF
-// version.
-func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecision {
-	if !p.Version.EEVDF() {
-		panic("cfs: CheckPreemptWakeupEEVDF with " + p.Version.String() + " parameters")
-	}
+// checkPreemptWakeupEEVDF changes nothing: it expects the running side's run time to have been
+// charged (update_curr), which [RunQueue.Wakeup] and [RunQueue.Fork] do before the pick, and it reports
+// the buddies and protection changes the kernel would make. [CheckPreemptWakeup] calls it for
+// an EEVDF version.
+func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) WakeupDecision {
 	curr := c.curr
 	d := WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {
@@ -52,11 +32,11 @@ func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupD
 		d.Reason = WakeupAlreadyResched
 		return d
 	}
-	if v66 && curr.policy == Idle && wakee.policy != Idle {
+	if v66 && curr.class == Idle && wakee.class != Idle {
 		d.Preempt, d.Reason = true, WakeupIdleCurr
 		return d
 	}
-	if !p.WakeupPreemption || (v66 && wakee.policy != Normal) {
+	if !p.WakeupPreemption || (v66 && wakee.class != Normal) {
 		d.Reason = WakeupNotNormal
 		return d
 	}
@@ -76,7 +56,7 @@ func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupD
 	if v66 {
 		d.Picked, d.PickReason = pick66(q, p)
 	} else {
-		if wakee.policy != Normal {
+		if wakee.class != Normal {
 			d.Reason = WakeupNotNormal
 			return d
 		}
@@ -112,9 +92,9 @@ func CheckPreemptWakeupEEVDF(c *CPU, wakee *Entity, fork bool, p Params) WakeupD
 // chooses an entity that is not delayed or the queue is empty, as v7.1's wakeup_preempt_fair
 // does (its goto pick after pick_next_entity returned nothing); the wakee preempts only if that
 // final pick is the wakee.
-func (c *CPU) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision {
-	p := c.params
-	d := CheckPreemptWakeupEEVDF(c, t, fork, p)
+func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision {
+	p := &c.params
+	d := checkPreemptWakeupEEVDF(c, t, fork, p)
 	if d.Reason == WakeupPicked || d.Reason == WakeupNotPicked || d.Reason == WakeupForked || d.Reason == WakeupDelayed {
 		// The kernel tests need-resched before update_curr, which may set it (a served
 		// request): judge with the flag as it was, then keep both.
@@ -122,7 +102,7 @@ func (c *CPU) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision
 		d.Curr.q.updateCurrEEVDF(now, p)
 		charged := c.needResched
 		c.needResched = was
-		d = CheckPreemptWakeupEEVDF(c, t, fork, p)
+		d = checkPreemptWakeupEEVDF(c, t, fork, p)
 		c.needResched = c.needResched || charged
 	}
 	if d.NextBuddy != nil {

@@ -123,7 +123,7 @@ func (q *Queue) setSlice(se *Entity, slice uint64) {
 // deadline the request is served, and a new one of Params.DefaultSlice (or its custom slice,
 // v7.1) is made from the current vruntime. v7.1 then recentres zero_vruntime. It reports
 // whether a new request was made.
-func (q *Queue) updateDeadline(se *Entity, p Params) bool {
+func (q *Queue) updateDeadline(se *Entity, p *Params) bool {
 	if before(se.Vruntime, se.Deadline) {
 		return false
 	}
@@ -148,7 +148,7 @@ type chargeResult struct {
 // request if it is served, and ask for a reschedule when another entity is queued and either
 // the request was served or (v7.1) the slice protection is over. v6.6 then advances
 // min_vruntime, moving the sums along.
-func (q *Queue) updateCurrEEVDF(now uint64, p Params) chargeResult {
+func (q *Queue) updateCurrEEVDF(now uint64, p *Params) chargeResult {
 	var r chargeResult
 	curr := q.curr
 	if curr == nil {
@@ -195,11 +195,11 @@ func (q *Queue) advanceMinVruntime(v uint64) {
 
 // placeEntity applies place_entity to se (flags: flagInitial for a new task): v7.1 first moves
 // zero_vruntime to V (avg_vruntime), then, if se outweighs the queue, onto se's new vruntime.
-func (q *Queue) placeEntity(se *Entity, flags qflags, p Params) {
+func (q *Queue) placeEntity(se *Entity, flags qflags, p *Params) {
 	if p.Version != V66 {
 		q.avgVruntime()
 	}
-	pl := PlaceEEVDF(q, se, flags&flagInitial != 0, p)
+	pl := placeEEVDF(q, se, flags&flagInitial != 0, p)
 	se.Slice = pl.Slice
 	se.Vruntime = pl.Vruntime
 	if pl.MoveZero {
@@ -213,7 +213,7 @@ func (q *Queue) placeEntity(se *Entity, flags qflags, p Params) {
 // moves zero_vruntime to V first). For a delayed entity the lag never grows more negative
 // than the one it was delayed with, and with DELAY_ZERO it is clipped to at most 0. It reports
 // whether the saved lag differs from V - vruntime (it was clamped or clipped).
-func (q *Queue) updateEntityLag(se *Entity, p Params) bool {
+func (q *Queue) updateEntityLag(se *Entity, p *Params) bool {
 	avg := q.avgVruntime()
 	vlag := EntityLag(q, se, avg, p)
 	if se.delayed {
@@ -229,7 +229,7 @@ func (q *Queue) updateEntityLag(se *Entity, p Params) bool {
 // requeueDelayed is v7.1's requeue_delayed_entity: a delayed entity that is woken (or gets a
 // task enqueued below it) stays where it is, unless its lag had to be clamped or clipped, in
 // which case it is placed again with that lag.
-func (q *Queue) requeueDelayed(se *Entity, p Params) {
+func (q *Queue) requeueDelayed(se *Entity, p *Params) {
 	if q.updateEntityLag(se, p) {
 		q.nrRunning--
 		if se != q.curr {
@@ -251,13 +251,13 @@ func (q *Queue) requeueDelayed(se *Entity, p Params) {
 
 // enqueueEEVDF is enqueue_entity of v6.6 and v7.1: the running entity is placed before its
 // queue is charged, any other entity after its group weight is final.
-func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
+func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p *Params) {
 	isCurr := q.curr == se
 	if isCurr {
 		q.placeEntity(se, flags, p)
 	}
 	q.updateCurrEEVDF(now, p)
-	q.updateGroup(se, now, &p)
+	q.updateGroup(se, now, p)
 	if !isCurr {
 		q.placeEntity(se, flags, p)
 	}
@@ -279,7 +279,7 @@ func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p Params) {
 // that is not a sleep keeps the deadline relative. With DELAY_DEQUEUE a sleeping entity that is
 // not eligible stays queued, marked delayed, and dequeueEEVDF reports false, unless it sleeps
 // into a special state (flagSpecial: exit); flagDelayed finishes such a dequeue.
-func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) bool {
+func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p *Params) bool {
 	q.updateCurrEEVDF(now, p)
 	q.clearBuddies(se)
 	if flags&(flagDelayed|flagSpecial) == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !EntityEligible(q, se) {
@@ -301,7 +301,7 @@ func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) boo
 	if se.IsIdle() {
 		q.idleNrRunning--
 	}
-	q.updateGroup(se, now, &p)
+	q.updateGroup(se, now, p)
 	if flags&flagDelayed != 0 {
 		se.delayed = false
 	}
@@ -314,7 +314,7 @@ func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p Params) boo
 // setNextEEVDF is set_next_entity of v6.6 and v7.1. v6.6 stashes the deadline in VLag (the
 // RUN_TO_PARITY hack); v7.1 sets the slice protection point when first is set (a pick, not a
 // renice).
-func (q *Queue) setNextEEVDF(se *Entity, now uint64, first bool, p Params) {
+func (q *Queue) setNextEEVDF(se *Entity, now uint64, first bool, p *Params) {
 	q.clearBuddies(se)
 	if se.onRQ {
 		q.dequeueTree(se)
@@ -331,7 +331,7 @@ func (q *Queue) setNextEEVDF(se *Entity, now uint64, first bool, p Params) {
 
 // updateProtect is v7.1's update_protect_slice: a wakee with a shorter slice shortens the
 // running entity's protection to that slice.
-func (q *Queue) updateProtect(se *Entity, p Params) {
+func (q *Queue) updateProtect(se *Entity, p *Params) {
 	se.VProt = MinVruntime(se.VProt, se.Vruntime+CalcDeltaFair(p.CalcDelta, q.MinSlice(), se.load))
 }
 
@@ -349,7 +349,7 @@ func cancelProtect(se *Entity) {
 // v7.1 takes a queued entity out, scales its lag, relative deadline and (if running and
 // protected) relative protection point, and puts it back at V - lag: reweighting does not move
 // the average.
-func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p Params) {
+func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 	old := se.load.Weight
 	if p.Version == V66 {
 		if se.onRQ {

@@ -13,7 +13,7 @@ import (
 func periodicRun(t *testing.T, p Params, nhogs int, slice, period, burst, total uint64) ([]uint64, *Entity) {
 	t.Helper()
 	const tick = 1_000_000
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	for range nhogs {
 		c.Fork(nil, NewTask("hog", Normal, 0), 0)
 	}
@@ -106,13 +106,13 @@ func TestScenarioShortSlice(t *testing.T) {
 			name, len(lat), r.ran/1_000_000, r.p50/1000, r.p99/1000, r.max/1000)
 		return r
 	}
-	v66 := run("v6.6 default slice", Preset(V66, 1), 0)
-	v71 := run("v7.1 default slice", Preset(V71, 1), 0)
-	short := run("v7.1 slice 0.1 ms", Preset(V71, 1), 100_000)
-	noShort := Preset(V71, 1)
+	v66 := run("v6.6 default slice", preset(V66, 1), 0)
+	v71 := run("v7.1 default slice", preset(V71, 1), 0)
+	short := run("v7.1 slice 0.1 ms", preset(V71, 1), 100_000)
+	noShort := preset(V71, 1)
 	noShort.PreemptShort = false
 	ns := run("v7.1 0.1 ms, no PREEMPT_SHORT", noShort, 100_000)
-	noDelay := Preset(V71, 1)
+	noDelay := preset(V71, 1)
 	noDelay.DelayDequeue = false
 	nd := run("v7.1 0.1 ms, no DELAY_DEQUEUE", noDelay, 100_000)
 

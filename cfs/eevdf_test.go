@@ -65,19 +65,19 @@ func TestAvgVruntime(t *testing.T) {
 		{"v7.1 lone running entity", V71, []rigSpec{n5(-5000)}, 0, -5000},
 	}
 	for _, tc := range tests {
-		c, _ := rigEEVDF(t, Preset(tc.v, 1), v0, tc.specs, tc.curr)
+		c, _ := rigEEVDF(t, preset(tc.v, 1), v0, tc.specs, tc.curr)
 		if got := int64(AvgVruntime(c.Root()) - v0); got != tc.want {
 			t.Errorf("%s: AvgVruntime() = v0%+d, want v0%+d", tc.name, got, tc.want)
 		}
 	}
 	for _, v := range []Version{V66, V71} {
-		c := NewCPU(0, Preset(v, 1))
+		c := NewRunQueue(0, preset(v, 1))
 		if got := AvgVruntime(c.Root()); got != InitialMinVruntime {
 			t.Errorf("%v: AvgVruntime(empty) = %d, want the initial reference point %d", v, got, InitialMinVruntime)
 		}
 	}
 	// v7.1's avg_vruntime moves zero_vruntime to V; the sums follow, so V does not change.
-	c, _ := rigEEVDF(t, Preset(V71, 1), v0, []rigSpec{n0(3000), n5(-5000)}, -1)
+	c, _ := rigEEVDF(t, preset(V71, 1), v0, []rigSpec{n0(3000), n5(-5000)}, -1)
 	q := c.Root()
 	if got := q.avgVruntime(); got != v0+1027 || q.ZeroVruntime() != v0+1027 || AvgVruntime(q) != v0+1027 {
 		t.Errorf("v7.1 avg_vruntime() = v0%+d, zero_vruntime moved by %+d, V afterwards v0%+d; want +1027 each",
@@ -139,17 +139,17 @@ func TestVruntimeEligible(t *testing.T) {
 		{"v7.1 128-bit product, far left", V71, heavy, v0 - 1<<46, true},
 	}
 	for _, tc := range tests {
-		c, _ := rigEEVDF(t, Preset(tc.v, 1), v0, tc.specs, -1)
+		c, _ := rigEEVDF(t, preset(tc.v, 1), v0, tc.specs, -1)
 		if got := VruntimeEligible(c.Root(), tc.probe); got != tc.want {
 			t.Errorf("%s: VruntimeEligible(v0%+d) = %t, want %t", tc.name, int64(tc.probe-v0), got, tc.want)
 		}
 	}
 	// entity_eligible of the entities themselves, and a lone entity is always eligible.
-	c, ts := rigEEVDF(t, Preset(V66, 1), v0, two, -1)
+	c, ts := rigEEVDF(t, preset(V66, 1), v0, two, -1)
 	if !EntityEligible(c.Root(), ts[0]) || EntityEligible(c.Root(), ts[1]) {
 		t.Errorf("EntityEligible(key 0, key 1) = %t, %t; want true, false", EntityEligible(c.Root(), ts[0]), EntityEligible(c.Root(), ts[1]))
 	}
-	c, ts = rigEEVDF(t, Preset(V71, 1), v0, []rigSpec{{nice: 7, dv: 12345, dd: 1}}, 0)
+	c, ts = rigEEVDF(t, preset(V71, 1), v0, []rigSpec{{nice: 7, dv: 12345, dd: 1}}, 0)
 	if !EntityEligible(c.Root(), ts[0]) {
 		t.Errorf("EntityEligible(lone running entity) = false")
 	}
@@ -175,14 +175,14 @@ func TestLagLimit(t *testing.T) {
 		{"v7.1 longest slice on the queue", V71, []rigSpec{{nice: 0, slice: 700_000}, {nice: 0, slice: 3_000_000}}, 0, 4_000_000},
 	}
 	for _, tc := range tests {
-		c, ts := rigEEVDF(t, Preset(tc.v, 1), v0, tc.specs, -1)
+		c, ts := rigEEVDF(t, preset(tc.v, 1), v0, tc.specs, -1)
 		if got := LagLimit(c.Root(), ts[tc.se], c.Params()); got != tc.want {
 			t.Errorf("%s: LagLimit() = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 	// The clamp: V = v0 (one entity at v0 and the probed one at v0 - 2 ms and v0 + 2 ms is
 	// not a steady state, so probe EntityLag with an explicit average).
-	c, ts := rigEEVDF(t, Preset(V66, 1), v0, []rigSpec{{nice: 0, slice: 750_000}}, -1)
+	c, ts := rigEEVDF(t, preset(V66, 1), v0, []rigSpec{{nice: 0, slice: 750_000}}, -1)
 	p := c.Params()
 	for _, tc := range []struct {
 		avg  uint64
@@ -266,7 +266,7 @@ func TestPlaceEEVDF(t *testing.T) {
 		{name: "v6.6 heavy newcomer", v: V66, specs: []rigSpec{{nice: 19, dd: 1}}, nice: -20, vlag: 1000, wantLag: 5_918_400, wantDl: 8652},
 	}
 	for _, tc := range tests {
-		p := Preset(tc.v, 1)
+		p := preset(tc.v, 1)
 		p.PlaceLag = !tc.noLag
 		c, _ := rigEEVDF(t, p, v0, tc.specs, -1)
 		q := c.Root()
@@ -279,18 +279,18 @@ func TestPlaceEEVDF(t *testing.T) {
 		if tc.relDl != 0 {
 			se.Deadline, se.relDeadline = tc.relDl, true
 		}
-		pl := PlaceEEVDF(q, se, tc.initial, p)
+		pl := placeEEVDF(q, se, tc.initial, &p)
 		if pl.V != v0 || pl.Lag != tc.wantLag || pl.Vruntime != v0-uint64(tc.wantLag) ||
 			int64(pl.Deadline-pl.Vruntime) != tc.wantDl || pl.MoveZero != tc.moveZero || pl.RelDeadline != (tc.relDl != 0) {
-			t.Errorf("%s: PlaceEEVDF() = V v0%+d, lag %d, vruntime V%+d, deadline vruntime%+d, move zero %t, rel %t; want V v0, lag %d, vruntime V%+d, deadline vruntime%+d, move zero %t",
+			t.Errorf("%s: placeEEVDF() = V v0%+d, lag %d, vruntime V%+d, deadline vruntime%+d, move zero %t, rel %t; want V v0, lag %d, vruntime V%+d, deadline vruntime%+d, move zero %t",
 				tc.name, int64(pl.V-v0), pl.Lag, int64(pl.Vruntime-pl.V), int64(pl.Deadline-pl.Vruntime), pl.MoveZero, pl.RelDeadline,
 				tc.wantLag, -tc.wantLag, tc.wantDl, tc.moveZero)
 		}
 		if tc.lw && (pl.Load != tc.load || pl.Weight != tc.weight) {
-			t.Errorf("%s: PlaceEEVDF() load %d, weight %d; want %d, %d", tc.name, pl.Load, pl.Weight, tc.load, tc.weight)
+			t.Errorf("%s: placeEEVDF() load %d, weight %d; want %d, %d", tc.name, pl.Load, pl.Weight, tc.load, tc.weight)
 		}
 		// Applying it: v7.1 moves zero_vruntime to V, and onto the newcomer when it is heavy.
-		q.placeEntity(se, 0, p)
+		q.placeEntity(se, 0, &p)
 		if tc.moveZero && q.ZeroVruntime() != se.Vruntime {
 			t.Errorf("%s: zero_vruntime v0%+d after placement, want the newcomer's vruntime v0%+d", tc.name, int64(q.ZeroVruntime()-v0), int64(se.Vruntime-v0))
 		}
@@ -318,14 +318,14 @@ func TestProtectPoint(t *testing.T) {
 		{"no RUN_TO_PARITY, 1 CPU", 1, false, 0, 700_000, 100_000, 700_000},
 	}
 	for _, tc := range tests {
-		p := Preset(V71, tc.ncpus)
+		p := preset(V71, tc.ncpus)
 		p.RunToParity = tc.parity
 		c, ts := rigEEVDF(t, p, v0, []rigSpec{{nice: tc.nice, slice: tc.slice}, {nice: 0, slice: tc.other}}, -1)
 		se := ts[0]
 		se.Deadline = se.Vruntime + CalcDeltaFair(p.CalcDelta, se.Slice, se.load)
 		q := c.Root()
 		q.dequeueTree(se) // set_next_entity takes it off the timeline first
-		if got := ProtectPoint(q, se, p) - se.Vruntime; got != tc.want {
+		if got := ProtectPoint(q, se, &p) - se.Vruntime; got != tc.want {
 			t.Errorf("%s: ProtectPoint() = vruntime%+d, want vruntime%+d", tc.name, got, tc.want)
 		}
 	}

@@ -9,9 +9,9 @@ import "testing"
 // delayedSleeperSetup is the v7.1 CPU of the two tests below: two nice-0 tasks forked at 0, the
 // first picked, x, runs to 1 ms and sleeps while ineligible, so its dequeue is delayed, and the
 // other, y, runs from 1 ms with no reschedule pending.
-func delayedSleeperSetup(t *testing.T) (c *CPU, x, y *Entity) {
+func delayedSleeperSetup(t *testing.T) (c *RunQueue, x, y *Entity) {
 	t.Helper()
-	c = NewCPU(0, Preset(V71, 1))
+	c = NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -81,7 +81,7 @@ func TestWakeupDelayedServedNotPicked(t *testing.T) {
 // eligible, deadline 0.3 ms; its slice is shorter than g's entity's (3 ms, the least slice of g's
 // queue), so the pick ignores g's protection and chooses w (g's deadline is later).
 func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	g := NewGroup("g", nil, 1)
 	t1, t2, w := NewTask("t1", Normal, 0), NewTask("t2", Normal, 0), NewTask("w", Normal, 0)
 	for _, tk := range []*Entity{t1, t2} {
@@ -130,9 +130,9 @@ func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
 // 0.35 ms); the wakees, new, wake at 0 too, so each is placed at V = 0 with lag 0 and deadline
 // its slice, and a stays eligible (its vruntime is V).
 func TestWakeupNextBuddyV71(t *testing.T) {
-	p := Preset(V71, 1)
+	p := preset(V71, 1)
 	p.NextBuddy, p.PickBuddy, p.PreemptShort = true, false, false
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	a := NewTask("a", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Schedule(0)

@@ -5,12 +5,14 @@ package cfs
 
 import "fmt"
 
-// A Policy is a fair-class scheduling policy.
-type Policy uint8
+// A Class is a task's scheduling policy within the fair class (the kernel's p->policy for the
+// fair policies): Normal, Batch or Idle. It is not a package sched.Class, which also names the
+// real-time classes this package does not model.
+type Class uint8
 
 const (
 	// Normal is SCHED_NORMAL (SCHED_OTHER): weighted by nice, may preempt on wakeup.
-	Normal Policy = iota
+	Normal Class = iota
 	// Batch is SCHED_BATCH: weighted by nice like Normal, but never preempts on wakeup; it is
 	// preempted only by the tick or by a waking Normal task.
 	Batch
@@ -20,8 +22,8 @@ const (
 )
 
 // String returns "SCHED_NORMAL", "SCHED_BATCH" or "SCHED_IDLE".
-func (p Policy) String() string {
-	switch p {
+func (c Class) String() string {
+	switch c {
 	case Normal:
 		return "SCHED_NORMAL"
 	case Batch:
@@ -29,7 +31,7 @@ func (p Policy) String() string {
 	case Idle:
 		return "SCHED_IDLE"
 	}
-	return fmt.Sprintf("Policy(%d)", uint8(p))
+	return fmt.Sprintf("Class(%d)", uint8(c))
 }
 
 // An Entity is a schedulable entity: the kernel's struct sched_entity. It is either a task
@@ -37,7 +39,7 @@ func (p Policy) String() string {
 //
 // The exported fields are plain data the kernel keeps in sched_entity; the queue methods update
 // them. Vruntime may be set by the caller only while the entity is not queued (for example to
-// give a waking task a chosen vruntime before [CPU.Wakeup]); changing it while queued leaves the
+// give a waking task a chosen vruntime before [RunQueue.Wakeup]); changing it while queued leaves the
 // timeline ordered by the old value.
 type Entity struct {
 	node Node[Entity] // run_node
@@ -89,25 +91,25 @@ type Entity struct {
 	relDeadline bool         // se->rel_deadline (v7.1)
 	delayed     bool         // se->sched_delayed (v7.1 DELAY_DEQUEUE)
 
-	load   LoadWeight
-	policy Policy
-	nice   int
-	onRQ   bool
-	depth  int
+	load  LoadWeight
+	class Class
+	nice  int
+	onRQ  bool
+	depth int
 
-	parent *Entity // se->parent: the group entity one level up, nil at the top level
-	q      *Queue  // cfs_rq_of(se): the queue the entity is (or was last) queued on
-	myQ    *Queue  // group_cfs_rq(se): the queue a group entity owns, nil for a task
-	group  *Group  // a task's group (nil: the root group); a group entity's own group
-	cpu    *CPU    // the CPU the entity was last attached to
-	task   *Task   // task_of(se): the [Task] wrapping a task entity ([NewSMPTask]), or nil
+	parent *Entity   // se->parent: the group entity one level up, nil at the top level
+	q      *Queue    // cfs_rq_of(se): the queue the entity is (or was last) queued on
+	myQ    *Queue    // group_cfs_rq(se): the queue a group entity owns, nil for a task
+	group  *Group    // a task's group (nil: the root group); a group entity's own group
+	cpu    *RunQueue // the CPU the entity was last attached to
+	task   *Task     // task_of(se): the [Task] wrapping a task entity ([NewSMPTask]), or nil
 }
 
-// NewTask returns a task entity with the given name, policy and nice level, not yet on any
+// NewTask returns a task entity with the given name, class and nice level, not yet on any
 // queue, with the load set_load_weight gives it ([TaskLoad]). NewTask panics if nice is outside
-// [MinNice, MaxNice] or policy is unknown.
-func NewTask(name string, policy Policy, nice int) *Entity {
-	e := &Entity{Name: name, load: TaskLoad(policy, nice), policy: policy, nice: nice}
+// [MinNice, MaxNice] or class is unknown.
+func NewTask(name string, class Class, nice int) *Entity {
+	e := &Entity{Name: name, load: TaskLoad(class, nice), class: class, nice: nice}
 	e.node.Init(e)
 	e.sliceNode.Init(e)
 	return e
@@ -119,7 +121,7 @@ func NewTask(name string, policy Policy, nice int) *Entity {
 func (e *Entity) Delayed() bool { return e.delayed }
 
 // CustomSlice reports whether the entity has a custom slice (se->custom_slice, v7.1): a task
-// that asked for one through sched_setattr ([Entity.SetSlice], [CPU.SetSlice]), or a group
+// that asked for one through sched_setattr ([Entity.SetSlice], [RunQueue.SetSlice]), or a group
 // entity whose slice follows the shortest slice below it.
 func (e *Entity) CustomSlice() bool { return e.customSlice }
 
@@ -145,7 +147,7 @@ func ClampSlice(runtime uint64) (slice uint64, custom bool) {
 // sched_runtime = runtime does in v7.1 (see [ClampSlice]); 0 returns it to the default slice.
 // The slice takes effect when the task is next enqueued, on a CPU whose Params version has custom
 // slices (v7.1; v6.5 and v6.6 ignore sched_runtime for fair tasks). For a queued task use
-// [CPU.SetSlice]. SetSlice panics if e is queued or is a group entity.
+// [RunQueue.SetSlice]. SetSlice panics if e is queued or is a group entity.
 func (e *Entity) SetSlice(runtime uint64) {
 	if e.myQ != nil {
 		panic("cfs: Entity.SetSlice of a group entity")
@@ -168,8 +170,8 @@ func (e *Entity) setSlice(runtime uint64) {
 // Load returns the entity's load weight (se->load).
 func (e *Entity) Load() LoadWeight { return e.load }
 
-// Policy returns a task's scheduling policy; a group entity reports Normal.
-func (e *Entity) Policy() Policy { return e.policy }
+// Class returns a task's class; a group entity reports Normal.
+func (e *Entity) Class() Class { return e.class }
 
 // Nice returns a task's nice level.
 func (e *Entity) Nice() int { return e.nice }
@@ -185,7 +187,7 @@ func (e *Entity) IsTask() bool { return e.myQ == nil }
 // SCHED_IDLE, or a group entity whose group is idle (cpu.idle = 1).
 func (e *Entity) IsIdle() bool {
 	if e.myQ == nil {
-		return e.policy == Idle
+		return e.class == Idle
 	}
 	return e.myQ.isIdle()
 }

@@ -9,7 +9,7 @@ import (
 // Two CPU hogs, nice 0 and nice 5, share one CPU for a simulated second at HZ=1000: CFS gives
 // them CPU time in the ratio of their weights, 1024:335.
 func Example() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 5)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -63,7 +63,8 @@ func ExampleCalcDelta() {
 
 func ExamplePreset() {
 	for _, n := range []int{1, 2, 4, 8, 64} {
-		p := cfs.Preset(cfs.V65, n)
+		p, _ := cfs.Preset("v6.5")
+		p = p.ForCPUs(n)
 		fmt.Println(n, p.Latency, p.MinGranularity, p.WakeupGranularity)
 	}
 	// Output:
@@ -81,12 +82,12 @@ func ExampleScaleFactor() {
 
 func ExamplePeriod() {
 	p := cfs.DefaultParams()
-	fmt.Println(cfs.Period(8, p), cfs.Period(9, p))
+	fmt.Println(cfs.Period(8, &p), cfs.Period(9, &p))
 	// Output: 6000000 6750000
 }
 
 func ExampleSlice() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 1)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -100,7 +101,7 @@ func ExampleSlice() {
 
 func ExampleWakeupGran() {
 	p := cfs.DefaultParams()
-	fmt.Println(cfs.WakeupGran(cfs.NewTask("nice0", cfs.Normal, 0), p), cfs.WakeupGran(cfs.NewTask("nice10", cfs.Normal, 10), p))
+	fmt.Println(cfs.WakeupGran(cfs.NewTask("nice0", cfs.Normal, 0), &p), cfs.WakeupGran(cfs.NewTask("nice10", cfs.Normal, 10), &p))
 	// Output: 1000000 9309090
 }
 
@@ -117,7 +118,7 @@ func ExampleIsLongSleeper() {
 }
 
 func ExamplePlaceEntity() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	runner := cfs.NewTask("runner", cfs.Normal, 0)
 	c.Fork(nil, runner, 0)
 	c.Schedule(0)
@@ -126,8 +127,8 @@ func ExamplePlaceEntity() {
 	sleeper, idle := cfs.NewTask("sleeper", cfs.Normal, 0), cfs.NewTask("idle", cfs.Idle, 0)
 	// A sleeper with an old vruntime gets half a latency of credit, an idle one half a
 	// minimum granularity.
-	fmt.Println(int64(cfs.PlaceEntity(q, sleeper, false, 50_000_000, c.Params()) - q.MinVruntime()))
-	fmt.Println(int64(cfs.PlaceEntity(q, idle, false, 50_000_000, c.Params()) - q.MinVruntime()))
+	fmt.Println(int64(cfs.PlaceEntity(q, sleeper, false, 50_000_000, c.Params()).Vruntime - q.MinVruntime()))
+	fmt.Println(int64(cfs.PlaceEntity(q, idle, false, 50_000_000, c.Params()).Vruntime - q.MinVruntime()))
 	// Output:
 	// -3000000
 	// -375000
@@ -173,7 +174,7 @@ func ExampleTimeline_EnableAugment() {
 }
 
 func ExamplePick() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	// Each task forked starts one virtual slice after min_vruntime, and the slice shrinks as
 	// the queue fills: a at +6 ms, b at +3 ms, c at +2 ms.
 	for _, n := range []string{"a", "b", "c"} {
@@ -185,7 +186,7 @@ func ExamplePick() {
 }
 
 func ExampleCheckPreemptTick() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	c.Fork(nil, cfs.NewTask("a", cfs.Normal, 0), 0)
 	c.Fork(nil, cfs.NewTask("b", cfs.Normal, 0), 0)
 	c.Schedule(0)
@@ -199,7 +200,7 @@ func ExampleCheckPreemptTick() {
 }
 
 func ExampleCheckPreemptWakeup() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	batch := cfs.NewTask("batch", cfs.Normal, 0)
 	c.Fork(nil, batch, 0)
 	c.Schedule(0)
@@ -217,7 +218,7 @@ func ExampleWakeupPreemptEntity() {
 	curr, se := cfs.NewTask("curr", cfs.Normal, 0), cfs.NewTask("se", cfs.Normal, 0)
 	for _, lead := range []uint64{0, 1_000_000, 1_000_001} {
 		curr.Vruntime, se.Vruntime = 10_000_000+lead, 10_000_000
-		fmt.Print(cfs.WakeupPreemptEntity(curr, se, p), " ")
+		fmt.Print(cfs.WakeupPreemptEntity(curr, se, &p), " ")
 	}
 	fmt.Println()
 	// Output: -1 0 1
@@ -225,7 +226,7 @@ func ExampleWakeupPreemptEntity() {
 
 func ExampleGroup() {
 	// cgroup v2: a latency-sensitive service and a batch job in an idle cgroup (cpu.idle = 1).
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	online, offline := cfs.NewGroup("online", nil, 1), cfs.NewGroup("offline", nil, 1)
 	offline.SetIdle(true)
 	svc, job := cfs.NewTask("svc", cfs.Normal, 0), cfs.NewTask("job", cfs.Normal, 0)
@@ -267,8 +268,8 @@ func ExampleLoadWeight_Inverse() {
 	// Output: 4194304 4194303
 }
 
-func ExampleCPU_SetNice() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+func ExampleRunQueue_SetNice() {
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	a := cfs.NewTask("a", cfs.Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, cfs.NewTask("b", cfs.Normal, 0), 0)
@@ -277,8 +278,8 @@ func ExampleCPU_SetNice() {
 	// Output: false 112640
 }
 
-func ExampleCPU_Yield() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+func ExampleRunQueue_Yield() {
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	c.Fork(nil, cfs.NewTask("a", cfs.Normal, 0), 0)
 	c.Fork(nil, cfs.NewTask("b", cfs.Normal, 0), 0)
 	run := c.Schedule(0)
@@ -287,8 +288,8 @@ func ExampleCPU_Yield() {
 	// Output: b b
 }
 
-func ExampleCPU_Sleep() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+func ExampleRunQueue_Sleep() {
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -304,8 +305,8 @@ func ExampleCPU_Sleep() {
 	// true -3000000
 }
 
-func ExampleCPU_IdleOnly() {
-	c := cfs.NewCPU(0, cfs.DefaultParams())
+func ExampleRunQueue_IdleOnly() {
+	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	c.Fork(nil, cfs.NewTask("backup", cfs.Idle, 0), 0)
 	fmt.Println(c.IdleOnly())
 	// Output: true

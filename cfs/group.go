@@ -55,7 +55,7 @@ func (g *Group) Shares() uint64 { return g.shares }
 func (g *Group) Idle() bool { return g.idle }
 
 // Entity returns the group's entity on CPU c, or nil if c never enqueued anything in the group.
-func (g *Group) Entity(c *CPU) *Entity {
+func (g *Group) Entity(c *RunQueue) *Entity {
 	gc := &g.cpus[c.id]
 	if gc.q.cpu == nil {
 		return nil
@@ -64,7 +64,7 @@ func (g *Group) Entity(c *CPU) *Entity {
 }
 
 // Queue returns the group's queue on CPU c, or nil if c never enqueued anything in the group.
-func (g *Group) Queue(c *CPU) *Queue {
+func (g *Group) Queue(c *RunQueue) *Queue {
 	gc := &g.cpus[c.id]
 	if gc.q.cpu == nil {
 		return nil
@@ -135,7 +135,7 @@ func (g *Group) SetIdle(idle bool) {
 
 // on returns g's state on CPU c, attaching it on first use: the group's queue gets its
 // min_vruntime initialised, and its entity is linked below the parent group's entity on c.
-func (g *Group) on(c *CPU) *groupCPU {
+func (g *Group) on(c *RunQueue) *groupCPU {
 	if c.id >= len(g.cpus) {
 		panic(fmt.Sprintf("cfs: group %q was created for %d CPUs, used on CPU %d", g.name, len(g.cpus), c.id))
 	}
@@ -164,7 +164,7 @@ func (g *Group) on(c *CPU) *groupCPU {
 
 // entityShares returns the weight of g's entity on CPU c from the group's loads: the model's
 // calc_group_shares (see [GroupShares]), with this CPU's load and the sum over the others.
-func (g *Group) entityShares(c *CPU) uint64 {
+func (g *Group) entityShares(c *RunQueue) uint64 {
 	load := ScaleLoadDown(g.cpus[c.id].q.load.Weight)
 	var others uint64
 	for i := range g.cpus {

@@ -86,7 +86,7 @@ func TestGroupWeight(t *testing.T) {
 func TestGroupOnTwoCPUs(t *testing.T) {
 	p := DefaultParams()
 	g := NewGroup("g", nil, 2)
-	c0, c1 := NewCPU(0, p), NewCPU(1, p)
+	c0, c1 := NewRunQueue(0, p), NewRunQueue(1, p)
 	a, b, x := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("x", Normal, 0)
 	a.SetGroup(g)
 	b.SetGroup(g)
@@ -116,7 +116,7 @@ func TestGroupOnTwoCPUs(t *testing.T) {
 }
 
 func TestGroupPanics(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	g := NewGroup("g", nil, 1)
 	a := NewTask("a", Normal, 0)
 	a.SetGroup(g)
@@ -127,6 +127,6 @@ func TestGroupPanics(t *testing.T) {
 	assertPanics(t, "group used on a CPU it was not made for", func() {
 		b := NewTask("b", Normal, 0)
 		b.SetGroup(NewGroup("small", nil, 1))
-		NewCPU(3, DefaultParams()).Fork(nil, b, 0)
+		NewRunQueue(3, DefaultParams()).Fork(nil, b, 0)
 	}, `cfs: group "small" was created for 1 CPUs, used on CPU 3`)
 }

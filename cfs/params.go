@@ -6,6 +6,7 @@ package cfs
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 )
 
 // A Version names a kernel release whose fair-class behaviour a [Params] preset reproduces.
@@ -95,13 +96,28 @@ func TickNSec(hz uint64) uint64 {
 	return (1_000_000_000 + hz/2) / hz
 }
 
-// Params are the fair-class tunables and feature flags of one kernel version. Time values are
-// in nanoseconds and already scaled by the CPU count, as the kernel's sysctl_* variables are
-// (debugfs /sys/kernel/debug/sched/*_ns in v6.5). A Params is a small value; policies take it by
-// value and never modify it.
+// Params are the fair class's tunables and feature flags of one kernel version, and those of
+// its multiprocessor code ([SMPParams]). Time values are in nanoseconds. They are the values the
+// decisions use, as the kernel's sysctl_* variables are (debugfs /sys/kernel/debug/sched/*_ns
+// in v6.5): a [Scheduler] multiplies the CPU-count-scaled ones (Latency, MinGranularity,
+// WakeupGranularity, DefaultSlice) by the factor Scaling gives for its machine when it starts
+// ([Params.ForCPUs], the kernel's update_sysctl at boot); a preset is the one-CPU form, factor 1.
+// Params are read through a pointer and never modified by the package; [Params.Validate] tells
+// whether they make sense for their Version.
 type Params struct {
+	// Name names the parameters in reports, such as "cfs-v7.1".
+	Name string
+
 	// Version is the kernel release these parameters reproduce.
 	Version Version
+
+	// Scaling is sysctl_sched_tunable_scaling: how [Params.ForCPUs] scales Latency,
+	// MinGranularity, WakeupGranularity and DefaultSlice with the number of CPUs. ForCPUs
+	// returns Params with ScalingNone, so that scaling them again changes nothing.
+	Scaling TunableScaling
+
+	// SMP are the tunables of load balancing and wakeup placement.
+	SMP SMPParams
 
 	// CalcDelta is the 64-bit form of __calc_delta: DeltaWMult up to v7.0, DeltaDiv since
 	// commit db4551e2ba34 (v7.1).
@@ -186,7 +202,7 @@ type Params struct {
 
 	// PlaceDeadlineInitial is sched_feat PLACE_DEADLINE_INITIAL (EEVDF): a new task's first
 	// deadline is only half a virtual slice away. In v6.6 it has no effect on forked tasks (see
-	// [CPU.Fork]).
+	// [RunQueue.Fork]).
 	PlaceDeadlineInitial bool
 
 	// PlaceRelDeadline is sched_feat PLACE_REL_DEADLINE (v7.1): an entity dequeued without
@@ -226,64 +242,205 @@ type Params struct {
 	FavorNonIdleTick bool
 }
 
-// Preset returns the parameters of kernel version v on a machine with ncpus online CPUs, with
-// the default logarithmic tunable scaling and the default sched features. For the EEVDF versions
-// the classic tunables (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity,
-// NrLatency) are 0, because those kernels removed them; v7.1's HRTICK, which the model does not
-// implement, is absent, as if switched off. Preset panics if
-// v is not a known version or ncpus < 1.
-func Preset(v Version, ncpus int) Params {
-	f := ScaleFactor(ScalingLog, ncpus)
+// versionParams returns the preset of kernel version v on one CPU (factor 1, Scaling
+// ScalingLog), with the default sched features, and reports false for an unknown version.
+func versionParams(v Version) (Params, bool) {
+	p := Params{Name: "cfs-" + v.String(), Version: v, Scaling: ScalingLog, SMP: DefaultSMPParams(v)}
 	switch v {
 	case V65:
-		return Params{
-			Version:            V65,
-			CalcDelta:          DeltaWMult,
-			Latency:            baseLatency * f,
-			MinGranularity:     baseMinGranularity * f,
-			IdleMinGranularity: 750_000,
-			WakeupGranularity:  baseWakeupGranularity * f,
-			NrLatency:          8,
-			GentleFairSleepers: true,
-			StartDebit:         true,
-			LastBuddy:          true,
-			WakeupPreemption:   true,
-			AltPeriod:          true,
-			BaseSlice:          true,
-		}
+		p.CalcDelta = DeltaWMult
+		p.Latency = baseLatency
+		p.MinGranularity = baseMinGranularity
+		p.IdleMinGranularity = 750_000
+		p.WakeupGranularity = baseWakeupGranularity
+		p.NrLatency = 8
+		p.GentleFairSleepers = true
+		p.StartDebit = true
+		p.LastBuddy = true
+		p.WakeupPreemption = true
+		p.AltPeriod = true
+		p.BaseSlice = true
 	case V66: // kernel/sched/features.h blob f770168230ae
-		return Params{
-			Version:              V66,
-			CalcDelta:            DeltaWMult,
-			DefaultSlice:         baseSliceV66 * f,
-			NormalizedSlice:      baseSliceV66,
-			Tick:                 TickNSec(1000),
-			PlaceLag:             true,
-			PlaceDeadlineInitial: true,
-			RunToParity:          true,
-			WakeupPreemption:     true,
-		}
+		p.CalcDelta = DeltaWMult
+		p.DefaultSlice = baseSliceV66
+		p.NormalizedSlice = baseSliceV66
+		p.Tick = TickNSec(1000)
+		p.PlaceLag = true
+		p.PlaceDeadlineInitial = true
+		p.RunToParity = true
+		p.WakeupPreemption = true
 	case V71: // kernel/sched/features.h blob 8f0dee8fc475
-		return Params{
-			Version:              V71,
-			CalcDelta:            DeltaDiv,
-			DefaultSlice:         baseSliceV71 * f,
-			NormalizedSlice:      baseSliceV71,
-			Tick:                 TickNSec(1000),
-			PlaceLag:             true,
-			PlaceDeadlineInitial: true,
-			PlaceRelDeadline:     true,
-			RunToParity:          true,
-			PreemptShort:         true,
-			PickBuddy:            true,
-			DelayDequeue:         true,
-			DelayZero:            true,
-			WakeupPreemption:     true,
-		}
+		p.CalcDelta = DeltaDiv
+		p.DefaultSlice = baseSliceV71
+		p.NormalizedSlice = baseSliceV71
+		p.Tick = TickNSec(1000)
+		p.PlaceLag = true
+		p.PlaceDeadlineInitial = true
+		p.PlaceRelDeadline = true
+		p.RunToParity = true
+		p.PreemptShort = true
+		p.PickBuddy = true
+		p.DelayDequeue = true
+		p.DelayZero = true
+		p.WakeupPreemption = true
+	default:
+		return Params{}, false
 	}
-	panic(fmt.Sprintf("cfs: Preset: unknown version %d", v))
+	return p, true
 }
 
-// DefaultParams returns Preset(V65, 1): classic CFS with the unscaled tunables (latency 6 ms,
-// minimum granularity 0.75 ms, wakeup granularity 1 ms).
-func DefaultParams() Params { return Preset(V65, 1) }
+// presetVersions are the versions [Presets] lists, in order.
+var presetVersions = [...]Version{V65, V66, V71}
+
+// Presets returns the names of the presets [Preset] knows, one per kernel version: "v6.5"
+// (classic CFS), "v6.6" and "v7.1" (EEVDF).
+func Presets() []string {
+	names := make([]string, len(presetVersions))
+	for i, v := range presetVersions {
+		names[i] = v.String()
+	}
+	return names
+}
+
+// Preset returns the parameters of the kernel version called name ("v6.5", "v6.6" or "v7.1",
+// see [Presets]) as that kernel boots on one CPU: the default sched features, the default
+// logarithmic tunable scaling (a [Scheduler] applies it for its machine, [Params.ForCPUs] for
+// any CPU count: a 6 ms latency on one CPU is 24 ms from 8 CPUs on), and the SMP defaults of
+// [DefaultSMPParams]. For the EEVDF versions the classic tunables (Latency, MinGranularity,
+// IdleMinGranularity, WakeupGranularity, NrLatency) are 0, because those kernels removed them;
+// v7.1's HRTICK, which the model does not implement, is absent, as if switched off. Preset
+// returns an error naming the known presets if name is not one of them.
+func Preset(name string) (Params, error) {
+	for _, v := range presetVersions {
+		if v.String() == name {
+			p, _ := versionParams(v)
+			return p, nil
+		}
+	}
+	return Params{}, fmt.Errorf("cfs: unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
+}
+
+// ForCPUs returns p as the kernel sets it on a machine with ncpus online CPUs (update_sysctl):
+// Latency, MinGranularity, WakeupGranularity and DefaultSlice multiplied by
+// [ScaleFactor](p.Scaling, ncpus), and Scaling set to ScalingNone so that the values are used
+// as they are from then on. IdleMinGranularity, NrLatency (the kernel recomputes it only when
+// a sysctl is written) and NormalizedSlice are not scaled. ForCPUs panics if ncpus < 1 or
+// p.Scaling is not a known scaling.
+func (p Params) ForCPUs(ncpus int) Params {
+	f := ScaleFactor(p.Scaling, ncpus)
+	p.Latency *= f
+	p.MinGranularity *= f
+	p.WakeupGranularity *= f
+	p.DefaultSlice *= f
+	p.Scaling = ScalingNone
+	return p
+}
+
+// DefaultParams returns the "v6.5" [Preset]: classic CFS with the unscaled tunables (latency
+// 6 ms, minimum granularity 0.75 ms, wakeup granularity 1 ms), scaled with the CPU count by a
+// Scheduler.
+func DefaultParams() Params {
+	p, _ := versionParams(V65)
+	return p
+}
+
+// maxTunable is the largest time tunable Validate accepts, one second: the bound the kernel's
+// sysctl tables put on sched_latency_ns, sched_min_granularity_ns and
+// sched_wakeup_granularity_ns before they moved to debugfs (max_sched_granularity_ns,
+// max_wakeup_granularity_ns = NSEC_PER_SEC). Scaled by at most 8, it keeps every product with a
+// weight (at most 88761<<10, below 2^27) far inside 64 bits.
+const maxTunable = 1_000_000_000
+
+// Validate reports the first field of p that is out of range or has no meaning in p.Version,
+// or nil. Every time tunable must be at most one second; classic CFS (v6.5) needs a positive
+// Latency, MinGranularity and NrLatency and none of EEVDF's fields or features; EEVDF needs a
+// positive DefaultSlice, NormalizedSlice and Tick and none of classic CFS's tunables or
+// features (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity, NrLatency,
+// ChildRunsFirst, GentleFairSleepers, StartDebit, LastBuddy, AltPeriod, BaseSlice and seed
+// 004's FavorNonIdleTick, which is a rule of classic CFS's tick); v6.6 has none of v7.1's
+// features (PlaceRelDeadline, PreemptShort, PickBuddy, DelayDequeue, DelayZero, and
+// SMP.MigrateDelayed), and SMP.MigrateIneligible needs EEVDF's eligibility.
+func (p *Params) Validate() error {
+	switch {
+	case p.Version != V65 && p.Version != V66 && p.Version != V71:
+		return fmt.Errorf("cfs: Params.Version %d is not V65, V66 or V71", uint8(p.Version))
+	case p.CalcDelta != DeltaWMult && p.CalcDelta != DeltaDiv:
+		return fmt.Errorf("cfs: Params.CalcDelta %d is not DeltaWMult or DeltaDiv", uint8(p.CalcDelta))
+	case p.Scaling > ScalingLinear:
+		return fmt.Errorf("cfs: Params.Scaling %d is not a known tunable scaling", uint8(p.Scaling))
+	case p.SMP.Groups > GroupsFirstCPU:
+		return fmt.Errorf("cfs: Params.SMP.Groups %d is not a known group construction", uint8(p.SMP.Groups))
+	case p.SMP.MigrationCost < -1:
+		return fmt.Errorf("cfs: Params.SMP.MigrationCost %d is below -1", p.SMP.MigrationCost)
+	case p.SMP.NrMigrate < 0:
+		return fmt.Errorf("cfs: Params.SMP.NrMigrate %d is negative", p.SMP.NrMigrate)
+	}
+	for _, t := range [...]struct {
+		name string
+		v    uint64
+	}{
+		{"Latency", p.Latency}, {"MinGranularity", p.MinGranularity},
+		{"IdleMinGranularity", p.IdleMinGranularity}, {"WakeupGranularity", p.WakeupGranularity},
+		{"DefaultSlice", p.DefaultSlice}, {"NormalizedSlice", p.NormalizedSlice}, {"Tick", p.Tick},
+	} {
+		if t.v > maxTunable {
+			return fmt.Errorf("cfs: Params.%s %d ns is more than one second", t.name, t.v)
+		}
+	}
+	type field struct {
+		name string
+		set  bool
+	}
+	meaningless := func(fs []field, why string) error {
+		for _, f := range fs {
+			if f.set {
+				return fmt.Errorf("cfs: Params.%s has no meaning in %v: %s", f.name, p.Version, why)
+			}
+		}
+		return nil
+	}
+	if p.Version == V65 {
+		switch {
+		case p.Latency == 0:
+			return fmt.Errorf("cfs: Params.Latency is 0 in %v", p.Version)
+		case p.MinGranularity == 0:
+			return fmt.Errorf("cfs: Params.MinGranularity is 0 in %v", p.Version)
+		case p.NrLatency == 0:
+			return fmt.Errorf("cfs: Params.NrLatency is 0 in %v", p.Version)
+		}
+		return meaningless([]field{
+			{"DefaultSlice", p.DefaultSlice != 0}, {"NormalizedSlice", p.NormalizedSlice != 0},
+			{"Tick", p.Tick != 0}, {"PlaceLag", p.PlaceLag},
+			{"PlaceDeadlineInitial", p.PlaceDeadlineInitial}, {"PlaceRelDeadline", p.PlaceRelDeadline},
+			{"RunToParity", p.RunToParity}, {"PreemptShort", p.PreemptShort},
+			{"PickBuddy", p.PickBuddy}, {"DelayDequeue", p.DelayDequeue}, {"DelayZero", p.DelayZero},
+			{"SMP.MigrateDelayed", p.SMP.MigrateDelayed}, {"SMP.MigrateIneligible", p.SMP.MigrateIneligible},
+		}, "an EEVDF parameter, and this is classic CFS")
+	}
+	switch {
+	case p.DefaultSlice == 0:
+		return fmt.Errorf("cfs: Params.DefaultSlice is 0 in %v", p.Version)
+	case p.NormalizedSlice == 0:
+		return fmt.Errorf("cfs: Params.NormalizedSlice is 0 in %v", p.Version)
+	case p.Tick == 0:
+		return fmt.Errorf("cfs: Params.Tick is 0 in %v", p.Version)
+	}
+	if err := meaningless([]field{
+		{"Latency", p.Latency != 0}, {"MinGranularity", p.MinGranularity != 0},
+		{"IdleMinGranularity", p.IdleMinGranularity != 0}, {"WakeupGranularity", p.WakeupGranularity != 0},
+		{"NrLatency", p.NrLatency != 0}, {"ChildRunsFirst", p.ChildRunsFirst},
+		{"GentleFairSleepers", p.GentleFairSleepers}, {"StartDebit", p.StartDebit},
+		{"LastBuddy", p.LastBuddy}, {"AltPeriod", p.AltPeriod}, {"BaseSlice", p.BaseSlice},
+		{"FavorNonIdleTick", p.FavorNonIdleTick},
+	}, "a classic CFS parameter, and EEVDF has no latency period, granularities or tick preemption rule"); err != nil {
+		return err
+	}
+	if p.Version == V66 {
+		return meaningless([]field{
+			{"PlaceRelDeadline", p.PlaceRelDeadline}, {"PreemptShort", p.PreemptShort},
+			{"PickBuddy", p.PickBuddy}, {"DelayDequeue", p.DelayDequeue}, {"DelayZero", p.DelayZero},
+			{"SMP.MigrateDelayed", p.SMP.MigrateDelayed},
+		}, "a feature of v6.12 and later")
+	}
+	return nil
+}

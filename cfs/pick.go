@@ -1,5 +1,5 @@
 // This file implements Pick, v6.5's pick_next_entity: the leftmost entity, overridden by the
-// buddies when that is not too unfair; on an EEVDF version it hands over to PickEEVDF.
+// buddies when that is not too unfair; on an EEVDF version it hands over to the EEVDF pick (eevdf_pick.go).
 
 package cfs
 
@@ -75,8 +75,6 @@ func (r PickReason) String() string {
 }
 
 // Pick returns the entity of queue q that should run next, and why: v6.5's pick_next_entity.
-// On a Params version with EEVDF it returns [PickEEVDF](q, true, p) and ignores curr, because
-// EEVDF's pick considers the queue's own running entity whenever it is still queued.
 // curr is q's running entity if it is still a candidate (queued and not yet put back on the
 // timeline), else nil. The fair choice, left, is the leftmost entity, or curr if its vruntime is
 // earlier. If left is the skip buddy, the entity after it is taken instead when
@@ -85,9 +83,37 @@ func (r PickReason) String() string {
 // the last buddy, replaces the choice under the same condition. Pick returns nil and PickNone
 // when q has no candidate. The complexity is O(1), plus O(log n) to find the entity after a
 // skip buddy.
-func Pick(q *Queue, curr *Entity, p Params) (*Entity, PickReason) {
+//
+// On an EEVDF version the pick is EEVDF's, and curr is ignored because EEVDF's pick considers
+// the queue's own running entity whenever it is still queued: among the eligible
+// entities (those whose vruntime is not after the queue's average, [VruntimeEligible]), the one
+// with the earliest virtual deadline. q's running entity takes part if it is still queued
+// (pick_eevdf reads cfs_rq->curr). The search is O(log n) on the augmented timeline:
+//
+//   - v6.6 (pick_next_entity, __pick_eevdf): the timeline is ordered by vruntime and every
+//     node knows the earliest deadline in its subtree. Eligibility is monotonic in vruntime, so
+//     from the root an ineligible node sends the search left; at an eligible node the node is a
+//     candidate and its whole left subtree is eligible, so only its subtree minimum matters
+//     (the best such subtree is remembered), and the search goes right only while the subtree
+//     minimum lies there; finally the remembered subtree is descended along its minimum. With
+//     RUN_TO_PARITY a running entity that is still eligible and has not started a new request
+//     since it was picked (its VLag still holds the deadline stashed at the pick) is kept.
+//     The running entity wins ties against nodes met on the way, a remembered left subtree
+//     wins ties against both. With NEXT_BUDDY an eligible next buddy comes first. If nothing is
+//     found the leftmost entity is returned (the kernel logs "EEVDF scheduling fail").
+//   - v7.1 (pick_eevdf): the timeline is ordered by deadline and every node knows the smallest
+//     vruntime in its subtree. A queue with one entity returns it. With PICK_BUDDY and protect
+//     an eligible next buddy comes first; with protect a running entity whose slice protection
+//     holds ([Protected]) is kept. Otherwise the leftmost (earliest deadline) entity is taken
+//     if eligible, else the search descends left whenever the left subtree's smallest vruntime
+//     is eligible, takes the node if it is eligible, and goes right otherwise. The running
+//     entity, if eligible, wins only with a strictly earlier deadline.
+//
+// Pick applies slice protection (pick_next_entity); the wakeup check of [CheckPreemptWakeup]
+// also asks the pick without it (PREEMPT_SHORT).
+func Pick(q *Queue, curr *Entity, p *Params) (*Entity, PickReason) {
 	if p.Version.EEVDF() {
-		return PickEEVDF(q, true, p)
+		return pickEEVDF(q, true, p)
 	}
 	left := q.First()
 	reason := PickLeftmost

@@ -11,7 +11,7 @@ import "fmt"
 // (the granularity converted with se's weight, so a light se needs a larger lead), 0 otherwise.
 // [Pick] uses it with the roles "buddy" and "leftmost": a buddy is acceptable when the result
 // is below 1.
-func WakeupPreemptEntity(curr, se *Entity, p Params) int {
+func WakeupPreemptEntity(curr, se *Entity, p *Params) int {
 	vdiff := int64(curr.Vruntime - se.Vruntime)
 	if vdiff <= 0 {
 		return -1
@@ -127,10 +127,10 @@ func (d TickDecision) String() string {
 // rescheduled iff d > ideal, comparing a virtual lead with a wall-clock slice as the kernel
 // does. With p.FavorNonIdleTick (seed 004), a non-idle curr is not rescheduled for a lead over
 // an idle leftmost. The caller is expected to have charged curr's run time (update_curr), as
-// [CPU.Tick] does. CheckPreemptTick changes nothing.
-func CheckPreemptTick(q *Queue, curr *Entity, p Params) TickDecision {
+// [RunQueue.Tick] does. CheckPreemptTick changes nothing.
+func CheckPreemptTick(q *Queue, curr *Entity, p *Params) TickDecision {
 	var d TickDecision
-	checkPreemptTick(q, curr, &p, &d)
+	checkPreemptTick(q, curr, p, &d)
 	return d
 }
 
@@ -312,10 +312,9 @@ func matchingEntities(se, pse **Entity) {
 }
 
 // CheckPreemptWakeup decides whether task wakee, just queued on CPU c, should preempt c's
-// running task: check_preempt_curr with v6.5's check_preempt_wakeup. On an EEVDF version the
-// rules are v6.6's check_preempt_wakeup or v7.1's wakeup_preempt_fair instead; see
-// [CheckPreemptWakeupEEVDF]. fork is set for a newly
-// forked task (WF_FORK), which is never marked as next buddy. Rules, in order: an idle CPU
+// running task: check_preempt_curr with v6.5's check_preempt_wakeup, or, on an EEVDF version,
+// v6.6's check_preempt_wakeup or v7.1's wakeup_preempt_fair (below). fork is set for a newly
+// forked task (WF_FORK), which is never marked as next buddy. v6.5's rules, in order: an idle CPU
 // runs the wakee; the running task itself, or one already marked for resched, is left alone;
 // a non-idle wakee always preempts a SCHED_IDLE running task; a SCHED_BATCH or SCHED_IDLE wakee
 // never preempts (nor does anything with WAKEUP_PREEMPTION off); then the two hierarchies are
@@ -328,11 +327,30 @@ func matchingEntities(se, pse **Entity) {
 // preempted task when LAST_BUDDY is on, its queue is that crowded and the compared running
 // side is the task itself.
 //
+// v6.6 (check_preempt_wakeup): an idle CPU runs the wakee; the running task itself, or one
+// already marked for resched, is left alone; a non-idle wakee preempts a SCHED_IDLE running
+// task; a SCHED_BATCH or SCHED_IDLE wakee never preempts; at the level where the hierarchies
+// meet an idle running side is preempted by a non-idle wakee side and an idle wakee side never
+// preempts; otherwise the wakee preempts exactly when v6.6's pick_eevdf on that level's queue
+// chooses it. There is no granularity: a wakee placed with positive lag is eligible and wins if
+// its deadline is earlier, unless the running entity runs to parity.
+//
+// v7.1 (wakeup_preempt_fair): the same up to the idle rules (a non-idle wakee side preempts an
+// idle running side with the PREEMPT_WAKEUP_SHORT action; the SCHED_IDLE running task case is
+// covered by those rules when both are in one queue); then a SCHED_BATCH or SCHED_IDLE wakee
+// never preempts; a wakee with a shorter slice than the running side (PREEMPT_SHORT) is judged
+// by a pick that ignores the running entity's slice protection; otherwise a forked task does
+// not preempt, nor does a delayed-dequeue task (one moved or changed while asleep), and the
+// wakee preempts when the pick, with protection, chooses it. When it does
+// not and RUN_TO_PARITY is on, the running entity's protection is cut to the shortest slice on
+// the queue (a short-slice wakee gets its turn soon). With NEXT_BUDDY the wakee becomes the next
+// buddy unless the current one has an earlier deadline.
+//
 // CheckPreemptWakeup changes nothing. The vruntime comparison expects the running side's run
-// time to have been charged (update_curr); [CPU.Wakeup] and [CPU.Fork] do that first.
-func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecision {
+// time to have been charged (update_curr); [RunQueue.Wakeup] and [RunQueue.Fork] do that first.
+func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) WakeupDecision {
 	if p.Version.EEVDF() {
-		return CheckPreemptWakeupEEVDF(c, wakee, fork, p)
+		return checkPreemptWakeupEEVDF(c, wakee, fork, p)
 	}
 	curr := c.curr
 	d := WakeupDecision{Curr: curr, Wakee: wakee}
@@ -357,11 +375,11 @@ func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecisi
 		return d
 	}
 	se, pse := curr, wakee
-	if curr.policy == Idle && wakee.policy != Idle {
+	if curr.class == Idle && wakee.class != Idle {
 		d.Reason = WakeupIdleCurr
 		return d.preempt(se, scale, p)
 	}
-	if wakee.policy != Normal || !p.WakeupPreemption {
+	if wakee.class != Normal || !p.WakeupPreemption {
 		d.Reason = WakeupNotNormal
 		return d
 	}
@@ -392,7 +410,7 @@ func CheckPreemptWakeup(c *CPU, wakee *Entity, fork bool, p Params) WakeupDecisi
 // preempt completes a positive decision: the kernel's preempt label, which makes the preempted
 // entity se the last buddy when LAST_BUDDY is on, the queue is crowded and se is a queued task
 // (and not idle: set_last_buddy stops at an idle entity).
-func (d WakeupDecision) preempt(se *Entity, scale bool, p Params) WakeupDecision {
+func (d WakeupDecision) preempt(se *Entity, scale bool, p *Params) WakeupDecision {
 	d.Preempt = true
 	if se.onRQ && p.LastBuddy && scale && se.myQ == nil && !se.IsIdle() {
 		d.LastBuddy = se

@@ -22,8 +22,8 @@ package cfs
 // -W < Σ w_i·(V - v_i) <= 0; and (v7.1) the slice timeline holds the timeline's entities keyed by
 // their slices.
 //
-// A Queue is created by [NewCPU] or [NewGroup] and is not safe for concurrent use; it is
-// mutated only by the methods of the [CPU] it belongs to.
+// A Queue is created by [NewRunQueue] or [NewGroup] and is not safe for concurrent use; it is
+// mutated only by the methods of the [RunQueue] it belongs to.
 type Queue struct {
 	timeline Timeline[Entity]
 
@@ -40,14 +40,14 @@ type Queue struct {
 	sumWeight uint64           // EEVDF: avg_load (v6.6), sum_weight (v7.1)
 	slices    Timeline[Entity] // v7.1: the timeline's entities by slice (min_slice, max_slice)
 
-	cpu   *CPU
+	cpu   *RunQueue
 	group *Group  // nil for the root queue
 	se    *Entity // the group entity owning this queue, nil for the root queue
 
 	hNrRunnable uint32 // v7.1 h_nr_runnable: hNrRunning less the delayed tasks
 }
 
-func (q *Queue) init(c *CPU, g *Group, se *Entity) {
+func (q *Queue) init(c *RunQueue, g *Group, se *Entity) {
 	q.cpu, q.group, q.se = c, g, se
 	q.minVruntime = InitialMinVruntime
 	if se != nil {
@@ -139,7 +139,7 @@ func (q *Queue) allIdle() bool { return q.nrRunning > 0 && q.nrRunning == q.idle
 // updateCurr charges the running entity for the time since its ExecStart: update_curr.
 func (q *Queue) updateCurr(now uint64, p *Params) {
 	if p.Version.EEVDF() {
-		q.updateCurrEEVDF(now, *p)
+		q.updateCurrEEVDF(now, &*p)
 		return
 	}
 	curr := q.curr
@@ -191,7 +191,7 @@ const (
 )
 
 // enqueueEntity is v6.5's enqueue_entity.
-func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p Params) {
+func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p *Params) {
 	if p.Version.EEVDF() {
 		q.enqueueEEVDF(se, now, flags, p)
 		return
@@ -201,18 +201,18 @@ func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p Params) {
 	if renorm && isCurr {
 		se.Vruntime += q.minVruntime
 	}
-	q.updateCurr(now, &p)
+	q.updateCurr(now, p)
 	if renorm && !isCurr {
 		se.Vruntime += q.minVruntime
 	}
-	q.updateGroup(se, now, &p)
+	q.updateGroup(se, now, p)
 	q.load = q.load.Add(se.load.Weight)
 	q.nrRunning++
 	if se.IsIdle() {
 		q.idleNrRunning++
 	}
 	if flags&flagWakeup != 0 {
-		se.Vruntime = PlaceEntity(q, se, false, now, p)
+		se.Vruntime = placeClassic(q, se, false, now, p)
 	}
 	if flags&flagMigrated != 0 {
 		se.ExecStart = 0
@@ -224,12 +224,12 @@ func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p Params) {
 }
 
 // dequeueEntity is v6.5's dequeue_entity.
-func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
+func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p *Params) {
 	if p.Version.EEVDF() {
 		q.dequeueEEVDF(se, now, flags, p)
 		return
 	}
-	q.updateCurr(now, &p)
+	q.updateCurr(now, p)
 	q.clearBuddies(se)
 	if se != q.curr {
 		q.dequeueTree(se)
@@ -243,7 +243,7 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
 	if flags&flagWakeup == 0 {
 		se.Vruntime -= q.minVruntime
 	}
-	q.updateGroup(se, now, &p)
+	q.updateGroup(se, now, p)
 	if flags&flagSave == 0 {
 		q.updateMinVruntime()
 	}
@@ -253,7 +253,7 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p Params) {
 // pick: see setNextEEVDF).
 func (q *Queue) setNextEntity(se *Entity, now uint64) {
 	if p := q.cpu.params; p.Version.EEVDF() {
-		q.setNextEEVDF(se, now, true, p)
+		q.setNextEEVDF(se, now, true, &p)
 		return
 	}
 	q.clearBuddies(se)
@@ -267,9 +267,9 @@ func (q *Queue) setNextEntity(se *Entity, now uint64) {
 
 // putPrevEntity puts the running entity back on the timeline if it is still queued:
 // put_prev_entity.
-func (q *Queue) putPrevEntity(prev *Entity, now uint64, p Params) {
+func (q *Queue) putPrevEntity(prev *Entity, now uint64, p *Params) {
 	if prev.onRQ {
-		q.updateCurr(now, &p)
+		q.updateCurr(now, p)
 		q.enqueueTree(prev)
 	}
 	q.curr = nil
@@ -277,14 +277,14 @@ func (q *Queue) putPrevEntity(prev *Entity, now uint64, p Params) {
 
 // reweightEntity changes se's load, keeping the queue's load sum right: v6.5's reweight_entity
 // (which leaves vruntime alone).
-func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p Params) {
+func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p *Params) {
 	if p.Version.EEVDF() {
 		q.reweightEEVDF(se, w, now, p)
 		return
 	}
 	if se.onRQ {
 		if q.curr == se {
-			q.updateCurr(now, &p)
+			q.updateCurr(now, p)
 		}
 		q.load = q.load.Sub(se.load.Weight)
 	}
@@ -307,11 +307,11 @@ func (q *Queue) updateGroup(se *Entity, now uint64, p *Params) {
 			return
 		}
 		if shares := se.group.entityShares(se.cpu); shares != se.load.Weight {
-			q.reweightEntity(se, LoadWeight{Weight: shares}, now, *p)
+			q.reweightEntity(se, LoadWeight{Weight: shares}, now, &*p)
 		}
 		return
 	}
-	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, *p)
+	q.reweightEntity(se, LoadWeight{Weight: se.group.entityShares(se.cpu)}, now, &*p)
 }
 
 // clearBuddies forgets se as any of q's buddies, and its ancestors where they are the buddies

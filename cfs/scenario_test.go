@@ -10,7 +10,7 @@ import (
 // after every step.
 type machine struct {
 	t       *testing.T
-	c       *CPU
+	c       *RunQueue
 	now     uint64
 	tick    uint64
 	minSeen map[*Queue]uint64
@@ -18,7 +18,7 @@ type machine struct {
 }
 
 func newMachine(t *testing.T, p Params, hz uint64) *machine {
-	return &machine{t: t, c: NewCPU(0, p), tick: 1_000_000_000 / hz, minSeen: map[*Queue]uint64{}}
+	return &machine{t: t, c: NewRunQueue(0, p), tick: 1_000_000_000 / hz, minSeen: map[*Queue]uint64{}}
 }
 
 // start forks the tasks with no parent at the current time and schedules.
@@ -135,7 +135,7 @@ func TestScenarioIdleGroup(t *testing.T) {
 
 	// Wakeup preemption compares the entities where the two hierarchies meet: a task of the
 	// normal group preempts the idle group at once, never the other way round.
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	gn, gi = NewGroup("normal", nil, 1), NewGroup("idle", nil, 1)
 	gi.SetIdle(true)
 	a, b, i := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("i", Normal, 0)

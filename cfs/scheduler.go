@@ -7,28 +7,17 @@ package cfs
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
-// SchedulerOptions configure a [Scheduler]. The zero value is classic CFS of v6.5 with the
-// kernel's defaults.
-type SchedulerOptions struct {
-	// Version is the kernel release whose preset the CPUs run; 0 means V65. Start calls
-	// Preset(Version, number of CPUs).
-	Version Version
-	// Params, if not nil, replaces the preset (it is used as is, not scaled).
-	Params *Params
-	// SMP, if not nil, replaces DefaultSMPParams(Version).
-	SMP *SMPParams
-}
-
 // maxPinnedInterval is MAX_PINNED_INTERVAL (ms): the longest balance interval after all tasks
 // were pinned.
 const maxPinnedInterval = 512
 
-// A Scheduler runs the fair class on a machine: one [CPU] per CPU of the topology, running the
+// A Scheduler runs the fair class on a machine: one [RunQueue] per CPU of the topology, running the
 // preset of its version (classic CFS of v6.5, EEVDF of v6.6 or v7.1), with the multiprocessor
 // decisions of v6.5 between them, and v7.1's counting of runnable tasks and its
 // can_migrate_task tests under v7.1 ([SMPParams]). Wakeups and forks are placed by
@@ -50,8 +39,8 @@ const maxPinnedInterval = 512
 // A Scheduler is deterministic: it holds no maps it iterates and uses no randomness. It is not
 // safe for concurrent use.
 type Scheduler struct {
-	opts SchedulerOptions
-	p    Params
+	opts Params // as given to New
+	p    Params // opts for the machine's CPU count
 	smp  SMPParams
 	env  sched.Env
 	topo *topology.Topology
@@ -59,7 +48,7 @@ type Scheduler struct {
 	hz   int
 	ncpu int
 
-	rqs     []runQueue
+	rqs     []cpuRQ
 	stats   []CPUStat
 	threads []*thread
 	groups  map[sched.GroupID]*Group
@@ -76,10 +65,10 @@ type Scheduler struct {
 	err       error
 }
 
-// runQueue is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
+// cpuRQ is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
 // machine runs, the balancing clock and the utilisation stand-in.
-type runQueue struct {
-	c           *CPU
+type cpuRQ struct {
+	c           *RunQueue
 	id          topology.CPU
 	tasks       TaskList
 	curr        *thread
@@ -110,19 +99,24 @@ type thread struct {
 	slice  int64 // the sched_attr runtime last asked for (sched.Attr.Slice)
 }
 
-// NewScheduler returns a Scheduler with options o, to be started with [Scheduler.Start].
-func NewScheduler(o SchedulerOptions) *Scheduler {
-	if o.Version == 0 {
-		o.Version = V65
+// New returns a Scheduler running parameters p (for example a [Preset]), to be started with
+// [Scheduler.Start], which scales them for the machine's CPU count ([Params.ForCPUs]). It
+// returns an error if p is not valid ([Params.Validate]).
+func New(p Params) (*Scheduler, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
 	}
-	return &Scheduler{opts: o}
+	return &Scheduler{opts: p}, nil
 }
 
-// Name returns "cfs-" and the version, such as "cfs-v6.5", with "-groupbug" when the NUMA
-// groups are built with the Wasted Cores bug.
+// Name returns the parameters' name, such as "cfs-v6.5" ("cfs-" and the version if it is
+// empty), with "-groupbug" when the NUMA groups are built with the Wasted Cores bug.
 func (s *Scheduler) Name() string {
-	n := "cfs-" + s.opts.Version.String()
-	if s.opts.SMP != nil && s.opts.SMP.Groups == GroupsFirstCPU {
+	n := s.opts.Name
+	if n == "" {
+		n = "cfs-" + s.opts.Version.String()
+	}
+	if s.opts.SMP.Groups == GroupsFirstCPU && !strings.HasSuffix(n, "-groupbug") {
 		n += "-groupbug"
 	}
 	return n
@@ -136,19 +130,11 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	}
 	t := cfg.Topology
 	s.topo, s.env, s.hz, s.ncpu = t, env, cfg.Hz, t.NumCPUs()
-	if s.opts.Params != nil {
-		s.p = *s.opts.Params
-	} else {
-		s.p = Preset(s.opts.Version, s.ncpu)
-	}
-	if s.opts.SMP != nil {
-		s.smp = *s.opts.SMP
-	} else {
-		s.smp = DefaultSMPParams(s.opts.Version)
-	}
+	s.p = s.opts.ForCPUs(s.ncpu)
+	s.smp = s.p.SMP
 	s.ds = NewDomains(t, s.smp.Groups)
 	n := t.NumIDs()
-	s.rqs = make([]runQueue, n)
+	s.rqs = make([]cpuRQ, n)
 	s.stats = make([]CPUStat, n)
 	s.dom = make([]domainState, s.ds.NumDomains())
 	s.sgImb = make([]bool, len(s.ds.Groups()))
@@ -159,7 +145,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
-		rq.c, rq.id = NewCPU(int(c), s.p), c
+		rq.c, rq.id = NewRunQueue(int(c), s.p), c
 		rq.c.onBlock = block
 		cp := uint64(t.Capacity(c))
 		s.stats[c] = CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
@@ -178,17 +164,15 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 // TickHz returns cfg.Hz: Linux accounts at the timer interrupt.
 func (s *Scheduler) TickHz() int { return s.hz }
 
-// Params returns the parameters the CPUs run with.
+// Params returns the parameters the CPUs run with: those given to New, scaled for the machine
+// at Start.
 func (s *Scheduler) Params() Params { return s.p }
-
-// SMPParams returns the SMP tunables.
-func (s *Scheduler) SMPParams() SMPParams { return s.smp }
 
 // Domains returns the balancer's view of the machine.
 func (s *Scheduler) Domains() *Domains { return s.ds }
 
-// CPU returns the fair-class state of CPU c.
-func (s *Scheduler) CPU(c topology.CPU) *CPU { return s.rqs[c].c }
+// RunQueue returns the fair-class run queue of CPU c.
+func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue { return s.rqs[c].c }
 
 // Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the scheduler.
@@ -242,7 +226,7 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 }
 
 // policyOf maps a sched class to a fair policy, recording an error for the real-time classes.
-func (s *Scheduler) policyOf(tid sched.ID, a sched.Attr) (Policy, int) {
+func (s *Scheduler) policyOf(tid sched.ID, a sched.Attr) (Class, int) {
 	nice := min(max(a.Nice, MinNice), MaxNice)
 	switch a.Class {
 	case sched.Batch:
@@ -379,12 +363,12 @@ type explainf struct {
 func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 
 // Wakeup makes tid runnable. A new thread (sched.WakeFork) is placed by the fork slow path from
-// from, the parent's CPU, and started there by [CPU.Fork] (task_fork_fair and
+// from, the parent's CPU, and started there by [RunQueue.Fork] (task_fork_fair and
 // wake_up_new_task, placed against the chosen CPU's queue); a sleeper is placed by
 // [SelectTaskRQ] (recording the waker's wakee flips) and enqueued, as a migrated wakeup if it
 // changes CPU. A CPU the wakee should preempt, or an idle one, is rescheduled. A thread whose
 // sleep was delayed (v7.1) is still queued: ttwu_runnable requeues it on its own CPU
-// ([CPU.Wakeup]) and judges preemption there, without select_task_rq. Wakeup panics if tid is
+// ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq. Wakeup panics if tid is
 // unknown (never forked, or exited) or is runnable and not a delayed sleeper.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	th := s.thread(tid)
@@ -533,11 +517,11 @@ func (s *Scheduler) updateMisfit(cpu topology.CPU) {
 }
 
 // Stop tells the scheduler that tid stopped running on cpu: dequeue_task with DEQUEUE_SLEEP for
-// sched.Sleep ([CPU.Sleep]; in v7.1 a task that is not eligible stays queued, delayed, and on
-// the CPU's cfs_tasks list), with DEQUEUE_SLEEP | DEQUEUE_SPECIAL for sched.Exit ([CPU.Exit],
+// sched.Sleep ([RunQueue.Sleep]; in v7.1 a task that is not eligible stays queued, delayed, and on
+// the CPU's cfs_tasks list), with DEQUEUE_SLEEP | DEQUEUE_SPECIAL for sched.Exit ([RunQueue.Exit],
 // never delayed), yield_task_fair for sched.Yield, nothing for sched.Preempt. The task stays the
 // CPU's running entity: the next Pick puts it back only where the picked task's hierarchy
-// differs ([CPU.Schedule]), as __schedule does. A still-queued task that may no longer run on
+// differs ([RunQueue.Schedule]), as __schedule does. A still-queued task that may no longer run on
 // cpu, delayed or not, is put back at once and moves to an allowed CPU (move_queued_task, which
 // keeps a delayed task delayed). Stop panics if tid is unknown, or if why is sched.Sleep or
 // sched.Exit and tid is not queued on cpu (for sched.Sleep, also if it is a delayed sleeper).
@@ -736,11 +720,11 @@ redo:
 				s.catchUp(p, s.j)
 			}
 		}
-		me := MigrateEnv{LBEnv: &env, Src: src, SrcCPU: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
+		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
 			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: dstGrpMask}
 		examined := 0
 		for {
-			me.Flags, me.Dst = flags, s.rqs[env.DstCPU].c
+			me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
 			var d Detach
 			s.chosen, d = DetachTasks(&me, &s.rqs[src].tasks, s.chosen[:0])
 			examined += d.Examined
@@ -879,7 +863,7 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats, Params: s.smp,
 		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.MaxCapacity()}
 	// The stopper's lb_env leaves migration_type 0, migrate_load, so v7.1 may push a delayed task.
-	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcCPU: rq.c, Dst: s.rqs[target].c, Now: uint64(now), Flags: LBFActiveLB}
+	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcRQ: rq.c, DstRQ: s.rqs[target].c, Now: uint64(now), Flags: LBFActiveLB}
 	for p := rq.tasks.tail; p != nil; p = p.prev {
 		if v := CanMigrateTask(&me, p); v.OK {
 			s.move(now, p, cpu, target)
@@ -894,7 +878,7 @@ func (s *Scheduler) activeBalance(now int64, cpu topology.CPU) {
 
 // SetAttr changes tid's attributes: nice (set_user_nice), fair policy (__sched_setscheduler),
 // group (sched_move_task), the custom slice (sched_setattr's sched_runtime, v7.1 only:
-// [CPU.SetSlice], or [Entity.SetSlice] for a task that is not queued) and affinity
+// [RunQueue.SetSlice], or [Entity.SetSlice] for a task that is not queued) and affinity
 // (set_cpus_allowed_ptr, which moves a queued task off a CPU it may no longer use and
 // reschedules a running one so that it leaves at its next stop). A task whose dequeue was
 // delayed (v7.1) is still queued: each change dequeues and enqueues it around the change as the
@@ -911,10 +895,10 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	pol, nice := s.policyOf(tid, attr)
 	g := s.group(tid, attr.Group)
 	resched := false
-	if pol != e.policy || g != e.group {
+	if pol != e.class || g != e.group {
 		resched = rq.c.Requeue(e, n, func() {
 			e.SetGroup(g)
-			e.setPolicy(pol)
+			e.setClass(pol)
 		})
 	}
 	if nice != e.nice {

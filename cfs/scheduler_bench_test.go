@@ -29,7 +29,7 @@ func BenchmarkScheduler(b *testing.B) {
 // simulated second, past the start-up transient.
 func newBenchMachine(tb testing.TB, v Version) *smpMachine {
 	topo := topology.FourLLC()
-	m := newSMPMachine(tb, topo, 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(tb, topo, 1000, vparams(v))
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 48 {
 		m.spawn(m.cpuAt(i), sched.Attr{Nice: i % 5}, behaviour{run: 1 + rng.IntN(5), sleep: 1 + rng.IntN(10)})

@@ -88,7 +88,7 @@ func (m *smpMachine) nthThread(i int, ok func(*mthread) bool) (*mthread, bool) {
 func runSchedulerOps(t *testing.T, data []byte) {
 	v := schedVersions[int(data[0]&0x7f)%len(schedVersions)]
 	topo := fuzzTopos[int(data[0]&0x7f)/len(schedVersions)%len(fuzzTopos)]()
-	m := newSMPMachine(t, topo, 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 1000, vparams(v))
 	m.env.explaining = data[0]&0x80 != 0
 	for _, g := range fuzzGroups {
 		if err := m.s.AddGroup(g); err != nil {

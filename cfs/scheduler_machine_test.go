@@ -68,9 +68,9 @@ type smpMachine struct {
 	delayed int // checks that found a delayed-dequeue task (v7.1)
 }
 
-func newSMPMachine(tb testing.TB, topo *topology.Topology, hz int, o SchedulerOptions) *smpMachine {
+func newSMPMachine(tb testing.TB, topo *topology.Topology, hz int, p Params) *smpMachine {
 	env := &fakeEnv{tb: tb}
-	s := NewScheduler(o)
+	s := mustNew(tb, p)
 	if err := s.Start(sched.Config{Topology: topo, Hz: hz}, env); err != nil {
 		tb.Fatalf("Start: %v", err)
 	}

@@ -23,7 +23,7 @@ func forVersions(t *testing.T, f func(t *testing.T, v Version)) {
 
 func TestSchedulerTwoHogsOneCPU(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
-		m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{Version: v})
+		m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, vparams(v))
 		m.check = func() { m.checkInvariants() }
 		a := m.spawn(0, sched.Attr{}, behaviour{})
 		b := m.spawn(0, sched.Attr{}, behaviour{})
@@ -50,7 +50,7 @@ func TestSchedulerSpreadsHogs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			forVersions(t, func(t *testing.T, v Version) {
-				m := newSMPMachine(t, tc.topo, 250, SchedulerOptions{Version: v})
+				m := newSMPMachine(t, tc.topo, 250, vparams(v))
 				m.check = func() { m.checkInvariants() }
 				n := tc.topo.NumCPUs()
 				for range n {
@@ -69,7 +69,7 @@ func TestSchedulerSpreadsHogs(t *testing.T) {
 
 func TestSchedulerNewidlePull(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
-		m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{Version: v})
+		m := newSMPMachine(t, topology.TwoCPU(), 1000, vparams(v))
 		m.check = func() { m.checkInvariants() }
 		only0 := topology.CPUSetOf(0)
 		a := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
@@ -105,7 +105,7 @@ func TestSchedulerPinnedNeverMoves(t *testing.T) {
 
 func testSchedulerPinnedNeverMoves(t *testing.T, v Version) {
 	topo := topology.FourLLC()
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 250, vparams(v))
 	var pinned []sched.ID
 	for c := range topology.CPU(6) {
 		pinned = append(pinned, m.spawn(c, sched.Attr{Affinity: topology.CPUSetOf(c)}, behaviour{}))
@@ -166,7 +166,7 @@ func TestSchedulerWastedCoresGroupConstruction(t *testing.T) {
 func testWastedCores(t *testing.T, v Version, n int, mode GroupConstruction, app topology.CPUSet) {
 	smp := DefaultSMPParams(v)
 	smp.Groups = mode
-	m := newSMPMachine(t, topology.FourNode(), 250, SchedulerOptions{Version: v, SMP: &smp})
+	m := newSMPMachine(t, topology.FourNode(), 250, func() Params { p := vparams(v); p.SMP = smp; return p }())
 	m.check = func() { m.checkInvariants() }
 	for range n {
 		m.spawn(2, sched.Attr{Affinity: app}, behaviour{})
@@ -206,7 +206,7 @@ func TestSchedulerFourLLCConverges(t *testing.T) {
 }
 
 func testFourLLCConverges(t *testing.T, topo *topology.Topology, v Version, n int) {
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 250, vparams(v))
 	m.check = func() { m.checkInvariants() }
 	var ids []sched.ID
 	for range n {
@@ -260,7 +260,7 @@ func TestSchedulerBigLittleMisfit(t *testing.T) {
 
 func testBigLittleMisfit(t *testing.T, v Version) {
 	topo := topology.BigLittle()
-	m := newSMPMachine(t, topo, 250, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 250, vparams(v))
 	m.check = func() { m.checkInvariants() }
 	little := topology.CPUSetOf(4, 5, 6, 7)
 	a := m.spawn(4, sched.Attr{Affinity: little}, behaviour{})
@@ -282,7 +282,7 @@ func TestSchedulerExplains(t *testing.T) {
 }
 
 func testSchedulerExplains(t *testing.T, v Version) {
-	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topology.TwoCPU(), 1000, vparams(v))
 	m.env.explaining = true
 	only0 := topology.CPUSetOf(0)
 	var ids []sched.ID
@@ -308,7 +308,7 @@ func TestSchedulerMisuse(t *testing.T) {
 }
 
 func testSchedulerMisuse(t *testing.T, v Version) {
-	s := NewScheduler(SchedulerOptions{Version: v})
+	s := mustNew(t, vparams(v))
 	if err := s.Start(sched.Config{}, &fakeEnv{tb: t}); err == nil {
 		t.Errorf("Start with an empty config succeeded")
 	}
@@ -349,7 +349,7 @@ func TestSchedulerGroupsAndAttrs(t *testing.T) {
 }
 
 func testSchedulerGroupsAndAttrs(t *testing.T, v Version) {
-	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, vparams(v))
 	m.check = func() { m.checkInvariants() }
 	if err := m.s.AddGroup(sched.Group{ID: 1, Weight: 100}); err != nil {
 		t.Fatal(err)
@@ -403,7 +403,7 @@ func TestSchedulerStress(t *testing.T) {
 }
 
 func testSchedulerStress(t *testing.T, topo *topology.Topology, v Version) {
-	m := newSMPMachine(t, topo, 1000, SchedulerOptions{Version: v})
+	m := newSMPMachine(t, topo, 1000, vparams(v))
 	m.check = m.checkInvariants
 	for _, g := range []sched.Group{
 		{ID: 1, Weight: 100},
@@ -514,7 +514,7 @@ func TestSchedulerDelayed(t *testing.T) {
 	two := topology.TwoCPU()
 	only0 := topology.CPUSetOf(0)
 	setup := func(t *testing.T) (*smpMachine, sched.ID, sched.ID) {
-		m := newSMPMachine(t, two, 1000, SchedulerOptions{Version: V71})
+		m := newSMPMachine(t, two, 1000, vparams(V71))
 		m.check = m.checkInvariants
 		a := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
 		b := m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
@@ -576,15 +576,15 @@ func TestSchedulerDelayed(t *testing.T) {
 		}
 	})
 	t.Run("exit is never delayed", func(t *testing.T) {
-		m := newSMPMachine(t, two, 1000, SchedulerOptions{Version: V71})
+		m := newSMPMachine(t, two, 1000, vparams(V71))
 		m.check = m.checkInvariants
 		m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
 		m.spawn(0, sched.Attr{Affinity: only0}, behaviour{})
 		id := ineligibleRunning(t, m, 0)
 		m.stop(0, sched.Exit)
 		m.settle()
-		if _, ok := m.s.Task(id); ok || m.s.Tasks(0).Len() != 1 || m.s.CPU(0).NrRunning() != 1 {
-			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.Tasks(0).Len(), m.s.CPU(0).NrRunning())
+		if _, ok := m.s.Task(id); ok || m.s.Tasks(0).Len() != 1 || m.s.RunQueue(0).NrRunning() != 1 {
+			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.Tasks(0).Len(), m.s.RunQueue(0).NrRunning())
 		}
 	})
 }
@@ -594,7 +594,7 @@ func TestSchedulerDelayed(t *testing.T) {
 // sleep or exit of a thread that is not queued on the CPU.
 func TestSchedulerPanics(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
-		s := NewScheduler(SchedulerOptions{Version: v})
+		s := mustNew(t, vparams(v))
 		if err := s.Start(sched.Config{Topology: topology.TwoCPU(), Hz: 250}, &fakeEnv{tb: t}); err != nil {
 			t.Fatal(err)
 		}
@@ -609,8 +609,8 @@ func TestSchedulerPanics(t *testing.T) {
 			{"Wakeup(unknown)", func() { s.Wakeup(0, 7, 0, 0) }, "cfs: Scheduler: unknown thread t7"},
 			{"Wakeup(runnable)", func() { s.Wakeup(0, 0, 0, 0) }, "cfs: Scheduler.Wakeup of runnable thread t0"},
 			{"Stop(unknown)", func() { s.Stop(0, 0, 7, sched.Sleep) }, "cfs: Scheduler: unknown thread t7"},
-			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: CPU.Sleep of a task not queued on this CPU"},
-			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: CPU."},
+			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: RunQueue.Sleep of a task not queued on this CPU"},
+			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: RunQueue."},
 			{"SetAttr(unknown)", func() { s.SetAttr(0, 7, sched.Attr{}) }, "cfs: Scheduler: unknown thread t7"},
 		} {
 			assertPanics(t, tc.name, tc.f, tc.want)
@@ -622,7 +622,7 @@ func TestSchedulerPanics(t *testing.T) {
 // with rd->overload clear there is nothing to pull, but update_next_balance still brings
 // rq->next_balance forward to the base domain's idle interval before it gives up.
 func TestNewidleBalanceWithoutOverload(t *testing.T) {
-	m := newSMPMachine(t, topology.TwoCPU(), 1000, SchedulerOptions{})
+	m := newSMPMachine(t, topology.TwoCPU(), 1000, DefaultParams())
 	s := m.s
 	s.overload = false
 	base := &s.ds.Chain(0)[0]

@@ -6,7 +6,7 @@ package cfs
 // Period returns the scheduling period for nr runnable entities: the kernel's __sched_period.
 // It is Latency while nr <= NrLatency and nr * MinGranularity beyond, so that slices never
 // shrink below the minimum granularity.
-func Period(nr uint64, p Params) uint64 { return period(nr, &p) }
+func Period(nr uint64, p *Params) uint64 { return period(nr, p) }
 
 // period is Period without a copy of the parameters.
 func period(nr uint64, p *Params) uint64 {
@@ -22,7 +22,7 @@ func period(nr uint64, p *Params) uint64 {
 // the hierarchy, innermost first (se's weight added to a queue's load where se is not queued),
 // with v6.5's wmult __calc_delta. With BASE_SLICE the result is floored at MinGranularity, or
 // at IdleMinGranularity for an idle entity in a queue that is not all idle.
-func Slice(q *Queue, se *Entity, p Params) uint64 { return slice(q, se, &p) }
+func Slice(q *Queue, se *Entity, p *Params) uint64 { return slice(q, se, p) }
 
 // slice is Slice without a copy of the parameters.
 func slice(q *Queue, se *Entity, p *Params) uint64 {
@@ -56,13 +56,13 @@ func slice(q *Queue, se *Entity, p *Params) uint64 {
 
 // VSlice returns [Slice] converted to virtual time with se's weight: the kernel's
 // sched_vslice.
-func VSlice(q *Queue, se *Entity, p Params) uint64 {
+func VSlice(q *Queue, se *Entity, p *Params) uint64 {
 	return CalcDeltaFair(p.CalcDelta, Slice(q, se, p), se.load)
 }
 
 // WakeupGran returns the wakeup granularity converted to se's virtual time: the kernel's
 // wakeup_gran, calc_delta_fair(sysctl_sched_wakeup_granularity, se). A light se gets a larger
 // virtual granularity, so it needs a larger lead to preempt, and is preempted more easily.
-func WakeupGran(se *Entity, p Params) uint64 {
+func WakeupGran(se *Entity, p *Params) uint64 {
 	return CalcDeltaFair(p.CalcDelta, p.WakeupGranularity, se.load)
 }

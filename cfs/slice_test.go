@@ -25,7 +25,7 @@ func TestPeriod(t *testing.T) {
 		{"coarse: past nr_latency", coarse, 3, 12_000_000},
 	}
 	for _, tc := range tests {
-		if got := Period(tc.nr, tc.p); got != tc.want {
+		if got := Period(tc.nr, &tc.p); got != tc.want {
 			t.Errorf("%s: Period(%d) = %d, want %d", tc.name, tc.nr, got, tc.want)
 		}
 	}
@@ -33,8 +33,8 @@ func TestPeriod(t *testing.T) {
 
 // queueOf forks the given tasks at time 0 on a fresh CPU with parameters p and schedules once;
 // it returns the CPU.
-func queueOf(p Params, tasks ...*Entity) *CPU {
-	c := NewCPU(0, p)
+func queueOf(p Params, tasks ...*Entity) *RunQueue {
+	c := NewRunQueue(0, p)
 	for _, tk := range tasks {
 		c.Fork(nil, tk, 0)
 	}
@@ -43,7 +43,7 @@ func queueOf(p Params, tasks ...*Entity) *CPU {
 }
 
 func TestSlice(t *testing.T) {
-	p1, p8 := DefaultParams(), Preset(V65, 8)
+	p1, p8 := DefaultParams(), preset(V65, 8)
 	n0, n0b, n1, x := NewTask("n0", Normal, 0), NewTask("n0b", Normal, 0), NewTask("n1", Normal, 1), NewTask("x", Normal, 0)
 	i0, m0 := NewTask("idle", Idle, 0), NewTask("m0", Normal, 0)
 	e8a, e8b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
@@ -60,7 +60,7 @@ func TestSlice(t *testing.T) {
 	c10 := queueOf(p1, ten...)
 	tests := []struct {
 		name string
-		c    *CPU
+		c    *RunQueue
 		se   *Entity
 		p    Params
 		want uint64
@@ -75,7 +75,7 @@ func TestSlice(t *testing.T) {
 		{"ten tasks: period stretched to 7.5 ms, floored at min_granularity", c10, ten[3], p1, 750_000},
 	}
 	for _, tc := range tests {
-		if got := Slice(tc.c.Root(), tc.se, tc.p); got != tc.want {
+		if got := Slice(tc.c.Root(), tc.se, &tc.p); got != tc.want {
 			t.Errorf("%s: Slice(%v) = %d, want %d", tc.name, tc.se, got, tc.want)
 		}
 	}
@@ -84,10 +84,10 @@ func TestSlice(t *testing.T) {
 	c := queueOf(p1, NewTask("x", Normal, 0))
 	j := NewTask("j", Normal, 5)
 	c.attach(j)
-	if got := Slice(c.Root(), j, p1); got != 1479028 {
+	if got := Slice(c.Root(), j, &p1); got != 1479028 {
 		t.Errorf("Slice(joining nice 5) = %d, want 1479028", got)
 	}
-	if got := VSlice(c.Root(), j, p1); got != 4520969 {
+	if got := VSlice(c.Root(), j, &p1); got != 4520969 {
 		t.Errorf("VSlice(joining nice 5) = %d, want 4520969", got)
 	}
 }
@@ -100,20 +100,20 @@ func TestSliceHierarchy(t *testing.T) {
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	b.SetGroup(g)
 	c := queueOf(p, a, b)
-	if got := Slice(b.Queue(), b, p); got != 2999997 {
+	if got := Slice(b.Queue(), b, &p); got != 2999997 {
 		t.Errorf("Slice(grouped task) = %d, want 2999997", got)
 	}
 	// A second task in g: 3 tasks, so 6 ms * 1/2 * 1/2.
 	b2 := NewTask("b2", Normal, 0)
 	b2.SetGroup(g)
 	c.Wakeup(b2, 0)
-	if got := Slice(b.Queue(), b, p); got != 1499998 {
+	if got := Slice(b.Queue(), b, &p); got != 1499998 {
 		t.Errorf("Slice(task in a two-task group) = %d, want 1499998", got)
 	}
 	// Without ALT_PERIOD the period counts the entities of the task's own queue only.
 	q := p
 	q.AltPeriod = false
-	if got, want := Slice(b.Queue(), b, q), CalcDelta(DeltaWMult, CalcDelta(DeltaWMult, 6_000_000, NiceZeroLoad,
+	if got, want := Slice(b.Queue(), b, &q), CalcDelta(DeltaWMult, CalcDelta(DeltaWMult, 6_000_000, NiceZeroLoad,
 		LoadWeight{Weight: 2 << 20}), NiceZeroLoad, LoadWeight{Weight: 2 << 20}); got != want {
 		t.Errorf("Slice(no ALT_PERIOD) = %d, want %d", got, want)
 	}
@@ -131,7 +131,7 @@ func TestWakeupGran(t *testing.T) {
 		{NewTask("idle", Idle, 0), 341333333},
 	}
 	for _, tc := range tests {
-		if got := WakeupGran(tc.se, p); got != tc.want {
+		if got := WakeupGran(tc.se, &p); got != tc.want {
 			t.Errorf("WakeupGran(%v) = %d, want %d", tc.se, got, tc.want)
 		}
 	}
@@ -173,7 +173,7 @@ func TestSliceAltPeriodBeyondNrLatency(t *testing.T) {
 		{"ALT_PERIOD: 10 tasks on the CPU", alt, want(7_500_000)},
 		{"no ALT_PERIOD: 9 entities in g", own, want(6_750_000)},
 	} {
-		if got := Slice(big.Queue(), big, tc.p); got != tc.want {
+		if got := Slice(big.Queue(), big, &tc.p); got != tc.want {
 			t.Errorf("%s: Slice(big) = %d, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -185,7 +185,7 @@ func TestSliceAltPeriodBeyondNrLatency(t *testing.T) {
 // otherwise. With 8 CPUs ten tasks stretch the period to 30 ms and get just under 3 ms each
 // (the computed inverse truncates), so the floor decides.
 func TestSliceFloorMinGranularity(t *testing.T) {
-	p := Preset(V65, 8)
+	p := preset(V65, 8)
 	var normal, idle []*Entity
 	for range 10 {
 		normal = append(normal, NewTask("n", Normal, 0))
@@ -195,7 +195,7 @@ func TestSliceFloorMinGranularity(t *testing.T) {
 	cN, cI, cM := queueOf(p, normal...), queueOf(p, idle...), queueOf(p, mixedIdle, mixedNormal)
 	for _, tc := range []struct {
 		name string
-		c    *CPU
+		c    *RunQueue
 		se   *Entity
 		want uint64
 	}{
@@ -203,7 +203,7 @@ func TestSliceFloorMinGranularity(t *testing.T) {
 		{"ten SCHED_IDLE tasks, an all-idle queue: min_granularity", cI, idle[4], 3_000_000},
 		{"SCHED_IDLE next to a normal task: idle_min_granularity", cM, mixedIdle, 750_000},
 	} {
-		if got := Slice(tc.c.Root(), tc.se, p); got != tc.want {
+		if got := Slice(tc.c.Root(), tc.se, &p); got != tc.want {
 			t.Errorf("%s: Slice(%v) = %d, want %d", tc.name, tc.se, got, tc.want)
 		}
 	}

@@ -26,7 +26,7 @@ func benchTopo(n int) *topology.Topology {
 // per-CPU task counts, with a task list of 8 queued tasks for whichever CPU is found busiest.
 type balanceFixture struct {
 	env   LBEnv
-	src   *CPU
+	src   *RunQueue
 	list  TaskList
 	buf   []*Task
 	stats []CPUStat
@@ -46,7 +46,7 @@ func newBalanceFixture(n int, seed uint64) *balanceFixture {
 	ch := ds.Chain(0)
 	sd := &ch[len(ch)-1]
 	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: f.stats, Params: DefaultSMPParams(V65)}
-	f.src = NewCPU(1, DefaultParams())
+	f.src = NewRunQueue(1, DefaultParams())
 	for i := range 8 {
 		e := NewTask(fmt.Sprint(i), Normal, 0)
 		f.src.Wakeup(e, 1)
@@ -67,7 +67,7 @@ func (f *balanceFixture) pass() int {
 	if !ok {
 		return 0
 	}
-	me := MigrateEnv{LBEnv: &f.env, Src: src, SrcCPU: f.src, Now: 10_000_000, Migration: d.Migration, Imbalance: d.Imbalance,
+	me := MigrateEnv{LBEnv: &f.env, Src: src, SrcRQ: f.src, Now: 10_000_000, Migration: d.Migration, Imbalance: d.Imbalance,
 		Flags: LBFAllPinned, DstGroupMask: f.env.SD.Group(0).BalanceMask()}
 	var det Detach
 	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0])

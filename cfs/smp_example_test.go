@@ -55,7 +55,7 @@ func ExampleFindBusiestGroup() {
 func ExampleDetachTasks() {
 	t := topology.TwoCPU()
 	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
-	c1 := cfs.NewCPU(1, cfs.DefaultParams())
+	c1 := cfs.NewRunQueue(1, cfs.DefaultParams())
 	var list cfs.TaskList
 	for _, name := range []string{"running", "hot", "cold"} {
 		e := cfs.NewTask(name, cfs.Normal, 0)
@@ -70,7 +70,7 @@ func ExampleDetachTasks() {
 	for _, failed := range []int{0, 2} {
 		env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats,
 			NrBalanceFailed: failed, Params: cfs.DefaultSMPParams(cfs.V65)}
-		me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcCPU: c1, Now: now, Migration: cfs.MigrateTask, Imbalance: 2}
+		me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, Now: now, Migration: cfs.MigrateTask, Imbalance: 2}
 		chosen, d := cfs.DetachTasks(&me, &list, nil)
 		fmt.Println(chosen, d)
 	}
@@ -84,7 +84,8 @@ func ExampleDetachTasks() {
 func ExampleCanMigrateTask() {
 	t := topology.TwoCPU()
 	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
-	c1 := cfs.NewCPU(1, cfs.Preset(cfs.V71, 2))
+	p, _ := cfs.Preset("v7.1")
+	c1 := cfs.NewRunQueue(1, p.ForCPUs(2))
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	c1.Fork(nil, a, 0)
 	c1.Fork(nil, b, 0)
@@ -97,7 +98,7 @@ func ExampleCanMigrateTask() {
 	for _, v := range []cfs.Version{cfs.V65, cfs.V71} {
 		for _, m := range []cfs.MigrationType{cfs.MigrateTask, cfs.MigrateLoad} {
 			env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats, Params: cfs.DefaultSMPParams(v)}
-			me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcCPU: c1, Dst: cfs.NewCPU(0, cfs.Preset(cfs.V71, 2)), Now: 10_000_000, Migration: m}
+			me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, DstRQ: cfs.NewRunQueue(0, p.ForCPUs(2)), Now: 10_000_000, Migration: m}
 			d := cfs.CanMigrateTask(&me, task)
 			fmt.Printf("%v balancer, %v: %t (%v)\n", v, m, d.OK, d.Reason)
 		}
@@ -160,7 +161,10 @@ func (e *env) Explain(topology.CPU, sched.ID, string) {}
 // A Scheduler on TwoCPU: two hogs forked on cpu0 end up one per CPU.
 func ExampleScheduler() {
 	t := topology.TwoCPU()
-	s := cfs.NewScheduler(cfs.SchedulerOptions{Version: cfs.V65})
+	s, err := cfs.New(cfs.DefaultParams())
+	if err != nil {
+		panic(err)
+	}
 	e := &env{}
 	if err := s.Start(sched.Config{Topology: t, Hz: 250}, e); err != nil {
 		panic(err)

@@ -43,13 +43,43 @@ func IsLongSleeper(execStart, now uint64) bool {
 	return now-execStart > longSleepThreshold
 }
 
-// PlaceEntity returns the vruntime v6.5's place_entity gives se when it is enqueued on q at time
+// PlaceEntity returns where place_entity puts se when it is enqueued on q at time now (initial
+// for a new task), without changing anything. On classic CFS (v6.5) only V (q's min_vruntime)
+// and Vruntime are set, as described below; on an EEVDF version every field is, as described
+// on [Placement], and now is not read.
+//
+// v6.5: with initial (a fork) the base is q's min_vruntime plus, with START_DEBIT, one virtual
+// slice of se ([VSlice], computed as if se were already queued); on a wakeup the base is
+// min_vruntime minus Latency (MinGranularity for an idle entity), halved with
+// GENTLE_FAIR_SLEEPERS. The vruntime is the later of se.Vruntime and the base, so that sleeping
+// never earns more credit than that, or the base itself for a long sleeper ([IsLongSleeper]).
+//
+// EEVDF (v6.6, v7.1): the slice becomes Params.DefaultSlice unless se has a custom slice
+// (v7.1). With PLACE_LAG and a non-empty queue (v7.1: and a non-zero saved lag) the entity
+// keeps its saved virtual lag, inflated so that its own arrival, which pulls the average
+// towards it, does not shrink it:
+//
+//	lag = VLag · (W + w) / W      (s64 arithmetic, truncating division; W = 1 if it is 0)
+//
+// where W is the queue's averaging weight (timeline plus queued running entity) and w se's own;
+// v6.6 divides with div_s64, whose divisor is 32 bits. The vruntime is V - lag. The deadline is
+// the vruntime plus the virtual slice, halved for a new task with PLACE_DEADLINE_INITIAL; in
+// v7.1 an entity that left without sleeping gets its relative deadline back instead
+// (PLACE_REL_DEADLINE). The complexity is O(1).
+func PlaceEntity(q *Queue, se *Entity, initial bool, now uint64, p *Params) Placement {
+	if p.Version.EEVDF() {
+		return placeEEVDF(q, se, initial, p)
+	}
+	return Placement{V: q.minVruntime, Vruntime: placeClassic(q, se, initial, now, p)}
+}
+
+// placeClassic returns the vruntime v6.5's place_entity gives se when it is enqueued on q at time
 // now, without changing anything. With initial (a fork) the base is q's min_vruntime plus, with
 // START_DEBIT, one virtual slice of se ([VSlice], computed as if se were already queued); on a
 // wakeup the base is min_vruntime minus Latency (MinGranularity for an idle entity), halved with
 // GENTLE_FAIR_SLEEPERS. The result is the later of se.Vruntime and the base, so that sleeping
 // never earns more credit than that, or the base itself for a long sleeper ([IsLongSleeper]).
-func PlaceEntity(q *Queue, se *Entity, initial bool, now uint64, p Params) uint64 {
+func placeClassic(q *Queue, se *Entity, initial bool, now uint64, p *Params) uint64 {
 	v := q.minVruntime
 	if initial && p.StartDebit {
 		v += VSlice(q, se, p)

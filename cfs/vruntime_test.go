@@ -66,7 +66,7 @@ func TestPlaceEntity(t *testing.T) {
 	q := c.Root()
 	q.minVruntime = mv
 	c.Curr().Vruntime = mv
-	task := func(policy Policy, nice int, v, execStart uint64) *Entity {
+	task := func(policy Class, nice int, v, execStart uint64) *Entity {
 		e := NewTask("e", policy, nice)
 		e.Vruntime, e.ExecStart = v, execStart
 		c.attach(e)
@@ -93,14 +93,14 @@ func TestPlaceEntity(t *testing.T) {
 		{"fork: parent far ahead keeps the child there", task(Normal, 0, mv+1<<30, 0), true, 10, gentle, mv + 1<<30},
 	}
 	for _, tc := range tests {
-		if got := PlaceEntity(q, tc.se, tc.initial, tc.now, tc.p); got != tc.want {
-			t.Errorf("%s: PlaceEntity(initial=%t) = %d, want %d (min_vruntime%+d)", tc.name, tc.initial, got, tc.want, int64(got-mv))
+		if got := placeClassic(q, tc.se, tc.initial, tc.now, &tc.p); got != tc.want {
+			t.Errorf("%s: placeClassic(initial=%t) = %d, want %d (min_vruntime%+d)", tc.name, tc.initial, got, tc.want, int64(got-mv))
 		}
 	}
 	// Across the wrap: a fresh queue's min_vruntime is 2^64 - 2^20 and a sleeper whose vruntime
 	// has wrapped past 0 is after it, so it keeps its vruntime.
 	q.minVruntime = InitialMinVruntime
-	if got := PlaceEntity(q, task(Normal, 0, 5, 1), false, 10, gentle); got != 5 {
-		t.Errorf("PlaceEntity(wrapped vruntime 5 against min_vruntime 2^64-2^20) = %d, want 5", got)
+	if got := placeClassic(q, task(Normal, 0, 5, 1), false, 10, &gentle); got != 5 {
+		t.Errorf("placeClassic(wrapped vruntime 5 against min_vruntime 2^64-2^20) = %d, want 5", got)
 	}
 }

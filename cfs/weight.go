@@ -100,19 +100,19 @@ type LoadWeight struct {
 	InvWeight uint32
 }
 
-// TaskLoad returns the load of a task with the given policy and nice level: the kernel's
+// TaskLoad returns the load of a task with the given class and nice level: the kernel's
 // set_load_weight. A SCHED_IDLE task gets scale_load(3) with inverse WMULT_IDLEPRIO whatever its
 // nice; any other task gets scale_load of the table weight and the table inverse. TaskLoad
-// panics if nice is outside [MinNice, MaxNice] or policy is not a known [Policy].
-func TaskLoad(policy Policy, nice int) LoadWeight {
+// panics if nice is outside [MinNice, MaxNice] or class is not a known [Class].
+func TaskLoad(class Class, nice int) LoadWeight {
 	checkNice("TaskLoad", nice)
-	switch policy {
+	switch class {
 	case Idle:
 		return LoadWeight{Weight: ScaleLoad(WeightIdlePrio), InvWeight: WMultIdlePrio}
 	case Normal, Batch:
 		return LoadWeight{Weight: ScaleLoad(Weight(nice)), InvWeight: InvWeight(nice)}
 	}
-	panic(fmt.Sprintf("cfs: TaskLoad: unknown policy %d", policy))
+	panic(fmt.Sprintf("cfs: TaskLoad: unknown class %d", class))
 }
 
 // Add returns lw with inc added to its weight and its inverse invalidated: update_load_add.

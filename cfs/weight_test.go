@@ -76,7 +76,7 @@ func TestScaleLoad(t *testing.T) {
 
 func TestTaskLoad(t *testing.T) {
 	tests := []struct {
-		policy Policy
+		policy Class
 		nice   int
 		want   LoadWeight
 	}{
@@ -124,7 +124,7 @@ func TestWeightPanics(t *testing.T) {
 	}{
 		{"Weight(-21)", func() { Weight(-21) }, "cfs: Weight: nice -21 outside [-20, 19]"},
 		{"InvWeight(20)", func() { InvWeight(20) }, "cfs: InvWeight: nice 20 outside [-20, 19]"},
-		{"TaskLoad bad policy", func() { TaskLoad(Policy(9), 0) }, "cfs: TaskLoad: unknown policy 9"},
+		{"TaskLoad bad class", func() { TaskLoad(Class(9), 0) }, "cfs: TaskLoad: unknown class 9"},
 	}
 	for _, tc := range tests {
 		assertPanics(t, tc.name, tc.f, tc.msg)

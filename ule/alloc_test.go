@@ -25,7 +25,7 @@ func TestZeroAllocs(t *testing.T) {
 	moves := make([]Move, 0, 64)
 	// A Scheduler on the 2-socket SMT fixture running a sleep/wake/tick cycle.
 	env := &fakeEnv{}
-	sc := New(LegacyParams())
+	sc := mustNew(t, LegacyParams())
 	top := topology.Uniform(2, 1, 1, 2, 2)
 	if err := sc.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127}, env); err != nil {
 		t.Fatal(err)

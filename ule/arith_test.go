@@ -512,7 +512,7 @@ func TestParamsDerived(t *testing.T) {
 		}
 	}
 	l := ule.LegacyParams()
-	if l.PreemptThresh != 48 || !l.PreemptAtThresh || l.StaticBoost != 136 || !l.StealSkipsHead {
+	if l.PreemptThresh != 48 || !l.PreemptAtThresh || l.StaticBoost != 136 || l.CalendarSteal != ule.StealSkipFirst {
 		t.Errorf("LegacyParams() = %+v", l)
 	}
 }

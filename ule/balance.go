@@ -43,7 +43,15 @@ func (s *System) Move(from, to topology.CPU) (*Thread, uint8) {
 // Balance moves the threads and appends one Move per action to moves, which it returns; the
 // caller delivers the kicks. rnd is self's generator. The complexity is O(CPUs) searches of
 // O(CPUs) each at worst.
+//
+// With Params.SMP = SMP2008 it is the 2008 balancer instead (balance2008 in smp2008.go): per
+// group, from the root down, one combined search for the least and most loaded CPU and
+// sched_balance_pair moving half the difference rounded up; the combined search finds no low
+// CPU below a group with children, so only leaf groups are balanced.
 func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
+	if s.Params.SMP == SMP2008 {
+		return s.balance2008(s.Topology.Root(), moves)
+	}
 	root := s.Topology.Root()
 	hmask := s.all
 	for {

@@ -222,7 +222,7 @@ func BenchmarkClockTick(b *testing.B) {
 		env := &fakeEnv{}
 		p := DefaultParams()
 		p.Balance = false // the balancer runs once a second; BenchmarkBalance measures it
-		s := New(p)
+		s := mustNew(b, p)
 		if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
 			b.Fatal(err)
 		}

@@ -127,8 +127,12 @@ func (c *CPUState) Queued() iter.Seq[*Thread] {
 	}
 }
 
-// Slice returns tdq_slice: the slice of a time-sharing thread here, SliceFor(SysLoad, …).
+// Slice returns tdq_slice: the slice of a time-sharing thread here, SliceFor(SysLoad, …);
+// sched_slice with Params.FixedSlice, which predates tdq_slice.
 func (c *CPUState) Slice() int {
+	if c.p.FixedSlice {
+		return c.p.SliceTicks()
+	}
 	return SliceFor(int(c.SysLoad), c.p.SliceTicks(), c.p.SliceMinTicks())
 }
 

@@ -7,6 +7,7 @@ package ule_test
 // derived in a comment from sched_ule.c (main @3521c70f, legacy @366ae94e).
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/schedkit/schedkit/runq"
@@ -75,7 +76,7 @@ func TestShouldPreempt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, why := ule.ShouldPreempt(tc.p, tc.pri, tc.cpri, tc.remote)
+			got, why := ule.ShouldPreempt(tc.pri, tc.cpri, tc.remote, tc.p)
 			if got != tc.want || why.Rule != tc.rule {
 				t.Errorf("ShouldPreempt(%d, %d, %v) = %v (%v), want %v by rule %d", tc.pri, tc.cpri, tc.remote, got, why, tc.want, tc.rule)
 			}
@@ -107,7 +108,7 @@ func TestPreemptReasonString(t *testing.T) {
 		{&main, 56, 120, false, "pri 56 not < preempt_thresh 40, cpri 120: no preemption"},
 	}
 	for _, tc := range tests {
-		if _, why := ule.ShouldPreempt(tc.p, tc.pri, tc.cpri, tc.remote); why.String() != tc.want {
+		if _, why := ule.ShouldPreempt(tc.pri, tc.cpri, tc.remote, tc.p); why.String() != tc.want {
 			t.Errorf("ShouldPreempt(%d, %d, %v) explains %q, want %q", tc.pri, tc.cpri, tc.remote, why.String(), tc.want)
 		}
 	}
@@ -388,6 +389,8 @@ func TestStealFrom(t *testing.T) {
 	if got := ule.StealFrom(c, 1); got != only {
 		t.Errorf("legacy with a lone thread: StealFrom = %v, want it as the last resort", got)
 	}
+	// Main in 2024 (@366ae94e) sets first once: the head is the fallback even though the
+	// thread visited after it may not run on the thief.
 	notThere := newThread(2, 210, twoCPU)
 	notThere.Affinity = topology.CPUSetOf(0)
 	c.Add(notThere, 0)
@@ -400,6 +403,13 @@ func TestStealFrom(t *testing.T) {
 	if got := ule.StealFrom(c, 1); got != only {
 		t.Errorf("pinned real-time thread: StealFrom = %v, want the batch head", got)
 	}
+	// FreeBSD 10-14 (@d8d5f036): first = td for every thread visited, so the fallback tests
+	// the last thread visited, notThere, which may not run on cpu1: nothing is stolen.
+	p.CalendarSteal = ule.StealSkipPrevious
+	if got := ule.StealFrom(c, 1); got != nil {
+		t.Errorf("StealSkipPrevious, tail not allowed: StealFrom = %v, want nil", got)
+	}
+	p.CalendarSteal = ule.StealSkipFirst
 	c.Remove(only)
 	if got := ule.StealFrom(c, 1); got != nil {
 		t.Errorf("nothing eligible: StealFrom = %v", got)
@@ -409,6 +419,75 @@ func TestStealFrom(t *testing.T) {
 	c.Add(idle, 0)
 	if got := ule.StealFrom(c, 1); got != idle {
 		t.Errorf("idle range: StealFrom = %v", got)
+	}
+}
+
+// The four forms of the calendar steal on queues whose first thread is eligible and whose last
+// is not, worked out from runq_steal_from in each source (see CalendarSteal for the commits:
+// freebsd/freebsd-src @d8d5f036 and sobomax/freebsd14_vendor @0f7ff342 for SkipPrevious,
+// OlCe2/freebsd-src @366ae94e for SkipFirst, oza/FreeBSD-8.0-dyntick @cff798ab for
+// OneQueue). Legacy placement with tdq_idx = tdq_ridx = r: priority p goes to queue
+// (64*(p-136)/88 + r) % 64, so at r = 0 priority 200 is queue 46, 205 queue 50, 210 queue 53,
+// 220 queue 61; at r = 5 they are 51, 55, 58 and 2.
+func TestStealFromCalendarForms(t *testing.T) {
+	type th struct {
+		pri     uint8
+		allowed bool // may run on the thief, cpu1
+	}
+	all := []ule.CalendarSteal{ule.StealFirstEligible, ule.StealSkipFirst, ule.StealSkipPrevious, ule.StealOneQueue}
+	for _, tc := range []struct {
+		name string
+		ridx uint8
+		ths  []th
+		want [4]int // thread number (1-based) per form in the order of all, 0 for nil
+	}{
+		// One queue [t1 allowed, t2 not], ridx 0, so a single pass. FirstEligible: t1.
+		// SkipFirst: first = t1, t2 refused, fallback t1. SkipPrevious and OneQueue: first =
+		// t1, t2 refused and first = t2; the fallback tests t2 (refused; OneQueue has no
+		// fallback at all): nil.
+		{"head allowed, tail not, ridx 0", 0, []th{{200, true}, {200, false}}, [4]int{1, 1, 0, 0}},
+		// The same queue at 51 with ridx 5: the second pass from queue 0 visits t1 again with
+		// first set, and every form takes it.
+		{"head allowed, tail not, ridx 5", 5, []th{{200, true}, {200, false}}, [4]int{1, 1, 1, 1}},
+		// Two queues at 46 [t1] and 53 [t2 allowed, t3 not]: t2 follows a visited thread in
+		// every skipping form except OneQueue, whose only pass looks at queue 46 and has no
+		// fallback.
+		{"two queues, ridx 0", 0, []th{{200, true}, {210, true}, {210, false}}, [4]int{1, 2, 2, 0}},
+		// ridx 5: t1 at 51, t2 at 55, t3 (refused) at 2. FirstEligible runs from 5: t1.
+		// SkipFirst and SkipPrevious: first = t1, then t2 is allowed: t2. OneQueue: pass 1
+		// looks at 51 only (first set), pass 2 at 2 only: t3 refused, no fallback: nil.
+		{"one queue per pass, ridx 5", 5, []th{{200, true}, {205, true}, {220, false}}, [4]int{1, 2, 2, 0}},
+		// A lone thread below ridx (queue 2 at ridx 5): pass 1 finds nothing; pass 2 visits it
+		// first. SkipFirst and SkipPrevious fall back to it; OneQueue (8.0) cannot steal it.
+		{"lone thread below ridx", 5, []th{{220, true}}, [4]int{1, 1, 1, 0}},
+		// A lone thread at or after ridx: OneQueue's second pass revisits it with first set.
+		{"lone thread above ridx", 5, []th{{200, true}}, [4]int{1, 1, 1, 1}},
+		// ridx 0 and a lone thread: OneQueue makes one pass and never returns the first thread.
+		{"lone thread, ridx 0", 0, []th{{200, true}}, [4]int{1, 1, 1, 0}},
+	} {
+		for i, mode := range all {
+			t.Run(fmt.Sprintf("%s/%v", tc.name, mode), func(t *testing.T) {
+				p := ule.LegacyParams()
+				p.CalendarSteal = mode
+				c := ule.NewCPUState(0, &p)
+				c.Idx, c.Ridx = tc.ridx, tc.ridx
+				for j, x := range tc.ths {
+					th := newThread(j+1, x.pri, twoCPU)
+					if !x.allowed {
+						th.Affinity = topology.CPUSetOf(0)
+					}
+					c.Add(th, 0)
+				}
+				got := ule.StealFrom(c, 1)
+				gotID := 0
+				if got != nil {
+					gotID = int(got.ID)
+				}
+				if gotID != tc.want[i] {
+					t.Errorf("StealFrom(%v, ridx %d) = t%d, want t%d (0 = nil)", mode, tc.ridx, gotID, tc.want[i])
+				}
+			})
+		}
 	}
 }
 

@@ -90,8 +90,12 @@
 // An idle CPU steals (Steal: tdq_idled from the idle loop, tdq_trysteal from sched_switch with
 // a limit of trysteal_limit levels): it looks for a CPU with load >= steal_thresh (2) and a
 // transferable thread in its own group, then the sibling group, then higher, and takes the first
-// thread in priority order that may run on it (StealFrom). Legacy kernels never took the head of
-// the victim's calendar when another thread qualified (runq_steal_from's quirk, StealSkipsHead).
+// thread in priority order that may run on it (StealFrom). Legacy kernels avoided the head of
+// the victim's calendar (runq_steal_from's quirk), in forms that changed over the years
+// (Params.CalendarSteal): until FreeBSD 14 "first = td" ran for every thread visited, so the
+// fallback tested the last thread visited and a queue whose head was eligible and whose tail was
+// not gave nothing; main in 2024 set it once and fell back to the head; FreeBSD 7-9.0 also
+// looked at only one queue per pass.
 // Once a second, give or take half, the first CPU runs the balancer (Balance: sched_balance),
 // which moves one thread from each of the most loaded CPUs to a less loaded one.
 //
@@ -106,6 +110,8 @@
 //     with the remote CPU's running thread instead of the queue's lowest priority before and
 //     after the add, and its interactive priority divides before it multiplies ((48/30)*score,
 //     so score 20 gives 108 instead of 120).
+//   - "freebsd9" (FreeBSD9Params): ULE as FreeBSD 7.1 to 9.0 shipped it, the scheduler of
+//     seed 001 (see below).
 //   - "seed000" and "seed000-psX-ptY" (Seed000Params): legacy with the two knobs of Mateusz
 //     Guzik's 2023 patch "ule: queue partial slice users on tdq_realtime and enable more
 //     preemption" (seed 000), which never landed: kern.sched.pick_short and preempt_thresh
@@ -128,6 +134,66 @@
 // rows (0,48), (0,224) and (1,48) and not at all in (1,224). In (0,224) the wake-up does
 // preempt, but the preempted hog goes back to the head of the queue being drained and is chosen
 // again; in (1,48) gzip is first in line but nothing preempts the hog until its slice ends.
+//
+// # FreeBSD 9.0 (preset "freebsd9")
+//
+// Steve Kargl's 2011 measurements (seed 001) ran the ULE of FreeBSD 7.1-9.0, before Alexander
+// Motin's 2012 rework of its SMP code. The preset is the legacy machinery with the knobs below,
+// read in FreeBSD 8.0-RELEASE's sys/kern/sched_ule.c (oza/FreeBSD-8.0-dyntick
+// @cff798ab6107a9726ceff9219ac8c0272e7fe327). No releng/9.0 copy of the file was found in the
+// sources available; 9.0 is taken to match 8.0 in these functions apart from the cpumask_t →
+// cpuset_t change of 2011 and the priority renumbering, which the differences below account for.
+// Differences from "legacy" (2024):
+//
+//   - Balancer (Params.SMP = SMP2008; sched_balance, sched_balance_group, sched_balance_pair):
+//     from the root down, each group runs one combined search (sched_both) for its least and
+//     most loaded CPU and moves ceil(diff/2) threads (at most the donor's transferable count)
+//     by tdq_move, stopping after the first pair that moved anything; a pair that moves nothing
+//     drops the donor (if it has nothing transferable) or the receiver and searches again. Loads
+//     2 and 1 become 1 and 2: the imbalance changes sides. The combined search's reset slip
+//     (lgroup.cs_load = 0 where hgroup was meant) finds no low CPU under a group with children,
+//     so only leaf groups are balanced; across packages or caches the balancer does nothing.
+//     The legacy balancer moves one thread per pair over the whole tree, weighs loads by 256
+//     with a random tie-break and asks a lone running thread to re-pick (TDF_PICKCPU), which
+//     2008 could not. balance_interval = realstathz and the period
+//     max(balance_interval/2, 1) + random() % balance_interval are the same; the first period is
+//     drawn at boot (sched_setup_smp calls sched_balance) instead of being balance_interval.
+//   - Searches (cpu_search, cpu_compare: Lowest2008, Highest2008, Both2008): plain loads, no
+//     random tie-break, a leaf's CPUs from the lowest id up, children first to last, strict
+//     comparisons, so ties go to the lowest-numbered CPU; the highest search carries the best
+//     load into later children (the same slip), so a later CPU must beat it.
+//   - Idle stealing (tdq_idled): steal_thresh = min(fls(ncpu) - 1, 3) (StealThresh -1: 1 on 2
+//     CPUs, 2 on 4, 3 from 8), 1 inside an SMT group; the thief climbs to the parent (no
+//     sibling shortcut), and each candidate leaves the mask whether it yields a thread or not.
+//     There is no tdq_trysteal (TryStealLimit 0), and the idle loop calls tdq_idled on every
+//     pass (AlwaysSteal).
+//   - The first-thread quirk (CalendarSteal = StealOneQueue): runq_steal_from looks at one
+//     queue per pass (the first non-empty one at or after tdq_ridx, then the first of all if
+//     ridx is not 0), never returns the first thread it visits on that visit and has no
+//     fallback: a CPU with one thread running and one queued gives the queued one up only when
+//     ridx is not 0 and its queue is at or after ridx. Balancing and stealing both go through it.
+//   - Placement (sched_pickcpu): the previous CPU if it idles, or if the thread ran there within
+//     2*affinity ticks and it runs worse priority; otherwise the least loaded CPU running worse
+//     priority in the lowest group that is still cache-affine (SCHED_AFFINITY at its cg_level),
+//     else the least loaded CPU of the machine; the waking CPU wins if it runs worse priority
+//     and the choice is busy, whatever its load.
+//   - tickincr and realstathz: the same formulas (realstathz = stathz or hz, tickincr =
+//     max(1, (hz << 10)/realstathz)); sched_slice = realstathz/10 for every thread whatever the
+//     load (FixedSlice: no tdq_slice, no sched_slice_min), and a forked child reschedules after
+//     one tick.
+//   - The 64-queue layout: the same three run queues of 64 queues (RQ_PPQ 4) and the
+//     tdq_idx/tdq_ridx calendar as legacy, but 9.0 numbered priorities 0-47 interrupt, 48-79
+//     real-time, 80-119 kernel, 120-223 time sharing (priority.h of 2011), with 32 interactive
+//     and 72 batch priorities. The model keeps legacy's numbers (136-223 batch): a thread using
+//     all its CPU gets 203 in both, in calendar slot 48 instead of 45, so equal hogs keep their
+//     order; interrupt and real-time threads sit in other queues than in 9.0.
+//
+// Not modelled: the 2008 tdq_notify compares the woken thread with the remote CPU's running
+// thread rather than the queue's best priority before the add, and its remote-preemption rule
+// stops at PRI_MAX_REALTIME; %CPU was charged per hz tick (sched_tick) rather than in
+// sched_clock; the interactive priority divided before it multiplied; ULE of FreeBSD 7.0 (before
+// the cpu_group topology code) and 7.1's differences from 8.0 were not read, so there is no
+// "freebsd7" preset.
 //
 // # The Scheduler
 //
@@ -173,10 +239,12 @@
 //	cpu_search_highest, sched_highest       System.Highest
 //	sched_pickcpu, SCHED_AFFINITY           System.PickCPU
 //	tdq_steal, runq_steal_pred              StealFrom
-//	runq_steal_from (legacy quirk)          Params.StealSkipsHead
+//	runq_steal_from (legacy quirk)          Params.CalendarSteal, CalendarSteal
 //	tdq_idled, tdq_trysteal                 System.Steal (limit 0 or trysteal_limit)
 //	tdq_move                                System.Move
 //	sched_balance_group, sched_balance_pair System.Balance
+//	cpu_search, cpu_compare (2008)          System.Lowest2008, Highest2008, Both2008 (Params.SMP)
+//	steal_thresh (2008 default)             System.StealThreshold
 //	sched_add                               System.Add
 //	sched_switch, sched_throw               System.Switch
 //	sched_sleep, sched_wakeup               Thread.Sleep, Thread.WakeAccount
@@ -191,7 +259,10 @@
 // Main: mchoo7/freebsd-src sys/kern/sched_ule.c @3521c70fa20cb998249455b3157c49b5c76262d6 (a
 // fork tracking main in 2026; upstream reviews D45387-D45393). Legacy: OlCe2/freebsd-src
 // sys/kern/sched_ule.c @366ae94e2732ac400423aa3b111336e07c3aa779, just before the rework. The
-// tests cite them case by case.
+// FreeBSD 10-14 form of runq_steal_from: freebsd/freebsd-src @d8d5f03610e905815989a61bef515126c14bd736
+// and sobomax/freebsd14_vendor @0f7ff3427c99afe8b7a0ccf8638dc10aed02c3f8. FreeBSD 7.1-9.0:
+// oza/FreeBSD-8.0-dyntick @cff798ab6107a9726ceff9219ac8c0272e7fe327. The tests cite them case by
+// case.
 //
 // # Cost and concurrency
 //

@@ -146,7 +146,7 @@ func ExampleShouldPreempt() {
 		{&legacy, 48, 150, false}, // legacy's threshold is inclusive
 		{&main, 200, 255, false},  // an idle CPU
 	} {
-		_, why := ule.ShouldPreempt(c.p, c.pri, c.cpri, c.remote)
+		_, why := ule.ShouldPreempt(c.pri, c.cpri, c.remote, c.p)
 		fmt.Println(why)
 	}
 	// Output:
@@ -223,12 +223,12 @@ func ExampleSeed000Params() {
 func ExamplePreset() {
 	fmt.Println(ule.Presets())
 	p, _ := ule.Preset("legacy")
-	fmt.Println(p.Version, p.PreemptThresh, p.StealSkipsHead)
+	fmt.Println(p.Version, p.PreemptThresh, p.CalendarSteal)
 	_, err := ule.Preset("4bsd")
 	fmt.Println(err != nil)
 	// Output:
-	// [legacy main seed000 seed000-ps0-pt224 seed000-ps0-pt48 seed000-ps1-pt224 seed000-ps1-pt48]
-	// legacy 48 true
+	// [freebsd9 legacy main seed000 seed000-ps0-pt224 seed000-ps0-pt48 seed000-ps1-pt224 seed000-ps1-pt48]
+	// legacy 48 SkipFirst
 	// true
 }
 
@@ -249,7 +249,10 @@ func (printEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 
 // The Scheduler composes state and decisions into the machine interface of bench/sim.
 func ExampleScheduler() {
-	s := ule.New(ule.DefaultParams())
+	s, err := ule.New(ule.DefaultParams())
+	if err != nil {
+		panic(err)
+	}
 	top := topology.Uniform(1, 1, 1, 2, 1)
 	if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127}, printEnv{}); err != nil {
 		panic(err)

@@ -42,9 +42,9 @@ func runSchedulerOps(t *testing.T, ops []byte) {
 			a := sched.Attr{Nice: int(arg%41) - 20}
 			switch op >> 3 % 8 {
 			case 1:
-				a.Class, a.RTPrio = sched.RR, int(arg%32)
+				a.Class, a.RTPrio, a.RTScale = sched.RR, int(arg%32), sched.RTFreeBSD
 			case 2:
-				a.Class, a.RTPrio = sched.FIFO, int(arg%32)
+				a.Class, a.RTPrio, a.RTScale = sched.FIFO, int(arg%32), sched.RTFreeBSD
 			case 3:
 				a.Class = sched.Idle
 			case 4:
@@ -102,7 +102,7 @@ func runSchedulerOps(t *testing.T, ops []byte) {
 				a.Affinity = topology.CPUSetOf(cpu)
 			}
 			if op&0x40 != 0 {
-				a.Class, a.RTPrio = sched.RR, int(arg%32)
+				a.Class, a.RTPrio, a.RTScale = sched.RR, int(arg%32), sched.RTFreeBSD
 			}
 			m.s.SetAttr(m.now, id, a)
 			m.check()

@@ -35,10 +35,20 @@ type testMachine struct {
 	runs map[sched.ID]int
 }
 
+// mustNew returns New(p) or fails the test.
+func mustNew(t testing.TB, p Params) *Scheduler {
+	t.Helper()
+	s, err := New(p)
+	if err != nil {
+		t.Fatalf("New(%s): %v", p.Name, err)
+	}
+	return s
+}
+
 func newTestMachine(t testing.TB, p Params, top *topology.Topology) *testMachine {
 	t.Helper()
 	env := &fakeEnv{}
-	s := New(p)
+	s := mustNew(t, p)
 	cfg := sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 0}
 	if err := s.Start(cfg, env); err != nil {
 		t.Fatalf("Start: %v", err)

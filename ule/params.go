@@ -68,7 +68,8 @@ type Params struct {
 	// StealIdle is kern.sched.ule.steal_idle: an idle CPU steals from a loaded one.
 	StealIdle bool
 	// StealThresh is kern.sched.ule.steal_thresh (2): a CPU is a victim only with at least this
-	// load (running thread included).
+	// load (running thread included). -1 derives FreeBSD 7-9.0's default from the CPU count,
+	// min(fls(mp_ncpus) - 1, 3) (System.StealThreshold).
 	StealThresh int
 	// TryStealLimit is kern.sched.ule.trysteal_limit (2): how many topology levels
 	// tdq_trysteal climbs when a CPU is about to go idle in sched_switch.
@@ -77,10 +78,19 @@ type Params struct {
 	// not only when the switch count changed.
 	AlwaysSteal bool
 
-	// StealSkipsHead is the legacy runq_steal_from quirk: the stealer never takes the first
-	// thread it visits in the timeshare calendar (the one that would run next on the victim)
-	// unless no other thread qualifies. Main removed it (D45388). No sysctl.
-	StealSkipsHead bool
+	// CalendarSteal is the form of runq_steal_from (tdq_steal's search of the victim's
+	// time-sharing calendar) of the kernel generation modelled: StealFirstEligible in main,
+	// StealSkipFirst in the 2024 code of preset "legacy", StealSkipPrevious in FreeBSD 10-14
+	// releases, StealOneQueue in FreeBSD 7-9.0. No sysctl.
+	CalendarSteal CalendarSteal
+	// SMP selects the generation of the multiprocessor code: the CPU searches, sched_pickcpu,
+	// tdq_idled (and whether tdq_trysteal exists) and the balancer. SMPRework (2012 and later)
+	// or SMP2008 (FreeBSD 7.1-9.0). No sysctl.
+	SMP SMPCode
+	// FixedSlice gives every thread the whole sched_slice, whatever the CPU's load, as before
+	// the load-dependent tdq_slice (FreeBSD 9.0 and earlier); a forked child gets one tick
+	// before its first reschedule (ts_slice = 1). No sysctl.
+	FixedSlice bool
 	// PickShort is kern.sched.pick_short from the 2023 patch of seed 000, which never landed:
 	// a batch thread whose last run ended before its slice did (it slept or was preempted) is
 	// queued by priority with the real-time-range threads instead of in the calendar. See the
@@ -117,7 +127,7 @@ func DefaultParams() Params {
 // differs in tdq_notify and in the rounding of the interactive priority, see the package doc):
 // three 64-queue run queues, the 0-15/16-47/48-87/88-223/224-255 layout, preemption at
 // priority <= 48, the tdq_idx/tdq_ridx calendar and the stealing quirk that avoids the head of
-// the calendar.
+// the calendar (StealSkipFirst).
 func LegacyParams() Params {
 	p := DefaultParams()
 	p.Name = "ule-legacy"
@@ -125,7 +135,33 @@ func LegacyParams() Params {
 	p.PreemptThresh = int(legacyLayout.MinKern)
 	p.PreemptAtThresh = true
 	p.StaticBoost = int(legacyLayout.MinBatch)
-	p.StealSkipsHead = true
+	p.CalendarSteal = StealSkipFirst
+	return p
+}
+
+// FreeBSD9Params returns ULE as FreeBSD 7.1 to 9.0 shipped it (preset "freebsd9"): the kernel
+// Steve Kargl measured in seed 001 (December 2011). It is the legacy machinery (three 64-queue
+// run queues, the tdq_idx/tdq_ridx calendar, signed SCHED_AFFINITY, preemption at <= the kernel
+// threshold) with the SMP code and slice of that era, read in FreeBSD 8.0-RELEASE's
+// sys/kern/sched_ule.c (oza/FreeBSD-8.0-dyntick @cff798ab):
+//   - SMP2008: the 2008 cpu_search, sched_pickcpu, tdq_idled and pair balancer (smp2008.go);
+//   - CalendarSteal StealOneQueue: one queue per pass, the first thread visited never taken on
+//     its first visit, no fallback;
+//   - steal_thresh derived as min(fls(ncpu) - 1, 3) (StealThresh -1);
+//   - no tdq_trysteal (TryStealLimit 0), and the idle loop tries tdq_idled on every pass
+//     (AlwaysSteal);
+//   - FixedSlice: sched_slice for every thread, whatever the load.
+//
+// The package documentation lists what differs from the 9.0 source and is not modelled.
+func FreeBSD9Params() Params {
+	p := LegacyParams()
+	p.Name = "ule-freebsd9"
+	p.SMP = SMP2008
+	p.CalendarSteal = StealOneQueue
+	p.StealThresh = -1
+	p.TryStealLimit = 0
+	p.AlwaysSteal = true
+	p.FixedSlice = true
 	return p
 }
 
@@ -150,6 +186,7 @@ func Seed000Params(pickShort bool, preemptThresh int) Params {
 var presets = map[string]func() Params{
 	"main":              DefaultParams,
 	"legacy":            LegacyParams,
+	"freebsd9":          FreeBSD9Params,
 	"seed000":           func() Params { return named(Seed000Params(true, 224), "ule-seed000") },
 	"seed000-ps0-pt48":  func() Params { return Seed000Params(false, 48) },
 	"seed000-ps0-pt224": func() Params { return Seed000Params(false, 224) },
@@ -162,9 +199,9 @@ func named(p Params, name string) Params {
 	return p
 }
 
-// Presets returns the names Preset accepts, sorted: "legacy", "main", "seed000" (the patch as
-// proposed: pick_short=1, preempt_thresh=224) and "seed000-psX-ptY" for the four rows of the
-// seed's table.
+// Presets returns the names Preset accepts, sorted: "freebsd9" (FreeBSD9Params), "legacy",
+// "main", "seed000" (the patch as proposed: pick_short=1, preempt_thresh=224) and
+// "seed000-psX-ptY" for the four rows of the seed's table.
 func Presets() []string {
 	names := make([]string, 0, len(presets))
 	for n := range presets {
@@ -267,10 +304,18 @@ func (p *Params) Validate() error {
 		return fmt.Errorf("ule: Params.StaticBoost %d is outside 0..255", p.StaticBoost)
 	case p.BalanceTicks() < 1:
 		return fmt.Errorf("ule: Params.BalanceInterval %d gives a balance interval below 1", p.BalanceInterval)
-	case p.StealThresh < 0:
-		return fmt.Errorf("ule: Params.StealThresh %d is negative", p.StealThresh)
+	case p.StealThresh < -1:
+		return fmt.Errorf("ule: Params.StealThresh %d is below -1", p.StealThresh)
+	case p.SMP > SMP2008:
+		return fmt.Errorf("ule: Params.SMP %d is not an SMPCode constant", p.SMP)
 	case p.TryStealLimit < 0:
 		return fmt.Errorf("ule: Params.TryStealLimit %d is negative", p.TryStealLimit)
+	case p.CalendarSteal > StealOneQueue:
+		return fmt.Errorf("ule: Params.CalendarSteal %d is not a CalendarSteal constant", p.CalendarSteal)
+	case p.SMP == SMP2008 && p.Version == Main:
+		return fmt.Errorf("ule: Params.SMP 2008 needs Version Legacy (the 2008 code never ran on the 256-queue layout)")
+	case p.CalendarSteal == StealOneQueue && p.Version == Main:
+		return fmt.Errorf("ule: Params.CalendarSteal OneQueue needs the 64-queue run queues of Version Legacy")
 	}
 	return nil
 }

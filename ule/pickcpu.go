@@ -20,6 +20,9 @@ const (
 	PickCPULowerPri                       // globally, the least loaded CPU running worse priority
 	PickCPULeastLoaded                    // globally, the least loaded CPU
 	PickCPULocal                          // the chosen CPU is busy and this CPU, with at most one thread more, runs worse priority
+	PickCPUIdle2008                       // SMP2008: ts_cpu idles (no cache test)
+	PickCPUAffine2008                     // SMP2008: the cache is warm (CG_SHARE_L2) and ts_cpu runs worse priority
+	PickCPULocal2008                      // SMP2008: the chosen CPU is busy and this CPU runs worse priority
 )
 
 // A PickCPUReason explains PickCPU: the rule that fired, the CPU chosen, the thread's previous
@@ -52,6 +55,12 @@ func (r PickCPUReason) String() string {
 		what = "least loaded CPU"
 	case PickCPULocal:
 		what = "the waking CPU: at most one thread more and running worse priority"
+	case PickCPUIdle2008:
+		what = "previous CPU idle"
+	case PickCPUAffine2008:
+		what = "previous CPU cache-affine and running worse priority"
+	case PickCPULocal2008:
+		what = "the waking CPU, running worse priority"
 	default:
 		what = "PickCPURule(?)"
 	}
@@ -90,10 +99,17 @@ func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 //  6. If t may run on self, self runs worse than t, the chosen CPU does not idle and
 //     self's load <= the chosen CPU's load + 1: self.
 //
+// With Params.SMP = SMP2008 the steps are those of 2008 instead (see pickCPU2008 in
+// smp2008.go): the previous CPU if it idles or is cache-affine and runs worse priority, then the
+// lowest cache-affine group, then the machine, by the 2008 searches, and no random tie-break.
+//
 // PickCPU reads s.Loads and t and draws from rnd (self's generator); it changes nothing else.
 // It panics if t may run on no CPU of the machine. The complexity is that of the searches:
 // O(CPUs and groups of the cache group), and of the whole machine when that finds nothing.
 func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool, rnd *Rand) (topology.CPU, PickCPUReason) {
+	if s.Params.SMP == SMP2008 {
+		return s.pickCPU2008(t, self, ticks, flags, intr)
+	}
 	r := PickCPUReason{Prev: t.CPU, Pri: t.Priority}
 	if flags&SRQOurself != 0 || !t.CanMigrate() {
 		r.Rule, r.CPU = PickCPUStay, t.CPU

@@ -63,7 +63,7 @@ func (r PreemptReason) String() string {
 // With the defaults (40 in main, 48 in legacy) only interrupt and real-time threads preempt
 // locally (in legacy also a kernel thread at exactly 48, PRI_MIN_KERN); time-sharing threads
 // never preempt one another locally. The complexity is O(1).
-func ShouldPreempt(p *Params, pri, cpri int, remote bool) (bool, PreemptReason) {
+func ShouldPreempt(pri, cpri int, remote bool, p *Params) (bool, PreemptReason) {
 	r := PreemptReason{Pri: pri, CPri: cpri, Thresh: p.PreemptThresh, AtThresh: p.PreemptAtThresh, Remote: remote}
 	if pri >= cpri {
 		r.Rule = PreemptNotBetter
@@ -124,8 +124,8 @@ func (k Kick) String() string {
 // running thread has priority cpri (PriMaxIdle for the idle thread): sched_setpreempt. If
 // pri < cpri an AST reschedule is requested; if moreover ShouldPreempt(pri, cpri, local) holds,
 // a preemption (td_owepreempt). The complexity is O(1).
-func SetPreempt(p *Params, pri, cpri int) (Kick, PreemptReason) {
-	ok, why := ShouldPreempt(p, pri, cpri, false)
+func SetPreempt(pri, cpri int, p *Params) (Kick, PreemptReason) {
+	ok, why := ShouldPreempt(pri, cpri, false, p)
 	switch {
 	case ok:
 		return KickPreempt, why
@@ -144,7 +144,7 @@ func Notify(c *CPUState, oldLowPri uint8) (Kick, PreemptReason) {
 	if c.OwePreempt {
 		return KickNone, PreemptReason{Rule: PreemptNo, Pri: int(c.LowPri()), CPri: int(oldLowPri), Remote: true}
 	}
-	ok, why := ShouldPreempt(c.p, int(c.LowPri()), int(oldLowPri), true)
+	ok, why := ShouldPreempt(int(c.LowPri()), int(oldLowPri), true, c.p)
 	if !ok {
 		return KickNone, why
 	}

@@ -51,10 +51,17 @@ type Scheduler struct {
 	balanceCPU   topology.CPU
 	balanceTicks int
 	moves        []Move
+	err          error // the first attribute run otherwise than asked (Err)
 }
 
-// New returns a Scheduler with parameters p; Start completes it.
-func New(p Params) *Scheduler { return &Scheduler{params: p} }
+// New returns a Scheduler with parameters p, or an error naming the first invalid field of p
+// (Params.Validate). Start completes it; the machine's Hz and StatHz then replace p's.
+func New(p Params) (*Scheduler, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Scheduler{params: p}, nil
+}
 
 // Name returns the name of the parameters, such as "ule-main".
 func (s *Scheduler) Name() string {
@@ -93,6 +100,11 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	cpus := cfg.Topology.CPUs()
 	s.balanceCPU, _ = cpus.First()
 	s.balanceTicks = p.BalanceTicks()
+	if p.SMP == SMP2008 {
+		// 2008: sched_setup_smp calls sched_balance once, which draws the first period.
+		interval := p.BalanceTicks()
+		s.balanceTicks = max(interval/2, 1) + int(s.rand[s.balanceCPU].Next()%uint32(interval))
+	}
 	return nil
 }
 
@@ -138,18 +150,82 @@ func (s *Scheduler) kick(cpu topology.CPU, k Kick) {
 	}
 }
 
-// classOf maps a sched.Class and attributes onto ULE's class and fixed priority.
+// classOf maps a sched.Class and attributes onto ULE's class and fixed priority: rtprio(2)
+// level l (RTFreeBSD) is PRI_MIN_REALTIME + l (rtp_to_pri), idprio is PRI_MIN_IDLE. A Linux-scale
+// priority, which CheckAttr refuses, is read as a POSIX priority q clamped to 0..31 and mapped as
+// FreeBSD's sched_setscheduler would (rtprio 31 - q).
 func classOf(l *Layout, a sched.Attr) (Class, uint8) {
-	rt := min(max(a.RTPrio, 0), RTPPrioMax)
+	level := a.RTPrio
+	if a.RTScale != sched.RTFreeBSD {
+		level = RTPPrioMax - min(max(a.RTPrio, 0), RTPPrioMax)
+	}
 	switch a.Class {
 	case sched.FIFO:
-		return ClassFIFO, l.RealtimePriority(RTPPrioMax - rt)
+		return ClassFIFO, l.RealtimePriority(level)
 	case sched.RR:
-		return ClassRealtime, l.RealtimePriority(RTPPrioMax - rt)
+		return ClassRealtime, l.RealtimePriority(level)
 	case sched.Idle:
 		return ClassIdle, l.IdlePriority(0)
 	}
 	return ClassTimeshare, 0
+}
+
+// CheckAttr reports whether ULE can run a thread with attributes a as asked (sim.AttrChecker).
+// It refuses, naming the field:
+//   - attributes that fail sched.Attr.Validate;
+//   - a real-time priority on Linux's 1..99 scale (RTLinux): FreeBSD's rtprio(2) and
+//     sched_setscheduler(2) take 0..31, and a Linux program's sched_priority has no FreeBSD
+//     meaning (sched_setscheduler would fail with EINVAL above 31). rtprio(2) levels
+//     (RTFreeBSD) are accepted and map to PRI_MIN_REALTIME + level as rtp_to_pri does, so on
+//     the legacy 64-queue layout four levels share one queue (seed 003);
+//   - sched.Batch: FreeBSD has no SCHED_BATCH;
+//   - a requested slice (Attr.Slice): ULE's slice is per CPU load, not per thread;
+//   - a control group other than the root: ULE has no group scheduling.
+//
+// Fork and SetAttr given such attributes anyway run the nearest thing (Batch as Normal, a
+// Linux-scale q as POSIX priority min(q, 31), no slice, no group) and Err reports the first.
+func (s *Scheduler) CheckAttr(a sched.Attr) error {
+	if err := a.Validate(); err != nil {
+		return fmt.Errorf("ule: %w", err)
+	}
+	switch {
+	case a.Class.RealTime() && a.RTScale != sched.RTFreeBSD:
+		return fmt.Errorf("ule: %s priority %d is on the %s scale; FreeBSD's rtprio(2) takes 0..%d (RTScale %s)", a.Class, a.RTPrio, a.RTScale, RTPPrioMax, sched.RTFreeBSD)
+	case a.Class == sched.Batch:
+		return errors.New("ule: FreeBSD has no SCHED_BATCH class")
+	case a.Slice != 0:
+		return fmt.Errorf("ule: a requested slice (%d ns) has no ULE equivalent", a.Slice)
+	case a.Group != sched.RootGroup:
+		return fmt.Errorf("ule: no group scheduling in ULE (group %d)", a.Group)
+	}
+	return nil
+}
+
+// Err returns the first attribute a thread was run with otherwise than asked (see CheckAttr),
+// naming the thread, or nil (sim.ErrReporter).
+func (s *Scheduler) Err() error { return s.err }
+
+// noteAttr validates a for op on thread tid: invalid attributes are the machine's bug and panic;
+// attributes CheckAttr refuses are recorded for Err.
+func (s *Scheduler) noteAttr(op string, tid sched.ID, a sched.Attr) {
+	if err := a.Validate(); err != nil {
+		panic(fmt.Sprintf("ule: %s of %v with invalid attributes: %v", op, tid, err))
+	}
+	if s.err == nil {
+		if err := s.CheckAttr(a); err != nil {
+			s.err = fmt.Errorf("thread %v ran otherwise than asked: %w", tid, err)
+		}
+	}
+}
+
+// mustCPU panics naming op if cpu is not a CPU of the machine.
+func (s *Scheduler) mustCPU(cpu topology.CPU, op string) {
+	if s.sys == nil {
+		panic(fmt.Sprintf("ule: %s before Start", op))
+	}
+	if int(cpu) >= len(s.sys.CPUs) || !s.sys.all.has(cpu) {
+		panic(fmt.Sprintf("ule: %s on cpu%d, which is not in the machine", op, cpu))
+	}
 }
 
 // applyAttr sets class, nice and the user priority of t from a.
@@ -176,10 +252,16 @@ func (s *Scheduler) affinity(a sched.Attr) topology.CPUSet {
 // Fork creates thread tid on cpu: sched_fork from parent if the parent exists, otherwise a fresh
 // thread set up like thread0 (an empty history, its %CPU window starting now). Time-sharing
 // threads take the priority their history gives them; others the priority of their class
-// (SCHED_FIFO and SCHED_RR priority q map to PRI_MIN_REALTIME + 31 - q, SCHED_IDLE to
-// PRI_MIN_IDLE; nice is clamped to -20..20). Attr.Slice and Attr.Group have no ULE equivalent
-// and are ignored. Fork panics if tid is already in use.
+// (rtprio(2) level l of a FIFO or RR thread maps to PRI_MIN_REALTIME + l, SCHED_IDLE to
+// PRI_MIN_IDLE; nice is clamped to -20..20). Attributes CheckAttr refuses run as it says and
+// are reported by Err. Fork panics if tid is negative or already in use, cpu is not in the
+// machine or attr is invalid.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
+	s.mustCPU(cpu, "Fork")
+	if tid < 0 {
+		panic(fmt.Sprintf("ule: Fork of negative thread id %d", tid))
+	}
+	s.noteAttr("Fork", tid, attr)
 	for int(tid) >= len(s.threads) {
 		s.threads = append(s.threads, nil)
 		s.parents = append(s.parents, -1)
@@ -211,9 +293,17 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 // sched.WakeFork, sched_add alone; then sched_add places it (PickCPU from the waker's CPU) and
 // the CPU it lands on is rescheduled if Notify or SetPreempt says so. ULE has no wake-up hint
 // for a waker about to sleep, so sched.WakeSync changes nothing. Wakeup panics if tid is unknown
-// or has exited ("ule: Wakeup of unknown thread …").
+// or has exited ("ule: Wakeup of unknown thread …"), is already runnable ("ule: Wakeup of t3,
+// which is already on a run queue") or from is not in the machine.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
+	s.mustCPU(from, "Wakeup")
 	t := s.mustThread(tid, "Wakeup")
+	switch t.State {
+	case OnRunq:
+		panic(fmt.Sprintf("ule: Wakeup of %v, which is already on a run queue", tid))
+	case Running:
+		panic(fmt.Sprintf("ule: Wakeup of %v, which is running on cpu%d", tid, t.CPU))
+	}
 	ticks := s.Ticks(now)
 	if flags&sched.WakeFork == 0 {
 		t.WakeAccount(&s.params, ticks)
@@ -227,9 +317,14 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 
 // Pick chooses the thread cpu runs next: sched_choose. If nothing is queued, the idle loop runs
 // tdq_idled first (when its switch count changed, or always with AlwaysSteal). The chosen thread
-// returns to user mode at once and takes its user priority.
+// returns to user mode at once and takes its user priority. Pick panics if cpu is not in the
+// machine or is running a thread.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
+	s.mustCPU(cpu, "Pick")
 	c := &s.sys.CPUs[cpu]
+	if c.Cur != nil {
+		panic(fmt.Sprintf("ule: Pick on cpu%d, which runs %v", cpu, c.Cur.ID))
+	}
 	t, why := c.Choose()
 	if t == nil && s.idleSteal(cpu) {
 		t, why = c.Choose()
@@ -273,8 +368,9 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 // Stop takes tid off cpu: sched_switch for why, after sched_sleep for sched.Sleep and with
 // sched_exit_thread charging the parent for sched.Exit. Stop panics if tid is unknown or has
 // exited ("ule: Stop of unknown thread …") or is not the thread running on cpu ("ule: Stop of …,
-// which is not running on cpu…").
+// which is not running on cpu…"), if cpu is not in the machine or why is not a StopReason.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
+	s.mustCPU(cpu, "Stop")
 	t := s.mustThread(tid, "Stop")
 	c := &s.sys.CPUs[cpu]
 	if c.Cur != t {
@@ -293,6 +389,8 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 		if pt := s.Thread(s.parents[tid]); pt != nil {
 			pt.ExitChild(&s.params, t)
 		}
+	default:
+		panic(fmt.Sprintf("ule: Stop of %v with unknown reason %d", tid, why))
 	}
 	r := s.sys.Switch(cpu, sw, s.Ticks(now), &s.rand[cpu])
 	if r.Migrated {
@@ -310,8 +408,9 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 // runs when its jittered period (balance_interval/2 + random % balance_interval) elapses; the
 // switch counts rotate and the calendar advances; the running thread is charged and, when its
 // slice expires, cpu is rescheduled. On an idle CPU the idle loop runs: it switches to queued
-// work or tries to steal.
+// work or tries to steal. Tick panics if cpu is not in the machine.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+	s.mustCPU(cpu, "Tick")
 	p := &s.params
 	c := &s.sys.CPUs[cpu]
 	ticks := s.Ticks(now)
@@ -359,9 +458,11 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 // SetAttr changes tid's attributes: nice (sched_nice: a new user priority, then sched_prio to
 // it), class and real-time priority (rtp_to_pri: sched_class, sched_user_prio, sched_prio) and
 // affinity (sched_affinity). A CPU that must switch as a result is rescheduled. SetAttr panics if
-// tid is unknown or has exited ("ule: SetAttr of unknown thread …").
+// tid is unknown or has exited ("ule: SetAttr of unknown thread …") or attr is invalid;
+// attributes CheckAttr refuses run as it says and are reported by Err.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	t := s.mustThread(tid, "SetAttr")
+	s.noteAttr("SetAttr", tid, attr)
 	ticks := s.Ticks(now)
 	self := t.CPU
 	s.applyAttr(t, attr)

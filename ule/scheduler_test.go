@@ -262,7 +262,7 @@ func TestSchedulerDeterministic(t *testing.T) {
 	run := func(seed uint64) []string {
 		top := topology.Uniform(1, 1, 2, 2, 2)
 		env := &fakeEnv{explaining: true}
-		s := New(DefaultParams())
+		s := mustNew(t, DefaultParams())
 		if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: seed}, env); err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +307,7 @@ func TestSchedulerExplainsOnlyWhenAsked(t *testing.T) {
 }
 
 func TestSchedulerMisc(t *testing.T) {
-	s := New(DefaultParams())
+	s := mustNew(t, DefaultParams())
 	if err := s.AddGroup(sched.Group{ID: 1, Weight: 100}); err == nil {
 		t.Error("AddGroup succeeded")
 	}
@@ -316,23 +316,23 @@ func TestSchedulerMisc(t *testing.T) {
 	}
 	bad := DefaultParams()
 	bad.Interact = 0
-	if err := New(bad).Start(sched.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Hz: 1000}, &fakeEnv{}); err == nil {
-		t.Error("Start with Interact 0 succeeded")
+	if _, err := New(bad); err == nil || !strings.HasPrefix(err.Error(), "ule: Params.Interact 0 ") {
+		t.Errorf("New with Interact 0 = %v, want the ule: Params.Interact error", err)
 	}
 	m := newTestMachine(t, DefaultParams(), topology.Uniform(1, 1, 1, 2, 1))
 	if m.s.TickHz() != 127 || m.s.Name() != "ule-main" || m.s.Ticks(0) != 1 || m.s.Ticks(1e9) != 1001 {
 		t.Errorf("TickHz %d Name %q Ticks %d %d", m.s.TickHz(), m.s.Name(), m.s.Ticks(0), m.s.Ticks(1e9))
 	}
 	// Real-time and idle classes map onto their ranges; exit forgets the thread.
-	m.fork(0, 0, sched.Attr{Class: sched.FIFO, RTPrio: 31})
+	m.fork(0, 0, sched.Attr{Class: sched.FIFO, RTPrio: 0, RTScale: sched.RTFreeBSD})
 	m.fork(1, 1, sched.Attr{Class: sched.Idle})
 	if p := m.s.Thread(0).Priority; p != 8 {
-		t.Errorf("SCHED_FIFO 31 has priority %d, want 8", p)
+		t.Errorf("rtprio(2) FIFO level 0 has priority %d, want 8", p)
 	}
 	if p := m.s.Thread(1).Priority; p != PriMinIdle {
 		t.Errorf("SCHED_IDLE has priority %d, want %d", p, PriMinIdle)
 	}
-	m.fork(2, 1, sched.Attr{Class: sched.RR, RTPrio: 1})
+	m.fork(2, 1, sched.Attr{Class: sched.RR, RTPrio: 30, RTScale: sched.RTFreeBSD})
 	if m.running(1) != 2 {
 		t.Errorf("a real-time thread did not preempt the idle-class one: cpu1 runs %v", m.running(1))
 	}
@@ -376,15 +376,19 @@ func TestSchedulerStartRefusesHz1(t *testing.T) {
 	top := topology.Uniform(1, 1, 1, 1, 1)
 	for _, p := range []Params{DefaultParams(), LegacyParams()} {
 		p.Slice = 1 // realstathz/10 is 0 at stathz 1 and 2: only Hz is left to refuse
-		err := New(p).Start(sched.Config{Topology: top, Hz: 1, StatHz: 1}, &fakeEnv{})
+		err := mustNew(t, p).Start(sched.Config{Topology: top, Hz: 1, StatHz: 1}, &fakeEnv{})
 		if err == nil || !strings.HasPrefix(err.Error(), "ule: Params.Hz 1 ") {
 			t.Errorf("%s: Start(Hz 1) = %v, want the ule: Params.Hz error", p.Name, err)
 		}
-		p.Hz = 1
-		if err := p.Validate(); err == nil {
+		bad := p
+		bad.Hz = 1
+		if err := bad.Validate(); err == nil {
 			t.Errorf("%s: Params{Hz: 1}.Validate() = nil, want an error", p.Name)
 		}
-		s := New(p)
+		if _, err := New(bad); err == nil {
+			t.Errorf("%s: New(Params{Hz: 1}) succeeded", p.Name)
+		}
+		s := mustNew(t, p)
 		if err := s.Start(sched.Config{Topology: top, Hz: 2, StatHz: 2}, &fakeEnv{}); err != nil {
 			t.Fatalf("%s: Start(Hz 2) = %v, want nil", p.Name, err)
 		}

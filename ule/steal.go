@@ -10,12 +10,58 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
+// A CalendarSteal says how tdq_steal searches the victim's time-sharing calendar: which
+// sched_ule.c generation's runq_steal_from (or, in main, runq_steal_pred over the circular
+// range) Params.CalendarSteal models. The real-time and idle queues are always searched for the
+// first eligible thread (runq_steal). The four forms differ on a queue whose first thread is
+// eligible and whose last is not, and on how many queues a pass looks at; see each constant.
+type CalendarSteal uint8
+
+const (
+	// StealFirstEligible is main's (2025 rework, D45388): the first thread, in queue and FIFO
+	// order from the dequeue offset, that may migrate and may run on the thief.
+	StealFirstEligible CalendarSteal = iota
+	// StealSkipFirst is main as it stood in 2024 just before the rework (OlCe2/freebsd-src and
+	// bnovkov/freebsd-src sys/kern/sched_ule.c @366ae94e and @c566578d): runq_steal_from sets
+	// first only for the first thread it visits ("if (first) … else first = td"), returns the
+	// first eligible thread visited after it, and falls back to that first thread.
+	StealSkipFirst
+	// StealSkipPrevious is runq_steal_from from about 2012 to FreeBSD 14 (freebsd/freebsd-src
+	// @d8d5f036, sobomax/freebsd14_vendor @0f7ff342): "first = td" runs for every thread
+	// visited, so a thread is returned when it is eligible and some thread was visited before
+	// it, and the fallback after the scan tests the last thread visited, not the first. A queue
+	// whose head is eligible and whose tail is not therefore gives nothing when ridx is 0.
+	StealSkipPrevious
+	// StealOneQueue is runq_steal_from of FreeBSD 7 to 9.0 (sys/kern/sched_ule.c of
+	// 8.0-RELEASE, oza/FreeBSD-8.0-dyntick @cff798ab): first is a flag set by every visit,
+	// there is no fallback (the first thread visited is never returned on its first visit),
+	// and each pass looks at one queue per status word only — on amd64's single 64-bit word,
+	// the first non-empty queue at or after ridx, and then (if ridx is not 0) the first
+	// non-empty queue of all. A lone queued thread is stolen only when ridx is not 0 and its
+	// queue is at or after ridx.
+	StealOneQueue
+)
+
+// String returns the constant's name without the Steal prefix, such as "SkipFirst".
+func (c CalendarSteal) String() string {
+	switch c {
+	case StealFirstEligible:
+		return "FirstEligible"
+	case StealSkipFirst:
+		return "SkipFirst"
+	case StealSkipPrevious:
+		return "SkipPrevious"
+	case StealOneQueue:
+		return "OneQueue"
+	}
+	return fmt.Sprintf("CalendarSteal(%d)", uint8(c))
+}
+
 // StealFrom returns the thread tdq_steal takes from victim for CPU thief, without removing it,
 // or nil. It searches in priority order: the real-time range, then the calendar circularly from
-// the dequeue offset, then the idle range; within each, the first thread in queue and FIFO order
-// that may migrate and may run on thief (runq_steal_pred). With Params.StealSkipsHead (legacy's
-// runq_steal_from) the calendar search avoids the first thread it visits, the one the victim
-// would run next, unless no other thread qualifies.
+// the dequeue offset (legacy: tdq_ridx) as Params.CalendarSteal says, then the idle range;
+// within the real-time and idle ranges, the first thread in queue and FIFO order that may
+// migrate and may run on thief (runq_steal, runq_steal_pred).
 //
 // StealFrom reads victim and changes nothing. The complexity is O(1) searches over the status
 // words plus one eligibility test per thread examined.
@@ -26,7 +72,7 @@ func StealFrom(victim *CPUState, thief topology.CPU) *Thread {
 		if t, found := victim.rq[rqRealtime].Steal(legacyRange, ok); found {
 			return t
 		}
-		if t := stealCalendar(victim.rq[rqTimeshare], legacyRange, runq.Index(victim.Ridx), p.StealSkipsHead, ok); t != nil {
+		if t := stealCalendar(victim.rq[rqTimeshare], legacyRange, runq.Index(victim.Ridx), p.CalendarSteal, ok); t != nil {
 			return t
 		}
 		t, _ := victim.rq[rqIdle].Steal(legacyRange, ok)
@@ -36,51 +82,67 @@ func StealFrom(victim *CPUState, thief topology.CPU) *Thread {
 	if t, found := rq.Steal(RealtimeRange, ok); found {
 		return t
 	}
-	if t := stealCalendar(rq, TimeshareRange, TimeshareRange.Lo+runq.Index(victim.DeqOff), p.StealSkipsHead, ok); t != nil {
+	if t := stealCalendar(rq, TimeshareRange, TimeshareRange.Lo+runq.Index(victim.DeqOff), p.CalendarSteal, ok); t != nil {
 		return t
 	}
 	t, _ := rq.Steal(IdleRange, ok)
 	return t
 }
 
-// stealCalendar searches the calendar r of rq circularly from start for an eligible thread.
-// Without skipHead it is main's runq_steal_timeshare: the first eligible thread. With skipHead it
-// is legacy's runq_steal_from: the scan runs from start to the end of r and then, if start is not
-// r.Lo, again over the whole of r; the first thread visited is set aside, and the first eligible
-// thread visited after it is returned; failing that, the set-aside thread if it is eligible.
-func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, skipHead bool, ok func(*Thread) bool) *Thread {
-	var found, first *Thread
-	var pred runq.Pred[Thread]
-	if skipHead {
-		pred = func(_ runq.Index, q *runq.Queue[Thread]) bool {
-			found, _ = q.FirstMatch(func(t *Thread) bool {
-				if first == nil {
-					first = t
-					return false
-				}
-				return ok(t)
-			})
+// stealCalendar searches the calendar r of rq circularly from start for an eligible thread, in
+// the form mode names. Every form but StealFirstEligible is runq_steal_from: a pass from start
+// to the end of r and then, if start is not r.Lo, a second pass over the whole of r (so the
+// queues at or after start are visited twice), with the fallback test after both (none for
+// StealOneQueue).
+func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode CalendarSteal, ok func(*Thread) bool) *Thread {
+	if mode == StealFirstEligible {
+		var found *Thread
+		pred := func(_ runq.Index, q *runq.Queue[Thread]) bool {
+			found, _ = q.FirstMatch(ok)
 			return found != nil
 		}
-		if _, hit := rq.Find(runq.Range{Lo: start, Hi: r.Hi}, pred); hit {
+		if _, hit := rq.FindCircular(r, start, pred); hit {
 			return found
-		}
-		if start != r.Lo {
-			if _, hit := rq.Find(r, pred); hit {
-				return found
-			}
-		}
-		if first != nil && ok(first) {
-			return first
 		}
 		return nil
 	}
-	pred = func(_ runq.Index, q *runq.Queue[Thread]) bool {
-		found, _ = q.FirstMatch(ok)
+	var found, first *Thread
+	visit := func(q *runq.Queue[Thread]) bool {
+		found, _ = q.FirstMatch(func(t *Thread) bool {
+			if first == nil {
+				first = t
+				return false
+			}
+			if ok(t) {
+				return true
+			}
+			if mode != StealSkipFirst {
+				first = t // "first = td" for every thread visited
+			}
+			return false
+		})
 		return found != nil
 	}
-	if _, hit := rq.FindCircular(r, start, pred); hit {
+	pass := func(from runq.Index) bool {
+		if mode == StealOneQueue {
+			// One queue per 64-bit status word: the first non-empty one at or after from.
+			st := rq.Status()
+			if i, any := st.FirstIn(runq.Range{Lo: from, Hi: r.Hi}); any {
+				return visit(rq.Queue(i))
+			}
+			return false
+		}
+		_, hit := rq.Find(runq.Range{Lo: from, Hi: r.Hi}, func(_ runq.Index, q *runq.Queue[Thread]) bool { return visit(q) })
+		return hit
+	}
+	if pass(start) {
 		return found
+	}
+	if start != r.Lo && pass(r.Lo) {
+		return found
+	}
+	if mode != StealOneQueue && first != nil && ok(first) {
+		return first
 	}
 	return nil
 }
@@ -131,7 +193,14 @@ func (r StealReason) String() string {
 // Steal returns the victim and its thread without moving anything (System.Move does); rnd is
 // thief's generator. It finds nothing if stealing is off or thief has load of its own. The
 // complexity is that of the Highest searches, O(CPUs) at worst for each level climbed.
+//
+// With Params.SMP = SMP2008 it is the 2008 tdq_idled (steal2008 in smp2008.go): the thief climbs
+// from its leaf through each parent (no sibling shortcut), the threshold is 1 in an SMT group,
+// every candidate victim leaves the mask, and tdq_trysteal (limit > 0) does not exist.
 func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, *Thread, StealReason) {
+	if s.Params.SMP == SMP2008 {
+		return s.steal2008(thief, limit)
+	}
 	var r StealReason
 	if !s.Params.StealIdle {
 		r.Rule = StealDisabled
@@ -145,7 +214,7 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 	mask.remove(thief)
 	cg, group, level := s.Topology.Leaf(thief), false, 1
 	for {
-		cpu, found := s.highest(cg, &mask, s.Params.StealThresh, 1, rnd)
+		cpu, found := s.highest(cg, &mask, s.StealThreshold(), 1, rnd)
 		r.Searches++
 		if !found {
 			if group {

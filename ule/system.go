@@ -53,7 +53,7 @@ func (s *System) CPU(cpu topology.CPU) *CPUState { return &s.CPUs[cpu] }
 // setPreempt is sched_setpreempt on CPU c for priority pri, mapping a preemption of the idle
 // thread to KickIdle and recording td_owepreempt.
 func (s *System) setPreempt(c *CPUState, pri int) (Kick, PreemptReason) {
-	k, why := SetPreempt(&s.Params, pri, int(c.curPriority()))
+	k, why := SetPreempt(pri, int(c.curPriority()), &s.Params)
 	switch {
 	case c.Cur == nil && k != KickNone:
 		k = KickIdle

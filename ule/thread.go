@@ -169,6 +169,9 @@ func (t *Thread) Fork(p *Params, child *Thread, ticks uint32, tdqSlice int) {
 	child.Window = t.Window
 	child.SlpTime, child.RunTime = t.SlpTime, t.RunTime
 	child.Slice = uint32(tdqSlice - p.SliceMinTicks())
+	if p.FixedSlice {
+		child.Slice = uint32(tdqSlice - 1) // 2008: ts_slice = 1, one tick before the first resched
+	}
 	child.RunTime, child.SlpTime = InteractFork(child.RunTime, child.SlpTime, p.Hz)
 	child.UpdatePriority(p)
 	// fork1 copies td_base_pri from the parent and sched_fork_thread sets td_priority to it

@@ -18,7 +18,7 @@ func ExampleRun() {
 		panic(err)
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127}
-	r, err := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 10*time.Second)
+	r, err := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, 10*time.Second)
 	if err != nil {
 		panic(err)
 	}
@@ -43,7 +43,7 @@ thread ticker
 	end
 end`)
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127}
-	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 2*time.Second)
+	r, _ := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, 2*time.Second)
 	t, _ := r.Thread("ticker")
 	for _, p := range []float64{50, 99, 100} {
 		l, _ := t.Latency(p)
@@ -69,7 +69,7 @@ end`)
 	topo := topology.Uniform(1, 1, 1, 1, 1)
 	var results []*sim.Result
 	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD9Params()} {
-		r, _ := sim.Run(sim.Config{Topology: topo, StatHz: 127}, bsd4.New(p), w, 10*time.Second)
+		r, _ := sim.Run(sim.Config{Topology: topo, StatHz: 127}, must(bsd4.New(p)), w, 10*time.Second)
 		results = append(results, r)
 	}
 	sim.WriteTable(os.Stdout, results...)
@@ -83,7 +83,7 @@ end`)
 // Step and Check let a test verify the conservation of threads after every event.
 func ExampleMachine_Check() {
 	w, _ := workload.Parse("thread job count=3\n\trun 5ms\nend\n")
-	m, _ := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, bsd4.New(bsd4.DefaultParams()), w)
+	m, _ := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, must(bsd4.New(bsd4.DefaultParams())), w)
 	events := 0
 	for m.Step() {
 		if err := m.Check(); err != nil {
@@ -109,7 +109,7 @@ thread b
 	run 1ms
 end`)
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Trace: sim.TraceFull}
-	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, time.Second)
+	r, _ := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, time.Second)
 	for _, rec := range r.Trace.Records {
 		fmt.Println(r.Trace.Format(rec))
 	}
@@ -157,7 +157,7 @@ end`)
 		StatHz:   127,
 		Checks:   sim.Checks{WorkConservation: 20 * time.Millisecond, Starvation: time.Second},
 	}
-	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, 5*time.Second)
+	r, _ := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, 5*time.Second)
 	fmt.Println(r.Err(), r.Counts)
 	// Output: <nil> [0 0 0]
 }
@@ -176,7 +176,7 @@ end`)
 		Topology: topology.Uniform(1, 1, 1, 1, 2), // one core, two hardware threads
 		Costs:    sim.Costs{Switch: 50 * time.Microsecond},
 	}
-	r, _ := sim.Run(cfg, bsd4.New(bsd4.DefaultParams()), w, time.Second)
+	r, _ := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, time.Second)
 	for _, t := range r.Threads {
 		fmt.Println(t.Name, time.Duration(t.End), time.Duration(t.Work))
 	}
@@ -188,7 +188,7 @@ end`)
 // A machine can be driven one event at a time.
 func ExampleMachine_Step() {
 	w, _ := workload.Parse("thread sleeper\n\tsleep 3ms\n\trun 1ms\nend\n")
-	m, _ := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, bsd4.New(bsd4.DefaultParams()), w)
+	m, _ := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, must(bsd4.New(bsd4.DefaultParams())), w)
 	for next, ok := m.Next(); ok && next <= int64(5*time.Millisecond); next, ok = m.Next() {
 		m.Step()
 		fmt.Println(time.Duration(m.Now()), m.Done())

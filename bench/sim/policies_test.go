@@ -36,29 +36,11 @@ func (c *countedCFS) Queued() int {
 				n++
 			}
 		}
-		if c.CPU(cpu).Curr() != nil {
+		if c.RunQueue(cpu).Curr() != nil {
 			n--
 		}
 	}
 	return n
-}
-
-// cfsVersions returns every version cfs has a preset for, found by asking Preset for each
-// version number (it panics for a version it does not know), so that a preset added to cfs joins
-// these tests without a change here.
-func cfsVersions() []cfs.Version {
-	var vs []cfs.Version
-	for v := cfs.Version(1); v < 64; v++ {
-		known := func() (ok bool) {
-			defer func() { ok = recover() == nil }()
-			cfs.Preset(v, 1)
-			return
-		}()
-		if known {
-			vs = append(vs, v)
-		}
-	}
-	return vs
 }
 
 // countedULE adds the Queuer count to a ULE scheduler: each CPU's load (tdq_load) counts its
@@ -108,15 +90,22 @@ func realPolicies(topo *topology.Topology) []policyCase {
 		if err != nil {
 			panic(err)
 		}
-		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &countedULE{ule.New(p), cpus} }})
+		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &countedULE{must(ule.New(p)), cpus} }})
 	}
 	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD14Params(), bsd4.FreeBSD9Params()} {
-		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{bsd4.New(p), cpus} }})
+		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{must(bsd4.New(p)), cpus} }})
 	}
-	for _, v := range cfsVersions() {
-		name := cfs.NewScheduler(cfs.SchedulerOptions{Version: v}).Name()
-		ps = append(ps, policyCase{name, func() sim.Policy {
-			return &countedCFS{cfs.NewScheduler(cfs.SchedulerOptions{Version: v}), cpus}
+	for _, name := range cfs.Presets() {
+		p, err := cfs.Preset(name)
+		if err != nil {
+			panic(err)
+		}
+		ps = append(ps, policyCase{p.Name, func() sim.Policy {
+			s, err := cfs.New(p)
+			if err != nil {
+				panic(err)
+			}
+			return &countedCFS{s, cpus}
 		}})
 	}
 	return ps

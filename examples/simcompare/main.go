@@ -60,8 +60,16 @@ func run(out io.Writer) error {
 		return err
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), Hz: 1000, StatHz: 127, Seed: 1}
+	u, err := ule.New(ule.DefaultParams())
+	if err != nil {
+		return err
+	}
+	cfsPolicy, err := cfs.New(cfs.DefaultParams())
+	if err != nil {
+		return err
+	}
 	var results []*sim.Result
-	for _, p := range []sim.Policy{ule.New(ule.DefaultParams()), cfs.NewScheduler(cfs.SchedulerOptions{})} {
+	for _, p := range []sim.Policy{u, cfsPolicy} {
 		r, err := sim.Run(cfg, p, w, 10*time.Second)
 		if err != nil {
 			return err

@@ -1,16 +1,15 @@
 package main
 
-// This file implements policy names: "ule:legacy", "cfs:v7.1", "4bsd:14" and the like.
+// This file implements policy names: "ule:legacy", "cfs:v7.1", "bsd4:freebsd14" and the like,
+// resolved by bench/presets, with a few short forms for the shell.
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
-	"github.com/schedkit/schedkit/bsd4"
-	"github.com/schedkit/schedkit/cfs"
-	"github.com/schedkit/schedkit/ule"
 )
 
 // A policySpec is a policy chosen on the command line: its name in reports and a constructor,
@@ -21,58 +20,46 @@ type policySpec struct {
 	new  func() sim.Policy
 }
 
-// policyNames lists every name newPolicy accepts, for error messages and -h.
-var policyNames = []string{
-	"ule (= ule:main)", "ule:legacy", "ule:seed000", "ule:seed000-psX-ptY (X 0|1, Y 48|224)",
-	"4bsd (= 4bsd:main)", "4bsd:14", "4bsd:9",
-	"cfs (= cfs:v6.5)", "cfs:v6.6", "cfs:v7.1",
+// shortForms are the names the command accepts besides bench/presets' FAMILY:PRESET: a family
+// alone is its default preset, 4bsd is bsd4, and cfs versions may drop the "v".
+var shortForms = map[string]string{
+	"ule":     "ule:main",
+	"bsd4":    "bsd4:main",
+	"4bsd":    "bsd4:main",
+	"cfs":     "cfs:v6.5",
+	"4bsd:14": "bsd4:freebsd14",
+	"4bsd:9":  "bsd4:freebsd9",
+	"cfs:6.5": "cfs:v6.5",
+	"cfs:6.6": "cfs:v6.6",
+	"cfs:7.1": "cfs:v7.1",
 }
 
-// newPolicy returns the policy an argument of -policy names: a family (ule, 4bsd or bsd4,
-// cfs) and optionally a preset after a colon. It is the one place the CLI builds policies.
-func newPolicy(arg string) (policySpec, error) {
-	family, preset, _ := strings.Cut(arg, ":")
-	var mk func() sim.Policy
-	switch family {
-	case "ule":
-		if preset == "" {
-			preset = "main"
-		}
-		p, err := ule.Preset(preset)
-		if err != nil {
-			return policySpec{}, fmt.Errorf("unknown ule preset %q (known: %s)", preset, strings.Join(ule.Presets(), ", "))
-		}
-		mk = func() sim.Policy { return ule.New(p) }
-	case "4bsd", "bsd4":
-		var p bsd4.Params
-		switch preset {
-		case "", "main":
-			p = bsd4.DefaultParams()
-		case "14", "freebsd14":
-			p = bsd4.FreeBSD14Params()
-		case "9", "freebsd9":
-			p = bsd4.FreeBSD9Params()
-		default:
-			return policySpec{}, fmt.Errorf("unknown 4bsd preset %q (known: main, 14, 9)", preset)
-		}
-		mk = func() sim.Policy { return bsd4.New(p) }
-	case "cfs":
-		var v cfs.Version
-		switch strings.TrimPrefix(preset, "v") {
-		case "", "6.5":
-			v = cfs.V65
-		case "6.6":
-			v = cfs.V66
-		case "7.1":
-			v = cfs.V71
-		default:
-			return policySpec{}, fmt.Errorf("unknown cfs version %q (known: v6.5, v6.6, v7.1)", preset)
-		}
-		mk = func() sim.Policy { return cfs.NewScheduler(cfs.SchedulerOptions{Version: v}) }
-	default:
-		return policySpec{}, fmt.Errorf("unknown policy %q (known: %s)", arg, strings.Join(policyNames, ", "))
+// canonical returns the bench/presets name arg stands for.
+func canonical(arg string) string {
+	if n, ok := shortForms[arg]; ok {
+		return n
 	}
-	return policySpec{arg: arg, name: mk().Name(), new: mk}, nil
+	if rest, ok := strings.CutPrefix(arg, "4bsd:"); ok {
+		return "bsd4:" + rest
+	}
+	return arg
+}
+
+// newPolicy returns the policy an argument of -policy names (see presets.Names, and
+// shortForms). It is the one place the command builds policies.
+func newPolicy(arg string) (policySpec, error) {
+	name := canonical(arg)
+	p, err := presets.New(name)
+	if err != nil {
+		return policySpec{}, fmt.Errorf("unknown policy %q: %v", arg, err)
+	}
+	return policySpec{arg: arg, name: p.Name(), new: func() sim.Policy {
+		p, err := presets.New(name)
+		if err != nil {
+			panic("schedbench: internal error: preset " + name + " refused after it was accepted: " + err.Error())
+		}
+		return p
+	}}, nil
 }
 
 // parsePolicies parses the comma-separated list of -policy; a policy named twice is an error.

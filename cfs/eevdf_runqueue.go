@@ -14,8 +14,8 @@ package cfs
 // The whole chain is picked before anything is set (v7.1's pick_task_fair); a delayed sleeper
 // that gets picked is dequeued for real and the pick starts over. The need-resched flag is
 // cleared after the pick, as __schedule does.
-func (c *CPU) scheduleEEVDF(now uint64) *Entity {
-	p := c.params
+func (c *RunQueue) scheduleEEVDF(now uint64) *Entity {
+	p := &c.params
 	prev := c.curr
 	var se *Entity
 again:
@@ -29,7 +29,7 @@ again:
 		if cur := q.curr; cur != nil && cur.onRQ {
 			q.updateCurrEEVDF(now, p)
 		}
-		se, _ = PickEEVDF(q, true, p)
+		se, _ = pickEEVDF(q, true, p)
 		if se.delayed {
 			// pick_next_entity: a delayed sleeper that gets picked leaves for real, and the
 			// pick starts over.
@@ -50,14 +50,14 @@ again:
 // innermost first, entity_tick charges the running entity (update_curr, which renews a served
 // request and asks for a reschedule itself) and refreshes a group entity's weight. There is no
 // check_preempt_tick.
-func (c *CPU) tickEEVDF(now uint64) TickDecision {
-	p := c.params
+func (c *RunQueue) tickEEVDF(now uint64) TickDecision {
+	p := &c.params
 	var first TickDecision
 	decided := false
 	for se := c.curr; se != nil; se = se.parent {
 		q := se.q
 		r := q.updateCurrEEVDF(now, p)
-		q.updateGroup(se, now, &p)
+		q.updateGroup(se, now, p)
 		d := TickDecision{Curr: se, Resched: r.resched, Ran: se.SumExecRuntime - se.PrevSumExecRuntime,
 			Vruntime: se.Vruntime, Deadline: se.Deadline}
 		switch {
@@ -84,8 +84,8 @@ func (c *CPU) tickEEVDF(now uint64) TickDecision {
 // virtual slice away. v7.1 passes ENQUEUE_INITIAL, so PLACE_DEADLINE_INITIAL halves it. In
 // v7.1 the child inherits a parent's custom slice (the kernel copies the whole sched_entity)
 // unless it has one of its own.
-func (c *CPU) forkEEVDF(parent, child *Entity, now uint64) WakeupDecision {
-	p := c.params
+func (c *RunQueue) forkEEVDF(parent, child *Entity, now uint64) WakeupDecision {
+	p := &c.params
 	if parent != nil && p.Version != V66 && parent.customSlice && !child.customSlice {
 		child.Slice, child.customSlice = parent.Slice, true
 	}
@@ -107,8 +107,8 @@ func (c *CPU) forkEEVDF(parent, child *Entity, now uint64) WakeupDecision {
 // yieldEEVDF is yield_task_fair of v6.6 and v7.1 for the running task t: v6.6 pushes its
 // deadline one virtual slice further; v7.1, if t is eligible, forfeits the rest of its request
 // by moving its vruntime to its deadline and making a new request.
-func (c *CPU) yieldEEVDF(t *Entity, now uint64) {
-	p := c.params
+func (c *RunQueue) yieldEEVDF(t *Entity, now uint64) {
+	p := &c.params
 	q := t.q
 	q.clearBuddies(t)
 	q.updateCurrEEVDF(now, p)
@@ -134,12 +134,12 @@ func (c *CPU) yieldEEVDF(t *Entity, now uint64) {
 // v6.5 and v6.6 ignore sched_runtime for fair tasks; on a CPU with those parameters SetSlice
 // changes nothing and returns false. It returns true otherwise. SetSlice panics if t is a group
 // entity, or is queued on another CPU.
-func (c *CPU) SetSlice(t *Entity, runtime uint64, now uint64) bool {
+func (c *RunQueue) SetSlice(t *Entity, runtime uint64, now uint64) bool {
 	if t.myQ != nil {
-		panic("cfs: CPU.SetSlice of a group entity")
+		panic("cfs: RunQueue.SetSlice of a group entity")
 	}
 	if t.onRQ && t.cpu != c {
-		panic("cfs: CPU.SetSlice of a task queued on another CPU")
+		panic("cfs: RunQueue.SetSlice of a task queued on another CPU")
 	}
 	if c.params.Version < V71 {
 		return false
@@ -175,8 +175,8 @@ func (c *CPU) SetSlice(t *Entity, runtime uint64, now uint64) bool {
 // empty, then update the weights, counters and (v7.1) slices of the ancestors that stay queued.
 // With DELAY_DEQUEUE a level may keep its entity queued as delayed, which ends the walk; it
 // reports false if that happened to se itself, a task.
-func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
-	p := c.params
+func (c *RunQueue) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
+	p := &c.params
 	v71 := p.Version >= V71
 	sleep := flags&flagWakeup != 0
 	// A delayed group entity has no tasks queued below it. A delayed task no longer counts as
@@ -188,7 +188,7 @@ func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 		if !se.delayed {
 			hr = 1
 		}
-		if se.policy == Idle {
+		if se.class == Idle {
 			idleH = 1
 		}
 	}
@@ -226,7 +226,7 @@ func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 	}
 	for ; se != nil; se = se.parent {
 		q := se.q
-		q.updateGroup(se, now, &p)
+		q.updateGroup(se, now, p)
 		if v71 {
 			q.setSlice(se, slice)
 			slice = q.MinSlice()
@@ -247,11 +247,11 @@ func (c *CPU) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 // wakeDelayed is try_to_wake_up of a delayed task, ttwu_runnable: the task is still queued, so it
 // only loses its delayed mark (requeue_delayed_entity), and unless it is the task on the CPU the
 // wakeup preemption is judged.
-func (c *CPU) wakeDelayed(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) wakeDelayed(t *Entity, now uint64) WakeupDecision {
 	if t.cpu != c {
-		panic("cfs: CPU.Wakeup of a task delayed on another CPU")
+		panic("cfs: RunQueue.Wakeup of a task delayed on another CPU")
 	}
-	t.q.requeueDelayed(t, c.params)
+	t.q.requeueDelayed(t, &c.params)
 	if c.curr == t {
 		return WakeupDecision{Curr: t, Wakee: t, Reason: WakeupSameTask}
 	}
@@ -260,14 +260,14 @@ func (c *CPU) wakeDelayed(t *Entity, now uint64) WakeupDecision {
 
 // Exit dequeues task t from c at time now because it exits: dequeue_task with DEQUEUE_SLEEP |
 // DEQUEUE_SPECIAL, as __schedule does for a task in TASK_DEAD (a special state, as are stopped,
-// traced, parked and frozen), followed by task_dead_fair. Unlike [CPU.Sleep], the dequeue is
+// traced, parked and frozen), followed by task_dead_fair. Unlike [RunQueue.Sleep], the dequeue is
 // never delayed, so t is off the CPU afterwards (a group entity above it may still be delayed);
 // a task whose earlier sleep was delayed is dequeued for good as task_dead_fair does. If t was
-// running, the caller must then call [CPU.Schedule]. On a v6.5 or v6.6 CPU Exit is
-// [CPU.Sleep]. Exit panics if t is not queued on c.
-func (c *CPU) Exit(t *Entity, now uint64) {
+// running, the caller must then call [RunQueue.Schedule]. On a v6.5 or v6.6 CPU Exit is
+// [RunQueue.Sleep]. Exit panics if t is not queued on c.
+func (c *RunQueue) Exit(t *Entity, now uint64) {
 	if !t.onRQ || t.cpu != c {
-		panic("cfs: CPU.Exit of a task not queued on this CPU")
+		panic("cfs: RunQueue.Exit of a task not queued on this CPU")
 	}
 	if t.delayed {
 		c.DequeueDelayed(t, now)
@@ -284,12 +284,12 @@ func (c *CPU) Exit(t *Entity, now uint64) {
 // DEQUEUE_DELAYED): t leaves its queue with its lag, clipped to at most 0 with DELAY_ZERO, and
 // is an ordinary sleeping task afterwards. It reports whether t was delayed. DequeueDelayed
 // panics if t is delayed on another CPU.
-func (c *CPU) DequeueDelayed(t *Entity, now uint64) bool {
+func (c *RunQueue) DequeueDelayed(t *Entity, now uint64) bool {
 	if !t.delayed {
 		return false
 	}
 	if t.cpu != c {
-		panic("cfs: CPU.DequeueDelayed of a task delayed on another CPU")
+		panic("cfs: RunQueue.DequeueDelayed of a task delayed on another CPU")
 	}
 	c.dequeueEntities(t, now, flagWakeup|flagDelayed)
 	if c.curr == t {

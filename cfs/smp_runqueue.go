@@ -6,11 +6,11 @@
 package cfs
 
 // Deschedule puts the running task back (put_prev_task_fair) so that the CPU runs nothing until
-// the next [CPU.Schedule]: the first step of __schedule, taken on its own when a machine stops a
+// the next [RunQueue.Schedule]: the first step of __schedule, taken on its own when a machine stops a
 // task before asking which one runs next. A running task that is still queued goes back on the
 // timeline; one that went to sleep does not. The need-resched flag stays as it is. Deschedule
 // does nothing on an idle CPU.
-func (c *CPU) Deschedule(now uint64) {
+func (c *RunQueue) Deschedule(now uint64) {
 	if c.curr == nil {
 		return
 	}
@@ -22,24 +22,24 @@ func (c *CPU) Deschedule(now uint64) {
 // without DEQUEUE_SLEEP), so that its vruntime becomes relative to its queue's min_vruntime in
 // v6.5. A delayed-dequeue task (v7.1) stays delayed, as the kernel moves it. MigrateOut panics
 // if t is not queued on c or is c's running task.
-func (c *CPU) MigrateOut(t *Entity, now uint64) {
+func (c *RunQueue) MigrateOut(t *Entity, now uint64) {
 	if !t.onRQ || t.cpu != c {
-		panic("cfs: CPU.MigrateOut of a task not queued on this CPU")
+		panic("cfs: RunQueue.MigrateOut of a task not queued on this CPU")
 	}
 	if c.curr == t {
-		panic("cfs: CPU.MigrateOut of the running task")
+		panic("cfs: RunQueue.MigrateOut of the running task")
 	}
 	c.dequeueTask(t, now, 0)
 }
 
-// MigrateIn enqueues task t, taken off another CPU by [CPU.MigrateOut], on c (attach_task:
+// MigrateIn enqueues task t, taken off another CPU by [RunQueue.MigrateOut], on c (attach_task:
 // activate_task with ENQUEUE_MIGRATED, which makes it cache cold) and asks
 // [CheckPreemptWakeup] whether it preempts c's running task, setting the need-resched flag if
 // so. A delayed-dequeue task (v7.1) arrives still delayed, not runnable, and preempts only an
 // idle CPU or a SCHED_IDLE side, whose pick then dequeues it. MigrateIn panics if t is queued.
-func (c *CPU) MigrateIn(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) MigrateIn(t *Entity, now uint64) WakeupDecision {
 	if t.onRQ {
-		panic("cfs: CPU.MigrateIn of a queued task")
+		panic("cfs: RunQueue.MigrateIn of a queued task")
 	}
 	c.attach(t)
 	c.enqueueTask(t, now, flagMigrated)
@@ -50,11 +50,11 @@ func (c *CPU) MigrateIn(t *Entity, now uint64) WakeupDecision {
 // after select_task_rq chose c, where v6.5's migrate_task_rq_fair makes the sleeper's vruntime
 // relative to its old queue's min_vruntime and the enqueue (ENQUEUE_WAKEUP|ENQUEUE_MIGRATED)
 // adds c's back before [PlaceEntity] gives the sleeper credit; the task is cache cold. Then
-// [CheckPreemptWakeup] decides about preemption as in [CPU.Wakeup]. WakeupMigrated panics if t
+// [CheckPreemptWakeup] decides about preemption as in [RunQueue.Wakeup]. WakeupMigrated panics if t
 // is queued.
-func (c *CPU) WakeupMigrated(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) WakeupMigrated(t *Entity, now uint64) WakeupDecision {
 	if t.onRQ {
-		panic("cfs: CPU.WakeupMigrated of a queued task")
+		panic("cfs: RunQueue.WakeupMigrated of a queued task")
 	}
 	if c.params.Version == V65 && t.q != nil {
 		t.Vruntime -= t.q.minVruntime
@@ -68,7 +68,7 @@ func (c *CPU) WakeupMigrated(t *Entity, now uint64) WakeupDecision {
 // __sched_setscheduler and sched_move_task do: a queued task is dequeued (DEQUEUE_SAVE) and
 // enqueued again afterwards, a running one is put back and set again. It reports whether the
 // task is running, so that the caller can reschedule it. change may call [Entity.SetGroup].
-func (c *CPU) Requeue(t *Entity, now uint64, change func()) (running bool) {
+func (c *RunQueue) Requeue(t *Entity, now uint64, change func()) (running bool) {
 	queued := t.onRQ
 	running = c.curr == t
 	if queued {
@@ -88,9 +88,9 @@ func (c *CPU) Requeue(t *Entity, now uint64, change func()) (running bool) {
 	return running
 }
 
-// setPolicy sets a task's fair policy and reloads its weight (set_load_weight). The task must be
+// setClass sets a task's fair policy and reloads its weight (set_load_weight). The task must be
 // off its queues.
-func (e *Entity) setPolicy(p Policy) {
-	e.policy = p
+func (e *Entity) setClass(p Class) {
+	e.class = p
 	e.load = TaskLoad(p, e.nice)
 }

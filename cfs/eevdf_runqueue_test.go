@@ -25,7 +25,7 @@ func TestForkEEVDF(t *testing.T) {
 		{V66, 750_000, 1_750_000, 1_750_000, WakeupNotPicked, TickRequestServed},
 		{V71, 350_000, 1_700_000, 1_350_000, WakeupForked, TickRequestServed},
 	} {
-		c := NewCPU(0, Preset(tc.v, 1))
+		c := NewRunQueue(0, preset(tc.v, 1))
 		a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 		c.Fork(nil, a, 0)
 		if a.Vruntime != iv || rel(a.Deadline) != tc.firstDl || a.VLag != 0 {
@@ -62,8 +62,8 @@ func TestForkEEVDF(t *testing.T) {
 func TestWakeupEEVDF(t *testing.T) {
 	// a (custom slice 3 ms in v7.1) runs alone; b (custom slice 0.2 ms in v7.1) slept at time 0
 	// with lag 0 and wakes 0.1 ms later at V, with the same eligibility as a.
-	setup := func(p Params) (*CPU, *Entity, *Entity) {
-		c := NewCPU(0, p)
+	setup := func(p *Params) (*RunQueue, *Entity, *Entity) {
+		c := NewRunQueue(0, *p)
 		a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 		if p.Version >= V71 {
 			a.SetSlice(3_000_000)
@@ -82,9 +82,9 @@ func TestWakeupEEVDF(t *testing.T) {
 		}
 		return c, a, b
 	}
-	noShort := Preset(V71, 1)
+	noShort := preset(V71, 1)
 	noShort.PreemptShort = false
-	noParity := Preset(V66, 1)
+	noParity := preset(V66, 1)
 	noParity.RunToParity = false
 	tests := []struct {
 		name       string
@@ -102,19 +102,19 @@ func TestWakeupEEVDF(t *testing.T) {
 	}{
 		// v6.6: a was picked and has not started a new request: it runs to parity, so the
 		// wakee (same deadline distance, eligible) waits.
-		{"v6.6 run to parity", Preset(V66, 1), false, WakeupNotPicked, PickCurrParity, false, 0, TickRequestServed, false},
+		{"v6.6 run to parity", preset(V66, 1), false, WakeupNotPicked, PickCurrParity, false, 0, TickRequestServed, false},
 		// Without RUN_TO_PARITY the earliest eligible deadline wins: b's is 0.1 + 0.75 ms,
 		// a's 0.75 ms, so a keeps the CPU.
 		{"v6.6 earliest deadline", noParity, false, WakeupNotPicked, PickCurrDeadline, false, 0, TickRequestServed, false},
 		// v7.1 PREEMPT_SHORT: b's slice is shorter, the pick ignores a's protection and b's
 		// deadline (0.1 + 0.2 ms) is earlier than a's (1.5 ms): preempt at once.
-		{"v7.1 shorter slice preempts", Preset(V71, 1), true, WakeupPicked, PickEarliestDeadline, true, 100_000, 0, false},
+		{"v7.1 shorter slice preempts", preset(V71, 1), true, WakeupPicked, PickEarliestDeadline, true, 100_000, 0, false},
 		// Without PREEMPT_SHORT a's protection (its deadline, 1.5 ms) holds; the wakee only cuts
 		// it to a's vruntime + b's slice: 0.1 + 0.2 ms. The tick at 1 ms then ends it.
 		{"v7.1 protection shortened", noShort, false, WakeupNotPicked, PickCurrProtected, false, 300_000, TickProtectionOver, true},
 	}
 	for _, tc := range tests {
-		c, a, b := setup(tc.p)
+		c, a, b := setup(&tc.p)
 		d := c.Wakeup(b, 100_000)
 		if d.Preempt != tc.preempt || d.Reason != tc.reason || d.PickReason != tc.pick || d.Short != tc.short || c.NeedResched() != tc.preempt {
 			t.Errorf("%s: Wakeup = %v (pick %v, short %t), resched %t; want preempt %t, %v, pick %v, short %t",
@@ -146,9 +146,9 @@ func TestWakeupEEVDF(t *testing.T) {
 
 func TestWakeupEEVDFRules(t *testing.T) {
 	for _, v := range []Version{V66, V71} {
-		p := Preset(v, 1)
+		p := preset(v, 1)
 		// A SCHED_BATCH wakee never preempts; a non-idle wakee preempts a SCHED_IDLE task.
-		c := NewCPU(0, p)
+		c := NewRunQueue(0, p)
 		n, i, bt := NewTask("n", Normal, 0), NewTask("i", Idle, 0), NewTask("batch", Batch, -20)
 		c.Fork(nil, i, 0)
 		c.Schedule(0)
@@ -184,7 +184,7 @@ func TestWakeupEEVDFRules(t *testing.T) {
 		}
 		checkCPU(t, c, nil)
 		// An idle CPU runs any wakee.
-		c = NewCPU(0, p)
+		c = NewRunQueue(0, p)
 		if d := c.Wakeup(NewTask("x", Normal, 0), 0); !d.Preempt || d.Reason != WakeupCPUIdle {
 			t.Errorf("%v: wakeup on an idle CPU: %v", v, d)
 		}
@@ -193,7 +193,7 @@ func TestWakeupEEVDFRules(t *testing.T) {
 
 func TestYieldEEVDF(t *testing.T) {
 	for _, v := range []Version{V66, V71} {
-		c := NewCPU(0, Preset(v, 1))
+		c := NewRunQueue(0, preset(v, 1))
 		a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 		c.Fork(nil, a, 0)
 		c.Fork(nil, b, 0)
@@ -215,7 +215,7 @@ func TestYieldEEVDF(t *testing.T) {
 		checkCPU(t, c, nil)
 	}
 	// v7.1: an eligible yielder forfeits its request: vruntime = deadline, a new request.
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Schedule(0)
@@ -236,7 +236,7 @@ func TestReweightEEVDF(t *testing.T) {
 	// 1048576/343040 (nice 0 -> nice 5): div_s64(786432000000, 343040) = 2292537, updated in
 	// place in the tree (checkCPU checks the subtree minima).
 	specs := []rigSpec{{nice: 0, dv: 0, dd: 750_000}, {nice: 0, dv: 1000, dd: 750_000}}
-	c, ts := rigEEVDF(t, Preset(V66, 1), v0, specs, -1)
+	c, ts := rigEEVDF(t, preset(V66, 1), v0, specs, -1)
 	q := c.Root()
 	q.reweightEntity(ts[1], TaskLoad(Normal, 5), 0, c.Params())
 	if ts[1].Vruntime != v0+1000 || ts[1].Deadline-ts[1].Vruntime != 2_292_537 || q.Load().Weight != (1024+335)<<10 {
@@ -248,7 +248,7 @@ func TestReweightEEVDF(t *testing.T) {
 	// v7.1: V = floor(1000·1048576 / 2097152) = 500, and zero_vruntime moves there. The lag
 	// 500 - 1000 = -500 scales to -500·1048576/343040 = -1528.3 -> -1528 (truncation); the
 	// relative deadline 750500 to 2294065.3 -> 2294065. The entity goes back at V + 1528.
-	c, ts = rigEEVDF(t, Preset(V71, 1), v0, specs, -1)
+	c, ts = rigEEVDF(t, preset(V71, 1), v0, specs, -1)
 	q = c.Root()
 	q.reweightEntity(ts[1], TaskLoad(Normal, 5), 0, c.Params())
 	if q.ZeroVruntime() != v0+500 || ts[1].VLag != -1528 || ts[1].Vruntime != v0+2028 || ts[1].Deadline != v0+500+2_294_065 {
@@ -264,7 +264,7 @@ func TestReweightEEVDF(t *testing.T) {
 
 	// Off the queue (v6.6 and v7.1) only the saved lag scales: 3000·1048576/343040 = 9170.
 	for _, v := range []Version{V66, V71} {
-		c := NewCPU(0, Preset(v, 1))
+		c := NewRunQueue(0, preset(v, 1))
 		x := NewTask("x", Normal, 0)
 		c.attach(x)
 		x.VLag = 3000
@@ -277,7 +277,7 @@ func TestReweightEEVDF(t *testing.T) {
 
 func TestSetNiceEEVDF(t *testing.T) {
 	for _, v := range []Version{V66, V71} {
-		c := NewCPU(0, Preset(v, 1))
+		c := NewRunQueue(0, preset(v, 1))
 		a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 		c.Fork(nil, a, 0)
 		c.Fork(nil, b, 0)
@@ -304,7 +304,7 @@ func TestSetNiceEEVDF(t *testing.T) {
 // once has, after its placement, the lag it left with, up to the rounding of the average.
 func TestLagPreserved(t *testing.T) {
 	for _, v := range []Version{V66, V71} {
-		c := NewCPU(0, Preset(v, 1))
+		c := NewRunQueue(0, preset(v, 1))
 		ts := []*Entity{NewTask("a", Normal, 0), NewTask("b", Normal, 3), NewTask("c", Normal, -2), NewTask("x", Normal, 1)}
 		for _, tk := range ts {
 			c.Fork(nil, tk, 0)
@@ -346,7 +346,7 @@ func TestLagPreserved(t *testing.T) {
 
 func TestScheduleEEVDFRepick(t *testing.T) {
 	// v7.1: re-picking the protected running task touches nothing (no set_next_entity).
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	a.SetSlice(5_000_000)
 	c.Fork(nil, a, 0)
@@ -362,7 +362,7 @@ func TestScheduleEEVDFRepick(t *testing.T) {
 }
 
 func TestSetSlice(t *testing.T) {
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -384,7 +384,7 @@ func TestSetSlice(t *testing.T) {
 	}
 	checkCPU(t, c, nil)
 	// Versions without custom slices ignore it.
-	c6 := NewCPU(0, Preset(V66, 1))
+	c6 := NewRunQueue(0, preset(V66, 1))
 	x := NewTask("x", Normal, 0)
 	c6.Fork(nil, x, 0)
 	if c6.SetSlice(x, 1_000_000, 0) || x.CustomSlice() {
@@ -402,7 +402,7 @@ func TestSetSlice(t *testing.T) {
 // TestGroupSliceEEVDF checks v7.1's group slices: a group entity's slice is the shortest slice
 // queued below it, kept up to date on enqueue and dequeue.
 func TestGroupSliceEEVDF(t *testing.T) {
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	g := NewGroup("g", nil, 1)
 	a, b, x := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("x", Normal, 0)
 	a.SetGroup(g)
@@ -427,8 +427,8 @@ func TestGroupSliceEEVDF(t *testing.T) {
 }
 
 func TestEEVDFPanics(t *testing.T) {
-	c5 := NewCPU(0, DefaultParams())
-	c7 := NewCPU(0, Preset(V71, 1))
+	c5 := NewRunQueue(0, DefaultParams())
+	c7 := NewRunQueue(0, preset(V71, 1))
 	a := NewTask("a", Normal, 0)
 	c7.Fork(nil, a, 0)
 	g := NewGroup("g", nil, 1)
@@ -441,12 +441,10 @@ func TestEEVDFPanics(t *testing.T) {
 		msg  string
 	}{
 		{"AvgVruntime on v6.5", func() { AvgVruntime(c5.Root()) }, "cfs: AvgVruntime on a queue of a classic CFS (v6.5) CPU"},
-		{"PickEEVDF on v6.5", func() { PickEEVDF(c5.Root(), true, c5.Params()) }, "cfs: PickEEVDF on a queue of a classic CFS"},
-		{"CheckPreemptWakeupEEVDF with v6.5", func() { CheckPreemptWakeupEEVDF(c5, a, false, c5.Params()) }, "cfs: CheckPreemptWakeupEEVDF with v6.5 parameters"},
 		{"Entity.SetSlice of a queued task", func() { a.SetSlice(1) }, "cfs: Entity.SetSlice of a queued task"},
 		{"Entity.SetSlice of a group entity", func() { g.Entity(c7).SetSlice(1) }, "cfs: Entity.SetSlice of a group entity"},
-		{"CPU.SetSlice of a group entity", func() { c7.SetSlice(g.Entity(c7), 1, 0) }, "cfs: CPU.SetSlice of a group entity"},
-		{"CPU.SetSlice on another CPU", func() { c5.SetSlice(a, 1, 0) }, "cfs: CPU.SetSlice of a task queued on another CPU"},
+		{"RunQueue.SetSlice of a group entity", func() { c7.SetSlice(g.Entity(c7), 1, 0) }, "cfs: RunQueue.SetSlice of a group entity"},
+		{"RunQueue.SetSlice on another CPU", func() { c5.SetSlice(a, 1, 0) }, "cfs: RunQueue.SetSlice of a task queued on another CPU"},
 		{"Timeline.UpdateAug off the timeline", func() { tl.UpdateAug(&it.node, 1) }, "cfs: Timeline.UpdateAug of a node that is not on this timeline"},
 		{"TickNSec(0)", func() { TickNSec(0) }, "cfs: TickNSec: HZ 0"},
 	}
@@ -458,8 +456,8 @@ func TestEEVDFPanics(t *testing.T) {
 // TestDelayDequeue follows v7.1's delayed dequeue (dequeue_entity with DELAY_DEQUEUE,
 // pick_next_entity, requeue_delayed_entity, update_entity_lag with DELAY_ZERO).
 func TestDelayDequeue(t *testing.T) {
-	setup := func() (*CPU, *Entity, *Entity) {
-		c := NewCPU(0, Preset(V71, 1))
+	setup := func() (*RunQueue, *Entity, *Entity) {
+		c := NewRunQueue(0, preset(V71, 1))
 		a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 		c.Fork(nil, a, 0)
 		c.Fork(nil, b, 0)
@@ -516,9 +514,9 @@ func TestDelayDequeue(t *testing.T) {
 		t.Errorf("Sleep of an eligible task: delayed %t, on_rq %t; want it gone", b.Delayed(), b.OnRQ())
 	}
 	checkCPU(t, c, nil)
-	p := Preset(V71, 1)
+	p := preset(V71, 1)
 	p.DelayDequeue = false
-	c = NewCPU(0, p)
+	c = NewRunQueue(0, p)
 	a, b = NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -532,23 +530,23 @@ func TestDelayDequeue(t *testing.T) {
 	assertPanics(t, "Sleep of a delayed task", func() {
 		c, a, _ := setup()
 		c.Sleep(a, 1_000_000)
-	}, "cfs: CPU.Sleep of a task not queued on this CPU")
+	}, "cfs: RunQueue.Sleep of a task not queued on this CPU")
 	assertPanics(t, "Wakeup of a task delayed elsewhere", func() {
 		_, a, _ := setup()
-		NewCPU(1, Preset(V71, 1)).Wakeup(a, 0)
-	}, "cfs: CPU.Wakeup of a task delayed on another CPU")
+		NewRunQueue(1, preset(V71, 1)).Wakeup(a, 0)
+	}, "cfs: RunQueue.Wakeup of a task delayed on another CPU")
 }
 
 // delayedFixture returns a v7.1 CPU on which task a (vruntime 1 ms) went to sleep while b runs
 // and V is 0.5 ms, so a's dequeue was delayed (the setup of TestDelayDequeue), with a and b in
 // a new group if grouped (nil otherwise).
-func delayedFixture(t *testing.T, grouped bool) (*CPU, *Entity, *Entity, *Group) {
+func delayedFixture(t *testing.T, grouped bool) (*RunQueue, *Entity, *Entity, *Group) {
 	t.Helper()
 	var g *Group
 	if grouped {
 		g = NewGroup("g", nil, 2)
 	}
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	a.SetGroup(g)
 	b.SetGroup(g)
@@ -576,7 +574,7 @@ func delayedFixture(t *testing.T, grouped bool) (*CPU, *Entity, *Entity, *Group)
 // final dequeue settles it.
 func TestHNrRunnable(t *testing.T) {
 	type counts struct{ rootH, rootR, grpH, grpR int }
-	get := func(c *CPU, g *Group) counts {
+	get := func(c *RunQueue, g *Group) counts {
 		n := counts{rootH: c.Root().HNrRunning(), rootR: c.Root().HNrRunnable()}
 		if g != nil {
 			q := &g.on(c).q
@@ -587,7 +585,7 @@ func TestHNrRunnable(t *testing.T) {
 	for _, grouped := range []bool{false, true} {
 		name := fmt.Sprintf("grouped=%t", grouped)
 		var g *Group
-		want := func(step string, c *CPU, w counts) {
+		want := func(step string, c *RunQueue, w counts) {
 			t.Helper()
 			if !grouped {
 				w.grpH, w.grpR = 0, 0
@@ -610,7 +608,7 @@ func TestHNrRunnable(t *testing.T) {
 		want("slice change while delayed", c, counts{2, 1, 2, 1})
 		c.MigrateOut(a, 1_200_000)
 		want("migrated out", c, counts{1, 1, 1, 1})
-		c2 := NewCPU(1, Preset(V71, 2))
+		c2 := NewRunQueue(1, preset(V71, 2))
 		d := c2.MigrateIn(a, 1_200_000)
 		if !a.Delayed() || !a.OnRQ() || d.Reason != WakeupCPUIdle {
 			t.Errorf("%s: MigrateIn of a delayed task: delayed %t, on_rq %t, decision %v; want it queued, delayed, CPU idle", name, a.Delayed(), a.OnRQ(), d)
@@ -637,7 +635,7 @@ func TestHNrRunnable(t *testing.T) {
 // it, and that v6.5 and v6.6 exits are sleeps.
 func TestCPUExit(t *testing.T) {
 	// The same ineligible a as in delayedFixture, exiting instead of sleeping.
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -663,7 +661,7 @@ func TestCPUExit(t *testing.T) {
 	checkCPU(t, c, nil)
 
 	for _, v := range []Version{V65, V66} {
-		c := NewCPU(0, Preset(v, 1))
+		c := NewRunQueue(0, preset(v, 1))
 		a := NewTask("a", Normal, 0)
 		c.Fork(nil, a, 0)
 		c.Schedule(0)
@@ -677,8 +675,8 @@ func TestCPUExit(t *testing.T) {
 		checkCPU(t, c, nil)
 	}
 	assertPanics(t, "Exit of a task not queued", func() {
-		NewCPU(0, Preset(V71, 1)).Exit(NewTask("x", Normal, 0), 0)
-	}, "cfs: CPU.Exit of a task not queued on this CPU")
+		NewRunQueue(0, preset(V71, 1)).Exit(NewTask("x", Normal, 0), 0)
+	}, "cfs: RunQueue.Exit of a task not queued on this CPU")
 }
 
 // TestWakeupPreemptDelayed checks v7.1 wakeup_preempt_fair for a delayed wakee (fair.c blob
@@ -689,7 +687,7 @@ func TestCPUExit(t *testing.T) {
 func TestWakeupPreemptDelayed(t *testing.T) {
 	c, a, _, _ := delayedFixture(t, false)
 	c.MigrateOut(a, 1_100_000)
-	c2 := NewCPU(1, Preset(V71, 2))
+	c2 := NewRunQueue(1, preset(V71, 2))
 	x := NewTask("x", Normal, 0)
 	c2.Fork(nil, x, 1_000_000)
 	c2.Schedule(1_000_000)
@@ -705,7 +703,7 @@ func TestWakeupPreemptDelayed(t *testing.T) {
 	// reaches 1.5 ms. At 2.2 ms b's vruntime is 1.2 ms and w (1.6 ms) is placed at V, 1.1 ms,
 	// with deadline 2.7 ms: a, eligible again, has the earliest deadline, so the pick chooses
 	// it, it leaves for good, and the pick is repeated without it.
-	c = NewCPU(0, Preset(V71, 1))
+	c = NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	a.SetSlice(1_500_000)
 	b.SetSlice(5_000_000)
@@ -743,7 +741,7 @@ func TestWakeupPreemptDelayed(t *testing.T) {
 // pick chooses t2, which therefore preempts. Testing need-resched again after the dequeue
 // (as the model once did) wrongly reported "already marked" instead.
 func TestWakeupRepicksAfterDelayedDequeue(t *testing.T) {
-	c := NewCPU(0, Preset(V71, 7))
+	c := NewRunQueue(0, preset(V71, 7))
 	t0, t1, t2 := NewTask("t0", Normal, 17), NewTask("t1", Normal, 16), NewTask("t2", Normal, 16)
 	t0.SetSlice(900_926)
 	c.Fork(nil, t2, 1_712_513)
@@ -772,7 +770,7 @@ func TestWakeupRepicksAfterDelayedDequeue(t *testing.T) {
 // nothing: __sched_setscheduler skips the change when the policy is the same and neither nice
 // nor sched_runtime differs from the task's (v7.1.5 kernel/sched/syscalls.c).
 func TestSetSliceSameValue(t *testing.T) {
-	c := NewCPU(0, Preset(V71, 1))
+	c := NewRunQueue(0, preset(V71, 1))
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 3)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)

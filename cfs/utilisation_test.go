@@ -85,7 +85,7 @@ func TestSchedulerUtilSignal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			forVersions(t, func(t *testing.T, v Version) {
-				m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, SchedulerOptions{Version: v})
+				m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, vparams(v))
 				m.check = m.checkInvariants
 				id := m.spawn(0, sched.Attr{}, tc.b)
 				task, _ := m.s.Task(id)

@@ -42,7 +42,7 @@ func (s *Scheduler) catchUp(t *Task, j int64) {
 }
 
 // catchUpCPU brings the utilisation signal of CPU rq to tick j.
-func (s *Scheduler) catchUpCPU(rq *runQueue, j int64) {
+func (s *Scheduler) catchUpCPU(rq *cpuRQ, j int64) {
 	if j > rq.utilTick {
 		rq.util, rq.utilTick = decayUtil(rq.util, j-rq.utilTick, s.utilShift), j
 	}
@@ -73,7 +73,7 @@ func (s *Scheduler) detachUtil(c topology.CPU, u uint64) {
 // CPU's signal and its running task's estimate, brought up to date, both gain
 // capacity>>utilShift. (An idle CPU's signal only decays, and does so lazily.) The usual case,
 // both brought up to date at the previous tick, decays each by one tick in line.
-func (s *Scheduler) tickUtil(rq *runQueue, capacity uint64, j int64) {
+func (s *Scheduler) tickUtil(rq *cpuRQ, capacity uint64, j int64) {
 	sh := s.utilShift
 	gain := capacity >> sh
 	if rq.utilTick == j-1 {

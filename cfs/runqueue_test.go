@@ -7,7 +7,7 @@ import "testing"
 
 func TestFork(t *testing.T) {
 	p := DefaultParams()
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	parent := NewTask("parent", Normal, 0)
 	c.Fork(nil, parent, 0)
 	// Alone: START_DEBIT puts it one vslice (6 ms with the computed inverse: 5999998) after the
@@ -42,7 +42,7 @@ func TestFork(t *testing.T) {
 	// child_runs_first swaps the vruntimes and reschedules.
 	q := p
 	q.ChildRunsFirst = true
-	c = NewCPU(0, q)
+	c = NewRunQueue(0, q)
 	parent, child = NewTask("parent", Normal, 0), NewTask("child", Normal, 0)
 	c.Fork(nil, parent, 0)
 	c.Schedule(0)
@@ -57,7 +57,7 @@ func TestFork(t *testing.T) {
 
 func TestSleepWakeup(t *testing.T) {
 	p := DefaultParams()
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -100,7 +100,7 @@ func TestSleepWakeup(t *testing.T) {
 // TestSleepSetsNextBuddy checks dequeue_task_fair's bias: a task that sleeps while its group
 // keeps other tasks makes the group entity the next buddy of its queue.
 func TestSleepSetsNextBuddy(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	g := NewGroup("g", nil, 1)
 	a, b, x := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("x", Normal, 0)
 	a.SetGroup(g)
@@ -118,7 +118,7 @@ func TestSleepSetsNextBuddy(t *testing.T) {
 
 func TestSetNice(t *testing.T) {
 	p := DefaultParams()
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -156,7 +156,7 @@ func TestSetNice(t *testing.T) {
 }
 
 func TestYield(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	run := c.Schedule(0)
@@ -178,7 +178,7 @@ func TestYield(t *testing.T) {
 }
 
 func TestUpdateCurr(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	c.UpdateCurr(5) // idle: nothing to charge
 	a := NewTask("a", Normal, 5)
 	c.Fork(nil, a, 0)
@@ -197,7 +197,7 @@ func TestUpdateCurr(t *testing.T) {
 }
 
 func TestIdleOnly(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	if c.IdleOnly() {
 		t.Errorf("IdleOnly() of an empty CPU = true")
 	}
@@ -213,7 +213,7 @@ func TestIdleOnly(t *testing.T) {
 }
 
 func TestCPUPanics(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
@@ -224,13 +224,13 @@ func TestCPUPanics(t *testing.T) {
 		f    func()
 		msg  string
 	}{
-		{"NewCPU(-1)", func() { NewCPU(-1, DefaultParams()) }, "cfs: NewCPU: id -1"},
-		{"Wakeup of a queued task", func() { c.Wakeup(a, 0) }, "cfs: CPU.Wakeup of a queued task"},
-		{"Sleep of a sleeping task", func() { c.Sleep(NewTask("z", Normal, 0), 0) }, "cfs: CPU.Sleep of a task not queued on this CPU"},
-		{"Fork of a queued child", func() { c.Fork(nil, a, 0) }, "cfs: CPU.Fork of a queued child"},
-		{"Fork from a task that is not running", func() { c.Fork(a, NewTask("z", Normal, 0), 0) }, "cfs: CPU.Fork: parent is not the running task"},
-		{"SetNice out of range", func() { c.SetNice(a, 20, 0) }, "cfs: CPU.SetNice: nice 20 outside [-20, 19]"},
-		{"SetNice of a group entity", func() { c.SetNice(g.Entity(c), 0, 0) }, "cfs: CPU.SetNice of a group entity"},
+		{"NewRunQueue(-1)", func() { NewRunQueue(-1, DefaultParams()) }, "cfs: NewRunQueue: id -1"},
+		{"Wakeup of a queued task", func() { c.Wakeup(a, 0) }, "cfs: RunQueue.Wakeup of a queued task"},
+		{"Sleep of a sleeping task", func() { c.Sleep(NewTask("z", Normal, 0), 0) }, "cfs: RunQueue.Sleep of a task not queued on this CPU"},
+		{"Fork of a queued child", func() { c.Fork(nil, a, 0) }, "cfs: RunQueue.Fork of a queued child"},
+		{"Fork from a task that is not running", func() { c.Fork(a, NewTask("z", Normal, 0), 0) }, "cfs: RunQueue.Fork: parent is not the running task"},
+		{"SetNice out of range", func() { c.SetNice(a, 20, 0) }, "cfs: RunQueue.SetNice: nice 20 outside [-20, 19]"},
+		{"SetNice of a group entity", func() { c.SetNice(g.Entity(c), 0, 0) }, "cfs: RunQueue.SetNice of a group entity"},
 		{"SetGroup of a queued task", func() { a.SetGroup(nil) }, "cfs: Entity.SetGroup of a queued task"},
 		{"SetGroup of a group entity", func() { g.Entity(c).SetGroup(nil) }, "cfs: Entity.SetGroup of a group entity"},
 		{"NewTask bad nice", func() { NewTask("z", Normal, 99) }, "cfs: TaskLoad: nice 99 outside [-20, 19]"},
@@ -247,7 +247,7 @@ func TestCPUPanics(t *testing.T) {
 // set_next_entity, so prev_sum_exec_runtime keeps the start of its slice and
 // check_preempt_tick asks for a reschedule at every tick once the slice has run out.
 func TestScheduleRepickKeepsSlice(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 19)
 	c.Fork(nil, a, 0)
 	if got := c.Schedule(0); got != a {
@@ -295,7 +295,7 @@ func TestScheduleRepickKeepsSlice(t *testing.T) {
 // the root queue without restarting its slice, and check_preempt_tick at the root measures the
 // group's time since it was picked, not since the last switch inside it.
 func TestScheduleGroupKeepsGroupSlice(t *testing.T) {
-	c := NewCPU(0, DefaultParams())
+	c := NewRunQueue(0, DefaultParams())
 	g := NewGroup("g", nil, 1)
 	a, b, x := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("x", Normal, 0)
 	a.SetGroup(g)
@@ -343,7 +343,7 @@ func TestScheduleGroupKeepsGroupSlice(t *testing.T) {
 func TestForkReusedEntity(t *testing.T) {
 	for _, v := range []Version{V65, V66, V71} {
 		used := NewTask("used", Normal, 0)
-		c0 := NewCPU(0, Preset(v, 1))
+		c0 := NewRunQueue(0, preset(v, 1))
 		c0.Fork(nil, used, 0)
 		c0.Schedule(0)
 		c0.Tick(6_000_000)
@@ -353,7 +353,7 @@ func TestForkReusedEntity(t *testing.T) {
 			t.Fatalf("%v: the first life of the task did not run", v)
 		}
 
-		c1, c2 := NewCPU(0, Preset(v, 1)), NewCPU(0, Preset(v, 1))
+		c1, c2 := NewRunQueue(0, preset(v, 1)), NewRunQueue(0, preset(v, 1))
 		fresh := NewTask("fresh", Normal, 0)
 		c1.Fork(nil, used, 20_000_000)
 		c2.Fork(nil, fresh, 20_000_000)

@@ -25,12 +25,12 @@ func runEEVDFOps(t *testing.T, ops []byte) {
 		return
 	}
 	h := ops[0]
-	p := Preset(V66, 1+int(h>>5))
+	p := preset(V66, 1+int(h>>5))
 	p.RunToParity = h&1 == 0
 	p.NextBuddy = h&2 != 0
 	p.PlaceLag = h&4 == 0
 	if h&8 != 0 {
-		p = Preset(V71, 1+int(h>>5))
+		p = preset(V71, 1+int(h>>5))
 		p.RunToParity = h&1 == 0
 		p.PreemptShort = h&2 == 0
 		p.PlaceRelDeadline = h&4 == 0
@@ -47,7 +47,7 @@ func runEEVDFOps(t *testing.T, ops []byte) {
 // sets a custom slice instead when its argument has bit 7 set. The sleep operation makes a
 // queued task exit instead when its argument has bit 7 set; an exited task is never used again.
 func runOps(t *testing.T, p Params, ops []byte) {
-	c := NewCPU(0, p)
+	c := NewRunQueue(0, p)
 	ga := NewGroup("ga", nil, 1)
 	gi := NewGroup("gi", nil, 1)
 	gi.SetIdle(true)

@@ -1,4 +1,4 @@
-// This file implements CPU, the fair part of the kernel's per-CPU struct rq, and the task-level
+// This file implements RunQueue, the fair part of the kernel's per-CPU struct rq, and the task-level
 // operations of v6.5's fair.c that walk the group hierarchy: enqueue_task_fair,
 // dequeue_task_fair, pick_next_task_fair, put_prev_task_fair, task_tick_fair, task_fork_fair,
 // yield_task_fair, set_user_nice with prio_changed_fair, and the wakeup path's
@@ -8,14 +8,16 @@ package cfs
 
 import "fmt"
 
-// A CPU is one processor's fair-class state: the kernel's struct rq restricted to what the fair
-// class uses. It has a root [Queue] (rq->cfs), the running task (rq->curr, nil when the CPU
-// idles) and a need-resched flag (TIF_NEED_RESCHED of the running task).
+// A RunQueue is one CPU's fair-class state: the kernel's struct rq restricted to what the fair
+// class uses (the name says run queue, as struct rq does, to keep it apart from a
+// topology.CPU, which only names a processor). It has a root [Queue] (rq->cfs), the running
+// task (rq->curr, nil when the CPU idles) and a need-resched flag (TIF_NEED_RESCHED of the
+// running task).
 //
 // Time is always passed in explicitly as now, in nanoseconds of the CPU's task clock
-// (rq_clock_task); it must not go backwards. A CPU is not safe for concurrent use: as in the
-// kernel, every method assumes the caller holds the CPU (its rq lock).
-type CPU struct {
+// (rq_clock_task); it must not go backwards. A RunQueue is not safe for concurrent use: as in
+// the kernel, every method assumes the caller holds the run queue (its rq lock).
+type RunQueue struct {
 	id          int
 	params      Params
 	root        Queue
@@ -28,40 +30,46 @@ type CPU struct {
 	onBlock func(t *Entity)
 }
 
-// NewCPU returns CPU number id (counted from 0, used to index each group's per-CPU state) with
-// parameters p, idle and with an empty root queue. NewCPU panics if id < 0.
-func NewCPU(id int, p Params) *CPU {
+// NewRunQueue returns the run queue of CPU number id (counted from 0, used to index each
+// group's per-CPU state) with parameters p, idle and with an empty root queue. p are used as
+// they are (a preset is the one-CPU form: see [Params.ForCPUs]). NewRunQueue panics if id < 0
+// or p is not valid ([Params.Validate]); parameters from outside the program are checked with
+// Validate first, as [New] does.
+func NewRunQueue(id int, p Params) *RunQueue {
 	if id < 0 {
-		panic(fmt.Sprintf("cfs: NewCPU: id %d", id))
+		panic(fmt.Sprintf("cfs: NewRunQueue: id %d", id))
 	}
-	c := &CPU{id: id, params: p}
+	if err := p.Validate(); err != nil {
+		panic("cfs: NewRunQueue: " + err.Error()[len("cfs: "):])
+	}
+	c := &RunQueue{id: id, params: p}
 	c.root.init(c, nil, nil)
 	return c
 }
 
 // ID returns the CPU's number.
-func (c *CPU) ID() int { return c.id }
+func (c *RunQueue) ID() int { return c.id }
 
 // Params returns the CPU's parameters.
-func (c *CPU) Params() Params { return c.params }
+func (c *RunQueue) Params() *Params { return &c.params }
 
 // Root returns the CPU's root queue (rq->cfs).
-func (c *CPU) Root() *Queue { return &c.root }
+func (c *RunQueue) Root() *Queue { return &c.root }
 
 // Curr returns the running task (rq->curr), or nil if the CPU is idle.
-func (c *CPU) Curr() *Entity { return c.curr }
+func (c *RunQueue) Curr() *Entity { return c.curr }
 
 // NeedResched reports whether a decision asked for the running task to be switched out
-// (TIF_NEED_RESCHED); [CPU.Schedule] clears it.
-func (c *CPU) NeedResched() bool { return c.needResched }
+// (TIF_NEED_RESCHED); [RunQueue.Schedule] clears it.
+func (c *RunQueue) NeedResched() bool { return c.needResched }
 
 // NrRunning returns the number of fair tasks queued on the CPU, the running one included
 // (rq->cfs.h_nr_running).
-func (c *CPU) NrRunning() int { return int(c.root.hNrRunning) }
+func (c *RunQueue) NrRunning() int { return int(c.root.hNrRunning) }
 
 // IdleOnly reports whether every task queued on the CPU counts as idle and there is at least
 // one: the kernel's sched_idle_rq, which lets wakeups and load balancing treat the CPU as idle.
-func (c *CPU) IdleOnly() bool {
+func (c *RunQueue) IdleOnly() bool {
 	return c.root.hNrRunning > 0 && c.root.hNrRunning == c.root.idleHNrRunning
 }
 
@@ -69,7 +77,7 @@ func (c *CPU) IdleOnly() bool {
 // queue's level: update_curr_fair (called by the kernel before reading a task's run time, for
 // example in task_sched_runtime). Group entities above are charged at their next update. It does
 // nothing if the CPU is idle.
-func (c *CPU) UpdateCurr(now uint64) {
+func (c *RunQueue) UpdateCurr(now uint64) {
 	if c.curr != nil {
 		c.curr.q.updateCurr(now, &c.params)
 	}
@@ -77,7 +85,7 @@ func (c *CPU) UpdateCurr(now uint64) {
 
 // attach links task t to its group's queue on c (set_task_rq), so that t.Queue and t.Parent
 // describe where it will be queued.
-func (c *CPU) attach(t *Entity) {
+func (c *RunQueue) attach(t *Entity) {
 	if t.myQ != nil {
 		panic("cfs: a group entity used as a task")
 	}
@@ -92,10 +100,10 @@ func (c *CPU) attach(t *Entity) {
 
 // enqueueTask is enqueue_task_fair: enqueue t and every ancestor that is not yet queued, then
 // update the weights and counters of the queued ancestors above.
-func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
-	p := c.params
+func (c *RunQueue) enqueueTask(t *Entity, now uint64, flags qflags) {
+	p := &c.params
 	idleH := uint32(0)
-	if t.policy == Idle {
+	if t.class == Idle {
 		idleH = 1
 	}
 	// A delayed task enqueued again without a wakeup (a migration, an attribute change) stays
@@ -132,7 +140,7 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 	}
 	for ; se != nil; se = se.parent {
 		q := se.q
-		q.updateGroup(se, now, &p)
+		q.updateGroup(se, now, p)
 		if v71 {
 			q.setSlice(se, slice)
 			slice = q.MinSlice()
@@ -149,15 +157,15 @@ func (c *CPU) enqueueTask(t *Entity, now uint64, flags qflags) {
 // dequeueTask is dequeue_task_fair: dequeue t and every ancestor whose queue becomes empty, then
 // update the weights and counters of the ancestors that stay queued. A sleeping task whose group
 // keeps other entities makes its group entity the next buddy.
-func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
-	p := c.params
+func (c *RunQueue) dequeueTask(t *Entity, now uint64, flags qflags) {
+	p := &c.params
 	if p.Version.EEVDF() {
 		c.dequeueEntities(t, now, flags)
 		return
 	}
 	sleep := flags&flagWakeup != 0
 	idleH := uint32(0)
-	if t.policy == Idle {
+	if t.class == Idle {
 		idleH = 1
 	}
 	se := t
@@ -181,7 +189,7 @@ func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 	}
 	for ; se != nil; se = se.parent {
 		q := se.q
-		q.updateGroup(se, now, &p)
+		q.updateGroup(se, now, p)
 		q.hNrRunning--
 		q.hNrRunnable--
 		q.idleHNrRunning -= idleH
@@ -192,19 +200,19 @@ func (c *CPU) dequeueTask(t *Entity, now uint64, flags qflags) {
 }
 
 // putPrevTask is put_prev_task_fair: put every level of the running task's hierarchy back.
-func (c *CPU) putPrevTask(now uint64) {
+func (c *RunQueue) putPrevTask(now uint64) {
 	for se := c.curr; se != nil; se = se.parent {
-		se.q.putPrevEntity(se, now, c.params)
+		se.q.putPrevEntity(se, now, &c.params)
 	}
 }
 
 // setNextTask is set_next_task_fair: make every level of t's hierarchy its queue's curr. On an
 // EEVDF CPU it is set_next_task(rq, p) with first false: v7.1 does not renew the slice
 // protection.
-func (c *CPU) setNextTask(t *Entity, now uint64) {
+func (c *RunQueue) setNextTask(t *Entity, now uint64) {
 	if p := c.params; p.Version.EEVDF() {
 		for se := t; se != nil; se = se.parent {
-			se.q.setNextEEVDF(se, now, false, p)
+			se.q.setNextEEVDF(se, now, false, &p)
 		}
 		return
 	}
@@ -217,7 +225,7 @@ func (c *CPU) setNextTask(t *Entity, now uint64) {
 // queued (the CPU idles): the kernel's __schedule with pick_next_task_fair as
 // CONFIG_FAIR_GROUP_SCHED builds it. The need-resched flag is cleared.
 //
-// When a task was running, every level is picked ([Pick], [PickEEVDF] on an EEVDF CPU) with
+// When a task was running, every level is picked ([Pick], [pickEEVDF] on an EEVDF CPU) with
 // that level's running entity still in place and charged first (update_curr), so the running
 // entity competes from where it is: in v6.5 it is picked again while its vruntime is still
 // before the leftmost's, in EEVDF while slice protection holds. Then only the levels where the
@@ -226,11 +234,11 @@ func (c *CPU) setNextTask(t *Entity, now uint64) {
 // the start of its slice: a v6.5 task whose slice ran out is asked to reschedule at every tick
 // until another entity is leftmost. From an idle CPU (the kernel's simple path) every level is
 // picked and set. A running task that went to sleep is no longer queued and is not a candidate.
-func (c *CPU) Schedule(now uint64) *Entity {
+func (c *RunQueue) Schedule(now uint64) *Entity {
 	if c.params.Version.EEVDF() {
 		return c.scheduleEEVDF(now)
 	}
-	p := c.params
+	p := &c.params
 	prev := c.curr
 	if c.root.nrRunning == 0 {
 		c.putPrevTask(now)
@@ -244,7 +252,7 @@ func (c *CPU) Schedule(now uint64) *Entity {
 			cur = nil
 		}
 		if cur != nil {
-			q.updateCurr(now, &p)
+			q.updateCurr(now, p)
 		}
 		se, _ = Pick(q, cur, p)
 		if se.myQ == nil {
@@ -261,8 +269,8 @@ func (c *CPU) Schedule(now uint64) *Entity {
 // prev's entities (put_prev_entity) and setting se's (set_next_entity) until they share a queue,
 // where the one is put back and the other set. Nothing happens when se is prev; from an idle CPU
 // (prev nil) every level of se's hierarchy is set.
-func (c *CPU) switchTo(prev, se *Entity, now uint64) {
-	p := c.params
+func (c *RunQueue) switchTo(prev, se *Entity, now uint64) {
+	p := &c.params
 	switch {
 	case prev == nil:
 		for e := se; e != nil; e = e.parent {
@@ -298,7 +306,7 @@ func (c *CPU) switchTo(prev, se *Entity, now uint64) {
 // served request and, when another entity is queued at that level, asks for a reschedule
 // (v7.1 also once the slice protection is over). The decision then reports, per level, why:
 // TickRequestServed, TickProtectionOver, TickRequestOpen or TickNoCompetitor.
-func (c *CPU) Tick(now uint64) TickDecision {
+func (c *RunQueue) Tick(now uint64) TickDecision {
 	var d TickDecision
 	c.tick(now, &d)
 	return d
@@ -307,7 +315,7 @@ func (c *CPU) Tick(now uint64) TickDecision {
 // tick is Tick writing its decision to *first, which holds the zero TickDecision: the first
 // level's decision lands there directly, and neither the parameters nor a decision are copied
 // unless a later level's reschedule replaces it.
-func (c *CPU) tick(now uint64, first *TickDecision) {
+func (c *RunQueue) tick(now uint64, first *TickDecision) {
 	if c.params.Version.EEVDF() {
 		*first = c.tickEEVDF(now)
 		return
@@ -346,12 +354,12 @@ func (c *CPU) tick(now uint64, first *TickDecision) {
 // DELAY_DEQUEUE, [Entity.Delayed]) is still queued: it simply stays (ttwu_runnable with
 // ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is
 // already queued and not delayed, or is delayed on another CPU.
-func (c *CPU) Wakeup(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) Wakeup(t *Entity, now uint64) WakeupDecision {
 	if t.delayed {
 		return c.wakeDelayed(t, now)
 	}
 	if t.onRQ {
-		panic("cfs: CPU.Wakeup of a queued task")
+		panic("cfs: RunQueue.Wakeup of a queued task")
 	}
 	c.attach(t)
 	c.enqueueTask(t, now, flagWakeup)
@@ -362,14 +370,14 @@ func (c *CPU) Wakeup(t *Entity, now uint64) WakeupDecision {
 // check_preempt_wakeup around the pure decision: the running entity's matching level is charged
 // (update_curr) before the vruntime comparison, the buddies the decision names are marked and
 // need-resched is set.
-func (c *CPU) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
+func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
 	if c.params.Version.EEVDF() {
 		return c.checkPreemptEEVDF(t, now, fork)
 	}
-	d := CheckPreemptWakeup(c, t, fork, c.params)
+	d := CheckPreemptWakeup(c, t, fork, &c.params)
 	if d.Reason == WakeupLeadTooSmall || d.Reason == WakeupLead {
 		d.Curr.q.updateCurr(now, &c.params)
-		d = CheckPreemptWakeup(c, t, fork, c.params)
+		d = CheckPreemptWakeup(c, t, fork, &c.params)
 	}
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy)
@@ -384,15 +392,15 @@ func (c *CPU) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
 }
 
 // Sleep dequeues task t from c at time now because it blocks (dequeue_task with DEQUEUE_SLEEP);
-// if t was running, the caller must then call [CPU.Schedule]. Its vruntime stays absolute, so
-// that [CPU.Wakeup] can compare it with the queue's min_vruntime. On an EEVDF CPU its clamped
+// if t was running, the caller must then call [RunQueue.Schedule]. Its vruntime stays absolute, so
+// that [RunQueue.Wakeup] can compare it with the queue's min_vruntime. On an EEVDF CPU its clamped
 // virtual lag is saved in VLag for the wakeup's placement; with v7.1's DELAY_DEQUEUE a task that
 // is not eligible stays queued instead ([Entity.Delayed]) until it is picked, woken, or
-// dequeued with [CPU.DequeueDelayed]. Sleep panics if t is not queued on c or is already a
+// dequeued with [RunQueue.DequeueDelayed]. Sleep panics if t is not queued on c or is already a
 // delayed sleeper.
-func (c *CPU) Sleep(t *Entity, now uint64) {
+func (c *RunQueue) Sleep(t *Entity, now uint64) {
 	if !t.onRQ || t.cpu != c || t.delayed {
-		panic("cfs: CPU.Sleep of a task not queued on this CPU")
+		panic("cfs: RunQueue.Sleep of a task not queued on this CPU")
 	}
 	c.dequeueTask(t, now, flagWakeup)
 	if c.curr == t {
@@ -415,13 +423,13 @@ func (c *CPU) Sleep(t *Entity, now uint64) {
 // deadline is a full virtual slice away in v6.6 (wake_up_new_task's enqueue re-places it without
 // ENQUEUE_INITIAL) and half a slice away in v7.1 (PLACE_DEADLINE_INITIAL); in v7.1 a forked task
 // preempts its parent only with a shorter slice (and it inherits a parent's custom slice).
-func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) Fork(parent, child *Entity, now uint64) WakeupDecision {
 	if child.onRQ {
-		panic("cfs: CPU.Fork of a queued child")
+		panic("cfs: RunQueue.Fork of a queued child")
 	}
 	if parent != nil {
 		if parent != c.curr {
-			panic("cfs: CPU.Fork: parent is not the running task")
+			panic("cfs: RunQueue.Fork: parent is not the running task")
 		}
 		child.group = parent.group
 	}
@@ -439,7 +447,7 @@ func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
 		q.updateCurr(now, &c.params)
 		child.Vruntime = curr.Vruntime
 	}
-	child.Vruntime = PlaceEntity(q, child, true, now, c.params)
+	child.Vruntime = placeClassic(q, child, true, now, &c.params)
 	if c.params.ChildRunsFirst && curr != nil && before(curr.Vruntime, child.Vruntime) {
 		curr.Vruntime, child.Vruntime = child.Vruntime, curr.Vruntime
 		c.needResched = true
@@ -457,10 +465,10 @@ func (c *CPU) Fork(parent, child *Entity, now uint64) WakeupDecision {
 // its nice. On an EEVDF CPU the dequeue saves the task's lag, the weight change scales it (and
 // v7.1's relative deadline) by old/new weight, and the enqueue places it with that lag. SetNice
 // panics if nice is outside [MinNice, MaxNice] or t is a group entity.
-func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
-	checkNice("CPU.SetNice", nice)
+func (c *RunQueue) SetNice(t *Entity, nice int, now uint64) bool {
+	checkNice("RunQueue.SetNice", nice)
 	if t.myQ != nil {
-		panic("cfs: CPU.SetNice of a group entity")
+		panic("cfs: RunQueue.SetNice of a group entity")
 	}
 	if t.nice == nice {
 		return false
@@ -475,9 +483,9 @@ func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
 	}
 	old := t.nice
 	t.nice = nice
-	if lw := TaskLoad(t.policy, nice); c.params.Version.EEVDF() && t.q != nil {
-		t.q.reweightEntity(t, lw, now, c.params) // reweight_task: scales the lag
-		t.load = lw                              // with the table inverse
+	if lw := TaskLoad(t.class, nice); c.params.Version.EEVDF() && t.q != nil {
+		t.q.reweightEntity(t, lw, now, &c.params) // reweight_task: scales the lag
+		t.load = lw                               // with the table inverse
 	} else {
 		t.load = lw // set_load_weight(p, true) with reweight_task
 	}
@@ -506,8 +514,8 @@ func (c *CPU) SetNice(t *Entity, nice int, now uint64) bool {
 // v6.6 pushes the task's deadline one virtual slice further, v7.1 (if the task is eligible)
 // moves its vruntime to its deadline and makes a new request. Yield does nothing if the running task is
 // alone on the CPU, is no longer queued (it went to sleep) or the CPU is idle; the caller then
-// calls [CPU.Schedule], as sched_yield does.
-func (c *CPU) Yield(now uint64) {
+// calls [RunQueue.Schedule], as sched_yield does.
+func (c *RunQueue) Yield(now uint64) {
 	t := c.curr
 	if t == nil || !t.onRQ || c.root.hNrRunning == 1 {
 		return
@@ -518,7 +526,7 @@ func (c *CPU) Yield(now uint64) {
 	}
 	q := t.q
 	q.clearBuddies(t)
-	if t.policy != Batch {
+	if t.class != Batch {
 		q.updateCurr(now, &c.params)
 	}
 	setSkipBuddy(t)

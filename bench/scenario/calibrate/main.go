@@ -1,0 +1,376 @@
+// Command calibrate measures the real programs behind the seed 000 pipeline scenario on this
+// machine and prints what the scenario needs as JSON: the CPU time tar and gzip spend per
+// tar record, the sizes they read and write in, and how often each blocks.
+//
+// Usage:
+//
+//	go run ./bench/scenario/calibrate [-dir DIR] [-runs N] > bench/scenario/data/pipeline-calibration.json
+//
+// It runs `tar cf - DIR | gzip -c > /dev/null` N times (DIR defaults to the Go tree's src,
+// about 150 MiB of source, standing in for the seed's /usr/src), the two processes joined by a
+// plain pipe, and reads each process's counters just after it exits and before it is reaped
+// (waitid with WNOWAIT), so that nothing is missed:
+//
+//   - /proc/PID/task/*/schedstat: on-CPU time (sum_exec_runtime), run-queue wait (run_delay)
+//     and the number of times on a CPU (pcount);
+//   - /proc/PID/status: voluntary_ctxt_switches (blocking: an empty or full pipe, disk) and
+//     nonvoluntary_ctxt_switches;
+//   - /proc/PID/io: rchar/wchar and syscr/syscw, the bytes moved and the read(2)/write(2)
+//     calls, whose ratio is the block size.
+//
+// The first run warms the page cache and is not reported, so the runs measure CPU, not the
+// disk, as the seed's repeated runs over a cached /usr/src did. The output reports the median
+// of the runs. The command is Linux-only; it is not part of the library.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// counters are what one process did, read from /proc just after it exited.
+type counters struct {
+	CPUNs       int64 `json:"cpu_ns"`       // sum of schedstat sum_exec_runtime over its tasks
+	RunDelayNs  int64 `json:"run_delay_ns"` // sum of schedstat run_delay
+	Slices      int64 `json:"slices"`       // sum of schedstat pcount
+	Voluntary   int64 `json:"voluntary"`    // voluntary_ctxt_switches
+	Involuntary int64 `json:"involuntary"`  // nonvoluntary_ctxt_switches
+	ReadBytes   int64 `json:"rchar"`
+	WriteBytes  int64 `json:"wchar"`
+	Reads       int64 `json:"syscr"`
+	Writes      int64 `json:"syscw"`
+	WallNs      int64 `json:"wall_ns,omitempty"` // compile jobs: from start to exit
+}
+
+// run is one measured pipeline.
+type run struct {
+	WallNs int64    `json:"wall_ns"`
+	Tar    counters `json:"tar"`
+	Gzip   counters `json:"gzip"`
+}
+
+// Calibration is the JSON the command prints.
+type Calibration struct {
+	Method       string `json:"method"`
+	Command      string `json:"command"`
+	Kernel       string `json:"kernel"`
+	CPU          string `json:"cpu"`
+	TarVersion   string `json:"tar_version"`
+	GzipVersion  string `json:"gzip_version"`
+	Runs         []run  `json:"runs"`
+	RecordBytes  int64  `json:"record_bytes"`    // tar's write size (wchar/syscw of the median run)
+	GzipReadSize int64  `json:"gzip_read_bytes"` // gzip's mean read size
+	Records      int64  `json:"records"`         // tar output / record size
+	TarNsPerRec  int64  `json:"tar_ns_per_record"`
+	GzipNsPerRec int64  `json:"gzip_ns_per_record"`
+	TarBlocks    int64  `json:"tar_voluntary"`  // median voluntary switches of tar
+	GzipBlocks   int64  `json:"gzip_voluntary"` // median voluntary switches of gzip
+	WallNs       int64  `json:"wall_ns"`        // median wall time
+}
+
+func main() {
+	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip) or compile (gcc -O2 -c)")
+	dir := flag.String("dir", goSrc(), "directory tar archives (pipeline)")
+	runs := flag.Int("runs", 5, "measured runs (after one warm-up run)")
+	flag.Parse()
+	var err error
+	switch *what {
+	case "pipeline":
+		err = calibrate(*dir, *runs)
+	case "compile":
+		err = calibrateCompile(filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
+	default:
+		err = fmt.Errorf("-what %q: want pipeline or compile", *what)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "calibrate:", err)
+		os.Exit(1)
+	}
+}
+
+// goSrc returns the src directory of the Go tree `go env GOROOT` names, or "." without one.
+func goSrc() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "."
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "src")
+}
+
+func calibrate(dir string, n int) error {
+	if n < 1 {
+		return fmt.Errorf("-runs %d: need at least 1", n)
+	}
+	c := Calibration{
+		Method: "tar cf - DIR | gzip -c >/dev/null, one warm-up run then the median of the runs; " +
+			"counters from /proc/PID/task/*/schedstat, /proc/PID/status and /proc/PID/io read after " +
+			"exit before reaping (waitid WNOWAIT); record size = tar wchar/syscw; per-record CPU = " +
+			"schedstat sum_exec_runtime / (tar wchar / record size)",
+		Command:     "tar cf - " + filepath.Base(dir) + " | gzip -c >/dev/null",
+		Kernel:      firstLine("uname", "-sr"),
+		CPU:         cpuModel(),
+		TarVersion:  firstLine("tar", "--version"),
+		GzipVersion: firstLine("gzip", "--version"),
+	}
+	for i := 0; i <= n; i++ {
+		r, err := pipeline(dir)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			c.Runs = append(c.Runs, r)
+		}
+	}
+	med := func(f func(run) int64) int64 {
+		v := make([]int64, len(c.Runs))
+		for i, r := range c.Runs {
+			v[i] = f(r)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	c.WallNs = med(func(r run) int64 { return r.WallNs })
+	c.RecordBytes = med(func(r run) int64 { return r.Tar.WriteBytes / max(1, r.Tar.Writes) })
+	c.GzipReadSize = med(func(r run) int64 { return r.Gzip.ReadBytes / max(1, r.Gzip.Reads) })
+	c.Records = med(func(r run) int64 { return r.Tar.WriteBytes }) / max(1, c.RecordBytes)
+	c.TarNsPerRec = med(func(r run) int64 { return r.Tar.CPUNs }) / max(1, c.Records)
+	c.GzipNsPerRec = med(func(r run) int64 { return r.Gzip.CPUNs }) / max(1, c.Records)
+	c.TarBlocks = med(func(r run) int64 { return r.Tar.Voluntary })
+	c.GzipBlocks = med(func(r run) int64 { return r.Gzip.Voluntary })
+	out, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(append(out, '\n'))
+	return err
+}
+
+// Compile is the JSON of -what compile: gcc -O2 -c of every C file of a directory, one
+// process per file as make runs them, with each job's CPU time and voluntary switches.
+type Compile struct {
+	Method    string     `json:"method"`
+	Dir       string     `json:"dir"`
+	GCC       string     `json:"gcc"`
+	Kernel    string     `json:"kernel"`
+	CPU       string     `json:"cpu"`
+	Jobs      []counters `json:"jobs"`
+	MeanCPUNs int64      `json:"mean_cpu_ns"`
+	// BlocksPerCPUSecond is the voluntary switches per second of CPU time over all jobs: how
+	// often a compiler goes off CPU (reading sources and headers, writing the object).
+	BlocksPerCPUSecond float64 `json:"blocks_per_cpu_second"`
+	// OffCPUNsPerBlock is (wall − CPU) per voluntary switch: how long a compiler stays off CPU
+	// each time, an upper bound on a machine with other load (it includes run-queue waits).
+	OffCPUNsPerBlock int64 `json:"off_cpu_ns_per_block"`
+}
+
+func calibrateCompile(dir string, runs int) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("no C files in %s", dir)
+	}
+	slices.Sort(files)
+	c := Compile{
+		Method: "gcc -O2 -w -c FILE -o /dev/null for every *.c of DIR that compiles on this machine (the warm-up " +
+			"pass drops the others), then the given passes; each job's CPU time (user + system) and voluntary and " +
+			"involuntary switches from the rusage wait4 returns for the gcc driver, which includes its reaped " +
+			"children cc1 and as (Linux wait_task_zombie: RUSAGE_BOTH)",
+		Dir: filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir), GCC: firstLine("gcc", "--version"),
+		Kernel: firstLine("uname", "-sr"), CPU: cpuModel(),
+	}
+	var cpu, blocks, off int64
+	var ok []string
+	for _, f := range files {
+		if exec.Command("gcc", "-O2", "-w", "-c", f, "-o", os.DevNull).Run() == nil {
+			ok = append(ok, f)
+		}
+	}
+	if len(ok) == 0 {
+		return fmt.Errorf("no C file of %s compiles", dir)
+	}
+	for pass := 1; pass <= runs; pass++ {
+		for _, f := range ok {
+			cmd := exec.Command("gcc", "-O2", "-w", "-c", f, "-o", os.DevNull)
+			cmd.Stderr = os.Stderr
+			t0 := time.Now()
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("gcc %s: %w", f, err)
+			}
+			wall := time.Since(t0).Nanoseconds()
+			ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				return fmt.Errorf("no rusage")
+			}
+			// RUSAGE of a reaped child covers it and its reaped descendants (cc1, as).
+			j := counters{
+				CPUNs:       (ru.Utime.Sec+ru.Stime.Sec)*1e9 + (ru.Utime.Usec+ru.Stime.Usec)*1e3,
+				Voluntary:   ru.Nvcsw,
+				Involuntary: ru.Nivcsw,
+				WallNs:      wall,
+			}
+			if pass > 0 {
+				c.Jobs = append(c.Jobs, j)
+				cpu += j.CPUNs
+				blocks += j.Voluntary
+				off += max(0, j.WallNs-j.CPUNs)
+			}
+		}
+	}
+	c.MeanCPUNs = cpu / int64(len(c.Jobs))
+	c.BlocksPerCPUSecond = float64(blocks) / (float64(cpu) / 1e9)
+	c.OffCPUNsPerBlock = off / max(1, blocks)
+	out, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(append(out, '\n'))
+	return err
+}
+
+// pipeline runs tar | gzip once and returns what each did.
+func pipeline(dir string) (run, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return run{}, err
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return run{}, err
+	}
+	defer null.Close()
+	tar := exec.Command("tar", "cf", "-", "-C", filepath.Dir(dir), filepath.Base(dir))
+	tar.Stdout, tar.Stderr = pw, os.Stderr
+	gz := exec.Command("gzip", "-c")
+	gz.Stdin, gz.Stdout, gz.Stderr = pr, null, os.Stderr
+	start := time.Now()
+	if err := gz.Start(); err != nil {
+		return run{}, err
+	}
+	if err := tar.Start(); err != nil {
+		return run{}, err
+	}
+	pw.Close()
+	pr.Close()
+	var r run
+	if r.Tar, err = waitAndRead(tar); err != nil {
+		return run{}, err
+	}
+	if r.Gzip, err = waitAndRead(gz); err != nil {
+		return run{}, err
+	}
+	r.WallNs = time.Since(start).Nanoseconds()
+	return r, nil
+}
+
+// waitAndRead waits for cmd to exit without reaping it, reads its counters, then reaps it.
+func waitAndRead(cmd *exec.Cmd) (counters, error) {
+	pid := cmd.Process.Pid
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return counters{}, fmt.Errorf("waitid %d: %w", pid, err)
+		}
+		break
+	}
+	c, rerr := read(pid)
+	if err := cmd.Wait(); err != nil {
+		return counters{}, fmt.Errorf("%s: %w", cmd.Path, err)
+	}
+	return c, rerr
+}
+
+func read(pid int) (counters, error) {
+	var c counters
+	base := fmt.Sprintf("/proc/%d", pid)
+	tasks, _ := filepath.Glob(base + "/task/*/schedstat")
+	if len(tasks) == 0 {
+		tasks = []string{base + "/schedstat"}
+	}
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return c, err
+		}
+		v := fields(string(b))
+		if len(v) < 3 {
+			return c, fmt.Errorf("%s: %q: want 3 fields", f, b)
+		}
+		c.CPUNs += v[0]
+		c.RunDelayNs += v[1]
+		c.Slices += v[2]
+	}
+	st, err := os.ReadFile(base + "/status")
+	if err != nil {
+		return c, err
+	}
+	c.Voluntary = keyed(string(st), "voluntary_ctxt_switches:")
+	c.Involuntary = keyed(string(st), "nonvoluntary_ctxt_switches:")
+	io, err := os.ReadFile(base + "/io")
+	if err != nil {
+		return c, err
+	}
+	c.ReadBytes = keyed(string(io), "rchar:")
+	c.WriteBytes = keyed(string(io), "wchar:")
+	c.Reads = keyed(string(io), "syscr:")
+	c.Writes = keyed(string(io), "syscw:")
+	return c, nil
+}
+
+func fields(s string) []int64 {
+	var v []int64
+	for _, f := range strings.Fields(s) {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil
+		}
+		v = append(v, n)
+	}
+	return v
+}
+
+func keyed(s, key string) int64 {
+	for _, l := range strings.Split(s, "\n") {
+		if rest, ok := strings.CutPrefix(l, key); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(rest), 10, 64)
+			return n
+		}
+	}
+	return -1
+}
+
+func firstLine(name string, args ...string) string {
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		return "unknown"
+	}
+	l, _, _ := bytes.Cut(out, []byte("\n"))
+	return string(l)
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "model name"); ok {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), ":"))
+		}
+	}
+	return "unknown"
+}

@@ -1,0 +1,69 @@
+// This file implements the measured calibration the seed 000 pipeline is built from.
+
+package scenario
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+)
+
+// PipelineCalibration is what `go run ./bench/scenario/calibrate` measured of the real
+// `tar cf - DIR | gzip -c >/dev/null` on the machine it ran on (data/pipeline-calibration.json,
+// with the raw counters of every run and the method): the record tar writes, the CPU time each
+// program spends per record, and how often each blocked.
+type PipelineCalibration struct {
+	Method       string `json:"method"`
+	Command      string `json:"command"`
+	Kernel       string `json:"kernel"`
+	CPU          string `json:"cpu"`
+	TarVersion   string `json:"tar_version"`
+	GzipVersion  string `json:"gzip_version"`
+	RecordBytes  int64  `json:"record_bytes"`
+	GzipReadSize int64  `json:"gzip_read_bytes"`
+	Records      int64  `json:"records"`
+	TarNsPerRec  int64  `json:"tar_ns_per_record"`
+	GzipNsPerRec int64  `json:"gzip_ns_per_record"`
+	TarBlocks    int64  `json:"tar_voluntary"`
+	GzipBlocks   int64  `json:"gzip_voluntary"`
+	WallNs       int64  `json:"wall_ns"`
+}
+
+//go:embed data/pipeline-calibration.json
+var pipelineCalibrationJSON []byte
+
+// Pipeline returns the stored calibration of the seed 000 pipeline.
+func Pipeline() PipelineCalibration {
+	var c PipelineCalibration
+	if err := json.Unmarshal(pipelineCalibrationJSON, &c); err != nil {
+		panic(fmt.Sprintf("scenario: internal error: data/pipeline-calibration.json: %v", err))
+	}
+	return c
+}
+
+// CompileCalibration is what `go run ./bench/scenario/calibrate -what compile` measured of real
+// compile jobs (gcc -O2 -c of the Go tree's runtime/cgo C files) on the machine it ran on
+// (data/compile-calibration.json, with every job and the method): the mean CPU time of a job,
+// how often a compiler goes off CPU per second of CPU time, and for how long each time.
+type CompileCalibration struct {
+	Method             string  `json:"method"`
+	Dir                string  `json:"dir"`
+	GCC                string  `json:"gcc"`
+	Kernel             string  `json:"kernel"`
+	CPU                string  `json:"cpu"`
+	MeanCPUNs          int64   `json:"mean_cpu_ns"`
+	BlocksPerCPUSecond float64 `json:"blocks_per_cpu_second"`
+	OffCPUNsPerBlock   int64   `json:"off_cpu_ns_per_block"`
+}
+
+//go:embed data/compile-calibration.json
+var compileCalibrationJSON []byte
+
+// Compile returns the stored calibration of a compile job.
+func Compile() CompileCalibration {
+	var c CompileCalibration
+	if err := json.Unmarshal(compileCalibrationJSON, &c); err != nil {
+		panic(fmt.Sprintf("scenario: internal error: data/compile-calibration.json: %v", err))
+	}
+	return c
+}

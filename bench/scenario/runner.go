@@ -1,0 +1,251 @@
+// This file implements the runner: the cells of a sweep, run on a bounded pool of workers.
+
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/schedkit/schedkit/bench/presets"
+	"github.com/schedkit/schedkit/bench/sim"
+)
+
+// Options choose what a run of a scenario covers and how.
+type Options struct {
+	// Reps is the number of seeded repetitions per cell; 0 means the scenario's Reps.
+	Reps int
+	// Set fixes parameter values for every cell (over the defaults).
+	Set Values
+	// Grid sweeps parameters: every combination of the listed values is a grid point, in the
+	// order of the parameter names sorted and then of the values as given.
+	Grid map[string][]float64
+	// Small starts from the scenario's Small values and SmallReps instead of its defaults.
+	Small bool
+	// Workers bounds the goroutines running cells; 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Progress, if not nil, is called after each cell with the number done and the total, from
+	// the goroutine that called Run, never concurrently.
+	Progress func(done, total int)
+}
+
+// A Cell is one run: a grid point, a row and a repetition. Its Seed is the simulator's seed,
+// Rep+1: the same in every row and grid point, so that rows differ by their policy and
+// parameters, not by their random numbers.
+type Cell struct {
+	Index int
+	Point int
+	Row   int
+	Rep   int
+	// Values are the parameter values of the run: defaults, Options.Set, the grid point and
+	// the row's Set, each over the ones before.
+	Values Values
+}
+
+// Seed returns the simulator seed of c.
+func (c *Cell) Seed() uint64 { return uint64(c.Rep) + 1 }
+
+// A Plan is the list of cells of a scenario under some options, in a fixed order: by grid
+// point, then row, then repetition.
+type Plan struct {
+	Scenario *Scenario
+	Reps     int
+	Points   []Values
+	Cells    []Cell
+}
+
+// NewPlan returns the plan of s under o, or an error naming a bad option.
+func NewPlan(s *Scenario, o Options) (*Plan, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	base := s.Defaults()
+	reps := s.Reps
+	if o.Small {
+		for k, v := range s.Small {
+			base[k] = v
+		}
+		if s.SmallReps > 0 {
+			reps = s.SmallReps
+		}
+	}
+	if o.Reps < 0 {
+		return nil, fmt.Errorf("scenario %s: Reps %d < 0", s.Name, o.Reps)
+	}
+	if o.Reps > 0 {
+		reps = o.Reps
+	}
+	if err := s.checkValues(o.Set); err != nil {
+		return nil, err
+	}
+	for k, v := range o.Set {
+		base[k] = v
+	}
+	names := make([]string, 0, len(o.Grid))
+	for k, vs := range o.Grid {
+		if len(vs) == 0 {
+			return nil, fmt.Errorf("scenario %s: grid parameter %s has no values", s.Name, k)
+		}
+		for _, v := range vs {
+			if err := s.checkValues(Values{k: v}); err != nil {
+				return nil, err
+			}
+		}
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	points := []Values{{}}
+	for _, k := range names {
+		var next []Values
+		for _, p := range points {
+			for _, v := range o.Grid[k] {
+				q := p.clone()
+				q[k] = v
+				next = append(next, q)
+			}
+		}
+		points = next
+	}
+	pl := &Plan{Scenario: s, Reps: reps, Points: points}
+	for pi, p := range points {
+		for ri := range s.Rows {
+			v := base.clone()
+			for k, x := range p {
+				v[k] = x
+			}
+			for k, x := range s.Rows[ri].Set {
+				v[k] = x
+			}
+			for k := 0; k < reps; k++ {
+				pl.Cells = append(pl.Cells, Cell{Index: len(pl.Cells), Point: pi, Row: ri, Rep: k, Values: v})
+			}
+		}
+	}
+	return pl, nil
+}
+
+// Shard returns the indices of the cells that shard k of n runs: every n-th cell starting at
+// k, so that each shard gets a share of every row. It returns an error unless 0 <= k < n.
+func (pl *Plan) Shard(k, n int) ([]int, error) {
+	if n < 1 || k < 0 || k >= n {
+		return nil, fmt.Errorf("scenario: shard %d of %d: need 0 <= k < n", k, n)
+	}
+	var out []int
+	for i := k; i < len(pl.Cells); i += n {
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// All returns the indices of every cell.
+func (pl *Plan) All() []int {
+	out := make([]int, len(pl.Cells))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// Run runs the cells of pl whose indices are given, on up to o.Workers goroutines, and returns
+// their results in the order of idx whatever order they finished in. The error is that of the
+// first failing cell in that order.
+func (pl *Plan) Run(idx []int, o Options) ([]CellResult, error) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(1, len(idx)))
+	out := make([]CellResult, len(idx))
+	errs := make([]error, len(idx))
+	jobs := make(chan int)
+	done := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				out[j], errs[j] = pl.runCell(&pl.Cells[idx[j]])
+				done <- j
+			}
+		}()
+	}
+	go func() {
+		for j := range idx {
+			if idx[j] < 0 || idx[j] >= len(pl.Cells) {
+				errs[j] = fmt.Errorf("scenario: cell %d outside 0..%d", idx[j], len(pl.Cells)-1)
+				done <- j
+				continue
+			}
+			jobs <- j
+		}
+		close(jobs)
+		wg.Wait()
+		close(done)
+	}()
+	n := 0
+	for range done {
+		n++
+		if o.Progress != nil {
+			o.Progress(n, len(idx))
+		}
+	}
+	for j, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: cell %d: %w", pl.Scenario.Name, idx[j], err)
+		}
+	}
+	return out, nil
+}
+
+// runCell runs one cell.
+func (pl *Plan) runCell(c *Cell) (CellResult, error) {
+	s := pl.Scenario
+	row := &s.Rows[c.Row]
+	setup, err := s.Build(c.Values, row)
+	if err != nil {
+		return CellResult{}, err
+	}
+	setup.Config.Seed = c.Seed()
+	setup.Values = c.Values
+	p, err := presets.New(row.Policy)
+	if err != nil {
+		return CellResult{}, err
+	}
+	m, err := sim.New(setup.Config, p, setup.Workload)
+	if err != nil {
+		return CellResult{}, err
+	}
+	if _, err := m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited}); err != nil {
+		return CellResult{}, err
+	}
+	r := m.Result()
+	if err := r.Err(); err != nil {
+		return CellResult{}, err
+	}
+	res := CellResult{Scenario: s.Name, Cell: c.Index, Point: pl.Points[c.Point], Row: row.Key(), Rep: c.Rep,
+		Metrics: make([]float64, len(s.Metrics))}
+	for i, mt := range s.Metrics {
+		v := mt.Of(r, &setup)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return CellResult{}, fmt.Errorf("metric %s is %g", mt.Name, v)
+		}
+		res.Metrics[i] = v
+	}
+	return res, nil
+}
+
+// Run runs every cell of s under o and returns the report.
+func Run(s *Scenario, o Options) (*Report, error) {
+	pl, err := NewPlan(s, o)
+	if err != nil {
+		return nil, err
+	}
+	res, err := pl.Run(pl.All(), o)
+	if err != nil {
+		return nil, err
+	}
+	return pl.Merge(res)
+}

@@ -1,0 +1,263 @@
+// This file implements the Scenario type: a seed's experiment as data.
+
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/presets"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+)
+
+// A Scenario is one experiment: a workload built from parameters, run on a machine under the
+// policies of its rows, measured by its metrics, beside the figures a seed document published,
+// with an expectation tests check. Scenarios are plain values; Register adds one to the
+// registry the command line lists.
+type Scenario struct {
+	// Name is the registry key, such as "seed000-pipeline".
+	Name string
+	// Seed is the seed document the scenario reproduces ("000" … "004"), or "" for a user's own.
+	Seed string
+	// Title is a one-line description.
+	Title string
+	// Description says what the seed reported, how the workload models it, and where the
+	// numbers come from.
+	Description string
+	// Params are the knobs Build reads, with defaults and ranges.
+	Params []Param
+	// Rows are the lines of the seed's table, each a policy preset and parameter values.
+	Rows []Row
+	// Metrics are what each run measures; the first is the one the table shows.
+	Metrics []Metric
+	// Build makes the machine and workload of one run from the parameter values (every Param
+	// present, already checked against its range) and the row.
+	Build func(v Values, row *Row) (Setup, error)
+	// Reps is the default number of seeded repetitions per cell.
+	Reps int
+	// Small are parameter values for a quick run (tests, smoke runs); SmallReps its repetitions.
+	Small     Values
+	SmallReps int
+	// Expect are the effects the model should show, checked by tests at the Small size.
+	Expect []Expectation
+	// Absolute says the seed's figures and ours are comparable as they are (a share in %), so
+	// rows without a baseline get the verdict "ours/seed"; figures in seconds of another
+	// machine are compared only as ratios to a baseline.
+	Absolute bool
+	// Notes say what the model does not reproduce, and why; the table prints them.
+	Notes []string
+}
+
+// A Param is a knob of a scenario: a number with a unit, a default and an inclusive range.
+type Param struct {
+	Name     string
+	Doc      string
+	Unit     string
+	Default  float64
+	Min, Max float64
+	// Integer says the value must be a whole number.
+	Integer bool
+}
+
+// Check reports whether v is a valid value of p.
+func (p *Param) Check(v float64) error {
+	if math.IsNaN(v) || v < p.Min || v > p.Max {
+		return fmt.Errorf("scenario: parameter %s = %g outside %g..%g", p.Name, v, p.Min, p.Max)
+	}
+	if p.Integer && v != math.Trunc(v) {
+		return fmt.Errorf("scenario: parameter %s = %g is not a whole number", p.Name, v)
+	}
+	return nil
+}
+
+// Values are parameter values by name.
+type Values map[string]float64
+
+// clone returns a copy of v.
+func (v Values) clone() Values {
+	out := make(Values, len(v))
+	for k, x := range v {
+		out[k] = x
+	}
+	return out
+}
+
+// A Row is one line of a seed's table: a policy preset and the parameter values that make the
+// line's case, with the figure the seed printed for it.
+type Row struct {
+	// Label is the line's label in the seed's layout, such as "0 48" (pick_short,
+	// preempt_thresh) or "N=5".
+	Label string
+	// Column groups rows printed side by side, such as "ULE" and "4BSD"; "" for one column.
+	Column string
+	// Policy is a bench/presets name.
+	Policy string
+	// Set overrides parameter values for this row.
+	Set Values
+	// Baseline is the Key of the row this one is compared with, or "".
+	Baseline string
+	// Published is what the seed printed for this row, or nil.
+	Published *Figure
+}
+
+// Key returns the row's identity, "Column/Label" (or "Label" without a column).
+func (r *Row) Key() string {
+	if r.Column == "" {
+		return r.Label
+	}
+	return r.Column + "/" + r.Label
+}
+
+// A Figure is a number a seed document printed.
+type Figure struct {
+	// Value is the number; with Ratio set it is already a ratio to the row's baseline.
+	Value float64
+	// Ratio says Value is relative to the baseline row (1.02× rather than seconds).
+	Ratio bool
+	// Spread is the dispersion printed beside it (0: none), of kind SpreadKind.
+	Spread     float64
+	SpreadKind string
+	// Unit is the unit of Value, such as "s".
+	Unit string
+	// On says what the authors measured on and how.
+	On string
+}
+
+// A Metric is a number measured from one run.
+type Metric struct {
+	Name string
+	Unit string
+	// Of computes the metric from the run's result and its setup.
+	Of func(r *sim.Result, s *Setup) float64
+}
+
+// A Setup is everything one run needs.
+type Setup struct {
+	Config   sim.Config
+	Workload *workload.Workload
+	// Until bounds the simulated time.
+	Until time.Duration
+	// StopWhenExited names threads whose exits end the run (a hog that runs forever does not
+	// keep the run going); empty means the run ends when every thread has exited or at Until.
+	StopWhenExited []string
+	// Values are the parameter values of the run; the runner fills them in for the metrics.
+	Values Values
+}
+
+// An Expectation is an effect the model should show: the ratio of the first metric's mean in
+// Row to its mean in Baseline lies in Min..Max, and, when that band excludes 1, Student's t
+// finds the difference significant at 95 %. Without a Baseline, the band is on Row's mean
+// itself.
+type Expectation struct {
+	Doc           string
+	Row, Baseline string
+	Min, Max      float64
+}
+
+// Validate reports what is wrong with s, or nil.
+func (s *Scenario) Validate() error {
+	if s.Name == "" {
+		return fmt.Errorf("scenario: no name")
+	}
+	if s.Build == nil || len(s.Metrics) == 0 || len(s.Rows) == 0 {
+		return fmt.Errorf("scenario %s: needs Build, Metrics and Rows", s.Name)
+	}
+	if s.Reps < 1 {
+		return fmt.Errorf("scenario %s: Reps %d < 1", s.Name, s.Reps)
+	}
+	seen := map[string]bool{}
+	for i := range s.Params {
+		p := &s.Params[i]
+		if seen[p.Name] {
+			return fmt.Errorf("scenario %s: parameter %s twice", s.Name, p.Name)
+		}
+		seen[p.Name] = true
+		if err := p.Check(p.Default); err != nil {
+			return fmt.Errorf("scenario %s: default: %w", s.Name, err)
+		}
+	}
+	keys := map[string]bool{}
+	for i := range s.Rows {
+		r := &s.Rows[i]
+		if keys[r.Key()] {
+			return fmt.Errorf("scenario %s: row %q twice", s.Name, r.Key())
+		}
+		keys[r.Key()] = true
+		if _, _, err := presets.Split(r.Policy); err != nil {
+			return fmt.Errorf("scenario %s: row %q: %w", s.Name, r.Key(), err)
+		}
+		if err := s.checkValues(r.Set); err != nil {
+			return fmt.Errorf("scenario %s: row %q: %w", s.Name, r.Key(), err)
+		}
+	}
+	for i := range s.Rows {
+		if b := s.Rows[i].Baseline; b != "" && !keys[b] {
+			return fmt.Errorf("scenario %s: row %q: unknown baseline %q", s.Name, s.Rows[i].Key(), b)
+		}
+	}
+	for _, e := range s.Expect {
+		if !keys[e.Row] || (e.Baseline != "" && !keys[e.Baseline]) {
+			return fmt.Errorf("scenario %s: expectation %q: unknown rows %q, %q", s.Name, e.Doc, e.Row, e.Baseline)
+		}
+		if !(e.Min <= e.Max) {
+			return fmt.Errorf("scenario %s: expectation %q: Min > Max", s.Name, e.Doc)
+		}
+	}
+	return s.checkValues(s.Small)
+}
+
+// param returns the parameter called name, or nil.
+func (s *Scenario) param(name string) *Param {
+	for i := range s.Params {
+		if s.Params[i].Name == name {
+			return &s.Params[i]
+		}
+	}
+	return nil
+}
+
+// checkValues reports the first value of v that is not a valid parameter value.
+func (s *Scenario) checkValues(v Values) error {
+	for _, k := range sortedKeys(v) {
+		p := s.param(k)
+		if p == nil {
+			return fmt.Errorf("scenario %s: unknown parameter %q", s.Name, k)
+		}
+		if err := p.Check(v[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sortedKeys returns the names of v, sorted.
+func sortedKeys(v Values) []string {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Defaults returns every parameter at its default.
+func (s *Scenario) Defaults() Values {
+	v := Values{}
+	for _, p := range s.Params {
+		v[p.Name] = p.Default
+	}
+	return v
+}
+
+// Row returns the row whose Key is key, or nil.
+func (s *Scenario) Row(key string) *Row {
+	for i := range s.Rows {
+		if s.Rows[i].Key() == key {
+			return &s.Rows[i]
+		}
+	}
+	return nil
+}

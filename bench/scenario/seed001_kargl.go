@@ -1,0 +1,227 @@
+// This file implements seed001-kargl and seed001-rizzo: CPU-bound work on 4 CPUs under the ULE
+// of 2011, later ULEs and 4BSD.
+
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/presets"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+func init() {
+	Register(seed001Kargl())
+	Register(seed001Rizzo())
+}
+
+// karglTable is Steve Kargl's table (freebsd-current, 21 Dec 2011): mean real time in seconds
+// and the mean absolute deviation, for N = 4..8 on 4 CPUs.
+var karglTable = []struct {
+	n                          int
+	ule, uleMAD, bsd4, bsd4MAD float64
+}{
+	{4, 223.27, 0.502, 221.76, 0.551},
+	{5, 404.35, 73.82, 270.68, 0.866},
+	{6, 627.56, 173.0, 247.23, 1.442},
+	{7, 475.53, 84.07, 285.78, 1.421},
+	{8, 429.45, 134.9, 223.64, 1.316},
+}
+
+// seed001Columns are the policies of seed 001's scenarios: the 2011 ULE if the ule package
+// offers it, later ULEs, and the 4BSD of 2011.
+func seed001Columns() (cols []struct{ name, policy string }, notes []string) {
+	if _, _, err := presets.Split("ule:freebsd9"); err == nil {
+		cols = append(cols, struct{ name, policy string }{"ULE 2011 (freebsd9)", "ule:freebsd9"})
+	} else {
+		notes = append(notes, "the ULE of 2011 (preset ule:freebsd9) is not available in this build, so no row runs the "+
+			"scheduler Kargl measured; the ULE rows are the later ULEs.")
+	}
+	cols = append(cols,
+		struct{ name, policy string }{"ULE 2023 (legacy)", "ule:legacy"},
+		struct{ name, policy string }{"ULE main", "ule:main"},
+		struct{ name, policy string }{"4BSD 2011 (freebsd9)", "bsd4:freebsd9"})
+	return cols, notes
+}
+
+const karglOn = "Steve Kargl, freebsd-current 2011-12-21: real time of one numerical job of N ranks on a 4-CPU machine, " +
+	"timed on its master, 5-10 runs, mean (mean absolute deviation)"
+
+func seed001Kargl() *Scenario {
+	cols, notes := seed001Columns()
+	var rows []Row
+	for _, c := range cols {
+		for _, k := range karglTable {
+			r := Row{Label: fmt.Sprintf("N=%d", k.n), Column: c.name, Policy: c.policy, Set: Values{"n": float64(k.n)}}
+			if k.n != 4 {
+				r.Baseline = c.name + "/N=4"
+			}
+			switch {
+			case strings.HasPrefix(c.policy, "ule:freebsd9"):
+				r.Published = &Figure{Value: k.ule, Spread: k.uleMAD, SpreadKind: "mean absolute deviation", Unit: "s", On: karglOn + ", ULE (FreeBSD 9-CURRENT)"}
+			case c.policy == "bsd4:freebsd9":
+				r.Published = &Figure{Value: k.bsd4, Spread: k.bsd4MAD, SpreadKind: "mean absolute deviation", Unit: "s", On: karglOn + ", 4BSD"}
+			}
+			rows = append(rows, r)
+		}
+	}
+	s := &Scenario{
+		Name:  "seed001-kargl",
+		Seed:  "001",
+		Title: "one job of N cooperating CPU-bound ranks on 4 CPUs: its makespan per N (Kargl's table)",
+		Description: `Seed 001 ("SCHED_ULE should not be the default", freebsd-current, December 2011): Steve Kargl's
+table of real times for N = 4..8 on 4 CPUs, ULE 223 / 404 / 628 / 476 / 429 s and 4BSD 222 / 271 / 247 /
+286 / 224 s. The 4BSD column does not grow like N/4, so the N are not independent fixed-size jobs: they
+are the ranks of one numerical program (MPI-style) splitting a fixed amount of work, timed on the master,
+so the slowest rank sets the pace (reference/freebsd.md §11). Modelled as N ranks that each compute
+4/N of an iteration's work and then meet at a barrier (rank 0 collects one message from every other
+rank, then releases each through its own pipe), for work_s/iter_ms iterations; the makespan is rank
+0's exit. Every N does the same total work: N=4 takes work_s on an ideal scheduler.`,
+		Params: []Param{
+			{Name: "n", Doc: "ranks", Default: 5, Min: 1, Max: 64, Integer: true},
+			{Name: "work_s", Doc: "makespan of the N=4 job alone on 4 CPUs (the seed's ~222 s)", Unit: "s", Default: 221.76, Min: 0.1, Max: 3600},
+			{Name: "iter_ms", Doc: "compute of one rank between two barriers at N=4 (not known from the thread: an assumption)", Unit: "ms", Default: 50, Min: 0.1, Max: 60000},
+		},
+		Rows: rows,
+		Metrics: []Metric{{Name: "makespan", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 {
+			t, _ := r.Thread("rank0")
+			if t.End < 0 {
+				return float64(r.End) / 1e9
+			}
+			return float64(t.End) / 1e9
+		}}},
+		Build:     buildKargl,
+		Reps:      3,
+		Small:     Values{"work_s": 6},
+		SmallReps: 3,
+		Expect: []Expectation{
+			{Doc: "4BSD: N=8 (two ranks per CPU) about as fast as N=4 (seed: 1.01×)", Row: "4BSD 2011 (freebsd9)/N=8", Baseline: "4BSD 2011 (freebsd9)/N=4", Min: 0.95, Max: 1.25},
+			{Doc: "4BSD: N=5 slower than N=4 (seed: 1.22×)", Row: "4BSD 2011 (freebsd9)/N=5", Baseline: "4BSD 2011 (freebsd9)/N=4", Min: 1.02, Max: 2},
+		},
+		Notes: append(notes,
+			"iter_ms, the compute between two synchronisations of the ranks, is not known from the thread; the default 50 ms is "+
+				"an assumption (Rizzo's 10-100 ms unit of work), and the size of the N=5..7 penalty depends on it: sweep it with a grid.",
+			"The 4-CPU machine is modelled as 4 cores sharing one cache (the thread does not give its topology); the ranks "+
+				"communicate through pipes at no cost, and do no I/O."),
+	}
+	return s
+}
+
+func buildKargl(v Values, _ *Row) (Setup, error) {
+	n := int(v["n"])
+	iters := int(math.Round(v["work_s"] * 1000 / v["iter_ms"]))
+	if iters < 1 {
+		return Setup{}, fmt.Errorf("work_s/iter_ms gives no iteration")
+	}
+	chunk := workload.Fixed(workload.Duration(v["iter_ms"] * 1e6 * 4 / float64(n)))
+	w := &workload.Workload{Pipes: []workload.Pipe{{Name: "done"}}}
+	master := []workload.Op{workload.RunOp(chunk)}
+	if n > 1 {
+		master = append(master, workload.RecvOp("done", n-1))
+	}
+	for i := 1; i < n; i++ {
+		p := fmt.Sprintf("go%d", i)
+		w.Pipes = append(w.Pipes, workload.Pipe{Name: p})
+		master = append(master, workload.SendOp(p, 1))
+		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("rank%d", i), Ops: []workload.Op{
+			workload.RepeatOp(iters, workload.RunOp(chunk), workload.SendOp("done", 1), workload.RecvOp(p, 1))}})
+	}
+	w.Threads = append([]workload.Thread{{Name: "rank0", Ops: []workload.Op{workload.RepeatOp(iters, master...)}}}, w.Threads...)
+	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), StatHz: 127}, Workload: w,
+		Until: time.Duration(v["work_s"]*float64(n)) * time.Second * 2}, nil
+}
+
+func seed001Rizzo() *Scenario {
+	cols, notes := seed001Columns()
+	var rows []Row
+	for _, c := range cols {
+		for n := 4; n <= 8; n++ {
+			r := Row{Label: fmt.Sprintf("N=%d", n), Column: c.name, Policy: c.policy, Set: Values{"n": float64(n)}}
+			rows = append(rows, r)
+		}
+	}
+	return &Scenario{
+		Name:  "seed001-rizzo",
+		Seed:  "001",
+		Title: "Luigi Rizzo's regression workload: N independent calibrated CPU-bound loops on 4 CPUs, re-run as they exit",
+		Description: `Luigi Rizzo's proposal in seed 001's thread: a CPU-bound function f(N1) calibrated to 10..100 ms, run
+from an outer loop to 10..100 s with no system calls, each instance re-run by a shell as it exits, N
+instances in parallel. f_ms and loop_s are that calibration (f(N1)'s time and the outer loop's); each
+shell is a thread that forks an instance and joins it, again and again, for rounds fair-share instance
+times. The metrics are the fair share of a shell's chain of instances, min(1, 4/N), over the mean share
+they got (1 on a work-conserving scheduler: no CPU idles while an instance waits), and the spread, the
+coefficient of variation of the shells' shares (0 on a fair scheduler; large when some instances are
+pinned and ping-pong while others run alone, the 2008 top(1) picture Kargl describes). The thread has
+no figures for this workload: it is a regression test, not a measurement.`,
+		Params: []Param{
+			{Name: "n", Doc: "instances", Default: 5, Min: 1, Max: 64, Integer: true},
+			{Name: "f_ms", Doc: "time of f(N1) (Rizzo: 10..100 ms)", Unit: "ms", Default: 50, Min: 10, Max: 100},
+			{Name: "loop_s", Doc: "time of the outer loop alone (Rizzo: 10..100 s)", Unit: "s", Default: 20, Min: 0.1, Max: 100},
+			{Name: "rounds", Doc: "run length, in fair-share instance times", Default: 3, Min: 1, Max: 100, Integer: true},
+		},
+		Rows: rows,
+		Metrics: []Metric{
+			{Name: "slowdown", Unit: "fair share / mean share", Of: func(r *sim.Result, s *Setup) float64 { m, _ := rizzoShares(r, s); return m }},
+			{Name: "spread", Unit: "% CV of the shares", Of: func(r *sim.Result, s *Setup) float64 { _, cv := rizzoShares(r, s); return cv }},
+		},
+		Build: buildRizzo,
+		Reps:  3,
+		// f_ms is Rizzo's lower bound and the loop short, so a test runs in milliseconds.
+		Small:     Values{"loop_s": 1},
+		SmallReps: 3,
+		Expect: []Expectation{
+			{Doc: "4BSD shares fairly: instances take about their fair share", Row: "4BSD 2011 (freebsd9)/N=5", Min: 0.9, Max: 1.3},
+		},
+		Notes: append(notes, "Rizzo's workload has no published figures; the rows show what each policy does with it."),
+	}
+}
+
+// rizzoShares returns the fair share of one shell's chain of instances, min(1, 4/N), over
+// the mean share they got (1 on a work-conserving scheduler), and the coefficient of variation
+// of the shells' shares in % (0 on a fair one). A shell's share is the CPU time of the
+// instances it ran over the run's length.
+func rizzoShares(r *sim.Result, s *Setup) (float64, float64) {
+	n := int(s.Values["n"])
+	shares := make(map[int32]float64, n)
+	for i := range r.Threads {
+		t := &r.Threads[i]
+		if strings.HasPrefix(t.Name, "shell") {
+			shares[int32(t.ID)] += 0
+		}
+	}
+	for i := range r.Threads {
+		t := &r.Threads[i]
+		if strings.HasPrefix(t.Name, "inst.") {
+			shares[int32(t.Parent)] += float64(t.CPUTime) / float64(r.End)
+		}
+	}
+	var sum, sum2 float64
+	for _, x := range shares {
+		sum, sum2 = sum+x, sum2+x*x
+	}
+	k := float64(len(shares))
+	mean := sum / k
+	if mean == 0 {
+		return math.Inf(1), 0
+	}
+	v := max(0, sum2/k-mean*mean)
+	return min(1, 4/float64(n)) / mean, 100 * math.Sqrt(v) / mean
+}
+
+func buildRizzo(v Values, _ *Row) (Setup, error) {
+	n := int(v["n"])
+	loops := max(1, int(math.Round(v["loop_s"]*1000/v["f_ms"])))
+	fair := v["loop_s"] * max(1, float64(n)/4)
+	runs := int(v["rounds"]) + 2
+	w := &workload.Workload{Threads: []workload.Thread{
+		{Name: "inst", Template: true, Ops: []workload.Op{workload.RepeatOp(loops, workload.RunOp(workload.Fixed(workload.Duration(v["f_ms"]*1e6))))}},
+		{Name: "shell", Count: n, Ops: []workload.Op{workload.RepeatOp(runs, workload.ForkOp("inst", 1), workload.Op{Kind: workload.Join})}},
+	}}
+	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), StatHz: 127}, Workload: w,
+		Until: time.Duration(v["rounds"] * fair * float64(time.Second))}, nil
+}

@@ -1,0 +1,139 @@
+// This file implements seed004-idlegroup: schbench-like wake-up latency in a normal cgroup
+// beside continuous messaging in an idle cgroup, CFS v6.5 with and without FavorNonIdleTick.
+
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+func init() { Register(seed004Idlegroup()) }
+
+// seed004Lat are the seed's schbench rows: workers, then p50, p99 and p99.9 (µs) of the
+// baseline and of the patched kernel.
+var seed004Lat = []struct {
+	w                              int
+	b50, b99, b999, p50, p99, p999 float64
+}{
+	{1, 6, 10, 12, 6, 10, 12},
+	{2, 6, 11, 19, 7, 12, 18},
+	{4, 8, 15, 25, 9, 16, 23},
+	{8, 11, 23, 41, 13, 26, 48},
+	{16, 20, 44, 1310, 21, 43, 247},
+	{23, 28, 62, 5516, 28, 58, 906},
+}
+
+func seed004Idlegroup() *Scenario {
+	on := "seed 004 (Chuyi Zhou, \"sched/fair: favor non-idle group in tick preemption\", 2022): schbench in a normal cgroup " +
+		"beside `perf bench sched messaging -g 1 -l 1000000000` in an idle cgroup, mmtests, Linux 6.1-era CFS"
+	var rows []Row
+	for _, l := range seed004Lat {
+		lbl := fmt.Sprintf("Lat 99.9th-qrtle-%d", l.w)
+		rows = append(rows, Row{Label: lbl, Column: "baseline", Policy: "cfs:v6.5", Set: Values{"workers": float64(l.w)},
+			Published: &Figure{Value: l.b999, Unit: "us", On: on}})
+	}
+	for _, l := range seed004Lat {
+		lbl := fmt.Sprintf("Lat 99.9th-qrtle-%d", l.w)
+		rows = append(rows, Row{Label: lbl, Column: "patched", Policy: "cfs:v6.5+favor-nonidle-tick", Set: Values{"workers": float64(l.w)},
+			Baseline: "baseline/" + lbl, Published: &Figure{Value: l.p999, Unit: "us", On: on}})
+	}
+	pct := func(p float64) func(r *sim.Result, _ *Setup) float64 {
+		return func(r *sim.Result, _ *Setup) float64 {
+			h := r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return strings.HasPrefix(t.Name, "worker") })
+			v, ok := h.Percentile(p)
+			if !ok {
+				return 0
+			}
+			return float64(v) / 1e3
+		}
+	}
+	return &Scenario{
+		Name:  "seed004-idlegroup",
+		Seed:  "004",
+		Title: "schbench wake-up latency beside an idle cgroup's messaging load, CFS v6.5 without and with FavorNonIdleTick",
+		Description: `Seed 004's patch lets a non-idle task run out its slice at the tick when the leftmost entity is an
+idle-cgroup one. Its schbench table (wake-up latency percentiles in µs for 1-23 workers) shows the tail
+at 16 and 23 workers falling from 1310 to 247 µs and from 5516 to 906 µs (p99.9). Modelled on 24 CPUs
+(schbench's 23 workers are mmtests' NUMCPUS-1): one message thread wakes its workers every sleep_ms
+(schbench -s 10000 µs by default), each worker computes cpu_ms (schbench -c 10000 µs), and its wake-to-run
+latency is the metric; in an idle cgroup, 20 senders and 20 receivers (perf bench sched messaging -g 1)
+exchange messages without end, one simulated message standing for a batch of msg_us of work.`,
+		Params: []Param{
+			{Name: "workers", Doc: "schbench workers", Default: 16, Min: 1, Max: 256, Integer: true},
+			{Name: "cpus", Doc: "CPUs", Default: 24, Min: 1, Max: 256, Integer: true},
+			{Name: "sleep_ms", Doc: "schbench -s (sleeptime)", Unit: "ms", Default: 10, Min: 0.01, Max: 1000},
+			{Name: "cpu_ms", Doc: "schbench -c (cputime)", Unit: "ms", Default: 10, Min: 0.001, Max: 1000},
+			{Name: "msg_us", Doc: "CPU per simulated message of the idle group's messaging (a batch: an assumption)", Unit: "us", Default: 200, Min: 1, Max: 1e5},
+			{Name: "wake_us", Doc: "message thread's CPU per worker it wakes (futex wake; not calibrated)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
+			{Name: "switch_us", Doc: "context-switch cost (sim.Costs.Switch; not calibrated)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
+			{Name: "ipi_us", Doc: "IPI latency (sim.Costs.IPI; not calibrated)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
+			{Name: "seconds", Doc: "simulated time", Unit: "s", Default: 3, Min: 0.1, Max: 600},
+		},
+		Rows: rows,
+		Metrics: []Metric{
+			{Name: "p99.9", Unit: "us", Of: pct(99.9)},
+			{Name: "p50", Unit: "us", Of: pct(50)},
+			{Name: "p99", Unit: "us", Of: pct(99)},
+		},
+		Build:     buildIdlegroup,
+		Reps:      3,
+		Small:     Values{"seconds": 0.5},
+		SmallReps: 3,
+		Expect: []Expectation{
+			{Doc: "one worker's tail stays within the seed's tens of microseconds (seed: 12 us)", Row: "baseline/Lat 99.9th-qrtle-1", Min: 0, Max: 50},
+			{Doc: "so does the patched kernel's (seed: 12 us)", Row: "patched/Lat 99.9th-qrtle-1", Min: 0, Max: 50},
+		},
+		Notes: []string{
+			"Not reproduced: with the simulator's default zero costs every worker runs the instant it is woken (an idle-group " +
+				"task is preempted at once), so every percentile is 0 and FavorNonIdleTick changes nothing. The seed's tail " +
+				"needs what the model leaves at zero: the cost of waking (wake_us), of switching (switch_us) and IPIs (ipi_us). " +
+				"A what-if with all three at 2 us (Options.Set) gives tails of about 1 ms, and the patched kernel's are worse at " +
+				"8-23 workers, the opposite of the seed; those costs were not calibrated, so neither result is a finding.",
+			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are not modelled: they need per-message costs of " +
+				"pipes and sockets that were not calibrated here.",
+			"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): the seed's tail " +
+				"effect depends on how often an idle-group task is the leftmost entity at a tick, which the batch size changes.",
+			"The machine is 24 independent CPUs in one cache; the seed does not name its machine.",
+		},
+	}
+}
+
+func buildIdlegroup(v Values, _ *Row) (Setup, error) {
+	nw, cpus := int(v["workers"]), int(v["cpus"])
+	ms := func(x float64) workload.Dist { return workload.Fixed(workload.Duration(x * 1e6)) }
+	w := &workload.Workload{Groups: []workload.Group{{Name: "online"}, {Name: "offline", Idle: true}}}
+	msg := []workload.Op{workload.SleepOp(ms(v["sleep_ms"]))}
+	for i := 0; i < nw; i++ {
+		p := fmt.Sprintf("wake%d", i)
+		w.Pipes = append(w.Pipes, workload.Pipe{Name: p})
+		if v["wake_us"] > 0 {
+			msg = append(msg, workload.RunOp(ms(v["wake_us"]/1e3)))
+		}
+		msg = append(msg, workload.SendOp(p, 1))
+	}
+	w.Threads = append(w.Threads, workload.Thread{Name: "message", Group: "online", Ops: []workload.Op{workload.LoopOp(msg...)}})
+	for i := 0; i < nw; i++ {
+		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("worker%d", i), Group: "online", Ops: []workload.Op{
+			workload.LoopOp(workload.RecvOp(fmt.Sprintf("wake%d", i), 1), workload.RunOp(ms(v["cpu_ms"])))}})
+	}
+	// perf bench sched messaging -g 1: 20 senders, each writing to every one of 20 receivers.
+	const fds = 20
+	var send []workload.Op
+	for r := 0; r < fds; r++ {
+		p := fmt.Sprintf("msg%d", r)
+		w.Pipes = append(w.Pipes, workload.Pipe{Name: p, Cap: 64})
+		send = append(send, workload.RunOp(ms(v["msg_us"]/1e3)), workload.SendOp(p, 1))
+		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("receiver%d", r), Group: "offline", Ops: []workload.Op{
+			workload.LoopOp(workload.RecvOp(p, 1), workload.RunOp(ms(v["msg_us"]/1e3)))}})
+	}
+	w.Threads = append(w.Threads, workload.Thread{Name: "sender", Count: fds, Group: "offline", Ops: []workload.Op{workload.LoopOp(send...)}})
+	costs := sim.Costs{Switch: time.Duration(v["switch_us"] * 1e3), IPI: time.Duration(v["ipi_us"] * 1e3)}
+	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs}, Workload: w,
+		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
+}
