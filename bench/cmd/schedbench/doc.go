@@ -10,6 +10,9 @@
 //
 //	schedbench run [flags] WORKLOAD
 //	schedbench explain [flags] WORKLOAD
+//	schedbench seeds [flags] [SCENARIO|SEED ...]
+//	schedbench sweep [flags] SCENARIO
+//	schedbench merge [flags] SCENARIO RESULTS.jsonl...
 //	schedbench trace [flags] WORKLOAD
 //	schedbench stat [flags] FILE...
 //
@@ -24,8 +27,9 @@
 // time, -reps times with seeds -seed, -seed+1, …, -parallel runs at a time. It prints one row
 // per thread with its CPU share and wake-to-run latency percentiles under each policy (the
 // medians over the repetitions), then one row per policy with the run's totals. While stderr is
-// a terminal and -q is not given, a progress bar counts the runs done. ^C stops the runs in
-// progress; the table then shows the runs that finished and the command exits with status 1.
+// a terminal and -q is not given, a progress bar counts the runs done (seeds and sweep count
+// cells). ^C stops the runs in progress; the table then shows the runs that finished and the
+// command exits with status 1 (seeds and sweep stop between batches of a few cells per CPU).
 //
 //	schedbench run -policy ule:legacy,cfs:v7.1 -topology "cpu:4" -until 2s -reps 5 mixed.wl
 //
@@ -35,6 +39,27 @@
 // 12.004 ms" is
 //
 //	schedbench explain -policy ule -topology cpu:4 -cpu 3 -thread hog.1 -at 12.004ms mixed.wl
+//
+// seeds runs every seed scenario of package bench/scenario at its defaults (or those named: a
+// scenario's name, a prefix such as seed000, or a seed number such as 000) and prints the
+// fidelity table: one line per row with the seed's published figure or ratio, ours, and the
+// verdict of Student's t at 95%. Given names, it prints each scenario in its seed's own layout,
+// with its notes. -small runs the scenarios' small sizes (seconds); -o DIR writes the tables,
+// each scenario's results as JSON lines, a box-and-strip picture per scenario and index.html.
+//
+//	schedbench seeds
+//	schedbench seeds 000
+//
+// sweep runs one scenario over a parameter grid (-grid NAME=V1,V2,…, repeatable; -set
+// NAME=VALUE fixes one) with -reps repetitions and prints its table. -shard k/n runs only every
+// n-th cell from k and writes its results as JSON lines (stdout or -o FILE); merge, given the
+// scenario, the same plan flags and every shard's file in any order, prints the table the whole
+// sweep prints, byte for byte, and refuses a missing, duplicated or foreign cell. Shards are
+// plain processes, so any batch system runs them (bench/scenario's SHARDING.md shows a
+// Kubernetes Indexed Job, a Slurm array job and GNU parallel):
+//
+//	for k in 0 1 2; do schedbench sweep -shard $k/3 -grid nice=0,10,20 -o s$k.jsonl seed000-nice & done; wait
+//	schedbench merge -grid nice=0,10,20 seed000-nice s0.jsonl s1.jsonl s2.jsonl
 //
 // trace runs one policy and writes its trace (-o FILE, atomically, or stdout) with package
 // bench/trace: -format chrome is the Chrome trace-event JSON that Perfetto and chrome://tracing

@@ -54,6 +54,9 @@ func init() {
 	commands = []command{
 		{"run", "run a workload under one or more policies and print the side-by-side table", cmdRun},
 		{"explain", "print a policy's reasons for each decision of a run, filtered by thread, CPU and time", cmdExplain},
+		{"seeds", "every seed scenario at its defaults: the seeds' published figures beside ours, with verdicts", cmdSeeds},
+		{"sweep", "a scenario over a parameter grid with repetitions, whole or as shard k/n of its cells", cmdSweep},
+		{"merge", "merge the JSON lines of a sweep's shards into the table the whole sweep prints", cmdMerge},
 		{"trace", "write a run's trace as Chrome trace-event JSON (Perfetto), ftrace text or the simulator's own text", cmdTrace},
 		{"stat", "ministat's report of numbers in files (same flags, same output), or an mmtests comparison table", cmdStat},
 	}
@@ -138,6 +141,18 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string, synopsis string) error 
 		if strings.HasPrefix(a, "-") {
 			return usagef("flag %s after the arguments: flags come first (schedbench %s %s)", a, fs.Name(), synopsis)
 		}
+	}
+	return nil
+}
+
+// parseFlagsAnywhere is parseFlags for a command whose arguments are all names, none of which
+// starts with "-": a flag after them is refused the same way.
+func parseFlagsAnywhere(e *env, fs *flag.FlagSet, args []string, synopsis string) error {
+	if err := parseFlags(e, fs, args, synopsis); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 && strings.HasPrefix(fs.Arg(0), "-") {
+		return usagef("flag %s after the arguments: flags come first (schedbench %s %s)", fs.Arg(0), fs.Name(), synopsis)
 	}
 	return nil
 }

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSeedsGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"all-small", []string{"seeds", "-small"}},
+		{"nice-small", []string{"seeds", "-small", "seed000-nice"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := runCLI(t, tc.args...)
+			if code != exitOK || errs != "" {
+				t.Fatalf("status %d, stderr %q", code, errs)
+			}
+			checkGolden(t, "seeds-"+tc.name+".golden", []byte(out))
+		})
+	}
+}
+
+func TestSeedsArtefacts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	out, errs, code := runCLI(t, "seeds", "-small", "-o", dir, "000")
+	if code != exitOK || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	for _, name := range []string{"seeds.txt", "index.html", "seed000-nice.txt", "seed000-nice.jsonl", "seed000-nice-point0.svg", "seed000-pipeline.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("-o lacks %s: %v", name, err)
+		}
+	}
+	seeds, _ := os.ReadFile(filepath.Join(dir, "seeds.txt"))
+	if string(seeds) != out {
+		t.Error("seeds.txt differs from stdout")
+	}
+}
+
+// TestShardsMerge runs a sweep whole and as three shards: merging the shards' JSON lines,
+// given in any order, prints the whole sweep's table byte for byte.
+func TestShardsMerge(t *testing.T) {
+	plan := []string{"-small", "-reps", "2", "-grid", "nice=10,20", "-set", "seconds=2"}
+	whole, errs, code := runCLI(t, append(append([]string{"sweep", "-q"}, plan...), "seed000-nice")...)
+	if code != exitOK {
+		t.Fatalf("whole sweep: status %d, stderr %q", code, errs)
+	}
+	dir := t.TempDir()
+	var files []string
+	for _, k := range []string{"2", "0", "1"} {
+		path := filepath.Join(dir, "shard"+k+".jsonl")
+		out, errs, code := runCLI(t, append(append([]string{"sweep", "-q", "-shard", k + "/3", "-o", path}, plan...), "seed000-nice")...)
+		if code != exitOK || out != "" {
+			t.Fatalf("shard %s/3: status %d, stdout %q, stderr %q", k, code, out, errs)
+		}
+		files = append(files, path)
+	}
+	merged, errs, code := runCLI(t, append(append(append([]string{"merge"}, plan...), "seed000-nice"), files...)...)
+	if code != exitOK {
+		t.Fatalf("merge: status %d, stderr %q", code, errs)
+	}
+	if merged != whole {
+		t.Errorf("merged shards:\n%s\nwhole sweep:\n%s", merged, whole)
+	}
+	// Two of the three shards are not the whole sweep.
+	_, errs, code = runCLI(t, append(append(append([]string{"merge"}, plan...), "seed000-nice"), files[:2]...)...)
+	if code != exitUsage || !strings.Contains(errs, "missing") && !strings.Contains(errs, "cell") {
+		t.Errorf("merge of 2 of 3 shards: status %d, stderr %q; want a usage error naming the missing cell", code, errs)
+	}
+}
