@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
-	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -51,7 +51,11 @@ func millionRecords(b *testing.B) *sim.Result {
 		b.Fatal(err)
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), Seed: 1, Trace: sim.TraceFull}
-	r, err := sim.Run(cfg, cfs.NewScheduler(cfs.SchedulerOptions{}), w, 4*time.Second)
+	p, err := presets.New("cfs:v6.5")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := sim.Run(cfg, p, w, 4*time.Second)
 	if err != nil {
 		b.Fatal(err)
 	}

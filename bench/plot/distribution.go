@@ -9,7 +9,14 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 )
+
+// decimalsFor returns how many decimals labels at multiples of step need.
+func decimalsFor(step float64) int {
+	d := int(math.Ceil(-math.Log10(step) - 1e-9))
+	return max(0, min(d, 9))
+}
 
 // A Sample is one row of a [Distribution]: a name (the policy) and its measurements.
 type Sample struct {
@@ -30,7 +37,7 @@ type DistOptions struct {
 	Palette *Palette
 }
 
-const distLeft, distRight, distTop, distRow, distBottom = 130, 30, 34, 44, 40
+const distRight, distTop, distRow, distBottom = 30, 34, 44, 40
 
 // Quartiles returns the first quartile, median and third quartile of values by linear
 // interpolation between order statistics (Hyndman and Fan's type 7, R's default). It returns
@@ -86,7 +93,12 @@ func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 		axHi = axLo + step
 	}
 	pw := float64(o.Width)
-	xOf := func(v float64) float64 { return distLeft + (v-axLo)/(axHi-axLo)*pw }
+	// The names sit left of the rows: about 7 pixels a character at the font size used.
+	distLeft := 130
+	for _, sm := range samples {
+		distLeft = max(distLeft, 7*len([]rune(sm.Name))+16)
+	}
+	xOf := func(v float64) float64 { return float64(distLeft) + (v-axLo)/(axHi-axLo)*pw }
 	label := func(v float64) string {
 		switch o.Unit {
 		case "ns":
@@ -96,20 +108,18 @@ func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 			}
 			return fmt.Sprintf("%gns", v)
 		case "%":
-			return fmt.Sprintf("%g%%", math.Round(v*1e4)/100)
-		case "":
-			return fmt.Sprintf("%g", v)
+			return strconv.FormatFloat(v*100, 'f', decimalsFor(step*100), 64) + "%"
 		}
-		return fmt.Sprintf("%g%s", v, o.Unit)
+		return strconv.FormatFloat(v, 'f', decimalsFor(step), 64) + o.Unit
 	}
 	height := distTop + len(samples)*distRow + distBottom
-	s := newSVG(w, int(distLeft+pw+distRight), height, o.Title)
+	s := newSVG(w, distLeft+int(pw)+distRight, height, o.Title)
 	s.printf(`<g class="distribution" data-samples="%d">`+"\n", len(samples))
-	s.text(distLeft, 20, "start", o.Title)
+	s.text(float64(distLeft), 20, "start", o.Title)
 	for i, sm := range samples {
 		y := float64(distTop + i*distRow + distRow/2)
 		colour := o.Palette.Colour(sm.Name)
-		s.text(distLeft-8, y+4, "end", sm.Name)
+		s.text(float64(distLeft-8), y+4, "end", sm.Name)
 		if len(sm.Values) == 0 {
 			continue
 		}
@@ -138,7 +148,7 @@ func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 		s.raw("</g>\n")
 	}
 	ay := float64(distTop + len(samples)*distRow)
-	s.printf(`<line x1="%d" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", distLeft, num(ay), num(distLeft+pw), num(ay))
+	s.printf(`<line x1="%d" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", distLeft, num(ay), num(float64(distLeft)+pw), num(ay))
 	for _, v := range ticks(axLo, axHi, step) {
 		x := xOf(v)
 		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", num(x), num(ay), num(x), num(ay+5))

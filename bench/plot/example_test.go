@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/plot"
+	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
-	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -17,7 +17,8 @@ import (
 func ExampleGantt() {
 	w, _ := workload.Parse("thread hog count=2\n\trun forever\nend\nthread tick\n\tevery 2ms\n\t\trun 100us\n\tend\nend\n")
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Seed: 1, Trace: sim.TraceFull}
-	r, _ := sim.Run(cfg, cfs.NewScheduler(cfs.SchedulerOptions{}), w, 20*time.Millisecond)
+	p, _ := presets.New("cfs:v6.5")
+	r, _ := sim.Run(cfg, p, w, 20*time.Millisecond)
 	var b bytes.Buffer
 	if err := plot.Gantt(&b, r.Trace, plot.GanttOptions{Title: "two hogs and a ticker", End: r.End}); err != nil {
 		fmt.Println(err)

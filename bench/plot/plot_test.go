@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule"
 )
 
 const mixed = `pipe work cap=4
@@ -46,7 +46,11 @@ func traced(t testing.TB, ncpu int, until time.Duration) *sim.Result {
 		t.Fatal(err)
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, ncpu, 1), Hz: 1000, StatHz: 127, Seed: 1, Trace: sim.TraceFull}
-	r, err := sim.Run(cfg, ule.New(ule.DefaultParams()), w, until)
+	p, err := presets.New("ule:main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.Run(cfg, p, w, until)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,5 +337,24 @@ func TestAxis(t *testing.T) {
 	}
 	if got := num(-2.5); got != "-2.5" {
 		t.Errorf("num(-2.5) = %q, want -2.5", got)
+	}
+}
+
+func TestDistributionLabels(t *testing.T) {
+	var b bytes.Buffer
+	if err := Distribution(&b, []Sample{{"a", []float64{0.1, 0.12, 0.31}}}, DistOptions{Unit: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); !strings.Contains(s, ">0.15s<") || strings.Contains(s, "0000000") {
+		t.Errorf("axis labels are not rounded to the step:\n%s", s)
+	}
+	for _, tc := range []struct {
+		step float64
+		want int
+	}{{1, 0}, {5, 0}, {0.5, 1}, {0.05, 2}, {0.002, 3}, {20, 0}} {
+		// Steps are 1, 2 or 5 times a power of ten (niceStep).
+		if got := decimalsFor(tc.step); got != tc.want {
+			t.Errorf("decimalsFor(%g) = %d, want %d", tc.step, got, tc.want)
+		}
 	}
 }

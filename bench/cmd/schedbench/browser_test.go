@@ -139,6 +139,36 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	checkNotBlank(t, shot)
 
+	// The seeds' report: one distribution chart per scenario, a box per row.
+	seeds := filepath.Join(t.TempDir(), "seeds")
+	if _, errs, code := runCLI(t, "seeds", "-q", "-small", "-o", seeds); code != exitOK {
+		t.Fatalf("seeds: status %d, stderr %q", code, errs)
+	}
+	mu.Lock()
+	problems = nil
+	mu.Unlock()
+	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+filepath.Join(seeds, "index.html")), chromedp.WaitReady("body")); err != nil {
+		t.Fatalf("loading the seeds report: %v", err)
+	}
+	sc, err := chromedp.Run(bctx, chromedp.Evaluate[pageCounts](countScript))
+	if err != nil {
+		t.Fatalf("reading the seeds page: %v", err)
+	}
+	wantBoxes := seedsBoxes(t)
+	if !slices.Equal(sc.Boxes, wantBoxes) {
+		t.Errorf("seeds report: boxes per chart = %v, want %v (one chart per scenario, one box per row)", sc.Boxes, wantBoxes)
+	}
+	seedShot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot of the seeds report: %v", err)
+	}
+	checkNotBlank(t, seedShot)
+	mu.Lock()
+	if len(problems) > 0 {
+		t.Errorf("the seeds page logged %d problems: %q", len(problems), problems)
+	}
+	mu.Unlock()
+
 	// The listener must see a page's errors, or the check above could not fail: a page that
 	// logs one and loads a missing image must be reported.
 	canary := filepath.Join(dir, "canary.html")
@@ -164,7 +194,25 @@ func TestReportInBrowser(t *testing.T) {
 	if err := os.WriteFile(keep, shot, 0o644); err != nil {
 		t.Error(err)
 	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(keep), "seeds.png"), seedShot, 0o644); err != nil {
+		t.Error(err)
+	}
 	t.Logf("%d figures rendered; screenshot in %s", got.Figures, keep)
+}
+
+// seedsBoxes returns the number of rows of every registered scenario, in the order seeds
+// runs them: the boxes each one's distribution chart must show.
+func seedsBoxes(t *testing.T) []int {
+	t.Helper()
+	ss, err := pickScenarios(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n []int
+	for _, s := range ss {
+		n = append(n, len(s.Rows))
+	}
+	return n
 }
 
 // expectedCounts derives from a run's results.json how many pictures and marks its report must
