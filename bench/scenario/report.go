@@ -117,6 +117,9 @@ func (rp *Report) Check() []Outcome {
 	var out []Outcome
 	for p := range rp.Plan.Points {
 		for _, e := range s.Expect {
+			if !matches(rp.Plan.Points[p], e.At) {
+				continue
+			}
 			y := rp.Summary(p, s.rowIndex(e.Row), 0)
 			if e.Baseline == "" {
 				o := Outcome{Expectation: e, Point: p, Ratio: y.Mean, Significant: true}
@@ -271,6 +274,16 @@ func student(x, y stat.Summary) (stat.Difference, error) {
 		d.Significant = d.Delta != 0
 	}
 	return d, err
+}
+
+// matches reports whether the grid point has every value of at.
+func matches(point, at Values) bool {
+	for k, v := range at {
+		if x, ok := point[k]; !ok || x != v {
+			return false
+		}
+	}
+	return true
 }
 
 func orDash(s string) string {

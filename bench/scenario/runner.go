@@ -20,7 +20,8 @@ type Options struct {
 	// Set fixes parameter values for every cell (over the defaults).
 	Set Values
 	// Grid sweeps parameters: every combination of the listed values is a grid point, in the
-	// order of the parameter names sorted and then of the values as given.
+	// order of the parameter names sorted and then of the values as given. Nil means the
+	// scenario's Sweep; an empty non-nil map means no sweep.
 	Grid map[string][]float64
 	// Small starts from the scenario's Small values and SmallReps instead of its defaults.
 	Small bool
@@ -83,8 +84,12 @@ func NewPlan(s *Scenario, o Options) (*Plan, error) {
 	for k, v := range o.Set {
 		base[k] = v
 	}
-	names := make([]string, 0, len(o.Grid))
-	for k, vs := range o.Grid {
+	grid := o.Grid
+	if grid == nil {
+		grid = s.Sweep
+	}
+	names := make([]string, 0, len(grid))
+	for k, vs := range grid {
 		if len(vs) == 0 {
 			return nil, fmt.Errorf("scenario %s: grid parameter %s has no values", s.Name, k)
 		}
@@ -100,7 +105,7 @@ func NewPlan(s *Scenario, o Options) (*Plan, error) {
 	for _, k := range names {
 		var next []Values
 		for _, p := range points {
-			for _, v := range o.Grid[k] {
+			for _, v := range grid[k] {
 				q := p.clone()
 				q[k] = v
 				next = append(next, q)

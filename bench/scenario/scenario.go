@@ -38,6 +38,9 @@ type Scenario struct {
 	Build func(v Values, row *Row) (Setup, error)
 	// Reps is the default number of seeded repetitions per cell.
 	Reps int
+	// Sweep is the grid a run covers when its Options give none: for a parameter the seed does
+	// not fix and the result depends on, every value is shown rather than one chosen.
+	Sweep map[string][]float64
 	// Small are parameter values for a quick run (tests, smoke runs); SmallReps its repetitions.
 	Small     Values
 	SmallReps int
@@ -155,6 +158,8 @@ type Expectation struct {
 	Doc           string
 	Row, Baseline string
 	Min, Max      float64
+	// At restricts the check to grid points with these values; nil checks every point.
+	At Values
 }
 
 // Validate reports what is wrong with s, or nil.

@@ -170,3 +170,30 @@ func TestShardsAsProcesses(t *testing.T) {
 	require.NoError(t, rep.WriteTable(&b))
 	assert.Equal(t, single(t, s), b.String())
 }
+
+// The GNU parallel example runs as documented where GNU parallel is installed, and prints the
+// table the single run prints.
+func TestGNUParallelExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the sweep command and starts processes")
+	}
+	if _, err := exec.LookPath("parallel"); err != nil {
+		t.Skip("GNU parallel is not installed (Debian package parallel)")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to build the sweep command")
+	}
+	// The script builds ./bench/scenario/sweep relative to the module root.
+	cmd := exec.Command("bash", filepath.Join("bench", "scenario", "examples", "gnu-parallel.sh"), "seed000-nice", "3", "-small", "-reps", "2")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(os.Environ(), "PARALLEL_HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	s, err := scenario.Lookup("seed000-nice")
+	require.NoError(t, err)
+	rep, err := scenario.Run(s, scenario.Options{Small: true, Reps: 2})
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, rep.WriteTable(&b))
+	assert.Equal(t, b.String(), string(out))
+}

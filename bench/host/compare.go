@@ -1,0 +1,413 @@
+package host
+
+// This file implements the comparison of model and host: an Experiment run on the host kernel a
+// few times and under simulated policies on the discovered topology, with the ratio of the two
+// and a verdict.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A Sample is one run, simulated or on the host, as a Metric reads it.
+type Sample struct {
+	*sim.Result
+	latency func(name string, p float64) (int64, bool)
+}
+
+// Latency returns the p-th percentile of the wake-up latencies of the thread named name.
+func (s Sample) Latency(name string, p float64) (int64, bool) { return s.latency(name, p) }
+
+// SimSample returns the Sample of a simulated run.
+func SimSample(r *sim.Result) Sample {
+	return Sample{Result: r, latency: func(name string, p float64) (int64, bool) {
+		t, ok := r.Thread(name)
+		if !ok {
+			return 0, false
+		}
+		return t.Latency(p)
+	}}
+}
+
+// HostSample returns the Sample of a host run.
+func HostSample(r *Result) Sample { return Sample{Result: &r.Result, latency: r.Latency} }
+
+// A Metric is the figure an Experiment compares: a name with its unit, and how to read it from a
+// run (NaN if the run lacks it).
+type Metric struct {
+	Name string
+	Of   func(s Sample) float64
+}
+
+// CompletionOf is the time from the creation of the thread named name to its exit, in
+// milliseconds; NaN if it did not exit within the run.
+func CompletionOf(name string) Metric {
+	return Metric{Name: name + " completion (ms)", Of: func(s Sample) float64 {
+		t, ok := s.Thread(name)
+		if !ok {
+			return math.NaN()
+		}
+		d, ok := t.Completion()
+		if !ok {
+			return math.NaN()
+		}
+		return float64(d) / 1e6
+	}}
+}
+
+// CPURatio is the CPU time of thread a over that of thread b.
+func CPURatio(a, b string) Metric {
+	return Metric{Name: "CPU " + a + " / " + b, Of: func(s Sample) float64 {
+		x, ok1 := s.Thread(a)
+		y, ok2 := s.Thread(b)
+		if !ok1 || !ok2 || y.CPUTime == 0 {
+			return math.NaN()
+		}
+		return float64(x.CPUTime) / float64(y.CPUTime)
+	}}
+}
+
+// ShareOf is the percentage of its lifetime the thread named name spent on a CPU.
+func ShareOf(name string) Metric {
+	return Metric{Name: name + " CPU share (%)", Of: func(s Sample) float64 {
+		t, ok := s.Thread(name)
+		if !ok {
+			return math.NaN()
+		}
+		return 100 * t.Share()
+	}}
+}
+
+// LatencyOf is the p-th percentile of the wake-up latencies of the thread named name, in
+// microseconds.
+func LatencyOf(name string, p float64) Metric {
+	return Metric{Name: fmt.Sprintf("%s p%v latency (us)", name, p), Of: func(s Sample) float64 {
+		l, ok := s.Latency(name, p)
+		if !ok {
+			return math.NaN()
+		}
+		return float64(l) / 1e3
+	}}
+}
+
+// An Experiment is a workload and the figure that sums up a run of it.
+type Experiment struct {
+	// Name names the experiment in the table.
+	Name string
+	// Workload is what runs.
+	Workload *workload.Workload
+	// Baseline, if not nil, runs too, and the figure is Metric of Workload over Metric of
+	// Baseline (a slowdown, as seed 000 reports it).
+	Baseline *workload.Workload
+	// Metric is the figure.
+	Metric Metric
+	// Limit bounds each run, on the host and in the model.
+	Limit time.Duration
+	// Reported is what was reported elsewhere for the same figure (a seed, an earlier
+	// measurement), shown in the table; "" for none.
+	Reported string
+	// HostFigure, if not nil, measures the host's figure instead of a run of Workload (and
+	// Baseline): the real programs the workload models, for instance. rep counts the
+	// repetitions from 0.
+	HostFigure func(ctx context.Context, rep int) (float64, error)
+}
+
+// CompareOptions configure Compare.
+type CompareOptions struct {
+	// Reps is the number of host runs per experiment (and per baseline); 0 means 3.
+	Reps int
+	// Seed seeds the host runs and the simulations.
+	Seed uint64
+	// Topology is the simulated machine; nil means topology.Discover().
+	Topology *topology.Topology
+	// Release is the kernel release the nearest preset is chosen for; "" means the running one.
+	Release string
+	// Policies are the simulated policies (bench/presets names) shown for context beside the
+	// nearest one; nil means cfs:v6.5, cfs:v6.6, cfs:v7.1, ule:legacy and ule:main.
+	Policies []string
+	// Tolerance is how far outside the host's range (relative) the nearest model may be and
+	// still agree; 0 means 0.10.
+	Tolerance float64
+	// ModelOnly skips the host runs: the rows have the models' figures only. Its output is
+	// deterministic.
+	ModelOnly bool
+}
+
+// A Row is one experiment's comparison.
+type Row struct {
+	// Experiment and Metric name the row.
+	Experiment, Metric string
+	// Host are the host's figures, one per repetition, in the order measured; NaN for a
+	// repetition without the figure (a thread that did not finish within the limit).
+	Host []float64
+	// Nearest is the preset nearest the running kernel; Models are the simulated figures, one
+	// per policy, Nearest's first.
+	Nearest string
+	Models  []ModelFigure
+	// Ratio is the nearest model's figure over the median of the host's.
+	Ratio float64
+	// Verdict is "agrees" when the nearest model's figure lies within the host's range widened
+	// by the tolerance, else how far it lies outside ("model 35% high").
+	Verdict string
+	// Reported is the experiment's Reported.
+	Reported string
+	// Load is the lowest and highest one-minute load average seen during the host runs.
+	Load [2]float64
+}
+
+// A ModelFigure is one simulated policy's figure.
+type ModelFigure struct {
+	Policy string
+	Value  float64
+}
+
+// Compare runs each experiment on the host (Reps times, baseline runs interleaved) and under
+// each simulated policy, and returns one Row per experiment.
+func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, error) {
+	if o.Reps == 0 {
+		o.Reps = 3
+	}
+	if o.Reps < 0 || o.Reps > 100 {
+		return nil, limitErr("Reps %d outside 1..100", o.Reps)
+	}
+	if o.Tolerance == 0 {
+		o.Tolerance = 0.10
+	}
+	topo := o.Topology
+	if topo == nil {
+		var err error
+		if topo, err = topology.Discover(); err != nil {
+			return nil, fmt.Errorf("host: %w", err)
+		}
+	}
+	rel := o.Release
+	if rel == "" {
+		rel = Release()
+	}
+	nearest := NearestPolicy(rel)
+	policies := []string{nearest}
+	for _, p := range cmpOr(o.Policies, contextPolicies) {
+		if p != nearest {
+			policies = append(policies, p)
+		}
+	}
+	var rows []Row
+	for _, e := range exps {
+		row := Row{Experiment: e.Name, Metric: e.Metric.Name, Nearest: nearest, Reported: e.Reported,
+			Load: [2]float64{math.Inf(1), 0}}
+		for rep := range o.Reps {
+			if o.ModelOnly {
+				break
+			}
+			if e.HostFigure != nil {
+				v, err := e.HostFigure(ctx, rep)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", e.Name, err)
+				}
+				row.Host = append(row.Host, v)
+				row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
+				continue
+			}
+			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep)}
+			v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", e.Name, err)
+			}
+			if e.Baseline != nil {
+				b, err := hostFigure(ctx, e.Baseline, opts, e.Metric, &row.Load)
+				if err != nil {
+					return nil, fmt.Errorf("%s (baseline): %w", e.Name, err)
+				}
+				v /= b
+			}
+			row.Host = append(row.Host, v)
+		}
+		for _, name := range policies {
+			v, err := modelFigure(topo, name, e.Workload, o.Seed, e.Limit, e.Metric)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", e.Name, name, err)
+			}
+			if e.Baseline != nil {
+				b, err := modelFigure(topo, name, e.Baseline, o.Seed, e.Limit, e.Metric)
+				if err != nil {
+					return nil, fmt.Errorf("%s (baseline): %s: %w", e.Name, name, err)
+				}
+				v /= b
+			}
+			row.Models = append(row.Models, ModelFigure{Policy: name, Value: v})
+		}
+		row.Ratio, row.Verdict = verdict(row.Models[0].Value, row.Host, o.Tolerance)
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+func cmpOr(a, b []string) []string {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func hostFigure(ctx context.Context, w *workload.Workload, opts Options, m Metric, load *[2]float64) (float64, error) {
+	r, err := Run(ctx, w, opts)
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range r.Load {
+		load[0], load[1] = min(load[0], l), max(load[1], l)
+	}
+	return m.Of(HostSample(r)), nil
+}
+
+// modelFigure simulates w under the named policy on topo.
+func modelFigure(topo *topology.Topology, name string, w *workload.Workload, seed uint64, limit time.Duration, m Metric) (float64, error) {
+	p, groups, err := NewPolicy(name)
+	if err != nil {
+		return 0, err
+	}
+	cfg := sim.Config{Topology: topo, Seed: seed, FlattenGroups: !groups}
+	if strings.HasPrefix(name, "ule:") || strings.HasPrefix(name, "bsd4:") {
+		cfg.StatHz = 127 // FreeBSD's stathz on x86
+	}
+	r, err := sim.Run(cfg, p, w, limit)
+	if err != nil {
+		return 0, err
+	}
+	return m.Of(SimSample(r)), nil
+}
+
+// verdict compares the model's figure with the host's repetitions.
+func verdict(model float64, host []float64, tol float64) (float64, string) {
+	s := finite(host)
+	if len(s) == 0 || math.IsNaN(model) {
+		return math.NaN(), "no host figure"
+	}
+	med := median(s)
+	ratio := model / med
+	lo, hi := s[0]*(1-tol), s[len(s)-1]*(1+tol)
+	switch {
+	case model >= lo && model <= hi:
+		return ratio, "agrees"
+	case model > hi:
+		return ratio, fmt.Sprintf("model %.0f%% high", 100*(model/s[len(s)-1]-1))
+	}
+	return ratio, fmt.Sprintf("model %.0f%% low", 100*(1-model/s[0]))
+}
+
+// WriteRows writes rows as an aligned text table: the experiment, the metric, the host's median
+// and range over its repetitions, the figure reported elsewhere, each model's figure (nearest
+// first, marked *), the ratio of the nearest model to the host's median and the verdict; then the
+// load the host runs saw.
+func WriteRows(w io.Writer, rows []Row) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var policies []string
+	for _, r := range rows {
+		for i, m := range r.Models {
+			name := m.Policy
+			if i == 0 {
+				name += "*"
+			}
+			if !slices.Contains(policies, name) {
+				policies = append(policies, name)
+			}
+		}
+	}
+	fmt.Fprintf(tw, "experiment\tmetric\thost median [min, max]\treported\t%s\tmodel/host\tverdict\n", strings.Join(policies, "\t"))
+	lo, hi := math.Inf(1), 0.0
+	for _, r := range rows {
+		s := finite(r.Host)
+		host := "-"
+		if len(s) > 0 {
+			host = fmt.Sprintf("%s [%s, %s]", fig(median(s)), fig(s[0]), fig(s[len(s)-1]))
+			if len(s) < len(r.Host) {
+				host += fmt.Sprintf(" (%d of %d runs)", len(s), len(r.Host))
+			}
+			lo, hi = min(lo, r.Load[0]), max(hi, r.Load[1])
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", r.Experiment, r.Metric, host, cmpStr(r.Reported, "-"))
+		for _, p := range policies {
+			v := math.NaN()
+			for i, m := range r.Models {
+				name := m.Policy
+				if i == 0 {
+					name += "*"
+				}
+				if name == p {
+					v = m.Value
+				}
+			}
+			if math.IsNaN(v) {
+				fmt.Fprint(tw, "\t-")
+			} else {
+				fmt.Fprintf(tw, "\t%s", fig(v))
+			}
+		}
+		fmt.Fprintf(tw, "\t%s\t%s\n", fig(r.Ratio), r.Verdict)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if hi == 0 {
+		_, err := fmt.Fprintln(w, "(* the preset nearest the kernel)")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "(* the preset nearest the running kernel; one-minute load average %.2f-%.2f during the host runs)\n", lo, hi)
+	return err
+}
+
+func cmpStr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func median(s []float64) float64 {
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// fig formats a figure with three significant digits.
+func fig(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case a >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case a >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// loadNow returns the one-minute load average, or 0 where there is none.
+func loadNow() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	v, _ := ParseLoadavg(string(b))
+	return v
+}
+
+// finite returns the figures of v that are numbers, sorted.
+func finite(v []float64) []float64 {
+	s := slices.DeleteFunc(slices.Clone(v), math.IsNaN)
+	slices.Sort(s)
+	return s
+}

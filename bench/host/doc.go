@@ -1,0 +1,118 @@
+// Package host plays a workload of package workload on the real kernel of the machine it runs
+// on, with real OS threads, and measures it as the simulator in bench/sim measures a simulated
+// run, so that the model's prediction can be put beside the kernel's behaviour: [Run] for one
+// run, [Compare] for the model-vs-host table, [MeasurePipeline] for the costs of real programs.
+// It runs on Linux only; elsewhere Run returns [ErrNotSupported].
+//
+// # Threads
+//
+// Each workload thread is a goroutine locked to its own OS thread (runtime.LockOSThread, never
+// unlocked, so the thread ends with the goroutine), which sets its own attributes and then
+// interprets its behaviour script:
+//
+//	behaviour   on the host
+//	run D       a spin loop until the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) has advanced
+//	            by D: D of CPU, however long that takes in wall time; forever: until the end
+//	sleep D     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to now + D; the wake-up latency
+//	            is the time it resumed minus the deadline (timer slack set to 1 ns)
+//	every P N   the body at the start and then at each absolute multiple of P, skipping periods
+//	            that have begun, as the simulator does; the latency of each period as for sleep
+//	send/recv   a pipe is two eventfd(2) semaphores, items and (with a capacity) slots: send takes
+//	            a slot and gives an item, recv the reverse; taking from zero blocks in poll(2),
+//	            and a take that blocked is a wake-up
+//	fork/join   new locked goroutines from the template; join waits for the children's exit
+//	yield       sched_yield(2)
+//	nice        setpriority(PRIO_PROCESS, tid, n)
+//	class       sched_setattr(2): SCHED_OTHER, BATCH, IDLE, FIFO, RR with sched_priority
+//	slice=      sched_attr.sched_runtime, the custom slice of EEVDF kernels (6.12 and later)
+//	cpus        sched_setaffinity(2)
+//	group       a write of the TID to the group's tasks (v1) or cgroup.threads (v2)
+//
+// A thread's counts come from the kernel, read by the thread itself at its start and its end:
+// /proc/self/task/TID/schedstat (se.sum_exec_runtime, sched_info.run_delay, pcount) gives
+// CPUTime, WaitTime and Result.Timeslices; its status file the voluntary and involuntary
+// context switches; its sched file se.nr_migrations. Work is the CPU time the spin loops
+// counted; Sleep is what remains of the lifetime. /proc/stat gives each CPU's busy and idle time,
+// the whole machine's, other programs' work included. The wake-up latencies are kept per thread
+// (Result.Latencies, at most [MaxLatencies]) because the simulator's histogram type is not
+// exported; [Result.Latency] computes the same nearest-rank percentiles.
+//
+// The Go runtime must stay out of the way. A goroutine that Go preempts is parked, and its
+// locked thread sleeps until another thread hands the goroutine back: a sleep the kernel would
+// see and schedule around. So the spin loop and the clock reads it calls are nosplit (no
+// preemption point, synchronous or asynchronous), sleeps and polls are raw system calls that
+// keep their P, Run raises GOMAXPROCS by [MaxThreads] so that every thread has a P, and turns the
+// garbage collector off for the run (a collection's stop-the-world would wait for every spinning
+// thread). The runtime keeps the main OS thread when a goroutine locked to it ends, so every
+// thread gives back its original class, nice value, affinity and cgroup before it ends.
+//
+// # Control groups
+//
+// A workload with groups gets a private parent under the cpu controller, schedkit-PID-N in the
+// runner's own cgroup (cgroup v1 where the cpu controller is mounted, such as
+// /sys/fs/cgroup/cpu; else v2, where the runner's cgroup must delegate cpu), one child per
+// workload group nested as declared, with cpu.shares = weight × 1024 / 100 (v1: the inverse of
+// the kernel's sched_weight_from_cgroup) or cpu.weight (v2), and cpu.idle. Threads of the
+// workload's root group go into the parent itself, so that they compete with the groups as the
+// simulator's root group does; on v2 the process moves into the parent (a threaded domain) for
+// the run. Real-time threads stay out of groups: a new cpu group has no real-time runtime
+// (cpu.rt_runtime_us = 0). Nothing outside the parent is written, except the runner's own
+// threads' way back to where they were.
+//
+// # Safety
+//
+// Before it starts anything, Run checks what the host cannot do for the workload — nice values
+// and classes it has no permission for (tried on a throw-away thread), CPUs outside the
+// process's affinity mask, a missing cpu controller or cpu.idle, custom slices before Linux 6.12,
+// programs of peers that are not installed — and returns a *[MissingError] naming each, or with
+// Options.SkipUnsupported leaves those requests out and lists them in Result.Skipped.
+//
+// Every run has a total time limit ([Options.Limit], at most [MaxLimit]). A real-time thread
+// must be pinned to fewer CPUs than the process has, and all of them together may not cover every
+// CPU, so that the runner always has a CPU to run on; a run with real-time threads is limited to
+// [MaxRTLimit], the spinning thread checks the deadline itself, and at the limit plus a quarter
+// of [Grace] the runner demotes every real-time thread still alive to SCHED_OTHER.
+//
+// Threads, peer processes and groups are gone when Run returns, after a normal end, an error or
+// a panic in a workload thread; SIGINT and SIGTERM stop the run, clean up and are raised again
+// with their default action (Options.KeepSignals leaves them alone). Peers run in a process group
+// of their own with a parent-death signal, so that even a runner killed with SIGKILL takes them
+// along; its cgroups cannot be removed by it then, and the next run removes the parents whose
+// PID no longer exists.
+//
+// # Peers and calibration
+//
+// A [Peer] is a real program (hackbench and cyclictest from rt-tests, perf bench sched messaging
+// and pipe, stress-ng) started in a workload group with a class, nice value and affinity (through
+// sh, taskset, chrt and nice, so that everything it forks starts there), beside the workload's
+// threads: seed 004's idle cgroup running perf bench sched messaging beside a latency probe.
+// [ParsePerfBench], [ParseHackbench], [ParseCyclictest] and [ParseStressNG] read their outputs.
+// [MeasurePipeline] runs real programs connected by pipes and measures each as it exits (CPU,
+// run-queue wait, switches, bytes and calls of reads and writes): the calibration source of the
+// scenario layer, from which [Seed000Costs] were measured.
+//
+// # Model vs host
+//
+// [Compare] runs each [Experiment] on the host a few times and under simulated policies on the
+// discovered topology (topology.Discover), nearest preset first ([NearestPolicy]: classic CFS
+// before 6.6, EEVDF v6.6 before 6.12, then v7.1, the model's latest, with delayed dequeue and
+// custom slices as 6.12 added them), with the ratio of the model's figure to the host's median
+// and a verdict. The host's figures are as noisy as the machine is busy: pin the measured
+// threads, repeat, and read the range and the load average the table reports. The simulator
+// charges no cost for a wake-up, a timer or a context switch unless its Costs say so, so its
+// wake-up latencies beside an idle group are 0 where the kernel's are tens of microseconds.
+//
+// # Kernel names
+//
+//	kernel / tool                               here
+//	sched_setattr, setpriority                  setClass, setNice; Peer through chrt, nice
+//	sched_setaffinity                           setAffinity; Peer through taskset
+//	cpu.shares, cpu.weight, cpu.idle            Group.Weight, Group.Idle in a private parent
+//	/proc/PID/task/TID/schedstat                Schedstat, ParseSchedstat
+//	/proc/PID/task/TID/status (nvcsw, nivcsw)   Switches, ParseStatus
+//	/proc/PID/task/TID/sched se.nr_migrations   ParseMigrations
+//	/proc/stat cpuN, /proc/loadavg, /proc/PID/io CPUTimes, ParseProcStat, ParseLoadavg, ParseIO
+//	hackbench, perf bench sched, cyclictest     Peer, ParseHackbench, ParsePerfBench, ParseCyclictest
+//	stress-ng --metrics-brief                   Peer, ParseStressNG
+//	tar cf - | gzip (seed 000)                  MeasurePipeline, Seed000Real, Seed000Workload
+package host

@@ -1,0 +1,196 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/host"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A workload played by a real thread: 20 ms of CPU work in 2 ms runs, measured by the kernel.
+func ExampleRun() {
+	w, _ := workload.Parse("thread x\n\trepeat 10\n\t\trun 2ms\n\tend\nend\n")
+	r, err := host.Run(context.Background(), w, host.Options{Limit: 5 * time.Second})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	x := &r.Threads[0]
+	fmt.Println("exited:", r.Exited)
+	fmt.Println("CPU time within 5% of 20ms:", x.CPUTime > 19e6 && x.CPUTime < 21e6)
+	// Output:
+	// exited: 1
+	// CPU time within 5% of 20ms: true
+}
+
+// What the host cannot do fails before anything starts.
+func ExampleMissingError() {
+	w, _ := workload.Parse("thread x cpus=1000\n\trun 1ms\nend\n")
+	_, err := host.Run(context.Background(), w, host.Options{})
+	var m *host.MissingError
+	if errors.As(err, &m) {
+		msg, _, _ := strings.Cut(m.Missing[0], " mask ") // the mask is this machine's
+		fmt.Println(msg)
+	}
+	// Output:
+	// thread x: cpus 1000 outside the process's affinity
+}
+
+// The preset to put beside a kernel.
+func ExampleNearestPolicy() {
+	for _, rel := range []string{"5.15.0-91-generic", "6.6.30", "6.18.44-fc-v669"} {
+		fmt.Println(rel, host.NearestPolicy(rel))
+	}
+	// Output:
+	// 5.15.0-91-generic cfs:v6.5
+	// 6.6.30 cfs:v6.6
+	// 6.18.44-fc-v669 cfs:v7.1
+}
+
+func ExampleReleaseVersion() {
+	fmt.Println(host.ReleaseVersion("6.18.44-fc-v669"))
+	// Output: 6 18
+}
+
+func ExampleNewPolicy() {
+	p, groups, _ := host.NewPolicy("cfs:v7.1")
+	fmt.Println(p.Name(), groups)
+	p, groups, _ = host.NewPolicy("ule:legacy")
+	fmt.Println(p.Name(), groups)
+	_, _, err := host.NewPolicy("eevdf")
+	fmt.Println(err != nil)
+	// Output:
+	// cfs-v7.1 true
+	// ule-legacy false
+	// true
+}
+
+// The models' half of the model-vs-host table, on a simulated two-CPU machine.
+func ExampleCompare() {
+	exps := []host.Experiment{host.NiceSplitExperiment(1, time.Second)}
+	rows, _ := host.Compare(context.Background(), exps, host.CompareOptions{ModelOnly: true,
+		Topology: topology.Uniform(1, 1, 1, 2, 1), Release: "6.18.0", Policies: []string{"ule:main"}})
+	for _, m := range rows[0].Models {
+		fmt.Printf("%s %.1f\n", m.Policy, m.Value)
+	}
+	// Output:
+	// cfs:v7.1 65.7
+	// ule:main 1.1
+}
+
+func ExampleWriteRows() {
+	rows := []host.Row{{Experiment: "nice split", Metric: "CPU a / b", Host: []float64{62.7, 58.7, 66.7},
+		Nearest: "cfs:v7.1", Models: []host.ModelFigure{{Policy: "cfs:v7.1", Value: 65.7}}, Ratio: 1.05,
+		Verdict: "agrees", Reported: "68.3", Load: [2]float64{1, 2}}}
+	host.WriteRows(os.Stdout, rows)
+	// Output:
+	// experiment  metric     host median [min, max]  reported  cfs:v7.1*  model/host  verdict
+	// nice split  CPU a / b  62.7 [58.7, 66.7]       68.3      65.7       1.05        agrees
+	// (* the preset nearest the running kernel; one-minute load average 1.00-2.00 during the host runs)
+}
+
+// A real pipeline's stages measured as they exit.
+func ExampleMeasurePipeline() {
+	p, err := host.MeasurePipeline(context.Background(), [][]string{{"head", "-c", "100000", "/dev/zero"}, {"cat"}}, 10*time.Second)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(p.Stages), p.Stages[0].WriteBytes >= 100000, p.Stages[1].ReadBytes >= 100000)
+	// Output: 2 true true
+}
+
+func ExampleParseSchedstat() {
+	s, _ := host.ParseSchedstat("167318 5875182 2\n")
+	fmt.Printf("%+v\n", s)
+	_, err := host.ParseSchedstat("167318 x 2\n")
+	fmt.Println(err)
+	// Output:
+	// {CPU:167318 Wait:5875182 Slices:2}
+	// host: schedstat:1:8: "x" is not a count
+}
+
+func ExampleParseStatus() {
+	s, _ := host.ParseStatus("voluntary_ctxt_switches:\t7\nnonvoluntary_ctxt_switches:\t1\n")
+	fmt.Printf("%+v\n", s)
+	// Output: {Voluntary:7 Involuntary:1}
+}
+
+func ExampleParseMigrations() {
+	n, _ := host.ParseMigrations("se.nr_migrations                             :                    3\n")
+	fmt.Println(n)
+	// Output: 3
+}
+
+func ExampleParseProcStat() {
+	cpus, _ := host.ParseProcStat("cpu  4705 0 2349 67338 84 0 61 0 0 0\ncpu0 2342 0 1178 33585 45 0 30 0 0 0\n")
+	fmt.Println(cpus[0].CPU, cpus[0].IdleTicks(), cpus[0].BusyTicks())
+	// Output: 0 33630 3550
+}
+
+func ExampleParseLoadavg() {
+	v, _ := host.ParseLoadavg("4.59 4.43 2.10 3/345 18119\n")
+	fmt.Println(v)
+	// Output: 4.59
+}
+
+func ExampleParseIO() {
+	r, w, sr, sw, _ := host.ParseIO("rchar: 1000\nwchar: 20480\nsyscr: 3\nsyscw: 2\n")
+	fmt.Println(r, w, sr, sw)
+	// Output: 1000 20480 3 2
+}
+
+func ExampleParsePerfBench() {
+	b, _ := host.ParsePerfBench("# 1 groups == 40 processes run\n\n     Total time: 0.024 [sec]\n")
+	fmt.Println(b.Total, b.Tasks)
+	// Output: 24ms 40
+}
+
+func ExampleParseHackbench() {
+	b, _ := host.ParseHackbench("Running in process mode with 1 groups using 40 file descriptors each (== 40 tasks)\nTime: 0.010\n")
+	fmt.Println(b.Total, b.Tasks)
+	// Output: 10ms 40
+}
+
+func ExampleParseCyclictest() {
+	ts, _ := host.ParseCyclictest("T: 0 ( 2702) P: 2 I:1000 C:     50 Min:     12 Act:   13 Avg:   14 Max:      25\n")
+	fmt.Printf("%+v\n", ts[0])
+	// Output: {Thread:0 TID:2702 Prio:2 Interval:1000 Cycles:50 Min:12 Act:13 Avg:14 Max:25}
+}
+
+func ExampleParseStressNG() {
+	ms, _ := host.ParseStressNG("stress-ng: metrc: [2703] cpu                1758      1.00      0.99      0.00      1755.99        1760.29\n")
+	fmt.Println(ms[0].Stressor, ms[0].BogoOps, ms[0].Real)
+	// Output: cpu 1758 1s
+}
+
+func ExampleSeed000Workload() {
+	fmt.Print(workload.Format(host.Seed000Workload(host.Seed000Costs, host.HogNice19, 0, 1)))
+	// Output:
+	// group box
+	// pipe records cap=6
+	//
+	// thread tar cpus=0 group=box
+	// 	repeat 1000
+	// 		run 40.5us
+	// 		send records
+	// 	end
+	// end
+	//
+	// thread gzip cpus=1 group=box
+	// 	repeat 1000
+	// 		recv records
+	// 		run 264us
+	// 	end
+	// end
+	//
+	// thread hog nice=19 cpus=1 group=box
+	// 	run forever
+	// end
+}

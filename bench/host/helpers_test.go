@@ -1,0 +1,5 @@
+package host_test
+
+import "fmt"
+
+var fmtSprintf = fmt.Sprintf

@@ -1,0 +1,233 @@
+package host
+
+// This file implements the check before a run: what the workload asks of the host, and what the
+// host cannot do.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// skips are the requests of one thread declaration left out with Options.SkipUnsupported.
+type skips struct {
+	class, nice, slice, cpus, group bool
+}
+
+// A runPlan is what the check found: the process's CPUs, the cpu controller, and what to skip.
+type runPlan struct {
+	allowed topology.CPUSet
+	ctl     controller
+	flatten bool // no groups at all
+	skip    map[*workload.Thread]skips
+	skipped []string
+}
+
+// plan checks w against the host and opts against the bounds.
+func plan(w *workload.Workload, opts *Options) (*runPlan, error) {
+	p := &runPlan{skip: map[*workload.Thread]skips{}}
+	var err error
+	if p.allowed, err = processAffinity(); err != nil {
+		return nil, err
+	}
+	n := 0
+	rt := false
+	var rtCPUs topology.CPUSet
+	for i := range w.Threads {
+		d := &w.Threads[i]
+		n += d.Instances()
+		if threadRT(d) {
+			rt = true
+			rtCPUs = rtCPUs.Union(d.CPUs)
+		}
+	}
+	if n > MaxThreads {
+		return nil, limitErr("%d threads, more than %d", n, MaxThreads)
+	}
+	limit := opts.limit()
+	switch {
+	case limit < 0:
+		return nil, limitErr("negative limit %v", limit)
+	case limit > MaxLimit:
+		return nil, limitErr("limit %v above %v", limit, MaxLimit)
+	case rt && limit > MaxRTLimit:
+		return nil, limitErr("limit %v above %v with real-time threads", limit, MaxRTLimit)
+	}
+	var missing []string
+	miss := func(d *workload.Thread, what string, s func(*skips)) {
+		missing = append(missing, fmt.Sprintf("thread %s: %s", d.Name, what))
+		k := p.skip[d]
+		s(&k)
+		p.skip[d] = k
+	}
+	needGroups := len(w.Groups) > 0
+	idle := slices.ContainsFunc(w.Groups, func(g workload.Group) bool { return g.Idle })
+	if needGroups {
+		p.ctl, err = findController()
+		if err == nil && idle {
+			if _, e := os.Stat(filepath.Join(p.ctl.dir, "cpu.idle")); e != nil {
+				err = fmt.Errorf("the cpu controller has no cpu.idle (Linux 5.15 and later)")
+			}
+		}
+		if err == nil {
+			if e := probeGroupPermission(p.ctl); e != nil {
+				err = e
+			}
+		}
+		if err != nil {
+			missing = append(missing, "groups: "+err.Error())
+			p.flatten = true
+		}
+	}
+	_, maj, min := kernelRelease()
+	slices12 := maj > 6 || maj == 6 && min >= 12
+	probes := map[sched.Attr][]*workload.Thread{}
+	for i := range w.Threads {
+		d := &w.Threads[i]
+		for _, c := range cpusOf(d) {
+			if !c.SubsetOf(p.allowed) {
+				miss(d, fmt.Sprintf("cpus %s outside the process's affinity mask %s", c, p.allowed), func(s *skips) { s.cpus = true })
+				break
+			}
+		}
+		if d.Slice > 0 && !slices12 {
+			miss(d, "slice needs sched_attr.sched_runtime for fair tasks (EEVDF, Linux 6.12 and later)", func(s *skips) { s.slice = true })
+		}
+		if threadRT(d) {
+			switch {
+			case d.CPUs.IsEmpty() || d.CPUs.Intersect(p.allowed) == p.allowed:
+				miss(d, "a real-time thread must be pinned to fewer CPUs than the process has, so that it cannot take every CPU", func(s *skips) { s.class = true })
+			case hasOp(d.Ops, workload.SetCPUs):
+				miss(d, "a real-time thread may not change its affinity", func(s *skips) { s.class = true })
+			case d.Group != "" || hasOp(d.Ops, workload.SetGroup):
+				miss(d, "a real-time thread may not be in a group (no real-time runtime in a new cpu group)", func(s *skips) { s.class = true })
+			}
+		}
+		for _, a := range attrsOf(d) {
+			probes[a] = append(probes[a], d)
+		}
+	}
+	if rt && rtCPUs.Intersect(p.allowed) == p.allowed {
+		missing = append(missing, "real-time threads together cover every CPU")
+		for i := range w.Threads {
+			if d := &w.Threads[i]; threadRT(d) {
+				k := p.skip[d]
+				k.class = true
+				p.skip[d] = k
+			}
+		}
+	}
+	for a, ds := range probes {
+		if err := probeAttr(a); err != nil {
+			for _, d := range ds {
+				miss(d, err.Error(), func(s *skips) { s.class, s.nice = true, true })
+			}
+		}
+	}
+	groups := map[string]bool{}
+	for _, g := range w.Groups {
+		groups[g.Name] = true
+	}
+	missing = append(missing, checkPeers(opts.Peers, groups)...)
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	if len(missing) > 0 && !opts.SkipUnsupported {
+		return nil, &MissingError{Missing: missing}
+	}
+	p.skipped = missing
+	return p, nil
+}
+
+// threadRT reports whether d's threads may be real-time: by declaration or by a class op.
+func threadRT(d *workload.Thread) bool {
+	if d.Class.RealTime() {
+		return true
+	}
+	rt := false
+	walkOps(d.Ops, func(op *workload.Op) {
+		if op.Kind == workload.SetClass && op.Class.RealTime() {
+			rt = true
+		}
+	})
+	return rt
+}
+
+func hasOp(ops []workload.Op, k workload.Kind) bool {
+	found := false
+	walkOps(ops, func(op *workload.Op) { found = found || op.Kind == k })
+	return found
+}
+
+func walkOps(ops []workload.Op, f func(*workload.Op)) {
+	for i := range ops {
+		f(&ops[i])
+		walkOps(ops[i].Body, f)
+	}
+}
+
+// cpusOf returns the affinities d declares and sets.
+func cpusOf(d *workload.Thread) []topology.CPUSet {
+	out := []topology.CPUSet{d.CPUs}
+	walkOps(d.Ops, func(op *workload.Op) {
+		if op.Kind == workload.SetCPUs {
+			out = append(out, op.CPUs)
+		}
+	})
+	return out
+}
+
+// attrsOf returns the class, nice, real-time priority and slice combinations d's threads take.
+func attrsOf(d *workload.Thread) []sched.Attr {
+	base := sched.Attr{Class: d.Class, Nice: d.Nice, RTPrio: d.RTPrio, Slice: int64(d.Slice)}
+	out := []sched.Attr{base}
+	walkOps(d.Ops, func(op *workload.Op) {
+		switch op.Kind {
+		case workload.Nice:
+			a := base
+			a.Nice = op.N
+			out = append(out, a)
+		case workload.SetClass:
+			a := base
+			a.Class, a.RTPrio = op.Class, op.N
+			out = append(out, a)
+		}
+	})
+	return out
+}
+
+// probeAttr tries a on a thread of its own, which ends with the probe, and reports why the
+// kernel refused it.
+func probeAttr(a sched.Attr) error {
+	if a == (sched.Attr{}) {
+		return nil
+	}
+	if a.Class.RealTime() {
+		a.Slice = 0
+	}
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		errc <- setClass(0, a)
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-time.After(5 * time.Second):
+		return fmt.Errorf("probe of %+v did not return", a)
+	}
+}
+
+// probeGroupPermission reports whether this process can create groups under the controller.
+func probeGroupPermission(ctl controller) error {
+	if err := unixAccess(ctl.dir); err != nil {
+		return fmt.Errorf("cannot create groups in %s: %w", ctl.dir, err)
+	}
+	return nil
+}

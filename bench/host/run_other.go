@@ -1,0 +1,19 @@
+//go:build !linux
+
+package host
+
+// This file implements Run on systems other than Linux: it refuses.
+
+import (
+	"context"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+)
+
+// Run returns ErrNotSupported: the runner needs Linux's system calls and /proc.
+func Run(ctx context.Context, w *workload.Workload, opts Options) (*Result, error) {
+	return nil, ErrNotSupported
+}
+
+// Release returns "": the runner knows kernel releases of Linux only.
+func Release() string { return "" }

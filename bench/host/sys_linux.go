@@ -1,0 +1,305 @@
+package host
+
+// This file implements the system calls a host thread makes on itself: its CPU clock, absolute
+// sleeps, the spin loop that turns a run op into CPU work, and its scheduling attributes.
+
+import (
+	"fmt"
+	"os"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// monoNow returns CLOCK_MONOTONIC in nanoseconds, read by a system call.
+func monoNow() int64 {
+	var ts unix.Timespec
+	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	return ts.Nano()
+}
+
+// A clock reads CLOCK_MONOTONIC cheaply: Go's monotonic clock is CLOCK_MONOTONIC read through
+// the vDSO, so the monotonic time is a fixed offset plus the time since a time.Time taken at the
+// same instant.
+type clock struct {
+	base time.Time
+	mono int64
+}
+
+func newClock() clock { return clock{base: time.Now(), mono: monoNow()} }
+
+func (c *clock) now() int64 { return c.mono + int64(time.Since(c.base)) }
+
+// sleepUntil sleeps until CLOCK_MONOTONIC reaches t (an absolute clock_nanosleep) or a signal
+// interrupts it. It is a raw system call: the thread keeps its P while it sleeps (Run gives the
+// process a P per thread), so that waking costs the Go scheduler nothing.
+func sleepUntil(t int64) {
+	ts := unix.NsecToTimespec(t)
+	syscall.RawSyscall6(unix.SYS_CLOCK_NANOSLEEP, unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME,
+		uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+}
+
+// pollRaw is poll(2) as a raw system call, for the reason sleepUntil gives.
+func pollRaw(fds []unix.PollFd, timeoutMs int) {
+	syscall.RawSyscall(unix.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(timeoutMs))
+}
+
+// rawClock reads clock id. It is nosplit, as everything the spin loop calls, so that the Go
+// scheduler never preempts a spinning thread: a preempted goroutine locked to its thread puts the
+// thread to sleep until another thread hands the goroutine back, a sleep the kernel would count
+// and schedule around. (The compiler treats nosplit functions as unsafe points for asynchronous
+// preemption too.) Run turns the garbage collector off meanwhile, since a stop-the-world would
+// wait for every spinning thread.
+//
+//go:nosplit
+//go:norace
+func rawClock(id uintptr) int64 {
+	var ts unix.Timespec
+	syscall.RawSyscall(unix.SYS_CLOCK_GETTIME, id, uintptr(unsafe.Pointer(&ts)), 0)
+	return ts.Sec*1e9 + ts.Nsec
+}
+
+// threadCPU returns the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) in nanoseconds. It
+// is a raw system call: the vDSO does not serve per-thread clocks, and the Go scheduler need not
+// hear of a call that never blocks.
+func threadCPU() int64 { return rawClock(unix.CLOCK_THREAD_CPUTIME_ID) }
+
+// busyLoop does n iterations of integer work that stays in registers, and returns its result so
+// that the compiler keeps it.
+//
+//go:nosplit
+//go:norace
+func busyLoop(n int64, x uint64) uint64 {
+	for ; n > 0; n-- {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+
+// spinCPU computes until the thread has used d more nanoseconds of CPU time, *stop is not 0,
+// or (checked every 16 chunks) CLOCK_MONOTONIC passes deadline, and returns the CPU time used. A
+// chunk is chunk iterations of busyLoop, chunkNs nanoseconds of CPU; the last is cut to what
+// remains. It stops once less than slack remains: half the cost of the clock read that another
+// round would take, so that the time used is the nearest to d it can reach.
+//
+//go:nosplit
+//go:norace
+func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs, slack int64) int64 {
+	start := rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
+	target := start + min(d, 1<<62-start)
+	x := uint64(target) | 1
+	for i := 0; ; i++ {
+		left := target - rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
+		if left <= slack || atomic.LoadUint32(stop) != 0 {
+			if x == 0 { // never: keeps x alive
+				return 0
+			}
+			return target - left - start
+		}
+		if i&15 == 15 && rawClock(unix.CLOCK_MONOTONIC) >= deadline {
+			return target - left - start
+		}
+		n := chunk
+		if left < chunkNs {
+			n = chunk * left / chunkNs
+		}
+		x = busyLoop(n, x)
+	}
+}
+
+// spinCalibration returns how many iterations of busyLoop take chunkNs nanoseconds of thread
+// CPU time.
+func spinCalibration(chunkNs int64) int64 {
+	n := int64(1024)
+	for {
+		c := threadCPU()
+		x := busyLoop(n, 1)
+		if d := threadCPU() - c; d >= 200_000 || x == 0 {
+			return max(1, n*chunkNs/max(d, 1))
+		}
+		n *= 2
+	}
+}
+
+// A spinner turns a duration into CPU work, timed against the thread's CPU clock.
+type spinner struct {
+	chunk   int64 // iterations of busyLoop in chunkNs
+	chunkNs int64 // nanoseconds of CPU time per chunk
+	readNs  int64 // the CPU cost of one read of the thread's CPU clock
+}
+
+// newSpinner calibrates a spinner on the calling thread.
+func newSpinner() spinner {
+	s := spinner{chunkNs: 2000}
+	s.chunk = spinCalibration(s.chunkNs)
+	const reads = 256
+	c := threadCPU()
+	for range reads {
+		threadCPU()
+	}
+	s.readNs = (threadCPU() - c) / (reads + 1)
+	return s
+}
+
+// spin computes until the thread has used d more nanoseconds of CPU time, until *stop is not 0
+// or until CLOCK_MONOTONIC passes deadline, and returns the CPU time used and whether it stopped
+// before d.
+func (s *spinner) spin(d int64, stop *uint32, deadline int64) (int64, bool) {
+	used := spinCPU(d, deadline, stop, s.chunk, s.chunkNs, s.readNs/2)
+	return used, used < d-s.readNs/2
+}
+
+// Linux scheduling policies (include/uapi/linux/sched.h).
+const (
+	schedNormal = 0
+	schedFIFO   = 1
+	schedRR     = 2
+	schedBatch  = 3
+	schedIdle   = 5
+)
+
+// linuxPolicy returns the SCHED_* policy of a class.
+func linuxPolicy(c sched.Class) uint32 {
+	switch c {
+	case sched.Batch:
+		return schedBatch
+	case sched.Idle:
+		return schedIdle
+	case sched.FIFO:
+		return schedFIFO
+	case sched.RR:
+		return schedRR
+	}
+	return schedNormal
+}
+
+// setClass sets the class, nice value, real-time priority and custom slice of thread tid with
+// sched_setattr(2). A slice is sched_attr.sched_runtime, which EEVDF kernels (6.12 and later)
+// take as the fair task's request, clamped to 0.1-100 ms.
+func setClass(tid int, a sched.Attr) error {
+	attr := unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: linuxPolicy(a.Class), Nice: int32(a.Nice)}
+	if a.Class.RealTime() {
+		attr.Priority = uint32(a.RTPrio)
+		attr.Nice = 0
+	} else if a.Slice > 0 {
+		attr.Runtime = uint64(a.Slice)
+	}
+	if err := unix.SchedSetAttr(tid, &attr, 0); err != nil {
+		return fmt.Errorf("sched_setattr(%d, %s nice=%d rtprio=%d slice=%d): %w", tid, a.Class, a.Nice, a.RTPrio, a.Slice, err)
+	}
+	return nil
+}
+
+// setNice sets the nice value of thread tid (setpriority(PRIO_PROCESS, tid, nice)).
+func setNice(tid, nice int) error {
+	if err := unix.Setpriority(unix.PRIO_PROCESS, tid, nice); err != nil {
+		return fmt.Errorf("setpriority(%d, %d): %w", tid, nice, err)
+	}
+	return nil
+}
+
+// setAffinity sets the CPUs thread tid may run on; the empty set means all of allowed.
+func setAffinity(tid int, cpus, allowed topology.CPUSet) error {
+	if cpus.IsEmpty() {
+		cpus = allowed
+	}
+	var set unix.CPUSet
+	for c := range cpus.All() {
+		set.Set(int(c))
+	}
+	if err := unix.SchedSetaffinity(tid, &set); err != nil {
+		return fmt.Errorf("sched_setaffinity(%d, %s): %w", tid, cpus, err)
+	}
+	return nil
+}
+
+// processAffinity returns the CPUs the process may run on.
+func processAffinity() (topology.CPUSet, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return topology.CPUSet{}, fmt.Errorf("host: sched_getaffinity: %w", err)
+	}
+	var s topology.CPUSet
+	for c := 0; c < len(set)*64 && c < topology.MaxCPUs; c++ {
+		if set.IsSet(c) {
+			s.Add(topology.CPU(c))
+		}
+	}
+	return s, nil
+}
+
+// kernelRelease returns uname's release, such as "6.18.44-fc-v669", and its major and minor
+// numbers.
+func kernelRelease() (string, int, int) {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return "", 0, 0
+	}
+	rel := unix.ByteSliceToString(u.Release[:])
+	a, b := ReleaseVersion(rel)
+	return rel, a, b
+}
+
+// readFile reads a small /proc or /sys file.
+func readFile(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	return string(b), err
+}
+
+// unixAccess reports whether this process may create entries in dir.
+func unixAccess(dir string) error {
+	return unix.Access(dir, unix.W_OK|unix.X_OK)
+}
+
+// Release returns the running kernel's release, such as "6.18.44-fc-v669".
+func Release() string {
+	rel, _, _ := kernelRelease()
+	return rel
+}
+
+// savedAttrs are a thread's scheduling attributes before the run changed them.
+type savedAttrs struct {
+	attr *unix.SchedAttr
+	cpus unix.CPUSet
+}
+
+func saveAttrs(tid int) (savedAttrs, error) {
+	var o savedAttrs
+	var err error
+	if o.attr, err = unix.SchedGetAttr(tid, 0); err != nil {
+		return o, fmt.Errorf("host: sched_getattr(%d): %w", tid, err)
+	}
+	if err = unix.SchedGetaffinity(tid, &o.cpus); err != nil {
+		return o, fmt.Errorf("host: sched_getaffinity(%d): %w", tid, err)
+	}
+	return o, nil
+}
+
+func (o *savedAttrs) restore(tid int) error {
+	a := *o.attr
+	a.Size = unix.SizeofSchedAttr
+	a.Flags = 0
+	if err := unix.SchedSetAttr(tid, &a, 0); err != nil {
+		return fmt.Errorf("host: restore sched_setattr(%d): %w", tid, err)
+	}
+	if err := unix.SchedSetaffinity(tid, &o.cpus); err != nil {
+		return fmt.Errorf("host: restore sched_setaffinity(%d): %w", tid, err)
+	}
+	return nil
+}
+
+// voluntarySwitches returns the calling thread's voluntary context switches
+// (getrusage(RUSAGE_THREAD) ru_nvcsw).
+func voluntarySwitches() int64 {
+	var ru unix.Rusage
+	syscall.RawSyscall(unix.SYS_GETRUSAGE, unix.RUSAGE_THREAD, uintptr(unsafe.Pointer(&ru)), 0)
+	return ru.Nvcsw
+}
