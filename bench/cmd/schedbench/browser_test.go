@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/schedkit/schedkit/bench/scenario"
 )
 
 // chromium returns the path of a Chromium or Chrome binary, or "".
@@ -200,8 +201,9 @@ func TestReportInBrowser(t *testing.T) {
 	t.Logf("%d figures rendered; screenshot in %s", got.Figures, keep)
 }
 
-// seedsBoxes returns the number of rows of every registered scenario, in the order seeds
-// runs them: the boxes each one's distribution chart must show.
+// seedsBoxes returns, for every grid point of every registered scenario at its small size, in
+// the order seeds runs them, the number of the scenario's rows: the boxes each distribution
+// chart must show.
 func seedsBoxes(t *testing.T) []int {
 	t.Helper()
 	ss, err := pickScenarios(nil)
@@ -210,7 +212,13 @@ func seedsBoxes(t *testing.T) []int {
 	}
 	var n []int
 	for _, s := range ss {
-		n = append(n, len(s.Rows))
+		pl, err := scenario.NewPlan(s, scenario.Options{Small: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range pl.Points {
+			n = append(n, len(s.Rows))
+		}
 	}
 	return n
 }

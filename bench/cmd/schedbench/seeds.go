@@ -118,6 +118,7 @@ func writeFidelity(w io.Writer, reports []*scenario.Report) error {
 	fmt.Fprintln(tw, "scenario\tpoint\trow\tpolicy\tseed\tours\tverdict")
 	for _, rp := range reports {
 		s := rp.Plan.Scenario
+		printed := false
 		for p := range rp.Plan.Points {
 			for r := range s.Rows {
 				row := &s.Rows[r]
@@ -139,7 +140,11 @@ func writeFidelity(w io.Writer, reports []*scenario.Report) error {
 					verdict = "no baseline: figures side by side"
 				}
 				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", s.Name, p, row.Key(), row.Policy, seed, ours, verdict)
+				printed = true
 			}
+		}
+		if !printed {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tno published figure to compare; 'schedbench seeds %s' shows its table\n", s.Name, s.Name)
 		}
 	}
 	return tw.Flush()

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schedkit/schedkit/bench/host"
 	"github.com/schedkit/schedkit/bench/sim"
 )
 
@@ -53,16 +54,45 @@ func median[T int64 | float64](vs []T) (T, bool) {
 	return s[(len(s)-1)/2], true
 }
 
-// writeTable writes the side-by-side table: one row per thread, and per policy its CPU share
-// and wake-to-run latency percentiles, each the median over the policy's repetitions; then one
-// row per policy with the run's totals. Policies without a finished run are left out.
+// A column of the side-by-side table: a name (the policy, or the host's kernel) and its runs.
+type column struct {
+	name string
+	runs []host.Sample
+}
+
+// writeTable writes the side-by-side table of a run's finished cells (see writeColumns), with
+// a note of the repetitions' seeds.
 func writeTable(w io.Writer, s *setup, runs [][]*sim.Result) error {
-	var cols []int
-	var all []*sim.Result
+	var cols []column
+	reps := 0
 	for p, rs := range runs {
-		if len(rs) > 0 {
-			cols = append(cols, p)
-			all = append(all, rs...)
+		if len(rs) == 0 {
+			continue
+		}
+		c := column{name: s.policies[p].name}
+		for _, r := range rs {
+			c.runs = append(c.runs, host.SimSample(r))
+		}
+		cols = append(cols, c)
+		reps = max(reps, len(rs))
+	}
+	if err := writeColumns(w, cols); err != nil {
+		return err
+	}
+	if reps > 1 {
+		fmt.Fprintf(w, "\nEach figure is the median of %d repetitions (seeds %d..%d).\n", reps, s.flags.seed, s.flags.seed+uint64(reps)-1)
+	}
+	return nil
+}
+
+// writeColumns writes the side-by-side table: one row per thread, and per column its CPU share
+// and wake-to-run latency percentiles, each the median over the column's runs; then one row
+// per column with the runs' totals.
+func writeColumns(w io.Writer, cols []column) error {
+	var all []*sim.Result
+	for _, c := range cols {
+		for _, r := range c.runs {
+			all = append(all, r.Result)
 		}
 	}
 	names := threadNames(all)
@@ -72,8 +102,8 @@ func writeTable(w io.Writer, s *setup, runs [][]*sim.Result) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 0, ' ', tabwriter.AlignRight)
 	head := fmt.Sprintf("%-*s\t", width, "thread")
-	for _, p := range cols {
-		head += "  " + s.policies[p].name + "\t"
+	for _, c := range cols {
+		head += "  " + c.name + "\t"
 		for _, q := range tablePercentiles {
 			head += "  " + percentileName(q) + "\t"
 		}
@@ -81,17 +111,17 @@ func writeTable(w io.Writer, s *setup, runs [][]*sim.Result) error {
 	fmt.Fprintln(tw, head)
 	for _, n := range names {
 		row := fmt.Sprintf("%-*s\t", width, n)
-		for _, p := range cols {
+		for _, c := range cols {
 			var shares []float64
 			lats := make([][]int64, len(tablePercentiles))
-			for _, r := range runs[p] {
+			for _, r := range c.runs {
 				t, ok := r.Thread(n)
 				if !ok {
 					continue
 				}
 				shares = append(shares, t.Share())
 				for i, q := range tablePercentiles {
-					if l, ok := t.Latency(q); ok {
+					if l, ok := r.Latency(n, q); ok {
 						lats[i] = append(lats[i], l)
 					}
 				}
@@ -116,15 +146,15 @@ func writeTable(w io.Writer, s *setup, runs [][]*sim.Result) error {
 	}
 	fmt.Fprintln(w)
 	width = len("policy")
-	for _, p := range cols {
-		width = max(width, len(s.policies[p].name))
+	for _, c := range cols {
+		width = max(width, len(c.name))
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 0, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%-*s\t  runs\t  end\t  makespan\t  exited\t  switches\t  migrations\t  idle\t  events\t  violations\t\n", width, "policy")
-	for _, p := range cols {
+	for _, c := range cols {
 		var ends, makespans, exited, switches, migrations, events, violations []int64
 		var idle []float64
-		for _, r := range runs[p] {
+		for _, r := range c.runs {
 			ends = append(ends, r.End)
 			makespans = append(makespans, r.Makespan)
 			exited = append(exited, r.Exited)
@@ -151,21 +181,11 @@ func writeTable(w io.Writer, s *setup, runs [][]*sim.Result) error {
 		}
 		m := func(vs []int64) int64 { v, _ := median(vs); return v }
 		idleMed, _ := median(idle)
-		fmt.Fprintf(tw, "%-*s\t  %d\t  %s\t  %s\t  %d\t  %d\t  %d\t  %.1f%%\t  %d\t  %d\t\n", width, s.policies[p].name,
-			len(runs[p]), shortDuration(m(ends)), shortDuration(m(makespans)), m(exited), m(switches), m(migrations),
+		fmt.Fprintf(tw, "%-*s\t  %d\t  %s\t  %s\t  %d\t  %d\t  %d\t  %.1f%%\t  %d\t  %d\t\n", width, c.name,
+			len(c.runs), shortDuration(m(ends)), shortDuration(m(makespans)), m(exited), m(switches), m(migrations),
 			100*idleMed, m(events), m(violations))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	reps := 0
-	for _, p := range cols {
-		reps = max(reps, len(runs[p]))
-	}
-	if reps > 1 {
-		fmt.Fprintf(w, "\nEach figure is the median of %d repetitions (seeds %d..%d).\n", reps, s.flags.seed, s.flags.seed+uint64(reps)-1)
-	}
-	return nil
+	return tw.Flush()
 }
 
 func percentileName(q float64) string {
