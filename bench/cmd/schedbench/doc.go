@@ -14,6 +14,7 @@
 //	schedbench sweep [flags] SCENARIO
 //	schedbench merge [flags] SCENARIO RESULTS.jsonl...
 //	schedbench trace [flags] WORKLOAD
+//	schedbench host [flags] WORKLOAD
 //	schedbench stat [flags] FILE...
 //
 // WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
@@ -69,6 +70,16 @@
 // the simulator's own one-line records (with -explain, the policy's reasons too).
 //
 //	schedbench trace -policy cfs:v7.1 -until 1s -o run.json mixed.wl
+//
+// host plays the workload as real threads on this machine's kernel (package bench/host), -reps
+// times one after the other for -until each, and prints the kernel's column beside the model's:
+// the same workload simulated on -topology host under -policy (by default the preset nearest the
+// running kernel, host.NearestPolicy). The host's figures come from /proc (schedstat, status);
+// other work on the machine takes CPU from the workload, so the table prints the load average
+// around each run. What the host cannot do (a class without permission, a missing cpu
+// controller) is a usage error before anything starts, unless -skip-unsupported.
+//
+//	schedbench host -until 2s -reps 3 mixed.wl
 //
 // stat reads numbers from files, one data set per file, and prints ministat's report with
 // ministat's flags (-C column, -c confidence, -d delimiters, -A, -n, -s, -w width) and the same
@@ -150,4 +161,5 @@
 //	trace-cmd report with sched_* events   trace -format ftrace, trace-POLICY.ftrace
 //	Perfetto UI, chrome://tracing          trace -format chrome, trace-POLICY.json
 //	"why did the scheduler do that"        explain
+//	the real kernel                        host
 package main

@@ -60,6 +60,22 @@ type column struct {
 	runs []host.Sample
 }
 
+// shareOf returns thread t's share of a CPU in run r: its CPU time over its lifetime within
+// the run. It equals t.Share for a simulated run, and is computed here because a host run's
+// ThreadStats cannot carry the run's end the way the simulator's do (their Share is 0 for a
+// thread still alive at the end of a host run).
+func shareOf(r *sim.Result, t *sim.ThreadStats) float64 {
+	end := t.End
+	if end < 0 {
+		end = r.End
+	}
+	life := end - max(t.Start, r.Start)
+	if life <= 0 {
+		return 0
+	}
+	return float64(t.CPUTime) / float64(life)
+}
+
 // writeTable writes the side-by-side table of a run's finished cells (see writeColumns), with
 // a note of the repetitions' seeds.
 func writeTable(w io.Writer, s *setup, runs [][]*sim.Result) error {
@@ -119,7 +135,7 @@ func writeColumns(w io.Writer, cols []column) error {
 				if !ok {
 					continue
 				}
-				shares = append(shares, t.Share())
+				shares = append(shares, shareOf(r.Result, t))
 				for i, q := range tablePercentiles {
 					if l, ok := r.Latency(n, q); ok {
 						lats[i] = append(lats[i], l)
