@@ -42,21 +42,24 @@ func groupOf(name string) string {
 	return name
 }
 
-// latencies returns thread t's wake-to-run latencies: the exact ones while the simulator keeps
-// them (up to 4096 wake-ups), and beyond that one value per 1/1000 of the wake-ups read from
-// its histogram at evenly spaced percentiles, which bounds a curve's relative error by the
-// histogram's bucket width (1/128).
-func latencies(t *sim.ThreadStats) []int64 {
-	if l, ok := t.Latencies(); ok {
-		return l
+// pooled returns the wake-to-run latencies of the threads of group g over runs, sorted: the
+// simulator's histograms of those threads merged (sim.Result.Pooled, Histogram.Merge), every
+// sample while they fit its exact budget, and beyond one value per 1/1000 of the samples at
+// evenly spaced percentiles, within the histogram's bound of 1/128 of the value.
+func pooled(runs []*sim.Result, g string) []int64 {
+	var h sim.Histogram
+	for _, r := range runs {
+		h.Merge(r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return groupOf(t.Name) == g }))
 	}
-	if t.Wakeups == 0 {
-		return nil
+	if vs, ok := h.Exact(); ok {
+		vs = slices.Clone(vs)
+		slices.Sort(vs)
+		return vs
 	}
 	const k = 1000
 	out := make([]int64, 0, k)
 	for i := range k {
-		if v, ok := t.Latency((float64(i) + 0.5) / k * 100); ok {
+		if v, ok := h.Percentile((float64(i) + 0.5) / k * 100); ok {
 			out = append(out, v)
 		}
 	}
@@ -127,15 +130,7 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 		var series []plot.Series
 		some := false
 		for _, p := range cols {
-			var vs []int64
-			for _, r := range runs[p] {
-				for i := range r.Threads {
-					if groupOf(r.Threads[i].Name) == g {
-						vs = append(vs, latencies(&r.Threads[i])...)
-					}
-				}
-			}
-			slices.Sort(vs)
+			vs := pooled(runs[p], g)
 			some = some || len(vs) > 0
 			series = append(series, plot.Series{Name: s.policies[p].name, Values: vs})
 		}
@@ -201,20 +196,17 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 				lat := plot.Sample{Name: s.policies[p].name}
 				for _, r := range runs[p] {
 					sum, n := 0.0, 0
-					var vs []int64
 					for j := range r.Threads {
 						if t := &r.Threads[j]; groupOf(t.Name) == g {
 							sum += t.Share()
 							n++
-							vs = append(vs, latencies(t)...)
 						}
 					}
 					if n > 0 {
 						sh.Values = append(sh.Values, sum/float64(n))
 					}
-					if len(vs) > 0 {
-						slices.Sort(vs)
-						v, _ := sim.Percentile(vs, 99)
+					h := r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return groupOf(t.Name) == g })
+					if v, ok := h.Percentile(99); ok {
 						lat.Values = append(lat.Values, float64(v))
 						anyLat = true
 					}

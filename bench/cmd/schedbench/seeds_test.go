@@ -90,3 +90,17 @@ func TestShardsMerge(t *testing.T) {
 		t.Errorf("merge of 2 of 3 shards: status %d, stderr %q; want a usage error naming the missing cell", code, errs)
 	}
 }
+
+func TestSweepGolden(t *testing.T) {
+	out, errs, code := runCLI(t, "sweep", "-small", "-reps", "2", "-set", "seconds=2", "-grid", "nice=0,20", "seed000-nice")
+	if code != exitOK || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	checkGolden(t, "sweep.golden", []byte(out))
+	// -shard 0/1 is the whole sweep, as JSON lines.
+	lines, errs, code := runCLI(t, "sweep", "-small", "-reps", "2", "-set", "seconds=2", "-grid", "nice=0,20", "-shard", "0/1", "seed000-nice")
+	if code != exitOK || errs != "" {
+		t.Fatalf("-shard 0/1: status %d, stderr %q", code, errs)
+	}
+	checkGolden(t, "sweep-shard.golden", []byte(lines))
+}
