@@ -20,7 +20,12 @@ require (
 
 require github.com/HdrHistogram/hdrhistogram-go v1.4.0
 
-require gonum.org/v1/gonum v0.17.0
+require (
+	golang.org/x/perf v0.0.0-20251112180420-cfbd823f7301
+	gonum.org/v1/gonum v0.17.0
+)
+
+require github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 
 require golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 

@@ -37,7 +37,9 @@ func PercentileStat(p float64) Statistic {
 // bounds. The resamples come from a PCG generator seeded with seed, so the same inputs give the
 // same interval on every run and machine.
 //
-// A bootstrap interval of a high percentile needs data well beyond it: p99.9 of 1000 values is
+// Percentile-bootstrap intervals are a little narrow on small samples, more so in the tail: for
+// 101 normal values, 90% intervals cover the median about 89% of the time and p90 about 86%
+// (TestBootstrapCoverage). A bootstrap interval of a high percentile needs data well beyond it: p99.9 of 1000 values is
 // decided by the one or two largest, and its interval is as wide as they are apart. With fewer
 // than 1/(1-p) values the interval is meaningless, and Bootstrap returns it anyway.
 //

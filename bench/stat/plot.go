@@ -31,7 +31,7 @@ func (p *plot) adj(a float64) {
 	}
 	p.span = p.max - p.min
 	p.dx = p.span / (float64(p.width) - 1.0)
-	p.x0 = p.min - .5*p.dx
+	p.x0 = p.min - float64(.5*p.dx) // no fused multiply-add (arm64): ministat rounds the product
 }
 
 // col returns the column of value v: C's int conversion of (v - x0)/dx, which truncates toward

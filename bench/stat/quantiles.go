@@ -28,5 +28,5 @@ func Quantile(sorted []float64, p float64) float64 {
 	if i+1 >= len(sorted) {
 		return sorted[len(sorted)-1]
 	}
-	return sorted[i] + (h-lo)*(sorted[i+1]-sorted[i])
+	return sorted[i] + float64((h-lo)*(sorted[i+1]-sorted[i])) // unfused, the same on every GOARCH
 }

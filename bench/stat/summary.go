@@ -75,6 +75,11 @@ func (d *Dataset) Add(x float64) {
 }
 
 func (d *Dataset) add(x float64) {
+	if len(d.values) == cap(d.values) {
+		// Double, as ministat multiplies by four: append's 1.25× growth of large slices would
+		// allocate about 5 times the final size on the way to a million values, doubling 2 times.
+		d.values = slices.Grow(d.values, max(1024, len(d.values)))
+	}
 	d.values = append(d.values, x)
 	d.sy += x
 	d.syy += float64(x * x) // the conversion forbids a fused multiply-add: ministat rounds x*x

@@ -10,8 +10,10 @@
 // It differs from Debian's program only where that one's behaviour is undefined or unhelpful:
 // a NaN or infinite value (including a decimal number too large for a float64) is refused as
 // invalid data with ministat's own message, where ministat would accept it and draw a
-// meaningless plot; and -w 1, with which ministat crashes, is refused with a message and exit
-// status 2.
+// meaningless plot; -w 1, with which ministat crashes, is refused with a message and exit
+// status 2; and -w 0, with which ministat writes into zero-length buffers, prints the empty
+// frame ministat prints when it survives (it crashes when a later data set stacks higher in
+// the plot than the earlier ones, as glibc's realloc(p, 0) returns NULL).
 package main
 
 import (
