@@ -19,7 +19,8 @@ type TaskStats struct {
 	// Name is the task's thread declaration in the imported workload; SimName is the name the
 	// simulator gives its thread (Name.0 for a forked task, whose declaration is a template).
 	Name, SimName string
-	// Comm and PID are the task's name and id in the trace (a goroutine's id for Go traces).
+	// Comm and PID are the task's name (the last the trace shows: exec changes it) and id in
+	// the trace (a goroutine's id for Go traces).
 	Comm string
 	PID  int64
 	// Start and End are when the trace first and last shows the task, in nanoseconds from the
@@ -224,6 +225,14 @@ func (b *builder) setPrio(tk *task, prio int) {
 			b.op(tk, workload.Op{Kind: workload.SetClass, Class: sched.Normal})
 		}
 		b.op(tk, workload.Op{Kind: workload.Nice, N: a.Nice})
+	}
+}
+
+// comm notes the name the trace now gives tk: after an exec it changes. The declaration keeps
+// the first; TaskStats.Comm follows.
+func (b *builder) comm(tk *task, comm string) {
+	if s := b.st(tk); s.Comm != comm && comm != "" {
+		s.Comm = comm
 	}
 }
 

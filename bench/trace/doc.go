@@ -1,6 +1,6 @@
 // Package trace moves scheduling traces in and out of schedkit: it exports what the simulator
 // recorded (a sim.Trace) as the files kernel people already read, and imports what real
-// systems recorded as workloads the simulator can replay under any policy.
+// systems recorded as workloads the simulator replays under any policy.
 //
 // # Export
 //
@@ -11,27 +11,60 @@
 // chrome://tracing open: a track per CPU with a slice per stretch a thread ran, a track per
 // thread with its running and runnable stretches, wake-ups and migrations as instant events,
 // wake-ups also as arrows to where the wakee ran, and a run-queue length counter per CPU.
+// WriteRTApp writes a workload as an rt-app description.
 //
-// Both walk the records once and stream: their memory is per thread and per CPU, never per
-// record, so a trace of ten million records exports in the memory of a small one. One thing
-// needs looking ahead: the simulator's Wakeup record names the waker's CPU, not the queue the
-// policy put the wakee on, and the kernel's target_cpu (and the run-queue counters) need that
-// queue. The exporters take it to be the CPU the thread next runs on, found by a cursor that
-// runs ahead of the writer and holds at most MaxLookahead switches; a thread that does not run
-// again within that window is counted on the CPU it last ran on.
+// Both trace exporters walk the records once and stream: their memory is per thread and per
+// CPU, never per record, so a trace of ten million records exports in the memory of a small
+// one. One thing needs looking ahead: the simulator's Wakeup record names the waker's CPU, not
+// the queue the policy put the wakee on, and the kernel's target_cpu (and the run-queue
+// counters) need that queue. The exporters take it to be the CPU the thread next runs on,
+// found by a cursor that runs ahead of the writer and holds at most MaxLookahead switches; a
+// thread that does not run again within that window is counted on the CPU it last ran on.
 //
 // Perfetto's own protobuf format is not written: no maintained Go encoding of its schema is
 // at hand, and the JSON form carries everything the simulator records.
+//
+// # Import
+//
+// ReadFtrace, ReadGoTrace and ReadRTApp turn a trace or description into a workload. The two
+// trace readers share one state machine with one small state per live task: a task's CPU
+// bursts become runs (a preemption does not end a burst: the thread's need for CPU does not
+// depend on who preempted it); each time it blocks becomes a sleep of the blocked time or, when
+// a running task woke it, a receive on a pipe into which the waker sends at that instant, so
+// that the dependency survives a change of scheduler; forks become templates the parent
+// forks; exits end the script. Imported carries the trace's own timing per task (TaskStats:
+// CPU, run-queue wait, sleep, wake-up latency) and marks the tasks the trace shows already
+// existing (running, runnable or asleep at its start) rather than inventing their past. With
+// ImportOptions.Summary each task becomes a repeat of an exponential run and sleep with its
+// mean burst and sleep, and the importer's memory stays flat however long the trace.
+//
+// Replay runs an import under a policy on a simulated machine and puts each task's replayed
+// CPU time, wait and latency beside the trace's: under the policy the trace was recorded with,
+// a measure of the import's fidelity; under another, what would change.
+//
+// Bad input is never a panic: an error names the file, the line and the field (*Error), and
+// recoverable problems (lost events, timestamps going back, pid reuse, a truncated last line,
+// what a workload cannot express) are counted Warnings.
 //
 // # Kernel and tool names
 //
 //	kernel / tool                                 trace
 //	sched:sched_switch                            a sim.KindSwitch record; prev_state S, R+, R, X
 //	sched:sched_wakeup, sched_wakeup_new          sim.KindWakeup (WakeFork: _new)
-//	sched:sched_migrate_task                      sim.KindMigrate
-//	sched:sched_process_fork, sched_process_exit  sim.KindFork (forked threads only), sim.KindExit
-//	task_struct.prio (120+nice, 99-rt_priority)   KernelPrio
+//	sched:sched_waking                            (import) the wake-up, in the waker's context
+//	sched:sched_migrate_task                      sim.KindMigrate; TaskStats.Migrations
+//	sched:sched_process_fork, sched_process_exit  sim.KindFork (forked threads only), sim.KindExit;
+//	                                              (import) fork of a template, end of the script
+//	sched_stat_runtime, irq, …                    (import) skipped, counted in Imported.Skipped
+//	task_struct.prio (120+nice, 99-rt_priority)   KernelPrio; (import) nice, or SCHED_FIFO rtprio
 //	pid, comm (TASK_COMM_LEN)                     DefaultPIDBase + id, the thread's name cut to 15 bytes
 //	swapper/N, pid 0, "<idle>-0"                  no thread running (id -1)
+//	tracefs irq-flags column h, s                 (import) a wake-up from interrupt: a sleep
 //	trace event "X" / "i" / "s","f" / "C"         a run / wake-up or migration / wake-up arrow / nr_running
+//	rt-app task, instance, delay, loop, phases    thread, count=, start=, loop/repeat, the ops in order
+//	rt-app run, sleep, timer, signal/wait,        run, sleep, every, send/recv on a pipe,
+//	  barrier, suspend/resume, fork, yield        pipes between the users, recv/send, fork, yield
+//	Go goroutine, P, M                            a thread (GoThreads: an M), a CPU, —
+//	Go Running, Runnable, Waiting, Syscall        running, runnable, blocked, running
+//	Go unblock by goroutine g (ev.Goroutine())    a message from g's thread to the wakee's
 package trace

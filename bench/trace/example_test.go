@@ -108,12 +108,140 @@ func ExampleReplay() {
 		}
 	}
 	// Output:
-	// ULE: the replay ends at 2.82 ms; the trace lasted 4.04 ms
-	//   trace_pipelineStage-23   cpu  982 us  wait  429 us (trace 1090)  latency   0 us (trace  35)
-	//   trace_pipelineStage-24   cpu 1868 us  wait  124 us (trace  442)  latency   0 us (trace  13)
-	//   trace_pipelineSink-25    cpu  132 us  wait   35 us (trace 1190)  latency   0 us (trace  38)
-	// EEVDF (Linux 6.6): the replay ends at 3.02 ms; the trace lasted 4.04 ms
-	//   trace_pipelineStage-23   cpu  982 us  wait 1211 us (trace 1090)  latency  13 us (trace  35)
-	//   trace_pipelineStage-24   cpu 1868 us  wait   84 us (trace  442)  latency   0 us (trace  13)
-	//   trace_pipelineSink-25    cpu  132 us  wait  911 us (trace 1190)  latency  37 us (trace  38)
+	// ULE: the replay ends at 13.07 ms; the trace lasted 14.22 ms
+	//   trace_pipelineStage-23   cpu  888 us  wait  218 us (trace  976)  latency   0 us (trace  32)
+	//   trace_pipelineStage-24   cpu 1748 us  wait   82 us (trace  356)  latency   0 us (trace  10)
+	//   trace_pipelineSink-25    cpu   94 us  wait   35 us (trace  709)  latency   0 us (trace  22)
+	// EEVDF (Linux 6.6): the replay ends at 13.30 ms; the trace lasted 14.22 ms
+	//   trace_pipelineStage-23   cpu  888 us  wait  514 us (trace  976)  latency  16 us (trace  32)
+	//   trace_pipelineStage-24   cpu 1748 us  wait   24 us (trace  356)  latency   0 us (trace  10)
+	//   trace_pipelineSink-25    cpu   94 us  wait  987 us (trace  709)  latency  44 us (trace  22)
+}
+
+// Three lines of trace-cmd report: bash, already running when the trace begins, wakes cat
+// and hands it the CPU. The wake-up names its waker, so cat's wait becomes a message from bash;
+// the trace starts at its first event, so bash's first burst is the 100 us the trace shows.
+func ExampleReadFtrace() {
+	const text = `cpus=1
+            bash-100   [000]     1.000100000: sched_wakeup:         comm=cat pid=101 prio=120 target_cpu=000
+            bash-100   [000]     1.000200000: sched_switch:         prev_comm=bash prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=cat next_pid=101 next_prio=120
+             cat-101   [000]     1.000500000: sched_switch:         prev_comm=cat prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+`
+	im, err := trace.ReadFtrace(strings.NewReader(text), "report.txt", nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(workload.Format(im.Workload))
+	for _, t := range im.Tasks {
+		fmt.Printf("%s: cpu %d ns, running at start %t, asleep at start %t\n", t.Name, t.CPUTime, t.RunningAtStart, t.SleepingAtStart)
+	}
+	// Output:
+	// pipe p-bash-100-cat-101
+	//
+	// thread bash-100
+	// 	send p-bash-100-cat-101 1
+	// 	run 100us
+	// end
+	//
+	// thread cat-101
+	// 	recv p-bash-100-cat-101 1
+	// 	run 300us
+	// end
+	// bash-100: cpu 100000 ns, running at start true, asleep at start false
+	// cat-101: cpu 300000 ns, running at start false, asleep at start true
+}
+
+// An rt-app description with a periodic real-time task and a mutex, which the workload
+// cannot express: the import says so.
+func ExampleReadRTApp() {
+	const desc = `{
+	"global": {"duration": 1},
+	"tasks": {
+		"audio": {"policy": "SCHED_FIFO", "priority": 80, "loop": -1,
+			"phases": {"p": {"loop": -1, "lock": "m", "run": 500, "unlock": "m", "timer": {"ref": "unique", "period": 5000}}}}
+	}
+}`
+	rt, err := trace.ReadRTApp(strings.NewReader(desc), "audio.json")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(workload.Format(rt.Workload))
+	for _, w := range rt.Warnings {
+		fmt.Println(w)
+	}
+	// Output:
+	// thread audio class=fifo rtprio=80
+	// 	loop
+	// 		every 5ms
+	// 			run 500us
+	// 		end
+	// 	end
+	// end
+	// audio.json:5: tasks.audio.phases.p.lock: mutexes cannot be expressed; left out
+	// audio.json:5: tasks.audio.phases.p.unlock: mutexes cannot be expressed; left out
+}
+
+func ExampleWriteRTApp() {
+	w, err := workload.Parse("thread ticker class=rr rtprio=30\n\tevery 10ms 100\n\t\trun exp(1ms)\n\tend\nend\n")
+	if err != nil {
+		panic(err)
+	}
+	warns, err := trace.WriteRTApp(os.Stdout, w, 2e9)
+	if err != nil {
+		panic(err)
+	}
+	for _, w := range warns {
+		fmt.Println(w)
+	}
+	// Output:
+	// {
+	// 	"global": {
+	// 		"duration": 2,
+	// 		"default_policy": "SCHED_OTHER",
+	// 		"calibration": "CPU0"
+	// 	},
+	// 	"tasks": {
+	// 		"ticker": {
+	// 			"instance": 1,
+	// 			"policy": "SCHED_RR",
+	// 			"priority": 30,
+	// 			"loop": 1,
+	// 			"phases": {
+	// 				"p0": {
+	// 					"loop": 100,
+	// 					"run1": 1000,
+	// 					"timer2": {"ref": "unique", "period": 10000, "mode": "absolute"}
+	// 				}
+	// 			}
+	// 		}
+	// 	}
+	// }
+	// rt-app: ticker: exp(1ms) written as its mean, 1ms
+}
+
+func ExampleComparison_WriteTable() {
+	tr := run("thread a\n\trepeat 3\n\t\trun 1ms\n\t\tsleep 2ms\n\tend\nend\nthread b\n\trun 4ms\nend\n", time.Second)
+	var text strings.Builder
+	// IRQFlags marks the timer's wake-ups of a, so that the import does not take them for
+	// wake-ups by b, which was running.
+	if err := trace.WriteFtrace(&text, tr, &trace.FtraceOptions{IRQFlags: true}); err != nil {
+		panic(err)
+	}
+	im, err := trace.ReadFtrace(strings.NewReader(text.String()), "run.txt", nil)
+	if err != nil {
+		panic(err)
+	}
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}
+	c, err := trace.Replay(cfg, ule.New(ule.DefaultParams()), im, 0)
+	if err != nil {
+		panic(err)
+	}
+	if err := c.WriteTable(os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// task  cpu trace  cpu replay  cpu %  wait trace  wait replay  lat trace  lat replay
+	//   a-1000     3000.0      3000.0    100         0.0          0.0        0.0         0.0
+	//   b-1001     4000.0      4000.0    100      3000.0       3000.0        0.0         0.0
+	//    total     7000.0      7000.0    100      3000.0       3000.0
 }

@@ -30,6 +30,12 @@ type FtraceOptions struct {
 	// FullComm keeps thread names longer than the kernel's 15 bytes; by default they are cut
 	// as the kernel cuts them (TASK_COMM_LEN).
 	FullComm bool
+	// IRQFlags adds the irq-flags column of /sys/kernel/tracing/trace after the CPU ("d..2."
+	// for most events, "d.h2." for a wake-up by a timer, which the kernel records in hard
+	// interrupt context), as tracefs prints it. Without it, as in trace-cmd report, a timer's
+	// wake-up shows in the context of whatever ran on the CPU, and ReadFtrace cannot tell it
+	// from a wake-up by that task.
+	IRQFlags bool
 }
 
 // WriteFtrace writes the kept records of t to w as `trace-cmd report -N -t` prints the
@@ -97,7 +103,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 	switch r.Kind {
 	case sim.KindSwitch:
 		prev, next := sched.ID(r.Other), r.Thread
-		b = fw.head(b, prev, cpu, r.Time, "sched_switch")
+		b = fw.head(b, prev, cpu, r.Time, "d..2.", "sched_switch")
 		b = append(b, "prev_comm="...)
 		b = fw.comm(b, prev, cpu)
 		b = append(b, " prev_pid="...)
@@ -130,7 +136,11 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 		if sched.WakeFlags(r.Arg)&sched.WakeFork != 0 {
 			ev = "sched_wakeup_new"
 		}
-		b = fw.head(b, e.current(sched.ID(r.Other), cpu), cpu, r.Time, ev)
+		flags := "d..2."
+		if r.Other < 0 && sched.WakeFlags(r.Arg)&sched.WakeFork == 0 {
+			flags = "d.h2." // a timer's wake-up: hrtimer interrupt context
+		}
+		b = fw.head(b, e.current(sched.ID(r.Other), cpu), cpu, r.Time, flags, ev)
 		b = append(b, "comm="...)
 		b = fw.comm(b, r.Thread, cpu)
 		b = append(b, " pid="...)
@@ -140,7 +150,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 		b = append(b, " target_cpu="...)
 		b = appendPad(b, int64(e.target), 3, '0')
 	case sim.KindMigrate:
-		b = fw.head(b, e.cur[cpu], cpu, r.Time, "sched_migrate_task")
+		b = fw.head(b, e.cur[cpu], cpu, r.Time, "d..2.", "sched_migrate_task")
 		b = append(b, "comm="...)
 		b = fw.comm(b, r.Thread, cpu)
 		b = append(b, " pid="...)
@@ -156,7 +166,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 			return b
 		}
 		parent := sched.ID(r.Other)
-		b = fw.head(b, parent, cpu, r.Time, "sched_process_fork")
+		b = fw.head(b, parent, cpu, r.Time, ".....", "sched_process_fork")
 		b = append(b, "comm="...)
 		b = fw.comm(b, parent, cpu)
 		b = append(b, " pid="...)
@@ -166,7 +176,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 		b = append(b, " child_pid="...)
 		b = strconv.AppendInt(b, int64(e.pid(r.Thread)), 10)
 	case sim.KindExit:
-		b = fw.head(b, r.Thread, cpu, r.Time, "sched_process_exit")
+		b = fw.head(b, r.Thread, cpu, r.Time, ".....", "sched_process_exit")
 		b = append(b, "comm="...)
 		b = fw.comm(b, r.Thread, cpu)
 		b = append(b, " pid="...)
@@ -183,7 +193,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 // head appends "COMM-PID [CPU] TIME: EVENT: " with trace-cmd report's widths: comm right
 // aligned in 16 columns, pid left aligned in 5, the CPU in 3 digits, the seconds in 5 columns,
 // the event name and its colon left aligned in 21.
-func (fw *ftraceWriter) head(b []byte, task sched.ID, cpu topology.CPU, ns int64, event string) []byte {
+func (fw *ftraceWriter) head(b []byte, task sched.ID, cpu topology.CPU, ns int64, flags, event string) []byte {
 	e := fw.e
 	start := len(b)
 	if task < 0 || !e.valid(task) {
@@ -201,6 +211,10 @@ func (fw *ftraceWriter) head(b []byte, task sched.ID, cpu topology.CPU, ns int64
 	b = append(b, " ["...)
 	b = appendPad(b, int64(cpu), 3, '0')
 	b = append(b, "] "...)
+	if fw.o.IRQFlags {
+		b = append(b, flags...)
+		b = append(b, ' ')
+	}
 	b = appendPad(b, ns/1e9, 5, ' ')
 	b = append(b, '.')
 	if fw.o.Micro {

@@ -141,3 +141,33 @@ func TestExportWriteErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFtraceIRQFlags checks the tracefs form: every line has the irq-flags column where
+// /sys/kernel/tracing/trace puts it, and exactly the timer's wake-ups are in interrupt context.
+func TestWriteFtraceIRQFlags(t *testing.T) {
+	tr := runTrace(t, "thread a\n\trepeat 3\n\t\trun 1ms\n\t\tsleep 2ms\n\tend\nend\nthread b\n\trun 4ms\nend\n", 1, time.Second)
+	var buf bytes.Buffer
+	if err := WriteFtrace(&buf, tr, &FtraceOptions{IRQFlags: true, Micro: true}); err != nil {
+		t.Fatal(err)
+	}
+	tracefs := regexp.MustCompile(`^ {0,15}\S.*-\d+ +\[\d{3}\] [.dNhs0-9]{5} +\d+\.\d{6}: sched_[a-z_]+: `)
+	irq := 0
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n")[1:] {
+		if !tracefs.MatchString(line) {
+			t.Fatalf("line %q is not in the tracefs form", line)
+		}
+		ev, _, ok, err := parseHeader(line)
+		if err != nil || !ok {
+			t.Fatalf("parseHeader(%q) = %v, %v", line, ok, err)
+		}
+		if ev.irq {
+			irq++
+			if ev.name != "sched_wakeup" {
+				t.Errorf("%s in interrupt context: %q", ev.name, line)
+			}
+		}
+	}
+	if irq != 3 {
+		t.Errorf("%d wake-ups in interrupt context, want a's 3 timer wake-ups", irq)
+	}
+}

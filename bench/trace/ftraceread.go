@@ -24,7 +24,9 @@ const maxLine = 1 << 20
 //     record-tgid column "(tgid)";
 //   - `trace-cmd report` (2.x, 3.x), with or without -N (the sched_switch and sched_wakeup
 //     plugin forms "comm:pid [prio] S ==> comm:pid [prio]" and "comm:pid [prio] CPU:003" are read
-//     too), with or without -t, with an instance name before each line;
+//     too), with or without -t, with an instance name before each line, and with -l (the
+//     latency format "comm-pid 0dNs3. ts:", whose flags say which wake-ups came from
+//     interrupts: use it, or tracefs's own file, to keep interrupts from passing for wakers);
 //   - `perf sched script` and `perf script`: "comm pid [cpu] ts: sched:event: fields".
 //
 // The events used are sched_switch, sched_wakeup, sched_waking, sched_wakeup_new,
@@ -40,12 +42,17 @@ const maxLine = 1 << 20
 // sleep of the blocked time or, when the wake-up names a waker, a receive on a pipe into which
 // the waker sends at that instant, so that under another policy the wakee still waits for its
 // waker. The waker is the task in whose context sched_waking (or, without it, sched_wakeup)
-// was recorded, unless tracefs's flags column says hard or soft interrupt context (then it is a
-// timer or device: a sleep); text without that column (trace-cmd report, perf) attributes an
-// interrupt's wake-up to the interrupted task. A sched_process_fork makes the child a template
+// was recorded, unless the irq-flags column (tracefs, trace-cmd report -l) says hard or soft
+// interrupt context (then it is a timer or device: a sleep); text without that column
+// (trace-cmd report without -l, perf) attributes an interrupt's wake-up to the interrupted
+// task, a false dependency that TestReadFtraceReal's two trace-cmd imports show side by side. A sched_process_fork makes the child a template
 // its parent forks at that point; sched_process_exit ends a script. Kernel prio gives nice
 // (100..139) or real-time priority (0..98, imported as SCHED_FIFO: ftrace does not print
 // the policy); a later change of prio becomes a nice or class op.
+//
+// ftrace does not record affinities, yields (prev_state R without + is also a return to
+// user space with need_resched) or control groups: the threads are imported unpinned, their
+// yields as preemptions, in the root group.
 //
 // A task that the trace shows first switching out was running when the trace began
 // (TaskStats.RunningAtStart), first switching in was runnable (RunnableAtStart), first being
@@ -202,6 +209,7 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 				b.st(tk).RunnableAtStart = true
 			}
 			b.setPrio(tk, ev.nextPrio)
+			b.comm(tk, ev.nextComm)
 			b.run(tk, ev.cpu, t)
 		}
 	case "sched_wakeup", "sched_wakeup_new", "sched_waking":
@@ -225,6 +233,7 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			}
 		}
 		b.setPrio(tk, ev.prio)
+		b.comm(tk, ev.comm)
 		var waker *task
 		if ev.name != "sched_wakeup_new" && !ev.irq && ev.pid > 0 && ev.pid != ev.pid2 {
 			if w := b.live[int64(ev.pid)]; w != nil && w.state == tsRunning && w.cpu == ev.cpu {
@@ -267,6 +276,7 @@ func (fr *ftraceReader) switchOut(ev *event, t int64) {
 		b.st(tk).RunningAtStart = true
 	}
 	b.setPrio(tk, ev.prevPrio)
+	b.comm(tk, ev.prevComm)
 	if tk.state != tsRunning {
 		fr.w.warn("pid %d switches out but was not running (events lost?)", ev.prevPid)
 		tk.state, tk.since = tsRunning, t

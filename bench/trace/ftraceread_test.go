@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule"
 )
 
 // summary prints what an import found, for golden files: the workload's text form, then each
@@ -38,15 +41,21 @@ func summary(im *Imported) string {
 	return b.String()
 }
 
-// TestReadFtraceReal imports traces recorded on Linux 6.18 (2 CPUs) in each text form, a
-// shell pipeline "echo hi | cat" among the machine's other tasks:
+// realTraces are traces recorded for this package on Linux 6.18 (2 CPUs) in each text form,
+// of a shell pipeline "echo hi | cat" among the machine's other tasks (so made here, and
+// shipped under the project's licence):
 //
 //   - tracefs-trace.txt: /sys/kernel/tracing/instances/…/trace;
-//   - tracecmd-report-N-t.txt and tracecmd-report.txt: trace-cmd 3.1.6 report -N -t and
-//     report (plugin forms) of one trace.dat made by trace-cmd extract from an instance;
+//   - tracecmd-report-N-t.txt, tracecmd-report.txt and tracecmd-report-l-N-t.txt: trace-cmd
+//     3.1.6 report -N -t, report (plugin forms) and report -l -N -t (latency format) of one
+//     trace.dat made by trace-cmd extract from an instance;
 //   - perf-sched-script.txt: perf 6.1 sched script of a perf sched record.
+var realTraces = []string{"tracefs-trace.txt", "tracecmd-report-N-t.txt", "tracecmd-report.txt",
+	"tracecmd-report-l-N-t.txt", "perf-sched-script.txt"}
+
+// TestReadFtraceReal imports the realTraces and compares the result with golden files.
 func TestReadFtraceReal(t *testing.T) {
-	for _, name := range []string{"tracefs-trace.txt", "tracecmd-report-N-t.txt", "tracecmd-report.txt", "perf-sched-script.txt"} {
+	for _, name := range realTraces {
 		t.Run(name, func(t *testing.T) {
 			f, err := os.Open(filepath.Join("testdata", name))
 			if err != nil {
@@ -208,4 +217,32 @@ func FuzzReadFtrace(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplayReal replays each real trace's import on a machine with the trace's CPUs: every
+// task gets exactly the CPU time the trace shows (no replay is stuck on a message that never
+// comes), whatever the policy does to the waiting.
+func TestReplayReal(t *testing.T) {
+	for _, name := range realTraces {
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			im, err := ReadFtrace(f, name, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Replay(sim.Config{Topology: topology.Uniform(1, 1, 1, im.CPUs, 1)}, ule.New(ule.DefaultParams()), im, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range c.Tasks {
+				if !tc.Ran || tc.CPUTime != tc.Trace.CPUTime {
+					t.Errorf("%s: replayed CPU %d ns (ran %t), the trace shows %d", tc.Trace.Name, tc.CPUTime, tc.Ran, tc.Trace.CPUTime)
+				}
+			}
+		})
+	}
 }

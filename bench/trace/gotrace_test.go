@@ -175,13 +175,19 @@ func FuzzReadGoTrace(f *testing.F) {
 	})
 }
 
-// TestMakeGoTraceTestdata rewrites testdata/pipeline.gotrace with -update: a trace of the
-// pipeline moving 40 items, which the examples and the fuzz seed use.
+// TestMakeGoTraceTestdata rewrites testdata/pipeline.gotrace with
+// `go test -trimpath -run MakeGoTraceTestdata -update`: a trace of the pipeline moving 40
+// items, which ExampleReplay, the README and the fuzz seed use. Without -trimpath the trace
+// would hold this machine's paths in its stack frames, and the test refuses to write it.
 func TestMakeGoTraceTestdata(t *testing.T) {
 	if !*update {
-		t.Skip("run with -update to record testdata/pipeline.gotrace")
+		t.Skip("run with -trimpath -update to record testdata/pipeline.gotrace")
 	}
-	if err := os.WriteFile(filepath.Join("testdata", "pipeline.gotrace"), tracePipeline(t, 40), 0o644); err != nil {
+	data := tracePipeline(t, 40)
+	if wd, err := os.Getwd(); err != nil || bytes.Contains(data, []byte(wd)) {
+		t.Fatalf("the trace holds the working directory's path (%v): record it with go test -trimpath", err)
+	}
+	if err := os.WriteFile(filepath.Join("testdata", "pipeline.gotrace"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -72,6 +72,7 @@ type Warning struct {
 	Msg  string
 }
 
+// String returns the warning as "file:line: message" (without the line when it is 0).
 func (w Warning) String() string {
 	if w.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
@@ -89,6 +90,8 @@ type Error struct {
 	Msg   string
 }
 
+// Error returns the problem as "file:line: field: message", leaving out a zero line and an
+// empty field.
 func (e *Error) Error() string {
 	s := e.File
 	if e.Line > 0 {

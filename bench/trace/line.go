@@ -6,6 +6,7 @@ package trace
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -73,7 +74,7 @@ func parseHeader(line string) (ev event, rest string, ok bool, err *fieldError) 
 		}
 	}
 	if open < 0 {
-		return ev, "", false, badField("cpu", "no [CPU] column in %q", clip(line))
+		return parseLatencyHeader(line)
 	}
 	closeAt := strings.IndexByte(line[open:], ']') + open
 	cpu, e := strconv.Atoi(line[open+1 : closeAt])
@@ -112,6 +113,40 @@ func parseHeader(line string) (ev event, rest string, ok bool, err *fieldError) 
 		if found2 {
 			name, fields = name2, f2
 		}
+	}
+	ev.name = strings.TrimSpace(name)
+	return ev, strings.TrimSpace(fields), true, nil
+}
+
+// latencyHeader matches the header of `trace-cmd report -l` (the latency format): the task,
+// then the CPU and the irq flags as one token ("0dNs3."), then the timestamp.
+var latencyHeader = regexp.MustCompile(`^(.*\S)\s+(\d+)([.dDXNnpPhHsSbz0-9]{4,5})\s+(\d+\.\d+):\s`)
+
+// parseLatencyHeader parses a line of `trace-cmd report -l`, which has no [CPU] column.
+func parseLatencyHeader(line string) (ev event, rest string, ok bool, err *fieldError) {
+	m := latencyHeader.FindStringSubmatchIndex(line)
+	if m == nil {
+		return ev, "", false, badField("cpu", "no [CPU] column in %q", clip(line))
+	}
+	cpu, e := strconv.Atoi(line[m[4]:m[5]])
+	if e != nil || cpu >= maxCPU {
+		return ev, "", false, badField("cpu", "CPU %q out of range", line[m[4]:m[5]])
+	}
+	ev.cpu, ev.pid = cpu, -1
+	if err := parseTask(&ev, line[m[2]:m[3]]); err != nil {
+		return ev, "", false, err
+	}
+	f := line[m[6]:m[7]]
+	ev.irq = len(f) >= 3 && strings.ContainsAny(f[2:3], "hHsS")
+	ts, terr := parseTimestamp(line[m[8]:m[9]])
+	if terr != nil {
+		return ev, "", false, terr
+	}
+	ev.ts = ts
+	after := strings.TrimLeft(line[m[1]:], " ")
+	name, fields, found := strings.Cut(after, ":")
+	if !found {
+		return ev, "", false, badField("event", "no event name in %q", clip(line))
 	}
 	ev.name = strings.TrimSpace(name)
 	return ev, strings.TrimSpace(fields), true, nil

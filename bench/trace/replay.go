@@ -66,9 +66,21 @@ func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*C
 	return c, nil
 }
 
+// Totals returns the CPU time and run-queue wait of all tasks, in the trace and in the replay
+// (tasks the replay did not create count for the trace only).
+func (c *Comparison) Totals() (cpuTrace, cpuReplay, waitTrace, waitReplay int64) {
+	for _, t := range c.Tasks {
+		cpuTrace += t.Trace.CPUTime
+		waitTrace += t.Trace.WaitTime
+		cpuReplay += t.CPUTime
+		waitReplay += t.WaitTime
+	}
+	return
+}
+
 // WriteTable writes the comparison as an aligned table: per task, CPU time, wait and mean
 // latency in the trace and in the replay (in microseconds), and the replay's CPU time as a
-// percentage of the trace's.
+// percentage of the trace's; a last row totals CPU and wait.
 func (c *Comparison) WriteTable(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "task\tcpu trace\tcpu replay\tcpu %\twait trace\twait replay\tlat trace\tlat replay\t")
@@ -87,5 +99,11 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Trace.Name, us(t.Trace.CPUTime), rep(t.CPUTime), pct,
 			us(t.Trace.WaitTime), rep(t.WaitTime), us(t.Trace.MeanLatency()), rep(t.MeanLatency))
 	}
+	ct, cr, wt, wr := c.Totals()
+	pct := "-"
+	if ct > 0 {
+		pct = fmt.Sprintf("%.0f", 100*float64(cr)/float64(ct))
+	}
+	fmt.Fprintf(tw, "total\t%s\t%s\t%s\t%s\t%s\t\t\t\n", us(ct), us(cr), pct, us(wt), us(wr))
 	return tw.Flush()
 }

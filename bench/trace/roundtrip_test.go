@@ -23,7 +23,7 @@ func TestFtraceRoundTrip(t *testing.T) {
 func checkFtraceRoundTrip(t *testing.T, ncpu int) {
 	res := runResult(t, pingPong, ncpu, 50*time.Millisecond)
 	var buf bytes.Buffer
-	if err := WriteFtrace(&buf, res.Trace, &FtraceOptions{FullComm: true}); err != nil {
+	if err := WriteFtrace(&buf, res.Trace, &FtraceOptions{FullComm: true, IRQFlags: true}); err != nil {
 		t.Fatal(err)
 	}
 	im, err := ReadFtrace(&buf, "pingpong.ftrace", nil)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // allocated returns the bytes f allocates.
@@ -20,8 +21,8 @@ func allocated(f func()) uint64 {
 // TestExportBoundedMemory checks that the exporters stream: exporting four times the records
 // allocates about what exporting one time does, and little in absolute terms.
 func TestExportBoundedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two large traces")
+	if testing.Short() || raceEnabled {
+		t.Skip("builds two large traces; not under -race")
 	}
 	small, large := synthetic(250_000, 64, 4), synthetic(1_000_000, 64, 4)
 	for _, exp := range []struct {
@@ -57,8 +58,8 @@ func liveHeap() uint64 {
 // TestImportBoundedMemory checks that ReadFtrace streams: with Summary, importing four times
 // the lines leaves the same live heap (state per task), and reading never holds the input.
 func TestImportBoundedMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates a large trace")
+	if testing.Short() || raceEnabled {
+		t.Skip("generates a large trace; not under -race")
 	}
 	heap := func(lines int) (uint64, *Imported) {
 		base := liveHeap()
@@ -82,4 +83,42 @@ func TestImportBoundedMemory(t *testing.T) {
 	if b > a+(64<<10) {
 		t.Errorf("Summary import keeps %d B for 400k lines against %d B for 100k: not bounded", b, a)
 	}
+	// The peak, garbage included, stays near the collector's minimum heap.
+	peak := peakHeap(func() {
+		if _, err := ReadFtrace(newFtraceGen(400_000, 64, 4), "gen.txt", &ImportOptions{Summary: true}); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Logf("peak heap in use while importing 400k lines: %d B", peak)
+	if peak > 16<<20 {
+		t.Errorf("Summary import of 400k lines peaks at %d B of heap", peak)
+	}
+}
+
+// peakHeap returns the largest heap in use while f runs, above the live heap before it,
+// sampled every 5 ms.
+func peakHeap(f func()) uint64 {
+	base := liveHeap()
+	var peak uint64
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(done)
+	<-stopped
+	if peak < base {
+		return 0
+	}
+	return peak - base
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package trace
+
+// raceEnabled says the race detector is on: allocation and heap figures are meaningless then.
+const raceEnabled = false
