@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"time"
@@ -46,4 +47,55 @@ func Example() {
 	// -    policy    seed  ours       seed ratio  ours ratio  verdict
 	// CFS  cfs:v6.5  -     90.3 ± 0   -           -
 	// ULE  ule:main  -     50.87 ± 0  -           0.56×       0.56× (no published figure)
+}
+
+// A registered seed scenario at its small size: the verdict of one row and the expectations
+// the tests check.
+func ExampleLookup() {
+	s, err := scenario.Lookup("seed003-posix")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep, err := scenario.Run(s, scenario.Options{Small: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range rep.Check() {
+		fmt.Println(o)
+	}
+	// Output:
+	// legacy ULE keeps 8 of the 32 levels apart: ULE 2024 (legacy, 64 queues) = 8, want 8..8: holds
+	// main ULE keeps all 32: ULE main (256 queues) = 32, want 32..32: holds
+	// 4BSD on 64 queues conflates too: 4BSD 14 (64 queues) = 8, want 8..8: holds
+}
+
+// Shards of a plan, run separately and merged from their JSON lines, give the single run's
+// report.
+func ExamplePlan_Shard() {
+	s, _ := scenario.Lookup("seed000-nice")
+	o := scenario.Options{Small: true, Reps: 2}
+	pl, _ := scenario.NewPlan(s, o)
+	var lines bytes.Buffer
+	for k := range 3 {
+		idx, _ := pl.Shard(k, 3)
+		res, _ := pl.Run(idx, o)
+		_ = scenario.WriteJSONL(&lines, res)
+	}
+	all, _ := scenario.ReadJSONL(&lines)
+	rep, err := pl.Merge(all)
+	fmt.Println(len(pl.Cells), "cells,", len(all), "results, merge error:", err)
+	v := rep.Summary(0, 0, 0)
+	fmt.Printf("%s: nice 0 share %.1f %%\n", s.Rows[0].Label, v.Mean)
+	// Output:
+	// 12 cells, 12 results, merge error: <nil>
+	// ULE 2023 (legacy): nice 0 share 53.9 %
+}
+
+// The calibration behind seed000-pipeline, measured from the real tar and gzip.
+func ExamplePipeline() {
+	c := scenario.Pipeline()
+	fmt.Println(c.RecordBytes, "bytes per tar record; gzip costs more than tar per record:", c.GzipNsPerRec > c.TarNsPerRec)
+	// Output: 10240 bytes per tar record; gzip costs more than tar per record: true
 }

@@ -203,6 +203,12 @@ func (rp *Report) WriteTable(w io.Writer) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if s.MMTests {
+			b.WriteString("\nmmtests comparison (ours):\n")
+			if err := rp.mmtests(p).Write(&b); err != nil {
+				return err
+			}
+		}
 	}
 	var figs []string
 	seen := map[string]bool{}
@@ -235,6 +241,34 @@ func trimLines(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// mmtests returns the comparison table of grid point p: runs are the rows' columns in order,
+// operations their labels, samples the first metric's repetitions.
+func (rp *Report) mmtests(p int) *stat.Comparison {
+	s := rp.Plan.Scenario
+	c := &stat.Comparison{Stats: []stat.Stat{{Kind: stat.Amean}}, Better: stat.LowerBetter}
+	col := map[string]int{}
+	op := map[string]int{}
+	for r := range s.Rows {
+		row := &s.Rows[r]
+		if _, ok := col[row.Column]; !ok {
+			col[row.Column] = len(c.Runs)
+			c.Runs = append(c.Runs, orDash(row.Column))
+		}
+		if _, ok := op[row.Label]; !ok {
+			op[row.Label] = len(c.Ops)
+			c.Ops = append(c.Ops, stat.Op{Name: row.Label})
+		}
+	}
+	for i := range c.Ops {
+		c.Ops[i].Samples = make([][]float64, len(c.Runs))
+	}
+	for r := range s.Rows {
+		row := &s.Rows[r]
+		c.Ops[op[row.Label]].Samples[col[row.Column]] = rp.Samples[p][r][0]
+	}
+	return c
 }
 
 // halfWidth returns the half-width of the confidence interval of the mean of sum, from

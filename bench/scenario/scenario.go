@@ -50,6 +50,10 @@ type Scenario struct {
 	// rows without a baseline get the verdict "ours/seed"; figures in seconds of another
 	// machine are compared only as ratios to a baseline.
 	Absolute bool
+	// MMTests makes WriteTable add, for each grid point, the seed's mmtests comparison table
+	// (bench/stat.Comparison) of the first metric: one column per row Column, the first the
+	// baseline, one line per row Label.
+	MMTests bool
 	// Notes say what the model does not reproduce, and why; the table prints them.
 	Notes []string
 }

@@ -77,7 +77,7 @@ gcc makes per second of CPU, each followed by the measured time off CPU.`,
 			return float64(end) / 1e9
 		}}},
 		Build:     buildKernel,
-		Reps:      3,
+		Reps:      9,
 		Small:     Values{"jobs": 160},
 		SmallReps: 3,
 		Expect: []Expectation{
@@ -88,7 +88,7 @@ gcc makes per second of CPU, each followed by the measured time off CPU.`,
 			"jobs is an assumption (the seed does not count its compile jobs); the calibrated jobs are gcc runs on small C files, " +
 				"shorter than a kernel's, so our build takes seconds where the seed's took minutes: compare ratios, not seconds.",
 			"make itself, the linker and buildkernel's serial phases are not modelled: the whole build is parallel compile jobs.",
-			"The seed's over-8.6× comes out as about 3× under stock ULE, and the patch (ule:seed000) does not help in the model; " +
+			"The seed's over-8.6× comes out as about 2.6× under stock ULE, and the patch (ule:seed000) does not help in the model; " +
 				"the seed gives no figure for the patched kernel with hogs, nor for 4BSD with hogs, where the model's large slow-down " +
 				"has nothing to be checked against and was not investigated.",
 			fmt.Sprintf("Calibration: %s, %s, %s.", cal.Dir, cal.GCC, cal.Kernel),

@@ -92,7 +92,7 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			s.Config.Idle = sim.Idle{MissProbability: v["miss_p"], MissWindow: time.Duration(v["miss_window_us"] * 1e3), Spin: v["spin"] == 1}
 			return s, nil
 		},
-		Reps:      10,
+		Reps:      100,
 		Small:     Values{"jobs": 120},
 		SmallReps: 4,
 		Expect: []Expectation{

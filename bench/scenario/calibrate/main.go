@@ -5,6 +5,8 @@
 // Usage:
 //
 //	go run ./bench/scenario/calibrate [-dir DIR] [-runs N] > bench/scenario/data/pipeline-calibration.json
+//	go run ./bench/scenario/calibrate -what compile > bench/scenario/data/compile-calibration.json
+//	go run ./bench/scenario/calibrate -what pipe > bench/scenario/data/pipe-calibration.json
 //
 // It runs `tar cf - DIR | gzip -c > /dev/null` N times (DIR defaults to the Go tree's src,
 // about 150 MiB of source, standing in for the seed's /usr/src), the two processes joined by a
@@ -28,6 +30,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,16 +84,18 @@ type Calibration struct {
 }
 
 func main() {
-	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip) or compile (gcc -O2 -c)")
+	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip), compile (gcc -O2 -c) or pipe (a ping-pong's wake-up cost)")
 	dir := flag.String("dir", goSrc(), "directory tar archives (pipeline)")
 	runs := flag.Int("runs", 5, "measured runs (after one warm-up run)")
 	flag.Parse()
 	var err error
 	switch *what {
 	case "pipeline":
-		err = calibrate(*dir, *runs)
+		err = calibrate(os.Stdout, *dir, *runs)
 	case "compile":
-		err = calibrateCompile(filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
+		err = calibrateCompile(os.Stdout, filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
+	case "pipe":
+		err = calibratePipe(os.Stdout, *runs)
 	default:
 		err = fmt.Errorf("-what %q: want pipeline or compile", *what)
 	}
@@ -109,7 +114,7 @@ func goSrc() string {
 	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
 
-func calibrate(dir string, n int) error {
+func calibrate(w io.Writer, dir string, n int) error {
 	if n < 1 {
 		return fmt.Errorf("-runs %d: need at least 1", n)
 	}
@@ -153,7 +158,7 @@ func calibrate(dir string, n int) error {
 	if err != nil {
 		return err
 	}
-	_, err = os.Stdout.Write(append(out, '\n'))
+	_, err = w.Write(append(out, '\n'))
 	return err
 }
 
@@ -175,7 +180,7 @@ type Compile struct {
 	OffCPUNsPerBlock int64 `json:"off_cpu_ns_per_block"`
 }
 
-func calibrateCompile(dir string, runs int) error {
+func calibrateCompile(w io.Writer, dir string, runs int) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
 	if err != nil || len(files) == 0 {
 		return fmt.Errorf("no C files in %s", dir)
@@ -234,7 +239,7 @@ func calibrateCompile(dir string, runs int) error {
 	if err != nil {
 		return err
 	}
-	_, err = os.Stdout.Write(append(out, '\n'))
+	_, err = w.Write(append(out, '\n'))
 	return err
 }
 

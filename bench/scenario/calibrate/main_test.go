@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The pipeline calibration runs the real tar and gzip over a small directory and reads their
+// counters: the records and the CPU per record come out positive and consistent with the bytes.
+func TestPipelineOnRealPrograms(t *testing.T) {
+	for _, p := range []string{"tar", "gzip"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed", p)
+		}
+	}
+	if _, err := os.Stat("/proc/self/schedstat"); err != nil {
+		t.Skip("no /proc/PID/schedstat (needs Linux with schedstats)")
+	}
+	dir := filepath.Join(t.TempDir(), "src")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	for i := range 20 {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, string(rune('a'+i))+".txt"), bytes.Repeat([]byte("schedkit calibration "), 5000), 0o644))
+	}
+	var out bytes.Buffer
+	require.NoError(t, calibrate(&out, dir, 1))
+	var c Calibration
+	require.NoError(t, json.Unmarshal(out.Bytes(), &c))
+	require.Len(t, c.Runs, 1)
+	assert.Equal(t, int64(10240), c.RecordBytes, "GNU tar writes 10240-byte records")
+	assert.Positive(t, c.Records)
+	// gzip's rchar is what tar wrote plus the little the dynamic loader reads of its libraries.
+	assert.GreaterOrEqual(t, c.Runs[0].Gzip.ReadBytes, c.Runs[0].Tar.WriteBytes)
+	assert.Less(t, c.Runs[0].Gzip.ReadBytes-c.Runs[0].Tar.WriteBytes, int64(64<<10))
+	assert.Positive(t, c.GzipNsPerRec)
+	assert.Positive(t, c.Runs[0].Tar.CPUNs)
+}
+
+func TestCompileOnRealCompiler(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc is not installed")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.c"), []byte("int f(int x) { return x * 2; }\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.c"), []byte("#include <no/such/header.h>\n"), 0o644))
+	var out bytes.Buffer
+	require.NoError(t, calibrateCompile(&out, dir, 2))
+	var c Compile
+	require.NoError(t, json.Unmarshal(out.Bytes(), &c))
+	assert.Len(t, c.Jobs, 2, "the file that does not compile is dropped; two passes of the other")
+	assert.Positive(t, c.MeanCPUNs)
+}
+
+func TestParsers(t *testing.T) {
+	assert.Equal(t, []int64{12, 34, 5}, fields("12 34 5\n"))
+	assert.Nil(t, fields("12 x"))
+	st := "Name:\tgzip\nvoluntary_ctxt_switches:\t90\nnonvoluntary_ctxt_switches:\t4090\n"
+	assert.Equal(t, int64(90), keyed(st, "voluntary_ctxt_switches:"))
+	assert.Equal(t, int64(4090), keyed(st, "nonvoluntary_ctxt_switches:"))
+	assert.Equal(t, int64(-1), keyed(st, "missing:"))
+	assert.True(t, strings.HasPrefix(firstLine("sh", "-c", "echo one; echo two"), "one"))
+}
+
+func TestPipeOnRealKernel(t *testing.T) {
+	for _, p := range []string{"gcc", "taskset"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed", p)
+		}
+	}
+	var out bytes.Buffer
+	require.NoError(t, calibratePipe(&out, 1))
+	var c PipeCalibration
+	require.NoError(t, json.Unmarshal(out.Bytes(), &c))
+	require.Len(t, c.SameCPUNs, 1)
+	assert.Positive(t, c.SwitchNs)
+	assert.Equal(t, c.SameCPUNs[0]/2, c.SwitchNs)
+}
