@@ -187,7 +187,7 @@ var parentSeq atomic.Int64
 // newCgroups creates the parent and one child per group of w (nested as declared), with
 // cpu.shares (v1: weight × 1024 / 100, the kernel's sched_weight_from_cgroup the other way) or
 // cpu.weight (v2), and cpu.idle. On error it removes what it created.
-func newCgroups(ctl controller, groups []workload.Group) (*cgroups, error) {
+func newCgroups(ctl controller, groups []workload.Group, parentWeight uint64) (*cgroups, error) {
 	sweepStale(ctl)
 	c := &cgroups{ctl: ctl, byName: map[string]string{}}
 	c.parent = filepath.Join(ctl.dir, fmt.Sprintf("%s%d-%d", parentPrefix, os.Getpid(), parentSeq.Add(1)))
@@ -200,6 +200,11 @@ func newCgroups(ctl controller, groups []workload.Group) (*cgroups, error) {
 	}
 	if ctl.v2 {
 		if err := write(filepath.Join(c.parent, "cgroup.subtree_control"), "+cpu"); err != nil {
+			return fail(err)
+		}
+	}
+	if parentWeight != 0 {
+		if err := c.setWeight(c.parent, parentWeight); err != nil {
 			return fail(err)
 		}
 	}
@@ -225,13 +230,7 @@ func newCgroups(ctl controller, groups []workload.Group) (*cgroups, error) {
 		if weight == 0 {
 			weight = 100
 		}
-		var err error
-		if ctl.v2 {
-			err = write(filepath.Join(dir, "cpu.weight"), strconv.FormatUint(weight, 10))
-		} else {
-			err = write(filepath.Join(dir, "cpu.shares"), strconv.FormatUint(max(2, (weight*1024+50)/100), 10))
-		}
-		if err != nil {
+		if err := c.setWeight(dir, weight); err != nil {
 			return fail(err)
 		}
 		if g.Idle {
@@ -248,6 +247,14 @@ func newCgroups(ctl controller, groups []workload.Group) (*cgroups, error) {
 		c.moved = true
 	}
 	return c, nil
+}
+
+// setWeight sets a group's cpu.weight (v2) or cpu.shares (v1).
+func (c *cgroups) setWeight(dir string, weight uint64) error {
+	if c.ctl.v2 {
+		return write(filepath.Join(dir, "cpu.weight"), strconv.FormatUint(weight, 10))
+	}
+	return write(filepath.Join(dir, "cpu.shares"), strconv.FormatUint(max(2, (weight*1024+50)/100), 10))
 }
 
 func hasChildren(groups []workload.Group, name string) bool {

@@ -118,9 +118,9 @@ type Experiment struct {
 	// measurement), shown in the table; "" for none.
 	Reported string
 	// HostFigure, if not nil, measures the host's figure instead of a run of Workload (and
-	// Baseline): the real programs the workload models, for instance. rep counts the
-	// repetitions from 0.
-	HostFigure func(ctx context.Context, rep int) (float64, error)
+	// Baseline): the real programs the workload models, for instance, with the Options (Seed,
+	// Weight) of the repetition.
+	HostFigure func(ctx context.Context, opts Options) (float64, error)
 }
 
 // CompareOptions configure Compare.
@@ -142,6 +142,9 @@ type CompareOptions struct {
 	// ModelOnly skips the host runs: the rows have the models' figures only. Its output is
 	// deterministic.
 	ModelOnly bool
+	// Weight is Options.Weight of every host run: the weight of the run's parent group against
+	// the rest of the machine.
+	Weight uint64
 }
 
 // A Row is one experiment's comparison.
@@ -158,7 +161,8 @@ type Row struct {
 	// Ratio is the nearest model's figure over the median of the host's.
 	Ratio float64
 	// Verdict is "agrees" when the nearest model's figure lies within the host's range widened
-	// by the tolerance, else how far it lies outside ("model 35% high").
+	// by the tolerance and that range is at most half the host's median wide, "inconclusive"
+	// when it lies within a wider range, else how far it lies outside ("model 35% high").
 	Verdict string
 	// Reported is the experiment's Reported.
 	Reported string
@@ -210,8 +214,9 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			if o.ModelOnly {
 				break
 			}
+			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight}
 			if e.HostFigure != nil {
-				v, err := e.HostFigure(ctx, rep)
+				v, err := e.HostFigure(ctx, opts)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", e.Name, err)
 				}
@@ -219,7 +224,6 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 				row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
 				continue
 			}
-			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep)}
 			v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", e.Name, err)
@@ -288,6 +292,10 @@ func modelFigure(topo *topology.Topology, name string, w *workload.Workload, see
 	return m.Of(SimSample(r)), nil
 }
 
+// maxSpread is the widest host range, relative to its median, within which a model's figure is
+// said to agree: beyond it the host's runs say too little.
+const maxSpread = 0.5
+
 // verdict compares the model's figure with the host's repetitions.
 func verdict(model float64, host []float64, tol float64) (float64, string) {
 	s := finite(host)
@@ -297,7 +305,10 @@ func verdict(model float64, host []float64, tol float64) (float64, string) {
 	med := median(s)
 	ratio := model / med
 	lo, hi := s[0]*(1-tol), s[len(s)-1]*(1+tol)
+	spread := (s[len(s)-1] - s[0]) / med
 	switch {
+	case model >= lo && model <= hi && spread > maxSpread:
+		return ratio, fmt.Sprintf("inconclusive (host range %.0f%% of its median)", 100*spread)
 	case model >= lo && model <= hi:
 		return ratio, "agrees"
 	case model > hi:

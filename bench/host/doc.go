@@ -54,7 +54,9 @@
 // workload group nested as declared, with cpu.shares = weight × 1024 / 100 (v1: the inverse of
 // the kernel's sched_weight_from_cgroup) or cpu.weight (v2), and cpu.idle. Threads of the
 // workload's root group go into the parent itself, so that they compete with the groups as the
-// simulator's root group does; on v2 the process moves into the parent (a threaded domain) for
+// simulator's root group does. The parent competes with the rest of the machine at the weight of
+// a process (Options.Weight raises it, to shield a measurement from the other programs of a busy
+// machine); on v2 the process moves into the parent (a threaded domain) for
 // the run. Real-time threads stay out of groups: a new cpu group has no real-time runtime
 // (cpu.rt_runtime_us = 0). Nothing outside the parent is written, except the runner's own
 // threads' way back to where they were.

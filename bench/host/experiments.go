@@ -48,11 +48,15 @@ var hogNames = [...]string{NoHog: "no hog", HogNice0: "nice 0 hog", HogNice19: "
 
 func (h Hog) String() string { return hogNames[h] }
 
+// Box is the group every experiment's threads run in, so that a host run has a parent group
+// whose weight CompareOptions.Weight can raise above the other programs of a busy machine. The
+// simulator, where the box is the only group at the top, predicts the same with or without it.
+const Box = "group box\n"
+
 // Seed000Workload returns seed 000's pipeline: tar on cpu a sending records through a pipe to
-// gzip on cpu b, beside a hog of kind h pinned to b, all in one group.
+// gzip on cpu b, beside a hog of kind h pinned to b, all in the Box.
 func Seed000Workload(c PipelineCosts, h Hog, a, b int) *workload.Workload {
-	text := fmt.Sprintf(`group box
-pipe records cap=%d
+	text := Box + fmt.Sprintf(`pipe records cap=%d
 thread tar cpus=%d group=box
 	repeat %d
 		run %dns
@@ -89,25 +93,26 @@ func Seed000Experiment(c PipelineCosts, h Hog, a, b int, reported string) Experi
 
 // Seed000Real runs the real tar cf - of dir piped into gzip pinned to cpu b, beside a hog of kind
 // h pinned to b (a thread of the runner), and returns the pipeline's wall time. The pipeline is
-// an awaited peer running in the runner's own group, so the run ends with it.
-func Seed000Real(ctx context.Context, dir string, h Hog, b int, limit time.Duration) (time.Duration, error) {
+// an awaited peer running in the Box with the hog, so the run ends with it.
+//
+// opts are the run's Options (a Limit, a Weight); their Peers are replaced.
+func Seed000Real(ctx context.Context, dir string, h Hog, b int, opts Options) (time.Duration, error) {
 	w := Seed000Workload(PipelineCosts{Cap: 1, Records: 1, Tar: 1, Gzip: 1}, h, b, b)
-	// The hog alone, in the runner's group with the pipeline (a group of its own would weigh as
-	// much as a nice 0 thread whatever its nice value).
-	w.Groups, w.Pipes, w.Threads = nil, nil, slices.DeleteFunc(w.Threads, func(t workload.Thread) bool { return t.Name != "hog" })
-	if h != NoHog {
-		w.Threads[0].Group = ""
-	} else {
-		w = mustParse("thread idle\n\trun 1us\nend\n")
+	// The hog alone, in the Box with the pipeline (not in a group of its own, which would weigh
+	// as much as a nice 0 thread whatever its nice value).
+	w.Pipes, w.Threads = nil, slices.DeleteFunc(w.Threads, func(t workload.Thread) bool { return t.Name != "hog" })
+	if h == NoHog {
+		w = mustParse(Box + "thread idle group=box\n\trun 1us\nend\n")
 	}
 	sh := fmt.Sprintf("tar cf - -C %s . | taskset -c %d gzip > /dev/null", shellQuote(dir), b)
-	r, err := Run(ctx, w, Options{Limit: limit, Peers: []Peer{{Name: "tar|gzip", Args: []string{"sh", "-c", sh}, Await: true}}})
+	opts.Peers = []Peer{{Name: "tar|gzip", Args: []string{"sh", "-c", sh}, Group: "box", Await: true}}
+	r, err := Run(ctx, w, opts)
 	if err != nil {
 		return 0, err
 	}
 	p := r.Peers[0]
 	if !p.Exited || p.Err != nil {
-		return 0, fmt.Errorf("host: %s did not finish within %v: %v %s", sh, limit, p.Err, p.Output)
+		return 0, fmt.Errorf("host: %s did not finish within %v: %v %s", sh, opts.Limit, p.Err, p.Output)
 	}
 	return time.Duration(p.End - p.Start), nil
 }
@@ -118,12 +123,13 @@ func Seed000Real(ctx context.Context, dir string, h Hog, b int, limit time.Durat
 func Seed000RealExperiment(dir string, c PipelineCosts, h Hog, a, b int, limit time.Duration, reported string) Experiment {
 	e := Seed000Experiment(c, h, a, b, reported)
 	e.Name = "seed000 real tar|gzip, " + h.String()
-	e.HostFigure = func(ctx context.Context, rep int) (float64, error) {
-		with, err := Seed000Real(ctx, dir, h, b, limit)
+	e.HostFigure = func(ctx context.Context, opts Options) (float64, error) {
+		opts.Limit = limit
+		with, err := Seed000Real(ctx, dir, h, b, opts)
 		if err != nil {
 			return 0, err
 		}
-		alone, err := Seed000Real(ctx, dir, NoHog, b, limit)
+		alone, err := Seed000Real(ctx, dir, NoHog, b, opts)
 		if err != nil {
 			return 0, err
 		}
@@ -138,8 +144,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // their CPU times, which Linux's weights put at 1024:15 (68.3) and seed 000 reports as about
 // 50:50 under ULE (nice 0 vs nice 20).
 func NiceSplitExperiment(cpu int, d time.Duration) Experiment {
-	w := mustParse(fmt.Sprintf(`group box
-thread nice0 cpus=%d group=box
+	w := mustParse(Box + fmt.Sprintf(`thread nice0 cpus=%d group=box
 	run forever
 end
 thread nice19 cpus=%d group=box nice=19
@@ -153,14 +158,14 @@ end
 // Seed004Workload returns seed 004's setup on one cpu: a latency probe (every 2ms, 100us of
 // work, n periods) in a normal group beside a messaging load (two senders and two receivers on a
 // pipe, 20us of work per message, like perf bench sched messaging) in a group marked idle
-// (cpu.idle), or in a normal group when idle is false.
+// (cpu.idle), or in a normal group when idle is false; both groups in the Box.
 func Seed004Workload(cpu, n int, idle bool) *workload.Workload {
 	flag := ""
 	if idle {
 		flag = " idle"
 	}
-	return mustParse(fmt.Sprintf(`group online
-group offline%s
+	return mustParse(Box + fmt.Sprintf(`group online parent=box
+group offline parent=box%s
 pipe msg cap=8
 thread probe group=online cpus=%d
 	every 2ms %d
@@ -191,6 +196,14 @@ func Seed004Experiment(cpu, n int, p float64, idle bool) Experiment {
 	}
 	return Experiment{Name: name, Workload: Seed004Workload(cpu, n, idle),
 		Metric: LatencyOf("probe", p), Limit: time.Duration(n)*2*time.Millisecond + 100*time.Millisecond}
+}
+
+// ProbeAloneExperiment returns the p-th percentile wake-up latency of seed 004's probe alone in
+// the Box, without the messaging load: what the machine itself gives a periodic thread.
+func ProbeAloneExperiment(cpu, n int, p float64) Experiment {
+	w := mustParse(Box + fmt.Sprintf("thread probe group=box cpus=%d\n\tevery 2ms %d\n\t\trun 100us\n\tend\nend\n", cpu, n))
+	return Experiment{Name: "seed004 probe alone", Workload: w, Metric: LatencyOf("probe", p),
+		Limit: time.Duration(n)*2*time.Millisecond + 100*time.Millisecond}
 }
 
 // mustParse parses a workload this file builds.

@@ -49,9 +49,10 @@ func parse(t *testing.T, text string, args ...any) *workload.Workload {
 	return w
 }
 
+// run runs w under a parent group of the largest weight (for a workload with groups).
 func run(t *testing.T, w *workload.Workload, limit time.Duration) *host.Result {
 	t.Helper()
-	r, err := host.Run(context.Background(), w, host.Options{Limit: limit})
+	r, err := host.Run(context.Background(), w, host.Options{Limit: limit, Weight: 10000})
 	require.NoError(t, err)
 	t.Logf("load average %.2f → %.2f", r.Load[0], r.Load[1])
 	return r
@@ -87,12 +88,12 @@ func TestCalibration(t *testing.T) {
 
 // Two hogs on one CPU, nice 0 and nice 19, share it by the kernel's weights, 1024:15 (68.3:1;
 // sched_prio_to_weight in kernel/sched/core.c), give or take 40% for one second of slices. They
-// run in a group of the largest weight, so that other programs on a busy machine (this one runs
-// eight builds on two CPUs) preempt them less: from a load average of about 20 on, the split
+// run under a parent group of the largest weight, so that other programs on a busy machine (this
+// one runs eight builds on two CPUs) preempt them less: from a load average of about 20 on, the split
 // drifted from the weights (46:1) in a group of the default weight.
 func TestNiceSplit(t *testing.T) {
 	cpu := needHost(t, true)
-	w := parse(t, "group box weight=10000\nthread a cpus=%d group=box\n\trun forever\nend\nthread b cpus=%d group=box nice=19\n\trun forever\nend\n", cpu, cpu)
+	w := parse(t, "group box\nthread a cpus=%d group=box\n\trun forever\nend\nthread b cpus=%d group=box nice=19\n\trun forever\nend\n", cpu, cpu)
 	r := run(t, w, 1500*time.Millisecond)
 	a, b := r.Threads[thread(t, r, "a")], r.Threads[thread(t, r, "b")]
 	ratio := float64(a.CPUTime) / float64(b.CPUTime)
@@ -105,7 +106,7 @@ func TestNiceSplit(t *testing.T) {
 // 1024: 0.3%), but is not starved outright.
 func TestIdleClass(t *testing.T) {
 	cpu := needHost(t, true)
-	w := parse(t, "group box weight=10000\nthread normal cpus=%d group=box\n\trun forever\nend\nthread idle cpus=%d group=box class=idle\n\trun forever\nend\n", cpu, cpu)
+	w := parse(t, "group box\nthread normal cpus=%d group=box\n\trun forever\nend\nthread idle cpus=%d group=box class=idle\n\trun forever\nend\n", cpu, cpu)
 	r := run(t, w, time.Second)
 	n, i := r.Threads[thread(t, r, "normal")], r.Threads[thread(t, r, "idle")]
 	share := float64(i.CPUTime) / float64(i.CPUTime+n.CPUTime)

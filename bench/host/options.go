@@ -47,6 +47,12 @@ type Options struct {
 	// Peers are real programs to run beside the workload's threads, each in its own process
 	// group, killed at the end of the run.
 	Peers []Peer
+	// Weight is the cpu.weight (cgroup v1: cpu.shares = Weight × 1024 / 100) of the run's
+	// parent group, the workload's root group, which competes with the rest of the machine: 0
+	// means 100, the default weight a process of the machine has; up to sched.MaxWeight (10000)
+	// shields a workload with groups from the other programs of a busy machine, at their
+	// expense, for as long as it runs. A workload without groups gets no parent group.
+	Weight uint64
 }
 
 func (o *Options) limit() time.Duration {

@@ -57,6 +57,8 @@ func plan(w *workload.Workload, opts *Options) (*runPlan, error) {
 		return nil, limitErr("negative limit %v", limit)
 	case limit > MaxLimit:
 		return nil, limitErr("limit %v above %v", limit, MaxLimit)
+	case opts.Weight > sched.MaxWeight:
+		return nil, limitErr("weight %d above %d", opts.Weight, sched.MaxWeight)
 	case rt && limit > MaxRTLimit:
 		return nil, limitErr("limit %v above %v with real-time threads", limit, MaxRTLimit)
 	}

@@ -157,7 +157,7 @@ func (r *runner) prepare() error {
 		}
 	}
 	if len(r.w.Groups) > 0 && !r.plan.flatten {
-		cg, err := newCgroups(r.plan.ctl, r.w.Groups)
+		cg, err := newCgroups(r.plan.ctl, r.w.Groups, r.opts.Weight)
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	hostcompare [-reps 3] [-dir DIR]   # the table (as root; DIR: real tar|gzip rows)
+//	hostcompare [-reps 3] [-weight 100] [-dir DIR]  # the table (as root; DIR: real tar|gzip rows)
 //	hostcompare -calibrate DIR         # measure tar cf - DIR | gzip, the calibration source
 //	hostcompare -model-only            # the models' figures only, on a 2-CPU machine
 package main
@@ -28,6 +28,7 @@ import (
 
 func main() {
 	reps := flag.Int("reps", 3, "host repetitions per experiment")
+	weight := flag.Uint64("weight", 100, "cpu.weight of the host runs' parent group against the rest of the machine (1-10000)")
 	dir := flag.String("dir", "", "a directory for the real tar | gzip rows (none: the rows are left out)")
 	calibrate := flag.String("calibrate", "", "measure tar cf - `DIR` | gzip and print its per-stage costs")
 	modelOnly := flag.Bool("model-only", false, "print the models' figures only, on a simulated 2-CPU machine")
@@ -42,7 +43,7 @@ func main() {
 		err = run(ctx, os.Stdout, host.CompareOptions{ModelOnly: true, Topology: topology.Uniform(1, 1, 1, 2, 1),
 			Release: "6.18.0"}, "")
 	default:
-		err = run(ctx, os.Stdout, host.CompareOptions{Reps: *reps}, *dir)
+		err = run(ctx, os.Stdout, host.CompareOptions{Reps: *reps, Weight: *weight}, *dir)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostcompare:", err)
@@ -71,6 +72,7 @@ func experiments(a, b int, dir string) []host.Experiment {
 		host.Seed004Experiment(b, 500, 50, true),
 		host.Seed004Experiment(b, 500, 99, true),
 		host.Seed004Experiment(b, 500, 99, false),
+		host.ProbeAloneExperiment(b, 500, 99),
 	)
 }
 
@@ -82,7 +84,7 @@ func run(ctx context.Context, w io.Writer, o host.CompareOptions, dir string) er
 			return err
 		}
 		o.Topology = topo
-		fmt.Fprintf(w, "kernel %s, %d CPUs, %d host runs per row\n", host.Release(), topo.NumCPUs(), o.Reps)
+		fmt.Fprintf(w, "kernel %s, %d CPUs, %d host runs per row, parent group weight %d\n", host.Release(), topo.NumCPUs(), o.Reps, o.Weight)
 	}
 	cpus := topo.CPUs()
 	a, _ := cpus.First()
@@ -102,7 +104,7 @@ func calibrateCmd(ctx context.Context, w io.Writer, dir string) error {
 	cpus := topo.CPUs()
 	b, _ := cpus.Last()
 	p, err := host.MeasurePipeline(ctx, [][]string{{"tar", "cf", "-", "-C", dir, "."},
-		{"taskset", "-c", fmt.Sprint(b), "gzip"}}, host.MaxLimit)
+		{"taskset", "-c", fmt.Sprint(int(b)), "gzip"}}, host.MaxLimit)
 	if err != nil {
 		return err
 	}
