@@ -18,7 +18,9 @@
 //	schedbench stat [flags] FILE...
 //
 // WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
-// ending in .json, or a text starting with "{"). Flags come before the workload, as in every Go
+// ending in .json, or a text starting with "{"), or the name of a scenario of bench/scenario
+// (see seeds), whose first row gives the workload, the machine and the length of the run unless
+// -topology and -until are given. Flags come before the workload, as in every Go
 // command; -h prints a command's flags.
 //
 // run plays the workload under every policy of -policy (a comma-separated list: ule, ule:legacy,

@@ -63,7 +63,7 @@ func cmdExplain(e *env, args []string) error {
 		}
 		cpu = n
 	}
-	s, err := f.resolve(fs.Args())
+	s, err := f.resolve(fs)
 	if err != nil {
 		return err
 	}

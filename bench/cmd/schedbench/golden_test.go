@@ -95,3 +95,12 @@ func TestExplainGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestRunScenario runs a scenario by name: its first row's workload, machine and length.
+func TestRunScenario(t *testing.T) {
+	out, errs, code := runCLI(t, "run", "-policy", "ule,cfs", "-until", "2s", "seed000-nice")
+	if code != exitOK || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	checkGolden(t, "run-scenario.golden", []byte(out))
+}

@@ -40,7 +40,7 @@ func cmdHost(e *env, args []string) error {
 		f.policy = host.NearestPolicy(host.Release())
 	}
 	f.topology = "host"
-	s, err := f.resolve(fs.Args())
+	s, err := f.resolve(fs)
 	if err != nil {
 		return err
 	}

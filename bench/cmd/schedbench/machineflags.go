@@ -4,11 +4,13 @@ package main
 // long.
 
 import (
+	"errors"
 	"flag"
 	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
+	"github.com/schedkit/schedkit/bench/scenario"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/topology"
@@ -45,7 +47,10 @@ type setup struct {
 // resolve checks the flags and the workload argument and builds a machine for each policy once,
 // so that every refusal (a policy that cannot honour the workload, a thread pinned to a CPU the
 // topology lacks) is a usage error before anything runs or is written.
-func (m *machineFlags) resolve(args []string) (*setup, error) {
+func (m *machineFlags) resolve(fs *flag.FlagSet) (*setup, error) {
+	args := fs.Args()
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	if len(args) == 0 {
 		return nil, usagef("no workload file given")
 	}
@@ -70,10 +75,35 @@ func (m *machineFlags) resolve(args []string) (*setup, error) {
 		return nil, usagef("%v", err)
 	}
 	w, err := loadWorkload(args[0])
+	wname := workloadName(args[0])
+	if errors.Is(err, errNoFile) {
+		// Not a file: a scenario's name, whose first row gives the workload, the machine and
+		// the length, unless -topology and -until say otherwise.
+		sc, lerr := scenario.Lookup(args[0])
+		if lerr != nil {
+			return nil, usagef("%v, and not a scenario (%s)", err, strings.Join(scenario.Names(), ", "))
+		}
+		pl, perr := scenario.NewPlan(sc, scenario.Options{Reps: 1})
+		if perr != nil {
+			return nil, usagef("%s: %v", sc.Name, perr)
+		}
+		c := pl.Cells[0]
+		su, berr := sc.Build(c.Values, &sc.Rows[c.Row])
+		if berr != nil {
+			return nil, usagef("%s: %v", sc.Name, berr)
+		}
+		w, err, wname = su.Workload, nil, sc.Name
+		if !explicit["topology"] {
+			t = su.Config.Topology
+		}
+		if !explicit["until"] && su.Until > 0 {
+			m.until = su.Until
+		}
+	}
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	s := &setup{policies: ps, topo: t, w: w, wname: workloadName(args[0]), flags: *m}
+	s := &setup{policies: ps, topo: t, w: w, wname: wname, flags: *m}
 	for _, p := range ps {
 		if _, err := sim.New(s.config(0, sim.TraceOff, false), p.new(), w); err != nil {
 			return nil, usagef("%s on %s: %v", p.name, t, err)

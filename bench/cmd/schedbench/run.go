@@ -55,7 +55,7 @@ func cmdRun(e *env, args []string) error {
 	if f.parallel == 0 {
 		f.parallel = runtime.GOMAXPROCS(0)
 	}
-	s, err := f.resolve(fs.Args())
+	s, err := f.resolve(fs)
 	if err != nil {
 		return err
 	}

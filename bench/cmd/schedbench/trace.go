@@ -48,7 +48,7 @@ func cmdTrace(e *env, args []string) error {
 			return usagef("-o %s: no directory %s", *out, filepath.Dir(*out))
 		}
 	}
-	s, err := f.resolve(fs.Args())
+	s, err := f.resolve(fs)
 	if err != nil {
 		return err
 	}

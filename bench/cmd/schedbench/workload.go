@@ -12,6 +12,9 @@ import (
 	"github.com/schedkit/schedkit/bench/sim/workload"
 )
 
+// errNoFile says that a workload argument names no file (it may name a scenario).
+var errNoFile = errors.New("no such workload file")
+
 // loadWorkload reads the workload file path, in the JSON form if its name ends in .json or
 // its text starts with "{", in the text form otherwise. An error names the file and, for a
 // problem in it, the line and column as file:line:col.
@@ -19,7 +22,7 @@ func loadWorkload(path string) (*workload.Workload, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such workload file", path)
+			return nil, fmt.Errorf("%s: %w", path, errNoFile)
 		}
 		return nil, err
 	}
