@@ -152,6 +152,17 @@
 //
 // The pictures are drawn by package bench/plot and the page by bench/report.
 //
+// # Cost
+//
+// A run's cost is the simulator's, plus, with -o, keeping the trace and writing it: BenchmarkRun
+// (hackbench on 4 CPUs for 4 s of simulated time, 1.12 million trace records) takes 0.66 s
+// and 5 MB of allocations without -o, 4.0 s and 151 MB with it (a 356 MB Chrome JSON file, a
+// 137 MB ftrace file, every picture and the page); the process's peak RSS is 15 MB and 108 MB
+// (measured with /usr/bin/time while other work kept the 2-CPU machine's load average at 14-18).
+// The exporters stream; the memory is the kept trace's 24-byte records. A Gantt chart of the
+// whole run takes 65 ms and a 0.74 MB SVG (BenchmarkGantt in bench/plot; one rectangle per run
+// instead: 766 ms and 36 MB).
+//
 // # Names
 //
 //	tool                                   schedbench
