@@ -34,6 +34,7 @@ func TestBadInput(t *testing.T) {
 		{"missing workload file", []string{"run", "testdata/nosuch.wl"}, "testdata/nosuch.wl: no such workload file"},
 		{"workload syntax error", []string{"run", "testdata/bad-syntax.wl"}, "testdata/bad-syntax.wl:2:"},
 		{"workload JSON error", []string{"run", "testdata/bad.json"}, "testdata/bad.json:2:3: threads[0]: nice 99 outside -20..20"},
+		{"malformed ftrace workload", []string{"run", "testdata/bad.ftrace"}, "testdata/bad.ftrace:1: cpu: no [CPU] column"},
 		{"unknown policy", []string{"run", "-policy", "linux", wl}, `unknown policy "linux": presets:`},
 		{"unknown ule preset", []string{"run", "-policy", "ule:bogus", wl}, `unknown ule preset "bogus"`},
 		{"unknown cfs version", []string{"run", "-policy", "cfs:v9.9", wl}, `unknown cfs preset "v9.9"`},

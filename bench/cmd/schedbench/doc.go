@@ -18,7 +18,10 @@
 //	schedbench stat [flags] FILE...
 //
 // WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
-// ending in .json, or a text starting with "{"), or the name of a scenario of bench/scenario
+// ending in .json, or a text starting with "{"), or a real trace to replay under the policies
+// (a name ending in .ftrace: tracefs, trace-cmd report or perf sched script text; .gotrace: a Go
+// execution trace; imported by bench/trace, each task's bursts and wake-ups its script), or the
+// name of a scenario of bench/scenario
 // (see seeds), whose first row gives the workload, the machine and the length of the run unless
 // -topology and -until are given. Flags come before the workload, as in every Go
 // command; -h prints a command's flags.

@@ -67,3 +67,21 @@ func TestTraceReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestRunReplaysATrace exports a run as ftrace text and runs the file as a workload under two
+// other policies: every task of the trace is a thread of the table.
+func TestRunReplaysATrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.ftrace")
+	if _, errs, code := runCLI(t, "trace", "-format", "ftrace", "-policy", "cfs", "-until", "300ms", "-o", path, "workloads/mixed.wl"); code != exitOK {
+		t.Fatalf("trace: status %d, stderr %q", code, errs)
+	}
+	out, errs, code := runCLI(t, "run", "-policy", "ule,cfs:v7.1", path)
+	if code != exitOK || errs != "" {
+		t.Fatalf("run of the trace: status %d, stderr %q", code, errs)
+	}
+	for _, n := range []string{"hog_0-1000", "hog_3-1003", "ticker-1004", "producer-1005", "consumer-1006"} {
+		if !strings.Contains(out, "\n"+n+" ") {
+			t.Errorf("the replay's table has no row %s:\n%s", n, out)
+		}
+	}
+}
