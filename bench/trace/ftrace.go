@@ -20,8 +20,25 @@ const DefaultPIDBase = 1000
 // commLen is TASK_COMM_LEN-1: the kernel keeps at most 15 bytes of a task's name.
 const commLen = 15
 
+// A Layout names the field layouts of the scheduler tracepoints in a range of kernel versions.
+type Layout uint8
+
+// The layouts WriteFtrace prints (ReadFtrace reads them all).
+const (
+	// Linux617 is the layout of Linux 6.17 and later (checked on 6.18): sched_process_exit
+	// ends in group_dead=true|false.
+	Linux617 Layout = iota
+	// Linux43 is the layout of Linux 4.3 through 6.14: sched_process_exit without group_dead.
+	Linux43
+	// Linux42 is the layout before Linux 4.3: sched_wakeup and sched_wakeup_new print
+	// success=1 before target_cpu.
+	Linux42
+)
+
 // FtraceOptions tune WriteFtrace. The zero value (or nil) gives the defaults.
 type FtraceOptions struct {
+	// Layout is the kernel versions whose field layout to print; the zero value is Linux617.
+	Layout Layout
 	// PIDBase is the pid of thread 0; 0 means DefaultPIDBase.
 	PIDBase int
 	// Micro prints timestamps with six decimals, as `trace-cmd report` does without -t; the
@@ -47,7 +64,7 @@ type FtraceOptions struct {
 //
 // with the fields and their order taken from the TP_printk formats of
 // include/trace/events/sched.h (the same as /sys/kernel/tracing/events/sched/*/format on
-// Linux 6.18). Thread n is pid PIDBase+n with its name as comm; the idle task is pid 0,
+// Linux 6.18), or those of older kernels with FtraceOptions.Layout. Thread n is pid PIDBase+n with its name as comm; the idle task is pid 0,
 // "swapper/N", and the task a line is printed for is the one running on its CPU ("<idle>-0"
 // when none). prev_state is S for a thread that went to sleep, R+ for a preempted one (the
 // kernel's "+" marks preemption), R for a yield and X for an exit; prio is KernelPrio of the
@@ -147,6 +164,9 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 		b = strconv.AppendInt(b, int64(e.pid(r.Thread)), 10)
 		b = append(b, " prio="...)
 		b = strconv.AppendInt(b, int64(e.prio(r.Thread)), 10)
+		if fw.o.Layout == Linux42 {
+			b = append(b, " success=1"...)
+		}
 		b = append(b, " target_cpu="...)
 		b = appendPad(b, int64(e.target), 3, '0')
 	case sim.KindMigrate:
@@ -183,7 +203,9 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 		b = strconv.AppendInt(b, int64(e.pid(r.Thread)), 10)
 		b = append(b, " prio="...)
 		b = strconv.AppendInt(b, int64(e.prio(r.Thread)), 10)
-		b = append(b, " group_dead=true"...)
+		if fw.o.Layout == Linux617 {
+			b = append(b, " group_dead=true"...)
+		}
 	default:
 		return b
 	}

@@ -171,3 +171,50 @@ func TestWriteFtraceIRQFlags(t *testing.T) {
 		t.Errorf("%d wake-ups in interrupt context, want a's 3 timer wake-ups", irq)
 	}
 }
+
+// TestWriteFtraceLayouts checks each layout's field names and that ReadFtrace reads each back
+// to the same tasks.
+func TestWriteFtraceLayouts(t *testing.T) {
+	tr := runTrace(t, pingPong, 2, 50*time.Millisecond)
+	want := map[Layout][2]string{
+		Linux617: {"comm pid prio target_cpu", "comm pid prio group_dead"},
+		Linux43:  {"comm pid prio target_cpu", "comm pid prio"},
+		Linux42:  {"comm pid prio success target_cpu", "comm pid prio"},
+	}
+	var first []TaskStats
+	for _, l := range []Layout{Linux617, Linux43, Linux42} {
+		var buf bytes.Buffer
+		if err := WriteFtrace(&buf, tr, &FtraceOptions{Layout: l}); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n")[1:] {
+			m := reportLine.FindStringSubmatch(line)
+			if m == nil {
+				t.Fatalf("layout %d: %q", l, line)
+			}
+			switch m[6] {
+			case "sched_wakeup", "sched_wakeup_new":
+				if got := fieldKeys(m[7]); got != want[l][0] {
+					t.Errorf("layout %d: %s fields %q, want %q", l, m[6], got, want[l][0])
+				}
+			case "sched_process_exit":
+				if got := fieldKeys(m[7]); got != want[l][1] {
+					t.Errorf("layout %d: %s fields %q, want %q", l, m[6], got, want[l][1])
+				}
+			}
+		}
+		im, err := ReadFtrace(&buf, "layout", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = im.Tasks
+			continue
+		}
+		for i := range first {
+			if im.Tasks[i] != first[i] {
+				t.Errorf("layout %d: task %+v, with Linux617 %+v", l, im.Tasks[i], first[i])
+			}
+		}
+	}
+}

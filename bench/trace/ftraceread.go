@@ -34,7 +34,7 @@ const maxLine = 1 << 20
 // since Linux 4.3 (sched_wakeup without success=) and before it (with success=1 — accepted and
 // ignored); sched_migrate_task is counted, and every other event (sched_stat_runtime, irq,
 // …) is skipped and counted by name in Imported.Skipped. sched_process_exit's group_dead
-// (Linux 6.16 on) is optional.
+// (absent in Linux 6.14, present in 6.17 and 6.18) is optional.
 //
 // Each task (pid; pid 0, the idle task, is none) becomes a thread whose script is what the
 // trace shows it doing: a run per CPU burst (preemptions do not end a burst: the thread's
