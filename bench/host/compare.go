@@ -78,14 +78,22 @@ func CPURatio(a, b string) Metric {
 	}}
 }
 
-// ShareOf is the percentage of its lifetime the thread named name spent on a CPU.
+// ShareOf is the percentage of its lifetime (until its exit or the end of the run) the thread
+// named name spent on a CPU.
 func ShareOf(name string) Metric {
 	return Metric{Name: name + " CPU share (%)", Of: func(s Sample) float64 {
 		t, ok := s.Thread(name)
 		if !ok {
 			return math.NaN()
 		}
-		return 100 * t.Share()
+		end := t.End
+		if end < 0 {
+			end = s.End
+		}
+		if end <= t.Start {
+			return math.NaN()
+		}
+		return 100 * float64(t.CPUTime) / float64(end-t.Start)
 	}}
 }
 

@@ -2,45 +2,14 @@ package host_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/host"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/topology"
 )
-
-// A workload played by a real thread: 20 ms of CPU work in 2 ms runs, measured by the kernel.
-func ExampleRun() {
-	w, _ := workload.Parse("thread x\n\trepeat 10\n\t\trun 2ms\n\tend\nend\n")
-	r, err := host.Run(context.Background(), w, host.Options{Limit: 5 * time.Second})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	x := &r.Threads[0]
-	fmt.Println("exited:", r.Exited)
-	fmt.Println("CPU time within 5% of 20ms:", x.CPUTime > 19e6 && x.CPUTime < 21e6)
-	// Output:
-	// exited: 1
-	// CPU time within 5% of 20ms: true
-}
-
-// What the host cannot do fails before anything starts.
-func ExampleMissingError() {
-	w, _ := workload.Parse("thread x cpus=1000\n\trun 1ms\nend\n")
-	_, err := host.Run(context.Background(), w, host.Options{})
-	var m *host.MissingError
-	if errors.As(err, &m) {
-		msg, _, _ := strings.Cut(m.Missing[0], " mask ") // the mask is this machine's
-		fmt.Println(msg)
-	}
-	// Output:
-	// thread x: cpus 1000 outside the process's affinity
-}
 
 // The preset to put beside a kernel.
 func ExampleNearestPolicy() {
@@ -93,17 +62,6 @@ func ExampleWriteRows() {
 	// experiment  metric     host median [min, max]  reported  cfs:v7.1*  model/host  verdict
 	// nice split  CPU a / b  62.7 [58.7, 66.7]       68.3      65.7       1.05        agrees
 	// (* the preset nearest the running kernel; one-minute load average 1.00-2.00 during the host runs)
-}
-
-// A real pipeline's stages measured as they exit.
-func ExampleMeasurePipeline() {
-	p, err := host.MeasurePipeline(context.Background(), [][]string{{"head", "-c", "100000", "/dev/zero"}, {"cat"}}, 10*time.Second)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(len(p.Stages), p.Stages[0].WriteBytes >= 100000, p.Stages[1].ReadBytes >= 100000)
-	// Output: 2 true true
 }
 
 func ExampleParseSchedstat() {

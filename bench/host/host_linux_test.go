@@ -166,7 +166,7 @@ end
 		wakeups += th.Wakeups
 		require.LessOrEqual(t, th.Wakeups, int64(rounds))
 		require.GreaterOrEqual(t, th.Voluntary, th.Wakeups)
-		require.Len(t, r.Latencies[i], int(th.Wakeups))
+		require.Equal(t, th.Wakeups, th.Wakeup.Count())
 		require.Less(t, p50, int64(5*time.Millisecond))
 	}
 	require.GreaterOrEqual(t, wakeups, int64(rounds))
@@ -180,6 +180,7 @@ func TestEveryLatency(t *testing.T) {
 	r := run(t, w, 2*time.Second)
 	x := &r.Threads[0]
 	require.Equal(t, int64(99), x.Wakeups)
+	require.Equal(t, int64(100), x.Request.Count())
 	p50, _ := r.Latency("tick", 50)
 	t.Logf("p50 %v", time.Duration(p50))
 	require.Less(t, p50, int64(time.Millisecond))

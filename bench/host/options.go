@@ -19,9 +19,6 @@ const (
 	MaxRTLimit = 10 * time.Second
 	// MaxThreads bounds the threads a run creates, forks included.
 	MaxThreads = 256
-	// MaxLatencies bounds the wake-up latencies kept per thread; beyond it they are counted only
-	// in ThreadStats.Wakeups.
-	MaxLatencies = 1 << 16
 	// Grace is how long the runner waits, after the limit, for threads to notice the stop before
 	// it demotes real-time threads and reports an error.
 	Grace = 2 * time.Second

@@ -6,6 +6,7 @@ package host
 
 import (
 	"context"
+	"time"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
 )
@@ -17,3 +18,8 @@ func Run(ctx context.Context, w *workload.Workload, opts Options) (*Result, erro
 
 // Release returns "": the runner knows kernel releases of Linux only.
 func Release() string { return "" }
+
+// MeasurePipeline returns ErrNotSupported: it reads Linux's /proc.
+func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration) (*Pipeline, error) {
+	return nil, ErrNotSupported
+}

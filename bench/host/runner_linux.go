@@ -118,7 +118,6 @@ type hthread struct {
 
 	st      sim.ThreadStats
 	slices  int64
-	lat     []int64
 	base    Schedstat
 	baseSw  Switches
 	baseMig int64
@@ -281,7 +280,7 @@ func (r *runner) newThread(d *workload.Thread, name string, parent *hthread) *ht
 	t := &hthread{id: id, decl: d, skip: r.plan.skip[d], parent: parent, attr: d.Attr(0), group: d.Group,
 		kidEnd: make(chan struct{}, MaxThreads)}
 	t.rng = rand.NewPCG(r.opts.Seed, uint64(id)*0x9E3779B97F4A7C15+1)
-	t.st = sim.ThreadStats{ID: sched.ID(id), Name: name, Parent: -1, End: -1}
+	t.st = sim.ThreadStats{ID: sched.ID(id), Name: name, Parent: -1, End: -1, Decl: d.Name, Group: d.Group}
 	if parent != nil {
 		t.st.Parent = sched.ID(parent.id)
 	}
@@ -605,6 +604,7 @@ func (r *runner) every(t *hthread, op *workload.Op) result {
 		if res := r.exec(t, op.Body); res != cont {
 			return res
 		}
+		t.st.Request.Add(r.clk.now() - (base + k*period))
 		if op.N > 0 && n >= op.N {
 			return cont
 		}
@@ -627,7 +627,7 @@ func (r *runner) wakeAt(t *hthread, deadline int64) result {
 	if res := r.sleepUntil(deadline); res != cont {
 		return res
 	}
-	t.lat = addLatency(t.lat, max(0, r.clk.now()-deadline))
+	t.st.Wakeup.Add(max(0, r.clk.now()-deadline))
 	t.st.Wakeups++
 	return cont
 }
@@ -695,7 +695,7 @@ func (r *runner) take(t *hthread, fd int, last *atomic.Int64) result {
 		blocked = blocked || voluntarySwitches() != before
 	}
 	if blocked {
-		t.lat = addLatency(t.lat, max(0, r.clk.now()-last.Load()))
+		t.st.Wakeup.Add(max(0, r.clk.now()-last.Load()))
 		t.st.Wakeups++
 	}
 	return cont
@@ -778,13 +778,11 @@ func (r *runner) result(stopAt int64, load0 float64, stat0, stat1 []CPUTimes) *R
 		}
 		res.Threads = append(res.Threads, st)
 		res.Timeslices = append(res.Timeslices, t.slices)
-		res.Latencies = append(res.Latencies, t.lat)
 	}
 	res.Makespan = res.End
 	if all {
 		res.Makespan = last
 	}
-	sortLatencies(res.Latencies)
 	for _, pp := range r.peers {
 		res.Peers = append(res.Peers, pp.res)
 	}
