@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/scenario"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
@@ -26,7 +25,7 @@ type machineFlags struct {
 }
 
 func (m *machineFlags) register(fs *flag.FlagSet, defaultPolicy string) {
-	fs.StringVar(&m.policy, "policy", defaultPolicy, "comma-separated `policies`, FAMILY:PRESET, of "+strings.Join(presets.Names(), ", ")+"; ule, bsd4 (or 4bsd) and cfs alone are ule:main, bsd4:main and cfs:v6.5")
+	fs.StringVar(&m.policy, "policy", defaultPolicy, "comma-separated `policies`: bench/presets names FAMILY:PRESET such as ule:legacy, bsd4:freebsd14, cfs:v7.1 (an unknown one lists them); ule, bsd4 (or 4bsd) and cfs alone are ule:main, bsd4:main and cfs:v6.5")
 	fs.StringVar(&m.topology, "topology", "cpu:2", "the machine: a `spec` such as \"llc:1 core:4 cpu:2\", a file (text or JSON spec), host, or one of two-cpu, two-socket-smt, four-llc, four-node, big-little")
 	fs.DurationVar(&m.until, "until", 10*time.Second, "simulated `time` to run for (the run ends earlier if every thread exits)")
 	fs.Uint64Var(&m.seed, "seed", 1, "`seed` of the workload's random durations (repetition i uses seed+i)")

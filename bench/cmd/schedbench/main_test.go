@@ -55,7 +55,8 @@ func TestTopLevel(t *testing.T) {
 		t.Errorf("schedbench -h = %d, %q, %q; want 0 and the list of commands on stdout", code, out, errs)
 	}
 	checkGolden(t, "help.golden", []byte(out))
-	for _, cmd := range []string{"run", "explain"} {
+	for _, c := range commands {
+		cmd := c.name
 		out, errs, code := runCLI(t, cmd, "-h")
 		if code != exitOK || !strings.HasPrefix(out, "usage: schedbench "+cmd) || errs != "" {
 			t.Errorf("schedbench %s -h = %d, %q, %q; want 0 and its usage on stdout", cmd, code, out, errs)
