@@ -59,7 +59,7 @@ func TestBadInput(t *testing.T) {
 		{"zero zoom", []string{"run", "-zoom", "0s", wl}, "-zoom 0s: want a positive duration"},
 		{"-o is a file", []string{"run", "-o", notDir, wl}, "exists and is not a directory"},
 		{"thread pinned off the machine", []string{"run", "-topology", "cpu:2", "testdata/pinned.wl"}, "ule-main on cpu:2:"},
-		{"groups under ULE without -flatten", []string{"run", "-policy", "cfs,ule", "testdata/groups.wl"}, "ule-main on cpu:2:"},
+		{"groups under ULE without -flatten", []string{"run", "-policy", "cfs,ule", "testdata/groups.wl"}, "no group scheduling in ULE (group 1) (-flatten runs"},
 		{"explain with two policies", []string{"explain", "-policy", "ule,cfs", wl}, "explain takes one policy, got 2"},
 		{"explain on a CPU off the machine", []string{"explain", "-cpu", "9", wl}, "-cpu 9: the topology cpu:2 has CPUs 0..1"},
 		{"explain -cpu not a number", []string{"explain", "-cpu", "one", wl}, `-cpu "one": want a CPU number`},

@@ -77,7 +77,7 @@ func cmdExplain(e *env, args []string) error {
 	if hasTo && f.to < until {
 		until = f.to + 1 // the records of the instant f.to are made before time moves past it
 	}
-	m, err := sim.New(s.config(0, sim.TraceFull, true), s.policies[0].new(), s.w)
+	m, err := sim.New(s.config(0, 0, sim.TraceFull, true), s.policies[0].new(), s.w)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -104,3 +104,14 @@ func TestRunScenario(t *testing.T) {
 	}
 	checkGolden(t, "run-scenario.golden", []byte(out))
 }
+
+// TestRunFlatten runs a workload with control groups under CFS, which keeps them (weights 50
+// and 200: 20% and 80%), and ULE, which has none and runs both threads in the root group with
+// -flatten (50% each).
+func TestRunFlatten(t *testing.T) {
+	out, errs, code := runCLI(t, "run", "-flatten", "-policy", "cfs,ule", "-topology", "cpu:1", "-until", "1s", "testdata/groups.wl")
+	if code != exitOK || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	checkGolden(t, "run-flatten.golden", []byte(out))
+}

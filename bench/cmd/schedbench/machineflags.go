@@ -31,7 +31,7 @@ func (m *machineFlags) register(fs *flag.FlagSet, defaultPolicy string) {
 	fs.Uint64Var(&m.seed, "seed", 1, "`seed` of the workload's random durations (repetition i uses seed+i)")
 	fs.IntVar(&m.hz, "hz", sim.DefaultHz, "clock interrupt `rate` (hz, CONFIG_HZ)")
 	fs.IntVar(&m.statHz, "stathz", 127, "FreeBSD's statistics clock `rate` (ULE and 4BSD tick at it)")
-	fs.BoolVar(&m.flatten, "flatten", false, "run every thread in the root group, for policies without group scheduling (ULE, 4BSD) on workloads that declare groups")
+	fs.BoolVar(&m.flatten, "flatten", false, "run every thread in the root group under the policies without group scheduling (ULE, 4BSD) when the workload declares groups; the others keep them")
 }
 
 // A setup is a validated run description: everything but the repetitions.
@@ -41,6 +41,7 @@ type setup struct {
 	w        *workload.Workload
 	wname    string
 	flags    machineFlags
+	flatten  []bool // per policy: run every thread in the root group (-flatten, and the policy has no groups)
 }
 
 // resolve checks the flags and the workload argument and builds a machine for each policy once,
@@ -103,16 +104,28 @@ func (m *machineFlags) resolve(fs *flag.FlagSet) (*setup, error) {
 		return nil, usagef("%v", err)
 	}
 	s := &setup{policies: ps, topo: t, w: w, wname: wname, flags: *m}
-	for _, p := range ps {
-		if _, err := sim.New(s.config(0, sim.TraceOff, false), p.new(), w); err != nil {
-			return nil, usagef("%s on %s: %v", p.name, t, err)
+	s.flatten = make([]bool, len(ps))
+	for i, p := range ps {
+		_, err := sim.New(s.config(i, 0, sim.TraceOff, false), p.new(), w)
+		if err != nil && m.flatten && len(w.Groups) > 0 {
+			// -flatten is for the policies without group scheduling: only those that refuse
+			// the groups run without them.
+			s.flatten[i] = true
+			_, err = sim.New(s.config(i, 0, sim.TraceOff, false), p.new(), w)
+		}
+		if err != nil {
+			hint := ""
+			if len(w.Groups) > 0 && !m.flatten {
+				hint = " (-flatten runs the threads of policies without group scheduling in the root group)"
+			}
+			return nil, usagef("%s on %s: %v%s", p.name, t, err, hint)
 		}
 	}
 	return s, nil
 }
 
-// config returns the machine configuration of repetition rep.
-func (s *setup) config(rep int, trace sim.TraceMode, explain bool) sim.Config {
+// config returns the machine configuration of policy p's repetition rep.
+func (s *setup) config(p, rep int, trace sim.TraceMode, explain bool) sim.Config {
 	return sim.Config{Topology: s.topo, Hz: s.flags.hz, StatHz: s.flags.statHz, Seed: s.flags.seed + uint64(rep),
-		Trace: trace, Explain: explain, FlattenGroups: s.flags.flatten}
+		Trace: trace, Explain: explain, FlattenGroups: s.flatten[p]}
 }

@@ -75,7 +75,7 @@ func runCell(ctx context.Context, s *setup, c *cell, trace bool) {
 	if trace {
 		mode = sim.TraceFull
 	}
-	m, err := sim.New(s.config(c.rep, mode, false), s.policies[c.policy].new(), s.w)
+	m, err := sim.New(s.config(c.policy, c.rep, mode, false), s.policies[c.policy].new(), s.w)
 	if err != nil {
 		c.err = err
 		return

@@ -55,7 +55,7 @@ func cmdTrace(e *env, args []string) error {
 	if len(s.policies) != 1 {
 		return usagef("trace takes one policy, got %d in -policy %q", len(s.policies), f.policy)
 	}
-	m, err := sim.New(s.config(0, sim.TraceFull, *explain), s.policies[0].new(), s.w)
+	m, err := sim.New(s.config(0, 0, sim.TraceFull, *explain), s.policies[0].new(), s.w)
 	if err != nil {
 		return usagef("%v", err)
 	}
