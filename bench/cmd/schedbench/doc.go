@@ -123,7 +123,7 @@
 //	              speed), share (cpu_ns over the thread's lifetime), voluntary, involuntary,
 //	              migrations, wakeups, and latency_ns {p50, p90, p99, p99.9, max} of the
 //	              wake-to-run latencies (absent for a thread never woken; nearest rank,
-//	              exact up to 4096 wake-ups, within 1/128 beyond),
+//	              exact while the simulator keeps every sample, within 1/128 beyond),
 //	            cpus[]: cpu, busy_ns, idle_ns, interrupt_ns, switch_ns, switches.
 //
 // -format csv prints one row per thread of each run, with the header
