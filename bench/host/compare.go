@@ -307,8 +307,11 @@ const maxSpread = 0.5
 // verdict compares the model's figure with the host's repetitions.
 func verdict(model float64, host []float64, tol float64) (float64, string) {
 	s := finite(host)
-	if len(s) == 0 || math.IsNaN(model) {
+	switch {
+	case len(s) == 0:
 		return math.NaN(), "no host figure"
+	case math.IsNaN(model):
+		return math.NaN(), "no model figure"
 	}
 	med := median(s)
 	ratio := model / med

@@ -33,9 +33,10 @@
 // CPUTime, WaitTime and Result.Timeslices; its status file the voluntary and involuntary
 // context switches; its sched file se.nr_migrations. Work is the CPU time the spin loops
 // counted; Sleep is what remains of the lifetime. /proc/stat gives each CPU's busy and idle time,
-// the whole machine's, other programs' work included. The wake-up latencies are kept per thread
-// (Result.Latencies, at most [MaxLatencies]) because the simulator's histogram type is not
-// exported; [Result.Latency] computes the same nearest-rank percentiles.
+// the whole machine's, other programs' work included. The wake-up latencies go into each
+// thread's Wakeup histogram (the simulator's sim.Histogram, exact up to its budget) and, for
+// every, the time from each period's deadline to the end of its work into Request, so
+// [Result.Latency] and the simulator's percentiles read them alike.
 //
 // The Go runtime must stay out of the way. A goroutine that Go preempts is parked, and its
 // locked thread sleeps until another thread hands the goroutine back: a sleep the kernel would

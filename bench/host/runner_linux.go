@@ -36,6 +36,11 @@ import (
 // *MissingError before it starts anything, unless opts.SkipUnsupported. Every thread, child
 // process and control group it creates is gone when it returns, whatever happened.
 func Run(ctx context.Context, w *workload.Workload, opts Options) (res *Result, err error) {
+	return run(ctx, w, opts, nil)
+}
+
+// run is Run with a hook that each thread calls before each op (tests inject panics with it).
+func run(ctx context.Context, w *workload.Workload, opts Options, hook func(thread string, op *workload.Op)) (res *Result, err error) {
 	if w == nil {
 		return nil, errors.New("host: Run of a nil workload")
 	}
@@ -47,7 +52,7 @@ func Run(ctx context.Context, w *workload.Workload, opts Options) (res *Result, 
 		return nil, err
 	}
 	r := &runner{w: w, opts: opts, plan: p, stopCh: make(chan struct{}), pipes: map[string]*hpipe{},
-		tmpl: map[string]*workload.Thread{}, made: map[string]int{}}
+		tmpl: map[string]*workload.Thread{}, made: map[string]int{}, hook: hook}
 	r.spin = newSpinner()
 	defer func() {
 		if e := r.cleanup(); e != nil && err == nil {
@@ -84,6 +89,8 @@ type runner struct {
 	tmpl     map[string]*workload.Thread
 	peers    []*peerProc
 	messages atomic.Int64
+
+	hook func(thread string, op *workload.Op)
 
 	mu      sync.Mutex
 	threads []*hthread
@@ -533,6 +540,9 @@ func (r *runner) exec(t *hthread, ops []workload.Op) result {
 			return stopped
 		}
 		op := &ops[i]
+		if r.hook != nil {
+			r.hook(t.st.Name, op)
+		}
 		switch op.Kind {
 		case workload.Run:
 			used, halted := r.spin.spin(r.sample(t, op.Time), &r.stop, r.end)
