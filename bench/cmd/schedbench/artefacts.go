@@ -1,0 +1,275 @@
+package main
+
+// This file implements -o DIR: every artefact of a run written atomically into one directory,
+// with names a person can guess, and index.html bundling them.
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/plot"
+	"github.com/schedkit/schedkit/bench/report"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/trace"
+)
+
+// An artefact is one file of -o: a name and what to write into it.
+type artefact struct {
+	name string
+	fill func(w io.Writer) error
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// fileName makes s safe as part of a file name.
+func fileName(s string) string { return unsafeName.ReplaceAllString(s, "_") }
+
+// groupOf returns the group a thread's latencies are pooled in: its name without the ".N" of
+// count=N instances, so that hog.0 … hog.3 make one group "hog".
+func groupOf(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 {
+		if strings.Trim(name[i+1:], "0123456789") == "" {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// pooled returns the wake-to-run latencies of the threads of group g over runs, sorted: the
+// simulator's histograms of those threads merged (sim.Result.Pooled, Histogram.Merge), every
+// sample while they fit its exact budget, and beyond one value per 1/1000 of the samples at
+// evenly spaced percentiles, within the histogram's bound of 1/128 of the value.
+func pooled(runs []*sim.Result, g string) []int64 {
+	var h sim.Histogram
+	for _, r := range runs {
+		h.Merge(r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return groupOf(t.Name) == g }))
+	}
+	if vs, ok := h.Exact(); ok {
+		vs = slices.Clone(vs)
+		slices.Sort(vs)
+		return vs
+	}
+	const k = 1000
+	out := make([]int64, 0, k)
+	for i := range k {
+		if v, ok := h.Percentile((float64(i) + 0.5) / k * 100); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pictures builds the figures of a run and the artefacts that hold them, grouped into report
+// sections.
+func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]artefact, []report.Section, error) {
+	var files []artefact
+	threads := &plot.Palette{}
+	policies := &plot.Palette{}
+	var all []*sim.Result
+	var cols []int
+	for p, rs := range runs {
+		policies.Colour(s.policies[p].name)
+		if len(rs) > 0 {
+			cols = append(cols, p)
+			all = append(all, rs...)
+		}
+	}
+	names := threadNames(all)
+	for _, n := range names {
+		threads.Colour(n)
+	}
+	add := func(sec *report.Section, name, caption string, draw func(w io.Writer) error) error {
+		var b bytes.Buffer
+		if err := draw(&b); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		data := b.Bytes()
+		files = append(files, artefact{name, func(w io.Writer) error { _, err := w.Write(data); return err }})
+		sec.Figures = append(sec.Figures, report.Figure{Caption: caption, SVG: data, File: name})
+		return nil
+	}
+	gantt := report.Section{Heading: "Who ran where", ID: "gantt",
+		Text: "One lane per CPU, a colour per thread (the same under every policy). Triangles mark wake-ups on the CPU the thread then ran on, with a line to when it ran; dots mark migrations; red bars preemptions. Runs narrower than a pixel are folded: each pixel shows the thread that ran longest in it, fainter the idler it was."}
+	for _, c := range cells {
+		if c.rep != 0 || c.result == nil || c.result.Trace == nil {
+			continue
+		}
+		r, name := c.result, s.policies[c.policy].name
+		end := r.End
+		o := plot.GanttOptions{End: end, CPUs: s.topo.NumCPUs(), Palette: threads,
+			Title: fmt.Sprintf("%s under %s, 0 to %s", s.wname, name, shortDuration(end))}
+		if err := add(&gantt, "gantt-"+fileName(name)+".svg", o.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, o) }); err != nil {
+			return nil, nil, err
+		}
+		if z := int64(f.zoom); z < end {
+			oz := o
+			oz.To = z
+			oz.Title = fmt.Sprintf("%s under %s, the first %s", s.wname, name, shortDuration(z))
+			if err := add(&gantt, "gantt-"+fileName(name)+"-first-"+fileName(time.Duration(z).String())+".svg", oz.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, oz) }); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	// Latency distributions, one chart per group of threads.
+	cdf := report.Section{Heading: "Wake-up latency", ID: "latency",
+		Text: "The fraction of wake-ups that waited at most each latency before running, pooled over the group's threads and every repetition; one curve per policy."}
+	var groups []string
+	for _, n := range names {
+		if g := groupOf(n); !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+	}
+	for _, g := range groups {
+		var series []plot.Series
+		some := false
+		for _, p := range cols {
+			vs := pooled(runs[p], g)
+			some = some || len(vs) > 0
+			series = append(series, plot.Series{Name: s.policies[p].name, Values: vs})
+		}
+		if !some {
+			continue
+		}
+		o := plot.CDFOptions{Title: "wake-to-run latency of " + g, Log: !f.linear, Palette: policies}
+		if err := add(&cdf, "cdf-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.CDF(w, series, o) }); err != nil {
+			return nil, nil, err
+		}
+	}
+	// CPU shares, per thread (per group when there are too many threads to read).
+	shares := report.Section{Heading: "CPU shares", ID: "shares", Text: "Each thread's share of a CPU over its lifetime, the median over the repetitions."}
+	rows, perGroup := names, false
+	if len(names) > 40 {
+		rows, perGroup = groups, true
+		shares.Text = "Each group's mean share of a CPU over its threads' lifetimes (too many threads to show one by one), the median over the repetitions."
+	}
+	var polNames []string
+	for _, p := range cols {
+		polNames = append(polNames, s.policies[p].name)
+	}
+	table := make([][]float64, len(rows))
+	for i, row := range rows {
+		for _, p := range cols {
+			var vs []float64
+			for _, r := range runs[p] {
+				sum, n := 0.0, 0
+				for j := range r.Threads {
+					t := &r.Threads[j]
+					if t.Name == row || perGroup && groupOf(t.Name) == row {
+						sum += t.Share()
+						n++
+					}
+				}
+				if n > 0 {
+					vs = append(vs, sum/float64(n))
+				}
+			}
+			v, ok := median(vs)
+			if !ok {
+				v = math.NaN()
+			}
+			table[i] = append(table[i], v)
+		}
+	}
+	if len(cols) > 0 && len(rows) > 0 {
+		o := plot.SharesOptions{Title: "CPU share by thread", Palette: policies}
+		if err := add(&shares, "shares.svg", o.Title, func(w io.Writer) error { return plot.Shares(w, rows, polNames, table, o) }); err != nil {
+			return nil, nil, err
+		}
+	}
+	sections := []report.Section{gantt, cdf, shares}
+	// Distributions of repeated runs.
+	if f.reps > 1 {
+		dist := report.Section{Heading: "Repetitions", ID: "repetitions",
+			Text: fmt.Sprintf("One point per repetition (seeds %d..%d): whiskers from minimum to maximum, a box from the first to the third quartile, a line at the median, a diamond at the mean.", s.flags.seed, s.flags.seed+uint64(f.reps)-1)}
+		for _, g := range groups {
+			var shareS, p99S []plot.Sample
+			anyLat := false
+			for _, p := range cols {
+				sh := plot.Sample{Name: s.policies[p].name}
+				lat := plot.Sample{Name: s.policies[p].name}
+				for _, r := range runs[p] {
+					sum, n := 0.0, 0
+					for j := range r.Threads {
+						if t := &r.Threads[j]; groupOf(t.Name) == g {
+							sum += t.Share()
+							n++
+						}
+					}
+					if n > 0 {
+						sh.Values = append(sh.Values, sum/float64(n))
+					}
+					h := r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return groupOf(t.Name) == g })
+					if v, ok := h.Percentile(99); ok {
+						lat.Values = append(lat.Values, float64(v))
+						anyLat = true
+					}
+				}
+				shareS, p99S = append(shareS, sh), append(p99S, lat)
+			}
+			o := plot.DistOptions{Title: "mean CPU share of " + g + ", per repetition", Unit: "%", Palette: policies}
+			if err := add(&dist, "dist-share-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.Distribution(w, shareS, o) }); err != nil {
+				return nil, nil, err
+			}
+			if anyLat {
+				o := plot.DistOptions{Title: "p99 wake-to-run latency of " + g + ", per repetition", Unit: "ns", Palette: policies}
+				if err := add(&dist, "dist-p99-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.Distribution(w, p99S, o) }); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		sections = append(sections, dist)
+	}
+	return files, sections, nil
+}
+
+// writeArtefacts writes every artefact of a run into dir, each atomically, then index.html.
+func writeArtefacts(dir string, s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result, table []byte, doc runDoc, args []string) error {
+	files, sections, err := pictures(s, f, cells, runs)
+	if err != nil {
+		return err
+	}
+	files = append([]artefact{
+		{"table.txt", func(w io.Writer) error { _, err := w.Write(table); return err }},
+		{"results.json", func(w io.Writer) error { return writeJSON(w, doc) }},
+		{"results.csv", func(w io.Writer) error { return writeCSV(w, doc) }},
+	}, files...)
+	traces := report.Section{Heading: "Files", ID: "files", Text: "Every artefact of this run, in this directory. trace-POLICY.json opens in Perfetto (ui.perfetto.dev) and chrome://tracing; trace-POLICY.ftrace is the run as trace-cmd report prints sched_switch, sched_wakeup and their kin."}
+	for _, c := range cells {
+		if c.rep == 0 && c.result != nil && c.result.Trace != nil {
+			tr, name := c.result.Trace, fileName(s.policies[c.policy].name)
+			files = append(files,
+				artefact{"trace-" + name + ".json", func(w io.Writer) error { return trace.WriteChrome(w, tr, nil) }},
+				artefact{"trace-" + name + ".ftrace", func(w io.Writer) error { return trace.WriteFtrace(w, tr, nil) }})
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var list strings.Builder
+	for _, a := range files {
+		if err := writeAtomic(dir, a.name, a.fill); err != nil {
+			return err
+		}
+		list.WriteString(a.name + "\n")
+	}
+	list.WriteString("index.html\n")
+	traces.Tables = []string{list.String()}
+	context := []string{
+		"schedbench run " + strings.Join(args, " "),
+		fmt.Sprintf("Workload %s on topology %s (%d CPUs), hz %d, stathz %d, until %s, seed %d, %d repetition(s).",
+			s.wname, s.topo, s.topo.NumCPUs(), s.flags.hz, s.flags.statHz, time.Duration(s.flags.until), s.flags.seed, f.reps),
+	}
+	if !doc.Complete {
+		context = append(context, fmt.Sprintf("Interrupted: %d of %d runs finished; only they are shown.", len(doc.Runs), len(cells)))
+	}
+	page := report.Page{Title: "schedbench: " + s.wname, Context: context,
+		Sections: append([]report.Section{{Heading: "Table", ID: "table", Tables: []string{string(table)}}}, append(sections, traces)...)}
+	return writeAtomic(dir, "index.html", func(w io.Writer) error { return report.Write(w, page) })
+}

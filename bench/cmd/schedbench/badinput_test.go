@@ -1,0 +1,135 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInput checks that every mistake on the command line, and in the inputs it names, is
+// one line on stderr naming the mistake, exit status 2, nothing on stdout, and nothing
+// written: each run case also asks for -o into a directory that must not appear.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wl := "workloads/mixed.wl"
+	cases := []struct {
+		name string
+		args []string
+		want string // a substring of the one line on stderr
+	}{
+		{"no command", nil, "usage: schedbench <command>"},
+		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"flag before command", []string{"-q", "run", wl}, "flag -q before a command"},
+		{"help for unknown command", []string{"help", "nosuch"}, `unknown command "nosuch"`},
+		{"unknown flag", []string{"run", "-bogus", wl}, "flag provided but not defined: -bogus"},
+		{"unknown flag of explain", []string{"explain", "-reps", "2", wl}, "flag provided but not defined: -reps"},
+		{"no workload", []string{"run"}, "no workload file given"},
+		{"two workloads", []string{"run", wl, wl}, "one workload at a time"},
+		{"flag after the workload", []string{"run", wl, "-seed", "3"}, "flag -seed after the arguments"},
+		{"missing workload file", []string{"run", "testdata/nosuch.wl"}, "testdata/nosuch.wl: no such workload file"},
+		{"workload syntax error", []string{"run", "testdata/bad-syntax.wl"}, "testdata/bad-syntax.wl:2:"},
+		{"workload JSON error", []string{"run", "testdata/bad.json"}, "testdata/bad.json:2:3: threads[0]: nice 99 outside -20..20"},
+		{"malformed ftrace workload", []string{"run", "testdata/bad.ftrace"}, "testdata/bad.ftrace:1: cpu: no [CPU] column"},
+		{"unknown policy", []string{"run", "-policy", "linux", wl}, `unknown policy "linux": presets:`},
+		{"unknown ule preset", []string{"run", "-policy", "ule:bogus", wl}, `unknown ule preset "bogus"`},
+		{"unknown cfs version", []string{"run", "-policy", "cfs:v9.9", wl}, `unknown cfs preset "v9.9"`},
+		{"unknown 4bsd preset", []string{"run", "-policy", "4bsd:13", wl}, `unknown bsd4 preset "13"`},
+		{"policy listed twice", []string{"run", "-policy", "ule,ule:main", wl}, "policy ule-main is listed twice"},
+		{"empty policy list", []string{"run", "-policy", "", wl}, "-policy is empty"},
+		{"empty policy in list", []string{"run", "-policy", "ule,,cfs", wl}, `unknown policy ""`},
+		{"malformed topology", []string{"run", "-topology", "cpu:0", wl}, "-topology: topology: parse"},
+		{"topology not canonical", []string{"run", "-topology", "core:4  cpu:2", wl}, "-topology: topology: parse"},
+		{"unknown machine", []string{"run", "-topology", "cray", wl}, `-topology "cray": not a file, a machine`},
+		{"empty topology", []string{"run", "-topology", "", wl}, "-topology is empty"},
+		{"malformed topology file", []string{"run", "-topology", "testdata/bad-topology.json", wl}, "-topology testdata/bad-topology.json:"},
+		{"zero until", []string{"run", "-until", "0s", wl}, "-until 0s: want a positive duration"},
+		{"negative until", []string{"run", "-until", "-1s", wl}, "-until -1s: want a positive duration"},
+		{"until not a duration", []string{"run", "-until", "soon", wl}, `invalid value "soon" for flag -until`},
+		{"negative seed", []string{"run", "-seed", "-1", wl}, `invalid value "-1" for flag -seed`},
+		{"zero reps", []string{"run", "-reps", "0", wl}, "-reps 0: want 1..100000"},
+		{"negative parallel", []string{"run", "-parallel", "-1", wl}, "-parallel -1: want 0 or more"},
+		{"unknown format", []string{"run", "-format", "xml", wl}, `-format "xml": want text, csv or json`},
+		{"hz too low", []string{"run", "-hz", "1", wl}, "-hz 1: want 2..100000"},
+		{"stathz above hz", []string{"run", "-hz", "100", "-stathz", "127", wl}, "-stathz 127: want 1..hz (100)"},
+		{"zero zoom", []string{"run", "-zoom", "0s", wl}, "-zoom 0s: want a positive duration"},
+		{"-o is a file", []string{"run", "-o", notDir, wl}, "exists and is not a directory"},
+		{"thread pinned off the machine", []string{"run", "-topology", "cpu:2", "testdata/pinned.wl"}, "ule-main on cpu:2:"},
+		{"groups under ULE without -flatten", []string{"run", "-policy", "cfs,ule", "testdata/groups.wl"}, "no group scheduling in ULE (group 1) (-flatten runs"},
+		{"explain with two policies", []string{"explain", "-policy", "ule,cfs", wl}, "explain takes one policy, got 2"},
+		{"explain on a CPU off the machine", []string{"explain", "-cpu", "9", wl}, "-cpu 9: the topology cpu:2 has CPUs 0..1"},
+		{"explain -cpu not a number", []string{"explain", "-cpu", "one", wl}, `-cpu "one": want a CPU number`},
+		{"explain -at with -from", []string{"explain", "-at", "1ms", "-from", "2ms", wl}, "-at cannot be combined with -from or -to"},
+		{"explain -to before -from", []string{"explain", "-from", "2ms", "-to", "1ms", wl}, "-to 1ms is before -from 2ms"},
+		{"explain unknown thread", []string{"explain", "-until", "10ms", "-thread", "nosuch", wl}, `-thread "nosuch": no thread of that name`},
+		{"explain negative -n", []string{"explain", "-n", "-1", wl}, "-n -1: want 0 or more"},
+		{"trace unknown format", []string{"trace", "-format", "perfetto", wl}, `-format "perfetto": want chrome, ftrace or text`},
+		{"trace explanations in JSON", []string{"trace", "-explain", wl}, "-explain needs -format text"},
+		{"trace two policies", []string{"trace", "-policy", "ule,cfs", wl}, "trace takes one policy, got 2"},
+		{"trace -o a directory", []string{"trace", "-o", dir, wl}, "is a directory; give a file name"},
+		{"trace -o in a missing directory", []string{"trace", "-o", filepath.Join(dir, "no", "t.json"), wl}, "no directory"},
+		{"seeds unknown scenario", []string{"seeds", "seed999"}, `no scenario "seed999"`},
+		{"seeds negative reps", []string{"seeds", "-reps", "-1"}, "-reps -1: want 0..100000"},
+		{"seeds flag after the names", []string{"seeds", "000", "-small"}, "flag -small after the arguments"},
+		{"sweep impossible shard", []string{"sweep", "-shard", "3/2", "seed000-nice"}, "-shard 3/2: shard k of n needs 0 <= k < n"},
+		{"sweep shard not k/n", []string{"sweep", "-shard", "half", "seed000-nice"}, `-shard "half": want k/n`},
+		{"sweep shard of zero", []string{"sweep", "-shard", "0/0", "seed000-nice"}, "-shard 0/0: shard k of n needs 0 <= k < n"},
+		{"sweep no scenario", []string{"sweep"}, "want one scenario, got 0 arguments"},
+		{"sweep unknown scenario", []string{"sweep", "nosuch"}, "nosuch"},
+		{"sweep grid of an unknown parameter", []string{"sweep", "-grid", "bogus=1,2", "seed000-nice"}, "bogus"},
+		{"sweep grid not a list", []string{"sweep", "-grid", "nice", "seed000-nice"}, "want NAME=V1,V2"},
+		{"sweep grid value not a number", []string{"sweep", "-grid", "nice=1,x", "seed000-nice"}, `nice: "x" is not a number`},
+		{"sweep set out of range", []string{"sweep", "-set", "nice=99", "seed000-nice"}, "nice"},
+		{"sweep set twice", []string{"sweep", "-set", "nice=1", "-set", "nice=2", "seed000-nice"}, "nice is set twice"},
+		{"merge without results", []string{"merge", "seed000-nice"}, "want a scenario and at least one results file"},
+		{"merge missing file", []string{"merge", "seed000-nice", "testdata/nosuch.jsonl"}, "testdata/nosuch.jsonl: no such file or directory"},
+		{"merge file that is not results", []string{"merge", "seed000-nice", "workloads/mixed.wl"}, "workloads/mixed.wl:"},
+		{"host on another topology", []string{"host", "-topology", "cpu:4", wl}, "-topology cpu:4: the host runs on this machine"},
+		{"host beyond the runner's limit", []string{"host", "-until", "1000h", wl}, "the host runner's limit is"},
+		{"host -no-model with -policy", []string{"host", "-no-model", "-policy", "ule", wl}, "-no-model and -policy exclude each other"},
+		{"host zero reps", []string{"host", "-reps", "0", wl}, "-reps 0: want 1..1000"},
+		{"host unknown policy", []string{"host", "-policy", "windows", wl}, `unknown policy "windows"`},
+		{"stat without files", []string{"stat"}, "no data file given"},
+		{"stat confidence not in the table", []string{"stat", "-c", "97", "testdata/stat/a.txt"}, "-c 97: want one of"},
+		{"stat width 1", []string{"stat", "-w", "1", "testdata/stat/a.txt"}, "-w 1: want 0 or at least 2"},
+		{"stat column 0", []string{"stat", "-C", "0", "testdata/stat/a.txt"}, "-C 0: the column number must be positive"},
+		{"stat missing file", []string{"stat", "testdata/stat/nosuch.txt"}, "testdata/stat/nosuch.txt: no such file or directory"},
+		{"stat invalid data", []string{"stat", "testdata/stat/bad.txt"}, `testdata/stat/bad.txt:1: invalid data "abc"`},
+		{"stat too few values", []string{"stat", "testdata/stat/short.txt"}, "2 values; a data set needs at least 3"},
+		{"stat too many files", []string{"stat", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt"}, "8 data files; ministat compares at most 7"},
+		{"stat -higher without -mmtests", []string{"stat", "-higher", "testdata/stat/a.txt"}, "-higher and -op need -mmtests"},
+		{"stat -mmtests with one run", []string{"stat", "-mmtests", "testdata/stat/a.txt"}, "give at least two files"},
+	}
+	if len(cases) < 30 {
+		t.Fatalf("%d cases; the issue asks for at least 30", len(cases))
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			args := tc.args
+			if len(args) > 0 && args[0] == "run" && !strings.Contains(strings.Join(args, " "), " -o ") {
+				args = append([]string{"run", "-o", out}, args[1:]...)
+			}
+			stdout, stderr, code := runCLI(t, args...)
+			if code != exitUsage {
+				t.Errorf("status %d, want %d (stderr %q)", code, exitUsage, stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+				t.Errorf("stderr %q, want exactly one line", stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q, want it to contain %q", stderr, tc.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("-o %s exists after a usage error (%v)", out, err)
+			}
+		})
+	}
+}

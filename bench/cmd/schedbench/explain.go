@@ -1,0 +1,154 @@
+package main
+
+// This file implements the explain subcommand: a run's trace with the policy's own reasons,
+// filtered down to the decisions a person asks about.
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/sched"
+)
+
+const explainSynopsis = "[flags] WORKLOAD"
+
+// explainFlags are explain's own flags.
+type explainFlags struct {
+	machineFlags
+	thread, cpu  string
+	from, to, at time.Duration
+	only         bool
+	limit        int
+}
+
+func cmdExplain(e *env, args []string) error {
+	var f explainFlags
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	f.register(fs, "ule")
+	fs.StringVar(&f.thread, "thread", "", "only records about this `thread` (a name such as hog.1, or a group such as hog for all its instances)")
+	fs.StringVar(&f.cpu, "cpu", "", "only records on this `cpu` (a number)")
+	fs.DurationVar(&f.from, "from", 0, "only records at or after this simulated `time`")
+	fs.DurationVar(&f.to, "to", 0, "only records at or before this simulated `time` (0: the end of the run)")
+	fs.DurationVar(&f.at, "at", -1, "only records at exactly this simulated `time` (sets -from and -to)")
+	fs.BoolVar(&f.only, "only", false, "only the policy's explanations, not the switches, wake-ups and migrations around them")
+	fs.IntVar(&f.limit, "n", 0, "print at most `n` records (0: all)")
+	if err := parseFlags(e, fs, args, explainSynopsis); err != nil {
+		return err
+	}
+	hasTo := f.to > 0
+	if f.at >= 0 {
+		if f.from != 0 || f.to != 0 {
+			return usagef("-at cannot be combined with -from or -to")
+		}
+		f.from, f.to, hasTo = f.at, f.at, true
+	}
+	switch {
+	case f.from < 0 || f.to < 0:
+		return usagef("-from and -to must not be negative")
+	case hasTo && f.to < f.from:
+		return usagef("-to %v is before -from %v", f.to, f.from)
+	case f.limit < 0:
+		return usagef("-n %d: want 0 or more", f.limit)
+	}
+	cpu := -1
+	if f.cpu != "" {
+		n, err := strconv.Atoi(f.cpu)
+		if err != nil || n < 0 {
+			return usagef("-cpu %q: want a CPU number", f.cpu)
+		}
+		cpu = n
+	}
+	s, err := f.resolve(fs)
+	if err != nil {
+		return err
+	}
+	if len(s.policies) != 1 {
+		return usagef("explain takes one policy, got %d in -policy %q", len(s.policies), f.policy)
+	}
+	if cpu >= s.topo.NumCPUs() {
+		return usagef("-cpu %d: the topology %s has CPUs 0..%d", cpu, s.topo, s.topo.NumCPUs()-1)
+	}
+	until := s.flags.until
+	if hasTo && f.to < until {
+		until = f.to + 1 // the records of the instant f.to are made before time moves past it
+	}
+	m, err := sim.New(s.config(0, 0, sim.TraceFull, true), s.policies[0].new(), s.w)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for k := 1; k <= chunks && !m.Done(); k++ {
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("interrupted")
+		}
+		if err := m.Run(until * time.Duration(k) / chunks); err != nil {
+			return err
+		}
+	}
+	tr := m.Result().Trace
+	var ids map[sched.ID]bool
+	if f.thread != "" {
+		ids = map[sched.ID]bool{}
+		for id, ti := range tr.Threads {
+			if ti.Name == f.thread || groupOf(ti.Name) == f.thread {
+				ids[sched.ID(id)] = true
+			}
+		}
+		if len(ids) == 0 {
+			return usagef("-thread %q: no thread of that name ran before %v", f.thread, time.Duration(until))
+		}
+	}
+	w := bufio.NewWriter(e.stdout)
+	n := 0
+	for _, r := range tr.Records {
+		if r.Time < int64(f.from) || hasTo && r.Time > int64(f.to) {
+			continue
+		}
+		if f.only && r.Kind != sim.KindExplain {
+			continue
+		}
+		if cpu >= 0 && int(r.CPU) != cpu {
+			continue
+		}
+		if ids != nil && !ids[r.Thread] && !(r.Kind == sim.KindSwitch && r.Other >= 0 && ids[sched.ID(r.Other)]) {
+			continue
+		}
+		if r.Kind == sim.KindResched || r.Kind == sim.KindIPI {
+			// Reschedule requests and IPIs name no thread of their own; they follow from the
+			// explanation printed before them.
+			if ids != nil {
+				continue
+			}
+		}
+		fmt.Fprintln(w, tr.Format(r))
+		n++
+		if f.limit > 0 && n == f.limit {
+			break
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(w, "no record matches (%s)\n", describeFilter(&f, cpu, hasTo))
+	}
+	return w.Flush()
+}
+
+func describeFilter(f *explainFlags, cpu int, hasTo bool) string {
+	var parts []string
+	if f.thread != "" {
+		parts = append(parts, "thread "+f.thread)
+	}
+	if cpu >= 0 {
+		parts = append(parts, "cpu"+strconv.Itoa(cpu))
+	}
+	if f.from > 0 || hasTo {
+		parts = append(parts, fmt.Sprintf("from %v to %v", f.from, f.to))
+	}
+	if len(parts) == 0 {
+		return "no filter"
+	}
+	return strings.Join(parts, ", ")
+}

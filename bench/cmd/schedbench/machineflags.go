@@ -1,0 +1,131 @@
+package main
+
+// This file implements the flags run and explain share: what to run, on what machine, for how
+// long.
+
+import (
+	"errors"
+	"flag"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/scenario"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// machineFlags are the flags that describe a run.
+type machineFlags struct {
+	policy, topology string
+	until            time.Duration
+	seed             uint64
+	hz, statHz       int
+	flatten          bool
+}
+
+func (m *machineFlags) register(fs *flag.FlagSet, defaultPolicy string) {
+	fs.StringVar(&m.policy, "policy", defaultPolicy, "comma-separated `policies`: bench/presets names FAMILY:PRESET such as ule:legacy, bsd4:freebsd14, cfs:v7.1 (an unknown one lists them); ule, bsd4 (or 4bsd) and cfs alone are ule:main, bsd4:main and cfs:v6.5")
+	fs.StringVar(&m.topology, "topology", "cpu:2", "the machine: a `spec` such as \"llc:1 core:4 cpu:2\", a file (text or JSON spec), host, or one of two-cpu, two-socket-smt, four-llc, four-node, big-little")
+	fs.DurationVar(&m.until, "until", 10*time.Second, "simulated `time` to run for (the run ends earlier if every thread exits)")
+	fs.Uint64Var(&m.seed, "seed", 1, "`seed` of the workload's random durations (repetition i uses seed+i)")
+	fs.IntVar(&m.hz, "hz", sim.DefaultHz, "clock interrupt `rate` (hz, CONFIG_HZ)")
+	fs.IntVar(&m.statHz, "stathz", 127, "FreeBSD's statistics clock `rate` (ULE and 4BSD tick at it)")
+	fs.BoolVar(&m.flatten, "flatten", false, "run every thread in the root group under the policies without group scheduling (ULE, 4BSD) when the workload declares groups; the others keep them")
+}
+
+// A setup is a validated run description: everything but the repetitions.
+type setup struct {
+	policies []policySpec
+	topo     *topology.Topology
+	w        *workload.Workload
+	wname    string
+	flags    machineFlags
+	flatten  []bool // per policy: run every thread in the root group (-flatten, and the policy has no groups)
+}
+
+// resolve checks the flags and the workload argument and builds a machine for each policy once,
+// so that every refusal (a policy that cannot honour the workload, a thread pinned to a CPU the
+// topology lacks) is a usage error before anything runs or is written.
+func (m *machineFlags) resolve(fs *flag.FlagSet) (*setup, error) {
+	args := fs.Args()
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if len(args) == 0 {
+		return nil, usagef("no workload file given")
+	}
+	if len(args) > 1 {
+		return nil, usagef("one workload at a time, got %d arguments: %q", len(args), args)
+	}
+	if m.until <= 0 {
+		return nil, usagef("-until %v: want a positive duration", m.until)
+	}
+	if m.hz < 2 || m.hz > 100000 {
+		return nil, usagef("-hz %d: want 2..100000", m.hz)
+	}
+	if m.statHz < 1 || m.statHz > m.hz {
+		return nil, usagef("-stathz %d: want 1..hz (%d)", m.statHz, m.hz)
+	}
+	ps, err := parsePolicies(m.policy)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	t, err := resolveTopology(m.topology)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	w, err := loadWorkload(args[0])
+	wname := workloadName(args[0])
+	if errors.Is(err, errNoFile) {
+		// Not a file: a scenario's name, whose first row gives the workload, the machine and
+		// the length, unless -topology and -until say otherwise.
+		sc, lerr := scenario.Lookup(args[0])
+		if lerr != nil {
+			return nil, usagef("%v, and not a scenario (%s)", err, strings.Join(scenario.Names(), ", "))
+		}
+		pl, perr := scenario.NewPlan(sc, scenario.Options{Reps: 1})
+		if perr != nil {
+			return nil, usagef("%s: %v", sc.Name, perr)
+		}
+		c := pl.Cells[0]
+		su, berr := sc.Build(c.Values, &sc.Rows[c.Row])
+		if berr != nil {
+			return nil, usagef("%s: %v", sc.Name, berr)
+		}
+		w, err, wname = su.Workload, nil, sc.Name
+		if !explicit["topology"] {
+			t = su.Config.Topology
+		}
+		if !explicit["until"] && su.Until > 0 {
+			m.until = su.Until
+		}
+	}
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	s := &setup{policies: ps, topo: t, w: w, wname: wname, flags: *m}
+	s.flatten = make([]bool, len(ps))
+	for i, p := range ps {
+		_, err := sim.New(s.config(i, 0, sim.TraceOff, false), p.new(), w)
+		if err != nil && m.flatten && len(w.Groups) > 0 {
+			// -flatten is for the policies without group scheduling: only those that refuse
+			// the groups run without them.
+			s.flatten[i] = true
+			_, err = sim.New(s.config(i, 0, sim.TraceOff, false), p.new(), w)
+		}
+		if err != nil {
+			hint := ""
+			if len(w.Groups) > 0 && !m.flatten {
+				hint = " (-flatten runs the threads of policies without group scheduling in the root group)"
+			}
+			return nil, usagef("%s on %s: %v%s", p.name, t, err, hint)
+		}
+	}
+	return s, nil
+}
+
+// config returns the machine configuration of policy p's repetition rep.
+func (s *setup) config(p, rep int, trace sim.TraceMode, explain bool) sim.Config {
+	return sim.Config{Topology: s.topo, Hz: s.flags.hz, StatHz: s.flags.statHz, Seed: s.flags.seed + uint64(rep),
+		Trace: trace, Explain: explain, FlattenGroups: s.flatten[p]}
+}

@@ -1,0 +1,159 @@
+package main
+
+// This file implements the command's entry point: subcommand dispatch, usage errors and exit
+// codes.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+// Exit codes, as Go's own commands use them.
+const (
+	exitOK      = 0
+	exitFailure = 1 // the command ran and failed, or was interrupted
+	exitUsage   = 2 // the command line or an input named on it is wrong; nothing was written
+)
+
+// A usageError is a mistake in the command line or in an input it names: the command prints
+// it on one line and exits with status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// env is what a subcommand runs with: its streams, whether stderr is a terminal (for the
+// progress bar) and the context ^C cancels.
+type env struct {
+	ctx            context.Context
+	stdout, stderr io.Writer
+	terminal       bool
+	// afterRun, if not nil, is called after each finished run with the number finished so far
+	// (tests use it to interrupt a command at a known point).
+	afterRun func(finished int)
+}
+
+// A command is one subcommand.
+type command struct {
+	name, summary string
+	run           func(e *env, args []string) error
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"run", "run a workload under one or more policies and print the side-by-side table", cmdRun},
+		{"explain", "print a policy's reasons for each decision of a run, filtered by thread, CPU and time", cmdExplain},
+		{"seeds", "every seed scenario at its defaults: the seeds' published figures beside ours, with verdicts", cmdSeeds},
+		{"sweep", "a scenario over a parameter grid with repetitions, whole or as shard k/n of its cells", cmdSweep},
+		{"merge", "merge the JSON lines of a sweep's shards into the table the whole sweep prints", cmdMerge},
+		{"host", "run a workload as real threads on this machine's kernel, beside its model", cmdHost},
+		{"trace", "write a run's trace as Chrome trace-event JSON (Perfetto), ftrace text or the simulator's own text", cmdTrace},
+		{"stat", "ministat's report of numbers in files (same flags, same output), or an mmtests comparison table", cmdStat},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(cli(&env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}, os.Args[1:]))
+}
+
+// cli runs the command line args and returns the exit status.
+func cli(e *env, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, "usage: schedbench <command> [flags] [arguments] (run 'schedbench -h' for the commands)")
+		return exitUsage
+	}
+	name := args[0]
+	if name == "-h" || name == "-help" || name == "--help" || name == "help" && len(args) == 1 {
+		topUsage(e.stdout)
+		return exitOK
+	}
+	if name == "help" {
+		name, args = args[1], []string{args[1], "-h"}
+	}
+	if e.ctx == nil {
+		e.ctx = context.Background()
+	}
+	for _, c := range commands {
+		if c.name != name {
+			continue
+		}
+		err := c.run(e, args[1:])
+		var ue *usageError
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.As(err, &ue):
+			fmt.Fprintf(e.stderr, "schedbench %s: %s\n", name, ue.msg)
+			return exitUsage
+		default:
+			fmt.Fprintf(e.stderr, "schedbench %s: %v\n", name, err)
+			return exitFailure
+		}
+	}
+	if strings.HasPrefix(name, "-") {
+		fmt.Fprintf(e.stderr, "schedbench: flag %s before a command; usage: schedbench <command> [flags] [arguments]\n", name)
+	} else {
+		fmt.Fprintf(e.stderr, "schedbench: unknown command %q (run 'schedbench -h' for the list)\n", name)
+	}
+	return exitUsage
+}
+
+func topUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: schedbench <command> [flags] [arguments]")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nrun 'schedbench <command> -h' for a command's flags.")
+}
+
+// parseFlags parses args with fs, which takes no positional arguments after the first one:
+// flags come first, as in every Go command. -h prints the usage to stdout and returns
+// flag.ErrHelp; any other mistake is a usage error of one line.
+func parseFlags(e *env, fs *flag.FlagSet, args []string, synopsis string) error {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(e.stdout, "usage: schedbench %s %s\n\nflags:\n", fs.Name(), synopsis)
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+		return flag.ErrHelp
+	}
+	if err != nil {
+		return usagef("%v (run 'schedbench %s -h' for usage)", err, fs.Name())
+	}
+	for _, a := range fs.Args()[min(1, fs.NArg()):] {
+		if strings.HasPrefix(a, "-") {
+			return usagef("flag %s after the arguments: flags come first (schedbench %s %s)", a, fs.Name(), synopsis)
+		}
+	}
+	return nil
+}
+
+// parseFlagsAnywhere is parseFlags for a command whose arguments are all names, none of which
+// starts with "-": a flag after them is refused the same way.
+func parseFlagsAnywhere(e *env, fs *flag.FlagSet, args []string, synopsis string) error {
+	if err := parseFlags(e, fs, args, synopsis); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 && strings.HasPrefix(fs.Arg(0), "-") {
+		return usagef("flag %s after the arguments: flags come first (schedbench %s %s)", fs.Arg(0), fs.Name(), synopsis)
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package main
+
+// This file implements the run subcommand.
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+)
+
+const runSynopsis = "[flags] WORKLOAD"
+
+// runFlags are run's own flags.
+type runFlags struct {
+	machineFlags
+	reps, parallel int
+	format, out    string
+	quiet          bool
+	zoom           time.Duration
+	linear         bool
+}
+
+func cmdRun(e *env, args []string) error {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	f.register(fs, "ule,cfs")
+	fs.IntVar(&f.reps, "reps", 1, "`number` of repetitions per policy, with seeds seed, seed+1, …")
+	fs.IntVar(&f.parallel, "parallel", 0, "`number` of runs at a time (0: one per CPU of this machine)")
+	fs.StringVar(&f.format, "format", "text", "output `format` on stdout: text, csv or json (schema in the package documentation)")
+	fs.StringVar(&f.out, "o", "", "write every artefact (table, JSON, CSV, pictures, traces, index.html) into `dir`")
+	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
+	fs.DurationVar(&f.zoom, "zoom", 10*time.Millisecond, "length of the `window` of the zoomed Gantt charts in -o's report")
+	fs.BoolVar(&f.linear, "linear", false, "draw latency distributions on a linear axis instead of a logarithmic one")
+	if err := parseFlags(e, fs, args, runSynopsis); err != nil {
+		return err
+	}
+	switch {
+	case f.reps < 1 || f.reps > 100000:
+		return usagef("-reps %d: want 1..100000", f.reps)
+	case f.parallel < 0:
+		return usagef("-parallel %d: want 0 or more", f.parallel)
+	case f.format != "text" && f.format != "csv" && f.format != "json":
+		return usagef("-format %q: want text, csv or json", f.format)
+	case f.zoom <= 0:
+		return usagef("-zoom %v: want a positive duration", f.zoom)
+	}
+	if f.out != "" {
+		if fi, err := os.Stat(f.out); err == nil && !fi.IsDir() {
+			return usagef("-o %s: exists and is not a directory", f.out)
+		}
+	}
+	if f.parallel == 0 {
+		f.parallel = runtime.GOMAXPROCS(0)
+	}
+	s, err := f.resolve(fs)
+	if err != nil {
+		return err
+	}
+	step, finish := newProgress(e.stderr, e.terminal && !f.quiet, len(s.policies)*f.reps, "runs")
+	cells := runCells(e.ctx, s, f.reps, f.parallel, f.out != "", func(done, total int) {
+		step(done, total)
+		if e.afterRun != nil {
+			e.afterRun(done)
+		}
+	})
+	finish()
+	for _, c := range cells {
+		if c.err != nil {
+			return fmt.Errorf("%s, repetition %d: %v", s.policies[c.policy].name, c.rep, c.err)
+		}
+	}
+	doc := newRunDoc(s, f.reps, cells)
+	runs := byPolicy(s, cells)
+	var table bytes.Buffer
+	if err := writeTable(&table, s, runs); err != nil {
+		return err
+	}
+	switch f.format {
+	case "text":
+		_, err = e.stdout.Write(table.Bytes())
+	case "csv":
+		err = writeCSV(e.stdout, doc)
+	case "json":
+		err = writeJSON(e.stdout, doc)
+	}
+	if err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := writeArtefacts(f.out, s, &f, cells, runs, table.Bytes(), doc, args); err != nil {
+			return err
+		}
+	}
+	if !doc.Complete {
+		return fmt.Errorf("interrupted: %d of %d runs finished; the table shows them", len(doc.Runs), len(cells))
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+package main
+
+// This file implements the seeds subcommand: every seed scenario at its defaults, the seeds'
+// published figures beside ours, with verdicts.
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/schedkit/schedkit/bench/plot"
+	"github.com/schedkit/schedkit/bench/report"
+	"github.com/schedkit/schedkit/bench/scenario"
+)
+
+const seedsSynopsis = "[flags] [SCENARIO|SEED ...]"
+
+func cmdSeeds(e *env, args []string) error {
+	fs := flag.NewFlagSet("seeds", flag.ContinueOnError)
+	small := fs.Bool("small", false, "run each scenario at its small size (a smoke test, seconds) instead of its defaults")
+	reps := fs.Int("reps", 0, "`number` of repetitions per row (0: the scenario's own)")
+	parallel := fs.Int("parallel", 0, "`number` of runs at a time (0: one per CPU of this machine)")
+	quiet := fs.Bool("q", false, "no progress bar")
+	out := fs.String("o", "", "write the tables, the results as JSON lines, pictures and index.html into `dir`")
+	if err := parseFlagsAnywhere(e, fs, args, seedsSynopsis); err != nil {
+		return err
+	}
+	switch {
+	case *reps < 0 || *reps > 100000:
+		return usagef("-reps %d: want 0..100000", *reps)
+	case *parallel < 0:
+		return usagef("-parallel %d: want 0 or more", *parallel)
+	}
+	if *out != "" {
+		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
+			return usagef("-o %s: exists and is not a directory", *out)
+		}
+	}
+	ss, err := pickScenarios(fs.Args())
+	if err != nil {
+		return err
+	}
+	o := scenario.Options{Reps: *reps, Small: *small, Workers: *parallel}
+	var plans []*scenario.Plan
+	total := 0
+	for _, s := range ss {
+		pl, err := scenario.NewPlan(s, o)
+		if err != nil {
+			return usagef("%s: %v", s.Name, err)
+		}
+		plans = append(plans, pl)
+		total += len(pl.Cells)
+	}
+	step, finish := newProgress(e.stderr, e.terminal && !*quiet, total, "cells")
+	var reports []*scenario.Report
+	var results [][]scenario.CellResult
+	done := 0
+	var runErr error
+	for _, pl := range plans {
+		base := done
+		rs, err := runPlan(e.ctx, pl, pl.All(), o, func(n int) { step(base+n, total) })
+		done += len(rs)
+		if err != nil {
+			runErr = err
+			break
+		}
+		rp, err := pl.Merge(rs)
+		if err != nil {
+			runErr = err
+			break
+		}
+		reports, results = append(reports, rp), append(results, rs)
+	}
+	finish()
+	if runErr != nil && !errors.Is(runErr, errInterrupted) {
+		return runErr
+	}
+	var text bytes.Buffer
+	if len(fs.Args()) == 0 {
+		if err := writeFidelity(&text, reports); err != nil {
+			return err
+		}
+		fmt.Fprintln(&text, "\n'schedbench seeds NAME' prints a scenario in its seed's own layout, with its notes.")
+	} else {
+		for i, rp := range reports {
+			if i > 0 {
+				fmt.Fprintln(&text)
+			}
+			fmt.Fprintf(&text, "%s: %s\n\n", rp.Plan.Scenario.Name, rp.Plan.Scenario.Title)
+			if err := rp.WriteTable(&text); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := e.stdout.Write(text.Bytes()); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := writeSeedsArtefacts(*out, reports, results, text.Bytes(), args); err != nil {
+			return err
+		}
+	}
+	if runErr != nil {
+		return fmt.Errorf("interrupted: %d of %d scenarios finished (%d of %d cells); the table shows them", len(reports), len(plans), done, total)
+	}
+	return nil
+}
+
+// writeFidelity writes one line per row of each report that has a baseline or a published
+// figure: the seed's figure beside ours, and the verdict.
+func writeFidelity(w io.Writer, reports []*scenario.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "scenario\tpoint\trow\tpolicy\tseed\tours\tverdict")
+	for _, rp := range reports {
+		s := rp.Plan.Scenario
+		printed := false
+		for p := range rp.Plan.Points {
+			for r := range s.Rows {
+				row := &s.Rows[r]
+				v, ok := rp.Verdict(p, r)
+				if !ok && row.Published == nil {
+					continue
+				}
+				seed, ours, verdict := "-", "-", ""
+				if ok {
+					ours = fmt.Sprintf("%.2f×", v.Ours)
+					if v.Published != 0 {
+						seed = fmt.Sprintf("%.2f×", v.Published)
+					}
+					verdict = v.String()
+				} else {
+					sm := rp.Summary(p, r, 0)
+					seed = fmt.Sprintf("%g %s", row.Published.Value, row.Published.Unit)
+					ours = fmt.Sprintf("%.4g %s", sm.Mean, s.Metrics[0].Unit)
+					verdict = "no baseline: figures side by side"
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", s.Name, p, row.Key(), row.Policy, seed, ours, verdict)
+				printed = true
+			}
+		}
+		if !printed {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tno published figure to compare; 'schedbench seeds %s' shows its table\n", s.Name, s.Name)
+		}
+	}
+	return tw.Flush()
+}
+
+// writeSeedsArtefacts writes the seeds' table, each scenario's table and results (JSON lines,
+// as a shard writes them), a distribution picture per scenario and grid point, and index.html.
+func writeSeedsArtefacts(dir string, reports []*scenario.Report, results [][]scenario.CellResult, text []byte, args []string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeAtomic(dir, "seeds.txt", func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
+		return err
+	}
+	page := report.Page{Title: "schedbench seeds", Context: []string{"schedbench seeds " + strings.Join(args, " ")},
+		Sections: []report.Section{{Heading: "Seeds", ID: "seeds", Tables: []string{string(text)}}}}
+	for i, rp := range reports {
+		s := rp.Plan.Scenario
+		var table bytes.Buffer
+		if err := rp.WriteTable(&table); err != nil {
+			return err
+		}
+		sec := report.Section{Heading: s.Name, ID: s.Name, Text: s.Title, Tables: []string{table.String()}}
+		rs := results[i]
+		files := []artefact{
+			{s.Name + ".txt", func(w io.Writer) error { _, err := w.Write(table.Bytes()); return err }},
+			{s.Name + ".jsonl", func(w io.Writer) error { return scenario.WriteJSONL(w, rs) }},
+		}
+		palette := &plot.Palette{}
+		for p := range rp.Plan.Points {
+			var samples []plot.Sample
+			for r := range s.Rows {
+				samples = append(samples, plot.Sample{Name: s.Rows[r].Key(), Values: rp.Samples[p][r][0]})
+			}
+			var b bytes.Buffer
+			o := plot.DistOptions{Title: fmt.Sprintf("%s, point %d: %s per repetition", s.Name, p, s.Metrics[0].Name), Unit: s.Metrics[0].Unit, Palette: palette}
+			if err := plot.Distribution(&b, samples, o); err != nil {
+				return fmt.Errorf("%s: %v", s.Name, err)
+			}
+			name := fmt.Sprintf("%s-point%d.svg", s.Name, p)
+			data := b.Bytes()
+			files = append(files, artefact{name, func(w io.Writer) error { _, err := w.Write(data); return err }})
+			sec.Figures = append(sec.Figures, report.Figure{Caption: o.Title, SVG: data, File: name})
+		}
+		for _, a := range files {
+			if err := writeAtomic(dir, a.name, a.fill); err != nil {
+				return err
+			}
+		}
+		page.Sections = append(page.Sections, sec)
+	}
+	return writeAtomic(dir, "index.html", func(w io.Writer) error { return report.Write(w, page) })
+}

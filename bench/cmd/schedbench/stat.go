@@ -1,0 +1,93 @@
+package main
+
+// This file implements the stat subcommand: ministat's report, or an mmtests comparison table,
+// of numbers in files.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/schedkit/schedkit/bench/stat"
+)
+
+const statSynopsis = "[flags] FILE..."
+
+func cmdStat(e *env, args []string) error {
+	o, ro := stat.DefaultOptions(), stat.DefaultReadOptions()
+	fs := flag.NewFlagSet("stat", flag.ContinueOnError)
+	fs.IntVar(&ro.Column, "C", ro.Column, "`column` number to extract (starts and defaults to 1)")
+	conf := fs.String("c", "95", "`confidence` level in percent: 80, 90, 95, 98, 99 or 99.5")
+	fs.StringVar(&ro.Delimiters, "d", ro.Delimiters, "`delimiter(s)` between fields")
+	fs.BoolVar(&o.NoPlot, "A", false, "print statistics only, suppress the graph")
+	fs.BoolVar(&o.SummaryOnly, "n", false, "print summary statistics only, no graph or test")
+	fs.BoolVar(&o.Separate, "s", false, "print avg/median/stddev bars on separate lines")
+	fs.IntVar(&o.Width, "w", o.Width, "`width` of graph/test output")
+	mmtests := fs.Bool("mmtests", false, "print an mmtests comparison table instead (compare-mmtests): each file is one run, the first the baseline")
+	higher := fs.Bool("higher", false, "with -mmtests: higher values are better (throughput); the default is lower (time, latency)")
+	op := fs.String("op", "value", "with -mmtests: the `name` of the measured operation")
+	if err := parseFlags(e, fs, args, statSynopsis); err != nil {
+		return err
+	}
+	files := fs.Args()
+	level, err := strconv.ParseFloat(*conf, 64)
+	switch {
+	case err != nil || !slices.Contains(stat.Levels[:], level):
+		return usagef("-c %s: want one of 80, 90, 95, 98, 99, 99.5", *conf)
+	case ro.Column < 1:
+		return usagef("-C %d: the column number must be positive", ro.Column)
+	case ro.Delimiters == "":
+		return usagef("-d: the delimiter string must not be empty")
+	case o.Width < 0 || o.Width == 1:
+		return usagef("-w %d: want 0 or at least 2", o.Width)
+	case len(files) == 0:
+		return usagef("no data file given")
+	case !*mmtests && len(files) > stat.MaxSamples:
+		return usagef("%d data files; ministat compares at most %d", len(files), stat.MaxSamples)
+	case *mmtests && len(files) < 2:
+		return usagef("-mmtests compares runs: give at least two files, the baseline first")
+	case !*mmtests && (*higher || *op != "value"):
+		return usagef("-higher and -op need -mmtests")
+	}
+	o.Confidence = level
+	samples := make([]stat.Sample, 0, len(files))
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return usagef("%s: %v", name, errors.Unwrap(err))
+		}
+		d, err := stat.ReadDataset(f, name, ro)
+		f.Close()
+		var ie *stat.InputError
+		switch {
+		case errors.As(err, &ie):
+			return usagef("%s:%d: invalid data %q", name, ie.Line, ie.Text)
+		case err != nil:
+			return err
+		case d.Len() < stat.MinPoints:
+			return usagef("%s: %d values; a data set needs at least %d", name, d.Len(), stat.MinPoints)
+		}
+		samples = append(samples, stat.Sample{Name: name, Data: d})
+	}
+	if !*mmtests {
+		return stat.Ministat(e.stdout, samples, o)
+	}
+	var runs []string
+	for _, f := range files {
+		runs = append(runs, workloadName(f))
+	}
+	c := stat.Comparison{Runs: runs, Better: stat.LowerBetter, Stats: stat.MultiopsStats(), Ops: []stat.Op{{Name: *op}}}
+	if *higher {
+		c.Better = stat.HigherBetter
+	}
+	for _, s := range samples {
+		c.Ops[0].Samples = append(c.Ops[0].Samples, s.Data.Values())
+	}
+	if err := c.Write(e.stdout); err != nil {
+		return fmt.Errorf("mmtests table: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package main
+
+// This file implements the sweep and merge subcommands: a scenario over a parameter grid with
+// repetitions, whole or as deterministic shards whose JSON lines merge into the same table.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/schedkit/schedkit/bench/scenario"
+)
+
+const sweepSynopsis = "[flags] SCENARIO"
+const mergeSynopsis = "[flags] SCENARIO RESULTS.jsonl..."
+
+// planFlags are the flags that choose a scenario's plan; sweep and merge must be given the
+// same ones, so that merge rebuilds the plan the shards ran.
+type planFlags struct {
+	reps  int
+	small bool
+	set   valuesFlag
+	grid  gridFlag
+}
+
+func (p *planFlags) register(fs *flag.FlagSet) {
+	p.set, p.grid = valuesFlag{}, gridFlag{}
+	fs.IntVar(&p.reps, "reps", 0, "`number` of repetitions per row and grid point (0: the scenario's own)")
+	fs.BoolVar(&p.small, "small", false, "start from the scenario's small size instead of its defaults")
+	fs.Var(p.set, "set", "fix a parameter, `NAME=VALUE` (repeatable)")
+	fs.Var(p.grid, "grid", "sweep a parameter over values, `NAME=V1,V2,…` (repeatable: the grid is every combination)")
+}
+
+// plan returns the scenario named name and its plan under p.
+func (p *planFlags) plan(name string, workers int) (*scenario.Plan, scenario.Options, error) {
+	s, err := scenario.Lookup(name)
+	if err != nil {
+		return nil, scenario.Options{}, usagef("%v", err)
+	}
+	if p.reps < 0 || p.reps > 100000 {
+		return nil, scenario.Options{}, usagef("-reps %d: want 0..100000", p.reps)
+	}
+	o := scenario.Options{Reps: p.reps, Small: p.small, Set: scenario.Values(p.set), Grid: map[string][]float64(p.grid), Workers: workers}
+	pl, err := scenario.NewPlan(s, o)
+	if err != nil {
+		return nil, o, usagef("%s: %v", name, err)
+	}
+	return pl, o, nil
+}
+
+func cmdSweep(e *env, args []string) error {
+	var p planFlags
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	p.register(fs)
+	shard := fs.String("shard", "", "run only shard `k/n` of the cells (0 <= k < n) and write its results as JSON lines, for merge")
+	parallel := fs.Int("parallel", 0, "`number` of runs at a time (0: one per CPU of this machine)")
+	quiet := fs.Bool("q", false, "no progress bar")
+	out := fs.String("o", "", "write the results as JSON lines to `file` (atomically); with -shard the default is stdout")
+	if err := parseFlags(e, fs, args, sweepSynopsis); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one scenario, got %d arguments (schedbench sweep %s)", fs.NArg(), sweepSynopsis)
+	}
+	if *parallel < 0 {
+		return usagef("-parallel %d: want 0 or more", *parallel)
+	}
+	k, n := 0, 1
+	if *shard != "" {
+		var err error
+		if k, n, err = parseShard(*shard); err != nil {
+			return err
+		}
+	}
+	if *out != "" {
+		if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
+			return usagef("-o %s is a directory; give a file name", *out)
+		}
+	}
+	pl, o, err := p.plan(fs.Arg(0), *parallel)
+	if err != nil {
+		return err
+	}
+	idx, err := pl.Shard(k, n)
+	if err != nil {
+		return usagef("-shard %s: %v", *shard, err)
+	}
+	step, finish := newProgress(e.stderr, e.terminal && !*quiet, len(idx), "cells")
+	rs, err := runPlan(e.ctx, pl, idx, o, func(d int) { step(d, len(idx)) })
+	finish()
+	if errors.Is(err, errInterrupted) {
+		return fmt.Errorf("interrupted: %d of %d cells finished; nothing written", len(rs), len(idx))
+	}
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := writeAtomic(filepath.Dir(*out), filepath.Base(*out), func(w io.Writer) error { return scenario.WriteJSONL(w, rs) }); err != nil {
+			return err
+		}
+	}
+	if *shard != "" {
+		if *out == "" {
+			return scenario.WriteJSONL(e.stdout, rs)
+		}
+		return nil
+	}
+	rp, err := pl.Merge(rs)
+	if err != nil {
+		return err
+	}
+	return rp.WriteTable(e.stdout)
+}
+
+func cmdMerge(e *env, args []string) error {
+	var p planFlags
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	p.register(fs)
+	if err := parseFlags(e, fs, args, mergeSynopsis); err != nil {
+		return err
+	}
+	if fs.NArg() < 2 {
+		return usagef("want a scenario and at least one results file (schedbench merge %s)", mergeSynopsis)
+	}
+	pl, _, err := p.plan(fs.Arg(0), 1)
+	if err != nil {
+		return err
+	}
+	var all []scenario.CellResult
+	for _, name := range fs.Args()[1:] {
+		f, err := os.Open(name)
+		if err != nil {
+			return usagef("%s: %v", name, errors.Unwrap(err))
+		}
+		rs, err := scenario.ReadJSONL(f)
+		f.Close()
+		if err != nil {
+			return usagef("%s: %v", name, err)
+		}
+		all = append(all, rs...)
+	}
+	rp, err := pl.Merge(all)
+	if err != nil {
+		return usagef("%v (were the shards run with the same -reps, -small, -set and -grid?)", err)
+	}
+	return rp.WriteTable(e.stdout)
+}

@@ -1,0 +1,3 @@
+thread hog
+	run forevr
+end

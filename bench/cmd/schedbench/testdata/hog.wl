@@ -1,0 +1,4 @@
+# One CPU hog: runs until the time limit.
+thread hog
+	run forever
+end

@@ -1,0 +1,75 @@
+package main
+
+// This file implements the trace subcommand: a run's trace in a format other tools read.
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/trace"
+)
+
+const traceSynopsis = "[flags] WORKLOAD"
+
+// traceFormats are the formats of -format, with what writes each.
+var traceFormats = map[string]func(w io.Writer, t *sim.Trace) error{
+	"chrome": func(w io.Writer, t *sim.Trace) error { return trace.WriteChrome(w, t, nil) },
+	"ftrace": func(w io.Writer, t *sim.Trace) error { return trace.WriteFtrace(w, t, nil) },
+	"text":   func(w io.Writer, t *sim.Trace) error { return t.WriteText(w) },
+}
+
+func cmdTrace(e *env, args []string) error {
+	var f machineFlags
+	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
+	f.register(fs, "ule")
+	format := fs.String("format", "chrome", "trace `format`: chrome (Chrome trace-event JSON, for Perfetto and chrome://tracing), ftrace (as trace-cmd report prints sched_* events) or text (the simulator's own)")
+	out := fs.String("o", "", "write the trace to `file` (atomically) instead of stdout")
+	explain := fs.Bool("explain", false, "with -format text: include the policy's explanations")
+	if err := parseFlags(e, fs, args, traceSynopsis); err != nil {
+		return err
+	}
+	write, ok := traceFormats[*format]
+	switch {
+	case !ok:
+		return usagef("-format %q: want chrome, ftrace or text", *format)
+	case *explain && *format != "text":
+		return usagef("-explain needs -format text (the other formats have no place for explanations)")
+	}
+	if *out != "" {
+		if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
+			return usagef("-o %s is a directory; give a file name", *out)
+		}
+		if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
+			return usagef("-o %s: no directory %s", *out, filepath.Dir(*out))
+		}
+	}
+	s, err := f.resolve(fs)
+	if err != nil {
+		return err
+	}
+	if len(s.policies) != 1 {
+		return usagef("trace takes one policy, got %d in -policy %q", len(s.policies), f.policy)
+	}
+	m, err := sim.New(s.config(0, 0, sim.TraceFull, *explain), s.policies[0].new(), s.w)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for k := 1; k <= chunks && !m.Done(); k++ {
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("interrupted; nothing written")
+		}
+		if err := m.Run(s.flags.until * time.Duration(k) / chunks); err != nil {
+			return err
+		}
+	}
+	tr := m.Result().Trace
+	if *out == "" {
+		return write(e.stdout, tr)
+	}
+	return writeAtomic(filepath.Dir(*out), filepath.Base(*out), func(w io.Writer) error { return write(w, tr) })
+}

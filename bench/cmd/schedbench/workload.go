@@ -1,0 +1,65 @@
+package main
+
+// This file implements reading the workload argument.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bench/trace"
+)
+
+// errNoFile says that a workload argument names no file (it may name a scenario).
+var errNoFile = errors.New("no such workload file")
+
+// loadWorkload reads the workload file path: a real trace to replay if its name ends in .ftrace
+// (ftrace text: tracefs, trace-cmd report, perf sched script) or .gotrace (a Go execution
+// trace), imported by bench/trace; the JSON form if its name ends in .json or its text starts
+// with "{"; the text form otherwise. An error names the file and, for a
+// problem in it, the line and column as file:line:col.
+func loadWorkload(path string) (*workload.Workload, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", path, errNoFile)
+		}
+		return nil, err
+	}
+	var w *workload.Workload
+	switch filepath.Ext(path) {
+	case ".ftrace", ".gotrace":
+		// A real trace, replayed: each task's bursts, blocks and wake-ups become its script.
+		read := trace.ReadFtrace
+		if filepath.Ext(path) == ".gotrace" {
+			read = trace.ReadGoTrace
+		}
+		im, err := read(bytes.NewReader(data), path, nil)
+		if err != nil {
+			return nil, err // a *trace.Error names the file, the line and the field
+		}
+		return im.Workload, nil
+	}
+	if filepath.Ext(path) == ".json" || strings.HasPrefix(strings.TrimSpace(string(data)), "{") {
+		w, err = workload.ParseJSON(data)
+	} else {
+		w, err = workload.Parse(string(data))
+	}
+	if err != nil {
+		var we *workload.Error
+		if errors.As(err, &we) && we.Pos.Line > 0 {
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, we.Pos.Line, we.Pos.Col, we.Msg)
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return w, nil
+}
+
+// workloadName is the name reports give the workload at path: its base name without extension.
+func workloadName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
