@@ -42,6 +42,11 @@ func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration
 			return nil, &MissingError{Missing: []string{s[0] + " is not installed"}}
 		}
 	}
+	unlock, err := lockHost(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err

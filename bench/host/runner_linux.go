@@ -34,7 +34,9 @@ import (
 // for, a cpu controller that is missing, CPUs outside the process's affinity mask, a custom slice
 // on a kernel without them, real-time threads that could take every CPU) and returns a
 // *MissingError before it starts anything, unless opts.SkipUnsupported. Every thread, child
-// process and control group it creates is gone when it returns, whatever happened.
+// process and control group it creates is gone when it returns, whatever happened. Runs are
+// serialized machine-wide: a Run waits while another process's Run or MeasurePipeline is
+// measuring, since two at once would measure each other.
 func Run(ctx context.Context, w *workload.Workload, opts Options) (res *Result, err error) {
 	return run(ctx, w, opts, nil)
 }
@@ -51,6 +53,11 @@ func run(ctx context.Context, w *workload.Workload, opts Options, hook func(thre
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := lockHost(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	r := &runner{w: w, opts: opts, plan: p, stopCh: make(chan struct{}), pipes: map[string]*hpipe{},
 		tmpl: map[string]*workload.Thread{}, made: map[string]int{}, hook: hook}
 	r.spin = newSpinner()
