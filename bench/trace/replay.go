@@ -53,7 +53,7 @@ func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*C
 		if st := byName[ts.SimName]; st != nil {
 			tc.Ran = true
 			tc.CPUTime, tc.WaitTime, tc.Sleep = st.CPUTime, st.WaitTime, st.Sleep
-			if lat, ok := st.Latencies(); ok && len(lat) > 0 {
+			if lat, ok := st.Wakeup.Exact(); ok && len(lat) > 0 {
 				var sum int64
 				for _, l := range lat {
 					sum += l

@@ -49,7 +49,7 @@ func checkFtraceRoundTrip(t *testing.T, ncpu int) {
 			t.Errorf("%s: imported comm %s cpu %d wait %d sleep %d wakeups %d; simulated cpu %d wait %d sleep %d wakeups %d",
 				st.Name, ts.Comm, ts.CPUTime, ts.WaitTime, ts.Sleep, ts.Wakeups, st.CPUTime, st.WaitTime, st.Sleep, st.Wakeups)
 		}
-		if lat, ok := st.Latencies(); ok {
+		if lat, ok := st.Wakeup.Exact(); ok {
 			var sum int64
 			for _, l := range lat {
 				sum += l

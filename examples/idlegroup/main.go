@@ -86,7 +86,7 @@ func run(w io.Writer) error {
 			}
 			var lat []int64
 			for i := range r.Threads {
-				if l, ok := r.Threads[i].Latencies(); ok && strings.HasPrefix(r.Threads[i].Name, "worker.") {
+				if l, ok := r.Threads[i].Wakeup.Exact(); ok && strings.HasPrefix(r.Threads[i].Name, "worker.") {
 					lat = append(lat, l...)
 				}
 			}
