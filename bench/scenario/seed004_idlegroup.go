@@ -127,18 +127,25 @@ func buildIdlegroup(v Values, _ *Row) (Setup, error) {
 		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("worker%d", i), Group: "online", Ops: []workload.Op{
 			workload.LoopOp(workload.RecvOp(fmt.Sprintf("wake%d", i), 1), workload.RunOp(ms(v["cpu_ms"])))}})
 	}
-	// perf bench sched messaging -g 1: 20 senders, each writing to every one of 20 receivers.
+	addMessaging(w, v["msg_us"])
+	costs := sim.Costs{Switch: time.Duration(v["switch_us"] * 1e3), IPI: time.Duration(v["ipi_us"] * 1e3)}
+	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs}, Workload: w,
+		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
+}
+
+// addMessaging adds to w the idle cgroup "offline"'s endless `perf bench sched messaging -g 1`
+// (tools/perf/bench/sched-messaging.c): 20 senders, each writing to every one of 20 receivers,
+// one simulated message standing for msgUs of work on each side.
+func addMessaging(w *workload.Workload, msgUs float64) {
 	const fds = 20
+	cost := workload.Fixed(workload.Duration(msgUs / 1e3 * 1e6)) // as ms(msgUs/1e3) computes it
 	var send []workload.Op
 	for r := 0; r < fds; r++ {
 		p := fmt.Sprintf("msg%d", r)
 		w.Pipes = append(w.Pipes, workload.Pipe{Name: p, Cap: 64})
-		send = append(send, workload.RunOp(ms(v["msg_us"]/1e3)), workload.SendOp(p, 1))
+		send = append(send, workload.RunOp(cost), workload.SendOp(p, 1))
 		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("receiver%d", r), Group: "offline", Ops: []workload.Op{
-			workload.LoopOp(workload.RecvOp(p, 1), workload.RunOp(ms(v["msg_us"]/1e3)))}})
+			workload.LoopOp(workload.RecvOp(p, 1), workload.RunOp(cost))}})
 	}
 	w.Threads = append(w.Threads, workload.Thread{Name: "sender", Count: fds, Group: "offline", Ops: []workload.Op{workload.LoopOp(send...)}})
-	costs := sim.Costs{Switch: time.Duration(v["switch_us"] * 1e3), IPI: time.Duration(v["ipi_us"] * 1e3)}
-	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs}, Workload: w,
-		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
 }

@@ -1,0 +1,112 @@
+package scenario_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/bench/presets"
+	"github.com/schedkit/schedkit/bench/scenario"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runSeed004 builds scenario name's run at v (over its defaults) and runs it under policy.
+func runSeed004(t *testing.T, name, policy string, v scenario.Values) (*sim.Result, scenario.Setup) {
+	t.Helper()
+	s, err := scenario.Lookup(name)
+	require.NoError(t, err)
+	vals := s.Defaults()
+	for k, x := range v {
+		vals[k] = x
+	}
+	setup, err := s.Build(vals, &s.Rows[0])
+	require.NoError(t, err)
+	setup.Config.Seed = 1
+	setup.Values = vals
+	p, err := presets.New(policy)
+	require.NoError(t, err)
+	m, err := sim.New(setup.Config, p, setup.Workload)
+	require.NoError(t, err)
+	_, err = m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited})
+	require.NoError(t, err)
+	r := m.Result()
+	require.NoError(t, r.Err())
+	return r, setup
+}
+
+// The calibration is the stored measurement, and the scenarios' defaults are its numbers.
+func TestSeed004Calibration(t *testing.T) {
+	c := scenario.Seed004()
+	assert.Equal(t, 100, c.MessageBytes)
+	for _, x := range []int64{c.ProcessPipesNs, c.ProcessSocketsNs, c.ThreadPipesNs, c.ThreadSocketsNs, c.PerfPipeNs,
+		c.TbenchClientNsPerRq, c.TbenchServerNsPerRq} {
+		assert.Positive(t, x)
+	}
+	for name, want := range map[string][2]float64{
+		"seed004-hackbench-process-pipes":   {float64(c.ProcessPipesNs), float64(c.PipeCapacity)},
+		"seed004-hackbench-process-sockets": {float64(c.ProcessSocketsNs), float64(c.SocketCapacity)},
+		"seed004-hackbench-thread-pipes":    {float64(c.ThreadPipesNs), float64(c.PipeCapacity)},
+		"seed004-hackbench-thread-sockets":  {float64(c.ThreadSocketsNs), float64(c.SocketCapacity)},
+	} {
+		s, err := scenario.Lookup(name)
+		require.NoError(t, err)
+		d := s.Defaults()
+		assert.Equal(t, want[0], d["msg_ns"], name)
+		assert.Equal(t, want[1], d["cap"], name)
+	}
+}
+
+// A hackbench run is groups of 20 receivers and 20 senders that all exit, each receiver having
+// read 20 × loops messages, and the run ends when the last of them has.
+func TestSeed004HackbenchShape(t *testing.T) {
+	r, setup := runSeed004(t, "seed004-hackbench-process-pipes", "cfs:v6.5", scenario.Values{"groups": 3, "loops": 4, "cpus": 8})
+	var recv, send int
+	var last int64
+	for i := range r.Threads {
+		th := &r.Threads[i]
+		switch {
+		case strings.HasPrefix(th.Name, "hbrecv"):
+			recv++
+		case strings.HasPrefix(th.Name, "hbsend"):
+			send++
+		default:
+			assert.Equal(t, "offline", th.Group, "%s: only the benchmark runs in the normal group", th.Name)
+			continue
+		}
+		require.GreaterOrEqual(t, th.End, int64(0), "%s exited", th.Name)
+		last = max(last, th.End)
+		assert.Equal(t, "online", th.Group)
+	}
+	assert.Equal(t, 60, recv)
+	assert.Equal(t, 60, send)
+	assert.Equal(t, last, r.End, "the run ends at the last exit of the benchmark")
+	// Every message costs msg_ns of CPU in all: the benchmark's threads did exactly that work.
+	var work int64
+	for i := range r.Threads {
+		if strings.HasPrefix(r.Threads[i].Name, "hb") {
+			work += r.Threads[i].Work
+		}
+	}
+	msgs := int64(3 * 20 * 20 * 4)
+	half := int64(setup.Values["msg_ns"] / 2)
+	assert.Equal(t, msgs*2*half, work)
+}
+
+// With the online group alone on its CPUs and no costs, perf bench sched pipe takes exactly
+// two messages' CPU per round trip: each task waits for the other.
+func TestSeed004PerfPipeIsSerial(t *testing.T) {
+	r, setup := runSeed004(t, "seed004-perfpipe", "cfs:v6.5", scenario.Values{"loops": 100, "cpus": 8})
+	half := int64(setup.Values["msg_ns"] / 2)
+	assert.Equal(t, int64(setup.Values["warmup_ms"]*1e6)+100*4*half, r.End)
+}
+
+// One tbench client's round trip is its and its server's CPU time per request.
+func TestSeed004TbenchRoundTrip(t *testing.T) {
+	r, setup := runSeed004(t, "seed004-tbench", "cfs:v6.5", scenario.Values{"clients": 1, "seconds": 0.01, "cpus": 8})
+	c, ok := r.Thread("tbclient0")
+	require.True(t, ok)
+	rt := setup.Values["client_ns"] + setup.Values["server_ns"]
+	want := setup.Values["seconds"] * 1e9 / rt
+	assert.InDelta(t, want, float64(c.Wakeups), 1, "one answer per round trip of %g ns", rt)
+}
