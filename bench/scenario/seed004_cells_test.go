@@ -60,7 +60,7 @@ func TestSeed004Calibration(t *testing.T) {
 // A hackbench run is groups of 20 receivers and 20 senders that all exit, each receiver having
 // read 20 × loops messages, and the run ends when the last of them has.
 func TestSeed004HackbenchShape(t *testing.T) {
-	r, setup := runSeed004(t, "seed004-hackbench-process-pipes", "cfs:v6.5", scenario.Values{"groups": 3, "loops": 4, "cpus": 8})
+	r, setup := runSeed004(t, "seed004-hackbench-process-pipes", "cfs:v6.5", scenario.Values{"groups": 3, "loops": 4, "cpus": 8, "spread": 0})
 	var recv, send int
 	var last int64
 	for i := range r.Threads {
@@ -96,17 +96,37 @@ func TestSeed004HackbenchShape(t *testing.T) {
 // With the online group alone on its CPUs and no costs, perf bench sched pipe takes exactly
 // two messages' CPU per round trip: each task waits for the other.
 func TestSeed004PerfPipeIsSerial(t *testing.T) {
-	r, setup := runSeed004(t, "seed004-perfpipe", "cfs:v6.5", scenario.Values{"loops": 100, "cpus": 8})
+	r, setup := runSeed004(t, "seed004-perfpipe", "cfs:v6.5", scenario.Values{"loops": 100, "cpus": 8, "spread": 0})
 	half := int64(setup.Values["msg_ns"] / 2)
 	assert.Equal(t, int64(setup.Values["warmup_ms"]*1e6)+100*4*half, r.End)
 }
 
 // One tbench client's round trip is its and its server's CPU time per request.
 func TestSeed004TbenchRoundTrip(t *testing.T) {
-	r, setup := runSeed004(t, "seed004-tbench", "cfs:v6.5", scenario.Values{"clients": 1, "seconds": 0.01, "cpus": 8})
+	r, setup := runSeed004(t, "seed004-tbench", "cfs:v6.5", scenario.Values{"clients": 1, "seconds": 0.01, "cpus": 8, "spread": 0})
 	c, ok := r.Thread("tbclient0")
 	require.True(t, ok)
 	rt := setup.Values["client_ns"] + setup.Values["server_ns"]
 	want := setup.Values["seconds"] * 1e9 / rt
 	assert.InDelta(t, want, float64(c.Wakeups), 1, "one answer per round trip of %g ns", rt)
+}
+
+// The seed 004 cells print the same bytes whatever the number of workers, and their seeded
+// repetitions differ (the costs are drawn), so that the t-test has a spread to work with.
+func TestSeed004CellsDeterministic(t *testing.T) {
+	for _, name := range []string{"seed004-tbench", "seed004-hackbench-thread-pipes"} {
+		s, err := scenario.Lookup(name)
+		require.NoError(t, err)
+		var tables []string
+		for _, workers := range []int{1, 2} {
+			rep, err := scenario.Run(s, scenario.Options{Small: true, Reps: 2, Workers: workers})
+			require.NoError(t, err)
+			var b strings.Builder
+			require.NoError(t, rep.WriteTable(&b))
+			tables = append(tables, b.String())
+			xs := rep.Samples[0][0][0]
+			assert.NotEqual(t, xs[0], xs[1], "%s: repetitions with different seeds differ", name)
+		}
+		assert.Equal(t, tables[0], tables[1], name)
+	}
 }
