@@ -100,8 +100,8 @@ exchange messages without end, one simulated message standing for a batch of msg
 				"ping-pong's round trip, an upper bound: measured with the machine's load average near 20), tails of 0.9-2 ms " +
 				"come out at every worker count, 70× the seed's 12 us at one worker, and the patched kernel's are 11-35 % worse " +
 				"at 4-16 workers: the coarse idle-group messaging dominates the model's tail, so this is not a finding either.",
-			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are not modelled: they need per-message costs of " +
-				"pipes and sockets that were not calibrated here.",
+			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
+				"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
 			"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): the seed's tail " +
 				"effect depends on how often an idle-group task is the leftmost entity at a tick, which the batch size changes.",
 			"The machine is 24 independent CPUs in one cache; the seed does not name its machine.",
