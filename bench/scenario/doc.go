@@ -122,7 +122,9 @@
 // each side); sockets are pipes with the socket's capacity and cost, threads and processes
 // differ by their cost only. The calibration gives means; each cost is drawn uniformly from
 // mean × (1 ± spread), spread = 0.5 an assumption, so that repetitions differ. Runs are scaled
-// down (loops, seconds) and so compare with the seed's seconds as ratios only.
+// down (loops, seconds) and so compare with the seed's seconds as ratios only. tbench's
+// throughput table (Hmean, higher is better) is TbenchThroughput's, from the report's second
+// metric.
 //
 // What the seed's effect needs, and what the model shows: FavorNonIdleTick changes only
 // check_preempt_tick's second test (a non-idle current task is no longer preempted at the tick

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bench/stat"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -372,8 +373,8 @@ direction.`,
 				"interval rather than a mean).",
 			"Our latency is in microseconds, the seed's in milliseconds (a scaled-down run and a mean round trip, not tbench's " +
 				"worst request per interval): only the ratios compare.",
-			"Throughput (the seed's second table, Hmean MB/s, higher is better) is the second metric, printed as a " +
-				"column of the main table; the mmtests comparison is of latency only.",
+			"Throughput (the seed's second table, Hmean MB/s, higher is better) is the second metric, in requests/s, printed as a " +
+				"column of the main table; TbenchThroughput makes its mmtests table.",
 		},
 	}
 }
@@ -394,4 +395,26 @@ func buildTbench(v Values, _ *Row) (Setup, error) {
 	}
 	until := time.Duration(v["warmup_ms"]*1e6) + time.Duration(v["seconds"]*float64(time.Second))
 	return Setup{Config: cfg, Workload: w, Until: until}, nil
+}
+
+// TbenchThroughput returns seed 004's second tbench table from a report of seed004-tbench at
+// grid point point: the Hmean of the throughput metric per client count, higher is better, as
+// compare-mmtests prints "tbench4 Throughput" (WriteTable's mmtests table is of the first
+// metric, latency, only). It returns an error for a report of another scenario or a point
+// outside the report.
+func TbenchThroughput(rp *Report, point int) (*stat.Comparison, error) {
+	s := rp.Plan.Scenario
+	if s.Name != "seed004-tbench" {
+		return nil, fmt.Errorf("scenario: TbenchThroughput of a %s report, want seed004-tbench", s.Name)
+	}
+	if point < 0 || point >= len(rp.Samples) {
+		return nil, fmt.Errorf("scenario: TbenchThroughput: point %d outside 0..%d", point, len(rp.Samples)-1)
+	}
+	c := &stat.Comparison{Runs: []string{seed004Columns[0].column, seed004Columns[1].column},
+		Stats: []stat.Stat{{Kind: stat.Mean}}, Better: stat.HigherBetter}
+	for r := 0; r+1 < len(s.Rows); r += 2 {
+		c.Ops = append(c.Ops, stat.Op{Name: strings.TrimPrefix(s.Rows[r].Label, "latency-"),
+			Samples: [][]float64{rp.Samples[point][r][1], rp.Samples[point][r+1][1]}})
+	}
+	return c, nil
 }

@@ -154,3 +154,23 @@ func TestSeed004Golden(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(want), b.String())
 }
+
+func TestTbenchThroughputErrors(t *testing.T) {
+	s, err := scenario.Lookup("seed004-perfpipe")
+	require.NoError(t, err)
+	rep, err := scenario.Run(s, scenario.Options{Small: true, Reps: 2})
+	require.NoError(t, err)
+	_, err = scenario.TbenchThroughput(rep, 0)
+	assert.ErrorContains(t, err, "want seed004-tbench")
+	tb, err := scenario.Lookup("seed004-tbench")
+	require.NoError(t, err)
+	rep, err = scenario.Run(tb, scenario.Options{Small: true, Reps: 2, Set: scenario.Values{"seconds": 0.001}})
+	require.NoError(t, err)
+	_, err = scenario.TbenchThroughput(rep, 1)
+	assert.ErrorContains(t, err, "point 1 outside 0..0")
+	c, err := scenario.TbenchThroughput(rep, 0)
+	require.NoError(t, err)
+	require.Len(t, c.Ops, 10)
+	assert.Equal(t, "384", c.Ops[9].Name)
+	assert.Equal(t, rep.Samples[0][19][1], c.Ops[9].Samples[1], "the patched kernel's throughput at 384 clients")
+}
