@@ -200,12 +200,14 @@ simulator has no address spaces. The idle cgroup runs seed004-idlegroup's messag
 			"Verdict: the seed's hackbench tables are mostly within noise, and so is the model: at the default size both " +
 				"kernels give the same times up to 7 groups, and from 12 groups on differences of -9 % to +8 % in both " +
 				"directions, a few marked at mmtests' 10 % level, with no pattern across group counts or modes: the drawn " +
-				"costs' noise. Not reproduced: process-pipes' -21 % at 21 groups (the model: 0.00 %). FavorNonIdleTick acts only at a tick where a non-idle task runs with an idle-group entity leftmost " +
+				"costs' noise. Not reproduced: process-pipes' -21 % at 21 groups (the model: 0.00 %). " +
+				"FavorNonIdleTick acts only at a tick where a non-idle task runs with an idle-group entity leftmost " +
 				"and a slice behind; with zero switch and wake-up costs the model's senders and receivers wait only for each " +
 				"other, and a woken one preempts an idle-group task at once (check_preempt_wakeup), so the idle group barely " +
 				"enters their waits.",
 			"Times are in milliseconds of a scaled-down run (loops, not mmtests' count), the seed's in seconds: only the ratios compare. " +
-				"With loops below 14 (sockets) or 32 (pipes) no pipe ever fills, so the capacities do not bind at the default size.",
+				"A receiver's pipe gets 20 x loops messages, so up to 13 loops (sockets, 278) or 32 (pipes, 640) no sender ever " +
+				"blocks on a full one: the capacities do not bind at the default size.",
 			"Sockets are pipes with the AF_UNIX socket's measured capacity and CPU per message; the socket's wake-up " +
 				"rules (sk_wake_async, the writer's wmem accounting per skb) are not modelled.",
 			"The per-message CPU was measured on this 2-core machine under other load (the method in the calibration file); " +
