@@ -100,8 +100,8 @@ exchange messages without end, one simulated message standing for a batch of msg
 				"ping-pong's round trip, an upper bound: measured with the machine's load average near 20), tails of 0.9-2 ms " +
 				"come out at every worker count, 70× the seed's 12 us at one worker, and the patched kernel's are 11-35 % worse " +
 				"at 4-16 workers: the coarse idle-group messaging dominates the model's tail, so this is not a finding either.",
-			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are not modelled: they need per-message costs of " +
-				"pipes and sockets that were not calibrated here.",
+			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
+				"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
 			"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): the seed's tail " +
 				"effect depends on how often an idle-group task is the leftmost entity at a tick, which the batch size changes.",
 			"The machine is 24 independent CPUs in one cache; the seed does not name its machine.",
@@ -127,18 +127,25 @@ func buildIdlegroup(v Values, _ *Row) (Setup, error) {
 		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("worker%d", i), Group: "online", Ops: []workload.Op{
 			workload.LoopOp(workload.RecvOp(fmt.Sprintf("wake%d", i), 1), workload.RunOp(ms(v["cpu_ms"])))}})
 	}
-	// perf bench sched messaging -g 1: 20 senders, each writing to every one of 20 receivers.
+	addMessaging(w, v["msg_us"])
+	costs := sim.Costs{Switch: time.Duration(v["switch_us"] * 1e3), IPI: time.Duration(v["ipi_us"] * 1e3)}
+	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs}, Workload: w,
+		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
+}
+
+// addMessaging adds to w the idle cgroup "offline"'s endless `perf bench sched messaging -g 1`
+// (tools/perf/bench/sched-messaging.c): 20 senders, each writing to every one of 20 receivers,
+// one simulated message standing for msgUs of work on each side.
+func addMessaging(w *workload.Workload, msgUs float64) {
 	const fds = 20
+	cost := workload.Fixed(workload.Duration(msgUs / 1e3 * 1e6)) // as ms(msgUs/1e3) computes it
 	var send []workload.Op
 	for r := 0; r < fds; r++ {
 		p := fmt.Sprintf("msg%d", r)
 		w.Pipes = append(w.Pipes, workload.Pipe{Name: p, Cap: 64})
-		send = append(send, workload.RunOp(ms(v["msg_us"]/1e3)), workload.SendOp(p, 1))
+		send = append(send, workload.RunOp(cost), workload.SendOp(p, 1))
 		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("receiver%d", r), Group: "offline", Ops: []workload.Op{
-			workload.LoopOp(workload.RecvOp(p, 1), workload.RunOp(ms(v["msg_us"]/1e3)))}})
+			workload.LoopOp(workload.RecvOp(p, 1), workload.RunOp(cost))}})
 	}
 	w.Threads = append(w.Threads, workload.Thread{Name: "sender", Count: fds, Group: "offline", Ops: []workload.Op{workload.LoopOp(send...)}})
-	costs := sim.Costs{Switch: time.Duration(v["switch_us"] * 1e3), IPI: time.Duration(v["ipi_us"] * 1e3)}
-	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs}, Workload: w,
-		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
 }

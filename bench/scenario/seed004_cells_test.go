@@ -1,0 +1,176 @@
+package scenario_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/bench/presets"
+	"github.com/schedkit/schedkit/bench/scenario"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runSeed004 builds scenario name's run at v (over its defaults) and runs it under policy.
+func runSeed004(t *testing.T, name, policy string, v scenario.Values) (*sim.Result, scenario.Setup) {
+	t.Helper()
+	s, err := scenario.Lookup(name)
+	require.NoError(t, err)
+	vals := s.Defaults()
+	for k, x := range v {
+		vals[k] = x
+	}
+	setup, err := s.Build(vals, &s.Rows[0])
+	require.NoError(t, err)
+	setup.Config.Seed = 1
+	setup.Values = vals
+	p, err := presets.New(policy)
+	require.NoError(t, err)
+	m, err := sim.New(setup.Config, p, setup.Workload)
+	require.NoError(t, err)
+	_, err = m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited})
+	require.NoError(t, err)
+	r := m.Result()
+	require.NoError(t, r.Err())
+	return r, setup
+}
+
+// The calibration is the stored measurement, and the scenarios' defaults are its numbers.
+func TestSeed004Calibration(t *testing.T) {
+	c := scenario.Seed004()
+	assert.Equal(t, 100, c.MessageBytes)
+	for _, x := range []int64{c.ProcessPipesNs, c.ProcessSocketsNs, c.ThreadPipesNs, c.ThreadSocketsNs, c.PerfPipeNs,
+		c.TbenchClientNsPerRq, c.TbenchServerNsPerRq} {
+		assert.Positive(t, x)
+	}
+	for name, want := range map[string][2]float64{
+		"seed004-hackbench-process-pipes":   {float64(c.ProcessPipesNs), float64(c.PipeCapacity)},
+		"seed004-hackbench-process-sockets": {float64(c.ProcessSocketsNs), float64(c.SocketCapacity)},
+		"seed004-hackbench-thread-pipes":    {float64(c.ThreadPipesNs), float64(c.PipeCapacity)},
+		"seed004-hackbench-thread-sockets":  {float64(c.ThreadSocketsNs), float64(c.SocketCapacity)},
+	} {
+		s, err := scenario.Lookup(name)
+		require.NoError(t, err)
+		d := s.Defaults()
+		assert.Equal(t, want[0], d["msg_ns"], name)
+		assert.Equal(t, want[1], d["cap"], name)
+	}
+}
+
+// A hackbench run is groups of 20 receivers and 20 senders that all exit, each receiver having
+// read 20 × loops messages, and the run ends when the last of them has.
+func TestSeed004HackbenchShape(t *testing.T) {
+	r, setup := runSeed004(t, "seed004-hackbench-process-pipes", "cfs:v6.5", scenario.Values{"groups": 3, "loops": 4, "cpus": 8, "spread": 0})
+	var recv, send int
+	var last int64
+	for i := range r.Threads {
+		th := &r.Threads[i]
+		switch {
+		case strings.HasPrefix(th.Name, "hbrecv"):
+			recv++
+		case strings.HasPrefix(th.Name, "hbsend"):
+			send++
+		default:
+			assert.Equal(t, "offline", th.Group, "%s: only the benchmark runs in the normal group", th.Name)
+			continue
+		}
+		require.GreaterOrEqual(t, th.End, int64(0), "%s exited", th.Name)
+		last = max(last, th.End)
+		assert.Equal(t, "online", th.Group)
+	}
+	assert.Equal(t, 60, recv)
+	assert.Equal(t, 60, send)
+	assert.Equal(t, last, r.End, "the run ends at the last exit of the benchmark")
+	// Every message costs msg_ns of CPU in all: the benchmark's threads did exactly that work.
+	var work int64
+	for i := range r.Threads {
+		if strings.HasPrefix(r.Threads[i].Name, "hb") {
+			work += r.Threads[i].Work
+		}
+	}
+	msgs := int64(3 * 20 * 20 * 4)
+	half := int64(setup.Values["msg_ns"] / 2)
+	assert.Equal(t, msgs*2*half, work)
+}
+
+// With the online group alone on its CPUs and no costs, perf bench sched pipe takes exactly
+// two messages' CPU per round trip: each task waits for the other.
+func TestSeed004PerfPipeIsSerial(t *testing.T) {
+	r, setup := runSeed004(t, "seed004-perfpipe", "cfs:v6.5", scenario.Values{"loops": 100, "cpus": 8, "spread": 0})
+	half := int64(setup.Values["msg_ns"] / 2)
+	assert.Equal(t, int64(setup.Values["warmup_ms"]*1e6)+100*4*half, r.End)
+}
+
+// One tbench client's round trip is its and its server's CPU time per request.
+func TestSeed004TbenchRoundTrip(t *testing.T) {
+	r, setup := runSeed004(t, "seed004-tbench", "cfs:v6.5", scenario.Values{"clients": 1, "seconds": 0.01, "cpus": 8, "spread": 0})
+	c, ok := r.Thread("tbclient0")
+	require.True(t, ok)
+	rt := setup.Values["client_ns"] + setup.Values["server_ns"]
+	want := setup.Values["seconds"] * 1e9 / rt
+	assert.InDelta(t, want, float64(c.Wakeups), 1, "one answer per round trip of %g ns", rt)
+}
+
+// The seed 004 cells print the same bytes whatever the number of workers, and their seeded
+// repetitions differ (the costs are drawn), so that the t-test has a spread to work with.
+func TestSeed004CellsDeterministic(t *testing.T) {
+	for _, name := range []string{"seed004-tbench", "seed004-hackbench-thread-pipes"} {
+		s, err := scenario.Lookup(name)
+		require.NoError(t, err)
+		var tables []string
+		for _, workers := range []int{1, 2} {
+			rep, err := scenario.Run(s, scenario.Options{Small: true, Reps: 2, Workers: workers})
+			require.NoError(t, err)
+			var b strings.Builder
+			require.NoError(t, rep.WriteTable(&b))
+			tables = append(tables, b.String())
+			xs := rep.Samples[0][0][0]
+			assert.NotEqual(t, xs[0], xs[1], "%s: repetitions with different seeds differ", name)
+		}
+		assert.Equal(t, tables[0], tables[1], name)
+	}
+}
+
+// Two of the cells' tables at their small size are pinned, so that a change of any number
+// shows, and the same bytes come out on every architecture (run it under GOARCH=386 with
+// qemu-i386 to check: go test -exec qemu-i386 -run TestSeed004Golden).
+func TestSeed004Golden(t *testing.T) {
+	var b bytes.Buffer
+	for _, name := range []string{"seed004-perfpipe", "seed004-hackbench-process-sockets"} {
+		s, err := scenario.Lookup(name)
+		require.NoError(t, err)
+		rep, err := scenario.Run(s, scenario.Options{Small: true, Reps: 2})
+		require.NoError(t, err)
+		require.NoError(t, rep.WriteTable(&b))
+	}
+	file := filepath.Join("testdata", "seed004-cells.golden")
+	if *update {
+		require.NoError(t, os.WriteFile(file, b.Bytes(), 0o644))
+	}
+	want, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), b.String())
+}
+
+func TestTbenchThroughputErrors(t *testing.T) {
+	s, err := scenario.Lookup("seed004-perfpipe")
+	require.NoError(t, err)
+	rep, err := scenario.Run(s, scenario.Options{Small: true, Reps: 2})
+	require.NoError(t, err)
+	_, err = scenario.TbenchThroughput(rep, 0)
+	assert.ErrorContains(t, err, "want seed004-tbench")
+	tb, err := scenario.Lookup("seed004-tbench")
+	require.NoError(t, err)
+	rep, err = scenario.Run(tb, scenario.Options{Small: true, Reps: 2, Set: scenario.Values{"seconds": 0.001}})
+	require.NoError(t, err)
+	_, err = scenario.TbenchThroughput(rep, 1)
+	assert.ErrorContains(t, err, "point 1 outside 0..0")
+	c, err := scenario.TbenchThroughput(rep, 0)
+	require.NoError(t, err)
+	require.Len(t, c.Ops, 10)
+	assert.Equal(t, "384", c.Ops[9].Name)
+	assert.Equal(t, rep.Samples[0][19][1], c.Ops[9].Samples[1], "the patched kernel's throughput at 384 clients")
+}

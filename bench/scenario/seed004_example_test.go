@@ -1,0 +1,50 @@
+package scenario_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/schedkit/schedkit/bench/scenario"
+)
+
+// The stored calibration of seed 004's cells: how many 100-byte messages a pipe and an
+// AF_UNIX stream socket hold before a writer blocks, as measured with the real system calls.
+func ExampleSeed004() {
+	c := scenario.Seed004()
+	fmt.Printf("%d-byte messages: a pipe holds %d, a socket %d\n", c.MessageBytes, c.PipeCapacity, c.SocketCapacity)
+	// Output:
+	// 100-byte messages: a pipe holds 640, a socket 278
+}
+
+// Seed 004's tbench throughput table, Hmean requests/s per client count with the change
+// against the baseline kernel (positive is better), from a small run of seed004-tbench.
+func ExampleTbenchThroughput() {
+	s, err := scenario.Lookup("seed004-tbench")
+	if err != nil {
+		panic(err)
+	}
+	rep, err := scenario.Run(s, scenario.Options{Small: true, Reps: 2, Set: scenario.Values{"seconds": 0.002}})
+	if err != nil {
+		panic(err)
+	}
+	c, err := scenario.TbenchThroughput(rep, 0)
+	if err != nil {
+		panic(err)
+	}
+	if err := c.Write(os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// v6.5                   v6.5
+	//                         baseline                patched
+	// Hmean 1      51495.15 (   0.00%)    51495.15 (   0.00%)
+	// Hmean 2     102244.50 (   0.00%)   102244.50 (   0.00%)
+	// Hmean 4     201247.20 (   0.00%)   201247.20 (   0.00%)
+	// Hmean 8     339240.97 (   0.00%)   339240.97 (   0.00%)
+	// Hmean 16    379230.06 (   0.00%)   379230.06 (   0.00%)
+	// Hmean 32    378945.29 (   0.00%)   378945.29 (   0.00%)
+	// Hmean 64    366634.94 (   0.00%)   366634.94 (   0.00%)
+	// Hmean 128   349362.28 (   0.00%)   349362.28 (   0.00%)
+	// Hmean 256   335999.26 (   0.00%)   335999.26 (   0.00%)
+	// Hmean 384   320745.13 (   0.00%)   320745.13 (   0.00%)
+}
