@@ -73,19 +73,68 @@
 // 256, 112 vs 145 at 4096, medians of 6 interleaved runs, measured before the descent was made
 // branch-free), because the descent touches one cache
 // line per node instead of two and makes no indirect call; every ordering the kernel's fair
-// class uses (vruntime in CFS and v6.6 EEVDF, deadline in v7.1 EEVDF) is such a key. Against
-// container/heap and google/btree the tree wins the CFS pattern (pop the leftmost, insert it
-// back further right) by 1.6-1.8× at every size up to 4096 entities. At 65536 entities the
-// nodes no longer fit in the 1 MB L2 cache and the insertion's descent is a chain of about 17
-// dependent loads, 10 of them L1 misses (callgrind), so the result follows the machine's memory
-// latency: on a quiet machine the tree still led the heap by 1.2× (235 against 276 ns, medians
-// of 8 interleaved rounds), on the same virtual machine under memory contention from its
-// neighbours it trailed by 1.3-1.7× (400-630 against 300-365 ns), because the heap's sift-down,
-// whose loads are partly independent, suffers less from a slower memory. For the removal of an
-// arbitrary entity followed by its reinsertion further right an index-tracked heap is faster at
-// every size: removing an element and pushing a random key moves heap elements O(1) levels on
-// average, while any ordered structure must compare O(log n) keys to place the reinserted one.
-// The tree beats the B-tree there by about 2×.
+// class uses (vruntime in CFS and v6.6 EEVDF, deadline in v7.1 EEVDF) is such a key.
+//
+// BenchmarkTimeline measures the CFS pattern (pop the leftmost, insert it back further right)
+// against container/heap and google/btree ordering the same entities: one element type for all
+// three, allocated one by one in the same order, the heap and the B-tree holding pointers to it
+// as they would hold pointers to sched_entities. The tree needs 282 / 342 / 389 / 434
+// instructions per operation at 16 / 256 / 4096 / 65536 entities (callgrind), the heap 603 /
+// 1013 / 1417 / 1834 and the B-tree 552 / 1068 / 1424 / 1556. In time (medians of per-round
+// ratios over 18 interleaved pinned rounds on a shared 2-core machine, load average 4-17, the
+// ratios' quartiles within about 20% of their medians) the tree is 1.82× and 1.65× the heap and 1.78× and 1.77×
+// the B-tree at 256 and 4096 entities; at 16 it is 1.48× the heap but only 1.16× the B-tree,
+// whose single 16-entry leaf is a binary search and two short memory moves. At 65536 entities
+// the elements (6 MB here) no longer fit in the 2 MB L2 cache and the insertion's descent is a
+// chain of about 17 dependent loads: callgrind's cache simulation with this machine's 64 KB L1
+// and 2 MB L2 counts 11.5 L1 and 4.1 L2 read misses per operation for the tree against the
+// heap's 25 and 5.9, but the tree's misses are in series, one per level, where the heap loads a
+// level's two children in parallel, so the tree is 0.83× the heap (quartiles 0.49-1.02) and
+// 1.25× the B-tree. Against the heap over its own 16-byte items (impl=heap-small, the baseline of
+// earlier figures, a fifth of the entities' working set, which no intrusive structure can have)
+// it is 0.56×.
+//
+// What was measured to make the tree faster at 65536 (instructions and simulated misses per
+// operation at 65536 unless said):
+//   - A slab: the keys and child links of the queued nodes copied into 16-byte entries of one
+//     array owned by the timeline (32-bit indices, four entries to a cache line), which the
+//     descent reads instead of the elements, 1 MB instead of 6. The exported API could stay, but
+//     the insertion still touches the parent, the fix-up's nodes and the pop's neighbours in the
+//     elements, and every link change is written twice: 450 against 720 instructions, 11.4
+//     against 14.4 L1 and 4.1 against 5.3 L2 read misses, and slower in time (1540 against
+//     1090 ns, medians of 6 interleaved rounds with a spread of ±50%). Not kept.
+//   - Unlinking the leftmost node directly on removal (its right subtree is empty or a single
+//     red leaf): 15 instructions fewer at every size. Kept.
+//   - Not clearing the new node's children on insertion (they are already nil): no change.
+//   - A smaller node: the node is 72 bytes, but the element's size class is the caller's (80 and
+//     96 bytes in the benchmarks) and a 64-byte node changes neither; what the layout decides is
+//     whether the 24 bytes the descent reads (key and children, first in the node) straddle a
+//     cache line: never in 32-byte-aligned 96-byte elements, in one node of four in 80-byte ones
+//     (11.5 against 12.6 L1 misses, the same L2 misses).
+//   - Prefetching or a branching descent: a level's child pointer is in the same cache line as
+//     its key, so neither a prefetch nor a predicted branch can start the next level's load
+//     before that line arrives; Go has no prefetch intrinsic anyway. Colour bits in the
+//     pointers are not possible in Go (the garbage collector must see real pointers).
+//   - Allocation order: the benchmark allocates the entities in id order with random keys, so
+//     neighbours in the tree are unrelated in memory, as a scheduler's entities are; the heap
+//     and the B-tree get the same entities.
+//
+// Two alternatives were measured and set aside before. Keeping in every node copies of its
+// children's keys and pointers to its four grandchildren, so that the descent takes two levels
+// per load, was slower at every size (by 10-50%, 4 interleaved rounds): every link change must
+// repair the copies in the parent and the grandparent, and the node grows from 72 to 120 bytes.
+// A B+tree with the keys inline in its nodes and a leaf back-pointer in each element
+// (impl=bplus in BenchmarkTimeline, timeline_bplus_test.go) is within the noise of the tree from
+// 16 to 4096 entities on insert+pop, 1.25-1.6× faster than the heap at 65536, but 40-50% slower
+// than the tree on removal at 16 entities, which is where CFS queues live. It would also lose
+// the kernel's tree shape, which v6.6's pick_eevdf depends on when deadlines tie (see
+// [PickEEVDF]: the running entity and the nodes on the search path compete with remembered left
+// subtrees), so EEVDF could not use it. The library therefore keeps the kernel's red-black tree.
+//
+// For the removal of an arbitrary entity followed by its reinsertion further right an
+// index-tracked heap is faster at every size: removing an element and pushing a random key
+// moves heap elements O(1) levels on average, while any ordered structure must compare O(log n)
+// keys to place the reinserted one. The tree beats the B-tree there by about 2×.
 //
 // Two alternatives were measured and set aside. Keeping in every node copies of its children's
 // keys and pointers to its four grandchildren, so that the descent takes two levels per load,

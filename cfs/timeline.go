@@ -299,16 +299,8 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 		panic("cfs: Timeline.Remove of a node that is not on this timeline")
 	}
 	if t.first == n {
-		// The leftmost node has no left child, so its successor is the leftmost node of its
-		// right subtree or, without one, its parent (rb_erase_cached's rb_next).
-		if r := n.child[1]; r != nil {
-			for r.child[0] != nil {
-				r = r.child[0]
-			}
-			t.first = r
-		} else {
-			t.first = n.parent
-		}
+		t.removeFirst(n)
+		return
 	}
 	var x, xParent *Node[T]
 	removedRed := n.red
@@ -346,6 +338,40 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 	}
 	if !removedRed {
 		t.removeFixup(x, xParent)
+	}
+	n.child, n.parent, n.tree = [2]*Node[T]{}, nil, nil
+	t.n--
+}
+
+// removeFirst is Remove of t's leftmost node n, the pop of the CFS pattern. The leftmost node
+// has no left child and is its parent's left child, so it is unlinked directly. By the
+// red-black properties its right subtree is empty or a single red leaf: that leaf takes n's
+// place, turns black (so n was black, and the black heights hold) and is the new leftmost;
+// without it the new leftmost is n's parent (rb_erase_cached's rb_next) and a black n leaves
+// an extra black to fix up. The tree that results is the one Remove's general case builds.
+func (t *Timeline[T]) removeFirst(n *Node[T]) {
+	x, p := n.child[1], n.parent
+	if p == nil {
+		t.root = x
+	} else {
+		p.child[0] = x
+	}
+	if x != nil {
+		x.parent = p
+		t.first = x
+	} else {
+		t.first = p
+	}
+	if t.augmented {
+		for q := p; q != nil; q = q.parent {
+			q.augMin = subtreeMin(q)
+		}
+	}
+	switch {
+	case x != nil:
+		x.red = false
+	case !n.red:
+		t.removeFixup(nil, p)
 	}
 	n.child, n.parent, n.tree = [2]*Node[T]{}, nil, nil
 	t.n--

@@ -17,6 +17,13 @@ import (
 // index-tracked items, impl=btree is github.com/google/btree's BTreeG of degree 32, and
 // impl=bplus is the B+tree with inline keys that was measured as an alternative to the
 // red-black tree (timeline_bplus_test.go).
+//
+// The tree, the heap and the B-tree order the same elements (benchEntity, allocated one by one in
+// the same order, one size class), as a scheduler's would be: the heap holds pointers to the
+// entities and compares the keys stored in them, the B-tree likewise. impl=heap-small is the
+// heap over its own 16-byte items, the baseline of the figures measured before: its working set
+// is a fifth of the entities', which no intrusive structure can have, so at 65536 entities it
+// measures element size as much as the data structure.
 
 var benchSizes = []int{16, 256, 4096, 65536}
 
@@ -45,8 +52,51 @@ func newBenchInput(n int) benchInput {
 	return in
 }
 
-// heapItem and keyHeap are the container/heap baseline: a min-heap on wrap-aware keys whose
-// items track their index so that an arbitrary item can be removed.
+// benchEntity is the element the tree, the heap and the B-tree baselines order: node for the
+// tree, key and idx for the heap, key and id for the B-tree (96 bytes, so 32-byte aligned).
+type benchEntity struct {
+	node Node[benchEntity]
+	key  uint64
+	idx  int
+	id   int
+}
+
+// newBenchEntities allocates the entities of one benchmark one by one, in id order.
+func newBenchEntities(n int) []*benchEntity {
+	es := make([]*benchEntity, n)
+	for i := range es {
+		es[i] = &benchEntity{id: i}
+		es[i].node.Init(es[i])
+	}
+	return es
+}
+
+// entityHeap is the container/heap baseline: a min-heap of entities on wrap-aware keys whose
+// entities track their index so that an arbitrary one can be removed.
+type entityHeap []*benchEntity
+
+func (h entityHeap) Len() int           { return len(h) }
+func (h entityHeap) Less(i, j int) bool { return before(h[i].key, h[j].key) }
+func (h entityHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].idx = i
+	h[j].idx = j
+}
+func (h *entityHeap) Push(x any) {
+	e := x.(*benchEntity)
+	e.idx = len(*h)
+	*h = append(*h, e)
+}
+func (h *entityHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return e
+}
+
+// heapItem and keyHeap are the impl=heap-small baseline: container/heap over its own 16-byte
+// index-tracked items.
 type heapItem struct {
 	key uint64
 	idx int
@@ -74,13 +124,8 @@ func (h *keyHeap) Pop() any {
 	return it
 }
 
-// btreeItem is the google/btree baseline's element; id breaks ties so that items are unique.
-type btreeItem struct {
-	key uint64
-	id  int
-}
-
-func btreeLess(a, b *btreeItem) bool {
+// btreeLess orders the B-tree baseline's entities; id breaks ties so that they are unique.
+func btreeLess(a, b *benchEntity) bool {
 	if a.key != b.key {
 		return before(a.key, b.key)
 	}
@@ -97,6 +142,9 @@ func BenchmarkTimeline(b *testing.B) {
 			b.Run(fmt.Sprintf("op=%s/impl=heap/n=%d", op, n), func(b *testing.B) {
 				benchHeap(b, op, in)
 			})
+			b.Run(fmt.Sprintf("op=%s/impl=heap-small/n=%d", op, n), func(b *testing.B) {
+				benchHeapSmall(b, op, in)
+			})
 			b.Run(fmt.Sprintf("op=%s/impl=btree/n=%d", op, n), func(b *testing.B) {
 				benchBTree(b, op, in)
 			})
@@ -107,13 +155,37 @@ func BenchmarkTimeline(b *testing.B) {
 	}
 }
 
-func benchRBTree(b *testing.B, op string, in benchInput) {
-	var tl Timeline[item]
-	items := make([]*item, len(in.keys))
+func newBenchRBTree(in benchInput) (*Timeline[benchEntity], []*benchEntity) {
+	tl := new(Timeline[benchEntity])
+	es := newBenchEntities(len(in.keys))
 	for i, k := range in.keys {
-		items[i] = newItem(i)
-		tl.Insert(&items[i].node, k)
+		tl.Insert(&es[i].node, k)
 	}
+	return tl, es
+}
+
+func newBenchHeap(in benchInput) (*entityHeap, []*benchEntity) {
+	h := make(entityHeap, 0, len(in.keys))
+	es := newBenchEntities(len(in.keys))
+	for i, k := range in.keys {
+		es[i].key = k
+		heap.Push(&h, es[i])
+	}
+	return &h, es
+}
+
+func newBenchBTree(in benchInput) (*btree.BTreeG[*benchEntity], []*benchEntity) {
+	t := btree.NewG(32, btreeLess)
+	es := newBenchEntities(len(in.keys))
+	for i, k := range in.keys {
+		es[i].key = k
+		t.ReplaceOrInsert(es[i])
+	}
+	return t, es
+}
+
+func benchRBTree(b *testing.B, op string, in benchInput) {
+	tl, es := newBenchRBTree(in)
 	b.ReportAllocs()
 	i := 0
 	switch op {
@@ -125,7 +197,7 @@ func benchRBTree(b *testing.B, op string, in benchInput) {
 		}
 	case "remove-reinsert":
 		for b.Loop() {
-			n := &items[in.picks[i&(benchTable-1)]].node
+			n := &es[in.picks[i&(benchTable-1)]].node
 			k := n.key
 			tl.Remove(n)
 			tl.Insert(n, k+in.incs[i&(benchTable-1)])
@@ -135,6 +207,29 @@ func benchRBTree(b *testing.B, op string, in benchInput) {
 }
 
 func benchHeap(b *testing.B, op string, in benchInput) {
+	h, es := newBenchHeap(in)
+	b.ReportAllocs()
+	i := 0
+	switch op {
+	case "insert-popmin":
+		for b.Loop() {
+			e := heap.Pop(h).(*benchEntity)
+			e.key += in.incs[i&(benchTable-1)]
+			heap.Push(h, e)
+			i++
+		}
+	case "remove-reinsert":
+		for b.Loop() {
+			e := es[in.picks[i&(benchTable-1)]]
+			heap.Remove(h, e.idx)
+			e.key += in.incs[i&(benchTable-1)]
+			heap.Push(h, e)
+			i++
+		}
+	}
+}
+
+func benchHeapSmall(b *testing.B, op string, in benchInput) {
 	h := make(keyHeap, 0, len(in.keys))
 	items := make([]*heapItem, len(in.keys))
 	for i, k := range in.keys {
@@ -163,29 +258,80 @@ func benchHeap(b *testing.B, op string, in benchInput) {
 }
 
 func benchBTree(b *testing.B, op string, in benchInput) {
-	t := btree.NewG(32, btreeLess)
-	items := make([]*btreeItem, len(in.keys))
-	for i, k := range in.keys {
-		items[i] = &btreeItem{key: k, id: i}
-		t.ReplaceOrInsert(items[i])
-	}
+	t, es := newBenchBTree(in)
 	b.ReportAllocs()
 	i := 0
 	switch op {
 	case "insert-popmin":
 		for b.Loop() {
-			it, _ := t.DeleteMin()
-			it.key += in.incs[i&(benchTable-1)]
-			t.ReplaceOrInsert(it)
+			e, _ := t.DeleteMin()
+			e.key += in.incs[i&(benchTable-1)]
+			t.ReplaceOrInsert(e)
 			i++
 		}
 	case "remove-reinsert":
 		for b.Loop() {
-			it := items[in.picks[i&(benchTable-1)]]
-			t.Delete(it)
-			it.key += in.incs[i&(benchTable-1)]
-			t.ReplaceOrInsert(it)
+			e := es[in.picks[i&(benchTable-1)]]
+			t.Delete(e)
+			e.key += in.incs[i&(benchTable-1)]
+			t.ReplaceOrInsert(e)
 			i++
 		}
+	}
+}
+
+// Instruction counts of insert + pop-leftmost under callgrind (PERF.md §3), one icountTimeline…
+// loop per implementation over the same entities:
+//
+//	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
+//	  --toggle-collect='*icountTimeline*' ./cfs.test -test.run '^$' \
+//	  -test.bench 'TimelineICount/impl=rbtree/n=256$' -test.benchtime 100000x -test.cpu 1
+//
+// at 100000x and 200000x; the difference / 100000 is the count per operation.
+
+//go:noinline
+func icountTimelineRBTree(tl *Timeline[benchEntity], incs []uint64, n int) {
+	for i := range n {
+		nd := tl.PopFirst()
+		tl.Insert(nd, nd.key+incs[i&(benchTable-1)])
+	}
+}
+
+//go:noinline
+func icountTimelineHeap(h *entityHeap, incs []uint64, n int) {
+	for i := range n {
+		e := heap.Pop(h).(*benchEntity)
+		e.key += incs[i&(benchTable-1)]
+		heap.Push(h, e)
+	}
+}
+
+//go:noinline
+func icountTimelineBTree(t *btree.BTreeG[*benchEntity], incs []uint64, n int) {
+	for i := range n {
+		e, _ := t.DeleteMin()
+		e.key += incs[i&(benchTable-1)]
+		t.ReplaceOrInsert(e)
+	}
+}
+
+func BenchmarkTimelineICount(b *testing.B) {
+	for _, n := range benchSizes {
+		in := newBenchInput(n)
+		b.Run(fmt.Sprintf("impl=rbtree/n=%d", n), func(b *testing.B) {
+			tl, _ := newBenchRBTree(in)
+			b.ResetTimer()
+			icountTimelineRBTree(tl, in.incs, b.N)
+		})
+		b.Run(fmt.Sprintf("impl=heap/n=%d", n), func(b *testing.B) {
+			h, _ := newBenchHeap(in)
+			b.ResetTimer()
+			icountTimelineHeap(h, in.incs, b.N)
+		})
+		b.Run(fmt.Sprintf("impl=btree/n=%d", n), func(b *testing.B) {
+			t, _ := newBenchBTree(in)
+			b.ResetTimer()
+			icountTimelineBTree(t, in.incs, b.N)
+		})
 	}
 }
