@@ -61,7 +61,7 @@ func BenchmarkPick(b *testing.B) {
 		b.Run(fmt.Sprintf("op=pick/load=%d/impl=ule", load), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if t, _ := Pick(c); t == nil {
+				if t, _ := Pick(c, c.Params()); t == nil {
 					b.Fatal("nothing to pick")
 				}
 			}
@@ -221,7 +221,8 @@ func naiveSteal(s *System, thief topology.CPU) *Thread {
 	if bestLoad < 0 {
 		return nil
 	}
-	return StealFrom(&s.CPUs[best], thief)
+	t, _ := StealFrom(&s.CPUs[best], thief, &s.Params)
+	return t
 }
 
 func BenchmarkClockTick(b *testing.B) {

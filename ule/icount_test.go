@@ -123,6 +123,6 @@ func icountNaiveSteal(s *System, n int) {
 //go:noinline
 func icountPick(c *CPUState, n int) {
 	for range n {
-		Pick(c)
+		Pick(c, c.Params())
 	}
 }

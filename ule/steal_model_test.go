@@ -51,7 +51,7 @@ func refSteal(s *System, thief topology.CPU, limit int, rnd *Rand) (topology.CPU
 			}
 			continue
 		}
-		if t := StealFrom(&s.CPUs[cpu], thief); t != nil {
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t, r
 		}
