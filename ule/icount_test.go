@@ -3,6 +3,7 @@ package ule
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/schedkit/schedkit/sched"
@@ -35,21 +36,25 @@ func BenchmarkICount(b *testing.B) {
 	b.Run("op=lowest/cpus=1024", func(b *testing.B) {
 		rnd := NewRand(0, 1)
 		b.ResetTimer()
+		growStack()
 		icountLowest(s, &all, &rnd, b.N)
 	})
 	b.Run("op=highest/cpus=1024", func(b *testing.B) {
 		rnd := NewRand(0, 1)
 		b.ResetTimer()
+		growStack()
 		icountHighest(s, &all, &rnd, b.N)
 	})
 	b.Run("op=pickcpu/cpus=1024", func(b *testing.B) {
 		rnd := NewRand(0, 1)
 		b.ResetTimer()
+		growStack()
 		icountPickCPU(s, threads, selfs, &rnd, b.N)
 	})
 	b.Run("op=naivepickcpu/cpus=1024", func(b *testing.B) {
 		rnd := NewRand(0, 1)
 		b.ResetTimer()
+		growStack()
 		icountNaivePickCPU(s, threads, &rnd, b.N)
 	})
 	for _, n := range []int{64, 256, 1024} {
@@ -57,10 +62,12 @@ func BenchmarkICount(b *testing.B) {
 		b.Run(fmt.Sprintf("op=steal/cpus=%d", n), func(b *testing.B) {
 			rnd := NewRand(0, 1)
 			b.ResetTimer()
+			growStack()
 			icountSteal(st, &rnd, b.N)
 		})
 		b.Run(fmt.Sprintf("op=naivesteal/cpus=%d", n), func(b *testing.B) {
 			b.ResetTimer()
+			growStack()
 			icountNaiveSteal(st, b.N)
 		})
 	}
@@ -70,8 +77,26 @@ func BenchmarkICount(b *testing.B) {
 	loadedCPU(c, 257, r, topology.CPUSetOf(0), &id)
 	b.Run("op=pick/load=256", func(b *testing.B) {
 		b.ResetTimer()
+		growStack()
 		icountPick(c, b.N)
 	})
+}
+
+// growStack grows the goroutine's stack well past what the counted loops need. A loop that
+// grows its stack in the middle of a count has its frames copied, and callgrind, tracking calls
+// by stack pointer, then loses the toggled function: the count stops early or never stops.
+//
+// It also locks the benchmark's goroutine to its thread: callgrind keeps a call stack per thread,
+// and a goroutine that moves to another thread mid-count leaves the toggle behind.
+//
+//go:noinline
+func growStack() byte {
+	runtime.LockOSThread()
+	var pad [256 << 10]byte
+	for i := range pad {
+		pad[i] = byte(i)
+	}
+	return pad[len(pad)/3]
 }
 
 //go:noinline

@@ -269,10 +269,13 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 		r.Rule = StealHasWork
 		return 0, nil, r
 	}
+	thresh := s.StealThreshold()
+	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, &r); ok {
+		return cpu, t, r
+	}
 	mask := s.all
 	mask.remove(thief)
 	cg, group, level := s.Topology.Leaf(thief), false, 1
-	thresh := s.StealThreshold()
 	// Groups already searched without a candidate: the climb's next searches take their totals
 	// instead of visiting them again (searched explains why the result is the same).
 	var done searched
@@ -322,4 +325,91 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 	}
 	r.Rule = StealNone
 	return 0, nil, r
+}
+
+// stealFew is Steal when few CPUs could be victims, which is the common case for an idle CPU
+// looking for work: one pass over the loads lists the CPUs the searches may choose (load >=
+// thresh, a transferable thread; never thief), and when there are at most len(candidates.cpu)
+// of them the climb takes the same steps as Steal's with each level's search reduced to a test
+// of whether its group holds a candidate: a group that holds none makes the search find
+// nothing and draw nothing. A group that holds one is searched by highestPruned, which gives
+// the kernel's choice and draws. It reports false, having changed nothing, when the list does
+// not apply (too many candidates, a load that is negative or so large that a group's total
+// could wrap, or a tree not numbered in preorder); Steal then searches in full.
+func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *StealReason) (topology.CPU, *Thread, bool) {
+	if !s.tree.ranges {
+		return 0, nil, false
+	}
+	var cs candidates
+	minLoad := clampInt32(thresh)
+	var or int32
+	loads := s.Loads
+	for c := range loads {
+		l := loads[c].Load
+		or |= l
+		if l < minLoad {
+			continue
+		}
+		if loads[c].Transferable >= 1 && topology.CPU(c) != thief && s.all.has(topology.CPU(c)) {
+			if cs.n == len(cs.cpu) {
+				return 0, nil, false
+			}
+			cs.cpu[cs.n] = topology.CPU(c)
+			cs.n++
+		}
+	}
+	// Totals are sums of Load*256 over at most MaxCPUs CPUs: below 1<<12 each, they cannot wrap
+	// an int32; a negative load sets the sign bit of or.
+	if or < 0 || or >= 1<<12 {
+		return 0, nil, false
+	}
+	var mask cpuBits
+	if cs.n > 0 {
+		mask = s.all
+		mask.remove(thief)
+	}
+	a := highestArgs{loads: s.loads, mask: &mask, minLoad: minLoad, minTrans: 1, rnd: rnd}
+	cg, group, level := s.Topology.Leaf(thief), false, 1
+	for {
+		r.Searches++
+		if cs.n == 0 || !cs.anyIn(&s.tree, int32(cg.ID())) {
+			// Steal's climb, step for step.
+			if group {
+				cg, group = cg.Parent(), false
+			}
+			if limit > 0 {
+				if level++; level > limit {
+					break
+				}
+			}
+			parent := cg.Parent()
+			if parent == nil {
+				break
+			}
+			if kids := parent.Children(); len(kids) == 2 {
+				if cg == kids[0] {
+					cg = kids[1]
+				} else {
+					cg = kids[0]
+				}
+				group = true
+			} else {
+				cg = parent
+			}
+			continue
+		}
+		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs))
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
+			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
+			return cpu, t, true
+		}
+		r.Refused++
+		if limit > 0 {
+			break
+		}
+		mask.remove(cpu)
+		cs.remove(cpu)
+	}
+	r.Rule = StealNone
+	return 0, nil, true
 }
