@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -160,6 +161,85 @@ func BenchmarkSchedCPU(b *testing.B) {
 				}
 				slices.SortStableFunc(order, func(a, b *th) int { return cmp.Compare(a.pri, b.pri) })
 			}
+		})
+	}
+}
+
+// threadTopology is the machine of n CPUs the start-up benchmarks run on: 4 CPUs sharing a
+// cache, or n/2 cores of 2 threads in 4 packages of 4 LLCs.
+func threadTopology(n int) *topology.Topology {
+	if n == 4 {
+		return topology.Uniform(1, 1, 1, 4, 1)
+	}
+	return topology.Uniform(4, 1, 4, n/32, 2)
+}
+
+// BenchmarkThreadStart measures a thread's whole life on a machine of n CPUs where cpu0 runs a
+// thread: Fork, its first Wakeup (sched_add and the wake-up of an idle CPU), Pick on cpu1 and
+// exit. 4BSD queues the thread on the global queue, so the cost should not grow with n beyond
+// the idle-CPU set WakeCPU walks.
+func BenchmarkThreadStart(b *testing.B) {
+	for _, n := range []int{4, 64, 1024} {
+		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s, err := bsd4.New(bsd4.DefaultParams())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := s.Start(sched.Config{Topology: threadTopology(n), Hz: 1000, StatHz: 127, Seed: 1}, nopEnv{}); err != nil {
+				b.Fatal(err)
+			}
+			s.Fork(0, 0, -1, 0, sched.Attr{})
+			s.Wakeup(0, 0, 0, sched.WakeFork)
+			if _, ok := s.Pick(0, 0); !ok {
+				b.Fatal("cpu0 idles")
+			}
+			tid := sched.ID(1)
+			for b.Loop() {
+				s.Fork(0, tid, -1, 0, sched.Attr{})
+				s.Wakeup(0, tid, 0, sched.WakeFork)
+				if id, ok := s.Pick(0, 1); !ok || id != tid {
+					b.Fatalf("Pick(cpu1) = %v, %t; want t%d", id, ok, tid)
+				}
+				s.Stop(0, 1, tid, sched.Exit)
+				tid++
+			}
+		})
+	}
+}
+
+// BenchmarkIdleThread measures what a thread that never runs costs: each op forks 1000 threads
+// on a fresh Scheduler and leaves them unwoken; B/thread is the memory allocated per thread
+// (amortised growth of the Scheduler's tables included).
+func BenchmarkIdleThread(b *testing.B) {
+	const perOp = 1000
+	for _, n := range []int{4, 1024} {
+		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			var bytes uint64
+			for b.Loop() {
+				b.StopTimer()
+				s, err := bsd4.New(bsd4.DefaultParams())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Start(sched.Config{Topology: threadTopology(n), Hz: 1000, StatHz: 127, Seed: 1}, nopEnv{}); err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC() // collect the previous op's machine outside the timed part
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
+				b.StartTimer()
+				for i := range perOp {
+					s.Fork(0, sched.ID(i), -1, 0, sched.Attr{})
+				}
+				b.StopTimer()
+				runtime.ReadMemStats(&m1)
+				bytes += m1.TotalAlloc - m0.TotalAlloc
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perOp), "ns/thread")
+			b.ReportMetric(float64(bytes)/float64(b.N*perOp), "B/thread")
 		})
 	}
 }

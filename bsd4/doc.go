@@ -2,7 +2,8 @@
 // priorities computed from a per-thread estimate of recent CPU use, one global run queue that
 // every CPU serves, per-CPU run queues for threads that may not run everywhere, and the
 // wake-up, preemption and quantum rules around them. Every decision is a pure function of
-// explicit inputs ([Pick], [ShouldPreempt], [WakeCPU], [PickCPU], [SliceTick], [SwitchTick]);
+// explicit inputs ([Pick], [ShouldPreempt], [WakeCPU], [PickCPU], [SliceTick], [SwitchTick]),
+// the policy decisions shaped F(state…, p *Params) (result, reason) with a typed reason;
 // every formula is an exported function with the kernel's integer semantics ([DecayCPU],
 // [UpdatePri], [ResetPriority], [ESTCPULim], [SchedCPU], [DecayPctCPU], [LoadAvg.Update]);
 // [Scheduler] composes them into the interface of the simulator in bench/sim.

@@ -263,9 +263,11 @@ func ExampleWakeCPU() {
 
 // ExamplePickCPU places a thread allowed on CPUs 1 and 2 on the shorter of their queues.
 func ExamplePickCPU() {
+	p := bsd4.DefaultParams()
 	lengths := []int{0, 2, 1, 0}
-	fmt.Println(bsd4.PickCPU(topology.CPUSetOf(1, 2), 1, true, topology.CPURange(0, 3), lengths))
-	// Output: cpu2
+	_, why := bsd4.PickCPU(topology.CPUSetOf(1, 2), 1, true, topology.CPURange(0, 3), lengths, &p)
+	fmt.Println(why)
+	// Output: cpu2: shortest allowed queue (1 queued; last cpu1)
 }
 
 // ExampleSliceTick counts down a 3-tick slice.

@@ -318,7 +318,8 @@ func (s *Scheduler) place(t *Thread) (topology.CPU, bool) {
 		return t.boundCPU, true
 	case t.affinity:
 		lengths := s.lengths()
-		return PickCPU(t.Attr.Affinity, t.lastCPU, t.hasLast, s.cpus, lengths), true
+		cpu, _ := PickCPU(t.Attr.Affinity, t.lastCPU, t.hasLast, s.cpus, lengths, &s.p)
+		return cpu, true
 	}
 	return 0, false
 }

@@ -168,24 +168,66 @@ func WakeCPU(in WakeInput, p *Params) (topology.CPUSet, Wake) {
 	return w.CPUs, w
 }
 
+// A PickCPURule says how PickCPU chose its queue.
+type PickCPURule uint8
+
+const (
+	PickCPULast     PickCPURule = iota // the thread's last CPU: no allowed queue is strictly shorter
+	PickCPUShortest                    // the first allowed CPU (in CPU order) of the shortest queue
+)
+
+// A PickCPUReason explains PickCPU: the rule, the CPU chosen and its queue length
+// (runq_length), and the CPU the search started from (td_lastcpu) when it was allowed.
+type PickCPUReason struct {
+	Rule    PickCPURule
+	CPU     topology.CPU
+	Length  int
+	Last    topology.CPU
+	HasLast bool // the last CPU was known, in cpus and allowed
+}
+
+// String formats the reason, such as "cpu2: shortest allowed queue (1 queued; last cpu1)".
+func (r PickCPUReason) String() string {
+	last := "no last CPU"
+	if r.HasLast {
+		last = fmt.Sprintf("last cpu%d", r.Last)
+	}
+	switch r.Rule {
+	case PickCPULast:
+		return fmt.Sprintf("cpu%d: the last CPU, no allowed queue shorter (%d queued)", r.CPU, r.Length)
+	case PickCPUShortest:
+		return fmt.Sprintf("cpu%d: shortest allowed queue (%d queued; %s)", r.CPU, r.Length, last)
+	}
+	return "PickCPUReason(?)"
+}
+
 // PickCPU is sched_pickcpu: the per-CPU queue for a thread whose affinity excludes some CPU.
 // It starts from the CPU the thread last ran on, if that is allowed, and takes any allowed CPU
 // with a strictly shorter per-CPU queue, scanning cpus in ascending order (CPU_FOREACH);
-// lengths[c] is runq_length[c]. An empty affinity allows every CPU. PickCPU panics if no CPU
-// of cpus is allowed. The complexity is O(number of CPUs).
-func PickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus topology.CPUSet, lengths []int) topology.CPU {
+// lengths[c] is runq_length[c]. An empty affinity allows every CPU.
+//
+// p is taken for the shape every decision of the package has; sched_pickcpu reads no tunable
+// of sched_4bsd.c (in every version the presets model), so the result does not depend on it.
+// PickCPU panics if no CPU of cpus is allowed or p is nil. The complexity is O(number of CPUs).
+func PickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus topology.CPUSet, lengths []int, p *Params) (topology.CPU, PickCPUReason) {
+	if p == nil {
+		panic("bsd4: PickCPU: nil Params")
+	}
 	allowed := func(c topology.CPU) bool { return affinity.IsEmpty() || affinity.Has(c) }
 	best, ok := last, hasLast && cpus.Has(last) && allowed(last)
+	r := PickCPUReason{Rule: PickCPULast, Last: last, HasLast: ok}
 	for c := range cpus.All() {
 		if !allowed(c) {
 			continue
 		}
 		if !ok || lengths[c] < lengths[best] {
 			best, ok = c, true
+			r.Rule = PickCPUShortest
 		}
 	}
 	if !ok {
 		panic("bsd4: PickCPU: the affinity allows no CPU of the machine")
 	}
-	return best
+	r.CPU, r.Length = best, lengths[best]
+	return best, r
 }

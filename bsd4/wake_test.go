@@ -93,22 +93,25 @@ func TestPickCPU(t *testing.T) {
 		last     int
 		lengths  []int
 		want     topology.CPU
+		rule     bsd4.PickCPURule
 	}{
-		{"shortest allowed", topology.CPUSetOf(1, 2), -1, []int{0, 3, 1, 0}, 2},
-		{"last CPU kept on a tie", topology.CPUSetOf(1, 2), 2, []int{0, 1, 1, 0}, 2},
-		{"last CPU loses to strictly shorter", topology.CPUSetOf(1, 2), 2, []int{0, 0, 1, 0}, 1},
-		{"last CPU not allowed", topology.CPUSetOf(1, 2), 3, []int{0, 2, 2, 0}, 1},
-		{"first of equals in CPU order", topology.CPUSetOf(0, 1, 2, 3), -1, []int{1, 1, 1, 1}, 0},
-		{"empty affinity allows all", topology.CPUSet{}, -1, []int{2, 1, 3, 1}, 1},
+		{"shortest allowed", topology.CPUSetOf(1, 2), -1, []int{0, 3, 1, 0}, 2, bsd4.PickCPUShortest},
+		{"last CPU kept on a tie", topology.CPUSetOf(1, 2), 2, []int{0, 1, 1, 0}, 2, bsd4.PickCPULast},
+		{"last CPU loses to strictly shorter", topology.CPUSetOf(1, 2), 2, []int{0, 0, 1, 0}, 1, bsd4.PickCPUShortest},
+		{"last CPU not allowed", topology.CPUSetOf(1, 2), 3, []int{0, 2, 2, 0}, 1, bsd4.PickCPUShortest},
+		{"first of equals in CPU order", topology.CPUSetOf(0, 1, 2, 3), -1, []int{1, 1, 1, 1}, 0, bsd4.PickCPUShortest},
+		{"empty affinity allows all", topology.CPUSet{}, -1, []int{2, 1, 3, 1}, 1, bsd4.PickCPUShortest},
 	}
+	p := bsd4.DefaultParams()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			last, has := topology.CPU(0), tc.last >= 0
 			if has {
 				last = topology.CPU(tc.last)
 			}
-			if got := bsd4.PickCPU(tc.affinity, last, has, all, tc.lengths); got != tc.want {
-				t.Errorf("PickCPU(%v, last %d, %v) = %v, want %v", tc.affinity, tc.last, tc.lengths, got, tc.want)
+			got, why := bsd4.PickCPU(tc.affinity, last, has, all, tc.lengths, &p)
+			if got != tc.want || why.CPU != got || why.Rule != tc.rule || why.Length != tc.lengths[got] {
+				t.Errorf("PickCPU(%v, last %d, %v) = %v (%v), want %v by rule %d", tc.affinity, tc.last, tc.lengths, got, why, tc.want, tc.rule)
 			}
 		})
 	}
@@ -117,5 +120,5 @@ func TestPickCPU(t *testing.T) {
 			t.Error("PickCPU with a disjoint affinity did not panic")
 		}
 	}()
-	bsd4.PickCPU(topology.CPUSetOf(9), 0, false, all, []int{0, 0, 0, 0})
+	bsd4.PickCPU(topology.CPUSetOf(9), 0, false, all, []int{0, 0, 0, 0}, &p)
 }

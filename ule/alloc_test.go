@@ -42,7 +42,7 @@ func TestZeroAllocs(t *testing.T) {
 		name string
 		f    func()
 	}{
-		{"Pick", func() { Pick(c) }},
+		{"Pick", func() { Pick(c, c.Params()) }},
 		{"RunqAdd+Choose", func() {
 			cur := c.Cur
 			c.Cur = nil

@@ -3,6 +3,7 @@ package ule
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/schedkit/schedkit/sched"
@@ -61,7 +62,7 @@ func BenchmarkPick(b *testing.B) {
 		b.Run(fmt.Sprintf("op=pick/load=%d/impl=ule", load), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if t, _ := Pick(c); t == nil {
+				if t, _ := Pick(c, c.Params()); t == nil {
 					b.Fatal("nothing to pick")
 				}
 			}
@@ -221,7 +222,8 @@ func naiveSteal(s *System, thief topology.CPU) *Thread {
 	if bestLoad < 0 {
 		return nil
 	}
-	return StealFrom(&s.CPUs[best], thief)
+	t, _ := StealFrom(&s.CPUs[best], thief, &s.Params)
+	return t
 }
 
 func BenchmarkClockTick(b *testing.B) {
@@ -342,6 +344,43 @@ func BenchmarkThreadStart(b *testing.B) {
 				env.resched = env.resched[:0]
 				tid++
 			}
+		})
+	}
+}
+
+// BenchmarkIdleThread measures what a thread that never runs costs: each op forks 1000 threads
+// on a fresh Scheduler and leaves them unwoken; B/thread is the memory allocated per thread
+// (amortised growth of the Scheduler's tables included).
+func BenchmarkIdleThread(b *testing.B) {
+	const perOp = 1000
+	for _, n := range []int{4, 1024} {
+		top := topology.Uniform(1, 1, 1, 4, 1)
+		if n != 4 {
+			top = benchTopology(n)
+		}
+		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			var bytes uint64
+			for b.Loop() {
+				b.StopTimer()
+				s := mustNew(b, DefaultParams())
+				if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 1}, &fakeEnv{}); err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC() // collect the previous op's machine outside the timed part
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
+				b.StartTimer()
+				for i := range perOp {
+					s.Fork(0, sched.ID(i), -1, 0, sched.Attr{})
+				}
+				b.StopTimer()
+				runtime.ReadMemStats(&m1)
+				bytes += m1.TotalAlloc - m0.TotalAlloc
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perOp), "ns/thread")
+			b.ReportMetric(float64(bytes)/float64(b.N*perOp), "B/thread")
 		})
 	}
 }

@@ -241,7 +241,7 @@ func runCalendarOps(t *testing.T, ops []byte) {
 				fail("t%d in run queue %d queue %d, model %v", id, th.rq, i, w)
 			}
 		}
-		got, _ := Pick(c)
+		got, _ := Pick(c, c.Params())
 		if want := m.pick(); (got == nil) != (want < 0) || (got != nil && int(got.ID) != want) {
 			fail("Pick = %v, model %d", got, want)
 		}

@@ -273,7 +273,7 @@ func (c *CPUState) curPriority() uint8 {
 // thread Pick would choose next.
 func (c *CPUState) UpdateLowPri() {
 	cp := c.curPriority()
-	if t, _ := Pick(c); t != nil && t.Priority <= cp {
+	if t, _ := Pick(c, c.p); t != nil && t.Priority <= cp {
 		c.sum.LowPri = t.Priority
 		return
 	}
@@ -284,7 +284,7 @@ func (c *CPUState) UpdateLowPri() {
 // becomes its priority; with nothing queued, Cur becomes nil (the idle thread) and LowPri
 // PriMaxIdle. It returns the thread (nil for the idle thread) and Pick's reason.
 func (c *CPUState) Choose() (*Thread, PickReason) {
-	t, why := Pick(c)
+	t, why := Pick(c, c.p)
 	if t == nil {
 		c.sum.LowPri = PriMaxIdle
 		c.Cur = nil

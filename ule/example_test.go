@@ -317,7 +317,7 @@ func ExampleCalendarSteal() {
 		tail := ule.InitThread(&ule.Thread{ID: 2, Class: ule.ClassTimeshare, Priority: 200, Affinity: topology.CPUSetOf(0)})
 		c.Add(head, 0)
 		c.Add(tail, 0)
-		if t := ule.StealFrom(c, 1); t != nil {
+		if t, _ := ule.StealFrom(c, 1, c.Params()); t != nil {
 			fmt.Println(mode, t.ID)
 		} else {
 			fmt.Println(mode, "nothing")

@@ -52,13 +52,23 @@ func (r PickReason) String() string {
 //
 // It returns nil and PickIdle when nothing is queued. Pick reads c and changes nothing. The
 // complexity is O(1): at most five searches over the status words.
-func Pick(c *CPUState) (*Thread, PickReason) {
+//
+// p decides the form (Params.Version). The state keeps a pointer to the Params it was made
+// with (NewCPUState, NewSystem) for a different reason: the shape of its run queues — one
+// 256-queue runq in main, three 64-queue ones in legacy — is fixed when it is built, and its own
+// mutating methods (Add, Choose, ClockQueue) read the tunables at every step. Pick therefore
+// panics if p.Version is not the Version c was built for; callers pass c.Params() or the System's
+// Params.
+func Pick(c *CPUState, p *Params) (*Thread, PickReason) {
 	var x *Thread
 	head := func(_ runq.Index, q *runq.Queue[Thread]) bool {
 		x = q.Front()
 		return true
 	}
-	if c.p.Version == Legacy {
+	if (p.Version == Legacy) != (c.rq[rqTimeshare] != nil) {
+		panic(fmt.Sprintf("ule: Pick: Params of version %v on the state of cpu%d, built for %v", p.Version, c.ID, c.p.Version))
+	}
+	if p.Version == Legacy {
 		if i, ok := c.rq[rqRealtime].Find(legacyRange, head); ok {
 			return x, PickReason{Rule: PickRealtime, Queue: i}
 		}

@@ -17,12 +17,19 @@ type searchTree struct {
 	kids  []int32
 	cpus  []topology.CPU
 	flat  []flatCPU
+	// leafOf[c] is the id of CPU c's leaf. Ids number the groups in depth-first preorder, so
+	// a group n holds the ids n..n+span-1 of its subtree (nodes[n].span), and CPU c is in group
+	// n exactly when leafOf[c]-n < span, unsigned. ranges says the tree was checked to be
+	// numbered so; without it the pruned search is not used.
+	leafOf []int32
+	ranges bool
 }
 
 type searchNode struct {
 	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
 	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
 	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
+	span           int32 // the number of groups in the subtree, this one included
 	thread         bool  // cg_flags & CG_FLAG_THREAD
 	leafKids       bool  // every child is a leaf
 }
@@ -84,7 +91,30 @@ func newSearchTree(top *topology.Topology) searchTree {
 		}
 		n.flatHi = int32(len(t.flat))
 	}
+	t.ranges = true
+	for i := len(groups) - 1; i >= 0; i-- {
+		g := groups[i]
+		n := &t.nodes[g.ID()]
+		n.span = 1
+		next := int32(g.ID()) + 1
+		for _, k := range g.Children() {
+			if int32(k.ID()) != next {
+				t.ranges = false
+			}
+			n.span += t.nodes[k.ID()].span
+			next = int32(k.ID()) + t.nodes[k.ID()].span
+		}
+	}
+	t.leafOf = make([]int32, top.NumIDs())
+	for c := range top.CPUs().All() {
+		t.leafOf[c] = int32(top.Leaf(c).ID())
+	}
 	return t
+}
+
+// holds reports whether group n holds CPU c (c must be a CPU of the tree; t.ranges must hold).
+func (t *searchTree) holds(n int32, c topology.CPU) bool {
+	return uint32(t.leafOf[c]-n) < uint32(t.nodes[n].span)
 }
 
 // lowestArgs are struct cpu_search for cpu_search_lowest.
@@ -364,6 +394,63 @@ func (t *searchTree) highestLeaves(nd *searchNode, s *highestArgs) (total, cpu, 
 	}
 	s.rnd.x = x
 	return best.total, best.cpu, best.cpuLoad
+}
+
+// candidates lists the CPUs a steal search can choose (load >= steal_thresh, a transferable
+// thread, in the mask), when there are few.
+type candidates struct {
+	n   int
+	cpu [8]topology.CPU
+}
+
+// anyIn reports whether group n holds a candidate.
+func (cs *candidates) anyIn(t *searchTree, n int32) bool {
+	for _, c := range cs.cpu[:cs.n] {
+		if t.holds(n, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// remove drops c from the list.
+func (cs *candidates) remove(c topology.CPU) {
+	for i, x := range cs.cpu[:cs.n] {
+		if x == c {
+			cs.n--
+			cs.cpu[i] = cs.cpu[cs.n]
+			return
+		}
+	}
+}
+
+// highestPruned is highest's choice of CPU over group n, which holds at least one of cs, when
+// cs are all the CPUs highest can accept (the same thresholds and mask). A group without a
+// candidate is never chosen and draws no random number, so a group with exactly one child
+// holding candidates chooses what that child chooses: the search descends into it alone, and
+// only a group where two children or more hold candidates, or a leaf, is searched in full (with
+// the same draws in the same order as the kernel's). The choice among children compares
+// totals, which this skips where there is one contender; that is exact because a total of
+// non-negative loads that does not wrap (the caller checks both) beats the initial MinInt32.
+func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates) int32 {
+	for {
+		nd := &t.nodes[n]
+		if nd.kidHi == nd.kidLo {
+			_, c, _ := t.highestLeaf(nd, s)
+			return c
+		}
+		only, k := int32(-1), 0
+		for i := nd.kidLo; i < nd.kidHi && k < 2; i++ {
+			if cs.anyIn(t, t.kids[i]) {
+				only, k = t.kids[i], k+1
+			}
+		}
+		if k != 1 {
+			_, c, _ := t.highest(n, s)
+			return c
+		}
+		n = only
+	}
 }
 
 // Lowest returns the least loaded CPU on the least loaded path below g whose LowPri is worse

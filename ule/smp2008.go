@@ -261,7 +261,7 @@ func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread
 			continue
 		}
 		mask.remove(cpu)
-		if t := StealFrom(&s.CPUs[cpu], thief); t != nil {
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t, r
 		}

@@ -57,44 +57,103 @@ func (c CalendarSteal) String() string {
 	return fmt.Sprintf("CalendarSteal(%d)", uint8(c))
 }
 
-// StealFrom returns the thread tdq_steal takes from victim for CPU thief, without removing it,
-// or nil. It searches in priority order: the real-time range, then the calendar circularly from
-// the dequeue offset (legacy: tdq_ridx) as Params.CalendarSteal says, then the idle range;
-// within the real-time and idle ranges, the first thread in queue and FIFO order that may
-// migrate and may run on thief (runq_steal, runq_steal_pred).
+// A StealFromRule says where in the victim's run queue StealFrom found its thread.
+type StealFromRule uint8
+
+const (
+	StealFromNothing   StealFromRule = iota // no thread the thief may take
+	StealFromRealtime                       // the real-time range (legacy: tdq_realtime), by runq_steal
+	StealFromCalendar                       // the calendar, an eligible thread met by the scan
+	StealFromFallback                       // the calendar, runq_steal_from's fallback thread after the scan
+	StealFromIdleClass                      // the idle range (legacy: tdq_idle), by runq_steal
+)
+
+// A StealFromReason explains StealFrom: the rule, the queue the thread is on, and the calendar
+// steal form (Params.CalendarSteal) and start (DeqOff in main, Ridx in legacy) used.
+type StealFromReason struct {
+	Rule  StealFromRule
+	Queue runq.Index
+	Form  CalendarSteal
+	Start uint8
+}
+
+// String formats the reason, such as "calendar queue 140 (SkipFirst from 20)".
+func (r StealFromReason) String() string {
+	switch r.Rule {
+	case StealFromNothing:
+		return "nothing the thief may take"
+	case StealFromRealtime:
+		return fmt.Sprintf("real-time range, queue %d", r.Queue)
+	case StealFromCalendar:
+		return fmt.Sprintf("calendar queue %d (%v from %d)", r.Queue, r.Form, r.Start)
+	case StealFromFallback:
+		return fmt.Sprintf("calendar queue %d, the fallback thread (%v from %d)", r.Queue, r.Form, r.Start)
+	case StealFromIdleClass:
+		return fmt.Sprintf("idle range, queue %d", r.Queue)
+	}
+	return "StealFromReason(?)"
+}
+
+// StealFrom returns the thread tdq_steal takes from victim for CPU thief under p, without
+// removing it, or nil. It searches in priority order: the real-time range, then the calendar
+// circularly from the dequeue offset (legacy: tdq_ridx) as p.CalendarSteal says, then the idle
+// range; within the real-time and idle ranges, the first thread in queue and FIFO order that
+// may migrate and may run on thief (runq_steal, runq_steal_pred).
 //
-// StealFrom reads victim and changes nothing. The complexity is O(1) searches over the status
-// words plus one eligibility test per thread examined.
-func StealFrom(victim *CPUState, thief topology.CPU) *Thread {
+// StealFrom reads victim and changes nothing. As for Pick, p must be of the Version victim was
+// built for (the layout of its run queues follows it); StealFrom panics otherwise. The
+// complexity is O(1) searches over the status words plus one eligibility test per thread
+// examined.
+func StealFrom(victim *CPUState, thief topology.CPU, p *Params) (*Thread, StealFromReason) {
+	if (p.Version == Legacy) != (victim.rq[rqTimeshare] != nil) {
+		panic(fmt.Sprintf("ule: StealFrom: Params of version %v on the state of cpu%d, built for %v", p.Version, victim.ID, victim.p.Version))
+	}
 	ok := func(t *Thread) bool { return t.CanMigrate() && t.CanRunOn(thief) }
-	p := victim.p
+	r := StealFromReason{Form: p.CalendarSteal}
+	found := func(t *Thread, rule StealFromRule) (*Thread, StealFromReason) {
+		r.Rule = rule
+		r.Queue, _ = t.Link.Index()
+		return t, r
+	}
+	calendar := func(t *Thread, fallback bool) (*Thread, StealFromReason) {
+		if fallback {
+			return found(t, StealFromFallback)
+		}
+		return found(t, StealFromCalendar)
+	}
 	if p.Version == Legacy {
-		if t, found := victim.rq[rqRealtime].Steal(legacyRange, ok); found {
-			return t
+		r.Start = victim.Ridx
+		if t, hit := victim.rq[rqRealtime].Steal(legacyRange, ok); hit {
+			return found(t, StealFromRealtime)
 		}
-		if t := stealCalendar(victim.rq[rqTimeshare], legacyRange, runq.Index(victim.Ridx), p.CalendarSteal, ok); t != nil {
-			return t
+		if t, fb := stealCalendar(victim.rq[rqTimeshare], legacyRange, runq.Index(victim.Ridx), p.CalendarSteal, ok); t != nil {
+			return calendar(t, fb)
 		}
-		t, _ := victim.rq[rqIdle].Steal(legacyRange, ok)
-		return t
+		if t, hit := victim.rq[rqIdle].Steal(legacyRange, ok); hit {
+			return found(t, StealFromIdleClass)
+		}
+		return nil, r
 	}
+	r.Start = victim.DeqOff
 	rq := &victim.rq0
-	if t, found := rq.Steal(RealtimeRange, ok); found {
-		return t
+	if t, hit := rq.Steal(RealtimeRange, ok); hit {
+		return found(t, StealFromRealtime)
 	}
-	if t := stealCalendar(rq, TimeshareRange, TimeshareRange.Lo+runq.Index(victim.DeqOff), p.CalendarSteal, ok); t != nil {
-		return t
+	if t, fb := stealCalendar(rq, TimeshareRange, TimeshareRange.Lo+runq.Index(victim.DeqOff), p.CalendarSteal, ok); t != nil {
+		return calendar(t, fb)
 	}
-	t, _ := rq.Steal(IdleRange, ok)
-	return t
+	if t, hit := rq.Steal(IdleRange, ok); hit {
+		return found(t, StealFromIdleClass)
+	}
+	return nil, r
 }
 
 // stealCalendar searches the calendar r of rq circularly from start for an eligible thread, in
 // the form mode names. Every form but StealFirstEligible is runq_steal_from: a pass from start
 // to the end of r and then, if start is not r.Lo, a second pass over the whole of r (so the
 // queues at or after start are visited twice), with the fallback test after both (none for
-// StealOneQueue).
-func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode CalendarSteal, ok func(*Thread) bool) *Thread {
+// StealOneQueue). It reports whether the thread is that fallback.
+func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode CalendarSteal, ok func(*Thread) bool) (*Thread, bool) {
 	if mode == StealFirstEligible {
 		var found *Thread
 		pred := func(_ runq.Index, q *runq.Queue[Thread]) bool {
@@ -102,9 +161,9 @@ func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode C
 			return found != nil
 		}
 		if _, hit := rq.FindCircular(r, start, pred); hit {
-			return found
+			return found, false
 		}
-		return nil
+		return nil, false
 	}
 	var found, first *Thread
 	visit := func(q *runq.Queue[Thread]) bool {
@@ -136,15 +195,15 @@ func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode C
 		return hit
 	}
 	if pass(start) {
-		return found
+		return found, false
 	}
 	if start != r.Lo && pass(r.Lo) {
-		return found
+		return found, false
 	}
 	if mode != StealOneQueue && first != nil && ok(first) {
-		return first
+		return first, true
 	}
-	return nil
+	return nil, false
 }
 
 // A StealRule says how a search for a victim ended.
@@ -210,10 +269,13 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 		r.Rule = StealHasWork
 		return 0, nil, r
 	}
+	thresh := s.StealThreshold()
+	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, &r); ok {
+		return cpu, t, r
+	}
 	mask := s.all
 	mask.remove(thief)
 	cg, group, level := s.Topology.Leaf(thief), false, 1
-	thresh := s.StealThreshold()
 	// Groups already searched without a candidate: the climb's next searches take their totals
 	// instead of visiting them again (searched explains why the result is the same).
 	var done searched
@@ -251,7 +313,7 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 			}
 			continue
 		}
-		if t := StealFrom(&s.CPUs[cpu], thief); t != nil {
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t, r
 		}
@@ -263,4 +325,91 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 	}
 	r.Rule = StealNone
 	return 0, nil, r
+}
+
+// stealFew is Steal when few CPUs could be victims, which is the common case for an idle CPU
+// looking for work: one pass over the loads lists the CPUs the searches may choose (load >=
+// thresh, a transferable thread; never thief), and when there are at most len(candidates.cpu)
+// of them the climb takes the same steps as Steal's with each level's search reduced to a test
+// of whether its group holds a candidate: a group that holds none makes the search find
+// nothing and draw nothing. A group that holds one is searched by highestPruned, which gives
+// the kernel's choice and draws. It reports false, having changed nothing, when the list does
+// not apply (too many candidates, a load that is negative or so large that a group's total
+// could wrap, or a tree not numbered in preorder); Steal then searches in full.
+func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *StealReason) (topology.CPU, *Thread, bool) {
+	if !s.tree.ranges {
+		return 0, nil, false
+	}
+	var cs candidates
+	minLoad := clampInt32(thresh)
+	var or int32
+	loads := s.Loads
+	for c := range loads {
+		l := loads[c].Load
+		or |= l
+		if l < minLoad {
+			continue
+		}
+		if loads[c].Transferable >= 1 && topology.CPU(c) != thief && s.all.has(topology.CPU(c)) {
+			if cs.n == len(cs.cpu) {
+				return 0, nil, false
+			}
+			cs.cpu[cs.n] = topology.CPU(c)
+			cs.n++
+		}
+	}
+	// Totals are sums of Load*256 over at most MaxCPUs CPUs: below 1<<12 each, they cannot wrap
+	// an int32; a negative load sets the sign bit of or.
+	if or < 0 || or >= 1<<12 {
+		return 0, nil, false
+	}
+	var mask cpuBits
+	if cs.n > 0 {
+		mask = s.all
+		mask.remove(thief)
+	}
+	a := highestArgs{loads: s.loads, mask: &mask, minLoad: minLoad, minTrans: 1, rnd: rnd}
+	cg, group, level := s.Topology.Leaf(thief), false, 1
+	for {
+		r.Searches++
+		if cs.n == 0 || !cs.anyIn(&s.tree, int32(cg.ID())) {
+			// Steal's climb, step for step.
+			if group {
+				cg, group = cg.Parent(), false
+			}
+			if limit > 0 {
+				if level++; level > limit {
+					break
+				}
+			}
+			parent := cg.Parent()
+			if parent == nil {
+				break
+			}
+			if kids := parent.Children(); len(kids) == 2 {
+				if cg == kids[0] {
+					cg = kids[1]
+				} else {
+					cg = kids[0]
+				}
+				group = true
+			} else {
+				cg = parent
+			}
+			continue
+		}
+		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs))
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
+			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
+			return cpu, t, true
+		}
+		r.Refused++
+		if limit > 0 {
+			break
+		}
+		mask.remove(cpu)
+		cs.remove(cpu)
+	}
+	r.Rule = StealNone
+	return 0, nil, true
 }

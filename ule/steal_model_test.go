@@ -51,7 +51,7 @@ func refSteal(s *System, thief topology.CPU, limit int, rnd *Rand) (topology.CPU
 			}
 			continue
 		}
-		if t := StealFrom(&s.CPUs[cpu], thief); t != nil {
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t, r
 		}
@@ -74,7 +74,8 @@ func TestStealMatchesReference(t *testing.T) {
 		topology.Uniform(3, 1, 1, 5, 1),
 	}
 	refused, found := 0, 0
-	for seed := range uint64(60) {
+	few, fewFound, fewRefused := 0, 0, 0
+	for seed := range uint64(120) {
 		r := rand.New(rand.NewPCG(seed, 7))
 		top := tops[int(seed)%len(tops)]
 		s, err := NewSystem(DefaultParams(), top)
@@ -83,12 +84,19 @@ func TestStealMatchesReference(t *testing.T) {
 		}
 		all := top.CPUs()
 		id := 0
+		// Seeds from 60 on are sparse: most CPUs run at most one thread and a few have more, so
+		// that Steal's list of few candidates (stealFew) applies; the first 60 are dense.
+		sparse := seed >= 60
 		for c := range all.All() {
 			if r.IntN(3) == 0 {
 				continue
 			}
+			n := r.IntN(4)
+			if sparse && r.IntN(8) != 0 {
+				n = r.IntN(2)
+			}
 			// Pin some threads so that victims refuse and the search goes on.
-			loadedCPU(&s.CPUs[c], r.IntN(4), r, all, &id)
+			loadedCPU(&s.CPUs[c], n, r, all, &id)
 			for th := range s.CPUs[c].Queued() {
 				if r.IntN(3) == 0 {
 					th.Affinity = topology.CPUSetOf(c)
@@ -98,6 +106,19 @@ func TestStealMatchesReference(t *testing.T) {
 		for thief := range all.All() {
 			for _, limit := range []int{0, 1, 2} {
 				a, b := NewRand(thief, seed), NewRand(thief, seed)
+				if s.Loads[thief].Load == 0 {
+					c := NewRand(thief, seed)
+					var cr StealReason
+					if _, ft, ok := s.stealFew(thief, limit, s.StealThreshold(), &c, &cr); ok {
+						few++
+						if cr.Refused > 0 {
+							fewRefused++
+						}
+						if ft != nil {
+							fewFound++
+						}
+					}
+				}
 				gv, gt, gr := s.Steal(thief, limit, &a)
 				wv, wt, wr := refSteal(s, thief, limit, &b)
 				if gv != wv || gt != wt || gr != wr || a.State() != b.State() {
@@ -113,5 +134,31 @@ func TestStealMatchesReference(t *testing.T) {
 	}
 	if refused == 0 || found == 0 {
 		t.Errorf("the cases never exercised a refusal (%d) or a steal (%d)", refused, found)
+	}
+	if fewFound == 0 || fewRefused == 0 || fewFound == few {
+		t.Errorf("the list of few candidates applied %d times, found %d, refused in %d: want steals, refusals and misses", few, fewFound, fewRefused)
+	}
+	t.Logf("stealFew applied in %d searches: %d steals, %d with a refusal", few, fewFound, fewRefused)
+}
+
+// The pruned search's membership test agrees with the topology's own sets.
+func TestSearchTreeHolds(t *testing.T) {
+	for _, top := range []*topology.Topology{
+		topology.Uniform(1, 1, 1, 1, 1),
+		topology.Uniform(2, 1, 3, 3, 2),
+		topology.Uniform(4, 1, 4, 32, 2),
+	} {
+		tr := newSearchTree(top)
+		if !tr.ranges {
+			t.Fatalf("%v: groups not numbered in preorder", top)
+		}
+		for _, g := range top.AllGroups() {
+			cpus := g.CPUs()
+			for c := range top.CPUs().All() {
+				if got := tr.holds(int32(g.ID()), c); got != cpus.Has(c) {
+					t.Fatalf("%v: holds(%v, cpu%d) = %t, want %t", top, g, c, got, !got)
+				}
+			}
+		}
 	}
 }

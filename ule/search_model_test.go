@@ -1,0 +1,80 @@
+package ule
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// refLowest is cpu_search_lowest as the kernel writes it, a plain recursion over the groups:
+// lowestLeaf for a leaf and the child loop of lowest everywhere else, without the fused walk
+// over t.flat that lowest takes for a group whose children are all leaves.
+func (t *searchTree) refLowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	nd := &t.nodes[n]
+	if nd.kidHi == nd.kidLo {
+		return t.lowestLeaf(nd, s)
+	}
+	bload := int32(math.MaxInt32)
+	cpu = -1
+	for k := nd.kidHi - 1; k >= nd.kidLo; k-- {
+		kn := &t.nodes[t.kids[k]]
+		load, lcpu, lload := t.refLowest(t.kids[k], s)
+		total += load
+		if s.running && kn.thread && load >= 128 && load&128 != 0 {
+			load += 128
+		}
+		if lcpu >= 0 && (load < bload || (load == bload && lload < cpuLoad)) {
+			bload, cpu, cpuLoad = load, lcpu, lload
+		}
+	}
+	return total, cpu, cpuLoad
+}
+
+// The fused search (lowestLeaves) returns what the plain recursion returns and leaves the
+// generator in the same state, on random loads, masks, priorities, preferred CPUs and both
+// values of running, over every group of several topologies.
+func TestLowestMatchesRecursion(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 4, 1),
+		topology.Uniform(2, 1, 2, 8, 2),
+		topology.Uniform(2, 1, 3, 3, 2),
+		topology.Uniform(4, 1, 4, 32, 2),
+	}
+	r := rand.New(rand.NewPCG(11, 5))
+	for i := range 200 {
+		top := tops[i%len(tops)]
+		s, err := NewSystem(DefaultParams(), top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mask cpuBits
+		for c := range top.CPUs().All() {
+			s.Loads[c] = CPULoad{Load: int32(r.IntN(4)), LowPri: uint8(56 + r.IntN(200))}
+			if r.IntN(8) != 0 {
+				mask[c>>6] |= 1 << (c & 63)
+			}
+		}
+		pri := int32(r.IntN(256)) - 1
+		maxLoad := int32(r.IntN(5))
+		if r.IntN(2) == 0 {
+			maxLoad = math.MaxInt32
+		}
+		prefer := int32(r.IntN(top.NumIDs()))
+		running := r.IntN(2) == 0
+		for _, g := range top.AllGroups() {
+			seed := r.Uint64()
+			a, b := NewRand(0, seed), NewRand(0, seed)
+			ga := lowestArgs{loads: s.loads, mask: &mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, rnd: &a}
+			wa := ga
+			wa.rnd = &b
+			gt, gc, gl := s.tree.lowest(int32(g.ID()), &ga)
+			wt, wc, wl := s.tree.refLowest(int32(g.ID()), &wa)
+			if gt != wt || gc != wc || gl != wl || a.State() != b.State() {
+				t.Fatalf("%v %v pri %d maxLoad %d prefer %d running %t: lowest = %d %d %d rnd %d, recursion %d %d %d rnd %d",
+					top, g, pri, maxLoad, prefer, running, gt, gc, gl, a.State(), wt, wc, wl, b.State())
+			}
+		}
+	}
+}
