@@ -209,6 +209,16 @@ func (rp *Report) WriteTable(w io.Writer) error {
 				return err
 			}
 		}
+		for _, t := range s.Tables {
+			c, err := t.Build(rp, p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "\n%s (ours):\n", t.Title)
+			if err := c.Write(&b); err != nil {
+				return err
+			}
+		}
 	}
 	var figs []string
 	seen := map[string]bool{}

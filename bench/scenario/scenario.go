@@ -11,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bench/stat"
 )
 
 // A Scenario is one experiment: a workload built from parameters, run on a machine under the
@@ -54,8 +55,18 @@ type Scenario struct {
 	// (bench/stat.Comparison) of the first metric: one column per row Column, the first the
 	// baseline, one line per row Label.
 	MMTests bool
+	// Tables are further mmtests comparison tables WriteTable prints after that one, for each
+	// grid point (seed 004's tbench prints its throughput, higher is better, beside its latency).
+	Tables []Table
 	// Notes say what the model does not reproduce, and why; the table prints them.
 	Notes []string
+}
+
+// A Table is an extra mmtests comparison table of a scenario's report: its title, as
+// compare-mmtests heads it, and how to build it from the report at a grid point.
+type Table struct {
+	Title string
+	Build func(rp *Report, point int) (*stat.Comparison, error)
 }
 
 // A Param is a knob of a scenario: a number with a unit, a default and an inclusive range.
