@@ -377,7 +377,7 @@ direction.`,
 			"Our latency is in microseconds, the seed's in milliseconds (a scaled-down run and a mean round trip, not tbench's " +
 				"worst request per interval): only the ratios compare.",
 			"Throughput (the seed's second table, Hmean MB/s, higher is better) is the second metric, in requests/s, printed as a " +
-				"column of the main table; TbenchThroughput makes its mmtests table.",
+				"column of the main table and, after the latency table, as its own mmtests table (TbenchThroughput).",
 		},
 	}
 }
