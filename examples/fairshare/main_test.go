@@ -2,36 +2,22 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/schedkit/schedkit/cfs"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/fairshare.golden with the current output")
+	"github.com/schedkit/schedkit/examples/internal/golden"
+)
 
 // TestGolden keeps the lesson honest: its output must match the reviewed golden file byte for
 // byte. Run go test ./examples/fairshare -update after an intended change and review the diff.
 func TestGolden(t *testing.T) {
 	var buf bytes.Buffer
 	run(&buf)
-	const golden = "testdata/fairshare.golden"
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("reading the golden file: %v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("output differs from %s; run with -update and review the diff.\ngot:\n%s", golden, buf.String())
-	}
+	golden.Check(t, "testdata/fairshare.golden", buf.Bytes())
 }
 
 // TestSharesFollowWeights is the fairness property: tenants that always have work, with random

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,9 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/schedkit/schedkit/topology"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/plan.golden with the current output")
+	"github.com/schedkit/schedkit/examples/internal/golden"
+)
 
 // TestPlanGolden prints the plans for ready-made machines, so that what each -per level means
 // is reviewed in one file: one worker per CPU, per core (SMT siblings together), per LLC, per
@@ -30,19 +28,7 @@ func TestPlanGolden(t *testing.T) {
 			writePlan(&buf, m, per, sets)
 		}
 	}
-	const golden = "testdata/plan.golden"
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("reading the golden file: %v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("output differs from %s; run with -update and review the diff.\ngot:\n%s", golden, buf.String())
-	}
+	golden.Check(t, "testdata/plan.golden", buf.Bytes())
 }
 
 func TestPlanUnknownLevel(t *testing.T) {

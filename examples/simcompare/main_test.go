@@ -2,12 +2,10 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite testdata/compare.golden with the current output")
+	"github.com/schedkit/schedkit/examples/internal/golden"
+)
 
 // TestGolden keeps the example honest: its output must match the reviewed golden file byte for
 // byte. Run go test ./examples/simcompare -update after an intended change and review the diff.
@@ -16,17 +14,5 @@ func TestGolden(t *testing.T) {
 	if err := run(&buf); err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/compare.golden"
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("reading the golden file: %v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("output differs from %s; run with -update and review the diff.\ngot:\n%s", golden, buf.String())
-	}
+	golden.Check(t, "testdata/compare.golden", buf.Bytes())
 }
