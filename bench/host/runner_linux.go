@@ -186,7 +186,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM)
 		defer signal.Stop(sigc)
 	}
-	gate := make(chan struct{})
+	gate := new(startGate)
 	var ready sync.WaitGroup
 	for i := range r.w.Threads {
 		d := &r.w.Threads[i]
@@ -210,7 +210,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	ready.Wait()
 	if err := r.firstErr(); err != nil {
 		r.halt()
-		close(gate)
+		gate.open()
 		r.live.Wait()
 		return nil, err
 	}
@@ -221,11 +221,11 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	r.end = r.t0 + int64(r.opts.limit())
 	if err := r.startPeers(); err != nil {
 		r.halt()
-		close(gate)
+		gate.open()
 		r.live.Wait()
 		return nil, err
 	}
-	close(gate)
+	gate.open()
 
 	done := make(chan struct{})
 	var awaited []*peerProc
@@ -376,7 +376,7 @@ func (r *runner) cleanup() error {
 
 // thread is the goroutine of one workload thread. It locks itself to its OS thread and never
 // unlocks, so that the thread, with the attributes it was given, ends with the goroutine.
-func (r *runner) thread(t *hthread, gate chan struct{}, ready *sync.WaitGroup) {
+func (r *runner) thread(t *hthread, gate *startGate, ready *sync.WaitGroup) {
 	runtime.LockOSThread()
 	defer r.live.Done()
 	defer t.fin.Store(true)
@@ -407,7 +407,7 @@ func (r *runner) thread(t *hthread, gate chan struct{}, ready *sync.WaitGroup) {
 			r.fail(err)
 		}
 		ready.Done()
-		<-gate
+		gate.wait()
 	} else if err != nil {
 		r.fail(err)
 	}

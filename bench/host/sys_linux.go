@@ -50,6 +50,34 @@ func pollRaw(fds []unix.PollFd, timeoutMs int) {
 	syscall.RawSyscall(unix.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(timeoutMs))
 }
 
+// The futex operations a startGate uses (linux/futex.h): FUTEX_WAIT and FUTEX_WAKE on a word private
+// to the process.
+const (
+	futexWaitPrivate = 0 | 128
+	futexWakePrivate = 1 | 128
+)
+
+// A startGate holds the threads of a run until it opens. The threads wait on a futex word in raw
+// system calls, so that opening the gate wakes every one of them from the kernel in one call. A
+// channel would not do: each goroutine blocked on it is parked, and another thread must hand it
+// back to its locked thread, one after the other, on whatever CPU the Go scheduler finds; on a
+// busy machine one thread of a run then started tens of milliseconds after the others, and the
+// SCHED_IDLE thread beside it had its CPU alone meanwhile.
+type startGate struct{ word uint32 }
+
+// wait returns once the gate is open.
+func (g *startGate) wait() {
+	for atomic.LoadUint32(&g.word) == 0 {
+		syscall.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&g.word)), futexWaitPrivate, 0, 0, 0, 0)
+	}
+}
+
+// open opens the gate and wakes every thread waiting at it.
+func (g *startGate) open() {
+	atomic.StoreUint32(&g.word, 1)
+	syscall.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&g.word)), futexWakePrivate, 1<<31-1, 0, 0, 0)
+}
+
 // rawClock reads clock id. It is nosplit, as everything the spin loop calls, so that the Go
 // scheduler never preempts a spinning thread: a preempted goroutine locked to its thread puts the
 // thread to sleep until another thread hands the goroutine back, a sleep the kernel would count
