@@ -174,8 +174,10 @@ func (s GroupStats) String() string {
 	return str
 }
 
-// An LBEnv is the input of one load-balancing decision at one domain: the part of struct
-// lb_env and struct sched_domain state the decisions read. Decisions never modify it.
+// An LBEnv is the state one load-balancing decision at one domain reads: the part of struct
+// lb_env and struct sched_domain state the decisions read. The tunables are not part of it:
+// every balancing decision takes them as its last argument, p *[SMPParams]. Decisions never
+// modify either.
 type LBEnv struct {
 	// SD is the domain being balanced; DstCPU the CPU that pulls (this_cpu).
 	SD     *SchedDomain
@@ -194,8 +196,6 @@ type LBEnv struct {
 	NrBalanceFailed int
 	// MaxCapacity is rd->max_cpu_capacity.
 	MaxCapacity uint64
-	// Params are the SMP tunables.
-	Params SMPParams
 }
 
 // fitsCapacity is fits_capacity: cap*1280 < max*1024, a 20% margin.
@@ -253,7 +253,7 @@ func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
 // GroupLBStats returns the statistics of group g for a balance described by env, local saying
 // whether g is the group of env.DstCPU: update_sg_lb_stats. overload reports whether a CPU of
 // the group has more than one task (SG_OVERLOAD). The complexity is O(CPUs of g).
-func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool) (s GroupStats, overload bool) {
+func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *SMPParams) (s GroupStats, overload bool) {
 	sd := env.SD
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
 	pct := sd.ImbalancePct()
@@ -358,7 +358,8 @@ func (r BalanceReason) String() string {
 }
 
 // A BusiestGroup is the outcome of [FindBusiestGroup]: the busiest group if the domain is out of
-// balance, with the statistics, the kind and amount of imbalance, and why.
+// balance, with the statistics and the kind and amount of imbalance. Why is not part of it:
+// [FindBusiestGroup] returns it beside the group, as a [BalanceReason].
 type BusiestGroup struct {
 	// Domain and Dst are the domain and CPU of the balance.
 	Domain *SchedDomain
@@ -378,30 +379,29 @@ type BusiestGroup struct {
 	// env->imbalance).
 	Migration MigrationType
 	Imbalance int64
-	// Reason says why the domain is balanced or why a balance was forced.
-	Reason BalanceReason
 	// Overload reports whether some CPU of the domain has more than one task (SG_OVERLOAD).
 	Overload bool
 	// SumUtil is the utilisation summed over the domain, for update_idle_cpu_scan.
 	SumUtil uint64
 }
 
-// String explains the decision, such as "MC{0-5} from cpu0: busiest group {2-3} (overloaded:
-// …) local {0-1} (has_spare: …): migrate_util 2048: groups out of balance".
-func (d BusiestGroup) String() string {
+// Explain explains the decision, made for reason r (the reason [FindBusiestGroup] returned with
+// it), such as "MC{0-5} from cpu0: busiest group {2-3} (overloaded: …) local {0-1} (has_spare:
+// …): migrate_util 2048: groups out of balance".
+func (d BusiestGroup) Explain(r BalanceReason) string {
 	name := "?"
 	if d.Domain != nil {
 		name = d.Domain.Name() + "{" + d.Domain.span.String() + "}"
 	}
 	if d.Group == nil {
-		s := fmt.Sprintf("%s from %v: balanced: %v", name, d.Dst, d.Reason)
+		s := fmt.Sprintf("%s from %v: balanced: %v", name, d.Dst, r)
 		if d.Candidate != nil {
 			s += fmt.Sprintf(" (busiest candidate %v: %v; local %v: %v)", d.Candidate, d.BusiestStats, d.Local, d.LocalStats)
 		}
 		return s
 	}
 	return fmt.Sprintf("%s from %v: busiest group %v (%v), local %v (%v): %v %d, because %v",
-		name, d.Dst, d.Group, d.BusiestStats, d.Local, d.LocalStats, d.Migration, d.Imbalance, d.Reason)
+		name, d.Dst, d.Group, d.BusiestStats, d.Local, d.LocalStats, d.Migration, d.Imbalance, r)
 }
 
 // pickBusiest is update_sd_pick_busiest: whether group g with statistics s is busier than the
@@ -545,8 +545,9 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 // calculate_imbalance says what to move: utilisation from an overloaded group into a local
 // group with spare capacity across caches, tasks to even out idle CPUs or task counts (halved,
 // with the NUMA allowance of [AdjustNumaImbalance]), or load towards the domain's average.
-// FindBusiestGroup changes nothing. The complexity is O(CPUs of the domain).
-func FindBusiestGroup(env *LBEnv) BusiestGroup {
+// FindBusiestGroup changes nothing; the BalanceReason says why the domain is balanced or why a
+// balance was forced. The complexity is O(CPUs of the domain).
+func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 	sd := env.SD
 	d := BusiestGroup{Domain: sd, Dst: env.DstCPU}
 	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: GroupHasSpare}
@@ -554,7 +555,7 @@ func FindBusiestGroup(env *LBEnv) BusiestGroup {
 	var totalLoad, totalCap uint64
 	for _, g := range sd.groups {
 		local := g.cpus.Has(env.DstCPU)
-		s, ov := GroupLBStats(env, g, local)
+		s, ov := GroupLBStats(env, g, local, p)
 		d.Overload = d.Overload || ov
 		if local {
 			d.Local, d.LocalStats = g, s
@@ -568,23 +569,21 @@ func FindBusiestGroup(env *LBEnv) BusiestGroup {
 	d.Candidate = busiest
 	if busiest == nil {
 		d.BusiestStats = GroupStats{}
-		d.Reason = BalanceNoBusiest
-		return d
+		return d, BalanceNoBusiest
 	}
 	preferSibling := busiest.flags&topology.SDPreferSibling != 0
 	local, b := &d.LocalStats, &d.BusiestStats
-	force := func(r BalanceReason) BusiestGroup {
+	force := func(r BalanceReason) (BusiestGroup, BalanceReason) {
 		calculateImbalance(env, &d, totalLoad, totalCap, preferSibling)
 		if d.Imbalance == 0 {
-			d.Reason = BalanceZeroImbalance
-			return d
+			return d, BalanceZeroImbalance
 		}
-		d.Group, d.Reason = busiest, r
-		return d
+		d.Group = busiest
+		return d, r
 	}
-	balanced := func(r BalanceReason) BusiestGroup {
-		d.Reason, d.Imbalance = r, 0
-		return d
+	balanced := func(r BalanceReason) (BusiestGroup, BalanceReason) {
+		d.Imbalance = 0
+		return d, r
 	}
 	switch b.Type {
 	case GroupMisfitTask:
@@ -632,7 +631,7 @@ func FindBusiestGroup(env *LBEnv) BusiestGroup {
 // are skipped, and on a domain of unequal capacities so is a CPU with one task that is not
 // smaller than env.DstCPU. It reports false if no CPU qualifies. FindBusiestQueue changes
 // nothing. The complexity is O(CPUs of the group).
-func FindBusiestQueue(env *LBEnv, d *BusiestGroup) (topology.CPU, bool) {
+func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *SMPParams) (topology.CPU, bool) {
 	var best topology.CPU
 	found := false
 	var bestUtil, bestLoad uint64
@@ -690,7 +689,7 @@ func FindBusiestQueue(env *LBEnv, d *BusiestGroup) (topology.CPU, bool) {
 // should_we_balance of v6.5. A newly idle CPU always may, unless it has tasks again; a periodic
 // balance is done by the first idle CPU of the local group's balance mask, or when none is
 // idle, by the mask's first CPU, so that one CPU per group balances each level.
-func ShouldWeBalance(env *LBEnv) bool {
+func ShouldWeBalance(env *LBEnv, p *SMPParams) bool {
 	if !env.CPUs.Has(env.DstCPU) {
 		return false
 	}

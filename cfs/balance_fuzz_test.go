@@ -50,7 +50,8 @@ func FuzzBalance(f *testing.F) {
 			return
 		}
 		sd := &ch[r.IntN(len(ch))]
-		env := LBEnv{SD: sd, DstCPU: dst, Idle: idle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: int(failed % 6), Params: DefaultSMPParams(V65)}
+		env := LBEnv{SD: sd, DstCPU: dst, Idle: idle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: int(failed % 6)}
+		smp := DefaultSMPParams(V65)
 		// The source queues: real tasks with random weights, affinities and run times.
 		cpus := make([]*RunQueue, topo.NumIDs())
 		lists := make([]TaskList, topo.NumIDs())
@@ -76,7 +77,7 @@ func FuzzBalance(f *testing.F) {
 			}
 			st[c].Load = ScaleLoadDown(cpus[c].Root().Load().Weight)
 		}
-		d := FindBusiestGroup(&env)
+		d, _ := FindBusiestGroup(&env, &smp)
 		if d.Group == nil {
 			return
 		}
@@ -86,7 +87,7 @@ func FuzzBalance(f *testing.F) {
 		if d.Imbalance <= 0 {
 			t.Fatalf("busiest group %v with imbalance %d", d.Group, d.Imbalance)
 		}
-		src, ok := FindBusiestQueue(&env, &d)
+		src, ok := FindBusiestQueue(&env, &d, &smp)
 		if !ok {
 			return
 		}
@@ -95,7 +96,7 @@ func FuzzBalance(f *testing.F) {
 		}
 		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: cpus[src], Now: 1_000_000, Migration: d.Migration,
 			Imbalance: d.Imbalance, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
-		chosen, det := DetachTasks(&me, &lists[src], nil)
+		chosen, det := DetachTasks(&me, &lists[src], nil, &smp)
 		var moved uint64
 		for _, tk := range chosen {
 			if !tk.AllowedOn(dst) {
@@ -106,7 +107,7 @@ func FuzzBalance(f *testing.F) {
 			}
 			moved += max(TaskHLoad(tk.E), 1)
 		}
-		if det.Detached != len(chosen) || det.Detached > det.Examined || det.Examined > max(env.Params.NrMigrate, 1) {
+		if det.Detached != len(chosen) || det.Detached > det.Examined || det.Examined > max(smp.NrMigrate, 1) {
 			t.Fatalf("detached %d (chosen %d) of %d examined", det.Detached, len(chosen), det.Examined)
 		}
 		if idle != CPUNotIdle && det.Detached > 0 && int(st[src].NrRunning)-det.Detached < 1 {

@@ -119,8 +119,9 @@ func (r MigrateReason) String() string {
 	return fmt.Sprintf("MigrateReason(%d)", uint8(r))
 }
 
-// A MigrateEnv is the input of the task choice of one balance: the source and destination, the
-// imbalance left, and the flags of the pass (the rest of struct lb_env).
+// A MigrateEnv is the state the task choice of one balance reads: the source and destination,
+// the imbalance left, and the flags of the pass (the rest of struct lb_env). The tunables are
+// not part of it: the decisions take them as their last argument, p *[SMPParams].
 type MigrateEnv struct {
 	*LBEnv
 	// Src is the CPU pulled from; SrcRQ its state.
@@ -145,7 +146,7 @@ type MigrateEnv struct {
 // SCHED_IDLE tasks and moves between SMT siblings are never hot; with CACHE_HOT_BUDDY a next or
 // last buddy is hot when the destination is busy; otherwise the task is hot if it last started
 // running less than MigrationCost ago (always with -1, never with 0).
-func TaskHot(env *MigrateEnv, t *Task) bool {
+func TaskHot(env *MigrateEnv, t *Task, p *SMPParams) bool {
 	e := t.E
 	if e.class == Idle {
 		return false
@@ -153,24 +154,23 @@ func TaskHot(env *MigrateEnv, t *Task) bool {
 	if env.SD.flags&topology.SDShareCPUCapacity != 0 {
 		return false
 	}
-	if env.Params.CacheHotBuddy && env.Stats[env.DstCPU].NrRunning != 0 && (e.q.next == e || e.q.last == e) {
+	if p.CacheHotBuddy && env.Stats[env.DstCPU].NrRunning != 0 && (e.q.next == e || e.q.last == e) {
 		return true
 	}
-	switch env.Params.MigrationCost {
+	switch p.MigrationCost {
 	case -1:
 		return true
 	case 0:
 		return false
 	}
-	return int64(env.Now-e.ExecStart) < env.Params.MigrationCost
+	return int64(env.Now-e.ExecStart) < p.MigrationCost
 }
 
-// A MigrateVerdict is the outcome of [CanMigrateTask].
+// A MigrateVerdict is the outcome of [CanMigrateTask]. Why is not part of it: [CanMigrateTask]
+// returns it beside the verdict, as a [MigrateReason].
 type MigrateVerdict struct {
 	// OK reports whether the task may be moved.
 	OK bool
-	// Reason says why.
-	Reason MigrateReason
 	// Flags are the pass's flags after the decision (LBF_SOME_PINNED, LBF_DST_PINNED and
 	// LBF_ALL_PINNED change).
 	Flags LBFlags
@@ -191,48 +191,42 @@ type MigrateVerdict struct {
 // running task is refused; an active balance accepts; a cache-cold task ([TaskHot]) is
 // accepted, and a hot one only once the domain's nr_balance_failed exceeds its
 // cache_nice_tries. CanMigrateTask changes nothing.
-func CanMigrateTask(env *MigrateEnv, t *Task) MigrateVerdict {
+func CanMigrateTask(env *MigrateEnv, t *Task, p *SMPParams) (MigrateVerdict, MigrateReason) {
 	v := MigrateVerdict{Flags: env.Flags}
-	if env.Params.MigrateDelayed && t.E.delayed && env.Migration != MigrateLoad {
-		v.Reason = MigrateDelayed
-		return v
+	if p.MigrateDelayed && t.E.delayed && env.Migration != MigrateLoad {
+		return v, MigrateDelayed
 	}
-	if env.Params.MigrateIneligible && env.NrBalanceFailed == 0 && ineligibleOnDst(env.DstRQ, t.E) {
-		v.Reason = MigrateIneligible
-		return v
+	if p.MigrateIneligible && env.NrBalanceFailed == 0 && ineligibleOnDst(env.DstRQ, t.E) {
+		return v, MigrateIneligible
 	}
 	if !t.allowed.Has(env.DstCPU) {
 		v.Flags |= LBFSomePinned
-		v.Reason = MigratePinned
 		if env.Idle == CPUNewlyIdle || v.Flags&(LBFDstPinned|LBFActiveLB) != 0 {
-			return v
+			return v, MigratePinned
 		}
 		mask := env.DstGroupMask.Intersect(env.CPUs).Intersect(t.allowed)
 		if c, ok := mask.First(); ok {
 			v.Flags |= LBFDstPinned
 			v.NewDst = c
 		}
-		return v
+		return v, MigratePinned
 	}
 	v.Flags &^= LBFAllPinned
 	if env.SrcRQ != nil && env.SrcRQ.curr == t.E {
-		v.Reason = MigrateRunning
-		return v
+		return v, MigrateRunning
 	}
+	v.OK = true
 	if v.Flags&LBFActiveLB != 0 {
-		v.OK, v.Reason = true, MigrateActive
-		return v
+		return v, MigrateActive
 	}
-	if !TaskHot(env, t) {
-		v.OK, v.Reason = true, MigrateOK
-		return v
+	if !TaskHot(env, t, p) {
+		return v, MigrateOK
 	}
 	if env.NrBalanceFailed > env.SD.CacheNiceTries() {
-		v.OK, v.Reason = true, MigrateHotForced
-		return v
+		return v, MigrateHotForced
 	}
-	v.Reason = MigrateHot
-	return v
+	v.OK = false
+	return v, MigrateHot
 }
 
 // ineligibleOnDst is task_is_ineligible_on_dst_cpu: with PLACE_LAG, task e is not eligible on
@@ -296,7 +290,7 @@ func (d Detach) String() string {
 // The chosen tasks are appended to chosen in the order the kernel detaches them, and the
 // result says how many were examined: the kernel moves each examined task that stayed to the
 // head of the list, in examination order. DetachTasks allocates only if chosen must grow.
-func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task) ([]*Task, Detach) {
+func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) ([]*Task, Detach) {
 	d := Detach{Imbalance: env.Imbalance, Flags: env.Flags}
 	srcNr := env.Stats[env.Src].NrRunning
 	if srcNr <= 1 {
@@ -306,11 +300,11 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task) ([]*Task, Deta
 	if d.Imbalance <= 0 {
 		return chosen, d
 	}
-	nrMigrate := max(env.Params.NrMigrate, 1)
+	nrMigrate := max(p.NrMigrate, 1)
 	loopMax := min(nrMigrate, int(srcNr))
 	loopBreak := nrMigrate
 	me := *env
-	for p := list.tail; p != nil; p = p.prev {
+	for t := list.tail; t != nil; t = t.prev {
 		if env.Idle != CPUNotIdle && srcNr <= 1 {
 			break
 		}
@@ -325,19 +319,19 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task) ([]*Task, Deta
 			break
 		}
 		me.Flags = d.Flags
-		v := CanMigrateTask(&me, p)
+		v, why := CanMigrateTask(&me, t, p)
 		if v.Flags&LBFDstPinned != 0 && d.Flags&LBFDstPinned == 0 {
 			d.NewDst = v.NewDst
 		}
 		d.Flags = v.Flags
 		if !v.OK {
-			d.Count[v.Reason]++
+			d.Count[why]++
 			continue
 		}
 		switch env.Migration {
 		case MigrateLoad:
-			load := max(TaskHLoad(p.E), 1)
-			if env.Params.LBMin && load < 16 && env.NrBalanceFailed == 0 {
+			load := max(TaskHLoad(t.E), 1)
+			if p.LBMin && load < 16 && env.NrBalanceFailed == 0 {
 				d.Count[MigrateTooHeavy]++
 				continue
 			}
@@ -347,25 +341,25 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task) ([]*Task, Deta
 			}
 			d.Imbalance -= int64(load)
 		case MigrateUtil:
-			if int64(p.util) > d.Imbalance {
+			if int64(t.util) > d.Imbalance {
 				d.Count[MigrateTooHeavy]++
 				continue
 			}
-			d.Imbalance -= int64(p.util)
+			d.Imbalance -= int64(t.util)
 		case MigrateTask:
 			d.Imbalance--
 		case MigrateMisfit:
-			if fitsCapacity(p.util, env.Stats[env.Src].Capacity) {
+			if fitsCapacity(t.util, env.Stats[env.Src].Capacity) {
 				d.Count[MigrateTooHeavy]++
 				continue
 			}
 			d.Imbalance = 0
 		}
-		d.Count[v.Reason]++
-		chosen = append(chosen, p)
+		d.Count[why]++
+		chosen = append(chosen, t)
 		d.Detached++
 		srcNr--
-		if env.Idle == CPUNewlyIdle && env.Params.NewidleOnePull {
+		if env.Idle == CPUNewlyIdle && p.NewidleOnePull {
 			break
 		}
 		if d.Imbalance <= 0 {
@@ -386,7 +380,7 @@ func shrBound(val uint64, shift int) uint64 {
 // times, when the destination is idle and the source runs a single fair task on a capacity
 // reduced by more than imbalance_pct below the destination's, and for a misfit task.
 // nrBalanceFailed is the failure count after this failure.
-func NeedActiveBalance(env *LBEnv, src topology.CPU, m MigrationType, nrBalanceFailed int) bool {
+func NeedActiveBalance(env *LBEnv, src topology.CPU, m MigrationType, nrBalanceFailed int, p *SMPParams) bool {
 	sd := env.SD
 	if m == MigrateTask && nrBalanceFailed > sd.CacheNiceTries()+2 {
 		return true

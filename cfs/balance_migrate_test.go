@@ -33,7 +33,7 @@ func migrateFixture(t *testing.T, execStart []uint64, allowed []topology.CPUSet)
 	}
 	st := statsFor(topo, map[topology.CPU]uint32{1: uint32(len(execStart))})
 	sd := ds.Base(0)
-	env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, Params: DefaultSMPParams(V65)}
+	env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st}
 	return &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: c, Now: 10_000_000, Migration: MigrateTask, Imbalance: 1, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}, tasks, &list
 }
 
@@ -69,24 +69,26 @@ func TestCanMigrateTask(t *testing.T) {
 		env := *me
 		lb := *me.LBEnv
 		lb.NrBalanceFailed = tc.failed
-		lb.Params.MigrationCost = tc.cost
+		smp := DefaultSMPParams(V65)
+		smp.MigrationCost = tc.cost
 		env.LBEnv = &lb
 		env.Flags = tc.flags
-		v := CanMigrateTask(&env, tasks[tc.task])
-		if v.OK != tc.ok || v.Reason != tc.reason || v.Flags != tc.wantFlg {
-			t.Errorf("%s: CanMigrateTask = %t %v %v, want %t %v %v", tc.name, v.OK, v.Reason, v.Flags, tc.ok, tc.reason, tc.wantFlg)
+		v, why := CanMigrateTask(&env, tasks[tc.task], &smp)
+		if v.OK != tc.ok || why != tc.reason || v.Flags != tc.wantFlg {
+			t.Errorf("%s: CanMigrateTask = %t %v %v, want %t %v %v", tc.name, v.OK, why, v.Flags, tc.ok, tc.reason, tc.wantFlg)
 		}
 	}
 }
 
 func TestTaskHotIdlePolicy(t *testing.T) {
 	me, tasks, _ := migrateFixture(t, []uint64{0, 10_000_000}, []topology.CPUSet{topology.CPUSetOf(0, 1), topology.CPUSetOf(0, 1)})
+	smp := DefaultSMPParams(V65)
 	tasks[1].E.class = Idle
-	if TaskHot(me, tasks[1]) {
+	if TaskHot(me, tasks[1], &smp) {
 		t.Errorf("TaskHot of a SCHED_IDLE task that just ran = true, want false")
 	}
 	tasks[1].E.class = Normal
-	if !TaskHot(me, tasks[1]) {
+	if !TaskHot(me, tasks[1], &smp) {
 		t.Errorf("TaskHot of a SCHED_NORMAL task that just ran = false, want true")
 	}
 }
@@ -130,7 +132,8 @@ func TestDetachTasks(t *testing.T) {
 			}
 			me, _, list := migrateFixture(t, tc.exec, allowed)
 			me.Idle, me.Migration, me.Imbalance, me.NrBalanceFailed = tc.idle, tc.m, tc.imb, tc.failed
-			chosen, d := DetachTasks(me, list, nil)
+			smp := DefaultSMPParams(V65)
+			chosen, d := DetachTasks(me, list, nil, &smp)
 			got := ""
 			for _, tk := range chosen {
 				got += tk.E.Name
@@ -255,12 +258,13 @@ func TestCanMigrateTaskV71(t *testing.T) {
 			tk = f.x
 		}
 		st := statsFor(topo, map[topology.CPU]uint32{1: 3})
-		env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed, Params: DefaultSMPParams(tc.v)}
+		env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed}
+		smp := DefaultSMPParams(tc.v)
 		me := &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: f.src, DstRQ: f.dst, Now: 10_000_000, Migration: tc.m, Imbalance: 1 << 20,
 			Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
-		v := CanMigrateTask(me, tk)
-		if v.OK != tc.ok || v.Reason != tc.reason || v.Flags != tc.wantFlags {
-			t.Errorf("%s: CanMigrateTask = %t, %v, flags %v; want %t, %v, %v", tc.name, v.OK, v.Reason, v.Flags, tc.ok, tc.reason, tc.wantFlags)
+		v, why := CanMigrateTask(me, tk, &smp)
+		if v.OK != tc.ok || why != tc.reason || v.Flags != tc.wantFlags {
+			t.Errorf("%s: CanMigrateTask = %t, %v, flags %v; want %t, %v, %v", tc.name, v.OK, why, v.Flags, tc.ok, tc.reason, tc.wantFlags)
 		}
 	}
 }

@@ -159,15 +159,16 @@ func TestFindBusiestGroup(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := NewDomains(tc.topo, GroupsPerCPU)
 			sd := &ds.Chain(tc.dst)[tc.level]
-			env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: statsFor(tc.topo, tc.nr), Params: DefaultSMPParams(V65)}
-			d := FindBusiestGroup(&env)
+			env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: statsFor(tc.topo, tc.nr)}
+			smp := DefaultSMPParams(V65)
+			d, why := FindBusiestGroup(&env, &smp)
 			got := ""
 			if d.Group != nil {
 				got = d.Group.String()
 			}
-			if got != tc.group || d.Reason != tc.reason || (d.Group != nil && (d.Migration != tc.migration || d.Imbalance != tc.imbalance)) {
-				t.Errorf("FindBusiestGroup at %v = %q %v %v %d, want %q %v %v %d\n%v", sd, got, d.Reason, d.Migration, d.Imbalance,
-					tc.group, tc.reason, tc.migration, tc.imbalance, d)
+			if got != tc.group || why != tc.reason || (d.Group != nil && (d.Migration != tc.migration || d.Imbalance != tc.imbalance)) {
+				t.Errorf("FindBusiestGroup at %v = %q %v %v %d, want %q %v %v %d\n%v", sd, got, why, d.Migration, d.Imbalance,
+					tc.group, tc.reason, tc.migration, tc.imbalance, d.Explain(why))
 			}
 		})
 	}
@@ -187,6 +188,7 @@ func TestFindBusiestQueue(t *testing.T) {
 	st[1].Util = 900
 	st[13].Load = 9000 // a single heavy task
 	env := LBEnv{SD: sd, DstCPU: 3, Idle: CPUIdle, CPUs: sd.Span(), Stats: st}
+	smp := DefaultSMPParams(V65)
 	for _, tc := range []struct {
 		m    MigrationType
 		imb  int64
@@ -204,7 +206,7 @@ func TestFindBusiestQueue(t *testing.T) {
 		{MigrateMisfit, 1, 0, false},
 	} {
 		d := BusiestGroup{Group: g, Migration: tc.m, Imbalance: tc.imb}
-		got, ok := FindBusiestQueue(&env, &d)
+		got, ok := FindBusiestQueue(&env, &d, &smp)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("FindBusiestQueue(%v, imbalance %d) = %v, %t, want %v, %t", tc.m, tc.imb, got, ok, tc.want, tc.ok)
 		}
@@ -215,6 +217,7 @@ func TestShouldWeBalance(t *testing.T) {
 	topo := topology.FourLLC()
 	ds := NewDomains(topo, GroupsPerCPU)
 	st := statsFor(topo, map[topology.CPU]uint32{3: 1})
+	smp := DefaultSMPParams(V65)
 	for _, tc := range []struct {
 		dst  topology.CPU
 		idle IdleType
@@ -228,7 +231,7 @@ func TestShouldWeBalance(t *testing.T) {
 	} {
 		sd := &ds.Chain(tc.dst)[2]
 		env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: st}
-		if got := ShouldWeBalance(&env); got != tc.want {
+		if got := ShouldWeBalance(&env, &smp); got != tc.want {
 			t.Errorf("ShouldWeBalance(cpu%d, %v) = %t, want %t", tc.dst, tc.idle, got, tc.want)
 		}
 	}

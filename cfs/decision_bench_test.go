@@ -61,7 +61,10 @@ func BenchmarkPick(b *testing.B) {
 	}
 }
 
-var sinkTick TickDecision
+var (
+	sinkTick       TickDecision
+	sinkTickReason TickReason
+)
 
 func BenchmarkCheckPreemptTick(b *testing.B) {
 	for _, n := range []int{2, 256} {
@@ -69,7 +72,7 @@ func BenchmarkCheckPreemptTick(b *testing.B) {
 		b.Run(fmt.Sprintf("depth=0/n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sinkTick = CheckPreemptTick(c.Root(), c.Curr(), &c.params)
+				sinkTick, sinkTickReason = CheckPreemptTick(c.Root(), c.Curr(), &c.params)
 			}
 		})
 	}
@@ -89,7 +92,7 @@ func BenchmarkCheckPreemptTick(b *testing.B) {
 	b.Run("depth=2/n=3", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			sinkTick = CheckPreemptTick(curr.Queue(), curr, &c.params)
+			sinkTick, sinkTickReason = CheckPreemptTick(curr.Queue(), curr, &c.params)
 		}
 	})
 }

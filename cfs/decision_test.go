@@ -87,9 +87,9 @@ func TestCheckPreemptTick(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c := rig(t, tc.p, true, tc.ran, tc.tasks, tc.vrs)
-		d := CheckPreemptTick(c.Root(), c.Curr(), &tc.p)
-		if d.Resched != tc.resch || d.Reason != tc.reason || d.Ideal != tc.ideal {
-			t.Errorf("%s: CheckPreemptTick = %v (ideal %d), want resched %t, %v, ideal %d", tc.name, d, d.Ideal, tc.resch, tc.reason, tc.ideal)
+		d, why := CheckPreemptTick(c.Root(), c.Curr(), &tc.p)
+		if d.Resched != tc.resch || why != tc.reason || d.Ideal != tc.ideal {
+			t.Errorf("%s: CheckPreemptTick = %v (ideal %d), want resched %t, %v, ideal %d", tc.name, d.Explain(why), d.Ideal, tc.resch, tc.reason, tc.ideal)
 		}
 		if d.Ran != tc.ran && tc.reason != TickNoCompetitor {
 			t.Errorf("%s: CheckPreemptTick().Ran = %d, want %d", tc.name, d.Ran, tc.ran)
@@ -152,10 +152,10 @@ func TestCheckPreemptWakeup(t *testing.T) {
 		if tc.wakeeSelf {
 			wakee = curr
 		}
-		d := CheckPreemptWakeup(c, wakee, tc.fork, &tc.p)
-		if d.Preempt != tc.preempt || d.Reason != tc.reason || d.VDiff != tc.vdiff || d.Gran != tc.gran {
+		d, why := CheckPreemptWakeup(c, wakee, tc.fork, &tc.p)
+		if d.Preempt != tc.preempt || why != tc.reason || d.VDiff != tc.vdiff || d.Gran != tc.gran {
 			t.Errorf("%s: CheckPreemptWakeup = %v (vdiff %d, gran %d), want preempt %t, %v, vdiff %d, gran %d",
-				tc.name, d, d.VDiff, d.Gran, tc.preempt, tc.reason, tc.vdiff, tc.gran)
+				tc.name, d.Explain(why), d.VDiff, d.Gran, tc.preempt, tc.reason, tc.vdiff, tc.gran)
 		}
 		if (d.NextBuddy == wakee) != tc.next || (d.NextBuddy != nil && d.NextBuddy != wakee) {
 			t.Errorf("%s: CheckPreemptWakeup().NextBuddy = %v, want wakee: %t", tc.name, d.NextBuddy, tc.next)
@@ -167,8 +167,8 @@ func TestCheckPreemptWakeup(t *testing.T) {
 	// An idle CPU runs any wakee.
 	c := NewRunQueue(0, def)
 	w := NewTask("w", Batch, 0)
-	if d := c.Wakeup(w, 0); !d.Preempt || d.Reason != WakeupCPUIdle {
-		t.Errorf("Wakeup on an idle CPU = %v, want preempt, %v", d, WakeupCPUIdle)
+	if d, why := c.Wakeup(w, 0); !d.Preempt || why != WakeupCPUIdle {
+		t.Errorf("Wakeup on an idle CPU = %v, want preempt, %v", d.Explain(why), WakeupCPUIdle)
 	}
 }
 
@@ -261,9 +261,9 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 	w.SetGroup(g)
 	c.attach(w)
 	c.enqueueTask(w, 0, flagWakeup)
-	d := CheckPreemptWakeup(c, w, false, &p)
-	if !d.Preempt || d.Reason != WakeupLead || d.Wakee != w.Parent() {
-		t.Fatalf("CheckPreemptWakeup(grouped w) = %v, matching wakee side %v; want a preemption on the lead of g's entity", d, d.Wakee)
+	d, why := CheckPreemptWakeup(c, w, false, &p)
+	if !d.Preempt || why != WakeupLead || d.Wakee != w.Parent() {
+		t.Fatalf("CheckPreemptWakeup(grouped w) = %v, matching wakee side %v; want a preemption on the lead of g's entity", d.Explain(why), d.Wakee)
 	}
 	if d.NextBuddy != w {
 		t.Errorf("CheckPreemptWakeup(grouped w).NextBuddy = %v, want w", d.NextBuddy)
@@ -271,30 +271,31 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 	checkCPU(t, c, nil)
 }
 
-// TestTickDecisionString checks both forms of a tick decision's explanation: the classic one
+// TestTickDecisionExplain checks both forms of a tick decision's explanation: the classic one
 // (ideal slice and lead, up to TickLeadOverSlice) and the EEVDF one (vruntime and deadline, from
 // TickRequestServed on).
-func TestTickDecisionString(t *testing.T) {
+func TestTickDecisionExplain(t *testing.T) {
 	a, b, i := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("i", Idle, 0)
 	tests := []struct {
 		name string
 		d    TickDecision
+		r    TickReason
 		want string
 	}{
-		{"classic, last classic reason", TickDecision{Curr: a, Leftmost: b, Resched: true, Reason: TickLeadOverSlice, Ideal: 2999998, Ran: 1_000_000, Lead: 3_000_000},
+		{"classic, last classic reason", TickDecision{Curr: a, Leftmost: b, Resched: true, Ideal: 2999998, Ran: 1_000_000, Lead: 3_000_000}, TickLeadOverSlice,
 			"tick a: resched: vruntime lead over the leftmost larger than the ideal slice (ran 1000000 ns, ideal 2999998 ns, lead 3000000 ns over b)"},
-		{"classic, seed 004 option", TickDecision{Curr: a, Leftmost: i, Reason: TickFavorNonIdle, Ideal: 5982471, Ran: 1_000_000, Lead: 6_000_000},
+		{"classic, seed 004 option", TickDecision{Curr: a, Leftmost: i, Ideal: 5982471, Ran: 1_000_000, Lead: 6_000_000}, TickFavorNonIdle,
 			"tick a: keep running: non-idle entity keeps its slice against an idle leftmost (seed-004 option) (ran 1000000 ns, ideal 5982471 ns, lead 6000000 ns over i)"},
-		{"classic, no leftmost", TickDecision{Curr: a, Reason: TickBelowMinGranularity, Ideal: 2999998, Ran: 500_000},
+		{"classic, no leftmost", TickDecision{Curr: a, Ideal: 2999998, Ran: 500_000}, TickBelowMinGranularity,
 			"tick a: keep running: ran less than the minimum granularity (ran 500000 ns, ideal 2999998 ns)"},
-		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, Reason: TickRequestServed, Ran: 1_000_000, Vruntime: 1_000_000, Deadline: 1_700_000},
+		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, Ran: 1_000_000, Vruntime: 1_000_000, Deadline: 1_700_000}, TickRequestServed,
 			"tick a: resched: request served: new deadline (ran 1000000 ns, vruntime 1000000, deadline 1700000)"},
-		{"EEVDF, request open", TickDecision{Curr: a, Reason: TickRequestOpen, Ran: 100_000, Vruntime: 100_000, Deadline: 700_000},
+		{"EEVDF, request open", TickDecision{Curr: a, Ran: 100_000, Vruntime: 100_000, Deadline: 700_000}, TickRequestOpen,
 			"tick a: keep running: request not yet served (ran 100000 ns, vruntime 100000, deadline 700000)"},
 	}
 	for _, tc := range tests {
-		if got := tc.d.String(); got != tc.want {
-			t.Errorf("%s: TickDecision.String() = %q, want %q", tc.name, got, tc.want)
+		if got := tc.d.Explain(tc.r); got != tc.want {
+			t.Errorf("%s: TickDecision.Explain(%d) = %q, want %q", tc.name, tc.r, got, tc.want)
 		}
 	}
 }

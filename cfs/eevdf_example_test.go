@@ -136,8 +136,8 @@ func ExampleCheckPreemptWakeup_eevdf() {
 	lat.SetSlice(100_000)
 	c.Fork(nil, hog, 0)
 	c.Schedule(0)
-	d := c.Wakeup(lat, 200_000)
-	fmt.Println(d)
+	d, why := c.Wakeup(lat, 200_000)
+	fmt.Println(d.Explain(why))
 	fmt.Println(c.Schedule(200_000))
 	// Output:
 	// wakeup lat vs hog: preempt: EEVDF picks the wakee (picked lat: eligible, earliest virtual deadline, ignoring slice protection)

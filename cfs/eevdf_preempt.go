@@ -13,75 +13,67 @@ package cfs
 // charged (update_curr), which [RunQueue.Wakeup] and [RunQueue.Fork] do before the pick, and it reports
 // the buddies and protection changes the kernel would make. [CheckPreemptWakeup] calls it for
 // an EEVDF version.
-func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) WakeupDecision {
+func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) (WakeupDecision, WakeupReason) {
 	curr := c.curr
 	d := WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {
-		d.Preempt, d.Reason = true, WakeupCPUIdle
-		return d
+		d.Preempt = true
+		return d, WakeupCPUIdle
 	}
 	if curr == wakee {
-		d.Reason = WakeupSameTask
-		return d
+		return d, WakeupSameTask
 	}
 	v66 := p.Version == V66
 	if v66 && p.NextBuddy && !fork {
 		d.NextBuddy = wakee
 	}
 	if c.needResched {
-		d.Reason = WakeupAlreadyResched
-		return d
+		return d, WakeupAlreadyResched
 	}
 	if v66 && curr.class == Idle && wakee.class != Idle {
-		d.Preempt, d.Reason = true, WakeupIdleCurr
-		return d
+		d.Preempt = true
+		return d, WakeupIdleCurr
 	}
 	if !p.WakeupPreemption || (v66 && wakee.class != Normal) {
-		d.Reason = WakeupNotNormal
-		return d
+		return d, WakeupNotNormal
 	}
 	se, pse := curr, wakee
 	matchingEntities(&se, &pse)
 	d.Curr, d.Wakee = se, pse
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
-		d.Preempt, d.Reason, d.Short = true, WakeupIdleGroupCurr, !v66
-		return d
+		d.Preempt, d.Short = true, !v66
+		return d, WakeupIdleGroupCurr
 	}
 	if cIdle != wIdle {
-		d.Reason = WakeupIdleGroupWakee
-		return d
+		return d, WakeupIdleGroupWakee
 	}
 	q := se.q
 	if v66 {
 		d.Picked, d.PickReason = pick66(q, p)
 	} else {
 		if wakee.class != Normal {
-			d.Reason = WakeupNotNormal
-			return d
+			return d, WakeupNotNormal
 		}
 		next := q.next
 		switch {
 		case p.PreemptShort && pse.Slice < se.Slice:
 			d.Short = true
 		case fork:
-			d.Reason = WakeupForked
-			return d
+			return d, WakeupForked
 		case pse.delayed:
-			d.Reason = WakeupDelayed
-			return d
+			return d, WakeupDelayed
 		case p.NextBuddy && (next == nil || !before(next.Deadline, pse.Deadline)):
 			d.NextBuddy, next = pse, pse // set_preempt_buddy
 		}
 		d.Picked, d.PickReason = pick71(q, !d.Short, next, p)
 	}
 	if d.Picked == pse {
-		d.Preempt, d.Reason = true, WakeupPicked
-		return d
+		d.Preempt = true
+		return d, WakeupPicked
 	}
-	d.Reason = WakeupNotPicked
 	d.ShortenProtection = !v66 && p.RunToParity
-	return d
+	return d, WakeupNotPicked
 }
 
 // checkPreemptEEVDF is check_preempt_curr for a fair wakee on an EEVDF CPU, with the state
@@ -92,17 +84,17 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) W
 // chooses an entity that is not delayed or the queue is empty, as v7.1's wakeup_preempt_fair
 // does (its goto pick after pick_next_entity returned nothing); the wakee preempts only if that
 // final pick is the wakee.
-func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDecision {
+func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
 	p := &c.params
-	d := checkPreemptWakeupEEVDF(c, t, fork, p)
-	if d.Reason == WakeupPicked || d.Reason == WakeupNotPicked || d.Reason == WakeupForked || d.Reason == WakeupDelayed {
+	d, r := checkPreemptWakeupEEVDF(c, t, fork, p)
+	if r == WakeupPicked || r == WakeupNotPicked || r == WakeupForked || r == WakeupDelayed {
 		// The kernel tests need-resched before update_curr, which may set it (a served
 		// request): judge with the flag as it was, then keep both.
 		was := c.needResched
 		d.Curr.q.updateCurrEEVDF(now, p)
 		charged := c.needResched
 		c.needResched = was
-		d = checkPreemptWakeupEEVDF(c, t, fork, p)
+		d, r = checkPreemptWakeupEEVDF(c, t, fork, p)
 		c.needResched = c.needResched || charged
 	}
 	if d.NextBuddy != nil {
@@ -121,16 +113,16 @@ func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDec
 			}
 		}
 		if d.Picked != nil && d.Picked == d.Wakee {
-			d.Preempt, d.Reason, d.ShortenProtection = true, WakeupPicked, false
+			d.Preempt, r, d.ShortenProtection = true, WakeupPicked, false
 		} else {
-			d.Preempt, d.Reason = false, WakeupNotPicked
+			d.Preempt, r = false, WakeupNotPicked
 			d.ShortenProtection = p.RunToParity
 		}
 	}
 	if d.Preempt && d.Short {
 		cancelProtect(d.Curr)
 		q := d.Curr.q
-		if d.Reason == WakeupIdleGroupCurr {
+		if r == WakeupIdleGroupCurr {
 			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here
 		}
 		q.clearBuddies(d.Curr)
@@ -141,5 +133,5 @@ func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) WakeupDec
 	if d.Preempt {
 		c.needResched = true
 	}
-	return d
+	return d, r
 }

@@ -50,9 +50,10 @@ again:
 // innermost first, entity_tick charges the running entity (update_curr, which renews a served
 // request and asks for a reschedule itself) and refreshes a group entity's weight. There is no
 // check_preempt_tick.
-func (c *RunQueue) tickEEVDF(now uint64) TickDecision {
+func (c *RunQueue) tickEEVDF(now uint64) (TickDecision, TickReason) {
 	p := &c.params
 	var first TickDecision
+	var firstR TickReason
 	decided := false
 	for se := c.curr; se != nil; se = se.parent {
 		q := se.q
@@ -60,21 +61,22 @@ func (c *RunQueue) tickEEVDF(now uint64) TickDecision {
 		q.updateGroup(se, now, p)
 		d := TickDecision{Curr: se, Resched: r.resched, Ran: se.SumExecRuntime - se.PrevSumExecRuntime,
 			Vruntime: se.Vruntime, Deadline: se.Deadline}
+		var why TickReason
 		switch {
 		case q.nrRunning <= 1:
-			d.Reason = TickNoCompetitor
+			why = TickNoCompetitor
 		case r.renewed:
-			d.Reason = TickRequestServed
+			why = TickRequestServed
 		case r.unprotected:
-			d.Reason = TickProtectionOver
+			why = TickProtectionOver
 		default:
-			d.Reason = TickRequestOpen
+			why = TickRequestOpen
 		}
 		if !decided || (d.Resched && !first.Resched) {
-			first, decided = d, true
+			first, firstR, decided = d, why, true
 		}
 	}
-	return first
+	return first, firstR
 }
 
 // forkEEVDF is task_fork_fair followed by wake_up_new_task on an EEVDF CPU. A new task starts
@@ -84,7 +86,7 @@ func (c *RunQueue) tickEEVDF(now uint64) TickDecision {
 // virtual slice away. v7.1 passes ENQUEUE_INITIAL, so PLACE_DEADLINE_INITIAL halves it. In
 // v7.1 the child inherits a parent's custom slice (the kernel copies the whole sched_entity)
 // unless it has one of its own.
-func (c *RunQueue) forkEEVDF(parent, child *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) forkEEVDF(parent, child *Entity, now uint64) (WakeupDecision, WakeupReason) {
 	p := &c.params
 	if parent != nil && p.Version != V66 && parent.customSlice && !child.customSlice {
 		child.Slice, child.customSlice = parent.Slice, true
@@ -247,13 +249,13 @@ func (c *RunQueue) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 // wakeDelayed is try_to_wake_up of a delayed task, ttwu_runnable: the task is still queued, so it
 // only loses its delayed mark (requeue_delayed_entity), and unless it is the task on the CPU the
 // wakeup preemption is judged.
-func (c *RunQueue) wakeDelayed(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) wakeDelayed(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
 	if t.cpu != c {
 		panic("cfs: RunQueue.Wakeup of a task delayed on another CPU")
 	}
 	t.q.requeueDelayed(t, &c.params)
 	if c.curr == t {
-		return WakeupDecision{Curr: t, Wakee: t, Reason: WakeupSameTask}
+		return WakeupDecision{Curr: t, Wakee: t}, WakeupSameTask
 	}
 	return c.checkPreemptEEVDF(t, now, false)
 }

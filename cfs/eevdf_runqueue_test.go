@@ -34,23 +34,23 @@ func TestForkEEVDF(t *testing.T) {
 		if c.Schedule(0) != a {
 			t.Fatalf("%v: Schedule() did not pick the only task", tc.v)
 		}
-		d := c.Tick(1_000_000)
-		if rel(a.Vruntime) != 1_000_000 || rel(a.Deadline) != tc.renewedDl || d.Reason != TickNoCompetitor || d.Resched {
+		d, why := c.Tick(1_000_000)
+		if rel(a.Vruntime) != 1_000_000 || rel(a.Deadline) != tc.renewedDl || why != TickNoCompetitor || d.Resched {
 			t.Errorf("%v: after 1 ms alone: vruntime %+d, deadline %+d, tick %v; want +1000000, %+d, no competitor",
-				tc.v, rel(a.Vruntime), rel(a.Deadline), d, tc.renewedDl)
+				tc.v, rel(a.Vruntime), rel(a.Deadline), d.Explain(why), tc.renewedDl)
 		}
 		// The child starts at V, the parent's vruntime, with lag 0.
-		w := c.Fork(a, b, 1_000_000)
-		if rel(b.Vruntime) != 1_000_000 || rel(b.Deadline) != tc.childDl || w.Preempt || w.Reason != tc.forkReason {
+		w, wwhy := c.Fork(a, b, 1_000_000)
+		if rel(b.Vruntime) != 1_000_000 || rel(b.Deadline) != tc.childDl || w.Preempt || wwhy != tc.forkReason {
 			t.Errorf("%v: child vruntime %+d, deadline %+d, decision %v; want +1000000, %+d, no preemption (%v)",
-				tc.v, rel(b.Vruntime), rel(b.Deadline), w, tc.childDl, tc.forkReason)
+				tc.v, rel(b.Vruntime), rel(b.Deadline), w.Explain(wwhy), tc.childDl, tc.forkReason)
 		}
 		checkCPU(t, c, nil)
 		// At 2 ms a's request (deadline 1.7/1.75 ms) is served: resched; V = 1.5 ms, so a
 		// (at 2 ms) is not eligible and b runs.
-		d = c.Tick(2_000_000)
-		if !d.Resched || d.Reason != tc.tick2Reason || !c.NeedResched() {
-			t.Errorf("%v: tick at 2 ms = %v, want resched, %v", tc.v, d, tc.tick2Reason)
+		d, why = c.Tick(2_000_000)
+		if !d.Resched || why != tc.tick2Reason || !c.NeedResched() {
+			t.Errorf("%v: tick at 2 ms = %v, want resched, %v", tc.v, d.Explain(why), tc.tick2Reason)
 		}
 		if got := c.Schedule(2_000_000); got != b || c.NeedResched() {
 			t.Errorf("%v: Schedule at 2 ms = %v, resched %t; want b, false", tc.v, got, c.NeedResched())
@@ -115,10 +115,10 @@ func TestWakeupEEVDF(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c, a, b := setup(&tc.p)
-		d := c.Wakeup(b, 100_000)
-		if d.Preempt != tc.preempt || d.Reason != tc.reason || d.PickReason != tc.pick || d.Short != tc.short || c.NeedResched() != tc.preempt {
+		d, why := c.Wakeup(b, 100_000)
+		if d.Preempt != tc.preempt || why != tc.reason || d.PickReason != tc.pick || d.Short != tc.short || c.NeedResched() != tc.preempt {
 			t.Errorf("%s: Wakeup = %v (pick %v, short %t), resched %t; want preempt %t, %v, pick %v, short %t",
-				tc.name, d, d.PickReason, d.Short, c.NeedResched(), tc.preempt, tc.reason, tc.pick, tc.short)
+				tc.name, d.Explain(why), d.PickReason, d.Short, c.NeedResched(), tc.preempt, tc.reason, tc.pick, tc.short)
 		}
 		if d.ShortenProtection != tc.shorten {
 			t.Errorf("%s: Wakeup().ShortenProtection = %t, want %t", tc.name, d.ShortenProtection, tc.shorten)
@@ -133,8 +133,8 @@ func TestWakeupEEVDF(t *testing.T) {
 			}
 			continue
 		}
-		if td := c.Tick(1_000_000); td.Reason != tc.tickReason || !td.Resched {
-			t.Errorf("%s: tick at 1 ms = %v, want resched: %v", tc.name, td, tc.tickReason)
+		if td, twhy := c.Tick(1_000_000); twhy != tc.tickReason || !td.Resched {
+			t.Errorf("%s: tick at 1 ms = %v, want resched: %v", tc.name, td.Explain(twhy), tc.tickReason)
 		}
 		// V = (1 ms + 0.1 ms)/2: a is past it, b runs.
 		if got := c.Schedule(1_000_000); got != b {
@@ -152,10 +152,10 @@ func TestWakeupEEVDFRules(t *testing.T) {
 		n, i, bt := NewTask("n", Normal, 0), NewTask("i", Idle, 0), NewTask("batch", Batch, -20)
 		c.Fork(nil, i, 0)
 		c.Schedule(0)
-		if d := c.Wakeup(n, 1000); !d.Preempt {
-			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v, want preempt", v, d)
-		} else if want := map[Version]WakeupReason{V66: WakeupIdleCurr, V71: WakeupIdleGroupCurr}[v]; d.Reason != want || d.Short != (v == V71) {
-			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v (short %t), want %v", v, d, d.Short, want)
+		if d, why := c.Wakeup(n, 1000); !d.Preempt {
+			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v, want preempt", v, d.Explain(why))
+		} else if want := map[Version]WakeupReason{V66: WakeupIdleCurr, V71: WakeupIdleGroupCurr}[v]; why != want || d.Short != (v == V71) {
+			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v (short %t), want %v", v, d.Explain(why), d.Short, want)
 		}
 		// v6.6: the reschedule picks with the idle task still in place; it was placed at V,
 		// is eligible and has not started a new request, so RUN_TO_PARITY keeps it until its
@@ -166,8 +166,8 @@ func TestWakeupEEVDFRules(t *testing.T) {
 			if got != i {
 				t.Errorf("v6.6: Schedule after the wakeup = %v, want i (run to parity)", got)
 			}
-			if d := c.Tick(1_000_000); d.Reason != TickRequestServed || !d.Resched {
-				t.Errorf("v6.6: tick of the idle task = %v, want resched: request served", d)
+			if d, why := c.Tick(1_000_000); why != TickRequestServed || !d.Resched {
+				t.Errorf("v6.6: tick of the idle task = %v, want resched: request served", d.Explain(why))
 			}
 			got = c.Schedule(1_000_000)
 		}
@@ -175,18 +175,18 @@ func TestWakeupEEVDFRules(t *testing.T) {
 			t.Errorf("%v: Schedule after the preemption of the SCHED_IDLE task = %v, want n", v, got)
 		}
 		now := n.ExecStart + 100_000 // n's request is not yet served
-		if d := c.Fork(nil, bt, now); d.Preempt || d.Reason != WakeupNotNormal {
-			t.Errorf("%v: SCHED_BATCH fork: %v, want no preemption, %v", v, d, WakeupNotNormal)
+		if d, why := c.Fork(nil, bt, now); d.Preempt || why != WakeupNotNormal {
+			t.Errorf("%v: SCHED_BATCH fork: %v, want no preemption, %v", v, d.Explain(why), WakeupNotNormal)
 		}
 		c.Sleep(bt, now)
-		if d := c.Wakeup(bt, now+1000); d.Preempt || d.Reason != WakeupNotNormal {
-			t.Errorf("%v: SCHED_BATCH wakee: %v, want no preemption, %v", v, d, WakeupNotNormal)
+		if d, why := c.Wakeup(bt, now+1000); d.Preempt || why != WakeupNotNormal {
+			t.Errorf("%v: SCHED_BATCH wakee: %v, want no preemption, %v", v, d.Explain(why), WakeupNotNormal)
 		}
 		checkCPU(t, c, nil)
 		// An idle CPU runs any wakee.
 		c = NewRunQueue(0, p)
-		if d := c.Wakeup(NewTask("x", Normal, 0), 0); !d.Preempt || d.Reason != WakeupCPUIdle {
-			t.Errorf("%v: wakeup on an idle CPU: %v", v, d)
+		if d, why := c.Wakeup(NewTask("x", Normal, 0), 0); !d.Preempt || why != WakeupCPUIdle {
+			t.Errorf("%v: wakeup on an idle CPU: %v", v, d.Explain(why))
 		}
 	}
 }
@@ -486,15 +486,15 @@ func TestDelayDequeue(t *testing.T) {
 			got, a.OnRQ(), a.Delayed(), a.VLag, c.NrRunning())
 	}
 	checkCPU(t, c, nil)
-	if d := c.Wakeup(a, 2_000_000); a.Vruntime != b.Vruntime || d.Reason == WakeupCPUIdle {
-		t.Errorf("Wakeup after the delayed dequeue: vruntime %+d, b's %+d; want a at V (b's vruntime), decision %v", rel(a.Vruntime), rel(b.Vruntime), d)
+	if d, why := c.Wakeup(a, 2_000_000); a.Vruntime != b.Vruntime || why == WakeupCPUIdle {
+		t.Errorf("Wakeup after the delayed dequeue: vruntime %+d, b's %+d; want a at V (b's vruntime), decision %v", rel(a.Vruntime), rel(b.Vruntime), d.Explain(why))
 	}
 	checkCPU(t, c, nil)
 
 	// Woken while delayed: it simply stays where it is (its lag was not clamped).
 	c, a, _ = setup()
 	v := a.Vruntime
-	if d := c.Wakeup(a, 1_100_000); a.Delayed() || !a.OnRQ() || a.Vruntime != v || d.Preempt {
+	if d, _ := c.Wakeup(a, 1_100_000); a.Delayed() || !a.OnRQ() || a.Vruntime != v || d.Preempt {
 		t.Errorf("Wakeup of the delayed a: delayed %t, on_rq %t, vruntime moved %+d, decision %v; want false, true, 0, no preemption",
 			a.Delayed(), a.OnRQ(), int64(a.Vruntime-v), d)
 	}
@@ -609,9 +609,9 @@ func TestHNrRunnable(t *testing.T) {
 		c.MigrateOut(a, 1_200_000)
 		want("migrated out", c, counts{1, 1, 1, 1})
 		c2 := NewRunQueue(1, preset(V71, 2))
-		d := c2.MigrateIn(a, 1_200_000)
-		if !a.Delayed() || !a.OnRQ() || d.Reason != WakeupCPUIdle {
-			t.Errorf("%s: MigrateIn of a delayed task: delayed %t, on_rq %t, decision %v; want it queued, delayed, CPU idle", name, a.Delayed(), a.OnRQ(), d)
+		d, why := c2.MigrateIn(a, 1_200_000)
+		if !a.Delayed() || !a.OnRQ() || why != WakeupCPUIdle {
+			t.Errorf("%s: MigrateIn of a delayed task: delayed %t, on_rq %t, decision %v; want it queued, delayed, CPU idle", name, a.Delayed(), a.OnRQ(), d.Explain(why))
 		}
 		want("migrated in", c2, counts{1, 0, 1, 0})
 		c2.Schedule(1_200_000) // the pick finds only the delayed task and dequeues it
@@ -691,9 +691,9 @@ func TestWakeupPreemptDelayed(t *testing.T) {
 	x := NewTask("x", Normal, 0)
 	c2.Fork(nil, x, 1_000_000)
 	c2.Schedule(1_000_000)
-	d := c2.MigrateIn(a, 1_100_000)
-	if d.Preempt || d.Reason != WakeupDelayed || !a.Delayed() {
-		t.Errorf("MigrateIn of a delayed task onto a busy CPU: %v, delayed %t; want no preemption for the delayed-dequeue rule, still delayed", d, a.Delayed())
+	d, why := c2.MigrateIn(a, 1_100_000)
+	if d.Preempt || why != WakeupDelayed || !a.Delayed() {
+		t.Errorf("MigrateIn of a delayed task onto a busy CPU: %v, delayed %t; want no preemption for the delayed-dequeue rule, still delayed", d.Explain(why), a.Delayed())
 	}
 	checkCPU(t, c2, nil)
 
@@ -722,9 +722,9 @@ func TestWakeupPreemptDelayed(t *testing.T) {
 	w.SetSlice(1_600_000)
 	var blocked []*Entity
 	c.onBlock = func(e *Entity) { blocked = append(blocked, e) }
-	d = c.Wakeup(w, 2_200_000)
+	d, why = c.Wakeup(w, 2_200_000)
 	if a.OnRQ() || len(blocked) != 1 || blocked[0] != a {
-		t.Errorf("wakeup pick choosing the delayed a: a on_rq %t, onBlock heard %v, decision %v; want a dequeued and heard of", a.OnRQ(), blocked, d)
+		t.Errorf("wakeup pick choosing the delayed a: a on_rq %t, onBlock heard %v, decision %v; want a dequeued and heard of", a.OnRQ(), blocked, d.Explain(why))
 	}
 	if d.Picked == a || d.Picked == nil {
 		t.Errorf("decision after the delayed a left: %v; want a pick without a", d)
@@ -757,9 +757,9 @@ func TestWakeupRepicksAfterDelayedDequeue(t *testing.T) {
 	if got := c.Schedule(4_143_369); got != t1 || !t0.Delayed() || !t2.Delayed() {
 		t.Fatalf("setup: running %v, t0 delayed %t, t2 delayed %t; want t1, true, true", got, t0.Delayed(), t2.Delayed())
 	}
-	d := c.Wakeup(t2, 6_630_160)
-	if !d.Preempt || d.Reason != WakeupPicked || d.Picked != t2 || !c.NeedResched() {
-		t.Errorf("Wakeup(t2) = %v (picked %v), want a preemption: the second pick chooses t2", d, d.Picked)
+	d, why := c.Wakeup(t2, 6_630_160)
+	if !d.Preempt || why != WakeupPicked || d.Picked != t2 || !c.NeedResched() {
+		t.Errorf("Wakeup(t2) = %v (picked %v), want a preemption: the second pick chooses t2", d.Explain(why), d.Picked)
 	}
 	if t0.OnRQ() || t0.Delayed() {
 		t.Errorf("t0 queued %t, delayed %t; want it dequeued for good by the first pick", t0.OnRQ(), t0.Delayed())

@@ -40,9 +40,9 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 	if rel(x.Vruntime) != 1_000_000 || rel(x.Deadline) != 1_700_000 {
 		t.Fatalf("setup: %v vruntime %+d deadline %+d; want +1000000, +1700000", x, rel(x.Vruntime), rel(x.Deadline))
 	}
-	d := c.Wakeup(x, 2_500_000)
-	if !d.Preempt || d.Reason != WakeupPicked || d.Picked != x || !c.NeedResched() {
-		t.Errorf("Wakeup(delayed %v) at 2.5 ms = %v (picked %v), resched %t; want a preemption by %v", x, d, d.Picked, c.NeedResched(), x)
+	d, why := c.Wakeup(x, 2_500_000)
+	if !d.Preempt || why != WakeupPicked || d.Picked != x || !c.NeedResched() {
+		t.Errorf("Wakeup(delayed %v) at 2.5 ms = %v (picked %v), resched %t; want a preemption by %v", x, d.Explain(why), d.Picked, c.NeedResched(), x)
 	}
 	if rel(y.Vruntime) != 1_500_000 || rel(y.Deadline) != 2_200_000 {
 		t.Errorf("running %v after the wakeup: vruntime %+d, deadline %+d; want +1500000, +2200000 (charged)", y, rel(y.Vruntime), rel(y.Deadline))
@@ -58,9 +58,9 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 // the resched update_curr set stays.
 func TestWakeupDelayedServedNotPicked(t *testing.T) {
 	c, x, y := delayedSleeperSetup(t)
-	d := c.Wakeup(x, 1_500_000)
-	if d.Preempt || d.Reason != WakeupNotPicked || d.Picked != y {
-		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d, d.Picked, y)
+	d, why := c.Wakeup(x, 1_500_000)
+	if d.Preempt || why != WakeupNotPicked || d.Picked != y {
+		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d.Explain(why), d.Picked, y)
 	}
 	if !c.NeedResched() {
 		t.Errorf("NeedResched() after the wakeup = false, want true (update_curr served %v's request)", y)
@@ -109,9 +109,9 @@ func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
 	if root.next != ge || gq.next != o {
 		t.Fatalf("setup: next buddies root %v, g %v; want g's entity, %v", root.next, gq.next, o)
 	}
-	d := c.Wakeup(w, 100_000)
-	if !d.Preempt || !d.Short || d.Reason != WakeupPicked || d.Curr != ge {
-		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d, d.Short, d.Curr)
+	d, why := c.Wakeup(w, 100_000)
+	if !d.Preempt || !d.Short || why != WakeupPicked || d.Curr != ge {
+		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d.Explain(why), d.Short, d.Curr)
 	}
 	if root.next != nil {
 		t.Errorf("root's next buddy after the preemption = %v, want none (clear_buddies at the matching level)", root.next)
@@ -151,11 +151,11 @@ func TestWakeupNextBuddyV71(t *testing.T) {
 		w := NewTask(s.name[:1], Normal, 0)
 		w.SetSlice(s.slice)
 		woken = append(woken, w)
-		d := c.Wakeup(w, 0)
+		d, why := c.Wakeup(w, 0)
 		if rel(w.Vruntime) != 0 || w.Deadline-w.Vruntime != s.slice {
 			t.Errorf("%s: placed at %+d, deadline %+d; want 0, %d", s.name, rel(w.Vruntime), rel(w.Deadline), s.slice)
 		}
-		if d.Preempt || d.Reason != WakeupNotPicked || d.PickReason != PickCurrProtected {
+		if d.Preempt || why != WakeupNotPicked || d.PickReason != PickCurrProtected {
 			t.Errorf("%s: Wakeup = %v (pick %v); want no preemption, a protected", s.name, d, d.PickReason)
 		}
 		if (d.NextBuddy == w) != s.nominee || (d.NextBuddy != nil && d.NextBuddy != w) {

@@ -226,7 +226,8 @@ func ExampleCheckPreemptTick() {
 	c.Fork(nil, cfs.NewTask("b", cfs.Normal, 0), 0)
 	c.Schedule(0)
 	for _, now := range []uint64{500_000, 2_000_000, 3_000_000} {
-		fmt.Println(c.Tick(now))
+		d, why := c.Tick(now)
+		fmt.Println(d.Explain(why))
 	}
 	// Output:
 	// tick b: keep running: ran less than the minimum granularity (ran 500000 ns, ideal 2999998 ns)
@@ -241,8 +242,10 @@ func ExampleCheckPreemptWakeup() {
 	c.Schedule(0)
 	c.Tick(20_000_000)
 	// A SCHED_IDLE wakee never preempts; a normal one with a sleeper's credit does.
-	fmt.Println(c.Wakeup(cfs.NewTask("idle", cfs.Idle, 0), 20_000_000))
-	fmt.Println(c.Wakeup(cfs.NewTask("editor", cfs.Normal, 0), 20_000_000))
+	for _, w := range []*cfs.Entity{cfs.NewTask("idle", cfs.Idle, 0), cfs.NewTask("editor", cfs.Normal, 0)} {
+		d, why := c.Wakeup(w, 20_000_000)
+		fmt.Println(d.Explain(why))
+	}
 	// Output:
 	// wakeup idle vs batch: no preemption: SCHED_BATCH/SCHED_IDLE wakee never wakeup-preempts
 	// wakeup editor vs batch: preempt: vruntime lead beyond wakeup granularity (lead 3000000 ns, granularity 1000000 ns)
@@ -270,7 +273,8 @@ func ExampleGroup() {
 	c.Fork(nil, job, 0)
 	c.Schedule(0)
 	fmt.Println(offline.Shares(), offline.Entity(c).IsIdle())
-	fmt.Println(c.Wakeup(svc, 1_000_000))
+	d, why := c.Wakeup(svc, 1_000_000)
+	fmt.Println(d.Explain(why))
 	// Output:
 	// 3072 true
 	// wakeup online vs offline: preempt: non-idle side preempts idle side
@@ -333,7 +337,7 @@ func ExampleRunQueue_Sleep() {
 	fmt.Println(c.NeedResched(), c.Schedule(1_000_000), c.NrRunning())
 	// 50 ms later it wakes with half a latency period of credit and preempts the runner.
 	c.Tick(51_000_000)
-	d := c.Wakeup(sleeper, 51_000_000)
+	d, _ := c.Wakeup(sleeper, 51_000_000)
 	fmt.Println(d.Preempt, int64(sleeper.Vruntime-c.Root().MinVruntime()))
 	// Output:
 	// true a 1

@@ -83,12 +83,12 @@ func (r TickReason) String() string {
 	return fmt.Sprintf("TickReason(%d)", uint8(r))
 }
 
-// A TickDecision is the outcome of [CheckPreemptTick], with the figures it was made from.
+// A TickDecision is the outcome of [CheckPreemptTick], with the figures it was made from. The
+// rule that decided is not part of it: [CheckPreemptTick] returns it beside the decision, as a
+// [TickReason], so that it has one source.
 type TickDecision struct {
 	// Resched reports whether the running entity should be switched out.
 	Resched bool
-	// Reason says which rule decided.
-	Reason TickReason
 	// Curr is the running entity the decision is about; Leftmost the first waiting entity, if
 	// the decision looked at it.
 	Curr, Leftmost *Entity
@@ -103,16 +103,17 @@ type TickDecision struct {
 	Vruntime, Deadline uint64
 }
 
-// String explains the decision.
-func (d TickDecision) String() string {
+// Explain explains the decision, made for reason r (the reason [CheckPreemptTick] or
+// [RunQueue.Tick] returned with it).
+func (d TickDecision) Explain(r TickReason) string {
 	verdict := "keep running"
 	if d.Resched {
 		verdict = "resched"
 	}
-	if d.Reason >= TickRequestServed {
-		return fmt.Sprintf("tick %v: %s: %v (ran %d ns, vruntime %d, deadline %d)", d.Curr, verdict, d.Reason, d.Ran, d.Vruntime, d.Deadline)
+	if r >= TickRequestServed {
+		return fmt.Sprintf("tick %v: %s: %v (ran %d ns, vruntime %d, deadline %d)", d.Curr, verdict, r, d.Ran, d.Vruntime, d.Deadline)
 	}
-	s := fmt.Sprintf("tick %v: %s: %v (ran %d ns, ideal %d ns", d.Curr, verdict, d.Reason, d.Ran, d.Ideal)
+	s := fmt.Sprintf("tick %v: %s: %v (ran %d ns, ideal %d ns", d.Curr, verdict, r, d.Ran, d.Ideal)
 	if d.Leftmost != nil {
 		s += fmt.Sprintf(", lead %d ns over %v", d.Lead, d.Leftmost)
 	}
@@ -128,46 +129,44 @@ func (d TickDecision) String() string {
 // does. With p.FavorNonIdleTick (seed 004), a non-idle curr is not rescheduled for a lead over
 // an idle leftmost. The caller is expected to have charged curr's run time (update_curr), as
 // [RunQueue.Tick] does. CheckPreemptTick changes nothing.
-func CheckPreemptTick(q *Queue, curr *Entity, p *Params) TickDecision {
+func CheckPreemptTick(q *Queue, curr *Entity, p *Params) (TickDecision, TickReason) {
 	var d TickDecision
-	checkPreemptTick(q, curr, p, &d)
-	return d
+	r := checkPreemptTick(q, curr, p, &d)
+	return d, r
 }
 
 // checkPreemptTick is CheckPreemptTick writing its decision to *d, for the tick path, which
 // neither copies the parameters nor the decision.
-func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) {
+func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickReason {
 	*d = TickDecision{Curr: curr}
 	if q.nrRunning <= 1 {
-		return
+		return TickNoCompetitor
 	}
 	d.Ideal = min(slice(q, curr, p), p.Latency)
 	d.Ran = curr.SumExecRuntime - curr.PrevSumExecRuntime
 	if d.Ran > d.Ideal {
-		d.Resched, d.Reason = true, TickSliceExpired
-		return
+		d.Resched = true
+		return TickSliceExpired
 	}
 	if d.Ran < p.MinGranularity {
-		d.Reason = TickBelowMinGranularity
-		return
+		return TickBelowMinGranularity
 	}
 	left := q.First()
 	if left == nil {
-		d.Reason = TickNoCompetitor
-		return
+		return TickNoCompetitor
 	}
 	d.Leftmost = left
 	d.Lead = int64(curr.Vruntime - left.Vruntime)
 	switch {
 	case d.Lead < 0:
-		d.Reason = TickBehindLeftmost
+		return TickBehindLeftmost
 	case p.FavorNonIdleTick && left.IsIdle() && !curr.IsIdle():
-		d.Reason = TickFavorNonIdle
+		return TickFavorNonIdle
 	case uint64(d.Lead) > d.Ideal:
-		d.Resched, d.Reason = true, TickLeadOverSlice
-	default:
-		d.Reason = TickLeadWithinSlice
+		d.Resched = true
+		return TickLeadOverSlice
 	}
+	return TickLeadWithinSlice
 }
 
 // A WakeupReason says why [CheckPreemptWakeup] decided as it did.
@@ -247,12 +246,12 @@ func (r WakeupReason) String() string {
 }
 
 // A WakeupDecision is the outcome of [CheckPreemptWakeup], with the figures it was made from
-// and the buddies the kernel would mark.
+// and the buddies the kernel would mark. The rule that decided is not part of it:
+// [CheckPreemptWakeup] returns it beside the decision, as a [WakeupReason]. (PickReason, below,
+// is the reason of another decision, the pick the wakeup rule consulted.)
 type WakeupDecision struct {
 	// Preempt reports whether the wakee should preempt the running task.
 	Preempt bool
-	// Reason says which rule decided.
-	Reason WakeupReason
 	// Curr and Wakee are the running entity and the wakee's entity compared, at the level where
 	// their hierarchies meet (find_matching_se), once the decision got that far.
 	Curr, Wakee *Entity
@@ -276,14 +275,15 @@ type WakeupDecision struct {
 	ShortenProtection bool
 }
 
-// String explains the decision.
-func (d WakeupDecision) String() string {
+// Explain explains the decision, made for reason r (the reason [CheckPreemptWakeup] or the
+// [RunQueue] method returned with it).
+func (d WakeupDecision) Explain(r WakeupReason) string {
 	verdict := "no preemption"
 	if d.Preempt {
 		verdict = "preempt"
 	}
-	s := fmt.Sprintf("wakeup %v vs %v: %s: %v", d.Wakee, d.Curr, verdict, d.Reason)
-	switch d.Reason {
+	s := fmt.Sprintf("wakeup %v vs %v: %s: %v", d.Wakee, d.Curr, verdict, r)
+	switch r {
 	case WakeupLead, WakeupLeadTooSmall:
 		s += fmt.Sprintf(" (lead %d ns, granularity %d ns)", d.VDiff, d.Gran)
 	case WakeupPicked, WakeupNotPicked:
@@ -348,19 +348,18 @@ func matchingEntities(se, pse **Entity) {
 //
 // CheckPreemptWakeup changes nothing. The vruntime comparison expects the running side's run
 // time to have been charged (update_curr); [RunQueue.Wakeup] and [RunQueue.Fork] do that first.
-func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) WakeupDecision {
+func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) (WakeupDecision, WakeupReason) {
 	if p.Version.EEVDF() {
 		return checkPreemptWakeupEEVDF(c, wakee, fork, p)
 	}
 	curr := c.curr
 	d := WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {
-		d.Preempt, d.Reason = true, WakeupCPUIdle
-		return d
+		d.Preempt = true
+		return d, WakeupCPUIdle
 	}
 	if curr == wakee {
-		d.Reason = WakeupSameTask
-		return d
+		return d, WakeupSameTask
 	}
 	scale := uint64(curr.q.nrRunning) >= p.NrLatency
 	nextMarked := false
@@ -371,40 +370,33 @@ func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) Wakeup
 		}
 	}
 	if c.needResched {
-		d.Reason = WakeupAlreadyResched
-		return d
+		return d, WakeupAlreadyResched
 	}
 	se, pse := curr, wakee
 	if curr.class == Idle && wakee.class != Idle {
-		d.Reason = WakeupIdleCurr
-		return d.preempt(se, scale, p)
+		return d.preempt(se, scale, p), WakeupIdleCurr
 	}
 	if wakee.class != Normal || !p.WakeupPreemption {
-		d.Reason = WakeupNotNormal
-		return d
+		return d, WakeupNotNormal
 	}
 	matchingEntities(&se, &pse)
 	d.Curr, d.Wakee = se, pse
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
-		d.Reason = WakeupIdleGroupCurr
-		return d.preempt(se, scale, p)
+		return d.preempt(se, scale, p), WakeupIdleGroupCurr
 	}
 	if cIdle != wIdle {
-		d.Reason = WakeupIdleGroupWakee
-		return d
+		return d, WakeupIdleGroupWakee
 	}
 	d.VDiff = int64(se.Vruntime - pse.Vruntime)
 	d.Gran = WakeupGran(pse, p)
 	if WakeupPreemptEntity(se, pse, p) == 1 {
-		d.Reason = WakeupLead
 		if !nextMarked && !pse.IsIdle() {
 			d.NextBuddy = pse
 		}
-		return d.preempt(se, scale, p)
+		return d.preempt(se, scale, p), WakeupLead
 	}
-	d.Reason = WakeupLeadTooSmall
-	return d
+	return d, WakeupLeadTooSmall
 }
 
 // preempt completes a positive decision: the kernel's preempt label, which makes the preempted

@@ -299,28 +299,30 @@ func (c *RunQueue) switchTo(prev, se *Entity, now uint64) {
 // group entity's weight, and, when the level's queue holds more than one entity, asks
 // [CheckPreemptTick] whether the running entity should give way; a positive answer sets the
 // need-resched flag (and, when the slice ran out, clears the entity's buddies). Tick returns the
-// first positive decision, or the innermost level's negative one; the zero TickDecision if no
-// level had a competitor or the CPU is idle.
+// first positive decision, or the innermost level's negative one, and its reason; the zero
+// TickDecision and TickNoCompetitor if no level had a competitor or the CPU is idle.
 //
 // On an EEVDF CPU there is no check_preempt_tick: the charge itself (update_curr) renews a
 // served request and, when another entity is queued at that level, asks for a reschedule
 // (v7.1 also once the slice protection is over). The decision then reports, per level, why:
 // TickRequestServed, TickProtectionOver, TickRequestOpen or TickNoCompetitor.
-func (c *RunQueue) Tick(now uint64) TickDecision {
+func (c *RunQueue) Tick(now uint64) (TickDecision, TickReason) {
 	var d TickDecision
-	c.tick(now, &d)
-	return d
+	r := c.tick(now, &d)
+	return d, r
 }
 
-// tick is Tick writing its decision to *first, which holds the zero TickDecision: the first
-// level's decision lands there directly, and neither the parameters nor a decision are copied
-// unless a later level's reschedule replaces it.
-func (c *RunQueue) tick(now uint64, first *TickDecision) {
+// tick is Tick writing its decision to *first, which holds the zero TickDecision, and returning
+// its reason: the first level's decision lands there directly, and neither the parameters nor a
+// decision are copied unless a later level's reschedule replaces it.
+func (c *RunQueue) tick(now uint64, first *TickDecision) TickReason {
 	if c.params.Version.EEVDF() {
-		*first = c.tickEEVDF(now)
-		return
+		var r TickReason
+		*first, r = c.tickEEVDF(now)
+		return r
 	}
 	var later TickDecision
+	firstR := TickNoCompetitor
 	decided := false
 	for se := c.curr; se != nil; se = se.parent {
 		q := se.q
@@ -333,18 +335,22 @@ func (c *RunQueue) tick(now uint64, first *TickDecision) {
 		if decided {
 			d = &later
 		}
-		checkPreemptTick(q, se, &c.params, d)
+		r := checkPreemptTick(q, se, &c.params, d)
+		if !decided {
+			firstR = r
+		}
 		if d.Resched {
 			c.needResched = true
-			if d.Reason == TickSliceExpired {
+			if r == TickSliceExpired {
 				q.clearBuddies(se)
 			}
 			if decided && !first.Resched {
-				*first = later
+				*first, firstR = later, r
 			}
 		}
 		decided = true
 	}
+	return firstR
 }
 
 // Wakeup enqueues sleeping task t on c at time now (a wakeup: ttwu_do_activate with
@@ -354,7 +360,7 @@ func (c *RunQueue) tick(now uint64, first *TickDecision) {
 // DELAY_DEQUEUE, [Entity.Delayed]) is still queued: it simply stays (ttwu_runnable with
 // ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is
 // already queued and not delayed, or is delayed on another CPU.
-func (c *RunQueue) Wakeup(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) Wakeup(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
 	if t.delayed {
 		return c.wakeDelayed(t, now)
 	}
@@ -370,14 +376,14 @@ func (c *RunQueue) Wakeup(t *Entity, now uint64) WakeupDecision {
 // check_preempt_wakeup around the pure decision: the running entity's matching level is charged
 // (update_curr) before the vruntime comparison, the buddies the decision names are marked and
 // need-resched is set.
-func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision {
+func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
 	if c.params.Version.EEVDF() {
 		return c.checkPreemptEEVDF(t, now, fork)
 	}
-	d := CheckPreemptWakeup(c, t, fork, &c.params)
-	if d.Reason == WakeupLeadTooSmall || d.Reason == WakeupLead {
+	d, r := CheckPreemptWakeup(c, t, fork, &c.params)
+	if r == WakeupLeadTooSmall || r == WakeupLead {
 		d.Curr.q.updateCurr(now, &c.params)
-		d = CheckPreemptWakeup(c, t, fork, &c.params)
+		d, r = CheckPreemptWakeup(c, t, fork, &c.params)
 	}
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy)
@@ -388,7 +394,7 @@ func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) WakeupDecision
 	if d.Preempt {
 		c.needResched = true
 	}
-	return d
+	return d, r
 }
 
 // Sleep dequeues task t from c at time now because it blocks (dequeue_task with DEQUEUE_SLEEP);
@@ -423,7 +429,7 @@ func (c *RunQueue) Sleep(t *Entity, now uint64) {
 // deadline is a full virtual slice away in v6.6 (wake_up_new_task's enqueue re-places it without
 // ENQUEUE_INITIAL) and half a slice away in v7.1 (PLACE_DEADLINE_INITIAL); in v7.1 a forked task
 // preempts its parent only with a shorter slice (and it inherits a parent's custom slice).
-func (c *RunQueue) Fork(parent, child *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) Fork(parent, child *Entity, now uint64) (WakeupDecision, WakeupReason) {
 	if child.onRQ {
 		panic("cfs: RunQueue.Fork of a queued child")
 	}
@@ -505,7 +511,8 @@ func (c *RunQueue) SetNice(t *Entity, nice int, now uint64) bool {
 		}
 		return false
 	}
-	return c.checkPreempt(t, now, false).Preempt
+	d, _ := c.checkPreempt(t, now, false)
+	return d.Preempt
 }
 
 // Yield marks the running task to be passed over by the next pick if that is not too unfair:

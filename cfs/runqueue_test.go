@@ -21,7 +21,7 @@ func TestFork(t *testing.T) {
 	}
 	c.Tick(1_000_000)
 	child := NewTask("child", Normal, 0)
-	d := c.Fork(parent, child, 1_000_000)
+	d, why := c.Fork(parent, child, 1_000_000)
 	// The parent ran 1 ms, so min_vruntime = its vruntime; the child starts one vslice (two
 	// nice-0 tasks: 2999998) later and does not preempt it.
 	mv := c.Root().MinVruntime()
@@ -31,8 +31,8 @@ func TestFork(t *testing.T) {
 	if child.Vruntime != mv+2999998 {
 		t.Errorf("child vruntime = min_vruntime%+d, want +2999998", int64(child.Vruntime-mv))
 	}
-	if d.Preempt || d.Reason != WakeupLeadTooSmall {
-		t.Errorf("Fork decision = %v, want no preemption (the child is behind)", d)
+	if d.Preempt || why != WakeupLeadTooSmall {
+		t.Errorf("Fork decision = %v, want no preemption (the child is behind)", d.Explain(why))
 	}
 	if c.NrRunning() != 2 || child.Group() != parent.Group() {
 		t.Errorf("after Fork: NrRunning %d; want 2", c.NrRunning())
@@ -83,13 +83,13 @@ func TestSleepWakeup(t *testing.T) {
 	}
 	now += 100_000_000
 	c.Tick(now)
-	d := c.Wakeup(sleeper, now)
+	d, why := c.Wakeup(sleeper, now)
 	mv := c.Root().MinVruntime()
 	if sleeper.Vruntime != mv-3_000_000 {
 		t.Errorf("woken sleeper's vruntime = min_vruntime%+d, want -3000000", int64(sleeper.Vruntime-mv))
 	}
-	if !d.Preempt || d.Reason != WakeupLead || c.Root().Next() != sleeper {
-		t.Errorf("Wakeup = %v, next buddy %v; want preemption on the lead with the sleeper as next buddy", d, c.Root().Next())
+	if !d.Preempt || why != WakeupLead || c.Root().Next() != sleeper {
+		t.Errorf("Wakeup = %v, next buddy %v; want preemption on the lead with the sleeper as next buddy", d.Explain(why), c.Root().Next())
 	}
 	if got := c.Schedule(now); got != sleeper {
 		t.Errorf("Schedule after the wakeup = %v, want %v", got, sleeper)

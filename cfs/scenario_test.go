@@ -14,7 +14,7 @@ type machine struct {
 	now     uint64
 	tick    uint64
 	minSeen map[*Queue]uint64
-	trace   func(now uint64, d TickDecision, next *Entity)
+	trace   func(now uint64, d TickDecision, why TickReason, next *Entity)
 }
 
 func newMachine(t *testing.T, p Params, hz uint64) *machine {
@@ -34,13 +34,13 @@ func (m *machine) start(tasks ...*Entity) {
 func (m *machine) run(n int) {
 	for range n {
 		m.now += m.tick
-		d := m.c.Tick(m.now)
+		d, why := m.c.Tick(m.now)
 		var next *Entity
 		if m.c.NeedResched() {
 			next = m.c.Schedule(m.now)
 		}
 		if m.trace != nil {
-			m.trace(m.now, d, next)
+			m.trace(m.now, d, why, next)
 		}
 		checkCPU(m.t, m.c, m.minSeen)
 	}
@@ -144,16 +144,16 @@ func TestScenarioIdleGroup(t *testing.T) {
 	i.SetGroup(gi)
 	c.Fork(nil, i, 0)
 	c.Schedule(0)
-	if d := c.Wakeup(a, 1_000_000); !d.Preempt || d.Reason != WakeupIdleGroupCurr {
-		t.Errorf("normal-group wakeup against a running idle group: %v; want preempt, %v", d, WakeupIdleGroupCurr)
+	if d, why := c.Wakeup(a, 1_000_000); !d.Preempt || why != WakeupIdleGroupCurr {
+		t.Errorf("normal-group wakeup against a running idle group: %v; want preempt, %v", d.Explain(why), WakeupIdleGroupCurr)
 	}
 	c.Schedule(1_000_000)
 	c.Sleep(i, 1_000_000) // i is queued but not running; it sleeps and wakes again
-	if d := c.Wakeup(i, 2_000_000); d.Preempt || d.Reason != WakeupIdleGroupWakee {
-		t.Errorf("idle-group wakeup against a running normal group: %v; want no preemption, %v", d, WakeupIdleGroupWakee)
+	if d, why := c.Wakeup(i, 2_000_000); d.Preempt || why != WakeupIdleGroupWakee {
+		t.Errorf("idle-group wakeup against a running normal group: %v; want no preemption, %v", d.Explain(why), WakeupIdleGroupWakee)
 	}
-	if d := c.Wakeup(b, 2_000_000); d.Curr != a || d.Wakee != b || d.Reason != WakeupLeadTooSmall {
-		t.Errorf("wakeup within the normal group: %v; want a vruntime comparison of b with a", d)
+	if d, why := c.Wakeup(b, 2_000_000); d.Curr != a || d.Wakee != b || why != WakeupLeadTooSmall {
+		t.Errorf("wakeup within the normal group: %v; want a vruntime comparison of b with a", d.Explain(why))
 	}
 	checkCPU(t, c, nil)
 }
@@ -185,9 +185,9 @@ func TestScenarioSeed004(t *testing.T) {
 		i.SetGroup(gi)
 		m.start(a, i)
 		r := &run{m: m}
-		m.trace = func(now uint64, d TickDecision, next *Entity) {
+		m.trace = func(now uint64, d TickDecision, why TickReason, next *Entity) {
 			if d.Leftmost != nil && d.Leftmost.IsIdle() && !d.Curr.IsIdle() {
-				switch d.Reason {
+				switch why {
 				case TickLeadOverSlice:
 					r.leadIdle++
 				case TickFavorNonIdle:

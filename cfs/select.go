@@ -13,8 +13,9 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// A WakeEnv is the input of a placement decision: the machine's state and the waking or new
-// task. Decisions never modify it.
+// A WakeEnv is the state a placement decision reads: the machine's state and the waking or new
+// task. The tunables are not part of it: every placement decision takes them as its last
+// argument, p *[SMPParams]. Decisions never modify either.
 type WakeEnv struct {
 	// Domains is the topology as the balancer sees it.
 	Domains *Domains
@@ -33,8 +34,6 @@ type WakeEnv struct {
 	HasIdleCores []bool
 	// NrIdleScan holds sd_llc_shared->nr_idle_scan, indexed by LLC id.
 	NrIdleScan []int
-	// Params are the SMP tunables.
-	Params SMPParams
 }
 
 // A PlaceReason says how [SelectTaskRQ] chose its CPU.
@@ -88,12 +87,11 @@ func (r PlaceReason) String() string {
 	return fmt.Sprintf("PlaceReason(%d)", uint8(r))
 }
 
-// A CPUSelection is the outcome of [SelectTaskRQ] and its parts.
+// A CPUSelection is the outcome of [SelectTaskRQ] and [SelectIdleSibling]. How the CPU was chosen
+// is not part of it: the decisions return it beside the selection, as a [PlaceReason].
 type CPUSelection struct {
 	// CPU is the chosen CPU.
 	CPU topology.CPU
-	// Reason says how.
-	Reason PlaceReason
 	// WantAffine reports whether the wakeup could move the task towards the waker
 	// (!wake_wide and the waker's CPU allowed); Affine whether wake_affine chose This.
 	WantAffine, Affine bool
@@ -109,9 +107,9 @@ type CPUSelection struct {
 	Scanned int
 }
 
-// String explains the placement.
-func (p CPUSelection) String() string {
-	s := fmt.Sprintf("placed on %v: %v", p.CPU, p.Reason)
+// Explain explains the placement, made for reason r (the reason returned with it).
+func (p CPUSelection) Explain(r PlaceReason) string {
+	s := fmt.Sprintf("placed on %v: %v", p.CPU, r)
 	if p.AffineDomain != nil {
 		side := "previous CPU"
 		if p.Affine {
@@ -153,8 +151,7 @@ func wakeLoad(t *Task) uint64 {
 // waker's load), each scaled by the other's capacity, biased by half of imbalance_pct towards
 // prev with WA_BIAS, and takes this only if it comes out strictly lighter. It reports whether
 // this was chosen.
-func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU) bool {
-	p := env.Params
+func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *SMPParams) bool {
 	st := env.Stats
 	target := -1
 	if p.WAIdle {
@@ -227,40 +224,37 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 // domain, or when nothing is idle, target. The returned CPUSelection also says whether the
 // LLC's has_idle_cores should be cleared and records p->recent_used_cpu = prev. The complexity
 // is O(CPUs of the LLC).
-func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU) CPUSelection {
+func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (CPUSelection, PlaceReason) {
 	st := env.Stats
 	t := env.Task
 	pl := CPUSelection{CPU: target, Target: target}
 	ds := env.Domains
 	if idleish(st, target) && env.asymFits(target) {
-		pl.Reason = PlaceTargetIdle
-		return pl
+		return pl, PlaceTargetIdle
 	}
 	if prev != target && ds.ShareCache(prev, target) && idleish(st, prev) && env.asymFits(prev) {
-		pl.CPU, pl.Reason = prev, PlacePrevIdle
-		return pl
+		pl.CPU = prev
+		return pl, PlacePrevIdle
 	}
 	recent := t.recentUsedCPU
 	pl.SetRecentUsed, pl.RecentUsed = true, prev
 	if recent != prev && recent != target && ds.ShareCache(recent, target) && idleish(st, recent) &&
 		t.allowed.Has(recent) && env.asymFits(recent) {
-		pl.CPU, pl.Reason = recent, PlaceRecentIdle
-		return pl
+		pl.CPU = recent
+		return pl, PlaceRecentIdle
 	}
 	if ds.topo.Asymmetric() {
 		if sd := ds.AsymCapacity(target); sd != nil {
 			if c, ok := env.selectIdleCapacity(sd, target); ok {
-				pl.CPU, pl.Reason = c, PlaceIdleCapacity
-			} else {
-				pl.Reason = PlaceTargetBusy
+				pl.CPU = c
+				return pl, PlaceIdleCapacity
 			}
-			return pl
+			return pl, PlaceTargetBusy
 		}
 	}
 	sd := ds.LLC(target)
 	if sd == nil {
-		pl.Reason = PlaceTargetBusy
-		return pl
+		return pl, PlaceTargetBusy
 	}
 	hasIdleCore := false
 	llc := ds.LLCID(target)
@@ -269,34 +263,34 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU) CPUSelection {
 		if !hasIdleCore && ds.ShareCache(prev, target) {
 			for _, c := range ds.SMT(prev) {
 				if c != prev && t.allowed.Has(c) && idleish(st, c) {
-					pl.CPU, pl.Reason = c, PlaceIdleSMT
-					return pl
+					pl.CPU = c
+					return pl, PlaceIdleSMT
 				}
 			}
 		}
 	}
-	c, ok, core, scanned := env.selectIdleCPU(sd, hasIdleCore, target, llc)
+	c, ok, core, scanned := env.selectIdleCPU(sd, hasIdleCore, target, llc, p)
 	pl.Scanned = scanned
 	pl.ClearIdleCores = hasIdleCore && !core
 	switch {
 	case !ok:
-		pl.Reason = PlaceTargetBusy
+		return pl, PlaceTargetBusy
 	case core:
-		pl.CPU, pl.Reason = c, PlaceIdleCore
-	default:
-		pl.CPU, pl.Reason = c, PlaceIdleCPU
+		pl.CPU = c
+		return pl, PlaceIdleCore
 	}
-	return pl
+	pl.CPU = c
+	return pl, PlaceIdleCPU
 }
 
 // selectIdleCPU is select_idle_cpu with select_idle_core: the scan of LLC domain sd. It reports
 // the CPU found, whether one was, whether it is a whole idle core (when hasIdleCore; otherwise
 // the hint is stale and the caller clears it), and how many CPUs it examined.
-func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc topology.CPU) (cpu topology.CPU, ok, core bool, scanned int) {
+func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc topology.CPU, p *SMPParams) (cpu topology.CPU, ok, core bool, scanned int) {
 	st := env.Stats
 	t := env.Task
 	nr := math.MaxInt
-	if env.Params.SISUtil && env.NrIdleScan != nil {
+	if p.SISUtil && env.NrIdleScan != nil {
 		nr = env.NrIdleScan[llc] + 1
 		if nr == 1 {
 			return 0, false, false, 0
@@ -458,7 +452,7 @@ func pickIdlest(idlest *BalanceGroup, is *GroupStats, g *BalanceGroup, s *GroupS
 // type, or by the same rules clearly busier: by more than imbalance_pct and 17% of a nice-0
 // load of avg_load (and not within that load at NUMA levels), or with fewer idle CPUs (at NUMA
 // levels only beyond the imbalance [AdjustNumaImbalance] tolerates).
-func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU) *BalanceGroup {
+func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPParams) *BalanceGroup {
 	t := env.Task
 	var idlest, local *BalanceGroup
 	is := GroupStats{AvgLoad: math.MaxUint32, Type: GroupOverloaded}
@@ -533,7 +527,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU) *BalanceG
 // group of one CPU gives that CPU; otherwise, among the allowed CPUs, the first that runs only
 // SCHED_IDLE work, else the idle CPU that went idle most recently (no idle-state exit latencies
 // are modelled), else the least loaded CPU, else this.
-func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU) topology.CPU {
+func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *SMPParams) topology.CPU {
 	if len(g.list) == 1 {
 		return g.list[0]
 	}
@@ -567,7 +561,7 @@ func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU) topolo
 // FindIdlestCPU is the slow path of placement, find_idlest_cpu: from domain sd of CPU this
 // down, at every level carrying flag, move to the idlest group's idlest CPU and continue at
 // that CPU's domains below the level just balanced. It returns prev if no CPU of sd is allowed.
-func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags) topology.CPU {
+func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags, p *SMPParams) topology.CPU {
 	if !sd.span.Overlaps(env.Task.allowed) {
 		return prev
 	}
@@ -577,12 +571,12 @@ func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag 
 			sd = sd.child
 			continue
 		}
-		g := FindIdlestGroup(env, sd, cpu)
+		g := FindIdlestGroup(env, sd, cpu, p)
 		if g == nil {
 			sd = sd.child
 			continue
 		}
-		newCPU = FindIdlestGroupCPU(env, g, cpu)
+		newCPU = FindIdlestGroupCPU(env, g, cpu, p)
 		if newCPU == cpu {
 			sd = sd.child
 			continue
@@ -611,8 +605,9 @@ func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag 
 // path [FindIdlestCPU]; with no such domain a wakeup takes the fast path around Prev, and a fork
 // stays on Prev. A result the task may not run on is replaced by select_fallback_rq's choice:
 // the first allowed CPU of Prev's node, else the first allowed CPU. SelectTaskRQ changes
-// nothing; the CPUSelection says what the caller updates.
-func SelectTaskRQ(env *WakeEnv) CPUSelection {
+// nothing; the CPUSelection says what the caller updates, and the PlaceReason how the CPU was
+// chosen.
+func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
 	t := env.Task
 	ds := env.Domains
 	ttwu := !env.Fork && !env.Exec
@@ -638,7 +633,7 @@ func SelectTaskRQ(env *WakeEnv) CPUSelection {
 		tmp := &ds.chains[this][k]
 		if pl.WantAffine && tmp.flags&topology.SDWakeAffine != 0 && tmp.span.Has(prev) {
 			if this != prev {
-				if WakeAffine(env, tmp, this, prev) {
+				if WakeAffine(env, tmp, this, prev, p) {
 					newCPU, pl.Affine = this, true
 				}
 			}
@@ -652,20 +647,21 @@ func SelectTaskRQ(env *WakeEnv) CPUSelection {
 			break
 		}
 	}
+	var why PlaceReason
 	switch {
 	case sd != nil:
-		pl.CPU, pl.Reason = FindIdlestCPU(env, sd, this, prev, flag), PlaceIdlest
+		pl.CPU, why = FindIdlestCPU(env, sd, this, prev, flag, p), PlaceIdlest
 	case ttwu:
-		sis := SelectIdleSibling(env, prev, newCPU)
+		sis, r := SelectIdleSibling(env, prev, newCPU, p)
 		sis.WantAffine, sis.Affine, sis.AffineDomain = pl.WantAffine, pl.Affine, pl.AffineDomain
-		pl = sis
+		pl, why = sis, r
 	default:
-		pl.CPU, pl.Reason = newCPU, PlacePrev
+		pl.CPU, why = newCPU, PlacePrev
 	}
 	if !t.allowed.Has(pl.CPU) {
-		pl.CPU, pl.Reason = fallbackCPU(ds.topo, t, prev), PlaceFallback
+		pl.CPU, why = fallbackCPU(ds.topo, t, prev), PlaceFallback
 	}
-	return pl
+	return pl, why
 }
 
 // fallbackCPU is select_fallback_rq: an allowed CPU of prev's node, else any allowed CPU, the

@@ -29,10 +29,16 @@ func TestWakeWide(t *testing.T) {
 	}
 }
 
+// smp65 returns v6.5's default SMP tunables, a fresh copy for each caller.
+func smp65() *SMPParams {
+	p := DefaultSMPParams(V65)
+	return &p
+}
+
 func wakeFixture(topo *topology.Topology, nr map[topology.CPU]uint32, allowed topology.CPUSet) *WakeEnv {
 	ds := NewDomains(topo, GroupsPerCPU)
 	n := topo.NumIDs()
-	env := &WakeEnv{Domains: ds, Stats: statsFor(topo, nr), Params: DefaultSMPParams(V65),
+	env := &WakeEnv{Domains: ds, Stats: statsFor(topo, nr),
 		HasIdleCores: make([]bool, n), NrIdleScan: make([]int, n)}
 	for c := range topo.CPUs().All() {
 		env.NrIdleScan[ds.LLCID(c)] = ds.LLCSize(c)
@@ -79,9 +85,9 @@ func TestSelectIdleSibling(t *testing.T) {
 			env.Task.recentUsedCPU = tc.recent
 			env.HasIdleCores[env.Domains.LLCID(tc.tgt)] = tc.idleCores
 			env.NrIdleScan[env.Domains.LLCID(tc.tgt)] = tc.scan
-			pl := SelectIdleSibling(env, tc.prev, tc.tgt)
-			if pl.CPU != tc.want || pl.Reason != tc.reason || pl.ClearIdleCores != tc.clearIdleCr {
-				t.Errorf("SelectIdleSibling(prev %v, target %v) = %v %v clear %t, want %v %v %t", tc.prev, tc.tgt, pl.CPU, pl.Reason, pl.ClearIdleCores, tc.want, tc.reason, tc.clearIdleCr)
+			pl, why := SelectIdleSibling(env, tc.prev, tc.tgt, smp65())
+			if pl.CPU != tc.want || why != tc.reason || pl.ClearIdleCores != tc.clearIdleCr {
+				t.Errorf("SelectIdleSibling(prev %v, target %v) = %v %v clear %t, want %v %v %t", tc.prev, tc.tgt, pl.CPU, why, pl.ClearIdleCores, tc.want, tc.reason, tc.clearIdleCr)
 			}
 		})
 	}
@@ -108,7 +114,7 @@ func TestWakeAffine(t *testing.T) {
 		env := wakeFixture(topo, tc.nr, topo.CPUs())
 		env.Sync = tc.sync
 		sd := env.Domains.Chain(tc.this)[len(env.Domains.Chain(tc.this))-1]
-		if got := WakeAffine(env, &sd, tc.this, tc.prev); got != tc.want {
+		if got := WakeAffine(env, &sd, tc.this, tc.prev, smp65()); got != tc.want {
 			t.Errorf("%s: WakeAffine(this %v, prev %v) = %t, want %t", tc.name, tc.this, tc.prev, got, tc.want)
 		}
 	}
@@ -125,29 +131,29 @@ func TestSelectTaskRQFork(t *testing.T) {
 	}
 	env := wakeFixture(topo, nr, topo.CPUs())
 	env.This, env.Prev, env.Fork = 0, 0, true
-	pl := SelectTaskRQ(env)
-	if pl.CPU != 3 || pl.Reason != PlaceIdlest {
-		t.Errorf("fork placement = %v, want cpu3 by the slow path", pl)
+	pl, why := SelectTaskRQ(env, smp65())
+	if pl.CPU != 3 || why != PlaceIdlest {
+		t.Errorf("fork placement = %v, want cpu3 by the slow path", pl.Explain(why))
 	}
 	// Pinned to cpu12-14: the slow path stays in LLC0; everything busy, least loaded first.
 	env = wakeFixture(topo, nr, topology.CPUSetOf(12, 13, 14))
 	env.This, env.Prev, env.Fork = 0, 0, true
-	pl = SelectTaskRQ(env)
+	pl, why = SelectTaskRQ(env, smp65())
 	if pl.CPU != 12 {
-		t.Errorf("pinned fork placement = %v, want cpu12", pl)
+		t.Errorf("pinned fork placement = %v, want cpu12", pl.Explain(why))
 	}
 	// A wakeup of a task whose previous CPU is idle and cache-affine goes there.
 	env = wakeFixture(topo, nr, topo.CPUs())
 	env.This, env.Prev = 0, 3
-	pl = SelectTaskRQ(env)
+	pl, why = SelectTaskRQ(env, smp65())
 	if pl.CPU != 3 || !pl.WantAffine {
-		t.Errorf("wakeup placement = %v, want cpu3 (previous CPU, idle)", pl)
+		t.Errorf("wakeup placement = %v, want cpu3 (previous CPU, idle)", pl.Explain(why))
 	}
 	// Disallowed previous CPU: the fallback picks the first allowed CPU of prev's node.
 	env = wakeFixture(topo, nr, topology.CPUSetOf(20))
 	env.This, env.Prev = 0, 3
-	pl = SelectTaskRQ(env)
+	pl, why = SelectTaskRQ(env, smp65())
 	if pl.CPU != 20 {
-		t.Errorf("wakeup of a task pinned to cpu20 = %v, want cpu20", pl)
+		t.Errorf("wakeup of a task pinned to cpu20 = %v, want cpu20", pl.Explain(why))
 	}
 }

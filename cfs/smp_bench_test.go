@@ -26,6 +26,7 @@ func benchTopo(n int) *topology.Topology {
 // per-CPU task counts, with a task list of 8 queued tasks for whichever CPU is found busiest.
 type balanceFixture struct {
 	env   LBEnv
+	smp   SMPParams
 	src   *RunQueue
 	list  TaskList
 	buf   []*Task
@@ -45,7 +46,8 @@ func newBalanceFixture(n int, seed uint64) *balanceFixture {
 	f := &balanceFixture{stats: statsFor(topo, nr)}
 	ch := ds.Chain(0)
 	sd := &ch[len(ch)-1]
-	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: f.stats, Params: DefaultSMPParams(V65)}
+	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: f.stats}
+	f.smp = DefaultSMPParams(V65)
 	f.src = NewRunQueue(1, DefaultParams())
 	for i := range 8 {
 		e := NewTask(fmt.Sprint(i), Normal, 0)
@@ -59,18 +61,18 @@ func newBalanceFixture(n int, seed uint64) *balanceFixture {
 
 // pass runs one load_balance decision: busiest group, busiest queue, and the task choice.
 func (f *balanceFixture) pass() int {
-	d := FindBusiestGroup(&f.env)
+	d, _ := FindBusiestGroup(&f.env, &f.smp)
 	if d.Group == nil {
 		return 0
 	}
-	src, ok := FindBusiestQueue(&f.env, &d)
+	src, ok := FindBusiestQueue(&f.env, &d, &f.smp)
 	if !ok {
 		return 0
 	}
 	me := MigrateEnv{LBEnv: &f.env, Src: src, SrcRQ: f.src, Now: 10_000_000, Migration: d.Migration, Imbalance: d.Imbalance,
 		Flags: LBFAllPinned, DstGroupMask: f.env.SD.Group(0).BalanceMask()}
 	var det Detach
-	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0])
+	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0], &f.smp)
 	return det.Detached + 1
 }
 
@@ -148,11 +150,13 @@ func newSISFixture(n int, seed uint64) *WakeEnv {
 func BenchmarkSelectIdleSibling(b *testing.B) {
 	for _, n := range []int{2, 64, 1024} {
 		env := newSISFixture(n, 1)
+		smp := smp65()
 		b.Run(fmt.Sprintf("cpus=%d/impl=kernel", n), func(b *testing.B) {
 			b.ReportAllocs()
 			s := 0
 			for b.Loop() {
-				s += int(SelectIdleSibling(env, 0, 0).CPU)
+				pl, _ := SelectIdleSibling(env, 0, 0, smp)
+				s += int(pl.CPU)
 			}
 			sinkInt = s
 		})
@@ -192,11 +196,12 @@ func TestSMPZeroAllocs(t *testing.T) {
 			t.Errorf("balance pass at %d CPUs: %v allocations, want 0", n, a)
 		}
 		env := newSISFixture(n, 1)
-		if a := testing.AllocsPerRun(100, func() { SelectIdleSibling(env, 0, 0) }); a != 0 {
+		smp := smp65()
+		if a := testing.AllocsPerRun(100, func() { SelectIdleSibling(env, 0, 0, smp) }); a != 0 {
 			t.Errorf("SelectIdleSibling at %d CPUs: %v allocations, want 0", n, a)
 		}
 		env.Fork, env.This, env.Prev = true, 0, 0
-		if a := testing.AllocsPerRun(100, func() { SelectTaskRQ(env) }); a != 0 {
+		if a := testing.AllocsPerRun(100, func() { SelectTaskRQ(env, smp) }); a != 0 {
 			t.Errorf("SelectTaskRQ (fork) at %d CPUs: %v allocations, want 0", n, a)
 		}
 	}

@@ -39,10 +39,11 @@ func ExampleFindBusiestGroup() {
 		{NrRunning: 2, HNrRunning: 2, Load: 2048, Util: 1024, Runnable: 2048, Capacity: 1024, CapacityOrig: 1024},
 	}
 	sd := ds.Base(0)
-	env := cfs.LBEnv{SD: sd, DstCPU: 0, Idle: cfs.CPUIdle, CPUs: sd.Span(), Stats: stats, Params: cfs.DefaultSMPParams(cfs.V65)}
-	d := cfs.FindBusiestGroup(&env)
-	fmt.Println(d)
-	src, _ := cfs.FindBusiestQueue(&env, &d)
+	env := cfs.LBEnv{SD: sd, DstCPU: 0, Idle: cfs.CPUIdle, CPUs: sd.Span(), Stats: stats}
+	smp := cfs.DefaultSMPParams(cfs.V65)
+	d, why := cfs.FindBusiestGroup(&env, &smp)
+	fmt.Println(d.Explain(why))
+	src, _ := cfs.FindBusiestQueue(&env, &d, &smp)
 	fmt.Println("pull from", src)
 	// Output:
 	// PKG{0-1} from cpu0: busiest group {1} (overloaded: 2 tasks on 1 CPUs (0 idle), load 2048, util 1024, avg_load 2048), local {0} (has_spare: 0 tasks on 1 CPUs (1 idle), load 0, util 0): migrate_util 1024, because groups out of balance
@@ -67,11 +68,12 @@ func ExampleDetachTasks() {
 	list.Back().Prev().E.ExecStart = now - 100_000 // hot
 	list.Front().E.ExecStart = now - 2_000_000     // cold
 	stats := []cfs.CPUStat{{Capacity: 1024}, {NrRunning: 3, HNrRunning: 3, Load: 3072, Capacity: 1024}}
+	smp := cfs.DefaultSMPParams(cfs.V65)
 	for _, failed := range []int{0, 2} {
 		env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats,
-			NrBalanceFailed: failed, Params: cfs.DefaultSMPParams(cfs.V65)}
+			NrBalanceFailed: failed}
 		me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, Now: now, Migration: cfs.MigrateTask, Imbalance: 2}
-		chosen, d := cfs.DetachTasks(&me, &list, nil)
+		chosen, d := cfs.DetachTasks(&me, &list, nil, &smp)
 		fmt.Println(chosen, d)
 	}
 	// Output:
@@ -97,10 +99,11 @@ func ExampleCanMigrateTask() {
 	stats := []cfs.CPUStat{{Capacity: 1024}, {NrRunning: 2, HNrRunning: 1, Load: 2048, Capacity: 1024}}
 	for _, v := range []cfs.Version{cfs.V65, cfs.V71} {
 		for _, m := range []cfs.MigrationType{cfs.MigrateTask, cfs.MigrateLoad} {
-			env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats, Params: cfs.DefaultSMPParams(v)}
+			env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats}
+			smp := cfs.DefaultSMPParams(v)
 			me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, DstRQ: cfs.NewRunQueue(0, p.ForCPUs(2)), Now: 10_000_000, Migration: m}
-			d := cfs.CanMigrateTask(&me, task)
-			fmt.Printf("%v balancer, %v: %t (%v)\n", v, m, d.OK, d.Reason)
+			d, why := cfs.CanMigrateTask(&me, task, &smp)
+			fmt.Printf("%v balancer, %v: %t (%v)\n", v, m, d.OK, why)
 		}
 	}
 	// Output:
@@ -128,8 +131,10 @@ func ExampleSelectTaskRQ() {
 	scan[0] = 6
 	wakee := cfs.NewSMPTask(cfs.NewTask("wakee", cfs.Normal, 0), t.CPUs(), 1)
 	env := cfs.WakeEnv{Domains: ds, Stats: stats, Task: wakee, This: 0, Prev: 1,
-		HasIdleCores: hasIdleCores, NrIdleScan: scan, Params: cfs.DefaultSMPParams(cfs.V65)}
-	fmt.Println(cfs.SelectTaskRQ(&env))
+		HasIdleCores: hasIdleCores, NrIdleScan: scan}
+	smp := cfs.DefaultSMPParams(cfs.V65)
+	pl, why := cfs.SelectTaskRQ(&env, &smp)
+	fmt.Println(pl.Explain(why))
 	// Output: placed on cpu2: idle core in the LLC (wake_affine at MC chose the previous CPU, target cpu1), 1 CPUs scanned
 }
 

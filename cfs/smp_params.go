@@ -35,8 +35,9 @@ func (g GroupConstruction) String() string {
 }
 
 // SMPParams are the tunables and features of the fair class's load balancer and wakeup placement
-// (kernel/sched/fair.c and features.h). Time values are in nanoseconds. An SMPParams is a small
-// value; the decisions take it by value and never modify it.
+// (kernel/sched/fair.c and features.h). Time values are in nanoseconds. Every SMP decision takes
+// them as its last argument, p *SMPParams, and never modifies them; [Params] holds them as
+// Params.SMP.
 type SMPParams struct {
 	// MigrationCost is sysctl_sched_migration_cost (debugfs sched/migration_cost_ns, 500 µs):
 	// a task that ran less than this long ago is cache hot (task_hot) and is not pulled by
@@ -83,7 +84,7 @@ type SMPParams struct {
 	// as the domain has not failed to balance (nr_balance_failed is 0), a task that is not
 	// eligible on its queue ([EntityEligible]) is not moved to a CPU where its group's queue
 	// already holds entities, since PLACE_LAG would keep it ineligible there. It needs
-	// [MigrateEnv].Dst and the CPUs' PlaceLag feature.
+	// [MigrateEnv].DstRQ and the CPUs' PlaceLag feature.
 	MigrateIneligible bool
 }
 

@@ -37,7 +37,7 @@ func (c *RunQueue) MigrateOut(t *Entity, now uint64) {
 // [CheckPreemptWakeup] whether it preempts c's running task, setting the need-resched flag if
 // so. A delayed-dequeue task (v7.1) arrives still delayed, not runnable, and preempts only an
 // idle CPU or a SCHED_IDLE side, whose pick then dequeues it. MigrateIn panics if t is queued.
-func (c *RunQueue) MigrateIn(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) MigrateIn(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
 	if t.onRQ {
 		panic("cfs: RunQueue.MigrateIn of a queued task")
 	}
@@ -52,7 +52,7 @@ func (c *RunQueue) MigrateIn(t *Entity, now uint64) WakeupDecision {
 // adds c's back before [PlaceEntity] gives the sleeper credit; the task is cache cold. Then
 // [CheckPreemptWakeup] decides about preemption as in [RunQueue.Wakeup]. WakeupMigrated panics if t
 // is queued.
-func (c *RunQueue) WakeupMigrated(t *Entity, now uint64) WakeupDecision {
+func (c *RunQueue) WakeupMigrated(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
 	if t.onRQ {
 		panic("cfs: RunQueue.WakeupMigrated of a queued task")
 	}

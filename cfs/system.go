@@ -276,9 +276,10 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // as a migrated wakeup if it changes CPU. A CPU the wakee should preempt, or an idle one, is
 // rescheduled. A task whose sleep was delayed (v7.1) is still queued: ttwu_runnable requeues
 // it on its own CPU ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq;
-// the selection returned is then that CPU with no reason. Wakeup panics if from is not a CPU
+// the selection returned is then that CPU, with PlacePrev. Each part comes with its reason: the
+// PlaceReason of the placement and the WakeupReason of the preemption decision. Wakeup panics if from is not a CPU
 // of the machine or t is runnable and not a delayed sleeper.
-func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, WakeupDecision) {
+func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason, WakeupDecision, WakeupReason) {
 	if s.notCPU(from) {
 		s.badCPU("Wakeup", from)
 	}
@@ -287,26 +288,28 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if !t.E.delayed {
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
-		return CPUSelection{CPU: t.cpu, Target: t.cpu}, s.wakeDelayed(now, t)
+		d, r := s.wakeDelayed(now, t)
+		return CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev, d, r
 	}
 	fork := flags&sched.WakeFork != 0
 	left := s.wakeUtil(t, s.j)
-	pl := s.SelectTaskRQ(now, t, from, flags)
+	pl, pr := s.SelectTaskRQ(now, t, from, flags)
 	dst := pl.CPU
 	rq := &s.rqs[dst]
 	var d WakeupDecision
+	var r WakeupReason
 	switch {
 	case fork:
 		var pe *Entity
 		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
 			pe = p.E
 		}
-		d = rq.c.Fork(pe, t.E, uint64(now))
+		d, r = rq.c.Fork(pe, t.E, uint64(now))
 	case dst != t.cpu && t.E.q != nil:
 		t.migrationsTotal++
-		d = rq.c.WakeupMigrated(t.E, uint64(now))
+		d, r = rq.c.WakeupMigrated(t.E, uint64(now))
 	default:
-		d = rq.c.Wakeup(t.E, uint64(now))
+		d, r = rq.c.Wakeup(t.E, uint64(now))
 	}
 	if !fork {
 		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
@@ -315,12 +318,12 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 	s.enlist(dst, t)
 	s.refresh(dst)
 	if s.explaining() {
-		s.explain(dst, tidOf(t), explainf{"%v; %v", []any{pl, d}})
+		s.explain(dst, tidOf(t), explainf{"%s; %s", []any{pl.Explain(pr), d.Explain(r)}})
 	}
 	if rq.c.NeedResched() {
 		s.resched(dst)
 	}
-	return pl, d
+	return pl, pr, d, r
 }
 
 // SelectTaskRQ is select_task_rq_fair for task t woken from CPU from (the waker's CPU, the
@@ -328,7 +331,7 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 // from), asks [SelectTaskRQ] with the System's statistics and hints, and applies the hints the
 // answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
 // panics if from is not a CPU of the machine.
-func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) CPUSelection {
+func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason) {
 	if s.notCPU(from) {
 		s.badCPU("SelectTaskRQ", from)
 	}
@@ -341,35 +344,35 @@ func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 		waker.RecordWakee(t, now)
 	}
 	env := WakeEnv{Domains: s.ds, Stats: s.stats, Task: t, Waker: waker, This: from, Prev: t.cpu,
-		Sync: flags&sched.WakeSync != 0, Fork: fork, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, Params: s.smp}
+		Sync: flags&sched.WakeSync != 0, Fork: fork, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
 	if fork {
 		env.Prev = from
 	}
-	pl := SelectTaskRQ(&env)
+	pl, why := SelectTaskRQ(&env, &s.smp)
 	if pl.ClearIdleCores {
 		s.idleCor[s.ds.LLCID(pl.Target)] = false
 	}
 	if pl.SetRecentUsed {
 		t.recentUsedCPU = pl.RecentUsed
 	}
-	return pl
+	return pl, why
 }
 
 // wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
 // queued, so ttwu_runnable requeues it where it is (ENQUEUE_DELAYED) and judges wakeup
 // preemption, without select_task_rq and without recording the waker's wakee.
-func (s *System) wakeDelayed(now int64, t *Task) WakeupDecision {
+func (s *System) wakeDelayed(now int64, t *Task) (WakeupDecision, WakeupReason) {
 	c := t.cpu
 	rq := &s.rqs[c]
-	d := rq.c.Wakeup(t.E, uint64(now))
+	d, r := rq.c.Wakeup(t.E, uint64(now))
 	s.refresh(c)
 	if s.explaining() {
-		s.explain(c, tidOf(t), explainf{"ttwu_runnable: delayed on %v, requeued; %v", []any{c, d}})
+		s.explain(c, tidOf(t), explainf{"ttwu_runnable: delayed on %v, requeued; %s", []any{c, d.Explain(r)}})
 	}
 	if rq.c.NeedResched() {
 		s.resched(c)
 	}
-	return d
+	return d, r
 }
 
 // Schedule returns the task cpu runs next, or nil if it idles: pick_next_task_fair, with the
@@ -506,7 +509,7 @@ func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 	s.delist(src, t, false)
 	t.migrationsTotal++
 	s.enlist(dst, t)
-	d := s.rqs[dst].c.MigrateIn(t.E, n)
+	d, _ := s.rqs[dst].c.MigrateIn(t.E, n)
 	s.refresh(src)
 	s.refresh(dst)
 	if d.Preempt {
@@ -532,10 +535,10 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	if busy {
 		s.tickUtil(rq, s.stats[cpu].Capacity, j)
 		var d TickDecision
-		rq.c.tick(uint64(now), &d)
+		r := rq.c.tick(uint64(now), &d)
 		if rq.c.NeedResched() {
 			if s.explaining() {
-				s.explain(cpu, tidOf(rq.curr), d)
+				s.explain(cpu, tidOf(rq.curr), explainf{"%s", []any{d.Explain(r)}})
 			}
 			s.resched(cpu)
 		}

@@ -107,19 +107,21 @@ func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	s.j = s.jiffies(now)
 	ds := &s.dom[sd.idx]
 	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
-		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity(), Params: s.smp}
+		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity()}
+	smp := &s.smp
 	dstGrpMask := sd.groups[0].balance
 	var flags LBFlags
 	cont = true
 	var bg BusiestGroup
+	var why BalanceReason
 	var src topology.CPU
 	activeStarted := false
 redo:
-	if !ShouldWeBalance(&env) {
+	if !ShouldWeBalance(&env, smp) {
 		cont = false
 		goto outBalanced
 	}
-	bg = FindBusiestGroup(&env)
+	bg, why = FindBusiestGroup(&env, smp)
 	if sd.parent == nil {
 		s.overload = bg.Overload
 	}
@@ -131,7 +133,7 @@ redo:
 	}
 	{
 		var ok bool
-		src, ok = FindBusiestQueue(&env, &bg)
+		src, ok = FindBusiestQueue(&env, &bg, smp)
 		if !ok {
 			goto outBalanced
 		}
@@ -150,14 +152,14 @@ redo:
 		for {
 			me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
 			var d Detach
-			s.chosen, d = DetachTasks(&me, &s.rqs[src].tasks, s.chosen[:0])
+			s.chosen, d = DetachTasks(&me, &s.rqs[src].tasks, s.chosen[:0], smp)
 			examined += d.Examined
 			s.apply(now, &me, d)
 			moved += d.Detached
 			me.Imbalance, flags = d.Imbalance, d.Flags
 			if d.Detached > 0 {
 				if s.explaining() {
-					s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg, d, src}})
+					s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg.Explain(why), d, src}})
 				}
 			}
 			if flags&LBFNeedBreak != 0 {
@@ -190,7 +192,7 @@ redo:
 		if idle != CPUNewlyIdle {
 			ds.failed++
 		}
-		if NeedActiveBalance(&env, src, bg.Migration, ds.failed) {
+		if NeedActiveBalance(&env, src, bg.Migration, ds.failed, smp) {
 			bc := s.rqs[src].curr
 			if bc == nil || !bc.allowed.Has(cpu) {
 				goto outOnePinned
@@ -199,7 +201,7 @@ redo:
 				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
 				activeStarted = true
 				if s.explaining() {
-					s.explain(src, tidOf(bc), explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg}})
+					s.explain(src, tidOf(bc), explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg.Explain(why)}})
 				}
 				s.resched(src)
 			}
@@ -207,7 +209,7 @@ redo:
 	} else {
 		ds.failed = 0
 	}
-	if !activeStarted || NeedActiveBalance(&env, src, bg.Migration, ds.failed) {
+	if !activeStarted || NeedActiveBalance(&env, src, bg.Migration, ds.failed, smp) {
 		ds.interval = sd.MinInterval()
 	}
 	return moved, cont
@@ -254,7 +256,7 @@ func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 		t := s.chosen[i]
 		t.migrationsTotal++
 		s.enlist(dst, t)
-		w := s.rqs[dst].c.MigrateIn(t.E, n)
+		w, _ := s.rqs[dst].c.MigrateIn(t.E, n)
 		resched = resched || w.Preempt
 	}
 	s.refresh(me.Src)
@@ -291,12 +293,12 @@ func (s *System) ActiveBalance(now int64, cpu, target topology.CPU) *Task {
 	if sd == nil {
 		return nil
 	}
-	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats, Params: s.smp,
+	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats,
 		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.MaxCapacity()}
 	// The stopper's lb_env leaves migration_type 0, migrate_load, so v7.1 may push a delayed task.
 	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcRQ: rq.c, DstRQ: s.rqs[target].c, Now: uint64(now), Flags: LBFActiveLB}
 	for p := rq.tasks.tail; p != nil; p = p.prev {
-		if v := CanMigrateTask(&me, p); v.OK {
+		if v, _ := CanMigrateTask(&me, p, &s.smp); v.OK {
 			s.move(now, p, cpu, target)
 			s.dom[sd.idx].failed = 0
 			if s.explaining() {

@@ -131,14 +131,14 @@ func TestSystemSelectTaskRQ(t *testing.T) {
 	sleeper := s.Curr(0)
 	s.Stop(1_500_000, 0, sleeper, sched.Sleep)
 	s.Schedule(1_500_000, 0)
-	pl := s.SelectTaskRQ(2_000_000, sleeper, 0, 0)
-	if pl.CPU != 1 {
-		t.Errorf("SelectTaskRQ = %v, want the idle cpu1", pl)
+	pl, why := s.SelectTaskRQ(2_000_000, sleeper, 0, 0)
+	if pl.CPU != 1 || why != PlaceIdleCPU {
+		t.Errorf("SelectTaskRQ = %v, want the idle cpu1", pl.Explain(why))
 	}
 	if sleeper.CPU() != 0 || sleeper.E.OnRQ() {
 		t.Errorf("SelectTaskRQ moved the task: cpu%d, on_rq %t", sleeper.CPU(), sleeper.E.OnRQ())
 	}
-	pl, _ = s.Wakeup(2_000_000, sleeper, nil, 0, 0)
+	pl, _, _, _ = s.Wakeup(2_000_000, sleeper, nil, 0, 0)
 	if pl.CPU != 1 || sleeper.CPU() != 1 || s.Tasks(1).Front() != sleeper {
 		t.Errorf("Wakeup placed %v on cpu%d", sleeper, sleeper.CPU())
 	}
