@@ -311,9 +311,40 @@
 // (v7.1), and for task migration [RunQueue.MigrateOut], [RunQueue.MigrateIn], [RunQueue.WakeupMigrated],
 // [RunQueue.Requeue] and [RunQueue.Deschedule]. Time is always an explicit now in nanoseconds; nothing
 // reads a clock. The
-// decisions the methods take are available as pure functions that return a decision value with
-// the figures it was made from and an explanation ([TickDecision], [WakeupDecision],
-// [PickReason]).
+// decisions the methods take are available as pure functions, in the shape below.
+//
+// # The shape of a decision
+//
+// Every decision of the package, as in ule and bsd4, is a function F(state…, p) (result,
+// reason): the state it reads first, the tunables last as a pointer it never writes, and two
+// results, what was decided and a typed reason that says which of the kernel's rules decided,
+// with a String method that explains it in a few words. The uniprocessor decisions take
+// p *[Params]: [Pick] (*Entity, [PickReason]), [PickEligible] (int, PickReason),
+// [CheckPreemptTick] ([TickDecision], [TickReason]) and [CheckPreemptWakeup] ([WakeupDecision],
+// [WakeupReason]). The multiprocessor decisions take p *[SMPParams], the SMP part of the
+// Params (Params.SMP; a caller holding Params passes &p.SMP), after their state, a [WakeEnv],
+// [LBEnv] or [MigrateEnv] that mirrors the kernel's struct lb_env and the machine's statistics
+// and carries no tunables: [SelectTaskRQ] and [SelectIdleSibling] ([CPUSelection],
+// [PlaceReason]), [FindBusiestGroup] ([BusiestGroup], [BalanceReason]), [CanMigrateTask]
+// ([MigrateVerdict], [MigrateReason]), and the decisions whose result says it all, without a
+// reason: [WakeAffine], [FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU],
+// [GroupLBStats], [FindBusiestQueue], [ShouldWeBalance], [TaskHot], [NeedActiveBalance] and
+// [DetachTasks] (whose [Detach] counts the reasons of every task it examined). Some of these
+// read no tunable today (FindBusiestGroup, for one); they take p all the same, so that every
+// SMP decision has one shape and a feature the kernel adds to one of them changes no
+// signature.
+//
+// The reason is returned, not stored: a result struct holds the figures the decision was made
+// from (the ideal slice, the lead, the buddies to mark, the imbalance, the flags) and never its
+// own reason, so there is one source of truth. (A [WakeupDecision] does hold the PickReason of
+// the pick it consulted, another decision's reason.) Its Explain method takes the reason and
+// writes the explanation the simulator's traces show, such as "tick b: resched: ran longer than
+// its ideal slice (ran 3000000 ns, ideal 2999998 ns)". The state-changing methods that take
+// these decisions return the same pair: [RunQueue.Tick] (TickDecision, TickReason),
+// [RunQueue.Wakeup], [RunQueue.Fork], [RunQueue.MigrateIn] and [RunQueue.WakeupMigrated]
+// (WakeupDecision, WakeupReason), [System.SelectTaskRQ] (CPUSelection, PlaceReason) and
+// [System.Wakeup] both pairs. A test in the package checks the shape of every exported
+// function against these rules.
 //
 // Not modelled here: PELT load tracking (group weights use instantaneous loads), CFS bandwidth
 // control (cpu.max throttling), hrtick, and changing a group's idle flag or shares while it has
@@ -552,8 +583,9 @@
 // the balancer counts runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and
 // can_migrate_task makes v7.1's delayed-dequeue and eligibility tests ([SMPParams]
 // MigrateDelayed and MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an
-// explanation value with a String method ([BusiestGroup], [Detach], [CPUSelection],
-// [MigrateVerdict]).
+// explanation: a reason with a String method and, for [BusiestGroup] and [CPUSelection], an
+// Explain method that puts the reason and the figures together; a [Detach] explains itself
+// (String).
 //
 // Delayed dequeue in the System (v7.1). A task that stops with sched.Sleep while not
 // eligible stays queued, delayed, on its CPU's cfs_tasks list, with its utilisation; it leaves

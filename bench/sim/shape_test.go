@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -179,5 +180,104 @@ func TestPolicyShapes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// decisionShapes are the decisions of the three policy packages, each shaped F(state…, p)
+// (result, reason) (DESIGN.md §4): the tunables last as a pointer to the package's Params (or,
+// for cfs's multiprocessor decisions, its SMPParams, Params.SMP), and a second result of a named
+// type whose String method explains it. cfs's own test checks every exported function of that
+// package from its source; this list holds each package's decisions side by side.
+var decisionShapes = []struct {
+	name string
+	fn   any
+}{
+	{"ule.Pick", ule.Pick},
+	{"ule.ShouldPreempt", ule.ShouldPreempt},
+	{"ule.SetPreempt", ule.SetPreempt},
+	{"ule.StealFrom", ule.StealFrom},
+	{"bsd4.Pick", bsd4.Pick},
+	{"bsd4.PickCPU", bsd4.PickCPU},
+	{"bsd4.ShouldPreempt", bsd4.ShouldPreempt},
+	{"bsd4.WakeCPU", bsd4.WakeCPU},
+	{"cfs.Pick", cfs.Pick},
+	{"cfs.PickEligible", cfs.PickEligible},
+	{"cfs.CheckPreemptTick", cfs.CheckPreemptTick},
+	{"cfs.CheckPreemptWakeup", cfs.CheckPreemptWakeup},
+	{"cfs.SelectTaskRQ", cfs.SelectTaskRQ},
+	{"cfs.SelectIdleSibling", cfs.SelectIdleSibling},
+	{"cfs.FindBusiestGroup", cfs.FindBusiestGroup},
+	{"cfs.CanMigrateTask", cfs.CanMigrateTask},
+}
+
+// checkDecisionShape returns what is wrong with the shape of function type ft, or "".
+func checkDecisionShape(ft reflect.Type) string {
+	if ft.Kind() != reflect.Func {
+		return fmt.Sprintf("%v is not a function", ft)
+	}
+	if ft.NumIn() == 0 {
+		return "no parameters"
+	}
+	p := ft.In(ft.NumIn() - 1)
+	if p.Kind() != reflect.Pointer || p.Elem().Kind() != reflect.Struct || (p.Elem().Name() != "Params" && p.Elem().Name() != "SMPParams") {
+		return fmt.Sprintf("last parameter %v, want *Params or *SMPParams", p)
+	}
+	if ft.NumOut() != 2 {
+		return fmt.Sprintf("%d results, want (result, reason)", ft.NumOut())
+	}
+	r := ft.Out(1)
+	if r.Name() == "" || r.PkgPath() != p.Elem().PkgPath() {
+		return fmt.Sprintf("second result %v, want a named type of the package", r)
+	}
+	if !r.Implements(reflect.TypeFor[fmt.Stringer]()) {
+		return fmt.Sprintf("second result %v has no String method", r)
+	}
+	if strings.HasSuffix(p.Elem().PkgPath(), "/cfs") && !strings.HasSuffix(r.Name(), "Reason") {
+		return fmt.Sprintf("second result %v: cfs's reasons are named …Reason", r)
+	}
+	first := ft.Out(0)
+	if first.Kind() == reflect.Struct {
+		for i := range first.NumField() {
+			if first.Field(i).Type == r {
+				return fmt.Sprintf("result %v holds its reason (field %s) beside the returned %v", first, first.Field(i).Name, r)
+			}
+		}
+	}
+	return ""
+}
+
+// TestDecisionShapes checks the decisions of ule, bsd4 and cfs for the common shape.
+func TestDecisionShapes(t *testing.T) {
+	for _, d := range decisionShapes {
+		if msg := checkDecisionShape(reflect.TypeOf(d.fn)); msg != "" {
+			t.Errorf("%s: %s", d.name, msg)
+		}
+	}
+}
+
+// TestDecisionShapeCheck shows that checkDecisionShape refuses each way out of the shape.
+func TestDecisionShapeCheck(t *testing.T) {
+	type verdict struct {
+		OK  bool
+		Why cfs.TickReason
+	}
+	for _, tc := range []struct {
+		name string
+		fn   any
+		want string
+	}{
+		{"tunables by value", func(int, cfs.Params) (int, cfs.TickReason) { return 0, 0 }, "last parameter cfs.Params, want *Params or *SMPParams"},
+		{"tunables not last", func(*cfs.Params, int) (int, cfs.TickReason) { return 0, 0 }, "last parameter int, want *Params or *SMPParams"},
+		{"one result", func(*cfs.Params) int { return 0 }, "1 results, want (result, reason)"},
+		{"unnamed reason", func(*cfs.Params) (int, uint8) { return 0, 0 }, "second result uint8, want a named type of the package"},
+		{"reason of another package", func(*cfs.Params) (int, ule.PickReason) { return 0, ule.PickReason{} }, "second result ule.PickReason, want a named type of the package"},
+		{"reason without String", func(*cfs.Params) (int, cfs.LoadWeight) { return 0, cfs.LoadWeight{} }, "second result cfs.LoadWeight has no String method"},
+		{"reason not named so", func(*cfs.Params) (int, cfs.Version) { return 0, 0 }, "second result cfs.Version: cfs's reasons are named …Reason"},
+		{"reason inside the result", func(*cfs.Params) (verdict, cfs.TickReason) { return verdict{}, 0 }, "result sim_test.verdict holds its reason (field Why) beside the returned cfs.TickReason"},
+		{"in shape", func(*cfs.SMPParams) (int, cfs.PlaceReason) { return 0, 0 }, ""},
+	} {
+		if got := checkDecisionShape(reflect.TypeOf(tc.fn)); got != tc.want {
+			t.Errorf("%s: checkDecisionShape = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
