@@ -214,7 +214,7 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 	return fitsCapacity(env.Task.util, env.Stats[c].Capacity)
 }
 
-// SelectIdleSibling returns the CPU near target to wake the task on: select_idle_sibling of
+// SelectIdleSibling returns the CPU near target to wake the task on, and why: select_idle_sibling of
 // v6.5. In order: an idle (or SCHED_IDLE-only) target; the previous CPU if it shares target's
 // cache and is idle; the recently used CPU on the same terms if allowed; on a machine of unequal
 // capacities, the first idle CPU the task fits in target's asymmetric domain; then, with SMT
