@@ -106,10 +106,11 @@
 //     (OlCe2/freebsd-src @366ae94e): three 64-queue run queues, the legacy layout and batch
 //     formula, the tdq_idx/tdq_ridx calendar, preemption at <= 48, the legacy %CPU window and
 //     SCHED_AFFINITY (signed ints), the stealing quirk. Older 13.x code (freebsd-src @d8d5f036)
-//     differs in two details that no preset models: its tdq_notify compares the woken thread
-//     with the remote CPU's running thread instead of the queue's lowest priority before and
-//     after the add, and its interactive priority divides before it multiplies ((48/30)*score,
-//     so score 20 gives 108 instead of 120).
+//     differs in two details that "legacy" does not model, both of them 2011's (preset
+//     "freebsd9" models them on its own layout): its tdq_notify compares the woken thread with
+//     the remote CPU's running thread instead of the queue's lowest priority before and after
+//     the add (Params.NotifyRunning), and its interactive priority divides before it
+//     multiplies ((48/30)*score, so score 20 gives 108 instead of 120).
 //   - "freebsd9" (FreeBSD9Params): ULE as FreeBSD 9.0 shipped it (its SMP code dates from 2008
 //     and shipped in 8.0 too), the scheduler of seed 001 (see below).
 //   - "seed000" and "seed000-psX-ptY" (Seed000Params): legacy with the two knobs of Mateusz
@@ -208,12 +209,14 @@
 //     max(1, (hz << 10)/realstathz)); sched_slice = realstathz/10 for every thread whatever the
 //     load (FixedSlice: no tdq_slice, no sched_slice_min); ts_slice counts down from sched_slice,
 //     restarts at a wake-up and at expiry, and a forked child reschedules after one tick.
+//   - Remote wake-ups (tdq_notify; NotifyRunning, NotifyThread): the woken thread is compared
+//     with the thread the remote CPU runs, not with that CPU's lowest priority before the add,
+//     so a CPU that already queues a better thread than it runs is still sent IPI_PREEMPT for
+//     a newcomer better than its running thread.
 //
-// Not modelled: 1.290's tdq_notify compares the woken thread with the remote CPU's running
-// thread rather than the queue's best priority before the add (the model's Notify), so a
-// remote wake-up onto a CPU that already queues a better thread than it runs is not sent
-// IPI_PREEMPT here where 9.0 sent it; a thread preempted by IPI after its slice ended goes to
-// the head of its queue in 9.0 (SW_PREEMPT) and to the tail here; the idle loop's spinning.
+// Not modelled: a thread preempted by IPI after its slice ended goes to the head of its queue
+// in 9.0 (sched_switch tests SW_PREEMPT, not TDF_SLICEEND) and to the tail here; the idle
+// loop's spinning; %CPU as ps(1) shows it (sched_pctcpu updates the window first).
 //
 // No "freebsd7" preset. FreeBSD 7.x never had the cpu_group code above: stable/7's
 // sched_ule.c (1.214.2.12.2.1, FreeBSD 7.3, oza/FreeBSD-7.3-dyntick @ebeeed7d) still balances
@@ -278,7 +281,7 @@
 //	tdq_add, sched_rem, tdq_setlowpri       CPUState.Add, CPUState.Remove, CPUState.UpdateLowPri
 //	tdq_choose, sched_choose                Pick, CPUState.Choose
 //	sched_shouldpreempt                     ShouldPreempt
-//	sched_setpreempt, tdq_notify            SetPreempt, Notify
+//	sched_setpreempt, tdq_notify            SetPreempt, Notify, NotifyThread
 //	sched_random                            Rand
 //	cpu_search_lowest, sched_lowest         System.Lowest
 //	cpu_search_highest, sched_highest       System.Highest

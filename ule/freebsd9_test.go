@@ -204,6 +204,74 @@ func TestFreeBSD9Queues(t *testing.T) {
 	}
 }
 
+// tdq_notify (1.290): no IPI while one is pending (tdq_ipipending); otherwise
+// sched_shouldpreempt(td_priority, the remote curthread's priority, remote).
+func TestFreeBSD9NotifyThread(t *testing.T) {
+	top := topology.Uniform(1, 1, 1, 2, 1)
+	tests := []struct {
+		name        string
+		running     int // -1: idle
+		queued      int // -1: none
+		woken       uint8
+		pending     bool
+		want, want2 ule.Kick // NotifyRunning (2011), and Notify (legacy's form)
+	}{
+		// A queued interactive thread (140) is better than the newcomer (145), which is better
+		// than the running batch thread: 2011 preempts, the lowpri form does not.
+		{"queued better than the newcomer", 200, 140, 145, false, ule.KickPreempt, ule.KickNone},
+		{"interactive over batch", 200, -1, 145, false, ule.KickPreempt, ule.KickPreempt},
+		{"batch over batch", 200, -1, 160, false, ule.KickNone, ule.KickNone},
+		{"real-time under preempt_thresh", 200, 140, 70, false, ule.KickPreempt, ule.KickPreempt},
+		{"interactive over interactive", 140, -1, 130, false, ule.KickNone, ule.KickNone},
+		{"idle CPU", -1, -1, 180, false, ule.KickIdle, ule.KickIdle},
+		{"IPI pending", 200, -1, 70, true, ule.KickNone, ule.KickNone},
+	}
+	for _, tc := range tests {
+		for i, notifyRunning := range []bool{true, false} {
+			p := ule.FreeBSD9Params()
+			p.NotifyRunning = notifyRunning
+			c := ule.NewCPUState(1, &p)
+			if tc.running >= 0 {
+				c.Add(newThread(1, uint8(tc.running), top), 0)
+				c.Choose()
+			}
+			if tc.queued >= 0 {
+				c.Add(newThread(2, uint8(tc.queued), top), 0)
+			}
+			c.OwePreempt = tc.pending
+			w := newThread(3, tc.woken, top)
+			old := c.Add(w, 0)
+			want := tc.want
+			if i == 1 {
+				want = tc.want2
+			}
+			if k, why := ule.NotifyThread(c, w, old); k != want {
+				t.Errorf("%s (NotifyRunning %t): NotifyThread = %v (%v), want %v", tc.name, notifyRunning, k, why, want)
+			}
+		}
+	}
+}
+
+// ExampleNotifyThread wakes an interactive thread onto a CPU that runs a batch thread and
+// already queues a better interactive one: FreeBSD 9.0 sends IPI_PREEMPT, the 2024 form does not.
+func ExampleNotifyThread() {
+	top := topology.Uniform(1, 1, 1, 2, 1)
+	for _, notifyRunning := range []bool{true, false} {
+		p := ule.FreeBSD9Params()
+		p.NotifyRunning = notifyRunning
+		c := ule.NewCPUState(1, &p)
+		c.Add(newThread(1, 200, top), 0)
+		c.Choose()
+		c.Add(newThread(2, 140, top), 0)
+		w := newThread(3, 145, top)
+		k, _ := ule.NotifyThread(c, w, c.Add(w, 0))
+		fmt.Println(notifyRunning, k)
+	}
+	// Output:
+	// true preempt
+	// false none
+}
+
 // ExampleFreeBSD9CalendarIndex shows the 2011 calendar's wrap-around: with 72 batch priorities
 // and 64 queues, the worst priorities share queues with the best.
 func ExampleFreeBSD9CalendarIndex() {

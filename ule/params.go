@@ -91,6 +91,10 @@ type Params struct {
 	// the load-dependent tdq_slice (FreeBSD 9.0 and earlier); a forked child gets one tick
 	// before its first reschedule (ts_slice = 1). No sysctl.
 	FixedSlice bool
+	// NotifyRunning makes tdq_notify compare the woken thread with the thread the remote CPU
+	// runs, as FreeBSD 9.0 did, instead of the CPU's lowest priority before and after the
+	// addition (NotifyThread). No sysctl.
+	NotifyRunning bool
 	// PickShort is kern.sched.pick_short from the 2023 patch of seed 000, which never landed:
 	// a batch thread whose last run ended before its slice did (it slept or was preempted) is
 	// queued by priority with the real-time-range threads instead of in the calendar. See the
@@ -155,7 +159,8 @@ func LegacyParams() Params {
 //   - no tdq_trysteal (TryStealLimit 0), and the idle loop tries tdq_idled on every pass
 //     (AlwaysSteal);
 //   - FixedSlice: sched_slice for every thread, whatever the load; a forked child reschedules
-//     after one tick.
+//     after one tick;
+//   - NotifyRunning: tdq_notify compares a remote newcomer with the thread that CPU runs.
 //
 // The package documentation lists what differs from the source and is not modelled.
 func FreeBSD9Params() Params {
@@ -170,6 +175,7 @@ func FreeBSD9Params() Params {
 	p.TryStealLimit = 0
 	p.AlwaysSteal = true
 	p.FixedSlice = true
+	p.NotifyRunning = true
 	return p
 }
 

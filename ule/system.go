@@ -93,7 +93,7 @@ func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32,
 	r := AddResult{CPU: cpu, Placement: placed, OldLowPri: c.Add(t, flags)}
 	switch {
 	case cpu != self:
-		r.Kick, r.Why = Notify(c, r.OldLowPri)
+		r.Kick, r.Why = NotifyThread(c, t, r.OldLowPri)
 		if r.Kick == KickPreempt {
 			c.OwePreempt = true
 		}
@@ -186,7 +186,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			c.LoadRemove(t)
 			old := to.Add(t, flags)
 			r.Move = Move{From: cpu, To: t.CPU, Thread: t}
-			r.Move.Kick, r.Move.Why = Notify(to, old)
+			r.Move.Kick, r.Move.Why = NotifyThread(to, t, old)
 			if r.Move.Kick == KickPreempt {
 				to.OwePreempt = true
 			}
