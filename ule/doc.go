@@ -213,10 +213,11 @@
 //     with the thread the remote CPU runs, not with that CPU's lowest priority before the add,
 //     so a CPU that already queues a better thread than it runs is still sent IPI_PREEMPT for
 //     a newcomer better than its running thread.
+//   - A preempted thread (an owed preemption or IPI_PREEMPT: SW_PREEMPT) goes back to the head
+//     of its queue even when its slice had just expired; 1.290 has no TDF_SLICEEND.
 //
-// Not modelled: a thread preempted by IPI after its slice ended goes to the head of its queue
-// in 9.0 (sched_switch tests SW_PREEMPT, not TDF_SLICEEND) and to the tail here; the idle
-// loop's spinning; %CPU as ps(1) shows it (sched_pctcpu updates the window first).
+// Not modelled: the idle loop's spinning; %CPU as ps(1) shows it (sched_pctcpu updates the
+// window first).
 //
 // No "freebsd7" preset. FreeBSD 7.x never had the cpu_group code above: stable/7's
 // sched_ule.c (1.214.2.12.2.1, FreeBSD 7.3, oza/FreeBSD-7.3-dyntick @ebeeed7d) still balances

@@ -272,6 +272,33 @@ func ExampleNotifyThread() {
 	// false none
 }
 
+// sched_switch (1.290): srqflag has SRQ_PREEMPTED when mi_switch got SW_PREEMPT, whether or
+// not the slice had run out (there is no TDF_SLICEEND yet); legacy tests TDF_SLICEEND.
+func TestFreeBSD9PreemptedAfterSliceEnd(t *testing.T) {
+	one := topology.Uniform(1, 1, 1, 1, 1)
+	for _, tc := range []struct {
+		p          ule.Params
+		preempted  bool
+		firstAfter int
+	}{
+		{ule.FreeBSD9Params(), true, 1}, // head of tdq_ridx's queue: runs again
+		{ule.LegacyParams(), false, 2},  // tail of its calendar queue, behind t2
+	} {
+		s := mustSystem(t, tc.p, one)
+		id := 0
+		load(s, 0, 2, 180, &id, nil) // t1 runs, t2 queued
+		cur := s.CPU(0).Cur
+		cur.SliceEnd, cur.OwePreempt = true, true
+		r := ule.NewRand(0, 0)
+		if got := s.Switch(0, ule.SwitchPreempt, 100, &r); got.Preempted != tc.preempted {
+			t.Errorf("%v: Switch.Preempted = %t, want %t", tc.p.Version, got.Preempted, tc.preempted)
+		}
+		if th, _ := s.CPU(0).Choose(); th == nil || th.ID != schedID(tc.firstAfter) {
+			t.Errorf("%v: next = %v, want t%d", tc.p.Version, th, tc.firstAfter)
+		}
+	}
+}
+
 // ExampleFreeBSD9CalendarIndex shows the 2011 calendar's wrap-around: with 72 batch priorities
 // and 64 queues, the worst priorities share queues with the best.
 func ExampleFreeBSD9CalendarIndex() {
