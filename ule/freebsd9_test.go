@@ -7,6 +7,7 @@ package ule_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/schedkit/schedkit/topology"
@@ -311,4 +312,49 @@ func ExampleFreeBSD9CalendarIndex() {
 	// 215 63
 	// 216 0
 	// 223 7
+}
+
+// Every (pri, idx, ridx) of FreeBSD9CalendarIndex against the properties tdq_runq_add gives
+// it: a queue of 0..63; pri - 152 queues ahead of idx (mod 64) unless that is ridx while the
+// calendar drains (idx != ridx), in which case one queue behind ridx.
+func TestFreeBSD9CalendarIndexAll(t *testing.T) {
+	for pri := 152; pri <= 223; pri++ {
+		for idx := range 64 {
+			for ridx := range 64 {
+				got := int(ule.FreeBSD9CalendarIndex(uint8(pri), uint8(idx), uint8(ridx), 0))
+				ahead := (pri - 152 + idx) % 64
+				want := ahead
+				if idx != ridx && ahead == ridx {
+					want = (ridx + 63) % 64
+				}
+				if got != want {
+					t.Fatalf("FreeBSD9CalendarIndex(%d, %d, %d) = %d, want %d", pri, idx, ridx, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FreeBSD 9.0's batch priority against a naive model in int64 for consistent windows (run time
+// at most the window, hz 100..1000): 172 + floor(run / ceil(max(len, hz)/32)) + nice, never
+// above 172 + 32 + 20.
+func TestFreeBSD9BatchPriorityModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 2011))
+	for range 20000 {
+		hz := 100 + rng.IntN(901)
+		length := rng.Int64N(int64(12 * hz))
+		run := rng.Int64N(length + 1)
+		ftick := rng.Int64N(1 << 30)
+		nice := rng.IntN(41) - 20
+		w := ule.Window{Ticks: uint32(run << 10), FTick: uint32(ftick), LTick: uint32(ftick + length)}
+		want := int64(172 + nice)
+		if run != 0 {
+			total := max(length, int64(hz))
+			want += run / ((total + 31) / 32)
+		}
+		got := ule.TimesharePriority(ule.FreeBSD9, 30, 50, nice, w, hz)
+		if int64(got) != want || want > 172+32+20 {
+			t.Fatalf("hz %d window %+v nice %d: TimesharePriority = %d, want %d", hz, w, nice, got, want)
+		}
+	}
 }
