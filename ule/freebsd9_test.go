@@ -358,3 +358,61 @@ func TestFreeBSD9BatchPriorityModel(t *testing.T) {
 		}
 	}
 }
+
+// PctCPUUpdate(FreeBSD9, run) charges a stretch of running at once where 1.290's sched_tick
+// charged one hz tick at a time, testing ftick + SCHED_TICK_MAX < ltick after each. The
+// Scheduler charges at every stat tick, so a stretch is at most ceil(hz/stathz) = 8 hz ticks at
+// hz 1000 and stathz 127. Against a naive model of the per-tick loop over such stretches: the
+// same window while no rescaling happens, and after it a window of SCHED_TICK_TARG whose run
+// time is the same to within the kernel's own truncation (a multiple of SCHED_TICK_TARG) and
+// the stretch. (Over long stretches the two drift apart: the bulk form also
+// rescales the run time charged after the threshold was crossed.)
+func TestFreeBSD9PctCPUPerTick(t *testing.T) {
+	const hz = 1000
+	rng := rand.New(rand.NewPCG(1, 290))
+	crossings := 0
+	defer func() {
+		if crossings < 1000 {
+			t.Errorf("only %d of the stretches crossed the threshold", crossings)
+		}
+	}()
+	for range 20000 {
+		ftick := int32(rng.IntN(1 << 20))
+		ltick := ftick + int32(rng.IntN(11*hz+1)) // sched_tick keeps ftick + SCHED_TICK_MAX >= ltick
+		if rng.IntN(2) == 0 {
+			ltick = ftick + 11*hz - int32(rng.IntN(9)) // just below the threshold
+		}
+		run := int32(rng.IntN(9))
+		start := ule.Window{Ticks: uint32(rng.Int32N(ltick-ftick+1)) << 10, FTick: uint32(ftick), LTick: uint32(ltick)}
+		// The naive per-hz-tick loop of sched_tick and sched_pctcpu_update.
+		ticks, ft, lt := int32(start.Ticks), ftick, ltick
+		rescaled := false
+		for k := ltick + 1; k <= ltick+run; k++ {
+			ticks += 1 << 10
+			lt = k
+			if ft+11*hz < lt {
+				ticks = ticks / (k - ft) * (10 * hz)
+				ft = k - 10*hz
+				rescaled = true
+			}
+		}
+		if rescaled {
+			crossings++
+		}
+		got := ule.PctCPUUpdate(ule.FreeBSD9, start, uint32(ltick+run), true, hz)
+		want := ule.Window{Ticks: uint32(ticks), FTick: uint32(ft), LTick: uint32(lt)}
+		switch {
+		case !rescaled && got != want:
+			t.Fatalf("%+v run %d: got %+v, per tick %+v", start, run, got, want)
+		case rescaled:
+			if got.LTick-got.FTick != 10*hz || got.LTick != want.LTick {
+				t.Fatalf("%+v run %d: rescaled to %+v, want a 10 s window ending at %d", start, run, got, want.LTick)
+			}
+			// ticks/(t - ftick)*TARG truncates to a multiple of TARG; the stretch adds at most 8
+			// hz ticks on either side of the threshold.
+			if d := int64(got.Ticks) - int64(want.Ticks); d > 10*hz+8<<10 || -d > 10*hz+8<<10 {
+				t.Fatalf("%+v run %d: %d shifted ticks, per tick %d", start, run, got.Ticks, want.Ticks)
+			}
+		}
+	}
+}
