@@ -146,9 +146,10 @@
 // releng/9.0 copy of the file was found, only releng/9.3 (dcui/FreeBSD-9.3_kernel
 // @8087198, r262057 of 2014), which already has the 2012 rework. Between January and September
 // 2011 head also converted cpumask_t to cpuset_t (June 2011), which changes no decision; a
-// change to the modelled functions in those months cannot be excluded. Every function below
-// is the same in FreeBSD 8.0-RELEASE (oza/FreeBSD-8.0-dyntick @cff798ab) except where said.
-// Differences from "legacy" (2024):
+// change to the modelled functions in those months cannot be excluded. The SMP functions below
+// (balancer, searches, stealing, placement, tdq_notify) are the same in FreeBSD 8.0-RELEASE
+// (oza/FreeBSD-8.0-dyntick @cff798ab); its priority layout, calendar mapping and
+// sched_priority were older. Differences from "legacy" (2024):
 //
 //   - Priority layout (Version FreeBSD9; priority.h of 2011): interrupt 0-47, real-time 48-79,
 //     kernel 80-119, time sharing 120-223 with interactive 120-151 and batch 152-223, idle
@@ -313,7 +314,8 @@
 // rodrigc/bz-vimage sys/kern/sched_ule.c 1.290 @191fe5570364da41649df401cb58beb5c92393c6
 // (9-CURRENT, January 2011), checked against FreeBSD 8.0-RELEASE (oza/FreeBSD-8.0-dyntick
 // @cff798ab6107a9726ceff9219ac8c0272e7fe327) and releng/9.3 (dcui/FreeBSD-9.3_kernel
-// @8087198). The tests cite them case by case.
+// @808719858c6e53f558e128011dc1d75fbb57f8ef); FreeBSD 7.3: oza/FreeBSD-7.3-dyntick
+// @ebeeed7dc9236ff99339dc01d58b6cc391756ed8. The tests cite them case by case.
 //
 // # Cost and concurrency
 //
