@@ -1,7 +1,7 @@
 // This file implements the timeshare calendar arithmetic: where a batch thread is inserted, how
 // the insertion offset advances at each stathz tick and how the dequeue offset catches up, in
-// main (tdq_ts_off, tdq_ts_deq_off over 109 queues of one run queue) and in legacy (tdq_idx,
-// tdq_ridx over a 64-queue run queue).
+// main (tdq_ts_off, tdq_ts_deq_off over 109 queues of one run queue) and in legacy and freebsd9
+// (tdq_idx, tdq_ridx over a 64-queue run queue).
 
 package ule
 
@@ -114,6 +114,35 @@ func LegacyCalendarIndex(pri, idx, ridx uint8, flags AddFlags) uint8 {
 	}
 	q := uint8(legacyNQS * (int(pri) - int(legacyLayout.MinBatch)) / legacyLayout.BatchRange())
 	q = (q + idx) % legacyNQS
+	if ridx != idx && q == ridx {
+		q = (q - 1) % legacyNQS
+	}
+	return q
+}
+
+// FreeBSD9CalendarIndex returns the queue, 0..63, of FreeBSD 9.0's timeshare run queue at which
+// tdq_runq_add queues a batch thread of priority pri (152..223) given the insertion index idx and
+// the removal index ridx (sys/kern/sched_ule.c 1.290, rodrigc/bz-vimage @191fe557):
+//
+//   - with SRQBorrowing or SRQPreempted: ridx;
+//   - otherwise q = ((pri-152)/TS_RQ_PPQ + idx) % 64, where TS_RQ_PPQ = 72/64 = 1 in integer
+//     arithmetic, and if ridx != idx and q == ridx, q = (u_char)(q-1) % 64.
+//
+// Because 72 batch priorities meet 64 queues one to one, priorities 216..223 land 64..71 queues
+// ahead of idx, that is 0..7 queues ahead: the worst batch priorities (nice +13 and above with
+// a busy thread) wrap around to the head of the calendar, next to the best. The kernels of
+// 2012 and later scale instead (LegacyCalendarIndex).
+//
+// FreeBSD9CalendarIndex panics if pri is not a freebsd9 batch priority or an index is 64 or more.
+func FreeBSD9CalendarIndex(pri, idx, ridx uint8, flags AddFlags) uint8 {
+	if pri < freebsd9Layout.MinBatch || pri > freebsd9Layout.MaxBatch || idx >= legacyNQS || ridx >= legacyNQS {
+		panic("ule: FreeBSD9CalendarIndex: priority or index out of range")
+	}
+	if flags&(SRQBorrowing|SRQPreempted) != 0 {
+		return ridx
+	}
+	ppq := freebsd9Layout.BatchRange() / legacyNQS // TS_RQ_PPQ
+	q := uint8((int(pri-freebsd9Layout.MinBatch)/ppq + int(idx)) % legacyNQS)
 	if ridx != idx && q == ridx {
 		q = (q - 1) % legacyNQS
 	}

@@ -12,9 +12,12 @@ import (
 // calModel is a naive model of one CPU's run queues and calendar: slices of thread ids per
 // queue, offsets as plain ints, every scan an explicit loop. It follows the specification in
 // the doc comments of CalendarIndex, AdvanceCalendar, AdvanceDeqOff, LegacyCalendarIndex,
-// LegacyAdvance, LegacyRemove and Pick, written without their modular shortcuts.
+// FreeBSD9CalendarIndex, LegacyAdvance, LegacyRemove and Pick, written without their modular
+// shortcuts. freebsd9 is the 64-queue machinery with the 2011 batch range 152..223, one
+// priority per queue.
 type calModel struct {
 	legacy    bool
+	freebsd9  bool
 	pickShort bool
 	q         [3][256][]int // main uses q[0]; legacy: realtime, timeshare, idle
 	where     map[int][2]int
@@ -40,8 +43,12 @@ func inWindow(slot, from, to, n int) bool {
 
 func (m *calModel) add(id int, pri uint8, preempted, borrowing bool) {
 	rq, idx := 0, int(pri)
+	minBatch := uint8(136)
+	if m.freebsd9 {
+		minBatch = 152
+	}
 	switch {
-	case m.legacy && pri < 136:
+	case m.legacy && pri < minBatch:
 		idx = int(pri) / 4
 	case m.legacy && pri <= 223 && m.pickShort && m.short[id]:
 		idx = int(pri) / 4
@@ -51,6 +58,9 @@ func (m *calModel) add(id int, pri uint8, preempted, borrowing bool) {
 			idx = m.deq
 		} else {
 			idx = (64*(int(pri)-136)/88 + m.ts) % 64
+			if m.freebsd9 {
+				idx = (int(pri) - 152 + m.ts) % 64 // 72 priorities, 64 queues: one each, wrapping
+			}
 			if m.deq != m.ts && idx == m.deq {
 				idx = (idx + 63) % 64
 			}
@@ -161,15 +171,19 @@ func runCalendarOps(t *testing.T, ops []byte) {
 	if len(ops) < 1 {
 		return
 	}
-	legacy, pickShort := ops[0]&1 != 0, ops[0]&2 != 0
+	legacy, pickShort, freebsd9 := ops[0]&1 != 0, ops[0]&2 != 0, ops[0]&4 != 0
 	ops = ops[1:]
 	p := DefaultParams()
-	if legacy {
+	switch {
+	case freebsd9:
+		p, legacy = FreeBSD9Params(), true
+	case legacy:
 		p = LegacyParams()
 	}
 	p.PickShort = pickShort
 	c := NewCPUState(0, &p)
 	m := newCalModel(legacy, pickShort)
+	m.freebsd9 = freebsd9
 	threads := map[int]*Thread{}
 	next := 0
 	all := topology.CPUSetOf(0)
@@ -253,6 +267,7 @@ func FuzzCalendar(f *testing.F) {
 	f.Add([]byte{1, 0, 140, 0, 223, 0x20, 180, 3, 0, 3, 0, 2, 0, 2, 0})
 	f.Add([]byte{3, 0x10, 150, 0, 100, 0, 230, 2, 0, 3, 3, 2, 0})
 	f.Add([]byte{0, 0, 223, 3, 0, 3, 0, 3, 0, 0, 115, 0x40, 160, 3, 5, 2, 0})
+	f.Add([]byte{4, 0, 216, 0, 203, 0, 140, 3, 0, 2, 0, 0x20, 223, 2, 0, 2, 0})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		if len(ops) > 1000 { // the checks are quadratic in the number of threads
 			ops = ops[:1000]
@@ -264,7 +279,7 @@ func FuzzCalendar(f *testing.F) {
 // TestCalendarModel runs long pseudo-random operation streams through the model comparison,
 // so that plain `go test` covers what the fuzzer explores.
 func TestCalendarModel(t *testing.T) {
-	for mode := range byte(4) {
+	for _, mode := range []byte{0, 1, 2, 3, 4, 6} { // main, legacy, with pick_short; freebsd9 (4, 6)
 		for seed := range 20 {
 			ops := []byte{mode}
 			x := uint32(seed*7919 + 1)

@@ -24,7 +24,7 @@ func checkCPU(t testing.TB, c *CPUState) {
 		if !ok {
 			t.Fatalf("cpu%d: queued %v has no queue index", c.ID, th)
 		}
-		if c.p.Version == Legacy && i >= legacyNQS {
+		if c.p.Version.split() && i >= legacyNQS {
 			t.Fatalf("cpu%d: legacy thread %v in queue %d >= 64", c.ID, th, i)
 		}
 		if l := c.p.Layout(); c.p.Version == Main && TimeshareRange.Contains(i) && !l.IsBatch(th.BasePri) && !l.IsBatch(th.Priority) {
@@ -54,7 +54,7 @@ func checkCPU(t testing.TB, c *CPUState) {
 		if c.TSOff >= TSModulo || c.DeqOff >= TSModulo || c.TSTicks >= 4 {
 			t.Fatalf("cpu%d: calendar offsets ts=%d deq=%d ticks=%d", c.ID, c.TSOff, c.DeqOff, c.TSTicks)
 		}
-	case Legacy:
+	case Legacy, FreeBSD9:
 		if c.Idx >= legacyNQS || c.Ridx >= legacyNQS {
 			t.Fatalf("cpu%d: calendar indices idx=%d ridx=%d", c.ID, c.Idx, c.Ridx)
 		}

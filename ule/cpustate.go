@@ -78,7 +78,7 @@ func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad) {
 	c.ID, c.p, c.sum = cpu, p, sum
 	c.rq[0] = &c.rq0
-	if p.Version == Legacy {
+	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
 		c.rq[rqIdle] = new(runq.Runq[Thread])
 	}
@@ -149,12 +149,14 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 	l := c.p.Layout()
 	pri := t.Priority
 	short := c.p.PickShort && t.Short
-	if c.p.Version == Legacy {
+	if c.p.Version.split() {
 		switch {
 		case pri < l.MinBatch:
 			return rqRealtime, l.Fold.Index(pri)
 		case pri <= l.MaxBatch && short:
 			return rqRealtime, l.Fold.Index(pri)
+		case pri <= l.MaxBatch && c.p.Version == FreeBSD9:
+			return rqTimeshare, runq.Index(FreeBSD9CalendarIndex(pri, c.Idx, c.Ridx, flags))
 		case pri <= l.MaxBatch:
 			return rqTimeshare, runq.Index(LegacyCalendarIndex(pri, c.Idx, c.Ridx, flags))
 		}
@@ -208,7 +210,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 	i, _ := t.Link.Index()
 	empty := rq.Remove(&t.Link)
 	t.State = Inactive
-	if c.p.Version == Legacy {
+	if c.p.Version.split() {
 		if t.rq == rqTimeshare {
 			c.Ridx = LegacyRemove(c.Idx, c.Ridx, uint8(i), empty)
 		}
@@ -304,7 +306,7 @@ func (c *CPUState) Choose() (*Thread, PickReason) {
 func (c *CPUState) ClockQueue(cnt int) {
 	c.OldSwitchCnt = c.SwitchCnt
 	c.SwitchCnt = int16(c.sum.Load)
-	if c.p.Version == Legacy {
+	if c.p.Version.split() {
 		if c.Idx == c.Ridx {
 			c.Idx, c.Ridx = LegacyAdvance(c.Idx, c.Ridx, c.rq[rqTimeshare].IsQueueEmpty(runq.Index(c.Ridx)))
 		}

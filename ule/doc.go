@@ -3,8 +3,8 @@
 // decision ULE takes — which thread runs next, whether a newcomer preempts, which CPU a woken
 // thread goes to, what an idle CPU steals, what the periodic balancer moves — as functions of
 // explicit inputs, each returning an explanation of the rule that fired. Parameters reproduce
-// FreeBSD main as of 2026, the pre-2025 ("legacy") scheduler and the 2023 patch of seed 000
-// that never landed. A Scheduler composes it all behind the simulator's Policy interface.
+// FreeBSD main as of 2026, the pre-2025 ("legacy") scheduler, FreeBSD 9.0's of 2011 and the
+// 2023 patch of seed 000 that never landed. A Scheduler composes it all behind the simulator's Policy interface.
 //
 // # Interactivity
 //
@@ -23,8 +23,8 @@
 //
 // Priorities run from 0 (most important) to 255. FreeBSD main divides them into interrupt
 // threads 0-7, real-time 8-39, kernel 40-55, time sharing 56-223 and idle 224-255 (Layout;
-// legacy kernels used 0-15/16-47/48-87/88-223/224-255). ULE splits time sharing in two:
-// interactive threads get 56-114 in proportion to their score (TimesharePriority), batch threads
+// legacy kernels used 0-15/16-47/48-87/88-223/224-255, FreeBSD 9.0
+// 0-47/48-79/80-119/120-223/224-255). ULE splits time sharing in two: interactive threads get 56-114 in proportion to their score (TimesharePriority), batch threads
 // 115-223 from their %CPU over the last ten seconds (PctCPUUpdate's window) plus 5/4 of nice+20.
 //
 // In main, each CPU has one run queue of 256 FIFO queues (package runq) and the three policies are
@@ -106,12 +106,13 @@
 //     (OlCe2/freebsd-src @366ae94e): three 64-queue run queues, the legacy layout and batch
 //     formula, the tdq_idx/tdq_ridx calendar, preemption at <= 48, the legacy %CPU window and
 //     SCHED_AFFINITY (signed ints), the stealing quirk. Older 13.x code (freebsd-src @d8d5f036)
-//     differs in two details that no preset models: its tdq_notify compares the woken thread
-//     with the remote CPU's running thread instead of the queue's lowest priority before and
-//     after the add, and its interactive priority divides before it multiplies ((48/30)*score,
-//     so score 20 gives 108 instead of 120).
-//   - "freebsd9" (FreeBSD9Params): ULE as FreeBSD 7.1 to 9.0 shipped it, the scheduler of
-//     seed 001 (see below).
+//     differs in two details that "legacy" does not model, both of them 2011's (preset
+//     "freebsd9" models them on its own layout): its tdq_notify compares the woken thread with
+//     the remote CPU's running thread instead of the queue's lowest priority before and after
+//     the add (Params.NotifyRunning), and its interactive priority divides before it
+//     multiplies ((48/30)*score, so score 20 gives 108 instead of 120).
+//   - "freebsd9" (FreeBSD9Params): ULE as FreeBSD 9.0 shipped it (its SMP code dates from 2008
+//     and shipped in 8.0 too), the scheduler of seed 001 (see below).
 //   - "seed000" and "seed000-psX-ptY" (Seed000Params): legacy with the two knobs of Mateusz
 //     Guzik's 2023 patch "ule: queue partial slice users on tdq_realtime and enable more
 //     preemption" (seed 000), which never landed: kern.sched.pick_short and preempt_thresh
@@ -137,14 +138,40 @@
 //
 // # FreeBSD 9.0 (preset "freebsd9")
 //
-// Steve Kargl's 2011 measurements (seed 001) ran the ULE of FreeBSD 7.1-9.0, before Alexander
-// Motin's 2012 rework of its SMP code. The preset is the legacy machinery with the knobs below,
-// read in FreeBSD 8.0-RELEASE's sys/kern/sched_ule.c (oza/FreeBSD-8.0-dyntick
-// @cff798ab6107a9726ceff9219ac8c0272e7fe327). No releng/9.0 copy of the file was found in the
-// sources available; 9.0 is taken to match 8.0 in these functions apart from the cpumask_t →
-// cpuset_t change of 2011 and the priority renumbering, which the differences below account for.
-// Differences from "legacy" (2024):
+// Steve Kargl's measurements of December 2011 (seed 001) ran the ULE of FreeBSD 9.0, before
+// Alexander Motin's 2012 rework of its SMP code. The preset is read in 9-CURRENT's
+// sys/kern/sched_ule.c 1.290 of 2011-01-14 with its sys/sys/priority.h (rodrigc/bz-vimage
+// @191fe5570364da41649df401cb58beb5c92393c6), the closest copy to 9.0-RELEASE (January 2012,
+// branched from head in September 2011) that the public sources offered: no stable/9 or
+// releng/9.0 copy of the file was found, only releng/9.3 (dcui/FreeBSD-9.3_kernel
+// @8087198, r262057 of 2014), which already has the 2012 rework. Between January and September
+// 2011 head also converted cpumask_t to cpuset_t (June 2011), which changes no decision; a
+// change to the modelled functions in those months cannot be excluded. The SMP functions below
+// (balancer, searches, stealing, placement, tdq_notify) are the same in FreeBSD 8.0-RELEASE
+// (oza/FreeBSD-8.0-dyntick @cff798ab); its priority layout, calendar mapping and
+// sched_priority were older. Differences from "legacy" (2024):
 //
+//   - Priority layout (Version FreeBSD9; priority.h of 2011): interrupt 0-47, real-time 48-79,
+//     kernel 80-119, time sharing 120-223 with interactive 120-151 and batch 152-223, idle
+//     224-255, on the same three run queues of 64 queues (RQ_PPQ 4) as legacy. Interactive
+//     threads go to tdq_realtime at pri/4, like every priority below PRI_MIN_BATCH. (8.0 had
+//     the older layout, time sharing 160-223 with interactive threads in the real-time range.)
+//   - Calendar (FreeBSD9CalendarIndex): TS_RQ_PPQ = 72/64 = 1, so each batch priority has its
+//     own queue, (pri-152+idx) % 64, and 216-223 wrap onto the 8 queues at idx: a nice +13..+20
+//     hog is queued ahead of a nice 0 one. Legacy scales 88 priorities onto 64 queues
+//     (LegacyCalendarIndex). The advance of tdq_idx (one queue per stat tick once ridx caught
+//     up) and the removal of tdq_ridx are the same.
+//   - sched_priority (TimesharePriority): interactive 120 + (32/interact)*score, dividing first
+//     (120 + score at the default threshold 30); batch 172 + SCHED_PRI_TICKS + nice over a range
+//     of 32 with no clamp, so a thread that used its whole window gets 204, and with nice +20
+//     224, an idle priority (the clamp came in 2012).
+//   - %CPU (PctCPUUpdate): charged one hz tick at a time in sched_tick and rescaled to a
+//     10-second window only once it exceeds 11 seconds or at a wake-up after 1/10 s or more;
+//     sched_choose only sets ts_ltick. Legacy updates the window at every switch.
+//   - preempt_thresh = PRI_MIN_KERN = 80 (inclusive, options PREEMPTION): real-time and kernel
+//     threads preempt locally; interactive threads preempt batch ones only on other CPUs
+//     (PRI_MAX_INTERACT = 151). static_boost = PRI_MIN_BATCH = 152. An interrupt thread whose
+//     slice expires is rescheduled like any other (no demotion by RQ_PPQ).
 //   - Balancer (Params.SMP = SMP2008; sched_balance, sched_balance_group, sched_balance_pair):
 //     from the root down, each group runs one combined search (sched_both) for its least and
 //     most loaded CPU and moves ceil(diff/2) threads (at most the donor's transferable count)
@@ -155,7 +182,7 @@
 //     so only leaf groups are balanced; across packages or caches the balancer does nothing.
 //     The legacy balancer moves one thread per pair over the whole tree, weighs loads by 256
 //     with a random tie-break and asks a lone running thread to re-pick (TDF_PICKCPU), which
-//     2008 could not. balance_interval = realstathz and the period
+//     2011 could not. balance_interval = realstathz and the period
 //     max(balance_interval/2, 1) + random() % balance_interval are the same; the first period is
 //     drawn at boot (sched_setup_smp calls sched_balance) instead of being balance_interval.
 //   - Searches (cpu_search, cpu_compare: Lowest2008, Highest2008, Both2008): plain loads, no
@@ -172,28 +199,35 @@
 //     ridx is not 0), never returns the first thread it visits on that visit and has no
 //     fallback: a CPU with one thread running and one queued gives the queued one up only when
 //     ridx is not 0 and its queue is at or after ridx. Balancing and stealing both go through it.
+//     Interactive threads sit in tdq_realtime, which runq_steal searches without the quirk.
 //   - Placement (sched_pickcpu): the previous CPU if it idles, or if the thread ran there within
 //     2*affinity ticks and it runs worse priority; otherwise the least loaded CPU running worse
 //     priority in the lowest group that is still cache-affine (SCHED_AFFINITY at its cg_level),
 //     else the least loaded CPU of the machine; the waking CPU wins if it runs worse priority
-//     and the choice is busy, whatever its load.
+//     and the choice is busy, whatever its load. sched_switch re-picks only a thread whose
+//     affinity excludes its CPU.
 //   - tickincr and realstathz: the same formulas (realstathz = stathz or hz, tickincr =
 //     max(1, (hz << 10)/realstathz)); sched_slice = realstathz/10 for every thread whatever the
-//     load (FixedSlice: no tdq_slice, no sched_slice_min), and a forked child reschedules after
-//     one tick.
-//   - The 64-queue layout: the same three run queues of 64 queues (RQ_PPQ 4) and the
-//     tdq_idx/tdq_ridx calendar as legacy, but 9.0 numbered priorities 0-47 interrupt, 48-79
-//     real-time, 80-119 kernel, 120-223 time sharing (priority.h of 2011), with 32 interactive
-//     and 72 batch priorities. The model keeps legacy's numbers (136-223 batch): a thread using
-//     all its CPU gets 203 in both, in calendar slot 48 instead of 45, so equal hogs keep their
-//     order; interrupt and real-time threads sit in other queues than in 9.0.
+//     load (FixedSlice: no tdq_slice, no sched_slice_min); ts_slice counts down from sched_slice,
+//     restarts at a wake-up and at expiry, and a forked child reschedules after one tick.
+//   - Remote wake-ups (tdq_notify; NotifyRunning, NotifyThread): the woken thread is compared
+//     with the thread the remote CPU runs, not with that CPU's lowest priority before the add,
+//     so a CPU that already queues a better thread than it runs is still sent IPI_PREEMPT for
+//     a newcomer better than its running thread.
+//   - A preempted thread (an owed preemption or IPI_PREEMPT: SW_PREEMPT) goes back to the head
+//     of its queue even when its slice had just expired; 1.290 has no TDF_SLICEEND.
 //
-// Not modelled: the 2008 tdq_notify compares the woken thread with the remote CPU's running
-// thread rather than the queue's best priority before the add, and its remote-preemption rule
-// stops at PRI_MAX_REALTIME; %CPU was charged per hz tick (sched_tick) rather than in
-// sched_clock; the interactive priority divided before it multiplied; ULE of FreeBSD 7.0 (before
-// the cpu_group topology code) and 7.1's differences from 8.0 were not read, so there is no
-// "freebsd7" preset.
+// Not modelled: the idle loop's spinning; %CPU as ps(1) shows it (sched_pctcpu updates the
+// window first).
+//
+// No "freebsd7" preset. FreeBSD 7.x never had the cpu_group code above: stable/7's
+// sched_ule.c (1.214.2.12.2.1, FreeBSD 7.3, oza/FreeBSD-7.3-dyntick @ebeeed7d) still balances
+// tdq_groups (sched_balance picks the most and least loaded group from a random start,
+// sched_balance_groups the members of each group), places threads with tdq_lowestpri and
+// tdq_lowestload, and uses the 2007 layout (time sharing 160-223, interactive threads in the
+// real-time range 128-159). It would differ in what matters to seed 001 — balancer and
+// placement — but Kargl measured FreeBSD 9, so it would add a column, not reproduce his; it is
+// left for later.
 //
 // # The Scheduler
 //
@@ -237,10 +271,10 @@
 //	sched_interact_update                   InteractUpdate
 //	sched_interact_fork                     InteractFork
 //	sched_priority                          TimesharePriority, Thread.UpdatePriority
-//	sched_pctcpu_update, sched_pctcpu       PctCPUUpdate, PctCPU
+//	sched_pctcpu_update, sched_pctcpu       PctCPUUpdate, PctCPU (and 2011's sched_tick)
 //	tdq_slice, td_slice                     SliceFor, CPUState.Slice, CPUState.ThreadSlice
 //	end of sched_clock (slice)              SliceTick, Thread.ChargeTick
-//	tdq_runq_add (batch branch)             CalendarIndex, LegacyCalendarIndex
+//	tdq_runq_add (batch branch)             CalendarIndex, LegacyCalendarIndex, FreeBSD9CalendarIndex
 //	sched_clock (calendar)                  AdvanceCalendar, LegacyAdvance, CPUState.ClockQueue
 //	tdq_advance_ts_deq_off                  AdvanceDeqOff
 //	runq_remove_idx(…, &tdq_ridx)           LegacyRemove
@@ -249,7 +283,7 @@
 //	tdq_add, sched_rem, tdq_setlowpri       CPUState.Add, CPUState.Remove, CPUState.UpdateLowPri
 //	tdq_choose, sched_choose                Pick, CPUState.Choose
 //	sched_shouldpreempt                     ShouldPreempt
-//	sched_setpreempt, tdq_notify            SetPreempt, Notify
+//	sched_setpreempt, tdq_notify            SetPreempt, Notify, NotifyThread
 //	sched_random                            Rand
 //	cpu_search_lowest, sched_lowest         System.Lowest
 //	cpu_search_highest, sched_highest       System.Highest
@@ -276,9 +310,12 @@
 // fork tracking main in 2026; upstream reviews D45387-D45393). Legacy: OlCe2/freebsd-src
 // sys/kern/sched_ule.c @366ae94e2732ac400423aa3b111336e07c3aa779, just before the rework. The
 // FreeBSD 10-14 form of runq_steal_from: freebsd/freebsd-src @d8d5f03610e905815989a61bef515126c14bd736
-// and sobomax/freebsd14_vendor @0f7ff3427c99afe8b7a0ccf8638dc10aed02c3f8. FreeBSD 7.1-9.0:
-// oza/FreeBSD-8.0-dyntick @cff798ab6107a9726ceff9219ac8c0272e7fe327. The tests cite them case by
-// case.
+// and sobomax/freebsd14_vendor @0f7ff3427c99afe8b7a0ccf8638dc10aed02c3f8. FreeBSD 9.0:
+// rodrigc/bz-vimage sys/kern/sched_ule.c 1.290 @191fe5570364da41649df401cb58beb5c92393c6
+// (9-CURRENT, January 2011), checked against FreeBSD 8.0-RELEASE (oza/FreeBSD-8.0-dyntick
+// @cff798ab6107a9726ceff9219ac8c0272e7fe327) and releng/9.3 (dcui/FreeBSD-9.3_kernel
+// @808719858c6e53f558e128011dc1d75fbb57f8ef); FreeBSD 7.3: oza/FreeBSD-7.3-dyntick
+// @ebeeed7dc9236ff99339dc01d58b6cc391756ed8. The tests cite them case by case.
 //
 // # Cost and concurrency
 //

@@ -279,7 +279,7 @@ func ExampleScheduler() {
 // queued one away while its removal index is 0 (the first-thread quirk of runq_steal_from).
 func ExampleFreeBSD9Params() {
 	p := ule.FreeBSD9Params()
-	fmt.Println(p.Name, p.SMP, p.CalendarSteal, p.FixedSlice)
+	fmt.Println(p.Name, p.Version, p.SMP, p.CalendarSteal, p.FixedSlice, p.PreemptThresh)
 	s, _ := ule.NewSystem(p, topology.Uniform(1, 1, 1, 4, 1))
 	fmt.Println("steal_thresh:", s.StealThreshold())
 	id := sched.ID(0)
@@ -299,7 +299,7 @@ func ExampleFreeBSD9Params() {
 	}
 	fmt.Println("loads:", s.CPU(0).Load(), s.CPU(1).Load(), s.CPU(2).Load(), s.CPU(3).Load())
 	// Output:
-	// ule-freebsd9 2008 OneQueue true
+	// ule-freebsd9 freebsd9 2008 OneQueue true 80
 	// steal_thresh: 2
 	// t3: cpu0 -> cpu2
 	// t4: cpu0 -> cpu2

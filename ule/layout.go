@@ -1,6 +1,6 @@
 // This file implements the priority layouts: which ranges of 0..255 belong to interrupt
 // threads, real-time threads, the kernel, time sharing and idle threads, in FreeBSD main and in
-// the legacy (pre-2025) kernels, and the scheduling classes.
+// the legacy (pre-2025) kernels and in FreeBSD 9.0, and the scheduling classes.
 
 package ule
 
@@ -25,18 +25,33 @@ const (
 	// tdq_timeshare, tdq_idle; RQ_PPQ 4), the layout 0-15/16-47/48-87/88-223/224-255, a calendar
 	// of 64 queues driven by tdq_idx and tdq_ridx.
 	Legacy
+	// FreeBSD9 is the ULE of FreeBSD 9.0 (2011), read in 9-CURRENT's sys/kern/sched_ule.c
+	// 1.290 of 2011-01-14 (rodrigc/bz-vimage @191fe557): the same three 64-queue run queues and
+	// tdq_idx/tdq_ridx calendar as Legacy, but the priority layout of 2011
+	// (0-47/48-79/80-119/120-223/224-255, interactive 120-151, batch 152-223), one batch
+	// priority per calendar queue (TS_RQ_PPQ = 72/64 = 1, so 216-223 wrap around onto the
+	// first queues; FreeBSD9CalendarIndex), the 2011 batch and interactive formulas
+	// (TimesharePriority) and the %CPU window charged per hz tick (PctCPUUpdate).
+	FreeBSD9
 )
 
-// String returns "main" or "legacy".
+// String returns "main", "legacy" or "freebsd9".
 func (v Version) String() string {
 	switch v {
 	case Main:
 		return "main"
 	case Legacy:
 		return "legacy"
+	case FreeBSD9:
+		return "freebsd9"
 	}
 	return fmt.Sprintf("Version(%d)", uint8(v))
 }
+
+// split reports whether v keeps three run queues of 64 queues per CPU (tdq_realtime,
+// tdq_timeshare, tdq_idle) and the tdq_idx/tdq_ridx calendar, as every kernel before the 2025
+// rework did: Legacy and FreeBSD9.
+func (v Version) split() bool { return v == Legacy || v == FreeBSD9 }
 
 // Priority limits that do not depend on the version (sys/sys/priority.h, sys/sys/resource.h).
 const (
@@ -57,20 +72,24 @@ type Layout struct {
 	MinIdle, MaxIdle           uint8 // PRI_MIN_IDLE, PRI_MAX_IDLE: idprio threads and the idle thread
 
 	// NResv is SCHED_PRI_NRESV, the priorities reserved for nice: 50 in main
-	// (SCHED_PRI_NICE(PRIO_MAX) = 40*5/4), 40 in legacy (PRIO_MAX - PRIO_MIN).
+	// (SCHED_PRI_NICE(PRIO_MAX) = 40*5/4), 40 in legacy and freebsd9 (PRIO_MAX - PRIO_MIN).
 	NResv int
 	// MinInteract..MaxInteract is where interactive time-sharing threads go
 	// (PRI_MIN_INTERACT..PRI_MAX_INTERACT), MinBatch..MaxBatch the batch threads
 	// (PRI_MIN_BATCH..PRI_MAX_BATCH).
 	MinInteract, MaxInteract, MinBatch, MaxBatch uint8
-	// Fold is RQ_PPQ, the number of priorities per run-queue queue: 1 in main, 4 in legacy.
+	// Fold is RQ_PPQ, the number of priorities per run-queue queue: 1 in main, 4 in legacy and
+	// freebsd9.
 	Fold runq.Fold
 }
 
 // Layout returns the priority layout of v.
 func (v Version) Layout() Layout {
-	if v == Legacy {
+	switch v {
+	case Legacy:
 		return legacyLayout
+	case FreeBSD9:
+		return freebsd9Layout
 	}
 	return mainLayout
 }
@@ -98,13 +117,18 @@ var (
 	mainLayout = newLayout(7, 39, 55, (PrioMax-PrioMin)*5/4, runq.NoFold)
 	// legacy: OlCe2/freebsd-src sys/sys/priority.h @fc4e6fb7.
 	legacyLayout = newLayout(15, 47, 87, PrioMax-PrioMin, runq.LegacyFold)
+	// freebsd9: sys/sys/priority.h of 2011 (rodrigc/bz-vimage @191fe557): PRI_MIN_REALTIME 48,
+	// PRI_MIN_KERN 80, PRI_MIN_TIMESHARE 120; sched_ule.c 1.290 derives PRI_INTERACT_RANGE
+	// (104-40)/2 = 32, so interactive 120-151 and batch 152-223.
+	freebsd9Layout = newLayout(47, 79, 119, PrioMax-PrioMin, runq.LegacyFold)
 )
 
 // InteractRange returns PRI_INTERACT_RANGE, the number of interactive priorities: 59 in main,
-// 48 in legacy.
+// 48 in legacy, 32 in freebsd9.
 func (l *Layout) InteractRange() int { return int(l.MaxInteract) - int(l.MinInteract) + 1 }
 
-// BatchRange returns PRI_BATCH_RANGE, the number of batch priorities: 109 in main, 88 in legacy.
+// BatchRange returns PRI_BATCH_RANGE, the number of batch priorities: 109 in main, 88 in legacy,
+// 72 in freebsd9.
 func (l *Layout) BatchRange() int { return int(l.MaxBatch) - int(l.MinBatch) + 1 }
 
 // IsBatch reports whether pri lies in MinBatch..MaxBatch, the priorities that go through the

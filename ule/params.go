@@ -20,7 +20,7 @@ type Params struct {
 	// Name names the preset in reports, such as "ule-main".
 	Name string
 	// Version selects the generation of sched_ule.c: priority layout, run-queue shape, calendar
-	// and formulas.
+	// and formulas (Main, Legacy, FreeBSD9).
 	Version Version
 
 	// Hz is kern.hz, the rate of the hardclock tick that "ticks" counts (1000 by default).
@@ -39,7 +39,7 @@ type Params struct {
 	// whose interactivity score plus nice is below it are interactive. It must be at least 1.
 	Interact uint32
 	// PreemptThresh is kern.sched.ule.preempt_thresh: a woken thread whose priority is better
-	// than the threshold preempts (PRI_MIN_KERN, 40 in main and 48 in legacy, with options
+	// than the threshold preempts (PRI_MIN_KERN, 40 in main, 48 in legacy, 80 in freebsd9, with options
 	// PREEMPTION; 0 without; PRI_MAX_IDLE+1 in main and PRI_MAX_IDLE in legacy with
 	// FULL_PREEMPTION). The seed-000 patch raised it to 224.
 	PreemptThresh int
@@ -47,7 +47,7 @@ type Params struct {
 	// pri <= preempt_thresh, main tests pri < preempt_thresh.
 	PreemptAtThresh bool
 	// StaticBoost is kern.sched.ule.static_boost: the priority a time-sharing thread is raised
-	// to when it sleeps (PRI_MIN_BATCH: 115 in main, 136 in legacy); 1 uses the sleep priority
+	// to when it sleeps (PRI_MIN_BATCH: 115 in main, 136 in legacy, 152 in freebsd9); 1 uses the sleep priority
 	// passed to sched_sleep, which the model never has; 0 disables the boost.
 	StaticBoost int
 	// IdleSpins is kern.sched.ule.idlespins (sched_idlespins, 10000): how long an idle CPU
@@ -68,7 +68,7 @@ type Params struct {
 	// StealIdle is kern.sched.ule.steal_idle: an idle CPU steals from a loaded one.
 	StealIdle bool
 	// StealThresh is kern.sched.ule.steal_thresh (2): a CPU is a victim only with at least this
-	// load (running thread included). -1 derives FreeBSD 7-9.0's default from the CPU count,
+	// load (running thread included). -1 derives FreeBSD 7.1-9.0's default from the CPU count,
 	// min(fls(mp_ncpus) - 1, 3) (System.StealThreshold).
 	StealThresh int
 	// TryStealLimit is kern.sched.ule.trysteal_limit (2): how many topology levels
@@ -85,12 +85,16 @@ type Params struct {
 	CalendarSteal CalendarSteal
 	// SMP selects the generation of the multiprocessor code: the CPU searches, sched_pickcpu,
 	// tdq_idled (and whether tdq_trysteal exists) and the balancer. SMPRework (2012 and later)
-	// or SMP2008 (FreeBSD 7.1-9.0). No sysctl.
+	// or SMP2008 (FreeBSD 8.0-9.0). No sysctl.
 	SMP SMPCode
 	// FixedSlice gives every thread the whole sched_slice, whatever the CPU's load, as before
 	// the load-dependent tdq_slice (FreeBSD 9.0 and earlier); a forked child gets one tick
 	// before its first reschedule (ts_slice = 1). No sysctl.
 	FixedSlice bool
+	// NotifyRunning makes tdq_notify compare the woken thread with the thread the remote CPU
+	// runs, as FreeBSD 9.0 did, instead of the CPU's lowest priority before and after the
+	// addition (NotifyThread). No sysctl.
+	NotifyRunning bool
 	// PickShort is kern.sched.pick_short from the 2023 patch of seed 000, which never landed:
 	// a batch thread whose last run ended before its slice did (it slept or was preempted) is
 	// queued by priority with the real-time-range threads instead of in the calendar. See the
@@ -139,29 +143,39 @@ func LegacyParams() Params {
 	return p
 }
 
-// FreeBSD9Params returns ULE as FreeBSD 7.1 to 9.0 shipped it (preset "freebsd9"): the kernel
-// Steve Kargl measured in seed 001 (December 2011). It is the legacy machinery (three 64-queue
-// run queues, the tdq_idx/tdq_ridx calendar, signed SCHED_AFFINITY, preemption at <= the kernel
-// threshold) with the SMP code and slice of that era, read in FreeBSD 8.0-RELEASE's
-// sys/kern/sched_ule.c (oza/FreeBSD-8.0-dyntick @cff798ab):
+// FreeBSD9Params returns ULE as FreeBSD 9.0 shipped it (preset "freebsd9"): the kernel Steve
+// Kargl measured in seed 001 (December 2011), read in 9-CURRENT's sys/kern/sched_ule.c 1.290 of
+// 2011-01-14 (rodrigc/bz-vimage @191fe5570364da41649df401cb58beb5c92393c6), the closest copy
+// to 9.0-RELEASE found; the package documentation says what 9.0 may have changed after it. Its
+// SMP code is Jeff Roberson's cpu_group code of 2008, the same as in FreeBSD 8.0:
+//   - Version FreeBSD9: the 2011 priority layout (interactive 120-151, batch 152-223) on three
+//     64-queue run queues, one batch priority per calendar queue (FreeBSD9CalendarIndex), the
+//     2011 sched_priority and the %CPU window charged per hz tick; preempt_thresh PRI_MIN_KERN
+//     = 80 (inclusive, options PREEMPTION), static_boost PRI_MIN_BATCH = 152;
 //   - SMP2008: the 2008 cpu_search, sched_pickcpu, tdq_idled and pair balancer (smp2008.go);
 //   - CalendarSteal StealOneQueue: one queue per pass, the first thread visited never taken on
 //     its first visit, no fallback;
 //   - steal_thresh derived as min(fls(ncpu) - 1, 3) (StealThresh -1);
 //   - no tdq_trysteal (TryStealLimit 0), and the idle loop tries tdq_idled on every pass
 //     (AlwaysSteal);
-//   - FixedSlice: sched_slice for every thread, whatever the load.
+//   - FixedSlice: sched_slice for every thread, whatever the load; a forked child reschedules
+//     after one tick;
+//   - NotifyRunning: tdq_notify compares a remote newcomer with the thread that CPU runs.
 //
-// The package documentation lists what differs from the 9.0 source and is not modelled.
+// The package documentation lists what differs from the source and is not modelled.
 func FreeBSD9Params() Params {
 	p := LegacyParams()
 	p.Name = "ule-freebsd9"
+	p.Version = FreeBSD9
+	p.PreemptThresh = int(freebsd9Layout.MinKern)
+	p.StaticBoost = int(freebsd9Layout.MinBatch)
 	p.SMP = SMP2008
 	p.CalendarSteal = StealOneQueue
 	p.StealThresh = -1
 	p.TryStealLimit = 0
 	p.AlwaysSteal = true
 	p.FixedSlice = true
+	p.NotifyRunning = true
 	return p
 }
 
@@ -286,8 +300,8 @@ func (p *Params) IdleSpinThreshold() int {
 // 2..1000000: at hz 1 SlpRunFork is 0, and InteractFork (sched_interact_fork) would divide by it.
 func (p *Params) Validate() error {
 	switch {
-	case p.Version != Main && p.Version != Legacy:
-		return fmt.Errorf("ule: Params.Version %d is not Main or Legacy", p.Version)
+	case p.Version > FreeBSD9:
+		return fmt.Errorf("ule: Params.Version %d is not Main, Legacy or FreeBSD9", p.Version)
 	case p.Hz < 2 || p.Hz > 1_000_000:
 		return fmt.Errorf("ule: Params.Hz %d is outside 2..1000000 (SCHED_SLP_RUN_FORK = (hz/2)<<10 must not be 0)", p.Hz)
 	case p.StatHz < 0 || p.StatHz > 1_000_000:
@@ -313,9 +327,9 @@ func (p *Params) Validate() error {
 	case p.CalendarSteal > StealOneQueue:
 		return fmt.Errorf("ule: Params.CalendarSteal %d is not a CalendarSteal constant", p.CalendarSteal)
 	case p.SMP == SMP2008 && p.Version == Main:
-		return fmt.Errorf("ule: Params.SMP 2008 needs Version Legacy (the 2008 code never ran on the 256-queue layout)")
+		return fmt.Errorf("ule: Params.SMP 2008 needs Version FreeBSD9 or Legacy (the 2008 code never ran on the 256-queue layout)")
 	case p.CalendarSteal == StealOneQueue && p.Version == Main:
-		return fmt.Errorf("ule: Params.CalendarSteal OneQueue needs the 64-queue run queues of Version Legacy")
+		return fmt.Errorf("ule: Params.CalendarSteal OneQueue needs the 64-queue run queues of Version FreeBSD9 or Legacy")
 	}
 	return nil
 }

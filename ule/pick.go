@@ -65,10 +65,10 @@ func Pick(c *CPUState, p *Params) (*Thread, PickReason) {
 		x = q.Front()
 		return true
 	}
-	if (p.Version == Legacy) != (c.rq[rqTimeshare] != nil) {
+	if p.Version.split() != (c.rq[rqTimeshare] != nil) {
 		panic(fmt.Sprintf("ule: Pick: Params of version %v on the state of cpu%d, built for %v", p.Version, c.ID, c.p.Version))
 	}
-	if p.Version == Legacy {
+	if p.Version.split() {
 		if i, ok := c.rq[rqRealtime].Find(legacyRange, head); ok {
 			return x, PickReason{Rule: PickRealtime, Queue: i}
 		}

@@ -72,7 +72,7 @@ func (r PickCPUReason) String() string {
 // level*affinity in int.
 func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 	span := level * p.AffinityTicks()
-	if p.Version == Legacy {
+	if p.Version.split() {
 		return int32(t.RLTick) > int32(ticks)-int32(span)
 	}
 	return ticks-t.RLTick < uint32(span)

@@ -153,3 +153,30 @@ func Notify(c *CPUState, oldLowPri uint8) (Kick, PreemptReason) {
 	}
 	return KickPreempt, why
 }
+
+// NotifyThread is tdq_notify for thread t, just queued on the remote CPU c whose LowPri before
+// the addition was oldLowPri. It is Notify, unless c's Params set NotifyRunning: then it is the
+// form of FreeBSD 9.0 (sys/kern/sched_ule.c 1.290, rodrigc/bz-vimage @191fe557), which asks
+// ShouldPreempt(t's priority, the priority of the thread c runs, remote) instead of comparing
+// c's lowest priority before and after the addition. The two differ when c already queues a
+// thread better than the one it runs: a newcomer better than the running thread but not than
+// the queued one gets IPI_PREEMPT in 2011 and nothing in Notify. As in Notify, nothing happens
+// while a remote preemption is pending (tdq_ipipending), an idle CPU is woken and a busy one
+// preempted; NotifyThread changes nothing. The complexity is O(1).
+func NotifyThread(c *CPUState, t *Thread, oldLowPri uint8) (Kick, PreemptReason) {
+	if !c.p.NotifyRunning {
+		return Notify(c, oldLowPri)
+	}
+	cpri := c.curPriority()
+	if c.OwePreempt {
+		return KickNone, PreemptReason{Rule: PreemptNo, Pri: int(t.Priority), CPri: int(cpri), Remote: true}
+	}
+	ok, why := ShouldPreempt(int(t.Priority), int(cpri), true, c.p)
+	if !ok {
+		return KickNone, why
+	}
+	if c.Cur == nil {
+		return KickIdle, why
+	}
+	return KickPreempt, why
+}

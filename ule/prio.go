@@ -1,5 +1,5 @@
-// This file implements the user priority of time-sharing threads (sched_priority) in its main and
-// legacy forms.
+// This file implements the user priority of time-sharing threads (sched_priority) in its main,
+// legacy and FreeBSD 9.0 forms.
 
 package ule
 
@@ -21,6 +21,14 @@ const (
 	legacyTickSecs = 10 // SCHED_TICK_SECS
 )
 
+// FreeBSD 9.0 SCHED_PRI_* constants (sys/kern/sched_ule.c 1.290, rodrigc/bz-vimage @191fe557):
+// the batch range 152..223 of the 2011 layout.
+const (
+	freebsd9PriMin   = 152 + legacyPriNHalf // SCHED_PRI_MIN = PRI_MIN_BATCH + NHALF = 172
+	freebsd9PriMax   = 223 - legacyPriNHalf // SCHED_PRI_MAX = PRI_MAX_BATCH - NHALF = 203
+	freebsd9PriRange = freebsd9PriMax - freebsd9PriMin + 1
+)
+
 // TimesharePriority returns the user priority sched_priority assigns a time-sharing thread with
 // interactivity score score (see InteractScore), nice value nice and %CPU window w, under
 // threshold interact, for version v at hz:
@@ -31,26 +39,36 @@ const (
 //     cpu = ((58*ticks + len/2)/len + 512) >> 10 and len = max(ltick-ftick, 1);
 //     0 % CPU at nice 0 gives 140, 100 % gives 198;
 //   - batch in legacy: 156 + (ticks ? min(T, 47) : 0) + nice, where
-//     T = (ticks>>10) / (roundup(max(ltick-ftick, hz), 48)/48).
+//     T = (ticks>>10) / (roundup(max(ltick-ftick, hz), 48)/48);
+//   - in freebsd9 the interactive priority divides first, 120 + (32/interact)*score (120 + score
+//     at the default threshold), and the batch one is 172 + (ticks ? T : 0) + nice with
+//     T = (ticks>>10) / (roundup(max(ltick-ftick, hz), 32)/32) and no clamp: T reaches 32 for a
+//     thread that ran its whole window, so nice +20 then gives 224, an idle priority, which the
+//     kernel's KASSERT would catch only with INVARIANTS (the clamp came in 2012). The result is
+//     truncated to a u_char as sched_user_prio's argument is.
 //
 // The kernel asserts the batch result lies in MinBatch..MaxBatch; with a consistent window
-// (ticks <= (ltick-ftick) << 10) and nice in -20..20 it does.
+// (ticks <= (ltick-ftick) << 10) and nice in -20..20 it does, except in freebsd9 as said.
 func TimesharePriority(v Version, interact uint32, score, nice int, w Window, hz int) uint8 {
 	l := v.Layout()
 	s := uint32(max(0, int32(score)+int32(nice))) // imax(0, score + nice) into a u_int
+	if v == FreeBSD9 {
+		if s < interact {
+			return l.MinInteract + uint8(uint32(l.InteractRange())/interact*s)
+		}
+		pri := uint32(freebsd9PriMin)
+		if w.Ticks != 0 {
+			pri += legacyTickPri(w, hz, freebsd9PriRange)
+		}
+		return uint8(pri + uint32(int32(nice)))
+	}
 	if s < interact {
 		return l.MinInteract + uint8(uint32(l.InteractRange())*s/interact)
 	}
 	if v == Legacy {
 		pri := uint32(legacyPriMin)
 		if w.Ticks != 0 {
-			tickHz := uint32(int32(w.Ticks) >> TickShift)                   // SCHED_TICK_HZ, an int
-			total := max(uint32(int32(w.LTick)-int32(w.FTick)), uint32(hz)) // u_int max()
-			per := (total + legacyPriRange - 1) / legacyPriRange * legacyPriRange / legacyPriRange
-			if per == 0 { // only when roundup() wraps around 2^32; the kernel would trap
-				per = 1
-			}
-			pri += min(tickHz/per, legacyPriRange-1)
+			pri += min(legacyTickPri(w, hz, legacyPriRange), legacyPriRange-1)
 		}
 		pri += uint32(int32(nice))
 		return uint8(pri)
@@ -61,4 +79,16 @@ func TimesharePriority(v Version, interact uint32, score, nice int, w Window, hz
 	nicePri := uint32((int32(nice) - PrioMin) * 5 / 4) // SCHED_PRI_NICE
 	cpuPri := (((cpuRange-1)*run+length/2)/length + (1<<TickShift)/2) >> TickShift
 	return uint8(uint32(l.MinBatch) + cpuPri + nicePri)
+}
+
+// legacyTickPri is SCHED_PRI_TICKS of the 64-queue kernels for a batch range of rng priorities:
+// SCHED_TICK_HZ / (roundup(SCHED_TICK_TOTAL, rng) / rng), in the kernel's mix of int and u_int.
+func legacyTickPri(w Window, hz int, rng uint32) uint32 {
+	tickHz := uint32(int32(w.Ticks) >> TickShift)                   // SCHED_TICK_HZ, an int
+	total := max(uint32(int32(w.LTick)-int32(w.FTick)), uint32(hz)) // u_int max()
+	per := (total + rng - 1) / rng * rng / rng
+	if per == 0 { // only when roundup() wraps around 2^32; the kernel would trap
+		per = 1
+	}
+	return tickHz / per
 }

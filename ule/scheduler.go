@@ -335,7 +335,11 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 		}
 		return -1, false
 	}
-	t.Window = PctCPUUpdate(s.params.Version, t.Window, s.Ticks(now), false, s.params.Hz)
+	if s.params.Version == FreeBSD9 {
+		t.Window.LTick = s.Ticks(now) // 2011 sched_choose: ts_ltick = ticks, no update
+	} else {
+		t.Window = PctCPUUpdate(s.params.Version, t.Window, s.Ticks(now), false, s.params.Hz)
+	}
 	s.sys.ReturnToUser(t)
 	if s.env.Explaining() {
 		s.explain(cpu, t.ID, "pick: %v", why)
@@ -436,7 +440,11 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 		}
 		return
 	}
-	switch r := t.ChargeTick(p, ticks, 1, c.ThreadSlice(t)); r {
+	r := t.ChargeTick(p, ticks, 1, c.ThreadSlice(t))
+	if r == SliceExpiredIthd && p.Version == FreeBSD9 {
+		r = SliceExpired // the 2011 sched_clock treats an interrupt thread like any other
+	}
+	switch r {
 	case SliceExpired:
 		t.SliceEnd = true
 		s.env.Resched(cpu)

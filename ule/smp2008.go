@@ -1,11 +1,14 @@
-// This file implements ULE's SMP code as Jeff Roberson wrote it in 2007-08 and FreeBSD 7.1 to
-// 9.0 shipped it, before Alexander Motin's 2012 rework: the cpu_search of that era (with its
-// load-reset slip), the pair balancer (sched_balance_group, sched_balance_pair), tdq_idled and
-// sched_pickcpu. Params.SMP = SMP2008 selects it.
+// This file implements ULE's SMP code as Jeff Roberson wrote it for the cpu_group topology in
+// 2008 and FreeBSD 8.0 and 9.0 shipped it, before Alexander Motin's 2012 rework: the cpu_search
+// of that era (with its load-reset slip), the pair balancer (sched_balance_group,
+// sched_balance_pair), tdq_idled and sched_pickcpu. Params.SMP = SMP2008 selects it.
 //
-// Source: sys/kern/sched_ule.c of FreeBSD 8.0-RELEASE (rev 1.257.2.3.2.1), read in
-// oza/FreeBSD-8.0-dyntick @cff798ab6107a9726ceff9219ac8c0272e7fe327. No releng/9.0 tree was
-// found in the sources available; see the package documentation for what is assumed of 9.0.
+// Source: sys/kern/sched_ule.c 1.290 of 2011-01-14 (9-CURRENT), read in rodrigc/bz-vimage
+// @191fe5570364da41649df401cb58beb5c92393c6; these functions are the same in FreeBSD
+// 8.0-RELEASE (rev 1.257.2.3.2.1, oza/FreeBSD-8.0-dyntick @cff798ab) and were replaced in
+// releng/9.3 (dcui/FreeBSD-9.3_kernel @80871985). No stable/9 or releng/9.0 copy was found;
+// see the package documentation for what 9.0 may have changed. FreeBSD 7.x never had this
+// code (it balanced tdq_groups).
 
 package ule
 
@@ -26,7 +29,7 @@ const (
 	// and legacy): loads weighted by 256 with a random tie-break, CPUs visited from the highest,
 	// the balancer moving one thread per pair, tdq_idled climbing through sibling groups.
 	SMPRework SMPCode = iota
-	// SMP2008 is the code of FreeBSD 7.1 to 9.0 (2008-11), which seed 001 measured: see
+	// SMP2008 is the code of FreeBSD 8.0 to 9.0 (2008-11), which seed 001 measured: see
 	// Lowest2008, Highest2008, Both2008, and System.PickCPU, System.Steal and System.Balance.
 	SMP2008
 )

@@ -7,12 +7,14 @@ import (
 	"github.com/schedkit/schedkit/ule"
 )
 
-// The cases below are worked out from sys/kern/sched_ule.c of FreeBSD 8.0-RELEASE
-// (oza/FreeBSD-8.0-dyntick @cff798ab6107a9726ceff9219ac8c0272e7fe327): cpu_compare,
-// cpu_search, sched_lowest, sched_highest, sched_both, sched_balance_group,
-// sched_balance_pair, tdq_idled, sched_pickcpu and sched_initticks's steal_thresh. All run
-// threads of priority 150 unless said otherwise, added with tdq_idx = tdq_ridx = 0, so threads
-// of one priority share one calendar queue.
+// The cases below are worked out from sys/kern/sched_ule.c 1.290 of 2011-01-14, 9-CURRENT
+// (rodrigc/bz-vimage @191fe5570364da41649df401cb58beb5c92393c6): cpu_compare, cpu_search,
+// sched_lowest, sched_highest, sched_both, sched_balance_group, sched_balance_pair, tdq_idled,
+// runq_steal_from, sched_pickcpu and sched_initticks's steal_thresh. These functions are the
+// same in FreeBSD 8.0-RELEASE (oza/FreeBSD-8.0-dyntick @cff798ab) apart from ipi_selected
+// becoming ipi_cpu. All run threads of priority 180 unless said otherwise — a batch priority of
+// the 2011 layout (152-223), so they go through the calendar — added with tdq_idx = tdq_ridx =
+// 0, so threads of one priority share one calendar queue (180-152 = 28).
 var (
 	flat4  = topology.Uniform(1, 1, 1, 4, 1) // one leaf group of 4 CPUs (CG_SHARE_L3)
 	twoPkg = topology.Uniform(2, 1, 1, 2, 1) // machine (CG_SHARE_NONE) over two leaves {0,1} {2,3}
@@ -29,20 +31,20 @@ func system9(t *testing.T, top *topology.Topology) *ule.System {
 func TestLowest2008(t *testing.T) {
 	s := system9(t, flat4)
 	id := 0
-	load(s, 0, 2, 150, &id, nil)
-	load(s, 1, 1, 150, &id, nil)
-	load(s, 2, 1, 150, &id, nil)
+	load(s, 0, 2, 180, &id, nil)
+	load(s, 1, 1, 180, &id, nil)
+	load(s, 2, 1, 180, &id, nil)
 	all := flat4.CPUs()
 	if c, ok := s.Lowest2008(flat4.Root(), &all, -1); !ok || c != 3 {
 		t.Errorf("Lowest2008(any) = %d, %t; want cpu3, the idle one", c, ok)
 	}
-	load(s, 3, 1, 150, &id, nil)
+	load(s, 3, 1, 180, &id, nil)
 	if c, ok := s.Lowest2008(flat4.Root(), &all, -1); !ok || c != 1 {
 		t.Errorf("Lowest2008(any), loads 2 1 1 1 = %d, %t; want cpu1, the first of the least loaded", c, ok)
 	}
-	// cs_limit 150: tdq_lowpri must be > 150; every CPU runs 150.
-	if c, ok := s.Lowest2008(flat4.Root(), &all, 150); ok {
-		t.Errorf("Lowest2008(pri 150) = %d, want none", c)
+	// cs_limit 180: tdq_lowpri must be > 180; every CPU runs 180.
+	if c, ok := s.Lowest2008(flat4.Root(), &all, 180); ok {
+		t.Errorf("Lowest2008(pri 180) = %d, want none", c)
 	}
 }
 
@@ -53,9 +55,9 @@ func TestHighest2008KeepsEarlierBest(t *testing.T) {
 	t.Run("the more loaded group loses", func(t *testing.T) {
 		s := system9(t, twoPkg)
 		id := 0
-		load(s, 0, 3, 150, &id, nil) // leaf {0,1}: total 3
-		load(s, 2, 2, 150, &id, nil) // leaf {2,3}: total 4
-		load(s, 3, 2, 150, &id, nil)
+		load(s, 0, 3, 180, &id, nil) // leaf {0,1}: total 3
+		load(s, 2, 2, 180, &id, nil) // leaf {2,3}: total 4
+		load(s, 3, 2, 180, &id, nil)
 		// Child {0,1}: cpu0 (3 > 0) is high, hload = 3. Child {2,3}: starts from cs_load 3;
 		// neither cpu2 nor cpu3 has more than 3. Its total 4 > 3 copies hgroup back: still cpu0.
 		if c, ok := s.Highest2008(twoPkg.Root(), &all, 1); !ok || c != 0 {
@@ -65,8 +67,8 @@ func TestHighest2008KeepsEarlierBest(t *testing.T) {
 	t.Run("a later CPU above the best", func(t *testing.T) {
 		s := system9(t, twoPkg)
 		id := 0
-		load(s, 0, 2, 150, &id, nil)
-		load(s, 2, 3, 150, &id, nil)
+		load(s, 0, 2, 180, &id, nil)
+		load(s, 2, 3, 180, &id, nil)
 		if c, ok := s.Highest2008(twoPkg.Root(), &all, 1); !ok || c != 2 {
 			t.Errorf("Highest2008 = %d, %t; want cpu2", c, ok)
 		}
@@ -78,7 +80,7 @@ func TestHighest2008KeepsEarlierBest(t *testing.T) {
 func TestBoth2008(t *testing.T) {
 	s := system9(t, twoPkg)
 	id := 0
-	load(s, 0, 3, 150, &id, nil)
+	load(s, 0, 3, 180, &id, nil)
 	all := twoPkg.CPUs()
 	if _, high, lowOK, highOK := s.Both2008(twoPkg.Root(), &all); lowOK || !highOK || high != 0 {
 		t.Errorf("Both2008(root) = low found %t, high %d %t; want no low, high cpu0", lowOK, high, highOK)
@@ -98,7 +100,7 @@ func TestBalance2008(t *testing.T) {
 		// after it. Leaf {2,3} has no donor. cpu2 and cpu3 stay idle.
 		s := system9(t, twoPkg)
 		id := 0
-		load(s, 0, 3, 150, &id, nil)
+		load(s, 0, 3, 180, &id, nil)
 		r := ule.NewRand(0, 0)
 		moves := s.Balance(0, &r, nil)
 		if len(moves) != 1 || moves[0].From != 0 || moves[0].To != 1 || moves[0].Thread.ID != 3 || moves[0].Kick != ule.KickIdle {
@@ -114,9 +116,9 @@ func TestBalance2008(t *testing.T) {
 		// cpu2, cpu3; then low = high = cpu0 and the loop ends.
 		s := system9(t, flat4)
 		id := 0
-		load(s, 0, 2, 150, &id, nil)
+		load(s, 0, 2, 180, &id, nil)
 		for c := topology.CPU(1); c < 4; c++ {
-			load(s, c, 1, 150, &id, nil)
+			load(s, c, 1, 180, &id, nil)
 		}
 		r := ule.NewRand(0, 0)
 		if moves := s.Balance(0, &r, nil); len(moves) != 0 {
@@ -124,16 +126,16 @@ func TestBalance2008(t *testing.T) {
 		}
 	})
 	t.Run("2 vs 1 becomes 1 vs 2", func(t *testing.T) {
-		// As above with cpu0's tdq_idx = tdq_ridx = 5: B goes to queue 64*(150-136)/88 + 5 =
-		// 15 >= ridx, so the second pass (from queue 0) visits it again and takes it: the
+		// As above with cpu0's tdq_idx = tdq_ridx = 5: B goes to queue (180-152)/1 + 5 = 33
+		// >= ridx, so the second pass (from queue 0) visits it again and takes it: the
 		// imbalance moves to cpu1 instead of going away.
 		s := system9(t, flat4)
 		c0 := s.CPU(0)
 		c0.Idx, c0.Ridx = 5, 5
 		id := 0
-		load(s, 0, 2, 150, &id, nil)
+		load(s, 0, 2, 180, &id, nil)
 		for c := topology.CPU(1); c < 4; c++ {
-			load(s, c, 1, 150, &id, nil)
+			load(s, c, 1, 180, &id, nil)
 		}
 		r := ule.NewRand(0, 0)
 		moves := s.Balance(0, &r, nil)
@@ -151,8 +153,8 @@ func TestBalance2008(t *testing.T) {
 func TestSteal2008(t *testing.T) {
 	s := system9(t, smt4)
 	id := 0
-	load(s, 1, 2, 150, &id, nil) // sibling of the thief: load 2, B alone in the calendar
-	load(s, 2, 3, 150, &id, nil) // other core: D running, E and F queued
+	load(s, 1, 2, 180, &id, nil) // sibling of the thief: load 2, B alone in the calendar
+	load(s, 2, 3, 180, &id, nil) // other core: D running, E and F queued
 	r := ule.NewRand(0, 0)
 	// smt{0,1}: threshold 1, cpu1 qualifies; StealFrom finds B first in the only queue looked at
 	// (ridx 0) and takes nothing; cpu1 leaves the mask. smt{0,1} again: none; climb to the root
@@ -193,27 +195,27 @@ func TestPickCPU2008(t *testing.T) {
 	t.Run("previous CPU idle", func(t *testing.T) {
 		s := system9(t, flat4)
 		// tdq_lowpri 255 > PRI_MIN_IDLE: stay, however cold the cache.
-		if c, why := s.PickCPU(th(2, 160, 0), 0, ticks, 0, false, &r); c != 2 || why.Rule != ule.PickCPUIdle2008 {
+		if c, why := s.PickCPU(th(2, 200, 0), 0, ticks, 0, false, &r); c != 2 || why.Rule != ule.PickCPUIdle2008 {
 			t.Errorf("PickCPU = %d (%v), want cpu2", c, why)
 		}
 	})
 	t.Run("previous CPU warm and running worse", func(t *testing.T) {
 		s := system9(t, flat4)
 		id := 0
-		load(s, 2, 1, 200, &id, nil)
-		// SCHED_AFFINITY(ts, CG_SHARE_L2): ts_rltick 9999 > ticks - 2*1; lowpri 200 > 160.
-		if c, why := s.PickCPU(th(2, 160, ticks-1), 0, ticks, 0, false, &r); c != 2 || why.Rule != ule.PickCPUAffine2008 {
+		load(s, 2, 1, 210, &id, nil)
+		// SCHED_AFFINITY(ts, CG_SHARE_L2): ts_rltick 9999 > ticks - 2*1; lowpri 210 > 200.
+		if c, why := s.PickCPU(th(2, 200, ticks-1), 0, ticks, 0, false, &r); c != 2 || why.Rule != ule.PickCPUAffine2008 {
 			t.Errorf("PickCPU = %d (%v), want cpu2", c, why)
 		}
 	})
 	t.Run("lowest in the affine group", func(t *testing.T) {
 		s := system9(t, flat4)
 		id := 0
-		load(s, 2, 1, 150, &id, nil)
-		load(s, 0, 1, 150, &id, nil)
-		// cpu2 runs better (150 < 160); the leaf (CG_SHARE_L3) is still affine (9999 >
-		// ticks - 3): sched_lowest(leaf, pri 160) takes the first idle CPU, cpu1.
-		if c, why := s.PickCPU(th(2, 160, ticks-1), 0, ticks, 0, false, &r); c != 1 || why.Rule != ule.PickCPULowerPri {
+		load(s, 2, 1, 180, &id, nil)
+		load(s, 0, 1, 180, &id, nil)
+		// cpu2 runs better (180 < 200); the leaf (CG_SHARE_L3) is still affine (9999 >
+		// ticks - 3): sched_lowest(leaf, pri 200) takes the first idle CPU, cpu1.
+		if c, why := s.PickCPU(th(2, 200, ticks-1), 0, ticks, 0, false, &r); c != 1 || why.Rule != ule.PickCPULowerPri {
 			t.Errorf("PickCPU = %d (%v), want cpu1", c, why)
 		}
 	})
@@ -221,13 +223,13 @@ func TestPickCPU2008(t *testing.T) {
 		s := system9(t, flat4)
 		id := 0
 		for c := topology.CPU(0); c < 3; c++ {
-			load(s, c, 1, 150, &id, nil)
+			load(s, c, 1, 180, &id, nil)
 		}
-		load(s, 3, 3, 200, &id, nil)
+		load(s, 3, 3, 210, &id, nil)
 		// Cold cache: no affine group; sched_lowest(cpu_top, -1) gives cpu0 (load 1, first).
-		// cpu3 runs 200 > 160 and cpu0 is busy: cpu3, although it carries 3 threads (the 2012
+		// cpu3 runs 210 > 200 and cpu0 is busy: cpu3, although it carries 3 threads (the 2012
 		// code would also require load(cpu3) <= load(cpu0) + 1).
-		if c, why := s.PickCPU(th(2, 160, 0), 3, ticks, 0, false, &r); c != 3 || why.Rule != ule.PickCPULocal2008 {
+		if c, why := s.PickCPU(th(2, 200, 0), 3, ticks, 0, false, &r); c != 3 || why.Rule != ule.PickCPULocal2008 {
 			t.Errorf("PickCPU = %d (%v), want cpu3", c, why)
 		}
 	})
@@ -238,13 +240,13 @@ func TestPickCPU2008(t *testing.T) {
 func TestFreeBSD9Slice(t *testing.T) {
 	s := system9(t, flat4)
 	id := 0
-	load(s, 0, 6, 150, &id, nil)
+	load(s, 0, 6, 180, &id, nil)
 	c := s.CPU(0)
 	if got := c.ThreadSlice(c.Cur); got != 12 {
 		t.Errorf("slice at load 6 = %d, want sched_slice 12", got)
 	}
 	p := ule.FreeBSD9Params()
-	child := newThread(50, 150, flat4)
+	child := newThread(50, 180, flat4)
 	c.Cur.Fork(&p, child, 100, c.Slice())
 	if child.Slice != 11 {
 		t.Errorf("child's slice used = %d, want 11 (one tick left)", child.Slice)

@@ -32,8 +32,9 @@ const (
 	// it, and the fallback after the scan tests the last thread visited, not the first. A queue
 	// whose head is eligible and whose tail is not therefore gives nothing when ridx is 0.
 	StealSkipPrevious
-	// StealOneQueue is runq_steal_from of FreeBSD 7 to 9.0 (sys/kern/sched_ule.c of
-	// 8.0-RELEASE, oza/FreeBSD-8.0-dyntick @cff798ab): first is a flag set by every visit,
+	// StealOneQueue is runq_steal_from of FreeBSD 7 to 9.0 (sys/kern/sched_ule.c 1.290,
+	// rodrigc/bz-vimage @191fe557; the same in 8.0-RELEASE, oza/FreeBSD-8.0-dyntick @cff798ab,
+	// and in 7.3): first is a flag set by every visit,
 	// there is no fallback (the first thread visited is never returned on its first visit),
 	// and each pass looks at one queue per status word only — on amd64's single 64-bit word,
 	// the first non-empty queue at or after ridx, and then (if ridx is not 0) the first
@@ -105,7 +106,7 @@ func (r StealFromReason) String() string {
 // complexity is O(1) searches over the status words plus one eligibility test per thread
 // examined.
 func StealFrom(victim *CPUState, thief topology.CPU, p *Params) (*Thread, StealFromReason) {
-	if (p.Version == Legacy) != (victim.rq[rqTimeshare] != nil) {
+	if p.Version.split() != (victim.rq[rqTimeshare] != nil) {
 		panic(fmt.Sprintf("ule: StealFrom: Params of version %v on the state of cpu%d, built for %v", p.Version, victim.ID, victim.p.Version))
 	}
 	ok := func(t *Thread) bool { return t.CanMigrate() && t.CanRunOn(thief) }
@@ -121,7 +122,7 @@ func StealFrom(victim *CPUState, thief topology.CPU, p *Params) (*Thread, StealF
 		}
 		return found(t, StealFromCalendar)
 	}
-	if p.Version == Legacy {
+	if p.Version.split() {
 		r.Start = victim.Ridx
 		if t, hit := victim.rq[rqRealtime].Steal(legacyRange, ok); hit {
 			return found(t, StealFromRealtime)

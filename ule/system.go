@@ -93,7 +93,7 @@ func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32,
 	r := AddResult{CPU: cpu, Placement: placed, OldLowPri: c.Add(t, flags)}
 	switch {
 	case cpu != self:
-		r.Kick, r.Why = Notify(c, r.OldLowPri)
+		r.Kick, r.Why = NotifyThread(c, t, r.OldLowPri)
 		if r.Kick == KickPreempt {
 			c.OwePreempt = true
 		}
@@ -117,7 +117,7 @@ const (
 type SwitchResult struct {
 	// Preempted says the thread was requeued as preempted (SRQ_PREEMPTED: the head of its
 	// queue, and of the dequeue queue if batch): an owed preemption or IPI_PREEMPT, and its slice
-	// had not expired.
+	// had not expired (in Version FreeBSD9, whether or not it had).
 	Preempted bool
 	// Requeued says the thread stayed runnable (SwitchPreempt, SwitchYield).
 	Requeued bool
@@ -163,7 +163,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 		t.RLTick = ticks - uint32(p.AffinityTicks()*int(topology.ShareL3))
 	}
 	swPreempt := why == SwitchPreempt && (t.OwePreempt || c.OwePreempt)
-	r.Preempted = !t.SliceEnd && swPreempt
+	r.Preempted = swPreempt && (!t.SliceEnd || p.Version == FreeBSD9) // 2011 tests SW_PREEMPT alone
 	t.Short = !t.SliceEnd
 	t.PickCPU, t.SliceEnd, t.OwePreempt = false, false, false
 	c.OwePreempt = false
@@ -186,7 +186,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			c.LoadRemove(t)
 			old := to.Add(t, flags)
 			r.Move = Move{From: cpu, To: t.CPU, Thread: t}
-			r.Move.Kick, r.Move.Why = Notify(to, old)
+			r.Move.Kick, r.Move.Why = NotifyThread(to, t, old)
 			if r.Move.Kick == KickPreempt {
 				to.OwePreempt = true
 			}
