@@ -23,15 +23,33 @@ type searchTree struct {
 	// numbered so; without it the pruned search is not used.
 	leafOf []int32
 	ranges bool
+	// flatLeaf[c] is the range of t.flat that CPU c's leaf occupies (lo = hi = 0 when c's leaf
+	// is not the child of a node whose children are all leaves); a search finds from it whether
+	// its preferred CPU lies in the node it walks.
+	flatLeaf []flatRange
+	// words holds, for each node whose children are all leaves, the mask words its CPUs occupy
+	// (nodes[n].wordLo..wordHi): a search tests a whole mask against the node a word at a time.
+	words []maskWord
+}
+
+// A flatRange is a range t.flat[lo:hi].
+type flatRange struct{ lo, hi int32 }
+
+// A maskWord is the bits a node's CPUs take in word w of a cpuBits.
+type maskWord struct {
+	w    int32
+	bits uint64
 }
 
 type searchNode struct {
 	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
 	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
 	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
+	wordLo, wordHi int32 // for the same nodes: t.words[wordLo:wordHi], its CPUs as mask words
 	span           int32 // the number of groups in the subtree, this one included
 	thread         bool  // cg_flags & CG_FLAG_THREAD
 	leafKids       bool  // every child is a leaf
+	pairs          bool  // every child is a leaf of two CPUs (SMT cores of two threads)
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -90,6 +108,32 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 		}
 		n.flatHi = int32(len(t.flat))
+		n.pairs = true
+		for _, k := range kids {
+			n.pairs = n.pairs && k.Count() == 2
+		}
+		var bits cpuBits
+		for _, f := range t.flat[n.flatLo:n.flatHi] {
+			c := topology.CPU(f & (topology.MaxCPUs - 1))
+			bits[c>>6] |= 1 << (c & 63)
+		}
+		n.wordLo = int32(len(t.words))
+		for w, b := range bits {
+			if b != 0 {
+				t.words = append(t.words, maskWord{w: int32(w), bits: b})
+			}
+		}
+		n.wordHi = int32(len(t.words))
+	}
+	t.flatLeaf = make([]flatRange, top.NumIDs())
+	for i, lo := 0, 0; i < len(t.flat); i++ {
+		if t.flat[i]&flatEnd == 0 {
+			continue
+		}
+		for _, f := range t.flat[lo : i+1] {
+			t.flatLeaf[f&(topology.MaxCPUs-1)] = flatRange{int32(lo), int32(i + 1)}
+		}
+		lo = i + 1
 	}
 	t.ranges = true
 	for i := len(groups) - 1; i >= 0; i-- {
@@ -197,17 +241,202 @@ func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuL
 }
 
 // lowestLeaves is lowest on a node whose children are all leaves, walking t.flat: the leaf
-// loop of lowestLeaf and the child loop of lowest fused into one.
+// loop of lowestLeaf and the child loop of lowest fused into one. The walk is split at the leaf
+// that holds the preferred CPU, if the node has it: that leaf takes lowestMixed, which knows the
+// preferred CPU's rules; every other leaf takes lowestPlain, or lowestAll when the mask holds
+// every CPU of the node (tested a word at a time), so that the loop over most CPUs tests
+// neither the preferred CPU nor the mask. The result and the draws are those of the one loop.
 func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	b := lowBest{load: math.MaxInt32, cpu: -1}
+	x := s.rnd.x // sched_random's state, kept in a register for the loops
+	lo, hi := nd.flatLo, nd.flatHi
+	pl, ph := hi, hi // the preferred CPU's leaf, if it lies in this node
+	if uint32(s.prefer) < uint32(len(t.flatLeaf)) {
+		if r := t.flatLeaf[s.prefer]; r.lo >= lo && r.lo < hi {
+			pl, ph = r.lo, r.hi
+		}
+	}
+	all := true
+	for _, w := range t.words[nd.wordLo:nd.wordHi] {
+		all = all && s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits == w.bits
+	}
+	switch {
+	case all && nd.pairs:
+		x = lowestPairs(t.flat[lo:pl], s.loads, s.pri, s.maxLoad, x, &b)
+	case all:
+		x = lowestAll(t.flat[lo:pl], s.loads, s.pri, s.maxLoad, x, &b)
+	default:
+		x = lowestPlain(t.flat[lo:pl], s.loads, s.mask, s.pri, s.maxLoad, x, &b)
+	}
+	if pl < ph {
+		x = lowestMixed(t.flat[pl:ph], s, x, &b)
+		switch {
+		case all && nd.pairs:
+			x = lowestPairs(t.flat[ph:hi], s.loads, s.pri, s.maxLoad, x, &b)
+		case all:
+			x = lowestAll(t.flat[ph:hi], s.loads, s.pri, s.maxLoad, x, &b)
+		default:
+			x = lowestPlain(t.flat[ph:hi], s.loads, s.mask, s.pri, s.maxLoad, x, &b)
+		}
+	}
+	s.rnd.x = x
+	return b.total, b.cpu, b.cpuLoad
+}
+
+// lowBest is the state lowestLeaves carries from leaf to leaf: the node's total so far and the
+// best child's load, CPU and randomised CPU load. It lives in memory (it changes once per
+// leaf), which leaves the registers to the per-CPU loops.
+type lowBest struct{ total, load, cpu, cpuLoad int32 }
+
+// leafDone folds a finished leaf (its total, chosen CPU and that CPU's randomised load) into b:
+// the comparison of lowest's child loop.
+func (b *lowBest) leafDone(ltotal, lcpu, lload int32) {
+	b.total += ltotal
+	if lcpu >= 0 && (ltotal < b.load || (ltotal == b.load && lload < b.cpuLoad)) {
+		b.load, b.cpu, b.cpuLoad = ltotal, lcpu, lload
+	}
+}
+
+// lowestAll walks whole leaves none of which holds the preferred CPU, all of whose CPUs are in
+// the mask. Without the preferred CPU, p is 0 for every CPU (so the randomised load and the
+// compared load are one), the priority test always applies, and a leaf's total is a multiple
+// of 256, so that the SMT rotation (the 128 bit) never applies.
+//
+// The loop only counts the acceptable CPUs of a leaf, the draws the kernel makes there, and
+// at the leaf's end moves the generator over them at once (drawJump). A leaf can only be chosen
+// if it has an acceptable CPU and its total is at most the best so far; only such a leaf is
+// walked again by lowestAgain, with the draws, from the state the leaf started with.
+func lowestAll(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri, maxLoad int32, x uint32, b *lowBest) uint32 {
+	bb := *b // on the stack: the loop addresses it from SP, which keeps a register free
+	ltotal, k, start := int32(0), 0, 0
+	for i, f := range flat {
+		ld := &loads[f&(topology.MaxCPUs-1)]
+		l := ld.Load
+		ltotal += l
+		if l <= maxLoad && int32(ld.LowPri) > pri {
+			k++
+		}
+		if f&flatEnd != 0 {
+			// The leaf's total is ltotal*256 (the same modulo 2^32 as the kernel's sum).
+			if k != 0 && ltotal<<8 <= bb.load {
+				lcpu, lload := lowestAgain(flat[start:i+1], loads, nil, pri, maxLoad, x)
+				bb.leafDone(ltotal<<8, lcpu, lload)
+			} else {
+				bb.total += ltotal << 8
+			}
+			j := &drawJump[k&(topology.MaxCPUs*2-1)]
+			x = x*j.mul + j.add
+			ltotal, k, start = 0, 0, i+1
+		}
+	}
+	*b = bb
+	return x
+}
+
+// lowestPairs is lowestAll over leaves of two CPUs each, a leaf per iteration, which spares
+// the loop the test for a leaf's end. A leaf that can be chosen takes its draws here.
+func lowestPairs(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri, maxLoad int32, x uint32, b *lowBest) uint32 {
+	bb := *b
+	for i := 1; i < len(flat); i += 2 {
+		c0, c1 := flat[i-1]&(topology.MaxCPUs-1), flat[i]&(topology.MaxCPUs-1)
+		l0, l1 := loads[c0].Load, loads[c1].Load
+		ok0 := l0 <= maxLoad && int32(loads[c0].LowPri) > pri
+		ok1 := l1 <= maxLoad && int32(loads[c1].LowPri) > pri
+		ltotal := (l0 + l1) << 8
+		if !(ok0 || ok1) || ltotal > bb.load {
+			bb.total += ltotal
+			if ok0 != ok1 {
+				x = x*69069 + 5
+			} else if ok0 {
+				x = x*drawJump[2].mul + drawJump[2].add
+			}
+			continue
+		}
+		lcpu, lload := int32(-1), int32(math.MaxInt32)
+		if ok0 {
+			x = x*69069 + 5
+			lcpu, lload = int32(c0), l0<<8-int32((x>>16)&127)
+		}
+		if ok1 {
+			x = x*69069 + 5
+			if load := l1<<8 - int32((x>>16)&127); lload > load {
+				lcpu, lload = int32(c1), load
+			}
+		}
+		bb.leafDone(ltotal, lcpu, lload)
+	}
+	*b = bb
+	return x
+}
+
+// lowestPlain is lowestAll with the mask tested CPU by CPU.
+func lowestPlain(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuBits, pri, maxLoad int32, x uint32, b *lowBest) uint32 {
+	bb := *b
+	ltotal, k, start := int32(0), 0, 0
+	for i, f := range flat {
+		c := f & (topology.MaxCPUs - 1)
+		ld := &loads[c]
+		l := ld.Load
+		ltotal += l
+		if l <= maxLoad && int32(ld.LowPri) > pri && mask[c>>6]>>(c&63)&1 != 0 {
+			k++
+		}
+		if f&flatEnd != 0 {
+			if k != 0 && ltotal<<8 <= bb.load {
+				lcpu, lload := lowestAgain(flat[start:i+1], loads, mask, pri, maxLoad, x)
+				bb.leafDone(ltotal<<8, lcpu, lload)
+			} else {
+				bb.total += ltotal << 8
+			}
+			j := &drawJump[k&(topology.MaxCPUs*2-1)]
+			x = x*j.mul + j.add
+			ltotal, k, start = 0, 0, i+1
+		}
+	}
+	*b = bb
+	return x
+}
+
+// drawJump[k] moves sched_random's state over k draws at once: k steps of x = x*69069 + 5
+// are x = x*mul + add (mod 2^32), for k up to twice the CPUs a leaf can hold.
+var drawJump = func() (t [2 * topology.MaxCPUs]struct{ mul, add uint32 }) {
+	t[0].mul = 1
+	for k := 1; k < len(t); k++ {
+		t[k].mul, t[k].add = t[k-1].mul*69069, t[k-1].add*69069+5
+	}
+	return t
+}()
+
+// lowestAgain walks one leaf (flat) as lowestLeaf does without a preferred CPU, the generator
+// starting at x, and returns the CPU it chooses and that CPU's randomised load. A nil mask
+// holds every CPU. It is not inlined, which keeps the callers' loops small enough for their
+// registers.
+//
+//go:noinline
+func lowestAgain(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuBits, pri, maxLoad int32, x uint32) (cpu, cpuLoad int32) {
+	cpu, cpuLoad = -1, math.MaxInt32
+	for _, f := range flat {
+		c := f & (topology.MaxCPUs - 1)
+		ld := &loads[c]
+		l := ld.Load
+		if l <= maxLoad && int32(ld.LowPri) > pri && (mask == nil || mask.has(topology.CPU(c))) {
+			x = x*69069 + 5
+			if load := l<<8 - int32((x>>16)&127); cpuLoad > load {
+				cpu, cpuLoad = int32(c), load
+			}
+		}
+	}
+	return cpu, cpuLoad
+}
+
+// lowestMixed walks whole leaves that may hold the preferred CPU, with every rule of
+// lowestLeaf and of lowest's child loop.
+func lowestMixed(flat []flatCPU, s *lowestArgs, x uint32, b *lowBest) uint32 {
 	loads, mask := s.loads, s.mask
-	x := s.rnd.x // sched_random's state, kept in a register for the loop
 	pri, maxLoad, prefer := s.pri, s.maxLoad, s.prefer
-	// The best child so far lives in memory (it changes once per child), which leaves the
-	// registers to the per-CPU loop.
-	best := struct{ total, load, cpu, cpuLoad int32 }{0, math.MaxInt32, -1, 0}
 	// The current child's total, best (randomised load - p), CPU and randomised load.
 	ltotal, lbest, lcpu, lload := int32(0), int32(math.MaxInt32), int32(-1), int32(0)
-	for _, f := range t.flat[nd.flatLo:nd.flatHi] {
+	for _, f := range flat {
 		c := f & (topology.MaxCPUs - 1)
 		ld := &loads[c]
 		l := ld.Load
@@ -242,18 +471,14 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 		if f&flatEnd == 0 {
 			continue
 		}
-		b := &best
-		b.total += ltotal
 		if s.running && f&flatThread != 0 && ltotal >= 128 && ltotal&128 != 0 {
+			b.total -= 128 // the SMT rotation changes the comparison, not the total
 			ltotal += 128
 		}
-		if lcpu >= 0 && (ltotal < b.load || (ltotal == b.load && lload < b.cpuLoad)) {
-			b.load, b.cpu, b.cpuLoad = ltotal, lcpu, lload
-		}
+		b.leafDone(ltotal, lcpu, lload)
 		ltotal, lbest, lcpu, lload = 0, math.MaxInt32, -1, 0
 	}
-	s.rnd.x = x
-	return best.total, best.cpu, best.cpuLoad
+	return x
 }
 
 // highestArgs are struct cpu_search for cpu_search_highest.

@@ -33,26 +33,33 @@ func (t *searchTree) refLowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int3
 }
 
 // The fused search (lowestLeaves) returns what the plain recursion returns and leaves the
-// generator in the same state, on random loads, masks, priorities, preferred CPUs and both
-// values of running, over every group of several topologies.
+// generator in the same state, on random loads, masks (half of them holding every CPU, which
+// takes the loop that tests no mask), priorities, preferred CPUs and both values of running,
+// over every group of several topologies, among them machines whose SMT siblings are numbered
+// apart and one whose leaves differ in size.
 func TestLowestMatchesRecursion(t *testing.T) {
 	tops := []*topology.Topology{
 		topology.Uniform(1, 1, 1, 4, 1),
 		topology.Uniform(2, 1, 2, 8, 2),
 		topology.Uniform(2, 1, 3, 3, 2),
 		topology.Uniform(4, 1, 4, 32, 2),
+		topology.TwoSocketSMT(),
+		topology.FourLLC(),
+		topology.BigLittle(),
+		topology.FourNode(),
 	}
 	r := rand.New(rand.NewPCG(11, 5))
-	for i := range 200 {
+	for i := range 400 {
 		top := tops[i%len(tops)]
 		s, err := NewSystem(DefaultParams(), top)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var mask cpuBits
+		holes := 1 + r.IntN(2)*7 // 1: every CPU in the mask; 8: about one in eight missing
 		for c := range top.CPUs().All() {
 			s.Loads[c] = CPULoad{Load: int32(r.IntN(4)), LowPri: uint8(56 + r.IntN(200))}
-			if r.IntN(8) != 0 {
+			if holes == 1 || r.IntN(holes) != 0 {
 				mask[c>>6] |= 1 << (c & 63)
 			}
 		}
