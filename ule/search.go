@@ -622,10 +622,28 @@ func (t *searchTree) highestLeaves(nd *searchNode, s *highestArgs) (total, cpu, 
 }
 
 // candidates lists the CPUs a steal search can choose (load >= steal_thresh, a transferable
-// thread, in the mask), when there are few.
+// thread, in the machine, not the thief), when there are few, and the thief and the CPUs
+// refused so far, which the search's mask leaves out.
 type candidates struct {
-	n   int
-	cpu [8]topology.CPU
+	n       int
+	cpu     [8]topology.CPU
+	thief   topology.CPU
+	nref    int
+	refused [8]topology.CPU
+}
+
+// scan adds c, whose load is ld, if it is a candidate, and ORs its load into or. It reports
+// false when the list is full.
+func (cs *candidates) scan(ld *CPULoad, c topology.CPU, minLoad int32, thief topology.CPU, all *cpuBits, or *int32) bool {
+	*or |= ld.Load
+	if ld.Load >= minLoad && ld.Transferable >= 1 && c != thief && all.has(c) {
+		if cs.n == len(cs.cpu) {
+			return false
+		}
+		cs.cpu[cs.n] = c
+		cs.n++
+	}
+	return true
 }
 
 // anyIn reports whether group n holds a candidate.
@@ -638,31 +656,60 @@ func (cs *candidates) anyIn(t *searchTree, n int32) bool {
 	return false
 }
 
-// remove drops c from the list.
-func (cs *candidates) remove(c topology.CPU) {
+// has reports whether c is a candidate.
+func (cs *candidates) has(c int32) bool {
+	for _, x := range cs.cpu[:cs.n] {
+		if int32(x) == c {
+			return true
+		}
+	}
+	return false
+}
+
+// refuse drops c from the list and records it as refused.
+func (cs *candidates) refuse(c topology.CPU) {
 	for i, x := range cs.cpu[:cs.n] {
 		if x == c {
 			cs.n--
 			cs.cpu[i] = cs.cpu[cs.n]
+			cs.refused[cs.nref] = c
+			cs.nref++
 			return
 		}
 	}
 }
 
 // highestPruned is highest's choice of CPU over group n, which holds at least one of cs, when
-// cs are all the CPUs highest can accept (the same thresholds and mask). A group without a
-// candidate is never chosen and draws no random number, so a group with exactly one child
-// holding candidates chooses what that child chooses: the search descends into it alone, and
-// only a group where two children or more hold candidates, or a leaf, is searched in full (with
-// the same draws in the same order as the kernel's). The choice among children compares
-// totals, which this skips where there is one contender; that is exact because a total of
-// non-negative loads that does not wrap (the caller checks both) beats the initial MinInt32.
-func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates) int32 {
+// cs are all the CPUs highest can accept (the same thresholds; the mask is all without the
+// thief and the refused CPUs). A group without a candidate is never chosen and draws no random
+// number, so a group with exactly one child holding candidates chooses what that child
+// chooses: the search descends into it alone, straight to the leaf when every candidate of n
+// lies in one leaf, and only a group where two children or more hold candidates, or a leaf, is
+// searched in full (with the same draws in the same order as the kernel's). The choice among
+// children compares totals, which this skips where there is one contender; that is exact
+// because a total of non-negative loads that does not wrap (the caller checks both) beats the
+// initial MinInt32. In a leaf the CPUs highest accepts are the candidates, so the leaf is
+// searched without a mask; only a full search builds one.
+func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates, all *cpuBits) int32 {
+	leaf := int32(-1)
+	for _, c := range cs.cpu[:cs.n] {
+		if !t.holds(n, c) {
+			continue
+		}
+		if l := t.leafOf[c]; leaf < 0 {
+			leaf = l
+		} else if l != leaf {
+			leaf = -2
+			break
+		}
+	}
+	if leaf >= 0 {
+		return t.highestCands(&t.nodes[leaf], s, cs)
+	}
 	for {
 		nd := &t.nodes[n]
 		if nd.kidHi == nd.kidLo {
-			_, c, _ := t.highestLeaf(nd, s)
-			return c
+			return t.highestCands(nd, s, cs)
 		}
 		only, k := int32(-1), 0
 		for i := nd.kidLo; i < nd.kidHi && k < 2; i++ {
@@ -671,11 +718,36 @@ func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates) int3
 			}
 		}
 		if k != 1 {
+			mask := *all
+			mask.remove(cs.thief)
+			for _, c := range cs.refused[:cs.nref] {
+				mask.remove(c)
+			}
+			s.mask = &mask
 			_, c, _ := t.highest(n, s)
+			s.mask = nil
 			return c
 		}
 		n = only
 	}
+}
+
+// highestCands is highestLeaf when the CPUs it accepts are exactly the candidates cs.
+func (t *searchTree) highestCands(nd *searchNode, s *highestArgs, cs *candidates) int32 {
+	bload := int32(math.MinInt32)
+	cpu := int32(-1)
+	x := s.rnd.x
+	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
+		if !cs.has(int32(c)) {
+			continue
+		}
+		x = x*69069 + 5
+		if load := s.loads[c].Load*256 - int32((x>>16)%256); load > bload {
+			bload, cpu = load, int32(c)
+		}
+	}
+	s.rnd.x = x
+	return cpu
 }
 
 // Lowest returns the least loaded CPU on the least loaded path below g whose LowPri is worse
