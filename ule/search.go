@@ -30,6 +30,8 @@ type searchTree struct {
 	// words holds, for each node whose children are all leaves, the mask words its CPUs occupy
 	// (nodes[n].wordLo..wordHi): a search tests a whole mask against the node a word at a time.
 	words []maskWord
+	// cpuAt[c] is the index of CPU c in t.cpus (-1 for ids the machine lacks).
+	cpuAt []int32
 }
 
 // A flatRange is a range t.flat[lo:hi].
@@ -45,7 +47,7 @@ type searchNode struct {
 	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
 	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
 	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
-	wordLo, wordHi int32 // for the same nodes: t.words[wordLo:wordHi], its CPUs as mask words
+	wordLo, wordHi int32 // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
 	span           int32 // the number of groups in the subtree, this one included
 	thread         bool  // cg_flags & CG_FLAG_THREAD
 	leafKids       bool  // every child is a leaf
@@ -82,6 +84,16 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 		}
 		n.cpuHi = int32(len(t.cpus))
+		if g.IsLeaf() {
+			t.addWords(n, t.cpus[n.cpuLo:n.cpuHi])
+		}
+	}
+	t.cpuAt = make([]int32, top.NumIDs())
+	for i := range t.cpuAt {
+		t.cpuAt[i] = -1
+	}
+	for i, c := range t.cpus {
+		t.cpuAt[c] = int32(i)
 	}
 	for _, g := range groups {
 		n := &t.nodes[g.ID()]
@@ -112,18 +124,11 @@ func newSearchTree(top *topology.Topology) searchTree {
 		for _, k := range kids {
 			n.pairs = n.pairs && k.Count() == 2
 		}
-		var bits cpuBits
+		var cpus []topology.CPU
 		for _, f := range t.flat[n.flatLo:n.flatHi] {
-			c := topology.CPU(f & (topology.MaxCPUs - 1))
-			bits[c>>6] |= 1 << (c & 63)
+			cpus = append(cpus, topology.CPU(f&(topology.MaxCPUs-1)))
 		}
-		n.wordLo = int32(len(t.words))
-		for w, b := range bits {
-			if b != 0 {
-				t.words = append(t.words, maskWord{w: int32(w), bits: b})
-			}
-		}
-		n.wordHi = int32(len(t.words))
+		t.addWords(n, cpus)
 	}
 	t.flatLeaf = make([]flatRange, top.NumIDs())
 	for i, lo := 0, 0; i < len(t.flat); i++ {
@@ -154,6 +159,21 @@ func newSearchTree(top *topology.Topology) searchTree {
 		t.leafOf[c] = int32(top.Leaf(c).ID())
 	}
 	return t
+}
+
+// addWords sets n's mask words to those of cpus.
+func (t *searchTree) addWords(n *searchNode, cpus []topology.CPU) {
+	var bits cpuBits
+	for _, c := range cpus {
+		bits[c>>6] |= 1 << (c & 63)
+	}
+	n.wordLo = int32(len(t.words))
+	for w, b := range bits {
+		if b != 0 {
+			t.words = append(t.words, maskWord{w: int32(w), bits: b})
+		}
+	}
+	n.wordHi = int32(len(t.words))
 }
 
 // holds reports whether group n holds CPU c (c must be a CPU of the tree; t.ranges must hold).
@@ -206,38 +226,83 @@ func (t *searchTree) lowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int32) 
 	return total, cpu, cpuLoad
 }
 
-// lowestLeaf is cpu_search_lowest on a leaf: its CPUs from the highest to the lowest.
+// lowestLeaf is cpu_search_lowest on a leaf: its CPUs from the highest to the lowest. The walk
+// is split at the preferred CPU, if the leaf has it, which takes the rules of lowestPrefer; the
+// CPUs before and after it take lowestRun, which tests the mask only when it lacks some CPU of
+// the leaf (tested a word at a time). The result and the draws are those of the one loop.
 func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
-	bload := int32(math.MaxInt32)
-	cpu = -1
-	loads, mask := s.loads, s.mask
-	x := s.rnd.x // sched_random's state, kept in a register for the loop
-	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
-		ld := &loads[c]
-		l := ld.Load
-		var p int32
-		if int32(c) == s.prefer {
-			if s.running {
-				l--
-			}
-			p = 128
-		}
-		load := l * 256
-		total += load - p
-		if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && (!s.running || int32(c) != s.prefer)) || !mask.has(c) {
-			continue
-		}
-		if s.running && l > 0 {
-			p = 0
-		}
-		x = x*69069 + 5
-		load -= int32((x >> 16) % 128)
-		if bload > load-p {
-			bload, cpu, cpuLoad = load-p, int32(c), load
+	b := leafBest{load: math.MaxInt32, cpu: -1}
+	cpus := t.cpus[nd.cpuLo:nd.cpuHi]
+	pos := len(cpus)
+	if uint32(s.prefer) < uint32(len(t.cpuAt)) {
+		if i := t.cpuAt[s.prefer] - nd.cpuLo; uint32(i) < uint32(len(cpus)) {
+			pos = int(i)
 		}
 	}
+	var mask *cpuBits
+	for _, w := range t.words[nd.wordLo:nd.wordHi] {
+		if s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits != w.bits {
+			mask = s.mask
+			break
+		}
+	}
+	x := lowestRun(cpus[:pos], s.loads, mask, s.pri, s.maxLoad, s.rnd.x, &b)
+	if pos < len(cpus) {
+		x = b.lowestPrefer(cpus[pos], s, x)
+		x = lowestRun(cpus[pos+1:], s.loads, mask, s.pri, s.maxLoad, x, &b)
+	}
 	s.rnd.x = x
-	return total, cpu, cpuLoad
+	return b.total, b.cpu, b.cpuLoad
+}
+
+// leafBest is the state of lowestLeaf's walk: the leaf's total so far, the best compared load
+// (randomised load - p), its CPU and its randomised load.
+type leafBest struct{ total, load, cpu, cpuLoad int32 }
+
+// lowestRun walks CPUs of a leaf other than the preferred one: p is 0 (so the compared load and
+// the randomised load are one) and the priority test always applies. A nil mask holds every
+// CPU.
+func lowestRun(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuBits, pri, maxLoad int32, x uint32, b *leafBest) uint32 {
+	bb := *b // on the stack: the loop addresses it from SP, which keeps a register free
+	for _, c := range cpus {
+		c &= topology.MaxCPUs - 1
+		l := loads[c].Load
+		bb.total += l << 8
+		if l > maxLoad || int32(loads[c].LowPri) <= pri || (mask != nil && !mask.has(c)) {
+			continue
+		}
+		x = x*69069 + 5
+		if load := l<<8 - int32((x>>16)&127); bb.load > load {
+			bb.load, bb.cpu, bb.cpuLoad = load, int32(c), load
+		}
+	}
+	*b = bb
+	return x
+}
+
+// lowestPrefer is one step of lowestLeaf's walk at the preferred CPU c: its load counts 128
+// less (and, when running, one thread less), and when running its priority is not compared.
+func (b *leafBest) lowestPrefer(c topology.CPU, s *lowestArgs, x uint32) uint32 {
+	ld := &s.loads[c&(topology.MaxCPUs-1)]
+	l := ld.Load
+	p := int32(128)
+	if s.running {
+		l--
+	}
+	load := l * 256
+	b.total += load - p
+	if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && !s.running) || !s.mask.has(c) {
+		return x
+	}
+	if s.running && l > 0 {
+		p = 0
+	}
+	x = x*69069 + 5
+	load -= int32((x >> 16) % 128)
+	if b.load > load-p {
+		b.load, b.cpu, b.cpuLoad = load-p, int32(c), load
+	}
+	return x
 }
 
 // lowestLeaves is lowest on a node whose children are all leaves, walking t.flat: the leaf
@@ -732,17 +797,30 @@ func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates, all 
 	}
 }
 
-// highestCands is highestLeaf when the CPUs it accepts are exactly the candidates cs.
+// highestCands is highestLeaf when the CPUs it accepts are exactly the candidates cs: only they
+// draw, so it visits only them, in the leaf's order (their places in t.cpus).
 func (t *searchTree) highestCands(nd *searchNode, s *highestArgs, cs *candidates) int32 {
+	var in [len(candidates{}.cpu)]int32 // the candidates' places in t.cpus, in visiting order
+	k := 0
+	for _, c := range cs.cpu[:cs.n] {
+		i := t.cpuAt[c]
+		if i < nd.cpuLo || i >= nd.cpuHi {
+			continue
+		}
+		j := k
+		for ; j > 0 && in[j-1] > i; j-- {
+			in[j] = in[j-1]
+		}
+		in[j] = i
+		k++
+	}
 	bload := int32(math.MinInt32)
 	cpu := int32(-1)
 	x := s.rnd.x
-	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
-		if !cs.has(int32(c)) {
-			continue
-		}
+	for _, i := range in[:k] {
+		c := t.cpus[i]
 		x = x*69069 + 5
-		if load := s.loads[c].Load*256 - int32((x>>16)%256); load > bload {
+		if load := s.loads[c&(topology.MaxCPUs-1)].Load*256 - int32((x>>16)%256); load > bload {
 			bload, cpu = load, int32(c)
 		}
 	}

@@ -9,12 +9,13 @@ import (
 )
 
 // refLowest is cpu_search_lowest as the kernel writes it, a plain recursion over the groups:
-// lowestLeaf for a leaf and the child loop of lowest everywhere else, without the fused walk
-// over t.flat that lowest takes for a group whose children are all leaves.
+// refLowestLeaf for a leaf and the child loop of lowest everywhere else, without the fused
+// walk over t.flat that lowest takes for a group whose children are all leaves, nor the split
+// walks of lowestLeaf.
 func (t *searchTree) refLowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int32) {
 	nd := &t.nodes[n]
 	if nd.kidHi == nd.kidLo {
-		return t.lowestLeaf(nd, s)
+		return t.refLowestLeaf(nd, s)
 	}
 	bload := int32(math.MaxInt32)
 	cpu = -1
@@ -29,6 +30,41 @@ func (t *searchTree) refLowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int3
 			bload, cpu, cpuLoad = load, lcpu, lload
 		}
 	}
+	return total, cpu, cpuLoad
+}
+
+// refLowestLeaf is cpu_search_lowest on a leaf as the kernel writes it: its CPUs from the
+// highest to the lowest, in one loop.
+func (t *searchTree) refLowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	bload := int32(math.MaxInt32)
+	cpu = -1
+	loads, mask := s.loads, s.mask
+	x := s.rnd.x // sched_random's state, kept in a register for the loop
+	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
+		ld := &loads[c]
+		l := ld.Load
+		var p int32
+		if int32(c) == s.prefer {
+			if s.running {
+				l--
+			}
+			p = 128
+		}
+		load := l * 256
+		total += load - p
+		if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && (!s.running || int32(c) != s.prefer)) || !mask.has(c) {
+			continue
+		}
+		if s.running && l > 0 {
+			p = 0
+		}
+		x = x*69069 + 5
+		load -= int32((x >> 16) % 128)
+		if bload > load-p {
+			bload, cpu, cpuLoad = load-p, int32(c), load
+		}
+	}
+	s.rnd.x = x
 	return total, cpu, cpuLoad
 }
 
@@ -47,6 +83,7 @@ func TestLowestMatchesRecursion(t *testing.T) {
 		topology.FourLLC(),
 		topology.BigLittle(),
 		topology.FourNode(),
+		topology.Uniform(1, 1, 1, 64, 1), // one leaf of 64 CPUs, over two mask words
 	}
 	r := rand.New(rand.NewPCG(11, 5))
 	for i := range 400 {
