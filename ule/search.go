@@ -261,8 +261,12 @@ type leafBest struct{ total, load, cpu, cpuLoad int32 }
 
 // lowestRun walks CPUs of a leaf other than the preferred one: p is 0 (so the compared load and
 // the randomised load are one) and the priority test always applies. A nil mask holds every
-// CPU.
+// CPU. Without a mask and a load limit (PickCPU's searches) it takes lowestRunPri, whose loop
+// tests only the priority.
 func lowestRun(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuBits, pri, maxLoad int32, x uint32, b *leafBest) uint32 {
+	if mask == nil && maxLoad == math.MaxInt32 {
+		return lowestRunPri(cpus, loads, pri, x, b)
+	}
 	bb := *b // on the stack: the loop addresses it from SP, which keeps a register free
 	for _, c := range cpus {
 		c &= topology.MaxCPUs - 1
@@ -277,6 +281,26 @@ func lowestRun(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuB
 		}
 	}
 	*b = bb
+	return x
+}
+
+// lowestRunPri is lowestRun with every CPU in the mask and no load limit.
+func lowestRunPri(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, pri int32, x uint32, b *leafBest) uint32 {
+	total, best, cpu, cpuLoad := b.total, b.load, b.cpu, b.cpuLoad
+	for _, c := range cpus {
+		c &= topology.MaxCPUs - 1
+		l := loads[c].Load << 8
+		lp := int32(loads[c].LowPri)
+		total += l
+		if lp <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := l - int32((x>>16)&127); best > load {
+			best, cpu, cpuLoad = load, int32(c), load
+		}
+	}
+	b.total, b.load, b.cpu, b.cpuLoad = total, best, cpu, cpuLoad
 	return x
 }
 
