@@ -52,6 +52,7 @@ type searchNode struct {
 	thread         bool  // cg_flags & CG_FLAG_THREAD
 	leafKids       bool  // every child is a leaf
 	pairs          bool  // every child is a leaf of two CPUs (SMT cores of two threads)
+	idRun          bool  // a leaf whose CPUs, highest first, are consecutive ids
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -85,7 +86,12 @@ func newSearchTree(top *topology.Topology) searchTree {
 		}
 		n.cpuHi = int32(len(t.cpus))
 		if g.IsLeaf() {
-			t.addWords(n, t.cpus[n.cpuLo:n.cpuHi])
+			cpus := t.cpus[n.cpuLo:n.cpuHi]
+			t.addWords(n, cpus)
+			n.idRun = true
+			for i := 1; i < len(cpus); i++ {
+				n.idRun = n.idRun && cpus[i] == cpus[i-1]-1
+			}
 		}
 	}
 	t.cpuAt = make([]int32, top.NumIDs())
@@ -246,6 +252,17 @@ func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuL
 			break
 		}
 	}
+	if nd.idRun && mask == nil && s.maxLoad == math.MaxInt32 && len(cpus) > 0 {
+		// The CPUs are the ids cpus[0] down to cpus[len-1]: walk the loads themselves.
+		hi := int(cpus[0])
+		x := lowestIDs(s.loads[hi+1-pos:hi+1], int32(hi+1-pos), s.pri, s.rnd.x, &b)
+		if pos < len(cpus) {
+			x = b.lowestPrefer(cpus[pos], s, x)
+			x = lowestIDs(s.loads[hi+1-len(cpus):hi-pos], int32(hi+1-len(cpus)), s.pri, x, &b)
+		}
+		s.rnd.x = x
+		return b.total, b.cpu, b.cpuLoad
+	}
 	x := lowestRun(cpus[:pos], s.loads, mask, s.pri, s.maxLoad, s.rnd.x, &b)
 	if pos < len(cpus) {
 		x = b.lowestPrefer(cpus[pos], s, x)
@@ -301,6 +318,29 @@ func lowestRunPri(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, pri int
 		}
 	}
 	b.total, b.load, b.cpu, b.cpuLoad = total, best, cpu, cpuLoad
+	return x
+}
+
+// lowestIDs is lowestRunPri over the CPUs base, base+1, … whose loads are loads, visited from
+// the last to the first (the highest id first, as the leaf orders them).
+func lowestIDs(loads []CPULoad, base, pri int32, x uint32, b *leafBest) uint32 {
+	total, best, at, cpuLoad := b.total, b.load, int32(-1), b.cpuLoad
+	for i := len(loads) - 1; i >= 0; i-- {
+		ld := &loads[i]
+		l := ld.Load << 8
+		total += l
+		if int32(ld.LowPri) <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := l - int32((x>>16)&127); best > load {
+			best, at, cpuLoad = load, int32(i), load
+		}
+	}
+	b.total = total
+	if at >= 0 {
+		b.load, b.cpu, b.cpuLoad = best, base+at, cpuLoad
+	}
 	return x
 }
 
