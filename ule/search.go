@@ -381,7 +381,7 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 	lo, hi := nd.flatLo, nd.flatHi
 	pl, ph := hi, hi // the preferred CPU's leaf, if it lies in this node
 	if uint32(s.prefer) < uint32(len(t.flatLeaf)) {
-		if r := t.flatLeaf[s.prefer]; r.lo >= lo && r.lo < hi {
+		if r := t.flatLeaf[s.prefer]; r.lo < r.hi && r.lo >= lo && r.lo < hi {
 			pl, ph = r.lo, r.hi
 		}
 	}
@@ -779,16 +779,6 @@ func (cs *candidates) scan(ld *CPULoad, c topology.CPU, minLoad int32, thief top
 func (cs *candidates) anyIn(t *searchTree, n int32) bool {
 	for _, c := range cs.cpu[:cs.n] {
 		if t.holds(n, c) {
-			return true
-		}
-	}
-	return false
-}
-
-// has reports whether c is a candidate.
-func (cs *candidates) has(c int32) bool {
-	for _, x := range cs.cpu[:cs.n] {
-		if int32(x) == c {
 			return true
 		}
 	}

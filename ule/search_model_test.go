@@ -68,6 +68,15 @@ func (t *searchTree) refLowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, c
 	return total, cpu, cpuLoad
 }
 
+func mustParse(t *testing.T, text string) *topology.Topology {
+	t.Helper()
+	top, err := topology.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return top
+}
+
 // The fused search (lowestLeaves) returns what the plain recursion returns and leaves the
 // generator in the same state, on random loads, masks (half of them holding every CPU, which
 // takes the loop that tests no mask), priorities, preferred CPUs and both values of running,
@@ -84,6 +93,9 @@ func TestLowestMatchesRecursion(t *testing.T) {
 		topology.BigLittle(),
 		topology.FourNode(),
 		topology.Uniform(1, 1, 1, 64, 1), // one leaf of 64 CPUs, over two mask words
+		// A leaf (the last cluster) whose parent also has children that are not leaves: its
+		// CPUs lie in no fused walk, and a search preferring one of them walks the others'.
+		mustParse(t, "package:1 node:1 llc:1 (cluster:2 core:2 cpu:2 + cluster:1 cpu:4)"),
 	}
 	r := rand.New(rand.NewPCG(11, 5))
 	for i := range 400 {
