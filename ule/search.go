@@ -23,15 +23,36 @@ type searchTree struct {
 	// numbered so; without it the pruned search is not used.
 	leafOf []int32
 	ranges bool
+	// flatLeaf[c] is the range of t.flat that CPU c's leaf occupies (lo = hi = 0 when c's leaf
+	// is not the child of a node whose children are all leaves); a search finds from it whether
+	// its preferred CPU lies in the node it walks.
+	flatLeaf []flatRange
+	// words holds, for each node whose children are all leaves, the mask words its CPUs occupy
+	// (nodes[n].wordLo..wordHi): a search tests a whole mask against the node a word at a time.
+	words []maskWord
+	// cpuAt[c] is the index of CPU c in t.cpus (-1 for ids the machine lacks).
+	cpuAt []int32
+}
+
+// A flatRange is a range t.flat[lo:hi].
+type flatRange struct{ lo, hi int32 }
+
+// A maskWord is the bits a node's CPUs take in word w of a cpuBits.
+type maskWord struct {
+	w    int32
+	bits uint64
 }
 
 type searchNode struct {
 	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
 	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
 	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
+	wordLo, wordHi int32 // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
 	span           int32 // the number of groups in the subtree, this one included
 	thread         bool  // cg_flags & CG_FLAG_THREAD
 	leafKids       bool  // every child is a leaf
+	pairs          bool  // every child is a leaf of two CPUs (SMT cores of two threads)
+	idRun          bool  // a leaf whose CPUs, highest first, are consecutive ids
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -64,6 +85,21 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 		}
 		n.cpuHi = int32(len(t.cpus))
+		if g.IsLeaf() {
+			cpus := t.cpus[n.cpuLo:n.cpuHi]
+			t.addWords(n, cpus)
+			n.idRun = true
+			for i := 1; i < len(cpus); i++ {
+				n.idRun = n.idRun && cpus[i] == cpus[i-1]-1
+			}
+		}
+	}
+	t.cpuAt = make([]int32, top.NumIDs())
+	for i := range t.cpuAt {
+		t.cpuAt[i] = -1
+	}
+	for i, c := range t.cpus {
+		t.cpuAt[c] = int32(i)
 	}
 	for _, g := range groups {
 		n := &t.nodes[g.ID()]
@@ -90,6 +126,25 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 		}
 		n.flatHi = int32(len(t.flat))
+		n.pairs = true
+		for _, k := range kids {
+			n.pairs = n.pairs && k.Count() == 2
+		}
+		var cpus []topology.CPU
+		for _, f := range t.flat[n.flatLo:n.flatHi] {
+			cpus = append(cpus, topology.CPU(f&(topology.MaxCPUs-1)))
+		}
+		t.addWords(n, cpus)
+	}
+	t.flatLeaf = make([]flatRange, top.NumIDs())
+	for i, lo := 0, 0; i < len(t.flat); i++ {
+		if t.flat[i]&flatEnd == 0 {
+			continue
+		}
+		for _, f := range t.flat[lo : i+1] {
+			t.flatLeaf[f&(topology.MaxCPUs-1)] = flatRange{int32(lo), int32(i + 1)}
+		}
+		lo = i + 1
 	}
 	t.ranges = true
 	for i := len(groups) - 1; i >= 0; i-- {
@@ -110,6 +165,21 @@ func newSearchTree(top *topology.Topology) searchTree {
 		t.leafOf[c] = int32(top.Leaf(c).ID())
 	}
 	return t
+}
+
+// addWords sets n's mask words to those of cpus.
+func (t *searchTree) addWords(n *searchNode, cpus []topology.CPU) {
+	var bits cpuBits
+	for _, c := range cpus {
+		bits[c>>6] |= 1 << (c & 63)
+	}
+	n.wordLo = int32(len(t.words))
+	for w, b := range bits {
+		if b != 0 {
+			t.words = append(t.words, maskWord{w: int32(w), bits: b})
+		}
+	}
+	n.wordHi = int32(len(t.words))
 }
 
 // holds reports whether group n holds CPU c (c must be a CPU of the tree; t.ranges must hold).
@@ -162,52 +232,340 @@ func (t *searchTree) lowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int32) 
 	return total, cpu, cpuLoad
 }
 
-// lowestLeaf is cpu_search_lowest on a leaf: its CPUs from the highest to the lowest.
+// lowestLeaf is cpu_search_lowest on a leaf: its CPUs from the highest to the lowest. The walk
+// is split at the preferred CPU, if the leaf has it, which takes the rules of lowestPrefer; the
+// CPUs before and after it take lowestRun, which tests the mask only when it lacks some CPU of
+// the leaf (tested a word at a time). The result and the draws are those of the one loop.
 func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
-	bload := int32(math.MaxInt32)
-	cpu = -1
-	loads, mask := s.loads, s.mask
-	x := s.rnd.x // sched_random's state, kept in a register for the loop
-	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
-		ld := &loads[c]
-		l := ld.Load
-		var p int32
-		if int32(c) == s.prefer {
-			if s.running {
-				l--
-			}
-			p = 128
-		}
-		load := l * 256
-		total += load - p
-		if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && (!s.running || int32(c) != s.prefer)) || !mask.has(c) {
-			continue
-		}
-		if s.running && l > 0 {
-			p = 0
-		}
-		x = x*69069 + 5
-		load -= int32((x >> 16) % 128)
-		if bload > load-p {
-			bload, cpu, cpuLoad = load-p, int32(c), load
+	b := leafBest{load: math.MaxInt32, cpu: -1}
+	cpus := t.cpus[nd.cpuLo:nd.cpuHi]
+	pos := len(cpus)
+	if uint32(s.prefer) < uint32(len(t.cpuAt)) {
+		if i := t.cpuAt[s.prefer] - nd.cpuLo; uint32(i) < uint32(len(cpus)) {
+			pos = int(i)
 		}
 	}
+	var mask *cpuBits
+	for _, w := range t.words[nd.wordLo:nd.wordHi] {
+		if s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits != w.bits {
+			mask = s.mask
+			break
+		}
+	}
+	if nd.idRun && mask == nil && s.maxLoad == math.MaxInt32 && len(cpus) > 0 {
+		// The CPUs are the ids cpus[0] down to cpus[len-1]: walk the loads themselves.
+		hi := int(cpus[0])
+		x := lowestIDs(s.loads[hi+1-pos:hi+1], int32(hi+1-pos), s.pri, s.rnd.x, &b)
+		if pos < len(cpus) {
+			x = b.lowestPrefer(cpus[pos], s, x)
+			x = lowestIDs(s.loads[hi+1-len(cpus):hi-pos], int32(hi+1-len(cpus)), s.pri, x, &b)
+		}
+		s.rnd.x = x
+		return b.total, b.cpu, b.cpuLoad
+	}
+	x := lowestRun(cpus[:pos], s.loads, mask, s.pri, s.maxLoad, s.rnd.x, &b)
+	if pos < len(cpus) {
+		x = b.lowestPrefer(cpus[pos], s, x)
+		x = lowestRun(cpus[pos+1:], s.loads, mask, s.pri, s.maxLoad, x, &b)
+	}
 	s.rnd.x = x
-	return total, cpu, cpuLoad
+	return b.total, b.cpu, b.cpuLoad
+}
+
+// leafBest is the state of lowestLeaf's walk: the leaf's total so far, the best compared load
+// (randomised load - p), its CPU and its randomised load.
+type leafBest struct{ total, load, cpu, cpuLoad int32 }
+
+// lowestRun walks CPUs of a leaf other than the preferred one: p is 0 (so the compared load and
+// the randomised load are one) and the priority test always applies. A nil mask holds every
+// CPU. Without a mask and a load limit (PickCPU's searches) it takes lowestRunPri, whose loop
+// tests only the priority.
+func lowestRun(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuBits, pri, maxLoad int32, x uint32, b *leafBest) uint32 {
+	if mask == nil && maxLoad == math.MaxInt32 {
+		return lowestRunPri(cpus, loads, pri, x, b)
+	}
+	bb := *b // on the stack: the loop addresses it from SP, which keeps a register free
+	for _, c := range cpus {
+		c &= topology.MaxCPUs - 1
+		l := loads[c].Load
+		bb.total += l << 8
+		if l > maxLoad || int32(loads[c].LowPri) <= pri || (mask != nil && !mask.has(c)) {
+			continue
+		}
+		x = x*69069 + 5
+		if load := l<<8 - int32((x>>16)&127); bb.load > load {
+			bb.load, bb.cpu, bb.cpuLoad = load, int32(c), load
+		}
+	}
+	*b = bb
+	return x
+}
+
+// lowestRunPri is lowestRun with every CPU in the mask and no load limit.
+func lowestRunPri(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, pri int32, x uint32, b *leafBest) uint32 {
+	total, best, cpu, cpuLoad := b.total, b.load, b.cpu, b.cpuLoad
+	for _, c := range cpus {
+		c &= topology.MaxCPUs - 1
+		l := loads[c].Load << 8
+		lp := int32(loads[c].LowPri)
+		total += l
+		if lp <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := l - int32((x>>16)&127); best > load {
+			best, cpu, cpuLoad = load, int32(c), load
+		}
+	}
+	b.total, b.load, b.cpu, b.cpuLoad = total, best, cpu, cpuLoad
+	return x
+}
+
+// lowestIDs is lowestRunPri over the CPUs base, base+1, … whose loads are loads, visited from
+// the last to the first (the highest id first, as the leaf orders them).
+func lowestIDs(loads []CPULoad, base, pri int32, x uint32, b *leafBest) uint32 {
+	total, best, at, cpuLoad := b.total, b.load, int32(-1), b.cpuLoad
+	for i := len(loads) - 1; i >= 0; i-- {
+		ld := &loads[i]
+		l := ld.Load << 8
+		total += l
+		if int32(ld.LowPri) <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := l - int32((x>>16)&127); best > load {
+			best, at, cpuLoad = load, int32(i), load
+		}
+	}
+	b.total = total
+	if at >= 0 {
+		b.load, b.cpu, b.cpuLoad = best, base+at, cpuLoad
+	}
+	return x
+}
+
+// lowestPrefer is one step of lowestLeaf's walk at the preferred CPU c: its load counts 128
+// less (and, when running, one thread less), and when running its priority is not compared.
+func (b *leafBest) lowestPrefer(c topology.CPU, s *lowestArgs, x uint32) uint32 {
+	ld := &s.loads[c&(topology.MaxCPUs-1)]
+	l := ld.Load
+	p := int32(128)
+	if s.running {
+		l--
+	}
+	load := l * 256
+	b.total += load - p
+	if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && !s.running) || !s.mask.has(c) {
+		return x
+	}
+	if s.running && l > 0 {
+		p = 0
+	}
+	x = x*69069 + 5
+	load -= int32((x >> 16) % 128)
+	if b.load > load-p {
+		b.load, b.cpu, b.cpuLoad = load-p, int32(c), load
+	}
+	return x
 }
 
 // lowestLeaves is lowest on a node whose children are all leaves, walking t.flat: the leaf
-// loop of lowestLeaf and the child loop of lowest fused into one.
+// loop of lowestLeaf and the child loop of lowest fused into one. The walk is split at the leaf
+// that holds the preferred CPU, if the node has it: that leaf takes lowestMixed, which knows the
+// preferred CPU's rules; every other leaf takes lowestPlain, or lowestAll when the mask holds
+// every CPU of the node (tested a word at a time), so that the loop over most CPUs tests
+// neither the preferred CPU nor the mask. The result and the draws are those of the one loop.
 func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	b := lowBest{load: math.MaxInt32, cpu: -1}
+	x := s.rnd.x // sched_random's state, kept in a register for the loops
+	lo, hi := nd.flatLo, nd.flatHi
+	pl, ph := hi, hi // the preferred CPU's leaf, if it lies in this node
+	if uint32(s.prefer) < uint32(len(t.flatLeaf)) {
+		if r := t.flatLeaf[s.prefer]; r.lo < r.hi && r.lo >= lo && r.lo < hi {
+			pl, ph = r.lo, r.hi
+		}
+	}
+	all := true
+	for _, w := range t.words[nd.wordLo:nd.wordHi] {
+		all = all && s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits == w.bits
+	}
+	switch {
+	case all && nd.pairs:
+		x = lowestPairs(t.flat[lo:pl], s.loads, s.pri, s.maxLoad, x, &b)
+	case all:
+		x = lowestAll(t.flat[lo:pl], s.loads, s.pri, s.maxLoad, x, &b)
+	default:
+		x = lowestPlain(t.flat[lo:pl], s.loads, s.mask, s.pri, s.maxLoad, x, &b)
+	}
+	if pl < ph {
+		x = lowestMixed(t.flat[pl:ph], s, x, &b)
+		switch {
+		case all && nd.pairs:
+			x = lowestPairs(t.flat[ph:hi], s.loads, s.pri, s.maxLoad, x, &b)
+		case all:
+			x = lowestAll(t.flat[ph:hi], s.loads, s.pri, s.maxLoad, x, &b)
+		default:
+			x = lowestPlain(t.flat[ph:hi], s.loads, s.mask, s.pri, s.maxLoad, x, &b)
+		}
+	}
+	s.rnd.x = x
+	return b.total, b.cpu, b.cpuLoad
+}
+
+// lowBest is the state lowestLeaves carries from leaf to leaf: the node's total so far and the
+// best child's load, CPU and randomised CPU load. It lives in memory (it changes once per
+// leaf), which leaves the registers to the per-CPU loops.
+type lowBest struct{ total, load, cpu, cpuLoad int32 }
+
+// leafDone folds a finished leaf (its total, chosen CPU and that CPU's randomised load) into b:
+// the comparison of lowest's child loop.
+func (b *lowBest) leafDone(ltotal, lcpu, lload int32) {
+	b.total += ltotal
+	if lcpu >= 0 && (ltotal < b.load || (ltotal == b.load && lload < b.cpuLoad)) {
+		b.load, b.cpu, b.cpuLoad = ltotal, lcpu, lload
+	}
+}
+
+// lowestAll walks whole leaves none of which holds the preferred CPU, all of whose CPUs are in
+// the mask. Without the preferred CPU, p is 0 for every CPU (so the randomised load and the
+// compared load are one), the priority test always applies, and a leaf's total is a multiple
+// of 256, so that the SMT rotation (the 128 bit) never applies.
+//
+// The loop only counts the acceptable CPUs of a leaf, the draws the kernel makes there, and
+// at the leaf's end moves the generator over them at once (drawJump). A leaf can only be chosen
+// if it has an acceptable CPU and its total is at most the best so far; only such a leaf is
+// walked again by lowestAgain, with the draws, from the state the leaf started with.
+func lowestAll(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri, maxLoad int32, x uint32, b *lowBest) uint32 {
+	bb := *b // on the stack: the loop addresses it from SP, which keeps a register free
+	ltotal, k, start := int32(0), 0, 0
+	for i, f := range flat {
+		ld := &loads[f&(topology.MaxCPUs-1)]
+		l := ld.Load
+		ltotal += l
+		if l <= maxLoad && int32(ld.LowPri) > pri {
+			k++
+		}
+		if f&flatEnd != 0 {
+			// The leaf's total is ltotal*256 (the same modulo 2^32 as the kernel's sum).
+			if k != 0 && ltotal<<8 <= bb.load {
+				lcpu, lload := lowestAgain(flat[start:i+1], loads, nil, pri, maxLoad, x)
+				bb.leafDone(ltotal<<8, lcpu, lload)
+			} else {
+				bb.total += ltotal << 8
+			}
+			j := &drawJump[k&(topology.MaxCPUs*2-1)]
+			x = x*j.mul + j.add
+			ltotal, k, start = 0, 0, i+1
+		}
+	}
+	*b = bb
+	return x
+}
+
+// lowestPairs is lowestAll over leaves of two CPUs each, a leaf per iteration, which spares
+// the loop the test for a leaf's end. A leaf that can be chosen takes its draws here.
+func lowestPairs(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri, maxLoad int32, x uint32, b *lowBest) uint32 {
+	bb := *b
+	for i := 1; i < len(flat); i += 2 {
+		c0, c1 := flat[i-1]&(topology.MaxCPUs-1), flat[i]&(topology.MaxCPUs-1)
+		l0, l1 := loads[c0].Load, loads[c1].Load
+		ok0 := l0 <= maxLoad && int32(loads[c0].LowPri) > pri
+		ok1 := l1 <= maxLoad && int32(loads[c1].LowPri) > pri
+		ltotal := (l0 + l1) << 8
+		if !(ok0 || ok1) || ltotal > bb.load {
+			bb.total += ltotal
+			if ok0 != ok1 {
+				x = x*69069 + 5
+			} else if ok0 {
+				x = x*drawJump[2].mul + drawJump[2].add
+			}
+			continue
+		}
+		lcpu, lload := int32(-1), int32(math.MaxInt32)
+		if ok0 {
+			x = x*69069 + 5
+			lcpu, lload = int32(c0), l0<<8-int32((x>>16)&127)
+		}
+		if ok1 {
+			x = x*69069 + 5
+			if load := l1<<8 - int32((x>>16)&127); lload > load {
+				lcpu, lload = int32(c1), load
+			}
+		}
+		bb.leafDone(ltotal, lcpu, lload)
+	}
+	*b = bb
+	return x
+}
+
+// lowestPlain is lowestAll with the mask tested CPU by CPU.
+func lowestPlain(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuBits, pri, maxLoad int32, x uint32, b *lowBest) uint32 {
+	bb := *b
+	ltotal, k, start := int32(0), 0, 0
+	for i, f := range flat {
+		c := f & (topology.MaxCPUs - 1)
+		ld := &loads[c]
+		l := ld.Load
+		ltotal += l
+		if l <= maxLoad && int32(ld.LowPri) > pri && mask[c>>6]>>(c&63)&1 != 0 {
+			k++
+		}
+		if f&flatEnd != 0 {
+			if k != 0 && ltotal<<8 <= bb.load {
+				lcpu, lload := lowestAgain(flat[start:i+1], loads, mask, pri, maxLoad, x)
+				bb.leafDone(ltotal<<8, lcpu, lload)
+			} else {
+				bb.total += ltotal << 8
+			}
+			j := &drawJump[k&(topology.MaxCPUs*2-1)]
+			x = x*j.mul + j.add
+			ltotal, k, start = 0, 0, i+1
+		}
+	}
+	*b = bb
+	return x
+}
+
+// drawJump[k] moves sched_random's state over k draws at once: k steps of x = x*69069 + 5
+// are x = x*mul + add (mod 2^32), for k up to twice the CPUs a leaf can hold.
+var drawJump = func() (t [2 * topology.MaxCPUs]struct{ mul, add uint32 }) {
+	t[0].mul = 1
+	for k := 1; k < len(t); k++ {
+		t[k].mul, t[k].add = t[k-1].mul*69069, t[k-1].add*69069+5
+	}
+	return t
+}()
+
+// lowestAgain walks one leaf (flat) as lowestLeaf does without a preferred CPU, the generator
+// starting at x, and returns the CPU it chooses and that CPU's randomised load. A nil mask
+// holds every CPU. It is not inlined, which keeps the callers' loops small enough for their
+// registers.
+//
+//go:noinline
+func lowestAgain(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, mask *cpuBits, pri, maxLoad int32, x uint32) (cpu, cpuLoad int32) {
+	cpu, cpuLoad = -1, math.MaxInt32
+	for _, f := range flat {
+		c := f & (topology.MaxCPUs - 1)
+		ld := &loads[c]
+		l := ld.Load
+		if l <= maxLoad && int32(ld.LowPri) > pri && (mask == nil || mask.has(topology.CPU(c))) {
+			x = x*69069 + 5
+			if load := l<<8 - int32((x>>16)&127); cpuLoad > load {
+				cpu, cpuLoad = int32(c), load
+			}
+		}
+	}
+	return cpu, cpuLoad
+}
+
+// lowestMixed walks whole leaves that may hold the preferred CPU, with every rule of
+// lowestLeaf and of lowest's child loop.
+func lowestMixed(flat []flatCPU, s *lowestArgs, x uint32, b *lowBest) uint32 {
 	loads, mask := s.loads, s.mask
-	x := s.rnd.x // sched_random's state, kept in a register for the loop
 	pri, maxLoad, prefer := s.pri, s.maxLoad, s.prefer
-	// The best child so far lives in memory (it changes once per child), which leaves the
-	// registers to the per-CPU loop.
-	best := struct{ total, load, cpu, cpuLoad int32 }{0, math.MaxInt32, -1, 0}
 	// The current child's total, best (randomised load - p), CPU and randomised load.
 	ltotal, lbest, lcpu, lload := int32(0), int32(math.MaxInt32), int32(-1), int32(0)
-	for _, f := range t.flat[nd.flatLo:nd.flatHi] {
+	for _, f := range flat {
 		c := f & (topology.MaxCPUs - 1)
 		ld := &loads[c]
 		l := ld.Load
@@ -242,18 +600,14 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 		if f&flatEnd == 0 {
 			continue
 		}
-		b := &best
-		b.total += ltotal
 		if s.running && f&flatThread != 0 && ltotal >= 128 && ltotal&128 != 0 {
+			b.total -= 128 // the SMT rotation changes the comparison, not the total
 			ltotal += 128
 		}
-		if lcpu >= 0 && (ltotal < b.load || (ltotal == b.load && lload < b.cpuLoad)) {
-			b.load, b.cpu, b.cpuLoad = ltotal, lcpu, lload
-		}
+		b.leafDone(ltotal, lcpu, lload)
 		ltotal, lbest, lcpu, lload = 0, math.MaxInt32, -1, 0
 	}
-	s.rnd.x = x
-	return best.total, best.cpu, best.cpuLoad
+	return x
 }
 
 // highestArgs are struct cpu_search for cpu_search_highest.
@@ -397,10 +751,28 @@ func (t *searchTree) highestLeaves(nd *searchNode, s *highestArgs) (total, cpu, 
 }
 
 // candidates lists the CPUs a steal search can choose (load >= steal_thresh, a transferable
-// thread, in the mask), when there are few.
+// thread, in the machine, not the thief), when there are few, and the thief and the CPUs
+// refused so far, which the search's mask leaves out.
 type candidates struct {
-	n   int
-	cpu [8]topology.CPU
+	n       int
+	cpu     [8]topology.CPU
+	thief   topology.CPU
+	nref    int
+	refused [8]topology.CPU
+}
+
+// scan adds c, whose load is ld, if it is a candidate, and ORs its load into or. It reports
+// false when the list is full.
+func (cs *candidates) scan(ld *CPULoad, c topology.CPU, minLoad int32, thief topology.CPU, all *cpuBits, or *int32) bool {
+	*or |= ld.Load
+	if ld.Load >= minLoad && ld.Transferable >= 1 && c != thief && all.has(c) {
+		if cs.n == len(cs.cpu) {
+			return false
+		}
+		cs.cpu[cs.n] = c
+		cs.n++
+	}
+	return true
 }
 
 // anyIn reports whether group n holds a candidate.
@@ -413,31 +785,50 @@ func (cs *candidates) anyIn(t *searchTree, n int32) bool {
 	return false
 }
 
-// remove drops c from the list.
-func (cs *candidates) remove(c topology.CPU) {
+// refuse drops c from the list and records it as refused.
+func (cs *candidates) refuse(c topology.CPU) {
 	for i, x := range cs.cpu[:cs.n] {
 		if x == c {
 			cs.n--
 			cs.cpu[i] = cs.cpu[cs.n]
+			cs.refused[cs.nref] = c
+			cs.nref++
 			return
 		}
 	}
 }
 
 // highestPruned is highest's choice of CPU over group n, which holds at least one of cs, when
-// cs are all the CPUs highest can accept (the same thresholds and mask). A group without a
-// candidate is never chosen and draws no random number, so a group with exactly one child
-// holding candidates chooses what that child chooses: the search descends into it alone, and
-// only a group where two children or more hold candidates, or a leaf, is searched in full (with
-// the same draws in the same order as the kernel's). The choice among children compares
-// totals, which this skips where there is one contender; that is exact because a total of
-// non-negative loads that does not wrap (the caller checks both) beats the initial MinInt32.
-func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates) int32 {
+// cs are all the CPUs highest can accept (the same thresholds; the mask is all without the
+// thief and the refused CPUs). A group without a candidate is never chosen and draws no random
+// number, so a group with exactly one child holding candidates chooses what that child
+// chooses: the search descends into it alone, straight to the leaf when every candidate of n
+// lies in one leaf, and only a group where two children or more hold candidates, or a leaf, is
+// searched in full (with the same draws in the same order as the kernel's). The choice among
+// children compares totals, which this skips where there is one contender; that is exact
+// because a total of non-negative loads that does not wrap (the caller checks both) beats the
+// initial MinInt32. In a leaf the CPUs highest accepts are the candidates, so the leaf is
+// searched without a mask; only a full search builds one.
+func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates, all *cpuBits) int32 {
+	leaf := int32(-1)
+	for _, c := range cs.cpu[:cs.n] {
+		if !t.holds(n, c) {
+			continue
+		}
+		if l := t.leafOf[c]; leaf < 0 {
+			leaf = l
+		} else if l != leaf {
+			leaf = -2
+			break
+		}
+	}
+	if leaf >= 0 {
+		return t.highestCands(&t.nodes[leaf], s, cs)
+	}
 	for {
 		nd := &t.nodes[n]
 		if nd.kidHi == nd.kidLo {
-			_, c, _ := t.highestLeaf(nd, s)
-			return c
+			return t.highestCands(nd, s, cs)
 		}
 		only, k := int32(-1), 0
 		for i := nd.kidLo; i < nd.kidHi && k < 2; i++ {
@@ -446,11 +837,49 @@ func (t *searchTree) highestPruned(n int32, s *highestArgs, cs *candidates) int3
 			}
 		}
 		if k != 1 {
+			mask := *all
+			mask.remove(cs.thief)
+			for _, c := range cs.refused[:cs.nref] {
+				mask.remove(c)
+			}
+			s.mask = &mask
 			_, c, _ := t.highest(n, s)
+			s.mask = nil
 			return c
 		}
 		n = only
 	}
+}
+
+// highestCands is highestLeaf when the CPUs it accepts are exactly the candidates cs: only they
+// draw, so it visits only them, in the leaf's order (their places in t.cpus).
+func (t *searchTree) highestCands(nd *searchNode, s *highestArgs, cs *candidates) int32 {
+	var in [len(candidates{}.cpu)]int32 // the candidates' places in t.cpus, in visiting order
+	k := 0
+	for _, c := range cs.cpu[:cs.n] {
+		i := t.cpuAt[c]
+		if i < nd.cpuLo || i >= nd.cpuHi {
+			continue
+		}
+		j := k
+		for ; j > 0 && in[j-1] > i; j-- {
+			in[j] = in[j-1]
+		}
+		in[j] = i
+		k++
+	}
+	bload := int32(math.MinInt32)
+	cpu := int32(-1)
+	x := s.rnd.x
+	for _, i := range in[:k] {
+		c := t.cpus[i]
+		x = x*69069 + 5
+		if load := s.loads[c&(topology.MaxCPUs-1)].Load*256 - int32((x>>16)%256); load > bload {
+			bload, cpu = load, int32(c)
+		}
+	}
+	s.rnd.x = x
+	return cpu
 }
 
 // Lowest returns the least loaded CPU on the least loaded path below g whose LowPri is worse

@@ -9,12 +9,13 @@ import (
 )
 
 // refLowest is cpu_search_lowest as the kernel writes it, a plain recursion over the groups:
-// lowestLeaf for a leaf and the child loop of lowest everywhere else, without the fused walk
-// over t.flat that lowest takes for a group whose children are all leaves.
+// refLowestLeaf for a leaf and the child loop of lowest everywhere else, without the fused
+// walk over t.flat that lowest takes for a group whose children are all leaves, nor the split
+// walks of lowestLeaf.
 func (t *searchTree) refLowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int32) {
 	nd := &t.nodes[n]
 	if nd.kidHi == nd.kidLo {
-		return t.lowestLeaf(nd, s)
+		return t.refLowestLeaf(nd, s)
 	}
 	bload := int32(math.MaxInt32)
 	cpu = -1
@@ -32,27 +33,82 @@ func (t *searchTree) refLowest(n int32, s *lowestArgs) (total, cpu, cpuLoad int3
 	return total, cpu, cpuLoad
 }
 
+// refLowestLeaf is cpu_search_lowest on a leaf as the kernel writes it: its CPUs from the
+// highest to the lowest, in one loop.
+func (t *searchTree) refLowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuLoad int32) {
+	bload := int32(math.MaxInt32)
+	cpu = -1
+	loads, mask := s.loads, s.mask
+	x := s.rnd.x // sched_random's state, kept in a register for the loop
+	for _, c := range t.cpus[nd.cpuLo:nd.cpuHi] {
+		ld := &loads[c]
+		l := ld.Load
+		var p int32
+		if int32(c) == s.prefer {
+			if s.running {
+				l--
+			}
+			p = 128
+		}
+		load := l * 256
+		total += load - p
+		if l > s.maxLoad || (int32(ld.LowPri) <= s.pri && (!s.running || int32(c) != s.prefer)) || !mask.has(c) {
+			continue
+		}
+		if s.running && l > 0 {
+			p = 0
+		}
+		x = x*69069 + 5
+		load -= int32((x >> 16) % 128)
+		if bload > load-p {
+			bload, cpu, cpuLoad = load-p, int32(c), load
+		}
+	}
+	s.rnd.x = x
+	return total, cpu, cpuLoad
+}
+
+func mustParse(t *testing.T, text string) *topology.Topology {
+	t.Helper()
+	top, err := topology.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return top
+}
+
 // The fused search (lowestLeaves) returns what the plain recursion returns and leaves the
-// generator in the same state, on random loads, masks, priorities, preferred CPUs and both
-// values of running, over every group of several topologies.
+// generator in the same state, on random loads, masks (half of them holding every CPU, which
+// takes the loop that tests no mask), priorities, preferred CPUs and both values of running,
+// over every group of several topologies, among them machines whose SMT siblings are numbered
+// apart and one whose leaves differ in size.
 func TestLowestMatchesRecursion(t *testing.T) {
 	tops := []*topology.Topology{
 		topology.Uniform(1, 1, 1, 4, 1),
 		topology.Uniform(2, 1, 2, 8, 2),
 		topology.Uniform(2, 1, 3, 3, 2),
 		topology.Uniform(4, 1, 4, 32, 2),
+		topology.TwoSocketSMT(),
+		topology.FourLLC(),
+		topology.BigLittle(),
+		topology.FourNode(),
+		topology.Uniform(1, 1, 1, 64, 1), // one leaf of 64 CPUs, over two mask words
+		// A leaf (the last cluster) whose parent also has children that are not leaves: its
+		// CPUs lie in no fused walk, and a search preferring one of them walks the others'.
+		mustParse(t, "package:1 node:1 llc:1 (cluster:2 core:2 cpu:2 + cluster:1 cpu:4)"),
 	}
 	r := rand.New(rand.NewPCG(11, 5))
-	for i := range 200 {
+	for i := range 400 {
 		top := tops[i%len(tops)]
 		s, err := NewSystem(DefaultParams(), top)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var mask cpuBits
+		holes := 1 + r.IntN(2)*7 // 1: every CPU in the mask; 8: about one in eight missing
 		for c := range top.CPUs().All() {
 			s.Loads[c] = CPULoad{Load: int32(r.IntN(4)), LowPri: uint8(56 + r.IntN(200))}
-			if r.IntN(8) != 0 {
+			if holes == 1 || r.IntN(holes) != 0 {
 				mask[c>>6] |= 1 << (c & 63)
 			}
 		}

@@ -5,6 +5,7 @@ package ule
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/topology"
@@ -337,26 +338,37 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 // the kernel's choice and draws. It reports false, having changed nothing, when the list does
 // not apply (too many candidates, a load that is negative or so large that a group's total
 // could wrap, or a tree not numbered in preorder); Steal then searches in full.
+//
+// The pass reads the loads eight at a time: a block whose loads, ORed together, stay below the
+// largest power of two not above thresh (and below 1<<12) holds no candidate and no load that
+// could wrap, and is passed over without a test per CPU.
 func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *StealReason) (topology.CPU, *Thread, bool) {
 	if !s.tree.ranges {
 		return 0, nil, false
 	}
 	var cs candidates
 	minLoad := clampInt32(thresh)
+	skip := uint32(0) // a block whose loads OR to below skip is passed over
+	if minLoad > 0 {
+		skip = min(uint32(1)<<(bits.Len32(uint32(minLoad))-1), 1<<12)
+	}
 	var or int32
 	loads := s.Loads
-	for c := range loads {
-		l := loads[c].Load
-		or |= l
-		if l < minLoad {
+	c := 0
+	for ; c+8 <= len(loads); c += 8 {
+		b := loads[c : c+8 : c+8]
+		if uint32(b[0].Load|b[1].Load|b[2].Load|b[3].Load|b[4].Load|b[5].Load|b[6].Load|b[7].Load) < skip {
 			continue
 		}
-		if loads[c].Transferable >= 1 && topology.CPU(c) != thief && s.all.has(topology.CPU(c)) {
-			if cs.n == len(cs.cpu) {
+		for i := range b {
+			if !cs.scan(&b[i], topology.CPU(c+i), minLoad, thief, &s.all, &or) {
 				return 0, nil, false
 			}
-			cs.cpu[cs.n] = topology.CPU(c)
-			cs.n++
+		}
+	}
+	for ; c < len(loads); c++ {
+		if !cs.scan(&loads[c], topology.CPU(c), minLoad, thief, &s.all, &or) {
+			return 0, nil, false
 		}
 	}
 	// Totals are sums of Load*256 over at most MaxCPUs CPUs: below 1<<12 each, they cannot wrap
@@ -364,12 +376,8 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 	if or < 0 || or >= 1<<12 {
 		return 0, nil, false
 	}
-	var mask cpuBits
-	if cs.n > 0 {
-		mask = s.all
-		mask.remove(thief)
-	}
-	a := highestArgs{loads: s.loads, mask: &mask, minLoad: minLoad, minTrans: 1, rnd: rnd}
+	cs.thief = thief
+	a := highestArgs{loads: s.loads, minLoad: minLoad, minTrans: 1, rnd: rnd}
 	cg, group, level := s.Topology.Leaf(thief), false, 1
 	for {
 		r.Searches++
@@ -399,7 +407,7 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 			}
 			continue
 		}
-		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs))
+		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs, &s.all))
 		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t, true
@@ -408,8 +416,7 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 		if limit > 0 {
 			break
 		}
-		mask.remove(cpu)
-		cs.remove(cpu)
+		cs.refuse(cpu)
 	}
 	r.Rule = StealNone
 	return 0, nil, true

@@ -72,6 +72,8 @@ func TestStealMatchesReference(t *testing.T) {
 		topology.Uniform(2, 1, 3, 3, 2),
 		topology.Uniform(4, 1, 4, 8, 2),
 		topology.Uniform(3, 1, 1, 5, 1),
+		topology.Uniform(1, 1, 1, 64, 1), // one leaf of 64 CPUs (bench/sim's periodic sets)
+		topology.TwoSocketSMT(),          // SMT siblings numbered apart
 	}
 	refused, found := 0, 0
 	few, fewFound, fewRefused := 0, 0, 0
