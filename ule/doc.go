@@ -143,8 +143,9 @@
 // sys/kern/sched_ule.c 1.290 of 2011-01-14 with its sys/sys/priority.h (rodrigc/bz-vimage
 // @191fe5570364da41649df401cb58beb5c92393c6), the closest copy to 9.0-RELEASE (January 2012,
 // branched from head in September 2011) that the public sources offered: no stable/9 or
-// releng/9.0 copy of the file was found, only releng/9.3 (dcui/FreeBSD-9.3_kernel
-// @8087198, r262057 of 2014), which already has the 2012 rework. Between January and September
+// releng/9.0 copy of the file of that time was found: the stable/9 copies available are of
+// 2013 (thinkmoore/freebsdold @2de84cce, r255569 of 2013-09-14, 661 lines of diff against 1.290)
+// and releng/9.3 (dcui/FreeBSD-9.3_kernel @8087198, r262057 of 2014), both with the 2012 rework. Between January and September
 // 2011 head also converted cpumask_t to cpuset_t (June 2011), which changes no decision; a
 // change to the modelled functions in those months cannot be excluded. The SMP functions below
 // (balancer, searches, stealing, placement, tdq_notify) are the same in FreeBSD 8.0-RELEASE
