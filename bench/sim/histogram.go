@@ -60,14 +60,38 @@ func (h *Histogram) budget() int64 {
 	return int64(h.limit)
 }
 
-// add records v ≥ 0 without keeping exact samples sorted: the machine's hot path. snapshot sorts.
+// add records v ≥ 0 on the machine's hot path. While the samples are exact and there is room
+// in exact's capacity, which never exceeds the budget, it only appends v: n, min and max are not
+// kept up to date then, and exact is not sorted; settle derives them, and snapshot sorts. It is
+// small enough to inline; addSlow does the rest.
+//
+// A histogram filled by add is a live one: only settle, snapshot and reset may read it.
 func (h *Histogram) add(v int64) {
-	b := h.buckets
-	if b == nil {
-		h.addExact(v)
+	if e := h.exact; len(e) < cap(e) {
+		h.exact = append(e, v)
 		return
 	}
-	// Past the exact budget, h is not empty: min needs no check of n.
+	h.addSlow(v)
+}
+
+// addSlow is add when exact has no room: it grows exact within the budget, or moves the samples
+// into buckets once the budget is reached, or counts v in its bucket.
+func (h *Histogram) addSlow(v int64) {
+	if h.buckets == nil {
+		n := len(h.exact)
+		if budget := h.budget(); int64(n) < budget {
+			// Grow by doubling, but never beyond the budget, so that add's test of the
+			// capacity is also the test of the budget.
+			c := int(min(max(2*int64(n), 8), budget))
+			grown := make([]int64, n+1, c)
+			copy(grown, h.exact)
+			grown[n] = v
+			h.exact = grown
+			return
+		}
+		h.settle()
+		h.spill()
+	}
 	h.n++
 	if v < h.min {
 		h.min = v
@@ -76,26 +100,30 @@ func (h *Histogram) add(v int64) {
 		h.max = v
 	}
 	o, s := bucket(v)
-	if r := b[o]; r != nil {
+	if r := h.buckets[o]; r != nil {
 		r[s&(subs-1)]++
 		return
 	}
 	h.count(v, 1)
 }
 
-// addExact is add while the samples are exact.
-func (h *Histogram) addExact(v int64) {
-	if v < h.min || h.n == 0 {
-		h.min = v
-	}
-	h.max = max(h.max, v)
-	h.n++
-	if h.n <= h.budget() {
-		h.exact = append(h.exact, v)
+// settle derives n, min and max from the exact samples of a histogram filled by add (see add);
+// in one whose samples went into buckets, add keeps them.
+func (h *Histogram) settle() {
+	if h.buckets != nil {
 		return
 	}
-	h.spill()
-	h.count(v, 1)
+	h.n = int64(len(h.exact))
+	if h.n == 0 {
+		h.min, h.max = 0, 0
+		return
+	}
+	lo, hi := h.exact[0], h.exact[0]
+	for _, x := range h.exact[1:] {
+		lo = min(lo, x)
+		hi = max(hi, x)
+	}
+	h.min, h.max = lo, hi
 }
 
 // spill moves the exact samples into buckets.
@@ -163,7 +191,8 @@ func (h *Histogram) count(v int64, n uint64) {
 	h.buckets[o][s] += n
 }
 
-// snapshot returns a copy of h that owns its memory, with exact values sorted.
+// snapshot returns a copy of h that owns its memory, with exact values sorted and n, min and
+// max settled (see add).
 func (h *Histogram) snapshot() Histogram {
 	c := *h
 	c.exact = nil
@@ -171,6 +200,7 @@ func (h *Histogram) snapshot() Histogram {
 		c.exact = slices.Clone(h.exact)
 		slices.Sort(c.exact)
 	}
+	c.settle()
 	if h.buckets != nil {
 		c.buckets = new([octaves]*[subs]uint64)
 		for o, b := range h.buckets {
