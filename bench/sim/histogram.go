@@ -82,7 +82,7 @@ func (h *Histogram) addSlow(v int64) {
 		if budget := h.budget(); int64(n) < budget {
 			// Grow by doubling, but never beyond the budget, so that add's test of the
 			// capacity is also the test of the budget.
-			c := int(min(max(2*int64(n), 8), budget))
+			c := int(min(max(2*int64(n), 4), budget))
 			grown := make([]int64, n+1, c)
 			copy(grown, h.exact)
 			grown[n] = v

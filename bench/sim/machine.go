@@ -151,7 +151,12 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 		if !d.CPUs.SubsetOf(all) {
 			return nil, fmt.Errorf("sim: thread %q: CPUs %s are not all on the machine (%s)", d.Name, d.CPUs, all)
 		}
-		m.progs = append(m.progs, c.compile(d))
+		p := c.compile(d)
+		p.runAttr = p.attr
+		if cfg.FlattenGroups {
+			p.runAttr.Group = sched.RootGroup
+		}
+		m.progs = append(m.progs, p)
 	}
 	for i := range w.Threads {
 		m.checkAffinityOps(w.Threads[i].Ops, all)
@@ -217,6 +222,11 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	}
 	slices.SortStableFunc(m.spawns, func(a, b spawn) int { return int(min(max(a.at-b.at, -1), 1)) })
 	m.live = len(m.spawns)
+	// Room for the initial threads at once: growing by appending would allocate about twice
+	// their size again on the way.
+	n := min(len(m.spawns), m.cfg.MaxThreads)
+	m.threads = make([]thread, 0, n)
+	m.q.pos = slices.Grow(m.q.pos, n)
 	if len(m.spawns) > 0 {
 		m.q.arm(m.slotSpawn(), m.spawns[0].at)
 	}
@@ -507,43 +517,28 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	}
 	p := m.progs[pi]
 	tid := int32(len(m.threads))
-	name := p.name
-	if p.decl.Template || p.decl.Instances() > 1 {
-		name = fmt.Sprintf("%s.%d", p.name, p.made)
-	}
 	p.made++
-	group := ""
-	if !m.cfg.FlattenGroups {
-		group = p.decl.Group
-	}
 	m.threads = append(m.threads, thread{prog: p, cpu: nobody, last: nobody, parent: parent,
 		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now, reqStart: -1, forked: true,
 		instance: int32(p.made - 1), readyAt: m.now, fresh: true})
 	t := &m.threads[tid]
-	attr := p.attr
-	if m.cfg.FlattenGroups {
-		attr.Group = sched.RootGroup
-	}
-	t.setAttr(attr, m.topo.CPUs())
+	t.shareAttr(&p.runAttr, m.topo.CPUs())
 	if p.nvars > 0 {
 		t.vars = make([]int64, p.nvars)
 	}
 	t.rng = *rand.NewPCG(splitmix64(m.cfg.Seed), splitmix64(m.cfg.Seed^uint64(tid)*0x9E3779B97F4A7C15+1))
-	t.st = ThreadStats{ID: sched.ID(tid), Name: name, Parent: sched.ID(parent), Start: m.now, End: -1,
-		Decl: p.name, Group: group}
-	lim := int32(m.cfg.ExactSamples)
-	t.st.Wakeup.limit, t.st.RunqWait.limit, t.st.Request.limit = lim, lim, lim
+	t.st = counters{Start: m.now, End: -1}
 	m.q.addSlots(1)
 	m.live++
 	if parent >= 0 {
 		m.threads[parent].children++
 	}
 	if m.trace != nil {
-		m.trace.addThread(ThreadInfo{Name: name, Parent: sched.ID(parent), Attr: t.attr})
+		m.trace.addThread(ThreadInfo{Name: t.name(), Parent: sched.ID(parent), Attr: *t.attr})
 		m.trace.add(Record{Time: m.now, Kind: KindFork, CPU: id, Thread: sched.ID(tid), Other: parent})
 	}
 	m.call, m.ctx = CallFork, id
-	m.pol.Fork(m.now, sched.ID(tid), sched.ID(parent), id, t.attr)
+	m.pol.Fork(m.now, sched.ID(tid), sched.ID(parent), id, *t.attr)
 	return tid, true
 }
 
@@ -605,7 +600,7 @@ func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
 // endRequest measures t's request, if one is open, as it blocks or exits.
 func (m *Machine) endRequest(t *thread) {
 	if t.reqStart >= 0 {
-		t.st.Request.add(m.now - t.reqStart)
+		m.series(&t.request).add(m.now - t.reqStart)
 		t.reqStart = -1
 	}
 }
@@ -644,7 +639,7 @@ func (m *Machine) pick(id topology.CPU) {
 	t.reported = 0
 	if t.woken {
 		t.woken = false
-		t.st.Wakeup.add(m.now - t.wokeAt)
+		m.series(&t.wakeup).add(m.now - t.wokeAt)
 	}
 	var stall int64
 	if t.last >= 0 && t.last != int32(id) {
@@ -656,7 +651,7 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	if prev != tid {
 		// A dispatch; not a thread preempted and picked again at the same instant.
-		t.st.RunqWait.add(wait)
+		m.series(&t.runqWait).add(wait)
 		m.switchRecord(id, prev, tid, why)
 		if prev >= 0 && (why == uint8(sched.Preempt) || why == uint8(sched.Yield)) {
 			m.threads[prev].st.Involuntary++
@@ -670,7 +665,7 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now
 	c.cur, c.lastThread = tid, tid
-	m.setTickState(c, runState(&t.attr))
+	m.setTickState(c, runState(t.attr))
 	c.segStart = m.now + stall
 	m.setBusy(id, true)
 	switch {
