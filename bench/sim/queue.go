@@ -173,7 +173,20 @@ descend:
 		c := 4*i + 1
 		switch {
 		case c+3 < n:
-			c, _, _ = earliest4(c, (*[4]event)(h[c:c+4]))
+			// earliest4, written out: fill is the queue's hottest loop.
+			ch := (*[4]event)(h[c : c+4])
+			k, t, q := 0, ch[0].t, ch[0].seq
+			if t1 := ch[1].t; t1 < t || t1 == t && ch[1].seq < q {
+				k, t, q = 1, t1, ch[1].seq
+			}
+			j, u, r := 2, ch[2].t, ch[2].seq
+			if t3 := ch[3].t; t3 < u || t3 == u && ch[3].seq < r {
+				j, u, r = 3, t3, ch[3].seq
+			}
+			if u < t || u == t && r < q {
+				k = j
+			}
+			c += k
 		case c < n:
 			c, _, _ = earliest(h, c)
 		default:
