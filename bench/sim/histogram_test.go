@@ -178,9 +178,10 @@ func TestHistogramJSONErrors(t *testing.T) {
 }
 
 // TestLiveHistogramMatchesAdd is the differential test of the machine's hot path: a histogram
-// filled by add (appending unsorted, growing within its budget, then counting in buckets; reset
-// between some runs, as a warm-up does), once snapshot, equals one filled by the public Add, the
-// model, for budgets and sizes on both sides of the spill. While filling, exact's capacity never
+// filled by add (appending unsorted in 32 bits, in 64 once a sample does not fit, growing within
+// its budget, then counting in buckets; reset between some runs, as a warm-up does), once
+// snapshot, equals one filled by the public Add, the model, for budgets and sizes on both sides
+// of the spill and spreads on both sides of 2^32. While filling, exact's capacity never
 // exceeds the budget, which is what lets add test only the capacity.
 func TestLiveHistogramMatchesAdd(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
@@ -199,10 +200,16 @@ func TestLiveHistogramMatchesAdd(t *testing.T) {
 			spread := uint(1 + r.IntN(40))
 			for range n {
 				v := r.Int64N(1 << spread)
+				if r.IntN(100) == 0 {
+					v = r.Int64N(1 << 40) // now and then one that may not fit 32 bits
+				}
 				live.add(v)
 				model.Add(v)
-				if live.buckets == nil && int64(cap(live.exact)) > live.budget() {
-					t.Fatalf("trial %d: exact's capacity %d above the budget %d", trial, cap(live.exact), live.budget())
+				if live.buckets == nil && (int64(cap(live.exact)) > live.budget() || int64(cap(live.small)) > live.budget()) {
+					t.Fatalf("trial %d: capacity %d, %d above the budget %d", trial, cap(live.exact), cap(live.small), live.budget())
+				}
+				if live.exact != nil && live.small != nil {
+					t.Fatalf("trial %d: samples both in exact and small", trial)
 				}
 			}
 			got := live.snapshot()
