@@ -6,6 +6,7 @@ package sim
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -43,9 +44,12 @@ var StandardPercentiles = []float64{50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100}
 //
 // The zero Histogram is empty and ready to use. A Histogram is not safe for concurrent use.
 // Invariant: exact is sorted except in a histogram a running machine is filling; exact holds
-// every sample when buckets is nil, and is nil otherwise.
+// every sample when buckets is nil, and is nil otherwise. Only a histogram a running machine is
+// filling uses small (see add), and then holds its samples there instead of exact while they
+// all fit in 32 bits.
 type Histogram struct {
 	exact   []int64
+	small   []uint32
 	n       int64
 	min     int64
 	max     int64
@@ -60,14 +64,50 @@ func (h *Histogram) budget() int64 {
 	return int64(h.limit)
 }
 
-// add records v ≥ 0 without keeping exact samples sorted: the machine's hot path. snapshot sorts.
+// add records v ≥ 0 on the machine's hot path. While the samples are exact, below 2^32 ns (4.3
+// s) and there is room in small's capacity, which never exceeds the budget, it only appends v to
+// small, in half the memory of exact: n, min and max are not kept up to date then, and the
+// samples are not sorted; settle derives them, and snapshot widens and sorts. It is small
+// enough to inline; addSlow does the rest.
+//
+// A histogram filled by add is a live one: only settle, snapshot and reset may read it.
 func (h *Histogram) add(v int64) {
-	b := h.buckets
-	if b == nil {
-		h.addExact(v)
+	if e := h.small; len(e) < cap(e) && v>>32 == 0 {
+		h.small = append(e, uint32(v))
 		return
 	}
-	// Past the exact budget, h is not empty: min needs no check of n.
+	h.addSlow(v)
+}
+
+// addSlow is add when small has no room or v does not fit it: it grows small (or exact, once a
+// sample did not fit small) within the budget, or moves the samples into buckets once the
+// budget is reached, or counts v in its bucket.
+func (h *Histogram) addSlow(v int64) {
+	if h.buckets == nil {
+		budget := h.budget()
+		if h.exact == nil && uint64(v) < 1<<32 {
+			if n := len(h.small); int64(n) < budget {
+				h.small = append(grow(h.small, budget), uint32(v))
+				return
+			}
+		} else {
+			if h.exact == nil {
+				// The first sample that does not fit small: the series keeps its samples in
+				// exact from now on.
+				h.exact = make([]int64, len(h.small), cap(h.small))
+				for i, x := range h.small {
+					h.exact[i] = int64(x)
+				}
+				h.small = nil
+			}
+			if n := len(h.exact); int64(n) < budget {
+				h.exact = append(grow(h.exact, budget), v)
+				return
+			}
+		}
+		h.settle()
+		h.spill()
+	}
 	h.n++
 	if v < h.min {
 		h.min = v
@@ -76,26 +116,46 @@ func (h *Histogram) add(v int64) {
 		h.max = v
 	}
 	o, s := bucket(v)
-	if r := b[o]; r != nil {
+	if r := h.buckets[o]; r != nil {
 		r[s&(subs-1)]++
 		return
 	}
 	h.count(v, 1)
 }
 
-// addExact is add while the samples are exact.
-func (h *Histogram) addExact(v int64) {
-	if v < h.min || h.n == 0 {
-		h.min = v
+// grow returns s with room for one more element, doubling its capacity but never beyond budget
+// (len(s) < budget), so that add's test of the capacity is also the test of the budget.
+func grow[T uint32 | int64](s []T, budget int64) []T {
+	n := len(s)
+	if n < cap(s) {
+		return s
 	}
-	h.max = max(h.max, v)
-	h.n++
-	if h.n <= h.budget() {
-		h.exact = append(h.exact, v)
+	g := make([]T, n, int(min(max(2*int64(n), 4), budget)))
+	copy(g, s)
+	return g
+}
+
+// settle derives n, min and max from the exact samples of a histogram filled by add (see add);
+// in one whose samples went into buckets, add keeps them.
+func (h *Histogram) settle() {
+	if h.buckets != nil {
 		return
 	}
-	h.spill()
-	h.count(v, 1)
+	h.n = int64(len(h.exact) + len(h.small))
+	if h.n == 0 {
+		h.min, h.max = 0, 0
+		return
+	}
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for _, x := range h.exact {
+		lo = min(lo, x)
+		hi = max(hi, x)
+	}
+	for _, x := range h.small {
+		lo = min(lo, int64(x))
+		hi = max(hi, int64(x))
+	}
+	h.min, h.max = lo, hi
 }
 
 // spill moves the exact samples into buckets.
@@ -104,7 +164,10 @@ func (h *Histogram) spill() {
 	for _, x := range h.exact {
 		h.count(x, 1)
 	}
-	h.exact = nil
+	for _, x := range h.small {
+		h.count(int64(x), 1)
+	}
+	h.exact, h.small = nil, nil
 }
 
 // Add records the sample v, which must not be negative. The complexity is O(budget) while the
@@ -163,14 +226,23 @@ func (h *Histogram) count(v int64, n uint64) {
 	h.buckets[o][s] += n
 }
 
-// snapshot returns a copy of h that owns its memory, with exact values sorted.
+// snapshot returns a copy of h that owns its memory, with exact values sorted and n, min and
+// max settled (see add).
 func (h *Histogram) snapshot() Histogram {
 	c := *h
-	c.exact = nil
-	if len(h.exact) > 0 {
+	c.exact, c.small = nil, nil
+	switch {
+	case len(h.exact) > 0:
 		c.exact = slices.Clone(h.exact)
 		slices.Sort(c.exact)
+	case len(h.small) > 0:
+		c.exact = make([]int64, len(h.small))
+		for i, x := range h.small {
+			c.exact[i] = int64(x)
+		}
+		slices.Sort(c.exact)
 	}
+	c.settle()
 	if h.buckets != nil {
 		c.buckets = new([octaves]*[subs]uint64)
 		for o, b := range h.buckets {
@@ -185,7 +257,7 @@ func (h *Histogram) snapshot() Histogram {
 
 // reset empties h, keeping its budget and its memory for exact samples.
 func (h *Histogram) reset() {
-	*h = Histogram{exact: h.exact[:0], limit: h.limit}
+	*h = Histogram{exact: h.exact[:0], small: h.small[:0], limit: h.limit}
 }
 
 // Clone returns a copy of h that shares no memory with it.

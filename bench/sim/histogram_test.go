@@ -176,3 +176,51 @@ func TestHistogramJSONErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveHistogramMatchesAdd is the differential test of the machine's hot path: a histogram
+// filled by add (appending unsorted in 32 bits, in 64 once a sample does not fit, growing within
+// its budget, then counting in buckets; reset between some runs, as a warm-up does), once
+// snapshot, equals one filled by the public Add, the model, for budgets and sizes on both sides
+// of the spill and spreads on both sides of 2^32. While filling, exact's capacity never
+// exceeds the budget, which is what lets add test only the capacity.
+func TestLiveHistogramMatchesAdd(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	for trial := range 300 {
+		limit := int32(1 + r.IntN(300))
+		if trial%10 == 0 {
+			limit = 0 // DefaultExactSamples
+		}
+		live := Histogram{limit: limit}
+		for round := range 1 + r.IntN(3) {
+			if round > 0 {
+				live.reset()
+			}
+			model := Histogram{limit: limit}
+			n := r.IntN(3 * int(live.budget()))
+			spread := uint(1 + r.IntN(40))
+			for range n {
+				v := r.Int64N(1 << spread)
+				if r.IntN(100) == 0 {
+					v = r.Int64N(1 << 40) // now and then one that may not fit 32 bits
+				}
+				live.add(v)
+				model.Add(v)
+				if live.buckets == nil && (int64(cap(live.exact)) > live.budget() || int64(cap(live.small)) > live.budget()) {
+					t.Fatalf("trial %d: capacity %d, %d above the budget %d", trial, cap(live.exact), cap(live.small), live.budget())
+				}
+				if live.exact != nil && live.small != nil {
+					t.Fatalf("trial %d: samples both in exact and small", trial)
+				}
+			}
+			got := live.snapshot()
+			if !reflect.DeepEqual(got.exact, model.exact) && (len(got.exact) > 0 || len(model.exact) > 0) {
+				t.Fatalf("trial %d round %d, n=%d budget %d: exact samples differ", trial, round, n, live.budget())
+			}
+			if got.n != model.n || got.min != model.min || got.max != model.max || got.limit != model.limit ||
+				(got.buckets == nil) != (model.buckets == nil) || got.buckets != nil && !reflect.DeepEqual(*got.buckets, *model.buckets) {
+				t.Fatalf("trial %d round %d, n=%d budget %d: snapshot %d/%d/%d, model %d/%d/%d", trial, round, n,
+					live.budget(), got.n, got.min, got.max, model.n, model.min, model.max)
+			}
+		}
+	}
+}

@@ -24,13 +24,22 @@ func icountSteps(m *sim.Machine, n int) {
 	}
 }
 
-// BenchmarkICount steps the machines of BenchmarkEvents (hogs on 8 CPUs) and BenchmarkScale (the
-// mixed load on 64 CPUs) through icountSteps, for exact instruction counts under callgrind; it
+// BenchmarkICount steps the machines of BenchmarkEvents (hogs on 8 CPUs), BenchmarkPeriodic's
+// largest task set (64 CPUs, 1000 periodic threads) and BenchmarkScale (the mixed load on 64
+// CPUs) through icountSteps, for exact instruction counts under callgrind; it
 // reports the events per step.
 func BenchmarkICount(b *testing.B) {
 	for _, pc := range benchPolicies {
 		b.Run("w=hogs/p="+pc.name, func(b *testing.B) {
 			m := warm(b, sim.Config{Topology: topology.Uniform(1, 1, 1, 8, 1)}, pc.make(), hogs(b, 16))
+			e := m.Events()
+			b.ResetTimer()
+			icountSteps(m, b.N)
+			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+		})
+		b.Run("w=periodic-64x1000/p="+pc.name, func(b *testing.B) {
+			cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 64, 1), Hz: 1000, StatHz: 127, Seed: 1}
+			m := warm(b, cfg, pc.make(), periodicWorkload(b, "64x1000"))
 			e := m.Events()
 			b.ResetTimer()
 			icountSteps(m, b.N)

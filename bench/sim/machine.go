@@ -71,6 +71,8 @@ type Machine struct {
 	// can stall a CPU, so that a clock interrupt may find one in a stall.
 	idleExit int64
 	stalls   bool
+	// checking says that some invariant of Config.Checks is checked at clock interrupts.
+	checking bool
 }
 
 // A spawn is a thread the machine creates by itself at time at.
@@ -119,6 +121,7 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 		m.idleExit = int64(cfg.Idle.ExitLatency)
 	}
 	m.stalls = cfg.Costs.Switch > 0 || cfg.Costs.Migration > 0 || cfg.Costs.Tick > 0 || m.idleExit > 0
+	m.checking = cfg.Checks != (Checks{})
 	m.env.m = m
 	cpus := topo.CPUs()
 	m.first, _ = cpus.First()
@@ -148,7 +151,12 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 		if !d.CPUs.SubsetOf(all) {
 			return nil, fmt.Errorf("sim: thread %q: CPUs %s are not all on the machine (%s)", d.Name, d.CPUs, all)
 		}
-		m.progs = append(m.progs, c.compile(d))
+		p := c.compile(d)
+		p.runAttr = p.attr
+		if cfg.FlattenGroups {
+			p.runAttr.Group = sched.RootGroup
+		}
+		m.progs = append(m.progs, p)
 	}
 	for i := range w.Threads {
 		m.checkAffinityOps(w.Threads[i].Ops, all)
@@ -214,6 +222,11 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	}
 	slices.SortStableFunc(m.spawns, func(a, b spawn) int { return int(min(max(a.at-b.at, -1), 1)) })
 	m.live = len(m.spawns)
+	// Room for the initial threads at once: growing by appending would allocate about twice
+	// their size again on the way.
+	n := min(len(m.spawns), m.cfg.MaxThreads)
+	m.threads = make([]thread, 0, n)
+	m.q.pos = slices.Grow(m.q.pos, n)
 	if len(m.spawns) > 0 {
 		m.q.arm(m.slotSpawn(), m.spawns[0].at)
 	}
@@ -348,8 +361,19 @@ func (m *Machine) step() {
 			if i > 0 {
 				m.events++
 			}
-			m.tick(id)
-			m.drain()
+			// A clock interrupt on id, written out here: beyond the policy's Tick, it costs the
+			// machine two predictable tests, and a drain only if there is work.
+			if m.cfg.Costs.Tick > 0 {
+				m.chargeTick(id)
+			}
+			m.call, m.ctx = CallTick, id
+			m.pol.Tick(m.now, id)
+			if m.checking {
+				m.checkTick(id)
+			}
+			if len(m.work) > 0 {
+				m.drain()
+			}
 		}
 		return
 	case s == m.slotSpawn():
@@ -370,31 +394,28 @@ func (m *Machine) step() {
 		m.q.disarm(s)
 		m.timer(s - m.slotTimer(0))
 	}
-	m.drain()
+	if len(m.work) > 0 {
+		m.drain()
+	}
 }
 
-// tick is a clock interrupt on id.
-func (m *Machine) tick(id topology.CPU) {
+// chargeTick charges CPU id with the cost of a clock interrupt (Costs.Tick, not 0): the running
+// thread makes no progress for that long.
+func (m *Machine) chargeTick(id topology.CPU) {
 	c := &m.cpus[id]
-	if cost := int64(m.cfg.Costs.Tick); cost > 0 {
-		c.st.Interrupt += cost
-		if c.cur >= 0 {
-			m.settle(c)
-			if c.segStart > m.now {
-				c.stallInt += cost
-			} else {
-				c.stallInt = cost
-			}
-			c.segStart = max(c.segStart, m.now) + cost
-			if m.threads[c.cur].remaining > 0 || m.q.pending(m.slotDone(id)) {
-				m.armDone(id)
-			}
+	cost := int64(m.cfg.Costs.Tick)
+	c.st.Interrupt += cost
+	if c.cur >= 0 {
+		m.settle(c)
+		if c.segStart > m.now {
+			c.stallInt += cost
+		} else {
+			c.stallInt = cost
 		}
-	}
-	m.call, m.ctx = CallTick, id
-	m.pol.Tick(m.now, id)
-	if m.cfg.Checks != (Checks{}) {
-		m.checkTick(id)
+		c.segStart = max(c.segStart, m.now) + cost
+		if m.threads[c.cur].remaining > 0 || m.q.pending(m.slotDone(id)) {
+			m.armDone(id)
+		}
 	}
 }
 
@@ -496,43 +517,28 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	}
 	p := m.progs[pi]
 	tid := int32(len(m.threads))
-	name := p.name
-	if p.decl.Template || p.decl.Instances() > 1 {
-		name = fmt.Sprintf("%s.%d", p.name, p.made)
-	}
 	p.made++
-	group := ""
-	if !m.cfg.FlattenGroups {
-		group = p.decl.Group
-	}
 	m.threads = append(m.threads, thread{prog: p, cpu: nobody, last: nobody, parent: parent,
 		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now, reqStart: -1, forked: true,
 		instance: int32(p.made - 1), readyAt: m.now, fresh: true})
 	t := &m.threads[tid]
-	attr := p.attr
-	if m.cfg.FlattenGroups {
-		attr.Group = sched.RootGroup
-	}
-	t.setAttr(attr, m.topo.CPUs())
+	t.shareAttr(&p.runAttr, m.topo.CPUs())
 	if p.nvars > 0 {
 		t.vars = make([]int64, p.nvars)
 	}
 	t.rng = *rand.NewPCG(splitmix64(m.cfg.Seed), splitmix64(m.cfg.Seed^uint64(tid)*0x9E3779B97F4A7C15+1))
-	t.st = ThreadStats{ID: sched.ID(tid), Name: name, Parent: sched.ID(parent), Start: m.now, End: -1,
-		Decl: p.name, Group: group}
-	lim := int32(m.cfg.ExactSamples)
-	t.st.Wakeup.limit, t.st.RunqWait.limit, t.st.Request.limit = lim, lim, lim
+	t.st = counters{Start: m.now, End: -1}
 	m.q.addSlots(1)
 	m.live++
 	if parent >= 0 {
 		m.threads[parent].children++
 	}
 	if m.trace != nil {
-		m.trace.addThread(ThreadInfo{Name: name, Parent: sched.ID(parent), Attr: t.attr})
+		m.trace.addThread(ThreadInfo{Name: t.name(), Parent: sched.ID(parent), Attr: *t.attr})
 		m.trace.add(Record{Time: m.now, Kind: KindFork, CPU: id, Thread: sched.ID(tid), Other: parent})
 	}
 	m.call, m.ctx = CallFork, id
-	m.pol.Fork(m.now, sched.ID(tid), sched.ID(parent), id, t.attr)
+	m.pol.Fork(m.now, sched.ID(tid), sched.ID(parent), id, *t.attr)
 	return tid, true
 }
 
@@ -594,7 +600,7 @@ func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
 // endRequest measures t's request, if one is open, as it blocks or exits.
 func (m *Machine) endRequest(t *thread) {
 	if t.reqStart >= 0 {
-		t.st.Request.add(m.now - t.reqStart)
+		m.series(&t.request).add(m.now - t.reqStart)
 		t.reqStart = -1
 	}
 }
@@ -633,7 +639,7 @@ func (m *Machine) pick(id topology.CPU) {
 	t.reported = 0
 	if t.woken {
 		t.woken = false
-		t.st.Wakeup.add(m.now - t.wokeAt)
+		m.series(&t.wakeup).add(m.now - t.wokeAt)
 	}
 	var stall int64
 	if t.last >= 0 && t.last != int32(id) {
@@ -645,7 +651,7 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	if prev != tid {
 		// A dispatch; not a thread preempted and picked again at the same instant.
-		t.st.RunqWait.add(wait)
+		m.series(&t.runqWait).add(wait)
 		m.switchRecord(id, prev, tid, why)
 		if prev >= 0 && (why == uint8(sched.Preempt) || why == uint8(sched.Yield)) {
 			m.threads[prev].st.Involuntary++
@@ -659,7 +665,7 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now
 	c.cur, c.lastThread = tid, tid
-	m.setTickState(c, runState(&t.attr))
+	m.setTickState(c, runState(t.attr))
 	c.segStart = m.now + stall
 	m.setBusy(id, true)
 	switch {

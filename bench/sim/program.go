@@ -48,14 +48,17 @@ type attrOp struct {
 
 // A program is a thread declaration compiled for the machine.
 type program struct {
-	decl   *workload.Thread
-	name   string
-	attr   sched.Attr
-	code   []instr
-	attrs  []attrOp
-	nvars  int
-	made   int // threads created from it so far
-	exited int // threads of it that exited
+	decl *workload.Thread
+	name string
+	attr sched.Attr
+	// runAttr is attr as the machine runs it (the group flattened with Config.FlattenGroups):
+	// the attributes its threads share until a script op changes them.
+	runAttr sched.Attr
+	code    []instr
+	attrs   []attrOp
+	nvars   int
+	made    int // threads created from it so far
+	exited  int // threads of it that exited
 }
 
 // compiler turns declarations into programs; it relies on the workload having been validated.

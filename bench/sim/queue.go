@@ -78,13 +78,12 @@ func (q *eventQueue) disarm(s int32) {
 	last := len(q.h) - 1
 	if i != last {
 		moved := q.h[last]
-		q.h[i] = moved
-		q.pos[moved.slot] = int32(i + 1)
 		q.h = q.h[:last]
 		if i > 0 && moved.before(&q.h[(i-1)/4]) {
+			q.h[i] = moved
 			q.up(i)
 		} else {
-			q.down(i)
+			q.fill(i, moved)
 		}
 		return
 	}
@@ -106,28 +105,106 @@ func (q *eventQueue) up(i int) {
 	q.pos[e.slot] = int32(i + 1)
 }
 
+// earliest returns the earliest of the children h[c:min(c+4, len(h))] (c < len(h)) and its time
+// and sequence number: the child that moves up in down and fill. A full set of four is compared
+// as two pairs and their winners, three comparisons with the keys in registers.
+func earliest(h []event, c int) (int, int64, uint64) {
+	if c+3 < len(h) {
+		return earliest4(c, (*[4]event)(h[c:c+4]))
+	}
+	ch := h[c:]
+	best, bt, bq := 0, ch[0].t, ch[0].seq
+	for j := 1; j < len(ch); j++ {
+		if t := ch[j].t; t < bt || t == bt && ch[j].seq < bq {
+			best, bt, bq = j, t, ch[j].seq
+		}
+	}
+	return c + best, bt, bq
+}
+
+// earliest4 is earliest for the four children ch, the first of which is h[c].
+func earliest4(c int, ch *[4]event) (int, int64, uint64) {
+	i, t, q := 0, ch[0].t, ch[0].seq
+	if t1 := ch[1].t; t1 < t || t1 == t && ch[1].seq < q {
+		i, t, q = 1, t1, ch[1].seq
+	}
+	j, u, r := 2, ch[2].t, ch[2].seq
+	if t3 := ch[3].t; t3 < u || t3 == u && ch[3].seq < r {
+		j, u, r = 3, t3, ch[3].seq
+	}
+	if u < t || u == t && r < q {
+		i, t, q = j, u, r
+	}
+	return c + i, t, q
+}
+
+// down moves h[i] down to its place.
 func (q *eventQueue) down(i int) {
-	e := q.h[i]
-	n := len(q.h)
+	h := q.h
+	n := len(h)
+	e := h[i]
 	for {
 		c := 4*i + 1
 		if c >= n {
 			break
 		}
-		// The earliest of up to four children.
-		end := min(c+4, n)
-		for j := c + 1; j < end; j++ {
-			if q.h[j].before(&q.h[c]) {
-				c = j
-			}
-		}
-		if !q.h[c].before(&e) {
+		c, t, seq := earliest(h, c)
+		if t > e.t || t == e.t && seq > e.seq {
 			break
 		}
-		q.h[i] = q.h[c]
-		q.pos[q.h[i].slot] = int32(i + 1)
+		h[i] = h[c]
+		q.pos[h[i].slot] = int32(i + 1)
 		i = c
 	}
-	q.h[i] = e
+	h[i] = e
+	q.pos[e.slot] = int32(i + 1)
+}
+
+// fill fills the hole at i, left by a removed event, with e, which is not before the hole's
+// parent: as Floyd's variant of heapsort does, it moves the hole down to a leaf along the
+// earliest children without comparing them with e, then moves e up from there. The event that
+// fills a hole comes from the heap's end, so it usually belongs near the leaves again, and this
+// spares a comparison per level.
+func (q *eventQueue) fill(i int, e event) {
+	h := q.h
+	n := len(h)
+descend:
+	for {
+		c := 4*i + 1
+		switch {
+		case c+3 < n:
+			// earliest4, written out: fill is the queue's hottest loop.
+			ch := (*[4]event)(h[c : c+4])
+			k, t, q := 0, ch[0].t, ch[0].seq
+			if t1 := ch[1].t; t1 < t || t1 == t && ch[1].seq < q {
+				k, t, q = 1, t1, ch[1].seq
+			}
+			j, u, r := 2, ch[2].t, ch[2].seq
+			if t3 := ch[3].t; t3 < u || t3 == u && ch[3].seq < r {
+				j, u, r = 3, t3, ch[3].seq
+			}
+			if u < t || u == t && r < q {
+				k = j
+			}
+			c += k
+		case c < n:
+			c, _, _ = earliest(h, c)
+		default:
+			break descend
+		}
+		h[i] = h[c]
+		q.pos[h[i].slot] = int32(i + 1)
+		i = c
+	}
+	for i > 0 {
+		p := (i - 1) / 4
+		if !e.before(&h[p]) {
+			break
+		}
+		h[i] = h[p]
+		q.pos[h[i].slot] = int32(i + 1)
+		i = p
+	}
+	h[i] = e
 	q.pos[e.slot] = int32(i + 1)
 }

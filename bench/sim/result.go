@@ -217,9 +217,8 @@ func (m *Machine) Result() *Result {
 	r.Threads = make([]ThreadStats, len(m.threads))
 	for tid := range m.threads {
 		t := &m.threads[tid]
-		s := t.st
+		s := m.threadStats(tid)
 		s.end, s.from = m.now, from
-		s.Wakeup, s.RunqWait, s.Request = t.st.Wakeup.snapshot(), t.st.RunqWait.snapshot(), t.st.Request.snapshot()
 		switch t.state {
 		case tRunning:
 			s.CPUTime += m.now - t.since
@@ -256,6 +255,30 @@ func (m *Machine) Result() *Result {
 		r.CPUs[id] = s
 	}
 	return r
+}
+
+// threadStats returns thread tid's statistics so far, with snapshots of its latency series.
+func (m *Machine) threadStats(tid int) ThreadStats {
+	t := &m.threads[tid]
+	c := &t.st
+	s := ThreadStats{ID: sched.ID(tid), Name: t.name(), Parent: sched.ID(t.parent), Start: c.Start, End: c.End,
+		CPUTime: c.CPUTime, WaitTime: c.WaitTime, Sleep: c.Sleep, Work: c.Work, Voluntary: c.Voluntary,
+		Involuntary: c.Involuntary, Migrations: c.Migrations, Wakeups: c.Wakeups, Decl: t.prog.name}
+	if !m.cfg.FlattenGroups {
+		s.Group = t.prog.decl.Group
+	}
+	empty := Histogram{limit: int32(m.cfg.ExactSamples)}
+	for _, p := range [...]struct {
+		from *Histogram
+		to   *Histogram
+	}{{t.wakeup, &s.Wakeup}, {t.runqWait, &s.RunqWait}, {t.request, &s.Request}} {
+		if p.from == nil {
+			*p.to = empty
+		} else {
+			*p.to = p.from.snapshot()
+		}
+	}
+	return s
 }
 
 // pendingWork returns the work c's running thread has done since it was last credited (see
@@ -297,9 +320,11 @@ func (m *Machine) resetStats() {
 		s := &t.st
 		s.CPUTime, s.WaitTime, s.Sleep, s.Work = 0, 0, 0, 0
 		s.Voluntary, s.Involuntary, s.Migrations, s.Wakeups = 0, 0, 0, 0
-		s.Wakeup.reset()
-		s.RunqWait.reset()
-		s.Request.reset()
+		for _, h := range [...]*Histogram{t.wakeup, t.runqWait, t.request} {
+			if h != nil {
+				h.reset()
+			}
+		}
 		switch t.state {
 		case tRunning:
 			s.CPUTime = t.since - m.now

@@ -134,7 +134,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			}
 		case opSetAttr:
 			t.pc++
-			a := t.attr
+			a := *t.attr
 			t.prog.attrs[in.a].apply(&a)
 			t.setAttr(a, m.topo.CPUs())
 			m.setAttr(id, tid)
@@ -179,7 +179,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 	if t.forked && t.fresh {
 		// The thread waited in the run queue since its creation, inside its first period:
 		// that wait is the period's wake-up latency.
-		t.st.Wakeup.add(m.now - first)
+		m.series(&t.wakeup).add(m.now - first)
 		t.forked = false
 	}
 	if t.reqStart < 0 {
@@ -231,13 +231,13 @@ func (m *Machine) exit(id topology.CPU, tid int32) {
 func (m *Machine) setAttr(id topology.CPU, tid int32) {
 	t := &m.threads[tid]
 	if m.trace != nil {
-		a := &t.attr
+		a := t.attr
 		m.trace.add(Record{Time: m.now, Kind: KindSetAttr, CPU: id, Thread: sched.ID(tid),
 			Other: int32(a.Nice+64) | int32(a.Class)<<8 | int32(a.RTPrio)<<16})
 	}
-	m.setTickState(&m.cpus[id], runState(&t.attr))
+	m.setTickState(&m.cpus[id], runState(t.attr))
 	m.call, m.ctx = CallSetAttr, id
-	m.pol.SetAttr(m.now, sched.ID(tid), t.attr)
+	m.pol.SetAttr(m.now, sched.ID(tid), *t.attr)
 	if !t.allowed(id) {
 		m.call = CallMachine
 		m.env.Resched(id)

@@ -206,7 +206,7 @@ func (m *Machine) watchDone(w *watch) bool {
 		found := false
 		for tid := range m.threads {
 			t := &m.threads[tid]
-			if t.st.Name == n {
+			if t.named(n) {
 				if t.state != tExited {
 					return false
 				}

@@ -5,6 +5,8 @@ package sim
 
 import (
 	"math/rand/v2"
+	"strconv"
+	"strings"
 
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
@@ -69,20 +71,80 @@ type thread struct {
 	waitPrev, waitNext int32
 	// pipeNext links the threads blocked on one pipe.
 	pipeNext int32
-	attr     sched.Attr
+	// attr is the thread's attributes: its program's (program.runAttr), shared by every thread
+	// of the program, until a script op changes them; ownAttr says attr is the thread's own
+	// copy then, made at the first change.
+	attr    *sched.Attr
+	ownAttr bool
 	// anyCPU caches whether attr allows every CPU of the machine, to spare the CPU-set test.
 	anyCPU bool
 	vars   []int64
 	rng    rand.PCG
-	st     ThreadStats
+	st     counters
+	// wakeup, runqWait and request are the latency series of ThreadStats (Wakeup, RunqWait,
+	// Request), made at their first sample (see Machine.series), so that a thread that is
+	// never woken or dispatched costs no histogram.
+	wakeup, runqWait, request *Histogram
+}
+
+// counters are the statistics of ThreadStats the machine counts as it runs; Result adds the
+// names, which it derives from the program, and the latency series.
+type counters struct {
+	Start, End                                  int64
+	CPUTime, WaitTime, Sleep, Work              int64
+	Voluntary, Involuntary, Migrations, Wakeups int64
+}
+
+// series returns the histogram *h, making it with the machine's budget of exact samples on
+// first use.
+func (m *Machine) series(h **Histogram) *Histogram {
+	if *h == nil {
+		*h = &Histogram{limit: int32(m.cfg.ExactSamples)}
+	}
+	return *h
+}
+
+// name returns the thread's name: its declaration's, numbered for a template or one of
+// several instances ("worker.3").
+func (t *thread) name() string {
+	p := t.prog
+	if p.decl.Template || p.decl.Instances() > 1 {
+		return p.name + "." + strconv.Itoa(int(t.instance))
+	}
+	return p.name
+}
+
+// named reports whether the thread's name is n, without making the name.
+func (t *thread) named(n string) bool {
+	p := t.prog
+	if !p.decl.Template && p.decl.Instances() <= 1 {
+		return n == p.name
+	}
+	rest, ok := strings.CutPrefix(n, p.name)
+	if !ok || len(rest) < 2 || rest[0] != '.' {
+		return false
+	}
+	i, err := strconv.Atoi(rest[1:])
+	return err == nil && i == int(t.instance) && rest[1:] == strconv.Itoa(i)
 }
 
 // allowed reports whether t may run on id.
 func (t *thread) allowed(id topology.CPU) bool { return t.anyCPU || t.attr.Affinity.Has(id) }
 
-// setAttr sets t's attributes and the anyCPU cache for a machine with CPUs all.
+// shareAttr gives t the attributes *a, shared with its program, and sets the anyCPU cache for a
+// machine with CPUs all.
+func (t *thread) shareAttr(a *sched.Attr, all topology.CPUSet) {
+	t.attr, t.ownAttr = a, false
+	t.anyCPU = a.Affinity.IsEmpty() || all.SubsetOf(a.Affinity)
+}
+
+// setAttr sets t's attributes to a, in its own copy, and the anyCPU cache for a machine with
+// CPUs all.
 func (t *thread) setAttr(a sched.Attr, all topology.CPUSet) {
-	t.attr = a
+	if !t.ownAttr {
+		t.attr, t.ownAttr = new(sched.Attr), true
+	}
+	*t.attr = a
 	t.anyCPU = a.Affinity.IsEmpty() || all.SubsetOf(a.Affinity)
 }
 
