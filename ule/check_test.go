@@ -46,6 +46,11 @@ func checkCPU(t testing.TB, c *CPUState) {
 	if int32(c.Load()) != load || c.SysLoad != sysload || int32(c.Transferable()) != xfer {
 		t.Fatalf("cpu%d: load %d sysload %d transferable %d, counted %d %d %d", c.ID, c.Load(), c.SysLoad, c.Transferable(), load, sysload, xfer)
 	}
+	if c.pick.ok && c.pick.off == c.calOff() {
+		if th, why := Pick(c, c.p); th != c.pick.t || why != c.pick.why {
+			t.Fatalf("cpu%d: cached pick %v (%v), Pick now %v (%v)", c.ID, c.pick.t, c.pick.why, th, why)
+		}
+	}
 	if c.Cur == nil && load == 0 && c.LowPri() != PriMaxIdle {
 		t.Fatalf("cpu%d: idle and empty with LowPri %d", c.ID, c.LowPri())
 	}
