@@ -60,7 +60,7 @@ type Scheduler struct {
 	// (TDF_NEEDRESCHED on their running or idle thread). It is a mask beside idle, not a flag
 	// in perCPU, so that forward_wakeup's reschedule of every idle CPU touches one bit per
 	// CPU instead of a cache line of each CPU's run-queue state.
-	needResched topology.CPUSet
+	needResched cpuMask
 	load        int // sched_tdcnt: queued plus running threads
 	ldavg       LoadAvg
 
@@ -406,10 +406,10 @@ func (s *Scheduler) notify(t *Thread, w Wake) {
 		}
 		return
 	}
-	// No preemption owed: resched's work is the mask's, done for all the CPUs at once.
-	s.needResched = s.needResched.Union(w.CPUs)
+	// No preemption owed: resched is a bit of the mask and the machine's Resched.
 	env := s.env
 	for c := range w.CPUs.All() {
+		s.needResched.add(c)
 		env.Resched(c)
 		if explaining {
 			env.Explain(c, t.ID, why)
@@ -427,7 +427,7 @@ func (s *Scheduler) resched(cpu topology.CPU, preempt bool) {
 			c.owePreempt = true
 		}
 	}
-	s.needResched.Add(cpu)
+	s.needResched.add(cpu)
 	s.env.Resched(cpu)
 }
 
@@ -444,7 +444,7 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	_, ch := Pick(&s.global, &c.runq, cpu, &s.p)
 	c.switchTicks = s.ticks(now)
 	c.owePreempt = false
-	s.needResched.Remove(cpu)
+	s.needResched.remove(cpu)
 	if s.env.Explaining() {
 		tid := sched.ID(-1)
 		if ch.Thread != nil {
@@ -485,7 +485,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	t.lastCPU, t.hasLast = cpu, true
 	t.sliceEnd = false
 	c.cur, c.owePreempt = nil, false
-	s.needResched.Remove(cpu)
+	s.needResched.remove(cpu)
 	switch why {
 	case sched.Preempt, sched.Yield:
 		s.load-- // sched_switch's sched_load_rem; add counts it again
@@ -523,7 +523,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	c := &s.pcpu[cpu]
 	if t := c.cur; t != nil {
 		s.clockTick(now, c, cpu, t)
-	} else if !s.needResched.Has(cpu) && (!s.global.Empty() || !c.runq.Empty()) {
+	} else if !s.needResched.has(cpu) && (!s.global.Empty() || !c.runq.Empty()) {
 		// sched_idletd re-checks sched_runnable() after every interrupt: work that arrived
 		// without an IPI (kern.sched.ipiwakeup.enabled=0) is found at the next tick.
 		s.resched(cpu, false)
@@ -568,7 +568,7 @@ func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread)
 	} else {
 		e = SwitchTick(s.ticks(now), c.switchTicks, s.quantum)
 	}
-	if e.Expired && !s.needResched.Has(cpu) {
+	if e.Expired && !s.needResched.has(cpu) {
 		s.resched(cpu, false)
 		if s.env.Explaining() {
 			s.env.Explain(cpu, t.ID, e.String())
@@ -683,7 +683,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 		s.dequeue(t)
 		s.addFromKernel(t)
 	case Running:
-		if !attr.Allowed(t.cpu) && !s.needResched.Has(t.cpu) {
+		if !attr.Allowed(t.cpu) && !s.needResched.has(t.cpu) {
 			s.moveAway(t)
 		}
 	}
@@ -716,7 +716,7 @@ func (s *Scheduler) Bind(now int64, tid sched.ID, cpu topology.CPU) {
 	t.bound, t.boundCPU = true, cpu
 	switch t.state {
 	case Running:
-		if t.cpu != cpu && !s.needResched.Has(t.cpu) {
+		if t.cpu != cpu && !s.needResched.has(t.cpu) {
 			s.moveAway(t)
 		}
 	case Queued:
