@@ -56,8 +56,13 @@ type Scheduler struct {
 	pcpu    []perCPU // by CPU id
 	lenBuf  []int    // scratch for PickCPU's runq_length
 	idle    topology.CPUSet
-	load    int // sched_tdcnt: queued plus running threads
-	ldavg   LoadAvg
+	// needResched holds the CPUs asked to reschedule that have not yet done so
+	// (TDF_NEEDRESCHED on their running or idle thread). It is a mask beside idle, not a flag
+	// in perCPU, so that forward_wakeup's reschedule of every idle CPU touches one bit per
+	// CPU instead of a cache line of each CPU's run-queue state.
+	needResched cpuMask
+	load        int // sched_tdcnt: queued plus running threads
+	ldavg       LoadAvg
 
 	nextSchedCPU int64
 	nextLoadav   int64
@@ -73,7 +78,6 @@ type perCPU struct {
 	cur         *Thread
 	switchTicks int32
 	owePreempt  bool // the pending reschedule is a preemption (td_owepreempt, IPI_PREEMPT)
-	needResched bool // a reschedule was requested and has not happened yet
 }
 
 // New returns a Scheduler with parameters p, ready to be started, or the error of
@@ -376,31 +380,54 @@ func (s *Scheduler) dequeue(t *Thread) {
 	s.load--
 }
 
-// notify carries out a Wake: every CPU it names is rescheduled.
+// notify carries out a Wake: every CPU it names is rescheduled. forward_wakeup names every
+// idle CPU but the waker's, and the kernel wakes each of them (its loop over all CPUs calls
+// cpu_idle_wakeup for each one in the mask and sends IPI_AST to the rest), so the work grows
+// with the idle CPUs in the kernel too; here each costs one Resched of the machine, a bit of
+// needResched and, only when explaining, one Explain with a text built once.
 func (s *Scheduler) notify(t *Thread, w Wake) {
+	explaining := s.env.Explaining()
 	if w.CPUs.IsEmpty() {
-		if s.env.Explaining() {
+		if explaining {
 			s.env.Explain(w.In.Self, t.ID, w.String())
 		}
 		return
 	}
+	var why string
+	if explaining {
+		why = w.String()
+	}
+	if w.Preempt {
+		for c := range w.CPUs.All() {
+			s.resched(c, true)
+			if explaining {
+				s.env.Explain(c, t.ID, why)
+			}
+		}
+		return
+	}
+	// No preemption owed: resched is a bit of the mask and the machine's Resched.
+	env := s.env
 	for c := range w.CPUs.All() {
-		s.resched(c, w.Preempt)
-		if s.env.Explaining() {
-			s.env.Explain(c, t.ID, w.String())
+		s.needResched.add(c)
+		env.Resched(c)
+		if explaining {
+			env.Explain(c, t.ID, why)
 		}
 	}
 }
 
-// resched asks the machine to reschedule cpu, remembering whether it is a preemption. Callers
-// explain why, building the text only when the machine records explanations (passing a
-// decision as an interface would allocate on every call).
+// resched asks the machine to reschedule cpu, remembering whether it is a preemption (of a
+// running thread: an idle CPU owes none). Callers explain why, building the text only when the
+// machine records explanations (passing a decision as an interface would allocate on every
+// call).
 func (s *Scheduler) resched(cpu topology.CPU, preempt bool) {
-	c := &s.pcpu[cpu]
-	if c.cur != nil && preempt {
-		c.owePreempt = true
+	if preempt {
+		if c := &s.pcpu[cpu]; c.cur != nil {
+			c.owePreempt = true
+		}
 	}
-	c.needResched = true
+	s.needResched.add(cpu)
 	s.env.Resched(cpu)
 }
 
@@ -416,7 +443,8 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	}
 	_, ch := Pick(&s.global, &c.runq, cpu, &s.p)
 	c.switchTicks = s.ticks(now)
-	c.needResched, c.owePreempt = false, false
+	c.owePreempt = false
+	s.needResched.remove(cpu)
 	if s.env.Explaining() {
 		tid := sched.ID(-1)
 		if ch.Thread != nil {
@@ -456,7 +484,8 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	head := why == sched.Preempt && c.owePreempt && !t.sliceEnd
 	t.lastCPU, t.hasLast = cpu, true
 	t.sliceEnd = false
-	c.cur, c.owePreempt, c.needResched = nil, false, false
+	c.cur, c.owePreempt = nil, false
+	s.needResched.remove(cpu)
 	switch why {
 	case sched.Preempt, sched.Yield:
 		s.load-- // sched_switch's sched_load_rem; add counts it again
@@ -494,7 +523,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	c := &s.pcpu[cpu]
 	if t := c.cur; t != nil {
 		s.clockTick(now, c, cpu, t)
-	} else if !c.needResched && (!s.global.Empty() || !c.runq.Empty()) {
+	} else if !s.needResched.has(cpu) && (!s.global.Empty() || !c.runq.Empty()) {
 		// sched_idletd re-checks sched_runnable() after every interrupt: work that arrived
 		// without an IPI (kern.sched.ipiwakeup.enabled=0) is found at the next tick.
 		s.resched(cpu, false)
@@ -539,7 +568,7 @@ func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread)
 	} else {
 		e = SwitchTick(s.ticks(now), c.switchTicks, s.quantum)
 	}
-	if e.Expired && !c.needResched {
+	if e.Expired && !s.needResched.has(cpu) {
 		s.resched(cpu, false)
 		if s.env.Explaining() {
 			s.env.Explain(cpu, t.ID, e.String())
@@ -654,7 +683,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 		s.dequeue(t)
 		s.addFromKernel(t)
 	case Running:
-		if !attr.Allowed(t.cpu) && !s.pcpu[t.cpu].needResched {
+		if !attr.Allowed(t.cpu) && !s.needResched.has(t.cpu) {
 			s.moveAway(t)
 		}
 	}
@@ -687,7 +716,7 @@ func (s *Scheduler) Bind(now int64, tid sched.ID, cpu topology.CPU) {
 	t.bound, t.boundCPU = true, cpu
 	switch t.state {
 	case Running:
-		if t.cpu != cpu && !s.pcpu[t.cpu].needResched {
+		if t.cpu != cpu && !s.needResched.has(t.cpu) {
 			s.moveAway(t)
 		}
 	case Queued:

@@ -1,6 +1,43 @@
 package ule
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/runq"
+)
+
+// pickModel is tdq_choose transcribed directly, each range searched in turn with runq_findq:
+// the model Pick is checked against (checkCPU compares them after every step).
+func pickModel(c *CPUState) (*Thread, PickReason) {
+	var x *Thread
+	head := func(_ runq.Index, q *runq.Queue[Thread]) bool {
+		x = q.Front()
+		return true
+	}
+	if c.p.Version.split() {
+		if i, ok := c.rq[rqRealtime].Find(legacyRange, head); ok {
+			return x, PickReason{Rule: PickRealtime, Queue: i}
+		}
+		if i, ok := c.rq[rqTimeshare].FindCircular(legacyRange, runq.Index(c.Ridx), head); ok {
+			return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.Ridx}
+		}
+		if i, ok := c.rq[rqIdle].Find(legacyRange, head); ok {
+			return x, PickReason{Rule: PickIdleClass, Queue: i}
+		}
+		return nil, PickReason{Rule: PickIdle, Start: c.Ridx}
+	}
+	rq := &c.rq0
+	if i, ok := rq.Find(RealtimeRange, head); ok {
+		return x, PickReason{Rule: PickRealtime, Queue: i}
+	}
+	if i, ok := rq.FindCircular(TimeshareRange, TimeshareRange.Lo+runq.Index(c.DeqOff), head); ok {
+		return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.DeqOff}
+	}
+	if i, ok := rq.Find(IdleRange, head); ok {
+		return x, PickReason{Rule: PickIdleClass, Queue: i}
+	}
+	return nil, PickReason{Rule: PickIdle, Start: c.DeqOff}
+}
 
 // checkCPU verifies the invariants of CPUState c.
 func checkCPU(t testing.TB, c *CPUState) {
@@ -45,6 +82,15 @@ func checkCPU(t testing.TB, c *CPUState) {
 	}
 	if int32(c.Load()) != load || c.SysLoad != sysload || int32(c.Transferable()) != xfer {
 		t.Fatalf("cpu%d: load %d sysload %d transferable %d, counted %d %d %d", c.ID, c.Load(), c.SysLoad, c.Transferable(), load, sysload, xfer)
+	}
+	mt, mwhy := pickModel(c)
+	if th, why := Pick(c, c.p); th != mt || why != mwhy {
+		t.Fatalf("cpu%d: Pick %v (%v), the model %v (%v)", c.ID, th, why, mt, mwhy)
+	}
+	if c.pick.ok && c.pick.off == c.calOff() {
+		if th, why := Pick(c, c.p); th != c.pick.t || why != c.pick.why {
+			t.Fatalf("cpu%d: cached pick %v (%v), Pick now %v (%v)", c.ID, c.pick.t, c.pick.why, th, why)
+		}
 	}
 	if c.Cur == nil && load == 0 && c.LowPri() != PriMaxIdle {
 		t.Fatalf("cpu%d: idle and empty with LowPri %d", c.ID, c.LowPri())

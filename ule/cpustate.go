@@ -66,6 +66,19 @@ type CPUState struct {
 	own CPULoad
 	rq  [3]*runq.Runq[Thread]
 	rq0 runq.Runq[Thread]
+	// pick caches what Pick returned for this state (see choice).
+	pick pickCache
+}
+
+// A pickCache holds a result of Pick, which is a pure function of the run queues' contents and
+// of the calendar's dequeue offset (DeqOff in main, Ridx in legacy): it stays right while the
+// queues are unchanged (every RunqAdd and RunqRemove clears ok) and the offset is the one
+// recorded in off.
+type pickCache struct {
+	t   *Thread
+	why PickReason
+	off uint8
+	ok  bool
 }
 
 // NewCPUState returns the empty state of cpu under p, with its own CPULoad. p must outlive it.
@@ -100,13 +113,15 @@ func (c *CPUState) LowPri() uint8 { return c.sum.LowPri }
 // Summary returns the CPULoad of c.
 func (c *CPUState) Summary() CPULoad { return *c.sum }
 
-// Runq returns the run queue of main, or legacy's tdq_realtime.
+// Runq returns the run queue of main, or legacy's tdq_realtime. The run queues are c's to
+// change (RunqAdd, RunqRemove and the methods built on them): Choose and UpdateLowPri reuse a
+// pick while those report no change, so a caller must only read the queues it gets here.
 func (c *CPUState) Runq() *runq.Runq[Thread] { return c.rq[rqMain] }
 
-// LegacyTimeshare returns legacy's tdq_timeshare, or nil in main.
+// LegacyTimeshare returns legacy's tdq_timeshare, or nil in main; read it only, as for Runq.
 func (c *CPUState) LegacyTimeshare() *runq.Runq[Thread] { return c.rq[rqTimeshare] }
 
-// LegacyIdle returns legacy's tdq_idle, or nil in main.
+// LegacyIdle returns legacy's tdq_idle, or nil in main; read it only, as for Runq.
 func (c *CPUState) LegacyIdle() *runq.Runq[Thread] { return c.rq[rqIdle] }
 
 // Queued returns an iterator over the queued threads in the order the run queues hold them
@@ -186,6 +201,7 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 		t.xferable = true
 	}
 	rq, i := c.place(t, flags)
+	c.pick.ok = false
 	t.rq = rq
 	if flags&SRQPreempted != 0 {
 		c.rq[rq].AddHead(i, &t.Link)
@@ -209,6 +225,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 	rq := c.rq[t.rq]
 	i, _ := t.Link.Index()
 	empty := rq.Remove(&t.Link)
+	c.pick.ok = false
 	t.State = Inactive
 	if c.p.Version.split() {
 		if t.rq == rqTimeshare {
@@ -271,11 +288,33 @@ func (c *CPUState) curPriority() uint8 {
 	return c.Cur.Priority
 }
 
+// calOff returns the calendar offset Pick starts from: DeqOff in main, Ridx in legacy.
+func (c *CPUState) calOff() uint8 {
+	if c.rq[rqTimeshare] != nil {
+		return c.Ridx
+	}
+	return c.DeqOff
+}
+
+// choice returns Pick(c, c.p), computed once while neither the run queues nor the calendar's
+// dequeue offset change: sched_switch sets tdq_lowpri from tdq_choose (UpdateLowPri) and then
+// chooses the thread to run (Choose), and the second pick finds the first one's result. The
+// kernel's tdq_choose runs once per switch (sched_switch, then choosethread); so does ours.
+func (c *CPUState) choice() (*Thread, PickReason) {
+	off := c.calOff()
+	if c.pick.ok && c.pick.off == off {
+		return c.pick.t, c.pick.why
+	}
+	t, why := Pick(c, c.p)
+	c.pick = pickCache{t: t, why: why, off: off, ok: true}
+	return t, why
+}
+
 // UpdateLowPri sets LowPri exactly: tdq_setlowpri, the better of the running thread and the
 // thread Pick would choose next.
 func (c *CPUState) UpdateLowPri() {
 	cp := c.curPriority()
-	if t, _ := Pick(c, c.p); t != nil && t.Priority <= cp {
+	if t, _ := c.choice(); t != nil && t.Priority <= cp {
 		c.sum.LowPri = t.Priority
 		return
 	}
@@ -286,7 +325,7 @@ func (c *CPUState) UpdateLowPri() {
 // becomes its priority; with nothing queued, Cur becomes nil (the idle thread) and LowPri
 // PriMaxIdle. It returns the thread (nil for the idle thread) and Pick's reason.
 func (c *CPUState) Choose() (*Thread, PickReason) {
-	t, why := Pick(c, c.p)
+	t, why := c.choice()
 	if t == nil {
 		c.sum.LowPri = PriMaxIdle
 		c.Cur = nil

@@ -51,7 +51,9 @@ func (r PickReason) String() string {
 //  3. the first thread of the idle range (main: 224..255; legacy: tdq_idle).
 //
 // It returns nil and PickIdle when nothing is queued. Pick reads c and changes nothing. The
-// complexity is O(1): at most five searches over the status words.
+// complexity is O(1): the first thread of the whole run queue (runq_choose) decides unless it
+// lies in the calendar, which then takes the circular scan (at most three searches over the
+// status words in all).
 //
 // p decides the form (Params.Version). The state keeps a pointer to the Params it was made
 // with (NewCPUState, NewSystem) for a different reason: the shape of its run queues — one
@@ -68,27 +70,37 @@ func Pick(c *CPUState, p *Params) (*Thread, PickReason) {
 	if p.Version.split() != (c.rq[rqTimeshare] != nil) {
 		panic(fmt.Sprintf("ule: Pick: Params of version %v on the state of cpu%d, built for %v", p.Version, c.ID, c.p.Version))
 	}
+	// The first thread of the whole run queue (runq_choose, one scan of the status words)
+	// decides most picks: it is the first of the real-time range if that range has one, and the
+	// first of the idle range if nothing else is queued; only when it lies in the calendar does
+	// the circular scan from the dequeue offset have to run.
 	if p.Version.split() {
-		if i, ok := c.rq[rqRealtime].Find(legacyRange, head); ok {
+		if x, ok := c.rq[rqRealtime].Choose(); ok {
+			i, _ := x.Link.Index()
 			return x, PickReason{Rule: PickRealtime, Queue: i}
 		}
-		if i, ok := c.rq[rqTimeshare].FindCircular(legacyRange, runq.Index(c.Ridx), head); ok {
-			return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.Ridx}
+		if !c.rq[rqTimeshare].Empty() {
+			if i, ok := c.rq[rqTimeshare].FindCircular(legacyRange, runq.Index(c.Ridx), head); ok {
+				return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.Ridx}
+			}
 		}
-		if i, ok := c.rq[rqIdle].Find(legacyRange, head); ok {
+		if x, ok := c.rq[rqIdle].Choose(); ok {
+			i, _ := x.Link.Index()
 			return x, PickReason{Rule: PickIdleClass, Queue: i}
 		}
 		return nil, PickReason{Rule: PickIdle, Start: c.Ridx}
 	}
 	rq := &c.rq0
-	if i, ok := rq.Find(RealtimeRange, head); ok {
-		return x, PickReason{Rule: PickRealtime, Queue: i}
+	first, ok := rq.Choose()
+	if !ok {
+		return nil, PickReason{Rule: PickIdle, Start: c.DeqOff}
 	}
-	if i, ok := rq.FindCircular(TimeshareRange, TimeshareRange.Lo+runq.Index(c.DeqOff), head); ok {
-		return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.DeqOff}
+	switch i, _ := first.Link.Index(); {
+	case i <= RealtimeRange.Hi:
+		return first, PickReason{Rule: PickRealtime, Queue: i}
+	case i >= IdleRange.Lo:
+		return first, PickReason{Rule: PickIdleClass, Queue: i}
 	}
-	if i, ok := rq.Find(IdleRange, head); ok {
-		return x, PickReason{Rule: PickIdleClass, Queue: i}
-	}
-	return nil, PickReason{Rule: PickIdle, Start: c.DeqOff}
+	i, _ := rq.FindCircular(TimeshareRange, TimeshareRange.Lo+runq.Index(c.DeqOff), head)
+	return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.DeqOff}
 }

@@ -1,0 +1,42 @@
+package bsd4
+
+import (
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// FuzzCPUMask applies a random stream of adds and removes to a cpuMask and to a
+// topology.CPUSet, the model, and checks after each step that both hold the same CPUs.
+func FuzzCPUMask(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 63, 0, 64, 1, 63, 0, 255, 3, 255})
+	f.Add([]byte{1, 0, 0, 0, 2, 0, 2, 1, 0, 3, 0, 2})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var m cpuMask
+		var model topology.CPUSet
+		for i := 0; i+2 < len(ops); i += 3 {
+			c := topology.CPU(int(ops[i+1])<<2|int(ops[i+2])) % topology.MaxCPUs
+			if ops[i]%2 == 0 {
+				m.add(c)
+				model.Add(c)
+			} else {
+				m.remove(c)
+				model.Remove(c)
+			}
+			for _, x := range []topology.CPU{c, c ^ 1, c ^ 63, c ^ 64, topology.MaxCPUs - 1 - c} {
+				if m.has(x) != model.Has(x) {
+					t.Fatalf("step %d: has(%d) = %t, the model %t", i/3, x, m.has(x), model.Has(x))
+				}
+			}
+		}
+		var got topology.CPUSet
+		for c := range topology.CPU(topology.MaxCPUs) {
+			if m.has(c) {
+				got.Add(c)
+			}
+		}
+		if got != model {
+			t.Fatalf("mask %v, the model %v", got, model)
+		}
+	})
+}
