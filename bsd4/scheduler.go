@@ -43,6 +43,7 @@ type Scheduler struct {
 
 	topo        *topology.Topology
 	cpus        topology.CPUSet
+	inMachine   []bool       // indexed by CPU id: in the machine; empty before Start (mustCPU)
 	housekeeper topology.CPU // the CPU whose Tick runs schedcpu and loadav
 	hz          int
 	realstathz  int
@@ -129,12 +130,18 @@ func (s *Scheduler) noteAttr(tid sched.ID, a sched.Attr) {
 
 // mustCPU panics naming op if cpu is not a CPU of the machine.
 func (s *Scheduler) mustCPU(cpu topology.CPU, op string) {
+	// The test is small enough to inline into every decision; the panics are not.
+	if uint(cpu) >= uint(len(s.inMachine)) || !s.inMachine[cpu] {
+		s.badCPU(cpu, op)
+	}
+}
+
+// badCPU panics for mustCPU.
+func (s *Scheduler) badCPU(cpu topology.CPU, op string) {
 	if !s.started {
 		panic(fmt.Sprintf("bsd4: %s before Start", op))
 	}
-	if !s.cpus.Has(cpu) {
-		panic(fmt.Sprintf("bsd4: %s on %v, which is not in the machine", op, cpu))
-	}
+	panic(fmt.Sprintf("bsd4: %s on %v, which is not in the machine", op, cpu))
 }
 
 // Name returns p.Name, or "4bsd" when it is empty.
@@ -183,6 +190,10 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	s.idle = s.cpus
 	s.nextSchedCPU = 1_000_000_000
 	s.nextLoadav = 0
+	s.inMachine = make([]bool, s.topo.NumIDs())
+	for c := range s.cpus.All() {
+		s.inMachine[c] = true
+	}
 	s.started = true
 	return nil
 }

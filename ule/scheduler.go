@@ -40,13 +40,15 @@ import (
 //
 // A Scheduler is not safe for concurrent use.
 type Scheduler struct {
-	params  Params
-	sys     *System
-	env     sched.Env
-	threads []*Thread
-	parents []sched.ID
-	rand    []Rand
-	idleOld []int // the idle loop's oldswitchcnt, per CPU
+	params Params
+	sys    *System
+	// inMachine[c] reports whether CPU c is in the machine; empty before Start. mustCPU's test.
+	inMachine []bool
+	env       sched.Env
+	threads   []*Thread
+	parents   []sched.ID
+	rand      []Rand
+	idleOld   []int // the idle loop's oldswitchcnt, per CPU
 
 	balanceCPU   topology.CPU
 	balanceTicks int
@@ -90,6 +92,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		return err
 	}
 	s.params, s.sys, s.env = p, sys, env
+	s.inMachine = cpuTable(cfg.Topology)
 	n := cfg.Topology.NumIDs()
 	s.rand = make([]Rand, n)
 	s.idleOld = make([]int, n)
@@ -220,12 +223,18 @@ func (s *Scheduler) noteAttr(op string, tid sched.ID, a sched.Attr) {
 
 // mustCPU panics naming op if cpu is not a CPU of the machine.
 func (s *Scheduler) mustCPU(cpu topology.CPU, op string) {
+	// The test is small enough to inline into every decision; the panics are not.
+	if uint(cpu) >= uint(len(s.inMachine)) || !s.inMachine[cpu] {
+		s.badCPU(cpu, op)
+	}
+}
+
+// badCPU panics for mustCPU.
+func (s *Scheduler) badCPU(cpu topology.CPU, op string) {
 	if s.sys == nil {
 		panic(fmt.Sprintf("ule: %s before Start", op))
 	}
-	if int(cpu) >= len(s.sys.CPUs) || !s.sys.all.has(cpu) {
-		panic(fmt.Sprintf("ule: %s on cpu%d, which is not in the machine", op, cpu))
-	}
+	panic(fmt.Sprintf("ule: %s on cpu%d, which is not in the machine", op, cpu))
 }
 
 // applyAttr sets class, nice and the user priority of t from a.
@@ -493,4 +502,14 @@ func (s *Scheduler) mustThread(tid sched.ID, op string) *Thread {
 		panic(fmt.Sprintf("ule: %s of unknown thread %v", op, tid))
 	}
 	return t
+}
+
+// cpuTable returns a table, indexed by CPU id, of the CPUs of t.
+func cpuTable(t *topology.Topology) []bool {
+	m := make([]bool, t.NumIDs())
+	all := t.CPUs()
+	for c := range all.All() {
+		m[c] = true
+	}
+	return m
 }
