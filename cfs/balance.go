@@ -565,20 +565,31 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 		local := g.cpus.Has(env.DstCPU)
 		if !local && len(g.list) == 1 {
 			// A remote group of one CPU that update_sd_pick_busiest cannot take: the CPU is
-			// left out of env.CPUs, or it has no fair task (the first test), or it has at most
-			// one task while the busiest group so far is overloaded (it cannot be overloaded,
-			// which needs more tasks than CPUs, and a lower type loses). Only its sums count,
-			// and with at most one task and no asymmetric misfit it sets no overload. This is
-			// the common group on a machine without SMT, where a balance visits one group per
-			// CPU.
+			// left out of env.CPUs; or it has no fair task (the first test); or the busiest
+			// group so far is overloaded and this one is not (a lower type loses: with at
+			// most one task it cannot be, as that needs more tasks than CPUs) or is with an
+			// avg_load no larger. Only its sums count, and its overload flag: with one task
+			// only an asymmetric misfit sets it, and that goes the long way; with more, the
+			// overloaded busiest group has set it already (more tasks than CPUs put two on one
+			// CPU). This is the common group on a machine without SMT, where a balance visits
+			// one group per CPU.
 			c := g.list[0]
 			if !env.CPUs.Has(c) {
 				totalCap += g.capacity
 				continue
 			}
 			rq := &env.Stats[c]
-			if rq.NrRunning <= 1 && (rq.HNrRunning == 0 || d.BusiestStats.Type == GroupOverloaded) &&
-				!(asym && rq.NrRunning == 1 && rq.MisfitLoad != 0) {
+			skip := false
+			if nr := rq.NrRunning; nr <= 1 {
+				skip = (rq.HNrRunning == 0 || d.BusiestStats.Type == GroupOverloaded) &&
+					!(asym && nr == 1 && rq.MisfitLoad != 0)
+			} else if d.BusiestStats.Type == GroupOverloaded {
+				// group_is_overloaded and avg_load of a group whose sums are this CPU's.
+				gc := g.capacity
+				over := gc*100 < rq.Util*pct || gc*pct < rq.Runnable*100
+				skip = !over || rq.Load*topology.CapacityScale/gc <= d.BusiestStats.AvgLoad
+			}
+			if skip {
 				totalLoad += rq.Load
 				totalCap += g.capacity
 				d.SumUtil += rq.Util
