@@ -150,3 +150,34 @@ func FuzzSDLBStats(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSDLBStats measures one update_sd_lb_stats of a newly idle CPU over 64 single-CPU
+// groups (one cache, no SMT: the periodic sets' machine) with 0 to 3 tasks a CPU, against the
+// group-by-group model as the baseline.
+func BenchmarkSDLBStats(b *testing.B) {
+	topo := topology.Uniform(1, 1, 1, 64, 1)
+	ds := NewDomains(topo, GroupsPerCPU)
+	p := DefaultSMPParams(V65)
+	r := rand.New(rand.NewPCG(1, 2))
+	env, _ := randomLBEnv(r, topo, ds)
+	env.SD = &ds.Chain(env.DstCPU)[0]
+	env.Idle, env.CPUs, env.GroupImbalance = CPUNewlyIdle, env.SD.Span(), nil
+	env.Stats[env.DstCPU] = CPUStat{Capacity: topology.CapacityScale, CapacityOrig: topology.CapacityScale}
+	var sink uint64
+	b.Run("cpus=64/impl=kernel", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			d := BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
+			l, _ := updateSDLBStats(&env, &d)
+			sink += l
+		}
+	})
+	b.Run("cpus=64/impl=naive", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, l, _ := naiveSDLBStats(&env, &p)
+			sink += l
+		}
+	})
+	_ = sink
+}
