@@ -255,8 +255,18 @@ func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
 // the group has more than one task (SG_OVERLOAD). The complexity is O(CPUs of g).
 func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *SMPParams) (s GroupStats, overload bool) {
 	sd := env.SD
-	asym := sd.flags&topology.SDAsymCPUCapacity != 0
 	pct := sd.ImbalancePct()
+	overload = groupLBStats(env, g, local, pct, sd.flags&topology.SDAsymCPUCapacity != 0, &s)
+	classifyGroupStats(env, g, pct, &s)
+	return s, overload
+}
+
+// groupLBStats is the summing part of [GroupLBStats] for [FindBusiestGroup]'s loop: it fills
+// the zeroed *s in place (the statistics are ten words, and copying them out of a call per
+// group was much of the cost of a balance over many small groups) with the domain's
+// imbalance_pct and SD_ASYM_CPUCAPACITY flag read once per domain, and returns overload. The
+// type and avg_load are left to [classifyGroupStats].
+func groupLBStats(env *LBEnv, g *BalanceGroup, local bool, pct uint64, asym bool, s *GroupStats) (overload bool) {
 	stats := env.Stats
 	for _, c := range g.list {
 		if !env.CPUs.Has(c) {
@@ -290,12 +300,17 @@ func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *SMPParams) (s Grou
 	}
 	s.GroupCapacity = g.capacity
 	s.GroupWeight = uint32(len(g.list))
+	return overload
+}
+
+// classifyGroupStats ends update_sg_lb_stats for group g whose sums *s holds: group_classify,
+// and avg_load for an overloaded group.
+func classifyGroupStats(env *LBEnv, g *BalanceGroup, pct uint64, s *GroupStats) {
 	imb := env.GroupImbalance != nil && env.GroupImbalance[g.id]
-	s.Type = ClassifyGroup(pct, imb, &s)
+	s.Type = ClassifyGroup(pct, imb, s)
 	if s.Type == GroupOverloaded {
 		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
 	}
-	return s, overload
 }
 
 // A BalanceReason says why [FindBusiestGroup] found the domain balanced, or why it forced a
@@ -534,6 +549,75 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 		(d.DomainAvgLoad-local.AvgLoad)*local.GroupCapacity) / topology.CapacityScale)
 }
 
+// updateSDLBStats is update_sd_lb_stats for [FindBusiestGroup]: it visits every group of env.SD,
+// sets d's local group, busiest candidate (update_sd_pick_busiest) with their statistics,
+// overload flag and summed utilisation, and returns the domain's summed load and capacity. It
+// computes what calling [GroupLBStats] and update_sd_pick_busiest on every group computes
+// (the test's model does exactly that), skipping the work whose result cannot matter.
+func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
+	sd := env.SD
+	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: GroupHasSpare}
+	var busiest *BalanceGroup
+	pct := sd.ImbalancePct()
+	asym := sd.flags&topology.SDAsymCPUCapacity != 0
+	var s GroupStats
+	for _, g := range sd.groups {
+		local := g.cpus.Has(env.DstCPU)
+		if !local && len(g.list) == 1 {
+			// A remote group of one CPU that update_sd_pick_busiest cannot take: the CPU is
+			// left out of env.CPUs; or it has no fair task (the first test); or the busiest
+			// group so far is overloaded and this one is not (a lower type loses: with at
+			// most one task it cannot be, as that needs more tasks than CPUs) or is with an
+			// avg_load no larger. Only its sums count, and its overload flag: with one task
+			// only an asymmetric misfit sets it, and that goes the long way; with more, the
+			// overloaded busiest group has set it already (more tasks than CPUs put two on one
+			// CPU). This is the common group on a machine without SMT, where a balance visits
+			// one group per CPU.
+			c := g.list[0]
+			if !env.CPUs.Has(c) {
+				totalCap += g.capacity
+				continue
+			}
+			rq := &env.Stats[c]
+			skip := false
+			if nr := rq.NrRunning; nr <= 1 {
+				skip = (rq.HNrRunning == 0 || d.BusiestStats.Type == GroupOverloaded) &&
+					!(asym && nr == 1 && rq.MisfitLoad != 0)
+			} else if d.BusiestStats.Type == GroupOverloaded {
+				// group_is_overloaded and avg_load of a group whose sums are this CPU's.
+				gc := g.capacity
+				over := gc*100 < rq.Util*pct || gc*pct < rq.Runnable*100
+				skip = !over || rq.Load*topology.CapacityScale/gc <= d.BusiestStats.AvgLoad
+			}
+			if skip {
+				totalLoad += rq.Load
+				totalCap += g.capacity
+				d.SumUtil += rq.Util
+				continue
+			}
+		}
+		s = GroupStats{}
+		if groupLBStats(env, g, local, pct, asym, &s) {
+			d.Overload = true
+		}
+		if local {
+			classifyGroupStats(env, g, pct, &s)
+			d.Local, d.LocalStats = g, s
+		} else if s.SumHNrRunning != 0 {
+			// pickBusiest rejects a group without fair tasks before it reads the type.
+			classifyGroupStats(env, g, pct, &s)
+			if pickBusiest(env, d, busiest, g, &s) {
+				busiest, d.BusiestStats = g, s
+			}
+		}
+		totalLoad += s.GroupLoad
+		totalCap += s.GroupCapacity
+		d.SumUtil += s.GroupUtil
+	}
+	d.Candidate = busiest
+	return totalLoad, totalCap
+}
+
 // FindBusiestGroup returns the busiest group of env.SD as seen from env.DstCPU and the
 // imbalance to resolve, or a balanced verdict: find_busiest_group with update_sd_lb_stats,
 // update_sd_pick_busiest and calculate_imbalance of v6.5. Every group holding DstCPU counts as
@@ -550,23 +634,8 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 	sd := env.SD
 	d := BusiestGroup{Domain: sd, Dst: env.DstCPU}
-	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: GroupHasSpare}
-	var busiest *BalanceGroup
-	var totalLoad, totalCap uint64
-	for _, g := range sd.groups {
-		local := g.cpus.Has(env.DstCPU)
-		s, ov := GroupLBStats(env, g, local, p)
-		d.Overload = d.Overload || ov
-		if local {
-			d.Local, d.LocalStats = g, s
-		} else if pickBusiest(env, &d, busiest, g, &s) {
-			busiest, d.BusiestStats = g, s
-		}
-		totalLoad += s.GroupLoad
-		totalCap += s.GroupCapacity
-		d.SumUtil += s.GroupUtil
-	}
-	d.Candidate = busiest
+	totalLoad, totalCap := updateSDLBStats(env, &d)
+	busiest := d.Candidate
 	if busiest == nil {
 		d.BusiestStats = GroupStats{}
 		return d, BalanceNoBusiest

@@ -9,6 +9,7 @@ package cfs
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -296,16 +297,19 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 			return 0, false, false, 0
 		}
 	}
+	// for_each_cpu_wrap from target+1: the scan starts at the first CPU of the ascending span
+	// above target, found by bisection rather than a walk from the span's start.
 	list := sd.list
 	n := len(list)
-	start := 0
-	for start < n && list[start] <= target {
-		start++
-	}
+	start, _ := slices.BinarySearch(list, target+1)
 	var skip topology.CPUSet // cores already examined (cpumask_andnot in select_idle_core)
 	idleCPU, found := topology.CPU(0), false
 	for k := range n {
-		c := list[(start+k)%n]
+		i := start + k
+		if i >= n {
+			i -= n
+		}
+		c := list[i]
 		if !t.allowed.Has(c) || skip.Has(c) {
 			continue
 		}
