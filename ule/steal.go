@@ -299,20 +299,11 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 					break
 				}
 			}
-			parent := cg.Parent()
-			if parent == nil {
+			next, sibling := climb(cg)
+			if next == nil {
 				break
 			}
-			if kids := parent.Children(); len(kids) == 2 {
-				if cg == kids[0] {
-					cg = kids[1]
-				} else {
-					cg = kids[0]
-				}
-				group = true
-			} else {
-				cg = parent
-			}
+			cg, group = next, sibling
 			continue
 		}
 		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
@@ -391,20 +382,11 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 					break
 				}
 			}
-			parent := cg.Parent()
-			if parent == nil {
+			next, sibling := climb(cg)
+			if next == nil {
 				break
 			}
-			if kids := parent.Children(); len(kids) == 2 {
-				if cg == kids[0] {
-					cg = kids[1]
-				} else {
-					cg = kids[0]
-				}
-				group = true
-			} else {
-				cg = parent
-			}
+			cg, group = next, sibling
 			continue
 		}
 		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs, &s.all))
@@ -420,4 +402,21 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 	}
 	r.Rule = StealNone
 	return 0, nil, true
+}
+
+// climb returns the group the steal search looks at after cg: cg's sibling when their parent has
+// exactly two children (sibling true: the parent itself, which holds nothing more, is then
+// skipped), else the parent; nil at the root.
+func climb(cg *topology.Group) (next *topology.Group, sibling bool) {
+	parent := cg.Parent()
+	if parent == nil {
+		return nil, false
+	}
+	if kids := parent.Children(); len(kids) == 2 {
+		if cg == kids[0] {
+			return kids[1], true
+		}
+		return kids[0], true
+	}
+	return parent, false
 }
