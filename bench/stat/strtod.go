@@ -61,33 +61,9 @@ func Strtod(s []byte) (float64, int) {
 		// "0x" without hex digits: strtod parses the "0" and stops at the "x".
 		return math.Copysign(0, sign), i + 1
 	}
-	j := i
-	digits := 0
-	for j < len(s) && isDigit(s[j]) {
-		j++
-		digits++
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		for j < len(s) && isDigit(s[j]) {
-			j++
-			digits++
-		}
-	}
-	if digits == 0 {
+	j, ok := scanNumber(s, i, isDigit, 'e', 'E')
+	if !ok {
 		return 0, 0
-	}
-	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-		k := j + 1
-		if k < len(s) && (s[k] == '+' || s[k] == '-') {
-			k++
-		}
-		if k < len(s) && isDigit(s[k]) {
-			for k < len(s) && isDigit(s[k]) {
-				k++
-			}
-			j = k
-		}
 	}
 	v, _ := strconv.ParseFloat(string(s[start:j]), 64) // ±Inf on overflow, as strtod
 	return v, j
@@ -96,15 +72,23 @@ func Strtod(s []byte) (float64, int) {
 // scanHex scans the hexadecimal significand and optional binary exponent that follow "0x" at
 // s[i:], returning the end; ok is false if there is no hex digit.
 func scanHex(s []byte, i int) (end int, ok bool) {
+	return scanNumber(s, i, isHex, 'p', 'P')
+}
+
+// scanNumber scans, from s[i:], digits (as digit says), an optional '.' and more digits, then,
+// if there was at least one digit, an exponent: e1 or e2, an optional sign and decimal digits
+// (left unscanned if no digit follows, as strtod does). It returns the end; ok is false if there
+// is no digit.
+func scanNumber(s []byte, i int, digit func(byte) bool, e1, e2 byte) (end int, ok bool) {
 	j := i
 	digits := 0
-	for j < len(s) && isHex(s[j]) {
+	for j < len(s) && digit(s[j]) {
 		j++
 		digits++
 	}
 	if j < len(s) && s[j] == '.' {
 		j++
-		for j < len(s) && isHex(s[j]) {
+		for j < len(s) && digit(s[j]) {
 			j++
 			digits++
 		}
@@ -112,7 +96,7 @@ func scanHex(s []byte, i int) (end int, ok bool) {
 	if digits == 0 {
 		return 0, false
 	}
-	if j < len(s) && (s[j] == 'p' || s[j] == 'P') {
+	if j < len(s) && (s[j] == e1 || s[j] == e2) {
 		k := j + 1
 		if k < len(s) && (s[k] == '+' || s[k] == '-') {
 			k++
