@@ -277,7 +277,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	if caught != nil {
 		r.cleanup()
 		signal.Stop(sigc)
-		_ = unix.Kill(os.Getpid(), caught.(syscall.Signal))
+		raise(caught.(syscall.Signal))
 	}
 	if cause != nil {
 		return nil, cause
@@ -841,4 +841,16 @@ func loadavg() float64 {
 	}
 	v, _ := ParseLoadavg(text)
 	return v
+}
+
+// raise sends sig to the calling thread and so ends the process before it returns, unless the
+// program itself still catches sig. A kill(2) of the whole process is not enough: the kernel may
+// hand the signal to another thread, which takes it later, after the caller has gone on to print
+// its error and exit with a status of its own. A signal a thread sends itself with tgkill(2) is
+// taken on the return from that system call, and the runtime's handler, with no channel
+// notified, ends the process by the signal's default action.
+func raise(sig syscall.Signal) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	_ = unix.Tgkill(os.Getpid(), unix.Gettid(), sig)
 }
