@@ -54,7 +54,7 @@ func seed002Idle() *Scenario {
 		Seed:  "002",
 		Title: "a makeworld-like build on 4 cores × 2 SMT: real time, and idle time by stathz sampling (I) and exact (X)",
 		Description: `Seed 002 (Bruce Evans, svn commit r330294 thread, 2018) measures more than 200 makeworlds and prints
-real, user, sys, interrupt, their total t, idle by kern.cp_time's stathz=127 tick sampling (I) and idle
+real, user, sys, interrupt, their total t (u + s + i), idle by kern.cp_time's stathz=127 tick sampling (I) and idle
 by td_runtime (X): 128.57r … 384.36I 408X with 4BSD; 168.53r 711.19I 735X with PREEMPTION and
 IPI_PREEMPTION on; six ULE runs 115.80-130.33r ("ULE is slightly slower and has lower variance"). He
 attributes the variance to lost wake-ups of idle CPUs. The build is seed000-buildkernel's model
@@ -75,6 +75,10 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			{Name: "u", Unit: "s", Of: func(r *sim.Result, s *Setup) float64 { return sampled(sim.CPUUser)(r, s) + sampled(sim.CPUNice)(r, s) }},
 			{Name: "s", Unit: "s", Of: sampled(sim.CPUSys)},
 			{Name: "i", Unit: "s", Of: sampled(sim.CPUIntr)},
+			{Name: "t", Unit: "s", Of: func(r *sim.Result, s *Setup) float64 {
+				// The seed's t is u + s + i (566.24u + 77.10s + 0.83i = 644.17t).
+				return sampled(sim.CPUUser)(r, s) + sampled(sim.CPUNice)(r, s) + sampled(sim.CPUSys)(r, s) + sampled(sim.CPUIntr)(r, s)
+			}},
 			{Name: "I", Unit: "s", Of: sampled(sim.CPUIdle)},
 			{Name: "X", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 {
 				var n int64
@@ -92,7 +96,8 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			s.Config.Idle = sim.Idle{MissProbability: v["miss_p"], MissWindow: time.Duration(v["miss_window_us"] * 1e3), Spin: v["spin"] == 1}
 			return s, nil
 		},
-		Reps:      100,
+		// Hundreds of runs, as the seed's variance study: its runs number more than 200.
+		Reps:      200,
 		Small:     Values{"jobs": 120},
 		SmallReps: 4,
 		Expect: []Expectation{

@@ -91,7 +91,6 @@ func cmdSeeds(e *env, args []string) error {
 			if i > 0 {
 				fmt.Fprintln(&text)
 			}
-			fmt.Fprintf(&text, "%s: %s\n\n", rp.Plan.Scenario.Name, rp.Plan.Scenario.Title)
 			if err := rp.WriteTable(&text); err != nil {
 				return err
 			}
