@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -127,7 +128,9 @@ func writeFidelity(w io.Writer, reports []*scenario.Report) error {
 				}
 				seed, ours, verdict := "-", "-", ""
 				if ok {
-					ours = fmt.Sprintf("%.2f×", v.Ours)
+					if !math.IsNaN(v.Ours) && !math.IsInf(v.Ours, 0) {
+						ours = fmt.Sprintf("%.2f×", v.Ours)
+					}
 					if v.Published != 0 {
 						seed = fmt.Sprintf("%.2f×", v.Published)
 					}
