@@ -6,6 +6,11 @@ package sim_test
 
 import (
 	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
@@ -124,4 +129,41 @@ func init() {
 			benchPolicies = append(benchPolicies, pc)
 		}
 	}
+}
+
+// TestCFSRequestsItCannotHonour runs the real cfs policy through the machine on the requests it
+// cannot honour (issue 13's two examples): SCHED_FIFO and SCHED_RR threads, which it runs as
+// SCHED_NORMAL and must say so through Result.Err, and seed 004's FavorNonIdleTick, a rule of
+// classic CFS's tick that EEVDF has not, which must be refused before the run starts.
+func TestCFSRequestsItCannotHonour(t *testing.T) {
+	one := topology.Uniform(1, 1, 1, 1, 1)
+	for _, preset := range []string{"v6.5", "v7.1"} {
+		for _, class := range []string{"fifo", "rr"} {
+			p, err := cfs.Preset(preset)
+			require.NoError(t, err)
+			s, err := cfs.New(p)
+			require.NoError(t, err)
+			w := mustParse(t, "thread a class="+class+" rtprio=10\n\trun 1ms\nend\nthread b\n\trun 1ms\nend\n")
+			r, err := sim.Run(sim.Config{Topology: one}, s, w, time.Second)
+			require.NoError(t, err, "%s %s", preset, class)
+			require.Error(t, r.Err(), "%s ran a %s thread as SCHED_NORMAL without saying so", preset, class)
+			assert.Contains(t, r.Err().Error(), "class "+class+" is a real-time class", "%s %s", preset, class)
+		}
+		p, err := cfs.Preset(preset)
+		require.NoError(t, err)
+		s, err := cfs.New(p)
+		require.NoError(t, err)
+		r, err := sim.Run(sim.Config{Topology: one}, s, mustParse(t, "thread b\n\trun 1ms\nend\n"), time.Second)
+		require.NoError(t, err)
+		assert.NoError(t, r.Err(), "%s: a normal thread is honoured", preset)
+	}
+	p, err := cfs.Preset("v7.1")
+	require.NoError(t, err)
+	p.FavorNonIdleTick = true
+	s, err := cfs.New(p)
+	if err == nil {
+		_, err = sim.Run(sim.Config{Topology: one}, s, mustParse(t, "thread b\n\trun 1ms\nend\n"), time.Second)
+	}
+	require.Error(t, err, "FavorNonIdleTick under EEVDF must be refused before the run")
+	assert.Contains(t, err.Error(), "FavorNonIdleTick")
 }
