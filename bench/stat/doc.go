@@ -143,7 +143,9 @@
 // Numbers are printed with glibc's %g rules. Debian's version (20150715) prints the relative
 // half-width as ± × 100 / baseline mean; FreeBSD's later ministat, which seeds 000 and 003
 // quote, accounts for the uncertainty of both means in the ratio: that value is
-// [Difference].RelHalfWidthRatio, and [Options].RatioHalfWidth prints it. The command refuses NaN and infinite input, which ministat
+// [Difference].RelHalfWidthRatio, and [Options].RatioHalfWidth prints it. FreeBSD's later
+// ministat also has -q, which leaves out the legend and the table's header ([Options].Quiet);
+// Debian's refuses it, and the tests check ours against Debian's report without those lines. The command refuses NaN and infinite input, which ministat
 // accepts and then plots nonsense with, and a plot 1 column wide, with which it crashes.
 //
 // Sources: FreeBSD's src/usr.bin/ministat/ministat.c (github.com/freebsd/freebsd-src, read at

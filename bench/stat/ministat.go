@@ -45,6 +45,10 @@ type Options struct {
 	NoPlot bool
 	// SummaryOnly prints only the legend and the table: no plot, no comparisons (-n).
 	SummaryOnly bool
+	// Quiet leaves out the legend of data set names and the table's header line (-q of
+	// FreeBSD's later ministat, which Debian's 20150715 lacks: with it, the report is Debian's
+	// without those lines).
+	Quiet bool
 	// RatioHalfWidth prints the relative half-width as FreeBSD's later ministat does (the one
 	// seeds 000 and 003 quote), accounting for the uncertainty of both means
 	// ([Difference].RelHalfWidthRatio), instead of Debian's ± × 100 / baseline mean. Debian's
@@ -86,13 +90,17 @@ func Ministat(w io.Writer, samples []Sample, o Options) error {
 	}
 
 	var b bytes.Buffer
-	for i, s := range samples {
-		fmt.Fprintf(&b, "%c %s\n", symbols[i+1], s.Name)
+	if !o.Quiet {
+		for i, s := range samples {
+			fmt.Fprintf(&b, "%c %s\n", symbols[i+1], s.Name)
+		}
 	}
 	if !o.SummaryOnly && !o.NoPlot {
 		writePlot(&b, samples, sums, o.Width, o.Separate)
 	}
-	b.WriteString("    N           Min           Max        Median           Avg        Stddev\n")
+	if !o.Quiet {
+		b.WriteString("    N           Min           Max        Median           Avg        Stddev\n")
+	}
 	writeVitals(&b, sums[0], 1)
 	for i := 1; i < len(sums); i++ {
 		writeVitals(&b, sums[i], i+1)

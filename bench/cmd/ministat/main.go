@@ -2,7 +2,7 @@
 // (ministat 20150715): the same flags, the same messages and exit status, the same bytes on
 // standard output, computed by schedkit's bench/stat package.
 //
-//	go run ./bench/cmd/ministat [-C column] [-c confidence] [-d delimiter(s)] [-Ans] [-w width] [file [file ...]]
+//	go run ./bench/cmd/ministat [-C column] [-c confidence] [-d delimiter(s)] [-Anqs] [-w width] [file [file ...]]
 //
 // With no file it reads standard input, as does a file named "-". Options may follow file
 // names (GNU getopt permutes them, unless POSIXLY_CORRECT is set); "--" ends them.
@@ -14,6 +14,11 @@
 // status 2; and -w 0, with which ministat writes into zero-length buffers, prints the empty
 // frame ministat prints when it survives (it crashes when a later data set stacks higher in
 // the plot than the earlier ones, as glibc's realloc(p, 0) returns NULL).
+//
+// It also takes -q, which FreeBSD's later ministat has and Debian's refuses as an unknown
+// option: the legend of data set names and the table's header line are left out (main in
+// FreeBSD's usr.bin/ministat/ministat.c since 2020 skips exactly those two printf loops under
+// flag_q), so the report is Debian's without them. The usage message stays Debian's.
 package main
 
 import (
@@ -85,7 +90,7 @@ func ministat(args []string, stdin io.Reader, stdout io.Writer, getenv func(stri
 		}
 	}
 	confSet := false
-	files, err := getopt(args, "AC:c:d:snw:", getenv("POSIXLY_CORRECT") != "", func(c byte, arg string) error {
+	files, err := getopt(args, "AC:c:d:nqsw:", getenv("POSIXLY_CORRECT") != "", func(c byte, arg string) error {
 		switch c {
 		case 'A':
 			o.NoPlot = true
@@ -121,6 +126,8 @@ func ministat(args []string, stdin io.Reader, stdout io.Writer, getenv func(stri
 			ro.Delimiters = arg
 		case 'n':
 			o.SummaryOnly = true
+		case 'q':
+			o.Quiet = true
 		case 's':
 			o.Separate = true
 		case 'w':

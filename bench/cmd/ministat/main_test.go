@@ -78,7 +78,7 @@ var goldenCases = []struct {
 	{"nul", []string{"nul.txt"}},
 	{"no-final-newline", []string{"noeol.txt", "normal4.txt"}},
 	{"missing-file", []string{"normal1.txt", "nonexistent.txt"}},
-	{"unknown-option", []string{"-q", "normal1.txt"}},
+	{"unknown-option", []string{"-x", "normal1.txt"}},
 	{"missing-argument", []string{"normal1.txt", "-w"}},
 	{"double-dash", []string{"--", "normal1.txt", "normal2.txt"}},
 	{"stdin", []string{"-", "normal2.txt"}},
@@ -282,3 +282,49 @@ func TestAgainstDebian(t *testing.T) {
 }
 
 var seedFlag = flag.Uint64("seed", 0, "seed of TestAgainstDebian's random data (0: a new one)")
+
+// TestQuietAgainstDebian checks -q, which Debian's ministat lacks, against what FreeBSD's later
+// ministat makes of Debian's report: the same bytes without the legend (one line per data set)
+// and the table's header line.
+func TestQuietAgainstDebian(t *testing.T) {
+	path := debianMinistat(t)
+	seed := *seedFlag
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	t.Logf("seed %d (replay with -seed=%d)", seed, seed)
+	r := rand.New(rand.NewPCG(seed, 0x9e7))
+	dir := t.TempDir()
+	t.Chdir(dir)
+	const header = "    N           Min           Max        Median           Avg        Stddev"
+	for trial := range 20 {
+		nfiles := 1 + r.IntN(7)
+		args := [][]string{nil, {"-s"}, {"-n"}, {"-A"}}[r.IntN(4)]
+		for f := range nfiles {
+			name := fmt.Sprintf("q%d-%d.txt", trial, f)
+			var b strings.Builder
+			for range 3 + r.IntN(40) {
+				fmt.Fprintf(&b, "%.6g\n", 100+float64(f)+3*r.NormFloat64())
+			}
+			if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args = append(args, name)
+		}
+		full := runDebian(t, path, dir, args, "")
+		lines := strings.SplitAfter(string(full), "\n")
+		var want strings.Builder
+		for i, l := range lines {
+			if i < nfiles || strings.TrimSuffix(l, "\n") == header {
+				continue
+			}
+			want.WriteString(l)
+		}
+		if want.Len() == len(full) {
+			t.Fatalf("trial %d: Debian's report has no legend or header to leave out:\n%s", trial, full)
+		}
+		if got := runOurs(append([]string{"-q"}, args...), ""); string(got) != want.String() {
+			t.Errorf("seed %d trial %d: ministat -q %s:\n%s", seed, trial, strings.Join(args, " "), lineDiff(got, []byte(want.String())))
+		}
+	}
+}

@@ -25,6 +25,7 @@ func cmdStat(e *env, args []string) error {
 	fs.BoolVar(&o.NoPlot, "A", false, "print statistics only, suppress the graph")
 	fs.BoolVar(&o.SummaryOnly, "n", false, "print summary statistics only, no graph or test")
 	fs.BoolVar(&o.Separate, "s", false, "print avg/median/stddev bars on separate lines")
+	fs.BoolVar(&o.Quiet, "q", false, "leave out the data set legend and the table header (-q of FreeBSD's later ministat)")
 	fs.IntVar(&o.Width, "w", o.Width, "`width` of graph/test output")
 	mmtests := fs.Bool("mmtests", false, "print an mmtests comparison table instead (compare-mmtests): each file is one run, the first the baseline")
 	higher := fs.Bool("higher", false, "with -mmtests: higher values are better (throughput); the default is lower (time, latency)")
