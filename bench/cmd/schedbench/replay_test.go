@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,5 +212,35 @@ func TestReplayInterrupted(t *testing.T) {
 	code := cli(&env{ctx: ctx, stdout: &out, stderr: &errb}, []string{"replay", traceData + "pingpong.ftrace"})
 	if code != exitFailure || out.Len() != 0 || errb.String() != "schedbench replay: interrupted; nothing written\n" {
 		t.Errorf("status %d, stdout %q, stderr %q; want 1, nothing and the interruption", code, out.String(), errb.String())
+	}
+}
+
+// TestREADMEReplay checks the README's replay example: the command it shows is the golden
+// test's, and every line of the output it shows is a line of that command's output today.
+func TestREADMEReplay(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const command = "    go run ./bench/cmd/schedbench replay -policy ule,cfs:v6.6 bench/trace/testdata/pipeline.gotrace\n\n```\n"
+	_, block, ok := strings.Cut(string(readme), command)
+	if !ok {
+		t.Fatalf("README.md does not show %q followed by its output", command)
+	}
+	block, _, _ = strings.Cut(block, "```")
+	out, errs, code := runCLI(t, "replay", "-policy", "ule,cfs:v6.6", traceData+"pipeline.gotrace")
+	if code != exitOK || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(block, "\n"), "\n") {
+		if !slices.Contains(lines, l) {
+			t.Errorf("README.md shows a line the command does not print:\n%s", l)
+		}
+		n++
+	}
+	if n < 5 {
+		t.Errorf("README.md shows %d lines of the replay, want the heading and the pipeline's rows", n)
 	}
 }
