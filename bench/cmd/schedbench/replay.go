@@ -400,9 +400,9 @@ func writeReplayText(w io.Writer, d *replayDoc) error {
 		if d.Trace.DurationNS > 0 {
 			length = fmt.Sprintf("global.duration %s", ms(d.Trace.DurationNS))
 		}
-		fmt.Fprintf(w, "%s: %s, %d tasks, %s; it records no timing, so the trace columns are empty\n", d.File, kind, len(d.Replays[0].Tasks), length)
+		fmt.Fprintf(w, "%s: %s, %s, %s; it records no timing, so the trace columns are empty\n", d.File, kind, count(len(d.Replays[0].Tasks), "task"), length)
 	} else {
-		fmt.Fprintf(w, "%s: %s, %s on %d CPUs, %d events, %d tasks", d.File, kind, ms(d.Trace.DurationNS), d.Trace.CPUs, d.Trace.Events, len(d.Replays[0].Tasks))
+		fmt.Fprintf(w, "%s: %s, %s on %s, %s, %s", d.File, kind, ms(d.Trace.DurationNS), count(d.Trace.CPUs, "CPU"), count(int(d.Trace.Events), "event"), count(len(d.Replays[0].Tasks), "task"))
 		if len(d.Trace.Skipped) > 0 {
 			names := make([]string, 0, len(d.Trace.Skipped))
 			for k := range d.Trace.Skipped {
@@ -417,7 +417,7 @@ func writeReplayText(w io.Writer, d *replayDoc) error {
 		fmt.Fprintln(w)
 	}
 	if d.Trace.Warned > 0 {
-		fmt.Fprintf(w, "%d warnings (on stderr)\n", d.Trace.Warned)
+		fmt.Fprintf(w, "%s (on stderr)\n", count(d.Trace.Warned, "warning"))
 	}
 	for _, r := range d.Replays {
 		fmt.Fprintf(w, "\n%s on %s for %s: the replay ends at %s (makespan %s)\n", r.Policy, d.Topology, time.Duration(d.UntilNS), ms(r.EndNS), ms(r.MakespanNS))
@@ -460,6 +460,14 @@ func writeReplayTable(w io.Writer, r *replayJSON) error {
 		fmt.Fprintf(tw, "total\t-\t%s\t-\t-\t%s\t\t\t\n", us(r.Total.CPUNS), us(r.Total.WaitNS))
 	}
 	return tw.Flush()
+}
+
+// count returns "1 noun" or "n nouns".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // ms formats nanoseconds as milliseconds with two decimals.
