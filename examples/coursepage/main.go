@@ -10,16 +10,15 @@
 //	go run ./examples/coursepage -serve localhost:8080   # or serve it on localhost
 //	go run ./examples/coursepage -screenshot docs/course.png   # the README's picture (needs chromium)
 //
-// The page is built by compiling examples/coursepage/wasm with the Go toolchain that runs
-// this command, gzip-compressing the module and inlining it, base64-encoded, beside the
-// toolchain's own wasm_exec.js; the browser decompresses it with DecompressionStream.
+// The page is built by package bench/coursepage, which compiles
+// examples/coursepage/wasm with the Go toolchain on PATH, gzip-compresses the module and
+// inlines it, base64-encoded, beside the toolchain's own wasm_exec.js; the browser
+// decompresses it with DecompressionStream. schedbench serve serves the same page.
 package main
 
 import (
 	"bytes"
-	"compress/gzip"
-	_ "embed"
-	"encoding/base64"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,12 +26,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
-)
 
-//go:embed page.html
-var pageTemplate string
+	"github.com/schedkit/schedkit/bench/coursepage"
+)
 
 func main() {
 	out := flag.String("o", "course.html", "write the page to `file`")
@@ -43,21 +40,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: coursepage [-o file] [-serve addr] [-screenshot file]")
 		os.Exit(2)
 	}
-	page, err := Build()
+	data, err := coursepage.Build(context.Background())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "coursepage:", err)
 		os.Exit(1)
 	}
 	if *serve != "" {
 		fmt.Fprintf(os.Stderr, "serving the course page on http://%s/\n", *serve)
-		err := http.ListenAndServe(*serve, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Write(page)
-		}))
+		err := http.ListenAndServe(*serve, coursepage.Handler(data, time.Now()))
 		fmt.Fprintln(os.Stderr, "coursepage:", err)
 		os.Exit(1)
 	}
-	if err := writeAtomic(*out, page); err != nil {
+	if err := writeAtomic(*out, data); err != nil {
 		fmt.Fprintln(os.Stderr, "coursepage:", err)
 		os.Exit(1)
 	}
@@ -67,45 +61,6 @@ func main() {
 			os.Exit(1)
 		}
 	}
-}
-
-// Build compiles the WebAssembly module and returns the page.
-func Build() ([]byte, error) {
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env GOROOT: %w", err)
-	}
-	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		return nil, fmt.Errorf("the Go toolchain's wasm_exec.js: %w", err)
-	}
-	dir, err := os.MkdirTemp("", "coursepage")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	wasm := filepath.Join(dir, "course.wasm")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "github.com/schedkit/schedkit/examples/coursepage/wasm")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the WebAssembly module: %v\n%s", err, out)
-	}
-	mod, err := os.ReadFile(wasm)
-	if err != nil {
-		return nil, err
-	}
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(mod)
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	if strings.Contains(string(execJS), "</script") {
-		return nil, errors.New("wasm_exec.js contains </script and cannot be inlined")
-	}
-	page := strings.Replace(pageTemplate, "{{WASM_EXEC}}", string(execJS), 1)
-	page = strings.Replace(page, "{{WASM_GZ_B64}}", base64.StdEncoding.EncodeToString(gz.Bytes()), 1)
-	return []byte(page), nil
 }
 
 // writeAtomic writes data to path through a temporary file in the same directory and a

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/schedkit/schedkit/bench/coursepage"
 	"github.com/schedkit/schedkit/examples/coursepage/course"
 )
 
@@ -75,7 +76,7 @@ var (
 // built builds the page once per test binary: compiling the module takes seconds.
 func built(t *testing.T) []byte {
 	t.Helper()
-	pageOnce.Do(func() { pageData, pageErr = Build() })
+	pageOnce.Do(func() { pageData, pageErr = coursepage.Build(context.Background()) })
 	if pageErr != nil {
 		t.Fatal(pageErr)
 	}

@@ -13,8 +13,10 @@
 //	schedbench seeds [flags] [SCENARIO|SEED ...]
 //	schedbench sweep [flags] SCENARIO
 //	schedbench merge [flags] SCENARIO RESULTS.jsonl...
+//	schedbench replay [flags] TRACE
 //	schedbench trace [flags] WORKLOAD
 //	schedbench host [flags] WORKLOAD
+//	schedbench serve [flags]
 //	schedbench stat [flags] FILE...
 //
 // WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
@@ -67,6 +69,25 @@
 //	for k in 0 1 2; do schedbench sweep -shard $k/3 -grid nice=0,10,20 -o s$k.jsonl seed000-nice & done; wait
 //	schedbench merge -grid nice=0,10,20 seed000-nice s0.jsonl s1.jsonl s2.jsonl
 //
+// replay runs a real trace under every policy of -policy and prints, per policy, each task's
+// CPU time, run-queue wait and mean wake-up latency in the trace beside the replay's (the table
+// of bench/trace's Comparison.WriteTable). TRACE is ftrace text (tracefs, trace-cmd report,
+// perf sched script), a Go execution trace (runtime/trace, go test -trace) or an rt-app JSON
+// description, told apart by content: a Go trace by its header, a JSON object by its first key
+// (schedkit's own workload JSON and Chrome trace-event JSON are refused with a hint), anything
+// else as ftrace text. The machine defaults to one package with a shared cache and as many
+// CPUs as the trace names, the length to ten times the trace's duration plus a second (an
+// rt-app file's global.duration); -topology and -until override them, and the other machine
+// flags are run's. -summary, -no-pipes and -go-threads are bench/trace's import options. The
+// import's warnings (lost events, what rt-app features a workload cannot express) go to
+// stderr; an rt-app description records no timing, so its trace columns are "-". Replayed
+// under the policy the trace was recorded with (cfs:v6.5 for a Linux kernel before 6.6,
+// cfs:v6.6 or later after), the table shows how faithful the import is; under another, what
+// would change. -format json prints one document of schema "schedbench.replay/1" (below).
+//
+//	schedbench replay -policy ule,cfs:v6.6 pipeline.gotrace
+//	schedbench replay -policy cfs:v6.5,ule -topology cpu:4 report.txt
+//
 // trace runs one policy and writes its trace (-o FILE, atomically, or stdout) with package
 // bench/trace: -format chrome is the Chrome trace-event JSON that Perfetto and chrome://tracing
 // open (a track per CPU, per-thread running and runnable slices, wake-up flows, migrations,
@@ -86,6 +107,15 @@
 //
 //	schedbench host -until 2s -reps 3 mixed.wl
 //
+// serve builds the course's interactive page (package bench/coursepage: the simulator and the
+// policies compiled to WebAssembly, in one self-contained HTML file that needs no server) and
+// serves it on -addr, 127.0.0.1:8080 by default, until ^C, which stops it cleanly (status 0).
+// Building compiles examples/coursepage/wasm with the go command, so it needs the Go toolchain
+// and runs inside the schedkit source tree, as go run ./examples/coursepage -o course.html
+// does; -page FILE serves a page written that way instead.
+//
+//	go run ./bench/cmd/schedbench serve
+//
 // stat reads numbers from files, one data set per file, and prints ministat's report with
 // ministat's flags (-C column, -c confidence, -d delimiters, -A, -n, -s, -w width) and the same
 // bytes as Debian's ministat (a test compares them); -mmtests prints compare-mmtests' table
@@ -100,7 +130,8 @@
 // 0 on success; 2 for a mistake on the command line or in an input it names (an unknown flag
 // or policy, a malformed topology, a workload error reported as file:line:col, an impossible
 // combination), after one line on stderr and before anything is run or written; 1 when a run
-// fails, a file cannot be written, or ^C interrupted the runs.
+// fails, a file cannot be written, or ^C interrupted the runs. serve ends with ^C, status 0; it
+// exits 1 if it cannot build the page or listen.
 //
 // # Output formats
 //
@@ -125,6 +156,22 @@
 //	              wake-to-run latencies (absent for a thread never woken; nearest rank,
 //	              exact while the simulator keeps every sample, within 1/128 beyond),
 //	            cpus[]: cpu, busy_ns, idle_ns, interrupt_ns, switch_ns, switches.
+//
+// replay's -format json prints one document of schema "schedbench.replay/1", stable in the
+// same way:
+//
+//	schema      "schedbench.replay/1"
+//	file        the trace's base name; kind: ftrace, gotrace or rtapp
+//	topology    the machine's text form; until_ns, hz, stathz, seed: as replayed
+//	policies    the policies' names, in -policy order
+//	trace       duration_ns (rt-app: global.duration, 0 for none), cpus, events (0 for
+//	            rt-app), skipped {event: count}, warned (all warnings), warnings[] ("file:line:
+//	            message"; of a trace, the first 100)
+//	replays[]   policy, end_ns, makespan_ns, total and total_trace {cpu_ns, wait_ns, sleep_ns}
+//	            (total_trace null for rt-app),
+//	            tasks[]: name (the trace's task), thread (the simulator's), pid (null for
+//	              rt-app), ran (the replay created it), trace and replay {cpu_ns, wait_ns,
+//	              sleep_ns, latency_mean_ns} (trace null for rt-app; replay null if not ran).
 //
 // -format csv prints one row per thread of each run, with the header
 //
@@ -175,7 +222,9 @@
 //	ministat's repetitions                 run -reps, dist-*.svg
 //	kernelshark, Perfetto CPU tracks       gantt-*.svg
 //	trace-cmd report with sched_* events   trace -format ftrace, trace-POLICY.ftrace
+//	perf sched replay, rt-app              replay
 //	Perfetto UI, chrome://tracing          trace -format chrome, trace-POLICY.json
 //	"why did the scheduler do that"        explain
 //	the real kernel                        host
+//	the course page                        serve
 package main

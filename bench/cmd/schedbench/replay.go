@@ -1,0 +1,474 @@
+package main
+
+// This file implements the replay subcommand: a real trace (ftrace text, a Go execution trace)
+// or an rt-app description run under each policy, beside the trace's own timing.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bench/trace"
+	"github.com/schedkit/schedkit/topology"
+)
+
+const replaySynopsis = "[flags] TRACE"
+
+// replaySchema names the JSON schema of replay's -format json.
+const replaySchema = "schedbench.replay/1"
+
+// The kinds of input replay reads.
+const (
+	kindFtrace  = "ftrace"  // tracefs, trace-cmd report, perf sched script text
+	kindGoTrace = "gotrace" // a Go execution trace (runtime/trace, go test -trace)
+	kindRTApp   = "rtapp"   // an rt-app JSON description
+)
+
+// kindNames are the kinds as the text output names them.
+var kindNames = map[string]string{
+	kindFtrace:  "ftrace text",
+	kindGoTrace: "Go execution trace",
+	kindRTApp:   "rt-app description",
+}
+
+// replayInput is an imported trace or description.
+type replayInput struct {
+	path, kind string
+	im         *trace.Imported // nil for rt-app, which has no recorded timing
+	rt         *trace.RTApp    // nil for traces
+}
+
+func (in *replayInput) workload() *workload.Workload {
+	if in.im != nil {
+		return in.im.Workload
+	}
+	return in.rt.Workload
+}
+
+func (in *replayInput) warnings() (kept []trace.Warning, all int) {
+	if in.im != nil {
+		return in.im.Warnings, in.im.Warned
+	}
+	return in.rt.Warnings, len(in.rt.Warnings)
+}
+
+// defaultUntil is the replay's length when -until is not given: the library's default for a
+// trace (ten times its duration plus a second), global.duration for an rt-app description
+// that has one, and the other commands' 10 s for one that runs forever.
+func (in *replayInput) defaultUntil() time.Duration {
+	switch {
+	case in.im != nil:
+		return time.Duration(10*in.im.Duration) + time.Second
+	case in.rt.Duration > 0:
+		return time.Duration(in.rt.Duration)
+	}
+	return 10 * time.Second
+}
+
+// defaultTopology is the machine when -topology is not given: one package with a shared
+// last-level cache and a CPU per CPU the trace names (the machine it was recorded on, as far
+// as the trace tells), or two CPUs for rt-app.
+func (in *replayInput) defaultTopology() string {
+	n := 2
+	if in.im != nil && in.im.CPUs > 0 {
+		n = in.im.CPUs
+	}
+	return fmt.Sprintf("package:1 node:1 llc:1 cpu:%d", n)
+}
+
+func cmdReplay(e *env, args []string) error {
+	var f machineFlags
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	f.register(fs, "ule,cfs")
+	// The machine and the length default to the trace's own.
+	f.topology, f.until = "", 0
+	topo, until := fs.Lookup("topology"), fs.Lookup("until")
+	topo.DefValue, until.DefValue = "", "0s"
+	topo.Usage += " (default: \"package:1 node:1 llc:1 cpu:N\", N the CPUs the trace names; 2 for rt-app)"
+	until.Usage = "simulated `time` to replay for (0: ten times the trace's duration plus 1s; an rt-app file's global.duration, or 10s)"
+	format := fs.String("format", "text", "output `format` on stdout: text or json (schema in the package documentation)")
+	summary := fs.Bool("summary", false, "replay each task as a repeat of its mean burst and mean sleep instead of its exact script (trace.ImportOptions.Summary)")
+	noPipes := fs.Bool("no-pipes", false, "replay every blocked interval as a sleep, even when the trace names the waker")
+	goThreads := fs.Bool("go-threads", false, "import a Go execution trace at the level of Ms (OS threads) instead of goroutines")
+	if err := parseFlags(e, fs, args, replaySynopsis); err != nil {
+		return err
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { explicit[fl.Name] = true })
+	switch {
+	case *format != "text" && *format != "json":
+		return usagef("-format %q: want text or json", *format)
+	case fs.NArg() == 0:
+		return usagef("no trace file given")
+	case fs.NArg() > 1:
+		return usagef("one trace at a time, got %d arguments: %q", fs.NArg(), fs.Args())
+	case f.until < 0:
+		return usagef("-until %v: want a positive duration, or 0 for the trace's own", f.until)
+	case f.hz < 2 || f.hz > 100000:
+		return usagef("-hz %d: want 2..100000", f.hz)
+	case f.statHz < 1 || f.statHz > f.hz:
+		return usagef("-stathz %d: want 1..hz (%d)", f.statHz, f.hz)
+	}
+	if explicit["topology"] && f.topology == "" {
+		return usagef("-topology is empty")
+	}
+	ps, err := parsePolicies(f.policy)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	in, err := readReplayInput(fs.Arg(0), &trace.ImportOptions{Summary: *summary, NoPipes: *noPipes, GoThreads: *goThreads})
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if (*summary || *noPipes || *goThreads) && in.kind == kindRTApp {
+		return usagef("-summary, -no-pipes and -go-threads are import options of traces; %s is an rt-app description", in.path)
+	}
+	if *goThreads && in.kind != kindGoTrace {
+		return usagef("-go-threads is for Go execution traces; %s is %s", in.path, kindNames[in.kind])
+	}
+	if f.topology == "" {
+		f.topology = in.defaultTopology()
+	}
+	t, err := resolveTopology(f.topology)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if f.until == 0 {
+		f.until = in.defaultUntil()
+	}
+	cfg := sim.Config{Topology: t, Hz: f.hz, StatHz: f.statHz, Seed: f.seed, FlattenGroups: f.flatten}
+	for _, p := range ps {
+		// Every refusal (a task pinned to a CPU the topology lacks, a class the policy has
+		// not) is a usage error before anything runs.
+		if _, err := sim.New(cfg, p.new(), in.workload()); err != nil {
+			return usagef("%s on %s: %v", p.name, t, err)
+		}
+	}
+	kept, all := in.warnings()
+	for _, w := range kept {
+		fmt.Fprintf(e.stderr, "schedbench replay: warning: %s\n", w)
+	}
+	if all > len(kept) {
+		fmt.Fprintf(e.stderr, "schedbench replay: warning: %s: %d more warnings\n", in.path, all-len(kept))
+	}
+	doc := newReplayDoc(in, t, &f, ps)
+	for _, p := range ps {
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("interrupted; nothing written")
+		}
+		r, err := replayOne(e, cfg, p.new(), in, f.until)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.name, err)
+		}
+		doc.Replays = append(doc.Replays, r)
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
+	}
+	return writeReplayText(e.stdout, doc)
+}
+
+// readReplayInput opens path and imports it by its content: a Go execution trace by its
+// header ("go 1.NN trace") or a .gotrace name; a JSON object by its first key (rt-app's
+// "global" or "tasks"; schedkit's own workload JSON and Chrome trace-event JSON are refused
+// with a hint); anything else as ftrace text. The readers stream; an error names the file
+// and, where it can, the line and field.
+func readReplayInput(path string, o *trace.ImportOptions) (*replayInput, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such trace file", path)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, _ := br.Peek(64 << 10) // a shorter file gives what it has
+	in := &replayInput{path: path, kind: sniffTrace(path, head)}
+	switch in.kind {
+	case kindGoTrace:
+		in.im, err = trace.ReadGoTrace(br, path, o)
+	case kindRTApp:
+		in.rt, err = trace.ReadRTApp(br, path)
+	case kindFtrace:
+		in.im, err = trace.ReadFtrace(br, path, o)
+	default:
+		err = errors.New(in.kind)
+	}
+	if err != nil {
+		return nil, err // a *trace.Error names the file, the line and the field
+	}
+	return in, nil
+}
+
+// sniffTrace returns the kind of the file path whose first bytes are head, or, for a file
+// replay does not read, the error message to print.
+func sniffTrace(path string, head []byte) string {
+	if filepath.Ext(path) == ".gotrace" || bytes.HasPrefix(head, []byte("go 1.")) && bytes.Contains(head[:min(len(head), 16)], []byte(" trace\x00")) {
+		return kindGoTrace
+	}
+	text := bytes.TrimLeft(head, " \t\r\n")
+	if !bytes.HasPrefix(text, []byte("{")) && filepath.Ext(path) != ".json" {
+		return kindFtrace
+	}
+	// The first key of the object tells rt-app from the JSON files that are not traces.
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+		if key, err := dec.Token(); err == nil {
+			switch key {
+			case "threads", "groups", "pipes":
+				return fmt.Sprintf("%s: a schedkit workload (JSON form), not a trace: run it with schedbench run", path)
+			case "traceEvents", "displayTimeUnit", "otherData", "systemTraceEvents":
+				return fmt.Sprintf("%s: Chrome trace-event JSON, which replay does not import (it reads ftrace text, Go execution traces and rt-app JSON; schedbench trace -format ftrace writes a run as ftrace text)", path)
+			}
+		}
+	}
+	// rt-app's own keys, an unknown key or malformed JSON: ReadRTApp says what is wrong.
+	return kindRTApp
+}
+
+// replayOne replays in under p. The simulator cannot stop a run half-way, so ^C abandons the
+// replay in progress (the process exits) rather than wait for it.
+func replayOne(e *env, cfg sim.Config, p sim.Policy, in *replayInput, until time.Duration) (replayJSON, error) {
+	type outcome struct {
+		r   replayJSON
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		if in.im != nil {
+			c, err := trace.Replay(cfg, p, in.im, until)
+			if err == nil {
+				o.r = comparisonJSON(c)
+			}
+			o.err = err
+		} else {
+			r, err := sim.Run(cfg, p, in.rt.Workload, until)
+			if err == nil {
+				o.r = descriptionJSON(r)
+			}
+			o.err = err
+		}
+		done <- o
+	}()
+	select {
+	case o := <-done:
+		return o.r, o.err
+	case <-e.ctx.Done():
+		return replayJSON{}, fmt.Errorf("interrupted; nothing written")
+	}
+}
+
+// replayDoc is the JSON document of -format json; doc.go documents its fields.
+type replayDoc struct {
+	Schema   string       `json:"schema"`
+	File     string       `json:"file"`
+	Kind     string       `json:"kind"`
+	Topology string       `json:"topology"`
+	UntilNS  int64        `json:"until_ns"`
+	Hz       int          `json:"hz"`
+	StatHz   int          `json:"stathz"`
+	Seed     uint64       `json:"seed"`
+	Policies []string     `json:"policies"`
+	Trace    traceJSON    `json:"trace"`
+	Replays  []replayJSON `json:"replays"`
+}
+
+type traceJSON struct {
+	DurationNS int64            `json:"duration_ns"`
+	CPUs       int              `json:"cpus"`
+	Events     int64            `json:"events"`
+	Skipped    map[string]int64 `json:"skipped"`
+	Warned     int              `json:"warned"`
+	Warnings   []string         `json:"warnings"`
+}
+
+type replayJSON struct {
+	Policy     string      `json:"policy"`
+	EndNS      int64       `json:"end_ns"`
+	MakespanNS int64       `json:"makespan_ns"`
+	Tasks      []taskJSON  `json:"tasks"`
+	Total      taskTiming  `json:"total"`
+	TotalTrace *taskTiming `json:"total_trace"`
+}
+
+type taskJSON struct {
+	Name   string      `json:"name"`
+	Thread string      `json:"thread"`
+	PID    *int64      `json:"pid"`
+	Ran    bool        `json:"ran"`
+	Trace  *taskTiming `json:"trace"`
+	Replay *taskTiming `json:"replay"`
+}
+
+// taskTiming is a task's timing in the trace or in the replay.
+type taskTiming struct {
+	CPUNS         int64 `json:"cpu_ns"`
+	WaitNS        int64 `json:"wait_ns"`
+	SleepNS       int64 `json:"sleep_ns"`
+	LatencyMeanNS int64 `json:"latency_mean_ns"`
+}
+
+func newReplayDoc(in *replayInput, t *topology.Topology, f *machineFlags, ps []policySpec) *replayDoc {
+	d := &replayDoc{Schema: replaySchema, File: filepath.Base(in.path), Kind: in.kind, Topology: t.String(),
+		UntilNS: int64(f.until), Hz: f.hz, StatHz: f.statHz, Seed: f.seed, Replays: []replayJSON{}}
+	for _, p := range ps {
+		d.Policies = append(d.Policies, p.name)
+	}
+	kept, all := in.warnings()
+	d.Trace.Warned, d.Trace.Warnings, d.Trace.Skipped = all, []string{}, map[string]int64{}
+	for _, w := range kept {
+		d.Trace.Warnings = append(d.Trace.Warnings, w.String())
+	}
+	if in.im != nil {
+		d.Trace.DurationNS, d.Trace.CPUs, d.Trace.Events = in.im.Duration, in.im.CPUs, in.im.Events
+		for k, v := range in.im.Skipped {
+			d.Trace.Skipped[k] = v
+		}
+	} else {
+		d.Trace.DurationNS = in.rt.Duration
+	}
+	return d
+}
+
+// comparisonJSON is a replay of a trace: every task of the trace, with both timings.
+func comparisonJSON(c *trace.Comparison) replayJSON {
+	r := replayJSON{Policy: c.Result.Policy, EndNS: c.Result.End, MakespanNS: c.Result.Makespan, Tasks: []taskJSON{}}
+	r.TotalTrace = &taskTiming{}
+	for _, tc := range c.Tasks {
+		pid := tc.Trace.PID
+		tj := taskJSON{Name: tc.Trace.Name, Thread: tc.Trace.SimName, PID: &pid, Ran: tc.Ran,
+			Trace: &taskTiming{tc.Trace.CPUTime, tc.Trace.WaitTime, tc.Trace.Sleep, tc.Trace.MeanLatency()}}
+		if tc.Ran {
+			tj.Replay = &taskTiming{tc.CPUTime, tc.WaitTime, tc.Sleep, tc.MeanLatency}
+		}
+		r.Tasks = append(r.Tasks, tj)
+	}
+	cpuT, cpuR, waitT, waitR := c.Totals()
+	r.TotalTrace.CPUNS, r.TotalTrace.WaitNS = cpuT, waitT
+	r.Total.CPUNS, r.Total.WaitNS = cpuR, waitR
+	for _, tc := range c.Tasks {
+		r.TotalTrace.SleepNS += tc.Trace.Sleep
+		r.Total.SleepNS += tc.Sleep
+	}
+	return r
+}
+
+// descriptionJSON is a run of an rt-app description: its threads, with no trace timing.
+func descriptionJSON(res *sim.Result) replayJSON {
+	r := replayJSON{Policy: res.Policy, EndNS: res.End, MakespanNS: res.Makespan, Tasks: []taskJSON{}}
+	for i := range res.Threads {
+		st := &res.Threads[i]
+		rep := &taskTiming{CPUNS: st.CPUTime, WaitNS: st.WaitTime, SleepNS: st.Sleep}
+		if lat, ok := st.Wakeup.Exact(); ok && len(lat) > 0 {
+			var sum int64
+			for _, l := range lat {
+				sum += l
+			}
+			rep.LatencyMeanNS = sum / int64(len(lat))
+		}
+		r.Tasks = append(r.Tasks, taskJSON{Name: st.Name, Thread: st.Name, Ran: true, Replay: rep})
+		r.Total.CPUNS += st.CPUTime
+		r.Total.WaitNS += st.WaitTime
+		r.Total.SleepNS += st.Sleep
+	}
+	return r
+}
+
+// writeReplayText writes the text form: what the trace is, then per policy the comparison
+// table of bench/trace's Comparison.WriteTable (for rt-app, which records no timing, the
+// trace columns are "-").
+func writeReplayText(w io.Writer, d *replayDoc) error {
+	kind := kindNames[d.Kind]
+	if d.Kind == kindRTApp {
+		length := "runs until stopped"
+		if d.Trace.DurationNS > 0 {
+			length = fmt.Sprintf("global.duration %s", ms(d.Trace.DurationNS))
+		}
+		fmt.Fprintf(w, "%s: %s, %s, %s; it records no timing, so the trace columns are empty\n", d.File, kind, count(len(d.Replays[0].Tasks), "task"), length)
+	} else {
+		fmt.Fprintf(w, "%s: %s, %s on %s, %s, %s", d.File, kind, ms(d.Trace.DurationNS), count(d.Trace.CPUs, "CPU"), count(int(d.Trace.Events), "event"), count(len(d.Replays[0].Tasks), "task"))
+		if len(d.Trace.Skipped) > 0 {
+			names := make([]string, 0, len(d.Trace.Skipped))
+			for k := range d.Trace.Skipped {
+				names = append(names, k)
+			}
+			slices.Sort(names)
+			for i, k := range names {
+				names[i] = fmt.Sprintf("%s %d", k, d.Trace.Skipped[k])
+			}
+			fmt.Fprintf(w, "; skipped %s", strings.Join(names, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	if d.Trace.Warned > 0 {
+		fmt.Fprintf(w, "%s (on stderr)\n", count(d.Trace.Warned, "warning"))
+	}
+	for _, r := range d.Replays {
+		fmt.Fprintf(w, "\n%s on %s for %s: the replay ends at %s (makespan %s)\n", r.Policy, d.Topology, time.Duration(d.UntilNS), ms(r.EndNS), ms(r.MakespanNS))
+		if err := writeReplayTable(w, &r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeReplayTable writes one replay's table with the columns, alignment and units of
+// trace.Comparison.WriteTable.
+func writeReplayTable(w io.Writer, r *replayJSON) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "task\tcpu trace\tcpu replay\tcpu %\twait trace\twait replay\tlat trace\tlat replay\t")
+	us := func(ns int64) string { return fmt.Sprintf("%.1f", float64(ns)/1e3) }
+	pct := func(replay, trace int64) string {
+		if trace <= 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.0f", 100*float64(replay)/float64(trace))
+	}
+	for _, t := range r.Tasks {
+		cpuT, waitT, latT, cpuR, waitR, latR, p := "-", "-", "-", "-", "-", "-", "-"
+		if t.Trace != nil {
+			cpuT, waitT, latT = us(t.Trace.CPUNS), us(t.Trace.WaitNS), us(t.Trace.LatencyMeanNS)
+		}
+		if t.Replay != nil {
+			cpuR, waitR, latR = us(t.Replay.CPUNS), us(t.Replay.WaitNS), us(t.Replay.LatencyMeanNS)
+			if t.Trace != nil {
+				p = pct(t.Replay.CPUNS, t.Trace.CPUNS)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, cpuT, cpuR, p, waitT, waitR, latT, latR)
+	}
+	if r.TotalTrace != nil {
+		fmt.Fprintf(tw, "total\t%s\t%s\t%s\t%s\t%s\t\t\t\n", us(r.TotalTrace.CPUNS), us(r.Total.CPUNS), pct(r.Total.CPUNS, r.TotalTrace.CPUNS),
+			us(r.TotalTrace.WaitNS), us(r.Total.WaitNS))
+	} else {
+		fmt.Fprintf(tw, "total\t-\t%s\t-\t-\t%s\t\t\t\n", us(r.Total.CPUNS), us(r.Total.WaitNS))
+	}
+	return tw.Flush()
+}
+
+// count returns "1 noun" or "n nouns".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ms formats nanoseconds as milliseconds with two decimals.
+func ms(ns int64) string { return fmt.Sprintf("%.2f ms", float64(ns)/1e6) }
