@@ -83,7 +83,11 @@
 // stderr; an rt-app description records no timing, so its trace columns are "-". Replayed
 // under the policy the trace was recorded with (cfs:v6.5 for a Linux kernel before 6.6,
 // cfs:v6.6 or later after), the table shows how faithful the import is; under another, what
-// would change. -format json prints one document of schema "schedbench.replay/1" (below).
+// would change. Without -policy it replays under ule and cfs, and leaves out, with a note on
+// stderr, one that refuses the trace (ULE refuses Linux's real-time priorities, which most
+// kernel traces have in their migration and watchdog threads); a policy named with -policy
+// that refuses it is a usage error. -format json prints one document of schema
+// "schedbench.replay/1" (below).
 //
 //	schedbench replay -policy ule,cfs:v6.6 pipeline.gotrace
 //	schedbench replay -policy cfs:v6.5,ule -topology cpu:4 report.txt

@@ -149,13 +149,25 @@ func cmdReplay(e *env, args []string) error {
 		f.until = in.defaultUntil()
 	}
 	cfg := sim.Config{Topology: t, Hz: f.hz, StatHz: f.statHz, Seed: f.seed, FlattenGroups: f.flatten}
+	var runnable []policySpec
 	for _, p := range ps {
 		// Every refusal (a task pinned to a CPU the topology lacks, a class the policy has
-		// not) is a usage error before anything runs.
+		// not) is a usage error before anything runs when the policy was asked for; a policy
+		// of the default set that refuses the trace (ULE refuses Linux's real-time
+		// priorities, which most kernel traces have) is left out with a note.
 		if _, err := sim.New(cfg, p.new(), in.workload()); err != nil {
-			return usagef("%s on %s: %v", p.name, t, err)
+			if explicit["policy"] {
+				return usagef("%s on %s: %v", p.name, t, err)
+			}
+			fmt.Fprintf(e.stderr, "schedbench replay: %s left out: %v\n", p.name, err)
+			continue
 		}
+		runnable = append(runnable, p)
 	}
+	if len(runnable) == 0 {
+		return usagef("no policy of the default set can replay %s; name one with -policy", in.path)
+	}
+	ps = runnable
 	kept, all := in.warnings()
 	for _, w := range kept {
 		fmt.Fprintf(e.stderr, "schedbench replay: warning: %s\n", w)

@@ -244,3 +244,23 @@ func TestREADMEReplay(t *testing.T) {
 		t.Errorf("README.md shows %d lines of the replay, want the heading and the pipeline's rows", n)
 	}
 }
+
+// TestReplayDefaultLeavesOutRefusingPolicies replays a Linux trace with real-time kernel
+// threads without -policy: ULE, which refuses Linux's real-time priorities, is left out with
+// a note and CFS still runs; asked for by name, ULE's refusal is the usage error above.
+func TestReplayDefaultLeavesOutRefusingPolicies(t *testing.T) {
+	out, errs, code := runCLI(t, "replay", traceData+"perf-sched-script.txt")
+	if code != exitOK {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(errs, "schedbench replay: ule-main left out: ") || !strings.Contains(errs, "fifo priority 99 is on the linux scale") {
+		t.Errorf("stderr does not say why ULE was left out:\n%s", errs)
+	}
+	if strings.Contains(out, "ule-main") || !strings.Contains(out, "cfs-") {
+		t.Errorf("stdout should have CFS's replay and not ULE's:\n%s", out)
+	}
+	_, errs, code = runCLI(t, "replay", "-policy", "ule", traceData+"perf-sched-script.txt")
+	if code != exitUsage || !strings.Contains(errs, "fifo priority 99") {
+		t.Errorf("-policy ule: status %d, stderr %q", code, errs)
+	}
+}
