@@ -24,15 +24,29 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"time"
 )
 
 func main() {
-	run(os.Stdout)
+	realMode := flag.Bool("real", false, "run real CPU-bound jobs on real workers instead of the simulated clock")
+	workers := flag.Int("workers", runtime.NumCPU(), "with -real: worker goroutines, each locked to a thread")
+	dur := flag.Duration("for", 3*time.Second, "with -real: how long each pool (fair, then FIFO) runs")
+	flag.Parse()
+	if !*realMode {
+		run(os.Stdout)
+		return
+	}
+	if *workers < 1 || *dur < 100*time.Millisecond {
+		fmt.Fprintln(os.Stderr, "fairshare: -workers must be at least 1 and -for at least 100ms")
+		os.Exit(2)
+	}
+	runRealMode(os.Stdout, *workers, *dur)
 }
 
 const (
@@ -72,7 +86,7 @@ type fairSched struct {
 	ix map[*Tenant]int
 }
 
-func newFair(credit time.Duration) *fairSched {
+func newFair(credit time.Duration, specs []spec) *fairSched {
 	f := &fairSched{p: NewPool(credit), ix: map[*Tenant]int{}}
 	for i, s := range specs {
 		t := f.p.AddTenant(s.name, s.weight)
@@ -229,8 +243,8 @@ func percentile(xs []time.Duration, p float64) time.Duration {
 
 // run prints the lesson to w; the output is deterministic.
 func run(w io.Writer) {
-	fair, fifo := simulate(newFair(DefaultCredit)), simulate(&fifoSched{})
-	unbounded := simulate(newFair(1 << 62)) // placement off: a returning tenant keeps all its credit
+	fair, fifo := simulate(newFair(DefaultCredit, specs)), simulate(&fifoSched{})
+	unbounded := simulate(newFair(1<<62, specs)) // placement off: a returning tenant keeps all its credit
 	fmt.Fprintf(w, "%d workers; share of worker time per second (weights in brackets):\n", workers)
 	fmt.Fprintf(w, "%-8s", "second")
 	for _, sp := range specs {
