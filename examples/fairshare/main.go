@@ -16,6 +16,17 @@
 // gives it, and what the returning tenant gets in its first 100 ms back, with CFS's placement
 // rule and without it.
 //
+//	go run ./examples/fairshare -real [-workers N] [-for 3s]
+//
+// runs the same Pool for real: N goroutine workers (as many as CPUs by default), each locked
+// to its OS thread, take jobs from it; every job is a CPU-bound loop of a nominal size per
+// tenant (5, 3 and 8 ms of CPU for the three batch tenants, 1 ms for the light one), and what
+// it is charged is its thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not its wall-clock time,
+// because vruntime charges time on a CPU and a worker thread on a shared machine is preempted
+// mid-job. It prints the batch tenants' shares of the CPU time per window beside their
+// weights' shares, then runs a FIFO pool on the same load and prints the light tenant's
+// submit-to-start delay under both. That output depends on the machine and its load.
+//
 // Why this beats the obvious version: a FIFO pool serves whoever queued first, so a tenant
 // with a backlog takes every worker and a light tenant waits behind all of it; round robin
 // between tenants ignores weights and job lengths; counting "jobs served" instead of time
