@@ -3,7 +3,7 @@
 // probe beside an idle group as real threads on this machine (bench/host), the same workloads in
 // the simulator under the CFS/EEVDF preset nearest the running kernel and the other policies, and
 // prints the table: the host's median and range over the repetitions, the models' figures, the
-// ratio and a verdict.
+// ratio, a verdict on the host's range and a t test of the host's runs against the model's.
 //
 // Usage:
 //
