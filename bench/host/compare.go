@@ -154,6 +154,9 @@ type CompareOptions struct {
 	// Weight is Options.Weight of every host run: the weight of the run's parent group against
 	// the rest of the machine.
 	Weight uint64
+	// KeepSignals is Options.KeepSignals of every host run: SIGINT and SIGTERM are left to the
+	// caller, whose ctx then stops the run (Compare returns its error).
+	KeepSignals bool
 	// Confidence is the level, in percent, of the t test of the host's runs against the
 	// nearest model's (Row.Stat); 0 means 95.
 	Confidence float64
@@ -239,7 +242,7 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			if o.ModelOnly {
 				break
 			}
-			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight}
+			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight, KeepSignals: o.KeepSignals}
 			if e.HostFigure != nil {
 				v, err := e.HostFigure(ctx, opts)
 				if err != nil {
