@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -428,7 +429,7 @@ func summary(s []float64) stat.Summary {
 }
 
 // String returns v in ministat's words on one line: "No difference proven at 95.0%
-// confidence", or "Difference at 95.0% confidence: 4.1% +/- 2.3%" (the model's mean against
+// confidence", or "Difference at 95.0% confidence: 4.1% +/- 2.3%" (three significant digits) (the model's mean against
 // the host's, relative to the host's, in percent of the host's, or absolute where the host's mean is 0), or
 // "no test (1 host run)".
 func (v StatVerdict) String() string {
@@ -439,9 +440,17 @@ func (v StatVerdict) String() string {
 	case !d.Significant:
 		return fmt.Sprintf("No difference proven at %.1f%% confidence", d.Confidence)
 	case math.IsInf(d.Rel, 0) || math.IsNaN(d.Rel):
-		return fmt.Sprintf("Difference at %.1f%% confidence: %s +/- %s", d.Confidence, fig(d.Delta), fig(d.HalfWidth))
+		return fmt.Sprintf("Difference at %.1f%% confidence: %s +/- %s", d.Confidence, sig3(d.Delta), sig3(d.HalfWidth))
 	}
-	return fmt.Sprintf("Difference at %.1f%% confidence: %s%% +/- %s%%", d.Confidence, fig(d.Rel), fig(d.RelHalfWidth))
+	return fmt.Sprintf("Difference at %.1f%% confidence: %s%% +/- %s%%", d.Confidence, sig3(d.Rel), sig3(d.RelHalfWidth))
+}
+
+// sig3 formats v with three significant digits and no exponent: 1.96, 64.6, -100, 1234.
+func sig3(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 // WriteRows writes rows as an aligned text table: the experiment, the metric, the host's median
