@@ -431,10 +431,12 @@ func summary(s []float64) stat.Summary {
 // String returns v in ministat's words on one line: "No difference proven at 95.0%
 // confidence", or "Difference at 95.0% confidence: 4.1% +/- 2.3%" (three significant digits) (the model's mean against
 // the host's, relative to the host's, in percent of the host's, or absolute where the host's mean is 0), or
-// "no test (1 host run)".
+// "no test (1 host run)"; "-" for the zero StatVerdict.
 func (v StatVerdict) String() string {
 	d := v.Diff
 	switch {
+	case !v.Tested && v.Why == "":
+		return "-" // the zero StatVerdict: no test was tried
 	case !v.Tested:
 		return "no test (" + v.Why + ")"
 	case !d.Significant:

@@ -104,6 +104,9 @@ func TestHostVsModel(t *testing.T) {
 			"runs without a figure do not count")
 		require.Equal(t, "no test (no host run)", HostVsModel(nil, []float64{12}, 95).String())
 	})
+	t.Run("zero value", func(t *testing.T) {
+		require.Equal(t, "-", StatVerdict{}.String(), "a Row built without a test")
+	})
 	t.Run("no model figure", func(t *testing.T) {
 		require.Equal(t, "no test (no model figure)", HostVsModel(host, []float64{nan, nan}, 95).String())
 		require.Equal(t, "no test (no model figure)", HostVsModel(host, nil, 95).String())
