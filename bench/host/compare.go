@@ -1,8 +1,8 @@
 package host
 
 // This file implements the comparison of model and host: an Experiment run on the host kernel a
-// few times and under simulated policies on the discovered topology, with the ratio of the two
-// and a verdict.
+// few times and under simulated policies on the discovered topology, with the ratio of the two,
+// a verdict on the host's range and a t test of the host's runs against the model's.
 
 import (
 	"context"
@@ -11,12 +11,14 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bench/stat"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -153,6 +155,12 @@ type CompareOptions struct {
 	// Weight is Options.Weight of every host run: the weight of the run's parent group against
 	// the rest of the machine.
 	Weight uint64
+	// KeepSignals is Options.KeepSignals of every host run: SIGINT and SIGTERM are left to the
+	// caller, whose ctx then stops the run (Compare returns its error).
+	KeepSignals bool
+	// Confidence is the level, in percent, of the t test of the host's runs against the
+	// nearest model's (Row.Stat); 0 means 95.
+	Confidence float64
 }
 
 // A Row is one experiment's comparison.
@@ -172,6 +180,13 @@ type Row struct {
 	// by the tolerance and that range is at most half the host's median wide, "inconclusive"
 	// when it lies within a wider range, else how far it lies outside ("model 35% high").
 	Verdict string
+	// ModelRuns are the nearest model's figures over as many seeds as the host has
+	// repetitions, the seeds of the host's runs (Seed, Seed+1, …), the first Models[0].Value;
+	// none with ModelOnly. The model is deterministic per seed, and a workload without random
+	// durations gives the same figure for every seed.
+	ModelRuns []float64
+	// Stat is the t test of Host against ModelRuns (see HostVsModel).
+	Stat StatVerdict
 	// Reported is the experiment's Reported.
 	Reported string
 	// Load is the lowest and highest one-minute load average seen during the host runs.
@@ -195,6 +210,12 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 	}
 	if o.Tolerance == 0 {
 		o.Tolerance = 0.10
+	}
+	if o.Confidence == 0 {
+		o.Confidence = 95
+	}
+	if !(o.Confidence > 0 && o.Confidence < 100) {
+		return nil, limitErr("Confidence %g%% not strictly between 0 and 100", o.Confidence)
 	}
 	topo := o.Topology
 	if topo == nil {
@@ -222,7 +243,7 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			if o.ModelOnly {
 				break
 			}
-			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight}
+			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight, KeepSignals: o.KeepSignals}
 			if e.HostFigure != nil {
 				v, err := e.HostFigure(ctx, opts)
 				if err != nil {
@@ -246,20 +267,24 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			row.Host = append(row.Host, v)
 		}
 		for _, name := range policies {
-			v, err := modelFigure(topo, name, e.Workload, o.Seed, e.Limit, e.Metric)
+			v, err := modelExperiment(topo, name, e, o.Seed)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", e.Name, name, err)
-			}
-			if e.Baseline != nil {
-				b, err := modelFigure(topo, name, e.Baseline, o.Seed, e.Limit, e.Metric)
-				if err != nil {
-					return nil, fmt.Errorf("%s (baseline): %s: %w", e.Name, name, err)
-				}
-				v /= b
+				return nil, err
 			}
 			row.Models = append(row.Models, ModelFigure{Policy: name, Value: v})
 		}
+		if !o.ModelOnly {
+			row.ModelRuns = append(row.ModelRuns, row.Models[0].Value)
+			for rep := 1; rep < o.Reps; rep++ {
+				v, err := modelExperiment(topo, nearest, e, o.Seed+uint64(rep))
+				if err != nil {
+					return nil, err
+				}
+				row.ModelRuns = append(row.ModelRuns, v)
+			}
+		}
 		row.Ratio, row.Verdict = verdict(row.Models[0].Value, row.Host, o.Tolerance)
+		row.Stat = HostVsModel(row.Host, row.ModelRuns, o.Confidence)
 		rows = append(rows, row)
 	}
 	return rows, nil
@@ -281,6 +306,23 @@ func hostFigure(ctx context.Context, w *workload.Workload, opts Options, m Metri
 		load[0], load[1] = min(load[0], l), max(load[1], l)
 	}
 	return m.Of(HostSample(r)), nil
+}
+
+// modelExperiment returns e's figure under the named policy on topo with seed: Metric of a
+// simulated run of e.Workload, over that of e.Baseline if there is one.
+func modelExperiment(topo *topology.Topology, name string, e Experiment, seed uint64) (float64, error) {
+	v, err := modelFigure(topo, name, e.Workload, seed, e.Limit, e.Metric)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %s: %w", e.Name, name, err)
+	}
+	if e.Baseline != nil {
+		b, err := modelFigure(topo, name, e.Baseline, seed, e.Limit, e.Metric)
+		if err != nil {
+			return 0, fmt.Errorf("%s (baseline): %s: %w", e.Name, name, err)
+		}
+		v /= b
+	}
+	return v, nil
 }
 
 // modelFigure simulates w under the named policy on topo.
@@ -328,10 +370,96 @@ func verdict(model float64, host []float64, tol float64) (float64, string) {
 	return ratio, fmt.Sprintf("model %.0f%% low", 100*(1-model/s[0]))
 }
 
+// A StatVerdict is the t test of the host's repetitions of an experiment against the nearest
+// model's runs of it, the kind of verdict bench/stat gives two sets of simulated runs.
+type StatVerdict struct {
+	// Tested is false when there was nothing to test; Why then says why ("1 host run").
+	Tested bool
+	Why    string
+	// OneSample is true when the model's runs were all the same figure: the test is then the
+	// host's mean against that value, the one-sample t interval of the host's runs.
+	OneSample bool
+	// Diff is the difference of the model's mean from the host's, the host the baseline: Delta
+	// and Rel are positive when the model is high.
+	Diff stat.Difference
+}
+
+// HostVsModel tests the host's figures against the model's, leaving out NaNs, with Welch's t
+// ([stat.Welch]) at the confidence level, in percent: the host's runs are the baseline, the
+// model's the other sample. Welch's rather than ministat's Student's t because the two samples'
+// spreads differ by construction — the host's is the machine's noise, the model's only that of
+// the workload's random durations — and Student's pooled s, with N₁+N₂-2 degrees of freedom,
+// would make a noisy host look better known than it is.
+//
+// When the model's runs are all the same figure (the model is deterministic per seed, and a
+// workload without random durations gives one figure for every seed), the model's variance is
+// exactly 0 and Welch's t is the one-sample t test of the host's mean against that figure:
+// standard error s/√N of the host's runs, N-1 degrees of freedom. One model run counts as such
+// a figure. Fewer than two host figures, or no model figure, allow no test.
+func HostVsModel(host, model []float64, confidence float64) StatVerdict {
+	h, m := finite(host), finite(model)
+	switch {
+	case len(h) == 0:
+		return StatVerdict{Why: "no host run"}
+	case len(h) == 1:
+		return StatVerdict{Why: "1 host run"}
+	case len(m) == 0:
+		return StatVerdict{Why: "no model figure"}
+	}
+	v := StatVerdict{Tested: true, OneSample: m[0] == m[len(m)-1]}
+	x, y := summary(h), summary(m)
+	if v.OneSample {
+		y.N = max(y.N, 2) // Welch counts a sample's values, but a variance of 0 weighs nothing
+	}
+	d, err := stat.Welch(x, y, confidence)
+	if err != nil {
+		return StatVerdict{Why: err.Error()}
+	}
+	v.Diff = d
+	return v
+}
+
+// summary returns the ministat summary of the sorted values s, with a variance of exactly 0
+// when they are all equal (ministat's running sums can round it below 0, and its root to NaN).
+func summary(s []float64) stat.Summary {
+	if s[0] != s[len(s)-1] {
+		return stat.Summarize(s)
+	}
+	return stat.Summary{N: len(s), Min: s[0], Max: s[0], Median: s[0], Mean: s[0]}
+}
+
+// String returns v in ministat's words on one line: "No difference proven at 95.0%
+// confidence", or "Difference at 95.0% confidence: 4.1% +/- 2.3%" (three significant digits) (the model's mean against
+// the host's, relative to the host's, in percent of the host's, or absolute where the host's mean is 0), or
+// "no test (1 host run)"; "-" for the zero StatVerdict.
+func (v StatVerdict) String() string {
+	d := v.Diff
+	switch {
+	case !v.Tested && v.Why == "":
+		return "-" // the zero StatVerdict: no test was tried
+	case !v.Tested:
+		return "no test (" + v.Why + ")"
+	case !d.Significant:
+		return fmt.Sprintf("No difference proven at %.1f%% confidence", d.Confidence)
+	case math.IsInf(d.Rel, 0) || math.IsNaN(d.Rel):
+		return fmt.Sprintf("Difference at %.1f%% confidence: %s +/- %s", d.Confidence, sig3(d.Delta), sig3(d.HalfWidth))
+	}
+	return fmt.Sprintf("Difference at %.1f%% confidence: %s%% +/- %s%%", d.Confidence, sig3(d.Rel), sig3(d.RelHalfWidth))
+}
+
+// sig3 formats v with three significant digits and no exponent: 1.96, 64.6, -100, 1234.
+func sig3(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
 // WriteRows writes rows as an aligned text table: the experiment, the metric, the host's median
 // and range over its repetitions, the figure reported elsewhere, each model's figure (nearest
-// first, marked *), the ratio of the nearest model to the host's median and the verdict; then the
-// load the host runs saw.
+// first, marked *), the ratio of the nearest model to the host's median, the verdict on the
+// host's range and the t test (Row.Stat); then the load the host runs saw and what the t test
+// compared.
 func WriteRows(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	var policies []string
@@ -346,7 +474,7 @@ func WriteRows(w io.Writer, rows []Row) error {
 			}
 		}
 	}
-	fmt.Fprintf(tw, "experiment\tmetric\thost median [min, max]\treported\t%s\tmodel/host\tverdict\n", strings.Join(policies, "\t"))
+	fmt.Fprintf(tw, "experiment\tmetric\thost median [min, max]\treported\t%s\tmodel/host\tverdict\tt test\n", strings.Join(policies, "\t"))
 	lo, hi := math.Inf(1), 0.0
 	for _, r := range rows {
 		s := finite(r.Host)
@@ -376,7 +504,7 @@ func WriteRows(w io.Writer, rows []Row) error {
 				fmt.Fprintf(tw, "\t%s", fig(v))
 			}
 		}
-		fmt.Fprintf(tw, "\t%s\t%s\n", fig(r.Ratio), r.Verdict)
+		fmt.Fprintf(tw, "\t%s\t%s\t%s\n", fig(r.Ratio), r.Verdict, r.Stat)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -385,7 +513,8 @@ func WriteRows(w io.Writer, rows []Row) error {
 		_, err := fmt.Fprintln(w, "(* the preset nearest the kernel)")
 		return err
 	}
-	_, err := fmt.Fprintf(w, "(* the preset nearest the running kernel; one-minute load average %.2f-%.2f during the host runs)\n", lo, hi)
+	_, err := fmt.Fprintf(w, "(* the preset nearest the running kernel; one-minute load average %.2f-%.2f during the host runs)\n"+
+		"(t test: Welch's t of the host's runs, the baseline, against the nearest model's over as many seeds, the one-sample t where the model's runs are all the same; a difference is the model's mean minus the host's)\n", lo, hi)
 	return err
 }
 

@@ -42,6 +42,8 @@ func TestCompare(t *testing.T) {
 		require.Equal(t, r.Nearest, r.Models[0].Policy)
 		require.GreaterOrEqual(t, len(r.Models), 2)
 		require.InDelta(t, r.Models[0].Value/r.Host[0], r.Ratio, 1e-9)
+		require.Equal(t, []float64{r.Models[0].Value}, r.ModelRuns, "one model run per host run")
+		require.Equal(t, "no test (1 host run)", r.Stat.String())
 		require.Contains(t, b.String(), r.Experiment)
 	}
 	// The kernel's weights and the model's are the same table: they agree on the split.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -52,4 +53,97 @@ func TestMetrics(t *testing.T) {
 	require.Equal(t, 80.0, ShareOf("a").Of(s))
 	require.InDelta(t, 100*10.0/900, ShareOf("b").Of(s), 1e-9, "b's lifetime runs to the end of the run")
 	require.True(t, math.IsNaN(LatencyOf("a", 99).Of(s)), "a was never woken")
+}
+
+// TestHostVsModel checks the t test of the host's runs against the model's on constructed
+// samples. The host's five runs have mean 10 and s = √0.025, so the one-sample 95% interval of
+// their mean is ±t(4) s/√5 = ±2.7764451 × 0.0707107 = ±0.19632.
+func TestHostVsModel(t *testing.T) {
+	nan := math.NaN()
+	host := []float64{10.0, 10.2, 9.8, 10.1, 9.9}
+	const hw = 2.7764451 * 0.07071068
+	t.Run("clear difference, model constant", func(t *testing.T) {
+		v := HostVsModel(host, []float64{12, 12, 12, 12, 12}, 95)
+		require.True(t, v.Tested)
+		require.True(t, v.OneSample)
+		require.True(t, v.Diff.Significant)
+		require.InDelta(t, 2.0, v.Diff.Delta, 1e-12, "the model's mean minus the host's")
+		require.InDelta(t, 4.0, v.Diff.DF, 1e-9, "one-sample t: N-1 degrees of freedom")
+		require.InDelta(t, hw, v.Diff.HalfWidth, 1e-5)
+		require.Equal(t, "Difference at 95.0% confidence: 20% +/- 1.96%", v.String())
+	})
+	t.Run("no difference, model constant", func(t *testing.T) {
+		// 10.15 is inside 10 ± 0.196; 10.25 would not be.
+		v := HostVsModel(host, []float64{10.15, 10.15, 10.15}, 95)
+		require.True(t, v.Tested && v.OneSample)
+		require.False(t, v.Diff.Significant)
+		require.Equal(t, "No difference proven at 95.0% confidence", v.String())
+		require.True(t, HostVsModel(host, []float64{10.25}, 95).Diff.Significant, "one model run is a constant model")
+	})
+	t.Run("model low", func(t *testing.T) {
+		v := HostVsModel(host, []float64{9}, 95)
+		require.True(t, v.Diff.Significant)
+		require.Equal(t, "Difference at 95.0% confidence: -10% +/- 1.96%", v.String())
+	})
+	t.Run("model varies: Welch's two-sample t", func(t *testing.T) {
+		v := HostVsModel(host, []float64{9.9, 10.3, 10.1}, 95)
+		require.True(t, v.Tested)
+		require.False(t, v.OneSample)
+		require.Equal(t, "Welch's t", v.Diff.Test.String())
+		// s² = 0.025 and 0.04: ν = (0.005 + 0.04/3)² / (0.005²/4 + (0.04/3)²/2) = 3.5328...
+		require.InDelta(t, 3.5328, v.Diff.DF, 1e-3)
+		require.False(t, v.Diff.Significant, "a difference of 0.1 with a standard error of 0.135")
+		v = HostVsModel(host, []float64{11.9, 12.3, 12.1}, 95)
+		require.True(t, v.Diff.Significant)
+	})
+	t.Run("one repetition: no verdict possible", func(t *testing.T) {
+		v := HostVsModel([]float64{10}, []float64{12}, 95)
+		require.False(t, v.Tested)
+		require.Equal(t, "no test (1 host run)", v.String())
+		require.Equal(t, "no test (1 host run)", HostVsModel([]float64{nan, 10, nan}, []float64{12}, 95).String(),
+			"runs without a figure do not count")
+		require.Equal(t, "no test (no host run)", HostVsModel(nil, []float64{12}, 95).String())
+	})
+	t.Run("zero value", func(t *testing.T) {
+		require.Equal(t, "-", StatVerdict{}.String(), "a Row built without a test")
+	})
+	t.Run("no model figure", func(t *testing.T) {
+		require.Equal(t, "no test (no model figure)", HostVsModel(host, []float64{nan, nan}, 95).String())
+		require.Equal(t, "no test (no model figure)", HostVsModel(host, nil, 95).String())
+	})
+	t.Run("constant host", func(t *testing.T) {
+		// No spread on either side: any difference of the means is real, none is none.
+		require.Equal(t, "No difference proven at 95.0% confidence", HostVsModel([]float64{3, 3, 3}, []float64{3}, 95).String())
+		require.Equal(t, "Difference at 95.0% confidence: 33.3% +/- 0%", HostVsModel([]float64{3, 3, 3}, []float64{4}, 95).String())
+		// A host mean of 0 has no relative difference: the absolute one.
+		require.Equal(t, "Difference at 95.0% confidence: 1 +/- 0", HostVsModel([]float64{0, 0}, []float64{1}, 95).String())
+	})
+	t.Run("confidence", func(t *testing.T) {
+		// 10.19 is inside the 95% interval and outside the 80% one (t(4) = 1.5332: ±0.108).
+		require.False(t, HostVsModel(host, []float64{10.19}, 95).Diff.Significant)
+		require.True(t, HostVsModel(host, []float64{10.19}, 80).Diff.Significant)
+	})
+}
+
+// TestWriteRowsStat checks that the table prints the t test beside the ratio and the range
+// verdict, and says what it compared.
+func TestWriteRowsStat(t *testing.T) {
+	host := []float64{10.0, 10.2, 9.8, 10.1, 9.9}
+	rows := []Row{{Experiment: "e", Metric: "m", Host: host, Nearest: "cfs:v7.1",
+		Models: []ModelFigure{{"cfs:v7.1", 12}}, ModelRuns: []float64{12, 12, 12, 12, 12}, Load: [2]float64{1, 2}}}
+	rows[0].Ratio, rows[0].Verdict = verdict(12, host, 0.1)
+	rows[0].Stat = HostVsModel(host, rows[0].ModelRuns, 95)
+	var b strings.Builder
+	require.NoError(t, WriteRows(&b, rows))
+	lines := strings.Split(b.String(), "\n")
+	require.Regexp(t, `model/host +verdict +t test$`, lines[0])
+	require.Regexp(t, `1\.20 +model 18% high +Difference at 95\.0% confidence: 20% \+/- 1\.96%$`, lines[1])
+	require.Contains(t, b.String(), "(t test: Welch's t")
+}
+
+func TestSig3(t *testing.T) {
+	for v, want := range map[float64]string{1.9632: "1.96", 64.63: "64.6", -99.96: "-100", -100: "-100", 0.5123: "0.512",
+		20: "20", 0: "0", 1234.5: "1234", -88.51: "-88.5", 1e-4: "0.0001"} {
+		require.Equal(t, want, sig3(v), "%v", v)
+	}
 }

@@ -99,8 +99,10 @@
 // [Compare] runs each [Experiment] on the host a few times and under simulated policies on the
 // discovered topology (topology.Discover), nearest preset first ([NearestPolicy]: classic CFS
 // before 6.6, EEVDF v6.6 before 6.12, then v7.1, the model's latest, with delayed dequeue and
-// custom slices as 6.12 added them), with the ratio of the model's figure to the host's median
-// and a verdict. The host's figures are as noisy as the machine is busy: pin the measured
+// custom slices as 6.12 added them), with the ratio of the model's figure to the host's median,
+// a verdict on the host's range, and a t test in ministat's words ([HostVsModel]: Welch's t of
+// the host's runs against the nearest model's over as many seeds, the one-sample t interval of
+// the host's runs where the model gives the same figure for every seed). The host's figures are as noisy as the machine is busy: pin the measured
 // threads, repeat, and read the range and the load average the table reports. The simulator
 // charges no cost for a wake-up, a timer or a context switch unless its Costs say so, so its
 // wake-up latencies beside an idle group are 0 where the kernel's are tens of microseconds.

@@ -54,14 +54,18 @@ func ExampleCompare() {
 }
 
 func ExampleWriteRows() {
-	rows := []host.Row{{Experiment: "nice split", Metric: "CPU a / b", Host: []float64{62.7, 58.7, 66.7},
+	hostRuns := []float64{62.7, 58.7, 66.7}
+	rows := []host.Row{{Experiment: "nice split", Metric: "CPU a / b", Host: hostRuns,
 		Nearest: "cfs:v7.1", Models: []host.ModelFigure{{Policy: "cfs:v7.1", Value: 65.7}}, Ratio: 1.05,
-		Verdict: "agrees", Reported: "68.3", Load: [2]float64{1, 2}}}
+		Verdict: "agrees", Reported: "68.3", Load: [2]float64{1, 2},
+		// The host's mean is 62.7 ± 9.94 (t(2) = 4.303, s = 4): 65.7 is inside.
+		Stat: host.HostVsModel(hostRuns, []float64{65.7}, 95)}}
 	host.WriteRows(os.Stdout, rows)
 	// Output:
-	// experiment  metric     host median [min, max]  reported  cfs:v7.1*  model/host  verdict
-	// nice split  CPU a / b  62.7 [58.7, 66.7]       68.3      65.7       1.05        agrees
+	// experiment  metric     host median [min, max]  reported  cfs:v7.1*  model/host  verdict  t test
+	// nice split  CPU a / b  62.7 [58.7, 66.7]       68.3      65.7       1.05        agrees   No difference proven at 95.0% confidence
 	// (* the preset nearest the running kernel; one-minute load average 1.00-2.00 during the host runs)
+	// (t test: Welch's t of the host's runs, the baseline, against the nearest model's over as many seeds, the one-sample t where the model's runs are all the same; a difference is the model's mean minus the host's)
 }
 
 func ExampleParseSchedstat() {

@@ -3,7 +3,7 @@
 // probe beside an idle group as real threads on this machine (bench/host), the same workloads in
 // the simulator under the CFS/EEVDF preset nearest the running kernel and the other policies, and
 // prints the table: the host's median and range over the repetitions, the models' figures, the
-// ratio and a verdict.
+// ratio, a verdict on the host's range and a t test of the host's runs against the model's.
 //
 // Usage:
 //
@@ -20,7 +20,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/schedkit/schedkit/bench/host"
 	"github.com/schedkit/schedkit/topology"
@@ -40,60 +39,14 @@ func main() {
 	case *calibrate != "":
 		err = calibrateCmd(ctx, os.Stdout, *calibrate)
 	case *modelOnly:
-		err = run(ctx, os.Stdout, host.CompareOptions{ModelOnly: true, Topology: topology.Uniform(1, 1, 1, 2, 1),
-			Release: "6.18.0"}, "")
+		err = host.WriteTable(ctx, os.Stdout, host.ModelOnlyTable(), "")
 	default:
-		err = run(ctx, os.Stdout, host.CompareOptions{Reps: *reps, Weight: *weight}, *dir)
+		err = host.WriteTable(ctx, os.Stdout, host.CompareOptions{Reps: *reps, Weight: *weight}, *dir)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostcompare:", err)
 		os.Exit(1)
 	}
-}
-
-// experiments returns the table's experiments for CPUs a (tar) and b (everything pinned).
-func experiments(a, b int, dir string) []host.Experiment {
-	c := host.Seed000Costs
-	exps := []host.Experiment{
-		host.Seed000Experiment(c, host.HogNice0, a, b, "2.02"),
-		host.Seed000Experiment(c, host.HogNice19, a, b, "1.02"),
-		host.Seed000Experiment(c, host.HogIdle, a, b, "1.01"),
-	}
-	if dir != "" {
-		for _, h := range []struct {
-			hog host.Hog
-			rep string
-		}{{host.HogNice0, "2.02"}, {host.HogNice19, "1.02"}, {host.HogIdle, "1.01"}} {
-			exps = append(exps, host.Seed000RealExperiment(dir, c, h.hog, a, b, time.Minute, h.rep))
-		}
-	}
-	return append(exps,
-		host.NiceSplitExperiment(b, time.Second),
-		host.Seed004Experiment(b, 500, 50, true),
-		host.Seed004Experiment(b, 500, 99, true),
-		host.Seed004Experiment(b, 500, 99, false),
-		host.ProbeAloneExperiment(b, 500, 99),
-	)
-}
-
-func run(ctx context.Context, w io.Writer, o host.CompareOptions, dir string) error {
-	topo := o.Topology
-	if topo == nil {
-		var err error
-		if topo, err = topology.Discover(); err != nil {
-			return err
-		}
-		o.Topology = topo
-		fmt.Fprintf(w, "kernel %s, %d CPUs, %d host runs per row, parent group weight %d\n", host.Release(), topo.NumCPUs(), o.Reps, o.Weight)
-	}
-	cpus := topo.CPUs()
-	a, _ := cpus.First()
-	b, _ := cpus.Last()
-	rows, err := host.Compare(ctx, experiments(int(a), int(b), dir), o)
-	if err != nil {
-		return err
-	}
-	return host.WriteRows(w, rows)
 }
 
 func calibrateCmd(ctx context.Context, w io.Writer, dir string) error {

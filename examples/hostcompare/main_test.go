@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/bench/host"
-	"github.com/schedkit/schedkit/topology"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/model.golden with the current output")
@@ -18,8 +17,7 @@ var update = flag.Bool("update", false, "rewrite testdata/model.golden with the 
 // after an intended change and review the diff.
 func TestGolden(t *testing.T) {
 	var buf bytes.Buffer
-	o := host.CompareOptions{ModelOnly: true, Topology: topology.Uniform(1, 1, 1, 2, 1), Release: "6.18.0"}
-	if err := run(context.Background(), &buf, o, ""); err != nil {
+	if err := host.WriteTable(context.Background(), &buf, host.ModelOnlyTable(), ""); err != nil {
 		t.Fatal(err)
 	}
 	const golden = "testdata/model.golden"

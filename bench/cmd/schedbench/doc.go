@@ -16,6 +16,7 @@
 //	schedbench replay [flags] TRACE
 //	schedbench trace [flags] WORKLOAD
 //	schedbench host [flags] WORKLOAD
+//	schedbench host -experiments [flags]
 //	schedbench serve [flags]
 //	schedbench stat [flags] FILE...
 //
@@ -110,6 +111,21 @@
 // controller) is a usage error before anything starts, unless -skip-unsupported.
 //
 //	schedbench host -until 2s -reps 3 mixed.wl
+//
+// host -experiments runs the model-vs-host table README's "Model vs host" reports instead of a
+// workload (what examples/hostcompare prints; both call bench/host's WriteTable): seed 000's
+// pipeline beside a pinned nice 0, nice 19 and SCHED_IDLE hog, its nice 0 vs nice 19 split and
+// seed 004's probe beside an idle group, each -reps times (3 unless given) on the host and under
+// the nearest preset and the other policies on this machine's topology. Each row has the host's
+// median and range, the models' figures, the ratio, a verdict on the host's range and a t test
+// in ministat's words (Welch's t of the host's runs against the nearest model's over as many
+// seeds; the one-sample t where the model's runs are all the same, as they are here). -weight
+// gives the runs' parent group a cpu.weight against the other programs of a busy machine, -dir
+// adds the rows of the real tar cf - DIR | gzip, and -model-only prints the models' figures alone
+// on a simulated 2-CPU machine, anywhere:
+//
+//	sudo schedbench host -experiments -reps 5 -weight 10000 -dir "$(go env GOROOT)/src/runtime"
+//	schedbench host -experiments -model-only
 //
 // serve builds the course's interactive page (package bench/coursepage: the simulator and the
 // policies compiled to WebAssembly, in one self-contained HTML file that needs no server) and

@@ -1,32 +1,47 @@
 package main
 
 // This file implements the host subcommand: a workload as real threads on this machine's
-// kernel, beside the model of it.
+// kernel, beside the model of it; or, with -experiments, the model-vs-host table.
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/host"
+	"github.com/schedkit/schedkit/sched"
 )
 
-const hostSynopsis = "[flags] WORKLOAD"
+const hostSynopsis = "[flags] WORKLOAD | -experiments [-reps N] [-weight W] [-dir DIR] [-model-only]"
 
 func cmdHost(e *env, args []string) error {
 	var f machineFlags
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	f.register(fs, "")
-	reps := fs.Int("reps", 1, "`number` of host runs (one after the other), and of simulated runs per policy")
+	reps := fs.Int("reps", 1, "`number` of host runs (one after the other), and of simulated runs per policy; with -experiments, of each experiment's host runs and of the nearest model's seeds, 3 unless given")
 	skip := fs.Bool("skip-unsupported", false, "run what the host can of a workload that asks for what it cannot (a class without permission, a missing cpu controller), listing what was left out")
 	noModel := fs.Bool("no-model", false, "only the host, no simulated runs beside it")
+	weight := fs.Uint64("weight", 0, "the `weight` (cpu.weight, 1-10000) of the host runs' parent group against the rest of the machine, for a workload with groups (every experiment has them); 0 is the default weight, 100")
+	experiments := fs.Bool("experiments", false, "run the model-vs-host table's experiments (seed 000's pipeline beside a hog, its nice split, seed 004's probe) instead of a workload: -reps runs of each, 3 by default")
+	dir := fs.String("dir", "", "with -experiments: add the rows of the real tar cf - `DIR` | gzip beside the hogs")
+	modelOnly := fs.Bool("model-only", false, "with -experiments: the models' figures alone, on a simulated 2-CPU machine for Linux 6.18 (runs anywhere, the same bytes everywhere)")
 	if err := parseFlags(e, fs, args, hostSynopsis); err != nil {
 		return err
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { explicit[fl.Name] = true })
+	if *weight > sched.MaxWeight {
+		return usagef("-weight %d: want 1..%d (0: the default)", *weight, sched.MaxWeight)
+	}
+	if *experiments {
+		return hostExperiments(e, fs, explicit, *reps, *weight, *dir, *modelOnly, f.seed)
+	}
 	switch {
+	case explicit["dir"] || explicit["model-only"]:
+		return usagef("-dir and -model-only need -experiments")
 	case *reps < 1 || *reps > 1000:
 		return usagef("-reps %d: want 1..1000", *reps)
 	case *noModel && explicit["policy"]:
@@ -52,7 +67,7 @@ func cmdHost(e *env, args []string) error {
 		if e.ctx.Err() != nil {
 			break
 		}
-		r, err := host.Run(e.ctx, s.w, host.Options{Limit: f.until, Seed: f.seed + uint64(rep), SkipUnsupported: *skip, KeepSignals: true})
+		r, err := host.Run(e.ctx, s.w, host.Options{Limit: f.until, Seed: f.seed + uint64(rep), SkipUnsupported: *skip, KeepSignals: true, Weight: *weight})
 		var me *host.MissingError
 		var le *host.LimitError
 		switch {
@@ -109,4 +124,57 @@ func cmdHost(e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// tableExperiments are the experiments of host -experiments (a test runs fewer).
+var tableExperiments = host.TableExperiments
+
+// hostExperiments runs the model-vs-host table (host.WriteTable), what examples/hostcompare
+// prints: each experiment reps times on the host and under the simulated policies on this
+// machine's topology, or with modelOnly the models' figures alone.
+func hostExperiments(e *env, fs *flag.FlagSet, explicit map[string]bool, reps int, weight uint64, dir string, modelOnly bool, seed uint64) error {
+	var fixed []string
+	for _, name := range []string{"policy", "topology", "until", "hz", "stathz", "flatten", "skip-unsupported", "no-model"} {
+		if explicit[name] {
+			fixed = append(fixed, "-"+name)
+		}
+	}
+	var hostOnly []string
+	for _, name := range []string{"reps", "weight", "dir"} {
+		if modelOnly && explicit[name] {
+			hostOnly = append(hostOnly, "-"+name)
+		}
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("-experiments runs the table's own workloads: no WORKLOAD (got %q)", fs.Args())
+	case len(fixed) > 0:
+		return usagef("-experiments fixes the workloads, the machine and the policies: no %s", strings.Join(fixed, ", "))
+	case len(hostOnly) > 0:
+		return usagef("-model-only runs nothing on the host: no %s", strings.Join(hostOnly, ", "))
+	case !explicit["reps"]:
+		reps = 3
+	}
+	if reps < 1 || reps > 100 {
+		return usagef("-reps %d: want 1..100 with -experiments", reps)
+	}
+	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return usagef("-dir %s: not a directory", dir)
+		}
+	}
+	o := host.CompareOptions{Reps: reps, Weight: weight, Seed: seed, KeepSignals: true}
+	if modelOnly {
+		o = host.ModelOnlyTable()
+		o.Seed = seed
+	}
+	err := host.WriteExperiments(e.ctx, e.stdout, o, func(a, b int) []host.Experiment { return tableExperiments(a, b, dir) })
+	var me *host.MissingError
+	switch {
+	case e.ctx.Err() != nil:
+		return fmt.Errorf("interrupted: no table (a row needs every run of its experiment)")
+	case errors.As(err, &me):
+		return usagef("the host cannot run the experiments: %v", err)
+	}
+	return err
 }
