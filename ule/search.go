@@ -53,6 +53,7 @@ type searchNode struct {
 	leafKids       bool  // every child is a leaf
 	pairs          bool  // every child is a leaf of two CPUs (SMT cores of two threads)
 	idRun          bool  // a leaf whose CPUs, highest first, are consecutive ids
+	idLo, idHi     int32 // for such a leaf: its CPUs are the ids idLo..idHi-1
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -91,6 +92,9 @@ func newSearchTree(top *topology.Topology) searchTree {
 			n.idRun = true
 			for i := 1; i < len(cpus); i++ {
 				n.idRun = n.idRun && cpus[i] == cpus[i-1]-1
+			}
+			if n.idRun && len(cpus) > 0 {
+				n.idLo, n.idHi = int32(cpus[len(cpus)-1]), int32(cpus[0])+1
 			}
 		}
 	}
@@ -322,24 +326,96 @@ func lowestRunPri(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, pri int
 }
 
 // lowestIDs is lowestRunPri over the CPUs base, base+1, … whose loads are loads, visited from
-// the last to the first (the highest id first, as the leaf orders them).
+// the last to the first (the highest id first, as the leaf orders them). It sums the loads
+// before shifting them (the same total modulo 2^32), and a CPU here has p = 0, so its compared
+// load is its randomised load.
 func lowestIDs(loads []CPULoad, base, pri int32, x uint32, b *leafBest) uint32 {
-	total, best, at, cpuLoad := b.total, b.load, int32(-1), b.cpuLoad
+	total, best, at := int32(0), b.load, int32(-1)
 	for i := len(loads) - 1; i >= 0; i-- {
-		ld := &loads[i]
-		l := ld.Load << 8
-		total += l
-		if int32(ld.LowPri) <= pri {
+		total += loads[i].Load
+		if int32(loads[i].LowPri) <= pri {
 			continue
 		}
 		x = x*69069 + 5
-		if load := l - int32((x>>16)&127); best > load {
-			best, at, cpuLoad = load, int32(i), load
+		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
+			best, at = load, int32(i)
 		}
 	}
-	b.total = total
+	b.total += total << 8
 	if at >= 0 {
-		b.load, b.cpu, b.cpuLoad = best, base+at, cpuLoad
+		b.load, b.cpu, b.cpuLoad = best, base+at, best
+	}
+	return x
+}
+
+// holdsAll reports whether mask holds every CPU of node nd (tested a word at a time).
+func (t *searchTree) holdsAll(nd *searchNode, mask *cpuBits) bool {
+	for _, w := range t.words[nd.wordLo:nd.wordHi] {
+		if mask[w.w&(topology.MaxCPUs/64-1)]&w.bits != w.bits {
+			return false
+		}
+	}
+	return true
+}
+
+// lowestIDRun is lowest for a search that starts at a leaf nd whose CPUs are consecutive ids
+// (idRun), all in the mask, without a load limit: the search of PickCPU on a machine whose
+// root is its one cache group. It is lowestLeaf's walk over the loads themselves, less the
+// total, which no caller of a search that starts at a leaf reads, and it returns only the
+// chosen CPU (-1 if none). With pri < 0 every CPU's LowPri is worse than pri, so every CPU
+// draws and the loop tests no priority.
+func (t *searchTree) lowestIDRun(nd *searchNode, s *lowestArgs) int32 {
+	b := leafBest{load: math.MaxInt32, cpu: -1}
+	lo, hi, p := nd.idLo, nd.idHi, s.prefer
+	x := s.rnd.x
+	if p < lo || p >= hi {
+		if s.pri < 0 {
+			x = lowestIDsAny(s.loads[lo:hi], lo, x, &b)
+		} else {
+			x = lowestIDsPri(s.loads[lo:hi], lo, s.pri, x, &b)
+		}
+	} else if s.pri < 0 {
+		x = lowestIDsAny(s.loads[p+1:hi], p+1, x, &b)
+		x = b.lowestPrefer(topology.CPU(p), s, x)
+		x = lowestIDsAny(s.loads[lo:p], lo, x, &b)
+	} else {
+		x = lowestIDsPri(s.loads[p+1:hi], p+1, s.pri, x, &b)
+		x = b.lowestPrefer(topology.CPU(p), s, x)
+		x = lowestIDsPri(s.loads[lo:p], lo, s.pri, x, &b)
+	}
+	s.rnd.x = x
+	return b.cpu
+}
+
+// lowestIDsPri is lowestIDs without the total (b.total is left as it was).
+func lowestIDsPri(loads []CPULoad, base, pri int32, x uint32, b *leafBest) uint32 {
+	best, at := b.load, int32(-1)
+	for i := len(loads) - 1; i >= 0; i-- {
+		if int32(loads[i].LowPri) <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
+			best, at = load, int32(i)
+		}
+	}
+	if at >= 0 {
+		b.load, b.cpu, b.cpuLoad = best, base+at, best
+	}
+	return x
+}
+
+// lowestIDsAny is lowestIDsPri for a priority below every CPU's (pri < 0): every CPU draws.
+func lowestIDsAny(loads []CPULoad, base int32, x uint32, b *leafBest) uint32 {
+	best, at := b.load, int32(-1)
+	for i := len(loads) - 1; i >= 0; i-- {
+		x = x*69069 + 5
+		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
+			best, at = load, int32(i)
+		}
+	}
+	if at >= 0 {
+		b.load, b.cpu, b.cpuLoad = best, base+at, best
 	}
 	return x
 }
@@ -901,7 +977,12 @@ func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad i
 
 func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
 	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd}
-	_, c, _ := s.tree.lowest(int32(g.ID()), &a)
+	n := int32(g.ID())
+	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (mask == &s.all || s.tree.holdsAll(nd, mask)) {
+		c := s.tree.lowestIDRun(nd, &a)
+		return topology.CPU(c), c >= 0
+	}
+	_, c, _ := s.tree.lowest(n, &a)
 	return topology.CPU(c), c >= 0
 }
 
