@@ -200,6 +200,7 @@ type lowestArgs struct {
 	prefer  int32 // cs_prefer
 	running bool  // cs_running
 	rnd     *Rand
+	full    bool // mask is System.all: it holds every CPU of the machine
 }
 
 // lowest is cpu_search_lowest: it returns the group's total load (256 per thread, less 128 at
@@ -250,11 +251,8 @@ func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuL
 		}
 	}
 	var mask *cpuBits
-	for _, w := range t.words[nd.wordLo:nd.wordHi] {
-		if s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits != w.bits {
-			mask = s.mask
-			break
-		}
+	if !s.full && !t.holdsAll(nd, s.mask) {
+		mask = s.mask
 	}
 	if nd.idRun && mask == nil && s.maxLoad == math.MaxInt32 && len(cpus) > 0 {
 		// The CPUs are the ids cpus[0] down to cpus[len-1]: walk the loads themselves.
@@ -461,11 +459,10 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 			pl, ph = r.lo, r.hi
 		}
 	}
-	all := true
-	for _, w := range t.words[nd.wordLo:nd.wordHi] {
-		all = all && s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits == w.bits
-	}
+	all := s.full || t.holdsAll(nd, s.mask)
 	switch {
+	case all && nd.pairs && s.maxLoad == math.MaxInt32:
+		x = lowestPairsPri(t.flat[lo:pl], s.loads, s.pri, x, &b)
 	case all && nd.pairs:
 		x = lowestPairs(t.flat[lo:pl], s.loads, s.pri, s.maxLoad, x, &b)
 	case all:
@@ -476,6 +473,8 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 	if pl < ph {
 		x = lowestMixed(t.flat[pl:ph], s, x, &b)
 		switch {
+		case all && nd.pairs && s.maxLoad == math.MaxInt32:
+			x = lowestPairsPri(t.flat[ph:hi], s.loads, s.pri, x, &b)
 		case all && nd.pairs:
 			x = lowestPairs(t.flat[ph:hi], s.loads, s.pri, s.maxLoad, x, &b)
 		case all:
@@ -565,6 +564,43 @@ func lowestPairs(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri, maxLoad 
 		if ok1 {
 			x = x*69069 + 5
 			if load := l1<<8 - int32((x>>16)&127); lload > load {
+				lcpu, lload = int32(c1), load
+			}
+		}
+		bb.leafDone(ltotal, lcpu, lload)
+	}
+	*b = bb
+	return x
+}
+
+// lowestPairsPri is lowestPairs without a load limit (PickCPU's searches), which leaves the
+// loop a register more and two tests fewer per leaf; the nil check of loads is made once
+// before the loop, and the loop's bound proves both CPUs of a leaf in range.
+func lowestPairsPri(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri int32, x uint32, b *lowBest) uint32 {
+	bb := *b
+	_ = loads[0]
+	for i := 0; i < len(flat)-1; i += 2 {
+		c0, c1 := flat[i]&(topology.MaxCPUs-1), flat[i+1]&(topology.MaxCPUs-1)
+		ld0, ld1 := &loads[c0], &loads[c1]
+		ok0, ok1 := int32(ld0.LowPri) > pri, int32(ld1.LowPri) > pri
+		ltotal := (ld0.Load + ld1.Load) << 8
+		if !(ok0 || ok1) || ltotal > bb.load {
+			bb.total += ltotal
+			if ok0 != ok1 {
+				x = x*69069 + 5
+			} else if ok0 {
+				x = x*drawJump[2].mul + drawJump[2].add
+			}
+			continue
+		}
+		lcpu, lload := int32(-1), int32(math.MaxInt32)
+		if ok0 {
+			x = x*69069 + 5
+			lcpu, lload = int32(c0), ld0.Load<<8-int32((x>>16)&127)
+		}
+		if ok1 {
+			x = x*69069 + 5
+			if load := ld1.Load<<8 - int32((x>>16)&127); lload > load {
 				lcpu, lload = int32(c1), load
 			}
 		}
@@ -976,9 +1012,9 @@ func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad i
 }
 
 func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
-	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd}
+	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd, full: mask == &s.all}
 	n := int32(g.ID())
-	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (mask == &s.all || s.tree.holdsAll(nd, mask)) {
+	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (a.full || s.tree.holdsAll(nd, mask)) {
 		c := s.tree.lowestIDRun(nd, &a)
 		return topology.CPU(c), c >= 0
 	}
