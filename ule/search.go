@@ -357,11 +357,13 @@ func (t *searchTree) holdsAll(nd *searchNode, mask *cpuBits) bool {
 }
 
 // lowestIDRun is lowest for a search that starts at a leaf nd whose CPUs are consecutive ids
-// (idRun), all in the mask, without a load limit: the search of PickCPU on a machine whose
-// root is its one cache group. It is lowestLeaf's walk over the loads themselves, less the
-// total, which no caller of a search that starts at a leaf reads, and it returns only the
-// chosen CPU (-1 if none). With pri < 0 every CPU's LowPri is worse than pri, so every CPU
-// draws and the loop tests no priority.
+// (idRun), all in the mask, without a load limit: sched_pickcpu's sched_lowest(cpu_top, mask,
+// pri, INT_MAX, ts_cpu, r) on a machine whose root is its one cache group, where
+// cpu_search_lowest runs its leaf loop (the CPUSET_FOREACH from the highest CPU down) and
+// nothing else. It is lowestLeaf's walk over the loads themselves, less the total, which
+// sched_lowest does not return, and it returns only the chosen CPU (-1 if none). With pri < 0
+// (the second search, sched_lowest(cpu_top, mask, -1, …)) every CPU's LowPri is worse than
+// pri, so every CPU draws and the loop tests no priority.
 func (t *searchTree) lowestIDRun(nd *searchNode, s *lowestArgs) int32 {
 	b := leafBest{load: math.MaxInt32, cpu: -1}
 	lo, hi, p := nd.idLo, nd.idHi, s.prefer
@@ -573,7 +575,8 @@ func lowestPairs(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri, maxLoad 
 	return x
 }
 
-// lowestPairsPri is lowestPairs without a load limit (PickCPU's searches), which leaves the
+// lowestPairsPri is lowestPairs without a load limit (sched_pickcpu passes INT_MAX to every
+// sched_lowest; cpu_search_lowest's "load > s->cs_load" then never holds), which leaves the
 // loop a register more and two tests fewer per leaf; the nil check of loads is made once
 // before the loop, and the loop's bound proves both CPUs of a leaf in range.
 func lowestPairsPri(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri int32, x uint32, b *lowBest) uint32 {
