@@ -32,16 +32,19 @@ func (b *cpuBits) empty() bool {
 
 // affinityBits returns t's affinity as a cpuBits, rebuilding its cache when Affinity changed.
 // Building costs O(members); a thread allowed on the whole machine (the common case, and every
-// new thread's) copies s's precomputed mask instead, which keeps a thread's start-up cost from
-// growing with the number of CPUs.
+// new thread's) takes s's precomputed mask instead (the pointer &s.all, which tells the searches
+// that every CPU is in the mask), which keeps a thread's start-up cost from growing with the
+// number of CPUs. The caller must not modify the mask.
 func (s *System) affinityBits(t *Thread) *cpuBits {
 	if !t.affValid || t.affSrc != t.Affinity {
-		if t.Affinity == s.allSet {
-			t.affBits = s.all
-		} else {
+		t.affAll = t.Affinity == s.allSet
+		if !t.affAll {
 			t.affBits = bitsOf(&t.Affinity)
 		}
 		t.affSrc, t.affValid = t.Affinity, true
+	}
+	if t.affAll {
+		return &s.all
 	}
 	return &t.affBits
 }

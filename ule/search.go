@@ -53,6 +53,7 @@ type searchNode struct {
 	leafKids       bool  // every child is a leaf
 	pairs          bool  // every child is a leaf of two CPUs (SMT cores of two threads)
 	idRun          bool  // a leaf whose CPUs, highest first, are consecutive ids
+	idLo, idHi     int32 // for such a leaf: its CPUs are the ids idLo..idHi-1
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -91,6 +92,9 @@ func newSearchTree(top *topology.Topology) searchTree {
 			n.idRun = true
 			for i := 1; i < len(cpus); i++ {
 				n.idRun = n.idRun && cpus[i] == cpus[i-1]-1
+			}
+			if n.idRun && len(cpus) > 0 {
+				n.idLo, n.idHi = int32(cpus[len(cpus)-1]), int32(cpus[0])+1
 			}
 		}
 	}
@@ -196,6 +200,7 @@ type lowestArgs struct {
 	prefer  int32 // cs_prefer
 	running bool  // cs_running
 	rnd     *Rand
+	full    bool // mask is System.all: it holds every CPU of the machine
 }
 
 // lowest is cpu_search_lowest: it returns the group's total load (256 per thread, less 128 at
@@ -246,11 +251,8 @@ func (t *searchTree) lowestLeaf(nd *searchNode, s *lowestArgs) (total, cpu, cpuL
 		}
 	}
 	var mask *cpuBits
-	for _, w := range t.words[nd.wordLo:nd.wordHi] {
-		if s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits != w.bits {
-			mask = s.mask
-			break
-		}
+	if !s.full && !t.holdsAll(nd, s.mask) {
+		mask = s.mask
 	}
 	if nd.idRun && mask == nil && s.maxLoad == math.MaxInt32 && len(cpus) > 0 {
 		// The CPUs are the ids cpus[0] down to cpus[len-1]: walk the loads themselves.
@@ -322,24 +324,98 @@ func lowestRunPri(cpus []topology.CPU, loads *[topology.MaxCPUs]CPULoad, pri int
 }
 
 // lowestIDs is lowestRunPri over the CPUs base, base+1, … whose loads are loads, visited from
-// the last to the first (the highest id first, as the leaf orders them).
+// the last to the first (the highest id first, as the leaf orders them). It sums the loads
+// before shifting them (the same total modulo 2^32), and a CPU here has p = 0, so its compared
+// load is its randomised load.
 func lowestIDs(loads []CPULoad, base, pri int32, x uint32, b *leafBest) uint32 {
-	total, best, at, cpuLoad := b.total, b.load, int32(-1), b.cpuLoad
+	total, best, at := int32(0), b.load, int32(-1)
 	for i := len(loads) - 1; i >= 0; i-- {
-		ld := &loads[i]
-		l := ld.Load << 8
-		total += l
-		if int32(ld.LowPri) <= pri {
+		total += loads[i].Load
+		if int32(loads[i].LowPri) <= pri {
 			continue
 		}
 		x = x*69069 + 5
-		if load := l - int32((x>>16)&127); best > load {
-			best, at, cpuLoad = load, int32(i), load
+		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
+			best, at = load, int32(i)
 		}
 	}
-	b.total = total
+	b.total += total << 8
 	if at >= 0 {
-		b.load, b.cpu, b.cpuLoad = best, base+at, cpuLoad
+		b.load, b.cpu, b.cpuLoad = best, base+at, best
+	}
+	return x
+}
+
+// holdsAll reports whether mask holds every CPU of node nd (tested a word at a time).
+func (t *searchTree) holdsAll(nd *searchNode, mask *cpuBits) bool {
+	for _, w := range t.words[nd.wordLo:nd.wordHi] {
+		if mask[w.w&(topology.MaxCPUs/64-1)]&w.bits != w.bits {
+			return false
+		}
+	}
+	return true
+}
+
+// lowestIDRun is lowest for a search that starts at a leaf nd whose CPUs are consecutive ids
+// (idRun), all in the mask, without a load limit: sched_pickcpu's sched_lowest(cpu_top, mask,
+// pri, INT_MAX, ts_cpu, r) on a machine whose root is its one cache group, where
+// cpu_search_lowest runs its leaf loop (the CPUSET_FOREACH from the highest CPU down) and
+// nothing else. It is lowestLeaf's walk over the loads themselves, less the total, which
+// sched_lowest does not return, and it returns only the chosen CPU (-1 if none). With pri < 0
+// (the second search, sched_lowest(cpu_top, mask, -1, …)) every CPU's LowPri is worse than
+// pri, so every CPU draws and the loop tests no priority.
+func (t *searchTree) lowestIDRun(nd *searchNode, s *lowestArgs) int32 {
+	b := leafBest{load: math.MaxInt32, cpu: -1}
+	lo, hi, p := nd.idLo, nd.idHi, s.prefer
+	x := s.rnd.x
+	if p < lo || p >= hi {
+		if s.pri < 0 {
+			x = lowestIDsAny(s.loads[lo:hi], lo, x, &b)
+		} else {
+			x = lowestIDsPri(s.loads[lo:hi], lo, s.pri, x, &b)
+		}
+	} else if s.pri < 0 {
+		x = lowestIDsAny(s.loads[p+1:hi], p+1, x, &b)
+		x = b.lowestPrefer(topology.CPU(p), s, x)
+		x = lowestIDsAny(s.loads[lo:p], lo, x, &b)
+	} else {
+		x = lowestIDsPri(s.loads[p+1:hi], p+1, s.pri, x, &b)
+		x = b.lowestPrefer(topology.CPU(p), s, x)
+		x = lowestIDsPri(s.loads[lo:p], lo, s.pri, x, &b)
+	}
+	s.rnd.x = x
+	return b.cpu
+}
+
+// lowestIDsPri is lowestIDs without the total (b.total is left as it was).
+func lowestIDsPri(loads []CPULoad, base, pri int32, x uint32, b *leafBest) uint32 {
+	best, at := b.load, int32(-1)
+	for i := len(loads) - 1; i >= 0; i-- {
+		if int32(loads[i].LowPri) <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
+			best, at = load, int32(i)
+		}
+	}
+	if at >= 0 {
+		b.load, b.cpu, b.cpuLoad = best, base+at, best
+	}
+	return x
+}
+
+// lowestIDsAny is lowestIDsPri for a priority below every CPU's (pri < 0): every CPU draws.
+func lowestIDsAny(loads []CPULoad, base int32, x uint32, b *leafBest) uint32 {
+	best, at := b.load, int32(-1)
+	for i := len(loads) - 1; i >= 0; i-- {
+		x = x*69069 + 5
+		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
+			best, at = load, int32(i)
+		}
+	}
+	if at >= 0 {
+		b.load, b.cpu, b.cpuLoad = best, base+at, best
 	}
 	return x
 }
@@ -385,11 +461,10 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 			pl, ph = r.lo, r.hi
 		}
 	}
-	all := true
-	for _, w := range t.words[nd.wordLo:nd.wordHi] {
-		all = all && s.mask[w.w&(topology.MaxCPUs/64-1)]&w.bits == w.bits
-	}
+	all := s.full || t.holdsAll(nd, s.mask)
 	switch {
+	case all && nd.pairs && s.maxLoad == math.MaxInt32:
+		x = lowestPairsPri(t.flat[lo:pl], s.loads, s.pri, x, &b)
 	case all && nd.pairs:
 		x = lowestPairs(t.flat[lo:pl], s.loads, s.pri, s.maxLoad, x, &b)
 	case all:
@@ -400,6 +475,8 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 	if pl < ph {
 		x = lowestMixed(t.flat[pl:ph], s, x, &b)
 		switch {
+		case all && nd.pairs && s.maxLoad == math.MaxInt32:
+			x = lowestPairsPri(t.flat[ph:hi], s.loads, s.pri, x, &b)
 		case all && nd.pairs:
 			x = lowestPairs(t.flat[ph:hi], s.loads, s.pri, s.maxLoad, x, &b)
 		case all:
@@ -489,6 +566,44 @@ func lowestPairs(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri, maxLoad 
 		if ok1 {
 			x = x*69069 + 5
 			if load := l1<<8 - int32((x>>16)&127); lload > load {
+				lcpu, lload = int32(c1), load
+			}
+		}
+		bb.leafDone(ltotal, lcpu, lload)
+	}
+	*b = bb
+	return x
+}
+
+// lowestPairsPri is lowestPairs without a load limit (sched_pickcpu passes INT_MAX to every
+// sched_lowest; cpu_search_lowest's "load > s->cs_load" then never holds), which leaves the
+// loop a register more and two tests fewer per leaf; the nil check of loads is made once
+// before the loop, and the loop's bound proves both CPUs of a leaf in range.
+func lowestPairsPri(flat []flatCPU, loads *[topology.MaxCPUs]CPULoad, pri int32, x uint32, b *lowBest) uint32 {
+	bb := *b
+	_ = loads[0]
+	for i := 0; i < len(flat)-1; i += 2 {
+		c0, c1 := flat[i]&(topology.MaxCPUs-1), flat[i+1]&(topology.MaxCPUs-1)
+		ld0, ld1 := &loads[c0], &loads[c1]
+		ok0, ok1 := int32(ld0.LowPri) > pri, int32(ld1.LowPri) > pri
+		ltotal := (ld0.Load + ld1.Load) << 8
+		if !(ok0 || ok1) || ltotal > bb.load {
+			bb.total += ltotal
+			if ok0 != ok1 {
+				x = x*69069 + 5
+			} else if ok0 {
+				x = x*drawJump[2].mul + drawJump[2].add
+			}
+			continue
+		}
+		lcpu, lload := int32(-1), int32(math.MaxInt32)
+		if ok0 {
+			x = x*69069 + 5
+			lcpu, lload = int32(c0), ld0.Load<<8-int32((x>>16)&127)
+		}
+		if ok1 {
+			x = x*69069 + 5
+			if load := ld1.Load<<8 - int32((x>>16)&127); lload > load {
 				lcpu, lload = int32(c1), load
 			}
 		}
@@ -900,8 +1015,13 @@ func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad i
 }
 
 func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
-	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd}
-	_, c, _ := s.tree.lowest(int32(g.ID()), &a)
+	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd, full: mask == &s.all}
+	n := int32(g.ID())
+	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (a.full || s.tree.holdsAll(nd, mask)) {
+		c := s.tree.lowestIDRun(nd, &a)
+		return topology.CPU(c), c >= 0
+	}
+	_, c, _ := s.tree.lowest(n, &a)
 	return topology.CPU(c), c >= 0
 }
 

@@ -134,3 +134,66 @@ func TestLowestMatchesRecursion(t *testing.T) {
 		}
 	}
 }
+
+// A search through System.lowest, which takes lowestIDRun for a search that starts at a leaf of
+// consecutive CPU ids with the whole leaf in the mask and no load limit, chooses the CPU the
+// plain recursion chooses and leaves the generator in the same state: on every group of
+// machines whose root is such a leaf and of machines where it is not, with the machine's own
+// mask (&System.all), a copy of it, and masks lacking CPUs, priorities from -1 up, and the
+// preferred CPU inside and outside the group.
+func TestLowestFromLeafMatchesRecursion(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 1, 1),
+		topology.Uniform(1, 1, 1, 4, 1),
+		topology.Uniform(1, 1, 1, 64, 1),
+		topology.Uniform(1, 1, 1, 100, 1), // over two mask words
+		topology.Uniform(2, 1, 2, 8, 2),
+		topology.Uniform(1, 1, 4, 8, 1),
+		topology.TwoSocketSMT(),
+		mustParse(t, "package:1 node:1 llc:1 (cluster:2 core:2 cpu:2 + cluster:1 cpu:4)"),
+	}
+	r := rand.New(rand.NewPCG(19, 7))
+	for i := range 2000 {
+		top := tops[i%len(tops)]
+		s, err := NewSystem(DefaultParams(), top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range top.CPUs().All() {
+			s.Loads[c] = CPULoad{Load: int32(r.IntN(4)), LowPri: uint8(56 + r.IntN(200))}
+		}
+		mask := &s.all
+		switch r.IntN(3) {
+		case 1:
+			m := s.all
+			mask = &m
+		case 2:
+			m := s.all
+			for range 1 + r.IntN(3) {
+				m.remove(topology.CPU(r.IntN(top.NumIDs())))
+			}
+			mask = &m
+		}
+		pri := r.IntN(256) - 1
+		if r.IntN(4) == 0 {
+			pri = -1
+		}
+		maxLoad := math.MaxInt32
+		if r.IntN(4) == 0 {
+			maxLoad = r.IntN(5)
+		}
+		prefer := topology.CPU(r.IntN(top.NumIDs()))
+		running := r.IntN(2) == 0
+		for _, g := range top.AllGroups() {
+			seed := r.Uint64()
+			a, b := NewRand(0, seed), NewRand(0, seed)
+			gc, gok := s.lowest(g, mask, pri, maxLoad, prefer, running, &a)
+			wa := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: int32(maxLoad), prefer: int32(prefer), running: running, rnd: &b}
+			_, wc, _ := s.tree.refLowest(int32(g.ID()), &wa)
+			if gok != (wc >= 0) || (gok && int32(gc) != wc) || a.State() != b.State() {
+				t.Fatalf("%v %v pri %d maxLoad %d prefer %d running %t: lowest = %d %t rnd %d, recursion %d rnd %d",
+					top, g, pri, maxLoad, prefer, running, gc, gok, a.State(), wc, b.State())
+			}
+		}
+	}
+}

@@ -80,9 +80,11 @@ type Thread struct {
 	rq       uint8 // which run queue of the CPU holds it (legacy: realtime, timeshare, idle)
 
 	// affBits caches Affinity for the searches (see cpuBits); affSrc is the set it was built from.
+	// affAll says that set is the machine's (affBits is then unused).
 	affBits  cpuBits
 	affSrc   topology.CPUSet
 	affValid bool
+	affAll   bool
 }
 
 // InitThread binds t's run-queue link to t and returns t. Call it once, before t is first queued.
