@@ -70,17 +70,15 @@ func (q *eventQueue) pending(s int32) bool { return q.pos[s] != 0 }
 func (q *eventQueue) arm(s int32, t int64) {
 	q.seq++
 	e := event{t: t, seq: q.seq, slot: s}
-	p := q.pos[s]
 	if q.hole {
-		if p == 0 {
+		if q.pos[s] == 0 {
 			q.hole = false
 			q.fill(0, e)
 			return
 		}
 		q.fillHole()
-		p = q.pos[s]
 	}
-	if p != 0 {
+	if p := q.pos[s]; p != 0 {
 		i := int(p - 1)
 		old := q.h[i]
 		q.h[i] = e
