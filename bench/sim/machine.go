@@ -379,14 +379,10 @@ func (m *Machine) step() {
 	case s == m.slotSpawn():
 		m.spawnDue()
 	case s < m.slotIPI(0):
-		// The handler often arms the slot again for the thread's next run: leave the event in
-		// place for that, which moves it once instead of removing and inserting it, and remove
-		// it afterwards if it was not.
-		seq := e.seq
+		// Removing the event leaves a hole at the root that the next event armed fills: the
+		// thread's next run, or the timer of its next period if it blocks.
+		m.q.disarm(s)
 		m.done(topology.CPU(s - m.slotDone(0)))
-		if m.q.pending(s) && m.q.seqOf(s) == seq {
-			m.q.disarm(s)
-		}
 	case s < m.slotTimer(0):
 		m.q.disarm(s)
 		m.ipi(topology.CPU(s - m.slotIPI(0)))

@@ -19,12 +19,18 @@ func (a *event) before(b *event) bool {
 // An eventQueue holds at most one pending event per slot. Arming a slot that is already pending
 // moves it. It does not allocate once its slots exist.
 //
-// Invariant: pos[h[i].slot] == i+1 for every i, pos[s] == 0 for every slot s not in h, and
-// !h[i].before(&h[(i-1)/4]) for every i > 0.
+// Removing the earliest event leaves a hole at the root, which the queue fills only when it
+// must: an event armed next goes straight into it, one descent instead of a removal's and an
+// insertion's (the machine often arms an event right after taking one, a woken thread's run or
+// the IPI that starts it).
+//
+// Invariant: pos[h[i].slot] == i+1 for every i (but 0 if hole), pos[s] == 0 for every slot s
+// not in h, and !h[i].before(&h[(i-1)/4]) for every i > 0 (i > 4 if hole); if hole, len(h) > 1.
 type eventQueue struct {
-	h   []event
-	pos []int32
-	seq uint64
+	h    []event
+	pos  []int32
+	seq  uint64
+	hole bool // h[0] is not an event
 }
 
 // addSlots makes room for n more slots.
@@ -32,10 +38,29 @@ func (q *eventQueue) addSlots(n int) {
 	q.pos = append(q.pos, make([]int32, n)...)
 }
 
-func (q *eventQueue) len() int { return len(q.h) }
+func (q *eventQueue) len() int {
+	if q.hole {
+		return len(q.h) - 1
+	}
+	return len(q.h)
+}
 
 // top returns the earliest event. Preconditions: the queue is not empty.
-func (q *eventQueue) top() *event { return &q.h[0] }
+func (q *eventQueue) top() *event {
+	if q.hole {
+		q.fillHole()
+	}
+	return &q.h[0]
+}
+
+// fillHole fills the hole at the root with the last event. Preconditions: hole.
+func (q *eventQueue) fillHole() {
+	q.hole = false
+	last := len(q.h) - 1
+	moved := q.h[last]
+	q.h = q.h[:last]
+	q.fill(0, moved)
+}
 
 // pending reports whether slot s is armed.
 func (q *eventQueue) pending(s int32) bool { return q.pos[s] != 0 }
@@ -45,6 +70,14 @@ func (q *eventQueue) pending(s int32) bool { return q.pos[s] != 0 }
 func (q *eventQueue) arm(s int32, t int64) {
 	q.seq++
 	e := event{t: t, seq: q.seq, slot: s}
+	if q.hole {
+		if q.pos[s] == 0 {
+			q.hole = false
+			q.fill(0, e)
+			return
+		}
+		q.fillHole()
+	}
 	if p := q.pos[s]; p != 0 {
 		i := int(p - 1)
 		old := q.h[i]
@@ -61,9 +94,6 @@ func (q *eventQueue) arm(s int32, t int64) {
 	q.up(len(q.h) - 1)
 }
 
-// seqOf returns the sequence number of slot s's event. Preconditions: s is armed.
-func (q *eventQueue) seqOf(s int32) uint64 { return q.h[q.pos[s]-1].seq }
-
 // timeOf returns the time slot s is armed for. Preconditions: s is pending.
 func (q *eventQueue) timeOf(s int32) int64 { return q.h[q.pos[s]-1].t }
 
@@ -73,9 +103,17 @@ func (q *eventQueue) disarm(s int32) {
 	if p == 0 {
 		return
 	}
+	if q.hole {
+		q.fillHole()
+		p = q.pos[s]
+	}
 	i := int(p - 1)
 	q.pos[s] = 0
 	last := len(q.h) - 1
+	if i == 0 && last > 0 {
+		q.hole = true
+		return
+	}
 	if i != last {
 		moved := q.h[last]
 		q.h = q.h[:last]

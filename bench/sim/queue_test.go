@@ -7,15 +7,23 @@ import (
 	"testing"
 )
 
-// checkQueue verifies the invariants of q: positions match, and no event is before its parent.
+// checkQueue verifies the invariants of q: positions match, and no event is before its parent;
+// a hole at the root holds no event and has events below it.
 func checkQueue(t *testing.T, q *eventQueue) {
 	t.Helper()
-	for i := range q.h {
+	first := 0
+	if q.hole {
+		if len(q.h) < 2 {
+			t.Fatalf("hole in a heap of %d", len(q.h))
+		}
+		first = 1
+	}
+	for i := first; i < len(q.h); i++ {
 		if got := q.pos[q.h[i].slot]; got != int32(i+1) {
 			t.Fatalf("pos[%d] = %d, want %d", q.h[i].slot, got, i+1)
 		}
-		if i > 0 && q.h[i].before(&q.h[(i-1)/4]) {
-			t.Fatalf("h[%d] = %+v is before its parent %+v", i, q.h[i], q.h[(i-1)/4])
+		if p := (i - 1) / 4; i > 0 && p >= first && q.h[i].before(&q.h[p]) {
+			t.Fatalf("h[%d] = %+v is before its parent %+v", i, q.h[i], q.h[p])
 		}
 	}
 	n := 0
@@ -24,13 +32,15 @@ func checkQueue(t *testing.T, q *eventQueue) {
 			n++
 		}
 	}
-	if n != len(q.h) {
-		t.Fatalf("%d slots armed, %d events", n, len(q.h))
+	if n != q.len() || q.len() != len(q.h)-first {
+		t.Fatalf("%d slots armed, %d events, len %d", n, len(q.h)-first, q.len())
 	}
 }
 
 // TestQueueAgainstModel runs random arm, disarm and pop operations on the queue and on a naive
-// model (a map from slot to event, scanned for the minimum), comparing them after each.
+// model (a map from slot to event, scanned for the minimum), comparing them after each. Pops
+// leave a hole at the root; the operation after one is an arm of a new slot, a re-arm or
+// disarm of a pending one, or a look at the top, so that each way of filling it runs.
 func TestQueueAgainstModel(t *testing.T) {
 	const slots = 40
 	r := rand.New(rand.NewPCG(1, 1))
@@ -40,7 +50,7 @@ func TestQueueAgainstModel(t *testing.T) {
 	var seq uint64
 	for step := range 20000 {
 		s := int32(r.IntN(slots))
-		switch r.IntN(3) {
+		switch r.IntN(4) {
 		case 0, 1:
 			tm := int64(r.IntN(50))
 			q.arm(s, tm)
@@ -49,13 +59,31 @@ func TestQueueAgainstModel(t *testing.T) {
 		case 2:
 			q.disarm(s)
 			delete(model, s)
+		case 3:
+			// Pop: peek at the earliest without filling a hole, as the machine does.
+			if len(model) > 0 {
+				var best event
+				for _, e := range model {
+					if best.seq == 0 || e.before(&best) {
+						best = e
+					}
+				}
+				q.disarm(best.slot)
+				delete(model, best.slot)
+				s = best.slot
+			}
 		}
 		checkQueue(t, &q)
+		for ms, e := range model {
+			if !q.pending(ms) || q.timeOf(ms) != e.t || q.h[q.pos[ms]-1].seq != e.seq {
+				t.Fatalf("step %d: slot %d: pending %v, time %d, seq %d; model %+v", step, ms, q.pending(ms), q.timeOf(ms), q.h[q.pos[ms]-1].seq, e)
+			}
+		}
 		if q.len() != len(model) {
 			t.Fatalf("step %d: len %d, model %d", step, q.len(), len(model))
 		}
-		if len(model) == 0 {
-			continue
+		if len(model) == 0 || r.IntN(2) == 0 {
+			continue // leave any hole for the next operation to fill
 		}
 		var best event
 		first := true
