@@ -37,6 +37,17 @@ type TaskStats struct {
 	Switches, Preemptions int64
 	// Migrations counts its moves between CPUs.
 	Migrations int64
+	// Runtime is the CPU time the kernel's own accounting charged to the task, the sum of the
+	// runtime fields of the sched_stat_runtime events for it (ftrace only, where the trace has
+	// them: the CFS class before Linux 6.8, every class but idle since), counted while the
+	// importer has the task running and, for a run whose beginning the trace does not show,
+	// only for the part of it the trace covers; RuntimeEvents counts the events. The kernel
+	// charges from rq_clock_task, which leaves out the time the CPU spent in interrupts or
+	// stolen by a hypervisor (with IRQ_TIME_ACCOUNTING, PARAVIRT_TIME_ACCOUNTING): CPUTime −
+	// Runtime is about that time. CPUTime, measured between switches, stays what the
+	// workload's runs are made of and what Replay compares: it is the time the task held its
+	// CPU, which is what a replay can reproduce.
+	Runtime, RuntimeEvents int64
 	// RunningAtStart, RunnableAtStart and SleepingAtStart mark a task that the trace first shows
 	// switching out, switching in or being woken without having shown it before: it existed
 	// before the trace began, and its first interval is only the part the trace covers.
@@ -77,7 +88,13 @@ type task struct {
 	woken int64 // when it was last woken, or -1
 	prio  int   // last prio seen, or -1
 	fresh bool  // forked and not yet woken: the wait for sched_wakeup_new is no sleep
-	ops   []workload.Op
+	// sched_stat_runtime: the runtime charged in the current run (raw and as credited to
+	// Runtime), the number of events, the time before which none is credited (-1: no
+	// bound, the trace shows the run's start) and the time since which the task has been
+	// runnable when the trace shows it (-1 if not), from which the run's runtime is bounded.
+	rtSum, rtCred, rtEvents int64
+	rtFloor, rtFrom         int64
+	ops                     []workload.Op
 	// Summary mode: the totals the loop's distributions are made from.
 	runs, sleeps         int64
 	runTotal, sleepTotal int64
@@ -167,7 +184,8 @@ func (b *builder) newTask(key int64, comm string, t int64, forked bool) *task {
 		simName += ".0"
 	}
 	b.stats = append(b.stats, TaskStats{Name: name, SimName: simName, Comm: comm, PID: key, Start: t, End: t, Forked: forked})
-	tk := &task{key: key, decl: len(b.w.Threads) - 1, stats: len(b.stats) - 1, since: t, woken: -1, prio: noPrio, cpu: -1}
+	tk := &task{key: key, decl: len(b.w.Threads) - 1, stats: len(b.stats) - 1, since: t, woken: -1, prio: noPrio, cpu: -1,
+		rtFloor: t, rtFrom: -1}
 	b.live[key] = tk
 	return tk
 }
@@ -265,7 +283,58 @@ func (b *builder) run(tk *task, cpu int, t int64) {
 		s.Migrations++
 	}
 	tk.state, tk.cpu, tk.since = tsRunning, cpu, t
+	tk.rtSum, tk.rtCred, tk.rtEvents, tk.rtFloor = 0, 0, 0, -1
 	s.End = t
+}
+
+// runtimeSlack is how far the runtime sched_stat_runtime charges to a run may exceed the time
+// from when the task became runnable to when it switched out before checkRuntime warns, in
+// nanoseconds: 1 µs for timestamps printed to the microsecond (each truncated, so an interval
+// between two is short by less than 1 µs), and a few µs for the scheduler's path between the
+// clock update that dates the run's start (exec_start = rq_clock_task at the enqueue's or the
+// pick's update_rq_clock) and a tracepoint that follows it (sched_wakeup, sched_wakeup_new
+// and sched_switch are recorded after the update, interrupts off and the run-queue lock
+// held: 3 µs measured on the VM that recorded testdata). runtimeSlackPPM adds 500 ppm of
+// the interval for a trace clock other than the scheduler's (mono, global: NTP slews them by
+// at most MAXFREQ, 500 ppm).
+const (
+	runtimeSlack    = 5000
+	runtimeSlackPPM = 500
+)
+
+// runtime charges ns of CPU time to tk at t, as a sched_stat_runtime event for it does.
+// Only a running task is charged.
+func (b *builder) runtime(tk *task, ns, t int64) {
+	if tk.state != tsRunning {
+		return
+	}
+	s := b.st(tk)
+	tk.rtSum += ns
+	tk.rtEvents++
+	s.RuntimeEvents++
+	cred := tk.rtSum
+	if tk.rtFloor >= 0 {
+		cred = min(cred, max(t-tk.rtFloor, 0))
+	}
+	s.Runtime += cred - tk.rtCred
+	tk.rtCred = cred
+}
+
+// checkRuntime compares, as tk's run ends at t, the runtime charged to it with the run. The
+// kernel's exec_start is read when the run is picked (or, when the CPU skips a back-to-back
+// clock update, at the wake-up's update), never before the task became runnable, and its
+// last charge before the switch-out: the runtime of the run cannot exceed the time from then
+// to t but by runtimeSlack. More would mean events the trace lacks or confuses (a lost
+// switch, a reused pid). Less is no disagreement: interrupt and steal time are not charged.
+func (b *builder) checkRuntime(tk *task, t int64) {
+	if tk.rtEvents == 0 || tk.rtFloor >= 0 || tk.rtFrom < 0 {
+		return
+	}
+	span := t - tk.rtFrom
+	if tk.rtSum > span+runtimeSlack+span*runtimeSlackPPM/1e6 {
+		b.warn("sched_stat_runtime charges %s %d ns in a run of %d ns, %d ns after it became runnable",
+			b.st(tk).Name, tk.rtSum, t-tk.since, span)
+	}
 }
 
 // stop: tk stops running at t; runnable says it stays runnable (preempted or yielded).
@@ -276,16 +345,18 @@ func (b *builder) stop(tk *task, t int64, runnable bool) {
 		s.CPUTime += d
 		tk.burst += d
 		s.Switches++
+		b.checkRuntime(tk, t)
+		tk.rtSum, tk.rtCred, tk.rtEvents = 0, 0, 0
 	}
 	s.End = t
 	tk.since = t
 	if runnable {
 		s.Preemptions++
-		tk.state = tsRunnable
+		tk.state, tk.rtFrom = tsRunnable, t
 		return
 	}
 	b.flush(tk)
-	tk.state = tsBlocked
+	tk.state, tk.rtFrom = tsBlocked, -1
 }
 
 // wake: tk is woken at t by waker (nil for a timer, an interrupt or a task outside the trace).
@@ -296,9 +367,11 @@ func (b *builder) wakeTask(tk *task, waker *task, t int64) {
 	}
 	d := t - tk.since
 	if tk.fresh {
-		// As the simulator, count no latency for a new task's first wake-up.
+		// As the simulator, count no latency for a new task's first wake-up. Its runtime is
+		// bounded from its fork (sched_process_fork is recorded before wake_up_new_task reads
+		// the clock; sched_wakeup_new after).
 		tk.fresh = false
-		tk.state, tk.since = tsRunnable, t
+		tk.state, tk.since, tk.rtFrom = tsRunnable, t, tk.since
 		return
 	}
 	s.Sleep += d
@@ -319,7 +392,7 @@ func (b *builder) wakeTask(tk *task, waker *task, t int64) {
 			b.op(tk, workload.SleepOp(workload.Fixed(workload.Duration(min(d, int64(workload.MaxDuration))))))
 		}
 	}
-	tk.state, tk.since, tk.woken = tsRunnable, t, t
+	tk.state, tk.since, tk.woken, tk.rtFrom = tsRunnable, t, t, t
 	s.End = t
 }
 
@@ -364,6 +437,7 @@ func (b *builder) exit(tk *task, t int64) {
 		d := t - tk.since
 		b.st(tk).CPUTime += d
 		tk.burst += d
+		b.checkRuntime(tk, t)
 	}
 	b.flush(tk)
 	s := b.st(tk)

@@ -86,7 +86,11 @@
 //	sched:sched_migrate_task                      sim.KindMigrate; TaskStats.Migrations
 //	sched:sched_process_fork, sched_process_exit  sim.KindFork (forked threads only), sim.KindExit;
 //	                                              (import) fork of a template, end of the script
-//	sched_stat_runtime, irq, …                    (import) skipped, counted in Imported.Skipped
+//	sched:sched_stat_runtime (runtime=, and       (import) TaskStats.Runtime; the start of a run whose
+//	  vruntime= before Linux 6.8)                 switch-in is missing (runtime ns before its own
+//	                                              charge); a run charged more than it can be, a
+//	                                              Warning; vruntime unused
+//	irq, sched_stat_wait, …                       (import) skipped, counted in Imported.Skipped
 //	task_struct.prio (120+nice, 99-rt_priority)   KernelPrio; (import) nice, or SCHED_FIFO rtprio
 //	pid, comm (TASK_COMM_LEN)                     DefaultPIDBase + id, the thread's name cut to 15 bytes
 //	swapper/N, pid 0, "<idle>-0"                  no thread running (id -1)

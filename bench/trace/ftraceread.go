@@ -30,11 +30,30 @@ const maxLine = 1 << 20
 //   - `perf sched script` and `perf script`: "comm pid [cpu] ts: sched:event: fields".
 //
 // The events used are sched_switch, sched_wakeup, sched_waking, sched_wakeup_new,
-// sched_process_fork and sched_process_exit, in the field layouts the kernel has printed
-// since Linux 4.3 (sched_wakeup without success=) and before it (with success=1 — accepted and
-// ignored); sched_migrate_task is counted, and every other event (sched_stat_runtime, irq,
-// …) is skipped and counted by name in Imported.Skipped. sched_process_exit's group_dead
-// (absent in Linux 6.14, present in 6.17 and 6.18) is optional.
+// sched_process_fork, sched_process_exit and sched_stat_runtime, in the field layouts the
+// kernel has printed since Linux 4.3 (sched_wakeup without success=) and before it (with
+// success=1 — accepted and ignored); sched_migrate_task is counted, and every other event
+// (irq, sched_stat_wait, …) is skipped and counted by name in Imported.Skipped.
+// sched_process_exit's group_dead (absent in Linux 6.14, present in 6.17 and 6.18) is
+// optional, as is sched_stat_runtime's vruntime (printed before Linux 6.8; CFS's virtual
+// clock, not used).
+//
+// sched_stat_runtime, where the trace has it (update_curr emits it for the running task
+// at each tick, at its switch-out and when its run queue is updated, for CFS tasks before
+// Linux 6.8 and every class but idle since), is the kernel's own accounting of the CPU time
+// it charged the running task since its last charge or the start of its run (exec_start).
+// It is summed in TaskStats.Runtime. It dates a run the trace shows without its switch-in
+// (a task running when the trace began, or on a CPU whose events start late or are
+// missing): when the first event showing the task running is its own sched_stat_runtime
+// (recorded on its CPU), its run is taken to have begun runtime ns earlier, but not before
+// the trace's start, the CPU's last sched_switch or the task's last event; otherwise at
+// that event, as without it. And it checks the runs computed from switches: the runtime
+// charged to a run cannot exceed the time from when its task became runnable (the wake-up,
+// the fork, the preemption) to its switch-out but by a few microseconds (runtimeSlack), and
+// a run that does is a Warning. A run charged less is not: the kernel does not charge the
+// time the CPU spent in interrupts or a hypervisor took (with IRQ_TIME_ACCOUNTING,
+// PARAVIRT_TIME_ACCOUNTING), which the switches include. The runs of the workload, CPUTime
+// and what Replay compares stay the times between switches: the time a task held its CPU.
 //
 // Each task (pid; pid 0, the idle task, is none) becomes a thread whose script is what the
 // trace shows it doing: a run per CPU burst (preemptions do not end a burst: the thread's
@@ -58,7 +77,8 @@ const maxLine = 1 << 20
 // (TaskStats.RunningAtStart), first switching in was runnable (RunnableAtStart), first being
 // woken was asleep (SleepingAtStart): the first two start at the trace's start with what the
 // trace shows (a run of the part of the burst it covers, or a wait), the third starts at its
-// wake-up. Nothing before the first event is invented.
+// wake-up. Nothing before the first event is invented. A running task first shown by its
+// own sched_stat_runtime is RunningAtStart too, but starts when that charge dates its run.
 //
 // Problems that spoil the input — an event line whose header or fields do not parse, a line
 // longer than 1 MiB, absurd numbers (a pid above 4M, a prio outside -1..139) — are an *Error
@@ -121,7 +141,8 @@ type ftraceReader struct {
 	events  int64
 	lastTS  int64
 	first   bool
-	cur     []int // per CPU, the pid running (0: idle, -1: not known yet)
+	cur     []int   // per CPU, the pid running (0: idle, -1: not known yet)
+	swAt    []int64 // per CPU, the time of its last sched_switch (0 before the first)
 	ncpu    int
 }
 
@@ -138,7 +159,7 @@ func (fr *ftraceReader) line(line string) *fieldError {
 	}
 	switch ev.name {
 	case "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking", "sched_migrate_task",
-		"sched_process_fork", "sched_process_exit":
+		"sched_process_fork", "sched_process_exit", "sched_stat_runtime":
 	default:
 		fr.skipped[ev.name]++
 		return nil
@@ -152,6 +173,7 @@ func (fr *ftraceReader) line(line string) *fieldError {
 func (fr *ftraceReader) curOn(cpu int) *int {
 	for len(fr.cur) <= cpu {
 		fr.cur = append(fr.cur, -1)
+		fr.swAt = append(fr.swAt, 0)
 	}
 	fr.ncpu = max(fr.ncpu, cpu+1)
 	return &fr.cur[cpu]
@@ -175,16 +197,33 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 		// the trace has not shown it, it was running when the trace began; if the trace shows it
 		// elsewhere, the events that put it here are missing (a recording of some tasks only,
 		// such as perf sched record's).
+		//
+		// Its own sched_stat_runtime says since when: the kernel charged it runtime ns up to
+		// now, so its run began at about t-runtime (its exec_start, which the kernel read at
+		// most that long ago) — but not before the trace, the CPU's last switch, or its own
+		// last event, which bound it.
 		tk := b.live[int64(ev.pid)]
+		own := ev.name == "sched_stat_runtime" && ev.pid == ev.pid2
+		fr.curOn(ev.cpu)
+		lo := fr.swAt[ev.cpu]
 		switch {
 		case tk == nil:
-			tk = b.newTask(int64(ev.pid), ev.task, 0, false)
-			tk.state, tk.since, tk.cpu = tsRunning, 0, ev.cpu
+			at := int64(0)
+			if own {
+				at = max(t-ev.runtime, lo)
+			}
+			tk = b.newTask(int64(ev.pid), ev.task, at, false)
+			tk.state, tk.since, tk.cpu = tsRunning, at, ev.cpu
 			b.st(tk).RunningAtStart = true
 			*fr.curOn(ev.cpu) = ev.pid
 		case tk.state == tsRunnable || tk.state == tsBlocked:
 			fr.w.warn("pid %d runs on CPU %d without a switch to it (events missing?)", ev.pid, ev.cpu)
-			b.run(tk, ev.cpu, t)
+			at := t
+			if own {
+				at = max(t-ev.runtime, lo, tk.since)
+			}
+			b.run(tk, ev.cpu, at)
+			tk.rtFloor = at // the trace does not show the run's start
 			*fr.curOn(ev.cpu) = ev.pid
 		}
 	}
@@ -195,6 +234,7 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			fr.w.warn("CPU %d switches from pid %d, but it was running pid %d (events lost?)", ev.cpu, ev.prevPid, *cur)
 		}
 		*cur = ev.nextPid
+		fr.swAt[ev.cpu] = t
 		if ev.prevPid != 0 {
 			fr.switchOut(ev, t)
 		}
@@ -257,6 +297,14 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 		fr.curOn(ev.cpu)
 		if tk := b.live[int64(ev.pid2)]; tk != nil {
 			b.exit(tk, t)
+		}
+	case "sched_stat_runtime":
+		// The running task of some run queue: this CPU's (the event's own task, handled
+		// above), or another's that this CPU updated holding its lock (a remote wake-up's
+		// enqueue, a load balance). A task the importer does not have running is not charged.
+		fr.curOn(ev.cpu)
+		if tk := b.live[int64(ev.pid2)]; tk != nil && ev.pid2 != 0 {
+			b.runtime(tk, ev.runtime, t)
 		}
 	}
 	return nil

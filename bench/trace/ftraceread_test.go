@@ -33,6 +33,9 @@ func summary(im *Imported) string {
 		fmt.Fprintf(&b, "# %s comm=%q pid=%d start=%d end=%d cpu=%d wait=%d sleep=%d wakeups=%d latencies=%d/%d migrations=%d %s\n",
 			ts.Name, ts.Comm, ts.PID, ts.Start, ts.End, ts.CPUTime, ts.WaitTime, ts.Sleep, ts.Wakeups, ts.Latencies, ts.LatencySum,
 			ts.Migrations, strings.Join(marks, ","))
+		if ts.RuntimeEvents > 0 {
+			fmt.Fprintf(&b, "#   runtime=%d/%d\n", ts.RuntimeEvents, ts.Runtime)
+		}
 	}
 	for _, w := range im.Warnings {
 		fmt.Fprintf(&b, "# warning: %s\n", w)
@@ -190,6 +193,12 @@ func FuzzReadFtrace(f *testing.F) {
 		lines := strings.SplitAfter(string(data), "\n")
 		f.Add(strings.Join(lines[:min(len(lines), 25)], ""))
 	}
+	// sched_stat_runtime in both layouts, charging running, unknown and remote tasks.
+	f.Add(statTrace)
+	f.Add("a-1 [000] 1.0: sched_stat_runtime: comm=a pid=1 runtime=281474976710656 [ns] vruntime=18446744073709551615 [ns]\n" +
+		"a-1 [000] 0.5: sched_stat_runtime: comm=b pid=2 runtime=7 [ns]\n" +
+		"a-1 [000] 2.0: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=X ==> next_comm=a next_pid=1 next_prio=120\n" +
+		"a-1 [001] 2.0: sched_stat_runtime: comm=a pid=1 runtime=3 [ns]\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, o := range []*ImportOptions{nil, {Summary: true}, {NoPipes: true}} {
 			im, err := ReadFtrace(strings.NewReader(text), "fuzz.txt", o)
@@ -210,7 +219,7 @@ func FuzzReadFtrace(f *testing.F) {
 				t.Fatalf("%d tasks, %d threads", len(im.Tasks), len(im.Workload.Threads))
 			}
 			for _, ts := range im.Tasks {
-				if ts.CPUTime < 0 || ts.WaitTime < 0 || ts.Sleep < 0 {
+				if ts.CPUTime < 0 || ts.WaitTime < 0 || ts.Sleep < 0 || ts.Runtime < 0 || ts.RuntimeEvents < 0 {
 					t.Fatalf("negative times: %+v", ts)
 				}
 			}

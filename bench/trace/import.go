@@ -56,7 +56,7 @@ type Imported struct {
 	// CPUs is one more than the largest CPU number the trace names.
 	CPUs int
 	// Events counts the events used; Skipped counts the others by name (events the importer
-	// does not need, such as sched_stat_runtime or irq events).
+	// does not need, such as irq or sched_stat_wait events).
 	Events  int64
 	Skipped map[string]int64
 	// Warnings are the recoverable problems, the first MaxWarnings of them; Warned counts all.

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
 )
 
 // An event is one parsed line: the header and the scheduler fields the importer uses.
@@ -22,12 +24,14 @@ type event struct {
 
 	// Fields, by event: comm and pid (of the wakee, migrant, exiting task, fork parent),
 	// prio; prevComm, prevPid, prevPrio, prevState, nextComm, nextPid, nextPrio (switch);
-	// childComm, childPid (fork); target (wakeup), orig and dest (migrate).
+	// childComm, childPid (fork); target (wakeup), orig and dest (migrate); runtime
+	// (sched_stat_runtime).
 	comm, prevComm, nextComm, childComm string
 	pid2, prevPid, nextPid, childPid    int
 	prio, prevPrio, nextPrio            int
 	prevState                           string
 	target, orig, dest                  int
+	runtime                             int64 // sched_stat_runtime's runtime, ns
 }
 
 // A fieldError is a problem with one field of a line; the reader adds the file and line.
@@ -326,6 +330,30 @@ func parseFields(ev *event, s string) *fieldError {
 		}
 		ev.childPid, e = intField(v[3], "child_pid", 0, maxPid)
 		return e
+	case "sched_stat_runtime":
+		// "comm=%s pid=%d runtime=%Lu [ns] vruntime=%Lu [ns]" before Linux 6.8, without
+		// vruntime since (include/trace/events/sched.h). vruntime, CFS's own virtual clock,
+		// is checked to be a number and not used.
+		var v [4]string
+		if err := fieldsOf(s, v[:], "comm", "pid", "runtime", "?vruntime"); err != nil {
+			return err
+		}
+		ev.comm = v[0]
+		var e *fieldError
+		if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
+			return e
+		}
+		rt, err := strconv.ParseInt(strings.TrimSuffix(v[2], " [ns]"), 10, 64)
+		if err != nil || rt < 0 || rt > int64(workload.MaxDuration) {
+			return badField("runtime", "%q is not a number of nanoseconds in 0..2^48", clip(v[2]))
+		}
+		ev.runtime = rt
+		if v[3] != "" {
+			if _, err := strconv.ParseUint(strings.TrimSuffix(v[3], " [ns]"), 10, 64); err != nil {
+				return badField("vruntime", "%q is not a number of nanoseconds", clip(v[3]))
+			}
+		}
+		return nil
 	case "sched_process_exit":
 		var v [4]string
 		if err := fieldsOf(s, v[:], "comm", "pid", "?prio", "?group_dead"); err != nil {

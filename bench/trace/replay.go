@@ -34,7 +34,10 @@ type TaskComparison struct {
 // (0 means ten times the trace's duration plus one second) and compares each task's CPU time,
 // run-queue wait, sleep and mean wake-up latency with the trace's. cfg.Trace is left as the
 // caller set it. Replaying a trace under the policy and machine it was recorded on shows how
-// faithful the import is; under another policy, what would change.
+// faithful the import is; under another policy, what would change. The trace's CPU time is
+// TaskStats.CPUTime, from switch to switch, which the workload's runs are made of; the
+// kernel's own charge, TaskStats.Runtime where the trace has sched_stat_runtime, leaves out
+// interrupt and steal time that no replay reproduces, and is not compared.
 func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*Comparison, error) {
 	if until == 0 {
 		until = time.Duration(10*im.Duration) + time.Second
