@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/sched"
@@ -205,7 +206,10 @@ func attrsOf(d *workload.Thread) []sched.Attr {
 }
 
 // probeAttr tries a on a thread of its own, which ends with the probe, and reports why the
-// kernel refused it.
+// kernel refused it. This thread sets it, and then puts back the class the probe thread had: a
+// thread that set SCHED_IDLE (or nice 19) on itself may, on a busy CPU, wait seconds for the
+// CPU to report the result with (the probe then failed as "did not return"), and would then
+// keep its P meanwhile.
 func probeAttr(a sched.Attr) error {
 	if a == (sched.Attr{}) {
 		return nil
@@ -213,17 +217,26 @@ func probeAttr(a sched.Attr) error {
 	if a.Class.RealTime() {
 		a.Slice = 0
 	}
-	errc := make(chan error, 1)
+	tidc := make(chan int, 1)
+	end := make(chan struct{})
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-		errc <- setClass(0, a)
+		tidc <- unix.Gettid()
+		<-end
 	}()
-	select {
-	case err := <-errc:
+	tid := <-tidc
+	defer close(end)
+	orig, err := saveAttrs(tid)
+	if err != nil {
 		return err
-	case <-time.After(5 * time.Second):
-		return fmt.Errorf("probe of %+v did not return", a)
 	}
+	if err := setClass(tid, a); err != nil {
+		return err
+	}
+	// Best effort: a process without CAP_SYS_NICE may not raise the priority back, and the
+	// thread then ends with a, as it would have.
+	_ = orig.restore(tid)
+	return nil
 }
 
 // probeGroupPermission reports whether this process can create groups under the controller.

@@ -22,6 +22,9 @@ type cell struct {
 // length.
 const chunks = 64
 
+// span is the most simulated time runCell runs without looking at its context.
+const span = time.Second
+
 // runCells runs every cell of s (policy-major: policy 0's repetitions first) on parallel
 // workers, keeping the full trace of repetition 0 of each policy if keepTrace. done is called
 // after each cell, from one goroutine at a time. When ctx is cancelled the running cells stop
@@ -81,16 +84,23 @@ func runCell(ctx context.Context, s *setup, c *cell, trace bool) {
 		return
 	}
 	until := s.flags.until
-	for k := 1; k <= chunks; k++ {
-		if ctx.Err() != nil {
-			return
-		}
-		if err := m.Run(until * time.Duration(k) / chunks); err != nil {
-			c.err = err
-			return
-		}
-		if m.Done() {
-			break
+	for k := 1; k <= chunks && !m.Done(); k++ {
+		end := until * time.Duration(k) / chunks
+		for !m.Done() {
+			// At most span of simulated time between two looks at ctx: a sixty-fourth of a
+			// long -until is hours of it, which took the race detector on a busy machine
+			// more than the 20 s TestSIGINT gives a ^C to stop a run of -until 1000000s.
+			next := min(end, time.Duration(m.Now())+span)
+			if ctx.Err() != nil {
+				return
+			}
+			if err := m.Run(next); err != nil {
+				c.err = err
+				return
+			}
+			if next == end {
+				break
+			}
 		}
 	}
 	c.result = m.Result()
