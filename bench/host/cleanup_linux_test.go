@@ -30,8 +30,12 @@ const childEnv = "SCHEDKIT_HOST_CLEANUP_CHILD"
 const peerMark = "314.15"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) == "1" {
+	switch os.Getenv(childEnv) {
+	case "1":
 		cleanupChild()
+		return
+	case "ignored":
+		ignoringChild()
 		return
 	}
 	os.Exit(m.Run())
@@ -47,6 +51,50 @@ func cleanupChild() {
 		Peers: []host.Peer{{Name: "sleep", Args: []string{"sleep", peerMark}, Group: "box"}}})
 	fmt.Println("child:", err)
 	os.Exit(3)
+}
+
+// ignoringChild is a program that ignores SIGINT and then runs: the run must leave it ignored.
+func ignoringChild() {
+	signal.Ignore(syscall.SIGINT)
+	w, err := workload.Parse("thread hog\n\trun forever\nend\n")
+	if err != nil {
+		panic(err)
+	}
+	_, err = host.Run(context.Background(), w, host.Options{Limit: 1500 * time.Millisecond})
+	fmt.Println("child:", err)
+	os.Exit(3)
+}
+
+// TestIgnoredSignalStaysIgnored sends SIGINT every 50 ms to a program that ignores it while it
+// runs a workload: catching it would un-ignore it, and the run would end "interrupted" (or the
+// re-raise would do nothing). The run must reach its limit.
+func TestIgnoredSignalStaysIgnored(t *testing.T) {
+	needHost(t, false)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=ignored")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.After(60 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-exited:
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			require.Truef(t, ws.Exited() && ws.ExitStatus() == 3, "child ended with %v: %s", cmd.ProcessState, out.String())
+			require.Equal(t, "child: <nil>\n", out.String(), "the run did not reach its limit")
+			return
+		case <-tick.C:
+			_ = cmd.Process.Signal(syscall.SIGINT)
+		case <-deadline:
+			cmd.Process.Kill()
+			<-exited
+			t.Fatalf("the child did not end: %s", out.String())
+		}
+	}
 }
 
 // groupsOf returns the cgroup directories runs of pid created.

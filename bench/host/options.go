@@ -39,7 +39,7 @@ type Options struct {
 	// KeepSignals leaves SIGINT and SIGTERM alone. By default a run catches them, stops, cleans
 	// up, and then raises the signal again with its default action, so that an interrupted
 	// program leaves no thread, child process or control group behind and still dies of the
-	// signal.
+	// signal. A signal the process ignores (a background job's SIGINT) stays ignored.
 	KeepSignals bool
 	// Peers are real programs to run beside the workload's threads, each in its own process
 	// group, killed at the end of the run.

@@ -182,9 +182,20 @@ func (r *runner) prepare() error {
 func (r *runner) run(ctx context.Context) (*Result, error) {
 	var sigc chan os.Signal
 	if !r.opts.KeepSignals {
-		sigc = make(chan os.Signal, 1)
-		signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM)
-		defer signal.Stop(sigc)
+		// A signal the process started with ignored (a background job's SIGINT, nohup's
+		// SIGHUP-style set-ups) stays ignored: catching it would un-ignore it, and the
+		// re-raise after the cleanup would then do nothing.
+		var caught []os.Signal
+		for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			if !signal.Ignored(sig) {
+				caught = append(caught, sig)
+			}
+		}
+		if len(caught) > 0 {
+			sigc = make(chan os.Signal, 1)
+			signal.Notify(sigc, caught...)
+			defer signal.Stop(sigc)
+		}
 	}
 	gate := new(startGate)
 	var ready sync.WaitGroup
