@@ -194,19 +194,27 @@ func lineDiff(got, want []byte) string {
 	return b.String()
 }
 
-// TestAgainstDebian generates fresh random data sets and options and compares our bytes with
-// those of the installed ministat. The seed is new on every run and logged, so a failure can be
-// replayed with -seed.
-func TestAgainstDebian(t *testing.T) {
-	path := debianMinistat(t)
+// freshTrials returns the seed of a test's random trials (-seed, or a new one, logged so that a
+// failure can be replayed), their generator on the given stream, and a new working directory the
+// test has moved into.
+func freshTrials(t *testing.T, stream uint64) (uint64, *rand.Rand, string) {
+	t.Helper()
 	seed := *seedFlag
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
 	t.Logf("seed %d (replay with -seed=%d)", seed, seed)
-	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	dir := t.TempDir()
 	t.Chdir(dir)
+	return seed, rand.New(rand.NewPCG(seed, stream)), dir
+}
+
+// TestAgainstDebian generates fresh random data sets and options and compares our bytes with
+// those of the installed ministat. The seed is new on every run and logged, so a failure can be
+// replayed with -seed.
+func TestAgainstDebian(t *testing.T) {
+	path := debianMinistat(t)
+	seed, r, dir := freshTrials(t, 0x5eed)
 	trials := 60
 	if testing.Short() {
 		trials = 15
@@ -288,14 +296,7 @@ var seedFlag = flag.Uint64("seed", 0, "seed of TestAgainstDebian's random data (
 // and the table's header line.
 func TestQuietAgainstDebian(t *testing.T) {
 	path := debianMinistat(t)
-	seed := *seedFlag
-	if seed == 0 {
-		seed = rand.Uint64()
-	}
-	t.Logf("seed %d (replay with -seed=%d)", seed, seed)
-	r := rand.New(rand.NewPCG(seed, 0x9e7))
-	dir := t.TempDir()
-	t.Chdir(dir)
+	seed, r, dir := freshTrials(t, 0x9e7)
 	const header = "    N           Min           Max        Median           Avg        Stddev"
 	for trial := range 20 {
 		nfiles := 1 + r.IntN(7)
