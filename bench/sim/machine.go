@@ -226,7 +226,7 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	// their size again on the way.
 	n := min(len(m.spawns), m.cfg.MaxThreads)
 	m.threads = make([]thread, 0, n)
-	m.q.pos = slices.Grow(m.q.pos, n)
+	m.q.grow(n)
 	if len(m.spawns) > 0 {
 		m.q.arm(m.slotSpawn(), m.spawns[0].at)
 	}
@@ -306,7 +306,7 @@ func (m *Machine) Run(until time.Duration) error {
 		return fmt.Errorf("sim: until %v outside 0..%v", until, MaxTime)
 	}
 	defer m.setEnding()
-	for m.live > 0 && m.err == nil && m.q.len() > 0 && m.q.top().t <= int64(until) {
+	for m.live > 0 && m.err == nil && !m.q.empty() && m.q.top().t <= int64(until) {
 		m.step()
 	}
 	if m.live > 0 && m.err == nil && m.now < int64(until) {
@@ -329,7 +329,7 @@ func (m *Machine) setEnding() {
 
 // Next returns the time of the next event, or false if there is none or the run is over.
 func (m *Machine) Next() (int64, bool) {
-	if m.live == 0 || m.err != nil || m.q.len() == 0 {
+	if m.live == 0 || m.err != nil || m.q.empty() {
 		return 0, false
 	}
 	return m.q.top().t, true
@@ -338,7 +338,7 @@ func (m *Machine) Next() (int64, bool) {
 // Step handles the next event and everything it causes at the same instant. It reports false,
 // doing nothing, when every thread has exited or the run stopped on an error.
 func (m *Machine) Step() bool {
-	if m.live == 0 || m.err != nil || m.q.len() == 0 {
+	if m.live == 0 || m.err != nil || m.q.empty() {
 		return false
 	}
 	m.step()
@@ -387,7 +387,7 @@ func (m *Machine) step() {
 		m.q.disarm(s)
 		m.ipi(topology.CPU(s - m.slotIPI(0)))
 	default:
-		m.q.disarm(s)
+		m.q.disarmTimer(s)
 		m.timer(s - m.slotTimer(0))
 	}
 	if len(m.work) > 0 {

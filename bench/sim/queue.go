@@ -1,11 +1,16 @@
 package sim
 
-// This file implements the event queue: an indexed 4-ary min-heap of timed events ordered by
-// (time, sequence number), one slot per kind of event per CPU or thread. Four children per node
-// halve the depth of a binary heap; with a thousand sleeping threads' timers that saves more
-// cache misses on the way down than the extra comparisons cost.
+import "slices"
 
-// An event is a slot armed for time t; seq breaks ties in order of arming.
+// This file implements the event queue: an indexed 4-ary min-heap of timed events ordered by
+// (time, sequence number), one slot per kind of event per CPU or thread, and threads' timers
+// grouped by time. Four children per node halve the depth of a binary heap; with a thousand
+// sleeping threads' timers that saves more cache misses on the way down than the extra
+// comparisons cost. Periodic threads' timers fall on few distinct times, and grouping them keeps
+// the heap small.
+
+// An event is a slot armed for time t (for a group of timers, its head); seq breaks ties in
+// order of arming.
 type event struct {
 	t    int64
 	seq  uint64
@@ -17,7 +22,10 @@ func (a *event) before(b *event) bool {
 }
 
 // An eventQueue holds at most one pending event per slot. Arming a slot that is already pending
-// moves it. It does not allocate once its slots exist.
+// moves it, after every event already armed for the new time. It does not allocate once its
+// slots exist. A slot is either plain (arm, disarm, pending, timeOf), every one an event in the
+// heap, or a timer (armTimer, disarmTimer, timerPending, timerTime), which groups with the
+// timers armed for its time.
 //
 // Removing the earliest event leaves a hole at the root, which the queue fills only when it
 // must: an event armed next goes straight into it, one descent instead of a removal's and an
@@ -26,24 +34,64 @@ func (a *event) before(b *event) bool {
 //
 // Invariant: pos[h[i].slot] == i+1 for every i (but 0 if hole), pos[s] == 0 for every slot s
 // not in h, and !h[i].before(&h[(i-1)/4]) for every i > 0 (i > 4 if hole); if hole, len(h) > 1.
+//
+// Timers armed for one time join a group: a circular list in order of arming, whose first timer
+// (its head) stands for it in the heap, with the time and sequence number of the group's
+// creation. When the head is taken, the next timer of the group takes its place in the heap, in
+// O(1). A timer alone at its time is a group of one, the heap's entry as without groups.
+//
+// A small direct-mapped cache finds the newest group of a time. When it has lost the group
+// (another time took its line), a timer armed for that time starts a new group, which the heap
+// orders after the older one by its sequence number. The order stays exact, (time, arming),
+// since no timer joins a group once a newer event of its time exists: the cache names only the
+// newest group, and arming a plain slot clears its time's line. A line names a live group of
+// time t iff the slot it names is in the heap and armed for t.
+//
+// Invariant, for timers: s is pending iff ring[s].next >= 0; then ring[s].t is its time and
+// ring[s].prev, ring[s].next its neighbours in its group's list, all armed for ring[s].t; s is
+// in the heap iff it is its group's head, and then with time ring[s].t. Plain slots' rings are
+// unused (next < 0).
 type eventQueue struct {
-	h    []event
-	pos  []int32
-	seq  uint64
-	hole bool // h[0] is not an event
+	h     []event
+	pos   []int32
+	seq   uint64
+	hole  bool // h[0] is not an event
+	ring  []ring
+	cache *[cacheLines]int32 // a hash of a time -> its newest group's head + 1, or a stale or 0 entry
+}
+
+// cacheLines is the size of eventQueue's cache, fixed so that a line's index needs no bounds
+// check; a thousand periodic threads use a hundred times or so.
+const (
+	cacheBits  = 12
+	cacheLines = 1 << cacheBits
+)
+
+// A ring places a timer in its group.
+type ring struct {
+	t          int64
+	prev, next int32 // neighbours in the group's circular list; next < 0 if not pending
 }
 
 // addSlots makes room for n more slots.
 func (q *eventQueue) addSlots(n int) {
 	q.pos = append(q.pos, make([]int32, n)...)
+	for range n {
+		q.ring = append(q.ring, ring{prev: -1, next: -1})
+	}
+	if q.cache == nil {
+		q.cache = new([cacheLines]int32)
+	}
 }
 
-func (q *eventQueue) len() int {
-	if q.hole {
-		return len(q.h) - 1
-	}
-	return len(q.h)
+// grow reserves room for n more slots.
+func (q *eventQueue) grow(n int) {
+	q.pos = slices.Grow(q.pos, n)
+	q.ring = slices.Grow(q.ring, n)
 }
+
+// empty reports whether no slot is armed.
+func (q *eventQueue) empty() bool { return len(q.h) == 0 }
 
 // top returns the earliest event. Preconditions: the queue is not empty.
 func (q *eventQueue) top() *event {
@@ -62,12 +110,13 @@ func (q *eventQueue) fillHole() {
 	q.fill(0, moved)
 }
 
-// pending reports whether slot s is armed.
+// pending reports whether plain slot s is armed.
 func (q *eventQueue) pending(s int32) bool { return q.pos[s] != 0 }
 
-// arm sets slot s to fire at t, after every event already armed for t. The complexity is
+// arm sets plain slot s to fire at t, after every event already armed for t. The complexity is
 // O(log n).
 func (q *eventQueue) arm(s int32, t int64) {
+	*q.line(t) = 0 // no timer joins a group of t older than this event
 	q.seq++
 	e := event{t: t, seq: q.seq, slot: s}
 	if q.hole {
@@ -94,10 +143,20 @@ func (q *eventQueue) arm(s int32, t int64) {
 	q.up(len(q.h) - 1)
 }
 
-// timeOf returns the time slot s is armed for. Preconditions: s is pending.
+// timeOf returns the time plain slot s (or a group's head) is armed for. Preconditions: s is
+// pending.
 func (q *eventQueue) timeOf(s int32) int64 { return q.h[q.pos[s]-1].t }
 
-// disarm removes slot s if it is armed. The complexity is O(log n).
+// rename makes new, not in the heap, stand for old, a group's head, at its place.
+func (q *eventQueue) rename(old, new int32) {
+	p := q.pos[old]
+	q.h[p-1].slot = new
+	q.pos[new] = p
+	q.pos[old] = 0
+}
+
+// disarm removes plain slot s (or a group's head, with its group) if it is armed. The
+// complexity is O(log n).
 func (q *eventQueue) disarm(s int32) {
 	p := q.pos[s]
 	if p == 0 {
@@ -245,4 +304,82 @@ descend:
 	}
 	h[i] = e
 	q.pos[e.slot] = int32(i + 1)
+}
+
+// line returns the cache line of time t.
+func (q *eventQueue) line(t int64) *int32 {
+	return &q.cache[uint64(t)*0x9E3779B97F4A7C15>>(64-cacheBits)]
+}
+
+// newest returns the head of the newest group of t that line l names, or -1.
+func (q *eventQueue) newest(l *int32, t int64) int32 {
+	if c := *l - 1; c >= 0 && q.pos[c] != 0 && q.ring[c].t == t {
+		return c
+	}
+	return -1
+}
+
+// timerPending reports whether timer s is armed.
+func (q *eventQueue) timerPending(s int32) bool { return q.ring[s].next >= 0 }
+
+// timerTime returns the time timer s is armed for. Preconditions: s is pending.
+func (q *eventQueue) timerTime(s int32) int64 { return q.ring[s].t }
+
+// armTimer sets timer s to fire at t, after every event already armed for t. The complexity is
+// O(log n).
+func (q *eventQueue) armTimer(s int32, t int64) {
+	l := q.line(t)
+	if r := &q.ring[s]; r.next >= 0 {
+		if r.next == s {
+			// s is alone in its group.
+			switch c := q.newest(l, t); c {
+			case s:
+				return // and its group is the newest of t: s stays last at t
+			case -1:
+				// Move the group: with a new sequence number it goes after every event of t.
+				r.t = t
+				q.arm(s, t)
+				*l = s + 1
+				return
+			}
+		}
+		q.remove(s)
+	}
+	if c := q.newest(l, t); c >= 0 {
+		hd := &q.ring[c]
+		tl := hd.prev
+		q.ring[s] = ring{t: t, prev: tl, next: c}
+		q.ring[tl].next = s
+		hd.prev = s
+	} else {
+		q.ring[s] = ring{t: t, prev: s, next: s}
+		q.arm(s, t)
+		*l = s + 1
+	}
+}
+
+// remove takes pending timer s out of its group, and the group out of the heap if s was alone.
+func (q *eventQueue) remove(s int32) {
+	r := &q.ring[s]
+	if r.next == s {
+		q.disarm(s)
+	} else {
+		q.ring[r.prev].next = r.next
+		q.ring[r.next].prev = r.prev
+		if q.pos[s] != 0 {
+			// s was the head: the next timer stands for the group.
+			q.rename(s, r.next)
+			if l := q.line(r.t); *l == s+1 {
+				*l = r.next + 1
+			}
+		}
+	}
+	r.next = -1
+}
+
+// disarmTimer removes timer s if it is armed. The complexity is O(log n).
+func (q *eventQueue) disarmTimer(s int32) {
+	if q.ring[s].next >= 0 {
+		q.remove(s)
+	}
 }

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// checkQueue verifies the invariants of q: positions match, and no event is before its parent;
-// a hole at the root holds no event and has events below it.
-func checkQueue(t *testing.T, q *eventQueue) {
+// checkHeap verifies the invariants of q's heap: positions match, and no entry is before its
+// parent; a hole at the root holds no entry and has entries below it.
+func checkHeap(t *testing.T, q *eventQueue) {
 	t.Helper()
 	first := 0
 	if q.hole {
@@ -32,72 +32,184 @@ func checkQueue(t *testing.T, q *eventQueue) {
 			n++
 		}
 	}
-	if n != q.len() || q.len() != len(q.h)-first {
-		t.Fatalf("%d slots armed, %d events, len %d", n, len(q.h)-first, q.len())
+	if n != len(q.h)-first || q.empty() != (len(q.h) == 0) {
+		t.Fatalf("%d slots in the heap, %d entries, empty %v", n, len(q.h)-first, q.empty())
+	}
+}
+
+// checkQueue verifies the invariants of q: its heap's, and that each slot in the heap heads a
+// well-linked circular list of slots armed for its time, these lists together hold exactly the
+// pending slots, and no other slot is in the heap.
+func checkQueue(t *testing.T, q *eventQueue, plain int32) {
+	t.Helper()
+	checkHeap(t, q)
+	inList := 0
+	for i := range q.h {
+		if i == 0 && q.hole {
+			continue
+		}
+		e := q.h[i]
+		if e.slot < plain {
+			if r := q.ring[e.slot]; r.next >= 0 {
+				t.Fatalf("plain slot %d in a group: %+v", e.slot, r)
+			}
+			inList++
+			continue
+		}
+		if q.ring[e.slot].t != e.t {
+			t.Fatalf("head %d: time %d, in heap %d", e.slot, q.ring[e.slot].t, e.t)
+		}
+		s := e.slot
+		for {
+			r := q.ring[s]
+			if r.next < 0 || r.t != e.t || q.ring[r.next].prev != s {
+				t.Fatalf("group %d: slot %d: %+v, next's prev %d", e.slot, s, r, q.ring[r.next].prev)
+			}
+			if s != e.slot && q.pos[s] != 0 {
+				t.Fatalf("group %d: slot %d in the heap", e.slot, s)
+			}
+			inList++
+			if s = r.next; s == e.slot {
+				break
+			}
+			if inList > len(q.ring) {
+				t.Fatalf("group %d: a cycle without its head", e.slot)
+			}
+		}
+	}
+	n := 0
+	for s := range int32(len(q.ring)) {
+		if s < plain && q.pending(s) || s >= plain && q.timerPending(s) {
+			n++
+		}
+	}
+	if inList != n || q.empty() != (n == 0) {
+		t.Fatalf("%d slots armed, %d in the heap and lists, empty %v", n, inList, q.empty())
 	}
 }
 
 // TestQueueAgainstModel runs random arm, disarm and pop operations on the queue and on a naive
-// model (a map from slot to event, scanned for the minimum), comparing them after each. Pops
-// leave a hole at the root; the operation after one is an arm of a new slot, a re-arm or
-// disarm of a pending one, or a look at the top, so that each way of filling it runs.
+// model (a map from slot to (time, order of arming), scanned for the minimum), comparing them
+// after each. Times are drawn from a few values, so that most events tie with others and groups
+// form, move and empty; slots are re-armed at their own time too. Pops leave a hole at the root;
+// the operation after one is an arm of a new slot, a re-arm or disarm of a pending one, or a
+// look at the top, so that each way of filling it runs. With cache=false all the times share a
+// cache line, so that events of a time start a new group whenever another time took it; with
+// plain=8, slots 0-7 do not group and come between the groups of their time.
 func TestQueueAgainstModel(t *testing.T) {
+	for _, tc := range []struct {
+		times int
+		cache bool
+		plain int32
+	}{{50, true, 0}, {6, true, 0}, {6, false, 0}, {50, false, 0}, {1, true, 0}, {6, true, 8}, {6, false, 8}, {50, true, 8}, {1, true, 8}} {
+		t.Run(fmt.Sprintf("times=%d/cache=%v/plain=%d", tc.times, tc.cache, tc.plain), func(t *testing.T) {
+			testQueueAgainstModel(t, tc.times, tc.cache, tc.plain)
+		})
+	}
+}
+
+func testQueueAgainstModel(t *testing.T, times int, cache bool, plain int32) {
 	const slots = 40
-	r := rand.New(rand.NewPCG(1, 1))
+	r := rand.New(rand.NewPCG(1, uint64(times)))
 	var q eventQueue
-	q.addSlots(slots)
+	q.addSlots(slots / 2)
+	q.addSlots(slots / 2)
+	// The times to arm for: 0, 1, ..., or with cache=false as many that share a cache line.
+	ts := make([]int64, 0, times)
+	for tm := int64(0); len(ts) < times; tm++ {
+		if cache || q.line(tm) == q.line(0) {
+			ts = append(ts, tm)
+		}
+	}
+	arm, disarm, pending, timeOf := q.armTimer, q.disarmTimer, q.timerPending, q.timerTime
+	if plain > 0 {
+		arm = func(s int32, t int64) {
+			if s < plain {
+				q.arm(s, t)
+			} else {
+				q.armTimer(s, t)
+			}
+		}
+		disarm = func(s int32) {
+			if s < plain {
+				q.disarm(s)
+			} else {
+				q.disarmTimer(s)
+			}
+		}
+		pending = func(s int32) bool { return s < plain && q.pending(s) || s >= plain && q.timerPending(s) }
+		timeOf = func(s int32) int64 {
+			if s < plain {
+				return q.timeOf(s)
+			}
+			return q.timerTime(s)
+		}
+	}
 	model := map[int32]event{}
 	var seq uint64
-	for step := range 20000 {
+	best := func() event {
+		var b event
+		for _, e := range model {
+			if b.seq == 0 || e.before(&b) {
+				b = e
+			}
+		}
+		return b
+	}
+	for step := range 40000 {
 		s := int32(r.IntN(slots))
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0, 1:
-			tm := int64(r.IntN(50))
-			q.arm(s, tm)
+			tm := ts[r.IntN(times)]
+			if e, ok := model[s]; ok && r.IntN(3) == 0 {
+				tm = e.t // re-arm at the same time: s goes after the others of tm
+			}
+			arm(s, tm)
 			seq++
 			model[s] = event{t: tm, seq: seq, slot: s}
 		case 2:
-			q.disarm(s)
+			disarm(s)
 			delete(model, s)
-		case 3:
-			// Pop: peek at the earliest without filling a hole, as the machine does.
+		case 3, 4:
+			// Pop: the earliest, then disarm it, as the machine does.
 			if len(model) > 0 {
-				var best event
-				for _, e := range model {
-					if best.seq == 0 || e.before(&best) {
-						best = e
-					}
+				b := best()
+				if top := *q.top(); top.slot != b.slot || top.t != b.t {
+					t.Fatalf("step %d: top %+v, model %+v", step, top, b)
 				}
-				q.disarm(best.slot)
-				delete(model, best.slot)
-				s = best.slot
+				disarm(b.slot)
+				delete(model, b.slot)
+				s = b.slot
 			}
 		}
-		checkQueue(t, &q)
+		checkQueue(t, &q, plain)
 		for ms, e := range model {
-			if !q.pending(ms) || q.timeOf(ms) != e.t || q.h[q.pos[ms]-1].seq != e.seq {
-				t.Fatalf("step %d: slot %d: pending %v, time %d, seq %d; model %+v", step, ms, q.pending(ms), q.timeOf(ms), q.h[q.pos[ms]-1].seq, e)
+			if !pending(ms) || timeOf(ms) != e.t {
+				t.Fatalf("step %d: slot %d: pending %v, time %d; model %+v", step, ms, pending(ms), timeOf(ms), e)
 			}
 		}
-		if q.len() != len(model) {
-			t.Fatalf("step %d: len %d, model %d", step, q.len(), len(model))
+		if q.empty() != (len(model) == 0) {
+			t.Fatalf("step %d: empty %v, model %d", step, q.empty(), len(model))
+		}
+		if pending(s) != (model[s] != event{}) {
+			t.Fatalf("step %d: pending(%d) = %v", step, s, pending(s))
 		}
 		if len(model) == 0 || r.IntN(2) == 0 {
 			continue // leave any hole for the next operation to fill
 		}
-		var best event
-		first := true
-		for _, e := range model {
-			if first || e.before(&best) {
-				best, first = e, false
-			}
+		if b, top := best(), *q.top(); top.slot != b.slot || top.t != b.t {
+			t.Fatalf("step %d: top %+v, model %+v", step, top, b)
 		}
-		if top := *q.top(); top.slot != best.slot || top.t != best.t {
-			t.Fatalf("step %d: top %+v, model %+v", step, top, best)
+	}
+	// Drain: the whole order, ties included, is the model's.
+	for len(model) > 0 {
+		b, top := best(), *q.top()
+		if top.slot != b.slot || top.t != b.t {
+			t.Fatalf("drain: top %+v, model %+v", top, b)
 		}
-		if q.pending(s) != (model[s] != event{}) {
-			t.Fatalf("step %d: pending(%d) = %v", step, s, q.pending(s))
-		}
+		disarm(b.slot)
+		delete(model, b.slot)
+		checkQueue(t, &q, plain)
 	}
 }
 
@@ -108,7 +220,7 @@ func TestQueueFIFOAtEqualTimes(t *testing.T) {
 		q.arm(s, 100)
 	}
 	var got []int32
-	for q.len() > 0 {
+	for !q.empty() {
 		s := q.top().slot
 		got = append(got, s)
 		q.disarm(s)

@@ -29,7 +29,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		case opSleep:
 			t.pc++
 			d := max(int64(in.dist.Sample(&t.rng)), 1)
-			m.q.arm(m.slotTimer(tid), m.now+d)
+			m.q.armTimer(m.slotTimer(tid), m.now+d)
 			m.block(id)
 			return
 		case opSend:
@@ -128,7 +128,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			v[1] = k
 			t.pc = in.b
 			if next := v[0] + k*period; next > m.now {
-				m.q.arm(m.slotTimer(tid), next)
+				m.q.armTimer(m.slotTimer(tid), next)
 				m.block(id)
 				return
 			}
@@ -151,7 +151,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 	if workload.PhaseMode(in.b) == workload.PhaseArrival {
 		v[0], v[1], v[2] = m.now+phase, 0, 0
 		if phase > 0 {
-			m.q.arm(m.slotTimer(tid), v[0])
+			m.q.armTimer(m.slotTimer(tid), v[0])
 			m.block(id)
 			return true
 		}
@@ -172,7 +172,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 	first := phase + k*period
 	v[0], v[1], v[2] = first, 0, 0
 	if first > m.now {
-		m.q.arm(m.slotTimer(tid), first)
+		m.q.armTimer(m.slotTimer(tid), first)
 		m.block(id)
 		return true
 	}

@@ -239,7 +239,7 @@ func (m *Machine) ended() Ending {
 	if m.stopAt.Events > 0 && m.events >= m.stopAt.Events {
 		return EventsReached
 	}
-	if m.q.len() == 0 {
+	if m.q.empty() {
 		return AllExited // nothing can happen any more; unreachable with a validated workload
 	}
 	return Running
