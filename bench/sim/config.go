@@ -116,6 +116,11 @@ type Config struct {
 	// Idle describes what an idle CPU does: sleep deeply, miss wake-ups, spin. The zero value
 	// is an ideal idle loop that wakes at once.
 	Idle Idle
+	// EveryTick makes the machine call Policy.Tick on every CPU at every clock interrupt, also
+	// on the idle CPUs whose interrupts a [TicklessIdle] policy said would do nothing. Results
+	// are the same either way (the policy promises it, and the tests check it); EveryTick is
+	// for checking that promise, at the cost of the calls it spares.
+	EveryTick bool
 }
 
 func (c *Config) withDefaults() Config {

@@ -40,6 +40,10 @@ type cpu struct {
 	// the last pick, stallInt the interrupt time added to the current stall since: what
 	// Result clips at the run's end.
 	pickSwitch, pickExit, stallInt int64
+	// tickless is the time before which the idle CPU's clock interrupts need not call
+	// Policy.Tick (TicklessIdle): set when a Pick leaves it idle, cleared by a Resched of it;
+	// 0 when every interrupt calls Tick.
+	tickless int64
 	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): the IPI
 	// slot is armed for its next clock interrupt, which reschedules it.
 	missedIPI bool

@@ -27,6 +27,7 @@ func (e *env) Resched(id topology.CPU) {
 		panic(fmt.Sprintf("sim: %s asked to reschedule %v, not a CPU of the machine", m.pol.Name(), id))
 	}
 	c := &m.cpus[id]
+	c.tickless = 0 // the policy's TicklessIdle promise ends with a reschedule
 	if c.needResched || c.ipiPending {
 		return
 	}

@@ -51,6 +51,9 @@ type Machine struct {
 	trace              *Trace
 	viol               violations
 	queued             Queuer
+	// tickless is the policy's TicklessIdle, or nil if it is not one or Config.EveryTick or a
+	// checker needs every Tick.
+	tickless TicklessIdle
 	err                error
 	wl                 *workload.Workload
 	// The stop conditions of RunUntil and what ended the run.
@@ -128,6 +131,9 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	m.ctx = m.first
 	if q, ok := p.(Queuer); ok {
 		m.queued = q
+	}
+	if ti, ok := p.(TicklessIdle); ok && !cfg.EveryTick {
+		m.tickless = ti
 	}
 
 	// Compile the scripts.
@@ -365,6 +371,13 @@ func (m *Machine) step() {
 			// machine two predictable tests, and a drain only if there is work.
 			if m.cfg.Costs.Tick > 0 {
 				m.chargeTick(id)
+			}
+			if c := &m.cpus[id]; c.cur < 0 && c.tickless > m.now {
+				// An idle CPU whose policy said this Tick would do nothing (TicklessIdle).
+				if m.checking {
+					m.checkTick(id)
+				}
+				continue
 			}
 			m.call, m.ctx = CallTick, id
 			m.pol.Tick(m.now, id)
@@ -622,6 +635,10 @@ func (m *Machine) pick(id topology.CPU) {
 		}
 		m.setTickState(c, CPUIdle)
 		m.setBusy(id, false)
+		if m.tickless != nil {
+			m.call, m.ctx = CallPick, id
+			c.tickless = m.tickless.IdleTickHorizon(m.now, id)
+		}
 		return
 	}
 	tid := int32(next)

@@ -121,3 +121,20 @@ type AttrChecker interface {
 type ErrReporter interface {
 	Err() error
 }
+
+// A TicklessIdle is a Policy whose clock interrupts on an idle CPU do nothing for a while, which
+// it can say in advance, so that the machine may leave them out, as a Linux kernel built with
+// NO_HZ_IDLE stops the tick of a CPU that enters the idle loop (tick_nohz_idle_stop_tick) until
+// the next timer it must serve.
+//
+// The machine calls IdleTickHorizon each time Pick for cpu returns false. The policy returns a
+// time h with this promise: until cpu next runs a thread or is asked to reschedule (a Resched of
+// cpu, from any call), a Tick on cpu at a time before h would change nothing a later call could
+// observe and would call nothing of the Env. The machine then does not call Tick on cpu at times
+// before h in that interval; it still counts those clock interrupts, as events and in
+// CPUStats.Ticks, so that results are the same with or without the policy's promise
+// (Config.EveryTick keeps every call, to check it). Returning now, or any time not after the
+// next clock interrupt, keeps every Tick; math.MaxInt64 means none is needed.
+type TicklessIdle interface {
+	IdleTickHorizon(now int64, cpu topology.CPU) int64
+}
