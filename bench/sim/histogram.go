@@ -43,13 +43,10 @@ var StandardPercentiles = []float64{50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 100}
 // hold samples, 1 KiB each.
 //
 // The zero Histogram is empty and ready to use. A Histogram is not safe for concurrent use.
-// Invariant: exact is sorted except in a histogram a running machine is filling; exact holds
-// every sample when buckets is nil, and is nil otherwise. Only a histogram a running machine is
-// filling uses small (see add), and then holds its samples there instead of exact while they
-// all fit in 32 bits.
+// Invariant: exact is sorted except in a histogram a running machine is filling (see add);
+// exact holds every sample when buckets is nil, and is nil otherwise.
 type Histogram struct {
 	exact   []int64
-	small   []uint32
 	n       int64
 	min     int64
 	max     int64
@@ -64,46 +61,17 @@ func (h *Histogram) budget() int64 {
 	return int64(h.limit)
 }
 
-// add records v ≥ 0 on the machine's hot path. While the samples are exact, below 2^32 ns (4.3
-// s) and there is room in small's capacity, which never exceeds the budget, it only appends v to
-// small, in half the memory of exact: n, min and max are not kept up to date then, and the
-// samples are not sorted; settle derives them, and snapshot widens and sorts. addSlow does the
-// rest. (At an inlining cost of 86 it is just over the compiler's budget of 80, so it is a call.)
+// add records v ≥ 0 in a histogram a running machine fills (a liveSeries that outgrew the
+// machine's sample arena): while the samples are exact it appends v to exact, unsorted, within
+// the budget (n, min and max are not kept up to date then: settle derives them, and snapshot
+// sorts); at the budget it moves them into buckets, which it keeps up to date after.
 //
 // A histogram filled by add is a live one: only settle, snapshot and reset may read it.
 func (h *Histogram) add(v int64) {
-	if e := h.small; len(e) < cap(e) && v>>32 == 0 {
-		h.small = append(e, uint32(v))
-		return
-	}
-	h.addSlow(v)
-}
-
-// addSlow is add when small has no room or v does not fit it: it grows small (or exact, once a
-// sample did not fit small) within the budget, or moves the samples into buckets once the
-// budget is reached, or counts v in its bucket.
-func (h *Histogram) addSlow(v int64) {
 	if h.buckets == nil {
-		budget := h.budget()
-		if h.exact == nil && uint64(v) < 1<<32 {
-			if n := len(h.small); int64(n) < budget {
-				h.small = append(grow(h.small, budget), uint32(v))
-				return
-			}
-		} else {
-			if h.exact == nil {
-				// The first sample that does not fit small: the series keeps its samples in
-				// exact from now on.
-				h.exact = make([]int64, len(h.small), cap(h.small))
-				for i, x := range h.small {
-					h.exact[i] = int64(x)
-				}
-				h.small = nil
-			}
-			if n := len(h.exact); int64(n) < budget {
-				h.exact = append(grow(h.exact, budget), v)
-				return
-			}
+		if n := len(h.exact); int64(n) < h.budget() {
+			h.exact = append(grow(h.exact, h.budget()), v)
+			return
 		}
 		h.settle()
 		h.spill()
@@ -125,12 +93,12 @@ func (h *Histogram) addSlow(v int64) {
 
 // grow returns s with room for one more element, doubling its capacity but never beyond budget
 // (len(s) < budget), so that add's test of the capacity is also the test of the budget.
-func grow[T uint32 | int64](s []T, budget int64) []T {
+func grow(s []int64, budget int64) []int64 {
 	n := len(s)
 	if n < cap(s) {
 		return s
 	}
-	g := make([]T, n, int(min(max(2*int64(n), 4), budget)))
+	g := make([]int64, n, int(min(max(2*int64(n), 4), budget)))
 	copy(g, s)
 	return g
 }
@@ -141,7 +109,7 @@ func (h *Histogram) settle() {
 	if h.buckets != nil {
 		return
 	}
-	h.n = int64(len(h.exact) + len(h.small))
+	h.n = int64(len(h.exact))
 	if h.n == 0 {
 		h.min, h.max = 0, 0
 		return
@@ -150,10 +118,6 @@ func (h *Histogram) settle() {
 	for _, x := range h.exact {
 		lo = min(lo, x)
 		hi = max(hi, x)
-	}
-	for _, x := range h.small {
-		lo = min(lo, int64(x))
-		hi = max(hi, int64(x))
 	}
 	h.min, h.max = lo, hi
 }
@@ -164,10 +128,7 @@ func (h *Histogram) spill() {
 	for _, x := range h.exact {
 		h.count(x, 1)
 	}
-	for _, x := range h.small {
-		h.count(int64(x), 1)
-	}
-	h.exact, h.small = nil, nil
+	h.exact = nil
 }
 
 // Add records the sample v, which must not be negative. The complexity is O(budget) while the
@@ -230,16 +191,9 @@ func (h *Histogram) count(v int64, n uint64) {
 // max settled (see add).
 func (h *Histogram) snapshot() Histogram {
 	c := *h
-	c.exact, c.small = nil, nil
-	switch {
-	case len(h.exact) > 0:
+	c.exact = nil
+	if len(h.exact) > 0 {
 		c.exact = slices.Clone(h.exact)
-		slices.Sort(c.exact)
-	case len(h.small) > 0:
-		c.exact = make([]int64, len(h.small))
-		for i, x := range h.small {
-			c.exact[i] = int64(x)
-		}
 		slices.Sort(c.exact)
 	}
 	c.settle()
@@ -257,7 +211,7 @@ func (h *Histogram) snapshot() Histogram {
 
 // reset empties h, keeping its budget and its memory for exact samples.
 func (h *Histogram) reset() {
-	*h = Histogram{exact: h.exact[:0], small: h.small[:0], limit: h.limit}
+	*h = Histogram{exact: h.exact[:0], limit: h.limit}
 }
 
 // Clone returns a copy of h that shares no memory with it.

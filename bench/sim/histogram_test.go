@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -177,12 +178,11 @@ func TestHistogramJSONErrors(t *testing.T) {
 	}
 }
 
-// TestLiveHistogramMatchesAdd is the differential test of the machine's hot path: a histogram
-// filled by add (appending unsorted in 32 bits, in 64 once a sample does not fit, growing within
-// its budget, then counting in buckets; reset between some runs, as a warm-up does), once
-// snapshot, equals one filled by the public Add, the model, for budgets and sizes on both sides
-// of the spill and spreads on both sides of 2^32. While filling, exact's capacity never
-// exceeds the budget, which is what lets add test only the capacity.
+// TestLiveHistogramMatchesAdd is the differential test of a histogram a running machine fills
+// once a series left the sample arena (see add: appending unsorted within its budget, then
+// counting in buckets; reset between some runs, as a warm-up does): once snapshot, it equals
+// one filled by the public Add, the model, for budgets and sizes on both sides of the spill.
+// While filling, exact's capacity never exceeds the budget.
 func TestLiveHistogramMatchesAdd(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
 	for trial := range 300 {
@@ -200,26 +200,80 @@ func TestLiveHistogramMatchesAdd(t *testing.T) {
 			spread := uint(1 + r.IntN(40))
 			for range n {
 				v := r.Int64N(1 << spread)
-				if r.IntN(100) == 0 {
-					v = r.Int64N(1 << 40) // now and then one that may not fit 32 bits
-				}
 				live.add(v)
 				model.Add(v)
-				if live.buckets == nil && (int64(cap(live.exact)) > live.budget() || int64(cap(live.small)) > live.budget()) {
-					t.Fatalf("trial %d: capacity %d, %d above the budget %d", trial, cap(live.exact), cap(live.small), live.budget())
-				}
-				if live.exact != nil && live.small != nil {
-					t.Fatalf("trial %d: samples both in exact and small", trial)
+				if live.buckets == nil && int64(cap(live.exact)) > live.budget() {
+					t.Fatalf("trial %d: capacity %d above the budget %d", trial, cap(live.exact), live.budget())
 				}
 			}
-			got := live.snapshot()
-			if !reflect.DeepEqual(got.exact, model.exact) && (len(got.exact) > 0 || len(model.exact) > 0) {
-				t.Fatalf("trial %d round %d, n=%d budget %d: exact samples differ", trial, round, n, live.budget())
+			checkSameHistogram(t, fmt.Sprintf("trial %d round %d, n=%d", trial, round, n), live.snapshot(), model)
+		}
+	}
+}
+
+// checkSameHistogram fails unless got and want hold the same samples the same way.
+func checkSameHistogram(t *testing.T, what string, got, want Histogram) {
+	t.Helper()
+	if !reflect.DeepEqual(got.exact, want.exact) && (len(got.exact) > 0 || len(want.exact) > 0) {
+		t.Fatalf("%s budget %d: exact samples differ", what, want.budget())
+	}
+	if got.n != want.n || got.min != want.min || got.max != want.max || got.limit != want.limit ||
+		(got.buckets == nil) != (want.buckets == nil) || got.buckets != nil && !reflect.DeepEqual(*got.buckets, *want.buckets) {
+		t.Fatalf("%s budget %d: snapshot %d/%d/%d, model %d/%d/%d", what, want.budget(), got.n, got.min, got.max,
+			want.n, want.min, want.max)
+	}
+}
+
+// TestLiveSeriesMatchAdd is the differential test of the machine's hot path, record: several
+// series filled in random interleavings (their chunks interleave in the arena), some reset on
+// the way as a warm-up resets them (their chunks go to the free list and are taken again), with
+// samples now and then beyond 32 bits, each equals once snapshot a histogram filled by the
+// public Add. The arena's chunks are accounted for after every round: the chunks in use by the
+// series and those on the free list are every chunk handed out.
+func TestLiveSeriesMatchAdd(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 7))
+	for trial := range 200 {
+		budget := uint32(1 + r.IntN(300))
+		if trial%10 == 0 {
+			budget = DefaultExactSamples
+		}
+		m := &Machine{budget: budget}
+		series := make([]liveSeries, 1+r.IntN(6))
+		models := make([]Histogram, len(series))
+		for i := range models {
+			models[i] = Histogram{limit: int32(budget)}
+		}
+		for round := range 1 + r.IntN(4) {
+			spread := uint(1 + r.IntN(40))
+			for range r.IntN(3 * int(budget) * len(series)) {
+				i := r.IntN(len(series))
+				v := r.Int64N(1 << spread)
+				if r.IntN(500) == 0 {
+					v = r.Int64N(1 << 40) // now and then one that may not fit 32 bits
+				}
+				m.record(&series[i], v)
+				models[i].Add(v)
+				if r.IntN(2000) == 0 {
+					m.resetSeries(&series[i])
+					models[i] = Histogram{limit: int32(budget)}
+				}
 			}
-			if got.n != model.n || got.min != model.min || got.max != model.max || got.limit != model.limit ||
-				(got.buckets == nil) != (model.buckets == nil) || got.buckets != nil && !reflect.DeepEqual(*got.buckets, *model.buckets) {
-				t.Fatalf("trial %d round %d, n=%d budget %d: snapshot %d/%d/%d, model %d/%d/%d", trial, round, n,
-					live.budget(), got.n, got.min, got.max, model.n, model.min, model.max)
+			for i := range series {
+				checkSameHistogram(t, fmt.Sprintf("trial %d round %d series %d", trial, round, i),
+					m.snapshotSeries(&series[i]), models[i])
+			}
+			inUse := 0
+			for i := range series {
+				if n := series[i].n; n > 1 {
+					inUse += int(n-1+chunkLen-1) / chunkLen
+				}
+			}
+			free := 0
+			for c := m.arena.free; c != noChunk; c = m.arena.prev[c] {
+				free++
+			}
+			if handed := max(len(m.arena.chunks)-1, 0); inUse+free != handed {
+				t.Fatalf("trial %d round %d: %d chunks in use and %d free, %d handed out", trial, round, inUse, free, handed)
 			}
 		}
 	}

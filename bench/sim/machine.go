@@ -54,8 +54,8 @@ type Machine struct {
 	// tickless is the policy's TicklessIdle, or nil if it is not one or Config.EveryTick or a
 	// checker needs every Tick.
 	tickless TicklessIdle
-	err                error
-	wl                 *workload.Workload
+	err      error
+	wl       *workload.Workload
 	// The stop conditions of RunUntil and what ended the run.
 	stopAt                  Stop
 	watches                 []watch
@@ -76,6 +76,12 @@ type Machine struct {
 	stalls   bool
 	// checking says that some invariant of Config.Checks is checked at clock interrupts.
 	checking bool
+	// vars holds the threads' script variables (thread.vars).
+	vars []int64
+	// arena holds the threads' exact latency samples (liveSeries), budget of them at most per
+	// series (Config.ExactSamples).
+	arena  sampleArena
+	budget uint32
 }
 
 // A spawn is a thread the machine creates by itself at time at.
@@ -119,6 +125,7 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	topo := cfg.Topology
 	m := &Machine{cfg: cfg, pol: p, topo: topo, nids: int32(topo.NumIDs()), waitHead: nobody, waitTail: nobody,
 		trace: newTrace(cfg.Trace), wl: w, missAt: cfg.Idle.missThreshold()}
+	m.budget = uint32(cfg.ExactSamples)
 	m.idleRng = *rand.NewPCG(splitmix64(cfg.Seed^0x1D1E), splitmix64(cfg.Seed^0x1D1E0001))
 	if !cfg.Idle.Spin {
 		m.idleExit = int64(cfg.Idle.ExitLatency)
@@ -533,7 +540,8 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	t := &m.threads[tid]
 	t.shareAttr(&p.runAttr, m.topo.CPUs())
 	if p.nvars > 0 {
-		t.vars = make([]int64, p.nvars)
+		t.vars = int32(len(m.vars))
+		m.vars = append(m.vars, make([]int64, p.nvars)...)
 	}
 	t.rng = *rand.NewPCG(splitmix64(m.cfg.Seed), splitmix64(m.cfg.Seed^uint64(tid)*0x9E3779B97F4A7C15+1))
 	t.st = counters{Start: m.now, End: -1}
@@ -609,7 +617,7 @@ func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
 // endRequest measures t's request, if one is open, as it blocks or exits.
 func (m *Machine) endRequest(t *thread) {
 	if t.reqStart >= 0 {
-		m.series(&t.request).add(m.now - t.reqStart)
+		m.record(&t.lat[RequestLatency], m.now-t.reqStart)
 		t.reqStart = -1
 	}
 }
@@ -652,7 +660,7 @@ func (m *Machine) pick(id topology.CPU) {
 	t.reported = 0
 	if t.woken {
 		t.woken = false
-		m.series(&t.wakeup).add(m.now - t.wokeAt)
+		m.record(&t.lat[WakeupLatency], m.now-t.wokeAt)
 	}
 	var stall int64
 	if t.last >= 0 && t.last != int32(id) {
@@ -664,7 +672,7 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	if prev != tid {
 		// A dispatch; not a thread preempted and picked again at the same instant.
-		m.series(&t.runqWait).add(wait)
+		m.record(&t.lat[RunqWait], wait)
 		m.switchRecord(id, prev, tid, why)
 		if prev >= 0 && (why == uint8(sched.Preempt) || why == uint8(sched.Yield)) {
 			m.threads[prev].st.Involuntary++

@@ -267,16 +267,8 @@ func (m *Machine) threadStats(tid int) ThreadStats {
 	if !m.cfg.FlattenGroups {
 		s.Group = t.prog.decl.Group
 	}
-	empty := Histogram{limit: int32(m.cfg.ExactSamples)}
-	for _, p := range [...]struct {
-		from *Histogram
-		to   *Histogram
-	}{{t.wakeup, &s.Wakeup}, {t.runqWait, &s.RunqWait}, {t.request, &s.Request}} {
-		if p.from == nil {
-			*p.to = empty
-		} else {
-			*p.to = p.from.snapshot()
-		}
+	for k := range numSeries {
+		*s.Histogram(k) = m.snapshotSeries(&t.lat[k])
 	}
 	return s
 }
@@ -320,10 +312,8 @@ func (m *Machine) resetStats() {
 		s := &t.st
 		s.CPUTime, s.WaitTime, s.Sleep, s.Work = 0, 0, 0, 0
 		s.Voluntary, s.Involuntary, s.Migrations, s.Wakeups = 0, 0, 0, 0
-		for _, h := range [...]*Histogram{t.wakeup, t.runqWait, t.request} {
-			if h != nil {
-				h.reset()
-			}
+		for k := range t.lat {
+			m.resetSeries(&t.lat[k])
 		}
 		switch t.state {
 		case tRunning:

@@ -98,11 +98,12 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		case opJump:
 			t.pc = in.a
 		case opRepeatInit:
-			t.vars[in.a] = in.n
+			m.vars[t.vars+in.a] = in.n
 			t.pc++
 		case opRepeatNext:
-			t.vars[in.a]--
-			if t.vars[in.a] > 0 {
+			v := &m.vars[t.vars+in.a]
+			*v--
+			if *v > 0 {
 				t.pc = in.b
 			} else {
 				t.pc++
@@ -113,7 +114,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 				return
 			}
 		case opEveryNext:
-			v := t.vars[in.a : in.a+3]
+			v := m.vars[t.vars+in.a : t.vars+in.a+3]
 			v[2]++
 			if in.n > 0 && v[2] >= in.n {
 				t.pc++
@@ -146,7 +147,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 // and reports whether the thread then sleeps until its first period.
 func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 	t := &m.threads[tid]
-	v := t.vars[in.a : in.a+3]
+	v := m.vars[t.vars+in.a : t.vars+in.a+3]
 	period, phase := int64(in.dist.A), in.n
 	if workload.PhaseMode(in.b) == workload.PhaseArrival {
 		v[0], v[1], v[2] = m.now+phase, 0, 0
@@ -179,7 +180,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 	if t.forked && t.fresh {
 		// The thread waited in the run queue since its creation, inside its first period:
 		// that wait is the period's wake-up latency.
-		m.series(&t.wakeup).add(m.now - first)
+		m.record(&t.lat[WakeupLatency], m.now-first)
 		t.forked = false
 	}
 	if t.reqStart < 0 {

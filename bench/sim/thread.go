@@ -33,15 +33,15 @@ const forever = int64(1) << 62
 // nobody is the -1 of thread links.
 const nobody = -1
 
+// A thread is the machine's state of one thread. Its fields are ordered by size, so that it
+// has no padding: BenchmarkIdleThread counts its bytes.
 type thread struct {
-	prog   *program
-	pc     int32
-	state  tstate
-	cpu    int32 // the CPU it runs on, or -1
-	last   int32 // the CPU it last ran on, or -1
-	parent int32
-	// children counts the children that have not exited.
-	children int32
+	prog *program
+	// attr is the thread's attributes: its program's (program.runAttr), shared by every thread
+	// of the program, until a script op changes them; ownAttr says attr is the thread's own
+	// copy then, made at the first change.
+	attr *sched.Attr
+	rng  rand.PCG
 	// opLeft is what remains of a Send or Recv of several messages.
 	opLeft int64
 	// remaining is the work left in the current run, in ns at speed 1024, or forever.
@@ -50,41 +50,45 @@ type thread struct {
 	since int64
 	// wokeAt is the time of the last wake-up, whose latency is measured when woken is set.
 	wokeAt int64
-	woken  bool
 	// reqStart is the start of the current request (a wake-up, or the scheduled start of a
 	// period), or -1: its latency is measured when the thread next blocks or exits.
 	reqStart int64
-	// forked says the thread has not blocked since it was created: the first period of an
-	// every then measures the wait before the first run.
-	forked bool
-	// instance is the thread's number among those of its declaration.
-	instance int32
 	// readyAt is when the thread last became runnable from new or blocked; fresh says it has
 	// run no op taking time since, so that an every it reaches counts its periods from then.
 	readyAt int64
-	fresh   bool
-	// joining says that a blocked thread waits in Join.
-	joining bool
-	// reported has a bit per Invariant already reported for the current wait.
-	reported uint8
+	st      counters
+	// lat holds the latency series of ThreadStats (Wakeup, RunqWait, Request, indexed by
+	// Series) while the machine runs; see liveSeries.
+	lat [numSeries]liveSeries
+	pc  int32
+	cpu int32 // the CPU it runs on, or -1
+	// last is the CPU it last ran on, or -1.
+	last   int32
+	parent int32
+	// children counts the children that have not exited.
+	children int32
+	// instance is the thread's number among those of its declaration.
+	instance int32
+	// vars is the index of the thread's script variables (loop counters, periods) in the
+	// machine's vars.
+	vars int32
 	// waitPrev and waitNext link the runnable, not running threads in order of since.
 	waitPrev, waitNext int32
 	// pipeNext links the threads blocked on one pipe.
 	pipeNext int32
-	// attr is the thread's attributes: its program's (program.runAttr), shared by every thread
-	// of the program, until a script op changes them; ownAttr says attr is the thread's own
-	// copy then, made at the first change.
-	attr    *sched.Attr
-	ownAttr bool
+	state    tstate
+	woken    bool
+	// forked says the thread has not blocked since it was created: the first period of an
+	// every then measures the wait before the first run.
+	forked bool
+	fresh  bool
+	// joining says that a blocked thread waits in Join.
+	joining bool
+	// reported has a bit per Invariant already reported for the current wait.
+	reported uint8
+	ownAttr  bool
 	// anyCPU caches whether attr allows every CPU of the machine, to spare the CPU-set test.
 	anyCPU bool
-	vars   []int64
-	rng    rand.PCG
-	st     counters
-	// wakeup, runqWait and request are the latency series of ThreadStats (Wakeup, RunqWait,
-	// Request), made at their first sample (see Machine.series), so that a thread that is
-	// never woken or dispatched costs no histogram.
-	wakeup, runqWait, request *Histogram
 }
 
 // counters are the statistics of ThreadStats the machine counts as it runs; Result adds the
@@ -93,15 +97,6 @@ type counters struct {
 	Start, End                                  int64
 	CPUTime, WaitTime, Sleep, Work              int64
 	Voluntary, Involuntary, Migrations, Wakeups int64
-}
-
-// series returns the histogram *h, making it with the machine's budget of exact samples on
-// first use.
-func (m *Machine) series(h **Histogram) *Histogram {
-	if *h == nil {
-		*h = &Histogram{limit: int32(m.cfg.ExactSamples)}
-	}
-	return *h
 }
 
 // name returns the thread's name: its declaration's, numbered for a template or one of

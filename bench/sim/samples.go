@@ -1,0 +1,161 @@
+package sim
+
+// This file implements the machine's recording of latency samples: every thread's series keep
+// their exact samples in chunks of one machine-wide arena while they are small, and move into a
+// Histogram once they outgrow the exact budget.
+
+import (
+	"fmt"
+	"slices"
+)
+
+// chunkLen is the number of samples in a chunk: 16 of 32 bits, one 64-byte cache line.
+const (
+	chunkLen   = 16
+	maxChunks  = 1<<31/chunkLen - 1 // chunk numbers fit an int32 with room to spare
+	noChunk    = 0
+	liveInHist = -1
+)
+
+type chunk [chunkLen]uint32
+
+// A sampleArena holds the exact samples of a machine's live latency series (see liveSeries) in
+// chunks of chunkLen, handed out in order of need from one growing array. Each series writes
+// the chunk it took last, so the series being filled write to the few hundred kilobytes handed
+// out most recently, whichever threads they belong to: the machine's hot path writes its samples
+// into a compact, recently touched region instead of a growing array per series (three per
+// thread), whose scattered ends cost a cache and a TLB miss apiece once there are thousands of
+// threads. A series links its chunks from the newest back (prev), since only reading needs them
+// all, in any order: the samples are sorted then.
+//
+// Chunk 0 is never handed out (noChunk). Chunks of series that moved into a Histogram, or that a
+// warm-up discarded, go to a free list, linked through prev, which is taken first. hists holds
+// the Histograms of the series that left the arena.
+type sampleArena struct {
+	chunks []chunk
+	prev   []int32 // the series' previous chunk, or the next free chunk; noChunk ends a list
+	free   int32   // the first free chunk, or noChunk
+	hists  []*Histogram
+}
+
+// take returns a chunk to follow chunk p of a series (noChunk for a series' first).
+func (a *sampleArena) take(p int32) int32 {
+	c := a.free
+	if c != noChunk {
+		a.free = a.prev[c]
+		a.prev[c] = p
+		return c
+	}
+	if len(a.chunks) == 0 {
+		a.chunks, a.prev = make([]chunk, 1, 16), make([]int32, 1, 16) // chunk 0 stands for none
+	}
+	if len(a.chunks) > maxChunks {
+		panic(fmt.Sprintf("sim: more than %d latency samples kept exactly", maxChunks*chunkLen))
+	}
+	c = int32(len(a.chunks))
+	a.chunks = append(a.chunks, chunk{})
+	a.prev = append(a.prev, p)
+	return c
+}
+
+// release puts the chunks of the list ending at tail on the free list.
+func (a *sampleArena) release(tail int32) {
+	for c := tail; c != noChunk; {
+		p := a.prev[c]
+		a.prev[c] = a.free
+		a.free = c
+		c = p
+	}
+}
+
+// A liveSeries is a latency series of a thread of a running machine (see Series). While it has
+// fewer samples than the exact budget and every one fits 32 bits, it holds n of them: the first
+// in first, the others in the machine's sampleArena, the newest in chunk tail. Once a sample
+// would break either rule, the series moves into a Histogram, the arena's hists[tail], which
+// keeps its samples in exact, unsorted, then in buckets, and n is liveInHist. A series costs
+// its own 12 bytes until its second sample.
+type liveSeries struct {
+	tail  int32
+	n     int32
+	first uint32
+}
+
+// record adds sample v ≥ 0 to s, on the machine's hot path: a store into the series' newest
+// chunk; recordSlow does the rest (the first sample, a new chunk every chunkLen samples).
+func (m *Machine) record(s *liveSeries, v int64) {
+	// 1 ≤ n < budget (n = liveInHist wraps), and sample n does not start a chunk.
+	if n := s.n; (n-1)&(chunkLen-1) != 0 && uint32(n-1) < m.budget-1 && uint64(v) < 1<<32 {
+		m.arena.chunks[s.tail][(n-1)&(chunkLen-1)] = uint32(v)
+		s.n = n + 1
+		return
+	}
+	m.recordSlow(s, v)
+}
+
+// recordSlow is record for a series' first sample, one that needs a new chunk, reaches the
+// budget or does not fit 32 bits, and for a series in its Histogram.
+func (m *Machine) recordSlow(s *liveSeries, v int64) {
+	n := s.n
+	switch {
+	case n == liveInHist:
+		m.arena.hists[s.tail].add(v)
+	case uint32(n) >= m.budget || uint64(v) >= 1<<32:
+		// The series moves into a Histogram: its samples widened to 64 bits, then v, which
+		// counts them all into buckets if the budget is reached.
+		h := &Histogram{limit: int32(m.budget)}
+		h.exact = m.samples(s, make([]int64, 0, min(2*int64(n)+1, int64(m.budget))))
+		if n > 1 {
+			m.arena.release(s.tail)
+		}
+		h.add(v)
+		*s = liveSeries{tail: int32(len(m.arena.hists)), n: liveInHist}
+		m.arena.hists = append(m.arena.hists, h)
+	case n == 0:
+		s.first, s.n = uint32(v), 1
+	default:
+		// n-1 samples fill the chunks so far: a new one.
+		s.tail = m.arena.take(s.tail)
+		m.arena.chunks[s.tail][0] = uint32(v)
+		s.n = n + 1
+	}
+}
+
+// samples appends the samples of s (n ≥ 0) to dst, in no particular order.
+func (m *Machine) samples(s *liveSeries, dst []int64) []int64 {
+	if s.n == 0 {
+		return dst
+	}
+	dst = append(dst, int64(s.first))
+	k := (s.n-2)&(chunkLen-1) + 1 // samples in the newest chunk
+	for c := s.tail; c != noChunk; c = m.arena.prev[c] {
+		for _, x := range m.arena.chunks[c][:k] {
+			dst = append(dst, int64(x))
+		}
+		k = chunkLen
+	}
+	return dst
+}
+
+// snapshotSeries returns a Histogram of the samples of s that owns its memory, exact values
+// sorted.
+func (m *Machine) snapshotSeries(s *liveSeries) Histogram {
+	if s.n == liveInHist {
+		return m.arena.hists[s.tail].snapshot()
+	}
+	h := Histogram{limit: int32(m.budget)}
+	if s.n > 0 {
+		h.exact = m.samples(s, make([]int64, 0, s.n))
+		slices.Sort(h.exact)
+	}
+	h.settle()
+	return h
+}
+
+// resetSeries empties s, giving its chunks back: a warm-up ends. A Histogram it had moved into
+// stays in hists, unused (a warm-up happens once).
+func (m *Machine) resetSeries(s *liveSeries) {
+	if s.n > 1 {
+		m.arena.release(s.tail)
+	}
+	*s = liveSeries{}
+}
