@@ -25,9 +25,9 @@ func icountSteps(m *sim.Machine, n int) {
 }
 
 // BenchmarkICount steps the machines of BenchmarkEvents (hogs on 8 CPUs), BenchmarkPeriodic's
-// largest task set (64 CPUs, 1000 periodic threads) and BenchmarkScale (the mixed load on 64
-// CPUs) through icountSteps, for exact instruction counts under callgrind; it
-// reports the events per step.
+// task sets and BenchmarkScale (the mixed load on 64 CPUs) through icountSteps, for exact
+// instruction counts under callgrind; it reports the machine's events per step
+// (BenchmarkPeriodicSteps gives SimSo's events per step of the same steps).
 func BenchmarkICount(b *testing.B) {
 	for _, pc := range benchPolicies {
 		b.Run("w=hogs/p="+pc.name, func(b *testing.B) {
@@ -37,14 +37,16 @@ func BenchmarkICount(b *testing.B) {
 			icountSteps(m, b.N)
 			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
 		})
-		b.Run("w=periodic-64x1000/p="+pc.name, func(b *testing.B) {
-			cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 64, 1), Hz: 1000, StatHz: 127, Seed: 1}
-			m := warm(b, cfg, pc.make(), periodicWorkload(b, "64x1000"))
-			e := m.Events()
-			b.ResetTimer()
-			icountSteps(m, b.N)
-			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
-		})
+		for _, set := range periodicSets {
+			b.Run("w=periodic-"+set.name+"/p="+pc.name, func(b *testing.B) {
+				cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, set.cpus, 1), Hz: 1000, StatHz: 127, Seed: 1}
+				m := warm(b, cfg, pc.make(), periodicWorkload(b, set.name))
+				e := m.Events()
+				b.ResetTimer()
+				icountSteps(m, b.N)
+				b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+			})
+		}
 		b.Run("w=mixed/p="+pc.name, func(b *testing.B) {
 			m := warm(b, sim.Config{Topology: topology.Uniform(2, 1, 1, 16, 2), Seed: 1}, pc.make(), mixedScale(b, 1000))
 			e := m.Events()
@@ -52,5 +54,30 @@ func BenchmarkICount(b *testing.B) {
 			icountSteps(m, b.N)
 			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
 		})
+	}
+}
+
+// BenchmarkPeriodicSteps reports SimSo's events (releases, completions, dispatches) per step of
+// the steps BenchmarkICount's periodic sub-benchmarks count instructions of (the same machine
+// after the same warm-up: the runs are deterministic), which turn instructions per step into
+// instructions per SimSo event (scripts/simcount). It calls Result, which BenchmarkICount must
+// not: Result's allocations and recursion grow the goroutine's stack, and callgrind's
+// collection toggle loses track when a stack moves.
+func BenchmarkPeriodicSteps(b *testing.B) {
+	for _, pc := range benchPolicies {
+		for _, set := range periodicSets {
+			b.Run("w=periodic-"+set.name+"/p="+pc.name, func(b *testing.B) {
+				cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, set.cpus, 1), Hz: 1000, StatHz: 127, Seed: 1}
+				m := warm(b, cfg, pc.make(), periodicWorkload(b, set.name))
+				e := m.Events()
+				r0, c0, d0 := simsoEvents(m.Result())
+				b.ResetTimer()
+				icountSteps(m, b.N)
+				b.StopTimer()
+				r1, c1, d1 := simsoEvents(m.Result())
+				b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+				b.ReportMetric(float64((r1-r0)+(c1-c0)+(d1-d0))/float64(b.N), "simso/step")
+			})
+		}
 	}
 }
