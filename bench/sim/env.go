@@ -43,7 +43,7 @@ func (e *env) Resched(id topology.CPU) {
 		// Lost: the CPU's next clock interrupt, after its Policy.Tick, finds the work.
 		if !c.missedIPI {
 			c.missedIPI = true
-			m.q.arm(m.slotIPI(id), m.tickTime(m.tickK))
+			m.q.arm(m.slotIPI(id), m.tickAt)
 		}
 		return
 	}

@@ -25,6 +25,10 @@ type Machine struct {
 	env     env
 	tickHz  int64
 	tickK   int64 // the number of the next clock interrupt
+	// tickAt is the time of clock interrupt tickK (tickTime(tickK)), tickRem the remainder of
+	// tickK·10⁹ / tickHz, and tickQ, tickR the quotient and remainder of 10⁹ / tickHz: the
+	// next interrupt's time without a division (see nextTick).
+	tickAt, tickRem, tickQ, tickR int64
 	online  []topology.CPU
 	first   topology.CPU
 	nids    int32
@@ -225,8 +229,10 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 
 	// Arm the first clock interrupt of every CPU and the creation of the initial threads.
 	m.online = slices.Collect(topo.CPUs().All())
-	m.tickK = 1
-	m.q.arm(m.slotTick(), m.tickTime(1))
+	m.tickK, m.tickAt = 1, m.tickTime(1)
+	m.tickQ, m.tickR = int64(time.Second)/m.tickHz, int64(time.Second)%m.tickHz
+	m.tickRem = m.tickR
+	m.q.arm(m.slotTick(), m.tickAt)
 	for i := range w.Threads {
 		d := &w.Threads[i]
 		for range d.Instances() {
@@ -274,6 +280,22 @@ func (m *Machine) tickTime(k int64) int64 {
 	}
 	q, _ := bits.Div64(hi, lo, uint64(m.tickHz))
 	return int64(min(q, math.MaxInt64))
+}
+
+// nextTick moves tickK, tickAt and tickRem on to the next clock interrupt: tickTime(k+1) is
+// tickTime(k) + tickQ, and one more when the remainders of k·10⁹ and 10⁹ add up to tickHz or
+// more; the time saturates at math.MaxInt64, as tickTime's does.
+func (m *Machine) nextTick() {
+	m.tickK++
+	if m.tickAt > math.MaxInt64-m.tickQ-1 {
+		m.tickAt = math.MaxInt64
+		return
+	}
+	m.tickAt += m.tickQ
+	if m.tickRem += m.tickR; m.tickRem >= m.tickHz {
+		m.tickRem -= m.tickHz
+		m.tickAt++
+	}
 }
 
 // Now returns the current simulated time in nanoseconds.
@@ -365,8 +387,8 @@ func (m *Machine) step() {
 	m.events++
 	switch {
 	case s == m.slotTick():
-		m.tickK++
-		m.q.arm(s, m.tickTime(m.tickK))
+		m.nextTick()
+		m.q.arm(s, m.tickAt)
 		if m.stalls {
 			m.sampleStalls()
 		}

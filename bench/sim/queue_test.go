@@ -3,8 +3,11 @@ package sim
 import (
 	"container/heap"
 	"fmt"
+	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // checkHeap verifies the invariants of q's heap: positions match, and no entry is before its
@@ -291,5 +294,42 @@ func BenchmarkQueue(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestNextTickMatchesTickTime checks the machine's running clock-interrupt times against the
+// division they replace, for tick rates that divide 10⁹ and rates that do not, over long runs,
+// and where the times saturate near math.MaxInt64.
+func TestNextTickMatchesTickTime(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	rates := []int64{1, 3, 7, 100, 127, 128, 250, 1000, 1024, 999_983, 1_000_000}
+	for range 20 {
+		rates = append(rates, 1+r.Int64N(1_000_000))
+	}
+	for _, hz := range rates {
+		m := &Machine{tickHz: hz}
+		m.tickK, m.tickAt = 1, m.tickTime(1)
+		m.tickQ, m.tickR = int64(time.Second)/hz, int64(time.Second)%hz
+		m.tickRem = m.tickR
+		for k := int64(1); k < 5000; k++ {
+			if m.tickK != k || m.tickAt != m.tickTime(k) {
+				t.Fatalf("hz %d: interrupt %d (tickK %d) at %d, want %d", hz, k, m.tickK, m.tickAt, m.tickTime(k))
+			}
+			m.nextTick()
+		}
+		// Jump near the end of time: the state of interrupt k, then step on past saturation.
+		k := int64(math.MaxInt64/int64(time.Second))*hz - 3
+		hi, lo := bits.Mul64(uint64(k), uint64(time.Second))
+		_, rem := bits.Div64(hi, lo, uint64(hz))
+		m.tickK, m.tickAt, m.tickRem = k, m.tickTime(k), int64(rem)
+		for range 2 * hz {
+			m.nextTick()
+			if want := m.tickTime(m.tickK); m.tickAt != want {
+				t.Fatalf("hz %d: interrupt %d at %d, want %d", hz, m.tickK, m.tickAt, want)
+			}
+			if m.tickAt == math.MaxInt64 {
+				break
+			}
+		}
 	}
 }
