@@ -19,29 +19,29 @@ import (
 // then call [Machine.Run] (or [Machine.Step] for one event at a time). A Machine is not safe for
 // concurrent use; separate Machines are independent and may run in parallel.
 type Machine struct {
-	cfg     Config
-	pol     Policy
-	topo    *topology.Topology
-	env     env
-	tickHz  int64
-	tickK   int64 // the number of the next clock interrupt
+	cfg    Config
+	pol    Policy
+	topo   *topology.Topology
+	env    env
+	tickHz int64
+	tickK  int64 // the number of the next clock interrupt
 	// tickAt is the time of clock interrupt tickK (tickTime(tickK)), tickRem the remainder of
 	// tickK·10⁹ / tickHz, and tickQ, tickR the quotient and remainder of 10⁹ / tickHz: the
 	// next interrupt's time without a division (see nextTick).
 	tickAt, tickRem, tickQ, tickR int64
-	online  []topology.CPU
-	first   topology.CPU
-	nids    int32
-	now     int64
-	events  uint64
-	q       eventQueue
-	cpus    []cpu
-	threads []thread
-	progs   []*program
-	pipes   []pipe
-	spawns  []spawn
-	nspawn  int
-	work    []work
+	online                        []topology.CPU
+	first                         topology.CPU
+	nids                          int32
+	now                           int64
+	events                        uint64
+	q                             eventQueue
+	cpus                          []cpu
+	threads                       []thread
+	progs                         []*program
+	pipes                         []pipe
+	spawns                        []spawn
+	nspawn                        int
+	work                          []work
 	// call and ctx are the policy method in progress and the CPU on whose behalf it runs.
 	call Call
 	ctx  topology.CPU
