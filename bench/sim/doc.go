@@ -29,8 +29,12 @@
 // switch, the cache refill after a migration, an IPI's latency and each clock interrupt.
 //
 // The policy is called at TickHz (ULE and 4BSD account in stathz ticks, CFS at hz), on every
-// CPU, busy or idle. It decides what runs: the machine never chooses a thread itself. What the
-// machine promises a policy, and expects of it, is the contract documented on [Policy].
+// CPU, busy or idle, unless it is a [TicklessIdle]: then, as a Linux kernel with NO_HZ_IDLE
+// stops the tick of a CPU that goes idle, the machine leaves out the clock interrupts of an idle
+// CPU that the policy said would do nothing, until the CPU is rescheduled (it still counts
+// them, so results are the same; [Config.EveryTick] keeps them all, to check). The policy
+// decides what runs: the machine never chooses a thread itself. What the machine promises a
+// policy, and expects of it, is the contract documented on [Policy].
 //
 // # Determinism
 //
@@ -66,11 +70,15 @@
 // and [WriteTableOf] put several runs of one workload side by side; a Result marshals to JSON
 // in the schema [ResultSchema] names, and [WriteCSV] writes one row per thread.
 //
-// The statistics cost little while the machine runs: a latency sample is appended to its
-// series unsorted (the series is sorted, counted and its minimum and maximum taken when a Result
-// is made), a series exists only from its first sample, and a thread shares its program's
+// The statistics cost little while the machine runs. A series keeps its first latency sample
+// in the thread and the next ones, unsorted, in chunks of sixteen (one cache line) that all
+// series take in turn from one arena of the machine, so the thousands of series of a large
+// workload write their samples into the few hundred kilobytes handed out last rather than at
+// the scattered ends of thousands of arrays (which cost a cache and a TLB miss per sample); a
+// series is sorted, counted and its minimum and maximum taken when a Result is made, and moves
+// into a Histogram only when it outgrows its exact budget. A thread shares its program's
 // attributes until its script changes them and derives its name from its declaration: a thread
-// that blocks for good at once costs the machine about 500 bytes beside its policy's state
+// that blocks for good at once costs the machine about 400 bytes beside its policy's state
 // (BenchmarkIdleThread measures the two together).
 //
 // # Inputs that cannot break it
@@ -106,12 +114,16 @@
 //
 // Handling an event costs O(log n) for the event queue plus the policy's own work, and no
 // allocation once the machine has warmed up (thread creation, exact latency samples until they
-// reach their budget, and a kept trace allocate). A run's cost is linear in its number of events. See the benchmarks for figures.
+// reach their budget, and a kept trace allocate). A run's cost is linear in its number of
+// events. See the benchmarks for figures: BenchmarkPeriodic runs SimSo's periodic task sets
+// and reports events per second as SimSo counts them, and scripts/simcount gives the exact
+// instructions per such event under callgrind.
 //
 // # Kernel names
 //
 //	kernel                                        sim
 //	hardclock / statclock, scheduler_tick         clock interrupt: Policy.Tick at TickHz
+//	NO_HZ_IDLE, tick_nohz_idle_stop_tick          TicklessIdle, Config.EveryTick
 //	context_switch, sched_switch tracepoint       Record of KindSwitch; CPUStats.Switches
 //	try_to_wake_up, sched_wakeup tracepoint       Record of KindWakeup; Policy.Wakeup
 //	set_task_cpu, sched_migrate_task              Record of KindMigrate; ThreadStats.Migrations
