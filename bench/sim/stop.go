@@ -115,12 +115,16 @@ func (m *Machine) resolveStop(s Stop) error {
 	m.watches = m.watches[:0]
 	if len(s.Threads) > 0 {
 		w := watch{ending: ThreadsExited}
+		byName := make(map[string]int32, len(m.progs))
+		for i := len(m.progs) - 1; i >= 0; i-- {
+			byName[m.progs[i].name] = int32(i) // the first declaration of a name wins
+		}
 		for _, n := range s.Threads {
-			if pi, ok := m.progByName(n); ok {
+			if pi, ok := byName[n]; ok {
 				w.progs = append(w.progs, pi)
 				continue
 			}
-			if !m.couldBeInstance(n) {
+			if !m.couldBeInstance(byName, n) {
 				return fmt.Errorf("sim: Stop.Threads: no thread or declaration %q in the workload", n)
 			}
 			w.names = append(w.names, n)
@@ -153,22 +157,19 @@ func (m *Machine) resolveStop(s Stop) error {
 	return nil
 }
 
-func (m *Machine) progByName(n string) (int32, bool) {
-	for i, p := range m.progs {
-		if p.name == n {
-			return int32(i), true
-		}
-	}
-	return 0, false
-}
-
 // couldBeInstance reports whether n has the form DECL.K of an instance of a declaration that
-// numbers its threads.
-func (m *Machine) couldBeInstance(n string) bool {
-	for _, p := range m.progs {
-		if len(n) > len(p.name)+1 && n[:len(p.name)] == p.name && n[len(p.name)] == '.' &&
-			(p.decl.Template || p.decl.Instances() > 1) {
-			return true
+// numbers its threads, where byName maps the declarations' names to their programs: the part
+// of n before a dot names one, with something after the dot (names hold no dots, but any dot is
+// tried, as a scan of the declarations would).
+func (m *Machine) couldBeInstance(byName map[string]int32, n string) bool {
+	for i := 0; i < len(n)-1; i++ {
+		if n[i] != '.' {
+			continue
+		}
+		if pi, ok := byName[n[:i]]; ok {
+			if d := m.progs[pi].decl; d.Template || d.Instances() > 1 {
+				return true
+			}
 		}
 	}
 	return false

@@ -121,6 +121,16 @@ func TestStopErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
+	// An instance name is DECL.K of a declaration that numbers its threads.
+	dotted := mustParse(t, "thread a-b count=2\n\trun 1ms\nend\nthread a\n\trun 2ms\nend\n")
+	for _, n := range []string{"a-b.1", "a-b", "a"} {
+		_, err := sim.RunUntil(cfg, newRR(1000, 4), dotted, sim.Stop{Threads: []string{n}, Time: time.Second})
+		assert.NoError(t, err, "%s", n)
+	}
+	for _, n := range []string{"a.1", "a.", "a-b.", "b.1", ".1"} {
+		_, err := sim.RunUntil(cfg, newRR(1000, 4), dotted, sim.Stop{Threads: []string{n}, Time: time.Second})
+		assert.Error(t, err, "%s", n)
+	}
 	m, err := sim.New(cfg, newRR(1000, 4), w)
 	require.NoError(t, err)
 	require.Error(t, m.Run(-time.Second), "a negative until")
