@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 )
 
@@ -65,7 +66,16 @@ func init() {
 	}
 }
 
+// gcPercent is the garbage collector's target the command runs with unless GOGC is set: a
+// sweep builds and drops a machine per cell, allocating fast over a small live heap, and at
+// Go's default of 100 the collector took a sixth of `schedbench seeds`' CPU time (66.5 s
+// against 55.7 s at 400, for a peak of 160 against 336 MB).
+const gcPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	os.Exit(cli(&env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}, os.Args[1:]))
