@@ -272,7 +272,7 @@ func TestLiveSeriesMatchAdd(t *testing.T) {
 			for c := m.arena.free; c != noChunk; c = m.arena.prev[c] {
 				free++
 			}
-			if handed := max(len(m.arena.chunks)-1, 0); inUse+free != handed {
+			if handed := max(int(m.arena.used)-1, 0); inUse+free != handed {
 				t.Fatalf("trial %d round %d: %d chunks in use and %d free, %d handed out", trial, round, inUse, free, handed)
 			}
 		}

@@ -9,9 +9,12 @@ import (
 	"slices"
 )
 
-// chunkLen is the number of samples in a chunk: 16 of 32 bits, one 64-byte cache line.
+// chunkLen is the number of samples in a chunk: 16 of 32 bits, one 64-byte cache line. The
+// arena hands out chunks from blocks of blockLen (16 KiB), so that it grows without copying.
 const (
 	chunkLen   = 16
+	blockBits  = 8
+	blockLen   = 1 << blockBits
 	maxChunks  = 1<<31/chunkLen - 1 // chunk numbers fit an int32 with room to spare
 	noChunk    = 0
 	liveInHist = -1
@@ -20,7 +23,7 @@ const (
 type chunk [chunkLen]uint32
 
 // A sampleArena holds the exact samples of a machine's live latency series (see liveSeries) in
-// chunks of chunkLen, handed out in order of need from one growing array. Each series writes
+// chunks of chunkLen, handed out in order of need from blocks of blockLen. Each series writes
 // the chunk it took last, so the series being filled write to the few hundred kilobytes handed
 // out most recently, whichever threads they belong to: the machine's hot path writes its samples
 // into a compact, recently touched region instead of a growing array per series (three per
@@ -32,11 +35,15 @@ type chunk [chunkLen]uint32
 // warm-up discarded, go to a free list, linked through prev, which is taken first. hists holds
 // the Histograms of the series that left the arena.
 type sampleArena struct {
-	chunks []chunk
+	blocks []*[blockLen]chunk
 	prev   []int32 // the series' previous chunk, or the next free chunk; noChunk ends a list
+	used   int32   // chunks handed out from the blocks, chunk 0 included
 	free   int32   // the first free chunk, or noChunk
 	hists  []*Histogram
 }
+
+// at returns chunk c.
+func (a *sampleArena) at(c int32) *chunk { return &a.blocks[c>>blockBits][c&(blockLen-1)] }
 
 // take returns a chunk to follow chunk p of a series (noChunk for a series' first).
 func (a *sampleArena) take(p int32) int32 {
@@ -46,14 +53,17 @@ func (a *sampleArena) take(p int32) int32 {
 		a.prev[c] = p
 		return c
 	}
-	if len(a.chunks) == 0 {
-		a.chunks, a.prev = make([]chunk, 1, 16), make([]int32, 1, 16) // chunk 0 stands for none
+	if a.used == 0 {
+		a.used, a.prev = 1, append(a.prev, noChunk) // chunk 0 stands for none
 	}
-	if len(a.chunks) > maxChunks {
-		panic(fmt.Sprintf("sim: more than %d latency samples kept exactly", maxChunks*chunkLen))
+	if a.used&(blockLen-1) == 0 || a.blocks == nil {
+		if a.used > maxChunks-blockLen {
+			panic(fmt.Sprintf("sim: more than %d latency samples kept exactly", maxChunks*chunkLen))
+		}
+		a.blocks = append(a.blocks, new([blockLen]chunk))
 	}
-	c = int32(len(a.chunks))
-	a.chunks = append(a.chunks, chunk{})
+	c = a.used
+	a.used++
 	a.prev = append(a.prev, p)
 	return c
 }
@@ -85,7 +95,7 @@ type liveSeries struct {
 func (m *Machine) record(s *liveSeries, v int64) {
 	// 1 ≤ n < budget (n = liveInHist wraps), and sample n does not start a chunk.
 	if n := s.n; (n-1)&(chunkLen-1) != 0 && uint32(n-1) < m.budget-1 && uint64(v) < 1<<32 {
-		m.arena.chunks[s.tail][(n-1)&(chunkLen-1)] = uint32(v)
+		m.arena.at(s.tail)[(n-1)&(chunkLen-1)] = uint32(v)
 		s.n = n + 1
 		return
 	}
@@ -115,7 +125,7 @@ func (m *Machine) recordSlow(s *liveSeries, v int64) {
 	default:
 		// n-1 samples fill the chunks so far: a new one.
 		s.tail = m.arena.take(s.tail)
-		m.arena.chunks[s.tail][0] = uint32(v)
+		m.arena.at(s.tail)[0] = uint32(v)
 		s.n = n + 1
 	}
 }
@@ -128,7 +138,7 @@ func (m *Machine) samples(s *liveSeries, dst []int64) []int64 {
 	dst = append(dst, int64(s.first))
 	k := (s.n-2)&(chunkLen-1) + 1 // samples in the newest chunk
 	for c := s.tail; c != noChunk; c = m.arena.prev[c] {
-		for _, x := range m.arena.chunks[c][:k] {
+		for _, x := range m.arena.at(c)[:k] {
 			dst = append(dst, int64(x))
 		}
 		k = chunkLen
