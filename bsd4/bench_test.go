@@ -174,6 +174,24 @@ func threadTopology(n int) *topology.Topology {
 	return topology.Uniform(4, 1, 4, n/32, 2)
 }
 
+// threadStartScheduler returns a started Scheduler on threadTopology(n) with env, where cpu0
+// runs thread 0 and every other CPU idles.
+func threadStartScheduler(tb testing.TB, n int, env sched.Env) *bsd4.Scheduler {
+	s, err := bsd4.New(bsd4.DefaultParams())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.Start(sched.Config{Topology: threadTopology(n), Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
+		tb.Fatal(err)
+	}
+	s.Fork(0, 0, -1, 0, sched.Attr{})
+	s.Wakeup(0, 0, 0, sched.WakeFork)
+	if _, ok := s.Pick(0, 0); !ok {
+		tb.Fatal("cpu0 idles")
+	}
+	return s
+}
+
 // BenchmarkThreadStart measures a thread's whole life on a machine of n CPUs where cpu0 runs a
 // thread: Fork, its first Wakeup (sched_add and the wake-up of an idle CPU), Pick on cpu1 and
 // exit. 4BSD queues the thread on the global queue, so the cost should not grow with n beyond
@@ -182,18 +200,7 @@ func BenchmarkThreadStart(b *testing.B) {
 	for _, n := range []int{4, 64, 1024} {
 		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
-			s, err := bsd4.New(bsd4.DefaultParams())
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := s.Start(sched.Config{Topology: threadTopology(n), Hz: 1000, StatHz: 127, Seed: 1}, nopEnv{}); err != nil {
-				b.Fatal(err)
-			}
-			s.Fork(0, 0, -1, 0, sched.Attr{})
-			s.Wakeup(0, 0, 0, sched.WakeFork)
-			if _, ok := s.Pick(0, 0); !ok {
-				b.Fatal("cpu0 idles")
-			}
+			s := threadStartScheduler(b, n, nopEnv{})
 			tid := sched.ID(1)
 			for b.Loop() {
 				s.Fork(0, tid, -1, 0, sched.Attr{})

@@ -1,6 +1,7 @@
 package bsd4_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -22,12 +23,33 @@ func icountPick(global, own *runq.Runq[bsd4.Thread], p *bsd4.Params, n int) *bsd
 	return t
 }
 
+// icountThreadStart runs n iterations of BenchmarkThreadStart's loop on s, the threads numbered
+// from tid: Fork, the first Wakeup from cpu0, Pick on cpu1, exit. It returns false if a Pick did
+// not return the new thread. Fork allocates the thread, so the count includes the allocator's.
+//
+//go:noinline
+func icountThreadStart(s *bsd4.Scheduler, tid sched.ID, n int) bool {
+	for range n {
+		s.Fork(0, tid, -1, 0, sched.Attr{})
+		s.Wakeup(0, tid, 0, sched.WakeFork)
+		if id, ok := s.Pick(0, 1); !ok || id != tid {
+			return false
+		}
+		s.Stop(0, 1, tid, sched.Exit)
+		tid++
+	}
+	return true
+}
+
 // BenchmarkICount exists for instruction counting under callgrind:
 //
-//	valgrind --tool=callgrind --toggle-collect='bsd4_test.icount*' ./bsd4.test -test.run '^$' \
-//	    -test.bench 'ICount' -test.benchtime 100000x -test.cpu 1
+//	GOGC=off valgrind --tool=callgrind --toggle-collect='*icount*' ./bsd4.test -test.run '^$' \
+//	    -test.bench 'ICount/op=pick' -test.benchtime 100000x -test.cpu 1
 //
-// Its timings are those of BenchmarkPick/impl=runq/fuzz=1.
+// and the same with 200000x; per op = the difference of the two totals / 100000. op=threadstart
+// counts a thread's start-up as BenchmarkThreadStart measures it (run it with -test.benchtime
+// 20000x and 40000x: every op allocates a thread). The timings of op=pick are those of
+// BenchmarkPick/impl=runq/fuzz=1.
 func BenchmarkICount(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1024, 2))
 	var global, own runq.Runq[bsd4.Thread]
@@ -46,4 +68,14 @@ func BenchmarkICount(b *testing.B) {
 		b.ResetTimer()
 		icountPick(&global, &own, &p, b.N)
 	})
+	for _, n := range []int{4, 64, 1024} {
+		b.Run(fmt.Sprintf("op=threadstart/cpus=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := threadStartScheduler(b, n, nopEnv{})
+			b.ResetTimer()
+			if !icountThreadStart(s, 1, b.N) {
+				b.Fatal("cpu1 did not pick the new thread")
+			}
+		})
+	}
 }
