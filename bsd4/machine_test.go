@@ -13,11 +13,15 @@ type fakeEnv struct {
 	pending    topology.CPUSet
 	explaining bool
 	log        []string
+	calls      []string // every Resched, and every Pick the machine made, in order
 	t          testing.TB
 }
 
-func (e *fakeEnv) Resched(cpu topology.CPU) { e.pending.Add(cpu) }
-func (e *fakeEnv) Explaining() bool         { return e.explaining }
+func (e *fakeEnv) Resched(cpu topology.CPU) {
+	e.pending.Add(cpu)
+	e.calls = append(e.calls, "resched "+cpu.String())
+}
+func (e *fakeEnv) Explaining() bool { return e.explaining }
 func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 	if !e.explaining {
 		e.t.Fatalf("Explain(%v, %v, %q) called while not explaining", cpu, tid, why)
@@ -102,6 +106,7 @@ func (m *machine) settle() {
 		m.env.pending.Remove(c)
 		if id := m.running[c]; id >= 0 {
 			m.endRun(id)
+			m.env.calls = append(m.env.calls, fmt.Sprintf("preempt %v, owed %t", c, m.s.pcpu[c].owePreempt))
 			m.s.Stop(m.now(), c, id, sched.Preempt)
 			m.running[c] = -1
 		}
@@ -120,6 +125,7 @@ func (m *machine) pick(c topology.CPU) {
 		}
 	}
 	id, ok := m.s.Pick(m.now(), c)
+	m.env.calls = append(m.env.calls, fmt.Sprintf("pick %v: %v %t", c, id, ok))
 	if !ok {
 		if gIdx >= 0 || lIdx >= 0 {
 			m.t.Fatalf("tick %d: %v idles while threads wait on queues %d (global) and %d (own)", m.tick, c, gIdx, lIdx)

@@ -74,11 +74,13 @@ type Scheduler struct {
 // perCPU is the per-CPU part of the state: runq_pcpu[cpu], runq_length[cpu], the pcpu's
 // curthread and switchticks.
 type perCPU struct {
-	runq        runq.Runq[Thread]
-	length      int
-	cur         *Thread
-	switchTicks int32
-	owePreempt  bool // the pending reschedule is a preemption (td_owepreempt, IPI_PREEMPT)
+	runq   runq.Runq[Thread]
+	length int
+	cur    *Thread
+	// switchTime is when the CPU last switched (Pick): switchticks is ticks(switchTime),
+	// computed only where the FreeBSD 9 quantum reads it, not on every switch.
+	switchTime int64
+	owePreempt bool // the pending reschedule is a preemption (td_owepreempt, IPI_PREEMPT)
 }
 
 // New returns a Scheduler with parameters p, ready to be started, or the error of
@@ -352,12 +354,34 @@ func (s *Scheduler) lengths() []int {
 func (s *Scheduler) add(t *Thread, self topology.CPU, selfPri uint8, head bool) {
 	cpu, perCPU := s.place(t)
 	s.enqueue(t, cpu, perCPU, head)
-	in := WakeInput{Pri: t.Pri, PerCPU: perCPU, Queue: cpu, Self: self, SelfPri: selfPri, Idle: s.idle}
+	var queuePri uint8
 	if perCPU {
-		in.QueuePri = s.curPri(cpu)
+		queuePri = s.curPri(cpu)
 	}
-	_, w := WakeCPU(in, &s.p)
-	s.notify(t, w)
+	if s.env.Explaining() {
+		in := WakeInput{Pri: t.Pri, PerCPU: perCPU, Queue: cpu, QueuePri: queuePri, Self: self, SelfPri: selfPri, Idle: s.idle}
+		_, w := WakeCPU(in, &s.p)
+		s.notify(t, w)
+		return
+	}
+	// The same decision without the Wake and its copies of the idle set (wakeTarget).
+	switch n, c, preempt := wakeTarget(t.Pri, perCPU, cpu, queuePri, self, selfPri, &s.idle, &s.p); n {
+	case noticeOne:
+		s.resched(c, preempt)
+	case noticeIdle:
+		s.reschedIdle()
+	}
+}
+
+// reschedIdle is forward_wakeup's IPIs to every idle CPU, as notify carries out a WakeForward
+// Wake: each CPU in ascending order costs a bit of needResched and a Resched of the machine (no
+// preemption is owed: the CPUs run nothing).
+func (s *Scheduler) reschedIdle() {
+	env := s.env
+	for c := range s.idle.All() {
+		s.needResched.add(c)
+		env.Resched(c)
+	}
 }
 
 // enqueue puts t on the global queue or cpu's, counting it in sched_tdcnt and runq_length.
@@ -452,20 +476,30 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	if c.cur != nil {
 		panic(fmt.Sprintf("bsd4: Pick on %v, which runs %v", cpu, c.cur.ID))
 	}
-	_, ch := Pick(&s.global, &c.runq, cpu, &s.p)
-	c.switchTicks = s.ticks(now)
-	c.owePreempt = false
-	s.needResched.remove(cpu)
-	if s.env.Explaining() {
+	var t *Thread
+	switch {
+	case s.env.Explaining():
+		var ch Choice
+		t, ch = Pick(&s.global, &c.runq, cpu, &s.p)
 		tid := sched.ID(-1)
-		if ch.Thread != nil {
-			tid = ch.Thread.ID
+		if t != nil {
+			tid = t.ID
 		}
 		s.env.Explain(cpu, tid, ch.String())
+	case s.global.Empty() && c.runq.Empty():
+		// Nothing to choose: the CPU idles (Pick would return nil).
+	default:
+		t = choose(&s.global, &c.runq, cpu, s.p.RunqFuzz)
 	}
-	t := ch.Thread
+	c.switchTime = now
+	c.owePreempt = false
+	s.needResched.remove(cpu)
 	if t == nil {
-		s.idle.Add(cpu)
+		// Most CPUs that find nothing were idle already: forward_wakeup woke them all and
+		// another won the race. Has inlines; Add does not.
+		if !s.idle.Has(cpu) {
+			s.idle.Add(cpu)
+		}
 		return -1, false
 	}
 	s.dequeue(t)
@@ -476,7 +510,9 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	// sleep, or its parent's after a fork).
 	t.Pri = t.UserPri
 	c.cur = t
-	s.idle.Remove(cpu)
+	if s.idle.Has(cpu) {
+		s.idle.Remove(cpu)
+	}
 	return t.ID, true
 }
 
@@ -577,7 +613,7 @@ func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread)
 			t.sliceEnd = true
 		}
 	} else {
-		e = SwitchTick(s.ticks(now), c.switchTicks, s.quantum)
+		e = SwitchTick(s.ticks(now), s.ticks(c.switchTime), s.quantum)
 	}
 	if e.Expired && !s.needResched.has(cpu) {
 		s.resched(cpu, false)

@@ -168,6 +168,46 @@ func WakeCPU(in WakeInput, p *Params) (topology.CPUSet, Wake) {
 	return w.CPUs, w
 }
 
+// A notice is the set of CPUs [WakeCPU] names, in the form wakeTarget returns it.
+type notice uint8
+
+const (
+	noticeNone notice = iota // no CPU
+	noticeOne                // one CPU
+	noticeIdle               // every idle CPU: forward_wakeup
+)
+
+// wakeTarget is [WakeCPU] without its explanation, for the Scheduler's hot path: the same
+// branches in the same order on the same inputs (the fields of a WakeInput; idle stands for
+// Idle and is passed by pointer, so that the 128-byte set is not copied), but instead of a Wake,
+// which copies the input and two sets, it returns which CPUs Wake.CPUs holds: none, the one CPU
+// cpu, or idle itself. That last is forward_wakeup's "the idle CPUs but this one", which is
+// idle unchanged because the branch is taken only when this CPU is not idle. preempt is
+// Wake.Preempt. TestWakeTargetMatchesWakeCPU checks it against WakeCPU.
+func wakeTarget(pri uint8, perCPU bool, queue topology.CPU, queuePri uint8, self topology.CPU, selfPri uint8, idle *topology.CPUSet, p *Params) (n notice, cpu topology.CPU, preempt bool) {
+	if perCPU && queue != self {
+		// kick_other_cpu
+		switch {
+		case idle.Has(queue):
+			return noticeOne, queue, false
+		case pri >= queuePri:
+			return noticeNone, 0, false
+		case p.IPIPreemption && p.Preemption && (p.FullPreemption || pri <= p.Layout.MaxITHD):
+			return noticeOne, queue, true
+		}
+		return noticeOne, queue, false
+	}
+	if !perCPU && p.IPIWakeup && !idle.Has(self) && !idle.IsEmpty() {
+		return noticeIdle, 0, false // forward_wakeup
+	}
+	// maybe_preempt, else maybe_resched. Neither acts unless pri is strictly better.
+	if pri >= selfPri {
+		return noticeNone, 0, false
+	}
+	preempt, _ = ShouldPreempt(pri, selfPri, p)
+	return noticeOne, self, preempt
+}
+
 // A PickCPURule says how PickCPU chose its queue.
 type PickCPURule uint8
 
