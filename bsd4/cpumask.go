@@ -17,3 +17,11 @@ func (m *cpuMask) has(c topology.CPU) bool {
 func (m *cpuMask) add(c topology.CPU) { m[(c>>6)&(topology.MaxCPUs/64-1)] |= 1 << (c & 63) }
 
 func (m *cpuMask) remove(c topology.CPU) { m[(c>>6)&(topology.MaxCPUs/64-1)] &^= 1 << (c & 63) }
+
+// or adds the CPUs of o to m, looking at the first words words of each: the words that can hold
+// a CPU of the machine, (NumIDs+63)/64. The complexity is O(words).
+func (m *cpuMask) or(o *cpuMask, words int) {
+	for i := range words {
+		m[i] |= o[i]
+	}
+}

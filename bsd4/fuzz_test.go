@@ -13,10 +13,11 @@ import (
 // FuzzScheduler drives a Scheduler on three CPUs with a random stream of forks, wake-ups,
 // ticks, stops (sleep, yield, exit), attribute changes and bindings. The test machine checks
 // every invariant (checkScheduler) after each call and every Pick against the naive model
-// (naivePick). The stream runs twice, with and without explanations: the two runs take
-// different paths through Pick and sched_add (the decisions with their explanations, and the
-// fast paths without), and must ask for the same reschedules in the same order and pick the
-// same threads.
+// (naivePick). The stream runs three times: with explanations, without, and without on an Env
+// that reschedules sets of CPUs in one call (sched.ReschedSetter). The runs take different
+// paths through Pick and sched_add (the decisions with their explanations; the fast paths; the
+// fast paths with ReschedSet), and must ask for the same reschedules in the same order, pick
+// the same threads and leave the same state.
 func FuzzScheduler(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 1, 2, 2, 2, 8, 3, 0, 1, 0, 1})
 	f.Add([]byte{0, 10, 0, 200, 0, 3, 1, 1, 1, 2, 2, 6, 1, 7, 8, 8, 4, 1, 5, 2})
@@ -43,17 +44,31 @@ func TestSchedulerFastPaths(t *testing.T) {
 	}
 }
 
-// compareRuns runs ops with and without explanations and fails if the machine saw different
-// calls or the Scheduler's states differ.
+// An envMode is the Env a runOps machine gives its Scheduler.
+type envMode uint8
+
+const (
+	envPlain     envMode = iota // Resched only, no explanations
+	envExplained                // Resched only, explanations recorded
+	envSet                      // Resched and ReschedSet, no explanations
+)
+
+var envModeNames = [...]string{envPlain: "plain", envExplained: "explained", envSet: "ReschedSet"}
+
+// compareRuns runs ops in each envMode and fails if the machine saw different calls or the
+// Scheduler's states differ.
 func compareRuns(t *testing.T, ops []byte) {
 	t.Helper()
-	plain, explained := runOps(t, ops, false), runOps(t, ops, true)
-	if len(plain) != len(explained) {
-		t.Fatalf("ops %v: %d machine calls without explanations, %d with", ops, len(plain), len(explained))
-	}
-	for i := range plain {
-		if plain[i] != explained[i] {
-			t.Fatalf("ops %v: machine call %d is %q without explanations, %q with", ops, i, plain[i], explained[i])
+	plain := runOps(t, ops, envPlain)
+	for _, mode := range []envMode{envExplained, envSet} {
+		other := runOps(t, ops, mode)
+		if len(plain) != len(other) {
+			t.Fatalf("ops %v: %d machine calls plain, %d %s", ops, len(plain), len(other), envModeNames[mode])
+		}
+		for i := range plain {
+			if plain[i] != other[i] {
+				t.Fatalf("ops %v: machine call %d is %q plain, %q %s", ops, i, plain[i], other[i], envModeNames[mode])
+			}
 		}
 	}
 }
@@ -80,7 +95,7 @@ func snapshot(s *Scheduler) string {
 // runOps decodes ops into calls on a test machine (see FuzzScheduler) and returns the calls the
 // machine saw (the reschedules the Scheduler asked for and the threads it picked, in order), with
 // a snapshot of the Scheduler's state before each operation.
-func runOps(t testing.TB, ops []byte, explaining bool) []string {
+func runOps(t testing.TB, ops []byte, mode envMode) []string {
 	p := DefaultParams()
 	if len(ops) > 0 {
 		switch ops[0] % 4 {
@@ -92,8 +107,13 @@ func runOps(t testing.TB, ops []byte, explaining bool) []string {
 			p.FullPreemption, p.IPIPreemption, p.RunqFuzz = true, true, 3
 		}
 	}
-	m := newMachine(t, p, topology.Uniform(1, 1, 1, 3, 1), 1000, 1)
-	m.env.explaining = explaining
+	m := newMachineEnv(t, p, topology.Uniform(1, 1, 1, 3, 1), 1000, 1, func(e *fakeEnv) sched.Env {
+		e.explaining = mode == envExplained
+		if mode == envSet {
+			return &setEnv{fakeEnv: e}
+		}
+		return e
+	})
 	next := sched.ID(0)
 	i := 1
 	arg := func() int {

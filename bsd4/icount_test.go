@@ -69,13 +69,15 @@ func BenchmarkICount(b *testing.B) {
 		icountPick(&global, &own, &p, b.N)
 	})
 	for _, n := range []int{4, 64, 1024} {
-		b.Run(fmt.Sprintf("op=threadstart/cpus=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			s := threadStartScheduler(b, n, nopEnv{})
-			b.ResetTimer()
-			if !icountThreadStart(s, 1, b.N) {
-				b.Fatal("cpu1 did not pick the new thread")
-			}
-		})
+		for _, e := range benchEnvs {
+			b.Run(fmt.Sprintf("op=threadstart/cpus=%d/env=%s", n, e.name), func(b *testing.B) {
+				b.ReportAllocs()
+				s := threadStartScheduler(b, n, e.env)
+				b.ResetTimer()
+				if !icountThreadStart(s, 1, b.N) {
+					b.Fatal("cpu1 did not pick the new thread")
+				}
+			})
+		}
 	}
 }

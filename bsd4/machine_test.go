@@ -32,6 +32,20 @@ func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 	e.log = append(e.log, fmt.Sprintf("%v %v: %s", cpu, tid, why))
 }
 
+// setEnv is a fakeEnv that also reschedules sets of CPUs (sched.ReschedSetter), as its
+// contract says: a Resched for each CPU in ascending order. It counts the calls.
+type setEnv struct {
+	*fakeEnv
+	sets int
+}
+
+func (e *setEnv) ReschedSet(set topology.CPUSet) {
+	e.sets++
+	for c := range set.All() {
+		e.Resched(c)
+	}
+}
+
 // job is a test workload: a thread that runs for run statistics ticks, then sleeps for sleep
 // ticks, forever (run 0 means a CPU hog that never sleeps).
 type job struct {
@@ -72,10 +86,15 @@ func mustNew(t testing.TB, p Params) *Scheduler {
 }
 
 func newMachine(t testing.TB, p Params, topo *topology.Topology, hz int, seed uint64) *machine {
+	return newMachineEnv(t, p, topo, hz, seed, func(e *fakeEnv) sched.Env { return e })
+}
+
+// newMachineEnv is newMachine with the Scheduler started on wrap(env) instead of env.
+func newMachineEnv(t testing.TB, p Params, topo *topology.Topology, hz int, seed uint64, wrap func(*fakeEnv) sched.Env) *machine {
 	env := &fakeEnv{t: t}
 	s := mustNew(t, p)
 	cfg := sched.Config{Topology: topo, Hz: hz, StatHz: 127, Seed: seed}
-	if err := s.Start(cfg, env); err != nil {
+	if err := s.Start(cfg, wrap(env)); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	m := &machine{t: t, s: s, env: env, cpus: topo.CPUs(), running: make([]sched.ID, topo.NumIDs()),

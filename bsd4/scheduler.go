@@ -30,9 +30,12 @@ import (
 //	        CPU also schedcpu once per simulated second and loadav every 4-6 s
 //	SetAttr sched_nice, sched_class / rtprio, sched_affinity
 //
-// Every notification sched_add makes ([WakeCPU]) becomes Env.Resched calls; a NEEDRESCHED
-// AST and an owed preemption both reschedule the CPU, and the Scheduler remembers which it was
-// so that Stop requeues the thread at the head only for a real preemption.
+// Every notification sched_add makes ([WakeCPU]) becomes Env.Resched calls, except that
+// forward_wakeup's set of idle CPUs is one ReschedSet call when the Env is a
+// sched.ReschedSetter (ipi_selected); a NEEDRESCHED AST and an owed preemption both reschedule
+// the CPU, and the Scheduler remembers which it was so that Stop requeues the thread at the head
+// only for a real preemption. Explanations are built only when Env.Explaining reports true;
+// otherwise Pick and sched_add take the same decisions through paths that build none.
 //
 // A Scheduler is not safe for concurrent use; a machine calls it one call at a time. Misuse
 // (an unknown thread, a Stop for a thread the CPU is not running, a Pick on a busy CPU) panics
@@ -40,6 +43,8 @@ import (
 type Scheduler struct {
 	p   Params
 	env sched.Env
+	// envSet is env when it can reschedule a set of CPUs in one call (ipi_selected), or nil.
+	envSet sched.ReschedSetter
 
 	topo        *topology.Topology
 	cpus        topology.CPUSet
@@ -56,12 +61,17 @@ type Scheduler struct {
 	global  runq.Runq[Thread]
 	pcpu    []perCPU // by CPU id
 	lenBuf  []int    // scratch for PickCPU's runq_length
-	idle    topology.CPUSet
+	// idle is idle_cpus_mask, as the decisions take it and ReschedSet passes it; idleMask
+	// holds the same CPUs as a cpuMask, which forward_wakeup ORs into needResched a word at a
+	// time (a CPUSet's words are not reachable from here).
+	idle     topology.CPUSet
+	idleMask cpuMask
 	// needResched holds the CPUs asked to reschedule that have not yet done so
 	// (TDF_NEEDRESCHED on their running or idle thread). It is a mask beside idle, not a flag
-	// in perCPU, so that forward_wakeup's reschedule of every idle CPU touches one bit per
-	// CPU instead of a cache line of each CPU's run-queue state.
+	// in perCPU, so that forward_wakeup's reschedule of every idle CPU costs one OR per 64
+	// CPUs instead of a store to each CPU's run-queue state.
 	needResched cpuMask
+	words       int // the words of a cpuMask that can hold a CPU of the machine
 	load        int // sched_tdcnt: queued plus running threads
 	ldavg       LoadAvg
 
@@ -172,6 +182,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		return errors.New("bsd4: nil Env")
 	}
 	s.env = env
+	s.envSet, _ = env.(sched.ReschedSetter)
 	s.topo = cfg.Topology
 	s.cpus = s.topo.CPUs()
 	s.housekeeper, _ = s.cpus.First()
@@ -190,6 +201,10 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	s.pcpu = make([]perCPU, s.topo.NumIDs())
 	s.lenBuf = make([]int, len(s.pcpu))
 	s.idle = s.cpus
+	for c := range s.cpus.All() {
+		s.idleMask.add(c)
+	}
+	s.words = (s.topo.NumIDs() + 63) / 64
 	s.nextSchedCPU = 1_000_000_000
 	s.nextLoadav = 0
 	s.inMachine = make([]bool, s.topo.NumIDs())
@@ -374,12 +389,20 @@ func (s *Scheduler) add(t *Thread, self topology.CPU, selfPri uint8, head bool) 
 }
 
 // reschedIdle is forward_wakeup's IPIs to every idle CPU, as notify carries out a WakeForward
-// Wake: each CPU in ascending order costs a bit of needResched and a Resched of the machine (no
-// preemption is owed: the CPUs run nothing).
+// Wake (no preemption is owed: the CPUs run nothing). The kernel computes the mask of idle CPUs
+// and calls ipi_selected once; here the mask joins needResched a word at a time, and an Env
+// that offers ReschedSet takes the set in one call, which its contract makes the same as a
+// Resched for each CPU in ascending order, the fallback. (notify sets each CPU's bit just
+// before its Resched; the order is not observable, since a machine never calls back into the
+// policy from Resched.)
 func (s *Scheduler) reschedIdle() {
+	s.needResched.or(&s.idleMask, s.words)
+	if s.envSet != nil {
+		s.envSet.ReschedSet(s.idle)
+		return
+	}
 	env := s.env
 	for c := range s.idle.All() {
-		s.needResched.add(c)
 		env.Resched(c)
 	}
 }
@@ -415,11 +438,10 @@ func (s *Scheduler) dequeue(t *Thread) {
 	s.load--
 }
 
-// notify carries out a Wake: every CPU it names is rescheduled. forward_wakeup names every
-// idle CPU but the waker's, and the kernel wakes each of them (its loop over all CPUs calls
-// cpu_idle_wakeup for each one in the mask and sends IPI_AST to the rest), so the work grows
-// with the idle CPUs in the kernel too; here each costs one Resched of the machine, a bit of
-// needResched and, only when explaining, one Explain with a text built once.
+// notify carries out a Wake: every CPU it names is rescheduled, in ascending order, and
+// explained with a text built once when the machine records explanations. add uses it only
+// when explaining (otherwise wakeTarget and reschedIdle do the same work without a Wake), and
+// addFromKernel always.
 func (s *Scheduler) notify(t *Thread, w Wake) {
 	explaining := s.env.Explaining()
 	if w.CPUs.IsEmpty() {
@@ -497,8 +519,9 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	if t == nil {
 		// Most CPUs that find nothing were idle already: forward_wakeup woke them all and
 		// another won the race. Has inlines; Add does not.
-		if !s.idle.Has(cpu) {
+		if !s.idleMask.has(cpu) {
 			s.idle.Add(cpu)
+			s.idleMask.add(cpu)
 		}
 		return -1, false
 	}
@@ -510,8 +533,9 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	// sleep, or its parent's after a fork).
 	t.Pri = t.UserPri
 	c.cur = t
-	if s.idle.Has(cpu) {
+	if s.idleMask.has(cpu) {
 		s.idle.Remove(cpu)
+		s.idleMask.remove(cpu)
 	}
 	return t.ID, true
 }
