@@ -25,3 +25,13 @@ func (m *cpuMask) or(o *cpuMask, words int) {
 		m[i] |= o[i]
 	}
 }
+
+// empty reports whether m has no CPU in its first words words. The complexity is O(words).
+func (m *cpuMask) empty(words int) bool {
+	for i := range words {
+		if m[i] != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -42,8 +42,9 @@ func FuzzCPUMask(f *testing.F) {
 	})
 }
 
-// TestCPUMaskOr checks or against topology.CPUSet's Union on random masks: it adds the CPUs of
-// the first words words of o, and no others.
+// TestCPUMaskOr checks or and empty against topology.CPUSet's Union and IsEmpty on random
+// masks: or adds the CPUs of the first words words of o, and no others; empty looks at those
+// words only.
 func TestCPUMaskOr(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 4))
 	for i := range 2000 {
@@ -55,12 +56,15 @@ func TestCPUMaskOr(t *testing.T) {
 			m.add(c)
 			ms.Add(c)
 		}
-		for range rng.IntN(40) {
+		for range rng.IntN(6) {
 			c := topology.CPU(rng.IntN(topology.MaxCPUs))
 			o.add(c)
 			if int(c) < words*64 {
 				os.Add(c)
 			}
+		}
+		if o.empty(words) != os.IsEmpty() {
+			t.Fatalf("case %d: empty(%d) = %t, want %t", i, words, o.empty(words), os.IsEmpty())
 		}
 		m.or(&o, words)
 		want := ms.Union(os)

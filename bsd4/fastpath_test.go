@@ -107,7 +107,11 @@ func TestWakeTargetMatchesWakeCPU(t *testing.T) {
 			in.QueuePri = 0 // as the Scheduler passes it
 		}
 		_, w := WakeCPU(in, &p)
-		n, c, preempt := wakeTarget(in.Pri, in.PerCPU, in.Queue, in.QueuePri, in.Self, in.SelfPri, &in.Idle, &p)
+		var idle cpuMask
+		for c := range in.Idle.All() {
+			idle.add(c)
+		}
+		n, c, preempt := wakeTarget(in.Pri, in.PerCPU, in.Queue, in.QueuePri, in.Self, in.SelfPri, &idle, (ncpu+63)/64, &p)
 		var got topology.CPUSet
 		switch n {
 		case noticeOne:

@@ -380,7 +380,7 @@ func (s *Scheduler) add(t *Thread, self topology.CPU, selfPri uint8, head bool) 
 		return
 	}
 	// The same decision without the Wake and its copies of the idle set (wakeTarget).
-	switch n, c, preempt := wakeTarget(t.Pri, perCPU, cpu, queuePri, self, selfPri, &s.idle, &s.p); n {
+	switch n, c, preempt := wakeTarget(t.Pri, perCPU, cpu, queuePri, self, selfPri, &s.idleMask, s.words, &s.p); n {
 	case noticeOne:
 		s.resched(c, preempt)
 	case noticeIdle:

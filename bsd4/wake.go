@@ -179,16 +179,17 @@ const (
 
 // wakeTarget is [WakeCPU] without its explanation, for the Scheduler's hot path: the same
 // branches in the same order on the same inputs (the fields of a WakeInput; idle stands for
-// Idle and is passed by pointer, so that the 128-byte set is not copied), but instead of a Wake,
-// which copies the input and two sets, it returns which CPUs Wake.CPUs holds: none, the one CPU
-// cpu, or idle itself. That last is forward_wakeup's "the idle CPUs but this one", which is
-// idle unchanged because the branch is taken only when this CPU is not idle. preempt is
-// Wake.Preempt. TestWakeTargetMatchesWakeCPU checks it against WakeCPU.
-func wakeTarget(pri uint8, perCPU bool, queue topology.CPU, queuePri uint8, self topology.CPU, selfPri uint8, idle *topology.CPUSet, p *Params) (n notice, cpu topology.CPU, preempt bool) {
+// Idle, as a cpuMask of whose words only the first words can hold a CPU, so that the set is
+// neither copied nor scanned past the machine), but instead of a Wake, which copies the input
+// and two sets, it returns which CPUs Wake.CPUs holds: none, the one CPU cpu, or idle itself.
+// That last is forward_wakeup's "the idle CPUs but this one", which is idle unchanged because
+// the branch is taken only when this CPU is not idle. preempt is Wake.Preempt.
+// TestWakeTargetMatchesWakeCPU checks it against WakeCPU.
+func wakeTarget(pri uint8, perCPU bool, queue topology.CPU, queuePri uint8, self topology.CPU, selfPri uint8, idle *cpuMask, words int, p *Params) (n notice, cpu topology.CPU, preempt bool) {
 	if perCPU && queue != self {
 		// kick_other_cpu
 		switch {
-		case idle.Has(queue):
+		case idle.has(queue):
 			return noticeOne, queue, false
 		case pri >= queuePri:
 			return noticeNone, 0, false
@@ -197,7 +198,7 @@ func wakeTarget(pri uint8, perCPU bool, queue topology.CPU, queuePri uint8, self
 		}
 		return noticeOne, queue, false
 	}
-	if !perCPU && p.IPIWakeup && !idle.Has(self) && !idle.IsEmpty() {
+	if !perCPU && p.IPIWakeup && !idle.has(self) && !idle.empty(words) {
 		return noticeIdle, 0, false // forward_wakeup
 	}
 	// maybe_preempt, else maybe_resched. Neither acts unless pri is strictly better.
