@@ -124,3 +124,25 @@ func TestWakeTargetMatchesWakeCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestEstCPUTickMatches checks the Scheduler's estCPUTick against EstCPUTick on machines of 1 to
+// 1024 CPUs, with both folds, for every estcpu from 0 to two levels past the ceiling.
+func TestEstCPUTickMatches(t *testing.T) {
+	topo := func(n int) *topology.Topology { return topology.Uniform(1, 1, 1, n, 1) }
+	for _, p := range []Params{DefaultParams(), FreeBSD9Params()} {
+		for _, n := range []int{1, 2, 3, 4, 7, 8, 16, 63, 64, 100, 1024} {
+			s := mustNew(t, p)
+			if err := s.Start(sched.Config{Topology: topo(n), Hz: 1000, StatHz: 127}, &fakeEnv{t: t}); err != nil {
+				t.Fatal(err)
+			}
+			lim := ESTCPULim(^uint32(0), s.iew, p.Fold)
+			for e := uint32(0); e <= lim+2*s.iew; e++ {
+				next, reprio := s.estCPUTick(e)
+				wantNext, wantReprio := EstCPUTick(e, s.iew, p.Fold)
+				if next != wantNext || reprio != wantReprio {
+					t.Fatalf("%s, %d CPUs: estCPUTick(%d) = %d, %t; want %d, %t", p.Name, n, e, next, reprio, wantNext, wantReprio)
+				}
+			}
+		}
+	}
+}

@@ -55,6 +55,7 @@ type Scheduler struct {
 	slice       int32  // sched_slice, stathz ticks
 	quantum     int32  // sched_quantum, hz ticks
 	iew         uint32 // INVERSE_ESTCPU_WEIGHT
+	estcpuLim   uint32 // ESTCPULIM's ceiling, IEW·(40 − RQ_PPQ) + IEW − 1
 	rng         *rand.Rand
 
 	threads []*Thread // by ID; nil once exited or never forked
@@ -197,6 +198,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		s.quantum = int32(s.p.SchedQuantum)
 	}
 	s.iew = InverseEstcpuWeight(s.topo.NumCPUs())
+	s.estcpuLim = ESTCPULim(^uint32(0), s.iew, s.p.Fold)
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x4b5d5c4ed))
 	s.pcpu = make([]perCPU, s.topo.NumIDs())
 	s.lenBuf = make([]int, len(s.pcpu))
@@ -595,16 +597,27 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	if t := c.cur; t != nil {
 		s.clockTick(now, c, cpu, t)
 	} else if !s.needResched.has(cpu) && (!s.global.Empty() || !c.runq.Empty()) {
-		// sched_idletd re-checks sched_runnable() after every interrupt: work that arrived
-		// without an IPI (kern.sched.ipiwakeup.enabled=0) is found at the next tick.
-		s.resched(cpu, false)
-		if s.env.Explaining() {
-			s.env.Explain(cpu, -1, idlePoll(cpu).String())
-		}
+		s.pollIdle(cpu)
 	}
-	if cpu != s.housekeeper {
-		return
+	if cpu == s.housekeeper {
+		s.housekeep(now)
 	}
+}
+
+// pollIdle reschedules idle cpu, whose clock interrupt found a runnable thread: sched_idletd
+// re-checks sched_runnable() after every interrupt, so work that arrived without an IPI
+// (kern.sched.ipiwakeup.enabled=0) is found at the next tick. (Tick's rare branches are
+// functions of their own, which keeps Tick's frame small.)
+func (s *Scheduler) pollIdle(cpu topology.CPU) {
+	s.resched(cpu, false)
+	if s.env.Explaining() {
+		s.env.Explain(cpu, -1, idlePoll(cpu).String())
+	}
+}
+
+// housekeep is the housekeeping CPU's part of Tick at now: loadav when its callout is due and
+// schedcpu once per second.
+func (s *Scheduler) housekeep(now int64) {
 	if now >= s.nextLoadav {
 		if s.p.OldLoadav {
 			s.ldavg = s.ldavg.Update32(s.load)
@@ -624,7 +637,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread) {
 	t.CPTicks++
 	var reprio bool
-	t.EstCPU, reprio = EstCPUTick(t.EstCPU, s.iew, s.p.Fold)
+	t.EstCPU, reprio = s.estCPUTick(t.EstCPU)
 	if reprio {
 		s.resetPriority(t)
 		s.resetPriorityThread(t)
@@ -640,10 +653,22 @@ func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread)
 		e = SwitchTick(s.ticks(now), s.ticks(c.switchTime), s.quantum)
 	}
 	if e.Expired && !s.needResched.has(cpu) {
-		s.resched(cpu, false)
-		if s.env.Explaining() {
-			s.env.Explain(cpu, t.ID, e.String())
-		}
+		s.expire(cpu, t, e)
+	}
+}
+
+// estCPUTick is [EstCPUTick] with the Scheduler's weight and fold, its ceiling computed once
+// at Start: ESTCPULIM(e) is min(e, ESTCPULIM of the largest estcpu).
+func (s *Scheduler) estCPUTick(estcpu uint32) (next uint32, reprioritize bool) {
+	next = min(estcpu+1, s.estcpuLim)
+	return next, next%s.iew == 0
+}
+
+// expire reschedules cpu, whose running thread t has used up its quantum (e).
+func (s *Scheduler) expire(cpu topology.CPU, t *Thread, e Expiry) {
+	s.resched(cpu, false)
+	if s.env.Explaining() {
+		s.env.Explain(cpu, t.ID, e.String())
 	}
 }
 
