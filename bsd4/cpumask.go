@@ -21,8 +21,10 @@ func (m *cpuMask) remove(c topology.CPU) { m[(c>>6)&(topology.MaxCPUs/64-1)] &^=
 // or adds the CPUs of o to m, looking at the first words words of each: the words that can hold
 // a CPU of the machine, (NumIDs+63)/64. The complexity is O(words).
 func (m *cpuMask) or(o *cpuMask, words int) {
-	for i := range words {
-		m[i] |= o[i]
+	mw := m[:words]
+	ow := o[:len(mw)]
+	for i := range mw {
+		mw[i] |= ow[i]
 	}
 }
 

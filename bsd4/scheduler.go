@@ -115,6 +115,11 @@ func (s *Scheduler) CheckAttr(a sched.Attr) error {
 	if err := a.Validate(); err != nil {
 		return fmt.Errorf("bsd4: %w", err)
 	}
+	return refuseAttr(&a)
+}
+
+// refuseAttr is CheckAttr's refusal of attributes that passed sched.Attr.Validate.
+func refuseAttr(a *sched.Attr) error {
 	switch {
 	case a.Class.RealTime() && a.RTScale != sched.RTFreeBSD:
 		return fmt.Errorf("bsd4: %s priority %d is on the %s scale; FreeBSD's rtprio(2) takes 0..31 (RTScale %s)", a.Class, a.RTPrio, a.RTScale, sched.RTFreeBSD)
@@ -132,10 +137,11 @@ func (s *Scheduler) CheckAttr(a sched.Attr) error {
 // naming the thread, or nil (sim.ErrReporter).
 func (s *Scheduler) Err() error { return s.err }
 
-// noteAttr records for Err the first attributes CheckAttr refuses.
-func (s *Scheduler) noteAttr(tid sched.ID, a sched.Attr) {
+// noteAttr records for Err the first attributes CheckAttr refuses. Its callers have validated
+// a already.
+func (s *Scheduler) noteAttr(tid sched.ID, a *sched.Attr) {
 	if s.err == nil {
-		if err := s.CheckAttr(a); err != nil {
+		if err := refuseAttr(a); err != nil {
 			s.err = fmt.Errorf("thread %v ran otherwise than asked: %w", tid, err)
 		}
 	}
@@ -279,7 +285,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	if s.threads[tid] != nil {
 		panic(fmt.Sprintf("bsd4: Fork of existing thread %v", tid))
 	}
-	s.noteAttr(tid, attr)
+	s.noteAttr(tid, &attr)
 	t := &Thread{ID: tid, Parent: parent, Attr: attr, Slice: 1, queue: -1}
 	t.Init(t)
 	if pt, ok := s.Thread(parent); ok {
@@ -758,7 +764,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	if err := attr.Validate(); err != nil {
 		panic("bsd4: SetAttr: " + err.Error())
 	}
-	s.noteAttr(tid, attr)
+	s.noteAttr(tid, &attr)
 	old := t.Attr
 	t.Attr = attr
 	t.affinity = s.restricted(attr.Affinity)
