@@ -41,6 +41,24 @@ func icountThreadStart(s *bsd4.Scheduler, tid sched.ID, n int) bool {
 	return true
 }
 
+// icountAffine runs n wake-ups of thread tid, whose affinity excludes a CPU (sched_pickcpu
+// chooses its per-CPU queue), from cpu0: Wakeup, Pick on the CPU of the queue it went to, sleep.
+// It returns false if that CPU did not pick it.
+//
+//go:noinline
+func icountAffine(s *bsd4.Scheduler, tid sched.ID, n int) bool {
+	for range n {
+		s.Wakeup(0, tid, 0, 0)
+		th, _ := s.Thread(tid)
+		cpu, _ := th.Queue()
+		if id, ok := s.Pick(0, cpu); !ok || id != tid {
+			return false
+		}
+		s.Stop(0, cpu, tid, sched.Sleep)
+	}
+	return true
+}
+
 // BenchmarkICount exists for instruction counting under callgrind:
 //
 //	GOGC=off valgrind --tool=callgrind --toggle-collect='*icount*' ./bsd4.test -test.run '^$' \
@@ -68,6 +86,22 @@ func BenchmarkICount(b *testing.B) {
 		b.ResetTimer()
 		icountPick(&global, &own, &p, b.N)
 	})
+	for _, n := range []int{4, 64, 1024} {
+		b.Run(fmt.Sprintf("op=wakeaffine/cpus=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := threadStartScheduler(b, n, nopSetEnv{})
+			var most topology.CPUSet
+			for c := range topology.CPU(n) {
+				most.Add(c)
+			}
+			most.Remove(0)
+			s.Fork(0, 1, -1, 0, sched.Attr{Affinity: most})
+			b.ResetTimer()
+			if !icountAffine(s, 1, b.N) {
+				b.Fatal("the affine thread's CPU did not pick it")
+			}
+		})
+	}
 	for _, n := range []int{4, 64, 1024} {
 		for _, e := range benchEnvs {
 			b.Run(fmt.Sprintf("op=threadstart/cpus=%d/env=%s", n, e.name), func(b *testing.B) {

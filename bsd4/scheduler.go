@@ -61,7 +61,9 @@ type Scheduler struct {
 	threads []*Thread // by ID; nil once exited or never forked
 	global  runq.Runq[Thread]
 	pcpu    []perCPU // by CPU id
-	lenBuf  []int    // scratch for PickCPU's runq_length
+	// runqLength is runq_length[]: the length of each CPU's queue, by CPU id, the array
+	// PickCPU compares.
+	runqLength []int
 	// idle is idle_cpus_mask, as the decisions take it and ReschedSet passes it; idleMask
 	// holds the same CPUs as a cpuMask, which forward_wakeup ORs into needResched a word at a
 	// time (a CPUSet's words are not reachable from here).
@@ -82,12 +84,11 @@ type Scheduler struct {
 	err          error // the first attribute run otherwise than asked (Err)
 }
 
-// perCPU is the per-CPU part of the state: runq_pcpu[cpu], runq_length[cpu], the pcpu's
-// curthread and switchticks.
+// perCPU is the per-CPU part of the state: runq_pcpu[cpu], the pcpu's curthread and
+// switchticks. (runq_length[cpu] is Scheduler.runqLength[cpu].)
 type perCPU struct {
-	runq   runq.Runq[Thread]
-	length int
-	cur    *Thread
+	runq runq.Runq[Thread]
+	cur  *Thread
 	// switchTime is when the CPU last switched (Pick): switchticks is ticks(switchTime),
 	// computed only where the FreeBSD 9 quantum reads it, not on every switch.
 	switchTime int64
@@ -207,7 +208,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	s.estcpuLim = ESTCPULim(^uint32(0), s.iew, s.p.Fold)
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x4b5d5c4ed))
 	s.pcpu = make([]perCPU, s.topo.NumIDs())
-	s.lenBuf = make([]int, len(s.pcpu))
+	s.runqLength = make([]int, len(s.pcpu))
 	s.idle = s.cpus
 	for c := range s.cpus.All() {
 		s.idleMask.add(c)
@@ -357,19 +358,10 @@ func (s *Scheduler) place(t *Thread) (topology.CPU, bool) {
 	case t.bound:
 		return t.boundCPU, true
 	case t.affinity:
-		lengths := s.lengths()
-		cpu, _ := PickCPU(t.Attr.Affinity, t.lastCPU, t.hasLast, s.cpus, lengths, &s.p)
+		cpu, _ := PickCPU(t.Attr.Affinity, t.lastCPU, t.hasLast, s.cpus, s.runqLength, &s.p)
 		return cpu, true
 	}
 	return 0, false
-}
-
-// lengths returns runq_length indexed by CPU id, in a buffer the Scheduler reuses.
-func (s *Scheduler) lengths() []int {
-	for i := range s.pcpu {
-		s.lenBuf[i] = s.pcpu[i].length
-	}
-	return s.lenBuf
 }
 
 // add is sched_add: queue t (at the head for a preempted thread) and notify the CPUs WakeCPU
@@ -421,7 +413,7 @@ func (s *Scheduler) enqueue(t *Thread, cpu topology.CPU, perCPU, head bool) {
 	t.queue = -1
 	if perCPU {
 		rq = &s.pcpu[cpu].runq
-		s.pcpu[cpu].length++
+		s.runqLength[cpu]++
 		t.queue = int32(cpu)
 	}
 	idx := s.p.Fold.Index(t.Pri)
@@ -439,7 +431,7 @@ func (s *Scheduler) dequeue(t *Thread) {
 	rq := &s.global
 	if t.queue >= 0 {
 		rq = &s.pcpu[t.queue].runq
-		s.pcpu[t.queue].length--
+		s.runqLength[t.queue]--
 	}
 	rq.Remove(&t.Link)
 	t.queue = -1

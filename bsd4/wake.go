@@ -254,13 +254,15 @@ func PickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus top
 	if p == nil {
 		panic("bsd4: PickCPU: nil Params")
 	}
-	allowed := func(c topology.CPU) bool { return affinity.IsEmpty() || affinity.Has(c) }
-	best, ok := last, hasLast && cpus.Has(last) && allowed(last)
+	// The kernel's CPU_FOREACH skips the CPUs THREAD_CAN_SCHED refuses; this loop visits the
+	// same CPUs in the same order, those of cpus ∩ affinity, without testing each one.
+	allowed := cpus
+	if !affinity.IsEmpty() {
+		allowed = cpus.Intersect(affinity)
+	}
+	best, ok := last, hasLast && allowed.Has(last)
 	r := PickCPUReason{Rule: PickCPULast, Last: last, HasLast: ok}
-	for c := range cpus.All() {
-		if !allowed(c) {
-			continue
-		}
+	for c := range allowed.All() {
 		if !ok || lengths[c] < lengths[best] {
 			best, ok = c, true
 			r.Rule = PickCPUShortest
