@@ -66,8 +66,9 @@ func icountAffine(s *bsd4.Scheduler, tid sched.ID, n int) bool {
 //
 // and the same with 200000x; per op = the difference of the two totals / 100000. op=threadstart
 // counts a thread's start-up as BenchmarkThreadStart measures it (run it with -test.benchtime
-// 20000x and 40000x: every op allocates a thread). The timings of op=pick are those of
-// BenchmarkPick/impl=runq/fuzz=1.
+// 20000x and 40000x: every op allocates a thread); op=wakeaffine a wake-up, pick and sleep of a
+// thread whose affinity excludes cpu0 (sched_pickcpu over every CPU). The timings of op=pick
+// are those of BenchmarkPick/impl=runq/fuzz=1.
 func BenchmarkICount(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1024, 2))
 	var global, own runq.Runq[bsd4.Thread]
