@@ -31,5 +31,5 @@
 //	WF_FORK, WF_SYNC                                WakeFlags
 //	hz, stathz                                      Config
 //	resched_curr / tdq_notify IPI / need_resched    Env.Resched
-//	ipi_selected / smp_call_function_many           ReschedSetter.ReschedSet
+//	ipi_selected (FreeBSD)                          ReschedSetter.ReschedSet
 package sched
