@@ -16,6 +16,12 @@ func TestZeroAllocs(t *testing.T) {
 		t.Skip("the race detector allocates; allocation counts are checked without -race")
 	}
 	s := loaded(t, 256, 9)
+	// forward_wakeup through ReschedSet on 64 CPUs: thread 1 sleeps and wakes from cpu0 while
+	// the 63 other CPUs idle.
+	fw := threadStartScheduler(t, 64, nopSetEnv{})
+	fw.Fork(0, 1, -1, 0, sched.Attr{})
+	fw.Wakeup(0, 1, 0, sched.WakeFork)
+	fw.Pick(0, 1)
 	var global, own runq.Runq[bsd4.Thread]
 	for i := range 64 {
 		x := bsd4.NewThread(sched.ID(i), uint8(60+i%7))
@@ -54,6 +60,12 @@ func TestZeroAllocs(t *testing.T) {
 			s.Wakeup(now, cur.ID, 0, 0)
 		}},
 		{"Scheduler.SchedCPU", func() { s.SchedCPU() }},
+		{"Scheduler.Wakeup with ReschedSet", func() {
+			fw.Stop(now, 1, 1, sched.Sleep)
+			fw.Pick(now, 1)
+			fw.Wakeup(now, 1, 0, 0)
+			fw.Pick(now, 1)
+		}},
 	}
 	_ = sink
 	for _, tc := range cases {

@@ -23,6 +23,19 @@ func (nopEnv) Resched(topology.CPU)                   {}
 func (nopEnv) Explaining() bool                       { return false }
 func (nopEnv) Explain(topology.CPU, sched.ID, string) {}
 
+// nopSetEnv is a nopEnv that also takes sets of CPUs to reschedule (sched.ReschedSetter), and
+// ignores them as nopEnv ignores each Resched.
+type nopSetEnv struct{ nopEnv }
+
+func (nopSetEnv) ReschedSet(topology.CPUSet) {}
+
+// benchEnvs are the Envs the start-up benchmarks compare: one Resched per CPU, or one
+// ReschedSet for forward_wakeup's idle CPUs.
+var benchEnvs = []struct {
+	name string
+	env  sched.Env
+}{{"resched", nopEnv{}}, {"set", nopSetEnv{}}}
+
 // loaded returns a started Scheduler on 4 CPUs with n threads of random nice values and estcpu
 // history: cpu0 runs thread 0 and the others are queued on the global queue.
 func loaded(tb testing.TB, n int, seed uint64) *bsd4.Scheduler {
@@ -174,37 +187,46 @@ func threadTopology(n int) *topology.Topology {
 	return topology.Uniform(4, 1, 4, n/32, 2)
 }
 
+// threadStartScheduler returns a started Scheduler on threadTopology(n) with env, where cpu0
+// runs thread 0 and every other CPU idles.
+func threadStartScheduler(tb testing.TB, n int, env sched.Env) *bsd4.Scheduler {
+	s, err := bsd4.New(bsd4.DefaultParams())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.Start(sched.Config{Topology: threadTopology(n), Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
+		tb.Fatal(err)
+	}
+	s.Fork(0, 0, -1, 0, sched.Attr{})
+	s.Wakeup(0, 0, 0, sched.WakeFork)
+	if _, ok := s.Pick(0, 0); !ok {
+		tb.Fatal("cpu0 idles")
+	}
+	return s
+}
+
 // BenchmarkThreadStart measures a thread's whole life on a machine of n CPUs where cpu0 runs a
-// thread: Fork, its first Wakeup (sched_add and the wake-up of an idle CPU), Pick on cpu1 and
-// exit. 4BSD queues the thread on the global queue, so the cost should not grow with n beyond
-// the idle-CPU set WakeCPU walks.
+// thread: Fork, its first Wakeup (sched_add and forward_wakeup's reschedule of every idle CPU),
+// Pick on cpu1 and exit. env=resched reschedules each idle CPU with its own Resched, env=set all
+// of them with one ReschedSet; only the latter can make the cost independent of n.
 func BenchmarkThreadStart(b *testing.B) {
 	for _, n := range []int{4, 64, 1024} {
-		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			s, err := bsd4.New(bsd4.DefaultParams())
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := s.Start(sched.Config{Topology: threadTopology(n), Hz: 1000, StatHz: 127, Seed: 1}, nopEnv{}); err != nil {
-				b.Fatal(err)
-			}
-			s.Fork(0, 0, -1, 0, sched.Attr{})
-			s.Wakeup(0, 0, 0, sched.WakeFork)
-			if _, ok := s.Pick(0, 0); !ok {
-				b.Fatal("cpu0 idles")
-			}
-			tid := sched.ID(1)
-			for b.Loop() {
-				s.Fork(0, tid, -1, 0, sched.Attr{})
-				s.Wakeup(0, tid, 0, sched.WakeFork)
-				if id, ok := s.Pick(0, 1); !ok || id != tid {
-					b.Fatalf("Pick(cpu1) = %v, %t; want t%d", id, ok, tid)
+		for _, e := range benchEnvs {
+			b.Run(fmt.Sprintf("cpus=%d/env=%s", n, e.name), func(b *testing.B) {
+				b.ReportAllocs()
+				s := threadStartScheduler(b, n, e.env)
+				tid := sched.ID(1)
+				for b.Loop() {
+					s.Fork(0, tid, -1, 0, sched.Attr{})
+					s.Wakeup(0, tid, 0, sched.WakeFork)
+					if id, ok := s.Pick(0, 1); !ok || id != tid {
+						b.Fatalf("Pick(cpu1) = %v, %t; want t%d", id, ok, tid)
+					}
+					s.Stop(0, 1, tid, sched.Exit)
+					tid++
 				}
-				s.Stop(0, 1, tid, sched.Exit)
-				tid++
-			}
-		})
+			})
+		}
 	}
 }
 

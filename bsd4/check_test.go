@@ -71,8 +71,11 @@ func checkScheduler(s *Scheduler, quiescent bool) error {
 	for c := range s.cpus.All() {
 		p := &s.pcpu[c]
 		onQueues += p.runq.Len()
-		if p.length != p.runq.Len() {
-			return fmt.Errorf("runq_length[%v] = %d, queue holds %d", c, p.length, p.runq.Len())
+		if s.runqLength[c] != p.runq.Len() {
+			return fmt.Errorf("runq_length[%v] = %d, queue holds %d", c, s.runqLength[c], p.runq.Len())
+		}
+		if s.idle.Has(c) != s.idleMask.has(c) {
+			return fmt.Errorf("%v: idle set says %t, idle mask %t", c, s.idle.Has(c), s.idleMask.has(c))
 		}
 		if p.cur != nil && s.idle.Has(c) {
 			return fmt.Errorf("%v runs %v but is in the idle mask", c, p.cur)

@@ -17,3 +17,23 @@ func (m *cpuMask) has(c topology.CPU) bool {
 func (m *cpuMask) add(c topology.CPU) { m[(c>>6)&(topology.MaxCPUs/64-1)] |= 1 << (c & 63) }
 
 func (m *cpuMask) remove(c topology.CPU) { m[(c>>6)&(topology.MaxCPUs/64-1)] &^= 1 << (c & 63) }
+
+// or adds the CPUs of o to m, looking at the first words words of each: the words that can hold
+// a CPU of the machine, (NumIDs+63)/64. The complexity is O(words).
+func (m *cpuMask) or(o *cpuMask, words int) {
+	mw := m[:words]
+	ow := o[:len(mw)]
+	for i := range mw {
+		mw[i] |= ow[i]
+	}
+}
+
+// empty reports whether m has no CPU in its first words words. The complexity is O(words).
+func (m *cpuMask) empty(words int) bool {
+	for i := range words {
+		if m[i] != 0 {
+			return false
+		}
+	}
+	return true
+}

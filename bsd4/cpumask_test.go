@@ -1,6 +1,7 @@
 package bsd4
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/schedkit/schedkit/topology"
@@ -39,4 +40,38 @@ func FuzzCPUMask(f *testing.F) {
 			t.Fatalf("mask %v, the model %v", got, model)
 		}
 	})
+}
+
+// TestCPUMaskOr checks or and empty against topology.CPUSet's Union and IsEmpty on random
+// masks: or adds the CPUs of the first words words of o, and no others; empty looks at those
+// words only.
+func TestCPUMaskOr(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 4))
+	for i := range 2000 {
+		words := 1 + rng.IntN(topology.MaxCPUs/64)
+		var m, o cpuMask
+		var ms, os topology.CPUSet
+		for range rng.IntN(40) {
+			c := topology.CPU(rng.IntN(topology.MaxCPUs))
+			m.add(c)
+			ms.Add(c)
+		}
+		for range rng.IntN(6) {
+			c := topology.CPU(rng.IntN(topology.MaxCPUs))
+			o.add(c)
+			if int(c) < words*64 {
+				os.Add(c)
+			}
+		}
+		if o.empty(words) != os.IsEmpty() {
+			t.Fatalf("case %d: empty(%d) = %t, want %t", i, words, o.empty(words), os.IsEmpty())
+		}
+		m.or(&o, words)
+		want := ms.Union(os)
+		for c := range topology.CPU(topology.MaxCPUs) {
+			if m.has(c) != want.Has(c) {
+				t.Fatalf("case %d: after or(words %d), has(%d) = %t, want %t", i, words, c, m.has(c), want.Has(c))
+			}
+		}
+	}
 }

@@ -90,6 +90,22 @@
 // 4BSD's topology awareness ends there: it knows the set of CPUs (for IEW and the idle mask)
 // and nothing of caches, SMT siblings or NUMA nodes; forward_wakeup treats all idle CPUs alike.
 //
+// # What a wake-up costs
+//
+// forward_wakeup makes a wake-up's cost grow with the machine. The kernel computes the mask of idle
+// CPUs, walks the list of CPUs to try cpu_idle_wakeup on each one in the mask (a CPU waiting in
+// mwait needs no interrupt), and sends IPI_AST to the rest with one ipi_selected call; each woken
+// CPU then runs sched_choose, and all but one find nothing. The model has no cpu_idle_wakeup: every
+// idle CPU is interrupted alike. When the [Scheduler]'s Env is a sched.ReschedSetter it hands the
+// whole idle set to one ReschedSet call, as ipi_selected takes the mask, and marks the set's
+// reschedules pending a word (64 CPUs) at a time, so that its own work per wake-up does not grow
+// with the idle CPUs (the machine still interrupts each of them); with a plain Env it calls Resched
+// once per idle CPU. A CPU that loses the race finds both queues empty at the cost of two counter
+// tests. None of this changes a decision: without explanations to record, Pick and sched_add decide
+// through unexported mirrors of [Pick] and [WakeCPU] that build no Choice or Wake, and the tests
+// check each mirror against the exported decision on random inputs and the Scheduler's calls and
+// state with and without explanations, with and without ReschedSet.
+//
 // # What is modelled and what is not
 //
 // [Scheduler] follows sched_4bsd.c as read at freebsd/freebsd-src @e2650af1 (2021) and
@@ -144,6 +160,7 @@
 //	maybe_preempt                                 ShouldPreempt, Preemption
 //	sched_add's tail: forward_wakeup,             WakeCPU, Wake
 //	  kick_other_cpu, maybe_resched
+//	ipi_selected (forward_wakeup's IPI_AST)       sched.ReschedSetter, when the Env is one
 //	sched_pickcpu                                 PickCPU
 //	sched_fork, sched_wakeup, sched_switch,       Scheduler.Fork, Wakeup, Pick, Stop,
 //	  sched_clock, sched_nice, sched_affinity       Tick, SetAttr

@@ -13,11 +13,15 @@ type fakeEnv struct {
 	pending    topology.CPUSet
 	explaining bool
 	log        []string
+	calls      []string // every Resched, and every Pick the machine made, in order
 	t          testing.TB
 }
 
-func (e *fakeEnv) Resched(cpu topology.CPU) { e.pending.Add(cpu) }
-func (e *fakeEnv) Explaining() bool         { return e.explaining }
+func (e *fakeEnv) Resched(cpu topology.CPU) {
+	e.pending.Add(cpu)
+	e.calls = append(e.calls, "resched "+cpu.String())
+}
+func (e *fakeEnv) Explaining() bool { return e.explaining }
 func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 	if !e.explaining {
 		e.t.Fatalf("Explain(%v, %v, %q) called while not explaining", cpu, tid, why)
@@ -26,6 +30,20 @@ func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 		e.t.Fatalf("Explain(%v, %v) with an empty explanation", cpu, tid)
 	}
 	e.log = append(e.log, fmt.Sprintf("%v %v: %s", cpu, tid, why))
+}
+
+// setEnv is a fakeEnv that also reschedules sets of CPUs (sched.ReschedSetter), as its
+// contract says: a Resched for each CPU in ascending order. It counts the calls.
+type setEnv struct {
+	*fakeEnv
+	sets int
+}
+
+func (e *setEnv) ReschedSet(set topology.CPUSet) {
+	e.sets++
+	for c := range set.All() {
+		e.Resched(c)
+	}
 }
 
 // job is a test workload: a thread that runs for run statistics ticks, then sleeps for sleep
@@ -68,10 +86,15 @@ func mustNew(t testing.TB, p Params) *Scheduler {
 }
 
 func newMachine(t testing.TB, p Params, topo *topology.Topology, hz int, seed uint64) *machine {
+	return newMachineEnv(t, p, topo, hz, seed, func(e *fakeEnv) sched.Env { return e })
+}
+
+// newMachineEnv is newMachine with the Scheduler started on wrap(env) instead of env.
+func newMachineEnv(t testing.TB, p Params, topo *topology.Topology, hz int, seed uint64, wrap func(*fakeEnv) sched.Env) *machine {
 	env := &fakeEnv{t: t}
 	s := mustNew(t, p)
 	cfg := sched.Config{Topology: topo, Hz: hz, StatHz: 127, Seed: seed}
-	if err := s.Start(cfg, env); err != nil {
+	if err := s.Start(cfg, wrap(env)); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
 	m := &machine{t: t, s: s, env: env, cpus: topo.CPUs(), running: make([]sched.ID, topo.NumIDs()),
@@ -102,6 +125,7 @@ func (m *machine) settle() {
 		m.env.pending.Remove(c)
 		if id := m.running[c]; id >= 0 {
 			m.endRun(id)
+			m.env.calls = append(m.env.calls, fmt.Sprintf("preempt %v, owed %t", c, m.s.pcpu[c].owePreempt))
 			m.s.Stop(m.now(), c, id, sched.Preempt)
 			m.running[c] = -1
 		}
@@ -120,6 +144,7 @@ func (m *machine) pick(c topology.CPU) {
 		}
 	}
 	id, ok := m.s.Pick(m.now(), c)
+	m.env.calls = append(m.env.calls, fmt.Sprintf("pick %v: %v %t", c, id, ok))
 	if !ok {
 		if gIdx >= 0 || lIdx >= 0 {
 			m.t.Fatalf("tick %d: %v idles while threads wait on queues %d (global) and %d (own)", m.tick, c, gIdx, lIdx)

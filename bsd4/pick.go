@@ -102,6 +102,26 @@ func Pick(global, local *runq.Runq[Thread], cpu topology.CPU, p *Params) (*Threa
 	return c.Thread, c
 }
 
+// choose returns the thread [Pick] returns, without building its Choice: the Scheduler's path
+// when the machine records no explanations. Each queue is searched only when it holds a thread
+// (runq_choose on an empty queue finds nothing), and a CPU woken by forward_wakeup that lost the
+// race, the most common caller on a lightly loaded machine, finds both empty at the cost of two
+// counter tests. TestChooseMatchesPick checks it against Pick.
+func choose(global, local *runq.Runq[Thread], cpu topology.CPU, fuzz int) *Thread {
+	var g *Thread
+	if !global.Empty() {
+		g, _ = chooseFuzz(global, cpu, fuzz)
+	}
+	if local.Empty() {
+		return g
+	}
+	l, _ := local.Choose()
+	if g == nil || l.Pri < g.Pri {
+		return l
+	}
+	return g
+}
+
 // chooseFuzz is runq_choose_fuzz: the head of the best queue, or with fuzz > 1 the first of its
 // first fuzz threads whose td_lastcpu is cpu.
 func chooseFuzz(q *runq.Runq[Thread], cpu topology.CPU, fuzz int) (*Thread, bool) {

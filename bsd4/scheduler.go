@@ -30,9 +30,12 @@ import (
 //	        CPU also schedcpu once per simulated second and loadav every 4-6 s
 //	SetAttr sched_nice, sched_class / rtprio, sched_affinity
 //
-// Every notification sched_add makes ([WakeCPU]) becomes Env.Resched calls; a NEEDRESCHED
-// AST and an owed preemption both reschedule the CPU, and the Scheduler remembers which it was
-// so that Stop requeues the thread at the head only for a real preemption.
+// Every notification sched_add makes ([WakeCPU]) becomes Env.Resched calls, except that
+// forward_wakeup's set of idle CPUs is one ReschedSet call when the Env is a
+// sched.ReschedSetter (ipi_selected); a NEEDRESCHED AST and an owed preemption both reschedule
+// the CPU, and the Scheduler remembers which it was so that Stop requeues the thread at the head
+// only for a real preemption. Explanations are built only when Env.Explaining reports true;
+// otherwise Pick and sched_add take the same decisions through paths that build none.
 //
 // A Scheduler is not safe for concurrent use; a machine calls it one call at a time. Misuse
 // (an unknown thread, a Stop for a thread the CPU is not running, a Pick on a busy CPU) panics
@@ -40,6 +43,8 @@ import (
 type Scheduler struct {
 	p   Params
 	env sched.Env
+	// envSet is env when it can reschedule a set of CPUs in one call (ipi_selected), or nil.
+	envSet sched.ReschedSetter
 
 	topo        *topology.Topology
 	cpus        topology.CPUSet
@@ -50,18 +55,26 @@ type Scheduler struct {
 	slice       int32  // sched_slice, stathz ticks
 	quantum     int32  // sched_quantum, hz ticks
 	iew         uint32 // INVERSE_ESTCPU_WEIGHT
+	estcpuLim   uint32 // ESTCPULIM's ceiling, IEW·(40 − RQ_PPQ) + IEW − 1
 	rng         *rand.Rand
 
 	threads []*Thread // by ID; nil once exited or never forked
 	global  runq.Runq[Thread]
 	pcpu    []perCPU // by CPU id
-	lenBuf  []int    // scratch for PickCPU's runq_length
-	idle    topology.CPUSet
+	// runqLength is runq_length[]: the length of each CPU's queue, by CPU id, the array
+	// PickCPU compares.
+	runqLength []int
+	// idle is idle_cpus_mask, as the decisions take it and ReschedSet passes it; idleMask
+	// holds the same CPUs as a cpuMask, which forward_wakeup ORs into needResched a word at a
+	// time (a CPUSet's words are not reachable from here).
+	idle     topology.CPUSet
+	idleMask cpuMask
 	// needResched holds the CPUs asked to reschedule that have not yet done so
 	// (TDF_NEEDRESCHED on their running or idle thread). It is a mask beside idle, not a flag
-	// in perCPU, so that forward_wakeup's reschedule of every idle CPU touches one bit per
-	// CPU instead of a cache line of each CPU's run-queue state.
+	// in perCPU, so that forward_wakeup's reschedule of every idle CPU costs one OR per 64
+	// CPUs instead of a store to each CPU's run-queue state.
 	needResched cpuMask
+	words       int // the words of a cpuMask that can hold a CPU of the machine
 	load        int // sched_tdcnt: queued plus running threads
 	ldavg       LoadAvg
 
@@ -71,14 +84,15 @@ type Scheduler struct {
 	err          error // the first attribute run otherwise than asked (Err)
 }
 
-// perCPU is the per-CPU part of the state: runq_pcpu[cpu], runq_length[cpu], the pcpu's
-// curthread and switchticks.
+// perCPU is the per-CPU part of the state: runq_pcpu[cpu], the pcpu's curthread and
+// switchticks. (runq_length[cpu] is Scheduler.runqLength[cpu].)
 type perCPU struct {
-	runq        runq.Runq[Thread]
-	length      int
-	cur         *Thread
-	switchTicks int32
-	owePreempt  bool // the pending reschedule is a preemption (td_owepreempt, IPI_PREEMPT)
+	runq runq.Runq[Thread]
+	cur  *Thread
+	// switchTime is when the CPU last switched (Pick): switchticks is ticks(switchTime),
+	// computed only where the FreeBSD 9 quantum reads it, not on every switch.
+	switchTime int64
+	owePreempt bool // the pending reschedule is a preemption (td_owepreempt, IPI_PREEMPT)
 }
 
 // New returns a Scheduler with parameters p, ready to be started, or the error of
@@ -102,6 +116,11 @@ func (s *Scheduler) CheckAttr(a sched.Attr) error {
 	if err := a.Validate(); err != nil {
 		return fmt.Errorf("bsd4: %w", err)
 	}
+	return refuseAttr(&a)
+}
+
+// refuseAttr is CheckAttr's refusal of attributes that passed sched.Attr.Validate.
+func refuseAttr(a *sched.Attr) error {
 	switch {
 	case a.Class.RealTime() && a.RTScale != sched.RTFreeBSD:
 		return fmt.Errorf("bsd4: %s priority %d is on the %s scale; FreeBSD's rtprio(2) takes 0..31 (RTScale %s)", a.Class, a.RTPrio, a.RTScale, sched.RTFreeBSD)
@@ -119,10 +138,11 @@ func (s *Scheduler) CheckAttr(a sched.Attr) error {
 // naming the thread, or nil (sim.ErrReporter).
 func (s *Scheduler) Err() error { return s.err }
 
-// noteAttr records for Err the first attributes CheckAttr refuses.
-func (s *Scheduler) noteAttr(tid sched.ID, a sched.Attr) {
+// noteAttr records for Err the first attributes CheckAttr refuses. Its callers have validated
+// a already.
+func (s *Scheduler) noteAttr(tid sched.ID, a *sched.Attr) {
 	if s.err == nil {
-		if err := s.CheckAttr(a); err != nil {
+		if err := refuseAttr(a); err != nil {
 			s.err = fmt.Errorf("thread %v ran otherwise than asked: %w", tid, err)
 		}
 	}
@@ -170,6 +190,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		return errors.New("bsd4: nil Env")
 	}
 	s.env = env
+	s.envSet, _ = env.(sched.ReschedSetter)
 	s.topo = cfg.Topology
 	s.cpus = s.topo.CPUs()
 	s.housekeeper, _ = s.cpus.First()
@@ -184,10 +205,15 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		s.quantum = int32(s.p.SchedQuantum)
 	}
 	s.iew = InverseEstcpuWeight(s.topo.NumCPUs())
+	s.estcpuLim = ESTCPULim(^uint32(0), s.iew, s.p.Fold)
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x4b5d5c4ed))
 	s.pcpu = make([]perCPU, s.topo.NumIDs())
-	s.lenBuf = make([]int, len(s.pcpu))
+	s.runqLength = make([]int, len(s.pcpu))
 	s.idle = s.cpus
+	for c := range s.cpus.All() {
+		s.idleMask.add(c)
+	}
+	s.words = (s.topo.NumIDs() + 63) / 64
 	s.nextSchedCPU = 1_000_000_000
 	s.nextLoadav = 0
 	s.inMachine = make([]bool, s.topo.NumIDs())
@@ -260,7 +286,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	if s.threads[tid] != nil {
 		panic(fmt.Sprintf("bsd4: Fork of existing thread %v", tid))
 	}
-	s.noteAttr(tid, attr)
+	s.noteAttr(tid, &attr)
 	t := &Thread{ID: tid, Parent: parent, Attr: attr, Slice: 1, queue: -1}
 	t.Init(t)
 	if pt, ok := s.Thread(parent); ok {
@@ -332,19 +358,10 @@ func (s *Scheduler) place(t *Thread) (topology.CPU, bool) {
 	case t.bound:
 		return t.boundCPU, true
 	case t.affinity:
-		lengths := s.lengths()
-		cpu, _ := PickCPU(t.Attr.Affinity, t.lastCPU, t.hasLast, s.cpus, lengths, &s.p)
+		cpu, _ := PickCPU(t.Attr.Affinity, t.lastCPU, t.hasLast, s.cpus, s.runqLength, &s.p)
 		return cpu, true
 	}
 	return 0, false
-}
-
-// lengths returns runq_length indexed by CPU id, in a buffer the Scheduler reuses.
-func (s *Scheduler) lengths() []int {
-	for i := range s.pcpu {
-		s.lenBuf[i] = s.pcpu[i].length
-	}
-	return s.lenBuf
 }
 
 // add is sched_add: queue t (at the head for a preempted thread) and notify the CPUs WakeCPU
@@ -352,12 +369,42 @@ func (s *Scheduler) lengths() []int {
 func (s *Scheduler) add(t *Thread, self topology.CPU, selfPri uint8, head bool) {
 	cpu, perCPU := s.place(t)
 	s.enqueue(t, cpu, perCPU, head)
-	in := WakeInput{Pri: t.Pri, PerCPU: perCPU, Queue: cpu, Self: self, SelfPri: selfPri, Idle: s.idle}
+	var queuePri uint8
 	if perCPU {
-		in.QueuePri = s.curPri(cpu)
+		queuePri = s.curPri(cpu)
 	}
-	_, w := WakeCPU(in, &s.p)
-	s.notify(t, w)
+	if s.env.Explaining() {
+		in := WakeInput{Pri: t.Pri, PerCPU: perCPU, Queue: cpu, QueuePri: queuePri, Self: self, SelfPri: selfPri, Idle: s.idle}
+		_, w := WakeCPU(in, &s.p)
+		s.notify(t, w)
+		return
+	}
+	// The same decision without the Wake and its copies of the idle set (wakeTarget).
+	switch n, c, preempt := wakeTarget(t.Pri, perCPU, cpu, queuePri, self, selfPri, &s.idleMask, s.words, &s.p); n {
+	case noticeOne:
+		s.resched(c, preempt)
+	case noticeIdle:
+		s.reschedIdle()
+	}
+}
+
+// reschedIdle is forward_wakeup's IPIs to every idle CPU, as notify carries out a WakeForward
+// Wake (no preemption is owed: the CPUs run nothing). The kernel computes the mask of idle CPUs
+// and calls ipi_selected once; here the mask joins needResched a word at a time, and an Env
+// that offers ReschedSet takes the set in one call, which its contract makes the same as a
+// Resched for each CPU in ascending order, the fallback. (notify sets each CPU's bit just
+// before its Resched; the order is not observable, since a machine never calls back into the
+// policy from Resched.)
+func (s *Scheduler) reschedIdle() {
+	s.needResched.or(&s.idleMask, s.words)
+	if s.envSet != nil {
+		s.envSet.ReschedSet(s.idle)
+		return
+	}
+	env := s.env
+	for c := range s.idle.All() {
+		env.Resched(c)
+	}
 }
 
 // enqueue puts t on the global queue or cpu's, counting it in sched_tdcnt and runq_length.
@@ -366,7 +413,7 @@ func (s *Scheduler) enqueue(t *Thread, cpu topology.CPU, perCPU, head bool) {
 	t.queue = -1
 	if perCPU {
 		rq = &s.pcpu[cpu].runq
-		s.pcpu[cpu].length++
+		s.runqLength[cpu]++
 		t.queue = int32(cpu)
 	}
 	idx := s.p.Fold.Index(t.Pri)
@@ -384,18 +431,17 @@ func (s *Scheduler) dequeue(t *Thread) {
 	rq := &s.global
 	if t.queue >= 0 {
 		rq = &s.pcpu[t.queue].runq
-		s.pcpu[t.queue].length--
+		s.runqLength[t.queue]--
 	}
 	rq.Remove(&t.Link)
 	t.queue = -1
 	s.load--
 }
 
-// notify carries out a Wake: every CPU it names is rescheduled. forward_wakeup names every
-// idle CPU but the waker's, and the kernel wakes each of them (its loop over all CPUs calls
-// cpu_idle_wakeup for each one in the mask and sends IPI_AST to the rest), so the work grows
-// with the idle CPUs in the kernel too; here each costs one Resched of the machine, a bit of
-// needResched and, only when explaining, one Explain with a text built once.
+// notify carries out a Wake: every CPU it names is rescheduled, in ascending order, and
+// explained with a text built once when the machine records explanations. add uses it only
+// when explaining (otherwise wakeTarget and reschedIdle do the same work without a Wake), and
+// addFromKernel always.
 func (s *Scheduler) notify(t *Thread, w Wake) {
 	explaining := s.env.Explaining()
 	if w.CPUs.IsEmpty() {
@@ -452,20 +498,31 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	if c.cur != nil {
 		panic(fmt.Sprintf("bsd4: Pick on %v, which runs %v", cpu, c.cur.ID))
 	}
-	_, ch := Pick(&s.global, &c.runq, cpu, &s.p)
-	c.switchTicks = s.ticks(now)
-	c.owePreempt = false
-	s.needResched.remove(cpu)
-	if s.env.Explaining() {
+	var t *Thread
+	switch {
+	case s.env.Explaining():
+		var ch Choice
+		t, ch = Pick(&s.global, &c.runq, cpu, &s.p)
 		tid := sched.ID(-1)
-		if ch.Thread != nil {
-			tid = ch.Thread.ID
+		if t != nil {
+			tid = t.ID
 		}
 		s.env.Explain(cpu, tid, ch.String())
+	case s.global.Empty() && c.runq.Empty():
+		// Nothing to choose: the CPU idles (Pick would return nil).
+	default:
+		t = choose(&s.global, &c.runq, cpu, s.p.RunqFuzz)
 	}
-	t := ch.Thread
+	c.switchTime = now
+	c.owePreempt = false
+	s.needResched.remove(cpu)
 	if t == nil {
-		s.idle.Add(cpu)
+		// Most CPUs that find nothing were idle already: forward_wakeup woke them all and
+		// another won the race. Has inlines; Add does not.
+		if !s.idleMask.has(cpu) {
+			s.idle.Add(cpu)
+			s.idleMask.add(cpu)
+		}
 		return -1, false
 	}
 	s.dequeue(t)
@@ -476,7 +533,10 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	// sleep, or its parent's after a fork).
 	t.Pri = t.UserPri
 	c.cur = t
-	s.idle.Remove(cpu)
+	if s.idleMask.has(cpu) {
+		s.idle.Remove(cpu)
+		s.idleMask.remove(cpu)
+	}
 	return t.ID, true
 }
 
@@ -535,16 +595,27 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	if t := c.cur; t != nil {
 		s.clockTick(now, c, cpu, t)
 	} else if !s.needResched.has(cpu) && (!s.global.Empty() || !c.runq.Empty()) {
-		// sched_idletd re-checks sched_runnable() after every interrupt: work that arrived
-		// without an IPI (kern.sched.ipiwakeup.enabled=0) is found at the next tick.
-		s.resched(cpu, false)
-		if s.env.Explaining() {
-			s.env.Explain(cpu, -1, idlePoll(cpu).String())
-		}
+		s.pollIdle(cpu)
 	}
-	if cpu != s.housekeeper {
-		return
+	if cpu == s.housekeeper {
+		s.housekeep(now)
 	}
+}
+
+// pollIdle reschedules idle cpu, whose clock interrupt found a runnable thread: sched_idletd
+// re-checks sched_runnable() after every interrupt, so work that arrived without an IPI
+// (kern.sched.ipiwakeup.enabled=0) is found at the next tick. (Tick's rare branches are
+// functions of their own, which keeps Tick's frame small.)
+func (s *Scheduler) pollIdle(cpu topology.CPU) {
+	s.resched(cpu, false)
+	if s.env.Explaining() {
+		s.env.Explain(cpu, -1, idlePoll(cpu).String())
+	}
+}
+
+// housekeep is the housekeeping CPU's part of Tick at now: loadav when its callout is due and
+// schedcpu once per second.
+func (s *Scheduler) housekeep(now int64) {
 	if now >= s.nextLoadav {
 		if s.p.OldLoadav {
 			s.ldavg = s.ldavg.Update32(s.load)
@@ -564,7 +635,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread) {
 	t.CPTicks++
 	var reprio bool
-	t.EstCPU, reprio = EstCPUTick(t.EstCPU, s.iew, s.p.Fold)
+	t.EstCPU, reprio = s.estCPUTick(t.EstCPU)
 	if reprio {
 		s.resetPriority(t)
 		s.resetPriorityThread(t)
@@ -577,13 +648,25 @@ func (s *Scheduler) clockTick(now int64, c *perCPU, cpu topology.CPU, t *Thread)
 			t.sliceEnd = true
 		}
 	} else {
-		e = SwitchTick(s.ticks(now), c.switchTicks, s.quantum)
+		e = SwitchTick(s.ticks(now), s.ticks(c.switchTime), s.quantum)
 	}
 	if e.Expired && !s.needResched.has(cpu) {
-		s.resched(cpu, false)
-		if s.env.Explaining() {
-			s.env.Explain(cpu, t.ID, e.String())
-		}
+		s.expire(cpu, t, e)
+	}
+}
+
+// estCPUTick is [EstCPUTick] with the Scheduler's weight and fold, its ceiling computed once
+// at Start: ESTCPULIM(e) is min(e, ESTCPULIM of the largest estcpu).
+func (s *Scheduler) estCPUTick(estcpu uint32) (next uint32, reprioritize bool) {
+	next = min(estcpu+1, s.estcpuLim)
+	return next, next%s.iew == 0
+}
+
+// expire reschedules cpu, whose running thread t has used up its quantum (e).
+func (s *Scheduler) expire(cpu topology.CPU, t *Thread, e Expiry) {
+	s.resched(cpu, false)
+	if s.env.Explaining() {
+		s.env.Explain(cpu, t.ID, e.String())
 	}
 }
 
@@ -673,7 +756,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	if err := attr.Validate(); err != nil {
 		panic("bsd4: SetAttr: " + err.Error())
 	}
-	s.noteAttr(tid, attr)
+	s.noteAttr(tid, &attr)
 	old := t.Attr
 	t.Attr = attr
 	t.affinity = s.restricted(attr.Affinity)

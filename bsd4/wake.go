@@ -168,6 +168,47 @@ func WakeCPU(in WakeInput, p *Params) (topology.CPUSet, Wake) {
 	return w.CPUs, w
 }
 
+// A notice is the set of CPUs [WakeCPU] names, in the form wakeTarget returns it.
+type notice uint8
+
+const (
+	noticeNone notice = iota // no CPU
+	noticeOne                // one CPU
+	noticeIdle               // every idle CPU: forward_wakeup
+)
+
+// wakeTarget is [WakeCPU] without its explanation, for the Scheduler's hot path: the same
+// branches in the same order on the same inputs (the fields of a WakeInput; idle stands for
+// Idle, as a cpuMask of whose words only the first words can hold a CPU, so that the set is
+// neither copied nor scanned past the machine), but instead of a Wake, which copies the input
+// and two sets, it returns which CPUs Wake.CPUs holds: none, the one CPU cpu, or idle itself.
+// That last is forward_wakeup's "the idle CPUs but this one", which is idle unchanged because
+// the branch is taken only when this CPU is not idle. preempt is Wake.Preempt.
+// TestWakeTargetMatchesWakeCPU checks it against WakeCPU.
+func wakeTarget(pri uint8, perCPU bool, queue topology.CPU, queuePri uint8, self topology.CPU, selfPri uint8, idle *cpuMask, words int, p *Params) (n notice, cpu topology.CPU, preempt bool) {
+	if perCPU && queue != self {
+		// kick_other_cpu
+		switch {
+		case idle.has(queue):
+			return noticeOne, queue, false
+		case pri >= queuePri:
+			return noticeNone, 0, false
+		case p.IPIPreemption && p.Preemption && (p.FullPreemption || pri <= p.Layout.MaxITHD):
+			return noticeOne, queue, true
+		}
+		return noticeOne, queue, false
+	}
+	if !perCPU && p.IPIWakeup && !idle.has(self) && !idle.empty(words) {
+		return noticeIdle, 0, false // forward_wakeup
+	}
+	// maybe_preempt, else maybe_resched. Neither acts unless pri is strictly better.
+	if pri >= selfPri {
+		return noticeNone, 0, false
+	}
+	preempt, _ = ShouldPreempt(pri, selfPri, p)
+	return noticeOne, self, preempt
+}
+
 // A PickCPURule says how PickCPU chose its queue.
 type PickCPURule uint8
 
@@ -213,13 +254,15 @@ func PickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus top
 	if p == nil {
 		panic("bsd4: PickCPU: nil Params")
 	}
-	allowed := func(c topology.CPU) bool { return affinity.IsEmpty() || affinity.Has(c) }
-	best, ok := last, hasLast && cpus.Has(last) && allowed(last)
+	// The kernel's CPU_FOREACH skips the CPUs THREAD_CAN_SCHED refuses; this loop visits the
+	// same CPUs in the same order, those of cpus ∩ affinity, without testing each one.
+	allowed := cpus
+	if !affinity.IsEmpty() {
+		allowed = cpus.Intersect(affinity)
+	}
+	best, ok := last, hasLast && allowed.Has(last)
 	r := PickCPUReason{Rule: PickCPULast, Last: last, HasLast: ok}
-	for c := range cpus.All() {
-		if !allowed(c) {
-			continue
-		}
+	for c := range allowed.All() {
 		if !ok || lengths[c] < lengths[best] {
 			best, ok = c, true
 			r.Rule = PickCPUShortest

@@ -1,6 +1,7 @@
 package bsd4_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/schedkit/schedkit/bsd4"
@@ -121,4 +122,65 @@ func TestPickCPU(t *testing.T) {
 		}
 	}()
 	bsd4.PickCPU(topology.CPUSetOf(9), 0, false, all, []int{0, 0, 0, 0}, &p)
+}
+
+// naivePickCPU is sched_pickcpu as the kernel writes it: CPU_FOREACH over the machine's CPUs,
+// skipping those THREAD_CAN_SCHED refuses, starting from td_lastcpu when it is allowed.
+func naivePickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus topology.CPUSet, lengths []int) (topology.CPU, bsd4.PickCPURule, bool) {
+	allowed := func(c topology.CPU) bool { return affinity.IsEmpty() || affinity.Has(c) }
+	best, ok := last, hasLast && cpus.Has(last) && allowed(last)
+	rule := bsd4.PickCPULast
+	for c := range topology.CPU(topology.MaxCPUs) {
+		if !cpus.Has(c) || !allowed(c) {
+			continue
+		}
+		if !ok || lengths[c] < lengths[best] {
+			best, ok, rule = c, true, bsd4.PickCPUShortest
+		}
+	}
+	return best, rule, ok
+}
+
+// TestPickCPUMatchesKernelLoop checks PickCPU against naivePickCPU on random machines (sparse
+// CPU ids up to 1024), affinities (empty, a few CPUs, most CPUs, some outside the machine),
+// last CPUs (inside and outside the machine and the affinity) and queue lengths with many ties.
+func TestPickCPUMatchesKernelLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 5))
+	p := bsd4.DefaultParams()
+	for i := range 20000 {
+		n := []int{1, 2, 4, 64, 65, 200, 1024}[rng.IntN(7)]
+		var cpus, affinity topology.CPUSet
+		for c := range topology.CPU(n) {
+			if rng.IntN(8) > 0 {
+				cpus.Add(c)
+			}
+		}
+		switch rng.IntN(3) {
+		case 1:
+			for range 1 + rng.IntN(4) {
+				affinity.Add(topology.CPU(rng.IntN(n)))
+			}
+		case 2:
+			for c := range topology.CPU(n) {
+				if rng.IntN(4) > 0 {
+					affinity.Add(c)
+				}
+			}
+		}
+		lengths := make([]int, n)
+		for c := range lengths {
+			lengths[c] = rng.IntN(3)
+		}
+		last, hasLast := topology.CPU(rng.IntN(n)), rng.IntN(4) > 0
+		want, wantRule, ok := naivePickCPU(affinity, last, hasLast, cpus, lengths)
+		if !ok {
+			continue // PickCPU panics; TestPickCPU checks that
+		}
+		got, why := bsd4.PickCPU(affinity, last, hasLast, cpus, lengths, &p)
+		wantHasLast := hasLast && cpus.Has(last) && (affinity.IsEmpty() || affinity.Has(last))
+		if got != want || why.Rule != wantRule || why.CPU != got || why.Length != lengths[got] || why.HasLast != wantHasLast {
+			t.Fatalf("case %d: PickCPU(%v, last %v %t, cpus %v, %v) = %v (%v), want %v by rule %d",
+				i, affinity, last, hasLast, cpus, lengths, got, why, want, wantRule)
+		}
+	}
 }

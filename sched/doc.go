@@ -16,7 +16,8 @@
 // running, a clock interrupt arrived) and asks it one question (which thread should this CPU run
 // now?). The policy answers and, whenever it decides that some CPU must switch (a woken thread
 // preempts, a slice expired, a balancer moved work to an idle CPU), calls [Env.Resched] for that
-// CPU. Times are int64 nanoseconds of simulated time; nothing reads a wall clock.
+// CPU, or [ReschedSetter.ReschedSet] for a set of CPUs when the machine offers it. Times are
+// int64 nanoseconds of simulated time; nothing reads a wall clock.
 //
 // # Kernel names
 //
@@ -30,4 +31,5 @@
 //	WF_FORK, WF_SYNC                                WakeFlags
 //	hz, stathz                                      Config
 //	resched_curr / tdq_notify IPI / need_resched    Env.Resched
+//	ipi_selected (FreeBSD)                          ReschedSetter.ReschedSet
 package sched

@@ -80,6 +80,42 @@ func ExampleEnv() {
 	// resched cpu1
 }
 
+// setRecorder is a recorder that can also reschedule a set of CPUs in one call.
+type setRecorder struct{ recorder }
+
+func (r setRecorder) ReschedSet(set topology.CPUSet) {
+	fmt.Println("resched set", set)
+	for c := range set.All() {
+		r.Resched(c)
+	}
+}
+
+// reschedAll reschedules every CPU of set: in one call when env offers it, else one CPU at a
+// time in ascending order, which the contract of ReschedSet makes the same thing.
+func reschedAll(env sched.Env, set topology.CPUSet) {
+	if rs, ok := env.(sched.ReschedSetter); ok {
+		rs.ReschedSet(set)
+		return
+	}
+	for c := range set.All() {
+		env.Resched(c)
+	}
+}
+
+// ExampleReschedSetter wakes two idle CPUs, as 4BSD's forward_wakeup does, through an Env that
+// reschedules one CPU at a time and through one that takes the set.
+func ExampleReschedSetter() {
+	idle := topology.CPUSetOf(1, 2)
+	reschedAll(recorder{}, idle)
+	reschedAll(setRecorder{}, idle)
+	// Output:
+	// resched cpu1
+	// resched cpu2
+	// resched set 1-2
+	// resched cpu1
+	// resched cpu2
+}
+
 // ExampleWakeFlags marks the first wake-up of a forked thread whose parent keeps running.
 func ExampleWakeFlags() {
 	f := sched.WakeFork

@@ -300,3 +300,15 @@ type Env interface {
 	// when no thread is concerned).
 	Explain(cpu topology.CPU, tid ID, why string)
 }
+
+// A ReschedSetter is an Env that can reschedule a set of CPUs in one call, as FreeBSD's
+// ipi_selected interrupts the CPUs of a cpuset with one call. A policy that reschedules several
+// CPUs at once, such as 4BSD's forward_wakeup, which wakes every idle CPU, may check whether
+// its Env offers this and then pay for the set once instead of once per CPU; it falls back to
+// Resched otherwise. The machine still reaches each CPU on its own: only the call is shared.
+type ReschedSetter interface {
+	Env
+	// ReschedSet is exactly equivalent to calling Resched for each CPU of set in ascending
+	// order: the same effect, in the same order, with the same panics.
+	ReschedSet(set topology.CPUSet)
+}

@@ -15,7 +15,7 @@ type env struct {
 	m *Machine
 }
 
-var _ sched.Env = (*env)(nil)
+var _ sched.ReschedSetter = (*env)(nil)
 
 // Resched queues a reschedule of CPU id: at once (before the current instant ends) when id is the
 // CPU on whose behalf the policy was called or IPIs cost nothing, else when an IPI sent now
@@ -58,6 +58,14 @@ func (e *env) Resched(id topology.CPU) {
 		at = min(at, m.q.timeOf(m.slotIPI(id))) // an earlier lost IPI still wakes it at its tick
 	}
 	m.q.arm(m.slotIPI(id), at)
+}
+
+// ReschedSet reschedules every CPU of set, in ascending order, exactly as that many calls of
+// Resched do (sched.ReschedSetter): each CPU still gets its own IPI.
+func (e *env) ReschedSet(set topology.CPUSet) {
+	for c := range set.All() {
+		e.Resched(c)
+	}
 }
 
 // Explaining reports whether explanations are recorded (Config.Explain).
