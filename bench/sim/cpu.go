@@ -88,12 +88,17 @@ func (m *Machine) armDone(id topology.CPU) {
 	}
 }
 
-// setBusy records that CPU id became busy or idle, and slows down or speeds up its SMT siblings.
-func (m *Machine) setBusy(id topology.CPU, busy bool) {
-	c := &m.cpus[id]
-	if c.busy == busy {
-		return
+// setBusy records that CPU c (id) became busy or idle, and slows down or speeds up its SMT
+// siblings, unless it already was: a test the caller's inlined copy makes, since a CPU often
+// stays idle through a reschedule that finds nothing to run.
+func (m *Machine) setBusy(c *cpu, id topology.CPU, busy bool) {
+	if c.busy != busy {
+		m.changeBusy(c, id, busy)
 	}
+}
+
+// changeBusy is setBusy for a CPU whose state changes.
+func (m *Machine) changeBusy(c *cpu, id topology.CPU, busy bool) {
 	if busy {
 		c.st.Idle += m.now - c.since
 	} else {

@@ -23,7 +23,7 @@ var _ sched.ReschedSetter = (*env)(nil)
 // machine.
 func (e *env) Resched(id topology.CPU) {
 	m := e.m
-	if int(id) >= len(m.cpus) || !m.cpus[id].online {
+	if uint(id) >= uint(len(m.cpus)) || !m.cpus[id].online {
 		panic(fmt.Sprintf("sim: %s asked to reschedule %v, not a CPU of the machine", m.pol.Name(), id))
 	}
 	c := &m.cpus[id]

@@ -512,8 +512,9 @@ func (m *Machine) spawnDue() {
 // instant is the workload's doing, not the policy's).
 func (m *Machine) drain() {
 	stuck := 0 // work items since a thread's script last moved on
+	limit := 1<<16 + 64*(len(m.threads)+len(m.cpus))
 	for i := 0; i < len(m.work); i++ {
-		if stuck++; stuck > 1<<16+64*(len(m.threads)+len(m.cpus)) {
+		if stuck++; stuck > limit {
 			panic(fmt.Sprintf("sim: %s keeps asking for reschedules at time %d", m.pol.Name(), m.now))
 		}
 		if i >= 1024 && 2*i >= len(m.work) {
@@ -532,6 +533,7 @@ func (m *Machine) drain() {
 			if c.cur == w.tid && m.threads[w.tid].remaining == 0 && c.segStart <= m.now && !m.q.pending(m.slotDone(w.cpu)) {
 				m.advance(w.cpu, w.tid)
 				stuck = 0
+				limit = 1<<16 + 64*(len(m.threads)+len(m.cpus)) // forks may have added threads
 			}
 		}
 	}
@@ -664,7 +666,7 @@ func (m *Machine) pick(id topology.CPU) {
 			m.switchRecord(id, prev, nobody, why)
 		}
 		m.setTickState(c, CPUIdle)
-		m.setBusy(id, false)
+		m.setBusy(c, id, false)
 		if m.tickless != nil {
 			m.call, m.ctx = CallPick, id
 			c.tickless = m.tickless.IdleTickHorizon(m.now, id)
@@ -710,7 +712,7 @@ func (m *Machine) pick(id topology.CPU) {
 	c.cur, c.lastThread = tid, tid
 	m.setTickState(c, runState(t.attr))
 	c.segStart = m.now + stall
-	m.setBusy(id, true)
+	m.setBusy(c, id, true)
 	switch {
 	case t.remaining > 0 || stall > 0:
 		m.armDone(id)
