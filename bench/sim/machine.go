@@ -48,7 +48,8 @@ type Machine struct {
 	// live counts the threads created or still to be created that have not exited.
 	live     int
 	finished int64
-	// waitHead, waitTail and nwait are the list of runnable, not running threads.
+	// nwait counts the runnable, not running threads; waitHead and waitTail are their list, in
+	// order of since, kept only while checking (see waitPush).
 	waitHead, waitTail int32
 	nwait              int
 	messages           int64

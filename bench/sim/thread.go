@@ -72,7 +72,8 @@ type thread struct {
 	// vars is the index of the thread's script variables (loop counters, periods) in the
 	// machine's vars.
 	vars int32
-	// waitPrev and waitNext link the runnable, not running threads in order of since.
+	// waitPrev and waitNext link the runnable, not running threads in order of since, when a
+	// checker needs them (see waitPush).
 	waitPrev, waitNext int32
 	// pipeNext links the threads blocked on one pipe.
 	pipeNext int32
@@ -143,8 +144,15 @@ func (t *thread) setAttr(a sched.Attr, all topology.CPUSet) {
 	t.anyCPU = a.Affinity.IsEmpty() || all.SubsetOf(a.Affinity)
 }
 
-// waitPush appends tid, just made runnable at m.now, to the wait list.
+// waitPush counts tid, just made runnable at m.now, among the runnable threads and, when a
+// checker needs them in order of since (Config.Checks), appends it to the wait list. Without
+// checkers the list is not kept: linking a thread to the last one touches that thread's memory
+// too, at every wake-up and preemption.
 func (m *Machine) waitPush(tid int32) {
+	m.nwait++
+	if !m.checking {
+		return
+	}
 	t := &m.threads[tid]
 	t.waitPrev, t.waitNext = m.waitTail, nobody
 	if m.waitTail == nobody {
@@ -153,11 +161,14 @@ func (m *Machine) waitPush(tid int32) {
 		m.threads[m.waitTail].waitNext = tid
 	}
 	m.waitTail = tid
-	m.nwait++
 }
 
-// waitRemove takes tid off the wait list.
+// waitRemove takes tid off the count of runnable threads and, if it is kept, the wait list.
 func (m *Machine) waitRemove(tid int32) {
+	m.nwait--
+	if !m.checking {
+		return
+	}
 	t := &m.threads[tid]
 	if t.waitPrev == nobody {
 		m.waitHead = t.waitNext
@@ -170,7 +181,6 @@ func (m *Machine) waitRemove(tid int32) {
 		m.threads[t.waitNext].waitPrev = t.waitPrev
 	}
 	t.waitPrev, t.waitNext = nobody, nobody
-	m.nwait--
 }
 
 // A pipe is a workload pipe: a count of messages and two lists of blocked threads.
