@@ -64,6 +64,9 @@ type CPUState struct {
 	p   *Params
 	sum *CPULoad
 	own CPULoad
+	// ix is the System's loadIndex (a private one for a CPUState of its own), which every
+	// change of sum updates too.
+	ix  *loadIndex
 	rq  [3]*runq.Runq[Thread]
 	rq0 runq.Runq[Thread]
 	// pick caches what Pick returned for this state (see choice).
@@ -84,18 +87,24 @@ type pickCache struct {
 // NewCPUState returns the empty state of cpu under p, with its own CPULoad. p must outlive it.
 func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 	c := &CPUState{}
-	c.init(cpu, p, &c.own)
+	c.init(cpu, p, &c.own, new(loadIndex))
 	return c
 }
 
-func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad) {
-	c.ID, c.p, c.sum = cpu, p, sum
+func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix *loadIndex) {
+	c.ID, c.p, c.sum, c.ix = cpu, p, sum, ix
 	c.rq[0] = &c.rq0
 	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
 		c.rq[rqIdle] = new(runq.Runq[Thread])
 	}
-	sum.LowPri = PriMaxIdle
+	c.setLowPri(PriMaxIdle)
+}
+
+// setLowPri sets tdq_lowpri, in the CPULoad and in the index.
+func (c *CPUState) setLowPri(pri uint8) {
+	c.ix.setLowPri(c.ID, c.sum.LowPri, pri)
+	c.sum.LowPri = pri
 }
 
 // Params returns the parameters c was made with.
@@ -198,6 +207,9 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 	if t.CanMigrate() {
 		c.sum.Transferable++
+		if c.sum.Transferable == 1 {
+			c.ix.setXfer(c.ID, true)
+		}
 		t.xferable = true
 	}
 	rq, i := c.place(t, flags)
@@ -220,6 +232,9 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 func (c *CPUState) RunqRemove(t *Thread) {
 	if t.xferable {
 		c.sum.Transferable--
+		if c.sum.Transferable == 0 {
+			c.ix.setXfer(c.ID, false)
+		}
 		t.xferable = false
 	}
 	rq := c.rq[t.rq]
@@ -241,6 +256,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
+	c.ix.setLoad(c.ID, c.sum.Load, c.sum.Load+1)
 	c.sum.Load++
 	if !t.NoLoad {
 		c.SysLoad++
@@ -252,6 +268,7 @@ func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
 	}
+	c.ix.setLoad(c.ID, c.sum.Load, c.sum.Load-1)
 	c.sum.Load--
 	if !t.NoLoad {
 		c.SysLoad--
@@ -263,7 +280,7 @@ func (c *CPUState) LoadRemove(t *Thread) {
 func (c *CPUState) Add(t *Thread, flags AddFlags) (oldLowPri uint8) {
 	oldLowPri = c.sum.LowPri
 	if t.Priority < oldLowPri {
-		c.sum.LowPri = t.Priority
+		c.setLowPri(t.Priority)
 	}
 	c.RunqAdd(t, flags)
 	c.LoadAdd(t)
@@ -315,10 +332,10 @@ func (c *CPUState) choice() (*Thread, PickReason) {
 func (c *CPUState) UpdateLowPri() {
 	cp := c.curPriority()
 	if t, _ := c.choice(); t != nil && t.Priority <= cp {
-		c.sum.LowPri = t.Priority
+		c.setLowPri(t.Priority)
 		return
 	}
-	c.sum.LowPri = cp
+	c.setLowPri(cp)
 }
 
 // Choose removes the thread this CPU runs next and makes it current: sched_choose. LowPri
@@ -327,12 +344,12 @@ func (c *CPUState) UpdateLowPri() {
 func (c *CPUState) Choose() (*Thread, PickReason) {
 	t, why := c.choice()
 	if t == nil {
-		c.sum.LowPri = PriMaxIdle
+		c.setLowPri(PriMaxIdle)
 		c.Cur = nil
 		return nil, why
 	}
 	c.RunqRemove(t)
-	c.sum.LowPri = t.Priority
+	c.setLowPri(t.Priority)
 	t.State = Running
 	c.Cur = t
 	return t, why

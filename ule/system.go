@@ -30,6 +30,7 @@ type System struct {
 	all      cpuBits                    // every CPU of Topology
 	allSet   topology.CPUSet            // the same as a set
 	tree     searchTree
+	ix       loadIndex // what the CPUStates record of Loads for the mutating methods' searches
 }
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
@@ -41,7 +42,7 @@ func NewSystem(p Params, top *topology.Topology) (*System, error) {
 	loads := new([topology.MaxCPUs]CPULoad)
 	s := &System{Params: p, Topology: top, CPUs: make([]CPUState, n), Loads: loads[:n:n], loads: loads, tree: newSearchTree(top)}
 	for c := range top.CPUs().All() {
-		s.CPUs[c].init(c, &s.Params, &s.Loads[c])
+		s.CPUs[c].init(c, &s.Params, &s.Loads[c], &s.ix)
 	}
 	cpus := top.CPUs()
 	s.all, s.allSet = bitsOf(&cpus), cpus
@@ -87,7 +88,7 @@ func (r AddResult) String() string {
 // generator.
 func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) AddResult {
 	t.UpdatePriority(&s.Params)
-	cpu, placed := s.PickCPU(t, self, ticks, flags, intr, rnd)
+	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, &s.ix)
 	t.CPU = cpu
 	c := &s.CPUs[cpu]
 	r := AddResult{CPU: cpu, Placement: placed, OldLowPri: c.Add(t, flags)}
@@ -176,7 +177,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			flags |= SRQPreempted
 		}
 		if t.CanMigrate() && (!t.CanRunOn(t.CPU) || pickCPU) {
-			t.CPU, _ = s.PickCPU(t, cpu, ticks, SRQBoring, false, rnd)
+			t.CPU, _ = s.pickCPU(t, cpu, ticks, SRQBoring, false, rnd, &s.ix)
 		}
 		if t.CPU == cpu {
 			c.RunqAdd(t, flags)
@@ -214,7 +215,7 @@ func (s *System) runningPriority(c *CPUState, t *Thread, pri uint8) {
 	old := t.Priority
 	t.Priority = pri
 	if pri < c.sum.LowPri {
-		c.sum.LowPri = pri
+		c.setLowPri(pri)
 	} else if c.sum.LowPri == old {
 		c.UpdateLowPri()
 	}

@@ -1,0 +1,245 @@
+// This file implements loadIndex, the System's second record of what the searches read of every
+// CPU (TDQ_LOAD, whether TDQ_TRANSFERABLE is zero, tdq_lowpri), kept as bit planes that test 64
+// CPUs at a time, and the searches that read it.
+
+package ule
+
+import (
+	"math/bits"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A loadIndex records, for every CPU, the facts of its CPULoad that decide the searches, as the
+// CPUStates change them, in bit planes: bit c of pri[k] is bit k of CPU c's LowPri, bit c of
+// load[k] is bit k of its Load, and xfer has c when its Transferable is not zero. A question
+// about every CPU (which run worse than a priority, which have the least load among some) is
+// then a few word operations per 64 CPUs, done from the highest bit plane down as a comparator
+// does it; a change of LowPri or Load flips the bits that differ, two on average for a load
+// going up or down by one.
+//
+// Loads of bigLoad or more do not fit the planes: big counts the CPUs with such a load, and the
+// searches use the index only while it is zero (which also keeps every load*256 and every group
+// total from wrapping). loadUsed has bit k set while some CPU has bit k of its load set, which
+// saves the search the planes above the largest load; loadSet[k] counts those CPUs.
+//
+// Invariant (checkIndex in the tests, after every mutation): for every CPU c of the machine,
+// the planes hold Loads[c].LowPri and, when it is below bigLoad, Loads[c].Load; xfer has c
+// exactly when Loads[c].Transferable != 0; big counts the CPUs with Load >= bigLoad; loadSet
+// and loadUsed agree with the load planes. Ids the machine lacks are 0 everywhere.
+//
+// The CPUStates keep it up to date; a write to System.Loads (a what-if analysis) bypasses it.
+// That is why only the mutating methods (Add, Switch, SetPriority, SetNice, SetAffinity, and the
+// Scheduler on top of them), which already require Loads to be consistent with the run queues,
+// search with it; PickCPU, Lowest, Highest and Steal called directly read Loads alone.
+type loadIndex struct {
+	pri      [8]cpuBits
+	load     [loadPlanes]cpuBits
+	loadSet  [loadPlanes]int32
+	loadUsed uint32
+	xfer     cpuBits
+	big      int32
+	// acc and cand are scratch masks of lowestIDRunIx (only the words of the leaf it searches
+	// are written and read), kept here so that no search clears a whole mask.
+	acc, cand cpuBits
+}
+
+// loadBits is the number of load planes in use; bigLoad = 1<<loadBits is the load from which a
+// CPU counts in big. Below it, 256 times the sum of the loads of MaxCPUs CPUs fits an int32, as
+// stealFew's scan also requires. The arrays have loadPlanes entries, a power of two, so that a
+// plane index masked with loadPlanes-1 needs no bounds check.
+const (
+	loadBits   = 12
+	bigLoad    = 1 << loadBits
+	loadPlanes = 16
+)
+
+// wordBit returns the word and bit of CPU c in a cpuBits.
+func wordBit(c topology.CPU) (int, uint64) {
+	return int(c>>6) & (topology.MaxCPUs/64 - 1), 1 << (c & 63)
+}
+
+// setLowPri records that CPU c's LowPri changed from old to pri.
+func (ix *loadIndex) setLowPri(c topology.CPU, old, pri uint8) {
+	w, bit := wordBit(c)
+	for d := old ^ pri; d != 0; d &= d - 1 {
+		ix.pri[bits.TrailingZeros8(d)&7][w] ^= bit
+	}
+}
+
+// setLoad records that CPU c's load changed from old to load (both non-negative).
+func (ix *loadIndex) setLoad(c topology.CPU, old, load int32) {
+	switch {
+	case old < bigLoad && load >= bigLoad:
+		ix.big++
+	case old >= bigLoad && load < bigLoad:
+		ix.big--
+	}
+	w, bit := wordBit(c)
+	for d := uint32(old^load) & (bigLoad - 1); d != 0; d &= d - 1 {
+		k := bits.TrailingZeros32(d) & (loadPlanes - 1)
+		ix.load[k][w] ^= bit
+		if uint32(load)>>k&1 != 0 {
+			if ix.loadSet[k]++; ix.loadSet[k] == 1 {
+				ix.loadUsed |= 1 << k
+			}
+		} else if ix.loadSet[k]--; ix.loadSet[k] == 0 {
+			ix.loadUsed &^= 1 << k
+		}
+	}
+}
+
+// setXfer records whether CPU c has a transferable thread.
+func (ix *loadIndex) setXfer(c topology.CPU, any bool) {
+	w, bit := wordBit(c)
+	if any {
+		ix.xfer[w] |= bit
+	} else {
+		ix.xfer[w] &^= bit
+	}
+}
+
+// worse returns the CPUs of word w whose LowPri is worse (greater) than pri: the test
+// cpu_search_lowest makes of each CPU (tdq_lowpri > cs_pri), for 64 CPUs. It compares from the
+// highest bit plane down, keeping in eq the CPUs whose bits so far equal pri's: where pri has a
+// 0 and a CPU a 1, that CPU is greater. With pri < 0 every CPU is, with pri > 255 none.
+func (ix *loadIndex) worse(w int, pri int32) uint64 {
+	if pri < 0 {
+		return ^uint64(0)
+	}
+	var gt uint64
+	eq := ^uint64(0)
+	for k := 7; k >= 0 && eq != 0; k-- {
+		plane := ix.pri[k][w]
+		if pri>>k&1 != 0 {
+			eq &= plane
+		} else {
+			gt |= eq & plane
+			eq &^= plane
+		}
+	}
+	if pri > 255 {
+		return 0
+	}
+	return gt
+}
+
+// idRunWords returns the words of a leaf of CPU ids lo..hi-1 and the masks of its first and last
+// word.
+func idRunWords(lo, hi int32) (wlo, whi int, first, last uint64) {
+	return int(lo >> 6), int((hi - 1) >> 6), ^uint64(0) << (lo & 63), ^uint64(0) >> (63 - (hi-1)&63)
+}
+
+// lowestIDRunIx is lowestIDRun reading the index ix instead of every CPU's CPULoad; ix must
+// agree with s.loads (its invariant), ix.big must be zero, and as for lowestIDRun the whole
+// leaf nd is in the mask and there is no load limit.
+//
+// The kernel's loop visits the CPUs from the highest id down and draws once for each acceptable
+// one (LowPri worse than pri; the preferred CPU also when running): the j-th acceptable CPU gets
+// the j-th draw x_j, and the generator ends k draws on, k being the number of acceptable CPUs.
+// So the end state is drawJump[k] applied to the start and x_j is drawJump[j] applied to it, and
+// only the draws of CPUs that can win need computing. A CPU other than the preferred one compares
+// load*256 - r with r = (x_j>>16)%128 < 128 < 256, so one with the least load m among them beats
+// every one with more, and among those of load m the first visited with the largest r wins (the
+// comparison is strict). The preferred CPU compares l*256 - r - 128 (l its load, less one when
+// running): it beats every other CPU of load l and loses to every one of load l-1, so it wins
+// exactly when l <= m, whatever its draw; only when running with l > 0 does it compete as any
+// CPU of load l.
+//
+// So the search takes the acceptable CPUs from the priority planes, the CPUs of least load among
+// them from the load planes (from the highest plane down: keep those with a 0 where any has one),
+// and visits those from the highest id down, each one's draw index being the number of
+// acceptable CPUs at or above it (a popcount), until one draws r = 127, which none after it can
+// beat. The complexity is O(CPUs/64) word operations per bit plane plus O(CPUs of least load)
+// draws.
+func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex) int32 {
+	const wmask = topology.MaxCPUs/64 - 1
+	lo, hi, p := nd.idLo, nd.idHi, s.prefer
+	wlo, whi, first, last := idRunWords(lo, hi)
+	acc, cand := &ix.acc, &ix.cand
+	pw, pbit := wordBit(topology.CPU(p))
+	if p < lo || p >= hi {
+		pw, pbit = -1, 0
+	}
+	// The acceptable CPUs (acc), their number (k), and the others than the preferred one (cand).
+	k, others := 0, uint64(0)
+	for w := wlo; w <= whi; w++ {
+		a := ix.worse(w&wmask, s.pri)
+		if w == wlo {
+			a &= first
+		}
+		if w == whi {
+			a &= last
+		}
+		if w == pw && s.running {
+			a |= pbit // the preferred CPU's priority is not compared when running
+		}
+		acc[w&wmask] = a
+		k += bits.OnesCount64(a)
+		if w == pw {
+			a &^= pbit
+		}
+		cand[w&wmask] = a
+		others |= a
+	}
+	x0 := s.rnd.x
+	end := &drawJump[k&(2*topology.MaxCPUs-1)]
+	s.rnd.x = x0*end.mul + end.add
+	if k == 0 {
+		return -1
+	}
+	// Narrow cand to the others of least load m, plane by plane from the highest in use.
+	m := int32(0)
+	if others != 0 {
+		for b := bits.Len32(ix.loadUsed) - 1; b >= 0; b-- {
+			plane := &ix.load[b&(loadPlanes-1)]
+			var zero uint64
+			for w := wlo; w <= whi; w++ {
+				zero |= cand[w&wmask] &^ plane[w&wmask]
+			}
+			if zero == 0 {
+				m |= 1 << b
+				continue
+			}
+			for w := wlo; w <= whi; w++ {
+				cand[w&wmask] &^= plane[w&wmask]
+			}
+		}
+	}
+	if pw >= 0 && acc[pw]&pbit != 0 {
+		l := s.loads[p&(topology.MaxCPUs-1)].Load
+		if s.running {
+			l--
+		}
+		switch {
+		case !(s.running && l > 0):
+			// Favoured by 128: it wins exactly when no other acceptable CPU has less load.
+			if others == 0 || l <= m {
+				return p
+			}
+		case others == 0 || l < m:
+			return p // the only CPU of least load
+		case l == m:
+			cand[pw] |= pbit
+		}
+	}
+	// Visit the candidates from the highest id down, each with its own draw.
+	best, cpu := int32(-1), int32(-1)
+	above := 0 // acceptable CPUs in the words above w
+	for w := whi; w >= wlo; w-- {
+		aw := acc[w&wmask]
+		for cw := cand[w&wmask]; cw != 0; {
+			b := 63 - bits.LeadingZeros64(cw)
+			cw &^= 1 << b
+			j := &drawJump[(above+bits.OnesCount64(aw>>b))&(2*topology.MaxCPUs-1)]
+			if r := int32((x0*j.mul + j.add) >> 16 & 127); r > best {
+				best, cpu = r, int32(w<<6|b)
+				if r == 127 {
+					return cpu
+				}
+			}
+		}
+		above += bits.OnesCount64(aw)
+	}
+	return cpu
+}

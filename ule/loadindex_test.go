@@ -1,0 +1,203 @@
+package ule
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// wantIndex returns the loadIndex that s.Loads call for, built from nothing with the setters.
+func wantIndex(s *System) *loadIndex {
+	ix := new(loadIndex)
+	for c := range s.Topology.CPUs().All() {
+		ld := &s.Loads[c]
+		ix.setLowPri(c, 0, ld.LowPri)
+		ix.setLoad(c, 0, ld.Load)
+		ix.setXfer(c, ld.Transferable != 0)
+	}
+	return ix
+}
+
+// checkIndex verifies loadIndex's invariant: s.ix records s.Loads.
+func checkIndex(t testing.TB, s *System) {
+	t.Helper()
+	want := wantIndex(s)
+	got := &s.ix
+	if got.pri != want.pri || got.load != want.load || got.loadSet != want.loadSet || got.loadUsed != want.loadUsed ||
+		got.xfer != want.xfer || got.big != want.big {
+		for c := range s.Topology.CPUs().All() {
+			t.Logf("cpu%d: %+v", c, s.Loads[c])
+		}
+		t.Fatalf("the load index does not record Loads: loadSet %v used %#x big %d xfer %x, want %v %#x %d %x",
+			got.loadSet, got.loadUsed, got.big, got.xfer, want.loadSet, want.loadUsed, want.big, want.xfer)
+	}
+}
+
+// resyncIndex makes s.ix record s.Loads after a test wrote them directly.
+func resyncIndex(s *System) {
+	w := wantIndex(s)
+	s.ix.pri, s.ix.load, s.ix.loadSet, s.ix.loadUsed, s.ix.xfer, s.ix.big = w.pri, w.load, w.loadSet, w.loadUsed, w.xfer, w.big
+}
+
+// The bit-plane comparator worse agrees with the byte comparison on every priority, for words of
+// CPUs with every LowPri value.
+func TestIndexWorse(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for round := range 64 {
+		var ix loadIndex
+		var lp [64]uint8
+		for c := range lp {
+			lp[c] = uint8(r.IntN(256))
+			if round == 0 {
+				lp[c] = uint8(c * 4) // every fourth value, 0 and 252 among them
+			}
+			ix.setLowPri(topology.CPU(c), 0, lp[c])
+		}
+		for pri := int32(-1); pri <= 256; pri++ {
+			var want uint64
+			for c := range lp {
+				if int32(lp[c]) > pri {
+					want |= 1 << c
+				}
+			}
+			if got := ix.worse(0, pri); got != want {
+				t.Fatalf("worse(0, %d) = %#x, want %#x (LowPri %v)", pri, got, want, lp)
+			}
+		}
+	}
+}
+
+// lowestIDRunIx chooses the CPU the kernel's recursion (refLowest) chooses and leaves the
+// generator in the same state, on leaves of consecutive ids from 1 to 1024 CPUs (one word, a
+// word and a bit, several words, leaves not starting at a word's first bit), with random loads
+// (most of them small, so that many CPUs tie; some up to bigLoad-1; some leaves with no idle
+// CPU), random LowPri (idle CPUs at PriMaxIdle, as in a consistent state, or anything), every
+// priority from -1 to 255, the preferred CPU inside and outside the leaf, running or not.
+func TestLowestIDRunIxMatchesRecursion(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 1, 1),
+		topology.Uniform(1, 1, 1, 4, 1),
+		topology.Uniform(1, 1, 1, 63, 1),
+		topology.Uniform(1, 1, 1, 64, 1),
+		topology.Uniform(1, 1, 1, 65, 1),
+		topology.Uniform(1, 1, 1, 100, 1),
+		topology.Uniform(1, 1, 1, 1024, 1),
+		topology.Uniform(1, 1, 4, 24, 1), // leaves of 24 CPUs across word boundaries
+		topology.Uniform(2, 1, 2, 40, 1),
+	}
+	r := rand.New(rand.NewPCG(23, 4))
+	wins := map[string]int{}
+	for i := range 3000 {
+		top := tops[i%len(tops)]
+		s, err := NewSystem(DefaultParams(), top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxLoad := []int{1, 2, 4, 50, bigLoad}[r.IntN(5)]
+		noIdle := r.IntN(3) == 0
+		anyPri := r.IntN(4) == 0
+		for c := range top.CPUs().All() {
+			l := int32(r.IntN(maxLoad))
+			if noIdle && l == 0 {
+				l = 1 + int32(r.IntN(3))
+			}
+			lp := uint8(56 + r.IntN(200))
+			if l == 0 || r.IntN(8) == 0 {
+				lp = PriMaxIdle
+			}
+			if anyPri {
+				lp = uint8(r.IntN(256))
+			}
+			s.Loads[c] = CPULoad{Load: l, LowPri: lp}
+		}
+		resyncIndex(s)
+		for range 4 {
+			pri := int32(r.IntN(257)) - 1
+			if r.IntN(3) == 0 {
+				pri = int32(s.Loads[r.IntN(top.NumCPUs())].LowPri) - int32(r.IntN(2)) // ties with some CPU's LowPri
+			}
+			prefer := int32(r.IntN(top.NumIDs()+2)) - 1
+			running := r.IntN(2) == 0
+			for _, g := range top.AllGroups() {
+				nd := &s.tree.nodes[g.ID()]
+				if !(nd.idLo < nd.idHi) {
+					continue
+				}
+				seed := r.Uint64()
+				a, b := NewRand(0, seed), NewRand(0, seed)
+				ga := lowestArgs{loads: s.loads, mask: &s.all, pri: pri, maxLoad: math.MaxInt32, prefer: prefer, running: running, rnd: &a, full: true}
+				wa := ga
+				wa.rnd = &b
+				gc := s.tree.lowestIDRunIx(nd, &ga, &s.ix)
+				_, wc, _ := s.tree.refLowest(int32(g.ID()), &wa)
+				if gc != wc || a.State() != b.State() {
+					t.Fatalf("%v %v pri %d prefer %d running %t: lowestIDRunIx = %d rnd %#x, recursion %d rnd %#x",
+						top, g, pri, prefer, running, gc, a.State(), wc, b.State())
+				}
+				switch {
+				case wc < 0:
+					wins["none"]++
+				case wc == prefer:
+					wins["prefer"]++
+				case s.Loads[wc].Load == 0:
+					wins["idle"]++
+				default:
+					wins["busy"]++
+				}
+			}
+		}
+	}
+	// Every way of winning was exercised.
+	for _, k := range []string{"none", "prefer", "idle", "busy"} {
+		if wins[k] < 50 {
+			t.Errorf("only %d searches won by %s: %v", wins[k], k, wins)
+		}
+	}
+}
+
+// The searches of Add and Switch (which read the index) and of PickCPU (which reads Loads)
+// agree while the index records Loads: the same CPU, reason and draws for random threads on
+// random states of machines whose cache group is one leaf of consecutive ids.
+func TestPickCPUWithIndexMatchesLoads(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 64, 1),
+		topology.Uniform(1, 1, 1, 200, 1),
+		topology.Uniform(1, 1, 4, 16, 1),
+	}
+	r := rand.New(rand.NewPCG(5, 77))
+	for i := range 600 {
+		top := tops[i%len(tops)]
+		s, err := NewSystem(DefaultParams(), top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for c := range top.CPUs().All() {
+			l := int32(r.IntN(4))
+			lp := uint8(PriMaxIdle)
+			if l > 0 {
+				lp = uint8(56 + r.IntN(190))
+			}
+			s.Loads[c] = CPULoad{Load: l, LowPri: lp}
+		}
+		resyncIndex(s)
+		all := top.CPUs()
+		for range 8 {
+			pri := uint8(56 + r.IntN(190))
+			th := InitThread(&Thread{Priority: pri, UserPri: pri, Affinity: all, CPU: topology.CPU(r.IntN(top.NumCPUs()))})
+			th.RLTick = uint32(1000 - r.IntN(400))
+			if r.IntN(2) == 0 {
+				th.State = Running
+			}
+			self := topology.CPU(r.IntN(top.NumCPUs()))
+			seed := r.Uint64()
+			a, b := NewRand(0, seed), NewRand(0, seed)
+			gc, gwhy := s.pickCPU(th, self, 1000, 0, false, &a, &s.ix)
+			wc, wwhy := s.PickCPU(th, self, 1000, 0, false, &b)
+			if gc != wc || gwhy != wwhy || a.State() != b.State() {
+				t.Fatalf("%v: pickCPU with the index = %d (%v) rnd %#x, PickCPU %d (%v) rnd %#x", top, gc, gwhy, a.State(), wc, wwhy, b.State())
+			}
+		}
+	}
+}
