@@ -243,3 +243,111 @@ func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 	}
 	return cpu
 }
+
+// atLeast returns the CPUs of word w whose load is at least min (the planes' comparator, as in
+// worse, from the highest plane in use down). ix.big must be zero.
+func (ix *loadIndex) atLeast(w int, min int32) uint64 {
+	if min <= 0 {
+		return ^uint64(0)
+	}
+	q := uint32(min - 1) // load > q
+	top := bits.Len32(ix.loadUsed)
+	if q>>top != 0 {
+		return 0 // every load is below 1<<top <= q
+	}
+	var gt uint64
+	eq := ^uint64(0)
+	for k := top - 1; k >= 0 && eq != 0; k-- {
+		plane := ix.load[k&(loadPlanes-1)][w]
+		if q>>k&1 != 0 {
+			eq &= plane
+		} else {
+			gt |= eq & plane
+			eq &^= plane
+		}
+	}
+	return gt
+}
+
+// candLeaf returns -1 if group n holds no CPU of cand, the id of the leaf that holds all of
+// them if one does, and -2 otherwise. t.ranges must hold.
+func (t *searchTree) candLeaf(n int32, cand *cpuBits) int32 {
+	nd := &t.nodes[n]
+	if nd.kidHi == nd.kidLo {
+		for _, mw := range t.words[nd.wordLo:nd.wordHi] {
+			if cand[mw.w&(topology.MaxCPUs/64-1)]&mw.bits != 0 {
+				return n
+			}
+		}
+		return -1
+	}
+	leaf := int32(-1)
+	for w := range cand {
+		for c := cand[w]; c != 0; c &= c - 1 {
+			cpu := topology.CPU(w<<6 | bits.TrailingZeros64(c))
+			if !t.holds(n, cpu) {
+				continue
+			}
+			if l := t.leafOf[cpu]; leaf == -1 {
+				leaf = l
+			} else if l != leaf {
+				return -2
+			}
+		}
+	}
+	return leaf
+}
+
+// highestLeafIx is highestLeaf when the CPUs it accepts are those of cand in leaf nd (at least
+// one), reading the load planes of ix (ix.big must be zero). As in lowestIDRunIx, the leaf's
+// loop draws once per accepted CPU, from the highest id down, so the generator ends drawJump[k]
+// on; a CPU compares load*256 - r with r = (x_j>>16)%256 < 256, so only the accepted CPUs of the
+// greatest load can win, the first visited with the least r (the comparison is strict), and the
+// search stops at r = 0. The complexity is O(words of the leaf) per load plane plus O(CPUs of
+// greatest load) draws.
+func (t *searchTree) highestLeafIx(nd *searchNode, rnd *Rand, ix *loadIndex, cand *cpuBits) int32 {
+	const wmask = topology.MaxCPUs/64 - 1
+	words := t.words[nd.wordLo:nd.wordHi]
+	top := &ix.cand // the accepted CPUs of greatest load, narrowed plane by plane
+	k := 0
+	for _, mw := range words {
+		a := cand[mw.w&wmask] & mw.bits
+		top[mw.w&wmask] = a
+		k += bits.OnesCount64(a)
+	}
+	for b := bits.Len32(ix.loadUsed) - 1; b >= 0; b-- {
+		plane := &ix.load[b&(loadPlanes-1)]
+		var one uint64
+		for _, mw := range words {
+			one |= top[mw.w&wmask] & plane[mw.w&wmask]
+		}
+		if one == 0 {
+			continue
+		}
+		for _, mw := range words {
+			top[mw.w&wmask] &= plane[mw.w&wmask]
+		}
+	}
+	x0 := rnd.x
+	end := &drawJump[k&(2*topology.MaxCPUs-1)]
+	rnd.x = x0*end.mul + end.add
+	best, cpu := int32(256), int32(-1)
+	above := 0 // accepted CPUs in the words after i
+	for i := len(words) - 1; i >= 0; i-- {
+		mw := words[i]
+		aw := cand[mw.w&wmask] & mw.bits
+		for cw := top[mw.w&wmask]; cw != 0; {
+			b := 63 - bits.LeadingZeros64(cw)
+			cw &^= 1 << b
+			j := &drawJump[(above+bits.OnesCount64(aw>>b))&(2*topology.MaxCPUs-1)]
+			if r := int32((x0*j.mul + j.add) >> 16 & 255); r < best {
+				best, cpu = r, mw.w<<6|int32(b)
+				if r == 0 {
+					return cpu
+				}
+			}
+		}
+		above += bits.OnesCount64(aw)
+	}
+	return cpu
+}

@@ -201,3 +201,132 @@ func TestPickCPUWithIndexMatchesLoads(t *testing.T) {
 		}
 	}
 }
+
+// Steal reading the load index (stealIx: its candidates from the planes, stealList for a few,
+// stealMany with highestLeafIx or a full search for more) agrees with the kernel's tdq_idled and
+// tdq_trysteal (refSteal) exactly: the same victim, thread and reason and the same draws, on
+// states built by queueing threads (so that the index is kept by the CPUStates), dense and
+// sparse or only in the upper half of the machine (so that thieves climb), with pinned threads
+// that make victims refuse, on flat machines of up to 1024 CPUs and
+// machines of several cache groups and SMT cores, for every thief and trysteal limit.
+func TestStealIxMatchesReference(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 2, 1),
+		topology.Uniform(1, 1, 1, 64, 1),
+		topology.Uniform(1, 1, 1, 100, 1),
+		topology.Uniform(1, 1, 1, 1024, 1),
+		topology.Uniform(1, 1, 4, 16, 1),
+		topology.Uniform(2, 1, 2, 8, 2),
+		topology.Uniform(2, 1, 3, 3, 2),
+		topology.TwoSocketSMT(),
+		topology.FourLLC(),
+	}
+	ways := map[string]int{}
+	for seed := range uint64(90) {
+		r := rand.New(rand.NewPCG(seed, 41))
+		top := tops[int(seed)%len(tops)]
+		s, err := NewSystem(DefaultParams(), top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := top.CPUs()
+		id := 0
+		dense := r.IntN(4) // 0: sparse, 1: mixed, 2: dense, 3: dense in the upper half only
+		for c := range all.All() {
+			if (r.IntN(4) == 0 && dense < 2) || (dense == 3 && int(c) < top.NumCPUs()/2) {
+				continue
+			}
+			n := r.IntN(4)
+			if dense == 0 && r.IntN(8) != 0 {
+				n = r.IntN(2)
+			}
+			loadedCPU(&s.CPUs[c], n, r, all, &id)
+			for th := range s.CPUs[c].Queued() {
+				if r.IntN(4) == 0 {
+					th.Affinity = topology.CPUSetOf(c)
+				}
+			}
+		}
+		checkIndex(t, s)
+		thieves := 0
+		for thief := range all.All() {
+			if s.Loads[thief].Load != 0 && r.IntN(4) != 0 {
+				continue
+			}
+			if thieves++; thieves > 40 {
+				break
+			}
+			for _, limit := range []int{0, 1, 2} {
+				a, b := NewRand(thief, seed), NewRand(thief, seed)
+				gv, gt, gr := s.steal(thief, limit, &a, &s.ix)
+				wv, wt, wr := refSteal(s, thief, limit, &b)
+				if gv != wv || gt != wt || gr != wr || a.State() != b.State() {
+					t.Fatalf("seed %d %v thief cpu%d limit %d: steal with the index = cpu%d %v %+v rnd %d, reference cpu%d %v %+v rnd %d",
+						seed, top, thief, limit, gv, gt, gr, a.State(), wv, wt, wr, b.State())
+				}
+				switch {
+				case gr.Rule == StealHasWork:
+					ways["has work"]++
+				case gt != nil && gr.Refused > 0:
+					ways["found after a refusal"]++
+				case gt != nil:
+					ways["found"]++
+				default:
+					ways["none"]++
+				}
+			}
+		}
+	}
+	for _, k := range []string{"has work", "found after a refusal", "found", "none"} {
+		if ways[k] < 20 {
+			t.Errorf("only %d searches ended %s: %v", ways[k], k, ways)
+		}
+	}
+}
+
+// highestLeafIx chooses the CPU highestLeaf chooses and draws the same, for random candidate
+// masks over leaves of every shape (consecutive ids, SMT siblings numbered apart, 1024 CPUs).
+func TestHighestLeafIxMatchesLeaf(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 64, 1),
+		topology.Uniform(1, 1, 1, 1024, 1),
+		topology.Uniform(1, 1, 4, 24, 1),
+		topology.Uniform(2, 1, 2, 8, 2),
+		topology.TwoSocketSMT(),
+		topology.FourLLC(),
+	}
+	r := rand.New(rand.NewPCG(8, 13))
+	for i := range 1500 {
+		top := tops[i%len(tops)]
+		s, err := NewSystem(DefaultParams(), top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxLoad := []int{2, 4, 30, bigLoad}[r.IntN(4)]
+		minLoad := int32(r.IntN(4))
+		var cand cpuBits
+		for c := range top.CPUs().All() {
+			l := int32(r.IntN(maxLoad))
+			xf := int32(r.IntN(2))
+			s.Loads[c] = CPULoad{Load: l, Transferable: xf, LowPri: PriMaxIdle}
+			if l >= minLoad && xf >= 1 && r.IntN(6) != 0 {
+				cand[c>>6] |= 1 << (c & 63)
+			}
+		}
+		resyncIndex(s)
+		for _, g := range top.AllGroups() {
+			nd := &s.tree.nodes[g.ID()]
+			if nd.kidHi != nd.kidLo || s.tree.candLeaf(int32(g.ID()), &cand) < 0 {
+				continue
+			}
+			seed := r.Uint64()
+			a, b := NewRand(0, seed), NewRand(0, seed)
+			gc := s.tree.highestLeafIx(nd, &a, &s.ix, &cand)
+			wa := highestArgs{loads: s.loads, mask: &cand, minLoad: minLoad, minTrans: 1, rnd: &b}
+			_, wc, _ := s.tree.highestLeaf(nd, &wa)
+			if gc != wc || a.State() != b.State() {
+				t.Fatalf("%v %v: highestLeafIx = %d rnd %#x, highestLeaf %d rnd %#x", top, g, gc, a.State(), wc, b.State())
+			}
+		}
+	}
+}

@@ -364,7 +364,7 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 		return false
 	}
 	s.idleOld[cpu] = sc
-	victim, t, why := s.sys.Steal(cpu, 0, &s.rand[cpu])
+	victim, t, why := s.sys.steal(cpu, 0, &s.rand[cpu], &s.sys.ix)
 	if t == nil {
 		if s.env.Explaining() {
 			s.explain(cpu, -1, "idle: %v", why)

@@ -32,6 +32,8 @@ type searchTree struct {
 	words []maskWord
 	// cpuAt[c] is the index of CPU c in t.cpus (-1 for ids the machine lacks).
 	cpuAt []int32
+	// nwords is the number of mask words the machine's ids take.
+	nwords int
 }
 
 // A flatRange is a range t.flat[lo:hi].
@@ -98,6 +100,7 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 		}
 	}
+	t.nwords = (top.NumIDs() + 63) / 64
 	t.cpuAt = make([]int32, top.NumIDs())
 	for i := range t.cpuAt {
 		t.cpuAt[i] = -1

@@ -259,6 +259,11 @@ func (r StealReason) String() string {
 // from its leaf through each parent (no sibling shortcut), the threshold is 1 in an SMT group,
 // every candidate victim leaves the mask, and tdq_trysteal (limit > 0) does not exist.
 func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, *Thread, StealReason) {
+	return s.steal(thief, limit, rnd, nil)
+}
+
+// steal is Steal; it reads ix, when not nil, instead of every CPU's CPULoad (see loadIndex).
+func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex) (topology.CPU, *Thread, StealReason) {
 	if s.Params.SMP == SMP2008 {
 		return s.steal2008(thief, limit)
 	}
@@ -272,6 +277,9 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 		return 0, nil, r
 	}
 	thresh := s.StealThreshold()
+	if ix != nil && ix.big == 0 && s.tree.ranges {
+		return s.stealIx(thief, limit, thresh, rnd, &r, ix)
+	}
 	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, &r); ok {
 		return cpu, t, r
 	}
@@ -368,6 +376,13 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 		return 0, nil, false
 	}
 	cs.thief = thief
+	cpu, t := s.stealList(thief, limit, minLoad, rnd, r, &cs)
+	return cpu, t, true
+}
+
+// stealList is Steal's climb over the candidates cs (all of them, at most len(cs.cpu)), as
+// stealFew describes.
+func (s *System) stealList(thief topology.CPU, limit int, minLoad int32, rnd *Rand, r *StealReason, cs *candidates) (topology.CPU, *Thread) {
 	a := highestArgs{loads: s.loads, minLoad: minLoad, minTrans: 1, rnd: rnd}
 	cg, group, level := s.Topology.Leaf(thief), false, 1
 	for {
@@ -389,10 +404,10 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 			cg, group = next, sibling
 			continue
 		}
-		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs, &s.all))
+		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, cs, &s.all))
 		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
-			return cpu, t, true
+			return cpu, t
 		}
 		r.Refused++
 		if limit > 0 {
@@ -401,7 +416,92 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 		cs.refuse(cpu)
 	}
 	r.Rule = StealNone
-	return 0, nil, true
+	return 0, nil
+}
+
+// stealIx is Steal reading the load index ix (ix.big must be zero, s.tree.ranges true): the
+// candidates (load >= thresh, a transferable thread, in the machine, not thief) come from its
+// planes a word at a time instead of stealFew's pass over every CPU's load. At most
+// len(candidates.cpu) of them take stealList, the climb of stealFew; more take stealMany, the
+// same climb over the candidates as a mask.
+func (s *System) stealIx(thief topology.CPU, limit, thresh int, rnd *Rand, r *StealReason, ix *loadIndex) (topology.CPU, *Thread, StealReason) {
+	minLoad := clampInt32(thresh)
+	var cand cpuBits
+	n := 0
+	for w := range s.tree.nwords {
+		c := ix.xfer[w&(topology.MaxCPUs/64-1)] & s.all[w&(topology.MaxCPUs/64-1)] & ix.atLeast(w&(topology.MaxCPUs/64-1), minLoad)
+		cand[w&(topology.MaxCPUs/64-1)] = c
+		n += bits.OnesCount64(c)
+	}
+	if cand.has(thief) {
+		cand.remove(thief)
+		n--
+	}
+	if n > len(candidates{}.cpu) {
+		cpu, t := s.stealMany(thief, limit, minLoad, rnd, r, &cand, ix)
+		return cpu, t, *r
+	}
+	cs := candidates{thief: thief}
+	for w := range s.tree.nwords {
+		for c := cand[w&(topology.MaxCPUs/64-1)]; c != 0; c &= c - 1 {
+			cs.cpu[cs.n&(len(cs.cpu)-1)] = topology.CPU(w<<6 | bits.TrailingZeros64(c))
+			cs.n++
+		}
+	}
+	cpu, t := s.stealList(thief, limit, minLoad, rnd, r, &cs)
+	return cpu, t, *r
+}
+
+// stealMany is stealList for candidates given as a mask cand (removed from it as they are
+// refused): a group holds a candidate when cand has a CPU of it; a group whose candidates all
+// lie in one leaf is searched in that leaf alone (highestPruned says why that is exact), by
+// highestLeafIx; any other is searched in full, with the mask Steal's search would have.
+func (s *System) stealMany(thief topology.CPU, limit int, minLoad int32, rnd *Rand, r *StealReason, cand *cpuBits, ix *loadIndex) (topology.CPU, *Thread) {
+	mask := s.all // the full search's mask: all but thief and the refused CPUs
+	mask.remove(thief)
+	a := highestArgs{loads: s.loads, minLoad: minLoad, minTrans: 1, rnd: rnd}
+	cg, group, level := s.Topology.Leaf(thief), false, 1
+	for {
+		r.Searches++
+		leaf := s.tree.candLeaf(int32(cg.ID()), cand)
+		if leaf == -1 {
+			// Steal's climb, step for step.
+			if group {
+				cg, group = cg.Parent(), false
+			}
+			if limit > 0 {
+				if level++; level > limit {
+					break
+				}
+			}
+			next, sibling := climb(cg)
+			if next == nil {
+				break
+			}
+			cg, group = next, sibling
+			continue
+		}
+		var cpu topology.CPU
+		if leaf >= 0 {
+			cpu = topology.CPU(s.tree.highestLeafIx(&s.tree.nodes[leaf], rnd, ix, cand))
+		} else {
+			a.mask = &mask
+			_, c, _ := s.tree.highest(int32(cg.ID()), &a)
+			cpu = topology.CPU(c)
+		}
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
+			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
+			return cpu, t
+		}
+		r.Refused++
+		if limit > 0 {
+			break
+		}
+		cand.remove(cpu)
+		mask.remove(cpu)
+	}
+	r.Rule = StealNone
+	return 0, nil
 }
 
 // climb returns the group the steal search looks at after cg: cg's sibling when their parent has

@@ -196,7 +196,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 		t.State = Inactive
 		c.LoadRemove(t)
 		if why == SwitchSleep && c.Load() == 0 && p.TryStealLimit > 0 {
-			victim, st, sr := s.Steal(cpu, p.TryStealLimit, rnd)
+			victim, st, sr := s.steal(cpu, p.TryStealLimit, rnd, &s.ix)
 			r.Steal = sr
 			if st != nil {
 				moved, _ := s.Move(victim, cpu)
