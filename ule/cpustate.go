@@ -103,7 +103,9 @@ func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix *loadIndex
 
 // setLowPri sets tdq_lowpri, in the CPULoad and in the index.
 func (c *CPUState) setLowPri(pri uint8) {
-	c.ix.setLowPri(c.ID, c.sum.LowPri, pri)
+	if c.ix.priOn {
+		c.ix.setLowPri(c.ID, c.sum.LowPri, pri)
+	}
 	c.sum.LowPri = pri
 }
 
@@ -256,7 +258,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
-	c.ix.setLoad(c.ID, c.sum.Load, c.sum.Load+1)
+	c.ix.loadUp(c.ID, c.sum.Load)
 	c.sum.Load++
 	if !t.NoLoad {
 		c.SysLoad++
@@ -268,7 +270,7 @@ func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
 	}
-	c.ix.setLoad(c.ID, c.sum.Load, c.sum.Load-1)
+	c.ix.loadDown(c.ID, c.sum.Load)
 	c.sum.Load--
 	if !t.NoLoad {
 		c.SysLoad--

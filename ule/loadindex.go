@@ -1,6 +1,6 @@
 // This file implements loadIndex, the System's second record of what the searches read of every
-// CPU (TDQ_LOAD, whether TDQ_TRANSFERABLE is zero, tdq_lowpri), kept as bit planes that test 64
-// CPUs at a time, and the searches that read it.
+// CPU (tdq_lowpri, TDQ_LOAD, whether TDQ_TRANSFERABLE is zero), kept as masks that test 64 CPUs
+// at a time, and the searches that read it.
 
 package ule
 
@@ -11,48 +11,45 @@ import (
 )
 
 // A loadIndex records, for every CPU, the facts of its CPULoad that decide the searches, as the
-// CPUStates change them, in bit planes: bit c of pri[k] is bit k of CPU c's LowPri, bit c of
-// load[k] is bit k of its Load, and xfer has c when its Transferable is not zero. A question
-// about every CPU (which run worse than a priority, which have the least load among some) is
-// then a few word operations per 64 CPUs, done from the highest bit plane down as a comparator
-// does it; a change of LowPri or Load flips the bits that differ, two on average for a load
-// going up or down by one.
+// CPUStates change them, in masks: bit c of pri[k] is bit k of CPU c's LowPri (bit planes),
+// loaded[k] holds the CPUs whose Load is at least k (levels), and xfer those whose Transferable
+// is not zero. A question about every CPU (which run worse than a priority, which have the least
+// load among some) is then a few word operations per 64 CPUs: priorities are compared from the
+// highest bit plane down as a comparator does it, loads by walking the levels. A change of
+// LowPri flips the bits that differ; a load going up or down by one sets or clears one bit.
 //
-// Loads of bigLoad or more do not fit the planes: big counts the CPUs with such a load, and the
-// searches use the index only while it is zero (which also keeps every load*256 and every group
-// total from wrapping). loadUsed has bit k set while some CPU has bit k of its load set, which
-// saves the search the planes above the largest load; loadSet[k] counts those CPUs.
+// Loads of bigLoad or more have no level: big counts the CPUs with such a load, and the searches
+// use the index only while it is zero (which also keeps every load*256 and every group total far
+// from wrapping). top is a high-water mark of the loads recorded: every load is at most top, and
+// the searches walk no level above it (it never shrinks, which costs a search a few empty levels
+// at most).
 //
-// Invariant (checkIndex in the tests, after every mutation): for every CPU c of the machine,
-// the planes hold Loads[c].LowPri and, when it is below bigLoad, Loads[c].Load; xfer has c
-// exactly when Loads[c].Transferable != 0; big counts the CPUs with Load >= bigLoad; loadSet
-// and loadUsed agree with the load planes. Ids the machine lacks are 0 everywhere.
+// Invariant (checkIndex in the tests, after every mutation): for every CPU c of the machine, the
+// planes hold Loads[c].LowPri if priOn (and are zero otherwise); loaded[k] has c exactly when
+// 1 <= k <= Loads[c].Load (k < bigLoad); xfer has c exactly when Loads[c].Transferable != 0; big
+// counts the CPUs with Load >= bigLoad; top is at least every load below bigLoad. Ids the machine
+// lacks are in no mask.
 //
 // The CPUStates keep it up to date; a write to System.Loads (a what-if analysis) bypasses it.
 // That is why only the mutating methods (Add, Switch, SetPriority, SetNice, SetAffinity, and the
 // Scheduler on top of them), which already require Loads to be consistent with the run queues,
 // search with it; PickCPU, Lowest, Highest and Steal called directly read Loads alone.
 type loadIndex struct {
-	pri      [8]cpuBits
-	load     [loadPlanes]cpuBits
-	loadSet  [loadPlanes]int32
-	loadUsed uint32
-	xfer     cpuBits
-	big      int32
-	// acc and cand are scratch masks of lowestIDRunIx (only the words of the leaf it searches
-	// are written and read), kept here so that no search clears a whole mask.
+	// priOn says the priority planes are kept (and may be read): only when the machine has a
+	// group lowestIDRunIx can search.
+	priOn  bool
+	pri    [8]cpuBits
+	loaded [bigLoad]cpuBits
+	top    int32
+	xfer   cpuBits
+	big    int32
+	// acc and cand are scratch masks of the searches (only the words of the group searched are
+	// written and read), kept here so that no search clears a whole mask.
 	acc, cand cpuBits
 }
 
-// loadBits is the number of load planes in use; bigLoad = 1<<loadBits is the load from which a
-// CPU counts in big. Below it, 256 times the sum of the loads of MaxCPUs CPUs fits an int32, as
-// stealFew's scan also requires. The arrays have loadPlanes entries, a power of two, so that a
-// plane index masked with loadPlanes-1 needs no bounds check.
-const (
-	loadBits   = 12
-	bigLoad    = 1 << loadBits
-	loadPlanes = 16
-)
+// bigLoad is the load from which a CPU has no level and counts in big.
+const bigLoad = 64
 
 // wordBit returns the word and bit of CPU c in a cpuBits.
 func wordBit(c topology.CPU) (int, uint64) {
@@ -67,26 +64,30 @@ func (ix *loadIndex) setLowPri(c topology.CPU, old, pri uint8) {
 	}
 }
 
-// setLoad records that CPU c's load changed from old to load (both non-negative).
-func (ix *loadIndex) setLoad(c topology.CPU, old, load int32) {
-	switch {
-	case old < bigLoad && load >= bigLoad:
-		ix.big++
-	case old >= bigLoad && load < bigLoad:
-		ix.big--
+// loadUp records that CPU c's load went from old (non-negative) to old+1.
+func (ix *loadIndex) loadUp(c topology.CPU, old int32) {
+	l := old + 1
+	if l >= bigLoad {
+		if l == bigLoad {
+			ix.big++
+		}
+		return
 	}
 	w, bit := wordBit(c)
-	for d := uint32(old^load) & (bigLoad - 1); d != 0; d &= d - 1 {
-		k := bits.TrailingZeros32(d) & (loadPlanes - 1)
-		ix.load[k][w] ^= bit
-		if uint32(load)>>k&1 != 0 {
-			if ix.loadSet[k]++; ix.loadSet[k] == 1 {
-				ix.loadUsed |= 1 << k
-			}
-		} else if ix.loadSet[k]--; ix.loadSet[k] == 0 {
-			ix.loadUsed &^= 1 << k
+	ix.loaded[l][w] |= bit
+	ix.top = max(ix.top, l)
+}
+
+// loadDown records that CPU c's load went from old (positive) to old-1.
+func (ix *loadIndex) loadDown(c topology.CPU, old int32) {
+	if old >= bigLoad {
+		if old == bigLoad {
+			ix.big--
 		}
+		return
 	}
+	w, bit := wordBit(c)
+	ix.loaded[old&(bigLoad-1)][w] &^= bit
 }
 
 // setXfer records whether CPU c has a transferable thread.
@@ -147,11 +148,11 @@ func idRunWords(lo, hi int32) (wlo, whi int, first, last uint64) {
 // CPU of load l.
 //
 // So the search takes the acceptable CPUs from the priority planes, the CPUs of least load among
-// them from the load planes (from the highest plane down: keep those with a 0 where any has one),
-// and visits those from the highest id down, each one's draw index being the number of
+// them from the load levels (those below the first level that some of them lack), and visits
+// those from the highest id down, each one's draw index being the number of
 // acceptable CPUs at or above it (a popcount), until one draws r = 127, which none after it can
-// beat. The complexity is O(CPUs/64) word operations per bit plane plus O(CPUs of least load)
-// draws.
+// beat. The complexity is O(CPUs/64) word operations per priority plane and per load level
+// walked (the least load plus one), plus O(CPUs of least load) draws.
 func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex) int32 {
 	const wmask = topology.MaxCPUs/64 - 1
 	lo, hi, p := nd.idLo, nd.idHi, s.prefer
@@ -188,21 +189,20 @@ func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 	if k == 0 {
 		return -1
 	}
-	// Narrow cand to the others of least load m, plane by plane from the highest in use.
+	// Narrow cand to the others of least load m: the first level m+1 that some of them lack.
 	m := int32(0)
 	if others != 0 {
-		for b := bits.Len32(ix.loadUsed) - 1; b >= 0; b-- {
-			plane := &ix.load[b&(loadPlanes-1)]
-			var zero uint64
+		for m = 0; m < ix.top; m++ {
+			level := &ix.loaded[(m+1)&(bigLoad-1)]
+			var below uint64
 			for w := wlo; w <= whi; w++ {
-				zero |= cand[w&wmask] &^ plane[w&wmask]
+				below |= cand[w&wmask] &^ level[w&wmask]
 			}
-			if zero == 0 {
-				m |= 1 << b
-				continue
-			}
-			for w := wlo; w <= whi; w++ {
-				cand[w&wmask] &^= plane[w&wmask]
+			if below != 0 {
+				for w := wlo; w <= whi; w++ {
+					cand[w&wmask] &^= level[w&wmask]
+				}
+				break
 			}
 		}
 	}
@@ -244,29 +244,15 @@ func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 	return cpu
 }
 
-// atLeast returns the CPUs of word w whose load is at least min (the planes' comparator, as in
-// worse, from the highest plane in use down). ix.big must be zero.
+// atLeast returns the CPUs of word w whose load is at least min. ix.big must be zero.
 func (ix *loadIndex) atLeast(w int, min int32) uint64 {
-	if min <= 0 {
+	switch {
+	case min <= 0:
 		return ^uint64(0)
+	case min >= bigLoad:
+		return 0
 	}
-	q := uint32(min - 1) // load > q
-	top := bits.Len32(ix.loadUsed)
-	if q>>top != 0 {
-		return 0 // every load is below 1<<top <= q
-	}
-	var gt uint64
-	eq := ^uint64(0)
-	for k := top - 1; k >= 0 && eq != 0; k-- {
-		plane := ix.load[k&(loadPlanes-1)][w]
-		if q>>k&1 != 0 {
-			eq &= plane
-		} else {
-			gt |= eq & plane
-			eq &^= plane
-		}
-	}
-	return gt
+	return ix.loaded[min][w]
 }
 
 // candLeaf returns -1 if group n holds no CPU of cand, the id of the leaf that holds all of
@@ -303,8 +289,8 @@ func (t *searchTree) candLeaf(n int32, cand *cpuBits) int32 {
 // loop draws once per accepted CPU, from the highest id down, so the generator ends drawJump[k]
 // on; a CPU compares load*256 - r with r = (x_j>>16)%256 < 256, so only the accepted CPUs of the
 // greatest load can win, the first visited with the least r (the comparison is strict), and the
-// search stops at r = 0. The complexity is O(words of the leaf) per load plane plus O(CPUs of
-// greatest load) draws.
+// search stops at r = 0. The complexity is O(words of the leaf) per load level walked plus
+// O(CPUs of greatest load) draws.
 func (t *searchTree) highestLeafIx(nd *searchNode, rnd *Rand, ix *loadIndex, cand *cpuBits) int32 {
 	const wmask = topology.MaxCPUs/64 - 1
 	words := t.words[nd.wordLo:nd.wordHi]
@@ -315,17 +301,18 @@ func (t *searchTree) highestLeafIx(nd *searchNode, rnd *Rand, ix *loadIndex, can
 		top[mw.w&wmask] = a
 		k += bits.OnesCount64(a)
 	}
-	for b := bits.Len32(ix.loadUsed) - 1; b >= 0; b-- {
-		plane := &ix.load[b&(loadPlanes-1)]
-		var one uint64
+	// The greatest load M is the highest level some of them reach (none reach a higher one).
+	for l := ix.top; l >= 1; l-- {
+		level := &ix.loaded[l&(bigLoad-1)]
+		var at uint64
 		for _, mw := range words {
-			one |= top[mw.w&wmask] & plane[mw.w&wmask]
+			at |= top[mw.w&wmask] & level[mw.w&wmask]
 		}
-		if one == 0 {
-			continue
-		}
-		for _, mw := range words {
-			top[mw.w&wmask] &= plane[mw.w&wmask]
+		if at != 0 {
+			for _, mw := range words {
+				top[mw.w&wmask] &= level[mw.w&wmask]
+			}
+			break
 		}
 	}
 	x0 := rnd.x

@@ -1024,7 +1024,7 @@ func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, pref
 	n := int32(g.ID())
 	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (a.full || s.tree.holdsAll(nd, mask)) {
 		var c int32
-		if ix != nil && ix.big == 0 {
+		if ix != nil && ix.priOn && ix.big == 0 {
 			c = s.tree.lowestIDRunIx(nd, &a, ix)
 		} else {
 			c = s.tree.lowestIDRun(nd, &a)

@@ -41,6 +41,12 @@ func NewSystem(p Params, top *topology.Topology) (*System, error) {
 	n := top.NumIDs()
 	loads := new([topology.MaxCPUs]CPULoad)
 	s := &System{Params: p, Topology: top, CPUs: make([]CPUState, n), Loads: loads[:n:n], loads: loads, tree: newSearchTree(top)}
+	// The priority planes serve lowestIDRunIx only: keep them if some group is a leaf of
+	// consecutive ids that is not an SMT core (PickCPU searches cache groups and the root).
+	for i := range s.tree.nodes {
+		nd := &s.tree.nodes[i]
+		s.ix.priOn = s.ix.priOn || (nd.idLo+1 < nd.idHi && !nd.thread)
+	}
 	for c := range top.CPUs().All() {
 		s.CPUs[c].init(c, &s.Params, &s.Loads[c], &s.ix)
 	}
