@@ -64,11 +64,12 @@ type CPUState struct {
 	p   *Params
 	sum *CPULoad
 	own CPULoad
-	// ix is the System's loadIndex (a private one for a CPUState of its own), which every
-	// change of sum updates too.
-	ix  *loadIndex
-	rq  [3]*runq.Runq[Thread]
-	rq0 runq.Runq[Thread]
+	// ix is the System's loadIndex, which every change of Load and Transferable updates too,
+	// and ixPri the same when it keeps the priority planes, which every change of LowPri
+	// updates; each is nil when there is nothing to keep (and for a CPUState of its own).
+	ix, ixPri *loadIndex
+	rq        [3]*runq.Runq[Thread]
+	rq0       runq.Runq[Thread]
 	// pick caches what Pick returned for this state (see choice).
 	pick pickCache
 }
@@ -87,12 +88,12 @@ type pickCache struct {
 // NewCPUState returns the empty state of cpu under p, with its own CPULoad. p must outlive it.
 func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 	c := &CPUState{}
-	c.init(cpu, p, &c.own, new(loadIndex))
+	c.init(cpu, p, &c.own, nil, nil)
 	return c
 }
 
-func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix *loadIndex) {
-	c.ID, c.p, c.sum, c.ix = cpu, p, sum, ix
+func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *loadIndex) {
+	c.ID, c.p, c.sum, c.ix, c.ixPri = cpu, p, sum, ix, ixPri
 	c.rq[0] = &c.rq0
 	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
@@ -103,8 +104,8 @@ func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix *loadIndex
 
 // setLowPri sets tdq_lowpri, in the CPULoad and in the index.
 func (c *CPUState) setLowPri(pri uint8) {
-	if c.ix.priOn {
-		c.ix.setLowPri(c.ID, c.sum.LowPri, pri)
+	if c.ixPri != nil {
+		c.ixPri.setLowPri(c.ID, c.sum.LowPri, pri)
 	}
 	c.sum.LowPri = pri
 }
@@ -209,7 +210,7 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 	if t.CanMigrate() {
 		c.sum.Transferable++
-		if c.sum.Transferable == 1 {
+		if c.sum.Transferable == 1 && c.ix != nil {
 			c.ix.setXfer(c.ID, true)
 		}
 		t.xferable = true
@@ -234,7 +235,7 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 func (c *CPUState) RunqRemove(t *Thread) {
 	if t.xferable {
 		c.sum.Transferable--
-		if c.sum.Transferable == 0 {
+		if c.sum.Transferable == 0 && c.ix != nil {
 			c.ix.setXfer(c.ID, false)
 		}
 		t.xferable = false
@@ -258,7 +259,9 @@ func (c *CPUState) RunqRemove(t *Thread) {
 
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
-	c.ix.loadUp(c.ID, c.sum.Load)
+	if c.ix != nil {
+		c.ix.loadUp(c.ID, c.sum.Load)
+	}
 	c.sum.Load++
 	if !t.NoLoad {
 		c.SysLoad++
@@ -270,7 +273,9 @@ func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
 	}
-	c.ix.loadDown(c.ID, c.sum.Load)
+	if c.ix != nil {
+		c.ix.loadDown(c.ID, c.sum.Load)
+	}
 	c.sum.Load--
 	if !t.NoLoad {
 		c.SysLoad--

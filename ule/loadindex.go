@@ -24,8 +24,8 @@ import (
 // the searches walk no level above it (it never shrinks, which costs a search a few empty levels
 // at most).
 //
-// Invariant (checkIndex in the tests, after every mutation): for every CPU c of the machine, the
-// planes hold Loads[c].LowPri if priOn (and are zero otherwise); loaded[k] has c exactly when
+// Invariant (checkIndex in the tests, after every mutation), while stealOn: for every CPU c of
+// the machine, the planes hold Loads[c].LowPri if priOn (and are zero otherwise); loaded[k] has c exactly when
 // 1 <= k <= Loads[c].Load (k < bigLoad); xfer has c exactly when Loads[c].Transferable != 0; big
 // counts the CPUs with Load >= bigLoad; top is at least every load below bigLoad. Ids the machine
 // lacks are in no mask.
@@ -35,14 +35,17 @@ import (
 // Scheduler on top of them), which already require Loads to be consistent with the run queues,
 // search with it; PickCPU, Lowest, Highest and Steal called directly read Loads alone.
 type loadIndex struct {
-	// priOn says the priority planes are kept (and may be read): only when the machine has a
-	// group lowestIDRunIx can search.
-	priOn  bool
-	pri    [8]cpuBits
-	loaded [bigLoad]cpuBits
-	top    int32
-	xfer   cpuBits
-	big    int32
+	// stealOn says the index is kept (loaded, top, big, xfer) and stealIx may search: on
+	// machines of at least indexMinCPUs CPUs. priOn says the priority planes are kept too and
+	// lowestIDRunIx may search: when the machine also has a leaf of consecutive ids, not an SMT
+	// core, of at least indexMinCPUs CPUs. Below that, the loops over every CPU cost less than
+	// keeping the index.
+	priOn, stealOn bool
+	pri            [8]cpuBits
+	loaded         [bigLoad]cpuBits
+	top            int32
+	xfer           cpuBits
+	big            int32
 	// acc and cand are scratch masks of the searches (only the words of the group searched are
 	// written and read), kept here so that no search clears a whole mask.
 	acc, cand cpuBits
@@ -50,6 +53,11 @@ type loadIndex struct {
 
 // bigLoad is the load from which a CPU has no level and counts in big.
 const bigLoad = 64
+
+// indexMinCPUs is the number of CPUs from which the index's searches cost less than the loops
+// over every CPU they replace, keeping the planes included (measured with bench/sim's ICount on
+// the periodic task sets: a loss at 4 and 16 CPUs, a gain at 64).
+const indexMinCPUs = 32
 
 // wordBit returns the word and bit of CPU c in a cpuBits.
 func wordBit(c topology.CPU) (int, uint64) {

@@ -35,20 +35,34 @@ type System struct {
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
 func NewSystem(p Params, top *topology.Topology) (*System, error) {
+	return newSystem(p, top, indexMinCPUs)
+}
+
+// newSystem is NewSystem with the load index kept from indexCPUs CPUs on (see loadIndex).
+func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	n := top.NumIDs()
 	loads := new([topology.MaxCPUs]CPULoad)
 	s := &System{Params: p, Topology: top, CPUs: make([]CPUState, n), Loads: loads[:n:n], loads: loads, tree: newSearchTree(top)}
-	// The priority planes serve lowestIDRunIx only: keep them if some group is a leaf of
+	// The priority planes serve lowestIDRunIx only: keep them if some group is a large leaf of
 	// consecutive ids that is not an SMT core (PickCPU searches cache groups and the root).
 	for i := range s.tree.nodes {
 		nd := &s.tree.nodes[i]
-		s.ix.priOn = s.ix.priOn || (nd.idLo+1 < nd.idHi && !nd.thread)
+		s.ix.priOn = s.ix.priOn || (nd.idLo+int32(max(indexCPUs, 2)) <= nd.idHi && !nd.thread)
+	}
+	s.ix.stealOn = top.NumCPUs() >= indexCPUs
+	s.ix.priOn = s.ix.priOn && s.ix.stealOn
+	ix, ixPri := &s.ix, &s.ix
+	if !s.ix.stealOn {
+		ix = nil
+	}
+	if !s.ix.priOn {
+		ixPri = nil
 	}
 	for c := range top.CPUs().All() {
-		s.CPUs[c].init(c, &s.Params, &s.Loads[c], &s.ix)
+		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri)
 	}
 	cpus := top.CPUs()
 	s.all, s.allSet = bitsOf(&cpus), cpus
