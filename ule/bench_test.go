@@ -295,7 +295,7 @@ func BenchmarkLowest(b *testing.B) {
 		b.Run(fmt.Sprintf("op=lowest/cpus=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				s.lowest(root, &all, 140, math32Max, 0, false, &rnd)
+				s.lowest(root, &all, 140, math32Max, 0, false, &rnd, nil)
 			}
 		})
 		b.Run(fmt.Sprintf("op=highest/cpus=%d", n), func(b *testing.B) {

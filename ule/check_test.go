@@ -114,9 +114,11 @@ func checkCPU(t testing.TB, c *CPUState) {
 	}
 }
 
-// checkSystem verifies every CPU of s and that each thread is on at most one CPU.
+// checkSystem verifies every CPU of s, that each thread is on at most one CPU and that the load
+// index records Loads.
 func checkSystem(t testing.TB, s *System) {
 	t.Helper()
+	checkIndex(t, s)
 	seen := map[*Thread]bool{}
 	for c := range s.Topology.CPUs().All() {
 		cs := &s.CPUs[c]

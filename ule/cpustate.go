@@ -64,8 +64,12 @@ type CPUState struct {
 	p   *Params
 	sum *CPULoad
 	own CPULoad
-	rq  [3]*runq.Runq[Thread]
-	rq0 runq.Runq[Thread]
+	// ix is the System's loadIndex, which every change of Load and Transferable updates too,
+	// and ixPri the same when it keeps the priority planes, which every change of LowPri
+	// updates; each is nil when there is nothing to keep (and for a CPUState of its own).
+	ix, ixPri *loadIndex
+	rq        [3]*runq.Runq[Thread]
+	rq0       runq.Runq[Thread]
 	// pick caches what Pick returned for this state (see choice).
 	pick pickCache
 }
@@ -84,18 +88,26 @@ type pickCache struct {
 // NewCPUState returns the empty state of cpu under p, with its own CPULoad. p must outlive it.
 func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 	c := &CPUState{}
-	c.init(cpu, p, &c.own)
+	c.init(cpu, p, &c.own, nil, nil)
 	return c
 }
 
-func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad) {
-	c.ID, c.p, c.sum = cpu, p, sum
+func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *loadIndex) {
+	c.ID, c.p, c.sum, c.ix, c.ixPri = cpu, p, sum, ix, ixPri
 	c.rq[0] = &c.rq0
 	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
 		c.rq[rqIdle] = new(runq.Runq[Thread])
 	}
-	sum.LowPri = PriMaxIdle
+	c.setLowPri(PriMaxIdle)
+}
+
+// setLowPri sets tdq_lowpri, in the CPULoad and in the index.
+func (c *CPUState) setLowPri(pri uint8) {
+	if c.ixPri != nil {
+		c.ixPri.setLowPri(c.ID, c.sum.LowPri, pri)
+	}
+	c.sum.LowPri = pri
 }
 
 // Params returns the parameters c was made with.
@@ -198,6 +210,9 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 	if t.CanMigrate() {
 		c.sum.Transferable++
+		if c.sum.Transferable == 1 && c.ix != nil {
+			c.ix.setXfer(c.ID, true)
+		}
 		t.xferable = true
 	}
 	rq, i := c.place(t, flags)
@@ -220,6 +235,9 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 func (c *CPUState) RunqRemove(t *Thread) {
 	if t.xferable {
 		c.sum.Transferable--
+		if c.sum.Transferable == 0 && c.ix != nil {
+			c.ix.setXfer(c.ID, false)
+		}
 		t.xferable = false
 	}
 	rq := c.rq[t.rq]
@@ -241,6 +259,9 @@ func (c *CPUState) RunqRemove(t *Thread) {
 
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
+	if c.ix != nil {
+		c.ix.loadUp(c.ID, c.sum.Load)
+	}
 	c.sum.Load++
 	if !t.NoLoad {
 		c.SysLoad++
@@ -251,6 +272,9 @@ func (c *CPUState) LoadAdd(t *Thread) {
 func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
+	}
+	if c.ix != nil {
+		c.ix.loadDown(c.ID, c.sum.Load)
 	}
 	c.sum.Load--
 	if !t.NoLoad {
@@ -263,7 +287,7 @@ func (c *CPUState) LoadRemove(t *Thread) {
 func (c *CPUState) Add(t *Thread, flags AddFlags) (oldLowPri uint8) {
 	oldLowPri = c.sum.LowPri
 	if t.Priority < oldLowPri {
-		c.sum.LowPri = t.Priority
+		c.setLowPri(t.Priority)
 	}
 	c.RunqAdd(t, flags)
 	c.LoadAdd(t)
@@ -315,10 +339,10 @@ func (c *CPUState) choice() (*Thread, PickReason) {
 func (c *CPUState) UpdateLowPri() {
 	cp := c.curPriority()
 	if t, _ := c.choice(); t != nil && t.Priority <= cp {
-		c.sum.LowPri = t.Priority
+		c.setLowPri(t.Priority)
 		return
 	}
-	c.sum.LowPri = cp
+	c.setLowPri(cp)
 }
 
 // Choose removes the thread this CPU runs next and makes it current: sched_choose. LowPri
@@ -327,12 +351,12 @@ func (c *CPUState) UpdateLowPri() {
 func (c *CPUState) Choose() (*Thread, PickReason) {
 	t, why := c.choice()
 	if t == nil {
-		c.sum.LowPri = PriMaxIdle
+		c.setLowPri(PriMaxIdle)
 		c.Cur = nil
 		return nil, why
 	}
 	c.RunqRemove(t)
-	c.sum.LowPri = t.Priority
+	c.setLowPri(t.Priority)
 	t.State = Running
 	c.Cur = t
 	return t, why

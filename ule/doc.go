@@ -321,7 +321,26 @@
 // # Cost and concurrency
 //
 // Pick and the calendar arithmetic are O(1); the searches are O(CPUs and groups searched) and,
-// like every decision here, allocate nothing (TestZeroAllocs). Nothing in the package is safe for
+// like every decision here, allocate nothing (TestZeroAllocs).
+//
+// On machines of 32 CPUs or more the System also keeps a load index (loadindex.go): each CPU's
+// LowPri as bit planes, its load as levels (the CPUs with load >= k), the CPUs with a
+// transferable thread, all as masks of 64 CPUs a word, updated by the CPUStates at every change.
+// The searches of the mutating methods (Add, Switch, the Scheduler's idle steals) read it in
+// place of the loops over every CPU where it pays: sched_pickcpu's search of a cache group that
+// is one leaf of consecutive ids (the flat machines of the periodic benchmarks) and the
+// candidates of the steal search. They make the kernel's decision and the kernel's draws exactly:
+// the loop draws once per acceptable CPU, so its count moves the generator (the linear
+// congruential step jumps ahead: k steps of x*69069+5 are one multiply and add), and since the
+// draw changes a CPU's compared load by less than one thread's 256, only the CPUs at the least
+// (lowest) or greatest (highest) load can win; each of those gets its own draw, at its position
+// in the stream, and the comparison keeps the kernel's strict order. The preferred CPU, favoured
+// by 128, wins without a draw when no acceptable CPU has less load. So a search costs
+// O(CPUs/64) word operations plus a draw per CPU that ties at the winning load: on an idle
+// machine that is every idle CPU (each one's draw can decide, and the scan stops only at a draw
+// of 127, the largest), which is why a thread's start-up still grows with the CPU count there.
+// A write to System.Loads bypasses the index, so PickCPU, Lowest, Highest and Steal called
+// directly read Loads as before. Nothing in the package is safe for
 // concurrent use: the kernel serialises each CPU's queue with its lock, and callers must
 // serialise calls the same way. Misuse (queueing a queued thread, switching out an idle CPU,
 // forking an existing thread id) panics with a message starting with "ule: ".

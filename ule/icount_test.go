@@ -82,7 +82,7 @@ func icountLowest(s *System, all *topology.CPUSet, rnd *Rand, n int) {
 	root := s.Topology.Root()
 	mask := bitsOf(all)
 	for range n {
-		s.lowest(root, &mask, 140, math32Max, 0, false, rnd)
+		s.lowest(root, &mask, 140, math32Max, 0, false, rnd, nil)
 	}
 }
 

@@ -49,6 +49,7 @@ func newTestMachine(t testing.TB, p Params, top *topology.Topology) *testMachine
 	t.Helper()
 	env := &fakeEnv{}
 	s := mustNew(t, p)
+	s.indexCPUs = 1 // keep the load index (and check it after every step) on every machine
 	cfg := sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 0}
 	if err := s.Start(cfg, env); err != nil {
 		t.Fatalf("Start: %v", err)

@@ -107,6 +107,11 @@ func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 // It panics if t may run on no CPU of the machine. The complexity is that of the searches:
 // O(CPUs and groups of the cache group), and of the whole machine when that finds nothing.
 func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool, rnd *Rand) (topology.CPU, PickCPUReason) {
+	return s.pickCPU(t, self, ticks, flags, intr, rnd, nil)
+}
+
+// pickCPU is PickCPU; its searches read ix when it is not nil (see loadIndex).
+func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool, rnd *Rand, ix *loadIndex) (topology.CPU, PickCPUReason) {
 	if s.Params.SMP == SMP2008 {
 		return s.pickCPU2008(t, self, ticks, flags, intr)
 	}
@@ -164,18 +169,18 @@ func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 	cpu, ok := topology.CPU(0), false
 	switch {
 	case llc != nil && intr:
-		cpu, ok = s.lowest(llc, mask, pri, math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(llc, mask, pri, math32Max, prev, running, rnd, ix)
 		r.Rule = PickCPUIntrLLC
 	case llc != nil:
-		cpu, ok = s.lowest(llc, mask, max(pri, int(l.MaxTimeshare)), math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(llc, mask, max(pri, int(l.MaxTimeshare)), math32Max, prev, running, rnd, ix)
 		r.Rule = PickCPULLCIdle
 	}
 	if !ok {
-		cpu, ok = s.lowest(s.Topology.Root(), mask, pri, math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(s.Topology.Root(), mask, pri, math32Max, prev, running, rnd, ix)
 		r.Rule = PickCPULowerPri
 	}
 	if !ok {
-		cpu, ok = s.lowest(s.Topology.Root(), mask, -1, math32Max, prev, running, rnd)
+		cpu, ok = s.lowest(s.Topology.Root(), mask, -1, math32Max, prev, running, rnd, ix)
 		r.Rule = PickCPULeastLoaded
 	}
 	if !ok {

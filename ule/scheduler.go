@@ -4,6 +4,7 @@
 package ule
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -54,6 +55,9 @@ type Scheduler struct {
 	balanceTicks int
 	moves        []Move
 	err          error // the first attribute run otherwise than asked (Err)
+	// indexCPUs, when not zero, replaces indexMinCPUs for the System Start makes (tests keep the
+	// load index on small machines with it).
+	indexCPUs int
 }
 
 // New returns a Scheduler with parameters p, or an error naming the first invalid field of p
@@ -87,7 +91,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	}
 	p := s.params
 	p.Hz, p.StatHz = cfg.Hz, cfg.StatHz
-	sys, err := NewSystem(p, cfg.Topology)
+	sys, err := newSystem(p, cfg.Topology, cmp.Or(s.indexCPUs, indexMinCPUs))
 	if err != nil {
 		return err
 	}
@@ -364,7 +368,7 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 		return false
 	}
 	s.idleOld[cpu] = sc
-	victim, t, why := s.sys.Steal(cpu, 0, &s.rand[cpu])
+	victim, t, why := s.sys.steal(cpu, 0, &s.rand[cpu], &s.sys.ix)
 	if t == nil {
 		if s.env.Explaining() {
 			s.explain(cpu, -1, "idle: %v", why)

@@ -32,6 +32,8 @@ type searchTree struct {
 	words []maskWord
 	// cpuAt[c] is the index of CPU c in t.cpus (-1 for ids the machine lacks).
 	cpuAt []int32
+	// nwords is the number of mask words the machine's ids take.
+	nwords int
 }
 
 // A flatRange is a range t.flat[lo:hi].
@@ -98,6 +100,7 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 		}
 	}
+	t.nwords = (top.NumIDs() + 63) / 64
 	t.cpuAt = make([]int32, top.NumIDs())
 	for i := range t.cpuAt {
 		t.cpuAt[i] = -1
@@ -1011,14 +1014,21 @@ func (t *searchTree) highestCands(nd *searchNode, s *highestArgs, cs *candidates
 // g) with no allocation.
 func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
 	b := bitsOf(mask)
-	return s.lowest(g, &b, pri, maxLoad, prefer, running, rnd)
+	return s.lowest(g, &b, pri, maxLoad, prefer, running, rnd, nil)
 }
 
-func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
+// lowest is Lowest on a cpuBits mask. With ix (the System's own index, which the mutating
+// methods pass) a search that lowestIDRun would walk takes lowestIDRunIx instead.
+func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand, ix *loadIndex) (topology.CPU, bool) {
 	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd, full: mask == &s.all}
 	n := int32(g.ID())
 	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (a.full || s.tree.holdsAll(nd, mask)) {
-		c := s.tree.lowestIDRun(nd, &a)
+		var c int32
+		if ix != nil && ix.priOn && ix.big == 0 {
+			c = s.tree.lowestIDRunIx(nd, &a, ix)
+		} else {
+			c = s.tree.lowestIDRun(nd, &a)
+		}
 		return topology.CPU(c), c >= 0
 	}
 	_, c, _ := s.tree.lowest(n, &a)

@@ -187,7 +187,7 @@ func TestLowestFromLeafMatchesRecursion(t *testing.T) {
 		for _, g := range top.AllGroups() {
 			seed := r.Uint64()
 			a, b := NewRand(0, seed), NewRand(0, seed)
-			gc, gok := s.lowest(g, mask, pri, maxLoad, prefer, running, &a)
+			gc, gok := s.lowest(g, mask, pri, maxLoad, prefer, running, &a, nil)
 			wa := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: int32(maxLoad), prefer: int32(prefer), running: running, rnd: &b}
 			_, wc, _ := s.tree.refLowest(int32(g.ID()), &wa)
 			if gok != (wc >= 0) || (gok && int32(gc) != wc) || a.State() != b.State() {

@@ -259,6 +259,11 @@ func (r StealReason) String() string {
 // from its leaf through each parent (no sibling shortcut), the threshold is 1 in an SMT group,
 // every candidate victim leaves the mask, and tdq_trysteal (limit > 0) does not exist.
 func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, *Thread, StealReason) {
+	return s.steal(thief, limit, rnd, nil)
+}
+
+// steal is Steal; it reads ix, when not nil, instead of every CPU's CPULoad (see loadIndex).
+func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex) (topology.CPU, *Thread, StealReason) {
 	if s.Params.SMP == SMP2008 {
 		return s.steal2008(thief, limit)
 	}
@@ -272,7 +277,10 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 		return 0, nil, r
 	}
 	thresh := s.StealThreshold()
-	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, &r); ok {
+	if ix != nil && !(ix.stealOn && ix.big == 0) {
+		ix = nil
+	}
+	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, &r, ix); ok {
 		return cpu, t, r
 	}
 	mask := s.all
@@ -332,40 +340,48 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 //
 // The pass reads the loads eight at a time: a block whose loads, ORed together, stay below the
 // largest power of two not above thresh (and below 1<<12) holds no candidate and no load that
-// could wrap, and is passed over without a test per CPU.
-func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *StealReason) (topology.CPU, *Thread, bool) {
+// could wrap, and is passed over without a test per CPU. With the load index ix (not nil only
+// when its searches may be used) the candidates come from its masks instead (stealIx), and more
+// than len(candidates.cpu) of them take stealMany rather than the full search.
+func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *StealReason, ix *loadIndex) (topology.CPU, *Thread, bool) {
 	if !s.tree.ranges {
 		return 0, nil, false
 	}
 	var cs candidates
 	minLoad := clampInt32(thresh)
-	skip := uint32(0) // a block whose loads OR to below skip is passed over
-	if minLoad > 0 {
-		skip = min(uint32(1)<<(bits.Len32(uint32(minLoad))-1), 1<<12)
-	}
-	var or int32
-	loads := s.Loads
-	c := 0
-	for ; c+8 <= len(loads); c += 8 {
-		b := loads[c : c+8 : c+8]
-		if uint32(b[0].Load|b[1].Load|b[2].Load|b[3].Load|b[4].Load|b[5].Load|b[6].Load|b[7].Load) < skip {
-			continue
+	if ix != nil {
+		if cpu, t, many := s.stealIx(&cs, thief, limit, minLoad, rnd, r, ix); many {
+			return cpu, t, true
 		}
-		for i := range b {
-			if !cs.scan(&b[i], topology.CPU(c+i), minLoad, thief, &s.all, &or) {
+	} else {
+		skip := uint32(0) // a block whose loads OR to below skip is passed over
+		if minLoad > 0 {
+			skip = min(uint32(1)<<(bits.Len32(uint32(minLoad))-1), 1<<12)
+		}
+		var or int32
+		loads := s.Loads
+		c := 0
+		for ; c+8 <= len(loads); c += 8 {
+			b := loads[c : c+8 : c+8]
+			if uint32(b[0].Load|b[1].Load|b[2].Load|b[3].Load|b[4].Load|b[5].Load|b[6].Load|b[7].Load) < skip {
+				continue
+			}
+			for i := range b {
+				if !cs.scan(&b[i], topology.CPU(c+i), minLoad, thief, &s.all, &or) {
+					return 0, nil, false
+				}
+			}
+		}
+		for ; c < len(loads); c++ {
+			if !cs.scan(&loads[c], topology.CPU(c), minLoad, thief, &s.all, &or) {
 				return 0, nil, false
 			}
 		}
-	}
-	for ; c < len(loads); c++ {
-		if !cs.scan(&loads[c], topology.CPU(c), minLoad, thief, &s.all, &or) {
+		// Totals are sums of Load*256 over at most MaxCPUs CPUs: below 1<<12 each, they cannot
+		// wrap an int32; a negative load sets the sign bit of or.
+		if or < 0 || or >= 1<<12 {
 			return 0, nil, false
 		}
-	}
-	// Totals are sums of Load*256 over at most MaxCPUs CPUs: below 1<<12 each, they cannot wrap
-	// an int32; a negative load sets the sign bit of or.
-	if or < 0 || or >= 1<<12 {
-		return 0, nil, false
 	}
 	cs.thief = thief
 	a := highestArgs{loads: s.loads, minLoad: minLoad, minTrans: 1, rnd: rnd}
@@ -402,6 +418,89 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 	}
 	r.Rule = StealNone
 	return 0, nil, true
+}
+
+// stealIx lists in cs the candidates of stealFew (load >= minLoad, a transferable thread, in the
+// machine, not thief) from the load index ix, a word at a time: the level of minLoad, the
+// transferable mask and the machine's mask ANDed (ix.big must be zero, so that the levels hold
+// every load). When there are more than len(cs.cpu) of them it runs stealMany over them
+// instead and returns its result with many set. The complexity is O(CPUs/64).
+func (s *System) stealIx(cs *candidates, thief topology.CPU, limit int, minLoad int32, rnd *Rand, r *StealReason, ix *loadIndex) (cpu topology.CPU, t *Thread, many bool) {
+	const wmask = topology.MaxCPUs/64 - 1
+	var cand cpuBits
+	n := 0
+	for w := range s.tree.nwords {
+		c := ix.xfer[w&wmask] & s.all[w&wmask] & ix.atLeast(w&wmask, minLoad)
+		cand[w&wmask] = c
+		n += bits.OnesCount64(c)
+	}
+	if cand.has(thief) {
+		cand.remove(thief)
+		n--
+	}
+	if n > len(cs.cpu) {
+		cpu, t := s.stealMany(thief, limit, minLoad, rnd, r, &cand, ix)
+		return cpu, t, true
+	}
+	for w := range s.tree.nwords {
+		for c := cand[w&wmask]; c != 0; c &= c - 1 {
+			cs.cpu[cs.n&(len(cs.cpu)-1)] = topology.CPU(w<<6 | bits.TrailingZeros64(c))
+			cs.n++
+		}
+	}
+	return 0, nil, false
+}
+
+// stealMany is stealFew's climb for candidates given as a mask cand (removed from it as they
+// are refused): a group holds a candidate when cand has a CPU of it; a group whose candidates all
+// lie in one leaf is searched in that leaf alone (highestPruned says why that is exact), by
+// highestLeafIx; any other is searched in full, with the mask Steal's search would have.
+func (s *System) stealMany(thief topology.CPU, limit int, minLoad int32, rnd *Rand, r *StealReason, cand *cpuBits, ix *loadIndex) (topology.CPU, *Thread) {
+	mask := s.all // the full search's mask: all but thief and the refused CPUs
+	mask.remove(thief)
+	a := highestArgs{loads: s.loads, minLoad: minLoad, minTrans: 1, rnd: rnd}
+	cg, group, level := s.Topology.Leaf(thief), false, 1
+	for {
+		r.Searches++
+		leaf := s.tree.candLeaf(int32(cg.ID()), cand)
+		if leaf == -1 {
+			// Steal's climb, step for step.
+			if group {
+				cg, group = cg.Parent(), false
+			}
+			if limit > 0 {
+				if level++; level > limit {
+					break
+				}
+			}
+			next, sibling := climb(cg)
+			if next == nil {
+				break
+			}
+			cg, group = next, sibling
+			continue
+		}
+		var cpu topology.CPU
+		if leaf >= 0 {
+			cpu = topology.CPU(s.tree.highestLeafIx(&s.tree.nodes[leaf], rnd, ix, cand))
+		} else {
+			a.mask = &mask
+			_, c, _ := s.tree.highest(int32(cg.ID()), &a)
+			cpu = topology.CPU(c)
+		}
+		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
+			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
+			return cpu, t
+		}
+		r.Refused++
+		if limit > 0 {
+			break
+		}
+		cand.remove(cpu)
+		mask.remove(cpu)
+	}
+	r.Rule = StealNone
+	return 0, nil
 }
 
 // climb returns the group the steal search looks at after cg: cg's sibling when their parent has

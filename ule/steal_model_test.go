@@ -111,7 +111,7 @@ func TestStealMatchesReference(t *testing.T) {
 				if s.Loads[thief].Load == 0 {
 					c := NewRand(thief, seed)
 					var cr StealReason
-					if _, ft, ok := s.stealFew(thief, limit, s.StealThreshold(), &c, &cr); ok {
+					if _, ft, ok := s.stealFew(thief, limit, s.StealThreshold(), &c, &cr, nil); ok {
 						few++
 						if cr.Refused > 0 {
 							fewRefused++

@@ -30,18 +30,39 @@ type System struct {
 	all      cpuBits                    // every CPU of Topology
 	allSet   topology.CPUSet            // the same as a set
 	tree     searchTree
+	ix       loadIndex // what the CPUStates record of Loads for the mutating methods' searches
 }
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
 func NewSystem(p Params, top *topology.Topology) (*System, error) {
+	return newSystem(p, top, indexMinCPUs)
+}
+
+// newSystem is NewSystem with the load index kept from indexCPUs CPUs on (see loadIndex).
+func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	n := top.NumIDs()
 	loads := new([topology.MaxCPUs]CPULoad)
 	s := &System{Params: p, Topology: top, CPUs: make([]CPUState, n), Loads: loads[:n:n], loads: loads, tree: newSearchTree(top)}
+	// The priority planes serve lowestIDRunIx only: keep them if some group is a large leaf of
+	// consecutive ids that is not an SMT core (PickCPU searches cache groups and the root).
+	for i := range s.tree.nodes {
+		nd := &s.tree.nodes[i]
+		s.ix.priOn = s.ix.priOn || (nd.idLo+int32(max(indexCPUs, 2)) <= nd.idHi && !nd.thread)
+	}
+	s.ix.stealOn = top.NumCPUs() >= indexCPUs
+	s.ix.priOn = s.ix.priOn && s.ix.stealOn
+	ix, ixPri := &s.ix, &s.ix
+	if !s.ix.stealOn {
+		ix = nil
+	}
+	if !s.ix.priOn {
+		ixPri = nil
+	}
 	for c := range top.CPUs().All() {
-		s.CPUs[c].init(c, &s.Params, &s.Loads[c])
+		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri)
 	}
 	cpus := top.CPUs()
 	s.all, s.allSet = bitsOf(&cpus), cpus
@@ -87,7 +108,7 @@ func (r AddResult) String() string {
 // generator.
 func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) AddResult {
 	t.UpdatePriority(&s.Params)
-	cpu, placed := s.PickCPU(t, self, ticks, flags, intr, rnd)
+	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, &s.ix)
 	t.CPU = cpu
 	c := &s.CPUs[cpu]
 	r := AddResult{CPU: cpu, Placement: placed, OldLowPri: c.Add(t, flags)}
@@ -176,7 +197,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			flags |= SRQPreempted
 		}
 		if t.CanMigrate() && (!t.CanRunOn(t.CPU) || pickCPU) {
-			t.CPU, _ = s.PickCPU(t, cpu, ticks, SRQBoring, false, rnd)
+			t.CPU, _ = s.pickCPU(t, cpu, ticks, SRQBoring, false, rnd, &s.ix)
 		}
 		if t.CPU == cpu {
 			c.RunqAdd(t, flags)
@@ -195,7 +216,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 		t.State = Inactive
 		c.LoadRemove(t)
 		if why == SwitchSleep && c.Load() == 0 && p.TryStealLimit > 0 {
-			victim, st, sr := s.Steal(cpu, p.TryStealLimit, rnd)
+			victim, st, sr := s.steal(cpu, p.TryStealLimit, rnd, &s.ix)
 			r.Steal = sr
 			if st != nil {
 				moved, _ := s.Move(victim, cpu)
@@ -214,7 +235,7 @@ func (s *System) runningPriority(c *CPUState, t *Thread, pri uint8) {
 	old := t.Priority
 	t.Priority = pri
 	if pri < c.sum.LowPri {
-		c.sum.LowPri = pri
+		c.setLowPri(pri)
 	} else if c.sum.LowPri == old {
 		c.UpdateLowPri()
 	}
