@@ -559,7 +559,7 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	p := m.progs[pi]
 	tid := int32(len(m.threads))
 	p.made++
-	m.threads = append(m.threads, thread{prog: p, cpu: nobody, last: nobody, parent: parent,
+	m.threads = append(m.threads, thread{prog: p, code: p.code, cpu: nobody, last: nobody, parent: parent,
 		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now, reqStart: -1, forked: true,
 		instance: int32(p.made - 1), readyAt: m.now, fresh: true})
 	t := &m.threads[tid]

@@ -14,7 +14,7 @@ import (
 func (m *Machine) advance(id topology.CPU, tid int32) {
 	for {
 		t := &m.threads[tid] // again after every op: a fork may move the slice
-		in := &t.prog.code[t.pc]
+		in := &t.code[t.pc]
 		switch in.op {
 		case opRun:
 			t.pc++

@@ -37,6 +37,8 @@ const nobody = -1
 // has no padding: BenchmarkIdleThread counts its bytes.
 type thread struct {
 	prog *program
+	// code is prog.code, kept here so that a step of the script reads no line of the program.
+	code []instr
 	// attr is the thread's attributes: its program's (program.runAttr), shared by every thread
 	// of the program, until a script op changes them; ownAttr says attr is the thread's own
 	// copy then, made at the first change.
