@@ -160,21 +160,27 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	if n.value == nil {
 		panic("cfs: Timeline.Insert of a node without a value (call Node.Init first)")
 	}
-	n.tree = t
-	n.key = key
-	n.child = [2]*Node[T]{}
-	n.red = true
 	// The descent follows child[dir], where dir is 0 (left) if key is before x.key and 1
 	// (right) otherwise, computed without a branch: the comparison is a coin toss in a random
 	// workload, and a mispredicted branch per level costs more than the data dependency. The
 	// new node is the leftmost exactly when the descent never went right.
+	//
+	// dir is the sign bit of x.key - key - 1, which is ^(key - x.key) in two's complement:
+	// 1 exactly when int64(key - x.key) >= 0, that is when key is not before x.key. With ^key
+	// computed once, a level costs one addition and one shift between its two loads.
+	nkey := ^key
 	var parent *Node[T]
 	var dir, wentRight uint64
 	for x := t.root; x != nil; x = x.child[dir] {
 		parent = x
-		dir = uint64(^int64(key-x.key)) >> 63
+		dir = (x.key + nkey) >> 63
 		wentRight |= dir
 	}
+	// rb_link_node: n is a red leaf under parent (its children are nil: a node off the tree
+	// has none, see removeFirst and Remove).
+	n.key = key
+	n.red = parent != nil
+	n.tree = t
 	n.parent = parent
 	if parent == nil {
 		t.root = n
@@ -191,47 +197,125 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 			p.augMin = n.aug
 		}
 	}
-	t.insertFixup(n)
+	// __rb_insert: a red n under a red parent is the only violation to repair; the root case
+	// was settled above by linking a lone n black.
+	if parent != nil && parent.red {
+		t.insertFixup(n, parent)
+	}
 }
 
-// insertFixup restores the red-black properties after n was linked as a red leaf.
-func (t *Timeline[T]) insertFixup(n *Node[T]) {
+// insertFixup restores the red-black properties after n was linked as a red leaf under the red
+// node p: the kernel's __rb_insert, from its first iteration on a red parent, with the
+// rotations written out. Case 1 (the uncle is red) recolours and moves the violation two levels
+// up; otherwise one or two rotations end it.
+func (t *Timeline[T]) insertFixup(n, p *Node[T]) {
 	for {
-		p := n.parent
-		if p == nil {
-			n.red = false
-			return
-		}
-		if !p.red {
-			return
-		}
 		g := p.parent // p is red, so it is not the root.
 		if p == g.child[0] {
 			if u := g.child[1]; u != nil && u.red {
-				p.red, u.red, g.red = false, false, true
-				n = g
+				// Case 1: colour flips.
+				p.red, u.red = false, false
+				n, p = g, g.parent
+				if p == nil {
+					return // g is the root and stays black
+				}
+				g.red = true
+				if !p.red {
+					return
+				}
 				continue
 			}
 			if n == p.child[1] {
-				t.rotateLeft(p)
+				// Case 2: left rotate at p; n takes p's place as g's left child.
+				c := n.child[0]
+				p.child[1] = c
+				if c != nil {
+					c.parent = p
+				}
+				n.child[0], n.parent = p, g
+				p.parent = n
+				g.child[0] = n
+				if t.augmented {
+					n.augMin = p.augMin
+					p.augMin = subtreeMin(p)
+				}
 				p = n
 			}
+			// Case 3: right rotate at g; p takes g's place and colour.
+			c := p.child[1]
+			gg := g.parent
+			g.child[0] = c
+			if c != nil {
+				c.parent = g
+			}
+			p.child[1], p.parent = g, gg
+			t.replaceIn(gg, g, p)
+			g.parent = p
 			p.red, g.red = false, true
-			t.rotateRight(g)
+			if t.augmented {
+				p.augMin = g.augMin
+				g.augMin = subtreeMin(g)
+			}
 			return
 		}
 		if u := g.child[0]; u != nil && u.red {
-			p.red, u.red, g.red = false, false, true
-			n = g
+			// Case 1, mirrored.
+			p.red, u.red = false, false
+			n, p = g, g.parent
+			if p == nil {
+				return
+			}
+			g.red = true
+			if !p.red {
+				return
+			}
 			continue
 		}
 		if n == p.child[0] {
-			t.rotateRight(p)
+			// Case 2, mirrored: right rotate at p.
+			c := n.child[1]
+			p.child[0] = c
+			if c != nil {
+				c.parent = p
+			}
+			n.child[1], n.parent = p, g
+			p.parent = n
+			g.child[1] = n
+			if t.augmented {
+				n.augMin = p.augMin
+				p.augMin = subtreeMin(p)
+			}
 			p = n
 		}
+		// Case 3, mirrored: left rotate at g.
+		c := p.child[0]
+		gg := g.parent
+		g.child[1] = c
+		if c != nil {
+			c.parent = g
+		}
+		p.child[0], p.parent = g, gg
+		t.replaceIn(gg, g, p)
+		g.parent = p
 		p.red, g.red = false, true
-		t.rotateLeft(g)
+		if t.augmented {
+			p.augMin = g.augMin
+			g.augMin = subtreeMin(g)
+		}
 		return
+	}
+}
+
+// replaceIn makes nw take old's place as a child of p, or as the root if p is nil: the
+// kernel's __rb_change_child.
+func (t *Timeline[T]) replaceIn(p, old, nw *Node[T]) {
+	switch {
+	case p == nil:
+		t.root = nw
+	case p.child[0] == old:
+		p.child[0] = nw
+	default:
+		p.child[1] = nw
 	}
 }
 
@@ -343,38 +427,118 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 	t.n--
 }
 
-// removeFirst is Remove of t's leftmost node n, the pop of the CFS pattern. The leftmost node
-// has no left child and is its parent's left child, so it is unlinked directly. By the
-// red-black properties its right subtree is empty or a single red leaf: that leaf takes n's
-// place, turns black (so n was black, and the black heights hold) and is the new leftmost;
-// without it the new leftmost is n's parent (rb_erase_cached's rb_next) and a black n leaves
-// an extra black to fix up. The tree that results is the one Remove's general case builds.
+// removeFirst is Remove of t's leftmost node n, the pop of the CFS pattern: the kernel's
+// rb_erase_cached of the cached leftmost, which __rb_erase_augmented handles as its case 1 (no
+// left child). The leftmost node has no left child and is its parent's left child, so it is
+// unlinked directly. By the red-black properties its right subtree is empty or a single red
+// leaf: that leaf takes n's place, turns black (so n was black, and the black heights hold) and
+// is the new leftmost (rb_next); without it the new leftmost is n's parent and a black n leaves
+// a missing black on the left spine, which fixLeftSpine repairs (__rb_erase_color). The tree
+// that results is the one Remove's general case builds.
 func (t *Timeline[T]) removeFirst(n *Node[T]) {
 	x, p := n.child[1], n.parent
-	if p == nil {
-		t.root = x
-	} else {
-		p.child[0] = x
-	}
+	n.child[1], n.parent, n.tree = nil, nil, nil // n.child[0] is nil already
+	t.n--
 	if x != nil {
 		x.parent = p
+		x.red = false
 		t.first = x
 	} else {
 		t.first = p
 	}
+	if p == nil {
+		t.root = x
+		return
+	}
+	p.child[0] = x
 	if t.augmented {
 		for q := p; q != nil; q = q.parent {
 			q.augMin = subtreeMin(q)
 		}
 	}
-	switch {
-	case x != nil:
-		x.red = false
-	case !n.red:
-		t.removeFixup(nil, p)
+	if x == nil && !n.red {
+		t.fixLeftSpine(p)
 	}
-	n.child, n.parent, n.tree = [2]*Node[T]{}, nil, nil
-	t.n--
+}
+
+// fixLeftSpine restores the red-black properties after a black leaf was unlinked from p's left,
+// where p is on the left spine of the tree (p and its ancestors are left children): the
+// kernel's ____rb_erase_color in its node == parent->rb_left branch, which is the only one a
+// removal of the leftmost node can take, since the missing black only ever moves up the spine.
+// The rotations are written out; a node rotated into p's place is its parent's left child.
+func (t *Timeline[T]) fixLeftSpine(p *Node[T]) {
+	for {
+		w := p.child[1] // the sibling: not nil, since p's right subtree holds a black node
+		if w.red {
+			// Case 1: left rotate at p; the new sibling is w's left child, black.
+			s, pp := w.child[0], p.parent
+			p.child[1], s.parent = s, p
+			w.child[0], w.parent = p, pp
+			p.parent = w
+			if pp == nil {
+				t.root = w
+			} else {
+				pp.child[0] = w
+			}
+			w.red, p.red = false, true
+			if t.augmented {
+				w.augMin = p.augMin
+				p.augMin = subtreeMin(p)
+			}
+			w = s
+		}
+		wl, wr := w.child[0], w.child[1]
+		if wr == nil || !wr.red {
+			if wl == nil || !wl.red {
+				// Case 2: w turns red; a red p absorbs the missing black, a black one passes
+				// it up the spine.
+				w.red = true
+				if p.red {
+					p.red = false
+					return
+				}
+				if p = p.parent; p == nil {
+					return
+				}
+				continue
+			}
+			// Case 3: right rotate at w, so that the sibling's right child is red. The
+			// colours case 3 would set are overwritten by case 4: wl takes p's colour, w
+			// turns black.
+			c := wl.child[1]
+			w.child[0] = c
+			if c != nil {
+				c.parent = w
+			}
+			wl.child[1], wl.parent = w, p
+			w.parent = wl
+			p.child[1] = wl
+			if t.augmented {
+				wl.augMin = w.augMin
+				w.augMin = subtreeMin(w)
+			}
+			w, wr = wl, w
+		}
+		// Case 4: left rotate at p; w takes p's place and colour, p and wr turn black.
+		c, pp := w.child[0], p.parent
+		p.child[1] = c
+		if c != nil {
+			c.parent = p
+		}
+		w.child[0], w.parent = p, pp
+		p.parent = w
+		if pp == nil {
+			t.root = w
+		} else {
+			pp.child[0] = w
+		}
+		w.red, p.red, wr.red = p.red, false, false
+		if t.augmented {
+			w.augMin = p.augMin
+			p.augMin = subtreeMin(p)
+		}
+		return
+	}
 }
 
 // removeFixup restores the red-black properties after a black node was unlinked; x (possibly
@@ -470,7 +634,7 @@ func (t *Timeline[T]) Last() *Node[T] {
 func (t *Timeline[T]) PopFirst() *Node[T] {
 	n := t.first
 	if n != nil {
-		t.Remove(n)
+		t.removeFirst(n)
 	}
 	return n
 }
