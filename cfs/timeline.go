@@ -17,8 +17,8 @@ import "iter"
 type Node[T any] struct {
 	key    uint64
 	child  [2]*Node[T] // left, right: indexed so that the descent needs no branch
-	parent *Node[T]
 	red    bool
+	parent *Node[T]
 	tree   *Timeline[T]
 	value  *T
 	aug    uint64
@@ -194,7 +194,7 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	if parent == nil {
 		t.root = n
 	} else {
-		parent.child[dir] = n
+		parent.child[dir&1] = n
 	}
 	if path == 0 {
 		t.first = n
@@ -416,8 +416,15 @@ func (t *Timeline[T]) removeFirst(n *Node[T]) {
 	}
 	p.child[0] = x
 	if t.augmented {
+		// The propagate callback: p's subtree lost n, so its minimum and its ancestors' may
+		// have changed; they depend on it only through its value, so the walk stops at the
+		// first one that keeps its minimum.
 		for q := p; q != nil; q = q.parent {
-			q.augMin = subtreeMin(q)
+			m := subtreeMin(q)
+			if m == q.augMin {
+				break
+			}
+			q.augMin = m
 		}
 	}
 	if x == nil && !n.red {
