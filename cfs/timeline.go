@@ -174,8 +174,8 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	//
 	// path records the directions taken, the last in bit 0, so that bit k is the side of the
 	// node k levels above n in its parent: insertFixup reads the sides it needs from it instead
-	// of comparing child pointers. A red-black tree of fewer than 2^31 nodes is less than 62
-	// levels deep, so no direction is shifted out. The new node is the leftmost exactly when
+	// of comparing child pointers. A red-black tree of fewer than 2^31-1 nodes is fewer than
+	// 62 levels deep (maxTimelineLen), so no direction is shifted out. The new node is the leftmost exactly when
 	// the descent never went right, when path is 0.
 	nkey := ^key
 	var parent *Node[T]
@@ -194,7 +194,7 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	if parent == nil {
 		t.root = n
 	} else {
-		parent.child[dir&1] = n
+		parent.child[dir&1] = n // dir is 0 or 1; the mask spares a bounds check
 	}
 	if path == 0 {
 		t.first = n
@@ -397,8 +397,8 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 // unlinked directly. By the red-black properties its right subtree is empty or a single red
 // leaf: that leaf takes n's place, turns black (so n was black, and the black heights hold) and
 // is the new leftmost (rb_next); without it the new leftmost is n's parent and a black n leaves
-// a missing black on the left spine, which fixLeftSpine repairs (__rb_erase_color). The tree
-// that results is the one Remove's general case builds.
+// a missing black on the left spine, which fixLeftSpine repairs (____rb_erase_color). The tree
+// that results is the one the kernel's rb_erase_cached builds (TestTimelineKernelShape).
 func (t *Timeline[T]) removeFirst(n *Node[T]) {
 	x, p := n.child[1], n.parent
 	n.child[1], n.parent, n.tree = nil, nil, nil // n.child[0] is nil already
