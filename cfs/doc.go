@@ -148,10 +148,16 @@
 //     whether the bytes the descent and the fix-ups read straddle a cache line (key and links:
 //     never in 32-byte-aligned 96-byte elements, in one node of four in 80-byte ones, 11.5
 //     against 12.6 L1 misses).
-//   - Colour bits in the parent pointer, as the kernel's __rb_parent_color: a pointer to the
-//     parent's second byte would be a valid interior pointer for the garbage collector, but
-//     every recolouring would become a pointer store with a write-barrier check, to save a byte
-//     the node's padding holds anyway. Not tried.
+//   - The colour in the parent pointer, as the kernel's __rb_parent_color: an unsafe.Pointer
+//     to the parent's first byte, or to its second for a red node, is a valid interior pointer
+//     for the garbage collector and passes the race detector's pointer checks, and the node
+//     shrinks to 64 bytes (an Entity, which holds two nodes, from 328 to 312 bytes, a size
+//     class lower). But every recolouring becomes a read-modify-write of a pointer with its
+//     write-barrier check, and a red node must never be the root even for an instant (the
+//     pointer would be nil+1), which constrains the order of the fix-ups' writes: 35-41
+//     instructions more, 9% slower at 16 entities and 3% at 256 and 4096, 4% faster at 65536
+//     (10.5 against 11.3 L1 and 3.5 against 3.9 L2 misses: parent and colour join the key and
+//     links in the node's first 32 bytes). Not kept.
 //   - Allocation order: the benchmark allocates the entities in id order with random keys, so
 //     neighbours in the tree are unrelated in memory, as a scheduler's entities are; the heap
 //     and the B-tree get the same entities.
