@@ -17,8 +17,8 @@ import "iter"
 type Node[T any] struct {
 	key    uint64
 	child  [2]*Node[T] // left, right: indexed so that the descent needs no branch
-	parent *Node[T]
 	red    bool
+	parent *Node[T]
 	tree   *Timeline[T]
 	value  *T
 	aug    uint64
@@ -152,7 +152,8 @@ func (t *Timeline[T]) Root() *Node[T] { return t.root }
 
 // Insert puts n on t with sort key key, after any nodes with an equal key: the kernel's
 // __enqueue_entity (rb_add_cached). The complexity is O(log n) and Insert does not allocate.
-// Insert panics if n is already on a timeline or if [Node.Init] was never called on n.
+// Insert panics if n is already on a timeline, if [Node.Init] was never called on n, or if t
+// already holds 2^31-1 nodes (which would take over 150 GB).
 func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	if n.tree != nil {
 		panic("cfs: Timeline.Insert of a node that is already on a timeline")
@@ -160,28 +161,42 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 	if n.value == nil {
 		panic("cfs: Timeline.Insert of a node without a value (call Node.Init first)")
 	}
-	n.tree = t
-	n.key = key
-	n.child = [2]*Node[T]{}
-	n.red = true
+	if t.n >= maxTimelineLen {
+		panic("cfs: Timeline.Insert into a timeline of 2^31-1 nodes")
+	}
 	// The descent follows child[dir], where dir is 0 (left) if key is before x.key and 1
 	// (right) otherwise, computed without a branch: the comparison is a coin toss in a random
-	// workload, and a mispredicted branch per level costs more than the data dependency. The
-	// new node is the leftmost exactly when the descent never went right.
+	// workload, and a mispredicted branch per level costs more than the data dependency.
+	//
+	// dir is the sign bit of x.key - key - 1, which is ^(key - x.key) in two's complement:
+	// 1 exactly when int64(key - x.key) >= 0, that is when key is not before x.key. With ^key
+	// computed once, a level costs one addition and one shift between its two loads.
+	//
+	// path records the directions taken, the last in bit 0, so that bit k is the side of the
+	// node k levels above n in its parent: insertFixup reads the sides it needs from it instead
+	// of comparing child pointers. A red-black tree of fewer than 2^31-1 nodes is fewer than
+	// 62 levels deep (maxTimelineLen), so no direction is shifted out. The new node is the leftmost exactly when
+	// the descent never went right, when path is 0.
+	nkey := ^key
 	var parent *Node[T]
-	var dir, wentRight uint64
+	var dir, path uint64
 	for x := t.root; x != nil; x = x.child[dir] {
 		parent = x
-		dir = uint64(^int64(key-x.key)) >> 63
-		wentRight |= dir
+		dir = (x.key + nkey) >> 63
+		path = path<<1 | dir
 	}
+	// rb_link_node: n is a red leaf under parent (its children are nil: a node off the tree
+	// has none, see removeFirst and Remove).
+	n.key = key
+	n.red = parent != nil
+	n.tree = t
 	n.parent = parent
 	if parent == nil {
 		t.root = n
 	} else {
-		parent.child[dir] = n
+		parent.child[dir&1] = n // dir is 0 or 1; the mask spares a bounds check
 	}
-	if wentRight == 0 {
+	if path == 0 {
 		t.first = n
 	}
 	t.n++
@@ -191,46 +206,79 @@ func (t *Timeline[T]) Insert(n *Node[T], key uint64) {
 			p.augMin = n.aug
 		}
 	}
-	t.insertFixup(n)
+	// __rb_insert: a red n under a red parent is the only violation to repair; the root case
+	// was settled above by linking a lone n black.
+	if parent != nil && parent.red {
+		t.insertFixup(n, parent, path)
+	}
 }
 
-// insertFixup restores the red-black properties after n was linked as a red leaf.
-func (t *Timeline[T]) insertFixup(n *Node[T]) {
+// maxTimelineLen bounds a timeline's length so that an insertion's path fits in 64 bits: a
+// red-black tree of n nodes is at most 2·log2(n+1) levels deep.
+const maxTimelineLen = 1<<31 - 1
+
+// insertFixup restores the red-black properties after n was linked as a red leaf under the red
+// node p: the kernel's __rb_insert, from its first iteration on a red parent, with the
+// rotations written out for either side. path is the insertion's path (Insert): bit k is the
+// side (0 left, 1 right) of the node k levels above n. Case 1 (the uncle is red) recolours and
+// moves the violation two levels up; otherwise one or two rotations end it. The kernel writes
+// each case twice, once per side of p; here d is p's side and e = d^1 the other.
+func (t *Timeline[T]) insertFixup(n, p *Node[T], path uint64) {
 	for {
-		p := n.parent
-		if p == nil {
-			n.red = false
-			return
-		}
-		if !p.red {
-			return
-		}
 		g := p.parent // p is red, so it is not the root.
-		if p == g.child[0] {
-			if u := g.child[1]; u != nil && u.red {
-				p.red, u.red, g.red = false, false, true
-				n = g
-				continue
+		d := path >> 1 & 1
+		e := d ^ 1
+		if u := g.child[e]; u != nil && u.red {
+			// Case 1: colour flips.
+			p.red, u.red = false, false
+			n, p = g, g.parent
+			if p == nil {
+				return // g is the root and stays black
 			}
-			if n == p.child[1] {
-				t.rotateLeft(p)
-				p = n
+			g.red = true
+			if !p.red {
+				return
 			}
-			p.red, g.red = false, true
-			t.rotateRight(g)
-			return
-		}
-		if u := g.child[0]; u != nil && u.red {
-			p.red, u.red, g.red = false, false, true
-			n = g
+			path >>= 2
 			continue
 		}
-		if n == p.child[0] {
-			t.rotateRight(p)
+		if path&1 != d {
+			// Case 2: n is p's inner child: rotate at p towards d, so that n takes p's place
+			// under g and p becomes n's child on side d.
+			c := n.child[d]
+			p.child[e] = c
+			if c != nil {
+				c.parent = p
+			}
+			n.child[d], n.parent = p, g
+			p.parent = n
+			g.child[d] = n
+			if t.augmented {
+				n.augMin = p.augMin
+				p.augMin = subtreeMin(p)
+			}
 			p = n
 		}
+		// Case 3: rotate at g towards e; p takes g's place (g's side in its parent is bit 2
+		// of path) and colour, g turns red.
+		c := p.child[e]
+		gg := g.parent
+		g.child[d] = c
+		if c != nil {
+			c.parent = g
+		}
+		p.child[e], p.parent = g, gg
+		if gg == nil {
+			t.root = p
+		} else {
+			gg.child[path>>2&1] = p
+		}
+		g.parent = p
 		p.red, g.red = false, true
-		t.rotateLeft(g)
+		if t.augmented {
+			p.augMin = g.augMin
+			g.augMin = subtreeMin(g)
+		}
 		return
 	}
 }
@@ -343,38 +391,125 @@ func (t *Timeline[T]) Remove(n *Node[T]) {
 	t.n--
 }
 
-// removeFirst is Remove of t's leftmost node n, the pop of the CFS pattern. The leftmost node
-// has no left child and is its parent's left child, so it is unlinked directly. By the
-// red-black properties its right subtree is empty or a single red leaf: that leaf takes n's
-// place, turns black (so n was black, and the black heights hold) and is the new leftmost;
-// without it the new leftmost is n's parent (rb_erase_cached's rb_next) and a black n leaves
-// an extra black to fix up. The tree that results is the one Remove's general case builds.
+// removeFirst is Remove of t's leftmost node n, the pop of the CFS pattern: the kernel's
+// rb_erase_cached of the cached leftmost, which __rb_erase_augmented handles as its case 1 (no
+// left child). The leftmost node has no left child and is its parent's left child, so it is
+// unlinked directly. By the red-black properties its right subtree is empty or a single red
+// leaf: that leaf takes n's place, turns black (so n was black, and the black heights hold) and
+// is the new leftmost (rb_next); without it the new leftmost is n's parent and a black n leaves
+// a missing black on the left spine, which fixLeftSpine repairs (____rb_erase_color). The tree
+// that results is the one the kernel's rb_erase_cached builds (TestTimelineKernelShape).
 func (t *Timeline[T]) removeFirst(n *Node[T]) {
 	x, p := n.child[1], n.parent
-	if p == nil {
-		t.root = x
-	} else {
-		p.child[0] = x
-	}
+	n.child[1], n.parent, n.tree = nil, nil, nil // n.child[0] is nil already
+	t.n--
 	if x != nil {
 		x.parent = p
+		x.red = false
 		t.first = x
 	} else {
 		t.first = p
 	}
+	if p == nil {
+		t.root = x
+		return
+	}
+	p.child[0] = x
 	if t.augmented {
+		// The propagate callback: p's subtree lost n, so its minimum and its ancestors' may
+		// have changed; they depend on it only through its value, so the walk stops at the
+		// first one that keeps its minimum.
 		for q := p; q != nil; q = q.parent {
-			q.augMin = subtreeMin(q)
+			m := subtreeMin(q)
+			if m == q.augMin {
+				break
+			}
+			q.augMin = m
 		}
 	}
-	switch {
-	case x != nil:
-		x.red = false
-	case !n.red:
-		t.removeFixup(nil, p)
+	if x == nil && !n.red {
+		t.fixLeftSpine(p)
 	}
-	n.child, n.parent, n.tree = [2]*Node[T]{}, nil, nil
-	t.n--
+}
+
+// fixLeftSpine restores the red-black properties after a black leaf was unlinked from p's left,
+// where p is on the left spine of the tree (p and its ancestors are left children): the
+// kernel's ____rb_erase_color in its node == parent->rb_left branch, which is the only one a
+// removal of the leftmost node can take, since the missing black only ever moves up the spine.
+// The rotations are written out; a node rotated into p's place is its parent's left child.
+func (t *Timeline[T]) fixLeftSpine(p *Node[T]) {
+	for {
+		w := p.child[1] // the sibling: not nil, since p's right subtree holds a black node
+		if w.red {
+			// Case 1: left rotate at p; the new sibling is w's left child, black.
+			s, pp := w.child[0], p.parent
+			p.child[1], s.parent = s, p
+			w.child[0], w.parent = p, pp
+			p.parent = w
+			if pp == nil {
+				t.root = w
+			} else {
+				pp.child[0] = w
+			}
+			w.red, p.red = false, true
+			if t.augmented {
+				w.augMin = p.augMin
+				p.augMin = subtreeMin(p)
+			}
+			w = s
+		}
+		wl, wr := w.child[0], w.child[1]
+		if wr == nil || !wr.red {
+			if wl == nil || !wl.red {
+				// Case 2: w turns red; a red p absorbs the missing black, a black one passes
+				// it up the spine.
+				w.red = true
+				if p.red {
+					p.red = false
+					return
+				}
+				if p = p.parent; p == nil {
+					return
+				}
+				continue
+			}
+			// Case 3: right rotate at w, so that the sibling's right child is red. The
+			// colours case 3 would set are overwritten by case 4: wl takes p's colour, w
+			// turns black.
+			c := wl.child[1]
+			w.child[0] = c
+			if c != nil {
+				c.parent = w
+			}
+			wl.child[1], wl.parent = w, p
+			w.parent = wl
+			p.child[1] = wl
+			if t.augmented {
+				wl.augMin = w.augMin
+				w.augMin = subtreeMin(w)
+			}
+			w, wr = wl, w
+		}
+		// Case 4: left rotate at p; w takes p's place and colour, p and wr turn black.
+		c, pp := w.child[0], p.parent
+		p.child[1] = c
+		if c != nil {
+			c.parent = p
+		}
+		w.child[0], w.parent = p, pp
+		p.parent = w
+		if pp == nil {
+			t.root = w
+		} else {
+			pp.child[0] = w
+		}
+		w.red, p.red, wr.red = p.red, false, false
+		if t.augmented {
+			w.augMin = p.augMin
+			p.augMin = subtreeMin(p)
+		}
+		return
+	}
 }
 
 // removeFixup restores the red-black properties after a black node was unlinked; x (possibly
@@ -470,7 +605,7 @@ func (t *Timeline[T]) Last() *Node[T] {
 func (t *Timeline[T]) PopFirst() *Node[T] {
 	n := t.first
 	if n != nil {
-		t.Remove(n)
+		t.removeFirst(n)
 	}
 	return n
 }

@@ -281,11 +281,12 @@ func benchBTree(b *testing.B, op string, in benchInput) {
 }
 
 // Instruction counts of insert + pop-leftmost under callgrind (PERF.md §3), one icountTimeline…
-// loop per implementation over the same entities:
+// loop per implementation over the same entities (impl=augmented: the tree augmented, as
+// EEVDF keeps it):
 //
 //	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
 //	  --toggle-collect='*icountTimeline*' ./cfs.test -test.run '^$' \
-//	  -test.bench 'TimelineICount/impl=rbtree/n=256$' -test.benchtime 100000x -test.cpu 1
+//	  -test.bench 'TimelineICount/impl=rbtree$/n=256$' -test.benchtime 100000x -test.cpu 1
 //
 // at 100000x and 200000x; the difference / 100000 is the count per operation.
 
@@ -295,6 +296,35 @@ func icountTimelineRBTree(tl *Timeline[benchEntity], incs []uint64, n int) {
 		nd := tl.PopFirst()
 		tl.Insert(nd, nd.key+incs[i&(benchTable-1)])
 	}
+}
+
+// icountTimelineRBTreeAug is icountTimelineRBTree on an augmented timeline, as EEVDF's: each
+// reinserted node's augmented value is its new key plus a slice (v6.6's deadline).
+//
+//go:noinline
+func icountTimelineRBTreeAug(tl *Timeline[benchEntity], incs []uint64, n int) {
+	for i := range n {
+		nd := tl.PopFirst()
+		k := nd.key + incs[i&(benchTable-1)]
+		nd.SetAug(k + augSlice)
+		tl.Insert(nd, k)
+	}
+}
+
+// augSlice is the slice added to a key to make the augmented value of impl=augmented: 3 ms,
+// EEVDF's base slice in ns, against key advances of up to 3 ms.
+const augSlice = 3_000_000
+
+// newBenchRBTreeAug is newBenchRBTree with augmentation on.
+func newBenchRBTreeAug(in benchInput) *Timeline[benchEntity] {
+	tl := new(Timeline[benchEntity])
+	tl.EnableAugment()
+	es := newBenchEntities(len(in.keys))
+	for i, k := range in.keys {
+		es[i].node.SetAug(k + augSlice)
+		tl.Insert(&es[i].node, k)
+	}
+	return tl
 }
 
 //go:noinline
@@ -322,6 +352,11 @@ func BenchmarkTimelineICount(b *testing.B) {
 			tl, _ := newBenchRBTree(in)
 			b.ResetTimer()
 			icountTimelineRBTree(tl, in.incs, b.N)
+		})
+		b.Run(fmt.Sprintf("impl=augmented/n=%d", n), func(b *testing.B) {
+			tl := newBenchRBTreeAug(in)
+			b.ResetTimer()
+			icountTimelineRBTreeAug(tl, in.incs, b.N)
 		})
 		b.Run(fmt.Sprintf("impl=heap/n=%d", n), func(b *testing.B) {
 			h, _ := newBenchHeap(in)

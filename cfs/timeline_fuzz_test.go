@@ -8,7 +8,8 @@ import (
 // runTimelineOps decodes ops into a stream of timeline operations and checks the timeline
 // against modelTimeline and checkTimeline after every one. The first byte chooses whether the
 // timeline is augmented; keys are a base near the u64 wrap point plus a signed 16-bit offset,
-// so that the wrap-aware comparison is exercised.
+// so that the wrap-aware comparison is exercised. The same operations run on the port of the
+// kernel's rbtree.c (timeline_kernel_test.go), whose shape the timeline's must match.
 func runTimelineOps(t *testing.T, ops []byte) {
 	var tl Timeline[item]
 	var m modelTimeline
@@ -17,6 +18,8 @@ func runTimelineOps(t *testing.T, ops []byte) {
 	}
 	const base = ^uint64(0) - 1<<15 // the u64 wrap point lies within ±2^15 of base.
 	var pool []*item
+	var kt kTree
+	var knodes []*kNode // knodes[i] is item i's node in kt
 	next := 0
 	for i := 1; i < len(ops); {
 		op := ops[i] % 4
@@ -39,10 +42,12 @@ func runTimelineOps(t *testing.T, ops []byte) {
 				it = newItem(next)
 				next++
 				pool = append(pool, it)
+				knodes = append(knodes, &kNode{id: it.id})
 			}
 			key := base + uint64(int64(int16(arg))) // sign-extended offset
 			it.node.SetAug(key ^ uint64(arg)*0x9e3779b97f4a7c15>>40)
 			tl.Insert(&it.node, key)
+			kt.add(knodes[it.id], key)
 			m.insert(it, key)
 		case 2: // remove an arbitrary queued item
 			if len(m.items) == 0 {
@@ -50,6 +55,7 @@ func runTimelineOps(t *testing.T, ops []byte) {
 			}
 			it := m.items[int(arg)%len(m.items)]
 			tl.Remove(&it.node)
+			kt.erase(knodes[it.id])
 			m.remove(it)
 		case 3: // pop the first
 			n := tl.PopFirst()
@@ -62,7 +68,11 @@ func runTimelineOps(t *testing.T, ops []byte) {
 			if n == nil || n.Value() != m.items[0] {
 				t.Fatalf("PopFirst() = %v, want item %d", n, m.items[0].id)
 			}
+			kt.erase(kt.leftmost)
 			m.remove(m.items[0])
+		}
+		if err := sameShape(&tl, &kt); err != nil {
+			t.Fatalf("shape differs from the kernel's: %v", err)
 		}
 		checkTimeline(t, &tl)
 		compareTimeline(t, &tl, &m)

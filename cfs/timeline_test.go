@@ -116,6 +116,11 @@ func TestTimelinePanics(t *testing.T) {
 		{"SetAug while queued", func() { a.node.SetAug(3) }, "cfs: Node.SetAug of a node that is on a timeline"},
 		{"Init while queued", func() { a.node.Init(a) }, "cfs: Node.Init of a node that is on a timeline"},
 		{"EnableAugment when not empty", func() { tl.EnableAugment() }, "cfs: Timeline.EnableAugment on a non-empty timeline"},
+		{"Insert into a full timeline", func() {
+			var full Timeline[item]
+			full.n = maxTimelineLen // as if it held that many nodes: the check comes first
+			full.Insert(&newItem(2).node, 1)
+		}, "cfs: Timeline.Insert into a timeline of 2^31-1 nodes"},
 	}
 	for _, tc := range tests {
 		assertPanics(t, tc.name, tc.f, tc.msg)
