@@ -109,28 +109,41 @@ func (ix *loadIndex) setXfer(c topology.CPU, any bool) {
 }
 
 // worse returns the CPUs of word w whose LowPri is worse (greater) than pri: the test
-// cpu_search_lowest makes of each CPU (tdq_lowpri > cs_pri), for 64 CPUs. It compares from the
-// highest bit plane down, keeping in eq the CPUs whose bits so far equal pri's: where pri has a
-// 0 and a CPU a 1, that CPU is greater. With pri < 0 every CPU is, with pri > 255 none.
+// cpu_search_lowest makes of each CPU (tdq_lowpri > cs_pri), for 64 CPUs. With pri < 0 every
+// CPU is, with pri > 255 none.
+//
+// It compares from the lowest bit plane up, keeping in gt the CPUs whose bits so far (k and
+// below) make a greater number than pri's: a CPU with bits 0..k is greater than pri's bits 0..k
+// when its bit k is greater, or equal and its lower bits greater. Where pri's bit k is 1 the
+// CPU's cannot be greater and must be 1 (gt &= plane); where it is 0 a CPU with a 1 is greater
+// and one with a 0 is as before (gt |= plane). So each plane costs one operation.
 func (ix *loadIndex) worse(w int, pri int32) uint64 {
-	if pri < 0 {
-		return ^uint64(0)
-	}
-	var gt uint64
-	eq := ^uint64(0)
-	for k := 7; k >= 0 && eq != 0; k-- {
-		plane := ix.pri[k][w]
-		if pri>>k&1 != 0 {
-			eq &= plane
-		} else {
-			gt |= eq & plane
-			eq &^= plane
+	if uint32(pri) > 255 {
+		if pri < 0 {
+			return ^uint64(0)
 		}
-	}
-	if pri > 255 {
 		return 0
 	}
-	return gt
+	w &= topology.MaxCPUs/64 - 1
+	pl, u := &ix.pri, uint32(pri)
+	gt := planeGT(0, pl[0][w], u)
+	gt = planeGT(gt, pl[1][w], u>>1)
+	gt = planeGT(gt, pl[2][w], u>>2)
+	gt = planeGT(gt, pl[3][w], u>>3)
+	gt = planeGT(gt, pl[4][w], u>>4)
+	gt = planeGT(gt, pl[5][w], u>>5)
+	gt = planeGT(gt, pl[6][w], u>>6)
+	return planeGT(gt, pl[7][w], u>>7)
+}
+
+// planeGT is one plane of worse's comparison: gt for bits 0..k from gt for bits 0..k-1, the
+// plane of bit k and pri's bit k (the low bit of b). The planes are written out one by one,
+// which lets the compiler address each with a constant offset.
+func planeGT(gt, plane uint64, b uint32) uint64 {
+	if b&1 != 0 {
+		return gt & plane
+	}
+	return gt | plane
 }
 
 // idRunWords returns the words of a leaf of CPU ids lo..hi-1 and the masks of its first and last
@@ -165,6 +178,9 @@ func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 	const wmask = topology.MaxCPUs/64 - 1
 	lo, hi, p := nd.idLo, nd.idHi, s.prefer
 	wlo, whi, first, last := idRunWords(lo, hi)
+	if wlo == whi {
+		return lowestWordIx(wlo, first&last, s.pri, p, s.running, s.rnd, ix, s.loads)
+	}
 	acc, cand := &ix.acc, &ix.cand
 	pw, pbit := wordBit(topology.CPU(p))
 	if p < lo || p >= hi {
@@ -250,6 +266,125 @@ func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 		above += bits.OnesCount64(aw)
 	}
 	return cpu
+}
+
+// lowestWordIx is lowestIDRunIx for a leaf whose CPUs all lie in word w of the masks, leaf
+// being their bits (every machine of up to 64 CPUs), with lowestArgs' fields as arguments: the
+// same steps on one word each, in registers. The draws of the candidates (cand, the CPUs that can win) are taken in one of two
+// ways, whichever costs less: when the candidates are at least half the acceptable CPUs, by
+// stepping the generator over every acceptable CPU from the highest id down (one multiply and
+// add each, which is the kernel's own sequence of draws) and comparing only at the candidates;
+// otherwise by jumping to each candidate's draw (its index is the number of acceptable CPUs at
+// or above it).
+func lowestWordIx(w int, leaf uint64, pri, p int32, running bool, rnd *Rand, ix *loadIndex, loads *[topology.MaxCPUs]CPULoad) int32 {
+	w &= topology.MaxCPUs/64 - 1
+	pbit := uint64(0)
+	if uint32(p>>6) == uint32(w) && leaf>>(p&63)&1 != 0 {
+		pbit = 1 << (p & 63)
+	}
+	acc := ix.worse(w, pri) & leaf // the acceptable CPUs
+	if running {
+		acc |= pbit // the preferred CPU's priority is not compared when running
+	}
+	k := bits.OnesCount64(acc)
+	x0 := rnd.x
+	end := &drawJump[k&(2*topology.MaxCPUs-1)]
+	rnd.x = x0*end.mul + end.add
+	if acc == 0 {
+		return -1
+	}
+	// Narrow the others than the preferred CPU to those of least load m: the first level m+1
+	// that some of them lack.
+	cand := acc &^ pbit
+	m := int32(0)
+	if cand != 0 {
+		for top := ix.top; m < top; m++ {
+			if below := cand &^ ix.loaded[(m+1)&(bigLoad-1)][w]; below != 0 {
+				cand = below
+				break
+			}
+		}
+	}
+	if acc&pbit != 0 {
+		l := loads[p&(topology.MaxCPUs-1)].Load
+		if running {
+			l--
+		}
+		others := acc&^pbit != 0
+		switch {
+		case !(running && l > 0):
+			// Favoured by 128: it wins exactly when no other acceptable CPU has less load.
+			if !others || l <= m {
+				return p
+			}
+		case !others || l < m:
+			return p // the only CPU of least load
+		case l == m:
+			cand |= pbit
+		}
+	}
+	if 2*bits.OnesCount64(cand) >= k {
+		return int32(w<<6) + drawStep(acc, cand, x0, 127)
+	}
+	return int32(w<<6) + drawJumps(acc, cand, x0, 127)
+}
+
+// drawStep returns the bit of cand (a subset of acc) whose draw is the greatest, the first from
+// the highest bit down on ties, the j-th bit of acc from the top drawing the j-th number after
+// x0 (as r = (x>>16) & rmask), or -1 if cand is empty; the search stops at a draw of rmask,
+// which none can beat. It steps the generator over every bit of acc, so it suits a cand that is
+// a large part of acc. It is a function of its own so that its loop has the registers to itself.
+//
+//go:noinline
+func drawStep(acc, cand uint64, x uint32, rmask int32) int32 {
+	best, at := int32(-1), int32(-1)
+	a := acc
+	for {
+		// Step to the next candidate that beats best (the inner loop changes only a and x).
+		var b int32
+		for {
+			if a == 0 {
+				return at
+			}
+			b = int32(63 - bits.LeadingZeros64(a))
+			a ^= 1 << b
+			x = x*69069 + 5
+			if cand>>b&1 != 0 && int32(x>>16)&rmask > best {
+				break
+			}
+		}
+		best, at = int32(x>>16)&rmask, b
+		if best == rmask {
+			return at
+		}
+	}
+}
+
+// drawJumps is drawStep jumping to each bit of cand's draw instead (its index is the number of
+// bits of acc at or above it), which suits a cand that is a small part of acc.
+//
+//go:noinline
+func drawJumps(acc, cand uint64, x0 uint32, rmask int32) int32 {
+	best, at := int32(-1), int32(-1)
+	c := cand
+	for {
+		var b, r int32
+		for {
+			if c == 0 {
+				return at
+			}
+			b = int32(63 - bits.LeadingZeros64(c))
+			c ^= 1 << b
+			j := &drawJump[bits.OnesCount64(acc>>b)&(2*topology.MaxCPUs-1)]
+			if r = int32((x0*j.mul+j.add)>>16) & rmask; r > best {
+				break
+			}
+		}
+		best, at = r, b
+		if best == rmask {
+			return at
+		}
+	}
 }
 
 // atLeast returns the CPUs of word w whose load is at least min. ix.big must be zero.

@@ -337,3 +337,55 @@ func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 		}
 	}
 }
+
+// drawStep and drawJumps choose what the kernel's loop chooses when only the CPUs of cand can
+// win: the loop draws once for each bit of acc from the highest down, and the first bit of cand
+// with the greatest draw wins. On random words (dense, sparse, empty, full) and random
+// generator states.
+func TestDrawStepAndJumps(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 8))
+	stops := 0
+	for i := range 20000 {
+		var acc uint64
+		switch i % 4 {
+		case 0:
+			acc = r.Uint64()
+		case 1:
+			acc = r.Uint64() & r.Uint64() & r.Uint64()
+		case 2:
+			acc = ^uint64(0)
+		case 3:
+			acc = uint64(r.IntN(2))
+		}
+		cand := acc & (r.Uint64() | r.Uint64())
+		if i%7 == 0 {
+			cand = acc
+		}
+		rmask := int32(127)
+		x0 := r.Uint32()
+		// The kernel's loop: a draw for every bit of acc, from the highest down.
+		want, best := int32(-1), int32(-1)
+		x := x0
+		for b := int32(63); b >= 0; b-- {
+			if acc>>b&1 == 0 {
+				continue
+			}
+			x = x*69069 + 5
+			if r := int32(x>>16) & rmask; cand>>b&1 != 0 && r > best {
+				want, best = b, r
+			}
+		}
+		if best == rmask {
+			stops++
+		}
+		if got := drawStep(acc, cand, x0, rmask); got != want {
+			t.Fatalf("drawStep(%#x, %#x, %#x) = %d, want %d", acc, cand, x0, got, want)
+		}
+		if got := drawJumps(acc, cand, x0, rmask); got != want {
+			t.Fatalf("drawJumps(%#x, %#x, %#x) = %d, want %d", acc, cand, x0, got, want)
+		}
+	}
+	if stops < 100 {
+		t.Errorf("only %d searches stopped at the largest draw", stops)
+	}
+}

@@ -46,16 +46,17 @@ type maskWord struct {
 }
 
 type searchNode struct {
-	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
-	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
-	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
-	wordLo, wordHi int32 // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
-	span           int32 // the number of groups in the subtree, this one included
-	thread         bool  // cg_flags & CG_FLAG_THREAD
-	leafKids       bool  // every child is a leaf
-	pairs          bool  // every child is a leaf of two CPUs (SMT cores of two threads)
-	idRun          bool  // a leaf whose CPUs, highest first, are consecutive ids
-	idLo, idHi     int32 // for such a leaf: its CPUs are the ids idLo..idHi-1
+	kidLo, kidHi   int32  // t.kids[kidLo:kidHi] are the children, first to last
+	cpuLo, cpuHi   int32  // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
+	flatLo, flatHi int32  // for a node whose children are all leaves: t.flat[flatLo:flatHi]
+	wordLo, wordHi int32  // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
+	span           int32  // the number of groups in the subtree, this one included
+	thread         bool   // cg_flags & CG_FLAG_THREAD
+	leafKids       bool   // every child is a leaf
+	pairs          bool   // every child is a leaf of two CPUs (SMT cores of two threads)
+	idRun          bool   // a leaf whose CPUs, highest first, are consecutive ids
+	idLo, idHi     int32  // for such a leaf: its CPUs are the ids idLo..idHi-1
+	idBits         uint64 // for such a leaf within one mask word (idLo>>6): its bits there, else 0
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -97,6 +98,9 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 			if n.idRun && len(cpus) > 0 {
 				n.idLo, n.idHi = int32(cpus[len(cpus)-1]), int32(cpus[0])+1
+				if wlo, whi, first, last := idRunWords(n.idLo, n.idHi); wlo == whi {
+					n.idBits = first & last
+				}
 			}
 		}
 	}
@@ -1020,6 +1024,11 @@ func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad i
 // lowest is Lowest on a cpuBits mask. With ix (the System's own index, which the mutating
 // methods pass) a search that lowestIDRun would walk takes lowestIDRunIx instead.
 func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand, ix *loadIndex) (topology.CPU, bool) {
+	if nd := &s.tree.nodes[g.ID()]; nd.idBits != 0 && ix != nil && ix.priOn && ix.big == 0 && maxLoad >= math.MaxInt32 && (mask == &s.all || s.tree.holdsAll(nd, mask)) {
+		// lowestIDRunIx's case of a leaf within one mask word, without building lowestArgs.
+		c := lowestWordIx(int(nd.idLo>>6), nd.idBits, int32(pri), int32(prefer), running, rnd, ix, s.loads)
+		return topology.CPU(c), c >= 0
+	}
 	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd, full: mask == &s.all}
 	n := int32(g.ID())
 	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (a.full || s.tree.holdsAll(nd, mask)) {
