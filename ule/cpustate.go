@@ -260,7 +260,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
 	if c.ix != nil {
-		c.ix.loadUp(c.ID, c.sum.Load)
+		c.ix.loadUp(c)
 	}
 	c.sum.Load++
 	if !t.NoLoad {
@@ -273,8 +273,13 @@ func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
 	}
-	if c.ix != nil {
-		c.ix.loadDown(c.ID, c.sum.Load)
+	if ix := c.ix; ix != nil {
+		// loadDown, written out: it does not fit the inlining budget, this function does not
+		// either, and a call from here would cost a second call.
+		if ix.pairOn {
+			ix.pairAdd(c.ID, -1)
+		}
+		ix.levelDown(c.ID, c.sum.Load)
 	}
 	c.sum.Load--
 	if !t.NoLoad {
