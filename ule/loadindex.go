@@ -168,14 +168,36 @@ func (ix *loadIndex) worse(w int, pri int32) uint64 {
 	}
 	w &= topology.MaxCPUs/64 - 1
 	pl, u := &ix.pri, uint32(pri)
-	gt := planeGT(0, pl[0][w], u)
-	gt = planeGT(gt, pl[1][w], u>>1)
-	gt = planeGT(gt, pl[2][w], u>>2)
-	gt = planeGT(gt, pl[3][w], u>>3)
-	gt = planeGT(gt, pl[4][w], u>>4)
-	gt = planeGT(gt, pl[5][w], u>>5)
-	gt = planeGT(gt, pl[6][w], u>>6)
-	return planeGT(gt, pl[7][w], u>>7)
+	// Below pri's lowest 0 bit gt stays empty (gt &= plane from nothing), so the comparison
+	// starts there: PRI_MAX_TIMESHARE (223, 0b11011111), which every sched_pickcpu search of a
+	// cache group for an idle CPU compares with, takes three planes.
+	var gt uint64
+	switch bits.TrailingZeros32(^u) {
+	case 0:
+		gt = planeGT(gt, pl[0][w], u)
+		fallthrough
+	case 1:
+		gt = planeGT(gt, pl[1][w], u>>1)
+		fallthrough
+	case 2:
+		gt = planeGT(gt, pl[2][w], u>>2)
+		fallthrough
+	case 3:
+		gt = planeGT(gt, pl[3][w], u>>3)
+		fallthrough
+	case 4:
+		gt = planeGT(gt, pl[4][w], u>>4)
+		fallthrough
+	case 5:
+		gt = planeGT(gt, pl[5][w], u>>5)
+		fallthrough
+	case 6:
+		gt = planeGT(gt, pl[6][w], u>>6)
+		fallthrough
+	case 7:
+		gt = planeGT(gt, pl[7][w], u>>7)
+	}
+	return gt
 }
 
 // planeGT is one plane of worse's comparison: gt for bits 0..k from gt for bits 0..k-1, the
@@ -489,10 +511,10 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 		// The pairs of least total T (the first level T+1 some of them lack, a binary search:
 		// no pair reaches 2*top+1), and their acceptable CPUs of least load m (the first level
 		// m+1 some of them lack; none of them exceeds T).
-		tot := leastLevel(pairs, ix.pairLevel[:], w, min(2*ix.top, 2*bigLoad-2))
+		tot := ix.leastPairTotal(pairs, w, min(2*ix.top, 2*bigLoad-2))
 		pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
 		cand := acc & (pairs | pairs<<1)
-		m := leastLevel(cand, ix.loaded[:], w, min(ix.top, tot))
+		m := ix.leastLoad(cand, w, min(ix.top, tot))
 		cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
 		var b int32
 		if 2*bits.OnesCount64(cand) >= k {
@@ -517,15 +539,29 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 	return total, best.cpu, best.cpuLoad
 }
 
-// leastLevel returns the least m such that some CPU (or pair) of set lacks level m+1 of levels
-// in word w, that is the least load among them, knowing it is at most hi (so level hi+1 needs
-// no test and may be past the end). The levels are nested (level k+1 within level k), so
-// "some lacks level m+1" holds from the least load on: a binary search.
-func leastLevel(set uint64, levels []cpuBits, w int, hi int32) int32 {
+// leastLoad returns the least load among the CPUs of set (in word w, at least one), knowing it
+// is at most hi: the least m such that some of them lacks level m+1. The levels are nested
+// (level k+1 within level k), so "some lacks level m+1" holds from the least load on, and a
+// binary search finds where.
+func (ix *loadIndex) leastLoad(set uint64, w int, hi int32) int32 {
 	lo := int32(0)
 	for lo < hi {
 		mid := int32(uint32(lo+hi) >> 1)
-		if set&^levels[mid+1][w] != 0 {
+		if set&^ix.loaded[(mid+1)&(bigLoad-1)][w&(topology.MaxCPUs/64-1)] != 0 {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// leastPairTotal is leastLoad for the pairs of set (at their even bits) and the pair levels.
+func (ix *loadIndex) leastPairTotal(set uint64, w int, hi int32) int32 {
+	lo := int32(0)
+	for lo < hi {
+		mid := int32(uint32(lo+hi) >> 1)
+		if set&^ix.pairLevel[(mid+1)&(2*bigLoad-1)][w&(topology.MaxCPUs/64-1)] != 0 {
 			hi = mid
 		} else {
 			lo = mid + 1
