@@ -232,7 +232,9 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 		}
 	case SwitchSleep, SwitchExit:
 		t.State = Inactive
-		c.LoadRemove(t)
+		if !c.loadRemoveQuick(t) {
+			c.LoadRemove(t)
+		}
 		if why == SwitchSleep && c.Load() == 0 && p.TryStealLimit > 0 {
 			victim, st, sr := s.steal(cpu, p.TryStealLimit, rnd, &s.ix)
 			r.Steal = sr
