@@ -388,19 +388,21 @@ func lowestWordIx(w int, leaf uint64, pri, p int32, running bool, rnd *Rand, ix 
 		}
 	}
 	if 2*bits.OnesCount64(cand) >= k {
-		return int32(w<<6) + drawStep(acc, cand, x0, 127)
+		return int32(w<<6) + drawStep(acc, cand, x0, 0, 127)
 	}
-	return int32(w<<6) + drawJumps(acc, cand, x0, 127)
+	return int32(w<<6) + drawJumps(acc, cand, x0, 0, 127)
 }
 
 // drawStep returns the bit of cand (a subset of acc) whose draw is the greatest, the first from
 // the highest bit down on ties, the j-th bit of acc from the top drawing the j-th number after
-// x0 (as r = (x>>16) & rmask), or -1 if cand is empty; the search stops at a draw of rmask,
-// which none can beat. It steps the generator over every bit of acc, so it suits a cand that is
-// a large part of acc. It is a function of its own so that its loop has the registers to itself.
+// x0, r = ((x>>16) ^ flip) & rmask, or -1 if cand is empty; the search stops at a draw of
+// rmask, which none can beat. cpu_search_lowest's draws are flip 0, rmask 127 (the greatest r
+// wins); cpu_search_highest's are flip -1, rmask 255 (255 - r: the least r wins). It steps the
+// generator over every bit of acc, so it suits a cand that is a large part of acc. It is a
+// function of its own so that its loop has the registers to itself.
 //
 //go:noinline
-func drawStep(acc, cand uint64, x uint32, rmask int32) int32 {
+func drawStep(acc, cand uint64, x uint32, flip, rmask int32) int32 {
 	best, at := int32(-1), int32(-1)
 	a := acc
 	for {
@@ -413,11 +415,11 @@ func drawStep(acc, cand uint64, x uint32, rmask int32) int32 {
 			b = int32(63 - bits.LeadingZeros64(a))
 			a ^= 1 << b
 			x = x*69069 + 5
-			if cand>>b&1 != 0 && int32(x>>16)&rmask > best {
+			if cand>>b&1 != 0 && (int32(x>>16)^flip)&rmask > best {
 				break
 			}
 		}
-		best, at = int32(x>>16)&rmask, b
+		best, at = (int32(x>>16)^flip)&rmask, b
 		if best == rmask {
 			return at
 		}
@@ -428,7 +430,7 @@ func drawStep(acc, cand uint64, x uint32, rmask int32) int32 {
 // bits of acc at or above it), which suits a cand that is a small part of acc.
 //
 //go:noinline
-func drawJumps(acc, cand uint64, x0 uint32, rmask int32) int32 {
+func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 	best, at := int32(-1), int32(-1)
 	c := cand
 	for {
@@ -440,7 +442,7 @@ func drawJumps(acc, cand uint64, x0 uint32, rmask int32) int32 {
 			b = int32(63 - bits.LeadingZeros64(c))
 			c ^= 1 << b
 			j := &drawJump[bits.OnesCount64(acc>>b)&(2*topology.MaxCPUs-1)]
-			if r = int32((x0*j.mul+j.add)>>16) & rmask; r > best {
+			if r = (int32((x0*j.mul+j.add)>>16) ^ flip) & rmask; r > best {
 				break
 			}
 		}
@@ -518,9 +520,9 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 		cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
 		var b int32
 		if 2*bits.OnesCount64(cand) >= k {
-			b = drawStep(acc, cand, x0, 127)
+			b = drawStep(acc, cand, x0, 0, 127)
 		} else {
-			b = drawJumps(acc, cand, x0, 127)
+			b = drawJumps(acc, cand, x0, 0, 127)
 		}
 		j := &drawJump[bits.OnesCount64(acc>>b)&(2*topology.MaxCPUs-1)]
 		best.load, best.cpu, best.cpuLoad = tot<<8, int32(w<<6)+b, m<<8-int32((x0*j.mul+j.add)>>16&127)
@@ -568,6 +570,42 @@ func (ix *loadIndex) leastPairTotal(set uint64, w int, hi int32) int32 {
 		}
 	}
 	return lo
+}
+
+// highestWordIx is highestLeafIx for a leaf whose CPUs all lie in one mask word (mw): the greatest
+// load M among the accepted CPUs by a binary search of the levels (they are nested, so "some
+// reach level l" holds up to M; top, a high-water mark, can be far above it), and the draws of
+// those of load M by drawStep or drawJumps with cpu_search_highest's comparison.
+func highestWordIx(mw maskWord, rnd *Rand, ix *loadIndex, cand *cpuBits) int32 {
+	w := int(mw.w) & (topology.MaxCPUs/64 - 1)
+	acc := cand[w] & mw.bits
+	k := bits.OnesCount64(acc)
+	x0 := rnd.x
+	end := &drawJump[k&(2*topology.MaxCPUs-1)]
+	rnd.x = x0*end.mul + end.add
+	lo, hi := int32(0), min(ix.top, bigLoad-1)
+	for lo < hi {
+		mid := int32(uint32(lo+hi+1) >> 1)
+		if acc&ix.loaded[mid&(bigLoad-1)][w] != 0 {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	top := acc
+	if lo > 0 {
+		top &= ix.loaded[lo&(bigLoad-1)][w]
+	}
+	var b int32
+	if 2*bits.OnesCount64(top) >= k {
+		b = drawStep(acc, top, x0, -1, 255)
+	} else {
+		b = drawJumps(acc, top, x0, -1, 255)
+	}
+	if b < 0 {
+		return -1
+	}
+	return int32(w<<6) + b
 }
 
 // atLeast returns the CPUs of word w whose load is at least min. ix.big must be zero.
@@ -620,6 +658,9 @@ func (t *searchTree) candLeaf(n int32, cand *cpuBits) int32 {
 func (t *searchTree) highestLeafIx(nd *searchNode, rnd *Rand, ix *loadIndex, cand *cpuBits) int32 {
 	const wmask = topology.MaxCPUs/64 - 1
 	words := t.words[nd.wordLo:nd.wordHi]
+	if len(words) == 1 {
+		return highestWordIx(words[0], rnd, ix, cand)
+	}
 	top := &ix.cand // the accepted CPUs of greatest load, narrowed plane by plane
 	k := 0
 	for _, mw := range words {

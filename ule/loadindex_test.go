@@ -296,7 +296,8 @@ func TestStealIxMatchesReference(t *testing.T) {
 }
 
 // highestLeafIx chooses the CPU highestLeaf chooses and draws the same, for random candidate
-// masks over leaves of every shape (consecutive ids, SMT siblings numbered apart, 1024 CPUs).
+// masks over leaves of every shape (consecutive ids, SMT siblings numbered apart, 1024 CPUs, in
+// one mask word or several), with the index's top exact or far above every load.
 func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 	tops := []*topology.Topology{
 		topology.Uniform(1, 1, 1, 64, 1),
@@ -325,6 +326,9 @@ func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 			}
 		}
 		resyncIndex(s)
+		if r.IntN(3) == 0 {
+			s.ix.top = bigLoad - 1 // a high-water mark far above every load
+		}
 		for _, g := range top.AllGroups() {
 			nd := &s.tree.nodes[g.ID()]
 			if nd.kidHi != nd.kidLo || s.tree.candLeaf(int32(g.ID()), &cand) < 0 {
@@ -342,10 +346,10 @@ func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 	}
 }
 
-// drawStep and drawJumps choose what the kernel's loop chooses when only the CPUs of cand can
+// drawStep and drawJumps choose what the kernel's loops choose when only the CPUs of cand can
 // win: the loop draws once for each bit of acc from the highest down, and the first bit of cand
-// with the greatest draw wins. On random words (dense, sparse, empty, full) and random
-// generator states.
+// with the greatest draw (cpu_search_lowest) or the least (cpu_search_highest) wins. On random
+// words (dense, sparse, empty, full) and random generator states.
 func TestDrawStepAndJumps(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 8))
 	stops := 0
@@ -365,28 +369,34 @@ func TestDrawStepAndJumps(t *testing.T) {
 		if i%7 == 0 {
 			cand = acc
 		}
-		rmask := int32(127)
 		x0 := r.Uint32()
-		// The kernel's loop: a draw for every bit of acc, from the highest down.
-		want, best := int32(-1), int32(-1)
+		// The kernel's loops: a draw for every bit of acc, from the highest down;
+		// cpu_search_lowest keeps the first greatest (x>>16)%128, cpu_search_highest the
+		// first least (x>>16)%256.
+		wantLow, wantHigh, bestLow, bestHigh := int32(-1), int32(-1), int32(-1), int32(256)
 		x := x0
 		for b := int32(63); b >= 0; b-- {
 			if acc>>b&1 == 0 {
 				continue
 			}
 			x = x*69069 + 5
-			if r := int32(x>>16) & rmask; cand>>b&1 != 0 && r > best {
-				want, best = b, r
+			if r := int32(x>>16) % 128; cand>>b&1 != 0 && r > bestLow {
+				wantLow, bestLow = b, r
+			}
+			if r := int32(x>>16) % 256; cand>>b&1 != 0 && r < bestHigh {
+				wantHigh, bestHigh = b, r
 			}
 		}
-		if best == rmask {
+		if bestLow == 127 {
 			stops++
 		}
-		if got := drawStep(acc, cand, x0, rmask); got != want {
-			t.Fatalf("drawStep(%#x, %#x, %#x) = %d, want %d", acc, cand, x0, got, want)
-		}
-		if got := drawJumps(acc, cand, x0, rmask); got != want {
-			t.Fatalf("drawJumps(%#x, %#x, %#x) = %d, want %d", acc, cand, x0, got, want)
+		for _, tc := range []struct{ flip, rmask, want int32 }{{0, 127, wantLow}, {-1, 255, wantHigh}} {
+			if got := drawStep(acc, cand, x0, tc.flip, tc.rmask); got != tc.want {
+				t.Fatalf("drawStep(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
+			}
+			if got := drawJumps(acc, cand, x0, tc.flip, tc.rmask); got != tc.want {
+				t.Fatalf("drawJumps(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
+			}
 		}
 	}
 	if stops < 100 {
