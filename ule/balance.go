@@ -78,7 +78,7 @@ func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
 		}
 		anyLow, stop := true, false
 		for hc.Transferable() != 0 {
-			low, ok := s.lowest(root, &lmask, -1, hc.Load()-1, high, true, rnd, &s.ix)
+			low, ok := s.lowest(root, &lmask, -1, hc.Load()-1, high, true, rnd, s.ixLow)
 			if !ok {
 				stop = anyLow
 				break

@@ -260,7 +260,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
 	if c.ix != nil {
-		c.ix.loadUp(c.ID, c.sum.Load)
+		c.ix.loadUp(c)
 	}
 	c.sum.Load++
 	if !t.NoLoad {
@@ -273,13 +273,31 @@ func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
 	}
-	if c.ix != nil {
-		c.ix.loadDown(c.ID, c.sum.Load)
+	if ix := c.ix; ix != nil {
+		// loadDown, written out: it does not fit the inlining budget, this function does not
+		// either, and a call from here would cost a second call.
+		if ix.pairOn {
+			ix.pairAdd(c.ID, -1)
+		}
+		ix.levelDown(c.ID, c.sum.Load)
 	}
 	c.sum.Load--
 	if !t.NoLoad {
 		c.SysLoad--
 	}
+}
+
+// loadRemoveQuick is LoadRemove(t) for the common case, a CPU without the load index and a
+// thread that counts in tdq_sysload, and reports whether it applied; the caller calls
+// LoadRemove otherwise. LoadRemove, with its panic and the index's update, exceeds the inlining
+// budget; this does not, which spares System.Switch a call at every sleep on small machines.
+func (c *CPUState) loadRemoveQuick(t *Thread) bool {
+	if c.ix != nil || c.sum.Load == 0 || t.NoLoad {
+		return false
+	}
+	c.sum.Load--
+	c.SysLoad--
+	return true
 }
 
 // Add queues t and counts it: tdq_add. It lowers LowPri to t's priority if that is better and

@@ -328,8 +328,8 @@
 // transferable thread, all as masks of 64 CPUs a word, updated by the CPUStates at every change.
 // The searches of the mutating methods (Add, Switch, the Scheduler's idle steals) read it in
 // place of the loops over every CPU where it pays: sched_pickcpu's search of a cache group that
-// is one leaf of consecutive ids (the flat machines of the periodic benchmarks) and the
-// candidates of the steal search. They make the kernel's decision and the kernel's draws exactly:
+// is one leaf of consecutive ids (the flat machines of the periodic benchmarks) or a group of
+// SMT pairs, and the candidates of the steal search. They make the kernel's decision and the kernel's draws exactly:
 // the loop draws once per acceptable CPU, so its count moves the generator (the linear
 // congruential step jumps ahead: k steps of x*69069+5 are one multiply and add), and since the
 // draw changes a CPU's compared load by less than one thread's 256, only the CPUs at the least
@@ -339,6 +339,12 @@
 // O(CPUs/64) word operations plus a draw per CPU that ties at the winning load: on an idle
 // machine that is every idle CPU (each one's draw can decide, and the scan stops only at a draw
 // of 127, the largest), which is why a thread's start-up still grows with the CPU count there.
+// On machines of SMT pairs numbered side by side (cores 2i, 2i+1, as Uniform numbers them) the
+// index also keeps each pair's total load as levels and each group of pairs' total, and the
+// search of a group of pairs (a cache or a package) reads them the same way: the kernel compares
+// the pairs by total first, so only the acceptable CPUs of the pairs of least total, and among
+// them those of least load, can win; the pair of the preferred CPU, favoured by 128, is searched
+// on its own, at its place in the stream of draws.
 // A write to System.Loads bypasses the index, so PickCPU, Lowest, Highest and Steal called
 // directly read Loads as before. Nothing in the package is safe for
 // concurrent use: the kernel serialises each CPU's queue with its lock, and callers must

@@ -11,20 +11,22 @@ import (
 // wantIndex returns the loadIndex that s.Loads call for, built from nothing with the setters.
 func wantIndex(s *System) *loadIndex {
 	ix := new(loadIndex)
+	ix.pairOn, ix.home = s.ix.pairOn, s.ix.home
 	for c := range s.Topology.CPUs().All() {
 		ld := &s.Loads[c]
 		if s.ix.priOn {
 			ix.setLowPri(c, 0, ld.LowPri)
 		}
 		for l := range ld.Load {
-			ix.loadUp(c, l)
+			ix.loadUp(&CPUState{ID: c, sum: &CPULoad{Load: l}})
 		}
 		ix.setXfer(c, ld.Transferable != 0)
 	}
 	return ix
 }
 
-// checkIndex verifies loadIndex's invariant: s.ix records s.Loads, if it is kept.
+// checkIndex verifies loadIndex's invariant: s.ix records s.Loads, if it is kept (the pair
+// totals too, if they are kept).
 func checkIndex(t testing.TB, s *System) {
 	t.Helper()
 	if !s.ix.stealOn {
@@ -32,7 +34,8 @@ func checkIndex(t testing.TB, s *System) {
 	}
 	want := wantIndex(s)
 	got := &s.ix
-	if got.pri != want.pri || got.loaded != want.loaded || got.top < want.top || got.xfer != want.xfer || got.big != want.big {
+	if got.pri != want.pri || got.loaded != want.loaded || got.top < want.top || got.xfer != want.xfer || got.big != want.big ||
+		got.pairLevel != want.pairLevel || got.pairSum != want.pairSum || got.nodeSum != want.nodeSum {
 		for c := range s.Topology.CPUs().All() {
 			t.Logf("cpu%d: %+v", c, s.Loads[c])
 		}
@@ -45,6 +48,7 @@ func checkIndex(t testing.TB, s *System) {
 func resyncIndex(s *System) {
 	w := wantIndex(s)
 	s.ix.pri, s.ix.loaded, s.ix.top, s.ix.xfer, s.ix.big = w.pri, w.loaded, w.top, w.xfer, w.big
+	s.ix.pairLevel, s.ix.pairSum, s.ix.nodeSum = w.pairLevel, w.pairSum, w.nodeSum
 }
 
 // The bit-plane comparator worse agrees with the byte comparison on every priority, for words of
@@ -292,7 +296,8 @@ func TestStealIxMatchesReference(t *testing.T) {
 }
 
 // highestLeafIx chooses the CPU highestLeaf chooses and draws the same, for random candidate
-// masks over leaves of every shape (consecutive ids, SMT siblings numbered apart, 1024 CPUs).
+// masks over leaves of every shape (consecutive ids, SMT siblings numbered apart, 1024 CPUs, in
+// one mask word or several), with the index's top exact or far above every load.
 func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 	tops := []*topology.Topology{
 		topology.Uniform(1, 1, 1, 64, 1),
@@ -321,6 +326,9 @@ func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 			}
 		}
 		resyncIndex(s)
+		if r.IntN(3) == 0 {
+			s.ix.top = bigLoad - 1 // a high-water mark far above every load
+		}
 		for _, g := range top.AllGroups() {
 			nd := &s.tree.nodes[g.ID()]
 			if nd.kidHi != nd.kidLo || s.tree.candLeaf(int32(g.ID()), &cand) < 0 {
@@ -334,6 +342,170 @@ func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 			if gc != wc || a.State() != b.State() {
 				t.Fatalf("%v %v: highestLeafIx = %d rnd %#x, highestLeaf %d rnd %#x", top, g, gc, a.State(), wc, b.State())
 			}
+		}
+	}
+}
+
+// drawStep and drawJumps choose what the kernel's loops choose when only the CPUs of cand can
+// win: the loop draws once for each bit of acc from the highest down, and the first bit of cand
+// with the greatest draw (cpu_search_lowest) or the least (cpu_search_highest) wins. On random
+// words (dense, sparse, empty, full) and random generator states.
+func TestDrawStepAndJumps(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 8))
+	stops := 0
+	for i := range 20000 {
+		var acc uint64
+		switch i % 4 {
+		case 0:
+			acc = r.Uint64()
+		case 1:
+			acc = r.Uint64() & r.Uint64() & r.Uint64()
+		case 2:
+			acc = ^uint64(0)
+		case 3:
+			acc = uint64(r.IntN(2))
+		}
+		cand := acc & (r.Uint64() | r.Uint64())
+		if i%7 == 0 {
+			cand = acc
+		}
+		x0 := r.Uint32()
+		// The kernel's loops: a draw for every bit of acc, from the highest down;
+		// cpu_search_lowest keeps the first greatest (x>>16)%128, cpu_search_highest the
+		// first least (x>>16)%256.
+		wantLow, wantHigh, bestLow, bestHigh := int32(-1), int32(-1), int32(-1), int32(256)
+		x := x0
+		for b := int32(63); b >= 0; b-- {
+			if acc>>b&1 == 0 {
+				continue
+			}
+			x = x*69069 + 5
+			if r := int32(x>>16) % 128; cand>>b&1 != 0 && r > bestLow {
+				wantLow, bestLow = b, r
+			}
+			if r := int32(x>>16) % 256; cand>>b&1 != 0 && r < bestHigh {
+				wantHigh, bestHigh = b, r
+			}
+		}
+		if bestLow == 127 {
+			stops++
+		}
+		for _, tc := range []struct{ flip, rmask, want int32 }{{0, 127, wantLow}, {-1, 255, wantHigh}} {
+			if got := drawStep(acc, cand, x0, tc.flip, tc.rmask); got != tc.want {
+				t.Fatalf("drawStep(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
+			}
+			if got := drawJumps(acc, cand, x0, tc.flip, tc.rmask); got != tc.want {
+				t.Fatalf("drawJumps(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
+			}
+		}
+	}
+	if stops < 100 {
+		t.Errorf("only %d searches stopped at the largest draw", stops)
+	}
+}
+
+// The searches of groups of SMT pairs with the index (lowestPairsIx, under lowest's recursion
+// and from System.lowest) return what the kernel's recursion (refLowest) returns — the total,
+// the CPU and its randomised load — and leave the generator in the same state: on machines of
+// SMT pairs numbered side by side (one or several packages and caches, up to 1024 CPUs) and of
+// siblings numbered apart (which the index leaves to the loops), with random loads (light, heavy,
+// some up to bigLoad-1), LowPri (idle CPUs at PriMaxIdle, or anything), every priority from -1,
+// masks holding every CPU or not, no load limit or one, the preferred CPU anywhere or outside
+// the machine, running or not.
+func TestLowestPairsIxMatchesRecursion(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 2, 2),
+		topology.Uniform(2, 1, 1, 16, 2), // bench/sim's mixed machine
+		topology.Uniform(1, 1, 1, 32, 2), // a group of 64 CPUs: one whole word
+		topology.Uniform(2, 1, 3, 5, 2),
+		topology.Uniform(1, 1, 3, 11, 2), // the last cache's pairs cross a word boundary
+		topology.Uniform(2, 2, 2, 4, 2),
+		topology.Uniform(16, 1, 1, 32, 2), // 1024 CPUs
+		topology.Uniform(1, 1, 1, 48, 2),  // a group of 96 CPUs: more than a word
+		topology.TwoSocketSMT(),
+		topology.FourLLC(),
+	}
+	r := rand.New(rand.NewPCG(29, 3))
+	wins := map[string]int{}
+	for i := range 1500 {
+		top := tops[i%len(tops)]
+		s, err := newSystem(DefaultParams(), top, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxLoad := []int{1, 2, 4, 20, bigLoad}[r.IntN(5)]
+		anyPri := r.IntN(4) == 0
+		for c := range top.CPUs().All() {
+			l := int32(r.IntN(maxLoad))
+			lp := uint8(56 + r.IntN(200))
+			if l == 0 || r.IntN(8) == 0 {
+				lp = PriMaxIdle
+			}
+			if anyPri {
+				lp = uint8(r.IntN(256))
+			}
+			s.Loads[c] = CPULoad{Load: l, LowPri: lp}
+		}
+		resyncIndex(s)
+		for range 4 {
+			pri := int32(r.IntN(257)) - 1
+			if r.IntN(3) == 0 {
+				pri = int32(s.Loads[r.IntN(top.NumCPUs())].LowPri) - int32(r.IntN(2))
+			}
+			prefer := int32(r.IntN(top.NumIDs()+2)) - 1
+			running := r.IntN(2) == 0
+			lim := int32(math.MaxInt32)
+			if r.IntN(5) == 0 {
+				lim = int32(r.IntN(4))
+			}
+			mask := &s.all
+			if r.IntN(4) == 0 {
+				m := s.all
+				m.remove(topology.CPU(r.IntN(top.NumIDs())))
+				mask = &m
+			}
+			for _, g := range top.AllGroups() {
+				if g.IsLeaf() {
+					continue
+				}
+				seed := r.Uint64()
+				a, b := NewRand(0, seed), NewRand(0, seed)
+				ga := lowestArgs{loads: s.loads, mask: mask, pri: pri, maxLoad: lim, prefer: prefer, running: running, rnd: &a, full: mask == &s.all, ix: &s.ix}
+				wa := ga
+				wa.rnd, wa.ix = &b, nil
+				gt, gc, gl := s.tree.lowest(int32(g.ID()), &ga)
+				wt, wc, wl := s.tree.refLowest(int32(g.ID()), &wa)
+				if gt != wt || gc != wc || (gc >= 0 && gl != wl) || a.State() != b.State() {
+					t.Fatalf("%v %v pri %d lim %d prefer %d running %t: lowest with the index = %d %d %d rnd %#x, recursion %d %d %d rnd %#x",
+						top, g, pri, lim, prefer, running, gt, gc, gl, a.State(), wt, wc, wl, b.State())
+				}
+				// The same search from System.lowest, as PickCPU makes it.
+				c, d := NewRand(0, seed), NewRand(0, seed)
+				sc, sok := s.lowest(g, mask, int(pri), int(lim), topology.CPU(max(prefer, 0)), running, &c, s.ixLow)
+				wa.prefer, wa.rnd = max(prefer, 0), &d
+				_, wc, _ = s.tree.refLowest(int32(g.ID()), &wa)
+				if sok != (wc >= 0) || (sok && int32(sc) != wc) || c.State() != d.State() {
+					t.Fatalf("%v %v pri %d lim %d prefer %d running %t: System.lowest = %d %t rnd %#x, recursion %d rnd %#x",
+						top, g, pri, lim, prefer, running, sc, sok, c.State(), wc, d.State())
+				}
+				nd := &s.tree.nodes[g.ID()]
+				switch {
+				case nd.pairBits == 0 || lim != math.MaxInt32 || mask != &s.all:
+				case gc < 0:
+					wins["none"]++
+				case gc&^1 == prefer&^1:
+					wins["preferred pair"]++
+				case s.Loads[gc].Load == 0:
+					wins["idle"]++
+				default:
+					wins["busy"]++
+				}
+			}
+		}
+	}
+	for _, k := range []string{"none", "preferred pair", "idle", "busy"} {
+		if wins[k] < 50 {
+			t.Errorf("only %d searches of groups of pairs won by %s: %v", wins[k], k, wins)
 		}
 	}
 }

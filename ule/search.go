@@ -46,16 +46,23 @@ type maskWord struct {
 }
 
 type searchNode struct {
-	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
-	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
-	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
-	wordLo, wordHi int32 // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
-	span           int32 // the number of groups in the subtree, this one included
-	thread         bool  // cg_flags & CG_FLAG_THREAD
-	leafKids       bool  // every child is a leaf
-	pairs          bool  // every child is a leaf of two CPUs (SMT cores of two threads)
-	idRun          bool  // a leaf whose CPUs, highest first, are consecutive ids
-	idLo, idHi     int32 // for such a leaf: its CPUs are the ids idLo..idHi-1
+	kidLo, kidHi   int32  // t.kids[kidLo:kidHi] are the children, first to last
+	cpuLo, cpuHi   int32  // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
+	flatLo, flatHi int32  // for a node whose children are all leaves: t.flat[flatLo:flatHi]
+	wordLo, wordHi int32  // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
+	span           int32  // the number of groups in the subtree, this one included
+	thread         bool   // cg_flags & CG_FLAG_THREAD
+	leafKids       bool   // every child is a leaf
+	pairs          bool   // every child is a leaf of two CPUs (SMT cores of two threads)
+	idRun          bool   // a leaf whose CPUs, highest first, are consecutive ids
+	idLo, idHi     int32  // for such a leaf: its CPUs are the ids idLo..idHi-1
+	idBits         uint64 // for such a leaf within one mask word (idLo>>6): its bits there, else 0
+	// pairBits, for a node of SMT pairs that lowestPairsIx can search (pairRun: its CPUs are
+	// consecutive ids from an even one, in one mask word, each child the pair 2i, 2i+1, so that
+	// t.flat visits them from the highest id down), are its CPUs' bits in word pairWord; else 0.
+	pairBits uint64
+	pairWord int32
+	pairLo   int32 // the node's first CPU
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -97,6 +104,9 @@ func newSearchTree(top *topology.Topology) searchTree {
 			}
 			if n.idRun && len(cpus) > 0 {
 				n.idLo, n.idHi = int32(cpus[len(cpus)-1]), int32(cpus[0])+1
+				if wlo, whi, first, last := idRunWords(n.idLo, n.idHi); wlo == whi {
+					n.idBits = first & last
+				}
 			}
 		}
 	}
@@ -142,6 +152,7 @@ func newSearchTree(top *topology.Topology) searchTree {
 			cpus = append(cpus, topology.CPU(f&(topology.MaxCPUs-1)))
 		}
 		t.addWords(n, cpus)
+		t.setPairRun(n, cpus)
 	}
 	t.flatLeaf = make([]flatRange, top.NumIDs())
 	for i, lo := 0, 0; i < len(t.flat); i++ {
@@ -174,6 +185,25 @@ func newSearchTree(top *topology.Topology) searchTree {
 	return t
 }
 
+// setPairRun sets n.pairBits and n.pairWord if n, whose CPUs in visiting order are cpus, is a
+// node of SMT pairs that lowestPairsIx can search: every child a pair, the CPUs the ids from
+// 2i+1 down to an even id, all in one mask word. Children of two CPUs visited from the highest
+// id down that are consecutive ids from an even one are the pairs (2i, 2i+1).
+func (t *searchTree) setPairRun(n *searchNode, cpus []topology.CPU) {
+	if !n.pairs || len(cpus) == 0 || cpus[len(cpus)-1]%2 != 0 || cpus[0]>>6 != cpus[len(cpus)-1]>>6 {
+		return
+	}
+	for i := 1; i < len(cpus); i++ {
+		if cpus[i] != cpus[i-1]-1 {
+			return
+		}
+	}
+	for _, c := range cpus {
+		n.pairBits |= 1 << (c & 63)
+	}
+	n.pairWord, n.pairLo = int32(cpus[0]>>6), int32(cpus[len(cpus)-1])
+}
+
 // addWords sets n's mask words to those of cpus.
 func (t *searchTree) addWords(n *searchNode, cpus []topology.CPU) {
 	var bits cpuBits
@@ -204,6 +234,9 @@ type lowestArgs struct {
 	running bool  // cs_running
 	rnd     *Rand
 	full    bool // mask is System.all: it holds every CPU of the machine
+	// ix, when not nil, is the System's load index with its pair totals (ix.big zero):
+	// lowestLeaves then searches a node of SMT pairs with lowestPairsIx.
+	ix *loadIndex
 }
 
 // lowest is cpu_search_lowest: it returns the group's total load (256 per thread, less 128 at
@@ -465,6 +498,9 @@ func (t *searchTree) lowestLeaves(nd *searchNode, s *lowestArgs) (total, cpu, cp
 		}
 	}
 	all := s.full || t.holdsAll(nd, s.mask)
+	if s.ix != nil && nd.pairBits != 0 && all && s.maxLoad == math.MaxInt32 {
+		return t.lowestPairsIx(nd, s, s.ix)
+	}
 	switch {
 	case all && nd.pairs && s.maxLoad == math.MaxInt32:
 		x = lowestPairsPri(t.flat[lo:pl], s.loads, s.pri, x, &b)
@@ -1020,7 +1056,17 @@ func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad i
 // lowest is Lowest on a cpuBits mask. With ix (the System's own index, which the mutating
 // methods pass) a search that lowestIDRun would walk takes lowestIDRunIx instead.
 func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand, ix *loadIndex) (topology.CPU, bool) {
+	if ix != nil && ix.priOn && ix.big == 0 && maxLoad >= math.MaxInt32 {
+		if nd := &s.tree.nodes[g.ID()]; nd.idBits != 0 && (mask == &s.all || s.tree.holdsAll(nd, mask)) {
+			// lowestIDRunIx's case of a leaf within one mask word, without building lowestArgs.
+			c := lowestWordIx(int(nd.idLo>>6), nd.idBits, int32(pri), int32(prefer), running, rnd, ix, s.loads)
+			return topology.CPU(c), c >= 0
+		}
+	}
 	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd, full: mask == &s.all}
+	if ix != nil && ix.pairOn && ix.big == 0 {
+		a.ix = ix
+	}
 	n := int32(g.ID())
 	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (a.full || s.tree.holdsAll(nd, mask)) {
 		var c int32

@@ -6,6 +6,7 @@ package ule
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -31,6 +32,9 @@ type System struct {
 	allSet   topology.CPUSet            // the same as a set
 	tree     searchTree
 	ix       loadIndex // what the CPUStates record of Loads for the mutating methods' searches
+	// ixLow is &ix when PickCPU's searches may read it (ix.priOn), else nil, so that a machine
+	// without it pays one test in lowest.
+	ixLow *loadIndex
 }
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
@@ -53,7 +57,20 @@ func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error)
 		s.ix.priOn = s.ix.priOn || (nd.idLo+int32(max(indexCPUs, 2)) <= nd.idHi && !nd.thread)
 	}
 	s.ix.stealOn = top.NumCPUs() >= indexCPUs
-	s.ix.priOn = s.ix.priOn && s.ix.stealOn
+	// The pair totals, and the planes with them, serve lowestPairsIx: keep them if some group
+	// of SMT pairs is one it can search.
+	for i := range s.tree.nodes {
+		nd := &s.tree.nodes[i]
+		s.ix.pairOn = s.ix.pairOn || bits.OnesCount64(nd.pairBits) >= min(indexCPUs, indexMinPairCPUs)
+	}
+	s.ix.pairOn = s.ix.pairOn && s.ix.stealOn
+	for i := range s.tree.nodes {
+		nd := &s.tree.nodes[i]
+		for b := nd.pairBits; b != 0; b &= b - 1 {
+			s.ix.home[int(nd.pairWord)<<6|bits.TrailingZeros64(b)] = uint16(nd.pairLo>>1 + 1)
+		}
+	}
+	s.ix.priOn = (s.ix.priOn || s.ix.pairOn) && s.ix.stealOn
 	ix, ixPri := &s.ix, &s.ix
 	if !s.ix.stealOn {
 		ix = nil
@@ -61,6 +78,7 @@ func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error)
 	if !s.ix.priOn {
 		ixPri = nil
 	}
+	s.ixLow = ixPri
 	for c := range top.CPUs().All() {
 		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri)
 	}
@@ -108,7 +126,7 @@ func (r AddResult) String() string {
 // generator.
 func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) AddResult {
 	t.UpdatePriority(&s.Params)
-	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, &s.ix)
+	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, s.ixLow)
 	t.CPU = cpu
 	c := &s.CPUs[cpu]
 	r := AddResult{CPU: cpu, Placement: placed, OldLowPri: c.Add(t, flags)}
@@ -197,7 +215,7 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			flags |= SRQPreempted
 		}
 		if t.CanMigrate() && (!t.CanRunOn(t.CPU) || pickCPU) {
-			t.CPU, _ = s.pickCPU(t, cpu, ticks, SRQBoring, false, rnd, &s.ix)
+			t.CPU, _ = s.pickCPU(t, cpu, ticks, SRQBoring, false, rnd, s.ixLow)
 		}
 		if t.CPU == cpu {
 			c.RunqAdd(t, flags)
@@ -214,7 +232,9 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 		}
 	case SwitchSleep, SwitchExit:
 		t.State = Inactive
-		c.LoadRemove(t)
+		if !c.loadRemoveQuick(t) {
+			c.LoadRemove(t)
+		}
 		if why == SwitchSleep && c.Load() == 0 && p.TryStealLimit > 0 {
 			victim, st, sr := s.steal(cpu, p.TryStealLimit, rnd, &s.ix)
 			r.Steal = sr
