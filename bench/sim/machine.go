@@ -402,7 +402,7 @@ func (m *Machine) step() {
 			if m.cfg.Costs.Tick > 0 {
 				m.chargeTick(id)
 			}
-			if c := &m.cpus[id]; c.cur < 0 && c.tickless > m.now {
+			if m.tickless != nil && m.cpus[id].cur < 0 && m.cpus[id].tickless > m.now {
 				// An idle CPU whose policy said this Tick would do nothing (TicklessIdle).
 				if m.checking {
 					m.checkTick(id)
