@@ -8,6 +8,7 @@ package cfs
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -632,27 +633,37 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // FindBusiestGroup changes nothing; the BalanceReason says why the domain is balanced or why a
 // balance was forced. The complexity is O(CPUs of the domain).
 func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
-	sd := env.SD
-	d := BusiestGroup{Domain: sd, Dst: env.DstCPU}
+	d := BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
 	totalLoad, totalCap := updateSDLBStats(env, &d)
+	why := findImbalance(env, &d, totalLoad, totalCap)
+	return d, why
+}
+
+// findImbalance is the part of find_busiest_group after update_sd_lb_stats: with d's local
+// group and busiest candidate and their statistics gathered, it decides whether the domain is
+// balanced and, if not, sets d.Group and calculate_imbalance's d.Migration and d.Imbalance. It
+// reads totalLoad and totalCap, the domain's sums, only when the local group's type is not
+// group_has_spare (to compute the domain's avg_load).
+func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) BalanceReason {
+	sd := env.SD
 	busiest := d.Candidate
 	if busiest == nil {
 		d.BusiestStats = GroupStats{}
-		return d, BalanceNoBusiest
+		return BalanceNoBusiest
 	}
 	preferSibling := busiest.flags&topology.SDPreferSibling != 0
 	local, b := &d.LocalStats, &d.BusiestStats
-	force := func(r BalanceReason) (BusiestGroup, BalanceReason) {
-		calculateImbalance(env, &d, totalLoad, totalCap, preferSibling)
+	force := func(r BalanceReason) BalanceReason {
+		calculateImbalance(env, d, totalLoad, totalCap, preferSibling)
 		if d.Imbalance == 0 {
-			return d, BalanceZeroImbalance
+			return BalanceZeroImbalance
 		}
 		d.Group = busiest
-		return d, r
+		return r
 	}
-	balanced := func(r BalanceReason) (BusiestGroup, BalanceReason) {
+	balanced := func(r BalanceReason) BalanceReason {
 		d.Imbalance = 0
-		return d, r
+		return r
 	}
 	switch b.Type {
 	case GroupMisfitTask:
@@ -690,6 +701,106 @@ func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 		}
 	}
 	return force(ForceImbalance)
+}
+
+// findBusiestFlat is [FindBusiestGroup] for the System's balance of a flat domain
+// (SchedDomain.flat: one group per CPU) on a machine where every CPU has its full capacity, told
+// which CPUs hold two tasks or more: multi is a bitmap by CPU id of the CPUs whose NrRunning
+// is above 1. It finds what load_balance acts on without visiting every group: d.Group,
+// d.Migration, d.Imbalance, d.Overload, and d.SumUtil when needUtil (only the LLC's periodic
+// balance reads it, for update_idle_cpu_scan). It reports false when it cannot tell without
+// the full visit; the caller then calls FindBusiestGroup.
+//
+// Why the CPUs of multi are enough. A group of one CPU has a type above group_fully_busy only
+// when it is overloaded (more tasks than CPUs: NrRunning above 1, so in multi), imbalanced
+// (never, for a flat domain's groups), or misfit (on a flat domain, only when its CPU lost
+// capacity to other classes, which the System's CPUs never do). group_overloaded is the highest
+// type, and update_sd_pick_busiest keeps, among overloaded groups, the first in ring order of
+// the largest avg_load; so if a remote CPU of multi with fair tasks is overloaded, the busiest
+// group is found among them, with the statistics GroupLBStats computes for it, and
+// find_busiest_group's decisions follow as in the kernel ([findImbalance]). If none is, every
+// remote CPU of multi either has no fair task (update_sd_pick_busiest skips it) or is a
+// candidate below overloaded with two tasks or more: then it takes the full visit. Otherwise
+// every candidate has one task: a busiest group of one CPU, one fair task and a type below
+// group_misfit_task is always found balanced (local busier, a busy destination, or
+// sum_h_nr_running 1; a single CPU has no SD_PREFER_SIBLING child), so the answer is balanced
+// whichever candidate the visit would have picked. SG_OVERLOAD is set by any CPU of multi still
+// considered (a misfit needs SD_ASYM_CPUCAPACITY to set it, which a flat domain has not); the
+// domain's capacity is the sum of its groups', and its load and utilisation sums are taken
+// only when they are read.
+func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool) (d BusiestGroup, ok bool) {
+	sd := env.SD
+	dst := env.DstCPU
+	d = BusiestGroup{Domain: sd, Dst: dst}
+	stats := env.Stats
+	pct := sd.ImbalancePct()
+	var busiest *BalanceGroup
+	var bestAvg uint64
+	var bestPos uint
+	unsure := false
+	for i, w := range multi {
+		for ; w != 0; w &= w - 1 {
+			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
+			if !env.CPUs.Has(c) {
+				continue
+			}
+			d.Overload = true
+			rq := &stats[c]
+			if c == dst || rq.HNrRunning == 0 {
+				continue
+			}
+			g := sd.cpuGroup[c]
+			gc := g.capacity
+			// group_is_overloaded for a group of one CPU with two tasks or more.
+			if !(gc*100 < rq.Util*pct || gc*pct < rq.Runnable*100) {
+				unsure = true
+				continue
+			}
+			// The position in the ring that starts at dst: the first of equal avg_loads wins.
+			pos := uint(c) - uint(dst)
+			if c < dst {
+				pos += topology.MaxCPUs
+			}
+			avg := rq.Load * topology.CapacityScale / gc
+			if busiest == nil || avg > bestAvg || avg == bestAvg && pos < bestPos {
+				busiest, bestAvg, bestPos = g, avg, pos
+			}
+		}
+	}
+	if busiest == nil {
+		if unsure {
+			return d, false
+		}
+		if needUtil {
+			for _, g := range sd.groups {
+				if c := g.first; env.CPUs.Has(c) {
+					d.SumUtil += stats[c].Util
+				}
+			}
+		}
+		return d, true
+	}
+	local := sd.groups[0]
+	groupLBStats(env, local, true, pct, false, &d.LocalStats)
+	classifyGroupStats(env, local, pct, &d.LocalStats)
+	groupLBStats(env, busiest, false, pct, false, &d.BusiestStats)
+	classifyGroupStats(env, busiest, pct, &d.BusiestStats)
+	d.Local, d.Candidate = local, busiest
+	var totalLoad, totalCap uint64
+	if needUtil || d.LocalStats.Type != GroupHasSpare {
+		for _, g := range sd.groups {
+			if c := g.first; env.CPUs.Has(c) {
+				totalLoad += stats[c].Load
+				d.SumUtil += stats[c].Util
+			}
+			totalCap += g.capacity
+		}
+		if !needUtil {
+			d.SumUtil = 0
+		}
+	}
+	findImbalance(env, &d, totalLoad, totalCap)
+	return d, true
 }
 
 // FindBusiestQueue returns the CPU of group d.Group to pull from, as find_busiest_queue does for

@@ -256,6 +256,13 @@ func (m *smpMachine) checkInvariants() {
 			st.Load != ScaleLoadDown(rq.c.Root().Load().Weight) {
 			m.tb.Fatalf("tick %d cpu%d: stats %+v out of date", m.tick, c, st)
 		}
+		// The System's balance of a flat domain (findBusiestFlat) relies on these two.
+		if st.Capacity != st.CapacityOrig {
+			m.tb.Fatalf("tick %d cpu%d: capacity %d of %d", m.tick, c, st.Capacity, st.CapacityOrig)
+		}
+		if multi := s.sys.multi[c>>6]&(1<<(c&63)) != 0; multi != (st.NrRunning > 1) {
+			m.tb.Fatalf("tick %d cpu%d: in the set of CPUs with two tasks or more %t, nr_running %d", m.tick, c, multi, st.NrRunning)
+		}
 		if e := rq.c.Curr(); e != nil && e.Delayed() {
 			m.tb.Fatalf("tick %d cpu%d: runs delayed task %v", m.tick, c, e)
 		}

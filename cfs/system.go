@@ -49,6 +49,7 @@ type System struct {
 	idleScn []int
 
 	overload  bool
+	multi     []uint64 // bitmap by CPU id of the CPUs whose NrRunning is above 1, kept by refresh
 	utilShift uint
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
@@ -99,6 +100,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.sgImb = make([]bool, len(s.ds.Groups()))
 	s.idleCor = make([]bool, n)
 	s.idleScn = make([]int, n)
+	s.multi = make([]uint64, (n+63)/64)
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
 	block := s.block
 	for c := range t.CPUs().All() {
@@ -229,8 +231,12 @@ func (s *System) refresh(c topology.CPU) {
 	st.Runnable = uint64(nrr) * topology.CapacityScale
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
+	bit := uint64(1) << (c & 63)
 	if nr >= 2 {
 		s.overload = true
+		s.multi[c>>6] |= bit
+	} else {
+		s.multi[c>>6] &^= bit
 	}
 }
 
