@@ -633,10 +633,18 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // FindBusiestGroup changes nothing; the BalanceReason says why the domain is balanced or why a
 // balance was forced. The complexity is O(CPUs of the domain).
 func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
-	d := BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
-	totalLoad, totalCap := updateSDLBStats(env, &d)
-	why := findImbalance(env, &d, totalLoad, totalCap)
+	var d BusiestGroup
+	why := findBusiestGroup(env, &d)
 	return d, why
+}
+
+// findBusiestGroup is [FindBusiestGroup] filling *d, which it resets first: the System's
+// balance keeps its BusiestGroup (two GroupStats and more) in place rather than copying it out
+// of the call.
+func findBusiestGroup(env *LBEnv, d *BusiestGroup) BalanceReason {
+	*d = BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
+	totalLoad, totalCap := updateSDLBStats(env, d)
+	return findImbalance(env, d, totalLoad, totalCap)
 }
 
 // findImbalance is the part of find_busiest_group after update_sd_lb_stats: with d's local
@@ -706,10 +714,10 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 // findBusiestFlat is [FindBusiestGroup] for the System's balance of a flat domain
 // (SchedDomain.flat: one group per CPU) on a machine where every CPU has its full capacity, told
 // which CPUs hold two tasks or more: multi is a bitmap by CPU id of the CPUs whose NrRunning
-// is above 1. It finds what load_balance acts on without visiting every group: d.Group,
-// d.Migration, d.Imbalance, d.Overload, and d.SumUtil when needUtil (only the LLC's periodic
-// balance reads it, for update_idle_cpu_scan). It reports false when it cannot tell without
-// the full visit; the caller then calls FindBusiestGroup.
+// is above 1. It finds what load_balance acts on without visiting every group, and sets in
+// *d, which it resets first: d.Group, d.Migration, d.Imbalance, d.Overload, and d.SumUtil when
+// needUtil (only the LLC's periodic balance reads it, for update_idle_cpu_scan). It reports
+// false when it cannot tell without the full visit; the caller then calls FindBusiestGroup.
 //
 // Why the CPUs of multi are enough. A group of one CPU has a type above group_fully_busy only
 // when it is overloaded (more tasks than CPUs: NrRunning above 1, so in multi), imbalanced
@@ -719,19 +727,20 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 // the largest avg_load; so if a remote CPU of multi with fair tasks is overloaded, the busiest
 // group is found among them, with the statistics GroupLBStats computes for it, and
 // find_busiest_group's decisions follow as in the kernel ([findImbalance]). If none is, every
-// remote CPU of multi either has no fair task (update_sd_pick_busiest skips it) or is a
-// candidate below overloaded with two tasks or more: then it takes the full visit. Otherwise
-// every candidate has one task: a busiest group of one CPU, one fair task and a type below
-// group_misfit_task is always found balanced (local busier, a busy destination, or
-// sum_h_nr_running 1; a single CPU has no SD_PREFER_SIBLING child), so the answer is balanced
-// whichever candidate the visit would have picked. SG_OVERLOAD is set by any CPU of multi still
+// candidate (a remote CPU with fair tasks) has a type below group_misfit_task; if one of them
+// has two fair tasks or more, it takes the full visit. Otherwise every candidate has one fair
+// task (a CPU outside multi has at most one task; one of multi may hold delayed tasks beside
+// it, v7.1), and a busiest group of one CPU, one fair task and a type below group_misfit_task
+// is always found balanced (local busier, a busy destination, or sum_h_nr_running 1; a single
+// CPU has no SD_PREFER_SIBLING child), so the answer is balanced whichever candidate the visit
+// would have picked. SG_OVERLOAD is set by any CPU of multi still
 // considered (a misfit needs SD_ASYM_CPUCAPACITY to set it, which a flat domain has not); the
 // domain's capacity is the sum of its groups', and its load and utilisation sums are taken
 // only when they are read.
-func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool) (d BusiestGroup, ok bool) {
+func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup) (ok bool) {
 	sd := env.SD
 	dst := env.DstCPU
-	d = BusiestGroup{Domain: sd, Dst: dst}
+	*d = BusiestGroup{Domain: sd, Dst: dst}
 	stats := env.Stats
 	pct := sd.ImbalancePct()
 	var busiest *BalanceGroup
@@ -753,7 +762,9 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool) (d BusiestGroup,
 			gc := g.capacity
 			// group_is_overloaded for a group of one CPU with two tasks or more.
 			if !(gc*100 < rq.Util*pct || gc*pct < rq.Runnable*100) {
-				unsure = true
+				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
+				// it is found balanced like any other, with more it needs the full visit.
+				unsure = unsure || rq.HNrRunning > 1
 				continue
 			}
 			// The position in the ring that starts at dst: the first of equal avg_loads wins.
@@ -769,7 +780,7 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool) (d BusiestGroup,
 	}
 	if busiest == nil {
 		if unsure {
-			return d, false
+			return false
 		}
 		if needUtil {
 			for _, g := range sd.groups {
@@ -778,7 +789,7 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool) (d BusiestGroup,
 				}
 			}
 		}
-		return d, true
+		return true
 	}
 	local := sd.groups[0]
 	groupLBStats(env, local, true, pct, false, &d.LocalStats)
@@ -799,8 +810,8 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool) (d BusiestGroup,
 			d.SumUtil = 0
 		}
 	}
-	findImbalance(env, &d, totalLoad, totalCap)
-	return d, true
+	findImbalance(env, d, totalLoad, totalCap)
+	return true
 }
 
 // FindBusiestQueue returns the CPU of group d.Group to pull from, as find_busiest_queue does for

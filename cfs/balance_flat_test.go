@@ -93,8 +93,8 @@ func TestFindBusiestFlatModel(t *testing.T) {
 					continue
 				}
 				needUtil := r.IntN(2) == 0
-				got, ok := findBusiestFlat(&env, multiOf(env.Stats), needUtil)
-				if !ok {
+				var got BusiestGroup
+				if !findBusiestFlat(&env, multiOf(env.Stats), needUtil, &got) {
 					declined++
 					continue
 				}

@@ -121,7 +121,7 @@ redo:
 		cont = false
 		goto outBalanced
 	}
-	bg, why = s.findBusiestGroup(&env, idle)
+	why = s.findBusiestGroup(&env, idle, &bg)
 	if sd.parent == nil {
 		s.overload = bg.Overload
 	}
@@ -230,7 +230,7 @@ outOnePinned:
 	return 0, cont
 }
 
-// findBusiestGroup is [FindBusiestGroup] for [System.LoadBalance]: on a flat domain (one group
+// findBusiestGroup is [FindBusiestGroup] for [System.LoadBalance], filling *bg: on a flat domain (one group
 // per CPU, as on a machine without SMT) it asks [findBusiestFlat], which finds what the
 // balance acts on from the CPUs holding two tasks or more (s.multi) instead of visiting every
 // group; it needs every CPU at its full capacity, which the System's are (it models no class
@@ -238,14 +238,14 @@ outOnePinned:
 // only when findBusiestFlat cannot tell or when the machine wants explanations
 // (which print the statistics of the groups the visit picked, and the reason). The
 // BalanceReason is only meaningful then.
-func (s *System) findBusiestGroup(env *LBEnv, idle IdleType) (BusiestGroup, BalanceReason) {
+func (s *System) findBusiestGroup(env *LBEnv, idle IdleType, bg *BusiestGroup) BalanceReason {
 	if sd := env.SD; sd.flat && !s.explaining() {
 		needUtil := idle != CPUNewlyIdle && s.ds.LLC(env.DstCPU) == sd
-		if bg, ok := findBusiestFlat(env, s.multi, needUtil); ok {
-			return bg, BalanceNoBusiest
+		if findBusiestFlat(env, s.multi, needUtil, bg) {
+			return BalanceNoBusiest
 		}
 	}
-	return FindBusiestGroup(env, &s.smp)
+	return findBusiestGroup(env, bg)
 }
 
 // apply carries out a [DetachTasks] outcome: the chosen tasks leave the source, the examined
