@@ -711,6 +711,53 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 	return force(ForceImbalance)
 }
 
+// flatScan is the loop of [findBusiestFlat] over the CPUs of multi still in cpus, for a balance
+// of dst over groups of one CPU of capacity gc each with imbalance_pct pct: update_sd_pick_busiest
+// among the CPUs whose group is overloaded and has fair tasks (dst's own excluded), the first
+// in ring order from dst of the largest avg_load. It returns that CPU, or -1; whether a CPU of
+// multi is in cpus at all (SG_OVERLOAD); and whether a candidate below overloaded has two fair
+// tasks or more. It is a function of its own, with the best candidate kept as its ring
+// position, so that the loop's values fit in registers.
+func flatScan(multi []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
+	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
+	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
+	utilOver, runOver := gc*100, gc*pct
+	bestAvg, bestPos := uint64(0), uint(topology.MaxCPUs) // none yet
+	for i, w := range multi {
+		for ; w != 0; w &= w - 1 {
+			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
+			if !cpus.Has(c) {
+				continue
+			}
+			over = true
+			rq := &stats[c]
+			if c == dst || rq.HNrRunning == 0 {
+				continue
+			}
+			if !(utilOver < rq.Util*pct || runOver < rq.Runnable*100) {
+				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
+				// it is found balanced like any other, with more it needs the full visit.
+				unsure = unsure || rq.HNrRunning > 1
+				continue
+			}
+			// avg_load, and the position in the ring that starts at dst: the first of equal
+			// avg_loads wins. At full capacity the division is by SCHED_CAPACITY_SCALE.
+			avg := rq.Load
+			if gc != topology.CapacityScale {
+				avg = avg * topology.CapacityScale / gc
+			}
+			pos := uint(c-dst) & ring
+			if avg > bestAvg || avg == bestAvg && pos < bestPos { // the first one: pos < MaxCPUs
+				bestAvg, bestPos = avg, pos
+			}
+		}
+	}
+	if bestPos == topology.MaxCPUs {
+		return -1, over, unsure
+	}
+	return int((uint(dst) + bestPos) & ring), over, unsure
+}
+
 // findBusiestFlat is [FindBusiestGroup] for the System's balance of a flat domain
 // (SchedDomain.flat: one group per CPU) on a machine where every CPU has its full capacity, told
 // which CPUs hold two tasks or more: multi is a bitmap by CPU id of the CPUs whose NrRunning
@@ -744,39 +791,10 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup)
 	stats := env.Stats
 	pct := sd.ImbalancePct()
 	var busiest *BalanceGroup
-	var bestAvg uint64
-	var bestPos uint
-	unsure := false
-	for i, w := range multi {
-		for ; w != 0; w &= w - 1 {
-			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
-			if !env.CPUs.Has(c) {
-				continue
-			}
-			d.Overload = true
-			rq := &stats[c]
-			if c == dst || rq.HNrRunning == 0 {
-				continue
-			}
-			g := sd.cpuGroup[c]
-			gc := g.capacity
-			// group_is_overloaded for a group of one CPU with two tasks or more.
-			if !(gc*100 < rq.Util*pct || gc*pct < rq.Runnable*100) {
-				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
-				// it is found balanced like any other, with more it needs the full visit.
-				unsure = unsure || rq.HNrRunning > 1
-				continue
-			}
-			// The position in the ring that starts at dst: the first of equal avg_loads wins.
-			pos := uint(c) - uint(dst)
-			if c < dst {
-				pos += topology.MaxCPUs
-			}
-			avg := rq.Load * topology.CapacityScale / gc
-			if busiest == nil || avg > bestAvg || avg == bestAvg && pos < bestPos {
-				busiest, bestAvg, bestPos = g, avg, pos
-			}
-		}
+	best, over, unsure := flatScan(multi, &env.CPUs, stats, dst, sd.groups[0].capacity, pct)
+	d.Overload = over
+	if best >= 0 {
+		busiest = sd.cpuGroup[best]
 	}
 	if busiest == nil {
 		if unsure {

@@ -166,3 +166,80 @@ func TestFlatDomains(t *testing.T) {
 		}
 	}
 }
+
+// flatBench returns a newly idle balance of CPU 0 over 64 single-CPU groups (one cache, no
+// SMT: the 64-CPU periodic set's machine) in a state like that set's under v6.5, where such a
+// balance meets three or four CPUs with two tasks or more on average: one CPU in sixteen holds
+// two or three nice-0 tasks, most others one, some none.
+func flatBench() (LBEnv, []uint64) {
+	topo := topology.Uniform(1, 1, 1, 64, 1)
+	ds := NewDomains(topo, GroupsPerCPU)
+	r := rand.New(rand.NewPCG(3, 4))
+	st := make([]CPUStat, topo.NumIDs())
+	for c := range st {
+		nr := uint32(1)
+		switch x := r.IntN(16); {
+		case c == 0 || x < 4:
+			nr = 0
+		case x == 15:
+			nr = 2 + uint32(r.IntN(2))
+		}
+		st[c] = CPUStat{NrRunning: nr, HNrRunning: nr, Load: 1024 * uint64(nr), Runnable: 1024 * uint64(nr),
+			Util: min(uint64(300+r.IntN(800)), 1024), Capacity: 1024, CapacityOrig: 1024}
+	}
+	sd := &ds.Chain(0)[0]
+	return LBEnv{SD: sd, DstCPU: 0, Idle: CPUNewlyIdle, CPUs: sd.Span(), Stats: st}, multiOf(st)
+}
+
+//go:noinline
+func icountBusiestVisit(env *LBEnv, d *BusiestGroup, n int) {
+	for range n {
+		findBusiestGroup(env, d)
+	}
+}
+
+//go:noinline
+func icountBusiestFlat(env *LBEnv, multi []uint64, d *BusiestGroup, n int) {
+	for range n {
+		findBusiestFlat(env, multi, false, d)
+	}
+}
+
+// BenchmarkBusiestFlat measures find_busiest_group for a newly idle CPU of the 64-CPU periodic
+// machine (flatBench), by the visit of every group (impl=visit, [FindBusiestGroup]) and from
+// the CPUs with two tasks or more (impl=flat, findBusiestFlat); under callgrind,
+//
+//	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
+//	  --toggle-collect='*icountBusiest*' ./cfs.test -test.run '^$' \
+//	  -test.bench 'BusiestFlat/cpus=64/impl=flat$' -test.benchtime 100000x -test.cpu 1
+//
+// at 100000x and 200000x gives the instructions of one by difference.
+func BenchmarkBusiestFlat(b *testing.B) {
+	env, multi := flatBench()
+	var d BusiestGroup
+	b.Run("cpus=64/impl=visit", func(b *testing.B) {
+		b.ReportAllocs()
+		icountBusiestVisit(&env, &d, b.N)
+	})
+	b.Run("cpus=64/impl=flat", func(b *testing.B) {
+		b.ReportAllocs()
+		icountBusiestFlat(&env, multi, &d, b.N)
+	})
+}
+
+// TestBusiestFlatBench checks that the benchmark's balance takes the fast path to the
+// decision of the full visit, and allocates nothing.
+func TestBusiestFlatBench(t *testing.T) {
+	env, multi := flatBench()
+	var got BusiestGroup
+	if !findBusiestFlat(&env, multi, true, &got) || got.Group == nil {
+		t.Fatalf("flat: %+v", got)
+	}
+	want, _ := FindBusiestGroup(&env, nil)
+	if got != want {
+		t.Fatalf("flat %+v\nwant %+v", got, want)
+	}
+	if !raceEnabled && testing.AllocsPerRun(100, func() { findBusiestFlat(&env, multi, false, &got) }) != 0 {
+		t.Error("findBusiestFlat allocates")
+	}
+}

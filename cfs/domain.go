@@ -88,7 +88,7 @@ type SchedDomain struct {
 	parent    *SchedDomain
 	child     *SchedDomain
 	// flat marks a domain whose groups are single CPUs in the ring order of the span's CPUs
-	// ascending from the domain's CPU, on a level of equal capacities (no
+	// ascending from the domain's CPU, all of one capacity (a level without
 	// SD_ASYM_CPUCAPACITY), none of them with SD_PREFER_SIBLING, and none the local group of
 	// some domain's parent (so that load_balance never sets its sgc->imbalance): the shape the
 	// System balances without visiting every group ([System.findBusiestGroup]). cpuGroup then
@@ -311,7 +311,8 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 
 // markFlat sets flat and cpuGroup on every domain of the flat shape (see [SchedDomain]): its
 // groups are single CPUs, met in the ring in ascending order of CPU from the domain's own,
-// wrapping round, with no SD_PREFER_SIBLING, on a level without SD_ASYM_CPUCAPACITY, and
+// wrapping round, with no SD_PREFER_SIBLING, on a level without SD_ASYM_CPUCAPACITY (so all
+// of one capacity, which it checks), and
 // none of them is the local group of a domain's parent, the only group whose sgc->imbalance
 // load_balance sets or clears.
 func (ds *Domains) markFlat() {
@@ -343,7 +344,8 @@ func (ds *Domains) markFlat() {
 			}
 			flat := true
 			for i, g := range d.groups {
-				if len(g.list) != 1 || g.list[0] != ring[i] || flagged[g.id] || g.flags&topology.SDPreferSibling != 0 {
+				if len(g.list) != 1 || g.list[0] != ring[i] || flagged[g.id] || g.flags&topology.SDPreferSibling != 0 ||
+					g.capacity != d.groups[0].capacity {
 					flat = false
 					break
 				}
