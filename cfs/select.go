@@ -298,10 +298,41 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 		}
 	}
 	// for_each_cpu_wrap from target+1: the scan starts at the first CPU of the ascending span
-	// above target, found by bisection rather than a walk from the span's start.
+	// above target: in a span of consecutive CPUs (which holds target) at target+1's offset,
+	// otherwise found by bisection rather than a walk from the span's start.
 	list := sd.list
 	n := len(list)
-	start, _ := slices.BinarySearch(list, target+1)
+	var start int
+	if int(list[n-1]-list[0]) == n-1 {
+		start = int(target + 1 - list[0])
+	} else {
+		start, _ = slices.BinarySearch(list, target+1)
+	}
+	if !hasIdleCore {
+		// select_idle_cpu's own loop: the first idle (or SCHED_IDLE-only) allowed CPU, the
+		// budget counted down at each allowed CPU examined.
+		for k := range n {
+			i := start + k
+			if i >= n {
+				i -= n
+			}
+			c := list[i]
+			if !t.allowed.Has(c) {
+				continue
+			}
+			scanned++
+			nr--
+			if nr == 0 {
+				return 0, false, false, scanned
+			}
+			if idleish(st, c) {
+				return c, true, false, scanned
+			}
+		}
+		return 0, false, false, scanned
+	}
+	// select_idle_core at each allowed CPU: a wholly idle core, remembering the first idle (or
+	// SCHED_IDLE-only) allowed CPU met on the way in case there is none.
 	var skip topology.CPUSet // cores already examined (cpumask_andnot in select_idle_core)
 	idleCPU, found := topology.CPU(0), false
 	for k := range n {
@@ -314,38 +345,28 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 			continue
 		}
 		scanned++
-		if hasIdleCore {
-			idle := true
-			for _, s := range env.Domains.SMT(c) {
-				if !st[s].Idle() {
-					idle = false
-					if !found {
-						if st[s].IdleOnly() && t.allowed.Has(s) {
-							idleCPU, found = s, true
-							break
-						}
-						continue
+		idle := true
+		for _, s := range env.Domains.SMT(c) {
+			if !st[s].Idle() {
+				idle = false
+				if !found {
+					if st[s].IdleOnly() && t.allowed.Has(s) {
+						idleCPU, found = s, true
+						break
 					}
-					break
+					continue
 				}
-				if !found && t.allowed.Has(s) {
-					idleCPU, found = s, true
-				}
+				break
 			}
-			if idle {
-				return c, true, true, scanned
+			if !found && t.allowed.Has(s) {
+				idleCPU, found = s, true
 			}
-			for _, s := range env.Domains.SMT(c) {
-				skip.Add(s)
-			}
-			continue
 		}
-		nr--
-		if nr == 0 {
-			return 0, false, false, scanned
+		if idle {
+			return c, true, true, scanned
 		}
-		if idleish(st, c) {
-			return c, true, false, scanned
+		for _, s := range env.Domains.SMT(c) {
+			skip.Add(s)
 		}
 	}
 	return idleCPU, found, false, scanned
