@@ -153,6 +153,7 @@ func (m *smpMachine) settle() {
 
 func (m *smpMachine) pick(c topology.CPU) {
 	id, ok := m.s.Pick(m.now(), c)
+	m.checkFresh(c)
 	if !ok {
 		return
 	}
@@ -166,6 +167,22 @@ func (m *smpMachine) pick(c topology.CPU) {
 		m.tb.Fatalf("tick %d: Pick(%v) returned %v, which is not runnable", m.tick, c, id)
 	}
 	m.running[c] = id
+}
+
+// checkFresh checks that a pick leaves cpu c's statistics up to date: refreshing them again
+// (System.Schedule skips the refresh after a new-idle balance that pulled nothing, or after
+// the pick that followed a pull) changes nothing, and the overload flag is set if c holds two
+// tasks or more.
+func (m *smpMachine) checkFresh(c topology.CPU) {
+	sys := m.s.sys
+	st, multi := sys.stats[c], sys.multi[c>>6]
+	sys.refresh(c)
+	if sys.stats[c] != st || sys.multi[c>>6] != multi {
+		m.tb.Fatalf("tick %d cpu%d: statistics after the pick %+v, refreshed %+v", m.tick, c, st, sys.stats[c])
+	}
+	if st.NrRunning > 1 && !sys.overload {
+		m.tb.Fatalf("tick %d cpu%d: %d tasks after the pick and no overload flag", m.tick, c, st.NrRunning)
+	}
 }
 
 // step advances the machine by one tick.

@@ -398,6 +398,9 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 		s.ActiveBalance(now, cpu, rq.pushCPU)
 	}
 	e := rq.c.Schedule(uint64(now))
+	// Whether cpu's statistics are those of its queue as it is now, so that refreshing them
+	// again would change nothing.
+	fresh := false
 	if e == nil {
 		s.refresh(cpu) // the pick may have dequeued delayed tasks
 		s.stats[cpu].IdleStamp = uint64(now)
@@ -407,10 +410,14 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 			e = rq.c.Schedule(uint64(now))
 			s.refresh(cpu)
 		}
+		// Either the last pick found a task, after the refresh above, or the last new-idle
+		// balance pulled nothing (it reports a pull, or tasks on cpu), which leaves cpu's
+		// queue as that refresh saw it, at the same tick; what follows does not touch what
+		// refresh reads, and a refresh of an empty queue sets no overload flag.
+		fresh = true
 	}
 	rq.curr = nil
 	if e == nil {
-		s.refresh(cpu)
 		s.updateIdleCore(cpu)
 		return nil
 	}
@@ -420,7 +427,9 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 	rq.tasks.MoveToFront(t)
 	s.catchUp(t, s.j)
 	s.updateMisfit(cpu)
-	s.refresh(cpu)
+	if !fresh {
+		s.refresh(cpu)
+	}
 	return t
 }
 
