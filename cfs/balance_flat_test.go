@@ -7,12 +7,14 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// flatTopos are machines with flat domains (one group per CPU): one cache of 16 or 64 CPUs (the
-// periodic sets' machine), two packages of two caches of four CPUs, SMT pairs (whose SMT level
-// is flat), and the fuzz machines, whose flat levels the test finds.
+// flatTopos are machines with flat domains (one group per CPU): one cache of 16, 64 (the
+// periodic sets' machine) or 150 CPUs (three words of a bitmap), two packages of two caches of
+// four CPUs, SMT pairs (whose SMT level is flat), and the fuzz machines, whose flat levels the
+// test finds.
 var flatTopos = append([]func() *topology.Topology{
 	func() *topology.Topology { return topology.Uniform(1, 1, 1, 16, 1) },
 	func() *topology.Topology { return topology.Uniform(1, 1, 1, 64, 1) },
+	func() *topology.Topology { return topology.Uniform(1, 1, 1, 150, 1) },
 	func() *topology.Topology { return topology.Uniform(2, 1, 2, 4, 1) },
 	func() *topology.Topology { return topology.Uniform(1, 1, 2, 4, 2) },
 }, fuzzTopos...)
