@@ -611,7 +611,9 @@
 //
 // Not modelled in the SMP part: PELT (above), NUMA balancing (fbq types, task placement by
 // memory), SD_ASYM_PACKING, energy-aware placement, nohz idle balancing (idle CPUs are ticked
-// and balance for themselves), RT and deadline classes and the capacity they take (a FIFO or
+// and balance for themselves: each tick of an idle CPU refreshes its statistics, publishing its
+// decayed utilisation and what woken sleepers detached from it, which other CPUs read, so the
+// [Scheduler] does not let the simulator skip idle ticks (its optional TicklessIdle)), RT and deadline classes and the capacity they take (a FIFO or
 // RR thread runs as SCHED_NORMAL and [Scheduler.Err] reports it), the per-CPU kthread stacking
 // case of select_idle_sibling, SIS_PROP, and the balancer's other changes after v6.5:
 // group_smt_balance and sibling_imbalance (v6.6), should_we_balance's preference for idle cores
