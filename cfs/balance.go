@@ -711,20 +711,21 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 	return force(ForceImbalance)
 }
 
-// flatScan is the loop of [findBusiestFlat] over the CPUs of multi still in cpus, for a balance
-// of dst over groups of one CPU of capacity gc each with imbalance_pct pct: update_sd_pick_busiest
-// among the CPUs whose group is overloaded and has fair tasks (dst's own excluded), the first
-// in ring order from dst of the largest avg_load. It returns that CPU, or -1; whether a CPU of
-// multi is in cpus at all (SG_OVERLOAD); and whether a candidate below overloaded has two fair
-// tasks or more. It is a function of its own, with the best candidate kept as its ring
-// position, so that the loop's values fit in registers.
-func flatScan(multi []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
+// flatScan is the loop of [findBusiestFlat] over the CPUs of multi in span (the domain's, as a
+// bitmap, so that a small domain of a large machine looks at its own CPUs only) still in cpus,
+// for a balance of dst over groups of one CPU of capacity gc each with imbalance_pct pct:
+// update_sd_pick_busiest among the CPUs whose group is overloaded and has fair tasks (dst's own
+// excluded), the first in ring order from dst of the largest avg_load. It returns that CPU, or
+// -1; whether a CPU of multi is in cpus at all (SG_OVERLOAD); and whether a candidate below
+// overloaded has two fair tasks or more. It is a function of its own, with the best candidate
+// kept as its ring position, so that the loop's values fit in registers.
+func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
 	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
 	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
 	utilOver, runOver := gc*100, gc*pct
 	bestAvg, bestPos := uint64(0), uint(topology.MaxCPUs) // none yet
-	for i, w := range multi {
-		for ; w != 0; w &= w - 1 {
+	for i, m := range span {
+		for w := multi[i] & m; w != 0; w &= w - 1 {
 			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
 			if !cpus.Has(c) {
 				continue
@@ -791,7 +792,7 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup)
 	stats := env.Stats
 	pct := sd.ImbalancePct()
 	var busiest *BalanceGroup
-	best, over, unsure := flatScan(multi, &env.CPUs, stats, dst, sd.groups[0].capacity, pct)
+	best, over, unsure := flatScan(multi, sd.spanBits, &env.CPUs, stats, dst, sd.groups[0].capacity, pct)
 	d.Overload = over
 	if best >= 0 {
 		busiest = sd.cpuGroup[best]

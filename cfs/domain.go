@@ -85,6 +85,7 @@ type SchedDomain struct {
 	idx       int
 	level     int
 	list      []topology.CPU // the span in ascending order, for LLC domains only
+	spanBits  []uint64       // the span as a bitmap by CPU id, for flat domains only
 	parent    *SchedDomain
 	child     *SchedDomain
 	// flat marks a domain whose groups are single CPUs in the ring order of the span's CPUs
@@ -92,7 +93,7 @@ type SchedDomain struct {
 	// SD_ASYM_CPUCAPACITY), none of them with SD_PREFER_SIBLING, and none the local group of
 	// some domain's parent (so that load_balance never sets its sgc->imbalance): the shape the
 	// System balances without visiting every group ([System.findBusiestGroup]). cpuGroup then
-	// holds the group of each CPU of the span, indexed by CPU id.
+	// holds the group of each CPU of the span, indexed by CPU id, and spanBits the span.
 	flat     bool
 	cpuGroup []*BalanceGroup
 }
@@ -359,10 +360,12 @@ func (ds *Domains) markFlat() {
 				byCPU = make([]*BalanceGroup, len(ds.chains))
 				byLevel[lv] = byCPU
 			}
+			bits := make([]uint64, (len(ds.chains)+63)/64)
 			for _, g := range d.groups {
 				byCPU[g.first] = g // groups are shared by level and span: one per CPU here
+				bits[g.first>>6] |= 1 << (g.first & 63)
 			}
-			d.flat, d.cpuGroup = true, byCPU
+			d.flat, d.cpuGroup, d.spanBits = true, byCPU, bits
 		}
 	}
 }
