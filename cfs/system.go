@@ -225,18 +225,22 @@ func (s *System) refresh(c topology.CPU) {
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
 	nrr := uint32(root.HNrRunnable())
+	was := st.NrRunning
 	st.NrRunning, st.HNrRunning = nr, nrr
 	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
 	st.Load = ScaleLoadDown(root.Load().Weight)
 	st.Runnable = uint64(nrr) * topology.CapacityScale
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
-	bit := uint64(1) << (c & 63)
+	// s.multi follows NrRunning, which only this function writes: a bit changes only when the
+	// count crosses 2.
 	if nr >= 2 {
 		s.overload = true
-		s.multi[c>>6] |= bit
-	} else {
-		s.multi[c>>6] &^= bit
+		if was < 2 {
+			s.multi[c>>6] |= 1 << (c & 63)
+		}
+	} else if was >= 2 {
+		s.multi[c>>6] &^= 1 << (c & 63)
 	}
 }
 
@@ -447,11 +451,16 @@ func (s *System) updateIdleCore(cpu topology.CPU) {
 	s.idleCor[s.ds.LLCID(cpu)] = true
 }
 
-// updateMisfit is update_misfit_status for cpu's running task.
+// updateMisfit is update_misfit_status for cpu's running task. On a machine whose CPUs are all
+// alike no task is misfit and MisfitLoad stays 0, so the test stays at the call site.
 func (s *System) updateMisfit(cpu topology.CPU) {
-	if !s.topo.Asymmetric() {
-		return
+	if s.topo.Asymmetric() {
+		s.updateMisfitAsym(cpu)
 	}
+}
+
+// updateMisfitAsym is update_misfit_status on a machine of unequal capacities.
+func (s *System) updateMisfitAsym(cpu topology.CPU) {
 	st := &s.stats[cpu]
 	t := s.rqs[cpu].curr
 	if t == nil || t.nAllowed == 1 || fitsCapacity(t.util, st.Capacity) {
