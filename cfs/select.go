@@ -226,36 +226,44 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 // LLC's has_idle_cores should be cleared and records p->recent_used_cpu = prev. The complexity
 // is O(CPUs of the LLC).
 func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (CPUSelection, PlaceReason) {
+	var pl CPUSelection
+	why := selectIdleSibling(env, prev, target, p, &pl)
+	return pl, why
+}
+
+// selectIdleSibling is [SelectIdleSibling] filling *pl, which it resets first: the placement
+// (five words and more) stays in its caller's variable through the calls of a wakeup.
+func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl *CPUSelection) PlaceReason {
 	st := env.Stats
 	t := env.Task
-	pl := CPUSelection{CPU: target, Target: target}
+	*pl = CPUSelection{CPU: target, Target: target}
 	ds := env.Domains
 	if idleish(st, target) && env.asymFits(target) {
-		return pl, PlaceTargetIdle
+		return PlaceTargetIdle
 	}
 	if prev != target && ds.ShareCache(prev, target) && idleish(st, prev) && env.asymFits(prev) {
 		pl.CPU = prev
-		return pl, PlacePrevIdle
+		return PlacePrevIdle
 	}
 	recent := t.recentUsedCPU
 	pl.SetRecentUsed, pl.RecentUsed = true, prev
 	if recent != prev && recent != target && ds.ShareCache(recent, target) && idleish(st, recent) &&
 		t.allowed.Has(recent) && env.asymFits(recent) {
 		pl.CPU = recent
-		return pl, PlaceRecentIdle
+		return PlaceRecentIdle
 	}
 	if ds.topo.Asymmetric() {
 		if sd := ds.AsymCapacity(target); sd != nil {
 			if c, ok := env.selectIdleCapacity(sd, target); ok {
 				pl.CPU = c
-				return pl, PlaceIdleCapacity
+				return PlaceIdleCapacity
 			}
-			return pl, PlaceTargetBusy
+			return PlaceTargetBusy
 		}
 	}
 	sd := ds.LLC(target)
 	if sd == nil {
-		return pl, PlaceTargetBusy
+		return PlaceTargetBusy
 	}
 	hasIdleCore := false
 	llc := ds.LLCID(target)
@@ -265,7 +273,7 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (C
 			for _, c := range ds.SMT(prev) {
 				if c != prev && t.allowed.Has(c) && idleish(st, c) {
 					pl.CPU = c
-					return pl, PlaceIdleSMT
+					return PlaceIdleSMT
 				}
 			}
 		}
@@ -275,13 +283,13 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (C
 	pl.ClearIdleCores = hasIdleCore && !core
 	switch {
 	case !ok:
-		return pl, PlaceTargetBusy
+		return PlaceTargetBusy
 	case core:
 		pl.CPU = c
-		return pl, PlaceIdleCore
+		return PlaceIdleCore
 	}
 	pl.CPU = c
-	return pl, PlaceIdleCPU
+	return PlaceIdleCPU
 }
 
 // selectIdleCPU is select_idle_cpu with select_idle_core: the scan of LLC domain sd. It reports
@@ -633,6 +641,13 @@ func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag 
 // nothing; the CPUSelection says what the caller updates, and the PlaceReason how the CPU was
 // chosen.
 func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
+	var pl CPUSelection
+	why := selectTaskRQ(env, p, &pl)
+	return pl, why
+}
+
+// selectTaskRQ is [SelectTaskRQ] filling *pl, which it resets first.
+func selectTaskRQ(env *WakeEnv, p *SMPParams, pl *CPUSelection) PlaceReason {
 	t := env.Task
 	ds := env.Domains
 	ttwu := !env.Fork && !env.Exec
@@ -645,7 +660,7 @@ func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
 	}
 	this, prev := env.This, env.Prev
 	newCPU := prev
-	var pl CPUSelection
+	*pl = CPUSelection{}
 	if ttwu {
 		waker := uint32(0)
 		if env.Waker != nil {
@@ -677,16 +692,16 @@ func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
 	case sd != nil:
 		pl.CPU, why = FindIdlestCPU(env, sd, this, prev, flag, p), PlaceIdlest
 	case ttwu:
-		sis, r := SelectIdleSibling(env, prev, newCPU, p)
-		sis.WantAffine, sis.Affine, sis.AffineDomain = pl.WantAffine, pl.Affine, pl.AffineDomain
-		pl, why = sis, r
+		want, affine, ad := pl.WantAffine, pl.Affine, pl.AffineDomain
+		why = selectIdleSibling(env, prev, newCPU, p, pl)
+		pl.WantAffine, pl.Affine, pl.AffineDomain = want, affine, ad
 	default:
 		pl.CPU, why = newCPU, PlacePrev
 	}
 	if !t.allowed.Has(pl.CPU) {
 		pl.CPU, why = fallbackCPU(ds.topo, t, prev), PlaceFallback
 	}
-	return pl, why
+	return why
 }
 
 // fallbackCPU is select_fallback_rq: an allowed CPU of prev's node, else any allowed CPU, the

@@ -290,6 +290,22 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // PlaceReason of the placement and the WakeupReason of the preemption decision. Wakeup panics if from is not a CPU
 // of the machine or t is runnable and not a delayed sleeper.
 func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason, WakeupDecision, WakeupReason) {
+	var w wakeResult
+	s.wakeup(now, t, parent, from, flags, &w)
+	return w.pl, w.pr, w.d, w.r
+}
+
+// A wakeResult is what [System.Wakeup] returns, kept in one variable of the caller's.
+type wakeResult struct {
+	pl CPUSelection
+	pr PlaceReason
+	d  WakeupDecision
+	r  WakeupReason
+}
+
+// wakeup is [System.Wakeup] filling *w: the [Scheduler], which does not read the outcome, keeps
+// one wakeResult for all its wakeups rather than copying the outcome out of the calls.
+func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags, w *wakeResult) {
 	if s.notCPU(from) {
 		s.badCPU("Wakeup", from)
 	}
@@ -298,28 +314,27 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if !t.E.delayed {
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
-		d, r := s.wakeDelayed(now, t)
-		return CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev, d, r
+		w.d, w.r = s.wakeDelayed(now, t)
+		w.pl, w.pr = CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev
+		return
 	}
 	fork := flags&sched.WakeFork != 0
 	left := s.wakeUtil(t, s.j)
-	pl, pr := s.SelectTaskRQ(now, t, from, flags)
-	dst := pl.CPU
+	w.pr = s.selectTaskRQ(now, t, from, flags, &w.pl)
+	dst := w.pl.CPU
 	rq := &s.rqs[dst]
-	var d WakeupDecision
-	var r WakeupReason
 	switch {
 	case fork:
 		var pe *Entity
 		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
 			pe = p.E
 		}
-		d, r = rq.c.Fork(pe, t.E, uint64(now))
+		w.d, w.r = rq.c.Fork(pe, t.E, uint64(now))
 	case dst != t.cpu && t.E.q != nil:
 		t.migrationsTotal++
-		d, r = rq.c.WakeupMigrated(t.E, uint64(now))
+		w.d, w.r = rq.c.WakeupMigrated(t.E, uint64(now))
 	default:
-		d, r = rq.c.Wakeup(t.E, uint64(now))
+		w.d, w.r = rq.c.Wakeup(t.E, uint64(now))
 	}
 	if !fork {
 		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
@@ -328,12 +343,11 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 	s.enlist(dst, t)
 	s.refresh(dst)
 	if s.explaining() {
-		s.explain(dst, tidOf(t), explainf{"%s; %s", []any{pl.Explain(pr), d.Explain(r)}})
+		s.explain(dst, tidOf(t), explainf{"%s; %s", []any{w.pl.Explain(w.pr), w.d.Explain(w.r)}})
 	}
 	if rq.c.NeedResched() {
 		s.resched(dst)
 	}
-	return pl, pr, d, r
 }
 
 // SelectTaskRQ is select_task_rq_fair for task t woken from CPU from (the waker's CPU, the
@@ -342,6 +356,13 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 // answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
 // panics if from is not a CPU of the machine.
 func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason) {
+	var pl CPUSelection
+	why := s.selectTaskRQ(now, t, from, flags, &pl)
+	return pl, why
+}
+
+// selectTaskRQ is [System.SelectTaskRQ] filling *pl.
+func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags, pl *CPUSelection) PlaceReason {
 	if s.notCPU(from) {
 		s.badCPU("SelectTaskRQ", from)
 	}
@@ -358,14 +379,14 @@ func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 	if fork {
 		env.Prev = from
 	}
-	pl, why := SelectTaskRQ(&env, &s.smp)
+	why := selectTaskRQ(&env, &s.smp, pl)
 	if pl.ClearIdleCores {
 		s.idleCor[s.ds.LLCID(pl.Target)] = false
 	}
 	if pl.SetRecentUsed {
 		t.recentUsedCPU = pl.RecentUsed
 	}
-	return pl, why
+	return why
 }
 
 // wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
