@@ -349,11 +349,13 @@ func matchingEntities(se, pse **Entity) {
 // CheckPreemptWakeup changes nothing. The vruntime comparison expects the running side's run
 // time to have been charged (update_curr); [RunQueue.Wakeup] and [RunQueue.Fork] do that first.
 func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) (WakeupDecision, WakeupReason) {
-	if p.Version.EEVDF() {
-		return checkPreemptWakeupEEVDF(c, wakee, fork, p)
-	}
 	var d WakeupDecision
-	r := checkPreemptWakeup(c, wakee, fork, p, 0, false, &d)
+	var r WakeupReason
+	if p.Version.EEVDF() {
+		r = checkPreemptWakeupEEVDF(c, wakee, fork, p, 0, false, &d)
+	} else {
+		r = checkPreemptWakeup(c, wakee, fork, p, 0, false, &d)
+	}
 	return d, r
 }
 
