@@ -116,16 +116,17 @@ func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	var why BalanceReason
 	var src topology.CPU
 	activeStarted := false
+	scan := idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd // update_idle_cpu_scan reads SumUtil
 redo:
 	if !ShouldWeBalance(&env, smp) {
 		cont = false
 		goto outBalanced
 	}
-	why = s.findBusiestGroup(&env, idle, &bg)
+	why = s.findBusiestGroup(&env, scan, &bg)
 	if sd.parent == nil {
 		s.overload = bg.Overload
 	}
-	if idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd {
+	if scan {
 		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.SumUtil, sd.weight, sd.ImbalancePct())
 	}
 	if bg.Group == nil {
@@ -230,17 +231,17 @@ outOnePinned:
 	return 0, cont
 }
 
-// findBusiestGroup is [FindBusiestGroup] for [System.LoadBalance], filling *bg: on a flat domain (one group
-// per CPU, as on a machine without SMT) it asks [findBusiestFlat], which finds what the
+// findBusiestGroup is [FindBusiestGroup] for [System.LoadBalance], filling *bg, with
+// bg.SumUtil summed only when needUtil: on a flat domain (one group per CPU, as on a machine
+// without SMT) it asks [findBusiestFlat], which finds what the
 // balance acts on from the CPUs holding two tasks or more (s.multi) instead of visiting every
 // group; it needs every CPU at its full capacity, which the System's are (it models no class
 // that takes capacity from the fair one: Capacity stays CapacityOrig). It takes the full visit
 // only when findBusiestFlat cannot tell or when the machine wants explanations
 // (which print the statistics of the groups the visit picked, and the reason). The
 // BalanceReason is only meaningful then.
-func (s *System) findBusiestGroup(env *LBEnv, idle IdleType, bg *BusiestGroup) BalanceReason {
+func (s *System) findBusiestGroup(env *LBEnv, needUtil bool, bg *BusiestGroup) BalanceReason {
 	if sd := env.SD; sd.flat && !s.explaining() {
-		needUtil := idle != CPUNewlyIdle && s.ds.LLC(env.DstCPU) == sd
 		if findBusiestFlat(env, s.multi, needUtil, bg) {
 			return BalanceNoBusiest
 		}
