@@ -781,23 +781,19 @@ func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst 
 // it, v7.1), and a busiest group of one CPU, one fair task and a type below group_misfit_task
 // is always found balanced (local busier, a busy destination, or sum_h_nr_running 1; a single
 // CPU has no SD_PREFER_SIBLING child), so the answer is balanced whichever candidate the visit
-// would have picked. SG_OVERLOAD is set by any CPU of multi still
-// considered (a misfit needs SD_ASYM_CPUCAPACITY to set it, which a flat domain has not); the
-// domain's capacity is the sum of its groups', and its load and utilisation sums are taken
-// only when they are read.
+// would have picked. SG_OVERLOAD is set by any CPU of multi still considered (a misfit needs
+// SD_ASYM_CPUCAPACITY to set it, which a flat domain has not); the domain's capacity is the
+// sum of its groups', and its load and utilisation sums are taken only when they are read.
 func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup) (ok bool) {
 	sd := env.SD
 	dst := env.DstCPU
 	*d = BusiestGroup{Domain: sd, Dst: dst}
 	stats := env.Stats
 	pct := sd.ImbalancePct()
-	var busiest *BalanceGroup
+	// The groups of a flat domain have one capacity (markFlat): the local group's.
 	best, over, unsure := flatScan(multi, sd.spanBits, &env.CPUs, stats, dst, sd.groups[0].capacity, pct)
 	d.Overload = over
-	if best >= 0 {
-		busiest = sd.cpuGroup[best]
-	}
-	if busiest == nil {
+	if best < 0 {
 		if unsure {
 			return false
 		}
@@ -810,6 +806,7 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup)
 		}
 		return true
 	}
+	busiest := sd.cpuGroup[best]
 	local := sd.groups[0]
 	groupLBStats(env, local, true, pct, false, &d.LocalStats)
 	classifyGroupStats(env, local, pct, &d.LocalStats)

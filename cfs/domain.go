@@ -326,6 +326,7 @@ func (ds *Domains) markFlat() {
 		}
 	}
 	byLevel := map[int][]*BalanceGroup{}
+	bySpan := map[topology.CPUSet][]uint64{}
 	for c := range ds.chains {
 		for k := range ds.chains[c] {
 			d := &ds.chains[c][k]
@@ -360,10 +361,16 @@ func (ds *Domains) markFlat() {
 				byCPU = make([]*BalanceGroup, len(ds.chains))
 				byLevel[lv] = byCPU
 			}
-			bits := make([]uint64, (len(ds.chains)+63)/64)
 			for _, g := range d.groups {
 				byCPU[g.first] = g // groups are shared by level and span: one per CPU here
-				bits[g.first>>6] |= 1 << (g.first & 63)
+			}
+			bits, ok := bySpan[d.span]
+			if !ok {
+				bits = make([]uint64, (len(ds.chains)+63)/64)
+				for _, g := range d.groups {
+					bits[g.first>>6] |= 1 << (g.first & 63)
+				}
+				bySpan[d.span] = bits
 			}
 			d.flat, d.cpuGroup, d.spanBits = true, byCPU, bits
 		}
