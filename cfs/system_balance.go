@@ -109,7 +109,7 @@ func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
 		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity()}
 	smp := &s.smp
-	dstGrpMask := sd.groups[0].balance
+	dstGrpMask := &sd.groups[0].balance // read only: the group's
 	var flags LBFlags
 	cont = true
 	var bg BusiestGroup
@@ -148,7 +148,7 @@ redo:
 			}
 		}
 		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
-			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: dstGrpMask}
+			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: *dstGrpMask}
 		examined := 0
 		for {
 			me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
@@ -183,7 +183,7 @@ redo:
 		}
 		if flags&LBFAllPinned != 0 {
 			env.CPUs.Remove(src)
-			if !env.CPUs.SubsetOf(dstGrpMask) {
+			if !env.CPUs.SubsetOf(*dstGrpMask) {
 				goto redo
 			}
 			goto outAllPinned
