@@ -8,6 +8,7 @@ package cfs
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -632,27 +633,45 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // FindBusiestGroup changes nothing; the BalanceReason says why the domain is balanced or why a
 // balance was forced. The complexity is O(CPUs of the domain).
 func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
+	var d BusiestGroup
+	why := findBusiestGroup(env, &d)
+	return d, why
+}
+
+// findBusiestGroup is [FindBusiestGroup] filling *d, which it resets first: the System's
+// balance keeps its BusiestGroup (two GroupStats and more) in place rather than copying it out
+// of the call.
+func findBusiestGroup(env *LBEnv, d *BusiestGroup) BalanceReason {
+	*d = BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
+	totalLoad, totalCap := updateSDLBStats(env, d)
+	return findImbalance(env, d, totalLoad, totalCap)
+}
+
+// findImbalance is the part of find_busiest_group after update_sd_lb_stats: with d's local
+// group and busiest candidate and their statistics gathered, it decides whether the domain is
+// balanced and, if not, sets d.Group and calculate_imbalance's d.Migration and d.Imbalance. It
+// reads totalLoad and totalCap, the domain's sums, only when the local group's type is not
+// group_has_spare (to compute the domain's avg_load).
+func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) BalanceReason {
 	sd := env.SD
-	d := BusiestGroup{Domain: sd, Dst: env.DstCPU}
-	totalLoad, totalCap := updateSDLBStats(env, &d)
 	busiest := d.Candidate
 	if busiest == nil {
 		d.BusiestStats = GroupStats{}
-		return d, BalanceNoBusiest
+		return BalanceNoBusiest
 	}
 	preferSibling := busiest.flags&topology.SDPreferSibling != 0
 	local, b := &d.LocalStats, &d.BusiestStats
-	force := func(r BalanceReason) (BusiestGroup, BalanceReason) {
-		calculateImbalance(env, &d, totalLoad, totalCap, preferSibling)
+	force := func(r BalanceReason) BalanceReason {
+		calculateImbalance(env, d, totalLoad, totalCap, preferSibling)
 		if d.Imbalance == 0 {
-			return d, BalanceZeroImbalance
+			return BalanceZeroImbalance
 		}
 		d.Group = busiest
-		return d, r
+		return r
 	}
-	balanced := func(r BalanceReason) (BusiestGroup, BalanceReason) {
+	balanced := func(r BalanceReason) BalanceReason {
 		d.Imbalance = 0
-		return d, r
+		return r
 	}
 	switch b.Type {
 	case GroupMisfitTask:
@@ -690,6 +709,125 @@ func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 		}
 	}
 	return force(ForceImbalance)
+}
+
+// flatScan is the loop of [findBusiestFlat] over the CPUs of multi in span (the domain's, as a
+// bitmap, so that a small domain of a large machine looks at its own CPUs only) still in cpus,
+// for a balance of dst over groups of one CPU of capacity gc each with imbalance_pct pct:
+// update_sd_pick_busiest among the CPUs whose group is overloaded and has fair tasks (dst's own
+// excluded), the first in ring order from dst of the largest avg_load. It returns that CPU, or
+// -1; whether a CPU of multi is in cpus at all (SG_OVERLOAD); and whether a candidate below
+// overloaded has two fair tasks or more. It is a function of its own, with the best candidate
+// kept as its ring position, so that the loop's values fit in registers.
+func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
+	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
+	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
+	utilOver, runOver := gc*100, gc*pct
+	bestAvg, bestPos := uint64(0), uint(topology.MaxCPUs) // none yet
+	for i, m := range span {
+		for w := multi[i] & m; w != 0; w &= w - 1 {
+			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
+			if !cpus.Has(c) {
+				continue
+			}
+			over = true
+			rq := &stats[c]
+			if c == dst || rq.HNrRunning == 0 {
+				continue
+			}
+			if !(utilOver < rq.Util*pct || runOver < rq.Runnable*100) {
+				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
+				// it is found balanced like any other, with more it needs the full visit.
+				unsure = unsure || rq.HNrRunning > 1
+				continue
+			}
+			// avg_load, and the position in the ring that starts at dst: the first of equal
+			// avg_loads wins. At full capacity the division is by SCHED_CAPACITY_SCALE.
+			avg := rq.Load
+			if gc != topology.CapacityScale {
+				avg = avg * topology.CapacityScale / gc
+			}
+			pos := uint(c-dst) & ring
+			if avg > bestAvg || avg == bestAvg && pos < bestPos { // the first one: pos < MaxCPUs
+				bestAvg, bestPos = avg, pos
+			}
+		}
+	}
+	if bestPos == topology.MaxCPUs {
+		return -1, over, unsure
+	}
+	return int((uint(dst) + bestPos) & ring), over, unsure
+}
+
+// findBusiestFlat is [FindBusiestGroup] for the System's balance of a flat domain
+// (SchedDomain.flat: one group per CPU) on a machine where every CPU has its full capacity, told
+// which CPUs hold two tasks or more: multi is a bitmap by CPU id of the CPUs whose NrRunning
+// is above 1. It finds what load_balance acts on without visiting every group, and sets in
+// *d, which it resets first: d.Group, d.Migration, d.Imbalance, d.Overload, and d.SumUtil when
+// needUtil (only the LLC's periodic balance reads it, for update_idle_cpu_scan). It reports
+// false when it cannot tell without the full visit; the caller then calls FindBusiestGroup.
+//
+// Why the CPUs of multi are enough. A group of one CPU has a type above group_fully_busy only
+// when it is overloaded (more tasks than CPUs: NrRunning above 1, so in multi), imbalanced
+// (never, for a flat domain's groups), or misfit (on a flat domain, only when its CPU lost
+// capacity to other classes, which the System's CPUs never do). group_overloaded is the highest
+// type, and update_sd_pick_busiest keeps, among overloaded groups, the first in ring order of
+// the largest avg_load; so if a remote CPU of multi with fair tasks is overloaded, the busiest
+// group is found among them, with the statistics GroupLBStats computes for it, and
+// find_busiest_group's decisions follow as in the kernel ([findImbalance]). If none is, every
+// candidate (a remote CPU with fair tasks) has a type below group_misfit_task; if one of them
+// has two fair tasks or more, it takes the full visit. Otherwise every candidate has one fair
+// task (a CPU outside multi has at most one task; one of multi may hold delayed tasks beside
+// it, v7.1), and a busiest group of one CPU, one fair task and a type below group_misfit_task
+// is always found balanced (local busier, a busy destination, or sum_h_nr_running 1; a single
+// CPU has no SD_PREFER_SIBLING child), so the answer is balanced whichever candidate the visit
+// would have picked. SG_OVERLOAD is set by any CPU of multi still considered (a misfit needs
+// SD_ASYM_CPUCAPACITY to set it, which a flat domain has not); the domain's capacity is the
+// sum of its groups', and its load and utilisation sums are taken only when they are read.
+func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup) (ok bool) {
+	sd := env.SD
+	dst := env.DstCPU
+	*d = BusiestGroup{Domain: sd, Dst: dst}
+	stats := env.Stats
+	pct := sd.ImbalancePct()
+	// The groups of a flat domain have one capacity (markFlat): the local group's.
+	best, over, unsure := flatScan(multi, sd.spanBits, &env.CPUs, stats, dst, sd.groups[0].capacity, pct)
+	d.Overload = over
+	if best < 0 {
+		if unsure {
+			return false
+		}
+		if needUtil {
+			for _, g := range sd.groups {
+				if c := g.first; env.CPUs.Has(c) {
+					d.SumUtil += stats[c].Util
+				}
+			}
+		}
+		return true
+	}
+	busiest := sd.cpuGroup[best]
+	local := sd.groups[0]
+	groupLBStats(env, local, true, pct, false, &d.LocalStats)
+	classifyGroupStats(env, local, pct, &d.LocalStats)
+	groupLBStats(env, busiest, false, pct, false, &d.BusiestStats)
+	classifyGroupStats(env, busiest, pct, &d.BusiestStats)
+	d.Local, d.Candidate = local, busiest
+	var totalLoad, totalCap uint64
+	if needUtil || d.LocalStats.Type != GroupHasSpare {
+		for _, g := range sd.groups {
+			if c := g.first; env.CPUs.Has(c) {
+				totalLoad += stats[c].Load
+				d.SumUtil += stats[c].Util
+			}
+			totalCap += g.capacity
+		}
+		if !needUtil {
+			d.SumUtil = 0
+		}
+	}
+	findImbalance(env, d, totalLoad, totalCap)
+	return true
 }
 
 // FindBusiestQueue returns the CPU of group d.Group to pull from, as find_busiest_queue does for

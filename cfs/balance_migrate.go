@@ -192,7 +192,13 @@ type MigrateVerdict struct {
 // accepted, and a hot one only once the domain's nr_balance_failed exceeds its
 // cache_nice_tries. CanMigrateTask changes nothing.
 func CanMigrateTask(env *MigrateEnv, t *Task, p *SMPParams) (MigrateVerdict, MigrateReason) {
-	v := MigrateVerdict{Flags: env.Flags}
+	return canMigrateTask(env, env.Flags, t, p)
+}
+
+// canMigrateTask is [CanMigrateTask] with the pass's flags given apart from env, so that
+// [DetachTasks] asks it about each task with the flags so far without a copy of env.
+func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *SMPParams) (MigrateVerdict, MigrateReason) {
+	v := MigrateVerdict{Flags: flags}
 	if p.MigrateDelayed && t.E.delayed && env.Migration != MigrateLoad {
 		return v, MigrateDelayed
 	}
@@ -303,7 +309,6 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) 
 	nrMigrate := max(p.NrMigrate, 1)
 	loopMax := min(nrMigrate, int(srcNr))
 	loopBreak := nrMigrate
-	me := *env
 	for t := list.tail; t != nil; t = t.prev {
 		if env.Idle != CPUNotIdle && srcNr <= 1 {
 			break
@@ -318,8 +323,7 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) 
 			d.Flags |= LBFNeedBreak
 			break
 		}
-		me.Flags = d.Flags
-		v, why := CanMigrateTask(&me, t, p)
+		v, why := canMigrateTask(env, d.Flags, t, p)
 		if v.Flags&LBFDstPinned != 0 && d.Flags&LBFDstPinned == 0 {
 			d.NewDst = v.NewDst
 		}

@@ -585,6 +585,18 @@
 // kernel also stops when the expected balancing cost exceeds the CPU's average idle time, both
 // measured in wall-clock time; the model does not measure costs and never stops for them.
 //
+// How the System balances a flat domain. On a machine without SMT the cache level has one
+// group per CPU, so find_busiest_group visits every CPU, and a newly idle CPU does so at
+// nearly every switch. The System keeps the set of CPUs with two tasks or more (updated
+// wherever it refreshes a CPU's statistics) and, for such a domain (one group per CPU in ring
+// order, equal capacities, no group whose sgc->imbalance the balancer sets), finds what the
+// full visit would act on from that set alone: a group of one CPU can only be overloaded, the
+// highest class, with two tasks, and without an overloaded candidate every candidate holds a
+// single task, which find_busiest_group always finds balanced. When a CPU of the set has fair
+// tasks but is not overloaded, or when the machine asks for explanations (which print what the
+// visit computed), it takes the full visit. The unexported findBusiestFlat says why this is
+// exact; its test compares it with [FindBusiestGroup] on random statistics.
+//
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
 // wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,
 // [WakeAffine] picks the waker's CPU or the previous one (an idle cache-sharing CPU, a sync
@@ -635,7 +647,9 @@
 //
 // Not modelled in the SMP part: PELT (above), NUMA balancing (fbq types, task placement by
 // memory), SD_ASYM_PACKING, energy-aware placement, nohz idle balancing (idle CPUs are ticked
-// and balance for themselves), RT and deadline classes and the capacity they take (a FIFO or
+// and balance for themselves: each tick of an idle CPU refreshes its statistics, publishing its
+// decayed utilisation and what woken sleepers detached from it, which other CPUs read, so the
+// [Scheduler] does not let the simulator skip idle ticks (its optional TicklessIdle)), RT and deadline classes and the capacity they take (a FIFO or
 // RR thread runs as SCHED_NORMAL and [Scheduler.Err] reports it), the per-CPU kthread stacking
 // case of select_idle_sibling, SIS_PROP, and the balancer's other changes after v6.5:
 // group_smt_balance and sibling_imbalance (v6.6), should_we_balance's preference for idle cores
@@ -648,6 +662,7 @@
 //	operation                              cost                                allocates
 //	NewDomains                             O(CPUs × levels × groups)           yes
 //	FindBusiestGroup                       O(CPUs of the domain)               no
+//	  (System, flat domain)                O(CPUs with two tasks or more)      no
 //	FindBusiestQueue                       O(CPUs of the group)                no
 //	DetachTasks                            O(NrMigrate)                        only to grow its buffer
 //	SelectIdleSibling                      O(CPUs of the LLC)                  no

@@ -85,8 +85,17 @@ type SchedDomain struct {
 	idx       int
 	level     int
 	list      []topology.CPU // the span in ascending order, for LLC domains only
+	spanBits  []uint64       // the span as a bitmap by CPU id, for flat domains only
 	parent    *SchedDomain
 	child     *SchedDomain
+	// flat marks a domain whose groups are single CPUs in the ring order of the span's CPUs
+	// ascending from the domain's CPU, all of one capacity (a level without
+	// SD_ASYM_CPUCAPACITY), none of them with SD_PREFER_SIBLING, and none the local group of
+	// some domain's parent (so that load_balance never sets its sgc->imbalance): the shape the
+	// System balances without visiting every group ([System.findBusiestGroup]). cpuGroup then
+	// holds the group of each CPU of the span, indexed by CPU id, and spanBits the span.
+	flat     bool
+	cpuGroup []*BalanceGroup
 }
 
 // Topology returns the domain of package topology this one stands for.
@@ -276,6 +285,7 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 			}
 		}
 	}
+	ds.markFlat()
 	llcLists := map[topology.CPUSet][]topology.CPU{}
 	for c := range t.CPUs().All() {
 		ds.llcID[c] = c
@@ -298,6 +308,73 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 		}
 	}
 	return ds
+}
+
+// markFlat sets flat and cpuGroup on every domain of the flat shape (see [SchedDomain]): its
+// groups are single CPUs, met in the ring in ascending order of CPU from the domain's own,
+// wrapping round, with no SD_PREFER_SIBLING, on a level without SD_ASYM_CPUCAPACITY (so all
+// of one capacity, which it checks), and
+// none of them is the local group of a domain's parent, the only group whose sgc->imbalance
+// load_balance sets or clears.
+func (ds *Domains) markFlat() {
+	flagged := make([]bool, len(ds.groups))
+	for c := range ds.chains {
+		for k := range ds.chains[c] {
+			if p := ds.chains[c][k].parent; p != nil {
+				flagged[p.groups[0].id] = true
+			}
+		}
+	}
+	byLevel := map[int][]*BalanceGroup{}
+	bySpan := map[topology.CPUSet][]uint64{}
+	for c := range ds.chains {
+		for k := range ds.chains[c] {
+			d := &ds.chains[c][k]
+			if d.flags&topology.SDAsymCPUCapacity != 0 || len(d.groups) != d.weight {
+				continue
+			}
+			ring := make([]topology.CPU, 0, d.weight)
+			for x := range d.span.All() {
+				if x >= d.cpu {
+					ring = append(ring, x)
+				}
+			}
+			for x := range d.span.All() {
+				if x < d.cpu {
+					ring = append(ring, x)
+				}
+			}
+			flat := true
+			for i, g := range d.groups {
+				if len(g.list) != 1 || g.list[0] != ring[i] || flagged[g.id] || g.flags&topology.SDPreferSibling != 0 ||
+					g.capacity != d.groups[0].capacity {
+					flat = false
+					break
+				}
+			}
+			if !flat {
+				continue
+			}
+			lv := d.td.Level()
+			byCPU, ok := byLevel[lv]
+			if !ok {
+				byCPU = make([]*BalanceGroup, len(ds.chains))
+				byLevel[lv] = byCPU
+			}
+			for _, g := range d.groups {
+				byCPU[g.first] = g // groups are shared by level and span: one per CPU here
+			}
+			bits, ok := bySpan[d.span]
+			if !ok {
+				bits = make([]uint64, (len(ds.chains)+63)/64)
+				for _, g := range d.groups {
+					bits[g.first>>6] |= 1 << (g.first & 63)
+				}
+				bySpan[d.span] = bits
+			}
+			d.flat, d.cpuGroup, d.spanBits = true, byCPU, bits
+		}
+	}
 }
 
 // find returns c's SchedDomain standing for td.

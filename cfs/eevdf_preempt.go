@@ -9,33 +9,39 @@ package cfs
 //
 // The rules are listed on [CheckPreemptWakeup].
 //
-// checkPreemptWakeupEEVDF changes nothing: it expects the running side's run time to have been
-// charged (update_curr), which [RunQueue.Wakeup] and [RunQueue.Fork] do before the pick, and it reports
-// the buddies and protection changes the kernel would make. [CheckPreemptWakeup] calls it for
-// an EEVDF version.
-func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) (WakeupDecision, WakeupReason) {
+// It fills *d, which it resets first. Without charge it changes nothing: it expects the running
+// side's run time to have been charged (update_curr), and it reports the buddies and protection
+// changes the kernel would make; [CheckPreemptWakeup] calls it so for an EEVDF version. With
+// charge it is the kernel's function itself for [RunQueue.checkPreemptEEVDF]: the running
+// side's queue is charged at now where the kernel does it, after the need-resched and idle
+// rules (and, in v7.1, the policy test) and before everything that reads vruntimes,
+// deadlines and slices, so that it decides in one pass. What it tests before that point does
+// not change with update_curr, nor does anything after it read need-resched, which
+// update_curr may set (a served request): the same decision comes out as from the pure
+// function called on the charged queue with need-resched as it was before the charge.
+func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, now uint64, charge bool, d *WakeupDecision) WakeupReason {
 	curr := c.curr
-	d := WakeupDecision{Curr: curr, Wakee: wakee}
+	*d = WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {
 		d.Preempt = true
-		return d, WakeupCPUIdle
+		return WakeupCPUIdle
 	}
 	if curr == wakee {
-		return d, WakeupSameTask
+		return WakeupSameTask
 	}
 	v66 := p.Version == V66
 	if v66 && p.NextBuddy && !fork {
 		d.NextBuddy = wakee
 	}
 	if c.needResched {
-		return d, WakeupAlreadyResched
+		return WakeupAlreadyResched
 	}
 	if v66 && curr.class == Idle && wakee.class != Idle {
 		d.Preempt = true
-		return d, WakeupIdleCurr
+		return WakeupIdleCurr
 	}
 	if !p.WakeupPreemption || (v66 && wakee.class != Normal) {
-		return d, WakeupNotNormal
+		return WakeupNotNormal
 	}
 	se, pse := curr, wakee
 	matchingEntities(&se, &pse)
@@ -43,26 +49,32 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) (
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
 		d.Preempt, d.Short = true, !v66
-		return d, WakeupIdleGroupCurr
+		return WakeupIdleGroupCurr
 	}
 	if cIdle != wIdle {
-		return d, WakeupIdleGroupWakee
+		return WakeupIdleGroupWakee
 	}
 	q := se.q
 	if v66 {
+		if charge {
+			q.updateCurrEEVDF(now, p)
+		}
 		d.Picked, d.PickReason = pick66(q, p)
 	} else {
 		if wakee.class != Normal {
-			return d, WakeupNotNormal
+			return WakeupNotNormal
+		}
+		if charge {
+			q.updateCurrEEVDF(now, p)
 		}
 		next := q.next
 		switch {
 		case p.PreemptShort && pse.Slice < se.Slice:
 			d.Short = true
 		case fork:
-			return d, WakeupForked
+			return WakeupForked
 		case pse.delayed:
-			return d, WakeupDelayed
+			return WakeupDelayed
 		case p.NextBuddy && (next == nil || !before(next.Deadline, pse.Deadline)):
 			d.NextBuddy, next = pse, pse // set_preempt_buddy
 		}
@@ -70,15 +82,16 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) (
 	}
 	if d.Picked == pse {
 		d.Preempt = true
-		return d, WakeupPicked
+		return WakeupPicked
 	}
 	d.ShortenProtection = !v66 && p.RunToParity
-	return d, WakeupNotPicked
+	return WakeupNotPicked
 }
 
 // checkPreemptEEVDF is check_preempt_curr for a fair wakee on an EEVDF CPU, with the state
-// changes around the pure decision: the running side's level is charged (update_curr) before
-// the pick, the next buddy is marked, v7.1's slice protection is cancelled (with the running
+// changes around the decision: the running side's level is charged (update_curr) before the
+// pick (in the decision's one pass, checkPreemptWakeupEEVDF with charge), the next buddy is
+// marked, v7.1's slice protection is cancelled (with the running
 // side's buddies) on a PREEMPT_WAKEUP_SHORT preemption or shortened otherwise, and need-resched
 // is set. A delayed entity the pick chooses is dequeued for good and the pick repeated until it
 // chooses an entity that is not delayed or the queue is empty, as v7.1's wakeup_preempt_fair
@@ -86,17 +99,8 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params) (
 // final pick is the wakee.
 func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
 	p := &c.params
-	d, r := checkPreemptWakeupEEVDF(c, t, fork, p)
-	if r == WakeupPicked || r == WakeupNotPicked || r == WakeupForked || r == WakeupDelayed {
-		// The kernel tests need-resched before update_curr, which may set it (a served
-		// request): judge with the flag as it was, then keep both.
-		was := c.needResched
-		d.Curr.q.updateCurrEEVDF(now, p)
-		charged := c.needResched
-		c.needResched = was
-		d, r = checkPreemptWakeupEEVDF(c, t, fork, p)
-		c.needResched = c.needResched || charged
-	}
+	var d WakeupDecision
+	r := checkPreemptWakeupEEVDF(c, t, fork, p, now, true, &d)
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy) // set_preempt_buddy, before the pick reads cfs_rq->next
 	}

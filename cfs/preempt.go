@@ -349,17 +349,32 @@ func matchingEntities(se, pse **Entity) {
 // CheckPreemptWakeup changes nothing. The vruntime comparison expects the running side's run
 // time to have been charged (update_curr); [RunQueue.Wakeup] and [RunQueue.Fork] do that first.
 func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) (WakeupDecision, WakeupReason) {
+	var d WakeupDecision
+	var r WakeupReason
 	if p.Version.EEVDF() {
-		return checkPreemptWakeupEEVDF(c, wakee, fork, p)
+		r = checkPreemptWakeupEEVDF(c, wakee, fork, p, 0, false, &d)
+	} else {
+		r = checkPreemptWakeup(c, wakee, fork, p, 0, false, &d)
 	}
+	return d, r
+}
+
+// checkPreemptWakeup is CheckPreemptWakeup of v6.5 filling *d, which it resets first. With
+// charge set it is check_preempt_wakeup itself: the running side's queue is charged
+// (update_curr at now) where the kernel does it, after the idle rules and just before the
+// vruntime comparison, so that [RunQueue.checkPreempt] decides in one pass. Nothing before that
+// point reads what update_curr changes (the running side's run time and vruntime, its queue's
+// min_vruntime): the same decision comes out as from the pure function called on the charged
+// queue.
+func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now uint64, charge bool, d *WakeupDecision) WakeupReason {
 	curr := c.curr
-	d := WakeupDecision{Curr: curr, Wakee: wakee}
+	*d = WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {
 		d.Preempt = true
-		return d, WakeupCPUIdle
+		return WakeupCPUIdle
 	}
 	if curr == wakee {
-		return d, WakeupSameTask
+		return WakeupSameTask
 	}
 	scale := uint64(curr.q.nrRunning) >= p.NrLatency
 	nextMarked := false
@@ -370,23 +385,28 @@ func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) (Wakeu
 		}
 	}
 	if c.needResched {
-		return d, WakeupAlreadyResched
+		return WakeupAlreadyResched
 	}
 	se, pse := curr, wakee
 	if curr.class == Idle && wakee.class != Idle {
-		return d.preempt(se, scale, p), WakeupIdleCurr
+		d.preempt(se, scale, p)
+		return WakeupIdleCurr
 	}
 	if wakee.class != Normal || !p.WakeupPreemption {
-		return d, WakeupNotNormal
+		return WakeupNotNormal
 	}
 	matchingEntities(&se, &pse)
 	d.Curr, d.Wakee = se, pse
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
-		return d.preempt(se, scale, p), WakeupIdleGroupCurr
+		d.preempt(se, scale, p)
+		return WakeupIdleGroupCurr
 	}
 	if cIdle != wIdle {
-		return d, WakeupIdleGroupWakee
+		return WakeupIdleGroupWakee
+	}
+	if charge {
+		se.q.updateCurr(now, p)
 	}
 	d.VDiff = int64(se.Vruntime - pse.Vruntime)
 	d.Gran = WakeupGran(pse, p)
@@ -394,18 +414,18 @@ func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) (Wakeu
 		if !nextMarked && !pse.IsIdle() {
 			d.NextBuddy = pse
 		}
-		return d.preempt(se, scale, p), WakeupLead
+		d.preempt(se, scale, p)
+		return WakeupLead
 	}
-	return d, WakeupLeadTooSmall
+	return WakeupLeadTooSmall
 }
 
 // preempt completes a positive decision: the kernel's preempt label, which makes the preempted
 // entity se the last buddy when LAST_BUDDY is on, the queue is crowded and se is a queued task
 // (and not idle: set_last_buddy stops at an idle entity).
-func (d WakeupDecision) preempt(se *Entity, scale bool, p *Params) WakeupDecision {
+func (d *WakeupDecision) preempt(se *Entity, scale bool, p *Params) {
 	d.Preempt = true
 	if se.onRQ && p.LastBuddy && scale && se.myQ == nil && !se.IsIdle() {
 		d.LastBuddy = se
 	}
-	return d
 }

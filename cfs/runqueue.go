@@ -373,18 +373,15 @@ func (c *RunQueue) Wakeup(t *Entity, now uint64) (WakeupDecision, WakeupReason) 
 }
 
 // checkPreempt is check_preempt_curr for a fair wakee, with the state changes of
-// check_preempt_wakeup around the pure decision: the running entity's matching level is charged
-// (update_curr) before the vruntime comparison, the buddies the decision names are marked and
-// need-resched is set.
+// check_preempt_wakeup around the decision: the running entity's matching level is charged
+// (update_curr) before the vruntime comparison (in the decision's one pass, checkPreemptWakeup
+// with charge), the buddies the decision names are marked and need-resched is set.
 func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
 	if c.params.Version.EEVDF() {
 		return c.checkPreemptEEVDF(t, now, fork)
 	}
-	d, r := CheckPreemptWakeup(c, t, fork, &c.params)
-	if r == WakeupLeadTooSmall || r == WakeupLead {
-		d.Curr.q.updateCurr(now, &c.params)
-		d, r = CheckPreemptWakeup(c, t, fork, &c.params)
-	}
+	var d WakeupDecision
+	r := checkPreemptWakeup(c, t, fork, &c.params, now, true, &d)
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy)
 	}

@@ -45,6 +45,7 @@ type Scheduler struct {
 	threads []*thread
 	groups  map[sched.GroupID]*Group
 	err     error
+	woke    wakeResult // the outcome of the last wakeup, which nothing reads
 }
 
 // thread is a thread of the machine.
@@ -236,7 +237,7 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	if flags&sched.WakeFork != 0 && int(th.parent) >= 0 && int(th.parent) < len(s.threads) && s.threads[th.parent] != nil {
 		parent = s.threads[th.parent].task
 	}
-	s.sys.Wakeup(now, t, parent, from, flags)
+	s.sys.wakeup(now, t, parent, from, flags, &s.woke)
 }
 
 // Pick returns the thread cpu runs next: [System.Schedule]. Pick panics if cpu is not a CPU of

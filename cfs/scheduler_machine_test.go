@@ -153,6 +153,7 @@ func (m *smpMachine) settle() {
 
 func (m *smpMachine) pick(c topology.CPU) {
 	id, ok := m.s.Pick(m.now(), c)
+	m.checkFresh(c)
 	if !ok {
 		return
 	}
@@ -166,6 +167,22 @@ func (m *smpMachine) pick(c topology.CPU) {
 		m.tb.Fatalf("tick %d: Pick(%v) returned %v, which is not runnable", m.tick, c, id)
 	}
 	m.running[c] = id
+}
+
+// checkFresh checks that a pick leaves cpu c's statistics up to date: refreshing them again
+// (System.Schedule skips the refresh after a new-idle balance that pulled nothing, or after
+// the pick that followed a pull) changes nothing, and the overload flag is set if c holds two
+// tasks or more.
+func (m *smpMachine) checkFresh(c topology.CPU) {
+	sys := m.s.sys
+	st, multi := sys.stats[c], sys.multi[c>>6]
+	sys.refresh(c)
+	if sys.stats[c] != st || sys.multi[c>>6] != multi {
+		m.tb.Fatalf("tick %d cpu%d: statistics after the pick %+v, refreshed %+v", m.tick, c, st, sys.stats[c])
+	}
+	if st.NrRunning > 1 && !sys.overload {
+		m.tb.Fatalf("tick %d cpu%d: %d tasks after the pick and no overload flag", m.tick, c, st.NrRunning)
+	}
 }
 
 // step advances the machine by one tick.
@@ -255,6 +272,13 @@ func (m *smpMachine) checkInvariants() {
 		if int(st.NrRunning) != n || int(st.HNrRunning) != runnable || st.Runnable != uint64(runnable)*1024 ||
 			st.Load != ScaleLoadDown(rq.c.Root().Load().Weight) {
 			m.tb.Fatalf("tick %d cpu%d: stats %+v out of date", m.tick, c, st)
+		}
+		// The System's balance of a flat domain (findBusiestFlat) relies on these two.
+		if st.Capacity != st.CapacityOrig {
+			m.tb.Fatalf("tick %d cpu%d: capacity %d of %d", m.tick, c, st.Capacity, st.CapacityOrig)
+		}
+		if multi := s.sys.multi[c>>6]&(1<<(c&63)) != 0; multi != (st.NrRunning > 1) {
+			m.tb.Fatalf("tick %d cpu%d: in the set of CPUs with two tasks or more %t, nr_running %d", m.tick, c, multi, st.NrRunning)
 		}
 		if e := rq.c.Curr(); e != nil && e.Delayed() {
 			m.tb.Fatalf("tick %d cpu%d: runs delayed task %v", m.tick, c, e)

@@ -226,36 +226,44 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 // LLC's has_idle_cores should be cleared and records p->recent_used_cpu = prev. The complexity
 // is O(CPUs of the LLC).
 func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (CPUSelection, PlaceReason) {
+	var pl CPUSelection
+	why := selectIdleSibling(env, prev, target, p, &pl)
+	return pl, why
+}
+
+// selectIdleSibling is [SelectIdleSibling] filling *pl, which it resets first: the placement
+// (five words and more) stays in its caller's variable through the calls of a wakeup.
+func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl *CPUSelection) PlaceReason {
 	st := env.Stats
 	t := env.Task
-	pl := CPUSelection{CPU: target, Target: target}
+	*pl = CPUSelection{CPU: target, Target: target}
 	ds := env.Domains
 	if idleish(st, target) && env.asymFits(target) {
-		return pl, PlaceTargetIdle
+		return PlaceTargetIdle
 	}
 	if prev != target && ds.ShareCache(prev, target) && idleish(st, prev) && env.asymFits(prev) {
 		pl.CPU = prev
-		return pl, PlacePrevIdle
+		return PlacePrevIdle
 	}
 	recent := t.recentUsedCPU
 	pl.SetRecentUsed, pl.RecentUsed = true, prev
 	if recent != prev && recent != target && ds.ShareCache(recent, target) && idleish(st, recent) &&
 		t.allowed.Has(recent) && env.asymFits(recent) {
 		pl.CPU = recent
-		return pl, PlaceRecentIdle
+		return PlaceRecentIdle
 	}
 	if ds.topo.Asymmetric() {
 		if sd := ds.AsymCapacity(target); sd != nil {
 			if c, ok := env.selectIdleCapacity(sd, target); ok {
 				pl.CPU = c
-				return pl, PlaceIdleCapacity
+				return PlaceIdleCapacity
 			}
-			return pl, PlaceTargetBusy
+			return PlaceTargetBusy
 		}
 	}
 	sd := ds.LLC(target)
 	if sd == nil {
-		return pl, PlaceTargetBusy
+		return PlaceTargetBusy
 	}
 	hasIdleCore := false
 	llc := ds.LLCID(target)
@@ -265,7 +273,7 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (C
 			for _, c := range ds.SMT(prev) {
 				if c != prev && t.allowed.Has(c) && idleish(st, c) {
 					pl.CPU = c
-					return pl, PlaceIdleSMT
+					return PlaceIdleSMT
 				}
 			}
 		}
@@ -275,13 +283,13 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (C
 	pl.ClearIdleCores = hasIdleCore && !core
 	switch {
 	case !ok:
-		return pl, PlaceTargetBusy
+		return PlaceTargetBusy
 	case core:
 		pl.CPU = c
-		return pl, PlaceIdleCore
+		return PlaceIdleCore
 	}
 	pl.CPU = c
-	return pl, PlaceIdleCPU
+	return PlaceIdleCPU
 }
 
 // selectIdleCPU is select_idle_cpu with select_idle_core: the scan of LLC domain sd. It reports
@@ -298,10 +306,41 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 		}
 	}
 	// for_each_cpu_wrap from target+1: the scan starts at the first CPU of the ascending span
-	// above target, found by bisection rather than a walk from the span's start.
+	// above target: in a span of consecutive CPUs (which holds target) at target+1's offset,
+	// otherwise found by bisection rather than a walk from the span's start.
 	list := sd.list
 	n := len(list)
-	start, _ := slices.BinarySearch(list, target+1)
+	var start int
+	if int(list[n-1]-list[0]) == n-1 {
+		start = int(target + 1 - list[0])
+	} else {
+		start, _ = slices.BinarySearch(list, target+1)
+	}
+	if !hasIdleCore {
+		// select_idle_cpu's own loop: the first idle (or SCHED_IDLE-only) allowed CPU, the
+		// budget counted down at each allowed CPU examined.
+		for k := range n {
+			i := start + k
+			if i >= n {
+				i -= n
+			}
+			c := list[i]
+			if !t.allowed.Has(c) {
+				continue
+			}
+			scanned++
+			nr--
+			if nr == 0 {
+				return 0, false, false, scanned
+			}
+			if idleish(st, c) {
+				return c, true, false, scanned
+			}
+		}
+		return 0, false, false, scanned
+	}
+	// select_idle_core at each allowed CPU: a wholly idle core, remembering the first idle (or
+	// SCHED_IDLE-only) allowed CPU met on the way in case there is none.
 	var skip topology.CPUSet // cores already examined (cpumask_andnot in select_idle_core)
 	idleCPU, found := topology.CPU(0), false
 	for k := range n {
@@ -314,38 +353,28 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 			continue
 		}
 		scanned++
-		if hasIdleCore {
-			idle := true
-			for _, s := range env.Domains.SMT(c) {
-				if !st[s].Idle() {
-					idle = false
-					if !found {
-						if st[s].IdleOnly() && t.allowed.Has(s) {
-							idleCPU, found = s, true
-							break
-						}
-						continue
+		idle := true
+		for _, s := range env.Domains.SMT(c) {
+			if !st[s].Idle() {
+				idle = false
+				if !found {
+					if st[s].IdleOnly() && t.allowed.Has(s) {
+						idleCPU, found = s, true
+						break
 					}
-					break
+					continue
 				}
-				if !found && t.allowed.Has(s) {
-					idleCPU, found = s, true
-				}
+				break
 			}
-			if idle {
-				return c, true, true, scanned
+			if !found && t.allowed.Has(s) {
+				idleCPU, found = s, true
 			}
-			for _, s := range env.Domains.SMT(c) {
-				skip.Add(s)
-			}
-			continue
 		}
-		nr--
-		if nr == 0 {
-			return 0, false, false, scanned
+		if idle {
+			return c, true, true, scanned
 		}
-		if idleish(st, c) {
-			return c, true, false, scanned
+		for _, s := range env.Domains.SMT(c) {
+			skip.Add(s)
 		}
 	}
 	return idleCPU, found, false, scanned
@@ -612,6 +641,13 @@ func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag 
 // nothing; the CPUSelection says what the caller updates, and the PlaceReason how the CPU was
 // chosen.
 func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
+	var pl CPUSelection
+	why := selectTaskRQ(env, p, &pl)
+	return pl, why
+}
+
+// selectTaskRQ is [SelectTaskRQ] filling *pl, which it resets first.
+func selectTaskRQ(env *WakeEnv, p *SMPParams, pl *CPUSelection) PlaceReason {
 	t := env.Task
 	ds := env.Domains
 	ttwu := !env.Fork && !env.Exec
@@ -624,7 +660,7 @@ func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
 	}
 	this, prev := env.This, env.Prev
 	newCPU := prev
-	var pl CPUSelection
+	*pl = CPUSelection{}
 	if ttwu {
 		waker := uint32(0)
 		if env.Waker != nil {
@@ -656,16 +692,16 @@ func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
 	case sd != nil:
 		pl.CPU, why = FindIdlestCPU(env, sd, this, prev, flag, p), PlaceIdlest
 	case ttwu:
-		sis, r := SelectIdleSibling(env, prev, newCPU, p)
-		sis.WantAffine, sis.Affine, sis.AffineDomain = pl.WantAffine, pl.Affine, pl.AffineDomain
-		pl, why = sis, r
+		want, affine, ad := pl.WantAffine, pl.Affine, pl.AffineDomain
+		why = selectIdleSibling(env, prev, newCPU, p, pl)
+		pl.WantAffine, pl.Affine, pl.AffineDomain = want, affine, ad
 	default:
 		pl.CPU, why = newCPU, PlacePrev
 	}
 	if !t.allowed.Has(pl.CPU) {
 		pl.CPU, why = fallbackCPU(ds.topo, t, prev), PlaceFallback
 	}
-	return pl, why
+	return why
 }
 
 // fallbackCPU is select_fallback_rq: an allowed CPU of prev's node, else any allowed CPU, the

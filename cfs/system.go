@@ -49,6 +49,7 @@ type System struct {
 	idleScn []int
 
 	overload  bool
+	multi     []uint64 // bitmap by CPU id of the CPUs whose NrRunning is above 1, kept by refresh
 	utilShift uint
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
@@ -99,6 +100,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.sgImb = make([]bool, len(s.ds.Groups()))
 	s.idleCor = make([]bool, n)
 	s.idleScn = make([]int, n)
+	s.multi = make([]uint64, (n+63)/64)
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
 	block := s.block
 	for c := range t.CPUs().All() {
@@ -223,14 +225,22 @@ func (s *System) refresh(c topology.CPU) {
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
 	nrr := uint32(root.HNrRunnable())
+	was := st.NrRunning
 	st.NrRunning, st.HNrRunning = nr, nrr
 	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
 	st.Load = ScaleLoadDown(root.Load().Weight)
 	st.Runnable = uint64(nrr) * topology.CapacityScale
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
+	// s.multi follows NrRunning, which only this function writes: a bit changes only when the
+	// count crosses 2.
 	if nr >= 2 {
 		s.overload = true
+		if was < 2 {
+			s.multi[c>>6] |= 1 << (c & 63)
+		}
+	} else if was >= 2 {
+		s.multi[c>>6] &^= 1 << (c & 63)
 	}
 }
 
@@ -280,6 +290,22 @@ func (e explainf) String() string { return fmt.Sprintf(e.f, e.args...) }
 // PlaceReason of the placement and the WakeupReason of the preemption decision. Wakeup panics if from is not a CPU
 // of the machine or t is runnable and not a delayed sleeper.
 func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason, WakeupDecision, WakeupReason) {
+	var w wakeResult
+	s.wakeup(now, t, parent, from, flags, &w)
+	return w.pl, w.pr, w.d, w.r
+}
+
+// A wakeResult is what [System.Wakeup] returns, kept in one variable of the caller's.
+type wakeResult struct {
+	pl CPUSelection
+	pr PlaceReason
+	d  WakeupDecision
+	r  WakeupReason
+}
+
+// wakeup is [System.Wakeup] filling *w: the [Scheduler], which does not read the outcome, keeps
+// one wakeResult for all its wakeups rather than copying the outcome out of the calls.
+func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags, w *wakeResult) {
 	if s.notCPU(from) {
 		s.badCPU("Wakeup", from)
 	}
@@ -288,28 +314,27 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if !t.E.delayed {
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
-		d, r := s.wakeDelayed(now, t)
-		return CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev, d, r
+		w.d, w.r = s.wakeDelayed(now, t)
+		w.pl, w.pr = CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev
+		return
 	}
 	fork := flags&sched.WakeFork != 0
 	left := s.wakeUtil(t, s.j)
-	pl, pr := s.SelectTaskRQ(now, t, from, flags)
-	dst := pl.CPU
+	w.pr = s.selectTaskRQ(now, t, from, flags, &w.pl)
+	dst := w.pl.CPU
 	rq := &s.rqs[dst]
-	var d WakeupDecision
-	var r WakeupReason
 	switch {
 	case fork:
 		var pe *Entity
 		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
 			pe = p.E
 		}
-		d, r = rq.c.Fork(pe, t.E, uint64(now))
+		w.d, w.r = rq.c.Fork(pe, t.E, uint64(now))
 	case dst != t.cpu && t.E.q != nil:
 		t.migrationsTotal++
-		d, r = rq.c.WakeupMigrated(t.E, uint64(now))
+		w.d, w.r = rq.c.WakeupMigrated(t.E, uint64(now))
 	default:
-		d, r = rq.c.Wakeup(t.E, uint64(now))
+		w.d, w.r = rq.c.Wakeup(t.E, uint64(now))
 	}
 	if !fork {
 		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
@@ -318,12 +343,11 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 	s.enlist(dst, t)
 	s.refresh(dst)
 	if s.explaining() {
-		s.explain(dst, tidOf(t), explainf{"%s; %s", []any{pl.Explain(pr), d.Explain(r)}})
+		s.explain(dst, tidOf(t), explainf{"%s; %s", []any{w.pl.Explain(w.pr), w.d.Explain(w.r)}})
 	}
 	if rq.c.NeedResched() {
 		s.resched(dst)
 	}
-	return pl, pr, d, r
 }
 
 // SelectTaskRQ is select_task_rq_fair for task t woken from CPU from (the waker's CPU, the
@@ -332,6 +356,13 @@ func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 // answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
 // panics if from is not a CPU of the machine.
 func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason) {
+	var pl CPUSelection
+	why := s.selectTaskRQ(now, t, from, flags, &pl)
+	return pl, why
+}
+
+// selectTaskRQ is [System.SelectTaskRQ] filling *pl.
+func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags, pl *CPUSelection) PlaceReason {
 	if s.notCPU(from) {
 		s.badCPU("SelectTaskRQ", from)
 	}
@@ -348,14 +379,14 @@ func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 	if fork {
 		env.Prev = from
 	}
-	pl, why := SelectTaskRQ(&env, &s.smp)
+	why := selectTaskRQ(&env, &s.smp, pl)
 	if pl.ClearIdleCores {
 		s.idleCor[s.ds.LLCID(pl.Target)] = false
 	}
 	if pl.SetRecentUsed {
 		t.recentUsedCPU = pl.RecentUsed
 	}
-	return pl, why
+	return why
 }
 
 // wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
@@ -392,6 +423,9 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 		s.ActiveBalance(now, cpu, rq.pushCPU)
 	}
 	e := rq.c.Schedule(uint64(now))
+	// Whether cpu's statistics are those of its queue as it is now, so that refreshing them
+	// again would change nothing.
+	fresh := false
 	if e == nil {
 		s.refresh(cpu) // the pick may have dequeued delayed tasks
 		s.stats[cpu].IdleStamp = uint64(now)
@@ -401,10 +435,14 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 			e = rq.c.Schedule(uint64(now))
 			s.refresh(cpu)
 		}
+		// Either the last pick found a task, after the refresh above, or the last new-idle
+		// balance pulled nothing (it reports a pull, or tasks on cpu), which leaves cpu's
+		// queue as that refresh saw it, at the same tick; what follows does not touch what
+		// refresh reads, and a refresh of an empty queue sets no overload flag.
+		fresh = true
 	}
 	rq.curr = nil
 	if e == nil {
-		s.refresh(cpu)
 		s.updateIdleCore(cpu)
 		return nil
 	}
@@ -414,7 +452,9 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 	rq.tasks.MoveToFront(t)
 	s.catchUp(t, s.j)
 	s.updateMisfit(cpu)
-	s.refresh(cpu)
+	if !fresh {
+		s.refresh(cpu)
+	}
 	return t
 }
 
@@ -432,11 +472,16 @@ func (s *System) updateIdleCore(cpu topology.CPU) {
 	s.idleCor[s.ds.LLCID(cpu)] = true
 }
 
-// updateMisfit is update_misfit_status for cpu's running task.
+// updateMisfit is update_misfit_status for cpu's running task. On a machine whose CPUs are all
+// alike no task is misfit and MisfitLoad stays 0, so the test stays at the call site.
 func (s *System) updateMisfit(cpu topology.CPU) {
-	if !s.topo.Asymmetric() {
-		return
+	if s.topo.Asymmetric() {
+		s.updateMisfitAsym(cpu)
 	}
+}
+
+// updateMisfitAsym is update_misfit_status on a machine of unequal capacities.
+func (s *System) updateMisfitAsym(cpu topology.CPU) {
 	st := &s.stats[cpu]
 	t := s.rqs[cpu].curr
 	if t == nil || t.nAllowed == 1 || fitsCapacity(t.util, st.Capacity) {

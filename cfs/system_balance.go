@@ -109,23 +109,24 @@ func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
 		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity()}
 	smp := &s.smp
-	dstGrpMask := sd.groups[0].balance
+	dstGrpMask := &sd.groups[0].balance // read only: the group's
 	var flags LBFlags
 	cont = true
 	var bg BusiestGroup
 	var why BalanceReason
 	var src topology.CPU
 	activeStarted := false
+	scan := idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd // update_idle_cpu_scan reads SumUtil
 redo:
 	if !ShouldWeBalance(&env, smp) {
 		cont = false
 		goto outBalanced
 	}
-	bg, why = FindBusiestGroup(&env, smp)
+	why = s.findBusiestGroup(&env, scan, &bg)
 	if sd.parent == nil {
 		s.overload = bg.Overload
 	}
-	if idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd {
+	if scan {
 		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.SumUtil, sd.weight, sd.ImbalancePct())
 	}
 	if bg.Group == nil {
@@ -147,7 +148,7 @@ redo:
 			}
 		}
 		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
-			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: dstGrpMask}
+			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: *dstGrpMask}
 		examined := 0
 		for {
 			me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
@@ -182,7 +183,7 @@ redo:
 		}
 		if flags&LBFAllPinned != 0 {
 			env.CPUs.Remove(src)
-			if !env.CPUs.SubsetOf(dstGrpMask) {
+			if !env.CPUs.SubsetOf(*dstGrpMask) {
 				goto redo
 			}
 			goto outAllPinned
@@ -228,6 +229,24 @@ outOnePinned:
 		ds.interval *= 2
 	}
 	return 0, cont
+}
+
+// findBusiestGroup is [FindBusiestGroup] for [System.LoadBalance], filling *bg, with
+// bg.SumUtil summed only when needUtil: on a flat domain (one group per CPU, as on a machine
+// without SMT) it asks [findBusiestFlat], which finds what the
+// balance acts on from the CPUs holding two tasks or more (s.multi) instead of visiting every
+// group; it needs every CPU at its full capacity, which the System's are (it models no class
+// that takes capacity from the fair one: Capacity stays CapacityOrig). It takes the full visit
+// only when findBusiestFlat cannot tell or when the machine wants explanations
+// (which print the statistics of the groups the visit picked, and the reason). The
+// BalanceReason is only meaningful then.
+func (s *System) findBusiestGroup(env *LBEnv, needUtil bool, bg *BusiestGroup) BalanceReason {
+	if sd := env.SD; sd.flat && !s.explaining() {
+		if findBusiestFlat(env, s.multi, needUtil, bg) {
+			return BalanceNoBusiest
+		}
+	}
+	return findBusiestGroup(env, bg)
 }
 
 // apply carries out a [DetachTasks] outcome: the chosen tasks leave the source, the examined
