@@ -1,6 +1,9 @@
 package sim
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // This file implements the event queue: an indexed 4-ary min-heap of timed events ordered by
 // (time, sequence number), one slot per kind of event per CPU or thread, and threads' timers
@@ -219,20 +222,30 @@ func earliest(h []event, c int) (int, int64, uint64) {
 	return c + best, bt, bq
 }
 
-// earliest4 is earliest for the four children ch, the first of which is h[c].
+// earliest4 is earliest for the four children ch, the first of which is h[c]. The comparisons
+// select without branching (see lessKey): which child is earliest is as random as the times,
+// and a mispredicted branch per level cost more than the arithmetic.
 func earliest4(c int, ch *[4]event) (int, int64, uint64) {
 	i, t, q := 0, ch[0].t, ch[0].seq
-	if t1 := ch[1].t; t1 < t || t1 == t && ch[1].seq < q {
-		i, t, q = 1, t1, ch[1].seq
+	if t1, q1 := ch[1].t, ch[1].seq; lessKey(t1, q1, t, q) {
+		i, t, q = 1, t1, q1
 	}
 	j, u, r := 2, ch[2].t, ch[2].seq
-	if t3 := ch[3].t; t3 < u || t3 == u && ch[3].seq < r {
-		j, u, r = 3, t3, ch[3].seq
+	if t3, q3 := ch[3].t, ch[3].seq; lessKey(t3, q3, u, r) {
+		j, u, r = 3, t3, q3
 	}
-	if u < t || u == t && r < q {
+	if lessKey(u, r, t, q) {
 		i, t, q = j, u, r
 	}
 	return c + i, t, q
+}
+
+// lessKey reports whether (t0, q0) comes before (t1, q1), times first: the sign of the 128-bit
+// difference, which needs no branch. Times are never negative, so the difference of two fits.
+func lessKey(t0 int64, q0 uint64, t1 int64, q1 uint64) bool {
+	_, borrow := bits.Sub64(q0, q1, 0)
+	d, _ := bits.Sub64(uint64(t0), uint64(t1), borrow)
+	return int64(d) < 0
 }
 
 // down moves h[i] down to its place.
@@ -273,14 +286,14 @@ descend:
 			// earliest4, written out: fill is the queue's hottest loop.
 			ch := (*[4]event)(h[c : c+4])
 			k, t, q := 0, ch[0].t, ch[0].seq
-			if t1 := ch[1].t; t1 < t || t1 == t && ch[1].seq < q {
-				k, t, q = 1, t1, ch[1].seq
+			if t1, q1 := ch[1].t, ch[1].seq; lessKey(t1, q1, t, q) {
+				k, t, q = 1, t1, q1
 			}
 			j, u, r := 2, ch[2].t, ch[2].seq
-			if t3 := ch[3].t; t3 < u || t3 == u && ch[3].seq < r {
-				j, u, r = 3, t3, ch[3].seq
+			if t3, q3 := ch[3].t, ch[3].seq; lessKey(t3, q3, u, r) {
+				j, u, r = 3, t3, q3
 			}
-			if u < t || u == t && r < q {
+			if lessKey(u, r, t, q) {
 				k = j
 			}
 			c += k
