@@ -222,30 +222,27 @@ func earliest(h []event, c int) (int, int64, uint64) {
 	return c + best, bt, bq
 }
 
-// earliest4 is earliest for the four children ch, the first of which is h[c]. The comparisons
-// select without branching (see lessKey): which child is earliest is as random as the times,
-// and a mispredicted branch per level cost more than the arithmetic.
+// earliest4 is earliest for the four children ch, the first of which is h[c]. It selects
+// without branching (see earlierMask): which child is earliest is as random as the events'
+// times, and a mispredicted branch at every level of a descent cost more than the arithmetic.
 func earliest4(c int, ch *[4]event) (int, int64, uint64) {
-	i, t, q := 0, ch[0].t, ch[0].seq
-	if t1, q1 := ch[1].t, ch[1].seq; lessKey(t1, q1, t, q) {
-		i, t, q = 1, t1, q1
-	}
-	j, u, r := 2, ch[2].t, ch[2].seq
-	if t3, q3 := ch[3].t, ch[3].seq; lessKey(t3, q3, u, r) {
-		j, u, r = 3, t3, q3
-	}
-	if lessKey(u, r, t, q) {
-		i, t, q = j, u, r
-	}
-	return c + i, t, q
+	t0, q0, t1, q1 := ch[0].t, ch[0].seq, ch[1].t, ch[1].seq
+	m := earlierMask(t1, q1, t0, q0)
+	ta, qa, ia := t0^(t0^t1)&m, q0^(q0^q1)&uint64(m), m&1
+	t2, q2, t3, q3 := ch[2].t, ch[2].seq, ch[3].t, ch[3].seq
+	m = earlierMask(t3, q3, t2, q2)
+	tb, qb, ib := t2^(t2^t3)&m, q2^(q2^q3)&uint64(m), 2+m&1
+	m = earlierMask(tb, qb, ta, qa)
+	return c + int(ia^(ia^ib)&m), ta ^ (ta^tb)&m, qa ^ (qa^qb)&uint64(m)
 }
 
-// lessKey reports whether (t0, q0) comes before (t1, q1), times first: the sign of the 128-bit
-// difference, which needs no branch. Times are never negative, so the difference of two fits.
-func lessKey(t0 int64, q0 uint64, t1 int64, q1 uint64) bool {
+// earlierMask returns -1 (all ones) if (t0, q0) comes before (t1, q1), times first, else 0:
+// the sign of their 128-bit difference, with no branch. Times are never negative, so the
+// difference of two fits.
+func earlierMask(t0 int64, q0 uint64, t1 int64, q1 uint64) int64 {
 	_, borrow := bits.Sub64(q0, q1, 0)
 	d, _ := bits.Sub64(uint64(t0), uint64(t1), borrow)
-	return int64(d) < 0
+	return int64(d) >> 63
 }
 
 // down moves h[i] down to its place.
@@ -283,20 +280,15 @@ descend:
 		c := 4*i + 1
 		switch {
 		case c+3 < n:
-			// earliest4, written out: fill is the queue's hottest loop.
+			// earliest4, written out (it does not inline): fill is the queue's hottest loop.
 			ch := (*[4]event)(h[c : c+4])
-			k, t, q := 0, ch[0].t, ch[0].seq
-			if t1, q1 := ch[1].t, ch[1].seq; lessKey(t1, q1, t, q) {
-				k, t, q = 1, t1, q1
-			}
-			j, u, r := 2, ch[2].t, ch[2].seq
-			if t3, q3 := ch[3].t, ch[3].seq; lessKey(t3, q3, u, r) {
-				j, u, r = 3, t3, q3
-			}
-			if lessKey(u, r, t, q) {
-				k = j
-			}
-			c += k
+			t0, q0, t1, q1 := ch[0].t, ch[0].seq, ch[1].t, ch[1].seq
+			m := earlierMask(t1, q1, t0, q0)
+			ta, qa, ia := t0^(t0^t1)&m, q0^(q0^q1)&uint64(m), m&1
+			t2, q2, t3, q3 := ch[2].t, ch[2].seq, ch[3].t, ch[3].seq
+			m = earlierMask(t3, q3, t2, q2)
+			tb, qb, ib := t2^(t2^t3)&m, q2^(q2^q3)&uint64(m), 2+m&1
+			c += int(ia ^ (ia^ib)&earlierMask(tb, qb, ta, qa))
 		case c < n:
 			c, _, _ = earliest(h, c)
 		default:
