@@ -333,3 +333,46 @@ func TestNextTickMatchesTickTime(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlierMask checks the heap's branch-free comparison against event.before on times from
+// 0 to math.MaxInt64 (the queue's whole range: times are never negative) and on ties broken by
+// the sequence number, and earliest4's choice against a plain scan.
+func TestEarlierMask(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	times := []int64{0, 1, 2, 1 << 31, 1<<62 - 1, 1 << 62, math.MaxInt64 - 1, math.MaxInt64}
+	seqs := []uint64{0, 1, 2, 1 << 63, math.MaxUint64 - 1, math.MaxUint64}
+	pick := func() event {
+		e := event{t: times[r.IntN(len(times))], seq: seqs[r.IntN(len(seqs))]}
+		if r.IntN(2) == 0 {
+			e.t = r.Int64N(math.MaxInt64)
+		}
+		if r.IntN(2) == 0 {
+			e.seq = r.Uint64()
+		}
+		return e
+	}
+	for range 200_000 {
+		a, b := pick(), pick()
+		want := int64(0)
+		if a.before(&b) {
+			want = -1
+		}
+		if got := earlierMask(a.t, a.seq, b.t, b.seq); got != want {
+			t.Fatalf("earlierMask(%d, %d, %d, %d) = %d, want %d", a.t, a.seq, b.t, b.seq, got, want)
+		}
+		var ch [4]event
+		for i := range ch {
+			ch[i] = pick()
+		}
+		best := 0
+		for i := 1; i < 4; i++ {
+			if ch[i].before(&ch[best]) {
+				best = i
+			}
+		}
+		c, bt, bq := earliest4(4, &ch)
+		if c != 4+best || bt != ch[best].t || bq != ch[best].seq {
+			t.Fatalf("earliest4(%v) = %d, %d, %d; want child %d", ch, c-4, bt, bq, best)
+		}
+	}
+}
