@@ -375,7 +375,7 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 		}
 		return false
 	}
-	s.sys.Move(victim, cpu)
+	s.sys.moveThread(victim, cpu, t)
 	if s.env.Explaining() {
 		s.explain(cpu, t.ID, "idle: %v", why)
 	}

@@ -130,6 +130,11 @@ func TestStealMatchesReference(t *testing.T) {
 				refused += gr.Refused
 				if gt != nil {
 					found++
+					// The steal paths move this thread (moveThread) instead of asking Move,
+					// which would run tdq_steal again on the unchanged victim: the same thread.
+					if mt, _ := StealFrom(&s.CPUs[gv], thief, &s.Params); mt != gt {
+						t.Fatalf("seed %d %v thief cpu%d limit %d: Steal took %v from cpu%d, StealFrom (Move) %v", seed, top, thief, limit, gt, gv, mt)
+					}
 				}
 			}
 		}

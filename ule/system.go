@@ -239,9 +239,9 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			victim, st, sr := s.steal(cpu, p.TryStealLimit, rnd, &s.ix)
 			r.Steal = sr
 			if st != nil {
-				moved, _ := s.Move(victim, cpu)
+				s.moveThread(victim, cpu, st)
 				r.Stolen = true
-				r.Move = Move{From: victim, To: cpu, Thread: moved}
+				r.Move = Move{From: victim, To: cpu, Thread: st}
 			}
 		}
 	}
