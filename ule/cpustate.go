@@ -68,8 +68,11 @@ type CPUState struct {
 	// and ixPri the same when it keeps the priority planes, which every change of LowPri
 	// updates; each is nil when there is nothing to keep (and for a CPUState of its own).
 	ix, ixPri *loadIndex
-	rq        [3]*runq.Runq[Thread]
-	rq0       runq.Runq[Thread]
+	// xferCPUs is the System's count of CPUs whose Transferable is not zero, which a change of
+	// Transferable between zero and not zero updates (nil for a CPUState of its own).
+	xferCPUs *int32
+	rq       [3]*runq.Runq[Thread]
+	rq0      runq.Runq[Thread]
 	// pick caches what Pick returned for this state (see choice).
 	pick pickCache
 }
@@ -88,12 +91,12 @@ type pickCache struct {
 // NewCPUState returns the empty state of cpu under p, with its own CPULoad. p must outlive it.
 func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 	c := &CPUState{}
-	c.init(cpu, p, &c.own, nil, nil)
+	c.init(cpu, p, &c.own, nil, nil, nil)
 	return c
 }
 
-func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *loadIndex) {
-	c.ID, c.p, c.sum, c.ix, c.ixPri = cpu, p, sum, ix, ixPri
+func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *loadIndex, xferCPUs *int32) {
+	c.ID, c.p, c.sum, c.ix, c.ixPri, c.xferCPUs = cpu, p, sum, ix, ixPri, xferCPUs
 	c.rq[0] = &c.rq0
 	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
@@ -210,8 +213,11 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 	if t.CanMigrate() {
 		c.sum.Transferable++
-		if c.sum.Transferable == 1 && c.ix != nil {
-			c.ix.setXfer(c.ID, true)
+		if c.sum.Transferable == 1 && c.xferCPUs != nil {
+			*c.xferCPUs++
+			if c.ix != nil {
+				c.ix.setXfer(c.ID, true)
+			}
 		}
 		t.xferable = true
 	}
@@ -235,8 +241,11 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 func (c *CPUState) RunqRemove(t *Thread) {
 	if t.xferable {
 		c.sum.Transferable--
-		if c.sum.Transferable == 0 && c.ix != nil {
-			c.ix.setXfer(c.ID, false)
+		if c.sum.Transferable == 0 && c.xferCPUs != nil {
+			*c.xferCPUs--
+			if c.ix != nil {
+				c.ix.setXfer(c.ID, false)
+			}
 		}
 		t.xferable = false
 	}

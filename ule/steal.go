@@ -276,6 +276,16 @@ func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex) 
 		r.Rule = StealHasWork
 		return 0, nil, r
 	}
+	if ix != nil && s.xferCPUs == 0 {
+		// Called on behalf of a mutating method, whose CPUStates keep xferCPUs: no CPU has a
+		// transferable thread, so every search of the climb finds no CPU and draws nothing,
+		// and the climb ends after climbs[thief] groups, or limit (see stealClimbs).
+		r.Rule, r.Searches = StealNone, int(s.climbs[thief])
+		if limit > 0 {
+			r.Searches = min(r.Searches, limit)
+		}
+		return 0, nil, r
+	}
 	thresh := s.StealThreshold()
 	if ix != nil && !(ix.stealOn && ix.big == 0) {
 		ix = nil
@@ -501,6 +511,29 @@ func (s *System) stealMany(thief topology.CPU, limit int, minLoad int32, rnd *Ra
 	}
 	r.Rule = StealNone
 	return 0, nil
+}
+
+// stealClimbs returns, for every CPU id c of top, the number of groups Steal's climb from c's
+// leaf looks at when none of them holds a candidate and no limit applies: climb's steps up to
+// the root. With a limit the climb looks at min(limit, climbs[c]) groups: each search without a
+// candidate raises the level, and the climb stops once the level passes the limit.
+func stealClimbs(top *topology.Topology) []int32 {
+	n := make([]int32, top.NumIDs())
+	for c := range top.CPUs().All() {
+		cg, group := top.Leaf(c), false
+		for {
+			n[c]++
+			if group {
+				cg, group = cg.Parent(), false
+			}
+			next, sibling := climb(cg)
+			if next == nil {
+				break
+			}
+			cg, group = next, sibling
+		}
+	}
+	return n
 }
 
 // climb returns the group the steal search looks at after cg: cg's sibling when their parent has

@@ -35,6 +35,12 @@ type System struct {
 	// ixLow is &ix when PickCPU's searches may read it (ix.priOn), else nil, so that a machine
 	// without it pays one test in lowest.
 	ixLow *loadIndex
+	// xferCPUs counts the CPUs whose Transferable is not zero, as the CPUStates change it: while
+	// it is zero no CPU has a thread to steal (see steal).
+	xferCPUs int32
+	// climbs[c] is the number of groups the steal search from thief c looks at when none holds
+	// a candidate and no limit stops it (see stealClimbs).
+	climbs []int32
 }
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
@@ -80,8 +86,9 @@ func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error)
 	}
 	s.ixLow = ixPri
 	for c := range top.CPUs().All() {
-		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri)
+		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri, &s.xferCPUs)
 	}
+	s.climbs = stealClimbs(top)
 	cpus := top.CPUs()
 	s.all, s.allSet = bitsOf(&cpus), cpus
 	return s, nil
