@@ -41,6 +41,8 @@ type System struct {
 	// climbs[c] is the number of groups the steal search from thief c looks at when none holds
 	// a candidate and no limit stops it (see stealClimbs).
 	climbs []int32
+	// walks[c] is what PickCPU reads of the topology from CPU c's leaf (see pickWalk).
+	walks []pickWalk
 }
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
@@ -89,6 +91,7 @@ func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error)
 		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri, &s.xferCPUs)
 	}
 	s.climbs = stealClimbs(top)
+	s.walks = pickWalks(top)
 	cpus := top.CPUs()
 	s.all, s.allSet = bitsOf(&cpus), cpus
 	return s, nil
