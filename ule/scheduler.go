@@ -58,6 +58,10 @@ type Scheduler struct {
 	// indexCPUs, when not zero, replaces indexMinCPUs for the System Start makes (tests keep the
 	// load index on small machines with it).
 	indexCPUs int
+	// nowAt and ticksAt are the last time the events' ticks were computed for and the result
+	// (see ticks).
+	nowAt   int64
+	ticksAt uint32
 }
 
 // New returns a Scheduler with parameters p, or an error naming the first invalid field of p
@@ -97,6 +101,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	}
 	s.params, s.sys, s.env = p, sys, env
 	s.inMachine = cpuTable(cfg.Topology)
+	s.nowAt, s.ticksAt = 0, s.Ticks(0)
 	n := cfg.Topology.NumIDs()
 	s.rand = make([]Rand, n)
 	s.idleOld = make([]int, n)
@@ -142,6 +147,16 @@ func (s *Scheduler) Thread(tid sched.ID) *Thread {
 func (s *Scheduler) Ticks(now int64) uint32 {
 	hz := int64(s.params.Hz)
 	return uint32(1 + (now/1e9)*hz + (now%1e9)*hz/1e9)
+}
+
+// ticks is Ticks for the machine's events, remembering the last result: the events of one
+// instant (the stat clock of every CPU, a switch and the pick after it) share their time, and
+// Ticks costs three divisions by 1e9.
+func (s *Scheduler) ticks(now int64) uint32 {
+	if now != s.nowAt {
+		s.nowAt, s.ticksAt = now, s.Ticks(now)
+	}
+	return s.ticksAt
 }
 
 // explain records an explanation. Callers test s.env.Explaining() first, so that the
@@ -282,7 +297,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	if s.threads[tid] != nil {
 		panic(fmt.Sprintf("ule: Fork of thread %v, which exists", tid))
 	}
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	t := InitThread(&Thread{ID: tid})
 	t.Affinity = s.affinity(attr)
 	s.applyAttr(t, attr)
@@ -317,7 +332,7 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	case Running:
 		panic(fmt.Sprintf("ule: Wakeup of %v, which is running on cpu%d", tid, t.CPU))
 	}
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	if flags&sched.WakeFork == 0 {
 		t.WakeAccount(&s.params, ticks)
 	}
@@ -349,9 +364,9 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 		return -1, false
 	}
 	if s.params.Version == FreeBSD9 {
-		t.Window.LTick = s.Ticks(now) // 2011 sched_choose: ts_ltick = ticks, no update
+		t.Window.LTick = s.ticks(now) // 2011 sched_choose: ts_ltick = ticks, no update
 	} else {
-		t.Window = PctCPUUpdate(s.params.Version, t.Window, s.Ticks(now), false, s.params.Hz)
+		t.Window = PctCPUUpdate(s.params.Version, t.Window, s.ticks(now), false, s.params.Hz)
 	}
 	s.sys.ReturnToUser(t)
 	if s.env.Explaining() {
@@ -409,7 +424,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	default:
 		panic(fmt.Sprintf("ule: Stop of %v with unknown reason %d", tid, why))
 	}
-	r := s.sys.Switch(cpu, sw, s.Ticks(now), &s.rand[cpu])
+	r := s.sys.Switch(cpu, sw, s.ticks(now), &s.rand[cpu])
 	if r.Migrated {
 		s.kick(r.Move.To, r.Move.Kick)
 	}
@@ -430,7 +445,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.mustCPU(cpu, "Tick")
 	p := &s.params
 	c := &s.sys.CPUs[cpu]
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	if cpu == s.balanceCPU && p.Balance && s.balanceTicks != 0 {
 		s.balanceTicks--
 		if s.balanceTicks <= 0 {
@@ -484,7 +499,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	t := s.mustThread(tid, "SetAttr")
 	s.noteAttr("SetAttr", tid, attr)
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	self := t.CPU
 	s.applyAttr(t, attr)
 	if r, ok := s.sys.SetPriority(t, t.UserPri, self, ticks, &s.rand[self]); ok {
