@@ -325,7 +325,10 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 // which is already on a run queue") or from is not in the machine.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	s.mustCPU(from, "Wakeup")
-	t := s.mustThread(tid, "Wakeup")
+	t := s.Thread(tid)
+	if t == nil {
+		unknownThread("Wakeup", tid)
+	}
 	switch t.State {
 	case OnRunq:
 		panic(fmt.Sprintf("ule: Wakeup of %v, which is already on a run queue", tid))
@@ -403,7 +406,10 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 // which is not running on cpu…"), if cpu is not in the machine or why is not a StopReason.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	s.mustCPU(cpu, "Stop")
-	t := s.mustThread(tid, "Stop")
+	t := s.Thread(tid)
+	if t == nil {
+		unknownThread("Stop", tid)
+	}
 	c := &s.sys.CPUs[cpu]
 	if c.Cur != t {
 		panic(fmt.Sprintf("ule: Stop of %v, which is not running on cpu%d", tid, cpu))
@@ -497,7 +503,10 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 // tid is unknown or has exited ("ule: SetAttr of unknown thread …") or attr is invalid;
 // attributes CheckAttr refuses run as it says and are reported by Err.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
-	t := s.mustThread(tid, "SetAttr")
+	t := s.Thread(tid)
+	if t == nil {
+		unknownThread("SetAttr", tid)
+	}
 	s.noteAttr("SetAttr", tid, attr)
 	ticks := s.ticks(now)
 	self := t.CPU
@@ -514,13 +523,12 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	}
 }
 
-// mustThread returns thread tid, or panics naming op if tid is unknown or has exited.
-func (s *Scheduler) mustThread(tid sched.ID, op string) *Thread {
-	t := s.Thread(tid)
-	if t == nil {
-		panic(fmt.Sprintf("ule: %s of unknown thread %v", op, tid))
-	}
-	return t
+// unknownThread panics for an event (op) naming thread tid, which is unknown or has exited.
+// The events test s.Thread(tid) for nil themselves and call it, which keeps the test in line.
+//
+//go:noinline
+func unknownThread(op string, tid sched.ID) {
+	panic(fmt.Sprintf("ule: %s of unknown thread %v", op, tid))
 }
 
 // cpuTable returns a table, indexed by CPU id, of the CPUs of t.
