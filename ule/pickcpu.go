@@ -122,30 +122,31 @@ func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 	}
 	l := s.Params.Layout()
 	prev := t.CPU
-	var w *pickWalk
 	if intr && t.Priority <= l.MaxIthd && t.CanRunOn(self) {
 		if s.Loads[self].LowPri >= PriMinIdle {
 			r.Rule, r.CPU = PickCPUIntrIdle, self
 			return self, r
 		}
-		prev = self
-		w = s.walkOf(self)
+		prev = self // the search starts at self's group and prefers self
 	} else {
 		intr = false
-		w = s.walkOf(prev)
-		if t.CanRunOn(prev) && s.Loads[prev].LowPri >= PriMinIdle && affine(&s.Params, t, ticks, int(topology.ShareL2)) {
-			// With an SMT leaf (CG_FLAG_THREAD), all its threads must idle.
-			idle := true
-			for _, c := range w.smt {
-				if s.loads[c&(topology.MaxCPUs-1)].LowPri < PriMinIdle {
-					idle = false
-					break
-				}
+	}
+	if int(prev) >= len(s.walks) || !s.walks[prev].ok {
+		s.noWalk(prev)
+	}
+	w := &s.walks[prev] // tdq_cg's walk
+	if !intr && t.CanRunOn(prev) && s.Loads[prev].LowPri >= PriMinIdle && affine(&s.Params, t, ticks, int(topology.ShareL2)) {
+		// With an SMT leaf (CG_FLAG_THREAD), all its threads must idle.
+		idle := true
+		for _, c := range w.smt {
+			if s.loads[c&(topology.MaxCPUs-1)].LowPri < PriMinIdle {
+				idle = false
+				break
 			}
-			if idle {
-				r.Rule, r.CPU = PickCPUAffinity, prev
-				return prev, r
-			}
+		}
+		if idle {
+			r.Rule, r.CPU = PickCPUAffinity, prev
+			return prev, r
 		}
 	}
 	// The walk up from the leaf to the last cache group still affine: w.steps holds the groups
@@ -240,12 +241,8 @@ func pickWalks(top *topology.Topology) []pickWalk {
 	return ws
 }
 
-// walkOf returns the pickWalk of CPU c; it panics, as Topology.Leaf does, if c is not a CPU of
-// the machine.
-func (s *System) walkOf(c topology.CPU) *pickWalk {
-	if int(c) < len(s.walks) && s.walks[c].ok {
-		return &s.walks[c]
-	}
-	s.Topology.Leaf(c) // panics
-	return nil
+// noWalk panics, as Topology.Leaf does, for a CPU c that has no pickWalk: one the machine lacks.
+func (s *System) noWalk(c topology.CPU) {
+	s.Topology.Leaf(c) // panics: c is not a CPU of the machine
+	panic("ule: internal error: no pickWalk for a CPU of the machine")
 }
