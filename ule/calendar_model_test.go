@@ -255,9 +255,14 @@ func runCalendarOps(t *testing.T, ops []byte) {
 				fail("t%d in run queue %d queue %d, model %v", id, th.rq, i, w)
 			}
 		}
-		got, _ := Pick(c, c.Params())
+		got, why := Pick(c, c.Params())
 		if want := m.pick(); (got == nil) != (want < 0) || (got != nil && int(got.ID) != want) {
 			fail("Pick = %v, model %d", got, want)
+		}
+		if got != nil {
+			if i, _ := got.Link.Index(); why.Queue != i || why.Rule == PickIdle {
+				fail("Pick = %v in queue %d, reason %+v", got, i, why)
+			}
 		}
 	}
 }
