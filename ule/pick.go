@@ -52,8 +52,8 @@ func (r PickReason) String() string {
 //
 // It returns nil and PickIdle when nothing is queued. Pick reads c and changes nothing. The
 // complexity is O(1): the first thread of the whole run queue (runq_choose) decides unless it
-// lies in the calendar, which then takes the circular scan (at most three searches over the
-// status words in all).
+// lies in the calendar before the dequeue offset; in main one more search of the status words,
+// from the offset, then finishes the circular scan (legacy runs the scan itself).
 //
 // p decides the form (Params.Version). The state keeps a pointer to the Params it was made
 // with (NewCPUState, NewSystem) for a different reason: the shape of its run queues — one
