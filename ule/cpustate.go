@@ -176,7 +176,7 @@ func (c *CPUState) ThreadSlice(t *Thread) int {
 
 // place returns the run queue and queue index where tdq_runq_add puts t with flags.
 func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
-	l := c.p.Layout()
+	l := c.p.Version.layout()
 	pri := t.Priority
 	short := c.p.PickShort && t.Short
 	if c.p.Version.split() {
@@ -260,7 +260,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 		}
 		return
 	}
-	if l := c.p.Layout(); l.IsBatch(t.Priority) && empty && TimeshareRange.Lo+runq.Index(c.DeqOff) == i {
+	if l := c.p.Version.layout(); l.IsBatch(t.Priority) && empty && TimeshareRange.Lo+runq.Index(c.DeqOff) == i {
 		st := rq.Status()
 		c.DeqOff = AdvanceDeqOff(c.DeqOff, c.TSOff, true, &st)
 	}

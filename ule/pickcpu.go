@@ -120,7 +120,7 @@ func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 		r.Rule, r.CPU = PickCPUStay, t.CPU
 		return t.CPU, r
 	}
-	l := s.Params.Layout()
+	l := s.Params.Version.layout()
 	prev := t.CPU
 	if intr && t.Priority <= l.MaxIthd && t.CanRunOn(self) {
 		if s.Loads[self].LowPri >= PriMinIdle {

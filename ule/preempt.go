@@ -81,7 +81,7 @@ func ShouldPreempt(pri, cpri int, remote bool, p *Params) (bool, PreemptReason) 
 		r.Rule = PreemptThreshold
 		return true, r
 	}
-	if l := p.Layout(); remote && pri <= int(l.MaxInteract) && cpri > int(l.MaxInteract) {
+	if l := p.Version.layout(); remote && pri <= int(l.MaxInteract) && cpri > int(l.MaxInteract) {
 		r.Rule = PreemptRemoteInteract
 		return true, r
 	}
