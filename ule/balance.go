@@ -125,7 +125,9 @@ func (s *System) balancePair(high, low, self topology.CPU) (Move, bool) {
 			lc.OwePreempt = true
 		}
 	} else {
-		m.Kick, m.Why = s.setPreempt(lc, int(lc.LowPri()))
+		var why preemptWhy
+		m.Kick, why = s.setPreempt(lc, int(lc.LowPri()))
+		m.Why = why.reason(&s.Params)
 	}
 	return m, true
 }

@@ -339,10 +339,10 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	if flags&sched.WakeFork == 0 {
 		t.WakeAccount(&s.params, ticks)
 	}
-	r := s.sys.Add(t, SRQBoring, from, ticks, false, &s.rand[from])
-	s.kick(r.CPU, r.Kick)
+	o := s.sys.add(t, SRQBoring, from, ticks, false, &s.rand[from])
+	s.kick(o.cpu, o.kick)
 	if s.env.Explaining() {
-		s.explain(r.CPU, tid, "wakeup from cpu%d: %v", from, r)
+		s.explain(o.cpu, tid, "wakeup from cpu%d: %v", from, o.result(&s.sys.Params))
 	}
 }
 

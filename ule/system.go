@@ -102,8 +102,8 @@ func (s *System) CPU(cpu topology.CPU) *CPUState { return &s.CPUs[cpu] }
 
 // setPreempt is sched_setpreempt on CPU c for priority pri, mapping a preemption of the idle
 // thread to KickIdle and recording td_owepreempt.
-func (s *System) setPreempt(c *CPUState, pri int) (Kick, PreemptReason) {
-	k, why := SetPreempt(pri, int(c.curPriority()), &s.Params)
+func (s *System) setPreempt(c *CPUState, pri int) (Kick, preemptWhy) {
+	k, why := setPreempt(pri, int(c.curPriority()), &s.Params)
 	switch {
 	case c.Cur == nil && k != KickNone:
 		k = KickIdle
@@ -135,21 +135,43 @@ func (r AddResult) String() string {
 // an AST and nothing. intr says the wake-up comes from interrupt context. rnd is self's
 // generator.
 func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) AddResult {
+	o := s.add(t, flags, self, ticks, intr, rnd)
+	return o.result(&s.Params)
+}
+
+// An addOut is the outcome of System.add: AddResult with the preemption's reason in short (see
+// preemptWhy).
+type addOut struct {
+	cpu       topology.CPU
+	oldLowPri uint8
+	kick      Kick
+	placement PickCPUReason
+	why       preemptWhy
+}
+
+// result returns the AddResult o stands for under p.
+func (o *addOut) result(p *Params) AddResult {
+	return AddResult{CPU: o.cpu, Placement: o.placement, OldLowPri: o.oldLowPri, Kick: o.kick, Why: o.why.reason(p)}
+}
+
+// add is Add, for the mutating methods and the Scheduler, which read the reason only when
+// explaining.
+func (s *System) add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) addOut {
 	t.UpdatePriority(&s.Params)
 	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, s.ixLow)
 	t.CPU = cpu
 	c := &s.CPUs[cpu]
-	r := AddResult{CPU: cpu, Placement: placed, OldLowPri: c.Add(t, flags)}
+	o := addOut{cpu: cpu, placement: placed, oldLowPri: c.Add(t, flags)}
 	switch {
 	case cpu != self:
-		r.Kick, r.Why = NotifyThread(c, t, r.OldLowPri)
-		if r.Kick == KickPreempt {
+		o.kick, o.why = notifyThread(c, t, o.oldLowPri)
+		if o.kick == KickPreempt {
 			c.OwePreempt = true
 		}
 	case flags&SRQYielding == 0:
-		r.Kick, r.Why = s.setPreempt(c, int(t.Priority))
+		o.kick, o.why = s.setPreempt(c, int(t.Priority))
 	}
-	return r
+	return o
 }
 
 // A SwitchReason is why the running thread leaves its CPU (the mi_switch flags ULE looks at).
@@ -235,7 +257,9 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			c.LoadRemove(t)
 			old := to.Add(t, flags)
 			r.Move = Move{From: cpu, To: t.CPU, Thread: t}
-			r.Move.Kick, r.Move.Why = NotifyThread(to, t, old)
+			var why preemptWhy
+			r.Move.Kick, why = notifyThread(to, t, old)
+			r.Move.Why = why.reason(p)
 			if r.Move.Kick == KickPreempt {
 				to.OwePreempt = true
 			}
