@@ -430,7 +430,8 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	default:
 		panic(fmt.Sprintf("ule: Stop of %v with unknown reason %d", tid, why))
 	}
-	r := s.sys.Switch(cpu, sw, s.ticks(now), &s.rand[cpu])
+	var r SwitchResult
+	s.sys.switchOut(cpu, sw, s.ticks(now), &s.rand[cpu], &r)
 	if r.Migrated {
 		s.kick(r.Move.To, r.Move.Kick)
 	}

@@ -214,13 +214,20 @@ type SwitchResult struct {
 // Switch also records the seed-000 "partial slice" mark (Thread.Short): set when the thread
 // leaves before its slice expired. rnd is cpu's generator. Switch panics if cpu runs no thread.
 func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *Rand) SwitchResult {
+	var r SwitchResult
+	s.switchOut(cpu, why, ticks, rnd, &r)
+	return r
+}
+
+// switchOut is Switch writing its result to r, which must be zero: the Scheduler's Stop keeps it
+// in its frame, which spares the copy of a result it mostly does not read.
+func (s *System) switchOut(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *Rand, r *SwitchResult) {
 	c := &s.CPUs[cpu]
 	t := c.Cur
 	if t == nil {
 		panic("ule: Switch on a CPU running its idle thread")
 	}
 	p := &s.Params
-	var r SwitchResult
 	if why == SwitchSleep {
 		if pri := t.Sleep(p, ticks, 0); pri != t.Priority {
 			t.BasePri = pri
@@ -281,7 +288,6 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 	}
 	c.Cur = nil
 	c.UpdateLowPri()
-	return r
 }
 
 // runningPriority is the running-thread branch of sched_thread_priority.
