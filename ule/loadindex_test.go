@@ -282,7 +282,8 @@ func TestStealIxMatchesReference(t *testing.T) {
 			}
 			for _, limit := range []int{0, 1, 2} {
 				a, b := NewRand(thief, seed), NewRand(thief, seed)
-				gv, gt, gr := s.steal(thief, limit, &a, &s.ix)
+				var gr StealReason
+				gv, gt := s.steal(thief, limit, &a, &s.ix, &gr)
 				wv, wt, wr := refSteal(s, thief, limit, &b)
 				if gv != wv || gt != wt || gr != wr || a.State() != b.State() {
 					t.Fatalf("seed %d %v thief cpu%d limit %d: steal with the index = cpu%d %v %+v rnd %d, reference cpu%d %v %+v rnd %d",

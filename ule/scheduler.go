@@ -386,7 +386,8 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 		return false
 	}
 	s.idleOld[cpu] = sc
-	victim, t, why := s.sys.steal(cpu, 0, &s.rand[cpu], &s.sys.ix)
+	var why StealReason
+	victim, t := s.sys.steal(cpu, 0, &s.rand[cpu], &s.sys.ix, &why)
 	if t == nil {
 		if s.env.Explaining() {
 			s.explain(cpu, -1, "idle: %v", why)

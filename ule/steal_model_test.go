@@ -204,7 +204,8 @@ func TestStealWithoutTransferable(t *testing.T) {
 				if s.Loads[thief].Load == 0 && s.xferCPUs == 0 {
 					fast++
 				}
-				gv, gt, gr := s.steal(thief, limit, &a, &s.ix)
+				var gr StealReason
+				gv, gt := s.steal(thief, limit, &a, &s.ix, &gr)
 				wv, wt, wr := refSteal(s, thief, limit, &b)
 				if gv != wv || gt != wt || gr != wr || a.State() != b.State() {
 					t.Fatalf("seed %d %v thief cpu%d limit %d (xferCPUs %d): steal = cpu%d %v %+v rnd %d, reference cpu%d %v %+v rnd %d",

@@ -277,8 +277,7 @@ func (s *System) switchOut(cpu topology.CPU, why SwitchReason, ticks uint32, rnd
 			c.LoadRemove(t)
 		}
 		if why == SwitchSleep && c.Load() == 0 && p.TryStealLimit > 0 {
-			victim, st, sr := s.steal(cpu, p.TryStealLimit, rnd, &s.ix)
-			r.Steal = sr
+			victim, st := s.steal(cpu, p.TryStealLimit, rnd, &s.ix, &r.Steal)
 			if st != nil {
 				s.moveThread(victim, cpu, st)
 				r.Stolen = true
