@@ -267,6 +267,36 @@ func runCalendarOps(t *testing.T, ops []byte) {
 	}
 }
 
+// refCalendarIndex is tdq_runq_add's batch branch as main writes it, with normalize_ts_off's
+// modulo at each step.
+func refCalendarIndex(pri, tsOff, deqOff uint8, flags AddFlags) uint8 {
+	norm := func(offset int) int { return (offset + TSModulo) % TSModulo } // normalize_ts_off
+	if flags&(SRQBorrowing|SRQPreempted) != 0 {
+		return deqOff
+	}
+	idx := norm(int(pri) - tsPolMin + int(tsOff))
+	if deqOff != tsOff && norm(idx-int(deqOff)) < norm(int(tsOff)-int(deqOff)) {
+		idx = norm(int(deqOff) - 1)
+	}
+	return uint8(idx)
+}
+
+// CalendarIndex, whose normalisations are conditional steps, agrees with the kernel's modulo
+// arithmetic on every batch priority, pair of offsets and flag.
+func TestCalendarIndexMatchesKernel(t *testing.T) {
+	for pri := tsPolMin; pri <= tsPolMax; pri++ {
+		for ts := range uint8(TSModulo) {
+			for deq := range uint8(TSModulo) {
+				for _, f := range []AddFlags{SRQBoring, SRQBorrowing, SRQPreempted} {
+					if got, want := CalendarIndex(uint8(pri), ts, deq, f), refCalendarIndex(uint8(pri), ts, deq, f); got != want {
+						t.Fatalf("CalendarIndex(%d, %d, %d, %v) = %d, want %d", pri, ts, deq, f, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func FuzzCalendar(f *testing.F) {
 	f.Add([]byte{0, 0, 150, 0, 200, 2, 0, 3, 0, 3, 0, 2, 0})
 	f.Add([]byte{1, 0, 140, 0, 223, 0x20, 180, 3, 0, 3, 0, 2, 0, 2, 0})
