@@ -371,7 +371,9 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	} else {
 		t.Window = PctCPUUpdate(s.params.Version, t.Window, s.ticks(now), false, s.params.Hz)
 	}
-	s.sys.ReturnToUser(t)
+	if t.Priority != t.UserPri { // else sched_userret_slowpath changes nothing
+		s.sys.ReturnToUser(t)
+	}
 	if s.env.Explaining() {
 		s.explain(cpu, t.ID, "pick: %v", why)
 	}
