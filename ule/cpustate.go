@@ -160,18 +160,20 @@ func (c *CPUState) Queued() iter.Seq[*Thread] {
 // Slice returns tdq_slice: the slice of a time-sharing thread here, SliceFor(SysLoad, …);
 // sched_slice with Params.FixedSlice, which predates tdq_slice.
 func (c *CPUState) Slice() int {
+	st := c.p.SliceTicks()
 	if c.p.FixedSlice {
-		return c.p.SliceTicks()
+		return st
 	}
-	return SliceFor(int(c.SysLoad), c.p.SliceTicks(), c.p.SliceMinTicks())
+	return SliceFor(int(c.SysLoad), st, st/6) // st/6 is SliceMinTicks, without deriving st again
 }
 
 // ThreadSlice returns td_slice: sched_slice for an interrupt thread, Slice otherwise.
 func (c *CPUState) ThreadSlice(t *Thread) int {
-	if t.Class.Base() == ClassIthd {
-		return c.p.SliceTicks()
+	st := c.p.SliceTicks()
+	if t.Class.Base() == ClassIthd || c.p.FixedSlice {
+		return st
 	}
-	return c.Slice()
+	return SliceFor(int(c.SysLoad), st, st/6) // Slice, in one piece to stay small enough to inline
 }
 
 // place returns the run queue and queue index where tdq_runq_add puts t with flags.
