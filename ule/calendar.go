@@ -85,8 +85,17 @@ func modTS(x int) int {
 // the caller advances the dequeue offset with AdvanceDeqOff.
 func AdvanceCalendar(tsOff, tsTicks uint8, cnt int) (newTSOff, newTSTicks uint8) {
 	tsTicks += uint8(cnt)
-	tsOff = uint8((int(tsOff) + 2*cnt - int(tsTicks)/4) % TSModulo)
-	return tsOff, tsTicks % 4
+	off := int(tsOff) + 2*cnt - int(tsTicks)/4
+	// A stat tick moves a valid offset by one or two slots, so the modulo is one conditional
+	// subtraction (TestCalendarStepsMatchKernel); anything else takes the division.
+	if uint(off) < 2*TSModulo {
+		if off >= TSModulo {
+			off -= TSModulo
+		}
+	} else {
+		off %= TSModulo
+	}
+	return uint8(off), tsTicks % 4
 }
 
 // AdvanceDeqOff is tdq_advance_ts_deq_off: it moves the dequeue offset deqOff forward, one slot
@@ -101,9 +110,21 @@ func AdvanceDeqOff(deqOff, tsOff uint8, knownEmpty bool, st *runq.Status) uint8 
 		} else if st.Has(runq.Index(tsPolMin + int(deqOff))) {
 			break
 		}
-		deqOff = uint8((int(deqOff) + 1) % TSModulo)
+		deqOff = nextTS(deqOff)
 	}
 	return deqOff
+}
+
+// nextTS returns (d + 1) % 109 for every u_char d, without a division.
+func nextTS(d uint8) uint8 {
+	n := int(d) + 1 // at most 256
+	switch {
+	case n >= 2*TSModulo:
+		n -= 2 * TSModulo
+	case n >= TSModulo:
+		n -= TSModulo
+	}
+	return uint8(n)
 }
 
 // LegacyCalendarIndex returns the queue, 0..63, of the legacy timeshare run queue at which
