@@ -26,9 +26,18 @@ func (s *System) Move(from, to topology.CPU) (*Thread, uint8) {
 	if t == nil {
 		return nil, 0
 	}
+	return t, s.moveThread(from, to, t)
+}
+
+// moveThread is the rest of tdq_move once tdq_steal has chosen t on from: t leaves from's queue
+// and load (sched_rem), takes to as its CPU and is added there with SRQYielding (tdq_add). It
+// returns to's LowPri from before. Steal's searches have run tdq_steal (StealFrom) on their victim
+// already, to know whether it yields a thread; the steal paths pass that thread here rather than
+// have Move choose it a second time from the same, unchanged queues.
+func (s *System) moveThread(from, to topology.CPU, t *Thread) uint8 {
 	s.CPUs[from].Remove(t)
 	t.CPU = to
-	return t, s.CPUs[to].Add(t, SRQYielding)
+	return s.CPUs[to].Add(t, SRQYielding)
 }
 
 // Balance runs the periodic balancer over the whole machine from CPU self: sched_balance_group
@@ -116,7 +125,9 @@ func (s *System) balancePair(high, low, self topology.CPU) (Move, bool) {
 			lc.OwePreempt = true
 		}
 	} else {
-		m.Kick, m.Why = s.setPreempt(lc, int(lc.LowPri()))
+		var why preemptWhy
+		m.Kick, why = s.setPreempt(lc, int(lc.LowPri()))
+		m.Why = why.reason(&s.Params)
 	}
 	return m, true
 }

@@ -39,9 +39,6 @@ var (
 	legacyRange    = runq.Range{Lo: 0, Hi: legacyNQS - 1}   // the whole of a legacy 64-queue run queue
 )
 
-// normalizeTSOff is normalize_ts_off: (offset + 109) % 109 for offset >= -109.
-func normalizeTSOff(offset int) int { return (offset + TSModulo) % TSModulo }
-
 // CalendarIndex returns the calendar slot, 0..108, at which FreeBSD main's tdq_runq_add queues a
 // batch thread of priority pri (115..223) given the insertion offset tsOff and the dequeue offset
 // deqOff (both 0..108). The run-queue index is TimeshareRange.Lo plus the slot.
@@ -60,11 +57,25 @@ func CalendarIndex(pri, tsOff, deqOff uint8, flags AddFlags) uint8 {
 	if flags&(SRQBorrowing|SRQPreempted) != 0 {
 		return deqOff
 	}
-	idx := normalizeTSOff(int(pri) - tsPolMin + int(tsOff))
-	if deqOff != tsOff && normalizeTSOff(idx-int(deqOff)) < normalizeTSOff(int(tsOff)-int(deqOff)) {
-		idx = normalizeTSOff(int(deqOff) - 1)
+	// Each norm here takes a value in -108..216, so it is one conditional step of 109, not a
+	// division (TestCalendarIndexMatchesKernel compares with normalize_ts_off on every input).
+	idx := int(pri) - tsPolMin + int(tsOff)
+	if idx >= TSModulo {
+		idx -= TSModulo
+	}
+	if deqOff != tsOff && modTS(idx-int(deqOff)) < modTS(int(tsOff)-int(deqOff)) {
+		idx = modTS(int(deqOff) - 1)
 	}
 	return uint8(idx)
+}
+
+// modTS is normalize_ts_off, (x + 109) % 109, for x in -109..108: x, or x + 109 when x is
+// negative.
+func modTS(x int) int {
+	if x < 0 {
+		x += TSModulo
+	}
+	return x
 }
 
 // AdvanceCalendar is main's sched_clock step for the insertion offset, to be taken only when
@@ -74,8 +85,17 @@ func CalendarIndex(pri, tsOff, deqOff uint8, flags AddFlags) uint8 {
 // the caller advances the dequeue offset with AdvanceDeqOff.
 func AdvanceCalendar(tsOff, tsTicks uint8, cnt int) (newTSOff, newTSTicks uint8) {
 	tsTicks += uint8(cnt)
-	tsOff = uint8((int(tsOff) + 2*cnt - int(tsTicks)/4) % TSModulo)
-	return tsOff, tsTicks % 4
+	off := int(tsOff) + 2*cnt - int(tsTicks)/4
+	// A stat tick moves a valid offset by one or two slots, so the modulo is one conditional
+	// subtraction (TestCalendarStepsMatchKernel); anything else takes the division.
+	if uint(off) < 2*TSModulo {
+		if off >= TSModulo {
+			off -= TSModulo
+		}
+	} else {
+		off %= TSModulo
+	}
+	return uint8(off), tsTicks % 4
 }
 
 // AdvanceDeqOff is tdq_advance_ts_deq_off: it moves the dequeue offset deqOff forward, one slot
@@ -90,9 +110,21 @@ func AdvanceDeqOff(deqOff, tsOff uint8, knownEmpty bool, st *runq.Status) uint8 
 		} else if st.Has(runq.Index(tsPolMin + int(deqOff))) {
 			break
 		}
-		deqOff = uint8((int(deqOff) + 1) % TSModulo)
+		deqOff = nextTS(deqOff)
 	}
 	return deqOff
+}
+
+// nextTS returns (d + 1) % 109 for every u_char d, without a division.
+func nextTS(d uint8) uint8 {
+	n := int(d) + 1 // at most 256
+	switch {
+	case n >= 2*TSModulo:
+		n -= 2 * TSModulo
+	case n >= TSModulo:
+		n -= TSModulo
+	}
+	return uint8(n)
 }
 
 // LegacyCalendarIndex returns the queue, 0..63, of the legacy timeshare run queue at which

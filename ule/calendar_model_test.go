@@ -2,10 +2,12 @@ package ule
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -255,9 +257,95 @@ func runCalendarOps(t *testing.T, ops []byte) {
 				fail("t%d in run queue %d queue %d, model %v", id, th.rq, i, w)
 			}
 		}
-		got, _ := Pick(c, c.Params())
+		got, why := Pick(c, c.Params())
 		if want := m.pick(); (got == nil) != (want < 0) || (got != nil && int(got.ID) != want) {
 			fail("Pick = %v, model %d", got, want)
+		}
+		if got != nil {
+			if i, _ := got.Link.Index(); why.Queue != i || why.Rule == PickIdle {
+				fail("Pick = %v in queue %d, reason %+v", got, i, why)
+			}
+		}
+	}
+}
+
+// refCalendarIndex is tdq_runq_add's batch branch as main writes it, with normalize_ts_off's
+// modulo at each step.
+func refCalendarIndex(pri, tsOff, deqOff uint8, flags AddFlags) uint8 {
+	norm := func(offset int) int { return (offset + TSModulo) % TSModulo } // normalize_ts_off
+	if flags&(SRQBorrowing|SRQPreempted) != 0 {
+		return deqOff
+	}
+	idx := norm(int(pri) - tsPolMin + int(tsOff))
+	if deqOff != tsOff && norm(idx-int(deqOff)) < norm(int(tsOff)-int(deqOff)) {
+		idx = norm(int(deqOff) - 1)
+	}
+	return uint8(idx)
+}
+
+// CalendarIndex, whose normalisations are conditional steps, agrees with the kernel's modulo
+// arithmetic on every batch priority, pair of offsets and flag.
+func TestCalendarIndexMatchesKernel(t *testing.T) {
+	for pri := tsPolMin; pri <= tsPolMax; pri++ {
+		for ts := range uint8(TSModulo) {
+			for deq := range uint8(TSModulo) {
+				for _, f := range []AddFlags{SRQBoring, SRQBorrowing, SRQPreempted} {
+					if got, want := CalendarIndex(uint8(pri), ts, deq, f), refCalendarIndex(uint8(pri), ts, deq, f); got != want {
+						t.Fatalf("CalendarIndex(%d, %d, %d, %v) = %d, want %d", pri, ts, deq, f, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// AdvanceCalendar and AdvanceDeqOff, which take the modulo by conditional steps where they can,
+// agree with the kernel's modulo arithmetic: on every u_char offset and tsTicks and stat tick
+// counts -300..300, and on every u_char dequeue offset towards every insertion offset with
+// random calendar occupancies.
+func TestCalendarStepsMatchKernel(t *testing.T) {
+	refAdvance := func(tsOff, tsTicks uint8, cnt int) (uint8, uint8) {
+		tsTicks += uint8(cnt)
+		return uint8((int(tsOff) + 2*cnt - int(tsTicks)/4) % TSModulo), tsTicks % 4
+	}
+	refDeqOff := func(deqOff, tsOff uint8, knownEmpty bool, st *runq.Status) uint8 {
+		for deqOff != tsOff {
+			if knownEmpty {
+				knownEmpty = false
+			} else if st.Has(runq.Index(tsPolMin + int(deqOff))) {
+				break
+			}
+			deqOff = uint8((int(deqOff) + 1) % TSModulo)
+		}
+		return deqOff
+	}
+	for ts := range 256 {
+		for ticks := range 256 {
+			for cnt := -300; cnt <= 300; cnt++ {
+				go1, gt := AdvanceCalendar(uint8(ts), uint8(ticks), cnt)
+				wo, wt := refAdvance(uint8(ts), uint8(ticks), cnt)
+				if go1 != wo || gt != wt {
+					t.Fatalf("AdvanceCalendar(%d, %d, %d) = %d, %d, want %d, %d", ts, ticks, cnt, go1, gt, wo, wt)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(6, 1))
+	for range 200 {
+		var st runq.Status
+		for i := range runq.NumQueues {
+			if r.IntN(8) == 0 {
+				st.Set(runq.Index(i))
+			}
+		}
+		for deq := range 256 {
+			for ts := range TSModulo { // an offset of 109 or more the walk would never reach
+				for _, known := range []bool{false, true} {
+					if got, want := AdvanceDeqOff(uint8(deq), uint8(ts), known, &st), refDeqOff(uint8(deq), uint8(ts), known, &st); got != want {
+						t.Fatalf("AdvanceDeqOff(%d, %d, %t) = %d, want %d", deq, ts, known, got, want)
+					}
+				}
+			}
 		}
 	}
 }

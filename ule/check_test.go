@@ -114,11 +114,14 @@ func checkCPU(t testing.TB, c *CPUState) {
 	}
 }
 
-// checkSystem verifies every CPU of s, that each thread is on at most one CPU and that the load
-// index records Loads.
+// checkSystem verifies every CPU of s, that each thread is on at most one CPU, that the load
+// index records Loads and that xferCPUs counts the CPUs with a transferable thread.
 func checkSystem(t testing.TB, s *System) {
 	t.Helper()
 	checkIndex(t, s)
+	if want := wantXferCPUs(s); s.xferCPUs != want {
+		t.Fatalf("xferCPUs = %d, want %d (CPUs with a transferable thread)", s.xferCPUs, want)
+	}
 	seen := map[*Thread]bool{}
 	for c := range s.Topology.CPUs().All() {
 		cs := &s.CPUs[c]

@@ -68,8 +68,11 @@ type CPUState struct {
 	// and ixPri the same when it keeps the priority planes, which every change of LowPri
 	// updates; each is nil when there is nothing to keep (and for a CPUState of its own).
 	ix, ixPri *loadIndex
-	rq        [3]*runq.Runq[Thread]
-	rq0       runq.Runq[Thread]
+	// xferCPUs is the System's count of CPUs whose Transferable is not zero, which a change of
+	// Transferable between zero and not zero updates (nil for a CPUState of its own).
+	xferCPUs *int32
+	rq       [3]*runq.Runq[Thread]
+	rq0      runq.Runq[Thread]
 	// pick caches what Pick returned for this state (see choice).
 	pick pickCache
 }
@@ -88,12 +91,12 @@ type pickCache struct {
 // NewCPUState returns the empty state of cpu under p, with its own CPULoad. p must outlive it.
 func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 	c := &CPUState{}
-	c.init(cpu, p, &c.own, nil, nil)
+	c.init(cpu, p, &c.own, nil, nil, nil)
 	return c
 }
 
-func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *loadIndex) {
-	c.ID, c.p, c.sum, c.ix, c.ixPri = cpu, p, sum, ix, ixPri
+func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *loadIndex, xferCPUs *int32) {
+	c.ID, c.p, c.sum, c.ix, c.ixPri, c.xferCPUs = cpu, p, sum, ix, ixPri, xferCPUs
 	c.rq[0] = &c.rq0
 	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
@@ -157,23 +160,25 @@ func (c *CPUState) Queued() iter.Seq[*Thread] {
 // Slice returns tdq_slice: the slice of a time-sharing thread here, SliceFor(SysLoad, …);
 // sched_slice with Params.FixedSlice, which predates tdq_slice.
 func (c *CPUState) Slice() int {
+	st := c.p.SliceTicks()
 	if c.p.FixedSlice {
-		return c.p.SliceTicks()
+		return st
 	}
-	return SliceFor(int(c.SysLoad), c.p.SliceTicks(), c.p.SliceMinTicks())
+	return SliceFor(int(c.SysLoad), st, st/6) // st/6 is SliceMinTicks, without deriving st again
 }
 
 // ThreadSlice returns td_slice: sched_slice for an interrupt thread, Slice otherwise.
 func (c *CPUState) ThreadSlice(t *Thread) int {
-	if t.Class.Base() == ClassIthd {
-		return c.p.SliceTicks()
+	st := c.p.SliceTicks()
+	if t.Class.Base() == ClassIthd || c.p.FixedSlice {
+		return st
 	}
-	return c.Slice()
+	return SliceFor(int(c.SysLoad), st, st/6) // Slice, in one piece to stay small enough to inline
 }
 
 // place returns the run queue and queue index where tdq_runq_add puts t with flags.
 func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
-	l := c.p.Layout()
+	l := c.p.Version.layout()
 	pri := t.Priority
 	short := c.p.PickShort && t.Short
 	if c.p.Version.split() {
@@ -210,8 +215,11 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 	if t.CanMigrate() {
 		c.sum.Transferable++
-		if c.sum.Transferable == 1 && c.ix != nil {
-			c.ix.setXfer(c.ID, true)
+		if c.sum.Transferable == 1 && c.xferCPUs != nil {
+			*c.xferCPUs++
+			if c.ix != nil {
+				c.ix.setXfer(c.ID, true)
+			}
 		}
 		t.xferable = true
 	}
@@ -235,8 +243,11 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 func (c *CPUState) RunqRemove(t *Thread) {
 	if t.xferable {
 		c.sum.Transferable--
-		if c.sum.Transferable == 0 && c.ix != nil {
-			c.ix.setXfer(c.ID, false)
+		if c.sum.Transferable == 0 && c.xferCPUs != nil {
+			*c.xferCPUs--
+			if c.ix != nil {
+				c.ix.setXfer(c.ID, false)
+			}
 		}
 		t.xferable = false
 	}
@@ -251,7 +262,7 @@ func (c *CPUState) RunqRemove(t *Thread) {
 		}
 		return
 	}
-	if l := c.p.Layout(); l.IsBatch(t.Priority) && empty && TimeshareRange.Lo+runq.Index(c.DeqOff) == i {
+	if l := c.p.Version.layout(); l.IsBatch(t.Priority) && empty && TimeshareRange.Lo+runq.Index(c.DeqOff) == i {
 		st := rq.Status()
 		c.DeqOff = AdvanceDeqOff(c.DeqOff, c.TSOff, true, &st)
 	}

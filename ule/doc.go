@@ -345,8 +345,12 @@
 // the pairs by total first, so only the acceptable CPUs of the pairs of least total, and among
 // them those of least load, can win; the pair of the preferred CPU, favoured by 128, is searched
 // on its own, at its place in the stream of draws.
-// A write to System.Loads bypasses the index, so PickCPU, Lowest, Highest and Steal called
-// directly read Loads as before. Nothing in the package is safe for
+// On every machine the System also counts the CPUs that have a transferable thread: while there
+// are none, an idle CPU's steal search (tdq_idled, tdq_trysteal) from a mutating method ends at
+// once with the reason the climb gives, since each of its searches would find no CPU and draw
+// nothing; that is the common case of an idle CPU on a machine that is not overloaded.
+// A write to System.Loads bypasses the index and the count, so PickCPU, Lowest, Highest and
+// Steal called directly read Loads as before. Nothing in the package is safe for
 // concurrent use: the kernel serialises each CPU's queue with its lock, and callers must
 // serialise calls the same way. Misuse (queueing a queued thread, switching out an idle CPU,
 // forking an existing thread id) panics with a message starting with "ule: ".

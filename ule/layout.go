@@ -51,7 +51,7 @@ func (v Version) String() string {
 // split reports whether v keeps three run queues of 64 queues per CPU (tdq_realtime,
 // tdq_timeshare, tdq_idle) and the tdq_idx/tdq_ridx calendar, as every kernel before the 2025
 // rework did: Legacy and FreeBSD9.
-func (v Version) split() bool { return v == Legacy || v == FreeBSD9 }
+func (v Version) split() bool { return v-Legacy <= FreeBSD9-Legacy } // Legacy and FreeBSD9 are consecutive
 
 // Priority limits that do not depend on the version (sys/sys/priority.h, sys/sys/resource.h).
 const (
@@ -84,14 +84,18 @@ type Layout struct {
 }
 
 // Layout returns the priority layout of v.
-func (v Version) Layout() Layout {
+func (v Version) Layout() Layout { return *v.layout() }
+
+// layout returns the priority layout of v in place, for the hot paths, which read a field or two
+// of it.
+func (v Version) layout() *Layout {
 	switch v {
 	case Legacy:
-		return legacyLayout
+		return &legacyLayout
 	case FreeBSD9:
-		return freebsd9Layout
+		return &freebsd9Layout
 	}
-	return mainLayout
+	return &mainLayout
 }
 
 func newLayout(ithd, rt, kern uint8, nresv int, fold runq.Fold) Layout {

@@ -49,6 +49,19 @@ func resyncIndex(s *System) {
 	w := wantIndex(s)
 	s.ix.pri, s.ix.loaded, s.ix.top, s.ix.xfer, s.ix.big = w.pri, w.loaded, w.top, w.xfer, w.big
 	s.ix.pairLevel, s.ix.pairSum, s.ix.nodeSum = w.pairLevel, w.pairSum, w.nodeSum
+	s.xferCPUs = wantXferCPUs(s)
+}
+
+// wantXferCPUs returns the count System.xferCPUs must hold: the CPUs whose Transferable is not
+// zero.
+func wantXferCPUs(s *System) int32 {
+	n := int32(0)
+	for c := range s.Topology.CPUs().All() {
+		if s.Loads[c].Transferable != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // The bit-plane comparator worse agrees with the byte comparison on every priority, for words of
@@ -269,7 +282,8 @@ func TestStealIxMatchesReference(t *testing.T) {
 			}
 			for _, limit := range []int{0, 1, 2} {
 				a, b := NewRand(thief, seed), NewRand(thief, seed)
-				gv, gt, gr := s.steal(thief, limit, &a, &s.ix)
+				var gr StealReason
+				gv, gt := s.steal(thief, limit, &a, &s.ix, &gr)
 				wv, wt, wr := refSteal(s, thief, limit, &b)
 				if gv != wv || gt != wt || gr != wr || a.State() != b.State() {
 					t.Fatalf("seed %d %v thief cpu%d limit %d: steal with the index = cpu%d %v %+v rnd %d, reference cpu%d %v %+v rnd %d",

@@ -44,7 +44,7 @@ func PctCPUUpdate(v Version, w Window, t uint32, run bool, hz int) Window {
 		return freebsd9PctCPUUpdate(w, int32(t), run, int32(hz))
 	}
 	tMax := uint32(hz) * 11
-	tTgt := ((tMax << TickShift) * 10 / 11) >> TickShift
+	tTgt := pctCPUTarget(uint32(hz))
 	lu := t - w.LTick
 	if lu >= tTgt {
 		w.Ticks = 0
@@ -65,6 +65,20 @@ func PctCPUUpdate(v Version, w Window, t uint32, run bool, hz int) Window {
 	w.LTick = t
 	return w
 }
+
+// pctCPUTarget returns main's t_tgt for hz h: ((t_max << SCHED_TICK_SHIFT) * 10 / 11) >>
+// SCHED_TICK_SHIFT with t_max = 11*h, in u_int. While (11*h << 10) * 10 does not wrap (h up to
+// pctNoWrapHz) that is exactly 10*h: 112640*h is divisible by 11. Above, the product wraps, and
+// the formula is computed as written.
+func pctCPUTarget(h uint32) uint32 {
+	if h <= pctNoWrapHz {
+		return h * 10
+	}
+	return ((h * 11 << TickShift) * 10 / 11) >> TickShift
+}
+
+// pctNoWrapHz is the largest hz for which (11*hz << SCHED_TICK_SHIFT) * 10 fits a u_int.
+const pctNoWrapHz = (1<<32 - 1) / (11 << TickShift * 10)
 
 func legacyPctCPUUpdate(w Window, t int32, run bool, hz int32) Window {
 	targ := hz * legacyTickSecs // SCHED_TICK_TARG

@@ -52,8 +52,8 @@ func (r PickReason) String() string {
 //
 // It returns nil and PickIdle when nothing is queued. Pick reads c and changes nothing. The
 // complexity is O(1): the first thread of the whole run queue (runq_choose) decides unless it
-// lies in the calendar, which then takes the circular scan (at most three searches over the
-// status words in all).
+// lies in the calendar before the dequeue offset; in main one more search of the status words,
+// from the offset, then finishes the circular scan (legacy runs the scan itself).
 //
 // p decides the form (Params.Version). The state keeps a pointer to the Params it was made
 // with (NewCPUState, NewSystem) for a different reason: the shape of its run queues — one
@@ -62,11 +62,6 @@ func (r PickReason) String() string {
 // panics if p.Version is not the Version c was built for; callers pass c.Params() or the System's
 // Params.
 func Pick(c *CPUState, p *Params) (*Thread, PickReason) {
-	var x *Thread
-	head := func(_ runq.Index, q *runq.Queue[Thread]) bool {
-		x = q.Front()
-		return true
-	}
 	if p.Version.split() != (c.rq[rqTimeshare] != nil) {
 		panic(fmt.Sprintf("ule: Pick: Params of version %v on the state of cpu%d, built for %v", p.Version, c.ID, c.p.Version))
 	}
@@ -75,6 +70,11 @@ func Pick(c *CPUState, p *Params) (*Thread, PickReason) {
 	// first of the idle range if nothing else is queued; only when it lies in the calendar does
 	// the circular scan from the dequeue offset have to run.
 	if p.Version.split() {
+		var x *Thread
+		head := func(_ runq.Index, q *runq.Queue[Thread]) bool {
+			x = q.Front()
+			return true
+		}
 		if x, ok := c.rq[rqRealtime].Choose(); ok {
 			i, _ := x.Link.Index()
 			return x, PickReason{Rule: PickRealtime, Queue: i}
@@ -95,12 +95,26 @@ func Pick(c *CPUState, p *Params) (*Thread, PickReason) {
 	if !ok {
 		return nil, PickReason{Rule: PickIdle, Start: c.DeqOff}
 	}
-	switch i, _ := first.Link.Index(); {
+	i, _ := first.Link.Index()
+	switch {
 	case i <= RealtimeRange.Hi:
 		return first, PickReason{Rule: PickRealtime, Queue: i}
 	case i >= IdleRange.Lo:
 		return first, PickReason{Rule: PickIdleClass, Queue: i}
 	}
-	i, _ := rq.FindCircular(TimeshareRange, TimeshareRange.Lo+runq.Index(c.DeqOff), head)
-	return x, PickReason{Rule: PickCalendar, Queue: i, Start: c.DeqOff}
+	// The circular scan, runq_findq from the dequeue offset to the end of the calendar and
+	// then from its start, with a predicate that takes the head of the first queue it is
+	// offered: the first non-empty queue at or after the offset, or else the first of the
+	// calendar. first lies in the calendar and no queue below it holds a thread, so first is
+	// the answer when it lies at or after the offset, and the answer of the second call when
+	// the first call finds nothing; only the first call's search is left.
+	why := PickReason{Rule: PickCalendar, Queue: i, Start: c.DeqOff}
+	if start := TimeshareRange.Lo + runq.Index(c.DeqOff); i < start {
+		st := rq.Status()
+		if j, ok := st.FirstIn(runq.Range{Lo: start, Hi: TimeshareRange.Hi}); ok {
+			why.Queue = j
+			return rq.Queue(j).Front(), why
+		}
+	}
+	return first, why
 }

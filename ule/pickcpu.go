@@ -120,44 +120,42 @@ func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 		r.Rule, r.CPU = PickCPUStay, t.CPU
 		return t.CPU, r
 	}
-	l := s.Params.Layout()
+	l := s.Params.Version.layout()
 	prev := t.CPU
-	var cg *topology.Group
 	if intr && t.Priority <= l.MaxIthd && t.CanRunOn(self) {
 		if s.Loads[self].LowPri >= PriMinIdle {
 			r.Rule, r.CPU = PickCPUIntrIdle, self
 			return self, r
 		}
-		prev = self
-		cg = s.Topology.Leaf(self)
+		prev = self // the search starts at self's group and prefers self
 	} else {
 		intr = false
-		cg = s.Topology.Leaf(prev)
-		if t.CanRunOn(prev) && s.Loads[prev].LowPri >= PriMinIdle && affine(&s.Params, t, ticks, int(topology.ShareL2)) {
-			idle := true
-			if cg.Flags()&topology.FlagThread != 0 {
-				for c := range cg.CPUs().All() {
-					if s.Loads[c].LowPri < PriMinIdle {
-						idle = false
-						break
-					}
-				}
+	}
+	if int(prev) >= len(s.walks) || !s.walks[prev].ok {
+		s.noWalk(prev)
+	}
+	w := &s.walks[prev] // tdq_cg's walk
+	if !intr && t.CanRunOn(prev) && s.Loads[prev].LowPri >= PriMinIdle && affine(&s.Params, t, ticks, int(topology.ShareL2)) {
+		// With an SMT leaf (CG_FLAG_THREAD), all its threads must idle.
+		idle := true
+		for _, c := range w.smt {
+			if s.loads[c&(topology.MaxCPUs-1)].LowPri < PriMinIdle {
+				idle = false
+				break
 			}
-			if idle {
-				r.Rule, r.CPU = PickCPUAffinity, prev
-				return prev, r
-			}
+		}
+		if idle {
+			r.Rule, r.CPU = PickCPUAffinity, prev
+			return prev, r
 		}
 	}
+	// The walk up from the leaf to the last cache group still affine: w.steps holds the groups
+	// that the walk's tests of the topology alone let through, so only SCHED_AFFINITY is left.
 	var llc *topology.Group
-	for g := cg; g != nil; g = g.Parent() {
-		if g.Flags()&topology.FlagThread != 0 || len(g.Children()) == 1 || g.Count() == 1 {
-			continue
+	for i := range w.steps {
+		if st := &w.steps[i]; intr || affine(&s.Params, t, ticks, int(st.share)) {
+			llc = st.g
 		}
-		if g.Share() == topology.ShareNone || (!intr && !affine(&s.Params, t, ticks, int(g.Share()))) {
-			continue
-		}
-		llc = g
 	}
 	if llc == s.Topology.Root() {
 		llc = nil
@@ -196,3 +194,55 @@ func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 }
 
 const math32Max = 1<<31 - 1 // INT_MAX
+
+// A pickWalk is what sched_pickcpu reads of the topology from one CPU's leaf group (tdq_cg),
+// computed once per machine (pickWalks): the leaf's CPUs if it is an SMT group, whose threads
+// must all idle for the affinity step, and the steps of its search for the last-level cache
+// group.
+type pickWalk struct {
+	smt []topology.CPU
+	// steps are the groups from the leaf up to the root that pass the walk's tests of the
+	// topology (not CG_FLAG_THREAD, more than one child and more than one CPU, a cg_level
+	// other than CG_SHARE_NONE), in order; the walk keeps the last of them that is still
+	// cache-affine (SCHED_AFFINITY at its level), or any for an interrupt thread. A walk whose
+	// only step is the root is empty: the root, chosen or not, means no cache group.
+	steps []pickStep
+	ok    bool // the CPU is in the machine
+}
+
+// A pickStep is a group the walk may choose and its cg_level.
+type pickStep struct {
+	g     *topology.Group
+	share int
+}
+
+// pickWalks returns the pickWalk of every CPU id of top (ok false for ids top lacks).
+func pickWalks(top *topology.Topology) []pickWalk {
+	ws := make([]pickWalk, top.NumIDs())
+	for c := range top.CPUs().All() {
+		w := &ws[c]
+		w.ok = true
+		leaf := top.Leaf(c)
+		if leaf.Flags()&topology.FlagThread != 0 {
+			for x := range leaf.CPUs().All() {
+				w.smt = append(w.smt, x)
+			}
+		}
+		for g := leaf; g != nil; g = g.Parent() {
+			if g.Flags()&topology.FlagThread != 0 || len(g.Children()) == 1 || g.Count() == 1 || g.Share() == topology.ShareNone {
+				continue
+			}
+			w.steps = append(w.steps, pickStep{g: g, share: int(g.Share())})
+		}
+		if len(w.steps) == 1 && w.steps[0].g == top.Root() {
+			w.steps = nil
+		}
+	}
+	return ws
+}
+
+// noWalk panics, as Topology.Leaf does, for a CPU c that has no pickWalk: one the machine lacks.
+func (s *System) noWalk(c topology.CPU) {
+	s.Topology.Leaf(c) // panics: c is not a CPU of the machine
+	panic("ule: internal error: no pickWalk for a CPU of the machine")
+}

@@ -64,29 +64,51 @@ func (r PreemptReason) String() string {
 // locally (in legacy also a kernel thread at exactly 48, PRI_MIN_KERN); time-sharing threads
 // never preempt one another locally. The complexity is O(1).
 func ShouldPreempt(pri, cpri int, remote bool, p *Params) (bool, PreemptReason) {
-	r := PreemptReason{Pri: pri, CPri: cpri, Thresh: p.PreemptThresh, AtThresh: p.PreemptAtThresh, Remote: remote}
-	if pri >= cpri {
-		r.Rule = PreemptNotBetter
-		return false, r
+	rule := preemptRule(pri, cpri, remote, p)
+	return rule.preempts(), preemptWhy{pri: pri, cpri: cpri, rule: rule, remote: remote}.reason(p)
+}
+
+// preemptRule is sched_shouldpreempt's decision alone: the rule of ShouldPreempt that fires.
+func preemptRule(pri, cpri int, remote bool, p *Params) PreemptRule {
+	switch {
+	case pri >= cpri:
+		return PreemptNotBetter
+	case cpri >= PriMinIdle:
+		return PreemptIdle
+	case p.PreemptThresh == 0:
+		return PreemptDisabled
+	case pri < p.PreemptThresh || (p.PreemptAtThresh && pri == p.PreemptThresh):
+		return PreemptThreshold
 	}
-	if cpri >= PriMinIdle {
-		r.Rule = PreemptIdle
-		return true, r
+	if l := p.Version.layout(); remote && pri <= int(l.MaxInteract) && cpri > int(l.MaxInteract) {
+		return PreemptRemoteInteract
 	}
-	if p.PreemptThresh == 0 {
-		r.Rule = PreemptDisabled
-		return false, r
+	return PreemptNo
+}
+
+// preempts reports whether rule r of sched_shouldpreempt answers yes.
+func (r PreemptRule) preempts() bool {
+	return r == PreemptIdle || r == PreemptThreshold || r == PreemptRemoteInteract
+}
+
+// A preemptWhy is what the decisions below pass up to the method that reports a PreemptReason:
+// the priorities compared and the rule, without the tunables, which reason fills in from the
+// Params. Returning it rather than the larger PreemptReason through the layers of an addition
+// keeps the common path from copying the explanation it rarely needs.
+type preemptWhy struct {
+	pri, cpri int
+	rule      PreemptRule
+	remote    bool
+	// pending says tdq_notify found a remote preemption pending and asked nothing.
+	pending bool
+}
+
+// reason returns the PreemptReason w stands for under p.
+func (w preemptWhy) reason(p *Params) PreemptReason {
+	if w.pending {
+		return PreemptReason{Rule: PreemptNo, Pri: w.pri, CPri: w.cpri, Remote: true}
 	}
-	if pri < p.PreemptThresh || (p.PreemptAtThresh && pri == p.PreemptThresh) {
-		r.Rule = PreemptThreshold
-		return true, r
-	}
-	if l := p.Layout(); remote && pri <= int(l.MaxInteract) && cpri > int(l.MaxInteract) {
-		r.Rule = PreemptRemoteInteract
-		return true, r
-	}
-	r.Rule = PreemptNo
-	return false, r
+	return PreemptReason{Rule: w.rule, Pri: w.pri, CPri: w.cpri, Thresh: p.PreemptThresh, AtThresh: p.PreemptAtThresh, Remote: w.remote}
 }
 
 // A Kick is what a CPU must do about a newly queued thread.
@@ -125,14 +147,20 @@ func (k Kick) String() string {
 // pri < cpri an AST reschedule is requested; if moreover ShouldPreempt(pri, cpri, local) holds,
 // a preemption (td_owepreempt). The complexity is O(1).
 func SetPreempt(pri, cpri int, p *Params) (Kick, PreemptReason) {
-	ok, why := ShouldPreempt(pri, cpri, false, p)
+	k, w := setPreempt(pri, cpri, p)
+	return k, w.reason(p)
+}
+
+// setPreempt is SetPreempt with its reason in short (see preemptWhy).
+func setPreempt(pri, cpri int, p *Params) (Kick, preemptWhy) {
+	w := preemptWhy{pri: pri, cpri: cpri, rule: preemptRule(pri, cpri, false, p)}
 	switch {
-	case ok:
-		return KickPreempt, why
+	case w.rule.preempts():
+		return KickPreempt, w
 	case pri < cpri:
-		return KickAST, why
+		return KickAST, w
 	}
-	return KickNone, why
+	return KickNone, w
 }
 
 // Notify decides for a thread queued on a remote CPU c whose LowPri before the addition was
@@ -141,17 +169,31 @@ func SetPreempt(pri, cpri int, p *Params) (Kick, PreemptReason) {
 // (KickIdle) and a busy one is sent IPI_PREEMPT (KickPreempt), which the caller records by
 // setting c.OwePreempt. Notify changes nothing. The complexity is O(1).
 func Notify(c *CPUState, oldLowPri uint8) (Kick, PreemptReason) {
+	k, w := notify(c, oldLowPri)
+	return k, w.reason(c.p)
+}
+
+// notify is Notify with its reason in short (see preemptWhy).
+func notify(c *CPUState, oldLowPri uint8) (Kick, preemptWhy) {
+	w := preemptWhy{pri: int(c.LowPri()), cpri: int(oldLowPri), remote: true}
 	if c.OwePreempt {
-		return KickNone, PreemptReason{Rule: PreemptNo, Pri: int(c.LowPri()), CPri: int(oldLowPri), Remote: true}
+		w.pending = true
+		return KickNone, w
 	}
-	ok, why := ShouldPreempt(int(c.LowPri()), int(oldLowPri), true, c.p)
-	if !ok {
-		return KickNone, why
+	return notifyKick(c, w)
+}
+
+// notifyKick is the end of tdq_notify once no preemption is pending: sched_shouldpreempt with
+// w's priorities, then an idle CPU is woken and a busy one preempted.
+func notifyKick(c *CPUState, w preemptWhy) (Kick, preemptWhy) {
+	w.rule = preemptRule(w.pri, w.cpri, true, c.p)
+	switch {
+	case !w.rule.preempts():
+		return KickNone, w
+	case c.Cur == nil:
+		return KickIdle, w
 	}
-	if c.Cur == nil {
-		return KickIdle, why
-	}
-	return KickPreempt, why
+	return KickPreempt, w
 }
 
 // NotifyThread is tdq_notify for thread t, just queued on the remote CPU c whose LowPri before
@@ -164,19 +206,19 @@ func Notify(c *CPUState, oldLowPri uint8) (Kick, PreemptReason) {
 // while a remote preemption is pending (tdq_ipipending), an idle CPU is woken and a busy one
 // preempted; NotifyThread changes nothing. The complexity is O(1).
 func NotifyThread(c *CPUState, t *Thread, oldLowPri uint8) (Kick, PreemptReason) {
+	k, w := notifyThread(c, t, oldLowPri)
+	return k, w.reason(c.p)
+}
+
+// notifyThread is NotifyThread with its reason in short (see preemptWhy).
+func notifyThread(c *CPUState, t *Thread, oldLowPri uint8) (Kick, preemptWhy) {
 	if !c.p.NotifyRunning {
-		return Notify(c, oldLowPri)
+		return notify(c, oldLowPri)
 	}
-	cpri := c.curPriority()
+	w := preemptWhy{pri: int(t.Priority), cpri: int(c.curPriority()), remote: true}
 	if c.OwePreempt {
-		return KickNone, PreemptReason{Rule: PreemptNo, Pri: int(t.Priority), CPri: int(cpri), Remote: true}
+		w.pending = true
+		return KickNone, w
 	}
-	ok, why := ShouldPreempt(int(t.Priority), int(cpri), true, c.p)
-	if !ok {
-		return KickNone, why
-	}
-	if c.Cur == nil {
-		return KickIdle, why
-	}
-	return KickPreempt, why
+	return notifyKick(c, w)
 }

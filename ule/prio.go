@@ -50,7 +50,7 @@ const (
 // The kernel asserts the batch result lies in MinBatch..MaxBatch; with a consistent window
 // (ticks <= (ltick-ftick) << 10) and nice in -20..20 it does, except in freebsd9 as said.
 func TimesharePriority(v Version, interact uint32, score, nice int, w Window, hz int) uint8 {
-	l := v.Layout()
+	l := v.layout()
 	s := uint32(max(0, int32(score)+int32(nice))) // imax(0, score + nice) into a u_int
 	if v == FreeBSD9 {
 		if s < interact {

@@ -58,6 +58,10 @@ type Scheduler struct {
 	// indexCPUs, when not zero, replaces indexMinCPUs for the System Start makes (tests keep the
 	// load index on small machines with it).
 	indexCPUs int
+	// nowAt and ticksAt are the last time the events' ticks were computed for and the result
+	// (see ticks).
+	nowAt   int64
+	ticksAt uint32
 }
 
 // New returns a Scheduler with parameters p, or an error naming the first invalid field of p
@@ -97,6 +101,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	}
 	s.params, s.sys, s.env = p, sys, env
 	s.inMachine = cpuTable(cfg.Topology)
+	s.nowAt, s.ticksAt = 0, s.Ticks(0)
 	n := cfg.Topology.NumIDs()
 	s.rand = make([]Rand, n)
 	s.idleOld = make([]int, n)
@@ -142,6 +147,16 @@ func (s *Scheduler) Thread(tid sched.ID) *Thread {
 func (s *Scheduler) Ticks(now int64) uint32 {
 	hz := int64(s.params.Hz)
 	return uint32(1 + (now/1e9)*hz + (now%1e9)*hz/1e9)
+}
+
+// ticks is Ticks for the machine's events, remembering the last result: the events of one
+// instant (the stat clock of every CPU, a switch and the pick after it) share their time, and
+// Ticks costs three divisions by 1e9.
+func (s *Scheduler) ticks(now int64) uint32 {
+	if now != s.nowAt {
+		s.nowAt, s.ticksAt = now, s.Ticks(now)
+	}
+	return s.ticksAt
 }
 
 // explain records an explanation. Callers test s.env.Explaining() first, so that the
@@ -282,7 +297,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	if s.threads[tid] != nil {
 		panic(fmt.Sprintf("ule: Fork of thread %v, which exists", tid))
 	}
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	t := InitThread(&Thread{ID: tid})
 	t.Affinity = s.affinity(attr)
 	s.applyAttr(t, attr)
@@ -310,21 +325,24 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 // which is already on a run queue") or from is not in the machine.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	s.mustCPU(from, "Wakeup")
-	t := s.mustThread(tid, "Wakeup")
+	t := s.Thread(tid)
+	if t == nil {
+		unknownThread("Wakeup", tid)
+	}
 	switch t.State {
 	case OnRunq:
 		panic(fmt.Sprintf("ule: Wakeup of %v, which is already on a run queue", tid))
 	case Running:
 		panic(fmt.Sprintf("ule: Wakeup of %v, which is running on cpu%d", tid, t.CPU))
 	}
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	if flags&sched.WakeFork == 0 {
 		t.WakeAccount(&s.params, ticks)
 	}
-	r := s.sys.Add(t, SRQBoring, from, ticks, false, &s.rand[from])
-	s.kick(r.CPU, r.Kick)
+	o := s.sys.add(t, SRQBoring, from, ticks, false, &s.rand[from])
+	s.kick(o.cpu, o.kick)
 	if s.env.Explaining() {
-		s.explain(r.CPU, tid, "wakeup from cpu%d: %v", from, r)
+		s.explain(o.cpu, tid, "wakeup from cpu%d: %v", from, o.result(&s.sys.Params))
 	}
 }
 
@@ -349,11 +367,13 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 		return -1, false
 	}
 	if s.params.Version == FreeBSD9 {
-		t.Window.LTick = s.Ticks(now) // 2011 sched_choose: ts_ltick = ticks, no update
+		t.Window.LTick = s.ticks(now) // 2011 sched_choose: ts_ltick = ticks, no update
 	} else {
-		t.Window = PctCPUUpdate(s.params.Version, t.Window, s.Ticks(now), false, s.params.Hz)
+		t.Window = PctCPUUpdate(s.params.Version, t.Window, s.ticks(now), false, s.params.Hz)
 	}
-	s.sys.ReturnToUser(t)
+	if t.Priority != t.UserPri { // else sched_userret_slowpath changes nothing
+		s.sys.ReturnToUser(t)
+	}
 	if s.env.Explaining() {
 		s.explain(cpu, t.ID, "pick: %v", why)
 	}
@@ -368,14 +388,15 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 		return false
 	}
 	s.idleOld[cpu] = sc
-	victim, t, why := s.sys.steal(cpu, 0, &s.rand[cpu], &s.sys.ix)
+	var why StealReason
+	victim, t := s.sys.steal(cpu, 0, &s.rand[cpu], &s.sys.ix, &why)
 	if t == nil {
 		if s.env.Explaining() {
 			s.explain(cpu, -1, "idle: %v", why)
 		}
 		return false
 	}
-	s.sys.Move(victim, cpu)
+	s.sys.moveThread(victim, cpu, t)
 	if s.env.Explaining() {
 		s.explain(cpu, t.ID, "idle: %v", why)
 	}
@@ -388,7 +409,10 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 // which is not running on cpu…"), if cpu is not in the machine or why is not a StopReason.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	s.mustCPU(cpu, "Stop")
-	t := s.mustThread(tid, "Stop")
+	t := s.Thread(tid)
+	if t == nil {
+		unknownThread("Stop", tid)
+	}
 	c := &s.sys.CPUs[cpu]
 	if c.Cur != t {
 		panic(fmt.Sprintf("ule: Stop of %v, which is not running on cpu%d", tid, cpu))
@@ -409,7 +433,8 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	default:
 		panic(fmt.Sprintf("ule: Stop of %v with unknown reason %d", tid, why))
 	}
-	r := s.sys.Switch(cpu, sw, s.Ticks(now), &s.rand[cpu])
+	var r SwitchResult
+	s.sys.switchOut(cpu, sw, s.ticks(now), &s.rand[cpu], &r)
 	if r.Migrated {
 		s.kick(r.Move.To, r.Move.Kick)
 	}
@@ -430,7 +455,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.mustCPU(cpu, "Tick")
 	p := &s.params
 	c := &s.sys.CPUs[cpu]
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	if cpu == s.balanceCPU && p.Balance && s.balanceTicks != 0 {
 		s.balanceTicks--
 		if s.balanceTicks <= 0 {
@@ -482,9 +507,12 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 // tid is unknown or has exited ("ule: SetAttr of unknown thread …") or attr is invalid;
 // attributes CheckAttr refuses run as it says and are reported by Err.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
-	t := s.mustThread(tid, "SetAttr")
+	t := s.Thread(tid)
+	if t == nil {
+		unknownThread("SetAttr", tid)
+	}
 	s.noteAttr("SetAttr", tid, attr)
-	ticks := s.Ticks(now)
+	ticks := s.ticks(now)
 	self := t.CPU
 	s.applyAttr(t, attr)
 	if r, ok := s.sys.SetPriority(t, t.UserPri, self, ticks, &s.rand[self]); ok {
@@ -499,13 +527,12 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	}
 }
 
-// mustThread returns thread tid, or panics naming op if tid is unknown or has exited.
-func (s *Scheduler) mustThread(tid sched.ID, op string) *Thread {
-	t := s.Thread(tid)
-	if t == nil {
-		panic(fmt.Sprintf("ule: %s of unknown thread %v", op, tid))
-	}
-	return t
+// unknownThread panics for an event (op) naming thread tid, which is unknown or has exited.
+// The events test s.Thread(tid) for nil themselves and call it, which keeps the test in line.
+//
+//go:noinline
+func unknownThread(op string, tid sched.ID) {
+	panic(fmt.Sprintf("ule: %s of unknown thread %v", op, tid))
 }
 
 // cpuTable returns a table, indexed by CPU id, of the CPUs of t.

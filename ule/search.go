@@ -392,68 +392,64 @@ func (t *searchTree) holdsAll(nd *searchNode, mask *cpuBits) bool {
 	return true
 }
 
-// lowestIDRun is lowest for a search that starts at a leaf nd whose CPUs are consecutive ids
-// (idRun), all in the mask, without a load limit: sched_pickcpu's sched_lowest(cpu_top, mask,
-// pri, INT_MAX, ts_cpu, r) on a machine whose root is its one cache group, where
+// lowestIDRun is lowest for a search that starts at a leaf whose CPUs are the consecutive ids
+// lo..hi-1 (idRun), all in the mask, without a load limit: sched_pickcpu's sched_lowest(cpu_top,
+// mask, pri, INT_MAX, ts_cpu, r) on a machine whose root is its one cache group, where
 // cpu_search_lowest runs its leaf loop (the CPUSET_FOREACH from the highest CPU down) and
-// nothing else. It is lowestLeaf's walk over the loads themselves, less the total, which
-// sched_lowest does not return, and it returns only the chosen CPU (-1 if none). With pri < 0
-// (the second search, sched_lowest(cpu_top, mask, -1, …)) every CPU's LowPri is worse than
-// pri, so every CPU draws and the loop tests no priority.
-func (t *searchTree) lowestIDRun(nd *searchNode, s *lowestArgs) int32 {
-	b := leafBest{load: math.MaxInt32, cpu: -1}
-	lo, hi, p := nd.idLo, nd.idHi, s.prefer
-	x := s.rnd.x
-	if p < lo || p >= hi {
-		if s.pri < 0 {
-			x = lowestIDsAny(s.loads[lo:hi], lo, x, &b)
-		} else {
-			x = lowestIDsPri(s.loads[lo:hi], lo, s.pri, x, &b)
-		}
-	} else if s.pri < 0 {
-		x = lowestIDsAny(s.loads[p+1:hi], p+1, x, &b)
-		x = b.lowestPrefer(topology.CPU(p), s, x)
-		x = lowestIDsAny(s.loads[lo:p], lo, x, &b)
-	} else {
-		x = lowestIDsPri(s.loads[p+1:hi], p+1, s.pri, x, &b)
-		x = b.lowestPrefer(topology.CPU(p), s, x)
-		x = lowestIDsPri(s.loads[lo:p], lo, s.pri, x, &b)
+// nothing else. It returns only the chosen CPU (-1 if none), not the total, which sched_lowest
+// does not return, and the generator's state after the draws, starting from x; p is cs_prefer,
+// which need not lie in the leaf.
+//
+// The loop is the kernel's, split at p so that the CPUs before and after it test nothing but
+// their priority: those above p, then p with lowestPrefer's rules (its load counts 128 less,
+// and with running one thread less and its priority not compared), then those below p. A CPU
+// other than p draws only when its LowPri is worse than pri (with pri < 0, always), and its
+// compared load is its randomised load (its p is 0), so only the best load and its CPU are kept.
+func lowestIDRun(loads *[topology.MaxCPUs]CPULoad, lo, hi, pri, p int32, running bool, x uint32) (cpu int32, xo uint32) {
+	best := int32(math.MaxInt32)
+	cpu = -1
+	mid := lo // the walk before p ends at mid
+	if lo <= p && p < hi {
+		mid = p + 1
 	}
-	s.rnd.x = x
-	return b.cpu
-}
-
-// lowestIDsPri is lowestIDs without the total (b.total is left as it was).
-func lowestIDsPri(loads []CPULoad, base, pri int32, x uint32, b *leafBest) uint32 {
-	best, at := b.load, int32(-1)
-	for i := len(loads) - 1; i >= 0; i-- {
-		if int32(loads[i].LowPri) <= pri {
+	for i := hi - 1; i >= mid; i-- {
+		ld := &loads[i&(topology.MaxCPUs-1)]
+		if int32(ld.LowPri) <= pri {
 			continue
 		}
 		x = x*69069 + 5
-		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
-			best, at = load, int32(i)
+		if load := ld.Load<<8 - int32((x>>16)&127); best > load {
+			best, cpu = load, i
 		}
 	}
-	if at >= 0 {
-		b.load, b.cpu, b.cpuLoad = best, base+at, best
+	if mid == lo {
+		return cpu, x
 	}
-	return x
-}
-
-// lowestIDsAny is lowestIDsPri for a priority below every CPU's (pri < 0): every CPU draws.
-func lowestIDsAny(loads []CPULoad, base int32, x uint32, b *leafBest) uint32 {
-	best, at := b.load, int32(-1)
-	for i := len(loads) - 1; i >= 0; i-- {
+	ld := &loads[p&(topology.MaxCPUs-1)]
+	l, bonus := ld.Load, int32(128)
+	if running {
+		l--
+		if l > 0 {
+			bonus = 0
+		}
+	}
+	if running || int32(ld.LowPri) > pri {
 		x = x*69069 + 5
-		if load := loads[i].Load<<8 - int32((x>>16)&127); best > load {
-			best, at = load, int32(i)
+		if load := l<<8 - int32((x>>16)&127) - bonus; best > load {
+			best, cpu = load, p
 		}
 	}
-	if at >= 0 {
-		b.load, b.cpu, b.cpuLoad = best, base+at, best
+	for i := p - 1; i >= lo; i-- {
+		ld := &loads[i&(topology.MaxCPUs-1)]
+		if int32(ld.LowPri) <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := ld.Load<<8 - int32((x>>16)&127); best > load {
+			best, cpu = load, i
+		}
 	}
-	return x
+	return cpu, x
 }
 
 // lowestPrefer is one step of lowestLeaf's walk at the preferred CPU c: its load counts 128
@@ -1054,28 +1050,30 @@ func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad i
 }
 
 // lowest is Lowest on a cpuBits mask. With ix (the System's own index, which the mutating
-// methods pass) a search that lowestIDRun would walk takes lowestIDRunIx instead.
+// methods pass) a search that lowestIDRun would walk takes lowestIDRunIx (or lowestWordIx) instead.
 func (s *System) lowest(g *topology.Group, mask *cpuBits, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand, ix *loadIndex) (topology.CPU, bool) {
-	if ix != nil && ix.priOn && ix.big == 0 && maxLoad >= math.MaxInt32 {
-		if nd := &s.tree.nodes[g.ID()]; nd.idBits != 0 && (mask == &s.all || s.tree.holdsAll(nd, mask)) {
-			// lowestIDRunIx's case of a leaf within one mask word, without building lowestArgs.
+	n := int32(g.ID())
+	nd := &s.tree.nodes[n]
+	if maxLoad >= math.MaxInt32 && nd.idLo < nd.idHi && (mask == &s.all || s.tree.holdsAll(nd, mask)) {
+		// A leaf of consecutive ids, all in the mask, without a load limit: lowestIDRun's case,
+		// taken here without building lowestArgs, or the index's.
+		if ix == nil || !ix.priOn || ix.big != 0 {
+			c, x := lowestIDRun(s.loads, nd.idLo, nd.idHi, int32(pri), int32(prefer), running, rnd.x)
+			rnd.x = x
+			return topology.CPU(c), c >= 0
+		}
+		if nd.idBits != 0 {
+			// lowestIDRunIx's case of a leaf within one mask word.
 			c := lowestWordIx(int(nd.idLo>>6), nd.idBits, int32(pri), int32(prefer), running, rnd, ix, s.loads)
 			return topology.CPU(c), c >= 0
 		}
+		a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: math.MaxInt32, prefer: int32(prefer), running: running, rnd: rnd, full: mask == &s.all}
+		c := s.tree.lowestIDRunIx(nd, &a, ix)
+		return topology.CPU(c), c >= 0
 	}
 	a := lowestArgs{loads: s.loads, mask: mask, pri: int32(pri), maxLoad: clampInt32(maxLoad), prefer: int32(prefer), running: running, rnd: rnd, full: mask == &s.all}
 	if ix != nil && ix.pairOn && ix.big == 0 {
 		a.ix = ix
-	}
-	n := int32(g.ID())
-	if nd := &s.tree.nodes[n]; nd.idLo < nd.idHi && a.maxLoad == math.MaxInt32 && (a.full || s.tree.holdsAll(nd, mask)) {
-		var c int32
-		if ix != nil && ix.priOn && ix.big == 0 {
-			c = s.tree.lowestIDRunIx(nd, &a, ix)
-		} else {
-			c = s.tree.lowestIDRun(nd, &a)
-		}
-		return topology.CPU(c), c >= 0
 	}
 	_, c, _ := s.tree.lowest(n, &a)
 	return topology.CPU(c), c >= 0

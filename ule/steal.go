@@ -259,29 +259,43 @@ func (r StealReason) String() string {
 // from its leaf through each parent (no sibling shortcut), the threshold is 1 in an SMT group,
 // every candidate victim leaves the mask, and tdq_trysteal (limit > 0) does not exist.
 func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, *Thread, StealReason) {
-	return s.steal(thief, limit, rnd, nil)
+	var r StealReason
+	cpu, t := s.steal(thief, limit, rnd, nil, &r)
+	return cpu, t, r
 }
 
-// steal is Steal; it reads ix, when not nil, instead of every CPU's CPULoad (see loadIndex).
-func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex) (topology.CPU, *Thread, StealReason) {
+// steal is Steal writing its reason to r, which must be zero (Switch's result holds it); it
+// reads ix, when not nil, instead of every CPU's CPULoad (see loadIndex).
+func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex, r *StealReason) (topology.CPU, *Thread) {
 	if s.Params.SMP == SMP2008 {
-		return s.steal2008(thief, limit)
+		cpu, t, why := s.steal2008(thief, limit)
+		*r = why
+		return cpu, t
 	}
-	var r StealReason
 	if !s.Params.StealIdle {
 		r.Rule = StealDisabled
-		return 0, nil, r
+		return 0, nil
 	}
 	if s.Loads[thief].Load > 0 {
 		r.Rule = StealHasWork
-		return 0, nil, r
+		return 0, nil
+	}
+	if ix != nil && s.xferCPUs == 0 {
+		// Called on behalf of a mutating method, whose CPUStates keep xferCPUs: no CPU has a
+		// transferable thread, so every search of the climb finds no CPU and draws nothing,
+		// and the climb ends after climbs[thief] groups, or limit (see stealClimbs).
+		r.Rule, r.Searches = StealNone, int(s.climbs[thief])
+		if limit > 0 {
+			r.Searches = min(r.Searches, limit)
+		}
+		return 0, nil
 	}
 	thresh := s.StealThreshold()
 	if ix != nil && !(ix.stealOn && ix.big == 0) {
 		ix = nil
 	}
-	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, &r, ix); ok {
-		return cpu, t, r
+	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, r, ix); ok {
+		return cpu, t
 	}
 	mask := s.all
 	mask.remove(thief)
@@ -316,7 +330,7 @@ func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex) 
 		}
 		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
-			return cpu, t, r
+			return cpu, t
 		}
 		r.Refused++
 		if limit > 0 {
@@ -325,7 +339,7 @@ func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex) 
 		mask.remove(cpu)
 	}
 	r.Rule = StealNone
-	return 0, nil, r
+	return 0, nil
 }
 
 // stealFew is Steal when few CPUs could be victims, which is the common case for an idle CPU
@@ -501,6 +515,29 @@ func (s *System) stealMany(thief topology.CPU, limit int, minLoad int32, rnd *Ra
 	}
 	r.Rule = StealNone
 	return 0, nil
+}
+
+// stealClimbs returns, for every CPU id c of top, the number of groups Steal's climb from c's
+// leaf looks at when none of them holds a candidate and no limit applies: climb's steps up to
+// the root. With a limit the climb looks at min(limit, climbs[c]) groups: each search without a
+// candidate raises the level, and the climb stops once the level passes the limit.
+func stealClimbs(top *topology.Topology) []int32 {
+	n := make([]int32, top.NumIDs())
+	for c := range top.CPUs().All() {
+		cg, group := top.Leaf(c), false
+		for {
+			n[c]++
+			if group {
+				cg, group = cg.Parent(), false
+			}
+			next, sibling := climb(cg)
+			if next == nil {
+				break
+			}
+			cg, group = next, sibling
+		}
+	}
+	return n
 }
 
 // climb returns the group the steal search looks at after cg: cg's sibling when their parent has

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -130,6 +131,11 @@ func TestStealMatchesReference(t *testing.T) {
 				refused += gr.Refused
 				if gt != nil {
 					found++
+					// The steal paths move this thread (moveThread) instead of asking Move,
+					// which would run tdq_steal again on the unchanged victim: the same thread.
+					if mt, _ := StealFrom(&s.CPUs[gv], thief, &s.Params); mt != gt {
+						t.Fatalf("seed %d %v thief cpu%d limit %d: Steal took %v from cpu%d, StealFrom (Move) %v", seed, top, thief, limit, gt, gv, mt)
+					}
 				}
 			}
 		}
@@ -141,6 +147,80 @@ func TestStealMatchesReference(t *testing.T) {
 		t.Errorf("the list of few candidates applied %d times, found %d, refused in %d: want steals, refusals and misses", few, fewFound, fewRefused)
 	}
 	t.Logf("stealFew applied in %d searches: %d steals, %d with a refusal", few, fewFound, fewRefused)
+}
+
+// Steal on behalf of a mutating method (steal with the System's own index, as Switch and the
+// Scheduler call it), which ends at once when xferCPUs says no CPU has a transferable thread,
+// agrees with the kernel's climb (refSteal): the same result, reason (the number of groups
+// searched included) and draws, from every thief with limits 0 to 3. The states are built
+// through the CPUStates, so xferCPUs is kept: CPUs run at most one thread, or have queued
+// threads that are all pinned (loads of two and more without a candidate), or, in one state in
+// four, one CPU has a queued thread that may migrate, which the searches must then find.
+func TestStealWithoutTransferable(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 1, 1),
+		topology.Uniform(1, 1, 1, 4, 1),
+		topology.Uniform(1, 1, 1, 16, 1),
+		topology.Uniform(2, 1, 2, 8, 2),
+		topology.Uniform(2, 1, 3, 3, 2),
+		topology.Uniform(4, 1, 4, 8, 2),
+		topology.Uniform(2, 1, 1, 16, 2), // 64 CPUs, where the load index is kept
+		topology.TwoSocketSMT(),
+		topology.FourNode(),
+	}
+	fast, found := 0, 0
+	for seed := range uint64(90) {
+		r := rand.New(rand.NewPCG(seed, 23))
+		top := tops[int(seed)%len(tops)]
+		s, err := NewSystem(DefaultParams(), top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := top.CPUs()
+		movable := seed%4 == 3
+		id := 0
+		for c := range all.All() {
+			n := r.IntN(2)
+			if r.IntN(4) == 0 {
+				n = 2 + r.IntN(3)
+			}
+			for k := range n {
+				id++
+				pri := uint8(56 + r.IntN(168))
+				th := InitThread(&Thread{ID: sched.ID(id), Class: ClassTimeshare, Priority: pri, BasePri: pri, UserPri: pri, Affinity: all})
+				if k > 0 && !movable {
+					th.Pinned = 1
+				}
+				s.CPUs[c].Add(th, 0)
+				if k == 0 {
+					s.CPUs[c].Choose()
+				}
+			}
+			checkSystem(t, s)
+		}
+		for thief := range all.All() {
+			for limit := range 4 {
+				a, b := NewRand(thief, seed), NewRand(thief, seed)
+				if s.Loads[thief].Load == 0 && s.xferCPUs == 0 {
+					fast++
+				}
+				var gr StealReason
+				gv, gt := s.steal(thief, limit, &a, &s.ix, &gr)
+				wv, wt, wr := refSteal(s, thief, limit, &b)
+				if gv != wv || gt != wt || gr != wr || a.State() != b.State() {
+					t.Fatalf("seed %d %v thief cpu%d limit %d (xferCPUs %d): steal = cpu%d %v %+v rnd %d, reference cpu%d %v %+v rnd %d",
+						seed, top, thief, limit, s.xferCPUs, gv, gt, gr, a.State(), wv, wt, wr, b.State())
+				}
+				if gt != nil {
+					found++
+				}
+			}
+		}
+	}
+	if fast == 0 || found == 0 {
+		t.Errorf("the cases never took the end without transferable threads (%d) or stole (%d)", fast, found)
+	}
+	t.Logf("%d searches without a transferable thread anywhere, %d steals", fast, found)
 }
 
 // The pruned search's membership test agrees with the topology's own sets.

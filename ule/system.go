@@ -35,6 +35,14 @@ type System struct {
 	// ixLow is &ix when PickCPU's searches may read it (ix.priOn), else nil, so that a machine
 	// without it pays one test in lowest.
 	ixLow *loadIndex
+	// xferCPUs counts the CPUs whose Transferable is not zero, as the CPUStates change it: while
+	// it is zero no CPU has a thread to steal (see steal).
+	xferCPUs int32
+	// climbs[c] is the number of groups the steal search from thief c looks at when none holds
+	// a candidate and no limit stops it (see stealClimbs).
+	climbs []int32
+	// walks[c] is what PickCPU reads of the topology from CPU c's leaf (see pickWalk).
+	walks []pickWalk
 }
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
@@ -80,8 +88,10 @@ func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error)
 	}
 	s.ixLow = ixPri
 	for c := range top.CPUs().All() {
-		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri)
+		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri, &s.xferCPUs)
 	}
+	s.climbs = stealClimbs(top)
+	s.walks = pickWalks(top)
 	cpus := top.CPUs()
 	s.all, s.allSet = bitsOf(&cpus), cpus
 	return s, nil
@@ -92,8 +102,8 @@ func (s *System) CPU(cpu topology.CPU) *CPUState { return &s.CPUs[cpu] }
 
 // setPreempt is sched_setpreempt on CPU c for priority pri, mapping a preemption of the idle
 // thread to KickIdle and recording td_owepreempt.
-func (s *System) setPreempt(c *CPUState, pri int) (Kick, PreemptReason) {
-	k, why := SetPreempt(pri, int(c.curPriority()), &s.Params)
+func (s *System) setPreempt(c *CPUState, pri int) (Kick, preemptWhy) {
+	k, why := setPreempt(pri, int(c.curPriority()), &s.Params)
 	switch {
 	case c.Cur == nil && k != KickNone:
 		k = KickIdle
@@ -125,21 +135,43 @@ func (r AddResult) String() string {
 // an AST and nothing. intr says the wake-up comes from interrupt context. rnd is self's
 // generator.
 func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) AddResult {
+	o := s.add(t, flags, self, ticks, intr, rnd)
+	return o.result(&s.Params)
+}
+
+// An addOut is the outcome of System.add: AddResult with the preemption's reason in short (see
+// preemptWhy).
+type addOut struct {
+	cpu       topology.CPU
+	oldLowPri uint8
+	kick      Kick
+	placement PickCPUReason
+	why       preemptWhy
+}
+
+// result returns the AddResult o stands for under p.
+func (o *addOut) result(p *Params) AddResult {
+	return AddResult{CPU: o.cpu, Placement: o.placement, OldLowPri: o.oldLowPri, Kick: o.kick, Why: o.why.reason(p)}
+}
+
+// add is Add, for the mutating methods and the Scheduler, which read the reason only when
+// explaining.
+func (s *System) add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) addOut {
 	t.UpdatePriority(&s.Params)
 	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, s.ixLow)
 	t.CPU = cpu
 	c := &s.CPUs[cpu]
-	r := AddResult{CPU: cpu, Placement: placed, OldLowPri: c.Add(t, flags)}
+	o := addOut{cpu: cpu, placement: placed, oldLowPri: c.Add(t, flags)}
 	switch {
 	case cpu != self:
-		r.Kick, r.Why = NotifyThread(c, t, r.OldLowPri)
-		if r.Kick == KickPreempt {
+		o.kick, o.why = notifyThread(c, t, o.oldLowPri)
+		if o.kick == KickPreempt {
 			c.OwePreempt = true
 		}
 	case flags&SRQYielding == 0:
-		r.Kick, r.Why = s.setPreempt(c, int(t.Priority))
+		o.kick, o.why = s.setPreempt(c, int(t.Priority))
 	}
-	return r
+	return o
 }
 
 // A SwitchReason is why the running thread leaves its CPU (the mi_switch flags ULE looks at).
@@ -182,13 +214,20 @@ type SwitchResult struct {
 // Switch also records the seed-000 "partial slice" mark (Thread.Short): set when the thread
 // leaves before its slice expired. rnd is cpu's generator. Switch panics if cpu runs no thread.
 func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *Rand) SwitchResult {
+	var r SwitchResult
+	s.switchOut(cpu, why, ticks, rnd, &r)
+	return r
+}
+
+// switchOut is Switch writing its result to r, which must be zero: the Scheduler's Stop keeps it
+// in its frame, which spares the copy of a result it mostly does not read.
+func (s *System) switchOut(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *Rand, r *SwitchResult) {
 	c := &s.CPUs[cpu]
 	t := c.Cur
 	if t == nil {
 		panic("ule: Switch on a CPU running its idle thread")
 	}
 	p := &s.Params
-	var r SwitchResult
 	if why == SwitchSleep {
 		if pri := t.Sleep(p, ticks, 0); pri != t.Priority {
 			t.BasePri = pri
@@ -225,7 +264,9 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			c.LoadRemove(t)
 			old := to.Add(t, flags)
 			r.Move = Move{From: cpu, To: t.CPU, Thread: t}
-			r.Move.Kick, r.Move.Why = NotifyThread(to, t, old)
+			var why preemptWhy
+			r.Move.Kick, why = notifyThread(to, t, old)
+			r.Move.Why = why.reason(p)
 			if r.Move.Kick == KickPreempt {
 				to.OwePreempt = true
 			}
@@ -236,18 +277,16 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 			c.LoadRemove(t)
 		}
 		if why == SwitchSleep && c.Load() == 0 && p.TryStealLimit > 0 {
-			victim, st, sr := s.steal(cpu, p.TryStealLimit, rnd, &s.ix)
-			r.Steal = sr
+			victim, st := s.steal(cpu, p.TryStealLimit, rnd, &s.ix, &r.Steal)
 			if st != nil {
-				moved, _ := s.Move(victim, cpu)
+				s.moveThread(victim, cpu, st)
 				r.Stolen = true
-				r.Move = Move{From: victim, To: cpu, Thread: moved}
+				r.Move = Move{From: victim, To: cpu, Thread: st}
 			}
 		}
 	}
 	c.Cur = nil
 	c.UpdateLowPri()
-	return r
 }
 
 // runningPriority is the running-thread branch of sched_thread_priority.
