@@ -252,8 +252,8 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p *Params) {
 // setNextEntity makes se the queue's running entity: set_next_entity (on an EEVDF CPU, as for a
 // pick: see setNextEEVDF).
 func (q *Queue) setNextEntity(se *Entity, now uint64) {
-	if p := q.cpu.params; p.Version.EEVDF() {
-		q.setNextEEVDF(se, now, true, &p)
+	if p := &q.cpu.params; p.Version.EEVDF() {
+		q.setNextEEVDF(se, now, true, p)
 		return
 	}
 	q.clearBuddies(se)

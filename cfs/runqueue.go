@@ -210,9 +210,9 @@ func (c *RunQueue) putPrevTask(now uint64) {
 // EEVDF CPU it is set_next_task(rq, p) with first false: v7.1 does not renew the slice
 // protection.
 func (c *RunQueue) setNextTask(t *Entity, now uint64) {
-	if p := c.params; p.Version.EEVDF() {
+	if p := &c.params; p.Version.EEVDF() {
 		for se := t; se != nil; se = se.parent {
-			se.q.setNextEEVDF(se, now, false, &p)
+			se.q.setNextEEVDF(se, now, false, p)
 		}
 		return
 	}
@@ -351,6 +351,42 @@ func (c *RunQueue) tick(now uint64, first *TickDecision) TickReason {
 		decided = true
 	}
 	return firstR
+}
+
+// tickQuiet is tick for a caller that reads neither the decision nor its reason, only what the
+// tick changes (the [System] when the machine does not explain): the same charges, group
+// updates, need-resched flag and buddy changes, level by level, with each level's verdict from
+// tickResched, which is [CheckPreemptTick]'s without the figures and computes the slice only
+// where the verdict depends on it.
+func (c *RunQueue) tickQuiet(now uint64) {
+	p := &c.params
+	if p.Version.EEVDF() {
+		// update_curr decides on its own (it sets need-resched and clears the buddies).
+		for se := c.curr; se != nil; se = se.parent {
+			q := se.q
+			q.updateCurrEEVDF(now, p)
+			if se.myQ != nil {
+				q.updateGroup(se, now, p)
+			}
+		}
+		return
+	}
+	for se := c.curr; se != nil; se = se.parent {
+		q := se.q
+		q.updateCurr(now, p)
+		if se.myQ != nil {
+			q.updateGroup(se, now, p)
+		}
+		if q.nrRunning <= 1 {
+			continue
+		}
+		if resched, expired := tickResched(q, se, p); resched {
+			c.needResched = true
+			if expired {
+				q.clearBuddies(se)
+			}
+		}
+	}
 }
 
 // Wakeup enqueues sleeping task t on c at time now (a wakeup: ttwu_do_activate with

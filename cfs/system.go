@@ -579,12 +579,16 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	busy := rq.curr != nil
 	if busy {
 		s.tickUtil(rq, s.stats[cpu].Capacity, j)
-		var d TickDecision
-		r := rq.c.tick(uint64(now), &d)
-		if rq.c.NeedResched() {
-			if s.explaining() {
+		if s.explaining() {
+			var d TickDecision
+			r := rq.c.tick(uint64(now), &d)
+			if rq.c.NeedResched() {
 				s.explain(cpu, tidOf(rq.curr), explainf{"%s", []any{d.Explain(r)}})
 			}
+		} else {
+			rq.c.tickQuiet(uint64(now)) // the decision is not read: only its effects
+		}
+		if rq.c.NeedResched() {
 			s.resched(cpu)
 		}
 		s.updateMisfit(cpu)
