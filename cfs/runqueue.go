@@ -397,27 +397,35 @@ func (c *RunQueue) tickQuiet(now uint64) {
 // ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is
 // already queued and not delayed, or is delayed on another CPU.
 func (c *RunQueue) Wakeup(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
+	var d WakeupDecision
+	r := c.wakeup(t, now, &d)
+	return d, r
+}
+
+// wakeup is [RunQueue.Wakeup] writing its decision to *d, for the System, which keeps it where
+// it is read rather than copying it out of every call.
+func (c *RunQueue) wakeup(t *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	if t.delayed {
-		return c.wakeDelayed(t, now)
+		return c.wakeDelayed(t, now, d)
 	}
 	if t.onRQ {
 		panic("cfs: RunQueue.Wakeup of a queued task")
 	}
 	c.attach(t)
 	c.enqueueTask(t, now, flagWakeup)
-	return c.checkPreempt(t, now, false)
+	return c.checkPreempt(t, now, false, d)
 }
 
 // checkPreempt is check_preempt_curr for a fair wakee, with the state changes of
 // check_preempt_wakeup around the decision: the running entity's matching level is charged
 // (update_curr) before the vruntime comparison (in the decision's one pass, checkPreemptWakeup
-// with charge), the buddies the decision names are marked and need-resched is set.
-func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
+// with charge), the buddies the decision names are marked and need-resched is set. The
+// decision is written to *d.
+func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool, d *WakeupDecision) WakeupReason {
 	if c.params.Version.EEVDF() {
-		return c.checkPreemptEEVDF(t, now, fork)
+		return c.checkPreemptEEVDF(t, now, fork, d)
 	}
-	var d WakeupDecision
-	r := checkPreemptWakeup(c, t, fork, &c.params, now, true, &d)
+	r := checkPreemptWakeup(c, t, fork, &c.params, now, true, d)
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy)
 	}
@@ -427,7 +435,7 @@ func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) (WakeupDecisio
 	if d.Preempt {
 		c.needResched = true
 	}
-	return d, r
+	return r
 }
 
 // Sleep dequeues task t from c at time now because it blocks (dequeue_task with DEQUEUE_SLEEP);
@@ -463,6 +471,13 @@ func (c *RunQueue) Sleep(t *Entity, now uint64) {
 // ENQUEUE_INITIAL) and half a slice away in v7.1 (PLACE_DEADLINE_INITIAL); in v7.1 a forked task
 // preempts its parent only with a shorter slice (and it inherits a parent's custom slice).
 func (c *RunQueue) Fork(parent, child *Entity, now uint64) (WakeupDecision, WakeupReason) {
+	var d WakeupDecision
+	r := c.fork(parent, child, now, &d)
+	return d, r
+}
+
+// fork is [RunQueue.Fork] writing its decision to *d.
+func (c *RunQueue) fork(parent, child *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	if child.onRQ {
 		panic("cfs: RunQueue.Fork of a queued child")
 	}
@@ -477,7 +492,7 @@ func (c *RunQueue) Fork(parent, child *Entity, now uint64) (WakeupDecision, Wake
 	child.ExecStart, child.SumExecRuntime, child.PrevSumExecRuntime = 0, 0, 0
 	child.Vruntime = 0
 	if c.params.Version.EEVDF() {
-		return c.forkEEVDF(parent, child, now)
+		return c.forkEEVDF(parent, child, now, d)
 	}
 	c.attach(child)
 	q := child.q
@@ -493,7 +508,7 @@ func (c *RunQueue) Fork(parent, child *Entity, now uint64) (WakeupDecision, Wake
 	}
 	child.Vruntime -= q.minVruntime
 	c.enqueueTask(child, now, 0)
-	return c.checkPreempt(child, now, true)
+	return c.checkPreempt(child, now, true, d)
 }
 
 // SetNice changes task t's nice level at time now: set_user_nice. A queued task is dequeued and
@@ -544,7 +559,8 @@ func (c *RunQueue) SetNice(t *Entity, nice int, now uint64) bool {
 		}
 		return false
 	}
-	d, _ := c.checkPreempt(t, now, false)
+	var d WakeupDecision
+	c.checkPreempt(t, now, false, &d)
 	return d.Preempt
 }
 

@@ -314,7 +314,7 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if !t.E.delayed {
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
-		w.d, w.r = s.wakeDelayed(now, t)
+		w.r = s.wakeDelayed(now, t, &w.d)
 		w.pl, w.pr = CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev
 		return
 	}
@@ -329,12 +329,12 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
 			pe = p.E
 		}
-		w.d, w.r = rq.c.Fork(pe, t.E, uint64(now))
+		w.r = rq.c.fork(pe, t.E, uint64(now), &w.d)
 	case dst != t.cpu && t.E.q != nil:
 		t.migrationsTotal++
-		w.d, w.r = rq.c.WakeupMigrated(t.E, uint64(now))
+		w.r = rq.c.wakeupMigrated(t.E, uint64(now), &w.d)
 	default:
-		w.d, w.r = rq.c.Wakeup(t.E, uint64(now))
+		w.r = rq.c.wakeup(t.E, uint64(now), &w.d)
 	}
 	if !fork {
 		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
@@ -392,10 +392,10 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 // wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
 // queued, so ttwu_runnable requeues it where it is (ENQUEUE_DELAYED) and judges wakeup
 // preemption, without select_task_rq and without recording the waker's wakee.
-func (s *System) wakeDelayed(now int64, t *Task) (WakeupDecision, WakeupReason) {
+func (s *System) wakeDelayed(now int64, t *Task, d *WakeupDecision) WakeupReason {
 	c := t.cpu
 	rq := &s.rqs[c]
-	d, r := rq.c.Wakeup(t.E, uint64(now))
+	r := rq.c.wakeup(t.E, uint64(now), d)
 	s.refresh(c)
 	if s.explaining() {
 		s.explain(c, tidOf(t), explainf{"ttwu_runnable: delayed on %v, requeued; %s", []any{c, d.Explain(r)}})
@@ -403,7 +403,7 @@ func (s *System) wakeDelayed(now int64, t *Task) (WakeupDecision, WakeupReason) 
 	if rq.c.NeedResched() {
 		s.resched(c)
 	}
-	return d, r
+	return r
 }
 
 // Schedule returns the task cpu runs next, or nil if it idles: pick_next_task_fair, with the
@@ -431,7 +431,7 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 		s.stats[cpu].IdleStamp = uint64(now)
 		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
 		// balance again, as pick_next_task_fair does after a successful newidle balance.
-		for e == nil && s.NewidleBalance(now, cpu) {
+		for e == nil && s.newidleBalance(now, cpu) {
 			e = rq.c.Schedule(uint64(now))
 			s.refresh(cpu)
 		}
@@ -554,7 +554,8 @@ func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 	s.delist(src, t, false)
 	t.migrationsTotal++
 	s.enlist(dst, t)
-	d, _ := s.rqs[dst].c.MigrateIn(t.E, n)
+	var d WakeupDecision
+	s.rqs[dst].c.migrateIn(t.E, n, &d)
 	s.refresh(src)
 	s.refresh(dst)
 	if d.Preempt {
@@ -599,7 +600,7 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 		if busy {
 			idle = CPUNotIdle
 		}
-		s.RebalanceDomains(now, cpu, idle)
+		s.rebalanceDomains(now, cpu, idle)
 	}
 }
 

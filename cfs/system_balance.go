@@ -24,8 +24,14 @@ type domainState struct {
 // when next_balance is due. It panics if cpu is not a CPU of the machine.
 func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 	s.mustCPU("RebalanceDomains", cpu)
-	j := s.jiffies(now)
-	s.j = j
+	s.j = s.jiffies(now)
+	s.rebalanceDomains(now, cpu, idle)
+}
+
+// rebalanceDomains is [System.RebalanceDomains] for a caller that checked cpu and set s.j to
+// now's jiffy.
+func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+	j := s.j
 	busy := idle != CPUIdle && !s.stats[cpu].IdleOnly()
 	next := j + int64(60*s.hz)
 	cont := true
@@ -39,7 +45,7 @@ func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 		iv := BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
 		if j >= ds.lastBalance+iv {
 			var moved int
-			moved, cont = s.LoadBalance(now, cpu, sd, idle)
+			moved, cont = s.loadBalance(now, cpu, sd, idle)
 			if moved > 0 {
 				idle = CPUNotIdle
 				if s.stats[cpu].Idle() {
@@ -64,9 +70,15 @@ func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 // panics if cpu is not a CPU of the machine.
 func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
 	s.mustCPU("NewidleBalance", cpu)
+	s.j = s.jiffies(now)
+	return s.newidleBalance(now, cpu)
+}
+
+// newidleBalance is [System.NewidleBalance] for a caller that checked cpu and set s.j to now's
+// jiffy.
+func (s *System) newidleBalance(now int64, cpu topology.CPU) bool {
 	rq := &s.rqs[cpu]
-	j := s.jiffies(now)
-	s.j = j
+	j := s.j
 	next := j + int64(s.hz)
 	pulled := false
 	if chain := s.ds.Chain(cpu); !s.overload && len(chain) > 0 {
@@ -82,7 +94,7 @@ func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
 			ds := &s.dom[sd.idx]
 			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
 			if sd.flags&topology.SDBalanceNewIdle != 0 {
-				moved, _ := s.LoadBalance(now, cpu, sd, CPUNewlyIdle)
+				moved, _ := s.loadBalance(now, cpu, sd, CPUNewlyIdle)
 				pulled = moved > 0
 			}
 			if pulled || s.stats[cpu].NrRunning > 0 {
@@ -105,6 +117,11 @@ func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
 func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
 	s.mustCPU("LoadBalance", cpu)
 	s.j = s.jiffies(now)
+	return s.loadBalance(now, cpu, sd, idle)
+}
+
+// loadBalance is [System.LoadBalance] for a caller that checked cpu and set s.j to now's jiffy.
+func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
 	ds := &s.dom[sd.idx]
 	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
 		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity()}
@@ -275,7 +292,8 @@ func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 		t := s.chosen[i]
 		t.migrationsTotal++
 		s.enlist(dst, t)
-		w, _ := s.rqs[dst].c.MigrateIn(t.E, n)
+		var w WakeupDecision
+		s.rqs[dst].c.migrateIn(t.E, n, &w)
 		resched = resched || w.Preempt
 	}
 	s.refresh(me.Src)
