@@ -54,6 +54,11 @@ type System struct {
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
 	examined  []*Task
+
+	lb     LBEnv            // loadBalance's lb_env, kept between balances
+	lbSpan *SchedDomain     // the domain whose span lb.CPUs holds, nil if none
+	me     MigrateEnv       // loadBalance's env for detach_tasks, kept between balances
+	meMask *topology.CPUSet // the balance mask me.DstGroupMask holds a copy of, nil if none
 }
 
 // cpuRQ is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
