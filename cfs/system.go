@@ -55,6 +55,7 @@ type System struct {
 	chosen    []*Task
 	examined  []*Task
 
+	we     WakeEnv          // selectTaskRQ's env, kept between wakeups
 	lb     LBEnv            // loadBalance's lb_env, kept between balances
 	lbSpan *SchedDomain     // the domain whose span lb.CPUs holds, nil if none
 	me     MigrateEnv       // loadBalance's env for detach_tasks, kept between balances
@@ -107,6 +108,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.idleScn = make([]int, n)
 	s.multi = make([]uint64, (n+63)/64)
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
+	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
@@ -379,12 +381,14 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 	if waker != nil && !fork {
 		waker.RecordWakee(t, now)
 	}
-	env := WakeEnv{Domains: s.ds, Stats: s.stats, Task: t, Waker: waker, This: from, Prev: t.cpu,
-		Sync: flags&sched.WakeSync != 0, Fork: fork, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
+	// The wake env lives in the System, its machine-wide fields set once by NewSystem.
+	env := &s.we
+	env.Task, env.Waker, env.This, env.Prev = t, waker, from, t.cpu
+	env.Sync, env.Fork = flags&sched.WakeSync != 0, fork
 	if fork {
 		env.Prev = from
 	}
-	why := selectTaskRQ(&env, &s.smp, pl)
+	why := selectTaskRQ(env, &s.smp, pl)
 	if pl.ClearIdleCores {
 		s.idleCor[s.ds.LLCID(pl.Target)] = false
 	}
