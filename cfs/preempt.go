@@ -193,7 +193,7 @@ func tickResched(q *Queue, curr *Entity, p *Params) (resched, expired bool) {
 			return false, false
 		}
 	}
-	ideal := min(slice(q, curr, p), p.Latency)
+	ideal := min(q.tickSlice(curr, p), p.Latency)
 	if ran > ideal {
 		return true, true
 	}

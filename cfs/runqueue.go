@@ -28,6 +28,8 @@ type RunQueue struct {
 	// that happens (a pick, DequeueDelayed, Exit): the kernel's __block_task, where the rest of
 	// struct rq (the cfs_tasks list, the load tracking) lets go of the task.
 	onBlock func(t *Entity)
+
+	memo sliceMemo // the root queue's last tick slice (Queue.tickSlice)
 }
 
 // NewRunQueue returns the run queue of CPU number id (counted from 0, used to index each

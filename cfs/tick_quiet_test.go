@@ -131,6 +131,20 @@ func TestTickQuiet(t *testing.T) {
 				case op == 6:
 					a.c.Schedule(now)
 					b.c.Schedule(now)
+				case v == V65 && r.IntN(8) == 0:
+					// A caller may change the tunables through Params between ticks: the
+					// remembered slice must notice.
+					g, f := uint64(1+r.IntN(12))*250_000, r.IntN(3)
+					for _, c := range []*RunQueue{a.c, b.c} {
+						switch f {
+						case 0:
+							c.Params().MinGranularity = g
+						case 1:
+							c.Params().Latency = g
+						default:
+							c.Params().BaseSlice = !c.Params().BaseSlice
+						}
+					}
 				default:
 					if started[k] && r.IntN(2) == 0 {
 						n := r.IntN(40) - 20
@@ -158,4 +172,85 @@ func TestTickQuiet(t *testing.T) {
 			t.Errorf("%v: %d levels asked, %d answered without the slice", v, asked, quick)
 		}
 	}
+}
+
+// TestTickSliceMemo checks the tick's remembered slice (Queue.tickSlice) against slice for every
+// entity queued on a CPU's root queue, and every group entity and task below, after every one of
+// random operations (wakeups into the twin CPUs' groups, sleeps, ticks, picks, renices,
+// tunables changed through Params), and checks that the memo answered often.
+func TestTickSliceMemo(t *testing.T) {
+	hits, asked := 0, 0
+	for seed := range uint64(30) {
+		r := rand.New(rand.NewPCG(seed, 77))
+		p := preset(V65, 1+r.IntN(8))
+		p.AltPeriod = r.IntN(2) == 0
+		w := newTwinCPU(p)
+		c := w.c
+		started := make([]bool, len(w.tasks))
+		now := uint64(1)
+		for range 2000 {
+			now += uint64(r.IntN(24)) * 50_000
+			k := r.IntN(len(w.tasks))
+			e := w.tasks[k]
+			switch op := r.IntN(10); {
+			case op <= 1:
+				if e.onRQ {
+					continue
+				}
+				if !started[k] {
+					e.SetGroup(w.groups[r.IntN(2)*r.IntN(len(w.groups))])
+					started[k] = true
+				}
+				c.Wakeup(e, now)
+			case op == 2:
+				if e.onRQ {
+					c.Sleep(e, now)
+				}
+			case op <= 5:
+				c.tickQuiet(now)
+			case op <= 7:
+				c.Schedule(now)
+			case op == 8:
+				if started[k] {
+					c.SetNice(e, r.IntN(40)-20, now)
+				}
+			default:
+				q := c.Params()
+				switch r.IntN(6) {
+				case 0:
+					q.MinGranularity = uint64(1+r.IntN(12)) * 250_000
+				case 1:
+					q.IdleMinGranularity = uint64(1+r.IntN(12)) * 250_000
+				case 2:
+					q.Latency = uint64(1+r.IntN(30)) * 250_000
+				case 3:
+					q.NrLatency = uint64(1 + r.IntN(8))
+				case 4:
+					q.BaseSlice = !q.BaseSlice
+				default:
+					q.CalcDelta = DeltaMethod(r.IntN(2))
+				}
+			}
+			for _, e := range w.tasks {
+				if !e.onRQ {
+					continue
+				}
+				for se := e; se != nil; se = se.parent {
+					before := c.memo
+					got, want := se.q.tickSlice(se, &c.params), slice(se.q, se, &c.params)
+					if got != want {
+						t.Fatalf("seed %d: tickSlice(%v) %d, slice %d (memo %+v)", seed, se, got, want, before)
+					}
+					asked++
+					if se.q == &c.root && before == c.memo {
+						hits++
+					}
+				}
+			}
+		}
+	}
+	if hits < asked/4 {
+		t.Errorf("the memo answered %d of %d", hits, asked)
+	}
+	t.Logf("the memo answered %d of %d", hits, asked)
 }
