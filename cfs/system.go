@@ -590,11 +590,7 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	if busy {
 		s.tickUtil(rq, s.stats[cpu].Capacity, j)
 		if s.explaining() {
-			var d TickDecision
-			r := rq.c.tick(uint64(now), &d)
-			if rq.c.NeedResched() {
-				s.explain(cpu, tidOf(rq.curr), explainf{"%s", []any{d.Explain(r)}})
-			}
+			s.tickExplained(now, cpu)
 		} else {
 			rq.c.tickQuiet(uint64(now)) // the decision is not read: only its effects
 		}
@@ -610,6 +606,20 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 			idle = CPUNotIdle
 		}
 		s.rebalanceDomains(now, cpu, idle)
+	}
+}
+
+// tickExplained is task_tick_fair on busy cpu for a machine that explains: the tick with its
+// decision, which explains a reschedule. It is out of line, so that the usual tick carries
+// neither the decision nor the explanation's frame.
+//
+//go:noinline
+func (s *System) tickExplained(now int64, cpu topology.CPU) {
+	rq := &s.rqs[cpu]
+	var d TickDecision
+	r := rq.c.tick(uint64(now), &d)
+	if rq.c.NeedResched() {
+		s.explain(cpu, tidOf(rq.curr), explainf{"%s", []any{d.Explain(r)}})
 	}
 }
 
