@@ -597,6 +597,19 @@
 // visit computed), it takes the full visit. The unexported findBusiestFlat says why this is
 // exact; its test compares it with [FindBusiestGroup] on random statistics.
 //
+// How the System ticks. Every CPU is ticked hz times a second, so the tick is a large part of
+// the System's work. When the machine does not ask for explanations, nobody reads the tick's
+// decision, only what it changes (the charges, need-resched, the buddies), so the System's tick
+// computes check_preempt_tick's verdict alone (the unexported tickResched). That verdict needs
+// sched_slice (a period, and a __calc_delta whose inverse of a load sum is a division, at every
+// level) only once the running task has run the minimum granularity: with BASE_SLICE the slice
+// is never below its floor, so a task that has run less than both cannot have used it up, and
+// is kept. When it is needed, the slice of a task queued on the root queue is remembered per
+// CPU with every value it was computed from (the count, the queue's load, the task's weight,
+// the idle floor, the tunables), and reused while they stay the same, as they do from tick to
+// tick of a task running among the same competitors. Tests compare both with
+// [CheckPreemptTick] and with sched_slice at every level of random hierarchies.
+//
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
 // wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,
 // [WakeAffine] picks the waker's CPU or the previous one (an idle cache-sharing CPU, a sync

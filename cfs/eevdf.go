@@ -79,11 +79,17 @@ func (q *Queue) avgDelta() int64 {
 	return 0
 }
 
-// mustEEVDF panics unless q belongs to a CPU running an EEVDF version.
+// mustEEVDF panics unless q belongs to a CPU running an EEVDF version. It inlines, the panic
+// out of line.
 func (q *Queue) mustEEVDF(fn string) {
 	if !q.cpu.params.Version.EEVDF() {
-		panic("cfs: " + fn + " on a queue of a classic CFS (" + q.cpu.params.Version.String() + ") CPU")
+		q.notEEVDF(fn)
 	}
+}
+
+//go:noinline
+func (q *Queue) notEEVDF(fn string) {
+	panic("cfs: " + fn + " on a queue of a classic CFS (" + q.cpu.params.Version.String() + ") CPU")
 }
 
 // eligibility is the part of entity_eligible that does not depend on the entity: the sums with

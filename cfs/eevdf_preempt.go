@@ -97,10 +97,9 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 // chooses an entity that is not delayed or the queue is empty, as v7.1's wakeup_preempt_fair
 // does (its goto pick after pick_next_entity returned nothing); the wakee preempts only if that
 // final pick is the wakee.
-func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
+func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool, d *WakeupDecision) WakeupReason {
 	p := &c.params
-	var d WakeupDecision
-	r := checkPreemptWakeupEEVDF(c, t, fork, p, now, true, &d)
+	r := checkPreemptWakeupEEVDF(c, t, fork, p, now, true, d)
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy) // set_preempt_buddy, before the pick reads cfs_rq->next
 	}
@@ -137,5 +136,5 @@ func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool) (WakeupDe
 	if d.Preempt {
 		c.needResched = true
 	}
-	return d, r
+	return r
 }

@@ -86,7 +86,7 @@ func (c *RunQueue) tickEEVDF(now uint64) (TickDecision, TickReason) {
 // virtual slice away. v7.1 passes ENQUEUE_INITIAL, so PLACE_DEADLINE_INITIAL halves it. In
 // v7.1 the child inherits a parent's custom slice (the kernel copies the whole sched_entity)
 // unless it has one of its own.
-func (c *RunQueue) forkEEVDF(parent, child *Entity, now uint64) (WakeupDecision, WakeupReason) {
+func (c *RunQueue) forkEEVDF(parent, child *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	p := &c.params
 	if parent != nil && p.Version != V66 && parent.customSlice && !child.customSlice {
 		child.Slice, child.customSlice = parent.Slice, true
@@ -103,7 +103,7 @@ func (c *RunQueue) forkEEVDF(parent, child *Entity, now uint64) (WakeupDecision,
 		flags = flagInitial
 	}
 	c.enqueueTask(child, now, flags)
-	return c.checkPreemptEEVDF(child, now, true)
+	return c.checkPreemptEEVDF(child, now, true, d)
 }
 
 // yieldEEVDF is yield_task_fair of v6.6 and v7.1 for the running task t: v6.6 pushes its
@@ -249,15 +249,16 @@ func (c *RunQueue) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 // wakeDelayed is try_to_wake_up of a delayed task, ttwu_runnable: the task is still queued, so it
 // only loses its delayed mark (requeue_delayed_entity), and unless it is the task on the CPU the
 // wakeup preemption is judged.
-func (c *RunQueue) wakeDelayed(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
+func (c *RunQueue) wakeDelayed(t *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	if t.cpu != c {
 		panic("cfs: RunQueue.Wakeup of a task delayed on another CPU")
 	}
 	t.q.requeueDelayed(t, &c.params)
 	if c.curr == t {
-		return WakeupDecision{Curr: t, Wakee: t}, WakeupSameTask
+		*d = WakeupDecision{Curr: t, Wakee: t}
+		return WakeupSameTask
 	}
-	return c.checkPreemptEEVDF(t, now, false)
+	return c.checkPreemptEEVDF(t, now, false, d)
 }
 
 // Exit dequeues task t from c at time now because it exits: dequeue_task with DEQUEUE_SLEEP |

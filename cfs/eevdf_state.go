@@ -51,11 +51,17 @@ func (q *Queue) Sums() Sums {
 	return s
 }
 
-// mustEEVDF panics, naming fn, unless s are the sums of an EEVDF version.
+// mustEEVDF panics, naming fn, unless s are the sums of an EEVDF version. It inlines, the panic
+// out of line.
 func (s *Sums) mustEEVDF(fn string) {
 	if s.Version != V66 && s.Version != V71 {
-		panic("cfs: " + fn + " of " + s.Version.String() + " sums: avg_vruntime is EEVDF's (v6.6, v7.1)")
+		s.notEEVDF(fn)
 	}
+}
+
+//go:noinline
+func (s *Sums) notEEVDF(fn string) {
+	panic("cfs: " + fn + " of " + s.Version.String() + " sums: avg_vruntime is EEVDF's (v6.6, v7.1)")
 }
 
 // withCurr returns S and W with the queued running entity added, in the kernel's wrapping

@@ -169,6 +169,51 @@ func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickRe
 	return TickLeadWithinSlice
 }
 
+// tickResched is checkPreemptTick's verdict alone, for a caller that reads neither the figures
+// nor the reason: whether curr should give way, and whether because its slice expired
+// (TickSliceExpired, after which the tick clears its buddies). It takes q.nrRunning > 1, as
+// the tick only asks then.
+//
+// The slice is the expensive part (a period, and a __calc_delta with the computed inverse of a
+// load sum, a division, at every level of the hierarchy), and while curr has run less than the
+// minimum granularity it cannot matter: with BASE_SLICE, sched_slice is floored at
+// MinGranularity (IdleMinGranularity for an idle entity in a queue that is not all idle), so
+// the ideal slice, min(sched_slice, Latency), is at least min(that floor, Latency); if ran is
+// within that bound, "ran > ideal" is false whatever the slice, and "ran < MinGranularity"
+// keeps curr: TickBelowMinGranularity, no resched. In every other case the rules are
+// checkPreemptTick's, in its order, on the same values.
+func tickResched(q *Queue, curr *Entity, p *Params) (resched, expired bool) {
+	ran := curr.SumExecRuntime - curr.PrevSumExecRuntime
+	if ran < p.MinGranularity && p.BaseSlice {
+		floor := p.MinGranularity
+		if curr.IsIdle() && !q.allIdle() {
+			floor = p.IdleMinGranularity
+		}
+		if ran <= min(floor, p.Latency) {
+			return false, false
+		}
+	}
+	ideal := min(q.tickSlice(curr, p), p.Latency)
+	if ran > ideal {
+		return true, true
+	}
+	if ran < p.MinGranularity {
+		return false, false
+	}
+	left := q.First()
+	if left == nil {
+		return false, false
+	}
+	lead := int64(curr.Vruntime - left.Vruntime)
+	switch {
+	case lead < 0:
+		return false, false
+	case p.FavorNonIdleTick && left.IsIdle() && !curr.IsIdle():
+		return false, false
+	}
+	return uint64(lead) > ideal, false
+}
+
 // A WakeupReason says why [CheckPreemptWakeup] decided as it did.
 type WakeupReason uint8
 

@@ -188,7 +188,8 @@ func TestCheckPreemptOnePass(t *testing.T) {
 					a.c.enqueueTask(ta, now, flagWakeup)
 					b.c.attach(tb)
 					b.c.enqueueTask(tb, now, flagWakeup)
-					da, ra := a.c.checkPreempt(ta, now, fork)
+					var da WakeupDecision
+					ra := a.c.checkPreempt(ta, now, fork, &da)
 					db, rb := refCheckPreempt(b.c, tb, now, fork)
 					if ra != rb || fmt.Sprint(da) != fmt.Sprint(db) {
 						t.Fatalf("%v seed %d: wakeup of %v: one pass %v %+v, reference %v %+v", v, seed, ta, ra, da, rb, db)

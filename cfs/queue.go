@@ -252,8 +252,8 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p *Params) {
 // setNextEntity makes se the queue's running entity: set_next_entity (on an EEVDF CPU, as for a
 // pick: see setNextEEVDF).
 func (q *Queue) setNextEntity(se *Entity, now uint64) {
-	if p := q.cpu.params; p.Version.EEVDF() {
-		q.setNextEEVDF(se, now, true, &p)
+	if p := &q.cpu.params; p.Version.EEVDF() {
+		q.setNextEEVDF(se, now, true, p)
 		return
 	}
 	q.clearBuddies(se)
@@ -297,11 +297,16 @@ func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p *Params) 
 // updateGroup recomputes a group entity's weight from its group's load: update_cfs_group of an
 // SMP kernel, which up to v6.6 reweights even when the weight is unchanged (and so charges a
 // running group entity's time). v7.1 reweights only when the weight changes, and keeps the
-// weight of a group whose queue is empty. It does nothing for a task.
+// weight of a group whose queue is empty. It does nothing for a task, and is small enough to
+// inline, so that a task's enqueue or dequeue pays a test rather than a call for it.
 func (q *Queue) updateGroup(se *Entity, now uint64, p *Params) {
-	if se.myQ == nil {
-		return
+	if se.myQ != nil {
+		q.updateGroupEntity(se, now, p)
 	}
+}
+
+// updateGroupEntity is updateGroup of group entity se.
+func (q *Queue) updateGroupEntity(se *Entity, now uint64, p *Params) {
 	if p.Version >= V71 {
 		if se.myQ.load.Weight == 0 {
 			return
@@ -315,8 +320,16 @@ func (q *Queue) updateGroup(se *Entity, now uint64, p *Params) {
 }
 
 // clearBuddies forgets se as any of q's buddies, and its ancestors where they are the buddies
-// of their queues: clear_buddies.
+// of their queues: clear_buddies. It is small enough to inline, so that the usual case, se no
+// buddy of q, costs three tests rather than a call.
 func (q *Queue) clearBuddies(se *Entity) {
+	if q.last == se || q.next == se || q.skip == se {
+		q.clearBuddiesOf(se)
+	}
+}
+
+// clearBuddiesOf is clearBuddies for an se that is one of q's buddies.
+func (q *Queue) clearBuddiesOf(se *Entity) {
 	if q.last == se {
 		for s := se; s != nil && s.q.last == s; s = s.parent {
 			s.q.last = nil

@@ -28,6 +28,8 @@ type RunQueue struct {
 	// that happens (a pick, DequeueDelayed, Exit): the kernel's __block_task, where the rest of
 	// struct rq (the cfs_tasks list, the load tracking) lets go of the task.
 	onBlock func(t *Entity)
+
+	memo sliceMemo // the root queue's last tick slice (Queue.tickSlice)
 }
 
 // NewRunQueue returns the run queue of CPU number id (counted from 0, used to index each
@@ -210,9 +212,9 @@ func (c *RunQueue) putPrevTask(now uint64) {
 // EEVDF CPU it is set_next_task(rq, p) with first false: v7.1 does not renew the slice
 // protection.
 func (c *RunQueue) setNextTask(t *Entity, now uint64) {
-	if p := c.params; p.Version.EEVDF() {
+	if p := &c.params; p.Version.EEVDF() {
 		for se := t; se != nil; se = se.parent {
-			se.q.setNextEEVDF(se, now, false, &p)
+			se.q.setNextEEVDF(se, now, false, p)
 		}
 		return
 	}
@@ -353,6 +355,42 @@ func (c *RunQueue) tick(now uint64, first *TickDecision) TickReason {
 	return firstR
 }
 
+// tickQuiet is tick for a caller that reads neither the decision nor its reason, only what the
+// tick changes (the [System] when the machine does not explain): the same charges, group
+// updates, need-resched flag and buddy changes, level by level, with each level's verdict from
+// tickResched, which is [CheckPreemptTick]'s without the figures and computes the slice only
+// where the verdict depends on it.
+func (c *RunQueue) tickQuiet(now uint64) {
+	p := &c.params
+	if p.Version.EEVDF() {
+		// update_curr decides on its own (it sets need-resched and clears the buddies).
+		for se := c.curr; se != nil; se = se.parent {
+			q := se.q
+			q.updateCurrEEVDF(now, p)
+			if se.myQ != nil {
+				q.updateGroup(se, now, p)
+			}
+		}
+		return
+	}
+	for se := c.curr; se != nil; se = se.parent {
+		q := se.q
+		q.updateCurr(now, p)
+		if se.myQ != nil {
+			q.updateGroup(se, now, p)
+		}
+		if q.nrRunning <= 1 {
+			continue
+		}
+		if resched, expired := tickResched(q, se, p); resched {
+			c.needResched = true
+			if expired {
+				q.clearBuddies(se)
+			}
+		}
+	}
+}
+
 // Wakeup enqueues sleeping task t on c at time now (a wakeup: ttwu_do_activate with
 // ENQUEUE_WAKEUP, so [PlaceEntity] gives it its sleeper credit) and asks [CheckPreemptWakeup]
 // whether it should preempt the running task. A positive answer sets the need-resched flag;
@@ -361,27 +399,35 @@ func (c *RunQueue) tick(now uint64, first *TickDecision) TickReason {
 // ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is
 // already queued and not delayed, or is delayed on another CPU.
 func (c *RunQueue) Wakeup(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
+	var d WakeupDecision
+	r := c.wakeup(t, now, &d)
+	return d, r
+}
+
+// wakeup is [RunQueue.Wakeup] writing its decision to *d, for the System, which keeps it where
+// it is read rather than copying it out of every call.
+func (c *RunQueue) wakeup(t *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	if t.delayed {
-		return c.wakeDelayed(t, now)
+		return c.wakeDelayed(t, now, d)
 	}
 	if t.onRQ {
 		panic("cfs: RunQueue.Wakeup of a queued task")
 	}
 	c.attach(t)
 	c.enqueueTask(t, now, flagWakeup)
-	return c.checkPreempt(t, now, false)
+	return c.checkPreempt(t, now, false, d)
 }
 
 // checkPreempt is check_preempt_curr for a fair wakee, with the state changes of
 // check_preempt_wakeup around the decision: the running entity's matching level is charged
 // (update_curr) before the vruntime comparison (in the decision's one pass, checkPreemptWakeup
-// with charge), the buddies the decision names are marked and need-resched is set.
-func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
+// with charge), the buddies the decision names are marked and need-resched is set. The
+// decision is written to *d.
+func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool, d *WakeupDecision) WakeupReason {
 	if c.params.Version.EEVDF() {
-		return c.checkPreemptEEVDF(t, now, fork)
+		return c.checkPreemptEEVDF(t, now, fork, d)
 	}
-	var d WakeupDecision
-	r := checkPreemptWakeup(c, t, fork, &c.params, now, true, &d)
+	r := checkPreemptWakeup(c, t, fork, &c.params, now, true, d)
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy)
 	}
@@ -391,7 +437,7 @@ func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool) (WakeupDecisio
 	if d.Preempt {
 		c.needResched = true
 	}
-	return d, r
+	return r
 }
 
 // Sleep dequeues task t from c at time now because it blocks (dequeue_task with DEQUEUE_SLEEP);
@@ -427,6 +473,13 @@ func (c *RunQueue) Sleep(t *Entity, now uint64) {
 // ENQUEUE_INITIAL) and half a slice away in v7.1 (PLACE_DEADLINE_INITIAL); in v7.1 a forked task
 // preempts its parent only with a shorter slice (and it inherits a parent's custom slice).
 func (c *RunQueue) Fork(parent, child *Entity, now uint64) (WakeupDecision, WakeupReason) {
+	var d WakeupDecision
+	r := c.fork(parent, child, now, &d)
+	return d, r
+}
+
+// fork is [RunQueue.Fork] writing its decision to *d.
+func (c *RunQueue) fork(parent, child *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	if child.onRQ {
 		panic("cfs: RunQueue.Fork of a queued child")
 	}
@@ -441,7 +494,7 @@ func (c *RunQueue) Fork(parent, child *Entity, now uint64) (WakeupDecision, Wake
 	child.ExecStart, child.SumExecRuntime, child.PrevSumExecRuntime = 0, 0, 0
 	child.Vruntime = 0
 	if c.params.Version.EEVDF() {
-		return c.forkEEVDF(parent, child, now)
+		return c.forkEEVDF(parent, child, now, d)
 	}
 	c.attach(child)
 	q := child.q
@@ -457,7 +510,7 @@ func (c *RunQueue) Fork(parent, child *Entity, now uint64) (WakeupDecision, Wake
 	}
 	child.Vruntime -= q.minVruntime
 	c.enqueueTask(child, now, 0)
-	return c.checkPreempt(child, now, true)
+	return c.checkPreempt(child, now, true, d)
 }
 
 // SetNice changes task t's nice level at time now: set_user_nice. A queued task is dequeued and
@@ -508,7 +561,8 @@ func (c *RunQueue) SetNice(t *Entity, nice int, now uint64) bool {
 		}
 		return false
 	}
-	d, _ := c.checkPreempt(t, now, false)
+	var d WakeupDecision
+	c.checkPreempt(t, now, false, &d)
 	return d.Preempt
 }
 

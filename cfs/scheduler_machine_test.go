@@ -287,6 +287,14 @@ func (m *smpMachine) checkInvariants() {
 			m.tb.Fatalf("tick %d cpu%d: idle with %d tasks queued and no reschedule pending", m.tick, c, n)
 		}
 	}
+	// loadBalance keeps its lb_env and migration env between balances and copies a mask into
+	// them only when they do not hold it: they must hold what they claim to.
+	if d := s.sys.lbSpan; d != nil && !s.sys.lb.CPUs.Equal(d.span) {
+		m.tb.Fatalf("tick %d: the kept lb_env's cpus %v are not the span %v of %s", m.tick, s.sys.lb.CPUs, d.span, d.Name())
+	}
+	if mk := s.sys.meMask; mk != nil && !s.sys.me.DstGroupMask.Equal(*mk) {
+		m.tb.Fatalf("tick %d: the kept dst_grpmask %v is not %v", m.tick, s.sys.me.DstGroupMask, *mk)
+	}
 	m.checkUtil()
 	for _, th := range m.threads {
 		if th.exited {

@@ -38,12 +38,19 @@ func (c *RunQueue) MigrateOut(t *Entity, now uint64) {
 // so. A delayed-dequeue task (v7.1) arrives still delayed, not runnable, and preempts only an
 // idle CPU or a SCHED_IDLE side, whose pick then dequeues it. MigrateIn panics if t is queued.
 func (c *RunQueue) MigrateIn(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
+	var d WakeupDecision
+	r := c.migrateIn(t, now, &d)
+	return d, r
+}
+
+// migrateIn is [RunQueue.MigrateIn] writing its decision to *d.
+func (c *RunQueue) migrateIn(t *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	if t.onRQ {
 		panic("cfs: RunQueue.MigrateIn of a queued task")
 	}
 	c.attach(t)
 	c.enqueueTask(t, now, flagMigrated)
-	return c.checkPreempt(t, now, false)
+	return c.checkPreempt(t, now, false, d)
 }
 
 // WakeupMigrated wakes sleeping task t on c although it last ran on another CPU: try_to_wake_up
@@ -53,6 +60,13 @@ func (c *RunQueue) MigrateIn(t *Entity, now uint64) (WakeupDecision, WakeupReaso
 // [CheckPreemptWakeup] decides about preemption as in [RunQueue.Wakeup]. WakeupMigrated panics if t
 // is queued.
 func (c *RunQueue) WakeupMigrated(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
+	var d WakeupDecision
+	r := c.wakeupMigrated(t, now, &d)
+	return d, r
+}
+
+// wakeupMigrated is [RunQueue.WakeupMigrated] writing its decision to *d.
+func (c *RunQueue) wakeupMigrated(t *Entity, now uint64, d *WakeupDecision) WakeupReason {
 	if t.onRQ {
 		panic("cfs: RunQueue.WakeupMigrated of a queued task")
 	}
@@ -61,7 +75,7 @@ func (c *RunQueue) WakeupMigrated(t *Entity, now uint64) (WakeupDecision, Wakeup
 	}
 	c.attach(t)
 	c.enqueueTask(t, now, flagWakeup|flagMigrated)
-	return c.checkPreempt(t, now, false)
+	return c.checkPreempt(t, now, false, d)
 }
 
 // Requeue changes a task's attributes with change while it is off its queues, the way

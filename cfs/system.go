@@ -54,6 +54,12 @@ type System struct {
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
 	examined  []*Task
+
+	we     WakeEnv          // selectTaskRQ's env, kept between wakeups
+	lb     LBEnv            // loadBalance's lb_env, kept between balances
+	lbSpan *SchedDomain     // the domain whose span lb.CPUs holds, nil if none
+	me     MigrateEnv       // loadBalance's env for detach_tasks, kept between balances
+	meMask *topology.CPUSet // the balance mask me.DstGroupMask holds a copy of, nil if none
 }
 
 // cpuRQ is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
@@ -102,6 +108,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.idleScn = make([]int, n)
 	s.multi = make([]uint64, (n+63)/64)
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
+	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
@@ -314,7 +321,7 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if !t.E.delayed {
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
-		w.d, w.r = s.wakeDelayed(now, t)
+		w.r = s.wakeDelayed(now, t, &w.d)
 		w.pl, w.pr = CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev
 		return
 	}
@@ -329,12 +336,12 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
 			pe = p.E
 		}
-		w.d, w.r = rq.c.Fork(pe, t.E, uint64(now))
+		w.r = rq.c.fork(pe, t.E, uint64(now), &w.d)
 	case dst != t.cpu && t.E.q != nil:
 		t.migrationsTotal++
-		w.d, w.r = rq.c.WakeupMigrated(t.E, uint64(now))
+		w.r = rq.c.wakeupMigrated(t.E, uint64(now), &w.d)
 	default:
-		w.d, w.r = rq.c.Wakeup(t.E, uint64(now))
+		w.r = rq.c.wakeup(t.E, uint64(now), &w.d)
 	}
 	if !fork {
 		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
@@ -374,12 +381,14 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 	if waker != nil && !fork {
 		waker.RecordWakee(t, now)
 	}
-	env := WakeEnv{Domains: s.ds, Stats: s.stats, Task: t, Waker: waker, This: from, Prev: t.cpu,
-		Sync: flags&sched.WakeSync != 0, Fork: fork, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
+	// The wake env lives in the System, its machine-wide fields set once by NewSystem.
+	env := &s.we
+	env.Task, env.Waker, env.This, env.Prev = t, waker, from, t.cpu
+	env.Sync, env.Fork = flags&sched.WakeSync != 0, fork
 	if fork {
 		env.Prev = from
 	}
-	why := selectTaskRQ(&env, &s.smp, pl)
+	why := selectTaskRQ(env, &s.smp, pl)
 	if pl.ClearIdleCores {
 		s.idleCor[s.ds.LLCID(pl.Target)] = false
 	}
@@ -392,10 +401,10 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 // wakeDelayed is try_to_wake_up of a task whose dequeue was delayed (v7.1): the task is still
 // queued, so ttwu_runnable requeues it where it is (ENQUEUE_DELAYED) and judges wakeup
 // preemption, without select_task_rq and without recording the waker's wakee.
-func (s *System) wakeDelayed(now int64, t *Task) (WakeupDecision, WakeupReason) {
+func (s *System) wakeDelayed(now int64, t *Task, d *WakeupDecision) WakeupReason {
 	c := t.cpu
 	rq := &s.rqs[c]
-	d, r := rq.c.Wakeup(t.E, uint64(now))
+	r := rq.c.wakeup(t.E, uint64(now), d)
 	s.refresh(c)
 	if s.explaining() {
 		s.explain(c, tidOf(t), explainf{"ttwu_runnable: delayed on %v, requeued; %s", []any{c, d.Explain(r)}})
@@ -403,7 +412,7 @@ func (s *System) wakeDelayed(now int64, t *Task) (WakeupDecision, WakeupReason) 
 	if rq.c.NeedResched() {
 		s.resched(c)
 	}
-	return d, r
+	return r
 }
 
 // Schedule returns the task cpu runs next, or nil if it idles: pick_next_task_fair, with the
@@ -431,7 +440,7 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 		s.stats[cpu].IdleStamp = uint64(now)
 		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
 		// balance again, as pick_next_task_fair does after a successful newidle balance.
-		for e == nil && s.NewidleBalance(now, cpu) {
+		for e == nil && s.newidleBalance(now, cpu) {
 			e = rq.c.Schedule(uint64(now))
 			s.refresh(cpu)
 		}
@@ -554,7 +563,8 @@ func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 	s.delist(src, t, false)
 	t.migrationsTotal++
 	s.enlist(dst, t)
-	d, _ := s.rqs[dst].c.MigrateIn(t.E, n)
+	var d WakeupDecision
+	s.rqs[dst].c.migrateIn(t.E, n, &d)
 	s.refresh(src)
 	s.refresh(dst)
 	if d.Preempt {
@@ -579,12 +589,12 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	busy := rq.curr != nil
 	if busy {
 		s.tickUtil(rq, s.stats[cpu].Capacity, j)
-		var d TickDecision
-		r := rq.c.tick(uint64(now), &d)
+		if s.explaining() {
+			s.tickExplained(now, cpu)
+		} else {
+			rq.c.tickQuiet(uint64(now)) // the decision is not read: only its effects
+		}
 		if rq.c.NeedResched() {
-			if s.explaining() {
-				s.explain(cpu, tidOf(rq.curr), explainf{"%s", []any{d.Explain(r)}})
-			}
 			s.resched(cpu)
 		}
 		s.updateMisfit(cpu)
@@ -595,7 +605,21 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 		if busy {
 			idle = CPUNotIdle
 		}
-		s.RebalanceDomains(now, cpu, idle)
+		s.rebalanceDomains(now, cpu, idle)
+	}
+}
+
+// tickExplained is task_tick_fair on busy cpu for a machine that explains: the tick with its
+// decision, which explains a reschedule. It is out of line, so that the usual tick carries
+// neither the decision nor the explanation's frame.
+//
+//go:noinline
+func (s *System) tickExplained(now int64, cpu topology.CPU) {
+	rq := &s.rqs[cpu]
+	var d TickDecision
+	r := rq.c.tick(uint64(now), &d)
+	if rq.c.NeedResched() {
+		s.explain(cpu, tidOf(rq.curr), explainf{"%s", []any{d.Explain(r)}})
 	}
 }
 

@@ -24,8 +24,14 @@ type domainState struct {
 // when next_balance is due. It panics if cpu is not a CPU of the machine.
 func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 	s.mustCPU("RebalanceDomains", cpu)
-	j := s.jiffies(now)
-	s.j = j
+	s.j = s.jiffies(now)
+	s.rebalanceDomains(now, cpu, idle)
+}
+
+// rebalanceDomains is [System.RebalanceDomains] for a caller that checked cpu and set s.j to
+// now's jiffy.
+func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+	j := s.j
 	busy := idle != CPUIdle && !s.stats[cpu].IdleOnly()
 	next := j + int64(60*s.hz)
 	cont := true
@@ -39,7 +45,7 @@ func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 		iv := BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
 		if j >= ds.lastBalance+iv {
 			var moved int
-			moved, cont = s.LoadBalance(now, cpu, sd, idle)
+			moved, cont = s.loadBalance(now, cpu, sd, idle)
 			if moved > 0 {
 				idle = CPUNotIdle
 				if s.stats[cpu].Idle() {
@@ -64,9 +70,15 @@ func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 // panics if cpu is not a CPU of the machine.
 func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
 	s.mustCPU("NewidleBalance", cpu)
+	s.j = s.jiffies(now)
+	return s.newidleBalance(now, cpu)
+}
+
+// newidleBalance is [System.NewidleBalance] for a caller that checked cpu and set s.j to now's
+// jiffy.
+func (s *System) newidleBalance(now int64, cpu topology.CPU) bool {
 	rq := &s.rqs[cpu]
-	j := s.jiffies(now)
-	s.j = j
+	j := s.j
 	next := j + int64(s.hz)
 	pulled := false
 	if chain := s.ds.Chain(cpu); !s.overload && len(chain) > 0 {
@@ -82,7 +94,7 @@ func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
 			ds := &s.dom[sd.idx]
 			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
 			if sd.flags&topology.SDBalanceNewIdle != 0 {
-				moved, _ := s.LoadBalance(now, cpu, sd, CPUNewlyIdle)
+				moved, _ := s.loadBalance(now, cpu, sd, CPUNewlyIdle)
 				pulled = moved > 0
 			}
 			if pulled || s.stats[cpu].NrRunning > 0 {
@@ -105,9 +117,21 @@ func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
 func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
 	s.mustCPU("LoadBalance", cpu)
 	s.j = s.jiffies(now)
+	return s.loadBalance(now, cpu, sd, idle)
+}
+
+// loadBalance is [System.LoadBalance] for a caller that checked cpu and set s.j to now's jiffy.
+func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
 	ds := &s.dom[sd.idx]
-	env := LBEnv{SD: sd, DstCPU: cpu, Idle: idle, CPUs: sd.span, Stats: s.stats, GroupImbalance: s.sgImb,
-		NrBalanceFailed: ds.failed, MaxCapacity: s.ds.MaxCapacity()}
+	// The lb_env lives in the System between balances, so that its cpus mask (a CPUSet of
+	// MaxCPUs bits) is copied from the domain's span only when it does not hold it already:
+	// s.lbSpan names the domain whose span it holds, and is cleared where the mask shrinks.
+	env := &s.lb
+	if s.lbSpan != sd {
+		env.CPUs, s.lbSpan = sd.span, sd
+	}
+	env.SD, env.DstCPU, env.Idle, env.Stats, env.GroupImbalance = sd, cpu, idle, s.stats, s.sgImb
+	env.NrBalanceFailed, env.MaxCapacity = ds.failed, s.ds.MaxCapacity()
 	smp := &s.smp
 	dstGrpMask := &sd.groups[0].balance // read only: the group's
 	var flags LBFlags
@@ -118,11 +142,11 @@ func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	activeStarted := false
 	scan := idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd // update_idle_cpu_scan reads SumUtil
 redo:
-	if !ShouldWeBalance(&env, smp) {
+	if !ShouldWeBalance(env, smp) {
 		cont = false
 		goto outBalanced
 	}
-	why = s.findBusiestGroup(&env, scan, &bg)
+	why = s.findBusiestGroup(env, scan, &bg)
 	if sd.parent == nil {
 		s.overload = bg.Overload
 	}
@@ -134,7 +158,7 @@ redo:
 	}
 	{
 		var ok bool
-		src, ok = FindBusiestQueue(&env, &bg, smp)
+		src, ok = FindBusiestQueue(env, &bg, smp)
 		if !ok {
 			goto outBalanced
 		}
@@ -147,15 +171,21 @@ redo:
 				s.catchUp(p, s.j)
 			}
 		}
-		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: s.rqs[src].c, Now: uint64(now), Migration: bg.Migration,
-			Imbalance: bg.Imbalance, Flags: flags, DstGroupMask: *dstGrpMask}
+		// The migration env lives in the System too, its dst_grpmask copied only when it does
+		// not hold this group's balance mask already (it is never modified).
+		me := &s.me
+		if s.meMask != dstGrpMask {
+			me.DstGroupMask, s.meMask = *dstGrpMask, dstGrpMask
+		}
+		me.LBEnv, me.Src, me.SrcRQ, me.Now, me.Migration = env, src, s.rqs[src].c, uint64(now), bg.Migration
+		me.Imbalance, me.Flags = bg.Imbalance, flags
 		examined := 0
 		for {
 			me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
 			var d Detach
-			s.chosen, d = DetachTasks(&me, &s.rqs[src].tasks, s.chosen[:0], smp)
+			s.chosen, d = DetachTasks(me, &s.rqs[src].tasks, s.chosen[:0], smp)
 			examined += d.Examined
-			s.apply(now, &me, d)
+			s.apply(now, me, d)
 			moved += d.Detached
 			me.Imbalance, flags = d.Imbalance, d.Flags
 			if d.Detached > 0 {
@@ -170,6 +200,7 @@ redo:
 				}
 			}
 			if flags&LBFDstPinned != 0 && me.Imbalance > 0 {
+				s.lbSpan = nil
 				env.CPUs.Remove(env.DstCPU)
 				env.DstCPU = d.NewDst
 				flags &^= LBFDstPinned
@@ -182,6 +213,7 @@ redo:
 			s.sgImb[sd.parent.groups[0].id] = true
 		}
 		if flags&LBFAllPinned != 0 {
+			s.lbSpan = nil
 			env.CPUs.Remove(src)
 			if !env.CPUs.SubsetOf(*dstGrpMask) {
 				goto redo
@@ -193,7 +225,7 @@ redo:
 		if idle != CPUNewlyIdle {
 			ds.failed++
 		}
-		if NeedActiveBalance(&env, src, bg.Migration, ds.failed, smp) {
+		if NeedActiveBalance(env, src, bg.Migration, ds.failed, smp) {
 			bc := s.rqs[src].curr
 			if bc == nil || !bc.allowed.Has(cpu) {
 				goto outOnePinned
@@ -210,7 +242,7 @@ redo:
 	} else {
 		ds.failed = 0
 	}
-	if !activeStarted || NeedActiveBalance(&env, src, bg.Migration, ds.failed, smp) {
+	if !activeStarted || NeedActiveBalance(env, src, bg.Migration, ds.failed, smp) {
 		ds.interval = sd.MinInterval()
 	}
 	return moved, cont
@@ -275,7 +307,8 @@ func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 		t := s.chosen[i]
 		t.migrationsTotal++
 		s.enlist(dst, t)
-		w, _ := s.rqs[dst].c.MigrateIn(t.E, n)
+		var w WakeupDecision
+		s.rqs[dst].c.migrateIn(t.E, n, &w)
 		resched = resched || w.Preempt
 	}
 	s.refresh(me.Src)

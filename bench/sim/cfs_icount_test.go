@@ -8,8 +8,9 @@ import (
 )
 
 // BenchmarkCFSICount steps every cfs preset through the three periodic task sets (4, 16 and 64
-// CPUs, as BenchmarkPeriodic runs them) with icountSteps, for exact instruction counts under
-// callgrind, as BenchmarkICount does for the benchmarked preset of each policy:
+// CPUs, as BenchmarkPeriodic runs them), and through BenchmarkICount's hogs and mixed machines,
+// with icountSteps, for exact instruction counts under callgrind, as BenchmarkICount does for
+// the benchmarked preset of each policy:
 //
 //	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
 //	  --toggle-collect='*icountSteps*' ./sim.test -test.run '^$' \
@@ -29,5 +30,21 @@ func BenchmarkCFSICount(b *testing.B) {
 				b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
 			})
 		}
+	}
+	for _, pc := range cfsPresets() {
+		b.Run("w=hogs/p="+pc.name, func(b *testing.B) {
+			m := warm(b, sim.Config{Topology: topology.Uniform(1, 1, 1, 8, 1)}, pc.make(), hogs(b, 16))
+			e := m.Events()
+			b.ResetTimer()
+			icountSteps(m, b.N)
+			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+		})
+		b.Run("w=mixed/p="+pc.name, func(b *testing.B) {
+			m := warm(b, sim.Config{Topology: topology.Uniform(2, 1, 1, 16, 2), Seed: 1}, pc.make(), mixedScale(b, 1000))
+			e := m.Events()
+			b.ResetTimer()
+			icountSteps(m, b.N)
+			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+		})
 	}
 }
