@@ -7,7 +7,10 @@ import (
 	"math/bits"
 )
 
-const setWords = MaxCPUs / 64
+// SetWords is the number of 64-bit words of a CPUSet's bitmap: CPU c is bit c%64 of word c/64.
+const SetWords = MaxCPUs / 64
+
+const setWords = SetWords
 
 // A CPUSet is a set of CPUs, a fixed-size bitmap of [MaxCPUs] bits: bit c of
 // word c/64 is set exactly when CPU c is a member. It is a value type like
@@ -25,6 +28,12 @@ const setWords = MaxCPUs / 64
 type CPUSet struct {
 	w [setWords]uint64
 }
+
+// Word returns word i of s's bitmap: bit j is set exactly when CPU 64*i+j is a member. Loops
+// that combine sets or visit members a word at a time (the kernels' bitmap_and and
+// for_each_cpu_and) read them with it, and may stop at the last word that can hold a CPU of the
+// machine ([Topology.NumIDs]) instead of at SetWords. It panics if i is not below SetWords.
+func (s *CPUSet) Word(i int) uint64 { return s.w[i] }
 
 // CPUSetOf returns the set holding the given CPUs. It panics if a CPU is not
 // below [MaxCPUs].

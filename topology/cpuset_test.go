@@ -2,6 +2,7 @@ package topology_test
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -287,6 +288,37 @@ func ExampleCPUSet_After() {
 	}
 	fmt.Println()
 	// Output: cpu1 cpu5 cpu64 cpu700
+}
+
+// ExampleCPUSet_Word intersects two sets a word at a time, as the kernels' for_each_cpu_and
+// does, stopping at the last word a machine of 130 CPUs can use.
+func ExampleCPUSet_Word() {
+	a, b := topology.CPUSetOf(1, 5, 64, 129), topology.CPUSetOf(5, 64, 100, 129)
+	const machineWords = (130 + 63) / 64
+	for i := range machineWords {
+		for w := a.Word(i) & b.Word(i); w != 0; w &= w - 1 {
+			fmt.Print(topology.CPU(64*i+bits.TrailingZeros64(w)), " ")
+		}
+	}
+	fmt.Println()
+	// Output: cpu5 cpu64 cpu129
+}
+
+// TestCPUSetWord checks Word against Has for every CPU of random sets.
+func TestCPUSetWord(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 100 {
+		var s topology.CPUSet
+		for range r.IntN(200) {
+			s.Add(topology.CPU(r.IntN(topology.MaxCPUs)))
+		}
+		for c := range topology.CPU(topology.MaxCPUs) {
+			if got := s.Word(int(c)/64)>>(c%64)&1 == 1; got != s.Has(c) {
+				t.Fatalf("Word(%d) bit %d = %t, Has(%v) = %t", c/64, c%64, got, c, s.Has(c))
+			}
+		}
+	}
+	require.Panics(t, func() { s := topology.CPUSet{}; s.Word(topology.SetWords) })
 }
 
 func ExampleCPUSet_Backward() {
