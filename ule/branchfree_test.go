@@ -1,0 +1,143 @@
+package ule
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// This file keeps the branching forms of the functions that mask.go's masks made branch-free,
+// as they were before, and checks on random inputs, boundaries included, that the two forms
+// agree in everything they return and leave behind.
+
+// extremeInt32 returns a random int32 that is often a boundary: 0, ±1, the extremes, or
+// small.
+func extremeInt32(r *rand.Rand) int32 {
+	switch r.IntN(8) {
+	case 0:
+		return []int32{0, 1, -1, 2, math.MaxInt32, math.MinInt32, math.MaxInt32 - 1, math.MinInt32 + 1}[r.IntN(8)]
+	case 1:
+		return int32(r.Uint32())
+	}
+	return int32(r.IntN(6))
+}
+
+func TestMasks(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 1))
+	for range 100000 {
+		a, b := extremeInt32(r), extremeInt32(r)
+		if r.IntN(4) == 0 {
+			b = a
+		}
+		if got, want := ltMask(a, b), boolMask(a < b); got != want {
+			t.Fatalf("ltMask(%d, %d) = %d, want %d", a, b, got, want)
+		}
+		if got, want := eqMask(a, b), boolMask(a == b); got != want {
+			t.Fatalf("eqMask(%d, %d) = %d, want %d", a, b, got, want)
+		}
+	}
+	if boolMask(true) != -1 || boolMask(false) != 0 {
+		t.Fatal("boolMask")
+	}
+}
+
+// lowestIDRunBranchy is lowestIDRun as it was before its loop was made branch-free: the walk
+// split at p, and branches on each CPU's priority and on each comparison.
+func lowestIDRunBranchy(loads *[topology.MaxCPUs]CPULoad, lo, hi, pri, p int32, running bool, x uint32) (cpu int32, xo uint32) {
+	best := int32(math.MaxInt32)
+	cpu = -1
+	mid := lo // the walk before p ends at mid
+	if lo <= p && p < hi {
+		mid = p + 1
+	}
+	for i := hi - 1; i >= mid; i-- {
+		ld := &loads[i&(topology.MaxCPUs-1)]
+		if int32(ld.LowPri) <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := ld.Load<<8 - int32((x>>16)&127); best > load {
+			best, cpu = load, i
+		}
+	}
+	if mid == lo {
+		return cpu, x
+	}
+	ld := &loads[p&(topology.MaxCPUs-1)]
+	l, bonus := ld.Load, int32(128)
+	if running {
+		l--
+		if l > 0 {
+			bonus = 0
+		}
+	}
+	if running || int32(ld.LowPri) > pri {
+		x = x*69069 + 5
+		if load := l<<8 - int32((x>>16)&127) - bonus; best > load {
+			best, cpu = load, p
+		}
+	}
+	for i := p - 1; i >= lo; i-- {
+		ld := &loads[i&(topology.MaxCPUs-1)]
+		if int32(ld.LowPri) <= pri {
+			continue
+		}
+		x = x*69069 + 5
+		if load := ld.Load<<8 - int32((x>>16)&127); best > load {
+			best, cpu = load, i
+		}
+	}
+	return cpu, x
+}
+
+// lowestIDRun returns what lowestIDRunBranchy returns, the CPU and the generator's state: on
+// leaves anywhere in the id space (the first CPU, the last, one CPU, a thousand), p inside, at
+// either end, next to the leaf and far outside it, running or not, priorities from the extremes
+// through every value a LowPri can take, and loads that are small (the preferred CPU's 0, 1 and
+// 2 decide its bonus), random or extreme (the int32 arithmetic wraps in both forms alike).
+func TestLowestIDRunMatchesBranchy(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 2))
+	var loads [topology.MaxCPUs]CPULoad
+	for i := range 200000 {
+		n := int32(1 + r.IntN(20))
+		if i%50 == 0 {
+			n = int32(1 + r.IntN(topology.MaxCPUs))
+		}
+		lo := int32(r.IntN(topology.MaxCPUs - int(n) + 1))
+		if i%7 == 0 {
+			lo = []int32{0, topology.MaxCPUs - n}[r.IntN(2)]
+		}
+		hi := lo + n
+		for c := lo; c < hi; c++ {
+			ld := CPULoad{Load: int32(r.IntN(4)), LowPri: uint8(r.IntN(256))}
+			switch r.IntN(10) {
+			case 0:
+				ld.Load = extremeInt32(r)
+			case 1:
+				ld.LowPri = []uint8{0, 255, PriMaxIdle, 223}[r.IntN(4)]
+			}
+			loads[c] = ld
+		}
+		p := lo + int32(r.IntN(int(n)))
+		switch r.IntN(6) {
+		case 0:
+			p = []int32{lo, hi - 1, lo - 1, hi, -1, math.MaxInt32, math.MinInt32}[r.IntN(7)]
+		case 1:
+			p = int32(r.IntN(topology.MaxCPUs))
+		}
+		pri := int32(r.IntN(258)) - 1
+		if r.IntN(10) == 0 {
+			pri = extremeInt32(r)
+		}
+		running := r.IntN(2) == 0
+		x := r.Uint32()
+		gc, gx := lowestIDRun(&loads, lo, hi, pri, p, running, x)
+		wc, wx := lowestIDRunBranchy(&loads, lo, hi, pri, p, running, x)
+		if gc != wc || gx != wx {
+			t.Fatalf("leaf %d..%d pri %d p %d running %t x %#x: lowestIDRun = %d, %#x, branchy %d, %#x",
+				lo, hi-1, pri, p, running, x, gc, gx, wc, wx)
+		}
+	}
+}
