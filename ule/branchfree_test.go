@@ -2,6 +2,7 @@ package ule
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -138,6 +139,96 @@ func TestLowestIDRunMatchesBranchy(t *testing.T) {
 		if gc != wc || gx != wx {
 			t.Fatalf("leaf %d..%d pri %d p %d running %t x %#x: lowestIDRun = %d, %#x, branchy %d, %#x",
 				lo, hi-1, pri, p, running, x, gc, gx, wc, wx)
+		}
+	}
+}
+
+// drawStepBranchy and drawJumpsBranchy are drawJumps's two forms before the draws were
+// compared by masks: stepping the generator over every bit of acc, and jumping to each bit of
+// cand's draw, both stopping at a draw of rmask.
+func drawStepBranchy(acc, cand uint64, x uint32, flip, rmask int32) int32 {
+	best, at := int32(-1), int32(-1)
+	a := acc
+	for {
+		// Step to the next candidate that beats best (the inner loop changes only a and x).
+		var b int32
+		for {
+			if a == 0 {
+				return at
+			}
+			b = int32(63 - bits.LeadingZeros64(a))
+			a ^= 1 << b
+			x = x*69069 + 5
+			if cand>>b&1 != 0 && (int32(x>>16)^flip)&rmask > best {
+				break
+			}
+		}
+		best, at = (int32(x>>16)^flip)&rmask, b
+		if best == rmask {
+			return at
+		}
+	}
+}
+func drawJumpsBranchy(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
+	best, at := int32(-1), int32(-1)
+	c := cand
+	for {
+		var b, r int32
+		for {
+			if c == 0 {
+				return at
+			}
+			b = int32(63 - bits.LeadingZeros64(c))
+			c ^= 1 << b
+			j := &drawJump[bits.OnesCount64(acc>>b)&(2*topology.MaxCPUs-1)]
+			if r = (int32((x0*j.mul+j.add)>>16) ^ flip) & rmask; r > best {
+				break
+			}
+		}
+		best, at = r, b
+		if best == rmask {
+			return at
+		}
+	}
+}
+
+// drawJumps returns what both branching forms return, on random words (dense, sparse, one bit,
+// empty, full, the top and bottom bits), cand all of acc, part of it or nothing, with the
+// lowest and the highest search's draws.
+func TestDrawJumpsMatchesBranchy(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 3))
+	for i := range 200000 {
+		var acc uint64
+		switch i % 6 {
+		case 0:
+			acc = r.Uint64()
+		case 1:
+			acc = r.Uint64() & r.Uint64() & r.Uint64()
+		case 2:
+			acc = ^uint64(0)
+		case 3:
+			acc = 1 << r.IntN(64)
+		case 4:
+			acc = []uint64{0, 1, 1 << 63, 1<<63 | 1}[r.IntN(4)]
+		case 5:
+			acc = r.Uint64() >> r.IntN(64)
+		}
+		cand := acc & (r.Uint64() | r.Uint64())
+		switch r.IntN(5) {
+		case 0:
+			cand = acc
+		case 1:
+			cand = acc & r.Uint64() & r.Uint64()
+		}
+		x0 := r.Uint32()
+		for _, d := range []struct{ flip, rmask int32 }{{0, 127}, {-1, 255}} {
+			got := drawJumps(acc, cand, x0, d.flip, d.rmask)
+			step := drawStepBranchy(acc, cand, x0, d.flip, d.rmask)
+			jumps := drawJumpsBranchy(acc, cand, x0, d.flip, d.rmask)
+			if got != step || got != jumps {
+				t.Fatalf("acc %#x cand %#x x0 %#x flip %d rmask %d: drawJumps = %d, branchy drawStep %d, drawJumps %d",
+					acc, cand, x0, d.flip, d.rmask, got, step, jumps)
+			}
 		}
 	}
 }
