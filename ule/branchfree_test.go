@@ -232,3 +232,46 @@ func TestDrawJumpsMatchesBranchy(t *testing.T) {
 		}
 	}
 }
+
+// setLowPriBranchy is loadIndex.setLowPri before its planes were written by masks: a loop over
+// the bits where old and pri differ.
+func (ix *loadIndex) setLowPriBranchy(c topology.CPU, old, pri uint8) {
+	w, bit := wordBit(c)
+	for d := old ^ pri; d != 0; d &= d - 1 {
+		ix.pri[bits.TrailingZeros8(d)&7][w] ^= bit
+	}
+}
+
+// setLowPri leaves the priority planes as setLowPriBranchy does, after random changes of
+// random CPUs' LowPri (every CPU id, in every mask word, the extreme priorities often), each
+// from the value the CPU had; and the planes then hold every CPU's LowPri.
+func TestSetLowPriMatchesBranchy(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	var got, want loadIndex
+	var lp [topology.MaxCPUs]uint8
+	for range 200000 {
+		c := topology.CPU(r.IntN(topology.MaxCPUs))
+		if r.IntN(4) == 0 {
+			c = []topology.CPU{0, 63, 64, topology.MaxCPUs - 1}[r.IntN(4)]
+		}
+		pri := uint8(r.IntN(256))
+		if r.IntN(4) == 0 {
+			pri = []uint8{0, 255, PriMaxIdle, lp[c]}[r.IntN(4)]
+		}
+		got.setLowPri(c, lp[c], pri)
+		want.setLowPriBranchy(c, lp[c], pri)
+		lp[c] = pri
+		if got.pri != want.pri {
+			t.Fatalf("cpu %d LowPri -> %d: planes differ", c, pri)
+		}
+	}
+	for c := range topology.MaxCPUs {
+		v := uint8(0)
+		for k := range 8 {
+			v |= uint8(got.pri[k][c>>6]>>(c&63)&1) << k
+		}
+		if v != lp[c] {
+			t.Fatalf("cpu %d: planes hold LowPri %d, want %d", c, v, lp[c])
+		}
+	}
+}
