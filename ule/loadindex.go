@@ -76,9 +76,10 @@ const bigLoad = 64
 const indexMinPairCPUs = 16
 
 // indexMinCPUs is the number of CPUs from which the index's searches cost less than the loops
-// over every CPU they replace, keeping the planes included (measured with bench/sim's ICount on
-// the periodic task sets: a loss at 4 and 16 CPUs, a gain at 64).
-const indexMinCPUs = 32
+// over every CPU they replace, keeping the planes included (measured with bench/sim's ICount and
+// Periodic on the periodic task sets: a loss at 4 CPUs, a gain at 16 and 64; before lowestIDRun's
+// loop took its decisions by masks, a loss at 16 too).
+const indexMinCPUs = 16
 
 // wordBit returns the word and bit of CPU c in a cpuBits.
 func wordBit(c topology.CPU) (int, uint64) {
