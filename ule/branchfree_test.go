@@ -275,3 +275,82 @@ func TestSetLowPriMatchesBranchy(t *testing.T) {
 		}
 	}
 }
+
+// worseBranchy is loadIndex.worse before it compared all eight planes: a jump, by the number of
+// pri's trailing one bits, to the first plane that can change the answer.
+func (ix *loadIndex) worseBranchy(w int, pri int32) uint64 {
+	if uint32(pri) > 255 {
+		if pri < 0 {
+			return ^uint64(0)
+		}
+		return 0
+	}
+	w &= topology.MaxCPUs/64 - 1
+	pl, u := &ix.pri, uint32(pri)
+	// Below pri's lowest 0 bit gt stays empty (gt &= plane from nothing), so the comparison
+	// starts there: PRI_MAX_TIMESHARE (223, 0b11011111), which every sched_pickcpu search of a
+	// cache group for an idle CPU compares with, takes three planes.
+	var gt uint64
+	switch bits.TrailingZeros32(^u) {
+	case 0:
+		gt = planeGT(gt, pl[0][w], u)
+		fallthrough
+	case 1:
+		gt = planeGT(gt, pl[1][w], u>>1)
+		fallthrough
+	case 2:
+		gt = planeGT(gt, pl[2][w], u>>2)
+		fallthrough
+	case 3:
+		gt = planeGT(gt, pl[3][w], u>>3)
+		fallthrough
+	case 4:
+		gt = planeGT(gt, pl[4][w], u>>4)
+		fallthrough
+	case 5:
+		gt = planeGT(gt, pl[5][w], u>>5)
+		fallthrough
+	case 6:
+		gt = planeGT(gt, pl[6][w], u>>6)
+		fallthrough
+	case 7:
+		gt = planeGT(gt, pl[7][w], u>>7)
+	}
+	return gt
+}
+
+// worse returns what worseBranchy returns, and what comparing each CPU's LowPri with pri
+// returns: on random planes (so random LowPri), every priority from -2 to 257 and the extremes,
+// and every mask word.
+func TestWorseMatchesBranchy(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 7))
+	var ix loadIndex
+	for range 500 {
+		for k := range ix.pri {
+			for w := range ix.pri[k] {
+				ix.pri[k][w] = r.Uint64()
+			}
+		}
+		w := r.IntN(topology.MaxCPUs / 64)
+		pris := []int32{math.MinInt32, math.MaxInt32, -1000, 1000}
+		for pri := int32(-2); pri <= 257; pri++ {
+			pris = append(pris, pri)
+		}
+		for _, pri := range pris {
+			got, want := ix.worse(w, pri), ix.worseBranchy(w, pri)
+			var direct uint64
+			for b := range 64 {
+				lp := int32(0)
+				for k := range ix.pri {
+					lp |= int32(ix.pri[k][w]>>b&1) << k
+				}
+				if lp > pri {
+					direct |= 1 << b
+				}
+			}
+			if got != want || got != direct {
+				t.Fatalf("word %d pri %d: worse = %#x, branchy %#x, direct %#x", w, pri, got, want, direct)
+			}
+		}
+	}
+}

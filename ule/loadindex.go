@@ -184,35 +184,16 @@ func (ix *loadIndex) worse(w int, pri int32) uint64 {
 	w &= topology.MaxCPUs/64 - 1
 	pl, u := &ix.pri, uint32(pri)
 	// Below pri's lowest 0 bit gt stays empty (gt &= plane from nothing), so the comparison
-	// starts there: PRI_MAX_TIMESHARE (223, 0b11011111), which every sched_pickcpu search of a
-	// cache group for an idle CPU compares with, takes three planes.
-	var gt uint64
-	switch bits.TrailingZeros32(^u) {
-	case 0:
-		gt = planeGT(gt, pl[0][w], u)
-		fallthrough
-	case 1:
-		gt = planeGT(gt, pl[1][w], u>>1)
-		fallthrough
-	case 2:
-		gt = planeGT(gt, pl[2][w], u>>2)
-		fallthrough
-	case 3:
-		gt = planeGT(gt, pl[3][w], u>>3)
-		fallthrough
-	case 4:
-		gt = planeGT(gt, pl[4][w], u>>4)
-		fallthrough
-	case 5:
-		gt = planeGT(gt, pl[5][w], u>>5)
-		fallthrough
-	case 6:
-		gt = planeGT(gt, pl[6][w], u>>6)
-		fallthrough
-	case 7:
-		gt = planeGT(gt, pl[7][w], u>>7)
-	}
-	return gt
+	// could start there, but where that is depends on pri, and a jump into the planes there was
+	// mispredicted one time in two; all eight planes cost less.
+	gt := planeGT(0, pl[0][w], u)
+	gt = planeGT(gt, pl[1][w], u>>1)
+	gt = planeGT(gt, pl[2][w], u>>2)
+	gt = planeGT(gt, pl[3][w], u>>3)
+	gt = planeGT(gt, pl[4][w], u>>4)
+	gt = planeGT(gt, pl[5][w], u>>5)
+	gt = planeGT(gt, pl[6][w], u>>6)
+	return planeGT(gt, pl[7][w], u>>7)
 }
 
 // planeGT is one plane of worse's comparison: gt for bits 0..k from gt for bits 0..k-1, the
