@@ -323,7 +323,7 @@
 // Pick and the calendar arithmetic are O(1); the searches are O(CPUs and groups searched) and,
 // like every decision here, allocate nothing (TestZeroAllocs).
 //
-// On machines of 32 CPUs or more the System also keeps a load index (loadindex.go): each CPU's
+// On machines of 16 CPUs or more the System also keeps a load index (loadindex.go): each CPU's
 // LowPri as bit planes, its load as levels (the CPUs with load >= k), the CPUs with a
 // transferable thread, all as masks of 64 CPUs a word, updated by the CPUStates at every change.
 // The searches of the mutating methods (Add, Switch, the Scheduler's idle steals) read it in
@@ -337,8 +337,8 @@
 // in the stream, and the comparison keeps the kernel's strict order. The preferred CPU, favoured
 // by 128, wins without a draw when no acceptable CPU has less load. So a search costs
 // O(CPUs/64) word operations plus a draw per CPU that ties at the winning load: on an idle
-// machine that is every idle CPU (each one's draw can decide, and the scan stops only at a draw
-// of 127, the largest), which is why a thread's start-up still grows with the CPU count there.
+// machine that is every idle CPU (each one's draw can decide), which is why a thread's start-up
+// still grows with the CPU count there.
 // On machines of SMT pairs numbered side by side (cores 2i, 2i+1, as Uniform numbers them) the
 // index also keeps each pair's total load as levels and each group of pairs' total, and the
 // search of a group of pairs (a cache or a package) reads them the same way: the kernel compares
@@ -349,6 +349,9 @@
 // are none, an idle CPU's steal search (tdq_idled, tdq_trysteal) from a mutating method ends at
 // once with the reason the climb gives, since each of its searches would find no CPU and draw
 // nothing; that is the common case of an idle CPU on a machine that is not overloaded.
+// The loops that compare CPU after CPU take their decisions that depend on the data (is this
+// CPU acceptable, does its draw beat the best so far) by all-ones-or-zero masks instead of
+// branches (mask.go), since a processor mispredicts such branches about as often as not.
 // A write to System.Loads bypasses the index and the count, so PickCPU, Lowest, Highest and
 // Steal called directly read Loads as before. Nothing in the package is safe for
 // concurrent use: the kernel serialises each CPU's queue with its lock, and callers must

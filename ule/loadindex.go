@@ -76,21 +76,36 @@ const bigLoad = 64
 const indexMinPairCPUs = 16
 
 // indexMinCPUs is the number of CPUs from which the index's searches cost less than the loops
-// over every CPU they replace, keeping the planes included (measured with bench/sim's ICount on
-// the periodic task sets: a loss at 4 and 16 CPUs, a gain at 64).
-const indexMinCPUs = 32
+// over every CPU they replace, keeping the planes included (measured with bench/sim's ICount and
+// Periodic on the periodic task sets: a loss at 4 CPUs, a gain at 16 and 64; before lowestIDRun's
+// loop took its decisions by masks, a loss at 16 too).
+const indexMinCPUs = 16
 
 // wordBit returns the word and bit of CPU c in a cpuBits.
 func wordBit(c topology.CPU) (int, uint64) {
 	return int(c>>6) & (topology.MaxCPUs/64 - 1), 1 << (c & 63)
 }
 
-// setLowPri records that CPU c's LowPri changed from old to pri.
+// setLowPri records that CPU c's LowPri changed from old to pri: c's bit flips in each plane
+// where old and pri differ. The eight planes are written whether or not they change, each
+// with a mask of its bit of old^pri (mask.go): a loop over the differing bits alone ran a
+// number of times that varied from call to call, and its end was mispredicted about one time
+// in five. It is not inlined, so that CPUState.setLowPri, which calls it only on machines with
+// the planes, is.
+//
+//go:noinline
 func (ix *loadIndex) setLowPri(c topology.CPU, old, pri uint8) {
-	w, bit := wordBit(c)
-	for d := old ^ pri; d != 0; d &= d - 1 {
-		ix.pri[bits.TrailingZeros8(d)&7][w] ^= bit
-	}
+	w, at := int(c>>6)&(topology.MaxCPUs/64-1), c&63
+	d := uint64(old ^ pri)
+	pl := &ix.pri
+	pl[0][w] ^= d & 1 << at
+	pl[1][w] ^= d >> 1 & 1 << at
+	pl[2][w] ^= d >> 2 & 1 << at
+	pl[3][w] ^= d >> 3 & 1 << at
+	pl[4][w] ^= d >> 4 & 1 << at
+	pl[5][w] ^= d >> 5 & 1 << at
+	pl[6][w] ^= d >> 6 & 1 << at
+	pl[7][w] ^= d >> 7 & 1 << at
 }
 
 // loadUp records that cs's load is about to go up by one. It is not inlined, and takes the
@@ -169,35 +184,16 @@ func (ix *loadIndex) worse(w int, pri int32) uint64 {
 	w &= topology.MaxCPUs/64 - 1
 	pl, u := &ix.pri, uint32(pri)
 	// Below pri's lowest 0 bit gt stays empty (gt &= plane from nothing), so the comparison
-	// starts there: PRI_MAX_TIMESHARE (223, 0b11011111), which every sched_pickcpu search of a
-	// cache group for an idle CPU compares with, takes three planes.
-	var gt uint64
-	switch bits.TrailingZeros32(^u) {
-	case 0:
-		gt = planeGT(gt, pl[0][w], u)
-		fallthrough
-	case 1:
-		gt = planeGT(gt, pl[1][w], u>>1)
-		fallthrough
-	case 2:
-		gt = planeGT(gt, pl[2][w], u>>2)
-		fallthrough
-	case 3:
-		gt = planeGT(gt, pl[3][w], u>>3)
-		fallthrough
-	case 4:
-		gt = planeGT(gt, pl[4][w], u>>4)
-		fallthrough
-	case 5:
-		gt = planeGT(gt, pl[5][w], u>>5)
-		fallthrough
-	case 6:
-		gt = planeGT(gt, pl[6][w], u>>6)
-		fallthrough
-	case 7:
-		gt = planeGT(gt, pl[7][w], u>>7)
-	}
-	return gt
+	// could start there, but where that is depends on pri, and a jump into the planes there was
+	// mispredicted one time in two; all eight planes cost less.
+	gt := planeGT(0, pl[0][w], u)
+	gt = planeGT(gt, pl[1][w], u>>1)
+	gt = planeGT(gt, pl[2][w], u>>2)
+	gt = planeGT(gt, pl[3][w], u>>3)
+	gt = planeGT(gt, pl[4][w], u>>4)
+	gt = planeGT(gt, pl[5][w], u>>5)
+	gt = planeGT(gt, pl[6][w], u>>6)
+	return planeGT(gt, pl[7][w], u>>7)
 }
 
 // planeGT is one plane of worse's comparison: gt for bits 0..k from gt for bits 0..k-1, the
@@ -334,12 +330,9 @@ func (t *searchTree) lowestIDRunIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 
 // lowestWordIx is lowestIDRunIx for a leaf whose CPUs all lie in word w of the masks, leaf
 // being their bits (every machine of up to 64 CPUs), with lowestArgs' fields as arguments: the
-// same steps on one word each, in registers. The draws of the candidates (cand, the CPUs that can win) are taken in one of two
-// ways, whichever costs less: when the candidates are at least half the acceptable CPUs, by
-// stepping the generator over every acceptable CPU from the highest id down (one multiply and
-// add each, which is the kernel's own sequence of draws) and comparing only at the candidates;
-// otherwise by jumping to each candidate's draw (its index is the number of acceptable CPUs at
-// or above it).
+// same steps on one word each, in registers. The draws of the candidates (cand, the CPUs that
+// can win) are taken by drawJumps, which jumps to each candidate's draw (its index is the number
+// of acceptable CPUs at or above it).
 func lowestWordIx(w int, leaf uint64, pri, p int32, running bool, rnd *Rand, ix *loadIndex, loads *[topology.MaxCPUs]CPULoad) int32 {
 	w &= topology.MaxCPUs/64 - 1
 	pbit := uint64(0)
@@ -387,70 +380,36 @@ func lowestWordIx(w int, leaf uint64, pri, p int32, running bool, rnd *Rand, ix 
 			cand |= pbit
 		}
 	}
-	if 2*bits.OnesCount64(cand) >= k {
-		return int32(w<<6) + drawStep(acc, cand, x0, 0, 127)
-	}
 	return int32(w<<6) + drawJumps(acc, cand, x0, 0, 127)
 }
 
-// drawStep returns the bit of cand (a subset of acc) whose draw is the greatest, the first from
+// drawJumps returns the bit of cand (a subset of acc) whose draw is the greatest, the first from
 // the highest bit down on ties, the j-th bit of acc from the top drawing the j-th number after
-// x0, r = ((x>>16) ^ flip) & rmask, or -1 if cand is empty; the search stops at a draw of
-// rmask, which none can beat. cpu_search_lowest's draws are flip 0, rmask 127 (the greatest r
-// wins); cpu_search_highest's are flip -1, rmask 255 (255 - r: the least r wins). It steps the
-// generator over every bit of acc, so it suits a cand that is a large part of acc. It is a
-// function of its own so that its loop has the registers to itself.
+// x0, r = ((x>>16) ^ flip) & rmask, or -1 if cand is empty. cpu_search_lowest's draws are flip
+// 0, rmask 127 (the greatest r wins); cpu_search_highest's are flip -1, rmask 255 (255 - r: the
+// least r wins). It jumps to each bit's draw (its index is the number of bits of acc at or
+// above it), so its cost is in the candidates alone.
 //
-//go:noinline
-func drawStep(acc, cand uint64, x uint32, flip, rmask int32) int32 {
-	best, at := int32(-1), int32(-1)
-	a := acc
-	for {
-		// Step to the next candidate that beats best (the inner loop changes only a and x).
-		var b int32
-		for {
-			if a == 0 {
-				return at
-			}
-			b = int32(63 - bits.LeadingZeros64(a))
-			a ^= 1 << b
-			x = x*69069 + 5
-			if cand>>b&1 != 0 && (int32(x>>16)^flip)&rmask > best {
-				break
-			}
-		}
-		best, at = (int32(x>>16)^flip)&rmask, b
-		if best == rmask {
-			return at
-		}
-	}
-}
-
-// drawJumps is drawStep jumping to each bit of cand's draw instead (its index is the number of
-// bits of acc at or above it), which suits a cand that is a small part of acc.
+// Whether a draw beats the best so far is taken as a mask (mask.go): as a branch it was
+// mispredicted about one time in five. The kernel's loop ends early at a draw of rmask, which
+// none can beat; here the loop goes on, and takes nothing more. (A form that stepped the
+// generator over every bit of acc and compared at the candidates, for a cand that is most of
+// acc, no longer pays once neither form branches on the draws: stepping costs a step per bit of
+// acc, jumping a popcount and a table look-up per candidate.)
 //
 //go:noinline
 func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 	best, at := int32(-1), int32(-1)
-	c := cand
-	for {
-		var b, r int32
-		for {
-			if c == 0 {
-				return at
-			}
-			b = int32(63 - bits.LeadingZeros64(c))
-			c ^= 1 << b
-			j := &drawJump[bits.OnesCount64(acc>>b)&(2*topology.MaxCPUs-1)]
-			if r = (int32((x0*j.mul+j.add)>>16) ^ flip) & rmask; r > best {
-				break
-			}
-		}
-		best, at = r, b
-		if best == rmask {
-			return at
-		}
+	for c := cand; c != 0; {
+		b := int32(63 - bits.LeadingZeros64(c))
+		c ^= 1 << b
+		j := &drawJump[bits.OnesCount64(acc>>b)&(2*topology.MaxCPUs-1)]
+		r := (int32((x0*j.mul+j.add)>>16) ^ flip) & rmask
+		take := (best - r) >> 31 // best < r; both lie in -1..255
+		best ^= (best ^ r) & take
+		at ^= (at ^ b) & take
 	}
+	return at
 }
 
 // lowestPairsIx is lowestLeaves on a node nd of SMT pairs (nd.pairBits: the pairs 2i, 2i+1
@@ -473,7 +432,7 @@ func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 // pair-total planes give those pairs, from the highest plane down), and among those pairs the
 // first acceptable CPU in visiting order of least l*256 - r wins: with r < 128 < 256 that is one
 // of the least load m (the load levels give them) with the greatest draw, the first on ties —
-// the choice drawStep and drawJumps make. The pair of the preferred CPU is searched as
+// the choice drawJumps makes. The pair of the preferred CPU is searched as
 // lowestLeaves searches it (lowestMixed, from its own place in the stream of draws) and compared
 // with that winner as the kernel's loop would: the lesser (total, randomised load) wins, and on
 // equality the one visited first.
@@ -518,12 +477,7 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *loadIndex)
 		cand := acc & (pairs | pairs<<1)
 		m := ix.leastLoad(cand, w, min(ix.top, tot))
 		cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
-		var b int32
-		if 2*bits.OnesCount64(cand) >= k {
-			b = drawStep(acc, cand, x0, 0, 127)
-		} else {
-			b = drawJumps(acc, cand, x0, 0, 127)
-		}
+		b := drawJumps(acc, cand, x0, 0, 127)
 		j := &drawJump[bits.OnesCount64(acc>>b)&(2*topology.MaxCPUs-1)]
 		best.load, best.cpu, best.cpuLoad = tot<<8, int32(w<<6)+b, m<<8-int32((x0*j.mul+j.add)>>16&127)
 	}
@@ -575,7 +529,7 @@ func (ix *loadIndex) leastPairTotal(set uint64, w int, hi int32) int32 {
 // highestWordIx is highestLeafIx for a leaf whose CPUs all lie in one mask word (mw): the greatest
 // load M among the accepted CPUs by a binary search of the levels (they are nested, so "some
 // reach level l" holds up to M; top, a high-water mark, can be far above it), and the draws of
-// those of load M by drawStep or drawJumps with cpu_search_highest's comparison.
+// those of load M by drawJumps with cpu_search_highest's comparison.
 func highestWordIx(mw maskWord, rnd *Rand, ix *loadIndex, cand *cpuBits) int32 {
 	w := int(mw.w) & (topology.MaxCPUs/64 - 1)
 	acc := cand[w] & mw.bits
@@ -596,12 +550,7 @@ func highestWordIx(mw maskWord, rnd *Rand, ix *loadIndex, cand *cpuBits) int32 {
 	if lo > 0 {
 		top &= ix.loaded[lo&(bigLoad-1)][w]
 	}
-	var b int32
-	if 2*bits.OnesCount64(top) >= k {
-		b = drawStep(acc, top, x0, -1, 255)
-	} else {
-		b = drawJumps(acc, top, x0, -1, 255)
-	}
+	b := drawJumps(acc, top, x0, -1, 255)
 	if b < 0 {
 		return -1
 	}

@@ -360,11 +360,11 @@ func TestHighestLeafIxMatchesLeaf(t *testing.T) {
 	}
 }
 
-// drawStep and drawJumps choose what the kernel's loops choose when only the CPUs of cand can
+// drawJumps chooses what the kernel's loops choose when only the CPUs of cand can
 // win: the loop draws once for each bit of acc from the highest down, and the first bit of cand
 // with the greatest draw (cpu_search_lowest) or the least (cpu_search_highest) wins. On random
 // words (dense, sparse, empty, full) and random generator states.
-func TestDrawStepAndJumps(t *testing.T) {
+func TestDrawJumps(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 8))
 	stops := 0
 	for i := range 20000 {
@@ -405,9 +405,6 @@ func TestDrawStepAndJumps(t *testing.T) {
 			stops++
 		}
 		for _, tc := range []struct{ flip, rmask, want int32 }{{0, 127, wantLow}, {-1, 255, wantHigh}} {
-			if got := drawStep(acc, cand, x0, tc.flip, tc.rmask); got != tc.want {
-				t.Fatalf("drawStep(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
-			}
 			if got := drawJumps(acc, cand, x0, tc.flip, tc.rmask); got != tc.want {
 				t.Fatalf("drawJumps(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
 			}

@@ -400,56 +400,42 @@ func (t *searchTree) holdsAll(nd *searchNode, mask *cpuBits) bool {
 // does not return, and the generator's state after the draws, starting from x; p is cs_prefer,
 // which need not lie in the leaf.
 //
-// The loop is the kernel's, split at p so that the CPUs before and after it test nothing but
-// their priority: those above p, then p with lowestPrefer's rules (its load counts 128 less,
-// and with running one thread less and its priority not compared), then those below p. A CPU
-// other than p draws only when its LowPri is worse than pri (with pri < 0, always), and its
-// compared load is its randomised load (its p is 0), so only the best load and its CPU are kept.
+// The loop is the kernel's, with its two decisions taken by masks (see mask.go): whether a CPU
+// is acceptable (its LowPri worse than pri, or it is p and running), and so draws, and whether
+// its compared load beats the best so far. Both depend on the CPUs' state and the draws, and
+// branches on them were mispredicted about one time in four. A CPU's compared load is its
+// randomised load l*256 - r less its bonus: nothing for every CPU but cs_prefer, whose load
+// counts 128 less, and with running one thread less and no bonus if it still has a thread.
+// So only the best compared load and its CPU are kept, and the loop's only branch is its bound.
 func lowestIDRun(loads *[topology.MaxCPUs]CPULoad, lo, hi, pri, p int32, running bool, x uint32) (cpu int32, xo uint32) {
+	// cs_prefer's rules as two terms the loop adds at p alone: force, all ones when running (its
+	// priority is not compared), and adj, what its compared load differs from l*256 - r by
+	// (-128, or with running -256 for the thread less and no bonus if one thread remains).
+	var force, adj int32
+	if lo <= p && p < hi {
+		adj = -128
+		if running {
+			force = -1
+			adj = -256
+			if loads[p&(topology.MaxCPUs-1)].Load-1 <= 0 {
+				adj -= 128
+			}
+		}
+	}
 	best := int32(math.MaxInt32)
 	cpu = -1
-	mid := lo // the walk before p ends at mid
-	if lo <= p && p < hi {
-		mid = p + 1
+	leaf, at := loads[lo:hi], p-lo
+	for i := len(leaf) - 1; i >= 0; i-- {
+		ld := &leaf[i]
+		atP := eqMask(int32(i), at)
+		ok := ltMask(pri, int32(ld.LowPri)) | atP&force
+		x ^= (x ^ (x*69069 + 5)) & uint32(ok)
+		load := ld.Load<<8 - int32((x>>16)&127) + atP&adj
+		take := ok & ltMask(load, best)
+		best ^= (best ^ load) & take
+		cpu ^= (cpu ^ int32(i)) & take
 	}
-	for i := hi - 1; i >= mid; i-- {
-		ld := &loads[i&(topology.MaxCPUs-1)]
-		if int32(ld.LowPri) <= pri {
-			continue
-		}
-		x = x*69069 + 5
-		if load := ld.Load<<8 - int32((x>>16)&127); best > load {
-			best, cpu = load, i
-		}
-	}
-	if mid == lo {
-		return cpu, x
-	}
-	ld := &loads[p&(topology.MaxCPUs-1)]
-	l, bonus := ld.Load, int32(128)
-	if running {
-		l--
-		if l > 0 {
-			bonus = 0
-		}
-	}
-	if running || int32(ld.LowPri) > pri {
-		x = x*69069 + 5
-		if load := l<<8 - int32((x>>16)&127) - bonus; best > load {
-			best, cpu = load, p
-		}
-	}
-	for i := p - 1; i >= lo; i-- {
-		ld := &loads[i&(topology.MaxCPUs-1)]
-		if int32(ld.LowPri) <= pri {
-			continue
-		}
-		x = x*69069 + 5
-		if load := ld.Load<<8 - int32((x>>16)&127); best > load {
-			best, cpu = load, i
-		}
-	}
-	return cpu, x
+	return cpu + lo&^(cpu>>31), x // the id of leaf[cpu], or -1
 }
 
 // lowestPrefer is one step of lowestLeaf's walk at the preferred CPU c: its load counts 128
