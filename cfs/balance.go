@@ -723,9 +723,9 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 // The three sets are intersected a word at a time. Two of the loop's tests depend on the
 // statistics in ways a branch predictor cannot learn, and are written so that it need not:
 // group_is_overloaded tests the runnable time first (with every task runnable, as in v6.5, a
-// CPU of multi always exceeds that threshold, whatever its utilisation), and the comparison
-// with the best candidate so far is one 128-bit subtraction of (avg_load, ^position) pairs,
-// whose borrow selects the new best by conditional moves.
+// CPU of multi exceeds that threshold whatever its utilisation, at every imbalance_pct below
+// 200), and the comparison with the best candidate so far is one 128-bit subtraction of
+// (avg_load, ^position) pairs, whose borrow selects the new best by conditional moves.
 func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
 	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
 	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
