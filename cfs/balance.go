@@ -719,23 +719,32 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 // -1; whether a CPU of multi is in cpus at all (SG_OVERLOAD); and whether a candidate below
 // overloaded has two fair tasks or more. It is a function of its own, with the best candidate
 // kept as its ring position, so that the loop's values fit in registers.
+//
+// The three sets are intersected a word at a time. Two of the loop's tests depend on the
+// statistics in ways a branch predictor cannot learn, and are written so that it need not:
+// group_is_overloaded tests the runnable time first (with every task runnable, as in v6.5, a
+// CPU of multi exceeds that threshold whatever its utilisation, at every imbalance_pct below
+// 200), and the comparison with the best candidate so far is one 128-bit subtraction of
+// (avg_load, ^position) pairs, whose borrow selects the new best by conditional moves.
 func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
 	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
 	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
 	utilOver, runOver := gc*100, gc*pct
-	bestAvg, bestPos := uint64(0), uint(topology.MaxCPUs) // none yet
+	bestAvg, bestPos := uint64(0), uint64(topology.MaxCPUs) // none yet
+	multi = multi[:len(span)]
 	for i, m := range span {
-		for w := multi[i] & m; w != 0; w &= w - 1 {
+		w := multi[i] & m & cpus.Word(i)
+		if w == 0 {
+			continue
+		}
+		over = true
+		for ; w != 0; w &= w - 1 {
 			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
-			if !cpus.Has(c) {
-				continue
-			}
-			over = true
 			rq := &stats[c]
 			if c == dst || rq.HNrRunning == 0 {
 				continue
 			}
-			if !(utilOver < rq.Util*pct || runOver < rq.Runnable*100) {
+			if !(runOver < rq.Runnable*100 || utilOver < rq.Util*pct) {
 				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
 				// it is found balanced like any other, with more it needs the full visit.
 				unsure = unsure || rq.HNrRunning > 1
@@ -747,8 +756,12 @@ func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst 
 			if gc != topology.CapacityScale {
 				avg = avg * topology.CapacityScale / gc
 			}
-			pos := uint(c-dst) & ring
-			if avg > bestAvg || avg == bestAvg && pos < bestPos { // the first one: pos < MaxCPUs
+			pos := uint64(c-dst) & ring
+			// avg > bestAvg || avg == bestAvg && pos < bestPos: the borrow of
+			// (bestAvg, ^bestPos) - (avg, ^pos). Before the first candidate, bestPos is
+			// MaxCPUs, beyond every position.
+			_, earlier := bits.Sub64(pos, bestPos, 0)
+			if _, better := bits.Sub64(bestAvg, avg, earlier); better != 0 {
 				bestAvg, bestPos = avg, pos
 			}
 		}
@@ -756,7 +769,7 @@ func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst 
 	if bestPos == topology.MaxCPUs {
 		return -1, over, unsure
 	}
-	return int((uint(dst) + bestPos) & ring), over, unsure
+	return int((uint64(dst) + bestPos) & ring), over, unsure
 }
 
 // findBusiestFlat is [FindBusiestGroup] for the System's balance of a flat domain

@@ -185,12 +185,14 @@ func (q *Queue) updateCurrEEVDF(now uint64, p *Params) chargeResult {
 }
 
 // advanceMinVruntime is v6.6's __update_min_vruntime: min_vruntime moves forward to v (never
-// back), and the sums, which are relative to it, move along (avg_vruntime_update).
+// back), and the sums, which are relative to it, move along (avg_vruntime_update). The kernel's
+// test "delta > 0" is a clamp of delta at 0 here, which moves nothing when delta is not
+// positive: whether min_vruntime advances follows no pattern a branch predictor can learn.
 func (q *Queue) advanceMinVruntime(v uint64) {
-	if delta := int64(v - q.minVruntime); delta > 0 {
-		q.sumW -= int64(q.sumWeight * uint64(delta))
-		q.minVruntime = v
-	}
+	delta := int64(v - q.minVruntime)
+	d := uint64(delta &^ (delta >> 63)) // max(delta, 0)
+	q.sumW -= int64(q.sumWeight * d)
+	q.minVruntime += d
 }
 
 // placeEntity applies place_entity to se (flags: flagInitial for a new task): v7.1 first moves
