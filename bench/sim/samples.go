@@ -40,6 +40,35 @@ type sampleArena struct {
 	used   int32   // chunks handed out from the blocks, chunk 0 included
 	free   int32   // the first free chunk, or noChunk
 	hists  []*Histogram
+	// pend holds samples for hists not yet added, as index<<32 | sample, in order: see later.
+	pend []uint64
+}
+
+// pendLen is how many samples for the arena's Histograms wait before they are added.
+const pendLen = 2048
+
+// later queues sample v (below 2^32) for hists[i]. A series that left the arena counts its
+// samples in its Histogram's buckets, one counter among thousands of series' rows, usually a
+// cache and TLB miss; added one at a time from the machine's hot path each miss stalls the
+// event, while flush's loop of independent additions lets the processor overlap them. The
+// samples of one series keep their order, so every Histogram ends as it would have.
+func (a *sampleArena) later(i int32, v int64) {
+	if len(a.pend) == cap(a.pend) {
+		a.flush()
+	}
+	a.pend = append(a.pend, uint64(i)<<32|uint64(v))
+}
+
+// flush adds the queued samples to their Histograms. Whatever reads a Histogram of the arena
+// flushes first.
+func (a *sampleArena) flush() {
+	for _, e := range a.pend {
+		a.hists[e>>32].add(int64(uint32(e)))
+	}
+	if a.pend == nil {
+		a.pend = make([]uint64, 0, pendLen)
+	}
+	a.pend = a.pend[:0]
 }
 
 // at returns chunk c.
@@ -108,6 +137,11 @@ func (m *Machine) recordSlow(s *liveSeries, v int64) {
 	n := s.n
 	switch {
 	case n == liveInHist:
+		if uint64(v) < 1<<32 {
+			m.arena.later(s.tail, v)
+			return
+		}
+		m.arena.flush()
 		m.arena.hists[s.tail].add(v)
 	case uint32(n) >= m.budget || uint64(v) >= 1<<32:
 		// The series moves into a Histogram: its samples widened to 64 bits, then v, which
@@ -150,6 +184,7 @@ func (m *Machine) samples(s *liveSeries, dst []int64) []int64 {
 // sorted.
 func (m *Machine) snapshotSeries(s *liveSeries) Histogram {
 	if s.n == liveInHist {
+		m.arena.flush()
 		return m.arena.hists[s.tail].snapshot()
 	}
 	h := Histogram{limit: int32(m.budget)}
