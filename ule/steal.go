@@ -403,20 +403,10 @@ func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *S
 	for {
 		r.Searches++
 		if cs.n == 0 || !cs.anyIn(&s.tree, int32(cg.ID())) {
-			// Steal's climb, step for step.
-			if group {
-				cg, group = cg.Parent(), false
-			}
-			if limit > 0 {
-				if level++; level > limit {
-					break
-				}
-			}
-			next, sibling := climb(cg)
-			if next == nil {
+			var ok bool
+			if cg, group, level, ok = stealClimb(cg, group, level, limit); !ok {
 				break
 			}
-			cg, group = next, sibling
 			continue
 		}
 		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs, &s.all))
@@ -478,20 +468,10 @@ func (s *System) stealMany(thief topology.CPU, limit int, minLoad int32, rnd *Ra
 		r.Searches++
 		leaf := s.tree.candLeaf(int32(cg.ID()), cand)
 		if leaf == -1 {
-			// Steal's climb, step for step.
-			if group {
-				cg, group = cg.Parent(), false
-			}
-			if limit > 0 {
-				if level++; level > limit {
-					break
-				}
-			}
-			next, sibling := climb(cg)
-			if next == nil {
+			var ok bool
+			if cg, group, level, ok = stealClimb(cg, group, level, limit); !ok {
 				break
 			}
-			cg, group = next, sibling
 			continue
 		}
 		var cpu topology.CPU
@@ -538,6 +518,23 @@ func stealClimbs(top *topology.Topology) []int32 {
 		}
 	}
 	return n
+}
+
+// stealClimb is one step of Steal's climb after a search of cg found no candidate, as steal's
+// loop takes it: from a sibling back to the parent of the two, one level more against limit
+// (tdq_trysteal's), then climb. It returns the next group, whether it is a sibling, the new
+// level, and false when the climb ends.
+func stealClimb(cg *topology.Group, group bool, level, limit int) (*topology.Group, bool, int, bool) {
+	if group {
+		cg = cg.Parent()
+	}
+	if limit > 0 {
+		if level++; level > limit {
+			return cg, false, level, false
+		}
+	}
+	next, sibling := climb(cg)
+	return next, sibling, level, next != nil
 }
 
 // climb returns the group the steal search looks at after cg: cg's sibling when their parent has
