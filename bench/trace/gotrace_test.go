@@ -5,10 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	rtrace "runtime/trace"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/topology"
@@ -42,8 +44,11 @@ func pipelineSink(in <-chan uint64, done *sync.WaitGroup) {
 }
 
 // runPipeline is the small Go program the Go-trace tests trace: a producer, two stages and a
-// sink connected by channels.
+// sink connected by channels. It returns once the three goroutines have exited, not merely
+// finished their work, so that a trace stopped right after it records their exits: the sink's
+// Done wakes the producer before the sink (or the last stage) has returned.
 func runPipeline(items int) {
+	before := runtime.NumGoroutine()
 	a, b, c := make(chan uint64), make(chan uint64), make(chan uint64)
 	var done sync.WaitGroup
 	done.Add(1)
@@ -55,6 +60,9 @@ func runPipeline(items int) {
 	}
 	close(a)
 	done.Wait()
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Microsecond)
+	}
 }
 
 // tracePipeline records runPipeline with runtime/trace.
