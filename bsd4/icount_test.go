@@ -61,7 +61,7 @@ func icountAffine(s *bsd4.Scheduler, tid sched.ID, n int) bool {
 
 // BenchmarkICount exists for instruction counting under callgrind:
 //
-//	GOGC=off valgrind --tool=callgrind --toggle-collect='*icount*' ./bsd4.test -test.run '^$' \
+//	GOGC=off GODEBUG=cpu.rdtscp=off valgrind --tool=callgrind --toggle-collect='*icount*' ./bsd4.test -test.run '^$' \
 //	    -test.bench 'ICount/op=pick' -test.benchtime 100000x -test.cpu 1
 //
 // and the same with 200000x; per op = the difference of the two totals / 100000. op=threadstart

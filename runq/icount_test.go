@@ -12,7 +12,7 @@ import (
 // b.N rather than b.Loop, so that callgrind can toggle collection on exactly that function:
 //
 //	go test -c -o rq.test ./runq
-//	GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=cg.out \
+//	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind --callgrind-out-file=cg.out \
 //	    --toggle-collect='*icount*' ./rq.test -test.run '^$' \
 //	    -test.bench 'ICount/op=rr/impl=runq$' -test.benchtime 100000x -test.cpu 1
 //
