@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -56,6 +57,7 @@ func cleanupChild() {
 // ignoringChild is a program that ignores SIGINT and then runs: the run must leave it ignored.
 func ignoringChild() {
 	signal.Ignore(syscall.SIGINT)
+	fmt.Println(ignoringMark) // the test sends SIGINT only from here on
 	w, err := workload.Parse("thread hog\n\trun forever\nend\n")
 	if err != nil {
 		panic(err)
@@ -65,14 +67,18 @@ func ignoringChild() {
 	os.Exit(3)
 }
 
+// ignoringMark is the line the ignoring child prints once SIGINT is ignored.
+const ignoringMark = "child: ignoring SIGINT"
+
 // TestIgnoredSignalStaysIgnored sends SIGINT every 50 ms to a program that ignores it while it
 // runs a workload: catching it would un-ignore it, and the run would end "interrupted" (or the
-// re-raise would do nothing). The run must reach its limit.
+// re-raise would do nothing). The run must reach its limit. The signals start once the child
+// says it ignores SIGINT: before that, SIGINT's default action would end it.
 func TestIgnoredSignalStaysIgnored(t *testing.T) {
 	needHost(t, false)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=ignored")
-	var out bytes.Buffer
+	var out lockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
 	exited := make(chan error, 1)
@@ -85,10 +91,12 @@ func TestIgnoredSignalStaysIgnored(t *testing.T) {
 		case <-exited:
 			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
 			require.Truef(t, ws.Exited() && ws.ExitStatus() == 3, "child ended with %v: %s", cmd.ProcessState, out.String())
-			require.Equal(t, "child: <nil>\n", out.String(), "the run did not reach its limit")
+			require.Equal(t, ignoringMark+"\nchild: <nil>\n", out.String(), "the run did not reach its limit")
 			return
 		case <-tick.C:
-			_ = cmd.Process.Signal(syscall.SIGINT)
+			if strings.HasPrefix(out.String(), ignoringMark+"\n") {
+				_ = cmd.Process.Signal(syscall.SIGINT)
+			}
 		case <-deadline:
 			cmd.Process.Kill()
 			<-exited
@@ -225,4 +233,22 @@ func TestCleanup(t *testing.T) {
 			require.Empty(t, groupsOf(pid), "the next run did not remove the groups left behind")
 		})
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that a child's output is copied into while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
