@@ -307,42 +307,52 @@ func BenchmarkLowest(b *testing.B) {
 	}
 }
 
-// BenchmarkThreadStart measures a thread's whole life on an idle machine of n CPUs: Fork,
-// its first Wakeup (sched_add: PickCPU over the machine), Pick on the CPU it was given, and
-// exit. Nothing else runs, so the cost per thread should not grow with n beyond the searches.
+// BenchmarkThreadStart measures a thread's whole life on an idle machine: Fork, its first
+// Wakeup (sched_add: PickCPU), Pick on the CPU it was given, and exit. cpu0 runs a thread of its
+// own, so each new thread (forked on cpu0) is placed by PickCPU's searches, as on a busy machine.
+//
+// The machines vary the CPU count and the size of the last-level cache group (llc) apart.
+// sched_pickcpu looks for the least-loaded CPU within the cache group the thread last ran in
+// (its cpu_search_lowest over the group) before it looks wider, and every idle CPU of that group
+// draws a random number that can make it the winner, so the cost grows with the group's size;
+// with the group's size fixed it does not grow with the CPU count. Its loop is
+// icountThreadStart, so that callgrind can count it alone:
+//
+//	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
+//	    --toggle-collect='*icountThreadStart*' ./ule.test -test.run '^$' \
+//	    -test.bench 'ThreadStart/cpus=1024/llc=16$' -test.benchtime 20000x -test.cpu 1
+//
+// and the same with 40000x: instructions per thread = (Ir₂ − Ir₁) / 20000.
 func BenchmarkThreadStart(b *testing.B) {
-	for _, n := range []int{4, 64, 1024} {
-		var top *topology.Topology
-		if n == 4 {
-			top = topology.Uniform(1, 1, 1, 4, 1)
-		} else {
-			top = benchTopology(n)
+	for _, m := range []struct {
+		cpus, llc int
+		top       *topology.Topology
+	}{
+		{4, 4, topology.Uniform(1, 1, 1, 4, 1)},
+		{16, 16, topology.Uniform(1, 1, 1, 8, 2)},
+		{64, 16, topology.Uniform(2, 1, 2, 8, 2)},
+		{1024, 16, topology.Uniform(4, 1, 16, 8, 2)},
+		{64, 64, topology.Uniform(1, 1, 1, 32, 2)},
+		{1024, 64, topology.Uniform(4, 1, 4, 32, 2)},
+	} {
+		if got := m.top.NumCPUs(); got != m.cpus {
+			b.Fatalf("machine of %d CPUs, want %d", got, m.cpus)
 		}
-		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("cpus=%d/llc=%d", m.cpus, m.llc), func(b *testing.B) {
 			b.ReportAllocs()
 			s := mustNew(b, DefaultParams())
 			env := &fakeEnv{}
-			if err := s.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
+			if err := s.Start(sched.Config{Topology: m.top, Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
 				b.Fatal(err)
 			}
-			// cpu0 runs a thread of its own, so each new thread (forked on cpu0) is placed by
-			// the searches of PickCPU, as on a busy machine.
 			s.Fork(0, 0, -1, 0, sched.Attr{})
 			s.Wakeup(0, 0, 0, sched.WakeFork)
 			if _, ok := s.Pick(0, 0); !ok {
 				b.Fatal("cpu0 idles")
 			}
-			tid := sched.ID(1)
-			for b.Loop() {
-				s.Fork(0, tid, -1, 0, sched.Attr{})
-				s.Wakeup(0, tid, 0, sched.WakeFork)
-				cpu := s.Thread(tid).CPU
-				if id, ok := s.Pick(0, cpu); !ok || id != tid {
-					b.Fatalf("Pick(cpu%d) = %v, %t; want t%d", cpu, id, ok, tid)
-				}
-				s.Stop(0, cpu, tid, sched.Exit)
-				env.resched = env.resched[:0]
-				tid++
+			b.ResetTimer()
+			if !icountThreadStart(s, env, 1, b.N) {
+				b.Fatal("a new thread was not picked on the CPU it was given")
 			}
 		})
 	}

@@ -129,3 +129,24 @@ func icountPick(c *CPUState, n int) {
 		Pick(c, c.Params())
 	}
 }
+
+// icountThreadStart runs n iterations of BenchmarkThreadStart's loop on s, whose cpu0 runs a
+// thread of its own, the new threads numbered from tid: Fork on cpu0, the first Wakeup, Pick
+// on the CPU it was given, exit. It returns false if a Pick did not return the new thread.
+// Fork allocates the thread, so the count includes the allocator's.
+//
+//go:noinline
+func icountThreadStart(s *Scheduler, env *fakeEnv, tid sched.ID, n int) bool {
+	for range n {
+		s.Fork(0, tid, -1, 0, sched.Attr{})
+		s.Wakeup(0, tid, 0, sched.WakeFork)
+		cpu := s.Thread(tid).CPU
+		if id, ok := s.Pick(0, cpu); !ok || id != tid {
+			return false
+		}
+		s.Stop(0, cpu, tid, sched.Exit)
+		env.resched = env.resched[:0]
+		tid++
+	}
+	return true
+}
