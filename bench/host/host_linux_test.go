@@ -70,7 +70,13 @@ func thread(t *testing.T, r *host.Result, name string) int {
 }
 
 // "run D" is D of CPU time: the spin loop's work, and the kernel's own count (schedstat), are
-// within 5% of what the workload asked, however loaded the CPU.
+// within 5% of what the workload asked, however loaded the CPU, give or take a fixed 4 µs per op.
+// The fixed part is what no spin loop can remove: the two reads of the thread's CPU clock around
+// the op (system calls, about 1.3 µs each on the CI VM), and the host's preemptions of the
+// virtual CPU during the op's last chunk, which a guest without steal-time accounting counts as
+// the thread's CPU time (on that VM 1-2% of 100 µs ops end 40-130 µs late; a preemption earlier
+// in the op costs nothing, since the loop stops by the same clock). At 100 µs per op that part
+// was 1-5% of the op; at 1 ms and up it is below 0.4%.
 func TestCalibration(t *testing.T) {
 	cpu := needHost(t, false)
 	for _, d := range []time.Duration{100 * time.Microsecond, 1 * time.Millisecond, 10 * time.Millisecond} {
@@ -81,8 +87,9 @@ func TestCalibration(t *testing.T) {
 		asked := int64(n) * d.Nanoseconds()
 		t.Logf("run %v ×%d: work %v, schedstat CPU %v, asked %v", d, n, time.Duration(x.Work), time.Duration(x.CPUTime), time.Duration(asked))
 		require.GreaterOrEqual(t, x.End, int64(0), "the thread did not finish")
-		require.InEpsilon(t, asked, x.Work, 0.05, "work of run %v", d)
-		require.InEpsilon(t, asked, x.CPUTime, 0.05, "schedstat CPU time of run %v", d)
+		tol := 0.05*float64(asked) + float64(n)*4000
+		require.InDeltaf(t, asked, x.Work, tol, "work of run %v (5%% + 4 µs per op)", d)
+		require.InDeltaf(t, asked, x.CPUTime, tol, "schedstat CPU time of run %v (5%% + 4 µs per op)", d)
 	}
 }
 
