@@ -1,11 +1,6 @@
 package sim_test
 
-import (
-	"testing"
-
-	"github.com/schedkit/schedkit/bench/sim"
-	"github.com/schedkit/schedkit/topology"
-)
+import "testing"
 
 // BenchmarkCFSICount steps every cfs preset through the three periodic task sets (4, 16 and 64
 // CPUs, as BenchmarkPeriodic runs them), and through BenchmarkICount's hogs and mixed machines,
@@ -18,33 +13,4 @@ import (
 //
 // and the same with 40000x give the instructions of 20000 steps by difference; ev/step turns
 // them into instructions per event.
-func BenchmarkCFSICount(b *testing.B) {
-	for _, set := range periodicSets {
-		for _, pc := range cfsPresets() {
-			b.Run("w=periodic-"+set.name+"/p="+pc.name, func(b *testing.B) {
-				cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, set.cpus, 1), Hz: 1000, StatHz: 127, Seed: 1}
-				m := warm(b, cfg, pc.make(), periodicWorkload(b, set.name))
-				e := m.Events()
-				b.ResetTimer()
-				icountSteps(m, b.N)
-				b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
-			})
-		}
-	}
-	for _, pc := range cfsPresets() {
-		b.Run("w=hogs/p="+pc.name, func(b *testing.B) {
-			m := warm(b, sim.Config{Topology: topology.Uniform(1, 1, 1, 8, 1)}, pc.make(), hogs(b, 16))
-			e := m.Events()
-			b.ResetTimer()
-			icountSteps(m, b.N)
-			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
-		})
-		b.Run("w=mixed/p="+pc.name, func(b *testing.B) {
-			m := warm(b, sim.Config{Topology: topology.Uniform(2, 1, 1, 16, 2), Seed: 1}, pc.make(), mixedScale(b, 1000))
-			e := m.Events()
-			b.ResetTimer()
-			icountSteps(m, b.N)
-			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
-		})
-	}
-}
+func BenchmarkCFSICount(b *testing.B) { icountMachines(b, cfsPresets()) }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -28,33 +29,35 @@ func icountSteps(m *sim.Machine, n int) {
 // task sets and BenchmarkScale (the mixed load on 64 CPUs) through icountSteps, for exact
 // instruction counts under callgrind; it reports the machine's events per step
 // (BenchmarkPeriodicSteps gives SimSo's events per step of the same steps).
-func BenchmarkICount(b *testing.B) {
-	for _, pc := range benchPolicies {
+func BenchmarkICount(b *testing.B) { icountMachines(b, benchPolicies) }
+
+// icountMachines runs BenchmarkICount's sub-benchmarks, w=hogs, w=periodic-SET and w=mixed,
+// for each policy of pcs.
+func icountMachines(b *testing.B, pcs []policyCase) {
+	for _, pc := range pcs {
 		b.Run("w=hogs/p="+pc.name, func(b *testing.B) {
-			m := warm(b, sim.Config{Topology: topology.Uniform(1, 1, 1, 8, 1)}, pc.make(), hogs(b, 16))
-			e := m.Events()
-			b.ResetTimer()
-			icountSteps(m, b.N)
-			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+			icountMachine(b, sim.Config{Topology: topology.Uniform(1, 1, 1, 8, 1)}, pc.make(), hogs(b, 16))
 		})
 		for _, set := range periodicSets {
 			b.Run("w=periodic-"+set.name+"/p="+pc.name, func(b *testing.B) {
 				cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, set.cpus, 1), Hz: 1000, StatHz: 127, Seed: 1}
-				m := warm(b, cfg, pc.make(), periodicWorkload(b, set.name))
-				e := m.Events()
-				b.ResetTimer()
-				icountSteps(m, b.N)
-				b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+				icountMachine(b, cfg, pc.make(), periodicWorkload(b, set.name))
 			})
 		}
 		b.Run("w=mixed/p="+pc.name, func(b *testing.B) {
-			m := warm(b, sim.Config{Topology: topology.Uniform(2, 1, 1, 16, 2), Seed: 1}, pc.make(), mixedScale(b, 1000))
-			e := m.Events()
-			b.ResetTimer()
-			icountSteps(m, b.N)
-			b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
+			icountMachine(b, sim.Config{Topology: topology.Uniform(2, 1, 1, 16, 2), Seed: 1}, pc.make(), mixedScale(b, 1000))
 		})
 	}
+}
+
+// icountMachine warms a machine of cfg, p and w up and counts b.N of its steps with icountSteps,
+// reporting the machine's events per step.
+func icountMachine(b *testing.B, cfg sim.Config, p sim.Policy, w *workload.Workload) {
+	m := warm(b, cfg, p, w)
+	e := m.Events()
+	b.ResetTimer()
+	icountSteps(m, b.N)
+	b.ReportMetric(float64(m.Events()-e)/float64(b.N), "ev/step")
 }
 
 // BenchmarkPeriodicSteps reports SimSo's events (releases, completions, dispatches) per step of
