@@ -10,8 +10,6 @@ import (
 // SetWords is the number of 64-bit words of a CPUSet's bitmap: CPU c is bit c%64 of word c/64.
 const SetWords = MaxCPUs / 64
 
-const setWords = SetWords
-
 // A CPUSet is a set of CPUs, a fixed-size bitmap of [MaxCPUs] bits: bit c of
 // word c/64 is set exactly when CPU c is a member. It is a value type like
 // FreeBSD's cpuset_t and Linux's struct cpumask: copying it copies the set
@@ -26,14 +24,19 @@ const setWords = SetWords
 // set by value; [CPUSet.Add] and [CPUSet.Remove] modify it in place. A
 // CPUSet is not safe for concurrent modification.
 type CPUSet struct {
-	w [setWords]uint64
+	w [SetWords]uint64
 }
 
 // Word returns word i of s's bitmap: bit j is set exactly when CPU 64*i+j is a member. Loops
 // that combine sets or visit members a word at a time (the kernels' bitmap_and and
 // for_each_cpu_and) read them with it, and may stop at the last word that can hold a CPU of the
 // machine ([Topology.NumIDs]) instead of at SetWords. It panics if i is not below SetWords.
-func (s *CPUSet) Word(i int) uint64 { return s.w[i] }
+func (s *CPUSet) Word(i int) uint64 {
+	if uint(i) >= SetWords {
+		panic("topology: CPUSet.Word of a word index outside 0..SetWords-1")
+	}
+	return s.w[i]
+}
 
 // CPUSetOf returns the set holding the given CPUs. It panics if a CPU is not
 // below [MaxCPUs].
@@ -56,7 +59,7 @@ func CPURange(lo, hi CPU) CPUSet {
 	if hi >= MaxCPUs {
 		panic("topology: CPURange: " + hi.String() + " out of range")
 	}
-	for i := range setWords {
+	for i := range SetWords {
 		wlo, whi := uint(i)*64, uint(i)*64+63
 		if whi < uint(lo) || wlo > uint(hi) {
 			continue
@@ -101,7 +104,7 @@ func (s *CPUSet) Has(c CPU) bool {
 // CPU_COUNT). The complexity is O(MaxCPUs/64).
 func (s *CPUSet) Count() int {
 	n := 0
-	for i := range setWords {
+	for i := range SetWords {
 		n += bits.OnesCount64(s.w[i])
 	}
 	return n
@@ -109,7 +112,7 @@ func (s *CPUSet) Count() int {
 
 // IsEmpty reports whether s has no members. The complexity is O(MaxCPUs/64).
 func (s *CPUSet) IsEmpty() bool {
-	for i := range setWords {
+	for i := range SetWords {
 		if s.w[i] != 0 {
 			return false
 		}
@@ -120,7 +123,7 @@ func (s *CPUSet) IsEmpty() bool {
 // First returns the lowest CPU of s (Linux cpumask_first, FreeBSD CPU_FFS
 // minus one), or false if s is empty. The complexity is O(MaxCPUs/64).
 func (s *CPUSet) First() (CPU, bool) {
-	for i := range setWords {
+	for i := range SetWords {
 		if w := s.w[i]; w != 0 {
 			return CPU(i*64 + bits.TrailingZeros64(w)), true
 		}
@@ -131,7 +134,7 @@ func (s *CPUSet) First() (CPU, bool) {
 // Last returns the highest CPU of s (FreeBSD CPU_FLS minus one), or false if
 // s is empty. The complexity is O(MaxCPUs/64).
 func (s *CPUSet) Last() (CPU, bool) {
-	for i := setWords - 1; i >= 0; i-- {
+	for i := SetWords - 1; i >= 0; i-- {
 		if w := s.w[i]; w != 0 {
 			return CPU(i*64 + 63 - bits.LeadingZeros64(w)), true
 		}
@@ -148,7 +151,7 @@ func (s *CPUSet) Last() (CPU, bool) {
 func (s *CPUSet) After(c CPU) (CPU, bool) {
 	n := uint(c) + 1
 	i := n >> 6
-	if i >= setWords {
+	if i >= SetWords {
 		return 0, false
 	}
 	w := s.w[i] & (^uint64(0) << (n & 63))
@@ -157,7 +160,7 @@ func (s *CPUSet) After(c CPU) (CPU, bool) {
 			return CPU(i*64 + uint(bits.TrailingZeros64(w))), true
 		}
 		i++
-		if i >= setWords {
+		if i >= SetWords {
 			return 0, false
 		}
 		w = s.w[i]
@@ -194,7 +197,7 @@ func (s *CPUSet) Before(c CPU) (CPU, bool) {
 // called, so changing s during the loop does not change what is visited.
 func (s CPUSet) All() iter.Seq[CPU] {
 	return func(yield func(CPU) bool) {
-		for i := range setWords {
+		for i := range SetWords {
 			w := s.w[i]
 			for w != 0 {
 				if !yield(CPU(i*64 + bits.TrailingZeros64(w))) {
@@ -210,7 +213,7 @@ func (s CPUSet) All() iter.Seq[CPU] {
 // set is copied when Backward is called.
 func (s CPUSet) Backward() iter.Seq[CPU] {
 	return func(yield func(CPU) bool) {
-		for i := setWords - 1; i >= 0; i-- {
+		for i := SetWords - 1; i >= 0; i-- {
 			w := s.w[i]
 			for w != 0 {
 				b := 63 - bits.LeadingZeros64(w)
@@ -226,7 +229,7 @@ func (s CPUSet) Backward() iter.Seq[CPU] {
 // Union returns the CPUs in s or t (Linux cpumask_or, FreeBSD CPU_OR).
 // The complexity is O(MaxCPUs/64).
 func (s CPUSet) Union(t CPUSet) CPUSet {
-	for i := range setWords {
+	for i := range SetWords {
 		s.w[i] |= t.w[i]
 	}
 	return s
@@ -235,7 +238,7 @@ func (s CPUSet) Union(t CPUSet) CPUSet {
 // Intersect returns the CPUs in both s and t (Linux cpumask_and, FreeBSD
 // CPU_AND). The complexity is O(MaxCPUs/64).
 func (s CPUSet) Intersect(t CPUSet) CPUSet {
-	for i := range setWords {
+	for i := range SetWords {
 		s.w[i] &= t.w[i]
 	}
 	return s
@@ -244,7 +247,7 @@ func (s CPUSet) Intersect(t CPUSet) CPUSet {
 // Difference returns the CPUs in s but not in t (Linux cpumask_andnot,
 // FreeBSD CPU_ANDNOT). The complexity is O(MaxCPUs/64).
 func (s CPUSet) Difference(t CPUSet) CPUSet {
-	for i := range setWords {
+	for i := range SetWords {
 		s.w[i] &^= t.w[i]
 	}
 	return s
@@ -253,7 +256,7 @@ func (s CPUSet) Difference(t CPUSet) CPUSet {
 // Overlaps reports whether s and t have a CPU in common (Linux
 // cpumask_intersects, FreeBSD CPU_OVERLAP). The complexity is O(MaxCPUs/64).
 func (s CPUSet) Overlaps(t CPUSet) bool {
-	for i := range setWords {
+	for i := range SetWords {
 		if s.w[i]&t.w[i] != 0 {
 			return true
 		}
@@ -265,7 +268,7 @@ func (s CPUSet) Overlaps(t CPUSet) bool {
 // FreeBSD CPU_SUBSET with the arguments swapped). The complexity is
 // O(MaxCPUs/64).
 func (s CPUSet) SubsetOf(t CPUSet) bool {
-	for i := range setWords {
+	for i := range SetWords {
 		if s.w[i]&^t.w[i] != 0 {
 			return false
 		}
