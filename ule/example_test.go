@@ -342,3 +342,37 @@ func ExampleScheduler_CheckAttr() {
 	// ule: fifo priority 50 is on the linux scale; FreeBSD's rtprio(2) takes 0..31 (RTScale freebsd)
 	// ule: FreeBSD has no SCHED_BATCH class
 }
+
+// Which thread does ULE pick? The program a newcomer writes: threads built with the obvious
+// calls (fields, InitThread, UpdatePriority), queued on one CPU, and the CPU's choice.
+// UpdatePriority gives each thread the priority sched_priority gives it: the editor, which
+// sleeps fifty times longer than it runs, is interactive (57) and is picked first, from the
+// real-time range (0-114: interrupt, real-time, kernel and interactive threads); the compiler,
+// which ran its whole window, is batch (198); so is a backup job at nice 20 that has no history
+// yet (165: a thread that never slept scores 50, the threshold of batch, plus its nice).
+func Example_whichThread() {
+	p := ule.DefaultParams()
+	cpu := ule.NewCPUState(0, &p)
+
+	compiler := ule.InitThread(&ule.Thread{ID: 1, Class: ule.ClassTimeshare})
+	compiler.RunTime = 5000 << 10 // 5 s of run time, in hz ticks << 10
+	compiler.Window = ule.Window{Ticks: 5000 << 10, FTick: 0, LTick: 5000}
+
+	editor := ule.InitThread(&ule.Thread{ID: 2, Class: ule.ClassTimeshare})
+	editor.RunTime, editor.SlpTime = 100<<10, 5000<<10 // ran 0.1 s, slept 5 s
+
+	backup := ule.InitThread(&ule.Thread{ID: 3, Class: ule.ClassTimeshare, Nice: 20})
+
+	for _, t := range []*ule.Thread{compiler, editor, backup} {
+		t.UpdatePriority(&p)
+		cpu.Add(t, ule.SRQBoring)
+		fmt.Println(t)
+	}
+	t, why := ule.Pick(cpu, &p)
+	fmt.Printf("ULE picks %v: %v\n", t.ID, why)
+	// Output:
+	// t1 pri=198 PRI_TIMESHARE cpu0 runq
+	// t2 pri=57 PRI_TIMESHARE cpu0 runq
+	// t3 pri=165 PRI_TIMESHARE cpu0 runq
+	// ULE picks t2: real-time range, queue 57
+}

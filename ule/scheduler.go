@@ -263,7 +263,7 @@ func (s *Scheduler) applyAttr(t *Thread, a sched.Attr) {
 	t.Class, fixed = classOf(&l, a)
 	t.Nice = min(max(a.Nice, PrioMin), PrioMax)
 	if t.Class == ClassTimeshare {
-		t.UpdatePriority(&s.params)
+		t.schedPriority(&s.params)
 	} else {
 		t.UserPri = fixed
 	}
@@ -308,7 +308,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	} else {
 		t.CPU = cpu
 		t.Window = Window{FTick: ticks, LTick: ticks}
-		t.UpdatePriority(&s.params)
+		t.schedPriority(&s.params)
 		t.Priority, t.BasePri = t.UserPri, t.UserPri
 	}
 	s.threads[tid] = t

@@ -178,3 +178,35 @@ func TestSetNice(t *testing.T) {
 	}
 	checkCPUs(t, s)
 }
+
+// UpdatePriority gives a thread that is neither queued nor running the user priority as its
+// priority too (the API of issue 30: a thread built field by field is picked at the kernel's
+// priority), and leaves the priority of a queued or running thread, and of the other classes,
+// to the System.
+func TestUpdatePriority(t *testing.T) {
+	p := ule.DefaultParams()
+	fresh := ule.InitThread(&ule.Thread{ID: 1, Class: ule.ClassTimeshare, Nice: 10})
+	fresh.UpdatePriority(&p)
+	// A thread that never slept scores 50: batch, 115 + 0 % CPU + (10+20)*5/4 = 152.
+	if fresh.Priority != 152 || fresh.BasePri != 152 || fresh.UserPri != 152 {
+		t.Errorf("fresh nice-10 thread: priority %d base %d user %d, want 152 152 152", fresh.Priority, fresh.BasePri, fresh.UserPri)
+	}
+	c := ule.NewCPUState(0, &p)
+	c.Add(fresh, 0)
+	fresh.Nice = -20
+	fresh.UpdatePriority(&p) // queued: only the user priority changes
+	if fresh.Priority != 152 || fresh.UserPri != 115 {
+		t.Errorf("queued thread after nice -20: priority %d user %d, want 152 (unchanged) and 115", fresh.Priority, fresh.UserPri)
+	}
+	c.Choose()
+	fresh.Nice = 0
+	fresh.UpdatePriority(&p) // running: the same
+	if fresh.Priority != 152 || fresh.UserPri != 140 {
+		t.Errorf("running thread after nice 0: priority %d user %d, want 152 (unchanged) and 140", fresh.Priority, fresh.UserPri)
+	}
+	rt := ule.InitThread(&ule.Thread{ID: 2, Class: ule.ClassRealtime, Priority: 20, BasePri: 20, UserPri: 20})
+	rt.UpdatePriority(&p)
+	if rt.Priority != 20 || rt.UserPri != 20 {
+		t.Errorf("real-time thread: priority %d user %d, want 20 20", rt.Priority, rt.UserPri)
+	}
+}

@@ -157,7 +157,7 @@ func (o *addOut) result(p *Params) AddResult {
 // add is Add, for the mutating methods and the Scheduler, which read the reason only when
 // explaining.
 func (s *System) add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) addOut {
-	t.UpdatePriority(&s.Params)
+	t.schedPriority(&s.Params)
 	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, s.ixLow)
 	t.CPU = cpu
 	c := &s.CPUs[cpu]
@@ -328,7 +328,7 @@ func (s *System) SetPriority(t *Thread, pri uint8, self topology.CPU, ticks uint
 // the result of a re-add is returned with true. nice is clamped to PRIO_MIN..PRIO_MAX.
 func (s *System) SetNice(t *Thread, nice int, self topology.CPU, ticks uint32, rnd *Rand) (AddResult, bool) {
 	t.Nice = min(max(nice, PrioMin), PrioMax)
-	t.UpdatePriority(&s.Params)
+	t.schedPriority(&s.Params)
 	return s.SetPriority(t, t.UserPri, self, ticks, rnd)
 }
 

@@ -107,10 +107,31 @@ func (t *Thread) String() string {
 // Score returns t's interactivity score under p (InteractScore of its run and sleep times).
 func (t *Thread) Score(p *Params) int { return InteractScore(t.RunTime, t.SlpTime, p.Interact) }
 
-// UpdatePriority recomputes t's user priority from its history: sched_priority followed by
-// sched_user_prio. Only time-sharing threads change; td_priority itself is left alone (it takes
-// the user priority when the thread returns to user mode, see ReturnToUser).
+// UpdatePriority recomputes t's priority from its history, as a thread being set up or changed
+// outside the scheduler needs it: sched_priority followed by sched_user_prio gives the user
+// priority (UserPri), and a thread that is neither queued nor running (State Inactive) takes it
+// as its priority too (Priority and BasePri, sched_prio), as sched_nice gives it and as a return
+// to user mode would. So a thread built field by field, UpdatePriority'd, added and picked is
+// picked at the priority the kernel would give it (Example_whichThread). A queued or running
+// thread keeps its Priority: the System changes that (System.SetPriority, System.SetNice,
+// System.ReturnToUser), because its queue and its CPU's LowPri depend on it.
+//
+// Only time-sharing threads change. Threads of the other classes take their priority from
+// rtprio(2) (Layout.RealtimePriority, Layout.IdlePriority) or their interrupt: set Priority,
+// BasePri and UserPri directly.
 func (t *Thread) UpdatePriority(p *Params) {
+	t.schedPriority(p)
+	if t.Class.Base() == ClassTimeshare && t.State == Inactive {
+		t.Priority, t.BasePri = t.UserPri, t.UserPri
+	}
+}
+
+// schedPriority is sched_priority followed by sched_user_prio: a time-sharing thread's user
+// priority (td_user_pri) from its interactivity score, nice value and %CPU window. td_priority
+// is left alone: the kernel calls sched_priority from sched_add, sched_clock, fork and exit,
+// and the thread takes the new user priority only when it returns to user mode
+// (System.ReturnToUser) or through sched_prio.
+func (t *Thread) schedPriority(p *Params) {
 	if t.Class.Base() != ClassTimeshare {
 		return
 	}
@@ -175,14 +196,14 @@ func (t *Thread) Fork(p *Params, child *Thread, ticks uint32, tdqSlice int) {
 		child.Slice = uint32(tdqSlice - 1) // 2008: ts_slice = 1, one tick before the first resched
 	}
 	child.RunTime, child.SlpTime = InteractFork(child.RunTime, child.SlpTime, p.Hz)
-	child.UpdatePriority(p)
+	child.schedPriority(p)
 	// fork1 copies td_base_pri from the parent and sched_fork_thread sets td_priority to it
 	// ("do not inherit any borrowed priority"); the child's own user priority takes over only
 	// when it returns to user mode.
 	child.BasePri, child.Priority = t.BasePri, t.BasePri
 	t.RunTime += p.TickIncr()
 	t.RunTime, t.SlpTime = InteractUpdate(t.RunTime, t.SlpTime, p.Hz)
-	t.UpdatePriority(p)
+	t.schedPriority(p)
 }
 
 // ExitChild charges t, the parent, with the run time of its exiting child: sched_exit_thread.
@@ -191,7 +212,7 @@ func (t *Thread) Fork(p *Params, child *Thread, ticks uint32, tdqSlice int) {
 func (t *Thread) ExitChild(p *Params, child *Thread) {
 	t.RunTime += child.RunTime
 	t.RunTime, t.SlpTime = InteractUpdate(t.RunTime, t.SlpTime, p.Hz)
-	t.UpdatePriority(p)
+	t.schedPriority(p)
 }
 
 // ChargeTick is the thread half of sched_clock for cnt stathz ticks at tick ticks: the %CPU
@@ -206,7 +227,7 @@ func (t *Thread) ChargeTick(p *Params, ticks uint32, cnt int, limit int) SliceRe
 	if t.Class.Base() == ClassTimeshare {
 		t.RunTime += p.TickIncr() * uint32(cnt)
 		t.RunTime, t.SlpTime = InteractUpdate(t.RunTime, t.SlpTime, p.Hz)
-		t.UpdatePriority(p)
+		t.schedPriority(p)
 	}
 	var r SliceResult
 	t.Slice, r = SliceTick(t.Class, t.Slice, cnt, limit)
