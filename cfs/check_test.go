@@ -4,83 +4,61 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
+
+	"github.com/schedkit/schedkit/timeline"
 )
 
-// checkTimeline walks t and fails the test if any invariant documented on Timeline does not
-// hold: parent links, red-black colouring and black height, wrap-aware key order, the cached
-// leftmost node, the node count, tree ownership, and (when augmented) the subtree minima.
-func checkTimeline[T any](tb testing.TB, t *Timeline[T]) {
-	tb.Helper()
-	if err := timelineErr(t); err != nil {
-		tb.Fatalf("timeline invariant: %v", err)
-	}
-}
-
-func timelineErr[T any](t *Timeline[T]) error {
-	if t.root != nil {
-		if t.root.parent != nil {
-			return fmt.Errorf("root has a parent")
-		}
-		if t.root.red {
-			return fmt.Errorf("root is red")
-		}
-	}
+// timelineErr checks what the queues rely on of timeline t, through its exported API: the
+// in-order walk is non-decreasing in wrap-aware key order and has Len nodes, First is its
+// first node, every node has an element, and on an augmented timeline every node's AugMin is
+// the minimum of its Aug and its children's AugMin. (Package timeline's own tests check the
+// red-black properties and the links.)
+func timelineErr[T any](t *timeline.Timeline[T]) error {
 	count := 0
-	var prev *Node[T]
-	var walk func(n *Node[T]) (int, error)
-	walk = func(n *Node[T]) (int, error) {
+	var prev *timeline.Node[T]
+	var walk func(n *timeline.Node[T]) error
+	walk = func(n *timeline.Node[T]) error {
 		if n == nil {
-			return 1, nil
+			return nil
 		}
-		if n.tree != t {
-			return 0, fmt.Errorf("node %d: tree field does not point to the timeline", n.key)
+		if n.Value() == nil || !n.Queued() {
+			return fmt.Errorf("node %d: no value, or not queued", n.Key())
 		}
-		if n.value == nil {
-			return 0, fmt.Errorf("node %d: no value", n.key)
+		if err := walk(n.Left()); err != nil {
+			return err
 		}
-		for _, c := range []*Node[T]{n.child[0], n.child[1]} {
-			if c != nil && c.parent != n {
-				return 0, fmt.Errorf("node %d: child %d has a wrong parent link", n.key, c.key)
-			}
-			if n.red && c != nil && c.red {
-				return 0, fmt.Errorf("red node %d has red child %d", n.key, c.key)
-			}
+		if prev != nil && before(n.Key(), prev.Key()) {
+			return fmt.Errorf("keys out of order: %d after %d", n.Key(), prev.Key())
 		}
-		lh, err := walk(n.child[0])
-		if err != nil {
-			return 0, err
-		}
-		if prev != nil && before(n.key, prev.key) {
-			return 0, fmt.Errorf("keys out of order: %d after %d", n.key, prev.key)
-		}
-		if prev == nil && t.first != n {
-			return 0, fmt.Errorf("cached first is not the leftmost node")
+		if prev == nil && t.First() != n {
+			return fmt.Errorf("cached first is not the leftmost node")
 		}
 		prev = n
 		count++
-		rh, err := walk(n.child[1])
-		if err != nil {
-			return 0, err
+		if err := walk(n.Right()); err != nil {
+			return err
 		}
-		if lh != rh {
-			return 0, fmt.Errorf("node %d: black heights differ (%d left, %d right)", n.key, lh, rh)
+		if t.Augmented() {
+			m := n.Aug()
+			for _, c := range []*timeline.Node[T]{n.Left(), n.Right()} {
+				if c != nil && before(c.AugMin(), m) {
+					m = c.AugMin()
+				}
+			}
+			if n.AugMin() != m {
+				return fmt.Errorf("node %d: AugMin %d, want %d", n.Key(), n.AugMin(), m)
+			}
 		}
-		if t.augmented && n.augMin != subtreeMin(n) {
-			return 0, fmt.Errorf("node %d: augMin %d, want %d", n.key, n.augMin, subtreeMin(n))
-		}
-		if !n.red {
-			lh++
-		}
-		return lh, nil
+		return nil
 	}
-	if _, err := walk(t.root); err != nil {
+	if err := walk(t.Root()); err != nil {
 		return err
 	}
-	if t.root == nil && t.first != nil {
+	if t.Root() == nil && t.First() != nil {
 		return fmt.Errorf("empty tree has a cached first node")
 	}
-	if count != t.n {
-		return fmt.Errorf("Len() = %d, but the tree holds %d nodes", t.n, count)
+	if count != t.Len() {
+		return fmt.Errorf("Len() = %d, but the tree holds %d nodes", t.Len(), count)
 	}
 	return nil
 }
@@ -132,16 +110,16 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH ui
 	var ents []*Entity
 	v := q.cpu.params.Version
 	for n := q.timeline.First(); n != nil; n = n.Next() {
-		e := n.value
+		e := n.Value()
 		key, aug := e.Vruntime, e.Deadline
 		if v >= V71 {
 			key, aug = e.Deadline, e.Vruntime
 		}
-		if n.key != key {
-			return 0, 0, 0, fmt.Errorf("%v: timeline key %d, want %d", e, n.key, key)
+		if n.Key() != key {
+			return 0, 0, 0, fmt.Errorf("%v: timeline key %d, want %d", e, n.Key(), key)
 		}
-		if v.EEVDF() && n.aug != aug {
-			return 0, 0, 0, fmt.Errorf("%v: augmented value %d, want %d", e, n.aug, aug)
+		if v.EEVDF() && n.Aug() != aug {
+			return 0, 0, 0, fmt.Errorf("%v: augmented value %d, want %d", e, n.Aug(), aug)
 		}
 		if e == q.curr {
 			return 0, 0, 0, fmt.Errorf("running entity %v is on the timeline", e)
@@ -273,8 +251,8 @@ func eevdfQueueErr(q *Queue, tree []*Entity) error {
 		return fmt.Errorf("queue %v: %d slices for %d entities", q.group, q.slices.Len(), len(tree))
 	}
 	for _, e := range tree {
-		if e.sliceNode.tree != &q.slices || e.sliceNode.key != e.Slice {
-			return fmt.Errorf("%v: slice node key %d on %p, slice %d", e, e.sliceNode.key, e.sliceNode.tree, e.Slice)
+		if !e.sliceNode.Queued() || e.sliceNode.Key() != e.Slice {
+			return fmt.Errorf("%v: slice node key %d (queued %t), slice %d", e, e.sliceNode.Key(), e.sliceNode.Queued(), e.Slice)
 		}
 	}
 	return nil

@@ -64,128 +64,13 @@
 // window over an unbounded clock. CFS therefore orders entities in a red-black tree by vruntime,
 // caching the leftmost node so that the pick is O(1) and insertion and removal O(log n).
 //
-// [Timeline] is that tree: intrusive (the [Node] lives in the caller's element, with a
-// back-pointer set once by [Node.Init]), allocation-free, generic over the element type, with
-// FIFO order among equal keys as in the kernel. The sort key is a uint64 stored in the node and
-// compared wrap-aware, rather than a comparator function reaching into the element: in one
-// benchmark binary the key-in-node tree was 20-40% faster than the same tree calling a
-// func(a, b *T) int comparator on the elements (29 vs 41 ns insert+popmin at n=16, 66 vs 87 at
-// 256, 112 vs 145 at 4096, medians of 6 interleaved runs, measured before the descent was made
-// branch-free), because the descent touches one cache
-// line per node instead of two and makes no indirect call; every ordering the kernel's fair
-// class uses (vruntime in CFS and v6.6 EEVDF, deadline in v7.1 EEVDF) is such a key.
-//
-// The insertion and the pop are the kernel's rb_add_cached and rb_erase_cached, with the
-// fix-ups written out for the cases each can meet. Insert's descent computes its direction
-// without a branch and records every direction in a word, from which the fix-up (__rb_insert)
-// reads the sides of the nodes it recolours and rotates instead of comparing child pointers, so
-// one copy of each case serves both sides. The pop unlinks the cached leftmost node, which has no
-// left child and whose right subtree is empty or a single red leaf; if it leaves a missing black,
-// that can only be on the tree's left spine, so its fix-up is the left-hand half of
-// ____rb_erase_color alone (fixLeftSpine). The trees that result are the kernel's: the tests
-// replay random operations on a port of lib/rbtree.c (timeline_kernel_test.go) and compare every
-// node's place, key and colour, and the cached leftmost, after every operation.
-//
-// BenchmarkTimeline measures the CFS pattern (pop the leftmost, insert it back further right)
-// against container/heap and google/btree ordering the same entities: one element type for all
-// three, allocated one by one in the same order, the heap and the B-tree holding pointers to it
-// as they would hold pointers to sched_entities. The tree needs 221 / 273 / 315 / 356
-// instructions per operation at 16 / 256 / 4096 / 65536 entities (callgrind), the heap 603 /
-// 1013 / 1417 / 1834 and the B-tree 552 / 1068 / 1424 / 1556; augmented as EEVDF keeps it
-// (impl=augmented in BenchmarkTimelineICount), 331 / 465 / 580 / 691. In time (medians of
-// per-round ratios over 10 interleaved pinned rounds on a shared 2-core machine, load average
-// 2-4, quartiles within 6% of the medians up to 4096 and 11% at 65536) the tree is 1.69 / 1.92 /
-// 1.98 / 1.71× the heap and 1.34 / 1.92 / 1.95 / 1.83× the B-tree; in thread CPU time, which
-// leaves out the time the thread waits for the CPU, 1.72 / 1.88 / 1.91 / 1.62× and 1.36 / 1.91 /
-// 1.94 / 1.74× over 12 rounds. At 16 the B-tree's single 16-entry leaf is a binary search and
-// two short memory moves, 552 instructions that run nearly twice as fast per instruction as the
-// tree's 221, which chase pointers and branch on colours no predictor can guess (whether the
-// parent of a new leaf is red, whether the popped leaf was black, the uncle's and the sibling's
-// colours); a descent that branches on its comparisons instead of indexing the child array is
-// 9-37% slower. At 65536 entities the elements (6 MB here) no longer fit in the 2 MB L2 cache
-// and the descent is a chain of about 17 dependent loads: callgrind's cache simulation with
-// this machine's 48 KB L1 and 2 MB L2 counts 11.3 L1 and 3.9 L2 read misses per operation for
-// the tree against the heap's 26 and 5.9, in series where the heap loads a level's two children
-// in parallel, so the ratio there moves with what else uses the shared caches: before the
-// changes below the tree was 1.46× the heap in these rounds but 0.83× under the load average of
-// 4-17 of the README's earlier figures. Against the heap over its own 16-byte items
-// (impl=heap-small, a fifth of the entities' working set, which no intrusive structure can
-// have) it is 1.28× at 65536.
-//
-// What was measured (instructions per operation by callgrind; times as medians of per-round
-// ratios of thread CPU time, before ÷ after, at 16 / 256 / 4096 / 65536 entities):
-//   - The pop without Remove's frame and with fixLeftSpine, the insertion's fix-up entered only
-//     on a red parent, the rotations written out, the descent's comparison one addition of ^key
-//     and a shift, the children of a node off the tree kept nil by the removal rather than
-//     cleared by the insertion: 282 / 342 / 390 / 434 to 211 / 258 / 295 / 333 instructions,
-//     1.26 / 1.13 / 1.10 / 1.13× faster. Kept.
-//   - The insertion's path in a word, for the fix-up's sides: 11-16 instructions more, but two
-//     data-dependent branches fewer per fix-up, 1.07 / 1.09 / 1.08 / 1.04× faster. Kept.
-//   - The colour stored before the parent pointer, so that key, links and colour are the
-//     node's first 25 bytes: 11.43 to 11.29 L1 and 3.97 to 3.85 L2 misses at 65536. Kept.
-//   - A conditional move in the descent (both children loaded with the key, the next chosen by
-//     a mask): Go's compiler never makes a conditional move whose result is a load address, so
-//     this needs arithmetic on two unrelated pointers turned into uintptr, which the rules of
-//     unsafe.Pointer do not allow. 5-12% faster up to 256 entities, 3-7% at 4096, and at 65536
-//     from 2% faster to 17% slower in three runs. Not kept.
-//   - Touching both children at every level of the descent, as a prefetch (Go has no prefetch
-//     intrinsic): 2-9% slower at every size. Not kept.
-//   - The grandparent carried down the descent, to spare the fix-up a load; the pop's
-//     bookkeeping and one rotation's child link written without a branch (through the popped
-//     node itself, or a conditional move); the fix-ups inlined into their callers (14
-//     instructions fewer): each between 3% slower and 5% faster up to 4096 entities, and no
-//     difference in a longer comparison at 16 and 256. Not kept: the count of instructions does
-//     not limit the operation, its chain of loads and its colour tests do.
-//   - A slab: the keys and child links of the queued nodes copied into 16-byte entries of one
-//     array owned by the timeline (32-bit indices, four entries to a cache line), which the
-//     descent reads instead of the elements, 1 MB instead of 6. The exported API could stay, but
-//     the insertion still touches the parent, the fix-up's nodes and the pop's neighbours in the
-//     elements, and every link change is written twice: 450 against 720 instructions at 65536,
-//     11.4 against 14.4 L1 and 4.1 against 5.3 L2 read misses, and slower in time (1540 against
-//     1090 ns, medians of 6 interleaved rounds with a spread of ±50%). Not kept.
-//   - A smaller node: the node is 72 bytes, but the element's size class is the caller's (80 and
-//     96 bytes in the benchmarks) and a 64-byte node changes neither; what the layout decides is
-//     whether the bytes the descent and the fix-ups read straddle a cache line (key and links:
-//     never in 32-byte-aligned 96-byte elements, in one node of four in 80-byte ones, 11.5
-//     against 12.6 L1 misses).
-//   - The colour in the parent pointer, as the kernel's __rb_parent_color: an unsafe.Pointer
-//     to the parent's first byte, or to its second for a red node, is a valid interior pointer
-//     for the garbage collector and passes the race detector's pointer checks, and the node
-//     shrinks to 64 bytes (an Entity, which holds two nodes, from 328 to 312 bytes, a size
-//     class lower). But every recolouring becomes a read-modify-write of a pointer with its
-//     write-barrier check, and a red node must never be the root even for an instant (the
-//     pointer would be nil+1), which constrains the order of the fix-ups' writes: 35-41
-//     instructions more, 9% slower at 16 entities and 3% at 256 and 4096, 4% faster at 65536
-//     (10.5 against 11.3 L1 and 3.5 against 3.9 L2 misses: parent and colour join the key and
-//     links in the node's first 32 bytes). Not kept.
-//   - Allocation order: the benchmark allocates the entities in id order with random keys, so
-//     neighbours in the tree are unrelated in memory, as a scheduler's entities are; the heap
-//     and the B-tree get the same entities.
-//
-// Two alternatives were measured and set aside before. Keeping in every node copies of its
-// children's keys and pointers to its four grandchildren, so that the descent takes two levels
-// per load, was slower at every size (by 10-50%, 4 interleaved rounds): every link change must
-// repair the copies in the parent and the grandparent, and the node grows from 72 to 120 bytes.
-// A B+tree with the keys inline in its nodes and a leaf back-pointer in each element
-// (impl=bplus in BenchmarkTimeline, timeline_bplus_test.go) was set aside as 40-50% slower than
-// the tree on removal at 16 entities; in the 10 rounds above it is within 2% of the tree on
-// insert+pop at 16 and 4096 entities, 13% slower at 256 and 1.3× faster at 65536, and within 5%
-// on removal and reinsertion up to 4096 (1.17× faster at 65536). It would lose the kernel's
-// tree shape, which v6.6's pick_eevdf depends on when deadlines tie (see [Pick]: the running
-// entity and the nodes on the search path compete with remembered left subtrees), so EEVDF
-// could not use it. The library therefore keeps the kernel's red-black tree.
-//
-// For the removal of an arbitrary entity followed by its reinsertion further right an
-// index-tracked heap is faster from 16 entities on (1.1× there, 5× at 65536): removing an
-// element and pushing a random key moves heap elements O(1) levels on average, while any
-// ordered structure must compare O(log n) keys to place the reinserted one. The tree beats the
-// B-tree there by 1.6× at 16 entities and about 2.4× from 256 on.
-//
-// A timeline can also maintain, in every node, the minimum of a second uint64 over its subtree
-// ([Timeline.EnableAugment], [Node.SetAug], [Node.AugMin], [Timeline.UpdateAug]), updated on
-// every rotation: EEVDF keeps the minimum deadline there (v6.6, timeline ordered by vruntime)
-// or the minimum vruntime (v7.1, timeline ordered by deadline) to find the eligible entity with
-// the earliest deadline in O(log n). The augmentation costs nothing when it is off.
+// Every [Queue] keeps its waiting entities on such a tree, a timeline.Timeline (package
+// timeline: the kernel's rb_root_cached, intrusive, allocation-free, with FIFO order among
+// equal keys), keyed by vruntime, or by virtual deadline in v7.1. Under EEVDF the tree also
+// maintains, in every node, the minimum of a second value over its subtree, updated on every
+// rotation: the minimum deadline (v6.6, timeline ordered by vruntime) or the minimum vruntime
+// (v7.1, timeline ordered by deadline), to find the eligible entity with the earliest deadline
+// in O(log n). The augmentation costs nothing on a classic CFS queue.
 //
 // # Slices, the tick and the latency/granularity trade
 //
@@ -387,9 +272,6 @@
 // # Cost model
 //
 //	operation                          cost                     allocates
-//	Timeline.Insert / Remove           O(log n)                 no
-//	Timeline.UpdateAug / Last          O(log n)                 no
-//	Timeline.First                     O(1)                     no
 //	Pick                               O(1), O(log n) with skip no
 //	Pick (EEVDF)                       O(log n)                 no
 //	AvgVruntime, VruntimeEligible      O(1)                     no
@@ -422,14 +304,8 @@
 //	wakeup_gran                                 WakeupGran
 //	entity_before, max_vruntime, min_vruntime   Before, MaxVruntime, MinVruntime
 //	entity_is_long_sleeper, place_entity        IsLongSleeper, PlaceEntity (Placement.Vruntime)
-//	struct rb_root_cached tasks_timeline        Timeline
-//	struct rb_node run_node                     Node
-//	rb_add_cached, rb_erase_cached              Timeline.Insert, Timeline.Remove
-//	rb_erase_cached of the leftmost             Timeline.PopFirst (unexported removeFirst)
-//	__rb_insert, ____rb_erase_color             (unexported) insertFixup, removeFixup
-//	____rb_erase_color on the left spine        (unexported) fixLeftSpine
-//	rb_first_cached, rb_next                    Timeline.First, Node.Next
-//	rbtree_augmented.h callbacks                Timeline.EnableAugment, Node.AugMin
+//	struct rb_root_cached tasks_timeline        Queue.Timeline (a timeline.Timeline)
+//	__enqueue_entity, __dequeue_entity          (Queue, unexported) enqueueTree, dequeueTree
 //	struct sched_entity                         Entity
 //	se_is_idle, entity_is_task                  Entity.IsIdle, Entity.IsTask
 //	struct cfs_rq                               Queue
@@ -480,7 +356,7 @@
 //	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
 //	update_deadline                             VirtualDeadline; (Queue, unexported) updateDeadline
 //	place_entity                                PlaceEntity (Placement); placeEntity applies it
-//	min_deadline_cb / min_vruntime_cb           Timeline augmentation, Timeline.UpdateAug
+//	min_deadline_cb / min_vruntime_cb           the timeline's augmentation (timeline.Timeline.UpdateAug)
 //	cfs_rq_min_slice, cfs_rq_max_slice          Queue.MinSlice, Queue.MaxSlice
 //	__pick_eevdf + pick_eevdf (v6.6)            Pick (v6.6 rules; unexported pickEEVDF)
 //	pick_eevdf(cfs_rq, protect) (v7.1)          Pick (v7.1 rules; unexported pickEEVDF)
@@ -601,8 +477,7 @@
 // beats the busiest so far, follow no pattern a predictor could learn, so the scan tests the
 // runnable threshold first (a CPU with two runnable tasks meets it whatever its utilisation
 // when imbalance_pct is below 200, as the kernel's are) and takes a new busiest by conditional
-// moves. On the 64-CPU periodic set this made the whole simulation 6-7% faster, with fewer
-// instructions.
+// moves.
 //
 // How the System ticks. Every CPU is ticked hz times a second, so the tick is a large part of
 // the System's work. When the machine does not ask for explanations, nobody reads the tick's
@@ -688,10 +563,8 @@
 //	SelectIdleSibling                      O(CPUs of the LLC)                  no
 //	SelectTaskRQ (fork)                    O(CPUs of the domain × levels)      no
 //
-// One balance pass (busiest group, queue and task choice) at the top of a 1024-CPU machine
-// (8 NUMA nodes of 128 CPUs) costs 3.2 µs on the 2-core development machine, and a
-// select_idle_sibling scan of a 32-CPU LLC 38 ns (medians of 8 interleaved runs of
-// BenchmarkBalancePass and BenchmarkSelectIdleSibling).
+// docs/performance.md gives the measured costs (BenchmarkBalancePass, BenchmarkSelectIdleSibling,
+// and the simulator's instructions per step for every preset).
 //
 // # SMP kernel names
 //

@@ -248,29 +248,6 @@ func ExampleProtectPoint() {
 	// 200000
 }
 
-// A timeline whose augmented values change in place, as v6.6 changes a queued entity's deadline
-// when its weight changes.
-func ExampleTimeline_UpdateAug() {
-	type job struct {
-		node cfs.Node[job]
-		name string
-	}
-	var tl cfs.Timeline[job]
-	tl.EnableAugment()
-	jobs := []*job{{name: "a"}, {name: "b"}, {name: "c"}}
-	for i, j := range jobs {
-		j.node.Init(j)
-		j.node.SetAug(uint64(100 * (i + 1)))
-		tl.Insert(&j.node, uint64(i))
-	}
-	fmt.Println(tl.Root().AugMin(), tl.Last().Value().name)
-	tl.UpdateAug(&jobs[2].node, 5)
-	fmt.Println(tl.Root().AugMin())
-	// Output:
-	// 100 c
-	// 5
-}
-
 // A state only explicit construction reaches: a group entity at MAX_SHARES (2^28) and a nice-0
 // task 100 ns to its right. The task's deadline is earlier, but the heavy entity holds the
 // average at its own vruntime, so the task is not eligible.

@@ -12,7 +12,7 @@ import (
 func queuedEntities(q *Queue) []*Entity {
 	var all []*Entity
 	for n := q.timeline.First(); n != nil; n = n.Next() {
-		all = append(all, n.value)
+		all = append(all, n.Value())
 	}
 	if c := q.currQueued(); c != nil {
 		all = append(all, c)

@@ -4,6 +4,8 @@
 
 package cfs
 
+import "github.com/schedkit/schedkit/timeline"
+
 // pickEEVDF is the EEVDF pick ([Pick] on an EEVDF version): protect is false when v7.1 judges a
 // wakeup that ignores slice protection (PREEMPT_SHORT); v6.6 ignores it. The rules are listed on
 // [Pick]. It panics if q's CPU does not run an EEVDF version.
@@ -29,42 +31,42 @@ func pick66(q *Queue, p *Params) (*Entity, PickReason) {
 		return curr, PickCurrParity
 	}
 	best := curr
-	var bestLeft *Node[Entity]
-	for n := q.timeline.root; n != nil; {
-		if !el.ok(n.key) { // key = vruntime: everything to the right is ineligible too
-			n = n.child[0]
+	var bestLeft *timeline.Node[Entity]
+	for n := q.timeline.Root(); n != nil; {
+		if !el.ok(n.Key()) { // key = vruntime: everything to the right is ineligible too
+			n = n.Left()
 			continue
 		}
-		if best == nil || int64(best.Deadline-n.aug) > 0 {
-			best = n.value
+		if best == nil || int64(best.Deadline-n.Aug()) > 0 {
+			best = n.Value()
 		}
-		if l := n.child[0]; l != nil {
-			if bestLeft == nil || int64(bestLeft.augMin-l.augMin) > 0 {
+		if l := n.Left(); l != nil {
+			if bestLeft == nil || int64(bestLeft.AugMin()-l.AugMin()) > 0 {
 				bestLeft = l
 			}
-			if l.augMin == n.augMin { // the subtree minimum is in the (eligible) left subtree
+			if l.AugMin() == n.AugMin() { // the subtree minimum is in the (eligible) left subtree
 				break
 			}
 		}
-		if n.aug == n.augMin { // the subtree minimum is this node
+		if n.Aug() == n.AugMin() { // the subtree minimum is this node
 			break
 		}
-		n = n.child[1]
+		n = n.Right()
 	}
 	var se *Entity
-	if bestLeft == nil || int64(bestLeft.augMin-best.Deadline) > 0 {
+	if bestLeft == nil || int64(bestLeft.AugMin()-best.Deadline) > 0 {
 		se = best
 	} else {
 		for n := bestLeft; n != nil; {
-			if n.aug == n.augMin {
-				se = n.value
+			if n.Aug() == n.AugMin() {
+				se = n.Value()
 				break
 			}
-			if l := n.child[0]; l != nil && l.augMin == n.augMin {
+			if l := n.Left(); l != nil && l.AugMin() == n.AugMin() {
 				n = l
 				continue
 			}
-			n = n.child[1]
+			n = n.Right()
 		}
 	}
 	switch {
@@ -104,16 +106,16 @@ func pick71(q *Queue, protect bool, next *Entity, p *Params) (*Entity, PickReaso
 	if first != nil && el.ok(first.Vruntime) {
 		best = first
 	} else {
-		for n := q.timeline.root; n != nil; {
-			if l := n.child[0]; l != nil && el.ok(l.augMin) { // augMin = smallest vruntime
+		for n := q.timeline.Root(); n != nil; {
+			if l := n.Left(); l != nil && el.ok(l.AugMin()) { // augMin = smallest vruntime
 				n = l
 				continue
 			}
-			if el.ok(n.aug) {
-				best = n.value
+			if el.ok(n.Aug()) {
+				best = n.Value()
 				break
 			}
-			n = n.child[1]
+			n = n.Right()
 		}
 	}
 	if best == nil || (curr != nil && before(curr.Deadline, best.Deadline)) {

@@ -433,8 +433,6 @@ func TestEEVDFPanics(t *testing.T) {
 	c7.Fork(nil, a, 0)
 	g := NewGroup("g", nil, 1)
 	g.on(c7)
-	var tl Timeline[item]
-	it := newItem(1)
 	tests := []struct {
 		name string
 		f    func()
@@ -445,7 +443,6 @@ func TestEEVDFPanics(t *testing.T) {
 		{"Entity.SetSlice of a group entity", func() { g.Entity(c7).SetSlice(1) }, "cfs: Entity.SetSlice of a group entity"},
 		{"RunQueue.SetSlice of a group entity", func() { c7.SetSlice(g.Entity(c7), 1, 0) }, "cfs: RunQueue.SetSlice of a group entity"},
 		{"RunQueue.SetSlice on another CPU", func() { c5.SetSlice(a, 1, 0) }, "cfs: RunQueue.SetSlice of a task queued on another CPU"},
-		{"Timeline.UpdateAug off the timeline", func() { tl.UpdateAug(&it.node, 1) }, "cfs: Timeline.UpdateAug of a node that is not on this timeline"},
 		{"TickNSec(0)", func() { TickNSec(0) }, "cfs: TickNSec: HZ 0"},
 	}
 	for _, tc := range tests {

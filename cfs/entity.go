@@ -3,7 +3,11 @@
 
 package cfs
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/timeline"
+)
 
 // A Class is a task's scheduling policy within the fair class (the kernel's p->policy for the
 // fair policies): Normal, Batch or Idle. It is not a package sched.Class, which also names the
@@ -42,7 +46,7 @@ func (c Class) String() string {
 // give a waking task a chosen vruntime before [RunQueue.Wakeup]); changing it while queued leaves the
 // timeline ordered by the old value.
 type Entity struct {
-	node Node[Entity] // run_node
+	node timeline.Node[Entity] // run_node
 
 	// Name identifies the entity in explanations and tests.
 	Name string
@@ -86,10 +90,10 @@ type Entity struct {
 	// (se->prev_sum_exec_runtime); the difference is the time run in the current slice.
 	PrevSumExecRuntime uint64
 
-	sliceNode   Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
-	customSlice bool         // se->custom_slice (v7.1)
-	relDeadline bool         // se->rel_deadline (v7.1)
-	delayed     bool         // se->sched_delayed (v7.1 DELAY_DEQUEUE)
+	sliceNode   timeline.Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
+	customSlice bool                  // se->custom_slice (v7.1)
+	relDeadline bool                  // se->rel_deadline (v7.1)
+	delayed     bool                  // se->sched_delayed (v7.1 DELAY_DEQUEUE)
 
 	load  LoadWeight
 	class Class

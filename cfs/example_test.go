@@ -169,45 +169,6 @@ func ExamplePlaceEntity() {
 	// -375000
 }
 
-func ExampleTimeline() {
-	type job struct {
-		node cfs.Node[job]
-		name string
-	}
-	var tl cfs.Timeline[job]
-	for i, name := range []string{"c", "a", "b", "a2"} {
-		j := &job{name: name}
-		j.node.Init(j)
-		tl.Insert(&j.node, []uint64{30, 10, 20, 10}[i])
-	}
-	var names []string
-	for j := range tl.All() {
-		names = append(names, j.name)
-	}
-	fmt.Println(names)
-	fmt.Println(tl.PopFirst().Value().name, tl.First().Value().name, tl.Len())
-	// Output:
-	// [a a2 b c]
-	// a a2 3
-}
-
-func ExampleTimeline_EnableAugment() {
-	type req struct {
-		node cfs.Node[req]
-		name string
-	}
-	var tl cfs.Timeline[req]
-	tl.EnableAugment()
-	for i, name := range []string{"x", "y", "z"} {
-		r := &req{name: name}
-		r.node.Init(r)
-		r.node.SetAug([]uint64{700, 300, 500}[i]) // say, deadlines
-		tl.Insert(&r.node, uint64(i))             // ordered by, say, vruntime
-	}
-	fmt.Println(tl.Root().AugMin())
-	// Output: 300
-}
-
 func ExamplePick() {
 	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	// Each task forked starts one virtual slice after min_vruntime, and the slice shrinks as

@@ -130,7 +130,7 @@ func Pick(q *Queue, curr *Entity, p *Params) (*Entity, PickReason) {
 			second = q.First()
 		} else {
 			if n := se.node.Next(); n != nil {
-				second = n.value
+				second = n.Value()
 			}
 			if second == nil || (curr != nil && before(curr.Vruntime, second.Vruntime)) {
 				second = curr

@@ -5,10 +5,12 @@
 
 package cfs
 
+import "github.com/schedkit/schedkit/timeline"
+
 // A Queue is a fair run queue: the kernel's struct cfs_rq. Every CPU has a root queue, and every
 // task group has one per CPU, owned by the group's entity on that CPU. A queue holds its
-// runnable entities, except the running one, on a [Timeline] ordered by vruntime (by virtual
-// deadline in v7.1); the running entity (curr) is off the timeline but still counted in
+// runnable entities, except the running one, on a [timeline.Timeline] ordered by vruntime (by
+// virtual deadline in v7.1); the running entity (curr) is off the timeline but still counted in
 // NrRunning and Load, as in the kernel.
 //
 // Invariants (checked by the tests' checkQueue after every operation): the timeline holds
@@ -25,7 +27,7 @@ package cfs
 // A Queue is created by [NewRunQueue] or [NewGroup] and is not safe for concurrent use; it is
 // mutated only by the methods of the [RunQueue] it belongs to.
 type Queue struct {
-	timeline Timeline[Entity]
+	timeline timeline.Timeline[Entity]
 
 	curr, next, last, skip *Entity
 
@@ -36,9 +38,9 @@ type Queue struct {
 	idleHNrRunning uint32
 	minVruntime    uint64 // min_vruntime; v7.1's zero_vruntime
 
-	sumW      int64            // EEVDF: avg_vruntime (v6.6), sum_w_vruntime (v7.1)
-	sumWeight uint64           // EEVDF: avg_load (v6.6), sum_weight (v7.1)
-	slices    Timeline[Entity] // v7.1: the timeline's entities by slice (min_slice, max_slice)
+	sumW      int64                     // EEVDF: avg_vruntime (v6.6), sum_w_vruntime (v7.1)
+	sumWeight uint64                    // EEVDF: avg_load (v6.6), sum_weight (v7.1)
+	slices    timeline.Timeline[Entity] // v7.1: the timeline's entities by slice (min_slice, max_slice)
 
 	cpu   *RunQueue
 	group *Group  // nil for the root queue
@@ -60,13 +62,13 @@ func (q *Queue) init(c *RunQueue, g *Group, se *Entity) {
 
 // Timeline returns the queue's timeline of waiting entities (tasks_timeline). It is for
 // inspection: modifying it breaks the queue's invariants.
-func (q *Queue) Timeline() *Timeline[Entity] { return &q.timeline }
+func (q *Queue) Timeline() *timeline.Timeline[Entity] { return &q.timeline }
 
 // First returns the waiting entity with the smallest vruntime (in v7.1: the earliest virtual
 // deadline) (__pick_first_entity), or nil. The complexity is O(1).
 func (q *Queue) First() *Entity {
 	if n := q.timeline.First(); n != nil {
-		return n.value
+		return n.Value()
 	}
 	return nil
 }

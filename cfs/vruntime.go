@@ -11,6 +11,9 @@ const InitialMinVruntime uint64 = 1<<64 - 1<<20
 // the kernel's entity_before. It orders correctly any two values less than 2^63 apart.
 func Before(a, b uint64) bool { return before(a, b) }
 
+// before is [Before], the order of the timelines' keys too.
+func before(a, b uint64) bool { return int64(a-b) < 0 }
+
 // MaxVruntime returns v if it is after m (int64(v-m) > 0) and m otherwise: the kernel's
 // max_vruntime.
 func MaxVruntime(m, v uint64) uint64 {

@@ -1,5 +1,5 @@
 // Command fairshare shares a pool of workers between tenants by weight, with the virtual
-// runtime mechanism of Linux's CFS: schedkit's cfs.Timeline (the kernel's red-black tree of
+// runtime mechanism of Linux's CFS: schedkit's timeline.Timeline (the kernel's red-black tree of
 // runnable entities, leftmost cached) and its exact weight arithmetic (cfs.CalcDeltaFair,
 // __calc_delta), used as a library rather than through the simulator.
 //

@@ -1,5 +1,5 @@
-// This file implements Pool: tenants share workers by virtual runtime, with cfs's timeline and
-// weight arithmetic reused as a library.
+// This file implements Pool: tenants share workers by virtual runtime, with package timeline's
+// red-black tree and cfs's weight arithmetic reused as a library.
 
 package main
 
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/timeline"
 )
 
 // A Job is a unit of a tenant's work. Pool never runs it; it only decides whose job goes next.
@@ -25,7 +26,7 @@ type Tenant struct {
 	// Name identifies the tenant in output.
 	Name string
 
-	node     cfs.Node[Tenant]
+	node     timeline.Node[Tenant]
 	load     cfs.LoadWeight // the weight scaled to load units, as the kernel's se->load
 	vruntime uint64         // worker time received, scaled by NICE_0_LOAD/weight (wraps)
 	pending  []Job          // FIFO of queued jobs
@@ -42,7 +43,7 @@ func (t *Tenant) Served() time.Duration { return t.served }
 
 // A Pool chooses which tenant's job a free worker runs next: the tenant with queued jobs and
 // the smallest virtual runtime. Every tenant with work (queued or running) sits on a
-// cfs.Timeline (the red-black tree the kernel keeps its runnable entities in) keyed by its
+// timeline.Timeline (the red-black tree the kernel keeps its runnable entities in) keyed by its
 // vruntime, so the choice is the leftmost node, skipping at most the tenants whose every job
 // is already running (fewer than the number of workers). Charging a finished job costs
 // O(log n) in the number of tenants with work.
@@ -62,7 +63,7 @@ func (t *Tenant) Served() time.Duration { return t.served }
 // A Pool is safe for concurrent use by producers and workers.
 type Pool struct {
 	mu      sync.Mutex
-	queued  cfs.Timeline[Tenant] // tenants with pending jobs, by vruntime
+	queued  timeline.Timeline[Tenant] // tenants with pending jobs, by vruntime
 	minVrt  uint64
 	credit  uint64
 	tenants []*Tenant

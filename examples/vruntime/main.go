@@ -11,8 +11,8 @@
 // a virtual runtime: when it runs for d nanoseconds its vruntime grows by d·1024/weight
 // (calc_delta_fair, cfs.CalcDeltaFair, which the kernel computes with a precomputed inverse
 // 2^32/weight and shifts rather than a division). CFS always runs the task with the smallest
-// vruntime, the leftmost node of a red-black tree (cfs.Timeline). A heavy task's vruntime grows
-// slowly, so it is leftmost more often: over time every task gets CPU in proportion to its
+// vruntime, the leftmost node of a red-black tree (timeline.Timeline). A heavy task's vruntime
+// grows slowly, so it is leftmost more often: over time every task gets CPU in proportion to its
 // weight, and the vruntimes of the tasks that keep running stay close together.
 //
 // The lesson prints the weights and what 10 ms of CPU costs in vruntime at a few nice levels,

@@ -1,4 +1,4 @@
-package cfs
+package timeline
 
 import (
 	"fmt"
@@ -100,7 +100,7 @@ func (t *bplusTimeline) newLeaf() *bpLeaf {
 
 func (t *bplusTimeline) insert(x *bpItem, key uint64) {
 	if x.leaf != nil {
-		panic("cfs: bplus insert of a queued item")
+		panic("timeline: bplus insert of a queued item")
 	}
 	x.key = key
 	l := t.single
@@ -218,7 +218,7 @@ func (t *bplusTimeline) addChild(p *bpInner, l *bpLeaf, li *bpInner, r *bpLeaf, 
 func (t *bplusTimeline) remove(x *bpItem) {
 	l := x.leaf
 	if l == nil {
-		panic("cfs: bplus remove of an item that is not queued")
+		panic("timeline: bplus remove of an item that is not queued")
 	}
 	i := 0
 	for l.items[i] != x {

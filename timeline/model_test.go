@@ -1,4 +1,4 @@
-package cfs
+package timeline
 
 // item is the element type the timeline tests use.
 type item struct {
@@ -56,3 +56,7 @@ func (m *modelTimeline) augMin() (uint64, bool) {
 	}
 	return v, true
 }
+
+// initialMinVruntime is the min_vruntime of a fresh cfs_rq, 2^64 - 2^20 (init_cfs_rq): keys
+// near it wrap early, which the tests want.
+const initialMinVruntime uint64 = 1<<64 - 1<<20

@@ -1,4 +1,4 @@
-package cfs
+package timeline
 
 import (
 	"encoding/binary"
@@ -9,7 +9,7 @@ import (
 // against modelTimeline and checkTimeline after every one. The first byte chooses whether the
 // timeline is augmented; keys are a base near the u64 wrap point plus a signed 16-bit offset,
 // so that the wrap-aware comparison is exercised. The same operations run on the port of the
-// kernel's rbtree.c (timeline_kernel_test.go), whose shape the timeline's must match.
+// kernel's rbtree.c (kernel_test.go), whose shape the timeline's must match.
 func runTimelineOps(t *testing.T, ops []byte) {
 	var tl Timeline[item]
 	var m modelTimeline

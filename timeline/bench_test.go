@@ -1,4 +1,4 @@
-package cfs
+package timeline
 
 import (
 	"container/heap"
@@ -16,7 +16,7 @@ import (
 // run the same operations from the same random tables: impl=heap is container/heap with
 // index-tracked items, impl=btree is github.com/google/btree's BTreeG of degree 32, and
 // impl=bplus is the B+tree with inline keys that was measured as an alternative to the
-// red-black tree (timeline_bplus_test.go).
+// red-black tree (bplus_test.go).
 //
 // The tree, the heap and the B-tree order the same elements (benchEntity, allocated one by one in
 // the same order, one size class), as a scheduler's would be: the heap holds pointers to the
@@ -280,12 +280,12 @@ func benchBTree(b *testing.B, op string, in benchInput) {
 	}
 }
 
-// Instruction counts of insert + pop-leftmost under callgrind (PERF.md §3), one icountTimeline…
+// Instruction counts of insert + pop-leftmost under callgrind (docs/performance.md, "Instruction counts"), one icountTimeline…
 // loop per implementation over the same entities (impl=augmented: the tree augmented, as
 // EEVDF keeps it):
 //
 //	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
-//	  --toggle-collect='*icountTimeline*' ./cfs.test -test.run '^$' \
+//	  --toggle-collect='*icountTimeline*' ./timeline.test -test.run '^$' \
 //	  -test.bench 'TimelineICount/impl=rbtree$/n=256$' -test.benchtime 100000x -test.cpu 1
 //
 // at 100000x and 200000x; the difference / 100000 is the count per operation.

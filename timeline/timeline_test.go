@@ -1,4 +1,4 @@
-package cfs
+package timeline
 
 import (
 	"math/rand/v2"
@@ -24,7 +24,7 @@ func TestTimelineOrder(t *testing.T) {
 		{"descending", []uint64{3, 2, 1}, []int{2, 1, 0}},
 		{"equal keys are FIFO", []uint64{5, 5, 5, 4}, []int{3, 0, 1, 2}},
 		{"across the wrap", []uint64{3, ^uint64(0), 0, ^uint64(0) - 7}, []int{3, 1, 2, 0}},
-		{"initial min_vruntime", []uint64{10, InitialMinVruntime, 1 << 20}, []int{1, 0, 2}},
+		{"initial min_vruntime", []uint64{10, initialMinVruntime, 1 << 20}, []int{1, 0, 2}},
 	}
 	for _, tc := range tests {
 		var tl Timeline[item]
@@ -108,19 +108,20 @@ func TestTimelinePanics(t *testing.T) {
 		f    func()
 		msg  string
 	}{
-		{"double Insert", func() { tl.Insert(&a.node, 2) }, "cfs: Timeline.Insert of a node that is already on a timeline"},
-		{"Insert into another timeline", func() { other.Insert(&a.node, 2) }, "cfs: Timeline.Insert of a node that is already on a timeline"},
-		{"Insert without Init", func() { tl.Insert(&bare, 2) }, "cfs: Timeline.Insert of a node without a value"},
-		{"foreign Remove", func() { other.Remove(&a.node) }, "cfs: Timeline.Remove of a node that is not on this timeline"},
-		{"Remove of an unqueued node", func() { tl.Remove(&newItem(1).node) }, "cfs: Timeline.Remove of a node that is not on this timeline"},
-		{"SetAug while queued", func() { a.node.SetAug(3) }, "cfs: Node.SetAug of a node that is on a timeline"},
-		{"Init while queued", func() { a.node.Init(a) }, "cfs: Node.Init of a node that is on a timeline"},
-		{"EnableAugment when not empty", func() { tl.EnableAugment() }, "cfs: Timeline.EnableAugment on a non-empty timeline"},
+		{"double Insert", func() { tl.Insert(&a.node, 2) }, "timeline: Timeline.Insert of a node that is already on a timeline"},
+		{"Insert into another timeline", func() { other.Insert(&a.node, 2) }, "timeline: Timeline.Insert of a node that is already on a timeline"},
+		{"Insert without Init", func() { tl.Insert(&bare, 2) }, "timeline: Timeline.Insert of a node without a value"},
+		{"foreign Remove", func() { other.Remove(&a.node) }, "timeline: Timeline.Remove of a node that is not on this timeline"},
+		{"Remove of an unqueued node", func() { tl.Remove(&newItem(1).node) }, "timeline: Timeline.Remove of a node that is not on this timeline"},
+		{"SetAug while queued", func() { a.node.SetAug(3) }, "timeline: Node.SetAug of a node that is on a timeline"},
+		{"Init while queued", func() { a.node.Init(a) }, "timeline: Node.Init of a node that is on a timeline"},
+		{"EnableAugment when not empty", func() { tl.EnableAugment() }, "timeline: Timeline.EnableAugment on a non-empty timeline"},
+		{"UpdateAug off the timeline", func() { other.UpdateAug(&a.node, 1) }, "timeline: Timeline.UpdateAug of a node that is not on this timeline"},
 		{"Insert into a full timeline", func() {
 			var full Timeline[item]
 			full.n = maxTimelineLen // as if it held that many nodes: the check comes first
 			full.Insert(&newItem(2).node, 1)
-		}, "cfs: Timeline.Insert into a timeline of 2^31-1 nodes"},
+		}, "timeline: Timeline.Insert into a timeline of 2^31-1 nodes"},
 	}
 	for _, tc := range tests {
 		assertPanics(t, tc.name, tc.f, tc.msg)
@@ -147,8 +148,8 @@ func TestTimelineRandom(t *testing.T) {
 			it := items[r.IntN(len(items))]
 			switch {
 			case !it.node.Queued():
-				key := InitialMinVruntime + r.Uint64N(1<<22)
-				it.node.SetAug(InitialMinVruntime + r.Uint64N(1<<40))
+				key := initialMinVruntime + r.Uint64N(1<<22)
+				it.node.SetAug(initialMinVruntime + r.Uint64N(1<<40))
 				tl.Insert(&it.node, key)
 				m.insert(it, key)
 			case r.IntN(2) == 0:
