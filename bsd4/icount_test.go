@@ -12,7 +12,7 @@ import (
 )
 
 // icountPick runs Pick n times. It is the function a callgrind run toggles collection on
-// (PERF.md §3): no runtime calls, so its instruction count per call is exact and repeatable.
+// (docs/performance.md §2): no runtime calls, so its instruction count per call is exact and repeatable.
 //
 //go:noinline
 func icountPick(global, own *runq.Runq[bsd4.Thread], p *bsd4.Params, n int) *bsd4.Thread {

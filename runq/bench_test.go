@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/runq"
 )
 
-// The benchmarks compare the Runq with three baselines in the same binary, as PERF.md asks:
+// The benchmarks compare the Runq with three baselines in the same binary, as docs/performance.md asks:
 // container/heap keyed on (priority, sequence), a hand-written typed binary heap with the same
 // key, and 256 container/list lists found by a linear scan of their heads (the naive run queue).
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/schedkit/schedkit/runq"
 )
 
-// BenchmarkICount holds the loops measured by instruction count under callgrind (PERF.md §3).
+// BenchmarkICount holds the loops measured by instruction count under callgrind (docs/performance.md §2).
 // Each loop is a //go:noinline function named icount… that makes no runtime calls, driven with
 // b.N rather than b.Loop, so that callgrind can toggle collection on exactly that function:
 //

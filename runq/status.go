@@ -16,7 +16,7 @@ const wordBits = 64
 //
 // Status is pure bit arithmetic and knows nothing of queues; a [Runq] keeps its own Status in
 // step with its queues. Methods take a pointer receiver so that loops never copy the 32-byte
-// array (see PERF.md: a copy right after a one-word store cannot be store-forwarded).
+// array (see docs/performance.md §4: a copy right after a one-word store cannot be store-forwarded).
 type Status [NumQueues / wordBits]uint64
 
 // Set marks queue i non-empty. The complexity is O(1).

@@ -9,7 +9,7 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// BenchmarkICount holds the loops measured by instruction count under callgrind (PERF.md §3):
+// BenchmarkICount holds the loops measured by instruction count under callgrind (docs/performance.md §2):
 // //go:noinline functions named icount… that make no runtime calls, driven with b.N. Toggling
 // collection on '*icount*' proved unreliable for these loops (some runs count a few calls,
 // others never stop), so count the whole program at two run lengths and take the difference:

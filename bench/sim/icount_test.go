@@ -9,7 +9,7 @@ import (
 )
 
 // icountSteps runs n steps of m. It is the function to count instructions in with callgrind
-// (PERF.md §3): it makes no runtime calls of its own, so
+// (docs/performance.md §2): it makes no runtime calls of its own, so
 //
 //	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
 //	  --toggle-collect='*icountSteps*' ./sim.test -test.run '^$' \
