@@ -3,10 +3,10 @@ package bsd4
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/sched"
 )
 
 // This file implements the tunables and compile-time options of sched_4bsd.c, and the presets
@@ -145,31 +145,24 @@ func FreeBSD9Params() Params {
 	return p
 }
 
-// presets maps each preset name to its constructor.
-var presets = map[string]func() Params{
-	"main":      DefaultParams,
-	"freebsd14": FreeBSD14Params,
-	"freebsd9":  FreeBSD9Params,
+// presets are the presets Preset knows.
+var presets = sched.Presets[Params]{
+	{Name: "main", Params: DefaultParams},
+	{Name: "freebsd14", Params: FreeBSD14Params},
+	{Name: "freebsd9", Params: FreeBSD9Params},
 }
 
 // Presets returns the names Preset accepts, sorted: "freebsd14" (FreeBSD14Params), "freebsd9"
 // (FreeBSD9Params) and "main" (DefaultParams).
-func Presets() []string {
-	names := make([]string, 0, len(presets))
-	for n := range presets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func Presets() []string { return presets.Names() }
 
 // Preset returns the preset called name, or an error listing the known names.
 func Preset(name string) (Params, error) {
-	f, ok := presets[name]
+	p, ok := presets.Lookup(name)
 	if !ok {
 		return Params{}, fmt.Errorf("bsd4: unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
 	}
-	return f(), nil
+	return p, nil
 }
 
 // Validate reports the first field of p that is out of range, or nil.

@@ -10,12 +10,12 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// This file implements the Scheduler: 4BSD's state and decisions composed into the interface a
-// machine such as bench/sim drives.
+// This file implements the Scheduler: 4BSD's state and decisions composed into sched.Policy,
+// the interface a machine such as bench/sim drives.
 
 // A Scheduler is FreeBSD's 4BSD scheduler for one machine: one global run queue, a run queue
 // per CPU for bound and affine threads, every thread's td_sched, the load average, and the
-// once-a-second schedcpu. It has the method set of bench/sim's Policy without importing it.
+// once-a-second schedcpu. It is a [sched.Policy], the contract every policy offers a machine.
 //
 // The machine's calls map onto the kernel's functions as follows:
 //
@@ -104,7 +104,7 @@ func New(p Params) (*Scheduler, error) {
 	return &Scheduler{p: p}, nil
 }
 
-// CheckAttr reports whether 4BSD can run a thread with attributes a as asked (sim.AttrChecker).
+// CheckAttr reports whether 4BSD can run a thread with attributes a as asked (sched.AttrChecker).
 // It refuses, naming the field: attributes that fail sched.Attr.Validate; a real-time priority
 // on Linux's 1..99 scale (RTLinux), which has no FreeBSD meaning (rtprio(2) and FreeBSD's
 // sched_setscheduler(2) take 0..31); sched.Batch, which FreeBSD lacks; a requested slice; a
@@ -135,7 +135,7 @@ func refuseAttr(a *sched.Attr) error {
 }
 
 // Err returns the first attribute a thread was run with otherwise than asked (see CheckAttr),
-// naming the thread, or nil (sim.ErrReporter).
+// naming the thread, or nil (sched.ErrReporter).
 func (s *Scheduler) Err() error { return s.err }
 
 // noteAttr records for Err the first attributes CheckAttr refuses. Its callers have validated

@@ -1,5 +1,5 @@
-// This file implements Scheduler, the fair class behind the method set the simulator's Policy
-// interface asks for: a thin adapter from thread ids and sched.Attr to a System.
+// This file implements Scheduler, the fair class behind sched.Policy, the method set a machine
+// such as the simulator drives: a thin adapter from thread ids and sched.Attr to a System.
 
 package cfs
 
@@ -11,8 +11,8 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// A Scheduler runs the fair class on a machine for the simulator: its methods are the
-// simulator's Policy interface (bench/sim), in the types of package sched, and each one is a
+// A Scheduler runs the fair class on a machine for the simulator: its methods are
+// [sched.Policy], the contract every policy offers a machine, and each one is a
 // thin translation onto the machine's [System] ([Scheduler.System]), which holds one [RunQueue]
 // per CPU of the topology running the preset of its version (classic CFS of v6.5, EEVDF of v6.6
 // or v7.1), with the multiprocessor decisions of v6.5 between them, and v7.1's counting of

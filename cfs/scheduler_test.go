@@ -634,7 +634,7 @@ func TestSchedulerPanics(t *testing.T) {
 	})
 }
 
-// TestCheckAttr checks which attributes the Scheduler refuses before a run (sim.AttrChecker)
+// TestCheckAttr checks which attributes the Scheduler refuses before a run (sched.AttrChecker)
 // and that a real-time thread it accepts is reported by Err once it is created.
 func TestCheckAttr(t *testing.T) {
 	s := mustNew(t, vparams(V71))

@@ -1,13 +1,17 @@
-// Package sched is the vocabulary shared by the scheduling policies (ule, bsd4, cfs) and the
-// machines that drive them (the simulator in bench/sim, and any program of yours): thread
-// identities and attributes, control groups, the reasons a thread leaves a CPU, the machine's
-// configuration, and the [Env] through which a policy asks the machine to reschedule a CPU.
+// Package sched is the vocabulary and the contract shared by the scheduling policies (ule,
+// bsd4, cfs) and the machines that drive them (the simulator in bench/sim, and any program of
+// yours): thread identities and attributes, control groups, the reasons a thread leaves a CPU,
+// the machine's configuration, the [Env] through which a policy asks the machine to reschedule
+// a CPU, the [Policy] interface every policy's Scheduler satisfies with its optional
+// extensions ([AttrChecker], [ErrReporter], [TicklessIdle], [Queuer]), and the [Family] value
+// through which a policy package offers its presets to the harnesses.
 //
-// It holds no algorithm. It exists so that a policy package can offer a type satisfying the
-// simulator's Policy interface without importing the simulator: the interface is declared by its
-// consumer (bench/sim), and its method signatures are written in this package's types, which
-// both sides can name. Like runq and topology it is a leaf: it imports only the standard library
-// and topology.
+// It holds no algorithm. It exists so that a policy package can state that it is a Policy
+// without importing the simulator (var _ sched.Policy = (*Scheduler)(nil)), and so that the
+// harnesses (bench/presets, bench/sim/simtest) can list, build and test every policy without a
+// line of code per policy: the interface lives in this small shared package, and each policy
+// package is a value, a Family. Like runq and topology it is a leaf: it imports only the
+// standard library and topology.
 //
 // # The contract in one paragraph
 //
@@ -32,4 +36,6 @@
 //	hz, stathz                                      Config
 //	resched_curr / tdq_notify IPI / need_resched    Env.Resched
 //	ipi_selected (FreeBSD)                          ReschedSetter.ReschedSet
+//	struct sched_class (Linux), sched_*() (FreeBSD) Policy
+//	NO_HZ_IDLE (tick_nohz_idle_stop_tick)           TicklessIdle
 package sched

@@ -5,8 +5,9 @@ package ule
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/schedkit/schedkit/sched"
 )
 
 // Params are ULE's tunables: the sysctls under kern.sched.ule (kern.sched in legacy kernels),
@@ -196,16 +197,16 @@ func Seed000Params(pickShort bool, preemptThresh int) Params {
 	return p
 }
 
-// presets maps each preset name to its constructor.
-var presets = map[string]func() Params{
-	"main":              DefaultParams,
-	"legacy":            LegacyParams,
-	"freebsd9":          FreeBSD9Params,
-	"seed000":           func() Params { return named(Seed000Params(true, 224), "ule-seed000") },
-	"seed000-ps0-pt48":  func() Params { return Seed000Params(false, 48) },
-	"seed000-ps0-pt224": func() Params { return Seed000Params(false, 224) },
-	"seed000-ps1-pt48":  func() Params { return Seed000Params(true, 48) },
-	"seed000-ps1-pt224": func() Params { return Seed000Params(true, 224) },
+// presets are the presets Preset knows.
+var presets = sched.Presets[Params]{
+	{Name: "main", Params: DefaultParams},
+	{Name: "legacy", Params: LegacyParams},
+	{Name: "freebsd9", Params: FreeBSD9Params},
+	{Name: "seed000", Params: func() Params { return named(Seed000Params(true, 224), "ule-seed000") }},
+	{Name: "seed000-ps0-pt48", Params: func() Params { return Seed000Params(false, 48) }},
+	{Name: "seed000-ps0-pt224", Params: func() Params { return Seed000Params(false, 224) }},
+	{Name: "seed000-ps1-pt48", Params: func() Params { return Seed000Params(true, 48) }},
+	{Name: "seed000-ps1-pt224", Params: func() Params { return Seed000Params(true, 224) }},
 }
 
 func named(p Params, name string) Params {
@@ -216,22 +217,15 @@ func named(p Params, name string) Params {
 // Presets returns the names Preset accepts, sorted: "freebsd9" (FreeBSD9Params), "legacy",
 // "main", "seed000" (the patch as proposed: pick_short=1, preempt_thresh=224) and
 // "seed000-psX-ptY" for the four rows of the seed's table.
-func Presets() []string {
-	names := make([]string, 0, len(presets))
-	for n := range presets {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func Presets() []string { return presets.Names() }
 
 // Preset returns the preset called name, or an error listing the known names.
 func Preset(name string) (Params, error) {
-	f, ok := presets[name]
+	p, ok := presets.Lookup(name)
 	if !ok {
 		return Params{}, fmt.Errorf("ule: unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
 	}
-	return f(), nil
+	return p, nil
 }
 
 // Layout returns the priority layout of p.Version.

@@ -1,5 +1,5 @@
 // This file implements Scheduler, which composes ULE's state and decisions into the interface
-// the simulator drives (bench/sim.Policy) without importing it.
+// the simulator drives (sched.Policy).
 
 package ule
 
@@ -13,8 +13,8 @@ import (
 )
 
 // A Scheduler is ULE driven by a machine: it owns a System and every thread's state and turns
-// the machine's events into the kernel's entry points. Its methods are those of the simulator's
-// Policy interface (package bench/sim), written in the types of packages sched and topology.
+// the machine's events into the kernel's entry points. Its methods are those of [sched.Policy],
+// the contract every policy offers a machine such as the simulator in bench/sim.
 //
 //	machine event                 sched_ule.c
 //	Fork                          sched_fork, sched_fork_thread (or thread0's setup without a parent)
@@ -192,7 +192,7 @@ func classOf(l *Layout, a sched.Attr) (Class, uint8) {
 	return ClassTimeshare, 0
 }
 
-// CheckAttr reports whether ULE can run a thread with attributes a as asked (sim.AttrChecker).
+// CheckAttr reports whether ULE can run a thread with attributes a as asked (sched.AttrChecker).
 // It refuses, naming the field:
 //   - attributes that fail sched.Attr.Validate;
 //   - a real-time priority on Linux's 1..99 scale (RTLinux): FreeBSD's rtprio(2) and
@@ -224,7 +224,7 @@ func (s *Scheduler) CheckAttr(a sched.Attr) error {
 }
 
 // Err returns the first attribute a thread was run with otherwise than asked (see CheckAttr),
-// naming the thread, or nil (sim.ErrReporter).
+// naming the thread, or nil (sched.ErrReporter).
 func (s *Scheduler) Err() error { return s.err }
 
 // noteAttr validates a for op on thread tid: invalid attributes are the machine's bug and panic;

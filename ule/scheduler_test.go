@@ -352,23 +352,6 @@ func TestSchedulerMisc(t *testing.T) {
 	m.check()
 }
 
-// policy repeats the method set of bench/sim.Policy, which package ule must satisfy without
-// importing it (nothing outside bench imports bench).
-type policy interface {
-	Name() string
-	Start(cfg sched.Config, env sched.Env) error
-	TickHz() int
-	AddGroup(g sched.Group) error
-	Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr)
-	Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags)
-	Pick(now int64, cpu topology.CPU) (sched.ID, bool)
-	Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason)
-	Tick(now int64, cpu topology.CPU)
-	SetAttr(now int64, tid sched.ID, attr sched.Attr)
-}
-
-var _ policy = (*Scheduler)(nil)
-
 // At hz 1 SCHED_SLP_RUN_FORK = (hz/2) << 10 is 0 and sched_interact_fork divides by it
 // (sys/kern/sched_ule.c, mchoo7/freebsd-src @3521c70f): Start must refuse such a machine with an
 // error rather than fail at the first fork. hz 2 is the smallest that works.

@@ -16,14 +16,14 @@ import (
 // "ule:legacy", and reports whether it schedules groups (ULE and 4BSD do not: their runs flatten
 // the workload's groups). It is the one place this package constructs policies.
 func NewPolicy(name string) (p sim.Policy, groups bool, err error) {
-	family, _, err := presets.Split(name)
+	f, _, err := presets.Find(name)
 	if err != nil {
 		return nil, false, fmt.Errorf("host: %w", err)
 	}
 	if p, err = presets.New(name); err != nil {
 		return nil, false, fmt.Errorf("host: %w", err)
 	}
-	return p, family == "cfs", nil
+	return p, f.Groups, nil
 }
 
 // NearestPolicy returns the name of the simulated preset nearest a Linux release such as

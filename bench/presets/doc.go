@@ -21,11 +21,15 @@
 //	cfs:v7.1                      EEVDF with custom slices                    000
 //	cfs:v6.5+favor-nonidle-tick   v6.5 with seed 004's FavorNonIdleTick       004
 //
-// Names lists exactly what New accepts: every preset a policy package's Presets returns appears
-// as FAMILY:NAME, so a preset added there (such as ULE's 2011-era "freebsd9") appears here
-// without a change, and New builds it with that package's Preset and New. New returns a fresh policy for one machine each time it is called: a sim.Policy runs
-// on one machine only.
+// The list of families is [Families]: each policy package exports its family as a
+// sched.Family value (ule.Family, bsd4.Family, cfs.Family) that carries its name, its presets,
+// the knob presets a seed turns on top of them and its constructor, so this package holds no
+// per-family code. Names lists exactly what New accepts: every preset of a family appears as
+// FAMILY:NAME, so a preset added to a policy package (such as ULE's 2011-era "freebsd9")
+// appears here without a change. New returns a fresh policy for one machine each time it is
+// called: a policy runs on one machine only.
 //
-// This package is the one place that knows the constructors of the policy packages, so that
-// their renames touch one file (policy.go).
+// A new policy package joins every harness that takes these names (the command line, the
+// scenarios, the host runner's context, the conformance tests of bench/sim/simtest, which
+// iterate Families) by one line in Families.
 package presets

@@ -119,14 +119,6 @@ func (m *Machine) checkTick(id topology.CPU) {
 	}
 }
 
-// A Queuer is a Policy that can count the threads in its queues: the runnable threads that are
-// not running. It is optional; when the policy is one, [Machine.Check] compares the count with
-// the machine's.
-type Queuer interface {
-	// Queued returns the number of threads in the policy's queues.
-	Queued() int
-}
-
 // Check verifies the conservation of threads between events and returns an error describing the
 // first breach, or nil: every CPU runs at most one thread, a thread runs on at most one CPU and is
 // running exactly when a CPU says so, the machine's count of runnable threads matches the states

@@ -1,6 +1,7 @@
 package simtest
 
-// This file implements CheckPolicy, the conformance test of a sim.Policy.
+// This file implements CheckPolicy, the conformance test of a sim.Policy, and CheckFamily,
+// which runs it on every preset of a policy family.
 
 import (
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -185,7 +187,7 @@ end`, func(r *sim.Result, _ *topology.Topology) error {
 
 // CheckPolicy runs fresh policies from factory through every scenario on every topology of
 // opts, reporting through t each breach of the Policy contract the machine sees (after every
-// event: sim.Machine.Check, including the policy's Queued count when it is a sim.Queuer), each
+// event: sim.Machine.Check, including the policy's Queued count when it is a sched.Queuer), each
 // violation of the checkers, each scenario whose goal is not met, and any difference between the
 // traces of two runs with the same seed. A policy that refuses a scenario's workload before it
 // runs (an AttrChecker, or a Start or AddGroup error) has that scenario reported as skipped
@@ -248,6 +250,49 @@ func CheckPolicy(t testing.TB, factory func() sim.Policy, opts Options) {
 				}
 			}
 		}
+	}
+}
+
+// CheckFamily runs [CheckPolicy] on every preset of f, each in a subtest named after it,
+// with the control-group scenario unflattened when f.Groups, after checking the family value
+// itself: a name, sorted presets, a fresh policy from each New call, and an error that starts
+// with the family's name for a preset it lacks. TestFamilies in this package's tests calls it
+// for every family bench/presets lists.
+func CheckFamily(t *testing.T, f sched.Family, opts Options) {
+	t.Helper()
+	switch {
+	case f.Name == "" || f.New == nil:
+		t.Fatalf("family %q: no name or no New", f.Name)
+	case len(f.Presets) == 0:
+		t.Fatalf("family %q: no presets", f.Name)
+	}
+	for i := 1; i < len(f.Presets); i++ {
+		if f.Presets[i-1] >= f.Presets[i] {
+			t.Errorf("family %s: presets %q not sorted and unique", f.Name, f.Presets)
+		}
+	}
+	if _, err := f.New("no such preset"); err == nil || !strings.HasPrefix(err.Error(), f.Name+": ") {
+		t.Errorf("family %s: New(%q) = %v, want an error starting %q", f.Name, "no such preset", err, f.Name+": ")
+	}
+	opts.Groups = f.Groups
+	for _, preset := range f.Presets {
+		t.Run(preset, func(t *testing.T) {
+			p1, err1 := f.New(preset)
+			p2, err2 := f.New(preset)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: New(%q): %v, %v", f.Name, preset, err1, err2)
+			}
+			if p1 == p2 {
+				t.Fatalf("%s: New(%q) returned the same policy twice", f.Name, preset)
+			}
+			CheckPolicy(t, func() sim.Policy {
+				p, err := f.New(preset)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}, opts)
+		})
 	}
 }
 

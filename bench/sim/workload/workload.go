@@ -69,7 +69,7 @@ type Thread struct {
 	// sched_priority 1..99 for Linux (the default), rtprio(2)'s 0..31 for FreeBSD.
 	RTPrio int `json:"rtprio,omitempty"`
 	// RTScale is the system call RTPrio was written for (text form rtprio=freebsd:N); the
-	// policy maps it onto its own levels or refuses it (sim.AttrChecker).
+	// policy maps it onto its own levels or refuses it (sched.AttrChecker).
 	RTScale sched.RTScale `json:"rtscale,omitempty"`
 	// CPUs is the thread's affinity; the empty set means every CPU.
 	CPUs topology.CPUSet `json:"cpus,omitzero"`
