@@ -49,11 +49,49 @@
 //
 // # Verdicts
 //
-// For each row with a baseline the table shows our ratio of means, the seed's ratio (from its
-// two printed figures, or a ratio it printed), and a verdict from Student's t at 95 %
-// (bench/stat, ministat's arithmetic): "direction matches; size 1.84× vs 20.05×",
-// "direction differs", or "no difference proven at 95%". The ± beside our mean is the 95 %
-// half-width of the mean over the repetitions.
+// Judge is the one set of rules every table, summary and picture uses; it weighs the seed's
+// figure against ours by size as well as direction. A ratio (a row's mean over its baseline's;
+// the seed's ratio of its two printed figures, or a ratio it printed) is judged in log terms:
+// the band around the seed's ratio e is ±BandShare·|ln e|, never narrower than ±ln BandMin
+// (5 %) nor wider than ±ln BandMax (1.25×): 20.05× takes 16.0×..25.1×. The seed showed an
+// effect where its own test said so (Figure.Sig: ministat's "Difference at 95.0% confidence",
+// an mmtests '*'), or, where it printed no test, when the effect is at least EffectMin (10 %).
+// Ours is an effect when Student's t at 95 % (bench/stat, ministat's arithmetic) finds it
+// and it is at least Negligible (1 %) — the model's repetitions can be all alike, and then t
+// finds a 0.01 % difference significant. The verdicts:
+//
+//   - reproduced: ours is significant and within the band, or neither shows an effect;
+//   - direction only: ours is an effect in the seed's direction, outside the band (both figures
+//     printed);
+//   - not reproduced: the seed showed an effect and ours is none (a significant 0.27 % of the
+//     seed's against no difference proven is a miss too), or the seed showed none and ours is
+//     one;
+//   - opposite: the seed showed an effect and ours is one the other way;
+//   - matches: the seed's figure is an exact count (Figure.Exact, seed 003's levels) and every
+//     repetition of ours equals it;
+//   - no figure: the seed printed none, or its figure does not apply at this grid point
+//     (Scenario.Seeded: the seed's nice 20 hog, not a swept nice 0);
+//   - baseline: the row others are compared with.
+//
+// A figure that is not a ratio (a share in %) is reproduced within 1.25× of the seed's either
+// way; a lower bound (Figure.AtLeast, "over an hour") is reproduced by anything above the
+// band's low edge. The ± beside our mean is the 95 % half-width of the mean over the
+// repetitions.
+//
+// # Claims and the summary
+//
+// A Scenario's Claims are its seed's headline sentences, each a row against its baseline or
+// another row ("the fix against stock ULE": 0.068× in the seed) with the seed's figure. Report.
+// Claims judges them; WriteSummary prints one line per claim — the claim in a few words, the
+// seed's figure, ours, the verdict — and under them, for each claim that does not come out,
+// its reason in one line (Claim.Why). schedbench seeds prints this summary first; README's
+// fidelity section is it.
+//
+// # Parameters on a command line
+//
+// ParseSet and ParseGrid (and the flag values SetFlag and GridFlag) are the one syntax of
+// schedbench sweep, schedbench merge and bench/scenario/sweep: -set NAME=VALUE and -grid
+// NAME=V1,V2,…, each repeatable. An unknown parameter's error lists the scenario's parameters.
 //
 // # The seeds
 //

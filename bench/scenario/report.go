@@ -18,63 +18,113 @@ const Confidence = 95
 // Summary returns ministat's summary of metric m of row r at grid point p.
 func (rp *Report) Summary(p, r, m int) stat.Summary { return stat.Summarize(rp.Samples[p][r][m]) }
 
-// A Verdict compares a row with its baseline on the first metric: our ratio of means, the
-// seed's ratio where it printed one, and Student's t on our repetitions.
-type Verdict struct {
-	// Ours is mean(row) / mean(baseline).
-	Ours float64
-	// Published is the seed's ratio, or 0 if it printed none.
-	Published float64
-	// Diff is Student's t at Confidence; Tested is false when there were fewer than two
-	// repetitions.
-	Diff   stat.Difference
-	Tested bool
+// seedFigure returns the seed's figure for row r compared with row b (b < 0: r alone, an
+// absolute figure): the ratio r printed, the ratio of the two rows' printed values, or r's
+// value; false if there is none.
+func (s *Scenario) seedFigure(r, b int) (Figure, bool) {
+	pub := s.Rows[r].Published
+	if pub == nil {
+		return Figure{}, false
+	}
+	if b < 0 {
+		return *pub, !pub.Ratio
+	}
+	own := s.Rows[r].Baseline != "" && s.rowIndex(s.Rows[r].Baseline) == b
+	if pub.Ratio {
+		return *pub, own
+	}
+	bp := s.Rows[b].Published
+	if bp == nil || bp.Ratio || bp.Value == 0 {
+		return Figure{}, false
+	}
+	f := *pub
+	f.Value, f.Ratio, f.Exact = pub.Value/bp.Value, true, false
+	f.Reference = pub.Reference || bp.Reference
+	if !own {
+		f.Sig = SigUnknown
+	}
+	return f, true
 }
 
-// Verdict returns the verdict of row r at grid point p, or false if the row has no baseline.
-func (rp *Report) Verdict(p, r int) (Verdict, bool) {
-	s := rp.Plan.Scenario
-	row := &s.Rows[r]
-	if row.Baseline == "" {
-		return Verdict{}, false
+// claimFigure returns the seed's figure for claim c.
+func (s *Scenario) claimFigure(c *Claim) (Figure, bool) {
+	if c.Figure != nil {
+		return *c.Figure, true
 	}
-	b := s.rowIndex(row.Baseline)
-	xs, ys := rp.Summary(p, b, 0), rp.Summary(p, r, 0)
-	v := Verdict{Ours: ys.Mean / xs.Mean}
-	if pub := row.Published; pub != nil {
-		if pub.Ratio {
-			v.Published = pub.Value
-		} else if bp := s.Rows[b].Published; bp != nil && !bp.Ratio {
-			v.Published = pub.Value / bp.Value
+	r, b := s.claimRows(c)
+	return s.seedFigure(r, b)
+}
+
+// claimRows returns the rows claim c compares: its row and the row it is compared with (-1:
+// none).
+func (s *Scenario) claimRows(c *Claim) (int, int) {
+	r, b := s.rowIndex(c.Row), -1
+	switch {
+	case c.Versus != "":
+		b = s.rowIndex(c.Versus)
+	case s.Rows[r].Baseline != "":
+		b = s.rowIndex(s.Rows[r].Baseline)
+	}
+	return r, b
+}
+
+// applies reports whether the seed's figures hold for row r at grid point p: every parameter
+// of the scenario's Seeded has the seed's value in the row's cells.
+func (rp *Report) applies(p, r int) bool {
+	s := rp.Plan.Scenario
+	if len(s.Seeded) == 0 {
+		return true
+	}
+	c := &rp.Plan.Cells[(p*len(s.Rows)+r)*rp.Plan.Reps]
+	for k, x := range s.Seeded {
+		if c.Values[k] != x {
+			return false
 		}
 	}
-	if d, err := student(xs, ys); err == nil {
-		v.Diff, v.Tested = d, true
-	}
-	return v, true
+	return true
 }
 
-// String returns the one-line verdict, such as "direction matches; size 1.84× vs 20.05×".
-func (v Verdict) String() string {
-	switch {
-	case !v.Tested:
-		return "fewer than 2 runs: no test"
-	case math.IsNaN(v.Ours) || math.IsInf(v.Ours, 0):
-		return "the baseline's mean is 0: no ratio"
-	case !v.Diff.Significant && v.Published != 0:
-		return fmt.Sprintf("no difference proven at %d%% (seed %s)", Confidence, times(v.Published))
-	case !v.Diff.Significant:
-		return fmt.Sprintf("no difference proven at %d%%", Confidence)
-	case v.Published == 0:
-		return fmt.Sprintf("%s (no published figure)", times(v.Ours))
-	case (v.Ours > 1) == (v.Published > 1):
-		return fmt.Sprintf("direction matches; size %s vs %s", times(v.Ours), times(v.Published))
-	default:
-		return fmt.Sprintf("direction differs: %s vs %s", times(v.Ours), times(v.Published))
+// compare returns the verdict on row r against row b (b < 0: r's mean alone) at grid point
+// p, on the first metric, against the seed's figure fig (ok false: none).
+func (rp *Report) compare(p, r, b int, fig Figure, ok bool) Verdict {
+	ok = ok && rp.applies(p, r) && (b < 0 || rp.applies(p, b))
+	e := Evidence{HasSeed: ok}
+	if ok {
+		e.Seed, e.Ratio, e.SeedSig, e.AtLeast, e.Exact = fig.Value, fig.Ratio, fig.Sig, fig.AtLeast, fig.Exact
 	}
+	ys := rp.Summary(p, r, 0)
+	if b < 0 {
+		e.Ratio = false
+		e.Ours, e.Runs, e.Tested, e.Significant = ys.Mean, rp.Samples[p][r][0], ys.N >= 2, true
+		return Judge(e)
+	}
+	xs := rp.Summary(p, b, 0)
+	e.Ratio, e.Ours = true, ys.Mean/xs.Mean
+	if d, err := student(xs, ys); err == nil && xs.Mean != 0 {
+		e.Tested, e.Significant = true, d.Significant
+	}
+	return Judge(e)
 }
 
-func times(x float64) string { return fmt.Sprintf("%.2f×", x) }
+// RowVerdict returns the verdict of row r at grid point p, as its table prints it: a row
+// with a baseline against it, a row other rows are compared with as IsBaseline, and a row of
+// an Absolute scenario against the seed's value.
+func (rp *Report) RowVerdict(p, r int) Verdict {
+	s := rp.Plan.Scenario
+	row := &s.Rows[r]
+	if row.Baseline != "" {
+		b := s.rowIndex(row.Baseline)
+		f, ok := s.seedFigure(r, b)
+		return rp.compare(p, r, b, f, ok)
+	}
+	for i := range s.Rows {
+		if s.Rows[i].Baseline == row.Key() {
+			return Verdict{Kind: IsBaseline}
+		}
+	}
+	f, ok := s.seedFigure(r, -1)
+	return rp.compare(p, r, -1, f, ok && s.Absolute)
+}
 
 // rowIndex returns the index of the row whose Key is key; the scenario has validated.
 func (s *Scenario) rowIndex(key string) int {
@@ -176,24 +226,34 @@ func (rp *Report) WriteTable(w io.Writer) error {
 					if f.Spread != 0 {
 						pub += fmt.Sprintf(" (%s)", num(f.Spread))
 					}
+					if f.AtLeast {
+						pub = "≥ " + pub
+					}
 				}
 			}
 			ours := num(sum.Mean)
 			if hw, ok := halfWidth(sum); ok {
 				ours += " ± " + num(hw)
 			}
-			oursRatio, verdict := "-", ""
-			if v, ok := rp.Verdict(p, r); ok {
-				oursRatio, verdict = times(v.Ours), v.String()
-				if math.IsNaN(v.Ours) || math.IsInf(v.Ours, 0) {
-					oursRatio = "-"
+			oursRatio := "-"
+			v := rp.RowVerdict(p, r)
+			if v.Ratio {
+				oursRatio = v.OursText()
+				if v.HasSeed {
+					pubRatio = v.SeedText()
 				}
-				if v.Published != 0 {
-					pubRatio = times(v.Published)
-				}
-			} else if f := row.Published; f != nil && !f.Ratio && s.Absolute {
-				verdict = fmt.Sprintf("ours/seed %s", times(sum.Mean/f.Value))
 			}
+			if !rp.applies(p, r) {
+				pub, pubRatio = "-", "-"
+			} else if f := row.Published; f != nil && f.Reference {
+				// Not the seed's own figure: the kernel's table, the host's measurement.
+				if f.Ratio {
+					pubRatio += " ref"
+				} else {
+					pub += " ref"
+				}
+			}
+			verdict := v.String()
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t", row.Label, row.Policy, pub, ours, pubRatio, oursRatio)
 			for mi := 1; mi < len(s.Metrics); mi++ {
 				fmt.Fprintf(tw, "%s\t", num(rp.Summary(p, r, mi).Mean))
@@ -222,14 +282,20 @@ func (rp *Report) WriteTable(w io.Writer) error {
 	}
 	var figs []string
 	seen := map[string]bool{}
+	refs := false
 	for _, row := range s.Rows {
 		if f := row.Published; f != nil && !seen[f.On] {
 			seen[f.On] = true
 			figs = append(figs, f.On)
+			refs = refs || f.Reference
 		}
 	}
 	if len(figs) > 0 {
-		b.WriteString("\nseed figures measured on:\n")
+		b.WriteString("\nseed figures measured on")
+		if refs {
+			b.WriteString(" (ref: a reference that stands for the seed, not its own figure)")
+		}
+		b.WriteString(":\n")
 		for _, f := range figs {
 			fmt.Fprintf(&b, "  - %s\n", f)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
@@ -58,8 +59,37 @@ type Scenario struct {
 	// Tables are further mmtests comparison tables WriteTable prints after that one, for each
 	// grid point (seed 004's tbench prints its throughput, higher is better, beside its latency).
 	Tables []Table
-	// Notes say what the model does not reproduce, and why; the table prints them.
+	// Notes say what the model does not reproduce, and why, and the sources read for its
+	// mechanisms (file, version); the table prints them.
 	Notes []string
+	// Claims are the seed's headline claims this scenario checks, one line each in the
+	// summary (WriteSummary).
+	Claims []Claim
+	// Seeded are the parameter values of the seed's own experiment (nice 20, 8 CPUs): at a
+	// grid point or under Options.Set where a cell's value differs, the seed's figures do not
+	// apply and are not shown. Parameters the seed does not fix (a calibration, an unknown
+	// swept) are not listed.
+	Seeded Values
+}
+
+// A Claim is one sentence of a seed document, checked: the seed's figure for it beside ours,
+// and a verdict by the rules of Judge. By default it compares Row's first metric with the
+// row's baseline, and the seed's figure is the one Row published (a ratio, or the ratio of
+// the two rows' published figures); Versus names another row to compare with (the fix
+// against stock ULE rather than against the run without a hog).
+type Claim struct {
+	// Text is the claim in a few words, as the summary prints it (at most 60 characters).
+	Text string
+	// Row is the Key of the row the claim is about; Versus the Key of the row it is compared
+	// with ("" for the row's Baseline; for an Absolute row without a baseline, none).
+	Row, Versus string
+	// Figure is the seed's figure for the claim when it is not derived from the rows'.
+	Figure *Figure
+	// At is the grid point the claim is judged at; nil means the plan's first point.
+	At Values
+	// Why says, in one line (at most 100 characters), why the claim does not come out; the
+	// summary prints it under the table when the verdict is neither Reproduced nor Matches.
+	Why string
 }
 
 // A Table is an extra mmtests comparison table of a scenario's report: its title, as
@@ -142,6 +172,16 @@ type Figure struct {
 	Unit string
 	// On says what the authors measured on and how.
 	On string
+	// Sig is what the seed's own test said of the row's difference to its baseline
+	// (ministat's verdict, an mmtests '*'); SigUnknown where it printed none.
+	Sig Significance
+	// AtLeast says Value is a lower bound ("over an hour"); Exact that it is a count that
+	// every repetition of ours must equal to match (seed 003's distinct levels).
+	AtLeast, Exact bool
+	// Reference says the figure is not the seed's own but a reference that stands for it
+	// (the kernel's weight table, the same experiment measured on the host here); On says
+	// which.
+	Reference bool
 }
 
 // A Metric is a number measured from one run.
@@ -226,6 +266,25 @@ func (s *Scenario) Validate() error {
 			return fmt.Errorf("scenario %s: expectation %q: Min > Max", s.Name, e.Doc)
 		}
 	}
+	for i, c := range s.Claims {
+		switch {
+		case c.Text == "" || len([]rune(c.Text)) > 60:
+			return fmt.Errorf("scenario %s: claim %d: Text %q: want 1..60 characters", s.Name, i, c.Text)
+		case len([]rune(c.Why)) > 100:
+			return fmt.Errorf("scenario %s: claim %q: Why has %d characters, want at most 100", s.Name, c.Text, len([]rune(c.Why)))
+		case !keys[c.Row] || (c.Versus != "" && !keys[c.Versus]):
+			return fmt.Errorf("scenario %s: claim %q: unknown rows %q, %q", s.Name, c.Text, c.Row, c.Versus)
+		}
+		if err := s.checkValues(c.At); err != nil {
+			return fmt.Errorf("scenario %s: claim %q: %w", s.Name, c.Text, err)
+		}
+		if _, ok := s.claimFigure(&c); !ok {
+			return fmt.Errorf("scenario %s: claim %q: no seed figure (give Figure, or rows with published figures)", s.Name, c.Text)
+		}
+	}
+	if err := s.checkValues(s.Seeded); err != nil {
+		return fmt.Errorf("scenario %s: Seeded: %w", s.Name, err)
+	}
 	return s.checkValues(s.Small)
 }
 
@@ -244,13 +303,24 @@ func (s *Scenario) checkValues(v Values) error {
 	for _, k := range sortedKeys(v) {
 		p := s.param(k)
 		if p == nil {
-			return fmt.Errorf("scenario %s: unknown parameter %q", s.Name, k)
+			return s.unknownParam(k)
 		}
 		if err := p.Check(v[k]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// unknownParam returns the error for a parameter name s does not have, listing the ones it has.
+func (s *Scenario) unknownParam(name string) error {
+	names := make([]string, len(s.Params))
+	for i := range s.Params {
+		names[i] = s.Params[i].Name
+	}
+	slices.Sort(names)
+	return fmt.Errorf("scenario %s: unknown parameter %q (parameters: %s; schedbench seeds -params %s lists them)",
+		s.Name, name, strings.Join(names, ", "), s.Name)
 }
 
 // sortedKeys returns the names of v, sorted.

@@ -15,7 +15,7 @@ func init() { Register(seed000Nice()) }
 func seed000Nice() *Scenario {
 	seedULE := &Figure{Value: 50, Unit: "%", On: `seed 000's text: "running a nice 0 hog vs nice 20 hog gives them about 50:50" (FreeBSD 14 ULE, 2023)`}
 	// Linux clamps nice 20 to 19; sched_prio_to_weight gives nice 0 1024 and nice 19 15.
-	weights := &Figure{Value: 100 * 1024.0 / (1024 + 15), Unit: "%", On: "not a seed figure: CFS's weights, 1024/(1024+15) (sched_prio_to_weight, kernel/sched/core.c)"}
+	weights := &Figure{Value: 100 * 1024.0 / (1024 + 15), Unit: "%", Reference: true, On: "not a seed figure: CFS's weights, 1024/(1024+15) (sched_prio_to_weight, kernel/sched/core.c)"}
 	row := func(label, policy string, pub *Figure) Row {
 		return Row{Label: label, Policy: policy, Published: pub}
 	}
@@ -53,6 +53,8 @@ CPU. CFS and EEVDF divide by weight (nice 19 after Linux's clamp: 1024 against 1
 				Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
 		},
 		Absolute:  true,
+		Seeded:    Values{"nice": 20},
+		Claims:    []Claim{{Text: "a nice 0 and a nice 20 hog share about 50:50 (ULE 2023)", Row: "ULE 2023 (legacy)"}},
 		Reps:      3,
 		Small:     Values{"seconds": 10},
 		SmallReps: 3,

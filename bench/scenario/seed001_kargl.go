@@ -105,6 +105,15 @@ rank, then releases each through its own pipe), for work_s/iter_ms iterations; t
 			{Doc: "iterations longer than a slice: ULE 2011 slower than 4BSD at N=5 (seed: 1.49×)", Row: "ULE 2011 (freebsd9)/N=5", Baseline: "4BSD 2011 (freebsd9)/N=5", Min: 1.05, Max: 4, At: Values{"iter_ms": 1000}},
 			{Doc: "4BSD, iterations shorter than a slice: N=5 slower than N=4 (seed: 1.22×)", Row: "4BSD 2011 (freebsd9)/N=5", Baseline: "4BSD 2011 (freebsd9)/N=4", Min: 1.02, Max: 2, At: Values{"iter_ms": 50}},
 		},
+		Claims: []Claim{
+			{Text: "Kargl: N=5 ranks on 4 CPUs, ULE 2011, against N=4", Row: "ULE 2011 (freebsd9)/N=5"},
+			{Text: "… N=6, ULE 2011", Row: "ULE 2011 (freebsd9)/N=6"},
+			{Text: "… N=7, ULE 2011", Row: "ULE 2011 (freebsd9)/N=7"},
+			{Text: "… N=8, ULE 2011", Row: "ULE 2011 (freebsd9)/N=8",
+				Why: "ranks that block at the barrier share 2 per CPU evenly under every policy"},
+			{Text: "… N=5, 4BSD", Row: "4BSD 2011 (freebsd9)/N=5"},
+			{Text: "… N=8, 4BSD: about as fast as N=4", Row: "4BSD 2011 (freebsd9)/N=8"},
+		},
 		Notes: append(notes,
 			"iter_ms, the compute between two synchronisations of the ranks, is not known from the thread, and the result "+
 				"depends on it, so the scenario shows two values: 50 ms (shorter than a slice: every policy pays ceil(N/4) chunks per "+

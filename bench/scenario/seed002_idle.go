@@ -104,6 +104,12 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			{Doc: "idle spinning with HTT on slows the build (seed: running threads ~50 % slower)", Row: "4BSD, idle spinning, HTT on", Baseline: "4BSD, no PREEMPTION", Min: 1.01, Max: 3},
 			{Doc: "lost wake-ups cost real time", Row: "4BSD, lost wake-ups (what-if p=0.2, 50 us)", Baseline: "4BSD, no PREEMPTION", Min: 1.0, Max: 2},
 		},
+		Claims: []Claim{
+			{Text: "Evans: 4BSD with PREEMPTION + IPI_PREEMPTION, real time", Row: "4BSD, PREEMPTION + IPI_PREEMPTION",
+				Why: "the extra context switches cost nothing without a cost model of switching"},
+			{Text: "… ULE's six runs against 4BSD's", Row: "ULE 2023 (legacy)",
+				Why: "the model's ULE spreads jobs over cores before SMT siblings; 4BSD fills siblings"},
+		},
 		Notes: []string{
 			"The build's absolute times are seconds, not Bruce's ~128 s (the compile jobs are calibrated on small C files and their " +
 				"number is an assumption): compare the columns' ratios and spreads, not seconds.",

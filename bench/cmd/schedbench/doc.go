@@ -50,14 +50,19 @@
 //	schedbench explain -policy ule -topology cpu:4 -cpu 3 -thread hog.1 -at 12.004ms mixed.wl
 //
 // seeds runs every seed scenario of package bench/scenario at its defaults (or those named: a
-// scenario's name, a prefix such as seed000, or a seed number such as 000) and prints the
-// fidelity table: one line per row with the seed's published figure or ratio, ours, and the
-// verdict of Student's t at 95%. Given names, it prints each scenario in its seed's own layout,
-// with its notes. -small runs the scenarios' small sizes (seconds); -o DIR writes the tables,
-// each scenario's results as JSON lines, a box-and-strip picture per scenario and index.html.
+// scenario's name, a beginning of exactly one name such as seed000-pipe, or a seed number such
+// as 000 for all of that seed's; a beginning of several names is an error listing them) and
+// prints the summary: one line per seed claim with the seed's figure, ours and the verdict
+// (bench/scenario's Judge: reproduced, direction only, not reproduced, opposite, matches, no
+// figure), then the reason of each claim that does not come out. -v, or naming scenarios,
+// adds each scenario's table in its seed's own layout, with its notes. -params NAME lists a
+// scenario's parameters (default, unit, range) instead of running it. -small runs the
+// scenarios' small sizes (seconds); -o DIR writes the summary and tables, each scenario's
+// results as JSON lines, a box-and-strip picture per scenario and grid point, and index.html.
 //
 //	schedbench seeds
 //	schedbench seeds 000
+//	schedbench seeds -params seed001-kargl
 //
 // sweep runs one scenario over a parameter grid (-grid NAME=V1,V2,…, repeatable; -set
 // NAME=VALUE fixes one) with -reps repetitions and prints its table. -shard k/n runs only every

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -20,7 +19,8 @@ import (
 var errInterrupted = errors.New("interrupted")
 
 // pickScenarios returns the scenarios args name: a scenario's name, a seed number such as 000
-// (every scenario of that seed), or a prefix such as seed000; no argument means all.
+// (every scenario of that seed), or a prefix of exactly one name such as seed000-pipe; no
+// argument means all. A prefix of several names is an error listing them.
 func pickScenarios(args []string) ([]*scenario.Scenario, error) {
 	names := scenario.Names()
 	if len(args) == 0 {
@@ -30,9 +30,22 @@ func pickScenarios(args []string) ([]*scenario.Scenario, error) {
 	for _, a := range args {
 		var matched []string
 		for _, n := range names {
-			s, _ := scenario.Lookup(n)
-			if n == a || s.Seed == a || strings.HasPrefix(n, a) {
+			if s, _ := scenario.Lookup(n); n == a || s.Seed == a {
 				matched = append(matched, n)
+			}
+		}
+		if len(matched) == 0 {
+			for _, n := range names {
+				if strings.HasPrefix(n, a) {
+					matched = append(matched, n)
+				}
+			}
+			if len(matched) > 1 {
+				hint := ""
+				if s, _ := scenario.Lookup(matched[0]); s != nil && s.Seed != "" && strings.HasPrefix("seed"+s.Seed, a) {
+					hint = fmt.Sprintf("; %s names all of seed %s's", s.Seed, s.Seed)
+				}
+				return nil, usagef("%q is the beginning of %d scenarios (%s): name one%s", a, len(matched), strings.Join(matched, ", "), hint)
 			}
 		}
 		if len(matched) == 0 {
@@ -48,67 +61,12 @@ func pickScenarios(args []string) ([]*scenario.Scenario, error) {
 	return out, nil
 }
 
-// valuesFlag is a repeatable -set NAME=VALUE.
-type valuesFlag map[string]float64
-
-func (v valuesFlag) String() string {
-	var parts []string
-	for k, x := range v {
-		parts = append(parts, k+"="+strconv.FormatFloat(x, 'g', -1, 64))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
-}
-
-func (v valuesFlag) Set(s string) error {
-	name, val, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return fmt.Errorf("want NAME=VALUE, got %q", s)
-	}
-	x, err := strconv.ParseFloat(val, 64)
-	if err != nil {
-		return fmt.Errorf("%s=%s: not a number", name, val)
-	}
-	if _, dup := v[name]; dup {
-		return fmt.Errorf("%s is set twice", name)
-	}
-	v[name] = x
-	return nil
-}
-
-// gridFlag is a repeatable -grid NAME=V1,V2,….
-type gridFlag map[string][]float64
-
-func (g gridFlag) String() string {
-	var parts []string
-	for k, xs := range g {
-		var vs []string
-		for _, x := range xs {
-			vs = append(vs, strconv.FormatFloat(x, 'g', -1, 64))
-		}
-		parts = append(parts, k+"="+strings.Join(vs, ","))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, " ")
-}
-
-func (g gridFlag) Set(s string) error {
-	name, list, ok := strings.Cut(s, "=")
-	if !ok || name == "" || list == "" {
-		return fmt.Errorf("want NAME=V1,V2,…, got %q", s)
-	}
-	if _, dup := g[name]; dup {
-		return fmt.Errorf("%s is swept twice", name)
-	}
-	for _, f := range strings.Split(list, ",") {
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return fmt.Errorf("%s: %q is not a number", name, f)
-		}
-		g[name] = append(g[name], x)
-	}
-	return nil
-}
+// valuesFlag is a repeatable -set NAME=VALUE and gridFlag a repeatable -grid NAME=V1,V2,…:
+// bench/scenario's syntax, which bench/scenario/sweep shares.
+type (
+	valuesFlag = scenario.SetFlag
+	gridFlag   = scenario.GridFlag
+)
 
 // parseShard parses -shard k/n, 0 <= k < n.
 func parseShard(s string) (k, n int, err error) {

@@ -9,8 +9,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -28,8 +28,20 @@ func cmdSeeds(e *env, args []string) error {
 	parallel := fs.Int("parallel", 0, "`number` of runs at a time (0: one per CPU of this machine)")
 	quiet := fs.Bool("q", false, "no progress bar")
 	out := fs.String("o", "", "write the tables, the results as JSON lines, pictures and index.html into `dir`")
+	verbose := fs.Bool("v", false, "after the summary, print every scenario's table in its seed's layout, with its notes")
+	params := fs.Bool("params", false, "list the named scenarios' parameters (default, unit, range) instead of running them")
 	if err := parseFlagsAnywhere(e, fs, args, seedsSynopsis); err != nil {
 		return err
+	}
+	if *params {
+		if fs.NArg() == 0 {
+			return usagef("-params: name a scenario or a seed (schedbench seeds -params SCENARIO)")
+		}
+		ss, err := pickScenarios(fs.Args())
+		if err != nil {
+			return err
+		}
+		return writeParams(e.stdout, ss)
 	}
 	switch {
 	case *reps < 0 || *reps > 100000:
@@ -82,20 +94,18 @@ func cmdSeeds(e *env, args []string) error {
 		return runErr
 	}
 	var text bytes.Buffer
-	if len(fs.Args()) == 0 {
-		if err := writeFidelity(&text, reports); err != nil {
-			return err
-		}
-		fmt.Fprintln(&text, "\n'schedbench seeds NAME' prints a scenario in its seed's own layout, with its notes.")
-	} else {
-		for i, rp := range reports {
-			if i > 0 {
-				fmt.Fprintln(&text)
-			}
+	if err := scenario.WriteSummary(&text, reports); err != nil {
+		return err
+	}
+	if len(fs.Args()) > 0 || *verbose {
+		for _, rp := range reports {
+			fmt.Fprintln(&text)
 			if err := rp.WriteTable(&text); err != nil {
 				return err
 			}
 		}
+	} else {
+		fmt.Fprintln(&text, "\n'schedbench seeds -v' or 'schedbench seeds NAME' adds each scenario's table in its seed's layout, with its notes.")
 	}
 	if _, err := e.stdout.Write(text.Bytes()); err != nil {
 		return err
@@ -111,46 +121,59 @@ func cmdSeeds(e *env, args []string) error {
 	return nil
 }
 
-// writeFidelity writes one line per row of each report that has a baseline or a published
-// figure: the seed's figure beside ours, and the verdict.
-func writeFidelity(w io.Writer, reports []*scenario.Report) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\tpoint\trow\tpolicy\tseed\tours\tverdict")
-	for _, rp := range reports {
-		s := rp.Plan.Scenario
-		printed := false
-		for p := range rp.Plan.Points {
-			for r := range s.Rows {
-				row := &s.Rows[r]
-				v, ok := rp.Verdict(p, r)
-				if !ok && row.Published == nil {
-					continue
-				}
-				seed, ours, verdict := "-", "-", ""
-				if ok {
-					if !math.IsNaN(v.Ours) && !math.IsInf(v.Ours, 0) {
-						ours = fmt.Sprintf("%.2f×", v.Ours)
-					}
-					if v.Published != 0 {
-						seed = fmt.Sprintf("%.2f×", v.Published)
-					}
-					verdict = v.String()
-				} else {
-					sm := rp.Summary(p, r, 0)
-					seed = fmt.Sprintf("%g %s", row.Published.Value, row.Published.Unit)
-					ours = fmt.Sprintf("%.4g %s", sm.Mean, s.Metrics[0].Unit)
-					verdict = "no baseline: figures side by side"
-				}
-				fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", s.Name, p, row.Key(), row.Policy, seed, ours, verdict)
-				printed = true
+// writeParams lists the parameters of each scenario: name, default, unit, range and what it
+// is, then the grid the scenario sweeps by default and the seed's own values.
+func writeParams(w io.Writer, ss []*scenario.Scenario) error {
+	var b bytes.Buffer
+	for i, s := range ss {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s: %s\n\n", s.Name, s.Title)
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "parameter\tdefault\tunit\trange\twhat")
+		for _, p := range s.Params {
+			kind := ""
+			if p.Integer {
+				kind = ", whole"
 			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s..%s%s\t%s\n", p.Name, fmtNum(p.Default), orDash(p.Unit), fmtNum(p.Min), fmtNum(p.Max), kind, p.Doc)
 		}
-		if !printed {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\tno published figure to compare; 'schedbench seeds %s' shows its table\n", s.Name, s.Name)
+		if err := tw.Flush(); err != nil {
+			return err
 		}
+		if len(s.Sweep) > 0 {
+			fmt.Fprintf(&b, "\nswept by default: %s\n", formatGrid(s.Sweep))
+		}
+		if len(s.Seeded) > 0 {
+			fmt.Fprintf(&b, "the seed's own values (its figures are shown only there): %s\n", formatGrid(oneEach(s.Seeded)))
+		}
+		fmt.Fprintf(&b, "set one with -set NAME=VALUE, sweep with -grid NAME=V1,V2,… (schedbench sweep %s)\n", s.Name)
 	}
-	return tw.Flush()
+	_, err := w.Write(b.Bytes())
+	return err
 }
+
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneEach returns v as a grid of one value per parameter.
+func oneEach(v scenario.Values) map[string][]float64 {
+	g := map[string][]float64{}
+	for k, x := range v {
+		g[k] = []float64{x}
+	}
+	return g
+}
+
+// formatGrid writes a grid as -grid would take it: NAME=V1,V2 … in name order.
+func formatGrid(g map[string][]float64) string { return gridFlag(g).String() }
 
 // writeSeedsArtefacts writes the seeds' table, each scenario's table and results (JSON lines,
 // as a shard writes them), a distribution picture per scenario and grid point, and index.html.

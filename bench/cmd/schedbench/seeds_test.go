@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// TestSeedsGolden checks one scenario's table byte for byte (seed000-nice: two hogs, the
-// smallest), and the fidelity table of every scenario by its shape: the numbers of the other
-// scenarios belong to bench/scenario, whose tests check them.
+// TestSeedsGolden checks one scenario's summary and table byte for byte (seed000-nice: two
+// hogs, the smallest), and the summary of every scenario by its shape: one line per claim,
+// under 120 columns, and no per-scenario table without -v. The numbers of the other scenarios
+// belong to bench/scenario, whose tests check them.
 func TestSeedsGolden(t *testing.T) {
 	out, errs, code := runCLI(t, "seeds", "-small", "seed000-nice")
 	if code != exitOK || errs != "" {
@@ -22,23 +23,75 @@ func TestSeedsGolden(t *testing.T) {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.HasPrefix(lines[0], "scenario ") || !strings.Contains(lines[0], " verdict") {
-		t.Errorf("fidelity table header %q", lines[0])
+	if !strings.HasPrefix(lines[0], "seed  claim ") || !strings.HasSuffix(lines[0], " verdict") {
+		t.Errorf("summary header %q", lines[0])
+	}
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 120 {
+			t.Errorf("summary line of %d columns: %q", n, l)
+		}
 	}
 	ss, err := pickScenarios(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	claims := 0
 	for _, s := range ss {
-		n := 0
-		for _, l := range lines[1:] {
-			if strings.HasPrefix(l, s.Name+" ") {
-				n++
+		for _, c := range s.Claims {
+			claims++
+			if !strings.Contains(out, "  "+c.Text+"  ") {
+				t.Errorf("the summary has no line for %s's claim %q", s.Name, c.Text)
 			}
 		}
-		if n == 0 {
-			t.Errorf("the fidelity table has no row of %s", s.Name)
+		if strings.Contains(out, s.Name+": "+s.Title) {
+			t.Errorf("the summary prints %s's table without -v", s.Name)
 		}
+	}
+	if claims < 20 || claims > 34 {
+		t.Errorf("%d claims; want about 20-30 lines", claims)
+	}
+	verbose, errs, code := runCLI(t, "seeds", "-small", "-v", "003")
+	if code != exitOK || errs != "" {
+		t.Fatalf("-v: status %d, stderr %q", code, errs)
+	}
+	if !strings.HasPrefix(verbose, "seed  claim ") || !strings.Contains(verbose, "seed003-posix: ") || !strings.Contains(verbose, "seed003-buildworld: ") {
+		t.Errorf("seeds -v 003: want the summary, then both tables; got\n%s", verbose)
+	}
+}
+
+// A name that is only the beginning of several scenarios is an error listing them, not a
+// silent choice; a unique beginning, a full name and a seed number choose.
+func TestSeedsNames(t *testing.T) {
+	_, errs, code := runCLI(t, "seeds", "-small", "seed000")
+	if code != exitUsage || !strings.Contains(errs, "seed000-buildkernel, seed000-nice, seed000-pipeline") || !strings.Contains(errs, "000 names all") {
+		t.Errorf("seeds seed000: status %d, stderr %q; want a usage error listing the three", code, errs)
+	}
+	for _, args := range [][]string{{"seed000-ni"}, {"seed000-nice"}} {
+		out, errs, code := runCLI(t, append([]string{"seeds", "-small", "-q"}, args...)...)
+		if code != exitOK || !strings.Contains(out, "seed000-nice: ") || strings.Contains(out, "seed000-pipeline: ") {
+			t.Errorf("seeds %v: status %d, stderr %q, output\n%s", args, code, errs, out)
+		}
+	}
+}
+
+// seeds -params lists a scenario's parameters with default, unit and range; an unknown
+// parameter's error lists the valid ones.
+func TestSeedsParams(t *testing.T) {
+	out, errs, code := runCLI(t, "seeds", "-params", "seed001-kargl")
+	if code != exitOK || errs != "" {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{"parameter  default  unit", "iter_ms", "0.1..60000", "n ", "1..64, whole", "swept by default: iter_ms="} {
+		if !strings.Contains(out, want) {
+			t.Errorf("seeds -params seed001-kargl lacks %q:\n%s", want, out)
+		}
+	}
+	_, errs, code = runCLI(t, "sweep", "-set", "nicee=3", "seed000-nice")
+	if code != exitUsage || !strings.Contains(errs, `unknown parameter "nicee"`) || !strings.Contains(errs, "nice, seconds") {
+		t.Errorf("an unknown parameter: status %d, stderr %q; want the valid ones listed", code, errs)
+	}
+	if _, errs, code = runCLI(t, "seeds", "-params"); code != exitUsage {
+		t.Errorf("seeds -params without a name: status %d, stderr %q", code, errs)
 	}
 }
 

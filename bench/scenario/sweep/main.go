@@ -6,7 +6,8 @@
 //	go run ./bench/scenario/sweep -scenario seed000-pipeline -merge s*.jsonl  # the same table
 //
 // Every invocation of one sweep must give the same -scenario, -reps, -small, -set and -grid:
-// they define the plan, whose cells the shards split. -list prints the scenarios.
+// they define the plan, whose cells the shards split. -set NAME=VALUE and -grid NAME=V1,V2,…
+// are repeatable, in the syntax of schedbench sweep. -list prints the scenarios.
 package main
 
 import (
@@ -35,8 +36,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	list := fs.Bool("list", false, "list the scenarios")
 	reps := fs.Int("reps", 0, "seeded repetitions per cell (0: the scenario's)")
 	small := fs.Bool("small", false, "the scenario's small size")
-	set := fs.String("set", "", "parameter values, NAME=V,NAME=V")
-	grid := fs.String("grid", "", "parameters to sweep, NAME=V:V:V;NAME=V:V")
+	set, grid := scenario.SetFlag{}, scenario.GridFlag{}
+	fs.Var(set, "set", "fix a parameter, NAME=VALUE (repeatable)")
+	fs.Var(grid, "grid", "sweep a parameter over values, NAME=V1,V2,… (repeatable: the grid is every combination)")
 	shard := fs.String("shard", "", "run only shard K/N (K from 0) and write its results as JSON lines")
 	merge := fs.Bool("merge", false, "merge the JSON-lines files given as arguments and print the table")
 	workers := fs.Int("workers", 0, "goroutines (0: all cores)")
@@ -54,14 +56,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := scenario.Options{Reps: *reps, Small: *small, Workers: *workers}
-	if o.Set, err = parseValues(*set); err != nil {
-		return fmt.Errorf("-set: %w", err)
-	}
-	if *grid != "" {
-		if o.Grid, err = parseGrid(*grid); err != nil {
-			return fmt.Errorf("-grid: %w", err)
-		}
+	o := scenario.Options{Reps: *reps, Small: *small, Workers: *workers, Set: scenario.Values(set)}
+	if len(grid) > 0 {
+		o.Grid = grid
 	}
 	pl, err := scenario.NewPlan(s, o)
 	if err != nil {
@@ -114,43 +111,4 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return rep.WriteTable(stdout)
 	}
-}
-
-// parseValues reads NAME=V,NAME=V.
-func parseValues(s string) (scenario.Values, error) {
-	v := scenario.Values{}
-	if s == "" {
-		return v, nil
-	}
-	for i, kv := range strings.Split(s, ",") {
-		k, x, ok := strings.Cut(kv, "=")
-		f, err := strconv.ParseFloat(x, 64)
-		if !ok || k == "" || err != nil {
-			return nil, fmt.Errorf("item %d %q: want NAME=NUMBER", i+1, kv)
-		}
-		v[k] = f
-	}
-	return v, nil
-}
-
-// parseGrid reads NAME=V:V;NAME=V.
-func parseGrid(s string) (map[string][]float64, error) {
-	g := map[string][]float64{}
-	for i, item := range strings.Split(s, ";") {
-		k, xs, ok := strings.Cut(item, "=")
-		if !ok || k == "" || xs == "" {
-			return nil, fmt.Errorf("item %d %q: want NAME=V:V", i+1, item)
-		}
-		if _, dup := g[k]; dup {
-			return nil, fmt.Errorf("item %d: %s given twice", i+1, k)
-		}
-		for _, x := range strings.Split(xs, ":") {
-			f, err := strconv.ParseFloat(x, 64)
-			if err != nil {
-				return nil, fmt.Errorf("item %d %q: %q is not a number", i+1, item, x)
-			}
-			g[k] = append(g[k], f)
-		}
-	}
-	return g, nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var common = []string{"-scenario", "seed000-nice", "-small", "-reps", "2", "-grid", "nice=10:20"}
+var common = []string{"-scenario", "seed000-nice", "-small", "-reps", "2", "-grid", "nice=10,20"}
 
 func sweep(t *testing.T, args ...string) string {
 	var out, errb bytes.Buffer
@@ -46,10 +46,11 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-scenario", "nope"}, `unknown scenario "nope"`},
-		{[]string{"-scenario", "seed000-nice", "-set", "nice"}, "want NAME=NUMBER"},
+		{[]string{"-scenario", "seed000-nice", "-set", "nice"}, "want NAME=VALUE"},
+		{[]string{"-scenario", "seed000-nice", "-set", "nicee=3"}, `unknown parameter "nicee" (parameters: nice, seconds`},
 		{[]string{"-scenario", "seed000-nice", "-set", "nice=30"}, "outside"},
-		{[]string{"-scenario", "seed000-nice", "-grid", "nice=1:x"}, `"x" is not a number`},
-		{[]string{"-scenario", "seed000-nice", "-grid", "nice=1;nice=2"}, "nice given twice"},
+		{[]string{"-scenario", "seed000-nice", "-grid", "nice=1,x"}, `"x" is not a number`},
+		{[]string{"-scenario", "seed000-nice", "-grid", "nice=1", "-grid", "nice=2"}, "nice is swept twice"},
 		{[]string{"-scenario", "seed000-nice", "-shard", "3"}, "want K/N"},
 		{[]string{"-scenario", "seed000-nice", "-shard", "3/3"}, "shard 3 of 3"},
 	} {

@@ -1,0 +1,98 @@
+// This file implements the one syntax of parameter values on a command line, which
+// `schedbench sweep`, `schedbench merge` and bench/scenario/sweep share: -set NAME=VALUE and
+// -grid NAME=V1,V2,…, each repeatable.
+
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ParseSet reads one -set item, NAME=VALUE.
+func ParseSet(s string) (name string, value float64, err error) {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" || val == "" {
+		return "", 0, fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	x, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		return "", 0, fmt.Errorf("%s=%s: %q is not a number", name, val, val)
+	}
+	return name, x, nil
+}
+
+// ParseGrid reads one -grid item, NAME=V1,V2,…: the values in the order given.
+func ParseGrid(s string) (name string, values []float64, err error) {
+	name, list, ok := strings.Cut(s, "=")
+	if !ok || name == "" || list == "" {
+		return "", nil, fmt.Errorf("want NAME=V1,V2,…, got %q", s)
+	}
+	for _, f := range strings.Split(list, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %q is not a number", name, f)
+		}
+		values = append(values, x)
+	}
+	return name, values, nil
+}
+
+// SetFlag is a repeatable -set NAME=VALUE, as a flag.Value.
+type SetFlag Values
+
+// String returns the values as -set would take them, NAME=VALUE,… in name order.
+func (v SetFlag) String() string {
+	var parts []string
+	for k, x := range v {
+		parts = append(parts, k+"="+strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// Set adds one NAME=VALUE; a name given twice is an error.
+func (v SetFlag) Set(s string) error {
+	name, x, err := ParseSet(s)
+	if err != nil {
+		return err
+	}
+	if _, dup := v[name]; dup {
+		return fmt.Errorf("%s is set twice", name)
+	}
+	v[name] = x
+	return nil
+}
+
+// GridFlag is a repeatable -grid NAME=V1,V2,…, as a flag.Value: the grid is every
+// combination of the parameters' values.
+type GridFlag map[string][]float64
+
+// String returns the grid as -grid would take it, NAME=V1,V2 … in name order.
+func (g GridFlag) String() string {
+	var parts []string
+	for k, xs := range g {
+		var vs []string
+		for _, x := range xs {
+			vs = append(vs, strconv.FormatFloat(x, 'g', -1, 64))
+		}
+		parts = append(parts, k+"="+strings.Join(vs, ","))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+// Set adds one NAME=V1,V2,…; a name swept twice is an error.
+func (g GridFlag) Set(s string) error {
+	name, xs, err := ParseGrid(s)
+	if err != nil {
+		return err
+	}
+	if _, dup := g[name]; dup {
+		return fmt.Errorf("%s is swept twice", name)
+	}
+	g[name] = xs
+	return nil
+}

@@ -1,0 +1,148 @@
+// This file implements the summary: one line per seed claim, the seed's figure, ours and the
+// verdict, with the reason under it for each claim that does not come out.
+
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// A ClaimResult is a claim judged on a report.
+type ClaimResult struct {
+	Scenario *Scenario
+	Claim    *Claim
+	// Point is the grid point the claim was judged at, or -1 when the report has no point
+	// with the claim's At values (the claim is then not judged: Verdict.Kind is NoFigure).
+	Point   int
+	Verdict Verdict
+	// Unit is the unit of a figure that is not a ratio.
+	Unit string
+}
+
+// Claims judges every claim of the report's scenario.
+func (rp *Report) Claims() []ClaimResult {
+	s := rp.Plan.Scenario
+	var out []ClaimResult
+	for i := range s.Claims {
+		c := &s.Claims[i]
+		res := ClaimResult{Scenario: s, Claim: c, Point: -1, Unit: s.Metrics[0].Unit}
+		for p, point := range rp.Plan.Points {
+			if matches(point, c.At) || (c.At == nil && p == 0) {
+				res.Point = p
+				break
+			}
+		}
+		if res.Point >= 0 {
+			r, b := s.claimRows(c)
+			f, ok := s.claimFigure(c)
+			if b < 0 && !f.Ratio {
+				res.Verdict = rp.compare(res.Point, r, -1, f, ok)
+			} else {
+				res.Verdict = rp.compare(res.Point, r, b, f, ok)
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// valueText formats a figure that is not a ratio with its unit.
+func valueText(x float64, unit string, atLeast bool) string {
+	s := num(x)
+	if unit != "" {
+		if unit == "%" {
+			s += " %"
+		} else {
+			s += " " + unit
+		}
+	}
+	if atLeast {
+		s = "≥ " + s
+	}
+	return s
+}
+
+// seedCell and oursCell format the claim's two figures for the summary.
+func (c *ClaimResult) seedCell() string {
+	v := &c.Verdict
+	switch {
+	case c.Point < 0 || !v.HasSeed:
+		return "-"
+	case v.Ratio:
+		return v.SeedText()
+	}
+	return valueText(v.Seed, c.Unit, v.AtLeast)
+}
+
+func (c *ClaimResult) oursCell() string {
+	v := &c.Verdict
+	switch {
+	case c.Point < 0:
+		return "not run"
+	case v.Ratio:
+		return v.OursText()
+	}
+	return valueText(v.Ours, c.Unit, false)
+}
+
+// WriteSummary writes the summary of the reports' claims: one line per claim with its seed,
+// the claim in a few words, the seed's figure, ours and the verdict; then, for each claim that
+// does not come out, the reason in one line. Claims are in the reports' order.
+func WriteSummary(w io.Writer, reports []*Report) error {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "seed\tclaim\tseed's\tours\tverdict")
+	var why []string
+	n := map[Kind]int{}
+	total := 0
+	for _, rp := range reports {
+		for _, c := range rp.Claims() {
+			total++
+			n[c.Verdict.Kind]++
+			verdict := c.Verdict.Kind.String()
+			if c.Point < 0 {
+				verdict = "not judged"
+			}
+			if !c.Verdict.Kind.Comes() && c.Point >= 0 {
+				mark := fmt.Sprintf("[%d]", len(why)+1)
+				verdict += " " + mark
+				reason := c.Claim.Why
+				if reason == "" {
+					reason = "(no reason recorded; see the scenario's notes)"
+				}
+				why = append(why, mark+" "+reason)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Scenario.Seed, c.Claim.Text, c.seedCell(), c.oursCell(), verdict)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if total > 0 {
+		var parts []string
+		for _, k := range []Kind{Matches, Reproduced, DirectionOnly, NotReproduced, Opposite, NoFigure, Untested} {
+			if n[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
+			}
+		}
+		fmt.Fprintf(&b, "\n%d %s: %s.\n", total, plural(total, "claim"), strings.Join(parts, ", "))
+	}
+	if len(why) > 0 {
+		b.WriteString("\nwhy not:\n")
+		for _, l := range why {
+			b.WriteString(l + "\n")
+		}
+	}
+	_, err := io.WriteString(w, trimLines(b.String()))
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
