@@ -127,7 +127,9 @@ type cgroups struct {
 
 // sweepStale removes the parents that runs of processes no longer alive left behind (a runner
 // killed with SIGKILL cannot clean up), and only those: directories named schedkit-PID-N whose
-// PID does not exist, deepest first. A directory that still holds a task is left alone.
+// PID does not exist. The processes still in them (what a peer forked) are killed first, then
+// the groups are removed, deepest first; a group whose tasks do not die within a second is left
+// to a later run.
 func sweepStale(ctl controller) {
 	ents, err := os.ReadDir(ctl.dir)
 	if err != nil {
@@ -141,7 +143,10 @@ func sweepStale(ctl controller) {
 		if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
 			continue
 		}
-		removeTree(filepath.Join(ctl.dir, e.Name()), 0)
+		dir := filepath.Join(ctl.dir, e.Name())
+		if killTasks(dir, time.Second) {
+			removeTree(dir, time.Second)
+		}
 	}
 }
 
@@ -188,7 +193,6 @@ var parentSeq atomic.Int64
 // cpu.shares (v1: weight × 1024 / 100, the kernel's sched_weight_from_cgroup the other way) or
 // cpu.weight (v2), and cpu.idle. On error it removes what it created.
 func newCgroups(ctl controller, groups []workload.Group, parentWeight uint64) (*cgroups, error) {
-	sweepStale(ctl)
 	c := &cgroups{ctl: ctl, byName: map[string]string{}}
 	c.parent = filepath.Join(ctl.dir, fmt.Sprintf("%s%d-%d", parentPrefix, os.Getpid(), parentSeq.Add(1)))
 	if err := c.mkdir(c.parent); err != nil {

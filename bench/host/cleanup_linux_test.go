@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 	case "ignored":
 		ignoringChild()
 		return
+	case "pipelines":
+		pipelinesChild()
+		return
 	}
 	os.Exit(m.Run())
 }

@@ -155,7 +155,7 @@ type CompareOptions struct {
 	// Weight is Options.Weight of every host run: the weight of the run's parent group against
 	// the rest of the machine.
 	Weight uint64
-	// KeepSignals is Options.KeepSignals of every host run: SIGINT and SIGTERM are left to the
+	// KeepSignals is Options.KeepSignals of every host run: SIGINT, SIGTERM and SIGHUP are left to the
 	// caller, whose ctx then stops the run (Compare returns its error).
 	KeepSignals bool
 	// Confidence is the level, in percent, of the t test of the host's runs against the

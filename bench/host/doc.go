@@ -77,11 +77,15 @@
 // of [Grace] the runner demotes every real-time thread still alive to SCHED_OTHER.
 //
 // Threads, peer processes and groups are gone when Run returns, after a normal end, an error or
-// a panic in a workload thread; SIGINT and SIGTERM stop the run, clean up and are raised again
-// with their default action (Options.KeepSignals leaves them alone). Peers run in a process group
-// of their own with a parent-death signal, so that even a runner killed with SIGKILL takes them
-// along; its cgroups cannot be removed by it then, and the next run removes the parents whose
-// PID no longer exists.
+// a panic in a workload thread; SIGINT, SIGTERM and SIGHUP stop the run, clean up and are raised
+// again with their default action (Options.KeepSignals leaves them alone). Peers run in a process
+// group of their own, killed as a whole at the end of the run, and start with a parent-death
+// signal. A runner killed with SIGKILL can do none of this: its threads die with it and each
+// peer's first process by its parent-death signal, but what a peer forked (the tar and gzip of
+// `sh -c "tar … | gzip"`) lives on, and its cgroups stay. The next Run, before it starts anything,
+// kills the processes left in the cgroups of runners that no longer run and removes those
+// groups, and kills the process groups of their peers, which each runner records while it runs
+// in a file of its own under the temporary directory (schedkit-host-UID/PID-START-N).
 //
 // # Peers and calibration
 //

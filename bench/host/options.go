@@ -36,7 +36,7 @@ type Options struct {
 	// SkipUnsupported runs a workload whose requests the host cannot honour with those requests
 	// left out, listing them in Result.Skipped, instead of failing before the start.
 	SkipUnsupported bool
-	// KeepSignals leaves SIGINT and SIGTERM alone. By default a run catches them, stops, cleans
+	// KeepSignals leaves SIGINT, SIGTERM and SIGHUP alone. By default a run catches them, stops, cleans
 	// up, and then raises the signal again with its default action, so that an interrupted
 	// program leaves no thread, child process or control group behind and still dies of the
 	// signal. A signal the process ignores (a background job's SIGINT) stays ignored.

@@ -110,8 +110,12 @@ func peerArgv(p Peer, procs string) []string {
 	return append(argv, p.Args...)
 }
 
-// startPeers starts the run's peers.
+// startPeers starts the run's peers, each in a process group of its own, recorded (see
+// peerRecord) so that the next run kills what is left of them if this runner is killed outright.
 func (r *runner) startPeers() error {
+	if len(r.opts.Peers) > 0 {
+		r.record = newPeerRecord()
+	}
 	for _, p := range r.opts.Peers {
 		procs := ""
 		if p.Group != "" && r.cg != nil {
@@ -127,6 +131,7 @@ func (r *runner) startPeers() error {
 			return fmt.Errorf("host: peer %s: %w", p.Name, err)
 		}
 		r.peers = append(r.peers, pp)
+		r.record.add(pp.cmd.Process.Pid)
 		go func() {
 			err := pp.cmd.Wait()
 			pp.res.End = r.clk.now() - r.t0
@@ -160,4 +165,6 @@ func (r *runner) stopPeers() {
 		pp.res.Start = pp.start - r.t0
 		pp.res.Output = pp.out.String()
 	}
+	r.record.remove()
+	r.record = nil
 }

@@ -27,7 +27,7 @@ import (
 )
 
 // Run plays w on the host kernel with real threads, until every thread has exited or
-// opts.Limit has passed (or ctx is done, or the process gets SIGINT or SIGTERM), and returns
+// opts.Limit has passed (or ctx is done, or the process gets SIGINT, SIGTERM or SIGHUP), and returns
 // what it measured. See the package documentation for how each behaviour maps onto system calls.
 //
 // Run checks first what the host cannot do for w (a class or nice value it has no permission
@@ -58,6 +58,7 @@ func run(ctx context.Context, w *workload.Workload, opts Options, hook func(thre
 		return nil, err
 	}
 	defer unlock()
+	sweepLeftovers()
 	r := &runner{w: w, opts: opts, plan: p, stopCh: make(chan struct{}), pipes: map[string]*hpipe{},
 		tmpl: map[string]*workload.Thread{}, made: map[string]int{}, hook: hook}
 	r.spin = newSpinner()
@@ -95,6 +96,7 @@ type runner struct {
 	cg       *cgroups
 	tmpl     map[string]*workload.Thread
 	peers    []*peerProc
+	record   *peerRecord // the peers' process groups, for the sweep after a SIGKILL
 	messages atomic.Int64
 
 	hook func(thread string, op *workload.Op)
@@ -186,7 +188,7 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		// SIGHUP-style set-ups) stays ignored: catching it would un-ignore it, and the
 		// re-raise after the cleanup would then do nothing.
 		var caught []os.Signal
-		for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 			if !signal.Ignored(sig) {
 				caught = append(caught, sig)
 			}
