@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/coursepage"
+	"github.com/schedkit/schedkit/internal/outfile"
 )
 
 func main() {
@@ -40,8 +41,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: coursepage [-o file] [-serve addr] [-screenshot file]")
 		os.Exit(2)
 	}
+	// The output is examined before the page is built: a destination that cannot be written
+	// (a missing directory, a block device) is refused first. See internal/outfile.
+	var o *outfile.File
+	if *serve == "" {
+		var err error
+		if o, err = outfile.Create(*out); err != nil {
+			fmt.Fprintln(os.Stderr, "coursepage: -o", err)
+			os.Exit(2)
+		}
+	}
 	data, err := coursepage.Build(context.Background())
 	if err != nil {
+		if o != nil {
+			o.Abort()
+		}
 		fmt.Fprintln(os.Stderr, "coursepage:", err)
 		os.Exit(1)
 	}
@@ -51,7 +65,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "coursepage:", err)
 		os.Exit(1)
 	}
-	if err := writeAtomic(*out, data); err != nil {
+	if _, err := o.Write(data); err != nil {
+		o.Abort()
+		fmt.Fprintln(os.Stderr, "coursepage:", err)
+		os.Exit(1)
+	}
+	if err := o.Commit(); err != nil {
 		fmt.Fprintln(os.Stderr, "coursepage:", err)
 		os.Exit(1)
 	}
@@ -61,29 +80,6 @@ func main() {
 			os.Exit(1)
 		}
 	}
-}
-
-// writeAtomic writes data to path through a temporary file in the same directory and a
-// rename, so that no half-written page is ever left.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".coursepage-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // Screenshot renders page (a file) with headless chromium after its demo run (the fragment
