@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/schedkit/schedkit/bench/report"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/trace"
+	"github.com/schedkit/schedkit/internal/outfile"
 )
 
 // An artefact is one file of -o: a name and what to write into it.
@@ -254,7 +256,7 @@ func writeArtefacts(dir string, s *setup, f *runFlags, cells []*cell, runs [][]*
 	}
 	var list strings.Builder
 	for _, a := range files {
-		if err := writeAtomic(dir, a.name, a.fill); err != nil {
+		if err := outfile.Write(filepath.Join(dir, a.name), a.fill); err != nil {
 			return err
 		}
 		list.WriteString(a.name + "\n")
@@ -271,5 +273,5 @@ func writeArtefacts(dir string, s *setup, f *runFlags, cells []*cell, runs [][]*
 	}
 	page := report.Page{Title: "schedbench: " + s.wname, Context: context,
 		Sections: append([]report.Section{{Heading: "Table", ID: "table", Tables: []string{string(table)}}}, append(sections, traces)...)}
-	return writeAtomic(dir, "index.html", func(w io.Writer) error { return report.Write(w, page) })
+	return outfile.Write(filepath.Join(dir, "index.html"), func(w io.Writer) error { return report.Write(w, page) })
 }

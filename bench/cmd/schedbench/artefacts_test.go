@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,28 +57,5 @@ func TestRunArtefacts(t *testing.T) {
 		if n != "index.html" && string(a) != string(b) {
 			t.Errorf("%s differs between two identical runs", n)
 		}
-	}
-}
-
-func TestWriteAtomic(t *testing.T) {
-	dir := t.TempDir()
-	if err := writeAtomic(dir, "a.txt", func(w io.Writer) error { _, err := io.WriteString(w, "old"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	boom := errors.New("boom")
-	err := writeAtomic(dir, "a.txt", func(w io.Writer) error {
-		io.WriteString(w, strings.Repeat("new", 100000))
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Errorf("writeAtomic with a failing fill = %v, want %v", err, boom)
-	}
-	got, _ := os.ReadFile(filepath.Join(dir, "a.txt"))
-	if string(got) != "old" {
-		t.Errorf("a.txt = %.20q… after a failed write, want the old content", got)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("directory holds %d files after a failed write, want 1 (no temporary left)", len(entries))
 	}
 }

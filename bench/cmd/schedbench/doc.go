@@ -155,8 +155,25 @@
 // 0 on success; 2 for a mistake on the command line or in an input it names (an unknown flag
 // or policy, a malformed topology, a workload error reported as file:line:col, an impossible
 // combination), after one line on stderr and before anything is run or written; 1 when a run
-// fails, a file cannot be written, or ^C interrupted the runs. serve ends with ^C, status 0; it
+// fails, a file cannot be written, or a signal (^C) interrupted the runs. serve ends with ^C, status 0; it
 // exits 1 if it cannot build the page or listen.
+//
+// # Output files and signals
+//
+// Every -o is examined before any work, so that a destination that cannot be written is a
+// usage error (status 2) and costs nothing: run's and seeds' -o DIR must be a directory, or not
+// exist yet below one, in which a file can be created; trace's and sweep's -o FILE is written
+// through a temporary file in its directory (.NAME.schedbench-PID-N.tmp) renamed over NAME once
+// complete, keeping the mode and owner of a file it replaces; a file with other hard links is
+// overwritten in place, a symbolic link followed, a character device (/dev/null) or a FIFO with
+// a reader written through, and a block device or a socket refused (package internal/outfile
+// has the rules). SIGINT (^C), SIGTERM and SIGHUP end every command the same way: the runs in
+// progress stop, what finished is printed, temporary files are removed, a host run's threads,
+// child processes and cgroups are removed, and the command exits with status 1. A second signal,
+// or 15 s after the first without the command having ended, ends it at once by that signal
+// after removing its temporary files. What a command killed with SIGKILL left behind is removed
+// by the next one: temporary files by the next -o into the same directory, a host run's cgroups
+// and its peers' processes by the next host run (package bench/host).
 //
 // # Output formats
 //

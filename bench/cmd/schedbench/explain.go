@@ -81,13 +81,8 @@ func cmdExplain(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	for k := 1; k <= chunks && !m.Done(); k++ {
-		if e.ctx.Err() != nil {
-			return fmt.Errorf("interrupted")
-		}
-		if err := m.Run(until * time.Duration(k) / chunks); err != nil {
-			return err
-		}
+	if err := runMachine(e.ctx, m, until); err != nil {
+		return err
 	}
 	tr := m.Result().Trace
 	var ids map[sched.ID]bool

@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strings"
+
+	"github.com/schedkit/schedkit/internal/outfile"
 )
 
 // Exit codes, as Go's own commands use them.
@@ -32,8 +33,18 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
+// outputErr returns err of an -o destination (outfile.Create, outfile.CheckDir) as a usage error
+// when it is a destination refused before any work, and as it is otherwise.
+func outputErr(err error) error {
+	var oe *outfile.Error
+	if errors.As(err, &oe) {
+		return usagef("-o %v", err)
+	}
+	return err
+}
+
 // env is what a subcommand runs with: its streams, whether stderr is a terminal (for the
-// progress bar) and the context ^C cancels.
+// progress bar) and the context that SIGINT, SIGTERM and SIGHUP cancel (signals.go).
 type env struct {
 	ctx            context.Context
 	stdout, stderr io.Writer
@@ -76,9 +87,11 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	os.Exit(cli(&env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}, os.Args[1:]))
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := catchSignals(cancel)
+	code := cli(&env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}, os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
 // cli runs the command line args and returns the exit status.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and the README's pictures with the current output")
@@ -17,6 +18,12 @@ var update = flag.Bool("update", false, "rewrite the golden files and the README
 func TestMain(m *testing.M) {
 	if os.Getenv("SCHEDBENCH_TEST_MAIN") == "1" {
 		os.Args = append([]string{"schedbench"}, strings.Fields(os.Getenv("SCHEDBENCH_TEST_ARGS"))...)
+		if p := os.Getenv("SCHEDBENCH_TEST_READY"); p != "" {
+			signalsCaught = func() { os.WriteFile(p, nil, 0o644) }
+		}
+		if g, err := time.ParseDuration(os.Getenv("SCHEDBENCH_TEST_GRACE")); err == nil {
+			stopGrace = g
+		}
 		main()
 		return
 	}

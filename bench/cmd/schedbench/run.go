@@ -6,9 +6,10 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"time"
+
+	"github.com/schedkit/schedkit/internal/outfile"
 )
 
 const runSynopsis = "[flags] WORKLOAD"
@@ -47,17 +48,17 @@ func cmdRun(e *env, args []string) error {
 	case f.zoom <= 0:
 		return usagef("-zoom %v: want a positive duration", f.zoom)
 	}
-	if f.out != "" {
-		if fi, err := os.Stat(f.out); err == nil && !fi.IsDir() {
-			return usagef("-o %s: exists and is not a directory", f.out)
-		}
-	}
 	if f.parallel == 0 {
 		f.parallel = runtime.GOMAXPROCS(0)
 	}
 	s, err := f.resolve(fs)
 	if err != nil {
 		return err
+	}
+	if f.out != "" {
+		if err := outfile.CheckDir(f.out); err != nil {
+			return outputErr(err)
+		}
 	}
 	step, finish := newProgress(e.stderr, e.terminal && !f.quiet, len(s.policies)*f.reps, "runs")
 	cells := runCells(e.ctx, s, f.reps, f.parallel, f.out != "", func(done, total int) {

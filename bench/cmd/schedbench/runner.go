@@ -83,7 +83,18 @@ func runCell(ctx context.Context, s *setup, c *cell, trace bool) {
 		c.err = err
 		return
 	}
-	until := s.flags.until
+	if err := runMachine(ctx, m, s.flags.until); err != nil {
+		if err != errInterrupted {
+			c.err = err
+		}
+		return
+	}
+	c.result = m.Result()
+}
+
+// runMachine runs m until until, in chunks of simulated time, looking at ctx between two: it
+// returns errInterrupted once ctx is cancelled.
+func runMachine(ctx context.Context, m *sim.Machine, until time.Duration) error {
 	for k := 1; k <= chunks && !m.Done(); k++ {
 		end := until * time.Duration(k) / chunks
 		for !m.Done() {
@@ -92,16 +103,15 @@ func runCell(ctx context.Context, s *setup, c *cell, trace bool) {
 			// more than the 20 s TestSIGINT gives a ^C to stop a run of -until 1000000s.
 			next := min(end, time.Duration(m.Now())+span)
 			if ctx.Err() != nil {
-				return
+				return errInterrupted
 			}
 			if err := m.Run(next); err != nil {
-				c.err = err
-				return
+				return err
 			}
 			if next == end {
 				break
 			}
 		}
 	}
-	c.result = m.Result()
+	return nil
 }

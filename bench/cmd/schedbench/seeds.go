@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,6 +18,7 @@ import (
 	"github.com/schedkit/schedkit/bench/plot"
 	"github.com/schedkit/schedkit/bench/report"
 	"github.com/schedkit/schedkit/bench/scenario"
+	"github.com/schedkit/schedkit/internal/outfile"
 )
 
 const seedsSynopsis = "[flags] [SCENARIO|SEED ...]"
@@ -49,14 +51,14 @@ func cmdSeeds(e *env, args []string) error {
 	case *parallel < 0:
 		return usagef("-parallel %d: want 0 or more", *parallel)
 	}
-	if *out != "" {
-		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
-			return usagef("-o %s: exists and is not a directory", *out)
-		}
-	}
 	ss, err := pickScenarios(fs.Args())
 	if err != nil {
 		return err
+	}
+	if *out != "" {
+		if err := outfile.CheckDir(*out); err != nil {
+			return outputErr(err)
+		}
 	}
 	o := scenario.Options{Reps: *reps, Small: *small, Workers: *parallel}
 	var plans []*scenario.Plan
@@ -181,7 +183,7 @@ func writeSeedsArtefacts(dir string, reports []*scenario.Report, results [][]sce
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := writeAtomic(dir, "seeds.txt", func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
+	if err := outfile.Write(filepath.Join(dir, "seeds.txt"), func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
 		return err
 	}
 	page := report.Page{Title: "schedbench seeds", Context: []string{"schedbench seeds " + strings.Join(args, " ")},
@@ -215,11 +217,11 @@ func writeSeedsArtefacts(dir string, reports []*scenario.Report, results [][]sce
 			sec.Figures = append(sec.Figures, report.Figure{Caption: o.Title, SVG: data, File: name})
 		}
 		for _, a := range files {
-			if err := writeAtomic(dir, a.name, a.fill); err != nil {
+			if err := outfile.Write(filepath.Join(dir, a.name), a.fill); err != nil {
 				return err
 			}
 		}
 		page.Sections = append(page.Sections, sec)
 	}
-	return writeAtomic(dir, "index.html", func(w io.Writer) error { return report.Write(w, page) })
+	return outfile.Write(filepath.Join(dir, "index.html"), func(w io.Writer) error { return report.Write(w, page) })
 }

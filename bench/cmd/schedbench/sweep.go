@@ -7,11 +7,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/schedkit/schedkit/bench/scenario"
+	"github.com/schedkit/schedkit/internal/outfile"
 )
 
 const sweepSynopsis = "[flags] SCENARIO"
@@ -75,11 +74,6 @@ func cmdSweep(e *env, args []string) error {
 			return err
 		}
 	}
-	if *out != "" {
-		if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
-			return usagef("-o %s is a directory; give a file name", *out)
-		}
-	}
 	pl, o, err := p.plan(fs.Arg(0), *parallel)
 	if err != nil {
 		return err
@@ -87,6 +81,13 @@ func cmdSweep(e *env, args []string) error {
 	idx, err := pl.Shard(k, n)
 	if err != nil {
 		return usagef("-shard %s: %v", *shard, err)
+	}
+	var of *outfile.File
+	if *out != "" {
+		if of, err = outfile.Create(*out); err != nil {
+			return outputErr(err)
+		}
+		defer of.Abort()
 	}
 	step, finish := newProgress(e.stderr, e.terminal && !*quiet, len(idx), "cells")
 	rs, err := runPlan(e.ctx, pl, idx, o, func(d int) { step(d, len(idx)) })
@@ -98,7 +99,10 @@ func cmdSweep(e *env, args []string) error {
 		return err
 	}
 	if *out != "" {
-		if err := writeAtomic(filepath.Dir(*out), filepath.Base(*out), func(w io.Writer) error { return scenario.WriteJSONL(w, rs) }); err != nil {
+		if err := scenario.WriteJSONL(of, rs); err != nil {
+			return err
+		}
+		if err := of.Commit(); err != nil {
 			return err
 		}
 	}

@@ -6,12 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/trace"
+	"github.com/schedkit/schedkit/internal/outfile"
 )
 
 const traceSynopsis = "[flags] WORKLOAD"
@@ -40,14 +38,6 @@ func cmdTrace(e *env, args []string) error {
 	case *explain && *format != "text":
 		return usagef("-explain needs -format text (the other formats have no place for explanations)")
 	}
-	if *out != "" {
-		if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
-			return usagef("-o %s is a directory; give a file name", *out)
-		}
-		if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
-			return usagef("-o %s: no directory %s", *out, filepath.Dir(*out))
-		}
-	}
 	s, err := f.resolve(fs)
 	if err != nil {
 		return err
@@ -59,17 +49,25 @@ func cmdTrace(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	for k := 1; k <= chunks && !m.Done(); k++ {
-		if e.ctx.Err() != nil {
-			return fmt.Errorf("interrupted; nothing written")
+	var o *outfile.File
+	if *out != "" {
+		if o, err = outfile.Create(*out); err != nil {
+			return outputErr(err)
 		}
-		if err := m.Run(s.flags.until * time.Duration(k) / chunks); err != nil {
-			return err
-		}
+		defer o.Abort()
+	}
+	switch err := runMachine(e.ctx, m, s.flags.until); {
+	case err == errInterrupted:
+		return fmt.Errorf("interrupted; nothing written")
+	case err != nil:
+		return err
 	}
 	tr := m.Result().Trace
 	if *out == "" {
 		return write(e.stdout, tr)
 	}
-	return writeAtomic(filepath.Dir(*out), filepath.Base(*out), func(w io.Writer) error { return write(w, tr) })
+	if err := write(o, tr); err != nil {
+		return err
+	}
+	return o.Commit()
 }
