@@ -1,8 +1,9 @@
 package trace
 
-// This file implements builder: the state machine, one small state per live task, that turns
-// a stream of scheduling transitions (runs, blocks, wake-ups by a waker, forks, exits), from
-// whichever trace format, into a workload.Workload and the trace's own per-task timing.
+// This file implements builder: the state machine, one small state per live task and per CPU,
+// that turns a stream of scheduling transitions (runs, blocks, wake-ups by a waker, forks,
+// exits), from whichever trace format, into a workload.Workload and the trace's own per-task
+// timing.
 
 import (
 	"fmt"
@@ -11,23 +12,31 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
 )
 
 // A TaskStats is what a trace says about one task: its identity, its timing as recorded, and
 // what the trace does not show.
 type TaskStats struct {
-	// Name is the task's thread declaration in the imported workload; SimName is the name the
-	// simulator gives its thread (Name.0 for a forked task, whose declaration is a template).
+	// Name is the task's thread declaration in the imported workload, made of its last name and
+	// its pid (tar-4469); SimName is the name the simulator gives its thread (Name.0 for a forked
+	// task, whose declaration is a template).
 	Name, SimName string
-	// Comm and PID are the task's name (the last the trace shows: exec changes it) and id in
-	// the trace (a goroutine's id for Go traces).
+	// Comm and PID are the task's name (the last the trace shows: exec and prctl change it) and
+	// id in the trace (a goroutine's id for Go traces, whose Comm is the function the goroutine
+	// started in).
 	Comm string
 	PID  int64
+	// Renames are the names the task took after its first, in order, each with when it took it
+	// (sched_process_exec, task_rename, or an event showing another comm).
+	Renames []Rename
 	// Start and End are when the trace first and last shows the task, in nanoseconds from the
 	// trace's first event.
 	Start, End int64
 	// CPUTime, WaitTime and Sleep are the nanoseconds the trace shows it running, runnable
-	// and blocked.
+	// and blocked. CPUTime is what the task's switch-in/switch-out pairs on each CPU add up to:
+	// the runs of all tasks on one CPU never overlap, so that the CPU time of all tasks is at
+	// most the trace's CPUs × its duration.
 	CPUTime, WaitTime, Sleep int64
 	// Wakeups counts its wake-ups; LatencySum and LatencyMax are the total and the largest
 	// wake-up-to-run latency over the wake-ups followed by a run.
@@ -41,12 +50,11 @@ type TaskStats struct {
 	// runtime fields of the sched_stat_runtime events for it (ftrace only, where the trace has
 	// them: the CFS class before Linux 6.8, every class but idle since), counted while the
 	// importer has the task running and, for a run whose beginning the trace does not show,
-	// only for the part of it the trace covers; RuntimeEvents counts the events. The kernel
-	// charges from rq_clock_task, which leaves out the time the CPU spent in interrupts or
-	// stolen by a hypervisor (with IRQ_TIME_ACCOUNTING, PARAVIRT_TIME_ACCOUNTING): CPUTime −
-	// Runtime is about that time. CPUTime, measured between switches, stays what the
-	// workload's runs are made of and what Replay compares: it is the time the task held its
-	// CPU, which is what a replay can reproduce.
+	// only for the part of it the trace covers; RuntimeEvents counts the events. It is a
+	// cross-check of CPUTime, never a source of it: the kernel charges from rq_clock_task,
+	// which leaves out the time the CPU spent in interrupts or stolen by a hypervisor (with
+	// IRQ_TIME_ACCOUNTING, PARAVIRT_TIME_ACCOUNTING), so CPUTime − Runtime is about that time,
+	// and a run charged more than it lasted is a Warning.
 	Runtime, RuntimeEvents int64
 	// RunningAtStart, RunnableAtStart and SleepingAtStart mark a task that the trace first shows
 	// switching out, switching in or being woken without having shown it before: it existed
@@ -54,6 +62,25 @@ type TaskStats struct {
 	RunningAtStart, RunnableAtStart, SleepingAtStart bool
 	// Forked says the trace shows its creation; Exited its exit.
 	Forked, Exited bool
+	// KThread says the task's last name is a per-CPU kernel thread's (see KernelMode);
+	// KThreadCPU is the CPU the name binds it to, or -1 (rcu_*, bound to none).
+	KThread    bool
+	KThreadCPU int
+	// Charged says the import kept the task as a CPU-time charge (KernelCharge): pinned to
+	// KThreadCPU, its wake-ups sleeps of their recorded length.
+	Charged bool
+}
+
+// A Rename is a name a task took, and when (nanoseconds from the trace's first event).
+type Rename struct {
+	At   int64
+	Comm string
+}
+
+// Label returns the task's last name and its pid as the tables print it: "tar-4469",
+// "main.worker-17".
+func (t *TaskStats) Label() string {
+	return t.Comm + "-" + strconv.FormatInt(t.PID, 10)
 }
 
 // MeanLatency returns the mean wake-up-to-run latency, or 0 without samples.
@@ -76,51 +103,92 @@ const (
 	tsDead
 )
 
-// A task is the builder's state for one live task.
+// A cop is one op of a task's script as the builder keeps it until the import ends: 16 bytes
+// instead of a workload.Op's 248, with pipes and templates as indices, since the names of the
+// threads (their last comm) are known only at the end.
+type cop struct {
+	v     int64 // run, sleep: nanoseconds; nice: the nice value; setclass: the rtprio
+	ref   int32 // send, recv: the pipe; fork: the template's task
+	kind  workload.Kind
+	class sched.Class
+}
+
+// copSize and opSize are the bytes a cop and a workload.Op take, for the memory estimate.
+const (
+	copSize = 16
+	opSize  = 248
+)
+
+// A task is the builder's state for one task.
 type task struct {
 	key   int64
-	decl  int // index in the workload's threads
-	stats int // index in the stats
+	idx   int // index in the builder's tasks, stats and threads
 	state taskState
-	cpu   int
-	since int64 // when the current state began
+	cpu   int   // the CPU it runs or last ran on, -1 before its first run
+	since int64 // when the current state began (when running: the start of the part of the run not yet charged)
 	burst int64 // CPU time since the last op that is not a run
 	woken int64 // when it was last woken, or -1
-	prio  int   // last prio seen, or -1
+	prio  int   // last prio seen, or noPrio
 	fresh bool  // forked and not yet woken: the wait for sched_wakeup_new is no sleep
+	// syscall says a Go goroutine is in a system call: its P may run another goroutine, which
+	// then ends the goroutine's run quietly (it is blocked in the kernel, not on the CPU).
+	syscall bool
+	// kthread is the per-CPU kernel thread class of the current name: kNone, or the CPU
+	// (kAnyCPU for rcu_*) as kthreadCPU says.
+	kthread    bool
+	kthreadCPU int
+	// sent says the task has woken another through a pipe: it is not dropped, or the wakee
+	// would wait for it forever.
+	sent bool
 	// sched_stat_runtime: the runtime charged in the current run (raw and as credited to
 	// Runtime), the number of events, the time before which none is credited (-1: no
 	// bound, the trace shows the run's start) and the time since which the task has been
 	// runnable when the trace shows it (-1 if not), from which the run's runtime is bounded.
 	rtSum, rtCred, rtEvents int64
 	rtFloor, rtFrom         int64
-	ops                     []workload.Op
+	ops                     []cop
 	// Summary mode: the totals the loop's distributions are made from.
 	runs, sleeps         int64
 	runTotal, sleepTotal int64
 }
 
+// A cpuSlot is the builder's state for one CPU: the task it runs, which only the builder
+// changes, so that two tasks never run on one CPU at once.
+type cpuSlot struct {
+	cur   *task // the task running (possibly dead, finishing its exit), nil when idle or not known
+	known bool  // the trace has shown what the CPU runs
+	start int64 // when the CPU's record begins: 0, or later when its buffer lost its first events
+}
+
 // buildOptions are what the builder needs of an importer's options.
 type buildOptions struct {
-	summary bool
-	noPipes bool
+	summary  bool
+	noPipes  bool
+	kernel   KernelMode
+	maxBytes int64
+	// onCharge, if not nil, is told of every stretch of CPU time charged to a task: the
+	// accounting tests' oracle.
+	onCharge func(cpu int, key int64, from, to int64)
 }
 
 type builder struct {
 	o       buildOptions
-	w       workload.Workload
+	threads []workload.Thread // the declarations, named at the end
+	tasks   []*task
 	stats   []TaskStats
 	live    map[int64]*task
-	names   map[string]int
-	pipes   map[[2]int]string // (waker decl, wakee decl) → pipe
-	start   int64             // the first event's time
+	pipes   map[[2]int32]int32 // (waker, wakee) → pipe index
+	ends    [][2]int32         // pipe index → (waker, wakee)
+	cpus    []cpuSlot
+	start   int64 // the first event's time
 	started bool
 	last    int64
+	nops    int64 // cops held, for the memory estimate
 	warn    func(format string, args ...any)
 }
 
 func newBuilder(o buildOptions, warn func(string, ...any)) *builder {
-	return &builder{o: o, live: map[int64]*task{}, names: map[string]int{}, pipes: map[[2]int]string{}, warn: warn}
+	return &builder{o: o, live: map[int64]*task{}, pipes: map[[2]int32]int32{}, warn: warn}
 }
 
 // at converts an absolute time to the builder's, relative to the first event.
@@ -136,67 +204,41 @@ func (b *builder) at(ts int64) int64 {
 	return t
 }
 
-// declName returns a valid, unique thread name for comm and key.
-func (b *builder) declName(comm string, key int64) string {
-	var sb strings.Builder
-	for i, r := range comm {
-		ok := r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && (r == '-' || '0' <= r && r <= '9')
-		if i == 0 && !ok {
-			sb.WriteByte('t')
-			sb.WriteByte('_')
-			ok = r == '-' || '0' <= r && r <= '9'
-		}
-		if ok {
-			sb.WriteRune(r)
-		} else {
-			sb.WriteByte('_')
-		}
-		if sb.Len() > 32 {
-			break
-		}
+// slot returns CPU cpu's state.
+func (b *builder) slot(cpu int) *cpuSlot {
+	for len(b.cpus) <= cpu {
+		b.cpus = append(b.cpus, cpuSlot{})
 	}
-	if sb.Len() == 0 {
-		sb.WriteString("task")
-	}
-	sb.WriteByte('-')
-	sb.WriteString(strconv.FormatInt(key, 10))
-	name := sb.String()
-	if n := b.names[name]; n > 0 {
-		b.names[name] = n + 1
-		name += "-" + strconv.Itoa(n+1)
-	} else {
-		b.names[name] = 1
-	}
-	return name
+	return &b.cpus[cpu]
 }
+
+// label names tk in warnings: its current comm and pid.
+func (b *builder) label(tk *task) string { return b.stats[tk.idx].Label() }
 
 // newTask declares a task first seen at t (relative). A forked task's declaration is a template
 // its parent forks.
 func (b *builder) newTask(key int64, comm string, t int64, forked bool) *task {
-	name := b.declName(comm, key)
-	th := workload.Thread{Name: name, Template: forked}
+	th := workload.Thread{Template: forked}
 	if !forked {
 		th.Start = workload.Duration(t)
 	}
-	b.w.Threads = append(b.w.Threads, th)
-	simName := name
-	if forked {
-		simName += ".0"
-	}
-	b.stats = append(b.stats, TaskStats{Name: name, SimName: simName, Comm: comm, PID: key, Start: t, End: t, Forked: forked})
-	tk := &task{key: key, decl: len(b.w.Threads) - 1, stats: len(b.stats) - 1, since: t, woken: -1, prio: noPrio, cpu: -1,
-		rtFloor: t, rtFrom: -1}
+	b.threads = append(b.threads, th)
+	b.stats = append(b.stats, TaskStats{Comm: comm, PID: key, Start: t, End: t, Forked: forked, KThreadCPU: -1})
+	tk := &task{key: key, idx: len(b.tasks), since: t, woken: -1, prio: noPrio, cpu: -1, rtFloor: t, rtFrom: -1}
+	tk.kthread, tk.kthreadCPU = kernelThread(comm)
+	b.tasks = append(b.tasks, tk)
 	b.live[key] = tk
 	return tk
 }
 
-func (b *builder) st(tk *task) *TaskStats { return &b.stats[tk.stats] }
+func (b *builder) st(tk *task) *TaskStats { return &b.stats[tk.idx] }
 
 // op appends an op to tk's script, after its pending CPU burst.
-func (b *builder) op(tk *task, op workload.Op) {
+func (b *builder) op(tk *task, op cop) {
 	b.flush(tk)
 	if !b.o.summary {
 		tk.ops = append(tk.ops, op)
+		b.nops++
 	}
 }
 
@@ -209,8 +251,8 @@ func (b *builder) flush(tk *task) {
 		tk.runs++
 		tk.runTotal += tk.burst
 	} else {
-		d := workload.Duration(min(tk.burst, int64(workload.MaxDuration)))
-		tk.ops = append(tk.ops, workload.RunOp(workload.Fixed(d)))
+		tk.ops = append(tk.ops, cop{kind: workload.Run, v: min(tk.burst, int64(workload.MaxDuration))})
+		b.nops++
 	}
 	tk.burst = 0
 }
@@ -223,68 +265,123 @@ func (b *builder) setPrio(tk *task, prio int) {
 	a, ok := attrFromPrio(prio)
 	if !ok {
 		if tk.prio == noPrio {
-			b.warn("prio %d of %s is not one schedkit can express (SCHED_DEADLINE?); imported as SCHED_OTHER nice 0", prio, b.stats[tk.stats].Name)
+			b.warn("prio %d of %s is not one schedkit can express (SCHED_DEADLINE?); imported as SCHED_OTHER nice 0", prio, b.label(tk))
 		}
 		tk.prio = prio
 		return
 	}
 	first := tk.prio == noPrio
 	tk.prio = prio
-	th := &b.w.Threads[tk.decl]
+	th := &b.threads[tk.idx]
 	if first {
 		// The first prio the trace shows is taken to be the task's from its start.
 		th.Class, th.Nice, th.RTPrio = a.Class, a.Nice, a.RTPrio
 		return
 	}
 	if a.Class.RealTime() {
-		b.op(tk, workload.Op{Kind: workload.SetClass, Class: a.Class, N: a.RTPrio})
+		b.op(tk, cop{kind: workload.SetClass, class: a.Class, v: int64(a.RTPrio)})
 	} else {
 		if th.Class.RealTime() {
-			b.op(tk, workload.Op{Kind: workload.SetClass, Class: sched.Normal})
+			b.op(tk, cop{kind: workload.SetClass, class: sched.Normal})
 		}
-		b.op(tk, workload.Op{Kind: workload.Nice, N: a.Nice})
+		b.op(tk, cop{kind: workload.Nice, v: int64(a.Nice)})
 	}
 }
 
-// comm notes the name the trace now gives tk: after an exec it changes. The declaration keeps
-// the first; TaskStats.Comm follows.
-func (b *builder) comm(tk *task, comm string) {
-	if s := b.st(tk); s.Comm != comm && comm != "" {
-		s.Comm = comm
+// comm notes the name the trace now gives tk at t: exec and prctl(PR_SET_NAME) change it. The
+// task takes the new name from that point: Renames records it, and the declaration is named
+// after the last.
+func (b *builder) comm(tk *task, comm string, t int64) {
+	s := b.st(tk)
+	if s.Comm == comm || comm == "" || comm == "<...>" {
+		return
 	}
+	if s.Comm == "" {
+		s.Comm = comm // the first name the trace gives it
+		tk.kthread, tk.kthreadCPU = kernelThread(comm)
+		return
+	}
+	s.Comm = comm
+	s.Renames = append(s.Renames, Rename{At: t, Comm: comm})
+	tk.kthread, tk.kthreadCPU = kernelThread(comm)
 }
 
-// run: tk starts running on cpu at t.
+// charge charges tk, running, with the CPU time from tk.since to t on its CPU.
+func (b *builder) charge(tk *task, t int64) {
+	d := t - tk.since
+	if d <= 0 {
+		return
+	}
+	b.st(tk).CPUTime += d
+	tk.burst += d
+	if b.o.onCharge != nil {
+		b.o.onCharge(tk.cpu, tk.key, tk.since, t)
+	}
+	tk.since = t
+}
+
+// run: tk starts running on cpu at t. Whatever else the builder had on cpu stops there at t
+// (a task whose switch-out the trace lacks: taken to have blocked), and tk stops wherever else
+// it ran, so that a CPU runs one task at a time and a task runs on one CPU. The readers warn
+// of what they did not expect before calling it.
 func (b *builder) run(tk *task, cpu int, t int64) {
+	sl := b.slot(cpu)
+	sl.known = true
+	if sl.cur == tk && tk.state == tsRunning {
+		return
+	}
+	if old := sl.cur; old != nil && old != tk {
+		b.vacate(old, t)
+	}
 	s := b.st(tk)
 	switch tk.state {
-	case tsRunnable:
-		s.WaitTime += t - tk.since
-		if tk.woken >= 0 {
-			lat := t - tk.woken
-			s.Latencies++
-			s.LatencySum += lat
-			s.LatencyMax = max(s.LatencyMax, lat)
-			tk.woken = -1
-		}
 	case tsRunning:
-		if tk.cpu != cpu {
-			b.warn("%s switched in on CPU %d while running on CPU %d", s.Name, cpu, tk.cpu)
-		}
-		b.stop(tk, t, true)
+		b.stop(tk, t, true) // on another CPU: it moved
+		b.run(tk, cpu, t)
 		return
 	case tsBlocked:
 		// A switch-in without a wake-up: the wake-up was lost or is not traced.
 		b.wakeTask(tk, nil, t)
 		b.run(tk, cpu, t)
 		return
+	case tsDead:
+		return
+	}
+	s.WaitTime += t - tk.since
+	if tk.woken >= 0 {
+		lat := t - tk.woken
+		s.Latencies++
+		s.LatencySum += lat
+		s.LatencyMax = max(s.LatencyMax, lat)
+		tk.woken = -1
 	}
 	if tk.cpu >= 0 && tk.cpu != cpu {
 		s.Migrations++
 	}
 	tk.state, tk.cpu, tk.since = tsRunning, cpu, t
 	tk.rtSum, tk.rtCred, tk.rtEvents, tk.rtFloor = 0, 0, 0, -1
+	sl.cur = tk
 	s.End = t
+}
+
+// runFrom: tk, which the trace has not shown yet, has been running on cpu since from (the
+// CPU's record began with it running): a run whose start the trace does not show.
+func (b *builder) runFrom(tk *task, cpu int, from int64) {
+	sl := b.slot(cpu)
+	sl.known, sl.cur = true, tk
+	tk.state, tk.cpu, tk.since, tk.rtFloor = tsRunning, cpu, from, from
+}
+
+// vacate takes old off its CPU at t without a switch-out the trace shows: a live task is taken
+// to have blocked there (a Go goroutine in a system call did: its P went to another).
+func (b *builder) vacate(old *task, t int64) {
+	if old.state == tsRunning {
+		b.stop(old, t, false)
+		return
+	}
+	if sl := b.slot(old.cpu); sl.cur == old {
+		sl.cur = nil // a dead task that finished its exit
+	}
 }
 
 // runtimeSlack is how far the runtime sched_stat_runtime charges to a run may exceed the time
@@ -326,14 +423,14 @@ func (b *builder) runtime(tk *task, ns, t int64) {
 // last charge before the switch-out: the runtime of the run cannot exceed the time from then
 // to t but by runtimeSlack. More would mean events the trace lacks or confuses (a lost
 // switch, a reused pid). Less is no disagreement: interrupt and steal time are not charged.
-func (b *builder) checkRuntime(tk *task, t int64) {
+func (b *builder) checkRuntime(tk *task, t, runStart int64) {
 	if tk.rtEvents == 0 || tk.rtFloor >= 0 || tk.rtFrom < 0 {
 		return
 	}
 	span := t - tk.rtFrom
 	if tk.rtSum > span+runtimeSlack+span*runtimeSlackPPM/1e6 {
 		b.warn("sched_stat_runtime charges %s %d ns in a run of %d ns, %d ns after it became runnable",
-			b.st(tk).Name, tk.rtSum, t-tk.since, span)
+			b.label(tk), tk.rtSum, t-runStart, span)
 	}
 }
 
@@ -341,12 +438,14 @@ func (b *builder) checkRuntime(tk *task, t int64) {
 func (b *builder) stop(tk *task, t int64, runnable bool) {
 	s := b.st(tk)
 	if tk.state == tsRunning {
-		d := t - tk.since
-		s.CPUTime += d
-		tk.burst += d
+		start := tk.since
+		b.charge(tk, t)
 		s.Switches++
-		b.checkRuntime(tk, t)
+		b.checkRuntime(tk, t, start)
 		tk.rtSum, tk.rtCred, tk.rtEvents = 0, 0, 0
+		if sl := b.slot(tk.cpu); sl.cur == tk {
+			sl.cur = nil
+		}
 	}
 	s.End = t
 	tk.since = t
@@ -359,7 +458,8 @@ func (b *builder) stop(tk *task, t int64, runnable bool) {
 	tk.state, tk.rtFrom = tsBlocked, -1
 }
 
-// wake: tk is woken at t by waker (nil for a timer, an interrupt or a task outside the trace).
+// wakeTask: tk is woken at t by waker (nil for a timer, an interrupt or a task outside the
+// trace).
 func (b *builder) wakeTask(tk *task, waker *task, t int64) {
 	s := b.st(tk)
 	if tk.state != tsBlocked {
@@ -376,34 +476,45 @@ func (b *builder) wakeTask(tk *task, waker *task, t int64) {
 	}
 	s.Sleep += d
 	s.Wakeups++
-	if waker != nil && waker != tk && waker.state == tsRunning && !b.o.noPipes && !b.o.summary {
+	if waker != nil && waker != tk && waker.state == tsRunning && !b.o.noPipes && !b.o.summary && b.piped(waker, tk) {
 		pipe := b.pipe(waker, tk)
 		// The waker's burst up to now, then its send; the wakee receives instead of sleeping.
-		waker.burst += t - waker.since
-		b.st(waker).CPUTime += t - waker.since
-		waker.since = t
-		b.op(waker, workload.SendOp(pipe, 1))
-		b.op(tk, workload.RecvOp(pipe, 1))
+		b.charge(waker, t)
+		b.op(waker, cop{kind: workload.Send, ref: pipe})
+		b.op(tk, cop{kind: workload.Recv, ref: pipe})
+		waker.sent = true
 	} else if d > 0 {
 		if b.o.summary {
 			tk.sleeps++
 			tk.sleepTotal += d
 		} else {
-			b.op(tk, workload.SleepOp(workload.Fixed(workload.Duration(min(d, int64(workload.MaxDuration))))))
+			b.op(tk, cop{kind: workload.Sleep, v: min(d, int64(workload.MaxDuration))})
 		}
 	}
 	tk.state, tk.since, tk.woken, tk.rtFrom = tsRunnable, t, t, t
 	s.End = t
 }
 
-func (b *builder) pipe(waker, wakee *task) string {
-	k := [2]int{waker.decl, wakee.decl}
+// piped reports whether a wake-up of wakee by waker becomes a message on a pipe: not when the
+// kernel-thread mode replays one of them by its recorded times (a charge, or dropped).
+func (b *builder) piped(waker, wakee *task) bool {
+	switch b.o.kernel {
+	case KernelCharge:
+		return !wakee.kthread
+	case KernelDrop:
+		return !waker.kthread && !wakee.kthread
+	}
+	return true
+}
+
+func (b *builder) pipe(waker, wakee *task) int32 {
+	k := [2]int32{int32(waker.idx), int32(wakee.idx)}
 	if p, ok := b.pipes[k]; ok {
 		return p
 	}
-	p := "p-" + b.w.Threads[waker.decl].Name + "-" + b.w.Threads[wakee.decl].Name
+	p := int32(len(b.ends))
 	b.pipes[k] = p
-	b.w.Pipes = append(b.w.Pipes, workload.Pipe{Name: p})
+	b.ends = append(b.ends, k)
 	return p
 }
 
@@ -417,27 +528,24 @@ func (b *builder) fork(parent *task, key int64, comm string, t int64) *task {
 	child := b.newTask(key, comm, t, forked)
 	if forked {
 		if parent.state == tsRunning {
-			parent.burst += t - parent.since
-			b.st(parent).CPUTime += t - parent.since
-			parent.since = t
+			b.charge(parent, t)
 		}
-		b.op(parent, workload.ForkOp(b.w.Threads[child.decl].Name, 1))
+		b.op(parent, cop{kind: workload.Fork, ref: int32(child.idx)})
 	}
 	b.st(child).Forked = true
 	child.state, child.fresh = tsBlocked, true // until its sched_wakeup_new
 	return child
 }
 
-// exit: tk exits at t.
+// exit: tk exits at t. A running task stays on its CPU, uncharged, until its last switch-out.
 func (b *builder) exit(tk *task, t int64) {
 	if tk.state == tsDead {
 		return
 	}
 	if tk.state == tsRunning {
-		d := t - tk.since
-		b.st(tk).CPUTime += d
-		tk.burst += d
-		b.checkRuntime(tk, t)
+		start := tk.since
+		b.charge(tk, t)
+		b.checkRuntime(tk, t, start)
 	}
 	b.flush(tk)
 	s := b.st(tk)
@@ -446,28 +554,20 @@ func (b *builder) exit(tk *task, t int64) {
 	b.finish(tk) // the task stays in live until its last switch-out
 }
 
-// finish writes tk's script into its declaration.
+// finish closes tk's script: in Summary mode, the loop its totals make.
 func (b *builder) finish(tk *task) {
-	th := &b.w.Threads[tk.decl]
-	if b.o.summary {
-		var body []workload.Op
-		if tk.runs > 0 {
-			body = append(body, workload.RunOp(workload.Exponential(clampDur(tk.runTotal/tk.runs))))
-		}
-		if tk.sleeps > 0 {
-			body = append(body, workload.SleepOp(workload.Exponential(clampDur(tk.sleepTotal/tk.sleeps))))
-		}
-		n := max(tk.runs, tk.sleeps)
-		if n > 0 {
-			th.Ops = []workload.Op{workload.RepeatOp(int(min(n, workload.MaxRepeat)), body...)}
-		}
-	} else {
-		th.Ops = tk.ops
+	if !b.o.summary {
+		return
 	}
-	if len(th.Ops) == 0 {
-		th.Ops = []workload.Op{workload.RunOp(workload.Fixed(0))}
+	var body []cop
+	if tk.runs > 0 {
+		body = append(body, cop{kind: workload.Run, v: tk.runTotal / tk.runs})
 	}
-	tk.ops = nil
+	if tk.sleeps > 0 {
+		body = append(body, cop{kind: workload.Sleep, v: tk.sleepTotal / tk.sleeps})
+	}
+	tk.ops = body
+	tk.runs = max(tk.runs, tk.sleeps) // the loop's count
 }
 
 // clampDur returns d as a Duration in 1..MaxDuration.
@@ -477,15 +577,13 @@ func clampDur(d int64) workload.Duration {
 
 // end closes every live task at the trace's end t.
 func (b *builder) end(t int64) {
-	for _, tk := range b.live {
+	for _, tk := range b.tasks {
 		if tk.state == tsDead {
 			continue
 		}
 		switch tk.state {
 		case tsRunning:
-			d := t - tk.since
-			b.st(tk).CPUTime += d
-			tk.burst += d
+			b.charge(tk, t)
 		case tsRunnable:
 			b.st(tk).WaitTime += t - tk.since
 		case tsBlocked:
@@ -496,16 +594,201 @@ func (b *builder) end(t int64) {
 		b.finish(tk)
 	}
 	b.live = nil
+	b.cpus = nil
 }
 
-// workload returns the workload, validated; a problem is an internal error of the importer.
-func (b *builder) workload() (*workload.Workload, error) {
-	w := b.w
+// An importResult is what the builder hands the readers at the end: the workload, the kept
+// tasks' stats in the order of its threads, the dropped ones'.
+type importResult struct {
+	w       *workload.Workload
+	tasks   []TaskStats
+	dropped []TaskStats
+	charged int
+}
+
+// workload names the threads and pipes after the tasks' last names, writes each script out
+// (leaving out the kernel threads KernelDrop drops and every op that names them, and pinning
+// KernelCharge's to their CPU when the trace's ncpu CPUs have it) and returns the workload,
+// validated; a problem is an internal error of the importer.
+func (b *builder) workload(ncpu int) (*importResult, error) {
+	n := len(b.tasks)
+	drop := make([]bool, n)
+	res := &importResult{}
+	for i, tk := range b.tasks {
+		s := &b.stats[i]
+		s.KThread, s.KThreadCPU = tk.kthread, tk.kthreadCPU
+		if !tk.kthread {
+			s.KThreadCPU = -1
+			continue
+		}
+		switch b.o.kernel {
+		case KernelDrop:
+			drop[i] = !tk.sent
+		case KernelCharge:
+			s.Charged = true
+			if tk.kthreadCPU >= 0 && tk.kthreadCPU < ncpu {
+				b.threads[i].CPUs = topology.CPUSetOf(topology.CPU(tk.kthreadCPU))
+			}
+			res.charged++
+		}
+	}
+	// Names: the last comm, cleaned to a workload name, and the pid; unique.
+	names := make([]string, n)
+	used := make(map[string]int, n)
+	for i := range b.tasks {
+		if drop[i] {
+			continue
+		}
+		names[i] = uniqueName(used, cleanName(b.stats[i].Comm)+"-"+strconv.FormatInt(b.stats[i].PID, 10))
+	}
+	w := &workload.Workload{}
+	pipeName := make([]string, len(b.ends))
+	for p, e := range b.ends {
+		if drop[e[0]] || drop[e[1]] {
+			continue
+		}
+		pipeName[p] = uniqueName(used, "p-"+names[e[0]]+"-"+names[e[1]])
+		w.Pipes = append(w.Pipes, workload.Pipe{Name: pipeName[p]})
+	}
+	for i, tk := range b.tasks {
+		s := b.stats[i]
+		s.Name, s.SimName = names[i], names[i]
+		if b.threads[i].Template {
+			s.SimName += ".0"
+		}
+		if drop[i] {
+			res.dropped = append(res.dropped, s)
+			continue
+		}
+		th := b.threads[i]
+		th.Name = names[i]
+		th.Ops = b.script(tk, drop, names, pipeName)
+		w.Threads = append(w.Threads, th)
+		res.tasks = append(res.tasks, s)
+		tk.ops = nil
+	}
+	b.tasks, b.threads = nil, nil
 	if len(w.Threads) == 0 {
+		if len(res.dropped) > 0 {
+			return nil, fmt.Errorf("the trace shows only kernel threads, which the import drops (%d); keep them with KernelKeep or KernelCharge", len(res.dropped))
+		}
 		return nil, fmt.Errorf("the trace shows no task")
 	}
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("trace: internal error: the imported workload does not validate: %v", err)
 	}
-	return &w, nil
+	res.w = w
+	return res, nil
+}
+
+// script writes tk's ops as the workload's, leaving out the forks of dropped templates and
+// the sends to dropped tasks.
+func (b *builder) script(tk *task, drop []bool, names, pipeName []string) []workload.Op {
+	if b.o.summary {
+		if len(tk.ops) == 0 {
+			return []workload.Op{workload.RunOp(workload.Fixed(0))}
+		}
+		body := make([]workload.Op, len(tk.ops))
+		for i, c := range tk.ops {
+			body[i] = workload.Op{Kind: c.kind, Time: workload.Exponential(clampDur(c.v))}
+		}
+		return []workload.Op{workload.RepeatOp(int(min(tk.runs, workload.MaxRepeat)), body...)}
+	}
+	k := 0
+	for _, c := range tk.ops {
+		if keepOp(c, drop, b.ends) {
+			k++
+		}
+	}
+	if k == 0 {
+		return []workload.Op{workload.RunOp(workload.Fixed(0))}
+	}
+	ops := make([]workload.Op, 0, k)
+	for _, c := range tk.ops {
+		if !keepOp(c, drop, b.ends) {
+			continue
+		}
+		switch c.kind {
+		case workload.Run, workload.Sleep:
+			ops = append(ops, workload.Op{Kind: c.kind, Time: workload.Fixed(workload.Duration(c.v))})
+		case workload.Send, workload.Recv:
+			ops = append(ops, workload.Op{Kind: c.kind, Name: pipeName[c.ref], N: 1})
+		case workload.Fork:
+			ops = append(ops, workload.ForkOp(names[c.ref], 1))
+		case workload.Nice:
+			ops = append(ops, workload.Op{Kind: workload.Nice, N: int(c.v)})
+		case workload.SetClass:
+			ops = append(ops, workload.Op{Kind: workload.SetClass, Class: c.class, N: int(c.v)})
+		}
+	}
+	return ops
+}
+
+// keepOp reports whether op c names no dropped task.
+func keepOp(c cop, drop []bool, ends [][2]int32) bool {
+	switch c.kind {
+	case workload.Fork:
+		return !drop[c.ref]
+	case workload.Send, workload.Recv:
+		e := ends[c.ref]
+		return !drop[e[0]] && !drop[e[1]]
+	}
+	return true
+}
+
+// cleanName turns a comm or a function name into the start of a workload name: letters,
+// digits, '_' and '-', each run of other characters one '_', starting with a letter or '_',
+// at most 40 bytes.
+func cleanName(comm string) string {
+	var sb strings.Builder
+	under := false
+	for _, r := range comm {
+		ok := r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || sb.Len() > 0 && (r == '-' || '0' <= r && r <= '9')
+		if !ok {
+			if sb.Len() == 0 && ('0' <= r && r <= '9' || r == '-') {
+				sb.WriteString("t_")
+				sb.WriteRune(r)
+				under = false
+				continue
+			}
+			if !under && sb.Len() > 0 {
+				sb.WriteByte('_')
+				under = true
+			}
+			continue
+		}
+		under = false
+		sb.WriteRune(r)
+		if sb.Len() >= 40 {
+			break
+		}
+	}
+	s := strings.TrimRight(sb.String(), "_")
+	if s == "" {
+		return "task"
+	}
+	return s
+}
+
+// uniqueName returns name, or name-2, name-3, … if taken, and marks it taken.
+func uniqueName(used map[string]int, name string) string {
+	n := used[name]
+	used[name] = n + 1
+	if n == 0 {
+		return name
+	}
+	for {
+		n++
+		alt := name + "-" + strconv.Itoa(n)
+		if used[alt] == 0 {
+			used[alt] = 1
+			return alt
+		}
+	}
+}
+
+// memBytes estimates the memory the import's result will need: the workload's ops and the
+// simulator's compiled copy of them (about 48 bytes an op), and the per-task state.
+func (b *builder) memBytes() int64 {
+	return b.nops*(copSize+opSize+48) + int64(len(b.tasks))*1024
 }

@@ -58,7 +58,12 @@
 // # Import
 //
 // ReadFtrace, ReadGoTrace and ReadRTApp turn a trace or description into a workload. The two
-// trace readers share one state machine with one small state per live task: a task's CPU
+// trace readers share one state machine with one small state per live task and per CPU. The
+// CPU state is the accounting's ground truth: a task's CPU time is what its switch-in and
+// switch-out pairs on each CPU say, a CPU runs one task at a time and a task runs on one CPU,
+// whatever events the trace lacks (the reader warns and takes the task it had there to have
+// blocked), so that the CPU time of all tasks never exceeds CPUs × the trace's span; the
+// kernel's own sched_stat_runtime is a cross-check, not a source of runs. A task's CPU
 // bursts become runs (a preemption does not end a burst: the thread's need for CPU does not
 // depend on who preempted it); each time it blocks becomes a sleep of the blocked time or, when
 // a running task woke it, a receive on a pipe into which the waker sends at that instant, so
@@ -67,11 +72,21 @@
 // CPU, run-queue wait, sleep, wake-up latency) and marks the tasks the trace shows already
 // existing (running, runnable or asleep at its start) rather than inventing their past. With
 // ImportOptions.Summary each task becomes a repeat of an exponential run and sleep with its
-// mean burst and sleep, and the importer's memory stays flat however long the trace.
+// mean burst and sleep, and the importer's memory stays flat however long the trace. An exact
+// import keeps 16 bytes per op until the end (the scripts are written out then, when the
+// tasks' last names are known) and stops with an error at ImportOptions.MemoryLimit.
+//
+// Tasks are named as the trace last names them (an exec renames sh to tar), with their pid;
+// goroutines after the function they started in (main.worker-17). Linux's per-CPU kernel
+// threads become CPU-time charges pinned to their CPU, are dropped, or stay ordinary tasks
+// (KernelMode), and under ULE and 4BSD Linux's real-time priorities run on rtprio(2) levels
+// (Imported.ForPolicy), so that every policy replays any Linux trace.
 //
 // Replay runs an import under a policy on a simulated machine and puts each task's replayed
 // CPU time, wait and latency beside the trace's: under the policy the trace was recorded with,
-// a measure of the import's fidelity; under another, what would change.
+// a measure of the import's fidelity; under another, what would change. Its table
+// (Comparison.WriteTable) gives the units in the headings, keeps the top N tasks or those a
+// pattern matches, and ends with the CPU time of all tasks beside CPUs × span.
 //
 // Bad input is never a panic: an error names the file, the line and the field (*Error), and
 // recoverable problems (lost events, timestamps going back, pid reuse, a truncated last line,
@@ -86,20 +101,26 @@
 //	sched:sched_migrate_task                      sim.KindMigrate; TaskStats.Migrations
 //	sched:sched_process_fork, sched_process_exit  sim.KindFork (forked threads only), sim.KindExit;
 //	                                              (import) fork of a template, end of the script
-//	sched:sched_stat_runtime (runtime=, and       (import) TaskStats.Runtime; the start of a run whose
-//	  vruntime= before Linux 6.8)                 switch-in is missing (runtime ns before its own
-//	                                              charge); a run charged more than it can be, a
-//	                                              Warning; vruntime unused
+//	sched:sched_stat_runtime (runtime=, and       (import) TaskStats.Runtime, a cross-check: a run
+//	  vruntime= before Linux 6.8)                 charged more than it can be is a Warning;
+//	                                              vruntime unused
+//	sched:sched_process_exec, task:task_rename    (import) a rename from that point (TaskStats.Renames)
+//	"##### CPU N buffer started ####"             (import) CPU N's record begins at its next event
 //	irq, sched_stat_wait, …                       (import) skipped, counted in Imported.Skipped
 //	task_struct.prio (120+nice, 99-rt_priority)   KernelPrio; (import) nice, or SCHED_FIFO rtprio
-//	pid, comm (TASK_COMM_LEN)                     DefaultPIDBase + id, the thread's name cut to 15 bytes
+//	pid, comm (TASK_COMM_LEN)                     DefaultPIDBase + id, the thread's name cut to 15 bytes;
+//	                                              (import) TaskStats.PID, Comm, Label (comm-pid)
+//	migration/N, ksoftirqd/N, kworker/N:M, rcu_*  (import) KernelMode: a charge pinned to CPU N,
+//	                                              dropped, or an ordinary task
+//	sched_priority 1..99 (SCHED_FIFO, SCHED_RR)   rtprio(2) level 31-(p-1)*31/98 under ULE, 4BSD
 //	swapper/N, pid 0, "<idle>-0"                  no thread running (id -1)
 //	tracefs irq-flags column h, s                 (import) a wake-up from interrupt: a sleep
 //	trace event "X" / "i" / "s","f" / "C"         a run / wake-up or migration / wake-up arrow / nr_running
 //	rt-app task, instance, delay, loop, phases    thread, count=, start=, loop/repeat, the ops in order
 //	rt-app run, sleep, timer, signal/wait,        run, sleep, every, send/recv on a pipe,
 //	  barrier, suspend/resume, fork, yield        pipes between the users, recv/send, fork, yield
-//	Go goroutine, P, M                            a thread (GoThreads: an M), a CPU, —
+//	Go goroutine, P, M                            a thread named by its start function (GoThreads:
+//	                                              an M), a CPU, —
 //	Go Running, Runnable, Waiting, Syscall        running, runnable, blocked, running
 //	Go unblock by goroutine g (ev.Goroutine())    a message from g's thread to the wakee's
 package trace

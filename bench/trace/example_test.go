@@ -235,14 +235,15 @@ func ExampleComparison_WriteTable() {
 	if err != nil {
 		panic(err)
 	}
-	if err := c.WriteTable(os.Stdout); err != nil {
+	if err := c.WriteTable(os.Stdout, nil); err != nil {
 		panic(err)
 	}
 	// Output:
-	// task  cpu trace  cpu replay  cpu %  wait trace  wait replay  lat trace  lat replay
-	//   a-1000     3000.0      3000.0    100         0.0          0.0        0.0         0.0
-	//   b-1001     4000.0      4000.0    100      3000.0       3000.0        0.0         0.0
-	//    total     7000.0      7000.0    100      3000.0       3000.0
+	// task  cpu trace ms  cpu replay ms  cpu %  wait trace ms  wait replay ms  lat trace µs  lat replay µs
+	//   a-1000         3.000          3.000    100          0.000           0.000           0.0            0.0
+	//   b-1001         4.000          4.000    100          3.000           3.000           0.0            0.0
+	//    total         7.000          7.000    100          3.000           3.000             -              -
+	// CPU time of all tasks: trace 7.000 ms of 1 CPU × 9.000 ms (77.8%); replay 7.000 ms of 1 CPU × 9.000 ms (77.8%)
 }
 
 // examplePolicy returns a fresh policy by its presets name.

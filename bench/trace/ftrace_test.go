@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -212,7 +213,7 @@ func TestWriteFtraceLayouts(t *testing.T) {
 			continue
 		}
 		for i := range first {
-			if im.Tasks[i] != first[i] {
+			if !reflect.DeepEqual(im.Tasks[i], first[i]) {
 				t.Errorf("layout %d: task %+v, with Linux617 %+v", l, im.Tasks[i], first[i])
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
@@ -30,7 +31,8 @@ const maxLine = 1 << 20
 //   - `perf sched script` and `perf script`: "comm pid [cpu] ts: sched:event: fields".
 //
 // The events used are sched_switch, sched_wakeup, sched_waking, sched_wakeup_new,
-// sched_process_fork, sched_process_exit and sched_stat_runtime, in the field layouts the
+// sched_process_fork, sched_process_exit, sched_process_exec, task_rename and
+// sched_stat_runtime, in the field layouts the
 // kernel has printed since Linux 4.3 (sched_wakeup without success=) and before it (with
 // success=1 — accepted and ignored); sched_migrate_task is counted, and every other event
 // (irq, sched_stat_wait, …) is skipped and counted by name in Imported.Skipped.
@@ -38,22 +40,34 @@ const maxLine = 1 << 20
 // optional, as is sched_stat_runtime's vruntime (printed before Linux 6.8; CFS's virtual
 // clock, not used).
 //
-// sched_stat_runtime, where the trace has it (update_curr emits it for the running task
-// at each tick, at its switch-out and when its run queue is updated, for CFS tasks before
-// Linux 6.8 and every class but idle since), is the kernel's own accounting of the CPU time
-// it charged the running task since its last charge or the start of its run (exec_start).
-// It is summed in TaskStats.Runtime. It dates a run the trace shows without its switch-in
-// (a task running when the trace began, or on a CPU whose events start late or are
-// missing): when the first event showing the task running is its own sched_stat_runtime
-// (recorded on its CPU), its run is taken to have begun runtime ns earlier, but not before
-// the trace's start, the CPU's last sched_switch or the task's last event; otherwise at
-// that event, as without it. And it checks the runs computed from switches: the runtime
+// CPU time is what each task's switch-in/switch-out pairs on each CPU say, and nothing else:
+// the reader keeps, per CPU, the task it runs, and only a switch (or an event recorded in a
+// task's context, which shows the task on that CPU) changes it. Two tasks never run on one CPU
+// at once, and one task never runs on two: when the trace lacks a switch (events lost, a task
+// the tracer does not show switching out, a recording filtered to some tasks), the task the
+// reader had on the CPU stops there when another shows up (taken to have blocked), a task
+// shown on a second CPU stops on the first, and a counted Warning says so. A task running on
+// a CPU when the CPU's record begins (the trace's start, or, after tracefs's "##### CPU N
+// buffer started ####", the CPU's first event) has run since then. The CPU time of all tasks
+// is therefore at most CPUs × the trace's duration.
+//
+// sched_stat_runtime, where the trace has it (update_curr emits it for the running task at each
+// tick, at its switch-out and when its run queue is updated, for CFS tasks before Linux 6.8
+// and every class but idle since), is the kernel's own accounting of the CPU time it charged
+// the running task since its last charge or the start of its run (exec_start). It is summed
+// in TaskStats.Runtime as a cross-check of the switches, never a source of runs: the runtime
 // charged to a run cannot exceed the time from when its task became runnable (the wake-up,
-// the fork, the preemption) to its switch-out but by a few microseconds (runtimeSlack), and
-// a run that does is a Warning. A run charged less is not: the kernel does not charge the
-// time the CPU spent in interrupts or a hypervisor took (with IRQ_TIME_ACCOUNTING,
-// PARAVIRT_TIME_ACCOUNTING), which the switches include. The runs of the workload, CPUTime
-// and what Replay compares stay the times between switches: the time a task held its CPU.
+// the fork, the preemption) to its switch-out but by a few microseconds (runtimeSlack), and a
+// run that does is a Warning. A run charged less is not: the kernel does not charge the time
+// the CPU spent in interrupts or a hypervisor took (with IRQ_TIME_ACCOUNTING,
+// PARAVIRT_TIME_ACCOUNTING), which the switches include.
+//
+// Names follow the trace: sched_process_exec renames the task to the base name of the file it
+// runs, task_rename (prctl PR_SET_NAME, a write to /proc/PID/comm) to its new comm, and an
+// event field showing another comm does too, each from that point (TaskStats.Renames); the
+// thread is named after the last (TaskStats.Comm, TaskStats.Label: tar-4469, not the sh it
+// was forked as). tracefs's column of comms comes from its cache of them (saved_cmdlines,
+// "<...>" when it misses) and names nothing.
 //
 // Each task (pid; pid 0, the idle task, is none) becomes a thread whose script is what the
 // trace shows it doing: a run per CPU burst (preemptions do not end a burst: the thread's
@@ -73,18 +87,23 @@ const maxLine = 1 << 20
 // user space with need_resched) or control groups: the threads are imported unpinned, their
 // yields as preemptions, in the root group.
 //
-// A task that the trace shows first switching out was running when the trace began
+// A task that the trace shows first running was running when its CPU's record began
 // (TaskStats.RunningAtStart), first switching in was runnable (RunnableAtStart), first being
 // woken was asleep (SleepingAtStart): the first two start at the trace's start with what the
 // trace shows (a run of the part of the burst it covers, or a wait), the third starts at its
-// wake-up. Nothing before the first event is invented. A running task first shown by its
-// own sched_stat_runtime is RunningAtStart too, but starts when that charge dates its run.
+// wake-up. Nothing before the first event is invented.
+//
+// Per-CPU kernel threads (migration/N, ksoftirqd/N, kworker/N:M, rcu_*, …) are kept as
+// CPU-time charges on their CPU, dropped or kept as other tasks, as ImportOptions.KernelThreads
+// says (see KernelMode).
 //
 // Problems that spoil the input — an event line whose header or fields do not parse, a line
 // longer than 1 MiB, absurd numbers (a pid above 4M, a prio outside -1..139) — are an *Error
-// naming file, line and field. Recoverable ones are counted Warnings: lost-event markers,
-// timestamps that go back (the event is taken at the last time), a switch from a task the CPU
-// was not running, a fork of a live pid (pid reuse without an exit), a truncated last line.
+// naming file, line and field, as is an exact import that would need more memory than
+// ImportOptions.MemoryLimit. Recoverable ones are counted Warnings: lost-event markers,
+// timestamps that go back (the event is taken at the last time), a CPU running a task without
+// a switch to it, a task on two CPUs, a fork of a live pid (pid reuse without an exit), a
+// truncated last line.
 // ReadFtrace reads r once, streaming; its state is per live task (with Summary, nothing
 // grows with the number of events). It never panics.
 func ReadFtrace(r io.Reader, file string, o *ImportOptions) (*Imported, error) {
@@ -141,16 +160,39 @@ type ftraceReader struct {
 	events  int64
 	lastTS  int64
 	first   bool
-	cur     []int   // per CPU, the pid running (0: idle, -1: not known yet)
-	swAt    []int64 // per CPU, the time of its last sched_switch (0 before the first)
 	ncpu    int
+	// restart lists the CPUs whose buffer began late ("##### CPU N buffer started ####"):
+	// their record begins at their next event.
+	restart map[int]bool
+}
+
+// lineKind tells the lines the reader handles besides events.
+func (fr *ftraceReader) marker(t string) bool {
+	switch {
+	case strings.HasPrefix(t, "##### CPU ") && strings.HasSuffix(t, "buffer started ####"):
+		// tracefs prints this before the first event of a CPU whose ring buffer overwrote its
+		// oldest events: the CPU's record begins there, not at the trace's start.
+		n, err := strconv.Atoi(strings.Fields(t)[2])
+		if err == nil && n >= 0 && n < maxCPU {
+			if fr.restart == nil {
+				fr.restart = map[int]bool{}
+			}
+			fr.restart[n] = true
+		}
+		fr.w.warn("%s: the events of CPU %s before it were overwritten", clip(t), strings.Fields(t)[2])
+		return true
+	case strings.HasPrefix(t, "CPU:") || strings.HasPrefix(t, "#####") || strings.Contains(t, "EVENTS DROPPED]"):
+		fr.w.warn("%s", clip(t))
+		return true
+	case strings.HasPrefix(t, "CPU ") && strings.HasSuffix(t, " is empty"):
+		return true // trace-cmd report: a CPU without events
+	}
+	return false
 }
 
 // line handles one line of text.
 func (fr *ftraceReader) line(line string) *fieldError {
-	t := strings.TrimSpace(line)
-	if strings.HasPrefix(t, "CPU:") || strings.HasPrefix(t, "#####") || strings.Contains(t, "EVENTS DROPPED]") {
-		fr.w.warn("%s", clip(t))
+	if t := strings.TrimSpace(line); fr.marker(t) {
 		return nil
 	}
 	ev, rest, ok, err := parseHeader(line)
@@ -159,7 +201,7 @@ func (fr *ftraceReader) line(line string) *fieldError {
 	}
 	switch ev.name {
 	case "sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking", "sched_migrate_task",
-		"sched_process_fork", "sched_process_exit", "sched_stat_runtime":
+		"sched_process_fork", "sched_process_exit", "sched_stat_runtime", "sched_process_exec", "task_rename":
 	default:
 		fr.skipped[ev.name]++
 		return nil
@@ -170,13 +212,80 @@ func (fr *ftraceReader) line(line string) *fieldError {
 	return fr.event(&ev)
 }
 
-func (fr *ftraceReader) curOn(cpu int) *int {
-	for len(fr.cur) <= cpu {
-		fr.cur = append(fr.cur, -1)
-		fr.swAt = append(fr.swAt, 0)
-	}
+// slot returns the builder's state of cpu, noting the CPU; t is the time of an event on it.
+func (fr *ftraceReader) slot(cpu int, t int64) *cpuSlot {
 	fr.ncpu = max(fr.ncpu, cpu+1)
-	return &fr.cur[cpu]
+	sl := fr.b.slot(cpu)
+	if fr.restart[cpu] {
+		delete(fr.restart, cpu)
+		if !sl.known {
+			sl.start = t
+		}
+	}
+	return sl
+}
+
+// context notes that pid (comm) is running on cpu at t: the task in whose context an event
+// was recorded, or the prev of a switch. When the CPU's record has just begun, pid has been
+// running on it since then; when the reader had another task (or none) there, the events
+// between were lost, and the other task is taken to have blocked at t.
+func (fr *ftraceReader) context(cpu, pid int, comm string, t int64) {
+	b := fr.b
+	sl := fr.slot(cpu, t)
+	if pid < 0 {
+		return
+	}
+	if comm == "<...>" {
+		comm = "" // tracefs's saved_cmdlines did not have the pid; the event fields will tell
+	}
+	var tk *task
+	if pid > 0 {
+		tk = b.live[int64(pid)]
+	}
+	if sl.known && sl.cur == tk {
+		return
+	}
+	if !sl.known && pid == 0 {
+		sl.known = true
+		return
+	}
+	if !sl.known && (tk == nil || tk.state == tsDead) {
+		// The CPU's first event: the task has run on it since the CPU's record began.
+		if tk != nil {
+			delete(b.live, tk.key)
+		}
+		tk = b.newTask(int64(pid), comm, sl.start, false)
+		b.st(tk).RunningAtStart = true
+		b.runFrom(tk, cpu, sl.start)
+		return
+	}
+	// The trace lacks the switch that put pid (or the idle task) here.
+	switch {
+	case !sl.known:
+		fr.w.warn("CPU %d's first event shows pid %d running, which the trace had elsewhere (a switch lost?)", cpu, pid)
+	case sl.cur != nil:
+		fr.w.warn("CPU %d runs pid %d without a switch to it from %s (events lost?)", cpu, pid, b.label(sl.cur))
+	default:
+		fr.w.warn("CPU %d runs pid %d without a switch to it from idle (events lost?)", cpu, pid)
+	}
+	if pid == 0 {
+		if sl.cur != nil {
+			b.vacate(sl.cur, t)
+		}
+		sl.known = true
+		return
+	}
+	if tk == nil || tk.state == tsDead {
+		if tk != nil {
+			delete(b.live, tk.key)
+		}
+		tk = b.newTask(int64(pid), comm, t, false)
+		tk.state = tsRunnable
+	} else if tk.state == tsRunning {
+		fr.w.warn("pid %d runs on CPU %d while running on CPU %d (events lost?)", pid, cpu, tk.cpu)
+	}
+	b.run(tk, cpu, t)
+	tk.rtFloor = t // the trace does not show the run's start
 }
 
 func (fr *ftraceReader) event(ev *event) *fieldError {
@@ -192,49 +301,13 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 	}
 	fr.first = true
 	t := b.at(ev.ts)
-	if ev.pid > 0 && ev.name != "sched_switch" {
-		// (A switch's task is its prev, which switchOut handles.) The task in whose context the event was recorded is the one running on that CPU: if
-		// the trace has not shown it, it was running when the trace began; if the trace shows it
-		// elsewhere, the events that put it here are missing (a recording of some tasks only,
-		// such as perf sched record's).
-		//
-		// Its own sched_stat_runtime says since when: the kernel charged it runtime ns up to
-		// now, so its run began at about t-runtime (its exec_start, which the kernel read at
-		// most that long ago) — but not before the trace, the CPU's last switch, or its own
-		// last event, which bound it.
-		tk := b.live[int64(ev.pid)]
-		own := ev.name == "sched_stat_runtime" && ev.pid == ev.pid2
-		fr.curOn(ev.cpu)
-		lo := fr.swAt[ev.cpu]
-		switch {
-		case tk == nil:
-			at := int64(0)
-			if own {
-				at = max(t-ev.runtime, lo)
-			}
-			tk = b.newTask(int64(ev.pid), ev.task, at, false)
-			tk.state, tk.since, tk.cpu = tsRunning, at, ev.cpu
-			b.st(tk).RunningAtStart = true
-			*fr.curOn(ev.cpu) = ev.pid
-		case tk.state == tsRunnable || tk.state == tsBlocked:
-			fr.w.warn("pid %d runs on CPU %d without a switch to it (events missing?)", ev.pid, ev.cpu)
-			at := t
-			if own {
-				at = max(t-ev.runtime, lo, tk.since)
-			}
-			b.run(tk, ev.cpu, at)
-			tk.rtFloor = at // the trace does not show the run's start
-			*fr.curOn(ev.cpu) = ev.pid
-		}
+	if ev.name == "sched_switch" {
+		fr.context(ev.cpu, ev.prevPid, ev.prevComm, t) // a switch's task is its prev
+	} else {
+		fr.context(ev.cpu, ev.pid, ev.task, t)
 	}
 	switch ev.name {
 	case "sched_switch":
-		cur := fr.curOn(ev.cpu)
-		if *cur >= 0 && *cur != ev.prevPid {
-			fr.w.warn("CPU %d switches from pid %d, but it was running pid %d (events lost?)", ev.cpu, ev.prevPid, *cur)
-		}
-		*cur = ev.nextPid
-		fr.swAt[ev.cpu] = t
 		if ev.prevPid != 0 {
 			fr.switchOut(ev, t)
 		}
@@ -247,17 +320,18 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 				tk = b.newTask(int64(ev.nextPid), ev.nextComm, 0, false)
 				tk.state, tk.since = tsRunnable, 0
 				b.st(tk).RunnableAtStart = true
+			} else if tk.state == tsRunning && tk.cpu != ev.cpu {
+				fr.w.warn("%s switched in on CPU %d while running on CPU %d (events lost?)", b.label(tk), ev.cpu, tk.cpu)
 			}
 			b.setPrio(tk, ev.nextPrio)
-			b.comm(tk, ev.nextComm)
+			b.comm(tk, ev.nextComm, t)
 			b.run(tk, ev.cpu, t)
 		}
 	case "sched_wakeup", "sched_wakeup_new", "sched_waking":
-		fr.curOn(ev.cpu)
 		if ev.pid2 == 0 {
 			return nil
 		}
-		fr.curOn(ev.target)
+		fr.slot(ev.target, t)
 		tk := b.live[int64(ev.pid2)]
 		if tk == nil || tk.state == tsDead {
 			if tk != nil {
@@ -273,7 +347,7 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			}
 		}
 		b.setPrio(tk, ev.prio)
-		b.comm(tk, ev.comm)
+		b.comm(tk, ev.comm, t)
 		var waker *task
 		if ev.name != "sched_wakeup_new" && !ev.irq && ev.pid > 0 && ev.pid != ev.pid2 {
 			if w := b.live[int64(ev.pid)]; w != nil && w.state == tsRunning && w.cpu == ev.cpu {
@@ -282,10 +356,9 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 		}
 		b.wakeTask(tk, waker, t)
 	case "sched_migrate_task":
-		fr.curOn(ev.orig)
-		fr.curOn(ev.dest)
+		fr.slot(ev.orig, t)
+		fr.slot(ev.dest, t)
 	case "sched_process_fork":
-		fr.curOn(ev.cpu)
 		var parent *task
 		if p := b.live[int64(ev.pid2)]; p != nil && p.state != tsDead && ev.pid2 != 0 {
 			parent = p
@@ -294,18 +367,41 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			b.fork(parent, int64(ev.childPid), ev.childComm, t)
 		}
 	case "sched_process_exit":
-		fr.curOn(ev.cpu)
 		if tk := b.live[int64(ev.pid2)]; tk != nil {
 			b.exit(tk, t)
 		}
+	case "sched_process_exec":
+		// The exec'ing task takes the name of the file it runs (begin_new_exec sets comm to
+		// its base name, cut to TASK_COMM_LEN-1 bytes); a thread other than the leader that
+		// execs takes the leader's pid (old_pid → pid, de_thread).
+		tk := b.live[int64(ev.childPid)]
+		if ev.childPid != ev.pid2 && tk != nil {
+			if old := b.live[int64(ev.pid2)]; old != nil && old != tk {
+				b.exit(old, t)
+			}
+			delete(b.live, tk.key)
+			tk.key = int64(ev.pid2)
+			b.live[tk.key] = tk
+			b.st(tk).PID = tk.key
+		}
+		if tk = b.live[int64(ev.pid2)]; tk != nil {
+			b.comm(tk, ev.comm, t)
+		}
+	case "task_rename":
+		if tk := b.live[int64(ev.pid2)]; tk != nil {
+			b.comm(tk, ev.comm, t)
+		}
 	case "sched_stat_runtime":
-		// The running task of some run queue: this CPU's (the event's own task, handled
-		// above), or another's that this CPU updated holding its lock (a remote wake-up's
-		// enqueue, a load balance). A task the importer does not have running is not charged.
-		fr.curOn(ev.cpu)
+		// The running task of some run queue: this CPU's (the event's own task), or another's
+		// that this CPU updated holding its lock (a remote wake-up's enqueue, a load balance).
+		// A task the importer does not have running is not charged. The runtime is a
+		// cross-check of the switches' accounting, not a source of runs.
 		if tk := b.live[int64(ev.pid2)]; tk != nil && ev.pid2 != 0 {
 			b.runtime(tk, ev.runtime, t)
 		}
+	}
+	if b.o.maxBytes > 0 && fr.events&4095 == 0 && b.memBytes() > b.o.maxBytes {
+		return &fieldError{msg: memoryMessage(b)}
 	}
 	return nil
 }
@@ -315,25 +411,25 @@ func (fr *ftraceReader) switchOut(ev *event, t int64) {
 	key := int64(ev.prevPid)
 	tk := b.live[key]
 	if tk != nil && tk.state == tsDead {
+		b.vacate(tk, t)
 		delete(b.live, key) // its last switch, after sched_process_exit
 		return
 	}
 	if tk == nil {
-		tk = b.newTask(key, ev.prevComm, 0, false)
-		tk.state, tk.since, tk.cpu = tsRunning, 0, ev.cpu
-		b.st(tk).RunningAtStart = true
+		return // context() made it running; a pid 0 prev has no task
 	}
 	b.setPrio(tk, ev.prevPrio)
-	b.comm(tk, ev.prevComm)
+	b.comm(tk, ev.prevComm, t)
 	if tk.state != tsRunning {
 		fr.w.warn("pid %d switches out but was not running (events lost?)", ev.prevPid)
-		tk.state, tk.since = tsRunning, t
+		b.run(tk, ev.cpu, t)
 	}
 	switch st := ev.prevState; {
 	case strings.HasPrefix(st, "R"):
 		b.stop(tk, t, true)
 	case strings.HasPrefix(st, "X") || strings.HasPrefix(st, "Z"):
 		b.exit(tk, t)
+		b.vacate(tk, t)
 		delete(b.live, key)
 	default:
 		b.stop(tk, t, false)
@@ -344,10 +440,10 @@ func (fr *ftraceReader) finish() (*Imported, error) {
 	b := fr.b
 	end := b.last
 	b.end(end)
-	w, err := b.workload()
+	res, err := b.workload(fr.ncpu)
 	if err != nil {
 		return nil, &Error{File: fr.w.file, Msg: err.Error()}
 	}
-	return &Imported{Workload: w, Tasks: b.stats, Duration: end, CPUs: max(fr.ncpu, 1), Events: fr.events,
-		Skipped: fr.skipped, Warnings: fr.w.list, Warned: fr.w.n}, nil
+	return &Imported{Workload: res.w, Tasks: res.tasks, Dropped: res.dropped, Charged: res.charged, Duration: end,
+		CPUs: max(fr.ncpu, 1), Events: fr.events, Skipped: fr.skipped, Warnings: fr.w.list, Warned: fr.w.n}, nil
 }

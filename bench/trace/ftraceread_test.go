@@ -3,6 +3,7 @@ package trace
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,7 +155,7 @@ func TestReadFtraceWarnings(t *testing.T) {
 	}{
 		{"time goes back", a + "             cat-11    [000]     0.500000: sched_switch:         prev_comm=cat prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", "timestamp goes back"},
 		{"lost events", a + "CPU:0 [LOST 12 EVENTS]\n", "CPU:0 [LOST 12 EVENTS]"},
-		{"switch from the wrong task", a + "             zzz-12    [000]     1.500000: sched_switch:         prev_comm=zzz prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", "CPU 0 switches from pid 12"},
+		{"switch from the wrong task", a + "             zzz-12    [000]     1.500000: sched_switch:         prev_comm=zzz prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n", "CPU 0 runs pid 12 without a switch to it from cat-11"},
 		{"pid reuse", a + "             cat-11    [000]     1.100000: sched_process_fork:   comm=cat pid=11 child_comm=x child_pid=10\n", "fork of pid 10, which is alive"},
 		{"truncated", a + "             cat-11    [000]     1.1000", "truncated last line"},
 		{"deadline prio", "            bash-10    [000]     1.000000: sched_switch:         prev_comm=bash prev_pid=10 prev_prio=-1 prev_state=S ==> next_comm=cat next_pid=11 next_prio=120\n", "SCHED_DEADLINE"},
@@ -199,8 +200,13 @@ func FuzzReadFtrace(f *testing.F) {
 		"a-1 [000] 0.5: sched_stat_runtime: comm=b pid=2 runtime=7 [ns]\n" +
 		"a-1 [000] 2.0: sched_switch: prev_comm=a prev_pid=1 prev_prio=120 prev_state=X ==> next_comm=a next_pid=1 next_prio=120\n" +
 		"a-1 [001] 2.0: sched_stat_runtime: comm=a pid=1 runtime=3 [ns]\n")
+	// Lost switches, renames, a buffer that starts late, kernel threads.
+	f.Add(randomFtrace(rand.New(rand.NewPCG(1, 26)), 40))
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, o := range []*ImportOptions{nil, {Summary: true}, {NoPipes: true}} {
+		for _, opts := range []ImportOptions{{}, {Summary: true}, {NoPipes: true}, {KernelThreads: KernelDrop}, {KernelThreads: KernelKeep}} {
+			// The accounting invariant is the oracle: whatever the input, each CPU's runs never
+			// overlap and the CPU time of all tasks is at most CPUs × span.
+			o, log := chargeLog(opts)
 			im, err := ReadFtrace(strings.NewReader(text), "fuzz.txt", o)
 			if err != nil {
 				var e *Error
@@ -222,6 +228,9 @@ func FuzzReadFtrace(f *testing.F) {
 				if ts.CPUTime < 0 || ts.WaitTime < 0 || ts.Sleep < 0 || ts.Runtime < 0 || ts.RuntimeEvents < 0 {
 					t.Fatalf("negative times: %+v", ts)
 				}
+			}
+			if err := accountingError(im, *log); err != nil {
+				t.Fatalf("%+v: %v", opts, err)
 			}
 		}
 	})

@@ -55,7 +55,9 @@ func ReadGoTrace(r io.Reader, file string, o *ImportOptions) (im *Imported, err 
 		return nil, &Error{File: file, Msg: err.Error()}
 	}
 	wr := &warner{file: file, max: o.maxWarnings()}
-	g := &goReader{b: newBuilder(o.build(), wr.warn), skipped: map[string]int64{}, threads: o != nil && o.GoThreads}
+	bo := o.build()
+	bo.kernel = KernelKeep // goroutines and Ms are no kernel threads, whatever their names
+	g := &goReader{b: newBuilder(bo, wr.warn), skipped: map[string]int64{}, threads: o != nil && o.GoThreads}
 	for {
 		ev, err := xr.ReadEvent()
 		if errors.Is(err, io.EOF) {
@@ -68,15 +70,19 @@ func ReadGoTrace(r io.Reader, file string, o *ImportOptions) (im *Imported, err 
 			return nil, &Error{File: file, Field: "time", Msg: "the trace spans more than the 2^48 ns a workload can"}
 		}
 		g.event(&ev)
+		if b := g.b; b.o.maxBytes > 0 && g.events&4095 == 0 && b.memBytes() > b.o.maxBytes {
+			return nil, &Error{File: file, Msg: memoryMessage(b)}
+		}
 	}
 	b := g.b
-	b.end(b.last)
-	w, err := b.workload()
+	end := b.last
+	b.end(end)
+	res, err := b.workload(max(g.ncpu, 1))
 	if err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
 	}
-	return &Imported{Workload: w, Tasks: b.stats, Duration: b.last, CPUs: max(g.ncpu, 1), Events: g.events,
-		Skipped: g.skipped, Warnings: wr.list, Warned: wr.n}, nil
+	return &Imported{Workload: res.w, Tasks: res.tasks, Dropped: res.dropped, Charged: res.charged, Duration: end,
+		CPUs: max(g.ncpu, 1), Events: g.events, Skipped: g.skipped, Warnings: wr.list, Warned: wr.n}, nil
 }
 
 func panicText(p any) string {
@@ -99,7 +105,9 @@ type goReader struct {
 	onM map[xtrace.GoID]xtrace.ThreadID
 }
 
-// goName names a goroutine after the function its start stack begins in.
+// goName names a goroutine after the function its start stack begins in, as pprof prints
+// it: the package's last path element, the receiver and the function (sync.(*WaitGroup).Wait,
+// main.worker.func1).
 func goName(st xtrace.StateTransition) string {
 	name := ""
 	for f := range st.Stack.Frames() {
@@ -140,18 +148,19 @@ func (g *goReader) event(ev *xtrace.Event) {
 	if tk == nil && to != xtrace.GoNotExist && from != xtrace.GoNotExist {
 		// A goroutine that existed before the trace (or whose creation the trace lost).
 		tk = b.newTask(key, goName(st), 0, false)
-		switch from {
-		case xtrace.GoRunning, xtrace.GoSyscall:
-			tk.state, tk.since, tk.cpu = tsRunning, 0, cpu
+		switch {
+		case (from == xtrace.GoRunning || from == xtrace.GoSyscall) && cpu >= 0 && b.slot(cpu).cur == nil:
+			b.runFrom(tk, cpu, 0)
+			tk.syscall = from == xtrace.GoSyscall
 			b.st(tk).RunningAtStart = true
-		case xtrace.GoRunnable:
+		case from == xtrace.GoRunnable:
 			tk.state, tk.since = tsRunnable, 0
 			b.st(tk).RunnableAtStart = true
 		default:
+			// Waiting, or in a system call without a P: not on a CPU.
 			tk.state, tk.since = tsBlocked, t
 			b.st(tk).SleepingAtStart = true
 			b.st(tk).Start = t
-			b.w.Threads[tk.decl].Start = 0
 		}
 	}
 	switch to {
@@ -165,7 +174,10 @@ func (g *goReader) event(ev *xtrace.Event) {
 			child := b.fork(parent, key, goName(st), t)
 			b.wakeTask(child, nil, t)
 		case xtrace.GoRunning, xtrace.GoSyscall:
-			b.stop(tk, t, true)
+			tk.syscall = false
+			if tk.state == tsRunning {
+				b.stop(tk, t, true)
+			}
 		case xtrace.GoWaiting:
 			var waker *task
 			if w := ev.Goroutine(); w != xtrace.NoGoroutine && w != id {
@@ -174,19 +186,47 @@ func (g *goReader) event(ev *xtrace.Event) {
 			b.wakeTask(tk, waker, t)
 		}
 	case xtrace.GoRunning:
-		if from != xtrace.GoSyscall && tk != nil {
-			b.run(tk, max(cpu, 0), t)
+		if tk == nil {
+			break
+		}
+		if from == xtrace.GoSyscall {
+			tk.syscall = false
+			if tk.state == tsRunning && (cpu < 0 || cpu == tk.cpu) {
+				break // back from the system call on its P
+			}
+		}
+		b.run(tk, g.procOf(tk, cpu), t)
+	case xtrace.GoSyscall:
+		if tk != nil && from == xtrace.GoRunning {
+			tk.syscall = true
 		}
 	case xtrace.GoWaiting:
-		if from == xtrace.GoRunning || from == xtrace.GoSyscall {
-			b.stop(tk, t, false)
+		if tk != nil && (from == xtrace.GoRunning || from == xtrace.GoSyscall) {
+			tk.syscall = false
+			if tk.state == tsRunning {
+				b.stop(tk, t, false)
+			}
 		}
 	case xtrace.GoNotExist:
 		if tk != nil {
 			b.exit(tk, t)
+			b.vacate(tk, t)
 			delete(b.live, key)
 		}
 	}
+}
+
+// procOf returns the CPU (P) a goroutine runs on: the event's P, or, for an event without
+// one, the P it last ran on (or 0).
+func (g *goReader) procOf(tk *task, cpu int) int {
+	switch {
+	case cpu >= 0:
+		return cpu
+	case tk.cpu >= 0:
+		return tk.cpu
+	}
+	g.ncpu = max(g.ncpu, 1)
+	return 0
 }
 
 // threadEvent handles a goroutine transition for the M-level import.
@@ -213,8 +253,8 @@ func (g *goReader) threadEvent(ev *xtrace.Event, id xtrace.GoID, from, to xtrace
 		if tk.state == tsBlocked {
 			b.wakeTask(tk, nil, t)
 		}
-		if tk.state != tsRunning {
-			b.run(tk, max(cpu, 0), t)
+		if tk.state != tsRunning || cpu >= 0 && cpu != tk.cpu {
+			b.run(tk, g.procOf(tk, cpu), t)
 		}
 		g.onM[id] = m
 	case from == xtrace.GoRunning && to != xtrace.GoSyscall, from == xtrace.GoSyscall && to != xtrace.GoRunning:

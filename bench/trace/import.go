@@ -26,8 +26,21 @@ type ImportOptions struct {
 	// GoThreads imports a Go execution trace at the level of Ms (OS threads) instead of
 	// goroutines; see ReadGoTrace.
 	GoThreads bool
+	// KernelThreads says what to do with the per-CPU kernel threads of a Linux trace; the zero
+	// value, KernelCharge, keeps each as a CPU-time charge on its CPU (see KernelMode).
+	KernelThreads KernelMode
 	// MaxWarnings bounds the warnings kept (all are counted); 0 means 100.
 	MaxWarnings int
+	// MemoryLimit bounds the memory an exact import may need, in bytes: its estimate of the
+	// workload's ops and of the simulator's compiled copy of them (about 300 bytes an op, one
+	// op for each run, sleep, message and fork the trace shows). An import whose estimate
+	// passes it stops with an *Error naming the limit and where the trace had got to, which
+	// suggests Summary (whose memory is per task, whatever the trace's length); 0 means no
+	// limit. The CLI's replay passes its -max-memory.
+	MemoryLimit int64
+
+	// onCharge, for tests, is told of every stretch of CPU time the import charges a task.
+	onCharge func(cpu int, key int64, from, to int64)
 }
 
 func (o *ImportOptions) maxWarnings() int {
@@ -41,7 +54,8 @@ func (o *ImportOptions) build() buildOptions {
 	if o == nil {
 		return buildOptions{}
 	}
-	return buildOptions{summary: o.Summary, noPipes: o.NoPipes}
+	return buildOptions{summary: o.Summary, noPipes: o.NoPipes, kernel: o.KernelThreads, maxBytes: o.MemoryLimit,
+		onCharge: o.onCharge}
 }
 
 // Imported is a trace turned into a workload.
@@ -51,6 +65,11 @@ type Imported struct {
 	Workload *workload.Workload
 	// Tasks holds what the trace says of each task, in the order of Workload.Threads.
 	Tasks []TaskStats
+	// Dropped holds what the trace says of the tasks the import left out of the workload
+	// (KernelDrop's per-CPU kernel threads), in the order the trace first shows them; Charged
+	// counts the tasks of Tasks kept as CPU-time charges (KernelCharge).
+	Dropped []TaskStats
+	Charged int
 	// Duration is the time from the first event to the last, in nanoseconds.
 	Duration int64
 	// CPUs is one more than the largest CPU number the trace names.
@@ -138,4 +157,24 @@ func (w *warner) warn(format string, args ...any) {
 	if len(w.list) < w.max {
 		w.list = append(w.list, Warning{File: w.file, Line: w.line, Msg: fmt.Sprintf(format, args...)})
 	}
+}
+
+// memoryMessage is the error of an exact import whose estimate passed ImportOptions.MemoryLimit.
+func memoryMessage(b *builder) string {
+	return fmt.Sprintf("an exact import of this trace needs more than the memory limit of %s (%d ops of %d tasks so far, about %s); "+
+		"import it as a summary (ImportOptions.Summary, schedbench replay -summary), whose memory is per task, or allow more memory",
+		byteSize(b.o.maxBytes), b.nops, len(b.tasks), byteSize(b.memBytes()))
+}
+
+// byteSize formats n bytes in the largest binary unit that keeps it at least 1.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

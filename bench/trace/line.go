@@ -49,6 +49,9 @@ func badField(field, format string, args ...any) *fieldError {
 // maxPid is PID_MAX_LIMIT (4M, include/linux/threads.h); a larger pid is absurd.
 const maxPid = 4 << 20
 
+// taskCommLen is TASK_COMM_LEN (include/linux/sched.h): a comm holds at most 15 bytes.
+const taskCommLen = 16
+
 // maxCPU bounds the CPU numbers the importer accepts.
 const maxCPU = 1 << 16
 
@@ -241,6 +244,9 @@ func fieldsOf(s string, vals []string, keys ...string) *fieldError {
 		var i int
 		if n == 0 {
 			if !strings.HasPrefix(s, key+"=") {
+				if opt {
+					continue
+				}
 				return badField(key, "missing")
 			}
 		} else {
@@ -351,6 +357,44 @@ func parseFields(ev *event, s string) *fieldError {
 		if v[3] != "" {
 			if _, err := strconv.ParseUint(strings.TrimSuffix(v[3], " [ns]"), 10, 64); err != nil {
 				return badField("vruntime", "%q is not a number of nanoseconds", clip(v[3]))
+			}
+		}
+		return nil
+	case "sched_process_exec":
+		// "filename=%s pid=%d old_pid=%d": comm becomes the file's base name, cut to
+		// TASK_COMM_LEN-1 (15) bytes (begin_new_exec, __set_task_comm(me,
+		// kbasename(bprm->filename))). childPid holds old_pid.
+		var v [3]string
+		if err := fieldsOf(s, v[:], "filename", "pid", "old_pid"); err != nil {
+			return err
+		}
+		base := v[0]
+		if i := strings.LastIndexByte(base, '/'); i >= 0 {
+			base = base[i+1:]
+		}
+		if len(base) > taskCommLen-1 {
+			base = base[:taskCommLen-1]
+		}
+		ev.comm = base
+		var e *fieldError
+		if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
+			return e
+		}
+		ev.childPid, e = intField(v[2], "old_pid", 0, maxPid)
+		return e
+	case "task_rename":
+		// "pid=%d oldcomm=%s newcomm=%s oom_score_adj=%hd"; kernels whose task_rename is
+		// always current's print no pid, and the event's task is the one renamed.
+		var v [4]string
+		if err := fieldsOf(s, v[:], "?pid", "oldcomm", "newcomm", "?oom_score_adj"); err != nil {
+			return err
+		}
+		ev.comm = v[2]
+		ev.pid2 = ev.pid
+		if v[0] != "" {
+			var e *fieldError
+			if ev.pid2, e = intField(v[0], "pid", 0, maxPid); e != nil {
+				return e
 			}
 		}
 		return nil

@@ -1,11 +1,14 @@
 package trace
 
 // This file implements Replay: an imported trace run under a policy, side by side with the
-// trace's own timing.
+// trace's own timing, and the table that shows it.
 
 import (
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,6 +19,18 @@ import (
 type Comparison struct {
 	// Tasks has one entry per imported task, in the order of Imported.Tasks.
 	Tasks []TaskComparison
+	// Dropped holds the stats of the tasks the import left out (Imported.Dropped).
+	Dropped []TaskStats
+	// Charged counts the tasks kept as CPU-time charges (Imported.Charged).
+	Charged int
+	// Adapted is what the replay changed of the workload for the policy and the machine: the
+	// real-time priorities it mapped onto rtprio(2) levels for a policy that takes only those,
+	// the charges it unpinned (see Imported.ForPolicy).
+	Adapted Adaptation
+	// TraceCPUs and TraceSpan are the trace's CPUs and duration (Imported.CPUs, Duration);
+	// ReplayCPUs and ReplaySpan the replay machine's CPUs and the replay's makespan.
+	TraceCPUs, ReplayCPUs int
+	TraceSpan, ReplaySpan int64
 	// Result is the replay's simulation result.
 	Result *sim.Result
 }
@@ -32,17 +47,20 @@ type TaskComparison struct {
 
 // Replay runs the imported workload on the machine cfg describes under policy p for until
 // (0 means ten times the trace's duration plus one second) and compares each task's CPU time,
-// run-queue wait, sleep and mean wake-up latency with the trace's. cfg.Trace is left as the
-// caller set it. Replaying a trace under the policy and machine it was recorded on shows how
-// faithful the import is; under another policy, what would change. The trace's CPU time is
-// TaskStats.CPUTime, from switch to switch, which the workload's runs are made of; the
-// kernel's own charge, TaskStats.Runtime where the trace has sched_stat_runtime, leaves out
-// interrupt and steal time that no replay reproduces, and is not compared.
+// run-queue wait, sleep and mean wake-up latency with the trace's. The workload is the one
+// Imported.ForPolicy gives p: under ULE and 4BSD, Linux's real-time priorities run on rtprio(2)
+// levels, and Comparison.Adapted says which. cfg.Trace is left as the caller set it. Replaying
+// a trace under the policy and machine it was recorded on shows how faithful the import is;
+// under another, what would change. The trace's CPU time is TaskStats.CPUTime, from switch to
+// switch, which the workload's runs are made of; the kernel's own charge, TaskStats.Runtime
+// where the trace has sched_stat_runtime, leaves out interrupt and steal time that no replay
+// reproduces, and is not compared.
 func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*Comparison, error) {
 	if until == 0 {
 		until = time.Duration(10*im.Duration) + time.Second
 	}
-	r, err := sim.Run(cfg, p, im.Workload, until)
+	w, ad := im.ForPolicy(p, cfg.Topology)
+	r, err := sim.Run(cfg, p, w, until)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +68,8 @@ func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*C
 	for i := range r.Threads {
 		byName[r.Threads[i].Name] = &r.Threads[i]
 	}
-	c := &Comparison{Result: r, Tasks: make([]TaskComparison, len(im.Tasks))}
+	c := &Comparison{Result: r, Tasks: make([]TaskComparison, len(im.Tasks)), Dropped: im.Dropped, Charged: im.Charged,
+		Adapted: ad, TraceCPUs: im.CPUs, TraceSpan: im.Duration, ReplayCPUs: len(r.CPUs), ReplaySpan: r.Makespan}
 	for i, ts := range im.Tasks {
 		tc := TaskComparison{Trace: ts}
 		if st := byName[ts.SimName]; st != nil {
@@ -70,7 +89,7 @@ func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*C
 }
 
 // Totals returns the CPU time and run-queue wait of all tasks, in the trace and in the replay
-// (tasks the replay did not create count for the trace only).
+// (tasks the replay did not create count for the trace only; dropped tasks for neither).
 func (c *Comparison) Totals() (cpuTrace, cpuReplay, waitTrace, waitReplay int64) {
 	for _, t := range c.Tasks {
 		cpuTrace += t.Trace.CPUTime
@@ -81,32 +100,182 @@ func (c *Comparison) Totals() (cpuTrace, cpuReplay, waitTrace, waitReplay int64)
 	return
 }
 
-// WriteTable writes the comparison as an aligned table: per task, CPU time, wait and mean
-// latency in the trace and in the replay (in microseconds), and the replay's CPU time as a
-// percentage of the trace's; a last row totals CPU and wait.
-func (c *Comparison) WriteTable(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task\tcpu trace\tcpu replay\tcpu %\twait trace\twait replay\tlat trace\tlat replay\t")
-	us := func(ns int64) string { return fmt.Sprintf("%.1f", float64(ns)/1e3) }
-	for _, t := range c.Tasks {
-		pct := "-"
-		if t.Trace.CPUTime > 0 && t.Ran {
-			pct = fmt.Sprintf("%.0f", 100*float64(t.CPUTime)/float64(t.Trace.CPUTime))
+// TableOptions choose the rows of Comparison.WriteTable. The zero value (or nil) writes every
+// task in the trace's order.
+type TableOptions struct {
+	// Top keeps the Top tasks with the most CPU time in the trace, most first; 0 keeps all.
+	Top int
+	// Task, if not nil, keeps the tasks whose label (TaskStats.Label: last name and pid)
+	// it matches.
+	Task *regexp.Regexp
+}
+
+// Rows returns the indices in c.Tasks of the rows o chooses, in the order they are written.
+func (c *Comparison) Rows(o *TableOptions) []int {
+	var rows []int
+	for i := range c.Tasks {
+		if o != nil && o.Task != nil && !o.Task.MatchString(c.Tasks[i].Trace.Label()) {
+			continue
 		}
-		rep := func(v int64) string {
+		rows = append(rows, i)
+	}
+	if o != nil && o.Top > 0 {
+		slices.SortStableFunc(rows, func(a, b int) int {
+			x, y := c.Tasks[a].Trace.CPUTime, c.Tasks[b].Trace.CPUTime
+			switch {
+			case x > y:
+				return -1
+			case x < y:
+				return 1
+			}
+			return 0
+		})
+		rows = rows[:min(o.Top, len(rows))]
+	}
+	return rows
+}
+
+// Column headings of WriteTable, with their units.
+const tableHeader = "task\tcpu trace ms\tcpu replay ms\tcpu %\twait trace ms\twait replay ms\tlat trace µs\tlat replay µs\t"
+
+// WriteTable writes the comparison as an aligned table: per task (the rows o chooses, labelled
+// by last name and pid), CPU time and run-queue wait in the trace and in the replay in
+// milliseconds, the replay's CPU time as a percentage of the trace's, and the mean wake-up
+// latency in both in microseconds; then a line for the rows left out, a total row over every
+// task, and the capacity line: the CPU time of all tasks beside CPUs × span, in the trace and
+// in the replay, so that a total no machine could have run shows at a glance. Lines before the
+// table say what the import and the replay did with the kernel threads and real-time
+// priorities.
+func (c *Comparison) WriteTable(w io.Writer, o *TableOptions) error {
+	for _, l := range c.Notes() {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, tableHeader)
+	rows := c.Rows(o)
+	shown := make([]bool, len(c.Tasks))
+	for _, i := range rows {
+		t := &c.Tasks[i]
+		shown[i] = true
+		rep := func(v int64, f func(int64) string) string {
 			if !t.Ran {
 				return "-"
 			}
-			return us(v)
+			return f(v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Trace.Name, us(t.Trace.CPUTime), rep(t.CPUTime), pct,
-			us(t.Trace.WaitTime), rep(t.WaitTime), us(t.Trace.MeanLatency()), rep(t.MeanLatency))
+		pct := "-"
+		if t.Trace.CPUTime > 0 && t.Ran {
+			pct = percent(t.CPUTime, t.Trace.CPUTime)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Trace.Label(), msText(t.Trace.CPUTime), rep(t.CPUTime, msText), pct,
+			msText(t.Trace.WaitTime), rep(t.WaitTime, msText), usText(t.Trace.MeanLatency()), rep(t.MeanLatency, usText))
+	}
+	if hidden := len(c.Tasks) - len(rows); hidden > 0 {
+		var cpu int64
+		for i := range c.Tasks {
+			if !shown[i] {
+				cpu += c.Tasks[i].Trace.CPUTime
+			}
+		}
+		fmt.Fprintf(tw, "(%d more)\t%s\t-\t-\t-\t-\t-\t-\t\n", hidden, msText(cpu))
 	}
 	ct, cr, wt, wr := c.Totals()
 	pct := "-"
 	if ct > 0 {
-		pct = fmt.Sprintf("%.0f", 100*float64(cr)/float64(ct))
+		pct = percent(cr, ct)
 	}
-	fmt.Fprintf(tw, "total\t%s\t%s\t%s\t%s\t%s\t\t\t\n", us(ct), us(cr), pct, us(wt), us(wr))
-	return tw.Flush()
+	fmt.Fprintf(tw, "total\t%s\t%s\t%s\t%s\t%s\t-\t-\t\n", msText(ct), msText(cr), pct, msText(wt), msText(wr))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, c.Capacity())
+	return err
+}
+
+// Capacity returns the capacity line of WriteTable: the CPU time of all tasks (the dropped
+// ones' too) against CPUs × span, in the trace and in the replay.
+func (c *Comparison) Capacity() string {
+	ct, cr, _, _ := c.Totals()
+	for _, d := range c.Dropped {
+		ct += d.CPUTime
+	}
+	capT, capR := int64(c.TraceCPUs)*c.TraceSpan, int64(c.ReplayCPUs)*c.ReplaySpan
+	return fmt.Sprintf("CPU time of all tasks: trace %s ms of %s × %s ms (%s); replay %s ms of %s × %s ms (%s)",
+		msText(ct), cpus(c.TraceCPUs), msText(c.TraceSpan), share(ct, capT), msText(cr), cpus(c.ReplayCPUs), msText(c.ReplaySpan), share(cr, capR))
+}
+
+// Notes returns the lines WriteTable writes before the table: what the import did with the
+// per-CPU kernel threads, and which real-time priorities the replay mapped.
+func (c *Comparison) Notes() []string {
+	var out []string
+	if c.Charged > 0 {
+		what := "CPU-time charges on their CPUs"
+		if c.Charged == 1 {
+			what = "a CPU-time charge on its CPU"
+		}
+		out = append(out, fmt.Sprintf("kernel threads: %s kept as %s", count(c.Charged, "per-CPU kernel thread"), what))
+	}
+	if u := c.Adapted.Unpinned; len(u) > 0 {
+		out = append(out, fmt.Sprintf("kernel threads: %s charged on a CPU this machine lacks, run unpinned: %s", count(len(u), "thread"), clipList(u, 8)))
+	}
+	if len(c.Dropped) > 0 {
+		var cpu int64
+		var names []string
+		for _, d := range c.Dropped {
+			cpu += d.CPUTime
+			names = append(names, d.Label())
+		}
+		out = append(out, fmt.Sprintf("kernel threads: %s dropped, %s ms of CPU in the trace not replayed: %s",
+			count(len(c.Dropped), "per-CPU kernel thread"), msText(cpu), clipList(names, 8)))
+	}
+	if rt := c.Adapted.RT; len(rt) > 0 {
+		var m []string
+		for _, x := range rt {
+			m = append(m, fmt.Sprintf("%s %d→%d", x.Task, x.Linux, x.FreeBSD))
+		}
+		out = append(out, fmt.Sprintf("real-time: %s mapped onto rtprio levels (sched_priority→rtprio): %s",
+			count(len(rt), "Linux priority", "Linux priorities"), clipList(m, 8)))
+	}
+	return out
+}
+
+// cpus returns "1 CPU" or "n CPUs".
+func cpus(n int) string { return count(n, "CPU") }
+
+// count returns "1 noun" or "n nouns" (or the plural given).
+func count(n int, noun string, plural ...string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if len(plural) > 0 {
+		return fmt.Sprintf("%d %s", n, plural[0])
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// clipList joins the first n of s with commas, then says how many more there are.
+func clipList(s []string, n int) string {
+	if len(s) <= n {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:n], ", ") + fmt.Sprintf(", … (%d more)", len(s)-n)
+}
+
+// msText formats nanoseconds as milliseconds with three decimals.
+func msText(ns int64) string { return fmt.Sprintf("%.3f", float64(ns)/1e6) }
+
+// usText formats nanoseconds as microseconds with one decimal.
+func usText(ns int64) string { return fmt.Sprintf("%.1f", float64(ns)/1e3) }
+
+// percent returns a as a whole percentage of b.
+func percent(a, b int64) string { return fmt.Sprintf("%.0f", 100*float64(a)/float64(b)) }
+
+// share returns a as a percentage of b with one decimal, or "-" when b is 0.
+func share(a, b int64) string {
+	if b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
 }

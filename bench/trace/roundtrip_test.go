@@ -78,7 +78,7 @@ func checkFtraceRoundTrip(t *testing.T, ncpu int) {
 		}
 	}
 	var tab bytes.Buffer
-	if err := c.WriteTable(&tab); err != nil {
+	if err := c.WriteTable(&tab, nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", tab.String())

@@ -79,8 +79,9 @@ func TestParseStatRuntime(t *testing.T) {
 //     reaches 3.6 ms before the trace's first event: it runs from the start, and of its
 //     charges (4 ms, then 3.6 ms) only the 4 ms the trace covers count.
 //   - late-30 runs on CPU 2, whose first event is its own sched_stat_runtime 3 ms into the
-//     trace charging 0.5 ms: its run began 2.5 ms in (the CPU's buffer starts late), not at
-//     the trace's start.
+//     trace charging 0.5 ms: CPU 2's record begins with the trace, so it has run since then
+//     (4 ms in all); the charge is a cross-check, not the start of its run. (With a
+//     "##### CPU 2 buffer started ####" line before it, its run begins at that event.)
 //   - ping-20, woken by hog-10 on CPU 0 at 1.000500, runs on CPU 1 from 1.000600 to 1.002000
 //     and is charged 1.2 ms of it (interrupts take the rest: no warning).
 //   - ipi-40 is charged by CPU 1 while running on CPU 3 (a remote update), and nobody-50,
@@ -123,8 +124,8 @@ func TestReadFtraceStatRuntime(t *testing.T) {
 			// hog: 4 ms from the start, charged for 4 ms of its 7.6 (3.6 predate the trace).
 			{"hog-10", 0, 4e6, 4e6, 2, true},
 			{"ping-20", 500e3, 1.4e6, 1.2e6, 2, false},
-			// late: 2.5 ms in, as its charge dates it; before, it would have run from 0.
-			{"late-30", 2.5e6, 1.5e6, 0.5e6, 1, true},
+			// late: from the start of CPU 2's record, the trace's.
+			{"late-30", 0, 4e6, 0.5e6, 1, true},
 		}
 		if len(im.Tasks) != len(want) {
 			t.Fatalf("%d tasks, want %d (no task for a remote charge of an unknown pid): %+v", len(im.Tasks), len(want), im.Tasks)
@@ -140,9 +141,19 @@ func TestReadFtraceStatRuntime(t *testing.T) {
 			continue
 		}
 		th := im.Workload.Threads
-		if th[3].Start != workload.Duration(2.5e6) || len(th[3].Ops) != 1 || th[3].Ops[0].Kind != workload.Run {
-			t.Errorf("late-30: start %v ops %v; want a run from 2.5ms", th[3].Start, workload.Format(&workload.Workload{Threads: th[3:4]}))
+		if th[3].Start != 0 || len(th[3].Ops) != 1 || th[3].Ops[0].Kind != workload.Run || th[3].Ops[0].Time != workload.Fixed(4e6) {
+			t.Errorf("late-30: start %v ops %v; want a run of 4ms from 0", th[3].Start, workload.Format(&workload.Workload{Threads: th[3:4]}))
 		}
+	}
+	// A CPU whose buffer lost its first events begins its record at its first event left.
+	late := strings.Replace(statTrace, "            late-30    [002]     1.003000", "##### CPU 2 buffer started ####\n            late-30    [002]     1.003000", 1)
+	im, err := ReadFtrace(strings.NewReader(late), "stat.txt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := im.Task("late-30")
+	if ts == nil || ts.Start != 3e6 || ts.CPUTime != 1e6 || ts.Runtime != 0 || im.Warned != 1 {
+		t.Errorf("with CPU 2's buffer started late: %+v, %d warnings %v; want a run of 1 ms from 3 ms, no runtime credited before it, one warning", ts, im.Warned, im.Warnings)
 	}
 }
 

@@ -84,16 +84,26 @@
 // else as ftrace text. The machine defaults to one package with a shared cache and as many
 // CPUs as the trace names, the length to ten times the trace's duration plus a second (an
 // rt-app file's global.duration); -topology and -until override them, and the other machine
-// flags are run's. -summary, -no-pipes and -go-threads are bench/trace's import options. The
-// import's warnings (lost events, what rt-app features a workload cannot express) go to
-// stderr; an rt-app description records no timing, so its trace columns are "-". Replayed
-// under the policy the trace was recorded with (cfs:v6.5 for a Linux kernel before 6.6,
-// cfs:v6.6 or later after), the table shows how faithful the import is; under another, what
-// would change. Without -policy it replays under ule and cfs, and leaves out, with a note on
-// stderr, one that refuses the trace (ULE refuses Linux's real-time priorities, which most
-// kernel traces have in their migration and watchdog threads); a policy named with -policy
-// that refuses it is a usage error. -format json prints one document of schema
-// "schedbench.replay/1" (below).
+// flags are run's. -summary, -no-pipes, -go-threads and -kthreads are bench/trace's import
+// options: -kthreads charge (the default) keeps a Linux trace's per-CPU kernel threads
+// (migration/N, ksoftirqd/N, kworker/N:M, rcu_*) as CPU-time charges pinned to their CPU,
+// drop leaves them out (their CPU time is reported), keep replays them as other tasks; under
+// ULE and 4BSD, Linux's real-time priorities run on rtprio(2) levels, so that every policy
+// replays any Linux trace, and a line above each table says what was mapped, charged or
+// dropped. -max-memory (default 2GiB) bounds what an exact import may need: a trace too large
+// for it is an error naming the limit and suggesting -summary, never the runtime's
+// out-of-memory crash; the garbage collector keeps the heap within it too. The table gives the
+// 25 tasks with the most CPU time in the trace (-top N; 0 for every task in the trace's order)
+// or those whose name-pid matches -task (a Go regular expression), with the units in its
+// headings, and ends with the CPU time of all tasks beside CPUs × span, in the trace and in
+// the replay. The import's warnings (lost events, what rt-app features a workload cannot
+// express) go to stderr; an rt-app description records no timing, so its trace columns are
+// "-". Replayed under the policy the trace was recorded with (cfs:v6.5 for a Linux kernel
+// before 6.6, cfs:v6.6 or later after), the table shows how faithful the import is; under
+// another, what would change. Without -policy it replays under ule and cfs, and leaves out,
+// with a note on stderr, one that refuses the workload (ULE refuses an rt-app description's
+// Linux real-time priorities); a policy named with -policy that refuses it is a usage error.
+// -format json prints one document of schema "schedbench.replay/1" (below).
 //
 //	schedbench replay -policy ule,cfs:v6.6 pipeline.gotrace
 //	schedbench replay -policy cfs:v6.5,ule -topology cpu:4 report.txt
@@ -208,11 +218,15 @@
 //	policies    the policies' names, in -policy order
 //	trace       duration_ns (rt-app: global.duration, 0 for none), cpus, events (0 for
 //	            rt-app), skipped {event: count}, warned (all warnings), warnings[] ("file:line:
-//	            message"; of a trace, the first 100)
-//	replays[]   policy, end_ns, makespan_ns, total and total_trace {cpu_ns, wait_ns, sleep_ns}
-//	            (total_trace null for rt-app),
-//	            tasks[]: name (the trace's task), thread (the simulator's), pid (null for
-//	              rt-app), ran (the replay created it), trace and replay {cpu_ns, wait_ns,
+//	            message"; of a trace, the first 100), kernel_threads (-kthreads; "" for
+//	            rt-app), charged (kernel threads kept as charges), dropped[] (tasks as below,
+//	            trace timing only)
+//	replays[]   policy, end_ns, makespan_ns, mapped[] {task, linux, freebsd} (real-time
+//	            priorities mapped onto rtprio levels), total and total_trace {cpu_ns, wait_ns,
+//	            sleep_ns} (total_trace null for rt-app),
+//	            tasks[]: name (the workload's thread declaration), label (the trace's last
+//	              name and pid, as the table prints it), thread (the simulator's), pid (null
+//	              for rt-app), ran (the replay created it), trace and replay {cpu_ns, wait_ns,
 //	              sleep_ns, latency_mean_ns} (trace null for rt-app; replay null if not ran).
 //
 // -format csv prints one row per thread of each run, with the header

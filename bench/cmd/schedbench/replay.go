@@ -13,7 +13,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -50,9 +53,13 @@ type replayInput struct {
 	rt         *trace.RTApp    // nil for traces
 }
 
-func (in *replayInput) workload() *workload.Workload {
+// workloadFor returns the workload to replay under p on t (a trace's, with Linux's real-time
+// priorities mapped for the policies that take FreeBSD's levels only; see
+// trace.Imported.ForPolicy).
+func (in *replayInput) workloadFor(p sim.Policy, t *topology.Topology) *workload.Workload {
 	if in.im != nil {
-		return in.im.Workload
+		w, _ := in.im.ForPolicy(p, t)
+		return w
 	}
 	return in.rt.Workload
 }
@@ -102,6 +109,10 @@ func cmdReplay(e *env, args []string) error {
 	summary := fs.Bool("summary", false, "replay each task as a repeat of its mean burst and mean sleep instead of its exact script (trace.ImportOptions.Summary)")
 	noPipes := fs.Bool("no-pipes", false, "replay every blocked interval as a sleep, even when the trace names the waker")
 	goThreads := fs.Bool("go-threads", false, "import a Go execution trace at the level of Ms (OS threads) instead of goroutines")
+	kthreads := fs.String("kthreads", "charge", "what to do with a Linux trace's per-CPU kernel threads (migration/N, ksoftirqd/N, kworker/N:M, rcu_*): `mode` charge (pinned to their CPU, run at their recorded times), drop (left out, their CPU time reported) or keep (ordinary tasks)")
+	top := fs.Int("top", defaultTop, "show the `N` tasks with the most CPU time in the trace, most first (0: every task, in the trace's order)")
+	taskPattern := fs.String("task", "", "show only the tasks whose name-pid matches this Go regular expression (`PATTERN`)")
+	maxMemory := fs.String("max-memory", defaultMaxMemory, "the memory an exact import may use (`SIZE`, such as 512MiB or 4GiB; 0: no limit): a trace that needs more is an error suggesting -summary")
 	if err := parseFlags(e, fs, args, replaySynopsis); err != nil {
 		return err
 	}
@@ -124,16 +135,36 @@ func cmdReplay(e *env, args []string) error {
 	if explicit["topology"] && f.topology == "" {
 		return usagef("-topology is empty")
 	}
+	kmode, err := trace.ParseKernelMode(*kthreads)
+	if err != nil {
+		return usagef("-kthreads: %v", err)
+	}
+	if *top < 0 {
+		return usagef("-top %d: want a count of tasks, or 0 for all", *top)
+	}
+	table := &trace.TableOptions{Top: *top}
+	if *taskPattern != "" {
+		if table.Task, err = regexp.Compile(*taskPattern); err != nil {
+			return usagef("-task %q: %v", *taskPattern, err)
+		}
+	}
+	limit, err := parseSize(*maxMemory)
+	if err != nil {
+		return usagef("-max-memory %q: %v", *maxMemory, err)
+	}
 	ps, err := parsePolicies(f.policy)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	in, err := readReplayInput(fs.Arg(0), &trace.ImportOptions{Summary: *summary, NoPipes: *noPipes, GoThreads: *goThreads})
+	restore := memoryBudget(limit)
+	defer restore()
+	in, err := readReplayInput(fs.Arg(0), &trace.ImportOptions{Summary: *summary, NoPipes: *noPipes, GoThreads: *goThreads,
+		KernelThreads: kmode, MemoryLimit: limit})
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if (*summary || *noPipes || *goThreads) && in.kind == kindRTApp {
-		return usagef("-summary, -no-pipes and -go-threads are import options of traces; %s is an rt-app description", in.path)
+	if (*summary || *noPipes || *goThreads || explicit["kthreads"]) && in.kind == kindRTApp {
+		return usagef("-summary, -no-pipes, -go-threads and -kthreads are import options of traces; %s is an rt-app description", in.path)
 	}
 	if *goThreads && in.kind != kindGoTrace {
 		return usagef("-go-threads is for Go execution traces; %s is %s", in.path, kindNames[in.kind])
@@ -153,9 +184,11 @@ func cmdReplay(e *env, args []string) error {
 	for _, p := range ps {
 		// Every refusal (a task pinned to a CPU the topology lacks, a class the policy has
 		// not) is a usage error before anything runs when the policy was asked for; a policy
-		// of the default set that refuses the trace (ULE refuses Linux's real-time
-		// priorities, which most kernel traces have) is left out with a note.
-		if _, err := sim.New(cfg, p.new(), in.workload()); err != nil {
+		// of the default set that refuses the trace is left out with a note. (Linux's
+		// real-time priorities, which most kernel traces have, run on rtprio levels under
+		// ULE and 4BSD: trace.Imported.ForPolicy.)
+		pol := p.new()
+		if _, err := sim.New(cfg, pol, in.workloadFor(pol, t)); err != nil {
 			if explicit["policy"] {
 				return usagef("%s on %s: %v", p.name, t, err)
 			}
@@ -175,12 +208,12 @@ func cmdReplay(e *env, args []string) error {
 	if all > len(kept) {
 		fmt.Fprintf(e.stderr, "schedbench replay: warning: %s: %d more warnings\n", in.path, all-len(kept))
 	}
-	doc := newReplayDoc(in, t, &f, ps)
+	doc := newReplayDoc(in, t, &f, ps, kmode)
 	for _, p := range ps {
 		if e.ctx.Err() != nil {
 			return fmt.Errorf("interrupted; nothing written")
 		}
-		r, err := replayOne(e, cfg, p.new(), in, f.until)
+		r, err := replayOne(e, cfg, p.new(), in, f.until, table)
 		if err != nil {
 			return fmt.Errorf("%s: %v", p.name, err)
 		}
@@ -192,6 +225,57 @@ func cmdReplay(e *env, args []string) error {
 		return enc.Encode(doc)
 	}
 	return writeReplayText(e.stdout, doc)
+}
+
+// defaultTop is the number of tasks the text table shows without -top: a Go trace holds
+// thousands of goroutines, a system-wide Linux trace hundreds of tasks.
+const defaultTop = 25
+
+// defaultMaxMemory is -max-memory's default: an exact import of a trace of 1.5 million events
+// needs about 500 MiB (the workload's ops, the simulator's copy of them, the collector's
+// headroom).
+const defaultMaxMemory = "2GiB"
+
+// parseSize parses a size in bytes with an optional binary unit (KiB, MiB, GiB, TiB; K, M, G,
+// T the same).
+func parseSize(s string) (int64, error) {
+	num := strings.TrimRight(s, "KMGTiBb")
+	unit := strings.TrimSpace(s[len(num):])
+	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("want a size such as 512MiB or 4GiB")
+	}
+	mult := map[string]float64{"": 1, "B": 1, "K": 1 << 10, "KiB": 1 << 10, "M": 1 << 20, "MiB": 1 << 20,
+		"G": 1 << 30, "GiB": 1 << 30, "T": 1 << 40, "TiB": 1 << 40}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("unknown unit %q (want KiB, MiB, GiB or TiB)", unit)
+	}
+	if n*mult > 1<<62 {
+		return 0, fmt.Errorf("too large")
+	}
+	return int64(n * mult), nil
+}
+
+// memoryBudget makes the garbage collector keep the heap within limit (0: no limit) while
+// the replay runs, at the runtime's default pace (the command's 400 suits sweeps, not an
+// import whose live heap is large): a heap that would pass it is collected sooner, and the
+// import itself stops at the limit with an error. It returns the function that restores the
+// previous settings.
+func memoryBudget(limit int64) func() {
+	oldLimit := debug.SetMemoryLimit(-1)
+	oldGC := -1
+	if os.Getenv("GOGC") == "" {
+		oldGC = debug.SetGCPercent(100)
+	}
+	if limit > 0 {
+		debug.SetMemoryLimit(limit)
+	}
+	return func() {
+		debug.SetMemoryLimit(oldLimit)
+		if oldGC >= 0 {
+			debug.SetGCPercent(oldGC)
+		}
+	}
 }
 
 // readReplayInput opens path and imports it by its content: a Go execution trace by its
@@ -255,7 +339,7 @@ func sniffTrace(path string, head []byte) string {
 
 // replayOne replays in under p. The simulator cannot stop a run half-way, so ^C abandons the
 // replay in progress (the process exits) rather than wait for it.
-func replayOne(e *env, cfg sim.Config, p sim.Policy, in *replayInput, until time.Duration) (replayJSON, error) {
+func replayOne(e *env, cfg sim.Config, p sim.Policy, in *replayInput, until time.Duration, table *trace.TableOptions) (replayJSON, error) {
 	type outcome struct {
 		r   replayJSON
 		err error
@@ -267,6 +351,10 @@ func replayOne(e *env, cfg sim.Config, p sim.Policy, in *replayInput, until time
 			c, err := trace.Replay(cfg, p, in.im, until)
 			if err == nil {
 				o.r = comparisonJSON(c)
+				var text bytes.Buffer
+				if err = c.WriteTable(&text, table); err == nil {
+					o.r.text = text.String()
+				}
 			}
 			o.err = err
 		} else {
@@ -302,25 +390,39 @@ type replayDoc struct {
 }
 
 type traceJSON struct {
-	DurationNS int64            `json:"duration_ns"`
-	CPUs       int              `json:"cpus"`
-	Events     int64            `json:"events"`
-	Skipped    map[string]int64 `json:"skipped"`
-	Warned     int              `json:"warned"`
-	Warnings   []string         `json:"warnings"`
+	DurationNS    int64            `json:"duration_ns"`
+	CPUs          int              `json:"cpus"`
+	Events        int64            `json:"events"`
+	Skipped       map[string]int64 `json:"skipped"`
+	Warned        int              `json:"warned"`
+	Warnings      []string         `json:"warnings"`
+	KernelThreads string           `json:"kernel_threads"`
+	Charged       int              `json:"charged"`
+	Dropped       []taskJSON       `json:"dropped"`
 }
 
 type replayJSON struct {
 	Policy     string      `json:"policy"`
 	EndNS      int64       `json:"end_ns"`
 	MakespanNS int64       `json:"makespan_ns"`
+	Mapped     []rtMapJSON `json:"mapped"`
 	Tasks      []taskJSON  `json:"tasks"`
 	Total      taskTiming  `json:"total"`
 	TotalTrace *taskTiming `json:"total_trace"`
+
+	text string // a trace's table as Comparison.WriteTable writes it
+}
+
+// rtMapJSON is a real-time priority mapped for the policy (trace.RTMap).
+type rtMapJSON struct {
+	Task    string `json:"task"`
+	Linux   int    `json:"linux"`
+	FreeBSD int    `json:"freebsd"`
 }
 
 type taskJSON struct {
 	Name   string      `json:"name"`
+	Label  string      `json:"label"`
 	Thread string      `json:"thread"`
 	PID    *int64      `json:"pid"`
 	Ran    bool        `json:"ran"`
@@ -336,7 +438,7 @@ type taskTiming struct {
 	LatencyMeanNS int64 `json:"latency_mean_ns"`
 }
 
-func newReplayDoc(in *replayInput, t *topology.Topology, f *machineFlags, ps []policySpec) *replayDoc {
+func newReplayDoc(in *replayInput, t *topology.Topology, f *machineFlags, ps []policySpec, kmode trace.KernelMode) *replayDoc {
 	d := &replayDoc{Schema: replaySchema, File: filepath.Base(in.path), Kind: in.kind, Topology: t.String(),
 		UntilNS: int64(f.until), Hz: f.hz, StatHz: f.statHz, Seed: f.seed, Replays: []replayJSON{}}
 	for _, p := range ps {
@@ -347,10 +449,17 @@ func newReplayDoc(in *replayInput, t *topology.Topology, f *machineFlags, ps []p
 	for _, w := range kept {
 		d.Trace.Warnings = append(d.Trace.Warnings, w.String())
 	}
+	d.Trace.Dropped = []taskJSON{}
 	if in.im != nil {
 		d.Trace.DurationNS, d.Trace.CPUs, d.Trace.Events = in.im.Duration, in.im.CPUs, in.im.Events
 		for k, v := range in.im.Skipped {
 			d.Trace.Skipped[k] = v
+		}
+		d.Trace.KernelThreads, d.Trace.Charged = kmode.String(), in.im.Charged
+		for _, ts := range in.im.Dropped {
+			pid := ts.PID
+			d.Trace.Dropped = append(d.Trace.Dropped, taskJSON{Name: ts.Name, Label: ts.Label(), Thread: ts.SimName, PID: &pid,
+				Trace: &taskTiming{ts.CPUTime, ts.WaitTime, ts.Sleep, ts.MeanLatency()}})
 		}
 	} else {
 		d.Trace.DurationNS = in.rt.Duration
@@ -360,11 +469,14 @@ func newReplayDoc(in *replayInput, t *topology.Topology, f *machineFlags, ps []p
 
 // comparisonJSON is a replay of a trace: every task of the trace, with both timings.
 func comparisonJSON(c *trace.Comparison) replayJSON {
-	r := replayJSON{Policy: c.Result.Policy, EndNS: c.Result.End, MakespanNS: c.Result.Makespan, Tasks: []taskJSON{}}
+	r := replayJSON{Policy: c.Result.Policy, EndNS: c.Result.End, MakespanNS: c.Result.Makespan, Tasks: []taskJSON{}, Mapped: []rtMapJSON{}}
+	for _, m := range c.Adapted.RT {
+		r.Mapped = append(r.Mapped, rtMapJSON{m.Task, m.Linux, m.FreeBSD})
+	}
 	r.TotalTrace = &taskTiming{}
 	for _, tc := range c.Tasks {
 		pid := tc.Trace.PID
-		tj := taskJSON{Name: tc.Trace.Name, Thread: tc.Trace.SimName, PID: &pid, Ran: tc.Ran,
+		tj := taskJSON{Name: tc.Trace.Name, Label: tc.Trace.Label(), Thread: tc.Trace.SimName, PID: &pid, Ran: tc.Ran,
 			Trace: &taskTiming{tc.Trace.CPUTime, tc.Trace.WaitTime, tc.Trace.Sleep, tc.Trace.MeanLatency()}}
 		if tc.Ran {
 			tj.Replay = &taskTiming{tc.CPUTime, tc.WaitTime, tc.Sleep, tc.MeanLatency}
@@ -383,7 +495,7 @@ func comparisonJSON(c *trace.Comparison) replayJSON {
 
 // descriptionJSON is a run of an rt-app description: its threads, with no trace timing.
 func descriptionJSON(res *sim.Result) replayJSON {
-	r := replayJSON{Policy: res.Policy, EndNS: res.End, MakespanNS: res.Makespan, Tasks: []taskJSON{}}
+	r := replayJSON{Policy: res.Policy, EndNS: res.End, MakespanNS: res.Makespan, Tasks: []taskJSON{}, Mapped: []rtMapJSON{}}
 	for i := range res.Threads {
 		st := &res.Threads[i]
 		rep := &taskTiming{CPUNS: st.CPUTime, WaitNS: st.WaitTime, SleepNS: st.Sleep}
@@ -394,7 +506,7 @@ func descriptionJSON(res *sim.Result) replayJSON {
 			}
 			rep.LatencyMeanNS = sum / int64(len(lat))
 		}
-		r.Tasks = append(r.Tasks, taskJSON{Name: st.Name, Thread: st.Name, Ran: true, Replay: rep})
+		r.Tasks = append(r.Tasks, taskJSON{Name: st.Name, Label: st.Name, Thread: st.Name, Ran: true, Replay: rep})
 		r.Total.CPUNS += st.CPUTime
 		r.Total.WaitNS += st.WaitTime
 		r.Total.SleepNS += st.Sleep
@@ -433,6 +545,12 @@ func writeReplayText(w io.Writer, d *replayDoc) error {
 	}
 	for _, r := range d.Replays {
 		fmt.Fprintf(w, "\n%s on %s for %s: the replay ends at %s (makespan %s)\n", r.Policy, d.Topology, time.Duration(d.UntilNS), ms(r.EndNS), ms(r.MakespanNS))
+		if r.TotalTrace != nil {
+			if _, err := io.WriteString(w, r.text); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := writeReplayTable(w, &r); err != nil {
 			return err
 		}
@@ -440,37 +558,17 @@ func writeReplayText(w io.Writer, d *replayDoc) error {
 	return nil
 }
 
-// writeReplayTable writes one replay's table with the columns, alignment and units of
-// trace.Comparison.WriteTable.
+// writeReplayTable writes the table of an rt-app description's run with the columns,
+// alignment and units of trace.Comparison.WriteTable (the trace columns empty).
 func writeReplayTable(w io.Writer, r *replayJSON) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "task\tcpu trace\tcpu replay\tcpu %\twait trace\twait replay\tlat trace\tlat replay\t")
+	fmt.Fprintln(tw, "task\tcpu trace ms\tcpu replay ms\tcpu %\twait trace ms\twait replay ms\tlat trace µs\tlat replay µs\t")
 	us := func(ns int64) string { return fmt.Sprintf("%.1f", float64(ns)/1e3) }
-	pct := func(replay, trace int64) string {
-		if trace <= 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%.0f", 100*float64(replay)/float64(trace))
-	}
+	msv := func(ns int64) string { return fmt.Sprintf("%.2f", float64(ns)/1e6) }
 	for _, t := range r.Tasks {
-		cpuT, waitT, latT, cpuR, waitR, latR, p := "-", "-", "-", "-", "-", "-", "-"
-		if t.Trace != nil {
-			cpuT, waitT, latT = us(t.Trace.CPUNS), us(t.Trace.WaitNS), us(t.Trace.LatencyMeanNS)
-		}
-		if t.Replay != nil {
-			cpuR, waitR, latR = us(t.Replay.CPUNS), us(t.Replay.WaitNS), us(t.Replay.LatencyMeanNS)
-			if t.Trace != nil {
-				p = pct(t.Replay.CPUNS, t.Trace.CPUNS)
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", t.Name, cpuT, cpuR, p, waitT, waitR, latT, latR)
+		fmt.Fprintf(tw, "%s\t-\t%s\t-\t-\t%s\t-\t%s\t\n", t.Name, msv(t.Replay.CPUNS), msv(t.Replay.WaitNS), us(t.Replay.LatencyMeanNS))
 	}
-	if r.TotalTrace != nil {
-		fmt.Fprintf(tw, "total\t%s\t%s\t%s\t%s\t%s\t\t\t\n", us(r.TotalTrace.CPUNS), us(r.Total.CPUNS), pct(r.Total.CPUNS, r.TotalTrace.CPUNS),
-			us(r.TotalTrace.WaitNS), us(r.Total.WaitNS))
-	} else {
-		fmt.Fprintf(tw, "total\t-\t%s\t-\t-\t%s\t\t\t\n", us(r.Total.CPUNS), us(r.Total.WaitNS))
-	}
+	fmt.Fprintf(tw, "total\t-\t%s\t-\t-\t%s\t-\t-\t\n", msv(r.Total.CPUNS), msv(r.Total.WaitNS))
 	return tw.Flush()
 }
 

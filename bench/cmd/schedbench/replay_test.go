@@ -69,7 +69,7 @@ func TestReplayTableIsTheLibrarys(t *testing.T) {
 				t.Fatal(err)
 			}
 			var want bytes.Buffer
-			if err := c.WriteTable(&want); err != nil {
+			if err := c.WriteTable(&want, &trace.TableOptions{Top: defaultTop}); err != nil {
 				t.Fatal(err)
 			}
 			heading := p.name + " on " + cfg.Topology.String() + " for "
@@ -245,22 +245,55 @@ func TestREADMEReplay(t *testing.T) {
 	}
 }
 
-// TestReplayDefaultLeavesOutRefusingPolicies replays a Linux trace with real-time kernel
-// threads without -policy: ULE, which refuses Linux's real-time priorities, is left out with
-// a note and CFS still runs; asked for by name, ULE's refusal is the usage error above.
+// TestReplayDefaultLeavesOutRefusingPolicies replays an rt-app description with a SCHED_FIFO
+// task without -policy: ULE, which refuses Linux's real-time priorities (an rt-app file's are
+// Linux's, and only traces have them mapped), is left out with a note and CFS still runs;
+// asked for by name, ULE's refusal is a usage error.
 func TestReplayDefaultLeavesOutRefusingPolicies(t *testing.T) {
-	out, errs, code := runCLI(t, "replay", traceData+"perf-sched-script.txt")
+	path := filepath.Join(t.TempDir(), "fifo.json")
+	desc := `{"global": {"duration": 1}, "tasks": {"rt": {"policy": "SCHED_FIFO", "priority": 50, "loop": 1, "run": 1000}}}`
+	if err := os.WriteFile(path, []byte(desc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "replay", path)
 	if code != exitOK {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
-	if !strings.Contains(errs, "schedbench replay: ule-main left out: ") || !strings.Contains(errs, "fifo priority 99 is on the linux scale") {
+	if !strings.Contains(errs, "schedbench replay: ule-main left out: ") || !strings.Contains(errs, "fifo priority 50 is on the linux scale") {
 		t.Errorf("stderr does not say why ULE was left out:\n%s", errs)
 	}
 	if strings.Contains(out, "ule-main") || !strings.Contains(out, "cfs-") {
 		t.Errorf("stdout should have CFS's replay and not ULE's:\n%s", out)
 	}
-	_, errs, code = runCLI(t, "replay", "-policy", "ule", traceData+"perf-sched-script.txt")
-	if code != exitUsage || !strings.Contains(errs, "fifo priority 99") {
+	_, errs, code = runCLI(t, "replay", "-policy", "ule", path)
+	if code != exitUsage || !strings.Contains(errs, "fifo priority 50") {
 		t.Errorf("-policy ule: status %d, stderr %q", code, errs)
+	}
+}
+
+// TestReplayFreeBSDPoliciesTakeLinuxTraces replays a Linux trace whose migration/0 runs
+// SCHED_FIFO 99 under ULE and 4BSD: its priority runs on rtprio level 0 and the output says
+// so; under CFS nothing is mapped. On one CPU, the charge of ksoftirqd/1 (pinned to CPU 1 on
+// the trace's machine) runs unpinned, and the output says so too.
+func TestReplayFreeBSDPoliciesTakeLinuxTraces(t *testing.T) {
+	out, errs, code := runCLI(t, "replay", "-policy", "ule,bsd4,cfs:v6.6", traceData+"perf-sched-script.txt")
+	if code != exitOK {
+		t.Fatalf("status %d, stderr %q", code, errs)
+	}
+	const note = "real-time: 1 Linux priority mapped onto rtprio levels (sched_priority→rtprio): migration/0-18 99→0"
+	if n := strings.Count(out, note); n != 2 {
+		t.Errorf("the note %q appears %d times, want twice (ULE and 4BSD, not CFS):\n%s", note, n, out)
+	}
+	for _, p := range []string{"ule-main", "4bsd-main", "cfs-v6.6"} {
+		if !strings.Contains(out, p+" on ") {
+			t.Errorf("no replay under %s:\n%s", p, out)
+		}
+	}
+	out, errs, code = runCLI(t, "replay", "-policy", "ule", "-topology", "cpu:1", traceData+"tracefs-trace.txt")
+	if code != exitOK {
+		t.Fatalf("-topology cpu:1: status %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "charged on a CPU this machine lacks, run unpinned: ") || !strings.Contains(out, "ksoftirqd/1-22") {
+		t.Errorf("-topology cpu:1: no note of the unpinned charges:\n%s", out)
 	}
 }
