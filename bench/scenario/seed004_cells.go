@@ -132,7 +132,7 @@ func seed004Common() []Param {
 func seed004Machine(v Values) (sim.Config, *workload.Workload) {
 	w := &workload.Workload{Groups: []workload.Group{{Name: "online"}, {Name: "offline", Idle: true}}}
 	addMessaging(w, v["msg_us"])
-	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, int(v["cpus"]), 1), Costs: sim.Costs{Switch: time.Duration(v["switch_us"] * 1e3)}}
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, int(v["cpus"]), 1), Costs: sim.Costs{Switch: sim.Fixed(time.Duration(v["switch_us"] * 1e3))}}
 	return cfg, w
 }
 

@@ -134,7 +134,7 @@ func buildIdlegroup(v Values, _ *Row) (Setup, error) {
 			workload.LoopOp(workload.RecvOp(fmt.Sprintf("wake%d", i), 1), workload.RunOp(ms(v["cpu_ms"])))}})
 	}
 	addMessaging(w, v["msg_us"])
-	costs := sim.Costs{Switch: time.Duration(v["switch_us"] * 1e3), IPI: time.Duration(v["ipi_us"] * 1e3)}
+	costs := sim.Costs{Switch: sim.Fixed(time.Duration(v["switch_us"] * 1e3)), IPI: sim.Fixed(time.Duration(v["ipi_us"] * 1e3))}
 	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs}, Workload: w,
 		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
 }

@@ -43,7 +43,7 @@ func TestAccountingColumns(t *testing.T) {
 	// Two hogs on one CPU, switching every 4 ticks with a switch stall of 1.5ms that covers the
 	// next tick: that tick counts as system time, the others as user (nice 0) or nice (nice 5).
 	w := mustParse(t, "thread a nice=5\n\trun forever\nend\nthread b\n\trun forever\nend\n")
-	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Costs: sim.Costs{Tick: 10 * time.Microsecond, Switch: 1500 * time.Microsecond}}
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Costs: sim.Costs{Tick: sim.Fixed(10 * time.Microsecond), Switch: sim.Fixed(1500 * time.Microsecond)}}
 	r, err := sim.Run(cfg, newRR(1000, 4), w, time.Second)
 	require.NoError(t, err)
 	a := r.Accounting()

@@ -26,9 +26,14 @@ thread napper count=2
 	end
 end`)
 	topo := topology.Uniform(1, 1, 1, 2, 1)
+	most := sim.Fixed(sim.MaxCost)
+	spread := sim.Cost{P50: time.Millisecond, P90: time.Second, P99: time.Minute, Max: sim.MaxCost}
 	costs := []sim.Costs{
-		{Switch: sim.MaxCost}, {Migration: sim.MaxCost}, {IPI: sim.MaxCost},
-		{Switch: sim.MaxCost, Migration: sim.MaxCost, IPI: sim.MaxCost, Tick: 700 * time.Microsecond},
+		{Switch: most}, {Migration: sim.EveryLevel(most)}, {IPI: most}, {Wakeup: most}, {Timer: most}, {Refill: most},
+		{Switch: most, Migration: sim.EveryLevel(most), IPI: most, Wakeup: most, Timer: most, Refill: most,
+			Tick: sim.Fixed(700 * time.Microsecond)},
+		{Switch: spread, Migration: sim.EveryLevel(spread), IPI: spread, Wakeup: spread, Timer: spread, Refill: spread,
+			Tick: sim.Cost{Max: 700 * time.Microsecond}},
 	}
 	for _, pc := range append(realPolicies(topo), policyCase{"toy-rr", func() sim.Policy { return newRR(1000, 4) }}) {
 		for _, c := range costs {
@@ -53,9 +58,9 @@ end`)
 // machine runs a short workload to its end without a panic, a hang or a time that goes
 // backwards.
 func FuzzConfig(f *testing.F) {
-	f.Add(int64(0), int64(0), int64(0), int64(0), 0, 0, 0, int64(0), 0.0, false, uint64(1))
-	f.Add(int64(3000), int64(20000), int64(2000), int64(1000), 1000, 127, 640, int64(50000), 0.5, true, uint64(2))
-	f.Add(int64(1<<62), int64(-1), int64(1<<63-1), int64(5), -3, 1<<30, 4096, int64(-5), 2.0, false, uint64(3))
+	f.Add(int64(0), int64(0), int64(0), int64(0), 0, 0, 0, int64(0), 0.0, false, uint64(1), int64(0), int64(0))
+	f.Add(int64(3000), int64(20000), int64(2000), int64(1000), 1000, 127, 640, int64(50000), 0.5, true, uint64(2), int64(1500), int64(20000))
+	f.Add(int64(1<<62), int64(-1), int64(1<<63-1), int64(5), -3, 1<<30, 4096, int64(-5), 2.0, false, uint64(3), int64(-1), int64(1<<62))
 	w := mustParse(f, `
 thread hog count=2
 	run forever
@@ -66,10 +71,15 @@ thread napper
 		sleep 500us
 	end
 end`)
-	f.Fuzz(func(t *testing.T, sw, mig, ipi, tick int64, hz, stathz, smt int, exit int64, miss float64, spin bool, seed uint64) {
+	f.Fuzz(func(t *testing.T, sw, mig, ipi, tick int64, hz, stathz, smt int, exit int64, miss float64, spin bool, seed uint64, wake, slack int64) {
+		// A spread cost: the fuzzed figure as the median, up to ten times it at the maximum.
+		spread := func(d int64) sim.Cost {
+			return sim.Cost{Min: time.Duration(d / 2), P50: time.Duration(d), P90: time.Duration(d * 2), P99: time.Duration(d * 5), Max: time.Duration(d * 10)}
+		}
 		cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 2), Hz: hz, StatHz: stathz, SMTFactor: smt, Seed: seed,
-			Costs: sim.Costs{Switch: time.Duration(sw), Migration: time.Duration(mig), IPI: time.Duration(ipi), Tick: time.Duration(tick)},
-			Idle:  sim.Idle{ExitLatency: time.Duration(exit), MissProbability: miss, Spin: spin}}
+			Costs: sim.Costs{Switch: sim.Fixed(time.Duration(sw)), Migration: sim.EveryLevel(sim.Fixed(time.Duration(mig))),
+				IPI: spread(ipi), Tick: sim.Fixed(time.Duration(tick)), Wakeup: sim.Fixed(time.Duration(wake)), Timer: spread(slack)},
+			Idle: sim.Idle{ExitLatency: spread(exit), MissProbability: miss, Spin: spin}}
 		m, err := sim.New(cfg, newRR(1000, 4), w)
 		if err != nil {
 			return

@@ -35,13 +35,13 @@ func cfsVariedCases() []cfsVariedCase {
 	}
 	flat := func(cpus int, seed uint64, ipi time.Duration) sim.Config {
 		return sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Hz: 1000, StatHz: 127, Seed: seed,
-			Costs: sim.Costs{IPI: ipi}}
+			Costs: sim.Costs{IPI: sim.Fixed(ipi)}}
 	}
 	smt := func(seed uint64) sim.Config {
 		return sim.Config{Topology: topology.Uniform(2, 1, 1, 8, 2), Hz: 250, StatHz: 127, Seed: seed, FlattenGroups: true,
-			Costs: sim.Costs{Switch: 2 * time.Microsecond, Migration: 15 * time.Microsecond, IPI: 3 * time.Microsecond,
-				Tick: time.Microsecond},
-			Idle: sim.Idle{ExitLatency: 20 * time.Microsecond, MissProbability: 0.05, MissWindow: time.Millisecond}}
+			Costs: sim.Costs{Switch: sim.Fixed(2 * time.Microsecond), Migration: sim.EveryLevel(sim.Fixed(15 * time.Microsecond)), IPI: sim.Fixed(3 * time.Microsecond),
+				Tick: sim.Fixed(time.Microsecond)},
+			Idle: sim.Idle{ExitLatency: sim.Fixed(20 * time.Microsecond), MissProbability: 0.05, MissWindow: time.Millisecond}}
 	}
 	common := func(tb testing.TB) *workload.Workload {
 		text, err := os.ReadFile("testdata/common.wl")
@@ -56,7 +56,7 @@ func cfsVariedCases() []cfsVariedCase {
 		{"mixed-smt-8", smt(8), func(tb testing.TB) *workload.Workload { return mixedScale(tb, 64) }, 200 * time.Millisecond},
 		{"mixed-flat-12", flat(12, 3, 2*time.Microsecond), func(tb testing.TB) *workload.Workload { return mixedScale(tb, 40) }, 300 * time.Millisecond},
 		{"common", sim.Config{Topology: commonTopology(), Hz: 1000, StatHz: 127, Seed: 3, FlattenGroups: true,
-			Costs: sim.Costs{IPI: 2 * time.Microsecond, Switch: time.Microsecond}}, common, time.Second},
+			Costs: sim.Costs{IPI: sim.Fixed(2 * time.Microsecond), Switch: sim.Fixed(time.Microsecond)}}, common, time.Second},
 		{"hogs-nice", sim.Config{Topology: topology.Uniform(1, 1, 2, 2, 2), Hz: 100, StatHz: 128, Seed: 5},
 			func(tb testing.TB) *workload.Workload {
 				return mustParse(tb, "thread a count=6\n\trun forever\nend\nthread b count=5 nice=10\n\trun forever\nend\n")

@@ -46,22 +46,6 @@ const (
 	TraceFull
 )
 
-// Costs are optional overheads the machine charges, in nanoseconds of simulated time. The zero
-// value charges nothing.
-type Costs struct {
-	// Switch is the time a CPU spends switching from one thread to another (the thread coming in
-	// makes no progress meanwhile). It is not charged when a CPU resumes the thread it ran last.
-	Switch time.Duration
-	// Migration is the extra work a thread does after moving to another CPU, refilling its caches:
-	// it makes no progress for this long after it first runs there.
-	Migration time.Duration
-	// IPI is the latency of an inter-processor interrupt: a Resched for another CPU than the one
-	// whose event is being handled takes effect this much later.
-	IPI time.Duration
-	// Tick is the time a clock interrupt takes from the thread it interrupts (interrupt time).
-	Tick time.Duration
-}
-
 // Checks are the bounds of the checkers; a zero bound turns its checker off. See [ViolationKind].
 type Checks struct {
 	// WorkConservation is how long a CPU may stay idle while a thread allowed to run on it has
@@ -94,7 +78,8 @@ type Config struct {
 	// SMTFactor is the speed of each SMT sibling while another thread of the same core is busy, in
 	// 1/1024ths; 0 means DefaultSMTFactor, 1024 turns the slowdown off.
 	SMTFactor int
-	// Costs are the optional overheads.
+	// Costs are the costs of the path from a decision to its effect; the zero value charges
+	// nothing (the ideal machine). A measured Profile sets them (Profile.Apply).
 	Costs Costs
 	// Checks are the checkers' bounds.
 	Checks Checks
@@ -158,10 +143,6 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("sim: Config.SMTFactor %d outside 1..1024", c.SMTFactor)
 	case d.Speed != nil && len(d.Speed) != d.Topology.NumIDs():
 		return fmt.Errorf("sim: Config.Speed has %d entries for %d CPU ids", len(d.Speed), d.Topology.NumIDs())
-	case d.Costs.Switch < 0 || d.Costs.Migration < 0 || d.Costs.IPI < 0 || d.Costs.Tick < 0:
-		return fmt.Errorf("sim: negative cost in %+v", d.Costs)
-	case d.Costs.Switch > MaxCost || d.Costs.Migration > MaxCost || d.Costs.IPI > MaxCost || d.Costs.Tick > MaxCost:
-		return fmt.Errorf("sim: cost above MaxCost (%v) in %+v", MaxCost, d.Costs)
 	case d.Checks.WorkConservation < 0 || d.Checks.Starvation < 0:
 		return fmt.Errorf("sim: negative checker bound in %+v", d.Checks)
 	case d.Checks.WorkConservation > MaxTime || d.Checks.Starvation > MaxTime:
@@ -174,6 +155,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("sim: Config.MaxThreads %d outside 0..%d", d.MaxThreads, MaxThreadsLimit)
 	case d.ExactSamples < 0 || d.ExactSamples > 1<<20:
 		return fmt.Errorf("sim: Config.ExactSamples %d outside 0..%d", d.ExactSamples, 1<<20)
+	}
+	if err := d.Costs.validate(); err != nil {
+		return err
 	}
 	if err := d.Idle.validate(); err != nil {
 		return err

@@ -22,7 +22,7 @@ func mixedRun(t *testing.T, seed uint64) *sim.Result {
 	cfg := sim.Config{
 		Topology: topology.Uniform(2, 1, 1, 2, 2),
 		Seed:     seed,
-		Costs:    sim.Costs{Switch: 3 * time.Microsecond, Migration: 20 * time.Microsecond, IPI: 2 * time.Microsecond, Tick: time.Microsecond},
+		Costs:    sim.Costs{Switch: sim.Fixed(3 * time.Microsecond), Migration: sim.EveryLevel(sim.Fixed(20 * time.Microsecond)), IPI: sim.Fixed(2 * time.Microsecond), Tick: sim.Fixed(time.Microsecond)},
 		Trace:    sim.TraceFull,
 		Explain:  true,
 		Checks:   checks,
@@ -78,7 +78,7 @@ thread hog nice=5
 	run 3ms
 end`)
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Trace: sim.TraceFull, Explain: true,
-		Costs: sim.Costs{IPI: 10 * time.Microsecond}}
+		Costs: sim.Costs{IPI: sim.Fixed(10 * time.Microsecond)}}
 	r := runChecked(t, cfg, newRR(1000, 2), w, time.Second)
 	var buf bytes.Buffer
 	require.NoError(t, r.Trace.WriteText(&buf))
@@ -103,7 +103,7 @@ func TestPolicyRunsAreDeterministic(t *testing.T) {
 		t.Run(pc.name, func(t *testing.T) {
 			hash := func(seed uint64) uint64 {
 				cfg := sim.Config{Topology: topo, StatHz: 127, Seed: seed, FlattenGroups: true, Trace: sim.TraceHash,
-					Costs: sim.Costs{IPI: 2 * time.Microsecond, Switch: time.Microsecond}}
+					Costs: sim.Costs{IPI: sim.Fixed(2 * time.Microsecond), Switch: sim.Fixed(time.Microsecond)}}
 				r, err := sim.Run(cfg, pc.make(), w, time.Second)
 				require.NoError(t, err)
 				return r.Trace.Hash()

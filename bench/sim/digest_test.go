@@ -46,11 +46,11 @@ func digestCases() []digestCase {
 		return sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Hz: 1000, StatHz: 127, Seed: 1}
 	}
 	smt := sim.Config{Topology: topology.Uniform(2, 1, 1, 8, 2), Hz: 250, StatHz: 127, Seed: 7, FlattenGroups: true,
-		Costs: sim.Costs{Switch: 2 * time.Microsecond, Migration: 15 * time.Microsecond, IPI: 3 * time.Microsecond,
-			Tick: time.Microsecond},
-		Idle: sim.Idle{ExitLatency: 20 * time.Microsecond, MissProbability: 0.05, MissWindow: time.Millisecond}}
+		Costs: sim.Costs{Switch: sim.Fixed(2 * time.Microsecond), Migration: sim.EveryLevel(sim.Fixed(15 * time.Microsecond)), IPI: sim.Fixed(3 * time.Microsecond),
+			Tick: sim.Fixed(time.Microsecond)},
+		Idle: sim.Idle{ExitLatency: sim.Fixed(20 * time.Microsecond), MissProbability: 0.05, MissWindow: time.Millisecond}}
 	common := sim.Config{Topology: commonTopology(), Hz: 1000, StatHz: 127, Seed: 3, FlattenGroups: true,
-		Costs: sim.Costs{IPI: 2 * time.Microsecond, Switch: time.Microsecond}}
+		Costs: sim.Costs{IPI: sim.Fixed(2 * time.Microsecond), Switch: sim.Fixed(time.Microsecond)}}
 	hogs := sim.Config{Topology: topology.Uniform(1, 1, 2, 2, 2), Hz: 100, StatHz: 128, Seed: 5,
 		Idle: sim.Idle{Spin: true}}
 	return []digestCase{
@@ -112,4 +112,33 @@ func TestPolicyDigests(t *testing.T) {
 	want, err := os.ReadFile(golden)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), got.String())
+}
+
+// TestIdealProfileDigests is the differential test of the cost model: every digest case that
+// charges nothing, run with the ideal profile (profiles/ideal.json, read and applied as any
+// profile is), gives the golden's trace and result under every preset, byte for byte — the
+// machine with the cost model and no costs is the machine before it.
+func TestIdealProfileDigests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the digests run every preset on four workloads")
+	}
+	want, err := os.ReadFile("testdata/policy-digests.golden")
+	require.NoError(t, err)
+	ideal := sim.IdealProfile()
+	n := 0
+	for _, c := range digestCases() {
+		if !c.cfg.Costs.IsZero() || !c.cfg.Idle.ExitLatency.IsZero() {
+			continue
+		}
+		ideal.Apply(&c.cfg)
+		pcs := append([]policyCase{{"toy-rr", func() sim.Policy { return newRR(1000, 4) }}},
+			realPolicies(c.cfg.Topology)...)
+		for _, pc := range pcs {
+			tr, res := policyDigest(t, c, pc)
+			line := fmt.Sprintf("%-17s %-16s trace=%016x result=%016x\n", c.name, pc.name, tr, res)
+			assert.Contains(t, string(want), line)
+			n++
+		}
+	}
+	assert.Greater(t, n, 40, "the ideal cases: the periodic sets and the hogs under every preset")
 }

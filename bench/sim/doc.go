@@ -25,16 +25,30 @@
 // while another hardware thread of the same core is busy, DefaultSMTFactor/1024 of that (0.625:
 // two siblings together do 1.25 times the work of one; see [DefaultSMTFactor] for the
 // measurements behind it). A thread's run is an amount of work in nanoseconds at full speed; its
-// end is rescheduled whenever a sibling starts or stops. Optional [Costs] charge a context
-// switch, the cache refill after a migration, an IPI's latency and each clock interrupt.
+// end is rescheduled whenever a sibling starts or stops.
 //
-// The policy is called at TickHz (ULE and 4BSD account in stathz ticks, CFS at hz), on every
-// CPU, busy or idle, unless it is a [TicklessIdle]: then, as a Linux kernel with NO_HZ_IDLE
-// stops the tick of a CPU that goes idle, the machine leaves out the clock interrupts of an idle
-// CPU that the policy said would do nothing, until the CPU is rescheduled (it still counts
-// them, so results are the same; [Config.EveryTick] keeps them all, to check). The policy
-// decides what runs: the machine never chooses a thread itself. What the machine promises a
-// policy, and expects of it, is the contract documented on [Policy].
+// # Time between a decision and its effect
+//
+// [Costs] charge each step of the path from a scheduling decision to its effect, named after
+// the kernel or hardware step it stands for: the waker's try_to_wake_up (the waker spends it
+// before the wakee is runnable), the reschedule IPI's latency, a timer's expiry after its
+// deadline, the idle state's exit latency ([Idle.ExitLatency]), the context switch, the cache
+// refill when a thread resumes after other threads ran on its CPU, the refill after a
+// migration by the level of the topology crossed (SMT sibling, core of the same LLC, another
+// LLC, another node), and the clock interrupt's work. Each is a [Cost]: a fixed figure or
+// quantiles from which the machine draws, from its own stream seeded by Config.Seed, so that a
+// run with costs is as deterministic as one without. A wake-up's latency counts from its cause
+// (the waker's try_to_wake_up, the timer's deadline) to the woken thread's first progress, as a
+// thread that timestamps its own wake-up (cyclictest, schbench) measures it. The policy's own
+// work per wake-up and per balance pass is not charged apart: the measured wake-up and tick
+// figures include it.
+//
+// A [Profile] is those costs measured on one machine, as data with the unit, method and date
+// of every figure (a JSON file, read with [LoadProfile]; `schedbench calibrate` measures one on
+// the machine it runs on). The zero Config is the ideal machine ([IdealProfile]: every cost 0, a
+// woken thread runs the instant it is chosen), which the library keeps as its zero value so that
+// a policy's decisions can be studied, and tested, on their own, and so that a Config says every
+// cost it charges.
 //
 // # Determinism
 //
@@ -128,7 +142,14 @@
 //	try_to_wake_up, sched_wakeup tracepoint       Record of KindWakeup; Policy.Wakeup
 //	set_task_cpu, sched_migrate_task              Record of KindMigrate; ThreadStats.Migrations
 //	resched_curr / need_resched, ipi_cpu(IPI_AST) sched.Env.Resched: at once or after Costs.IPI
-//	smp_send_reschedule latency                   Costs.IPI
+//	smp_send_reschedule → scheduler_ipi latency   Costs.IPI
+//	try_to_wake_up / sched_add of the waker       Costs.Wakeup
+//	hrtimer expiry after the deadline (slack)     Costs.Timer
+//	context_switch, switch_to                     Costs.Switch
+//	cache refill after other threads ran          Costs.Refill
+//	cache refill after a migration, by level      Costs.Migration (SMT, LLC, Node, Remote)
+//	scheduler_tick / hardclock interrupt time     Costs.Tick
+//	a machine's measured costs                    Profile (schedbench calibrate)
 //	arch_scale_cpu_capacity, SMT contention       Config.Speed, Config.SMTFactor
 //	nvcsw, nivcsw                                 ThreadStats.Voluntary, ThreadStats.Involuntary
 //	se.sum_exec_runtime, td_runtime               ThreadStats.CPUTime

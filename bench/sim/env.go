@@ -19,7 +19,7 @@ var _ sched.ReschedSetter = (*env)(nil)
 
 // Resched queues a reschedule of CPU id: at once (before the current instant ends) when id is the
 // CPU on whose behalf the policy was called or IPIs cost nothing, else when an IPI sent now
-// arrives. It does nothing if id is already due to reschedule. It panics if id is not a CPU of the
+// arrives (Costs.IPI, drawn for each IPI). It does nothing if id is already due to reschedule. It panics if id is not a CPU of the
 // machine.
 func (e *env) Resched(id topology.CPU) {
 	m := e.m
@@ -47,13 +47,13 @@ func (e *env) Resched(id topology.CPU) {
 		}
 		return
 	}
-	if id == m.ctx || m.cfg.Costs.IPI == 0 {
+	if id == m.ctx || !m.ipis {
 		c.needResched = true
 		m.work = append(m.work, work{kind: workResched, cpu: id})
 		return
 	}
 	c.ipiPending, c.ipiFrom = true, m.ctx
-	at := m.now + int64(m.cfg.Costs.IPI)
+	at := m.now + m.cfg.Costs.IPI.sample(&m.costRng)
 	if c.missedIPI {
 		at = min(at, m.q.timeOf(m.slotIPI(id))) // an earlier lost IPI still wakes it at its tick
 	}

@@ -174,7 +174,7 @@ thread b cpus=1
 end`)
 	cfg := sim.Config{
 		Topology: topology.Uniform(1, 1, 1, 1, 2), // one core, two hardware threads
-		Costs:    sim.Costs{Switch: 50 * time.Microsecond},
+		Costs:    sim.Costs{Switch: sim.Fixed(50 * time.Microsecond)},
 	}
 	r, _ := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, time.Second)
 	for _, t := range r.Threads {

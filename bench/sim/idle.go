@@ -25,9 +25,10 @@ const DefaultSpinFactor = 512
 // (Spin, SpinFactor).
 type Idle struct {
 	// ExitLatency is how long a CPU that has been idle (and does not spin) takes to start the
-	// thread it picks: the thread makes no progress meanwhile, as with Costs.Switch, and
-	// CPUStats.IdleExit counts it. At most MaxCost.
-	ExitLatency time.Duration
+	// thread it picks (the idle state's exit latency, drawn for each exit when it varies): the
+	// thread makes no progress meanwhile, as with Costs.Switch, and CPUStats.IdleExit counts
+	// it. At most MaxCost.
+	ExitLatency Cost
 	// MissProbability is the probability, 0..1, that a reschedule IPI sent to an idle CPU that
 	// does not spin is lost: the CPU stays idle until its next clock interrupt, which does the
 	// reschedule. Each IPI draws from the machine's own random stream, derived from
@@ -50,9 +51,10 @@ type Idle struct {
 }
 
 func (d *Idle) validate() error {
+	if err := d.ExitLatency.validate("Config.Idle.ExitLatency"); err != nil {
+		return err
+	}
 	switch {
-	case d.ExitLatency < 0 || d.ExitLatency > MaxCost:
-		return fmt.Errorf("sim: Config.Idle.ExitLatency %v outside 0..%v", d.ExitLatency, MaxCost)
 	case !(d.MissProbability >= 0 && d.MissProbability <= 1):
 		return fmt.Errorf("sim: Config.Idle.MissProbability %v outside 0..1", d.MissProbability)
 	case d.MissWindow < 0 || d.MissWindow > MaxTime:

@@ -18,7 +18,7 @@ func TestIdleExitLatency(t *testing.T) {
 		require.NoError(t, err)
 		return r
 	}
-	base, deep := run(sim.Idle{}), run(sim.Idle{ExitLatency: 50 * time.Microsecond})
+	base, deep := run(sim.Idle{}), run(sim.Idle{ExitLatency: sim.Fixed(50 * time.Microsecond)})
 	nb, nd := thread(t, base, "napper"), thread(t, deep, "napper")
 	// Each wake-up of the idle CPU costs 50us before the 100us run: requests take 150us.
 	req, _ := nd.Request.Exact()
@@ -30,7 +30,7 @@ func TestIdleExitLatency(t *testing.T) {
 	assert.Equal(t, nd.Wakeups*50e3, deep.CPUs[0].IdleExit)
 	assert.Zero(t, base.CPUs[0].IdleExit)
 	// A spinning idle loop does not sleep deeply.
-	spin := run(sim.Idle{ExitLatency: 50 * time.Microsecond, Spin: true})
+	spin := run(sim.Idle{ExitLatency: sim.Fixed(50 * time.Microsecond), Spin: true})
 	assert.Zero(t, spin.CPUs[0].IdleExit)
 }
 

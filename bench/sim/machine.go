@@ -75,10 +75,15 @@ type Machine struct {
 	// idleRng draws lost IPIs; missAt is Idle.MissProbability as a threshold, 0 when off.
 	idleRng rand.PCG
 	missAt  uint64
-	// idleExit is Idle.ExitLatency, or 0 when the idle loop spins; stalls says that some cost
-	// can stall a CPU, so that a clock interrupt may find one in a stall.
-	idleExit int64
-	stalls   bool
+	// costRng draws the costs that vary (see Cost). The flags say which costs charge
+	// anything, so that the ideal machine's paths test a bool and draw nothing: pays
+	// (Costs.Wakeup), slack (Costs.Timer), ipis (Costs.IPI), switches (Costs.Switch), refills
+	// (Costs.Refill), migrates (Costs.Migration), ticked (Costs.Tick) and exits (Idle.ExitLatency,
+	// when the idle loop does not spin); picks says that a pick may stall, stalls that some
+	// cost can stall a CPU, so that a clock interrupt may find one in a stall.
+	costRng                                                rand.PCG
+	pays, slack, ipis, switches, refills, migrates, ticked bool
+	exits, picks, stalls                                   bool
 	// checking says that some invariant of Config.Checks is checked at clock interrupts.
 	checking bool
 	// vars holds the threads' script variables (thread.vars).
@@ -132,10 +137,13 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 		trace: newTrace(cfg.Trace), wl: w, missAt: cfg.Idle.missThreshold()}
 	m.budget = uint32(cfg.ExactSamples)
 	m.idleRng = *rand.NewPCG(splitmix64(cfg.Seed^0x1D1E), splitmix64(cfg.Seed^0x1D1E0001))
-	if !cfg.Idle.Spin {
-		m.idleExit = int64(cfg.Idle.ExitLatency)
-	}
-	m.stalls = cfg.Costs.Switch > 0 || cfg.Costs.Migration > 0 || cfg.Costs.Tick > 0 || m.idleExit > 0
+	m.costRng = *rand.NewPCG(splitmix64(cfg.Seed^0xC057), splitmix64(cfg.Seed^0xC0570001))
+	k := &cfg.Costs
+	m.pays, m.slack, m.ipis = !k.Wakeup.IsZero(), !k.Timer.IsZero(), !k.IPI.IsZero()
+	m.switches, m.refills, m.migrates, m.ticked = !k.Switch.IsZero(), !k.Refill.IsZero(), !k.Migration.IsZero(), !k.Tick.IsZero()
+	m.exits = !cfg.Idle.Spin && !cfg.Idle.ExitLatency.IsZero()
+	m.picks = m.switches || m.refills || m.migrates || m.exits
+	m.stalls = m.picks || m.ticked || m.pays
 	m.checking = cfg.Checks != (Checks{})
 	m.env.m = m
 	cpus := topo.CPUs()
@@ -210,8 +218,8 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	if m.tickHz < 1 || m.tickHz > 1_000_000 {
 		return nil, fmt.Errorf("sim: %s: tick rate %d outside 1..1000000", p.Name(), m.tickHz)
 	}
-	if int64(cfg.Costs.Tick) >= int64(time.Second)/m.tickHz {
-		return nil, fmt.Errorf("sim: tick cost %v is not below the tick period of %s", cfg.Costs.Tick, p.Name())
+	if int64(cfg.Costs.Tick.Max) >= int64(time.Second)/m.tickHz {
+		return nil, fmt.Errorf("sim: tick cost %v is not below the tick period of %s", cfg.Costs.Tick.Max, p.Name())
 	}
 	if err := m.checkAttrs(w); err != nil {
 		return nil, err
@@ -399,8 +407,8 @@ func (m *Machine) step() {
 			}
 			// A clock interrupt on id, written out here: beyond the policy's Tick, it costs the
 			// machine two predictable tests, and a drain only if there is work.
-			if m.cfg.Costs.Tick > 0 {
-				m.chargeTick(id)
+			if m.ticked {
+				m.chargeInterrupt(id, m.cfg.Costs.Tick.sample(&m.costRng))
 			}
 			if m.tickless != nil && m.cpus[id].cur < 0 && m.cpus[id].tickless > m.now {
 				// An idle CPU whose policy said this Tick would do nothing (TicklessIdle).
@@ -438,11 +446,10 @@ func (m *Machine) step() {
 	}
 }
 
-// chargeTick charges CPU id with the cost of a clock interrupt (Costs.Tick, not 0): the running
-// thread makes no progress for that long.
-func (m *Machine) chargeTick(id topology.CPU) {
+// chargeInterrupt charges CPU id with an interrupt that takes cost (a clock interrupt's
+// Costs.Tick, a timer's Costs.Wakeup): the running thread makes no progress for that long.
+func (m *Machine) chargeInterrupt(id topology.CPU, cost int64) {
 	c := &m.cpus[id]
-	cost := int64(m.cfg.Costs.Tick)
 	c.st.Interrupt += cost
 	if c.cur >= 0 {
 		m.settle(c)
@@ -480,10 +487,27 @@ func (m *Machine) ipi(id topology.CPU) {
 	m.work = append(m.work, work{kind: workResched, cpu: id})
 }
 
-// timer is the end of a sleep of thread tid.
+// timer is the end of a sleep of thread tid, whose deadline its wokeAt holds (see armSleep).
+// The timer fires on the CPU the thread ran on last; with a Costs.Wakeup, its interrupt takes
+// that long from the thread running there.
 func (m *Machine) timer(tid int32) {
 	t := &m.threads[tid]
-	m.wake(tid, topology.CPU(t.last), 0, nobody)
+	id := topology.CPU(t.last)
+	if m.pays && m.cpus[id].cur >= 0 {
+		m.chargeInterrupt(id, m.cfg.Costs.Wakeup.sample(&m.costRng))
+	}
+	m.wake(tid, id, 0, nobody, t.wokeAt)
+}
+
+// armSleep arms thread tid's timer for the deadline at, late by a Costs.Timer, and keeps the
+// deadline in its wokeAt, which a blocked thread does not use otherwise: its wake-up latency
+// counts from the deadline, as a thread that timestamps its own wake-up counts it.
+func (m *Machine) armSleep(tid int32, at int64) {
+	m.threads[tid].wokeAt = at
+	if m.slack {
+		at += m.cfg.Costs.Timer.sample(&m.costRng)
+	}
+	m.q.armTimer(m.slotTimer(tid), at)
 }
 
 // spawnDue creates the initial threads whose time has come.
@@ -493,7 +517,7 @@ func (m *Machine) spawnDue() {
 		m.nspawn++
 		m.live--
 		if tid, ok := m.create(sp.prog, nobody, m.first); ok {
-			m.wake(tid, m.first, sched.WakeFork, nobody)
+			m.wake(tid, m.first, sched.WakeFork, nobody, m.now)
 		}
 	}
 	if m.nspawn < len(m.spawns) {
@@ -584,13 +608,15 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	return tid, true
 }
 
-// wake makes tid runnable, woken by waker (or a timer: -1) from CPU from, and calls Wakeup.
-func (m *Machine) wake(tid int32, from topology.CPU, flags sched.WakeFlags, waker int32) {
+// wake makes tid runnable, woken by waker (or a timer: -1) from CPU from, and calls Wakeup. at
+// is when the wake-up's cause began, from which its latency counts: the timer's deadline, the
+// start of the waker's Costs.Wakeup, or now.
+func (m *Machine) wake(tid int32, from topology.CPU, flags sched.WakeFlags, waker int32, at int64) {
 	t := &m.threads[tid]
 	if t.state == tBlocked {
 		t.st.Sleep += m.now - t.since
-		t.woken, t.wokeAt = true, m.now
-		t.reqStart, t.forked = m.now, false
+		t.woken, t.wokeAt = true, at
+		t.reqStart, t.forked = at, false
 		t.readyAt, t.fresh = m.now, true
 		t.st.Wakeups++
 	}
@@ -627,7 +653,7 @@ func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
 		t.state = tRunnable
 		m.waitPush(tid)
 	case sched.Sleep:
-		t.state = tBlocked
+		t.state, t.paying = tBlocked, false
 		t.st.Voluntary++
 		m.endRequest(t)
 	case sched.Exit:
@@ -683,14 +709,17 @@ func (m *Machine) pick(id topology.CPU) {
 		m.violate(Starvation, id, tid, wait)
 	}
 	t.reported = 0
+	migrated := t.last >= 0 && t.last != int32(id)
+	var stall int64
+	if m.picks {
+		stall = m.pickStall(c, id, t, tid, migrated)
+	}
 	if t.woken {
 		t.woken = false
-		m.record(&t.lat[WakeupLatency], m.now-t.wokeAt)
+		m.record(&t.lat[WakeupLatency], m.now+stall-t.wokeAt)
 	}
-	var stall int64
-	if t.last >= 0 && t.last != int32(id) {
+	if migrated {
 		t.st.Migrations++
-		stall += int64(m.cfg.Costs.Migration)
 		if m.trace != nil {
 			m.trace.add(Record{Time: m.now, Kind: KindMigrate, CPU: id, Thread: next, Other: t.last})
 		}
@@ -702,12 +731,6 @@ func (m *Machine) pick(id topology.CPU) {
 		if prev >= 0 && (why == uint8(sched.Preempt) || why == uint8(sched.Yield)) {
 			m.threads[prev].st.Involuntary++
 		}
-	}
-	if c.lastThread != tid {
-		stall += int64(m.cfg.Costs.Switch)
-	}
-	if stall|m.idleExit != 0 {
-		stall = m.chargeStall(c, stall)
 	}
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now
 	c.cur, c.lastThread = tid, tid
@@ -722,14 +745,28 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 }
 
-// chargeStall charges CPU c, picking a thread now, with the switch and migration stall sw and,
-// if it has been idle, the idle-exit latency, and returns the whole stall. Without it, a pick
-// leaves pickSwitch, pickExit and stallInt stale, which stallAfter never reads: the pick sets
+// pickStall returns the stall of thread tid (t), picked by CPU id (c), before it makes progress:
+// the refill after a migration (by the level crossed) or after other threads ran on id, the
+// switch, and the idle exit if id has been idle; and charges it to c (CPUStats.Switch and
+// IdleExit). It draws the costs in that order. It leaves pickSwitch, pickExit and stallInt for
+// stallAfter; without a stall they are stale, which stallAfter never reads: the pick sets
 // segStart to now, and the next clock interrupt that stalls the CPU resets stallInt.
-func (m *Machine) chargeStall(c *cpu, sw int64) int64 {
+func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migrated bool) int64 {
+	var sw int64
+	k := &m.cfg.Costs
+	switch {
+	case migrated && m.migrates:
+		sw += k.Migration.At(m.topo.SharedLevel(id, topology.CPU(t.last))).sample(&m.costRng)
+	case !migrated && m.refills && t.last >= 0 && c.lastThread != tid:
+		sw += k.Refill.sample(&m.costRng)
+	}
+	if m.switches && c.lastThread != tid {
+		sw += k.Switch.sample(&m.costRng)
+	}
 	c.st.Switch += sw
 	c.pickSwitch, c.pickExit, c.stallInt = sw, 0, 0
-	if x := m.idleExit; x > 0 && !c.busy && c.since < m.now {
+	if m.exits && !c.busy && c.since < m.now {
+		x := m.cfg.Idle.ExitLatency.sample(&m.costRng)
 		c.st.IdleExit += x
 		c.pickExit = x
 		sw += x

@@ -22,7 +22,7 @@ func keptRun(t *testing.T) *sim.Result {
 	text, err := os.ReadFile("testdata/mixed.wl")
 	require.NoError(t, err)
 	cfg := sim.Config{Topology: topology.Uniform(2, 1, 1, 2, 2), Seed: 1, ExactSamples: 16,
-		Costs: sim.Costs{Switch: 3 * time.Microsecond, Tick: time.Microsecond}, Checks: checks}
+		Costs: sim.Costs{Switch: sim.Fixed(3 * time.Microsecond), Tick: sim.Fixed(time.Microsecond)}, Checks: checks}
 	r, err := sim.RunUntil(cfg, newRR(250, 3), mustParse(t, string(text)), sim.Stop{Time: 200 * time.Millisecond, Warmup: 20 * time.Millisecond})
 	require.NoError(t, err)
 	return r

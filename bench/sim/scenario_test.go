@@ -263,7 +263,7 @@ func TestCosts(t *testing.T) {
 	hogs := mustParse(t, "thread hog count=2\n\trun 8ms\nend\n")
 	// Switch cost: every change of thread stalls the CPU 0.1ms. hog.0 runs 0.1-4 (3.9ms of
 	// work), hog.1 4.1-8, hog.0 8.1-12, hog.1 12.1-16, hog.0 16.1-16.3 and hog.1 16.4-16.6.
-	cfg := sim.Config{Topology: one, Costs: sim.Costs{Switch: 100 * time.Microsecond}}
+	cfg := sim.Config{Topology: one, Costs: sim.Costs{Switch: sim.Fixed(100 * time.Microsecond)}}
 	r := runChecked(t, cfg, newRR(1000, 4), hogs, time.Second)
 	assert.Equal(t, 16*ms+600*int64(time.Microsecond), r.Makespan)
 	assert.Equal(t, 600*int64(time.Microsecond), r.CPUs[0].Switch)
@@ -271,7 +271,7 @@ func TestCosts(t *testing.T) {
 
 	// Tick cost: a 10ms run loses 10us at each of the ticks that land in it.
 	job := mustParse(t, "thread job\n\trun 10ms\nend\n")
-	cfg = sim.Config{Topology: one, Costs: sim.Costs{Tick: 10 * time.Microsecond}}
+	cfg = sim.Config{Topology: one, Costs: sim.Costs{Tick: sim.Fixed(10 * time.Microsecond)}}
 	r = runChecked(t, cfg, newRR(1000, 4), job, time.Second)
 	// Ticks at 1..10ms each stall it 10us: done at 10.1ms, before the next tick.
 	assert.Equal(t, 10*ms+100*int64(time.Microsecond), r.Makespan)
@@ -289,7 +289,7 @@ thread b cpus=1
 	recv p
 	run 1ms
 end`)
-	cfg = sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Costs: sim.Costs{IPI: 50 * time.Microsecond}}
+	cfg = sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Costs: sim.Costs{IPI: sim.Fixed(50 * time.Microsecond)}}
 	r = runChecked(t, cfg, newRR(1000, 4), w, time.Second)
 	lat, ok := thread(t, r, "b").Latency(100)
 	require.True(t, ok)
@@ -302,7 +302,7 @@ thread mover cpus=0
 	cpus 1
 	run 1ms
 end`)
-	cfg = sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Costs: sim.Costs{Migration: 200 * time.Microsecond}}
+	cfg = sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Costs: sim.Costs{Migration: sim.EveryLevel(sim.Fixed(200 * time.Microsecond))}}
 	r = runChecked(t, cfg, newRR(1000, 4), w, time.Second)
 	mv := thread(t, r, "mover")
 	assert.Equal(t, int64(1), mv.Migrations)

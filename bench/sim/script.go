@@ -29,7 +29,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		case opSleep:
 			t.pc++
 			d := max(int64(in.dist.Sample(&t.rng)), 1)
-			m.q.armTimer(m.slotTimer(tid), m.now+d)
+			m.armSleep(tid, m.now+d)
 			m.block(id)
 			return
 		case opSend:
@@ -43,12 +43,16 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 					m.block(id)
 					return
 				}
+				if m.pays && p.recvHead != nobody && m.pay(id, tid) {
+					return
+				}
 				p.msgs++
 				t.opLeft--
 				if r := m.pipePop(&p.recvHead, &p.recvTail); r != nobody {
-					m.wake(r, id, sched.WakeSync, tid)
+					m.wake(r, id, sched.WakeSync, tid, m.paidFrom(t))
 					t = &m.threads[tid]
 				}
+				t.paying = false
 			}
 			t.pc++
 		case opRecv:
@@ -62,24 +66,37 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 					m.block(id)
 					return
 				}
+				if m.pays && p.sendHead != nobody && m.pay(id, tid) {
+					return
+				}
 				p.msgs--
 				t.opLeft--
 				m.messages++
 				if s := m.pipePop(&p.sendHead, &p.sendTail); s != nobody {
-					m.wake(s, id, sched.WakeSync, tid)
+					m.wake(s, id, sched.WakeSync, tid, m.paidFrom(t))
 					t = &m.threads[tid]
 				}
+				t.paying = false
 			}
 			t.pc++
 		case opFork:
-			t.pc++
-			for range in.n {
+			if t.opLeft == 0 {
+				t.opLeft = in.n
+			}
+			for t.opLeft > 0 {
+				if m.pays && m.pay(id, tid) {
+					return
+				}
+				t.opLeft--
 				child, ok := m.create(in.a, tid, id)
 				if !ok {
 					return
 				}
-				m.wake(child, id, sched.WakeFork, tid)
+				m.wake(child, id, sched.WakeFork, tid, m.paidFrom(&m.threads[tid]))
+				t = &m.threads[tid]
+				t.paying = false
 			}
+			t.pc++
 		case opJoin:
 			if t.children > 0 {
 				t.joining = true
@@ -129,7 +146,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			v[1] = k
 			t.pc = in.b
 			if next := v[0] + k*period; next > m.now {
-				m.q.armTimer(m.slotTimer(tid), next)
+				m.armSleep(tid, next)
 				m.block(id)
 				return
 			}
@@ -152,7 +169,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 	if workload.PhaseMode(in.b) == workload.PhaseArrival {
 		v[0], v[1], v[2] = m.now+phase, 0, 0
 		if phase > 0 {
-			m.q.armTimer(m.slotTimer(tid), v[0])
+			m.armSleep(tid, v[0])
 			m.block(id)
 			return true
 		}
@@ -173,7 +190,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 	first := phase + k*period
 	v[0], v[1], v[2] = first, 0, 0
 	if first > m.now {
-		m.q.armTimer(m.slotTimer(tid), first)
+		m.armSleep(tid, first)
 		m.block(id)
 		return true
 	}
@@ -198,6 +215,39 @@ func ceilDiv(a, b int64) int64 {
 	return q
 }
 
+// pay makes thread tid, running on id, pay for the wake-up it is about to cause (Costs.Wakeup:
+// the waker's try_to_wake_up) before causing it, and reports whether it must wait for that:
+// the first time, it stalls the CPU for a drawn cost, keeps the time it began in the thread's
+// wokeAt (a running thread does not use it otherwise) and sets paying, and its script resumes
+// at the same op when the stall ends; then (paying set, or a cost of 0 drawn) it reports
+// false and the op goes on. The caller clears paying once the wake-up is done.
+func (m *Machine) pay(id topology.CPU, tid int32) bool {
+	t := &m.threads[tid]
+	if t.paying {
+		return false
+	}
+	d := m.cfg.Costs.Wakeup.sample(&m.costRng)
+	if d == 0 {
+		return false
+	}
+	t.paying, t.wokeAt = true, m.now
+	c := &m.cpus[id]
+	c.st.Switch += d
+	c.pickSwitch, c.pickExit, c.stallInt = d, 0, 0
+	c.segStart = m.now + d
+	m.q.arm(m.slotDone(id), c.segStart)
+	return true
+}
+
+// paidFrom returns the time the wake-up that waker t is causing began: when it began paying
+// for it, or now.
+func (m *Machine) paidFrom(t *thread) int64 {
+	if t.paying {
+		return t.wokeAt
+	}
+	return m.now
+}
+
 // block stops the running thread of id, which has just blocked, and picks the next.
 func (m *Machine) block(id topology.CPU) {
 	m.stop(id, sched.Sleep)
@@ -211,7 +261,7 @@ func (m *Machine) exit(id topology.CPU, tid int32) {
 		p := &m.threads[pid]
 		p.children--
 		if p.children == 0 && p.joining && p.state == tBlocked {
-			m.wake(pid, id, 0, tid)
+			m.wake(pid, id, 0, tid, m.now)
 		}
 	}
 	if m.trace != nil {

@@ -181,7 +181,7 @@ end`)
 // TestStatisticsClippedToEnd: a switch cost of an hour in a one-second run counts one second.
 func TestStatisticsClippedToEnd(t *testing.T) {
 	w := mustParse(t, "thread hog count=2\n\trun forever\nend\n")
-	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Costs: sim.Costs{Switch: sim.MaxCost, Tick: time.Microsecond}}
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Costs: sim.Costs{Switch: sim.Fixed(sim.MaxCost), Tick: sim.Fixed(time.Microsecond)}}
 	r, err := sim.Run(cfg, newRR(1000, 4), w, time.Second)
 	require.NoError(t, err)
 	c := r.CPUs[0]

@@ -50,7 +50,10 @@ type thread struct {
 	remaining int64
 	// since is when the current state began.
 	since int64
-	// wokeAt is the time of the last wake-up, whose latency is measured when woken is set.
+	// wokeAt is when the last wake-up's cause began (see Machine.wake), whose latency is
+	// measured when woken is set. While the thread sleeps on a timer it is the timer's deadline
+	// (armSleep), and while it pays for a wake-up it causes, when it began paying (pay): fields
+	// of a thread that is not waiting for its first run.
 	wokeAt int64
 	// reqStart is the start of the current request (a wake-up, or the scheduled start of a
 	// period), or -1: its latency is measured when the thread next blocks or exits.
@@ -92,6 +95,8 @@ type thread struct {
 	ownAttr  bool
 	// anyCPU caches whether attr allows every CPU of the machine, to spare the CPU-set test.
 	anyCPU bool
+	// paying says the thread has paid for the wake-up its current op is causing (pay).
+	paying bool
 }
 
 // counters are the statistics of ThreadStats the machine counts as it runs; Result adds the

@@ -86,7 +86,7 @@ func TestTicklessIdleEndsWithResched(t *testing.T) {
 	run := func(every bool) (*sim.Result, *ticklessRR) {
 		p := &ticklessRR{rr: newRR(1000, 4), horizon: math.MaxInt64}
 		cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Seed: 1, Trace: sim.TraceHash, EveryTick: every,
-			Costs: sim.Costs{IPI: 2 * time.Millisecond}}
+			Costs: sim.Costs{IPI: sim.Fixed(2 * time.Millisecond)}}
 		r := runChecked(t, cfg, p, w, 50*time.Millisecond)
 		return r, p
 	}

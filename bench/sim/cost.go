@@ -1,0 +1,196 @@
+package sim
+
+// This file implements Cost, the time one step of the path from a scheduling decision to its
+// effect takes, and Costs, the steps the machine charges: a thread woken, an IPI, a timer's
+// expiry, a context switch, the cache refill after it or after a migration, a clock interrupt.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A Cost is the time one step takes: a fixed figure, or a spread given by its quantiles, Min ≤
+// P50 ≤ P90 ≤ P99 ≤ Max. The machine draws a varying cost from its own random stream, derived
+// from Config.Seed, by the inverse of the distribution function that is linear between the
+// quantiles (a uniform draw below 0.5 falls between Min and P50, one between 0.99 and 1 between
+// P99 and Max), in integer arithmetic, so that a run stays the same on every architecture. A
+// fixed cost (Min = Max) draws nothing. The zero Cost charges nothing.
+//
+// Quantiles are what a calibration measures (a histogram's percentiles): the spread of a wake-up
+// path, whose tail is much longer than its median, survives into the model that way.
+type Cost struct {
+	Min, P50, P90, P99, Max time.Duration
+}
+
+// Fixed returns the cost that is always d.
+func Fixed(d time.Duration) Cost { return Cost{Min: d, P50: d, P90: d, P99: d, Max: d} }
+
+// IsZero reports whether c charges nothing.
+func (c Cost) IsZero() bool { return c == Cost{} }
+
+// Varies reports whether c is drawn at random rather than fixed (Min < Max).
+func (c Cost) Varies() bool { return c.Min != c.Max }
+
+// String returns c as "3µs" for a fixed cost, or "1µs/3µs/5µs/9µs/40µs" (Min/P50/P90/P99/Max).
+func (c Cost) String() string {
+	if !c.Varies() {
+		return c.Min.String()
+	}
+	return fmt.Sprintf("%v/%v/%v/%v/%v", c.Min, c.P50, c.P90, c.P99, c.Max)
+}
+
+// validate reports what is wrong with c, the cost named name: a negative quantile, quantiles
+// out of order, or a maximum above MaxCost.
+func (c Cost) validate(name string) error {
+	switch {
+	case c.Min < 0:
+		return fmt.Errorf("sim: %s: negative cost %v", name, c)
+	case c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max:
+		return fmt.Errorf("sim: %s: quantiles %v out of order (want Min ≤ P50 ≤ P90 ≤ P99 ≤ Max)", name, c)
+	case c.Max > MaxCost:
+		return fmt.Errorf("sim: %s: cost above MaxCost (%v): %v", name, MaxCost, c)
+	}
+	return nil
+}
+
+// The quantiles' positions on a 20-bit scale: 0.5, 0.9 and 0.99 of 1<<20.
+const (
+	drawBits = 20
+	drawP50  = 1 << drawBits / 2
+	drawP90  = 943718  // ⌊0.9 × 2^20⌋
+	drawP99  = 1038090 // ⌊0.99 × 2^20⌋
+	drawEnd  = 1 << drawBits
+)
+
+// sample draws c from src: fixed costs without drawing, varying ones piecewise linearly between
+// the quantiles. A cost is at most MaxCost (under 2^42 ns), so a difference of quantiles times
+// a 20-bit fraction fits in 62 bits.
+func (c *Cost) sample(src *rand.PCG) int64 {
+	if c.Min == c.Max {
+		return int64(c.Min)
+	}
+	u := int64(src.Uint64() >> (64 - drawBits))
+	var lo, hi time.Duration
+	var a, b int64
+	switch {
+	case u < drawP50:
+		lo, hi, a, b = c.Min, c.P50, 0, drawP50
+	case u < drawP90:
+		lo, hi, a, b = c.P50, c.P90, drawP50, drawP90
+	case u < drawP99:
+		lo, hi, a, b = c.P90, c.P99, drawP90, drawP99
+	default:
+		lo, hi, a, b = c.P99, c.Max, drawP99, drawEnd
+	}
+	return int64(lo) + int64(hi-lo)*(u-a)/(b-a)
+}
+
+// MigrationCosts are the cache refill a thread pays when it first runs on a CPU other than the
+// one it ran on last, by the closest level of the topology the two CPUs share: the further
+// apart, the less of its working set is still in a cache it reaches cheaply.
+type MigrationCosts struct {
+	// SMT is a move to another hardware thread of the same core: L1 and L2 are shared.
+	SMT Cost
+	// LLC is a move to another core of the same last-level cache (a cluster's L2 included).
+	LLC Cost
+	// Node is a move to a core of another last-level cache of the same NUMA node.
+	Node Cost
+	// Remote is a move to another NUMA node or package: the working set comes from remote
+	// memory or another socket's cache.
+	Remote Cost
+}
+
+// EveryLevel returns the migration costs that charge c whatever the level crossed.
+func EveryLevel(c Cost) MigrationCosts { return MigrationCosts{SMT: c, LLC: c, Node: c, Remote: c} }
+
+// IsZero reports whether every level charges nothing.
+func (mc MigrationCosts) IsZero() bool { return mc == MigrationCosts{} }
+
+// At returns the cost of a move between two CPUs whose closest shared level is l.
+func (mc *MigrationCosts) At(l topology.Level) *Cost {
+	switch l {
+	case topology.SMT:
+		return &mc.SMT
+	case topology.Cluster, topology.LLC:
+		return &mc.LLC
+	case topology.Node:
+		return &mc.Node
+	}
+	return &mc.Remote
+}
+
+// Costs are the steps between a scheduling decision and its effect that the machine charges, in
+// simulated time, each named after the kernel or hardware step it stands for. The zero value
+// charges nothing: the ideal machine, on which a woken thread runs the instant it is chosen
+// ([IdealProfile]). A measured [Profile] gives them all ([Profile.Apply]); the idle state's exit
+// latency is [Idle.ExitLatency].
+//
+// What each step delays and who pays:
+//
+//	step       kernel                                    delays                    paid by
+//	Wakeup     try_to_wake_up / sched_add of the waker   the wakee's wake-up       the waker (CPU time)
+//	IPI        smp_send_reschedule → scheduler_ipi       a remote reschedule       nobody (latency)
+//	Timer      hrtimer expiry, the timer interrupt      a sleep's end             the interrupted thread
+//	Switch     context_switch, switch_to, return to user the thread switched in   the CPU (CPUStats.Switch)
+//	Refill     caches refilled after other threads ran   the thread resumed        the CPU (CPUStats.Switch)
+//	Migration  caches refilled on another CPU, by level  the thread moved          the CPU (CPUStats.Switch)
+//	Tick       the clock interrupt (scheduler_tick)      the running thread        the CPU (CPUStats.Interrupt)
+//
+// A wake-up's latency, as Result measures it, runs from the moment its cause began (the waker's
+// try_to_wake_up, or the timer's expiry) to the moment the woken thread makes its first progress:
+// the IPI, the idle exit, the switch and the refill all count, as they do in what cyclictest or
+// a thread that timestamps its own wake-up measures.
+type Costs struct {
+	// Wakeup is the waker's work of waking a thread (try_to_wake_up: select_task_rq, the
+	// enqueue and check_preempt_curr; FreeBSD's sched_add with its sched_pickcpu): a thread
+	// that wakes another through a pipe, or forks it, spends this long on its CPU first, and
+	// the wakee becomes runnable when it is done. A timer's wake-up costs the CPU it fires on as
+	// much, as interrupt time, when a thread runs there.
+	Wakeup Cost
+	// IPI is the latency of a reschedule IPI (smp_send_reschedule, FreeBSD's ipi_cpu with
+	// IPI_AST or IPI_PREEMPT): a Resched for another CPU than the one whose event is being
+	// handled takes effect this much later.
+	IPI Cost
+	// Timer is how late a sleep's timer takes effect after its expiry (hrtimer slack and
+	// expiry, the timer interrupt's entry): a thread that sleeps or waits for its next period
+	// is woken this much after its deadline. Its wake-up latency counts from the deadline.
+	Timer Cost
+	// Switch is the time a CPU spends switching from one thread to another (context_switch and
+	// the way back to the thread's own code); the thread coming in makes no progress
+	// meanwhile. It is not charged when a CPU resumes the thread it ran last.
+	Switch Cost
+	// Refill is the extra time a thread takes to refill its caches when it resumes on the CPU
+	// it ran on last after other threads ran there: it makes no progress meanwhile. A thread
+	// that resumes where nothing else ran pays nothing.
+	Refill Cost
+	// Migration is the refill after a thread moved to another CPU, by the level crossed,
+	// instead of Refill: it makes no progress for this long after it first runs there.
+	Migration MigrationCosts
+	// Tick is the time a clock interrupt takes from the thread it interrupts (interrupt
+	// time), the scheduler's work per tick and the periodic balance it triggers included.
+	Tick Cost
+}
+
+// IsZero reports whether c charges nothing.
+func (c *Costs) IsZero() bool { return *c == Costs{} }
+
+// validate reports what is wrong with c.
+func (c *Costs) validate() error {
+	for _, f := range []struct {
+		name string
+		c    *Cost
+	}{
+		{"Costs.Wakeup", &c.Wakeup}, {"Costs.IPI", &c.IPI}, {"Costs.Timer", &c.Timer},
+		{"Costs.Switch", &c.Switch}, {"Costs.Refill", &c.Refill}, {"Costs.Migration.SMT", &c.Migration.SMT},
+		{"Costs.Migration.LLC", &c.Migration.LLC}, {"Costs.Migration.Node", &c.Migration.Node},
+		{"Costs.Migration.Remote", &c.Migration.Remote}, {"Costs.Tick", &c.Tick},
+	} {
+		if err := f.c.validate(f.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// naiveSample is Cost.sample in floating point: the inverse of the distribution function that
+// is linear between (0, Min), (0.5, P50), (0.9, P90), (0.99, P99) and (1, Max), at u in [0, 1),
+// with 0.9 and 0.99 on the 20-bit scale the machine draws on.
+func naiveSample(c Cost, u float64) float64 {
+	xs := []float64{0, 0.5, float64(drawP90) / drawEnd, float64(drawP99) / drawEnd, 1}
+	ys := []float64{float64(c.Min), float64(c.P50), float64(c.P90), float64(c.P99), float64(c.Max)}
+	for i := 1; i < len(xs); i++ {
+		if u < xs[i] {
+			return ys[i-1] + (ys[i]-ys[i-1])*(u-xs[i-1])/(xs[i]-xs[i-1])
+		}
+	}
+	return ys[len(ys)-1]
+}
+
+// TestCostSampleAgainstNaive draws from costs of every shape and compares each draw with the
+// floating-point inverse at the same uniform number: the integer form loses at most the
+// rounding down of one division.
+func TestCostSampleAgainstNaive(t *testing.T) {
+	costs := []Cost{
+		{Min: 1000, P50: 2000, P90: 5000, P99: 20000, Max: 1_000_000},
+		{Min: 0, P50: 0, P90: 0, P99: 7, Max: 9},
+		{Min: 5, P50: 5, P90: 5, P99: 5, Max: 6},
+		{Min: 0, P50: MaxCost / 4, P90: MaxCost / 2, P99: MaxCost - 1, Max: MaxCost},
+	}
+	for _, c := range costs {
+		src := rand.NewPCG(1, 2)
+		mirror := rand.NewPCG(1, 2)
+		for range 20000 {
+			got := c.sample(src)
+			u := float64(mirror.Uint64()>>(64-drawBits)) / drawEnd
+			want := naiveSample(c, u)
+			require.InDelta(t, want, float64(got), 1+want*1e-12, "%v at u=%v", c, u)
+			require.GreaterOrEqual(t, got, int64(c.Min))
+			require.LessOrEqual(t, got, int64(c.Max))
+		}
+	}
+}
+
+// TestCostSampleQuantiles checks that a large sample's quantiles are the cost's.
+func TestCostSampleQuantiles(t *testing.T) {
+	c := Cost{Min: 10 * time.Microsecond, P50: 15 * time.Microsecond, P90: 25 * time.Microsecond, P99: 60 * time.Microsecond, Max: time.Millisecond}
+	src := rand.NewPCG(7, 7)
+	n := 200000
+	s := make([]int64, n)
+	for i := range s {
+		s[i] = c.sample(src)
+	}
+	slices.Sort(s)
+	q := func(p float64) float64 { return float64(s[int(p*float64(n))]) }
+	for _, tc := range []struct {
+		p    float64
+		want time.Duration
+	}{{0.5, c.P50}, {0.9, c.P90}, {0.99, c.P99}} {
+		assert.InEpsilon(t, float64(tc.want), q(tc.p), 0.02, "p%v", tc.p*100)
+	}
+	assert.GreaterOrEqual(t, s[0], int64(c.Min))
+	assert.LessOrEqual(t, s[n-1], int64(c.Max))
+}
+
+// TestFixedCostDrawsNothing: a fixed cost leaves the stream where it was, so that adding a
+// fixed cost to a machine does not move every varying draw after it.
+func TestFixedCostDrawsNothing(t *testing.T) {
+	src, ref := rand.NewPCG(3, 4), rand.NewPCG(3, 4)
+	c := Fixed(3 * time.Microsecond)
+	for range 10 {
+		assert.Equal(t, int64(3000), c.sample(src))
+	}
+	assert.Equal(t, ref.Uint64(), src.Uint64())
+	var zero Cost
+	assert.Equal(t, int64(0), zero.sample(src))
+	assert.Equal(t, ref.Uint64(), src.Uint64())
+}
+
+func TestDrawScale(t *testing.T) {
+	assert.Equal(t, int64(math.Floor(0.9*drawEnd)), int64(drawP90))
+	assert.Equal(t, int64(math.Floor(0.99*drawEnd)), int64(drawP99))
+	assert.Equal(t, int64(drawEnd/2), int64(drawP50))
+}

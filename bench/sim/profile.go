@@ -1,0 +1,451 @@
+package sim
+
+// This file implements Profile, a machine profile: the costs of the path from a decision to its
+// effect as data, each figure with its unit, method and date, read from and written to JSON.
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ProfileSchema is the value of a profile file's "schema" member.
+const ProfileSchema = "schedkit.profile/1"
+
+// A Profile is a machine profile: what each step between a scheduling decision and its effect
+// costs on one machine, measured there (by `schedbench calibrate`) and kept as data with its
+// provenance, so that a latency the model prints is a prediction for that machine. [Profile.Apply]
+// puts it into a Config. Profiles are read with [ParseProfile] or [LoadProfile]; the ones the
+// project ships are [IdealProfile] and [BuiltinProfile]'s.
+//
+// A profile file is JSON:
+//
+//	{
+//	  "schema": "schedkit.profile/1",
+//	  "name": "ci",
+//	  "about": "what the machine is and what the profile stands for",
+//	  "machine": {"cpu": "AMD EPYC (KVM guest)", "kernel": "6.18.44", "cpus": 2, "hz": 250},
+//	  "provenance": {"date": "2026-03-02", "command": "schedbench calibrate -o ci.json",
+//	                 "load_average": [0.12, 0.31], "notes": ["…"]},
+//	  "figures": {
+//	    "switch": {"unit": "us", "p50": 1.9, "min": 1.2, "p90": 2.5, "p99": 6.1, "max": 40,
+//	               "method": "perf bench sched pipe …", "date": "2026-03-02"},
+//	    …
+//	  },
+//	  "program": {"pipe": {"unit": "us", "p50": 0.9, "method": "…", "date": "…"}}
+//	}
+//
+// Every figure of [ProfileFigures] must be there, with a unit (ns, us, µs, ms or s), a median
+// (p50), either no other quantile (a fixed cost) or all of min, p90, p99 and max, a method and a
+// date; a figure that could not be measured on the machine (a migration across NUMA nodes on a
+// machine with one node) says so in "assumed", and its method says what stands in for it.
+// "program" holds figures of the programs' own work (a system call's CPU time) that the
+// machine does not charge by itself, for whoever builds a workload of a real program; it may be
+// empty.
+type Profile struct {
+	// Name names the profile ("ideal", "ci", "host").
+	Name string
+	// About says what machine the profile describes and what it stands for.
+	About string
+	// Machine describes the machine measured.
+	Machine ProfileMachine
+	// Provenance says when, how and under what load it was measured.
+	Provenance Provenance
+	// Figures are the costs the machine charges, by the names of ProfileFigures.
+	Figures map[string]Figure
+	// Program are figures of programs' own work, which the machine does not charge.
+	Program map[string]Figure
+}
+
+// ProfileMachine describes the machine a profile was measured on.
+type ProfileMachine struct {
+	CPU    string `json:"cpu"`
+	Kernel string `json:"kernel"`
+	CPUs   int    `json:"cpus"`
+	// Hz is the kernel's clock rate (CONFIG_HZ), 0 if unknown: a model of that machine ticks at
+	// it.
+	Hz int `json:"hz"`
+}
+
+// Provenance says how a profile was made.
+type Provenance struct {
+	Date    string `json:"date"`
+	Command string `json:"command"`
+	// LoadAverage is the one-minute load average before and after the measurements.
+	LoadAverage [2]float64 `json:"load_average"`
+	Notes       []string   `json:"notes,omitempty"`
+}
+
+// A Figure is one measured cost with its provenance.
+type Figure struct {
+	// Cost is the figure: a fixed cost, or quantiles.
+	Cost Cost
+	// Unit is the unit the file gives it in: ns, us, µs, ms or s.
+	Unit string
+	// Method says how it was measured (or, if Assumed, what stands in for it).
+	Method string
+	// Date is when it was measured.
+	Date string
+	// Assumed, if not "", says why the figure could not be measured on the machine.
+	Assumed string
+}
+
+// profileFigure is one of the figures the machine charges: its name in a profile file, where
+// it goes in a Config, the largest figure that is not absurd, and what it stands for.
+type profileFigure struct {
+	name  string
+	cost  func(c *Config) *Cost
+	limit time.Duration
+	doc   string
+}
+
+var profileFigures = []profileFigure{
+	{"wakeup", func(c *Config) *Cost { return &c.Costs.Wakeup }, 100 * time.Millisecond,
+		"the waker's try_to_wake_up (Costs.Wakeup)"},
+	{"ipi", func(c *Config) *Cost { return &c.Costs.IPI }, 100 * time.Millisecond,
+		"a reschedule IPI's latency (Costs.IPI)"},
+	{"idle_exit", func(c *Config) *Cost { return &c.Idle.ExitLatency }, 100 * time.Millisecond,
+		"the idle state's exit latency (Idle.ExitLatency)"},
+	{"timer", func(c *Config) *Cost { return &c.Costs.Timer }, time.Second,
+		"a timer's expiry after its deadline (Costs.Timer)"},
+	{"switch", func(c *Config) *Cost { return &c.Costs.Switch }, time.Second,
+		"a context switch (Costs.Switch)"},
+	{"refill", func(c *Config) *Cost { return &c.Costs.Refill }, time.Second,
+		"the cache refill after other threads ran (Costs.Refill)"},
+	{"migration_smt", func(c *Config) *Cost { return &c.Costs.Migration.SMT }, time.Second,
+		"the refill after a move to an SMT sibling (Costs.Migration.SMT)"},
+	{"migration_llc", func(c *Config) *Cost { return &c.Costs.Migration.LLC }, time.Second,
+		"the refill after a move to another core of the LLC (Costs.Migration.LLC)"},
+	{"migration_node", func(c *Config) *Cost { return &c.Costs.Migration.Node }, time.Second,
+		"the refill after a move to another LLC of the node (Costs.Migration.Node)"},
+	{"migration_remote", func(c *Config) *Cost { return &c.Costs.Migration.Remote }, time.Second,
+		"the refill after a move to another node (Costs.Migration.Remote)"},
+	{"tick", func(c *Config) *Cost { return &c.Costs.Tick }, 10 * time.Millisecond,
+		"a clock interrupt's work (Costs.Tick)"},
+}
+
+// ProfileFigures returns the names of the figures every profile gives, in the order a profile
+// file lists them.
+func ProfileFigures() []string {
+	names := make([]string, len(profileFigures))
+	for i, f := range profileFigures {
+		names[i] = f.name
+	}
+	return names
+}
+
+// ProfileFigureLimit returns the largest value of the named figure that is not absurd (a switch
+// above 1 s, an IPI above 100 ms), and whether the name is a figure of ProfileFigures.
+func ProfileFigureLimit(name string) (time.Duration, bool) {
+	for _, f := range profileFigures {
+		if f.name == name {
+			return f.limit, true
+		}
+	}
+	return 0, false
+}
+
+// Apply sets cfg's costs and idle exit latency to p's figures; the other fields of cfg,
+// Idle.MissProbability and Spin among them, stay as they are.
+func (p *Profile) Apply(cfg *Config) {
+	for _, f := range profileFigures {
+		*f.cost(cfg) = p.Figures[f.name].Cost
+	}
+}
+
+// Costs returns p's figures as Costs, and the idle exit latency.
+func (p *Profile) Costs() (Costs, Cost) {
+	var cfg Config
+	p.Apply(&cfg)
+	return cfg.Costs, cfg.Idle.ExitLatency
+}
+
+// Ideal reports whether p charges nothing.
+func (p *Profile) Ideal() bool {
+	c, x := p.Costs()
+	return c.IsZero() && x.IsZero()
+}
+
+// String returns p's name, with the date it was measured: "ci (measured 2026-03-02)".
+func (p *Profile) String() string {
+	if p.Ideal() {
+		return p.Name + " (no costs)"
+	}
+	return fmt.Sprintf("%s (measured %s)", p.Name, p.Provenance.Date)
+}
+
+// idealJSON is the ideal profile, and profiles are the profiles the project ships.
+//
+//go:embed profiles/*.json
+var profiles embed.FS
+
+// IdealProfile returns the ideal profile, which charges nothing: a woken thread runs the instant
+// it is chosen. It is the zero Config's machine, for teaching and for differential tests.
+func IdealProfile() *Profile {
+	p, ok := BuiltinProfile("ideal")
+	if !ok {
+		panic("sim: internal error: no ideal profile")
+	}
+	return p
+}
+
+// BuiltinProfile returns the profile the project ships under name (see BuiltinProfiles), and
+// whether there is one.
+func BuiltinProfile(name string) (*Profile, bool) {
+	data, err := profiles.ReadFile("profiles/" + name + ".json")
+	if err != nil {
+		return nil, false
+	}
+	p, err := ParseProfile("profiles/"+name+".json", data)
+	if err != nil {
+		panic("sim: internal error: " + err.Error())
+	}
+	return p, true
+}
+
+// BuiltinProfiles returns the names of the profiles the project ships, sorted.
+func BuiltinProfiles() []string {
+	entries, _ := profiles.ReadDir("profiles")
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// LoadProfile reads the profile file at path (see ParseProfile).
+func LoadProfile(path string) (*Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("sim: profile: %w", err)
+	}
+	return ParseProfile(path, data)
+}
+
+// A ProfileError is what is wrong with a profile file: the file, the member (a figure's name and
+// field, such as "figures.switch.p50"), and the problem.
+type ProfileError struct {
+	File, Field, Msg string
+}
+
+func (e *ProfileError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("sim: profile %s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("sim: profile %s: %s: %s", e.File, e.Field, e.Msg)
+}
+
+// profileJSON is the file form of a Profile.
+type profileJSON struct {
+	Schema     string                     `json:"schema"`
+	Name       string                     `json:"name"`
+	About      string                     `json:"about"`
+	Machine    ProfileMachine             `json:"machine"`
+	Provenance Provenance                 `json:"provenance"`
+	Figures    map[string]json.RawMessage `json:"figures"`
+	Program    map[string]json.RawMessage `json:"program,omitempty"`
+}
+
+// figureJSON is the file form of a Figure; quantiles are numbers in Unit.
+type figureJSON struct {
+	Unit    string       `json:"unit"`
+	Min     *json.Number `json:"min,omitempty"`
+	P50     *json.Number `json:"p50"`
+	P90     *json.Number `json:"p90,omitempty"`
+	P99     *json.Number `json:"p99,omitempty"`
+	Max     *json.Number `json:"max,omitempty"`
+	Method  string       `json:"method"`
+	Date    string       `json:"date"`
+	Assumed string       `json:"assumed,omitempty"`
+}
+
+var units = map[string]float64{"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}
+
+// ParseProfile reads a profile file's bytes; file names it in errors. A missing, negative,
+// non-finite or absurd figure (above the limit ProfileFigureLimit gives), quantiles out of
+// order, an unknown unit, figure or member, and a missing method or date are errors
+// (*ProfileError) naming the file and the field.
+func ParseProfile(file string, data []byte) (*Profile, error) {
+	bad := func(field, format string, args ...any) error {
+		return &ProfileError{File: file, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var pj profileJSON
+	if err := dec.Decode(&pj); err != nil {
+		return nil, bad("", "%v", err)
+	}
+	if dec.More() {
+		return nil, bad("", "data after the profile's object")
+	}
+	switch {
+	case pj.Schema != ProfileSchema:
+		return nil, bad("schema", "%q, want %q", pj.Schema, ProfileSchema)
+	case pj.Name == "":
+		return nil, bad("name", "missing")
+	case pj.Machine.CPUs < 0 || pj.Machine.Hz < 0 || pj.Machine.Hz > 1_000_000:
+		return nil, bad("machine", "cpus %d, hz %d out of range", pj.Machine.CPUs, pj.Machine.Hz)
+	}
+	for i, l := range pj.Provenance.LoadAverage {
+		if !(l >= 0) || math.IsInf(l, 0) {
+			return nil, bad(fmt.Sprintf("provenance.load_average[%d]", i), "%v is not a load average", l)
+		}
+	}
+	p := &Profile{Name: pj.Name, About: pj.About, Machine: pj.Machine, Provenance: pj.Provenance,
+		Figures: map[string]Figure{}, Program: map[string]Figure{}}
+	for name := range pj.Figures {
+		if _, ok := ProfileFigureLimit(name); !ok {
+			return nil, bad("figures."+name, "unknown figure (want %s)", strings.Join(ProfileFigures(), ", "))
+		}
+	}
+	for _, f := range profileFigures {
+		raw, ok := pj.Figures[f.name]
+		if !ok {
+			return nil, bad("figures."+f.name, "missing (%s)", f.doc)
+		}
+		fig, err := parseFigure(file, "figures."+f.name, raw, f.limit)
+		if err != nil {
+			return nil, err
+		}
+		p.Figures[f.name] = fig
+	}
+	for name, raw := range pj.Program {
+		fig, err := parseFigure(file, "program."+name, raw, time.Second)
+		if err != nil {
+			return nil, err
+		}
+		p.Program[name] = fig
+	}
+	return p, nil
+}
+
+// parseFigure reads the figure at field of file, whose quantiles may not exceed limit.
+func parseFigure(file, field string, raw json.RawMessage, limit time.Duration) (Figure, error) {
+	bad := func(sub, format string, args ...any) (Figure, error) {
+		if sub != "" {
+			sub = "." + sub
+		}
+		return Figure{}, &ProfileError{File: file, Field: field + sub, Msg: fmt.Sprintf(format, args...)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	var fj figureJSON
+	if err := dec.Decode(&fj); err != nil {
+		return bad("", "%v", err)
+	}
+	scale, ok := units[fj.Unit]
+	switch {
+	case !ok:
+		return bad("unit", "%q, want ns, us, µs, ms or s", fj.Unit)
+	case fj.P50 == nil:
+		return bad("p50", "missing")
+	case strings.TrimSpace(fj.Method) == "":
+		return bad("method", "missing: say how the figure was measured")
+	case strings.TrimSpace(fj.Date) == "":
+		return bad("date", "missing: say when the figure was measured")
+	}
+	others := []*json.Number{fj.Min, fj.P90, fj.P99, fj.Max}
+	given := 0
+	for _, q := range others {
+		if q != nil {
+			given++
+		}
+	}
+	if given != 0 && given != len(others) {
+		return bad("", "give p50 alone (a fixed cost) or all of min, p50, p90, p99 and max")
+	}
+	var q [5]time.Duration
+	names := [5]string{"min", "p50", "p90", "p99", "max"}
+	nums := [5]*json.Number{fj.Min, fj.P50, fj.P90, fj.P99, fj.Max}
+	for i, n := range nums {
+		if n == nil {
+			n = fj.P50
+		}
+		v, err := strconv.ParseFloat(string(*n), 64)
+		ns := v * scale
+		switch {
+		case err != nil && !math.IsInf(v, 0):
+			return bad(names[i], "%s is not a number", *n)
+		case math.IsInf(ns, 0) || math.IsNaN(ns):
+			return bad(names[i], "%s %s is not a finite figure", *n, fj.Unit)
+		case ns < 0:
+			return bad(names[i], "negative: %s %s", *n, fj.Unit)
+		case ns > float64(limit):
+			return bad(names[i], "%s %s is absurd (above %v)", *n, fj.Unit, limit)
+		}
+		q[i] = time.Duration(math.Round(ns))
+	}
+	c := Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], Max: q[4]}
+	if c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max {
+		return bad("", "quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, max %v", c.Min, c.P50, c.P90, c.P99, c.Max)
+	}
+	return Figure{Cost: c, Unit: fj.Unit, Method: fj.Method, Date: fj.Date, Assumed: fj.Assumed}, nil
+}
+
+// MarshalJSON writes p in the file form ParseProfile reads, figures in µs with nanosecond
+// precision, in the order of ProfileFigures, then the program's figures sorted by name.
+func (p *Profile) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	head, err := json.MarshalIndent(struct {
+		Schema     string         `json:"schema"`
+		Name       string         `json:"name"`
+		About      string         `json:"about"`
+		Machine    ProfileMachine `json:"machine"`
+		Provenance Provenance     `json:"provenance"`
+	}{ProfileSchema, p.Name, p.About, p.Machine, p.Provenance}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	b.Write(head[:len(head)-2]) // without the closing "\n}"
+	section := func(key string, names []string, figs map[string]Figure) error {
+		fmt.Fprintf(&b, ",\n  %q: {", key)
+		for i, name := range names {
+			f := figs[name]
+			fj := figureJSON{Unit: "us", Method: f.Method, Date: f.Date, Assumed: f.Assumed}
+			us := func(d time.Duration) *json.Number {
+				n := json.Number(strconv.FormatFloat(float64(d)/1e3, 'f', -1, 64))
+				return &n
+			}
+			fj.P50 = us(f.Cost.P50)
+			if f.Cost.Varies() {
+				fj.Min, fj.P90, fj.P99, fj.Max = us(f.Cost.Min), us(f.Cost.P90), us(f.Cost.P99), us(f.Cost.Max)
+			}
+			one, err := json.Marshal(fj)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "\n    %q: %s", name, one)
+		}
+		b.WriteString("\n  }")
+		return nil
+	}
+	if err := section("figures", ProfileFigures(), p.Figures); err != nil {
+		return nil, err
+	}
+	prog := make([]string, 0, len(p.Program))
+	for name := range p.Program {
+		prog = append(prog, name)
+	}
+	slices.Sort(prog)
+	if len(prog) > 0 {
+		if err := section("program", prog, p.Program); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes(), nil
+}
