@@ -53,8 +53,9 @@ type Scenario struct {
 	// machine are compared only as ratios to a baseline.
 	Absolute bool
 	// MMTests makes WriteTable add, for each grid point, the seed's mmtests comparison table
-	// (bench/stat.Comparison) of the first metric: one column per row Column, the first the
-	// baseline, one line per row Label.
+	// (bench/stat.Comparison, in the form of mmtests 2022, which the seed's tables came from)
+	// of the first metric: one column per row Column, the first the baseline, one line per
+	// row Label.
 	MMTests bool
 	// Tables are further mmtests comparison tables WriteTable prints after that one, for each
 	// grid point (seed 004's tbench prints its throughput, higher is better, beside its latency).

@@ -443,7 +443,7 @@ func TbenchThroughput(rp *Report, point int) (*stat.Comparison, error) {
 		return nil, fmt.Errorf("scenario: TbenchThroughput: point %d outside 0..%d", point, len(rp.Samples)-1)
 	}
 	c := &stat.Comparison{Runs: []string{seed004Columns[0].column, seed004Columns[1].column},
-		Stats: []stat.Stat{{Kind: stat.Mean}}, Better: stat.HigherBetter}
+		Stats: []stat.Stat{{Kind: stat.Mean}}, Better: stat.HigherBetter, Version: stat.MMTests2022}
 	for r := 0; r+1 < len(s.Rows); r += 2 {
 		c.Ops = append(c.Ops, stat.Op{Name: strings.TrimPrefix(s.Rows[r].Label, "latency-"),
 			Samples: [][]float64{rp.Samples[point][r][1], rp.Samples[point][r+1][1]}})

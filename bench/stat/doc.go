@@ -21,8 +21,9 @@
 // [PercentileStat]); [MinDetectable] and [RunsNeeded], the effect of N.
 //
 // mmtests: [Comparison] computes and prints compare-mmtests' tables (Amean, Hmean, Stddev,
-// CoeffVar, Max-90, BAmean-95, … with "( 0.92%)" and "* -21.26%*" columns), following mmtests'
-// Perl line by line.
+// HStddev, Pctile.90, BAmean.95, … with "( 0.92%)" and "* -21.26%*" columns), as mmtests of
+// 2026 prints them or, with [MMTests2022], as mmtests of October 2022 did (seed 004's
+// tables), following mmtests' Perl line by line; [SummaryKind] names its summary kinds.
 //
 // Go benchmarks: [CompareBench] reads go test -bench output with golang.org/x/perf's benchfmt
 // and compares columns with its benchmath, as benchstat does; bench/stat/cmd/benchtable prints
@@ -60,8 +61,8 @@
 // build ten times noisier), pooling understates the noisier side's uncertainty; [Welch] keeps
 // the two variances apart and takes its degrees of freedom from the Welch–Satterthwaite
 // equation, generally not a whole number, which is why it needs [TQuantile] and not a table.
-// mmtests' significance marks use yet another mix: unpooled variances, but N₁+N₂-2 degrees of
-// freedom.
+// mmtests 2022's significance marks use yet another mix: unpooled variances, but N₁+N₂-2
+// degrees of freedom.
 //
 // # What 95% confidence means, and what it does not
 //
@@ -155,13 +156,38 @@
 //
 // # mmtests, exactly
 //
-// [Comparison] follows mmtests at commit b5f04c23ee0ef2ea1468b9f2a377d7eec49a4f4b (October 2022,
-// the version seed 004's tables come from): bin/lib/MMTests/Stat.pm, Summarise.pm, Compare.pm
-// and PrintGeneric.pm. Data sort best first; "Max-90" is the value at index ⌊0.9N⌋-1 of that
-// order, so for a time it is the 90th percentile and "Max-1" is nearly the minimum; a change
-// is the percentage improvement, positive when better; the significance marks appear on mean
-// rows only. Later mmtests (2024 and after) renamed rows (BAmean.95, Pctile.90) and moved to
-// confidence intervals for ratios; those are not implemented.
+// [Comparison] follows two versions of mmtests (github.com/gormanm/mmtests): the commit
+// [MMTests2022] names (October 2022, the version seed 004's tables come from) and the one
+// [MMTests2026] names (June 2026), in bin/lib/MMTests/Stat.pm, Summarise*.pm, Compare.pm,
+// PrintGeneric.pm and compare-mmtests.pl. What both share: data sort best first; "Pctile.90"
+// (2022: "Max-90") is the value at index ⌊0.9N⌋-1 of that order, so for a time it is the 90th
+// percentile; a change is the percentage improvement, positive when better; values that
+// mmtests cannot compute print as 0, and a change against an undefined baseline as mmtests
+// prints it (100, or "NaN"). What changed between them:
+//
+//   - names: "BAmean-95", "Max-90", "2nd-qrtle" became "BAmean.95", "Pctile.90", "Pctile.50"
+//     (2026-04);
+//   - spread: a higher-is-better metric, summarised by its harmonic mean H, has since 2024-12
+//     the spread of that mean, HStddev = sqrt(Σ(1/x−1/H)²·H⁴/N) (divisor N), and HCoeffVar,
+//     where 2022 printed the arithmetic Stddev of the values;
+//   - significance (2024-12): 2022 marks every mean row by a t test (unpooled variances,
+//     N₁+N₂-2 degrees of freedom, p < 0.10); 2026 marks one row, the mean, when the 95%
+//     intervals mean ± 1.96·Stddev of the baseline and the candidate do not overlap, |Δ| >
+//     1.96·(s₀+s₁) (a much stricter rule: these are intervals of the values, not of the mean,
+//     whose width would shrink with √N), and when both spreads are 0, when the difference
+//     exceeds 1 unit; Variabletime marks its Pctile.95 row instead, with binomial confidence
+//     intervals of that percentile;
+//   - rows: Multiops lost BAmean-50 and -99 (2026-03); Normalisedops and NormalisedLeftSkewops
+//     are new (2026-03 and -04);
+//   - width: values are 18 wide since benchmarks moved to shellpack configurations (2026-01),
+//     12 before.
+//
+// mmtests asks R for its quantiles (qnorm, qbinom, pt) and reads back R's printing, 7
+// significant digits, of arguments Perl printed with 15: we compute the same quantiles with
+// gonum and round them the same way, so a change at the edge of a mark gets the mark mmtests
+// gives it. The tests compare 42 whole tables with what mmtests' own Perl printed for the same
+// samples (testdata/mmtests). mmtests' Subselection kind resamples with an unseeded random
+// generator, so no two of its runs print the same table; it is not implemented.
 //
 // # Names
 //
@@ -179,13 +205,18 @@
 //	mmtests (Stat.pm, Summarise.pm, Compare.pm)  ours
 //	calc_amean, calc_hmean, calc_geomean         Stat{Kind: Amean}, Hmean, Gmean
 //	_mean (Amean or Hmean by preferred value)    Stat{Kind: Mean}, Comparison.Better
-//	_mean-N (BAmean-N, BHmean-N)                 Stat{Kind: BestMean, Arg: N}
-//	percentile-N (Max-N, 1st/2nd/3rd-qrtle)      Stat{Kind: Percentile, Arg: N}
-//	calc_min, calc_max, calc_stddev              Min, Max, Stddev
-//	calc_coeffvar                                CoeffVar
+//	_mean-N (BAmean.N, BHmean.N; 2022: BAmean-N) Stat{Kind: BestMean, Arg: N}
+//	percentile-N (Pctile.N; 2022: Max-N, …)      Stat{Kind: Percentile, Arg: N}
+//	calc_min, calc_max                           Min, Max
+//	stddev-_mean, coeffvar-_mean (HStddev, …)    Stddev, CoeffVar
+//	_value (_Opname)                             Value (Comparison.ValueName)
 //	pdiff, pndiff                                Row.Changes
-//	_significanceTest, _SignificanceLevel        Row.Significant, Comparison.Level
-//	SummariseMultiops, SummariseVariabletime     MultiopsStats, VariabletimeStats
+//	_significanceTest, _SignificanceLevel (2022) Row.Significant, Comparison.Level
+//	_calc_meanci, _calc_percentileci, cidiff     Row.Significant, Comparison.Level (alpha)
+//	--print-significance, --no-compare           Comparison.PrintSignificance, .NoChanges
+//	_FieldLength, _Precision (DecimalPlaces)     Comparison.FieldLength, .Precision
+//	SummariseMultiops, …Singleops, …Variabletime Multiops, Singleops, Variabletime
+//	summarise: Normalisedops, …LeftSkewops       Normalisedops, NormalisedLeftSkewops
 //
 //	benchstat (golang.org/x/perf)                ours
 //	benchfmt.Reader, benchproc projections       CompareBench (col: ".file", "/impl", …)

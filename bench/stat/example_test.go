@@ -133,8 +133,9 @@ func ExampleDifference_String() {
 	// 	(Student's t, pooled s = 0.617692)
 }
 
-// A Comparison prints an mmtests table: hackbench-like times (lower is better) of a baseline
-// and a patched kernel at two group counts; the 21-group change is significant and marked.
+// A Comparison prints an mmtests table as today's mmtests prints it: hackbench-like times
+// (lower is better) of a baseline and a patched kernel at two group counts; the 21-group
+// change is significant (the two 95% intervals of the mean do not overlap) and marked.
 func ExampleComparison() {
 	c := stat.Comparison{
 		Runs:      []string{"6.1-baseline", "6.1-patched"},
@@ -147,12 +148,41 @@ func ExampleComparison() {
 	}
 	_ = c.Write(os.Stdout)
 	// Output:
-	//                            6.1                    6.1
-	//                         baseline                patched
-	// Amean  1       0.6540 (   0.00%)      0.6480 (   0.92%)
-	// Amean  21      4.7187 (   0.00%)      5.7217 * -21.26%*
-	// Stddev 1       0.0052 (   0.00%)      0.0036 (  30.61%)
-	// Stddev 21      0.0163 (   0.00%)      0.0257 ( -57.52%)
+	//                                  6.1                          6.1
+	//                               baseline                      patched
+	// Amean  1             0.6540 (   0.00%)            0.6480 (   0.92%)
+	// Amean  21            4.7187 (   0.00%)            5.7217 * -21.26%*
+	// Stddev 1             0.0052 (   0.00%)            0.0036 (  30.61%)
+	// Stddev 21            0.0163 (   0.00%)            0.0257 ( -57.52%)
+}
+
+// Version: the same throughputs (higher is better) as mmtests of 2022 and of 2026 print them,
+// the second with --print-significance. 2022 shows the arithmetic Stddev of the values and
+// marks the 3.58% gain by its t test; 2026 shows HStddev, the spread of the harmonic mean,
+// and marks the gain because the intervals Hmean ± 1.96·HStddev do not overlap: the
+// difference is 1.15 times the two half-widths that face each other.
+func ExampleComparison_version() {
+	for _, v := range []int{stat.MMTests2022, stat.MMTests2026} {
+		c := stat.Comparison{
+			Runs:              []string{"base", "new"},
+			Better:            stat.HigherBetter,
+			Version:           v,
+			Stats:             []stat.Stat{{Kind: stat.Mean}, {Kind: stat.Stddev}},
+			PrintSignificance: v == stat.MMTests2026,
+			Ops:               []stat.Op{{Name: "tput", Samples: [][]float64{{2100, 2150, 2140, 2160}, {2200, 2230, 2210, 2215}}}},
+		}
+		_ = c.Write(os.Stdout)
+	}
+	// Output:
+	//                               bas                     ne
+	//                               base                    new
+	// Hmean  tput     2137.26 (   0.00%)     2213.70 *   3.58%*
+	// Stddev tput       26.30 (   0.00%)       12.50 (  52.47%)
+	//                                       bas                           ne
+	//                                      base                          new
+	// Hmean   tput           2137.26 (   0.00%)           2213.70 *   3.58%*
+	// HStddev tput             22.98 (   0.00%)             10.81 (  52.96%)
+	// Significant tput              0.00 (   0.00%)              1.00 (  -1.15%)
 }
 
 // Rows gives the numbers behind the table.
@@ -169,7 +199,7 @@ func ExampleComparison_Rows() {
 	}
 	// Output:
 	// Hmean 8 2137.26 2213.70 +3.58% true
-	// BHmean-50 8 2154.99 2222.47 +3.13% false
+	// BHmean.50 8 2154.99 2222.47 +3.13% false
 }
 
 // MannWhitney compares two latency samples without assuming a distribution.
@@ -248,14 +278,18 @@ func ExampleBenchTable_Write() {
 	//   Find/occupied=4-2  12.50n ± 4%  191.00n ± 1%  +1428.00% (p=0.002 n=6)
 }
 
-// VariabletimeStats are the rows of seed 004's perfpipe table.
-func ExampleVariabletimeStats() {
-	c := stat.Comparison{
-		Runs:  []string{"base", "new"},
-		Stats: stat.VariabletimeStats()[:4],
-		Ops:   []stat.Op{{Name: "Time", Samples: [][]float64{{8.86, 8.92, 8.99, 9.06, 9.16}, {8.83, 9.00, 9.06, 9.08, 9.28}}}},
+// Stats lists a summary kind's rows in one mmtests version: the first rows of seed 004's
+// perfpipe table (mmtests 2022) and of the same table today.
+func ExampleSummaryKind_Stats() {
+	for _, v := range []int{stat.MMTests2022, stat.MMTests2026} {
+		c := stat.Comparison{
+			Runs:    []string{"base", "new"},
+			Version: v,
+			Stats:   stat.Variabletime.Stats(v)[:4],
+			Ops:     []stat.Op{{Name: "Time", Samples: [][]float64{{8.86, 8.92, 8.99, 9.06, 9.16}, {8.83, 9.00, 9.06, 9.08, 9.28}}}},
+		}
+		_ = c.Write(os.Stdout)
 	}
-	_ = c.Write(os.Stdout)
 	// Output:
 	//                                   bas                     ne
 	//                                  base                    new
@@ -263,14 +297,12 @@ func ExampleVariabletimeStats() {
 	// 1st-qrtle Time        8.86 (   0.00%)        8.83 (   0.34%)
 	// 2nd-qrtle Time        8.92 (   0.00%)        9.00 (  -0.90%)
 	// 3rd-qrtle Time        8.99 (   0.00%)        9.06 (  -0.78%)
-}
-
-// MultiopsStats are mmtests' default rows for benchmarks with several operations.
-func ExampleMultiopsStats() {
-	c := stat.Comparison{Stats: stat.MultiopsStats()}
-	rows := len(c.Stats)
-	fmt.Println(rows)
-	// Output: 8
+	//                                         bas                           ne
+	//                                        base                          new
+	// Min       Time              8.86 (   0.00%)              8.83 (   0.34%)
+	// Pctile.25 Time              8.86 (   0.00%)              8.83 (   0.34%)
+	// Pctile.50 Time              8.92 (   0.00%)              9.00 (  -0.90%)
+	// Pctile.75 Time              8.99 (   0.00%)              9.06 (  -0.78%)
 }
 
 // Median and PercentileStat are Statistics for Bootstrap; Median averages the middle two.

@@ -2,14 +2,15 @@ package stat
 
 // This file implements mmtests' comparison tables: the rows compare-mmtests prints for a
 // benchmark run under a baseline and under candidates, with its statistics, its percentage
-// changes and its significance marks.
+// changes and its significance marks, as two versions of mmtests print them.
 //
-// Source: mmtests (github.com/gormanm/mmtests) at commit b5f04c23ee0ef2ea1468b9f2a377d7eec49a4f4b
-// (October 2022, the version seed 004's tables come from): bin/lib/MMTests/Stat.pm (calc_*,
-// pdiff, pndiff, stat_names), Summarise.pm (runStatFunc, extractSummary, getStatName),
-// Compare.pm (_generateComparisonTable, _significanceTest, _generateRenderTable,
-// _generateHeaderTable), PrintGeneric.pm (printRow), SummariseMultiops.pm and
-// SummariseVariabletime.pm (the lists of rows).
+// Sources: mmtests (github.com/gormanm/mmtests) at the commits MMTests2022 and MMTests2026
+// name: bin/lib/MMTests/Stat.pm (calc_*, pdiff, pndiff, cidiff, _calc_meanci,
+// _calc_percentileci, stat_names), Summarise.pm (runStatFunc, extractSummary, getStatName,
+// getStatCompareFunc), Compare.pm (_generateComparisonTable, _significanceTest,
+// _generateRenderTable, _generateHeaderTable), PrintGeneric.pm (printRow), Extract.pm and
+// ExtractShellpack.pm (the field width and precision), the Summarise*.pm modules (the lists of
+// rows) and compare-mmtests.pl (--print-significance, --no-compare).
 
 import (
 	"bytes"
@@ -20,8 +21,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Better says which direction of a metric is an improvement (mmtests' getPreferredValue).
@@ -47,39 +46,17 @@ const (
 	Amean                      // "Amean": the arithmetic mean, whatever Better says
 	Hmean                      // "Hmean": the harmonic mean N/Σ(1/x); invalid if a value is ≤ 0
 	Gmean                      // "Gmean": the geometric mean (Πx)^(1/N) (calc_geomean)
-	Stddev                     // "Stddev": the sample standard deviation (calc_stddev, N-1)
-	CoeffVar                   // "CoeffVar": Stddev × 100 / Amean, in percent
-	Percentile                 // "Max-P", or "1st-qrtle", "2nd-qrtle", "3rd-qrtle" for P = 25, 50, 75
-	BestMean                   // "BAmean-P" or "BHmean-P": the mean of the best P% of the values
-	Value                      // the first value, named Comparison.ValueName (SummariseSingleops' _value)
+	Stddev                     // "Stddev" (2026 and higher is better: "HStddev"): the spread of the mean (calc_stddev)
+	CoeffVar                   // "CoeffVar" ("HCoeffVar"): Stddev × 100 / the mean, in percent
+	Percentile                 // "Pctile.P"; 2022: "Max-P", or "1st-qrtle", "2nd-qrtle", "3rd-qrtle" for P = 25, 50, 75
+	BestMean                   // "BAmean.P" or "BHmean.P" (2022: "BAmean-P"): the mean of the best P% of the values
+	Value                      // the best value, named Comparison.ValueName (SummariseSingleops' _value)
 )
 
 // A Stat is one row kind with its argument (the P of Percentile and BestMean).
 type Stat struct {
 	Kind StatKind
 	Arg  float64
-}
-
-// MultiopsStats returns the rows mmtests' SummariseMultiops prints: Min, mean, Stddev, CoeffVar,
-// Max, and the means of the best 50%, 95% and 99%.
-func MultiopsStats() []Stat {
-	return []Stat{{Kind: Min}, {Kind: Mean}, {Kind: Stddev}, {Kind: CoeffVar}, {Kind: Max},
-		{Kind: BestMean, Arg: 50}, {Kind: BestMean, Arg: 95}, {Kind: BestMean, Arg: 99}}
-}
-
-// VariabletimeStats returns the rows mmtests' SummariseVariabletime prints (seed 004's perfpipe
-// table): Min, the quartiles, Max-1 … Max-99, Max, Amean, Stddev, CoeffVar and BAmean-99 …
-// BAmean-25.
-func VariabletimeStats() []Stat {
-	s := []Stat{{Kind: Min}}
-	for _, p := range []float64{25, 50, 75, 1, 5, 10, 90, 95, 99} {
-		s = append(s, Stat{Kind: Percentile, Arg: p})
-	}
-	s = append(s, Stat{Kind: Max}, Stat{Kind: Mean}, Stat{Kind: Stddev}, Stat{Kind: CoeffVar})
-	for _, p := range []float64{99, 95, 90, 75, 50, 25} {
-		s = append(s, Stat{Kind: BestMean, Arg: p})
-	}
-	return s
 }
 
 // An Op is one operation of a comparison (a column of mmtests' results: "21" groups of
@@ -90,63 +67,120 @@ type Op struct {
 }
 
 // A Comparison is a table as compare-mmtests prints it: for every Stat and then every Op, a
-// row with the statistic under each run and its change against the baseline.
+// row with the statistic under each run and its change against the baseline. Its zero value
+// prints as the newest mmtests (MMTestsLatest) prints a Multiops benchmark.
 type Comparison struct {
 	Runs   []string // the run names, the baseline first; printed as mmtests prints test names
 	Better Better
-	Stats  []Stat
-	Ops    []Op
-	// Precision is the number of decimals of the values (mmtests' _Precision; 0 means 2;
-	// hackbench uses 4).
+	// Version is the mmtests whose table is printed: MMTests2022 or MMTests2026; 0 means
+	// MMTestsLatest.
+	Version int
+	// Summary is the benchmark's summary kind: its rows when Stats is nil, and in mmtests
+	// 2026 the row that carries the significance marks (the first Stat equal to the kind's
+	// mean row, or its Pctile.95 row for Variabletime).
+	Summary SummaryKind
+	Stats   []Stat // the rows; nil means Summary's rows for Version
+	Ops     []Op
+	// Precision is the number of decimals of the values (mmtests' _Precision, a shellpack's
+	// DecimalPlaces; 0 means 2; hackbench uses 4).
 	Precision int
-	// FieldLength is the width of a value (mmtests' _FieldLength; 0 means 12).
+	// FieldLength is the width of a value (mmtests' _FieldLength; 0 means 12 for MMTests2022
+	// and 18 for MMTests2026).
 	FieldLength int
-	// Level is the significance level of the marks (mmtests' _SignificanceLevel; 0 means 0.10).
+	// Level is, for MMTests2022, the significance level of the t test (mmtests'
+	// _SignificanceLevel; 0 means 0.10) and, for MMTests2026, the alpha of the confidence
+	// intervals (0 means 0.05, mmtests' fixed value).
 	Level float64
-	// ValueName names Value rows ("Lat" for schbench's table; "" means "Value").
+	// ValueName names Value rows ("Lat" for schbench's table; "" means "Ops", mmtests' default
+	// _Opname).
 	ValueName string
-	// NoChanges leaves out the changes and marks (compare-mmtests without a comparison, as
-	// seed 004's schbench table).
+	// NoChanges leaves out the changes and marks (compare-mmtests --no-compare, as seed 004's
+	// schbench table).
 	NoChanges bool
+	// PrintSignificance adds compare-mmtests --print-significance's rows: one "Significant"
+	// row per Op after the others, with 1 or 0 for each run and, in the change column, the
+	// p-value in percent (2022) or the difference over the intervals' half-widths (2026).
+	PrintSignificance bool
 }
 
 // A Row is one computed row of a Comparison.
 type Row struct {
-	Name   string    // the statistic's name: "Amean", "Max-90", "BAmean-95"
+	Name   string    // the statistic's name: "Amean", "Pctile.90", "BAmean.95", "Significant"
 	Op     string    // the operation
 	Values []float64 // one per run; 0 where the statistic is invalid, as mmtests prints it
 	// Changes are the percentage changes against the baseline (0 for the baseline itself and
 	// wherever a value is invalid), signed so that positive is better for Min, Max,
-	// percentiles and means, and positive is lower for Stddev and CoeffVar.
+	// percentiles and means, and positive is lower for Stddev and CoeffVar. A change against
+	// an undefined baseline is 100 (higher is better) or NaN (lower is better), as mmtests
+	// prints it. In a "Significant" row they are the figures of the significance rule: the
+	// p-value in percent (2022), or the difference over the intervals' half-widths (2026).
 	Changes []float64
-	// Significant marks the runs whose difference from the baseline mmtests calls significant;
-	// only mean rows (Amean, Hmean, Gmean) carry marks.
+	// Significant marks the runs whose difference from the baseline mmtests calls
+	// significant; only the marked rows carry marks (2022: the mean rows, Amean, Hmean and
+	// Gmean; 2026: the Summary's mean or Pctile.95 row).
 	Significant []bool
+	// tagged is a row whose changes mmtests turns into text before printing (the rows it
+	// considers for marks).
+	tagged bool
 }
 
 var errNoRuns = errors.New("stat: a comparison needs at least one run")
 
+// version returns c's mmtests version, MMTestsLatest for 0.
+func (c *Comparison) version() int {
+	if c.Version == 0 {
+		return MMTestsLatest
+	}
+	return c.Version
+}
+
+// stats returns c's rows: Stats, or its Summary's.
+func (c *Comparison) stats() []Stat {
+	if c.Stats != nil {
+		return c.Stats
+	}
+	return c.Summary.Stats(c.version())
+}
+
 // Rows computes c's rows, one per Stat and Op (all the Ops of the first Stat, then of the
-// second, …), as mmtests computes them:
+// second, …) and, with PrintSignificance, one "Significant" row per Op, as mmtests computes
+// them:
 //
 //   - each run's samples are sorted best first (ascending if LowerBetter, else descending);
-//   - Percentile P is the value at index max(1, ⌊N·P/100⌋) - 1 of that order, so "Max-90" of a
-//     time is the 90th percentile and "Max-1" is close to the minimum; BestMean P is the mean of
-//     the first max(1, ⌊N·P/100⌋) values;
-//   - Stddev is always the arithmetic one, and CoeffVar divides it by the arithmetic mean;
+//   - Percentile P is the value at index max(1, ⌊N·P/100⌋) - 1 of that order, so "Pctile.90"
+//     ("Max-90" in 2022) of a time is the 90th percentile; BestMean P is the mean of the
+//     first max(1, ⌊N·P/100⌋) values;
+//   - Stddev is the sample deviation around the arithmetic mean, sqrt(Σ(x-A)²/(N-1)), and
+//     CoeffVar is Stddev×100/A; in mmtests 2026 a higher-is-better metric has HStddev, the
+//     spread of the harmonic mean H, sqrt(Σ(1/x-1/H)²·H⁴/N), and HCoeffVar = HStddev×100/H;
+//   - the harmonic mean is undefined if a value is ≤ 0 (2022: the -1 marker, whose row then
+//     shows 0 for every run; 2026: NaN, which shows 0 for that run only);
 //   - a change is pndiff (100 - new×100/base) when lower is better, and for Stddev and
 //     CoeffVar always; pdiff (new×100/base - 100) otherwise;
-//   - significance is mmtests' _significanceTest on each Op: t = |m₀ - m₁| / sqrt(s₀²/N₀ +
-//     s₁²/N₁) where m is the mean of the Mean row (Amean or Hmean) and s the arithmetic Stddev,
-//     with N₀+N₁-2 degrees of freedom (not Welch's), and the difference is significant when the
-//     two-sided p-value is below Level; when both deviations are 0, any difference is
-//     significant.
+//   - significance in mmtests 2022 is a t test on each Op (see Row.Significant): t = |m₀ - m₁|
+//     / sqrt(s₀²/N₀ + s₁²/N₁), m the mean of the Mean row and s the arithmetic Stddev, with
+//     N₀+N₁-2 degrees of freedom, significant when R's two-sided p-value is below Level; when
+//     both deviations are 0, any difference is significant;
+//   - significance in mmtests 2026 compares confidence intervals of level 1-Level (95%): the
+//     mean ± R's qnorm(0.975)·Stddev (or HStddev), or for Variabletime the Pctile.95 row
+//     between the values at R's qbinom(0.025, N-1, 0.95) and qbinom(0.975, N-1, 0.95); a run
+//     is significant when the difference of the values exceeds the sum of the half-widths
+//     facing each other, |Δ| > 1.96·(s₀+s₁) for means; when both widths are 0, when Δ > 1.
 //
-// Rows returns an error if there are no runs, an Op does not have one sample set per run, a
-// sample set is empty, or a Stat's argument is outside (0, 100].
+// Rows returns an error if there are no runs, the Version is unknown, the Summary has no rows
+// in that version, an Op does not have one sample set per run, a sample set is empty, or a
+// Stat's argument is outside (0, 100].
 func (c *Comparison) Rows() ([]Row, error) {
 	if len(c.Runs) == 0 {
 		return nil, errNoRuns
+	}
+	v := c.version()
+	if v != MMTests2022 && v != MMTests2026 {
+		return nil, fmt.Errorf("stat: mmtests version %d: want %d or %d", c.Version, MMTests2022, MMTests2026)
+	}
+	stats := c.stats()
+	if stats == nil {
+		return nil, fmt.Errorf("stat: mmtests %d has no %v summary", v, c.Summary)
 	}
 	for _, op := range c.Ops {
 		if len(op.Samples) != len(c.Runs) {
@@ -158,18 +192,13 @@ func (c *Comparison) Rows() ([]Row, error) {
 			}
 		}
 	}
-	for _, s := range c.Stats {
+	for _, s := range stats {
 		if (s.Kind == Percentile || s.Kind == BestMean) && !(s.Arg > 0 && s.Arg <= 100) {
 			return nil, fmt.Errorf("stat: %s row with argument %g: want a percentage in (0, 100]", c.statName(s), s.Arg)
 		}
 	}
-	level := c.Level
-	if level == 0 {
-		level = 0.10
-	}
-	// The sorted samples and the significance of each Op.
+	// The sorted samples and the verdicts of each Op.
 	sorted := make([][][]float64, len(c.Ops))
-	sig := make([][]bool, len(c.Ops))
 	for o, op := range c.Ops {
 		sorted[o] = make([][]float64, len(c.Runs))
 		for r, s := range op.Samples {
@@ -180,29 +209,25 @@ func (c *Comparison) Rows() ([]Row, error) {
 			}
 			sorted[o][r] = s
 		}
-		sig[o] = make([]bool, len(c.Runs))
-		base := c.significanceData(sorted[o][0])
-		for r := 1; r < len(c.Runs); r++ {
-			sig[o][r] = mmSignificant(base, c.significanceData(sorted[o][r]), level)
-		}
 	}
+	verdicts, tagged := c.verdicts(stats, sorted)
 	var rows []Row
-	for _, st := range c.Stats {
+	for i, st := range stats {
 		for o, op := range c.Ops {
-			row := Row{Name: c.statName(st), Op: op.Name}
+			row := Row{Name: c.statName(st), Op: op.Name, tagged: i == tagged}
 			vals := make([]float64, len(c.Runs))
-			valid := make([]bool, len(c.Runs))
 			for r := range c.Runs {
-				vals[r], valid[r] = c.compute(st, sorted[o][r])
+				vals[r] = c.compute(st, sorted[o][r])
 			}
 			cmp := pndiff
 			if c.Better == HigherBetter && st.Kind != Stddev && st.Kind != CoeffVar {
 				cmp = pdiff
 			}
 			for r := range c.Runs {
-				// _generateComparisonTable: an invalid candidate shows 0 and no change; the
-				// baseline's validity is tested against -1 only.
-				if valid[r] && vals[0] != -1 {
+				// _generateComparisonTable: an invalid value (NaN, or -1) shows 0 and no change,
+				// and so does every run's when the baseline's is -1; a NaN baseline is not
+				// tested for.
+				if vals[r] != -1 && !math.IsNaN(vals[r]) && vals[0] != -1 {
 					row.Values = append(row.Values, vals[r])
 					row.Changes = append(row.Changes, cmp(vals[r], vals[0]))
 				} else {
@@ -211,8 +236,20 @@ func (c *Comparison) Rows() ([]Row, error) {
 				}
 			}
 			row.Significant = make([]bool, len(c.Runs))
-			if isMeanRow(row.Name) {
-				copy(row.Significant, sig[o])
+			if c.marks(row.Name, i, tagged) {
+				for r, vd := range verdicts[o] {
+					row.Significant[r] = vd.significant
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	if c.PrintSignificance && !c.NoChanges {
+		for o, op := range c.Ops {
+			row := Row{Name: "Significant", Op: op.Name, Significant: make([]bool, len(c.Runs))}
+			for _, vd := range verdicts[o] {
+				row.Values = append(row.Values, b2f(vd.significant))
+				row.Changes = append(row.Changes, vd.figure)
 			}
 			rows = append(rows, row)
 		}
@@ -220,82 +257,108 @@ func (c *Comparison) Rows() ([]Row, error) {
 	return rows, nil
 }
 
-// isMeanRow reports whether a row named name carries significance marks: _generateRenderTable
-// marks rows whose name matches /^.mean/.
-func isMeanRow(name string) bool { return len(name) >= 5 && name[1:5] == "mean" }
-
-// statName is getStatName: mmtests' name of a row.
-func (c *Comparison) statName(s Stat) string {
-	mean := "Amean"
-	if c.Better == HigherBetter {
-		mean = "Hmean"
+func b2f(b bool) float64 {
+	if b {
+		return 1
 	}
-	switch s.Kind {
-	case Min:
-		return "Min"
-	case Max:
-		return "Max"
-	case Mean:
-		return mean
-	case Amean:
-		return "Amean"
-	case Hmean:
-		return "Hmean"
-	case Gmean:
-		return "Gmean"
-	case Stddev:
-		return "Stddev"
-	case CoeffVar:
-		return "CoeffVar"
-	case Percentile:
-		switch s.Arg {
-		case 25:
-			return "1st-qrtle"
-		case 50:
-			return "2nd-qrtle"
-		case 75:
-			return "3rd-qrtle"
-		}
-		return fmt.Sprintf("Max-%d", int(s.Arg)) // Perl's sprintf("Max-%d") truncates
-	case BestMean:
-		return fmt.Sprintf("B%s-%d", mean, int(s.Arg))
-	case Value:
-		if c.ValueName == "" {
-			return "Value"
-		}
-		return c.ValueName
-	}
-	return fmt.Sprintf("StatKind(%d)", int(s.Kind))
+	return 0
 }
 
-// compute returns statistic s of the best-first sorted values xs, and whether it is valid (not
-// mmtests' "NaN" or -1).
-func (c *Comparison) compute(s Stat, xs []float64) (float64, bool) {
+// marks reports whether row i, named name, carries significance marks: in mmtests 2022 the
+// rows whose name matches /^.mean/ (_generateRenderTable), in mmtests 2026 the row of the
+// Summary's marked Stat.
+func (c *Comparison) marks(name string, i, tagged int) bool {
+	if c.version() == MMTests2022 {
+		return len(name) >= 5 && name[1:5] == "mean"
+	}
+	_, ok := c.Summary.marked()
+	return ok && i == tagged
+}
+
+// verdicts returns the verdicts of every Op's runs and the index of the row mmtests 2026 tags
+// for marks (its _ComparisonStatIndex: the Summary's marked Stat, or, where there is none,
+// row 0, which Perl's undef == 0 selects; -1 for mmtests 2022, which tags rows by name).
+func (c *Comparison) verdicts(stats []Stat, sorted [][][]float64) ([][]verdict, int) {
+	out := make([][]verdict, len(c.Ops))
+	if c.version() == MMTests2022 {
+		level := c.Level
+		if level == 0 {
+			level = 0.10
+		}
+		for o := range c.Ops {
+			out[o] = make([]verdict, len(c.Runs))
+			base := c.significanceData(sorted[o][0])
+			for r := 1; r < len(c.Runs); r++ {
+				out[o][r] = tTest(base, c.significanceData(sorted[o][r]), level)
+			}
+		}
+		return out, -1
+	}
+	alpha := c.Level
+	if alpha == 0 {
+		alpha = 0.05
+	}
+	tagged := 0
+	m, ok := c.Summary.marked()
+	if ok {
+		ok = false
+		if i := slices.Index(stats, m); i >= 0 {
+			tagged, ok = i, true
+		}
+	}
+	ivs := make([][]confInterval, len(c.Runs))
+	for r := range c.Runs {
+		ivs[r] = make([]confInterval, len(c.Ops))
+		for o := range c.Ops {
+			xs := sorted[o][r]
+			switch {
+			case !ok:
+			case m.Kind == Percentile:
+				ivs[r][o] = percentileInterval(c.compute(m, xs), xs, m.Arg, alpha)
+			default:
+				ivs[r][o] = meanInterval(c.mean(xs), c.compute(Stat{Kind: Stddev}, xs), alpha)
+			}
+		}
+	}
+	for o := range c.Ops {
+		out[o] = intervalVerdicts(ivs, o)
+	}
+	return out, tagged
+}
+
+// compute returns statistic s of the best-first sorted values xs as mmtests computes it, NaN
+// or -1 where mmtests' value is "NaN" or its -1 marker.
+func (c *Comparison) compute(s Stat, xs []float64) float64 {
 	count := func() int { return max(1, int(float64(len(xs))*s.Arg/100)) }
-	valid := func(v float64) (float64, bool) { return v, !math.IsNaN(v) && v != -1 }
 	switch s.Kind {
 	case Min:
-		return slices.Min(xs), true
+		return slices.Min(xs)
 	case Max:
-		return slices.Max(xs), true
+		return slices.Max(xs)
 	case Mean:
-		return valid(c.mean(xs))
+		return c.mean(xs)
 	case Amean:
-		return mmAmean(xs), true
+		return mmAmean(xs)
 	case Hmean:
-		return valid(mmHmean(xs))
+		return c.hmean(xs)
 	case Gmean:
-		return valid(mmGmean(xs))
+		return mmGmean(xs)
 	case Stddev:
-		return valid(mmStddev(xs))
+		if c.version() == MMTests2026 && c.Better == HigherBetter {
+			return mmHStddev(xs)
+		}
+		return mmStddev(xs)
 	case CoeffVar:
-		return mmCoeffVar(xs), true
+		if c.version() == MMTests2026 && c.Better == HigherBetter {
+			return mmCoeffVar(mmHStddev(xs), mmHmean(xs))
+		}
+		return mmCoeffVar(mmStddev(xs), mmAmean(xs))
 	case Percentile:
-		return xs[count()-1], true
+		return xs[count()-1]
 	case BestMean:
-		return valid(c.mean(xs[:count()]))
+		return c.mean(xs[:count()])
 	case Value:
-		return xs[0], true
+		return xs[0]
 	}
 	panic(fmt.Sprintf("stat: Comparison: unknown StatKind %d", int(s.Kind)))
 }
@@ -303,9 +366,19 @@ func (c *Comparison) compute(s Stat, xs []float64) (float64, bool) {
 // mean is mmtests' _mean: the arithmetic mean of times, the harmonic mean of throughputs.
 func (c *Comparison) mean(xs []float64) float64 {
 	if c.Better == HigherBetter {
-		return mmHmean(xs)
+		return c.hmean(xs)
 	}
 	return mmAmean(xs)
+}
+
+// hmean is calc_hmean of c's version: undefined if some x ≤ 0, which mmtests 2022 marks -1
+// and mmtests 2026 NaN.
+func (c *Comparison) hmean(xs []float64) float64 {
+	h := mmHmean(xs)
+	if math.IsNaN(h) && c.version() == MMTests2022 {
+		return -1
+	}
+	return h
 }
 
 // mmAmean is calc_amean: the sum in the order given, over N.
@@ -317,12 +390,12 @@ func mmAmean(xs []float64) float64 {
 	return sum / float64(len(xs))
 }
 
-// mmHmean is calc_hmean: N/Σ(1/x), or -1 (mmtests' marker of an invalid value) if some x ≤ 0.
+// mmHmean is calc_hmean: N/Σ(1/x), the sum in the order given, or NaN if some x ≤ 0.
 func mmHmean(xs []float64) float64 {
 	var sum float64
 	for _, x := range xs {
 		if !(x > 0) {
-			return -1
+			return math.NaN()
 		}
 		sum += 1 / x
 	}
@@ -338,7 +411,8 @@ func mmGmean(xs []float64) float64 {
 	return math.Pow(p, 1/float64(len(xs)))
 }
 
-// mmStddev is calc_stddev: sqrt(Σ(x - amean)² / (N-1)), NaN for N ≤ 1.
+// mmStddev is calc_stddev around the arithmetic mean: sqrt(Σ(x - amean)² / (N-1)), NaN for
+// N ≤ 1.
 func mmStddev(xs []float64) float64 {
 	if len(xs) <= 1 {
 		return math.NaN()
@@ -351,17 +425,41 @@ func mmStddev(xs []float64) float64 {
 	return math.Sqrt(d / float64(len(xs)-1))
 }
 
-// mmCoeffVar is calc_coeffvar: Stddev×100/Amean, a NaN Stddev counting as 0, and 0 when the
-// mean is 0.
-func mmCoeffVar(xs []float64) float64 {
-	s, m := mmStddev(xs), mmAmean(xs)
-	if math.IsNaN(s) {
-		s = 0
+// mmHStddev is mmtests 2026's calc_stddev around the harmonic mean H:
+// sqrt(Σ(1/x - 1/H)² · H⁴ / N), NaN for N ≤ 1 or an undefined H.
+func mmHStddev(xs []float64) float64 {
+	h := mmHmean(xs)
+	if len(xs) <= 1 || math.IsNaN(h) {
+		return math.NaN()
 	}
-	if m == 0 {
+	var d float64
+	for _, x := range xs {
+		e := 1/x - 1/h
+		d += float64(e * e)
+	}
+	return math.Sqrt(d * pow4(h) / float64(len(xs)))
+}
+
+// pow4 is x⁴ correctly rounded, as C's pow(x, 4) (Perl's x ** 4) returns it: x² as an exact
+// sum of two doubles, squared.
+func pow4(x float64) float64 {
+	p := x * x
+	e := math.FMA(x, x, -p)
+	hi := p * p
+	lo := math.FMA(p, p, -hi) + 2*p*e
+	return hi + lo
+}
+
+// mmCoeffVar is calc_coeffvar: sd×100/mean, an undefined sd counting as 0, and 0 when the
+// mean is 0 or undefined.
+func mmCoeffVar(sd, mean float64) float64 {
+	if math.IsNaN(sd) {
+		sd = 0
+	}
+	if mean == 0 || math.IsNaN(mean) {
 		return 0
 	}
-	return s * 100 / m
+	return sd * 100 / mean
 }
 
 // pdiff is Stat.pm's pdiff: the percentage by which a exceeds b.
@@ -389,12 +487,8 @@ func pndiff(a, b float64) float64 {
 	return 100 - a*100/b
 }
 
-// sigData is what extractSummary keeps for the significance test of one run of one Op.
-type sigData struct {
-	mean, stddev float64
-	n            int
-}
-
+// significanceData is what mmtests 2022's extractSummary keeps for the t test: the mean of the
+// Mean row, the arithmetic deviation (0 where undefined) and N.
 func (c *Comparison) significanceData(xs []float64) sigData {
 	s := mmStddev(xs)
 	if math.IsNaN(s) {
@@ -403,25 +497,13 @@ func (c *Comparison) significanceData(xs []float64) sigData {
 	return sigData{mean: c.mean(xs), stddev: s, n: len(xs)}
 }
 
-// mmSignificant is Compare.pm's _significanceTest.
-func mmSignificant(base, r sigData, level float64) bool {
-	se := math.Sqrt(base.stddev*base.stddev/float64(base.n) + r.stddev*r.stddev/float64(r.n))
-	delta := base.mean - r.mean
-	if se == 0 {
-		return delta != 0
-	}
-	t := math.Abs(delta / se)
-	df := float64(base.n + r.n - 2)
-	p := 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(t)
-	return p < level
-}
-
 // Write writes c as compare-mmtests prints it (PrintGeneric): two header lines with the run
 // names split at their first '-' (as _generateHeaderTable splits "6.1.0-rc1-vanilla" into
 // "6.1.0-rc1" and "vanilla"), then one line per row: the name and operation left-aligned in
 // columns as wide as the longest, and for each run the value in FieldLength columns with
 // Precision decimals followed by the change as " (  0.92%)", or " * -21.26%*" where it is
-// significant. It returns Rows' error, or w's.
+// significant. The "Significant" rows of PrintSignificance overflow the name column and end
+// in FieldLength spaces, as mmtests prints them. It returns Rows' error, or w's.
 func (c *Comparison) Write(w io.Writer) error {
 	rows, err := c.Rows()
 	if err != nil {
@@ -430,6 +512,9 @@ func (c *Comparison) Write(w io.Writer) error {
 	field := c.FieldLength
 	if field == 0 {
 		field = 12
+		if c.version() == MMTests2026 {
+			field = 18
+		}
 	}
 	prec := c.Precision
 	if prec == 0 {
@@ -437,7 +522,7 @@ func (c *Comparison) Write(w io.Writer) error {
 	}
 	const compareLength = 7
 	nameLen, opLen := 0, 0
-	for _, st := range c.Stats {
+	for _, st := range c.stats() {
 		nameLen = max(nameLen, len(c.statName(st)))
 	}
 	for _, op := range c.Ops {
@@ -462,11 +547,20 @@ func (c *Comparison) Write(w io.Writer) error {
 			if c.NoChanges {
 				continue
 			}
+			ch := row.Changes[r]
+			if row.tagged {
+				ch = perlNum(ch) // "$compare$sig": the change becomes text, then a number again
+			}
 			open, close := "(", ")"
 			if row.Significant[r] {
 				open, close = "*", "*"
 			}
-			fmt.Fprintf(&b, " %s%s%%%s", open, perlFloat(fmt.Sprintf("%*.2f", compareLength, row.Changes[r]), row.Changes[r]), close)
+			fmt.Fprintf(&b, " %s%s%%%s", open, perlFloat(fmt.Sprintf("%*.2f", compareLength, ch), ch), close)
+		}
+		if row.Name == "Significant" && row.Op != "" {
+			// The significance table has one more column than it fills: printRow prints an
+			// undefined value as blanks as wide as its format's output.
+			b.WriteString(strings.Repeat(" ", field))
 		}
 		b.WriteByte('\n')
 	}
