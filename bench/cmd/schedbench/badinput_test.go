@@ -105,7 +105,11 @@ func TestBadInput(t *testing.T) {
 		{"stat invalid data", []string{"stat", "testdata/stat/bad.txt"}, `testdata/stat/bad.txt:1: invalid data "abc"`},
 		{"stat too few values", []string{"stat", "testdata/stat/short.txt"}, "2 values; a data set needs at least 3"},
 		{"stat too many files", []string{"stat", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt", "testdata/stat/a.txt"}, "8 data files; ministat compares at most 7"},
-		{"stat -higher without -mmtests", []string{"stat", "-higher", "testdata/stat/a.txt"}, "-higher and -op need -mmtests"},
+		{"stat -higher without -mmtests", []string{"stat", "-higher", "testdata/stat/a.txt"}, "need -mmtests"},
+		{"stat -mmtests-version without -mmtests", []string{"stat", "-mmtests-version", "2022", "testdata/stat/a.txt"}, "need -mmtests"},
+		{"stat -mmtests-version 2024", []string{"stat", "-mmtests", "-mmtests-version", "2024", "testdata/stat/a.txt", "testdata/stat/b.txt"}, "-mmtests-version 2024: want 2022 or 2026"},
+		{"stat -summary unknown", []string{"stat", "-mmtests", "-summary", "Subselection", "testdata/stat/a.txt", "testdata/stat/b.txt"}, "-summary Subselection: want Multiops"},
+		{"stat -summary new in 2026", []string{"stat", "-mmtests", "-mmtests-version", "2022", "-summary", "normalisedops", "testdata/stat/a.txt", "testdata/stat/b.txt"}, "mmtests 2022 has no such summary"},
 		{"stat -mmtests with one run", []string{"stat", "-mmtests", "testdata/stat/a.txt"}, "give at least two files"},
 	}
 	if len(cases) < 30 {

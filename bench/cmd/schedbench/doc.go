@@ -155,10 +155,14 @@
 // ministat's flags (-C column, -c confidence, -d delimiters, -A, -n, -s, -w width) and the same
 // bytes as Debian's ministat (a test compares them); -mmtests prints compare-mmtests' table
 // instead, each file one run and the first the baseline (-higher when higher is better, -op to
-// name the operation). Both come from package bench/stat.
+// name the operation), as mmtests of 2026 prints it or, with -mmtests-version 2022, as the
+// mmtests seed 004's tables came from did; -summary picks mmtests' summary kind (Multiops,
+// Normalisedops, NormalisedLeftSkewops, Singleops, Variabletime) and -print-significance adds
+// compare-mmtests' significance rows. Both come from package bench/stat.
 //
 //	schedbench stat before.txt after.txt
 //	schedbench stat -mmtests -higher -op ops/s before.txt after.txt
+//	schedbench stat -mmtests -mmtests-version 2022 -summary variabletime base.txt patched.txt
 //
 // # Exit status
 //
@@ -279,6 +283,7 @@
 //	hackbench / schbench / perf sched      run (the workload file says which)
 //	ministat(1)                            stat
 //	compare-mmtests                        stat -mmtests
+//	compare-mmtests --print-significance   stat -mmtests -print-significance
 //	ministat's repetitions                 run -reps, dist-*.svg
 //	kernelshark, Perfetto CPU tracks       gantt-*.svg
 //	trace-cmd report with sched_* events   trace -format ftrace, trace-POLICY.ftrace

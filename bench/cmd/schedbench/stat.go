@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/schedkit/schedkit/bench/stat"
 )
@@ -30,6 +31,9 @@ func cmdStat(e *env, args []string) error {
 	mmtests := fs.Bool("mmtests", false, "print an mmtests comparison table instead (compare-mmtests): each file is one run, the first the baseline")
 	higher := fs.Bool("higher", false, "with -mmtests: higher values are better (throughput); the default is lower (time, latency)")
 	op := fs.String("op", "value", "with -mmtests: the `name` of the measured operation")
+	version := fs.Int("mmtests-version", stat.MMTestsLatest, "with -mmtests: print as mmtests of `year` 2022 (seed 004's tables) or 2026 prints")
+	summary := fs.String("summary", "Multiops", "with -mmtests: mmtests' summary `kind`: Multiops, Normalisedops, NormalisedLeftSkewops, Singleops or Variabletime")
+	printSig := fs.Bool("print-significance", false, "with -mmtests: add compare-mmtests --print-significance's rows")
 	if err := parseFlags(e, fs, args, statSynopsis); err != nil {
 		return err
 	}
@@ -50,8 +54,17 @@ func cmdStat(e *env, args []string) error {
 		return usagef("%d data files; ministat compares at most %d", len(files), stat.MaxSamples)
 	case *mmtests && len(files) < 2:
 		return usagef("-mmtests compares runs: give at least two files, the baseline first")
-	case !*mmtests && (*higher || *op != "value"):
-		return usagef("-higher and -op need -mmtests")
+	case !*mmtests && (*higher || *op != "value" || *printSig || flagSet(fs, "mmtests-version") || flagSet(fs, "summary")):
+		return usagef("-higher, -op, -mmtests-version, -summary and -print-significance need -mmtests")
+	case *version != stat.MMTests2022 && *version != stat.MMTests2026:
+		return usagef("-mmtests-version %d: want %d or %d", *version, stat.MMTests2022, stat.MMTests2026)
+	}
+	kind, ok := summaryKind(*summary)
+	switch {
+	case !ok:
+		return usagef("-summary %s: want Multiops, Normalisedops, NormalisedLeftSkewops, Singleops or Variabletime", *summary)
+	case kind.Stats(*version) == nil:
+		return usagef("-summary %s: mmtests %d has no such summary", kind, *version)
 	}
 	o.Confidence = level
 	samples := make([]stat.Sample, 0, len(files))
@@ -80,7 +93,8 @@ func cmdStat(e *env, args []string) error {
 	for _, f := range files {
 		runs = append(runs, workloadName(f))
 	}
-	c := stat.Comparison{Runs: runs, Better: stat.LowerBetter, Stats: stat.MultiopsStats(), Ops: []stat.Op{{Name: *op}}}
+	c := stat.Comparison{Runs: runs, Better: stat.LowerBetter, Version: *version, Summary: kind,
+		PrintSignificance: *printSig, Ops: []stat.Op{{Name: *op}}}
 	if *higher {
 		c.Better = stat.HigherBetter
 	}
@@ -91,4 +105,21 @@ func cmdStat(e *env, args []string) error {
 		return fmt.Errorf("mmtests table: %v", err)
 	}
 	return nil
+}
+
+// summaryKind returns the mmtests summary kind named name, in any case.
+func summaryKind(name string) (stat.SummaryKind, bool) {
+	for k := stat.Multiops; k <= stat.Variabletime; k++ {
+		if strings.EqualFold(k.String(), name) {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// flagSet reports whether the flag name was given on fs's command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
