@@ -18,19 +18,37 @@ func decimalsFor(step float64) int {
 	return max(0, min(d, 9))
 }
 
-// A Sample is one row of a [Distribution]: a name (the policy) and its measurements.
+// A Sample is one row of a [Distribution]: a name (the policy) and its measurements, and
+// marks drawn on the same row beside them.
 type Sample struct {
 	Name   string
 	Values []float64
+	// Marks are reference values drawn on the row as triangles, such as the figure a paper
+	// published for the same row.
+	Marks []Mark
+}
+
+// A Mark is a reference value on a row of a [Distribution], with the words its tooltip and
+// the legend give it ("seed 000: 20.05×").
+type Mark struct {
+	Value float64
+	Label string
 }
 
 // DistOptions describe a [Distribution] chart.
 type DistOptions struct {
 	// Title is printed above the chart.
 	Title string
-	// Unit says how values are labelled: "ns" as durations, "%" as percentages of 1, anything
-	// else as plain numbers followed by the unit.
+	// Unit says how values are labelled: "ns", "us", "µs", "ms" and "s" as durations in the
+	// unit that suits the axis ("4s", "500ms"), "%" as percentages of 1, anything else as
+	// plain numbers followed by the unit.
 	Unit string
+	// Log draws the axis logarithmically, at 1-2-5 steps (ratios such as 0.07× to 20×); every
+	// value and mark must then be positive.
+	Log bool
+	// MarkLegend names the marks in the legend above the rows ("the seed's figure"); empty
+	// means "reference".
+	MarkLegend string
 	// Width is the plotting area's width in pixels; 0 means 640.
 	Width int
 	// Palette colours the rows by name; nil means a fresh one.
@@ -59,16 +77,77 @@ func Quartiles(values []float64) (q1, median, q3 float64) {
 	return q(0.25), q(0.5), q(0.75)
 }
 
+// timeScale returns how many nanoseconds one of unit is, or 0 if unit is not a time unit.
+func timeScale(unit string) float64 {
+	switch unit {
+	case "ns":
+		return 1
+	case "us", "µs":
+		return 1e3
+	case "ms":
+		return 1e6
+	case "s":
+		return 1e9
+	}
+	return 0
+}
+
+// logTicks returns the values 1, 2 and 5 times a power of ten within [lo, hi], fewer (powers
+// of ten alone) when there would be more than ten, and the 1-2-5 values just below lo and just
+// above hi as the axis's ends.
+func logTicks(lo, hi float64) (ticks []float64, axLo, axHi float64) {
+	step := func(e float64, m float64) float64 { return m * math.Pow(10, e) }
+	var all []float64
+	axLo, axHi = lo, hi
+	for e := math.Floor(math.Log10(lo)) - 1; e <= math.Ceil(math.Log10(hi)); e++ {
+		for _, m := range []float64{1, 2, 5} {
+			all = append(all, step(e, m))
+		}
+	}
+	for _, v := range all {
+		if v <= lo*(1+1e-9) {
+			axLo = v
+		}
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		if all[i] >= hi*(1-1e-9) {
+			axHi = all[i]
+		}
+	}
+	if axHi <= axLo {
+		axHi = axLo * 2
+	}
+	for _, v := range all {
+		if v >= axLo*(1-1e-9) && v <= axHi*(1+1e-9) {
+			ticks = append(ticks, v)
+		}
+	}
+	if len(ticks) > 10 {
+		var pow []float64
+		for _, v := range ticks {
+			if m := v / math.Pow(10, math.Floor(math.Log10(v)+1e-9)); math.Abs(m-1) < 1e-6 {
+				pow = append(pow, v)
+			}
+		}
+		ticks = pow
+	}
+	return ticks, axLo, axHi
+}
+
 // Distribution writes to w an SVG chart with one row per sample: a whisker from the minimum to
 // the maximum, a box (class "box") from the first to the third quartile (see [Quartiles]) with
 // a line at the median, a diamond at the mean, and every value as a point (class "point"),
-// spread vertically so that equal values stay visible. All rows share one axis. It returns an
-// error if no sample has a value, a value is not finite, or w fails.
+// spread vertically so that equal values stay visible. A row whose values are all equal (two
+// or more) shows one bar and says so in words (class "equal": "all 5 runs 1.84×") instead. A
+// sample's marks are triangles (class "mark") above its row, named in a legend. All rows share
+// one axis, linear or (Log) logarithmic. It returns an error if no sample has a value, a value
+// or mark is not finite (or not positive on a logarithmic axis), or w fails.
 func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 	lo, hi := math.Inf(1), math.Inf(-1)
+	marks := false
 	for _, sm := range samples {
 		for _, v := range sm.Values {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if math.IsNaN(v) || math.IsInf(v, 0) || (o.Log && v <= 0) {
 				return fmt.Errorf("plot: Distribution: sample %q has value %g", sm.Name, v)
 			}
 			lo, hi = min(lo, v), max(hi, v)
@@ -77,20 +156,42 @@ func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 	if hi < lo {
 		return errors.New("plot: Distribution: no sample has a value")
 	}
+	for _, sm := range samples {
+		for _, m := range sm.Marks {
+			if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) || (o.Log && m.Value <= 0) {
+				return fmt.Errorf("plot: Distribution: sample %q has mark %g", sm.Name, m.Value)
+			}
+			lo, hi = min(lo, m.Value), max(hi, m.Value)
+			marks = true
+		}
+	}
 	if o.Width <= 0 {
 		o.Width = 640
 	}
 	if o.Palette == nil {
 		o.Palette = &Palette{}
 	}
-	span := hi - lo
-	if span == 0 {
-		span = math.Max(math.Abs(hi)*0.1, 1)
+	// Times are drawn in nanoseconds, labelled in the unit that suits the axis.
+	scale, unit := 1.0, o.Unit
+	if ts := timeScale(o.Unit); ts != 0 {
+		scale, unit = ts, "ns"
+		lo, hi = lo*ts, hi*ts
 	}
-	step := niceStep(span, 6)
-	axLo, axHi := math.Floor(lo/step)*step, math.Ceil(hi/step)*step
-	if axHi == axLo {
-		axHi = axLo + step
+	var tickVals []float64
+	var axLo, axHi, step float64
+	if o.Log {
+		tickVals, axLo, axHi = logTicks(lo, hi)
+	} else {
+		span := hi - lo
+		if span == 0 {
+			span = math.Max(math.Abs(hi)*0.1, 1)
+		}
+		step = niceStep(span, 6)
+		axLo, axHi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
+		if axHi == axLo {
+			axHi = axLo + step
+		}
+		tickVals = ticks(axLo, axHi, step)
 	}
 	pw := float64(o.Width)
 	// The names sit left of the rows: about 7 pixels a character at the font size used.
@@ -98,32 +199,85 @@ func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 	for _, sm := range samples {
 		distLeft = max(distLeft, 7*len([]rune(sm.Name))+16)
 	}
-	xOf := func(v float64) float64 { return float64(distLeft) + (v-axLo)/(axHi-axLo)*pw }
+	xOf := func(v float64) float64 {
+		v *= scale
+		if o.Log {
+			return float64(distLeft) + math.Log(v/axLo)/math.Log(axHi/axLo)*pw
+		}
+		return float64(distLeft) + (v-axLo)/(axHi-axLo)*pw
+	}
+	// label formats an axis position (in drawn units: nanoseconds for times).
 	label := func(v float64) string {
-		switch o.Unit {
-		case "ns":
-			if step >= 1 {
-				u := unitFor(step)
-				return formatTime(v, step, u) + u.name
+		switch {
+		case unit == "ns":
+			st := step
+			if o.Log {
+				st = v
+			}
+			if st >= 1 {
+				u := unitFor(st)
+				return formatTime(v, st, u) + u.name
 			}
 			return fmt.Sprintf("%gns", v)
-		case "%":
+		case o.Log:
+			return strconv.FormatFloat(v, 'g', -1, 64) + unit
+		case unit == "%":
 			return strconv.FormatFloat(v*100, 'f', decimalsFor(step*100), 64) + "%"
 		}
-		return strconv.FormatFloat(v, 'f', decimalsFor(step), 64) + o.Unit
+		return strconv.FormatFloat(v, 'f', decimalsFor(step), 64) + unit
 	}
-	height := distTop + len(samples)*distRow + distBottom
+	// value formats a measured value (in the sample's units) for tooltips and words.
+	value := func(v float64) string {
+		switch {
+		case unit == "ns":
+			return formatDuration(v * scale)
+		case unit == "%":
+			return strconv.FormatFloat(v*100, 'g', 4, 64) + "%"
+		}
+		return strconv.FormatFloat(v, 'g', 4, 64) + unit
+	}
+	top := distTop
+	if marks {
+		top += 16
+	}
+	height := top + len(samples)*distRow + distBottom
 	s := newSVG(w, distLeft+int(pw)+distRight, height, o.Title)
 	s.printf(`<g class="distribution" data-samples="%d">`+"\n", len(samples))
 	s.text(float64(distLeft), 20, "start", o.Title)
+	if marks {
+		legend := o.MarkLegend
+		if legend == "" {
+			legend = "reference"
+		}
+		s.printf(`<g class="legend"><path d="M%s 30l10 0l-5 8z" fill="#d62728"/>`+"\n", num(float64(distLeft)))
+		s.text(float64(distLeft)+16, 38, "start", legend+";  ◇ our mean; box: quartiles; whiskers: min to max")
+		s.raw("</g>\n")
+	}
 	for i, sm := range samples {
-		y := float64(distTop + i*distRow + distRow/2)
+		y := float64(top + i*distRow + distRow/2)
 		colour := o.Palette.Colour(sm.Name)
 		s.text(float64(distLeft-8), y+4, "end", sm.Name)
+		for _, m := range sm.Marks {
+			s.printf(`<path class="mark" d="M%s %sl10 0l-5 8z" fill="#d62728"><title>%s</title></path>`+"\n",
+				num(xOf(m.Value)-5), num(y-19), esc(m.Label))
+		}
 		if len(sm.Values) == 0 {
 			continue
 		}
 		mn, mx := slices.Min(sm.Values), slices.Max(sm.Values)
+		if len(sm.Values) > 1 && mn == mx {
+			x := xOf(mn)
+			words := fmt.Sprintf("all %d runs %s", len(sm.Values), value(mn))
+			anchor, tx := "start", x+8
+			if x > float64(distLeft)+pw*0.6 {
+				anchor, tx = "end", x-8
+			}
+			s.printf(`<g class="equal" data-name="%s" data-n="%d"><title>%s: %s</title>`+"\n", esc(sm.Name), len(sm.Values), esc(sm.Name), esc(words))
+			s.printf(`<rect x="%s" y="%s" width="4" height="16" fill="%s" stroke="#000"/>`+"\n", num(x-2), num(y-8), colour)
+			s.text(tx, y+4, anchor, words)
+			s.raw("</g>\n")
+			continue
+		}
 		q1, med, q3 := Quartiles(sm.Values)
 		mean := 0.0
 		for _, v := range sm.Values {
@@ -131,7 +285,7 @@ func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 		}
 		mean /= float64(len(sm.Values))
 		s.printf(`<g class="box" data-name="%s" data-n="%d"><title>%s: n=%d min %s q1 %s median %s q3 %s max %s mean %s</title>`+"\n",
-			esc(sm.Name), len(sm.Values), esc(sm.Name), len(sm.Values), label(mn), label(q1), label(med), label(q3), label(mx), label(mean))
+			esc(sm.Name), len(sm.Values), esc(sm.Name), len(sm.Values), value(mn), value(q1), value(med), value(q3), value(mx), value(mean))
 		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", num(xOf(mn)), num(y), num(xOf(mx)), num(y))
 		for _, v := range []float64{mn, mx} {
 			s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", num(xOf(v)), num(y-6), num(xOf(v)), num(y+6))
@@ -147,10 +301,10 @@ func Distribution(w io.Writer, samples []Sample, o DistOptions) error {
 		}
 		s.raw("</g>\n")
 	}
-	ay := float64(distTop + len(samples)*distRow)
+	ay := float64(top + len(samples)*distRow)
 	s.printf(`<line x1="%d" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", distLeft, num(ay), num(float64(distLeft)+pw), num(ay))
-	for _, v := range ticks(axLo, axHi, step) {
-		x := xOf(v)
+	for _, v := range tickVals {
+		x := xOf(v / scale)
 		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000"/>`+"\n", num(x), num(ay), num(x), num(ay+5))
 		s.text(x, ay+18, "middle", label(v))
 	}

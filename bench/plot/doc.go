@@ -35,4 +35,9 @@
 //	top(1) %CPU                            Shares
 //	ministat(1) ASCII distribution plot    Distribution: min/max whiskers, quartile box,
 //	                                       median line, mean diamond, one point per value
+//	a paper's figure beside our runs       Distribution's Marks (triangles, with a legend)
+//
+// A row of a Distribution whose repetitions are all equal is one bar with the words "all N runs
+// X", not a dot that looks like a single run; times are labelled in the unit that suits the axis
+// (4s, 500ms), and ratios that span decades take a logarithmic axis (DistOptions.Log).
 package plot

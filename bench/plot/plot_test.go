@@ -273,7 +273,7 @@ func TestQuartiles(t *testing.T) {
 
 func TestDistribution(t *testing.T) {
 	var b bytes.Buffer
-	samples := []Sample{{"p", []float64{1e6, 2e6, 2e6, 5e6}}, {"q", nil}, {"r", []float64{3e6}}}
+	samples := []Sample{{Name: "p", Values: []float64{1e6, 2e6, 2e6, 5e6}}, {Name: "q"}, {Name: "r", Values: []float64{3e6}}}
 	if err := Distribution(&b, samples, DistOptions{Unit: "ns"}); err != nil {
 		t.Fatal(err)
 	}
@@ -287,10 +287,10 @@ func TestDistribution(t *testing.T) {
 	if !strings.Contains(svg, ">5ms<") {
 		t.Errorf("the axis is not labelled in ms:\n%s", svg)
 	}
-	if err := Distribution(&bytes.Buffer{}, []Sample{{"p", []float64{math.NaN()}}}, DistOptions{}); err == nil {
+	if err := Distribution(&bytes.Buffer{}, []Sample{{Name: "p", Values: []float64{math.NaN()}}}, DistOptions{}); err == nil {
 		t.Error("Distribution with a NaN value succeeded")
 	}
-	if err := Distribution(&bytes.Buffer{}, []Sample{{"p", nil}}, DistOptions{}); err == nil {
+	if err := Distribution(&bytes.Buffer{}, []Sample{{Name: "p"}}, DistOptions{}); err == nil {
 		t.Error("Distribution without values succeeded")
 	}
 }
@@ -342,11 +342,19 @@ func TestAxis(t *testing.T) {
 
 func TestDistributionLabels(t *testing.T) {
 	var b bytes.Buffer
-	if err := Distribution(&b, []Sample{{"a", []float64{0.1, 0.12, 0.31}}}, DistOptions{Unit: "s"}); err != nil {
+	if err := Distribution(&b, []Sample{{Name: "a", Values: []float64{0.1, 0.12, 0.31}}}, DistOptions{Unit: "s"}); err != nil {
 		t.Fatal(err)
 	}
-	if s := b.String(); !strings.Contains(s, ">0.15s<") || strings.Contains(s, "0000000") {
-		t.Errorf("axis labels are not rounded to the step:\n%s", s)
+	if s := b.String(); !strings.Contains(s, ">150ms<") || strings.Contains(s, "0000000") {
+		t.Errorf("axis labels are not times rounded to the step:\n%s", s)
+	}
+	// Seconds of a longer run read as whole seconds.
+	b.Reset()
+	if err := Distribution(&b, []Sample{{Name: "a", Values: []float64{4.1, 7.6, 9.9}}}, DistOptions{Unit: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); !strings.Contains(s, ">4s<") || !strings.Contains(s, ">10s<") || strings.Contains(s, ".0s<") {
+		t.Errorf("seconds are not labelled as whole seconds:\n%s", s)
 	}
 	for _, tc := range []struct {
 		step float64
@@ -356,5 +364,58 @@ func TestDistributionLabels(t *testing.T) {
 		if got := decimalsFor(tc.step); got != tc.want {
 			t.Errorf("decimalsFor(%g) = %d, want %d", tc.step, got, tc.want)
 		}
+	}
+}
+
+// A row whose repetitions are all equal says so in words instead of drawing one dot; a mark
+// is drawn on its row with its label, and named in the legend.
+func TestDistributionEqualAndMarks(t *testing.T) {
+	var b bytes.Buffer
+	samples := []Sample{
+		{Name: "stock", Values: []float64{1.84, 1.84, 1.84}, Marks: []Mark{{Value: 20.05, Label: "seed 000: 20.05×"}}},
+		{Name: "fix", Values: []float64{1.7, 1.84, 1.9}, Marks: []Mark{{Value: 1.36, Label: "seed 000: 1.36×"}}},
+	}
+	if err := Distribution(&b, samples, DistOptions{Unit: "×", Log: true, MarkLegend: "the seed's figure"}); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if c := strings.Count(svg, `class="equal"`); c != 1 || !strings.Contains(svg, "all 3 runs 1.84×") {
+		t.Errorf("%d rows say their runs are equal, want 1 saying \"all 3 runs 1.84×\":\n%s", c, svg)
+	}
+	if c := strings.Count(svg, `class="point"`); c != 3 {
+		t.Errorf("%d points, want 3 (the equal row draws none)", c)
+	}
+	if c := strings.Count(svg, `class="mark"`); c != 2 || !strings.Contains(svg, "<title>seed 000: 20.05×</title>") || !strings.Contains(svg, "the seed&#39;s figure") {
+		t.Errorf("%d marks, want 2 with their labels and the legend:\n%s", c, svg)
+	}
+	// The logarithmic axis reaches past 20 and below 1.36 at 1-2-5 steps.
+	for _, want := range []string{">1×<", ">2×<", ">10×<", ">20×<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the log axis lacks %s:\n%s", want, svg)
+		}
+	}
+	if err := Distribution(&bytes.Buffer{}, []Sample{{Name: "p", Values: []float64{0, 1}}}, DistOptions{Log: true}); err == nil {
+		t.Error("a log axis took a value of 0")
+	}
+	if err := Distribution(&bytes.Buffer{}, []Sample{{Name: "p", Values: []float64{1}, Marks: []Mark{{Value: math.Inf(1)}}}}, DistOptions{}); err == nil {
+		t.Error("an infinite mark was drawn")
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	ticks, lo, hi := logTicks(0.0678, 20.05)
+	if lo != 0.05 || hi != 50 {
+		t.Errorf("logTicks(0.0678, 20.05) ends %g..%g, want 0.05..50", lo, hi)
+	}
+	if len(ticks) != 10 || ticks[0] != 0.05 || ticks[len(ticks)-1] != 50 {
+		t.Errorf("logTicks(0.0678, 20.05) = %v, want 0.05, 0.1, 0.2 … 50", ticks)
+	}
+	ticks, _, _ = logTicks(0.003, 3000)
+	if len(ticks) != 6 || ticks[0] != 0.01 || ticks[5] != 1000 {
+		t.Errorf("logTicks(0.003, 3000) = %v, want the powers of ten 0.01..1000 alone (the axis runs 0.002..5000)", ticks)
+	}
+	ticks, lo, hi = logTicks(1.3, 2.7)
+	if lo != 1 || hi != 5 || len(ticks) != 3 {
+		t.Errorf("logTicks(1.3, 2.7) = %v, %g..%g; want 1 2 5 over 1..5", ticks, lo, hi)
 	}
 }

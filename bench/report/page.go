@@ -28,8 +28,17 @@ type Section struct {
 	Text string
 	// Tables are preformatted text tables, shown as they are.
 	Tables []string
+	// Notes are lists of prose printed after the tables, wrapped to the page: each a heading
+	// and its items.
+	Notes []NoteList
 	// Figures are the section's pictures.
 	Figures []Figure
+}
+
+// A NoteList is a heading and its items, such as a scenario's notes.
+type NoteList struct {
+	Heading string
+	Items   []string
 }
 
 // A Figure is one picture: an SVG document, its caption, and the name of the file it was also
@@ -53,6 +62,8 @@ body { font-family: sans-serif; margin: 2em auto; max-width: 1200px; color: #111
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 13px; }
 figure { margin: 1em 0; overflow-x: auto; }
 figcaption { font-size: 13px; color: #444; }
+.notes { font-size: 14px; overflow-wrap: anywhere; }
+svg { max-width: 100%; height: auto; }
 nav a { margin-right: 1em; }
 </style>
 </head>
@@ -64,6 +75,7 @@ nav a { margin-right: 1em; }
 <h2>{{.Heading}}</h2>
 {{if .Text}}<p>{{.Text}}</p>
 {{end}}{{range .Tables}}<pre>{{.}}</pre>
+{{end}}{{range .Notes}}<div class="notes"><p>{{.Heading}}:</p><ul>{{range .Items}}<li>{{.}}</li>{{end}}</ul></div>
 {{end}}{{range .Figures}}<figure>
 {{svg .SVG}}
 <figcaption>{{.Caption}}{{if .File}} (<a href="{{.File}}">{{.File}}</a>){{end}}</figcaption>

@@ -189,11 +189,11 @@ func (rp *Report) Check() []Outcome {
 	return out
 }
 
-// WriteTable writes the report as the seed's table: for each grid point, one block per
+// WriteTables writes the report as the seed's table: for each grid point, one block per
 // column of rows, each row with the seed's figure, our mean ± the 95 % half-width of the
-// mean, both ratios to the row's baseline, the means of the other metrics and the verdict; then
-// the scenario's notes.
-func (rp *Report) WriteTable(w io.Writer) error {
+// mean, both ratios to the row's baseline, the means of the other metrics and the verdict
+// (RowVerdict), and the scenario's mmtests tables.
+func (rp *Report) WriteTables(w io.Writer) error {
 	s := rp.Plan.Scenario
 	var b strings.Builder
 	m := s.Metrics[0]
@@ -280,6 +280,21 @@ func (rp *Report) WriteTable(w io.Writer) error {
 			}
 		}
 	}
+	_, err := io.WriteString(w, trimLines(b.String()))
+	return err
+}
+
+// A NoteList is a heading and its items, as a scenario's table prints them under it.
+type NoteList struct {
+	Heading string
+	Items   []string
+}
+
+// NoteLists returns what WriteTable prints under the tables: where the seed's figures were
+// measured, and the scenario's notes (what the model leaves out and why, the sources read).
+func (rp *Report) NoteLists() []NoteList {
+	s := rp.Plan.Scenario
+	var out []NoteList
 	var figs []string
 	seen := map[string]bool{}
 	refs := false
@@ -291,19 +306,28 @@ func (rp *Report) WriteTable(w io.Writer) error {
 		}
 	}
 	if len(figs) > 0 {
-		b.WriteString("\nseed figures measured on")
+		h := "seed figures measured on"
 		if refs {
-			b.WriteString(" (ref: a reference that stands for the seed, not its own figure)")
+			h += " (ref: a reference that stands for the seed, not its own figure)"
 		}
-		b.WriteString(":\n")
-		for _, f := range figs {
-			fmt.Fprintf(&b, "  - %s\n", f)
-		}
+		out = append(out, NoteList{Heading: h, Items: figs})
 	}
 	if len(s.Notes) > 0 {
-		b.WriteString("\nwhat the model does not reproduce:\n")
-		for _, n := range s.Notes {
-			fmt.Fprintf(&b, "  - %s\n", n)
+		out = append(out, NoteList{Heading: "notes: what the model leaves out and why, and the sources read", Items: s.Notes})
+	}
+	return out
+}
+
+// WriteTable writes the report's tables (WriteTables) and, under them, its notes (NoteLists).
+func (rp *Report) WriteTable(w io.Writer) error {
+	var b strings.Builder
+	if err := rp.WriteTables(&b); err != nil {
+		return err
+	}
+	for _, l := range rp.NoteLists() {
+		fmt.Fprintf(&b, "\n%s:\n", l.Heading)
+		for _, it := range l.Items {
+			fmt.Fprintf(&b, "  - %s\n", it)
 		}
 	}
 	_, err := io.WriteString(w, trimLines(b.String()))

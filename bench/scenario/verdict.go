@@ -259,10 +259,15 @@ func (v Verdict) OursText() string {
 	return times(v.Ours)
 }
 
-// times formats a ratio with two decimals, or three significant digits below 0.1.
+// times formats a ratio with two decimals, four within 0.5 % of 1, or three significant
+// digits below 0.1.
 func times(x float64) string {
 	if x != 0 && math.Abs(x) < 0.1 {
 		return fmt.Sprintf("%.3g×", x)
+	}
+	if x != 1 && math.Abs(x-1) < 0.005 {
+		// 1.0027×, not 1.00×: a small effect shows its size.
+		return fmt.Sprintf("%.4f×", x)
 	}
 	return fmt.Sprintf("%.2f×", x)
 }

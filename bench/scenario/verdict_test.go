@@ -100,7 +100,7 @@ func TestVerdictStrings(t *testing.T) {
 	assert.Equal(t, "not reproduced: seed 1.92×, ours no difference", v.String())
 	assert.Equal(t, "1.00× n.s.", v.OursText())
 	v = scenario.Judge(ratio(0.0678, scenario.SigUnknown, 1.0001, true))
-	assert.Equal(t, "not reproduced: seed 0.0678×, ours 1.00×, under 1 %", v.String())
+	assert.Equal(t, "not reproduced: seed 0.0678×, ours 1.0001×, under 1 %", v.String())
 	v = scenario.Judge(atLeast(ratio(8.57, scenario.SigUnknown, 2.61, true)))
 	assert.Equal(t, "≥ 8.57×", v.SeedText())
 	assert.Equal(t, "baseline", scenario.Verdict{Kind: scenario.IsBaseline}.String())

@@ -37,8 +37,11 @@ type pageCounts struct {
 	Curves  []int    `json:"curves"`
 	Bars    int      `json:"bars"`
 	Boxes   []int    `json:"boxes"`
+	Marks   []int    `json:"marks"`
 	Widths  []int    `json:"widths"` // rendered width of every svg
 	Figures int      `json:"figures"`
+	// Overflowing counts notes whose text overflows its line and pictures wider than the page.
+	Overflowing int `json:"overflowing"`
 }
 
 const countScript = `(() => {
@@ -47,7 +50,10 @@ const countScript = `(() => {
 		gantt: all(document, 'svg .gantt').map(g => [all(g, '.lane').length, all(g, '.slice').length]),
 		curves: all(document, 'svg .cdf').map(g => all(g, '.curve').length),
 		bars: all(document, 'svg .shares .bar').length,
-		boxes: all(document, 'svg .distribution').map(g => all(g, '.box').length),
+		boxes: all(document, 'svg .distribution').map(g => all(g, '.box, .equal').length),
+		marks: all(document, 'svg .distribution').map(g => all(g, '.mark').length),
+		overflowing: all(document, '.notes li').filter(n => n.scrollWidth > n.clientWidth + 1).length +
+			all(document, 'svg').filter(s => s.getBoundingClientRect().right > document.documentElement.clientWidth + 1).length,
 		widths: all(document, 'svg').map(s => Math.round(s.getBoundingClientRect().width)),
 		figures: all(document, 'figure').length,
 	};
@@ -157,9 +163,15 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading the seeds page: %v", err)
 	}
-	wantBoxes := seedsBoxes(t, "000", "001")
+	wantBoxes, wantMarks := seedsBoxes(t, "000", "001")
 	if !slices.Equal(sc.Boxes, wantBoxes) {
-		t.Errorf("seeds report: boxes per chart = %v, want %v (one chart per scenario, one box per row)", sc.Boxes, wantBoxes)
+		t.Errorf("seeds report: boxes per chart = %v, want %v (one chart per scenario, one box or equal-runs bar per row)", sc.Boxes, wantBoxes)
+	}
+	if !slices.Equal(sc.Marks, wantMarks) {
+		t.Errorf("seeds report: seed marks per chart = %v, want %v (one per row with a seed figure)", sc.Marks, wantMarks)
+	}
+	if sc.Overflowing != 0 {
+		t.Errorf("seeds report: %d notes overflow their lines or pictures reach beyond the page", sc.Overflowing)
 	}
 	seedShot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
@@ -204,25 +216,36 @@ func TestReportInBrowser(t *testing.T) {
 }
 
 // seedsBoxes returns, for every grid point of every scenario names picks at its small size, in
-// the order seeds runs them, the number of the scenario's rows: the boxes each distribution
-// chart must show.
-func seedsBoxes(t *testing.T, names ...string) []int {
+// the order seeds runs them, the number of the scenario's rows (the boxes, or bars of equal
+// runs, each distribution chart must show) and the number of rows with a seed figure of their
+// own to mark: a ratio to their baseline, or a value in an Absolute scenario.
+func seedsBoxes(t *testing.T, names ...string) (boxes, marks []int) {
 	t.Helper()
 	ss, err := pickScenarios(names)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var n []int
 	for _, s := range ss {
 		pl, err := scenario.NewPlan(s, scenario.Options{Small: true})
 		if err != nil {
 			t.Fatal(err)
 		}
+		m := 0
+		for _, r := range s.Rows {
+			f := r.Published
+			switch {
+			case f == nil:
+			case s.Absolute && r.Baseline == "":
+				m++
+			case r.Baseline != "" && (f.Ratio || s.Row(r.Baseline).Published != nil):
+				m++
+			}
+		}
 		for range pl.Points {
-			n = append(n, len(s.Rows))
+			boxes, marks = append(boxes, len(s.Rows)), append(marks, m)
 		}
 	}
-	return n
+	return boxes, marks
 }
 
 // expectedCounts derives from a run's results.json how many pictures and marks its report must

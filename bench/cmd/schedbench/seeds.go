@@ -99,6 +99,7 @@ func cmdSeeds(e *env, args []string) error {
 	if err := scenario.WriteSummary(&text, reports); err != nil {
 		return err
 	}
+	summary := bytes.Clone(text.Bytes())
 	if len(fs.Args()) > 0 || *verbose {
 		for _, rp := range reports {
 			fmt.Fprintln(&text)
@@ -113,7 +114,7 @@ func cmdSeeds(e *env, args []string) error {
 		return err
 	}
 	if *out != "" {
-		if err := writeSeedsArtefacts(*out, reports, results, text.Bytes(), args); err != nil {
+		if err := writeSeedsArtefacts(*out, reports, results, text.Bytes(), summary, args); err != nil {
 			return err
 		}
 	}
@@ -179,7 +180,7 @@ func formatGrid(g map[string][]float64) string { return gridFlag(g).String() }
 
 // writeSeedsArtefacts writes the seeds' table, each scenario's table and results (JSON lines,
 // as a shard writes them), a distribution picture per scenario and grid point, and index.html.
-func writeSeedsArtefacts(dir string, reports []*scenario.Report, results [][]scenario.CellResult, text []byte, args []string) error {
+func writeSeedsArtefacts(dir string, reports []*scenario.Report, results [][]scenario.CellResult, text, summary []byte, args []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -187,14 +188,20 @@ func writeSeedsArtefacts(dir string, reports []*scenario.Report, results [][]sce
 		return err
 	}
 	page := report.Page{Title: "schedbench seeds", Context: []string{"schedbench seeds " + strings.Join(args, " ")},
-		Sections: []report.Section{{Heading: "Seeds", ID: "seeds", Tables: []string{string(text)}}}}
+		Sections: []report.Section{{Heading: "Seeds: the summary", ID: "seeds", Tables: []string{string(summary)}}}}
 	for i, rp := range reports {
 		s := rp.Plan.Scenario
-		var table bytes.Buffer
+		var table, tables bytes.Buffer
 		if err := rp.WriteTable(&table); err != nil {
 			return err
 		}
-		sec := report.Section{Heading: s.Name, ID: s.Name, Text: s.Title, Tables: []string{table.String()}}
+		if err := rp.WriteTables(&tables); err != nil {
+			return err
+		}
+		sec := report.Section{Heading: s.Name, ID: s.Name, Text: s.Title, Tables: []string{tables.String()}}
+		for _, l := range rp.NoteLists() {
+			sec.Notes = append(sec.Notes, report.NoteList{Heading: l.Heading, Items: l.Items})
+		}
 		rs := results[i]
 		files := []artefact{
 			{s.Name + ".txt", func(w io.Writer) error { _, err := w.Write(table.Bytes()); return err }},
@@ -202,19 +209,15 @@ func writeSeedsArtefacts(dir string, reports []*scenario.Report, results [][]sce
 		}
 		palette := &plot.Palette{}
 		for p := range rp.Plan.Points {
-			var samples []plot.Sample
-			for r := range s.Rows {
-				samples = append(samples, plot.Sample{Name: s.Rows[r].Key(), Values: rp.Samples[p][r][0]})
-			}
 			var b bytes.Buffer
-			o := plot.DistOptions{Title: fmt.Sprintf("%s, point %d: %s per repetition", s.Name, p, s.Metrics[0].Name), Unit: s.Metrics[0].Unit, Palette: palette}
-			if err := plot.Distribution(&b, samples, o); err != nil {
-				return fmt.Errorf("%s: %v", s.Name, err)
+			caption, err := rp.Picture(&b, p, palette)
+			if err != nil {
+				return err
 			}
 			name := fmt.Sprintf("%s-point%d.svg", s.Name, p)
 			data := b.Bytes()
 			files = append(files, artefact{name, func(w io.Writer) error { _, err := w.Write(data); return err }})
-			sec.Figures = append(sec.Figures, report.Figure{Caption: o.Title, SVG: data, File: name})
+			sec.Figures = append(sec.Figures, report.Figure{Caption: caption, SVG: data, File: name})
 		}
 		for _, a := range files {
 			if err := outfile.Write(filepath.Join(dir, a.name), a.fill); err != nil {
