@@ -92,6 +92,17 @@
 // recoverable problems (lost events, timestamps going back, pid reuse, a truncated last line,
 // what a workload cannot express) are counted Warnings.
 //
+// # Recording
+//
+// StartRecording records the kernel's scheduler events (RecordEvents) the way the tests and
+// schedbench record do, without trace-cmd (whose record needs ftrace_enabled writable, which
+// some kernels refuse): a private tracefs instance, so that its buffers, events and switch are
+// its own and other tracers are left alone; each CPU's trace_pipe read into a temporary file
+// while the events come, so that a long recording needs no large buffer; the CPUs' text merged
+// by time at the end (Recording.WriteTo), with tracefs's "# tracer: nop" first line. Close
+// removes the instance whatever happened, and the next recording removes one whose process was
+// killed before it could.
+//
 // # Kernel and tool names
 //
 //	kernel / tool                                 trace

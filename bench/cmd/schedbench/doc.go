@@ -13,6 +13,7 @@
 //	schedbench seeds [flags] [SCENARIO|SEED ...]
 //	schedbench sweep [flags] SCENARIO
 //	schedbench merge [flags] SCENARIO RESULTS.jsonl...
+//	schedbench record [-o FILE] [flags] -- COMMAND [ARG...]
 //	schedbench replay [flags] TRACE
 //	schedbench trace [flags] WORKLOAD
 //	schedbench host [flags] WORKLOAD
@@ -74,6 +75,23 @@
 //
 //	for k in 0 1 2; do schedbench sweep -shard $k/3 -grid nice=0,10,20 -o s$k.jsonl seed000-nice & done; wait
 //	schedbench merge -grid nice=0,10,20 seed000-nice s0.jsonl s1.jsonl s2.jsonl
+//
+// record runs COMMAND with the kernel's scheduler events recorded (bench/trace's Recording:
+// sched_switch, the wake-ups, fork, exit, exec, migrations, sched_stat_runtime and task_rename,
+// system-wide) into ftrace text that replay reads, in FILE (-o, default schedbench.ftrace,
+// written atomically; - for stdout, the command's output then going to stderr). It records
+// through a private tracefs instance (its own buffers and switch, read per CPU as the events
+// come and merged by time; -buffer sets each CPU's ring buffer), which needs root and leaves
+// other tracers alone; where tracefs is not writable, or with -perf, it runs perf sched record
+// and writes perf sched script's text. The instance is removed whatever happens: the command's
+// end or failure, or SIGINT, SIGTERM or SIGHUP, which record passes on to the command before
+// it writes the trace until then and exits with status 1; an instance left by a record killed
+// outright (SIGKILL) is removed by the next record. A command that fails leaves its trace too,
+// and record exits with status 1 saying how it ended. trace-cmd record needs ftrace_enabled
+// writable, which some kernels (this project's VM among them) refuse; an instance does not.
+//
+//	sudo schedbench record -o tar.ftrace -- sh -c 'tar cf - /usr/share | gzip -c >/dev/null'
+//	schedbench replay -policy cfs:v7.1,ule,bsd4 tar.ftrace
 //
 // replay runs a real trace under every policy of -policy and prints, per policy, each task's
 // CPU time, run-queue wait and mean wake-up latency in the trace beside the replay's (the table
