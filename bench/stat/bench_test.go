@@ -3,6 +3,7 @@ package stat
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func benchOutput(rounds int, base float64) string {
 }
 
 func TestCompareBenchColumns(t *testing.T) {
-	tables, err := CompareBench([]BenchInput{{"rounds.txt", strings.NewReader(benchOutput(10, 100))}}, "/impl", 95)
+	tables, err := CompareBench([]BenchInput{{Name: "rounds.txt", R: strings.NewReader(benchOutput(10, 100))}}, BenchOptions{Col: "/impl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +34,10 @@ func TestCompareBenchColumns(t *testing.T) {
 		t.Fatalf("CompareBench units: %+v", tables)
 	}
 	tb := tables[0]
+	wantConfig := []BenchConfig{{"goos", "linux"}, {"goarch", "amd64"}, {"pkg", "example.com/x"}, {"cpu", "test"}}
+	if !slices.Equal(tb.Config, wantConfig) {
+		t.Errorf("Config = %v, want %v", tb.Config, wantConfig)
+	}
 	if strings.Join(tb.Columns, ",") != "fast,slow" || len(tb.Rows) != 2 {
 		t.Fatalf("CompareBench columns %v rows %d, want fast,slow and 2 rows", tb.Columns, len(tb.Rows))
 	}
@@ -55,14 +60,22 @@ func TestCompareBenchColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"sec/op", "fast", "slow", "vs fast", "Find/occupied=4-2", "102.0n ± 2%", "204.0n ± 2%", "+100.00% (p=0.000 n=10)", "geomean", "+100.00%"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("Write output lacks %q:\n%s", want, out)
-		}
+	// benchstat's layout: the column keys and the unit over their columns between " │ "
+	// rules, the ± in the range column's margin, the change right-aligned, the geomean row;
+	// as benchstat -col /impl printed it for the same input.
+	want := "" +
+		"                   │    fast     │                 slow                 │\n" +
+		"                   │   sec/op    │   sec/op     vs base                 │\n" +
+		"Find/occupied=4-2    102.0n ± 2%   204.0n ± 2%  +100.00% (p=0.000 n=10)\n" +
+		"Find/occupied=64-2   1.602µ ± 0%   3.204µ ± 0%  +100.00% (p=0.000 n=10)\n" +
+		"geomean              404.2n        808.5n       +100.00%\n"
+	if out != want {
+		t.Errorf("Write =\n%s\nwant\n%s", out, want)
 	}
+	// All zeros: no geomean of the centers, a footnote that says why.
 	b.Reset()
-	if err := tables[2].Write(&b); err != nil || strings.Contains(b.String(), "geomean") {
-		t.Errorf("allocs/op table (all zeros) has a geomean line or failed (%v):\n%s", err, b.String())
+	if err := tables[2].Write(&b); err != nil || !strings.Contains(b.String(), "¹ all samples are equal\n² summaries must be >0 to compute geomean\n") {
+		t.Errorf("allocs/op table (all zeros) lacks benchstat's footnotes or failed (%v):\n%s", err, b.String())
 	}
 }
 
@@ -70,7 +83,7 @@ func TestCompareBenchFiles(t *testing.T) {
 	// One column per file by default; a benchmark missing from the candidate is "-".
 	old := benchOutput(6, 100)
 	cand := strings.ReplaceAll(benchOutput(6, 100), "occupied=64", "occupied=65")
-	tables, err := CompareBench([]BenchInput{{"old.txt", strings.NewReader(old)}, {"new.txt", strings.NewReader(cand)}}, "", 95)
+	tables, err := CompareBench([]BenchInput{{Name: "old.txt", R: strings.NewReader(old)}, {Name: "new.txt", R: strings.NewReader(cand)}}, BenchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,21 +104,56 @@ func TestCompareBenchFiles(t *testing.T) {
 		t.Errorf("rows %v", names)
 	}
 	var b bytes.Buffer
-	if err := tb.Write(&b); err != nil || !strings.Contains(b.String(), "-") {
+	if err := tb.Write(&b); err != nil || !strings.Contains(b.String(), "¹ benchmark set differs from baseline; geomeans may not be comparable") {
 		t.Errorf("Write: %v\n%s", err, b.String())
+	}
+}
+
+func TestCompareBenchLabels(t *testing.T) {
+	// A file given twice gets #0 and #1, as benchstat disambiguates it; a label names a column.
+	in := benchOutput(6, 100)
+	tables, err := CompareBench([]BenchInput{{Name: "a.txt", R: strings.NewReader(in)}, {Name: "a.txt", R: strings.NewReader(in)},
+		{Name: "b.txt", Label: "tuned", R: strings.NewReader(in)}}, BenchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tables[0].Columns, ","); got != "a.txt#0,a.txt#1,tuned" {
+		t.Errorf("columns %s, want a.txt#0,a.txt#1,tuned", got)
+	}
+}
+
+func TestWriteBenchTables(t *testing.T) {
+	// The configuration lines: all before the first table, then those that changed.
+	two := benchOutput(6, 100) + strings.ReplaceAll(benchOutput(6, 100), "pkg: example.com/x", "pkg: example.com/y")
+	tables, err := CompareBench([]BenchInput{{Name: "r.txt", R: strings.NewReader(two)}}, BenchOptions{Col: "/impl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteBenchTables(&b, tables); err != nil {
+		t.Fatal(err)
+	}
+	var heads []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.Contains(l, ": ") && !strings.Contains(l, "│") && !strings.HasPrefix(l, "¹") && !strings.HasPrefix(l, "²") {
+			heads = append(heads, l)
+		}
+	}
+	want := "goos: linux|goarch: amd64|pkg: example.com/x|cpu: test|pkg: example.com/y"
+	if got := strings.Join(heads, "|"); got != want || len(tables) != 6 {
+		t.Errorf("%d tables, configuration lines %s, want 6 and %s:\n%s", len(tables), got, want, b.String())
 	}
 }
 
 func TestCompareBenchErrors(t *testing.T) {
 	bad := "BenchmarkX 100 12 ns/op\nBenchmarkY 100 abc ns/op\n"
-	_, err := CompareBench([]BenchInput{{"bad.txt", strings.NewReader(bad)}}, "", 95)
+	_, err := CompareBench([]BenchInput{{Name: "bad.txt", R: strings.NewReader(bad)}}, BenchOptions{})
 	if err == nil || !strings.Contains(err.Error(), "bad.txt:2") {
 		t.Errorf("CompareBench(syntax error on line 2) = %v, want an error naming bad.txt:2", err)
 	}
-	if _, err := CompareBench(nil, "/impl", 100); err == nil {
-		t.Errorf("CompareBench at 100%%: no error")
-	}
-	if _, err := CompareBench(nil, "((", 95); err == nil {
-		t.Errorf("CompareBench with a bad projection: no error")
+	for _, o := range []BenchOptions{{Confidence: 100}, {Alpha: 2}, {Col: "(("}, {Row: "(("}, {Table: "(("}, {Ignore: "(("}, {Filter: "(("}} {
+		if _, err := CompareBench(nil, o); err == nil {
+			t.Errorf("CompareBench(%+v): no error", o)
+		}
 	}
 }

@@ -25,9 +25,11 @@
 // 2026 prints them or, with [MMTests2022], as mmtests of October 2022 did (seed 004's
 // tables), following mmtests' Perl line by line; [SummaryKind] names its summary kinds.
 //
-// Go benchmarks: [CompareBench] reads go test -bench output with golang.org/x/perf's benchfmt
-// and compares columns with its benchmath, as benchstat does; bench/stat/cmd/benchtable prints
-// the tables, and scripts/benchrounds uses it.
+// Go benchmarks: [CompareBench] reads go test -bench output with golang.org/x/perf's benchfmt,
+// groups it with benchproc and compares columns with benchmath, as benchstat does, and
+// [WriteBenchTables] prints the tables in benchstat's layout (configuration lines, " │ " rules,
+// benchunit's scaling, footnotes), the same bytes; bench/stat/cmd/benchtable is the command,
+// tested against benchstat itself, and scripts/benchrounds uses it.
 //
 // Everything is a function of its inputs: no printing (reports go to the io.Writer given), no
 // global state, and randomness only from the seed a caller passes, so the same call gives the
@@ -219,7 +221,10 @@
 //	summarise: Normalisedops, …LeftSkewops       Normalisedops, NormalisedLeftSkewops
 //
 //	benchstat (golang.org/x/perf)                ours
-//	benchfmt.Reader, benchproc projections       CompareBench (col: ".file", "/impl", …)
-//	benchmath.AssumeNothing Summary, Compare     BenchCell.Summary, .Versus, .Delta
+//	benchfmt.Files, label=file, "-"              BenchInput (Name, Label, R)
+//	-table, -row, -col, -ignore, -filter         BenchOptions (projections, benchproc)
+//	-alpha, -confidence                          BenchOptions.Alpha, .Confidence (percent)
+//	benchtab.Table, TableCell, TableSummary      BenchTable, BenchCell, BenchGeomean
+//	Tables.ToText, Table.ToText, texttab         WriteBenchTables, BenchTable.Write
 //	benchstat command                            bench/stat/cmd/benchtable
 package stat

@@ -258,24 +258,28 @@ func ExampleCompareBench() {
 		fmt.Fprintf(&out, "BenchmarkPick/impl=ule-2 \t 1000\t %d ns/op\n", 40+i%3)
 		fmt.Fprintf(&out, "BenchmarkPick/impl=heap-2 \t 1000\t %d ns/op\n", 80+i%3)
 	}
-	tables, _ := stat.CompareBench([]stat.BenchInput{{Name: "rounds.txt", R: strings.NewReader(out.String())}}, "/impl", 95)
+	tables, _ := stat.CompareBench([]stat.BenchInput{{Name: "rounds.txt", R: strings.NewReader(out.String())}}, stat.BenchOptions{Col: "/impl"})
 	r := tables[0].Rows[0]
 	fmt.Println(tables[0].Unit, tables[0].Columns, r.Name, r.Cells[1].Delta, r.Cells[1].Versus)
 	// Output: sec/op [ule heap] Pick-2 +97.56% p=0.002 n=6
 }
 
-// A BenchTable prints like one of benchstat's tables.
-func ExampleBenchTable_Write() {
-	var out strings.Builder
+// WriteBenchTables prints what benchstat prints: the configuration, then each table.
+func ExampleWriteBenchTables() {
+	out := "goos: linux\ngoarch: amd64\npkg: example.com/runq\n"
 	for i := range 6 {
-		fmt.Fprintf(&out, "BenchmarkFind/occupied=4/impl=bitmap-2 \t 1000\t %d ns/op\n", 12+i%2)
-		fmt.Fprintf(&out, "BenchmarkFind/occupied=4/impl=linear-2 \t 1000\t %d ns/op\n", 190+i%3)
+		out += fmt.Sprintf("BenchmarkFind/occupied=4/impl=bitmap-2 \t 1000\t %d ns/op\n", 12+i%2)
+		out += fmt.Sprintf("BenchmarkFind/occupied=4/impl=linear-2 \t 1000\t %d ns/op\n", 190+i%3)
 	}
-	tables, _ := stat.CompareBench([]stat.BenchInput{{Name: "rounds.txt", R: strings.NewReader(out.String())}}, "/impl", 95)
-	_ = tables[0].Write(os.Stdout)
+	tables, _ := stat.CompareBench([]stat.BenchInput{{Name: "rounds.txt", R: strings.NewReader(out)}}, stat.BenchOptions{Col: "/impl"})
+	_ = stat.WriteBenchTables(os.Stdout, tables)
 	// Output:
-	//             sec/op       bitmap        linear                vs bitmap
-	//   Find/occupied=4-2  12.50n ± 4%  191.00n ± 1%  +1428.00% (p=0.002 n=6)
+	// goos: linux
+	// goarch: amd64
+	// pkg: example.com/runq
+	//                   │   bitmap    │                linear                 │
+	//                   │   sec/op    │    sec/op     vs base                 │
+	// Find/occupied=4-2   12.50n ± 4%   191.00n ± 1%  +1428.00% (p=0.002 n=6)
 }
 
 // Stats lists a summary kind's rows in one mmtests version: the first rows of seed 004's
