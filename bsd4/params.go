@@ -166,7 +166,7 @@ func Preset(name string) (Params, error) {
 }
 
 // Validate reports the first field of p that is out of range, or nil.
-func (p Params) Validate() error {
+func (p *Params) Validate() error {
 	switch {
 	case p.Quantum > SwitchQuantum:
 		return fmt.Errorf("bsd4: invalid quantum mode %d", p.Quantum)

@@ -3,6 +3,7 @@ package bsd4
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/schedkit/schedkit/runq"
@@ -176,7 +177,8 @@ func (s *Scheduler) Name() string {
 func (s *Scheduler) Params() Params { return s.p }
 
 // Start prepares the Scheduler for the machine cfg describes and keeps env. It returns an error
-// if cfg is invalid or Start was already called. INVERSE_ESTCPU_WEIGHT becomes 8 × the number of
+// if Start was called before (a Scheduler runs on one machine only), cfg is invalid or env is
+// nil. INVERSE_ESTCPU_WEIGHT becomes 8 × the number of
 // CPUs; sched_slice realstathz/10 and sched_quantum hz/10 unless Params set them; the random
 // source behind the load average's sampling jitter is seeded with cfg.Seed.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
@@ -187,7 +189,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		return err
 	}
 	if env == nil {
-		return errors.New("bsd4: nil Env")
+		return errors.New("bsd4: Start with a nil Env")
 	}
 	s.env = env
 	s.envSet, _ = env.(sched.ReschedSetter)
@@ -578,7 +580,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 
 // ticks converts now to the kernel's ticks, hz ticks since boot, wrapping as an int does.
 func (s *Scheduler) ticks(now int64) int32 {
-	return int32((now/1_000_000_000)*int64(s.hz) + (now%1_000_000_000)*int64(s.hz)/1_000_000_000)
+	return int32(sched.Ticks(now, s.hz))
 }
 
 // Tick is a statistics-clock interrupt on cpu (sched_clock): the running thread is charged a
@@ -619,16 +621,30 @@ func (s *Scheduler) housekeep(now int64) {
 	if now >= s.nextLoadav {
 		if s.p.OldLoadav {
 			s.ldavg = s.ldavg.Update32(s.load)
-			s.nextLoadav = now + LoadavIntervalTicks(s.rng.Uint64(), s.hz)
+			s.nextLoadav = after(now, LoadavIntervalTicks(s.rng.Uint64(), s.hz))
 		} else {
 			s.ldavg = s.ldavg.Update(s.load)
-			s.nextLoadav = now + LoadavInterval(s.rng.Uint64())
+			s.nextLoadav = after(now, LoadavInterval(s.rng.Uint64()))
 		}
 	}
-	for now >= s.nextSchedCPU {
+	if now >= s.nextSchedCPU {
 		s.SchedCPU()
-		s.nextSchedCPU += 1_000_000_000
+		s.nextSchedCPU = after(s.nextSchedCPU, sched.NanosPerSecond)
+		if now >= s.nextSchedCPU {
+			// The machine skipped a whole second of clock interrupts. The kernel's schedcpu
+			// thread sleeps a second after each run (pause(hz)), so it runs once and the next
+			// run is a second from now.
+			s.nextSchedCPU = after(now, sched.NanosPerSecond)
+		}
 	}
+}
+
+// after returns t + d, or math.MaxInt64 if that overflows: the end of the machine's time.
+func after(t, d int64) int64 {
+	if t > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return t + d
 }
 
 // clockTick is sched_clock_tick for t, running on cpu.

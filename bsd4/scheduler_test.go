@@ -2,9 +2,11 @@ package bsd4
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
@@ -418,5 +420,36 @@ func TestSchedulerCheckAttr(t *testing.T) {
 	m.s.SetAttr(0, 0, sched.Attr{Slice: 5})
 	if err := m.s.Err(); err == nil || err.Error() != "thread t1 ran otherwise than asked: bsd4: FreeBSD has no SCHED_BATCH class" {
 		t.Errorf("Err = %v, want t1's SCHED_BATCH", err)
+	}
+}
+
+// A clock interrupt far in the future ends: schedcpu runs once, as the kernel's schedcpu
+// thread, which sleeps a second after each run, would, and its next run is a second after that
+// interrupt, or the end of time. Before, each skipped second was one schedcpu, and at
+// math.MaxInt64 the next run's time overflowed and the loop never ended.
+func TestSchedulerTickFarAhead(t *testing.T) {
+	for _, now := range []int64{100 * 1e9, 1e18, math.MaxInt64 - 1, math.MaxInt64} {
+		s := mustNew(t, DefaultParams())
+		if err := s.Start(sched.Config{Topology: up(), Hz: 1000, StatHz: 127}, &fakeEnv{t: t}); err != nil {
+			t.Fatal(err)
+		}
+		s.Fork(0, 0, -1, 0, sched.Attr{})
+		s.Wakeup(0, 0, 0, sched.WakeFork)
+		s.Pick(0, 0)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Tick(now, 0)
+			s.Tick(now, 0) // the next schedcpu is not due yet, or (at the end of time) due at once
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Tick(%d) has not returned after 10 s", now)
+		}
+		want := min(now, math.MaxInt64-1e9) + 1e9
+		if s.nextSchedCPU != want {
+			t.Errorf("after Tick(%d): next schedcpu at %d, want %d", now, s.nextSchedCPU, want)
+		}
 	}
 }

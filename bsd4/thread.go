@@ -41,12 +41,16 @@ func (s ThreadState) String() string {
 	return fmt.Sprintf("ThreadState(%d)", uint8(s))
 }
 
+// ID identifies a thread: it is sched.ID under this package's name, so that a program that
+// builds Threads imports only bsd4 to set Thread.ID from a variable (bsd4.ID(i)).
+type ID = sched.ID
+
 // A Thread is one thread's scheduling state. It embeds the runq.Link that puts it on a run
 // queue (td_runq, td_rqindex). A Scheduler owns its Threads: read them, do not change them.
 type Thread struct {
 	runq.Link[Thread]
 	// ID identifies the thread.
-	ID sched.ID
+	ID ID
 	// Parent is the thread that forked it, or -1; its estcpu is charged back there at exit.
 	Parent sched.ID
 	// Usage holds estcpu, %CPU, cpticks and slptime.

@@ -4,6 +4,7 @@
 package cfs
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -81,10 +82,17 @@ func (s *Scheduler) Name() string {
 
 // Start prepares the scheduler for the machine described by cfg and keeps env: it builds the
 // [System] of the machine with the parameters given to New scaled for its CPU count. It returns
-// an error if cfg is invalid.
+// an error if cfg is invalid, env is nil or Start was called before: a Scheduler runs on one
+// machine only.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
+	if s.sys != nil {
+		return errors.New("cfs: Start called twice")
+	}
 	if err := cfg.Validate(); err != nil {
 		return err
+	}
+	if env == nil {
+		return errors.New("cfs: Start with a nil Env")
 	}
 	sys, err := NewSystem(s.opts, cfg.Topology, cfg.Hz, env)
 	if err != nil {
@@ -134,8 +142,8 @@ func (s *Scheduler) Stats() []CPUStat {
 	return s.sys.stats
 }
 
-// Task returns thread tid's task, or false if tid does not exist or exited.
-func (s *Scheduler) Task(tid sched.ID) (*Task, bool) {
+// Thread returns thread tid's task, and false if tid was never forked or has exited.
+func (s *Scheduler) Thread(tid sched.ID) (*Task, bool) {
 	if int(tid) < 0 || int(tid) >= len(s.threads) || s.threads[tid] == nil {
 		return nil, false
 	}

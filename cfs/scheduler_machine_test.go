@@ -192,7 +192,7 @@ func (m *smpMachine) step() {
 	now := m.now()
 	for _, th := range m.threads {
 		if th.asleep && !th.exited && th.wakeAt <= m.tick {
-			t, _ := m.s.Task(th.id)
+			t, _ := m.s.Thread(th.id)
 			m.wake(th.id, t.CPU(), 0)
 		}
 	}
@@ -298,12 +298,12 @@ func (m *smpMachine) checkInvariants() {
 	m.checkUtil()
 	for _, th := range m.threads {
 		if th.exited {
-			if _, ok := s.Task(th.id); ok {
+			if _, ok := s.Thread(th.id); ok {
 				m.tb.Fatalf("tick %d: thread %v exited but is still known", m.tick, th.id)
 			}
 			continue
 		}
-		t, ok := s.Task(th.id)
+		t, ok := s.Thread(th.id)
 		if !ok {
 			m.tb.Fatalf("tick %d: thread %v lost", m.tick, th.id)
 		}
@@ -339,7 +339,7 @@ func (m *smpMachine) checkUtil() {
 	sh := s.sys.utilShift
 	sum := make([]uint64, m.topo.NumIDs())
 	for _, th := range m.threads {
-		t, ok := s.Task(th.id)
+		t, ok := s.Thread(th.id)
 		if !ok || th.unborn {
 			continue
 		}

@@ -117,7 +117,7 @@ func testSchedulerPinnedNeverMoves(t *testing.T, v Version) {
 	m.check = func() {
 		m.checkInvariants()
 		for _, id := range pinned {
-			task, _ := m.s.Task(id)
+			task, _ := m.s.Thread(id)
 			if task.Migrations() != 0 {
 				t.Fatalf("tick %d: pinned %v migrated %d times", m.tick, id, task.Migrations())
 			}
@@ -494,7 +494,7 @@ func ineligibleRunning(t *testing.T, m *smpMachine, cpu topology.CPU) sched.ID {
 	for range 100 {
 		m.step()
 		if id := m.running[cpu]; id >= 0 {
-			task, _ := m.s.Task(id)
+			task, _ := m.s.Thread(id)
 			if !EntityEligible(task.E.Queue(), task.E) {
 				return id
 			}
@@ -521,7 +521,7 @@ func TestSchedulerDelayed(t *testing.T) {
 		id := ineligibleRunning(t, m, 0)
 		m.stop(0, sched.Sleep)
 		m.settle()
-		task, _ := m.s.Task(id)
+		task, _ := m.s.Thread(id)
 		if !task.E.Delayed() || !m.s.Tasks(0).Contains(task) {
 			t.Fatalf("sleep of ineligible %v: delayed %t, on cpu0's list %t; want both", id, task.E.Delayed(), m.s.Tasks(0).Contains(task))
 		}
@@ -537,7 +537,7 @@ func TestSchedulerDelayed(t *testing.T) {
 		m, d, _ := setup(t)
 		m.s.SetAttr(m.now(), d, sched.Attr{}) // cpu1, idle, is allowed now
 		m.settle()
-		task, _ := m.s.Task(d)
+		task, _ := m.s.Thread(d)
 		if !task.E.Delayed() || task.CPU() != 0 {
 			t.Fatalf("after the affinity widening: delayed %t on %v; want delayed on cpu0", task.E.Delayed(), task.CPU())
 		}
@@ -551,7 +551,7 @@ func TestSchedulerDelayed(t *testing.T) {
 	t.Run("affinity moves it delayed to an idle CPU", func(t *testing.T) {
 		m, d, _ := setup(t)
 		m.s.SetAttr(m.now(), d, sched.Attr{Affinity: topology.CPUSetOf(1)})
-		task, _ := m.s.Task(d)
+		task, _ := m.s.Thread(d)
 		if !task.E.Delayed() || task.CPU() != 1 || !m.env.pending.Has(1) {
 			t.Fatalf("moved delayed task: delayed %t on %v, cpu1 reschedule pending %t; want delayed on cpu1, pending", task.E.Delayed(), task.CPU(), m.env.pending.Has(1))
 		}
@@ -570,7 +570,7 @@ func TestSchedulerDelayed(t *testing.T) {
 		c := m.spawn(1, sched.Attr{Affinity: topology.CPUSetOf(1)}, behaviour{})
 		m.s.SetAttr(m.now(), d, sched.Attr{Affinity: topology.CPUSetOf(1)})
 		m.settle()
-		task, _ := m.s.Task(d)
+		task, _ := m.s.Thread(d)
 		if !task.E.Delayed() || task.CPU() != 1 || m.running[1] != c || !m.s.Tasks(1).Contains(task) || task.Migrations() != 1 {
 			t.Errorf("moved delayed task: delayed %t on %v, cpu1 runs %v; want delayed on cpu1's list, %v still running", task.E.Delayed(), task.CPU(), m.running[1], c)
 		}
@@ -583,7 +583,7 @@ func TestSchedulerDelayed(t *testing.T) {
 		id := ineligibleRunning(t, m, 0)
 		m.stop(0, sched.Exit)
 		m.settle()
-		if _, ok := m.s.Task(id); ok || m.s.Tasks(0).Len() != 1 || m.s.RunQueue(0).NrRunning() != 1 {
+		if _, ok := m.s.Thread(id); ok || m.s.Tasks(0).Len() != 1 || m.s.RunQueue(0).NrRunning() != 1 {
 			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.Tasks(0).Len(), m.s.RunQueue(0).NrRunning())
 		}
 	})
@@ -673,7 +673,7 @@ func TestCheckAttr(t *testing.T) {
 	if err := s.Err(); err == nil || err.Error() != "cfs: thread t1: class rr is a real-time class, not modelled; it runs as SCHED_NORMAL" {
 		t.Errorf("Err() after an RR thread = %v, want the first real-time thread named", err)
 	}
-	if e, _ := s.Task(1); e.E.Class() != Normal {
+	if e, _ := s.Thread(1); e.E.Class() != Normal {
 		t.Errorf("RR thread runs as %v, want SCHED_NORMAL", e.E.Class())
 	}
 }

@@ -190,7 +190,7 @@ func (s *System) Fork(now int64, e *Entity, allowed topology.CPUSet, cpu topolog
 }
 
 // jiffies converts simulated time to ticks.
-func (s *System) jiffies(now int64) int64 { return now * int64(s.hz) / 1_000_000_000 }
+func (s *System) jiffies(now int64) int64 { return sched.Ticks(now, s.hz) }
 
 // enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and attaches its
 // utilisation, up to date, to the CPU's signal (attach_entity_load_avg).

@@ -88,7 +88,7 @@ func TestSchedulerUtilSignal(t *testing.T) {
 				m := newSMPMachine(t, topology.Uniform(1, 1, 1, 1, 1), 1000, vparams(v))
 				m.check = m.checkInvariants
 				id := m.spawn(0, sched.Attr{}, tc.b)
-				task, _ := m.s.Task(id)
+				task, _ := m.s.Thread(id)
 				if task.Util() != 512 || m.s.sys.rqs[0].util != 512 {
 					t.Fatalf("after the fork: task %d, CPU %d; want 512, 512", task.Util(), m.s.sys.rqs[0].util)
 				}

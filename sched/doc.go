@@ -23,6 +23,59 @@
 // CPU, or [ReschedSetter.ReschedSet] for a set of CPUs when the machine offers it. Times are
 // int64 nanoseconds of simulated time; nothing reads a wall clock.
 //
+// # One shape for every policy
+//
+// Every policy package (ule, bsd4, cfs) is built in the same three layers, so that a reader who has learnt one finds the same things in the same places in the
+// others, and so that the function a reader finds is the function that runs.
+//
+// Pure decisions. Each decision the kernel makes (which thread a CPU runs next, whether a
+// woken thread preempts, which CPU a thread goes to, what an idle CPU steals) is one exported
+// function written in the kernel's shape and named after the kernel function it follows:
+//
+//	func Pick(c *CPUState) (*Thread, PickReason)                              // tdq_choose
+//	func ShouldPreempt(pri, cpri int, remote bool, p *Params) (bool, PreemptReason) // sched_shouldpreempt
+//
+// Its inputs are explicit: every parameter is read, and none must agree with state another
+// argument already holds (a CPU's state that was built with its Params is not handed the
+// Params a second time, a search that never reads its tunables does not take them). It
+// returns its result and a reason: a small value type named after the decision (PickReason,
+// PreemptReason, PickCPUReason, WakeReason, TickReason) whose String method formats it. The
+// reason is always computed, because it is cheap; only its formatting waits until a machine
+// records explanations (Env.Explaining), so explaining never changes which code runs. There is
+// one implementation of each decision: the exported function is the one the Scheduler calls.
+// Where large machines need a faster form, it lives in an internal package behind that same
+// function, chosen by one documented rule (such as the machine's size), with the readable form
+// as its reference in the equivalence tests.
+//
+// The System. One value holds all the state of one machine: the per-CPU queues, every
+// thread's scheduling state, the counters the decisions read. It never sees an Env. Its
+// mutators (add a thread, take one off a CPU, charge a tick, balance) call the pure decisions
+// and return their effects as values (the CPUs to kick, the threads moved), so that a program
+// without a simulator can drive a whole policy and look at every consequence.
+//
+// The Scheduler. A thin adapter from the [Policy] contract onto the System: it is the only
+// caller of the Env (it turns the System's effects into Env.Resched calls and, when
+// explaining, reasons into Env.Explain text), it translates thread IDs and [Attr] into the
+// policy's own vocabulary, and it checks the contract, panicking on a machine's misuse with a
+// message that starts with the package's name.
+//
+// The same surface in every policy package:
+//
+//	Params, DefaultParams() Params, (*Params) Validate() error  the kernel's tunables
+//	Presets() []string, Preset(name) (Params, error)            the historical variants
+//	Family() sched.Family                                       the package as bench/presets lists it
+//	New(Params) (*Scheduler, error)                             an error names the first bad field
+//	(*Scheduler) Start(Config, Env) error                       an error for a machine it cannot run on,
+//	                                                            a nil Env, or a second Start
+//	(*Scheduler) Params() Params                                the parameters in effect
+//	(*Scheduler) System() *System                               all the state, for inspection
+//	(*Scheduler) Thread(ID) (*T, bool)                          one thread's state; false if unknown or exited
+//	(*Scheduler) CheckAttr(Attr) error, Err() error             what it cannot honour, before and after a run
+//	ID = sched.ID                                               where the package's thread type carries an ID
+//
+// Time is the machine's int64 nanoseconds; a policy converts it into its kernel's ticks with
+// [Ticks], which never overflows, and wraps the count as its kernel's counter does.
+//
 // # Kernel names
 //
 //	kernel                                          sched

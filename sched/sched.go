@@ -257,25 +257,38 @@ type Config struct {
 	// Hz is the rate of the periodic clock interrupt (FreeBSD hz, Linux CONFIG_HZ).
 	Hz int
 	// StatHz is the rate of FreeBSD's statistics clock (stathz, 127 on x86 by default),
-	// which drives ULE's and 4BSD's accounting; 0 means Hz.
+	// which drives ULE's and 4BSD's accounting; 0 means Hz. It may exceed Hz: with a
+	// one-shot event timer FreeBSD sets stathz to about 127 whatever hz is
+	// (cpu_initclocks_bsp in sys/kern/kern_clocksource.c), so a kernel with hz=100 has
+	// stathz 127.
 	StatHz int
 	// Seed seeds the policy's own random source (tie-breaks, balancer jitter), so that runs
 	// are reproducible.
 	Seed uint64
 }
 
-// Validate reports what is wrong with c, or nil.
+// Validate reports what is wrong with c, or nil: a missing topology, or a clock rate that is
+// not positive or above MaxHz.
 func (c Config) Validate() error {
 	switch {
 	case c.Topology == nil:
 		return fmt.Errorf("sched: Config without a topology")
 	case c.Hz <= 0:
 		return fmt.Errorf("sched: Config.Hz %d is not positive", c.Hz)
+	case c.Hz > MaxHz:
+		return fmt.Errorf("sched: Config.Hz %d is above MaxHz (%d)", c.Hz, MaxHz)
 	case c.StatHz < 0:
 		return fmt.Errorf("sched: Config.StatHz %d is negative", c.StatHz)
+	case c.StatHz > MaxHz:
+		return fmt.Errorf("sched: Config.StatHz %d is above MaxHz (%d)", c.StatHz, MaxHz)
 	}
 	return nil
 }
+
+// MaxHz is the largest clock rate a Config may ask for: a tick of one microsecond, far above
+// any kernel's (Linux's CONFIG_HZ stops at 1000, FreeBSD's hz defaults to 1000), and low
+// enough that every conversion of time into ticks ([Ticks]) is exact without overflow.
+const MaxHz = 1_000_000
 
 // RealStatHz returns StatHz, or Hz when StatHz is 0: FreeBSD's realstathz.
 func (c Config) RealStatHz() int {

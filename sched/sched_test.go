@@ -1,6 +1,9 @@
 package sched_test
 
 import (
+	"math"
+	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -116,7 +119,14 @@ func TestConfig(t *testing.T) {
 	if err := (sched.Config{Topology: topo, Hz: 1000, StatHz: 127}).Validate(); err != nil {
 		t.Errorf("valid config: %v", err)
 	}
-	for _, c := range []sched.Config{{Hz: 1000}, {Topology: topo}, {Topology: topo, Hz: 100, StatHz: -1}} {
+	// hz 100 with stathz 127 is FreeBSD's one-shot timer setting (cpu_initclocks_bsp).
+	for _, c := range []sched.Config{{Topology: topo, Hz: 100, StatHz: 127}, {Topology: topo, Hz: sched.MaxHz, StatHz: sched.MaxHz}} {
+		if err := c.Validate(); err != nil {
+			t.Errorf("%+v.Validate() = %v, want nil", c, err)
+		}
+	}
+	for _, c := range []sched.Config{{Hz: 1000}, {Topology: topo}, {Topology: topo, Hz: 100, StatHz: -1},
+		{Topology: topo, Hz: sched.MaxHz + 1}, {Topology: topo, Hz: 1000, StatHz: sched.MaxHz + 1}} {
 		if err := c.Validate(); err == nil {
 			t.Errorf("%+v.Validate() = nil, want an error", c)
 		}
@@ -158,5 +168,30 @@ func TestRTScale(t *testing.T) {
 		if tc.s.String() != tc.name || lo != tc.lo || hi != tc.hi {
 			t.Errorf("RTScale(%d) = %q, %d..%d; want %q, %d..%d", tc.s, tc.s.String(), lo, hi, tc.name, tc.lo, tc.hi)
 		}
+	}
+}
+
+// Ticks agrees with ⌊now·hz/10⁹⌋ computed in 128 bits, up to the largest time, at every rate up
+// to MaxHz; the naive int64 product overflows after about 106 days at hz 1000.
+func TestTicks(t *testing.T) {
+	nows := []int64{0, 1, 999_999_999, 1_000_000_000, 1_000_000_001, 106 * 24 * 3600 * 1e9, 107 * 24 * 3600 * 1e9,
+		math.MaxInt64 / 1000, math.MaxInt64 - 1, math.MaxInt64}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 1000 {
+		nows = append(nows, rng.Int64())
+	}
+	for _, hz := range []int{1, 2, 100, 127, 128, 250, 1000, 1024, 99_999, sched.MaxHz} {
+		for _, now := range nows {
+			var want, q big.Int
+			q.Mul(big.NewInt(now), big.NewInt(int64(hz)))
+			want.Quo(&q, big.NewInt(1e9))
+			if got := sched.Ticks(now, hz); !want.IsInt64() || got != want.Int64() {
+				t.Fatalf("Ticks(%d, %d) = %d, want %v", now, hz, got, &want)
+			}
+		}
+	}
+	now, hz := int64(107*24*3600*1e9), int64(1000)
+	if naive := now * hz / 1e9; naive == sched.Ticks(now, int(hz)) {
+		t.Errorf("the naive product did not overflow at 107 days: the test of the test is wrong")
 	}
 }

@@ -94,7 +94,7 @@ func runSchedulerOps(t *testing.T, ops []byte) {
 				break
 			}
 			id := sched.ID(int(arg) % int(next))
-			if m.s.Thread(id) == nil {
+			if m.s.thread(id) == nil {
 				break
 			}
 			a := sched.Attr{Nice: int(op>>3%41) - 20}

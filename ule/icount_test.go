@@ -140,7 +140,7 @@ func icountThreadStart(s *Scheduler, env *fakeEnv, tid sched.ID, n int) bool {
 	for range n {
 		s.Fork(0, tid, -1, 0, sched.Attr{})
 		s.Wakeup(0, tid, 0, sched.WakeFork)
-		cpu := s.Thread(tid).CPU
+		cpu := s.thread(tid).CPU
 		if id, ok := s.Pick(0, cpu); !ok || id != tid {
 			return false
 		}

@@ -154,8 +154,8 @@ func TestSmokeOneHog(t *testing.T) {
 			t.Fatalf("hog lost the CPU")
 		}
 	}
-	th := m.s.Thread(0)
-	t.Logf("hog: %v score=%d user=%d", th, th.Score(m.s.Params()), th.UserPri)
+	th := m.s.thread(0)
+	t.Logf("hog: %v score=%d user=%d", th, th.Score(&m.s.params), th.UserPri)
 }
 
 func schedIDInternal(i int) sched.ID { return sched.ID(i) }

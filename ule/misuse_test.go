@@ -117,7 +117,7 @@ func TestSchedulerCheckAttr(t *testing.T) {
 	if !errors.Is(err, errors.Unwrap(err)) {
 		t.Errorf("Err does not wrap the CheckAttr error: %v", err)
 	}
-	if c := m.s.Thread(1).Class; c != ClassTimeshare {
+	if c := m.s.thread(1).Class; c != ClassTimeshare {
 		t.Errorf("a SCHED_BATCH thread runs in class %v, want time sharing", c)
 	}
 }
@@ -143,7 +143,7 @@ func TestSchedulerRTPrio(t *testing.T) {
 		m := newTestMachine(t, tc.p, topology.Uniform(1, 1, 1, 1, 1))
 		m.fork(0, 0, sched.Attr{Class: sched.RR, RTPrio: 0, RTScale: sched.RTFreeBSD}) // runs
 		m.fork(1, 0, sched.Attr{Class: sched.RR, RTPrio: tc.level, RTScale: sched.RTFreeBSD})
-		th := m.s.Thread(1)
+		th := m.s.thread(1)
 		q, queued := th.Index()
 		if th.Priority != tc.wantPri || !queued || uint8(q) != tc.wantQueue {
 			t.Errorf("%s rtprio %d: priority %d in queue %d (queued %t), want %d in %d", tc.p.Version, tc.level, th.Priority, q, queued, tc.wantPri, tc.wantQueue)

@@ -83,10 +83,14 @@ func (s *Scheduler) Name() string {
 
 // Start prepares the Scheduler for the machine described by cfg: Hz and StatHz come from cfg,
 // which overrides the Params; the System is built and the per-CPU generators seeded. It returns
-// an error if cfg or the resulting Params are invalid (see Params.Validate); in particular
+// an error if Start was called before (a Scheduler runs on one machine only), env is nil, or cfg
+// or the resulting Params are invalid (see Params.Validate); in particular
 // cfg.Hz must be at least 2, because at hz 1 SlpRunFork is 0 and sched_interact_fork would
 // divide by it.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
+	if s.sys != nil {
+		return errors.New("ule: Start called twice")
+	}
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
@@ -133,10 +137,16 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 func (s *Scheduler) System() *System { return s.sys }
 
 // Params returns the parameters in effect (after Start, with the machine's Hz and StatHz).
-func (s *Scheduler) Params() *Params { return &s.params }
+func (s *Scheduler) Params() Params { return s.params }
 
-// Thread returns the state of thread tid, or nil if tid is unknown or has exited.
-func (s *Scheduler) Thread(tid sched.ID) *Thread {
+// Thread returns the state of thread tid, and false if tid was never forked or has exited.
+func (s *Scheduler) Thread(tid sched.ID) (*Thread, bool) {
+	t := s.thread(tid)
+	return t, t != nil
+}
+
+// thread returns the state of thread tid, or nil if tid is unknown or has exited.
+func (s *Scheduler) thread(tid sched.ID) *Thread {
 	if tid < 0 || int(tid) >= len(s.threads) {
 		return nil
 	}
@@ -145,8 +155,7 @@ func (s *Scheduler) Thread(tid sched.ID) *Thread {
 
 // Ticks returns the kernel's ticks at simulated time now: 1 + now*hz/1e9, wrapping as u_int.
 func (s *Scheduler) Ticks(now int64) uint32 {
-	hz := int64(s.params.Hz)
-	return uint32(1 + (now/1e9)*hz + (now%1e9)*hz/1e9)
+	return uint32(1 + sched.Ticks(now, s.params.Hz))
 }
 
 // ticks is Ticks for the machine's events, remembering the last result: the events of one
@@ -301,7 +310,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	t := InitThread(&Thread{ID: tid})
 	t.Affinity = s.affinity(attr)
 	s.applyAttr(t, attr)
-	if pt := s.Thread(parent); pt != nil {
+	if pt := s.thread(parent); pt != nil {
 		t.CPU = pt.CPU
 		pt.Fork(&s.params, t, ticks, s.sys.CPUs[cpu].Slice())
 		s.parents[tid] = parent
@@ -325,7 +334,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 // which is already on a run queue") or from is not in the machine.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	s.mustCPU(from, "Wakeup")
-	t := s.Thread(tid)
+	t := s.thread(tid)
 	if t == nil {
 		unknownThread("Wakeup", tid)
 	}
@@ -409,7 +418,7 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 // which is not running on cpu…"), if cpu is not in the machine or why is not a StopReason.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	s.mustCPU(cpu, "Stop")
-	t := s.Thread(tid)
+	t := s.thread(tid)
 	if t == nil {
 		unknownThread("Stop", tid)
 	}
@@ -427,7 +436,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 		sw = SwitchYield
 	case sched.Exit:
 		sw = SwitchExit
-		if pt := s.Thread(s.parents[tid]); pt != nil {
+		if pt := s.thread(s.parents[tid]); pt != nil {
 			pt.ExitChild(&s.params, t)
 		}
 	default:
@@ -507,7 +516,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 // tid is unknown or has exited ("ule: SetAttr of unknown thread …") or attr is invalid;
 // attributes CheckAttr refuses run as it says and are reported by Err.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
-	t := s.Thread(tid)
+	t := s.thread(tid)
 	if t == nil {
 		unknownThread("SetAttr", tid)
 	}
@@ -528,7 +537,7 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 }
 
 // unknownThread panics for an event (op) naming thread tid, which is unknown or has exited.
-// The events test s.Thread(tid) for nil themselves and call it, which keeps the test in line.
+// The events test s.thread(tid) for nil themselves and call it, which keeps the test in line.
 //
 //go:noinline
 func unknownThread(op string, tid sched.ID) {

@@ -93,9 +93,9 @@ func TestSchedulerSleeperBecomesInteractive(t *testing.T) {
 				waits = append(waits, sleeperCycle(m, 1, 1, 0, 1, 12, 100))
 			}
 			l := p.Layout()
-			sl, hog := m.s.Thread(1), m.s.Thread(0)
+			sl, hog := m.s.thread(1), m.s.thread(0)
 			if sl.UserPri > l.MaxInteract || hog.UserPri < l.MinBatch {
-				t.Fatalf("sleeper user priority %d (score %d), hog %d: want interactive and batch", sl.UserPri, sl.Score(m.s.Params()), hog.UserPri)
+				t.Fatalf("sleeper user priority %d (score %d), hog %d: want interactive and batch", sl.UserPri, sl.Score(&m.s.params), hog.UserPri)
 			}
 			// Once interactive, a remote wake-up preempts the batch hog at once
 			// (sched_shouldpreempt's remote rule): the last waits are zero.
@@ -127,7 +127,7 @@ func seed000Waits(t *testing.T, p Params) []int {
 		}
 		waits = append(waits, sleeperCycle(m, 1, 1, 0, 2, 1, 100))
 	}
-	if g := m.s.Thread(1); g.UserPri <= p.Layout().MaxInteract {
+	if g := m.s.thread(1); g.UserPri <= p.Layout().MaxInteract {
 		t.Fatalf("%s: gzip became interactive (user priority %d); the experiment needs a batch gzip", p.Name, g.UserPri)
 	}
 	return waits[10:]
@@ -199,7 +199,7 @@ func TestSchedulerSeed000Mechanism(t *testing.T) {
 	if m.running(1) != 0 {
 		t.Fatalf("after the preemption cpu1 runs %v, want the hog again", m.running(1))
 	}
-	if hog := m.s.Thread(0); !strings.Contains(strings.Join(m.env.log, "\n"), "preempted=true") || hog.State != Running {
+	if hog := m.s.thread(0); !strings.Contains(strings.Join(m.env.log, "\n"), "preempted=true") || hog.State != Running {
 		t.Fatalf("hog not preempted and re-picked: %q", m.env.log)
 	}
 }
@@ -215,8 +215,8 @@ func TestSchedulerIdleSteals(t *testing.T) {
 		m.fork(2, 0, sched.Attr{})
 		m.serve()
 		// t2 queued behind t1 on cpu0 (cpu1 runs t0 and no CPU runs worse priority).
-		if m.running(0) != 1 || m.running(1) != 0 || m.s.Thread(2).State != OnRunq || m.s.Thread(2).CPU != 0 {
-			t.Fatalf("limit %d: setup cpu0 %v cpu1 %v t2 %v", limit, m.running(0), m.running(1), m.s.Thread(2))
+		if m.running(0) != 1 || m.running(1) != 0 || m.s.thread(2).State != OnRunq || m.s.thread(2).CPU != 0 {
+			t.Fatalf("limit %d: setup cpu0 %v cpu1 %v t2 %v", limit, m.running(0), m.running(1), m.s.thread(2))
 		}
 		m.sleep(1) // cpu1 goes idle and steals t2 from cpu0 (load 2 >= steal_thresh)
 		if m.running(1) != 2 {
@@ -326,10 +326,10 @@ func TestSchedulerMisc(t *testing.T) {
 	// Real-time and idle classes map onto their ranges; exit forgets the thread.
 	m.fork(0, 0, sched.Attr{Class: sched.FIFO, RTPrio: 0, RTScale: sched.RTFreeBSD})
 	m.fork(1, 1, sched.Attr{Class: sched.Idle})
-	if p := m.s.Thread(0).Priority; p != 8 {
+	if p := m.s.thread(0).Priority; p != 8 {
 		t.Errorf("rtprio(2) FIFO level 0 has priority %d, want 8", p)
 	}
-	if p := m.s.Thread(1).Priority; p != PriMinIdle {
+	if p := m.s.thread(1).Priority; p != PriMinIdle {
 		t.Errorf("SCHED_IDLE has priority %d, want %d", p, PriMinIdle)
 	}
 	m.fork(2, 1, sched.Attr{Class: sched.RR, RTPrio: 30, RTScale: sched.RTFreeBSD})
@@ -339,14 +339,14 @@ func TestSchedulerMisc(t *testing.T) {
 	m.s.Stop(m.now, 1, 2, sched.Exit)
 	m.cur[1] = -1
 	m.pick(1)
-	if m.s.Thread(2) != nil || m.running(1) != 1 {
-		t.Errorf("after exit: thread %v, cpu1 runs %v", m.s.Thread(2), m.running(1))
+	if m.s.thread(2) != nil || m.running(1) != 1 {
+		t.Errorf("after exit: thread %v, cpu1 runs %v", m.s.thread(2), m.running(1))
 	}
 	// Nice changes the user priority of a queued thread.
 	m.fork(3, 0, sched.Attr{})
-	before := m.s.Thread(3).UserPri
+	before := m.s.thread(3).UserPri
 	m.s.SetAttr(m.now, 3, sched.Attr{Nice: 20})
-	if after := m.s.Thread(3).UserPri; after != before+25 {
+	if after := m.s.thread(3).UserPri; after != before+25 {
 		t.Errorf("nice 20: user priority %d -> %d, want +25", before, after)
 	}
 	m.check()
@@ -381,9 +381,9 @@ func TestSchedulerStartRefusesHz1(t *testing.T) {
 		// A fork from a parent with 4096 shifted ticks of history runs sched_interact_fork at
 		// the smallest hz: ratio 4096/1024 = 4.
 		s.Fork(0, 0, -1, 0, sched.Attr{})
-		s.Thread(0).RunTime, s.Thread(0).SlpTime = 3072, 1024
+		s.thread(0).RunTime, s.thread(0).SlpTime = 3072, 1024
 		s.Fork(0, 1, 0, 0, sched.Attr{})
-		if c := s.Thread(1); c == nil || c.RunTime != 768 || c.SlpTime != 256 {
+		if c := s.thread(1); c == nil || c.RunTime != 768 || c.SlpTime != 256 {
 			t.Errorf("%s: child forked at hz 2 = %+v, want RunTime 768, SlpTime 256", p.Name, c)
 		}
 	}

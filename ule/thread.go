@@ -35,6 +35,10 @@ func (s ThreadState) String() string {
 	return fmt.Sprintf("ThreadState(%d)", uint8(s))
 }
 
+// ID identifies a thread: it is sched.ID under this package's name, so that a program that
+// builds Threads imports only ule to set Thread.ID from a variable (ule.ID(i)).
+type ID = sched.ID
+
 // A Thread is one thread's scheduling state: ULE's struct td_sched together with the fields of
 // struct thread and struct proc the scheduler reads and writes. It embeds the run-queue link
 // (td_runq, td_rqindex); bind it once with InitThread before queueing it.
@@ -45,9 +49,9 @@ func (s ThreadState) String() string {
 type Thread struct {
 	runq.Link[Thread]
 
-	ID    sched.ID // td_tid
-	Class Class    // td_pri_class
-	Nice  int      // p_nice, -20..20
+	ID    ID    // td_tid
+	Class Class // td_pri_class
+	Nice  int   // p_nice, -20..20
 
 	Priority    uint8 // td_priority: the current priority, which selects the queue
 	BasePri     uint8 // td_base_pri: the priority without lending (set by sched_prio)

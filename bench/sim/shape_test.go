@@ -163,8 +163,18 @@ func TestPolicyShapes(t *testing.T) {
 			if err := checker.CheckAttr(sched.Attr{Nice: 40}); err == nil {
 				t.Errorf("CheckAttr(nice 40) = nil, want an error")
 			}
-			if err := pol.Start(sched.Config{Topology: top, Hz: 1000, StatHz: 127}, shapeEnv{}); err != nil {
+			if msg := checkSurface(reflect.TypeOf(pol)); msg != "" {
+				t.Errorf("%T: %s", pol, msg)
+			}
+			cfg := sched.Config{Topology: top, Hz: 1000, StatHz: 127}
+			if err := pol.Start(cfg, nil); err == nil || !strings.HasPrefix(err.Error(), prefix) {
+				t.Errorf("Start with a nil Env = %v, want an error starting %q", err, prefix)
+			}
+			if err := pol.Start(cfg, shapeEnv{}); err != nil {
 				t.Fatal(err)
+			}
+			if err := pol.Start(cfg, shapeEnv{}); err == nil || err.Error() != prefix+"Start called twice" {
+				t.Errorf("second Start = %v, want %q", err, prefix+"Start called twice")
 			}
 			for _, m := range []struct {
 				op string
@@ -181,6 +191,29 @@ func TestPolicyShapes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkSurface returns what is wrong with the Scheduler-level surface of st, a *Scheduler, or
+// "": the accessors every policy offers in the same shape (Thread(sched.ID) (*T, bool),
+// Params() Params, Family's value from the package).
+func checkSurface(st reflect.Type) string {
+	m, ok := st.MethodByName("Thread")
+	if !ok {
+		return "no Thread method"
+	}
+	ft := m.Type // the receiver is In(0)
+	if ft.NumIn() != 2 || ft.In(1) != reflect.TypeFor[sched.ID]() || ft.NumOut() != 2 ||
+		ft.Out(0).Kind() != reflect.Pointer || ft.Out(1).Kind() != reflect.Bool {
+		return fmt.Sprintf("Thread is %v, want func(sched.ID) (*T, bool)", ft)
+	}
+	m, ok = st.MethodByName("Params")
+	if !ok {
+		return "no Params method"
+	}
+	if ft := m.Type; ft.NumIn() != 1 || ft.NumOut() != 1 || ft.Out(0).Kind() != reflect.Struct || ft.Out(0).Name() != "Params" {
+		return fmt.Sprintf("Params is %v, want func() Params", ft)
+	}
+	return ""
 }
 
 // decisionShapes are the decisions of the three policy packages, each shaped F(state…, p)
@@ -278,6 +311,41 @@ func TestDecisionShapeCheck(t *testing.T) {
 	} {
 		if got := checkDecisionShape(reflect.TypeOf(tc.fn)); got != tc.want {
 			t.Errorf("%s: checkDecisionShape = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Types for TestSurfaceCheck: one Scheduler-level surface of the common shape, and ways out of it.
+type (
+	goodParams   struct{}
+	goodThread   struct{}
+	goodSurface  struct{}
+	ptrParams    struct{}
+	nilThread    struct{}
+	noParams     struct{}
+	Params       struct{}
+	threadByName struct{}
+)
+
+func (*goodSurface) Thread(sched.ID) (*goodThread, bool) { return nil, false }
+func (*goodSurface) Params() Params                      { return Params{} }
+func (*ptrParams) Thread(sched.ID) (*goodThread, bool)   { return nil, false }
+func (*ptrParams) Params() *Params                       { return nil }
+func (*nilThread) Thread(sched.ID) *goodThread           { return nil }
+func (*nilThread) Params() Params                        { return Params{} }
+func (*noParams) Thread(sched.ID) (*goodThread, bool)    { return nil, false }
+func (*threadByName) Thread(string) (*goodThread, bool)  { return nil, false }
+func (*threadByName) Params() Params                     { return Params{} }
+
+// TestSurfaceCheck shows that checkSurface refuses each way out of the common shape.
+func TestSurfaceCheck(t *testing.T) {
+	if msg := checkSurface(reflect.TypeFor[*goodSurface]()); msg != "" {
+		t.Errorf("good surface: %s", msg)
+	}
+	for _, st := range []reflect.Type{reflect.TypeFor[*ptrParams](), reflect.TypeFor[*nilThread](),
+		reflect.TypeFor[*noParams](), reflect.TypeFor[*threadByName](), reflect.TypeFor[*goodParams]()} {
+		if msg := checkSurface(st); msg == "" {
+			t.Errorf("%v: checkSurface accepted it", st)
 		}
 	}
 }

@@ -96,7 +96,7 @@ func run(w io.Writer) error {
 	fmt.Fprintf(w, "%-9s %5s %8s %8s %6s %5s %-11s %6s\n", "thread", "nice", "run(s)", "slept(s)", "score", "pri", "class", "share")
 	for i := range r.Threads {
 		ts := &r.Threads[i]
-		t := s.Thread(ts.ID)
+		t, _ := s.Thread(ts.ID)
 		score := ule.InteractScore(t.RunTime, t.SlpTime, p.Interact)
 		kind := "batch"
 		if score+t.Nice < int(p.Interact) {
