@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/schedkit/schedkit/sched"
 )
@@ -197,6 +198,17 @@ type Result struct {
 	// PolicyErr is what the policy reported through ErrReporter.Err when the result was taken:
 	// it ran something other than what was asked. [Result.Err] includes it.
 	PolicyErr error
+
+	names *threadIndex // Thread's index, for Results this package made
+}
+
+// A threadIndex maps the names of a Result's threads to their indices in Threads, built by the
+// first lookup. It indexes the first n threads; Thread searches instead once Threads has another
+// length or a different thread at an index.
+type threadIndex struct {
+	once   sync.Once
+	n      int
+	byName map[string]int
 }
 
 // Result returns the metrics of the run so far, as of [Machine.Now], over the measured interval
@@ -207,7 +219,7 @@ func (m *Machine) Result() *Result {
 	from := m.statsFrom
 	r := &Result{Policy: m.pol.Name(), Start: from, End: m.now, Makespan: m.now - from, Ending: m.ending,
 		TickHz: int(m.tickHz), Events: m.events - m.eventsFrom, Messages: m.messages,
-		Trace: m.trace, Violations: slices.Clone(m.viol.list), Counts: m.viol.count}
+		Trace: m.trace, Violations: slices.Clone(m.viol.list), Counts: m.viol.count, names: &threadIndex{}}
 	if m.live == 0 {
 		r.Makespan = max(m.finished-from, 0)
 	}
@@ -382,8 +394,30 @@ func (r *Result) violationErr(total int) error {
 	return errors.New(b.String())
 }
 
-// Thread returns the metrics of the thread named name, or false.
+// Thread returns the metrics of the (first) thread named name, or false. For a Result that this
+// package made ([Machine.Result], [Result.UnmarshalJSON]) it takes constant time after a first
+// call that indexes the threads by name, and is safe for concurrent use; for a Result made by
+// hand, or whose Threads changed length after that first call, it searches Threads. A thread
+// renamed after the first call, with Threads' length unchanged, is not found by its new name.
 func (r *Result) Thread(name string) (*ThreadStats, bool) {
+	if x := r.names; x != nil {
+		x.once.Do(func() {
+			x.n = len(r.Threads)
+			x.byName = make(map[string]int, x.n)
+			for i := x.n - 1; i >= 0; i-- {
+				x.byName[r.Threads[i].Name] = i
+			}
+		})
+		if len(r.Threads) == x.n {
+			i, ok := x.byName[name]
+			if !ok {
+				return nil, false
+			}
+			if r.Threads[i].Name == name {
+				return &r.Threads[i], true
+			}
+		}
+	}
 	for i := range r.Threads {
 		if r.Threads[i].Name == name {
 			return &r.Threads[i], true

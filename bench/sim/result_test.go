@@ -3,6 +3,8 @@ package sim
 import (
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/sched"
 )
 
 func TestPercentile(t *testing.T) {
@@ -88,5 +90,55 @@ func TestResultErrAndThroughput(t *testing.T) {
 	if !strings.HasPrefix(msg, "sim: p: 7 violations; 0.000000000s: starvation: t3 runnable for 5ns") ||
 		!strings.HasSuffix(msg, "; …") {
 		t.Errorf("Err() = %q", msg)
+	}
+}
+
+// TestThreadIndex compares Thread with a linear search (the naive model) on Results with
+// repeated and missing names, before and after their Threads change, from many goroutines.
+func TestThreadIndex(t *testing.T) {
+	names := []string{"a", "b", "a", "c.0", "", "c.1", "b"}
+	model := func(r *Result, name string) int {
+		for i := range r.Threads {
+			if r.Threads[i].Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	check := func(r *Result, when string) {
+		t.Helper()
+		for _, n := range append(append([]string{}, names...), "missing", "c") {
+			got, ok := r.Thread(n)
+			want := model(r, n)
+			switch {
+			case want < 0 && ok:
+				t.Errorf("%s: Thread(%q) found %v, want none", when, n, got.ID)
+			case want >= 0 && (!ok || got != &r.Threads[want]):
+				t.Errorf("%s: Thread(%q) = %v, %v; want thread %d", when, n, got, ok, want)
+			}
+		}
+	}
+	for _, indexed := range []bool{true, false} {
+		r := &Result{}
+		if indexed {
+			r.names = &threadIndex{}
+		}
+		for i, n := range names {
+			r.Threads = append(r.Threads, ThreadStats{ID: sched.ID(i), Name: n})
+		}
+		done := make(chan bool)
+		for range 8 {
+			go func() { _, ok := r.Thread("c.1"); done <- ok }()
+		}
+		for range 8 {
+			if !<-done {
+				t.Fatal("concurrent Thread(c.1) found nothing")
+			}
+		}
+		check(r, "indexed")
+		r.Threads = append(r.Threads, ThreadStats{Name: "late"})
+		check(r, "after an append")
+		r.Threads[1].Name = "renamed" // seen: Threads changed length since the index was built
+		check(r, "after a rename")
 	}
 }

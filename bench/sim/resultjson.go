@@ -161,7 +161,7 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("sim: result schema %q, want %q", j.Schema, ResultSchema)
 	}
 	out := Result{Policy: j.Policy, Start: j.Start, End: j.End, Ending: j.Ending, TickHz: j.TickHz,
-		Makespan: j.Makespan, Events: j.Events, Exited: j.Exited, Messages: j.Messages}
+		Makespan: j.Makespan, Events: j.Events, Exited: j.Exited, Messages: j.Messages, names: &threadIndex{}}
 	if j.PolicyErr != "" {
 		out.PolicyErr = errors.New(j.PolicyErr)
 	}

@@ -51,7 +51,7 @@ type Table struct {
 // p99.9, max) of one or more runs of the same workload side by side, one row per thread name and
 // one group of columns per result (headed by the policy's name, over the share), as an aligned
 // text table. Latencies are rounded to three significant digits; "-" marks a thread never woken
-// or absent from a run. It is WriteTableOf with the zero Table.
+// or absent from a run. It is WriteTableOf with the zero Table, and panics as it does.
 func WriteTable(w io.Writer, results ...*Result) error {
 	return WriteTableOf(w, Table{}, results...)
 }
@@ -59,8 +59,13 @@ func WriteTable(w io.Writer, results ...*Result) error {
 // WriteTableOf writes the table t describes: for each thread name a row with, for each result,
 // the thread's CPU share (under the policy's name) and the percentiles of t.Series, then a row per
 // total of t.Totals whose value sits under each policy's name. It panics if a percentile is
-// outside 0..100.
+// outside 0..100 or a result is nil.
 func WriteTableOf(w io.Writer, t Table, results ...*Result) error {
+	for i, r := range results {
+		if r == nil {
+			panic(fmt.Sprintf("sim: WriteTable of a nil result (argument %d)", i))
+		}
+	}
 	ps := t.Percentiles
 	if ps == nil {
 		ps = []float64{50, 99, 99.9, 100}

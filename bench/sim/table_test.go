@@ -32,3 +32,13 @@ func TestWriteTableOf(t *testing.T) {
 	assert.Equal(t, "switches", strings.Fields(lines[6])[0])
 	assert.Equal(t, "migrations", strings.Fields(lines[7])[0])
 }
+
+func TestWriteTableNilResult(t *testing.T) {
+	defer func() {
+		p := recover()
+		if s, ok := p.(string); !ok || !strings.HasPrefix(s, "sim: WriteTable of a nil result") {
+			t.Errorf("WriteTable(w, nil) panicked with %v, want a panic starting \"sim: WriteTable of a nil result\"", p)
+		}
+	}()
+	sim.WriteTable(&strings.Builder{}, nil)
+}
