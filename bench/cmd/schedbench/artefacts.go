@@ -44,14 +44,62 @@ func groupOf(name string) string {
 	return name
 }
 
-// pooled returns the wake-to-run latencies of the threads of group g over runs, sorted: the
-// simulator's histograms of those threads merged (sim.Result.Pooled, Histogram.Merge), every
-// sample while they fit its exact budget, and beyond one value per 1/1000 of the samples at
-// evenly spaced percentiles, within the histogram's bound of 1/128 of the value.
-func pooled(runs []*sim.Result, g string) []int64 {
+// maxGroupFigures bounds the groups that get figures of their own (a latency distribution, and
+// with repetitions two distributions per repetition): the first ones in order of appearance. A
+// workload of a million threads with names of their own would otherwise draw a million files.
+const maxGroupFigures = 40
+
+// A runSummary is what the pictures need of one run, gathered in one pass over its threads: the
+// sum and count of the CPU shares of the threads of each name and of each group, and the
+// wake-to-run latencies of the threads of each drawn group, pooled.
+type runSummary struct {
+	byName, byGroup map[string]*shareSum
+	latency         map[string]*sim.Histogram
+}
+
+// A shareSum adds up the CPU shares of n threads.
+type shareSum struct {
+	sum float64
+	n   int
+}
+
+func (s *shareSum) add(v float64) { s.sum += v; s.n++ }
+
+// summarize returns r's runSummary, with the latencies of the groups in drawn.
+func summarize(r *sim.Result, drawn map[string]bool) *runSummary {
+	rs := &runSummary{byName: map[string]*shareSum{}, byGroup: map[string]*shareSum{}, latency: map[string]*sim.Histogram{}}
+	for i := range r.Threads {
+		t := &r.Threads[i]
+		g := groupOf(t.Name)
+		for _, m := range []struct {
+			m   map[string]*shareSum
+			key string
+		}{{rs.byName, t.Name}, {rs.byGroup, g}} {
+			if m.m[m.key] == nil {
+				m.m[m.key] = &shareSum{}
+			}
+			m.m[m.key].add(t.Share())
+		}
+		if drawn[g] {
+			if rs.latency[g] == nil {
+				rs.latency[g] = &sim.Histogram{}
+			}
+			rs.latency[g].Merge(&t.Wakeup)
+		}
+	}
+	return rs
+}
+
+// pooled returns the wake-to-run latencies of the threads of group g over the summarized runs,
+// sorted: the simulator's histograms of those threads merged (Histogram.Merge), every sample
+// while they fit its exact budget, and beyond one value per 1/1000 of the samples at evenly
+// spaced percentiles, within the histogram's bound of 1/128 of the value.
+func pooled(runs []*runSummary, g string) []int64 {
 	var h sim.Histogram
 	for _, r := range runs {
-		h.Merge(r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return groupOf(t.Name) == g }))
+		if l := r.latency[g]; l != nil {
+			h.Merge(l)
+		}
 	}
 	if vs, ok := h.Exact(); ok {
 		vs = slices.Clone(vs)
@@ -87,6 +135,30 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 	for _, n := range names {
 		threads.Colour(n)
 	}
+	// The groups, in order of first appearance, and those drawn.
+	var groups []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if g := groupOf(n); !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+	}
+	drawnGroups := groups[:min(len(groups), maxGroupFigures)]
+	drawn := map[string]bool{}
+	for _, g := range drawnGroups {
+		drawn[g] = true
+	}
+	sums := make([][]*runSummary, len(runs))
+	for p, rs := range runs {
+		for _, r := range rs {
+			sums[p] = append(sums[p], summarize(r, drawn))
+		}
+	}
+	limitNote := ""
+	if len(groups) > len(drawnGroups) {
+		limitNote = fmt.Sprintf(" Only the first %d of the %d groups have figures of their own.", len(drawnGroups), len(groups))
+	}
 	add := func(sec *report.Section, name, caption string, draw func(w io.Writer) error) error {
 		var b bytes.Buffer
 		if err := draw(&b); err != nil {
@@ -121,18 +193,12 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 	}
 	// Latency distributions, one chart per group of threads.
 	cdf := report.Section{Heading: "Wake-up latency", ID: "latency",
-		Text: "The fraction of wake-ups that waited at most each latency before running, pooled over the group's threads and every repetition; one curve per policy."}
-	var groups []string
-	for _, n := range names {
-		if g := groupOf(n); !slices.Contains(groups, g) {
-			groups = append(groups, g)
-		}
-	}
-	for _, g := range groups {
+		Text: "The fraction of wake-ups that waited at most each latency before running, pooled over the group's threads and every repetition; one curve per policy." + limitNote}
+	for _, g := range drawnGroups {
 		var series []plot.Series
 		some := false
 		for _, p := range cols {
-			vs := pooled(runs[p], g)
+			vs := pooled(sums[p], g)
 			some = some || len(vs) > 0
 			series = append(series, plot.Series{Name: s.policies[p].name, Values: vs})
 		}
@@ -148,8 +214,8 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 	shares := report.Section{Heading: "CPU shares", ID: "shares", Text: "Each thread's share of a CPU over its lifetime, the median over the repetitions."}
 	rows, perGroup := names, false
 	if len(names) > 40 {
-		rows, perGroup = groups, true
-		shares.Text = "Each group's mean share of a CPU over its threads' lifetimes (too many threads to show one by one), the median over the repetitions."
+		rows, perGroup = drawnGroups, true
+		shares.Text = "Each group's mean share of a CPU over its threads' lifetimes (too many threads to show one by one), the median over the repetitions." + limitNote
 	}
 	var polNames []string
 	for _, p := range cols {
@@ -159,17 +225,13 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 	for i, row := range rows {
 		for _, p := range cols {
 			var vs []float64
-			for _, r := range runs[p] {
-				sum, n := 0.0, 0
-				for j := range r.Threads {
-					t := &r.Threads[j]
-					if t.Name == row || perGroup && groupOf(t.Name) == row {
-						sum += t.Share()
-						n++
-					}
+			for _, rs := range sums[p] {
+				by := rs.byName
+				if perGroup {
+					by = rs.byGroup
 				}
-				if n > 0 {
-					vs = append(vs, sum/float64(n))
+				if s := by[row]; s != nil && s.n > 0 {
+					vs = append(vs, s.sum/float64(s.n))
 				}
 			}
 			v, ok := median(vs)
@@ -189,28 +251,22 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 	// Distributions of repeated runs.
 	if f.reps > 1 {
 		dist := report.Section{Heading: "Repetitions", ID: "repetitions",
-			Text: fmt.Sprintf("One point per repetition (seeds %d..%d): whiskers from minimum to maximum, a box from the first to the third quartile, a line at the median, a diamond at the mean.", s.flags.seed, s.flags.seed+uint64(f.reps)-1)}
-		for _, g := range groups {
+			Text: fmt.Sprintf("One point per repetition (seeds %d..%d): whiskers from minimum to maximum, a box from the first to the third quartile, a line at the median, a diamond at the mean.", s.flags.seed, s.flags.seed+uint64(f.reps)-1) + limitNote}
+		for _, g := range drawnGroups {
 			var shareS, p99S []plot.Sample
 			anyLat := false
 			for _, p := range cols {
 				sh := plot.Sample{Name: s.policies[p].name}
 				lat := plot.Sample{Name: s.policies[p].name}
-				for _, r := range runs[p] {
-					sum, n := 0.0, 0
-					for j := range r.Threads {
-						if t := &r.Threads[j]; groupOf(t.Name) == g {
-							sum += t.Share()
-							n++
+				for _, rs := range sums[p] {
+					if gs := rs.byGroup[g]; gs != nil && gs.n > 0 {
+						sh.Values = append(sh.Values, gs.sum/float64(gs.n))
+					}
+					if h := rs.latency[g]; h != nil {
+						if v, ok := h.Percentile(99); ok {
+							lat.Values = append(lat.Values, float64(v))
+							anyLat = true
 						}
-					}
-					if n > 0 {
-						sh.Values = append(sh.Values, sum/float64(n))
-					}
-					h := r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return groupOf(t.Name) == g })
-					if v, ok := h.Percentile(99); ok {
-						lat.Values = append(lat.Values, float64(v))
-						anyLat = true
 					}
 				}
 				shareS, p99S = append(shareS, sh), append(p99S, lat)

@@ -18,13 +18,6 @@ type cell struct {
 	err         error
 }
 
-// chunks is how many pieces a run is cut into so that ^C stops it within a fraction of its
-// length.
-const chunks = 64
-
-// span is the most simulated time runCell runs without looking at its context.
-const span = time.Second
-
 // runCells runs every cell of s (policy-major: policy 0's repetitions first) on parallel
 // workers, keeping the full trace of repetition 0 of each policy if keepTrace. done is called
 // after each cell, from one goroutine at a time. When ctx is cancelled the running cells stop
@@ -92,26 +85,35 @@ func runCell(ctx context.Context, s *setup, c *cell, trace bool) {
 	c.result = m.Result()
 }
 
-// runMachine runs m until until, in chunks of simulated time, looking at ctx between two: it
-// returns errInterrupted once ctx is cancelled.
+// runMachine runs m until until, looking at ctx between two pieces of simulated time: it
+// returns errInterrupted once ctx is cancelled. The pieces start at a microsecond and double
+// while one takes less than pieceFast of real time, and halve while one takes more than
+// pieceSlow, so that ctx is looked at every tenth of a second or so whatever the workload: a
+// simulated second of a hog alone takes microseconds, one of a million threads forking
+// seconds. The pieces do not change the run: Run resumes where it stopped.
 func runMachine(ctx context.Context, m *sim.Machine, until time.Duration) error {
-	for k := 1; k <= chunks && !m.Done(); k++ {
-		end := until * time.Duration(k) / chunks
-		for !m.Done() {
-			// At most span of simulated time between two looks at ctx: a sixty-fourth of a
-			// long -until is hours of it, which took the race detector on a busy machine
-			// more than the 20 s TestSIGINT gives a ^C to stop a run of -until 1000000s.
-			next := min(end, time.Duration(m.Now())+span)
-			if ctx.Err() != nil {
-				return errInterrupted
-			}
-			if err := m.Run(next); err != nil {
-				return err
-			}
-			if next == end {
-				break
-			}
+	piece := time.Microsecond
+	for !m.Done() && time.Duration(m.Now()) < until {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		next := min(until, time.Duration(m.Now())+piece)
+		start := time.Now()
+		if err := m.Run(next); err != nil {
+			return err
+		}
+		switch d := time.Since(start); {
+		case d < pieceFast && piece < until:
+			piece *= 2
+		case d > pieceSlow && piece > 1:
+			piece /= 2
 		}
 	}
 	return nil
 }
+
+// pieceFast and pieceSlow bound the real time runMachine lets a piece of simulated time take.
+const (
+	pieceFast = 20 * time.Millisecond
+	pieceSlow = 100 * time.Millisecond
+)
