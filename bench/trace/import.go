@@ -31,12 +31,14 @@ type ImportOptions struct {
 	KernelThreads KernelMode
 	// MaxWarnings bounds the warnings kept (all are counted); 0 means 100.
 	MaxWarnings int
-	// MemoryLimit bounds the memory an exact import may need, in bytes: its estimate of the
-	// workload's ops and of the simulator's compiled copy of them (about 300 bytes an op, one
-	// op for each run, sleep, message and fork the trace shows). An import whose estimate
-	// passes it stops with an *Error naming the limit and where the trace had got to, which
-	// suggests Summary (whose memory is per task, whatever the trace's length); 0 means no
-	// limit. The CLI's replay passes its -max-memory.
+	// MemoryLimit bounds the memory an exact import and its replay may need, in bytes. The
+	// importer estimates it as it reads: about 300 bytes of live heap an op (one op for each
+	// run, sleep, message and fork the trace shows: the op, the simulator's compiled copy of
+	// it, its share of the latency samples), twice that for the garbage collector's headroom.
+	// An import whose estimate passes the limit stops with an *Error naming the limit and the
+	// line the trace had got to, which suggests Summary (whose memory is per task, whatever the
+	// trace's length); 0 means no limit. schedbench replay passes its -max-memory, and also
+	// makes the collector keep the heap within it (runtime/debug.SetMemoryLimit).
 	MemoryLimit int64
 
 	// onCharge, for tests, is told of every stretch of CPU time the import charges a task.
@@ -162,7 +164,7 @@ func (w *warner) warn(format string, args ...any) {
 // memoryMessage is the error of an exact import whose estimate passed ImportOptions.MemoryLimit.
 func memoryMessage(b *builder) string {
 	return fmt.Sprintf("an exact import of this trace needs more than the memory limit of %s (%d ops of %d tasks so far, about %s); "+
-		"import it as a summary (ImportOptions.Summary, schedbench replay -summary), whose memory is per task, or allow more memory",
+		"import it as a summary (ImportOptions.Summary, schedbench replay -summary), whose memory is per task, or allow more memory (schedbench replay -max-memory)",
 		byteSize(b.o.maxBytes), b.nops, len(b.tasks), byteSize(b.memBytes()))
 }
 

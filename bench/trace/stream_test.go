@@ -1,11 +1,14 @@
 package trace
 
 import (
-	"github.com/schedkit/schedkit/bench/sim"
+	"errors"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
 )
 
 // allocated returns the bytes f allocates.
@@ -121,4 +124,49 @@ func peakHeap(f func()) uint64 {
 		return 0
 	}
 	return peak - base
+}
+
+// TestImportExactMemory checks an exact import's peak heap against what it builds: at most 3×
+// the live heap of the imported workload (the ops, 248 bytes each, are most of it), the text
+// never held whole.
+func TestImportExactMemory(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("generates a large trace; not under -race")
+	}
+	var im *Imported
+	base := liveHeap()
+	peak := peakHeap(func() {
+		var err error
+		if im, err = ReadFtrace(newFtraceGen(400_000, 64, 4), "gen.txt", nil); err != nil {
+			t.Error(err)
+		}
+	})
+	live := liveHeap() - min(base, liveHeap())
+	ops := 0
+	for _, th := range im.Workload.Threads {
+		ops += len(th.Ops)
+	}
+	runtime.KeepAlive(im)
+	t.Logf("400k lines: %d ops, workload %d B live, import peak %d B (%.2f×)", ops, live, peak, float64(peak)/float64(live))
+	if ops < 100_000 || live < uint64(ops)*200 {
+		t.Fatalf("%d ops in %d B: the import is not the workload measured", ops, live)
+	}
+	if peak > 3*live {
+		t.Errorf("an exact import of 400k lines peaks at %d B of heap, %.1f× its workload's %d B; want at most 3×", peak, float64(peak)/float64(live), live)
+	}
+}
+
+// TestImportMemoryLimit: an exact import whose estimate passes ImportOptions.MemoryLimit stops
+// with an *Error naming the limit and the line, and suggesting a summary, which then imports
+// the same text.
+func TestImportMemoryLimit(t *testing.T) {
+	_, err := ReadFtrace(newFtraceGen(200_000, 64, 4), "gen.txt", &ImportOptions{MemoryLimit: 8 << 20})
+	var e *Error
+	if !errors.As(err, &e) || e.Line == 0 || !strings.Contains(err.Error(), "memory limit of 8.0 MiB") || !strings.Contains(err.Error(), "summary") {
+		t.Fatalf("ReadFtrace with an 8 MiB limit = %v; want an *Error at a line naming the limit and suggesting a summary", err)
+	}
+	im, err := ReadFtrace(newFtraceGen(200_000, 64, 4), "gen.txt", &ImportOptions{MemoryLimit: 8 << 20, Summary: true})
+	if err != nil || im.Events < 190_000 {
+		t.Fatalf("the summary under the same limit: %v", err)
+	}
 }

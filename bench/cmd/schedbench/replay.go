@@ -231,9 +231,9 @@ func cmdReplay(e *env, args []string) error {
 // thousands of goroutines, a system-wide Linux trace hundreds of tasks.
 const defaultTop = 25
 
-// defaultMaxMemory is -max-memory's default: an exact import of a trace of 1.5 million events
-// needs about 500 MiB (the workload's ops, the simulator's copy of them, the collector's
-// headroom).
+// defaultMaxMemory is -max-memory's default: an exact replay of a trace of 1.5 million events
+// (a million ops) peaked at 490 MB of RSS; 2 GiB takes some 3.5 million ops (about 5 million
+// events) exactly, and any trace as a summary.
 const defaultMaxMemory = "2GiB"
 
 // parseSize parses a size in bytes with an optional binary unit (KiB, MiB, GiB, TiB; K, M, G,
