@@ -6,6 +6,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // PipelineCalibration is what `go run ./bench/scenario/calibrate` measured of the real
@@ -66,4 +68,65 @@ func Compile() CompileCalibration {
 		panic(fmt.Sprintf("scenario: internal error: data/compile-calibration.json: %v", err))
 	}
 	return c
+}
+
+// TarLayoutCalibration is what `go run ./bench/scenario/calibrate -what tar-layout` measured
+// of bsdtar, the seed's tar (FreeBSD's tar is libarchive's bsdtar), on the machine it ran on
+// (data/tar-layout.json, with the method and the timed trees): how many members' headers
+// start in each 10240-byte record of its archive of the Go tree's src, and its CPU time per
+// member and per record.
+type TarLayoutCalibration struct {
+	Method      string `json:"method"`
+	Dir         string `json:"dir"`
+	Bsdtar      string `json:"bsdtar"`
+	Kernel      string `json:"kernel"`
+	CPU         string `json:"cpu"`
+	RecordBytes int    `json:"record_bytes"`
+	Records     int    `json:"records"`
+	Members     int    `json:"members"`
+	// RLE is the members per record, run-length coded ("k" or "k*n", comma-separated).
+	RLE         string `json:"members_per_record"`
+	NsPerMember int64  `json:"ns_per_member"`
+	NsPerRecord int64  `json:"ns_per_record"`
+	// PerRecord is RLE decoded: the members whose header starts in each record, in order.
+	PerRecord []int `json:"-"`
+}
+
+//go:embed data/tar-layout.json
+var tarLayoutJSON []byte
+
+// TarLayout returns the stored calibration of bsdtar's records.
+func TarLayout() TarLayoutCalibration {
+	var c TarLayoutCalibration
+	if err := json.Unmarshal(tarLayoutJSON, &c); err != nil {
+		panic(fmt.Sprintf("scenario: internal error: data/tar-layout.json: %v", err))
+	}
+	per, err := decodeRLE(c.RLE)
+	if err != nil || len(per) != c.Records {
+		panic(fmt.Sprintf("scenario: internal error: data/tar-layout.json: members_per_record: %v (%d records, want %d)", err, len(per), c.Records))
+	}
+	c.PerRecord = per
+	return c
+}
+
+// decodeRLE decodes "k,k*n,…".
+func decodeRLE(s string) ([]int, error) {
+	var out []int
+	for i, f := range strings.Split(s, ",") {
+		k, n, rep := strings.Cut(f, "*")
+		kv, err := strconv.Atoi(k)
+		if err != nil || kv < 0 {
+			return nil, fmt.Errorf("item %d %q: not a count", i+1, f)
+		}
+		nv := 1
+		if rep {
+			if nv, err = strconv.Atoi(n); err != nil || nv < 1 {
+				return nil, fmt.Errorf("item %d %q: not a repeat", i+1, f)
+			}
+		}
+		for range nv {
+			out = append(out, kv)
+		}
+	}
+	return out, nil
 }

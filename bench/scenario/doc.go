@@ -99,19 +99,16 @@
 // Notes, printed under its table, what the model leaves out. In short:
 //
 // seed000-pipeline (seed 000, Guzik 2023: tar | gzip beside a pinned nice 20 hog, 45.23 s alone,
-// 907/864/870/61 s for pick_short × preempt_thresh). Calibrated from the real programs here
-// (go run ./bench/scenario/calibrate → data/pipeline-calibration.json: CPU per 10240-byte record,
-// the records, how often each program blocked); the pipe is FreeBSD's direct write
-// (sys/kern/sys_pipe.c: a write of at least PIPE_MINDIRECT = 8192 bytes waits until the reader
-// has copied it) for ULE and 4BSD, Linux's 64 KiB for CFS/EEVDF. Reproduced: CFS/EEVDF 2.0×
-// with a nice 0 hog, 1.02× nice 19, 1.0× SCHED_IDLE, as the Linux 6.18 host here measured
-// (2.02/1.02/1.01×). Not reproduced: ULE's 20×. With the calibrated costs gzip never waits for
-// tar, so it never sleeps and wakes, and the wake-up paths that pick_short and preempt_thresh
-// change never run: ULE shares the CPU about 50:50 between gzip and the hog (1.8×), the four
-// rows alike. Labelled what-if rows make tar sleep 1 ms every 16 records (not calibrated) so
-// that gzip sleeps too; then the model shows the seed's mechanism and pattern (stock ULE 15.8×,
-// pick_short or preempt_thresh alone no help, both together 1.0×): the miss is the measured
-// workload's, not the scheduler model's.
+// 907/864/870/61 s for pick_short × preempt_thresh). Built from the programs' source: bsdtar
+// writes 10240-byte records, each a direct write that waits for the reader (sys/kern/sys_pipe.c);
+// FreeBSD's gzip reads one record per read(2) and deflates it (usr.bin/gzip/gzip.c), so it sleeps
+// only where bsdtar's work on the next record — its members' headers, many in directories of
+// small files — exceeds gzip's on this one. calibrate -what tar-layout measures bsdtar's records
+// and costs on the Go tree here (data/tar-layout.json). At the measured per-member cost stock
+// ULE is a few times slower and the fix does not restore the run; the cost on FreeBSD in the
+// seed's VM is not known, and at twice the measured cost the seed's 20× and 1.36× both come out
+// (rows member ×2, ×4). Linux's CFS/EEVDF beside a nice 0 / nice 19 / SCHED_IDLE hog: 2.0×,
+// 1.02×, 1.0×, as the Linux 6.18 host here measured (2.02/1.02/1.01×).
 //
 // seed000-nice (seed 000's "nice 0 vs nice 20 hog gives them about 50:50"): reproduced, ULE
 // legacy 54 %, main 53 %; CFS/EEVDF 98.6 %, the weights' 1024/(1024+15).

@@ -5,6 +5,7 @@
 // Usage:
 //
 //	go run ./bench/scenario/calibrate [-dir DIR] [-runs N] > bench/scenario/data/pipeline-calibration.json
+//	go run ./bench/scenario/calibrate -what tar-layout > bench/scenario/data/tar-layout.json
 //	go run ./bench/scenario/calibrate -what compile > bench/scenario/data/compile-calibration.json
 //	go run ./bench/scenario/calibrate -what pipe > bench/scenario/data/pipe-calibration.json
 //
@@ -84,7 +85,7 @@ type Calibration struct {
 }
 
 func main() {
-	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip), compile (gcc -O2 -c) or pipe (a ping-pong's wake-up cost)")
+	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip), tar-layout (bsdtar's records and costs), compile (gcc -O2 -c) or pipe (a ping-pong's wake-up cost)")
 	dir := flag.String("dir", goSrc(), "directory tar archives (pipeline)")
 	runs := flag.Int("runs", 5, "measured runs (after one warm-up run)")
 	flag.Parse()
@@ -92,12 +93,14 @@ func main() {
 	switch *what {
 	case "pipeline":
 		err = calibrate(os.Stdout, *dir, *runs)
+	case "tar-layout":
+		err = calibrateTarLayout(os.Stdout, *dir, *runs)
 	case "compile":
 		err = calibrateCompile(os.Stdout, filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
 	case "pipe":
 		err = calibratePipe(os.Stdout, *runs)
 	default:
-		err = fmt.Errorf("-what %q: want pipeline or compile", *what)
+		err = fmt.Errorf("-what %q: want pipeline, tar-layout, compile or pipe", *what)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,4 +82,31 @@ func TestPipeOnRealKernel(t *testing.T) {
 	require.Len(t, c.SameCPUNs, 1)
 	assert.Positive(t, c.SwitchNs)
 	assert.Equal(t, c.SameCPUNs[0]/2, c.SwitchNs)
+}
+
+// bsdtar's layout of a small tree is read back exactly: every member counted once, in the
+// record its header starts in, and the archive a whole number of 10240-byte records.
+func TestTarLayoutOnBsdtar(t *testing.T) {
+	if _, err := exec.LookPath("bsdtar"); err != nil {
+		t.Skip("bsdtar is not installed (Debian: libarchive-tools; .ci/run installs it)")
+	}
+	dir := filepath.Join(t.TempDir(), "tree")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	// Ten files of 100 bytes (1024 bytes each in the archive: header and one data block),
+	// then one of 30000 bytes (header and 59 blocks).
+	for i := range 10 {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("a%d", i)), bytes.Repeat([]byte("x"), 100), 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "z"), bytes.Repeat([]byte("y"), 30000), 0o644))
+	per, err := layout(dir)
+	require.NoError(t, err)
+	total := 0
+	for _, k := range per {
+		total += k
+	}
+	assert.Equal(t, 12, total, "the directory and its 11 files")
+	// 512 (the directory) + 10 × 1024 + 512 + 30208 + 1024 (end of archive) = 42496 bytes:
+	// five records, the last padded.
+	assert.Len(t, per, 5)
+	assert.LessOrEqual(t, per[len(per)-1], 0, "the last record is end-of-archive blocks and padding")
 }
