@@ -13,13 +13,13 @@ import (
 )
 
 // Parse reads the text form of a workload (see the package documentation for the grammar) and
-// validates it. Every error is an *[Error] positioned at the line and column of the offending
+// validates it. Lines end in "\n", "\r\n" or a lone "\r". Every error is an *[Error] positioned at the line and column of the offending
 // token, such as `line 3, column 7: unknown behaviour "slep"`. Parse never panics.
 func Parse(text string) (*Workload, error) {
 	p := parser{w: &Workload{}}
-	lines := strings.Split(text, "\n")
+	lines := splitLines(text)
 	for i, l := range lines {
-		if err := p.line(i+1, strings.TrimSuffix(l, "\r")); err != nil {
+		if err := p.line(i+1, l); err != nil {
 			return nil, err
 		}
 	}
@@ -33,6 +33,13 @@ func Parse(text string) (*Workload, error) {
 		return nil, err
 	}
 	return p.w, nil
+}
+
+// splitLines splits text into lines at each line ending of any of the three conventions: "\n"
+// (Unix), "\r\n" (DOS) and a lone "\r" (classic Mac OS, and files some editors still write). A
+// file of CR-only endings is lines, not one long comment line that left the workload empty.
+func splitLines(text string) []string {
+	return strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n")
 }
 
 type token struct {

@@ -1,6 +1,8 @@
 package workload_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
@@ -153,5 +155,28 @@ func TestParseEmpty(t *testing.T) {
 		w, err := workload.Parse(text)
 		require.NoError(t, err)
 		assert.Empty(t, w.Threads)
+	}
+}
+
+// TestParseLineEndings reads the same workload with Unix, DOS and CR-only line endings, and
+// mixed: the same workload, and an error at the same line and column.
+func TestParseLineEndings(t *testing.T) {
+	text := "# two threads\nthread a nice=5\n\trun 1ms\n\tsleep 2ms\nend\nthread b count=2\n\trun forever\nend\n"
+	want, err := workload.Parse(text)
+	require.NoError(t, err)
+	require.Len(t, want.Threads, 2)
+	bad := "thread a\n\trun 1ms\n\tslep 2ms\nend\n"
+	_, wantErr := workload.Parse(bad)
+	require.Error(t, wantErr)
+	for name, conv := range map[string]func(string) string{
+		"crlf":  func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") },
+		"cr":    func(s string) string { return strings.ReplaceAll(s, "\n", "\r") },
+		"mixed": func(s string) string { return strings.Replace(strings.Replace(s, "\n", "\r", 2), "\n", "\r\n", 1) },
+	} {
+		got, err := workload.Parse(conv(text))
+		require.NoError(t, err, name)
+		assert.Equal(t, want, got, name)
+		_, err = workload.Parse(conv(bad))
+		assert.Equal(t, wantErr.Error(), fmt.Sprint(err), name)
 	}
 }
