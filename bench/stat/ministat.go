@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 )
 
 // MaxSamples is the number of data sets ministat compares at once, one per plot symbol (MAX_DS
@@ -87,6 +88,18 @@ func Ministat(w io.Writer, samples []Sample, o Options) error {
 			return fmt.Errorf("stat: Dataset %s must contain at least %d data points", s.Name, MinPoints)
 		}
 		sums[i] = s.Data.Summary()
+	}
+	if !o.SummaryOnly && !o.NoPlot {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, s := range sums {
+			lo, hi = min(lo, s.Min), max(hi, s.Max)
+			if !math.IsNaN(s.Stddev) {
+				lo, hi = min(lo, s.Mean-s.Stddev), max(hi, s.Mean+s.Stddev)
+			}
+		}
+		if math.IsInf(hi-lo, 0) {
+			return fmt.Errorf("stat: the values and their mean ± stddev span %g..%g, more than a float64 holds (1.8e308): no plot can scale them (-n or -A leave the plot out)", lo, hi)
+		}
 	}
 
 	var b bytes.Buffer

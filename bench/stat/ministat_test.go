@@ -61,6 +61,7 @@ func TestMinistatErrors(t *testing.T) {
 		{"confidence", []Sample{three}, bad, "no Student's t table column for 97% confidence"},
 		{"width 1", []Sample{three}, Options{Confidence: 95, Width: 1}, "width 1"},
 		{"width -1", []Sample{three}, Options{Confidence: 95, Width: -1}, "width -1"},
+		{"spread beyond a float64", []Sample{{"huge", dataset(-1.7e308, 0, 1.7e308)}}, o, "no plot can scale them"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer

@@ -67,6 +67,10 @@ type Difference struct {
 // It returns an error if the confidence level is not one of [Levels] (use [Welch] or
 // [TQuantile] for other levels), or if either summary has N < 2 (a variance needs two values;
 // ministat itself insists on three).
+//
+// Where ministat's arithmetic overflows (means or variances of values beyond about 1e154), the
+// test is computed on both samples divided by a power of two (see [Dataset.Summary]) and the
+// absolute figures multiplied back: the relative ones are the same in any unit.
 func Student(x, y Summary, confidence float64) (Difference, error) {
 	if x.N < 2 || y.N < 2 {
 		return Difference{}, fmt.Errorf("stat: Student's t needs at least 2 values in each sample, have %d and %d", x.N, y.N)
@@ -76,6 +80,38 @@ func Student(x, y Summary, confidence float64) (Difference, error) {
 	if err != nil {
 		return Difference{}, err
 	}
+	d := student(x, y, t, confidence)
+	if k := exponent(x.Mean, y.Mean, x.Stddev, y.Stddev); overflowed(d, x, y) && k > 0 {
+		d = student(x.scaled(k), y.scaled(k), t, confidence).unscaled(k)
+	}
+	return d, nil
+}
+
+// overflowed reports whether a Difference of x and y, whose figures are finite, is not.
+func overflowed(d Difference, x, y Summary) bool {
+	for _, v := range []float64{x.Mean, y.Mean, x.Stddev, y.Stddev} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false // ministat's own NaN (a variance a little below zero) stays
+		}
+	}
+	for _, v := range []float64{d.Delta, d.StdErr, d.HalfWidth, d.Rel, d.RelHalfWidth, d.RelHalfWidthRatio, d.PooledS} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// unscaled returns d, computed on samples divided by 2^k, for the samples themselves.
+func (d Difference) unscaled(k int) Difference {
+	d.Delta, d.StdErr, d.HalfWidth = math.Ldexp(d.Delta, k), math.Ldexp(d.StdErr, k), math.Ldexp(d.HalfWidth, k)
+	d.PooledS = math.Ldexp(d.PooledS, k)
+	return d
+}
+
+// student is Student's test of x and y with the critical value t, in ministat's arithmetic.
+func student(x, y Summary, t, confidence float64) Difference {
+	df := x.N + y.N - 2
 	// The order of operations is ministat's (ds is y, rs is x), so the last bits agree too.
 	nx, ny := float64(x.N), float64(y.N)
 	vx, vy := x.Variance(), y.Variance()
@@ -103,7 +139,7 @@ func Student(x, y Summary, confidence float64) (Difference, error) {
 		RelHalfWidthRatio: re * 100 / x.Mean,
 		PooledS:           spool,
 		Significant:       math.Abs(d) > e,
-	}, nil
+	}
 }
 
 // Welch compares y against the baseline x with Welch's t test at the given confidence level, in
@@ -125,6 +161,12 @@ func Welch(x, y Summary, confidence float64) (Difference, error) {
 	}
 	if !(confidence > 0 && confidence < 100) {
 		return Difference{}, fmt.Errorf("stat: confidence %g%% is not strictly between 0 and 100", confidence)
+	}
+	if k := exponent(x.Mean, y.Mean, x.Stddev, y.Stddev); k > 250 {
+		// Beyond about 1e75 the squares of the variances overflow: the same test in a unit 2^k
+		// times larger.
+		d, err := Welch(x.scaled(k), y.scaled(k), confidence)
+		return d.unscaled(k), err
 	}
 	nx, ny := float64(x.N), float64(y.N)
 	ax, ay := x.Variance()/nx, y.Variance()/ny

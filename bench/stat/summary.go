@@ -24,19 +24,51 @@ type Summary struct {
 	Mean   float64 // arithmetic mean, sum/N
 	Stddev float64 // sample standard deviation, the square root of the variance with N-1 in the denominator
 
-	variance    float64 // ministat's Var, as computed from the running sums
+	variance    float64 // ministat's Var, as computed from the running sums, times 2^-2scale
 	hasVariance bool
+	scale       int // the binary exponent the sums were computed at (see Dataset.Summary)
 }
 
 // Variance returns the sample variance s² of the data set: the value ministat's Var computed if
 // s came from [Summarize] or [Dataset.Summary], else Stddev². ministat computes it from running
 // sums, (Σx² - (Σx)²/N) / (N-1), which may come out a little negative when every value is the
-// same; the square root of that is NaN, as it is in ministat, which prints it as "-nan".
+// same; the square root of that is NaN, as it is in ministat, which prints it as "-nan". For
+// values so large that ministat's sums overflow, the variance may be +Inf while Stddev is finite.
 func (s Summary) Variance() float64 {
 	if s.hasVariance {
-		return s.variance
+		return math.Ldexp(s.variance, 2*s.scale)
 	}
 	return s.Stddev * s.Stddev
+}
+
+// scaled returns s with every figure multiplied by 2^-k, exactly (barring underflow): the same
+// Summary in a unit 2^k times larger, whose squares do not overflow.
+func (s Summary) scaled(k int) Summary {
+	if k == 0 {
+		return s
+	}
+	out := Summary{N: s.N, Min: math.Ldexp(s.Min, -k), Max: math.Ldexp(s.Max, -k), Median: math.Ldexp(s.Median, -k),
+		Mean: math.Ldexp(s.Mean, -k), Stddev: math.Ldexp(s.Stddev, -k), hasVariance: s.hasVariance}
+	if s.hasVariance {
+		out.variance = math.Ldexp(s.variance, 2*(s.scale-k))
+	}
+	return out
+}
+
+// exponent returns the binary exponent of the largest magnitude among xs: 2^exponent exceeds
+// each |x|.
+func exponent(xs ...float64) int {
+	e := math.MinInt
+	for _, x := range xs {
+		if x != 0 && !math.IsNaN(x) && !math.IsInf(x, 0) {
+			_, k := math.Frexp(x)
+			e = max(e, k)
+		}
+	}
+	if e == math.MinInt {
+		return 0
+	}
+	return e
 }
 
 // Summarize returns the Summary of xs, computed as ministat computes it: the sums Σx and Σx²
@@ -130,22 +162,41 @@ func (d *Dataset) sort() {
 // Summary returns the Summary of the values added so far; see [Summarize]. It sorts d's values
 // the first time it is called after an Add. The complexity is O(N log N) after an Add, O(1)
 // otherwise.
+//
+// Where ministat's sums overflow (values beyond about 1.3e154, whose squares exceed the largest
+// float64: ministat then prints a Stddev of -nan), Summary computes the same sums of the values
+// divided by a power of two, 2^k with 2^k above the largest magnitude, and multiplies the mean
+// and the standard deviation back by 2^k: ministat's arithmetic in a unit 2^k times larger,
+// exact in every step a power of two can be, so the figures are finite and as precise as
+// ministat's are for ordinary values. Everywhere ministat's sums are finite, its figures are
+// returned unchanged, bit for bit.
 func (d *Dataset) Summary() Summary {
 	n := len(d.values)
 	if n == 0 {
 		return Summary{}
 	}
 	d.sort()
-	v := (d.syy - d.sy*d.sy/float64(n)) / (float64(n) - 1.0)
+	sy, syy, k := d.sy, d.syy, 0
+	if math.IsInf(sy, 0) || math.IsInf(syy, 0) {
+		k = exponent(d.values[0], d.values[n-1])
+		sy, syy = 0, 0
+		for _, x := range d.values {
+			x = math.Ldexp(x, -k)
+			sy += x
+			syy += float64(x * x)
+		}
+	}
+	v := (syy - sy*sy/float64(n)) / (float64(n) - 1.0)
 	return Summary{
 		N:           n,
 		Min:         d.values[0],
 		Max:         d.values[n-1],
 		Median:      d.values[n/2],
-		Mean:        d.sy / float64(n),
-		Stddev:      sqrtX86(v),
+		Mean:        math.Ldexp(sy/float64(n), k),
+		Stddev:      math.Ldexp(sqrtX86(v), k),
 		variance:    v,
 		hasVariance: true,
+		scale:       k,
 	}
 }
 

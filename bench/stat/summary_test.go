@@ -149,3 +149,65 @@ func panics(f func()) (p bool) {
 	f()
 	return false
 }
+
+// TestSummaryLargeValues: values whose squares overflow (1e155 … 1e300, and ±1.7e308) get
+// finite figures; multiplied by a power of two they are exactly the ordinary figures times it,
+// and at every scale they are the ordinary ones to the last few bits.
+func TestSummaryLargeValues(t *testing.T) {
+	xs := []float64{3, 1, 4, 1, 5, 9, 2, 6}
+	slices.Sort(xs) // the scaled sums run over the sorted values: the same order
+	base := Summarize(xs)
+	for _, k := range []int{520, 700, 1000, 1016} {
+		big := make([]float64, len(xs))
+		for i, x := range xs {
+			big[i] = math.Ldexp(x, k)
+		}
+		s := Summarize(big)
+		if s.Mean != math.Ldexp(base.Mean, k) || s.Stddev != math.Ldexp(base.Stddev, k) || s.Median != math.Ldexp(base.Median, k) {
+			t.Errorf("2^%d: mean %g, stddev %g; want exactly %g, %g", k, s.Mean, s.Stddev, math.Ldexp(base.Mean, k), math.Ldexp(base.Stddev, k))
+		}
+	}
+	for _, e := range []float64{1e155, 1e200, 1e300} {
+		big := make([]float64, len(xs))
+		for i, x := range xs {
+			big[i] = x * e
+		}
+		s := Summarize(big)
+		if math.IsNaN(s.Stddev) || math.IsInf(s.Stddev, 0) || math.Abs(s.Stddev/(base.Stddev*e)-1) > 1e-14 || math.Abs(s.Mean/(base.Mean*e)-1) > 1e-14 {
+			t.Errorf("×%g: mean %g, stddev %g; want %g, %g", e, s.Mean, s.Stddev, base.Mean*e, base.Stddev*e)
+		}
+	}
+	if s := Summarize([]float64{-1.7e308, 0, 1.7e308}); math.IsNaN(s.Stddev) || math.IsInf(s.Stddev, 0) || s.Mean != 0 {
+		t.Errorf("±1.7e308: mean %g, stddev %g; want 0 and a finite stddev", s.Mean, s.Stddev)
+	}
+}
+
+// TestStudentLargeValues: the t test of samples whose ministat arithmetic overflows is the
+// test of the same samples in a larger unit: the same relative figures, the absolute ones
+// scaled.
+func TestStudentLargeValues(t *testing.T) {
+	a, b := []float64{1, 2, 3, 4}, []float64{4, 5, 6, 8}
+	want, err := Student(Summarize(a), Summarize(b), 95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{520, 1000} {
+		sa, sb := make([]float64, 4), make([]float64, 4)
+		for i := range a {
+			sa[i], sb[i] = math.Ldexp(a[i], k), math.Ldexp(b[i], k)
+		}
+		got, err := Student(Summarize(sa), Summarize(sb), 95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Rel != want.Rel || got.RelHalfWidth != want.RelHalfWidth || got.Significant != want.Significant ||
+			got.Delta != math.Ldexp(want.Delta, k) || got.HalfWidth != math.Ldexp(want.HalfWidth, k) || got.PooledS != math.Ldexp(want.PooledS, k) {
+			t.Errorf("2^%d: %+v, want %+v scaled", k, got, want)
+		}
+		w1, _ := Welch(Summarize(a), Summarize(b), 95)
+		w2, _ := Welch(Summarize(sa), Summarize(sb), 95)
+		if w2.DF != w1.DF || w2.Rel != w1.Rel || w2.HalfWidth != math.Ldexp(w1.HalfWidth, k) {
+			t.Errorf("Welch at 2^%d: %+v, want %+v scaled", k, w2, w1)
+		}
+	}
+}

@@ -13,7 +13,11 @@
 // meaningless plot; -w 1, with which ministat crashes, is refused with a message and exit
 // status 2; and -w 0, with which ministat writes into zero-length buffers, prints the empty
 // frame ministat prints when it survives (it crashes when a later data set stacks higher in
-// the plot than the earlier ones, as glibc's realloc(p, 0) returns NULL).
+// the plot than the earlier ones, as glibc's realloc(p, 0) returns NULL). Values so large
+// that ministat's sums of squares overflow (beyond about 1.3e154), for which it prints a
+// Stddev of -nan and no difference, get finite figures: the same arithmetic in a unit a power
+// of two larger (see bench/stat's Dataset.Summary); a spread too wide for any plot to scale
+// (about 1.8e308) is refused with a message and status 1.
 //
 // It also takes -q, which FreeBSD's later ministat has and Debian's refuses as an unknown
 // option: the legend of data set names and the table's header line are left out (main in
