@@ -19,7 +19,7 @@
 //	schedbench host [flags] WORKLOAD
 //	schedbench host -experiments [flags]
 //	schedbench serve [flags]
-//	schedbench stat [flags] FILE...
+//	schedbench stat [flags] [FILE...]
 //
 // WORKLOAD is a workload file in the text form of package workload, or its JSON form (a name
 // ending in .json, or a text starting with "{"), or a real trace to replay under the policies
@@ -27,16 +27,24 @@
 // execution trace; imported by bench/trace, each task's bursts and wake-ups its script), or the
 // name of a scenario of bench/scenario
 // (see seeds), whose first row gives the workload, the machine and the length of the run unless
-// -topology and -until are given. Flags come before the workload, as in every Go
-// command; -h prints a command's flags.
+// -topology and -until are given. Flags may come before or after the arguments ("--" ends them,
+// for a file whose name starts with "-"; record takes its command after them); -h prints a
+// command's flags. A duration flag takes a number and a unit (2s, 500ms, 1.5m, 250us); the error
+// for "-until 2" says so. Wherever a command reads a file (a workload, a -topology spec, a trace
+// to replay, stat's data sets, merge's results, serve's -page), "-" is standard input, which
+// messages and reports name <stdin> (stdin as a workload or run name), and stat with no file
+// reads it, as ministat does.
 //
 // run plays the workload under every policy of -policy (a comma-separated list: ule, ule:legacy,
 // ule:seed000, 4bsd, 4bsd:14, 4bsd:9, cfs, cfs:v6.6, cfs:v7.1, …) on the machine -topology
 // describes (a text spec such as "llc:1 core:4 cpu:2", a file with a text or JSON spec, a
 // ready-made machine such as two-socket-smt, or host for this machine), for -until of simulated
 // time, -reps times with seeds -seed, -seed+1, …, -parallel runs at a time. It prints one row
-// per thread with its CPU share and wake-to-run latency percentiles under each policy (the
-// medians over the repetitions), then one row per policy with the run's totals. While stderr is
+// per thread with its CPU share (cpu%) and wake-up latency percentiles (wake p50 … wake max,
+// from being woken to running) under each policy (the medians over the repetitions), then one
+// row per policy with the run's totals; a legend under each table says what its columns
+// measure and that "-" is no figure (a thread that never slept has no wake-up latency) while
+// "0ns" is a measured zero. While stderr is
 // a terminal and -q is not given, a progress bar counts the runs done (seeds and sweep count
 // cells). ^C stops the runs in progress; the table then shows the runs that finished and the
 // command exits with status 1 (seeds and sweep stop between batches of a few cells per CPU).

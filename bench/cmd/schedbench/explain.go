@@ -63,7 +63,7 @@ func cmdExplain(e *env, args []string) error {
 		}
 		cpu = n
 	}
-	s, err := f.resolve(fs)
+	s, err := f.resolve(e, fs)
 	if err != nil {
 		return err
 	}

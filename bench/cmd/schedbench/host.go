@@ -55,7 +55,7 @@ func cmdHost(e *env, args []string) error {
 		f.policy = host.NearestPolicy(host.Release())
 	}
 	f.topology = "host"
-	s, err := f.resolve(fs)
+	s, err := f.resolve(e, fs)
 	if err != nil {
 		return err
 	}

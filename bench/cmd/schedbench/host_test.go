@@ -25,8 +25,8 @@ func TestHost(t *testing.T) {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
 	lines := strings.Split(out, "\n")
-	if !strings.HasPrefix(lines[0], "thread ") || !strings.Contains(lines[0], "linux ") || !strings.Contains(lines[0], "cfs-v7.1 (model)") {
-		t.Errorf("header %q, want the kernel's column and the model's", lines[0])
+	if !strings.Contains(lines[0], "linux ") || !strings.Contains(lines[0], "cfs-v7.1 (model)") || !strings.HasPrefix(lines[1], "thread ") {
+		t.Errorf("header %q, %q; want the kernel's column and the model's, then the units", lines[0], lines[1])
 	}
 	for _, n := range []string{"hog.0", "hog.3", "ticker", "producer", "consumer"} {
 		found := false

@@ -26,7 +26,7 @@ type machineFlags struct {
 
 func (m *machineFlags) register(fs *flag.FlagSet, defaultPolicy string) {
 	fs.StringVar(&m.policy, "policy", defaultPolicy, "comma-separated `policies`: bench/presets names FAMILY:PRESET such as ule:legacy, bsd4:freebsd14, cfs:v7.1 (an unknown one lists them); ule, bsd4 (or 4bsd) and cfs alone are ule:main, bsd4:main and cfs:v6.5")
-	fs.StringVar(&m.topology, "topology", "cpu:2", "the machine: a `spec` such as \"llc:1 core:4 cpu:2\", a file (text or JSON spec), host, or one of two-cpu, two-socket-smt, four-llc, four-node, big-little")
+	fs.StringVar(&m.topology, "topology", "cpu:2", "the machine: a `spec` such as \"llc:1 core:4 cpu:2\", a file (text or JSON spec; - for standard input), host, or one of two-cpu, two-socket-smt, four-llc, four-node, big-little")
 	fs.DurationVar(&m.until, "until", 10*time.Second, "simulated `time` to run for (the run ends earlier if every thread exits)")
 	fs.Uint64Var(&m.seed, "seed", 1, "`seed` of the workload's random durations (repetition i uses seed+i)")
 	fs.IntVar(&m.hz, "hz", sim.DefaultHz, "clock interrupt `rate` (hz, CONFIG_HZ)")
@@ -47,7 +47,7 @@ type setup struct {
 // resolve checks the flags and the workload argument and builds a machine for each policy once,
 // so that every refusal (a policy that cannot honour the workload, a thread pinned to a CPU the
 // topology lacks) is a usage error before anything runs or is written.
-func (m *machineFlags) resolve(fs *flag.FlagSet) (*setup, error) {
+func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 	args := fs.Args()
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
@@ -70,11 +70,11 @@ func (m *machineFlags) resolve(fs *flag.FlagSet) (*setup, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	t, err := resolveTopology(m.topology)
+	t, err := e.topology(m.topology)
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	w, err := loadWorkload(args[0])
+	w, err := loadWorkload(e, args[0])
 	wname := workloadName(args[0])
 	if errors.Is(err, errNoFile) {
 		// Not a file: a scenario's name, whose first row gives the workload, the machine and

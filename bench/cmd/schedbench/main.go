@@ -47,8 +47,10 @@ func outputErr(err error) error {
 // progress bar) and the context that SIGINT, SIGTERM and SIGHUP cancel (signals.go).
 type env struct {
 	ctx            context.Context
+	stdin          io.Reader // what a file named "-" reads (input.go); nil reads as empty
 	stdout, stderr io.Writer
 	terminal       bool
+	stdinRead      bool // standard input has been read by an earlier "-"
 	// afterRun, if not nil, is called after each finished run with the number finished so far
 	// (tests use it to interrupt a command at a known point).
 	afterRun func(finished int)
@@ -90,7 +92,7 @@ func main() {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := catchSignals(cancel)
-	code := cli(&env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}, os.Args[1:])
+	code := cli(&env{ctx: ctx, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stderr)}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
@@ -146,40 +148,4 @@ func topUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nrun 'schedbench <command> -h' for a command's flags.")
-}
-
-// parseFlags parses args with fs, which takes no positional arguments after the first one:
-// flags come first, as in every Go command. -h prints the usage to stdout and returns
-// flag.ErrHelp; any other mistake is a usage error of one line.
-func parseFlags(e *env, fs *flag.FlagSet, args []string, synopsis string) error {
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(e.stdout, "usage: schedbench %s %s\n\nflags:\n", fs.Name(), synopsis)
-		fs.SetOutput(e.stdout)
-		fs.PrintDefaults()
-		return flag.ErrHelp
-	}
-	if err != nil {
-		return usagef("%v (run 'schedbench %s -h' for usage)", err, fs.Name())
-	}
-	for _, a := range fs.Args()[min(1, fs.NArg()):] {
-		if strings.HasPrefix(a, "-") {
-			return usagef("flag %s after the arguments: flags come first (schedbench %s %s)", a, fs.Name(), synopsis)
-		}
-	}
-	return nil
-}
-
-// parseFlagsAnywhere is parseFlags for a command whose arguments are all names, none of which
-// starts with "-": a flag after them is refused the same way.
-func parseFlagsAnywhere(e *env, fs *flag.FlagSet, args []string, synopsis string) error {
-	if err := parseFlags(e, fs, args, synopsis); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 && strings.HasPrefix(fs.Arg(0), "-") {
-		return usagef("flag %s after the arguments: flags come first (schedbench %s %s)", fs.Arg(0), fs.Name(), synopsis)
-	}
-	return nil
 }

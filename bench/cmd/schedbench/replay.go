@@ -158,7 +158,7 @@ func cmdReplay(e *env, args []string) error {
 	}
 	restore := memoryBudget(limit)
 	defer restore()
-	in, err := readReplayInput(fs.Arg(0), &trace.ImportOptions{Summary: *summary, NoPipes: *noPipes, GoThreads: *goThreads,
+	in, err := readReplayInput(e, fs.Arg(0), &trace.ImportOptions{Summary: *summary, NoPipes: *noPipes, GoThreads: *goThreads,
 		KernelThreads: kmode, MemoryLimit: limit})
 	if err != nil {
 		return usagef("%v", err)
@@ -172,7 +172,7 @@ func cmdReplay(e *env, args []string) error {
 	if f.topology == "" {
 		f.topology = in.defaultTopology()
 	}
-	t, err := resolveTopology(f.topology)
+	t, err := e.topology(f.topology)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -283,8 +283,9 @@ func memoryBudget(limit int64) func() {
 // "global" or "tasks"; schedkit's own workload JSON and Chrome trace-event JSON are refused
 // with a hint); anything else as ftrace text. The readers stream; an error names the file
 // and, where it can, the line and field.
-func readReplayInput(path string, o *trace.ImportOptions) (*replayInput, error) {
-	f, err := os.Open(path)
+func readReplayInput(e *env, path string, o *trace.ImportOptions) (*replayInput, error) {
+	f, err := e.openInput(path) // "-": standard input
+	path = inputName(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such trace file", path)

@@ -54,7 +54,7 @@ func TestReplayTableIsTheLibrarys(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("%s: status %d, stderr %q", file, code, errs)
 		}
-		in, err := readReplayInput(traceData+file, &trace.ImportOptions{})
+		in, err := readReplayInput(nil, traceData+file, &trace.ImportOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func TestReplayBadInput(t *testing.T) {
 	}{
 		{"no trace", nil, "no trace file given"},
 		{"two traces", []string{tr, tr}, "one trace at a time"},
-		{"flag after the trace", []string{tr, "-policy", "cfs"}, "flag -policy after the arguments"},
+		{"unknown flag after the trace", []string{tr, "-bogus", "cfs"}, "flag provided but not defined: -bogus"},
 		{"missing file", []string{"testdata/nosuch.txt"}, "testdata/nosuch.txt: no such trace file"},
 		{"malformed ftrace", []string{"testdata/bad.ftrace"}, "testdata/bad.ftrace:1: cpu: no [CPU] column"},
 		{"malformed rt-app", []string{"-policy", "cfs", "testdata/bad-rtapp.json"}, "testdata/bad-rtapp.json:4: tasks.a.run: -5 is not in"},

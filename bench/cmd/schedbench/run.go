@@ -51,7 +51,7 @@ func cmdRun(e *env, args []string) error {
 	if f.parallel == 0 {
 		f.parallel = runtime.GOMAXPROCS(0)
 	}
-	s, err := f.resolve(fs)
+	s, err := f.resolve(e, fs)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ const shutdownGrace = 5 * time.Second
 func cmdServe(e *env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `host:port` (port 0 picks a free port); the default serves this machine only")
-	file := fs.String("page", "", "serve this `file` (a page go run ./examples/coursepage -o wrote) instead of building the page, which needs the Go toolchain and the schedkit source tree")
+	file := fs.String("page", "", "serve this `file` (a page go run ./examples/coursepage -o wrote) (- for standard input) instead of building the page, which needs the Go toolchain and the schedkit source tree")
 	if err := parseFlags(e, fs, args, serveSynopsis); err != nil {
 		return err
 	}
@@ -36,7 +36,11 @@ func cmdServe(e *env, args []string) error {
 	}
 	var data []byte
 	mod := time.Now()
-	if *file != "" {
+	if *file == "-" {
+		if data, err = e.readInput(*file); err != nil {
+			return err
+		}
+	} else if *file != "" {
 		fi, err := os.Stat(*file)
 		if err != nil {
 			return usagef("-page %s: %v", *file, errors.Unwrap(err))

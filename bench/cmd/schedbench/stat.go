@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +14,7 @@ import (
 	"github.com/schedkit/schedkit/bench/stat"
 )
 
-const statSynopsis = "[flags] FILE..."
+const statSynopsis = "[flags] [FILE...] (- or no file: standard input)"
 
 func cmdStat(e *env, args []string) error {
 	o, ro := stat.DefaultOptions(), stat.DefaultReadOptions()
@@ -48,8 +47,8 @@ func cmdStat(e *env, args []string) error {
 		return usagef("-d: the delimiter string must not be empty")
 	case o.Width < 0 || o.Width == 1:
 		return usagef("-w %d: want 0 or at least 2", o.Width)
-	case len(files) == 0:
-		return usagef("no data file given")
+	case len(files) == 0 && *mmtests:
+		return usagef("-mmtests compares runs: give at least two files, the baseline first")
 	case !*mmtests && len(files) > stat.MaxSamples:
 		return usagef("%d data files; ministat compares at most %d", len(files), stat.MaxSamples)
 	case *mmtests && len(files) < 2:
@@ -67,11 +66,18 @@ func cmdStat(e *env, args []string) error {
 		return usagef("-summary %s: mmtests %d has no such summary", kind, *version)
 	}
 	o.Confidence = level
+	if len(files) == 0 {
+		files = []string{"-"} // as ministat: no file is standard input
+	}
 	samples := make([]stat.Sample, 0, len(files))
-	for _, name := range files {
-		f, err := os.Open(name)
+	for _, file := range files {
+		name := inputName(file)
+		f, err := e.openInput(file)
 		if err != nil {
-			return usagef("%s: %v", name, errors.Unwrap(err))
+			if u := errors.Unwrap(err); u != nil {
+				err = u
+			}
+			return usagef("%s: %v", name, err)
 		}
 		d, err := stat.ReadDataset(f, name, ro)
 		f.Close()
@@ -91,6 +97,9 @@ func cmdStat(e *env, args []string) error {
 	}
 	var runs []string
 	for _, f := range files {
+		if f == "-" {
+			f = "stdin"
+		}
 		runs = append(runs, workloadName(f))
 	}
 	c := stat.Comparison{Runs: runs, Better: stat.LowerBetter, Version: *version, Summary: kind,

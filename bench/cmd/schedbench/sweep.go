@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/schedkit/schedkit/bench/scenario"
 	"github.com/schedkit/schedkit/internal/outfile"
@@ -134,10 +133,14 @@ func cmdMerge(e *env, args []string) error {
 		return err
 	}
 	var all []scenario.CellResult
-	for _, name := range fs.Args()[1:] {
-		f, err := os.Open(name)
+	for _, file := range fs.Args()[1:] {
+		name := inputName(file)
+		f, err := e.openInput(file)
 		if err != nil {
-			return usagef("%s: %v", name, errors.Unwrap(err))
+			if u := errors.Unwrap(err); u != nil {
+				err = u
+			}
+			return usagef("%s: %v", name, err)
 		}
 		rs, err := scenario.ReadJSONL(f)
 		f.Close()

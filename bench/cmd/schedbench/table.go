@@ -3,6 +3,7 @@ package main
 // This file implements the side-by-side text table of run.
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -102,8 +103,9 @@ func writeTable(w io.Writer, s *setup, runs [][]*sim.Result) error {
 }
 
 // writeColumns writes the side-by-side table: one row per thread, and per column its CPU share
-// and wake-to-run latency percentiles, each the median over the column's runs; then one row
-// per column with the runs' totals.
+// and wake-to-run latency percentiles, each the median over the column's runs, under a header
+// naming each column's unit; then one row per column with the runs' totals; each table with a
+// legend that says what its columns measure and what "-" and "0ns" mean.
 func writeColumns(w io.Writer, cols []column) error {
 	var all []*sim.Result
 	for _, c := range cols {
@@ -116,14 +118,19 @@ func writeColumns(w io.Writer, cols []column) error {
 	for _, n := range names {
 		width = max(width, len(n))
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 0, ' ', tabwriter.AlignRight)
+	var threads bytes.Buffer
+	tw := tabwriter.NewWriter(&threads, 0, 0, 0, ' ', tabwriter.AlignRight)
+	// Two header lines: the column's name over its CPU share, then every figure's unit.
+	names1 := fmt.Sprintf("%-*s\t", width, "")
 	head := fmt.Sprintf("%-*s\t", width, "thread")
 	for _, c := range cols {
-		head += "  " + c.name + "\t"
+		names1 += "  " + c.name + "\t" + strings.Repeat("\t", len(tablePercentiles))
+		head += "  cpu%\t"
 		for _, q := range tablePercentiles {
-			head += "  " + percentileName(q) + "\t"
+			head += "  wake " + percentileName(q) + "\t"
 		}
 	}
+	fmt.Fprintln(tw, names1)
 	fmt.Fprintln(tw, head)
 	for _, n := range names {
 		row := fmt.Sprintf("%-*s\t", width, n)
@@ -160,13 +167,20 @@ func writeColumns(w io.Writer, cols []column) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// The first header line's empty cells would end it in blanks.
+	for _, l := range strings.SplitAfter(threads.String(), "\n") {
+		if _, err := io.WriteString(w, strings.TrimRight(l, " \n")+strings.Repeat("\n", strings.Count(l, "\n"))); err != nil {
+			return err
+		}
+	}
+	fmt.Fprint(w, threadLegend)
 	fmt.Fprintln(w)
 	width = len("policy")
 	for _, c := range cols {
 		width = max(width, len(c.name))
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 0, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%-*s\t  runs\t  end\t  makespan\t  exited\t  switches\t  migrations\t  idle\t  events\t  violations\t\n", width, "policy")
+	fmt.Fprintf(tw, "%-*s\t  runs\t  end (time)\t  makespan (time)\t  exited\t  switches\t  migrations\t  idle%%\t  events\t  violations\t\n", width, "policy")
 	for _, c := range cols {
 		var ends, makespans, exited, switches, migrations, events, violations []int64
 		var idle []float64
@@ -201,8 +215,24 @@ func writeColumns(w io.Writer, cols []column) error {
 			len(c.runs), shortDuration(m(ends)), shortDuration(m(makespans)), m(exited), m(switches), m(migrations),
 			100*idleMed, m(events), m(violations))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprint(w, totalsLegend)
+	return err
 }
+
+// threadLegend explains the thread table's columns and its empty and zero cells.
+const threadLegend = `cpu%: the thread's CPU time over its life in the run. wake p50 … max: its wake-up latency,
+from being woken to running, as percentiles of the run. With repetitions, each figure is their
+median. "-": no figure (a thread that never slept has no wake-up latency); 0ns: measured, and 0.
+`
+
+// totalsLegend explains the totals table's columns.
+const totalsLegend = `end: when the run stopped; makespan: when the last thread exited (the end if one still runs);
+exited, switches, migrations, events: counts; idle%: the CPUs' idle time over all their time;
+violations: what the work-conservation and starvation checkers found.
+`
 
 func percentileName(q float64) string {
 	if q == 100 {

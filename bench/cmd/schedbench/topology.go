@@ -39,19 +39,7 @@ func resolveTopology(arg string) (*topology.Topology, error) {
 		return machines[arg](), nil
 	}
 	if data, err := os.ReadFile(arg); err == nil {
-		text := strings.TrimSpace(string(data))
-		if strings.HasPrefix(text, "{") {
-			var t topology.Topology
-			if err := t.UnmarshalJSON(data); err != nil {
-				return nil, fmt.Errorf("-topology %s: %v", arg, err)
-			}
-			return &t, nil
-		}
-		t, err := topology.Parse(text)
-		if err != nil {
-			return nil, fmt.Errorf("-topology %s: %v", arg, err)
-		}
-		return t, nil
+		return topologyFromData(arg, data)
 	}
 	if !strings.Contains(arg, ":") {
 		return nil, fmt.Errorf("-topology %q: not a file, a machine (host, %s) or a spec such as \"llc:1 core:4 cpu:2\"", arg, strings.Join(machineNames, ", "))
@@ -59,6 +47,36 @@ func resolveTopology(arg string) (*topology.Topology, error) {
 	t, err := topology.Parse(arg)
 	if err != nil {
 		return nil, fmt.Errorf("-topology: %v", err)
+	}
+	return t, nil
+}
+
+// topology is resolveTopology, with "-" reading the spec from standard input.
+func (e *env) topology(arg string) (*topology.Topology, error) {
+	if arg != "-" {
+		return resolveTopology(arg)
+	}
+	data, err := e.readInput(arg)
+	if err != nil {
+		return nil, fmt.Errorf("-topology -: %v", err)
+	}
+	return topologyFromData(stdinName, data)
+}
+
+// topologyFromData returns the topology of the spec read from the file name: JSON if it
+// starts with "{", the text form otherwise.
+func topologyFromData(name string, data []byte) (*topology.Topology, error) {
+	text := strings.TrimSpace(string(data))
+	if strings.HasPrefix(text, "{") {
+		var t topology.Topology
+		if err := t.UnmarshalJSON(data); err != nil {
+			return nil, fmt.Errorf("-topology %s: %v", name, err)
+		}
+		return &t, nil
+	}
+	t, err := topology.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("-topology %s: %v", name, err)
 	}
 	return t, nil
 }

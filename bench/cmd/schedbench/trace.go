@@ -38,7 +38,7 @@ func cmdTrace(e *env, args []string) error {
 	case *explain && *format != "text":
 		return usagef("-explain needs -format text (the other formats have no place for explanations)")
 	}
-	s, err := f.resolve(fs)
+	s, err := f.resolve(e, fs)
 	if err != nil {
 		return err
 	}

@@ -17,13 +17,14 @@ import (
 // errNoFile says that a workload argument names no file (it may name a scenario).
 var errNoFile = errors.New("no such workload file")
 
-// loadWorkload reads the workload file path: a real trace to replay if its name ends in .ftrace
-// (ftrace text: tracefs, trace-cmd report, perf sched script) or .gotrace (a Go execution
-// trace), imported by bench/trace; the JSON form if its name ends in .json or its text starts
-// with "{"; the text form otherwise. An error names the file and, for a
-// problem in it, the line and column as file:line:col.
-func loadWorkload(path string) (*workload.Workload, error) {
-	data, err := os.ReadFile(path)
+// loadWorkload reads the workload file path ("-": standard input): a real trace to replay if
+// its name ends in .ftrace (ftrace text: tracefs, trace-cmd report, perf sched script) or
+// .gotrace (a Go execution trace), imported by bench/trace; the JSON form if its name ends in
+// .json or its text starts with "{"; the text form otherwise. An error names the file and, for
+// a problem in it, the line and column as file:line:col.
+func loadWorkload(e *env, path string) (*workload.Workload, error) {
+	data, err := e.readInput(path)
+	path = inputName(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: %w", path, errNoFile)
@@ -59,7 +60,11 @@ func loadWorkload(path string) (*workload.Workload, error) {
 	return w, nil
 }
 
-// workloadName is the name reports give the workload at path: its base name without extension.
+// workloadName is the name reports give the workload at path: its base name without
+// extension, and "stdin" for standard input.
 func workloadName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
