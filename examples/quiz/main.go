@@ -4,7 +4,7 @@
 //
 // Run it with
 //
-//	go run ./examples/quiz                  # answer on standard input, one number per question
+//	go run ./examples/quiz                  # answer on standard input: a choice's number or its name
 //	go run ./examples/quiz -seed 7 -n 10    # another set of ten questions
 //	go run ./examples/quiz -answers 2,1,3   # answers given as a flag
 //	go run ./examples/quiz -c               # show every answer and why
@@ -43,10 +43,12 @@ func main() {
 		os.Exit(2)
 	}
 	var in io.Reader = os.Stdin
+	reask := true
 	if *answers != "" {
 		in = strings.NewReader(strings.ReplaceAll(*answers, ",", "\n") + "\n")
+		reask = false // a wrong entry would shift the rest onto the wrong questions
 	}
-	right, err := run(os.Stdout, in, *seed, *n, *show)
+	right, err := run(os.Stdout, in, *seed, *n, *show, reask)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "quiz:", err)
 		os.Exit(2)
@@ -67,8 +69,10 @@ func generate(seed uint64, n int) []question {
 }
 
 // run asks the questions on w, reading answers from in unless show is set, and returns how many
-// were right. An answer that is not one of the choices is an error naming it.
-func run(w io.Writer, in io.Reader, seed uint64, n int, show bool) (int, error) {
+// were right. An answer is a choice's number or the choice itself as shown (a thread "A", "yes",
+// "cpu2"), in any case. One that is neither is asked again when reask is set (someone typing),
+// and is an error naming it otherwise.
+func run(w io.Writer, in io.Reader, seed uint64, n int, show, reask bool) (int, error) {
 	sc := bufio.NewScanner(in)
 	right := 0
 	for i, q := range generate(seed, n) {
@@ -80,16 +84,24 @@ func run(w io.Writer, in io.Reader, seed uint64, n int, show bool) (int, error) 
 			fmt.Fprintf(w, "Answer: %d) %s\nWhy: %s\n", q.answer+1, q.choices[q.answer], q.why)
 			continue
 		}
-		fmt.Fprint(w, "Your answer: ")
-		if !sc.Scan() {
-			if err := sc.Err(); err != nil {
-				return right, err
+		var a int
+		for {
+			fmt.Fprint(w, "Your answer: ")
+			if !sc.Scan() {
+				if err := sc.Err(); err != nil {
+					return right, err
+				}
+				return right, errors.New("no answer for question " + strconv.Itoa(i+1))
 			}
-			return right, errors.New("no answer for question " + strconv.Itoa(i+1))
-		}
-		a, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
-		if err != nil || a < 1 || a > len(q.choices) {
-			return right, fmt.Errorf("question %d: answer %q is not one of 1..%d", i+1, sc.Text(), len(q.choices))
+			var ok bool
+			if a, ok = choose(sc.Text(), q.choices); ok {
+				break
+			}
+			msg := fmt.Sprintf("%q is not a choice: answer %s", strings.TrimSpace(sc.Text()), choiceHint(q.choices))
+			if !reask {
+				return right, fmt.Errorf("question %d: %s", i+1, msg)
+			}
+			fmt.Fprintf(w, "%s.\n", msg)
 		}
 		if a-1 == q.answer {
 			right++
@@ -99,4 +111,31 @@ func run(w io.Writer, in io.Reader, seed uint64, n int, show bool) (int, error) 
 		}
 	}
 	return right, nil
+}
+
+// choose returns the 1-based choice that answer names: its number, or its text (case and
+// surrounding blanks ignored), and whether it names one.
+func choose(answer string, choices []string) (int, bool) {
+	answer = strings.TrimSpace(answer)
+	if a, err := strconv.Atoi(answer); err == nil {
+		return a, a >= 1 && a <= len(choices)
+	}
+	for k, c := range choices {
+		if strings.EqualFold(answer, c) {
+			return k + 1, true
+		}
+	}
+	return 0, false
+}
+
+// choiceHint says what an answer may be: "1..3 or A, B, C"; the choices' texts are listed when
+// they are short names.
+func choiceHint(choices []string) string {
+	hint := fmt.Sprintf("1..%d", len(choices))
+	for _, c := range choices {
+		if len(c) > 12 {
+			return hint
+		}
+	}
+	return hint + " or " + strings.Join(choices, ", ")
 }
