@@ -44,6 +44,7 @@ func Example() {
 	// Output:
 	// my-nice: share of a nice 0 hog beside a nice N hog
 	// share (%): mean ± 95% half-width of the mean over 5 seeded runs; ratios to the row's baseline
+	// -: no figure (the seed gives none for the row, or the row has no baseline to divide by)
 	//
 	// -    policy    seed  ours       seed ratio  ours ratio  verdict
 	// CFS  cfs:v6.5  -     90.3 ± 0   -           -           baseline

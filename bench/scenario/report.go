@@ -200,6 +200,7 @@ func (rp *Report) WriteTables(w io.Writer) error {
 	fmt.Fprintf(&b, "%s: %s\n", s.Name, s.Title)
 	fmt.Fprintf(&b, "%s (%s): mean ± %d%% half-width of the mean over %d seeded runs; ratios to the row's baseline\n",
 		m.Name, m.Unit, Confidence, rp.Plan.Reps)
+	b.WriteString("-: no figure (the seed gives none for the row, or the row has no baseline to divide by)\n")
 	for p, point := range rp.Plan.Points {
 		if len(point) > 0 {
 			fmt.Fprintf(&b, "\n[%s]\n", formatValues(point))
