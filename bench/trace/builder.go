@@ -111,6 +111,7 @@ type cop struct {
 	ref   int32 // send, recv: the pipe; fork: the template's task
 	kind  workload.Kind
 	class sched.Class
+	scale sched.RTScale // setclass: the scale of v
 }
 
 // copSize and opSize are the bytes a cop and a workload.Op take, for the memory estimate.
@@ -128,8 +129,11 @@ type task struct {
 	since int64 // when the current state began (when running: the start of the part of the run not yet charged)
 	burst int64 // CPU time since the last op that is not a run
 	woken int64 // when it was last woken, or -1
-	prio  int   // last prio seen, or noPrio
+	prio  int   // last Linux prio seen, or noPrio
 	fresh bool  // forked and not yet woken: the wait for sched_wakeup_new is no sleep
+	// attr are the attributes last noted (setAttr), once attrSet.
+	attr    sched.Attr
+	attrSet bool
 	// syscall says a Go goroutine is in a system call: its P may run another goroutine, which
 	// then ends the goroutine's run quietly (it is blocked in the kernel, not on the CPU).
 	syscall bool
@@ -257,7 +261,7 @@ func (b *builder) flush(tk *task) {
 	tk.burst = 0
 }
 
-// setPrio notes the kernel prio seen for tk; a change becomes a nice or class op.
+// setPrio notes the Linux kernel prio seen for tk; a change becomes a nice or class op.
 func (b *builder) setPrio(tk *task, prio int) {
 	if prio == tk.prio || prio < -1 {
 		return
@@ -270,21 +274,35 @@ func (b *builder) setPrio(tk *task, prio int) {
 		tk.prio = prio
 		return
 	}
-	first := tk.prio == noPrio
 	tk.prio = prio
+	b.setAttr(tk, a)
+}
+
+// setAttr notes the class, nice value and real-time priority the trace shows for tk: the
+// first become its declaration's, a later change a nice or class op.
+func (b *builder) setAttr(tk *task, a sched.Attr) {
 	th := &b.threads[tk.idx]
-	if first {
-		// The first prio the trace shows is taken to be the task's from its start.
-		th.Class, th.Nice, th.RTPrio = a.Class, a.Nice, a.RTPrio
+	if !tk.attrSet {
+		// The first attributes the trace shows are taken to be the task's from its start.
+		tk.attrSet = true
+		th.Class, th.Nice, th.RTPrio, th.RTScale = a.Class, a.Nice, a.RTPrio, a.RTScale
+		tk.attr = a
 		return
 	}
-	if a.Class.RealTime() {
-		b.op(tk, cop{kind: workload.SetClass, class: a.Class, v: int64(a.RTPrio)})
-	} else {
-		if th.Class.RealTime() {
-			b.op(tk, cop{kind: workload.SetClass, class: sched.Normal})
+	old := tk.attr
+	tk.attr = a
+	switch {
+	case a.Class.RealTime():
+		if old.Class != a.Class || old.RTPrio != a.RTPrio || old.RTScale != a.RTScale {
+			b.op(tk, cop{kind: workload.SetClass, class: a.Class, v: int64(a.RTPrio), scale: a.RTScale})
 		}
-		b.op(tk, cop{kind: workload.Nice, v: int64(a.Nice)})
+	default:
+		if old.Class != a.Class {
+			b.op(tk, cop{kind: workload.SetClass, class: a.Class})
+		}
+		if old.Nice != a.Nice || old.Class.RealTime() {
+			b.op(tk, cop{kind: workload.Nice, v: int64(a.Nice)})
+		}
 	}
 }
 
@@ -718,7 +736,7 @@ func (b *builder) script(tk *task, drop []bool, names, pipeName []string) []work
 		case workload.Nice:
 			ops = append(ops, workload.Op{Kind: workload.Nice, N: int(c.v)})
 		case workload.SetClass:
-			ops = append(ops, workload.Op{Kind: workload.SetClass, Class: c.class, N: int(c.v)})
+			ops = append(ops, workload.Op{Kind: workload.SetClass, Class: c.class, N: int(c.v), RTScale: c.scale})
 		}
 	}
 	return ops

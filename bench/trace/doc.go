@@ -11,7 +11,9 @@
 // chrome://tracing open: a track per CPU with a slice per stretch a thread ran, a track per
 // thread with its running and runnable stretches, wake-ups and migrations as instant events,
 // wake-ups also as arrows to where the wakee ran, and a run-queue length counter per CPU.
-// WriteRTApp writes a workload as an rt-app description.
+// WriteKTR writes a trace as FreeBSD's KTR_SCHED text, as `ktrdump -ct` prints it and
+// tools/sched/schedgraph.py opens it (ktr.go documents the format from schedgraph.py's parser
+// and sys/sys/ktr.h). WriteRTApp writes a workload as an rt-app description.
 //
 // Both trace exporters walk the records once and stream: their memory is per thread and per
 // CPU, never per record, so a trace of ten million records exports in the memory of a small
@@ -57,8 +59,8 @@
 //
 // # Import
 //
-// ReadFtrace, ReadGoTrace and ReadRTApp turn a trace or description into a workload. The two
-// trace readers share one state machine with one small state per live task and per CPU. The
+// ReadFtrace, ReadGoTrace, ReadKTR and ReadRTApp turn a trace or description into a workload.
+// The three trace readers share one state machine with one small state per live task and per CPU. The
 // CPU state is the accounting's ground truth: a task's CPU time is what its switch-in and
 // switch-out pairs on each CPU say, a CPU runs one task at a time and a task runs on one CPU,
 // whatever events the trace lacks (the reader warns and takes the task it had there to have
@@ -130,6 +132,13 @@
 //	rt-app task, instance, delay, loop, phases    thread, count=, start=, loop/repeat, the ops in order
 //	rt-app run, sleep, timer, signal/wait,        run, sleep, every, send/recv on a pipe,
 //	  barrier, suspend/resume, fork, yield        pipes between the users, recv/send, fork, yield
+//	KTR_SCHED (ktrdump -ct, schedgraph.py):
+//	  state "running" / "sleep" … "yielding"      a run / its end blocked / its end runnable
+//	  state "runq add", linkedto                  a wake-up by linkedto (a pipe), or of a new thread
+//	  state "thread exit", "proc exit"            the end of the script
+//	  point "prio", "priority change"             a class change (ithd, realtime, idle ranges)
+//	  point "wokeup", "statclock"; counter "load" (import) used: the clock from statclock's stathz
+//	  id "NAME tid TID", "idle: cpuN"             TaskStats.Comm, PID; no thread running
 //	Go goroutine, P, M                            a thread named by its start function (GoThreads:
 //	                                              an M), a CPU, —
 //	Go Running, Runnable, Waiting, Syscall        running, runnable, blocked, running

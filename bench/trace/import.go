@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/ule"
 )
 
 // ImportOptions tune the importers. The zero value (or nil) gives the defaults.
@@ -31,6 +32,14 @@ type ImportOptions struct {
 	KernelThreads KernelMode
 	// MaxWarnings bounds the warnings kept (all are counted); 0 means 100.
 	MaxWarnings int
+	// KTRClockHz is the rate of a KTR trace's timestamps (ReadKTR), in ticks per second:
+	// schedgraph.py's second argument times 1e9. 0 derives it from the trace's statclock
+	// events, as schedgraph.py does.
+	KTRClockHz float64
+	// KTRVersion is the FreeBSD whose priority layout (sys/sys/priority.h) a KTR trace's
+	// priorities are read in (ReadKTR): the zero value is ule.Main (FreeBSD main since the 2025
+	// run-queue rework), ule.Legacy FreeBSD 13 and 14, ule.FreeBSD9 the layout of 2011.
+	KTRVersion ule.Version
 	// MemoryLimit bounds the memory an exact import and its replay may need, in bytes. The
 	// importer estimates it as it reads: about 300 bytes of live heap an op (one op for each
 	// run, sleep, message and fork the trace shows: the op, the simulator's compiled copy of

@@ -113,28 +113,53 @@ func FreeBSDRTPrio(p int) int {
 	return sched.MaxFreeBSDRTPrio - (p-sched.MinRTPrio)*sched.MaxFreeBSDRTPrio/(sched.MaxRTPrio-sched.MinRTPrio)
 }
 
-// An RTMap is a real-time priority Replay mapped for a policy: the task, its Linux
-// sched_priority and the rtprio(2) level it ran with.
-type RTMap struct {
-	Task           string // TaskStats.Label
-	Linux, FreeBSD int
+// LinuxRTPrio returns the Linux sched_priority Replay gives an rtprio(2) level l (from a
+// FreeBSD trace) under a policy that takes only Linux's priorities: 99 - l*98/31, which keeps
+// the order and maps 0 to 99 and 31 to 1 (schedkit's choice, as FreeBSDRTPrio's). l outside
+// 0..31 is clamped.
+func LinuxRTPrio(l int) int {
+	l = min(max(l, 0), sched.MaxFreeBSDRTPrio)
+	return sched.MaxRTPrio - l*(sched.MaxRTPrio-sched.MinRTPrio)/sched.MaxFreeBSDRTPrio
 }
 
-// wantsFreeBSDRT reports whether p refuses Linux's real-time priorities but takes FreeBSD's
-// rtprio(2) levels (ULE, 4BSD): the policies Replay maps priorities for.
-func wantsFreeBSDRT(p sim.Policy) bool {
-	ac, ok := p.(sim.AttrChecker)
-	if !ok {
-		return false
+// An RTMap is a real-time priority Replay mapped for a policy: the task, the priority as the
+// trace gave it (From, on Scale) and the one it ran with (To, on the other scale).
+type RTMap struct {
+	Task     string // TaskStats.Label
+	Scale    sched.RTScale
+	From, To int
+}
+
+// rtMapping returns the real-time scale p refuses but whose counterpart it takes (ULE and 4BSD
+// take FreeBSD's rtprio levels only, CFS Linux's sched_priority only), and false when p takes
+// both or neither.
+func rtMapping(p sim.Policy) (from sched.RTScale, ok bool) {
+	ac, isChecker := p.(sim.AttrChecker)
+	if !isChecker {
+		return 0, false
 	}
-	linux := ac.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: sched.MinRTPrio, RTScale: sched.RTLinux})
-	freebsd := ac.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 0, RTScale: sched.RTFreeBSD})
-	return linux != nil && freebsd == nil
+	linux := ac.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: sched.MinRTPrio, RTScale: sched.RTLinux}) == nil
+	freebsd := ac.CheckAttr(sched.Attr{Class: sched.FIFO, RTPrio: 0, RTScale: sched.RTFreeBSD}) == nil
+	switch {
+	case freebsd && !linux:
+		return sched.RTLinux, true
+	case linux && !freebsd:
+		return sched.RTFreeBSD, true
+	}
+	return 0, false
+}
+
+// mapRT returns priority v on scale from as the other scale's.
+func mapRT(from sched.RTScale, v int) (int, sched.RTScale) {
+	if from == sched.RTLinux {
+		return FreeBSDRTPrio(v), sched.RTFreeBSD
+	}
+	return LinuxRTPrio(v), sched.RTLinux
 }
 
 // An Adaptation is what Imported.ForPolicy changed of a workload for a policy and a machine.
 type Adaptation struct {
-	// RT lists the real-time priorities mapped onto rtprio(2) levels, in the order of the
+	// RT lists the real-time priorities mapped onto the policy's scale, in the order of the
 	// threads and their scripts.
 	RT []RTMap
 	// Unpinned lists the kernel threads kept as charges on a CPU the machine lacks (a replay
@@ -144,19 +169,20 @@ type Adaptation struct {
 
 // ForPolicy returns the workload to replay under p on machine t, and what it changed: the
 // import's own workload, or a copy that shares the scripts it does not change, in which
-//   - when p refuses Linux's real-time priorities and takes FreeBSD's rtprio(2) levels (ULE
-//     and 4BSD), every FIFO and RR thread and every class change of a script has the level
-//     FreeBSDRTPrio gives;
+//   - when p refuses one kernel's real-time priorities and takes the other's, every FIFO and
+//     RR thread and every class change of a script on the refused scale has the priority
+//     FreeBSDRTPrio or LinuxRTPrio gives: a Linux trace's under ULE and 4BSD, a FreeBSD
+//     (KTR) trace's under CFS;
 //   - a kernel thread kept as a charge on a CPU that t lacks runs unpinned.
 func (im *Imported) ForPolicy(p sim.Policy, t *topology.Topology) (*workload.Workload, Adaptation) {
 	var ad Adaptation
-	mapRT := wantsFreeBSDRT(p)
+	from, mapping := rtMapping(p)
 	all := t.CPUs()
 	src := im.Workload
 	var w *workload.Workload
 	for i := range src.Threads {
 		th := &src.Threads[i]
-		rt := mapRT && (th.Class.RealTime() && th.RTScale == sched.RTLinux || hasRTClassOp(th.Ops))
+		rt := mapping && (th.Class.RealTime() && th.RTScale == from || hasRTClassOp(th.Ops, from))
 		unpin := !th.CPUs.IsEmpty() && !th.CPUs.SubsetOf(all) && i < len(im.Tasks) && im.Tasks[i].Charged
 		if !rt && !unpin {
 			continue
@@ -176,12 +202,13 @@ func (im *Imported) ForPolicy(p sim.Policy, t *topology.Topology) (*workload.Wor
 		if !rt {
 			continue
 		}
-		if c.Class.RealTime() && c.RTScale == sched.RTLinux {
-			ad.RT = append(ad.RT, RTMap{Task: label, Linux: c.RTPrio, FreeBSD: FreeBSDRTPrio(c.RTPrio)})
-			c.RTPrio, c.RTScale = FreeBSDRTPrio(c.RTPrio), sched.RTFreeBSD
+		if c.Class.RealTime() && c.RTScale == from {
+			to, scale := mapRT(from, c.RTPrio)
+			ad.RT = append(ad.RT, RTMap{Task: label, Scale: from, From: c.RTPrio, To: to})
+			c.RTPrio, c.RTScale = to, scale
 		}
-		if hasRTClassOp(c.Ops) {
-			c.Ops = mapRTOps(c.Ops, label, &ad.RT)
+		if hasRTClassOp(c.Ops, from) {
+			c.Ops = mapRTOps(c.Ops, from, label, &ad.RT)
 		}
 	}
 	if w == nil {
@@ -190,26 +217,27 @@ func (im *Imported) ForPolicy(p sim.Policy, t *topology.Topology) (*workload.Wor
 	return w, ad
 }
 
-func hasRTClassOp(ops []workload.Op) bool {
+func hasRTClassOp(ops []workload.Op, scale sched.RTScale) bool {
 	for i := range ops {
-		if ops[i].Kind == workload.SetClass && ops[i].Class.RealTime() && ops[i].RTScale == sched.RTLinux || hasRTClassOp(ops[i].Body) {
+		if ops[i].Kind == workload.SetClass && ops[i].Class.RealTime() && ops[i].RTScale == scale || hasRTClassOp(ops[i].Body, scale) {
 			return true
 		}
 	}
 	return false
 }
 
-func mapRTOps(ops []workload.Op, label string, maps *[]RTMap) []workload.Op {
+func mapRTOps(ops []workload.Op, from sched.RTScale, label string, maps *[]RTMap) []workload.Op {
 	out := make([]workload.Op, len(ops))
 	copy(out, ops)
 	for i := range out {
 		op := &out[i]
-		if op.Kind == workload.SetClass && op.Class.RealTime() && op.RTScale == sched.RTLinux {
-			*maps = append(*maps, RTMap{Task: label, Linux: op.N, FreeBSD: FreeBSDRTPrio(op.N)})
-			op.N, op.RTScale = FreeBSDRTPrio(op.N), sched.RTFreeBSD
+		if op.Kind == workload.SetClass && op.Class.RealTime() && op.RTScale == from {
+			to, scale := mapRT(from, op.N)
+			*maps = append(*maps, RTMap{Task: label, Scale: from, From: op.N, To: to})
+			op.N, op.RTScale = to, scale
 		}
-		if hasRTClassOp(op.Body) {
-			op.Body = mapRTOps(op.Body, label, maps)
+		if hasRTClassOp(op.Body, from) {
+			op.Body = mapRTOps(op.Body, from, label, maps)
 		}
 	}
 	return out

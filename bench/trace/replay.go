@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/sched"
 )
 
 // A Comparison puts each task's timing in the trace beside its timing in a replay.
@@ -233,10 +234,13 @@ func (c *Comparison) Notes() []string {
 	if rt := c.Adapted.RT; len(rt) > 0 {
 		var m []string
 		for _, x := range rt {
-			m = append(m, fmt.Sprintf("%s %d→%d", x.Task, x.Linux, x.FreeBSD))
+			m = append(m, fmt.Sprintf("%s %d→%d", x.Task, x.From, x.To))
 		}
-		out = append(out, fmt.Sprintf("real-time: %s mapped onto rtprio levels (sched_priority→rtprio): %s",
-			count(len(rt), "Linux priority", "Linux priorities"), clipList(m, 8)))
+		what := count(len(rt), "Linux priority", "Linux priorities") + " mapped onto rtprio levels (sched_priority→rtprio)"
+		if rt[0].Scale == sched.RTFreeBSD {
+			what = count(len(rt), "rtprio level") + " mapped onto Linux priorities (rtprio→sched_priority)"
+		}
+		out = append(out, fmt.Sprintf("real-time: %s: %s", what, clipList(m, 8)))
 	}
 	return out
 }

@@ -68,7 +68,7 @@ func TestBadInput(t *testing.T) {
 		{"explain -to before -from", []string{"explain", "-from", "2ms", "-to", "1ms", wl}, "-to 1ms is before -from 2ms"},
 		{"explain unknown thread", []string{"explain", "-until", "10ms", "-thread", "nosuch", wl}, `-thread "nosuch": no thread of that name`},
 		{"explain negative -n", []string{"explain", "-n", "-1", wl}, "-n -1: want 0 or more"},
-		{"trace unknown format", []string{"trace", "-format", "perfetto", wl}, `-format "perfetto": want chrome, ftrace or text`},
+		{"trace unknown format", []string{"trace", "-format", "perfetto", wl}, `-format "perfetto": want chrome, ftrace, ktr or text`},
 		{"trace explanations in JSON", []string{"trace", "-explain", wl}, "-explain needs -format text"},
 		{"trace two policies", []string{"trace", "-policy", "ule,cfs", wl}, "trace takes one policy, got 2"},
 		{"trace -o a directory", []string{"trace", "-o", dir, wl}, "is a directory; give a file name"},

@@ -104,8 +104,11 @@
 // replay runs a real trace under every policy of -policy and prints, per policy, each task's
 // CPU time, run-queue wait and mean wake-up latency in the trace beside the replay's (the table
 // of bench/trace's Comparison.WriteTable). TRACE is ftrace text (tracefs, trace-cmd report,
-// perf sched script), a Go execution trace (runtime/trace, go test -trace) or an rt-app JSON
-// description, told apart by content: a Go trace by its header, a JSON object by its first key
+// perf sched script), a Go execution trace (runtime/trace, go test -trace), FreeBSD's KTR_SCHED
+// trace as ktrdump -ct prints it (-ktr-ghz gives its clock rate as schedgraph.py's second
+// argument does, -ktr-layout the FreeBSD version whose priority layout its priorities are
+// read in) or an rt-app JSON description, told apart by content: a Go trace by its header, a
+// KTR trace by a KTRGRAPH line among its first ten, a JSON object by its first key
 // (schedkit's own workload JSON and Chrome trace-event JSON are refused with a hint), anything
 // else as ftrace text. The machine defaults to one package with a shared cache and as many
 // CPUs as the trace names, the length to ten times the trace's duration plus a second (an
@@ -138,8 +141,10 @@
 // bench/trace: -format chrome is the Chrome trace-event JSON that Perfetto and chrome://tracing
 // open (a track per CPU, per-thread running and runnable slices, wake-up flows, migrations,
 // run-queue counters), -format ftrace the text trace-cmd report prints for sched_switch,
-// sched_wakeup, sched_wakeup_new, sched_migrate_task and sched_process_fork/exit, -format text
-// the simulator's own one-line records (with -explain, the policy's reasons too).
+// sched_wakeup, sched_wakeup_new, sched_migrate_task and sched_process_fork/exit, -format ktr
+// FreeBSD's KTR_SCHED text as ktrdump -ct prints it (newest first, timestamps in nanoseconds:
+// open it with schedgraph.py FILE 1), -format text the simulator's own one-line records (with
+// -explain, the policy's reasons too).
 //
 //	schedbench trace -policy cfs:v7.1 -until 1s -o run.json mixed.wl
 //
@@ -251,8 +256,9 @@
 //	            message"; of a trace, the first 100), kernel_threads (-kthreads; "" for
 //	            rt-app), charged (kernel threads kept as charges), dropped[] (tasks as below,
 //	            trace timing only)
-//	replays[]   policy, end_ns, makespan_ns, mapped[] {task, linux, freebsd} (real-time
-//	            priorities mapped onto rtprio levels), total and total_trace {cpu_ns, wait_ns,
+//	replays[]   policy, end_ns, makespan_ns, mapped[] {task, scale, from, to} (real-time
+//	            priorities mapped from the trace's scale, linux or freebsd, onto the other, the
+//	            policy's), total and total_trace {cpu_ns, wait_ns,
 //	            sleep_ns} (total_trace null for rt-app),
 //	            tasks[]: name (the workload's thread declaration), label (the trace's last
 //	              name and pid, as the table prints it), thread (the simulator's), pid (null

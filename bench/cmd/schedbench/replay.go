@@ -25,6 +25,7 @@ import (
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/bench/trace"
 	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule"
 )
 
 const replaySynopsis = "[flags] TRACE"
@@ -36,6 +37,7 @@ const replaySchema = "schedbench.replay/1"
 const (
 	kindFtrace  = "ftrace"  // tracefs, trace-cmd report, perf sched script text
 	kindGoTrace = "gotrace" // a Go execution trace (runtime/trace, go test -trace)
+	kindKTR     = "ktr"     // FreeBSD's KTR_SCHED trace, as ktrdump -ct prints it
 	kindRTApp   = "rtapp"   // an rt-app JSON description
 )
 
@@ -43,6 +45,7 @@ const (
 var kindNames = map[string]string{
 	kindFtrace:  "ftrace text",
 	kindGoTrace: "Go execution trace",
+	kindKTR:     "FreeBSD KTR_SCHED trace",
 	kindRTApp:   "rt-app description",
 }
 
@@ -112,6 +115,8 @@ func cmdReplay(e *env, args []string) error {
 	kthreads := fs.String("kthreads", "charge", "what to do with a Linux trace's per-CPU kernel threads (migration/N, ksoftirqd/N, kworker/N:M, rcu_*): `mode` charge (pinned to their CPU, run at their recorded times), drop (left out, their CPU time reported) or keep (ordinary tasks)")
 	top := fs.Int("top", defaultTop, "show the `N` tasks with the most CPU time in the trace, most first (0: every task, in the trace's order)")
 	taskPattern := fs.String("task", "", "show only the tasks whose name-pid matches this Go regular expression (`PATTERN`)")
+	ktrGHz := fs.Float64("ktr-ghz", 0, "the clock rate of a FreeBSD KTR trace's timestamps, in `GHz` (schedgraph.py's second argument; 0: from its statclock events, else 1)")
+	ktrLayout := fs.String("ktr-layout", "main", "the FreeBSD priority layout a KTR trace's priorities are read in: `version` main (since 2025), legacy (FreeBSD 13 and 14) or freebsd9 (2011)")
 	maxMemory := fs.String("max-memory", defaultMaxMemory, "the memory an exact import may use (`SIZE`, such as 512MiB or 4GiB; 0: no limit): a trace that needs more is an error suggesting -summary")
 	if err := parseFlags(e, fs, args, replaySynopsis); err != nil {
 		return err
@@ -148,6 +153,13 @@ func cmdReplay(e *env, args []string) error {
 			return usagef("-task %q: %v", *taskPattern, err)
 		}
 	}
+	ktrVersion, ok := ktrVersions[*ktrLayout]
+	if !ok {
+		return usagef("-ktr-layout %q: want main, legacy or freebsd9", *ktrLayout)
+	}
+	if *ktrGHz < 0 || *ktrGHz > 1000 {
+		return usagef("-ktr-ghz %v: want a clock rate in GHz", *ktrGHz)
+	}
 	limit, err := parseSize(*maxMemory)
 	if err != nil {
 		return usagef("-max-memory %q: %v", *maxMemory, err)
@@ -159,7 +171,7 @@ func cmdReplay(e *env, args []string) error {
 	restore := memoryBudget(limit)
 	defer restore()
 	in, err := readReplayInput(e, fs.Arg(0), &trace.ImportOptions{Summary: *summary, NoPipes: *noPipes, GoThreads: *goThreads,
-		KernelThreads: kmode, MemoryLimit: limit})
+		KernelThreads: kmode, MemoryLimit: limit, KTRClockHz: *ktrGHz * 1e9, KTRVersion: ktrVersion})
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -227,6 +239,9 @@ func cmdReplay(e *env, args []string) error {
 	return writeReplayText(e.stdout, doc)
 }
 
+// ktrVersions are -ktr-layout's values.
+var ktrVersions = map[string]ule.Version{"main": ule.Main, "legacy": ule.Legacy, "freebsd9": ule.FreeBSD9}
+
 // defaultTop is the number of tasks the text table shows without -top: a Go trace holds
 // thousands of goroutines, a system-wide Linux trace hundreds of tasks.
 const defaultTop = 25
@@ -279,9 +294,10 @@ func memoryBudget(limit int64) func() {
 }
 
 // readReplayInput opens path and imports it by its content: a Go execution trace by its
-// header ("go 1.NN trace") or a .gotrace name; a JSON object by its first key (rt-app's
-// "global" or "tasks"; schedkit's own workload JSON and Chrome trace-event JSON are refused
-// with a hint); anything else as ftrace text. The readers stream; an error names the file
+// header ("go 1.NN trace") or a .gotrace name; a FreeBSD KTR trace by a KTRGRAPH line among its
+// first lines or a .ktr name; a JSON object by its first key (rt-app's "global" or "tasks";
+// schedkit's own workload JSON and Chrome trace-event JSON are refused with a hint); anything
+// else as ftrace text. The readers stream; an error names the file
 // and, where it can, the line and field.
 func readReplayInput(e *env, path string, o *trace.ImportOptions) (*replayInput, error) {
 	f, err := e.openInput(path) // "-": standard input
@@ -303,6 +319,8 @@ func readReplayInput(e *env, path string, o *trace.ImportOptions) (*replayInput,
 		in.rt, err = trace.ReadRTApp(br, path)
 	case kindFtrace:
 		in.im, err = trace.ReadFtrace(br, path, o)
+	case kindKTR:
+		in.im, err = trace.ReadKTR(br, path, o)
 	default:
 		err = errors.New(in.kind)
 	}
@@ -317,6 +335,9 @@ func readReplayInput(e *env, path string, o *trace.ImportOptions) (*replayInput,
 func sniffTrace(path string, head []byte) string {
 	if filepath.Ext(path) == ".gotrace" || bytes.HasPrefix(head, []byte("go 1.")) && bytes.Contains(head[:min(len(head), 16)], []byte(" trace\x00")) {
 		return kindGoTrace
+	}
+	if filepath.Ext(path) == ".ktr" || isKTR(head) {
+		return kindKTR
 	}
 	text := bytes.TrimLeft(head, " \t\r\n")
 	if !bytes.HasPrefix(text, []byte("{")) && filepath.Ext(path) != ".json" {
@@ -336,6 +357,21 @@ func sniffTrace(path string, head []byte) string {
 	}
 	// rt-app's own keys, an unknown key or malformed JSON: ReadRTApp says what is wrong.
 	return kindRTApp
+}
+
+// isKTR reports whether one of the first ten lines of head is a ktrdump KTRGRAPH line: three
+// numbers, then KTRGRAPH.
+func isKTR(head []byte) bool {
+	for i, l := range bytes.SplitN(head, []byte("\n"), 11) {
+		if i == 10 {
+			break
+		}
+		before, _, ok := bytes.Cut(l, []byte(" KTRGRAPH group:"))
+		if ok && len(bytes.Fields(before)) == 3 {
+			return true
+		}
+	}
+	return false
 }
 
 // replayOne replays in under p. The simulator cannot stop a run half-way, so ^C abandons the
@@ -416,9 +452,10 @@ type replayJSON struct {
 
 // rtMapJSON is a real-time priority mapped for the policy (trace.RTMap).
 type rtMapJSON struct {
-	Task    string `json:"task"`
-	Linux   int    `json:"linux"`
-	FreeBSD int    `json:"freebsd"`
+	Task  string `json:"task"`
+	Scale string `json:"scale"`
+	From  int    `json:"from"`
+	To    int    `json:"to"`
 }
 
 type taskJSON struct {
@@ -472,7 +509,7 @@ func newReplayDoc(in *replayInput, t *topology.Topology, f *machineFlags, ps []p
 func comparisonJSON(c *trace.Comparison) replayJSON {
 	r := replayJSON{Policy: c.Result.Policy, EndNS: c.Result.End, MakespanNS: c.Result.Makespan, Tasks: []taskJSON{}, Mapped: []rtMapJSON{}}
 	for _, m := range c.Adapted.RT {
-		r.Mapped = append(r.Mapped, rtMapJSON{m.Task, m.Linux, m.FreeBSD})
+		r.Mapped = append(r.Mapped, rtMapJSON{m.Task, m.Scale.String(), m.From, m.To})
 	}
 	r.TotalTrace = &taskTiming{}
 	for _, tc := range c.Tasks {

@@ -33,6 +33,7 @@ func TestReplayGolden(t *testing.T) {
 		{"gotrace-ms", []string{"-go-threads", "-policy", "cfs", traceData + "pipeline.gotrace"}},
 		{"rtapp", []string{"-policy", "cfs,cfs:v7.1", "testdata/rtapp.json"}},
 		{"rtapp-json", []string{"-format", "json", "-policy", "bsd4:main", "-until", "100ms", "-topology", "cpu:1", "testdata/rtapp-other.json"}},
+		{"ktr", []string{"-policy", "ule,cfs:v7.1", traceData + "pingpong.ktr"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +140,9 @@ func TestReplaySniff(t *testing.T) {
 		{"w.json", "{\"threads\": []}", "not a trace: run it with schedbench run"},
 		{"t.json", "{\"traceEvents\": []}", "Chrome trace-event JSON"},
 		{"go.txt", "go 1.26 is a fine release", kindFtrace},
+		{"ktr.out", "index  cpu timestamp        trace\n------ --- ---------------- ----- \n    26   0          5000000 KTRGRAPH group:\"thread\", id:\"a tid 1\", state:\"running\", attributes: prio:255\n", kindKTR},
+		{"x.ktr", "", kindKTR},
+		{"kt.txt", "  bash-1 [000] 1.0: sched_switch: prev_comm=KTRGRAPH group:", kindFtrace},
 	} {
 		if got := sniffTrace(tc.path, []byte(tc.head)); !strings.Contains(got, tc.want) {
 			t.Errorf("sniffTrace(%q, %.20q) = %q, want %q", tc.path, tc.head, got, tc.want)

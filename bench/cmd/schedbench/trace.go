@@ -18,6 +18,7 @@ const traceSynopsis = "[flags] WORKLOAD"
 var traceFormats = map[string]func(w io.Writer, t *sim.Trace) error{
 	"chrome": func(w io.Writer, t *sim.Trace) error { return trace.WriteChrome(w, t, nil) },
 	"ftrace": func(w io.Writer, t *sim.Trace) error { return trace.WriteFtrace(w, t, nil) },
+	"ktr":    func(w io.Writer, t *sim.Trace) error { return trace.WriteKTR(w, t, nil) },
 	"text":   func(w io.Writer, t *sim.Trace) error { return t.WriteText(w) },
 }
 
@@ -25,7 +26,7 @@ func cmdTrace(e *env, args []string) error {
 	var f machineFlags
 	fs := flag.NewFlagSet("trace", flag.ContinueOnError)
 	f.register(fs, "ule")
-	format := fs.String("format", "chrome", "trace `format`: chrome (Chrome trace-event JSON, for Perfetto and chrome://tracing), ftrace (as trace-cmd report prints sched_* events) or text (the simulator's own)")
+	format := fs.String("format", "chrome", "trace `format`: chrome (Chrome trace-event JSON, for Perfetto and chrome://tracing), ftrace (as trace-cmd report prints sched_* events), ktr (FreeBSD's KTR_SCHED as ktrdump -ct prints it, for schedgraph.py) or text (the simulator's own)")
 	out := fs.String("o", "", "write the trace to `file` (atomically) instead of stdout")
 	explain := fs.Bool("explain", false, "with -format text: include the policy's explanations")
 	if err := parseFlags(e, fs, args, traceSynopsis); err != nil {
@@ -34,7 +35,7 @@ func cmdTrace(e *env, args []string) error {
 	write, ok := traceFormats[*format]
 	switch {
 	case !ok:
-		return usagef("-format %q: want chrome, ftrace or text", *format)
+		return usagef("-format %q: want chrome, ftrace, ktr or text", *format)
 	case *explain && *format != "text":
 		return usagef("-explain needs -format text (the other formats have no place for explanations)")
 	}
