@@ -597,6 +597,9 @@ func (r *runner) exec(t *hthread, ops []workload.Op) result {
 			}
 		case workload.Yield:
 			unix.Syscall(unix.SYS_SCHED_YIELD, 0, 0, 0)
+		case workload.Poll:
+			r.fail(fmt.Errorf("%s: poll (a busy-wait on pipe %s) is not run on the host", t.st.Name, op.Name))
+			return stopped
 		case workload.Exit:
 			return exited
 		case workload.Loop:

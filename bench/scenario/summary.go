@@ -20,6 +20,20 @@ type ClaimResult struct {
 	Verdict Verdict
 	// Unit is the unit of a figure that is not a ratio.
 	Unit string
+	// Swept are the verdicts at every grid point, in the plan's order, when the claim names no
+	// point (At is nil) and the plan sweeps a parameter the seed does not fix: the summary
+	// then shows where the seed's figure falls. Nil otherwise.
+	Swept []Verdict
+}
+
+// Varies reports whether the claim's verdict differs between the swept grid points.
+func (c *ClaimResult) Varies() bool {
+	for _, v := range c.Swept {
+		if v.Kind != c.Verdict.Kind {
+			return true
+		}
+	}
+	return false
 }
 
 // Claims judges every claim of the report's scenario.
@@ -38,10 +52,14 @@ func (rp *Report) Claims() []ClaimResult {
 		if res.Point >= 0 {
 			r, b := s.claimRows(c)
 			f, ok := s.claimFigure(c)
-			if b < 0 && !f.Ratio {
-				res.Verdict = rp.compare(res.Point, r, -1, f, ok)
-			} else {
-				res.Verdict = rp.compare(res.Point, r, b, f, ok)
+			if !f.Ratio && (b < 0 || c.Figure != nil) {
+				b = -1
+			}
+			res.Verdict = rp.compare(res.Point, r, b, f, ok)
+			if c.At == nil && len(rp.Plan.Points) > 1 {
+				for p := range rp.Plan.Points {
+					res.Swept = append(res.Swept, rp.compare(p, r, b, f, ok))
+				}
 			}
 		}
 		out = append(out, res)
@@ -82,10 +100,34 @@ func (c *ClaimResult) oursCell() string {
 	switch {
 	case c.Point < 0:
 		return "not run"
+	case len(c.Swept) > 0:
+		var parts []string
+		for _, w := range c.Swept {
+			if w.Ratio {
+				parts = append(parts, strings.TrimSuffix(w.OursText(), "×"))
+			} else {
+				parts = append(parts, num(w.Ours))
+			}
+		}
+		out := strings.Join(parts, " / ")
+		if v.Ratio {
+			out += "×"
+		}
+		return out
 	case v.Ratio:
 		return v.OursText()
 	}
 	return valueText(v.Ours, c.Unit, false)
+}
+
+// sweptText says the verdict at each swept point: "iter_ms=50: reproduced; iter_ms=1000:
+// direction only".
+func (c *ClaimResult) sweptText(rp *Report) string {
+	var parts []string
+	for p, v := range c.Swept {
+		parts = append(parts, formatValues(rp.Plan.Points[p])+": "+v.Kind.String())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // WriteSummary writes the summary of the reports' claims: one line per claim with its seed,
@@ -101,11 +143,19 @@ func WriteSummary(w io.Writer, reports []*Report) error {
 	for _, rp := range reports {
 		for _, c := range rp.Claims() {
 			total++
-			n[c.Verdict.Kind]++
 			verdict := c.Verdict.Kind.String()
 			if c.Point < 0 {
 				verdict = "not judged"
 			}
+			if c.Varies() {
+				n[-1]++
+				mark := fmt.Sprintf("[%d]", len(why)+1)
+				verdict = "varies " + mark
+				why = append(why, fmt.Sprintf("%s %s, not known, so swept: %s", mark, strings.Join(sortedKeys(rp.Plan.Points[0]), ", "), c.sweptText(rp)))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Scenario.Seed, c.Claim.Text, c.seedCell(), c.oursCell(), verdict)
+				continue
+			}
+			n[c.Verdict.Kind]++
 			if !c.Verdict.Kind.Comes() && c.Point >= 0 {
 				mark := fmt.Sprintf("[%d]", len(why)+1)
 				verdict += " " + mark
@@ -123,9 +173,13 @@ func WriteSummary(w io.Writer, reports []*Report) error {
 	}
 	if total > 0 {
 		var parts []string
-		for _, k := range []Kind{Matches, Reproduced, DirectionOnly, NotReproduced, Opposite, NoFigure, Untested} {
+		for _, k := range []Kind{Matches, Reproduced, DirectionOnly, NotReproduced, Opposite, NoFigure, Untested, -1} {
 			if n[k] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
+				name := k.String()
+				if k == -1 {
+					name = "varies with a swept unknown"
+				}
+				parts = append(parts, fmt.Sprintf("%d %s", n[k], name))
 			}
 		}
 		fmt.Fprintf(&b, "\n%d %s: %s.\n", total, plural(total, "claim"), strings.Join(parts, ", "))

@@ -227,3 +227,23 @@ func TestRegisteredClaims(t *testing.T) {
 	assert.GreaterOrEqual(t, n, 20, "the seeds' headline claims")
 	assert.LessOrEqual(t, n, 34, "a summary of about 20-30 lines")
 }
+
+// A claim that names no point, on a plan that sweeps a parameter, is judged at every point;
+// where the verdicts differ the summary says "varies" and lists them.
+func TestClaimsVaryOverASweep(t *testing.T) {
+	s := claimScenario()
+	s.Seeded = nil
+	o := scenario.Options{Grid: map[string][]float64{"hog_nice": {10, 20}}}
+	rp := report(t, s, o, [][][]float64{
+		{{4, 4.1, 4.2}, {80, 81, 82}, {5, 5.1, 5.2}},
+		{{4, 4.1, 4.2}, {8, 8.1, 8.2}, {8, 8.1, 8.2}},
+	})
+	cs := rp.Claims()
+	require.Len(t, cs[0].Swept, 2)
+	assert.True(t, cs[0].Varies(), "stock: 19.8× at nice 10 (reproduced), 2× at nice 20 (direction only)")
+	var b bytes.Buffer
+	require.NoError(t, scenario.WriteSummary(&b, []*scenario.Report{rp}))
+	assert.Contains(t, b.String(), "19.76 / 1.98×")
+	assert.Contains(t, b.String(), "varies [1]")
+	assert.Contains(t, b.String(), "[1] hog_nice, not known, so swept: hog_nice=10: reproduced; hog_nice=20: direction only")
+}

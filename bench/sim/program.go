@@ -26,6 +26,7 @@ const (
 	opEveryInit                // a: var (3 words: base time, period index, iterations), n: phase, b: mode, dist: period
 	opEveryNext                // a: var, b: body start, n: count (0: forever), dist: period
 	opSetAttr                  // a: index in program.attrs
+	opPollReady                // a: pipe, n: count, b: target when n messages are there
 )
 
 type instr struct {
@@ -89,6 +90,15 @@ func (c *compiler) ops(p *program, ops []workload.Op) {
 				code = opRecv
 			}
 			p.code = append(p.code, instr{op: code, a: c.pipes[op.Name], n: int64(max(op.N, 1))})
+		case workload.Poll:
+			// A busy-wait: while fewer than n messages are there, run a try and yield;
+			// then take them as a Recv does (which then never blocks).
+			//	L: pollready pipe n → R; run try; yield; jump L; R: recv pipe n
+			pipe, n := c.pipes[op.Name], int64(max(op.N, 1))
+			start := int32(len(p.code))
+			p.code = append(p.code, instr{op: opPollReady, a: pipe, n: n, b: start + 4},
+				instr{op: opRun, dist: op.Time}, instr{op: opYield}, instr{op: opJump, a: start},
+				instr{op: opRecv, a: pipe, n: n})
 		case workload.Fork:
 			p.code = append(p.code, instr{op: opFork, a: c.progs[op.Name], n: int64(max(op.N, 1))})
 		case workload.Join:

@@ -114,6 +114,14 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			return
 		case opJump:
 			t.pc = in.a
+		case opPollReady:
+			// Ready when the messages are there, or the pipe is full (a Poll of more than
+			// a pipe holds then takes the rest as Recv does).
+			if p := &m.pipes[in.a]; p.msgs >= in.n || (p.cap > 0 && p.msgs >= p.cap) {
+				t.pc = in.b
+			} else {
+				t.pc++
+			}
 		case opRepeatInit:
 			m.vars[t.vars+in.a] = in.n
 			t.pc++

@@ -90,6 +90,11 @@ func formatOps(b *strings.Builder, ops []Op, depth int) {
 			if op.N != 0 {
 				b.WriteString(" " + itoa(op.N))
 			}
+		case Poll:
+			b.WriteString(" " + op.Name + " " + op.Time.String())
+			if op.N != 0 {
+				b.WriteString(" " + itoa(op.N))
+			}
 		case Repeat, Nice:
 			b.WriteString(" " + itoa(op.N))
 		case Every:

@@ -319,6 +319,13 @@ func (p *parser) op(toks []token) error {
 				op.N, err = p.int(args[1], 1, MaxCount)
 			}
 		}
+	case Poll:
+		if err = nargs(2, 3, "a pipe name, the CPU time of a try and an optional count"); err == nil {
+			op.Name = args[0].s
+			if op.Time, err = p.dist(args[1]); err == nil && len(args) == 3 {
+				op.N, err = p.int(args[2], 1, MaxCount)
+			}
+		}
 	case Join, Yield, Exit:
 		err = nargs(0, 0, "no arguments")
 	case Loop:

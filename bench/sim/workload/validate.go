@@ -163,7 +163,7 @@ var fieldNames = []string{"time", "name", "n", "class", "cpus", "body", "rtscale
 var allowed = [numKinds]int{
 	Run: fTime, Sleep: fTime, Send: fName | fN, Recv: fName | fN, Fork: fName | fN,
 	Loop: fBody, Repeat: fN | fBody, Every: fTime | fN | fBody | fPhase,
-	Nice: fN, SetClass: fClass | fN | fRTScale, SetCPUs: fCPUs, SetGroup: fName,
+	Nice: fN, SetClass: fClass | fN | fRTScale, SetCPUs: fCPUs, SetGroup: fName, Poll: fName | fTime | fN,
 }
 
 // ops checks the ops of a script or body at the given nesting depth; instant is the number of
@@ -225,6 +225,19 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 		}
 		if op.Kind == Sleep && op.Time.Kind == Forever {
 			return errAt(op.pos, p, "sleep forever never wakes up; use exit or recv on a pipe nobody writes")
+		}
+	case Poll:
+		if !v.pipes[op.Name] {
+			return errAt(op.pos, p, "poll: unknown pipe %q", op.Name)
+		}
+		if op.N < 0 || op.N > MaxCount {
+			return errAt(op.pos, p, "poll: count %d outside 1..%d", op.N, MaxCount)
+		}
+		if err := op.Time.Validate(); err != nil {
+			return errAt(op.pos, p, "poll: %s", err)
+		}
+		if op.Time.Kind == Forever || !op.Time.canBePositive() {
+			return errAt(op.pos, p, "poll: each try must take a positive, finite time, not %v", op.Time)
 		}
 	case Send, Recv:
 		if !v.pipes[op.Name] {

@@ -129,6 +129,10 @@ type Kind uint8
 //	                                RTScale    (RTPRIO is N or freebsd:N, as rtprio= is)
 //	SetCPUs  cpus LIST              CPUs       set the affinity (a cpulist such as 0-3,8)
 //	SetGroup group NAME             Name       move to another control group
+//	Poll     poll PIPE DIST [N]     Name,      take N messages (0 means 1) out of a pipe without
+//	                                Time, N    sleeping: while fewer are there, compute for DIST
+//	                                           and yield (sched_yield), again and again, as MPI
+//	                                           libraries wait when the CPUs are oversubscribed
 const (
 	Run Kind = iota
 	Sleep
@@ -145,12 +149,13 @@ const (
 	SetClass
 	SetCPUs
 	SetGroup
+	Poll
 	numKinds
 )
 
 var kindNames = [numKinds]string{Run: "run", Sleep: "sleep", Send: "send", Recv: "recv", Fork: "fork",
 	Join: "join", Yield: "yield", Exit: "exit", Loop: "loop", Repeat: "repeat", Every: "every",
-	Nice: "nice", SetClass: "class", SetCPUs: "cpus", SetGroup: "group"}
+	Nice: "nice", SetClass: "class", SetCPUs: "cpus", SetGroup: "group", Poll: "poll"}
 
 // String returns the keyword of k in the text form, such as "run" or "class".
 func (k Kind) String() string {
@@ -192,11 +197,12 @@ func (k *Kind) UnmarshalText(text []byte) error {
 type Op struct {
 	// Kind is the behaviour.
 	Kind Kind `json:"op"`
-	// Time is the duration of Run and Sleep and the period of Every.
+	// Time is the duration of Run and Sleep, the period of Every and the CPU of each try of
+	// Poll.
 	Time Dist `json:"time,omitzero"`
-	// Name is the pipe of Send and Recv, the template of Fork and the group of SetGroup.
+	// Name is the pipe of Send, Recv and Poll, the template of Fork and the group of SetGroup.
 	Name string `json:"name,omitempty"`
-	// N is a count (Send, Recv, Fork, Repeat, Every), the nice value (Nice) or the real-time
+	// N is a count (Send, Recv, Poll, Fork, Repeat, Every), the nice value (Nice) or the real-time
 	// priority (SetClass).
 	N int `json:"n,omitempty"`
 	// Class is the class of SetClass.
@@ -225,6 +231,10 @@ func SendOp(pipe string, n int) Op { return Op{Kind: Send, Name: pipe, N: n} }
 
 // RecvOp returns the op that receives n messages from the named pipe.
 func RecvOp(pipe string, n int) Op { return Op{Kind: Recv, Name: pipe, N: n} }
+
+// PollOp returns a Poll of n messages from pipe, each empty try costing spin of CPU time
+// before a yield.
+func PollOp(pipe string, spin Dist, n int) Op { return Op{Kind: Poll, Name: pipe, Time: spin, N: n} }
 
 // ForkOp returns the op that creates n threads of the named template.
 func ForkOp(template string, n int) Op { return Op{Kind: Fork, Name: template, N: n} }
