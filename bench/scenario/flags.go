@@ -24,17 +24,23 @@ func ParseSet(s string) (name string, value float64, err error) {
 	return name, x, nil
 }
 
-// ParseGrid reads one -grid item, NAME=V1,V2,…: the values in the order given.
+// ParseGrid reads one -grid item, NAME=V1,V2,…: the values in the order given. A value listed
+// twice is an error (it would run the same grid point twice).
 func ParseGrid(s string) (name string, values []float64, err error) {
 	name, list, ok := strings.Cut(s, "=")
 	if !ok || name == "" || list == "" {
 		return "", nil, fmt.Errorf("want NAME=V1,V2,…, got %q", s)
 	}
-	for _, f := range strings.Split(list, ",") {
+	seen := map[float64]bool{}
+	for i, f := range strings.Split(list, ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil {
 			return "", nil, fmt.Errorf("%s: %q is not a number", name, f)
 		}
+		if seen[x] {
+			return "", nil, fmt.Errorf("%s: value %d, %s, is listed twice", name, i+1, strings.TrimSpace(f))
+		}
+		seen[x] = true
 		values = append(values, x)
 	}
 	return name, values, nil

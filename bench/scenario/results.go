@@ -37,7 +37,8 @@ func WriteJSONL(w io.Writer, rs []CellResult) error {
 }
 
 // ReadJSONL reads the results WriteJSONL wrote. A line that is not a result is an error
-// naming the line; blank lines are skipped.
+// naming the line: an unknown field, a missing one, or a null where WriteJSONL writes a value
+// (a metric of null is not 0); blank lines are skipped.
 func ReadJSONL(r io.Reader) ([]CellResult, error) {
 	var out []CellResult
 	sc := bufio.NewScanner(r)
@@ -49,12 +50,16 @@ func ReadJSONL(r io.Reader) ([]CellResult, error) {
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
-		var c CellResult
-		if err := dec.Decode(&c); err != nil {
+		var j cellResultJSON
+		if err := dec.Decode(&j); err != nil {
 			return nil, fmt.Errorf("scenario: line %d: %w", line, err)
 		}
 		if dec.More() {
 			return nil, fmt.Errorf("scenario: line %d: more than one object", line)
+		}
+		c, err := j.result()
+		if err != nil {
+			return nil, fmt.Errorf("scenario: line %d: %w", line, err)
 		}
 		out = append(out, c)
 	}
@@ -62,6 +67,50 @@ func ReadJSONL(r io.Reader) ([]CellResult, error) {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	return out, nil
+}
+
+// cellResultJSON is a CellResult as read, with a pointer for every value so that a missing
+// field or a null is told from a zero.
+type cellResultJSON struct {
+	Scenario *string             `json:"scenario"`
+	Cell     *int                `json:"cell"`
+	Point    map[string]*float64 `json:"point"`
+	Row      *string             `json:"row"`
+	Rep      *int                `json:"rep"`
+	Metrics  []*float64          `json:"metrics"`
+}
+
+// result returns j as a CellResult, or an error naming the field that is missing or null.
+func (j *cellResultJSON) result() (CellResult, error) {
+	switch {
+	case j.Scenario == nil:
+		return CellResult{}, fmt.Errorf("no scenario")
+	case j.Cell == nil:
+		return CellResult{}, fmt.Errorf("no cell")
+	case j.Row == nil:
+		return CellResult{}, fmt.Errorf("no row")
+	case j.Rep == nil:
+		return CellResult{}, fmt.Errorf("no rep")
+	case j.Metrics == nil:
+		return CellResult{}, fmt.Errorf("no metrics")
+	}
+	c := CellResult{Scenario: *j.Scenario, Cell: *j.Cell, Row: *j.Row, Rep: *j.Rep, Metrics: make([]float64, len(j.Metrics))}
+	for i, m := range j.Metrics {
+		if m == nil {
+			return CellResult{}, fmt.Errorf("metric %d is null", i)
+		}
+		c.Metrics[i] = *m
+	}
+	if j.Point != nil {
+		c.Point = Values{}
+		for _, k := range slices.Sorted(maps.Keys(j.Point)) {
+			if j.Point[k] == nil {
+				return CellResult{}, fmt.Errorf("point value %s is null", k)
+			}
+			c.Point[k] = *j.Point[k]
+		}
+	}
+	return c, nil
 }
 
 // A Report holds the results of every cell of a plan, by grid point, row and metric, with the

@@ -17,9 +17,10 @@ import (
 type Options struct {
 	// Reps is the number of seeded repetitions per cell; 0 means the scenario's Reps.
 	Reps int
-	// Set fixes parameter values for every cell (over the defaults).
+	// Set fixes parameter values for every cell (over the defaults). A parameter the grid sweeps
+	// cannot also be set: NewPlan refuses it.
 	Set Values
-	// Grid sweeps parameters: every combination of the listed values is a grid point, in the
+	// Grid sweeps parameters: every combination of the listed values (each listed once) is a grid point, in the
 	// order of the parameter names sorted and then of the values as given. Nil means the
 	// scenario's Sweep; an empty non-nil map means no sweep.
 	Grid map[string][]float64
@@ -90,13 +91,21 @@ func NewPlan(s *Scenario, o Options) (*Plan, error) {
 	}
 	names := make([]string, 0, len(grid))
 	for k, vs := range grid {
+		if _, ok := o.Set[k]; ok {
+			return nil, fmt.Errorf("scenario %s: parameter %s is both set and swept", s.Name, k)
+		}
 		if len(vs) == 0 {
 			return nil, fmt.Errorf("scenario %s: grid parameter %s has no values", s.Name, k)
 		}
+		seen := map[float64]bool{}
 		for _, v := range vs {
 			if err := s.checkValues(Values{k: v}); err != nil {
 				return nil, err
 			}
+			if seen[v] {
+				return nil, fmt.Errorf("scenario %s: grid parameter %s lists %g twice", s.Name, k, v)
+			}
+			seen[v] = true
 		}
 		names = append(names, k)
 	}
@@ -205,6 +214,15 @@ func (pl *Plan) Run(idx []int, o Options) ([]CellResult, error) {
 	return out, nil
 }
 
+// MaxCellEvents bounds the events one cell may simulate: each parameter's range is checked
+// before any work (Param.Check), but their product is not (seed000-buildkernel's jobs ×
+// job_ms × blocks_per_s at their maxima is 10^12 events). At the tens of millions of events a
+// second the simulator handles, a minute or so; the seeds' cells take at most a few million.
+const MaxCellEvents = 1_000_000_000
+
+// cellEvents is the bound runCell applies: MaxCellEvents, lowered by the tests.
+var cellEvents uint64 = MaxCellEvents
+
 // runCell runs one cell.
 func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 	s := pl.Scenario
@@ -223,8 +241,12 @@ func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 	if err != nil {
 		return CellResult{}, err
 	}
-	if _, err := m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited}); err != nil {
+	ending, err := m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited, Events: cellEvents})
+	if err != nil {
 		return CellResult{}, err
+	}
+	if ending == sim.EventsReached {
+		return CellResult{}, fmt.Errorf("more than %d events, the bound of one cell's work (MaxCellEvents): parameters whose product asks for too much work (jobs × job_ms × blocks_per_s, records, seconds)", cellEvents)
 	}
 	r := m.Result()
 	if err := r.Err(); err != nil {

@@ -94,7 +94,11 @@ func TestMergeErrors(t *testing.T) {
 
 func TestReadJSONLErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"{\"scenario\":\"a\"}\nnot json\n", "line 2"},
+		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\nnot json\n", "line 2"},
+		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1,null]}\n", "line 1: metric 1 is null"},
+		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{\"nice\":null},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\n", "line 1: point value nice is null"},
+		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":null}\n", "line 1: no metrics"},
+		{"{\"scenario\":\"a\",\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\n", "line 1: no cell"},
 		{"{\"scenario\":\"a\",\"bogus\":1}\n", "line 1"},
 		{"{} {}\n", "line 1: more than one object"},
 	} {

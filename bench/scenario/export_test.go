@@ -1,0 +1,9 @@
+package scenario
+
+// SetCellEvents sets the bound of a cell's events for a test and returns the function that
+// restores it.
+func SetCellEvents(n uint64) func() {
+	old := cellEvents
+	cellEvents = n
+	return func() { cellEvents = old }
+}
