@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,18 @@ import (
 // TestBadInput checks that every mistake on the command line, and in the inputs it names, is
 // one line on stderr naming the mistake, exit status 2, nothing on stdout, and nothing
 // written: each run case also asks for -o into a directory that must not appear.
+// seq returns "lo,lo+1,…,hi".
+func seq(lo, hi int) string {
+	var b strings.Builder
+	for i := lo; i <= hi; i++ {
+		if i > lo {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, i)
+	}
+	return b.String()
+}
+
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
 	notDir := filepath.Join(dir, "file")
@@ -52,8 +65,8 @@ func TestBadInput(t *testing.T) {
 		{"negative until", []string{"run", "-until", "-1s", wl}, "-until -1s: want a positive duration"},
 		{"until not a duration", []string{"run", "-until", "soon", wl}, `invalid value "soon" for flag -until`},
 		{"negative seed", []string{"run", "-seed", "-1", wl}, `invalid value "-1" for flag -seed`},
-		{"zero reps", []string{"run", "-reps", "0", wl}, "-reps 0: want 1..100000"},
-		{"negative parallel", []string{"run", "-parallel", "-1", wl}, "-parallel -1: want 0 or more"},
+		{"zero reps", []string{"run", "-reps", "0", wl}, "-reps 0: want 1..10000"},
+		{"negative parallel", []string{"run", "-parallel", "-1", wl}, "-parallel -1: want 0..256"},
 		{"unknown format", []string{"run", "-format", "xml", wl}, `-format "xml": want text, csv or json`},
 		{"hz too low", []string{"run", "-hz", "1", wl}, "-hz 1: want 2..100000"},
 		{"stathz above hz", []string{"run", "-hz", "100", "-stathz", "127", wl}, "-stathz 127: want 1..hz (100)"},
@@ -78,7 +91,7 @@ func TestBadInput(t *testing.T) {
 		{"sweep -o in a missing directory", []string{"sweep", "-o", filepath.Join(dir, "no", "r.jsonl"), "seed000-nice"}, "no directory"},
 		{"sweep -o a directory", []string{"sweep", "-o", dir, "seed000-nice"}, "is a directory; give a file name"},
 		{"seeds unknown scenario", []string{"seeds", "seed999"}, `no scenario "seed999"`},
-		{"seeds negative reps", []string{"seeds", "-reps", "-1"}, "-reps -1: want 0..100000"},
+		{"seeds negative reps", []string{"seeds", "-reps", "-1"}, "-reps -1: want 0..10000"},
 		{"seeds unknown flag after the names", []string{"seeds", "000", "-bogus"}, "flag provided but not defined: -bogus"},
 		{"sweep impossible shard", []string{"sweep", "-shard", "3/2", "seed000-nice"}, "-shard 3/2: shard k of n needs 0 <= k < n"},
 		{"sweep shard not k/n", []string{"sweep", "-shard", "half", "seed000-nice"}, `-shard "half": want k/n`},
@@ -101,7 +114,7 @@ func TestBadInput(t *testing.T) {
 		{"stat with empty standard input", []string{"stat"}, "<stdin>: 0 values; a data set needs at least"},
 		{"stat -mmtests without files", []string{"stat", "-mmtests"}, "give at least two files"},
 		{"stat confidence not in the table", []string{"stat", "-c", "97", "testdata/stat/a.txt"}, "-c 97: want one of"},
-		{"stat width 1", []string{"stat", "-w", "1", "testdata/stat/a.txt"}, "-w 1: want 0 or at least 2"},
+		{"stat width 1", []string{"stat", "-w", "1", "testdata/stat/a.txt"}, "-w 1: want 0 or 2..10000"},
 		{"stat column 0", []string{"stat", "-C", "0", "testdata/stat/a.txt"}, "-C 0: the column number must be positive"},
 		{"stat missing file", []string{"stat", "testdata/stat/nosuch.txt"}, "testdata/stat/nosuch.txt: no such file or directory"},
 		{"stat invalid data", []string{"stat", "testdata/stat/bad.txt"}, `testdata/stat/bad.txt:1: invalid data "abc"`},
@@ -113,6 +126,28 @@ func TestBadInput(t *testing.T) {
 		{"stat -summary unknown", []string{"stat", "-mmtests", "-summary", "Subselection", "testdata/stat/a.txt", "testdata/stat/b.txt"}, "-summary Subselection: want Multiops"},
 		{"stat -summary new in 2026", []string{"stat", "-mmtests", "-mmtests-version", "2022", "-summary", "normalisedops", "testdata/stat/a.txt", "testdata/stat/b.txt"}, "mmtests 2022 has no such summary"},
 		{"stat -mmtests with one run", []string{"stat", "-mmtests", "testdata/stat/a.txt"}, "give at least two files"},
+		// Bounds of the work (bounds.go) and of the memory (memory.go), before any work.
+		{"until beyond a day", []string{"run", "-until", "25h", wl}, "-until 25h0m0s: at most 24h0m0s"},
+		{"too many clock interrupts", []string{"run", "-reps", "1000", "-until", "24h", wl}, "clock interrupts to simulate; at most 1e+10"},
+		{"reps beyond the bound", []string{"run", "-reps", "10001", wl}, "-reps 10001: want 1..10000"},
+		{"parallel beyond the bound", []string{"run", "-parallel", "257", wl}, "-parallel 257: want 0..256"},
+		{"threads beyond the memory budget", []string{"run", "-max-memory", "64MiB", "testdata/many.wl"}, "need about"},
+		{"memory budget below the runtime's", []string{"run", "-max-memory", "1MiB", wl}, "-max-memory 1MiB: want 0 (no limit) or at least 32MiB"},
+		{"memory budget not a size", []string{"run", "-max-memory", "lots", wl}, `-max-memory "lots"`},
+		{"workload file beyond the budget", []string{"run", "-max-memory", "32MiB", "/dev/zero"}, "/dev/zero: more than 4MiB, the share of -max-memory"},
+		{"empty workload", []string{"run", "testdata/empty.wl"}, "the workload starts no thread"},
+		{"CR-only workload error at its line", []string{"run", "testdata/cr-only-bad.wl"}, "testdata/cr-only-bad.wl:3:2"},
+		{"explain negative -at", []string{"explain", "-at", "-5ms", wl}, "-at -5ms: want a time at or after 0"},
+		{"sweep empty shard", []string{"sweep", "-shard", "", "seed000-nice"}, `-shard "": want k/n`},
+		{"sweep set and grid of one parameter", []string{"sweep", "-set", "nice=1", "-grid", "nice=0,5", "seed000-nice"}, "nice is both fixed by -set and swept by -grid"},
+		{"sweep grid value twice", []string{"sweep", "-grid", "nice=1,2,1", "seed000-nice"}, "nice: value 3, 1, is listed twice"},
+		{"sweep grid too large", []string{"sweep", "-grid", "nice=" + seq(0, 1000), "seed000-nice"}, "-grid nice: 1001 values; at most 1000"},
+		{"sweep cells beyond the bound", []string{"sweep", "-reps", "10000", "-grid", "nice=0,1,2,3,4,5,6,7,8,9,10", "seed000-nice"}, "cells (grid points"},
+		{"sweep reps beyond the bound", []string{"sweep", "-reps", "10001", "seed000-nice"}, "-reps 10001: want 0..10000"},
+		{"merge null metric", []string{"merge", "seed000-nice", "testdata/null-metric.jsonl"}, "testdata/null-metric.jsonl: scenario: line 1: metric 0 is null"},
+		{"stat width beyond the bound", []string{"stat", "-w", "1000000000", "testdata/stat/a.txt"}, "-w 1000000000: want 0 or 2..10000"},
+		{"stat input beyond the budget", []string{"stat", "-max-memory", "32MiB", "/dev/zero"}, "/dev/zero: more than 8MiB"},
+		{"topology spec of a megabyte", []string{"run", "-topology", strings.Repeat("core:4 ", 150000), wl}, `…" (1050000 bytes)`},
 	}
 	if len(cases) < 30 {
 		t.Fatalf("%d cases; the issue asks for at least 30", len(cases))

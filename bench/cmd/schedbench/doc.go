@@ -203,6 +203,24 @@
 // fails, a file cannot be written, or a signal (^C) interrupted the runs. serve ends with ^C, status 0; it
 // exits 1 if it cannot build the page or listen.
 //
+// # Bounds
+//
+// Every flag and input that multiplies a command's work has an upper bound, checked before any
+// work with a usage error naming it: -reps at most 10000; at most 100000 runs in one command
+// (policies × -reps for run; grid points × rows × repetitions for sweep, merge and seeds); -grid
+// at most 1000 values per parameter, none listed twice, and no parameter both in -set and
+// -grid; -parallel at most 256; -until at most 24h, and policies × -reps × -until × -hz × CPUs
+// at most 10^10 clock interrupts; stat -w at most 10000; a scenario's parameters within the
+// ranges seeds -params lists, and one cell at most scenario.MaxCellEvents events. -max-memory
+// (default 2GiB, the same flag as replay's; 0: no limit) bounds the memory: an input file may
+// take an eighth of it (a workload) or a quarter (stat's numbers, merge's results), read through
+// that limit so that /dev/zero or an endless pipe is refused; a workload's threads × runs must
+// fit it (about 1.4 KB a thread for one run); and while the command works, the garbage
+// collector is held to it and a watchdog stops the command, with status 1 and a line naming
+// -max-memory, if the process's memory passes it. A workload that starts no thread is refused.
+// An error is one line, whatever the input: a quoted input longer than 120 bytes is cut with an
+// ellipsis and its length, beside the position the message gives.
+//
 // # Output files and signals
 //
 // Every -o is examined before any work, so that a destination that cannot be written is a

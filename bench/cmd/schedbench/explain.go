@@ -37,11 +37,17 @@ func cmdExplain(e *env, args []string) error {
 	fs.DurationVar(&f.at, "at", -1, "only records at exactly this simulated `time` (sets -from and -to)")
 	fs.BoolVar(&f.only, "only", false, "only the policy's explanations, not the switches, wake-ups and migrations around them")
 	fs.IntVar(&f.limit, "n", 0, "print at most `n` records (0: all)")
+	registerMaxMemory(fs)
 	if err := parseFlags(e, fs, args, explainSynopsis); err != nil {
 		return err
 	}
 	hasTo := f.to > 0
-	if f.at >= 0 {
+	atSet := false
+	fs.Visit(func(fl *flag.Flag) { atSet = atSet || fl.Name == "at" })
+	if atSet && f.at < 0 {
+		return usagef("-at %v: want a time at or after 0", f.at)
+	}
+	if atSet {
 		if f.from != 0 || f.to != 0 {
 			return usagef("-at cannot be combined with -from or -to")
 		}
@@ -65,6 +71,9 @@ func cmdExplain(e *env, args []string) error {
 	}
 	s, err := f.resolve(e, fs)
 	if err != nil {
+		return err
+	}
+	if err := checkWork(s, 1, 1, e.maxMemory); err != nil {
 		return err
 	}
 	if len(s.policies) != 1 {

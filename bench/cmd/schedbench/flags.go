@@ -39,7 +39,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string, synopsis string) error 
 	if err != nil {
 		return usagef("%v (run 'schedbench %s -h' for usage)", err, fs.Name())
 	}
-	return nil
+	return e.startMemoryBudget(fs)
 }
 
 // parseFlagsAnywhere is parseFlags, for the commands whose arguments are all names.

@@ -28,6 +28,7 @@ func cmdHost(e *env, args []string) error {
 	experiments := fs.Bool("experiments", false, "run the model-vs-host table's experiments (seed 000's pipeline beside a hog, its nice split, seed 004's probe) instead of a workload: -reps runs of each, 3 by default")
 	dir := fs.String("dir", "", "with -experiments: add the rows of the real tar cf - `DIR` | gzip beside the hogs")
 	modelOnly := fs.Bool("model-only", false, "with -experiments: the models' figures alone, on a simulated 2-CPU machine for Linux 6.18 (runs anywhere, the same bytes everywhere)")
+	registerMaxMemory(fs)
 	if err := parseFlags(e, fs, args, hostSynopsis); err != nil {
 		return err
 	}
@@ -57,6 +58,9 @@ func cmdHost(e *env, args []string) error {
 	f.topology = "host"
 	s, err := f.resolve(e, fs)
 	if err != nil {
+		return err
+	}
+	if err := checkWork(s, *reps, 1, e.maxMemory); err != nil {
 		return err
 	}
 	var cols []column

@@ -56,7 +56,7 @@ func TestSIGINT(t *testing.T) {
 		t.Skip("starts a subprocess")
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	cmd := subprocess(t, "run", "-policy", "ule", "-o", dir, "-until", "1000000s", "testdata/hog.wl")
+	cmd := subprocess(t, "run", "-policy", "ule", "-o", dir, "-until", "24h", "workloads/mixed.wl")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {

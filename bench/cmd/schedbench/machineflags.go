@@ -60,6 +60,9 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 	if m.until <= 0 {
 		return nil, usagef("-until %v: want a positive duration", m.until)
 	}
+	if m.until > maxUntil {
+		return nil, usagef("-until %v: at most %v of simulated time", m.until, maxUntil)
+	}
 	if m.hz < 2 || m.hz > 100000 {
 		return nil, usagef("-hz %d: want 2..100000", m.hz)
 	}
@@ -102,6 +105,9 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 	}
 	if err != nil {
 		return nil, usagef("%v", err)
+	}
+	if instances(w) == 0 {
+		return nil, usagef("%s: the workload starts no thread (templates alone are started only by forks): nothing to run", args[0])
 	}
 	s := &setup{policies: ps, topo: t, w: w, wname: wname, flags: *m}
 	s.flatten = make([]bool, len(ps))

@@ -54,6 +54,10 @@ type env struct {
 	// afterRun, if not nil, is called after each finished run with the number finished so far
 	// (tests use it to interrupt a command at a known point).
 	afterRun func(finished int)
+	// maxMemory is the command's -max-memory, in bytes (0: none), once its flags are parsed;
+	// release undoes what holding the command to it set up (memory.go).
+	maxMemory int64
+	release   []func()
 }
 
 // A command is one subcommand.
@@ -119,17 +123,25 @@ func cli(e *env, args []string) int {
 			continue
 		}
 		err := c.run(e, args[1:])
+		for _, r := range e.release {
+			r()
+		}
+		e.release = nil
 		var ue *usageError
+		me, overBudget := memoryCause(e.ctx)
 		switch {
-		case err == nil:
+		case err == nil && !overBudget:
 			return exitOK
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
 		case errors.As(err, &ue):
-			fmt.Fprintf(e.stderr, "schedbench %s: %s\n", name, ue.msg)
+			fmt.Fprintf(e.stderr, "schedbench %s: %s\n", name, errorLine(ue.msg))
 			return exitUsage
+		case overBudget:
+			fmt.Fprintf(e.stderr, "schedbench %s: %s\n", name, errorLine(me.Error()))
+			return exitFailure
 		default:
-			fmt.Fprintf(e.stderr, "schedbench %s: %v\n", name, err)
+			fmt.Fprintf(e.stderr, "schedbench %s: %s\n", name, errorLine(err.Error()))
 			return exitFailure
 		}
 	}

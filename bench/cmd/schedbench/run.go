@@ -35,14 +35,15 @@ func cmdRun(e *env, args []string) error {
 	fs.BoolVar(&f.quiet, "q", false, "no progress bar")
 	fs.DurationVar(&f.zoom, "zoom", 10*time.Millisecond, "length of the `window` of the zoomed Gantt charts in -o's report")
 	fs.BoolVar(&f.linear, "linear", false, "draw latency distributions on a linear axis instead of a logarithmic one")
+	registerMaxMemory(fs)
 	if err := parseFlags(e, fs, args, runSynopsis); err != nil {
 		return err
 	}
 	switch {
-	case f.reps < 1 || f.reps > 100000:
-		return usagef("-reps %d: want 1..100000", f.reps)
-	case f.parallel < 0:
-		return usagef("-parallel %d: want 0 or more", f.parallel)
+	case f.reps < 1 || f.reps > maxReps:
+		return usagef("-reps %d: want 1..%d", f.reps, maxReps)
+	case f.parallel < 0 || f.parallel > maxParallel:
+		return usagef("-parallel %d: want 0..%d", f.parallel, maxParallel)
 	case f.format != "text" && f.format != "csv" && f.format != "json":
 		return usagef("-format %q: want text, csv or json", f.format)
 	case f.zoom <= 0:
@@ -53,6 +54,9 @@ func cmdRun(e *env, args []string) error {
 	}
 	s, err := f.resolve(e, fs)
 	if err != nil {
+		return err
+	}
+	if err := checkWork(s, f.reps, f.parallel, e.maxMemory); err != nil {
 		return err
 	}
 	if f.out != "" {

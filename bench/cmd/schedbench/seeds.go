@@ -32,6 +32,7 @@ func cmdSeeds(e *env, args []string) error {
 	out := fs.String("o", "", "write the tables, the results as JSON lines, pictures and index.html into `dir`")
 	verbose := fs.Bool("v", false, "after the summary, print every scenario's table in its seed's layout, with its notes")
 	params := fs.Bool("params", false, "list the named scenarios' parameters (default, unit, range) instead of running them")
+	registerMaxMemory(fs)
 	if err := parseFlagsAnywhere(e, fs, args, seedsSynopsis); err != nil {
 		return err
 	}
@@ -46,10 +47,10 @@ func cmdSeeds(e *env, args []string) error {
 		return writeParams(e.stdout, ss)
 	}
 	switch {
-	case *reps < 0 || *reps > 100000:
-		return usagef("-reps %d: want 0..100000", *reps)
-	case *parallel < 0:
-		return usagef("-parallel %d: want 0 or more", *parallel)
+	case *reps < 0 || *reps > maxReps:
+		return usagef("-reps %d: want 0..%d", *reps, maxReps)
+	case *parallel < 0 || *parallel > maxParallel:
+		return usagef("-parallel %d: want 0..%d", *parallel, maxParallel)
 	}
 	ss, err := pickScenarios(fs.Args())
 	if err != nil {
@@ -64,12 +65,18 @@ func cmdSeeds(e *env, args []string) error {
 	var plans []*scenario.Plan
 	total := 0
 	for _, s := range ss {
+		if err := checkPlanSize(s, o); err != nil {
+			return err
+		}
 		pl, err := scenario.NewPlan(s, o)
 		if err != nil {
 			return usagef("%s: %v", s.Name, err)
 		}
 		plans = append(plans, pl)
 		total += len(pl.Cells)
+		if total > maxCells {
+			return usagef("%d cells in the scenarios named; at most %d (fewer scenarios or -reps)", total, maxCells)
+		}
 	}
 	step, finish := newProgress(e.stderr, e.terminal && !*quiet, total, "cells")
 	var reports []*scenario.Report

@@ -86,16 +86,16 @@ func TestSignalsStopCleanly(t *testing.T) {
 		wrote  []string // files the interrupted command still writes
 	}{
 		{"run", func(dir string) []string {
-			return []string{"run", "-policy", "ule", "-o", filepath.Join(dir, "out"), "-until", "1000000s", "testdata/hog.wl"}
+			return []string{"run", "-policy", "ule", "-o", filepath.Join(dir, "out"), "-until", "24h", "workloads/mixed.wl"}
 		}, "schedbench run: interrupted: 0 of 1 runs finished; the table shows them\n", []string{"out/index.html", "out/table.txt"}},
 		{"trace", func(dir string) []string {
-			return []string{"trace", "-o", filepath.Join(dir, "t.json"), "-until", "1000000s", "testdata/hog.wl"}
+			return []string{"trace", "-o", filepath.Join(dir, "t.json"), "-until", "24h", "workloads/mixed.wl"}
 		}, "schedbench trace: interrupted; nothing written\n", nil},
 		{"sweep", func(dir string) []string {
-			return []string{"sweep", "-q", "-reps", "100000", "-parallel", "1", "-o", filepath.Join(dir, "r.jsonl"), "seed000-nice"}
+			return []string{"sweep", "-q", "-reps", "10000", "-parallel", "1", "-o", filepath.Join(dir, "r.jsonl"), "seed000-nice"}
 		}, "nothing written\n", nil},
 		{"explain", func(dir string) []string {
-			return []string{"explain", "-until", "1000000s", "testdata/hog.wl"}
+			return []string{"explain", "-until", "24h", "workloads/mixed.wl"}
 		}, "schedbench explain: interrupted\n", nil},
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {

@@ -33,6 +33,7 @@ func cmdStat(e *env, args []string) error {
 	version := fs.Int("mmtests-version", stat.MMTestsLatest, "with -mmtests: print as mmtests of `year` 2022 (seed 004's tables) or 2026 prints")
 	summary := fs.String("summary", "Multiops", "with -mmtests: mmtests' summary `kind`: Multiops, Normalisedops, NormalisedLeftSkewops, Singleops or Variabletime")
 	printSig := fs.Bool("print-significance", false, "with -mmtests: add compare-mmtests --print-significance's rows")
+	registerMaxMemory(fs)
 	if err := parseFlags(e, fs, args, statSynopsis); err != nil {
 		return err
 	}
@@ -45,8 +46,8 @@ func cmdStat(e *env, args []string) error {
 		return usagef("-C %d: the column number must be positive", ro.Column)
 	case ro.Delimiters == "":
 		return usagef("-d: the delimiter string must not be empty")
-	case o.Width < 0 || o.Width == 1:
-		return usagef("-w %d: want 0 or at least 2", o.Width)
+	case o.Width < 0 || o.Width == 1 || o.Width > maxStatWidth:
+		return usagef("-w %d: want 0 or 2..%d", o.Width, maxStatWidth)
 	case len(files) == 0 && *mmtests:
 		return usagef("-mmtests compares runs: give at least two files, the baseline first")
 	case !*mmtests && len(files) > stat.MaxSamples:
@@ -79,10 +80,13 @@ func cmdStat(e *env, args []string) error {
 			}
 			return usagef("%s: %v", name, err)
 		}
-		d, err := stat.ReadDataset(f, name, ro)
+		d, err := stat.ReadDataset(limitInput(f, name, e.maxMemory, 4), name, ro)
 		f.Close()
 		var ie *stat.InputError
+		var big *errTooLarge
 		switch {
+		case errors.As(err, &big):
+			return usagef("%v", big)
 		case errors.As(err, &ie):
 			return usagef("%s:%d: invalid data %q", name, ie.Line, ie.Text)
 		case err != nil:

@@ -30,6 +30,7 @@ func (p *planFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.small, "small", false, "start from the scenario's small size instead of its defaults")
 	fs.Var(p.set, "set", "fix a parameter, `NAME=VALUE` (repeatable)")
 	fs.Var(p.grid, "grid", "sweep a parameter over values, `NAME=V1,V2,…` (repeatable: the grid is every combination)")
+	registerMaxMemory(fs)
 }
 
 // plan returns the scenario named name and its plan under p.
@@ -38,10 +39,18 @@ func (p *planFlags) plan(name string, workers int) (*scenario.Plan, scenario.Opt
 	if err != nil {
 		return nil, scenario.Options{}, usagef("%v", err)
 	}
-	if p.reps < 0 || p.reps > 100000 {
-		return nil, scenario.Options{}, usagef("-reps %d: want 0..100000", p.reps)
+	if p.reps < 0 || p.reps > maxReps {
+		return nil, scenario.Options{}, usagef("-reps %d: want 0..%d", p.reps, maxReps)
+	}
+	for name := range p.grid {
+		if _, ok := p.set[name]; ok {
+			return nil, scenario.Options{}, usagef("%s is both fixed by -set and swept by -grid: give one", name)
+		}
 	}
 	o := scenario.Options{Reps: p.reps, Small: p.small, Set: scenario.Values(p.set), Grid: map[string][]float64(p.grid), Workers: workers}
+	if err := checkPlanSize(s, o); err != nil {
+		return nil, o, err
+	}
 	pl, err := scenario.NewPlan(s, o)
 	if err != nil {
 		return nil, o, usagef("%s: %v", name, err)
@@ -63,11 +72,13 @@ func cmdSweep(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return usagef("want one scenario, got %d arguments (schedbench sweep %s)", fs.NArg(), sweepSynopsis)
 	}
-	if *parallel < 0 {
-		return usagef("-parallel %d: want 0 or more", *parallel)
+	if *parallel < 0 || *parallel > maxParallel {
+		return usagef("-parallel %d: want 0..%d", *parallel, maxParallel)
 	}
+	explicit := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { explicit[fl.Name] = true })
 	k, n := 0, 1
-	if *shard != "" {
+	if explicit["shard"] {
 		var err error
 		if k, n, err = parseShard(*shard); err != nil {
 			return err
@@ -105,7 +116,7 @@ func cmdSweep(e *env, args []string) error {
 			return err
 		}
 	}
-	if *shard != "" {
+	if explicit["shard"] {
 		if *out == "" {
 			return scenario.WriteJSONL(e.stdout, rs)
 		}
@@ -142,8 +153,12 @@ func cmdMerge(e *env, args []string) error {
 			}
 			return usagef("%s: %v", name, err)
 		}
-		rs, err := scenario.ReadJSONL(f)
+		rs, err := scenario.ReadJSONL(limitInput(f, name, e.maxMemory, 4))
 		f.Close()
+		var big *errTooLarge
+		if errors.As(err, &big) {
+			return usagef("%v", big)
+		}
 		if err != nil {
 			return usagef("%s: %v", name, err)
 		}

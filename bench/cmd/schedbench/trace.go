@@ -29,6 +29,7 @@ func cmdTrace(e *env, args []string) error {
 	format := fs.String("format", "chrome", "trace `format`: chrome (Chrome trace-event JSON, for Perfetto and chrome://tracing), ftrace (as trace-cmd report prints sched_* events), ktr (FreeBSD's KTR_SCHED as ktrdump -ct prints it, for schedgraph.py) or text (the simulator's own)")
 	out := fs.String("o", "", "write the trace to `file` (atomically) instead of stdout")
 	explain := fs.Bool("explain", false, "with -format text: include the policy's explanations")
+	registerMaxMemory(fs)
 	if err := parseFlags(e, fs, args, traceSynopsis); err != nil {
 		return err
 	}
@@ -41,6 +42,9 @@ func cmdTrace(e *env, args []string) error {
 	}
 	s, err := f.resolve(e, fs)
 	if err != nil {
+		return err
+	}
+	if err := checkWork(s, 1, 1, e.maxMemory); err != nil {
 		return err
 	}
 	if len(s.policies) != 1 {

@@ -3,7 +3,7 @@ package main
 // This file implements reading the workload argument.
 
 import (
-	"bytes"
+	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -22,8 +22,33 @@ var errNoFile = errors.New("no such workload file")
 // .gotrace (a Go execution trace), imported by bench/trace; the JSON form if its name ends in
 // .json or its text starts with "{"; the text form otherwise. An error names the file and, for
 // a problem in it, the line and column as file:line:col.
+//
+// -max-memory (e.maxMemory; 0: none) bounds it: a text or JSON file may take at most an eighth
+// of it, and a trace is imported with it as its ImportOptions.MemoryLimit; the file is read
+// through that limit, so that a device or a pipe without end is an error.
 func loadWorkload(e *env, path string) (*workload.Workload, error) {
-	data, err := e.readInput(path)
+	switch filepath.Ext(path) {
+	case ".ftrace", ".gotrace":
+		// A real trace, replayed: each task's bursts, blocks and wake-ups become its script.
+		f, err := e.openInput(path)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("%s: %w", path, errNoFile)
+			}
+			return nil, err
+		}
+		defer f.Close()
+		read := trace.ReadFtrace
+		if filepath.Ext(path) == ".gotrace" {
+			read = trace.ReadGoTrace
+		}
+		im, err := read(bufio.NewReader(f), inputName(path), &trace.ImportOptions{MemoryLimit: e.maxMemory})
+		if err != nil {
+			return nil, err // a *trace.Error names the file, the line and the field
+		}
+		return im.Workload, nil
+	}
+	data, err := e.readLimited(path, 8)
 	path = inputName(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -32,19 +57,6 @@ func loadWorkload(e *env, path string) (*workload.Workload, error) {
 		return nil, err
 	}
 	var w *workload.Workload
-	switch filepath.Ext(path) {
-	case ".ftrace", ".gotrace":
-		// A real trace, replayed: each task's bursts, blocks and wake-ups become its script.
-		read := trace.ReadFtrace
-		if filepath.Ext(path) == ".gotrace" {
-			read = trace.ReadGoTrace
-		}
-		im, err := read(bytes.NewReader(data), path, nil)
-		if err != nil {
-			return nil, err // a *trace.Error names the file, the line and the field
-		}
-		return im.Workload, nil
-	}
 	if filepath.Ext(path) == ".json" || strings.HasPrefix(strings.TrimSpace(string(data)), "{") {
 		w, err = workload.ParseJSON(data)
 	} else {

@@ -1,0 +1,1 @@
+# a workload with CR-only line endingsthread a	slep 1msend
