@@ -27,6 +27,9 @@ type TaskStats struct {
 	// started in).
 	Comm string
 	PID  int64
+	// Parent is the id of the task the trace shows forking it, or 0 (ftrace's sched_process_fork
+	// parent pid, a goroutine's creator; KTR has no fork).
+	Parent int64
 	// Renames are the names the task took after its first, in order, each with when it took it
 	// (sched_process_exec, task_rename, or an event showing another comm).
 	Renames []Rename
@@ -551,6 +554,9 @@ func (b *builder) fork(parent *task, key int64, comm string, t int64) *task {
 		b.op(parent, cop{kind: workload.Fork, ref: int32(child.idx)})
 	}
 	b.st(child).Forked = true
+	if parent != nil {
+		b.st(child).Parent = parent.key
+	}
 	child.state, child.fresh = tsBlocked, true // until its sched_wakeup_new
 	return child
 }

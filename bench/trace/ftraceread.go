@@ -364,7 +364,8 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			parent = p
 		}
 		if ev.childPid != 0 {
-			b.fork(parent, int64(ev.childPid), ev.childComm, t)
+			child := b.fork(parent, int64(ev.childPid), ev.childComm, t)
+			b.st(child).Parent = int64(ev.pid2)
 		}
 	case "sched_process_exit":
 		if tk := b.live[int64(ev.pid2)]; tk != nil {

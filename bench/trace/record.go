@@ -30,10 +30,12 @@ type RecordOptions struct {
 	// /sys/kernel/debug/tracing) or, for root, mounts it at /sys/kernel/tracing for the
 	// recording's time.
 	Tracefs string
-	// BufferKB is each CPU's ring buffer in the instance, in KiB; 0 means 256 MiB shared by the
-	// CPUs, at least 4 MiB and at most 32 MiB each. The recording reads the buffers as they fill;
-	// events written faster than it reads are lost and marked in the trace ("[LOST n EVENTS]",
-	// which ReadFtrace counts as warnings).
+	// BufferKB is each CPU's ring buffer in the instance, in KiB; 0 means a sixteenth of the
+	// machine's memory (at most 1 GiB) shared by the CPUs, at least 4 MiB and at most 256 MiB
+	// each. The recording reads the buffers as they fill; events written faster than it reads
+	// (on a loaded machine, where the readers get little CPU) wait there, and those a full
+	// buffer cannot hold are lost and marked in the trace ("[LOST n EVENTS]", which ReadFtrace
+	// counts as warnings) and in RecordStats.Lost.
 	BufferKB int
 	// Name is the instance's name; "" means schedkit-record-PID. Instances of that form whose
 	// process no longer runs (one killed before it could remove its instance) are removed

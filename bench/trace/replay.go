@@ -42,8 +42,11 @@ type TaskComparison struct {
 	// Ran says the replay created the task's thread; the times below are zero if not.
 	Ran bool
 	// CPUTime, WaitTime, Sleep and MeanLatency are the replay's, in nanoseconds, as
-	// TaskStats defines them.
-	CPUTime, WaitTime, Sleep, MeanLatency int64
+	// TaskStats defines them; Latencies counts the latencies MeanLatency is the mean of.
+	CPUTime, WaitTime, Sleep, MeanLatency, Latencies int64
+	// Start and End are when the replay created the thread and when it exited (-1 if it did
+	// not), in nanoseconds of the replay.
+	Start, End int64
 }
 
 // Replay runs the imported workload on the machine cfg describes under policy p for until
@@ -61,6 +64,15 @@ func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*C
 		until = time.Duration(10*im.Duration) + time.Second
 	}
 	w, ad := im.ForPolicy(p, cfg.Topology)
+	if cfg.ExactSamples == 0 {
+		// Keep every wake-up latency of the busiest task exactly, so that its mean is exact
+		// (past the simulator's limit, meanOf estimates it from the histogram).
+		var most int64
+		for i := range im.Tasks {
+			most = max(most, im.Tasks[i].Wakeups)
+		}
+		cfg.ExactSamples = int(min(max(2*most+64, sim.DefaultExactSamples), maxExactSamples))
+	}
 	r, err := sim.Run(cfg, p, w, until)
 	if err != nil {
 		return nil, err
@@ -75,18 +87,120 @@ func Replay(cfg sim.Config, p sim.Policy, im *Imported, until time.Duration) (*C
 		tc := TaskComparison{Trace: ts}
 		if st := byName[ts.SimName]; st != nil {
 			tc.Ran = true
-			tc.CPUTime, tc.WaitTime, tc.Sleep = st.CPUTime, st.WaitTime, st.Sleep
-			if lat, ok := st.Wakeup.Exact(); ok && len(lat) > 0 {
-				var sum int64
-				for _, l := range lat {
-					sum += l
-				}
-				tc.MeanLatency = sum / int64(len(lat))
-			}
+			tc.CPUTime, tc.WaitTime, tc.Sleep, tc.Start, tc.End = st.CPUTime, st.WaitTime, st.Sleep, st.Start, st.End
+			tc.MeanLatency, tc.Latencies = meanOf(&st.Wakeup), st.Wakeup.Count()
 		}
 		c.Tasks[i] = tc
 	}
 	return c, nil
+}
+
+// maxExactSamples is the most exact samples per series sim.Config takes.
+const maxExactSamples = 1 << 20
+
+// meanOf returns the mean of h's samples: exact while h keeps them, else the mean of its
+// percentiles at 0.5 %, 1.5 %, … 99.5 % (each within the histogram's 1/128 of the sample).
+func meanOf(h *sim.Histogram) int64 {
+	if h.Count() == 0 {
+		return 0
+	}
+	if lat, ok := h.Exact(); ok {
+		var sum int64
+		for _, l := range lat {
+			sum += l
+		}
+		return sum / int64(len(lat))
+	}
+	ps := make([]float64, 100)
+	for i := range ps {
+		ps[i] = float64(i) + 0.5
+	}
+	var sum int64
+	for _, v := range h.Percentiles(ps...) {
+		sum += v
+	}
+	return sum / int64(len(ps))
+}
+
+// A Summary is a Comparison summed over some of its tasks: a recorded command's, say.
+type Summary struct {
+	// Tasks counts the tasks; Within those the replay gave their trace's CPU time within ±5 %.
+	Tasks, Within int
+	// CPUTrace and CPUReplay are the tasks' CPU time in the trace and in the replay.
+	CPUTrace, CPUReplay int64
+	// SpanTrace and SpanReplay run from the first task's start to the last one's end, in the
+	// trace and in the replay (a task still alive when the replay stopped ends with it).
+	SpanTrace, SpanReplay int64
+	// LatencyTrace and LatencyReplay are the mean wake-up-to-run latency over the tasks'
+	// wake-ups, in the trace and in the replay.
+	LatencyTrace, LatencyReplay int64
+}
+
+// Summarize sums the comparison over the tasks keep reports true for.
+func (c *Comparison) Summarize(keep func(*TaskStats) bool) Summary {
+	var s Summary
+	tStart, rStart := int64(-1), int64(-1)
+	var tEnd, rEnd, latT, nT, latR, nR int64
+	for i := range c.Tasks {
+		tc := &c.Tasks[i]
+		if !keep(&tc.Trace) {
+			continue
+		}
+		s.Tasks++
+		s.CPUTrace += tc.Trace.CPUTime
+		s.CPUReplay += tc.CPUTime
+		if d := tc.CPUTime - tc.Trace.CPUTime; tc.Ran && (d == 0 || 20*max(d, -d) <= tc.Trace.CPUTime) {
+			s.Within++
+		}
+		if tStart < 0 || tc.Trace.Start < tStart {
+			tStart = tc.Trace.Start
+		}
+		tEnd = max(tEnd, tc.Trace.End)
+		if tc.Ran {
+			if rStart < 0 || tc.Start < rStart {
+				rStart = tc.Start
+			}
+			end := tc.End
+			if end < 0 {
+				end = c.Result.End
+			}
+			rEnd = max(rEnd, end)
+		}
+		latT += tc.Trace.LatencySum
+		nT += tc.Trace.Latencies
+		latR += tc.MeanLatency * tc.Latencies
+		nR += tc.Latencies
+	}
+	if tStart >= 0 {
+		s.SpanTrace = tEnd - tStart
+	}
+	if rStart >= 0 {
+		s.SpanReplay = rEnd - rStart
+	}
+	if nT > 0 {
+		s.LatencyTrace = latT / nT
+	}
+	if nR > 0 {
+		s.LatencyReplay = latR / nR
+	}
+	return s
+}
+
+// Descendants returns a filter for Summarize that keeps the task of pid root and those the
+// trace shows it forking, recursively (TaskStats.Parent): a recorded command's tasks.
+func (im *Imported) Descendants(root int64) func(*TaskStats) bool {
+	tree := map[int64]bool{root: true}
+	for changed := true; changed; {
+		changed = false
+		for i := range im.Tasks {
+			ts := &im.Tasks[i]
+			if !tree[ts.PID] && ts.Parent != 0 && tree[ts.Parent] {
+				tree[ts.PID] = true
+				changed = true
+			}
+		}
+	}
+	return func(ts *TaskStats) bool { return tree[ts.PID] }
 }
 
 // Totals returns the CPU time and run-queue wait of all tasks, in the trace and in the replay

@@ -30,7 +30,7 @@ const defaultRecordFile = "schedbench.ftrace"
 func cmdRecord(e *env, args []string) error {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
 	out := fs.String("o", defaultRecordFile, "write the trace to `FILE` (atomically; - for stdout)")
-	bufSize := fs.String("buffer", "", "each CPU's ring buffer in the tracefs instance (`SIZE`, such as 16MiB; default 256MiB shared by the CPUs, 4 to 32MiB each)")
+	bufSize := fs.String("buffer", "", "each CPU's ring buffer in the tracefs instance (`SIZE`, such as 64MiB; default a sixteenth of memory, at most 1GiB, shared by the CPUs, 4 to 256MiB each)")
 	usePerf := fs.Bool("perf", false, "record with perf sched record instead of a tracefs instance (the fallback where tracefs is not writable)")
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
