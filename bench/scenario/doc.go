@@ -31,7 +31,8 @@
 // 320 cells on one worker, about 0.93 ms a cell), and two workers run them 1.63 / 1.61 / 1.54×
 // faster (48.4 / 94.7 / 192.1 ms); every scenario at its defaults (BenchmarkSuite) takes 54-56 s
 // on one worker and 32-33 s on two, 1.68× faster. schedbench seeds, the same suite with its
-// table, took 33-35 s of wall time and 64-69 s of CPU time.
+// table, took 33-35 s of wall time and 64-69 s of CPU time before issue 25 (calibrated tar
+// layouts, busy-waiting ranks); see README for the current figure.
 //
 // A run whose workload has a thread that never exits (a CPU hog) names the threads whose exits
 // end it (Setup.StopWhenExited, the simulator's Stop.Threads), and the run ends the instant the

@@ -138,6 +138,7 @@ func WriteSummary(w io.Writer, reports []*Report) error {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "seed\tclaim\tseed's\tours\tverdict")
 	var why []string
+	marks := map[string]string{}
 	n := map[Kind]int{}
 	total := 0
 	for _, rp := range reports {
@@ -157,13 +158,18 @@ func WriteSummary(w io.Writer, reports []*Report) error {
 			}
 			n[c.Verdict.Kind]++
 			if !c.Verdict.Kind.Comes() && c.Point >= 0 {
-				mark := fmt.Sprintf("[%d]", len(why)+1)
-				verdict += " " + mark
 				reason := c.Claim.Why
 				if reason == "" {
 					reason = "(no reason recorded; see the scenario's notes)"
 				}
-				why = append(why, mark+" "+reason)
+				// A reason shared by several claims is printed once.
+				mark, ok := marks[reason]
+				if !ok {
+					mark = fmt.Sprintf("[%d]", len(why)+1)
+					marks[reason] = mark
+					why = append(why, mark+" "+reason)
+				}
+				verdict += " " + mark
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Scenario.Seed, c.Claim.Text, c.seedCell(), c.oursCell(), verdict)
 		}
