@@ -217,3 +217,40 @@ func TestAccountingLostSwitches(t *testing.T) {
 		t.Errorf("%d warnings, want one per missing switch and one for tar on two CPUs: %v", im.Warned, im.Warnings)
 	}
 }
+
+// TestExitPathPreempted: a task preempted on its exit path (after sched_process_exit) and run
+// again is the same task, not a new one runnable since the trace began (the tar of a recorded
+// tar | gzip came out twice, the second waiting the whole trace).
+func TestExitPathPreempted(t *testing.T) {
+	const text = `
+     tar-10    [000] d..2.     1.000000: sched_process_exit: comm=tar pid=10 prio=120 group_dead=true
+     tar-10    [000] d..2.     1.000100: sched_switch: prev_comm=tar prev_pid=10 prev_prio=120 prev_state=R+ ==> next_comm=gzip next_pid=11 next_prio=120
+    gzip-11    [000] d..2.     1.000300: sched_switch: prev_comm=gzip prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=tar next_pid=10 next_prio=120
+     tar-10    [000] d..2.     1.000400: sched_waking: comm=gzip pid=11 prio=120 target_cpu=000
+     tar-10    [000] d..2.     1.000500: sched_switch: prev_comm=tar prev_pid=10 prev_prio=120 prev_state=X ==> next_comm=gzip next_pid=11 next_prio=120
+    gzip-11    [000] d..2.     1.000600: sched_switch: prev_comm=gzip prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+`
+	o, log := chargeLog(ImportOptions{})
+	im, err := ReadFtrace(strings.NewReader(text), "exit.txt", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := accountingError(im, *log); err != nil {
+		t.Fatal(err)
+	}
+	var tars int
+	for _, ts := range im.Tasks {
+		if ts.Comm == "tar" {
+			tars++
+			if !ts.Exited || ts.CPUTime != 0 || ts.WaitTime != 0 {
+				t.Errorf("tar: %+v; want an exited task whose exit path is not charged", ts)
+			}
+		}
+	}
+	if tars != 1 || im.Warned != 0 {
+		t.Errorf("%d tasks named tar, warnings %v; want one, none", tars, im.Warnings)
+	}
+	if g := im.Task("gzip-11"); g == nil || g.CPUTime != 0.3e6 {
+		t.Errorf("gzip: %+v; want 0.3 ms of CPU (0.1-0.3 and 0.5-0.6)", g)
+	}
+}

@@ -393,6 +393,24 @@ func (b *builder) runFrom(tk *task, cpu int, from int64) {
 	tk.state, tk.cpu, tk.since, tk.rtFloor = tsRunning, cpu, from, from
 }
 
+// occupy puts tk, which has exited, on cpu, uncharged: its exit path runs there until its last
+// switch-out. Whatever else the builder had on cpu stops there.
+func (b *builder) occupy(tk *task, cpu int) {
+	sl := b.slot(cpu)
+	sl.known = true
+	if sl.cur == tk {
+		return
+	}
+	if old := sl.cur; old != nil {
+		b.vacate(old, b.last)
+	}
+	if tk.cpu >= 0 && tk.cpu < len(b.cpus) && b.cpus[tk.cpu].cur == tk {
+		b.cpus[tk.cpu].cur = nil
+	}
+	tk.cpu = cpu
+	sl.cur = tk
+}
+
 // vacate takes old off its CPU at t without a switch-out the trace shows: a live task is taken
 // to have blocked there (a Go goroutine in a system call did: its P went to another).
 func (b *builder) vacate(old *task, t int64) {

@@ -249,11 +249,12 @@ func (fr *ftraceReader) context(cpu, pid int, comm string, t int64) {
 		sl.known = true
 		return
 	}
-	if !sl.known && (tk == nil || tk.state == tsDead) {
+	if tk != nil && tk.state == tsDead {
+		b.occupy(tk, cpu) // an exited task's exit path, running again after a preemption
+		return
+	}
+	if !sl.known && tk == nil {
 		// The CPU's first event: the task has run on it since the CPU's record began.
-		if tk != nil {
-			delete(b.live, tk.key)
-		}
 		tk = b.newTask(int64(pid), comm, sl.start, false)
 		b.st(tk).RunningAtStart = true
 		b.runFrom(tk, cpu, sl.start)
@@ -275,10 +276,7 @@ func (fr *ftraceReader) context(cpu, pid int, comm string, t int64) {
 		sl.known = true
 		return
 	}
-	if tk == nil || tk.state == tsDead {
-		if tk != nil {
-			delete(b.live, tk.key)
-		}
+	if tk == nil {
 		tk = b.newTask(int64(pid), comm, t, false)
 		tk.state = tsRunnable
 	} else if tk.state == tsRunning {
@@ -313,10 +311,13 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 		}
 		if ev.nextPid != 0 {
 			tk := b.live[int64(ev.nextPid)]
-			if tk == nil || tk.state == tsDead {
-				if tk != nil {
-					delete(b.live, tk.key)
-				}
+			if tk != nil && tk.state == tsDead {
+				// It exited and was preempted on its exit path: back on a CPU, uncharged,
+				// until its last switch-out.
+				b.occupy(tk, ev.cpu)
+				break
+			}
+			if tk == nil {
 				tk = b.newTask(int64(ev.nextPid), ev.nextComm, 0, false)
 				tk.state, tk.since = tsRunnable, 0
 				b.st(tk).RunnableAtStart = true
@@ -333,10 +334,10 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 		}
 		fr.slot(ev.target, t)
 		tk := b.live[int64(ev.pid2)]
-		if tk == nil || tk.state == tsDead {
-			if tk != nil {
-				delete(b.live, tk.key)
-			}
+		if tk != nil && tk.state == tsDead {
+			return nil // an exited task woken on its exit path
+		}
+		if tk == nil {
 			tk = b.newTask(int64(ev.pid2), ev.comm, t, false)
 			tk.state, tk.since = tsBlocked, t
 			if ev.name == "sched_wakeup_new" {
@@ -413,7 +414,9 @@ func (fr *ftraceReader) switchOut(ev *event, t int64) {
 	tk := b.live[key]
 	if tk != nil && tk.state == tsDead {
 		b.vacate(tk, t)
-		delete(b.live, key) // its last switch, after sched_process_exit
+		if st := ev.prevState; !strings.HasPrefix(st, "R") && !strings.HasPrefix(st, "D") {
+			delete(b.live, key) // its last switch, after sched_process_exit
+		}
 		return
 	}
 	if tk == nil {

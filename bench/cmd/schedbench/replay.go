@@ -390,7 +390,7 @@ func replayOne(e *env, cfg sim.Config, p sim.Policy, in *replayInput, until time
 				o.r = comparisonJSON(c)
 				var text bytes.Buffer
 				if err = c.WriteTable(&text, table); err == nil {
-					o.r.text = text.String()
+					o.r.text, o.r.rows = text.String(), c.Rows(table)
 				}
 			}
 			o.err = err
@@ -448,6 +448,7 @@ type replayJSON struct {
 	TotalTrace *taskTiming `json:"total_trace"`
 
 	text string // a trace's table as Comparison.WriteTable writes it
+	rows []int  // the tasks the table shows, in its order
 }
 
 // rtMapJSON is a real-time priority mapped for the policy (trace.RTMap).
@@ -593,7 +594,56 @@ func writeReplayText(w io.Writer, d *replayDoc) error {
 			return err
 		}
 	}
+	if len(d.Replays) > 1 && d.Replays[0].TotalTrace != nil {
+		return writeSideBySide(w, d)
+	}
 	return nil
+}
+
+// writeSideBySide writes the policies' replays of a trace side by side: for the tasks the tables
+// show, the CPU time, then the run-queue wait and the mean wake-up latency in the trace and
+// under each policy, and a last row with the spans (the trace's duration, each replay's
+// makespan).
+func writeSideBySide(w io.Writer, d *replayDoc) error {
+	fmt.Fprintln(w, "\nside by side:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "task\tcpu ms\twait trace ms\t"
+	for _, r := range d.Replays {
+		head += "wait " + r.Policy + " ms\t"
+	}
+	head += "lat trace µs\t"
+	for _, r := range d.Replays {
+		head += "lat " + r.Policy + " µs\t"
+	}
+	fmt.Fprintln(tw, head)
+	msv := func(ns int64) string { return fmt.Sprintf("%.3f", float64(ns)/1e6) }
+	us := func(ns int64) string { return fmt.Sprintf("%.1f", float64(ns)/1e3) }
+	for _, i := range d.Replays[0].rows {
+		t := d.Replays[0].Tasks[i]
+		line := t.Label + "\t" + msv(t.Trace.CPUNS) + "\t" + msv(t.Trace.WaitNS) + "\t"
+		for _, r := range d.Replays {
+			v := "-"
+			if rt := r.Tasks[i].Replay; rt != nil {
+				v = msv(rt.WaitNS)
+			}
+			line += v + "\t"
+		}
+		line += us(t.Trace.LatencyMeanNS) + "\t"
+		for _, r := range d.Replays {
+			v := "-"
+			if rt := r.Tasks[i].Replay; rt != nil {
+				v = us(rt.LatencyMeanNS)
+			}
+			line += v + "\t"
+		}
+		fmt.Fprintln(tw, line)
+	}
+	line := "span ms (trace, replays)\t\t" + msv(d.Trace.DurationNS) + "\t"
+	for _, r := range d.Replays {
+		line += msv(r.MakespanNS) + "\t"
+	}
+	fmt.Fprintln(tw, line+strings.Repeat("\t", len(d.Replays)+1))
+	return tw.Flush()
 }
 
 // writeReplayTable writes the table of an rt-app description's run with the columns,
