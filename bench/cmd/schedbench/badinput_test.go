@@ -134,7 +134,7 @@ func TestBadInput(t *testing.T) {
 		{"threads beyond the memory budget", []string{"run", "-max-memory", "64MiB", "testdata/many.wl"}, "need about"},
 		{"memory budget below the runtime's", []string{"run", "-max-memory", "1MiB", wl}, "-max-memory 1MiB: want 0 (no limit) or at least 32MiB"},
 		{"memory budget not a size", []string{"run", "-max-memory", "lots", wl}, `-max-memory "lots"`},
-		{"workload file beyond the budget", []string{"run", "-max-memory", "32MiB", "/dev/zero"}, "/dev/zero: more than 4MiB, the share of -max-memory"},
+		{"workload file beyond the budget", []string{"run", "-max-memory", "32MiB", "/dev/zero"}, "/dev/zero: more than 512KiB, the share of -max-memory"},
 		{"empty workload", []string{"run", "testdata/empty.wl"}, "the workload starts no thread"},
 		{"CR-only workload error at its line", []string{"run", "testdata/cr-only-bad.wl"}, "testdata/cr-only-bad.wl:3:2"},
 		{"explain negative -at", []string{"explain", "-at", "-5ms", wl}, "-at -5ms: want a time at or after 0"},
@@ -146,7 +146,7 @@ func TestBadInput(t *testing.T) {
 		{"sweep reps beyond the bound", []string{"sweep", "-reps", "10001", "seed000-nice"}, "-reps 10001: want 0..10000"},
 		{"merge null metric", []string{"merge", "seed000-nice", "testdata/null-metric.jsonl"}, "testdata/null-metric.jsonl: scenario: line 1: metric 0 is null"},
 		{"stat width beyond the bound", []string{"stat", "-w", "1000000000", "testdata/stat/a.txt"}, "-w 1000000000: want 0 or 2..10000"},
-		{"stat input beyond the budget", []string{"stat", "-max-memory", "32MiB", "/dev/zero"}, "/dev/zero: more than 8MiB"},
+		{"stat input beyond the budget", []string{"stat", "-max-memory", "32MiB", "/dev/zero"}, "/dev/zero: more than 2MiB"},
 		{"topology spec of a megabyte", []string{"run", "-topology", strings.Repeat("core:4 ", 150000), wl}, `…" (1050000 bytes)`},
 	}
 	if len(cases) < 30 {

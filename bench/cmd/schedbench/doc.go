@@ -213,7 +213,7 @@
 // at most 10^10 clock interrupts; stat -w at most 10000; a scenario's parameters within the
 // ranges seeds -params lists, and one cell at most scenario.MaxCellEvents events. -max-memory
 // (default 2GiB, the same flag as replay's; 0: no limit) bounds the memory: an input file may
-// take an eighth of it (a workload) or a quarter (stat's numbers, merge's results), read through
+// take 1/64 of it (a workload: 32MiB by default) or 1/16 (stat's numbers, merge's results), read through
 // that limit so that /dev/zero or an endless pipe is refused; a workload's threads × runs must
 // fit it (about 1.4 KB a thread for one run); and while the command works, the garbage
 // collector is held to it and a watchdog stops the command, with status 1 and a line naming

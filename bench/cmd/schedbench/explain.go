@@ -73,9 +73,6 @@ func cmdExplain(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkWork(s, 1, 1, e.maxMemory); err != nil {
-		return err
-	}
 	if len(s.policies) != 1 {
 		return usagef("explain takes one policy, got %d in -policy %q", len(s.policies), f.policy)
 	}

@@ -56,11 +56,9 @@ func cmdHost(e *env, args []string) error {
 		f.policy = host.NearestPolicy(host.Release())
 	}
 	f.topology = "host"
+	f.reps = *reps
 	s, err := f.resolve(e, fs)
 	if err != nil {
-		return err
-	}
-	if err := checkWork(s, *reps, 1, e.maxMemory); err != nil {
 		return err
 	}
 	var cols []column

@@ -22,6 +22,9 @@ type machineFlags struct {
 	seed             uint64
 	hz, statHz       int
 	flatten          bool
+	// reps and parallel are the command's runs per policy and runs at a time, for the bounds of
+	// the work (checkWork); 0 means 1. They are not flags of every command.
+	reps, parallel int
 }
 
 func (m *machineFlags) register(fs *flag.FlagSet, defaultPolicy string) {
@@ -110,6 +113,11 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 		return nil, usagef("%s: the workload starts no thread (templates alone are started only by forks): nothing to run", args[0])
 	}
 	s := &setup{policies: ps, topo: t, w: w, wname: wname, flags: *m}
+	// The work asked for, before the machines built below to check the workload (a million
+	// threads are hundreds of megabytes each).
+	if err := checkWork(s, max(1, m.reps), max(1, m.parallel), e.maxMemory); err != nil {
+		return nil, err
+	}
 	s.flatten = make([]bool, len(ps))
 	for i, p := range ps {
 		_, err := sim.New(s.config(i, 0, sim.TraceOff, false), p.new(), w)

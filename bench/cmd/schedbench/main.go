@@ -123,18 +123,19 @@ func cli(e *env, args []string) int {
 			continue
 		}
 		err := c.run(e, args[1:])
+		stopped := e.ctx.Err() != nil // by a signal or the memory watchdog, before release cancels it
+		me, overBudget := memoryCause(e.ctx)
 		for _, r := range e.release {
 			r()
 		}
 		e.release = nil
 		var ue *usageError
-		me, overBudget := memoryCause(e.ctx)
 		switch {
 		case err == nil && !overBudget:
 			return exitOK
 		case errors.Is(err, flag.ErrHelp):
 			return exitOK
-		case errors.As(err, &ue):
+		case errors.As(err, &ue) && !stopped: // not a read a signal stopped
 			fmt.Fprintf(e.stderr, "schedbench %s: %s\n", name, errorLine(ue.msg))
 			return exitUsage
 		case overBudget:

@@ -17,7 +17,11 @@ var update = flag.Bool("update", false, "rewrite the golden files and the README
 // tests of signals and terminals.
 func TestMain(m *testing.M) {
 	if os.Getenv("SCHEDBENCH_TEST_MAIN") == "1" {
+		given := os.Args
 		os.Args = append([]string{"schedbench"}, strings.Fields(os.Getenv("SCHEDBENCH_TEST_ARGS"))...)
+		if os.Getenv("SCHEDBENCH_TEST_ARGV") == "1" { // the arguments after -test.run=^$, as given (FuzzCLI)
+			os.Args = append([]string{"schedbench"}, given[2:]...)
+		}
 		if p := os.Getenv("SCHEDBENCH_TEST_READY"); p != "" {
 			signalsCaught = func() { os.WriteFile(p, nil, 0o644) }
 		}

@@ -5,7 +5,7 @@ package main
 // also bounds its trace import with it).
 //
 // The budget acts three ways. Before any work, what can be foreseen is checked against it: an
-// input file may take at most an eighth of it (a workload) or a quarter (ministat's numbers,
+// input file may take at most 1/64 of it (a workload) or 1/16 (ministat's numbers,
 // merge's results), read through a limit, so that /dev/zero or an endless pipe is an error and
 // not a heap that grows until the kernel kills the process; and a run's threads × runs must fit
 // (checkWork). While the command works, the garbage collector keeps the heap within the budget
@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -137,24 +138,43 @@ func (e *env) readLimited(name string, part int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(limitInput(f, inputName(name), e.maxMemory, part))
+	return io.ReadAll(e.limitInput(f, inputName(name), part))
 }
 
-// limitInput returns r limited to budget/part bytes: reading more is an *errTooLarge.
-func limitInput(r io.Reader, name string, budget, part int64) io.Reader {
-	if budget <= 0 {
-		return r
+// The shares of -max-memory an input file may take: a workload's text or JSON (whose parsed
+// form is several times its size), and the numbers of stat and the results of merge.
+const (
+	workloadShare = 64
+	dataShare     = 16
+)
+
+// limitInput returns r limited to a 1/part share of -max-memory (reading more is an
+// *errTooLarge), and stopped by the command's context (errInterrupted), so that reading
+// /dev/zero or a pipe without end neither fills the memory nor outlasts a signal.
+func (e *env) limitInput(r io.Reader, name string, part int64) io.Reader {
+	left := int64(math.MaxInt64 - 1)
+	if e.maxMemory > 0 {
+		left = e.maxMemory / part
 	}
-	return &limitedInput{r: r, left: budget / part, err: &errTooLarge{name: name, limit: budget, part: part}}
+	return &limitedInput{ctx: e.ctx, r: r, left: left, err: &errTooLarge{name: name, limit: e.maxMemory, part: part}}
+}
+
+// limitInput is env.limitInput for a budget alone, without a context.
+func limitInput(r io.Reader, name string, budget, part int64) io.Reader {
+	return (&env{ctx: context.Background(), maxMemory: budget}).limitInput(r, name, part)
 }
 
 type limitedInput struct {
+	ctx  context.Context
 	r    io.Reader
 	left int64
 	err  error
 }
 
 func (l *limitedInput) Read(p []byte) (int, error) {
+	if l.ctx.Err() != nil {
+		return 0, errInterrupted
+	}
 	if l.left < 0 {
 		return 0, l.err
 	}

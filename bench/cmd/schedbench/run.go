@@ -14,14 +14,14 @@ import (
 
 const runSynopsis = "[flags] WORKLOAD"
 
-// runFlags are run's own flags.
+// runFlags are run's own flags; -reps and -parallel are the embedded machineFlags' reps and
+// parallel, which its bounds of the work read.
 type runFlags struct {
 	machineFlags
-	reps, parallel int
-	format, out    string
-	quiet          bool
-	zoom           time.Duration
-	linear         bool
+	format, out string
+	quiet       bool
+	zoom        time.Duration
+	linear      bool
 }
 
 func cmdRun(e *env, args []string) error {
@@ -54,9 +54,6 @@ func cmdRun(e *env, args []string) error {
 	}
 	s, err := f.resolve(e, fs)
 	if err != nil {
-		return err
-	}
-	if err := checkWork(s, f.reps, f.parallel, e.maxMemory); err != nil {
 		return err
 	}
 	if f.out != "" {

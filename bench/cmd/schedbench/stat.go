@@ -80,7 +80,7 @@ func cmdStat(e *env, args []string) error {
 			}
 			return usagef("%s: %v", name, err)
 		}
-		d, err := stat.ReadDataset(limitInput(f, name, e.maxMemory, 4), name, ro)
+		d, err := stat.ReadDataset(e.limitInput(f, name, dataShare), name, ro)
 		f.Close()
 		var ie *stat.InputError
 		var big *errTooLarge

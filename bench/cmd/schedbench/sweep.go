@@ -153,7 +153,7 @@ func cmdMerge(e *env, args []string) error {
 			}
 			return usagef("%s: %v", name, err)
 		}
-		rs, err := scenario.ReadJSONL(limitInput(f, name, e.maxMemory, 4))
+		rs, err := scenario.ReadJSONL(e.limitInput(f, name, dataShare))
 		f.Close()
 		var big *errTooLarge
 		if errors.As(err, &big) {

@@ -44,9 +44,6 @@ func cmdTrace(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkWork(s, 1, 1, e.maxMemory); err != nil {
-		return err
-	}
 	if len(s.policies) != 1 {
 		return usagef("trace takes one policy, got %d in -policy %q", len(s.policies), f.policy)
 	}

@@ -23,7 +23,7 @@ var errNoFile = errors.New("no such workload file")
 // .json or its text starts with "{"; the text form otherwise. An error names the file and, for
 // a problem in it, the line and column as file:line:col.
 //
-// -max-memory (e.maxMemory; 0: none) bounds it: a text or JSON file may take at most an eighth
+// -max-memory (e.maxMemory; 0: none) bounds it: a text or JSON file may take at most 1/64
 // of it, and a trace is imported with it as its ImportOptions.MemoryLimit; the file is read
 // through that limit, so that a device or a pipe without end is an error.
 func loadWorkload(e *env, path string) (*workload.Workload, error) {
@@ -48,7 +48,7 @@ func loadWorkload(e *env, path string) (*workload.Workload, error) {
 		}
 		return im.Workload, nil
 	}
-	data, err := e.readLimited(path, 8)
+	data, err := e.readLimited(path, workloadShare)
 	path = inputName(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
