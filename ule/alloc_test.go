@@ -1,6 +1,7 @@
 package ule
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -15,7 +16,7 @@ func TestZeroAllocs(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(9, 9))
 	s := benchSystem(64, r)
-	all := s.Topology.CPUs()
+	all := s.top.CPUs()
 	th := InitThread(&Thread{ID: 1000, Class: ClassTimeshare, Priority: 140, UserPri: 140, Affinity: all, CPU: 3, RLTick: 999})
 	rnd := NewRand(0, 1)
 	p := DefaultParams()
@@ -53,15 +54,15 @@ func TestZeroAllocs(t *testing.T) {
 		{"PickCPU", func() { s.PickCPU(th, 5, 1000, 0, false, &rnd) }},
 		{"PickCPU SMT affinity", func() { th.CPU = topology.CPU(r.IntN(64)); s.PickCPU(th, 5, 1000, 0, false, &rnd) }},
 		{"Steal", func() { s.Steal(topology.CPU(r.IntN(64)), 0, &rnd) }},
-		{"Lowest", func() { s.Lowest(s.Topology.Root(), &all, 140, math32Max, 0, true, &rnd) }},
-		{"Highest", func() { s.Highest(s.Topology.Root(), &all, 2, 1, &rnd) }},
+		{"Lowest", func() { s.Lowest(s.top.Root(), &all, 140, math.MaxInt32, 0, true, &rnd) }},
+		{"Highest", func() { s.Highest(s.top.Root(), &all, 2, 1, &rnd) }},
 		{"Balance", func() {
 			moves = s.Balance(0, &rnd, moves[:0])
 			for _, m := range moves {
 				if !m.PickCPU {
-					s.CPUs[m.To].Remove(m.Thread)
+					s.cpus[m.To].Remove(m.Thread)
 					m.Thread.CPU = m.From
-					s.CPUs[m.From].Add(m.Thread, 0)
+					s.cpus[m.From].Add(m.Thread, 0)
 				}
 			}
 		}},
@@ -71,13 +72,13 @@ func TestZeroAllocs(t *testing.T) {
 				sc.Tick(now, cpu)
 			}
 			cpu := topology.CPU(r.IntN(8))
-			if cur := sc.sys.CPUs[cpu].Cur; cur != nil {
+			if cur := sc.sys.cpus[cpu].Cur; cur != nil {
 				sc.Stop(now, cpu, cur.ID, sched.Sleep)
 				sc.Pick(now, cpu)
 				sc.Wakeup(now, cur.ID, topology.CPU(r.IntN(8)), 0)
 			}
 			for _, k := range env.resched {
-				if cur := sc.sys.CPUs[k].Cur; cur != nil {
+				if cur := sc.sys.cpus[k].Cur; cur != nil {
 					sc.Stop(now, k, cur.ID, sched.Preempt)
 				}
 				sc.Pick(now, k)

@@ -22,22 +22,22 @@ type Move struct {
 // (tdq_add). It returns the thread and to's LowPri from before, or nil if from has no thread to
 // may take.
 func (s *System) Move(from, to topology.CPU) (*Thread, uint8) {
-	t, _ := StealFrom(&s.CPUs[from], to, &s.Params)
+	t, _ := StealFrom(&s.cpus[from], to, &s.params)
 	if t == nil {
 		return nil, 0
 	}
-	return t, s.moveThread(from, to, t)
+	return t, s.MoveThread(t, to)
 }
 
-// moveThread is the rest of tdq_move once tdq_steal has chosen t on from: t leaves from's queue
-// and load (sched_rem), takes to as its CPU and is added there with SRQYielding (tdq_add). It
-// returns to's LowPri from before. Steal's searches have run tdq_steal (StealFrom) on their victim
-// already, to know whether it yields a thread; the steal paths pass that thread here rather than
-// have Move choose it a second time from the same, unchanged queues.
-func (s *System) moveThread(from, to topology.CPU, t *Thread) uint8 {
-	s.CPUs[from].Remove(t)
+// MoveThread is the rest of tdq_move once tdq_steal has chosen t, queued on its CPU: t leaves
+// that CPU's queue and load (sched_rem), takes to as its CPU and is added there with SRQYielding
+// (tdq_add). It returns to's LowPri from before. Steal has run tdq_steal (StealFrom) on its
+// victim already, to know whether it yields a thread; its caller moves that thread with
+// MoveThread rather than have Move choose it a second time from the same, unchanged queues.
+func (s *System) MoveThread(t *Thread, to topology.CPU) uint8 {
+	s.cpus[t.CPU].Remove(t)
 	t.CPU = to
-	return s.CPUs[to].Add(t, SRQYielding)
+	return s.cpus[to].Add(t, SRQYielding)
 }
 
 // Balance runs the periodic balancer over the whole machine from CPU self: sched_balance_group
@@ -58,26 +58,26 @@ func (s *System) moveThread(from, to topology.CPU, t *Thread) uint8 {
 // sched_balance_pair moving half the difference rounded up; the combined search finds no low
 // CPU below a group with children, so only leaf groups are balanced.
 func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
-	if s.Params.SMP == SMP2008 {
-		return s.balance2008(s.Topology.Root(), moves)
+	if s.params.SMP == SMP2008 {
+		return s.balance2008(s.top.Root(), moves)
 	}
-	root := s.Topology.Root()
+	root := s.top.Root()
 	hmask := s.all
 	for {
 		high, ok := s.highest(root, &hmask, 1, 0, rnd)
 		if !ok {
 			break
 		}
-		hmask.remove(high)
+		hmask.Remove(high)
 		lmask := hmask
 		// The kernel starts from CPU_FILL, every id of a cpuset_t (MAXCPU, 1024 here), so on
 		// a machine with fewer CPUs the low mask keeps ids of CPUs that do not exist and is
 		// never empty: the test below stops the loop only on a machine with every id present.
 		// A last donor whose load is its running thread is then still asked to re-pick.
-		if lmask.empty() && s.Topology.NumCPUs() == topology.MaxCPUs {
+		if lmask.IsEmpty() && s.top.NumCPUs() == topology.MaxCPUs {
 			break
 		}
-		hc := &s.CPUs[high]
+		hc := &s.cpus[high]
 		if hc.Load() == 1 {
 			if t := hc.Cur; t != nil && t.CanMigrate() {
 				t.PickCPU = true
@@ -87,17 +87,17 @@ func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
 		}
 		anyLow, stop := true, false
 		for hc.Transferable() != 0 {
-			low, ok := s.lowest(root, &lmask, -1, hc.Load()-1, high, true, rnd, s.ixLow)
+			low, ok := s.lowest(root, &lmask, -1, int32(hc.Load()-1), high, true, rnd)
 			if !ok {
 				stop = anyLow
 				break
 			}
 			if m, moved := s.balancePair(high, low, self); moved {
 				moves = append(moves, m)
-				hmask.remove(low)
+				hmask.Remove(low)
 				break
 			}
-			lmask.remove(low)
+			lmask.Remove(low)
 			anyLow = false
 		}
 		if stop {
@@ -110,7 +110,7 @@ func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
 // balancePair is sched_balance_pair: move one thread from high to low if high has a
 // transferable thread and more load, and decide how low learns of it.
 func (s *System) balancePair(high, low, self topology.CPU) (Move, bool) {
-	hc, lc := &s.CPUs[high], &s.CPUs[low]
+	hc, lc := &s.cpus[high], &s.cpus[low]
 	if hc.Transferable() == 0 || hc.Load() <= lc.Load() {
 		return Move{}, false
 	}
@@ -125,9 +125,7 @@ func (s *System) balancePair(high, low, self topology.CPU) (Move, bool) {
 			lc.OwePreempt = true
 		}
 	} else {
-		var why preemptWhy
-		m.Kick, why = s.setPreempt(lc, int(lc.LowPri()))
-		m.Why = why.reason(&s.Params)
+		m.Kick, m.Why = s.setPreempt(lc, int(lc.LowPri()))
 	}
 	return m, true
 }

@@ -2,6 +2,7 @@ package ule
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -107,7 +108,7 @@ func benchSystem(n int, r *rand.Rand) *System {
 		if r.IntN(8) == 0 {
 			continue
 		}
-		loadedCPU(&s.CPUs[c], 1+r.IntN(3), r, all, &id)
+		loadedCPU(&s.cpus[c], 1+r.IntN(3), r, all, &id)
 	}
 	return s
 }
@@ -121,7 +122,7 @@ func BenchmarkPickCPU(b *testing.B) {
 		selfs := make([]topology.CPU, nthreads)
 		for i := range threads {
 			pri := uint8(56 + r.IntN(168))
-			th := InitThread(&Thread{ID: sched.ID(i), Class: ClassTimeshare, Priority: pri, UserPri: pri, Affinity: s.Topology.CPUs()})
+			th := InitThread(&Thread{ID: sched.ID(i), Class: ClassTimeshare, Priority: pri, UserPri: pri, Affinity: s.top.CPUs()})
 			th.CPU = topology.CPU(r.IntN(n))
 			th.RLTick = uint32(1000 - r.IntN(4)) // some still cache-affine at tick 1000
 			threads[i] = th
@@ -151,8 +152,8 @@ func BenchmarkPickCPU(b *testing.B) {
 
 func naivePickCPU(s *System, t *Thread, rnd *Rand) topology.CPU {
 	best, bestLoad := t.CPU, int32(1<<31-1)
-	for c := range s.Topology.CPUs().All() {
-		ld := s.Loads[c]
+	for c := range s.top.CPUs().All() {
+		ld := s.loads[c]
 		if !t.CanRunOn(c) || ld.LowPri <= t.Priority {
 			continue
 		}
@@ -182,7 +183,7 @@ func stealSystem(b *testing.B, n int) *System {
 		if int(c) == n-1 {
 			k = 3
 		}
-		loadedCPU(&s.CPUs[c], k, r, top.CPUs(), &id)
+		loadedCPU(&s.cpus[c], k, r, top.CPUs(), &id)
 	}
 	return s
 }
@@ -214,15 +215,15 @@ func BenchmarkSteal(b *testing.B) {
 // eligible thread: a flat search without the topology.
 func naiveSteal(s *System, thief topology.CPU) *Thread {
 	best, bestLoad := topology.CPU(0), int32(-1)
-	for c := range s.Topology.CPUs().All() {
-		if ld := s.Loads[c]; c != thief && ld.Load >= int32(s.Params.StealThresh) && ld.Transferable > 0 && ld.Load > bestLoad {
+	for c := range s.top.CPUs().All() {
+		if ld := s.loads[c]; c != thief && ld.Load >= int32(s.params.StealThresh) && ld.Transferable > 0 && ld.Load > bestLoad {
 			best, bestLoad = c, ld.Load
 		}
 	}
 	if bestLoad < 0 {
 		return nil
 	}
-	t, _ := StealFrom(&s.CPUs[best], thief, &s.Params)
+	t, _ := StealFrom(&s.cpus[best], thief, &s.params)
 	return t
 }
 
@@ -251,7 +252,7 @@ func BenchmarkClockTick(b *testing.B) {
 				s.Tick(now, 1)
 				if len(env.resched) > 0 { // slice expired: switch as the machine would
 					env.resched = env.resched[:0]
-					if t := s.sys.CPUs[1].Cur; t != nil {
+					if t := s.sys.cpus[1].Cur; t != nil {
 						s.Stop(now, 1, t.ID, sched.Preempt)
 					}
 					s.Pick(now, 1)
@@ -273,9 +274,9 @@ func BenchmarkBalance(b *testing.B) {
 				moves = s.Balance(0, &rnd, moves[:0])
 				for _, m := range moves { // undo, so every round balances the same machine
 					if !m.PickCPU {
-						s.CPUs[m.To].Remove(m.Thread)
+						s.cpus[m.To].Remove(m.Thread)
 						m.Thread.CPU = m.From
-						s.CPUs[m.From].Add(m.Thread, 0)
+						s.cpus[m.From].Add(m.Thread, 0)
 					} else {
 						m.Thread.PickCPU = false
 					}
@@ -291,11 +292,11 @@ func BenchmarkLowest(b *testing.B) {
 		s := benchSystem(n, r)
 		rnd := NewRand(0, 1)
 		all := s.all
-		root := s.Topology.Root()
+		root := s.top.Root()
 		b.Run(fmt.Sprintf("op=lowest/cpus=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				s.lowest(root, &all, 140, math32Max, 0, false, &rnd, nil)
+				s.lowest(root, &all, 140, math.MaxInt32, 0, false, &rnd)
 			}
 		})
 		b.Run(fmt.Sprintf("op=highest/cpus=%d", n), func(b *testing.B) {

@@ -114,17 +114,22 @@ func checkCPU(t testing.TB, c *CPUState) {
 	}
 }
 
-// checkSystem verifies every CPU of s, that each thread is on at most one CPU, that the load
-// index records Loads and that xferCPUs counts the CPUs with a transferable thread.
+// checkSystem verifies every CPU of s, that each thread is on at most one CPU, that each
+// CPUState's loads are its entry of the System's, and that the load index, if kept, records
+// them.
 func checkSystem(t testing.TB, s *System) {
 	t.Helper()
-	checkIndex(t, s)
-	if want := wantXferCPUs(s); s.xferCPUs != want {
-		t.Fatalf("xferCPUs = %d, want %d (CPUs with a transferable thread)", s.xferCPUs, want)
+	if s.ix != nil {
+		if err := s.ix.Check(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	seen := map[*Thread]bool{}
-	for c := range s.Topology.CPUs().All() {
-		cs := &s.CPUs[c]
+	for c := range s.top.CPUs().All() {
+		cs := &s.cpus[c]
+		if cs.sum != &s.loads[c] || cs.ix != s.ix {
+			t.Fatalf("cpu%d: its loads or index are not the System's", c)
+		}
 		checkCPU(t, cs)
 		for th := range cs.Queued() {
 			if seen[th] {

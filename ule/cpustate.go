@@ -9,20 +9,8 @@ import (
 
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule/internal/loadindex"
 )
-
-// A CPULoad is what ULE's cross-CPU searches read of a CPU without its lock (TDQ_LOAD,
-// TDQ_TRANSFERABLE, tdq_lowpri). The System keeps them for all CPUs in one compact slice, so
-// that a search over a thousand CPUs stays in the first-level cache.
-type CPULoad struct {
-	// Load is tdq_load: the running thread (not the idle thread) plus the queued threads.
-	Load int32
-	// Transferable is tdq_transferable: queued threads that may migrate (td_pinned == 0).
-	Transferable int32
-	// LowPri is tdq_lowpri: the best (lowest) priority among the running thread and the thread
-	// that would run next; PriMaxIdle when the CPU idles.
-	LowPri uint8
-}
 
 // Run-queue selectors of a CPUState: main uses rqMain only; legacy has three run queues.
 const (
@@ -61,18 +49,18 @@ type CPUState struct {
 	// Cur is tdq_curthread, or nil while the idle thread runs.
 	Cur *Thread
 
-	p   *Params
-	sum *CPULoad
-	own CPULoad
-	// ix is the System's loadIndex, which every change of Load and Transferable updates too,
-	// and ixPri the same when it keeps the priority planes, which every change of LowPri
-	// updates; each is nil when there is nothing to keep (and for a CPUState of its own).
-	ix, ixPri *loadIndex
-	// xferCPUs is the System's count of CPUs whose Transferable is not zero, which a change of
-	// Transferable between zero and not zero updates (nil for a CPUState of its own).
-	xferCPUs *int32
-	rq       [3]*runq.Runq[Thread]
-	rq0      runq.Runq[Thread]
+	p *Params
+	// sum is what the searches read of this CPU (TDQ_LOAD, tdq_transferable, tdq_lowpri): its
+	// entry of the System's loads, or own for a CPUState of its own.
+	sum *loadindex.CPULoad
+	own loadindex.CPULoad
+	// ix is the System's load index, which records every change of sum (nil for a CPUState of
+	// its own); ixLoad and ixPri are ix when it keeps the load levels and the priority planes,
+	// which every change of Load and LowPri updates, and nil otherwise (the setters then cost a
+	// test, not a call).
+	ix, ixLoad, ixPri *loadindex.Index
+	rq                [3]*runq.Runq[Thread]
+	rq0               runq.Runq[Thread]
 	// pick caches what Pick returned for this state (see choice).
 	pick pickCache
 }
@@ -88,15 +76,22 @@ type pickCache struct {
 	ok  bool
 }
 
-// NewCPUState returns the empty state of cpu under p, with its own CPULoad. p must outlive it.
+// NewCPUState returns the empty state of cpu under p, on its own, outside any System. p must
+// outlive it.
 func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 	c := &CPUState{}
-	c.init(cpu, p, &c.own, nil, nil, nil)
+	c.init(cpu, p, &c.own, nil)
 	return c
 }
 
-func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *loadIndex, xferCPUs *int32) {
-	c.ID, c.p, c.sum, c.ix, c.ixPri, c.xferCPUs = cpu, p, sum, ix, ixPri, xferCPUs
+func (c *CPUState) init(cpu topology.CPU, p *Params, sum *loadindex.CPULoad, ix *loadindex.Index) {
+	c.ID, c.p, c.sum, c.ix = cpu, p, sum, ix
+	if ix != nil && ix.Levels() {
+		c.ixLoad = ix
+	}
+	if ix != nil && ix.Planes() {
+		c.ixPri = ix
+	}
 	c.rq[0] = &c.rq0
 	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
@@ -105,10 +100,10 @@ func (c *CPUState) init(cpu topology.CPU, p *Params, sum *CPULoad, ix, ixPri *lo
 	c.setLowPri(PriMaxIdle)
 }
 
-// setLowPri sets tdq_lowpri, in the CPULoad and in the index.
+// setLowPri sets tdq_lowpri (and records it in the index).
 func (c *CPUState) setLowPri(pri uint8) {
 	if c.ixPri != nil {
-		c.ixPri.setLowPri(c.ID, c.sum.LowPri, pri)
+		c.ixPri.SetLowPri(c.ID, c.sum.LowPri, pri)
 	}
 	c.sum.LowPri = pri
 }
@@ -124,9 +119,6 @@ func (c *CPUState) Transferable() int { return int(c.sum.Transferable) }
 
 // LowPri returns tdq_lowpri.
 func (c *CPUState) LowPri() uint8 { return c.sum.LowPri }
-
-// Summary returns the CPULoad of c.
-func (c *CPUState) Summary() CPULoad { return *c.sum }
 
 // Runq returns the run queue of main, or legacy's tdq_realtime. The run queues are c's to
 // change (RunqAdd, RunqRemove and the methods built on them): Choose and UpdateLowPri reuse a
@@ -215,11 +207,8 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 	if t.CanMigrate() {
 		c.sum.Transferable++
-		if c.sum.Transferable == 1 && c.xferCPUs != nil {
-			*c.xferCPUs++
-			if c.ix != nil {
-				c.ix.setXfer(c.ID, true)
-			}
+		if c.sum.Transferable == 1 && c.ix != nil {
+			c.ix.SetXfer(c.ID, true)
 		}
 		t.xferable = true
 	}
@@ -243,11 +232,8 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 func (c *CPUState) RunqRemove(t *Thread) {
 	if t.xferable {
 		c.sum.Transferable--
-		if c.sum.Transferable == 0 && c.xferCPUs != nil {
-			*c.xferCPUs--
-			if c.ix != nil {
-				c.ix.setXfer(c.ID, false)
-			}
+		if c.sum.Transferable == 0 && c.ix != nil {
+			c.ix.SetXfer(c.ID, false)
 		}
 		t.xferable = false
 	}
@@ -270,12 +256,12 @@ func (c *CPUState) RunqRemove(t *Thread) {
 
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
-	if c.ix != nil {
-		c.ix.loadUp(c)
-	}
 	c.sum.Load++
 	if !t.NoLoad {
 		c.SysLoad++
+	}
+	if c.ixLoad != nil {
+		c.ixLoad.LoadUp(c.ID)
 	}
 }
 
@@ -284,31 +270,13 @@ func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
 	}
-	if ix := c.ix; ix != nil {
-		// loadDown, written out: it does not fit the inlining budget, this function does not
-		// either, and a call from here would cost a second call.
-		if ix.pairOn {
-			ix.pairAdd(c.ID, -1)
-		}
-		ix.levelDown(c.ID, c.sum.Load)
+	if c.ixLoad != nil {
+		c.ixLoad.LoadDown(c.ID)
 	}
 	c.sum.Load--
 	if !t.NoLoad {
 		c.SysLoad--
 	}
-}
-
-// loadRemoveQuick is LoadRemove(t) for the common case, a CPU without the load index and a
-// thread that counts in tdq_sysload, and reports whether it applied; the caller calls
-// LoadRemove otherwise. LoadRemove, with its panic and the index's update, exceeds the inlining
-// budget; this does not, which spares System.Switch a call at every sleep on small machines.
-func (c *CPUState) loadRemoveQuick(t *Thread) bool {
-	if c.ix != nil || c.sum.Load == 0 || t.NoLoad {
-		return false
-	}
-	c.sum.Load--
-	c.SysLoad--
-	return true
 }
 
 // Add queues t and counts it: tdq_add. It lowers LowPri to t's priority if that is better and

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
@@ -227,8 +228,16 @@ func TestPickShortPlacement(t *testing.T) {
 
 func TestPickCPU(t *testing.T) {
 	p := ule.DefaultParams()
+	// busy gives cpu load threads of priority lowpri, one of them running: its load is load and
+	// its LowPri lowpri.
+	id := 100
 	busy := func(s *ule.System, cpu topology.CPU, load int32, lowpri uint8) {
-		s.Loads[cpu] = ule.CPULoad{Load: load, LowPri: lowpri}
+		for range load {
+			id++
+			th := ule.InitThread(&ule.Thread{ID: sched.ID(id), Class: ule.ClassTimeshare, Priority: lowpri, BasePri: lowpri, UserPri: lowpri, Affinity: topology.CPUSetOf(cpu)})
+			s.CPU(cpu).Add(th, 0)
+		}
+		s.CPU(cpu).Choose()
 	}
 	t.Run("affinity: previous CPU idle and warm", func(t *testing.T) {
 		s := mustSystem(t, p, twoSMT)
@@ -533,7 +542,7 @@ func load(s *ule.System, cpu topology.CPU, n int, pri uint8, id *int, mod func(*
 	c := s.CPU(cpu)
 	for range n {
 		*id++
-		th := newThread(*id, pri, s.Topology)
+		th := newThread(*id, pri, s.Topology())
 		if mod != nil {
 			mod(th)
 		}
@@ -700,7 +709,7 @@ func TestMoveAndBalance(t *testing.T) {
 // checkCPUs checks the load counts of every CPU of s against its queues.
 func checkCPUs(t *testing.T, s *ule.System) {
 	t.Helper()
-	for c := range s.Topology.CPUs().All() {
+	for c := range s.Topology().CPUs().All() {
 		cs := s.CPU(c)
 		n := 0
 		for range cs.Queued() {
@@ -709,8 +718,8 @@ func checkCPUs(t *testing.T, s *ule.System) {
 		if cs.Cur != nil {
 			n++
 		}
-		if n != cs.Load() || cs.Summary() != s.Loads[c] {
-			t.Fatalf("cpu%d: load %d, counted %d; summary %+v vs %+v", c, cs.Load(), n, cs.Summary(), s.Loads[c])
+		if n != cs.Load() {
+			t.Fatalf("cpu%d: load %d, counted %d", c, cs.Load(), n)
 		}
 	}
 }
@@ -727,7 +736,7 @@ func TestBalanceLastDonorRepicks(t *testing.T) {
 	load(s, 0, 3, 150, &id, func(th *ule.Thread) { th.Pinned = 1 })
 	load(s, 1, 1, 150, &id, nil)
 	if s.CPU(0).Load() != 3 || s.CPU(0).Transferable() != 0 || s.CPU(1).Load() != 1 {
-		t.Fatalf("setup: %+v %+v", s.CPU(0).Summary(), s.CPU(1).Summary())
+		t.Fatalf("setup: loads %d %d, cpu0 transferable %d", s.CPU(0).Load(), s.CPU(1).Load(), s.CPU(0).Transferable())
 	}
 	r := ule.NewRand(0, 0)
 	moves := s.Balance(0, &r, nil)

@@ -262,7 +262,7 @@
 //	sched_ule.c, priority.h                 package ule
 //	struct td_sched, struct thread fields   Thread
 //	struct tdq                              CPUState (one per CPU, inside System)
-//	TDQ_LOAD, tdq_transferable, tdq_lowpri  CPULoad, System.Loads
+//	TDQ_LOAD, tdq_transferable, tdq_lowpri  CPUState.Load, Transferable, LowPri
 //	cpu_top, DPCPU tdq                      System
 //	kern.sched.ule.* sysctls                Params
 //	priority.h PRI_* ranges                 Layout, Version.Layout
@@ -286,13 +286,15 @@
 //	sched_shouldpreempt                     ShouldPreempt
 //	sched_setpreempt, tdq_notify            SetPreempt, Notify, NotifyThread
 //	sched_random                            Rand
-//	cpu_search_lowest, sched_lowest         System.Lowest
-//	cpu_search_highest, sched_highest       System.Highest
+//	struct cpu_search, cpu_search_res       cpuSearch, cpuSearchRes
+//	cpu_search_lowest, sched_lowest         System.Lowest (cpuSearchLowest)
+//	cpu_search_highest, sched_highest       System.Highest (cpuSearchHighest)
+//	tdq_cg                                  Topology.Leaf (CPUState.cg)
 //	sched_pickcpu, SCHED_AFFINITY           System.PickCPU
 //	tdq_steal, runq_steal_pred              StealFrom
 //	runq_steal_from (legacy quirk)          Params.CalendarSteal, CalendarSteal
 //	tdq_idled, tdq_trysteal                 System.Steal (limit 0 or trysteal_limit)
-//	tdq_move                                System.Move
+//	tdq_move                                System.Move, System.MoveThread
 //	sched_balance_group, sched_balance_pair System.Balance
 //	cpu_search, cpu_compare (2008)          System.Lowest2008, Highest2008, Both2008 (Params.SMP)
 //	steal_thresh (2008 default)             System.StealThreshold
@@ -318,43 +320,28 @@
 // @808719858c6e53f558e128011dc1d75fbb57f8ef); FreeBSD 7.3: oza/FreeBSD-7.3-dyntick
 // @ebeeed7dc9236ff99339dc01d58b6cc391756ed8. The tests cite them case by case.
 //
-// # Cost and concurrency
+// # One function per decision, the load index, cost and concurrency
 //
-// Pick and the calendar arithmetic are O(1); the searches are O(CPUs and groups searched) and,
-// like every decision here, allocate nothing (TestZeroAllocs).
+// Each decision has one implementation, written in the shape of the kernel function it names
+// (the table above), and it is the one that runs: the exported functions and methods are the
+// ones the Scheduler calls. The searches of the CPU topology — cpu_search_lowest and
+// cpu_search_highest, under sched_pickcpu, tdq_idled and sched_balance — read every CPU's load,
+// which the System keeps in one array that only the CPUStates write. On machines of IndexCPUs
+// (16) CPUs or more the System also keeps the loads as masks of 64 CPUs a word (the load index,
+// package ule/internal/loadindex), and the kernel-shaped searches hand the work to the index where
+// it applies: a leaf of consecutive ids, a group of leaves (walked as one array), a group of
+// SMT pairs, the candidates of a steal search. The index returns the kernel's answer and moves
+// sched_random as the kernel's loop does, draw for draw, at a cost of O(CPUs/64) word operations
+// and a draw per CPU that ties at the winning load; its tests check it against the kernel's
+// recursion, and this package's tests check every search with the index against the same
+// search without it. On every machine the index also counts the CPUs that have a transferable
+// thread, so that an idle CPU's steal search, while there is none, ends at once with the
+// reason the climb gives. docs/performance.md in the repository has the measurements.
 //
-// On machines of 16 CPUs or more the System also keeps a load index (loadindex.go): each CPU's
-// LowPri as bit planes, its load as levels (the CPUs with load >= k), the CPUs with a
-// transferable thread, all as masks of 64 CPUs a word, updated by the CPUStates at every change.
-// The searches of the mutating methods (Add, Switch, the Scheduler's idle steals) read it in
-// place of the loops over every CPU where it pays: sched_pickcpu's search of a cache group that
-// is one leaf of consecutive ids (the flat machines of the periodic benchmarks) or a group of
-// SMT pairs, and the candidates of the steal search. They make the kernel's decision and the kernel's draws exactly:
-// the loop draws once per acceptable CPU, so its count moves the generator (the linear
-// congruential step jumps ahead: k steps of x*69069+5 are one multiply and add), and since the
-// draw changes a CPU's compared load by less than one thread's 256, only the CPUs at the least
-// (lowest) or greatest (highest) load can win; each of those gets its own draw, at its position
-// in the stream, and the comparison keeps the kernel's strict order. The preferred CPU, favoured
-// by 128, wins without a draw when no acceptable CPU has less load. So a search costs
-// O(CPUs/64) word operations plus a draw per CPU that ties at the winning load: on an idle
-// machine that is every idle CPU (each one's draw can decide), which is why a thread's start-up
-// still grows with the CPU count there.
-// On machines of SMT pairs numbered side by side (cores 2i, 2i+1, as Uniform numbers them) the
-// index also keeps each pair's total load as levels and each group of pairs' total, and the
-// search of a group of pairs (a cache or a package) reads them the same way: the kernel compares
-// the pairs by total first, so only the acceptable CPUs of the pairs of least total, and among
-// them those of least load, can win; the pair of the preferred CPU, favoured by 128, is searched
-// on its own, at its place in the stream of draws.
-// On every machine the System also counts the CPUs that have a transferable thread: while there
-// are none, an idle CPU's steal search (tdq_idled, tdq_trysteal) from a mutating method ends at
-// once with the reason the climb gives, since each of its searches would find no CPU and draw
-// nothing; that is the common case of an idle CPU on a machine that is not overloaded.
-// The loops that compare CPU after CPU take their decisions that depend on the data (is this
-// CPU acceptable, does its draw beat the best so far) by all-ones-or-zero masks instead of
-// branches (mask.go), since a processor mispredicts such branches about as often as not.
-// A write to System.Loads bypasses the index and the count, so PickCPU, Lowest, Highest and
-// Steal called directly read Loads as before. Nothing in the package is safe for
-// concurrent use: the kernel serialises each CPU's queue with its lock, and callers must
-// serialise calls the same way. Misuse (queueing a queued thread, switching out an idle CPU,
-// forking an existing thread id) panics with a message starting with "ule: ".
+// Pick and the calendar arithmetic are O(1); the searches are O(CPUs and groups searched)
+// (O(CPUs/64) with the index) and, like every decision here, allocate nothing (TestZeroAllocs).
+// Nothing in the package is safe for concurrent use: the kernel serialises each CPU's queue with
+// its lock, and callers must serialise calls the same way. Misuse (queueing a queued thread,
+// switching out an idle CPU, forking an existing thread id) panics with a message starting with
+// "ule: ".
 package ule

@@ -160,7 +160,8 @@ func ExampleShouldPreempt() {
 func ExampleSystem_PickCPU() {
 	top := topology.Uniform(2, 1, 1, 2, 2) // two sockets of two SMT cores
 	s, _ := ule.NewSystem(ule.DefaultParams(), top)
-	s.Loads[3] = ule.CPULoad{Load: 1, LowPri: 150} // cpu3 busy: its sibling cpu2 is not a quiet core
+	s.CPU(3).Add(ule.InitThread(&ule.Thread{ID: 9, Priority: 150, Affinity: top.CPUs()}), 0)
+	s.CPU(3).Choose() // cpu3 busy: its sibling cpu2 is not a quiet core
 	t := ule.InitThread(&ule.Thread{Priority: 140, Affinity: top.CPUs(), CPU: 2, RLTick: 100})
 	r := ule.NewRand(0, 0)
 	cpu, why := s.PickCPU(t, 0, 101, ule.SRQBoring, false, &r)
@@ -287,7 +288,7 @@ func ExampleFreeBSD9Params() {
 		c := s.CPU(cpu)
 		for range n {
 			id++
-			c.Add(ule.InitThread(&ule.Thread{ID: id, Class: ule.ClassTimeshare, Priority: 180, UserPri: 180, Affinity: s.Topology.CPUs()}), 0)
+			c.Add(ule.InitThread(&ule.Thread{ID: id, Class: ule.ClassTimeshare, Priority: 180, UserPri: 180, Affinity: s.Topology().CPUs()}), 0)
 		}
 		c.Choose()
 	}

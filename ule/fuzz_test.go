@@ -115,8 +115,8 @@ func runSchedulerOps(t *testing.T, ops []byte) {
 	// Every runnable thread is somewhere; idle CPUs with work get it within a tick.
 	m.tick()
 	for c := range top.CPUs().All() {
-		if m.running(c) < 0 && m.s.sys.CPUs[c].Load() > 0 {
-			t.Fatalf("cpu%d idles with load %d", c, m.s.sys.CPUs[c].Load())
+		if m.running(c) < 0 && m.s.sys.cpus[c].Load() > 0 {
+			t.Fatalf("cpu%d idles with load %d", c, m.s.sys.cpus[c].Load())
 		}
 	}
 }

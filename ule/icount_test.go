@@ -2,6 +2,7 @@ package ule
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -24,7 +25,7 @@ import (
 func BenchmarkICount(b *testing.B) {
 	r := rand.New(rand.NewPCG(2, 1024))
 	s := benchSystem(1024, r)
-	all := s.Topology.CPUs()
+	all := s.top.CPUs()
 	threads := make([]*Thread, 64)
 	selfs := make([]topology.CPU, 64)
 	for i := range threads {
@@ -33,7 +34,6 @@ func BenchmarkICount(b *testing.B) {
 		th.CPU = topology.CPU(r.IntN(1024))
 		th.RLTick = uint32(1000 - r.IntN(4))
 		threads[i], selfs[i] = th, topology.CPU(r.IntN(1024))
-		s.affinityBits(th) // build the cached mask outside the counted loop
 	}
 	b.Run("op=lowest/cpus=1024", func(b *testing.B) {
 		rnd := NewRand(0, 1)
@@ -79,19 +79,17 @@ func BenchmarkICount(b *testing.B) {
 
 //go:noinline
 func icountLowest(s *System, all *topology.CPUSet, rnd *Rand, n int) {
-	root := s.Topology.Root()
-	mask := bitsOf(all)
+	root := s.top.Root()
 	for range n {
-		s.lowest(root, &mask, 140, math32Max, 0, false, rnd, nil)
+		s.Lowest(root, all, 140, math.MaxInt32, 0, false, rnd)
 	}
 }
 
 //go:noinline
 func icountHighest(s *System, all *topology.CPUSet, rnd *Rand, n int) {
-	root := s.Topology.Root()
-	mask := bitsOf(all)
+	root := s.top.Root()
 	for range n {
-		s.highest(root, &mask, 2, 1, rnd)
+		s.Highest(root, all, 2, 1, rnd)
 	}
 }
 

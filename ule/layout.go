@@ -4,11 +4,7 @@
 
 package ule
 
-import (
-	"fmt"
-
-	"github.com/schedkit/schedkit/runq"
-)
+import "github.com/schedkit/schedkit/runq"
 
 // A Version selects the generation of sched_ule.c a [Params] models: the priority layout, the
 // shape of the run queues, the calendar arithmetic and the formulas that changed with the 2025
@@ -35,18 +31,10 @@ const (
 	FreeBSD9
 )
 
+var versionNames = []string{Main: "main", Legacy: "legacy", FreeBSD9: "freebsd9"}
+
 // String returns "main", "legacy" or "freebsd9".
-func (v Version) String() string {
-	switch v {
-	case Main:
-		return "main"
-	case Legacy:
-		return "legacy"
-	case FreeBSD9:
-		return "freebsd9"
-	}
-	return fmt.Sprintf("Version(%d)", uint8(v))
-}
+func (v Version) String() string { return name(versionNames, v, "Version") }
 
 // split reports whether v keeps three run queues of 64 queues per CPU (tdq_realtime,
 // tdq_timeshare, tdq_idle) and the tdq_idx/tdq_ridx calendar, as every kernel before the 2025
@@ -172,19 +160,8 @@ func (c Class) Base() Class { return c &^ classFIFOBit }
 // FIFO reports whether c has the FIFO bit (PRI_FIFO_BIT): such threads are never sliced.
 func (c Class) FIFO() bool { return c&classFIFOBit != 0 }
 
+var classNames = []string{ClassIthd: "PRI_ITHD", ClassRealtime: "PRI_REALTIME", ClassTimeshare: "PRI_TIMESHARE",
+	ClassIdle: "PRI_IDLE", ClassFIFO: "PRI_FIFO"}
+
 // String returns the kernel name of c, such as "PRI_TIMESHARE".
-func (c Class) String() string {
-	switch c {
-	case ClassIthd:
-		return "PRI_ITHD"
-	case ClassRealtime:
-		return "PRI_REALTIME"
-	case ClassTimeshare:
-		return "PRI_TIMESHARE"
-	case ClassIdle:
-		return "PRI_IDLE"
-	case ClassFIFO:
-		return "PRI_FIFO"
-	}
-	return fmt.Sprintf("Class(%d)", uint8(c))
-}
+func (c Class) String() string { return name(classNames, c, "Class") }

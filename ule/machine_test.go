@@ -131,7 +131,7 @@ func (m *testMachine) check() {
 	m.t.Helper()
 	checkSystem(m.t, m.s.sys)
 	for c := range m.top.CPUs().All() {
-		cs := &m.s.sys.CPUs[c]
+		cs := &m.s.sys.cpus[c]
 		switch {
 		case m.cur[c] < 0 && cs.Cur != nil:
 			m.t.Fatalf("cpu%d: machine idle, scheduler runs %v", c, cs.Cur)

@@ -26,19 +26,12 @@ type PickReason struct {
 	Start uint8
 }
 
+var pickReasons = []string{PickIdle: "nothing queued: idle", PickRealtime: "real-time range, queue %[1]d",
+	PickCalendar: "calendar queue %[1]d (scan from dequeue offset %[2]d)", PickIdleClass: "idle range, queue %[1]d"}
+
 // String formats the reason, such as "calendar queue 140 (scan from dequeue offset 20)".
 func (r PickReason) String() string {
-	switch r.Rule {
-	case PickIdle:
-		return "nothing queued: idle"
-	case PickRealtime:
-		return fmt.Sprintf("real-time range, queue %d", r.Queue)
-	case PickCalendar:
-		return fmt.Sprintf("calendar queue %d (scan from dequeue offset %d)", r.Queue, r.Start)
-	case PickIdleClass:
-		return fmt.Sprintf("idle range, queue %d", r.Queue)
-	}
-	return "PickReason(?)"
+	return explain(pickReasons, r.Rule, "PickReason", r.Queue, r.Start)
 }
 
 // Pick returns the thread c would run next, without removing it: tdq_choose. The order is

@@ -4,6 +4,7 @@ package ule
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -35,35 +36,21 @@ type PickCPUReason struct {
 	LLC  *topology.Group
 }
 
+var pickCPURules = []string{PickCPUStay: "stays (requeued by itself or pinned)",
+	PickCPUIntrIdle:    "interrupt thread on the interrupted idle CPU",
+	PickCPUAffinity:    "previous CPU idle and cache-affine",
+	PickCPUIntrLLC:     "interrupt thread, least loaded in %[1]v",
+	PickCPULLCIdle:     "idle in %[1]v",
+	PickCPULowerPri:    "least loaded CPU running worse priority",
+	PickCPULeastLoaded: "least loaded CPU",
+	PickCPULocal:       "the waking CPU: at most one thread more and running worse priority",
+	PickCPUIdle2008:    "previous CPU idle",
+	PickCPUAffine2008:  "previous CPU cache-affine and running worse priority",
+	PickCPULocal2008:   "the waking CPU, running worse priority"}
+
 // String formats the reason, such as "cpu3: idle in llc{0-5} (was cpu1, pri 140)".
 func (r PickCPUReason) String() string {
-	var what string
-	switch r.Rule {
-	case PickCPUStay:
-		what = "stays (requeued by itself or pinned)"
-	case PickCPUIntrIdle:
-		what = "interrupt thread on the interrupted idle CPU"
-	case PickCPUAffinity:
-		what = "previous CPU idle and cache-affine"
-	case PickCPUIntrLLC:
-		what = fmt.Sprintf("interrupt thread, least loaded in %v", r.LLC)
-	case PickCPULLCIdle:
-		what = fmt.Sprintf("idle in %v", r.LLC)
-	case PickCPULowerPri:
-		what = "least loaded CPU running worse priority"
-	case PickCPULeastLoaded:
-		what = "least loaded CPU"
-	case PickCPULocal:
-		what = "the waking CPU: at most one thread more and running worse priority"
-	case PickCPUIdle2008:
-		what = "previous CPU idle"
-	case PickCPUAffine2008:
-		what = "previous CPU cache-affine and running worse priority"
-	case PickCPULocal2008:
-		what = "the waking CPU, running worse priority"
-	default:
-		what = "PickCPURule(?)"
-	}
+	what := explain(pickCPURules, r.Rule, "PickCPURule", r.LLC)
 	return fmt.Sprintf("cpu%d: %s (was cpu%d, pri %d)", r.CPU, what, r.Prev, r.Pri)
 }
 
@@ -89,9 +76,9 @@ func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 //     siblings too when its leaf is an SMT group) and t ran there within 2*affinity ticks
 //     (SCHED_AFFINITY at CG_SHARE_L2): t.CPU.
 //  4. The cache group: walking up from the starting leaf, the highest group that is not an SMT
-//     group, has more than one CPU, shares a cache (cg_level != CG_SHARE_NONE) and is still
-//     cache-affine (SCHED_AFFINITY at its level; always for interrupt threads). The root counts
-//     as no group.
+//     group, has more than one child and more than one CPU, shares a cache (cg_level !=
+//     CG_SHARE_NONE) and is still cache-affine (SCHED_AFFINITY at its level; always for
+//     interrupt threads). The root counts as no group.
 //  5. Searches (Lowest), stopping at the first that finds a CPU, all over t's affinity set with
 //     t.CPU preferred: in the cache group, a CPU running worse than t (interrupt threads) or an
 //     idle CPU (max(pri, PRI_MAX_TIMESHARE), others); then globally a CPU running worse than t;
@@ -103,27 +90,24 @@ func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 // smp2008.go): the previous CPU if it idles or is cache-affine and runs worse priority, then the
 // lowest cache-affine group, then the machine, by the 2008 searches, and no random tie-break.
 //
-// PickCPU reads s.Loads and t and draws from rnd (self's generator); it changes nothing else.
-// It panics if t may run on no CPU of the machine. The complexity is that of the searches:
-// O(CPUs and groups of the cache group), and of the whole machine when that finds nothing.
+// PickCPU reads the CPUs' loads and t and draws from rnd (self's generator); it changes nothing
+// else. It panics if t may run on no CPU of the machine. The complexity is that of the
+// searches: O(CPUs and groups of the cache group), and of the whole machine when that finds
+// nothing.
 func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool, rnd *Rand) (topology.CPU, PickCPUReason) {
-	return s.pickCPU(t, self, ticks, flags, intr, rnd, nil)
-}
-
-// pickCPU is PickCPU; its searches read ix when it is not nil (see loadIndex).
-func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool, rnd *Rand, ix *loadIndex) (topology.CPU, PickCPUReason) {
-	if s.Params.SMP == SMP2008 {
+	if s.params.SMP == SMP2008 {
 		return s.pickCPU2008(t, self, ticks, flags, intr)
 	}
 	r := PickCPUReason{Prev: t.CPU, Pri: t.Priority}
+	// Don't migrate a running thread from sched_switch.
 	if flags&SRQOurself != 0 || !t.CanMigrate() {
 		r.Rule, r.CPU = PickCPUStay, t.CPU
 		return t.CPU, r
 	}
-	l := s.Params.Version.layout()
+	// Prefer to run interrupt threads on the CPU that took the interrupt.
 	prev := t.CPU
-	if intr && t.Priority <= l.MaxIthd && t.CanRunOn(self) {
-		if s.Loads[self].LowPri >= PriMinIdle {
+	if intr && t.Priority <= s.params.Version.layout().MaxIthd && t.CanRunOn(self) {
+		if s.loads[self].LowPri >= PriMinIdle {
 			r.Rule, r.CPU = PickCPUIntrIdle, self
 			return self, r
 		}
@@ -131,61 +115,32 @@ func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 	} else {
 		intr = false
 	}
-	if int(prev) >= len(s.walks) || !s.walks[prev].ok {
-		s.noWalk(prev)
+	cg := s.top.Leaf(prev) // tdq_cg
+	// If the thread can run on its last CPU, the affinity has not expired and the CPU (with its
+	// SMT siblings) idles, run it there.
+	if !intr && t.CanRunOn(prev) && s.loads[prev].LowPri >= PriMinIdle && affine(&s.params, t, ticks, int(topology.ShareL2)) && s.smtIdle(cg) {
+		r.Rule, r.CPU = PickCPUAffinity, prev
+		return prev, r
 	}
-	w := &s.walks[prev] // tdq_cg's walk
-	if !intr && t.CanRunOn(prev) && s.Loads[prev].LowPri >= PriMinIdle && affine(&s.Params, t, ticks, int(topology.ShareL2)) {
-		// With an SMT leaf (CG_FLAG_THREAD), all its threads must idle.
-		idle := true
-		for _, c := range w.smt {
-			if s.loads[c&(topology.MaxCPUs-1)].LowPri < PriMinIdle {
-				idle = false
-				break
-			}
+	// Search for the last level cache group in the tree: skip SMT groups, groups identical to
+	// their child and caches whose affinity has expired (an interrupt thread's never does). The
+	// root, an LLC shared by all CPUs, means a global search.
+	for ; cg != nil; cg = cg.Parent() {
+		if cg.Flags()&topology.FlagThread != 0 || len(cg.Children()) == 1 || cg.Count() == 1 {
+			continue
 		}
-		if idle {
-			r.Rule, r.CPU = PickCPUAffinity, prev
-			return prev, r
+		if cg.Share() == topology.ShareNone || (!intr && !affine(&s.params, t, ticks, int(cg.Share()))) {
+			continue
 		}
+		r.LLC = cg
 	}
-	// The walk up from the leaf to the last cache group still affine: w.steps holds the groups
-	// that the walk's tests of the topology alone let through, so only SCHED_AFFINITY is left.
-	var llc *topology.Group
-	for i := range w.steps {
-		if st := &w.steps[i]; intr || affine(&s.Params, t, ticks, int(st.share)) {
-			llc = st.g
-		}
+	if r.LLC == s.top.Root() {
+		r.LLC = nil
 	}
-	if llc == s.Topology.Root() {
-		llc = nil
-	}
-	r.LLC = llc
-	mask := s.affinityBits(t)
-	pri := int(t.Priority)
-	running := t.State == Running
-	cpu, ok := topology.CPU(0), false
-	switch {
-	case llc != nil && intr:
-		cpu, ok = s.lowest(llc, mask, pri, math32Max, prev, running, rnd, ix)
-		r.Rule = PickCPUIntrLLC
-	case llc != nil:
-		cpu, ok = s.lowest(llc, mask, max(pri, int(l.MaxTimeshare)), math32Max, prev, running, rnd, ix)
-		r.Rule = PickCPULLCIdle
-	}
-	if !ok {
-		cpu, ok = s.lowest(s.Topology.Root(), mask, pri, math32Max, prev, running, rnd, ix)
-		r.Rule = PickCPULowerPri
-	}
-	if !ok {
-		cpu, ok = s.lowest(s.Topology.Root(), mask, -1, math32Max, prev, running, rnd, ix)
-		r.Rule = PickCPULeastLoaded
-	}
-	if !ok {
-		panic("ule: PickCPU: the thread may run on no CPU of the machine")
-	}
-	if t.CanRunOn(self) && s.Loads[self].LowPri > t.Priority && s.Loads[cpu].LowPri < PriMinIdle &&
-		s.Loads[self].Load <= s.Loads[cpu].Load+1 {
+	cpu := s.pickLowest(t, prev, r.LLC, intr, rnd, &r.Rule)
+	// Compare the lowest loaded CPU to the current one.
+	if t.CanRunOn(self) && s.loads[self].LowPri > t.Priority && s.loads[cpu].LowPri < PriMinIdle &&
+		s.loads[self].Load <= s.loads[cpu].Load+1 {
 		cpu = self
 		r.Rule = PickCPULocal
 	}
@@ -193,56 +148,49 @@ func (s *System) pickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFl
 	return cpu, r
 }
 
-const math32Max = 1<<31 - 1 // INT_MAX
-
-// A pickWalk is what sched_pickcpu reads of the topology from one CPU's leaf group (tdq_cg),
-// computed once per machine (pickWalks): the leaf's CPUs if it is an SMT group, whose threads
-// must all idle for the affinity step, and the steps of its search for the last-level cache
-// group.
-type pickWalk struct {
-	smt []topology.CPU
-	// steps are the groups from the leaf up to the root that pass the walk's tests of the
-	// topology (not CG_FLAG_THREAD, more than one child and more than one CPU, a cg_level
-	// other than CG_SHARE_NONE), in order; the walk keeps the last of them that is still
-	// cache-affine (SCHED_AFFINITY at its level), or any for an interrupt thread. A walk whose
-	// only step is the root is empty: the root, chosen or not, means no cache group.
-	steps []pickStep
-	ok    bool // the CPU is in the machine
-}
-
-// A pickStep is a group the walk may choose and its cg_level.
-type pickStep struct {
-	g     *topology.Group
-	share int
-}
-
-// pickWalks returns the pickWalk of every CPU id of top (ok false for ids top lacks).
-func pickWalks(top *topology.Topology) []pickWalk {
-	ws := make([]pickWalk, top.NumIDs())
-	for c := range top.CPUs().All() {
-		w := &ws[c]
-		w.ok = true
-		leaf := top.Leaf(c)
-		if leaf.Flags()&topology.FlagThread != 0 {
-			for x := range leaf.CPUs().All() {
-				w.smt = append(w.smt, x)
-			}
-		}
-		for g := leaf; g != nil; g = g.Parent() {
-			if g.Flags()&topology.FlagThread != 0 || len(g.Children()) == 1 || g.Count() == 1 || g.Share() == topology.ShareNone {
-				continue
-			}
-			w.steps = append(w.steps, pickStep{g: g, share: int(g.Share())})
-		}
-		if len(w.steps) == 1 && w.steps[0].g == top.Root() {
-			w.steps = nil
+// smtIdle reports whether every SMT thread of leaf cg idles, or cg is not an SMT group
+// (CG_FLAG_THREAD).
+func (s *System) smtIdle(cg *topology.Group) bool {
+	if cg.Flags()&topology.FlagThread == 0 {
+		return true
+	}
+	for c := cg.First(); c <= cg.Last(); c++ {
+		if cg.Has(c) && s.loads[c].LowPri < PriMinIdle {
+			return false
 		}
 	}
-	return ws
+	return true
 }
 
-// noWalk panics, as Topology.Leaf does, for a CPU c that has no pickWalk: one the machine lacks.
-func (s *System) noWalk(c topology.CPU) {
-	s.Topology.Leaf(c) // panics: c is not a CPU of the machine
-	panic("ule: internal error: no pickWalk for a CPU of the machine")
+// pickLowest is sched_pickcpu's searches for thread t, preferring prev, in the cache group ccg
+// first (when there is one) and then globally; it records which search found the CPU in rule.
+func (s *System) pickLowest(t *Thread, prev topology.CPU, ccg *topology.Group, intr bool, rnd *Rand, rule *PickCPURule) topology.CPU {
+	mask := &t.Affinity
+	pri := int32(t.Priority)
+	r := t.State == Running
+	cpu, ok := topology.CPU(0), false
+	switch {
+	case ccg != nil && intr:
+		// Try hard to keep interrupts within the LLC: its least loaded CPU running worse.
+		cpu, ok = s.lowest(ccg, mask, pri, math.MaxInt32, prev, r, rnd)
+		*rule = PickCPUIntrLLC
+	case ccg != nil:
+		// The least loaded idle CPU of the LLC.
+		cpu, ok = s.lowest(ccg, mask, max(pri, int32(s.params.Version.layout().MaxTimeshare)), math.MaxInt32, prev, r, rnd)
+		*rule = PickCPULLCIdle
+	}
+	if !ok {
+		// Globally, the least loaded CPU running worse.
+		cpu, ok = s.lowest(s.top.Root(), mask, pri, math.MaxInt32, prev, r, rnd)
+		*rule = PickCPULowerPri
+	}
+	if !ok {
+		// Globally, the least loaded CPU.
+		cpu, ok = s.lowest(s.top.Root(), mask, -1, math.MaxInt32, prev, r, rnd)
+		*rule = PickCPULeastLoaded
+	}
+	if !ok {
+		panic("ule: PickCPU: the thread may run on no CPU of the machine")
+	}
+	return cpu
 }

@@ -3,8 +3,6 @@
 
 package ule
 
-import "fmt"
-
 // A PreemptRule says which test of sched_shouldpreempt decided.
 type PreemptRule uint8
 
@@ -26,27 +24,20 @@ type PreemptReason struct {
 	Remote    bool
 }
 
+var preemptReasons = []string{PreemptNotBetter: "pri %[1]d >= cpri %[2]d: no preemption",
+	PreemptIdle:           "cpri %[2]d is idle: preempt",
+	PreemptDisabled:       "preempt_thresh 0: no preemption",
+	PreemptThreshold:      "pri %[1]d %[4]s preempt_thresh %[3]d: preempt",
+	PreemptRemoteInteract: "remote: interactive pri %[1]d over batch cpri %[2]d: preempt",
+	PreemptNo:             "pri %[1]d not %[4]s preempt_thresh %[3]d, cpri %[2]d: no preemption"}
+
 // String formats the reason, such as "pri 136 <= preempt_thresh 224: preempt".
 func (r PreemptReason) String() string {
 	op := "<"
 	if r.AtThresh {
 		op = "<="
 	}
-	switch r.Rule {
-	case PreemptNotBetter:
-		return fmt.Sprintf("pri %d >= cpri %d: no preemption", r.Pri, r.CPri)
-	case PreemptIdle:
-		return fmt.Sprintf("cpri %d is idle: preempt", r.CPri)
-	case PreemptDisabled:
-		return "preempt_thresh 0: no preemption"
-	case PreemptThreshold:
-		return fmt.Sprintf("pri %d %s preempt_thresh %d: preempt", r.Pri, op, r.Thresh)
-	case PreemptRemoteInteract:
-		return fmt.Sprintf("remote: interactive pri %d over batch cpri %d: preempt", r.Pri, r.CPri)
-	case PreemptNo:
-		return fmt.Sprintf("pri %d not %s preempt_thresh %d, cpri %d: no preemption", r.Pri, op, r.Thresh, r.CPri)
-	}
-	return "PreemptReason(?)"
+	return explain(preemptReasons, r.Rule, "PreemptReason", r.Pri, r.CPri, r.Thresh, op)
 }
 
 // ShouldPreempt reports whether a thread of priority pri should preempt a CPU whose best
@@ -64,17 +55,17 @@ func (r PreemptReason) String() string {
 // locally (in legacy also a kernel thread at exactly 48, PRI_MIN_KERN); time-sharing threads
 // never preempt one another locally. The complexity is O(1).
 func ShouldPreempt(pri, cpri int, remote bool, p *Params) (bool, PreemptReason) {
-	rule := preemptRule(pri, cpri, remote, p)
-	return rule.preempts(), preemptWhy{pri: pri, cpri: cpri, rule: rule, remote: remote}.reason(p)
+	rule := shouldPreempt(pri, cpri, remote, p)
+	return rule.preempts(), preemptReason(rule, pri, cpri, remote, p)
 }
 
-// preemptRule is sched_shouldpreempt's decision alone: the rule of ShouldPreempt that fires.
-func preemptRule(pri, cpri int, remote bool, p *Params) PreemptRule {
+// shouldPreempt is sched_shouldpreempt: the rule of ShouldPreempt that fires.
+func shouldPreempt(pri, cpri int, remote bool, p *Params) PreemptRule {
 	switch {
 	case pri >= cpri:
 		return PreemptNotBetter
 	case cpri >= PriMinIdle:
-		return PreemptIdle
+		return PreemptIdle // always preempt idle
 	case p.PreemptThresh == 0:
 		return PreemptDisabled
 	case pri < p.PreemptThresh || (p.PreemptAtThresh && pri == p.PreemptThresh):
@@ -86,29 +77,15 @@ func preemptRule(pri, cpri int, remote bool, p *Params) PreemptRule {
 	return PreemptNo
 }
 
+// preemptReason returns the PreemptReason of rule, which sched_shouldpreempt(pri, cpri, remote)
+// gave under p.
+func preemptReason(rule PreemptRule, pri, cpri int, remote bool, p *Params) PreemptReason {
+	return PreemptReason{Rule: rule, Pri: pri, CPri: cpri, Thresh: p.PreemptThresh, AtThresh: p.PreemptAtThresh, Remote: remote}
+}
+
 // preempts reports whether rule r of sched_shouldpreempt answers yes.
 func (r PreemptRule) preempts() bool {
 	return r == PreemptIdle || r == PreemptThreshold || r == PreemptRemoteInteract
-}
-
-// A preemptWhy is what the decisions below pass up to the method that reports a PreemptReason:
-// the priorities compared and the rule, without the tunables, which reason fills in from the
-// Params. Returning it rather than the larger PreemptReason through the layers of an addition
-// keeps the common path from copying the explanation it rarely needs.
-type preemptWhy struct {
-	pri, cpri int
-	rule      PreemptRule
-	remote    bool
-	// pending says tdq_notify found a remote preemption pending and asked nothing.
-	pending bool
-}
-
-// reason returns the PreemptReason w stands for under p.
-func (w preemptWhy) reason(p *Params) PreemptReason {
-	if w.pending {
-		return PreemptReason{Rule: PreemptNo, Pri: w.pri, CPri: w.cpri, Remote: true}
-	}
-	return PreemptReason{Rule: w.rule, Pri: w.pri, CPri: w.cpri, Thresh: p.PreemptThresh, AtThresh: p.PreemptAtThresh, Remote: w.remote}
 }
 
 // A Kick is what a CPU must do about a newly queued thread.
@@ -127,40 +104,25 @@ const (
 	KickIdle
 )
 
+var kickNames = []string{KickNone: "none", KickAST: "ast", KickPreempt: "preempt", KickIdle: "wake idle"}
+
 // String returns "none", "ast", "preempt" or "wake idle".
-func (k Kick) String() string {
-	switch k {
-	case KickNone:
-		return "none"
-	case KickAST:
-		return "ast"
-	case KickPreempt:
-		return "preempt"
-	case KickIdle:
-		return "wake idle"
-	}
-	return "Kick(?)"
-}
+func (k Kick) String() string { return name(kickNames, k, "Kick") }
 
 // SetPreempt decides for a thread of priority pri queued on the CPU that queued it, whose
 // running thread has priority cpri (PriMaxIdle for the idle thread): sched_setpreempt. If
 // pri < cpri an AST reschedule is requested; if moreover ShouldPreempt(pri, cpri, local) holds,
 // a preemption (td_owepreempt). The complexity is O(1).
 func SetPreempt(pri, cpri int, p *Params) (Kick, PreemptReason) {
-	k, w := setPreempt(pri, cpri, p)
-	return k, w.reason(p)
-}
-
-// setPreempt is SetPreempt with its reason in short (see preemptWhy).
-func setPreempt(pri, cpri int, p *Params) (Kick, preemptWhy) {
-	w := preemptWhy{pri: pri, cpri: cpri, rule: preemptRule(pri, cpri, false, p)}
+	rule := shouldPreempt(pri, cpri, false, p)
+	k := KickNone
 	switch {
-	case w.rule.preempts():
-		return KickPreempt, w
+	case rule.preempts():
+		k = KickPreempt
 	case pri < cpri:
-		return KickAST, w
+		k = KickAST
 	}
-	return KickNone, w
+	return k, preemptReason(rule, pri, cpri, false, p)
 }
 
 // Notify decides for a thread queued on a remote CPU c whose LowPri before the addition was
@@ -169,31 +131,25 @@ func setPreempt(pri, cpri int, p *Params) (Kick, preemptWhy) {
 // (KickIdle) and a busy one is sent IPI_PREEMPT (KickPreempt), which the caller records by
 // setting c.OwePreempt. Notify changes nothing. The complexity is O(1).
 func Notify(c *CPUState, oldLowPri uint8) (Kick, PreemptReason) {
-	k, w := notify(c, oldLowPri)
-	return k, w.reason(c.p)
+	return notify(c, int(c.LowPri()), int(oldLowPri))
 }
 
-// notify is Notify with its reason in short (see preemptWhy).
-func notify(c *CPUState, oldLowPri uint8) (Kick, preemptWhy) {
-	w := preemptWhy{pri: int(c.LowPri()), cpri: int(oldLowPri), remote: true}
+// notify is tdq_notify comparing pri with cpri: nothing while a remote preemption is pending
+// (tdq_owepreempt, reported as PreemptNo), else sched_shouldpreempt(pri, cpri, 1), and an idle
+// CPU is woken and a busy one preempted.
+func notify(c *CPUState, pri, cpri int) (Kick, PreemptReason) {
 	if c.OwePreempt {
-		w.pending = true
-		return KickNone, w
+		return KickNone, PreemptReason{Rule: PreemptNo, Pri: pri, CPri: cpri, Remote: true}
 	}
-	return notifyKick(c, w)
-}
-
-// notifyKick is the end of tdq_notify once no preemption is pending: sched_shouldpreempt with
-// w's priorities, then an idle CPU is woken and a busy one preempted.
-func notifyKick(c *CPUState, w preemptWhy) (Kick, preemptWhy) {
-	w.rule = preemptRule(w.pri, w.cpri, true, c.p)
+	rule := shouldPreempt(pri, cpri, true, c.p)
+	k := KickPreempt
 	switch {
-	case !w.rule.preempts():
-		return KickNone, w
+	case !rule.preempts():
+		k = KickNone
 	case c.Cur == nil:
-		return KickIdle, w
+		k = KickIdle
 	}
-	return KickPreempt, w
+	return k, preemptReason(rule, pri, cpri, true, c.p)
 }
 
 // NotifyThread is tdq_notify for thread t, just queued on the remote CPU c whose LowPri before
@@ -206,19 +162,8 @@ func notifyKick(c *CPUState, w preemptWhy) (Kick, preemptWhy) {
 // while a remote preemption is pending (tdq_ipipending), an idle CPU is woken and a busy one
 // preempted; NotifyThread changes nothing. The complexity is O(1).
 func NotifyThread(c *CPUState, t *Thread, oldLowPri uint8) (Kick, PreemptReason) {
-	k, w := notifyThread(c, t, oldLowPri)
-	return k, w.reason(c.p)
-}
-
-// notifyThread is NotifyThread with its reason in short (see preemptWhy).
-func notifyThread(c *CPUState, t *Thread, oldLowPri uint8) (Kick, preemptWhy) {
-	if !c.p.NotifyRunning {
-		return notify(c, oldLowPri)
+	if c.p.NotifyRunning {
+		return notify(c, int(t.Priority), int(c.curPriority()))
 	}
-	w := preemptWhy{pri: int(t.Priority), cpri: int(c.curPriority()), remote: true}
-	if c.OwePreempt {
-		w.pending = true
-		return KickNone, w
-	}
-	return notifyKick(c, w)
+	return notify(c, int(c.LowPri()), int(oldLowPri))
 }

@@ -55,7 +55,7 @@ type Scheduler struct {
 	balanceTicks int
 	moves        []Move
 	err          error // the first attribute run otherwise than asked (Err)
-	// indexCPUs, when not zero, replaces indexMinCPUs for the System Start makes (tests keep the
+	// indexCPUs, when not zero, replaces IndexCPUs for the System Start makes (tests keep the
 	// load index on small machines with it).
 	indexCPUs int
 	// nowAt and ticksAt are the last time the events' ticks were computed for and the result
@@ -99,7 +99,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	}
 	p := s.params
 	p.Hz, p.StatHz = cfg.Hz, cfg.StatHz
-	sys, err := newSystem(p, cfg.Topology, cmp.Or(s.indexCPUs, indexMinCPUs))
+	sys, err := newSystem(p, cfg.Topology, cmp.Or(s.indexCPUs, IndexCPUs))
 	if err != nil {
 		return err
 	}
@@ -279,7 +279,7 @@ func (s *Scheduler) applyAttr(t *Thread, a sched.Attr) {
 }
 
 func (s *Scheduler) affinity(a sched.Attr) topology.CPUSet {
-	all := s.sys.Topology.CPUs()
+	all := s.sys.top.CPUs()
 	if a.Affinity.IsEmpty() {
 		return all
 	}
@@ -312,7 +312,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	s.applyAttr(t, attr)
 	if pt := s.thread(parent); pt != nil {
 		t.CPU = pt.CPU
-		pt.Fork(&s.params, t, ticks, s.sys.CPUs[cpu].Slice())
+		pt.Fork(&s.params, t, ticks, s.sys.cpus[cpu].Slice())
 		s.parents[tid] = parent
 	} else {
 		t.CPU = cpu
@@ -348,10 +348,11 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	if flags&sched.WakeFork == 0 {
 		t.WakeAccount(&s.params, ticks)
 	}
-	o := s.sys.add(t, SRQBoring, from, ticks, false, &s.rand[from])
-	s.kick(o.cpu, o.kick)
+	var r AddResult
+	s.sys.add(t, SRQBoring, from, ticks, false, &s.rand[from], &r)
+	s.kick(r.CPU, r.Kick)
 	if s.env.Explaining() {
-		s.explain(o.cpu, tid, "wakeup from cpu%d: %v", from, o.result(&s.sys.Params))
+		s.explain(r.CPU, tid, "wakeup from cpu%d: %v", from, r)
 	}
 }
 
@@ -361,7 +362,7 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 // machine or is running a thread.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	s.mustCPU(cpu, "Pick")
-	c := &s.sys.CPUs[cpu]
+	c := &s.sys.cpus[cpu]
 	if c.Cur != nil {
 		panic(fmt.Sprintf("ule: Pick on cpu%d, which runs %v", cpu, c.Cur.ID))
 	}
@@ -391,21 +392,21 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 
 // idleSteal is one pass of sched_idletd's stealing: it returns whether a thread was moved here.
 func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
-	c := &s.sys.CPUs[cpu]
+	c := &s.sys.cpus[cpu]
 	sc := c.SwitchCount()
 	if !s.params.StealIdle || (!s.params.AlwaysSteal && sc == s.idleOld[cpu]) {
 		return false
 	}
 	s.idleOld[cpu] = sc
 	var why StealReason
-	victim, t := s.sys.steal(cpu, 0, &s.rand[cpu], &s.sys.ix, &why)
+	_, t := s.sys.steal(cpu, 0, &s.rand[cpu], &why)
 	if t == nil {
 		if s.env.Explaining() {
 			s.explain(cpu, -1, "idle: %v", why)
 		}
 		return false
 	}
-	s.sys.moveThread(victim, cpu, t)
+	s.sys.MoveThread(t, cpu)
 	if s.env.Explaining() {
 		s.explain(cpu, t.ID, "idle: %v", why)
 	}
@@ -422,7 +423,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	if t == nil {
 		unknownThread("Stop", tid)
 	}
-	c := &s.sys.CPUs[cpu]
+	c := &s.sys.cpus[cpu]
 	if c.Cur != t {
 		panic(fmt.Sprintf("ule: Stop of %v, which is not running on cpu%d", tid, cpu))
 	}
@@ -463,7 +464,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.mustCPU(cpu, "Tick")
 	p := &s.params
-	c := &s.sys.CPUs[cpu]
+	c := &s.sys.cpus[cpu]
 	ticks := s.ticks(now)
 	if cpu == s.balanceCPU && p.Balance && s.balanceTicks != 0 {
 		s.balanceTicks--

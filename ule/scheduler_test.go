@@ -237,8 +237,8 @@ func TestSchedulerBalancer(t *testing.T) {
 	for id := range sched.ID(3) {
 		m.s.SetAttr(m.now, id, sched.Attr{})
 	}
-	if m.running(1) != -1 || m.s.sys.CPUs[0].Load() != 3 {
-		t.Fatalf("setup: cpu1 runs %v, cpu0 load %d", m.running(1), m.s.sys.CPUs[0].Load())
+	if m.running(1) != -1 || m.s.sys.cpus[0].Load() != 3 {
+		t.Fatalf("setup: cpu1 runs %v, cpu0 load %d", m.running(1), m.s.sys.cpus[0].Load())
 	}
 	// balance_ticks starts at balance_interval (127): the balancer runs on the 127th tick and
 	// moves one thread to the idle cpu1.
@@ -249,8 +249,8 @@ func TestSchedulerBalancer(t *testing.T) {
 		t.Fatalf("cpu1 busy before the balancer ran")
 	}
 	m.tick()
-	if m.running(1) == -1 || m.s.sys.CPUs[0].Load() != 2 {
-		t.Fatalf("after the balancer: cpu1 runs %v, cpu0 load %d", m.running(1), m.s.sys.CPUs[0].Load())
+	if m.running(1) == -1 || m.s.sys.cpus[0].Load() != 2 {
+		t.Fatalf("after the balancer: cpu1 runs %v, cpu0 load %d", m.running(1), m.s.sys.cpus[0].Load())
 	}
 	// The next period is jittered: max(127/2, 1) + random % 127.
 	if m.s.balanceTicks < 63 || m.s.balanceTicks > 63+126 {

@@ -13,7 +13,6 @@
 package ule
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 
@@ -34,22 +33,16 @@ const (
 	SMP2008
 )
 
+var smpCodeNames = []string{SMPRework: "rework", SMP2008: "2008"}
+
 // String returns "rework" or "2008".
-func (c SMPCode) String() string {
-	switch c {
-	case SMPRework:
-		return "rework"
-	case SMP2008:
-		return "2008"
-	}
-	return fmt.Sprintf("SMPCode(%d)", uint8(c))
-}
+func (c SMPCode) String() string { return name(smpCodeNames, c, "SMPCode") }
 
 // search2008 is the 2008 struct cpu_search: the CPUs allowed, the best load so far (cs_load, a
 // u_int), the best CPU so far (cs_cpu, -1 for none) and cs_limit, the priority a lowest CPU
 // must run worse than or the load a highest CPU must reach.
 type search2008 struct {
-	mask  *cpuBits
+	mask  *topology.CPUSet
 	load  uint32
 	cpu   int32
 	limit int32
@@ -65,12 +58,12 @@ const (
 // reaches high's limit, carries strictly more load than high's best and has a transferable
 // thread. It returns c's load.
 func (s *System) compare2008(c topology.CPU, low, high *search2008, match int) int32 {
-	l := &s.Loads[c]
+	l := &s.loads[c]
 	load := int32(l.Load)
-	if match&search2008Lowest != 0 && low.mask.has(c) && uint32(load) < low.load && int32(l.LowPri) > low.limit {
+	if match&search2008Lowest != 0 && low.mask.Has(c) && uint32(load) < low.load && int32(l.LowPri) > low.limit {
 		low.cpu, low.load = int32(c), uint32(load)
 	}
-	if match&search2008Highest != 0 && high.mask.has(c) && load >= high.limit && uint32(load) > high.load && l.Transferable != 0 {
+	if match&search2008Highest != 0 && high.mask.Has(c) && load >= high.limit && uint32(load) > high.load && l.Transferable != 0 {
 		high.cpu, high.load = int32(c), uint32(load)
 	}
 	return load
@@ -123,11 +116,10 @@ func (s *System) search2008(g *topology.Group, low, high *search2008, match int)
 // priority than pri (-1 accepts any) by the search2008 rules, lowest id first on equal load
 // within a leaf. It reports false if none qualifies. The complexity is O(CPUs and groups of g).
 func (s *System) Lowest2008(g *topology.Group, mask *topology.CPUSet, pri int) (topology.CPU, bool) {
-	b := bitsOf(mask)
-	return s.lowest2008(g, &b, pri)
+	return s.lowest2008(g, mask, pri)
 }
 
-func (s *System) lowest2008(g *topology.Group, mask *cpuBits, pri int) (topology.CPU, bool) {
+func (s *System) lowest2008(g *topology.Group, mask *topology.CPUSet, pri int) (topology.CPU, bool) {
 	low := search2008{mask: mask, load: math.MaxUint32, cpu: -1, limit: int32(pri)}
 	s.search2008(g, &low, nil, search2008Lowest)
 	return topology.CPU(low.cpu), low.cpu >= 0
@@ -137,11 +129,10 @@ func (s *System) lowest2008(g *topology.Group, mask *cpuBits, pri int) (topology
 // least minLoad and a transferable thread, by the search2008 rules. It reports false if none
 // qualifies. The complexity is O(CPUs and groups of g).
 func (s *System) Highest2008(g *topology.Group, mask *topology.CPUSet, minLoad int) (topology.CPU, bool) {
-	b := bitsOf(mask)
-	return s.highest2008(g, &b, minLoad)
+	return s.highest2008(g, mask, minLoad)
 }
 
-func (s *System) highest2008(g *topology.Group, mask *cpuBits, minLoad int) (topology.CPU, bool) {
+func (s *System) highest2008(g *topology.Group, mask *topology.CPUSet, minLoad int) (topology.CPU, bool) {
 	high := search2008{mask: mask, cpu: -1, limit: int32(minLoad)}
 	s.search2008(g, nil, &high, search2008Highest)
 	return topology.CPU(high.cpu), high.cpu >= 0
@@ -151,11 +142,10 @@ func (s *System) highest2008(g *topology.Group, mask *cpuBits, minLoad int) (top
 // (cs_limit -1 for both: any priority, any load). Because of the reset slip (see search2008) the
 // lowest answer is found only when g is a leaf; a group with children reports no low CPU.
 func (s *System) Both2008(g *topology.Group, mask *topology.CPUSet) (low, high topology.CPU, lowOK, highOK bool) {
-	b := bitsOf(mask)
-	return s.both2008(g, &b)
+	return s.both2008(g, mask)
 }
 
-func (s *System) both2008(g *topology.Group, mask *cpuBits) (low, high topology.CPU, lowOK, highOK bool) {
+func (s *System) both2008(g *topology.Group, mask *topology.CPUSet) (low, high topology.CPU, lowOK, highOK bool) {
 	l := search2008{mask: mask, load: math.MaxUint32, cpu: -1, limit: -1}
 	h := search2008{mask: mask, cpu: -1, limit: -1}
 	s.search2008(g, &l, &h, search2008Lowest|search2008Highest)
@@ -166,10 +156,10 @@ func (s *System) both2008(g *topology.Group, mask *cpuBits) (low, high topology.
 // sched_initticks derives from the CPU count, min(fls(mp_ncpus) - 1, 3) (1 on 2 CPUs, 2 on 4,
 // 3 on 8 or more).
 func (s *System) StealThreshold() int {
-	if s.Params.StealThresh >= 0 {
-		return s.Params.StealThresh
+	if s.params.StealThresh >= 0 {
+		return s.params.StealThresh
 	}
-	return min(bits.Len(uint(s.Topology.NumCPUs()))-1, 3)
+	return min(bits.Len(uint(s.top.NumCPUs()))-1, 3)
 }
 
 // pickCPU2008 is the 2008 sched_pickcpu:
@@ -191,42 +181,42 @@ func (s *System) pickCPU2008(t *Thread, self topology.CPU, ticks uint32, flags A
 		return t.CPU, r
 	}
 	prev := t.CPU
-	if intr && t.Priority <= s.Params.Layout().MaxIthd && t.CanRunOn(self) {
+	if intr && t.Priority <= s.params.Layout().MaxIthd && t.CanRunOn(self) {
 		prev = self
 	}
 	pri := t.Priority
 	if t.CanRunOn(prev) {
-		if s.Loads[prev].LowPri > PriMinIdle {
+		if s.loads[prev].LowPri > PriMinIdle {
 			r.Rule, r.CPU = PickCPUIdle2008, prev
 			return prev, r
 		}
-		if affine(&s.Params, t, ticks, int(topology.ShareL2)) && s.Loads[prev].LowPri > pri {
+		if affine(&s.params, t, ticks, int(topology.ShareL2)) && s.loads[prev].LowPri > pri {
 			r.Rule, r.CPU = PickCPUAffine2008, prev
 			return prev, r
 		}
 	}
 	var cg *topology.Group
-	for g := s.Topology.Leaf(prev); g != nil; g = g.Parent() {
-		if affine(&s.Params, t, ticks, int(g.Share())) {
+	for g := s.top.Leaf(prev); g != nil; g = g.Parent() {
+		if affine(&s.params, t, ticks, int(g.Share())) {
 			cg = g
 			break
 		}
 	}
 	r.LLC = cg
-	mask := s.affinityBits(t)
+	mask := &t.Affinity
 	cpu, ok := topology.CPU(0), false
 	if cg != nil {
 		cpu, ok = s.lowest2008(cg, mask, int(pri))
 		r.Rule = PickCPULowerPri
 	}
 	if !ok {
-		cpu, ok = s.lowest2008(s.Topology.Root(), mask, -1)
+		cpu, ok = s.lowest2008(s.top.Root(), mask, -1)
 		r.Rule = PickCPULeastLoaded
 	}
 	if !ok {
 		panic("ule: PickCPU: the thread may run on no CPU of the machine")
 	}
-	if t.CanRunOn(self) && s.Loads[self].LowPri > pri && s.Loads[cpu].LowPri < PriMinIdle {
+	if t.CanRunOn(self) && s.loads[self].LowPri > pri && s.loads[cpu].LowPri < PriMinIdle {
 		cpu = self
 		r.Rule = PickCPULocal2008
 	}
@@ -241,18 +231,18 @@ func (s *System) pickCPU2008(t *Thread, self topology.CPU, ticks uint32, flags A
 // nothing.
 func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread, StealReason) {
 	var r StealReason
-	if !s.Params.StealIdle || limit > 0 {
+	if !s.params.StealIdle || limit > 0 {
 		r.Rule = StealDisabled
 		return 0, nil, r
 	}
-	if s.Loads[thief].Load > 0 {
+	if s.loads[thief].Load > 0 {
 		r.Rule = StealHasWork
 		return 0, nil, r
 	}
 	mask := s.all
-	mask.remove(thief)
+	mask.Remove(thief)
 	thresh := s.StealThreshold()
-	for cg := s.Topology.Leaf(thief); cg != nil; {
+	for cg := s.top.Leaf(thief); cg != nil; {
 		th := thresh
 		if cg.Flags()&topology.FlagThread != 0 {
 			th = 1
@@ -263,8 +253,8 @@ func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread
 			cg = cg.Parent()
 			continue
 		}
-		mask.remove(cpu)
-		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
+		mask.Remove(cpu)
+		if t, _ := StealFrom(&s.cpus[cpu], thief, &s.params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t, r
 		}
@@ -290,10 +280,10 @@ func (s *System) balance2008(g *topology.Group, moves []Move) []Move {
 		if moves, moved = s.balancePair2008(high, low, moves); moved > 0 {
 			break
 		}
-		if s.CPUs[high].Transferable() == 0 {
-			mask.remove(high)
+		if s.cpus[high].Transferable() == 0 {
+			mask.Remove(high)
 		} else {
-			mask.remove(low)
+			mask.Remove(low)
 		}
 	}
 	for _, child := range g.Children() {
@@ -310,7 +300,7 @@ func (s *System) balance2008(g *topology.Group, moves []Move) []Move {
 // thread moved and returns how many moved. The IPI makes low switch (sched_preempt) if it runs
 // worse priority than its best queued thread; the Moves carry that kick.
 func (s *System) balancePair2008(high, low topology.CPU, moves []Move) ([]Move, int) {
-	hc, lc := &s.CPUs[high], &s.CPUs[low]
+	hc, lc := &s.cpus[high], &s.cpus[low]
 	transferable := hc.Transferable()
 	if transferable == 0 {
 		return moves, 0

@@ -5,10 +5,10 @@ package ule
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule/internal/loadindex"
 )
 
 // A CalendarSteal says how tdq_steal searches the victim's time-sharing calendar: which
@@ -44,20 +44,11 @@ const (
 	StealOneQueue
 )
 
+var calendarStealNames = []string{StealFirstEligible: "FirstEligible", StealSkipFirst: "SkipFirst",
+	StealSkipPrevious: "SkipPrevious", StealOneQueue: "OneQueue"}
+
 // String returns the constant's name without the Steal prefix, such as "SkipFirst".
-func (c CalendarSteal) String() string {
-	switch c {
-	case StealFirstEligible:
-		return "FirstEligible"
-	case StealSkipFirst:
-		return "SkipFirst"
-	case StealSkipPrevious:
-		return "SkipPrevious"
-	case StealOneQueue:
-		return "OneQueue"
-	}
-	return fmt.Sprintf("CalendarSteal(%d)", uint8(c))
-}
+func (c CalendarSteal) String() string { return name(calendarStealNames, c, "CalendarSteal") }
 
 // A StealFromRule says where in the victim's run queue StealFrom found its thread.
 type StealFromRule uint8
@@ -79,21 +70,15 @@ type StealFromReason struct {
 	Start uint8
 }
 
+var stealFromReasons = []string{StealFromNothing: "nothing the thief may take",
+	StealFromRealtime:  "real-time range, queue %[1]d",
+	StealFromCalendar:  "calendar queue %[1]d (%[2]v from %[3]d)",
+	StealFromFallback:  "calendar queue %[1]d, the fallback thread (%[2]v from %[3]d)",
+	StealFromIdleClass: "idle range, queue %[1]d"}
+
 // String formats the reason, such as "calendar queue 140 (SkipFirst from 20)".
 func (r StealFromReason) String() string {
-	switch r.Rule {
-	case StealFromNothing:
-		return "nothing the thief may take"
-	case StealFromRealtime:
-		return fmt.Sprintf("real-time range, queue %d", r.Queue)
-	case StealFromCalendar:
-		return fmt.Sprintf("calendar queue %d (%v from %d)", r.Queue, r.Form, r.Start)
-	case StealFromFallback:
-		return fmt.Sprintf("calendar queue %d, the fallback thread (%v from %d)", r.Queue, r.Form, r.Start)
-	case StealFromIdleClass:
-		return fmt.Sprintf("idle range, queue %d", r.Queue)
-	}
-	return "StealFromReason(?)"
+	return explain(stealFromReasons, r.Rule, "StealFromReason", r.Queue, r.Form, r.Start)
 }
 
 // StealFrom returns the thread tdq_steal takes from victim for CPU thief under p, without
@@ -228,19 +213,15 @@ type StealReason struct {
 	Refused  int
 }
 
+var stealReasons = []string{
+	StealFound:    "steal from cpu%[1]d found in %[2]v after %[3]d searches (%[4]d victims refused)",
+	StealHasWork:  "the thief has work: no steal",
+	StealDisabled: "stealing disabled",
+	StealNone:     "nothing to steal after %[3]d searches (%[4]d victims refused)"}
+
 // String formats the reason, such as "steal from cpu3 found in llc{0-5} after 2 searches".
 func (r StealReason) String() string {
-	switch r.Rule {
-	case StealFound:
-		return fmt.Sprintf("steal from cpu%d found in %v after %d searches (%d victims refused)", r.Victim, r.Group, r.Searches, r.Refused)
-	case StealHasWork:
-		return "the thief has work: no steal"
-	case StealDisabled:
-		return "stealing disabled"
-	case StealNone:
-		return fmt.Sprintf("nothing to steal after %d searches (%d victims refused)", r.Searches, r.Refused)
-	}
-	return "StealReason(?)"
+	return explain(stealReasons, r.Rule, "StealReason", r.Victim, r.Group, r.Searches, r.Refused)
 }
 
 // Steal searches for a thread the idle CPU thief can take: tdq_idled when limit is 0,
@@ -260,75 +241,53 @@ func (r StealReason) String() string {
 // every candidate victim leaves the mask, and tdq_trysteal (limit > 0) does not exist.
 func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, *Thread, StealReason) {
 	var r StealReason
-	cpu, t := s.steal(thief, limit, rnd, nil, &r)
+	cpu, t := s.steal(thief, limit, rnd, &r)
 	return cpu, t, r
 }
 
-// steal is Steal writing its reason to r, which must be zero (Switch's result holds it); it
-// reads ix, when not nil, instead of every CPU's CPULoad (see loadIndex).
-func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex, r *StealReason) (topology.CPU, *Thread) {
-	if s.Params.SMP == SMP2008 {
+// steal is Steal writing its reason to r, which must be zero (Switch's result holds it).
+func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, r *StealReason) (topology.CPU, *Thread) {
+	if s.params.SMP == SMP2008 {
 		cpu, t, why := s.steal2008(thief, limit)
 		*r = why
 		return cpu, t
 	}
-	if !s.Params.StealIdle {
+	if !s.params.StealIdle {
 		r.Rule = StealDisabled
 		return 0, nil
 	}
-	if s.Loads[thief].Load > 0 {
+	if s.loads[thief].Load > 0 {
 		r.Rule = StealHasWork
 		return 0, nil
 	}
-	if ix != nil && s.xferCPUs == 0 {
-		// Called on behalf of a mutating method, whose CPUStates keep xferCPUs: no CPU has a
-		// transferable thread, so every search of the climb finds no CPU and draws nothing,
-		// and the climb ends after climbs[thief] groups, or limit (see stealClimbs).
-		r.Rule, r.Searches = StealNone, int(s.climbs[thief])
-		if limit > 0 {
-			r.Searches = min(r.Searches, limit)
-		}
-		return 0, nil
+	// The kernel searches every CPU but the thief (CPU_FILL, CPU_CLR); the thief, without load,
+	// has no transferable thread and could not be chosen anyway, so the mask starts as every CPU
+	// and is copied only when a victim is refused.
+	thresh := clampInt32(s.StealThreshold())
+	mask := &s.all
+	cg, goup, level := s.top.Leaf(thief), false, 1
+	// With the load index, on a machine of more than one group: the CPUs the searches can
+	// choose, when few. A group that holds none of them would find nothing and draw nothing,
+	// and is passed over.
+	var few loadindex.Candidates
+	listed := false
+	if s.ix != nil && cg.Parent() != nil {
+		few, listed = s.ix.StealCandidates(thresh)
 	}
-	thresh := s.StealThreshold()
-	if ix != nil && !(ix.stealOn && ix.big == 0) {
-		ix = nil
-	}
-	if cpu, t, ok := s.stealFew(thief, limit, thresh, rnd, r, ix); ok {
-		return cpu, t
-	}
-	mask := s.all
-	mask.remove(thief)
-	cg, group, level := s.Topology.Leaf(thief), false, 1
-	// Groups already searched without a candidate: the climb's next searches take their totals
-	// instead of visiting them again (searched explains why the result is the same).
-	var done searched
-	var prevTotal int32
 	for {
-		total, cpu, found := s.highestDone(cg, &mask, thresh, 1, rnd, &done)
+		cpu, found := topology.CPU(0), false
+		if !listed || few.In(cg) {
+			cpu, found = s.highest(cg, mask, thresh, 1, rnd)
+		}
 		r.Searches++
 		if !found {
-			done.add(int32(cg.ID()), total)
-			if group {
-				// cg is the sibling of the group searched before: their parent, of exactly these
-				// two children, holds no candidate either.
-				cg, group = cg.Parent(), false
-				done.add(int32(cg.ID()), prevTotal+total)
-			}
-			prevTotal = total
-			if limit > 0 {
-				if level++; level > limit {
-					break
-				}
-			}
-			next, sibling := climb(cg)
-			if next == nil {
+			var ok bool
+			if cg, goup, level, ok = climb(cg, goup, level, limit); !ok {
 				break
 			}
-			cg, group = next, sibling
 			continue
 		}
-		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
+		if t, _ := StealFrom(&s.cpus[cpu], thief, &s.params); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t
 		}
@@ -336,196 +295,23 @@ func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, ix *loadIndex, 
 		if limit > 0 {
 			break
 		}
-		mask.remove(cpu)
+		if mask == &s.all {
+			s.stealMask, mask = s.all, &s.stealMask
+		}
+		mask.Remove(cpu)
+		few.Drop(cpu)
 	}
 	r.Rule = StealNone
 	return 0, nil
 }
 
-// stealFew is Steal when few CPUs could be victims, which is the common case for an idle CPU
-// looking for work: one pass over the loads lists the CPUs the searches may choose (load >=
-// thresh, a transferable thread; never thief), and when there are at most len(candidates.cpu)
-// of them the climb takes the same steps as Steal's with each level's search reduced to a test
-// of whether its group holds a candidate: a group that holds none makes the search find
-// nothing and draw nothing. A group that holds one is searched by highestPruned, which gives
-// the kernel's choice and draws. It reports false, having changed nothing, when the list does
-// not apply (too many candidates, a load that is negative or so large that a group's total
-// could wrap, or a tree not numbered in preorder); Steal then searches in full.
-//
-// The pass reads the loads eight at a time: a block whose loads, ORed together, stay below the
-// largest power of two not above thresh (and below 1<<12) holds no candidate and no load that
-// could wrap, and is passed over without a test per CPU. With the load index ix (not nil only
-// when its searches may be used) the candidates come from its masks instead (stealIx), and more
-// than len(candidates.cpu) of them take stealMany rather than the full search.
-func (s *System) stealFew(thief topology.CPU, limit, thresh int, rnd *Rand, r *StealReason, ix *loadIndex) (topology.CPU, *Thread, bool) {
-	if !s.tree.ranges {
-		return 0, nil, false
-	}
-	var cs candidates
-	minLoad := clampInt32(thresh)
-	if ix != nil {
-		if cpu, t, many := s.stealIx(&cs, thief, limit, minLoad, rnd, r, ix); many {
-			return cpu, t, true
-		}
-	} else {
-		skip := uint32(0) // a block whose loads OR to below skip is passed over
-		if minLoad > 0 {
-			skip = min(uint32(1)<<(bits.Len32(uint32(minLoad))-1), 1<<12)
-		}
-		var or int32
-		loads := s.Loads
-		c := 0
-		for ; c+8 <= len(loads); c += 8 {
-			b := loads[c : c+8 : c+8]
-			if uint32(b[0].Load|b[1].Load|b[2].Load|b[3].Load|b[4].Load|b[5].Load|b[6].Load|b[7].Load) < skip {
-				continue
-			}
-			for i := range b {
-				if !cs.scan(&b[i], topology.CPU(c+i), minLoad, thief, &s.all, &or) {
-					return 0, nil, false
-				}
-			}
-		}
-		for ; c < len(loads); c++ {
-			if !cs.scan(&loads[c], topology.CPU(c), minLoad, thief, &s.all, &or) {
-				return 0, nil, false
-			}
-		}
-		// Totals are sums of Load*256 over at most MaxCPUs CPUs: below 1<<12 each, they cannot
-		// wrap an int32; a negative load sets the sign bit of or.
-		if or < 0 || or >= 1<<12 {
-			return 0, nil, false
-		}
-	}
-	cs.thief = thief
-	a := highestArgs{loads: s.loads, minLoad: minLoad, minTrans: 1, rnd: rnd}
-	cg, group, level := s.Topology.Leaf(thief), false, 1
-	for {
-		r.Searches++
-		if cs.n == 0 || !cs.anyIn(&s.tree, int32(cg.ID())) {
-			var ok bool
-			if cg, group, level, ok = stealClimb(cg, group, level, limit); !ok {
-				break
-			}
-			continue
-		}
-		cpu := topology.CPU(s.tree.highestPruned(int32(cg.ID()), &a, &cs, &s.all))
-		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
-			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
-			return cpu, t, true
-		}
-		r.Refused++
-		if limit > 0 {
-			break
-		}
-		cs.refuse(cpu)
-	}
-	r.Rule = StealNone
-	return 0, nil, true
-}
-
-// stealIx lists in cs the candidates of stealFew (load >= minLoad, a transferable thread, in the
-// machine, not thief) from the load index ix, a word at a time: the level of minLoad, the
-// transferable mask and the machine's mask ANDed (ix.big must be zero, so that the levels hold
-// every load). When there are more than len(cs.cpu) of them it runs stealMany over them
-// instead and returns its result with many set. The complexity is O(CPUs/64).
-func (s *System) stealIx(cs *candidates, thief topology.CPU, limit int, minLoad int32, rnd *Rand, r *StealReason, ix *loadIndex) (cpu topology.CPU, t *Thread, many bool) {
-	const wmask = topology.MaxCPUs/64 - 1
-	var cand cpuBits
-	n := 0
-	for w := range s.tree.nwords {
-		c := ix.xfer[w&wmask] & s.all[w&wmask] & ix.atLeast(w&wmask, minLoad)
-		cand[w&wmask] = c
-		n += bits.OnesCount64(c)
-	}
-	if cand.has(thief) {
-		cand.remove(thief)
-		n--
-	}
-	if n > len(cs.cpu) {
-		cpu, t := s.stealMany(thief, limit, minLoad, rnd, r, &cand, ix)
-		return cpu, t, true
-	}
-	for w := range s.tree.nwords {
-		for c := cand[w&wmask]; c != 0; c &= c - 1 {
-			cs.cpu[cs.n&(len(cs.cpu)-1)] = topology.CPU(w<<6 | bits.TrailingZeros64(c))
-			cs.n++
-		}
-	}
-	return 0, nil, false
-}
-
-// stealMany is stealFew's climb for candidates given as a mask cand (removed from it as they
-// are refused): a group holds a candidate when cand has a CPU of it; a group whose candidates all
-// lie in one leaf is searched in that leaf alone (highestPruned says why that is exact), by
-// highestLeafIx; any other is searched in full, with the mask Steal's search would have.
-func (s *System) stealMany(thief topology.CPU, limit int, minLoad int32, rnd *Rand, r *StealReason, cand *cpuBits, ix *loadIndex) (topology.CPU, *Thread) {
-	mask := s.all // the full search's mask: all but thief and the refused CPUs
-	mask.remove(thief)
-	a := highestArgs{loads: s.loads, minLoad: minLoad, minTrans: 1, rnd: rnd}
-	cg, group, level := s.Topology.Leaf(thief), false, 1
-	for {
-		r.Searches++
-		leaf := s.tree.candLeaf(int32(cg.ID()), cand)
-		if leaf == -1 {
-			var ok bool
-			if cg, group, level, ok = stealClimb(cg, group, level, limit); !ok {
-				break
-			}
-			continue
-		}
-		var cpu topology.CPU
-		if leaf >= 0 {
-			cpu = topology.CPU(s.tree.highestLeafIx(&s.tree.nodes[leaf], rnd, ix, cand))
-		} else {
-			a.mask = &mask
-			_, c, _ := s.tree.highest(int32(cg.ID()), &a)
-			cpu = topology.CPU(c)
-		}
-		if t, _ := StealFrom(&s.CPUs[cpu], thief, &s.Params); t != nil {
-			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
-			return cpu, t
-		}
-		r.Refused++
-		if limit > 0 {
-			break
-		}
-		cand.remove(cpu)
-		mask.remove(cpu)
-	}
-	r.Rule = StealNone
-	return 0, nil
-}
-
-// stealClimbs returns, for every CPU id c of top, the number of groups Steal's climb from c's
-// leaf looks at when none of them holds a candidate and no limit applies: climb's steps up to
-// the root. With a limit the climb looks at min(limit, climbs[c]) groups: each search without a
-// candidate raises the level, and the climb stops once the level passes the limit.
-func stealClimbs(top *topology.Topology) []int32 {
-	n := make([]int32, top.NumIDs())
-	for c := range top.CPUs().All() {
-		cg, group := top.Leaf(c), false
-		for {
-			n[c]++
-			if group {
-				cg, group = cg.Parent(), false
-			}
-			next, sibling := climb(cg)
-			if next == nil {
-				break
-			}
-			cg, group = next, sibling
-		}
-	}
-	return n
-}
-
-// stealClimb is one step of Steal's climb after a search of cg found no candidate, as steal's
-// loop takes it: from a sibling back to the parent of the two, one level more against limit
-// (tdq_trysteal's), then climb. It returns the next group, whether it is a sibling, the new
-// level, and false when the climb ends.
-func stealClimb(cg *topology.Group, group bool, level, limit int) (*topology.Group, bool, int, bool) {
-	if group {
+// climb is tdq_idled's escalation after a search of cg found no CPU to steal from: to the
+// parent, but if the parent has only two children, to the other one, avoiding a search of cg
+// again, and then (goup) two levels up at once. With a limit (tdq_trysteal) level counts the
+// levels searched. It returns the next group, goup, the level, and false when the climb ends:
+// at the root, or past the limit.
+func climb(cg *topology.Group, goup bool, level, limit int) (*topology.Group, bool, int, bool) {
+	if goup {
 		cg = cg.Parent()
 	}
 	if limit > 0 {
@@ -533,23 +319,15 @@ func stealClimb(cg *topology.Group, group bool, level, limit int) (*topology.Gro
 			return cg, false, level, false
 		}
 	}
-	next, sibling := climb(cg)
-	return next, sibling, level, next != nil
-}
-
-// climb returns the group the steal search looks at after cg: cg's sibling when their parent has
-// exactly two children (sibling true: the parent itself, which holds nothing more, is then
-// skipped), else the parent; nil at the root.
-func climb(cg *topology.Group) (next *topology.Group, sibling bool) {
 	parent := cg.Parent()
 	if parent == nil {
-		return nil, false
+		return cg, false, level, false
 	}
 	if kids := parent.Children(); len(kids) == 2 {
 		if cg == kids[0] {
-			return kids[1], true
+			return kids[1], true, level, true
 		}
-		return kids[0], true
+		return kids[0], true, level, true
 	}
-	return parent, false
+	return parent, false, level, true
 }

@@ -6,104 +6,72 @@ package ule
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule/internal/loadindex"
 )
 
 // A System is the whole of ULE's per-CPU state on one machine: the CPUState of every CPU (the
-// DPCPU tdq), their CPULoad summaries in one compact slice, the parameters and the topology
-// (cpu_top). The cross-CPU decisions (PickCPU, Steal, Lowest, Highest, Balance) are methods that
-// read it.
+// DPCPU tdq), the parameters and the topology (cpu_top). The cross-CPU decisions (PickCPU,
+// Steal, Lowest, Highest, Balance) are methods that read it.
 //
-// CPUs and Loads are indexed by CPU id; entries of ids the topology lacks are unused. Loads[i] is
-// the CPULoad that CPUs[i] maintains. The searches read only Loads, as the kernel reads
-// TDQ_LOAD and tdq_lowpri without locks, so a what-if analysis may write Loads directly; the
-// state is then no longer consistent with the run queues, and mutating methods must not be used.
+// What the searches read of each CPU without its lock (TDQ_LOAD, tdq_transferable,
+// tdq_lowpri) lives in one array, indexed by CPU id, which only the CPUStates write, so that a
+// search over a thousand CPUs stays in the first-level cache; the load index (package
+// ule/internal/loadindex, see the package documentation) records it too. A System changes only
+// through its own and its CPUStates' mutating methods, which keep both consistent with the run
+// queues.
 //
 // A System is not safe for concurrent use.
 type System struct {
-	Params   Params
-	Topology *topology.Topology
-	CPUs     []CPUState
-	Loads    []CPULoad
-	loads    *[topology.MaxCPUs]CPULoad // the array behind Loads: CPU ids index it without bounds checks
-	all      cpuBits                    // every CPU of Topology
-	allSet   topology.CPUSet            // the same as a set
-	tree     searchTree
-	ix       loadIndex // what the CPUStates record of Loads for the mutating methods' searches
-	// ixLow is &ix when PickCPU's searches may read it (ix.priOn), else nil, so that a machine
-	// without it pays one test in lowest.
-	ixLow *loadIndex
-	// xferCPUs counts the CPUs whose Transferable is not zero, as the CPUStates change it: while
-	// it is zero no CPU has a thread to steal (see steal).
-	xferCPUs int32
-	// climbs[c] is the number of groups the steal search from thief c looks at when none holds
-	// a candidate and no limit stops it (see stealClimbs).
-	climbs []int32
-	// walks[c] is what PickCPU reads of the topology from CPU c's leaf (see pickWalk).
-	walks []pickWalk
+	params Params
+	top    *topology.Topology
+	cpus   []CPUState
+	loads  *[topology.MaxCPUs]loadindex.CPULoad // every CPU's load, by CPU id
+	all    topology.CPUSet                      // every CPU of the machine
+	ix     *loadindex.Index                     // the load index
+	// stealMask is Steal's mask once it has refused a victim (every CPU less the refused).
+	stealMask topology.CPUSet
 }
+
+// IndexCPUs is the number of CPUs from which a System's load index keeps the loads as masks and
+// answers the searches, which then cost less than the loops over every CPU, keeping the masks
+// included (measured on bench/sim's periodic task sets: a loss at 4 CPUs, a gain at 16 and 64).
+// It is the one rule that chooses between the kernel-shaped loops and the index's forms; below
+// it the index only counts the CPUs with a transferable thread.
+const IndexCPUs = 16
 
 // NewSystem returns the idle state of machine top under p. It returns an error if p is invalid.
 func NewSystem(p Params, top *topology.Topology) (*System, error) {
-	return newSystem(p, top, indexMinCPUs)
+	return newSystem(p, top, IndexCPUs)
 }
 
-// newSystem is NewSystem with the load index kept from indexCPUs CPUs on (see loadIndex).
+// newSystem is NewSystem with the load index's masks kept from indexCPUs CPUs on.
 func newSystem(p Params, top *topology.Topology, indexCPUs int) (*System, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	n := top.NumIDs()
-	loads := new([topology.MaxCPUs]CPULoad)
-	s := &System{Params: p, Topology: top, CPUs: make([]CPUState, n), Loads: loads[:n:n], loads: loads, tree: newSearchTree(top)}
-	// The priority planes serve lowestIDRunIx only: keep them if some group is a large leaf of
-	// consecutive ids that is not an SMT core (PickCPU searches cache groups and the root).
-	for i := range s.tree.nodes {
-		nd := &s.tree.nodes[i]
-		s.ix.priOn = s.ix.priOn || (nd.idLo+int32(max(indexCPUs, 2)) <= nd.idHi && !nd.thread)
-	}
-	s.ix.stealOn = top.NumCPUs() >= indexCPUs
-	// The pair totals, and the planes with them, serve lowestPairsIx: keep them if some group
-	// of SMT pairs is one it can search.
-	for i := range s.tree.nodes {
-		nd := &s.tree.nodes[i]
-		s.ix.pairOn = s.ix.pairOn || bits.OnesCount64(nd.pairBits) >= min(indexCPUs, indexMinPairCPUs)
-	}
-	s.ix.pairOn = s.ix.pairOn && s.ix.stealOn
-	for i := range s.tree.nodes {
-		nd := &s.tree.nodes[i]
-		for b := nd.pairBits; b != 0; b &= b - 1 {
-			s.ix.home[int(nd.pairWord)<<6|bits.TrailingZeros64(b)] = uint16(nd.pairLo>>1 + 1)
-		}
-	}
-	s.ix.priOn = (s.ix.priOn || s.ix.pairOn) && s.ix.stealOn
-	ix, ixPri := &s.ix, &s.ix
-	if !s.ix.stealOn {
-		ix = nil
-	}
-	if !s.ix.priOn {
-		ixPri = nil
-	}
-	s.ixLow = ixPri
+	s := &System{params: p, top: top, cpus: make([]CPUState, top.NumIDs()), loads: new([topology.MaxCPUs]loadindex.CPULoad), all: top.CPUs()}
+	s.ix = loadindex.New(top, s.loads, indexCPUs)
 	for c := range top.CPUs().All() {
-		s.CPUs[c].init(c, &s.Params, &s.Loads[c], ix, ixPri, &s.xferCPUs)
+		s.cpus[c].init(c, &s.params, &s.loads[c], s.ix)
 	}
-	s.climbs = stealClimbs(top)
-	s.walks = pickWalks(top)
-	cpus := top.CPUs()
-	s.all, s.allSet = bitsOf(&cpus), cpus
 	return s, nil
 }
 
+// Params returns the parameters s was made with.
+func (s *System) Params() Params { return s.params }
+
+// Topology returns the machine.
+func (s *System) Topology() *topology.Topology { return s.top }
+
 // CPU returns the state of cpu.
-func (s *System) CPU(cpu topology.CPU) *CPUState { return &s.CPUs[cpu] }
+func (s *System) CPU(cpu topology.CPU) *CPUState { return &s.cpus[cpu] }
 
 // setPreempt is sched_setpreempt on CPU c for priority pri, mapping a preemption of the idle
 // thread to KickIdle and recording td_owepreempt.
-func (s *System) setPreempt(c *CPUState, pri int) (Kick, preemptWhy) {
-	k, why := setPreempt(pri, int(c.curPriority()), &s.Params)
+func (s *System) setPreempt(c *CPUState, pri int) (Kick, PreemptReason) {
+	k, why := SetPreempt(pri, int(c.curPriority()), &s.params)
 	switch {
 	case c.Cur == nil && k != KickNone:
 		k = KickIdle
@@ -130,48 +98,33 @@ func (r AddResult) String() string {
 
 // Add makes t runnable from CPU self at tick ticks: sched_add(t, flags). A time-sharing thread
 // first gets a new user priority (sched_priority); PickCPU chooses the CPU; the thread is added
-// there (CPUState.Add). On another CPU, Notify decides whether it is preempted or woken
+// there (CPUState.Add). On another CPU, NotifyThread decides whether it is preempted or woken
 // (recording OwePreempt); on self, unless SRQYielding, SetPreempt decides between a preemption,
 // an AST and nothing. intr says the wake-up comes from interrupt context. rnd is self's
 // generator.
 func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) AddResult {
-	o := s.add(t, flags, self, ticks, intr, rnd)
-	return o.result(&s.Params)
+	var r AddResult
+	s.add(t, flags, self, ticks, intr, rnd, &r)
+	return r
 }
 
-// An addOut is the outcome of System.add: AddResult with the preemption's reason in short (see
-// preemptWhy).
-type addOut struct {
-	cpu       topology.CPU
-	oldLowPri uint8
-	kick      Kick
-	placement PickCPUReason
-	why       preemptWhy
-}
-
-// result returns the AddResult o stands for under p.
-func (o *addOut) result(p *Params) AddResult {
-	return AddResult{CPU: o.cpu, Placement: o.placement, OldLowPri: o.oldLowPri, Kick: o.kick, Why: o.why.reason(p)}
-}
-
-// add is Add, for the mutating methods and the Scheduler, which read the reason only when
-// explaining.
-func (s *System) add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) addOut {
-	t.schedPriority(&s.Params)
-	cpu, placed := s.pickCPU(t, self, ticks, flags, intr, rnd, s.ixLow)
+// add is Add writing its result to r: the Scheduler's Wakeup keeps it in its frame, which spares
+// the copy of a result it reads only when explaining.
+func (s *System) add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand, r *AddResult) {
+	t.schedPriority(&s.params)
+	cpu, placed := s.PickCPU(t, self, ticks, flags, intr, rnd)
 	t.CPU = cpu
-	c := &s.CPUs[cpu]
-	o := addOut{cpu: cpu, placement: placed, oldLowPri: c.Add(t, flags)}
+	c := &s.cpus[cpu]
+	r.CPU, r.Placement, r.OldLowPri = cpu, placed, c.Add(t, flags)
 	switch {
 	case cpu != self:
-		o.kick, o.why = notifyThread(c, t, o.oldLowPri)
-		if o.kick == KickPreempt {
+		r.Kick, r.Why = NotifyThread(c, t, r.OldLowPri)
+		if r.Kick == KickPreempt {
 			c.OwePreempt = true
 		}
 	case flags&SRQYielding == 0:
-		o.kick, o.why = s.setPreempt(c, int(t.Priority))
+		r.Kick, r.Why = s.setPreempt(c, int(t.Priority))
 	}
-	return o
 }
 
 // A SwitchReason is why the running thread leaves its CPU (the mi_switch flags ULE looks at).
@@ -222,12 +175,12 @@ func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *R
 // switchOut is Switch writing its result to r, which must be zero: the Scheduler's Stop keeps it
 // in its frame, which spares the copy of a result it mostly does not read.
 func (s *System) switchOut(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *Rand, r *SwitchResult) {
-	c := &s.CPUs[cpu]
+	c := &s.cpus[cpu]
 	t := c.Cur
 	if t == nil {
 		panic("ule: Switch on a CPU running its idle thread")
 	}
-	p := &s.Params
+	p := &s.params
 	if why == SwitchSleep {
 		if pri := t.Sleep(p, ticks, 0); pri != t.Priority {
 			t.BasePri = pri
@@ -249,37 +202,14 @@ func (s *System) switchOut(cpu topology.CPU, why SwitchReason, ticks uint32, rnd
 	switch why {
 	case SwitchPreempt, SwitchYield:
 		r.Requeued = true
-		flags := SRQOurself | SRQYielding
-		if r.Preempted {
-			flags |= SRQPreempted
-		}
-		if t.CanMigrate() && (!t.CanRunOn(t.CPU) || pickCPU) {
-			t.CPU, _ = s.pickCPU(t, cpu, ticks, SRQBoring, false, rnd, s.ixLow)
-		}
-		if t.CPU == cpu {
-			c.RunqAdd(t, flags)
-		} else {
-			r.Migrated = true
-			to := &s.CPUs[t.CPU]
-			c.LoadRemove(t)
-			old := to.Add(t, flags)
-			r.Move = Move{From: cpu, To: t.CPU, Thread: t}
-			var why preemptWhy
-			r.Move.Kick, why = notifyThread(to, t, old)
-			r.Move.Why = why.reason(p)
-			if r.Move.Kick == KickPreempt {
-				to.OwePreempt = true
-			}
-		}
+		s.requeue(c, t, pickCPU, ticks, rnd, r)
 	case SwitchSleep, SwitchExit:
 		t.State = Inactive
-		if !c.loadRemoveQuick(t) {
-			c.LoadRemove(t)
-		}
+		c.LoadRemove(t)
 		if why == SwitchSleep && c.Load() == 0 && p.TryStealLimit > 0 {
-			victim, st := s.steal(cpu, p.TryStealLimit, rnd, &s.ix, &r.Steal)
-			if st != nil {
-				s.moveThread(victim, cpu, st)
+			// tdq_trysteal
+			if victim, st := s.steal(cpu, p.TryStealLimit, rnd, &r.Steal); st != nil {
+				s.MoveThread(st, cpu)
 				r.Stolen = true
 				r.Move = Move{From: victim, To: cpu, Thread: st}
 			}
@@ -287,6 +217,33 @@ func (s *System) switchOut(cpu topology.CPU, why SwitchReason, ticks uint32, rnd
 	}
 	c.Cur = nil
 	c.UpdateLowPri()
+}
+
+// requeue is sched_switch's requeueing of t, still runnable, from CPU c: with SRQ_OURSELF and
+// SRQ_YIELDING (and SRQ_PREEMPTED if r says it was preempted) on c, or, when its affinity
+// excludes c or the balancer asked it to choose again (pickCPU), where PickCPU sends it
+// (sched_switch_migrate: tdq_add there and tdq_notify), which r records as a Move.
+func (s *System) requeue(c *CPUState, t *Thread, pickCPU bool, ticks uint32, rnd *Rand, r *SwitchResult) {
+	flags := SRQOurself | SRQYielding
+	if r.Preempted {
+		flags |= SRQPreempted
+	}
+	if t.CanMigrate() && (!t.CanRunOn(t.CPU) || pickCPU) {
+		t.CPU, _ = s.PickCPU(t, c.ID, ticks, SRQBoring, false, rnd)
+	}
+	if t.CPU == c.ID {
+		c.RunqAdd(t, flags)
+		return
+	}
+	r.Migrated = true
+	to := &s.cpus[t.CPU]
+	c.LoadRemove(t)
+	old := to.Add(t, flags)
+	r.Move = Move{From: c.ID, To: t.CPU, Thread: t}
+	r.Move.Kick, r.Move.Why = NotifyThread(to, t, old)
+	if r.Move.Kick == KickPreempt {
+		to.OwePreempt = true
+	}
 }
 
 // runningPriority is the running-thread branch of sched_thread_priority.
@@ -312,11 +269,11 @@ func (s *System) SetPriority(t *Thread, pri uint8, self topology.CPU, ticks uint
 	}
 	switch {
 	case t.State == OnRunq && pri < t.Priority:
-		s.CPUs[t.CPU].Remove(t)
+		s.cpus[t.CPU].Remove(t)
 		t.Priority = pri
 		return s.Add(t, SRQBorrowing, self, ticks, false, rnd), true
 	case t.State == Running:
-		s.runningPriority(&s.CPUs[t.CPU], t, pri)
+		s.runningPriority(&s.cpus[t.CPU], t, pri)
 	default:
 		t.Priority = pri
 	}
@@ -328,7 +285,7 @@ func (s *System) SetPriority(t *Thread, pri uint8, self topology.CPU, ticks uint
 // the result of a re-add is returned with true. nice is clamped to PRIO_MIN..PRIO_MAX.
 func (s *System) SetNice(t *Thread, nice int, self topology.CPU, ticks uint32, rnd *Rand) (AddResult, bool) {
 	t.Nice = min(max(nice, PrioMin), PrioMax)
-	t.schedPriority(&s.Params)
+	t.schedPriority(&s.params)
 	return s.SetPriority(t, t.UserPri, self, ticks, rnd)
 }
 
@@ -341,7 +298,7 @@ func (s *System) ReturnToUser(t *Thread) {
 	}
 	t.Priority, t.BasePri = t.UserPri, t.UserPri
 	if t.State == Running {
-		s.CPUs[t.CPU].UpdateLowPri()
+		s.cpus[t.CPU].UpdateLowPri()
 	}
 }
 
@@ -356,7 +313,7 @@ func (s *System) SetAffinity(t *Thread, mask topology.CPUSet, self topology.CPU,
 	}
 	switch t.State {
 	case OnRunq:
-		s.CPUs[t.CPU].Remove(t)
+		s.cpus[t.CPU].Remove(t)
 		return s.Add(t, SRQBoring, self, ticks, false, rnd), true
 	case Running:
 		return AddResult{CPU: t.CPU, Kick: KickAST}, false

@@ -22,18 +22,10 @@ const (
 	Running                     // TD_IS_RUNNING: a CPU's tdq_curthread
 )
 
+var threadStateNames = []string{Inactive: "inactive", OnRunq: "runq", Running: "running"}
+
 // String returns "inactive", "runq" or "running".
-func (s ThreadState) String() string {
-	switch s {
-	case Inactive:
-		return "inactive"
-	case OnRunq:
-		return "runq"
-	case Running:
-		return "running"
-	}
-	return fmt.Sprintf("ThreadState(%d)", uint8(s))
-}
+func (s ThreadState) String() string { return name(threadStateNames, s, "ThreadState") }
 
 // ID identifies a thread: it is sched.ID under this package's name, so that a program that
 // builds Threads imports only ule to set Thread.ID from a variable (ule.ID(i)).
@@ -83,12 +75,6 @@ type Thread struct {
 	xferable bool  // TSF_XFERABLE: counted in its CPU's tdq_transferable
 	rq       uint8 // which run queue of the CPU holds it (legacy: realtime, timeshare, idle)
 
-	// affBits caches Affinity for the searches (see cpuBits); affSrc is the set it was built from.
-	// affAll says that set is the machine's (affBits is then unused).
-	affBits  cpuBits
-	affSrc   topology.CPUSet
-	affValid bool
-	affAll   bool
 }
 
 // InitThread binds t's run-queue link to t and returns t. Call it once, before t is first queued.

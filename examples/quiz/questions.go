@@ -265,10 +265,17 @@ func queuedOf(c *ule.CPUState) []*ule.Thread {
 
 // pickCPUFacts are the state of a pickcpu question.
 type pickCPUFacts struct {
-	loads []ule.CPULoad
+	loads []cpuLoad
 	pri   uint8
 	last  topology.CPU
 	ago   uint32
+}
+
+// A cpuLoad is what sched_pickcpu reads of a CPU: its threads (TDQ_LOAD) and the best priority
+// among them (tdq_lowpri, PriMaxIdle when it idles).
+type cpuLoad struct {
+	Load   int32
+	LowPri uint8
 }
 
 const pickCPUNow = 1000
@@ -281,7 +288,18 @@ func pickCPU(f pickCPUFacts, seed uint64) (topology.CPU, ule.PickCPUReason) {
 	if err != nil {
 		panic("quiz: " + err.Error())
 	}
-	copy(s.Loads, f.loads)
+	id := sched.ID(100)
+	for c, ld := range f.loads {
+		// Load threads of priority LowPri, one of them running: the CPU's load and LowPri.
+		cpu := s.CPU(topology.CPU(c))
+		for range ld.Load {
+			cpu.Add(ule.InitThread(&ule.Thread{ID: id, Priority: ld.LowPri, Affinity: topology.CPUSetOf(topology.CPU(c))}), ule.SRQBoring)
+			id++
+		}
+		if ld.Load > 0 {
+			cpu.Choose()
+		}
+	}
 	t := ule.InitThread(&ule.Thread{ID: 99, Priority: f.pri, Affinity: top.CPUs(), CPU: f.last, RLTick: pickCPUNow - f.ago})
 	r := ule.NewRand(0, seed)
 	return s.PickCPU(t, 0, pickCPUNow, ule.SRQBoring, false, &r)
@@ -298,16 +316,16 @@ func pickCPUQuestion(rng *rand.Rand) question {
 	var cpu topology.CPU
 	var why ule.PickCPUReason
 	for {
-		f = pickCPUFacts{loads: make([]ule.CPULoad, 4), pri: uint8(int(l.MinBatch) + rng.IntN(60)),
+		f = pickCPUFacts{loads: make([]cpuLoad, 4), pri: uint8(int(l.MinBatch) + rng.IntN(60)),
 			last: topology.CPU(rng.IntN(4)), ago: uint32(1 + rng.IntN(30))}
 		for c := range f.loads {
 			if rng.IntN(3) == 0 {
-				f.loads[c] = ule.CPULoad{LowPri: ule.PriMaxIdle}
+				f.loads[c] = cpuLoad{LowPri: ule.PriMaxIdle}
 				continue
 			}
 			load := 1 + rng.IntN(3)
 			low := uint8(int(l.MinInteract) + rng.IntN(int(l.MaxBatch)-int(l.MinInteract)))
-			f.loads[c] = ule.CPULoad{Load: int32(load), Transferable: int32(load - 1), LowPri: low}
+			f.loads[c] = cpuLoad{Load: int32(load), LowPri: low}
 		}
 		cpu, why = pickCPU(f, 0)
 		unique := true

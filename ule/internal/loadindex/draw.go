@@ -1,0 +1,55 @@
+// This file implements the jump-ahead of sched_random: the generator moved over k draws at once,
+// and the choice among candidates by their own draws.
+
+package loadindex
+
+import (
+	"math/bits"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// drawJump[k] moves sched_random's state over k draws at once: k steps of x = x*69069 + 5
+// are x = x*mul + add (mod 2^32), for k up to twice the CPUs a machine can hold.
+var drawJump = func() (t [2 * topology.MaxCPUs]struct{ mul, add uint32 }) {
+	t[0].mul = 1
+	for k := 1; k < len(t); k++ {
+		t[k].mul, t[k].add = t[k-1].mul*69069, t[k-1].add*69069+5
+	}
+	return t
+}()
+
+// jump returns the generator state x moved over k draws (k below 2*MaxCPUs).
+func jump(x uint32, k int) uint32 {
+	j := &drawJump[k&(2*topology.MaxCPUs-1)]
+	return x*j.mul + j.add
+}
+
+// drawJumps returns the bit of cand (a subset of acc) whose draw is the greatest, the first from
+// the highest bit down on ties, the j-th bit of acc from the top drawing the j-th number after
+// x0, r = ((x>>16) ^ flip) & rmask, or -1 if cand is empty. cpu_search_lowest's draws are flip
+// 0, rmask 127 (the greatest r wins); cpu_search_highest's are flip -1, rmask 255 (255 - r: the
+// least r wins). It jumps to each bit's draw (its index is the number of bits of acc at or
+// above it), so its cost is in the candidates alone.
+//
+// Whether a draw beats the best so far is taken as an all-ones-or-zero mask, take, and the best
+// selected with x ^ (x^y)&take: as a branch it was mispredicted about one time in five, since it
+// depends on the draws. The kernel's loop ends early at a draw of rmask, which none can beat;
+// here the loop goes on, and takes nothing more. (A form that stepped the generator over every
+// bit of acc and compared at the candidates, for a cand that is most of acc, no longer pays once
+// neither form branches on the draws: stepping costs a step per bit of acc, jumping a popcount
+// and a table look-up per candidate.)
+//
+//go:noinline
+func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
+	best, at := int32(-1), int32(-1)
+	for c := cand; c != 0; {
+		b := int32(63 - bits.LeadingZeros64(c))
+		c ^= 1 << b
+		r := (int32(jump(x0, bits.OnesCount64(acc>>b))>>16) ^ flip) & rmask
+		take := (best - r) >> 31 // best < r; both lie in -1..255
+		best ^= (best ^ r) & take
+		at ^= (at ^ b) & take
+	}
+	return at
+}

@@ -1,0 +1,335 @@
+// This file implements Index, the record of every CPU's CPULoad as masks of 64 CPUs a word, and
+// the updates its owner makes.
+
+package loadindex
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A CPULoad is what ULE's cross-CPU searches read of a CPU without its lock: TDQ_LOAD,
+// tdq_transferable and tdq_lowpri.
+type CPULoad struct {
+	Load         int32 // tdq_load: the running thread (not the idle thread) plus the queued ones
+	Transferable int32 // tdq_transferable: the queued threads that may migrate
+	LowPri       uint8 // tdq_lowpri: the best priority of the running and the next thread
+}
+
+// cpuBits is a mask of CPUs, bit c%64 of word c/64 for CPU c, as topology.CPUSet holds them: the
+// index's planes and levels, and the searches' scratch masks.
+type cpuBits [topology.SetWords]uint64
+
+// An Index records, for every CPU of one machine, the facts of its CPULoad that decide the
+// searches, as the CPUs' owner changes them, in masks: bit c of pri[k] is bit k of CPU c's
+// LowPri (bit planes), loaded[k] holds the CPUs whose Load is at least k (levels), xfer those
+// whose Transferable is not zero and xferCPUs counts them; on machines of SMT pairs,
+// pairLevel[t] holds the pairs whose total load is at least t (levels of pairs). A change of
+// LowPri flips the bits that differ; a load going up or down by one sets or clears one bit.
+//
+// Loads of bigLoad or more have no level: big counts the CPUs with such a load, and the searches
+// use the levels only while it is zero (which also keeps every load*256 and every group total
+// far from wrapping). top is a high-water mark of the loads recorded: every load is at most top,
+// and the searches walk no level above it (it never shrinks, which costs a search a few empty
+// levels at most).
+//
+// Invariant (checked by the tests after every mutation): for every CPU c of the machine, the
+// planes hold loads[c].LowPri if priOn (and are zero otherwise); loaded[k] has c exactly when
+// 1 <= k <= loads[c].Load (k < bigLoad); xfer has c exactly when loads[c].Transferable != 0,
+// and xferCPUs is the number of such CPUs; big counts the CPUs with Load >= bigLoad; top is at
+// least every load below bigLoad; if pairOn, pairSum[i] is loads[2i].Load + loads[2i+1].Load (a
+// missing CPU counting 0), pairLevel[t] has 2i exactly when 1 <= t <= pairSum[i]
+// (t < 2*bigLoad), and nodeSum[i+1] holds the total load of the group of pairs whose first CPU
+// is 2i, nodeSum[0] that of the CPUs in no such group. Ids the machine lacks are in no other
+// mask.
+type Index struct {
+	loads   *[topology.MaxCPUs]CPULoad
+	machine *topology.Topology
+	minCPUs int
+	tree    searchTree
+	all     topology.CPUSet // every CPU of the machine
+
+	// levels says the load levels, the transferable mask and the fused walks are kept, on
+	// machines of at least minCPUs CPUs; below that only xferCPUs is, and the searches walk the
+	// CPUs (the caller's kernel-shaped loops), which costs less than keeping the rest. priOn
+	// says the priority planes are kept too: when the machine also has a leaf of consecutive
+	// ids, not an SMT core, of at least minCPUs CPUs, or keeps the pair totals. pairOn says the
+	// pair totals are kept: when the machine also has a group of SMT pairs that pairRun
+	// describes, of at least min(minCPUs, minPairCPUs) CPUs.
+	levels, priOn, pairOn bool
+	// prunes says Highest may list candidates: the levels are kept and the groups are numbered
+	// in preorder (searchTree.ranges).
+	prunes bool
+
+	pri      [8]cpuBits
+	loaded   [bigLoad]cpuBits
+	top      int32
+	xfer     cpuBits
+	xferCPUs int32
+	big      int32
+	// pairSum[i] is the total load of CPUs 2i and 2i+1, and pairLevel[t] the pairs (at bit 2i)
+	// whose total is at least t, as loaded is for CPUs (pairLevel[0] is unused; totals from
+	// 2*bigLoad have no level, which only CPUs counted in big can make). nodeSum[i+1] is the
+	// total load of the group of pairs whose first pair is i (the CPUs 2i, 2i+1, …), and home[c]
+	// that i+1 for each CPU c of such a group (0 for the other CPUs, whose loads nodeSum[0]
+	// collects and nothing reads).
+	pairLevel [2 * bigLoad]cpuBits
+	pairSum   [topology.MaxCPUs / 2]int32
+	nodeSum   [topology.MaxCPUs/2 + 1]int32
+	home      [topology.MaxCPUs]uint16
+	// acc and cand are scratch masks of the searches (only the words of the group searched are
+	// written and read), kept here so that no search clears a whole mask.
+	acc, cand cpuBits
+}
+
+// bigLoad is the load from which a CPU has no level and counts in big.
+const bigLoad = 64
+
+// minPairCPUs is the number of CPUs a group of SMT pairs needs for the pair totals to be kept
+// (measured on bench/sim's mixed load of 64 CPUs in pairs).
+const minPairCPUs = 16
+
+// New returns the index of machine top, whose CPUs' CPULoads are loads, all zero: the CPUs'
+// owner then records every change it makes (starting with each CPU's LowPri). minCPUs is the
+// size of leaf from which the priority planes pay (see Index); loads must outlive the index.
+func New(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, minCPUs int) *Index {
+	ix := &Index{loads: loads, machine: top, minCPUs: minCPUs, all: top.CPUs(), levels: top.NumCPUs() >= minCPUs}
+	if !ix.levels {
+		return ix
+	}
+	ix.tree = newSearchTree(top)
+	for i := range ix.tree.nodes {
+		nd := &ix.tree.nodes[i]
+		ix.priOn = ix.priOn || (nd.idLo+int32(max(minCPUs, 2)) <= nd.idHi && !nd.thread)
+		ix.pairOn = ix.pairOn || bits.OnesCount64(nd.pairBits) >= min(minCPUs, minPairCPUs)
+		for b := nd.pairBits; b != 0; b &= b - 1 {
+			ix.home[int(nd.pairWord)<<6|bits.TrailingZeros64(b)] = uint16(nd.pairLo>>1 + 1)
+		}
+	}
+	ix.priOn = ix.priOn || ix.pairOn
+	ix.prunes = ix.tree.ranges
+	return ix
+}
+
+// wordBit returns the word and bit of CPU c in a cpuBits.
+func wordBit(c topology.CPU) (int, uint64) {
+	return int(c>>6) & (topology.SetWords - 1), 1 << (c & 63)
+}
+
+// Planes reports whether the priority planes are kept: only then need SetLowPri be called.
+func (ix *Index) Planes() bool { return ix.priOn }
+
+// SetLowPri records that CPU c's LowPri changed from old to pri: c's bit flips in each plane
+// where old and pri differ. The eight planes are written whether or not they change, each with a
+// mask of its bit of old^pri: a loop over the differing bits alone ran a number of times that
+// varied from call to call, and its end was mispredicted about one time in five. It is not
+// inlined, so that the owner's setter, which calls it only when the planes are kept, is.
+//
+//go:noinline
+func (ix *Index) SetLowPri(c topology.CPU, old, pri uint8) {
+	if !ix.priOn {
+		return
+	}
+	w, at := int(c>>6)&(topology.SetWords-1), c&63
+	d := uint64(old ^ pri)
+	pl := &ix.pri
+	pl[0][w] ^= d & 1 << at
+	pl[1][w] ^= d >> 1 & 1 << at
+	pl[2][w] ^= d >> 2 & 1 << at
+	pl[3][w] ^= d >> 3 & 1 << at
+	pl[4][w] ^= d >> 4 & 1 << at
+	pl[5][w] ^= d >> 5 & 1 << at
+	pl[6][w] ^= d >> 6 & 1 << at
+	pl[7][w] ^= d >> 7 & 1 << at
+}
+
+// Levels reports whether the load levels are kept: only then need LoadUp and LoadDown be
+// called.
+func (ix *Index) Levels() bool { return ix.levels }
+
+// LoadUp records that CPU c's load went up by one, to loads[c].Load. It is not inlined, which
+// keeps the owner's tdq_load_add, whose call it is, small enough to be.
+//
+//go:noinline
+func (ix *Index) LoadUp(c topology.CPU) {
+	if !ix.levels {
+		return
+	}
+	l := ix.loads[c&(topology.MaxCPUs-1)].Load
+	if ix.pairOn {
+		ix.pairAdd(c, 1)
+	}
+	if l >= bigLoad {
+		if l == bigLoad {
+			ix.big++
+		}
+		return
+	}
+	w, bit := wordBit(c)
+	ix.loaded[l&(bigLoad-1)][w] |= bit
+	ix.top = max(ix.top, l)
+}
+
+// LoadDown records that CPU c's load is about to go down by one, from loads[c].Load (positive).
+//
+//go:noinline
+func (ix *Index) LoadDown(c topology.CPU) {
+	if !ix.levels {
+		return
+	}
+	old := ix.loads[c&(topology.MaxCPUs-1)].Load
+	if ix.pairOn {
+		ix.pairAdd(c, -1)
+	}
+	if old >= bigLoad {
+		if old == bigLoad {
+			ix.big--
+		}
+		return
+	}
+	w, bit := wordBit(c)
+	ix.loaded[old&(bigLoad-1)][w] &^= bit
+}
+
+// pairAdd records that the load of CPU c, and so the total of its pair (c&^1, c|1) and of the
+// group of pairs that holds it, went up (d = 1) or down (d = -1) by one: one level gains or
+// loses the pair.
+func (ix *Index) pairAdd(c topology.CPU, d int32) {
+	i := c >> 1 & (topology.MaxCPUs/2 - 1)
+	ix.nodeSum[min(ix.home[c&(topology.MaxCPUs-1)], topology.MaxCPUs/2)] += d
+	old := ix.pairSum[i]
+	ix.pairSum[i] = old + d
+	if l := max(old, old+d); l < 2*bigLoad {
+		ix.pairLevel[l][i>>5] ^= 1 << (c & 62)
+	}
+}
+
+// SetXfer records that CPU c's Transferable became non-zero (any) or zero.
+func (ix *Index) SetXfer(c topology.CPU, any bool) {
+	w, bit := wordBit(c)
+	if any {
+		ix.xfer[w] |= bit
+		ix.xferCPUs++
+	} else {
+		ix.xfer[w] &^= bit
+		ix.xferCPUs--
+	}
+}
+
+// Transferable returns the number of CPUs with a transferable thread. While it is zero, no steal
+// search (cpu_search_highest with a transferable thread required) can find a CPU, and none
+// draws a random number.
+func (ix *Index) Transferable() int { return int(ix.xferCPUs) }
+
+// worse returns the CPUs of word w whose LowPri is worse (greater) than pri: the test
+// cpu_search_lowest makes of each CPU (tdq_lowpri > cs_pri), for 64 CPUs. With pri < 0 every
+// CPU is, with pri > 255 none.
+//
+// It compares from the lowest bit plane up, keeping in gt the CPUs whose bits so far (k and
+// below) make a greater number than pri's: a CPU with bits 0..k is greater than pri's bits 0..k
+// when its bit k is greater, or equal and its lower bits greater. Where pri's bit k is 1 the
+// CPU's cannot be greater and must be 1 (gt &= plane); where it is 0 a CPU with a 1 is greater
+// and one with a 0 is as before (gt |= plane). So each plane costs one operation.
+func (ix *Index) worse(w int, pri int32) uint64 {
+	if uint32(pri) > 255 {
+		if pri < 0 {
+			return ^uint64(0)
+		}
+		return 0
+	}
+	w &= topology.SetWords - 1
+	pl, u := &ix.pri, uint32(pri)
+	// Below pri's lowest 0 bit gt stays empty (gt &= plane from nothing), so the comparison
+	// could start there, but where that is depends on pri, and a jump into the planes there was
+	// mispredicted one time in two; all eight planes cost less.
+	gt := planeGT(0, pl[0][w], u)
+	gt = planeGT(gt, pl[1][w], u>>1)
+	gt = planeGT(gt, pl[2][w], u>>2)
+	gt = planeGT(gt, pl[3][w], u>>3)
+	gt = planeGT(gt, pl[4][w], u>>4)
+	gt = planeGT(gt, pl[5][w], u>>5)
+	gt = planeGT(gt, pl[6][w], u>>6)
+	return planeGT(gt, pl[7][w], u>>7)
+}
+
+// planeGT is one plane of worse's comparison: gt for bits 0..k from gt for bits 0..k-1, the
+// plane of bit k and pri's bit k (the low bit of b). The planes are written out one by one,
+// which lets the compiler address each with a constant offset.
+func planeGT(gt, plane uint64, b uint32) uint64 {
+	if b&1 != 0 {
+		return gt & plane
+	}
+	return gt | plane
+}
+
+// leastLoad returns the least load among the CPUs of set (in word w, at least one), knowing it
+// is at most hi: the least m such that some of them lacks level m+1. The levels are nested
+// (level k+1 within level k), so "some lacks level m+1" holds from the least load on, and a
+// binary search finds where.
+func (ix *Index) leastLoad(set uint64, w int, hi int32) int32 {
+	return leastLevel(set, ix.loaded[:], w, hi)
+}
+
+// leastPairTotal is leastLoad for the pairs of set (at their even bits) and the pair levels.
+func (ix *Index) leastPairTotal(set uint64, w int, hi int32) int32 {
+	return leastLevel(set, ix.pairLevel[:], w, hi)
+}
+
+// leastLevel is leastLoad over levels, whose number is a power of two.
+func leastLevel(set uint64, levels []cpuBits, w int, hi int32) int32 {
+	lo := int32(0)
+	for lo < hi {
+		mid := int32(uint32(lo+hi) >> 1)
+		if set&^levels[int(mid+1)&(len(levels)-1)][w&(topology.SetWords-1)] != 0 {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// atLeast returns the CPUs of word w whose load is at least min. ix.big must be zero.
+func (ix *Index) atLeast(w int, min int32) uint64 {
+	switch {
+	case min <= 0:
+		return ^uint64(0)
+	case min >= bigLoad:
+		return 0
+	}
+	return ix.loaded[min][w&(topology.SetWords-1)]
+}
+
+// record records every CPU's load as its owner would have, change by change from zero (stepping
+// each load up from zero in loads itself, and back).
+func (ix *Index) record() {
+	for c := range ix.all.All() {
+		ld := &ix.loads[c]
+		ix.SetLowPri(c, 0, ld.LowPri)
+		load := ld.Load // stepped up from zero, as LoadUp reads it
+		for ld.Load = 1; ld.Load <= load; ld.Load++ {
+			ix.LoadUp(c)
+		}
+		ld.Load = load
+		if ld.Transferable != 0 {
+			ix.SetXfer(c, true)
+		}
+	}
+}
+
+// Check returns an error if ix does not record the loads it was made over (its invariant): the
+// tests of ix's owner call it after every change. It rebuilds the index from the loads, at a cost
+// of O(CPUs * load).
+func (ix *Index) Check() error {
+	want := New(ix.machine, ix.loads, ix.minCPUs)
+	want.record()
+	if ix.pri != want.pri || ix.loaded != want.loaded || ix.top < want.top || ix.xfer != want.xfer ||
+		ix.xferCPUs != want.xferCPUs || ix.big != want.big ||
+		ix.pairLevel != want.pairLevel || ix.pairSum != want.pairSum || ix.nodeSum != want.nodeSum {
+		return fmt.Errorf("loadindex: internal error: the index does not record the loads: top %d big %d xfer CPUs %d, want %d (at least) %d %d",
+			ix.top, ix.big, ix.xferCPUs, want.top, want.big, want.xferCPUs)
+	}
+	return nil
+}

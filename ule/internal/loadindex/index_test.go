@@ -1,0 +1,218 @@
+package loadindex
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// The bit-plane comparator worse agrees with comparing each CPU's LowPri with pri: on words of
+// CPUs with every LowPri value (set through SetLowPri from the values before), every priority
+// from -2 to 257 and the extremes, and every mask word.
+func TestIndexWorse(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	top := topology.Uniform(1, 1, 1, 1024, 1)
+	var loads [topology.MaxCPUs]CPULoad
+	ix := New(top, &loads, 1)
+	pris := []int32{math.MinInt32, math.MaxInt32, -1000, 1000}
+	for pri := int32(-2); pri <= 257; pri++ {
+		pris = append(pris, pri)
+	}
+	for round := range 64 {
+		w := r.IntN(topology.SetWords)
+		for b := range 64 {
+			c := topology.CPU(w<<6 | b)
+			lp := uint8(r.IntN(256))
+			if round == 0 {
+				lp = uint8(b * 4) // every fourth value, 0 and 252 among them
+			}
+			ix.SetLowPri(c, loads[c].LowPri, lp)
+			loads[c].LowPri = lp
+		}
+		for _, pri := range pris {
+			var want uint64
+			for b := range 64 {
+				if int32(loads[w<<6|b].LowPri) > pri {
+					want |= 1 << b
+				}
+			}
+			if got := ix.worse(w, pri); got != want {
+				t.Fatalf("worse(%d, %d) = %#x, want %#x", w, pri, got, want)
+			}
+		}
+	}
+}
+
+// After random changes of random CPUs' LowPri (every CPU id, in every mask word, the extreme
+// priorities often), each from the value the CPU had, the planes hold every CPU's LowPri.
+func TestSetLowPri(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	top := topology.Uniform(1, 1, 1, 1024, 1)
+	var loads [topology.MaxCPUs]CPULoad
+	ix := New(top, &loads, 1)
+	var lp [topology.MaxCPUs]uint8
+	for i := range 200000 {
+		c := topology.CPU(r.IntN(topology.MaxCPUs))
+		if r.IntN(4) == 0 {
+			c = []topology.CPU{0, 63, 64, topology.MaxCPUs - 1}[r.IntN(4)]
+		}
+		pri := uint8(r.IntN(256))
+		if r.IntN(4) == 0 {
+			pri = []uint8{0, 255, lp[c]}[r.IntN(3)]
+		}
+		ix.SetLowPri(c, lp[c], pri)
+		lp[c] = pri
+		if i%1000 != 0 {
+			continue
+		}
+		for c := range topology.MaxCPUs {
+			v := uint8(0)
+			for k := range 8 {
+				v |= uint8(ix.pri[k][c>>6]>>(c&63)&1) << k
+			}
+			if v != lp[c] {
+				t.Fatalf("cpu %d: planes hold LowPri %d, want %d", c, v, lp[c])
+			}
+		}
+	}
+}
+
+// The index records random states changed one step at a time (loads up and down, priorities,
+// transferable threads), on machines of every shape the searches know, loads up to and beyond
+// bigLoad included.
+func TestIndexRecords(t *testing.T) {
+	tops := []*topology.Topology{
+		topology.Uniform(1, 1, 1, 64, 1),
+		topology.Uniform(2, 1, 1, 16, 2),
+		topology.Uniform(1, 1, 3, 11, 2),
+		topology.TwoSocketSMT(),
+	}
+	r := rand.New(rand.NewPCG(6, 1))
+	for _, top := range tops {
+		var loads [topology.MaxCPUs]CPULoad
+		ix := recorded(top, &loads, 1)
+		cpus := top.CPUs()
+		for i := range 20000 {
+			c := topology.CPU(r.IntN(top.NumIDs()))
+			if !cpus.Has(c) {
+				continue
+			}
+			ld := &loads[c]
+			switch r.IntN(4) {
+			case 0:
+				ld.Load++
+				ix.LoadUp(c)
+			case 1:
+				if ld.Load > 0 {
+					ix.LoadDown(c)
+					ld.Load--
+				}
+			case 2:
+				pri := uint8(r.IntN(256))
+				ix.SetLowPri(c, ld.LowPri, pri)
+				ld.LowPri = pri
+			case 3:
+				if ld.Transferable == 0 {
+					ix.SetXfer(c, true)
+				}
+				ld.Transferable++
+				if r.IntN(2) == 0 {
+					ld.Transferable = 0
+					ix.SetXfer(c, false)
+				}
+			}
+			if i%500 == 0 {
+				checkIndex(t, ix)
+			}
+		}
+		checkIndex(t, ix)
+	}
+}
+
+// drawJumps chooses what the kernel's loops choose when only the CPUs of cand can win: the loop
+// draws once for each bit of acc from the highest down, and the first bit of cand with the
+// greatest draw (cpu_search_lowest) or the least (cpu_search_highest) wins. On random words
+// (dense, sparse, one bit, empty, full, the top and bottom bits) and random generator states.
+func TestDrawJumps(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 8))
+	stops := 0
+	for i := range 40000 {
+		var acc uint64
+		switch i % 6 {
+		case 0:
+			acc = r.Uint64()
+		case 1:
+			acc = r.Uint64() & r.Uint64() & r.Uint64()
+		case 2:
+			acc = ^uint64(0)
+		case 3:
+			acc = 1 << r.IntN(64)
+		case 4:
+			acc = []uint64{0, 1, 1 << 63, 1<<63 | 1}[r.IntN(4)]
+		case 5:
+			acc = r.Uint64() >> r.IntN(64)
+		}
+		cand := acc & (r.Uint64() | r.Uint64())
+		if i%7 == 0 {
+			cand = acc
+		}
+		x0 := r.Uint32()
+		wantLow, wantHigh, bestLow, bestHigh := int32(-1), int32(-1), int32(-1), int32(256)
+		x := x0
+		for b := int32(63); b >= 0; b-- {
+			if acc>>b&1 == 0 {
+				continue
+			}
+			x = x*69069 + 5
+			if r := int32(x>>16) % 128; cand>>b&1 != 0 && r > bestLow {
+				wantLow, bestLow = b, r
+			}
+			if r := int32(x>>16) % 256; cand>>b&1 != 0 && r < bestHigh {
+				wantHigh, bestHigh = b, r
+			}
+		}
+		if bestLow == 127 {
+			stops++
+		}
+		for _, tc := range []struct{ flip, rmask, want int32 }{{0, 127, wantLow}, {-1, 255, wantHigh}} {
+			if got := drawJumps(acc, cand, x0, tc.flip, tc.rmask); got != tc.want {
+				t.Fatalf("drawJumps(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
+			}
+		}
+		if got := jump(x0, 5); got != ((((x0*69069+5)*69069+5)*69069+5)*69069+5)*69069+5 {
+			t.Fatalf("jump(%#x, 5) = %#x", x0, got)
+		}
+	}
+	if stops < 100 {
+		t.Errorf("only %d searches stopped at the largest draw", stops)
+	}
+}
+
+// The tree's membership test agrees with the topology's own sets, and its parents with the
+// topology's.
+func TestSearchTreeHolds(t *testing.T) {
+	for _, top := range []*topology.Topology{
+		topology.Uniform(1, 1, 1, 1, 1),
+		topology.Uniform(2, 1, 3, 3, 2),
+		topology.Uniform(4, 1, 4, 32, 2),
+		topology.TwoSocketSMT(),
+	} {
+		tr := newSearchTree(top)
+		if !tr.ranges {
+			t.Fatalf("%v: groups not numbered in preorder", top)
+		}
+		for _, g := range top.AllGroups() {
+			if p := g.Parent(); (p == nil) != (tr.parent[g.ID()] < 0) || (p != nil && int32(p.ID()) != tr.parent[g.ID()]) {
+				t.Fatalf("%v: parent of %v is %d", top, g, tr.parent[g.ID()])
+			}
+			cpus := g.CPUs()
+			for c := range top.CPUs().All() {
+				if got := tr.holds(int32(g.ID()), c); got != cpus.Has(c) {
+					t.Fatalf("%v: holds(%v, cpu%d) = %t, want %t", top, g, c, got, !got)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package loadindex
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// randomLoads fills loads for top: loads below maxLoad, LowPri PriMaxIdle (255) for most idle
+// CPUs as in a consistent state or anything (anyPri), transferable threads up to the load.
+func randomLoads(r *rand.Rand, top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, maxLoad int, anyPri bool) {
+	for c := range top.CPUs().All() {
+		l := int32(r.IntN(maxLoad))
+		lp := uint8(56 + r.IntN(200))
+		if l == 0 || r.IntN(8) == 0 {
+			lp = 255
+		}
+		if anyPri {
+			lp = uint8(r.IntN(256))
+		}
+		loads[c] = CPULoad{Load: l, Transferable: int32(r.IntN(int(l) + 1)), LowPri: lp}
+	}
+}
+
+// randomMask returns the machine's set, or it less a few CPUs.
+func randomMask(r *rand.Rand, top *topology.Topology) (*topology.CPUSet, bool) {
+	m := top.CPUs()
+	if r.IntN(3) != 0 {
+		return &m, true
+	}
+	for range 1 + r.IntN(3) {
+		m.Remove(topology.CPU(r.IntN(top.NumIDs())))
+	}
+	return &m, false
+}
+
+var searchTops = []*topology.Topology{
+	topology.Uniform(1, 1, 1, 4, 1),
+	topology.Uniform(1, 1, 1, 64, 1),
+	topology.Uniform(1, 1, 1, 100, 1), // a leaf over two mask words
+	topology.Uniform(1, 1, 4, 24, 1),  // leaves across word boundaries
+	topology.Uniform(2, 1, 2, 8, 2),
+	topology.Uniform(2, 1, 1, 16, 2), // bench/sim's mixed machine: a group of pairs
+	topology.Uniform(1, 1, 1, 32, 2), // a group of 64 CPUs: one whole word
+	topology.Uniform(1, 1, 3, 11, 2), // the last cache's pairs cross a word boundary
+	topology.Uniform(2, 1, 3, 3, 2),
+	topology.Uniform(4, 1, 4, 32, 2), // 1024 CPUs
+	topology.Uniform(1, 1, 1, 48, 2), // a group of 96 CPUs: more than a word
+	topology.TwoSocketSMT(),          // SMT siblings numbered apart
+	topology.FourLLC(),
+	topology.BigLittle(),
+	topology.FourNode(),
+}
+
+// LowestFused and LowestRun return what the kernel's recursion (refLowest) returns — the
+// total, the CPU and its randomised load — and leave the generator in the same state: on every
+// group they search of machines of every shape (consecutive leaves, SMT pairs numbered side by
+// side or apart, leaves of different sizes, up to 1024 CPUs), with random loads (light, heavy,
+// some up to and beyond bigLoad), LowPri (idle CPUs at 255, or anything), every priority from
+// -1, masks holding every CPU or not, no load limit or one, the preferred CPU anywhere or
+// outside the machine, running or not.
+func TestLowestMatchesKernel(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 3))
+	ways := map[string]int{}
+	for i := range 1500 {
+		top := searchTops[i%len(searchTops)]
+		var loads [topology.MaxCPUs]CPULoad
+		randomLoads(r, top, &loads, []int{1, 2, 4, 20, bigLoad, 70}[r.IntN(6)], r.IntN(4) == 0)
+		ix := recorded(top, &loads, 1)
+		for range 4 {
+			mask, full := randomMask(r, top)
+			s := search{loads: &loads, mask: mask, pri: int32(r.IntN(257)) - 1, load: math.MaxInt32,
+				prefer: int32(r.IntN(top.NumIDs()+2)) - 1, running: r.IntN(2) == 0}
+			if r.IntN(3) == 0 {
+				s.pri = int32(loads[r.IntN(top.NumCPUs())].LowPri) - int32(r.IntN(2)) // ties with a CPU's LowPri
+			}
+			if r.IntN(5) == 0 {
+				s.load = int32(r.IntN(4))
+			}
+			for _, g := range top.AllGroups() {
+				x := r.Uint32()
+				w := s
+				w.x = x
+				wt, wc, wl := refLowest(g, &w)
+				gx := x
+				if ix.Fused(g.ID()) {
+					gt, gc, gl := ix.LowestFused(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx)
+					if gt != wt || gc != wc || (gc >= 0 && gl != wl) || gx != w.x {
+						t.Fatalf("%s: LowestFused = %d %d %d rnd %#x, kernel %d %d %d rnd %#x", where(top, g, &s), gt, gc, gl, gx, wt, wc, wl, w.x)
+					}
+					ways["fused"]++
+				}
+				gx = x
+				if gc, ok := ix.LowestRun(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx); ok {
+					if gc != wc || gx != w.x {
+						t.Fatalf("%s: LowestRun = %d rnd %#x, kernel %d rnd %#x", where(top, g, &s), gc, gx, wc, w.x)
+					}
+					ways["run"]++
+				} else if gx != x {
+					t.Fatalf("%s: LowestRun declined and moved the generator", where(top, g, &s))
+				}
+			}
+		}
+	}
+	for _, k := range []string{"fused", "run"} {
+		if ways[k] < 500 {
+			t.Errorf("only %d searches took %s: %v", ways[k], k, ways)
+		}
+	}
+}
+
+// Highest and HighestFused choose what the kernel's recursion (refHighest) chooses and leave the
+// generator in the same state: Highest either answers (a CPU or none, with the draws) or names
+// the group from which the kernel's search chooses the same CPU with the same draws. On random
+// states (few candidates and many; no transferable thread anywhere; loads beyond bigLoad), every
+// group, masks with and without every CPU, the steal search's thresholds and the balancer's.
+func TestHighestMatchesKernel(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 13))
+	ways := map[string]int{}
+	for i := range 1500 {
+		top := searchTops[i%len(searchTops)]
+		var loads [topology.MaxCPUs]CPULoad
+		randomLoads(r, top, &loads, []int{2, 4, 30, 70}[r.IntN(4)], false)
+		switch r.IntN(4) {
+		case 0: // sparse: few candidates, as an idle CPU's steal search mostly finds
+			for c := range top.CPUs().All() {
+				if r.IntN(24) != 0 {
+					loads[c].Load = min(loads[c].Load, 1)
+					loads[c].Transferable = 0
+				}
+			}
+		case 1: // nothing to steal anywhere
+			for c := range top.CPUs().All() {
+				loads[c].Transferable = 0
+			}
+		}
+		ix := recorded(top, &loads, 1)
+		for range 4 {
+			mask, _ := randomMask(r, top)
+			s := search{loads: &loads, mask: mask, load: int32(r.IntN(4)), trans: int32(r.IntN(3))}
+			for _, g := range top.AllGroups() {
+				x := r.Uint32()
+				w := s
+				w.x = x
+				_, wc, _ := refHighest(g, &w)
+				gx := x
+				c, from, done := ix.Highest(g.ID(), s.mask, s.load, s.trans, &gx)
+				if !done {
+					if gx != x {
+						t.Fatalf("%s: Highest not done but moved the generator", where(top, g, &s))
+					}
+					f := s
+					f.x = x
+					_, c, _ = refHighest(top.AllGroups()[from], &f)
+					gx = f.x
+					ways["from"]++
+					if from != g.ID() {
+						ways["descended"]++
+					}
+				} else {
+					ways["done"]++
+				}
+				if c != wc || gx != w.x {
+					t.Fatalf("%s: Highest = %d (from %v, done %t) rnd %#x, kernel %d rnd %#x", where(top, g, &s), c, top.AllGroups()[from], done, gx, wc, w.x)
+				}
+				if ix.Fused(g.ID()) {
+					w := s
+					w.x = x
+					wt, wc, wl := refHighest(g, &w)
+					gx := x
+					gt, gc, gl := ix.HighestFused(g.ID(), s.mask, s.load, s.trans, &gx)
+					if gt != wt || gc != wc || (gc >= 0 && gl != wl) || gx != w.x {
+						t.Fatalf("%s: HighestFused = %d %d %d rnd %#x, kernel %d %d %d rnd %#x", where(top, g, &s), gt, gc, gl, gx, wt, wc, wl, w.x)
+					}
+				}
+			}
+		}
+	}
+	for k, n := range map[string]int{"done": 1000, "from": 1000, "descended": 20} {
+		if ways[k] < n {
+			t.Errorf("only %d searches ended %s: %v", ways[k], k, ways)
+		}
+	}
+}
