@@ -96,6 +96,8 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			s.Config.Idle = sim.Idle{MissProbability: v["miss_p"], MissWindow: time.Duration(v["miss_window_us"] * 1e3), Spin: v["spin"] == 1}
 			return s, nil
 		},
+		// The seed's machine: 4 cores × 2 SMT threads.
+		Seeded: Values{"cpus": 8, "smt": 2},
 		// Hundreds of runs, as the seed's variance study: its runs number more than 200.
 		Reps:      200,
 		Small:     Values{"jobs": 120},
