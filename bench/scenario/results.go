@@ -39,7 +39,11 @@ func WriteJSONL(w io.Writer, rs []CellResult) error {
 // ReadJSONL reads the results WriteJSONL wrote. A line that is not a result is an error
 // naming the line: an unknown field, a missing one, or a null where WriteJSONL writes a value
 // (a metric of null is not 0); blank lines are skipped.
+// ReadJSONL panics if r is nil.
 func ReadJSONL(r io.Reader) ([]CellResult, error) {
+	if r == nil {
+		panic("scenario: ReadJSONL of a nil reader")
+	}
 	var out []CellResult
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)

@@ -59,7 +59,11 @@ type Plan struct {
 }
 
 // NewPlan returns the plan of s under o, or an error naming a bad option.
+// NewPlan panics if s is nil.
 func NewPlan(s *Scenario, o Options) (*Plan, error) {
+	if s == nil {
+		panic("scenario: NewPlan of a nil scenario")
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

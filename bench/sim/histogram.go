@@ -294,7 +294,11 @@ func (h *Histogram) percentile(milli int64) int64 {
 
 // Merge adds the samples of o to h: the series of two threads, a group, or two runs pooled.
 // The result keeps exact samples if both were exact and they fit the larger of the two budgets.
+// Merge panics if o is nil.
 func (h *Histogram) Merge(o *Histogram) {
+	if o == nil {
+		panic("sim: Histogram.Merge of a nil histogram")
+	}
 	if o.n == 0 {
 		return
 	}

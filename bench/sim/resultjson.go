@@ -232,7 +232,13 @@ func CSVHeader(percentiles ...float64) []string {
 // WriteCSV writes one row per thread of each result, after the header of [CSVHeader], with the
 // percentiles ps of each series (StandardPercentiles when none are given). Percentiles are
 // computed as [Histogram.Percentile] does.
+// WriteCSV panics if a result is nil.
 func WriteCSV(w io.Writer, ps []float64, results ...*Result) error {
+	for i, r := range results {
+		if r == nil {
+			panic(fmt.Sprintf("sim: WriteCSV of a nil result (result %d)", i))
+		}
+	}
 	if len(ps) == 0 {
 		ps = StandardPercentiles
 	}

@@ -68,7 +68,11 @@ const lineMax = 8191
 // ReadDataset reads r incrementally through a 64 KiB buffer: the memory it keeps is the values,
 // 8 bytes each, whatever the length of the text. An error from r is returned wrapped, with the
 // name. ReadDataset returns an error if o.Column < 1 or o.Delimiters is empty.
+// ReadDataset panics if r is nil.
 func ReadDataset(r io.Reader, name string, o ReadOptions) (*Dataset, error) {
+	if r == nil {
+		panic("stat: ReadDataset of a nil reader")
+	}
 	if o.Column < 1 {
 		return nil, fmt.Errorf("stat: column %d: columns count from 1", o.Column)
 	}

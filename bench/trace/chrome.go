@@ -59,7 +59,11 @@ type ChromeOptions struct {
 // mean that ts and dur are nanoseconds and read every time a thousand times too short.
 // Events are written when they end, so they are not sorted by ts; both readers sort. WriteChrome streams like WriteFtrace and returns the first error
 // of w.
+// WriteChrome panics if t is nil.
 func WriteChrome(w io.Writer, t *sim.Trace, o *ChromeOptions) error {
+	if t == nil {
+		panic("trace: WriteChrome of a nil trace")
+	}
 	if o == nil {
 		o = &ChromeOptions{}
 	}

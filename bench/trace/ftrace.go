@@ -77,7 +77,11 @@ type FtraceOptions struct {
 //
 // WriteFtrace streams: its memory is per thread and per CPU, plus at most MaxLookahead
 // look-ahead entries, whatever the number of records. It returns the first error of w.
+// WriteFtrace panics if t is nil.
 func WriteFtrace(w io.Writer, t *sim.Trace, o *FtraceOptions) error {
+	if t == nil {
+		panic("trace: WriteFtrace of a nil trace")
+	}
 	if o == nil {
 		o = &FtraceOptions{}
 	}

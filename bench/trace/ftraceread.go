@@ -106,7 +106,11 @@ const maxLine = 1 << 20
 // truncated last line.
 // ReadFtrace reads r once, streaming; its state is per live task (with Summary, nothing
 // grows with the number of events). It never panics.
+// ReadFtrace panics if r is nil.
 func ReadFtrace(r io.Reader, file string, o *ImportOptions) (*Imported, error) {
+	if r == nil {
+		panic("trace: ReadFtrace of a nil reader")
+	}
 	wr := &warner{file: file, max: o.maxWarnings()}
 	fr := &ftraceReader{b: newBuilder(o.build(), wr.warn), w: wr, skipped: map[string]int64{}}
 	br := bufio.NewReaderSize(r, 64<<10)

@@ -56,7 +56,11 @@ const ktrTidBase = 100000
 // ktrdump prints the newest entry first, so WriteKTR holds its lines until the last (about 100
 // bytes an entry, or KTROptions.Entries of them); its other memory is per thread and per CPU.
 // It returns the first error of w.
+// WriteKTR panics if t is nil.
 func WriteKTR(w io.Writer, t *sim.Trace, o *KTROptions) error {
+	if t == nil {
+		panic("trace: WriteKTR of a nil trace")
+	}
 	if o == nil {
 		o = &KTROptions{}
 	}
