@@ -5,6 +5,7 @@ package ule
 
 import (
 	"math"
+	"slices"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -32,18 +33,9 @@ type cpuSearchRes struct {
 }
 
 // cpuSearchLowest is cpu_search_lowest: it searches group cg for the least loaded CPU cs
-// accepts, into r, and returns cg's total load. A group compares its children, from the last to
-// the first, by total load (the least wins, ties going to the lesser load of the CPU found); a
-// leaf compares its CPUs, from the highest id to the lowest. A CPU's load counts 256 per thread;
-// cs_prefer counts 128 less, so that it wins ties, and with cs_running one thread less (the
-// thread being placed runs there) and its priority is not compared (it may be the thread's
-// own). Each acceptable CPU's load is lowered by sched_random() % 128, which breaks ties at
-// random. When balancing (cs_running), an SMT group whose load has the 128 bit set counts 128
-// more, and a preferred CPU with a thread left loses its 128, so that equally loaded groups and
-// CPUs take turns.
-//
-// On machines with a load index (see System) a group whose children are all leaves is searched
-// by the index's fused walk instead, with the same result and draws.
+// accepts, into r, and returns cg's total load, by the rules Lowest states. On machines with a
+// load index a group whose children are all leaves is searched by the index's fused walk
+// instead, with the same result and draws.
 func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes) int32 {
 	if s.ix != nil && s.ix.Fused(cg.ID()) {
 		total, cpu, load := s.ix.LowestFused(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, &cs.rnd.x)
@@ -109,30 +101,24 @@ func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearch
 
 // cpuSearchHighest is cpu_search_highest: it searches group cg for the most loaded CPU cs
 // accepts (load at least cs_load, at least cs_trans transferable threads), into r, and returns
-// cg's total load. The order is that of cpuSearchLowest; each acceptable CPU's load (256 per
-// thread) is lowered by sched_random() % 256, and the greatest wins.
-//
-// On machines with a load index a group whose children are all leaves is searched by the
-// index's fused walk instead, with the same result and draws.
+// cg's total load, by the rules Highest states; with a load index as cpuSearchLowest.
 func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes) int32 {
-	if s.ix != nil && s.ix.Fused(cg.ID()) {
-		total, cpu, load := s.ix.HighestFused(cg.ID(), cs.mask, cs.load, cs.trans, &cs.rnd.x)
-		r.cpu, r.load = cpu, load
-		return total
-	}
 	var lr cpuSearchRes
 	total := int32(0)
 	bload := int32(math.MinInt32)
 	r.cpu = -1
+	if s.ix != nil && s.ix.Fused(cg.ID()) {
+		total, r.cpu, r.load = s.ix.HighestFused(cg.ID(), cs.mask, cs.load, cs.trans, &cs.rnd.x)
+		return total
+	}
 
 	// Loop through the children groups if there are any.
 	if kids := cg.Children(); len(kids) > 0 {
-		for c := len(kids) - 1; c >= 0; c-- {
-			load := s.cpuSearchHighest(kids[c], cs, &lr)
+		for _, kid := range slices.Backward(kids) {
+			load := s.cpuSearchHighest(kid, cs, &lr)
 			total += load
 			if lr.cpu >= 0 && (load > bload || (load == bload && lr.load > r.load)) {
-				bload = load
-				r.cpu, r.load = lr.cpu, lr.load
+				bload, r.cpu, r.load = load, lr.cpu, lr.load
 			}
 		}
 		return total
@@ -140,10 +126,10 @@ func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearc
 
 	// Loop through the CPUs otherwise.
 	for c, first := int32(cg.Last()), int32(cg.First()); c >= first; c-- {
+		tdq := &s.loads[c]
 		if !cg.Has(topology.CPU(c)) {
 			continue
 		}
-		tdq := &s.loads[c]
 		l := tdq.Load
 		load := l * 256
 		total += load
@@ -204,8 +190,10 @@ func (s *System) highest(cg *topology.Group, mask *topology.CPUSet, minLoad, min
 // (it is favoured on ties), and with running set the thread being placed already runs on
 // prefer, so prefer's load excludes it and its LowPri is not compared. Each acceptable CPU's
 // load is lowered by rnd.Next()%128, which breaks ties at random; rnd is the searching CPU's
-// generator. A child SMT group whose load has the 128 bit set counts 128 more when running is
-// set, so that balancing rotates between SMT groups. The complexity is O(CPUs and groups below
+// generator; groups compare by total load, ties going to the lesser load of the CPU found.
+// When running is set (balancing), a child SMT group whose load has the 128 bit set counts 128
+// more and a preferred CPU with a thread left loses its 128, so that equally loaded groups and
+// CPUs take turns. The complexity is O(CPUs and groups below
 // g) with no allocation (with a load index, O(CPUs/64) word operations for most searches).
 func (s *System) Lowest(g *topology.Group, mask *topology.CPUSet, pri, maxLoad int, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
 	return s.lowest(g, mask, clampInt32(pri), clampInt32(maxLoad), prefer, running, rnd)

@@ -37,11 +37,11 @@ const (
 	SliceExpiredIthd
 )
 
-var sliceResultNames = []string{SliceRunning: "slice running", SliceExempt: "no slice (FIFO or idle thread)",
-	SliceExpired: "slice expired", SliceExpiredIthd: "ithread slice expired"}
-
 // String returns a short description of r.
-func (r SliceResult) String() string { return name(sliceResultNames, r, "SliceResult") }
+func (r SliceResult) String() string {
+	return name([]string{SliceRunning: "slice running", SliceExempt: "no slice (FIFO or idle thread)",
+		SliceExpired: "slice expired", SliceExpiredIthd: "ithread slice expired"}, r, "SliceResult")
+}
 
 // SliceTick charges cnt stathz ticks to a thread of class class that has used used ticks of a
 // slice of limit ticks, the end of sched_clock: FIFO threads are exempt; otherwise

@@ -97,18 +97,13 @@ func (t *Thread) String() string {
 // Score returns t's interactivity score under p (InteractScore of its run and sleep times).
 func (t *Thread) Score(p *Params) int { return InteractScore(t.RunTime, t.SlpTime, p.Interact) }
 
-// UpdatePriority recomputes t's priority from its history, as a thread being set up or changed
-// outside the scheduler needs it: sched_priority followed by sched_user_prio gives the user
-// priority (UserPri), and a thread that is neither queued nor running (State Inactive) takes it
-// as its priority too (Priority and BasePri, sched_prio), as sched_nice gives it and as a return
-// to user mode would. So a thread built field by field, UpdatePriority'd, added and picked is
-// picked at the priority the kernel would give it (Example_whichThread). A queued or running
-// thread keeps its Priority: the System changes that (System.SetPriority, System.SetNice,
-// System.ReturnToUser), because its queue and its CPU's LowPri depend on it.
-//
-// Only time-sharing threads change. Threads of the other classes take their priority from
-// rtprio(2) (Layout.RealtimePriority, Layout.IdlePriority) or their interrupt: set Priority,
-// BasePri and UserPri directly.
+// UpdatePriority recomputes t's priority from its history, as a thread set up or changed outside
+// the scheduler needs it: sched_priority and sched_user_prio give the user priority (UserPri),
+// and a thread neither queued nor running (Inactive) takes it as Priority and BasePri too, as
+// sched_nice and a return to user mode give it; so a thread built field by field is picked at
+// the kernel's priority (Example_whichThread). A queued or running thread keeps its Priority,
+// which the System changes (SetPriority, SetNice, ReturnToUser). Only time-sharing threads
+// change: other classes take theirs from rtprio(2) (Layout.RealtimePriority, IdlePriority).
 func (t *Thread) UpdatePriority(p *Params) {
 	t.schedPriority(p)
 	if t.Class.Base() == ClassTimeshare && t.State == Inactive {
