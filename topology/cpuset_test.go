@@ -53,6 +53,18 @@ func checkSet(t testing.TB, s topology.CPUSet, m modelSet) {
 	if !slices.Equal(walked, m) {
 		t.Fatalf("First/After walk = %v, want %v", walked, m)
 	}
+	var down modelSet
+	for c, ok := s.Last(); ok; c, ok = s.Before(c) {
+		down = append(down, c)
+	}
+	slices.Reverse(down)
+	if !slices.Equal(down, m) {
+		t.Fatalf("Last/Before walk reversed = %v, want %v", down, m)
+	}
+	// The summary of the words in use is canonical: the same members, the same value.
+	if rebuilt := topology.CPUSetOf(m...); rebuilt != s {
+		t.Fatalf("%v is not == the set of the same members built afresh", s)
+	}
 	if got := s.String(); got != m.cpulist() {
 		t.Fatalf("String() = %q, want %q", got, m.cpulist())
 	}
@@ -157,6 +169,9 @@ func TestCPUSetAlgebra(t *testing.T) {
 			union.add(c)
 		}
 		checkSet(t, sa.Union(sb), union)
+		in := sa
+		in.AddSet(&sb)
+		checkSet(t, in, union)
 		checkSet(t, sa.Intersect(sb), inter)
 		checkSet(t, sa.Difference(sb), diff)
 		require.Equal(t, len(inter) > 0, sa.Overlaps(sb), "Overlaps(%v, %v)", a, b)
@@ -166,18 +181,25 @@ func TestCPUSetAlgebra(t *testing.T) {
 }
 
 func TestCPUSetMisuse(t *testing.T) {
+	// Add and Remove panic with an error, whose text is formatted only when printed, so that
+	// they inline; CPURange with a string.
 	for _, tc := range []struct {
-		name string
-		f    func()
-		msg  string
+		name  string
+		f     func()
+		msg   string
+		isErr bool
 	}{
-		{"Add", func() { var s topology.CPUSet; s.Add(topology.MaxCPUs) }, "topology: CPUSet.Add: cpu1024 out of range"},
-		{"Remove", func() { var s topology.CPUSet; s.Remove(2000) }, "topology: CPUSet.Remove: cpu2000 out of range"},
-		{"CPUSetOf", func() { topology.CPUSetOf(1, topology.MaxCPUs) }, "topology: CPUSet.Add: cpu1024 out of range"},
-		{"CPURange", func() { topology.CPURange(0, topology.MaxCPUs) }, "topology: CPURange: cpu1024 out of range"},
+		{"Add", func() { var s topology.CPUSet; s.Add(topology.MaxCPUs) }, "topology: CPUSet.Add: cpu1024 out of range", true},
+		{"Remove", func() { var s topology.CPUSet; s.Remove(2000) }, "topology: CPUSet.Remove: cpu2000 out of range", true},
+		{"CPUSetOf", func() { topology.CPUSetOf(1, topology.MaxCPUs) }, "topology: CPUSet.Add: cpu1024 out of range", true},
+		{"CPURange", func() { topology.CPURange(0, topology.MaxCPUs) }, "topology: CPURange: cpu1024 out of range", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.PanicsWithValue(t, tc.msg, tc.f)
+			if tc.isErr {
+				require.PanicsWithError(t, tc.msg, tc.f)
+			} else {
+				require.PanicsWithValue(t, tc.msg, tc.f)
+			}
 		})
 	}
 }
