@@ -25,7 +25,8 @@
 //
 // # One shape for every policy
 //
-// Every policy package (ule, bsd4, cfs) is built in the same three layers, so that a reader who has learnt one finds the same things in the same places in the
+// Every policy package (ule, bsd4, cfs, and the textbook's toy) is built in the same three
+// layers, so that a reader who has learnt one finds the same things in the same places in the
 // others, and so that the function a reader finds is the function that runs.
 //
 // Pure decisions. Each decision the kernel makes (which thread a CPU runs next, whether a
@@ -74,7 +75,11 @@
 //	ID = sched.ID                                               where the package's thread type carries an ID
 //
 // Time is the machine's int64 nanoseconds; a policy converts it into its kernel's ticks with
-// [Ticks], which never overflows, and wraps the count as its kernel's counter does.
+// [Ticks], which never overflows, and wraps the count as its kernel's counter does. A policy
+// keeps its per-thread state in a [Threads] table (O(1) for any thread ID, dense or not) and
+// checks every call against the contract with a [Contract], so that the same misuse panics
+// with the same message in every policy; bench/sim/simtest's misuse list checks that for every
+// family bench/presets lists. The package toy is the whole template at its smallest.
 //
 // # Kernel names
 //

@@ -62,6 +62,10 @@ type Family struct {
 	// Groups reports whether the family's policies schedule control groups (their AddGroup
 	// succeeds); a harness flattens a workload's groups for the others.
 	Groups bool
+	// NonPreemptive lists the presets that never take the CPU from a running thread, such as a
+	// textbook FIFO: CPU hogs starve the threads behind them, so a harness checks the contract
+	// on them but not goals that need time slicing.
+	NonPreemptive []string
 	// New returns a fresh policy of the preset called name, for one machine, or an error that
 	// names an unknown preset or the parameters' first problem.
 	New func(preset string) (Policy, error)

@@ -5,7 +5,7 @@ package sched
 
 import "github.com/schedkit/schedkit/topology"
 
-// Policy is a CPU scheduler as a machine sees it. Each policy package (ule, bsd4, cfs)
+// Policy is a CPU scheduler as a machine sees it. Each policy package (ule, bsd4, cfs, toy)
 // provides a Scheduler type that satisfies it by composing its own state and pure decisions,
 // and states so at compile time:
 //
@@ -34,7 +34,8 @@ import "github.com/schedkit/schedkit/topology"
 //
 // A machine that breaks the contract has a bug, not bad input: the policies of this module
 // panic with a message that starts with their package name ("ule: Pick on cpu1, which runs
-// t3"). Bad input from outside
+// t3"), the same message in every policy ([Contract], [Threads]), as the misuse list of
+// bench/sim/simtest checks for each of them. Bad input from outside
 // (a machine the policy cannot run on, a group it cannot schedule) is an error from Start or
 // AddGroup.
 type Policy interface {
