@@ -532,6 +532,9 @@ func TestDelayDequeue(t *testing.T) {
 		_, a, _ := setup()
 		NewRunQueue(1, preset(V71, 1)).Wakeup(a, 0)
 	}, "cfs: RunQueue.Wakeup of a task delayed on another CPU")
+	assertPanics(t, "Wakeup of nil", func() {
+		NewRunQueue(1, preset(V71, 1)).Wakeup(nil, 0)
+	}, "cfs: RunQueue.Wakeup of a nil entity")
 }
 
 // delayedFixture returns a v7.1 CPU on which task a (vruntime 1 ms) went to sleep while b runs

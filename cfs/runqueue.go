@@ -396,9 +396,12 @@ func (c *RunQueue) tickQuiet(now uint64) {
 // whether it should preempt the running task. A positive answer sets the need-resched flag;
 // the buddies the decision names are marked. A task whose sleep was delayed (v7.1
 // DELAY_DEQUEUE, [Entity.Delayed]) is still queued: it simply stays (ttwu_runnable with
-// ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is
-// already queued and not delayed, or is delayed on another CPU.
+// ENQUEUE_DELAYED), placed again only if its lag had to be clamped. Wakeup panics if t is nil,
+// already queued and not delayed, or delayed on another CPU.
 func (c *RunQueue) Wakeup(t *Entity, now uint64) (WakeupDecision, WakeupReason) {
+	if t == nil {
+		panic("cfs: RunQueue.Wakeup of a nil entity")
+	}
 	var d WakeupDecision
 	r := c.wakeup(t, now, &d)
 	return d, r

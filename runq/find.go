@@ -14,10 +14,13 @@ type Pred[T any] func(i Index, q *Queue[T]) bool
 // queue for which pred returns true; it reports false if pred declines every queue or r holds no
 // element. Empty queues are skipped through the status words without calling pred.
 //
-// Find panics if r is inverted. The complexity is O(r.Len()/64) plus one call of pred per
-// non-empty queue visited.
+// Find panics if r is inverted or pred is nil. The complexity is O(r.Len()/64) plus one call of
+// pred per non-empty queue visited.
 func (q *Runq[T]) Find(r Range, pred Pred[T]) (Index, bool) {
 	r.mustBeValid("Find")
+	if pred == nil {
+		panic("runq: Find with a nil predicate")
+	}
 	lo, hi := int(r.Lo)/wordBits, int(r.Hi)/wordBits
 	for w := lo; w <= hi; w++ {
 		x := q.status[w]
@@ -77,9 +80,12 @@ func (q *Runq[T]) FirstIn(r Range) (*T, bool) {
 // (runq_steal_pred over runq_findq in sched_ule.c), where eligible tests that the thread is not
 // pinned and may run on the thief's CPU.
 //
-// Steal panics if r is inverted. The complexity is O(r.Len()/64) plus one call of eligible per
-// element examined.
+// Steal panics if r is inverted or eligible is nil. The complexity is O(r.Len()/64) plus one
+// call of eligible per element examined.
 func (q *Runq[T]) Steal(r Range, eligible func(*T) bool) (*T, bool) {
+	if eligible == nil {
+		panic("runq: Steal with a nil predicate")
+	}
 	var x *T
 	_, ok := q.Find(r, func(_ Index, qq *Queue[T]) bool {
 		var found bool

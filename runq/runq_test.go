@@ -299,6 +299,18 @@ func TestMisusePanics(t *testing.T) {
 			var q runq.Runq[task]
 			q.FindCircular(runq.Range{Lo: 56, Hi: 223}, 224, func(runq.Index, *runq.Queue[task]) bool { return true })
 		}, "runq: FindCircular: start outside the range 56..223"},
+		{"Find with a nil predicate", func() {
+			var q runq.Runq[task]
+			q.Find(runq.FullRange(), nil)
+		}, "runq: Find with a nil predicate"},
+		{"FindCircular with a nil predicate", func() {
+			var q runq.Runq[task]
+			q.FindCircular(runq.FullRange(), 3, nil)
+		}, "runq: Find with a nil predicate"},
+		{"Steal with a nil predicate", func() {
+			var q runq.Runq[task]
+			q.Steal(runq.FullRange(), nil)
+		}, "runq: Steal with a nil predicate"},
 		{"Status.FirstIn over an inverted range", func() {
 			var s runq.Status
 			s.FirstIn(runq.Range{Lo: 2, Hi: 1})
