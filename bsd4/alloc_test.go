@@ -32,7 +32,8 @@ func TestZeroAllocs(t *testing.T) {
 	fuzz4 := p
 	fuzz4.RunqFuzz = 4
 	now := int64(1 << 40)
-	var sink bsd4.Preemption
+	var sink bsd4.PreemptReason
+	idle12 := topology.CPUSetOf(1, 2)
 	cases := []struct {
 		name string
 		f    func()
@@ -41,7 +42,7 @@ func TestZeroAllocs(t *testing.T) {
 		{"Pick fuzz", func() { bsd4.Pick(&global, &own, 2, &fuzz4) }},
 		{"ShouldPreempt", func() { _, sink = bsd4.ShouldPreempt(60, 120, &p) }},
 		{"WakeCPU", func() {
-			bsd4.WakeCPU(bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 90, Idle: topology.CPUSetOf(1, 2)}, &p)
+			bsd4.WakeCPU(&bsd4.WakeInput{Pri: 80, Self: 0, SelfPri: 90, Idle: &idle12}, &p)
 		}},
 		{"Scheduler.Tick", func() {
 			now += 7_874_015
@@ -49,12 +50,12 @@ func TestZeroAllocs(t *testing.T) {
 			s.Tick(now, 1)
 		}},
 		{"Scheduler.Stop+Pick", func() {
-			cur, _ := s.Running(0)
+			cur, _ := s.System().Running(0)
 			s.Stop(now, 0, cur.ID, sched.Preempt)
 			s.Pick(now, 0)
 		}},
 		{"Scheduler.Sleep+Wakeup", func() {
-			cur, _ := s.Running(0)
+			cur, _ := s.System().Running(0)
 			s.Stop(now, 0, cur.ID, sched.Sleep)
 			s.Pick(now, 0)
 			s.Wakeup(now, cur.ID, 0, 0)

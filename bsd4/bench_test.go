@@ -61,7 +61,7 @@ func loaded(tb testing.TB, n int, seed uint64) *bsd4.Scheduler {
 		for range rng.IntN(20) {
 			s.Tick(now, 0)
 		}
-		cur, _ := s.Running(0)
+		cur, _ := s.System().Running(0)
 		s.Stop(now, 0, cur.ID, sched.Preempt)
 		s.Pick(now, 0)
 	}
@@ -132,7 +132,7 @@ func BenchmarkTick(b *testing.B) {
 				now += 7_874_015
 				s.Tick(now, 1) // cpu1 is idle and not the housekeeper: the idle-poll path
 				s.Tick(now, 0)
-				if cur, _ := s.Running(0); cur.Slice == 12 { // the slice just ended: switch
+				if cur, _ := s.System().Running(0); cur.Slice == 12 { // the slice just ended: switch
 					s.Stop(now, 0, cur.ID, sched.Preempt)
 					s.Pick(now, 0)
 				}

@@ -12,18 +12,16 @@ import (
 //   - runq_length[c] equals the length of c's per-CPU queue;
 //   - sched_tdcnt equals the number of queued plus running threads;
 //   - every running thread is its CPU's current thread, and each CPU runs at most one;
-//   - a CPU is in the idle mask only if it runs nothing (quiescent: also the converse), and
+//   - a CPU is in the idle set only if it runs nothing (quiescent: also the converse), and
 //     with IPI wake-ups an idle CPU has nothing it could run (work conservation);
 //   - estcpu never exceeds ESTCPULIM, and a time-sharing thread's priority lies in
 //     PUSER..PUSER+79;
 //   - a thread on a per-CPU queue is bound there or allowed there.
-func checkScheduler(s *Scheduler, quiescent bool) error {
+func checkScheduler(sc *Scheduler, quiescent bool) error {
+	s := sc.sys
 	queued, running := 0, 0
 	onQueues := s.global.Len()
-	for _, t := range s.threads {
-		if t == nil {
-			continue
-		}
+	for _, t := range s.threads.All() {
 		switch t.state {
 		case Queued:
 			queued++
@@ -73,9 +71,6 @@ func checkScheduler(s *Scheduler, quiescent bool) error {
 		onQueues += p.runq.Len()
 		if s.runqLength[c] != p.runq.Len() {
 			return fmt.Errorf("runq_length[%v] = %d, queue holds %d", c, s.runqLength[c], p.runq.Len())
-		}
-		if s.idle.Has(c) != s.idleMask.has(c) {
-			return fmt.Errorf("%v: idle set says %t, idle mask %t", c, s.idle.Has(c), s.idleMask.has(c))
 		}
 		if p.cur != nil && s.idle.Has(c) {
 			return fmt.Errorf("%v runs %v but is in the idle mask", c, p.cur)

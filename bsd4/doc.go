@@ -3,10 +3,18 @@
 // every CPU serves, per-CPU run queues for threads that may not run everywhere, and the
 // wake-up, preemption and quantum rules around them. Every decision is a pure function of
 // explicit inputs ([Pick], [ShouldPreempt], [WakeCPU], [PickCPU], [SliceTick], [SwitchTick]),
-// the policy decisions shaped F(state…, p *Params) (result, reason) with a typed reason;
-// every formula is an exported function with the kernel's integer semantics ([DecayCPU],
-// [UpdatePri], [ResetPriority], [ESTCPULim], [SchedCPU], [DecayPctCPU], [LoadAvg.Update]);
-// [Scheduler] composes them into the interface of the simulator in bench/sim.
+// the policy decisions shaped F(state…, p *Params) (result, reason) with a typed reason (the
+// tunables only where they are read); every formula is an exported function with the kernel's
+// integer semantics ([DecayCPU], [UpdatePri], [ResetPriority], [ESTCPULim], [SchedCPU],
+// [DecayPctCPU], [LoadAvg.Update]).
+//
+// The package has the three layers every policy of the module has (package sched's "One shape
+// for every policy"): the pure decisions; a [System], all the state of one machine, whose
+// methods are the kernel's entry points and return what the machine must do as values ([Wake],
+// [Effect]) without ever calling it; and a [Scheduler], the thin adapter that drives a System
+// for a machine such as the simulator in bench/sim (sched.Policy), the only caller of the
+// sched.Env. The function the exported API offers is the one the Scheduler runs: each decision
+// returns its reason whether or not anyone listens, and explaining only formats it.
 //
 // 4BSD is the baseline the seeds measure ULE against: seed 001 (FreeBSD 9, 2011: ULE up to
 // twice as slow as 4BSD with more CPU-bound jobs than CPUs), seed 000 (2023: a kernel build is
@@ -97,14 +105,14 @@
 // mwait needs no interrupt), and sends IPI_AST to the rest with one ipi_selected call; each woken
 // CPU then runs sched_choose, and all but one find nothing. The model has no cpu_idle_wakeup: every
 // idle CPU is interrupted alike. When the [Scheduler]'s Env is a sched.ReschedSetter it hands the
-// whole idle set to one ReschedSet call, as ipi_selected takes the mask, and marks the set's
-// reschedules pending a word (64 CPUs) at a time, so that its own work per wake-up does not grow
-// with the idle CPUs (the machine still interrupts each of them); with a plain Env it calls Resched
+// whole idle set to one ReschedSet call, as ipi_selected takes the mask, and the System marks the
+// set's reschedules pending a word (64 CPUs) at a time, so that its own work per wake-up does not
+// grow with the idle CPUs (the machine still interrupts each of them); with a plain Env it calls Resched
 // once per idle CPU. A CPU that loses the race finds both queues empty at the cost of two counter
-// tests. None of this changes a decision: without explanations to record, Pick and sched_add decide
-// through unexported mirrors of [Pick] and [WakeCPU] that build no Choice or Wake, and the tests
-// check each mirror against the exported decision on random inputs and the Scheduler's calls and
-// state with and without explanations, with and without ReschedSet.
+// tests. None of this changes a decision: [WakeCPU]'s Wake points at the idle set instead of
+// copying it, and its reason is a handful of bytes, so the one implementation serves both the
+// plain run and the explained one; the tests compare the Scheduler's calls and state with and
+// without explanations, with and without ReschedSet.
 //
 // # What is modelled and what is not
 //
@@ -141,30 +149,31 @@
 //	struct td_sched (ts_estcpu, ts_pctcpu,        Thread, Usage
 //	  ts_cpticks, ts_slptime, ts_slice)
 //	td_priority, td_user_pri, td_lastcpu          Thread.Pri, Thread.UserPri, Thread.LastCPU
-//	runq, runq_pcpu[], runq_length[]              Scheduler (global and per-CPU runq.Runq)
-//	idle_cpus_mask, sched_tdcnt, averunnable      Scheduler (idle set), Scheduler.Load, LoadAvg
+//	runq, runq_pcpu[], runq_length[]              System (global and per-CPU runq.Runq), System.QueueLen
+//	idle_cpus_mask, sched_tdcnt, averunnable      System.Idle, System.Load, System.LoadAvg
+//	TDF_NEEDRESCHED, td_owepreempt                System (marked by Wake and Effect)
 //	fixpt_t, FSHIFT, FSCALE                       Fixpt, FShift, FScale
 //	loadfactor, decay_cpu                         LoadFactor, DecayCPU
 //	INVERSE_ESTCPU_WEIGHT, ESTCPULIM              InverseEstcpuWeight, ESTCPULim
 //	sched_clock_tick (estcpu part)                EstCPUTick
-//	sched_clock_tick (slice part)                 SliceTick
-//	sched_clock (FreeBSD 9: switchticks quantum)  SwitchTick
+//	sched_clock_tick (slice part)                 SliceTick, TickReason
+//	sched_clock (FreeBSD 9: switchticks quantum)  SwitchTick, TickReason
 //	updatepri                                     UpdatePri
 //	resetpriority                                 ResetPriority
 //	rtp_to_pri (real-time and idle classes)       ClassPriority
 //	schedcpu (one thread), ccpu, CCPU_SHIFT       SchedCPU, DecayPctCPU, CCPU, CCPUShift
-//	schedcpu (all threads)                        Scheduler.SchedCPU
+//	schedcpu (all threads)                        System.SchedCPU
 //	loadav, cexp[]                                LoadAvg.Update, CExp1, CExp5, CExp15
 //	loadav_callout interval                       LoadavInterval
-//	sched_choose, runq_choose_fuzz                Pick, Choice
-//	maybe_preempt                                 ShouldPreempt, Preemption
-//	sched_add's tail: forward_wakeup,             WakeCPU, Wake
+//	sched_choose, runq_choose_fuzz                Pick, PickReason
+//	maybe_preempt                                 ShouldPreempt, PreemptReason
+//	sched_add's tail: forward_wakeup,             WakeCPU, Wake, WakeReason
 //	  kick_other_cpu, maybe_resched
 //	ipi_selected (forward_wakeup's IPI_AST)       sched.ReschedSetter, when the Env is one
 //	sched_pickcpu                                 PickCPU
-//	sched_fork, sched_wakeup, sched_switch,       Scheduler.Fork, Wakeup, Pick, Stop,
-//	  sched_clock, sched_nice, sched_affinity       Tick, SetAttr
-//	sched_bind, sched_unbind                      Scheduler.Bind, Scheduler.Unbind
+//	sched_fork, sched_wakeup, sched_switch,       System.Fork, Wakeup, Pick, Stop,
+//	  sched_clock, sched_nice, sched_affinity       Tick, SetAttr (Scheduler: the same, for a machine)
+//	sched_bind, sched_unbind                      System.Bind, System.Unbind
 //	sys/priority.h                                Layout, LayoutMain, LayoutLegacy, Layout2011
 //	kern.sched.* sysctls, PREEMPTION options      Params
 //	tdq_steal, sched_balance (ULE)                none: the global queue makes them unnecessary

@@ -60,7 +60,7 @@ func Example() {
 		t, _ := s.Thread(id)
 		fmt.Printf("%v ran %d of 1270 ticks, estcpu %d, pri %d\n", id, ran[id], t.EstCPU, t.Pri)
 	}
-	fmt.Println("load average", s.LoadAvg()[0])
+	fmt.Println("load average", s.System().LoadAvg()[0])
 	// Output:
 	// t0 ran 850 of 1270 ticks, estcpu 76, pri 80
 	// t1 ran 849 of 1270 ticks, estcpu 78, pri 80
@@ -248,11 +248,11 @@ func ExampleWakeCPU() {
 	p := bsd4.DefaultParams()
 	idle := topology.CPUSetOf(2, 3)
 	for _, in := range []bsd4.WakeInput{
-		{Pri: 90, Self: 0, SelfPri: 100, Idle: idle},
+		{Pri: 90, Self: 0, SelfPri: 100, Idle: &idle},
 		{Pri: 90, Self: 0, SelfPri: 100},
 		{Pri: 90, PerCPU: true, Queue: 1, QueuePri: 100, Self: 0, SelfPri: 100},
 	} {
-		_, why := bsd4.WakeCPU(in, &p)
+		_, why := bsd4.WakeCPU(&in, &p)
 		fmt.Println(why)
 	}
 	// Output:
@@ -263,9 +263,8 @@ func ExampleWakeCPU() {
 
 // ExamplePickCPU places a thread allowed on CPUs 1 and 2 on the shorter of their queues.
 func ExamplePickCPU() {
-	p := bsd4.DefaultParams()
 	lengths := []int{0, 2, 1, 0}
-	_, why := bsd4.PickCPU(topology.CPUSetOf(1, 2), 1, true, topology.CPURange(0, 3), lengths, &p)
+	_, why := bsd4.PickCPU(topology.CPUSetOf(1, 2), 1, true, topology.CPURange(0, 3), lengths)
 	fmt.Println(why)
 	// Output: cpu2: shortest allowed queue (1 queued; last cpu1)
 }
@@ -274,9 +273,9 @@ func ExamplePickCPU() {
 func ExampleSliceTick() {
 	slice := int32(3)
 	for range 3 {
-		e := bsd4.SliceTick(slice, 3)
-		slice = e.Left
-		fmt.Println(e)
+		_, why := bsd4.SliceTick(slice, 3)
+		slice = why.Left
+		fmt.Println(why)
 	}
 	// Output:
 	// 2 of 3 stathz ticks left
@@ -286,8 +285,10 @@ func ExampleSliceTick() {
 
 // ExampleSwitchTick shows FreeBSD 9's per-CPU quantum: 100 hz ticks after the last switch.
 func ExampleSwitchTick() {
-	fmt.Println(bsd4.SwitchTick(1094, 1000, 100))
-	fmt.Println(bsd4.SwitchTick(1102, 1000, 100))
+	for _, ticks := range []int32{1094, 1102} {
+		_, why := bsd4.SwitchTick(ticks, 1000, 100)
+		fmt.Println(why)
+	}
 	// Output:
 	// 6 of 100 hz ticks since the last context switch left
 	// quantum of 100 hz ticks since the last context switch used up

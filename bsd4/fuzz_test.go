@@ -75,11 +75,12 @@ func compareRuns(t *testing.T, ops []byte) {
 
 // snapshot formats the state the machine cannot see: each CPU's pending reschedule and owed
 // preemption, the idle mask, and the order of every run queue.
-func snapshot(s *Scheduler) string {
+func snapshot(sc *Scheduler) string {
+	s := sc.sys
 	var b strings.Builder
 	for c := range s.cpus.All() {
 		p := &s.pcpu[c]
-		fmt.Fprintf(&b, "%v: resched %t owe %t idle %t queue", c, s.needResched.has(c), p.owePreempt, s.idle.Has(c))
+		fmt.Fprintf(&b, "%v: resched %t owe %t idle %t queue", c, s.needResched.Has(c), p.owePreempt, s.idle.Has(c))
 		for _, t := range p.runq.Elems() {
 			fmt.Fprintf(&b, " %v", t.ID)
 		}
@@ -157,6 +158,9 @@ func runOps(t testing.TB, ops []byte, mode envMode) []string {
 				parent := sched.ID(-1)
 				if next > 0 {
 					parent = sched.ID(arg()) % next
+				}
+				if _, ok := m.s.Thread(parent); !ok {
+					parent = -1 // a parent must exist (it is the thread that forks)
 				}
 				m.s.Fork(m.now(), next, parent, 0, attr())
 				next++

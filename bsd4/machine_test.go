@@ -125,7 +125,7 @@ func (m *machine) settle() {
 		m.env.pending.Remove(c)
 		if id := m.running[c]; id >= 0 {
 			m.endRun(id)
-			m.env.calls = append(m.env.calls, fmt.Sprintf("preempt %v, owed %t", c, m.s.pcpu[c].owePreempt))
+			m.env.calls = append(m.env.calls, fmt.Sprintf("preempt %v, owed %t", c, m.s.sys.pcpu[c].owePreempt))
 			m.s.Stop(m.now(), c, id, sched.Preempt)
 			m.running[c] = -1
 		}
@@ -136,12 +136,10 @@ func (m *machine) settle() {
 
 func (m *machine) pick(c topology.CPU) {
 	gIdx, lIdx := naivePick(m.s, c)
-	queueOf := make([]int32, len(m.s.threads))
-	priOf := make([]uint8, len(m.s.threads)) // the priority it is queued at; Pick may change it
-	for i, t := range m.s.threads {
-		if t != nil {
-			queueOf[i], priOf[i] = t.queue, t.Pri
-		}
+	queueOf := map[sched.ID]int32{}
+	priOf := map[sched.ID]uint8{} // the priority it is queued at; Pick may change it
+	for id, t := range m.s.sys.threads.All() {
+		queueOf[id], priOf[id] = t.queue, t.Pri
 	}
 	id, ok := m.s.Pick(m.now(), c)
 	m.env.calls = append(m.env.calls, fmt.Sprintf("pick %v: %v %t", c, id, ok))
@@ -171,8 +169,8 @@ func (m *machine) pick(c topology.CPU) {
 // queue the order is FIFO, not by priority, so the model compares indices.)
 func naivePick(s *Scheduler, cpu topology.CPU) (global, own int) {
 	global, own = -1, -1
-	for _, t := range s.threads {
-		if t == nil || t.state != Queued {
+	for _, t := range s.sys.threads.All() {
+		if t.state != Queued {
 			continue
 		}
 		idx := int(s.p.Fold.Index(t.Pri))

@@ -9,7 +9,7 @@ import (
 
 // This file implements sched_choose: which thread a CPU runs next.
 
-// A Source says which run queue a [Choice] came from.
+// A Source says which run queue a [PickReason] names.
 type Source uint8
 
 const (
@@ -34,9 +34,9 @@ func (s Source) String() string {
 	return fmt.Sprintf("Source(%d)", uint8(s))
 }
 
-// A Choice is the outcome of [Pick] with the candidates it compared, so that it can explain
-// itself.
-type Choice struct {
+// A PickReason explains a [Pick]: the thread chosen and the candidates it was compared with.
+// It holds pointers to the threads, so it costs nothing to build; its String formats it.
+type PickReason struct {
 	// Thread is the chosen thread, nil when From is FromNone. Pick does not remove it.
 	Thread *Thread
 	// From is the queue Thread is on.
@@ -45,6 +45,9 @@ type Choice struct {
 	Global *Thread
 	// Local is runq_choose's candidate from the CPU's own queue, or nil.
 	Local *Thread
+	// GlobalPri and LocalPri are the candidates' priorities when Pick compared them (a
+	// picked thread's priority may change as it returns to user mode).
+	GlobalPri, LocalPri uint8
 	// Fuzzed reports whether runq_fuzz picked a thread other than the head of its queue,
 	// because it last ran on this CPU.
 	Fuzzed bool
@@ -54,14 +57,14 @@ type Choice struct {
 
 // String explains the choice, for example "cpu1 runs t3 from the global queue (pri 76 beats
 // per-CPU t5 pri 80)".
-func (c Choice) String() string {
+func (c PickReason) String() string {
 	switch c.From {
 	case FromNone:
 		return fmt.Sprintf("%v idles: global and per-CPU queues are empty", c.CPU)
 	case FromGlobal:
 		why := "per-CPU queue empty"
 		if c.Local != nil {
-			why = fmt.Sprintf("pri %d is not worse than per-CPU %v pri %d; ties go to the global queue", c.Global.Pri, c.Local.ID, c.Local.Pri)
+			why = fmt.Sprintf("pri %d is not worse than per-CPU %v pri %d; ties go to the global queue", c.GlobalPri, c.Local.ID, c.LocalPri)
 		}
 		fuzz := ""
 		if c.Fuzzed {
@@ -71,7 +74,7 @@ func (c Choice) String() string {
 	default:
 		why := "global queue empty"
 		if c.Global != nil {
-			why = fmt.Sprintf("pri %d beats global %v pri %d", c.Local.Pri, c.Global.ID, c.Global.Pri)
+			why = fmt.Sprintf("pri %d beats global %v pri %d", c.LocalPri, c.Global.ID, c.GlobalPri)
 		}
 		return fmt.Sprintf("%v runs %v from its per-CPU queue (%s)", c.CPU, c.Thread.ID, why)
 	}
@@ -79,47 +82,36 @@ func (c Choice) String() string {
 
 // Pick is sched_choose for CPU cpu: the global queue's candidate is runq_choose_fuzz(global,
 // fuzz) with fuzz = p.RunqFuzz, the head of the best non-empty queue, or, when fuzz > 1, the
-// first of that queue's first fuzz threads that last ran on cpu; the CPU's own queue's candidate is its head
-// (runq_choose). The per-CPU candidate wins only with a strictly better priority, so ties go to
-// the global queue. Pick removes nothing; the caller takes the thread (also Choice.Thread) off
-// its queue. It returns nil when both queues are empty.
+// first of that queue's first fuzz threads that last ran on cpu; the CPU's own queue's
+// candidate is its head (runq_choose). The per-CPU candidate wins only with a strictly better
+// priority, so ties go to the global queue. Pick removes nothing; the caller takes the thread
+// (also PickReason.Thread) off its queue. It returns nil when both queues are empty.
 //
 // There is no stealing step: every CPU searches the one global queue, so no thread can be stuck
 // behind a busy CPU while another idles, except bound and affine threads on per-CPU queues,
-// which no other CPU may run anyway. The complexity is that of two run-queue searches,
-// O(NumQueues/64), plus at most fuzz threads examined.
-func Pick(global, local *runq.Runq[Thread], cpu topology.CPU, p *Params) (*Thread, Choice) {
-	c := Choice{CPU: cpu}
-	c.Global, c.Fuzzed = chooseFuzz(global, cpu, p.RunqFuzz)
-	c.Local, _ = local.Choose()
+// which no other CPU may run anyway. A queue is searched only when it holds a thread
+// (runq_choose on an empty queue finds nothing), so a CPU woken by forward_wakeup that lost the
+// race, the most common caller on a lightly loaded machine, finds both empty at the cost of two
+// counter tests. The complexity is that of two run-queue searches, O(NumQueues/64), plus at
+// most fuzz threads examined.
+func Pick(global, local *runq.Runq[Thread], cpu topology.CPU, p *Params) (*Thread, PickReason) {
+	c := PickReason{CPU: cpu}
+	if !global.Empty() {
+		c.Global, c.Fuzzed = chooseFuzz(global, cpu, p.RunqFuzz)
+		c.GlobalPri = c.Global.Pri
+	}
+	if !local.Empty() {
+		c.Local, _ = local.Choose()
+		c.LocalPri = c.Local.Pri
+	}
 	switch {
 	case c.Global == nil && c.Local == nil:
-	case c.Global == nil || (c.Local != nil && c.Local.Pri < c.Global.Pri):
+	case c.Global == nil || (c.Local != nil && c.LocalPri < c.GlobalPri):
 		c.Thread, c.From, c.Fuzzed = c.Local, FromPerCPU, false
 	default:
 		c.Thread, c.From = c.Global, FromGlobal
 	}
 	return c.Thread, c
-}
-
-// choose returns the thread [Pick] returns, without building its Choice: the Scheduler's path
-// when the machine records no explanations. Each queue is searched only when it holds a thread
-// (runq_choose on an empty queue finds nothing), and a CPU woken by forward_wakeup that lost the
-// race, the most common caller on a lightly loaded machine, finds both empty at the cost of two
-// counter tests. TestChooseMatchesPick checks it against Pick.
-func choose(global, local *runq.Runq[Thread], cpu topology.CPU, fuzz int) *Thread {
-	var g *Thread
-	if !global.Empty() {
-		g, _ = chooseFuzz(global, cpu, fuzz)
-	}
-	if local.Empty() {
-		return g
-	}
-	l, _ := local.Choose()
-	if g == nil || l.Pri < g.Pri {
-		return l
-	}
-	return g
 }
 
 // chooseFuzz is runq_choose_fuzz: the head of the best queue, or with fuzz > 1 the first of its

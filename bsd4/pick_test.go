@@ -63,7 +63,7 @@ func TestPick(t *testing.T) {
 			p.RunqFuzz = tc.fuzz
 			got, c := bsd4.Pick(&g, &l, 1, &p)
 			if got != c.Thread {
-				t.Errorf("Pick returned %v, its Choice %v", got, c.Thread)
+				t.Errorf("Pick returned %v, its PickReason %v", got, c.Thread)
 			}
 			id := sched.ID(-1)
 			if c.Thread != nil {
@@ -76,7 +76,7 @@ func TestPick(t *testing.T) {
 				t.Errorf("Pick removed a thread: queues hold %d and %d, want %d and %d", g.Len(), l.Len(), len(tc.global), len(tc.local))
 			}
 			if c.String() == "" {
-				t.Error("Choice.String() is empty")
+				t.Error("PickReason.String() is empty")
 			}
 		})
 	}

@@ -42,8 +42,9 @@ func (r PreemptRule) String() string {
 	return fmt.Sprintf("PreemptRule(%d)", uint8(r))
 }
 
-// A Preemption is the outcome of [ShouldPreempt].
-type Preemption struct {
+// A PreemptReason explains [ShouldPreempt]: the verdict, the test that decided and the
+// priorities compared.
+type PreemptReason struct {
 	// Preempt reports whether the running thread is preempted (td_owepreempt = 1).
 	Preempt bool
 	// Rule is the test that decided.
@@ -54,7 +55,7 @@ type Preemption struct {
 
 // String explains the decision, for example "pri 60 does not preempt pri 80: only interrupt
 // threads preempt without FULL_PREEMPTION".
-func (p Preemption) String() string {
+func (p PreemptReason) String() string {
 	verb := "does not preempt"
 	if p.Preempt {
 		verb = "preempts"
@@ -70,8 +71,8 @@ func (p Preemption) String() string {
 // preempts another non-idle thread at once; it waits for the running thread's next AST
 // (maybe_resched) or the end of its slice. The kernel's other exits (a panic, a running thread
 // already switching out) have no counterpart here. It returns the verdict and its explanation.
-func ShouldPreempt(pri, curPri uint8, p *Params) (bool, Preemption) {
-	d := Preemption{Pri: pri, CurPri: curPri}
+func ShouldPreempt(pri, curPri uint8, p *Params) (bool, PreemptReason) {
+	d := PreemptReason{Pri: pri, CurPri: curPri}
 	switch {
 	case !p.Preemption:
 		d.Rule = NoPreemptionOption

@@ -275,11 +275,11 @@ func TestSchedulerMisuse(t *testing.T) {
 		f    func(s *Scheduler)
 		want string
 	}{
-		{"Fork existing", func(s *Scheduler) { s.Fork(0, 0, -1, 0, sched.Attr{}) }, "bsd4: Fork of existing thread t0"},
+		{"Fork existing", func(s *Scheduler) { s.Fork(0, 0, -1, 0, sched.Attr{}) }, "bsd4: Fork of thread t0, which exists"},
 		{"Fork negative", func(s *Scheduler) { s.Fork(0, -3, -1, 0, sched.Attr{}) }, "bsd4: Fork of negative thread id -3"},
-		{"Fork bad attr", func(s *Scheduler) { s.Fork(0, 1, -1, 0, sched.Attr{Nice: 40}) }, "bsd4: Fork: sched: nice 40 outside -20..20"},
+		{"Fork bad attr", func(s *Scheduler) { s.Fork(0, 1, -1, 0, sched.Attr{Nice: 40}) }, "bsd4: Fork of t1 with invalid attributes: sched: nice 40 outside -20..20"},
 		{"Fork outside machine", func(s *Scheduler) { s.Fork(0, 1, -1, outside, sched.Attr{}) }, "bsd4: Fork on cpu7, which is not in the machine"},
-		{"Wakeup unknown", func(s *Scheduler) { s.Wakeup(0, 9, 0, 0) }, "bsd4: unknown thread t9"},
+		{"Wakeup unknown", func(s *Scheduler) { s.Wakeup(0, 9, 0, 0) }, "bsd4: Wakeup of unknown thread t9"},
 		{"Wakeup twice", func(s *Scheduler) { s.Wakeup(0, 0, 0, sched.WakeFork); s.Wakeup(0, 0, 0, 0) }, "bsd4: Wakeup of queued thread t0"},
 		{"Wakeup from outside machine", func(s *Scheduler) { s.Wakeup(0, 0, outside, sched.WakeFork) }, "bsd4: Wakeup on cpu7, which is not in the machine"},
 		{"Pick on busy CPU", func(s *Scheduler) { s.Wakeup(0, 0, 0, sched.WakeFork); s.Pick(0, 0); s.Pick(0, 0) }, "bsd4: Pick on cpu0, which runs t0"},
@@ -287,9 +287,9 @@ func TestSchedulerMisuse(t *testing.T) {
 		{"Pick beyond MaxCPUs", func(s *Scheduler) { s.Pick(0, topology.MaxCPUs) }, "bsd4: Pick on cpu1024, which is not in the machine"},
 		{"Tick outside machine", func(s *Scheduler) { s.Tick(0, outside) }, "bsd4: Tick on cpu7, which is not in the machine"},
 		{"Stop outside machine", func(s *Scheduler) { s.Stop(0, outside, 0, sched.Sleep) }, "bsd4: Stop on cpu7, which is not in the machine"},
-		{"Stop of a thread not running", func(s *Scheduler) { s.Stop(0, 1, 0, sched.Sleep) }, "bsd4: Stop of t0, which cpu1 is not running"},
-		{"SetAttr bad attr", func(s *Scheduler) { s.SetAttr(0, 0, sched.Attr{Class: 9}) }, "bsd4: SetAttr: sched: invalid class 9"},
-		{"Bind outside machine", func(s *Scheduler) { s.Bind(0, 0, 7) }, "bsd4: Bind to cpu7, which is not in the machine"},
+		{"Stop of a thread not running", func(s *Scheduler) { s.Stop(0, 1, 0, sched.Sleep) }, "bsd4: Stop of t0, which is not running on cpu1"},
+		{"SetAttr bad attr", func(s *Scheduler) { s.SetAttr(0, 0, sched.Attr{Class: 9}) }, "bsd4: SetAttr of t0 with invalid attributes: sched: invalid class 9"},
+		{"Bind outside machine", func(s *Scheduler) { s.Bind(0, 0, 7) }, "bsd4: Bind on cpu7, which is not in the machine"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -448,8 +448,8 @@ func TestSchedulerTickFarAhead(t *testing.T) {
 			t.Fatalf("Tick(%d) has not returned after 10 s", now)
 		}
 		want := min(now, math.MaxInt64-1e9) + 1e9
-		if s.nextSchedCPU != want {
-			t.Errorf("after Tick(%d): next schedcpu at %d, want %d", now, s.nextSchedCPU, want)
+		if s.sys.nextSchedCPU != want {
+			t.Errorf("after Tick(%d): next schedcpu at %d, want %d", now, s.sys.nextSchedCPU, want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package bsd4
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -69,48 +70,78 @@ type WakeInput struct {
 	Self topology.CPU
 	// SelfPri is the priority of the thread running on Self (MaxIdle when idle).
 	SelfPri uint8
-	// Idle is idle_cpus_mask: the CPUs running their idle thread.
-	Idle topology.CPUSet
+	// Kernel reports that a kernel thread runs sched_add on Self (schedcpu requeueing a thread
+	// whose priority changed, a system call changing its attributes): Self is then busy at a
+	// kernel priority whatever Idle says, so only the other idle CPUs can be told at once, and
+	// if Self is idle in Idle it looks for work when the kernel thread blocks again (SelfPri
+	// should be 0).
+	Kernel bool
+	// Idle is idle_cpus_mask, the CPUs running their idle thread; nil means none. WakeCPU reads
+	// the set without copying it, and a forward_wakeup's Wake and WakeReason point at it.
+	Idle *topology.CPUSet
 }
 
-// A Wake is the outcome of [WakeCPU].
+// A Wake is whom sched_add tells about a queued thread: nobody, one CPU, or a set of CPUs.
 type Wake struct {
+	// One reports that CPU must reschedule: woken from idle, preempted, or sent an AST.
+	One bool
+	// CPU is that CPU.
+	CPU topology.CPU
+	// Set, when not nil, holds the CPUs that must reschedule: forward_wakeup's idle CPUs. It
+	// points at WakeInput.Idle (which then holds no busy Self) and is valid as long as that set
+	// is unchanged.
+	Set *topology.CPUSet
+	// Preempt reports whether the running thread of CPU is preempted (td_owepreempt,
+	// IPI_PREEMPT) rather than rescheduled at its next AST: a preempted thread goes back to the
+	// head of its queue (SRQ_PREEMPTED), a rescheduled one to the tail.
+	Preempt bool
+}
+
+// A WakeReason explains [WakeCPU]: the branch that decided, maybe_preempt's verdict and the
+// inputs its String names. It holds no set of its own (a forward_wakeup's CPUs are those of the
+// input's Idle, which it points at), so it costs nothing to build.
+type WakeReason struct {
 	// Rule is the branch that decided.
 	Rule WakeRule
-	// CPUs are the CPUs that must reschedule: woken from idle, preempted, or sent an AST.
-	CPUs topology.CPUSet
-	// Preempt reports whether the running threads of CPUs are preempted (td_owepreempt,
-	// IPI_PREEMPT) rather than rescheduled at their next AST: a preempted thread goes back to
-	// the head of its queue (SRQ_PREEMPTED), a rescheduled one to the tail.
-	Preempt bool
 	// Preemption is maybe_preempt's verdict when Rule is WakePreemptSelf, WakeReschedSelf or
 	// WakeNone.
-	Preemption Preemption
-	// In is the input.
-	In WakeInput
+	Preemption PreemptReason
+	// Pri, PerCPU, Queue and Self are the input's.
+	Pri    uint8
+	PerCPU bool
+	Queue  topology.CPU
+	Self   topology.CPU
+	// CPU is the CPU told by a kick_other_cpu rule, or Self when Kernel tells it to look for
+	// work; Told reports that one was.
+	CPU  topology.CPU
+	Told bool
+	// Idle is the input's idle set, whose CPUs a forward_wakeup tells.
+	Idle *topology.CPUSet
 }
 
-// String explains the decision, for example "t? pri 76 on the global queue: forward_wakeup: IPI
-// to the idle CPUs 1-3".
-func (w Wake) String() string {
+// String explains the decision, for example "pri 76 queued on the global queue by cpu0:
+// forward_wakeup: IPI to the idle CPUs 1-3".
+func (r WakeReason) String() string {
 	where := "the global queue"
-	if w.In.PerCPU {
-		where = fmt.Sprintf("%v's queue", w.In.Queue)
+	if r.PerCPU {
+		where = fmt.Sprintf("%v's queue", r.Queue)
 	}
-	s := fmt.Sprintf("pri %d queued on %s by %v: %v", w.In.Pri, where, w.In.Self, w.Rule)
-	switch w.Rule {
-	case WakeForward, WakeKickIdle, WakeKickPreempt, WakeKickAST:
-		s += " " + w.CPUs.String()
+	s := fmt.Sprintf("pri %d queued on %s by %v: %v", r.Pri, where, r.Self, r.Rule)
+	switch r.Rule {
+	case WakeForward:
+		s += " " + r.Idle.String()
+	case WakeKickIdle, WakeKickPreempt, WakeKickAST:
+		s += " " + strconv.Itoa(int(r.CPU))
 	case WakePreemptSelf, WakeReschedSelf, WakeNone:
-		if !w.In.PerCPU || w.In.Queue == w.In.Self {
-			s += " (" + w.Preemption.String() + ")"
+		if !r.PerCPU || r.Queue == r.Self {
+			s += " (" + r.Preemption.String() + ")"
 		}
 	}
 	return s
 }
 
 // WakeCPU is the notification at the end of sched_add (SMP): given where a thread of priority
-// in.Pri was just queued, it returns the CPUs that must reschedule to consider it.
+// in.Pri was just queued, it returns whom to tell.
 //
 //   - On another CPU's per-CPU queue (kick_other_cpu): wake that CPU if idle; otherwise, if the
 //     thread is strictly better than the one running there, preempt it with IPI_PREEMPT when
@@ -124,89 +155,73 @@ func (w Wake) String() string {
 //     idle CPU): maybe_preempt against this CPU's running thread ([ShouldPreempt]), else
 //     maybe_resched: an AST when the thread is strictly better.
 //
+// With in.Kernel, Self counts as busy; if it is idle after all and the thread went to the
+// global queue or Self's own, Self is told too (its idle thread looks for work when the kernel
+// thread blocks), so a forward_wakeup then tells every idle CPU.
+//
 // Busy CPUs other than the waker's are never told about a global-queue thread, however much
 // worse their threads are: the thread waits until one of them reschedules. 4BSD knows nothing of
 // the topology here: the idle CPUs are a mask, all of equal worth. The complexity is
-// O(MaxCPUs/64) for the mask operations. WakeCPU returns the CPUs and the explanation
-// (Wake.CPUs holds the same set).
-func WakeCPU(in WakeInput, p *Params) (topology.CPUSet, Wake) {
-	w := Wake{In: in}
+// O(MaxCPUs/64) for the mask operations; nothing is copied.
+func WakeCPU(in *WakeInput, p *Params) (Wake, WakeReason) {
+	idle := in.Idle
+	if idle == nil {
+		idle = &noCPUs
+	}
+	r := WakeReason{Pri: in.Pri, PerCPU: in.PerCPU, Queue: in.Queue, Self: in.Self, Idle: idle}
 	if in.PerCPU && in.Queue != in.Self {
-		switch {
-		case in.Idle.Has(in.Queue):
-			w.Rule = WakeKickIdle
-		case in.Pri >= in.QueuePri:
-			w.Rule = WakeKickNotBetter
-			return w.CPUs, w
-		case p.IPIPreemption && p.Preemption && (p.FullPreemption || in.Pri <= p.Layout.MaxITHD):
-			w.Rule, w.Preempt = WakeKickPreempt, true
-		default:
-			w.Rule = WakeKickAST
-		}
-		w.CPUs.Add(in.Queue)
-		return w.CPUs, w
-	}
-	if !in.PerCPU && !in.Idle.Has(in.Self) && p.IPIWakeup {
-		others := in.Idle
-		others.Remove(in.Self)
-		if !others.IsEmpty() {
-			w.Rule, w.CPUs = WakeForward, others
-			return w.CPUs, w
-		}
-	}
-	_, w.Preemption = ShouldPreempt(in.Pri, in.SelfPri, p)
-	switch {
-	case w.Preemption.Preempt:
-		w.Rule, w.Preempt = WakePreemptSelf, true
-	case in.Pri < in.SelfPri:
-		w.Rule = WakeReschedSelf
-	default:
-		w.Rule = WakeNone
-		return w.CPUs, w
-	}
-	w.CPUs.Add(in.Self)
-	return w.CPUs, w
-}
-
-// A notice is the set of CPUs [WakeCPU] names, in the form wakeTarget returns it.
-type notice uint8
-
-const (
-	noticeNone notice = iota // no CPU
-	noticeOne                // one CPU
-	noticeIdle               // every idle CPU: forward_wakeup
-)
-
-// wakeTarget is [WakeCPU] without its explanation, for the Scheduler's hot path: the same
-// branches in the same order on the same inputs (the fields of a WakeInput; idle stands for
-// Idle, as a cpuMask of whose words only the first words can hold a CPU, so that the set is
-// neither copied nor scanned past the machine), but instead of a Wake, which copies the input
-// and two sets, it returns which CPUs Wake.CPUs holds: none, the one CPU cpu, or idle itself.
-// That last is forward_wakeup's "the idle CPUs but this one", which is idle unchanged because
-// the branch is taken only when this CPU is not idle. preempt is Wake.Preempt.
-// TestWakeTargetMatchesWakeCPU checks it against WakeCPU.
-func wakeTarget(pri uint8, perCPU bool, queue topology.CPU, queuePri uint8, self topology.CPU, selfPri uint8, idle *cpuMask, words int, p *Params) (n notice, cpu topology.CPU, preempt bool) {
-	if perCPU && queue != self {
 		// kick_other_cpu
+		w := Wake{One: true, CPU: in.Queue}
 		switch {
-		case idle.has(queue):
-			return noticeOne, queue, false
-		case pri >= queuePri:
-			return noticeNone, 0, false
-		case p.IPIPreemption && p.Preemption && (p.FullPreemption || pri <= p.Layout.MaxITHD):
-			return noticeOne, queue, true
+		case idle.Has(in.Queue):
+			r.Rule = WakeKickIdle
+		case in.Pri >= in.QueuePri:
+			r.Rule = WakeKickNotBetter
+			return Wake{}, r
+		case p.IPIPreemption && p.Preemption && (p.FullPreemption || in.Pri <= p.Layout.MaxITHD):
+			r.Rule, w.Preempt = WakeKickPreempt, true
+		default:
+			r.Rule = WakeKickAST
 		}
-		return noticeOne, queue, false
+		r.CPU, r.Told = in.Queue, true
+		return w, r
 	}
-	if !perCPU && p.IPIWakeup && !idle.has(self) && !idle.empty(words) {
-		return noticeIdle, 0, false // forward_wakeup
+	selfIdle := idle.Has(in.Self)
+	if !in.PerCPU && p.IPIWakeup && (!selfIdle && !idle.IsEmpty() || selfIdle && in.Kernel && othersIdle(idle, in.Self)) {
+		r.Rule = WakeForward // forward_wakeup: every idle CPU but this one, if any
+		return Wake{Set: idle}, r
 	}
 	// maybe_preempt, else maybe_resched. Neither acts unless pri is strictly better.
-	if pri >= selfPri {
-		return noticeNone, 0, false
+	var w Wake
+	var preempt bool
+	preempt, r.Preemption = ShouldPreempt(in.Pri, in.SelfPri, p)
+	switch {
+	case preempt:
+		r.Rule, w = WakePreemptSelf, Wake{One: true, CPU: in.Self, Preempt: true}
+	case in.Pri < in.SelfPri:
+		r.Rule, w = WakeReschedSelf, Wake{One: true, CPU: in.Self}
+	default:
+		r.Rule = WakeNone
 	}
-	preempt, _ = ShouldPreempt(pri, selfPri, p)
-	return noticeOne, self, preempt
+	if in.Kernel && selfIdle && (!in.PerCPU || in.Queue == in.Self) {
+		w = Wake{One: true, CPU: in.Self}
+	}
+	if w.One {
+		r.CPU, r.Told = w.CPU, true
+	}
+	return w, r
+}
+
+// noCPUs is the empty idle set WakeCPU reads when its input has none. It is never written.
+var noCPUs topology.CPUSet
+
+// othersIdle reports whether idle holds a CPU other than self.
+func othersIdle(idle *topology.CPUSet, self topology.CPU) bool {
+	c, ok := idle.First()
+	if ok && c == self {
+		_, ok = idle.After(self)
+	}
+	return ok
 }
 
 // A PickCPURule says how PickCPU chose its queue.
@@ -247,13 +262,10 @@ func (r PickCPUReason) String() string {
 // with a strictly shorter per-CPU queue, scanning cpus in ascending order (CPU_FOREACH);
 // lengths[c] is runq_length[c]. An empty affinity allows every CPU.
 //
-// p is taken for the shape every decision of the package has; sched_pickcpu reads no tunable
-// of sched_4bsd.c (in every version the presets model), so the result does not depend on it.
-// PickCPU panics if no CPU of cpus is allowed or p is nil. The complexity is O(number of CPUs).
-func PickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus topology.CPUSet, lengths []int, p *Params) (topology.CPU, PickCPUReason) {
-	if p == nil {
-		panic("bsd4: PickCPU: nil Params")
-	}
+// sched_pickcpu reads no tunable of sched_4bsd.c (in every version the presets model), so
+// PickCPU takes no Params. It panics if no CPU of cpus is allowed. The complexity is O(number
+// of CPUs).
+func PickCPU(affinity topology.CPUSet, last topology.CPU, hasLast bool, cpus topology.CPUSet, lengths []int) (topology.CPU, PickCPUReason) {
 	// The kernel's CPU_FOREACH skips the CPUs THREAD_CAN_SCHED refuses; this loop visits the
 	// same CPUs in the same order, those of cpus ∩ affinity, without testing each one.
 	allowed := cpus

@@ -67,24 +67,13 @@ func (c *countedULE) Queued() int {
 	return n
 }
 
-// counted4BSD adds the Queuer count to a 4BSD scheduler, from its queue lengths, so that
+// counted4BSD adds the Queuer count to a 4BSD scheduler, from its System's queues, so that
 // Machine.Check compares the policy's count of queued threads with the machine's.
 type counted4BSD struct {
 	*bsd4.Scheduler
-	cpus []topology.CPU
 }
 
-func (c *counted4BSD) Queued() int {
-	n := 0
-	for i, cpu := range c.cpus {
-		global, local := c.QueueLen(cpu)
-		if i == 0 {
-			n += global
-		}
-		n += local
-	}
-	return n
-}
+func (c *counted4BSD) Queued() int { return c.System().Queued() }
 
 // realPolicies are every preset of every real policy, made fresh for a machine of topo.
 func realPolicies(topo *topology.Topology) []policyCase {
@@ -102,7 +91,7 @@ func realPolicies(topo *topology.Topology) []policyCase {
 		if err != nil {
 			panic(err)
 		}
-		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{must(bsd4.New(p)), cpus} }})
+		ps = append(ps, policyCase{p.Name, func() sim.Policy { return &counted4BSD{must(bsd4.New(p))} }})
 	}
 	for _, name := range cfs.Presets() {
 		p, err := cfs.Preset(name)

@@ -195,7 +195,7 @@ func TestPolicyShapes(t *testing.T) {
 
 // checkSurface returns what is wrong with the Scheduler-level surface of st, a *Scheduler, or
 // "": the accessors every policy offers in the same shape (Thread(sched.ID) (*T, bool),
-// Params() Params, Family's value from the package).
+// Params() Params, System() *System).
 func checkSurface(st reflect.Type) string {
 	m, ok := st.MethodByName("Thread")
 	if !ok {
@@ -213,13 +213,20 @@ func checkSurface(st reflect.Type) string {
 	if ft := m.Type; ft.NumIn() != 1 || ft.NumOut() != 1 || ft.Out(0).Kind() != reflect.Struct || ft.Out(0).Name() != "Params" {
 		return fmt.Sprintf("Params is %v, want func() Params", ft)
 	}
+	m, ok = st.MethodByName("System")
+	if !ok {
+		return "no System method"
+	}
+	if ft := m.Type; ft.NumIn() != 1 || ft.NumOut() != 1 || ft.Out(0).Kind() != reflect.Pointer || ft.Out(0).Elem().Name() != "System" {
+		return fmt.Sprintf("System is %v, want func() *System", ft)
+	}
 	return ""
 }
 
 // decisionShapes are the decisions of the three policy packages, each shaped F(state…, p)
-// (result, reason) (DESIGN.md §4): the tunables last as a pointer to the package's Params (or,
-// for cfs's multiprocessor decisions, its SMPParams, Params.SMP), and a second result of a named
-// type whose String method explains it. cfs's own test checks every exported function of that
+// (result, reason) (package sched's doc, "One shape for every policy"): the tunables, when read,
+// last as a pointer to the package's Params (or, for cfs's multiprocessor decisions, its
+// SMPParams, Params.SMP), and a second result named …Reason whose String method explains it. cfs's own test checks every exported function of that
 // package from its source; this list holds each package's decisions side by side.
 var decisionShapes = []struct {
 	name string
@@ -233,6 +240,8 @@ var decisionShapes = []struct {
 	{"bsd4.PickCPU", bsd4.PickCPU},
 	{"bsd4.ShouldPreempt", bsd4.ShouldPreempt},
 	{"bsd4.WakeCPU", bsd4.WakeCPU},
+	{"bsd4.SliceTick", bsd4.SliceTick},
+	{"bsd4.SwitchTick", bsd4.SwitchTick},
 	{"cfs.Pick", cfs.Pick},
 	{"cfs.PickEligible", cfs.PickEligible},
 	{"cfs.CheckPreemptTick", cfs.CheckPreemptTick},
@@ -243,7 +252,10 @@ var decisionShapes = []struct {
 	{"cfs.CanMigrateTask", cfs.CanMigrateTask},
 }
 
-// checkDecisionShape returns what is wrong with the shape of function type ft, or "".
+// checkDecisionShape returns what is wrong with the shape of function type ft, or "": the
+// tunables, when the decision reads any, last and by pointer (*Params, or cfs's *SMPParams); two
+// results, the second a type of the decision's package named …Reason with a String method, not
+// held again inside the first.
 func checkDecisionShape(ft reflect.Type) string {
 	if ft.Kind() != reflect.Func {
 		return fmt.Sprintf("%v is not a function", ft)
@@ -251,22 +263,33 @@ func checkDecisionShape(ft reflect.Type) string {
 	if ft.NumIn() == 0 {
 		return "no parameters"
 	}
-	p := ft.In(ft.NumIn() - 1)
-	if p.Kind() != reflect.Pointer || p.Elem().Kind() != reflect.Struct || (p.Elem().Name() != "Params" && p.Elem().Name() != "SMPParams") {
-		return fmt.Sprintf("last parameter %v, want *Params or *SMPParams", p)
+	isTunables := func(t reflect.Type) bool {
+		return t.Kind() == reflect.Struct && (t.Name() == "Params" || t.Name() == "SMPParams")
+	}
+	var tunables reflect.Type
+	for i := range ft.NumIn() {
+		switch p := ft.In(i); {
+		case isTunables(p):
+			return fmt.Sprintf("parameter %d %v: tunables by value, want a pointer", i+1, p)
+		case p.Kind() == reflect.Pointer && isTunables(p.Elem()):
+			if i != ft.NumIn()-1 {
+				return fmt.Sprintf("parameter %d %v: tunables not last", i+1, p)
+			}
+			tunables = p.Elem()
+		}
 	}
 	if ft.NumOut() != 2 {
 		return fmt.Sprintf("%d results, want (result, reason)", ft.NumOut())
 	}
 	r := ft.Out(1)
-	if r.Name() == "" || r.PkgPath() != p.Elem().PkgPath() {
+	if r.Name() == "" || r.PkgPath() == "" || tunables != nil && r.PkgPath() != tunables.PkgPath() {
 		return fmt.Sprintf("second result %v, want a named type of the package", r)
 	}
 	if !r.Implements(reflect.TypeFor[fmt.Stringer]()) {
 		return fmt.Sprintf("second result %v has no String method", r)
 	}
-	if strings.HasSuffix(p.Elem().PkgPath(), "/cfs") && !strings.HasSuffix(r.Name(), "Reason") {
-		return fmt.Sprintf("second result %v: cfs's reasons are named …Reason", r)
+	if !strings.HasSuffix(r.Name(), "Reason") {
+		return fmt.Sprintf("second result %v: reasons are named …Reason", r)
 	}
 	first := ft.Out(0)
 	if first.Kind() == reflect.Struct {
@@ -299,15 +322,17 @@ func TestDecisionShapeCheck(t *testing.T) {
 		fn   any
 		want string
 	}{
-		{"tunables by value", func(int, cfs.Params) (int, cfs.TickReason) { return 0, 0 }, "last parameter cfs.Params, want *Params or *SMPParams"},
-		{"tunables not last", func(*cfs.Params, int) (int, cfs.TickReason) { return 0, 0 }, "last parameter int, want *Params or *SMPParams"},
+		{"tunables by value", func(int, cfs.Params) (int, cfs.TickReason) { return 0, 0 }, "parameter 2 cfs.Params: tunables by value, want a pointer"},
+		{"tunables not last", func(*cfs.Params, int) (int, cfs.TickReason) { return 0, 0 }, "parameter 1 *cfs.Params: tunables not last"},
 		{"one result", func(*cfs.Params) int { return 0 }, "1 results, want (result, reason)"},
 		{"unnamed reason", func(*cfs.Params) (int, uint8) { return 0, 0 }, "second result uint8, want a named type of the package"},
 		{"reason of another package", func(*cfs.Params) (int, ule.PickReason) { return 0, ule.PickReason{} }, "second result ule.PickReason, want a named type of the package"},
 		{"reason without String", func(*cfs.Params) (int, cfs.LoadWeight) { return 0, cfs.LoadWeight{} }, "second result cfs.LoadWeight has no String method"},
-		{"reason not named so", func(*cfs.Params) (int, cfs.Version) { return 0, 0 }, "second result cfs.Version: cfs's reasons are named …Reason"},
+		{"reason not named so", func(*cfs.Params) (int, cfs.Version) { return 0, 0 }, "second result cfs.Version: reasons are named …Reason"},
 		{"reason inside the result", func(*cfs.Params) (verdict, cfs.TickReason) { return verdict{}, 0 }, "result sim_test.verdict holds its reason (field Why) beside the returned cfs.TickReason"},
+		{"no parameters", func() (int, cfs.PlaceReason) { return 0, 0 }, "no parameters"},
 		{"in shape", func(*cfs.SMPParams) (int, cfs.PlaceReason) { return 0, 0 }, ""},
+		{"in shape without tunables", func(int) (int, cfs.PlaceReason) { return 0, 0 }, ""},
 	} {
 		if got := checkDecisionShape(reflect.TypeOf(tc.fn)); got != tc.want {
 			t.Errorf("%s: checkDecisionShape = %q, want %q", tc.name, got, tc.want)
@@ -319,16 +344,21 @@ func TestDecisionShapeCheck(t *testing.T) {
 type (
 	goodParams   struct{}
 	goodThread   struct{}
+	System       struct{}
 	goodSurface  struct{}
 	ptrParams    struct{}
 	nilThread    struct{}
 	noParams     struct{}
 	Params       struct{}
 	threadByName struct{}
+	noSystem     struct{}
 )
 
 func (*goodSurface) Thread(sched.ID) (*goodThread, bool) { return nil, false }
 func (*goodSurface) Params() Params                      { return Params{} }
+func (*goodSurface) System() *System                     { return nil }
+func (*noSystem) Thread(sched.ID) (*goodThread, bool)    { return nil, false }
+func (*noSystem) Params() Params                         { return Params{} }
 func (*ptrParams) Thread(sched.ID) (*goodThread, bool)   { return nil, false }
 func (*ptrParams) Params() *Params                       { return nil }
 func (*nilThread) Thread(sched.ID) *goodThread           { return nil }
@@ -343,7 +373,8 @@ func TestSurfaceCheck(t *testing.T) {
 		t.Errorf("good surface: %s", msg)
 	}
 	for _, st := range []reflect.Type{reflect.TypeFor[*ptrParams](), reflect.TypeFor[*nilThread](),
-		reflect.TypeFor[*noParams](), reflect.TypeFor[*threadByName](), reflect.TypeFor[*goodParams]()} {
+		reflect.TypeFor[*noParams](), reflect.TypeFor[*threadByName](), reflect.TypeFor[*goodParams](),
+		reflect.TypeFor[*noSystem]()} {
 		if msg := checkSurface(st); msg == "" {
 			t.Errorf("%v: checkSurface accepted it", st)
 		}
