@@ -40,13 +40,15 @@ import (
 // A Scheduler is deterministic: it holds no maps it iterates and uses no randomness. It is not
 // safe for concurrent use.
 type Scheduler struct {
-	opts    Params // as given to New
-	sys     *System
-	env     sched.Env
-	threads []*thread
-	groups  map[sched.GroupID]*Group
-	err     error
-	woke    wakeResult // the outcome of the last wakeup, which nothing reads
+	opts Params // as given to New
+	sys  *System
+	env  sched.Env
+	// contract checks the machine's calls (CPUs, time, attributes), with the standard panics.
+	contract sched.Contract
+	threads  sched.Threads[thread]
+	groups   map[sched.GroupID]*Group
+	err      error
+	woke     wakeResult // the outcome of the last wakeup, which nothing reads
 }
 
 // thread is a thread of the machine.
@@ -64,7 +66,7 @@ func New(p Params) (*Scheduler, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &Scheduler{opts: p}, nil
+	return &Scheduler{opts: p, contract: sched.Contract{Pkg: "cfs"}}, nil
 }
 
 // Name returns the parameters' name, such as "cfs-v6.5" ("cfs-" and the version if it is
@@ -99,6 +101,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		return err
 	}
 	s.sys, s.env = sys, env
+	s.contract.Start(cfg.Topology)
 	s.groups = map[sched.GroupID]*Group{}
 	return nil
 }
@@ -144,10 +147,11 @@ func (s *Scheduler) Stats() []CPUStat {
 
 // Thread returns thread tid's task, and false if tid was never forked or has exited.
 func (s *Scheduler) Thread(tid sched.ID) (*Task, bool) {
-	if int(tid) < 0 || int(tid) >= len(s.threads) || s.threads[tid] == nil {
+	th, ok := s.threads.Lookup(tid)
+	if !ok {
 		return nil, false
 	}
-	return s.threads[tid].task, true
+	return th.task, true
 }
 
 // Tasks returns CPU c's cfs_tasks list. It panics if c is not a CPU of the machine.
@@ -199,16 +203,19 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 // on, attr.Slice is its custom slice ([Entity.SetSlice]; earlier versions ignore it, as their
 // kernels do).
 //
-// Fork panics if cpu is not a CPU of the machine, or if thread tid exists (forked and not
-// exited): a second task for one thread would be queued, and picked, twice.
+// Fork panics if cpu is not a CPU of the machine, if thread tid exists (forked and not
+// exited: a second task for one thread would be queued, and picked, twice) or parent is neither
+// -1 nor a thread, if attr is invalid or its affinity holds no CPU of the machine, or if now is
+// before an earlier call's time.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	s.mustStarted("Fork")
-	if tid < 0 {
-		panic(fmt.Sprintf("cfs: Scheduler.Fork of thread id %d", tid))
-	}
-	if int(tid) < len(s.threads) && s.threads[tid] != nil {
-		panic(fmt.Sprintf("cfs: Scheduler.Fork of thread %v, which exists", tid))
-	}
+	s.contract.Time("Fork", now)
+	s.contract.CPU("Fork", cpu)
+	s.contract.Attr("Fork", tid, &attr)
+	_, hasParent := s.threads.Lookup(parent)
+	s.contract.Parent(tid, parent, hasParent)
+	th := &thread{id: tid, parent: parent, slice: attr.Slice}
+	s.threads.Add("cfs", "Fork", tid, th)
 	pol, nice := s.classOf(tid, attr)
 	e := NewTask(tid.String(), pol, nice)
 	e.SetGroup(s.group(tid, attr.Group))
@@ -216,42 +223,40 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 		e.SetSlice(uint64(attr.Slice))
 	}
 	t := s.sys.Fork(now, e, s.sys.allowed(attr.Affinity), cpu)
-	for int(tid) >= len(s.threads) {
-		s.threads = append(s.threads, nil)
-	}
-	th := &thread{id: tid, task: t, parent: parent, slice: attr.Slice}
-	t.th = th
-	s.threads[tid] = th
-}
-
-func (s *Scheduler) thread(tid sched.ID) *thread {
-	if int(tid) < 0 || int(tid) >= len(s.threads) || s.threads[tid] == nil {
-		panic(fmt.Sprintf("cfs: Scheduler: unknown thread %v", tid))
-	}
-	return s.threads[tid]
+	th.task, t.th = t, th
 }
 
 // Wakeup makes tid runnable: [System.Wakeup], with the creating thread as the parent of a
-// new thread (sched.WakeFork). Wakeup panics if from is not a CPU of the machine, or if tid is
-// unknown (never forked, or exited) or is runnable and not a delayed sleeper.
+// new thread (sched.WakeFork). Wakeup panics if from is not a CPU of the machine, if tid is
+// unknown (never forked, or exited) or is runnable and not a delayed sleeper, if flags has an
+// unknown bit, or if now is before an earlier call's time.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	s.mustStarted("Wakeup")
-	th := s.thread(tid)
+	s.contract.Time("Wakeup", now)
+	s.contract.CPU("Wakeup", from)
+	th := s.threads.Must("cfs", "Wakeup", tid)
+	s.contract.WakeFlags(tid, flags)
 	t := th.task
 	if t.E.onRQ && !t.E.delayed {
 		panic(fmt.Sprintf("cfs: Scheduler.Wakeup of runnable thread %v", tid))
 	}
 	var parent *Task
-	if flags&sched.WakeFork != 0 && int(th.parent) >= 0 && int(th.parent) < len(s.threads) && s.threads[th.parent] != nil {
-		parent = s.threads[th.parent].task
+	if flags&sched.WakeFork != 0 {
+		if pt, ok := s.threads.Lookup(th.parent); ok {
+			parent = pt.task
+		}
 	}
 	s.sys.wakeup(now, t, parent, from, flags, &s.woke)
 }
 
 // Pick returns the thread cpu runs next: [System.Schedule]. Pick panics if cpu is not a CPU of
-// the machine.
+// the machine or runs a thread.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	s.mustStarted("Pick")
+	s.contract.CPU("Pick", cpu)
+	if cur := s.sys.rqs[cpu].curr; cur != nil {
+		busyPick(cpu, cur)
+	}
 	t := s.sys.Schedule(now, cpu)
 	if t == nil {
 		return -1, false
@@ -260,35 +265,61 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 }
 
 // Stop tells the scheduler that tid stopped running on cpu: [System.Stop]; after sched.Exit
-// the thread is forgotten. Stop panics if cpu is not a CPU of the machine, if tid is unknown,
-// or if why is sched.Sleep or sched.Exit and tid is not queued on cpu (for sched.Sleep, also if
-// it is a delayed sleeper).
+// the thread is forgotten. Stop panics if cpu is not a CPU of the machine, if tid is unknown or
+// is not the thread running on cpu, if why is not a StopReason, or if now is before an earlier
+// call's time.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	s.mustStarted("Stop")
-	th := s.thread(tid)
+	s.contract.Time("Stop", now)
+	s.contract.CPU("Stop", cpu)
+	th := s.threads.Must("cfs", "Stop", tid)
+	if s.sys.rqs[cpu].curr != th.task {
+		notRunning(tid, cpu)
+	}
+	s.contract.StopReason(tid, why)
 	s.sys.Stop(now, cpu, th.task, why)
 	if why == sched.Exit {
-		s.threads[tid] = nil
+		s.threads.Delete(tid)
 	}
 }
 
+// busyPick panics for a Pick on cpu, which runs t.
+//
+//go:noinline
+func busyPick(cpu topology.CPU, t *Task) {
+	panic(fmt.Sprintf("cfs: Pick on %v, which runs %v", cpu, t.th.id))
+}
+
+// notRunning panics for a Stop of tid, which cpu is not running.
+//
+//go:noinline
+func notRunning(tid sched.ID, cpu topology.CPU) {
+	panic(fmt.Sprintf("cfs: Stop of %v, which is not running on %v", tid, cpu))
+}
+
 // Tick is the scheduler tick on cpu: [System.Tick]. Tick panics if cpu is not a CPU of the
-// machine.
+// machine or now is before an earlier call's time.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.mustStarted("Tick")
+	s.contract.Time("Tick", now)
+	s.contract.CPU("Tick", cpu)
 	s.sys.Tick(now, cpu)
 }
 
 // SetAttr changes tid's attributes: [System.SetAttr] with attr's class (a real-time one runs
 // as SCHED_NORMAL, see [Scheduler.Err]), nice level, group, custom slice (when it differs from
 // the last one asked for) and affinity. SetAttr panics if tid is unknown (never forked, or
-// exited).
+// exited), if attr is invalid or its affinity holds no CPU of the machine, or if now is before
+// an earlier call's time.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
-	th := s.thread(tid)
+	s.mustStarted("SetAttr")
+	s.contract.Time("SetAttr", now)
+	th := s.threads.Must("cfs", "SetAttr", tid)
+	s.contract.Attr("SetAttr", tid, &attr)
 	pol, nice := s.classOf(tid, attr)
 	g := s.group(tid, attr.Group)
 	slice := int64(-1)
-	if attr.Slice != th.slice && attr.Slice >= 0 {
+	if attr.Slice != th.slice {
 		th.slice = attr.Slice
 		slice = attr.Slice
 	}

@@ -27,7 +27,7 @@ import (
 // 19, as Linux's setpriority clamps it.
 func (s *Scheduler) CheckAttr(a sched.Attr) error {
 	if err := a.Validate(); err != nil {
-		return err
+		return fmt.Errorf("cfs: %w", err)
 	}
 	if a.Class.RealTime() && a.RTScale != sched.RTLinux {
 		return fmt.Errorf("cfs: %v priority %d on the %v scale (rtprio(2)): Linux's real-time priorities are sched_setscheduler's %d..%d",
@@ -77,7 +77,7 @@ func (s *Scheduler) group(tid sched.ID, id sched.GroupID) *Group {
 // the Scheduler's methods pass on are checked by the System, whose panics name its method.
 func (s *Scheduler) mustStarted(fn string) {
 	if s.sys == nil {
-		panic("cfs: Scheduler." + fn + " before Start")
+		panic("cfs: " + fn + " before Start")
 	}
 }
 

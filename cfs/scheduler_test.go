@@ -592,8 +592,8 @@ func TestSchedulerDelayed(t *testing.T) {
 // TestSchedulerPanics checks the documented panics of the Scheduler's methods, each naming the
 // package and what was wrong: an unknown thread (never forked, or exited), a thread forked
 // twice (which would put two tasks of one thread on the queues, picked on two CPUs), a wakeup
-// of a runnable thread, a stop for sleep or exit of a thread that is not queued on the CPU, a
-// CPU outside the machine in each method that takes one, and any call before Start.
+// of a runnable thread, a stop of a thread the CPU is not running, a CPU outside the machine in
+// each method that takes one, and any call before Start.
 func TestSchedulerPanics(t *testing.T) {
 	forVersions(t, func(t *testing.T, v Version) {
 		s := mustNew(t, vparams(v))
@@ -608,28 +608,28 @@ func TestSchedulerPanics(t *testing.T) {
 			f    func()
 			want string
 		}{
-			{"Wakeup(unknown)", func() { s.Wakeup(0, 7, 0, 0) }, "cfs: Scheduler: unknown thread t7"},
+			{"Wakeup(unknown)", func() { s.Wakeup(0, 7, 0, 0) }, "cfs: Wakeup of unknown thread t7"},
 			{"Wakeup(runnable)", func() { s.Wakeup(0, 0, 0, 0) }, "cfs: Scheduler.Wakeup of runnable thread t0"},
-			{"Stop(unknown)", func() { s.Stop(0, 0, 7, sched.Sleep) }, "cfs: Scheduler: unknown thread t7"},
-			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: RunQueue.Sleep of a task not queued on this CPU"},
-			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: RunQueue."},
-			{"SetAttr(unknown)", func() { s.SetAttr(0, 7, sched.Attr{}) }, "cfs: Scheduler: unknown thread t7"},
-			{"Fork(existing, queued)", func() { s.Fork(0, 0, -1, 1, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t0, which exists"},
-			{"Fork(existing, not woken)", func() { s.Fork(0, 1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread t1, which exists"},
-			{"Fork(id -1)", func() { s.Fork(0, -1, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork of thread id -1"},
-			{"Fork(cpu2)", func() { s.Fork(0, 5, -1, 2, sched.Attr{}) }, "cfs: System.Fork on cpu2, which is not a CPU of the machine (0-1)"},
-			{"Wakeup(from cpu9)", func() { s.Wakeup(0, 1, 9, sched.WakeFork) }, "cfs: System.Wakeup on cpu9, which is not a CPU of the machine"},
-			{"Pick(cpu2)", func() { s.Pick(0, 2) }, "cfs: System.Schedule on cpu2, which is not a CPU of the machine"},
-			{"Tick(cpu1024)", func() { s.Tick(0, 1024) }, "cfs: System.Tick on cpu1024, which is not a CPU of the machine"},
-			{"Stop(cpu3)", func() { s.Stop(0, 3, 0, sched.Preempt) }, "cfs: System.Stop on cpu3, which is not a CPU of the machine"},
+			{"Stop(unknown)", func() { s.Stop(0, 0, 7, sched.Sleep) }, "cfs: Stop of unknown thread t7"},
+			{"Stop(sleep, not queued)", func() { s.Stop(0, 0, 1, sched.Sleep) }, "cfs: Stop of t1, which is not running on cpu0"},
+			{"Stop(exit, not queued)", func() { s.Stop(0, 0, 1, sched.Exit) }, "cfs: Stop of t1, which is not running on cpu0"},
+			{"SetAttr(unknown)", func() { s.SetAttr(0, 7, sched.Attr{}) }, "cfs: SetAttr of unknown thread t7"},
+			{"Fork(existing, queued)", func() { s.Fork(0, 0, -1, 1, sched.Attr{}) }, "cfs: Fork of thread t0, which exists"},
+			{"Fork(existing, not woken)", func() { s.Fork(0, 1, -1, 0, sched.Attr{}) }, "cfs: Fork of thread t1, which exists"},
+			{"Fork(id -1)", func() { s.Fork(0, -1, -1, 0, sched.Attr{}) }, "cfs: Fork of negative thread id -1"},
+			{"Fork(cpu2)", func() { s.Fork(0, 5, -1, 2, sched.Attr{}) }, "cfs: Fork on cpu2, which is not in the machine"},
+			{"Wakeup(from cpu9)", func() { s.Wakeup(0, 1, 9, sched.WakeFork) }, "cfs: Wakeup on cpu9, which is not in the machine"},
+			{"Pick(cpu2)", func() { s.Pick(0, 2) }, "cfs: Pick on cpu2, which is not in the machine"},
+			{"Tick(cpu1024)", func() { s.Tick(0, 1024) }, "cfs: Tick on cpu1024, which is not in the machine"},
+			{"Stop(cpu3)", func() { s.Stop(0, 3, 0, sched.Preempt) }, "cfs: Stop on cpu3, which is not in the machine"},
 		} {
 			assertPanics(t, tc.name, tc.f, tc.want)
 		}
 		un := mustNew(t, vparams(v))
-		assertPanics(t, "Fork before Start", func() { un.Fork(0, 0, -1, 0, sched.Attr{}) }, "cfs: Scheduler.Fork before Start")
-		assertPanics(t, "Tick before Start", func() { un.Tick(0, 0) }, "cfs: Scheduler.Tick before Start")
-		assertPanics(t, "RunQueue before Start", func() { un.RunQueue(0) }, "cfs: Scheduler.RunQueue before Start")
-		assertPanics(t, "TickHz before Start", func() { un.TickHz() }, "cfs: Scheduler.TickHz before Start")
+		assertPanics(t, "Fork before Start", func() { un.Fork(0, 0, -1, 0, sched.Attr{}) }, "cfs: Fork before Start")
+		assertPanics(t, "Tick before Start", func() { un.Tick(0, 0) }, "cfs: Tick before Start")
+		assertPanics(t, "RunQueue before Start", func() { un.RunQueue(0) }, "cfs: RunQueue before Start")
+		assertPanics(t, "TickHz before Start", func() { un.TickHz() }, "cfs: TickHz before Start")
 		assertPanics(t, "Tasks(cpu2)", func() { s.Tasks(2) }, "cfs: System.Tasks on cpu2")
 	})
 }
@@ -652,9 +652,9 @@ func TestCheckAttr(t *testing.T) {
 		{"normal with a freebsd scale", sched.Attr{RTScale: sched.RTFreeBSD}, ""},
 		{"fifo 0 freebsd", sched.Attr{Class: sched.FIFO, RTScale: sched.RTFreeBSD}, "cfs: fifo priority 0 on the freebsd scale (rtprio(2)): Linux's real-time priorities are sched_setscheduler's 1..99"},
 		{"rr 31 freebsd", sched.Attr{Class: sched.RR, RTPrio: 31, RTScale: sched.RTFreeBSD}, "cfs: rr priority 31 on the freebsd scale"},
-		{"fifo 0 linux", sched.Attr{Class: sched.FIFO}, "sched: fifo priority 0 outside 1..99"},
-		{"nice 21", sched.Attr{Nice: 21}, "sched: nice 21"},
-		{"class 9", sched.Attr{Class: 9}, "sched: invalid class 9"},
+		{"fifo 0 linux", sched.Attr{Class: sched.FIFO}, "cfs: sched: fifo priority 0 outside 1..99"},
+		{"nice 21", sched.Attr{Nice: 21}, "cfs: sched: nice 21"},
+		{"class 9", sched.Attr{Class: 9}, "cfs: sched: invalid class 9"},
 	} {
 		err := s.CheckAttr(tc.a)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)) {

@@ -54,6 +54,9 @@ func runSchedulerOps(t *testing.T, ops []byte) {
 			if next > 0 && op&0x80 != 0 {
 				parent = sched.ID(int(arg) % int(next))
 			}
+			if _, ok := m.s.Thread(parent); !ok {
+				parent = -1 // a parent must exist (it is the thread that forks)
+			}
 			m.s.Fork(m.now, next, parent, cpu, a)
 			m.s.Wakeup(m.now, next, cpu, sched.WakeFork)
 			m.check()

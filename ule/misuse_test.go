@@ -68,7 +68,7 @@ func TestSchedulerMisuse(t *testing.T) {
 			}
 		})
 	}
-	var s Scheduler
+	s := mustNew(t, DefaultParams())
 	if got := panicMessage(func() { s.Pick(0, 0) }); got != "ule: Pick before Start" {
 		t.Errorf("Pick before Start: panic = %q", got)
 	}

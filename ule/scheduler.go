@@ -43,13 +43,12 @@ import (
 type Scheduler struct {
 	params Params
 	sys    *System
-	// inMachine[c] reports whether CPU c is in the machine; empty before Start. mustCPU's test.
-	inMachine []bool
-	env       sched.Env
-	threads   []*Thread
-	parents   []sched.ID
-	rand      []Rand
-	idleOld   []int // the idle loop's oldswitchcnt, per CPU
+	// contract checks the machine's calls (CPUs, time, attributes), with the standard panics.
+	contract sched.Contract
+	env      sched.Env
+	threads  sched.Threads[Thread]
+	rand     []Rand
+	idleOld  []int // the idle loop's oldswitchcnt, per CPU
 
 	balanceCPU   topology.CPU
 	balanceTicks int
@@ -70,7 +69,7 @@ func New(p Params) (*Scheduler, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return &Scheduler{params: p}, nil
+	return &Scheduler{params: p, contract: sched.Contract{Pkg: "ule"}}, nil
 }
 
 // Name returns the name of the parameters, such as "ule-main".
@@ -104,7 +103,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 		return err
 	}
 	s.params, s.sys, s.env = p, sys, env
-	s.inMachine = cpuTable(cfg.Topology)
+	s.contract.Start(cfg.Topology)
 	s.nowAt, s.ticksAt = 0, s.Ticks(0)
 	n := cfg.Topology.NumIDs()
 	s.rand = make([]Rand, n)
@@ -147,10 +146,8 @@ func (s *Scheduler) Thread(tid sched.ID) (*Thread, bool) {
 
 // thread returns the state of thread tid, or nil if tid is unknown or has exited.
 func (s *Scheduler) thread(tid sched.ID) *Thread {
-	if tid < 0 || int(tid) >= len(s.threads) {
-		return nil
-	}
-	return s.threads[tid]
+	t, _ := s.threads.Lookup(tid)
+	return t
 }
 
 // Ticks returns the kernel's ticks at simulated time now: 1 + now*hz/1e9, wrapping as u_int.
@@ -216,54 +213,27 @@ func classOf(l *Layout, a sched.Attr) (Class, uint8) {
 // Fork and SetAttr given such attributes anyway run the nearest thing (Batch as Normal, a
 // Linux-scale q as POSIX priority min(q, 31), no slice, no group) and Err reports the first.
 func (s *Scheduler) CheckAttr(a sched.Attr) error {
-	if err := a.Validate(); err != nil {
-		return fmt.Errorf("ule: %w", err)
-	}
-	switch {
-	case a.Class.RealTime() && a.RTScale != sched.RTFreeBSD:
-		return fmt.Errorf("ule: %s priority %d is on the %s scale; FreeBSD's rtprio(2) takes 0..%d (RTScale %s)", a.Class, a.RTPrio, a.RTScale, RTPPrioMax, sched.RTFreeBSD)
-	case a.Class == sched.Batch:
-		return errors.New("ule: FreeBSD has no SCHED_BATCH class")
-	case a.Slice != 0:
-		return fmt.Errorf("ule: a requested slice (%d ns) has no ULE equivalent", a.Slice)
-	case a.Group != sched.RootGroup:
-		return fmt.Errorf("ule: no group scheduling in ULE (group %d)", a.Group)
-	}
-	return nil
+	return sched.CheckFreeBSDAttr("ule", "ULE", &a)
 }
 
 // Err returns the first attribute a thread was run with otherwise than asked (see CheckAttr),
 // naming the thread, or nil (sched.ErrReporter).
 func (s *Scheduler) Err() error { return s.err }
 
-// noteAttr validates a for op on thread tid: invalid attributes are the machine's bug and panic;
-// attributes CheckAttr refuses are recorded for Err.
-func (s *Scheduler) noteAttr(op string, tid sched.ID, a sched.Attr) {
-	if err := a.Validate(); err != nil {
-		panic(fmt.Sprintf("ule: %s of %v with invalid attributes: %v", op, tid, err))
-	}
+// noteAttr checks a for op on thread tid: invalid attributes, or an affinity without a CPU of
+// the machine, are the machine's bug and panic; attributes CheckAttr refuses are recorded for
+// Err.
+func (s *Scheduler) noteAttr(op string, tid sched.ID, a *sched.Attr) {
+	s.contract.Attr(op, tid, a)
 	if s.err == nil {
-		if err := s.CheckAttr(a); err != nil {
+		if err := sched.RefuseFreeBSDAttr("ule", "ULE", a); err != nil {
 			s.err = fmt.Errorf("thread %v ran otherwise than asked: %w", tid, err)
 		}
 	}
 }
 
-// mustCPU panics naming op if cpu is not a CPU of the machine.
-func (s *Scheduler) mustCPU(cpu topology.CPU, op string) {
-	// The test is small enough to inline into every decision; the panics are not.
-	if uint(cpu) >= uint(len(s.inMachine)) || !s.inMachine[cpu] {
-		s.badCPU(cpu, op)
-	}
-}
-
-// badCPU panics for mustCPU.
-func (s *Scheduler) badCPU(cpu topology.CPU, op string) {
-	if s.sys == nil {
-		panic(fmt.Sprintf("ule: %s before Start", op))
-	}
-	panic(fmt.Sprintf("ule: %s on cpu%d, which is not in the machine", op, cpu))
-}
+// mustCPU panics naming op if cpu is not a CPU of the machine (or before Start).
+func (s *Scheduler) mustCPU(cpu topology.CPU, op string) { s.contract.CPU(op, cpu) }
 
 // applyAttr sets class, nice and the user priority of t from a.
 func (s *Scheduler) applyAttr(t *Thread, a sched.Attr) {
@@ -294,33 +264,26 @@ func (s *Scheduler) affinity(a sched.Attr) topology.CPUSet {
 // are reported by Err. Fork panics if tid is negative or already in use, cpu is not in the
 // machine or attr is invalid.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
+	s.contract.Time("Fork", now)
 	s.mustCPU(cpu, "Fork")
-	if tid < 0 {
-		panic(fmt.Sprintf("ule: Fork of negative thread id %d", tid))
-	}
-	s.noteAttr("Fork", tid, attr)
-	for int(tid) >= len(s.threads) {
-		s.threads = append(s.threads, nil)
-		s.parents = append(s.parents, -1)
-	}
-	if s.threads[tid] != nil {
-		panic(fmt.Sprintf("ule: Fork of thread %v, which exists", tid))
-	}
+	s.noteAttr("Fork", tid, &attr)
+	pt := s.thread(parent)
+	s.contract.Parent(tid, parent, pt != nil)
 	ticks := s.ticks(now)
-	t := InitThread(&Thread{ID: tid})
+	t := InitThread(&Thread{ID: tid, Parent: -1})
+	s.threads.Add("ule", "Fork", tid, t)
 	t.Affinity = s.affinity(attr)
 	s.applyAttr(t, attr)
-	if pt := s.thread(parent); pt != nil {
+	if pt != nil {
 		t.CPU = pt.CPU
 		pt.Fork(&s.params, t, ticks, s.sys.cpus[cpu].Slice())
-		s.parents[tid] = parent
+		t.Parent = parent
 	} else {
 		t.CPU = cpu
 		t.Window = Window{FTick: ticks, LTick: ticks}
 		t.schedPriority(&s.params)
 		t.Priority, t.BasePri = t.UserPri, t.UserPri
 	}
-	s.threads[tid] = t
 	if s.env.Explaining() {
 		s.explain(cpu, tid, "fork: %v, slice used %d", t, t.Slice)
 	}
@@ -333,11 +296,10 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 // or has exited ("ule: Wakeup of unknown thread …"), is already runnable ("ule: Wakeup of t3,
 // which is already on a run queue") or from is not in the machine.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
+	s.contract.Time("Wakeup", now)
 	s.mustCPU(from, "Wakeup")
-	t := s.thread(tid)
-	if t == nil {
-		unknownThread("Wakeup", tid)
-	}
+	t := s.threads.Must("ule", "Wakeup", tid)
+	s.contract.WakeFlags(tid, flags)
 	switch t.State {
 	case OnRunq:
 		panic(fmt.Sprintf("ule: Wakeup of %v, which is already on a run queue", tid))
@@ -418,11 +380,9 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 // exited ("ule: Stop of unknown thread …") or is not the thread running on cpu ("ule: Stop of …,
 // which is not running on cpu…"), if cpu is not in the machine or why is not a StopReason.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
+	s.contract.Time("Stop", now)
 	s.mustCPU(cpu, "Stop")
-	t := s.thread(tid)
-	if t == nil {
-		unknownThread("Stop", tid)
-	}
+	t := s.threads.Must("ule", "Stop", tid)
 	c := &s.sys.cpus[cpu]
 	if c.Cur != t {
 		panic(fmt.Sprintf("ule: Stop of %v, which is not running on cpu%d", tid, cpu))
@@ -437,7 +397,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 		sw = SwitchYield
 	case sched.Exit:
 		sw = SwitchExit
-		if pt := s.thread(s.parents[tid]); pt != nil {
+		if pt := s.thread(t.Parent); pt != nil {
 			pt.ExitChild(&s.params, t)
 		}
 	default:
@@ -449,7 +409,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 		s.kick(r.Move.To, r.Move.Kick)
 	}
 	if why == sched.Exit {
-		s.threads[tid] = nil
+		s.threads.Delete(tid)
 	}
 	if s.env.Explaining() {
 		s.explain(cpu, tid, "stop (%v): preempted=%v migrated=%v stolen=%v", why, r.Preempted, r.Migrated, r.Stolen)
@@ -462,6 +422,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 // slice expires, cpu is rescheduled. On an idle CPU the idle loop runs: it switches to queued
 // work or tries to steal. Tick panics if cpu is not in the machine.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
+	s.contract.Time("Tick", now)
 	s.mustCPU(cpu, "Tick")
 	p := &s.params
 	c := &s.sys.cpus[cpu]
@@ -517,11 +478,9 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 // tid is unknown or has exited ("ule: SetAttr of unknown thread …") or attr is invalid;
 // attributes CheckAttr refuses run as it says and are reported by Err.
 func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
-	t := s.thread(tid)
-	if t == nil {
-		unknownThread("SetAttr", tid)
-	}
-	s.noteAttr("SetAttr", tid, attr)
+	s.contract.Time("SetAttr", now)
+	t := s.threads.Must("ule", "SetAttr", tid)
+	s.noteAttr("SetAttr", tid, &attr)
 	ticks := s.ticks(now)
 	self := t.CPU
 	s.applyAttr(t, attr)
@@ -535,22 +494,4 @@ func (s *Scheduler) SetAttr(now int64, tid sched.ID, attr sched.Attr) {
 	if s.env.Explaining() {
 		s.explain(t.CPU, tid, "setattr: %v", t)
 	}
-}
-
-// unknownThread panics for an event (op) naming thread tid, which is unknown or has exited.
-// The events test s.thread(tid) for nil themselves and call it, which keeps the test in line.
-//
-//go:noinline
-func unknownThread(op string, tid sched.ID) {
-	panic(fmt.Sprintf("ule: %s of unknown thread %v", op, tid))
-}
-
-// cpuTable returns a table, indexed by CPU id, of the CPUs of t.
-func cpuTable(t *topology.Topology) []bool {
-	m := make([]bool, t.NumIDs())
-	all := t.CPUs()
-	for c := range all.All() {
-		m[c] = true
-	}
-	return m
 }

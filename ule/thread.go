@@ -41,9 +41,10 @@ type ID = sched.ID
 type Thread struct {
 	runq.Link[Thread]
 
-	ID    ID    // td_tid
-	Class Class // td_pri_class
-	Nice  int   // p_nice, -20..20
+	ID     ID    // td_tid
+	Parent ID    // the thread that forked it (its process's parent), or -1
+	Class  Class // td_pri_class
+	Nice   int   // p_nice, -20..20
 
 	Priority    uint8 // td_priority: the current priority, which selects the queue
 	BasePri     uint8 // td_base_pri: the priority without lending (set by sched_prio)
