@@ -5,6 +5,7 @@ package simtest
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,6 +32,9 @@ type Options struct {
 	// Time is each scenario's length of simulated time; 0 means 2s, enough for 4BSD's 100ms
 	// quanta to let a thread pinned beside a hog in.
 	Time time.Duration
+	// NonPreemptive says the policy never takes the CPU from a running thread (a textbook FIFO):
+	// the goals of the scenarios in which CPU hogs must share are not checked, the contract is.
+	NonPreemptive bool
 }
 
 // A scenario is one workload and what a conforming policy achieves with it.
@@ -38,6 +42,8 @@ type scenario struct {
 	name  string
 	text  string
 	check func(r *sim.Result, topo *topology.Topology) error
+	// shares says the goal needs time slicing: CPU hogs share the CPUs with other threads.
+	shares bool
 }
 
 var scenarios = []scenario{
@@ -57,7 +63,7 @@ end`, func(r *sim.Result, topo *topology.Topology) error {
 			}
 		}
 		return nil
-	}},
+	}, true},
 	{"pinned", `
 thread pinned cpus=0
 	loop
@@ -76,7 +82,7 @@ end`, func(r *sim.Result, _ *topology.Topology) error {
 			return fmt.Errorf("the pinned thread never ran")
 		}
 		return nil
-	}},
+	}, true},
 	{"pipe", `
 pipe ping
 pipe pong
@@ -98,7 +104,7 @@ end`, func(r *sim.Result, _ *topology.Topology) error {
 			return fmt.Errorf("ping-pong ended by %v after %d of 400 messages", r.Ending, r.Messages)
 		}
 		return nil
-	}},
+	}, false},
 	{"fork-join", `
 template job
 	run uniform(500us,2ms)
@@ -113,7 +119,7 @@ end`, func(r *sim.Result, _ *topology.Topology) error {
 			return fmt.Errorf("make -j6 ended by %v with %d of 31 threads exited", r.Ending, r.Exited)
 		}
 		return nil
-	}},
+	}, false},
 	{"periodic", `
 thread tick count=2
 	every 10ms 10 phase=stagger
@@ -130,7 +136,7 @@ end`, func(r *sim.Result, _ *topology.Topology) error {
 			}
 		}
 		return nil
-	}},
+	}, true},
 	{"attributes", `
 thread changer
 	loop
@@ -156,7 +162,7 @@ end`, func(r *sim.Result, _ *topology.Topology) error {
 			return fmt.Errorf("the thread changing its attributes never went round its loop")
 		}
 		return nil
-	}},
+	}, true},
 	{"groups", `
 group a weight=200
 group b weight=50
@@ -182,14 +188,15 @@ end`, func(r *sim.Result, _ *topology.Topology) error {
 			}
 		}
 		return nil
-	}},
+	}, true},
 }
 
 // CheckPolicy runs fresh policies from factory through every scenario on every topology of
 // opts, reporting through t each breach of the Policy contract the machine sees (after every
 // event: sim.Machine.Check, including the policy's Queued count when it is a sched.Queuer), each
-// violation of the checkers, each scenario whose goal is not met, and any difference between the
-// traces of two runs with the same seed. A policy that refuses a scenario's workload before it
+// violation of the checkers, each scenario whose goal is not met, any difference between the
+// traces of two runs with the same seed, and any difference but the Explain records between a
+// run and one that records explanations (explaining must never change which code decides). A policy that refuses a scenario's workload before it
 // runs (an AttrChecker, or a Start or AddGroup error) has that scenario reported as skipped
 // through t.Logf, not as a failure; a refusal on the first topology is reported once.
 func CheckPolicy(t testing.TB, factory func() sim.Policy, opts Options) {
@@ -217,44 +224,63 @@ func CheckPolicy(t testing.TB, factory func() sim.Policy, opts Options) {
 				panic("simtest: scenario " + sc.name + ": " + err.Error())
 			}
 			where := fmt.Sprintf("%s on %d CPUs", sc.name, topo.NumCPUs())
-			cfg := sim.Config{Topology: topo, Hz: 1000, StatHz: 127, Seed: 1, Trace: sim.TraceHash,
+			cfg := sim.Config{Topology: topo, Hz: 1000, StatHz: 127, Seed: 1, Trace: sim.TraceFull,
 				FlattenGroups: !opts.Groups,
 				Checks:        sim.Checks{Starvation: starve, WorkConservation: opts.WorkConservation}}
-			var hashes [2]uint64
-			for run := range hashes {
+			// Run 0 is checked after every event; run 1, with the same seed, must leave the same
+			// trace; run 2 records explanations, which must change nothing else in the trace.
+			var runs [3]*sim.Result
+			for run := range runs {
 				p := factory()
-				m, err := sim.New(cfg, p, w)
+				c := cfg
+				c.Explain = run == 2
+				m, err := sim.New(c, p, w)
 				if err != nil {
 					if run == 0 {
 						t.Logf("%s: skipped: %v", where, err)
 					}
 					break
 				}
-				r, err := runChecked(m, until)
+				var r *sim.Result
+				if run == 0 {
+					r, err = runChecked(m, until)
+				} else {
+					err = m.Run(until)
+					r = m.Result()
+				}
 				if err != nil {
 					t.Errorf("%s: %s: %v", where, p.Name(), err)
 					break
 				}
-				hashes[run] = r.Trace.Hash()
-				if run > 0 {
-					if hashes[0] != hashes[1] {
-						t.Errorf("%s: %s: two runs with the same seed differ (trace %#x, then %#x)", where, p.Name(), hashes[0], hashes[1])
+				runs[run] = r
+				switch run {
+				case 0:
+					if err := r.Err(); err != nil {
+						t.Errorf("%s: %v", where, err)
 					}
-					break
-				}
-				if err := r.Err(); err != nil {
-					t.Errorf("%s: %v", where, err)
-				}
-				if err := sc.check(r, topo); err != nil {
-					t.Errorf("%s: %s: %v", where, p.Name(), err)
+					if opts.NonPreemptive && sc.shares {
+						break // a policy that never preempts need not share the CPUs with hogs
+					}
+					if err := sc.check(r, topo); err != nil {
+						t.Errorf("%s: %s: %v", where, p.Name(), err)
+					}
+				case 1:
+					if h0, h1 := runs[0].Trace.Hash(), r.Trace.Hash(); h0 != h1 {
+						t.Errorf("%s: %s: two runs with the same seed differ (trace %#x, then %#x)", where, p.Name(), h0, h1)
+					}
+				case 2:
+					if i, ok := sameBesidesExplain(runs[0].Trace.Records, r.Trace.Records); !ok {
+						t.Errorf("%s: %s: explaining changed the run: the traces differ at record %d", where, p.Name(), i)
+					}
 				}
 			}
 		}
 	}
 }
 
-// CheckFamily runs [CheckPolicy] on every preset of f, each in a subtest named after it,
-// with the control-group scenario unflattened when f.Groups, after checking the family value
+// CheckFamily runs [CheckPolicy] and [CheckMisuse] on every preset of f, each in a subtest
+// named after it, with the control-group scenario unflattened when f.Groups, after checking
+// the family value
 // itself: a name, sorted presets, a fresh policy from each New call, and an error that starts
 // with the family's name for a preset it lacks. TestFamilies in this package's tests calls it
 // for every family bench/presets lists.
@@ -276,6 +302,8 @@ func CheckFamily(t *testing.T, f sched.Family, opts Options) {
 	}
 	opts.Groups = f.Groups
 	for _, preset := range f.Presets {
+		opts := opts
+		opts.NonPreemptive = slices.Contains(f.NonPreemptive, preset)
 		t.Run(preset, func(t *testing.T) {
 			p1, err1 := f.New(preset)
 			p2, err2 := f.New(preset)
@@ -285,15 +313,33 @@ func CheckFamily(t *testing.T, f sched.Family, opts Options) {
 			if p1 == p2 {
 				t.Fatalf("%s: New(%q) returned the same policy twice", f.Name, preset)
 			}
-			CheckPolicy(t, func() sim.Policy {
+			newPolicy := func() sim.Policy {
 				p, err := f.New(preset)
 				if err != nil {
 					t.Fatal(err)
 				}
 				return p
-			}, opts)
+			}
+			CheckPolicy(t, newPolicy, opts)
+			t.Run("misuse", func(t *testing.T) { CheckMisuse(t, f.Name, newPolicy) })
 		})
 	}
+}
+
+// sameBesidesExplain reports whether explained, without its Explain records, equals plain,
+// and if not the index in plain of the first difference.
+func sameBesidesExplain(plain, explained []sim.Record) (int, bool) {
+	i := 0
+	for _, r := range explained {
+		if r.Kind == sim.KindExplain {
+			continue
+		}
+		if i >= len(plain) || plain[i] != r {
+			return i, false
+		}
+		i++
+	}
+	return i, i == len(plain)
 }
 
 // runChecked steps m to until, checking the conservation of threads after every event.
