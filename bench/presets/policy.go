@@ -9,16 +9,18 @@ import (
 	"github.com/schedkit/schedkit/bsd4"
 	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/toy"
 	"github.com/schedkit/schedkit/ule"
 )
 
-// Families returns the policy families, sorted by name: bsd4, cfs, ule. Each call returns fresh
-// values. A new policy package joins every harness (the command line, the scenarios, the
+// Families returns the policy families, sorted by name: bsd4, cfs, toy (the textbook FIFO,
+// SJF and round robin), ule. Each call returns fresh values. A new policy package joins every harness (the command line, the scenarios, the
 // conformance tests of bench/sim/simtest) by one line here.
 func Families() []sched.Family {
 	return []sched.Family{
 		bsd4.Family(),
 		cfs.Family(),
+		toy.Family(),
 		ule.Family(),
 	}
 }
