@@ -11,7 +11,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,44 +18,22 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/bench/stat"
+	"github.com/schedkit/schedkit/internal/numfmt"
 	"github.com/schedkit/schedkit/topology"
 )
-
-// A Sample is one run, simulated or on the host, as a Metric reads it.
-type Sample struct {
-	*sim.Result
-	latency func(name string, p float64) (int64, bool)
-}
-
-// Latency returns the p-th percentile of the wake-up latencies of the thread named name.
-func (s Sample) Latency(name string, p float64) (int64, bool) { return s.latency(name, p) }
-
-// SimSample returns the Sample of a simulated run.
-func SimSample(r *sim.Result) Sample {
-	return Sample{Result: r, latency: func(name string, p float64) (int64, bool) {
-		t, ok := r.Thread(name)
-		if !ok {
-			return 0, false
-		}
-		return t.Latency(p)
-	}}
-}
-
-// HostSample returns the Sample of a host run.
-func HostSample(r *Result) Sample { return Sample{Result: &r.Result, latency: r.Latency} }
 
 // A Metric is the figure an Experiment compares: a name with its unit, and how to read it from a
 // run (NaN if the run lacks it).
 type Metric struct {
 	Name string
-	Of   func(s Sample) float64
+	Of   func(r *sim.Result) float64
 }
 
 // CompletionOf is the time from the creation of the thread named name to its exit, in
 // milliseconds; NaN if it did not exit within the run.
 func CompletionOf(name string) Metric {
-	return Metric{Name: name + " completion (ms)", Of: func(s Sample) float64 {
-		t, ok := s.Thread(name)
+	return Metric{Name: name + " completion (ms)", Of: func(r *sim.Result) float64 {
+		t, ok := r.Thread(name)
 		if !ok {
 			return math.NaN()
 		}
@@ -70,9 +47,9 @@ func CompletionOf(name string) Metric {
 
 // CPURatio is the CPU time of thread a over that of thread b.
 func CPURatio(a, b string) Metric {
-	return Metric{Name: "CPU " + a + " / " + b, Of: func(s Sample) float64 {
-		x, ok1 := s.Thread(a)
-		y, ok2 := s.Thread(b)
+	return Metric{Name: "CPU " + a + " / " + b, Of: func(r *sim.Result) float64 {
+		x, ok1 := r.Thread(a)
+		y, ok2 := r.Thread(b)
 		if !ok1 || !ok2 || y.CPUTime == 0 {
 			return math.NaN()
 		}
@@ -83,27 +60,24 @@ func CPURatio(a, b string) Metric {
 // ShareOf is the percentage of its lifetime (until its exit or the end of the run) the thread
 // named name spent on a CPU.
 func ShareOf(name string) Metric {
-	return Metric{Name: name + " CPU share (%)", Of: func(s Sample) float64 {
-		t, ok := s.Thread(name)
-		if !ok {
+	return Metric{Name: name + " CPU share (%)", Of: func(r *sim.Result) float64 {
+		t, ok := r.Thread(name)
+		if !ok || t.Lifetime() <= 0 {
 			return math.NaN()
 		}
-		end := t.End
-		if end < 0 {
-			end = s.End
-		}
-		if end <= t.Start {
-			return math.NaN()
-		}
-		return 100 * float64(t.CPUTime) / float64(end-t.Start)
+		return 100 * t.Share()
 	}}
 }
 
 // LatencyOf is the p-th percentile of the wake-up latencies of the thread named name, in
 // microseconds.
 func LatencyOf(name string, p float64) Metric {
-	return Metric{Name: fmt.Sprintf("%s p%v latency (us)", name, p), Of: func(s Sample) float64 {
-		l, ok := s.Latency(name, p)
+	return Metric{Name: fmt.Sprintf("%s p%v latency (us)", name, p), Of: func(r *sim.Result) float64 {
+		t, ok := r.Thread(name)
+		if !ok {
+			return math.NaN()
+		}
+		l, ok := t.Latency(p)
 		if !ok {
 			return math.NaN()
 		}
@@ -305,7 +279,7 @@ func hostFigure(ctx context.Context, w *workload.Workload, opts Options, m Metri
 	for _, l := range r.Load {
 		load[0], load[1] = min(load[0], l), max(load[1], l)
 	}
-	return m.Of(HostSample(r)), nil
+	return m.Of(&r.Result), nil
 }
 
 // modelExperiment returns e's figure under the named policy on topo with seed: Metric of a
@@ -339,7 +313,7 @@ func modelFigure(topo *topology.Topology, name string, w *workload.Workload, see
 	if err != nil {
 		return 0, err
 	}
-	return m.Of(SimSample(r)), nil
+	return m.Of(r), nil
 }
 
 // maxSpread is the widest host range, relative to its median, within which a model's figure is
@@ -355,7 +329,7 @@ func verdict(model float64, host []float64, tol float64) (float64, string) {
 	case math.IsNaN(model):
 		return math.NaN(), "no model figure"
 	}
-	med := median(s)
+	med := stat.Median(s)
 	ratio := model / med
 	lo, hi := s[0]*(1-tol), s[len(s)-1]*(1+tol)
 	spread := (s[len(s)-1] - s[0]) / med
@@ -442,17 +416,9 @@ func (v StatVerdict) String() string {
 	case !d.Significant:
 		return fmt.Sprintf("No difference proven at %.1f%% confidence", d.Confidence)
 	case math.IsInf(d.Rel, 0) || math.IsNaN(d.Rel):
-		return fmt.Sprintf("Difference at %.1f%% confidence: %s +/- %s", d.Confidence, sig3(d.Delta), sig3(d.HalfWidth))
+		return fmt.Sprintf("Difference at %.1f%% confidence: %s +/- %s", d.Confidence, numfmt.Sig3(d.Delta), numfmt.Sig3(d.HalfWidth))
 	}
-	return fmt.Sprintf("Difference at %.1f%% confidence: %s%% +/- %s%%", d.Confidence, sig3(d.Rel), sig3(d.RelHalfWidth))
-}
-
-// sig3 formats v with three significant digits and no exponent: 1.96, 64.6, -100, 1234.
-func sig3(v float64) string {
-	if math.Abs(v) >= 1000 {
-		return fmt.Sprintf("%.0f", v)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
+	return fmt.Sprintf("Difference at %.1f%% confidence: %s%% +/- %s%%", d.Confidence, numfmt.Sig3(d.Rel), numfmt.Sig3(d.RelHalfWidth))
 }
 
 // WriteRows writes rows as an aligned text table: the experiment, the metric, the host's median
@@ -480,7 +446,7 @@ func WriteRows(w io.Writer, rows []Row) error {
 		s := finite(r.Host)
 		host := "-"
 		if len(s) > 0 {
-			host = fmt.Sprintf("%s [%s, %s]", fig(median(s)), fig(s[0]), fig(s[len(s)-1]))
+			host = fmt.Sprintf("%s [%s, %s]", numfmt.Sig3(stat.Median(s)), numfmt.Sig3(s[0]), numfmt.Sig3(s[len(s)-1]))
 			if len(s) < len(r.Host) {
 				host += fmt.Sprintf(" (%d of %d runs)", len(s), len(r.Host))
 			}
@@ -501,10 +467,10 @@ func WriteRows(w io.Writer, rows []Row) error {
 			if math.IsNaN(v) {
 				fmt.Fprint(tw, "\t-")
 			} else {
-				fmt.Fprintf(tw, "\t%s", fig(v))
+				fmt.Fprintf(tw, "\t%s", numfmt.Sig3(v))
 			}
 		}
-		fmt.Fprintf(tw, "\t%s\t%s\t%s\n", fig(r.Ratio), r.Verdict, r.Stat)
+		fmt.Fprintf(tw, "\t%s\t%s\t%s\n", numfmt.Sig3(r.Ratio), r.Verdict, r.Stat)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -523,27 +489,6 @@ func cmpStr(s, def string) string {
 		return def
 	}
 	return s
-}
-
-func median(s []float64) float64 {
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// fig formats a figure with three significant digits.
-func fig(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case math.IsNaN(v):
-		return "-"
-	case a >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case a >= 10:
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.2f", v)
 }
 
 // loadNow returns the one-minute load average, or 0 where there is none.

@@ -41,11 +41,11 @@ func TestVerdict(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	r := &sim.Result{End: 1000, Threads: []sim.ThreadStats{
+	s := &sim.Result{End: 1000, Threads: []sim.ThreadStats{
 		{Name: "a", Start: 0, End: 500, CPUTime: 400},
 		{Name: "b", Start: 100, End: -1, CPUTime: 10},
 	}}
-	s := SimSample(r)
+	s.Finish()
 	require.Equal(t, 500.0/1e6, CompletionOf("a").Of(s))
 	require.True(t, math.IsNaN(CompletionOf("b").Of(s)), "b did not exit")
 	require.True(t, math.IsNaN(CompletionOf("c").Of(s)), "no thread c")
@@ -70,7 +70,7 @@ func TestHostVsModel(t *testing.T) {
 		require.InDelta(t, 2.0, v.Diff.Delta, 1e-12, "the model's mean minus the host's")
 		require.InDelta(t, 4.0, v.Diff.DF, 1e-9, "one-sample t: N-1 degrees of freedom")
 		require.InDelta(t, hw, v.Diff.HalfWidth, 1e-5)
-		require.Equal(t, "Difference at 95.0% confidence: 20% +/- 1.96%", v.String())
+		require.Equal(t, "Difference at 95.0% confidence: 20.0% +/- 1.96%", v.String())
 	})
 	t.Run("no difference, model constant", func(t *testing.T) {
 		// 10.15 is inside 10 ± 0.196; 10.25 would not be.
@@ -83,7 +83,7 @@ func TestHostVsModel(t *testing.T) {
 	t.Run("model low", func(t *testing.T) {
 		v := HostVsModel(host, []float64{9}, 95)
 		require.True(t, v.Diff.Significant)
-		require.Equal(t, "Difference at 95.0% confidence: -10% +/- 1.96%", v.String())
+		require.Equal(t, "Difference at 95.0% confidence: -10.0% +/- 1.96%", v.String())
 	})
 	t.Run("model varies: Welch's two-sample t", func(t *testing.T) {
 		v := HostVsModel(host, []float64{9.9, 10.3, 10.1}, 95)
@@ -114,9 +114,9 @@ func TestHostVsModel(t *testing.T) {
 	t.Run("constant host", func(t *testing.T) {
 		// No spread on either side: any difference of the means is real, none is none.
 		require.Equal(t, "No difference proven at 95.0% confidence", HostVsModel([]float64{3, 3, 3}, []float64{3}, 95).String())
-		require.Equal(t, "Difference at 95.0% confidence: 33.3% +/- 0%", HostVsModel([]float64{3, 3, 3}, []float64{4}, 95).String())
+		require.Equal(t, "Difference at 95.0% confidence: 33.3% +/- 0.00%", HostVsModel([]float64{3, 3, 3}, []float64{4}, 95).String())
 		// A host mean of 0 has no relative difference: the absolute one.
-		require.Equal(t, "Difference at 95.0% confidence: 1 +/- 0", HostVsModel([]float64{0, 0}, []float64{1}, 95).String())
+		require.Equal(t, "Difference at 95.0% confidence: 1.00 +/- 0.00", HostVsModel([]float64{0, 0}, []float64{1}, 95).String())
 	})
 	t.Run("confidence", func(t *testing.T) {
 		// 10.19 is inside the 95% interval and outside the 80% one (t(4) = 1.5332: ±0.108).
@@ -137,13 +137,6 @@ func TestWriteRowsStat(t *testing.T) {
 	require.NoError(t, WriteRows(&b, rows))
 	lines := strings.Split(b.String(), "\n")
 	require.Regexp(t, `model/host +verdict +t test$`, lines[0])
-	require.Regexp(t, `1\.20 +model 18% high +Difference at 95\.0% confidence: 20% \+/- 1\.96%$`, lines[1])
+	require.Regexp(t, `1\.20 +model 18% high +Difference at 95\.0% confidence: 20\.0% \+/- 1\.96%$`, lines[1])
 	require.Contains(t, b.String(), "(t test: Welch's t")
-}
-
-func TestSig3(t *testing.T) {
-	for v, want := range map[float64]string{1.9632: "1.96", 64.63: "64.6", -99.96: "-100", -100: "-100", 0.5123: "0.512",
-		20: "20", 0: "0", 1234.5: "1234", -88.51: "-88.5", 1e-4: "0.0001"} {
-		require.Equal(t, want, sig3(v), "%v", v)
-	}
 }

@@ -14,9 +14,10 @@ import "github.com/schedkit/schedkit/bench/sim"
 // [Result.Latency]) and its Request histogram, for a thread with an every, the time from each
 // period's deadline to the end of the period's work (schbench's request latency). Those CPU figures are the whole machine's: other programs' work counts as busy.
 // RunqWait, Events, Violations and Trace stay empty: the kernel keeps no per-dispatch record or
-// event log the runner could read. A thread still running at the end has End -1, and its
-// Lifetime and Share read 0: the simulator keeps the end of the run for them in a field this
-// package cannot set; compute them from Result.End (ShareOf does).
+// event log the runner could read. A thread still running at the end has End -1; the runner
+// completes the Result once ([sim.Result.Finish]), so that its Lifetime and Share run to
+// Result.End as a simulated thread's do, and every table, summary and writer of bench/sim takes
+// a host run as it takes a simulated one. Seed is Options.Seed.
 type Result struct {
 	sim.Result
 	// Timeslices counts the times each thread, indexed like Threads, was switched in

@@ -798,6 +798,7 @@ func (r *runner) result(stopAt int64, load0 float64, stat0, stat1 []CPUTimes) *R
 	rel, _, _ := kernelRelease()
 	res := &Result{Load: [2]float64{load0, loadavg()}, Skipped: r.plan.skipped}
 	res.Policy = "linux " + rel
+	res.Seed = r.opts.Seed
 	res.End = stopAt - r.t0
 	res.Messages = r.messages.Load()
 	last, all := int64(0), true
@@ -820,6 +821,7 @@ func (r *runner) result(stopAt int64, load0 float64, stat0, stat1 []CPUTimes) *R
 		res.Peers = append(res.Peers, pp.res)
 	}
 	res.CPUs = cpuStats(stat0, stat1)
+	res.Finish()
 	return res
 }
 

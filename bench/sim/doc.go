@@ -80,9 +80,22 @@
 // ([Result.Group]), a declaration or template ([Result.Decl]), or several runs. Per CPU: busy,
 // idle, interrupt, switch and idle-exit time, and the clock interrupts by what they found the
 // CPU doing, from which [Result.Accounting] derives seed 002's r/u/s/i/t/I/X columns (sampled
-// kern.cp_time against exact td_runtime). Statistics are clipped to the run's end. [WriteTable]
-// and [WriteTableOf] put several runs of one workload side by side; a Result marshals to JSON
-// in the schema [ResultSchema] names, and [WriteCSV] writes one row per thread.
+// kern.cp_time against exact td_runtime). Statistics are clipped to the run's end.
+//
+// From Results to output there is one pipeline, in the shape of golang.org/x/perf's benchfmt →
+// benchproc → benchmath → benchtab: a Result is the record (its JSON form, schema
+// [ResultSchema], is what a run keeps); [Summarize] groups runs into columns, one per policy
+// with its repetitions ([Column], [Rep]), and reduces them to a [Summary] — per thread name, the
+// median over the repetitions (bench/stat's [stat.Median], the one median of the bench layer) of
+// its CPU share and latency percentiles, and per column the medians of the totals — with the
+// threads' declarations kept for grouping ([Summary.Decls]); [Summary.Write] is the one writer,
+// as text (the aligned table with a unit in every heading and a legend), CSV (a row per thread
+// of each run) or JSON (the document of [RunsSchema], every run's whole Result). [WriteTable],
+// [WriteTableOf] and [WriteCSV] are its one-run-per-policy forms. The JSON forms are published
+// as a JSON Schema, bench/sim/result.schema.json, against which the tests validate every JSON
+// output. bench/host's runs are Results too ([Result.Finish] completes one made outside the
+// machine), so the command line puts the kernel's column beside the model's with the same
+// writer.
 //
 // The statistics cost little while the machine runs. A series keeps its first latency sample
 // in the thread and the next ones, unsorted, in chunks of sixteen (one cache line) that all

@@ -117,12 +117,19 @@ end`)
 	sim.WriteTableOf(os.Stdout, sim.Table{Series: sim.RequestLatency, Percentiles: []float64{50, 90, 99},
 		Totals: []sim.Total{sim.Makespan, sim.Switches}}, r)
 	// Output:
-	// thread    4bsd-main     p50     p90     p99
-	// hog.0         40.2%       -       -       -
-	// hog.1         40.6%       -       -       -
-	// tick          19.2%  2.00ms  2.00ms  2.00ms
-	// makespan      5.00s
-	// switches       1004
+	//              4bsd-main
+	// thread       cpu%  req p50  req p90  req p99
+	// hog.0       40.2%        -        -        -
+	// hog.1       40.6%        -        -        -
+	// tick        19.2%   2.00ms   2.00ms   2.00ms
+	// cpu%: the thread's CPU time over its life in the run. req p50 … p99: its request latency
+	// (schbench's), from each wake-up to the end of the work it then did, as percentiles of the run.
+	// With repetitions, each figure is their median. "-": no figure (a thread that never slept has no
+	// request latency); 0ns: measured, and 0.
+	//
+	// policy     runs  makespan (time)  switches
+	// 4bsd-main     1            5.00s      1004
+	// makespan: when the last thread exited (the end if one still runs); switches: counts.
 }
 
 // WriteCSV writes one row per thread for spreadsheets and plotting tools.
@@ -131,8 +138,8 @@ func ExampleWriteCSV() {
 	r, _ := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, must(bsd4.New(bsd4.DefaultParams())), w, time.Second)
 	sim.WriteCSV(os.Stdout, []float64{50, 100}, r)
 	// Output:
-	// policy,ending,start_ns,end_ns,thread,id,decl,group,start_thread_ns,end_thread_ns,cpu_ns,wait_ns,sleep_ns,work_ns,voluntary,involuntary,migrations,wakeups,lifetime_ns,share,wakeup_count,wakeup_p50_ns,wakeup_p100_ns,runq-wait_count,runq-wait_p50_ns,runq-wait_p100_ns,request_count,request_p50_ns,request_p100_ns
-	// 4bsd-main,all-exited,0,21000000,a,0,a,,0,21000000,3000000,0,18000000,3000000,2,0,0,2,21000000,0.14285714285714285,3,0,0,3,0,0,3,1000000,1000000
+	// column,rep,seed,policy,ending,start_ns,end_ns,thread,id,decl,group,start_thread_ns,end_thread_ns,cpu_ns,wait_ns,sleep_ns,work_ns,voluntary,involuntary,migrations,wakeups,lifetime_ns,share,wakeup_count,wakeup_p50_ns,wakeup_p100_ns,runq-wait_count,runq-wait_p50_ns,runq-wait_p100_ns,request_count,request_p50_ns,request_p100_ns
+	// 4bsd-main,0,0,4bsd-main,all-exited,0,21000000,a,0,a,,0,21000000,3000000,0,18000000,3000000,2,0,0,2,21000000,0.14285714285714285,3,0,0,3,0,0,3,1000000,1000000
 }
 
 // A Result marshals to JSON with a documented schema, and reads back.

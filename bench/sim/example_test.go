@@ -74,10 +74,55 @@ end`)
 	}
 	sim.WriteTable(os.Stdout, results...)
 	// Output:
-	// thread  4bsd-main  p50  p99  p99.9    max  4bsd-9  p50  p99  p99.9    max
-	// hog.0       44.5%    -    -      -      -   45.5%    -    -      -      -
-	// hog.1       45.6%    -    -      -      -   45.3%    -    -      -      -
-	// ticker       9.8%  0ns  0ns  185ms  185ms    9.2%  0ns  0ns  205ms  205ms
+	//             4bsd-main                                            4bsd-9
+	// thread       cpu%  wake p50  wake p99  wake p99.9  wake max    cpu%  wake p50  wake p99  wake p99.9  wake max
+	// hog.0       44.5%         -         -           -         -   45.5%         -         -           -         -
+	// hog.1       45.6%         -         -           -         -   45.3%         -         -           -         -
+	// ticker       9.8%       0ns       0ns       185ms     185ms    9.2%       0ns       0ns       205ms     205ms
+	// cpu%: the thread's CPU time over its life in the run. wake p50 … max: its wake-up latency,
+	// from being woken to running, as percentiles of the run. With repetitions, each figure is their
+	// median. "-": no figure (a thread that never slept has no wake-up latency); 0ns: measured, and 0.
+}
+
+// Summarize puts repetitions of each policy in one column: each figure is the median over the
+// column's runs, and the totals count the runs.
+func ExampleSummarize() {
+	w, _ := workload.Parse(`
+thread hog
+	run forever
+end
+thread ticker
+	every 10ms
+		run exp(1ms)
+	end
+end`)
+	topo := topology.Uniform(1, 1, 1, 1, 1)
+	var cols []sim.Column
+	for _, p := range []bsd4.Params{bsd4.DefaultParams(), bsd4.FreeBSD9Params()} {
+		c := sim.Column{Name: must(bsd4.New(p)).Name()}
+		for rep := range 3 {
+			r, _ := sim.Run(sim.Config{Topology: topo, StatHz: 127, Seed: uint64(1 + rep)}, must(bsd4.New(p)), w, time.Second)
+			c.Reps = append(c.Reps, sim.Rep{N: rep, Result: r})
+		}
+		cols = append(cols, c)
+	}
+	s := sim.Summarize(sim.Table{Percentiles: []float64{50, 100}, Totals: []sim.Total{sim.Switches, sim.Migrations}}, cols...)
+	fmt.Println(s.Decls(), s.Threads[1].Cells[0].Runs)
+	s.Write(os.Stdout, sim.Text)
+	// Output:
+	// [hog ticker] 3
+	//         4bsd-main                      4bsd-9
+	// thread       cpu%  wake p50  wake max    cpu%  wake p50  wake max
+	// hog         90.5%         -         -   90.6%         -         -
+	// ticker       9.5%       0ns    92.4ms    9.4%       0ns     102ms
+	// cpu%: the thread's CPU time over its life in the run. wake p50 … max: its wake-up latency,
+	// from being woken to running, as percentiles of the run. With repetitions, each figure is their
+	// median. "-": no figure (a thread that never slept has no wake-up latency); 0ns: measured, and 0.
+	//
+	// policy     runs  switches  migrations
+	// 4bsd-main     3       184           0
+	// 4bsd-9        3       182           0
+	// switches, migrations: counts.
 }
 
 // Step and Check let a test verify the conservation of threads after every event.

@@ -169,6 +169,9 @@ type CPUStats struct {
 type Result struct {
 	// Policy is the policy's name.
 	Policy string
+	// Seed is the seed the run ran with (Config.Seed). The Result's JSON form leaves it out;
+	// the runs document of [RunsSchema] has it.
+	Seed uint64
 	// Start is the beginning of the measured interval: 0, or the end of Stop.Warmup.
 	Start int64
 	// End is the time the run ended: the last exit, or the until of Run, or the instant a
@@ -217,7 +220,7 @@ type threadIndex struct {
 // stall that lasts beyond Now counts only up to Now.
 func (m *Machine) Result() *Result {
 	from := m.statsFrom
-	r := &Result{Policy: m.pol.Name(), Start: from, End: m.now, Makespan: m.now - from, Ending: m.ending,
+	r := &Result{Policy: m.pol.Name(), Seed: m.cfg.Seed, Start: from, End: m.now, Makespan: m.now - from, Ending: m.ending,
 		TickHz: int(m.tickHz), Events: m.events - m.eventsFrom, Messages: m.messages,
 		Trace: m.trace, Violations: slices.Clone(m.viol.list), Counts: m.viol.count, names: &threadIndex{}}
 	if m.live == 0 {
@@ -352,6 +355,17 @@ func (m *Machine) resetStats() {
 	}
 }
 
+// Finish completes a Result assembled outside the simulator — by bench/host from the kernel's
+// counters, or by hand — so that it answers as one of [Machine.Result] does: each thread's
+// Lifetime and Share run from no earlier than r.Start to its exit or r.End, and Thread takes
+// constant time. Call it once Threads, Start and End are set; it changes no field.
+func (r *Result) Finish() {
+	for i := range r.Threads {
+		r.Threads[i].from, r.Threads[i].end = r.Start, r.End
+	}
+	r.names = &threadIndex{}
+}
+
 // Throughput returns the threads that exited per second of the run (jobs per second of a make -j
 // like workload) and the messages received per second (hackbench's measure).
 func (r *Result) Throughput() (exits, messages float64) {
@@ -448,14 +462,4 @@ func (r *Result) Group(s Series, g string) *Histogram {
 // Decl returns the histogram of series s pooled over the threads of declaration or template d.
 func (r *Result) Decl(s Series, d string) *Histogram {
 	return r.Pooled(s, func(t *ThreadStats) bool { return t.Decl == d })
-}
-
-func sig3(x float64) string {
-	switch {
-	case x < 10:
-		return fmt.Sprintf("%.2f", x)
-	case x < 100:
-		return fmt.Sprintf("%.1f", x)
-	}
-	return fmt.Sprintf("%.0f", x)
 }

@@ -41,19 +41,6 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-func TestShortDuration(t *testing.T) {
-	cases := []struct {
-		ns   int64
-		want string
-	}{{0, "0ns"}, {999, "999ns"}, {1000, "1.00us"}, {12345, "12.3us"}, {999_499, "999us"},
-		{4_560_000, "4.56ms"}, {123_400_000, "123ms"}, {1_200_000_000, "1.20s"}, {98_765_000_000, "98.8s"}}
-	for _, tc := range cases {
-		if got := shortDuration(tc.ns); got != tc.want {
-			t.Errorf("shortDuration(%d) = %q, want %q", tc.ns, got, tc.want)
-		}
-	}
-}
-
 func TestThreadStatsDerived(t *testing.T) {
 	done := ThreadStats{Start: 10, End: 110, CPUTime: 25}
 	if c, ok := done.Completion(); !ok || c != 100 {

@@ -1,16 +1,12 @@
 package sim
 
-// This file implements the kept forms of a Result: JSON with a documented, versioned schema, and
-// CSV, one row per thread.
+// This file implements the kept form of a Result: JSON with a documented, versioned schema.
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
@@ -113,8 +109,9 @@ func (s CPUState) String() string {
 //	cpus              CPUs, by CPU id: {id, busy_ns, idle_ns, interrupt_ns, switch_ns,
 //	                  idle_exit_ns, switches, ticks: {user, nice, sys, intr, idle}}
 //
-// The trace is not part of it (package trace exporters write it). [Result.UnmarshalJSON] reads
-// it back.
+// The trace is not part of it (package trace exporters write it), nor is Seed (the runs
+// document of [RunsSchema] writes each run's). [Result.UnmarshalJSON] reads
+// it back. The JSON Schema in bench/sim/result.schema.json describes it for validators.
 func (r *Result) MarshalJSON() ([]byte, error) {
 	j := resultJSON{Schema: ResultSchema, Policy: r.Policy, Start: r.Start, End: r.End, Ending: r.Ending,
 		TickHz: r.TickHz, Makespan: r.Makespan, Events: r.Events, Exited: r.Exited, Messages: r.Messages,
@@ -212,67 +209,3 @@ func (r *Result) UnmarshalJSON(b []byte) error {
 func cpuID(i int) topology.CPU { return topology.CPU(i) }
 
 func threadID(i int) sched.ID { return sched.ID(i) }
-
-// CSVHeader is the first row WriteCSV writes: one column per field, times in nanoseconds, share a
-// fraction, then each percentile asked for of each series, named SERIES_pP_ns (such as
-// wakeup_p99.9_ns; an empty cell when the series is empty).
-func CSVHeader(percentiles ...float64) []string {
-	h := []string{"policy", "ending", "start_ns", "end_ns", "thread", "id", "decl", "group", "start_thread_ns",
-		"end_thread_ns", "cpu_ns", "wait_ns", "sleep_ns", "work_ns", "voluntary", "involuntary", "migrations",
-		"wakeups", "lifetime_ns", "share"}
-	for s := range numSeries {
-		h = append(h, Series(s).String()+"_count")
-		for _, p := range percentiles {
-			h = append(h, Series(s).String()+"_p"+strconv.FormatFloat(p, 'f', -1, 64)+"_ns")
-		}
-	}
-	return h
-}
-
-// WriteCSV writes one row per thread of each result, after the header of [CSVHeader], with the
-// percentiles ps of each series (StandardPercentiles when none are given). Percentiles are
-// computed as [Histogram.Percentile] does.
-// WriteCSV panics if a result is nil.
-func WriteCSV(w io.Writer, ps []float64, results ...*Result) error {
-	for i, r := range results {
-		if r == nil {
-			panic(fmt.Sprintf("sim: WriteCSV of a nil result (result %d)", i))
-		}
-	}
-	if len(ps) == 0 {
-		ps = StandardPercentiles
-	}
-	for _, p := range ps {
-		percentMilli(p)
-	}
-	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader(ps...)); err != nil {
-		return err
-	}
-	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
-	for _, r := range results {
-		for i := range r.Threads {
-			t := &r.Threads[i]
-			row := []string{r.Policy, r.Ending.String(), i64(r.Start), i64(r.End), t.Name, i64(int64(t.ID)), t.Decl,
-				t.Group, i64(t.Start), i64(t.End), i64(t.CPUTime), i64(t.WaitTime), i64(t.Sleep), i64(t.Work),
-				i64(t.Voluntary), i64(t.Involuntary), i64(t.Migrations), i64(t.Wakeups), i64(t.Lifetime()),
-				strconv.FormatFloat(t.Share(), 'g', -1, 64)}
-			for s := range numSeries {
-				h := t.Histogram(Series(s))
-				row = append(row, i64(h.Count()))
-				for _, p := range ps {
-					if v, ok := h.Percentile(p); ok {
-						row = append(row, i64(v))
-					} else {
-						row = append(row, "")
-					}
-				}
-			}
-			if err := cw.Write(row); err != nil {
-				return err
-			}
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}

@@ -18,7 +18,9 @@ import (
 	"github.com/schedkit/schedkit/bench/plot"
 	"github.com/schedkit/schedkit/bench/report"
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/stat"
 	"github.com/schedkit/schedkit/bench/trace"
+	"github.com/schedkit/schedkit/internal/numfmt"
 	"github.com/schedkit/schedkit/internal/outfile"
 )
 
@@ -33,25 +35,15 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // fileName makes s safe as part of a file name.
 func fileName(s string) string { return unsafeName.ReplaceAllString(s, "_") }
 
-// groupOf returns the group a thread's latencies are pooled in: its name without the ".N" of
-// count=N instances, so that hog.0 … hog.3 make one group "hog".
-func groupOf(name string) string {
-	if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 {
-		if strings.Trim(name[i+1:], "0123456789") == "" {
-			return name[:i]
-		}
-	}
-	return name
-}
-
 // maxGroupFigures bounds the groups that get figures of their own (a latency distribution, and
 // with repetitions two distributions per repetition): the first ones in order of appearance. A
 // workload of a million threads with names of their own would otherwise draw a million files.
 const maxGroupFigures = 40
 
 // A runSummary is what the pictures need of one run, gathered in one pass over its threads: the
-// sum and count of the CPU shares of the threads of each name and of each group, and the
-// wake-to-run latencies of the threads of each drawn group, pooled.
+// sum and count of the CPU shares of the threads of each name and of each group (the threads of
+// one declaration: hog.0 … hog.3 of "thread hog count=4"), and the wake-to-run latencies of the
+// threads of each drawn group, pooled.
 type runSummary struct {
 	byName, byGroup map[string]*shareSum
 	latency         map[string]*sim.Histogram
@@ -70,7 +62,7 @@ func summarize(r *sim.Result, drawn map[string]bool) *runSummary {
 	rs := &runSummary{byName: map[string]*shareSum{}, byGroup: map[string]*shareSum{}, latency: map[string]*sim.Histogram{}}
 	for i := range r.Threads {
 		t := &r.Threads[i]
-		g := groupOf(t.Name)
+		g := t.Decl
 		for _, m := range []struct {
 			m   map[string]*shareSum
 			key string
@@ -118,32 +110,24 @@ func pooled(runs []*runSummary, g string) []int64 {
 
 // pictures builds the figures of a run and the artefacts that hold them, grouped into report
 // sections.
-func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]artefact, []report.Section, error) {
+func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result, sum *sim.Summary) ([]artefact, []report.Section, error) {
 	var files []artefact
 	threads := &plot.Palette{}
 	policies := &plot.Palette{}
-	var all []*sim.Result
 	var cols []int
 	for p, rs := range runs {
 		policies.Colour(s.policies[p].name)
 		if len(rs) > 0 {
 			cols = append(cols, p)
-			all = append(all, rs...)
 		}
 	}
-	names := threadNames(all)
-	for _, n := range names {
-		threads.Colour(n)
+	names := make([]string, len(sum.Threads))
+	for i, r := range sum.Threads {
+		names[i] = r.Name
+		threads.Colour(r.Name)
 	}
-	// The groups, in order of first appearance, and those drawn.
-	var groups []string
-	seen := map[string]bool{}
-	for _, n := range names {
-		if g := groupOf(n); !seen[g] {
-			seen[g] = true
-			groups = append(groups, g)
-		}
-	}
+	// The groups (declarations), in order of first appearance, and those drawn.
+	groups := sum.Decls()
 	drawnGroups := groups[:min(len(groups), maxGroupFigures)]
 	drawn := map[string]bool{}
 	for _, g := range drawnGroups {
@@ -178,14 +162,14 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 		r, name := c.result, s.policies[c.policy].name
 		end := r.End
 		o := plot.GanttOptions{End: end, CPUs: s.topo.NumCPUs(), Palette: threads,
-			Title: fmt.Sprintf("%s under %s, 0 to %s", s.wname, name, shortDuration(end))}
+			Title: fmt.Sprintf("%s under %s, 0 to %s", s.wname, name, numfmt.Duration(end))}
 		if err := add(&gantt, "gantt-"+fileName(name)+".svg", o.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, o) }); err != nil {
 			return nil, nil, err
 		}
 		if z := int64(f.zoom); z < end {
 			oz := o
 			oz.To = z
-			oz.Title = fmt.Sprintf("%s under %s, the first %s", s.wname, name, shortDuration(z))
+			oz.Title = fmt.Sprintf("%s under %s, the first %s", s.wname, name, numfmt.Duration(z))
 			if err := add(&gantt, "gantt-"+fileName(name)+"-first-"+fileName(time.Duration(z).String())+".svg", oz.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, oz) }); err != nil {
 				return nil, nil, err
 			}
@@ -234,9 +218,9 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 					vs = append(vs, s.sum/float64(s.n))
 				}
 			}
-			v, ok := median(vs)
-			if !ok {
-				v = math.NaN()
+			v := math.NaN()
+			if len(vs) > 0 {
+				v = stat.Median(slices.Sorted(slices.Values(vs)))
 			}
 			table[i] = append(table[i], v)
 		}
@@ -288,15 +272,15 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result) ([]art
 }
 
 // writeArtefacts writes every artefact of a run into dir, each atomically, then index.html.
-func writeArtefacts(dir string, s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result, table []byte, doc runDoc, args []string) error {
-	files, sections, err := pictures(s, f, cells, runs)
+func writeArtefacts(dir string, s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result, table []byte, sum *sim.Summary, args []string) error {
+	files, sections, err := pictures(s, f, cells, runs, sum)
 	if err != nil {
 		return err
 	}
 	files = append([]artefact{
 		{"table.txt", func(w io.Writer) error { _, err := w.Write(table); return err }},
-		{"results.json", func(w io.Writer) error { return writeJSON(w, doc) }},
-		{"results.csv", func(w io.Writer) error { return writeCSV(w, doc) }},
+		{"results.json", func(w io.Writer) error { return sum.Write(w, sim.JSON) }},
+		{"results.csv", func(w io.Writer) error { return sum.Write(w, sim.CSV) }},
 	}, files...)
 	traces := report.Section{Heading: "Files", ID: "files", Text: "Every artefact of this run, in this directory. trace-POLICY.json opens in Perfetto (ui.perfetto.dev) and chrome://tracing; trace-POLICY.ftrace is the run as trace-cmd report prints sched_switch, sched_wakeup and their kin."}
 	for _, c := range cells {
@@ -324,8 +308,8 @@ func writeArtefacts(dir string, s *setup, f *runFlags, cells []*cell, runs [][]*
 		fmt.Sprintf("Workload %s on topology %s (%d CPUs), hz %d, stathz %d, until %s, seed %d, %d repetition(s).",
 			s.wname, s.topo, s.topo.NumCPUs(), s.flags.hz, s.flags.statHz, time.Duration(s.flags.until), s.flags.seed, f.reps),
 	}
-	if !doc.Complete {
-		context = append(context, fmt.Sprintf("Interrupted: %d of %d runs finished; only they are shown.", len(doc.Runs), len(cells)))
+	if sum.Missing > 0 {
+		context = append(context, fmt.Sprintf("Interrupted: %d of %d runs finished; only they are shown.", len(cells)-sum.Missing, len(cells)))
 	}
 	page := report.Page{Title: "schedbench: " + s.wname, Context: context,
 		Sections: append([]report.Section{{Heading: "Table", ID: "table", Tables: []string{string(table)}}}, append(sections, traces)...)}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -257,25 +256,22 @@ func expectedCounts(t *testing.T, dir string, npol, ncpu int) pageCounts {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d runDoc
-	if err := json.Unmarshal(data, &d); err != nil {
-		t.Fatal(err)
-	}
+	d := readRunsDoc(t, data)
 	var groups []string
-	lat := map[string]map[string]bool{} // group → policies with latencies
+	lat := map[string]map[string]bool{} // group (declaration) → columns with latencies
 	threads := map[string]bool{}
 	for _, r := range d.Runs {
-		for _, th := range r.Threads {
-			g := groupOf(th.Name)
+		for _, th := range r.Result.Threads {
+			g := th.Decl
 			if !slices.Contains(groups, g) {
 				groups = append(groups, g)
 			}
 			threads[th.Name] = true
-			if th.Latency != nil {
+			if th.Wakeup.Count() > 0 {
 				if lat[g] == nil {
 					lat[g] = map[string]bool{}
 				}
-				lat[g][r.Policy] = true
+				lat[g][r.Column] = true
 			}
 		}
 	}

@@ -240,27 +240,43 @@
 //
 // # Output formats
 //
-// -format text (the default) prints the aligned table. -format json prints one document of
-// schema "schedbench.run/1", whose fields are stable: a field may be added, none renamed or
-// given another meaning without a new schema name. Times are integer nanoseconds (suffix _ns),
-// shares fractions of one CPU.
+// -format text (the default) prints the aligned table: per thread, under each policy, its CPU
+// share and wake-up latency percentiles, each the median over the repetitions (the mean of the
+// middle two for an even count, bench/stat's Median), then per policy the medians of the run's
+// totals, each heading with its unit and each table with a legend. -format json and csv give
+// the runs themselves, written by the same writer (bench/sim's Summary.Write). -format json
+// prints one document of schema "schedkit.sim.runs/1", each run's result in bench/sim's schema
+// "schedkit.sim.result/1"; both are published as a JSON Schema, bench/sim/result.schema.json,
+// and stable: a field may be added, none renamed or given another meaning without a new schema
+// name. Times are integer nanoseconds (suffix _ns), shares fractions of one CPU.
 //
-//	schema      "schedbench.run/1"
-//	workload    the workload file's base name, without extension
-//	topology    the topology's text form
-//	until_ns    -until; hz, stathz, seed, reps: the flags
-//	policies    the policies' names, in -policy order
+//	schema      "schedkit.sim.runs/1"
+//	settings    what ran, as strings: workload (the file's base name, without extension),
+//	            topology (its text form), until, hz, stathz, seed, reps
+//	columns     the policies' names, in -policy order
 //	complete    false if ^C stopped some runs (they are absent from runs)
-//	runs[]      policy, rep (0-based), seed (seed+rep), end_ns (the run's end), makespan_ns
-//	            (the last exit, or end_ns), events, exited, messages, violations (count per
-//	            checker: work-conservation, starvation, thread-conservation),
-//	            threads[]: id, name, parent (-1: none), start_ns, end_ns (-1: still alive),
-//	              cpu_ns, wait_ns (runnable, not running), sleep_ns, work_ns (at full
-//	              speed), share (cpu_ns over the thread's lifetime), voluntary, involuntary,
-//	              migrations, wakeups, and latency_ns {p50, p90, p99, p99.9, max} of the
-//	              wake-to-run latencies (absent for a thread never woken; nearest rank,
-//	              exact while the simulator keeps every sample, within 1/128 beyond),
-//	            cpus[]: cpu, busy_ns, idle_ns, interrupt_ns, switch_ns, switches.
+//	runs[]      column (the policy), rep (0-based), seed (seed+rep), result:
+//	              schema "schedkit.sim.result/1", policy, start_ns, end_ns (the run's end),
+//	              ending, tick_hz, makespan_ns (the last exit, or end_ns), events, exited,
+//	              messages, violation_counts (per checker: work-conservation, starvation,
+//	              thread-conservation), violations[],
+//	              threads[]: id, name, decl (its declaration: hog for hog.0), group, parent
+//	                (-1: none), start_ns, end_ns (-1: still alive), cpu_ns, wait_ns (runnable,
+//	                not running), sleep_ns, work_ns (at full speed), voluntary, involuntary,
+//	                migrations, wakeups, lifetime_ns, share (cpu_ns over lifetime_ns), and the
+//	                histograms wakeup, runq_wait and request {count, min_ns, max_ns, and
+//	                exact_ns, every sample, or beyond the simulator's budget buckets [ns,
+//	                count], within 1/128},
+//	              cpus[]: id, busy_ns, idle_ns, interrupt_ns, switch_ns, idle_exit_ns,
+//	                switches, ticks {user, nice, sys, intr, idle}.
+//
+// This replaced schedbench.run/1, whose runs held each thread's latency_ns {p50, p90, p99,
+// p99.9, max} in place of its histograms: the same run had two JSON forms with different field
+// names. No command ever read run's document back: merge reads a sweep's JSON lines, and given
+// a run document, old or new, it stops with a usage error naming the document's schema ("a
+// schedbench.run/1 document, not a sweep's results"), so a schedbench.run/1 file is not
+// misread; its figures are all in the new form (latency_ns is the wakeup histogram's
+// percentiles).
 //
 // replay's -format json prints one document of schema "schedbench.replay/1", stable in the
 // same way:
@@ -283,13 +299,11 @@
 //	              for rt-app), ran (the replay created it), trace and replay {cpu_ns, wait_ns,
 //	              sleep_ns, latency_mean_ns} (trace null for rt-app; replay null if not ran).
 //
-// -format csv prints one row per thread of each run, with the header
-//
-//	policy,rep,seed,thread,id,cpu_ns,wait_ns,sleep_ns,work_ns,share,voluntary,involuntary,
-//	migrations,wakeups,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p99.9_ns,lat_max_ns
-//
-// (one line), the same fields as the JSON form; latency cells are empty for a thread never
-// woken.
+// -format csv prints one row per thread of each run: column, rep, seed, the run's policy,
+// ending, start_ns and end_ns, the thread's fields as in the JSON form (start_thread_ns,
+// end_thread_ns for its own), and for each series (wakeup, runq-wait, request) its count and
+// the percentiles p50, p75, p90, p95, p99, p99.5, p99.9, p99.99 and p100 (the maximum) in
+// nanoseconds, named such as wakeup_p99.9_ns; a cell is empty for an empty series.
 //
 // # Artefacts
 //
@@ -300,8 +314,8 @@
 //	results.json, results.csv     the two forms above
 //	gantt-POLICY.svg              who ran on each CPU over the whole run (repetition 0)
 //	gantt-POLICY-first-ZOOM.svg   the same over the first -zoom (10ms by default)
-//	cdf-GROUP.svg                 wake-to-run latency distribution of a group of threads
-//	                              (hog for hog.0 … hog.3), one curve per policy
+//	cdf-GROUP.svg                 wake-to-run latency distribution of the threads of one
+//	                              declaration (hog for hog.0 … hog.3), one curve per policy
 //	shares.svg                    CPU share per thread, one bar per policy
 //	dist-share-GROUP.svg,         with -reps > 1: one point per repetition, box and whiskers
 //	dist-p99-GROUP.svg            per policy (ministat's picture)

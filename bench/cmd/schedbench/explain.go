@@ -90,12 +90,13 @@ func cmdExplain(e *env, args []string) error {
 	if err := runMachine(e.ctx, m, until); err != nil {
 		return err
 	}
-	tr := m.Result().Trace
+	res := m.Result()
+	tr := res.Trace
 	var ids map[sched.ID]bool
 	if f.thread != "" {
 		ids = map[sched.ID]bool{}
 		for id, ti := range tr.Threads {
-			if ti.Name == f.thread || groupOf(ti.Name) == f.thread {
+			if ti.Name == f.thread || id < len(res.Threads) && res.Threads[id].Decl == f.thread {
 				ids[sched.ID(id)] = true
 			}
 		}

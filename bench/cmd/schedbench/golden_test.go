@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/internal/schematest"
 )
 
 // smallRun is the small input of the golden tests: three policies, a few hundred milliseconds.
@@ -19,6 +22,9 @@ func TestRunGolden(t *testing.T) {
 				t.Fatalf("schedbench %s = %d, stderr %q", strings.Join(args, " "), code, errs)
 			}
 			checkGolden(t, "run."+format+".golden", []byte(out))
+			if format == "json" {
+				schematest.Validate(t, []byte(out))
+			}
 		})
 	}
 }
@@ -42,37 +48,70 @@ func TestRunRepsGolden(t *testing.T) {
 	}
 }
 
-// TestJSONSchemaRoundTrip decodes run's JSON into the schema type, refusing unknown fields,
-// and encodes it again: the bytes must be the same, so that the schema documents every field.
-func TestJSONSchemaRoundTrip(t *testing.T) {
+// runsDoc is run's JSON document (schema sim.RunsSchema) as the tests read it.
+type runsDoc struct {
+	Schema   string            `json:"schema"`
+	Settings map[string]string `json:"settings"`
+	Columns  []string          `json:"columns"`
+	Complete bool              `json:"complete"`
+	Runs     []struct {
+		Column string      `json:"column"`
+		Rep    int         `json:"rep"`
+		Seed   uint64      `json:"seed"`
+		Result *sim.Result `json:"result"`
+	} `json:"runs"`
+}
+
+// readRunsDoc validates data against the published JSON Schema and decodes it.
+func readRunsDoc(t *testing.T, data []byte) *runsDoc {
+	t.Helper()
+	schematest.Validate(t, data)
+	var d runsDoc
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatalf("decoding run's JSON as %s: %v", sim.RunsSchema, err)
+	}
+	return &d
+}
+
+// TestRunJSON checks run's JSON document: it validates against bench/sim/result.schema.json,
+// holds every run, and writing its decoded runs again as a Summary gives the same bytes, so
+// that the document holds everything the writer knows.
+func TestRunJSON(t *testing.T) {
 	out, errs, code := runCLI(t, append([]string{"run", "-format", "json", "-reps", "2"}, smallRun...)...)
 	if code != exitOK {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
-	dec := json.NewDecoder(strings.NewReader(out))
-	dec.DisallowUnknownFields()
-	var d runDoc
-	if err := dec.Decode(&d); err != nil {
-		t.Fatalf("decoding run's JSON as %s: %v", schemaVersion, err)
+	d := readRunsDoc(t, []byte(out))
+	if d.Schema != sim.RunsSchema || !d.Complete || len(d.Runs) != 6 || len(d.Columns) != 3 || d.Settings["reps"] != "2" {
+		t.Errorf("document = schema %q complete %v, %d runs, %d columns, reps %q; want %q, true, 6, 3, 2",
+			d.Schema, d.Complete, len(d.Runs), len(d.Columns), d.Settings["reps"], sim.RunsSchema)
 	}
-	if d.Schema != schemaVersion || !d.Complete || len(d.Runs) != 6 || len(d.Policies) != 3 || d.Reps != 2 {
-		t.Errorf("document = schema %q complete %v, %d runs, %d policies, reps %d; want %q, true, 6, 3, 2",
-			d.Schema, d.Complete, len(d.Runs), len(d.Policies), d.Reps, schemaVersion)
+	var cols []sim.Column
+	for _, r := range d.Runs {
+		if len(cols) == 0 || cols[len(cols)-1].Name != r.Column {
+			cols = append(cols, sim.Column{Name: r.Column})
+		}
+		r.Result.Seed = r.Seed
+		c := &cols[len(cols)-1]
+		c.Reps = append(c.Reps, sim.Rep{N: r.Rep, Result: r.Result})
+		for i := range r.Result.Threads {
+			th := &r.Result.Threads[i]
+			if sh := th.Share(); sh < 0 || sh > 1 || th.CPUTime+th.WaitTime+th.Sleep > r.Result.End-th.Start+1 {
+				t.Errorf("%s rep %d thread %s: share %g, cpu+wait+sleep %d ns over a lifetime of at most %d ns",
+					r.Column, r.Rep, th.Name, sh, th.CPUTime+th.WaitTime+th.Sleep, r.Result.End-th.Start)
+			}
+		}
+	}
+	sum := sim.Summarize(sim.Table{}, cols...)
+	for k, v := range d.Settings {
+		sum.Settings = append(sum.Settings, sim.Setting{Key: k, Value: v})
 	}
 	var b bytes.Buffer
-	if err := writeJSON(&b, d); err != nil {
+	if err := sum.Write(&b, sim.JSON); err != nil {
 		t.Fatal(err)
 	}
 	if b.String() != out {
-		t.Errorf("JSON does not round-trip through runDoc:\n%s\nwant\n%s", b.String(), out)
-	}
-	for _, r := range d.Runs {
-		for _, th := range r.Threads {
-			if th.Share < 0 || th.Share > 1 || th.CPUNS+th.WaitNS+th.SleepNS > r.EndNS-th.StartNS+1 {
-				t.Errorf("%s rep %d thread %s: share %g, cpu+wait+sleep %d ns over a lifetime of at most %d ns",
-					r.Policy, r.Rep, th.Name, th.Share, th.CPUNS+th.WaitNS+th.SleepNS, r.EndNS-th.StartNS)
-			}
-		}
+		t.Errorf("JSON does not round-trip through sim.Summary:\n%s\nwant\n%s", b.String(), out)
 	}
 }
 
@@ -114,4 +153,28 @@ func TestRunFlatten(t *testing.T) {
 		t.Fatalf("status %d, stderr %q", code, errs)
 	}
 	checkGolden(t, "run-flatten.golden", []byte(out))
+}
+
+// TestMergeRefusesRunDocuments checks that merge, given run's JSON document (today's, or the
+// schedbench.run/1 of earlier versions) instead of a sweep's results, says what it was given.
+func TestMergeRefusesRunDocuments(t *testing.T) {
+	for _, tc := range []struct{ name, input, schema string }{
+		{"runs", "", sim.RunsSchema},
+		{"old", `{"schema": "schedbench.run/1", "workload": "mixed", "runs": []}`, "schedbench.run/1"},
+		{"result", `{"schema":"schedkit.sim.result/1","policy":"x"}`, sim.ResultSchema},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"merge", "seed000-nice", "-"}
+			input := tc.input
+			if input == "" {
+				args[2] = "testdata/run.json.golden"
+			}
+			out, errs, code := runCLIStdin(t, input, args...)
+			want := "a " + tc.schema + " document, not a sweep's results"
+			if code != exitUsage || out != "" || !strings.Contains(errs, want) {
+				t.Errorf("merge of a %s document: status %d, stdout %q, stderr %q; want %d and an error containing %q",
+					tc.schema, code, out, errs, exitUsage, want)
+			}
+		})
+	}
 }

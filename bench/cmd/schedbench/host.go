@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/host"
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/sched"
 )
 
@@ -61,8 +62,8 @@ func cmdHost(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var cols []column
-	hc := column{}
+	var cols []sim.Column
+	var hc sim.Column
 	var skipped []string
 	var loads [][2]float64
 	for rep := range *reps {
@@ -83,33 +84,25 @@ func cmdHost(e *env, args []string) error {
 		if e.ctx.Err() != nil {
 			break // a run cut short by ^C is not one to compare
 		}
-		hc.name = r.Policy
-		hc.runs = append(hc.runs, host.HostSample(r))
+		hc.Name = r.Policy
+		hc.Reps = append(hc.Reps, sim.Rep{N: rep, Result: &r.Result})
 		skipped = r.Skipped
 		loads = append(loads, r.Load)
 	}
-	if len(hc.runs) > 0 {
+	if len(hc.Reps) > 0 {
 		cols = append(cols, hc)
 	}
 	var cells []*cell
 	if !*noModel && e.ctx.Err() == nil {
 		cells = runCells(e.ctx, s, *reps, 0, false, nil)
-		for p, rs := range byPolicy(s, cells) {
-			c := column{name: s.policies[p].name + " (model)"}
-			for _, r := range rs {
-				c.runs = append(c.runs, host.SimSample(r))
-			}
-			if len(c.runs) > 0 {
-				cols = append(cols, c)
-			}
-		}
+		cols = append(cols, newSummary(s, *reps, cells, " (model)").Columns...)
 	}
 	if len(cols) > 0 {
-		if err := writeColumns(e.stdout, cols); err != nil {
+		if err := sim.Summarize(tableOf(), cols...).Write(e.stdout, sim.Text); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "\nThe host's columns are what its kernel did (%d run(s) of %v, medians); the model's are simulated on -topology host (%s).\n",
-			len(hc.runs), time.Duration(f.until), s.topo)
+			len(hc.Reps), time.Duration(f.until), s.topo)
 		for i, l := range loads {
 			fmt.Fprintf(e.stdout, "host run %d: load average %.2f at the start, %.2f at the end (other work on the machine takes CPU from the workload).\n", i, l[0], l[1])
 		}
@@ -118,7 +111,7 @@ func cmdHost(e *env, args []string) error {
 		}
 	}
 	if e.ctx.Err() != nil {
-		return fmt.Errorf("interrupted: %d of %d host runs finished; the table shows them", len(hc.runs), *reps)
+		return fmt.Errorf("interrupted: %d of %d host runs finished; the table shows them", len(hc.Reps), *reps)
 	}
 	for _, c := range cells {
 		if c.err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,9 +42,8 @@ func TestInterruptPrintsWhatFinished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d runDoc
-	if err := json.Unmarshal(data, &d); err != nil || d.Complete || len(d.Runs) != 1 {
-		t.Errorf("results.json: complete %v with %d runs (%v), want false with 1", d.Complete, len(d.Runs), err)
+	if d := readRunsDoc(t, data); d.Complete || len(d.Runs) != 1 {
+		t.Errorf("results.json: complete %v with %d runs, want false with 1", d.Complete, len(d.Runs))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/internal/outfile"
 )
 
@@ -49,6 +50,10 @@ func cmdRun(e *env, args []string) error {
 	case f.zoom <= 0:
 		return usagef("-zoom %v: want a positive duration", f.zoom)
 	}
+	format, err := sim.ParseFormat(f.format)
+	if err != nil {
+		return err // checked above
+	}
 	if f.parallel == 0 {
 		f.parallel = runtime.GOMAXPROCS(0)
 	}
@@ -80,29 +85,21 @@ func cmdRun(e *env, args []string) error {
 			finished++
 		}
 	}
-	// The JSON document holds a record per thread: built only for the outputs that use it.
-	var doc runDoc
-	if f.format != "text" || f.out != "" {
-		doc = newRunDoc(s, f.reps, cells)
-	}
-	runs := byPolicy(s, cells)
+	sum := newSummary(s, f.reps, cells, "")
 	var table bytes.Buffer
-	if err := writeTable(&table, s, runs); err != nil {
+	if err := writeTable(&table, s, sum); err != nil {
 		return err
 	}
-	switch f.format {
-	case "text":
+	if f.format == "text" {
 		_, err = e.stdout.Write(table.Bytes())
-	case "csv":
-		err = writeCSV(e.stdout, doc)
-	case "json":
-		err = writeJSON(e.stdout, doc)
+	} else {
+		err = sum.Write(e.stdout, format)
 	}
 	if err != nil {
 		return err
 	}
 	if f.out != "" {
-		if err := writeArtefacts(f.out, s, &f, cells, runs, table.Bytes(), doc, args); err != nil {
+		if err := writeArtefacts(f.out, s, &f, cells, byPolicy(s, cells), table.Bytes(), sum, args); err != nil {
 			return err
 		}
 	}

@@ -4,9 +4,11 @@ package main
 // repetitions, whole or as deterministic shards whose JSON lines merge into the same table.
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
+	"regexp"
 
 	"github.com/schedkit/schedkit/bench/scenario"
 	"github.com/schedkit/schedkit/internal/outfile"
@@ -153,7 +155,12 @@ func cmdMerge(e *env, args []string) error {
 			}
 			return usagef("%s: %v", name, err)
 		}
-		rs, err := scenario.ReadJSONL(e.limitInput(f, name, dataShare))
+		in := bufio.NewReader(e.limitInput(f, name, dataShare))
+		if schema := documentSchema(in); schema != "" {
+			f.Close()
+			return usagef("%s: a %s document, not a sweep's results: merge reads the JSON lines of sweep -shard", name, schema)
+		}
+		rs, err := scenario.ReadJSONL(in)
 		f.Close()
 		var big *errTooLarge
 		if errors.As(err, &big) {
@@ -169,4 +176,18 @@ func cmdMerge(e *env, args []string) error {
 		return usagef("%v (were the shards run with the same -reps, -small, -set and -grid?)", err)
 	}
 	return rp.WriteTable(e.stdout)
+}
+
+// schemaMember finds the schema member of a JSON document near its start.
+var schemaMember = regexp.MustCompile(`^\s*\{\s*"schema"\s*:\s*"([^"\\]{1,100})"`)
+
+// documentSchema returns the schema named by the JSON document at the start of r (run's
+// schedkit.sim.runs/1, a Result's schedkit.sim.result/1, or the schedbench.run/1 of earlier
+// versions), or "" if r does not start with one: a sweep's results carry no schema member.
+func documentSchema(r *bufio.Reader) string {
+	b, _ := r.Peek(512)
+	if m := schemaMember.FindSubmatch(b); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
