@@ -108,52 +108,79 @@ func pooled(runs []*runSummary, g string) []int64 {
 	return out
 }
 
+// A picturer draws the figures of a run and keeps the artefacts that hold them.
+type picturer struct {
+	s                  *setup
+	f                  *runFlags
+	threads, policies  *plot.Palette
+	cols               []int           // the policies with a finished run
+	names, drawnGroups []string        // the threads, and the groups (declarations) with figures
+	sums               [][]*runSummary // per policy, per repetition
+	limitNote          string
+	files              []artefact
+}
+
 // pictures builds the figures of a run and the artefacts that hold them, grouped into report
 // sections.
 func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result, sum *sim.Summary) ([]artefact, []report.Section, error) {
-	var files []artefact
-	threads := &plot.Palette{}
-	policies := &plot.Palette{}
-	var cols []int
+	pc := &picturer{s: s, f: f, threads: &plot.Palette{}, policies: &plot.Palette{}}
 	for p, rs := range runs {
-		policies.Colour(s.policies[p].name)
+		pc.policies.Colour(s.policies[p].name)
 		if len(rs) > 0 {
-			cols = append(cols, p)
+			pc.cols = append(pc.cols, p)
 		}
 	}
-	names := make([]string, len(sum.Threads))
-	for i, r := range sum.Threads {
-		names[i] = r.Name
-		threads.Colour(r.Name)
+	for _, r := range sum.Threads {
+		pc.names = append(pc.names, r.Name)
+		pc.threads.Colour(r.Name)
 	}
 	// The groups (declarations), in order of first appearance, and those drawn.
 	groups := sum.Decls()
-	drawnGroups := groups[:min(len(groups), maxGroupFigures)]
+	pc.drawnGroups = groups[:min(len(groups), maxGroupFigures)]
 	drawn := map[string]bool{}
-	for _, g := range drawnGroups {
+	for _, g := range pc.drawnGroups {
 		drawn[g] = true
 	}
-	sums := make([][]*runSummary, len(runs))
+	pc.sums = make([][]*runSummary, len(runs))
 	for p, rs := range runs {
 		for _, r := range rs {
-			sums[p] = append(sums[p], summarize(r, drawn))
+			pc.sums[p] = append(pc.sums[p], summarize(r, drawn))
 		}
 	}
-	limitNote := ""
-	if len(groups) > len(drawnGroups) {
-		limitNote = fmt.Sprintf(" Only the first %d of the %d groups have figures of their own.", len(drawnGroups), len(groups))
+	if len(groups) > len(pc.drawnGroups) {
+		pc.limitNote = fmt.Sprintf(" Only the first %d of the %d groups have figures of their own.", len(pc.drawnGroups), len(groups))
 	}
-	add := func(sec *report.Section, name, caption string, draw func(w io.Writer) error) error {
-		var b bytes.Buffer
-		if err := draw(&b); err != nil {
-			return fmt.Errorf("%s: %v", name, err)
+	var sections []report.Section
+	for _, build := range []func() (report.Section, error){
+		func() (report.Section, error) { return pc.gantt(cells) }, pc.latency, pc.shares, pc.repetitions,
+	} {
+		sec, err := build()
+		if err != nil {
+			return nil, nil, err
 		}
-		data := b.Bytes()
-		files = append(files, artefact{name, func(w io.Writer) error { _, err := w.Write(data); return err }})
-		sec.Figures = append(sec.Figures, report.Figure{Caption: caption, SVG: data, File: name})
-		return nil
+		if sec.Heading != "" {
+			sections = append(sections, sec)
+		}
 	}
-	gantt := report.Section{Heading: "Who ran where", ID: "gantt",
+	return pc.files, sections, nil
+}
+
+// add draws a figure into sec and keeps it as the artefact name.
+func (pc *picturer) add(sec *report.Section, name, caption string, draw func(w io.Writer) error) error {
+	var b bytes.Buffer
+	if err := draw(&b); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	data := b.Bytes()
+	pc.files = append(pc.files, artefact{name, func(w io.Writer) error { _, err := w.Write(data); return err }})
+	sec.Figures = append(sec.Figures, report.Figure{Caption: caption, SVG: data, File: name})
+	return nil
+}
+
+// gantt draws who ran where in repetition 0 of each policy, whole and zoomed.
+func (pc *picturer) gantt(cells []*cell) (report.Section, error) {
+	s := pc.s
+	sec := report.Section{Heading: "Who ran where", ID: "gantt",
 		Text: "One lane per CPU, a colour per thread (the same under every policy). Triangles mark wake-ups on the CPU the thread then ran on, with a line to when it ran; dots mark migrations; red bars preemptions. Runs narrower than a pixel are folded: each pixel shows the thread that ran longest in it, fainter the idler it was."}
 	for _, c := range cells {
 		if c.rep != 0 || c.result == nil || c.result.Trace == nil {
@@ -161,55 +188,64 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result, sum *s
 		}
 		r, name := c.result, s.policies[c.policy].name
 		end := r.End
-		o := plot.GanttOptions{End: end, CPUs: s.topo.NumCPUs(), Palette: threads,
+		o := plot.GanttOptions{End: end, CPUs: s.topo.NumCPUs(), Palette: pc.threads,
 			Title: fmt.Sprintf("%s under %s, 0 to %s", s.wname, name, numfmt.Duration(end))}
-		if err := add(&gantt, "gantt-"+fileName(name)+".svg", o.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, o) }); err != nil {
-			return nil, nil, err
+		if err := pc.add(&sec, "gantt-"+fileName(name)+".svg", o.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, o) }); err != nil {
+			return sec, err
 		}
-		if z := int64(f.zoom); z < end {
+		if z := int64(pc.f.zoom); z < end {
 			oz := o
 			oz.To = z
 			oz.Title = fmt.Sprintf("%s under %s, the first %s", s.wname, name, numfmt.Duration(z))
-			if err := add(&gantt, "gantt-"+fileName(name)+"-first-"+fileName(time.Duration(z).String())+".svg", oz.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, oz) }); err != nil {
-				return nil, nil, err
+			if err := pc.add(&sec, "gantt-"+fileName(name)+"-first-"+fileName(time.Duration(z).String())+".svg", oz.Title, func(w io.Writer) error { return plot.Gantt(w, r.Trace, oz) }); err != nil {
+				return sec, err
 			}
 		}
 	}
-	// Latency distributions, one chart per group of threads.
-	cdf := report.Section{Heading: "Wake-up latency", ID: "latency",
-		Text: "The fraction of wake-ups that waited at most each latency before running, pooled over the group's threads and every repetition; one curve per policy." + limitNote}
-	for _, g := range drawnGroups {
+	return sec, nil
+}
+
+// latency draws the wake-up latency distributions, one chart per drawn group.
+func (pc *picturer) latency() (report.Section, error) {
+	sec := report.Section{Heading: "Wake-up latency", ID: "latency",
+		Text: "The fraction of wake-ups that waited at most each latency before running, pooled over the group's threads and every repetition; one curve per policy." + pc.limitNote}
+	for _, g := range pc.drawnGroups {
 		var series []plot.Series
 		some := false
-		for _, p := range cols {
-			vs := pooled(sums[p], g)
+		for _, p := range pc.cols {
+			vs := pooled(pc.sums[p], g)
 			some = some || len(vs) > 0
-			series = append(series, plot.Series{Name: s.policies[p].name, Values: vs})
+			series = append(series, plot.Series{Name: pc.s.policies[p].name, Values: vs})
 		}
 		if !some {
 			continue
 		}
-		o := plot.CDFOptions{Title: "wake-to-run latency of " + g, Log: !f.linear, Palette: policies}
-		if err := add(&cdf, "cdf-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.CDF(w, series, o) }); err != nil {
-			return nil, nil, err
+		o := plot.CDFOptions{Title: "wake-to-run latency of " + g, Log: !pc.f.linear, Palette: pc.policies}
+		if err := pc.add(&sec, "cdf-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.CDF(w, series, o) }); err != nil {
+			return sec, err
 		}
 	}
-	// CPU shares, per thread (per group when there are too many threads to read).
-	shares := report.Section{Heading: "CPU shares", ID: "shares", Text: "Each thread's share of a CPU over its lifetime, the median over the repetitions."}
-	rows, perGroup := names, false
-	if len(names) > 40 {
-		rows, perGroup = drawnGroups, true
-		shares.Text = "Each group's mean share of a CPU over its threads' lifetimes (too many threads to show one by one), the median over the repetitions." + limitNote
+	return sec, nil
+}
+
+// shares draws the CPU share per thread (per group when there are too many threads to read),
+// each the median over the repetitions.
+func (pc *picturer) shares() (report.Section, error) {
+	sec := report.Section{Heading: "CPU shares", ID: "shares", Text: "Each thread's share of a CPU over its lifetime, the median over the repetitions."}
+	rows, perGroup := pc.names, false
+	if len(pc.names) > 40 {
+		rows, perGroup = pc.drawnGroups, true
+		sec.Text = "Each group's mean share of a CPU over its threads' lifetimes (too many threads to show one by one), the median over the repetitions." + pc.limitNote
 	}
 	var polNames []string
-	for _, p := range cols {
-		polNames = append(polNames, s.policies[p].name)
+	for _, p := range pc.cols {
+		polNames = append(polNames, pc.s.policies[p].name)
 	}
 	table := make([][]float64, len(rows))
 	for i, row := range rows {
-		for _, p := range cols {
+		for _, p := range pc.cols {
 			var vs []float64
-			for _, rs := range sums[p] {
+			for _, rs := range pc.sums[p] {
 				by := rs.byName
 				if perGroup {
 					by = rs.byGroup
@@ -225,50 +261,55 @@ func pictures(s *setup, f *runFlags, cells []*cell, runs [][]*sim.Result, sum *s
 			table[i] = append(table[i], v)
 		}
 	}
-	if len(cols) > 0 && len(rows) > 0 {
-		o := plot.SharesOptions{Title: "CPU share by thread", Palette: policies}
-		if err := add(&shares, "shares.svg", o.Title, func(w io.Writer) error { return plot.Shares(w, rows, polNames, table, o) }); err != nil {
-			return nil, nil, err
+	if len(pc.cols) > 0 && len(rows) > 0 {
+		o := plot.SharesOptions{Title: "CPU share by thread", Palette: pc.policies}
+		if err := pc.add(&sec, "shares.svg", o.Title, func(w io.Writer) error { return plot.Shares(w, rows, polNames, table, o) }); err != nil {
+			return sec, err
 		}
 	}
-	sections := []report.Section{gantt, cdf, shares}
-	// Distributions of repeated runs.
-	if f.reps > 1 {
-		dist := report.Section{Heading: "Repetitions", ID: "repetitions",
-			Text: fmt.Sprintf("One point per repetition (seeds %d..%d): whiskers from minimum to maximum, a box from the first to the third quartile, a line at the median, a diamond at the mean.", s.flags.seed, s.flags.seed+uint64(f.reps)-1) + limitNote}
-		for _, g := range drawnGroups {
-			var shareS, p99S []plot.Sample
-			anyLat := false
-			for _, p := range cols {
-				sh := plot.Sample{Name: s.policies[p].name}
-				lat := plot.Sample{Name: s.policies[p].name}
-				for _, rs := range sums[p] {
-					if gs := rs.byGroup[g]; gs != nil && gs.n > 0 {
-						sh.Values = append(sh.Values, gs.sum/float64(gs.n))
-					}
-					if h := rs.latency[g]; h != nil {
-						if v, ok := h.Percentile(99); ok {
-							lat.Values = append(lat.Values, float64(v))
-							anyLat = true
-						}
+	return sec, nil
+}
+
+// repetitions draws, with -reps > 1, one point per repetition of each group's mean share and
+// p99 wake-up latency, a box per policy; the zero Section without repetitions.
+func (pc *picturer) repetitions() (report.Section, error) {
+	s := pc.s
+	if pc.f.reps <= 1 {
+		return report.Section{}, nil
+	}
+	sec := report.Section{Heading: "Repetitions", ID: "repetitions",
+		Text: fmt.Sprintf("One point per repetition (seeds %d..%d): whiskers from minimum to maximum, a box from the first to the third quartile, a line at the median, a diamond at the mean.", s.flags.seed, s.flags.seed+uint64(pc.f.reps)-1) + pc.limitNote}
+	for _, g := range pc.drawnGroups {
+		var shareS, p99S []plot.Sample
+		anyLat := false
+		for _, p := range pc.cols {
+			sh := plot.Sample{Name: s.policies[p].name}
+			lat := plot.Sample{Name: s.policies[p].name}
+			for _, rs := range pc.sums[p] {
+				if gs := rs.byGroup[g]; gs != nil && gs.n > 0 {
+					sh.Values = append(sh.Values, gs.sum/float64(gs.n))
+				}
+				if h := rs.latency[g]; h != nil {
+					if v, ok := h.Percentile(99); ok {
+						lat.Values = append(lat.Values, float64(v))
+						anyLat = true
 					}
 				}
-				shareS, p99S = append(shareS, sh), append(p99S, lat)
 			}
-			o := plot.DistOptions{Title: "mean CPU share of " + g + ", per repetition", Unit: "%", Palette: policies}
-			if err := add(&dist, "dist-share-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.Distribution(w, shareS, o) }); err != nil {
-				return nil, nil, err
-			}
-			if anyLat {
-				o := plot.DistOptions{Title: "p99 wake-to-run latency of " + g + ", per repetition", Unit: "ns", Palette: policies}
-				if err := add(&dist, "dist-p99-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.Distribution(w, p99S, o) }); err != nil {
-					return nil, nil, err
-				}
+			shareS, p99S = append(shareS, sh), append(p99S, lat)
+		}
+		o := plot.DistOptions{Title: "mean CPU share of " + g + ", per repetition", Unit: "%", Palette: pc.policies}
+		if err := pc.add(&sec, "dist-share-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.Distribution(w, shareS, o) }); err != nil {
+			return sec, err
+		}
+		if anyLat {
+			o := plot.DistOptions{Title: "p99 wake-to-run latency of " + g + ", per repetition", Unit: "ns", Palette: pc.policies}
+			if err := pc.add(&sec, "dist-p99-"+fileName(g)+".svg", o.Title, func(w io.Writer) error { return plot.Distribution(w, p99S, o) }); err != nil {
+				return sec, err
 			}
 		}
-		sections = append(sections, dist)
 	}
-	return files, sections, nil
+	return sec, nil
 }
 
 // writeArtefacts writes every artefact of a run into dir, each atomically, then index.html.

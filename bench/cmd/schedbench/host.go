@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -62,35 +63,13 @@ func cmdHost(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var cols []sim.Column
-	var hc sim.Column
-	var skipped []string
-	var loads [][2]float64
-	for rep := range *reps {
-		if e.ctx.Err() != nil {
-			break
-		}
-		r, err := host.Run(e.ctx, s.w, host.Options{Limit: f.until, Seed: f.seed + uint64(rep), SkipUnsupported: *skip, KeepSignals: true, Weight: *weight})
-		var me *host.MissingError
-		var le *host.LimitError
-		switch {
-		case errors.As(err, &me):
-			return usagef("the host cannot run %s: %v (-skip-unsupported runs the rest)", s.wname, err)
-		case errors.As(err, &le):
-			return usagef("%v", err)
-		case err != nil && e.ctx.Err() == nil:
-			return err
-		}
-		if e.ctx.Err() != nil {
-			break // a run cut short by ^C is not one to compare
-		}
-		hc.Name = r.Policy
-		hc.Reps = append(hc.Reps, sim.Rep{N: rep, Result: &r.Result})
-		skipped = r.Skipped
-		loads = append(loads, r.Load)
+	hc, err := runOnHost(e, s, *reps, host.Options{Limit: f.until, Seed: f.seed, SkipUnsupported: *skip, KeepSignals: true, Weight: *weight})
+	if err != nil {
+		return err
 	}
+	var cols []sim.Column
 	if len(hc.Reps) > 0 {
-		cols = append(cols, hc)
+		cols = append(cols, hc.Column)
 	}
 	var cells []*cell
 	if !*noModel && e.ctx.Err() == nil {
@@ -98,16 +77,8 @@ func cmdHost(e *env, args []string) error {
 		cols = append(cols, newSummary(s, *reps, cells, " (model)").Columns...)
 	}
 	if len(cols) > 0 {
-		if err := sim.Summarize(tableOf(), cols...).Write(e.stdout, sim.Text); err != nil {
+		if err := writeHostTable(e.stdout, s, hc, cols); err != nil {
 			return err
-		}
-		fmt.Fprintf(e.stdout, "\nThe host's columns are what its kernel did (%d run(s) of %v, medians); the model's are simulated on -topology host (%s).\n",
-			len(hc.Reps), time.Duration(f.until), s.topo)
-		for i, l := range loads {
-			fmt.Fprintf(e.stdout, "host run %d: load average %.2f at the start, %.2f at the end (other work on the machine takes CPU from the workload).\n", i, l[0], l[1])
-		}
-		for _, m := range skipped {
-			fmt.Fprintf(e.stdout, "left out on the host: %s\n", m)
 		}
 	}
 	if e.ctx.Err() != nil {
@@ -117,6 +88,63 @@ func cmdHost(e *env, args []string) error {
 		if c.err != nil {
 			return c.err
 		}
+	}
+	return nil
+}
+
+// hostColumn is the host's column of host's table, with what the runs saw beside it.
+type hostColumn struct {
+	sim.Column
+	until   time.Duration
+	skipped []string
+	loads   [][2]float64
+}
+
+// runOnHost runs s's workload reps times on the host with o (the seeds o.Seed, o.Seed+1, …),
+// one after the other, until ^C; a run cut short by ^C is left out.
+func runOnHost(e *env, s *setup, reps int, o host.Options) (*hostColumn, error) {
+	hc := &hostColumn{until: o.Limit}
+	seed := o.Seed
+	for rep := range reps {
+		if e.ctx.Err() != nil {
+			break
+		}
+		o.Seed = seed + uint64(rep)
+		r, err := host.Run(e.ctx, s.w, o)
+		var me *host.MissingError
+		var le *host.LimitError
+		switch {
+		case errors.As(err, &me):
+			return nil, usagef("the host cannot run %s: %v (-skip-unsupported runs the rest)", s.wname, err)
+		case errors.As(err, &le):
+			return nil, usagef("%v", err)
+		case err != nil && e.ctx.Err() == nil:
+			return nil, err
+		}
+		if e.ctx.Err() != nil {
+			break // a run cut short by ^C is not one to compare
+		}
+		hc.Name = r.Policy
+		hc.Reps = append(hc.Reps, sim.Rep{N: rep, Result: &r.Result})
+		hc.skipped = r.Skipped
+		hc.loads = append(hc.loads, r.Load)
+	}
+	return hc, nil
+}
+
+// writeHostTable writes host's table: the host's column and the model's side by side, then
+// what the host's runs saw.
+func writeHostTable(w io.Writer, s *setup, hc *hostColumn, cols []sim.Column) error {
+	if err := sim.Summarize(tableOf(), cols...).Write(w, sim.Text); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nThe host's columns are what its kernel did (%d run(s) of %v, medians); the model's are simulated on -topology host (%s).\n",
+		len(hc.Reps), hc.until, s.topo)
+	for i, l := range hc.loads {
+		fmt.Fprintf(w, "host run %d: load average %.2f at the start, %.2f at the end (other work on the machine takes CPU from the workload).\n", i, l[0], l[1])
+	}
+	for _, m := range hc.skipped {
+		fmt.Fprintf(w, "left out on the host: %s\n", m)
 	}
 	return nil
 }

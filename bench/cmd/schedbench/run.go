@@ -79,18 +79,19 @@ func cmdRun(e *env, args []string) error {
 			return fmt.Errorf("%s, repetition %d: %v", s.policies[c.policy].name, c.rep, c.err)
 		}
 	}
-	finished := 0
-	for _, c := range cells {
-		if c.result != nil {
-			finished++
-		}
-	}
+	return writeRun(e, s, &f, format, cells, args)
+}
+
+// writeRun writes a run's output: the form f.format asks for on stdout, and with -o every
+// artefact; then, if ^C stopped some runs, the error that says how many finished.
+func writeRun(e *env, s *setup, f *runFlags, format sim.Format, cells []*cell, args []string) error {
 	sum := newSummary(s, f.reps, cells, "")
 	var table bytes.Buffer
 	if err := writeTable(&table, s, sum); err != nil {
 		return err
 	}
-	if f.format == "text" {
+	var err error
+	if format == sim.Text {
 		_, err = e.stdout.Write(table.Bytes())
 	} else {
 		err = sum.Write(e.stdout, format)
@@ -99,12 +100,12 @@ func cmdRun(e *env, args []string) error {
 		return err
 	}
 	if f.out != "" {
-		if err := writeArtefacts(f.out, s, &f, cells, byPolicy(s, cells), table.Bytes(), sum, args); err != nil {
+		if err := writeArtefacts(f.out, s, f, cells, byPolicy(s, cells), table.Bytes(), sum, args); err != nil {
 			return err
 		}
 	}
-	if finished < len(cells) {
-		return fmt.Errorf("interrupted: %d of %d runs finished; the table shows them", finished, len(cells))
+	if sum.Missing > 0 {
+		return fmt.Errorf("interrupted: %d of %d runs finished; the table shows them", len(cells)-sum.Missing, len(cells))
 	}
 	return nil
 }
