@@ -160,7 +160,7 @@ func TestSummaryCSV(t *testing.T) {
 
 func TestParseFormat(t *testing.T) {
 	for _, f := range []sim.Format{sim.Text, sim.CSV, sim.JSON} {
-		g, err := sim.ParseFormat(f.String())
+		g, err := sim.ParseFormat(string(f))
 		require.NoError(t, err)
 		assert.Equal(t, f, g)
 	}

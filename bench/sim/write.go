@@ -11,37 +11,26 @@ import (
 	"strconv"
 )
 
-// A Format is a form Summary.Write writes.
-type Format uint8
+// A Format is a form Summary.Write writes, by its name.
+type Format string
 
+// The Formats.
 const (
 	// Text is the aligned table of medians, with its legend (see [Summary.Write]).
-	Text Format = iota
+	Text Format = "text"
 	// CSV is one row per thread of each run, after the heading of [CSVHeader].
-	CSV
+	CSV Format = "csv"
 	// JSON is one document of schema [RunsSchema], holding every run's Result.
-	JSON
-	numFormats
+	JSON Format = "json"
 )
-
-var formatNames = [numFormats]string{"text", "csv", "json"}
-
-// String returns the format's name: "text", "csv" or "json".
-func (f Format) String() string {
-	if f < numFormats {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("format(%d)", uint8(f))
-}
 
 // ParseFormat returns the Format named s ("text", "csv" or "json"), or an error naming s.
 func ParseFormat(s string) (Format, error) {
-	for f, n := range formatNames {
-		if n == s {
-			return Format(f), nil
-		}
+	switch f := Format(s); f {
+	case Text, CSV, JSON:
+		return f, nil
 	}
-	return 0, fmt.Errorf("sim: format %q: want text, csv or json", s)
+	return "", fmt.Errorf("sim: format %q: want text, csv or json", s)
 }
 
 // Write writes s in the form f.
@@ -67,7 +56,7 @@ func (s *Summary) Write(w io.Writer, f Format) error {
 	case JSON:
 		return s.writeJSON(w)
 	}
-	panic(fmt.Sprintf("sim: Summary.Write: unknown format %d", uint8(f)))
+	panic(fmt.Sprintf("sim: Summary.Write: unknown format %q", string(f)))
 }
 
 // CSVHeader is the first row of the CSV form: the column, the repetition, one column per field
