@@ -12,6 +12,10 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
+// ID identifies a task: it is sched.ID under this package's name, as ule.ID and bsd4.ID are, so
+// that the three policies name their thread ids alike (cfs.ID(i) for a task built from a loop).
+type ID = sched.ID
+
 // A Scheduler runs the fair class on a machine for the simulator: its methods are
 // [sched.Policy], the contract every policy offers a machine, and each one is a
 // thin translation onto the machine's [System] ([Scheduler.System]), which holds one [RunQueue]
