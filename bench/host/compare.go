@@ -105,6 +105,9 @@ type Experiment struct {
 	// Baseline): the real programs the workload models, for instance, with the Options (Seed,
 	// Weight) of the repetition.
 	HostFigure func(ctx context.Context, opts Options) (float64, error)
+	// Goal, if its Name is not "", is the band the nearest model's figure over the host's
+	// median must lie in (Row.Goal).
+	Goal Goal
 }
 
 // CompareOptions configure Compare.
@@ -135,6 +138,10 @@ type CompareOptions struct {
 	// Confidence is the level, in percent, of the t test of the host's runs against the
 	// nearest model's (Row.Stat); 0 means 95.
 	Confidence float64
+	// Profile is the machine profile the models charge; nil means sim.DefaultProfile. Its
+	// Machine.Hz, if not 0, is the clock rate of the models of Linux (the cfs presets): the
+	// kernel's CONFIG_HZ where it was measured.
+	Profile *sim.Profile
 }
 
 // A Row is one experiment's comparison.
@@ -165,7 +172,20 @@ type Row struct {
 	Reported string
 	// Load is the lowest and highest one-minute load average seen during the host runs.
 	Load [2]float64
+	// Goal is the experiment's goal, and Meets whether the nearest model's ratio lies within
+	// it; Goal.Name is "" for an experiment without one, or a row without a ratio.
+	Goal  Goal
+	Meets bool
+	// Profile names the machine profile the models charged (sim.Profile.String).
+	Profile string
 }
+
+// BusyLoad is the one-minute load average above which the table flags a row's host runs as
+// made on a busy machine.
+const BusyLoad = 0.5
+
+// Busy reports whether r's host runs saw a load average above BusyLoad.
+func (r *Row) Busy() bool { return r.Load[1] > BusyLoad }
 
 // A ModelFigure is one simulated policy's figure.
 type ModelFigure struct {
@@ -202,6 +222,9 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 	if rel == "" {
 		rel = Release()
 	}
+	if o.Profile == nil {
+		o.Profile = sim.DefaultProfile()
+	}
 	nearest := NearestPolicy(rel)
 	policies := []string{nearest}
 	for _, p := range cmpOr(o.Policies, contextPolicies) {
@@ -212,7 +235,7 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 	var rows []Row
 	for _, e := range exps {
 		row := Row{Experiment: e.Name, Metric: e.Metric.Name, Nearest: nearest, Reported: e.Reported,
-			Load: [2]float64{math.Inf(1), 0}}
+			Load: [2]float64{math.Inf(1), 0}, Profile: o.Profile.String()}
 		for rep := range o.Reps {
 			if o.ModelOnly {
 				break
@@ -241,7 +264,7 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			row.Host = append(row.Host, v)
 		}
 		for _, name := range policies {
-			v, err := modelExperiment(topo, name, e, o.Seed)
+			v, err := modelExperiment(topo, o.Profile, name, e, o.Seed)
 			if err != nil {
 				return nil, err
 			}
@@ -250,7 +273,7 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 		if !o.ModelOnly {
 			row.ModelRuns = append(row.ModelRuns, row.Models[0].Value)
 			for rep := 1; rep < o.Reps; rep++ {
-				v, err := modelExperiment(topo, nearest, e, o.Seed+uint64(rep))
+				v, err := modelExperiment(topo, o.Profile, nearest, e, o.Seed+uint64(rep))
 				if err != nil {
 					return nil, err
 				}
@@ -258,6 +281,9 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			}
 		}
 		row.Ratio, row.Verdict = verdict(row.Models[0].Value, row.Host, o.Tolerance)
+		if e.Goal.Name != "" && !math.IsNaN(row.Ratio) {
+			row.Goal, row.Meets = e.Goal, e.Goal.Meets(row.Ratio)
+		}
 		row.Stat = HostVsModel(row.Host, row.ModelRuns, o.Confidence)
 		rows = append(rows, row)
 	}
@@ -282,15 +308,22 @@ func hostFigure(ctx context.Context, w *workload.Workload, opts Options, m Metri
 	return m.Of(&r.Result), nil
 }
 
-// modelExperiment returns e's figure under the named policy on topo with seed: Metric of a
-// simulated run of e.Workload, over that of e.Baseline if there is one.
-func modelExperiment(topo *topology.Topology, name string, e Experiment, seed uint64) (float64, error) {
-	v, err := modelFigure(topo, name, e.Workload, seed, e.Limit, e.Metric)
+// modelExperiment returns e's figure under the named policy on topo with seed and profile p:
+// Metric of a simulated run of e.Workload, over that of e.Baseline if there is one.
+//
+// A workload the host runner plays (one without HostFigure) runs there as threads of one process,
+// the runner: its model's threads are made threads of one process too (oneProcess), so that the
+// model charges no switch of address space (sim.Costs.SwitchMM) the host does not make.
+func modelExperiment(topo *topology.Topology, p *sim.Profile, name string, e Experiment, seed uint64) (float64, error) {
+	if e.HostFigure == nil {
+		e.Workload, e.Baseline = oneProcess(e.Workload), oneProcess(e.Baseline)
+	}
+	v, err := modelFigure(topo, p, name, e.Workload, seed, e.Limit, e.Metric)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %s: %w", e.Name, name, err)
 	}
 	if e.Baseline != nil {
-		b, err := modelFigure(topo, name, e.Baseline, seed, e.Limit, e.Metric)
+		b, err := modelFigure(topo, p, name, e.Baseline, seed, e.Limit, e.Metric)
 		if err != nil {
 			return 0, fmt.Errorf("%s (baseline): %s: %w", e.Name, name, err)
 		}
@@ -299,21 +332,43 @@ func modelExperiment(topo *topology.Topology, name string, e Experiment, seed ui
 	return v, nil
 }
 
-// modelFigure simulates w under the named policy on topo.
-func modelFigure(topo *topology.Topology, name string, w *workload.Workload, seed uint64, limit time.Duration, m Metric) (float64, error) {
+// modelFigure simulates w under the named policy on topo, charging the costs of profile prof
+// (and, for Linux's presets, ticking at its machine's HZ).
+func modelFigure(topo *topology.Topology, prof *sim.Profile, name string, w *workload.Workload, seed uint64, limit time.Duration, m Metric) (float64, error) {
 	p, groups, err := NewPolicy(name)
 	if err != nil {
 		return 0, err
 	}
 	cfg := sim.Config{Topology: topo, Seed: seed, FlattenGroups: !groups}
-	if strings.HasPrefix(name, "ule:") || strings.HasPrefix(name, "bsd4:") {
+	prof.Apply(&cfg)
+	switch {
+	case strings.HasPrefix(name, "ule:") || strings.HasPrefix(name, "bsd4:"):
 		cfg.StatHz = 127 // FreeBSD's stathz on x86
+	case prof.Machine.Hz > 0:
+		cfg.Hz = prof.Machine.Hz
 	}
 	r, err := sim.Run(cfg, p, w, limit)
 	if err != nil {
 		return 0, err
 	}
 	return m.Of(r), nil
+}
+
+// runnerProcess is the process name oneProcess gives every thread of a workload.
+const runnerProcess = "runner"
+
+// oneProcess returns a copy of w whose every declaration is a thread of one process, as the host
+// runner plays it; nil for nil.
+func oneProcess(w *workload.Workload) *workload.Workload {
+	if w == nil {
+		return nil
+	}
+	c := *w
+	c.Threads = slices.Clone(w.Threads)
+	for i := range c.Threads {
+		c.Threads[i].Process = runnerProcess
+	}
+	return &c
 }
 
 // maxSpread is the widest host range, relative to its median, within which a model's figure is
@@ -440,19 +495,29 @@ func WriteRows(w io.Writer, rows []Row) error {
 			}
 		}
 	}
-	fmt.Fprintf(tw, "experiment\tmetric\thost median [min, max]\treported\t%s\tmodel/host\tverdict\tt test\n", strings.Join(policies, "\t"))
+	fmt.Fprintf(tw, "experiment\tmetric\thost median [min, max]\tload\treported\t%s\tmodel/host\tverdict\tgoal\tt test\n", strings.Join(policies, "\t"))
 	lo, hi := math.Inf(1), 0.0
+	profiles := []string{}
+	busy := 0
 	for _, r := range rows {
 		s := finite(r.Host)
-		host := "-"
+		host, load := "-", "-"
 		if len(s) > 0 {
 			host = fmt.Sprintf("%s [%s, %s]", numfmt.Sig3(stat.Median(s)), numfmt.Sig3(s[0]), numfmt.Sig3(s[len(s)-1]))
 			if len(s) < len(r.Host) {
 				host += fmt.Sprintf(" (%d of %d runs)", len(s), len(r.Host))
 			}
 			lo, hi = min(lo, r.Load[0]), max(hi, r.Load[1])
+			load = fmt.Sprintf("%.2f-%.2f", r.Load[0], r.Load[1])
+			if r.Busy() {
+				load += " busy"
+				busy++
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", r.Experiment, r.Metric, host, cmpStr(r.Reported, "-"))
+		if r.Profile != "" && !slices.Contains(profiles, r.Profile) {
+			profiles = append(profiles, r.Profile)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s", r.Experiment, r.Metric, host, load, cmpStr(r.Reported, "-"))
 		for _, p := range policies {
 			v := math.NaN()
 			for i, m := range r.Models {
@@ -470,10 +535,23 @@ func WriteRows(w io.Writer, rows []Row) error {
 				fmt.Fprintf(tw, "\t%s", numfmt.Sig3(v))
 			}
 		}
-		fmt.Fprintf(tw, "\t%s\t%s\t%s\n", numfmt.Sig3(r.Ratio), r.Verdict, r.Stat)
+		goal := "-"
+		switch {
+		case r.Goal.Name != "" && r.Meets:
+			goal = "meets " + r.Goal.Name
+		case r.Goal.Name != "":
+			goal = "misses " + r.Goal.Name
+		}
+		fmt.Fprintf(tw, "\t%s\t%s\t%s\t%s\n", numfmt.Sig3(r.Ratio), r.Verdict, goal, r.Stat)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(profiles) > 0 {
+		fmt.Fprintf(w, "(the models charge machine profile %s)\n", strings.Join(profiles, ", "))
+	}
+	if busy > 0 {
+		fmt.Fprintf(w, "(busy: %d row(s) whose host runs saw a one-minute load average above %.1f; their figures are the busy machine's)\n", busy, BusyLoad)
 	}
 	if hi == 0 {
 		_, err := fmt.Fprintln(w, "(* the preset nearest the kernel)")

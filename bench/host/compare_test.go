@@ -136,7 +136,31 @@ func TestWriteRowsStat(t *testing.T) {
 	var b strings.Builder
 	require.NoError(t, WriteRows(&b, rows))
 	lines := strings.Split(b.String(), "\n")
-	require.Regexp(t, `model/host +verdict +t test$`, lines[0])
-	require.Regexp(t, `1\.20 +model 18% high +Difference at 95\.0% confidence: 20\.0% \+/- 1\.96%$`, lines[1])
+	require.Regexp(t, `model/host +verdict +goal +t test$`, lines[0])
+	require.Regexp(t, `1\.00-2\.00 busy .* 1\.20 +model 18% high +- +Difference at 95\.0% confidence: 20\.0% \+/- 1\.96%$`, lines[1])
 	require.Contains(t, b.String(), "(t test: Welch's t")
+	require.Contains(t, b.String(), "(busy: 1 row(s)")
+	// A row with a goal says whether it meets it.
+	rows[0].Goal, rows[0].Meets = GoalP99, true
+	b.Reset()
+	require.NoError(t, WriteRows(&b, rows))
+	require.Contains(t, b.String(), "meets ×/÷2")
+	rows[0].Meets = false
+	b.Reset()
+	require.NoError(t, WriteRows(&b, rows))
+	require.Contains(t, b.String(), "misses ×/÷2")
+}
+
+func TestGoals(t *testing.T) {
+	for _, tc := range []struct {
+		g     Goal
+		ratio float64
+		meets bool
+	}{{GoalP50, 1.25, true}, {GoalP50, 1.26, false}, {GoalP50, 0.75, true}, {GoalP50, 0.74, false},
+		{GoalP99, 2, true}, {GoalP99, 0.49, false}, {GoalTime, 1.15, true}, {GoalTime, 0.84, false},
+		{GoalThroughput, 1.1, true}, {GoalThroughput, 1.11, false}} {
+		require.Equal(t, tc.meets, tc.g.Meets(tc.ratio), "%s at %v", tc.g.Name, tc.ratio)
+	}
+	require.Equal(t, GoalP50, goalFor(50))
+	require.Equal(t, GoalP99, goalFor(99))
 }

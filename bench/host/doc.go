@@ -27,6 +27,8 @@
 //	slice=      sched_attr.sched_runtime, the custom slice of EEVDF kernels (6.12 and later)
 //	cpus        sched_setaffinity(2)
 //	group       a write of the TID to the group's tasks (v1) or cgroup.threads (v2)
+//	process=    not honoured: every thread is a thread of the runner's one process (the model of
+//	            a workload the runner plays is made so too, for the model-vs-host table)
 //
 // A thread's counts come from the kernel, read by the thread itself at its start and its end:
 // /proc/self/task/TID/schedstat (se.sum_exec_runtime, sched_info.run_delay, pcount) gives
@@ -107,9 +109,30 @@
 // a verdict on the host's range, and a t test in ministat's words ([HostVsModel]: Welch's t of
 // the host's runs against the nearest model's over as many seeds, the one-sample t interval of
 // the host's runs where the model gives the same figure for every seed). The host's figures are as noisy as the machine is busy: pin the measured
-// threads, repeat, and read the range and the load average the table reports. The simulator
-// charges no cost for a wake-up, a timer or a context switch unless its Costs say so, so its
-// wake-up latencies beside an idle group are 0 where the kernel's are tens of microseconds.
+// threads, repeat, and read the range and the load average the table reports (a row whose runs
+// saw a load average above BusyLoad is flagged busy).
+//
+// The models charge a machine profile (CompareOptions.Profile: sim.DefaultProfile, or the host
+// profile Calibrate measured; for Linux's presets at the profile's HZ), so that a latency they
+// print is a prediction. Besides seed 000's and seed 004's experiments, LatencyExperiments puts
+// the real benchmarks beside workloads that model them, whose system calls cost the profile's
+// program figures: perf bench sched pipe (processes and threads, one CPU and free), hackbench
+// (process and thread × pipe and socket, 1, 2 and 4 groups) and cyclictest (idle and loaded
+// CPU; its latency histogram read by ParseCyclictestHistogram). Each row has a Goal: the
+// latency rows' p50 within ±25 % and p99 within a factor 2, the benchmarks' times within ±15 %,
+// the throughput rows within ±10 %.
+//
+// # Machine profiles
+//
+// [Calibrate] measures what each step between a scheduling decision and its effect costs on
+// this machine and returns it as a sim.Profile (schedbench calibrate writes it): perf bench sched
+// pipe on one CPU with processes and threads (the switch, and the switch of address space), a
+// futex ping-pong across CPUs (the IPI), a futex wake-up on one CPU of a thread that does not
+// preempt the waker (try_to_wake_up), a sleeper's lateness at absolute 1 ms deadlines on an idle
+// CPU and beside a SCHED_IDLE hog (the timer and the idle exit), the gaps a spinning SCHED_FIFO
+// thread sees at the clock interrupts (the tick), and a working set's refill after another
+// thread ran and after a migration; [Derive] says which measurement each figure is taken from.
+// It refuses a busy machine and writes nothing when a measurement cannot be made.
 //
 // # Kernel names
 //
@@ -124,4 +147,6 @@
 //	hackbench, perf bench sched, cyclictest     Peer, ParseHackbench, ParsePerfBench, ParseCyclictest
 //	stress-ng --metrics-brief                   Peer, ParseStressNG
 //	tar cf - | gzip (seed 000)                  MeasurePipeline, Seed000Real, Seed000Workload
+//	cyclictest -h histogram                     ParseCyclictestHistogram, CyclicHistogram
+//	perf bench sched pipe, futex, clock_nanosleep  Calibrate's probes, Measurements, Derive
 package host

@@ -49,7 +49,7 @@ func ExampleCompare() {
 		fmt.Printf("%s %.1f\n", m.Policy, m.Value)
 	}
 	// Output:
-	// cfs:v7.1 65.7
+	// cfs:v7.1 61.5
 	// ule:main 1.1
 }
 
@@ -62,8 +62,9 @@ func ExampleWriteRows() {
 		Stat: host.HostVsModel(hostRuns, []float64{65.7}, 95)}}
 	host.WriteRows(os.Stdout, rows)
 	// Output:
-	// experiment  metric     host median [min, max]  reported  cfs:v7.1*  model/host  verdict  t test
-	// nice split  CPU a / b  62.7 [58.7, 66.7]       68.3      65.7       1.05        agrees   No difference proven at 95.0% confidence
+	// experiment  metric     host median [min, max]  load            reported  cfs:v7.1*  model/host  verdict  goal  t test
+	// nice split  CPU a / b  62.7 [58.7, 66.7]       1.00-2.00 busy  68.3      65.7       1.05        agrees   -     No difference proven at 95.0% confidence
+	// (busy: 1 row(s) whose host runs saw a one-minute load average above 0.5; their figures are the busy machine's)
 	// (* the preset nearest the running kernel; one-minute load average 1.00-2.00 during the host runs)
 	// (t test: Welch's t of the host's runs, the baseline, against the nearest model's over as many seeds, the one-sample t where the model's runs are all the same; a difference is the model's mean minus the host's)
 }

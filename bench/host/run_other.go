@@ -8,6 +8,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 )
 
@@ -22,4 +23,9 @@ func Release() string { return "" }
 // MeasurePipeline returns ErrNotSupported: it reads Linux's /proc.
 func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration) (*Pipeline, error) {
 	return nil, ErrNotSupported
+}
+
+// Calibrate returns ErrNotSupported: its probes are Linux system calls.
+func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measurements, error) {
+	return nil, Measurements{}, ErrNotSupported
 }

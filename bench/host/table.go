@@ -10,14 +10,15 @@ import (
 	"io"
 	"time"
 
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/topology"
 )
 
-// TableExperiments returns the experiments of the model-vs-host table, for CPUs a (seed 000's
-// tar) and b (every other thread, pinned): seed 000's modelled pipeline beside a nice 0, a nice
-// 19 and a SCHED_IDLE hog; with dir not "", the real tar cf - dir | gzip beside the same hogs;
-// seed 000's nice 0 vs nice 19 split over one second; and seed 004's probe (500 periods) beside
-// an idle group (p50 and p99), beside a normal group and alone (p99).
+// TableExperiments returns the throughput experiments of the model-vs-host table, for CPUs a
+// (seed 000's tar) and b (every other thread, pinned): seed 000's modelled pipeline beside a
+// nice 0, a nice 19 and a SCHED_IDLE hog; with dir not "", the real tar cf - dir | gzip beside
+// the same hogs; and seed 000's nice 0 vs nice 19 split over one second; each with the goal
+// GoalThroughput. LatencyExperiments are the table's rows on time.
 func TableExperiments(a, b int, dir string) []Experiment {
 	c := Seed000Costs
 	exps := []Experiment{
@@ -33,28 +34,31 @@ func TableExperiments(a, b int, dir string) []Experiment {
 			exps = append(exps, Seed000RealExperiment(dir, c, h.hog, a, b, time.Minute, h.rep))
 		}
 	}
-	return append(exps,
-		NiceSplitExperiment(b, time.Second),
-		Seed004Experiment(b, 500, 50, true),
-		Seed004Experiment(b, 500, 99, true),
-		Seed004Experiment(b, 500, 99, false),
-		ProbeAloneExperiment(b, 500, 99),
-	)
+	exps = append(exps, NiceSplitExperiment(b, time.Second))
+	for i := range exps {
+		exps[i].Goal = GoalThroughput
+	}
+	return exps
 }
 
 // ModelOnlyTable returns the CompareOptions of the table's model-only form, the same bytes on
 // every machine: the models' figures alone, on a simulated machine of two CPUs, the nearest
-// preset chosen for Linux 6.18 (the kernel README's table was measured on).
+// preset chosen for Linux 6.18 (the kernel README's table was measured on), under the default
+// profile (sim.DefaultProfile), whose costs are drawn from seed 1 (schedbench's default -seed).
 func ModelOnlyTable() CompareOptions {
-	return CompareOptions{ModelOnly: true, Topology: topology.Uniform(1, 1, 1, 2, 1), Release: "6.18.0"}
+	return CompareOptions{ModelOnly: true, Topology: topology.Uniform(1, 1, 1, 2, 1), Release: "6.18.0", Profile: sim.DefaultProfile(), Seed: 1}
 }
 
-// WriteTable runs TableExperiments (with dir) under o on the first and last CPU of o.Topology and
-// writes the table (WriteRows). With o.Topology nil it runs on this machine's
-// (topology.Discover) and first writes a line naming the kernel, the CPUs, the host runs per row
-// and the weight of their parent group.
+// WriteTable runs TableExperiments (with dir) and LatencyExperiments (with o.Profile, or
+// sim.DefaultProfile) under o on the first and last CPU of o.Topology and writes the table
+// (WriteRows). With o.Topology nil it runs on this machine's (topology.Discover) and first writes
+// a line naming the kernel, the CPUs, the host runs per row and the weight of their parent
+// group.
 func WriteTable(ctx context.Context, w io.Writer, o CompareOptions, dir string) error {
-	return WriteExperiments(ctx, w, o, func(a, b int) []Experiment { return TableExperiments(a, b, dir) })
+	p := cmp.Or(o.Profile, sim.DefaultProfile())
+	return WriteExperiments(ctx, w, o, func(a, b int) []Experiment {
+		return append(TableExperiments(a, b, dir), LatencyExperiments(p, b)...)
+	})
 }
 
 // WriteExperiments is WriteTable with the experiments exps returns for CPUs a and b instead of

@@ -140,8 +140,8 @@
 // 4×2 SMT with the simulator's stathz sampling (I) and exact idle (X), 4BSD with and without
 // PREEMPTION/IPI_PREEMPTION, ULE, lost wake-ups (a labelled what-if: the thread gives no rate)
 // and idle spinning with HTT (1.2× slower, the seed's direction). Not reproduced: the variance
-// (constant job lengths; 4BSD draws no random numbers), the slow PREEMPTION run (switches cost
-// nothing without Costs), and system time.
+// (constant job lengths; 4BSD draws no random numbers), the slow PREEMPTION run (the model's
+// jobs wake on their own CPU, so PREEMPTION changes no decision), and system time.
 //
 // seed003-posix (seed 003, Certner 2025: 64 queues conflate rtprio levels 4 to 1): reproduced
 // exactly, 8 distinct levels of 32 on the legacy layouts (ULE and 4BSD), 32 on main's 256
@@ -150,10 +150,10 @@
 // phases.
 //
 // seed004-idlegroup (seed 004, Zhou 2022: schbench tails beside an idle cgroup's messaging,
-// 1310 → 247 µs at 16 workers with FavorNonIdleTick): not reproduced. With the simulator's
-// zero costs a woken worker preempts an idle-group task at once and every latency is 0; the
-// seed's tail needs the costs of waking, switching and IPIs, which are parameters (wake_us,
-// switch_us, ipi_us) left at 0 because they were not calibrated.
+// 1310 → 247 µs at 16 workers with FavorNonIdleTick): not reproduced. On the ideal machine a
+// woken worker preempts an idle-group task at once and every latency is 0; with the default
+// profile's costs the tails come out, hundreds of µs growing with the workers as the seed's,
+// but the patch changes none of them beyond the runs' spread.
 //
 // seed004-hackbench-{process,thread}-{pipes,sockets}, seed004-perfpipe and seed004-tbench are
 // the seed's other tables, each benchmark in the normal cgroup beside the same idle-group
@@ -176,7 +176,8 @@
 // for an idle leftmost entity). It can matter only where a non-idle task is running at a tick
 // with an idle-group entity leftmost and behind by more than a slice; wake-up preemption
 // (check_preempt_wakeup: a non-idle wakee always preempts an idle current task) is not
-// changed. In the model, with zero switch and wake-up costs, the benchmarks wait only behind
+// changed. In the model (these cells run on the ideal profile: their calibrated CPU includes
+// the switches and wake-ups), the benchmarks wait only behind
 // each other, never behind the idle group, so: hackbench no difference at most group counts
 // and a few small, mixed-sign differences (the seed: mostly within noise too, but -21 % at
 // 21 groups of process-pipes, which the model does not show); perfpipe no difference (seed

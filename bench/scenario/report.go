@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/stat"
 )
 
@@ -201,6 +202,7 @@ func (rp *Report) WriteTables(w io.Writer) error {
 	fmt.Fprintf(&b, "%s (%s): mean ± %d%% half-width of the mean over %d seeded runs; ratios to the row's baseline\n",
 		m.Name, m.Unit, Confidence, rp.Plan.Reps)
 	b.WriteString("-: no figure (the seed gives none for the row, or the row has no baseline to divide by)\n")
+	fmt.Fprintf(&b, "machine profile %s\n", profileText(rp.Plan.Profile))
 	for p, point := range rp.Plan.Points {
 		if len(point) > 0 {
 			fmt.Fprintf(&b, "\n[%s]\n", formatValues(point))
@@ -313,10 +315,22 @@ func (rp *Report) NoteLists() []NoteList {
 		}
 		out = append(out, NoteList{Heading: h, Items: figs})
 	}
+	if m := machineOf(s); m != "" {
+		out = append(out, NoteList{Heading: "the seed's machine, and the profile that stands for it", Items: []string{m}})
+	}
 	if len(s.Notes) > 0 {
 		out = append(out, NoteList{Heading: "notes: what the model leaves out and why, and the sources read", Items: s.Notes})
 	}
 	return out
+}
+
+// profileText names a machine profile in a table: "ci (measured 2026-12-04): the costs
+// between a decision and its effect", or the ideal profile's "ideal (no costs)".
+func profileText(p *sim.Profile) string {
+	if p.Ideal() {
+		return p.String() + ": a woken thread runs the instant it is chosen"
+	}
+	return p.String() + ": the costs between a decision and its effect"
 }
 
 // WriteTable writes the report's tables (WriteTables) and, under them, its notes (NoteLists).

@@ -16,6 +16,7 @@ import (
 // one object per line, is what a shard writes and Merge reads.
 type CellResult struct {
 	Scenario string    `json:"scenario"`
+	Profile  string    `json:"profile"`
 	Cell     int       `json:"cell"`
 	Point    Values    `json:"point"`
 	Row      string    `json:"row"`
@@ -77,6 +78,7 @@ func ReadJSONL(r io.Reader) ([]CellResult, error) {
 // field or a null is told from a zero.
 type cellResultJSON struct {
 	Scenario *string             `json:"scenario"`
+	Profile  *string             `json:"profile"`
 	Cell     *int                `json:"cell"`
 	Point    map[string]*float64 `json:"point"`
 	Row      *string             `json:"row"`
@@ -89,6 +91,8 @@ func (j *cellResultJSON) result() (CellResult, error) {
 	switch {
 	case j.Scenario == nil:
 		return CellResult{}, fmt.Errorf("no scenario")
+	case j.Profile == nil:
+		return CellResult{}, fmt.Errorf("no profile (the machine profile the cell was run with)")
 	case j.Cell == nil:
 		return CellResult{}, fmt.Errorf("no cell")
 	case j.Row == nil:
@@ -98,7 +102,7 @@ func (j *cellResultJSON) result() (CellResult, error) {
 	case j.Metrics == nil:
 		return CellResult{}, fmt.Errorf("no metrics")
 	}
-	c := CellResult{Scenario: *j.Scenario, Cell: *j.Cell, Row: *j.Row, Rep: *j.Rep, Metrics: make([]float64, len(j.Metrics))}
+	c := CellResult{Scenario: *j.Scenario, Profile: *j.Profile, Cell: *j.Cell, Row: *j.Row, Rep: *j.Rep, Metrics: make([]float64, len(j.Metrics))}
 	for i, m := range j.Metrics {
 		if m == nil {
 			return CellResult{}, fmt.Errorf("metric %d is null", i)
@@ -145,6 +149,9 @@ func (pl *Plan) Merge(rs []CellResult) (*Report, error) {
 		c := &rs[i]
 		if c.Scenario != s.Name {
 			return nil, fmt.Errorf("scenario: result %d is of scenario %q, not %q", i, c.Scenario, s.Name)
+		}
+		if c.Profile != pl.Profile.Name {
+			return nil, fmt.Errorf("scenario %s: result %d was run with machine profile %q, not %q", s.Name, i, c.Profile, pl.Profile.Name)
 		}
 		if c.Cell < 0 || c.Cell >= len(pl.Cells) {
 			return nil, fmt.Errorf("scenario %s: result %d: cell %d outside the plan's 0..%d", s.Name, i, c.Cell, len(pl.Cells)-1)

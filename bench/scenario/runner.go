@@ -3,6 +3,7 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -31,6 +32,9 @@ type Options struct {
 	// Progress, if not nil, is called after each cell with the number done and the total, from
 	// the goroutine that called Run, never concurrently.
 	Progress func(done, total int)
+	// Profile is the machine profile every cell charges; nil means the scenario's Profile, or
+	// sim.DefaultProfile.
+	Profile *sim.Profile
 }
 
 // A Cell is one run: a grid point, a row and a repetition. Its Seed is the simulator's seed,
@@ -53,9 +57,12 @@ func (c *Cell) Seed() uint64 { return uint64(c.Rep) + 1 }
 // point, then row, then repetition.
 type Plan struct {
 	Scenario *Scenario
-	Reps     int
-	Points   []Values
-	Cells    []Cell
+	// Profile is the machine profile the cells charge (Options.Profile, the scenario's, or
+	// sim.DefaultProfile).
+	Profile *sim.Profile
+	Reps    int
+	Points  []Values
+	Cells   []Cell
 }
 
 // NewPlan returns the plan of s under o, or an error naming a bad option.
@@ -126,7 +133,15 @@ func NewPlan(s *Scenario, o Options) (*Plan, error) {
 		}
 		points = next
 	}
-	pl := &Plan{Scenario: s, Reps: reps, Points: points}
+	prof := o.Profile
+	if prof == nil {
+		name := cmp.Or(s.Profile, sim.DefaultProfileName)
+		var ok bool
+		if prof, ok = sim.BuiltinProfile(name); !ok {
+			return nil, fmt.Errorf("scenario %s: no profile %q (want one of %v)", s.Name, name, sim.BuiltinProfiles())
+		}
+	}
+	pl := &Plan{Scenario: s, Profile: prof, Reps: reps, Points: points}
 	for pi, p := range points {
 		for ri := range s.Rows {
 			v := base.clone()
@@ -237,6 +252,7 @@ func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 	}
 	setup.Config.Seed = c.Seed()
 	setup.Values = c.Values
+	charge(pl.Profile, &setup.Config)
 	p, err := presets.New(row.Policy)
 	if err != nil {
 		return CellResult{}, err
@@ -256,7 +272,7 @@ func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 	if err := r.Err(); err != nil {
 		return CellResult{}, err
 	}
-	res := CellResult{Scenario: s.Name, Cell: c.Index, Point: pl.Points[c.Point], Row: row.Key(), Rep: c.Rep,
+	res := CellResult{Scenario: s.Name, Profile: pl.Profile.Name, Cell: c.Index, Point: pl.Points[c.Point], Row: row.Key(), Rep: c.Rep,
 		Metrics: make([]float64, len(s.Metrics))}
 	for i, mt := range s.Metrics {
 		v := mt.Of(r, &setup)
@@ -279,4 +295,31 @@ func Run(s *Scenario, o Options) (*Report, error) {
 		return nil, err
 	}
 	return pl.Merge(res)
+}
+
+// charge puts the costs of profile p into cfg, except those cfg already sets (not zero): a
+// scenario's own cost parameter wins over the profile.
+func charge(p *sim.Profile, cfg *sim.Config) {
+	own := cfg.Costs
+	exit := cfg.Idle.ExitLatency
+	p.Apply(cfg)
+	keep := func(dst *sim.Cost, v sim.Cost) {
+		if !v.IsZero() {
+			*dst = v
+		}
+	}
+	k := &cfg.Costs
+	keep(&k.Wakeup, own.Wakeup)
+	keep(&k.IPI, own.IPI)
+	keep(&k.IPISend, own.IPISend)
+	keep(&k.Timer, own.Timer)
+	keep(&k.Switch, own.Switch)
+	keep(&k.SwitchMM, own.SwitchMM)
+	keep(&k.Refill, own.Refill)
+	keep(&k.Migration.SMT, own.Migration.SMT)
+	keep(&k.Migration.LLC, own.Migration.LLC)
+	keep(&k.Migration.Node, own.Migration.Node)
+	keep(&k.Migration.Remote, own.Migration.Remote)
+	keep(&k.Tick, own.Tick)
+	keep(&cfg.Idle.ExitLatency, exit)
 }

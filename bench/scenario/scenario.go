@@ -63,6 +63,11 @@ type Scenario struct {
 	// Notes say what the model does not reproduce, and why, and the sources read for its
 	// mechanisms (file, version); the table prints them.
 	Notes []string
+	// Profile is the machine profile (a name of sim.BuiltinProfiles) that stands for the
+	// seed's machine when Options.Profile does not say; "" means sim.DefaultProfile. Machine
+	// says what the seed's machine was and why that profile stands for it (with "" the seed's
+	// own paragraph, machineOf); the table prints it.
+	Profile, Machine string
 	// Claims are the seed's headline claims this scenario checks, one line each in the
 	// summary (WriteSummary).
 	Claims []Claim
@@ -193,7 +198,9 @@ type Metric struct {
 	Of func(r *sim.Result, s *Setup) float64
 }
 
-// A Setup is everything one run needs.
+// A Setup is everything one run needs. The runner charges the plan's machine profile
+// (Plan.Profile) over Config's costs: a cost Build sets (not zero) stays, every other is the
+// profile's.
 type Setup struct {
 	Config   sim.Config
 	Workload *workload.Workload

@@ -138,9 +138,14 @@ ends when tar and gzip have exited; time is the later exit.`,
 			{Doc: "stock ULE: gzip sleeps where tar's records hold many members, and waits a slice of the hog each time (seed: 20×)", Row: "ULE 2023 (ps pt)/0 48", Baseline: "ULE 2023 (ps pt)/baseline", Min: 3, Max: 100},
 			{Doc: "pick_short with preempt_thresh 224: a woken gzip preempts the hog (seed: 1.36×)", Row: "ULE 2023 (ps pt)/1 224", Baseline: "ULE 2023 (ps pt)/baseline", Min: 0.95, Max: 1.5},
 			{Doc: "preempt_thresh 224 alone does not help (seed: 19.1×)", Row: "ULE 2023 (ps pt)/0 224", Baseline: "ULE 2023 (ps pt)/baseline", Min: 3, Max: 100},
-			{Doc: "records alike: gzip never sleeps, so ULE only shares the CPU with the hog, fix or not", Row: "records alike/1 224", Baseline: "records alike/baseline", Min: 1.5, Max: 2.2},
+			// With the machine's costs (the default profile) tar's wake-ups and switches slow it
+			// enough that gzip sometimes finds the pipe empty and sleeps, and then the fix helps:
+			// the patched run falls anywhere from the run alone to an even share with the hog.
+			{Doc: "records alike: gzip rarely sleeps, so ULE at most shares the CPU with the hog, fix or not", Row: "records alike/1 224", Baseline: "records alike/baseline", Min: 0.8, Max: 2.2},
 			{Doc: "per-member cost ×2: stock ULE many times slower", Row: "member ×2/0 48", Baseline: "member ×2/baseline", Min: 5, Max: 1000},
-			{Doc: "per-member cost ×2: the fix back near the run alone", Row: "member ×2/1 224", Baseline: "member ×2/baseline", Min: 0.95, Max: 1.5},
+			// Within 20 % below: beside the hog gzip's CPU never idles, so its wake-ups skip the
+			// idle exit the run alone pays on each (the profile's idle_exit).
+			{Doc: "per-member cost ×2: the fix back near the run alone", Row: "member ×2/1 224", Baseline: "member ×2/baseline", Min: 0.8, Max: 1.5},
 			{Doc: "EEVDF: a nice 0 hog halves gzip's share (Linux 6.18 here: 2.02×)", Row: "EEVDF v7.1/nice 0", Baseline: "EEVDF v7.1/baseline", Min: 1.7, Max: 2.3},
 			{Doc: "EEVDF: a nice 19 hog costs a few percent (Linux 6.18 here: 1.02×)", Row: "EEVDF v7.1/nice 19", Baseline: "EEVDF v7.1/baseline", Min: 1, Max: 1.1},
 			{Doc: "CFS: a SCHED_IDLE hog costs about nothing (Linux 6.18 here: 1.01×)", Row: "CFS v6.5/SCHED_IDLE", Baseline: "CFS v6.5/baseline", Min: 1, Max: 1.05},

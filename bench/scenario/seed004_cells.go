@@ -63,6 +63,13 @@ func init() {
 const seed004On = "seed 004 (Chuyi Zhou, \"sched/fair: favor non-idle group in tick preemption\", 2022): mmtests in a normal cgroup " +
 	"beside `perf bench sched messaging -g 1 -l 1000000000` in an idle cgroup, Linux 6.1-era CFS, machine not named"
 
+// seed004CellsMachine is why the seed's hackbench, perf bench sched pipe and tbench cells run on
+// the ideal profile.
+const seed004CellsMachine = "Seed 004 does not name its machine. These cells' costs were calibrated from the real " +
+	"programs' CPU time here (data/seed004-calibration.json: user+system time per message or request), which " +
+	"includes the kernel's switches and wake-ups; charging a machine profile's costs on top would count them twice, " +
+	"so the cells run on the ideal profile, the calibrated CPU standing for the whole path."
+
 // seed004Columns are the two kernels of every seed 004 table.
 var seed004Columns = [2]struct{ column, policy string }{
 	{"v6.5-baseline", "cfs:v6.5"},
@@ -185,6 +192,7 @@ func seed004HackbenchScenario(h seed004Bench) *Scenario {
 		{Name: "cap", Doc: "messages a " + ipc + " holds (calibrated)", Default: float64(capacity), Min: 1, Max: 1e6, Integer: true},
 	}, seed004Common()...)
 	return &Scenario{
+		Profile: "ideal", Machine: seed004CellsMachine,
 		Name:  name,
 		Seed:  "004",
 		Title: "hackbench " + h.mode + " beside an idle cgroup's messaging, CFS v6.5 without and with FavorNonIdleTick",
@@ -267,6 +275,7 @@ func seed004PerfPipe() *Scenario {
 		{Name: "msg_ns", Doc: "CPU per message, write and read (calibrated from perf bench sched pipe)", Unit: "ns", Default: float64(c.PerfPipeNs), Min: 1, Max: 1e9},
 	}, seed004Common()...)
 	return &Scenario{
+		Profile: "ideal", Machine: seed004CellsMachine,
 		Name:  "seed004-perfpipe",
 		Seed:  "004",
 		Title: "perf bench sched pipe beside an idle cgroup's messaging, CFS v6.5 without and with FavorNonIdleTick",
@@ -355,6 +364,7 @@ func seed004Tbench() *Scenario {
 		return float64(n)
 	}
 	return &Scenario{
+		Profile: "ideal", Machine: seed004CellsMachine,
 		Name:  "seed004-tbench",
 		Seed:  "004",
 		Title: "tbench-like request/response beside an idle cgroup's messaging, CFS v6.5 without and with FavorNonIdleTick",

@@ -70,9 +70,9 @@ exchange messages without end, one simulated message standing for a batch of msg
 			{Name: "sleep_ms", Doc: "schbench -s (sleeptime)", Unit: "ms", Default: 10, Min: 0.01, Max: 1000},
 			{Name: "cpu_ms", Doc: "schbench -c (cputime)", Unit: "ms", Default: 10, Min: 0.001, Max: 1000},
 			{Name: "msg_us", Doc: "CPU per simulated message of the idle group's messaging (a batch: an assumption)", Unit: "us", Default: 200, Min: 1, Max: 1e5},
-			{Name: "wake_us", Doc: "message thread's CPU per worker it wakes (futex wake; not calibrated)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
-			{Name: "switch_us", Doc: "context-switch cost (sim.Costs.Switch; not calibrated)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
-			{Name: "ipi_us", Doc: "IPI latency (sim.Costs.IPI; not calibrated)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
+			{Name: "wake_us", Doc: "message thread's CPU per worker it wakes, beyond the machine profile's wakeup (0: the profile's alone)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
+			{Name: "switch_us", Doc: "context-switch cost in place of the machine profile's (sim.Costs.Switch; 0: the profile's)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
+			{Name: "ipi_us", Doc: "IPI latency in place of the machine profile's (sim.Costs.IPI; 0: the profile's)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
 			{Name: "seconds", Doc: "simulated time", Unit: "s", Default: 3, Min: 0.1, Max: 600},
 		},
 		Rows: rows,
@@ -87,25 +87,25 @@ exchange messages without end, one simulated message standing for a batch of msg
 		Small:     Values{"seconds": 0.5},
 		SmallReps: 3,
 		Expect: []Expectation{
-			{Doc: "one worker's tail stays within the seed's tens of microseconds (seed: 12 us)", Row: "v6.5-baseline/Lat 99.9th-qrtle-1", Min: 0, Max: 50},
-			{Doc: "so does the patched kernel's (seed: 12 us)", Row: "v6.5-patched/Lat 99.9th-qrtle-1", Min: 0, Max: 50},
+			// With the machine's costs one worker's tail is the machine's own: the tails of the
+			// profile's timer, IPI and idle exit (the CI machine is a virtual machine; the seed's
+			// 12 us were measured on its own, unnamed machine). Positive: no longer the ideal 0.
+			{Doc: "one worker's tail is the machine's own, not 0 (seed: 12 us)", Row: "v6.5-baseline/Lat 99.9th-qrtle-1", Min: 1, Max: 2000},
+			{Doc: "so is the patched kernel's (seed: 12 us)", Row: "v6.5-patched/Lat 99.9th-qrtle-1", Min: 1, Max: 2000},
 		},
 		Claims: []Claim{
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
-				Why: "with zero costs every worker runs the instant it wakes: every latency is 0"},
+				Why: "with the machine's costs the tails come out, hundreds of µs, but the patch leaves them as they are"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
-				Why: "with zero costs every worker runs the instant it wakes: every latency is 0"},
+				Why: "with the machine's costs the tails come out, hundreds of µs, but the patch leaves them as they are"},
 		},
 		Notes: []string{
-			"Not reproduced: with the simulator's default zero costs every worker runs the instant it is woken (an idle-group " +
-				"task is preempted at once), so every percentile is 0 and FavorNonIdleTick changes nothing. The seed's tail " +
-				"needs what the model leaves at zero: the cost of waking (wake_us), of switching (switch_us) and IPIs (ipi_us). " +
-				"A what-if with all three at 2 us (Options.Set) gives tails of about 1 ms, and the patched kernel's are worse at " +
-				"8-23 workers, the opposite of the seed; those costs were not calibrated, so neither result is a finding.",
-			"With the switch cost measured here by calibrate -what pipe (data/pipe-calibration.json: 9 us, half a pipe " +
-				"ping-pong's round trip, an upper bound: measured with the machine's load average near 20), tails of 0.9-2 ms " +
-				"come out at every worker count, 70× the seed's 12 us at one worker, and the patched kernel's are 11-35 % worse " +
-				"at 4-16 workers: the coarse idle-group messaging dominates the model's tail, so this is not a finding either.",
+			"Not reproduced. On the ideal machine every worker runs the instant it is woken (an idle-group task is preempted " +
+				"at once), so every percentile is 0. With the default profile (the CI machine's costs; figures below with its " +
+				"profile of 2026-12-04) the tails come out and grow with the workers as the seed's do " +
+				"(p99.9 at the default 5 runs: about 0.3 ms at one worker, 0.75 ms at 16, 1.4 ms at 23; the seed: 12 us, 1310 us, " +
+				"5516 us), but FavorNonIdleTick changes none beyond the runs' spread: in the model a woken worker preempts the " +
+				"idle group's task at once, and the tick's preemption the patch changes seldom arises.",
 			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
 				"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
 			"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): the seed's tail " +

@@ -94,13 +94,14 @@ func TestMergeErrors(t *testing.T) {
 
 func TestReadJSONLErrors(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\nnot json\n", "line 2"},
-		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1,null]}\n", "line 1: metric 1 is null"},
-		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{\"nice\":null},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\n", "line 1: point value nice is null"},
-		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":null}\n", "line 1: no metrics"},
-		{"{\"scenario\":\"a\",\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\n", "line 1: no cell"},
+		{"{\"scenario\":\"a\",\"profile\":\"ci\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\nnot json\n", "line 2"},
+		{"{\"scenario\":\"a\",\"profile\":\"ci\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1,null]}\n", "line 1: metric 1 is null"},
+		{"{\"scenario\":\"a\",\"profile\":\"ci\",\"cell\":0,\"point\":{\"nice\":null},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\n", "line 1: point value nice is null"},
+		{"{\"scenario\":\"a\",\"profile\":\"ci\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":null}\n", "line 1: no metrics"},
+		{"{\"scenario\":\"a\",\"profile\":\"ci\",\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\n", "line 1: no cell"},
 		{"{\"scenario\":\"a\",\"bogus\":1}\n", "line 1"},
 		{"{} {}\n", "line 1: more than one object"},
+		{"{\"scenario\":\"a\",\"cell\":0,\"point\":{},\"row\":\"r\",\"rep\":0,\"metrics\":[1]}\n", "line 1: no profile"},
 	} {
 		_, err := scenario.ReadJSONL(strings.NewReader(c.in))
 		require.Error(t, err, c.in)

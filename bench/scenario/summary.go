@@ -190,6 +190,7 @@ func WriteSummary(w io.Writer, reports []*Report) error {
 		}
 		fmt.Fprintf(&b, "\n%d %s: %s.\n", total, plural(total, "claim"), strings.Join(parts, ", "))
 	}
+	b.WriteString(profilesLine(reports))
 	if len(why) > 0 {
 		b.WriteString("\nwhy not:\n")
 		for _, l := range why {
@@ -205,4 +206,51 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// profilesLine names the machine profiles the reports ran on: one for all, or each with the
+// scenarios that ran on it.
+func profilesLine(reports []*Report) string {
+	var names []string
+	by := map[string][]string{}
+	for _, rp := range reports {
+		n := profileText(rp.Plan.Profile)
+		if _, ok := by[n]; !ok {
+			names = append(names, n)
+		}
+		by[n] = append(by[n], rp.Plan.Scenario.Name)
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return "machine profile " + names[0] + ".\n"
+	}
+	var b strings.Builder
+	b.WriteString("machine profiles:\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %s:\n", n)
+		wrapList(&b, "    ", by[n], 100)
+	}
+	return b.String()
+}
+
+// wrapList writes items to b separated by commas, in lines of at most width columns that start
+// with indent (an item longer than a line gets a line of its own).
+func wrapList(b *strings.Builder, indent string, items []string, width int) {
+	line := indent
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if line != indent && len(line)+1+len(it) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += it
+	}
+	b.WriteString(line + "\n")
 }

@@ -138,7 +138,7 @@ func report(t *testing.T, s *scenario.Scenario, o scenario.Options, samples [][]
 	require.NoError(t, err)
 	var rs []scenario.CellResult
 	for _, c := range pl.Cells {
-		rs = append(rs, scenario.CellResult{Scenario: s.Name, Cell: c.Index, Point: pl.Points[c.Point], Row: s.Rows[c.Row].Key(),
+		rs = append(rs, scenario.CellResult{Scenario: s.Name, Profile: pl.Profile.Name, Cell: c.Index, Point: pl.Points[c.Point], Row: s.Rows[c.Row].Key(),
 			Rep: c.Rep, Metrics: []float64{samples[c.Point][c.Row][c.Rep]}})
 	}
 	rp, err := pl.Merge(rs)

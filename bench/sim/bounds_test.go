@@ -31,7 +31,7 @@ end`)
 	costs := []sim.Costs{
 		{Switch: most}, {Migration: sim.EveryLevel(most)}, {IPI: most}, {Wakeup: most}, {Timer: most}, {Refill: most},
 		{Switch: most, Migration: sim.EveryLevel(most), IPI: most, Wakeup: most, Timer: most, Refill: most,
-			Tick: sim.Fixed(700 * time.Microsecond)},
+			Tick: sim.Fixed(400 * time.Microsecond)},
 		{Switch: spread, Migration: sim.EveryLevel(spread), IPI: spread, Wakeup: spread, Timer: spread, Refill: spread,
 			Tick: sim.Cost{Max: 700 * time.Microsecond}},
 	}

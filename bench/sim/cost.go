@@ -13,20 +13,22 @@ import (
 )
 
 // A Cost is the time one step takes: a fixed figure, or a spread given by its quantiles, Min ≤
-// P50 ≤ P90 ≤ P99 ≤ Max. The machine draws a varying cost from its own random stream, derived
-// from Config.Seed, by the inverse of the distribution function that is linear between the
-// quantiles (a uniform draw below 0.5 falls between Min and P50, one between 0.99 and 1 between
-// P99 and Max), in integer arithmetic, so that a run stays the same on every architecture. A
-// fixed cost (Min = Max) draws nothing. The zero Cost charges nothing.
+// P50 ≤ P90 ≤ P99 ≤ P999 ≤ Max. The machine draws a varying cost from its own random stream,
+// derived from Config.Seed, by the inverse of the distribution function that is linear between
+// the quantiles (a uniform draw below 0.5 falls between Min and P50, one between 0.999 and 1
+// between P999 and Max), in integer arithmetic, so that a run stays the same on every
+// architecture. P999 is optional: 0 means none, the segment from 0.99 to 1 then running from P99
+// to Max. A fixed cost (Min = Max) draws nothing. The zero Cost charges nothing.
 //
 // Quantiles are what a calibration measures (a histogram's percentiles): the spread of a wake-up
-// path, whose tail is much longer than its median, survives into the model that way.
+// path, whose tail is much longer than its median, survives into the model that way. The
+// maximum of a few thousand samples is one outlier: P999 keeps its weight to a thousandth.
 type Cost struct {
-	Min, P50, P90, P99, Max time.Duration
+	Min, P50, P90, P99, P999, Max time.Duration
 }
 
 // Fixed returns the cost that is always d.
-func Fixed(d time.Duration) Cost { return Cost{Min: d, P50: d, P90: d, P99: d, Max: d} }
+func Fixed(d time.Duration) Cost { return Cost{Min: d, P50: d, P90: d, P99: d, P999: d, Max: d} }
 
 // IsZero reports whether c charges nothing.
 func (c Cost) IsZero() bool { return c == Cost{} }
@@ -34,12 +36,16 @@ func (c Cost) IsZero() bool { return c == Cost{} }
 // Varies reports whether c is drawn at random rather than fixed (Min < Max).
 func (c Cost) Varies() bool { return c.Min != c.Max }
 
-// String returns c as "3µs" for a fixed cost, or "1µs/3µs/5µs/9µs/40µs" (Min/P50/P90/P99/Max).
+// String returns c as "3µs" for a fixed cost, or "1µs/3µs/5µs/9µs/20µs/40µs"
+// (Min/P50/P90/P99/P999/Max; without P999, five figures).
 func (c Cost) String() string {
-	if !c.Varies() {
+	switch {
+	case !c.Varies():
 		return c.Min.String()
+	case c.P999 == 0:
+		return fmt.Sprintf("%v/%v/%v/%v/%v", c.Min, c.P50, c.P90, c.P99, c.Max)
 	}
-	return fmt.Sprintf("%v/%v/%v/%v/%v", c.Min, c.P50, c.P90, c.P99, c.Max)
+	return fmt.Sprintf("%v/%v/%v/%v/%v/%v", c.Min, c.P50, c.P90, c.P99, c.P999, c.Max)
 }
 
 // validate reports what is wrong with c, the cost named name: a negative quantile, quantiles
@@ -48,20 +54,21 @@ func (c Cost) validate(name string) error {
 	switch {
 	case c.Min < 0:
 		return fmt.Errorf("sim: %s: negative cost %v", name, c)
-	case c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max:
-		return fmt.Errorf("sim: %s: quantiles %v out of order (want Min ≤ P50 ≤ P90 ≤ P99 ≤ Max)", name, c)
+	case c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max || c.P999 != 0 && (c.P999 < c.P99 || c.P999 > c.Max):
+		return fmt.Errorf("sim: %s: quantiles %v out of order (want Min ≤ P50 ≤ P90 ≤ P99 ≤ P999 ≤ Max)", name, c)
 	case c.Max > MaxCost:
 		return fmt.Errorf("sim: %s: cost above MaxCost (%v): %v", name, MaxCost, c)
 	}
 	return nil
 }
 
-// The quantiles' positions on a 20-bit scale: 0.5, 0.9 and 0.99 of 1<<20.
+// The quantiles' positions on a 20-bit scale: 0.5, 0.9, 0.99 and 0.999 of 1<<20.
 const (
 	drawBits = 20
 	drawP50  = 1 << drawBits / 2
 	drawP90  = 943718  // ⌊0.9 × 2^20⌋
 	drawP99  = 1038090 // ⌊0.99 × 2^20⌋
+	drawP999 = 1047527 // ⌊0.999 × 2^20⌋
 	drawEnd  = 1 << drawBits
 )
 
@@ -82,8 +89,12 @@ func (c *Cost) sample(src *rand.PCG) int64 {
 		lo, hi, a, b = c.P50, c.P90, drawP50, drawP90
 	case u < drawP99:
 		lo, hi, a, b = c.P90, c.P99, drawP90, drawP99
-	default:
+	case c.P999 == 0:
 		lo, hi, a, b = c.P99, c.Max, drawP99, drawEnd
+	case u < drawP999:
+		lo, hi, a, b = c.P99, c.P999, drawP99, drawP999
+	default:
+		lo, hi, a, b = c.P999, c.Max, drawP999, drawEnd
 	}
 	return int64(lo) + int64(hi-lo)*(u-a)/(b-a)
 }
@@ -133,8 +144,10 @@ func (mc *MigrationCosts) At(l topology.Level) *Cost {
 //	step       kernel                                    delays                    paid by
 //	Wakeup     try_to_wake_up / sched_add of the waker   the wakee's wake-up       the waker (CPU time)
 //	IPI        smp_send_reschedule → scheduler_ipi       a remote reschedule       nobody (latency)
+//	IPISend    the IPI's send (an APIC write; a VM exit)  nothing                   the sender (CPU time)
 //	Timer      hrtimer expiry, the timer interrupt      a sleep's end             the interrupted thread
 //	Switch     context_switch, switch_to, return to user the thread switched in   the CPU (CPUStats.Switch)
+//	SwitchMM   switch_mm: another process's address space the thread switched in   the CPU (CPUStats.Switch)
 //	Refill     caches refilled after other threads ran   the thread resumed        the CPU (CPUStats.Switch)
 //	Migration  caches refilled on another CPU, by level  the thread moved          the CPU (CPUStats.Switch)
 //	Tick       the clock interrupt (scheduler_tick)      the running thread        the CPU (CPUStats.Interrupt)
@@ -154,6 +167,11 @@ type Costs struct {
 	// IPI_AST or IPI_PREEMPT): a Resched for another CPU than the one whose event is being
 	// handled takes effect this much later.
 	IPI Cost
+	// IPISend is what sending a reschedule IPI costs the CPU that sends it (the write to the
+	// local APIC; on a virtual machine, the exit to the hypervisor that delivers it). A thread
+	// whose wake-up of another sends it pays it after the wake-up, before its script goes on;
+	// otherwise the thread running on the sending CPU loses it, as interrupt time.
+	IPISend Cost
 	// Timer is how late a sleep's timer takes effect after its expiry (hrtimer slack and
 	// expiry, the timer interrupt's entry): a thread that sleeps or waits for its next period
 	// is woken this much after its deadline. Its wake-up latency counts from the deadline.
@@ -162,6 +180,11 @@ type Costs struct {
 	// the way back to the thread's own code); the thread coming in makes no progress
 	// meanwhile. It is not charged when a CPU resumes the thread it ran last.
 	Switch Cost
+	// SwitchMM is the extra of a switch to a thread of another process than the one that ran
+	// last on the CPU (switch_mm: another address space, the TLB flushed where the CPU has no
+	// address-space tags): threads of one process switch for Switch alone. A workload thread's
+	// process is its declaration's, or the one its process= names (workload.Thread.Process).
+	SwitchMM Cost
 	// Refill is the extra time a thread takes to refill its caches when it resumes on the CPU
 	// it ran on last after other threads ran there: it makes no progress meanwhile. A thread
 	// that resumes where nothing else ran pays nothing.
@@ -170,7 +193,12 @@ type Costs struct {
 	// instead of Refill: it makes no progress for this long after it first runs there.
 	Migration MigrationCosts
 	// Tick is the time a clock interrupt takes from the thread it interrupts (interrupt
-	// time), the scheduler's work per tick and the periodic balance it triggers included.
+	// time), the scheduler's work per tick and the periodic balance it triggers included. An
+	// idle CPU is not charged: the kernels stop an idle CPU's periodic tick (Linux's
+	// NO_HZ_IDLE, FreeBSD's kern.eventtimer.idletick=0), and what remains wakes nothing. A
+	// draw is cut to half the policy's tick period (an interrupt cannot outlast the period it
+	// belongs to: a longer gap a measurement finds at a tick is the CPU taken away, by a
+	// hypervisor for instance), and New refuses a median that is not below it.
 	Tick Cost
 }
 
@@ -183,8 +211,8 @@ func (c *Costs) validate() error {
 		name string
 		c    *Cost
 	}{
-		{"Costs.Wakeup", &c.Wakeup}, {"Costs.IPI", &c.IPI}, {"Costs.Timer", &c.Timer},
-		{"Costs.Switch", &c.Switch}, {"Costs.Refill", &c.Refill}, {"Costs.Migration.SMT", &c.Migration.SMT},
+		{"Costs.Wakeup", &c.Wakeup}, {"Costs.IPI", &c.IPI}, {"Costs.IPISend", &c.IPISend}, {"Costs.Timer", &c.Timer},
+		{"Costs.Switch", &c.Switch}, {"Costs.SwitchMM", &c.SwitchMM}, {"Costs.Refill", &c.Refill}, {"Costs.Migration.SMT", &c.Migration.SMT},
 		{"Costs.Migration.LLC", &c.Migration.LLC}, {"Costs.Migration.Node", &c.Migration.Node},
 		{"Costs.Migration.Remote", &c.Migration.Remote}, {"Costs.Tick", &c.Tick},
 	} {

@@ -17,6 +17,10 @@ import (
 func naiveSample(c Cost, u float64) float64 {
 	xs := []float64{0, 0.5, float64(drawP90) / drawEnd, float64(drawP99) / drawEnd, 1}
 	ys := []float64{float64(c.Min), float64(c.P50), float64(c.P90), float64(c.P99), float64(c.Max)}
+	if c.P999 != 0 {
+		xs = []float64{0, 0.5, float64(drawP90) / drawEnd, float64(drawP99) / drawEnd, float64(drawP999) / drawEnd, 1}
+		ys = []float64{float64(c.Min), float64(c.P50), float64(c.P90), float64(c.P99), float64(c.P999), float64(c.Max)}
+	}
 	for i := 1; i < len(xs); i++ {
 		if u < xs[i] {
 			return ys[i-1] + (ys[i]-ys[i-1])*(u-xs[i-1])/(xs[i]-xs[i-1])
@@ -34,6 +38,8 @@ func TestCostSampleAgainstNaive(t *testing.T) {
 		{Min: 0, P50: 0, P90: 0, P99: 7, Max: 9},
 		{Min: 5, P50: 5, P90: 5, P99: 5, Max: 6},
 		{Min: 0, P50: MaxCost / 4, P90: MaxCost / 2, P99: MaxCost - 1, Max: MaxCost},
+		{Min: 1000, P50: 2000, P90: 5000, P99: 20000, P999: 50000, Max: 10_000_000},
+		{Min: 0, P50: MaxCost / 8, P90: MaxCost / 4, P99: MaxCost / 2, P999: MaxCost - 1, Max: MaxCost},
 	}
 	for _, c := range costs {
 		src := rand.NewPCG(1, 2)
@@ -51,7 +57,8 @@ func TestCostSampleAgainstNaive(t *testing.T) {
 
 // TestCostSampleQuantiles checks that a large sample's quantiles are the cost's.
 func TestCostSampleQuantiles(t *testing.T) {
-	c := Cost{Min: 10 * time.Microsecond, P50: 15 * time.Microsecond, P90: 25 * time.Microsecond, P99: 60 * time.Microsecond, Max: time.Millisecond}
+	c := Cost{Min: 10 * time.Microsecond, P50: 15 * time.Microsecond, P90: 25 * time.Microsecond, P99: 60 * time.Microsecond,
+		P999: 200 * time.Microsecond, Max: 10 * time.Millisecond}
 	src := rand.NewPCG(7, 7)
 	n := 200000
 	s := make([]int64, n)
@@ -63,7 +70,7 @@ func TestCostSampleQuantiles(t *testing.T) {
 	for _, tc := range []struct {
 		p    float64
 		want time.Duration
-	}{{0.5, c.P50}, {0.9, c.P90}, {0.99, c.P99}} {
+	}{{0.5, c.P50}, {0.9, c.P90}, {0.99, c.P99}, {0.999, c.P999}} {
 		assert.InEpsilon(t, float64(tc.want), q(tc.p), 0.02, "p%v", tc.p*100)
 	}
 	assert.GreaterOrEqual(t, s[0], int64(c.Min))
@@ -87,5 +94,6 @@ func TestFixedCostDrawsNothing(t *testing.T) {
 func TestDrawScale(t *testing.T) {
 	assert.Equal(t, int64(math.Floor(0.9*drawEnd)), int64(drawP90))
 	assert.Equal(t, int64(math.Floor(0.99*drawEnd)), int64(drawP99))
+	assert.Equal(t, int64(math.Floor(0.999*drawEnd)), int64(drawP999))
 	assert.Equal(t, int64(drawEnd/2), int64(drawP50))
 }

@@ -162,8 +162,9 @@ func TestSpreadCostsDeterministic(t *testing.T) {
 	spread := func(p50 time.Duration) sim.Cost {
 		return sim.Cost{Min: p50 / 2, P50: p50, P90: 2 * p50, P99: 5 * p50, Max: 20 * p50}
 	}
-	costs := sim.Costs{Wakeup: spread(time.Microsecond), IPI: spread(3 * time.Microsecond), Timer: spread(10 * time.Microsecond),
-		Switch: spread(2 * time.Microsecond), Refill: spread(4 * time.Microsecond),
+	costs := sim.Costs{Wakeup: spread(time.Microsecond), IPI: spread(3 * time.Microsecond), IPISend: spread(5 * time.Microsecond),
+		Timer: spread(10 * time.Microsecond), Switch: spread(2 * time.Microsecond), SwitchMM: spread(3 * time.Microsecond),
+		Refill:    spread(4 * time.Microsecond),
 		Migration: sim.EveryLevel(spread(20 * time.Microsecond)), Tick: spread(time.Microsecond)}
 	run := func(seed uint64) *sim.Result {
 		cfg := sim.Config{Topology: topology.Uniform(2, 1, 1, 2, 2), Seed: seed, Costs: costs,
@@ -192,4 +193,38 @@ func TestCostsTraceHashGolden(t *testing.T) {
 	r := runChecked(t, cfg, newRR(250, 3), mixedScale(t, 40), 200*time.Millisecond)
 	const want = 0xc533b33276dfe587
 	assert.Equal(t, uint64(want), r.Trace.Hash(), "hash %#x over %d records", r.Trace.Hash(), r.Trace.Len())
+}
+
+// TestSwitchMM: hogs of two declarations alternate on one CPU: every switch between them is
+// one between processes and pays SwitchMM too, unless process= puts them in one process.
+func TestSwitchMM(t *testing.T) {
+	run := func(text string) int64 {
+		cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1),
+			Costs: sim.Costs{Switch: sim.Fixed(2 * time.Microsecond), SwitchMM: sim.Fixed(5 * time.Microsecond)}}
+		r := runChecked(t, cfg, newRR(1000, 4), mustParse(t, text), 100*time.Millisecond)
+		return r.CPUs[0].Switch
+	}
+	// Dispatches at 0, 4, …, 96ms: 25, each a switch; all but the first from another process.
+	two := run("thread a\n\trun forever\nend\nthread b\n\trun forever\nend\n")
+	assert.Equal(t, (25*2+24*5)*us, two)
+	one := run("thread a process=p\n\trun forever\nend\nthread b process=p\n\trun forever\nend\n")
+	assert.Equal(t, 25*2*us, one, "threads of one process switch for Switch alone")
+	inst := run("thread a count=2\n\trun forever\nend\n")
+	assert.Equal(t, 25*2*us, inst, "a declaration's instances are threads of one process")
+}
+
+// TestIPISend: the producer's wake-ups of the consumer on the other, idle CPU each send an IPI,
+// whose cost the producer pays after the wake-up: its CPU time grows by it, the consumer's
+// latency does not.
+func TestIPISend(t *testing.T) {
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1),
+		Costs: sim.Costs{IPI: sim.Fixed(3 * time.Microsecond), IPISend: sim.Fixed(11 * time.Microsecond)}}
+	r := runChecked(t, cfg, newRR(1000, 4), mustParse(t, crossCPU), time.Second)
+	p, c := thread(t, r, "producer"), thread(t, r, "consumer")
+	assert.Equal(t, 10*(300+11)*us, p.CPUTime)
+	lat, _ := c.Wakeup.Exact()
+	for _, v := range lat {
+		assert.Equal(t, 3*us, v)
+	}
+	assert.Equal(t, 10*11*us, r.CPUs[0].Switch)
 }

@@ -13,8 +13,9 @@ import (
 type cpu struct {
 	// cur is the running thread, or -1.
 	cur int32
-	// lastThread is the thread that ran last, for the switch cost; -1 at first.
-	lastThread int32
+	// lastThread is the thread that ran last, for the switch cost; -1 at first. lastProc is its
+	// process, kept when Costs.SwitchMM charges anything.
+	lastThread, lastProc int32
 	// stopped and stopWhy are the thread that stopped during the current reschedule and why,
 	// until the next Pick: the previous thread of the switch record.
 	stopped int32

@@ -53,6 +53,9 @@ func (e *env) Resched(id topology.CPU) {
 		return
 	}
 	c.ipiPending, c.ipiFrom = true, m.ctx
+	if m.ipiSends {
+		m.sendIPI(m.ctx)
+	}
 	at := m.now + m.cfg.Costs.IPI.sample(&m.costRng)
 	if c.missedIPI {
 		at = min(at, m.q.timeOf(m.slotIPI(id))) // an earlier lost IPI still wakes it at its tick

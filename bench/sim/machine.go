@@ -3,6 +3,7 @@ package sim
 // This file implements Machine: construction, the event loop and the reschedule work list.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -78,12 +79,20 @@ type Machine struct {
 	// costRng draws the costs that vary (see Cost). The flags say which costs charge
 	// anything, so that the ideal machine's paths test a bool and draw nothing: pays
 	// (Costs.Wakeup), slack (Costs.Timer), ipis (Costs.IPI), switches (Costs.Switch), refills
-	// (Costs.Refill), migrates (Costs.Migration), ticked (Costs.Tick) and exits (Idle.ExitLatency,
-	// when the idle loop does not spin); picks says that a pick may stall, stalls that some
-	// cost can stall a CPU, so that a clock interrupt may find one in a stall.
+	// (Costs.Refill), migrates (Costs.Migration), ticked (Costs.Tick), switchMMs
+	// (Costs.SwitchMM), ipiSends (Costs.IPISend) and exits (Idle.ExitLatency, when the idle loop
+	// does not spin); picks says that a pick may stall, stalls that some cost can stall a CPU,
+	// so that a clock interrupt may find one in a stall.
 	costRng                                                rand.PCG
 	pays, slack, ipis, switches, refills, migrates, ticked bool
-	exits, picks, stalls                                   bool
+	exits, picks, stalls, switchMMs, ipiSends              bool
+	// payer is the thread whose script op is waking another (Costs.IPISend: it pays the IPIs
+	// the wake-up sends, owed, before its script goes on), or -1.
+	payer int32
+	owed  int64
+	// tickCap is half the policy's tick period: the longest a clock interrupt's cost is
+	// charged (Costs.Tick).
+	tickCap int64
 	// checking says that some invariant of Config.Checks is checked at clock interrupts.
 	checking bool
 	// vars holds the threads' script variables (thread.vars).
@@ -141,9 +150,10 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	k := &cfg.Costs
 	m.pays, m.slack, m.ipis = !k.Wakeup.IsZero(), !k.Timer.IsZero(), !k.IPI.IsZero()
 	m.switches, m.refills, m.migrates, m.ticked = !k.Switch.IsZero(), !k.Refill.IsZero(), !k.Migration.IsZero(), !k.Tick.IsZero()
+	m.switchMMs, m.ipiSends, m.payer = !k.SwitchMM.IsZero(), !k.IPISend.IsZero(), nobody
 	m.exits = !cfg.Idle.Spin && !cfg.Idle.ExitLatency.IsZero()
-	m.picks = m.switches || m.refills || m.migrates || m.exits
-	m.stalls = m.picks || m.ticked || m.pays
+	m.picks = m.switches || m.switchMMs || m.refills || m.migrates || m.exits
+	m.stalls = m.picks || m.ticked || m.pays || m.ipiSends
 	m.checking = cfg.Checks != (Checks{})
 	m.env.m = m
 	cpus := topo.CPUs()
@@ -172,12 +182,18 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 		c.progs[w.Threads[i].Name] = int32(i)
 	}
 	all := topo.CPUs()
+	procs := map[string]int32{}
 	for i := range w.Threads {
 		d := &w.Threads[i]
 		if !d.CPUs.SubsetOf(all) {
 			return nil, fmt.Errorf("sim: thread %q: CPUs %s are not all on the machine (%s)", d.Name, d.CPUs, all)
 		}
 		p := c.compile(d)
+		proc := cmp.Or(d.Process, d.Name)
+		if _, ok := procs[proc]; !ok {
+			procs[proc] = int32(len(procs))
+		}
+		p.proc = procs[proc]
 		p.runAttr = p.attr
 		if cfg.FlattenGroups {
 			p.runAttr.Group = sched.RootGroup
@@ -197,7 +213,7 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	for id := range topo.CPUs().All() {
 		cp := &m.cpus[id]
 		cp.online = true
-		cp.cur, cp.lastThread, cp.stopped = nobody, nobody, nobody
+		cp.cur, cp.lastThread, cp.lastProc, cp.stopped = nobody, nobody, nobody, nobody
 		cp.tickState = CPUIdle
 		cp.speed = int64(topo.Capacity(id))
 		if cfg.Speed != nil {
@@ -218,8 +234,9 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	if m.tickHz < 1 || m.tickHz > 1_000_000 {
 		return nil, fmt.Errorf("sim: %s: tick rate %d outside 1..1000000", p.Name(), m.tickHz)
 	}
-	if int64(cfg.Costs.Tick.Max) >= int64(time.Second)/m.tickHz {
-		return nil, fmt.Errorf("sim: tick cost %v is not below the tick period of %s", cfg.Costs.Tick.Max, p.Name())
+	m.tickCap = int64(time.Second) / m.tickHz / 2
+	if int64(cfg.Costs.Tick.P50) >= m.tickCap {
+		return nil, fmt.Errorf("sim: tick cost %v (median) is not below half the tick period of %s", cfg.Costs.Tick.P50, p.Name())
 	}
 	if err := m.checkAttrs(w); err != nil {
 		return nil, err
@@ -407,8 +424,8 @@ func (m *Machine) step() {
 			}
 			// A clock interrupt on id, written out here: beyond the policy's Tick, it costs the
 			// machine two predictable tests, and a drain only if there is work.
-			if m.ticked {
-				m.chargeInterrupt(id, m.cfg.Costs.Tick.sample(&m.costRng))
+			if m.ticked && m.cpus[id].cur >= 0 {
+				m.chargeInterrupt(id, min(m.cfg.Costs.Tick.sample(&m.costRng), m.tickCap))
 			}
 			if m.tickless != nil && m.cpus[id].cur < 0 && m.cpus[id].tickless > m.now {
 				// An idle CPU whose policy said this Tick would do nothing (TicklessIdle).
@@ -762,6 +779,14 @@ func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migra
 	}
 	if m.switches && c.lastThread != tid {
 		sw += k.Switch.sample(&m.costRng)
+	}
+	if m.switchMMs {
+		if p := t.prog.proc; c.lastProc != p {
+			if c.lastProc >= 0 {
+				sw += k.SwitchMM.sample(&m.costRng)
+			}
+			c.lastProc = p
+		}
 	}
 	c.st.Switch += sw
 	c.pickSwitch, c.pickExit, c.stallInt = sw, 0, 0

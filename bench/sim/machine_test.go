@@ -61,7 +61,7 @@ func TestNewErrors(t *testing.T) {
 		{"start refused", sim.Config{Topology: one}, &refusing{start: true, hz: 100}, "", "sim: toy-rr: assert.AnError"},
 		{"group refused", sim.Config{Topology: one}, &refusing{group: true, hz: 100}, "", `sim: toy-rr: group "g": assert.AnError`},
 		{"tick rate", sim.Config{Topology: one}, &refusing{hz: 0}, "", "sim: toy-rr: tick rate 0 outside 1..1000000"},
-		{"tick cost", sim.Config{Topology: one, Costs: sim.Costs{Tick: sim.Fixed(10 * time.Millisecond)}}, &refusing{hz: 100}, "", "sim: tick cost 10ms is not below the tick period of toy-rr"},
+		{"tick cost", sim.Config{Topology: one, Costs: sim.Costs{Tick: sim.Fixed(10 * time.Millisecond)}}, &refusing{hz: 100}, "", "sim: tick cost 10ms (median) is not below half the tick period of toy-rr"},
 		{"switch cost MaxInt64", sim.Config{Topology: one, Costs: sim.Costs{Switch: sim.Fixed(math.MaxInt64)}}, newRR(1000, 4), "", "sim: Costs.Switch: cost above MaxCost"},
 		{"migration cost 1<<62", sim.Config{Topology: one, Costs: sim.Costs{Migration: sim.EveryLevel(sim.Fixed(1 << 62))}}, newRR(1000, 4), "", "sim: Costs.Migration.SMT: cost above MaxCost"},
 		{"ipi cost MaxInt64", sim.Config{Topology: one, Costs: sim.Costs{IPI: sim.Fixed(math.MaxInt64)}}, newRR(1000, 4), "", "sim: Costs.IPI: cost above MaxCost"},

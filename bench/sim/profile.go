@@ -43,8 +43,8 @@ const ProfileSchema = "schedkit.profile/1"
 //	}
 //
 // Every figure of [ProfileFigures] must be there, with a unit (ns, us, µs, ms or s), a median
-// (p50), either no other quantile (a fixed cost) or all of min, p90, p99 and max, a method and a
-// date; a figure that could not be measured on the machine (a migration across NUMA nodes on a
+// (p50), either no other quantile (a fixed cost) or all of min, p90, p99 and max (and p99.9 if
+// measured), a method and a date; a figure that could not be measured on the machine (a migration across NUMA nodes on a
 // machine with one node) says so in "assumed", and its method says what stands in for it.
 // "program" holds figures of the programs' own work (a system call's CPU time) that the
 // machine does not charge by itself, for whoever builds a workload of a real program; it may be
@@ -111,12 +111,16 @@ var profileFigures = []profileFigure{
 		"the waker's try_to_wake_up (Costs.Wakeup)"},
 	{"ipi", func(c *Config) *Cost { return &c.Costs.IPI }, 100 * time.Millisecond,
 		"a reschedule IPI's latency (Costs.IPI)"},
+	{"ipi_send", func(c *Config) *Cost { return &c.Costs.IPISend }, 100 * time.Millisecond,
+		"what sending an IPI costs the sender (Costs.IPISend)"},
 	{"idle_exit", func(c *Config) *Cost { return &c.Idle.ExitLatency }, 100 * time.Millisecond,
 		"the idle state's exit latency (Idle.ExitLatency)"},
 	{"timer", func(c *Config) *Cost { return &c.Costs.Timer }, time.Second,
 		"a timer's expiry after its deadline (Costs.Timer)"},
 	{"switch", func(c *Config) *Cost { return &c.Costs.Switch }, time.Second,
 		"a context switch (Costs.Switch)"},
+	{"switch_mm", func(c *Config) *Cost { return &c.Costs.SwitchMM }, time.Second,
+		"the extra of a switch to another process (Costs.SwitchMM)"},
 	{"refill", func(c *Config) *Cost { return &c.Costs.Refill }, time.Second,
 		"the cache refill after other threads ran (Costs.Refill)"},
 	{"migration_smt", func(c *Config) *Cost { return &c.Costs.Migration.SMT }, time.Second,
@@ -178,13 +182,30 @@ func (p *Profile) String() string {
 	if p.Ideal() {
 		return p.Name + " (no costs)"
 	}
-	return fmt.Sprintf("%s (measured %s)", p.Name, p.Provenance.Date)
+	date, _, _ := strings.Cut(p.Provenance.Date, "T")
+	return fmt.Sprintf("%s (measured %s)", p.Name, date)
 }
 
 // idealJSON is the ideal profile, and profiles are the profiles the project ships.
 //
 //go:embed profiles/*.json
 var profiles embed.FS
+
+// DefaultProfileName is the profile the project's tools simulate with unless told otherwise:
+// the one measured on the machine the project's CI runs on (see DefaultProfile).
+const DefaultProfileName = "ci"
+
+// DefaultProfile returns the profile the project's tools (schedbench, bench/scenario, the host
+// table's models) simulate with unless told otherwise: the costs measured on the machine the
+// project's CI runs on, with `schedbench calibrate` (profiles/ci.json). The zero Config does not
+// use it: it is the ideal machine (IdealProfile).
+func DefaultProfile() *Profile {
+	p, ok := BuiltinProfile(DefaultProfileName)
+	if !ok {
+		panic("sim: internal error: no " + DefaultProfileName + " profile")
+	}
+	return p
+}
 
 // IdealProfile returns the ideal profile, which charges nothing: a woken thread runs the instant
 // it is chosen. It is the zero Config's machine, for teaching and for differential tests.
@@ -263,6 +284,7 @@ type figureJSON struct {
 	P50     *json.Number `json:"p50"`
 	P90     *json.Number `json:"p90,omitempty"`
 	P99     *json.Number `json:"p99,omitempty"`
+	P999    *json.Number `json:"p99.9,omitempty"`
 	Max     *json.Number `json:"max,omitempty"`
 	Method  string       `json:"method"`
 	Date    string       `json:"date"`
@@ -365,10 +387,16 @@ func parseFigure(file, field string, raw json.RawMessage, limit time.Duration) (
 	if given != 0 && given != len(others) {
 		return bad("", "give p50 alone (a fixed cost) or all of min, p50, p90, p99 and max")
 	}
-	var q [5]time.Duration
-	names := [5]string{"min", "p50", "p90", "p99", "max"}
-	nums := [5]*json.Number{fj.Min, fj.P50, fj.P90, fj.P99, fj.Max}
+	if fj.P999 != nil && given == 0 {
+		return bad("p99.9", "a fixed cost has no p99.9: give min, p90, p99 and max too")
+	}
+	var q [6]time.Duration
+	names := [6]string{"min", "p50", "p90", "p99", "p99.9", "max"}
+	nums := [6]*json.Number{fj.Min, fj.P50, fj.P90, fj.P99, fj.P999, fj.Max}
 	for i, n := range nums {
+		if n == nil && i == 4 && given > 0 {
+			continue // quantiles without p99.9: 0
+		}
 		if n == nil {
 			n = fj.P50
 		}
@@ -386,9 +414,13 @@ func parseFigure(file, field string, raw json.RawMessage, limit time.Duration) (
 		}
 		q[i] = time.Duration(math.Round(ns))
 	}
-	c := Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], Max: q[4]}
-	if c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max {
-		return bad("", "quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, max %v", c.Min, c.P50, c.P90, c.P99, c.Max)
+	c := Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
+	if c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max || fj.P999 != nil && (c.P999 < c.P99 || c.P999 > c.Max) {
+		return bad("", "quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, p99.9 %v, max %v", c.Min, c.P50, c.P90, c.P99, c.P999, c.Max)
+	}
+	if c.P999 == 0 && fj.P999 != nil && c.Max > c.P99 {
+		// A p99.9 of 0 below a maximum above it cannot be told from none; it is out of order.
+		return bad("p99.9", "0 below p99 %v", c.P99)
 	}
 	return Figure{Cost: c, Unit: fj.Unit, Method: fj.Method, Date: fj.Date, Assumed: fj.Assumed}, nil
 }
@@ -420,6 +452,9 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 			fj.P50 = us(f.Cost.P50)
 			if f.Cost.Varies() {
 				fj.Min, fj.P90, fj.P99, fj.Max = us(f.Cost.Min), us(f.Cost.P90), us(f.Cost.P99), us(f.Cost.Max)
+				if f.Cost.P999 != 0 {
+					fj.P999 = us(f.Cost.P999)
+				}
 			}
 			one, err := json.Marshal(fj)
 			if err != nil {

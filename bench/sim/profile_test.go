@@ -22,6 +22,9 @@ func spreadProfile() *sim.Profile {
 	for i, name := range sim.ProfileFigures() {
 		d := time.Duration(i+1) * 1001 * time.Nanosecond
 		c := sim.Cost{Min: d / 2, P50: d, P90: 2 * d, P99: 5 * d, Max: 9 * d}
+		if i%2 == 0 {
+			c.P999 = 7 * d
+		}
 		if name == "tick" {
 			c = sim.Fixed(1234 * time.Nanosecond)
 		}
@@ -128,6 +131,9 @@ func TestProfileErrors(t *testing.T) {
 		{"no date", editFigure(t, "timer", `{"unit": "us", "p50": 3, "method": "m"}`), "figures.timer.date: missing"},
 		{"some quantiles", editFigure(t, "timer", `{"unit": "us", "p50": 3, "p99": 9, `+ok+`}`), "figures.timer: give p50 alone"},
 		{"out of order", editFigure(t, "timer", `{"unit": "us", "min": 1, "p50": 3, "p90": 2, "p99": 4, "max": 5, `+ok+`}`), "figures.timer: quantiles out of order"},
+		{"p99.9 out of order", editFigure(t, "timer", `{"unit": "us", "min": 1, "p50": 2, "p90": 3, "p99": 4, "p99.9": 6, "max": 5, `+ok+`}`), "figures.timer: quantiles out of order"},
+		{"p99.9 of a fixed cost", editFigure(t, "timer", `{"unit": "us", "p50": 2, "p99.9": 6, `+ok+`}`), "figures.timer.p99.9: a fixed cost has no p99.9"},
+		{"p99.9 of 0", editFigure(t, "timer", `{"unit": "us", "min": 0, "p50": 0, "p90": 0, "p99": 0, "p99.9": 0, "max": 5, `+ok+`}`), "figures.timer.p99.9: 0 below"},
 		{"string figure", editFigure(t, "timer", `{"unit": "us", "p50": "three", `+ok+`}`), "figures.timer"},
 		{"unknown figure", editFigure(t, "dispatch", `{"unit": "us", "p50": 3, `+ok+`}`), "figures.dispatch: unknown figure"},
 		{"unknown member", editFigure(t, "timer", `{"unit": "us", "p50": 3, "p95": 4, `+ok+`}`), `figures.timer: json: unknown field "p95"`},

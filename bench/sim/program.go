@@ -51,6 +51,8 @@ type attrOp struct {
 type program struct {
 	decl *workload.Thread
 	name string
+	// proc is the program's process (workload.Thread.Process, or its own), numbered from 0.
+	proc int32
 	attr sched.Attr
 	// runAttr is attr as the machine runs it (the group flattened with Config.FlattenGroups):
 	// the attributes its threads share until a script op changes them.

@@ -49,10 +49,15 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 				p.msgs++
 				t.opLeft--
 				if r := m.pipePop(&p.recvHead, &p.recvTail); r != nobody {
+					m.payer = tid
 					m.wake(r, id, sched.WakeSync, tid, m.paidFrom(t))
+					m.payer = nobody
 					t = &m.threads[tid]
 				}
 				t.paying = false
+				if m.owed > 0 && m.payOwed(id, t) {
+					return
+				}
 			}
 			t.pc++
 		case opRecv:
@@ -73,10 +78,15 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 				t.opLeft--
 				m.messages++
 				if s := m.pipePop(&p.sendHead, &p.sendTail); s != nobody {
+					m.payer = tid
 					m.wake(s, id, sched.WakeSync, tid, m.paidFrom(t))
+					m.payer = nobody
 					t = &m.threads[tid]
 				}
 				t.paying = false
+				if m.owed > 0 && m.payOwed(id, t) {
+					return
+				}
 			}
 			t.pc++
 		case opFork:
@@ -92,9 +102,14 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 				if !ok {
 					return
 				}
+				m.payer = tid
 				m.wake(child, id, sched.WakeFork, tid, m.paidFrom(&m.threads[tid]))
+				m.payer = nobody
 				t = &m.threads[tid]
 				t.paying = false
+				if m.owed > 0 && m.payOwed(id, t) {
+					return
+				}
 			}
 			t.pc++
 		case opJoin:
@@ -239,12 +254,52 @@ func (m *Machine) pay(id topology.CPU, tid int32) bool {
 		return false
 	}
 	t.paying, t.wokeAt = true, m.now
+	m.stallRunning(id, d)
+	return true
+}
+
+// payOwed makes thread t, running on id, pay the IPIs its wake-up just sent (Costs.IPISend,
+// owed): it stalls the CPU that long, and its script resumes after the op's step it has done
+// (the next op, if that was the op's last step). It reports true.
+func (m *Machine) payOwed(id topology.CPU, t *thread) bool {
+	if t.opLeft == 0 {
+		t.pc++
+	}
+	d := m.owed
+	m.owed = 0
+	m.stallRunning(id, d)
+	return true
+}
+
+// stallRunning stalls the thread running on id for d more, counted as the scheduler's work
+// (CPUStats.Switch): its script resumes when the stall ends.
+func (m *Machine) stallRunning(id topology.CPU, d int64) {
 	c := &m.cpus[id]
 	c.st.Switch += d
-	c.pickSwitch, c.pickExit, c.stallInt = d, 0, 0
-	c.segStart = m.now + d
+	if c.segStart > m.now {
+		c.pickSwitch += d // after an interrupt's stall begun at this instant
+	} else {
+		c.pickSwitch, c.pickExit, c.stallInt = d, 0, 0
+		c.segStart = m.now
+	}
+	c.segStart += d
 	m.q.arm(m.slotDone(id), c.segStart)
-	return true
+}
+
+// sendIPI charges the cost of sending an IPI from CPU from (Costs.IPISend): to the thread whose
+// script is waking another there, owed until its op's step is done (payOwed), or as interrupt
+// time to the thread running there.
+func (m *Machine) sendIPI(from topology.CPU) {
+	c := &m.cpus[from]
+	if c.cur < 0 {
+		return
+	}
+	d := m.cfg.Costs.IPISend.sample(&m.costRng)
+	if m.payer >= 0 && c.cur == m.payer {
+		m.owed += d
+		return
+	}
+	m.chargeInterrupt(from, d)
 }
 
 // paidFrom returns the time the wake-up that waker t is causing began: when it began paying

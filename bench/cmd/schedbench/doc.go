@@ -18,6 +18,7 @@
 //	schedbench trace [flags] WORKLOAD
 //	schedbench host [flags] WORKLOAD
 //	schedbench host -experiments [flags]
+//	schedbench calibrate [flags]
 //	schedbench serve [flags]
 //	schedbench stat [flags] [FILE...]
 //
@@ -34,6 +35,14 @@
 // to replay, stat's data sets, merge's results, serve's -page), "-" is standard input, which
 // messages and reports name <stdin> (stdin as a workload or run name), and stat with no file
 // reads it, as ministat does.
+//
+// Every command that simulates charges the costs of a machine profile (package bench/sim's
+// Profile: the waker's try_to_wake_up, the IPI, a timer's expiry, the idle state's exit, the
+// context switch, the cache refills, the clock interrupt), named by -profile: ci, the default,
+// was measured on the machine the project's CI runs on; ideal charges nothing (a woken thread
+// runs the instant it is chosen, what the policies' decisions alone give); host is what
+// calibrate measured on this machine; any other value is a profile file. Tables end with a line
+// naming the profile they used, and -format json has it in its profile field.
 //
 // run plays the workload under every policy of -policy (a comma-separated list: ule, ule:legacy,
 // ule:seed000, 4bsd, 4bsd:14, 4bsd:9, cfs, cfs:v6.6, cfs:v7.1, …) on the machine -topology
@@ -173,6 +182,20 @@
 //	sudo schedbench host -experiments -reps 5 -weight 10000 -dir "$(go env GOROOT)/src/runtime"
 //	schedbench host -experiments -model-only
 //
+// calibrate measures this machine's costs between a scheduling decision and its effect with
+// package bench/host's probes (about twenty seconds; perf bench sched pipe with processes and
+// threads on one CPU, a futex ping-pong across CPUs and a wake-up on one, a sleeper's lateness at
+// 1 ms deadlines on an idle CPU and beside a SCHED_IDLE hog, a spinning thread's gaps at the
+// clock interrupts, a working set's refill after another thread and after a migration), prints
+// each probe's quantiles and the figures made of them, and writes the profile (-o, by default
+// the host profile that -profile host reads: $SCHEDKIT_HOST_PROFILE, or schedkit/host-profile.json
+// in the user configuration directory). It measures only a quiet machine (-max-load, 0.5 by
+// default, before and after), and writes nothing when a measurement cannot be made (no perf, one
+// CPU, a busy machine), saying which: an earlier profile stays as it was.
+//
+//	sudo schedbench calibrate
+//	schedbench run -profile host -policy cfs:v7.1 mixed.wl
+//
 // serve builds the course's interactive page (package bench/coursepage: the simulator and the
 // policies compiled to WebAssembly, in one self-contained HTML file that needs no server) and
 // serves it on -addr, 127.0.0.1:8080 by default, until ^C, which stops it cleanly (status 0).
@@ -252,7 +275,9 @@
 //
 //	schema      "schedkit.sim.runs/1"
 //	settings    what ran, as strings: workload (the file's base name, without extension),
-//	            topology (its text form), until, hz, stathz, seed, reps
+//	            topology (its text form), until, hz, stathz, seed, reps,
+//	            profile (the machine profile's name and date, "ci (measured 2026-12-04)", "ideal
+//	            (no costs)": -profile)
 //	columns     the policies' names, in -policy order
 //	complete    false if ^C stopped some runs (they are absent from runs)
 //	runs[]      column (the policy), rep (0-based), seed (seed+rep), result:

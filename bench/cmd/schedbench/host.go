@@ -26,7 +26,7 @@ func cmdHost(e *env, args []string) error {
 	reps := fs.Int("reps", 1, "`number` of host runs (one after the other), and of simulated runs per policy; with -experiments, of each experiment's host runs and of the nearest model's seeds, 3 unless given")
 	skip := fs.Bool("skip-unsupported", false, "run what the host can of a workload that asks for what it cannot (a class without permission, a missing cpu controller), listing what was left out")
 	noModel := fs.Bool("no-model", false, "only the host, no simulated runs beside it")
-	weight := fs.Uint64("weight", 0, "the `weight` (cpu.weight, 1-10000) of the host runs' parent group against the rest of the machine, for a workload with groups (every experiment has them); 0 is the default weight, 100")
+	weight := fs.Uint64("weight", 0, "the `weight` (cpu.weight, 1-10000) of the host runs' parent group against the rest of the machine, for a workload with groups (every experiment has them); 0 is the default weight, 100; -experiments uses 10000 unless given")
 	experiments := fs.Bool("experiments", false, "run the model-vs-host table's experiments (seed 000's pipeline beside a hog, its nice split, seed 004's probe) instead of a workload: -reps runs of each, 3 by default")
 	dir := fs.String("dir", "", "with -experiments: add the rows of the real tar cf - `DIR` | gzip beside the hogs")
 	modelOnly := fs.Bool("model-only", false, "with -experiments: the models' figures alone, on a simulated 2-CPU machine for Linux 6.18 (runs anywhere, the same bytes everywhere)")
@@ -40,7 +40,7 @@ func cmdHost(e *env, args []string) error {
 		return usagef("-weight %d: want 1..%d (0: the default)", *weight, sched.MaxWeight)
 	}
 	if *experiments {
-		return hostExperiments(e, fs, explicit, *reps, *weight, *dir, *modelOnly, f.seed)
+		return hostExperiments(e, fs, explicit, *reps, *weight, *dir, *modelOnly, f.seed, f.profile)
 	}
 	switch {
 	case explicit["dir"] || explicit["model-only"]:
@@ -56,6 +56,9 @@ func cmdHost(e *env, args []string) error {
 	}
 	if f.policy == "" {
 		f.policy = host.NearestPolicy(host.Release())
+	}
+	if !explicit["profile"] {
+		f.profile = defaultHostProfile()
 	}
 	f.topology = "host"
 	f.reps = *reps
@@ -149,13 +152,16 @@ func writeHostTable(w io.Writer, s *setup, hc *hostColumn, cols []sim.Column) er
 	return nil
 }
 
-// tableExperiments are the experiments of host -experiments (a test runs fewer).
-var tableExperiments = host.TableExperiments
+// tableExperiments are the experiments of host -experiments (a test runs fewer): the throughput
+// rows, then the rows on time, whose benchmark workloads take the program figures of profile p.
+var tableExperiments = func(p *sim.Profile, a, b int, dir string) []host.Experiment {
+	return append(host.TableExperiments(a, b, dir), host.LatencyExperiments(p, b)...)
+}
 
 // hostExperiments runs the model-vs-host table (host.WriteTable), what examples/hostcompare
 // prints: each experiment reps times on the host and under the simulated policies on this
 // machine's topology, or with modelOnly the models' figures alone.
-func hostExperiments(e *env, fs *flag.FlagSet, explicit map[string]bool, reps int, weight uint64, dir string, modelOnly bool, seed uint64) error {
+func hostExperiments(e *env, fs *flag.FlagSet, explicit map[string]bool, reps int, weight uint64, dir string, modelOnly bool, seed uint64, profile string) error {
 	var fixed []string
 	for _, name := range []string{"policy", "topology", "until", "hz", "stathz", "flatten", "skip-unsupported", "no-model"} {
 		if explicit[name] {
@@ -186,12 +192,22 @@ func hostExperiments(e *env, fs *flag.FlagSet, explicit map[string]bool, reps in
 			return usagef("-dir %s: not a directory", dir)
 		}
 	}
-	o := host.CompareOptions{Reps: reps, Weight: weight, Seed: seed, KeepSignals: true}
+	if !explicit["weight"] {
+		weight = sched.MaxWeight // shielded from the rest of the machine unless told otherwise
+	}
+	if !explicit["profile"] && !modelOnly {
+		profile = defaultHostProfile()
+	}
+	prof, err := resolveProfile(profile)
+	if err != nil {
+		return err
+	}
+	o := host.CompareOptions{Reps: reps, Weight: weight, Seed: seed, KeepSignals: true, Profile: prof}
 	if modelOnly {
 		o = host.ModelOnlyTable()
-		o.Seed = seed
+		o.Seed, o.Profile = seed, prof
 	}
-	err := host.WriteExperiments(e.ctx, e.stdout, o, func(a, b int) []host.Experiment { return tableExperiments(a, b, dir) })
+	err = host.WriteExperiments(e.ctx, e.stdout, o, func(a, b int) []host.Experiment { return tableExperiments(prof, a, b, dir) })
 	var me *host.MissingError
 	switch {
 	case e.ctx.Err() != nil:

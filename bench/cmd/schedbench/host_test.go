@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/bench/host"
+	"github.com/schedkit/schedkit/bench/sim"
 )
 
 // TestHost runs a small workload as real threads on this machine beside its model: the table
@@ -96,10 +97,21 @@ func TestHostExperiments(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("the experiments need root (nice 19, SCHED_IDLE, cgroups)")
 	}
-	defer func(f func(a, b int, dir string) []host.Experiment) { tableExperiments = f }(tableExperiments)
-	tableExperiments = func(a, b int, dir string) []host.Experiment {
-		exps := host.TableExperiments(a, b, dir)
-		return exps[3:5] // the nice split, seed 004's probe beside an idle group (p50): 1 s each
+	defer func(f func(p *sim.Profile, a, b int, dir string) []host.Experiment) { tableExperiments = f }(tableExperiments)
+	tableExperiments = func(p *sim.Profile, a, b int, dir string) []host.Experiment {
+		// The nice split and seed 004's probe beside an idle group (p50): 1 s each.
+		var exps []host.Experiment
+		for _, e := range host.TableExperiments(a, b, dir) {
+			if strings.Contains(e.Name, "nice 0 vs nice 19") {
+				exps = append(exps, e)
+			}
+		}
+		for _, e := range host.LatencyExperiments(p, b) {
+			if e.Name == "seed004 probe beside idle group" && strings.Contains(e.Metric.Name, "p50") {
+				exps = append(exps, e)
+			}
+		}
+		return exps
 	}
 	out, errs, code := runCLI(t, "host", "-experiments", "-reps", "2", "-weight", "10000")
 	if code == exitUsage && strings.Contains(errs, "cannot run") {
@@ -113,7 +125,7 @@ func TestHostExperiments(t *testing.T) {
 	if want := "2 host runs per row, parent group weight 10000"; !strings.Contains(lines[0], want) {
 		t.Errorf("first line %q, want %q", lines[0], want)
 	}
-	if !regexp.MustCompile(`model/host +verdict +t test$`).MatchString(lines[1]) {
+	if !regexp.MustCompile(`model/host +verdict +goal +t test$`).MatchString(lines[1]) {
 		t.Errorf("header %q: no t test column", lines[1])
 	}
 	for i, name := range []string{"seed000 nice 0 vs nice 19 hogs", "seed004 probe beside idle group"} {

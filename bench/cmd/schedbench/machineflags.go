@@ -18,10 +18,13 @@ import (
 // machineFlags are the flags that describe a run.
 type machineFlags struct {
 	policy, topology string
-	until            time.Duration
-	seed             uint64
-	hz, statHz       int
-	flatten          bool
+	// profile names the machine profile (-profile); resolve sets prof.
+	profile    string
+	prof       *sim.Profile
+	until      time.Duration
+	seed       uint64
+	hz, statHz int
+	flatten    bool
 	// reps and parallel are the command's runs per policy and runs at a time, for the bounds of
 	// the work (checkWork); 0 means 1. They are not flags of every command.
 	reps, parallel int
@@ -34,6 +37,7 @@ func (m *machineFlags) register(fs *flag.FlagSet, defaultPolicy string) {
 	fs.Uint64Var(&m.seed, "seed", 1, "`seed` of the workload's random durations (repetition i uses seed+i)")
 	fs.IntVar(&m.hz, "hz", sim.DefaultHz, "clock interrupt `rate` (hz, CONFIG_HZ)")
 	fs.IntVar(&m.statHz, "stathz", 127, "FreeBSD's statistics clock `rate` (ULE and 4BSD tick at it)")
+	registerProfile(fs, &m.profile)
 	fs.BoolVar(&m.flatten, "flatten", false, "run every thread in the root group under the policies without group scheduling (ULE, 4BSD) when the workload declares groups; the others keep them")
 }
 
@@ -75,6 +79,9 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 	ps, err := parsePolicies(m.policy)
 	if err != nil {
 		return nil, usagef("%v", err)
+	}
+	if m.prof, err = resolveProfile(m.profile); err != nil {
+		return nil, err
 	}
 	t, err := e.topology(m.topology)
 	if err != nil {
@@ -138,8 +145,11 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 	return s, nil
 }
 
-// config returns the machine configuration of policy p's repetition rep.
+// config returns the machine configuration of policy p's repetition rep, with the costs of the
+// machine profile.
 func (s *setup) config(p, rep int, trace sim.TraceMode, explain bool) sim.Config {
-	return sim.Config{Topology: s.topo, Hz: s.flags.hz, StatHz: s.flags.statHz, Seed: s.flags.seed + uint64(rep),
+	cfg := sim.Config{Topology: s.topo, Hz: s.flags.hz, StatHz: s.flags.statHz, Seed: s.flags.seed + uint64(rep),
 		Trace: trace, Explain: explain, FlattenGroups: s.flatten[p]}
+	s.flags.prof.Apply(&cfg)
+	return cfg
 }

@@ -76,6 +76,7 @@ func init() {
 		{"sweep", "a scenario over a parameter grid with repetitions, whole or as shard k/n of its cells", cmdSweep},
 		{"merge", "merge the JSON lines of a sweep's shards into the table the whole sweep prints", cmdMerge},
 		{"host", "run a workload as real threads on this machine's kernel, beside its model", cmdHost},
+		{"calibrate", "measure this machine's costs between a scheduling decision and its effect: the host profile", cmdCalibrate},
 		{"record", "run a command with the kernel's scheduler events recorded (tracefs instance, or perf sched record) as ftrace text replay reads", cmdRecord},
 		{"replay", "replay a real trace (ftrace text, Go execution trace, rt-app JSON) under policies, beside the trace's own timing", cmdReplay},
 		{"trace", "write a run's trace as Chrome trace-event JSON (Perfetto), ftrace text or the simulator's own text", cmdTrace},
@@ -158,7 +159,7 @@ func topUsage(w io.Writer) {
 	fmt.Fprintln(w, "usage: schedbench <command> [flags] [arguments]")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nrun 'schedbench <command> -h' for a command's flags.")
 }

@@ -33,6 +33,7 @@ func cmdSeeds(e *env, args []string) error {
 	verbose := fs.Bool("v", false, "after the summary, print every scenario's table in its seed's layout, with its notes")
 	params := fs.Bool("params", false, "list the named scenarios' parameters (default, unit, range) instead of running them")
 	registerMaxMemory(fs)
+	profile := registerScenarioProfile(fs)
 	if err := parseFlagsAnywhere(e, fs, args, seedsSynopsis); err != nil {
 		return err
 	}
@@ -62,6 +63,9 @@ func cmdSeeds(e *env, args []string) error {
 		}
 	}
 	o := scenario.Options{Reps: *reps, Small: *small, Workers: *parallel}
+	if o.Profile, err = scenarioProfile(*profile); err != nil {
+		return err
+	}
 	var plans []*scenario.Plan
 	total := 0
 	for _, s := range ss {

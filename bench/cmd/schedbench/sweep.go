@@ -20,10 +20,11 @@ const mergeSynopsis = "[flags] SCENARIO RESULTS.jsonl..."
 // planFlags are the flags that choose a scenario's plan; sweep and merge must be given the
 // same ones, so that merge rebuilds the plan the shards ran.
 type planFlags struct {
-	reps  int
-	small bool
-	set   valuesFlag
-	grid  gridFlag
+	reps    int
+	small   bool
+	set     valuesFlag
+	grid    gridFlag
+	profile *string
 }
 
 func (p *planFlags) register(fs *flag.FlagSet) {
@@ -33,6 +34,7 @@ func (p *planFlags) register(fs *flag.FlagSet) {
 	fs.Var(p.set, "set", "fix a parameter, `NAME=VALUE` (repeatable)")
 	fs.Var(p.grid, "grid", "sweep a parameter over values, `NAME=V1,V2,…` (repeatable: the grid is every combination)")
 	registerMaxMemory(fs)
+	p.profile = registerScenarioProfile(fs)
 }
 
 // plan returns the scenario named name and its plan under p.
@@ -50,6 +52,9 @@ func (p *planFlags) plan(name string, workers int) (*scenario.Plan, scenario.Opt
 		}
 	}
 	o := scenario.Options{Reps: p.reps, Small: p.small, Set: scenario.Values(p.set), Grid: map[string][]float64(p.grid), Workers: workers}
+	if o.Profile, err = scenarioProfile(*p.profile); err != nil {
+		return nil, o, err
+	}
 	if err := checkPlanSize(s, o); err != nil {
 		return nil, o, err
 	}

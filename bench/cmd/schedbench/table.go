@@ -51,7 +51,8 @@ func newSummary(s *setup, reps int, cells []*cell, suffix string) *sim.Summary {
 	sum.Settings = []sim.Setting{{Key: "workload", Value: s.wname}, {Key: "topology", Value: s.topo.String()},
 		{Key: "until", Value: time.Duration(s.flags.until).String()}, {Key: "hz", Value: strconv.Itoa(s.flags.hz)},
 		{Key: "stathz", Value: strconv.Itoa(s.flags.statHz)}, {Key: "seed", Value: strconv.FormatUint(s.flags.seed, 10)},
-		{Key: "reps", Value: strconv.Itoa(reps)}}
+		{Key: "reps", Value: strconv.Itoa(reps)},
+		{Key: "profile", Value: s.flags.prof.String()}}
 	return sum
 }
 
@@ -60,8 +61,22 @@ func writeTable(w io.Writer, s *setup, sum *sim.Summary) error {
 	if err := sum.Write(w, sim.Text); err != nil {
 		return err
 	}
-	if reps := sum.Reps(); reps > 1 {
+	reps := sum.Reps()
+	if reps > 1 {
 		fmt.Fprintf(w, "\nEach figure is the median of %d repetitions (seeds %d..%d).\n", reps, s.flags.seed, s.flags.seed+uint64(reps)-1)
 	}
-	return nil
+	sep := "\n"
+	if reps > 1 {
+		sep = ""
+	}
+	_, err := fmt.Fprintf(w, "%s%s\n", sep, profileNote(s.flags.prof))
+	return err
+}
+
+// profileNote says which machine profile a table's simulated runs charged.
+func profileNote(p *sim.Profile) string {
+	if p.Ideal() {
+		return "Machine profile: ideal (no costs: a woken thread runs the instant it is chosen)."
+	}
+	return "Machine profile: " + p.String() + ": the costs between a decision and its effect (-profile ideal: none)."
 }

@@ -50,7 +50,8 @@
 //
 // Thread arguments are count=N (instances named NAME.0, NAME.1, …), start=DURATION (delayed
 // creation), class=normal|batch|idle|fifo|rr, nice=N, rtprio=PRIO, cpus=LIST (a Linux cpulist),
-// group=NAME and slice=DURATION. PRIO is the priority as the program asked for it: N or linux:N
+// group=NAME, slice=DURATION and process=NAME (threads of declarations with the same process are
+// threads of one address space; each declaration is a process of its own otherwise). PRIO is the priority as the program asked for it: N or linux:N
 // for Linux's sched_setscheduler(2) (1..99, larger is more important), freebsd:N for FreeBSD's
 // rtprio(2) (0..31, smaller is more important); the policy maps it onto its own levels or
 // refuses it when the run starts, so all 32 rtprio(2) levels can be written. A template takes the same arguments except count and start; the

@@ -70,6 +70,9 @@ func Format(w *Workload) string {
 		if t.Slice != 0 {
 			b.WriteString(" slice=" + t.Slice.String())
 		}
+		if t.Process != "" {
+			b.WriteString(" process=" + t.Process)
+		}
 		b.WriteByte('\n')
 		formatOps(&b, t.Ops, 1)
 		b.WriteString("end\n")

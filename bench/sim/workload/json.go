@@ -207,6 +207,7 @@ type jsonThread struct {
 	CPUs     string      `json:"cpus"`
 	Group    string      `json:"group"`
 	Slice    string      `json:"slice"`
+	Process  string      `json:"process"`
 	Ops      []jsonOp    `json:"ops"`
 }
 
@@ -241,7 +242,7 @@ func (s *jsonRTScale) UnmarshalJSON(b []byte) error {
 
 func (j *jsonThread) convert(path string) (Thread, error) {
 	t := Thread{Name: j.Name, Template: j.Template, Count: j.Count, Nice: j.Nice, RTPrio: j.RTPrio,
-		RTScale: sched.RTScale(j.RTScale), Group: j.Group}
+		RTScale: sched.RTScale(j.RTScale), Group: j.Group, Process: j.Process}
 	var err error
 	if t.Start, err = jsonDuration(j.Start, path+".start"); err != nil {
 		return t, err

@@ -241,7 +241,7 @@ func (p *parser) thread(toks []token) error {
 	if err != nil {
 		return err
 	}
-	keys := []string{"class", "nice", "rtprio", "cpus", "group", "slice"}
+	keys := []string{"class", "nice", "rtprio", "cpus", "group", "slice", "process"}
 	if toks[0].s == "thread" {
 		keys = append([]string{"count", "start"}, keys...)
 	}
@@ -272,6 +272,8 @@ func (p *parser) thread(toks []token) error {
 			t.CPUs, err = p.cpus(v)
 		case "group":
 			t.Group = v.s
+		case "process":
+			t.Process = v.s
 		}
 		if err != nil {
 			return err

@@ -96,8 +96,8 @@ func TestParseErrors(t *testing.T) {
 		{"nested thread", "thread x\n\tthread y", "line 2, column 2: thread declared inside thread \"x\"; close it with end first"},
 		{"no name", "thread", "line 1, column 7: thread without a name"},
 		{"bad name", "pipe 9p", `line 1, column 6: pipe name "9p" is not a letter or _ followed by letters, digits, _ or -`},
-		{"unknown argument", "thread x colour=red\nend", `line 1, column 10: unknown argument "colour=red" (want count, start, class, nice, rtprio, cpus, group, slice)`},
-		{"template count", "template x count=2\nend", `line 1, column 12: unknown argument "count=2" (want class, nice, rtprio, cpus, group, slice)`},
+		{"unknown argument", "thread x colour=red\nend", `line 1, column 10: unknown argument "colour=red" (want count, start, class, nice, rtprio, cpus, group, slice, process)`},
+		{"template count", "template x count=2\nend", `line 1, column 12: unknown argument "count=2" (want class, nice, rtprio, cpus, group, slice, process)`},
 		{"flag with value", "group g idle=yes", `line 1, column 9: unknown argument "idle=yes" (want parent, weight, idle?)`},
 		{"twice", "pipe p cap=1 cap=2", "line 1, column 14: argument cap given twice"},
 		{"not a number", "thread x count=many\nend", `line 1, column 16: "many" is not an integer`},
@@ -178,5 +178,21 @@ func TestParseLineEndings(t *testing.T) {
 		assert.Equal(t, want, got, name)
 		_, err = workload.Parse(conv(bad))
 		assert.Equal(t, wantErr.Error(), fmt.Sprint(err), name)
+	}
+}
+
+func TestParseProcess(t *testing.T) {
+	w, err := workload.Parse("thread a process=perf\n\trun 1ms\nend\nthread b process=perf\n\trun 1ms\nend\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Threads[0].Process != "perf" || w.Threads[1].Process != "perf" {
+		t.Errorf("Process = %q, %q; want perf, perf", w.Threads[0].Process, w.Threads[1].Process)
+	}
+	if got := workload.Format(w); !strings.Contains(got, "thread a process=perf\n") {
+		t.Errorf("Format(w) = %q, want process=perf kept", got)
+	}
+	if _, err := workload.Parse("thread a process=9x\n\trun 1ms\nend\n"); err == nil || !strings.Contains(err.Error(), "process name") {
+		t.Errorf("Parse(process=9x) = %v, want an error naming the process", err)
 	}
 }

@@ -127,6 +127,11 @@ func (w *Workload) Validate() error {
 		case t.Group != "" && !v.groups[t.Group]:
 			return errAt(t.pos, path, "unknown group %q", t.Group)
 		}
+		if t.Process != "" {
+			if err := checkName(t.Process); err != nil {
+				return errAt(t.pos, path, "process %s", err)
+			}
+		}
 		total += t.Instances()
 		if total > MaxCount {
 			return errAt(t.pos, path, "more than %d threads", MaxCount)

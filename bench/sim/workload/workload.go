@@ -77,6 +77,11 @@ type Thread struct {
 	Group string `json:"group,omitempty"`
 	// Slice is a requested time slice (sched_attr.sched_runtime); 0 is the policy's default.
 	Slice Duration `json:"slice,omitempty"`
+	// Process names the process (address space) the threads belong to: threads of declarations
+	// with the same Process are threads of one process, so that a switch between them costs no
+	// switch of address space (sim.Costs.SwitchMM). "" means a process of the declaration's own,
+	// shared by its instances and, for a template, the threads forked from it.
+	Process string `json:"process,omitempty"`
 	// Ops is the behaviour script, run from the first op to the last; the thread exits after
 	// the last.
 	Ops []Op `json:"ops"`

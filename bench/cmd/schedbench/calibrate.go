@@ -1,0 +1,116 @@
+package main
+
+// This file implements the calibrate subcommand: the costs of the path from a scheduling
+// decision to its effect measured on this machine, written as the host machine profile the
+// other commands read with -profile host.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/host"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/internal/outfile"
+)
+
+const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N]"
+
+func cmdCalibrate(e *env, args []string) error {
+	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
+	out := fs.String("o", "", "the profile `file` to write; default the host profile that -profile host reads ("+hostProfileHelp()+")")
+	name := fs.String("name", "host", "the profile's `name`")
+	maxLoad := fs.Float64("max-load", 0.5, "measure only while the one-minute load average is at most `L` (before and after); a negative L measures whatever the load, and the profile records it")
+	samples := fs.Int("samples", 2000, "`samples` per probe (the timer probes take 1 ms each)")
+	if err := parseFlags(e, fs, args, calibrateSynopsis); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usagef("calibrate takes no arguments (got %q)", fs.Args())
+	case *samples < 100 || *samples > 100000:
+		return usagef("-samples %d: want 100..100000", *samples)
+	case *name == "" || strings.ContainsAny(*name, " \t\n/"):
+		return usagef("-name %q: want a word", *name)
+	}
+	path := *out
+	if path == "" {
+		var err error
+		if path, err = hostProfilePath(); err != nil {
+			return err
+		}
+		if err := mkdirFor(path); err != nil {
+			return err
+		}
+	}
+	// Refuse a destination before twenty seconds of measuring; write it only when every
+	// measurement is made, so that an earlier profile stays as it was otherwise.
+	o, err := outfile.Create(path)
+	if err != nil {
+		return outputErr(err)
+	}
+	ml := *maxLoad
+	if ml == 0 {
+		ml = 1e-9 // 0 means "no load at all" here, not host's default
+	}
+	cmd := "schedbench calibrate"
+	if len(args) > 0 {
+		cmd += " " + strings.Join(args, " ")
+	}
+	p, m, err := host.Calibrate(e.ctx, host.CalibrateOptions{Name: *name, MaxLoad: ml, Samples: *samples, Command: cmd, Log: e.stderr})
+	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
+		err = werr
+	}
+	var se *host.SkippedError
+	switch {
+	case e.ctx.Err() != nil:
+		o.Abort()
+		return fmt.Errorf("interrupted: no profile written (%s is as it was)", path)
+	case errors.Is(err, host.ErrNotSupported):
+		o.Abort()
+		return usagef("%v", err)
+	case errors.As(err, &se):
+		o.Abort()
+		return fmt.Errorf("%w\n(no profile written: %s is as it was)", err, path)
+	case err != nil:
+		o.Abort()
+		return fmt.Errorf("%w (no profile written: %s is as it was)", err, path)
+	}
+	b, err := p.MarshalJSON() // json.Marshal would compact its layout
+	if err != nil {
+		o.Abort()
+		return err
+	}
+	if _, err := o.Write(b); err != nil {
+		o.Abort()
+		return err
+	}
+	if err := o.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	if err := writeProfile(e, p); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %s (load average %.2f before, %.2f after)\n", path, p.Provenance.LoadAverage[0], p.Provenance.LoadAverage[1])
+	return nil
+}
+
+// writeProfile writes p's figures as a table: each figure's median and p99, and whether it was
+// measured or assumed.
+func writeProfile(e *env, p *sim.Profile) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "profile %s\tp50\tp99\t\n", p)
+	for _, name := range sim.ProfileFigures() {
+		f := p.Figures[name]
+		note := ""
+		if f.Assumed != "" {
+			note = "assumed: " + f.Assumed
+		}
+		fmt.Fprintf(tw, "%s\t%v\t%v\t%s\n", name, f.Cost.P50.Round(10*time.Nanosecond), f.Cost.P99.Round(10*time.Nanosecond), note)
+	}
+	return tw.Flush()
+}

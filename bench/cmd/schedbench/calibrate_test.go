@@ -1,0 +1,113 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/bench/sim"
+)
+
+func TestCalibrateUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"calibrate", "extra"}, "calibrate takes no arguments"},
+		{[]string{"calibrate", "-samples", "5"}, "-samples 5: want 100..100000"},
+		{[]string{"calibrate", "-name", "a b"}, `-name "a b": want a word`},
+		{[]string{"calibrate", "-o", "/proc/version"}, "-o "},
+	} {
+		_, errs, code := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: status %d, stderr %q; want %d and %q", tc.args, code, errs, exitUsage, tc.want)
+		}
+	}
+}
+
+// TestCalibrateKeepsEarlierProfile: a calibration that cannot make a measurement (here perf,
+// hidden by an empty PATH) says which it skipped and leaves the profile it would have replaced
+// as it was, byte for byte.
+func TestCalibrateKeepsEarlierProfile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("calibrate measures Linux")
+	}
+	if testing.Short() {
+		t.Skip("-short: the probes run a few seconds")
+	}
+	path := filepath.Join(t.TempDir(), "host.json")
+	earlier, err := sim.DefaultProfile().MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, earlier, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	out, errs, code := runCLI(t, "calibrate", "-o", path, "-max-load", "-1", "-samples", "100")
+	if code != exitFailure {
+		t.Fatalf("status %d, stdout %q, stderr %q; want %d", code, out, errs, exitFailure)
+	}
+	for _, want := range []string{"skipped perf bench sched pipe: host: the host cannot run this workload: perf is not installed", "no profile written: " + path + " is as it was"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr %q, want %q", errs, want)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != string(earlier) {
+		t.Errorf("the earlier profile changed (%v)", err)
+	}
+	if !strings.Contains(out, "futex wake, no waiter") {
+		t.Errorf("stdout %q: want the measurements made", out)
+	}
+}
+
+// TestCalibrateBusyMachine: above -max-load nothing is measured and nothing written.
+func TestCalibrateBusyMachine(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("calibrate measures Linux")
+	}
+	path := filepath.Join(t.TempDir(), "host.json")
+	// A load average of 1e-9 or below: only an idle machine passes, which the test then skips.
+	out, errs, code := runCLI(t, "calibrate", "-o", path, "-max-load", "1e-9", "-samples", "100")
+	if code == exitOK {
+		t.Skipf("the machine was idle (load 0): it calibrated: %s", out)
+	}
+	if !strings.Contains(errs, "skipped every measurement: the one-minute load average is") {
+		t.Errorf("stderr %q", errs)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("%s written: %v", path, err)
+	}
+}
+
+func TestProfileFlag(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("SCHEDKIT_HOST_PROFILE", filepath.Join(dir, "none.json"))
+	for _, tc := range []struct {
+		profile, want string
+	}{
+		{"host", "no host profile at " + filepath.Join(dir, "none.json") + ": measure one with schedbench calibrate"},
+		{"nosuch", "-profile nosuch: not a profile (want ci, ideal, host or a profile file)"},
+		{filepath.Join(dir, "x.json"), "-profile sim: profile: open"},
+	} {
+		_, errs, code := runCLI(t, "run", "-profile", tc.profile, "-until", "10ms", "workloads/mixed.wl")
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("-profile %s: status %d, stderr %q; want %q", tc.profile, code, errs, tc.want)
+		}
+	}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"schema": "schedkit.profile/1", "name": "b", "figures": {}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runCLI(t, "run", "-profile", bad, "-until", "10ms", "workloads/mixed.wl")
+	if code != exitUsage || !strings.Contains(errs, bad+": figures.wakeup: missing") {
+		t.Errorf("bad profile: status %d, stderr %q", code, errs)
+	}
+	out, _, code := runCLI(t, "run", "-profile", "ideal", "-policy", "cfs", "-until", "10ms", "workloads/mixed.wl")
+	if code != exitOK || !strings.Contains(out, "Machine profile: ideal (no costs") {
+		t.Errorf("-profile ideal: status %d, stdout %q", code, out)
+	}
+}

@@ -1,0 +1,276 @@
+package host
+
+// This file implements Calibrate: the probes run one after the other on an otherwise quiet
+// machine, and their measurements made into a machine profile.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// Calibrate measures the costs of the path from a scheduling decision to its effect on this
+// machine and returns them as a profile (see Derive for what each figure is made of), with
+// the measurements. It runs about twenty seconds, on the first and the last CPU of the
+// process's affinity, under the machine-wide lock of the host runner.
+//
+// It refuses to measure a busy machine: a one-minute load average above o.MaxLoad before or
+// after the measurements is a *SkippedError, as is a measurement that cannot be made here (no
+// perf, one CPU, a class without permission). The profile is then nil and the measurements
+// made so far are returned for the report; the caller writes no profile.
+func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measurements, error) {
+	o = o.withDefaults()
+	var m Measurements
+	logf := func(format string, args ...any) { fmt.Fprintf(o.Log, format+"\n", args...) }
+	load0 := loadavg()
+	if o.MaxLoad >= 0 && load0 > o.MaxLoad {
+		return nil, m, &SkippedError{Skipped: []string{fmt.Sprintf("every measurement: the one-minute load average is %.2f, above %.2f (-max-load)", load0, o.MaxLoad)}}
+	}
+	cpus, err := processAffinity()
+	if err != nil {
+		return nil, m, err
+	}
+	a, _ := cpus.First()
+	b, _ := cpus.Last()
+	skip := func(what string, err error) {
+		m.Skipped = append(m.Skipped, fmt.Sprintf("%s: %v", what, err))
+		logf("skipped %s: %v", what, err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 4))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	n := o.Samples
+
+	unlock, err := lockHost(ctx)
+	if err != nil {
+		return nil, m, err
+	}
+	// The probes' threads, and the perf processes they start, run in a group of the largest
+	// weight where the machine has a cpu controller.
+	pr := &prober{}
+	shielded := "no cpu controller: the probes ran unshielded"
+	if ctl, err := findController(); err == nil {
+		if pr.shield, err = newCgroups(ctl, []workload.Group{{Name: "box"}}, timerWeight); err == nil {
+			shielded = fmt.Sprintf("the probes in a cgroup of weight %d", timerWeight)
+		} else {
+			shielded = fmt.Sprintf("the probes ran unshielded (%v)", err)
+		}
+	}
+	defer pr.shield.remove()
+	probes := []struct {
+		what string
+		run  func() error
+	}{
+		{"futex wake without waiter", func() error {
+			s, err := pr.probeFutexWake(b, n)
+			m.FutexWake = costOf(s)
+			return err
+		}},
+		{"futex ping-pong between CPUs", func() error {
+			if a == b {
+				return errors.New("one CPU: no other CPU to wake a thread on")
+			}
+			lat, wake, err := pr.probePingPong(a, b, n)
+			m.PingRemote, m.WakeRemote = costOf(lat), costOf(wake)
+			if err == nil && (len(lat) < n/2 || len(wake) < n/2) {
+				err = fmt.Errorf("only %d of %d round trips found the other thread asleep", min(len(lat), len(wake)), n)
+			}
+			return err
+		}},
+		{"futex wake on one CPU", func() error {
+			wake, lat, err := pr.probeLocalWake(b, n)
+			m.WakeLocal, m.PingLocal = costOf(wake), costOf(lat)
+			if err == nil && len(wake) < n/2 {
+				err = fmt.Errorf("only %d of %d wake-ups found the other thread asleep", len(wake), n)
+			}
+			return err
+		}},
+		{"pipe write+read", func() error {
+			s, err := pr.probeIPC(b, 1, n, false)
+			m.PipeRW = costOf(s)
+			return err
+		}},
+		{"pipe write+read of 100 bytes", func() error {
+			s, err := pr.probeIPC(b, 100, n, false)
+			m.Pipe100 = costOf(s)
+			return err
+		}},
+		{"socket write+read of 100 bytes", func() error {
+			s, err := pr.probeIPC(b, 100, n, true)
+			m.Socket100 = costOf(s)
+			return err
+		}},
+		{"perf bench sched pipe", func() error {
+			s, err := pr.probePerfPipe(ctx, b, 20*n, 5, false)
+			m.PerfPipe = costOf(s)
+			return err
+		}},
+		{"perf bench sched pipe -T", func() error {
+			s, err := pr.probePerfPipe(ctx, b, 20*n, 5, true)
+			m.PerfPipeThreads = costOf(s)
+			return err
+		}},
+		{"tick", func() error {
+			s, hz, err := pr.probeTick(b, 900*time.Millisecond, kernelHz())
+			m.Tick, m.Hz = costOf(s), hz
+			if err == nil && len(s) < hz/2 {
+				err = fmt.Errorf("only %d gaps at HZ=%d in 900 ms of spinning", len(s), hz)
+			}
+			return err
+		}},
+		{"refill", func() error {
+			s, err := pr.probeRefill(b, n)
+			m.Refill = costOf(s)
+			return err
+		}},
+		{"migration", func() error {
+			if a == b {
+				return errors.New("one CPU: no other CPU to move to")
+			}
+			topo, err := topology.Discover()
+			if err != nil {
+				return err
+			}
+			s, err := pr.probeMigration(a, b, n)
+			m.Migration = map[topology.Level]sim.Cost{figureLevel(topo.SharedLevel(a, b)): costOf(s)}
+			return err
+		}},
+	}
+	for _, p := range probes {
+		if err := ctx.Err(); err != nil {
+			unlock()
+			return nil, m, err
+		}
+		logf("measuring %s", p.what)
+		if err := p.run(); err != nil {
+			skip(p.what, err)
+		}
+	}
+	unlock()
+	if err := pr.shield.remove(); err != nil {
+		return nil, m, err
+	}
+
+	// The timer probes run through Run, in a group of the largest weight, shielded from the
+	// rest of the machine.
+	periods := n
+	for _, t := range []struct {
+		what string
+		hog  bool
+		out  *sim.Cost
+	}{{"timer on an idle CPU", false, &m.TimerIdle}, {"timer on a busy CPU", true, &m.TimerBusy}} {
+		if err := ctx.Err(); err != nil {
+			return nil, m, err
+		}
+		logf("measuring %s", t.what)
+		c, err := probeTimer(ctx, b, periods, t.hog)
+		if err != nil {
+			skip(t.what, err)
+			continue
+		}
+		*t.out = c
+	}
+	load1 := loadavg()
+	if o.MaxLoad >= 0 && load1 > o.MaxLoad {
+		m.Skipped = append(m.Skipped, fmt.Sprintf("every measurement: the one-minute load average rose to %.2f, above %.2f (-max-load), while they ran", load1, o.MaxLoad))
+	}
+	if len(m.Skipped) > 0 {
+		return nil, m, &SkippedError{Skipped: m.Skipped}
+	}
+	date := o.Now.UTC().Format("2006-01-02")
+	figs, program, err := Derive(m, date)
+	if err != nil {
+		return nil, m, err
+	}
+	rel, _, _ := kernelRelease()
+	p := &sim.Profile{Name: o.Name, About: o.About,
+		Machine: sim.ProfileMachine{CPU: cpuModel(), Kernel: rel, CPUs: cpus.Count(), Hz: m.Hz},
+		Provenance: sim.Provenance{Date: o.Now.UTC().Format(time.RFC3339), Command: o.Command, LoadAverage: [2]float64{load0, load1},
+			Notes: []string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe; %s; the timer probes in a cgroup of weight %d", a, b, n, shielded, timerWeight)}},
+		Figures: figs, Program: program}
+	return p, m, nil
+}
+
+// timerWeight is the cpu.weight of the timer probes' group: the largest.
+const timerWeight = 10000
+
+// probeTimer runs a thread on cpu that sleeps to n absolute deadlines 1 ms apart (the runner's
+// every, timer slack 1 ns), with a SCHED_IDLE hog beside it if hog, in a group of the largest
+// weight, and returns the quantiles of how late it ran.
+func probeTimer(ctx context.Context, cpu topology.CPU, n int, hog bool) (sim.Cost, error) {
+	text := Box + fmt.Sprintf("thread probe group=box cpus=%d\n\tevery 1ms %d\n\t\trun 5us\n\tend\nend\n", cpu, n)
+	if hog {
+		text += fmt.Sprintf("thread hog group=box cpus=%d class=idle\n\trun forever\nend\n", cpu)
+	}
+	r, err := Run(ctx, mustParse(text), Options{Limit: time.Duration(n)*time.Millisecond + time.Second, Weight: timerWeight, KeepSignals: true})
+	if err != nil {
+		return sim.Cost{}, err
+	}
+	var q [6]time.Duration
+	for i, p := range []float64{0, 50, 90, 99, 99.9, 100} {
+		v, ok := r.Latency("probe", p)
+		if !ok {
+			return sim.Cost{}, errors.New("the probe was never woken")
+		}
+		q[i] = time.Duration(v)
+	}
+	return sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}, nil
+}
+
+// cpuModel returns /proc/cpuinfo's first model name, with "(virtual machine)" where the CPU
+// has the hypervisor flag.
+func cpuModel() string {
+	text, err := readFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	model, vm := "", false
+	for _, l := range strings.Split(text, "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "model name":
+			if model == "" {
+				model = strings.TrimSpace(v)
+			}
+		case "flags":
+			vm = vm || hasWord(v, "hypervisor")
+		}
+	}
+	if vm {
+		model += " (virtual machine)"
+	}
+	return model
+}
+
+func (o CalibrateOptions) withDefaults() CalibrateOptions {
+	if o.Name == "" {
+		o.Name = "host"
+	}
+	if o.MaxLoad == 0 {
+		o.MaxLoad = 0.5
+	}
+	if o.Samples == 0 {
+		o.Samples = 2000
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.About == "" {
+		o.About = "The machine schedbench calibrate ran on (" + strings.TrimSpace(cpuModel()) + ", Linux " + Release() + ")."
+	}
+	return o
+}

@@ -1,0 +1,63 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCalibrateProbes runs every probe with few samples, on whatever load there is: each
+// measurement the host can make has positive quantiles in order; what it cannot make is named
+// in Skipped, and then no profile comes back. The figures of a loaded machine are not checked:
+// they are the load's.
+func TestCalibrateProbes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the probes run a few seconds")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("the timer probes need SCHED_IDLE and a cgroup: run as root")
+	}
+	p, m, err := Calibrate(context.Background(), CalibrateOptions{MaxLoad: -1, Samples: 100})
+	for _, c := range []struct {
+		name string
+		q    [6]int64
+	}{{"futex wake", q6(m.FutexWake)}, {"local wake", q6(m.WakeLocal)}, {"pipe", q6(m.PipeRW)}, {"timer idle", q6(m.TimerIdle)},
+		{"timer busy", q6(m.TimerBusy)}, {"pipe100", q6(m.Pipe100)}, {"socket100", q6(m.Socket100)}} {
+		assert.Positive(t, c.q[1], c.name)
+		for i := 1; i < 6; i++ {
+			assert.LessOrEqual(t, c.q[i-1], c.q[i], "%s quantiles out of order", c.name)
+		}
+	}
+	if err != nil {
+		// A calibration fails only by skipping a measurement, or where a loaded machine's
+		// measurements disagree (Derive); it then returns no profile.
+		assert.Nil(t, p)
+		var se *SkippedError
+		if errors.As(err, &se) {
+			assert.NotEmpty(t, se.Skipped)
+			t.Logf("skipped: %s", strings.Join(se.Skipped, "; "))
+			return
+		}
+		require.Contains(t, err.Error(), "host: derive:")
+		t.Logf("%v (load average %.2f)", err, loadavg())
+		return
+	}
+	require.NotNil(t, p)
+	assert.Positive(t, p.Machine.Hz)
+	assert.Equal(t, "host", p.Name)
+}
+
+// q6 returns c's quantiles as nanoseconds.
+func q6(c sim.Cost) [6]int64 {
+	var q [6]int64
+	for i, d := range quantiles(c) {
+		q[i] = int64(d)
+	}
+	return q
+}

@@ -1,0 +1,87 @@
+package host
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/topology"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLatencyExperimentsBuild builds the rows on time under the shipped profiles: every
+// workload parses and validates, every row has a goal, and the benchmark workloads have the
+// programs' shapes.
+func TestLatencyExperimentsBuild(t *testing.T) {
+	for _, p := range []*sim.Profile{sim.IdealProfile(), sim.DefaultProfile()} {
+		exps := LatencyExperiments(p, 1)
+		require.Len(t, exps, 6+4+12+4)
+		for _, e := range exps {
+			require.NoError(t, e.Workload.Validate(), e.Name)
+			assert.NotEmpty(t, e.Goal.Name, e.Name)
+		}
+	}
+	// hackbench -g 2: 2 × (20 senders + 20 receivers), 40 pipes; processes each their own.
+	w := mustParse(hackbenchText(sim.DefaultProfile(), 2, 3, false, false))
+	assert.Len(t, w.Threads, 80)
+	assert.Len(t, w.Pipes, 40)
+	procs := map[string]bool{}
+	for _, th := range w.Threads {
+		procs[th.Process] = true
+	}
+	assert.Len(t, procs, 80)
+	w = mustParse(hackbenchText(sim.DefaultProfile(), 1, 3, true, true))
+	for _, th := range w.Threads {
+		assert.Equal(t, "hackbench", th.Process)
+	}
+	assert.Equal(t, hackbenchSocketCap, w.Pipes[0].Cap)
+	// perf bench sched pipe: threads of one process with -T, processes without.
+	assert.Contains(t, perfPipeText(nil, 10, true, 1), "process=perf")
+	assert.NotContains(t, perfPipeText(nil, 10, false, -1), "process=")
+	assert.Contains(t, perfPipeText(nil, 10, false, 1), "cpus=1")
+}
+
+// TestPerfPipeModel: on the ideal machine the model's round trip is the system calls alone (the
+// profile's pipe figure twice, a write and a read on each side); under a profile it adds the
+// wake-ups and switches of both ways.
+func TestPerfPipeModel(t *testing.T) {
+	ideal := sim.IdealProfile()
+	e := PerfPipeExperiment(ideal, true, 0)
+	v, err := modelExperiment(mustTopo(t), ideal, "cfs:v7.1", e, 1)
+	require.NoError(t, err)
+	assert.InDelta(t, 2*float64(defaultPipeRW)/1e3, v, 0.01)
+	ci := sim.DefaultProfile()
+	e = PerfPipeExperiment(ci, true, 0)
+	c, err := modelExperiment(mustTopo(t), ci, "cfs:v7.1", e, 1)
+	require.NoError(t, err)
+	k, _ := ci.Costs()
+	low := 2 * float64(programCost(ci, "pipe", 0)+k.Switch.Min+k.Wakeup.Min) / 1e3
+	assert.Greater(t, c, low, "two pipe system calls, two wake-ups, two switches per round trip")
+}
+
+func TestOneProcess(t *testing.T) {
+	w := mustParse("thread a\n\trun 1ms\nend\nthread b process=x\n\trun 1ms\nend\n")
+	o := oneProcess(w)
+	for _, th := range o.Threads {
+		assert.Equal(t, runnerProcess, th.Process)
+	}
+	assert.Equal(t, "", w.Threads[0].Process, "the original is left alone")
+	assert.Nil(t, oneProcess(nil))
+}
+
+func TestCyclictestExperimentRuns(t *testing.T) {
+	e := CyclictestExperiment(0, 50, true)
+	v, err := modelExperiment(mustTopo(t), sim.DefaultProfile(), "cfs:v7.1", e, 1)
+	require.NoError(t, err)
+	assert.Positive(t, v, "a percentile of exactly 0 under a profile with costs is a bug")
+	assert.True(t, strings.HasPrefix(e.Name, "cyclictest"))
+	assert.Equal(t, time.Duration(CyclictestPeriods)*time.Millisecond+time.Second, e.Limit)
+}
+
+// mustTopo returns the two-CPU machine the model-only table simulates.
+func mustTopo(t *testing.T) *topology.Topology {
+	t.Helper()
+	return ModelOnlyTable().Topology
+}

@@ -1,0 +1,329 @@
+package host
+
+// This file implements the decomposition of the calibration's measurements into a machine
+// profile (sim.Profile): which probe measures which sum of steps, and how each step's figure is
+// taken from them.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/internal/numfmt"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// Measurements are what Calibrate's probes measured on the host, each as quantiles of its
+// samples (sim.Cost: min, p50, p90, p99, max), in nanoseconds.
+type Measurements struct {
+	// FutexWake is a FUTEX_WAKE that finds no waiter, clock reads around it included: the
+	// system call's own entry and exit.
+	FutexWake sim.Cost
+	// WakeRemote is the waker's FUTEX_WAKE of a thread blocked on another, idle CPU: the system
+	// call with try_to_wake_up in it.
+	WakeRemote sim.Cost
+	// PingRemote is the one-way latency of a futex ping-pong between two threads on two CPUs,
+	// each blocked while the other runs: from before the waker's FUTEX_WAKE to the wakee's return
+	// from FUTEX_WAIT.
+	PingRemote sim.Cost
+	// WakeLocal is the waker's FUTEX_WAKE of a thread blocked on its own CPU that does not
+	// preempt it (a SCHED_IDLE thread), and PingLocal that thread's latency, from before the
+	// FUTEX_WAKE to its return (the waker's way into a sleep and the switch included: a
+	// cross-check).
+	WakeLocal, PingLocal sim.Cost
+	// PipeRW is a one-byte write and read of a pipe that do not block, in one thread.
+	PipeRW sim.Cost
+	// PerfPipe and PerfPipeThreads are perf bench sched pipe's round trip (usecs/op) on one
+	// CPU, with processes and with threads (-T), over repetitions.
+	PerfPipe, PerfPipeThreads sim.Cost
+	// TimerIdle and TimerBusy are how late a thread sleeping to absolute 1 ms deadlines runs
+	// (timer slack 1 ns), alone on its CPU and beside a SCHED_IDLE hog it preempts.
+	TimerIdle, TimerBusy sim.Cost
+	// Tick is the time a clock interrupt takes from a thread spinning alone on its CPU; Hz the
+	// kernel's clock rate it was identified at.
+	Tick sim.Cost
+	Hz   int
+	// Refill is the extra time of a pass over a 32 KiB working set in shuffled cache-line order
+	// after another thread of the process swept 4 MiB on the same CPU, over a pass without.
+	Refill sim.Cost
+	// Migration is the same after the thread moved to another CPU, by the closest level the two
+	// CPUs share; the levels the machine has not are absent.
+	Migration map[topology.Level]sim.Cost
+	// Pipe100 and Socket100 are a 100-byte write and read of a pipe and of an AF_UNIX stream
+	// socket pair that do not block, in one thread: hackbench's message, without the wake-up.
+	Pipe100, Socket100 sim.Cost
+	// Skipped names the measurements that could not be made, and why.
+	Skipped []string
+}
+
+// costOf returns the quantiles of samples (nearest rank), which it sorts.
+func costOf(samples []int64) sim.Cost {
+	if len(samples) == 0 {
+		return sim.Cost{}
+	}
+	slices.Sort(samples)
+	q := func(p float64) time.Duration {
+		i := min(len(samples)-1, int(p*float64(len(samples))))
+		return time.Duration(samples[i])
+	}
+	return sim.Cost{Min: time.Duration(samples[0]), P50: q(0.5), P90: q(0.9), P99: q(0.99), P999: q(0.999),
+		Max: time.Duration(samples[len(samples)-1])}
+}
+
+// quantiles returns c's quantiles in order (P999 as P99 where c has none).
+func quantiles(c sim.Cost) [6]time.Duration {
+	p999 := c.P999
+	if p999 == 0 {
+		p999 = c.P99
+	}
+	return [6]time.Duration{c.Min, c.P50, c.P90, c.P99, p999, c.Max}
+}
+
+// fromQuantiles returns the Cost of q, each clamped at 0 and raised to the one before it, so that
+// a difference of two measured distributions is a distribution again.
+func fromQuantiles(q [6]time.Duration) sim.Cost {
+	for i := range q {
+		q[i] = max(q[i], 0)
+		if i > 0 {
+			q[i] = max(q[i], q[i-1])
+		}
+	}
+	return sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
+}
+
+// minus returns a - b quantile by quantile, made a distribution again (see fromQuantiles): the
+// step a's probe measures beyond what b's does, with a's spread.
+func minus(a, b sim.Cost) sim.Cost {
+	qa, qb := quantiles(a), quantiles(b)
+	var q [6]time.Duration
+	for i := range q {
+		q[i] = qa[i] - qb[i]
+	}
+	return fromQuantiles(q)
+}
+
+// clamp returns c with its quantiles below 0 raised to 0: a difference of two timings (a cold
+// pass less a warm one) that noise made negative.
+func clamp(c sim.Cost) sim.Cost { return fromQuantiles(quantiles(c)) }
+
+// less returns c less d at every quantile, made a distribution again.
+func less(c sim.Cost, d time.Duration) sim.Cost {
+	q := quantiles(c)
+	for i := range q {
+		q[i] -= d
+	}
+	return fromQuantiles(q)
+}
+
+// levelFigures are the profile figures of migrations, by the topology level they stand for.
+var levelFigures = []struct {
+	name  string
+	level topology.Level
+}{{"migration_smt", topology.SMT}, {"migration_llc", topology.LLC}, {"migration_node", topology.Node}, {"migration_remote", topology.Machine}}
+
+// figureLevel returns the level of the profile's migration figure that a move between CPUs
+// sharing l is charged (sim.MigrationCosts.At).
+func figureLevel(l topology.Level) topology.Level {
+	switch l {
+	case topology.Cluster:
+		return topology.LLC
+	case topology.Package:
+		return topology.Machine
+	}
+	return l
+}
+
+// Derive returns the profile's figures from m, each with its method (dated date): which probe
+// measured it, and what was taken away. The model charges a wake-up's steps as sim.Costs says,
+// so each figure is the part of a probe's measurement that the model charges for that step:
+//
+//   - wakeup: WakeLocal − FutexWake (the waker's try_to_wake_up, beyond the system call);
+//   - ipi_send: WakeRemote − WakeLocal (what a remote wake-up costs the waker beyond a local
+//     one: the IPI's send, on a virtual machine an exit to the hypervisor);
+//   - switch + refill, together: PerfPipeThreads / 2 − PipeRW − wakeup (one way of perf bench
+//     sched pipe -T: a write that wakes the reader, a read that blocks, the switch; the model
+//     charges that way wakeup, switch and refill); refill: Refill; switch: the rest;
+//   - switch_mm: (PerfPipe − PerfPipeThreads) / 2 (processes against threads);
+//   - timer: TimerBusy − (switch + refill) (the model charges a timer wake-up on a busy CPU the
+//     timer, the switch and the refill; spread: TimerBusy's);
+//   - idle_exit: TimerIdle − timer (the model charges a timer wake-up on an idle CPU where
+//     nothing else ran the timer and the idle exit: no switch, no refill);
+//   - ipi: PingRemote − FutexWake − wakeup − idle_exit (the model charges a remote wake-up of a
+//     thread on an idle CPU the wakeup, the IPI and the idle exit);
+//   - migration by level: Migration at the levels measured; a level the machine has not takes
+//     the figure of the nearest level measured, marked assumed;
+//   - tick: Tick.
+//
+// Medians are taken away from spreads, so each figure keeps the spread of the probe it comes
+// from. The program figures are PipeRW, Pipe100 and Socket100. It is an error if a measurement
+// needed is missing or a figure comes out as 0 or less.
+func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, err error) {
+	figs, program = map[string]sim.Figure{}, map[string]sim.Figure{}
+	fig := func(c sim.Cost, method string) sim.Figure {
+		return sim.Figure{Cost: c, Unit: "us", Method: method, Date: date}
+	}
+	for _, need := range []struct {
+		name string
+		c    sim.Cost
+	}{{"futex wake", m.FutexWake}, {"remote wake", m.WakeRemote}, {"local wake", m.WakeLocal}, {"remote ping-pong", m.PingRemote},
+		{"pipe write+read", m.PipeRW}, {"perf bench sched pipe", m.PerfPipe}, {"perf bench sched pipe -T", m.PerfPipeThreads}, {"timer on an idle CPU", m.TimerIdle},
+		{"timer on a busy CPU", m.TimerBusy}, {"tick", m.Tick}, {"refill", m.Refill}} {
+		if need.c.Max <= 0 {
+			return nil, nil, fmt.Errorf("host: derive: no %s measurement", need.name)
+		}
+	}
+	wake := minus(m.WakeLocal, m.FutexWake)
+	figs["wakeup"] = fig(wake, fmt.Sprintf("the waker's FUTEX_WAKE of a thread blocked on its own CPU that does not preempt it (median %v) less a FUTEX_WAKE without waiter (median %v): try_to_wake_up's work in the waker", m.WakeLocal.P50, m.FutexWake.P50))
+	send := minus(m.WakeRemote, m.WakeLocal)
+	if send.P50 <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: the IPI's send comes out as %v (a remote wake %v, a local one %v)", send.P50, m.WakeRemote.P50, m.WakeLocal.P50)
+	}
+	figs["ipi_send"] = fig(send, fmt.Sprintf("the waker's FUTEX_WAKE of a thread blocked on another, idle CPU (median %v) less that of one on its own CPU (%v): the IPI's send", m.WakeRemote.P50, m.WakeLocal.P50))
+	switchRefill := m.PerfPipeThreads.P50/2 - m.PipeRW.P50 - wake.P50
+	sw := switchRefill - clamp(m.Refill).P50
+	if sw <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: the switch comes out as %v (perf bench sched pipe -T %v per round trip, pipe write+read %v, wakeup %v, refill %v): the measurements disagree", sw, m.PerfPipeThreads.P50, m.PipeRW.P50, wake.P50, m.Refill.P50)
+	}
+	figs["switch"] = fig(sim.Fixed(sw), fmt.Sprintf("half of perf bench sched pipe -T's round trip on one CPU (median %v over its runs: threads) less a non-blocking pipe write+read (%v), the wakeup (%v) and the refill (%v)", m.PerfPipeThreads.P50, m.PipeRW.P50, wake.P50, m.Refill.P50))
+	mm := (m.PerfPipe.P50 - m.PerfPipeThreads.P50) / 2
+	if mm <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: the switch of address space comes out as %v (perf bench sched pipe %v with processes, %v with threads)", mm, m.PerfPipe.P50, m.PerfPipeThreads.P50)
+	}
+	figs["switch_mm"] = fig(sim.Fixed(mm), fmt.Sprintf("half the difference of perf bench sched pipe's round trips on one CPU with processes (median %v) and with threads (%v)", m.PerfPipe.P50, m.PerfPipeThreads.P50))
+	figs["refill"] = fig(clamp(m.Refill), "a pass over a 32 KiB working set in shuffled cache-line order after another thread of the process swept 4 MiB on the same CPU, less the same pass run again at once")
+	timer := less(m.TimerBusy, switchRefill)
+	if timer.P50 <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: the timer comes out as %v (timer on a busy CPU %v, switch and refill %v)", timer.P50, m.TimerBusy.P50, switchRefill)
+	}
+	figs["timer"] = fig(timer, fmt.Sprintf("a thread sleeping to absolute 1 ms deadlines (clock_nanosleep, timer slack 1 ns) beside a SCHED_IDLE hog on its CPU, how late it ran (median %v), less the switch and the refill (%v)", m.TimerBusy.P50, switchRefill))
+	exit := less(m.TimerIdle, timer.P50)
+	if exit.P50 <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: the idle exit comes out as %v (timer on an idle CPU %v, timer %v)", exit.P50, m.TimerIdle.P50, timer.P50)
+	}
+	figs["idle_exit"] = fig(exit, fmt.Sprintf("the same sleeper alone on its CPU, how late it ran (median %v), less the timer (%v)", m.TimerIdle.P50, timer.P50))
+	ipi := less(m.PingRemote, m.FutexWake.P50+wake.P50+exit.P50)
+	if ipi.P50 <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: the IPI comes out as %v (remote ping-pong %v, futex wake %v, wakeup %v, idle exit %v)", ipi.P50, m.PingRemote.P50, m.FutexWake.P50, wake.P50, exit.P50)
+	}
+	figs["ipi"] = fig(ipi, fmt.Sprintf("one way of a futex ping-pong between two CPUs, each thread blocked while the other runs (median %v), less the futex wake (%v), the wakeup (%v) and the idle exit (%v): the IPI, the idle loop's way out and the wakee's return", m.PingRemote.P50, m.FutexWake.P50, wake.P50, exit.P50))
+	figs["tick"] = fig(m.Tick, fmt.Sprintf("the gaps a thread spinning alone on its CPU sees at the clock interrupts' period (HZ=%d)", m.Hz))
+	var measured []topology.Level
+	for _, lf := range levelFigures {
+		if c, ok := m.Migration[lf.level]; ok && c.Max > 0 {
+			figs[lf.name] = fig(clamp(c), fmt.Sprintf("a pass over a 32 KiB working set in shuffled cache-line order right after the thread moved to another CPU sharing the %v level (sched_setaffinity), less the same pass run again at once", lf.level))
+			measured = append(measured, lf.level)
+		}
+	}
+	if len(measured) == 0 {
+		return nil, nil, errors.New("host: derive: no migration measured")
+	}
+	for _, lf := range levelFigures {
+		if _, ok := figs[lf.name]; ok {
+			continue
+		}
+		near := measured[0]
+		for _, l := range measured {
+			if absDiff(l, lf.level) < absDiff(near, lf.level) {
+				near = l
+			}
+		}
+		f := figs[levelFigures[slices.IndexFunc(levelFigures, func(x struct {
+			name  string
+			level topology.Level
+		}) bool {
+			return x.level == near
+		})].name]
+		f.Assumed = fmt.Sprintf("the machine has no two CPUs sharing the %v level and nothing closer", lf.level)
+		f.Method = "not measurable here: the figure of the nearest level measured, " + near.String()
+		figs[lf.name] = f
+	}
+	program["pipe"] = fig(m.PipeRW, "a one-byte write and read of a pipe that do not block, in one thread")
+	if m.Pipe100.Max > 0 {
+		program["pipe100"] = fig(m.Pipe100, "a 100-byte write and read of a pipe that do not block, in one thread (hackbench's message)")
+	}
+	if m.Socket100.Max > 0 {
+		program["socket100"] = fig(m.Socket100, "a 100-byte write and read of an AF_UNIX stream socket pair that do not block, in one thread (hackbench -s 100's message)")
+	}
+	return figs, program, nil
+}
+
+func absDiff(a, b topology.Level) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+// WriteMeasurements writes m as a table: each probe's quantiles in microseconds.
+func WriteMeasurements(w io.Writer, m Measurements) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "measurement\tmin\tp50\tp90\tp99\tp99.9\tmax\t")
+	row := func(name string, c sim.Cost) {
+		if c.Max == 0 {
+			return
+		}
+		q := quantiles(c)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, us(q[0]), us(q[1]), us(q[2]), us(q[3]), us(q[4]), us(q[5]))
+	}
+	row("futex wake, no waiter", m.FutexWake)
+	row("futex wake of a remote waiter (waker)", m.WakeRemote)
+	row("futex ping-pong, two CPUs (one way)", m.PingRemote)
+	row("futex wake of a local waiter (waker)", m.WakeLocal)
+	row("futex wake, one CPU (wakee latency)", m.PingLocal)
+	row("pipe write+read, 1 byte", m.PipeRW)
+	row("perf bench sched pipe (round trip)", m.PerfPipe)
+	row("perf bench sched pipe -T (round trip)", m.PerfPipeThreads)
+	row("timer, idle CPU", m.TimerIdle)
+	row("timer, busy CPU", m.TimerBusy)
+	row(fmt.Sprintf("tick (HZ=%d)", m.Hz), m.Tick)
+	row("refill, 32 KiB", m.Refill)
+	for _, lf := range levelFigures {
+		if c, ok := m.Migration[lf.level]; ok {
+			row("migration, "+lf.level.String(), c)
+		}
+	}
+	row("pipe write+read, 100 bytes", m.Pipe100)
+	row("socket write+read, 100 bytes", m.Socket100)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(m.Skipped) > 0 {
+		_, err := fmt.Fprintf(w, "skipped: %s\n", strings.Join(m.Skipped, "; "))
+		return err
+	}
+	return nil
+}
+
+// us formats d in microseconds with three significant digits at most.
+func us(d time.Duration) string { return numfmt.Sig3(float64(d) / 1e3) }
+
+// CalibrateOptions configure Calibrate.
+type CalibrateOptions struct {
+	// Name and About are the profile's; "" means "host" and a sentence naming the machine.
+	Name, About string
+	// MaxLoad is the highest one-minute load average at which the machine counts as quiet: 0
+	// means 0.5; a negative value measures whatever the load (the profile records it).
+	MaxLoad float64
+	// Samples is the number of samples of each probe; 0 means 2000.
+	Samples int
+	// Command is recorded in the profile's provenance.
+	Command string
+	// Now is the date recorded; the zero time means time.Now().
+	Now time.Time
+	// Log receives a line per measurement; nil discards them.
+	Log io.Writer
+}
+
+// A SkippedError lists the measurements Calibrate could not make, and why.
+type SkippedError struct {
+	Skipped []string
+}
+
+func (e *SkippedError) Error() string {
+	return "host: calibration incomplete, no profile: skipped " + strings.Join(e.Skipped, "; ")
+}

@@ -1,0 +1,112 @@
+package host
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/topology"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// spread returns a cost of median d with a tail.
+func spread(d time.Duration) sim.Cost {
+	return sim.Cost{Min: d * 8 / 10, P50: d, P90: d * 13 / 10, P99: 3 * d, P999: 5 * d, Max: 10 * d}
+}
+
+// synthetic builds the measurements the probes would make of a machine whose steps cost what
+// the arguments say (medians; the sums the probes see, with the spread of the probed step), so
+// that Derive can be checked to take them apart again.
+func synthetic(wake, send, ipi, exit, timer, sw, mm, refill, mig, tick, syscall, pipe time.Duration) Measurements {
+	f := sim.Fixed
+	return Measurements{
+		FutexWake:  f(syscall),
+		WakeLocal:  f(syscall + wake),
+		WakeRemote: spread(syscall + wake + send),
+		// The model's remote wake-up of a thread on an idle CPU: wakeup, IPI, idle exit.
+		PingRemote:      less(spread(syscall+wake+ipi+exit), 0),
+		PipeRW:          f(pipe),
+		PerfPipeThreads: f(2 * (pipe + wake + sw + refill)),
+		PerfPipe:        f(2 * (pipe + wake + sw + mm + refill)),
+		TimerBusy:       spread(timer + sw + refill),
+		TimerIdle:       spread(timer + exit),
+		Tick:            f(tick),
+		Hz:              250,
+		Refill:          f(refill),
+		Migration:       map[topology.Level]sim.Cost{topology.Node: f(mig)},
+		Pipe100:         f(pipe + 100),
+		Socket100:       f(pipe + 700),
+	}
+}
+
+func TestDeriveRecoversTheSteps(t *testing.T) {
+	us := time.Microsecond
+	m := synthetic(800*time.Nanosecond, 13*us, 17*us, 15*us, 16*us, 6*us, 9*us, 300*time.Nanosecond, 2*us, 3*us, 1100*time.Nanosecond, 2500*time.Nanosecond)
+	figs, prog, err := Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	want := map[string]time.Duration{"wakeup": 800 * time.Nanosecond, "ipi_send": 13 * us, "ipi": 17 * us, "idle_exit": 15 * us,
+		"timer": 16 * us, "switch": 6 * us, "switch_mm": 9 * us, "refill": 300 * time.Nanosecond, "migration_node": 2 * us, "tick": 3 * us}
+	for name, d := range want {
+		assert.Equal(t, d, figs[name].Cost.P50, name)
+		assert.NotEmpty(t, figs[name].Method, name)
+		assert.Empty(t, figs[name].Assumed, name)
+	}
+	// Levels the machine has not take the nearest measured one's figure, marked.
+	for _, name := range []string{"migration_smt", "migration_llc", "migration_remote"} {
+		assert.Equal(t, 2*us, figs[name].Cost.P50, name)
+		assert.Contains(t, figs[name].Assumed, "no two CPUs sharing", name)
+		assert.Contains(t, figs[name].Method, "nearest level measured, node", name)
+	}
+	assert.Equal(t, 2500*time.Nanosecond, prog["pipe"].Cost.P50)
+	assert.Contains(t, prog, "pipe100")
+	assert.Contains(t, prog, "socket100")
+	// The timer keeps TimerBusy's spread, shifted by the switch and refill.
+	assert.Equal(t, spread(16*us+6*us+300*time.Nanosecond).P99-6*us-300*time.Nanosecond, figs["timer"].Cost.P99)
+	// Every figure makes a profile that parses.
+	p := &sim.Profile{Name: "t", Figures: figs, Program: prog, Machine: sim.ProfileMachine{Hz: 250}}
+	b, err := p.MarshalJSON()
+	require.NoError(t, err)
+	_, err = sim.ParseProfile("t.json", b)
+	require.NoError(t, err)
+}
+
+func TestDeriveRefusesDisagreement(t *testing.T) {
+	us := time.Microsecond
+	ok := func() Measurements {
+		return synthetic(800*time.Nanosecond, 13*us, 17*us, 15*us, 16*us, 6*us, 9*us, 300*time.Nanosecond, 2*us, 3*us, 1100*time.Nanosecond, 2500*time.Nanosecond)
+	}
+	cases := []struct {
+		name string
+		edit func(m *Measurements)
+		want string
+	}{
+		{"no tick", func(m *Measurements) { m.Tick = sim.Cost{} }, "no tick measurement"},
+		{"switch below 0", func(m *Measurements) { m.PerfPipeThreads = sim.Fixed(4 * us) }, "the switch comes out as"},
+		{"threads dearer than processes", func(m *Measurements) { m.PerfPipe = sim.Fixed(10 * us) }, "the switch of address space comes out as"},
+		{"remote cheaper than local", func(m *Measurements) { m.WakeRemote = sim.Fixed(time.Microsecond) }, "the IPI's send comes out as"},
+		{"idle faster than busy", func(m *Measurements) { m.TimerIdle = sim.Fixed(10 * us) }, "the idle exit comes out as"},
+		{"no migration", func(m *Measurements) { m.Migration = nil }, "no migration measured"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ok()
+			tc.edit(&m)
+			_, _, err := Derive(m, "d")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestCostOfAndClamp(t *testing.T) {
+	c := costOf([]int64{5, -3, 1, 2, 4, 3, 100, 7, 8, 6})
+	assert.Equal(t, sim.Cost{Min: -3, P50: 5, P90: 100, P99: 100, P999: 100, Max: 100}, c)
+	assert.Equal(t, sim.Cost{Min: 0, P50: 5, P90: 100, P99: 100, P999: 100, Max: 100}, clamp(c))
+	assert.Equal(t, sim.Cost{Min: 0, P50: 0, P90: 3, P99: 3, P999: 3, Max: 5}, minus(sim.Cost{Min: 1, P50: 2, P90: 8, P99: 5, Max: 10}, sim.Fixed(5)))
+	var b strings.Builder
+	require.NoError(t, WriteMeasurements(&b, Measurements{Tick: sim.Fixed(3000), Hz: 250, Skipped: []string{"perf: missing"}}))
+	assert.Contains(t, b.String(), "tick (HZ=250)")
+	assert.Contains(t, b.String(), "skipped: perf: missing")
+}
