@@ -171,12 +171,27 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 			return nil, m, err
 		}
 		logf("measuring %s", t.what)
-		c, err := probeTimer(ctx, b, periods, t.hog)
+		c, err := probeTimer(ctx, b, periods, time.Millisecond, t.hog)
 		if err != nil {
 			skip(t.what, err)
 			continue
 		}
 		*t.out = c
+	}
+	// The poll window: the same sleeper alone on its CPU at shorter periods, to see below which
+	// idle time the CPU leaves idle without the exit (KVM's halt polling).
+	if err := ctx.Err(); err != nil {
+		return nil, m, err
+	}
+	logf("measuring the idle poll window")
+	for _, period := range pollPeriods {
+		c, err := probeTimer(ctx, b, max(n/5, 50), period, false)
+		if err != nil {
+			skip("the idle poll window", err)
+			m.IdleByPeriod = nil
+			break
+		}
+		m.IdleByPeriod = append(m.IdleByPeriod, IdleLateness{Period: period, Late: c})
 	}
 	load1 := loadavg()
 	if o.MaxLoad >= 0 && load1 > o.MaxLoad {
@@ -202,15 +217,20 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 // timerWeight is the cpu.weight of the timer probes' group: the largest.
 const timerWeight = 10000
 
-// probeTimer runs a thread on cpu that sleeps to n absolute deadlines 1 ms apart (the runner's
-// every, timer slack 1 ns), with a SCHED_IDLE hog beside it if hog, in a group of the largest
-// weight, and returns the quantiles of how late it ran.
-func probeTimer(ctx context.Context, cpu topology.CPU, n int, hog bool) (sim.Cost, error) {
-	text := Box + fmt.Sprintf("thread probe group=box cpus=%d\n\tevery 1ms %d\n\t\trun 5us\n\tend\nend\n", cpu, n)
+// pollPeriods are the sleeper's periods of the poll-window probe.
+var pollPeriods = []time.Duration{50 * time.Microsecond, 100 * time.Microsecond, 150 * time.Microsecond,
+	200 * time.Microsecond, 250 * time.Microsecond, 300 * time.Microsecond, 400 * time.Microsecond,
+	600 * time.Microsecond}
+
+// probeTimer runs a thread on cpu that sleeps to n absolute deadlines period apart (the
+// runner's every, timer slack 1 ns), with a SCHED_IDLE hog beside it if hog, in a group of the
+// largest weight, and returns the quantiles of how late it ran.
+func probeTimer(ctx context.Context, cpu topology.CPU, n int, period time.Duration, hog bool) (sim.Cost, error) {
+	text := Box + fmt.Sprintf("thread probe group=box cpus=%d\n\tevery %dus %d\n\t\trun 5us\n\tend\nend\n", cpu, period.Microseconds(), n)
 	if hog {
 		text += fmt.Sprintf("thread hog group=box cpus=%d class=idle\n\trun forever\nend\n", cpu)
 	}
-	r, err := Run(ctx, mustParse(text), Options{Limit: time.Duration(n)*time.Millisecond + time.Second, Weight: timerWeight, KeepSignals: true})
+	r, err := Run(ctx, mustParse(text), Options{Limit: time.Duration(n)*period + time.Second, Weight: timerWeight, KeepSignals: true})
 	if err != nil {
 		return sim.Cost{}, err
 	}

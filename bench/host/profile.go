@@ -44,6 +44,10 @@ type Measurements struct {
 	// TimerIdle and TimerBusy are how late a thread sleeping to absolute 1 ms deadlines runs
 	// (timer slack 1 ns), alone on its CPU and beside a SCHED_IDLE hog it preempts.
 	TimerIdle, TimerBusy sim.Cost
+	// IdleByPeriod is how late the sleeper alone on its CPU runs at periods shorter than 1 ms
+	// (TimerIdle's), shortest first: below the idle time at which the CPU stops polling and
+	// halts, it leaves idle without the exit latency.
+	IdleByPeriod []IdleLateness
 	// Tick is the time a clock interrupt takes from a thread spinning alone on its CPU; Hz the
 	// kernel's clock rate it was identified at.
 	Tick sim.Cost
@@ -138,6 +142,45 @@ func figureLevel(l topology.Level) topology.Level {
 	return l
 }
 
+// IdleLateness is how late a sleeper alone on its CPU ran at one period (Measurements.IdleByPeriod).
+type IdleLateness struct {
+	Period time.Duration
+	Late   sim.Cost
+}
+
+// pollWindow returns the idle time below which the CPU leaves idle without the exit latency,
+// from the sleeper's lateness at short periods (byPeriod) against its lateness at 1 ms (long),
+// and a sentence saying how it was found; 0 if the lateness at the shortest period is within a
+// quarter of long's (no polling seen) or nothing was measured. A period's idle time is the
+// period less the sleeper's 5 µs of work and its median lateness; the window is the midpoint of
+// the idle times of the last period that was early (below the midpoint of the two latenesses)
+// and the first that was late.
+func pollWindow(byPeriod []IdleLateness, long time.Duration) (time.Duration, string) {
+	if len(byPeriod) == 0 || long <= 0 {
+		return 0, ""
+	}
+	short := byPeriod[0].Late.P50
+	if long-short < long/4 {
+		return 0, fmt.Sprintf("no polling seen: the sleeper was %v late at a %v period, %v at 1 ms", short, byPeriod[0].Period, long)
+	}
+	idle := func(l IdleLateness) time.Duration { return max(l.Period-5*time.Microsecond-l.Late.P50, 0) }
+	mid := (short + long) / 2
+	lastEarly, firstLate := idle(byPeriod[0]), time.Millisecond-5*time.Microsecond-long
+	var seen []string
+	for _, l := range byPeriod {
+		seen = append(seen, fmt.Sprintf("%v: %v", l.Period, l.Late.P50))
+	}
+	for _, l := range byPeriod[1:] {
+		if l.Late.P50 > mid {
+			firstLate = idle(l)
+			break
+		}
+		lastEarly = idle(l)
+	}
+	w := (lastEarly + firstLate) / 2
+	return w, fmt.Sprintf("a thread sleeping to absolute deadlines alone on its CPU, how late it ran by period (%s; at 1 ms %v): the midpoint of the idle times of the last period below the midpoint of the latenesses (%v idle) and the first above it (%v idle)", strings.Join(seen, ", "), long, lastEarly, firstLate)
+}
+
 // Derive returns the profile's figures from m, each with its method (dated date): which probe
 // measured it, and what was taken away. The model charges a wake-up's steps as sim.Costs says,
 // so each figure is the part of a probe's measurement that the model charges for that step:
@@ -153,8 +196,11 @@ func figureLevel(l topology.Level) topology.Level {
 //     timer, the switch and the refill; spread: TimerBusy's);
 //   - idle_exit: TimerIdle − timer (the model charges a timer wake-up on an idle CPU where
 //     nothing else ran the timer and the idle exit: no switch, no refill);
+//   - idle_poll: the idle time below which the sleeper's lateness stays near its lateness at
+//     the shortest period (IdleByPeriod, see pollWindow); left out when no polling is seen;
 //   - ipi: PingRemote − FutexWake − wakeup − idle_exit (the model charges a remote wake-up of a
-//     thread on an idle CPU the wakeup, the IPI and the idle exit);
+//     thread on an idle CPU the wakeup, the IPI and the idle exit), without idle_exit when the
+//     ping-pong's idle times (about two one-way latencies) are within the poll window;
 //   - migration by level: Migration at the levels measured; a level the machine has not takes
 //     the figure of the nearest level measured, marked assumed;
 //   - tick: Tick.
@@ -206,11 +252,21 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 		return nil, nil, fmt.Errorf("host: derive: the idle exit comes out as %v (timer on an idle CPU %v, timer %v)", exit.P50, m.TimerIdle.P50, timer.P50)
 	}
 	figs["idle_exit"] = fig(exit, fmt.Sprintf("the same sleeper alone on its CPU, how late it ran (median %v), less the timer (%v)", m.TimerIdle.P50, timer.P50))
-	ipi := less(m.PingRemote, m.FutexWake.P50+wake.P50+exit.P50)
-	if ipi.P50 <= 0 {
-		return nil, nil, fmt.Errorf("host: derive: the IPI comes out as %v (remote ping-pong %v, futex wake %v, wakeup %v, idle exit %v)", ipi.P50, m.PingRemote.P50, m.FutexWake.P50, wake.P50, exit.P50)
+	window, how := pollWindow(m.IdleByPeriod, m.TimerIdle.P50)
+	if window > 0 {
+		figs["idle_poll"] = fig(sim.Fixed(window), how)
 	}
-	figs["ipi"] = fig(ipi, fmt.Sprintf("one way of a futex ping-pong between two CPUs, each thread blocked while the other runs (median %v), less the futex wake (%v), the wakeup (%v) and the idle exit (%v): the IPI, the idle loop's way out and the wakee's return", m.PingRemote.P50, m.FutexWake.P50, wake.P50, exit.P50))
+	// In the ping-pong each CPU is idle for about a round trip between its thread's turns: the
+	// idle exit is part of a one-way latency only if that is longer than the poll window.
+	pingExit, pingHow := exit.P50, fmt.Sprintf("the idle exit (%v)", exit.P50)
+	if pingIdle := 2 * m.PingRemote.P50; pingIdle <= window {
+		pingExit, pingHow = 0, fmt.Sprintf("no idle exit (each CPU idle about %v, within the poll window)", pingIdle)
+	}
+	ipi := less(m.PingRemote, m.FutexWake.P50+wake.P50+pingExit)
+	if ipi.P50 <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: the IPI comes out as %v (remote ping-pong %v, futex wake %v, wakeup %v, idle exit %v)", ipi.P50, m.PingRemote.P50, m.FutexWake.P50, wake.P50, pingExit)
+	}
+	figs["ipi"] = fig(ipi, fmt.Sprintf("one way of a futex ping-pong between two CPUs, each thread blocked while the other runs (median %v), less the futex wake (%v), the wakeup (%v) and %s: the IPI, the idle loop's way out and the wakee's return", m.PingRemote.P50, m.FutexWake.P50, wake.P50, pingHow))
 	figs["tick"] = fig(m.Tick, fmt.Sprintf("the gaps a thread spinning alone on its CPU sees at the clock interrupts' period (HZ=%d)", m.Hz))
 	var measured []topology.Level
 	for _, lf := range levelFigures {

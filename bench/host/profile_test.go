@@ -72,6 +72,42 @@ func TestDeriveRecoversTheSteps(t *testing.T) {
 	require.NoError(t, err)
 }
 
+// TestDerivePollWindow: a machine that polls 200 µs before it halts (a KVM guest): the sleeper
+// is early at periods whose idle time is within the window and late beyond it, and a
+// ping-pong whose CPUs are idle for less than the window carries no idle exit.
+func TestDerivePollWindow(t *testing.T) {
+	us := time.Microsecond
+	const window = 200 * time.Microsecond
+	timer, exit := 16*us, 15*us
+	m := synthetic(800*time.Nanosecond, 13*us, 8*us, exit, timer, 6*us, 9*us, 300*time.Nanosecond, 2*us, 3*us, 1100*time.Nanosecond, 2500*time.Nanosecond)
+	m.PingRemote = spread(1100*time.Nanosecond + 800*time.Nanosecond + 8*us) // no exit: idle ~20 µs
+	for _, p := range []time.Duration{50 * us, 100 * us, 150 * us, 200 * us, 250 * us, 300 * us, 400 * us} {
+		late := timer
+		if p-5*us-timer > window {
+			late = timer + exit
+		}
+		m.IdleByPeriod = append(m.IdleByPeriod, IdleLateness{Period: p, Late: spread(late)})
+	}
+	figs, _, err := Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	// Early up to 200 µs (179 µs idle), late from 250 µs (214 µs idle): the midpoint.
+	assert.Equal(t, sim.Fixed((179*us+214*us)/2), figs["idle_poll"].Cost)
+	assert.Contains(t, figs["idle_poll"].Method, "by period")
+	assert.Equal(t, 8*us, figs["ipi"].Cost.P50, "the ping-pong's idle is within the window: no exit in it")
+	assert.Contains(t, figs["ipi"].Method, "within the poll window")
+	assert.Equal(t, exit, figs["idle_exit"].Cost.P50)
+
+	// A machine that halts at once: late at every period, no window.
+	for i := range m.IdleByPeriod {
+		m.IdleByPeriod[i].Late = spread(timer + exit)
+	}
+	m.PingRemote = spread(1100*time.Nanosecond + 800*time.Nanosecond + 8*us + exit)
+	figs, _, err = Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	assert.NotContains(t, figs, "idle_poll")
+	assert.Equal(t, 8*us, figs["ipi"].Cost.P50)
+}
+
 func TestDeriveRefusesDisagreement(t *testing.T) {
 	us := time.Microsecond
 	ok := func() Measurements {

@@ -147,7 +147,9 @@ ends when tar and gzip have exited; time is the later exit.`,
 			// idle exit the run alone pays on each (the profile's idle_exit).
 			{Doc: "per-member cost ×2: the fix back near the run alone", Row: "member ×2/1 224", Baseline: "member ×2/baseline", Min: 0.8, Max: 1.5},
 			{Doc: "EEVDF: a nice 0 hog halves gzip's share (Linux 6.18 here: 2.02×)", Row: "EEVDF v7.1/nice 0", Baseline: "EEVDF v7.1/baseline", Min: 1.7, Max: 2.3},
-			{Doc: "EEVDF: a nice 19 hog costs a few percent (Linux 6.18 here: 1.02×)", Row: "EEVDF v7.1/nice 19", Baseline: "EEVDF v7.1/baseline", Min: 1, Max: 1.1},
+			// The host measured 1.02×; under the ci profile of 2026-12-05 the model gives 0.997×
+			// (not significant): the few percent are within the runs' noise, not a mechanism.
+			{Doc: "EEVDF: a nice 19 hog costs at most a few percent (Linux 6.18 here: 1.02×)", Row: "EEVDF v7.1/nice 19", Baseline: "EEVDF v7.1/baseline", Min: 0.95, Max: 1.1},
 			{Doc: "CFS: a SCHED_IDLE hog costs about nothing (Linux 6.18 here: 1.01×)", Row: "CFS v6.5/SCHED_IDLE", Baseline: "CFS v6.5/baseline", Min: 1, Max: 1.05},
 		},
 	}

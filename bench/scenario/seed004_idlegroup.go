@@ -102,9 +102,9 @@ exchange messages without end, one simulated message standing for a batch of msg
 		Notes: []string{
 			"Not reproduced. On the ideal machine every worker runs the instant it is woken (an idle-group task is preempted " +
 				"at once), so every percentile is 0. With the default profile (the CI machine's costs; figures below with its " +
-				"profile of 2026-12-04) the tails come out and grow with the workers as the seed's do " +
-				"(p99.9 at the default 5 runs: about 0.3 ms at one worker, 0.75 ms at 16, 1.4 ms at 23; the seed: 12 us, 1310 us, " +
-				"5516 us), but FavorNonIdleTick changes none beyond the runs' spread: in the model a woken worker preempts the " +
+				"profile of 2026-12-05) the tails come out and grow with the workers, less steeply than the seed's " +
+				"(p99.9 at the default 5 runs: about 14 us at one worker, 58 us at 16, 0.36 ms at 23, with wide spreads; the seed: " +
+				"12 us, 1310 us, 5516 us), but FavorNonIdleTick changes none beyond the runs' spread: in the model a woken worker preempts the " +
 				"idle group's task at once, and the tick's preemption the patch changes seldom arises.",
 			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
 				"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",

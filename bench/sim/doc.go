@@ -172,6 +172,7 @@
 //	td_runtime of the idle threads                CPUStats.Idle, Accounting.IdleExact
 //	/proc/stat irq                                CPUStats.Interrupt
 //	cpu_idle C-state exit latency                 Idle.ExitLatency
+//	kvm.halt_poll_ns, cpuidle POLL / haltpoll     Idle.PollWindow
 //	idle loop halting before an IPI (lost wakeup) Idle.MissProbability, Idle.MissWindow
 //	machdep.idle=spin                             Idle.Spin, Idle.SpinFactor
 //	pipe_write / pipe_read wake-ups (WF_SYNC)     workload pipes: Send, Recv

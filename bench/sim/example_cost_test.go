@@ -60,7 +60,7 @@ func ExampleProfile() {
 	fmt.Println(sim.ProfileFigures())
 	// Output:
 	// ideal (no costs) true
-	// [wakeup ipi ipi_send idle_exit timer switch switch_mm refill migration_smt migration_llc migration_node migration_remote tick]
+	// [wakeup ipi ipi_send idle_exit idle_poll timer switch switch_mm refill migration_smt migration_llc migration_node migration_remote tick]
 }
 
 // A profile file names each figure with its unit, method and date; a figure that is missing,

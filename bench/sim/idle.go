@@ -29,6 +29,13 @@ type Idle struct {
 	// thread makes no progress meanwhile, as with Costs.Switch, and CPUStats.IdleExit counts
 	// it. At most MaxCost.
 	ExitLatency Cost
+	// PollWindow is how long an idle CPU polls for work before it halts (drawn for each exit
+	// when it varies): a CPU that has been idle for at most that long starts the thread it
+	// picks without ExitLatency. On a KVM guest that halts, the host's halt polling
+	// (kvm.halt_poll_ns, 200 µs by default, adapted per vCPU) keeps the vCPU on its host CPU
+	// for that long; cpuidle's POLL state and the haltpoll governor do the same on their
+	// machines. 0 means no polling: every idle period ends with ExitLatency. At most MaxCost.
+	PollWindow Cost
 	// MissProbability is the probability, 0..1, that a reschedule IPI sent to an idle CPU that
 	// does not spin is lost: the CPU stays idle until its next clock interrupt, which does the
 	// reschedule. Each IPI draws from the machine's own random stream, derived from
@@ -52,6 +59,9 @@ type Idle struct {
 
 func (d *Idle) validate() error {
 	if err := d.ExitLatency.validate("Config.Idle.ExitLatency"); err != nil {
+		return err
+	}
+	if err := d.PollWindow.validate("Config.Idle.PollWindow"); err != nil {
 		return err
 	}
 	switch {

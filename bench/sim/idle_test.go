@@ -34,6 +34,31 @@ func TestIdleExitLatency(t *testing.T) {
 	assert.Zero(t, spin.CPUs[0].IdleExit)
 }
 
+// TestIdlePollWindow checks that a CPU idle for no longer than Idle.PollWindow leaves idle
+// without the exit latency (KVM's halt polling), and one idle for longer pays it.
+func TestIdlePollWindow(t *testing.T) {
+	// The napper sleeps 1 ms, so its CPU is idle for 1 ms before each wake-up.
+	w := mustParse(t, "thread napper\n\tloop\n\t\tsleep 1ms\n\t\trun 100us\n\tend\nend\n")
+	one := topology.Uniform(1, 1, 1, 1, 1)
+	run := func(window time.Duration) *sim.Result {
+		idle := sim.Idle{ExitLatency: sim.Fixed(50 * time.Microsecond), PollWindow: sim.Fixed(window)}
+		r, err := sim.Run(sim.Config{Topology: one, Idle: idle}, newRR(1000, 4), w, 100*time.Millisecond)
+		require.NoError(t, err)
+		return r
+	}
+	short, long := run(500*time.Microsecond), run(2*time.Millisecond)
+	ns, nl := thread(t, short, "napper"), thread(t, long, "napper")
+	require.Positive(t, ns.Wakeups)
+	assert.Equal(t, ns.Wakeups*50e3, short.CPUs[0].IdleExit, "idle 1 ms > a 500 µs window: every exit pays")
+	assert.Zero(t, long.CPUs[0].IdleExit, "idle 1 ms < a 2 ms window: the CPU was still polling")
+	req, _ := nl.Request.Exact()
+	for _, v := range req {
+		assert.Equal(t, int64(100e3), v)
+	}
+	_, err := sim.Run(sim.Config{Topology: one, Idle: sim.Idle{PollWindow: sim.Fixed(-1)}}, newRR(1000, 4), w, time.Millisecond)
+	require.ErrorContains(t, err, "Config.Idle.PollWindow")
+}
+
 // lostWakeups is a producer on CPU 0 waking a consumer on CPU 1 through a pipe: every wake-up
 // is an IPI to an idle CPU.
 const lostWakeups = `

@@ -790,13 +790,20 @@ func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migra
 	}
 	c.st.Switch += sw
 	c.pickSwitch, c.pickExit, c.stallInt = sw, 0, 0
-	if m.exits && !c.busy && c.since < m.now {
+	if m.exits && !c.busy && c.since < m.now && !m.polled(c) {
 		x := m.cfg.Idle.ExitLatency.sample(&m.costRng)
 		c.st.IdleExit += x
 		c.pickExit = x
 		sw += x
 	}
 	return sw
+}
+
+// polled reports whether idle CPU c was still polling for work (Idle.PollWindow) when it
+// picked: then it leaves idle without the exit latency. A zero window draws nothing.
+func (m *Machine) polled(c *cpu) bool {
+	w := &m.cfg.Idle.PollWindow
+	return !w.IsZero() && m.now-c.since <= w.sample(&m.costRng)
 }
 
 func (m *Machine) switchRecord(id topology.CPU, prev, next int32, why uint8) {

@@ -104,35 +104,39 @@ type profileFigure struct {
 	cost  func(c *Config) *Cost
 	limit time.Duration
 	doc   string
+	// optional figures may be left out of a file: they are then 0.
+	optional bool
 }
 
 var profileFigures = []profileFigure{
 	{"wakeup", func(c *Config) *Cost { return &c.Costs.Wakeup }, 100 * time.Millisecond,
-		"the waker's try_to_wake_up (Costs.Wakeup)"},
+		"the waker's try_to_wake_up (Costs.Wakeup)", false},
 	{"ipi", func(c *Config) *Cost { return &c.Costs.IPI }, 100 * time.Millisecond,
-		"a reschedule IPI's latency (Costs.IPI)"},
+		"a reschedule IPI's latency (Costs.IPI)", false},
 	{"ipi_send", func(c *Config) *Cost { return &c.Costs.IPISend }, 100 * time.Millisecond,
-		"what sending an IPI costs the sender (Costs.IPISend)"},
+		"what sending an IPI costs the sender (Costs.IPISend)", false},
 	{"idle_exit", func(c *Config) *Cost { return &c.Idle.ExitLatency }, 100 * time.Millisecond,
-		"the idle state's exit latency (Idle.ExitLatency)"},
+		"the idle state's exit latency (Idle.ExitLatency)", false},
+	{"idle_poll", func(c *Config) *Cost { return &c.Idle.PollWindow }, time.Second,
+		"how long an idle CPU polls before it halts (Idle.PollWindow)", true},
 	{"timer", func(c *Config) *Cost { return &c.Costs.Timer }, time.Second,
-		"a timer's expiry after its deadline (Costs.Timer)"},
+		"a timer's expiry after its deadline (Costs.Timer)", false},
 	{"switch", func(c *Config) *Cost { return &c.Costs.Switch }, time.Second,
-		"a context switch (Costs.Switch)"},
+		"a context switch (Costs.Switch)", false},
 	{"switch_mm", func(c *Config) *Cost { return &c.Costs.SwitchMM }, time.Second,
-		"the extra of a switch to another process (Costs.SwitchMM)"},
+		"the extra of a switch to another process (Costs.SwitchMM)", false},
 	{"refill", func(c *Config) *Cost { return &c.Costs.Refill }, time.Second,
-		"the cache refill after other threads ran (Costs.Refill)"},
+		"the cache refill after other threads ran (Costs.Refill)", false},
 	{"migration_smt", func(c *Config) *Cost { return &c.Costs.Migration.SMT }, time.Second,
-		"the refill after a move to an SMT sibling (Costs.Migration.SMT)"},
+		"the refill after a move to an SMT sibling (Costs.Migration.SMT)", false},
 	{"migration_llc", func(c *Config) *Cost { return &c.Costs.Migration.LLC }, time.Second,
-		"the refill after a move to another core of the LLC (Costs.Migration.LLC)"},
+		"the refill after a move to another core of the LLC (Costs.Migration.LLC)", false},
 	{"migration_node", func(c *Config) *Cost { return &c.Costs.Migration.Node }, time.Second,
-		"the refill after a move to another LLC of the node (Costs.Migration.Node)"},
+		"the refill after a move to another LLC of the node (Costs.Migration.Node)", false},
 	{"migration_remote", func(c *Config) *Cost { return &c.Costs.Migration.Remote }, time.Second,
-		"the refill after a move to another node (Costs.Migration.Remote)"},
+		"the refill after a move to another node (Costs.Migration.Remote)", false},
 	{"tick", func(c *Config) *Cost { return &c.Costs.Tick }, 10 * time.Millisecond,
-		"a clock interrupt's work (Costs.Tick)"},
+		"a clock interrupt's work (Costs.Tick)", false},
 }
 
 // ProfileFigures returns the names of the figures every profile gives, in the order a profile
@@ -156,8 +160,9 @@ func ProfileFigureLimit(name string) (time.Duration, bool) {
 	return 0, false
 }
 
-// Apply sets cfg's costs and idle exit latency to p's figures; the other fields of cfg,
-// Idle.MissProbability and Spin among them, stay as they are.
+// Apply sets cfg's costs, idle exit latency and poll window to p's figures (an optional figure
+// the file leaves out is 0); the other fields of cfg, Idle.MissProbability and Spin among them,
+// stay as they are.
 func (p *Profile) Apply(cfg *Config) {
 	for _, f := range profileFigures {
 		*f.cost(cfg) = p.Figures[f.name].Cost
@@ -332,6 +337,9 @@ func ParseProfile(file string, data []byte) (*Profile, error) {
 	}
 	for _, f := range profileFigures {
 		raw, ok := pj.Figures[f.name]
+		if !ok && f.optional {
+			continue
+		}
 		if !ok {
 			return nil, bad("figures."+f.name, "missing (%s)", f.doc)
 		}
@@ -442,8 +450,12 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 	b.Write(head[:len(head)-2]) // without the closing "\n}"
 	section := func(key string, names []string, figs map[string]Figure) error {
 		fmt.Fprintf(&b, ",\n  %q: {", key)
-		for i, name := range names {
-			f := figs[name]
+		i := 0
+		for _, name := range names {
+			f, ok := figs[name]
+			if !ok {
+				continue // an optional figure left out
+			}
 			fj := figureJSON{Unit: "us", Method: f.Method, Date: f.Date, Assumed: f.Assumed}
 			us := func(d time.Duration) *json.Number {
 				n := json.Number(strconv.FormatFloat(float64(d)/1e3, 'f', -1, 64))
@@ -464,6 +476,7 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 				b.WriteByte(',')
 			}
 			fmt.Fprintf(&b, "\n    %q: %s", name, one)
+			i++
 		}
 		b.WriteString("\n  }")
 		return nil
