@@ -466,7 +466,8 @@ func (r *runner) restore(tid int, o savedAttrs) {
 
 // setup gives thread tid its group, affinity and class, as the plan allows.
 func (r *runner) setup(t *hthread, tid int) error {
-	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	// The workload's timer slack; 1 ns, the least prctl takes (0 restores the default), for none.
+	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, uintptr(max(t.decl.Slack, 1)), 0, 0, 0)
 	if r.cg != nil && !t.skip.group && !t.attr.Class.RealTime() {
 		if err := r.cg.move(tid, t.group); err != nil {
 			return err

@@ -141,3 +141,21 @@ func TestIdleSpinSlowsSibling(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1e9), thread(t, r, "hog").Work)
 }
+
+// TestTimerSlack checks that a thread's timer slack (workload slack=) makes each of its sleeps
+// end that much after the deadline, counted in its wake-up latency, as hrtimer_nanosleep's
+// range timer fires at its hard expiry; a thread without slack wakes at the deadline.
+func TestTimerSlack(t *testing.T) {
+	w := mustParse(t, "thread slack slack=50us cpus=0\n\tevery 1ms 20\n\t\trun 10us\n\tend\nend\n"+
+		"thread exact cpus=1\n\tevery 1ms 20\n\t\trun 10us\n\tend\nend\n")
+	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, newRR(1000, 4), w, 30*time.Millisecond)
+	require.NoError(t, err)
+	for name, want := range map[string]int64{"slack": 50e3, "exact": 0} {
+		th := thread(t, r, name)
+		lat, _ := th.Wakeup.Exact()
+		require.Len(t, lat, 20, name) // its creation, then the sleeps to periods 2..20
+		for _, v := range lat[1:] {
+			assert.Equal(t, want, v, name)
+		}
+	}
+}

@@ -516,11 +516,16 @@ func (m *Machine) timer(tid int32) {
 	m.wake(tid, id, 0, nobody, t.wokeAt)
 }
 
-// armSleep arms thread tid's timer for the deadline at, late by a Costs.Timer, and keeps the
-// deadline in its wokeAt, which a blocked thread does not use otherwise: its wake-up latency
-// counts from the deadline, as a thread that timestamps its own wake-up counts it.
+// armSleep arms thread tid's timer for the deadline at, late by the thread's timer slack
+// (hrtimer_set_expires_range_ns: the timer fires at the range's end, the hard expiry) and a
+// Costs.Timer, and keeps the deadline in its wokeAt, which a blocked thread does not use
+// otherwise: its wake-up latency counts from the deadline, as a thread that timestamps its own
+// wake-up counts it. A timer that another interrupt on the CPU would expire early, inside the
+// range, is not modelled.
 func (m *Machine) armSleep(tid int32, at int64) {
-	m.threads[tid].wokeAt = at
+	t := &m.threads[tid]
+	t.wokeAt = at
+	at += t.prog.slack
 	if m.slack {
 		at += m.cfg.Costs.Timer.sample(&m.costRng)
 	}

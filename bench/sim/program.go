@@ -57,11 +57,13 @@ type program struct {
 	// runAttr is attr as the machine runs it (the group flattened with Config.FlattenGroups):
 	// the attributes its threads share until a script op changes them.
 	runAttr sched.Attr
-	code    []instr
-	attrs   []attrOp
-	nvars   int
-	made    int // threads created from it so far
-	exited  int // threads of it that exited
+	// slack is the declaration's timer slack (workload.Thread.Slack) in nanoseconds.
+	slack  int64
+	code   []instr
+	attrs  []attrOp
+	nvars  int
+	made   int // threads created from it so far
+	exited int // threads of it that exited
 }
 
 // compiler turns declarations into programs; it relies on the workload having been validated.
@@ -72,7 +74,7 @@ type compiler struct {
 }
 
 func (c *compiler) compile(d *workload.Thread) *program {
-	p := &program{decl: d, name: d.Name, attr: d.Attr(c.groups[d.Group])}
+	p := &program{decl: d, name: d.Name, attr: d.Attr(c.groups[d.Group]), slack: int64(d.Slack)}
 	c.ops(p, d.Ops)
 	p.code = append(p.code, instr{op: opExit})
 	return p

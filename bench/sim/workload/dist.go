@@ -15,6 +15,10 @@ import (
 // bound keeps every product of a duration and a CPU speed inside an int64.
 const MaxDuration Duration = 1 << 48
 
+// MaxSlack is the largest timer slack a thread may ask for, 1 s: prctl(PR_SET_TIMERSLACK) takes
+// more, but a sleep's timer a second late is a mistake in a workload, not a slack.
+const MaxSlack Duration = Duration(time.Second)
+
 // A Duration is a span of simulated time in nanoseconds. Its text form is that of
 // [time.Duration] ("1.5ms", "250us", "2s"), which is also how it appears in JSON.
 type Duration int64

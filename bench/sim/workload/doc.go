@@ -50,7 +50,9 @@
 //
 // Thread arguments are count=N (instances named NAME.0, NAME.1, …), start=DURATION (delayed
 // creation), class=normal|batch|idle|fifo|rr, nice=N, rtprio=PRIO, cpus=LIST (a Linux cpulist),
-// group=NAME, slice=DURATION and process=NAME (threads of declarations with the same process are
+// group=NAME, slice=DURATION, slack=DURATION (the timer slack of its sleeps, as
+// prctl(PR_SET_TIMERSLACK) sets it: a SCHED_OTHER program that does not set it has Linux's
+// 50us) and process=NAME (threads of declarations with the same process are
 // threads of one address space; each declaration is a process of its own otherwise). PRIO is the priority as the program asked for it: N or linux:N
 // for Linux's sched_setscheduler(2) (1..99, larger is more important), freebsd:N for FreeBSD's
 // rtprio(2) (0..31, smaller is more important); the policy maps it onto its own levels or

@@ -70,6 +70,9 @@ func Format(w *Workload) string {
 		if t.Slice != 0 {
 			b.WriteString(" slice=" + t.Slice.String())
 		}
+		if t.Slack != 0 {
+			b.WriteString(" slack=" + t.Slack.String())
+		}
 		if t.Process != "" {
 			b.WriteString(" process=" + t.Process)
 		}

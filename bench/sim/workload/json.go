@@ -207,6 +207,7 @@ type jsonThread struct {
 	CPUs     string      `json:"cpus"`
 	Group    string      `json:"group"`
 	Slice    string      `json:"slice"`
+	Slack    string      `json:"slack"`
 	Process  string      `json:"process"`
 	Ops      []jsonOp    `json:"ops"`
 }
@@ -248,6 +249,9 @@ func (j *jsonThread) convert(path string) (Thread, error) {
 		return t, err
 	}
 	if t.Slice, err = jsonDuration(j.Slice, path+".slice"); err != nil {
+		return t, err
+	}
+	if t.Slack, err = jsonDuration(j.Slack, path+".slack"); err != nil {
 		return t, err
 	}
 	if t.Class, err = jsonClass(j.Class, path+".class"); err != nil {

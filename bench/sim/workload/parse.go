@@ -241,7 +241,7 @@ func (p *parser) thread(toks []token) error {
 	if err != nil {
 		return err
 	}
-	keys := []string{"class", "nice", "rtprio", "cpus", "group", "slice", "process"}
+	keys := []string{"class", "nice", "rtprio", "cpus", "group", "slice", "slack", "process"}
 	if toks[0].s == "thread" {
 		keys = append([]string{"count", "start"}, keys...)
 	}
@@ -262,6 +262,8 @@ func (p *parser) thread(toks []token) error {
 			t.Start, err = p.duration(v)
 		case "slice":
 			t.Slice, err = p.duration(v)
+		case "slack":
+			t.Slack, err = p.duration(v)
 		case "class":
 			t.Class, err = p.class(v)
 		case "nice":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/sched"
@@ -96,8 +97,8 @@ func TestParseErrors(t *testing.T) {
 		{"nested thread", "thread x\n\tthread y", "line 2, column 2: thread declared inside thread \"x\"; close it with end first"},
 		{"no name", "thread", "line 1, column 7: thread without a name"},
 		{"bad name", "pipe 9p", `line 1, column 6: pipe name "9p" is not a letter or _ followed by letters, digits, _ or -`},
-		{"unknown argument", "thread x colour=red\nend", `line 1, column 10: unknown argument "colour=red" (want count, start, class, nice, rtprio, cpus, group, slice, process)`},
-		{"template count", "template x count=2\nend", `line 1, column 12: unknown argument "count=2" (want class, nice, rtprio, cpus, group, slice, process)`},
+		{"unknown argument", "thread x colour=red\nend", `line 1, column 10: unknown argument "colour=red" (want count, start, class, nice, rtprio, cpus, group, slice, slack, process)`},
+		{"template count", "template x count=2\nend", `line 1, column 12: unknown argument "count=2" (want class, nice, rtprio, cpus, group, slice, slack, process)`},
 		{"flag with value", "group g idle=yes", `line 1, column 9: unknown argument "idle=yes" (want parent, weight, idle?)`},
 		{"twice", "pipe p cap=1 cap=2", "line 1, column 14: argument cap given twice"},
 		{"not a number", "thread x count=many\nend", `line 1, column 16: "many" is not an integer`},
@@ -195,4 +196,18 @@ func TestParseProcess(t *testing.T) {
 	if _, err := workload.Parse("thread a process=9x\n\trun 1ms\nend\n"); err == nil || !strings.Contains(err.Error(), "process name") {
 		t.Errorf("Parse(process=9x) = %v, want an error naming the process", err)
 	}
+}
+
+// TestParseSlack: slack= is a thread's timer slack, written back by Format, refused when
+// negative or above MaxSlack, and read from JSON.
+func TestParseSlack(t *testing.T) {
+	w, err := workload.Parse("thread a slack=50us\n\tsleep 1ms\nend\n")
+	require.NoError(t, err)
+	require.Equal(t, workload.Duration(50*time.Microsecond), w.Threads[0].Slack)
+	assert.Contains(t, workload.Format(w), "slack=50us")
+	_, err = workload.Parse("thread a slack=2s\n\tsleep 1ms\nend\n")
+	assert.ErrorContains(t, err, "slack")
+	j, err := workload.ParseJSON([]byte(`{"threads": [{"name": "a", "slack": "50us", "ops": [{"op": "sleep", "time": "1ms"}]}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, workload.Duration(50*time.Microsecond), j.Threads[0].Slack)
 }

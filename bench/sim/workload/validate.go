@@ -124,6 +124,8 @@ func (w *Workload) Validate() error {
 			return errAt(t.pos, path, "start %d ns outside 0..%v", t.Start, MaxDuration)
 		case t.Slice < 0 || t.Slice > MaxDuration:
 			return errAt(t.pos, path, "slice %d ns outside 0..%v", t.Slice, MaxDuration)
+		case t.Slack < 0 || t.Slack > MaxSlack:
+			return errAt(t.pos, path, "slack %d ns outside 0..%v", t.Slack, MaxSlack)
 		case t.Group != "" && !v.groups[t.Group]:
 			return errAt(t.pos, path, "unknown group %q", t.Group)
 		}

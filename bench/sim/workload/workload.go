@@ -77,6 +77,12 @@ type Thread struct {
 	Group string `json:"group,omitempty"`
 	// Slice is a requested time slice (sched_attr.sched_runtime); 0 is the policy's default.
 	Slice Duration `json:"slice,omitempty"`
+	// Slack is the thread's timer slack (prctl(PR_SET_TIMERSLACK), the kernel's
+	// timer_slack_ns): hrtimer_nanosleep arms a sleep's timer for the range [deadline,
+	// deadline+Slack] and, with no other timer to expire it early, it fires at the end of it.
+	// Linux gives a SCHED_OTHER thread 50 µs unless it asks otherwise and a real-time one none;
+	// 0 here is none (bench/host's threads ask for 1 ns, the least prctl takes).
+	Slack Duration `json:"slack,omitempty"`
 	// Process names the process (address space) the threads belong to: threads of declarations
 	// with the same Process are threads of one process, so that a switch between them costs no
 	// switch of address space (sim.Costs.SwitchMM). "" means a process of the declaration's own,
