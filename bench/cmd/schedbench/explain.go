@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -41,33 +42,9 @@ func cmdExplain(e *env, args []string) error {
 	if err := parseFlags(e, fs, args, explainSynopsis); err != nil {
 		return err
 	}
-	hasTo := f.to > 0
-	atSet := false
-	fs.Visit(func(fl *flag.Flag) { atSet = atSet || fl.Name == "at" })
-	if atSet && f.at < 0 {
-		return usagef("-at %v: want a time at or after 0", f.at)
-	}
-	if atSet {
-		if f.from != 0 || f.to != 0 {
-			return usagef("-at cannot be combined with -from or -to")
-		}
-		f.from, f.to, hasTo = f.at, f.at, true
-	}
-	switch {
-	case f.from < 0 || f.to < 0:
-		return usagef("-from and -to must not be negative")
-	case hasTo && f.to < f.from:
-		return usagef("-to %v is before -from %v", f.to, f.from)
-	case f.limit < 0:
-		return usagef("-n %d: want 0 or more", f.limit)
-	}
-	cpu := -1
-	if f.cpu != "" {
-		n, err := strconv.Atoi(f.cpu)
-		if err != nil || n < 0 {
-			return usagef("-cpu %q: want a CPU number", f.cpu)
-		}
-		cpu = n
+	flt, err := f.filter(fs)
+	if err != nil {
+		return err
 	}
 	s, err := f.resolve(e, fs)
 	if err != nil {
@@ -76,11 +53,11 @@ func cmdExplain(e *env, args []string) error {
 	if len(s.policies) != 1 {
 		return usagef("explain takes one policy, got %d in -policy %q", len(s.policies), f.policy)
 	}
-	if cpu >= s.topo.NumCPUs() {
-		return usagef("-cpu %d: the topology %s has CPUs 0..%d", cpu, s.topo, s.topo.NumCPUs()-1)
+	if flt.cpu >= s.topo.NumCPUs() {
+		return usagef("-cpu %d: the topology %s has CPUs 0..%d", flt.cpu, s.topo, s.topo.NumCPUs()-1)
 	}
 	until := s.flags.until
-	if hasTo && f.to < until {
+	if flt.hasTo && f.to < until {
 		until = f.to + 1 // the records of the instant f.to are made before time moves past it
 	}
 	m, err := sim.New(s.config(0, 0, sim.TraceFull, true), s.policies[0].new(), s.w)
@@ -91,40 +68,74 @@ func cmdExplain(e *env, args []string) error {
 		return err
 	}
 	res := m.Result()
-	tr := res.Trace
-	var ids map[sched.ID]bool
 	if f.thread != "" {
-		ids = map[sched.ID]bool{}
-		for id, ti := range tr.Threads {
-			if ti.Name == f.thread || id < len(res.Threads) && res.Threads[id].Decl == f.thread {
-				ids[sched.ID(id)] = true
-			}
-		}
-		if len(ids) == 0 {
+		if flt.ids = threadIDs(res, f.thread); len(flt.ids) == 0 {
 			return usagef("-thread %q: no thread of that name ran before %v", f.thread, time.Duration(until))
 		}
 	}
-	w := bufio.NewWriter(e.stdout)
+	return writeExplained(e.stdout, res.Trace, &f, flt)
+}
+
+// explainFilter is what explain's flags select of a run's records.
+type explainFilter struct {
+	cpu   int  // -1: every CPU
+	hasTo bool // records after f.to are left out
+	ids   map[sched.ID]bool
+}
+
+// filter checks the window and CPU flags and returns the filter they make (without threads:
+// their IDs are known only after the run).
+func (f *explainFlags) filter(fs *flag.FlagSet) (explainFilter, error) {
+	flt := explainFilter{cpu: -1, hasTo: f.to > 0}
+	atSet := false
+	fs.Visit(func(fl *flag.Flag) { atSet = atSet || fl.Name == "at" })
+	if atSet && f.at < 0 {
+		return flt, usagef("-at %v: want a time at or after 0", f.at)
+	}
+	if atSet {
+		if f.from != 0 || f.to != 0 {
+			return flt, usagef("-at cannot be combined with -from or -to")
+		}
+		f.from, f.to, flt.hasTo = f.at, f.at, true
+	}
+	switch {
+	case f.from < 0 || f.to < 0:
+		return flt, usagef("-from and -to must not be negative")
+	case flt.hasTo && f.to < f.from:
+		return flt, usagef("-to %v is before -from %v", f.to, f.from)
+	case f.limit < 0:
+		return flt, usagef("-n %d: want 0 or more", f.limit)
+	}
+	if f.cpu != "" {
+		n, err := strconv.Atoi(f.cpu)
+		if err != nil || n < 0 {
+			return flt, usagef("-cpu %q: want a CPU number", f.cpu)
+		}
+		flt.cpu = n
+	}
+	return flt, nil
+}
+
+// threadIDs returns the IDs of the threads named name, or declared as name (every instance of
+// a count=N declaration), by their declaration rather than by parsing name suffixes.
+func threadIDs(res *sim.Result, name string) map[sched.ID]bool {
+	ids := map[sched.ID]bool{}
+	for id, ti := range res.Trace.Threads {
+		if ti.Name == name || id < len(res.Threads) && res.Threads[id].Decl == name {
+			ids[sched.ID(id)] = true
+		}
+	}
+	return ids
+}
+
+// writeExplained prints the records of tr that flt and f's -from, -to, -only and -n select, or
+// a line saying that none does.
+func writeExplained(out io.Writer, tr *sim.Trace, f *explainFlags, flt explainFilter) error {
+	w := bufio.NewWriter(out)
 	n := 0
 	for _, r := range tr.Records {
-		if r.Time < int64(f.from) || hasTo && r.Time > int64(f.to) {
+		if !flt.keeps(f, r) {
 			continue
-		}
-		if f.only && r.Kind != sim.KindExplain {
-			continue
-		}
-		if cpu >= 0 && int(r.CPU) != cpu {
-			continue
-		}
-		if ids != nil && !ids[r.Thread] && !(r.Kind == sim.KindSwitch && r.Other >= 0 && ids[sched.ID(r.Other)]) {
-			continue
-		}
-		if r.Kind == sim.KindResched || r.Kind == sim.KindIPI {
-			// Reschedule requests and IPIs name no thread of their own; they follow from the
-			// explanation printed before them.
-			if ids != nil {
-				continue
-			}
 		}
 		fmt.Fprintln(w, tr.Format(r))
 		n++
@@ -133,9 +144,28 @@ func cmdExplain(e *env, args []string) error {
 		}
 	}
 	if n == 0 {
-		fmt.Fprintf(w, "no record matches (%s)\n", describeFilter(&f, cpu, hasTo))
+		fmt.Fprintf(w, "no record matches (%s)\n", describeFilter(f, flt.cpu, flt.hasTo))
 	}
 	return w.Flush()
+}
+
+// keeps reports whether record r passes the filter.
+func (flt explainFilter) keeps(f *explainFlags, r sim.Record) bool {
+	switch {
+	case r.Time < int64(f.from) || flt.hasTo && r.Time > int64(f.to):
+		return false
+	case f.only && r.Kind != sim.KindExplain:
+		return false
+	case flt.cpu >= 0 && int(r.CPU) != flt.cpu:
+		return false
+	case flt.ids == nil:
+		return true
+	case r.Kind == sim.KindResched || r.Kind == sim.KindIPI:
+		// Reschedule requests and IPIs name no thread of their own; they follow from the
+		// explanation printed before them.
+		return false
+	}
+	return flt.ids[r.Thread] || r.Kind == sim.KindSwitch && r.Other >= 0 && flt.ids[sched.ID(r.Other)]
 }
 
 func describeFilter(f *explainFlags, cpu int, hasTo bool) string {
