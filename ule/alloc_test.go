@@ -43,7 +43,7 @@ func TestZeroAllocs(t *testing.T) {
 		name string
 		f    func()
 	}{
-		{"Pick", func() { Pick(c, c.Params()) }},
+		{"Pick", func() { Pick(c) }},
 		{"RunqAdd+Choose", func() {
 			cur := c.Cur
 			c.Cur = nil

@@ -22,7 +22,7 @@ type Move struct {
 // (tdq_add). It returns the thread and to's LowPri from before, or nil if from has no thread to
 // may take.
 func (s *System) Move(from, to topology.CPU) (*Thread, uint8) {
-	t, _ := StealFrom(&s.cpus[from], to, &s.params)
+	t, _ := StealFrom(&s.cpus[from], to)
 	if t == nil {
 		return nil, 0
 	}

@@ -63,7 +63,7 @@ func BenchmarkPick(b *testing.B) {
 		b.Run(fmt.Sprintf("op=pick/load=%d/impl=ule", load), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if t, _ := Pick(c, c.Params()); t == nil {
+				if t, _ := Pick(c); t == nil {
 					b.Fatal("nothing to pick")
 				}
 			}
@@ -223,7 +223,7 @@ func naiveSteal(s *System, thief topology.CPU) *Thread {
 	if bestLoad < 0 {
 		return nil
 	}
-	t, _ := StealFrom(&s.cpus[best], thief, &s.params)
+	t, _ := StealFrom(&s.cpus[best], thief)
 	return t
 }
 

@@ -257,7 +257,7 @@ func runCalendarOps(t *testing.T, ops []byte) {
 				fail("t%d in run queue %d queue %d, model %v", id, th.rq, i, w)
 			}
 		}
-		got, why := Pick(c, c.Params())
+		got, why := Pick(c)
 		if want := m.pick(); (got == nil) != (want < 0) || (got != nil && int(got.ID) != want) {
 			fail("Pick = %v, model %d", got, want)
 		}

@@ -84,11 +84,11 @@ func checkCPU(t testing.TB, c *CPUState) {
 		t.Fatalf("cpu%d: load %d sysload %d transferable %d, counted %d %d %d", c.ID, c.Load(), c.SysLoad, c.Transferable(), load, sysload, xfer)
 	}
 	mt, mwhy := pickModel(c)
-	if th, why := Pick(c, c.p); th != mt || why != mwhy {
+	if th, why := Pick(c); th != mt || why != mwhy {
 		t.Fatalf("cpu%d: Pick %v (%v), the model %v (%v)", c.ID, th, why, mt, mwhy)
 	}
 	if c.pick.ok && c.pick.off == c.calOff() {
-		if th, why := Pick(c, c.p); th != c.pick.t || why != c.pick.why {
+		if th, why := Pick(c); th != c.pick.t || why != c.pick.why {
 			t.Fatalf("cpu%d: cached pick %v (%v), Pick now %v (%v)", c.ID, c.pick.t, c.pick.why, th, why)
 		}
 	}

@@ -317,7 +317,7 @@ func (c *CPUState) calOff() uint8 {
 	return c.DeqOff
 }
 
-// choice returns Pick(c, c.p), computed once while neither the run queues nor the calendar's
+// choice returns Pick(c), computed once while neither the run queues nor the calendar's
 // dequeue offset change: sched_switch sets tdq_lowpri from tdq_choose (UpdateLowPri) and then
 // chooses the thread to run (Choose), and the second pick finds the first one's result. The
 // kernel's tdq_choose runs once per switch (sched_switch, then choosethread); so does ours.
@@ -326,7 +326,7 @@ func (c *CPUState) choice() (*Thread, PickReason) {
 	if c.pick.ok && c.pick.off == off {
 		return c.pick.t, c.pick.why
 	}
-	t, why := Pick(c, c.p)
+	t, why := Pick(c)
 	c.pick = pickCache{t: t, why: why, off: off, ok: true}
 	return t, why
 }

@@ -159,7 +159,7 @@ func TestPickCalendarIsCircular(t *testing.T) {
 	if i, _ := early.Link.Index(); int(i) != 115+(15+int(off))%109 {
 		t.Fatalf("early queued at %d, want %d", i, 115+(15+int(off))%109)
 	}
-	got, why := ule.Pick(c, c.Params())
+	got, why := ule.Pick(c)
 	if got != early || why.Start != off {
 		t.Fatalf("Pick = %v (%v), want early scanned from %d", got, why, off)
 	}
@@ -173,7 +173,7 @@ func TestPickPreemptedGoesToHead(t *testing.T) {
 		c.Add(a, 0)
 		// A preempted batch thread goes to the dequeue queue's head whatever its priority.
 		c.Add(b, ule.SRQPreempted)
-		if got, _ := ule.Pick(c, c.Params()); got != b {
+		if got, _ := ule.Pick(c); got != b {
 			t.Errorf("%v: Pick = %v, want the preempted thread", p.Version, got)
 		}
 	}
@@ -196,7 +196,7 @@ func TestPickLegacyFoldsRealtime(t *testing.T) {
 		}
 		c.Add(lo, 0)
 		c.Add(hi, 0)
-		if got, _ := ule.Pick(c, c.Params()); int(got.ID) != tc.first {
+		if got, _ := ule.Pick(c); int(got.ID) != tc.first {
 			t.Errorf("%v: Pick = %v, want t%d", tc.p.Version, got, tc.first)
 		}
 	}
@@ -220,7 +220,7 @@ func TestPickShortPlacement(t *testing.T) {
 		if i, _ := short.Link.Index(); int(i) != tc.queue {
 			t.Errorf("%s: queued at %d, want %d", tc.name, i, tc.queue)
 		}
-		if got, why := ule.Pick(c, c.Params()); got != short || why.Rule != ule.PickRealtime {
+		if got, why := ule.Pick(c); got != short || why.Rule != ule.PickRealtime {
 			t.Errorf("%s: Pick = %v (%v), want the partial-slice user from the real-time range", tc.name, got, why)
 		}
 	}
@@ -387,7 +387,7 @@ func TestStealFrom(t *testing.T) {
 		for i := 1; i <= 3; i++ {
 			c.Add(newThread(i, 200, twoCPU), 0) // same priority: one calendar queue, FIFO
 		}
-		if got, _ := ule.StealFrom(c, 1, c.Params()); got == nil || int(got.ID) != tc.want {
+		if got, _ := ule.StealFrom(c, 1); got == nil || int(got.ID) != tc.want {
 			t.Errorf("%s: StealFrom = %v, want t%d", tc.name, got, tc.want)
 		}
 	}
@@ -395,7 +395,7 @@ func TestStealFrom(t *testing.T) {
 	c := ule.NewCPUState(0, &p)
 	only := newThread(1, 200, twoCPU)
 	c.Add(only, 0)
-	if got, _ := ule.StealFrom(c, 1, c.Params()); got != only {
+	if got, _ := ule.StealFrom(c, 1); got != only {
 		t.Errorf("legacy with a lone thread: StealFrom = %v, want it as the last resort", got)
 	}
 	// Main in 2024 (@366ae94e) sets first once: the head is the fallback even though the
@@ -403,30 +403,30 @@ func TestStealFrom(t *testing.T) {
 	notThere := newThread(2, 210, twoCPU)
 	notThere.Affinity = topology.CPUSetOf(0)
 	c.Add(notThere, 0)
-	if got, _ := ule.StealFrom(c, 1, c.Params()); got != only {
+	if got, _ := ule.StealFrom(c, 1); got != only {
 		t.Errorf("legacy, second thread not allowed: StealFrom = %v, want the head", got)
 	}
 	pinned := newThread(3, 20, twoCPU)
 	pinned.Pinned = 1
 	c.Add(pinned, 0)
-	if got, _ := ule.StealFrom(c, 1, c.Params()); got != only {
+	if got, _ := ule.StealFrom(c, 1); got != only {
 		t.Errorf("pinned real-time thread: StealFrom = %v, want the batch head", got)
 	}
 	// FreeBSD 10-14 (@d8d5f036): first = td for every thread visited, so the fallback tests
 	// the last thread visited, notThere, which may not run on cpu1: nothing is stolen.
 	p.CalendarSteal = ule.StealSkipPrevious
-	if got, _ := ule.StealFrom(c, 1, c.Params()); got != nil {
+	if got, _ := ule.StealFrom(c, 1); got != nil {
 		t.Errorf("StealSkipPrevious, tail not allowed: StealFrom = %v, want nil", got)
 	}
 	p.CalendarSteal = ule.StealSkipFirst
 	c.Remove(only)
-	if got, _ := ule.StealFrom(c, 1, c.Params()); got != nil {
+	if got, _ := ule.StealFrom(c, 1); got != nil {
 		t.Errorf("nothing eligible: StealFrom = %v", got)
 	}
 	idle := newThread(4, 240, twoCPU)
 	idle.Class = ule.ClassIdle
 	c.Add(idle, 0)
-	if got, _ := ule.StealFrom(c, 1, c.Params()); got != idle {
+	if got, _ := ule.StealFrom(c, 1); got != idle {
 		t.Errorf("idle range: StealFrom = %v", got)
 	}
 }
@@ -487,7 +487,7 @@ func TestStealFromCalendarForms(t *testing.T) {
 					}
 					c.Add(th, 0)
 				}
-				got, _ := ule.StealFrom(c, 1, c.Params())
+				got, _ := ule.StealFrom(c, 1)
 				gotID := 0
 				if got != nil {
 					gotID = int(got.ID)
@@ -526,7 +526,7 @@ func TestStealFromLegacyWraps(t *testing.T) {
 			for i, pri := range tc.pris {
 				c.Add(newThread(i+1, pri, twoCPU), 0)
 			}
-			got, _ := ule.StealFrom(c, 1, c.Params())
+			got, _ := ule.StealFrom(c, 1)
 			if got == nil || int(got.ID) != tc.wantID {
 				t.Fatalf("StealFrom(ridx 5, pris %v) = %v, want t%d", tc.pris, got, tc.wantID)
 			}
@@ -767,38 +767,14 @@ func TestStealFromReason(t *testing.T) {
 		th := newThread(1, tc.pri, twoCPU)
 		th.Class = tc.class
 		c.Add(th, 0)
-		got, why := ule.StealFrom(c, 1, c.Params())
+		got, why := ule.StealFrom(c, 1)
 		q, _ := th.Link.Index()
 		if got != th || why.Rule != tc.want || why.Queue != q || why.Form != tc.p.CalendarSteal {
 			t.Errorf("%s: StealFrom = %v (%v), want t1 by rule %d from queue %d", tc.name, got, why, tc.want, q)
 		}
 		th.Affinity = topology.CPUSetOf(0)
-		if got, why := ule.StealFrom(c, 1, c.Params()); got != nil || why.Rule != ule.StealFromNothing {
+		if got, why := ule.StealFrom(c, 1); got != nil || why.Rule != ule.StealFromNothing {
 			t.Errorf("%s, pinned to cpu0 by affinity: StealFrom = %v (%v), want nothing", tc.name, got, why)
 		}
-	}
-}
-
-// Pick and StealFrom take their Params as an argument; a state built for the other Version has
-// run queues of another shape, and the mismatch panics with the package's name.
-func TestDecisionVersionMismatch(t *testing.T) {
-	legacy, main := ule.LegacyParams(), ule.DefaultParams()
-	c := ule.NewCPUState(0, &main)
-	for _, tc := range []struct {
-		name string
-		f    func()
-		want string
-	}{
-		{"Pick", func() { ule.Pick(c, &legacy) }, "ule: Pick: Params of version legacy on the state of cpu0, built for main"},
-		{"StealFrom", func() { ule.StealFrom(c, 1, &legacy) }, "ule: StealFrom: Params of version legacy on the state of cpu0, built for main"},
-	} {
-		func() {
-			defer func() {
-				if got := fmt.Sprint(recover()); got != tc.want {
-					t.Errorf("%s with legacy Params on a main state: panic %q, want %q", tc.name, got, tc.want)
-				}
-			}()
-			tc.f()
-		}()
 	}
 }

@@ -250,12 +250,13 @@
 // (a CPU outside the machine, an unknown thread, a second wake-up, a Pick on a busy CPU) panic
 // with a message starting "ule: ".
 //
-// The decisions share one shape, F(state…, p *Params) (result, Reason): Pick(c, p),
-// StealFrom(victim, thief, p), SetPreempt(pri, cpri, p) and the System's methods, whose state
-// carries its Params (System.Params). A CPUState keeps a pointer to the Params it was built
-// with, because the shape of its run queues (one of 256 queues in main, three of 64 in legacy)
-// is fixed then and its mutating methods read the tunables; Pick and StealFrom panic when given
-// Params of the other Version.
+// The decisions share one shape, F(state…, p *Params) (result, Reason), where p is present
+// only when the state does not already hold it: SetPreempt(pri, cpri, p) takes it, while
+// Pick(c), StealFrom(victim, thief) and the System's methods read the Params their state was
+// built with (CPUState.Params, System.Params). A CPUState keeps a pointer to those Params because
+// the shape of its run queues (one of 256 queues in main, three of 64 in legacy) is fixed then
+// and its mutating methods read the tunables, so no caller can hand a decision Params that
+// disagree with the state.
 //
 // # Kernel names
 //

@@ -318,7 +318,7 @@ func ExampleCalendarSteal() {
 		tail := ule.InitThread(&ule.Thread{ID: 2, Class: ule.ClassTimeshare, Priority: 200, Affinity: topology.CPUSetOf(0)})
 		c.Add(head, 0)
 		c.Add(tail, 0)
-		if t, _ := ule.StealFrom(c, 1, c.Params()); t != nil {
+		if t, _ := ule.StealFrom(c, 1); t != nil {
 			fmt.Println(mode, t.ID)
 		} else {
 			fmt.Println(mode, "nothing")
@@ -369,7 +369,7 @@ func Example_whichThread() {
 		cpu.Add(t, ule.SRQBoring)
 		fmt.Println(t)
 	}
-	t, why := ule.Pick(cpu, &p)
+	t, why := ule.Pick(cpu)
 	fmt.Printf("ULE picks %v: %v\n", t.ID, why)
 	// Output:
 	// t1 pri=198 PRI_TIMESHARE cpu0 runq

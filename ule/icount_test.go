@@ -125,7 +125,7 @@ func icountNaiveSteal(s *System, n int) {
 //go:noinline
 func icountPick(c *CPUState, n int) {
 	for range n {
-		Pick(c, c.Params())
+		Pick(c)
 	}
 }
 

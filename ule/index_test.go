@@ -227,7 +227,7 @@ func TestStealWithIndex(t *testing.T) {
 					ways["found after a refusal"]++
 				case gt != nil:
 					ways["found"]++
-					if mt, _ := StealFrom(&s.cpus[gv], thief, &s.params); mt != gt {
+					if mt, _ := StealFrom(&s.cpus[gv], thief); mt != gt {
 						t.Fatalf("Steal took %v from cpu%d, StealFrom (Move) %v", gt, gv, mt)
 					}
 				default:

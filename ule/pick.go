@@ -3,8 +3,6 @@
 package ule
 
 import (
-	"fmt"
-
 	"github.com/schedkit/schedkit/runq"
 )
 
@@ -48,16 +46,11 @@ func (r PickReason) String() string {
 // lies in the calendar before the dequeue offset; in main one more search of the status words,
 // from the offset, then finishes the circular scan (legacy runs the scan itself).
 //
-// p decides the form (Params.Version). The state keeps a pointer to the Params it was made
-// with (NewCPUState, NewSystem) for a different reason: the shape of its run queues — one
-// 256-queue runq in main, three 64-queue ones in legacy — is fixed when it is built, and its own
-// mutating methods (Add, Choose, ClockQueue) read the tunables at every step. Pick therefore
-// panics if p.Version is not the Version c was built for; callers pass c.Params() or the System's
-// Params.
-func Pick(c *CPUState, p *Params) (*Thread, PickReason) {
-	if p.Version.split() != (c.rq[rqTimeshare] != nil) {
-		panic(fmt.Sprintf("ule: Pick: Params of version %v on the state of cpu%d, built for %v", p.Version, c.ID, c.p.Version))
-	}
+// The form follows the Params c was built with (c.Params().Version, from NewCPUState or
+// NewSystem): the shape of its run queues — one 256-queue runq in main, three 64-queue ones in
+// legacy — is fixed then, so Pick takes no Params of its own that could disagree with it.
+func Pick(c *CPUState) (*Thread, PickReason) {
+	p := c.p
 	// The first thread of the whole run queue (runq_choose, one scan of the status words)
 	// decides most picks: it is the first of the real-time range if that range has one, and the
 	// first of the idle range if nothing else is queued; only when it lies in the calendar does

@@ -254,7 +254,7 @@ func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread
 			continue
 		}
 		mask.Remove(cpu)
-		if t, _ := StealFrom(&s.cpus[cpu], thief, &s.params); t != nil {
+		if t, _ := StealFrom(&s.cpus[cpu], thief); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t, r
 		}

@@ -4,8 +4,6 @@
 package ule
 
 import (
-	"fmt"
-
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule/internal/loadindex"
@@ -87,14 +85,12 @@ func (r StealFromReason) String() string {
 // range; within the real-time and idle ranges, the first thread in queue and FIFO order that
 // may migrate and may run on thief (runq_steal, runq_steal_pred).
 //
-// StealFrom reads victim and changes nothing. As for Pick, p must be of the Version victim was
-// built for (the layout of its run queues follows it); StealFrom panics otherwise. The
-// complexity is O(1) searches over the status words plus one eligibility test per thread
+// StealFrom reads victim and changes nothing. As for Pick, the form and CalendarSteal are those
+// of the Params victim was built with (victim.Params()), which fixed the layout of its run
+// queues. The complexity is O(1) searches over the status words plus one eligibility test per thread
 // examined.
-func StealFrom(victim *CPUState, thief topology.CPU, p *Params) (*Thread, StealFromReason) {
-	if p.Version.split() != (victim.rq[rqTimeshare] != nil) {
-		panic(fmt.Sprintf("ule: StealFrom: Params of version %v on the state of cpu%d, built for %v", p.Version, victim.ID, victim.p.Version))
-	}
+func StealFrom(victim *CPUState, thief topology.CPU) (*Thread, StealFromReason) {
+	p := victim.p
 	ok := func(t *Thread) bool { return t.CanMigrate() && t.CanRunOn(thief) }
 	r := StealFromReason{Form: p.CalendarSteal}
 	found := func(t *Thread, rule StealFromRule) (*Thread, StealFromReason) {
@@ -287,7 +283,7 @@ func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, r *StealReason)
 			}
 			continue
 		}
-		if t, _ := StealFrom(&s.cpus[cpu], thief, &s.params); t != nil {
+		if t, _ := StealFrom(&s.cpus[cpu], thief); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
 			return cpu, t
 		}

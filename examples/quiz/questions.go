@@ -92,7 +92,7 @@ func pickQuestion(rng *rand.Rand) question {
 		fmt.Fprintf(&b, "  %s  priority %3d (%s)\n", names[i], pri, describe(pri, l))
 	}
 	b.WriteString("Which thread runs next?")
-	t, why := ule.Pick(c, &p)
+	t, why := ule.Pick(c)
 	return question{text: b.String(), choices: names[:n], answer: threads[t], why: why.String()}
 }
 
