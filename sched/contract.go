@@ -73,12 +73,22 @@ func (c *Contract) Now() int64 { return c.now }
 // Attr panics unless a is valid ([Attr.Validate]) and its affinity, when not empty, holds a CPU
 // of the machine; op names the method and tid the thread.
 func (c *Contract) Attr(op string, tid ID, a *Attr) {
-	if err := a.Validate(); err != nil {
-		panic(fmt.Sprintf("%s: %s of %v with invalid attributes: %v", c.Pkg, op, tid, err))
+	if err := a.check(); err != nil {
+		c.badAttr(op, tid, err)
 	}
 	if !a.Affinity.IsEmpty() && !a.Affinity.Overlaps(c.all) {
-		panic(fmt.Sprintf("%s: %s of %v with affinity %v, which holds no CPU of the machine", c.Pkg, op, tid, a.Affinity))
+		c.badAffinity(op, tid, a.Affinity)
 	}
+}
+
+//go:noinline
+func (c *Contract) badAttr(op string, tid ID, err error) {
+	panic(fmt.Sprintf("%s: %s of %v with invalid attributes: %v", c.Pkg, op, tid, err))
+}
+
+//go:noinline
+func (c *Contract) badAffinity(op string, tid ID, aff topology.CPUSet) {
+	panic(fmt.Sprintf("%s: %s of %v with affinity %v, which holds no CPU of the machine", c.Pkg, op, tid, aff))
 }
 
 // Parent panics unless parent is -1 (a thread the machine creates) or exists says so: a

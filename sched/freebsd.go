@@ -14,7 +14,7 @@ import (
 // refuses. Each policy runs refused attributes as the nearest thing and reports the first
 // through its Err ([ErrReporter]).
 func CheckFreeBSDAttr(pkg, policy string, a *Attr) error {
-	if err := a.Validate(); err != nil {
+	if err := a.check(); err != nil {
 		return fmt.Errorf("%s: %w", pkg, err)
 	}
 	return RefuseFreeBSDAttr(pkg, policy, a)

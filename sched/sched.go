@@ -155,7 +155,11 @@ type Attr struct {
 }
 
 // Validate reports the first field of a that is out of range, or nil.
-func (a Attr) Validate() error {
+func (a Attr) Validate() error { return a.check() }
+
+// check is Validate through a pointer: the per-call checks ([Contract.Attr],
+// [CheckFreeBSDAttr]) run it without copying the attributes and their CPU set.
+func (a *Attr) check() error {
 	rtLo, rtHi := a.RTScale.Range()
 	switch {
 	case int(a.Class) >= len(classNames):
