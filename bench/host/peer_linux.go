@@ -6,6 +6,7 @@ package host
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -87,13 +88,16 @@ func wrappers(a sched.Attr) []string {
 	return w
 }
 
-// peerArgv returns the command line that starts p: sh puts itself into the group, then execs
+// peerArgv returns the command line that starts p: sh waits for the runner's go-ahead on file
+// descriptor 3 (see startPeers), puts itself into the group if procs is not empty, then execs
 // taskset, chrt and nice, which exec the program, so that the program and everything it forks
 // start in the group with the attributes.
 func peerArgv(p Peer, procs string) []string {
-	var argv []string
+	// A closed descriptor instead of the go-ahead (the runner died first) ends sh: read fails.
+	gate := `read -r go <&3 || exit 125; exec 3<&-; `
+	argv := []string{"sh", "-c", gate + `exec "$@"`, "sh"}
 	if procs != "" {
-		argv = append(argv, "sh", "-c", `echo $$ > "$0" && exec "$@"`, procs)
+		argv = []string{"sh", "-c", gate + `echo $$ > "$0" && exec "$@"`, procs}
 	}
 	if !p.Attr.Affinity.IsEmpty() {
 		argv = append(argv, "taskset", "-c", p.Attr.Affinity.String())
@@ -112,6 +116,9 @@ func peerArgv(p Peer, procs string) []string {
 
 // startPeers starts the run's peers, each in a process group of its own, recorded (see
 // peerRecord) so that the next run kills what is left of them if this runner is killed outright.
+// A peer's first process, sh, waits on a pipe until its group is recorded: nothing it forks can
+// run before the record that lets the next run find it, so a SIGKILL at any moment leaves nothing
+// unswept. If the runner dies before the go-ahead, the pipe's closed end ends sh.
 func (r *runner) startPeers() error {
 	if len(r.opts.Peers) > 0 {
 		r.record = newPeerRecord()
@@ -126,12 +133,22 @@ func (r *runner) startPeers() error {
 		pp.cmd = exec.Command(argv[0], argv[1:]...)
 		pp.cmd.Stdout, pp.cmd.Stderr = &pp.out, &pp.out
 		pp.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		gateR, gateW, err := os.Pipe()
+		if err != nil {
+			return fmt.Errorf("host: peer %s: %w", p.Name, err)
+		}
+		pp.cmd.ExtraFiles = []*os.File{gateR} // descriptor 3
 		pp.start = r.clk.now()
-		if err := pp.cmd.Start(); err != nil {
+		err = pp.cmd.Start()
+		gateR.Close()
+		if err != nil {
+			gateW.Close()
 			return fmt.Errorf("host: peer %s: %w", p.Name, err)
 		}
 		r.peers = append(r.peers, pp)
 		r.record.add(pp.cmd.Process.Pid)
+		_, _ = gateW.Write([]byte("go\n"))
+		gateW.Close()
 		go func() {
 			err := pp.cmd.Wait()
 			pp.res.End = r.clk.now() - r.t0
