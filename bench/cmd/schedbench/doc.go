@@ -309,6 +309,7 @@
 //	schema      "schedbench.replay/1"
 //	file        the trace's base name; kind: ftrace, gotrace or rtapp
 //	topology    the machine's text form; until_ns, hz, stathz, seed: as replayed
+//	profile     the machine profile the replays charged (-profile), its name and date
 //	policies    the policies' names, in -policy order
 //	trace       duration_ns (rt-app: global.duration, 0 for none), cpus, events (0 for
 //	            rt-app), skipped {event: count}, warned (all warnings), warnings[] ("file:line:

@@ -102,8 +102,13 @@ func cmdReplay(e *env, args []string) error {
 	var f machineFlags
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	f.register(fs, "ule,cfs")
-	// The machine and the length default to the trace's own.
-	f.topology, f.until = "", 0
+	// The machine and the length default to the trace's own. The profile defaults to ideal: a
+	// trace's bursts already hold what the recording machine paid for its switches and refills,
+	// and the model's costs on top would count them twice.
+	f.topology, f.until, f.profile = "", 0, "ideal"
+	prof := fs.Lookup("profile")
+	prof.DefValue = "ideal"
+	prof.Usage += "; for replay the default is ideal: a trace's bursts already hold the recording machine's switch and refill costs"
 	topo, until := fs.Lookup("topology"), fs.Lookup("until")
 	topo.DefValue, until.DefValue = "", "0s"
 	topo.Usage += " (default: \"package:1 node:1 llc:1 cpu:N\", N the CPUs the trace names; 2 for rt-app)"
@@ -192,6 +197,10 @@ func cmdReplay(e *env, args []string) error {
 		f.until = in.defaultUntil()
 	}
 	cfg := sim.Config{Topology: t, Hz: f.hz, StatHz: f.statHz, Seed: f.seed, FlattenGroups: f.flatten}
+	if f.prof, err = resolveProfile(f.profile); err != nil {
+		return err
+	}
+	f.prof.Apply(&cfg)
 	var runnable []policySpec
 	for _, p := range ps {
 		// Every refusal (a task pinned to a CPU the topology lacks, a class the policy has
@@ -421,6 +430,7 @@ type replayDoc struct {
 	Hz       int          `json:"hz"`
 	StatHz   int          `json:"stathz"`
 	Seed     uint64       `json:"seed"`
+	Profile  string       `json:"profile"`
 	Policies []string     `json:"policies"`
 	Trace    traceJSON    `json:"trace"`
 	Replays  []replayJSON `json:"replays"`
@@ -479,7 +489,7 @@ type taskTiming struct {
 
 func newReplayDoc(in *replayInput, t *topology.Topology, f *machineFlags, ps []policySpec, kmode trace.KernelMode) *replayDoc {
 	d := &replayDoc{Schema: replaySchema, File: filepath.Base(in.path), Kind: in.kind, Topology: t.String(),
-		UntilNS: int64(f.until), Hz: f.hz, StatHz: f.statHz, Seed: f.seed, Replays: []replayJSON{}}
+		UntilNS: int64(f.until), Hz: f.hz, StatHz: f.statHz, Seed: f.seed, Profile: f.prof.String(), Replays: []replayJSON{}}
 	for _, p := range ps {
 		d.Policies = append(d.Policies, p.name)
 	}
@@ -582,6 +592,7 @@ func writeReplayText(w io.Writer, d *replayDoc) error {
 	if d.Trace.Warned > 0 {
 		fmt.Fprintf(w, "%s (on stderr)\n", count(d.Trace.Warned, "warning"))
 	}
+	fmt.Fprintf(w, "machine profile of the replays: %s\n", d.Profile)
 	for _, r := range d.Replays {
 		fmt.Fprintf(w, "\n%s on %s for %s: the replay ends at %s (makespan %s)\n", r.Policy, d.Topology, time.Duration(d.UntilNS), ms(r.EndNS), ms(r.MakespanNS))
 		if r.TotalTrace != nil {
