@@ -192,81 +192,92 @@ func CheckMisuse(t *testing.T, pkg string, newPolicy func() sched.Policy) {
 			}
 		})
 	}
-	t.Run("Start refusals", func(t *testing.T) {
-		topo := topology.Uniform(1, 1, 1, 2, 1)
-		for _, c := range []struct {
-			cfg sched.Config
-			env sched.Env
-		}{
-			{sched.Config{Topology: topo, Hz: 1000}, nil},
-			{sched.Config{Topology: topo, Hz: sched.MaxHz + 1}, nopEnv{}},
-			{sched.Config{Hz: 1000}, nopEnv{}},
-		} {
-			if err := newPolicy().Start(c.cfg, c.env); err == nil || !strings.HasPrefix(err.Error(), prefix) && !strings.HasPrefix(err.Error(), "sched: ") {
-				t.Errorf("Start(%+v, env %v) = %v, want an error", c.cfg, c.env, err)
-			}
-		}
-		if err := newPolicy().Start(sched.Config{Topology: topo, Hz: 100, StatHz: 127}, nopEnv{}); err != nil {
-			t.Errorf("Start with hz 100 and stathz 127 (FreeBSD's one-shot timers) = %v, want nil", err)
-		}
-	})
+	t.Run("Start refusals", func(t *testing.T) { checkStartRefusals(t, prefix, newPolicy) })
 	t.Run("calls before Start", func(t *testing.T) {
 		p := newPolicy()
 		if msg := panicText(func() { p.Pick(0, 0) }); msg != prefix+"Pick before Start" {
 			t.Errorf("Pick before Start: got %q, want %q", msg, prefix+"Pick before Start")
 		}
 	})
-	t.Run("Tick at the end of time", func(t *testing.T) {
-		p, m := start(t)
-		done := make(chan string, 1)
-		go func() {
-			done <- panicText(func() {
-				p.Tick(math.MaxInt64, m.busy)
-				p.Tick(math.MaxInt64, m.idle)
-				p.Tick(math.MaxInt64, m.busy)
-			})
-		}()
-		select {
-		case msg := <-done:
-			if msg != "" {
-				t.Errorf("Tick(math.MaxInt64): panic %q", msg)
+	t.Run("Tick at the end of time", func(t *testing.T) { checkEndOfTime(t, start) })
+	t.Run("a thread ID of 2^31-1", func(t *testing.T) { checkFarID(t, start) })
+}
+
+// checkStartRefusals is CheckMisuse's check of Start: no Env, a rate above sched.MaxHz and no
+// topology are errors; a stathz above hz is not.
+func checkStartRefusals(t *testing.T, prefix string, newPolicy func() sched.Policy) {
+	topo := topology.Uniform(1, 1, 1, 2, 1)
+	for _, c := range []struct {
+		cfg sched.Config
+		env sched.Env
+	}{
+		{sched.Config{Topology: topo, Hz: 1000}, nil},
+		{sched.Config{Topology: topo, Hz: sched.MaxHz + 1}, nopEnv{}},
+		{sched.Config{Hz: 1000}, nopEnv{}},
+	} {
+		if err := newPolicy().Start(c.cfg, c.env); err == nil || !strings.HasPrefix(err.Error(), prefix) && !strings.HasPrefix(err.Error(), "sched: ") {
+			t.Errorf("Start(%+v, env %v) = %v, want an error", c.cfg, c.env, err)
+		}
+	}
+	if err := newPolicy().Start(sched.Config{Topology: topo, Hz: 100, StatHz: 127}, nopEnv{}); err != nil {
+		t.Errorf("Start with hz 100 and stathz 127 (FreeBSD's one-shot timers) = %v, want nil", err)
+	}
+}
+
+// checkEndOfTime is CheckMisuse's check that a clock interrupt at the end of time returns.
+func checkEndOfTime(t *testing.T, start func(*testing.T) (sched.Policy, *misuseMachine)) {
+	p, m := start(t)
+	done := make(chan string, 1)
+	go func() {
+		done <- panicText(func() {
+			p.Tick(math.MaxInt64, m.busy)
+			p.Tick(math.MaxInt64, m.idle)
+			p.Tick(math.MaxInt64, m.busy)
+		})
+	}()
+	select {
+	case msg := <-done:
+		if msg != "" {
+			t.Errorf("Tick(math.MaxInt64): panic %q", msg)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("Tick(math.MaxInt64) has not returned after 20 s")
+	}
+}
+
+// checkFarID is CheckMisuse's check that thread 2^31-1 costs no more memory than any other
+// and runs.
+func checkFarID(t *testing.T, start func(*testing.T) (sched.Policy, *misuseMachine)) {
+	p, m := start(t)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p.Fork(m.now, math.MaxInt32, 0, m.busy, sched.Attr{})
+	p.Wakeup(m.now, math.MaxInt32, m.busy, sched.WakeFork)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	// A table indexed by thread ID would need 16 GiB for this thread; the bound leaves room
+	// for whatever other tests running in parallel allocate meanwhile.
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 64<<20 {
+		t.Errorf("Fork of thread 2^31-1 grew the heap by %d bytes", grew)
+	}
+	// Every other thread sleeps as soon as it runs, until a CPU picks thread 2^31-1.
+	running := map[topology.CPU]sched.ID{m.busy: 0}
+	for range 8 {
+		for _, c := range []topology.CPU{m.busy, m.idle} {
+			if id, ok := running[c]; ok {
+				p.Stop(m.now, c, id, sched.Sleep)
+				delete(running, c)
 			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("Tick(math.MaxInt64) has not returned after 20 s")
-		}
-	})
-	t.Run("a thread ID of 2^31-1", func(t *testing.T) {
-		p, m := start(t)
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		p.Fork(m.now, math.MaxInt32, 0, m.busy, sched.Attr{})
-		p.Wakeup(m.now, math.MaxInt32, m.busy, sched.WakeFork)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		// A table indexed by thread ID would need 16 GiB for this thread; the bound leaves room
-		// for whatever other tests running in parallel allocate meanwhile.
-		if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 64<<20 {
-			t.Errorf("Fork of thread 2^31-1 grew the heap by %d bytes", grew)
-		}
-		// Every other thread sleeps as soon as it runs, until a CPU picks thread 2^31-1.
-		running := map[topology.CPU]sched.ID{m.busy: 0}
-		for range 8 {
-			for _, c := range []topology.CPU{m.busy, m.idle} {
-				if id, ok := running[c]; ok {
-					p.Stop(m.now, c, id, sched.Sleep)
-					delete(running, c)
+			if id, ok := p.Pick(m.now, c); ok {
+				if id == math.MaxInt32 {
+					return
 				}
-				if id, ok := p.Pick(m.now, c); ok {
-					if id == math.MaxInt32 {
-						return
-					}
-					running[c] = id
-				}
+				running[c] = id
 			}
 		}
-		t.Errorf("thread 2^31-1 was never picked")
-	})
+	}
+	t.Errorf("thread 2^31-1 was never picked")
 }
 
 // panicText runs f and returns what it panicked with, formatted, or "" if it returned.
