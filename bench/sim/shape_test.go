@@ -15,7 +15,8 @@ import (
 	"github.com/schedkit/schedkit/ule"
 )
 
-// A policyShape is what every policy package offers in the same form (DESIGN.md §4): its
+// A policyShape is what every policy package offers in the same form (the template in sched's
+// package documentation): its
 // presets by name, a constructor that refuses invalid Params with an error, and a Scheduler
 // that implements the simulator's optional interfaces. Each field wraps one package's function
 // without changing what it does.
