@@ -17,8 +17,8 @@ import (
 
 // A policyShape is what every policy package offers in the same form (the template in sched's
 // package documentation): its presets by name, a constructor that refuses invalid Params with
-// an error, and a Scheduler that implements the simulator's optional interfaces. Each field wraps one package's function
-// without changing what it does.
+// an error, and a Scheduler that implements the simulator's optional interfaces. Each field
+// wraps one package's function without changing what it does.
 type policyShape struct {
 	pkg      string
 	presets  func() []string
