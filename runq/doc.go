@@ -54,6 +54,14 @@
 // to 32 consecutive priorities, which the legacy fold squeezes into 8 queues, so threads whose
 // POSIX priorities differ were queued as equals. See [ExampleFold].
 //
+// # Snapshots for the course
+//
+// [Runq.Snapshot] returns a [State], plain JSON-friendly data: the four status words in
+// hexadecimal and each non-empty queue's elements in order. [Trace] wraps a search's predicate so
+// that a [Search] records the range and every queue offered with the predicate's answer, while
+// [Runq.Find] itself runs unchanged. Both only read the Runq; they allocate, so they sit beside
+// a decision, never inside one.
+//
 // # Cost
 //
 //	operation                           cost

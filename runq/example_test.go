@@ -278,3 +278,37 @@ func ExampleFold() {
 	// main, 256 queues:  32 distinct queues
 	// legacy queue of POSIX 31 and 28: 4 4
 }
+
+// ExampleRunq_Snapshot draws a run queue as the course does: the status words, and under each
+// set bit its queue; then a traced search of ULE's timeshare range for a thread that may run on
+// CPU 1, with the queues it looked at.
+func ExampleRunq_Snapshot() {
+	var q runq.Runq[Thread]
+	for _, x := range []struct {
+		name string
+		pri  uint8
+		cpu  int
+	}{{"irq", 4, 0}, {"a", 60, 0}, {"c", 70, 0}, {"d", 70, 1}} {
+		t := NewThread(x.name, x.pri)
+		t.CPU = x.cpu
+		q.Add(runq.Index(x.pri), &t.Link)
+	}
+	s := q.Snapshot(func(t *Thread) string { return t.Name })
+	fmt.Println(s.Words, s.Len)
+	for _, qs := range s.Queues {
+		fmt.Println(qs.Index, qs.Elems)
+	}
+	var search runq.Search
+	r := runq.Range{Lo: 56, Hi: 223}
+	search.Finish(q.Find(r, runq.Trace(r, func(_ runq.Index, qq *runq.Queue[Thread]) bool {
+		_, ok := qq.FirstMatch(func(t *Thread) bool { return t.CPU == 1 })
+		return ok
+	}, &search)))
+	fmt.Printf("%+v\n", search)
+	// Output:
+	// [1000000000000010 0000000000000040 0000000000000000 0000000000000000] 4
+	// 4 [irq]
+	// 60 [a]
+	// 70 [c d]
+	// {Range:56..223 Visits:[{Index:60 Stop:false} {Index:70 Stop:true}] Found:70 OK:true}
+}
