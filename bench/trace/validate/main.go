@@ -66,7 +66,18 @@ func main() {
 	tarDir := flag.String("tar", "/usr/share", "the `directory` tar archives")
 	only := flag.String("only", "", "run only the workloads whose names contain this `text`")
 	small := flag.Bool("small", false, "small workloads, for the traces bench/trace's tests keep (testdata/recorded)")
+	profile := flag.String("profile", "ideal", "the machine `profile` of the replays: ideal (replay's default) or a built-in one such as ci")
 	flag.Parse()
+	prof, ok := sim.BuiltinProfile(*profile)
+	if !ok {
+		fatal(fmt.Errorf("-profile %q: no such built-in profile (have %s)", *profile, strings.Join(sim.BuiltinProfiles(), ", ")))
+	}
+	replayProfile = prof
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			fatal(err)
+		}
+	}
 	self, err := os.Executable()
 	if err != nil {
 		fatal(err)
@@ -86,7 +97,7 @@ func main() {
 	}
 	goRings = rings
 	hz := kernelHz()
-	fmt.Printf("kernel %s, %d CPUs, CONFIG_HZ %d; replayed under %s on the ideal profile (no host profile yet)\n\n", kernelRelease(), runtime.NumCPU(), hz, *policy)
+	fmt.Printf("kernel %s, %d CPUs, CONFIG_HZ %d; replayed under %s on the %s profile\n\n", kernelRelease(), runtime.NumCPU(), hz, *policy, prof)
 	fmt.Println("| workload | policy | load avg | events | tasks | CPU trace ms | tasks ±5 % CPU | span trace ms | span replay ms | span % | latency trace µs | latency replay µs |")
 	fmt.Println("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, s := range specs {
@@ -190,6 +201,7 @@ func compare(im *trace.Imported, pid int, p string, hz int) (trace.Summary, erro
 		return trace.Summary{}, err
 	}
 	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, im.CPUs, 1), Hz: hz}
+	replayProfile.Apply(&cfg)
 	c, err := trace.Replay(cfg, pol, im, 0)
 	if err != nil {
 		return trace.Summary{}, err
@@ -200,6 +212,9 @@ func compare(im *trace.Imported, pid int, p string, hz int) (trace.Summary, erro
 	}
 	return s, nil
 }
+
+// replayProfile is the machine profile the replays run on (-profile).
+var replayProfile *sim.Profile
 
 // ringSize is the goroutines of a ring; goRings the rings the Go workload runs.
 const ringSize = 50
