@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
@@ -73,6 +74,10 @@ func WriteExperiments(ctx context.Context, w io.Writer, o CompareOptions, exps f
 		o.Topology = topo
 		fmt.Fprintf(w, "kernel %s, %d CPUs, %d host runs per row, parent group weight %d\n", Release(), topo.NumCPUs(),
 			cmp.Or(o.Reps, 3), cmp.Or(o.Weight, 100))
+		if quirks := NonUpstreamSchedSysctls(); len(quirks) > 0 {
+			fmt.Fprintf(w, "scheduler sysctls upstream Linux does not have (a patched scheduler the models do not contain): %s\n",
+				strings.Join(quirks, ", "))
+		}
 	}
 	cpus := topo.CPUs()
 	a, _ := cpus.First()

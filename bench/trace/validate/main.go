@@ -41,6 +41,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/schedkit/schedkit/bench/host"
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/trace"
@@ -97,7 +98,11 @@ func main() {
 	}
 	goRings = rings
 	hz := kernelHz()
-	fmt.Printf("kernel %s, %d CPUs, CONFIG_HZ %d; replayed under %s on the %s profile\n\n", kernelRelease(), runtime.NumCPU(), hz, *policy, prof)
+	fmt.Printf("kernel %s, %d CPUs, CONFIG_HZ %d; replayed under %s on the %s profile\n", kernelRelease(), runtime.NumCPU(), hz, *policy, prof)
+	if quirks := host.NonUpstreamSchedSysctls(); len(quirks) > 0 {
+		fmt.Printf("scheduler sysctls upstream Linux does not have (a patched scheduler the models do not contain): %s\n", strings.Join(quirks, ", "))
+	}
+	fmt.Println()
 	fmt.Println("| workload | policy | load avg | events | tasks | CPU trace ms | tasks ±5 % CPU | span trace ms | span replay ms | span % | latency trace µs | latency replay µs |")
 	fmt.Println("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, s := range specs {
