@@ -2,6 +2,7 @@ package runq_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -225,6 +226,23 @@ func panics(t *testing.T, f func()) (v any) {
 	f()
 	t.Fatalf("did not panic")
 	return nil
+}
+
+// TestNilLinkIsARuntimePanic pins the one misuse that is not a "runq:" panic, by the decision
+// Runq.Add documents: a nil *Link is dereferenced, and the runtime says so.
+func TestNilLinkIsARuntimePanic(t *testing.T) {
+	for name, f := range map[string]func(){
+		"Add":     func() { var q runq.Runq[task]; q.Add(0, nil) },
+		"AddHead": func() { var q runq.Runq[task]; q.AddHead(0, nil) },
+		"Remove":  func() { var q runq.Runq[task]; q.Remove(nil) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			v := panics(t, f)
+			if _, ok := v.(runtime.Error); !ok {
+				t.Errorf("panic value = %#v, want the runtime's nil dereference", v)
+			}
+		})
+	}
 }
 
 func TestMisusePanics(t *testing.T) {
