@@ -4,11 +4,13 @@ package scenario
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
@@ -35,6 +37,9 @@ type Options struct {
 	// Profile is the machine profile every cell charges; nil means the scenario's Profile, or
 	// sim.DefaultProfile.
 	Profile *sim.Profile
+	// Context, if not nil, stops Plan.Run once it is done: no cell starts after that, the cells
+	// running stop within milliseconds (sim.Stop.Context), and Run returns the context's cause.
+	Context context.Context
 }
 
 // A Cell is one run: a grid point, a row and a repetition. Its Seed is the simulator's seed,
@@ -182,8 +187,10 @@ func (pl *Plan) All() []int {
 }
 
 // Run runs the cells of pl whose indices are given, on up to o.Workers goroutines, and returns
-// their results in the order of idx whatever order they finished in. The error is that of the
-// first failing cell in that order.
+// their results in the order of idx whatever order they finished in. Once a cell fails, or
+// o.Context is done, no further cell starts (a bound a cell reaches, such as MaxCellEvents, ends
+// the whole run after the cells already running, not after every cell has reached it). The error
+// is that of the first failing cell in idx's order among those that ran, or the context's cause.
 func (pl *Plan) Run(idx []int, o Options) ([]CellResult, error) {
 	workers := o.Workers
 	if workers <= 0 {
@@ -192,23 +199,39 @@ func (pl *Plan) Run(idx []int, o Options) ([]CellResult, error) {
 	workers = min(workers, max(1, len(idx)))
 	out := make([]CellResult, len(idx))
 	errs := make([]error, len(idx))
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	jobs := make(chan int)
 	done := make(chan int)
+	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				out[j], errs[j] = pl.runCell(&pl.Cells[idx[j]])
+				if failed.Load() || ctx.Err() != nil {
+					done <- j // handed over before the failure or the end: not started
+					continue
+				}
+				out[j], errs[j] = pl.runCell(ctx, &pl.Cells[idx[j]])
+				if errs[j] != nil {
+					failed.Store(true)
+				}
 				done <- j
 			}
 		}()
 	}
 	go func() {
 		for j := range idx {
+			if failed.Load() || ctx.Err() != nil {
+				break
+			}
 			if idx[j] < 0 || idx[j] >= len(pl.Cells) {
 				errs[j] = fmt.Errorf("scenario: cell %d outside 0..%d", idx[j], len(pl.Cells)-1)
+				failed.Store(true)
 				done <- j
 				continue
 			}
@@ -224,6 +247,9 @@ func (pl *Plan) Run(idx []int, o Options) ([]CellResult, error) {
 		if o.Progress != nil {
 			o.Progress(n, len(idx))
 		}
+	}
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 	for j, err := range errs {
 		if err != nil {
@@ -243,7 +269,7 @@ const MaxCellEvents = 1_000_000_000
 var cellEvents uint64 = MaxCellEvents
 
 // runCell runs one cell.
-func (pl *Plan) runCell(c *Cell) (CellResult, error) {
+func (pl *Plan) runCell(ctx context.Context, c *Cell) (CellResult, error) {
 	s := pl.Scenario
 	row := &s.Rows[c.Row]
 	setup, err := s.Build(c.Values, row)
@@ -261,7 +287,7 @@ func (pl *Plan) runCell(c *Cell) (CellResult, error) {
 	if err != nil {
 		return CellResult{}, err
 	}
-	ending, err := m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited, Events: cellEvents})
+	ending, err := m.RunUntil(sim.Stop{Time: setup.Until, Threads: setup.StopWhenExited, Events: cellEvents, Context: ctx})
 	if err != nil {
 		return CellResult{}, err
 	}

@@ -64,6 +64,7 @@ type Machine struct {
 	wl       *workload.Workload
 	// The stop conditions of RunUntil and what ended the run.
 	stopAt                  Stop
+	nextLook                uint64 // the event count at which ended looks at stopAt.Events and Context
 	watches                 []watch
 	ranUntil                bool
 	ending                  Ending

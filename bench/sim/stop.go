@@ -4,7 +4,9 @@ package sim
 // statistics of its beginning.
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -40,7 +42,15 @@ type Stop struct {
 	// checkers' violations are kept whole. At most MaxTime; if the run ends during the warm-up,
 	// nothing is measured (Start = End).
 	Warmup time.Duration
+	// Context, if not nil, ends the run once it is done: RunUntil looks at it every
+	// [ContextPollEvents] events and then returns Canceled with the context's cause as its
+	// error. A long run (a sweep's cell, a command a user interrupts) stops within a few
+	// milliseconds of its context ending instead of at its end; the result covers what ran.
+	Context context.Context
 }
+
+// ContextPollEvents is how many events a run handles between two looks at its Stop.Context.
+const ContextPollEvents = 1 << 16
 
 // An Ending says which condition ended a run.
 type Ending uint8
@@ -60,11 +70,13 @@ const (
 	EventsReached
 	// Failed: the run stopped on an error (see [Machine.Run]).
 	Failed
+	// Canceled: Stop.Context was done.
+	Canceled
 	numEndings
 )
 
 var endingNames = [numEndings]string{"running", "all-exited", "time", "threads-exited", "groups-exited",
-	"events", "failed"}
+	"events", "failed", "canceled"}
 
 // String returns the ending's name, such as "time" or "threads-exited".
 func (e Ending) String() string {
@@ -154,7 +166,21 @@ func (m *Machine) resolveStop(s Stop) error {
 		m.watches = append(m.watches, w)
 	}
 	m.stopAt = s
+	m.setNextLook()
 	return nil
+}
+
+// setNextLook sets the event count at which ended next looks at the event limit and the
+// context: the limit, or ContextPollEvents from now if that comes first and there is a
+// context. One comparison per step stands for both.
+func (m *Machine) setNextLook() {
+	m.nextLook = math.MaxUint64
+	if m.stopAt.Events > 0 {
+		m.nextLook = m.stopAt.Events
+	}
+	if m.stopAt.Context != nil {
+		m.nextLook = min(m.nextLook, m.events+ContextPollEvents)
+	}
 }
 
 // couldBeInstance reports whether n has the form DECL.K of an instance of a declaration that
@@ -237,8 +263,14 @@ func (m *Machine) ended() Ending {
 			}
 		}
 	}
-	if m.stopAt.Events > 0 && m.events >= m.stopAt.Events {
-		return EventsReached
+	if m.events >= m.nextLook {
+		if m.stopAt.Events > 0 && m.events >= m.stopAt.Events {
+			return EventsReached
+		}
+		if ctx := m.stopAt.Context; ctx != nil && ctx.Err() != nil {
+			return Canceled
+		}
+		m.setNextLook()
 	}
 	if m.q.empty() {
 		return AllExited // nothing can happen any more; unreachable with a validated workload
@@ -286,6 +318,9 @@ func (m *Machine) RunUntil(s Stop) (Ending, error) {
 	}
 	if warm > 0 && !m.warmed {
 		m.resetStats() // the run ended during the warm-up: nothing is measured
+	}
+	if m.ending == Canceled {
+		return Canceled, context.Cause(s.Context)
 	}
 	return m.ending, m.err
 }

@@ -1,6 +1,8 @@
 package sim_test
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -199,4 +201,42 @@ func TestRunEndsDuringWarmup(t *testing.T) {
 	assert.Equal(t, int64(3e6), r.End)
 	assert.Zero(t, r.Threads[0].CPUTime)
 	assert.Zero(t, r.Exited+int64(r.Events))
+}
+
+func TestStopContext(t *testing.T) {
+	w := mustParse(t, stopWorkload)
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Seed: 1}
+	stop := sim.Stop{Time: time.Hour}
+
+	// A context done before the run: the run ends at its first look, ContextPollEvents in.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cause := errors.New("interrupted")
+	cancel(cause)
+	m, err := sim.New(cfg, newRR(1000, 4), w)
+	require.NoError(t, err)
+	s := stop
+	s.Context = ctx
+	ending, err := m.RunUntil(s)
+	assert.Equal(t, sim.Canceled, ending)
+	assert.ErrorIs(t, err, cause)
+	r := m.Result()
+	assert.GreaterOrEqual(t, r.Events, uint64(sim.ContextPollEvents))
+	assert.Less(t, r.Events, uint64(sim.ContextPollEvents+2), "at most one clock interrupt of the CPUs beyond")
+	assert.Less(t, r.End, int64(time.Hour))
+
+	// A context that never ends changes nothing, nor does an event limit beside it.
+	for _, extra := range []sim.Stop{{}, {Events: 3 * sim.ContextPollEvents / 2}} {
+		plain, with := stop, stop
+		plain.Events, with.Events = extra.Events, extra.Events
+		with.Context = context.Background()
+		a, err := sim.RunUntil(cfg, newRR(1000, 4), w, plain)
+		require.NoError(t, err)
+		b, err := sim.RunUntil(cfg, newRR(1000, 4), w, with)
+		require.NoError(t, err)
+		assert.Equal(t, a.Ending, b.Ending)
+		assert.Equal(t, a.Events, b.Events)
+		assert.Equal(t, a.End, b.End)
+		assert.Equal(t, a.Threads, b.Threads)
+	}
+	assert.Equal(t, "canceled", sim.Canceled.String())
 }

@@ -83,8 +83,9 @@ func parseShard(s string) (k, n int, err error) {
 }
 
 // runPlan runs the cells idx of pl in batches of a few per worker, checking ctx between
-// batches; step is called with the number of cells finished so far. On ^C it returns the
-// results of the finished batches and errInterrupted.
+// batches and passing it to the cells, which stop within milliseconds once it is done; step is
+// called with the number of cells finished so far. On ^C it returns the results of the
+// finished batches and errInterrupted.
 func runPlan(ctx context.Context, pl *scenario.Plan, idx []int, o scenario.Options, step func(done int)) ([]scenario.CellResult, error) {
 	workers := o.Workers
 	if workers <= 0 {
@@ -99,7 +100,11 @@ func runPlan(ctx context.Context, pl *scenario.Plan, idx []int, o scenario.Optio
 		part := idx[i:min(i+batch, len(idx))]
 		base := len(out)
 		o.Progress = func(done, _ int) { step(base + done) }
+		o.Context = ctx
 		rs, err := pl.Run(part, o)
+		if ctx.Err() != nil {
+			return out, errInterrupted // the batch's cells stopped within milliseconds
+		}
 		if err != nil {
 			return out, err
 		}
