@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,12 +21,16 @@ import (
 
 	"github.com/schedkit/schedkit/bench/coursepage"
 	"github.com/schedkit/schedkit/examples/coursepage/course"
+	"github.com/schedkit/schedkit/runq"
 )
 
 // TestLessonsRun runs every lesson under every policy it offers with the same code the page's
 // WebAssembly module runs: each gives slices on the machine's CPUs and decisions in time order.
 func TestLessonsRun(t *testing.T) {
 	for _, l := range course.Lessons() {
+		if l.Kind != "" {
+			continue // the run-queue tour simulates nothing; TestRunqTour checks it
+		}
 		for _, p := range l.Policies {
 			r, err := course.Simulate(l.Workload, p, l.Topology, time.Duration(l.Millis)*time.Millisecond, 1)
 			if err != nil {
@@ -49,7 +55,10 @@ func TestLessonsRun(t *testing.T) {
 
 // TestSimulateErrors checks that bad input from the page is an error naming it, never a panic.
 func TestSimulateErrors(t *testing.T) {
-	l := course.Lessons()[0]
+	l := course.Lessons()[1]
+	if l.Kind != "" {
+		t.Fatalf("lesson %s is not a simulated one", l.Name)
+	}
 	for _, tc := range []struct {
 		name, workload, policy, topo string
 		d                            time.Duration
@@ -94,46 +103,7 @@ func TestPageInChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the WebAssembly module; skipped with -short")
 	}
-	path := filepath.Join(t.TempDir(), "course.html")
-	if err := os.WriteFile(path, built(t), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.WindowSize(1280, 800))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-
-	var mu sync.Mutex
-	var problems []string
-	err = chromedp.Listen(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
-				var args []string
-				for _, a := range ev.Args {
-					args = append(args, string(a.Value))
-				}
-				problems = append(problems, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
-			}
-		case *runtime.EventExceptionThrown:
-			problems = append(problems, "exception: "+ev.ExceptionDetails.Text)
-		}
-	})
-	if err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	if err := chromedp.Do(ctx,
-		chromedp.Navigate("file://"+path),
-		chromedp.WaitEnabled(chromedp.CSS("#run")),
-	); err != nil {
-		t.Fatalf("loading the page (the module never became ready): %v", err)
-	}
+	ctx, problems := openPage(t, bin)
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("lesson"); s.value = "pickshort"; s.onchange(); return true })()`)); err != nil {
 		t.Fatal(err)
 	}
@@ -170,10 +140,8 @@ func TestPageInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("the page logged problems:\n%s", strings.Join(problems, "\n"))
+	if p := problems(); len(p) > 0 {
+		t.Errorf("the page logged problems:\n%s", strings.Join(p, "\n"))
 	}
 	if !strings.HasSuffix(status, "done") {
 		t.Errorf("status after run = %q, want a finished run", status)
@@ -193,6 +161,205 @@ func TestPageInChromium(t *testing.T) {
 	}
 	if n := colours(img); n < 8 {
 		t.Errorf("the screenshot has %d distinct colours: blank", n)
+	}
+}
+
+// openPage writes the built page to a file, opens it in headless Chromium (bin) and waits for
+// the module to be ready. problems returns what the page logged as errors, warnings or
+// exceptions so far.
+func openPage(t *testing.T, bin string) (ctx context.Context, problems func() []string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "course.html")
+	if err := os.WriteFile(path, built(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 800))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel = chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(cancel)
+
+	var mu sync.Mutex
+	var logged []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value))
+				}
+				logged = append(logged, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+			}
+		case *runtime.EventExceptionThrown:
+			msg := ev.ExceptionDetails.Text
+			if ex := ev.ExceptionDetails.Exception; ex != nil {
+				msg += " " + ex.Description
+			}
+			logged = append(logged, "exception: "+msg)
+		}
+	})
+	if err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate("file://"+path),
+		chromedp.WaitEnabled(chromedp.CSS("#run")),
+	); err != nil {
+		t.Fatalf("loading the page (the module never became ready): %v", err)
+	}
+	return ctx, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), logged...)
+	}
+}
+
+// TestRunqTour checks the tour's steps against what they claim: a search's visits are the
+// non-empty queues of its range in order, up to where it stopped, and the first step is empty.
+func TestRunqTour(t *testing.T) {
+	steps := course.RunqTour()
+	if len(steps) < 8 || steps[0].State.Len != 0 || len(steps[0].State.Queues) != 0 {
+		t.Fatalf("the tour has %d steps, the first %+v; want an empty run queue first", len(steps), steps[0].State)
+	}
+	searches := 0
+	for n, st := range steps {
+		sum := 0
+		for _, q := range st.State.Queues {
+			sum += len(q.Elems)
+		}
+		if sum != st.State.Len {
+			t.Errorf("step %d: queues hold %d threads, Len %d", n+1, sum, st.State.Len)
+		}
+		if st.Search == nil {
+			continue
+		}
+		searches++
+		var want []runq.Index
+		for _, q := range st.State.Queues {
+			if st.Search.Range.Contains(q.Index) {
+				want = append(want, q.Index)
+			}
+		}
+		var got []runq.Index
+		for k, v := range st.Search.Visits {
+			got = append(got, v.Index)
+			if v.Stop != (k == len(st.Search.Visits)-1 && st.Search.OK) {
+				t.Errorf("step %d: visit %d stop=%t", n+1, k, v.Stop)
+			}
+		}
+		if !st.Search.OK && fmt.Sprint(got) != fmt.Sprint(want) || st.Search.OK && (len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(want[:len(got)]) || got[len(got)-1] != st.Search.Found) {
+			t.Errorf("step %d: search of %v visited %v, non-empty queues in range %v, found %d %t", n+1, st.Search.Range, got, want, st.Search.Found, st.Search.OK)
+		}
+	}
+	if searches < 3 {
+		t.Errorf("the tour has %d searches, want at least 3", searches)
+	}
+}
+
+// TestRunqTourInChromium steps through the run-queue tour in headless Chromium and checks that
+// the drawing matches the library's snapshot at every step: one filled cell per non-empty
+// queue, at its index; each queue's thread names under it in order; the searched queues
+// outlined and the found one marked; no console error; and two steps' screenshots differ.
+func TestRunqTourInChromium(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (Debian: apt-get install chromium; .ci/run installs it):", err)
+	}
+	if testing.Short() {
+		t.Skip("builds the WebAssembly module; skipped with -short")
+	}
+	ctx, problems := openPage(t, bin)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("lesson"); s.value = "runqtour"; s.onchange(); document.getElementById("run").click(); return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	steps := course.RunqTour()
+	const drawn = `(() => {
+		const q = s => Array.from(document.querySelectorAll("#state " + s));
+		const elems = {};
+		for (const e of q(".elem")) (elems[e.dataset.q] = elems[e.dataset.q] || []).push(e.textContent);
+		return JSON.stringify({
+			set: q(".bit.set").map(r => +r.id.slice(3)),
+			visited: q(".bit.visited").map(r => +r.id.slice(3)),
+			found: q(".bit.found").map(r => +r.id.slice(3)),
+			elems: elems,
+			text: document.getElementById("decision").textContent,
+		});
+	})()`
+	var shots [][]byte
+	for n, st := range steps {
+		if n > 0 {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next"))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		js, err := chromedp.Run(ctx, chromedp.Evaluate[string](drawn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Set, Visited, Found []int
+			Elems               map[string][]string
+			Text                string
+		}
+		if err := json.Unmarshal([]byte(js), &got); err != nil {
+			t.Fatal(err)
+		}
+		var set []int
+		elems := map[string][]string{}
+		for _, q := range st.State.Queues {
+			set = append(set, int(q.Index))
+			elems[fmt.Sprint(q.Index)] = q.Elems
+		}
+		var visited, found []int
+		if st.Search != nil {
+			for _, v := range st.Search.Visits {
+				visited = append(visited, int(v.Index))
+			}
+			if st.Search.OK {
+				found = []int{int(st.Search.Found)}
+			}
+		}
+		slices.Sort(visited)
+		if fmt.Sprint(got.Set) != fmt.Sprint(set) || fmt.Sprint(got.Elems) != fmt.Sprint(elems) ||
+			fmt.Sprint(got.Visited) != fmt.Sprint(visited) || fmt.Sprint(got.Found) != fmt.Sprint(found) {
+			t.Errorf("step %d drawn as set %v elems %v visited %v found %v; the snapshot has set %v elems %v visited %v found %v",
+				n+1, got.Set, got.Elems, got.Visited, got.Found, set, elems, visited, found)
+		}
+		if !strings.Contains(got.Text, st.Title) || !strings.HasPrefix(got.Text, fmt.Sprintf("step %d of %d", n+1, len(steps))) {
+			t.Errorf("step %d shows %q, want its title %q", n+1, got.Text, st.Title)
+		}
+		if n == 1 || n == 2 {
+			// Wait out the CSS transition so the picture is the step's, not a blend.
+			if err := chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond)); err != nil {
+				t.Fatal(err)
+			}
+			shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			shots = append(shots, shot)
+		}
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("the page logged problems:\n%s", strings.Join(p, "\n"))
+	}
+	for i, shot := range shots {
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := colours(img); n < 8 {
+			t.Errorf("screenshot %d has %d distinct colours: blank", i, n)
+		}
+	}
+	if len(shots) != 2 || bytes.Equal(shots[0], shots[1]) {
+		t.Errorf("steps 2 and 3 look the same")
 	}
 }
 

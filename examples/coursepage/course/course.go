@@ -23,34 +23,39 @@ type Lesson struct {
 	Topology string   `json:"topology"`
 	Policies []string `json:"policies"`
 	Millis   int      `json:"millis"`
+	// Kind is "runq" for the run-queue tour, whose steps come from RunqTour and are drawn as
+	// the status bits and queues, and empty for a simulated workload.
+	Kind string `json:"kind,omitempty"`
 }
 
 // Lessons returns the workloads the page offers, in course order.
 func Lessons() []Lesson {
 	return []Lesson{
+		{Name: "runqtour", Title: "FreeBSD's run queue: 256 queues and the status bits (runq tour)", Example: "runqtour",
+			Topology: "package:1 node:1 llc:1 cpu:1", Policies: []string{"runq"}, Millis: 1, Kind: "runq"},
 		{"calendar", "ULE's calendar: nice 0 against nice 20 on one CPU (seed 000)", "calendar",
 			"thread nice0\n\trun forever\nend\n\nthread nice20 nice=20\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 2000},
+			"package:1 node:1 llc:1 cpu:1", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 2000, ""},
 		{"pickshort", "Partial-slice starvation: gzip fed by tar beside a hog (seed 000)", "pickshort",
 			"pipe data cap=1\n\nthread tar cpus=0\n\trepeat 200\n\t\trun 1500us\n\t\tsend data\n\tend\nend\n\n" +
 				"thread gzip cpus=1\n\trepeat 200\n\t\trecv data\n\t\trun 1ms\n\tend\nend\n\n" +
 				"thread hog cpus=1 nice=20\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:2", []string{"ule:seed000-ps0-pt48", "ule:seed000-ps1-pt224", "bsd4:main", "cfs:v6.5"}, 1000},
+			"package:1 node:1 llc:1 cpu:2", []string{"ule:seed000-ps0-pt48", "ule:seed000-ps1-pt224", "bsd4:main", "cfs:v6.5"}, 1000, ""},
 		{"interactivity", "ULE's interactivity: an editor, a compiler and two hogs", "interactivity",
 			"thread editor\n\tloop\n\t\tsleep exp(100ms)\n\t\trun exp(1ms)\n\tend\nend\n\n" +
 				"thread compiler\n\tloop\n\t\trun 20ms\n\t\tsleep 20ms\n\tend\nend\n\n" +
 				"thread hog\n\trun forever\nend\n\nthread nicehog nice=20\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"ule:main", "ule:legacy", "cfs:v6.5", "cfs:v7.1"}, 2000},
+			"package:1 node:1 llc:1 cpu:1", []string{"ule:main", "ule:legacy", "cfs:v6.5", "cfs:v7.1"}, 2000, ""},
 		{"vruntime", "CFS shares by weight: hogs at nice 0, 1 and 5", "vruntime",
 			"thread nice0\n\trun forever\nend\n\nthread nice1 nice=1\n\trun forever\nend\n\nthread nice5 nice=5\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1", "ule:main", "bsd4:main"}, 1000},
+			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1", "ule:main", "bsd4:main"}, 1000, ""},
 		{"idlegroup", "SCHED_IDLE: workers beside idle hogs (seed 004)", "idlegroup",
 			"thread worker count=4\n\tevery 10ms\n\t\trun exp(1500us)\n\tend\nend\n\n" +
 				"thread hog count=4 class=idle\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1"}, 500},
+			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1"}, 500, ""},
 		{"migration", "CPU-bound jobs on four CPUs: who migrates (seed 001)", "",
 			"thread job count=5\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:4", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 3000},
+			"package:1 node:1 llc:1 cpu:4", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 3000, ""},
 	}
 }
 

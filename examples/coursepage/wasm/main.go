@@ -1,9 +1,10 @@
 //go:build js && wasm
 
 // Command wasm is the WebAssembly module of the course page: the simulator and the real
-// policies, compiled with GOOS=js GOARCH=wasm, exposing two functions to the page's script.
+// policies, compiled with GOOS=js GOARCH=wasm, exposing three functions to the page's script.
 //
 //	schedkitLessons()            the lesson catalogue, as JSON
+//	schedkitRunqTour()           the run-queue tour's steps (course.RunqTour), as JSON
 //	schedkitRun(request JSON)    {workload, policy, topology, millis, seed} → a course.Run
 //	                             as JSON, or {"error": "..."}
 //
@@ -37,6 +38,9 @@ func reply(v any) string {
 func main() {
 	js.Global().Set("schedkitLessons", js.FuncOf(func(js.Value, []js.Value) any {
 		return reply(course.Lessons())
+	}))
+	js.Global().Set("schedkitRunqTour", js.FuncOf(func(js.Value, []js.Value) any {
+		return reply(course.RunqTour())
 	}))
 	js.Global().Set("schedkitRun", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		var req request
