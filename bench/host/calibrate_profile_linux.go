@@ -20,7 +20,7 @@ import (
 
 // Calibrate measures the costs of the path from a scheduling decision to its effect on this
 // machine and returns them as a profile (see Derive for what each figure is made of), with
-// the measurements. It runs about twenty seconds, on the first and the last CPU of the
+// the measurements. It runs about half a minute, on the first and the last CPU of the
 // process's affinity, under the machine-wide lock of the host runner.
 //
 // It refuses to measure a busy machine: a one-minute load average above o.MaxLoad before or
@@ -160,23 +160,37 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	}
 
 	// The timer probes run through Run, in a group of the largest weight, shielded from the
-	// rest of the machine.
+	// rest of the machine, o.Reps times each: their tails (the timer's and the idle exit's p99)
+	// come from the samples of every repetition pooled, and the provenance gives each
+	// repetition's, how far one calibration's tail lies from the next.
 	periods := n
+	var notes []string
 	for _, t := range []struct {
 		what string
 		hog  bool
 		out  *sim.Cost
-	}{{"timer on an idle CPU", false, &m.TimerIdle}, {"timer on a busy CPU", true, &m.TimerBusy}} {
-		if err := ctx.Err(); err != nil {
-			return nil, m, err
+		reps *[]sim.Cost
+	}{{"timer on an idle CPU", false, &m.TimerIdle, &m.TimerIdleReps}, {"timer on a busy CPU", true, &m.TimerBusy, &m.TimerBusyReps}} {
+		var hs []*sim.Histogram
+		var err error
+		for rep := range o.Reps {
+			if err = ctx.Err(); err != nil {
+				return nil, m, err
+			}
+			logf("measuring %s (%d of %d)", t.what, rep+1, o.Reps)
+			var h *sim.Histogram
+			if h, err = probeTimerSamples(ctx, b, periods, time.Millisecond, t.hog); err != nil {
+				break
+			}
+			c, _ := poolCost([]*sim.Histogram{h})
+			hs, *t.reps = append(hs, h), append(*t.reps, c)
 		}
-		logf("measuring %s", t.what)
-		c, err := probeTimer(ctx, b, periods, time.Millisecond, t.hog)
 		if err != nil {
 			skip(t.what, err)
 			continue
 		}
-		*t.out = c
+		*t.out, _ = poolCost(hs)
+		notes = append(notes, spreadNote(t.what, periods, *t.reps))
 	}
 	// The poll window: the same sleeper alone on its CPU at shorter periods, to see below which
 	// idle time the CPU leaves idle without the exit (KVM's halt polling).
@@ -209,7 +223,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	p := &sim.Profile{Name: o.Name, About: o.About,
 		Machine: sim.ProfileMachine{CPU: cpuModel(), Kernel: rel, CPUs: cpus.Count(), Hz: m.Hz},
 		Provenance: sim.Provenance{Date: o.Now.UTC().Format(time.RFC3339), Command: o.Command, LoadAverage: [2]float64{load0, load1},
-			Notes: []string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe; %s; the timer probes in a cgroup of weight %d", a, b, n, shielded, timerWeight)}},
+			Notes: append([]string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe; %s; the timer probes in a cgroup of weight %d", a, b, n, shielded, timerWeight)}, notes...)},
 		Figures: figs, Program: program}
 	return p, m, nil
 }
@@ -226,23 +240,29 @@ var pollPeriods = []time.Duration{50 * time.Microsecond, 100 * time.Microsecond,
 // runner's every, timer slack 1 ns), with a SCHED_IDLE hog beside it if hog, in a group of the
 // largest weight, and returns the quantiles of how late it ran.
 func probeTimer(ctx context.Context, cpu topology.CPU, n int, period time.Duration, hog bool) (sim.Cost, error) {
+	h, err := probeTimerSamples(ctx, cpu, n, period, hog)
+	if err != nil {
+		return sim.Cost{}, err
+	}
+	c, _ := poolCost([]*sim.Histogram{h})
+	return c, nil
+}
+
+// probeTimerSamples is probeTimer with how late the thread ran each time as they came.
+func probeTimerSamples(ctx context.Context, cpu topology.CPU, n int, period time.Duration, hog bool) (*sim.Histogram, error) {
 	text := Box + fmt.Sprintf("thread probe group=box cpus=%d\n\tevery %dus %d\n\t\trun 5us\n\tend\nend\n", cpu, period.Microseconds(), n)
 	if hog {
 		text += fmt.Sprintf("thread hog group=box cpus=%d class=idle\n\trun forever\nend\n", cpu)
 	}
 	r, err := Run(ctx, mustParse(text), Options{Limit: time.Duration(n)*period + time.Second, Weight: timerWeight, KeepSignals: true})
 	if err != nil {
-		return sim.Cost{}, err
+		return nil, err
 	}
-	var q [6]time.Duration
-	for i, p := range []float64{0, 50, 90, 99, 99.9, 100} {
-		v, ok := r.Latency("probe", p)
-		if !ok {
-			return sim.Cost{}, errors.New("the probe was never woken")
-		}
-		q[i] = time.Duration(v)
+	t, ok := r.Thread("probe")
+	if !ok || t.Wakeup.Count() == 0 {
+		return nil, errors.New("the probe was never woken")
 	}
-	return sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}, nil
+	return t.Wakeup.Clone(), nil
 }
 
 // cpuModel returns /proc/cpuinfo's first model name, with "(virtual machine)" where the CPU
@@ -282,6 +302,9 @@ func (o CalibrateOptions) withDefaults() CalibrateOptions {
 	}
 	if o.Samples == 0 {
 		o.Samples = 2000
+	}
+	if o.Reps == 0 {
+		o.Reps = 3
 	}
 	if o.Now.IsZero() {
 		o.Now = time.Now()

@@ -34,6 +34,18 @@ func TestCalibrateProbes(t *testing.T) {
 			assert.LessOrEqual(t, c.q[i-1], c.q[i], "%s quantiles out of order", c.name)
 		}
 	}
+	// The timer probes ran the default three times, and their pool spans every repetition.
+	for _, c := range []struct {
+		name string
+		pool sim.Cost
+		reps []sim.Cost
+	}{{"timer idle", m.TimerIdle, m.TimerIdleReps}, {"timer busy", m.TimerBusy, m.TimerBusyReps}} {
+		require.Len(t, c.reps, 3, c.name)
+		for _, r := range c.reps {
+			assert.LessOrEqual(t, c.pool.Min, r.Min, "%s: pooled minimum above a repetition's", c.name)
+			assert.GreaterOrEqual(t, c.pool.Max, r.Max, "%s: pooled maximum below a repetition's", c.name)
+		}
+	}
 	if err != nil {
 		// A calibration fails only by skipping a measurement, or where a loaded machine's
 		// measurements disagree (Derive); it then returns no profile.
@@ -51,6 +63,7 @@ func TestCalibrateProbes(t *testing.T) {
 	require.NotNil(t, p)
 	assert.Positive(t, p.Machine.Hz)
 	assert.Equal(t, "host", p.Name)
+	assert.Contains(t, strings.Join(p.Provenance.Notes, "\n"), "timer on an idle CPU: 3 repetitions of 100 samples pooled")
 }
 
 // q6 returns c's quantiles as nanoseconds.

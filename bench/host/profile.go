@@ -44,6 +44,10 @@ type Measurements struct {
 	// TimerIdle and TimerBusy are how late a thread sleeping to absolute 1 ms deadlines runs
 	// (timer slack 1 ns), alone on its CPU and beside a SCHED_IDLE hog it preempts.
 	TimerIdle, TimerBusy sim.Cost
+	// TimerIdleReps and TimerBusyReps are the same probes' quantiles in each repetition
+	// (CalibrateOptions.Reps), of which TimerIdle and TimerBusy are the pool: how far one
+	// calibration's tail is from the next one's.
+	TimerIdleReps, TimerBusyReps []sim.Cost
 	// IdleByPeriod is how late the sleeper alone on its CPU runs at periods shorter than 1 ms
 	// (TimerIdle's), shortest first: below the idle time at which the CPU stops polling and
 	// halts, it leaves idle without the exit latency.
@@ -367,6 +371,10 @@ type CalibrateOptions struct {
 	MaxLoad float64
 	// Samples is the number of samples of each probe; 0 means 2000.
 	Samples int
+	// Reps is the number of repetitions of the timer probes on an idle and on a busy CPU,
+	// whose samples are pooled (the tails of the timer and of the idle exit come from them;
+	// one run's p99 varies several times over from one minute to the next); 0 means 3.
+	Reps int
 	// Command is recorded in the profile's provenance.
 	Command string
 	// Now is the date recorded; the zero time means time.Now().
@@ -382,4 +390,39 @@ type SkippedError struct {
 
 func (e *SkippedError) Error() string {
 	return "host: calibration incomplete, no profile: skipped " + strings.Join(e.Skipped, "; ")
+}
+
+// poolCost returns the quantiles of the samples of every histogram in hs pooled (nearest rank,
+// as [sim.Histogram.Percentile]), or false if they hold none.
+func poolCost(hs []*sim.Histogram) (sim.Cost, bool) {
+	var all sim.Histogram
+	for _, h := range hs {
+		all.Merge(h)
+	}
+	if all.Count() == 0 {
+		return sim.Cost{}, false
+	}
+	q := all.Percentiles(0, 50, 90, 99, 99.9, 100)
+	return sim.Cost{Min: time.Duration(q[0]), P50: time.Duration(q[1]), P90: time.Duration(q[2]), P99: time.Duration(q[3]),
+		P999: time.Duration(q[4]), Max: time.Duration(q[5])}, true
+}
+
+// spreadNote returns the provenance note on a pooled probe's repetitions: their number and
+// each one's median and p99, so that a reader of the profile sees how stable its tail is.
+func spreadNote(what string, perRun int, reps []sim.Cost) string {
+	p50s, p99s := make([]string, len(reps)), make([]string, len(reps))
+	lo, hi := time.Duration(-1), time.Duration(0)
+	for i, c := range reps {
+		p50s[i], p99s[i] = us(c.P50)+"µs", us(c.P99)+"µs"
+		if lo < 0 || c.P99 < lo {
+			lo = c.P99
+		}
+		hi = max(hi, c.P99)
+	}
+	ratio := "-"
+	if lo > 0 {
+		ratio = numfmt.Sig3(float64(hi)/float64(lo)) + "×"
+	}
+	return fmt.Sprintf("%s: %d repetitions of %d samples pooled; median by repetition %s; p99 by repetition %s (largest over smallest %s)",
+		what, len(reps), perRun, strings.Join(p50s, ", "), strings.Join(p99s, ", "), ratio)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/schedkit/schedkit/internal/outfile"
 )
 
-const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N]"
+const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N] [-reps R]"
 
 func cmdCalibrate(e *env, args []string) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
@@ -25,6 +25,7 @@ func cmdCalibrate(e *env, args []string) error {
 	name := fs.String("name", "host", "the profile's `name`")
 	maxLoad := fs.Float64("max-load", 0.5, "measure only while the one-minute load average is at most `L` (before and after); a negative L measures whatever the load, and the profile records it")
 	samples := fs.Int("samples", 2000, "`samples` per probe (the timer probes take 1 ms each)")
+	reps := fs.Int("reps", 3, "`R` repetitions of the timer probes, pooled (the tails of the timer and of the idle exit come from them; the profile's provenance gives each one's p99)")
 	if err := parseFlags(e, fs, args, calibrateSynopsis); err != nil {
 		return err
 	}
@@ -33,6 +34,8 @@ func cmdCalibrate(e *env, args []string) error {
 		return usagef("calibrate takes no arguments (got %q)", fs.Args())
 	case *samples < 100 || *samples > 100000:
 		return usagef("-samples %d: want 100..100000", *samples)
+	case *reps < 1 || *reps > 20:
+		return usagef("-reps %d: want 1..20", *reps)
 	case *name == "" || strings.ContainsAny(*name, " \t\n/"):
 		return usagef("-name %q: want a word", *name)
 	}
@@ -60,7 +63,7 @@ func cmdCalibrate(e *env, args []string) error {
 	if len(args) > 0 {
 		cmd += " " + strings.Join(args, " ")
 	}
-	p, m, err := host.Calibrate(e.ctx, host.CalibrateOptions{Name: *name, MaxLoad: ml, Samples: *samples, Command: cmd, Log: e.stderr})
+	p, m, err := host.Calibrate(e.ctx, host.CalibrateOptions{Name: *name, MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
 	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
 		err = werr
 	}

@@ -17,6 +17,7 @@ func TestCalibrateUsage(t *testing.T) {
 	}{
 		{[]string{"calibrate", "extra"}, "calibrate takes no arguments"},
 		{[]string{"calibrate", "-samples", "5"}, "-samples 5: want 100..100000"},
+		{[]string{"calibrate", "-reps", "0"}, "-reps 0: want 1..20"},
 		{[]string{"calibrate", "-name", "a b"}, `-name "a b": want a word`},
 		{[]string{"calibrate", "-o", "/proc/version"}, "-o "},
 	} {
@@ -46,7 +47,7 @@ func TestCalibrateKeepsEarlierProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", t.TempDir())
-	out, errs, code := runCLI(t, "calibrate", "-o", path, "-max-load", "-1", "-samples", "100")
+	out, errs, code := runCLI(t, "calibrate", "-o", path, "-max-load", "-1", "-samples", "100", "-reps", "1")
 	if code != exitFailure {
 		t.Fatalf("status %d, stdout %q, stderr %q; want %d", code, out, errs, exitFailure)
 	}
