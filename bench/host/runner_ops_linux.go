@@ -1,0 +1,263 @@
+package host
+
+// This file implements a runner thread's behaviour script: each workload operation
+// (run, sleep, every, send/receive on a pipe, fork, attribute changes) on the host.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/schedkit/schedkit/bench/sim/workload"
+)
+
+func (r *runner) sample(t *hthread, d workload.Dist) int64 {
+	v := d.Sample(t.rng)
+	if v > workload.MaxDuration {
+		return 1 << 62
+	}
+	return int64(v)
+}
+
+// exec runs a behaviour script.
+func (r *runner) exec(t *hthread, ops []workload.Op) result {
+	for i := range ops {
+		if r.stopping() {
+			return stopped
+		}
+		op := &ops[i]
+		if r.hook != nil {
+			r.hook(t.st.Name, op)
+		}
+		switch op.Kind {
+		case workload.Run:
+			used, halted := r.spin.spin(r.sample(t, op.Time), &r.stop, r.end)
+			t.st.Work += used
+			if halted {
+				return stopped
+			}
+		case workload.Sleep:
+			deadline := r.clk.now() + r.sample(t, op.Time)
+			if res := r.wakeAt(t, deadline); res != cont {
+				return res
+			}
+		case workload.Send, workload.Recv:
+			p := r.pipes[op.Name]
+			for range max(op.N, 1) {
+				if res := r.message(t, p, op.Kind == workload.Send); res != cont {
+					return res
+				}
+			}
+		case workload.Fork:
+			if err := r.fork(t, op.Name, max(op.N, 1)); err != nil {
+				r.fail(err)
+				return stopped
+			}
+		case workload.Join:
+			for t.kids.Load() > 0 {
+				select {
+				case <-t.kidEnd:
+				case <-r.stopCh:
+					return stopped
+				}
+			}
+		case workload.Yield:
+			unix.Syscall(unix.SYS_SCHED_YIELD, 0, 0, 0)
+		case workload.Poll:
+			r.fail(fmt.Errorf("%s: poll (a busy-wait on pipe %s) is not run on the host", t.st.Name, op.Name))
+			return stopped
+		case workload.Exit:
+			return exited
+		case workload.Loop:
+			for {
+				if res := r.exec(t, op.Body); res != cont {
+					return res
+				}
+			}
+		case workload.Repeat:
+			for range op.N {
+				if res := r.exec(t, op.Body); res != cont {
+					return res
+				}
+			}
+		case workload.Every:
+			if res := r.every(t, op); res != cont {
+				return res
+			}
+		case workload.Nice, workload.SetClass, workload.SetCPUs, workload.SetGroup:
+			if err := r.setAttr(t, op); err != nil {
+				r.fail(err)
+				return stopped
+			}
+		}
+	}
+	return cont
+}
+
+// every runs op's body now and then at each multiple of the period after the first, skipping
+// the periods that have already begun, as the simulator does.
+func (r *runner) every(t *hthread, op *workload.Op) result {
+	base, period := r.clk.now(), int64(op.Time.A)
+	k := int64(0)
+	for n := 1; ; n++ {
+		if res := r.exec(t, op.Body); res != cont {
+			return res
+		}
+		t.st.Request.Add(r.clk.now() - (base + k*period))
+		if op.N > 0 && n >= op.N {
+			return cont
+		}
+		k++
+		if now := r.clk.now(); base+k*period < now {
+			k = (now - base + period - 1) / period
+		}
+		if res := r.wakeAt(t, base+k*period); res != cont {
+			return res
+		}
+	}
+}
+
+// wakeAt sleeps until deadline and records the wake-up latency.
+func (r *runner) wakeAt(t *hthread, deadline int64) result {
+	if deadline > r.end {
+		r.sleepUntil(r.end)
+		return stopped
+	}
+	if res := r.sleepUntil(deadline); res != cont {
+		return res
+	}
+	t.st.Wakeup.Add(max(0, r.clk.now()-deadline))
+	t.st.Wakeups++
+	return cont
+}
+
+// sleepUntil sleeps until the monotonic time t, or until the run is halted.
+func (r *runner) sleepUntil(t int64) result {
+	for r.clk.now() < t {
+		if atomic.LoadUint32(&r.stop) != 0 {
+			return stopped
+		}
+		sleepUntil(t)
+	}
+	return cont
+}
+
+// message sends one message into p or receives one from it.
+func (r *runner) message(t *hthread, p *hpipe, send bool) result {
+	if send {
+		if p.cap > 0 {
+			if res := r.take(t, p.slots, &p.lastRecv); res != cont {
+				return res
+			}
+		}
+		p.lastSend.Store(r.clk.now())
+		give(p.items)
+		return cont
+	}
+	if res := r.take(t, p.items, &p.lastSend); res != cont {
+		return res
+	}
+	r.messages.Add(1)
+	p.lastRecv.Store(r.clk.now())
+	if p.cap > 0 {
+		give(p.slots)
+	}
+	return cont
+}
+
+// take decrements the semaphore fd, blocking in poll while it is zero. A take that blocked is a
+// wake-up, whose latency is counted from the last give on the other side (last).
+func (r *runner) take(t *hthread, fd int, last *atomic.Int64) result {
+	var buf [8]byte
+	blocked := false
+	for {
+		_, err := unix.Read(fd, buf[:])
+		if err == nil {
+			break
+		}
+		if err != unix.EAGAIN && err != unix.EINTR {
+			r.fail(fmt.Errorf("host: eventfd read: %w", err))
+			return stopped
+		}
+		if atomic.LoadUint32(&r.stop) != 0 {
+			return stopped
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(r.stopfd), Events: unix.POLLIN}}
+		timeout := int((r.end-r.clk.now())/1e6) + 1
+		if timeout <= 0 {
+			return stopped
+		}
+		// A poll that found the count already raised did not block: only one during which the
+		// thread switched out voluntarily is a wake-up.
+		before := voluntarySwitches()
+		pollRaw(fds, timeout)
+		blocked = blocked || voluntarySwitches() != before
+	}
+	if blocked {
+		t.st.Wakeup.Add(max(0, r.clk.now()-last.Load()))
+		t.st.Wakeups++
+	}
+	return cont
+}
+
+func give(fd int) {
+	var one [8]byte
+	binary.NativeEndian.PutUint64(one[:], 1)
+	_, _ = unix.Write(fd, one[:])
+}
+
+// fork starts n threads of the named template as children of parent.
+func (r *runner) fork(parent *hthread, name string, n int) error {
+	d := r.tmpl[name]
+	for range n {
+		r.mu.Lock()
+		if len(r.threads) >= MaxThreads {
+			r.mu.Unlock()
+			return limitErr("forks would create more than %d threads", MaxThreads)
+		}
+		k := r.made[name]
+		r.made[name]++
+		t := r.newThread(d, name+"."+strconv.Itoa(k), parent)
+		r.threads = append(r.threads, t)
+		r.mu.Unlock()
+		parent.kids.Add(1)
+		r.live.Add(1)
+		go r.thread(t, nil, nil)
+	}
+	return nil
+}
+
+// setAttr applies a nice, class, cpus or group op to the calling thread.
+func (r *runner) setAttr(t *hthread, op *workload.Op) error {
+	tid := int(t.tid.Load())
+	switch op.Kind {
+	case workload.Nice:
+		t.attr.Nice = op.N
+		if t.skip.nice {
+			return nil
+		}
+		return setNice(tid, op.N)
+	case workload.SetClass:
+		t.attr.Class, t.attr.RTPrio = op.Class, op.N
+		if t.skip.class {
+			return nil
+		}
+		return r.applyClass(t, tid)
+	case workload.SetCPUs:
+		t.attr.Affinity = op.CPUs
+		if t.skip.cpus {
+			return nil
+		}
+		return setAffinity(tid, op.CPUs, r.plan.allowed)
+	case workload.SetGroup:
+		t.group = op.Name
+		if t.skip.group || r.cg == nil {
+			return nil
+		}
+		return r.cg.move(tid, op.Name)
+	}
+	return nil
+}
