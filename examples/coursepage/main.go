@@ -9,6 +9,7 @@
 //	go run ./examples/coursepage -o course.html          # write the page
 //	go run ./examples/coursepage -serve localhost:8080   # or serve it on localhost
 //	go run ./examples/coursepage -screenshot docs/course.png   # the README's picture (needs chromium)
+//	go run ./examples/coursepage -screenshot runq.png -demo runqtour   # the run-queue tour's
 //
 // The page is built by package bench/coursepage, which compiles
 // examples/coursepage/wasm with the Go toolchain on PATH, gzip-compresses the module and
@@ -36,9 +37,10 @@ func main() {
 	out := flag.String("o", "course.html", "write the page to `file`")
 	serve := flag.String("serve", "", "serve the page on `addr` (such as localhost:8080) instead of writing it")
 	shot := flag.String("screenshot", "", "also write a PNG screenshot of the page after a demo run to `file` (needs chromium)")
+	demo := flag.String("demo", "pickshort", "the `lesson` the screenshot's demo runs")
 	flag.Parse()
 	if flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: coursepage [-o file] [-serve addr] [-screenshot file]")
+		fmt.Fprintln(os.Stderr, "usage: coursepage [-o file] [-serve addr] [-screenshot file [-demo lesson]]")
 		os.Exit(2)
 	}
 	// The output is examined before the page is built: a destination that cannot be written
@@ -75,17 +77,17 @@ func main() {
 		os.Exit(1)
 	}
 	if *shot != "" {
-		if err := Screenshot(*out, *shot); err != nil {
+		if err := Screenshot(*out, *shot, *demo); err != nil {
 			fmt.Fprintln(os.Stderr, "coursepage:", err)
 			os.Exit(1)
 		}
 	}
 }
 
-// Screenshot renders page (a file) with headless chromium after its demo run (the fragment
-// #demo=pickshort runs that lesson's first policy and steps through six decisions) and writes a
-// PNG to png.
-func Screenshot(page, png string) error {
+// Screenshot renders page (a file) with headless chromium after its demo run of lesson (the
+// fragment #demo=LESSON runs that lesson's first policy and steps through six decisions; the
+// run-queue tour shows its seventh step) and writes a PNG to png.
+func Screenshot(page, png, lesson string) error {
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		return fmt.Errorf("chromium is not installed (Debian: apt-get install chromium): %w", err)
@@ -99,7 +101,7 @@ func Screenshot(page, png string) error {
 		return err
 	}
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-		"--window-size=1280,720", "--virtual-time-budget=20000", "--screenshot="+absPNG, "file://"+abs+"#demo=pickshort")
+		"--window-size=1280,860", "--virtual-time-budget=20000", "--screenshot="+absPNG, "file://"+abs+"#demo="+lesson)
 	done := make(chan error, 1)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

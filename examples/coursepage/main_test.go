@@ -220,6 +220,16 @@ func openPage(t *testing.T, bin string) (ctx context.Context, problems func() []
 	}
 }
 
+// TestLessonTexts checks that every lesson has its page text: what to look for, the kernel
+// source, and two or three questions.
+func TestLessonTexts(t *testing.T) {
+	for _, l := range course.Lessons() {
+		if len(l.Look) < 80 || !strings.Contains(l.Source, ".c") || len(l.Questions) < 2 || len(l.Questions) > 3 {
+			t.Errorf("lesson %s: look %q, source %q, %d questions", l.Name, l.Look, l.Source, len(l.Questions))
+		}
+	}
+}
+
 // TestRunqTour checks the tour's steps against what they claim: a search's visits are the
 // non-empty queues of its range in order, up to where it stopped, and the first step is empty.
 func TestRunqTour(t *testing.T) {
@@ -345,6 +355,13 @@ func TestRunqTourInChromium(t *testing.T) {
 			}
 			shots = append(shots, shot)
 		}
+	}
+	lt, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("lessontext").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := course.Lessons()[0]; l.Name != "runqtour" || !strings.Contains(lt, l.Source) || !strings.Contains(lt, l.Questions[0]) {
+		t.Errorf("the lesson text shown is %q, want the runq tour's", lt)
 	}
 	if p := problems(); len(p) > 0 {
 		t.Errorf("the page logged problems:\n%s", strings.Join(p, "\n"))

@@ -26,36 +26,117 @@ type Lesson struct {
 	// Kind is "runq" for the run-queue tour, whose steps come from RunqTour and are drawn as
 	// the status bits and queues, and empty for a simulated workload.
 	Kind string `json:"kind,omitempty"`
+	// Look says what to look for on the page; Source names the kernel file and functions the
+	// lesson's policies mirror; Questions are answered from what the page draws.
+	Look      string   `json:"look"`
+	Source    string   `json:"source"`
+	Questions []string `json:"questions"`
 }
 
-// Lessons returns the workloads the page offers, in course order.
+// texts holds each lesson's page text by lesson name.
+var texts = map[string]struct {
+	look, source string
+	questions    []string
+}{
+	"runqtour": {
+		"Each filled cell is a non-empty queue: bit i of the status words is set exactly when queue i holds a thread, and the threads stand under their bit in the order they leave. Step and watch a bit follow its queue. A search (runq_findq) offers only non-empty queues in its range (underlined) to its predicate: outlined orange where the predicate declined, black where it stopped.",
+		"FreeBSD sys/kern/kern_switch.c: runq_add, runq_add_idx, runq_remove, runq_findq, runq_choose, runq_steal",
+		[]string{
+			"Step 4: why does runq_choose stop at the first queue it is offered, and which bit does Remove clear afterwards?",
+			"Step 8: the thief stops at queue 150, whose head is make. Which thread does it take, and why is queue 150's bit still set at step 9?",
+			"Step 10: queue 8 is non-empty and inside the range, yet the search reports no queue. What did the predicate answer?",
+		}},
+	"calendar": {
+		"The share line under the chart: under ULE a nice 0 and a nice 20 hog split one CPU close to 50:50, because the timeshare calendar serves every queue in turn; priority only sets how far ahead of the insert index a thread is queued. Compare with 4BSD and CFS, where nice decides the share.",
+		"FreeBSD sys/kern/sched_ule.c: tdq_runq_add (insert at tdq_idx plus the priority's offset), tdq_choose (runq_findq from tdq_ridx, wrapping), sched_priority; Linux kernel/sched/fair.c for cfs:v6.5",
+		[]string{
+			"What share does nice20 get under ule:main, and under cfs:v6.5?",
+			"Step through the decisions under ule:legacy: does nice0 run twice in a row while nice20 waits?",
+		}},
+	"pickshort": {
+		"gzip on CPU 1 is woken by tar from CPU 0 and queued behind the hog. Find a wake-up of gzip in the decisions and read on the chart how long it waits: with pick_short off it waits for the hog's whole slice; with pick_short on and preempt_thresh 224 it runs at once.",
+		"FreeBSD sys/kern/sched_ule.c: sched_wakeup, sched_add, tdq_add, tdq_notify, sched_shouldpreempt (preempt_thresh); the fix is FreeBSD commit ea8294fe",
+		[]string{
+			"Under ule:seed000-ps0-pt48, how long after a wake-up of gzip does gzip get CPU 1?",
+			"Which policy lets gzip finish its 200 blocks within the simulated second?",
+		}},
+	"interactivity": {
+		"The editor sleeps far more than it runs, so ULE scores it interactive and gives it a priority below PRI_MIN_BATCH, which tdq_runq_add queues on the real-time queue, served before the calendar of the compiler and the hogs. Watch where the editor runs after each of its wake-ups.",
+		"FreeBSD sys/kern/sched_ule.c: sched_interact_score, sched_interact_update, sched_priority, tdq_slice; Linux kernel/sched/fair.c for the cfs policies",
+		[]string{
+			"After the editor wakes under ule:main, how long until it runs, and what does the decision's explanation say about it?",
+			"What CPU share does the compiler get under ule:main, and under cfs:v6.5?",
+		}},
+	"vruntime": {
+		"Three hogs at nice 0, 1 and 5 on one CPU. CFS charges each its runtime scaled by 1024 over its weight and runs the smallest virtual runtime, so the shares follow the weights 1024, 820 and 335 of sched_prio_to_weight.",
+		"Linux kernel/sched/fair.c: update_curr, calc_delta_fair, __calc_delta, pick_next_entity; kernel/sched/core.c: sched_prio_to_weight",
+		[]string{
+			"Compute 1024/2179, 820/2179 and 335/2179 and compare them with the share line under cfs:v6.5.",
+			"How do ule:main and bsd4:main split the same three hogs?",
+		}},
+	"idlegroup": {
+		"Four periodic workers beside four SCHED_IDLE hogs on one CPU. An idle-policy task has weight 3 against a worker's 1024, and a waking worker preempts an idle-policy task. Find a worker's wake-up and read how soon it runs.",
+		"Linux kernel/sched/fair.c: wakeup_preempt_fair (check_preempt_wakeup_fair before 6.8), sched_idle_cfs_rq, sched_idle_rq; kernel/sched/sched.h: WEIGHT_IDLEPRIO",
+		[]string{
+			"When a worker wakes while a hog runs, how long until the worker is on the CPU?",
+			"What share of the CPU do the four hogs get together, and why is it not 3/(3+1024) of it?",
+		}},
+	"migration": {
+		"Five CPU-bound jobs on four CPUs: one CPU must share. ULE keeps a queue per CPU and moves threads only by balancing and stealing; 4BSD has one global queue and any CPU takes the next thread. Count the migrate decisions and watch the Gantt lanes.",
+		"FreeBSD sys/kern/sched_ule.c: sched_pickcpu, sched_balance, sched_balance_pair, tdq_move, tdq_idled; sys/kern/sched_4bsd.c: sched_add, sched_choose",
+		[]string{
+			"Under ule:legacy, which jobs stay on one CPU, and which share one?",
+			"Under bsd4:main, how often does a job change CPU within the first 100 ms?",
+		}},
+}
+
+// withText returns l with its page text filled in from texts.
+func withText(l Lesson) Lesson {
+	t, ok := texts[l.Name]
+	if !ok {
+		panic("course: lesson " + l.Name + " has no text")
+	}
+	l.Look, l.Source, l.Questions = t.look, t.source, t.questions
+	return l
+}
+
+// Lessons returns the workloads the page offers, in course order, each with its page text.
 func Lessons() []Lesson {
+	ls := lessons()
+	for i := range ls {
+		ls[i] = withText(ls[i])
+	}
+	return ls
+}
+
+// lessons is the catalogue without its text.
+func lessons() []Lesson {
 	return []Lesson{
 		{Name: "runqtour", Title: "FreeBSD's run queue: 256 queues and the status bits (runq tour)", Example: "runqtour",
 			Topology: "package:1 node:1 llc:1 cpu:1", Policies: []string{"runq"}, Millis: 1, Kind: "runq"},
 		{"calendar", "ULE's calendar: nice 0 against nice 20 on one CPU (seed 000)", "calendar",
 			"thread nice0\n\trun forever\nend\n\nthread nice20 nice=20\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 2000, ""},
+			"package:1 node:1 llc:1 cpu:1", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 2000, "", "", "", nil},
 		{"pickshort", "Partial-slice starvation: gzip fed by tar beside a hog (seed 000)", "pickshort",
 			"pipe data cap=1\n\nthread tar cpus=0\n\trepeat 200\n\t\trun 1500us\n\t\tsend data\n\tend\nend\n\n" +
 				"thread gzip cpus=1\n\trepeat 200\n\t\trecv data\n\t\trun 1ms\n\tend\nend\n\n" +
 				"thread hog cpus=1 nice=20\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:2", []string{"ule:seed000-ps0-pt48", "ule:seed000-ps1-pt224", "bsd4:main", "cfs:v6.5"}, 1000, ""},
+			"package:1 node:1 llc:1 cpu:2", []string{"ule:seed000-ps0-pt48", "ule:seed000-ps1-pt224", "bsd4:main", "cfs:v6.5"}, 1000, "", "", "", nil},
 		{"interactivity", "ULE's interactivity: an editor, a compiler and two hogs", "interactivity",
 			"thread editor\n\tloop\n\t\tsleep exp(100ms)\n\t\trun exp(1ms)\n\tend\nend\n\n" +
 				"thread compiler\n\tloop\n\t\trun 20ms\n\t\tsleep 20ms\n\tend\nend\n\n" +
 				"thread hog\n\trun forever\nend\n\nthread nicehog nice=20\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"ule:main", "ule:legacy", "cfs:v6.5", "cfs:v7.1"}, 2000, ""},
+			"package:1 node:1 llc:1 cpu:1", []string{"ule:main", "ule:legacy", "cfs:v6.5", "cfs:v7.1"}, 2000, "", "", "", nil},
 		{"vruntime", "CFS shares by weight: hogs at nice 0, 1 and 5", "vruntime",
 			"thread nice0\n\trun forever\nend\n\nthread nice1 nice=1\n\trun forever\nend\n\nthread nice5 nice=5\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1", "ule:main", "bsd4:main"}, 1000, ""},
+			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1", "ule:main", "bsd4:main"}, 1000, "", "", "", nil},
 		{"idlegroup", "SCHED_IDLE: workers beside idle hogs (seed 004)", "idlegroup",
 			"thread worker count=4\n\tevery 10ms\n\t\trun exp(1500us)\n\tend\nend\n\n" +
 				"thread hog count=4 class=idle\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1"}, 500, ""},
+			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1"}, 500, "", "", "", nil},
 		{"migration", "CPU-bound jobs on four CPUs: who migrates (seed 001)", "",
 			"thread job count=5\n\trun forever\nend\n",
-			"package:1 node:1 llc:1 cpu:4", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 3000, ""},
+			"package:1 node:1 llc:1 cpu:4", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 3000, "", "", "", nil},
 	}
 }
 
