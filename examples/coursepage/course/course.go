@@ -38,6 +38,14 @@ var texts = map[string]struct {
 	look, source string
 	questions    []string
 }{
+	"toy": {
+		"Where an operating-systems course starts: jobs A (100 ms), B and C (10 ms each) arrive together on one CPU. FIFO runs A first and B and C wait behind it (the convoy effect); SJF runs the jobs that declared the shortest run first; round robin gives each a quantum in turn. Read each job's completion time off the chart.",
+		"no kernel: OSTEP chapter 7, \"Scheduling: Introduction\"; package toy's Pick (the dispatcher's choice) and Expired (the timer's \"time's up\")",
+		[]string{
+			"Under toy:fifo, when do A, B and C finish, and what is their average turnaround time?",
+			"Under toy:sjf, what is the average turnaround time, and which job pays for it?",
+			"Under toy:rr, when does A finish compared with FIFO and SJF?",
+		}},
 	"runqtour": {
 		"Each filled cell is a non-empty queue: bit i of the status words is set exactly when queue i holds a thread, and the threads stand under their bit in the order they leave. Step and watch a bit follow its queue. A search (runq_findq) offers only non-empty queues in its range (underlined) to its predicate: outlined orange where the predicate declined, black where it stopped.",
 		"FreeBSD sys/kern/kern_switch.c: runq_add, runq_add_idx, runq_remove, runq_findq, runq_choose, runq_steal",
@@ -112,6 +120,9 @@ func Lessons() []Lesson {
 // lessons is the catalogue without its text.
 func lessons() []Lesson {
 	return []Lesson{
+		{"toy", "The textbook's FIFO, SJF and round robin: one long job and two short ones (OSTEP ch. 7)", "",
+			"thread A slice=100ms\n\trun 100ms\nend\n\nthread B slice=10ms\n\trun 10ms\nend\n\nthread C slice=10ms\n\trun 10ms\nend\n",
+			"package:1 node:1 llc:1 cpu:1", []string{"toy:fifo", "toy:sjf", "toy:rr"}, 200, "", "", "", nil},
 		{Name: "runqtour", Title: "FreeBSD's run queue: 256 queues and the status bits (runq tour)", Example: "runqtour",
 			Topology: "package:1 node:1 llc:1 cpu:1", Policies: []string{"runq"}, Millis: 1, Kind: "runq"},
 		{"calendar", "ULE's calendar: nice 0 against nice 20 on one CPU (seed 000)", "calendar",
