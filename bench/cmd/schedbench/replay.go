@@ -125,55 +125,25 @@ func cmdReplay(e *env, args []string) error {
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { explicit[fl.Name] = true })
-	switch {
-	case *format != "text" && *format != "json":
-		return usagef("-format %q: want text or json", *format)
-	case fs.NArg() == 0:
-		return usagef("no trace file given")
-	case fs.NArg() > 1:
-		return usagef("one trace at a time, got %d arguments: %q", fs.NArg(), fs.Args())
-	case f.until < 0:
-		return usagef("-until %v: want a positive duration, or 0 for the trace's own", f.until)
-	case f.hz < 2 || f.hz > 100000:
-		return usagef("-hz %d: want 2..100000", f.hz)
-	case f.statHz < 1 || f.statHz > f.hz:
-		return usagef("-stathz %d: want 1..hz (%d)", f.statHz, f.hz)
+	if err := checkReplayFlags(fs, &f, *format, explicit); err != nil {
+		return err
 	}
-	if explicit["topology"] && f.topology == "" {
-		return usagef("-topology is empty")
-	}
-	kmode, err := trace.ParseKernelMode(*kthreads)
+	opts, err := replayImportOptions(*kthreads, *ktrLayout, *ktrGHz, *maxMemory)
 	if err != nil {
-		return usagef("-kthreads: %v", err)
+		return err
 	}
-	if *top < 0 {
-		return usagef("-top %d: want a count of tasks, or 0 for all", *top)
-	}
-	table := &trace.TableOptions{Top: *top}
-	if *taskPattern != "" {
-		if table.Task, err = regexp.Compile(*taskPattern); err != nil {
-			return usagef("-task %q: %v", *taskPattern, err)
-		}
-	}
-	ktrVersion, ok := ktrVersions[*ktrLayout]
-	if !ok {
-		return usagef("-ktr-layout %q: want main, legacy or freebsd9", *ktrLayout)
-	}
-	if *ktrGHz < 0 || *ktrGHz > 1000 {
-		return usagef("-ktr-ghz %v: want a clock rate in GHz", *ktrGHz)
-	}
-	limit, err := parseSize(*maxMemory)
+	opts.Summary, opts.NoPipes, opts.GoThreads = *summary, *noPipes, *goThreads
+	table, err := replayTable(*top, *taskPattern)
 	if err != nil {
-		return usagef("-max-memory %q: %v", *maxMemory, err)
+		return err
 	}
 	ps, err := parsePolicies(f.policy)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	restore := memoryBudget(limit)
+	restore := memoryBudget(opts.MemoryLimit)
 	defer restore()
-	in, err := readReplayInput(e, fs.Arg(0), &trace.ImportOptions{Summary: *summary, NoPipes: *noPipes, GoThreads: *goThreads,
-		KernelThreads: kmode, MemoryLimit: limit, KTRClockHz: *ktrGHz * 1e9, KTRVersion: ktrVersion})
+	in, err := readReplayInput(e, fs.Arg(0), &opts)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -198,27 +168,57 @@ func cmdReplay(e *env, args []string) error {
 		return err
 	}
 	f.prof.Apply(&cfg)
-	var runnable []policySpec
+	if ps, err = replayable(e, cfg, ps, in, t, explicit["policy"]); err != nil {
+		return err
+	}
+	warnReplay(e, in)
+	doc := newReplayDoc(in, t, &f, ps, opts.KernelThreads)
+	return replayAll(e, cfg, doc, ps, in, f.until, table, *format)
+}
+
+// replayAll replays in under each policy of ps, in turn, and writes doc in format.
+func replayAll(e *env, cfg sim.Config, doc *replayDoc, ps []policySpec, in *replayInput, until time.Duration, table *trace.TableOptions, format string) error {
 	for _, p := range ps {
-		// Every refusal (a task pinned to a CPU the topology lacks, a class the policy has
-		// not) is a usage error before anything runs when the policy was asked for; a policy
-		// of the default set that refuses the trace is left out with a note. (Linux's
-		// real-time priorities, which most kernel traces have, run on rtprio levels under
-		// ULE and 4BSD: trace.Imported.ForPolicy.)
-		pol := p.new()
-		if _, err := sim.New(cfg, pol, in.workloadFor(pol, t)); err != nil {
-			if explicit["policy"] {
-				return usagef("%s on %s: %v", p.name, t, err)
-			}
-			fmt.Fprintf(e.stderr, "schedbench replay: %s left out: %v\n", p.name, err)
-			continue
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("interrupted; nothing written")
 		}
-		runnable = append(runnable, p)
+		r, err := replayOne(e, cfg, p.new(), in, until, table)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p.name, err)
+		}
+		doc.Replays = append(doc.Replays, r)
 	}
-	if len(runnable) == 0 {
-		return usagef("no policy of the default set can replay %s; name one with -policy", in.path)
+	if format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(doc)
 	}
-	ps = runnable
+	return writeReplayText(e.stdout, doc)
+}
+
+// replayImportOptions is the import options from -kthreads, -ktr-layout, -ktr-ghz and
+// -max-memory.
+func replayImportOptions(kthreads, ktrLayout string, ktrGHz float64, maxMemory string) (trace.ImportOptions, error) {
+	kmode, err := trace.ParseKernelMode(kthreads)
+	if err != nil {
+		return trace.ImportOptions{}, usagef("-kthreads: %v", err)
+	}
+	ktrVersion, ok := ktrVersions[ktrLayout]
+	if !ok {
+		return trace.ImportOptions{}, usagef("-ktr-layout %q: want main, legacy or freebsd9", ktrLayout)
+	}
+	if ktrGHz < 0 || ktrGHz > 1000 {
+		return trace.ImportOptions{}, usagef("-ktr-ghz %v: want a clock rate in GHz", ktrGHz)
+	}
+	limit, err := parseSize(maxMemory)
+	if err != nil {
+		return trace.ImportOptions{}, usagef("-max-memory %q: %v", maxMemory, err)
+	}
+	return trace.ImportOptions{KernelThreads: kmode, MemoryLimit: limit, KTRClockHz: ktrGHz * 1e9, KTRVersion: ktrVersion}, nil
+}
+
+// warnReplay prints the import's warnings on stderr, the first few and then their count.
+func warnReplay(e *env, in *replayInput) {
 	kept, all := in.warnings()
 	for _, w := range kept {
 		fmt.Fprintf(e.stderr, "schedbench replay: warning: %s\n", w)
@@ -226,23 +226,67 @@ func cmdReplay(e *env, args []string) error {
 	if all > len(kept) {
 		fmt.Fprintf(e.stderr, "schedbench replay: warning: %s: %d more warnings\n", in.path, all-len(kept))
 	}
-	doc := newReplayDoc(in, t, &f, ps, kmode)
+}
+
+// checkReplayFlags checks replay's arguments and the machine flags replay reads.
+func checkReplayFlags(fs *flag.FlagSet, f *machineFlags, format string, explicit map[string]bool) error {
+	switch {
+	case format != "text" && format != "json":
+		return usagef("-format %q: want text or json", format)
+	case fs.NArg() == 0:
+		return usagef("no trace file given")
+	case fs.NArg() > 1:
+		return usagef("one trace at a time, got %d arguments: %q", fs.NArg(), fs.Args())
+	case f.until < 0:
+		return usagef("-until %v: want a positive duration, or 0 for the trace's own", f.until)
+	case f.hz < 2 || f.hz > 100000:
+		return usagef("-hz %d: want 2..100000", f.hz)
+	case f.statHz < 1 || f.statHz > f.hz:
+		return usagef("-stathz %d: want 1..hz (%d)", f.statHz, f.hz)
+	}
+	if explicit["topology"] && f.topology == "" {
+		return usagef("-topology is empty")
+	}
+	return nil
+}
+
+// replayTable is the task table's options from -top and -task.
+func replayTable(top int, taskPattern string) (*trace.TableOptions, error) {
+	if top < 0 {
+		return nil, usagef("-top %d: want a count of tasks, or 0 for all", top)
+	}
+	table := &trace.TableOptions{Top: top}
+	if taskPattern != "" {
+		var err error
+		if table.Task, err = regexp.Compile(taskPattern); err != nil {
+			return nil, usagef("-task %q: %v", taskPattern, err)
+		}
+	}
+	return table, nil
+}
+
+// replayable is the policies of ps that accept in's workload on t. Every refusal (a task
+// pinned to a CPU the topology lacks, a class the policy has not) is a usage error before
+// anything runs when the policy was asked for (asked); a policy of the default set that
+// refuses the trace is left out with a note. (Linux's real-time priorities, which most
+// kernel traces have, run on rtprio levels under ULE and 4BSD: trace.Imported.ForPolicy.)
+func replayable(e *env, cfg sim.Config, ps []policySpec, in *replayInput, t *topology.Topology, asked bool) ([]policySpec, error) {
+	var runnable []policySpec
 	for _, p := range ps {
-		if e.ctx.Err() != nil {
-			return fmt.Errorf("interrupted; nothing written")
+		pol := p.new()
+		if _, err := sim.New(cfg, pol, in.workloadFor(pol, t)); err != nil {
+			if asked {
+				return nil, usagef("%s on %s: %v", p.name, t, err)
+			}
+			fmt.Fprintf(e.stderr, "schedbench replay: %s left out: %v\n", p.name, err)
+			continue
 		}
-		r, err := replayOne(e, cfg, p.new(), in, f.until, table)
-		if err != nil {
-			return fmt.Errorf("%s: %v", p.name, err)
-		}
-		doc.Replays = append(doc.Replays, r)
+		runnable = append(runnable, p)
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+	if len(runnable) == 0 {
+		return nil, usagef("no policy of the default set can replay %s; name one with -policy", in.path)
 	}
-	return writeReplayText(e.stdout, doc)
+	return runnable, nil
 }
 
 // ktrVersions are -ktr-layout's values.
