@@ -102,6 +102,8 @@ type Machine struct {
 	// series (Config.ExactSamples).
 	arena  sampleArena
 	budget uint32
+	// sortBuf is snapshotSeries' scratch space for sorting samples (samplesort.Sort32).
+	sortBuf []int64
 }
 
 // A spawn is a thread the machine creates by itself at time at.

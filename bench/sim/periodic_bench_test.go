@@ -109,3 +109,28 @@ func TestPeriodicSets(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkResult measures Machine.Result after sec simulated seconds of a periodic task set
+// (exact latency samples to snapshot and sort: up to Config.ExactSamples per series), per call.
+func BenchmarkResult(b *testing.B) {
+	for _, set := range periodicSets[1:] {
+		for _, sec := range []int{1, 10} {
+			b.Run(fmt.Sprintf("set=%s/sec=%d", set.name, sec), func(b *testing.B) {
+				w := periodicWorkload(b, set.name)
+				cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, set.cpus, 1), Hz: 1000, StatHz: 127, Seed: 1}
+				m, err := sim.New(cfg, benchPolicies[0].make(), w)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := m.Run(time.Duration(sec) * time.Second); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					m.Result()
+				}
+			})
+		}
+	}
+}
