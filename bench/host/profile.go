@@ -319,7 +319,8 @@ func absDiff(a, b topology.Level) int {
 	return int(b - a)
 }
 
-// WriteMeasurements writes m as a table: each probe's quantiles in microseconds.
+// WriteMeasurements writes m as a table: each probe's quantiles in microseconds, and under a
+// pooled probe of several repetitions each repetition's.
 func WriteMeasurements(w io.Writer, m Measurements) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "measurement\tmin\tp50\tp90\tp99\tp99.9\tmax\t")
@@ -339,7 +340,17 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	row("perf bench sched pipe (round trip)", m.PerfPipe)
 	row("perf bench sched pipe -T (round trip)", m.PerfPipeThreads)
 	row("timer, idle CPU", m.TimerIdle)
+	reps := func(name string, cs []sim.Cost) {
+		if len(cs) < 2 {
+			return
+		}
+		for i, c := range cs {
+			row(fmt.Sprintf("  %s, repetition %d", name, i+1), c)
+		}
+	}
+	reps("timer, idle CPU", m.TimerIdleReps)
 	row("timer, busy CPU", m.TimerBusy)
+	reps("timer, busy CPU", m.TimerBusyReps)
 	row(fmt.Sprintf("tick (HZ=%d)", m.Hz), m.Tick)
 	row("refill, 32 KiB", m.Refill)
 	for _, lf := range levelFigures {

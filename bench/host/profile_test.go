@@ -145,4 +145,14 @@ func TestCostOfAndClamp(t *testing.T) {
 	require.NoError(t, WriteMeasurements(&b, Measurements{Tick: sim.Fixed(3000), Hz: 250, Skipped: []string{"perf: missing"}}))
 	assert.Contains(t, b.String(), "tick (HZ=250)")
 	assert.Contains(t, b.String(), "skipped: perf: missing")
+	assert.NotContains(t, b.String(), "repetition")
+	// A pooled probe prints its pool and, under it, each repetition; one repetition prints none.
+	b.Reset()
+	one, two := sim.Fixed(40000), sim.Cost{Min: 30000, P50: 41000, P90: 50000, P99: 600000, Max: 700000}
+	require.NoError(t, WriteMeasurements(&b, Measurements{TimerIdle: two, TimerIdleReps: []sim.Cost{one, two}, TimerBusy: one, TimerBusyReps: []sim.Cost{one}}))
+	out := b.String()
+	assert.Contains(t, out, "timer, idle CPU, repetition 1")
+	assert.Contains(t, out, "timer, idle CPU, repetition 2")
+	assert.Regexp(t, `timer, idle CPU, repetition 2 +30\.0 +41\.0 +50\.0 +600 +600 +700`, out)
+	assert.NotContains(t, out, "timer, busy CPU, repetition")
 }
