@@ -83,7 +83,7 @@ var (
 )
 
 // built builds the page once per test binary: compiling the module takes seconds.
-func built(t *testing.T) []byte {
+func built(t testing.TB) []byte {
 	t.Helper()
 	pageOnce.Do(func() { pageData, pageErr = coursepage.Build(context.Background()) })
 	if pageErr != nil {
@@ -167,7 +167,7 @@ func TestPageInChromium(t *testing.T) {
 // openPage writes the built page to a file, opens it in headless Chromium (bin) and waits for
 // the module to be ready. problems returns what the page logged as errors, warnings or
 // exceptions so far.
-func openPage(t *testing.T, bin string) (ctx context.Context, problems func() []string) {
+func openPage(t testing.TB, bin string) (ctx context.Context, problems func() []string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "course.html")
 	if err := os.WriteFile(path, built(t), 0o644); err != nil {
@@ -377,6 +377,36 @@ func TestRunqTourInChromium(t *testing.T) {
 	}
 	if len(shots) != 2 || bytes.Equal(shots[0], shots[1]) {
 		t.Errorf("steps 2 and 3 look the same")
+	}
+}
+
+// BenchmarkRunqTourStep measures one step of the run-queue tour in headless Chromium: the
+// page's step function, which recolours the 256 cells and redraws the labels, plus the
+// layout and style work the browser does before the next frame (forced by reading the SVG's
+// bounding box). It reports ms/step; the page is built once, outside the timing.
+func BenchmarkRunqTourStep(b *testing.B) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		b.Skip("chromium is not installed (Debian: apt-get install chromium; .ci/run installs it):", err)
+	}
+	ctx, problems := openPage(b, bin)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("lesson"); s.value = "runqtour"; s.onchange(); document.getElementById("run").click(); return true })()`)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
+		const t0 = performance.now();
+		for (let i = 0; i < %d; i++) { step((i / 9 | 0) %% 2 ? -1 : 1); document.getElementById("state").getBBox(); }
+		return (performance.now() - t0) / %d;
+	})()`, b.N, b.N)))
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(ms, "ms/step")
+	if p := problems(); len(p) > 0 {
+		b.Fatalf("the page logged problems:\n%s", strings.Join(p, "\n"))
 	}
 }
 
