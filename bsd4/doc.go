@@ -177,4 +177,12 @@
 //	sys/priority.h                                Layout, LayoutMain, LayoutLegacy, Layout2011
 //	kern.sched.* sysctls, PREEMPTION options      Params
 //	tdq_steal, sched_balance (ULE)                none: the global queue makes them unnecessary
+//	(a debugger's look at runq, runq_pcpu, td_sched) System.Snapshot, State
+//
+// # Snapshots for the course
+//
+// [System.Snapshot] returns a [State]: the load average, sched_tdcnt, the global run queue and
+// each CPU's queue as [runq.State] (an empty queue's "queues" is null in JSON), the thread each
+// CPU runs, and every thread's td_priority, td_user_pri, nice, ts_estcpu, ts_cpticks,
+// ts_slptime, ts_pctcpu and ts_slice. It only reads: taking one never changes a decision.
 package bsd4

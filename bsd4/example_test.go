@@ -345,3 +345,30 @@ func ExampleScheduler_CheckAttr() {
 	// bsd4: rr priority 99 is on the linux scale; FreeBSD's rtprio(2) takes 0..31 (RTScale freebsd)
 	// bsd4: no group scheduling in 4BSD (group 2)
 }
+
+// ExampleSystem_Snapshot shows the picture the course draws of 4BSD: one hog on one CPU, its
+// estcpu and priority after a simulated second, and the global queue it left empty. %CPU is
+// still small: ts_pctcpu forgets only 1/20 a second (ccpu = exp(-1/20)), so it rises slowly.
+func ExampleSystem_Snapshot() {
+	s, err := bsd4.New(bsd4.DefaultParams())
+	if err != nil {
+		panic(err)
+	}
+	env := &printEnv{}
+	if err := s.Start(sched.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Hz: 1000, StatHz: 127, Seed: 1}, env); err != nil {
+		panic(err)
+	}
+	s.Fork(0, 0, -1, 0, sched.Attr{})
+	s.Wakeup(0, 0, 0, sched.WakeFork)
+	s.Pick(0, 0)
+	for tick := int64(1); tick <= 127; tick++ {
+		s.Tick(tick*1_000_000_000/127, 0)
+	}
+	st := s.System().Snapshot()
+	th := st.Threads[0]
+	fmt.Printf("cpu0 runs %s; global queue holds %d\n", st.CPUs[0].Running, st.Global.Len)
+	fmt.Printf("%s %s pri %d estcpu %d pctcpu %s%%\n", th.Name, th.State, th.Pri, th.EstCPU, th.PctCPU)
+	// Output:
+	// cpu0 runs t0; global queue holds 0
+	// t0 running pri 78 estcpu 17 pctcpu 4.88%
+}
