@@ -144,6 +144,10 @@ func TestBadInput(t *testing.T) {
 		{"sweep grid too large", []string{"sweep", "-grid", "nice=" + seq(0, 1000), "seed000-nice"}, "-grid nice: 1001 values; at most 1000"},
 		{"sweep cells beyond the bound", []string{"sweep", "-reps", "10000", "-grid", "nice=0,1,2,3,4,5,6,7,8,9,10", "seed000-nice"}, "cells (grid points"},
 		{"sweep reps beyond the bound", []string{"sweep", "-reps", "10001", "seed000-nice"}, "-reps 10001: want 0..10000"},
+		// A million compiler processes, forked one at a time: the simulator keeps every one's
+		// statistics until the cell ends, ~1 GiB a cell; refused before the first cell runs.
+		{"sweep forks beyond the memory budget", []string{"sweep", "-parallel", "2", "-set", "jobs=1e6", "seed000-buildkernel"}, "cell 0 (blocks_per_s=255 cpus=8 hog_idle=0 hog_nice=0 hogs=0 j=8 job_ms=31.61432 jobs=1e+06 off_us=709.109 smt=1) starts 1000008 threads; 2 cell(s) at a time need about 2.049GiB of memory; -max-memory is 2GiB"},
+		{"sweep forks beyond a smaller budget", []string{"sweep", "-parallel", "1", "-max-memory", "512MiB", "-set", "jobs=1e6", "seed000-buildkernel"}, "-max-memory is 512MiB"},
 		{"merge null metric", []string{"merge", "seed000-nice", "testdata/null-metric.jsonl"}, "testdata/null-metric.jsonl: scenario: line 1: metric 0 is null"},
 		{"stat width beyond the bound", []string{"stat", "-w", "1000000000", "testdata/stat/a.txt"}, "-w 1000000000: want 0 or 2..10000"},
 		{"stat input beyond the budget", []string{"stat", "-max-memory", "32MiB", "/dev/zero"}, "/dev/zero: more than 2MiB"},

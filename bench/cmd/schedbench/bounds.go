@@ -7,6 +7,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/scenario"
@@ -49,8 +52,9 @@ func checkWork(s *setup, reps, parallel int, budget int64) error {
 			cells, s.flags.until, s.flags.hz, s.topo.NumCPUs(), ticks, float64(maxInterrupts))
 	}
 	if need := estimateMemory(s.w, cells, parallel); budget > 0 && need > budget {
+		n, _ := s.w.Started()
 		return usagef("%s: %d threads × %d run(s) need about %s of memory; -max-memory is %s (fewer -reps or -parallel, or a larger -max-memory)",
-			s.wname, instances(s.w), cells, formatSize(need), formatSize(budget))
+			s.wname, n, cells, formatSize(need), formatSize(budget))
 	}
 	return nil
 }
@@ -59,7 +63,10 @@ func checkWork(s *setup, reps, parallel int, budget int64) error {
 // with the collector held to the budget (one run peaked at 1.7 GB; two at a time passed 2 GiB):
 // a machine's state of the thread while it runs (the simulator's thread, the policy's, the
 // event queue's), a finished run's ThreadStats with its histograms, and the table's row. The
-// threads a template forks are not counted: the watchdog stops a run they take past the budget.
+// simulator keeps every thread until the run ends, so the threads a run forks count as much as
+// those it starts with: the estimates count both (workload.Workload.Started). Forks the script
+// alone cannot count (inside a loop without end) are left out: the watchdog stops a run they
+// take past the budget.
 const (
 	machineBytesPerThread = 700
 	resultBytesPerThread  = 400
@@ -70,7 +77,8 @@ const (
 // machine per run in progress, every finished run's result until the table is printed, and the
 // table.
 func estimateMemory(w *workload.Workload, cells, parallel int) int64 {
-	n := float64(instances(w))
+	started, _ := w.Started()
+	n := float64(started)
 	v := n * (machineBytesPerThread*float64(max(1, min(parallel, cells))) + resultBytesPerThread*float64(cells) + tableBytesPerThread)
 	return int64(min(v, math.MaxInt64/2))
 }
@@ -84,6 +92,58 @@ func instances(w *workload.Workload) int {
 		}
 	}
 	return n
+}
+
+// checkPlanMemory checks, before any cell of pl runs, the memory the cells idx need with
+// workers of them at a time (0: one per CPU) against the budget (0: none): the largest cell's
+// threads (workload.Workload.Started, forks included) times what a machine and its result keep
+// of each, once per cell at a time. A sweep keeps only each finished cell's metrics, so the
+// cells at a time are what counts. Building a cell's workload is cheap (no run), and cells that
+// differ only in their repetition share one.
+func checkPlanMemory(pl *scenario.Plan, idx []int, workers int, budget int64) error {
+	if budget <= 0 || len(idx) == 0 {
+		return nil
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	at := float64(min(workers, len(idx)))
+	built := map[[2]int]bool{}
+	for _, i := range idx {
+		c := &pl.Cells[i]
+		if built[[2]int{c.Point, c.Row}] {
+			continue
+		}
+		built[[2]int{c.Point, c.Row}] = true
+		setup, err := pl.Scenario.Build(c.Values, &pl.Scenario.Rows[c.Row])
+		if err != nil {
+			return fmt.Errorf("%s: cell %d: %w", pl.Scenario.Name, i, err)
+		}
+		n, _ := setup.Workload.Started()
+		need := float64(n) * (machineBytesPerThread + resultBytesPerThread) * at
+		if need > float64(budget) {
+			return usagef("%s: cell %d (%s) starts %d threads; %.0f cell(s) at a time need about %s of memory; -max-memory is %s (smaller parameters, fewer -parallel, or a larger -max-memory)",
+				pl.Scenario.Name, i, describeValues(c.Values), n, at, formatSize(int64(min(need, math.MaxInt64/2))), formatSize(budget))
+		}
+	}
+	return nil
+}
+
+// describeValues formats the parameter values of a cell in name order: "cpus=8 jobs=1e+06".
+func describeValues(v scenario.Values) string {
+	names := make([]string, 0, len(v))
+	for k := range v {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for i, k := range names {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%g", k, v[k])
+	}
+	return b.String()
 }
 
 // checkPlanSize checks, before a plan is built, the cells the scenario s would have under o:

@@ -239,7 +239,10 @@
 // (default 2GiB, the same flag as replay's; 0: no limit) bounds the memory: an input file may
 // take 1/64 of it (a workload: 32MiB by default) or 1/16 (stat's numbers, merge's results), read through
 // that limit so that /dev/zero or an endless pipe is refused; a workload's threads × runs must
-// fit it (about 1.4 KB a thread for one run); and while the command works, the garbage
+// fit it (about 1.4 KB a thread for one run), counting the threads its scripts fork
+// (workload.Workload.Started), and so must a sweep's or seeds' largest cell times the cells at a
+// time (about 1.1 KB a thread each: sweep -set jobs=1e6 seed000-buildkernel forks a million
+// compilers a cell and is refused before it starts); and while the command works, the garbage
 // collector is held to it and a watchdog stops the command, with status 1 and a line naming
 // -max-memory, if the process's memory passes it. A workload that starts no thread is refused.
 // An error is one line, whatever the input: a quoted input longer than 120 bytes is cut with an

@@ -76,6 +76,9 @@ func cmdSeeds(e *env, args []string) error {
 		if err != nil {
 			return usagef("%s: %v", s.Name, err)
 		}
+		if err := checkPlanMemory(pl, pl.All(), *parallel, e.maxMemory); err != nil {
+			return err
+		}
 		plans = append(plans, pl)
 		total += len(pl.Cells)
 		if total > maxCells {

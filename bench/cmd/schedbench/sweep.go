@@ -99,6 +99,9 @@ func cmdSweep(e *env, args []string) error {
 	if err != nil {
 		return usagef("-shard %s: %v", *shard, err)
 	}
+	if err := checkPlanMemory(pl, idx, *parallel, e.maxMemory); err != nil {
+		return err
+	}
 	var of *outfile.File
 	if *out != "" {
 		if of, err = outfile.Create(*out); err != nil {
