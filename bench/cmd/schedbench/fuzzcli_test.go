@@ -70,6 +70,7 @@ func FuzzCLI(f *testing.F) {
 		{"sweep\x00-set\x00nice=1\x00-grid\x00nice=0,5\x00seed000-nice", ""}, // set and grid
 		{"sweep\x00-grid\x00nice=1,1\x00seed000-nice", ""},                   // a value twice
 		{"sweep\x00-reps\x00100000\x00seed000-nice", ""},
+		{"sweep\x00-set\x00jobs=1e6\x00seed000-buildkernel", ""}, // a million forks a cell: refused, memory
 		{"merge\x00seed000-nice\x00in.jsonl", `{"scenario":"seed000-nice","cell":0,"point":{},"row":"x","rep":0,"metrics":[null]}` + "\n"},
 		{"replay\x00in.ftrace", "garbage\n"},
 		{"replay\x00in.json", `{"global":{"duration":1},"tasks":{"t":{"run":1000}}}`},
