@@ -27,7 +27,9 @@ type Idle struct {
 	// ExitLatency is how long a CPU that has been idle (and does not spin) takes to start the
 	// thread it picks (the idle state's exit latency, drawn for each exit when it varies): the
 	// thread makes no progress meanwhile, as with Costs.Switch, and CPUStats.IdleExit counts
-	// it. At most MaxCost.
+	// it. Unlike a switch, the exit is not the thread's CPU time but its wait
+	// (ThreadStats.WaitTime): the kernels start a thread's CPU time when the CPU, out of its
+	// idle loop, runs it. At most MaxCost.
 	ExitLatency Cost
 	// PollWindow is how long an idle CPU polls for work before it halts (drawn for each exit
 	// when it varies): a CPU that has been idle for at most that long starts the thread it

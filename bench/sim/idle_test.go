@@ -29,6 +29,13 @@ func TestIdleExitLatency(t *testing.T) {
 	assert.Equal(t, int64(100e3), reqBase[0])
 	assert.Equal(t, nd.Wakeups*50e3, deep.CPUs[0].IdleExit)
 	assert.Zero(t, base.CPUs[0].IdleExit)
+	// The exit is the CPU waking up for the napper, which waits meanwhile: as in the kernels,
+	// its CPU time starts when the CPU runs it (the run that was in its exit at the end
+	// included, which counts only what passed).
+	// With no other stall, its CPU time is the work it did, and its wait the exits.
+	assert.Equal(t, nd.Work, nd.CPUTime, "CPU time without the exits")
+	assert.Equal(t, deep.CPUs[0].IdleExit, nd.WaitTime, "the exits are wait")
+	assert.Zero(t, nb.WaitTime)
 	// A spinning idle loop does not sleep deeply.
 	spin := run(sim.Idle{ExitLatency: sim.Fixed(50 * time.Microsecond), Spin: true})
 	assert.Zero(t, spin.CPUs[0].IdleExit)

@@ -670,7 +670,7 @@ func (m *Machine) stop(id topology.CPU, why sched.StopReason) {
 		c.segStart = m.now
 	}
 	m.q.disarm(m.slotDone(id))
-	t.st.CPUTime += m.now - t.since
+	addRun(&t.st.CPUTime, &t.st.WaitTime, m.now-t.since)
 	c.cur, c.stopped, c.stopWhy = nobody, tid, uint8(why)
 	t.cpu, t.last, t.since = nobody, int32(id), m.now
 	switch why {
@@ -735,9 +735,10 @@ func (m *Machine) pick(id topology.CPU) {
 	}
 	t.reported = 0
 	migrated := t.last >= 0 && t.last != int32(id)
-	var stall int64
+	var stall, exit int64
 	if m.picks {
 		stall = m.pickStall(c, id, t, tid, migrated)
+		exit = c.pickExit
 	}
 	if t.woken {
 		t.woken = false
@@ -757,7 +758,11 @@ func (m *Machine) pick(id topology.CPU) {
 			m.threads[prev].st.Involuntary++
 		}
 	}
-	t.state, t.cpu, t.since = tRunning, int32(id), m.now
+	// The idle loop's exit is the CPU waking up for the thread, which waits meanwhile: its CPU
+	// time starts once the CPU runs it, as the kernels' do (exec_start is set at the pick, after
+	// the idle loop has left; the idle task is charged before that).
+	t.st.WaitTime += exit
+	t.state, t.cpu, t.since = tRunning, int32(id), m.now+exit
 	c.cur, c.lastThread = tid, tid
 	m.setTickState(c, runState(t.attr))
 	c.segStart = m.now + stall

@@ -23,7 +23,9 @@ type ThreadStats struct {
 	Start, End int64
 	// CPUTime is the time it spent on a CPU, including switch, migration and interrupt stalls.
 	CPUTime int64
-	// WaitTime is the time it spent runnable but not running (run-queue wait).
+	// WaitTime is the time it spent runnable but not running (run-queue wait), including the
+	// idle loop's exit of the CPU that picked it (Idle.ExitLatency): as in the kernels, a
+	// thread's CPU time starts once the CPU runs it.
 	WaitTime int64
 	// Sleep is the time it spent sleeping or blocked.
 	Sleep int64
@@ -54,6 +56,17 @@ type ThreadStats struct {
 
 	from int64 // the start of the measured interval, for Lifetime
 	end  int64 // when the run ended, for Lifetime
+}
+
+// addRun credits a run that began d nanoseconds ago: CPU time, or, when d < 0 (the thread
+// stopped before the idle exit it waited for was over), the part of the exit that did not pass,
+// taken back from the wait it was credited to.
+func addRun(cpuTime, waitTime *int64, d int64) {
+	if d >= 0 {
+		*cpuTime += d
+	} else {
+		*waitTime += d
+	}
 }
 
 // A Series names one of a thread's latency histograms.
@@ -236,7 +249,7 @@ func (m *Machine) Result() *Result {
 		s.end, s.from = m.now, from
 		switch t.state {
 		case tRunning:
-			s.CPUTime += m.now - t.since
+			addRun(&s.CPUTime, &s.WaitTime, m.now-t.since)
 			s.Work += m.pendingWork(&m.cpus[t.cpu])
 		case tRunnable:
 			s.WaitTime += m.now - t.since
@@ -332,7 +345,11 @@ func (m *Machine) resetStats() {
 		}
 		switch t.state {
 		case tRunning:
-			s.CPUTime = t.since - m.now
+			if t.since > m.now {
+				s.WaitTime = t.since - m.now // the rest of the idle exit it waits for
+			} else {
+				s.CPUTime = t.since - m.now
+			}
 			// The work of the current segment up to now is not the interval's: the next
 			// settle credits the whole segment.
 			s.Work = -m.pendingWork(&m.cpus[t.cpu])
