@@ -36,6 +36,25 @@ func (c Cost) IsZero() bool { return c == Cost{} }
 // Varies reports whether c is drawn at random rather than fixed (Min < Max).
 func (c Cost) Varies() bool { return c.Min != c.Max }
 
+// Mean returns the mean of the costs c draws: the fixed figure, or the mean of the piecewise
+// linear distribution between its quantiles (each segment's midpoint weighted by its share of
+// the 2^20 draws sample maps onto it), truncated to the nanosecond. A replay of a recorded trace
+// deducts it from each run where the recording paid the step inside the run
+// (trace.ImportOptions.Costs).
+func (c Cost) Mean() time.Duration {
+	if c.Min == c.Max {
+		return c.Min
+	}
+	seg := func(lo, hi time.Duration, a, b int64) int64 { return int64(lo+hi) * (b - a) }
+	sum := seg(c.Min, c.P50, 0, drawP50) + seg(c.P50, c.P90, drawP50, drawP90) + seg(c.P90, c.P99, drawP90, drawP99)
+	if c.P999 == 0 {
+		sum += seg(c.P99, c.Max, drawP99, drawEnd)
+	} else {
+		sum += seg(c.P99, c.P999, drawP99, drawP999) + seg(c.P999, c.Max, drawP999, drawEnd)
+	}
+	return time.Duration(sum / (2 * drawEnd))
+}
+
 // String returns c as "3µs" for a fixed cost, or "1µs/3µs/5µs/9µs/20µs/40µs"
 // (Min/P50/P90/P99/P999/Max; without P999, five figures).
 func (c Cost) String() string {

@@ -153,7 +153,10 @@ type task struct {
 	// runnable when the trace shows it (-1 if not), from which the run's runtime is bounded.
 	rtSum, rtCred, rtEvents int64
 	rtFloor, rtFrom         int64
-	ops                     []cop
+	// owed is the machine's cost of the steps the recording paid inside the task's runs that
+	// its current burst has not yet been shortened by (buildOptions.deduct), in nanoseconds.
+	owed int64
+	ops  []cop
 	// Summary mode: the totals the loop's distributions are made from.
 	runs, sleeps         int64
 	runTotal, sleepTotal int64
@@ -163,6 +166,7 @@ type task struct {
 // changes, so that two tasks never run on one CPU at once.
 type cpuSlot struct {
 	cur   *task // the task running (possibly dead, finishing its exit), nil when idle or not known
+	last  *task // the task that ran last, kept while the CPU idles: the replay machine's lastThread
 	known bool  // the trace has shown what the CPU runs
 	start int64 // when the CPU's record begins: 0, or later when its buffer lost its first events
 }
@@ -173,6 +177,9 @@ type buildOptions struct {
 	noPipes  bool
 	kernel   KernelMode
 	maxBytes int64
+	// deduct, if not nil, shortens each recorded run by the costs the replay machine charges
+	// at the same steps (ImportOptions.Costs).
+	deduct *deductions
 	// onCharge, if not nil, is told of every stretch of CPU time charged to a task: the
 	// accounting tests' oracle.
 	onCharge func(cpu int, key int64, from, to int64)
@@ -249,19 +256,26 @@ func (b *builder) op(tk *task, op cop) {
 	}
 }
 
-// flush ends tk's current CPU burst: a run op of the CPU time accumulated since the last op.
+// flush ends tk's current CPU burst: a run op of the CPU time accumulated since the last op,
+// less what the replay machine will charge of it (buildOptions.deduct); a burst the costs take
+// whole makes no op, and what they take beyond it comes off the next.
 func (b *builder) flush(tk *task) {
 	if tk.burst <= 0 {
 		return
 	}
-	if b.o.summary {
-		tk.runs++
-		tk.runTotal += tk.burst
-	} else {
-		tk.ops = append(tk.ops, cop{kind: workload.Run, v: min(tk.burst, int64(workload.MaxDuration))})
-		b.nops++
+	run := tk.burst
+	if d := b.o.deduct; d != nil {
+		run, tk.owed = d.shorten(run, tk.owed)
 	}
 	tk.burst = 0
+	switch {
+	case b.o.summary:
+		tk.runs++
+		tk.runTotal += run
+	case run > 0:
+		tk.ops = append(tk.ops, cop{kind: workload.Run, v: min(run, int64(workload.MaxDuration))})
+		b.nops++
+	}
 }
 
 // setPrio notes the Linux kernel prio seen for tk; a change becomes a nice or class op.
@@ -362,7 +376,7 @@ func (b *builder) run(tk *task, cpu int, t int64) {
 		return
 	case tsBlocked:
 		// A switch-in without a wake-up: the wake-up was lost or is not traced.
-		b.wakeTask(tk, nil, t)
+		b.wakeTask(tk, nil, t, false)
 		b.run(tk, cpu, t)
 		return
 	case tsDead:
@@ -379,6 +393,10 @@ func (b *builder) run(tk *task, cpu int, t int64) {
 	if tk.cpu >= 0 && tk.cpu != cpu {
 		s.Migrations++
 	}
+	if d := b.o.deduct; d != nil {
+		tk.owed += d.switchIn(sl.last, tk, cpu)
+	}
+	sl.last = tk
 	tk.state, tk.cpu, tk.since = tsRunning, cpu, t
 	tk.rtSum, tk.rtCred, tk.rtEvents, tk.rtFloor = 0, 0, 0, -1
 	sl.cur = tk
@@ -389,7 +407,7 @@ func (b *builder) run(tk *task, cpu int, t int64) {
 // CPU's record began with it running): a run whose start the trace does not show.
 func (b *builder) runFrom(tk *task, cpu int, from int64) {
 	sl := b.slot(cpu)
-	sl.known, sl.cur = true, tk
+	sl.known, sl.cur, sl.last = true, tk, tk
 	tk.state, tk.cpu, tk.since, tk.rtFloor = tsRunning, cpu, from, from
 }
 
@@ -408,7 +426,7 @@ func (b *builder) occupy(tk *task, cpu int) {
 		b.cpus[tk.cpu].cur = nil
 	}
 	tk.cpu = cpu
-	sl.cur = tk
+	sl.cur, sl.last = tk, tk
 }
 
 // vacate takes old off its CPU at t without a switch-out the trace shows: a live task is taken
@@ -498,8 +516,9 @@ func (b *builder) stop(tk *task, t int64, runnable bool) {
 }
 
 // wakeTask: tk is woken at t by waker (nil for a timer, an interrupt or a task outside the
-// trace).
-func (b *builder) wakeTask(tk *task, waker *task, t int64) {
+// trace); ipi says the waker sent a reschedule IPI for it (the trace shows the target CPU as
+// another, idle one), whose send the waker's run holds.
+func (b *builder) wakeTask(tk *task, waker *task, t int64, ipi bool) {
 	s := b.st(tk)
 	if tk.state != tsBlocked {
 		return
@@ -519,6 +538,12 @@ func (b *builder) wakeTask(tk *task, waker *task, t int64) {
 		pipe := b.pipe(waker, tk)
 		// The waker's burst up to now, then its send; the wakee receives instead of sleeping.
 		b.charge(waker, t)
+		if d := b.o.deduct; d != nil {
+			waker.owed += d.wakeup // its try_to_wake_up, inside its run; the replay charges its own
+			if ipi {
+				waker.owed += d.ipiSend
+			}
+		}
 		b.op(waker, cop{kind: workload.Send, ref: pipe})
 		b.op(tk, cop{kind: workload.Recv, ref: pipe})
 		waker.sent = true
@@ -568,6 +593,9 @@ func (b *builder) fork(parent *task, key int64, comm string, t int64) *task {
 	if forked {
 		if parent.state == tsRunning {
 			b.charge(parent, t)
+			if d := b.o.deduct; d != nil {
+				parent.owed += d.wakeup // wake_up_new_task, inside its run
+			}
 		}
 		b.op(parent, cop{kind: workload.Fork, ref: int32(child.idx)})
 	}

@@ -359,7 +359,11 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 				waker = w
 			}
 		}
-		b.wakeTask(tk, waker, t)
+		// A wake-up onto another CPU that the trace shows idle sent it a reschedule IPI (this
+		// is what a replay machine charges the waker as Costs.IPISend).
+		ipi := waker != nil && ev.target >= 0 && ev.target != ev.cpu && ev.target < len(b.cpus) &&
+			b.cpus[ev.target].known && b.cpus[ev.target].cur == nil
+		b.wakeTask(tk, waker, t, ipi)
 	case "sched_migrate_task":
 		fr.slot(ev.orig, t)
 		fr.slot(ev.dest, t)

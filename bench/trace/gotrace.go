@@ -172,7 +172,7 @@ func (g *goReader) event(ev *xtrace.Event) {
 				parent = p
 			}
 			child := b.fork(parent, key, goName(st), t)
-			b.wakeTask(child, nil, t)
+			b.wakeTask(child, nil, t, false)
 		case xtrace.GoRunning, xtrace.GoSyscall:
 			tk.syscall = false
 			if tk.state == tsRunning {
@@ -183,7 +183,7 @@ func (g *goReader) event(ev *xtrace.Event) {
 			if w := ev.Goroutine(); w != xtrace.NoGoroutine && w != id {
 				waker = b.live[int64(w)]
 			}
-			b.wakeTask(tk, waker, t)
+			b.wakeTask(tk, waker, t, false)
 		}
 	case xtrace.GoRunning:
 		if tk == nil {
@@ -251,7 +251,7 @@ func (g *goReader) threadEvent(ev *xtrace.Event, id xtrace.GoID, from, to xtrace
 	case to == xtrace.GoRunning && from != xtrace.GoSyscall:
 		tk := get(m)
 		if tk.state == tsBlocked {
-			b.wakeTask(tk, nil, t)
+			b.wakeTask(tk, nil, t, false)
 		}
 		if tk.state != tsRunning || cpu >= 0 && cpu != tk.cpu {
 			b.run(tk, g.procOf(tk, cpu), t)

@@ -8,7 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
 
@@ -49,6 +51,23 @@ type ImportOptions struct {
 	// trace's length); 0 means no limit. schedbench replay passes its -max-memory, and also
 	// makes the collector keep the heap within it (runtime/debug.SetMemoryLimit).
 	MemoryLimit int64
+	// Costs, if not nil, are the costs of the machine the import will be replayed on
+	// (sim.Config.Costs, as a Profile sets them). A recorded run holds what the recording
+	// kernel spent inside it: the switch into the task (context_switch, switch_mm), the cache
+	// refill after others ran or after a move, the wake-ups the task made by pipe or fork
+	// (try_to_wake_up, wake_up_new_task) and the reschedule IPIs it sent for them (a wake-up
+	// whose target CPU the trace shows idle), the clock interrupts while it ran. A machine that
+	// charges those steps itself would count them twice; with Costs, each run is shortened by
+	// the mean (sim.Cost.Mean) of what the machine charges at the steps the trace shows in it,
+	// as if the replay made the recording's switches, so that a replay that places the tasks as
+	// the recording did gives them the trace's CPU time. Idle exits, IPIs and timer slack come
+	// before a run, not inside it, and are not deducted; Summary mode deducts from the mean
+	// burst. Hz is the replay machine's clock rate (0: sim.DefaultHz) and Topology its CPUs, for
+	// the level a move crosses (nil: every two CPUs share a last-level cache, as the default
+	// replay machine's do).
+	Costs    *sim.Costs
+	Hz       int
+	Topology *topology.Topology
 
 	// onCharge, for tests, is told of every stretch of CPU time the import charges a task.
 	onCharge func(cpu int, key int64, from, to int64)
@@ -66,7 +85,7 @@ func (o *ImportOptions) build() buildOptions {
 		return buildOptions{}
 	}
 	return buildOptions{summary: o.Summary, noPipes: o.NoPipes, kernel: o.KernelThreads, maxBytes: o.MemoryLimit,
-		onCharge: o.onCharge}
+		deduct: newDeductions(o), onCharge: o.onCharge}
 }
 
 // Imported is a trace turned into a workload.

@@ -390,7 +390,7 @@ func (kr *ktrReader) event(ev *ktrEvent, ts int64) {
 				waker = w
 			}
 		}
-		b.wakeTask(tk, waker, t)
+		b.wakeTask(tk, waker, t, false)
 	case kExit:
 		if tk != nil {
 			b.exit(tk, t)

@@ -99,13 +99,14 @@ func cmdReplay(e *env, args []string) error {
 	var f machineFlags
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	f.register(fs, "ule,cfs")
-	// The machine and the length default to the trace's own. The profile defaults to ideal: a
-	// trace's bursts already hold what the recording machine paid for its switches and refills,
-	// and the model's costs on top would count them twice.
+	// The machine and the length default to the trace's own. The profile defaults to ideal: the
+	// trace's bursts as recorded. Under another profile the import shortens each burst by the
+	// costs the profile charges at the steps inside it (trace.ImportOptions.Costs), so that the
+	// model's costs replace the recording machine's instead of being counted twice.
 	f.topology, f.until, f.profile = "", 0, "ideal"
 	prof := fs.Lookup("profile")
 	prof.DefValue = "ideal"
-	prof.Usage += "; for replay the default is ideal: a trace's bursts already hold the recording machine's switch and refill costs"
+	prof.Usage += "; for replay the default is ideal (the bursts as recorded); under another, each burst is shortened by the profile's costs of the switches, refills, wake-ups and clock interrupts inside it, which the recording machine paid"
 	topo, until := fs.Lookup("topology"), fs.Lookup("until")
 	topo.DefValue, until.DefValue = "", "0s"
 	topo.Usage += " (default: \"package:1 node:1 llc:1 cpu:N\", N the CPUs the trace names; 2 for rt-app)"
@@ -141,6 +142,19 @@ func cmdReplay(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	if f.prof, err = resolveProfile(f.profile); err != nil {
+		return err
+	}
+	var costs sim.Config
+	f.prof.Apply(&costs)
+	if costs.Costs != (sim.Costs{}) {
+		opts.Costs, opts.Hz = &costs.Costs, f.hz
+		if f.topology != "" {
+			if opts.Topology, err = e.topology(f.topology); err != nil {
+				return usagef("%v", err)
+			}
+		}
+	}
 	restore := memoryBudget(opts.MemoryLimit)
 	defer restore()
 	in, err := readReplayInput(e, fs.Arg(0), &opts)
@@ -164,9 +178,6 @@ func cmdReplay(e *env, args []string) error {
 		f.until = in.defaultUntil()
 	}
 	cfg := sim.Config{Topology: t, Hz: f.hz, StatHz: f.statHz, Seed: f.seed, FlattenGroups: f.flatten}
-	if f.prof, err = resolveProfile(f.profile); err != nil {
-		return err
-	}
 	f.prof.Apply(&cfg)
 	if ps, err = replayable(e, cfg, ps, in, t, explicit["policy"]); err != nil {
 		return err

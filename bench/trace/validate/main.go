@@ -67,7 +67,7 @@ func main() {
 	tarDir := flag.String("tar", "/usr/share", "the `directory` tar archives")
 	only := flag.String("only", "", "run only the workloads whose names contain this `text`")
 	small := flag.Bool("small", false, "small workloads, for the traces bench/trace's tests keep (testdata/recorded)")
-	profile := flag.String("profile", "ideal", "the machine `profile` of the replays: ideal (replay's default) or a built-in one such as ci")
+	profile := flag.String("profile", "ideal", "the machine `profile` of the replays: ideal (replay's default) or a built-in one such as ci, whose costs replace the recorded ones (trace.ImportOptions.Costs)")
 	flag.Parse()
 	prof, ok := sim.BuiltinProfile(*profile)
 	if !ok {
@@ -119,7 +119,7 @@ func main() {
 			fatal(fmt.Errorf("%s: %v", s.name, err))
 		}
 		load1 := loadAvg()
-		im, err := importTrace(path)
+		im, err := importTrace(path, hz)
 		if err != nil {
 			fatal(err)
 		}
@@ -184,7 +184,10 @@ func record(s workloadSpec, dir string) (string, int, error) {
 	return path, cmd.Process.Pid, err
 }
 
-func importTrace(path string) (*trace.Imported, error) {
+// importTrace imports the ftrace text at path; under a profile with costs, each run is
+// shortened by what the profile charges at the steps inside it (trace.ImportOptions.Costs), on
+// the replay machine of compare.
+func importTrace(path string, hz int) (*trace.Imported, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -196,7 +199,13 @@ func importTrace(path string) (*trace.Imported, error) {
 			return nil, err
 		}
 	}
-	return trace.ReadFtrace(r, filepath.Base(path), nil)
+	var o trace.ImportOptions
+	var cfg sim.Config
+	replayProfile.Apply(&cfg)
+	if cfg.Costs != (sim.Costs{}) {
+		o.Costs, o.Hz = &cfg.Costs, hz
+	}
+	return trace.ReadFtrace(r, filepath.Base(path), &o)
 }
 
 // compare replays im under policy p and sums the comparison over pid's tree.
