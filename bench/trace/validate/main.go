@@ -11,9 +11,11 @@
 // goroutines passing tokens round rings and computing (this command itself, re-executed, as the
 // kernel sees it: its OS threads). Each is recorded system-wide, with whatever else runs on the
 // machine, imported with bench/trace's defaults and replayed on a machine of the trace's CPUs
-// at the kernel's CONFIG_HZ with the simulator's default costs (bench/sim's ideal profile: no
-// machine profile of this host has landed; see issue 32). For the workload's own tasks (the
-// recorded command and what it forked) it reports:
+// at the kernel's CONFIG_HZ on the machine profile -profile names (ideal by default, as replay's:
+// no cost between a decision and its effect; under a profile with costs, such as ci, the import
+// shortens each recorded run by the costs the profile charges inside it, see
+// trace.ImportOptions.Costs). For the workload's own tasks (the recorded command and what it
+// forked) it reports:
 //
 //   - CPU: the trace's CPU time of the tasks, and how many of them the replay gives within
 //     ±5 % of it;
