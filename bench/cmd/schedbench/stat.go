@@ -70,43 +70,14 @@ func cmdStat(e *env, args []string) error {
 	if len(files) == 0 {
 		files = []string{"-"} // as ministat: no file is standard input
 	}
-	samples := make([]stat.Sample, 0, len(files))
-	for _, file := range files {
-		name := inputName(file)
-		f, err := e.openInput(file)
-		if err != nil {
-			if u := errors.Unwrap(err); u != nil {
-				err = u
-			}
-			return usagef("%s: %v", name, err)
-		}
-		d, err := stat.ReadDataset(e.limitInput(f, name, dataShare), name, ro)
-		f.Close()
-		var ie *stat.InputError
-		var big *errTooLarge
-		switch {
-		case errors.As(err, &big):
-			return usagef("%v", big)
-		case errors.As(err, &ie):
-			return usagef("%s:%d: invalid data %q", name, ie.Line, ie.Text)
-		case err != nil:
-			return err
-		case d.Len() < stat.MinPoints:
-			return usagef("%s: %d values; a data set needs at least %d", name, d.Len(), stat.MinPoints)
-		}
-		samples = append(samples, stat.Sample{Name: name, Data: d})
+	samples, err := readStatSamples(e, files, ro)
+	if err != nil {
+		return err
 	}
 	if !*mmtests {
 		return stat.Ministat(e.stdout, samples, o)
 	}
-	var runs []string
-	for _, f := range files {
-		if f == "-" {
-			f = "stdin"
-		}
-		runs = append(runs, workloadName(f))
-	}
-	c := stat.Comparison{Runs: runs, Better: stat.LowerBetter, Version: *version, Summary: kind,
+	c := stat.Comparison{Runs: mmtestsRuns(files), Better: stat.LowerBetter, Version: *version, Summary: kind,
 		PrintSignificance: *printSig, Ops: []stat.Op{{Name: *op}}}
 	if *higher {
 		c.Better = stat.HigherBetter
@@ -135,4 +106,48 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// readStatSamples reads one data set from each file ("-": standard input), each of at least
+// stat.MinPoints values.
+func readStatSamples(e *env, files []string, ro stat.ReadOptions) ([]stat.Sample, error) {
+	samples := make([]stat.Sample, 0, len(files))
+	for _, file := range files {
+		name := inputName(file)
+		f, err := e.openInput(file)
+		if err != nil {
+			if u := errors.Unwrap(err); u != nil {
+				err = u
+			}
+			return nil, usagef("%s: %v", name, err)
+		}
+		d, err := stat.ReadDataset(e.limitInput(f, name, dataShare), name, ro)
+		f.Close()
+		var ie *stat.InputError
+		var big *errTooLarge
+		switch {
+		case errors.As(err, &big):
+			return nil, usagef("%v", big)
+		case errors.As(err, &ie):
+			return nil, usagef("%s:%d: invalid data %q", name, ie.Line, ie.Text)
+		case err != nil:
+			return nil, err
+		case d.Len() < stat.MinPoints:
+			return nil, usagef("%s: %d values; a data set needs at least %d", name, d.Len(), stat.MinPoints)
+		}
+		samples = append(samples, stat.Sample{Name: name, Data: d})
+	}
+	return samples, nil
+}
+
+// mmtestsRuns names the runs of an mmtests table after their files ("-": stdin).
+func mmtestsRuns(files []string) []string {
+	var runs []string
+	for _, f := range files {
+		if f == "-" {
+			f = "stdin"
+		}
+		runs = append(runs, workloadName(f))
+	}
+	return runs
 }
