@@ -59,8 +59,39 @@ func build(d *decl) (*Topology, error) {
 		return nil, fmt.Errorf("topology: the machine has no CPUs")
 	}
 	nids := int(last) + 1
-	var covered [NumLevels - 1]CPUSet
-	var owner [NumLevels - 1][]int32
+	lv, err := checkLevels(d, nids)
+	if err != nil {
+		return nil, err
+	}
+	nodes, rep, err := declaredNodes(d, lv)
+	if err != nil {
+		return nil, err
+	}
+	nodes, nkept := partition(nodes)
+	t := layOut(d, nodes, nkept, nids)
+	t.index(nids)
+	if err := t.setNodes(d, rep[Node], nodes); err != nil {
+		return nil, err
+	}
+	if err := t.setCapacity(d); err != nil {
+		return nil, err
+	}
+	t.linux = &linuxView{}
+	return t, nil
+}
+
+// levelCover is what checkLevels finds of the declared groups: per level below Machine, the
+// CPUs its groups cover and, per CPU, the index of its group there (-1: none; nil: no group
+// declared at that level).
+type levelCover struct {
+	covered [NumLevels - 1]CPUSet
+	owner   [NumLevels - 1][]int32
+}
+
+// checkLevels checks that each level's declared groups are non-empty, hold only CPUs of the
+// machine and do not overlap, and that the NUMA nodes, if declared, cover every CPU.
+func checkLevels(d *decl, nids int) (*levelCover, error) {
+	lv := &levelCover{}
 	for l := range Level(NumLevels - 1) {
 		if len(d.levels[l]) == 0 {
 			continue
@@ -69,7 +100,7 @@ func build(d *decl) (*Topology, error) {
 		for i := range own {
 			own[i] = -1
 		}
-		owner[l] = own
+		lv.owner[l] = own
 		for i, g := range d.levels[l] {
 			if g.cpus.IsEmpty() {
 				return nil, fmt.Errorf("topology: %s: empty %s group", g.where, l)
@@ -78,25 +109,30 @@ func build(d *decl) (*Topology, error) {
 				c, _ := extra.First()
 				return nil, fmt.Errorf("topology: %s: %s group {%s} holds %v, which is not a CPU of the machine {%s}", g.where, l, g.cpus, c, d.cpus)
 			}
-			if both := g.cpus.Intersect(covered[l]); !both.IsEmpty() {
+			if both := g.cpus.Intersect(lv.covered[l]); !both.IsEmpty() {
 				c, _ := both.First()
 				o := d.levels[l][own[c]]
 				return nil, fmt.Errorf("topology: %s: %s group {%s} overlaps %s group {%s} of %s at %v", g.where, l, g.cpus, l, o.cpus, o.where, c)
 			}
-			covered[l] = covered[l].Union(g.cpus)
+			lv.covered[l] = lv.covered[l].Union(g.cpus)
 			for c := range g.cpus.All() {
 				own[c] = int32(i)
 			}
 		}
 	}
-	if len(d.levels[Node]) > 0 && covered[Node] != d.cpus {
-		missing := d.cpus.Difference(covered[Node])
+	if len(d.levels[Node]) > 0 && lv.covered[Node] != d.cpus {
+		missing := d.cpus.Difference(lv.covered[Node])
 		c, _ := missing.First()
 		return nil, fmt.Errorf("topology: %v is in no NUMA node", c)
 	}
+	return lv, nil
+}
 
-	// Declared groups become nodes, top-down, each under the group of the
-	// nearest higher level that holds it.
+// declaredNodes makes the declared groups nodes, top-down, each under the group of the nearest
+// higher level that holds it (a group with its parent's CPUs is the parent, at one more level),
+// and returns them with, per level, each declared group's node. A group not nested in the
+// group above it is an error.
+func declaredNodes(d *decl, lv *levelCover) ([]bnode, [NumLevels - 1][]int, error) {
 	ndecl := 1
 	for l := range d.levels {
 		ndecl += len(d.levels[l])
@@ -111,21 +147,21 @@ func build(d *decl) (*Topology, error) {
 			first, _ := g.cpus.First()
 			p := 0
 			for h := l + 1; h < Machine; h++ {
-				if owner[h] == nil {
+				if lv.owner[h] == nil {
 					continue
 				}
-				if o := owner[h][first]; o >= 0 {
+				if o := lv.owner[h][first]; o >= 0 {
 					pg := d.levels[h][o]
 					if out := g.cpus.Difference(pg.cpus); !out.IsEmpty() {
 						c, _ := out.First()
-						return nil, fmt.Errorf("topology: %s: %s group {%s} is not nested in %s group {%s} of %s: %v is outside it", g.where, l, g.cpus, h, pg.cpus, pg.where, c)
+						return nil, rep, fmt.Errorf("topology: %s: %s group {%s} is not nested in %s group {%s} of %s: %v is outside it", g.where, l, g.cpus, h, pg.cpus, pg.where, c)
 					}
 					p = rep[h][o]
 					break
 				}
-				if in := g.cpus.Intersect(covered[h]); !in.IsEmpty() {
+				if in := g.cpus.Intersect(lv.covered[h]); !in.IsEmpty() {
 					c, _ := in.First()
-					return nil, fmt.Errorf("topology: %s: %s group {%s} is not nested at level %s: %v has a %s group but %v has none", g.where, l, g.cpus, h, c, h, first)
+					return nil, rep, fmt.Errorf("topology: %s: %s group {%s} is not nested at level %s: %v has a %s group but %v has none", g.where, l, g.cpus, h, c, h, first)
 				}
 			}
 			if *nodes[p].cpus == g.cpus {
@@ -141,9 +177,13 @@ func build(d *decl) (*Topology, error) {
 			break
 		}
 	}
+	return nodes, rep, nil
+}
 
-	// Children partition their parent: CPUs left out get a group of their
-	// own. Then drop one-CPU cache-only children where all children are.
+// partition makes children partition their parent: CPUs left out get a group of their own.
+// Then it drops one-CPU cache-only children where all children are, sorts each node's children
+// by their first CPU, and returns the nodes with the number kept.
+func partition(nodes []bnode) ([]bnode, int) {
 	for n := 0; n < len(nodes); n++ {
 		if len(nodes[n].children) == 0 {
 			continue
@@ -185,7 +225,13 @@ func build(d *decl) (*Topology, error) {
 			return cmp.Compare(fa, fb)
 		})
 	}
+	return nodes, nkept
+}
 
+// layOut makes the Topology's groups of the nkept kept nodes, in depth-first order (a group's
+// descendants follow it), with their levels, cache sharing and flags, and links parents and
+// children.
+func layOut(d *decl, nodes []bnode, nkept, nids int) *Topology {
 	t := &Topology{
 		cpus:   d.cpus,
 		ncpu:   d.cpus.Count(),
@@ -249,7 +295,12 @@ func build(d *decl) (*Topology, error) {
 			b.group.children[i] = nodes[ch].group
 		}
 	}
+	return t
+}
 
+// index fills in the Topology's lookups: its depth, the groups of each level, each CPU's group
+// at each level and its leaf group.
+func (t *Topology) index(nids int) {
 	for i := range t.groups {
 		g := &t.groups[i]
 		if int(g.depth) > t.depth && len(g.children) == 0 {
@@ -273,15 +324,6 @@ func build(d *decl) (*Topology, error) {
 			}
 		}
 	}
-
-	if err := t.setNodes(d, rep[Node], nodes); err != nil {
-		return nil, err
-	}
-	if err := t.setCapacity(d); err != nil {
-		return nil, err
-	}
-	t.linux = &linuxView{}
-	return t, nil
 }
 
 // setNodes numbers the NUMA nodes in depth-first order and fills in the
