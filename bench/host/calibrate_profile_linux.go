@@ -28,33 +28,80 @@ import (
 // perf, one CPU, a class without permission). The profile is then nil and the measurements
 // made so far are returned for the report; the caller writes no profile.
 func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measurements, error) {
-	o = o.withDefaults()
-	var m Measurements
-	logf := func(format string, args ...any) { fmt.Fprintf(o.Log, format+"\n", args...) }
+	c := &calibration{ctx: ctx, o: o.withDefaults()}
 	load0 := loadavg()
-	if o.MaxLoad >= 0 && load0 > o.MaxLoad {
-		return nil, m, &SkippedError{Skipped: []string{fmt.Sprintf("every measurement: the one-minute load average is %.2f, above %.2f (-max-load)", load0, o.MaxLoad)}}
+	if c.o.MaxLoad >= 0 && load0 > c.o.MaxLoad {
+		return nil, c.m, &SkippedError{Skipped: []string{fmt.Sprintf("every measurement: the one-minute load average is %.2f, above %.2f (-max-load)", load0, c.o.MaxLoad)}}
 	}
 	cpus, err := processAffinity()
 	if err != nil {
-		return nil, m, err
+		return nil, c.m, err
 	}
-	a, _ := cpus.First()
-	b, _ := cpus.Last()
-	skip := func(what string, err error) {
-		m.Skipped = append(m.Skipped, fmt.Sprintf("%s: %v", what, err))
-		logf("skipped %s: %v", what, err)
-	}
+	c.a, _ = cpus.First()
+	c.b, _ = cpus.Last()
+	c.n = c.o.Samples
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 4))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	n := o.Samples
 
-	unlock, err := lockHost(ctx)
+	shielded, err := c.threadProbes()
 	if err != nil {
-		return nil, m, err
+		return nil, c.m, err
 	}
-	// The probes' threads, and the perf processes they start, run in a group of the largest
-	// weight where the machine has a cpu controller.
+	notes, err := c.timerProbes()
+	if err != nil {
+		return nil, c.m, err
+	}
+	if err := c.pollWindow(); err != nil {
+		return nil, c.m, err
+	}
+	load1 := loadavg()
+	if c.o.MaxLoad >= 0 && load1 > c.o.MaxLoad {
+		c.m.Skipped = append(c.m.Skipped, fmt.Sprintf("every measurement: the one-minute load average rose to %.2f, above %.2f (-max-load), while they ran", load1, c.o.MaxLoad))
+	}
+	if len(c.m.Skipped) > 0 {
+		return nil, c.m, &SkippedError{Skipped: c.m.Skipped}
+	}
+	figs, program, err := Derive(c.m, c.o.Now.UTC().Format("2006-01-02"))
+	if err != nil {
+		return nil, c.m, err
+	}
+	rel, _, _ := kernelRelease()
+	p := &sim.Profile{Name: c.o.Name, About: c.o.About,
+		Machine: sim.ProfileMachine{CPU: cpuModel(), Kernel: rel, CPUs: cpus.Count(), Hz: c.m.Hz},
+		Provenance: sim.Provenance{Date: c.o.Now.UTC().Format(time.RFC3339), Command: c.o.Command, LoadAverage: [2]float64{load0, load1},
+			Notes: append([]string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe; %s; the timer probes in a cgroup of weight %d", c.a, c.b, c.n, shielded, timerWeight)}, notes...)},
+		Figures: figs, Program: program}
+	return p, c.m, nil
+}
+
+// A calibration is one run of Calibrate: its options, the measurements so far, and the two CPUs
+// the probes use (a for a second thread, b for the probed one).
+type calibration struct {
+	ctx  context.Context
+	o    CalibrateOptions
+	m    Measurements
+	a, b topology.CPU
+	n    int // samples per probe
+}
+
+func (c *calibration) logf(format string, args ...any) { fmt.Fprintf(c.o.Log, format+"\n", args...) }
+
+// skip records a measurement that could not be made, and says so.
+func (c *calibration) skip(what string, err error) {
+	c.m.Skipped = append(c.m.Skipped, fmt.Sprintf("%s: %v", what, err))
+	c.logf("skipped %s: %v", what, err)
+}
+
+// threadProbes runs the probes of the wake-up path, the switch, the programs' system calls, the
+// tick, the refill and the migration, holding the host lock, their threads (and the perf
+// processes they start) in a group of the largest weight where the machine has a cpu
+// controller. It returns how they were shielded, for the provenance.
+func (c *calibration) threadProbes() (string, error) {
+	unlock, err := lockHost(c.ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	pr := &prober{}
 	shielded := "no cpu controller: the probes ran unshielded"
 	if ctl, err := findController(); err == nil {
@@ -65,10 +112,29 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 		}
 	}
 	defer pr.shield.remove()
-	probes := []struct {
-		what string
-		run  func() error
-	}{
+	for _, p := range c.probes(pr) {
+		if err := c.ctx.Err(); err != nil {
+			return "", err
+		}
+		c.logf("measuring %s", p.what)
+		if err := p.run(); err != nil {
+			c.skip(p.what, err)
+		}
+	}
+	return shielded, pr.shield.remove()
+}
+
+// A probe is one measurement of threadProbes: what it measures and how, storing what it
+// measured in the calibration's Measurements.
+type probe struct {
+	what string
+	run  func() error
+}
+
+// probes returns threadProbes' measurements, made by pr.
+func (c *calibration) probes(pr *prober) []probe {
+	m, a, b, n, ctx := &c.m, c.a, c.b, c.n, c.ctx
+	return []probe{
 		{"futex wake without waiter", func() error {
 			s, err := pr.probeFutexWake(b, n)
 			m.FutexWake = costOf(s)
@@ -144,26 +210,14 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 			return err
 		}},
 	}
-	for _, p := range probes {
-		if err := ctx.Err(); err != nil {
-			unlock()
-			return nil, m, err
-		}
-		logf("measuring %s", p.what)
-		if err := p.run(); err != nil {
-			skip(p.what, err)
-		}
-	}
-	unlock()
-	if err := pr.shield.remove(); err != nil {
-		return nil, m, err
-	}
+}
 
-	// The timer probes run through Run, in a group of the largest weight, shielded from the
-	// rest of the machine, o.Reps times each: their tails (the timer's and the idle exit's p99)
-	// come from the samples of every repetition pooled, and the provenance gives each
-	// repetition's, how far one calibration's tail lies from the next.
-	periods := n
+// timerProbes runs the timer probes through Run, in a group of the largest weight, shielded
+// from the rest of the machine, Reps times each: their tails (the timer's and the idle exit's
+// p99) come from the samples of every repetition pooled, and the provenance notes it returns
+// give each repetition's, how far one calibration's tail lies from the next.
+func (c *calibration) timerProbes() ([]string, error) {
+	m, b, periods := &c.m, c.b, c.n
 	var notes []string
 	for _, t := range []struct {
 		what string
@@ -173,59 +227,45 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	}{{"timer on an idle CPU", false, &m.TimerIdle, &m.TimerIdleReps}, {"timer on a busy CPU", true, &m.TimerBusy, &m.TimerBusyReps}} {
 		var hs []*sim.Histogram
 		var err error
-		for rep := range o.Reps {
-			if err = ctx.Err(); err != nil {
-				return nil, m, err
+		for rep := range c.o.Reps {
+			if err = c.ctx.Err(); err != nil {
+				return nil, err
 			}
-			logf("measuring %s (%d of %d)", t.what, rep+1, o.Reps)
+			c.logf("measuring %s (%d of %d)", t.what, rep+1, c.o.Reps)
 			var h *sim.Histogram
-			if h, err = probeTimerSamples(ctx, b, periods, time.Millisecond, t.hog); err != nil {
+			if h, err = probeTimerSamples(c.ctx, b, periods, time.Millisecond, t.hog); err != nil {
 				break
 			}
-			c, _ := poolCost([]*sim.Histogram{h})
-			hs, *t.reps = append(hs, h), append(*t.reps, c)
+			pc, _ := poolCost([]*sim.Histogram{h})
+			hs, *t.reps = append(hs, h), append(*t.reps, pc)
 		}
 		if err != nil {
-			skip(t.what, err)
+			c.skip(t.what, err)
 			continue
 		}
 		*t.out, _ = poolCost(hs)
 		notes = append(notes, spreadNote(t.what, periods, *t.reps))
 	}
-	// The poll window: the same sleeper alone on its CPU at shorter periods, to see below which
-	// idle time the CPU leaves idle without the exit (KVM's halt polling).
-	if err := ctx.Err(); err != nil {
-		return nil, m, err
+	return notes, nil
+}
+
+// pollWindow measures the same sleeper alone on its CPU at shorter periods, to see below which
+// idle time the CPU leaves idle without the exit (KVM's halt polling).
+func (c *calibration) pollWindow() error {
+	if err := c.ctx.Err(); err != nil {
+		return err
 	}
-	logf("measuring the idle poll window")
+	c.logf("measuring the idle poll window")
 	for _, period := range pollPeriods {
-		c, err := probeTimer(ctx, b, max(n/5, 50), period, false)
+		pc, err := probeTimer(c.ctx, c.b, max(c.n/5, 50), period, false)
 		if err != nil {
-			skip("the idle poll window", err)
-			m.IdleByPeriod = nil
+			c.skip("the idle poll window", err)
+			c.m.IdleByPeriod = nil
 			break
 		}
-		m.IdleByPeriod = append(m.IdleByPeriod, IdleLateness{Period: period, Late: c})
+		c.m.IdleByPeriod = append(c.m.IdleByPeriod, IdleLateness{Period: period, Late: pc})
 	}
-	load1 := loadavg()
-	if o.MaxLoad >= 0 && load1 > o.MaxLoad {
-		m.Skipped = append(m.Skipped, fmt.Sprintf("every measurement: the one-minute load average rose to %.2f, above %.2f (-max-load), while they ran", load1, o.MaxLoad))
-	}
-	if len(m.Skipped) > 0 {
-		return nil, m, &SkippedError{Skipped: m.Skipped}
-	}
-	date := o.Now.UTC().Format("2006-01-02")
-	figs, program, err := Derive(m, date)
-	if err != nil {
-		return nil, m, err
-	}
-	rel, _, _ := kernelRelease()
-	p := &sim.Profile{Name: o.Name, About: o.About,
-		Machine: sim.ProfileMachine{CPU: cpuModel(), Kernel: rel, CPUs: cpus.Count(), Hz: m.Hz},
-		Provenance: sim.Provenance{Date: o.Now.UTC().Format(time.RFC3339), Command: o.Command, LoadAverage: [2]float64{load0, load1},
-			Notes: append([]string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe; %s; the timer probes in a cgroup of weight %d", a, b, n, shielded, timerWeight)}, notes...)},
-		Figures: figs, Program: program}
-	return p, m, nil
+	return nil
 }
 
 // timerWeight is the cpu.weight of the timer probes' group: the largest.
