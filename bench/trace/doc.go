@@ -90,6 +90,17 @@
 // (Comparison.WriteTable) gives the units in the headings, keeps the top N tasks or those a
 // pattern matches, and ends with the CPU time of all tasks beside CPUs × span.
 //
+// A replay on a timed machine (a sim.Profile with costs) would charge the switches, refills,
+// wake-ups and clock interrupts that a recorded run already holds: the recording kernel paid
+// them inside the run. ImportOptions.Costs names the replay machine's costs, and the import
+// shortens each run by their mean at the steps the trace shows inside it (the rules of
+// bench/sim's Machine.pickStall: a switch from another task, switch_mm, a refill after others
+// ran, a migration's refill by the level crossed; try_to_wake_up for each wake-up by pipe or
+// fork, the IPI to an idle CPU; Tick per clock period run). A replay that switches as the
+// recording did then gives each task its traced CPU time; one that places tasks otherwise shows
+// what the placement changes. Idle exits, IPI latency and timer slack come before a run, not in
+// it, and are not deducted.
+//
 // Bad input is never a panic: an error names the file, the line and the field (*Error), and
 // recoverable problems (lost events, timestamps going back, pid reuse, a truncated last line,
 // what a workload cannot express) are counted Warnings.

@@ -138,7 +138,10 @@
 // express) go to stderr; an rt-app description records no timing, so its trace columns are
 // "-". Replayed under the policy the trace was recorded with (cfs:v6.5 for a Linux kernel
 // before 6.6, cfs:v6.6 or later after), the table shows how faithful the import is; under
-// another, what would change. Without -policy it replays under ule and cfs, and leaves out,
+// another, what would change. The machine profile defaults to ideal (the bursts as recorded);
+// under another (-profile ci) the import shortens each burst by the profile's costs at the
+// steps inside it (trace.ImportOptions.Costs), so that the model's costs replace the recording
+// machine's instead of counting twice. Without -policy it replays under ule and cfs, and leaves out,
 // with a note on stderr, one that refuses the workload (ULE refuses an rt-app description's
 // Linux real-time priorities); a policy named with -policy that refuses it is a usage error.
 // -format json prints one document of schema "schedbench.replay/1" (below).
