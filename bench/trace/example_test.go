@@ -254,3 +254,55 @@ func examplePolicy(name string) sim.Policy {
 	}
 	return p
 }
+
+// ExampleImportOptions_costs replays a recorded ping-pong of two processes on one CPU on a
+// machine that charges a switch, an address-space switch, a refill and a wake-up. Imported as
+// recorded, the replay charges those costs on top of runs that already hold them; with the
+// machine's costs in the import options, each run is shortened by what the machine will charge
+// inside it, and the replay, which switches as the recording did, gives each task its traced
+// CPU time.
+func ExampleImportOptions_costs() {
+	var b strings.Builder
+	b.WriteString("cpus=1\n")
+	ev := func(comm string, pid int, us int, what string) {
+		fmt.Fprintf(&b, "%16s-%-5d [000]  0.%06d: %s\n", comm, pid, us, what)
+	}
+	ev("<idle>", 0, 0, "sched_wakeup_new: comm=ping pid=10 prio=120 target_cpu=000")
+	ev("<idle>", 0, 0, "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ping next_pid=10 next_prio=120")
+	ev("ping", 10, 5, "sched_wakeup_new: comm=pong pid=11 prio=120 target_cpu=000")
+	t := 100
+	for range 20 {
+		ev("ping", 10, t, "sched_wakeup: comm=pong pid=11 prio=120 target_cpu=000")
+		ev("ping", 10, t, "sched_switch: prev_comm=ping prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=pong next_pid=11 next_prio=120")
+		t += 100
+		ev("pong", 11, t, "sched_wakeup: comm=ping pid=10 prio=120 target_cpu=000")
+		ev("pong", 11, t, "sched_switch: prev_comm=pong prev_pid=11 prev_prio=120 prev_state=S ==> next_comm=ping next_pid=10 next_prio=120")
+		t += 100
+	}
+	ev("ping", 10, t, "sched_switch: prev_comm=ping prev_pid=10 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+
+	costs := sim.Costs{Switch: sim.Fixed(time.Microsecond), SwitchMM: sim.Fixed(3 * time.Microsecond),
+		Refill: sim.Fixed(500 * time.Nanosecond), Wakeup: sim.Fixed(700 * time.Nanosecond)}
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), Costs: costs}
+	for _, o := range []*trace.ImportOptions{nil, {Costs: &costs}} {
+		im, err := trace.ReadFtrace(strings.NewReader(b.String()), "pingpong", o)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		p, _ := presets.New("cfs:v7.1")
+		c, err := trace.Replay(cfg, p, im, 0)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("deducted=%v:", o != nil)
+		for _, tc := range c.Tasks {
+			fmt.Printf(" %s trace %v replay %v;", tc.Trace.Label(), time.Duration(tc.Trace.CPUTime), time.Duration(tc.CPUTime))
+		}
+		fmt.Println()
+	}
+	// Output:
+	// deducted=false: ping-10 trace 2.1ms replay 2.2043ms; pong-11 trace 2ms replay 2.1035ms;
+	// deducted=true: ping-10 trace 2.1ms replay 2.1ms; pong-11 trace 2ms replay 2ms;
+}
