@@ -66,46 +66,11 @@ func cmdSeeds(e *env, args []string) error {
 	if o.Profile, err = scenarioProfile(*profile); err != nil {
 		return err
 	}
-	var plans []*scenario.Plan
-	total := 0
-	for _, s := range ss {
-		if err := checkPlanSize(s, o); err != nil {
-			return err
-		}
-		pl, err := scenario.NewPlan(s, o)
-		if err != nil {
-			return usagef("%s: %v", s.Name, err)
-		}
-		if err := checkPlanMemory(pl, pl.All(), *parallel, e.maxMemory); err != nil {
-			return err
-		}
-		plans = append(plans, pl)
-		total += len(pl.Cells)
-		if total > maxCells {
-			return usagef("%d cells in the scenarios named; at most %d (fewer scenarios or -reps)", total, maxCells)
-		}
+	plans, total, err := seedsPlans(e, ss, o)
+	if err != nil {
+		return err
 	}
-	step, finish := newProgress(e.stderr, e.terminal && !*quiet, total, "cells")
-	var reports []*scenario.Report
-	var results [][]scenario.CellResult
-	done := 0
-	var runErr error
-	for _, pl := range plans {
-		base := done
-		rs, err := runPlan(e.ctx, pl, pl.All(), o, func(n int) { step(base+n, total) })
-		done += len(rs)
-		if err != nil {
-			runErr = err
-			break
-		}
-		rp, err := pl.Merge(rs)
-		if err != nil {
-			runErr = err
-			break
-		}
-		reports, results = append(reports, rp), append(results, rs)
-	}
-	finish()
+	reports, results, done, runErr := runSeeds(e, plans, o, total, *quiet)
 	if runErr != nil && !errors.Is(runErr, errInterrupted) {
 		return runErr
 	}
@@ -136,6 +101,57 @@ func cmdSeeds(e *env, args []string) error {
 		return fmt.Errorf("interrupted: %d of %d scenarios finished (%d of %d cells); the table shows them", len(reports), len(plans), done, total)
 	}
 	return nil
+}
+
+// seedsPlans returns the plans of the scenarios ss under o, each checked against the bounds
+// before any runs (grid and cell counts, the memory of the cells at a time), and their cells in
+// all.
+func seedsPlans(e *env, ss []*scenario.Scenario, o scenario.Options) ([]*scenario.Plan, int, error) {
+	var plans []*scenario.Plan
+	total := 0
+	for _, s := range ss {
+		if err := checkPlanSize(s, o); err != nil {
+			return nil, 0, err
+		}
+		pl, err := scenario.NewPlan(s, o)
+		if err != nil {
+			return nil, 0, usagef("%s: %v", s.Name, err)
+		}
+		if err := checkPlanMemory(pl, pl.All(), o.Workers, e.maxMemory); err != nil {
+			return nil, 0, err
+		}
+		plans = append(plans, pl)
+		total += len(pl.Cells)
+		if total > maxCells {
+			return nil, 0, usagef("%d cells in the scenarios named; at most %d (fewer scenarios or -reps)", total, maxCells)
+		}
+	}
+	return plans, total, nil
+}
+
+// runSeeds runs the plans in turn with a progress bar over their total cells (unless quiet)
+// and returns the report and results of each plan that finished, the cells done, and the error
+// that stopped it (errInterrupted for a signal: the plans before it stand).
+func runSeeds(e *env, plans []*scenario.Plan, o scenario.Options, total int, quiet bool) ([]*scenario.Report, [][]scenario.CellResult, int, error) {
+	step, finish := newProgress(e.stderr, e.terminal && !quiet, total, "cells")
+	defer finish()
+	var reports []*scenario.Report
+	var results [][]scenario.CellResult
+	done := 0
+	for _, pl := range plans {
+		base := done
+		rs, err := runPlan(e.ctx, pl, pl.All(), o, func(n int) { step(base+n, total) })
+		done += len(rs)
+		if err != nil {
+			return reports, results, done, err
+		}
+		rp, err := pl.Merge(rs)
+		if err != nil {
+			return reports, results, done, err
+		}
+		reports, results = append(reports, rp), append(results, rs)
+	}
+	return reports, results, done, nil
 }
 
 // writeParams lists the parameters of each scenario: name, default, unit, range and what it
