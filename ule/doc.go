@@ -307,6 +307,17 @@
 //	sched_affinity                          System.SetAffinity
 //	sched_userret_slowpath                  System.ReturnToUser
 //	sched_nice, rtp_to_pri, sched_idletd    Scheduler.SetAttr, Scheduler.Tick
+//	(a debugger's look at tdq, td_sched)    Scheduler.Snapshot, State
+//
+// # Snapshots for the course
+//
+// [Scheduler.Snapshot] returns a [State]: for each CPU its struct tdq (tdq_load, tdq_sysload,
+// tdq_transferable, tdq_lowpri, the thread it runs), the calendar's two offsets (main's
+// tdq_ts_off and tdq_ts_deq_off over 109 queues; legacy's tdq_idx and tdq_ridx over 64) and its
+// run queues as [runq.State]; and for every thread td_priority, td_user_pri, the class, nice,
+// sched_interact_score with the ts_runtime and ts_slptime it is computed from, the slice and the
+// part of it used, and sched_pctcpu. It only reads: taking one never changes a decision (a test
+// compares a run's trace hash with and without a snapshot after every event).
 //
 // # Sources
 //
