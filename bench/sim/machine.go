@@ -169,6 +169,11 @@ func (m *Machine) Events() uint64 { return m.events }
 // Done reports whether every thread has exited, or the run stopped on an error.
 func (m *Machine) Done() bool { return m.live == 0 || m.err != nil }
 
+// Trace returns the trace the machine records (Config.Trace), which grows as it runs, or nil
+// when it records none. Its Records are those made so far; a caller stepping the machine reads
+// them between steps (schedbench explain -state puts each decision beside the policy's state).
+func (m *Machine) Trace() *Trace { return m.trace }
+
 // Run builds a machine for w under p as cfg describes (see [New]), runs it until every thread
 // has exited or until has passed (see [Machine.Run]), and returns the result. It is
 // RunUntil(cfg, p, w, Stop{Time: until}) for a positive until; see [RunUntil] for the other

@@ -67,6 +67,15 @@
 //
 //	schedbench explain -policy ule -topology cpu:4 -cpu 3 -thread hog.1 -at 12.004ms mixed.wl
 //
+// -state prints the policy's state beneath each decision, as it is after the event the decision
+// belongs to (ule.Scheduler.Snapshot, bsd4.System.Snapshot; the other policies have none yet,
+// a usage error): for ULE a line per CPU (what it runs, tdq_load, tdq_lowpri, the calendar's
+// insert and remove offsets, the non-empty queues) and a line per thread (class, nice, priority,
+// interactivity score with its run and sleep ticks, slice used of slice, %CPU); for 4BSD the
+// load average and the global queue, each CPU's runq_pcpu, and each thread's priority, estcpu,
+// slice and %CPU. Threads are named as in the records. The snapshots only read: the records
+// are the same with and without -state.
+//
 // seeds runs every seed scenario of package bench/scenario at its defaults (or those named: a
 // scenario's name, a beginning of exactly one name such as seed000-pipe, or a seed number such
 // as 000 for all of that seed's; a beginning of several names is an error listing them) and

@@ -25,6 +25,7 @@ type explainFlags struct {
 	from, to, at time.Duration
 	only         bool
 	limit        int
+	state        bool
 }
 
 func cmdExplain(e *env, args []string) error {
@@ -38,6 +39,7 @@ func cmdExplain(e *env, args []string) error {
 	fs.DurationVar(&f.at, "at", -1, "only records at exactly this simulated `time` (sets -from and -to)")
 	fs.BoolVar(&f.only, "only", false, "only the policy's explanations, not the switches, wake-ups and migrations around them")
 	fs.IntVar(&f.limit, "n", 0, "print at most `n` records (0: all)")
+	fs.BoolVar(&f.state, "state", false, "print the policy's state (its run queues, calendar, each thread's priority, score and %CPU) beneath each decision (ule and 4bsd)")
 	registerMaxMemory(fs)
 	if err := parseFlags(e, fs, args, explainSynopsis); err != nil {
 		return err
@@ -60,11 +62,24 @@ func cmdExplain(e *env, args []string) error {
 	if flt.hasTo && f.to < until {
 		until = f.to + 1 // the records of the instant f.to are made before time moves past it
 	}
-	m, err := sim.New(s.config(0, 0, sim.TraceFull, true), s.policies[0].new(), s.w)
+	p := s.policies[0].new()
+	var state func() string
+	if f.state {
+		if state, err = stateText(p, s.policies[0].name); err != nil {
+			return err
+		}
+	}
+	m, err := sim.New(s.config(0, 0, sim.TraceFull, true), p, s.w)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if err := runMachine(e.ctx, m, until); err != nil {
+	var states map[int]string
+	if f.state {
+		states, err = runWithStates(e.ctx, m, until, state, func(r sim.Record) bool { return flt.keeps(&f, r) })
+	} else {
+		err = runMachine(e.ctx, m, until)
+	}
+	if err != nil {
 		return err
 	}
 	res := m.Result()
@@ -73,7 +88,7 @@ func cmdExplain(e *env, args []string) error {
 			return usagef("-thread %q: no thread of that name ran before %v", f.thread, time.Duration(until))
 		}
 	}
-	return writeExplained(e.stdout, res.Trace, &f, flt)
+	return writeExplained(e.stdout, res.Trace, &f, flt, states)
 }
 
 // explainFilter is what explain's flags select of a run's records.
@@ -130,14 +145,17 @@ func threadIDs(res *sim.Result, name string) map[sched.ID]bool {
 
 // writeExplained prints the records of tr that flt and f's -from, -to, -only and -n select, or
 // a line saying that none does.
-func writeExplained(out io.Writer, tr *sim.Trace, f *explainFlags, flt explainFilter) error {
+func writeExplained(out io.Writer, tr *sim.Trace, f *explainFlags, flt explainFilter, states map[int]string) error {
 	w := bufio.NewWriter(out)
 	n := 0
-	for _, r := range tr.Records {
+	for i, r := range tr.Records {
 		if !flt.keeps(f, r) {
 			continue
 		}
 		fmt.Fprintln(w, tr.Format(r))
+		if st, ok := states[i]; ok {
+			w.WriteString(st)
+		}
 		n++
 		if f.limit > 0 && n == f.limit {
 			break

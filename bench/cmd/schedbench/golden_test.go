@@ -123,6 +123,8 @@ func TestExplainGolden(t *testing.T) {
 		{"cpu-window", []string{"-policy", "ule", "-cpu", "1", "-from", "10ms", "-to", "12ms", "workloads/mixed.wl"}},
 		{"thread-only", []string{"-policy", "cfs:v7.1", "-thread", "ticker", "-only", "-until", "50ms", "workloads/mixed.wl"}},
 		{"at", []string{"-policy", "4bsd", "-at", "0s", "-n", "8", "workloads/mixed.wl"}},
+		{"state-ule", []string{"-policy", "ule", "-state", "-only", "-cpu", "1", "-from", "10ms", "-to", "12ms", "workloads/mixed.wl"}},
+		{"state-4bsd", []string{"-policy", "4bsd", "-state", "-only", "-from", "10ms", "-to", "11ms", "workloads/mixed.wl"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,6 +134,39 @@ func TestExplainGolden(t *testing.T) {
 			}
 			checkGolden(t, "explain-"+tc.name+".golden", []byte(out))
 		})
+	}
+}
+
+// TestExplainStateReadOnly checks that -state adds the policy's state beneath the decisions and
+// changes nothing else: the output without the state's indented lines is the output of the same
+// command without -state, record for record, under ULE and 4BSD (the snapshots only read, and
+// stepping the machine one event at a time makes the same run as Run).
+func TestExplainStateReadOnly(t *testing.T) {
+	for _, policy := range []string{"ule", "4bsd", "ule:legacy"} {
+		args := []string{"explain", "-policy", policy, "-until", "200ms", "workloads/mixed.wl"}
+		plain, errs, code := runCLI(t, args...)
+		if code != exitOK || errs != "" {
+			t.Fatalf("%s: status %d, stderr %q", policy, code, errs)
+		}
+		withState, errs, code := runCLI(t, append(args[:1:1], append([]string{"-state"}, args[1:]...)...)...)
+		if code != exitOK || errs != "" {
+			t.Fatalf("%s -state: status %d, stderr %q", policy, code, errs)
+		}
+		var kept []string
+		states := 0
+		for _, line := range strings.SplitAfter(withState, "\n") {
+			if strings.HasPrefix(line, "    ") {
+				states++
+				continue
+			}
+			kept = append(kept, line)
+		}
+		if states == 0 {
+			t.Errorf("%s: -state printed no state", policy)
+		}
+		if got := strings.Join(kept, ""); got != plain {
+			t.Errorf("%s: -state changed the records (%d bytes without the state, %d without -state)", policy, len(got), len(plain))
+		}
 	}
 }
 

@@ -1,0 +1,130 @@
+package main
+
+// This file implements explain -state: the policy's state (its read-only snapshot) printed as
+// text beneath each decision explained, as a student would draw it at that moment.
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/ule"
+)
+
+// stateText returns a function that formats p's state as text, or an error naming the
+// policies that have a snapshot.
+func stateText(p sim.Policy, name string) (func() string, error) {
+	switch s := p.(type) {
+	case *ule.Scheduler:
+		return func() string { return uleStateText(s.Snapshot()) }, nil
+	case *bsd4.Scheduler:
+		return func() string { return bsd4StateText(s.System().Snapshot()) }, nil
+	}
+	return nil, usagef("-state: %s has no snapshot yet (ule and 4bsd have)", name)
+}
+
+// runWithStates runs m until until, as runMachine does, one event at a time, and after each
+// event that recorded an explanation kept by keep it takes the policy's state: the result maps
+// the index of the event's last record that keep keeps to the state's text (the state after
+// the event, printed beneath its records). The run is the same with or
+// without the states (the snapshots only read).
+func runWithStates(ctx context.Context, m *sim.Machine, until time.Duration, state func() string, keep func(sim.Record) bool) (map[int]string, error) {
+	states := map[int]string{}
+	tr := m.Trace()
+	for n := 0; !m.Done(); n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return nil, errInterrupted
+		}
+		if t, ok := m.Next(); !ok || t > int64(until) {
+			break
+		}
+		before := len(tr.Records)
+		m.Step()
+		last, explained := -1, false
+		for i := before; i < len(tr.Records); i++ {
+			if r := tr.Records[i]; keep(r) {
+				last, explained = i, explained || r.Kind == sim.KindExplain
+			}
+		}
+		if explained {
+			states[last] = nameThreads(state(), tr)
+		}
+	}
+	return states, nil
+}
+
+// uleStateText formats a ULE snapshot: a line per CPU (what it runs, tdq_load, tdq_lowpri, the
+// calendar's insert/remove offsets, the non-empty queues) and a line per thread.
+func uleStateText(st ule.State) string {
+	var b strings.Builder
+	for _, c := range st.CPUs {
+		fmt.Fprintf(&b, "    cpu%d runs %s load %d lowpri %d calendar %d/%d of %d", c.CPU, orIdle(c.Running), c.Load, c.LowPri,
+			c.Calendar.Insert, c.Calendar.Remove, c.Calendar.Size)
+		for _, q := range c.Queues {
+			fmt.Fprintf(&b, " %s%s", q.Name, queuesText(q.Queue))
+		}
+		b.WriteByte('\n')
+	}
+	for _, t := range st.Threads {
+		fmt.Fprintf(&b, "    %s %s cpu%d %s nice %d pri %d score %d (run %d, sleep %d ticks) slice %d/%d %%cpu %s\n", t.Name, t.State, t.CPU,
+			t.Class, t.Nice, t.Pri, t.Score, t.RunTime, t.SlpTime, t.SliceUsed, t.Slice, t.PctCPU)
+	}
+	return b.String()
+}
+
+// bsd4StateText formats a 4BSD snapshot: the load average and the global queue, a line per CPU
+// and a line per thread.
+func bsd4StateText(st bsd4.State) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "    loadavg %s load %d runq%s\n", strings.Join(st.LoadAvg[:], " "), st.Load, queuesText(st.Global))
+	for _, c := range st.CPUs {
+		fmt.Fprintf(&b, "    cpu%d runs %s runq_pcpu%s\n", c.CPU, orIdle(c.Running), queuesText(c.Queue))
+	}
+	for _, t := range st.Threads {
+		fmt.Fprintf(&b, "    %s %s nice %d pri %d user_pri %d estcpu %d slice %d %%cpu %s\n", t.Name, t.State, t.Nice, t.Pri, t.UserPri,
+			t.EstCPU, t.Slice, t.PctCPU)
+	}
+	return b.String()
+}
+
+// queuesText formats a run queue's non-empty queues: " [] " when all are empty, else
+// " 131:[t1 t4] 223:[t0]".
+func queuesText(q runq.State) string {
+	if len(q.Queues) == 0 {
+		return " []"
+	}
+	var b strings.Builder
+	for _, e := range q.Queues {
+		fmt.Fprintf(&b, " %d:[%s]", e.Index, strings.Join(e.Elems, " "))
+	}
+	return b.String()
+}
+
+// threadRef matches a thread as the policies' snapshots name it: "t" and its ID.
+var threadRef = regexp.MustCompile(`\bt([0-9]+)\b`)
+
+// nameThreads replaces each thread ID in text ("t6") by the thread's name in tr ("consumer"),
+// as the records above it name threads.
+func nameThreads(text string, tr *sim.Trace) string {
+	return threadRef.ReplaceAllStringFunc(text, func(ref string) string {
+		id, err := strconv.Atoi(ref[1:])
+		if err != nil || id >= len(tr.Threads) {
+			return ref
+		}
+		return tr.Threads[id].Name
+	})
+}
+
+// orIdle returns name, or "idle" for "".
+func orIdle(name string) string {
+	if name == "" {
+		return "idle"
+	}
+	return name
+}
