@@ -183,6 +183,6 @@
 //
 // [System.Snapshot] returns a [State]: the load average, sched_tdcnt, the global run queue and
 // each CPU's queue as [runq.State] (an empty queue's "queues" is null in JSON), the thread each
-// CPU runs, and every thread's td_priority, td_user_pri, nice, ts_estcpu, ts_cpticks,
+// CPU runs, and every thread's CPU (running, or td_lastcpu), td_priority, td_user_pri, nice, ts_estcpu, ts_cpticks,
 // ts_slptime, ts_pctcpu and ts_slice. It only reads: taking one never changes a decision.
 package bsd4

@@ -45,6 +45,8 @@ type ThreadInfo struct {
 	Name string `json:"name"`
 	// State is new, sleeping, queued or running.
 	State string `json:"state"`
+	// CPU is the CPU running it, or td_lastcpu (top's C column), or -1 before it first ran.
+	CPU int `json:"cpu"`
 	// Pri is td_priority; UserPri is td_user_pri.
 	Pri     uint8 `json:"pri"`
 	UserPri uint8 `json:"user_pri"`
@@ -77,8 +79,15 @@ func (s *System) Snapshot() State {
 		st.CPUs = append(st.CPUs, cs)
 	}
 	for _, t := range s.threads.All() {
+		cpu := -1
+		if c, ok := t.LastCPU(); ok {
+			cpu = int(c)
+		}
+		if t.state == Running {
+			cpu = int(t.cpu)
+		}
 		st.Threads = append(st.Threads, ThreadInfo{
-			Name: threadName(t), State: t.state.String(),
+			Name: threadName(t), State: t.state.String(), CPU: cpu,
 			Pri: t.Pri, UserPri: t.UserPri, Nice: t.Attr.Nice,
 			EstCPU: t.EstCPU, CPTicks: t.CPTicks, SlpTime: t.SlpTime,
 			PctCPU: pct(t.PctCPU), Slice: t.Slice,

@@ -145,6 +145,10 @@ func TestBadInput(t *testing.T) {
 		{"sweep cells beyond the bound", []string{"sweep", "-reps", "10000", "-grid", "nice=0,1,2,3,4,5,6,7,8,9,10", "seed000-nice"}, "cells (grid points"},
 		{"sweep reps beyond the bound", []string{"sweep", "-reps", "10001", "seed000-nice"}, "-reps 10001: want 0..10000"},
 		{"explain -state of a policy without a snapshot", []string{"explain", "-state", "-policy", "cfs", wl}, "-state: cfs-v6.5 has no snapshot yet (ule and 4bsd have)"},
+		{"top of a Linux policy", []string{"top", "-policy", "cfs", wl}, "cfs-v6.5: top shows FreeBSD's columns, for ule and 4bsd"},
+		{"top every 0", []string{"top", "-every", "0s", wl}, "-every 0s: want a duration above 0"},
+		{"top of two policies", []string{"top", "-policy", "ule,4bsd", wl}, "top takes one policy, got 2"},
+		{"top with too many screens", []string{"top", "-every", "1ms", "-until", "1h", wl}, "screens; at most 10000"},
 		// A million compiler processes, forked one at a time: the simulator keeps every one's
 		// statistics until the cell ends, ~1 GiB a cell; refused before the first cell runs.
 		{"sweep forks beyond the memory budget", []string{"sweep", "-parallel", "2", "-set", "jobs=1e6", "seed000-buildkernel"}, "cell 0 (blocks_per_s=255 cpus=8 hog_idle=0 hog_nice=0 hogs=0 j=8 job_ms=31.61432 jobs=1e+06 off_us=709.109 smt=1) starts 1000008 threads; 2 cell(s) at a time need about 2.049GiB of memory; -max-memory is 2GiB"},

@@ -10,6 +10,7 @@
 //
 //	schedbench run [flags] WORKLOAD
 //	schedbench explain [flags] WORKLOAD
+//	schedbench top [-every DURATION] [flags] WORKLOAD
 //	schedbench seeds [flags] [SCENARIO|SEED ...]
 //	schedbench sweep [flags] SCENARIO
 //	schedbench merge [flags] SCENARIO RESULTS.jsonl...
@@ -75,6 +76,20 @@
 // load average and the global queue, each CPU's runq_pcpu, and each thread's priority, estcpu,
 // slice and %CPU. Threads are named as in the records. The snapshots only read: the records
 // are the same with and without -state.
+//
+// top shows a run of one FreeBSD policy (ule or 4bsd) as top -H shows a FreeBSD machine's
+// threads, a screen every -every (default 1s) of simulated time up to -until, with the columns
+// usr.bin/top/machine.c computes from kinfo_proc: PRI is td_priority less PZERO
+// (PRI_MIN_KERN + 20: 68 in main's layout, 100 in FreeBSD 10-14's, 84 in 2011's); NICE the nice
+// value, or "r" or "i" and the level for a real-time or idle thread; STATE CPUn for a running
+// thread, RUN for a queued one, "sleep" otherwise (the model names no wait channel); C the CPU
+// it runs on or ran on last; TIME its CPU time; CPU sched_pctcpu; WCPU top's weighted_cpu,
+// pct / (1 − exp(swtime · log(ccpu))) with swtime the whole seconds since the thread started
+// and kern.ccpu exp(-1/20) under 4BSD (so a young process's WCPU is scaled up), 0 under ULE
+// (WCPU is CPU: "all cpu percentages from ULE are weighted"). Seed 001's evidence is top's
+// output: Kargl pointed at the PRI column, the high-PRI jobs pinned to a CPU at 100 % WCPU.
+//
+//	schedbench top -policy ule:freebsd9 -every 5s -until 30s mixed.wl
 //
 // seeds runs every seed scenario of package bench/scenario at its defaults (or those named: a
 // scenario's name, a beginning of exactly one name such as seed000-pipe, or a seed number such
