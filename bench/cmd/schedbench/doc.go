@@ -77,8 +77,8 @@
 // slice and %CPU. Threads are named as in the records. The snapshots only read: the records
 // are the same with and without -state.
 //
-// top shows a run of one FreeBSD policy (ule or 4bsd) as top -H shows a FreeBSD machine's
-// threads, a screen every -every (default 1s) of simulated time up to -until, with the columns
+// top shows a run of one policy as top -H shows a machine's threads: for ule and 4bsd FreeBSD's
+// top, for cfs procps' top (below), a screen every -every (default 1s) of simulated time up to -until, with the columns
 // usr.bin/top/machine.c computes from kinfo_proc: PRI is td_priority less PZERO
 // (PRI_MIN_KERN + 20: 68 in main's layout, 100 in FreeBSD 10-14's, 84 in 2011's); NICE the nice
 // value, or "r" or "i" and the level for a real-time or idle thread; STATE CPUn for a running
@@ -88,6 +88,9 @@
 // and kern.ccpu exp(-1/20) under 4BSD (so a young process's WCPU is scaled up), 0 under ULE
 // (WCPU is CPU: "all cpu percentages from ULE are weighted"). Seed 001's evidence is top's
 // output: Kargl pointed at the PRI column, the high-PRI jobs pinned to a CPU at 100 % WCPU.
+// For cfs the columns are procps': PR the task's prio less MAX_RT_PRIO (20 + nice), NI, S (R
+// for a running or runnable task, S otherwise), %CPU the CPU time over the screen's interval
+// (Irix mode: 100 % is one CPU), P the CPU it last ran on (task_cpu) and TIME+.
 //
 //	schedbench top -policy ule:freebsd9 -every 5s -until 30s mixed.wl
 //

@@ -72,7 +72,7 @@ func init() {
 	commands = []command{
 		{"run", "run a workload under one or more policies and print the side-by-side table", cmdRun},
 		{"explain", "print a policy's reasons for each decision of a run, filtered by thread, CPU and time", cmdExplain},
-		{"top", "a run as FreeBSD's top -H shows it (PRI, NICE, STATE, C, TIME, WCPU, CPU) every -every of simulated time", cmdTop},
+		{"top", "a run as top -H shows it every -every of simulated time: FreeBSD's columns for ule and 4bsd, procps' for cfs", cmdTop},
 		{"seeds", "every seed scenario at its defaults: the seeds' published figures beside ours, with verdicts", cmdSeeds},
 		{"sweep", "a scenario over a parameter grid with repetitions, whole or as shard k/n of its cells", cmdSweep},
 		{"merge", "merge the JSON lines of a sweep's shards into the table the whole sweep prints", cmdMerge},

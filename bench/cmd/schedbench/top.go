@@ -14,6 +14,8 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/ule"
 )
 
@@ -54,7 +56,7 @@ func topSourceOf(p sim.Policy, name string) (topSource, error) {
 		return topSource{pzero: int(s.System().Params().Layout.MinKern) + 20, ccpu: ccpu,
 			rows: func() []topRow { return bsd4TopRows(s.System().Snapshot()) }}, nil
 	}
-	return topSource{}, usagef("%s: top shows FreeBSD's columns, for ule and 4bsd", name)
+	return topSource{}, usagef("%s: top shows the columns of FreeBSD's top for ule and 4bsd, of procps' top for cfs", name)
 }
 
 // uleTopRows reads ULE's snapshot as top does; NICE as format_nice writes it: the nice value of
@@ -131,21 +133,55 @@ func cmdTop(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	src, err := topSourceOf(p, s.policies[0].name) // once started: its System is made by Start
-	if err != nil {
-		return err
-	}
 	w := bufio.NewWriter(e.stdout)
+	var screen func(*sim.Result)
+	if c, ok := p.(*cfs.Scheduler); ok {
+		last := map[sched.ID]int64{}
+		screen = func(r *sim.Result) { writeLinuxTop(w, r, c, last, *every, s.policies[0].name) }
+	} else {
+		src, err := topSourceOf(p, s.policies[0].name) // once started: its System is made by Start
+		if err != nil {
+			return err
+		}
+		screen = func(r *sim.Result) { writeTop(w, r, src, s.policies[0].name) }
+	}
 	for at := *every; at <= s.flags.until; at += *every {
 		if err := runMachine(e.ctx, m, at); err != nil {
 			return err
 		}
-		writeTop(w, m.Result(), src, s.policies[0].name)
+		screen(m.Result())
 		if m.Done() {
 			break
 		}
 	}
 	return w.Flush()
+}
+
+// writeLinuxTop writes one screen of procps' top -H for a run of CFS or EEVDF: PR is the
+// task's prio less MAX_RT_PRIO (/proc/PID/stat's priority field: 20 + nice for the fair
+// policies), NI its nice value, %CPU its CPU time over the screen's interval (procps' Irix
+// mode, the default: 100 % is one CPU) and P the CPU it last ran on (task_cpu, the stat file's
+// processor field). last holds each thread's CPU time at the previous screen.
+func writeLinuxTop(w io.Writer, r *sim.Result, c *cfs.Scheduler, last map[sched.ID]int64, every time.Duration, policy string) {
+	fmt.Fprintf(w, "at %v, %s\n", time.Duration(r.End), policy)
+	fmt.Fprintf(w, "  %-12s %3s %3s %-1s %5s %2s %9s\n", "COMMAND", "PR", "NI", "S", "%CPU", "P", "TIME+")
+	for i := range r.Threads {
+		st := &r.Threads[i]
+		t, ok := c.Thread(st.ID)
+		if !ok || st.End >= 0 {
+			continue
+		}
+		state := "S"
+		if t.E.OnRQ() {
+			state = "R" // running or runnable: procps shows both as R
+		}
+		pct := 100 * float64(st.CPUTime-last[st.ID]) / float64(every)
+		last[st.ID] = st.CPUTime
+		cs := st.CPUTime / int64(10*time.Millisecond) // TIME+ in hundredths of a second
+		fmt.Fprintf(w, "  %-12.12s %3d %3d %-1s %5.1f %2d %3d:%02d.%02d\n", st.Name, 20+t.E.Nice(), t.E.Nice(), state, pct, t.CPU(),
+			cs/6000, cs/100%60, cs%100)
+	}
+	fmt.Fprintln(w)
 }
 
 // writeTop writes one screen: top's thread lines (top -H) at the run's time, in FreeBSD's
