@@ -182,6 +182,13 @@
 // kernel does not initialise a new timeline node's max_slice, so its lag clamp can briefly see
 // a stale maximum; the model uses the true one ([Queue.MaxSlice]).
 //
+// [Scheduler.Snapshot] returns a read-only [State] for the course, the picture a student draws
+// of each CPU's root cfs_rq: nr_running, load, min_vruntime (v7.1's zero_vruntime), V =
+// avg_vruntime, and the running entity then the tree in order, each with its vruntime,
+// deadline, slice, weight, nice, lag V − vruntime and entity_eligible. Taking one never changes a
+// decision (a test compares a run's trace hash with and without a snapshot after every event);
+// `schedbench explain -state` prints it beneath each decision.
+//
 // # SCHED_BATCH and SCHED_IDLE
 //
 // SCHED_BATCH tasks are weighted like SCHED_NORMAL ones but never preempt on wakeup: only the

@@ -144,7 +144,7 @@ func TestBadInput(t *testing.T) {
 		{"sweep grid too large", []string{"sweep", "-grid", "nice=" + seq(0, 1000), "seed000-nice"}, "-grid nice: 1001 values; at most 1000"},
 		{"sweep cells beyond the bound", []string{"sweep", "-reps", "10000", "-grid", "nice=0,1,2,3,4,5,6,7,8,9,10", "seed000-nice"}, "cells (grid points"},
 		{"sweep reps beyond the bound", []string{"sweep", "-reps", "10001", "seed000-nice"}, "-reps 10001: want 0..10000"},
-		{"explain -state of a policy without a snapshot", []string{"explain", "-state", "-policy", "cfs", wl}, "-state: cfs-v6.5 has no snapshot yet (ule and 4bsd have)"},
+		{"explain -state of a policy without a snapshot", []string{"explain", "-state", "-policy", "toy:rr", wl}, "-state: toy-rr has no snapshot (ule, 4bsd and cfs have)"},
 		{"top of the toy policy", []string{"top", "-policy", "toy:rr", wl}, "toy-rr: top shows the columns of FreeBSD's top for ule and 4bsd, of procps' top for cfs"},
 		{"top every 0", []string{"top", "-every", "0s", wl}, "-every 0s: want a duration above 0"},
 		{"top of two policies", []string{"top", "-policy", "ule,4bsd", wl}, "top takes one policy, got 2"},

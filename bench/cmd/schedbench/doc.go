@@ -69,12 +69,15 @@
 //	schedbench explain -policy ule -topology cpu:4 -cpu 3 -thread hog.1 -at 12.004ms mixed.wl
 //
 // -state prints the policy's state beneath each decision, as it is after the event the decision
-// belongs to (ule.Scheduler.Snapshot, bsd4.System.Snapshot; the other policies have none yet,
-// a usage error): for ULE a line per CPU (what it runs, tdq_load, tdq_lowpri, the calendar's
+// belongs to (ule.Scheduler.Snapshot, bsd4.System.Snapshot, cfs.Scheduler.Snapshot; the toy
+// policy has none, a usage error): for ULE a line per CPU (what it runs, tdq_load, tdq_lowpri, the calendar's
 // insert and remove offsets, the non-empty queues) and a line per thread (class, nice, priority,
 // interactivity score with its run and sleep ticks, slice used of slice, %CPU); for 4BSD the
 // load average and the global queue, each CPU's runq_pcpu, and each thread's priority, estcpu,
-// slice and %CPU. Threads are named as in the records. The snapshots only read: the records
+// slice and %CPU; for CFS and EEVDF each CPU's nr_running, min_vruntime (v7.1's zero_vruntime)
+// and V, and each entity on the root queue in tree order after the running one, with its nice,
+// weight, vruntime and deadline relative to min_vruntime, lag and eligibility. Threads are
+// named as in the records. The snapshots only read: the records
 // are the same with and without -state.
 //
 // top shows a run of one policy as top -H shows a machine's threads: for ule and 4bsd FreeBSD's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/ule"
 )
@@ -25,8 +26,10 @@ func stateText(p sim.Policy, name string) (func() string, error) {
 		return func() string { return uleStateText(s.Snapshot()) }, nil
 	case *bsd4.Scheduler:
 		return func() string { return bsd4StateText(s.System().Snapshot()) }, nil
+	case *cfs.Scheduler:
+		return func() string { return cfsStateText(s.Snapshot()) }, nil
 	}
-	return nil, usagef("-state: %s has no snapshot yet (ule and 4bsd have)", name)
+	return nil, usagef("-state: %s has no snapshot (ule, 4bsd and cfs have)", name)
 }
 
 // runWithStates runs m until until, as runMachine does, one event at a time, and after each
@@ -89,6 +92,26 @@ func bsd4StateText(st bsd4.State) string {
 	for _, t := range st.Threads {
 		fmt.Fprintf(&b, "    %s %s nice %d pri %d user_pri %d estcpu %d slice %d %%cpu %s\n", t.Name, t.State, t.Nice, t.Pri, t.UserPri,
 			t.EstCPU, t.Slice, t.PctCPU)
+	}
+	return b.String()
+}
+
+// cfsStateText formats a CFS or EEVDF snapshot: a line per CPU (what it runs, nr_running, the
+// reference point and V) and a line per entity, vruntimes and deadlines relative to the
+// reference point (min_vruntime, or v7.1's zero_vruntime).
+func cfsStateText(st cfs.State) string {
+	var b strings.Builder
+	for _, rq := range st.CPUs {
+		fmt.Fprintf(&b, "    cpu%d runs %s nr_running %d min_vruntime %d V %+d\n", rq.CPU, orIdle(rq.Running), rq.NrRunning, rq.MinVruntime,
+			int64(rq.AvgVruntime-rq.MinVruntime))
+		for _, e := range rq.Entities {
+			run := ""
+			if e.Running {
+				run = " (curr)"
+			}
+			fmt.Fprintf(&b, "      %s%s nice %d weight %d vruntime %+d deadline %+d lag %d eligible %v\n", e.Name, run, e.Nice, e.Weight,
+				int64(e.Vruntime-rq.MinVruntime), int64(e.Deadline-rq.MinVruntime), e.Lag, e.Eligible)
+		}
 	}
 	return b.String()
 }

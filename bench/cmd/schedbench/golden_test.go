@@ -125,6 +125,7 @@ func TestExplainGolden(t *testing.T) {
 		{"at", []string{"-policy", "4bsd", "-at", "0s", "-n", "8", "workloads/mixed.wl"}},
 		{"state-ule", []string{"-policy", "ule", "-state", "-only", "-cpu", "1", "-from", "10ms", "-to", "12ms", "workloads/mixed.wl"}},
 		{"state-4bsd", []string{"-policy", "4bsd", "-state", "-only", "-from", "10ms", "-to", "11ms", "workloads/mixed.wl"}},
+		{"state-eevdf", []string{"-policy", "cfs:v7.1", "-state", "-only", "-cpu", "0", "-from", "10ms", "-to", "11ms", "workloads/mixed.wl"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,7 +143,7 @@ func TestExplainGolden(t *testing.T) {
 // command without -state, record for record, under ULE and 4BSD (the snapshots only read, and
 // stepping the machine one event at a time makes the same run as Run).
 func TestExplainStateReadOnly(t *testing.T) {
-	for _, policy := range []string{"ule", "4bsd", "ule:legacy"} {
+	for _, policy := range []string{"ule", "4bsd", "ule:legacy", "cfs:v6.5", "cfs:v7.1"} {
 		args := []string{"explain", "-policy", policy, "-until", "200ms", "workloads/mixed.wl"}
 		plain, errs, code := runCLI(t, args...)
 		if code != exitOK || errs != "" {
