@@ -8,8 +8,9 @@ package cfs
 import (
 	"fmt"
 	"math"
-	"math/bits"
+	"unsafe"
 
+	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -197,6 +198,8 @@ type LBEnv struct {
 	NrBalanceFailed int
 	// MaxCapacity is rd->max_cpu_capacity.
 	MaxCapacity uint64
+
+	flat *flatbalance.Index // a System's index of the CPUs with two tasks or more, or nil
 }
 
 // fitsCapacity is fits_capacity: cap*1280 < max*1024, a 20% margin.
@@ -348,6 +351,9 @@ const (
 	ForcePreferSibling
 	// ForceImbalance: the groups differ enough for calculate_imbalance to run.
 	ForceImbalance
+	// BalanceNoOverloaded: on a flat domain balanced by a System, no remote CPU with two tasks
+	// or more is overloaded, so every candidate is found balanced (see [FindBusiestGroup]).
+	BalanceNoOverloaded
 )
 
 var balanceReasons = [...]string{
@@ -363,6 +369,7 @@ var balanceReasons = [...]string{
 	ForceImbalanced:      "busiest group is imbalanced by affinity",
 	ForcePreferSibling:   "child prefers siblings and busiest has 2+ more tasks",
 	ForceImbalance:       "groups out of balance",
+	BalanceNoOverloaded:  "no remote CPU with two tasks or more is overloaded (flat domain)",
 }
 
 // String explains the reason in a few words.
@@ -631,7 +638,18 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // group with spare capacity across caches, tasks to even out idle CPUs or task counts (halved,
 // with the NUMA allowance of [AdjustNumaImbalance]), or load towards the domain's average.
 // FindBusiestGroup changes nothing; the BalanceReason says why the domain is balanced or why a
-// balance was forced. The complexity is O(CPUs of the domain).
+// balance was forced. The domain's summed utilisation (BusiestGroup.SumUtil) is reported when
+// update_idle_cpu_scan reads it, for a balance that is not newly idle of a CPU's LLC domain, and
+// is 0 otherwise. The complexity is O(CPUs of the domain).
+//
+// One fast form stands behind it, chosen by one rule: a flat domain (one group per CPU, all of
+// one capacity) balanced by a [System], which keeps the index of the CPUs with two tasks or more
+// in the LBEnv it passes. The busiest group is then found among those CPUs (package
+// cfs/internal/flatbalance), at a cost of O(CPUs with two tasks or more); the verdict is the full
+// visit's, and so are, when a busiest group is found, every figure and the reason. A domain
+// found balanced that way reports BalanceNoOverloaded and no candidate: the candidate's and the
+// local group's statistics are what only the full visit computes. An LBEnv built by a caller
+// has no index, and always takes the full visit.
 func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 	var d BusiestGroup
 	why := findBusiestGroup(env, &d)
@@ -642,8 +660,17 @@ func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 // balance keeps its BusiestGroup (two GroupStats and more) in place rather than copying it out
 // of the call.
 func findBusiestGroup(env *LBEnv, d *BusiestGroup) BalanceReason {
+	needUtil := env.Idle != CPUNewlyIdle && env.SD.llc // update_idle_cpu_scan reads sum_util
+	if env.flat != nil && env.SD.flat {
+		if why, ok := findBusiestFlat(env, needUtil, d); ok {
+			return why
+		}
+	}
 	*d = BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
 	totalLoad, totalCap := updateSDLBStats(env, d)
+	if !needUtil {
+		d.SumUtil = 0
+	}
 	return findImbalance(env, d, totalLoad, totalCap)
 }
 
@@ -711,104 +738,30 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 	return force(ForceImbalance)
 }
 
-// flatScan is the loop of [findBusiestFlat] over the CPUs of multi in span (the domain's, as a
-// bitmap, so that a small domain of a large machine looks at its own CPUs only) still in cpus,
-// for a balance of dst over groups of one CPU of capacity gc each with imbalance_pct pct:
-// update_sd_pick_busiest among the CPUs whose group is overloaded and has fair tasks (dst's own
-// excluded), the first in ring order from dst of the largest avg_load. It returns that CPU, or
-// -1; whether a CPU of multi is in cpus at all (SG_OVERLOAD); and whether a candidate below
-// overloaded has two fair tasks or more. It is a function of its own, with the best candidate
-// kept as its ring position, so that the loop's values fit in registers.
-//
-// The three sets are intersected a word at a time. Two of the loop's tests depend on the
-// statistics in ways a branch predictor cannot learn, and are written so that it need not:
-// group_is_overloaded tests the runnable time first (with every task runnable, as in v6.5, a
-// CPU of multi exceeds that threshold whatever its utilisation, at every imbalance_pct below
-// 200), and the comparison with the best candidate so far is one 128-bit subtraction of
-// (avg_load, ^position) pairs, whose borrow selects the new best by conditional moves.
-func flatScan(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
-	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
-	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
-	utilOver, runOver := gc*100, gc*pct
-	bestAvg, bestPos := uint64(0), uint64(topology.MaxCPUs) // none yet
-	multi = multi[:len(span)]
-	for i, m := range span {
-		w := multi[i] & m & cpus.Word(i)
-		if w == 0 {
-			continue
-		}
-		over = true
-		for ; w != 0; w &= w - 1 {
-			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
-			rq := &stats[c]
-			if c == dst || rq.HNrRunning == 0 {
-				continue
-			}
-			if !(runOver < rq.Runnable*100 || utilOver < rq.Util*pct) {
-				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
-				// it is found balanced like any other, with more it needs the full visit.
-				unsure = unsure || rq.HNrRunning > 1
-				continue
-			}
-			// avg_load, and the position in the ring that starts at dst: the first of equal
-			// avg_loads wins. At full capacity the division is by SCHED_CAPACITY_SCALE.
-			avg := rq.Load
-			if gc != topology.CapacityScale {
-				avg = avg * topology.CapacityScale / gc
-			}
-			pos := uint64(c-dst) & ring
-			// avg > bestAvg || avg == bestAvg && pos < bestPos: the borrow of
-			// (bestAvg, ^bestPos) - (avg, ^pos). Before the first candidate, bestPos is
-			// MaxCPUs, beyond every position.
-			_, earlier := bits.Sub64(pos, bestPos, 0)
-			if _, better := bits.Sub64(bestAvg, avg, earlier); better != 0 {
-				bestAvg, bestPos = avg, pos
-			}
-		}
-	}
-	if bestPos == topology.MaxCPUs {
-		return -1, over, unsure
-	}
-	return int((uint64(dst) + bestPos) & ring), over, unsure
-}
+// cpuStatLayout tells the flat scan where it finds what it reads of a CPUStat.
+var cpuStatLayout = flatbalance.Layout{Size: unsafe.Sizeof(CPUStat{}), HNr: unsafe.Offsetof(CPUStat{}.HNrRunning),
+	Load: unsafe.Offsetof(CPUStat{}.Load), Util: unsafe.Offsetof(CPUStat{}.Util), Runnable: unsafe.Offsetof(CPUStat{}.Runnable)}
 
-// findBusiestFlat is [FindBusiestGroup] for the System's balance of a flat domain
-// (SchedDomain.flat: one group per CPU) on a machine where every CPU has its full capacity, told
-// which CPUs hold two tasks or more: multi is a bitmap by CPU id of the CPUs whose NrRunning
-// is above 1. It finds what load_balance acts on without visiting every group, and sets in
-// *d, which it resets first: d.Group, d.Migration, d.Imbalance, d.Overload, and d.SumUtil when
-// needUtil (only the LLC's periodic balance reads it, for update_idle_cpu_scan). It reports
-// false when it cannot tell without the full visit; the caller then calls FindBusiestGroup.
-//
-// Why the CPUs of multi are enough. A group of one CPU has a type above group_fully_busy only
-// when it is overloaded (more tasks than CPUs: NrRunning above 1, so in multi), imbalanced
-// (never, for a flat domain's groups), or misfit (on a flat domain, only when its CPU lost
-// capacity to other classes, which the System's CPUs never do). group_overloaded is the highest
-// type, and update_sd_pick_busiest keeps, among overloaded groups, the first in ring order of
-// the largest avg_load; so if a remote CPU of multi with fair tasks is overloaded, the busiest
-// group is found among them, with the statistics GroupLBStats computes for it, and
-// find_busiest_group's decisions follow as in the kernel ([findImbalance]). If none is, every
-// candidate (a remote CPU with fair tasks) has a type below group_misfit_task; if one of them
-// has two fair tasks or more, it takes the full visit. Otherwise every candidate has one fair
-// task (a CPU outside multi has at most one task; one of multi may hold delayed tasks beside
-// it, v7.1), and a busiest group of one CPU, one fair task and a type below group_misfit_task
-// is always found balanced (local busier, a busy destination, or sum_h_nr_running 1; a single
-// CPU has no SD_PREFER_SIBLING child), so the answer is balanced whichever candidate the visit
-// would have picked. SG_OVERLOAD is set by any CPU of multi still considered (a misfit needs
-// SD_ASYM_CPUCAPACITY to set it, which a flat domain has not); the domain's capacity is the
-// sum of its groups', and its load and utilisation sums are taken only when they are read.
-func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup) (ok bool) {
+// findBusiestFlat is find_busiest_group's fast form for a flat domain (SchedDomain.flat: one
+// group per CPU, of one capacity) balanced by a System, whose index (env.flat) holds the CPUs
+// with two tasks or more: package cfs/internal/flatbalance says why they are enough, and finds
+// the busiest among them. It fills *d, which it resets first, as the full visit does when a
+// busiest group is found, with the same figures and reason; for a balanced domain it sets
+// d.Overload, and d.SumUtil when needUtil, and returns BalanceNoOverloaded. It reports false
+// when only the full visit can tell.
+func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason, bool) {
 	sd := env.SD
 	dst := env.DstCPU
 	*d = BusiestGroup{Domain: sd, Dst: dst}
 	stats := env.Stats
 	pct := sd.ImbalancePct()
 	// The groups of a flat domain have one capacity (markFlat): the local group's.
-	best, over, unsure := flatScan(multi, sd.spanBits, &env.CPUs, stats, dst, sd.groups[0].capacity, pct)
+	best, over, unsure := env.flat.Busiest(sd.spanBits, &env.CPUs, dst, sd.groups[0].capacity, pct,
+		unsafe.Pointer(unsafe.SliceData(stats)), len(stats), &cpuStatLayout)
 	d.Overload = over
 	if best < 0 {
 		if unsure {
-			return false
+			return 0, false
 		}
 		if needUtil {
 			for _, g := range sd.groups {
@@ -817,7 +770,7 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup)
 				}
 			}
 		}
-		return true
+		return BalanceNoOverloaded, true
 	}
 	busiest := sd.cpuGroup[best]
 	local := sd.groups[0]
@@ -839,8 +792,7 @@ func findBusiestFlat(env *LBEnv, multi []uint64, needUtil bool, d *BusiestGroup)
 			d.SumUtil = 0
 		}
 	}
-	findImbalance(env, d, totalLoad, totalCap)
-	return true
+	return findImbalance(env, d, totalLoad, totalCap), true
 }
 
 // FindBusiestQueue returns the CPU of group d.Group to pull from, as find_busiest_queue does for

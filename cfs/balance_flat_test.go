@@ -1,10 +1,10 @@
 package cfs
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -20,15 +20,14 @@ var flatTopos = append([]func() *topology.Topology{
 	func() *topology.Topology { return topology.Uniform(1, 1, 2, 4, 2) },
 }, fuzzTopos...)
 
-// multiOf returns the bitmap of the CPUs of st with two tasks or more, as the System keeps it.
-func multiOf(st []CPUStat) []uint64 {
-	m := make([]uint64, (len(st)+63)/64)
+// flatIndexOf returns the index of the CPUs of st with two tasks or more, as the System keeps it.
+func flatIndexOf(st []CPUStat) *flatbalance.Index {
+	var x flatbalance.Index
+	x.Init(len(st))
 	for c := range st {
-		if st[c].NrRunning > 1 {
-			m[c>>6] |= 1 << (c & 63)
-		}
+		x.Update(topology.CPU(c), 0, st[c].NrRunning)
 	}
-	return m
+	return &x
 }
 
 // randomFlatEnv returns a balance of a flat domain as the System makes one (every CPU at its
@@ -76,12 +75,13 @@ func randomFlatEnv(r *rand.Rand, topo *topology.Topology, ds *Domains, crowd boo
 	return env, true
 }
 
-// TestFindBusiestFlatModel checks findBusiestFlat against FindBusiestGroup, the visit of every
-// group, on random balances of every flat domain of several machines, in every idle state and
-// with CPUs left out of env.CPUs: when it answers, the group to pull from, the migration type
-// and imbalance, the overload flag and (when asked for) the summed utilisation are the
-// visit's; when it found an overloaded busiest group, so is every other field. It also checks
-// that each of its three outcomes occurs.
+// TestFindBusiestFlatModel checks findBusiestFlat, FindBusiestGroup's fast form, against the
+// full visit of every group (FindBusiestGroup on an LBEnv without the index), on random
+// balances of every flat domain of several machines, in every idle state and with CPUs left out
+// of env.CPUs: when it answers, the group to pull from, the migration type and imbalance, the
+// overload flag and the summed utilisation are the visit's; when it found an overloaded
+// busiest group, so is every other field and the reason, and a balanced verdict comes with
+// BalanceNoOverloaded. It also checks that each of its three outcomes occurs.
 func TestFindBusiestFlatModel(t *testing.T) {
 	p := DefaultSMPParams(V65)
 	var picked, balanced, declined int
@@ -95,17 +95,20 @@ func TestFindBusiestFlatModel(t *testing.T) {
 				if !ok {
 					continue
 				}
-				needUtil := r.IntN(2) == 0
+				needUtil := env.Idle != CPUNewlyIdle && env.SD.llc
 				var got BusiestGroup
-				if !findBusiestFlat(&env, multiOf(env.Stats), needUtil, &got) {
+				env.flat = flatIndexOf(env.Stats)
+				gotWhy, ok := findBusiestFlat(&env, needUtil, &got)
+				if !ok {
 					declined++
 					continue
 				}
-				want, _ := FindBusiestGroup(&env, &p)
-				if !needUtil {
-					want.SumUtil, got.SumUtil = 0, 0
-				}
+				env.flat = nil // the full visit
+				want, wantWhy := FindBusiestGroup(&env, &p)
 				if got.Candidate != nil {
+					if gotWhy != wantWhy {
+						t.Fatalf("%v from %v: reason %v, want %v", env.SD, env.DstCPU, gotWhy, wantWhy)
+					}
 					picked++
 					if got != want {
 						t.Fatalf("%v from %v (%v, cpus %v): overloaded busiest\n got %+v\nwant %+v",
@@ -114,7 +117,7 @@ func TestFindBusiestFlatModel(t *testing.T) {
 					continue
 				}
 				balanced++
-				if got.Group != want.Group || got.Migration != want.Migration || got.Imbalance != want.Imbalance ||
+				if gotWhy != BalanceNoOverloaded || got.Group != want.Group || got.Migration != want.Migration || got.Imbalance != want.Imbalance ||
 					got.Overload != want.Overload || got.SumUtil != want.SumUtil || want.Group != nil {
 					t.Fatalf("%v from %v (%v, cpus %v): balanced\n got %+v\nwant %+v",
 						env.SD, env.DstCPU, env.Idle, env.CPUs, got, want)
@@ -174,7 +177,7 @@ func TestFlatDomains(t *testing.T) {
 // SMT: the 64-CPU periodic set's machine) in a state like that set's under v6.5, where such a
 // balance meets three or four CPUs with two tasks or more on average: one CPU in sixteen holds
 // two or three nice-0 tasks, most others one, some none.
-func flatBench() (LBEnv, []uint64) {
+func flatBench() LBEnv {
 	topo := topology.Uniform(1, 1, 1, 64, 1)
 	ds := NewDomains(topo, GroupsPerCPU)
 	r := rand.New(rand.NewPCG(3, 4))
@@ -191,7 +194,7 @@ func flatBench() (LBEnv, []uint64) {
 			Util: min(uint64(300+r.IntN(800)), 1024), Capacity: 1024, CapacityOrig: 1024}
 	}
 	sd := &ds.Chain(0)[0]
-	return LBEnv{SD: sd, DstCPU: 0, Idle: CPUNewlyIdle, CPUs: sd.Span(), Stats: st}, multiOf(st)
+	return LBEnv{SD: sd, DstCPU: 0, Idle: CPUNewlyIdle, CPUs: sd.Span(), Stats: st, flat: flatIndexOf(st)}
 }
 
 //go:noinline
@@ -201,16 +204,10 @@ func icountBusiestVisit(env *LBEnv, d *BusiestGroup, n int) {
 	}
 }
 
-//go:noinline
-func icountBusiestFlat(env *LBEnv, multi []uint64, d *BusiestGroup, n int) {
-	for range n {
-		findBusiestFlat(env, multi, false, d)
-	}
-}
-
 // BenchmarkBusiestFlat measures find_busiest_group for a newly idle CPU of the 64-CPU periodic
 // machine (flatBench), by the visit of every group (impl=visit, [FindBusiestGroup]) and from
-// the CPUs with two tasks or more (impl=flat, findBusiestFlat); under callgrind,
+// the CPUs with two tasks or more (impl=flat, the fast form a System's index selects); under
+// callgrind,
 //
 //	GOGC=off GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=callgrind \
 //	  --toggle-collect='*icountBusiest*' ./cfs.test -test.run '^$' \
@@ -218,159 +215,35 @@ func icountBusiestFlat(env *LBEnv, multi []uint64, d *BusiestGroup, n int) {
 //
 // at 100000x and 200000x gives the instructions of one by difference.
 func BenchmarkBusiestFlat(b *testing.B) {
-	env, multi := flatBench()
+	flat := flatBench()
+	visit := flat
+	visit.flat = nil
 	var d BusiestGroup
 	b.Run("cpus=64/impl=visit", func(b *testing.B) {
 		b.ReportAllocs()
-		icountBusiestVisit(&env, &d, b.N)
+		icountBusiestVisit(&visit, &d, b.N)
 	})
 	b.Run("cpus=64/impl=flat", func(b *testing.B) {
 		b.ReportAllocs()
-		icountBusiestFlat(&env, multi, &d, b.N)
+		icountBusiestVisit(&flat, &d, b.N)
 	})
 }
 
 // TestBusiestFlatBench checks that the benchmark's balance takes the fast path to the
 // decision of the full visit, and allocates nothing.
 func TestBusiestFlatBench(t *testing.T) {
-	env, multi := flatBench()
+	env := flatBench()
 	var got BusiestGroup
-	if !findBusiestFlat(&env, multi, true, &got) || got.Group == nil {
+	if _, ok := findBusiestFlat(&env, false, &got); !ok || got.Group == nil {
 		t.Fatalf("flat: %+v", got)
 	}
-	want, _ := FindBusiestGroup(&env, nil)
+	visit := env
+	visit.flat = nil
+	want, _ := FindBusiestGroup(&visit, nil)
 	if got != want {
 		t.Fatalf("flat %+v\nwant %+v", got, want)
 	}
-	if !raceEnabled && testing.AllocsPerRun(100, func() { findBusiestFlat(&env, multi, false, &got) }) != 0 {
-		t.Error("findBusiestFlat allocates")
-	}
-}
-
-// flatScanRef is flatScan as it was written first, branch by branch: the CPUs of multi in span
-// one at a time, tested for membership of cpus, group_is_overloaded with the utilisation first,
-// and update_sd_pick_busiest's comparison as the kernel writes it. TestFlatScanRef compares
-// flatScan with it.
-func flatScanRef(multi, span []uint64, cpus *topology.CPUSet, stats []CPUStat, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
-	const ring = topology.MaxCPUs - 1
-	utilOver, runOver := gc*100, gc*pct
-	bestAvg, bestPos := uint64(0), uint(topology.MaxCPUs)
-	for i, m := range span {
-		for w := multi[i] & m; w != 0; w &= w - 1 {
-			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
-			if !cpus.Has(c) {
-				continue
-			}
-			over = true
-			rq := &stats[c]
-			if c == dst || rq.HNrRunning == 0 {
-				continue
-			}
-			if !(utilOver < rq.Util*pct || runOver < rq.Runnable*100) {
-				unsure = unsure || rq.HNrRunning > 1
-				continue
-			}
-			avg := rq.Load
-			if gc != topology.CapacityScale {
-				avg = avg * topology.CapacityScale / gc
-			}
-			pos := uint(c-dst) & ring
-			if avg > bestAvg || avg == bestAvg && pos < bestPos {
-				bestAvg, bestPos = avg, pos
-			}
-		}
-	}
-	if bestPos == topology.MaxCPUs {
-		return -1, over, unsure
-	}
-	return int((uint(dst) + bestPos) & ring), over, unsure
-}
-
-// TestFlatScanRef checks flatScan against flatScanRef on random scans: machines of 1 to
-// MaxCPUs CPU ids, spans, sets of CPUs with two tasks or more and allowed CPUs that are
-// empty, full or random, the destination anywhere (in multi or not), full and reduced group
-// capacities, and statistics drawn from few values (so that avg_loads tie and both
-// group_is_overloaded thresholds are met exactly) or from the whole range (so that the
-// products wrap).
-func TestFlatScanRef(t *testing.T) {
-	r := rand.New(rand.NewPCG(19, 3))
-	word := func(p int) uint64 { // each bit set with probability p/8; 0 and 8 give 0 and all ones
-		var w uint64
-		for range p {
-			w |= r.Uint64()
-		}
-		if p == 8 {
-			return ^uint64(0)
-		}
-		if p < 4 {
-			w &= r.Uint64() & r.Uint64()
-		}
-		return w
-	}
-	pick := func(small []uint64) uint64 {
-		if r.IntN(8) == 0 {
-			return r.Uint64()
-		}
-		return small[r.IntN(len(small))]
-	}
-	var found, none, unsure int
-	for i := range 50000 {
-		n := 1 + r.IntN(200)
-		if i%8 == 0 {
-			n = 1 + r.IntN(topology.MaxCPUs)
-		}
-		nw := (n + 63) / 64
-		multi, span := make([]uint64, nw), make([]uint64, nw)
-		var cpus topology.CPUSet
-		pm, ps, pc := r.IntN(9), r.IntN(9), r.IntN(9)
-		for k := range nw {
-			multi[k], span[k] = word(pm), word(ps)
-			for b, w := 0, word(pc); w != 0; w &= w - 1 {
-				b = bits.TrailingZeros64(w)
-				if c := k<<6 + b; c < n {
-					cpus.Add(topology.CPU(c))
-				}
-			}
-			if (k+1)*64 > n { // no bits beyond the machine's last CPU
-				multi[k] &= 1<<(n-k*64) - 1
-				span[k] &= 1<<(n-k*64) - 1
-			}
-		}
-		gc := uint64(topology.CapacityScale)
-		if r.IntN(4) == 0 {
-			gc = 1 + r.Uint64N(topology.CapacityScale)
-		}
-		pct := []uint64{100, 110, 117, 125, 1 + r.Uint64N(300)}[r.IntN(5)]
-		stats := make([]CPUStat, n)
-		for c := range stats {
-			h := uint32(r.IntN(4))
-			stats[c] = CPUStat{
-				HNrRunning: h,
-				Load:       pick([]uint64{0, 1024, 2048, 3072, 2*1024 + 15}),
-				Util:       pick([]uint64{0, 512, gc * 100 / pct, gc*100/pct + 1, gc}),
-				Runnable:   pick([]uint64{0, uint64(h) * 1024, gc * pct / 100, gc*pct/100 + 1}),
-			}
-		}
-		dst := topology.CPU(r.IntN(n))
-		if r.IntN(4) == 0 {
-			dst = topology.CPU(n - 1)
-		}
-		gb, go_, gu := flatScan(multi, span, &cpus, stats, dst, gc, pct)
-		wb, wo, wu := flatScanRef(multi, span, &cpus, stats, dst, gc, pct)
-		if gb != wb || go_ != wo || gu != wu {
-			t.Fatalf("n %d dst %v gc %d pct %d multi %x span %x cpus %v:\n got %d %v %v\nwant %d %v %v",
-				n, dst, gc, pct, multi, span, cpus, gb, go_, gu, wb, wo, wu)
-		}
-		if wb >= 0 {
-			found++
-		} else {
-			none++
-		}
-		if wu {
-			unsure++
-		}
-	}
-	if found < 5000 || none < 5000 || unsure < 500 {
-		t.Errorf("outcomes too rare: busiest %d, none %d, unsure %d", found, none, unsure)
+	if !raceEnabled && testing.AllocsPerRun(100, func() { findBusiestGroup(&env, &got) }) != 0 {
+		t.Error("the flat form of FindBusiestGroup allocates")
 	}
 }

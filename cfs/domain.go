@@ -96,6 +96,7 @@ type SchedDomain struct {
 	// holds the group of each CPU of the span, indexed by CPU id, and spanBits the span.
 	flat     bool
 	cpuGroup []*BalanceGroup
+	llc      bool // the domain is its CPU's sd_llc
 }
 
 // Topology returns the domain of package topology this one stands for.
@@ -292,6 +293,7 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 		if hi := t.HighestFlagDomain(c, topology.SDShareLLC); hi != nil {
 			d := ds.find(c, hi)
 			ds.llc[c] = d
+			d.llc = true
 			span := hi.Span()
 			ds.llcID[c], _ = span.First()
 			l, ok := llcLists[d.span]

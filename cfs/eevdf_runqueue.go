@@ -1,8 +1,8 @@
 // This file implements the task-level operations of EEVDF (v6.6 and v7.1) that differ from
 // classic CFS: pick_next_task_fair's group-scheduling path (pick with the running task still in
-// place, then put_prev_entity / set_next_entity only where the hierarchy changes), the tick
-// (entity_tick: update_curr decides), the fork (task_fork_fair and wake_up_new_task), the yield
-// (yield_task_fair), and sched_setattr's custom slice (__setparam_fair, v7.1).
+// place, then put_prev_entity / set_next_entity only where the hierarchy changes), the fork
+// (task_fork_fair and wake_up_new_task), the yield (yield_task_fair), and sched_setattr's custom
+// slice (__setparam_fair, v7.1).
 
 package cfs
 
@@ -44,39 +44,6 @@ again:
 	c.switchTo(prev, se, now)
 	c.curr, c.needResched = se, false
 	return se
-}
-
-// tickEEVDF is task_tick_fair on an EEVDF CPU: at every level of the running task's hierarchy,
-// innermost first, entity_tick charges the running entity (update_curr, which renews a served
-// request and asks for a reschedule itself) and refreshes a group entity's weight. There is no
-// check_preempt_tick.
-func (c *RunQueue) tickEEVDF(now uint64) (TickDecision, TickReason) {
-	p := &c.params
-	var first TickDecision
-	var firstR TickReason
-	decided := false
-	for se := c.curr; se != nil; se = se.parent {
-		q := se.q
-		r := q.updateCurrEEVDF(now, p)
-		q.updateGroup(se, now, p)
-		d := TickDecision{Curr: se, Resched: r.resched, Ran: se.SumExecRuntime - se.PrevSumExecRuntime,
-			Vruntime: se.Vruntime, Deadline: se.Deadline}
-		var why TickReason
-		switch {
-		case q.nrRunning <= 1:
-			why = TickNoCompetitor
-		case r.renewed:
-			why = TickRequestServed
-		case r.unprotected:
-			why = TickProtectionOver
-		default:
-			why = TickRequestOpen
-		}
-		if !decided || (d.Resched && !first.Resched) {
-			first, firstR, decided = d, why, true
-		}
-	}
-	return first, firstR
 }
 
 // forkEEVDF is task_fork_fair followed by wake_up_new_task on an EEVDF CPU. A new task starts

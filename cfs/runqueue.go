@@ -6,7 +6,11 @@
 
 package cfs
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/cfs/internal/slicememo"
+)
 
 // A RunQueue is one CPU's fair-class state: the kernel's struct rq restricted to what the fair
 // class uses (the name says run queue, as struct rq does, to keep it apart from a
@@ -29,7 +33,7 @@ type RunQueue struct {
 	// struct rq (the cfs_tasks list, the load tracking) lets go of the task.
 	onBlock func(t *Entity)
 
-	memo sliceMemo // the root queue's last tick slice (Queue.tickSlice)
+	memo slicememo.Memo // the last slice of a task queued on the root queue (slice)
 }
 
 // NewRunQueue returns the run queue of CPU number id (counted from 0, used to index each
@@ -293,101 +297,6 @@ func (c *RunQueue) switchTo(prev, se *Entity, now uint64) {
 		}
 		nse.q.putPrevEntity(pse, now, p)
 		nse.q.setNextEntity(nse, now)
-	}
-}
-
-// Tick is the scheduler tick for the running task: task_tick_fair. At every level of the running
-// task's hierarchy, innermost first, it charges the running entity (update_curr), refreshes a
-// group entity's weight, and, when the level's queue holds more than one entity, asks
-// [CheckPreemptTick] whether the running entity should give way; a positive answer sets the
-// need-resched flag (and, when the slice ran out, clears the entity's buddies). Tick returns the
-// first positive decision, or the innermost level's negative one, and its reason; the zero
-// TickDecision and TickNoCompetitor if no level had a competitor or the CPU is idle.
-//
-// On an EEVDF CPU there is no check_preempt_tick: the charge itself (update_curr) renews a
-// served request and, when another entity is queued at that level, asks for a reschedule
-// (v7.1 also once the slice protection is over). The decision then reports, per level, why:
-// TickRequestServed, TickProtectionOver, TickRequestOpen or TickNoCompetitor.
-func (c *RunQueue) Tick(now uint64) (TickDecision, TickReason) {
-	var d TickDecision
-	r := c.tick(now, &d)
-	return d, r
-}
-
-// tick is Tick writing its decision to *first, which holds the zero TickDecision, and returning
-// its reason: the first level's decision lands there directly, and neither the parameters nor a
-// decision are copied unless a later level's reschedule replaces it.
-func (c *RunQueue) tick(now uint64, first *TickDecision) TickReason {
-	if c.params.Version.EEVDF() {
-		var r TickReason
-		*first, r = c.tickEEVDF(now)
-		return r
-	}
-	var later TickDecision
-	firstR := TickNoCompetitor
-	decided := false
-	for se := c.curr; se != nil; se = se.parent {
-		q := se.q
-		q.updateCurr(now, &c.params)
-		q.updateGroup(se, now, &c.params)
-		if q.nrRunning <= 1 {
-			continue
-		}
-		d := first
-		if decided {
-			d = &later
-		}
-		r := checkPreemptTick(q, se, &c.params, d)
-		if !decided {
-			firstR = r
-		}
-		if d.Resched {
-			c.needResched = true
-			if r == TickSliceExpired {
-				q.clearBuddies(se)
-			}
-			if decided && !first.Resched {
-				*first, firstR = later, r
-			}
-		}
-		decided = true
-	}
-	return firstR
-}
-
-// tickQuiet is tick for a caller that reads neither the decision nor its reason, only what the
-// tick changes (the [System] when the machine does not explain): the same charges, group
-// updates, need-resched flag and buddy changes, level by level, with each level's verdict from
-// tickResched, which is [CheckPreemptTick]'s without the figures and computes the slice only
-// where the verdict depends on it.
-func (c *RunQueue) tickQuiet(now uint64) {
-	p := &c.params
-	if p.Version.EEVDF() {
-		// update_curr decides on its own (it sets need-resched and clears the buddies).
-		for se := c.curr; se != nil; se = se.parent {
-			q := se.q
-			q.updateCurrEEVDF(now, p)
-			if se.myQ != nil {
-				q.updateGroup(se, now, p)
-			}
-		}
-		return
-	}
-	for se := c.curr; se != nil; se = se.parent {
-		q := se.q
-		q.updateCurr(now, p)
-		if se.myQ != nil {
-			q.updateGroup(se, now, p)
-		}
-		if q.nrRunning <= 1 {
-			continue
-		}
-		if resched, expired := tickResched(q, se, p); resched {
-			c.needResched = true
-			if expired {
-				q.clearBuddies(se)
-			}
-		}
 	}
 }
 

@@ -175,9 +175,9 @@ func (m *smpMachine) pick(c topology.CPU) {
 // tasks or more.
 func (m *smpMachine) checkFresh(c topology.CPU) {
 	sys := m.s.sys
-	st, multi := sys.stats[c], sys.multi[c>>6]
+	st, multi := sys.stats[c], sys.flat.Has(c)
 	sys.refresh(c)
-	if sys.stats[c] != st || sys.multi[c>>6] != multi {
+	if sys.stats[c] != st || sys.flat.Has(c) != multi {
 		m.tb.Fatalf("tick %d cpu%d: statistics after the pick %+v, refreshed %+v", m.tick, c, st, sys.stats[c])
 	}
 	if st.NrRunning > 1 && !sys.overload {
@@ -273,11 +273,11 @@ func (m *smpMachine) checkInvariants() {
 			st.Load != ScaleLoadDown(rq.c.Root().Load().Weight) {
 			m.tb.Fatalf("tick %d cpu%d: stats %+v out of date", m.tick, c, st)
 		}
-		// The System's balance of a flat domain (findBusiestFlat) relies on these two.
+		// The fast form of a flat domain's balance (findBusiestFlat) relies on these two.
 		if st.Capacity != st.CapacityOrig {
 			m.tb.Fatalf("tick %d cpu%d: capacity %d of %d", m.tick, c, st.Capacity, st.CapacityOrig)
 		}
-		if multi := s.sys.multi[c>>6]&(1<<(c&63)) != 0; multi != (st.NrRunning > 1) {
+		if multi := s.sys.flat.Has(c); multi != (st.NrRunning > 1) {
 			m.tb.Fatalf("tick %d cpu%d: in the set of CPUs with two tasks or more %t, nr_running %d", m.tick, c, multi, st.NrRunning)
 		}
 		if e := rq.c.Curr(); e != nil && e.Delayed() {

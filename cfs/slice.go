@@ -24,25 +24,32 @@ func period(nr uint64, p *Params) uint64 {
 // at IdleMinGranularity for an idle entity in a queue that is not all idle.
 func Slice(q *Queue, se *Entity, p *Params) uint64 { return slice(q, se, p) }
 
-// slice is Slice without a copy of the parameters.
+// slice is Slice without a copy of the parameters: sched_slice. Its walk up the hierarchy has
+// one fast form behind it, chosen by one rule: for a task queued on its CPU's root queue (one
+// level), the walk's result is looked up in the CPU's memo (package cfs/internal/slicememo)
+// under everything the walk reads, and computed and remembered only when any of that changed.
+// The tick of a busy CPU, which asks at every tick while its task runs among the same
+// competitors, usually finds it there.
 func slice(q *Queue, se *Entity, p *Params) uint64 {
 	nr := uint64(q.nrRunning)
-	if p.AltPeriod && q.cpu != nil {
+	if p.AltPeriod {
 		nr = uint64(q.cpu.root.hNrRunning)
 	}
-	if !se.onRQ {
+	queued := se.onRQ
+	if !queued {
 		nr++
 	}
-	slice := period(nr, p)
-	for s, sq := se, q; s != nil; s = s.parent {
-		if s != se {
-			sq = s.q
+	var slice uint64
+	if queued && q.se == nil && se.myQ == nil {
+		m := &q.cpu.memo
+		inv := uint64(q.load.InvWeight) | uint64(p.CalcDelta)<<32
+		var ok bool
+		if slice, ok = m.Get(nr, q.load.Weight, inv, se.load.Weight, p.Latency, p.MinGranularity, p.NrLatency); !ok {
+			slice = scaledPeriod(q, se, nr, p)
+			m.Put(nr, q.load.Weight, inv, se.load.Weight, p.Latency, p.MinGranularity, p.NrLatency, slice)
 		}
-		load := sq.load
-		if !s.onRQ {
-			load = load.Add(s.load.Weight)
-		}
-		slice = CalcDelta(p.CalcDelta, slice, s.load.Weight, load)
+	} else {
+		slice = scaledPeriod(q, se, nr, p)
 	}
 	if p.BaseSlice {
 		minGran := p.MinGranularity
@@ -54,52 +61,22 @@ func slice(q *Queue, se *Entity, p *Params) uint64 {
 	return slice
 }
 
-// A sliceMemo is the last slice the tick computed for a task queued on a CPU's root queue
-// (tickSlice), with everything slice read to compute it: the period's entity count, the
-// queue's load (weight and cached inverse), the task's weight, whether the idle floor applied,
-// and the tunables. A task that keeps running sees the same values at tick after tick while
-// nothing is enqueued or dequeued, so the tick of a busy CPU usually finds its slice here.
-type sliceMemo struct {
-	nr                                       uint64 // 0: nothing remembered (a queued task makes nr at least 1)
-	load                                     LoadWeight
-	weight                                   uint64
-	idle                                     bool
-	latency, minGran, idleMinGran, nrLatency uint64 // the tunables (AltPeriod only through nr)
-	method                                   DeltaMethod
-	baseSlice                                bool
-	slice                                    uint64
-}
-
-// tickSlice is slice(q, se, p) for the tick's check (tickResched): for a task queued on its
-// CPU's root queue it returns the slice remembered in the CPU's sliceMemo when every value the
-// computation reads is the one it was computed from (the tunables included, which a caller may
-// change through [RunQueue.Params]), and otherwise computes it and remembers it. For such a
-// task, slice reads: the count nr (the queue's nr_running, or the CPU's h_nr_running with
-// ALT_PERIOD), the period of nr (NrLatency, MinGranularity, Latency), one __calc_delta of the
-// period by the task's weight over the queue's load (the method, the load's weight and cached
-// inverse), and with BASE_SLICE the floor (MinGranularity, or IdleMinGranularity for an idle
-// task in a queue that is not all idle). Any other entity (a task in a group, a group entity, an
-// entity not queued) takes slice itself.
-func (q *Queue) tickSlice(se *Entity, p *Params) uint64 {
-	if q.se != nil || !se.onRQ || se.myQ != nil {
-		return slice(q, se, p)
+// scaledPeriod is sched_slice's walk up the hierarchy (for_each_sched_entity): the period for nr
+// entities, scaled by se's share of its queue's load at every level (se's weight added to a
+// queue's load where se is not queued), with the version's __calc_delta.
+func scaledPeriod(q *Queue, se *Entity, nr uint64, p *Params) uint64 {
+	slice := period(nr, p)
+	for s, sq := se, q; s != nil; s = s.parent {
+		if s != se {
+			sq = s.q
+		}
+		load := sq.load
+		if !s.onRQ {
+			load = load.Add(s.load.Weight)
+		}
+		slice = CalcDelta(p.CalcDelta, slice, s.load.Weight, load)
 	}
-	nr := uint64(q.nrRunning)
-	if p.AltPeriod {
-		nr = uint64(q.cpu.root.hNrRunning)
-	}
-	idle := p.BaseSlice && se.class == Idle && !q.allIdle()
-	m := &q.cpu.memo
-	if m.nr == nr && m.load == q.load && m.weight == se.load.Weight && m.idle == idle &&
-		m.latency == p.Latency && m.minGran == p.MinGranularity && m.idleMinGran == p.IdleMinGranularity &&
-		m.nrLatency == p.NrLatency && m.method == p.CalcDelta && m.baseSlice == p.BaseSlice {
-		return m.slice
-	}
-	s := slice(q, se, p)
-	*m = sliceMemo{nr: nr, load: q.load, weight: se.load.Weight, idle: idle, latency: p.Latency,
-		minGran: p.MinGranularity, idleMinGran: p.IdleMinGranularity, nrLatency: p.NrLatency,
-		method: p.CalcDelta, baseSlice: p.BaseSlice, slice: s}
-	return s
+	return slice
 }
 
 // VSlice returns [Slice] converted to virtual time with se's weight: the kernel's

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -49,12 +50,13 @@ type System struct {
 	idleScn []int
 
 	overload  bool
-	multi     []uint64 // bitmap by CPU id of the CPUs whose NrRunning is above 1, kept by refresh
+	flat      flatbalance.Index // the CPUs whose NrRunning is above 1, kept by refresh
 	utilShift uint
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
 	examined  []*Task
 
+	td     TickDecision     // the last tick's decision, kept between ticks
 	we     WakeEnv          // selectTaskRQ's env, kept between wakeups
 	lb     LBEnv            // loadBalance's lb_env, kept between balances
 	lbSpan *SchedDomain     // the domain whose span lb.CPUs holds, nil if none
@@ -106,7 +108,8 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.sgImb = make([]bool, len(s.ds.Groups()))
 	s.idleCor = make([]bool, n)
 	s.idleScn = make([]int, n)
-	s.multi = make([]uint64, (n+63)/64)
+	s.flat.Init(n)
+	s.lb.flat = &s.flat
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
 	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
 	block := s.block
@@ -239,15 +242,26 @@ func (s *System) refresh(c topology.CPU) {
 	st.Runnable = uint64(nrr) * topology.CapacityScale
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
-	// s.multi follows NrRunning, which only this function writes: a bit changes only when the
-	// count crosses 2.
+	// s.flat follows NrRunning, which only this function writes.
+	s.flat.Update(c, was, nr)
 	if nr >= 2 {
 		s.overload = true
-		if was < 2 {
-			s.multi[c>>6] |= 1 << (c & 63)
-		}
-	} else if was >= 2 {
-		s.multi[c>>6] &^= 1 << (c & 63)
+	}
+}
+
+// refreshTick is refresh after a tick of CPU c: a tick charges the running entities and may
+// reweight group entities, which changes the root queue's load, but enqueues and dequeues
+// nothing, so the counts refresh last wrote stand (every change of a CPU's queues outside a
+// tick ends with a refresh). Its utilisation decays, or grows at a busy tick, and two tasks or
+// more raise the overload flag again, as refresh does.
+func (s *System) refreshTick(c topology.CPU) {
+	rq := &s.rqs[c]
+	st := &s.stats[c]
+	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
+	s.catchUpCPU(rq, s.j)
+	st.Util = min(rq.util, st.Capacity)
+	if st.NrRunning >= 2 {
+		s.overload = true
 	}
 }
 
@@ -589,17 +603,14 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	busy := rq.curr != nil
 	if busy {
 		s.tickUtil(rq, s.stats[cpu].Capacity, j)
-		if s.explaining() {
-			s.tickExplained(now, cpu)
-		} else {
-			rq.c.tickQuiet(uint64(now)) // the decision is not read: only its effects
-		}
-		if rq.c.NeedResched() {
+		r := rq.c.tick(rq.c.curr, uint64(now), &s.td)
+		if rq.c.needResched {
+			s.explainTick(cpu, r)
 			s.resched(cpu)
 		}
 		s.updateMisfit(cpu)
 	}
-	s.refresh(cpu)
+	s.refreshTick(cpu)
 	if j >= rq.nextBalance {
 		idle := CPUIdle
 		if busy {
@@ -609,17 +620,14 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	}
 }
 
-// tickExplained is task_tick_fair on busy cpu for a machine that explains: the tick with its
-// decision, which explains a reschedule. It is out of line, so that the usual tick carries
-// neither the decision nor the explanation's frame.
+// explainTick explains the tick's decision on cpu, which asked for a reschedule, when the
+// machine is explaining. It is out of line, so that the tick does not carry the explanation's
+// frame.
 //
 //go:noinline
-func (s *System) tickExplained(now int64, cpu topology.CPU) {
-	rq := &s.rqs[cpu]
-	var d TickDecision
-	r := rq.c.tick(uint64(now), &d)
-	if rq.c.NeedResched() {
-		s.explain(cpu, tidOf(rq.curr), explainf{"%s", []any{d.Explain(r)}})
+func (s *System) explainTick(cpu topology.CPU, r TickReason) {
+	if s.explaining() {
+		s.explain(cpu, tidOf(s.rqs[cpu].curr), explainf{"%s", []any{s.td.Explain(r)}})
 	}
 }
 

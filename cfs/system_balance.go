@@ -146,7 +146,7 @@ redo:
 		cont = false
 		goto outBalanced
 	}
-	why = s.findBusiestGroup(env, scan, &bg)
+	why = findBusiestGroup(env, &bg)
 	if sd.parent == nil {
 		s.overload = bg.Overload
 	}
@@ -261,24 +261,6 @@ outOnePinned:
 		ds.interval *= 2
 	}
 	return 0, cont
-}
-
-// findBusiestGroup is [FindBusiestGroup] for [System.LoadBalance], filling *bg, with
-// bg.SumUtil summed only when needUtil: on a flat domain (one group per CPU, as on a machine
-// without SMT) it asks [findBusiestFlat], which finds what the
-// balance acts on from the CPUs holding two tasks or more (s.multi) instead of visiting every
-// group; it needs every CPU at its full capacity, which the System's are (it models no class
-// that takes capacity from the fair one: Capacity stays CapacityOrig). It takes the full visit
-// only when findBusiestFlat cannot tell or when the machine wants explanations
-// (which print the statistics of the groups the visit picked, and the reason). The
-// BalanceReason is only meaningful then.
-func (s *System) findBusiestGroup(env *LBEnv, needUtil bool, bg *BusiestGroup) BalanceReason {
-	if sd := env.SD; sd.flat && !s.explaining() {
-		if findBusiestFlat(env, s.multi, needUtil, bg) {
-			return BalanceNoBusiest
-		}
-	}
-	return findBusiestGroup(env, bg)
 }
 
 // apply carries out a [DetachTasks] outcome: the chosen tasks leave the source, the examined

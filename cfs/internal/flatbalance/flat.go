@@ -1,0 +1,132 @@
+// Package flatbalance is the fast form behind cfs's find_busiest_group for a flat domain: a
+// domain whose groups are single CPUs of one capacity, as the cache level of a machine without
+// SMT is. There find_busiest_group visits every CPU, and a CPU about to idle balances at nearly
+// every switch; but the busiest group it acts on can be found from the CPUs that hold two tasks
+// or more alone, which an [Index] keeps as a bitmap, a word per 64 CPUs, updated as each CPU's
+// task count changes.
+//
+// Why those CPUs are enough (the rule cfs's FindBusiestGroup documents, and this package's tests
+// check against cfs's full visit). A group of one CPU has a type above group_fully_busy only when
+// it is overloaded (more tasks than CPUs: two or more, so in the index), imbalanced (never, for a
+// flat domain, whose groups are no domain's local group above) or misfit (on a flat domain, only
+// when the CPU lost capacity to other classes, which the machines cfs's System models never do).
+// group_overloaded is the highest type, and update_sd_pick_busiest keeps, among overloaded
+// groups, the first in ring order of the largest avg_load; so if a remote CPU of the index with
+// fair tasks is overloaded, the busiest group is among them. If none is, every candidate (a
+// remote CPU with fair tasks) has a type below group_misfit_task; if one of them has two fair
+// tasks or more, only the full visit can tell ([Index.Busiest] reports it as unsure). Otherwise
+// every candidate has one fair task, and a busiest group of one CPU, one fair task and a type
+// below group_misfit_task is always found balanced, whichever the visit would have picked.
+// SG_OVERLOAD is set by any CPU of the index still considered.
+//
+// The scan is written for the branch predictor: group_is_overloaded's utilisation test, and
+// whether a CPU beats the busiest so far, follow no pattern a predictor could learn, so the scan
+// tests the runnable threshold first (a CPU with two runnable tasks meets it whatever its
+// utilisation when imbalance_pct is below 200, as the kernel's always are) and takes a new
+// busiest by conditional moves.
+package flatbalance
+
+import (
+	"math/bits"
+	"unsafe"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// An Index is the set of CPUs whose nr_running is two or more, as a bitmap by CPU id. The zero
+// Index holds no CPU and must be sized with [Index.Init] before use. An Index is not safe for
+// concurrent use.
+type Index struct {
+	multi []uint64
+}
+
+// Init sizes x for CPU ids below n and empties it.
+func (x *Index) Init(n int) {
+	x.multi = make([]uint64, (n+63)/64)
+}
+
+// Update records that CPU c's nr_running went from was to nr. Only a change across two touches
+// the bitmap.
+func (x *Index) Update(c topology.CPU, was, nr uint32) {
+	if nr >= 2 {
+		if was < 2 {
+			x.multi[c>>6] |= 1 << (c & 63)
+		}
+	} else if was >= 2 {
+		x.multi[c>>6] &^= 1 << (c & 63)
+	}
+}
+
+// Has reports whether CPU c is in the index.
+func (x *Index) Has(c topology.CPU) bool { return x.multi[c>>6]&(1<<(c&63)) != 0 }
+
+// A Layout says where the scan finds what it reads of each CPU in the caller's array of per-CPU
+// statistics, indexed by CPU id: the byte size of an element, and the byte offsets in it of the
+// fair tasks the balancer counts (h_nr_running, or v7.1's h_nr_runnable; a uint32), cpu_load,
+// cpu_util_cfs and cpu_runnable (uint64s). cfs fills it with unsafe.Sizeof and unsafe.Offsetof
+// of its CPUStat, so that the scan reads the statistics where they are, with neither a copy nor
+// a call per CPU.
+type Layout struct {
+	Size, HNr, Load, Util, Runnable uintptr
+}
+
+// Busiest is update_sd_pick_busiest over the CPUs of x in span (the domain's CPUs, a bitmap by
+// CPU id) still in cpus (env->cpus), for a balance of dst over groups of one CPU of capacity gc
+// each with imbalance_pct pct, reading each candidate's statistics from the n elements at stats
+// laid out as l says: among the CPUs whose group is overloaded and has fair tasks (dst's own
+// excluded), the first in ring order from dst of the largest avg_load. It returns that CPU, or
+// -1; whether a CPU of x is in cpus at all (SG_OVERLOAD); and whether a candidate below
+// overloaded has two fair tasks or more (then only the full visit can decide). The three sets
+// are intersected a word at a time; the cost is O(words of span + CPUs of x in it). Busiest
+// panics if a CPU it reads is not below n.
+func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, gc, pct uint64, stats unsafe.Pointer, n int, l *Layout) (best int, over, unsure bool) {
+	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
+	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
+	utilOver, runOver := gc*100, gc*pct
+	bestAvg, bestPos := uint64(0), uint64(topology.MaxCPUs) // none yet
+	multi := x.multi[:len(span)]
+	for i, m := range span {
+		w := multi[i] & m & cpus.Word(i)
+		if w == 0 {
+			continue
+		}
+		over = true
+		for ; w != 0; w &= w - 1 {
+			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
+			if uint(c) >= uint(n) {
+				panic("flatbalance: Index.Busiest of a CPU beyond the statistics")
+			}
+			rq := unsafe.Add(stats, uintptr(c)*l.Size)
+			hnr := *(*uint32)(unsafe.Add(rq, l.HNr))
+			if c == dst || hnr == 0 {
+				continue
+			}
+			runnable := *(*uint64)(unsafe.Add(rq, l.Runnable))
+			util := *(*uint64)(unsafe.Add(rq, l.Util))
+			if !(runOver < runnable*100 || utilOver < util*pct) {
+				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
+				// it is found balanced like any other, with more it needs the full visit.
+				unsure = unsure || hnr > 1
+				continue
+			}
+			// avg_load, and the position in the ring that starts at dst: the first of equal
+			// avg_loads wins. At full capacity the division is by SCHED_CAPACITY_SCALE.
+			avg := *(*uint64)(unsafe.Add(rq, l.Load))
+			if gc != topology.CapacityScale {
+				avg = avg * topology.CapacityScale / gc
+			}
+			pos := uint64(c-dst) & ring
+			// avg > bestAvg || avg == bestAvg && pos < bestPos: the borrow of
+			// (bestAvg, ^bestPos) - (avg, ^pos). Before the first candidate, bestPos is
+			// MaxCPUs, beyond every position.
+			_, earlier := bits.Sub64(pos, bestPos, 0)
+			if _, better := bits.Sub64(bestAvg, avg, earlier); better != 0 {
+				bestAvg, bestPos = avg, pos
+			}
+		}
+	}
+	if bestPos == topology.MaxCPUs {
+		return -1, over, unsure
+	}
+	return int((uint64(dst) + bestPos) & ring), over, unsure
+}

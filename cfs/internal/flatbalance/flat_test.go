@@ -1,0 +1,180 @@
+package flatbalance
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// figures are one CPU's inputs of the scan, for the tests, among fields it does not read.
+type figures struct {
+	other1         uint16
+	load           uint64
+	hnr            uint32
+	other2         [3]uint64
+	util, runnable uint64
+}
+
+var figuresLayout = Layout{Size: unsafe.Sizeof(figures{}), HNr: unsafe.Offsetof(figures{}.hnr),
+	Load: unsafe.Offsetof(figures{}.load), Util: unsafe.Offsetof(figures{}.util), Runnable: unsafe.Offsetof(figures{}.runnable)}
+
+// busiestRef is update_sd_pick_busiest over single-CPU groups as the kernel writes it, branch
+// by branch: the CPUs of multi in span one at a time, tested for membership of cpus,
+// group_is_overloaded with the utilisation first, and the comparison of avg_loads with the
+// first in ring order kept on a tie. TestBusiest compares Index.Busiest with it.
+func busiestRef(multi, span []uint64, cpus *topology.CPUSet, stats []figures, dst topology.CPU, gc, pct uint64) (best int, over, unsure bool) {
+	const ring = topology.MaxCPUs - 1
+	utilOver, runOver := gc*100, gc*pct
+	bestAvg, bestPos := uint64(0), uint(topology.MaxCPUs)
+	for i, m := range span {
+		for w := multi[i] & m; w != 0; w &= w - 1 {
+			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
+			if !cpus.Has(c) {
+				continue
+			}
+			over = true
+			rq := &stats[c]
+			if c == dst || rq.hnr == 0 {
+				continue
+			}
+			if !(utilOver < rq.util*pct || runOver < rq.runnable*100) {
+				unsure = unsure || rq.hnr > 1
+				continue
+			}
+			avg := rq.load
+			if gc != topology.CapacityScale {
+				avg = avg * topology.CapacityScale / gc
+			}
+			pos := uint(c-dst) & ring
+			if avg > bestAvg || avg == bestAvg && pos < bestPos {
+				bestAvg, bestPos = avg, pos
+			}
+		}
+	}
+	if bestPos == topology.MaxCPUs {
+		return -1, over, unsure
+	}
+	return int((uint(dst) + bestPos) & ring), over, unsure
+}
+
+// TestBusiest checks Index.Busiest against busiestRef on random scans: machines of 1 to MaxCPUs
+// CPU ids, spans, sets of CPUs with two tasks or more and allowed CPUs that are empty, full or
+// random, the destination anywhere (in the index or not), full and reduced group capacities,
+// and figures drawn from few values (so that avg_loads tie and both group_is_overloaded
+// thresholds are met exactly) or from the whole range (so that the products wrap). The index
+// is built with Update from random task counts. cfs's TestFindBusiestFlatModel checks the
+// whole fast form against find_busiest_group's full visit.
+func TestBusiest(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 3))
+	word := func(p int) uint64 { // each bit set with probability p/8; 0 and 8 give 0 and all ones
+		var w uint64
+		for range p {
+			w |= r.Uint64()
+		}
+		if p == 8 {
+			return ^uint64(0)
+		}
+		if p < 4 {
+			w &= r.Uint64() & r.Uint64()
+		}
+		return w
+	}
+	pick := func(small []uint64) uint64 {
+		if r.IntN(8) == 0 {
+			return r.Uint64()
+		}
+		return small[r.IntN(len(small))]
+	}
+	var found, none, unsure int
+	for i := range 50000 {
+		n := 1 + r.IntN(200)
+		if i%8 == 0 {
+			n = 1 + r.IntN(topology.MaxCPUs)
+		}
+		nw := (n + 63) / 64
+		var x Index
+		x.Init(n)
+		multi, span := make([]uint64, nw), make([]uint64, nw)
+		var cpus topology.CPUSet
+		pm, ps, pc := r.IntN(9), r.IntN(9), r.IntN(9)
+		for k := range nw {
+			multi[k], span[k] = word(pm), word(ps)
+			for w := word(pc); w != 0; w &= w - 1 {
+				if c := k<<6 + bits.TrailingZeros64(w); c < n {
+					cpus.Add(topology.CPU(c))
+				}
+			}
+			if (k+1)*64 > n { // no bits beyond the machine's last CPU
+				multi[k] &= 1<<(n-k*64) - 1
+				span[k] &= 1<<(n-k*64) - 1
+			}
+		}
+		for c := range n {
+			nr := uint32(r.IntN(2)) // 0 or 1 task
+			if multi[c>>6]&(1<<(c&63)) != 0 {
+				nr = 2 + uint32(r.IntN(3))
+			}
+			x.Update(topology.CPU(c), 0, nr)
+		}
+		gc := uint64(topology.CapacityScale)
+		if r.IntN(4) == 0 {
+			gc = 1 + r.Uint64N(topology.CapacityScale)
+		}
+		pct := []uint64{100, 110, 117, 125, 1 + r.Uint64N(300)}[r.IntN(5)]
+		stats := make([]figures, n)
+		for c := range stats {
+			h := uint32(r.IntN(4))
+			stats[c] = figures{
+				hnr:      h,
+				load:     pick([]uint64{0, 1024, 2048, 3072, 2*1024 + 15}),
+				util:     pick([]uint64{0, 512, gc * 100 / pct, gc*100/pct + 1, gc}),
+				runnable: pick([]uint64{0, uint64(h) * 1024, gc * pct / 100, gc*pct/100 + 1}),
+			}
+		}
+		dst := topology.CPU(r.IntN(n))
+		if r.IntN(4) == 0 {
+			dst = topology.CPU(n - 1)
+		}
+		gb, go_, gu := x.Busiest(span, &cpus, dst, gc, pct, unsafe.Pointer(&stats[0]), len(stats), &figuresLayout)
+		wb, wo, wu := busiestRef(multi, span, &cpus, stats, dst, gc, pct)
+		if gb != wb || go_ != wo || gu != wu {
+			t.Fatalf("n %d dst %v gc %d pct %d multi %x span %x cpus %v:\n got %d %v %v\nwant %d %v %v",
+				n, dst, gc, pct, multi, span, cpus, gb, go_, gu, wb, wo, wu)
+		}
+		if wb >= 0 {
+			found++
+		} else {
+			none++
+		}
+		if wu {
+			unsure++
+		}
+	}
+	if found < 5000 || none < 5000 || unsure < 500 {
+		t.Errorf("outcomes too rare: busiest %d, none %d, unsure %d", found, none, unsure)
+	}
+}
+
+// TestUpdate checks the index against task counts changed at random: a CPU is in it exactly
+// when its last count is two or more.
+func TestUpdate(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const n = 300
+	var x Index
+	x.Init(n)
+	nr := make([]uint32, n)
+	for range 20000 {
+		c := topology.CPU(r.IntN(n))
+		v := uint32(r.IntN(5))
+		x.Update(c, nr[c], v)
+		nr[c] = v
+		for _, d := range []topology.CPU{c, topology.CPU(r.IntN(n))} {
+			if x.Has(d) != (nr[d] >= 2) {
+				t.Fatalf("cpu%d with %d tasks: Has = %t", d, nr[d], x.Has(d))
+			}
+		}
+	}
+}
