@@ -32,7 +32,7 @@ func Slice(q *Queue, se *Entity, p *Params) uint64 { return slice(q, se, p) }
 // competitors, usually finds it there.
 func slice(q *Queue, se *Entity, p *Params) uint64 {
 	nr := uint64(q.nrRunning)
-	if p.AltPeriod {
+	if p.AltPeriod && q.cpu != nil {
 		nr = uint64(q.cpu.root.hNrRunning)
 	}
 	queued := se.onRQ
@@ -40,7 +40,7 @@ func slice(q *Queue, se *Entity, p *Params) uint64 {
 		nr++
 	}
 	var slice uint64
-	if queued && q.se == nil && se.myQ == nil {
+	if queued && q.se == nil && se.myQ == nil && q.cpu != nil {
 		m := &q.cpu.memo
 		inv := uint64(q.load.InvWeight) | uint64(p.CalcDelta)<<32
 		var ok bool
