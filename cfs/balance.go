@@ -8,7 +8,6 @@ package cfs
 import (
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/topology"
@@ -738,10 +737,6 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 	return force(ForceImbalance)
 }
 
-// cpuStatLayout tells the flat scan where it finds what it reads of a CPUStat.
-var cpuStatLayout = flatbalance.Layout{Size: unsafe.Sizeof(CPUStat{}), HNr: unsafe.Offsetof(CPUStat{}.HNrRunning),
-	Load: unsafe.Offsetof(CPUStat{}.Load), Util: unsafe.Offsetof(CPUStat{}.Util), Runnable: unsafe.Offsetof(CPUStat{}.Runnable)}
-
 // findBusiestFlat is find_busiest_group's fast form for a flat domain (SchedDomain.flat: one
 // group per CPU, of one capacity) balanced by a System, whose index (env.flat) holds the CPUs
 // with two tasks or more: package cfs/internal/flatbalance says why they are enough, and finds
@@ -757,7 +752,10 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 	pct := sd.ImbalancePct()
 	// The groups of a flat domain have one capacity (markFlat): the local group's.
 	best, over, unsure := env.flat.Busiest(sd.spanBits, &env.CPUs, dst, sd.groups[0].capacity, pct,
-		unsafe.Pointer(unsafe.SliceData(stats)), len(stats), &cpuStatLayout)
+		len(stats), func(c topology.CPU) flatbalance.Figures {
+			s := &stats[c]
+			return flatbalance.Figures{HNr: s.HNrRunning, Load: s.Load, Util: s.Util, Runnable: s.Runnable}
+		})
 	d.Overload = over
 	if best < 0 {
 		if unsure {

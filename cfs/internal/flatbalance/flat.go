@@ -28,7 +28,6 @@ package flatbalance
 
 import (
 	"math/bits"
-	"unsafe"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -60,26 +59,24 @@ func (x *Index) Update(c topology.CPU, was, nr uint32) {
 // Has reports whether CPU c is in the index.
 func (x *Index) Has(c topology.CPU) bool { return x.multi[c>>6]&(1<<(c&63)) != 0 }
 
-// A Layout says where the scan finds what it reads of each CPU in the caller's array of per-CPU
-// statistics, indexed by CPU id: the byte size of an element, and the byte offsets in it of the
-// fair tasks the balancer counts (h_nr_running, or v7.1's h_nr_runnable; a uint32), cpu_load,
-// cpu_util_cfs and cpu_runnable (uint64s). cfs fills it with unsafe.Sizeof and unsafe.Offsetof
-// of its CPUStat, so that the scan reads the statistics where they are, with neither a copy nor
-// a call per CPU.
-type Layout struct {
-	Size, HNr, Load, Util, Runnable uintptr
+// Figures are what the scan reads of one CPU: the fair tasks the balancer counts (h_nr_running,
+// or v7.1's h_nr_runnable), cpu_load, cpu_util_cfs and cpu_runnable. The caller hands them out
+// through a function of the CPU id, called only for the CPUs of the index the scan visits.
+type Figures struct {
+	HNr                  uint32
+	Load, Util, Runnable uint64
 }
 
 // Busiest is update_sd_pick_busiest over the CPUs of x in span (the domain's CPUs, a bitmap by
 // CPU id) still in cpus (env->cpus), for a balance of dst over groups of one CPU of capacity gc
-// each with imbalance_pct pct, reading each candidate's statistics from the n elements at stats
-// laid out as l says: among the CPUs whose group is overloaded and has fair tasks (dst's own
+// each with imbalance_pct pct, reading each candidate's statistics through at (n CPUs have
+// statistics): among the CPUs whose group is overloaded and has fair tasks (dst's own
 // excluded), the first in ring order from dst of the largest avg_load. It returns that CPU, or
 // -1; whether a CPU of x is in cpus at all (SG_OVERLOAD); and whether a candidate below
 // overloaded has two fair tasks or more (then only the full visit can decide). The three sets
 // are intersected a word at a time; the cost is O(words of span + CPUs of x in it). Busiest
 // panics if a CPU it reads is not below n.
-func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, gc, pct uint64, stats unsafe.Pointer, n int, l *Layout) (best int, over, unsure bool) {
+func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, gc, pct uint64, n int, at func(topology.CPU) Figures) (best int, over, unsure bool) {
 	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
 	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
 	utilOver, runOver := gc*100, gc*pct
@@ -96,13 +93,13 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 			if uint(c) >= uint(n) {
 				panic("flatbalance: Index.Busiest of a CPU beyond the statistics")
 			}
-			rq := unsafe.Add(stats, uintptr(c)*l.Size)
-			hnr := *(*uint32)(unsafe.Add(rq, l.HNr))
+			f := at(c)
+			hnr := f.HNr
 			if c == dst || hnr == 0 {
 				continue
 			}
-			runnable := *(*uint64)(unsafe.Add(rq, l.Runnable))
-			util := *(*uint64)(unsafe.Add(rq, l.Util))
+			runnable := f.Runnable
+			util := f.Util
 			if !(runOver < runnable*100 || utilOver < util*pct) {
 				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
 				// it is found balanced like any other, with more it needs the full visit.
@@ -111,7 +108,7 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 			}
 			// avg_load, and the position in the ring that starts at dst: the first of equal
 			// avg_loads wins. At full capacity the division is by SCHED_CAPACITY_SCALE.
-			avg := *(*uint64)(unsafe.Add(rq, l.Load))
+			avg := f.Load
 			if gc != topology.CapacityScale {
 				avg = avg * topology.CapacityScale / gc
 			}

@@ -4,7 +4,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 
 	"github.com/schedkit/schedkit/topology"
 )
@@ -17,9 +16,6 @@ type figures struct {
 	other2         [3]uint64
 	util, runnable uint64
 }
-
-var figuresLayout = Layout{Size: unsafe.Sizeof(figures{}), HNr: unsafe.Offsetof(figures{}.hnr),
-	Load: unsafe.Offsetof(figures{}.load), Util: unsafe.Offsetof(figures{}.util), Runnable: unsafe.Offsetof(figures{}.runnable)}
 
 // busiestRef is update_sd_pick_busiest over single-CPU groups as the kernel writes it, branch
 // by branch: the CPUs of multi in span one at a time, tested for membership of cpus,
@@ -138,7 +134,10 @@ func TestBusiest(t *testing.T) {
 		if r.IntN(4) == 0 {
 			dst = topology.CPU(n - 1)
 		}
-		gb, go_, gu := x.Busiest(span, &cpus, dst, gc, pct, unsafe.Pointer(&stats[0]), len(stats), &figuresLayout)
+		gb, go_, gu := x.Busiest(span, &cpus, dst, gc, pct, len(stats), func(c topology.CPU) Figures {
+			f := &stats[c]
+			return Figures{HNr: f.hnr, Load: f.load, Util: f.util, Runnable: f.runnable}
+		})
 		wb, wo, wu := busiestRef(multi, span, &cpus, stats, dst, gc, pct)
 		if gb != wb || go_ != wo || gu != wu {
 			t.Fatalf("n %d dst %v gc %d pct %d multi %x span %x cpus %v:\n got %d %v %v\nwant %d %v %v",
