@@ -8,12 +8,10 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// figures are one CPU's inputs of the scan, for the tests, among fields it does not read.
+// figures are one CPU's inputs of the scan, for the tests.
 type figures struct {
-	other1         uint16
 	load           uint64
 	hnr            uint32
-	other2         [3]uint64
 	util, runnable uint64
 }
 
