@@ -5,8 +5,9 @@ import (
 )
 
 // The naive EEVDF model: eligibility from its definition with exact integers, and the pick as an
-// O(n) scan of every queued entity, following the reference semantics of pick_eevdf in
-// shared/reference/linux.md §3.7. The fuzz tests hold the O(log n) searches to it.
+// O(n) scan of every queued entity, following pick_eevdf in kernel/sched/fair.c (the eligible
+// entity with the earliest deadline; see the package documentation, "EEVDF"). The fuzz tests hold
+// the O(log n) searches to it.
 
 // queuedEntities returns the entities queued on q: the timeline and a queued running entity.
 func queuedEntities(q *Queue) []*Entity {
