@@ -425,3 +425,180 @@ func colours(img image.Image) int {
 	}
 	return len(seen)
 }
+
+// TestPolicyStateInChromium runs a ULE, a 4BSD and an EEVDF lesson in headless Chromium and
+// steps through decisions: at each, the drawn state must be the snapshot course.Simulate takes
+// after the same decision (ULE: the calendar's slots, filled ones and insert/remove indexes and
+// the threads of each slot; 4BSD: the global queue's set bits and its queues' threads; EEVDF:
+// each CPU's entities in order, the eligible ones and V), with no console error, and two steps'
+// screenshots not blank and different.
+func TestPolicyStateInChromium(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (Debian: apt-get install chromium; .ci/run installs it):", err)
+	}
+	if testing.Short() {
+		t.Skip("builds the WebAssembly module; skipped with -short")
+	}
+	ctx, problems := openPage(t, bin)
+	const drawn = `(() => {
+		const q = s => Array.from(document.querySelectorAll("#pstate " + s));
+		// Elements are kept across steps, so document order is not drawing order: entities sort by CPU and row.
+		const byRow = es => es.sort((a, b) => a.dataset.cpu - b.dataset.cpu || a.dataset.pos - b.dataset.pos).map(e => e.dataset.name);
+		const cpus = {};
+		const cpu = c => (cpus[c] = cpus[c] || {slots: 0, set: [], labels: [], insert: -1, remove: -1});
+		for (const e of q(".slot")) { const c = cpu(e.dataset.cpu); c.slots++; if (e.classList.contains("set")) c.set.push(+e.dataset.slot); }
+		for (const e of q(".tslabel").sort((a, b) => a.dataset.slot - b.dataset.slot)) cpu(e.dataset.cpu).labels.push(e.textContent);
+		for (const e of q(".insert")) cpu(e.dataset.cpu).insert = +e.dataset.slot;
+		for (const e of q(".remove")) cpu(e.dataset.cpu).remove = +e.dataset.slot;
+		return JSON.stringify({
+			decision: steps[cur], cpus: cpus,
+			globalSet: q('.bit.set[data-key^="global-"]').map(e => +e.dataset.q),
+			qlabels: q('.qlabel[data-key^="global-"]').sort((a, b) => a.dataset.q - b.dataset.q).map(e => e.textContent),
+			ents: byRow(q(".ent")), eligible: byRow(q(".ent.eligible")),
+			vlines: q(".vline").length, thr: q(".thr").length,
+		});
+	})()`
+	type ulecpu struct {
+		Slots          int
+		Set            []int
+		Labels         []string
+		Insert, Remove int
+	}
+	var got struct {
+		Decision  int
+		CPUs      map[string]ulecpu
+		GlobalSet []int
+		QLabels   []string
+		Ents      []string
+		Eligible  []string
+		VLines    int
+		Thr       int
+	}
+	var shots [][]byte
+	for _, c := range []struct{ lesson, policy string }{{"calendar", "ule:main"}, {"migration", "bsd4:main"}, {"vruntime", "cfs:v7.1"}} {
+		l := lessonNamed(t, c.lesson)
+		run, err := course.Simulate(l.Workload, c.policy, l.Topology, time.Duration(l.Millis)*time.Millisecond, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const s = document.getElementById("lesson"); s.value = %q; s.onchange();
+			document.getElementById("policy").value = %q; document.getElementById("run").click(); return true })()`, c.lesson, c.policy))); err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n < 4; n++ {
+			if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#next"))); err != nil {
+				t.Fatal(err)
+			}
+			js, err := chromedp.Run(ctx, chromedp.Evaluate[string](drawn))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.CPUs, got.GlobalSet, got.QLabels, got.Ents, got.Eligible = nil, nil, nil, nil, nil
+			if err := json.Unmarshal([]byte(js), &got); err != nil {
+				t.Fatal(err)
+			}
+			raw := run.State(got.Decision)
+			if raw == nil {
+				t.Fatalf("%s %s: decision %d has no state", c.lesson, c.policy, got.Decision)
+			}
+			where := fmt.Sprintf("%s under %s, step %d (decision %d)", c.lesson, c.policy, n+1, got.Decision)
+			switch run.StateKind {
+			case "ule":
+				var st struct {
+					Threads []struct{ State string }
+					CPUs    []struct {
+						CPU      int
+						Calendar struct{ Insert, Remove, Size int }
+						Queues   []struct{ Queue runq.State }
+					}
+				}
+				mustUnmarshal(t, raw, &st)
+				for _, cs := range st.CPUs {
+					want := ulecpu{Slots: cs.Calendar.Size, Insert: cs.Calendar.Insert, Remove: cs.Calendar.Remove}
+					for _, q := range cs.Queues[0].Queue.Queues { // main: the single runq; the calendar is 115..223
+						if k := int(q.Index) - 115; k >= 0 && k < cs.Calendar.Size {
+							want.Set = append(want.Set, k)
+							want.Labels = append(want.Labels, fmt.Sprintf("slot %d: %s", k, strings.Join(q.Elems, " ")))
+						}
+					}
+					if g := got.CPUs[fmt.Sprint(cs.CPU)]; fmt.Sprint(g) != fmt.Sprint(want) {
+						t.Errorf("%s: cpu%d drawn as %+v, the snapshot has %+v", where, cs.CPU, g, want)
+					}
+				}
+			case "bsd4":
+				var st struct{ Global runq.State }
+				mustUnmarshal(t, raw, &st)
+				var set []int
+				var labels []string
+				for _, q := range st.Global.Queues {
+					set = append(set, int(q.Index))
+					labels = append(labels, fmt.Sprintf("queue %d: %s", q.Index, strings.Join(q.Elems, " ")))
+				}
+				if fmt.Sprint(got.GlobalSet) != fmt.Sprint(set) || fmt.Sprint(got.QLabels) != fmt.Sprint(labels) {
+					t.Errorf("%s: global queue drawn as %v %q, the snapshot has %v %q", where, got.GlobalSet, got.QLabels, set, labels)
+				}
+			case "cfs":
+				var st course.CFSState
+				mustUnmarshal(t, raw, &st)
+				var ents, eligible []string
+				for _, c := range st.CPUs {
+					for _, e := range c.Entities {
+						ents = append(ents, e.Name)
+						if e.Eligible {
+							eligible = append(eligible, e.Name)
+						}
+					}
+				}
+				if fmt.Sprint(got.Ents) != fmt.Sprint(ents) || fmt.Sprint(got.Eligible) != fmt.Sprint(eligible) || got.VLines != len(st.CPUs) {
+					t.Errorf("%s: drawn entities %v eligible %v with %d V lines; the snapshot has %v eligible %v on %d CPUs",
+						where, got.Ents, got.Eligible, got.VLines, ents, eligible, len(st.CPUs))
+				}
+			default:
+				t.Fatalf("%s: state kind %q", where, run.StateKind)
+			}
+			if n == 1 || n == 3 {
+				if err := chromedp.Do(ctx, chromedp.Sleep(400*time.Millisecond)); err != nil { // the transitions
+					t.Fatal(err)
+				}
+				shot, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#pstate")))
+				if err != nil {
+					t.Fatal(err)
+				}
+				shots = append(shots, shot)
+			}
+		}
+	}
+	for i, shot := range shots {
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := colours(img); n < 6 {
+			t.Errorf("state screenshot %d has %d distinct colours: blank", i, n)
+		}
+		if i%2 == 1 && bytes.Equal(shots[i-1], shot) {
+			t.Errorf("state screenshots %d and %d (steps 2 and 4 of a lesson) are the same", i-1, i)
+		}
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("the page logged problems:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+func lessonNamed(t testing.TB, name string) course.Lesson {
+	for _, l := range course.Lessons() {
+		if l.Name == name {
+			return l
+		}
+	}
+	t.Fatalf("no lesson %q", name)
+	return course.Lesson{}
+}
+
+func mustUnmarshal(t testing.TB, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatal(err)
+	}
+}

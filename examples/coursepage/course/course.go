@@ -4,6 +4,7 @@
 package course
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -179,6 +180,10 @@ type Run struct {
 	Slices    []Slice    `json:"slices"`
 	Decisions []Decision `json:"decisions"`
 	Truncated bool       `json:"truncated"`
+	// StateKind says which snapshot State(i) returns: "ule" (ule.State), "bsd4" (bsd4.State),
+	// "cfs" (CFSState), or "" for a policy without one.
+	StateKind string            `json:"state_kind"`
+	states    []json.RawMessage // the snapshot after each decision, shared by a step's decisions
 }
 
 // MaxDecisions bounds what a run sends to the page.
@@ -203,46 +208,48 @@ func Simulate(workloadText, policy, topo string, d time.Duration, seed uint64) (
 		return nil, err
 	}
 	cfg := sim.Config{Topology: t, Hz: 1000, StatHz: 127, Seed: seed, Trace: sim.TraceFull, Explain: true, FlattenGroups: true}
-	res, err := sim.Run(cfg, p, w, d)
+	m, err := sim.New(cfg, p, w)
 	if err != nil {
 		return nil, err
 	}
-	run := &Run{Policy: policy, CPUs: t.NumIDs(), End: res.End}
-	for i := range res.Threads {
-		run.Threads = append(run.Threads, res.Threads[i].Name)
-		run.Shares = append(run.Shares, res.Threads[i].Share())
-	}
-	tr := res.Trace
+	kind, snap := stateOf(p)
+	run := &Run{Policy: policy, CPUs: t.NumIDs(), StateKind: kind}
+	tr := m.Trace()
 	running := make([]int, t.NumIDs()) // thread on each CPU, -1 idle
 	since := make([]int64, t.NumIDs())
 	for i := range running {
 		running[i] = -1
 	}
-	for _, r := range tr.Records {
-		cpu := int(r.CPU)
-		switch r.Kind {
-		case sim.KindSwitch:
-			if running[cpu] >= 0 && r.Time > since[cpu] {
-				run.Slices = append(run.Slices, Slice{cpu, running[cpu], since[cpu], r.Time})
+	// The machine is stepped one event at a time, as Machine.Run steps it, so that the policy's
+	// state can be taken after each event that made a decision; taking it only reads.
+	done := 0
+	for {
+		if at, ok := m.Next(); !ok || at > int64(d) {
+			break
+		}
+		m.Step()
+		before := len(run.Decisions)
+		for ; done < len(tr.Records); done++ {
+			run.record(tr, tr.Records[done], running, since)
+		}
+		if snap != nil && len(run.Decisions) > before {
+			st := stateJSON(snap(), threadNames(tr))
+			for len(run.states) < len(run.Decisions) {
+				run.states = append(run.states, st)
 			}
-			running[cpu], since[cpu] = int(r.Thread), r.Time
-		case sim.KindExplain, sim.KindWakeup, sim.KindMigrate, sim.KindResched:
-		default:
-			continue
 		}
-		if len(run.Decisions) == MaxDecisions {
-			run.Truncated = true
-			continue
-		}
-		text := tr.Format(r)
-		if r.Kind == sim.KindExplain && int(r.Other) < len(tr.Strings) {
-			text = tr.Strings[r.Other]
-		}
-		c := cpu
-		if r.CPU == sim.NoCPU {
-			c = -1
-		}
-		run.Decisions = append(run.Decisions, Decision{r.Time, c, int(r.Thread), r.Kind.String(), text})
+	}
+	if err := m.Run(d); err != nil { // nothing is left before d: this ends the run at d
+		return nil, err
+	}
+	for ; done < len(tr.Records); done++ {
+		run.record(tr, tr.Records[done], running, since)
+	}
+	res := m.Result()
+	run.End = res.End
+	for i := range res.Threads {
+		run.Threads = append(run.Threads, res.Threads[i].Name)
+		run.Shares = append(run.Shares, res.Threads[i].Share())
 	}
 	for cpu, tid := range running {
 		if tid >= 0 && res.End > since[cpu] {
@@ -250,4 +257,42 @@ func Simulate(workloadText, policy, topo string, d time.Duration, seed uint64) (
 		}
 	}
 	return run, nil
+}
+
+// record adds what the page shows of one trace record: a CPU slice ended by a switch, and the
+// decisions (switches, explanations, wake-ups, migrations, reschedules) up to MaxDecisions.
+func (run *Run) record(tr *sim.Trace, r sim.Record, running []int, since []int64) {
+	cpu := int(r.CPU)
+	switch r.Kind {
+	case sim.KindSwitch:
+		if running[cpu] >= 0 && r.Time > since[cpu] {
+			run.Slices = append(run.Slices, Slice{cpu, running[cpu], since[cpu], r.Time})
+		}
+		running[cpu], since[cpu] = int(r.Thread), r.Time
+	case sim.KindExplain, sim.KindWakeup, sim.KindMigrate, sim.KindResched:
+	default:
+		return
+	}
+	if len(run.Decisions) == MaxDecisions {
+		run.Truncated = true
+		return
+	}
+	text := tr.Format(r)
+	if r.Kind == sim.KindExplain && int(r.Other) < len(tr.Strings) {
+		text = tr.Strings[r.Other]
+	}
+	c := cpu
+	if r.CPU == sim.NoCPU {
+		c = -1
+	}
+	run.Decisions = append(run.Decisions, Decision{r.Time, c, int(r.Thread), r.Kind.String(), text})
+}
+
+// threadNames returns the names of the trace's threads so far, indexed by id.
+func threadNames(tr *sim.Trace) []string {
+	names := make([]string, len(tr.Threads))
+	for i := range tr.Threads {
+		names[i] = tr.Threads[i].Name
+	}
+	return names
 }

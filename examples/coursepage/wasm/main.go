@@ -7,6 +7,8 @@
 //	schedkitRunqTour()           the run-queue tour's steps (course.RunqTour), as JSON
 //	schedkitRun(request JSON)    {workload, policy, topology, millis, seed} → a course.Run
 //	                             as JSON, or {"error": "..."}
+//	schedkitState(i)             the policy's state after decision i of the last run
+//	                             (course.Run.State), as JSON, or "null"
 //
 // The page draws what these return; it computes nothing about scheduling itself.
 package main
@@ -35,6 +37,9 @@ func reply(v any) string {
 	return string(b)
 }
 
+// last is the run schedkitState reads.
+var last *course.Run
+
 func main() {
 	js.Global().Set("schedkitLessons", js.FuncOf(func(js.Value, []js.Value) any {
 		return reply(course.Lessons())
@@ -52,9 +57,20 @@ func main() {
 		}
 		run, err := course.Simulate(req.Workload, req.Policy, req.Topology, time.Duration(req.Millis)*time.Millisecond, req.Seed)
 		if err != nil {
+			last = nil
 			return reply(map[string]string{"error": err.Error()})
 		}
+		last = run
 		return reply(run)
+	}))
+	js.Global().Set("schedkitState", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if last == nil || len(args) != 1 || args[0].Type() != js.TypeNumber {
+			return "null"
+		}
+		if st := last.State(args[0].Int()); st != nil {
+			return string(st)
+		}
+		return "null"
 	}))
 	js.Global().Call("schedkitReady")
 	select {} // keep the functions alive
