@@ -602,3 +602,45 @@ func mustUnmarshal(t testing.TB, b []byte, v any) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkPolicyStateStep measures one step of a run of 64 threads on 8 CPUs in headless
+// Chromium with the policy's state drawn: the page's step function (the Gantt chart, the
+// decision's text, fetching the snapshot from the WebAssembly module and redrawing the state)
+// plus the layout forced by reading the state's bounding box. It reports ms/step; the page is
+// built and the run simulated once, outside the timing. The goal is under 50 ms a step.
+func BenchmarkPolicyStateStep(b *testing.B) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		b.Skip("chromium is not installed (Debian: apt-get install chromium; .ci/run installs it):", err)
+	}
+	ctx, problems := openPage(b, bin)
+	const workload = "thread w count=64\n\tloop\n\t\trun exp(3ms)\n\t\tsleep exp(1ms)\n\tend\nend\n"
+	for _, policy := range []string{"ule:main", "bsd4:main", "cfs:v7.1"} {
+		b.Run("threads=64/cpus=8/policy="+policy, func(b *testing.B) {
+			setup := fmt.Sprintf(`(() => { const s = document.getElementById("lesson"); s.value = "migration"; s.onchange();
+				const p = document.getElementById("policy"), o = document.createElement("option"); o.textContent = %q; p.appendChild(o); p.value = o.textContent;
+				document.getElementById("workload").value = %q; document.getElementById("topology").value = "package:1 node:1 llc:1 cpu:8";
+				document.getElementById("millis").value = 200; document.getElementById("run").click();
+				return run !== null && run.cpus === 8 && run.threads.length === 64 && run.state_kind !== "" })()`, policy, workload)
+			ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](setup))
+			if err != nil || !ok {
+				b.Fatalf("the 64-thread run did not start (%v)", err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
+				const t0 = performance.now();
+				for (let i = 0; i < %d; i++) { step((i / 20 | 0) %% 2 ? -1 : 1); document.getElementById("pstate").getBBox(); }
+				return (performance.now() - t0) / %d;
+			})()`, b.N, b.N)))
+			b.StopTimer()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(ms, "ms/step")
+		})
+	}
+	if p := problems(); len(p) > 0 {
+		b.Fatalf("the page logged problems:\n%s", strings.Join(p, "\n"))
+	}
+}
