@@ -69,6 +69,45 @@ var texts = map[string]struct {
 			"Under ule:seed000-ps0-pt48, how long after a wake-up of gzip does gzip get CPU 1?",
 			"Which policy lets gzip finish its 200 blocks within the simulated second?",
 		}},
+	"posixlevels": {
+		"gate (rtprio 0) holds the CPU for 5 ms while three SCHED_FIFO threads wait, started least important first: p28 (rtprio 3, POSIX 28), p29 (rtprio 2) and p30 (rtprio 1). Read the real-time queues in the state at the first decision. ule:legacy's run queue has 64 queues of four priorities each (RQ_PPQ 4), so all four threads share one queue and leave in arrival order. ule:main gives every priority its own queue, so the most important thread leaves first.",
+		"FreeBSD sys/kern/kern_resource.c: rtp_to_pri (PRI_MIN_REALTIME + rtprio); sys/kern/kern_switch.c: runq_add (RQ_PRI_TO_QUEUE_IDX), runq_choose; sys/sys/runq.h: RQ_NQS, RQ_PPQ",
+		[]string{
+			"Under ule:legacy, which real-time queue holds p28, p29 and p30 while gate runs, and in what order do they run after it?",
+			"Under ule:main, which queues hold them, and which thread runs when gate exits?",
+			"POSIX says a thread of priority 30 runs before one of 28. Which of the two run queues keeps that rule?",
+		}},
+	"estcpu": {
+		"4BSD's decay-usage priority, read from the thread table under the state. The hog's estcpu grows by one for each statistics tick (127 a second) that finds it running. Every INVERSE_ESTCPU_WEIGHT units cost it a priority level (resetpriority: PUSER + estcpu/IEW + nice). Once a second schedcpu multiplies every awake thread's estcpu by 2·load/(2·load+1). The sleeper runs 10 ms every 50 ms, so its estcpu stays low and it runs first when it wakes.",
+		"FreeBSD sys/kern/sched_4bsd.c: sched_clock (estcpu += 1), resetpriority, schedcpu and decay_cpu (loadfactor), updatepri (the sleeper's catch-up), sched_wakeup",
+		[]string{
+			"Step through the first 200 ms under bsd4:main: how do the hog's estcpu and pri change between two decisions about 100 ms apart?",
+			"When the sleeper wakes, what are its estcpu and pri, and does it preempt the hog?",
+			"After the first schedcpu (t = 1 s), by what factor did the hog's estcpu shrink, and what load average does the header show?",
+		}},
+	"eevdf": {
+		"EEVDF on one CPU. Two hogs of the same weight ask for different slices (slice=): short asks for 1 ms and long for 10 ms. In the state each entity is a dot at its vruntime, with a bar to its virtual deadline (vruntime + slice·1024/weight). A new task's first deadline is half of that (place_entity, PLACE_DEADLINE_INITIAL). The red line is V, the weighted average vruntime. Entities left of V are eligible (green, lag ≥ 0), and the eligible one with the earliest deadline runs. cfs:v6.6 ignores the request: every slice is the base slice, 0.75 ms. cfs:v6.5 has no deadlines and picks the smallest vruntime.",
+		"Linux kernel/sched/fair.c: avg_vruntime, entity_eligible, update_deadline, place_entity, pick_eevdf; __setparam_fair (sched_attr.sched_runtime as the custom slice, 6.12 and later)",
+		[]string{
+			"Under cfs:v7.1, how long is each bar (deadline − vruntime) for short and for long, and why?",
+			"Find a decision where one entity is grey (not eligible): where does its dot lie relative to V?",
+			"Which hog gets the CPU more often, and does it get a larger share of the CPU?",
+		}},
+	"balance": {
+		"Six CPU hogs on four CPUs in two last-level caches. Each CPU's cfs_rq is drawn with its nr_running and load. CFS spreads the hogs by wake-up placement and then by load_balance along the sched domains (LLC, then machine): two CPUs end up with two hogs. ULE balances its per-CPU queues with sched_balance and tdq_idled instead.",
+		"Linux kernel/sched/fair.c: select_task_rq_fair, load_balance, find_busiest_group, update_sd_lb_stats, detach_tasks; kernel/sched/topology.c: build_sched_domains; FreeBSD sys/kern/sched_ule.c: sched_balance, tdq_idled",
+		[]string{
+			"Under cfs:v6.5, what is each CPU's nr_running at the last decision, and do the two busy CPUs share a cache?",
+			"Do the hogs change CPUs after the first 100 ms under cfs:v6.5? Count the migrate decisions.",
+			"How do the shares under ule:main compare with those under cfs:v6.5?",
+		}},
+	"onerun": {
+		"Three workers run and sleep for random (exponential) times beside a nice 5 hog. Run once, note the shares, then change the seed and run again. Each seed gives another random draw, and a worker's share moves by several points from seed to seed, more than the differences some papers report between schedulers. One run is one sample. examples/onerun repeats the run over many seeds and lets ministat say what a difference needs.",
+		"no kernel: ministat (FreeBSD usr.bin/ministat) for the statistics; sys/kern/sched_4bsd.c and sched_ule.c for the two policies",
+		[]string{
+			"What share does the hog get under bsd4:main with seed 1, with seed 2 and with seed 3?",
+			"Is the difference between ule:legacy and bsd4:main in the hog's share larger than the spread over three seeds of one policy?",
+		}},
 	"interactivity": {
 		"The editor sleeps far more than it runs, so ULE scores it interactive and gives it a priority below PRI_MIN_BATCH, which tdq_runq_add queues on the real-time queue, served before the calendar of the compiler and the hogs. Watch where the editor runs after each of its wake-ups.",
 		"FreeBSD sys/kern/sched_ule.c: sched_interact_score, sched_interact_update, sched_priority, tdq_slice; Linux kernel/sched/fair.c for the cfs policies",
@@ -126,6 +165,13 @@ func lessons() []Lesson {
 			"package:1 node:1 llc:1 cpu:1", []string{"toy:fifo", "toy:sjf", "toy:rr"}, 200, "", "", "", nil},
 		{Name: "runqtour", Title: "FreeBSD's run queue: 256 queues and the status bits (runq tour)", Example: "runqtour",
 			Topology: "package:1 node:1 llc:1 cpu:1", Policies: []string{"runq"}, Millis: 1, Kind: "runq"},
+		{"posixlevels", "64 queues against 256: POSIX real-time levels served out of order (seed 003)", "posixlevels",
+			"thread gate class=fifo rtprio=freebsd:0\n\trun 5ms\nend\n\nthread p28 class=fifo rtprio=freebsd:3\n\trun 2ms\nend\n\n" +
+				"thread p29 class=fifo rtprio=freebsd:2\n\trun 2ms\nend\n\nthread p30 class=fifo rtprio=freebsd:1\n\trun 2ms\nend\n",
+			"package:1 node:1 llc:1 cpu:1", []string{"ule:legacy", "ule:main"}, 20, "", "", "", nil},
+		{"estcpu", "4BSD's estcpu: a hog and a sleeper", "estcpu",
+			"thread hog\n\trun forever\nend\n\nthread sleeper\n\tloop\n\t\tsleep 40ms\n\t\trun 10ms\n\tend\nend\n",
+			"package:1 node:1 llc:1 cpu:1", []string{"bsd4:main", "ule:main"}, 3000, "", "", "", nil},
 		{"calendar", "ULE's calendar: nice 0 against nice 20 on one CPU (seed 000)", "calendar",
 			"thread nice0\n\trun forever\nend\n\nthread nice20 nice=20\n\trun forever\nend\n",
 			"package:1 node:1 llc:1 cpu:1", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 2000, "", "", "", nil},
@@ -146,9 +192,18 @@ func lessons() []Lesson {
 			"thread worker count=4\n\tevery 10ms\n\t\trun exp(1500us)\n\tend\nend\n\n" +
 				"thread hog count=4 class=idle\n\trun forever\nend\n",
 			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v6.5", "cfs:v7.1"}, 500, "", "", "", nil},
+		{"eevdf", "EEVDF: lag, eligibility and deadlines of a short and a long slice", "eevdf",
+			"thread short slice=1ms\n\trun forever\nend\n\nthread long slice=10ms\n\trun forever\nend\n",
+			"package:1 node:1 llc:1 cpu:1", []string{"cfs:v7.1", "cfs:v6.6", "cfs:v6.5"}, 200, "", "", "", nil},
+		{"balance", "Load balancing: six hogs on two caches of two CPUs", "balance",
+			"thread hog count=6\n\trun forever\nend\n",
+			"package:1 node:1 llc:2 cpu:2", []string{"cfs:v6.5", "cfs:v7.1", "ule:main"}, 1000, "", "", "", nil},
 		{"migration", "CPU-bound jobs on four CPUs: who migrates (seed 001)", "",
 			"thread job count=5\n\trun forever\nend\n",
 			"package:1 node:1 llc:1 cpu:4", []string{"ule:legacy", "ule:main", "bsd4:main", "cfs:v6.5"}, 3000, "", "", "", nil},
+		{"onerun", "One run proves nothing: the same workload under other seeds (seeds 002, 000)", "onerun",
+			"thread worker count=3\n\tloop\n\t\trun exp(2ms)\n\t\tsleep exp(3ms)\n\tend\nend\n\nthread hog nice=5\n\trun forever\nend\n",
+			"package:1 node:1 llc:1 cpu:1", []string{"bsd4:main", "ule:legacy"}, 2000, "", "", "", nil},
 	}
 }
 
