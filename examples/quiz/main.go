@@ -13,11 +13,15 @@
 // library exposes for that decision — ule.Pick (which thread runs next), ule.SetPreempt (what a
 // local wake-up asks of the CPU), ule.ShouldPreempt (whether a remote CPU is preempted),
 // cfs.Pick on a queue built at the shown state (which task EEVDF runs), ule.System.Steal (what
-// an idle CPU steals), ule.System.PickCPU (which CPU a woken thread goes to) — and the
-// explanation is that function's reason, so the quiz can be no more wrong than the library.
-// main_test.go checks the answers of thousands of questions against rules restated from
-// sched_ule.c and fair.c (the pick, preemption and EEVDF questions), against what any answer
-// must satisfy (steals), and against the state the text shows (CPU placement).
+// an idle CPU steals), ule.System.PickCPU (which CPU a woken thread goes to), bsd4.ShouldPreempt
+// (whether a wake-up preempts under 4BSD), cfs.CheckPreemptWakeup on a queue built at the shown
+// state (whether a woken CFS task preempts) — and the explanation is that function's reason,
+// so the quiz can be no more wrong than the library. The questions are package
+// examples/quiz/questions, which the course page's quiz runs too.
+// The questions' tests check the answers of thousands of questions against rules restated
+// from sched_ule.c, sched_4bsd.c and fair.c (the pick, preemption, wake-up and EEVDF
+// questions), against what any answer must satisfy (steals), and against the state the text
+// shows (CPU placement).
 package main
 
 import (
@@ -26,10 +30,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/schedkit/schedkit/examples/quiz/questions"
 )
 
 func main() {
@@ -58,16 +63,6 @@ func main() {
 	}
 }
 
-// generate returns the n questions of seed: the kinds in turn, each drawn from one PCG stream.
-func generate(seed uint64, n int) []question {
-	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	qs := make([]question, n)
-	for i := range qs {
-		qs[i] = kinds[i%len(kinds)].gen(rng)
-	}
-	return qs
-}
-
 // run asks the questions on w, reading answers from in unless show is set, and returns how many
 // were right. An answer is a choice's number or the choice itself as shown (a thread "A", "yes",
 // "cpu2"), in any case. One that is neither is asked again when reask is set (someone typing),
@@ -75,13 +70,13 @@ func generate(seed uint64, n int) []question {
 func run(w io.Writer, in io.Reader, seed uint64, n int, show, reask bool) (int, error) {
 	sc := bufio.NewScanner(in)
 	right := 0
-	for i, q := range generate(seed, n) {
-		fmt.Fprintf(w, "\nQuestion %d.\n%s\n", i+1, q.text)
-		for k, c := range q.choices {
+	for i, q := range questions.Generate(seed, n) {
+		fmt.Fprintf(w, "\nQuestion %d.\n%s\n", i+1, q.Text)
+		for k, c := range q.Choices {
 			fmt.Fprintf(w, "  %d) %s\n", k+1, c)
 		}
 		if show {
-			fmt.Fprintf(w, "Answer: %d) %s\nWhy: %s\n", q.answer+1, q.choices[q.answer], q.why)
+			fmt.Fprintf(w, "Answer: %d) %s\nWhy: %s\n", q.Answer+1, q.Choices[q.Answer], q.Why)
 			continue
 		}
 		var a int
@@ -94,20 +89,20 @@ func run(w io.Writer, in io.Reader, seed uint64, n int, show, reask bool) (int, 
 				return right, errors.New("no answer for question " + strconv.Itoa(i+1))
 			}
 			var ok bool
-			if a, ok = choose(sc.Text(), q.choices); ok {
+			if a, ok = choose(sc.Text(), q.Choices); ok {
 				break
 			}
-			msg := fmt.Sprintf("%q is not a choice: answer %s", strings.TrimSpace(sc.Text()), choiceHint(q.choices))
+			msg := fmt.Sprintf("%q is not a choice: answer %s", strings.TrimSpace(sc.Text()), choiceHint(q.Choices))
 			if !reask {
 				return right, fmt.Errorf("question %d: %s", i+1, msg)
 			}
 			fmt.Fprintf(w, "%s.\n", msg)
 		}
-		if a-1 == q.answer {
+		if a-1 == q.Answer {
 			right++
-			fmt.Fprintf(w, "\nRight. %s\n", q.why)
+			fmt.Fprintf(w, "\nRight. %s\n", q.Why)
 		} else {
-			fmt.Fprintf(w, "\nNo: %d) %s. %s\n", q.answer+1, q.choices[q.answer], q.why)
+			fmt.Fprintf(w, "\nNo: %d) %s. %s\n", q.Answer+1, q.Choices[q.Answer], q.Why)
 		}
 	}
 	return right, nil

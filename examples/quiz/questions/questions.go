@@ -1,33 +1,44 @@
-// This file implements the questions: each draws a small random state from the quiz's seeded
-// source, asks what the policy decides, and takes the answer and its explanation from the
-// policy's own pure function, never from a rule written here.
-
-package main
+// Package questions generates the quiz's questions (examples/quiz, and the course page's quiz):
+// each draws a small random state from the quiz's seeded source, asks what the policy decides,
+// and takes the answer and its explanation from the policy's own pure function, never from a
+// rule written here. The same seed always gives the same questions.
+package questions
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 
+	"github.com/schedkit/schedkit/bsd4"
 	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
 
-// A question is a scenario, the choices offered, the right one and why.
-type question struct {
-	text    string
-	choices []string
-	answer  int    // index into choices
-	why     string // the policy's explanation, as its Reason type prints it
-	facts   any    // the state the question was drawn from, for the tests' own models
+// A Question is a scenario, the choices offered, the right one and why.
+type Question struct {
+	Text    string   `json:"text"`
+	Choices []string `json:"choices"`
+	Answer  int      `json:"answer"` // index into Choices
+	Why     string   `json:"why"`    // the policy's explanation, as its Reason type prints it
+	facts   any      // the state the question was drawn from, for the tests' own models
+}
+
+// Generate returns the n questions of seed: the kinds in turn, each drawn from one PCG stream.
+func Generate(seed uint64, n int) []Question {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	qs := make([]Question, n)
+	for i := range qs {
+		qs[i] = kinds[i%len(kinds)].gen(rng)
+	}
+	return qs
 }
 
 // kinds are the kinds of question, in the order a quiz cycles through them.
 var kinds = []struct {
 	name string
-	gen  func(rng *rand.Rand) question
+	gen  func(rng *rand.Rand) Question
 }{
 	{"pick", pickQuestion},
 	{"wakeup", wakeupQuestion},
@@ -35,6 +46,8 @@ var kinds = []struct {
 	{"eevdf", eevdfQuestion},
 	{"steal", stealQuestion},
 	{"pickcpu", pickCPUQuestion},
+	{"bsd4wakeup", bsd4WakeupQuestion},
+	{"cfswakeup", cfsWakeupQuestion},
 }
 
 // band draws a priority from the classes of layout l (sys/sys/priority.h): real-time,
@@ -72,7 +85,7 @@ func describe(pri int, l ule.Layout) string {
 
 // pickQuestion: a ULE CPU with a few queued threads and its calendar at some offset; which
 // thread does tdq_choose take? The answer is ule.Pick's.
-func pickQuestion(rng *rand.Rand) question {
+func pickQuestion(rng *rand.Rand) Question {
 	p := ule.DefaultParams()
 	c := ule.NewCPUState(0, &p)
 	off := uint8(rng.IntN(109))
@@ -93,12 +106,12 @@ func pickQuestion(rng *rand.Rand) question {
 	}
 	b.WriteString("Which thread runs next?")
 	t, why := ule.Pick(c)
-	return question{text: b.String(), choices: names[:n], answer: threads[t], why: why.String()}
+	return Question{Text: b.String(), Choices: names[:n], Answer: threads[t], Why: why.String()}
 }
 
 // wakeupQuestion: a thread wakes on the CPU that runs another; what does sched_setpreempt ask
 // for? The answer is ule.SetPreempt's.
-func wakeupQuestion(rng *rand.Rand) question {
+func wakeupQuestion(rng *rand.Rand) Question {
 	p := ule.DefaultParams()
 	if rng.IntN(2) == 0 {
 		p = ule.LegacyParams()
@@ -110,12 +123,12 @@ func wakeupQuestion(rng *rand.Rand) question {
 	kick, why := ule.SetPreempt(pri, cpri, &p)
 	choices := []string{"nothing: it waits its turn", "a reschedule when the running thread returns to user mode (AST)", "an immediate preemption"}
 	answer := map[ule.Kick]int{ule.KickNone: 0, ule.KickAST: 1, ule.KickPreempt: 2}[kick]
-	return question{text: text, choices: choices, answer: answer, why: kick.String() + ": " + why.String()}
+	return Question{Text: text, Choices: choices, Answer: answer, Why: kick.String() + ": " + why.String()}
 }
 
 // remoteQuestion: a thread is queued on another CPU than the waker's; does tdq_notify send that
 // CPU a preemption IPI? The answer is ule.ShouldPreempt's with remote set.
-func remoteQuestion(rng *rand.Rand) question {
+func remoteQuestion(rng *rand.Rand) Question {
 	p := ule.DefaultParams()
 	if rng.IntN(3) == 0 {
 		p = ule.Seed000Params(true, 224) // seed 000's patched row
@@ -129,7 +142,7 @@ func remoteQuestion(rng *rand.Rand) question {
 	if yes {
 		answer = 0
 	}
-	return question{text: text, choices: []string{"yes", "no"}, answer: answer, why: why.String()}
+	return Question{Text: text, Choices: []string{"yes", "no"}, Answer: answer, Why: why.String()}
 }
 
 // eevdfFacts are the entities of an eevdf question, relative to the queue's zero_vruntime.
@@ -140,7 +153,7 @@ type eevdfFacts struct {
 // eevdfQuestion: a Linux 7.1 queue with a few tasks at chosen vruntimes, deadlines and nice
 // levels, nothing running; which does pick_eevdf choose? The answer is cfs.Pick's on a queue
 // built at exactly that state (cfs.NewRunQueueAt).
-func eevdfQuestion(rng *rand.Rand) question {
+func eevdfQuestion(rng *rand.Rand) Question {
 	p, _ := cfs.Preset("v7.1")
 	const z = 1 << 40
 	n := 3 + rng.IntN(3)
@@ -173,7 +186,7 @@ func eevdfQuestion(rng *rand.Rand) question {
 			ans = i
 		}
 	}
-	return question{text: b.String(), choices: names[:n], answer: ans, why: why.String() + " (the average vruntime V decides who is eligible: lag = V - vruntime >= 0)", facts: f}
+	return Question{Text: b.String(), Choices: names[:n], Answer: ans, Why: why.String() + " (the average vruntime V decides who is eligible: lag = V - vruntime >= 0)", facts: f}
 }
 
 // stealFacts are the queued threads of a steal question, per CPU, and the steal threshold.
@@ -185,7 +198,7 @@ type stealFacts struct {
 
 // stealQuestion: an idle CPU of a small ULE machine looks for work (tdq_idled); from which CPU,
 // and which thread, does it steal? The answer is ule.System.Steal's.
-func stealQuestion(rng *rand.Rand) question {
+func stealQuestion(rng *rand.Rand) Question {
 	p := ule.DefaultParams()
 	if rng.IntN(2) == 0 {
 		p = ule.LegacyParams()
@@ -251,7 +264,7 @@ func stealQuestion(rng *rand.Rand) question {
 			ans = i
 		}
 	}
-	return question{text: b.String(), choices: choices, answer: ans, why: why.String(), facts: f}
+	return Question{Text: b.String(), Choices: choices, Answer: ans, Why: why.String(), facts: f}
 }
 
 // queuedOf lists the threads queued on c (not the running one), in the run queue's order.
@@ -309,7 +322,7 @@ func pickCPU(f pickCPUFacts, seed uint64) (topology.CPU, ule.PickCPUReason) {
 // (sched_pickcpu)? The answer is ule.System.PickCPU's. sched_pickcpu breaks ties between
 // equally good CPUs at random; a state whose answer depends on the draw is drawn again, so
 // that every question has one answer.
-func pickCPUQuestion(rng *rand.Rand) question {
+func pickCPUQuestion(rng *rand.Rand) Question {
 	p := ule.DefaultParams()
 	l := p.Layout()
 	var f pickCPUFacts
@@ -348,5 +361,104 @@ func pickCPUQuestion(rng *rand.Rand) question {
 		}
 	}
 	b.WriteString("Which CPU is the thread queued on?")
-	return question{text: b.String(), choices: []string{"cpu0", "cpu1", "cpu2", "cpu3"}, answer: int(cpu), why: why.String(), facts: f}
+	return Question{Text: b.String(), Choices: []string{"cpu0", "cpu1", "cpu2", "cpu3"}, Answer: int(cpu), Why: why.String(), facts: f}
+}
+
+// bsd4Band draws a priority from the classes of 4BSD's layout l: interrupt thread, real-time,
+// time-sharing (most often) and idle.
+func bsd4Band(rng *rand.Rand, l bsd4.Layout) int {
+	in := func(lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
+	switch x := rng.IntN(20); {
+	case x < 3:
+		return in(0, int(l.MaxITHD))
+	case x < 6:
+		return in(int(l.MinRealtime), int(l.MinRealtime)+31)
+	case x < 18:
+		return in(int(l.MinTimeshare), int(l.MinIdle)-1)
+	default:
+		return in(int(l.MinIdle), 255)
+	}
+}
+
+// bsd4Describe names the class of pri in 4BSD's layout l.
+func bsd4Describe(pri int, l bsd4.Layout) string {
+	switch {
+	case pri <= int(l.MaxITHD):
+		return "interrupt thread"
+	case pri < int(l.MinKern):
+		return "real-time"
+	case pri < int(l.MinTimeshare):
+		return "kernel"
+	case pri < int(l.MinIdle):
+		return "time-sharing"
+	}
+	return "idle class"
+}
+
+// bsd4WakeupQuestion: under 4BSD a thread becomes runnable on the CPU that is running another;
+// is the running one preempted at once (maybe_preempt)? The answer is bsd4.ShouldPreempt's,
+// under GENERIC's options PREEMPTION or with FULL_PREEMPTION added.
+func bsd4WakeupQuestion(rng *rand.Rand) Question {
+	p := bsd4.DefaultParams()
+	opts := "options PREEMPTION"
+	if rng.IntN(3) == 0 {
+		p.FullPreemption = true
+		opts = "options PREEMPTION and FULL_PREEMPTION"
+	}
+	l := p.Layout
+	pri, cpri := bsd4Band(rng, l), bsd4Band(rng, l)
+	text := fmt.Sprintf("4BSD (%s, %s). A thread of priority %d (%s) becomes runnable on the CPU\n"+
+		"that is running a thread of priority %d (%s). Is the running thread preempted at once?",
+		p.Name, opts, pri, bsd4Describe(pri, l), cpri, bsd4Describe(cpri, l))
+	yes, why := bsd4.ShouldPreempt(uint8(pri), uint8(cpri), &p)
+	answer := 1
+	if yes {
+		answer = 0
+	}
+	return Question{Text: text, Choices: []string{"yes", "no"}, Answer: answer, Why: why.String(),
+		facts: bsd4WakeupFacts{pri, cpri, p.FullPreemption, l}}
+}
+
+// bsd4WakeupFacts are the priorities and options of a bsd4wakeup question.
+type bsd4WakeupFacts struct {
+	pri, cpri int
+	full      bool
+	layout    bsd4.Layout
+}
+
+// cfsWakeupFacts are the running task and the wakee of a cfswakeup question, vruntimes in ns
+// relative to min_vruntime, and the wakeup granularity in ns.
+type cfsWakeupFacts struct {
+	currV, wakeeV int64
+	wakeeWeight   uint64 // full resolution: 1048576 for nice 0
+	gran          uint64
+}
+
+// cfsWakeupQuestion: on a Linux 6.5 (CFS) CPU a task wakes while another runs; does it preempt
+// (check_preempt_wakeup)? The answer is cfs.CheckPreemptWakeup's on a queue built at exactly
+// that state (cfs.NewRunQueueAt).
+func cfsWakeupQuestion(rng *rand.Rand) Question {
+	p, _ := cfs.Preset("v6.5")
+	const z = 1 << 40
+	nices := []int{-5, -2, 0, 0, 0, 3, 5, 10}
+	cn, wn := nices[rng.IntN(len(nices))], nices[rng.IntN(len(nices))]
+	cv := int64(1000+rng.IntN(4001)) * 1000          // the running task: 1..5 ms past min_vruntime
+	wv := max(cv-int64(rng.IntN(5001)-1000)*1000, 0) // the wakee: 1 ms after to 4 ms before it, not before min_vruntime
+	cl, wl := cfs.TaskLoad(cfs.Normal, cn), cfs.TaskLoad(cfs.Normal, wn)
+	curr := cfs.EntityState{Name: "R", Weight: cl.Weight, Vruntime: uint64(z + cv)}
+	wakee := cfs.EntityState{Name: "W", Weight: wl.Weight, Vruntime: uint64(z + wv)}
+	c, ts, _, err := cfs.NewRunQueueAt(0, p, z, []cfs.EntityState{wakee}, &curr)
+	if err != nil {
+		panic("quiz: " + err.Error()) // the states above are always valid
+	}
+	d, why := cfs.CheckPreemptWakeup(c, ts[0], false, c.Params())
+	text := fmt.Sprintf("Linux 6.5 (CFS), one CPU, wakeup granularity %d µs (nice-0 time). Task R (nice %d, weight %d) runs\n"+
+		"with vruntime %d µs past min_vruntime. Task W (nice %d, weight %d) wakes with vruntime %d µs.\n"+
+		"Does W preempt R?", p.WakeupGranularity/1000, cn, cfs.Weight(cn), cv/1000, wn, cfs.Weight(wn), wv/1000)
+	answer := 1
+	if d.Preempt {
+		answer = 0
+	}
+	return Question{Text: text, Choices: []string{"yes", "no"}, Answer: answer, Why: d.Explain(why),
+		facts: cfsWakeupFacts{cv, wv, wl.Weight, p.WakeupGranularity}}
 }
