@@ -21,6 +21,7 @@ import (
 
 	"github.com/schedkit/schedkit/bench/coursepage"
 	"github.com/schedkit/schedkit/examples/coursepage/course"
+	"github.com/schedkit/schedkit/examples/quiz/questions"
 	"github.com/schedkit/schedkit/runq"
 )
 
@@ -642,5 +643,65 @@ func BenchmarkPolicyStateStep(b *testing.B) {
 	}
 	if p := problems(); len(p) > 0 {
 		b.Fatalf("the page logged problems:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// TestQuizInChromium runs the page's quiz for seed 4: it must show the questions
+// questions.Generate gives for that seed, mark the right choice right and a wrong one wrong,
+// with the policy's reason, and count the score.
+func TestQuizInChromium(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed (Debian: apt-get install chromium; .ci/run installs it):", err)
+	}
+	if testing.Short() {
+		t.Skip("builds the WebAssembly module; skipped with -short")
+	}
+	ctx, problems := openPage(t, bin)
+	want := questions.Generate(4, 8)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { document.getElementById("quizseed").value = 4; document.getElementById("quizgo").click(); return true })()`)); err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range want {
+		pick := q.Answer // the right choice for even questions, a wrong one for odd
+		if i%2 == 1 {
+			pick = (q.Answer + 1) % len(q.Choices)
+		}
+		js, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => {
+			const d = document.getElementById("q%d"), bs = d.querySelectorAll("button");
+			bs[%d].click();
+			return JSON.stringify({text: d.querySelector("pre").textContent, choices: Array.from(bs).map(b => b.textContent),
+				right: Array.from(bs).filter(b => b.classList.contains("right")).map(b => +b.dataset.k),
+				wrong: Array.from(bs).filter(b => b.classList.contains("wrong")).map(b => +b.dataset.k),
+				why: d.querySelector(".why").textContent});
+		})()`, i, pick)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Text         string
+			Choices      []string
+			Right, Wrong []int
+			Why          string
+		}
+		mustUnmarshal(t, []byte(js), &got)
+		wantWrong := []int{}
+		if pick != q.Answer {
+			wantWrong = []int{pick}
+		}
+		if got.Text != fmt.Sprintf("%d. %s", i+1, q.Text) || fmt.Sprint(got.Choices) != fmt.Sprint(q.Choices) ||
+			fmt.Sprint(got.Right) != fmt.Sprint([]int{q.Answer}) || fmt.Sprint(got.Wrong) != fmt.Sprint(wantWrong) || !strings.HasSuffix(got.Why, q.Why) {
+			t.Errorf("question %d shown as %+v; want %q with choices %v, answer %d, picked %d, why %q", i+1, got, q.Text, q.Choices, q.Answer, pick, q.Why)
+		}
+	}
+	score, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#quizscore")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if score != "4 of 8 right" {
+		t.Errorf("score %q, want 4 of 8 right", score)
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("the page logged problems:\n%s", strings.Join(p, "\n"))
 	}
 }

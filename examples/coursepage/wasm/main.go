@@ -7,6 +7,8 @@
 //	schedkitRunqTour()           the run-queue tour's steps (course.RunqTour), as JSON
 //	schedkitRun(request JSON)    {workload, policy, topology, millis, seed} → a course.Run
 //	                             as JSON, or {"error": "..."}
+//	schedkitQuiz(seed, n)        n questions of the quiz of seed (examples/quiz/questions),
+//	                             each with its choices, answer and the policy's reason, as JSON
 //	schedkitState(i)             the policy's state after decision i of the last run
 //	                             (course.Run.State), as JSON, or "null"
 //
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/examples/coursepage/course"
+	"github.com/schedkit/schedkit/examples/quiz/questions"
 )
 
 type request struct {
@@ -62,6 +65,16 @@ func main() {
 		}
 		last = run
 		return reply(run)
+	}))
+	js.Global().Set("schedkitQuiz", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+			return reply(map[string]string{"error": "schedkitQuiz takes a seed and a count"})
+		}
+		seed, n := args[0].Float(), args[1].Int()
+		if seed < 0 || seed != float64(uint64(seed)) || n < 1 || n > 100 {
+			return reply(map[string]string{"error": "the quiz's seed must be a whole number ≥ 0 and its count 1..100"})
+		}
+		return reply(questions.Generate(uint64(seed), n))
 	}))
 	js.Global().Set("schedkitState", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if last == nil || len(args) != 1 || args[0].Type() != js.TypeNumber {
