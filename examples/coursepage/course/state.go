@@ -109,9 +109,9 @@ func stateJSON(v any, names []string) json.RawMessage {
 // State returns the policy's state just after decision i, as JSON: the snapshot taken after
 // the simulator event that made the decision. It returns nil when the run's policy has no
 // snapshot or i is out of range.
-func (r *Run) State(i int) json.RawMessage {
-	if i < 0 || i >= len(r.states) {
+func (run *Run) State(i int) json.RawMessage {
+	if i < 0 || i >= len(run.states) {
 		return nil
 	}
-	return r.states[i]
+	return run.states[i]
 }
