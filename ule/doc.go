@@ -308,6 +308,7 @@
 //	sched_userret_slowpath                  System.ReturnToUser
 //	sched_nice, rtp_to_pri, sched_idletd    Scheduler.SetAttr, Scheduler.Tick
 //	(a debugger's look at tdq, td_sched)    Scheduler.Snapshot, State
+//	(the loads a cpu_search compared)       System.RecordSearches, TakeSearches, Search
 //
 // # Snapshots for the course
 //
@@ -318,6 +319,15 @@
 // sched_interact_score with the ts_runtime and ts_slptime it is computed from, the slice and the
 // part of it used, and sched_pctcpu. It only reads: taking one never changes a decision (a test
 // compares a run's trace hash with and without a snapshot after every event).
+//
+// A snapshot is the state between decisions; the loads a CPU search compared are the state
+// during one. [System.RecordSearches] keeps them: every sched_lowest and sched_highest made
+// (PickCPU's one to three searches, Steal's and Balance's) as a [Search] with the group
+// searched, its criteria (cs_pri, cs_load, cs_prefer; cs_load and cs_trans for the highest),
+// each CPU's tdq_load, tdq_lowpri and tdq_transferable and whether it qualified, and the CPU
+// found. [System.TakeSearches] returns those since its last call. The record is written after
+// the search from the same loads and the same test of a CPU the search applies
+// (cpu_search_lowest's and cpu_search_highest's), so it decides nothing and draws nothing.
 //
 // # Sources
 //

@@ -377,3 +377,30 @@ func Example_whichThread() {
 	// t3 pri=165 PRI_TIMESHARE cpu0 runq
 	// ULE picks t2: real-time range, queue 57
 }
+
+func ExampleSystem_RecordSearches() {
+	top := topology.Uniform(2, 1, 1, 2, 2) // two sockets of two SMT cores
+	s, _ := ule.NewSystem(ule.DefaultParams(), top)
+	s.CPU(3).Add(ule.InitThread(&ule.Thread{ID: 9, Priority: 150, Affinity: top.CPUs()}), 0)
+	s.CPU(3).Choose()
+	s.RecordSearches(true)
+	t := ule.InitThread(&ule.Thread{Priority: 140, Affinity: top.CPUs(), CPU: 2, RLTick: 100})
+	r := ule.NewRand(0, 0)
+	cpu, _ := s.PickCPU(t, 0, 101, ule.SRQBoring, false, &r)
+	for _, sr := range s.TakeSearches() {
+		fmt.Printf("%s in %s (lowpri > %d): found cpu%d\n", sr.Kind, sr.Group, sr.Pri, sr.Found)
+		for _, c := range sr.CPUs {
+			fmt.Printf("  cpu%d load %d lowpri %d qualified %v\n", c.CPU, c.Load, c.LowPri, c.Qualified)
+		}
+	}
+	// The cache group's search for an idle CPU (lowpri above PRI_MAX_TIMESHARE): cpu2, the
+	// thread's own, qualifies too, but its core's load (cpu3's thread) loses to cpu0-1's.
+	fmt.Println("chosen:", cpu)
+	// Output:
+	// lowest in llc+node+package{0-3} (lowpri > 223): found cpu1
+	//   cpu0 load 0 lowpri 255 qualified true
+	//   cpu1 load 0 lowpri 255 qualified true
+	//   cpu2 load 0 lowpri 255 qualified true
+	//   cpu3 load 1 lowpri 150 qualified false
+	// chosen: cpu1
+}

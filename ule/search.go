@@ -81,9 +81,7 @@ func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearch
 		}
 		load := l * 256
 		total += load - p
-		// Is this CPU acceptable? If the thread already runs on it, its priority is not
-		// compared: it can be the thread's own.
-		if l > cs.load || (int32(tdq.LowPri) <= cs.pri && (!cs.running || c != cs.prefer)) || !cs.mask.Has(topology.CPU(c)) {
+		if !cs.lowestAccepts(c, l, tdq.LowPri) {
 			continue
 		}
 		// When balancing do not prefer CPUs with load > 1: equally loaded CPUs then take turns.
@@ -97,6 +95,19 @@ func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearch
 		}
 	}
 	return total
+}
+
+// lowestAccepts is cpu_search_lowest's test of CPU c with load l (threads, less the thread
+// being placed when it runs on c) and tdq_lowpri lowPri: whether the search may choose it. If
+// the thread already runs on c, c's priority is not compared: it can be the thread's own.
+func (cs *cpuSearch) lowestAccepts(c, l int32, lowPri uint8) bool {
+	return l <= cs.load && (int32(lowPri) > cs.pri || (cs.running && c == cs.prefer)) && cs.mask.Has(topology.CPU(c))
+}
+
+// highestAccepts is cpu_search_highest's test of CPU c with load l and trans transferable
+// threads: whether the search may choose it.
+func (cs *cpuSearch) highestAccepts(c, l, trans int32) bool {
+	return l >= cs.load && trans >= cs.trans && cs.mask.Has(topology.CPU(c))
 }
 
 // cpuSearchHighest is cpu_search_highest: it searches group cg for the most loaded CPU cs
@@ -133,8 +144,7 @@ func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearc
 		l := tdq.Load
 		load := l * 256
 		total += load
-		// Is this CPU acceptable?
-		if l < cs.load || tdq.Transferable < cs.trans || !cs.mask.Has(topology.CPU(c)) {
+		if !cs.highestAccepts(c, l, tdq.Transferable) {
 			continue
 		}
 		load -= int32(cs.rnd.Next() % 256)
@@ -152,6 +162,15 @@ func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearc
 // index, a search of a leaf of consecutive ids takes the index's form (loadindex.Index.LowestRun)
 // when it applies.
 func (s *System) lowest(cg *topology.Group, mask *topology.CPUSet, pri, maxLoad int32, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
+	c, ok := s.searchLowest(cg, mask, pri, maxLoad, prefer, running, rnd)
+	if s.searchLog != nil {
+		s.logSearch(cg, &cpuSearch{mask: mask, prefer: int32(prefer), running: running, pri: pri, load: maxLoad}, false, c, ok)
+	}
+	return c, ok
+}
+
+// searchLowest is lowest without the log.
+func (s *System) searchLowest(cg *topology.Group, mask *topology.CPUSet, pri, maxLoad int32, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
 	if s.ix != nil && s.ix.Runs(cg.ID()) {
 		if c, ok := s.ix.LowestRun(cg.ID(), mask, mask == &s.all, pri, maxLoad, int32(prefer), running, &rnd.x); ok {
 			return topology.CPU(c), c >= 0
@@ -168,6 +187,15 @@ func (s *System) lowest(cg *topology.Group, mask *topology.CPUSet, pri, maxLoad 
 // (loadindex.Index.Highest): it answers at once when none or those of one leaf can, and otherwise
 // names the group the search runs from.
 func (s *System) highest(cg *topology.Group, mask *topology.CPUSet, minLoad, minTrans int32, rnd *Rand) (topology.CPU, bool) {
+	c, ok := s.searchHighest(cg, mask, minLoad, minTrans, rnd)
+	if s.searchLog != nil {
+		s.logSearch(cg, &cpuSearch{mask: mask, load: minLoad, trans: minTrans}, true, c, ok)
+	}
+	return c, ok
+}
+
+// searchHighest is highest without the log.
+func (s *System) searchHighest(cg *topology.Group, mask *topology.CPUSet, minLoad, minTrans int32, rnd *Rand) (topology.CPU, bool) {
 	if s.ix != nil {
 		c, from, done := s.ix.Highest(cg.ID(), mask, minLoad, minTrans, &rnd.x)
 		if done {

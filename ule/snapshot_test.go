@@ -134,6 +134,15 @@ func TestSnapshotReadOnly(t *testing.T) {
 	if n == 0 || plain != watched {
 		t.Fatalf("snapshots changed the run (%d taken): trace hash %x, without %x", n, watched, plain)
 	}
+	// The same with the searches of the topology recorded and taken after every event.
+	searches := 0
+	_, recorded := runSnapshots(t, ule.DefaultParams(), 500*time.Millisecond, func(s *ule.Scheduler) {
+		s.System().RecordSearches(true)
+		searches += len(s.System().TakeSearches())
+	})
+	if searches == 0 || plain != recorded {
+		t.Fatalf("recording searches changed the run (%d recorded): trace hash %x, without %x", searches, recorded, plain)
+	}
 }
 
 func TestSnapshotBeforeStart(t *testing.T) {

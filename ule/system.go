@@ -32,6 +32,9 @@ type System struct {
 	ix     *loadindex.Index                     // the load index
 	// stealMask is Steal's mask once it has refused a victim (every CPU less the refused).
 	stealMask topology.CPUSet
+	// searchLog holds the searches made since the last TakeSearches while RecordSearches is on
+	// (nil while it is off).
+	searchLog *[]Search
 }
 
 // IndexCPUs is the number of CPUs from which a System's load index keeps the loads as masks and

@@ -39,7 +39,7 @@ func cmdExplain(e *env, args []string) error {
 	fs.DurationVar(&f.at, "at", -1, "only records at exactly this simulated `time` (sets -from and -to)")
 	fs.BoolVar(&f.only, "only", false, "only the policy's explanations, not the switches, wake-ups and migrations around them")
 	fs.IntVar(&f.limit, "n", 0, "print at most `n` records (0: all)")
-	fs.BoolVar(&f.state, "state", false, "print the policy's state (its run queues, calendar, each thread's priority, score and %CPU) beneath each decision (ule and 4bsd)")
+	fs.BoolVar(&f.state, "state", false, "print the policy's state (its run queues, calendar, each thread's priority, score and %CPU) beneath each decision, with ULE's searches of the CPU topology (each CPU's load and lowpri, the ones that qualified, the one found) (ule, 4bsd and cfs)")
 	registerMaxMemory(fs)
 	if err := parseFlags(e, fs, args, explainSynopsis); err != nil {
 		return err
@@ -63,9 +63,8 @@ func cmdExplain(e *env, args []string) error {
 		until = f.to + 1 // the records of the instant f.to are made before time moves past it
 	}
 	p := s.policies[0].new()
-	var state func() string
 	if f.state {
-		if state, err = stateText(p, s.policies[0].name); err != nil {
+		if err := hasState(p, s.policies[0].name); err != nil {
 			return err
 		}
 	}
@@ -75,7 +74,7 @@ func cmdExplain(e *env, args []string) error {
 	}
 	var states map[int]string
 	if f.state {
-		states, err = runWithStates(e.ctx, m, until, state, func(r sim.Record) bool { return flt.keeps(&f, r) })
+		states, err = runWithStates(e.ctx, m, until, stateText(p), func(r sim.Record) bool { return flt.keeps(&f, r) })
 	} else {
 		err = runMachine(e.ctx, m, until)
 	}

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,18 +19,29 @@ import (
 	"github.com/schedkit/schedkit/ule"
 )
 
-// stateText returns a function that formats p's state as text, or an error naming the
-// policies that have a snapshot.
-func stateText(p sim.Policy, name string) (func() string, error) {
+// hasState returns nil if p has a snapshot, or an error naming the policies that have one.
+func hasState(p sim.Policy, name string) error {
+	switch p.(type) {
+	case *ule.Scheduler, *bsd4.Scheduler, *cfs.Scheduler:
+		return nil
+	}
+	return usagef("-state: %s has no snapshot (ule, 4bsd and cfs have)", name)
+}
+
+// stateText returns a function that formats the state of p, a started policy that has a
+// snapshot, as text, with ULE's searches of the topology since the previous call (it turns
+// their record on).
+func stateText(p sim.Policy) func() string {
 	switch s := p.(type) {
 	case *ule.Scheduler:
-		return func() string { return uleStateText(s.Snapshot()) }, nil
+		s.System().RecordSearches(true)
+		return func() string { return uleStateText(s.Snapshot()) + searchesText(s.System().TakeSearches()) }
 	case *bsd4.Scheduler:
-		return func() string { return bsd4StateText(s.System().Snapshot()) }, nil
+		return func() string { return bsd4StateText(s.System().Snapshot()) }
 	case *cfs.Scheduler:
-		return func() string { return cfsStateText(s.Snapshot()) }, nil
+		return func() string { return cfsStateText(s.Snapshot()) }
 	}
-	return nil, usagef("-state: %s has no snapshot (ule, 4bsd and cfs have)", name)
+	panic("schedbench: stateText of a policy without a snapshot")
 }
 
 // runWithStates runs m until until, as runMachine does, one event at a time, and after each
@@ -55,8 +67,9 @@ func runWithStates(ctx context.Context, m *sim.Machine, until time.Duration, sta
 				last, explained = i, explained || r.Kind == sim.KindExplain
 			}
 		}
-		if explained {
-			states[last] = nameThreads(state(), tr)
+		// The state is taken after every event, so that the searches it lists are the event's.
+		if text := state(); explained {
+			states[last] = nameThreads(text, tr)
 		}
 	}
 	return states, nil
@@ -79,6 +92,41 @@ func uleStateText(st ule.State) string {
 			t.Class, t.Nice, t.Pri, t.Score, t.RunTime, t.SlpTime, t.SliceUsed, t.Slice, t.PctCPU)
 	}
 	return b.String()
+}
+
+// searchesText formats ULE's searches of the topology: a line per search (what it looked for
+// and found) with a CPU per entry: its load, lowpri and "*" when it qualified.
+func searchesText(ss []ule.Search) string {
+	var b strings.Builder
+	for _, sr := range ss {
+		if sr.Kind == "lowest" {
+			fmt.Fprintf(&b, "    search lowest in %s: lowpri > %d, load <= %s, prefer cpu%d", sr.Group, sr.Pri, loadLimit(sr.MaxLoad), sr.Prefer)
+		} else {
+			fmt.Fprintf(&b, "    search highest in %s: load >= %d, transferable >= %d", sr.Group, sr.MinLoad, sr.MinTrans)
+		}
+		if sr.Found >= 0 {
+			fmt.Fprintf(&b, ": found cpu%d\n     ", sr.Found)
+		} else {
+			b.WriteString(": none qualified\n     ")
+		}
+		for _, c := range sr.CPUs {
+			mark := ""
+			if c.Qualified {
+				mark = "*"
+			}
+			fmt.Fprintf(&b, " cpu%d%s %d/%d", c.CPU, mark, c.Load, c.LowPri)
+		}
+		b.WriteString(" (load/lowpri, * qualified)\n")
+	}
+	return b.String()
+}
+
+// loadLimit formats a search's maximum load, "any" for none.
+func loadLimit(n int) string {
+	if n == math.MaxInt32 {
+		return "any"
+	}
+	return strconv.Itoa(n)
 }
 
 // bsd4StateText formats a 4BSD snapshot: the load average and the global queue, a line per CPU
