@@ -23,6 +23,7 @@ import (
 	"github.com/schedkit/schedkit/examples/coursepage/course"
 	"github.com/schedkit/schedkit/examples/quiz/questions"
 	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/ule"
 )
 
 // TestLessonsRun runs every lesson under every policy it offers with the same code the page's
@@ -458,6 +459,11 @@ func TestPolicyStateInChromium(t *testing.T) {
 			qlabels: q('.qlabel[data-key^="global-"]').sort((a, b) => a.dataset.q - b.dataset.q).map(e => e.textContent),
 			ents: byRow(q(".ent")), eligible: byRow(q(".ent.eligible")),
 			vlines: q(".vline").length, thr: q(".thr").length,
+			searches: q(".search").map(e => e.dataset.key).sort().map(k => {
+				const i = k.slice(4, -2), n = e => +e.dataset.key.slice(("srch" + i + "-cpu").length);
+				return document.querySelector('#pstate [data-key="' + k + '"]').dataset.found + ":" +
+					q('.scpu[data-key^="srch' + i + '-cpu"]').sort((a, b) => n(a) - n(b)).map(e => e.dataset.cpu + (e.classList.contains("qualified") ? "q" : "") + (e.classList.contains("found") ? "f" : "")).join(",");
+			}),
 		});
 	})()`
 	type ulecpu struct {
@@ -475,9 +481,11 @@ func TestPolicyStateInChromium(t *testing.T) {
 		Eligible  []string
 		VLines    int
 		Thr       int
+		Searches  []string
 	}
+	searched := 0 // the steps whose drawn state has searches of the topology
 	var shots [][]byte
-	for _, c := range []struct{ lesson, policy string }{{"calendar", "ule:main"}, {"migration", "bsd4:main"}, {"vruntime", "cfs:v7.1"}} {
+	for _, c := range []struct{ lesson, policy string }{{"calendar", "ule:main"}, {"balance", "ule:main"}, {"migration", "bsd4:main"}, {"vruntime", "cfs:v7.1"}} {
 		l := lessonNamed(t, c.lesson)
 		run, err := course.Simulate(l.Workload, c.policy, l.Topology, time.Duration(l.Millis)*time.Millisecond, 1)
 		if err != nil {
@@ -495,7 +503,7 @@ func TestPolicyStateInChromium(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.CPUs, got.GlobalSet, got.QLabels, got.Ents, got.Eligible = nil, nil, nil, nil, nil
+			got.CPUs, got.GlobalSet, got.QLabels, got.Ents, got.Eligible, got.Searches = nil, nil, nil, nil, nil, nil
 			if err := json.Unmarshal([]byte(js), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -513,8 +521,23 @@ func TestPolicyStateInChromium(t *testing.T) {
 						Calendar struct{ Insert, Remove, Size int }
 						Queues   []struct{ Queue runq.State }
 					}
+					Searches []ule.Search
 				}
 				mustUnmarshal(t, raw, &st)
+				var searches []string // as the page draws them: at most six
+				for _, sr := range st.Searches[:min(6, len(st.Searches))] {
+					var cpus []string
+					for _, c := range sr.CPUs {
+						cpus = append(cpus, fmt.Sprint(c.CPU)+map[bool]string{true: "q"}[c.Qualified]+map[bool]string{true: "f"}[c.CPU == sr.Found])
+					}
+					searches = append(searches, fmt.Sprintf("%d:%s", sr.Found, strings.Join(cpus, ",")))
+				}
+				if fmt.Sprint(got.Searches) != fmt.Sprint(searches) {
+					t.Errorf("%s: searches drawn as %q, the snapshot has %q", where, got.Searches, searches)
+				}
+				if len(searches) > 0 {
+					searched++
+				}
 				for _, cs := range st.CPUs {
 					want := ulecpu{Slots: cs.Calendar.Size, Insert: cs.Calendar.Insert, Remove: cs.Calendar.Remove}
 					for _, q := range cs.Queues[0].Queue.Queues { // main: the single runq; the calendar is 115..223
@@ -569,6 +592,9 @@ func TestPolicyStateInChromium(t *testing.T) {
 				shots = append(shots, shot)
 			}
 		}
+	}
+	if searched == 0 {
+		t.Errorf("no step of the ULE lessons drew a search of the topology")
 	}
 	for i, shot := range shots {
 		img, err := png.Decode(bytes.NewReader(shot))

@@ -267,7 +267,7 @@ func Simulate(workloadText, policy, topo string, d time.Duration, seed uint64) (
 	if err != nil {
 		return nil, err
 	}
-	kind, snap := stateOf(p)
+	kind, snap, drop := stateOf(p)
 	run := &Run{Policy: policy, CPUs: t.NumIDs(), StateKind: kind}
 	tr := m.Trace()
 	running := make([]int, t.NumIDs()) // thread on each CPU, -1 idle
@@ -287,11 +287,14 @@ func Simulate(workloadText, policy, topo string, d time.Duration, seed uint64) (
 		for ; done < len(tr.Records); done++ {
 			run.record(tr, tr.Records[done], running, since)
 		}
-		if snap != nil && len(run.Decisions) > before {
+		switch {
+		case snap != nil && len(run.Decisions) > before:
 			st := stateJSON(snap(), threadNames(tr))
 			for len(run.states) < len(run.Decisions) {
 				run.states = append(run.states, st)
 			}
+		case snap != nil:
+			drop()
 		}
 	}
 	if err := m.Run(d); err != nil { // nothing is left before d: this ends the run at d

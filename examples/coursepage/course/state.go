@@ -14,18 +14,28 @@ import (
 	"github.com/schedkit/schedkit/ule"
 )
 
-// stateOf returns the kind of state p has ("ule", "bsd4" or "cfs") and a function returning
-// its snapshot as the page reads it, or "" and nil for a policy without a snapshot.
-func stateOf(p sched.Policy) (string, func() any) {
+// stateOf returns the kind of state p, a started policy, has ("ule", "bsd4" or "cfs"), a
+// function returning its snapshot as the page reads it, and a function that forgets what the
+// snapshot would have said of the events since the last (ULE's searches) for an event without
+// a decision; or "" and nil for a policy without a snapshot.
+func stateOf(p sched.Policy) (string, func() any, func()) {
 	switch s := p.(type) {
 	case *ule.Scheduler:
-		return "ule", func() any { return s.Snapshot() }
+		s.System().RecordSearches(true)
+		return "ule", func() any { return ULEState{s.Snapshot(), s.System().TakeSearches()} }, func() { s.System().TakeSearches() }
 	case *bsd4.Scheduler:
-		return "bsd4", func() any { return s.System().Snapshot() }
+		return "bsd4", func() any { return s.System().Snapshot() }, func() {}
 	case *cfs.Scheduler:
-		return "cfs", func() any { return cfsView(s.Snapshot()) }
+		return "cfs", func() any { return cfsView(s.Snapshot()) }, func() {}
 	}
-	return "", nil
+	return "", nil, nil
+}
+
+// A ULEState is ule.State with the searches of the CPU topology made by the decisions of the
+// event it follows (ule.System.RecordSearches): the loads PickCPU, Steal and Balance compared.
+type ULEState struct {
+	ule.State
+	Searches []ule.Search `json:"searches"`
 }
 
 // A CFSState is cfs.State as the page draws it: every CPU's vruntimes, deadlines and V taken
