@@ -189,6 +189,13 @@
 // decision (a test compares a run's trace hash with and without a snapshot after every event);
 // `schedbench explain -state` prints it beneath each decision.
 //
+// The SMP decisions read more than a snapshot shows: [System.RecordComparisons] keeps, for
+// each select_task_rq_fair, the CPUs it chose among (the target's LLC on the fast path, the
+// allowed CPUs on the slow path) with their nr_running, load, util, capacity and idleness, and
+// for each find_busiest_group every group of the domain with its sg_lb_stats and the verdict
+// ([Comparison]). The record is written after the decision by the decision functions
+// themselves ([GroupLBStats]), so it changes nothing (a test compares trace hashes).
+//
 // # SCHED_BATCH and SCHED_IDLE
 //
 // SCHED_BATCH tasks are weighted like SCHED_NORMAL ones but never preempt on wakeup: only the

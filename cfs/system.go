@@ -62,6 +62,7 @@ type System struct {
 	lbSpan *SchedDomain     // the domain whose span lb.CPUs holds, nil if none
 	me     MigrateEnv       // loadBalance's env for detach_tasks, kept between balances
 	meMask *topology.CPUSet // the balance mask me.DstGroupMask holds a copy of, nil if none
+	cmpLog *[]Comparison    // the comparisons since TakeComparisons, nil while not recorded
 }
 
 // cpuRQ is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the
@@ -403,6 +404,9 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 		env.Prev = from
 	}
 	why := selectTaskRQ(env, &s.smp, pl)
+	if s.cmpLog != nil {
+		s.logPlacement(env, pl, why)
+	}
 	if pl.ClearIdleCores {
 		s.idleCor[s.ds.LLCID(pl.Target)] = false
 	}

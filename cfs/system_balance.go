@@ -147,6 +147,9 @@ redo:
 		goto outBalanced
 	}
 	why = findBusiestGroup(env, &bg)
+	if s.cmpLog != nil {
+		s.logBalance(env, &bg, why)
+	}
 	if sd.parent == nil {
 		s.overload = bg.Overload
 	}

@@ -459,6 +459,13 @@ func TestPolicyStateInChromium(t *testing.T) {
 			qlabels: q('.qlabel[data-key^="global-"]').sort((a, b) => a.dataset.q - b.dataset.q).map(e => e.textContent),
 			ents: byRow(q(".ent")), eligible: byRow(q(".ent.eligible")),
 			vlines: q(".vline").length, thr: q(".thr").length,
+			comparisons: q(".placement, .balance").map(e => e.dataset.key).sort().map(k => {
+				const i = k.slice(3, -2), el = document.querySelector('#pstate [data-key="' + k + '"]');
+				const kids = sel => q(sel).filter(e => e.dataset.key.startsWith("cmp" + i + "-")).sort((a, b) => +a.dataset.key.replace(/\D+/g, "") - +b.dataset.key.replace(/\D+/g, ""));
+				if (el.classList.contains("placement"))
+					return "p:" + kids(".pcpu").map(e => e.dataset.cpu + (e.classList.contains("idle") ? "i" : "") + (e.classList.contains("chosen") ? "c" : "")).join(",");
+				return "b:" + kids(".group").map(e => e.dataset.cpus + (e.classList.contains("local") ? "l" : "") + (e.classList.contains("busiest") ? "b" : "")).join(" ");
+			}),
 			searches: q(".search").map(e => e.dataset.key).sort().map(k => {
 				const i = k.slice(4, -2), n = e => +e.dataset.key.slice(("srch" + i + "-cpu").length);
 				return document.querySelector('#pstate [data-key="' + k + '"]').dataset.found + ":" +
@@ -482,10 +489,12 @@ func TestPolicyStateInChromium(t *testing.T) {
 		VLines    int
 		Thr       int
 		Searches  []string
+		Compared  []string `json:"comparisons"`
 	}
+	comparedSteps := 0 // the steps whose drawn CFS state has comparisons
 	searched := 0 // the steps whose drawn state has searches of the topology
 	var shots [][]byte
-	for _, c := range []struct{ lesson, policy string }{{"calendar", "ule:main"}, {"balance", "ule:main"}, {"migration", "bsd4:main"}, {"vruntime", "cfs:v7.1"}} {
+	for _, c := range []struct{ lesson, policy string }{{"calendar", "ule:main"}, {"balance", "ule:main"}, {"migration", "bsd4:main"}, {"vruntime", "cfs:v7.1"}, {"balance", "cfs:v6.5"}} {
 		l := lessonNamed(t, c.lesson)
 		run, err := course.Simulate(l.Workload, c.policy, l.Topology, time.Duration(l.Millis)*time.Millisecond, 1)
 		if err != nil {
@@ -503,7 +512,7 @@ func TestPolicyStateInChromium(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.CPUs, got.GlobalSet, got.QLabels, got.Ents, got.Eligible, got.Searches = nil, nil, nil, nil, nil, nil
+			got.CPUs, got.GlobalSet, got.QLabels, got.Ents, got.Eligible, got.Searches, got.Compared = nil, nil, nil, nil, nil, nil, nil
 			if err := json.Unmarshal([]byte(js), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -574,9 +583,35 @@ func TestPolicyStateInChromium(t *testing.T) {
 						}
 					}
 				}
-				if fmt.Sprint(got.Ents) != fmt.Sprint(ents) || fmt.Sprint(got.Eligible) != fmt.Sprint(eligible) || got.VLines != len(st.CPUs) {
-					t.Errorf("%s: drawn entities %v eligible %v with %d V lines; the snapshot has %v eligible %v on %d CPUs",
-						where, got.Ents, got.Eligible, got.VLines, ents, eligible, len(st.CPUs))
+				var compared []string // as the page draws them: at most six
+				for _, c := range st.Comparisons[:min(6, len(st.Comparisons))] {
+					var parts []string
+					if f := c.Placement; f != nil {
+						for _, cf := range f.CPUs {
+							parts = append(parts, fmt.Sprint(cf.CPU)+map[bool]string{true: "i"}[cf.Idle || cf.IdleOnly]+map[bool]string{true: "c"}[cf.CPU == f.CPU])
+						}
+						compared = append(compared, "p:"+strings.Join(parts, ","))
+						continue
+					}
+					for _, g := range c.Balance.Groups {
+						cpus := strings.Trim(strings.Join(strings.Fields(fmt.Sprint(g.CPUs)), ","), "[]")
+						parts = append(parts, cpus+map[bool]string{true: "l"}[g.Local]+map[bool]string{true: "b"}[g.Busiest])
+					}
+					compared = append(compared, "b:"+strings.Join(parts, " "))
+				}
+				if fmt.Sprint(got.Compared) != fmt.Sprint(compared) {
+					t.Errorf("%s: comparisons drawn as %q, the snapshot has %q", where, got.Compared, compared)
+				}
+				if len(compared) > 0 {
+					comparedSteps++
+				}
+				vlines := 0 // V, avg_vruntime, is EEVDF's
+				if st.EEVDF {
+					vlines = len(st.CPUs)
+				}
+				if fmt.Sprint(got.Ents) != fmt.Sprint(ents) || fmt.Sprint(got.Eligible) != fmt.Sprint(eligible) || got.VLines != vlines {
+					t.Errorf("%s: drawn entities %v eligible %v with %d V lines; the snapshot has %v eligible %v and %d V lines",
+						where, got.Ents, got.Eligible, got.VLines, ents, eligible, vlines)
 				}
 			default:
 				t.Fatalf("%s: state kind %q", where, run.StateKind)
@@ -593,8 +628,8 @@ func TestPolicyStateInChromium(t *testing.T) {
 			}
 		}
 	}
-	if searched == 0 {
-		t.Errorf("no step of the ULE lessons drew a search of the topology")
+	if searched == 0 || comparedSteps == 0 {
+		t.Errorf("%d steps of the ULE lessons drew a search of the topology and %d of the CFS lessons a comparison: want some of each", searched, comparedSteps)
 	}
 	for i, shot := range shots {
 		img, err := png.Decode(bytes.NewReader(shot))

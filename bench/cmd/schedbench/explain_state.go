@@ -29,8 +29,8 @@ func hasState(p sim.Policy, name string) error {
 }
 
 // stateText returns a function that formats the state of p, a started policy that has a
-// snapshot, as text, with ULE's searches of the topology since the previous call (it turns
-// their record on).
+// snapshot, as text, with ULE's searches of the topology or CFS's comparisons since the
+// previous call (it turns their record on).
 func stateText(p sim.Policy) func() string {
 	switch s := p.(type) {
 	case *ule.Scheduler:
@@ -39,7 +39,8 @@ func stateText(p sim.Policy) func() string {
 	case *bsd4.Scheduler:
 		return func() string { return bsd4StateText(s.System().Snapshot()) }
 	case *cfs.Scheduler:
-		return func() string { return cfsStateText(s.Snapshot()) }
+		s.System().RecordComparisons(true)
+		return func() string { return cfsStateText(s.Snapshot()) + comparisonsText(s.System().TakeComparisons()) }
 	}
 	panic("schedbench: stateText of a policy without a snapshot")
 }
@@ -117,6 +118,48 @@ func searchesText(ss []ule.Search) string {
 			fmt.Fprintf(&b, " cpu%d%s %d/%d", c.CPU, mark, c.Load, c.LowPri)
 		}
 		b.WriteString(" (load/lowpri, * qualified)\n")
+	}
+	return b.String()
+}
+
+// comparisonsText formats CFS's comparisons: for a placement a line with its CPUs and reason
+// and a line of the CPUs it chose among (nr_running/load, "idle" marks); for a balance a line
+// with its domain and verdict and a line per group with its sg_lb_stats.
+func comparisonsText(cs []cfs.Comparison) string {
+	var b strings.Builder
+	for _, c := range cs {
+		if f := c.Placement; f != nil {
+			fmt.Fprintf(&b, "    select_task_rq %s from cpu%d, prev cpu%d, target cpu%d: %s\n     ", f.Task, f.From, f.Prev, f.Target, f.Reason)
+			for _, cf := range f.CPUs {
+				idle := ""
+				switch {
+				case cf.Idle:
+					idle = " idle"
+				case cf.IdleOnly:
+					idle = " idle-only"
+				}
+				fmt.Fprintf(&b, " cpu%d %d/%d%s", cf.CPU, cf.NrRunning, cf.Load, idle)
+			}
+			fmt.Fprintf(&b, " (%s: nr_running/load)\n", f.Scope)
+		}
+		if f := c.Balance; f != nil {
+			fmt.Fprintf(&b, "    find_busiest_group %s %s from cpu%d (%s): %s", f.Domain, f.Span, f.Dst, f.Idle, f.Reason)
+			if f.Migration != "" {
+				fmt.Fprintf(&b, ", %s %d", f.Migration, f.Imbalance)
+			}
+			b.WriteByte('\n')
+			for _, g := range f.Groups {
+				role := ""
+				switch {
+				case g.Local:
+					role = " local"
+				case g.Busiest:
+					role = " busiest"
+				}
+				fmt.Fprintf(&b, "      group %v%s %s: %d tasks on %d CPUs (%d idle), load %d, capacity %d, util %d, avg_load %d\n", g.CPUs, role, g.Type,
+					g.SumNrRunning, g.GroupWeight, g.IdleCPUs, g.GroupLoad, g.GroupCapacity, g.GroupUtil, g.AvgLoad)
+			}
+		}
 	}
 	return b.String()
 }

@@ -26,7 +26,12 @@ func stateOf(p sched.Policy) (string, func() any, func()) {
 	case *bsd4.Scheduler:
 		return "bsd4", func() any { return s.System().Snapshot() }, func() {}
 	case *cfs.Scheduler:
-		return "cfs", func() any { return cfsView(s.Snapshot()) }, func() {}
+		s.System().RecordComparisons(true)
+		return "cfs", func() any {
+			v := cfsView(s.Snapshot())
+			v.Comparisons = s.System().TakeComparisons()
+			return v
+		}, func() { s.System().TakeComparisons() }
 	}
 	return "", nil, nil
 }
@@ -40,11 +45,15 @@ type ULEState struct {
 
 // A CFSState is cfs.State as the page draws it: every CPU's vruntimes, deadlines and V taken
 // relative to the queue's min_vruntime (zero_vruntime in v7.1), so that they fit a JavaScript
-// number exactly whatever the absolute values (the kernel starts min_vruntime near 2^64).
+// number exactly whatever the absolute values (the kernel starts min_vruntime near 2^64), and
+// the comparisons of the event.
 type CFSState struct {
 	Version string   `json:"version"`
 	EEVDF   bool     `json:"eevdf"`
 	CPUs    []CFSCPU `json:"cpus"`
+	// Comparisons are what the SMP decisions of the event compared: the CPUs a placement
+	// chose among and the groups a balance weighed (cfs.System.RecordComparisons).
+	Comparisons []cfs.Comparison `json:"comparisons"`
 }
 
 // A CFSCPU is one CPU's root cfs_rq in a [CFSState]. Base is min_vruntime (or zero_vruntime)
