@@ -492,7 +492,7 @@ func TestPolicyStateInChromium(t *testing.T) {
 		Compared  []string `json:"comparisons"`
 	}
 	comparedSteps := 0 // the steps whose drawn CFS state has comparisons
-	searched := 0 // the steps whose drawn state has searches of the topology
+	searched := 0      // the steps whose drawn state has searches of the topology
 	var shots [][]byte
 	for _, c := range []struct{ lesson, policy string }{{"calendar", "ule:main"}, {"balance", "ule:main"}, {"migration", "bsd4:main"}, {"vruntime", "cfs:v7.1"}, {"balance", "cfs:v6.5"}} {
 		l := lessonNamed(t, c.lesson)
