@@ -20,9 +20,14 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/schedkit/schedkit/bench/coursepage"
+	"github.com/schedkit/schedkit/bench/presets"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bench/top"
 	"github.com/schedkit/schedkit/examples/coursepage/course"
 	"github.com/schedkit/schedkit/examples/quiz/questions"
 	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
 
@@ -459,6 +464,7 @@ func TestPolicyStateInChromium(t *testing.T) {
 			qlabels: q('.qlabel[data-key^="global-"]').sort((a, b) => a.dataset.q - b.dataset.q).map(e => e.textContent),
 			ents: byRow(q(".ent")), eligible: byRow(q(".ent.eligible")),
 			vlines: q(".vline").length, thr: q(".thr").length,
+			top: document.getElementById("top").textContent,
 			comparisons: q(".placement, .balance").map(e => e.dataset.key).sort().map(k => {
 				const i = k.slice(3, -2), el = document.querySelector('#pstate [data-key="' + k + '"]');
 				const kids = sel => q(sel).filter(e => e.dataset.key.startsWith("cmp" + i + "-")).sort((a, b) => +a.dataset.key.replace(/\D+/g, "") - +b.dataset.key.replace(/\D+/g, ""));
@@ -490,6 +496,7 @@ func TestPolicyStateInChromium(t *testing.T) {
 		Thr       int
 		Searches  []string
 		Compared  []string `json:"comparisons"`
+		Top       string
 	}
 	comparedSteps := 0 // the steps whose drawn CFS state has comparisons
 	searched := 0      // the steps whose drawn state has searches of the topology
@@ -521,6 +528,15 @@ func TestPolicyStateInChromium(t *testing.T) {
 				t.Fatalf("%s %s: decision %d has no state", c.lesson, c.policy, got.Decision)
 			}
 			where := fmt.Sprintf("%s under %s, step %d (decision %d)", c.lesson, c.policy, n+1, got.Decision)
+			wantTop := fmt.Sprintf("top -H shows its first screen at %d ms", run.Top[0].At/1e6)
+			for _, sc := range run.Top {
+				if sc.At <= run.Decisions[got.Decision].Time {
+					wantTop = "top -H, its last screen before this decision:\n" + sc.Text
+				}
+			}
+			if got.Top != wantTop {
+				t.Errorf("%s: the top panel shows %q, want %q", where, got.Top, wantTop)
+			}
 			switch run.StateKind {
 			case "ule":
 				var st struct {
@@ -626,6 +642,26 @@ func TestPolicyStateInChromium(t *testing.T) {
 				}
 				shots = append(shots, shot)
 			}
+		}
+		// The last decision: top's panel shows the last screen before it.
+		var last struct {
+			Decision int
+			Top      string
+		}
+		js, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { cur = steps.length - 2; step(1);
+			return JSON.stringify({decision: steps[cur], top: document.getElementById("top").textContent}); })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustUnmarshal(t, []byte(js), &last)
+		var want string
+		for _, sc := range run.Top {
+			if sc.At <= run.Decisions[last.Decision].Time {
+				want = "top -H, its last screen before this decision:\n" + sc.Text
+			}
+		}
+		if want == "" || last.Top != want {
+			t.Errorf("%s under %s, last decision %d: the top panel shows %q, want %q", c.lesson, c.policy, last.Decision, last.Top, want)
 		}
 	}
 	if searched == 0 || comparedSteps == 0 {
@@ -764,5 +800,51 @@ func TestQuizInChromium(t *testing.T) {
 	}
 	if p := problems(); len(p) > 0 {
 		t.Errorf("the page logged problems:\n%s", strings.Join(p, "\n"))
+	}
+}
+
+// TestTopScreens checks the top panel's screens: a lesson's run under ULE, 4BSD and CFS has one
+// every tenth of the run, each the screen package bench/top takes of the same run made
+// without explanations and the page's stepping, at the same times.
+func TestTopScreens(t *testing.T) {
+	for _, c := range []struct{ lesson, policy string }{{"calendar", "ule:main"}, {"estcpu", "bsd4:main"}, {"vruntime", "cfs:v7.1"}} {
+		l := lessonNamed(t, c.lesson)
+		d := time.Duration(l.Millis) * time.Millisecond
+		run, err := course.Simulate(l.Workload, c.policy, l.Topology, d, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(run.Top) != 10 {
+			t.Fatalf("%s under %s: %d top screens, want 10", c.lesson, c.policy, len(run.Top))
+		}
+		w, err := workload.Parse(l.Workload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp, err := topology.Parse(l.Topology)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := presets.New(c.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := sim.New(sim.Config{Topology: tp, Hz: 1000, StatHz: 127, Seed: 1, FlattenGroups: true}, p, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tw, err := top.New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, sc := range run.Top {
+			at := time.Duration(i+1) * d / 10
+			if err := m.Run(at); err != nil {
+				t.Fatal(err)
+			}
+			if want := tw.Screen(m.Result()).Text(c.policy); sc.At != int64(at) || sc.Text != want {
+				t.Fatalf("%s under %s: screen %d at %v:\n%s\nwant at %v:\n%s", c.lesson, c.policy, i, time.Duration(sc.At), sc.Text, at, want)
+			}
+		}
 	}
 }

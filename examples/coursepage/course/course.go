@@ -12,6 +12,7 @@ import (
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/bench/top"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -239,6 +240,15 @@ type Run struct {
 	// "cfs" (CFSState), or "" for a policy without one.
 	StateKind string            `json:"state_kind"`
 	states    []json.RawMessage // the snapshot after each decision, shared by a step's decisions
+	// Top holds top's screens every tenth of the run (package bench/top: FreeBSD's columns
+	// for ULE and 4BSD, procps' for CFS), for the policies top reads.
+	Top []TopScreen `json:"top"`
+}
+
+// A TopScreen is one screen of top at simulated time At (ns), as the tool prints it.
+type TopScreen struct {
+	At   int64  `json:"at"`
+	Text string `json:"text"`
 }
 
 // MaxDecisions bounds what a run sends to the page.
@@ -278,8 +288,20 @@ func Simulate(workloadText, policy, topo string, d time.Duration, seed uint64) (
 	// The machine is stepped one event at a time, as Machine.Run steps it, so that the policy's
 	// state can be taken after each event that made a decision; taking it only reads.
 	done := 0
+	tw, _ := top.New(p) // nil for a policy top does not read
+	every := max(d/10/time.Millisecond*time.Millisecond, time.Millisecond)
+	nextTop := every
 	for {
-		if at, ok := m.Next(); !ok || at > int64(d) {
+		at, ok := m.Next()
+		// top's screen at nextTop once every event up to it has run, as top -d shows it.
+		for tw != nil && nextTop <= d && (!ok || at > int64(nextTop)) {
+			if err := m.Run(nextTop); err != nil {
+				return nil, err
+			}
+			run.Top = append(run.Top, TopScreen{int64(nextTop), tw.Screen(m.Result()).Text(policy)})
+			nextTop += every
+		}
+		if !ok || at > int64(d) {
 			break
 		}
 		m.Step()
