@@ -724,8 +724,9 @@ func mustUnmarshal(t testing.TB, b []byte, v any) {
 // BenchmarkPolicyStateStep measures one step of a run of 64 threads on 8 CPUs in headless
 // Chromium with the policy's state drawn: the page's step function (the Gantt chart, the
 // decision's text, fetching the snapshot from the WebAssembly module and redrawing the state)
-// plus the layout forced by reading the state's bounding box. It reports ms/step; the page is
-// built and the run simulated once, outside the timing. The goal is under 50 ms a step.
+// plus the layout forced by reading the state's bounding box. It reports ms/step, and the
+// page's and the run's sizes in bytes; the page is built and the run simulated once, outside
+// the timing. The goal is under 50 ms a step.
 func BenchmarkPolicyStateStep(b *testing.B) {
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
@@ -756,6 +757,15 @@ func BenchmarkPolicyStateStep(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportMetric(ms, "ms/step")
+			// What the page weighs: the document as it stands (the WebAssembly module inlined, the drawing included) and
+			// the run it holds for this workload (the decisions, slices and top's screens; the
+			// snapshots stay in the module until a step asks for one).
+			sizes, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[new Blob([document.documentElement.outerHTML]).size, new Blob([JSON.stringify(run)]).size]`))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(sizes[0], "page-bytes")
+			b.ReportMetric(sizes[1], "run-bytes")
 		})
 	}
 	if p := problems(); len(p) > 0 {
