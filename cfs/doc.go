@@ -189,12 +189,9 @@
 // decision (a test compares a run's trace hash with and without a snapshot after every event);
 // `schedbench explain -state` prints it beneath each decision.
 //
-// The SMP decisions read more than a snapshot shows: [System.RecordComparisons] keeps, for
-// each select_task_rq_fair, the CPUs it chose among (the target's LLC on the fast path, the
-// allowed CPUs on the slow path) with their nr_running, load, util, capacity and idleness, and
-// for each find_busiest_group every group of the domain with its sg_lb_stats and the verdict
-// ([Comparison]). The record is written after the decision by the decision functions
-// themselves ([GroupLBStats]), so it changes nothing (a test compares trace hashes).
+// [System.RecordComparisons] keeps what the SMP decisions compared ([Comparison]): the CPUs a
+// select_task_rq_fair chose among with their figures, and every group a find_busiest_group
+// weighed with its sg_lb_stats ([GroupLBStats]); it changes nothing (a test compares hashes).
 //
 // # SCHED_BATCH and SCHED_IDLE
 //
@@ -475,36 +472,15 @@
 // kernel also stops when the expected balancing cost exceeds the CPU's average idle time, both
 // measured in wall-clock time; the model does not measure costs and never stops for them.
 //
-// How the System balances a flat domain. On a machine without SMT the cache level has one
-// group per CPU, so find_busiest_group visits every CPU, and a newly idle CPU does so at
-// nearly every switch. The System keeps the set of CPUs with two tasks or more (updated
-// wherever it refreshes a CPU's statistics) and, for such a domain (one group per CPU in ring
-// order, equal capacities, no group whose sgc->imbalance the balancer sets), finds what the
-// full visit would act on from that set alone: a group of one CPU can only be overloaded, the
-// highest class, with two tasks, and without an overloaded candidate every candidate holds a
-// single task, which find_busiest_group always finds balanced. When a CPU of the set has fair
-// tasks but is not overloaded, or when the machine asks for explanations (which print what the
-// visit computed), it takes the full visit. The unexported findBusiestFlat says why this is
-// exact; its test compares it with [FindBusiestGroup] on random statistics. Its scan
-// intersects that set with the domain's span and the balance's CPUs a word at a time, and is
-// written for the branch predictor: group_is_overloaded's utilisation test, and whether a CPU
-// beats the busiest so far, follow no pattern a predictor could learn, so the scan tests the
-// runnable threshold first (a CPU with two runnable tasks meets it whatever its utilisation
-// when imbalance_pct is below 200, as the kernel's are) and takes a new busiest by conditional
-// moves.
-//
-// How the System ticks. Every CPU is ticked hz times a second, so the tick is a large part of
-// the System's work. When the machine does not ask for explanations, nobody reads the tick's
-// decision, only what it changes (the charges, need-resched, the buddies), so the System's tick
-// computes check_preempt_tick's verdict alone (the unexported tickResched). That verdict needs
-// sched_slice (a period, and a __calc_delta whose inverse of a load sum is a division, at every
-// level) only once the running task has run the minimum granularity: with BASE_SLICE the slice
-// is never below its floor, so a task that has run less than both cannot have used it up, and
-// is kept. When it is needed, the slice of a task queued on the root queue is remembered per
-// CPU with every value it was computed from (the count, the queue's load, the task's weight,
-// the idle floor, the tunables), and reused while they stay the same, as they do from tick to
-// tick of a task running among the same competitors. Tests compare both with
-// [CheckPreemptTick] and with sched_slice at every level of random hierarchies.
+// Two decisions have a faster form behind them, each chosen by one rule and tested equal to the
+// readable one. A flat domain (one group per CPU, as the cache level of a machine without SMT
+// is), balanced by a System, is searched from the set of CPUs with two tasks or more alone
+// (package cfs/internal/flatbalance says why that is exact). The System's tick computes
+// check_preempt_tick's verdict (the unexported tickResched) and reuses the last sched_slice of
+// the running task while every value it was computed from stays the same (package
+// cfs/internal/slicememo). Explaining changes neither: the fast forms run by the same rule with
+// explanations on or off, and only the reason's formatting is added (TestCFSExplainKeepsTheCodePath
+// in bench/sim compares the traces).
 //
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
 // wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,
@@ -518,31 +494,22 @@
 // the idlest group's idlest CPU ([FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU]).
 //
 // The System and its adapter. [System] is the fair class on a whole machine as explicit
-// state, the layer ule's System is in that package: one [RunQueue] per topology CPU with its
-// cfs_tasks list, the [CPUStat]s the decisions read, the domains with their balancing clocks,
-// intervals and failure counts, the root domain's overload flag and the LLC hints. Its methods
-// are the kernel's entry points, each composing the pure decisions above with the state
-// changes they call for: [System.Fork] and [System.Wakeup] (sched_fork, try_to_wake_up with
-// select_task_rq_fair), [System.Schedule] (pick_next_task_fair with newidle_balance and the
-// active-balance stopper), [System.Stop], [System.Tick] (task_tick_fair and rebalance_domains),
-// [System.SetAttr] and [System.Move]; and the balancing steps, callable one at a time on
-// whatever state a test or a what-if analysis sets up: [System.SelectTaskRQ],
-// [System.LoadBalance] (one domain of one CPU), [System.NewidleBalance],
-// [System.ActiveBalance] (one push between two CPUs), [System.RebalanceDomains]. Reschedules
-// and explanations go to the sched.Env given to [NewSystem], which a caller driving the System
-// by hand implements with a few lines (see the System's example). The [Scheduler] is the thin
-// adapter the simulator's Policy interface needs: thread ids to tasks, control groups by id,
-// sched.Attr to fair classes, nice levels and affinity, and the errors of what it could not
-// honour ([Scheduler.CheckAttr], [Scheduler.Err]); it decides nothing itself. Both run the
-// preset of their [Version] (v6.5, v6.6 or v7.1), so each version's pick, tick, placement and
-// preemption run through the same RunQueue methods: EEVDF and classic CFS stay one fair class,
-// as in the kernel. The SMP decisions follow v6.5 for every version with two v7.1 exceptions:
-// the balancer counts runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and
-// can_migrate_task makes v7.1's delayed-dequeue and eligibility tests ([SMPParams]
-// MigrateDelayed and MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an
-// explanation: a reason with a String method and, for [BusiestGroup] and [CPUSelection], an
-// Explain method that puts the reason and the figures together; a [Detach] explains itself
-// (String).
+// state, the layer ule's System is in that package; its type documentation lists its parts
+// and its methods, the kernel's entry points ([System.Wakeup], [System.Schedule],
+// [System.Tick], …), each composing the pure decisions above with the state changes they call
+// for, and the balancing steps callable one at a time on whatever state a test or a what-if
+// analysis sets up ([System.SelectTaskRQ], [System.LoadBalance], [System.NewidleBalance],
+// [System.ActiveBalance], [System.RebalanceDomains]). The [Scheduler] is the thin adapter the
+// simulator's Policy interface needs: thread ids to tasks, control groups by id, sched.Attr to
+// fair classes, nice levels and affinity, and the errors of what it could not honour
+// ([Scheduler.CheckAttr], [Scheduler.Err]); it decides nothing itself. Both run the preset of
+// their [Version], so EEVDF and classic CFS stay one fair class, as in the kernel. The SMP
+// decisions follow v6.5 for every version with two v7.1 exceptions: the balancer counts
+// runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and can_migrate_task makes
+// v7.1's delayed-dequeue and eligibility tests ([SMPParams] MigrateDelayed and
+// MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an explanation: a reason
+// with a String method and, for [BusiestGroup] and [CPUSelection], an Explain method that puts
+// the reason and the figures together; a [Detach] explains itself (String).
 //
 // Delayed dequeue in the System (v7.1). A task that stops with sched.Sleep while not
 // eligible stays queued, delayed, on its CPU's cfs_tasks list, with its utilisation; it leaves
@@ -554,17 +521,15 @@
 // group changes keep it delayed; an exit never leaves a thread delayed. rq->nr_running counts
 // delayed tasks, so a CPU holding one is not idle for wakeup placement, as in the kernel.
 //
-// Not modelled in the SMP part: PELT (above), NUMA balancing (fbq types, task placement by
-// memory), SD_ASYM_PACKING, energy-aware placement, nohz idle balancing (idle CPUs are ticked
-// and balance for themselves: each tick of an idle CPU refreshes its statistics, publishing its
-// decayed utilisation and what woken sleepers detached from it, which other CPUs read, so the
-// [Scheduler] does not let the simulator skip idle ticks (its optional TicklessIdle)), RT and deadline classes and the capacity they take (a FIFO or
-// RR thread runs as SCHED_NORMAL and [Scheduler.Err] reports it), the per-CPU kthread stacking
-// case of select_idle_sibling, SIS_PROP, and the balancer's other changes after v6.5:
-// group_smt_balance and sibling_imbalance (v6.6), should_we_balance's preference for idle cores
-// (v6.6) and the random newidle throttling NI_RANDOM/NI_RATE (v7.1). A thread forked onto another CPU than its
-// parent's is placed against the destination's queue, as if forked there; the kernel places
-// it against the parent's and renormalises.
+// Not modelled in the SMP part: PELT (above), NUMA balancing, SD_ASYM_PACKING, energy-aware
+// placement, nohz idle balancing (idle CPUs are ticked and balance for themselves, publishing
+// their decayed utilisation, so the [Scheduler] does not let the simulator skip idle ticks),
+// RT and deadline classes and their capacity (a FIFO or RR thread runs as SCHED_NORMAL and
+// [Scheduler.Err] says so), select_idle_sibling's per-CPU kthread case, SIS_PROP, and the
+// balancer's changes after v6.5 (v6.6's group_smt_balance, sibling_imbalance and idle-core
+// preference in should_we_balance; v7.1's NI_RANDOM/NI_RATE). A thread forked onto another CPU
+// than its parent's is placed against the destination's queue; the kernel places it against
+// the parent's and renormalises.
 //
 // # SMP cost model
 //

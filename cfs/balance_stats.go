@@ -1,0 +1,315 @@
+// This file holds what v6.5's load balancer reads and the statistics it gathers per group: the
+// idle, group and migration types, a CPU's figures (CPUStat), a balance's environment (LBEnv),
+// update_sg_lb_stats (GroupLBStats) and group_classify (ClassifyGroup).
+
+package cfs
+
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
+	"github.com/schedkit/schedkit/topology"
+)
+
+// An IdleType says in which state a CPU balances: enum cpu_idle_type.
+type IdleType uint8
+
+const (
+	// CPUIdle is CPU_IDLE: a periodic balance on an idle CPU.
+	CPUIdle IdleType = iota
+	// CPUNotIdle is CPU_NOT_IDLE: a periodic balance on a busy CPU.
+	CPUNotIdle
+	// CPUNewlyIdle is CPU_NEWLY_IDLE: the CPU is about to go idle (newidle_balance).
+	CPUNewlyIdle
+)
+
+// String returns "idle", "busy" or "newly idle".
+func (t IdleType) String() string {
+	switch t {
+	case CPUIdle:
+		return "idle"
+	case CPUNotIdle:
+		return "busy"
+	case CPUNewlyIdle:
+		return "newly idle"
+	}
+	return fmt.Sprintf("IdleType(%d)", uint8(t))
+}
+
+// A GroupType classifies a sched group at the moment of load balancing (enum group_type), in
+// increasing order of how much it needs to shed load, so that the busiest group is the one
+// with the largest type. group_asym_packing is left out: SD_ASYM_PACKING is not modelled.
+// group_smt_balance (v6.6) is left out: the balancer follows v6.5.
+type GroupType uint8
+
+const (
+	// GroupHasSpare is group_has_spare: fewer tasks than CPUs, or utilisation clearly below
+	// capacity.
+	GroupHasSpare GroupType = iota
+	// GroupFullyBusy is group_fully_busy: the CPUs are used, the tasks do not compete.
+	GroupFullyBusy
+	// GroupMisfitTask is group_misfit_task: a task does not fit its CPU's capacity.
+	GroupMisfitTask
+	// GroupImbalanced is group_imbalanced: affinity kept a lower level from balancing.
+	GroupImbalanced
+	// GroupOverloaded is group_overloaded: more tasks than CPUs, and utilisation or runnable
+	// time beyond capacity by imbalance_pct.
+	GroupOverloaded
+)
+
+// String returns the kernel's name without the prefix, such as "has_spare".
+func (g GroupType) String() string {
+	switch g {
+	case GroupHasSpare:
+		return "has_spare"
+	case GroupFullyBusy:
+		return "fully_busy"
+	case GroupMisfitTask:
+		return "misfit_task"
+	case GroupImbalanced:
+		return "imbalanced"
+	case GroupOverloaded:
+		return "overloaded"
+	}
+	return fmt.Sprintf("GroupType(%d)", uint8(g))
+}
+
+// A MigrationType says what an imbalance counts (enum migration_type).
+type MigrationType uint8
+
+const (
+	// MigrateLoad is migrate_load: the imbalance is load (unscaled weight).
+	MigrateLoad MigrationType = iota
+	// MigrateUtil is migrate_util: the imbalance is utilisation.
+	MigrateUtil
+	// MigrateTask is migrate_task: the imbalance is a number of tasks.
+	MigrateTask
+	// MigrateMisfit is migrate_misfit: move the one task that does not fit.
+	MigrateMisfit
+)
+
+// String returns the kernel's name, such as "migrate_load".
+func (m MigrationType) String() string {
+	switch m {
+	case MigrateLoad:
+		return "migrate_load"
+	case MigrateUtil:
+		return "migrate_util"
+	case MigrateTask:
+		return "migrate_task"
+	case MigrateMisfit:
+		return "migrate_misfit"
+	}
+	return fmt.Sprintf("MigrationType(%d)", uint8(m))
+}
+
+// A CPUStat is what load balancing and wakeup placement read about one CPU: the fields of
+// struct rq and the load-tracking signals the kernel reads through cpu_load, cpu_util_cfs and
+// cpu_runnable. The model has no PELT: Load is the CPU's instantaneous queued weight, Runnable
+// its number of queued fair tasks times SCHED_CAPACITY_SCALE, and Util a running average
+// maintained at the CPU's ticks (see the package documentation).
+type CPUStat struct {
+	// NrRunning is rq->nr_running, the number of tasks queued on the CPU, the running one
+	// included (in v7.1 also the delayed-dequeue tasks, which are still queued).
+	NrRunning uint32
+	// HNrRunning is the number of fair tasks the balancer counts: rq->cfs.h_nr_running in
+	// v6.5, and rq->cfs.h_nr_runnable, which leaves out delayed-dequeue tasks, where v7.1's
+	// balancer reads that instead (sum_h_nr_running, find_busiest_queue, sched_reduced_capacity,
+	// need_active_balance).
+	HNrRunning uint32
+	// IdleHNrRunning is rq->cfs.idle_h_nr_running, how many of those count as idle.
+	IdleHNrRunning uint32
+	// Load is cpu_load: the unscaled weight of the root queue, scale_load_down of the sum of
+	// its entities' weights.
+	Load uint64
+	// Util is cpu_util_cfs, at most Capacity.
+	Util uint64
+	// Runnable is cpu_runnable.
+	Runnable uint64
+	// Capacity is capacity_of, the capacity left to fair tasks.
+	Capacity uint64
+	// CapacityOrig is capacity_orig_of, the CPU's full capacity.
+	CapacityOrig uint64
+	// MisfitLoad is rq->misfit_task_load: the h_load of a running task that does not fit the
+	// CPU, or 0.
+	MisfitLoad uint64
+	// IdleStamp is rq->idle_stamp: when the CPU last went idle, in nanoseconds; 0 while it has
+	// work. find_idlest_group_cpu prefers the most recently idled CPU.
+	IdleStamp uint64
+}
+
+// Idle reports whether the CPU has nothing queued (idle_cpu and available_idle_cpu).
+func (s *CPUStat) Idle() bool { return s.NrRunning == 0 }
+
+// IdleOnly reports whether only SCHED_IDLE work is queued (sched_idle_cpu).
+func (s *CPUStat) IdleOnly() bool {
+	return s.NrRunning > 0 && s.NrRunning == s.IdleHNrRunning
+}
+
+// GroupStats are a group's statistics for load balancing: struct sg_lb_stats.
+type GroupStats struct {
+	AvgLoad        uint64 // avg_load: GroupLoad*1024/GroupCapacity, when computed
+	GroupLoad      uint64 // group_load: sum of cpu_load
+	GroupCapacity  uint64 // group_capacity
+	GroupUtil      uint64 // group_util: sum of cpu_util_cfs
+	GroupRunnable  uint64 // group_runnable: sum of cpu_runnable
+	SumNrRunning   uint32 // sum_nr_running: sum of nr_running
+	SumHNrRunning  uint32 // sum_h_nr_running: sum of cfs.h_nr_running
+	IdleCPUs       uint32 // idle_cpus
+	GroupWeight    uint32 // group_weight: number of CPUs
+	Type           GroupType
+	MisfitTaskLoad uint64 // group_misfit_task_load
+}
+
+// String summarises the statistics, such as "overloaded: 5 tasks on 2 CPUs, load 5120, avg 2560".
+func (s GroupStats) String() string {
+	str := fmt.Sprintf("%v: %d tasks on %d CPUs (%d idle), load %d, util %d", s.Type, s.SumNrRunning, s.GroupWeight, s.IdleCPUs, s.GroupLoad, s.GroupUtil)
+	if s.AvgLoad != 0 {
+		str += fmt.Sprintf(", avg_load %d", s.AvgLoad)
+	}
+	if s.MisfitTaskLoad != 0 {
+		str += fmt.Sprintf(", misfit %d", s.MisfitTaskLoad)
+	}
+	return str
+}
+
+// An LBEnv is the state one load-balancing decision at one domain reads: the part of struct
+// lb_env and struct sched_domain state the decisions read. The tunables are not part of it:
+// every balancing decision takes them as its last argument, p *[SMPParams]. Decisions never
+// modify either.
+type LBEnv struct {
+	// SD is the domain being balanced; DstCPU the CPU that pulls (this_cpu).
+	SD     *SchedDomain
+	DstCPU topology.CPU
+	// Idle is the state DstCPU balances in.
+	Idle IdleType
+	// CPUs are the CPUs still considered (env->cpus): the domain's span minus busiest CPUs
+	// found all pinned earlier in the same pass.
+	CPUs topology.CPUSet
+	// Stats holds every CPU's statistics, indexed by CPU id.
+	Stats []CPUStat
+	// GroupImbalance holds each group's sgc->imbalance flag, indexed by [BalanceGroup.ID]; nil
+	// means none is set.
+	GroupImbalance []bool
+	// NrBalanceFailed is SD's nr_balance_failed.
+	NrBalanceFailed int
+	// MaxCapacity is rd->max_cpu_capacity.
+	MaxCapacity uint64
+
+	flat *flatbalance.Index // a System's index of the CPUs with two tasks or more, or nil
+}
+
+// fitsCapacity is fits_capacity: cap*1280 < max*1024, a 20% margin.
+func fitsCapacity(c, m uint64) bool { return c*1280 < m*1024 }
+
+// capacityGreater is capacity_greater: cap1 exceeds cap2 by more than about 5%.
+func capacityGreater(c1, c2 uint64) bool { return c1*1024 > c2*1078 }
+
+// checkCPUCapacity is check_cpu_capacity: the CPU lost more than imbalance_pct of its capacity
+// to other classes.
+func checkCPUCapacity(s *CPUStat, pct uint64) bool { return s.Capacity*pct < s.CapacityOrig*100 }
+
+// groupHasCapacity is group_has_capacity.
+func groupHasCapacity(pct uint64, s *GroupStats) bool {
+	if s.SumNrRunning < s.GroupWeight {
+		return true
+	}
+	if s.GroupCapacity*pct < s.GroupRunnable*100 {
+		return false
+	}
+	return s.GroupCapacity*100 > s.GroupUtil*pct
+}
+
+// groupIsOverloaded is group_is_overloaded.
+func groupIsOverloaded(pct uint64, s *GroupStats) bool {
+	if s.SumNrRunning <= s.GroupWeight {
+		return false
+	}
+	if s.GroupCapacity*100 < s.GroupUtil*pct {
+		return true
+	}
+	return s.GroupCapacity*pct < s.GroupRunnable*100
+}
+
+// ClassifyGroup returns the type of a group with statistics s in a domain with imbalance_pct
+// pct whose sgc->imbalance flag is imbalanced: group_classify. Rules, in order: more tasks than
+// CPUs and utilisation or runnable time beyond capacity by pct is overloaded; a set imbalance
+// flag is imbalanced; a misfit load is misfit_task; no spare capacity (at least as many tasks
+// as CPUs and utilisation or runnable time near capacity) is fully_busy; anything else has
+// spare capacity.
+func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
+	switch {
+	case groupIsOverloaded(pct, s):
+		return GroupOverloaded
+	case imbalanced:
+		return GroupImbalanced
+	case s.MisfitTaskLoad != 0:
+		return GroupMisfitTask
+	case !groupHasCapacity(pct, s):
+		return GroupFullyBusy
+	}
+	return GroupHasSpare
+}
+
+// GroupLBStats returns the statistics of group g for a balance described by env, local saying
+// whether g is the group of env.DstCPU: update_sg_lb_stats. overload reports whether a CPU of
+// the group has more than one task (SG_OVERLOAD). The complexity is O(CPUs of g).
+func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *SMPParams) (s GroupStats, overload bool) {
+	sd := env.SD
+	pct := sd.ImbalancePct()
+	overload = groupLBStats(env, g, local, pct, sd.flags&topology.SDAsymCPUCapacity != 0, &s)
+	classifyGroupStats(env, g, pct, &s)
+	return s, overload
+}
+
+// groupLBStats is the summing part of [GroupLBStats] for [FindBusiestGroup]'s loop: it fills
+// the zeroed *s in place (the statistics are ten words, and copying them out of a call per
+// group was much of the cost of a balance over many small groups) with the domain's
+// imbalance_pct and SD_ASYM_CPUCAPACITY flag read once per domain, and returns overload. The
+// type and avg_load are left to [classifyGroupStats].
+func groupLBStats(env *LBEnv, g *BalanceGroup, local bool, pct uint64, asym bool, s *GroupStats) (overload bool) {
+	stats := env.Stats
+	for _, c := range g.list {
+		if !env.CPUs.Has(c) {
+			continue
+		}
+		rq := &stats[c]
+		s.GroupLoad += rq.Load
+		s.GroupUtil += rq.Util
+		s.GroupRunnable += rq.Runnable
+		s.SumHNrRunning += rq.HNrRunning
+		nr := rq.NrRunning
+		s.SumNrRunning += nr
+		if nr > 1 {
+			overload = true
+		}
+		if nr == 0 {
+			s.IdleCPUs++
+			continue
+		}
+		if local {
+			continue
+		}
+		if asym {
+			if s.MisfitTaskLoad < rq.MisfitLoad {
+				s.MisfitTaskLoad = rq.MisfitLoad
+				overload = true
+			}
+		} else if env.Idle != CPUNotIdle && rq.HNrRunning == 1 && checkCPUCapacity(rq, pct) {
+			s.MisfitTaskLoad = max(s.MisfitTaskLoad, rq.Load)
+		}
+	}
+	s.GroupCapacity = g.capacity
+	s.GroupWeight = uint32(len(g.list))
+	return overload
+}
+
+// classifyGroupStats ends update_sg_lb_stats for group g whose sums *s holds: group_classify,
+// and avg_load for an overloaded group.
+func classifyGroupStats(env *LBEnv, g *BalanceGroup, pct uint64, s *GroupStats) {
+	imb := env.GroupImbalance != nil && env.GroupImbalance[g.id]
+	s.Type = ClassifyGroup(pct, imb, s)
+	if s.Type == GroupOverloaded {
+		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
+	}
+}

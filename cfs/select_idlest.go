@@ -1,0 +1,224 @@
+// This file implements the slow path of v6.5's placement, for forks and execs and wakeups
+// that cannot go affine, as pure functions: find_idlest_cpu descending through
+// find_idlest_group (update_sg_wakeup_stats, update_pick_idlest) and find_idlest_group_cpu.
+
+package cfs
+
+import (
+	"math"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// wakeupGroupStats is update_sg_wakeup_stats: a group's statistics for placing the task, which
+// is not queued anywhere, so the "without p" variants of the kernel are the plain values.
+func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup) GroupStats {
+	var s GroupStats
+	asym := sd.flags&topology.SDAsymCPUCapacity != 0
+	if asym {
+		s.MisfitTaskLoad = 1
+	}
+	for _, c := range g.list {
+		rq := &env.Stats[c]
+		s.GroupLoad += rq.Load
+		s.GroupUtil += rq.Util
+		s.GroupRunnable += rq.Runnable
+		s.SumHNrRunning += rq.HNrRunning
+		s.SumNrRunning += rq.NrRunning
+		if rq.NrRunning == 0 {
+			s.IdleCPUs++
+		}
+		if asym && s.MisfitTaskLoad != 0 && fitsCapacity(env.Task.util, rq.Capacity) {
+			s.MisfitTaskLoad = 0
+		}
+	}
+	s.GroupCapacity = g.capacity
+	s.GroupWeight = uint32(len(g.list))
+	s.Type = ClassifyGroup(sd.ImbalancePct(), false, &s)
+	if s.Type == GroupFullyBusy || s.Type == GroupOverloaded {
+		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
+	}
+	return s
+}
+
+// pickIdlest is update_pick_idlest.
+func pickIdlest(idlest *BalanceGroup, is *GroupStats, g *BalanceGroup, s *GroupStats) bool {
+	if s.Type < is.Type {
+		return true
+	}
+	if s.Type > is.Type {
+		return false
+	}
+	switch s.Type {
+	case GroupOverloaded, GroupFullyBusy:
+		if is.AvgLoad <= s.AvgLoad {
+			return false
+		}
+	case GroupImbalanced:
+		return false
+	case GroupMisfitTask:
+		if idlest.maxCap >= g.maxCap {
+			return false
+		}
+	case GroupHasSpare:
+		if is.IdleCPUs > s.IdleCPUs {
+			return false
+		}
+		if is.IdleCPUs == s.IdleCPUs && is.GroupUtil <= s.GroupUtil {
+			return false
+		}
+	}
+	return true
+}
+
+// FindIdlestGroup returns the least busy group of sd for the task, or nil to stay in the local
+// group: find_idlest_group of v6.5. Groups without an allowed CPU are skipped; every group
+// holding this counts as local. The idlest group has the lowest type, then the lowest avg_load
+// (fully busy, overloaded), the largest capacity (misfit), or the most idle CPUs and then the
+// least utilisation (spare capacity). It is returned only if the local group is of a higher
+// type, or by the same rules clearly busier: by more than imbalance_pct and 17% of a nice-0
+// load of avg_load (and not within that load at NUMA levels), or with fewer idle CPUs (at NUMA
+// levels only beyond the imbalance [AdjustNumaImbalance] tolerates).
+func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPParams) *BalanceGroup {
+	t := env.Task
+	var idlest, local *BalanceGroup
+	is := GroupStats{AvgLoad: math.MaxUint32, Type: GroupOverloaded}
+	var ls GroupStats
+	for _, g := range sd.groups {
+		if !g.cpus.Overlaps(t.allowed) {
+			continue
+		}
+		isLocal := g.cpus.Has(this)
+		s := env.wakeupGroupStats(sd, g)
+		if isLocal {
+			local, ls = g, s
+			continue
+		}
+		if pickIdlest(idlest, &is, g, &s) {
+			idlest, is = g, s
+		}
+	}
+	if idlest == nil {
+		return nil
+	}
+	if local == nil {
+		return idlest
+	}
+	if ls.Type < is.Type {
+		return nil
+	}
+	if ls.Type > is.Type {
+		return idlest
+	}
+	switch ls.Type {
+	case GroupOverloaded, GroupFullyBusy:
+		imbalance := ScaleLoadDown(NiceZeroLoad) * (sd.ImbalancePct() - 100) / 100
+		if sd.flags&topology.SDNUMA != 0 && is.AvgLoad+imbalance >= ls.AvgLoad {
+			return nil
+		}
+		if is.AvgLoad >= ls.AvgLoad+imbalance {
+			return nil
+		}
+		if 100*ls.AvgLoad <= sd.ImbalancePct()*is.AvgLoad {
+			return nil
+		}
+	case GroupImbalanced:
+		return nil
+	case GroupMisfitTask:
+		if local.maxCap >= idlest.maxCap {
+			return nil
+		}
+	case GroupHasSpare:
+		if sd.flags&topology.SDNUMA != 0 {
+			imbNumaNr := sd.imbNumaNr
+			if t.nAllowed != env.Domains.topo.NumCPUs() {
+				allowed := local.cpus.Intersect(t.allowed)
+				imbNumaNr = min(allowed.Count(), imbNumaNr)
+			}
+			imb := int32(ls.IdleCPUs - is.IdleCPUs)
+			if imb < 0 {
+				imb = -imb
+			}
+			if AdjustNumaImbalance(imb, int32(ls.SumNrRunning+1), int32(imbNumaNr)) == 0 {
+				return nil
+			}
+		}
+		if ls.IdleCPUs >= is.IdleCPUs {
+			return nil
+		}
+	}
+	return idlest
+}
+
+// FindIdlestGroupCPU returns the CPU of group g to put the task on: find_idlest_group_cpu. A
+// group of one CPU gives that CPU; otherwise, among the allowed CPUs, the first that runs only
+// SCHED_IDLE work, else the idle CPU that went idle most recently (no idle-state exit latencies
+// are modelled), else the least loaded CPU, else this.
+func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *SMPParams) topology.CPU {
+	if len(g.list) == 1 {
+		return g.list[0]
+	}
+	st := env.Stats
+	minLoad := uint64(math.MaxUint64)
+	least := this
+	var latest uint64
+	shallowest, haveShallowest := topology.CPU(0), false
+	for _, c := range g.list {
+		if !env.Task.allowed.Has(c) {
+			continue
+		}
+		rq := &st[c]
+		if rq.IdleOnly() {
+			return c
+		}
+		if rq.Idle() {
+			if rq.IdleStamp > latest {
+				latest, shallowest, haveShallowest = rq.IdleStamp, c, true
+			}
+		} else if !haveShallowest && rq.Load < minLoad {
+			minLoad, least = rq.Load, c
+		}
+	}
+	if haveShallowest {
+		return shallowest
+	}
+	return least
+}
+
+// FindIdlestCPU is the slow path of placement, find_idlest_cpu: from domain sd of CPU this
+// down, at every level carrying flag, move to the idlest group's idlest CPU and continue at
+// that CPU's domains below the level just balanced. It returns prev if no CPU of sd is allowed.
+func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags, p *SMPParams) topology.CPU {
+	if !sd.span.Overlaps(env.Task.allowed) {
+		return prev
+	}
+	cpu, newCPU := this, this
+	for sd != nil {
+		if sd.flags&flag == 0 {
+			sd = sd.child
+			continue
+		}
+		g := FindIdlestGroup(env, sd, cpu, p)
+		if g == nil {
+			sd = sd.child
+			continue
+		}
+		newCPU = FindIdlestGroupCPU(env, g, cpu, p)
+		if newCPU == cpu {
+			sd = sd.child
+			continue
+		}
+		cpu = newCPU
+		weight := sd.weight
+		sd = nil
+		for _, tmp := range env.Domains.chains[cpu] {
+			if weight <= tmp.weight {
+				break
+			}
+			if tmp.flags&flag != 0 {
+				sd = &env.Domains.chains[cpu][tmp.level]
+			}
+		}
+	}
+	return newCPU
+}
