@@ -288,18 +288,11 @@ func Simulate(workloadText, policy, topo string, d time.Duration, seed uint64) (
 	// The machine is stepped one event at a time, as Machine.Run steps it, so that the policy's
 	// state can be taken after each event that made a decision; taking it only reads.
 	done := 0
-	tw, _ := top.New(p) // nil for a policy top does not read
-	every := max(d/10/time.Millisecond*time.Millisecond, time.Millisecond)
-	nextTop := every
+	screens := newTopScreens(p, policy, d)
 	for {
 		at, ok := m.Next()
-		// top's screen at nextTop once every event up to it has run, as top -d shows it.
-		for tw != nil && nextTop <= d && (!ok || at > int64(nextTop)) {
-			if err := m.Run(nextTop); err != nil {
-				return nil, err
-			}
-			run.Top = append(run.Top, TopScreen{int64(nextTop), tw.Screen(m.Result()).Text(policy)})
-			nextTop += every
+		if err := screens.before(m, at, ok, &run.Top); err != nil {
+			return nil, err
 		}
 		if !ok || at > int64(d) {
 			break
@@ -337,6 +330,33 @@ func Simulate(workloadText, policy, topo string, d time.Duration, seed uint64) (
 		}
 	}
 	return run, nil
+}
+
+// topScreens takes top's screens of a run every tenth of its length, for a policy top reads.
+type topScreens struct {
+	w           *top.Watcher // nil for a policy top does not read
+	every, next time.Duration
+	end         time.Duration
+	policy      string
+}
+
+func newTopScreens(p sim.Policy, policy string, d time.Duration) *topScreens {
+	w, _ := top.New(p)
+	every := max(d/10/time.Millisecond*time.Millisecond, time.Millisecond)
+	return &topScreens{w: w, every: every, next: every, end: d, policy: policy}
+}
+
+// before takes, into out, the screens due before m's next event at at (ok false: there is
+// none): each once every event up to its time has run, as top -d shows it.
+func (ts *topScreens) before(m *sim.Machine, at int64, ok bool, out *[]TopScreen) error {
+	for ts.w != nil && ts.next <= ts.end && (!ok || at > int64(ts.next)) {
+		if err := m.Run(ts.next); err != nil {
+			return err
+		}
+		*out = append(*out, TopScreen{int64(ts.next), ts.w.Screen(m.Result()).Text(ts.policy)})
+		ts.next += ts.every
+	}
+	return nil
 }
 
 // record adds what the page shows of one trace record: a CPU slice ended by a switch, and the
