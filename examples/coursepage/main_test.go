@@ -111,6 +111,19 @@ func TestPageInChromium(t *testing.T) {
 		t.Skip("builds the WebAssembly module; skipped with -short")
 	}
 	ctx, problems := openPage(t, bin)
+	// The page offers every lesson of the catalogue, in course order (schedbench serve serves
+	// this same page, coursepage.Build's).
+	offered, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#lesson option")).map(o => o.value)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range course.Lessons() {
+		want = append(want, l.Name)
+	}
+	if !slices.Equal(offered, want) || len(want) < 13 {
+		t.Errorf("the page offers lessons %q, want the catalogue's %q", offered, want)
+	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("lesson"); s.value = "pickshort"; s.onchange(); return true })()`)); err != nil {
 		t.Fatal(err)
 	}
