@@ -124,66 +124,102 @@ func CompareBench(inputs []BenchInput, o BenchOptions) ([]BenchTable, error) {
 	case !(alpha > 0 && alpha <= 1):
 		return nil, fmt.Errorf("stat: CompareBench with alpha %g: want a level in (0, 1]", alpha)
 	}
+	pr, err := newBenchProjections(o)
+	if err != nil {
+		return nil, err
+	}
+	tables, units, err := pr.read(inputs)
+	if err != nil {
+		return nil, err
+	}
+	thresholds := benchmath.DefaultThresholds
+	thresholds.CompareAlpha = alpha
+	var out []BenchTable
+	for _, tk := range sortedKeys(tables) {
+		out = append(out, benchTableOf(tk, tables[tk], pr.unit, units, &thresholds, conf))
+	}
+	return out, nil
+}
+
+// benchProjections are the options' projections of a result: which table, row and column it
+// falls in, what is left (the residue), and the filter results pass.
+type benchProjections struct {
+	filter                   *benchproc.Filter
+	table, row, col, residue *benchproc.Projection
+	unit                     *benchproc.Field
+}
+
+// newBenchProjections parses o's filter and projections, with benchstat's defaults.
+func newBenchProjections(o BenchOptions) (*benchProjections, error) {
 	or := func(s, def string) string {
 		if s == "" {
 			return def
 		}
 		return s
 	}
-	filter, err := benchproc.NewFilter(or(o.Filter, "*"))
-	if err != nil {
+	var pr benchProjections
+	var err error
+	if pr.filter, err = benchproc.NewFilter(or(o.Filter, "*")); err != nil {
 		return nil, fmt.Errorf("stat: filter %q: %w", o.Filter, err)
 	}
 	var parser benchproc.ProjectionParser
-	tableBy, unitField, err := parser.ParseWithUnit(or(o.Table, ".config"), filter)
-	if err != nil {
+	if pr.table, pr.unit, err = parser.ParseWithUnit(or(o.Table, ".config"), pr.filter); err != nil {
 		return nil, fmt.Errorf("stat: table projection %q: %w", o.Table, err)
 	}
-	rowBy, err := parser.Parse(or(o.Row, ".fullname"), filter)
-	if err != nil {
+	if pr.row, err = parser.Parse(or(o.Row, ".fullname"), pr.filter); err != nil {
 		return nil, fmt.Errorf("stat: row projection %q: %w", o.Row, err)
 	}
-	colBy, err := parser.Parse(or(o.Col, ".file"), filter)
-	if err != nil {
+	if pr.col, err = parser.Parse(or(o.Col, ".file"), pr.filter); err != nil {
 		return nil, fmt.Errorf("stat: column projection %q: %w", o.Col, err)
 	}
-	if _, err := parser.Parse(o.Ignore, filter); err != nil {
+	if _, err := parser.Parse(o.Ignore, pr.filter); err != nil {
 		return nil, fmt.Errorf("stat: ignored keys %q: %w", o.Ignore, err)
 	}
-	residueBy := parser.Residue()
+	pr.residue = parser.Residue()
+	return &pr, nil
+}
 
-	type cellKey struct{ row, col benchproc.Key }
-	type cellData struct {
+// A benchCellKey names a cell of a table by its row and column; a benchCell holds the cell's
+// values and the residues of the results in it; a benchTableData is one table's cells, with its
+// rows and columns.
+type (
+	benchCellKey struct{ row, col benchproc.Key }
+	benchCell    struct {
 		values  []float64
 		residue map[benchproc.Key]bool
 	}
-	type tableData struct {
+	benchTableData struct {
 		rows, cols map[benchproc.Key]bool
-		cells      map[cellKey]*cellData
+		cells      map[benchCellKey]*benchCell
 	}
-	tables := map[benchproc.Key]*tableData{}
+)
+
+// read reads every input's results that pass the filter into their tables' cells, and returns
+// the tables with the units' metadata.
+func (pr *benchProjections) read(inputs []BenchInput) (map[benchproc.Key]*benchTableData, benchfmt.UnitMetadataMap, error) {
+	tables := map[benchproc.Key]*benchTableData{}
 	var r benchfmt.Reader
 	for _, in := range labelInputs(inputs) {
 		r.Reset(in.R, in.Name, ".file", in.Label)
 		for r.Scan() {
 			switch rec := r.Result().(type) {
 			case *benchfmt.SyntaxError:
-				return nil, fmt.Errorf("stat: %s", rec.Error())
+				return nil, nil, fmt.Errorf("stat: %s", rec.Error())
 			case *benchfmt.Result:
-				if ok, _ := filter.Apply(rec); !ok {
+				if ok, _ := pr.filter.Apply(rec); !ok {
 					continue
 				}
-				rk, ck, res := rowBy.Project(rec), colBy.Project(rec), residueBy.Project(rec)
-				for i, tk := range tableBy.ProjectValues(rec) {
+				rk, ck, res := pr.row.Project(rec), pr.col.Project(rec), pr.residue.Project(rec)
+				for i, tk := range pr.table.ProjectValues(rec) {
 					t := tables[tk]
 					if t == nil {
-						t = &tableData{rows: map[benchproc.Key]bool{}, cols: map[benchproc.Key]bool{}, cells: map[cellKey]*cellData{}}
+						t = &benchTableData{rows: map[benchproc.Key]bool{}, cols: map[benchproc.Key]bool{}, cells: map[benchCellKey]*benchCell{}}
 						tables[tk] = t
 					}
-					c := t.cells[cellKey{rk, ck}]
+					c := t.cells[benchCellKey{rk, ck}]
 					if c == nil {
-						c = &cellData{residue: map[benchproc.Key]bool{}}
-						t.cells[cellKey{rk, ck}] = c
+						c = &benchCell{residue: map[benchproc.Key]bool{}}
+						t.cells[benchCellKey{rk, ck}] = c
 						t.rows[rk], t.cols[ck] = true, true
 					}
 					c.values = append(c.values, rec.Values[i].Value)
@@ -192,62 +228,61 @@ func CompareBench(inputs []BenchInput, o BenchOptions) ([]BenchTable, error) {
 			}
 		}
 		if err := r.Err(); err != nil {
-			return nil, fmt.Errorf("stat: reading %s: %w", in.Name, err)
+			return nil, nil, fmt.Errorf("stat: reading %s: %w", in.Name, err)
 		}
 	}
-	units := r.Units()
-	thresholds := benchmath.DefaultThresholds
-	thresholds.CompareAlpha = alpha
-	var out []BenchTable
-	for _, tk := range sortedKeys(tables) {
-		td := tables[tk]
-		unit := tk.Get(unitField)
-		assumption := units.GetAssumption(unit)
-		rows, cols := sortedKeys(td.rows), sortedKeys(td.cols)
-		t := BenchTable{Unit: unit, cols: cols}
-		for _, f := range tk.Projection().FlattenedFields() {
-			if f != unitField {
-				t.Config = append(t.Config, BenchConfig{f.Name, tk.Get(f)})
-			}
+	return tables, r.Units(), nil
+}
+
+// benchTableOf summarises table tk's cells td: each cell's center and interval at conf %
+// confidence, each column after the first compared with the first, and the geomeans.
+func benchTableOf(tk benchproc.Key, td *benchTableData, unitField *benchproc.Field, units benchfmt.UnitMetadataMap,
+	thresholds *benchmath.Thresholds, conf float64) BenchTable {
+	unit := tk.Get(unitField)
+	assumption := units.GetAssumption(unit)
+	rows, cols := sortedKeys(td.rows), sortedKeys(td.cols)
+	t := BenchTable{Unit: unit, cols: cols}
+	for _, f := range tk.Projection().FlattenedFields() {
+		if f != unitField {
+			t.Config = append(t.Config, BenchConfig{f.Name, tk.Get(f)})
 		}
-		for _, ck := range cols {
-			t.Columns = append(t.Columns, ck.StringValues())
-		}
-		samples := map[cellKey]*benchmath.Sample{}
-		for k, c := range td.cells {
-			samples[k] = benchmath.NewSample(c.values, &thresholds)
-		}
-		for _, rk := range rows {
-			row := BenchRow{Name: rk.StringValues(), Cells: make([]*BenchCell, len(cols))}
-			for i, ck := range cols {
-				s, ok := samples[cellKey{rk, ck}]
-				if !ok {
-					continue
-				}
-				// The residue's keys that vary within the cell: results the projections
-				// merged although they differ (benchstat's "benchmarks vary in …").
-				if nsk := benchproc.NonSingularFields(sortedKeys(td.cells[cellKey{rk, ck}].residue)); len(nsk) > 0 {
-					var names []string
-					for _, f := range nsk {
-						names = append(names, f.Name)
-					}
-					s.Warnings = append(s.Warnings, errors.New("benchmarks vary in "+strings.Join(names, ", ")))
-				}
-				cell := &BenchCell{Values: s.Values, Summary: assumption.Summary(s, conf/100)}
-				cell.Warnings = append(append(cell.Warnings, s.Warnings...), cell.Summary.Warnings...)
-				if base, ok := samples[cellKey{rk, cols[0]}]; ok && i > 0 {
-					cmp := assumption.Compare(base, s)
-					cell.Versus = &cmp
-					cell.Delta = cmp.FormatDelta(row.Cells[0].Summary.Center, cell.Summary.Center)
-				}
-				row.Cells[i] = cell
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		t.Geomean = benchGeomeans(t.Rows, len(cols))
-		out = append(out, t)
 	}
-	return out, nil
+	for _, ck := range cols {
+		t.Columns = append(t.Columns, ck.StringValues())
+	}
+	samples := map[benchCellKey]*benchmath.Sample{}
+	for k, c := range td.cells {
+		samples[k] = benchmath.NewSample(c.values, thresholds)
+	}
+	for _, rk := range rows {
+		row := BenchRow{Name: rk.StringValues(), Cells: make([]*BenchCell, len(cols))}
+		for i, ck := range cols {
+			s, ok := samples[benchCellKey{rk, ck}]
+			if !ok {
+				continue
+			}
+			// The residue's keys that vary within the cell: results the projections merged
+			// although they differ (benchstat's "benchmarks vary in …").
+			if nsk := benchproc.NonSingularFields(sortedKeys(td.cells[benchCellKey{rk, ck}].residue)); len(nsk) > 0 {
+				var names []string
+				for _, f := range nsk {
+					names = append(names, f.Name)
+				}
+				s.Warnings = append(s.Warnings, errors.New("benchmarks vary in "+strings.Join(names, ", ")))
+			}
+			cell := &BenchCell{Values: s.Values, Summary: assumption.Summary(s, conf/100)}
+			cell.Warnings = append(append(cell.Warnings, s.Warnings...), cell.Summary.Warnings...)
+			if base, ok := samples[benchCellKey{rk, cols[0]}]; ok && i > 0 {
+				cmp := assumption.Compare(base, s)
+				cell.Versus = &cmp
+				cell.Delta = cmp.FormatDelta(row.Cells[0].Summary.Center, cell.Summary.Center)
+			}
+			row.Cells[i] = cell
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	t.Geomean = benchGeomeans(t.Rows, len(cols))
+	return t
 }
 
 // labelInputs returns inputs with their labels set as benchstat sets .file: the Label if
