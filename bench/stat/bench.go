@@ -409,11 +409,6 @@ func WriteBenchTables(w io.Writer, tables []BenchTable) error {
 // change against the baseline and "(p=0.002 n=6)"; a geomean row when there is more than one
 // benchmark; superscript footnotes for the warnings, listed under the table.
 func (t *BenchTable) Write(w io.Writer) error {
-	const (
-		labelCols  = 1
-		centerCols = 3 // center, ± range, warnings
-		deltaCols  = 3 // change, (p= n=), warnings
-	)
 	start := func(col int) int {
 		if col == 0 {
 			return labelCols
@@ -438,6 +433,59 @@ func (t *BenchTable) Write(w io.Writer) error {
 		}
 		g.cell(strings.Join(marks, " "), alignLeft, nil)
 	}
+	t.writeHeader(&g, start)
+	class := benchunit.ClassOf(t.Unit)
+	for _, r := range t.Rows {
+		g.row()
+		g.cell(r.Name, alignLeft, nil)
+		var centers []float64
+		for _, c := range r.Cells {
+			if c != nil {
+				centers = append(centers, c.Summary.Center)
+			}
+		}
+		scale := benchunit.CommonScale(centers, class)
+		for i, c := range r.Cells {
+			if c == nil {
+				continue
+			}
+			g.col(start(i))
+			g.cell(scale.Format(c.Summary.Center), alignRight, nil)
+			// The ± sits in the range column's margin, so that the ±s line up.
+			g.cell(c.Summary.PctRangeString(), alignRight, margin(" ± "))
+			footnotes(c.Warnings)
+			if i > 0 && c.Versus != nil {
+				g.cell(c.Delta, alignRight, nil)
+				g.cell("("+c.Versus.String()+")", alignLeft, nil)
+				footnotes(c.Versus.Warnings)
+			}
+		}
+	}
+	if len(t.Rows) > 1 {
+		t.writeGeomean(&g, start, class, footnotes)
+	}
+	if err := g.write(w); err != nil {
+		return err
+	}
+	for i, n := range notes {
+		if _, err := fmt.Fprintf(w, "%s %s\n", superscript(i+1), n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The grid columns of a benchstat table: the row's name, then per column its center, ± range
+// and warnings and, after the first, the change, (p= n=) and warnings.
+const (
+	labelCols  = 1
+	centerCols = 3
+	deltaCols  = 3
+)
+
+// writeHeader adds t's header rows to g: the column keys' values over the columns they span
+// (start gives a table column's first grid column), then the unit over each column.
+func (t *BenchTable) writeHeader(g *textGrid, start func(int) int) {
 	right := start(len(t.Columns) + 1)
 	if len(t.cols) > 0 {
 		for nodes := benchproc.NewKeyHeader(t.cols).Top; len(nodes) > 0; {
@@ -468,62 +516,29 @@ func (t *BenchTable) Write(w io.Writer) error {
 	}
 	g.col(right)
 	g.cell("", alignLeft, margin(" │"))
-	class := benchunit.ClassOf(t.Unit)
-	for _, r := range t.Rows {
-		g.row()
-		g.cell(r.Name, alignLeft, nil)
-		var centers []float64
-		for _, c := range r.Cells {
-			if c != nil {
-				centers = append(centers, c.Summary.Center)
-			}
-		}
-		scale := benchunit.CommonScale(centers, class)
-		for i, c := range r.Cells {
-			if c == nil {
-				continue
-			}
+}
+
+// writeGeomean adds t's geomean row to g: each column's geomean scaled for the unit's class
+// and, after the first, its ratio to the first, with footnotes for their warnings.
+func (t *BenchTable) writeGeomean(g *textGrid, start func(int) int, class benchunit.Class, footnotes func(...[]error)) {
+	g.row()
+	g.cell("geomean", alignLeft, nil)
+	for i, s := range t.Geomean {
+		if s.HasSummary {
 			g.col(start(i))
-			g.cell(scale.Format(c.Summary.Center), alignRight, nil)
-			// The ± sits in the range column's margin, so that the ±s line up.
-			g.cell(c.Summary.PctRangeString(), alignRight, margin(" ± "))
-			footnotes(c.Warnings)
-			if i > 0 && c.Versus != nil {
-				g.cell(c.Delta, alignRight, nil)
-				g.cell("("+c.Versus.String()+")", alignLeft, nil)
-				footnotes(c.Versus.Warnings)
+			g.cell(benchunit.Scale(s.Summary, class), alignRight, nil)
+		}
+		if i > 0 {
+			g.col(start(i) + centerCols)
+			if s.HasRatio {
+				g.cell(fmt.Sprintf("%+.2f%%", (s.Ratio-1)*100), alignRight, nil)
+			} else {
+				g.cell("?", alignLeft, nil)
 			}
 		}
+		g.col(start(i+1) - 1)
+		footnotes(s.Warnings)
 	}
-	if len(t.Rows) > 1 {
-		g.row()
-		g.cell("geomean", alignLeft, nil)
-		for i, s := range t.Geomean {
-			if s.HasSummary {
-				g.col(start(i))
-				g.cell(benchunit.Scale(s.Summary, class), alignRight, nil)
-			}
-			if i > 0 {
-				g.col(start(i) + centerCols)
-				if s.HasRatio {
-					g.cell(fmt.Sprintf("%+.2f%%", (s.Ratio-1)*100), alignRight, nil)
-				} else {
-					g.cell("?", alignLeft, nil)
-				}
-			}
-			g.col(start(i+1) - 1)
-			footnotes(s.Warnings)
-		}
-	}
-	if err := g.write(w); err != nil {
-		return err
-	}
-	for i, n := range notes {
-		if _, err := fmt.Fprintf(w, "%s %s\n", superscript(i+1), n); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // superscript returns i in superscript digits, the marks of benchstat's footnotes.
