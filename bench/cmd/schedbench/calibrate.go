@@ -82,6 +82,12 @@ func cmdCalibrate(e *env, args []string) error {
 		o.Abort()
 		return fmt.Errorf("%w (no profile written: %s is as it was)", err, path)
 	}
+	return commitProfile(e, o, path, p)
+}
+
+// commitProfile writes profile p into o, the file at path, in full or not at all, then prints
+// its figures and where it went.
+func commitProfile(e *env, o *outfile.File, path string, p *sim.Profile) error {
 	b, err := p.MarshalJSON() // json.Marshal would compact its layout
 	if err != nil {
 		o.Abort()
