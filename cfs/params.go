@@ -387,6 +387,13 @@ func (p *Params) Validate() error {
 			return fmt.Errorf("cfs: Params.%s %d ns is more than one second", t.name, t.v)
 		}
 	}
+	return p.validateVersion()
+}
+
+// validateVersion checks that p sets what its Version needs and nothing that has no meaning
+// in it: classic CFS's latency period and granularities, or EEVDF's slices and features (v6.6
+// has none of v6.12's).
+func (p *Params) validateVersion() error {
 	type field struct {
 		name string
 		set  bool
