@@ -73,32 +73,7 @@ func DiscoverFS(fsys fs.FS, allowed CPUSet) (*Topology, error) {
 
 	var pkg []declGroup
 	for c := range cpus.All() {
-		dir := fmt.Sprintf("devices/system/cpu/cpu%d/", c)
-		core, where, err := r.firstList(c, dir+"topology/core_cpus_list", dir+"topology/thread_siblings_list")
-		if err != nil {
-			return nil, err
-		}
-		addGroup(&d.levels[SMT], core.Intersect(nodeOf(c)), where)
-		p, where, err := r.firstList(c, dir+"topology/package_cpus_list", dir+"topology/core_siblings_list")
-		if err != nil {
-			return nil, err
-		}
-		addGroup(&pkg, p.Intersect(cpus), where)
-		cl, ok, err := r.optList(dir + "topology/cluster_cpus_list")
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			addGroup(&d.levels[Cluster], cl.Intersect(cpus).Intersect(nodeOf(c)), dir+"topology/cluster_cpus_list")
-		}
-		llc, where, err := r.llc(c, dir+"cache")
-		if err != nil {
-			return nil, err
-		}
-		if where != "" {
-			addGroup(&d.levels[LLC], llc.Intersect(cpus).Intersect(nodeOf(c)), where)
-		}
-		if err := r.capacity(d, c, dir+"cpu_capacity"); err != nil {
+		if err := r.cpu(d, c, nodeOf(c), &pkg); err != nil {
 			return nil, err
 		}
 	}
@@ -118,6 +93,38 @@ func DiscoverFS(fsys fs.FS, allowed CPUSet) (*Topology, error) {
 		d.levels[Package] = pkg
 	}
 	return build(d)
+}
+
+// cpu reads CPU c's groups into d (its core, cluster and last-level cache, within node, the
+// CPUs of its NUMA node) and pkg (its package), and its capacity.
+func (r *sysfsReader) cpu(d *decl, c CPU, node CPUSet, pkg *[]declGroup) error {
+	cpus := d.cpus
+	dir := fmt.Sprintf("devices/system/cpu/cpu%d/", c)
+	core, where, err := r.firstList(c, dir+"topology/core_cpus_list", dir+"topology/thread_siblings_list")
+	if err != nil {
+		return err
+	}
+	addGroup(&d.levels[SMT], core.Intersect(node), where)
+	p, where, err := r.firstList(c, dir+"topology/package_cpus_list", dir+"topology/core_siblings_list")
+	if err != nil {
+		return err
+	}
+	addGroup(pkg, p.Intersect(cpus), where)
+	cl, ok, err := r.optList(dir + "topology/cluster_cpus_list")
+	if err != nil {
+		return err
+	}
+	if ok {
+		addGroup(&d.levels[Cluster], cl.Intersect(cpus).Intersect(node), dir+"topology/cluster_cpus_list")
+	}
+	llc, where, err := r.llc(c, dir+"cache")
+	if err != nil {
+		return err
+	}
+	if where != "" {
+		addGroup(&d.levels[LLC], llc.Intersect(cpus).Intersect(node), where)
+	}
+	return r.capacity(d, c, dir+"cpu_capacity")
 }
 
 // addGroup adds set to groups unless an equal group is there already.
