@@ -66,40 +66,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case *merge:
-		var all []scenario.CellResult
-		for _, f := range fs.Args() {
-			r, err := os.Open(f)
-			if err != nil {
-				return err
-			}
-			rs, err := scenario.ReadJSONL(r)
-			r.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", f, err)
-			}
-			all = append(all, rs...)
-		}
-		rep, err := pl.Merge(all)
-		if err != nil {
-			return err
-		}
-		return rep.WriteTable(stdout)
+		return mergeFiles(pl, fs.Args(), stdout)
 	case *shard != "":
-		ks, ns, ok := strings.Cut(*shard, "/")
-		k, err1 := strconv.Atoi(ks)
-		n, err2 := strconv.Atoi(ns)
-		if !ok || err1 != nil || err2 != nil {
-			return fmt.Errorf("-shard %q: want K/N", *shard)
-		}
-		idx, err := pl.Shard(k, n)
-		if err != nil {
-			return err
-		}
-		res, err := pl.Run(idx, o)
-		if err != nil {
-			return err
-		}
-		return scenario.WriteJSONL(stdout, res)
+		return runShard(pl, o, *shard, stdout)
 	default:
 		res, err := pl.Run(pl.All(), o)
 		if err != nil {
@@ -111,4 +80,46 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		return rep.WriteTable(stdout)
 	}
+}
+
+// mergeFiles reads the JSON-lines results of files, merges them into pl's report and writes its
+// table.
+func mergeFiles(pl *scenario.Plan, files []string, stdout io.Writer) error {
+	var all []scenario.CellResult
+	for _, f := range files {
+		r, err := os.Open(f)
+		if err != nil {
+			return err
+		}
+		rs, err := scenario.ReadJSONL(r)
+		r.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		all = append(all, rs...)
+	}
+	rep, err := pl.Merge(all)
+	if err != nil {
+		return err
+	}
+	return rep.WriteTable(stdout)
+}
+
+// runShard runs shard K/N of pl and writes its results as JSON lines.
+func runShard(pl *scenario.Plan, o scenario.Options, shard string, stdout io.Writer) error {
+	ks, ns, ok := strings.Cut(shard, "/")
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil {
+		return fmt.Errorf("-shard %q: want K/N", shard)
+	}
+	idx, err := pl.Shard(k, n)
+	if err != nil {
+		return err
+	}
+	res, err := pl.Run(idx, o)
+	if err != nil {
+		return err
+	}
+	return scenario.WriteJSONL(stdout, res)
 }
