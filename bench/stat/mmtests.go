@@ -182,34 +182,10 @@ func (c *Comparison) Rows() ([]Row, error) {
 	if stats == nil {
 		return nil, fmt.Errorf("stat: mmtests %d has no %v summary", v, c.Summary)
 	}
-	for _, op := range c.Ops {
-		if len(op.Samples) != len(c.Runs) {
-			return nil, fmt.Errorf("stat: operation %q has %d sample sets for %d runs", op.Name, len(op.Samples), len(c.Runs))
-		}
-		for i, s := range op.Samples {
-			if len(s) == 0 {
-				return nil, fmt.Errorf("stat: operation %q has no samples for run %q", op.Name, c.Runs[i])
-			}
-		}
+	if err := c.check(stats); err != nil {
+		return nil, err
 	}
-	for _, s := range stats {
-		if (s.Kind == Percentile || s.Kind == BestMean) && !(s.Arg > 0 && s.Arg <= 100) {
-			return nil, fmt.Errorf("stat: %s row with argument %g: want a percentage in (0, 100]", c.statName(s), s.Arg)
-		}
-	}
-	// The sorted samples and the verdicts of each Op.
-	sorted := make([][][]float64, len(c.Ops))
-	for o, op := range c.Ops {
-		sorted[o] = make([][]float64, len(c.Runs))
-		for r, s := range op.Samples {
-			s = slices.Clone(s)
-			slices.Sort(s)
-			if c.Better == HigherBetter {
-				slices.Reverse(s)
-			}
-			sorted[o][r] = s
-		}
-	}
+	sorted := c.sortedSamples()
 	verdicts, tagged := c.verdicts(stats, sorted)
 	var rows []Row
 	for i, st := range stats {
@@ -255,6 +231,45 @@ func (c *Comparison) Rows() ([]Row, error) {
 		}
 	}
 	return rows, nil
+}
+
+// check returns an error naming the first operation without a sample set per run or with an
+// empty one, or the first statistic whose percentage is outside (0, 100].
+func (c *Comparison) check(stats []Stat) error {
+	for _, op := range c.Ops {
+		if len(op.Samples) != len(c.Runs) {
+			return fmt.Errorf("stat: operation %q has %d sample sets for %d runs", op.Name, len(op.Samples), len(c.Runs))
+		}
+		for i, s := range op.Samples {
+			if len(s) == 0 {
+				return fmt.Errorf("stat: operation %q has no samples for run %q", op.Name, c.Runs[i])
+			}
+		}
+	}
+	for _, s := range stats {
+		if (s.Kind == Percentile || s.Kind == BestMean) && !(s.Arg > 0 && s.Arg <= 100) {
+			return fmt.Errorf("stat: %s row with argument %g: want a percentage in (0, 100]", c.statName(s), s.Arg)
+		}
+	}
+	return nil
+}
+
+// sortedSamples returns each Op's samples per run, sorted best first (ascending, or descending
+// when higher is better), as mmtests sorts them before its statistics.
+func (c *Comparison) sortedSamples() [][][]float64 {
+	sorted := make([][][]float64, len(c.Ops))
+	for o, op := range c.Ops {
+		sorted[o] = make([][]float64, len(c.Runs))
+		for r, s := range op.Samples {
+			s = slices.Clone(s)
+			slices.Sort(s)
+			if c.Better == HigherBetter {
+				slices.Reverse(s)
+			}
+			sorted[o][r] = s
+		}
+	}
+	return sorted
 }
 
 func b2f(b bool) float64 {
