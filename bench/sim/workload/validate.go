@@ -64,44 +64,10 @@ func (e *Error) Error() string {
 // MaxInstant. The error is an *[Error].
 func (w *Workload) Validate() error {
 	v := validator{groups: map[string]bool{}, pipes: map[string]bool{}, templates: map[string]bool{}}
+	if err := v.declarations(w); err != nil {
+		return err
+	}
 	threads := map[string]bool{}
-	for i := range w.Groups {
-		g := &w.Groups[i]
-		path := "groups[" + itoa(i) + "]"
-		if err := checkName(g.Name); err != nil {
-			return errAt(g.pos, path, "group %s", err)
-		}
-		if v.groups[g.Name] {
-			return errAt(g.pos, path, "group %q declared twice", g.Name)
-		}
-		if g.Parent != "" && !v.groups[g.Parent] {
-			return errAt(g.pos, path, "parent group %q is not declared before group %q", g.Parent, g.Name)
-		}
-		if g.Weight != 0 && (g.Weight < sched.MinWeight || g.Weight > sched.MaxWeight) {
-			return errAt(g.pos, path, "weight %d outside %d..%d", g.Weight, sched.MinWeight, sched.MaxWeight)
-		}
-		v.groups[g.Name] = true
-	}
-	for i := range w.Pipes {
-		p := &w.Pipes[i]
-		path := "pipes[" + itoa(i) + "]"
-		if err := checkName(p.Name); err != nil {
-			return errAt(p.pos, path, "pipe %s", err)
-		}
-		if v.pipes[p.Name] {
-			return errAt(p.pos, path, "pipe %q declared twice", p.Name)
-		}
-		if p.Cap < 0 || p.Cap > MaxCount {
-			return errAt(p.pos, path, "capacity %d outside 0..%d", p.Cap, MaxCount)
-		}
-		v.pipes[p.Name] = true
-	}
-	for i := range w.Threads {
-		t := &w.Threads[i]
-		if t.Template {
-			v.templates[t.Name] = true
-		}
-	}
 	total := 0
 	for i := range w.Threads {
 		t := &w.Threads[i]
@@ -143,6 +109,48 @@ func (w *Workload) Validate() error {
 		}
 		if err := v.ops(t.Ops, path+".ops", t.pos, 0, 1); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// declarations checks w's groups and pipes and records their names and the templates' in v.
+func (v *validator) declarations(w *Workload) error {
+	for i := range w.Groups {
+		g := &w.Groups[i]
+		path := "groups[" + itoa(i) + "]"
+		if err := checkName(g.Name); err != nil {
+			return errAt(g.pos, path, "group %s", err)
+		}
+		if v.groups[g.Name] {
+			return errAt(g.pos, path, "group %q declared twice", g.Name)
+		}
+		if g.Parent != "" && !v.groups[g.Parent] {
+			return errAt(g.pos, path, "parent group %q is not declared before group %q", g.Parent, g.Name)
+		}
+		if g.Weight != 0 && (g.Weight < sched.MinWeight || g.Weight > sched.MaxWeight) {
+			return errAt(g.pos, path, "weight %d outside %d..%d", g.Weight, sched.MinWeight, sched.MaxWeight)
+		}
+		v.groups[g.Name] = true
+	}
+	for i := range w.Pipes {
+		p := &w.Pipes[i]
+		path := "pipes[" + itoa(i) + "]"
+		if err := checkName(p.Name); err != nil {
+			return errAt(p.pos, path, "pipe %s", err)
+		}
+		if v.pipes[p.Name] {
+			return errAt(p.pos, path, "pipe %q declared twice", p.Name)
+		}
+		if p.Cap < 0 || p.Cap > MaxCount {
+			return errAt(p.pos, path, "capacity %d outside 0..%d", p.Cap, MaxCount)
+		}
+		v.pipes[p.Name] = true
+	}
+	for i := range w.Threads {
+		t := &w.Threads[i]
+		if t.Template {
+			v.templates[t.Name] = true
 		}
 	}
 	return nil
