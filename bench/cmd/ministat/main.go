@@ -95,56 +95,7 @@ func ministat(args []string, stdin io.Reader, stdout io.Writer, getenv func(stri
 	}
 	confSet := false
 	files, err := getopt(args, "AC:c:d:nqsw:", getenv("POSIXLY_CORRECT") != "", func(c byte, arg string) error {
-		switch c {
-		case 'A':
-			o.NoPlot = true
-		case 'C':
-			n, ok := strtol(arg)
-			if !ok {
-				return usage("Invalid column number.")
-			}
-			if n <= 0 {
-				return usage("Column number should be positive.")
-			}
-			ro.Column = n
-		case 'c':
-			a, ok := parseWhole(arg)
-			if !ok {
-				return usage("Not a floating point number")
-			}
-			// A level the table lacks keeps an earlier -c's level, as in ministat.
-			found := false
-			for _, l := range stat.Levels {
-				if a == l {
-					o.Confidence, found = l, true
-				}
-			}
-			if !found && !confSet {
-				return usage("No support for confidence level")
-			}
-			confSet = true
-		case 'd':
-			if arg == "" {
-				return usage("Can't use empty delimiter string")
-			}
-			ro.Delimiters = arg
-		case 'n':
-			o.SummaryOnly = true
-		case 'q':
-			o.Quiet = true
-		case 's':
-			o.Separate = true
-		case 'w':
-			n, ok := strtol(arg)
-			if !ok {
-				return usage("Invalid width, not a number.")
-			}
-			if n < 0 {
-				return usage("Unable to move beyond left margin.")
-			}
-			o.Width = n
-		}
-		return nil
+		return option(c, arg, &o, &ro, &confSet)
 	})
 	if err != nil {
 		return err
@@ -169,6 +120,61 @@ func ministat(args []string, stdin io.Reader, stdout io.Writer, getenv func(stri
 		o.Width = 2 // not drawn
 	}
 	return stat.Ministat(stdout, samples, o)
+}
+
+// option applies option c with its argument arg to o and ro, with ministat's messages; confSet
+// says a -c has been given already.
+func option(c byte, arg string, o *stat.Options, ro *stat.ReadOptions, confSet *bool) error {
+	switch c {
+	case 'A':
+		o.NoPlot = true
+	case 'C':
+		n, ok := strtol(arg)
+		if !ok {
+			return usage("Invalid column number.")
+		}
+		if n <= 0 {
+			return usage("Column number should be positive.")
+		}
+		ro.Column = n
+	case 'c':
+		a, ok := parseWhole(arg)
+		if !ok {
+			return usage("Not a floating point number")
+		}
+		// A level the table lacks keeps an earlier -c's level, as in ministat.
+		found := false
+		for _, l := range stat.Levels {
+			if a == l {
+				o.Confidence, found = l, true
+			}
+		}
+		if !found && !*confSet {
+			return usage("No support for confidence level")
+		}
+		*confSet = true
+	case 'd':
+		if arg == "" {
+			return usage("Can't use empty delimiter string")
+		}
+		ro.Delimiters = arg
+	case 'n':
+		o.SummaryOnly = true
+	case 'q':
+		o.Quiet = true
+	case 's':
+		o.Separate = true
+	case 'w':
+		n, ok := strtol(arg)
+		if !ok {
+			return usage("Invalid width, not a number.")
+		}
+		if n < 0 {
+			return usage("Unable to move beyond left margin.")
+		}
+		o.Width = n
+	}
+	return nil
 }
 
 // readSet reads one data set as ministat's ReadSet does, with its messages.
