@@ -58,23 +58,8 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 	args := fs.Args()
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	if len(args) == 0 {
-		return nil, usagef("no workload file given")
-	}
-	if len(args) > 1 {
-		return nil, usagef("one workload at a time, got %d arguments: %q", len(args), args)
-	}
-	if m.until <= 0 {
-		return nil, usagef("-until %v: want a positive duration", m.until)
-	}
-	if m.until > maxUntil {
-		return nil, usagef("-until %v: at most %v of simulated time", m.until, maxUntil)
-	}
-	if m.hz < 2 || m.hz > 100000 {
-		return nil, usagef("-hz %d: want 2..100000", m.hz)
-	}
-	if m.statHz < 1 || m.statHz > m.hz {
-		return nil, usagef("-stathz %d: want 1..hz (%d)", m.statHz, m.hz)
+	if err := m.check(args); err != nil {
+		return nil, err
 	}
 	ps, err := parsePolicies(m.policy)
 	if err != nil {
@@ -92,20 +77,11 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 	if errors.Is(err, errNoFile) {
 		// Not a file: a scenario's name, whose first row gives the workload, the machine and
 		// the length, unless -topology and -until say otherwise.
-		sc, lerr := scenario.Lookup(args[0])
-		if lerr != nil {
-			return nil, usagef("%v, and not a scenario (%s)", err, strings.Join(scenario.Names(), ", "))
+		su, name, serr := scenarioSetup(args[0], err)
+		if serr != nil {
+			return nil, serr
 		}
-		pl, perr := scenario.NewPlan(sc, scenario.Options{Reps: 1})
-		if perr != nil {
-			return nil, usagef("%s: %v", sc.Name, perr)
-		}
-		c := pl.Cells[0]
-		su, berr := sc.Build(c.Values, &sc.Rows[c.Row])
-		if berr != nil {
-			return nil, usagef("%s: %v", sc.Name, berr)
-		}
-		w, err, wname = su.Workload, nil, sc.Name
+		w, err, wname = su.Workload, nil, name
 		if !explicit["topology"] {
 			t = su.Config.Topology
 		}
@@ -143,6 +119,45 @@ func (m *machineFlags) resolve(e *env, fs *flag.FlagSet) (*setup, error) {
 		}
 	}
 	return s, nil
+}
+
+// check returns a usage error for a workload argument missing or repeated, or a clock flag out
+// of range.
+func (m *machineFlags) check(args []string) error {
+	switch {
+	case len(args) == 0:
+		return usagef("no workload file given")
+	case len(args) > 1:
+		return usagef("one workload at a time, got %d arguments: %q", len(args), args)
+	case m.until <= 0:
+		return usagef("-until %v: want a positive duration", m.until)
+	case m.until > maxUntil:
+		return usagef("-until %v: at most %v of simulated time", m.until, maxUntil)
+	case m.hz < 2 || m.hz > 100000:
+		return usagef("-hz %d: want 2..100000", m.hz)
+	case m.statHz < 1 || m.statHz > m.hz:
+		return usagef("-stathz %d: want 1..hz (%d)", m.statHz, m.hz)
+	}
+	return nil
+}
+
+// scenarioSetup returns the setup of the first row of the scenario named name, for a workload
+// argument that is not a file (notFile says why), and the scenario's name.
+func scenarioSetup(name string, notFile error) (scenario.Setup, string, error) {
+	sc, err := scenario.Lookup(name)
+	if err != nil {
+		return scenario.Setup{}, "", usagef("%v, and not a scenario (%s)", notFile, strings.Join(scenario.Names(), ", "))
+	}
+	pl, err := scenario.NewPlan(sc, scenario.Options{Reps: 1})
+	if err != nil {
+		return scenario.Setup{}, "", usagef("%s: %v", sc.Name, err)
+	}
+	c := pl.Cells[0]
+	su, err := sc.Build(c.Values, &sc.Rows[c.Row])
+	if err != nil {
+		return scenario.Setup{}, "", usagef("%s: %v", sc.Name, err)
+	}
+	return su, sc.Name, nil
 }
 
 // config returns the machine configuration of policy p's repetition rep, with the costs of the
