@@ -142,18 +142,8 @@ func cmdReplay(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if f.prof, err = resolveProfile(f.profile); err != nil {
+	if err := replayCosts(e, &f, &opts); err != nil {
 		return err
-	}
-	var costs sim.Config
-	f.prof.Apply(&costs)
-	if costs.Costs != (sim.Costs{}) {
-		opts.Costs, opts.Hz = &costs.Costs, f.hz
-		if f.topology != "" {
-			if opts.Topology, err = e.topology(f.topology); err != nil {
-				return usagef("%v", err)
-			}
-		}
 	}
 	restore := memoryBudget(opts.MemoryLimit)
 	defer restore()
@@ -161,11 +151,8 @@ func cmdReplay(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if (*summary || *noPipes || *goThreads || explicit["kthreads"]) && in.kind == kindRTApp {
-		return usagef("-summary, -no-pipes, -go-threads and -kthreads are import options of traces; %s is an rt-app description", in.path)
-	}
-	if *goThreads && in.kind != kindGoTrace {
-		return usagef("-go-threads is for Go execution traces; %s is %s", in.path, kindNames[in.kind])
+	if err := checkReplayKind(in, *summary || *noPipes || *goThreads || explicit["kthreads"], *goThreads); err != nil {
+		return err
 	}
 	if f.topology == "" {
 		f.topology = in.defaultTopology()
@@ -185,6 +172,39 @@ func cmdReplay(e *env, args []string) error {
 	warnReplay(e, in)
 	doc := newReplayDoc(in, t, &f, ps, opts.KernelThreads)
 	return replayAll(e, cfg, doc, ps, in, f.until, table, *format)
+}
+
+// checkReplayKind refuses import options (imports says one was given) for an rt-app
+// description, and -go-threads for anything but a Go execution trace.
+func checkReplayKind(in *replayInput, imports, goThreads bool) error {
+	if imports && in.kind == kindRTApp {
+		return usagef("-summary, -no-pipes, -go-threads and -kthreads are import options of traces; %s is an rt-app description", in.path)
+	}
+	if goThreads && in.kind != kindGoTrace {
+		return usagef("-go-threads is for Go execution traces; %s is %s", in.path, kindNames[in.kind])
+	}
+	return nil
+}
+
+// replayCosts resolves f's machine profile and, when it charges anything, has the import take
+// its costs out of the recorded bursts (opts.Costs, at f's clock rate, on -topology's machine
+// when one is given).
+func replayCosts(e *env, f *machineFlags, opts *trace.ImportOptions) error {
+	var err error
+	if f.prof, err = resolveProfile(f.profile); err != nil {
+		return err
+	}
+	var costs sim.Config
+	f.prof.Apply(&costs)
+	if costs.Costs != (sim.Costs{}) {
+		opts.Costs, opts.Hz = &costs.Costs, f.hz
+		if f.topology != "" {
+			if opts.Topology, err = e.topology(f.topology); err != nil {
+				return usagef("%v", err)
+			}
+		}
+	}
+	return nil
 }
 
 // replayAll replays in under each policy of ps, in turn, and writes doc in format.
