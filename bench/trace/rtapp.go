@@ -160,29 +160,8 @@ func (rd *rtappReader) read(root *jnode) (*RTApp, *Error) {
 	out := &RTApp{}
 	rd.defPolicy = "SCHED_OTHER"
 	if g := root.get("global"); g != nil {
-		if g.kind != jObject {
-			return nil, rd.errAt(g, "global", "%s, want an object", g.kind)
-		}
-		for i, k := range g.keys {
-			v := g.vals[i]
-			switch k {
-			case "duration":
-				d, err := rd.intOf(v, "global.duration", -1, int64(workload.MaxDuration/1e9))
-				if err != nil {
-					return nil, err
-				}
-				if d > 0 {
-					out.Duration = d * 1e9
-				}
-			case "default_policy":
-				s, err := rd.strOf(v, "global.default_policy")
-				if err != nil {
-					return nil, err
-				}
-				rd.defPolicy = s
-			case "pi_enabled":
-				rd.warn(v, "global.pi_enabled: there are no mutexes to inherit priority through")
-			}
+		if err := rd.global(g, out); err != nil {
+			return nil, err
 		}
 	}
 	tasks := root.get("tasks")
@@ -236,6 +215,36 @@ func (rd *rtappReader) read(root *jnode) (*RTApp, *Error) {
 	w := rd.w
 	out.Workload, out.Warnings = &w, rd.warns
 	return out, nil
+}
+
+// global reads the "global" object g: the duration into out, the default policy, and a
+// warning for pi_enabled; rt-app's other global keys do not concern the schedule.
+func (rd *rtappReader) global(g *jnode, out *RTApp) *Error {
+	if g.kind != jObject {
+		return rd.errAt(g, "global", "%s, want an object", g.kind)
+	}
+	for i, k := range g.keys {
+		v := g.vals[i]
+		switch k {
+		case "duration":
+			d, err := rd.intOf(v, "global.duration", -1, int64(workload.MaxDuration/1e9))
+			if err != nil {
+				return err
+			}
+			if d > 0 {
+				out.Duration = d * 1e9
+			}
+		case "default_policy":
+			s, err := rd.strOf(v, "global.default_policy")
+			if err != nil {
+				return err
+			}
+			rd.defPolicy = s
+		case "pi_enabled":
+			rd.warn(v, "global.pi_enabled: there are no mutexes to inherit priority through")
+		}
+	}
+	return nil
 }
 
 // scan finds fork targets and barrier users in task name's events.
