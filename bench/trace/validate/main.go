@@ -111,36 +111,42 @@ func main() {
 		if *only != "" && !strings.Contains(s.name, *only) {
 			continue
 		}
-		if _, err := exec.LookPath(s.argv[0]); err != nil {
-			fmt.Printf("| %s | - | - | - | - | - | - | - | - | - | - | - | (%s not installed)\n", s.show, s.argv[0])
-			continue
-		}
-		load0 := loadAvg()
-		path, pid, err := record(s, *out)
+		workloadRows(s, *out, *policy, *also, hz)
+	}
+}
+
+// workloadRows records workload s (keeping its trace in dir unless dir is ""), replays it under policy
+// (and, for tar | gzip, the comma-separated also) and prints a table row per policy.
+func workloadRows(s workloadSpec, dir, policy, also string, hz int) {
+	if _, err := exec.LookPath(s.argv[0]); err != nil {
+		fmt.Printf("| %s | - | - | - | - | - | - | - | - | - | - | - | (%s not installed)\n", s.show, s.argv[0])
+		return
+	}
+	load0 := loadAvg()
+	path, pid, err := record(s, dir)
+	if err != nil {
+		fatal(fmt.Errorf("%s: %v", s.name, err))
+	}
+	load1 := loadAvg()
+	im, err := importTrace(path, hz)
+	if err != nil {
+		fatal(err)
+	}
+	if dir == "" {
+		os.Remove(path)
+	}
+	policies := []string{policy}
+	if s.name == "tar-gzip" && also != "" {
+		policies = append(policies, strings.Split(also, ",")...)
+	}
+	for _, p := range policies {
+		row, err := compare(im, pid, p, hz)
 		if err != nil {
-			fatal(fmt.Errorf("%s: %v", s.name, err))
+			fatal(fmt.Errorf("%s under %s: %v", s.name, p, err))
 		}
-		load1 := loadAvg()
-		im, err := importTrace(path, hz)
-		if err != nil {
-			fatal(err)
-		}
-		if *out == "" {
-			os.Remove(path)
-		}
-		policies := []string{*policy}
-		if s.name == "tar-gzip" && *also != "" {
-			policies = append(policies, strings.Split(*also, ",")...)
-		}
-		for _, p := range policies {
-			row, err := compare(im, pid, p, hz)
-			if err != nil {
-				fatal(fmt.Errorf("%s under %s: %v", s.name, p, err))
-			}
-			fmt.Printf("| %s | %s | %.2f→%.2f | %d | %d | %.1f | %d of %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", s.show, p, load0, load1,
-				im.Events, row.Tasks, ms(row.CPUTrace), row.Within, row.Tasks, ms(row.SpanTrace), ms(row.SpanReplay),
-				100*float64(row.SpanReplay)/float64(max(row.SpanTrace, 1)), us(row.LatencyTrace), us(row.LatencyReplay))
-		}
+		fmt.Printf("| %s | %s | %.2f→%.2f | %d | %d | %.1f | %d of %d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", s.show, p, load0, load1,
+			im.Events, row.Tasks, ms(row.CPUTrace), row.Within, row.Tasks, ms(row.SpanTrace), ms(row.SpanReplay),
+			100*float64(row.SpanReplay)/float64(max(row.SpanTrace, 1)), us(row.LatencyTrace), us(row.LatencyReplay))
 	}
 }
 
