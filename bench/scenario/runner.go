@@ -105,9 +105,43 @@ func NewPlan(s *Scenario, o Options) (*Plan, error) {
 	if grid == nil {
 		grid = s.Sweep
 	}
+	points, err := s.gridPoints(grid, o.Set)
+	if err != nil {
+		return nil, err
+	}
+	prof := o.Profile
+	if prof == nil {
+		name := cmp.Or(s.Profile, sim.DefaultProfileName)
+		var ok bool
+		if prof, ok = sim.BuiltinProfile(name); !ok {
+			return nil, fmt.Errorf("scenario %s: no profile %q (want one of %v)", s.Name, name, sim.BuiltinProfiles())
+		}
+	}
+	pl := &Plan{Scenario: s, Profile: prof, Reps: reps, Points: points}
+	for pi, p := range points {
+		for ri := range s.Rows {
+			v := base.clone()
+			for k, x := range p {
+				v[k] = x
+			}
+			for k, x := range s.Rows[ri].Set {
+				v[k] = x
+			}
+			for k := 0; k < reps; k++ {
+				pl.Cells = append(pl.Cells, Cell{Index: len(pl.Cells), Point: pi, Row: ri, Rep: k, Values: v})
+			}
+		}
+	}
+	return pl, nil
+}
+
+// gridPoints checks grid (no parameter both swept and in set, each with values that are
+// valid and distinct) and returns its points: every combination of its values, the parameters
+// in name order.
+func (s *Scenario) gridPoints(grid map[string][]float64, set Values) ([]Values, error) {
 	names := make([]string, 0, len(grid))
 	for k, vs := range grid {
-		if _, ok := o.Set[k]; ok {
+		if _, ok := set[k]; ok {
 			return nil, fmt.Errorf("scenario %s: parameter %s is both set and swept", s.Name, k)
 		}
 		if len(vs) == 0 {
@@ -138,30 +172,7 @@ func NewPlan(s *Scenario, o Options) (*Plan, error) {
 		}
 		points = next
 	}
-	prof := o.Profile
-	if prof == nil {
-		name := cmp.Or(s.Profile, sim.DefaultProfileName)
-		var ok bool
-		if prof, ok = sim.BuiltinProfile(name); !ok {
-			return nil, fmt.Errorf("scenario %s: no profile %q (want one of %v)", s.Name, name, sim.BuiltinProfiles())
-		}
-	}
-	pl := &Plan{Scenario: s, Profile: prof, Reps: reps, Points: points}
-	for pi, p := range points {
-		for ri := range s.Rows {
-			v := base.clone()
-			for k, x := range p {
-				v[k] = x
-			}
-			for k, x := range s.Rows[ri].Set {
-				v[k] = x
-			}
-			for k := 0; k < reps; k++ {
-				pl.Cells = append(pl.Cells, Cell{Index: len(pl.Cells), Point: pi, Row: ri, Rep: k, Values: v})
-			}
-		}
-	}
-	return pl, nil
+	return points, nil
 }
 
 // Shard returns the indices of the cells that shard k of n runs: every n-th cell starting at
