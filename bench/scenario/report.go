@@ -220,20 +220,6 @@ func (rp *Report) WriteTables(w io.Writer) error {
 				fmt.Fprintf(tw, "verdict\n")
 			}
 			sum := rp.Summary(p, r, 0)
-			pub, pubRatio := "-", "-"
-			if f := row.Published; f != nil {
-				if f.Ratio {
-					pubRatio = times(f.Value)
-				} else {
-					pub = num(f.Value)
-					if f.Spread != 0 {
-						pub += fmt.Sprintf(" (%s)", num(f.Spread))
-					}
-					if f.AtLeast {
-						pub = "≥ " + pub
-					}
-				}
-			}
 			ours := num(sum.Mean)
 			if hw, ok := halfWidth(sum); ok {
 				ours += " ± " + num(hw)
@@ -242,20 +228,8 @@ func (rp *Report) WriteTables(w io.Writer) error {
 			v := rp.RowVerdict(p, r)
 			if v.Ratio {
 				oursRatio = v.OursText()
-				if v.HasSeed {
-					pubRatio = v.SeedText()
-				}
 			}
-			if !rp.applies(p, r) {
-				pub, pubRatio = "-", "-"
-			} else if f := row.Published; f != nil && f.Reference {
-				// Not the seed's own figure: the kernel's table, the host's measurement.
-				if f.Ratio {
-					pubRatio += " ref"
-				} else {
-					pub += " ref"
-				}
-			}
+			pub, pubRatio := publishedText(row, v, rp.applies(p, r))
 			verdict := v.String()
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t", row.Label, row.Policy, pub, ours, pubRatio, oursRatio)
 			for mi := 1; mi < len(s.Metrics); mi++ {
@@ -285,6 +259,43 @@ func (rp *Report) WriteTables(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, trimLines(b.String()))
 	return err
+}
+
+// publishedText formats row's published figure as the seed's columns show it: the figure, with
+// its spread and "≥" for a lower bound, or its ratio (the verdict's seed ratio where it has
+// one), marked "ref" when it is not the seed's own; "-" where there is none or the row does not
+// apply at this point.
+func publishedText(row *Row, v Verdict, applies bool) (pub, pubRatio string) {
+	if !applies {
+		return "-", "-"
+	}
+	pub, pubRatio = "-", "-"
+	f := row.Published
+	if f != nil {
+		if f.Ratio {
+			pubRatio = times(f.Value)
+		} else {
+			pub = num(f.Value)
+			if f.Spread != 0 {
+				pub += fmt.Sprintf(" (%s)", num(f.Spread))
+			}
+			if f.AtLeast {
+				pub = "≥ " + pub
+			}
+		}
+	}
+	if v.Ratio && v.HasSeed {
+		pubRatio = v.SeedText()
+	}
+	if f != nil && f.Reference {
+		// Not the seed's own figure: the kernel's table, the host's measurement.
+		if f.Ratio {
+			pubRatio += " ref"
+		} else {
+			pub += " ref"
+		}
+	}
+	return pub, pubRatio
 }
 
 // A NoteList is a heading and its items, as a scenario's table prints them under it.
