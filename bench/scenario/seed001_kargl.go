@@ -54,22 +54,7 @@ const karglOn = "Steve Kargl, freebsd-current 2011-12-21: real time of one numer
 
 func seed001Kargl() *Scenario {
 	cols, notes := seed001Columns()
-	var rows []Row
-	for _, c := range cols {
-		for _, k := range karglTable {
-			r := Row{Label: fmt.Sprintf("N=%d", k.n), Column: c.name, Policy: c.policy, Set: Values{"n": float64(k.n)}}
-			if k.n != 4 {
-				r.Baseline = c.name + "/N=4"
-			}
-			switch {
-			case strings.HasPrefix(c.policy, "ule:freebsd9"):
-				r.Published = &Figure{Value: k.ule, Spread: k.uleMAD, SpreadKind: "mean absolute deviation", Unit: "s", On: karglOn + ", ULE (FreeBSD 9-CURRENT)"}
-			case c.policy == "bsd4:freebsd9":
-				r.Published = &Figure{Value: k.bsd4, Spread: k.bsd4MAD, SpreadKind: "mean absolute deviation", Unit: "s", On: karglOn + ", 4BSD"}
-			}
-			rows = append(rows, r)
-		}
-	}
+	rows := karglRows(cols)
 	s := &Scenario{
 		Name:  "seed001-kargl",
 		Seed:  "001",
@@ -143,6 +128,28 @@ and burn CPU between yields (wait=1); wait=0 is a rank that sleeps instead.`,
 				"communicate through pipes at no cost, and do no I/O."),
 	}
 	return s
+}
+
+// karglRows returns a row per N of Kargl's table in each column, N=4 the baseline, with the
+// seed's real time and its mean absolute deviation under the column's kernel.
+func karglRows(cols []struct{ name, policy string }) []Row {
+	var rows []Row
+	for _, c := range cols {
+		for _, k := range karglTable {
+			r := Row{Label: fmt.Sprintf("N=%d", k.n), Column: c.name, Policy: c.policy, Set: Values{"n": float64(k.n)}}
+			if k.n != 4 {
+				r.Baseline = c.name + "/N=4"
+			}
+			switch {
+			case strings.HasPrefix(c.policy, "ule:freebsd9"):
+				r.Published = &Figure{Value: k.ule, Spread: k.uleMAD, SpreadKind: "mean absolute deviation", Unit: "s", On: karglOn + ", ULE (FreeBSD 9-CURRENT)"}
+			case c.policy == "bsd4:freebsd9":
+				r.Published = &Figure{Value: k.bsd4, Spread: k.bsd4MAD, SpreadKind: "mean absolute deviation", Unit: "s", On: karglOn + ", 4BSD"}
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
 }
 
 func buildKargl(v Values, _ *Row) (Setup, error) {
