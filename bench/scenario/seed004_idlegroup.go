@@ -29,9 +29,10 @@ var seed004Lat = []struct {
 	{23, 28, 62, 5516, 28, 58, 906},
 }
 
-func seed004Idlegroup() *Scenario {
-	on := "seed 004 (Chuyi Zhou, \"sched/fair: favor non-idle group in tick preemption\", 2022): schbench in a normal cgroup " +
-		"beside `perf bench sched messaging -g 1 -l 1000000000` in an idle cgroup, mmtests, Linux 6.1-era CFS"
+// seed004Rows returns the mmtests rows of seed 004's table, Lat 99.9th-qrtle per worker
+// count, baseline then patched (the patched rows against the baseline's), with the seed's
+// figures; on says where they come from.
+func seed004Rows(on string) []Row {
 	var rows []Row
 	for _, l := range seed004Lat {
 		lbl := fmt.Sprintf("Lat 99.9th-qrtle-%d", l.w)
@@ -43,16 +44,26 @@ func seed004Idlegroup() *Scenario {
 		rows = append(rows, Row{Label: lbl, Column: "v6.5-patched", Policy: "cfs:v6.5+favor-nonidle-tick", Set: Values{"workers": float64(l.w)},
 			Baseline: "v6.5-baseline/" + lbl, Published: &Figure{Value: l.p999, Unit: "us", On: on}})
 	}
-	pct := func(p float64) func(r *sim.Result, _ *Setup) float64 {
-		return func(r *sim.Result, _ *Setup) float64 {
-			h := r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return strings.HasPrefix(t.Name, "worker") })
-			v, ok := h.Percentile(p)
-			if !ok {
-				return 0
-			}
-			return float64(v) / 1e3
+	return rows
+}
+
+// workerPercentile returns a metric: the p-th percentile of the workers' wake-up latency, pooled
+// over every worker thread, in µs (0 when no worker woke).
+func workerPercentile(p float64) func(r *sim.Result, _ *Setup) float64 {
+	return func(r *sim.Result, _ *Setup) float64 {
+		h := r.Pooled(sim.WakeupLatency, func(t *sim.ThreadStats) bool { return strings.HasPrefix(t.Name, "worker") })
+		v, ok := h.Percentile(p)
+		if !ok {
+			return 0
 		}
+		return float64(v) / 1e3
 	}
+}
+
+func seed004Idlegroup() *Scenario {
+	on := "seed 004 (Chuyi Zhou, \"sched/fair: favor non-idle group in tick preemption\", 2022): schbench in a normal cgroup " +
+		"beside `perf bench sched messaging -g 1 -l 1000000000` in an idle cgroup, mmtests, Linux 6.1-era CFS"
+	rows := seed004Rows(on)
 	return &Scenario{
 		Name:  "seed004-idlegroup",
 		Seed:  "004",
@@ -77,9 +88,9 @@ exchange messages without end, one simulated message standing for a batch of msg
 		},
 		Rows: rows,
 		Metrics: []Metric{
-			{Name: "p99.9", Unit: "us", Of: pct(99.9)},
-			{Name: "p50", Unit: "us", Of: pct(50)},
-			{Name: "p99", Unit: "us", Of: pct(99)},
+			{Name: "p99.9", Unit: "us", Of: workerPercentile(99.9)},
+			{Name: "p50", Unit: "us", Of: workerPercentile(50)},
+			{Name: "p99", Unit: "us", Of: workerPercentile(99)},
 		},
 		Build:     buildIdlegroup,
 		MMTests:   true,
