@@ -336,33 +336,44 @@ var seed004TbenchRows = []struct {
 	{384, 61.68, 57.65, 15366.71, 16592.95},
 }
 
-func seed004Tbench() *Scenario {
-	c := Seed004()
+// tbenchRows returns the baseline and patched rows of seed 004's tbench latencies per client
+// count, marked as mmtests marked them: every difference starred but 384 clients'.
+func tbenchRows() []Row {
 	var rows []Row
 	for _, t := range seed004TbenchRows {
-		// mmtests starred every latency difference but 384 clients'.
 		sig := SigShown
 		if t.n == 384 {
 			sig = SigNone
 		}
 		rows = append(rows, seed004Pair(fmt.Sprintf("latency-%d", t.n), Values{"clients": float64(t.n)}, t.lb, t.lp, "ms", sig)...)
 	}
+	return rows
+}
+
+// isTbenchClient reports whether t is a tbench client thread.
+func isTbenchClient(t *sim.ThreadStats) bool { return strings.HasPrefix(t.Name, "tbclient") }
+
+// tbenchRequests counts the requests the clients completed: each is one wake-up of a client by
+// its server's reply.
+func tbenchRequests(r *sim.Result) float64 {
+	var n int64
+	for i := range r.Threads {
+		if isTbenchClient(&r.Threads[i]) {
+			n += r.Threads[i].Wakeups
+		}
+	}
+	return float64(n)
+}
+
+func seed004Tbench() *Scenario {
+	c := Seed004()
+	rows := tbenchRows()
 	params := append([]Param{
 		{Name: "clients", Doc: "tbench clients (each with its own server process)", Default: 1, Min: 1, Max: 4096, Integer: true},
 		{Name: "client_ns", Doc: "client CPU per request (calibrated from tbench)", Unit: "ns", Default: float64(c.TbenchClientNsPerRq), Min: 1, Max: 1e9},
 		{Name: "server_ns", Doc: "server CPU per request (calibrated from tbench_srv)", Unit: "ns", Default: float64(c.TbenchServerNsPerRq), Min: 1, Max: 1e9},
 		{Name: "seconds", Doc: "simulated time of the benchmark", Unit: "s", Default: 0.02, Min: 0.001, Max: 600},
 	}, seed004Common()...)
-	clientsOf := func(t *sim.ThreadStats) bool { return strings.HasPrefix(t.Name, "tbclient") }
-	requests := func(r *sim.Result) float64 {
-		var n int64
-		for i := range r.Threads {
-			if clientsOf(&r.Threads[i]) {
-				n += r.Threads[i].Wakeups
-			}
-		}
-		return float64(n)
-	}
 	return &Scenario{
 		Profile: "ideal", Machine: seed004CellsMachine,
 		Name:  "seed004-tbench",
@@ -380,13 +391,13 @@ direction.`,
 		Rows:   rows,
 		Metrics: []Metric{
 			{Name: "latency", Unit: "us", Of: func(r *sim.Result, s *Setup) float64 {
-				n := requests(r)
+				n := tbenchRequests(r)
 				if n == 0 {
 					return 0
 				}
 				return elapsed(r, s) * s.Values["clients"] / n * 1e6
 			}},
-			{Name: "throughput", Unit: "req/s", Of: func(r *sim.Result, s *Setup) float64 { return requests(r) / elapsed(r, s) }},
+			{Name: "throughput", Unit: "req/s", Of: func(r *sim.Result, s *Setup) float64 { return tbenchRequests(r) / elapsed(r, s) }},
 		},
 		Build:     buildTbench,
 		MMTests:   true,
