@@ -110,3 +110,22 @@ func TestTarLayoutOnBsdtar(t *testing.T) {
 	assert.Len(t, per, 5)
 	assert.LessOrEqual(t, per[len(per)-1], 0, "the last record is end-of-archive blocks and padding")
 }
+
+// TestRunLengths checks the members-per-record text of the calibration: runs of equal counts
+// as COUNT*LENGTH, single ones alone, and the members' total.
+func TestRunLengths(t *testing.T) {
+	for _, c := range []struct {
+		per     []int
+		text    string
+		members int
+	}{
+		{nil, "", 0},
+		{[]int{3}, "3", 3},
+		{[]int{3, 1, 1, 1, 2}, "3,1*3,2", 8},
+		{[]int{0, 0, 5, 5}, "0*2,5*2", 10},
+	} {
+		text, members := runLengths(c.per)
+		assert.Equal(t, c.text, text, "%v", c.per)
+		assert.Equal(t, c.members, members, "%v", c.per)
+	}
+}

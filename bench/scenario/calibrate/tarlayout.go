@@ -83,42 +83,12 @@ func calibrateTarLayout(w io.Writer, dir string, runs int) error {
 		return err
 	}
 	c.Records = len(perRecord)
-	var rle []string
-	for i := 0; i < len(perRecord); {
-		j := i
-		for j < len(perRecord) && perRecord[j] == perRecord[i] {
-			c.Members += perRecord[j]
-			j++
-		}
-		if j-i == 1 {
-			rle = append(rle, fmt.Sprint(perRecord[i]))
-		} else {
-			rle = append(rle, fmt.Sprintf("%d*%d", perRecord[i], j-i))
-		}
-		i = j
-	}
-	c.MembersPerRecord = strings.Join(rle, ",")
+	c.MembersPerRecord, c.Members = runLengths(perRecord)
 	for _, tree := range []string{dir, filepath.Join(small, "small")} {
-		pr, err := layout(tree)
+		t, err := timeTree(tree, runs)
 		if err != nil {
 			return err
 		}
-		t := TarTree{Name: filepath.Base(tree), Records: len(pr)}
-		for _, k := range pr {
-			t.Members += k
-		}
-		for i := 0; i <= runs; i++ {
-			ns, err := bsdtarCPU(tree)
-			if err != nil {
-				return err
-			}
-			if i > 0 {
-				t.CPUNs = append(t.CPUNs, ns)
-			}
-		}
-		s := slices.Clone(t.CPUNs)
-		slices.Sort(s)
-		t.Median = s[len(s)/2]
 		c.Trees = append(c.Trees, t)
 	}
 	a, b := c.Trees[0], c.Trees[1]
@@ -138,6 +108,53 @@ func calibrateTarLayout(w io.Writer, dir string, runs int) error {
 	}
 	_, err = w.Write(append(out, '\n'))
 	return err
+}
+
+// runLengths writes the members per record as runs ("3,1*40,2": three, then forty ones, then
+// two) and returns it with the members' total.
+func runLengths(perRecord []int) (string, int) {
+	var rle []string
+	members := 0
+	for i := 0; i < len(perRecord); {
+		j := i
+		for j < len(perRecord) && perRecord[j] == perRecord[i] {
+			members += perRecord[j]
+			j++
+		}
+		if j-i == 1 {
+			rle = append(rle, fmt.Sprint(perRecord[i]))
+		} else {
+			rle = append(rle, fmt.Sprintf("%d*%d", perRecord[i], j-i))
+		}
+		i = j
+	}
+	return strings.Join(rle, ","), members
+}
+
+// timeTree returns tree's records and members and bsdtar's CPU time on it: one warm-up run,
+// then runs runs and their median.
+func timeTree(tree string, runs int) (TarTree, error) {
+	pr, err := layout(tree)
+	if err != nil {
+		return TarTree{}, err
+	}
+	t := TarTree{Name: filepath.Base(tree), Records: len(pr)}
+	for _, k := range pr {
+		t.Members += k
+	}
+	for i := 0; i <= runs; i++ {
+		ns, err := bsdtarCPU(tree)
+		if err != nil {
+			return TarTree{}, err
+		}
+		if i > 0 {
+			t.CPUNs = append(t.CPUNs, ns)
+		}
+	}
+	s := slices.Clone(t.CPUNs)
+	slices.Sort(s)
+	t.Median = s[len(s)/2]
+	return t, nil
 }
 
 // smallTree writes 100 directories of 100 files of 200 bytes of C-like text: a tree whose
