@@ -242,17 +242,8 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 			return errAt(op.pos, p, "sleep forever never wakes up; use exit or recv on a pipe nobody writes")
 		}
 	case Poll:
-		if !v.pipes[op.Name] {
-			return errAt(op.pos, p, "poll: unknown pipe %q", op.Name)
-		}
-		if op.N < 0 || op.N > MaxCount {
-			return errAt(op.pos, p, "poll: count %d outside 1..%d", op.N, MaxCount)
-		}
-		if err := op.Time.Validate(); err != nil {
-			return errAt(op.pos, p, "poll: %s", err)
-		}
-		if op.Time.Kind == Forever || !op.Time.canBePositive() {
-			return errAt(op.pos, p, "poll: each try must take a positive, finite time, not %v", op.Time)
+		if err := v.poll(op, p); err != nil {
+			return err
 		}
 	case Send, Recv:
 		if !v.pipes[op.Name] {
@@ -289,17 +280,8 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 			}
 		}
 	case Every:
-		if op.Time.Kind != Const || op.Time.A <= 0 || op.Time.A > MaxDuration {
-			return errAt(op.pos, p, "every: the period must be a positive constant duration, not %v", op.Time)
-		}
-		if op.N < 0 || op.N > MaxRepeat {
-			return errAt(op.pos, p, "every: count %d outside 0..%d", op.N, MaxRepeat)
-		}
-		if op.Phase < 0 || op.Phase > MaxDuration {
-			return errAt(op.pos, p, "every: phase %d ns outside 0..%v", op.Phase, MaxDuration)
-		}
-		if op.PhaseMode >= numPhaseModes {
-			return errAt(op.pos, p, "every: unknown phase mode %d", op.PhaseMode)
+		if err := checkEvery(op, p); err != nil {
+			return err
 		}
 	case Nice:
 		if op.N < sched.MinNice || op.N > sched.MaxNice {
@@ -323,6 +305,41 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 			return errAt(op.pos, p, "%s with an empty body", op.Kind)
 		}
 		return v.ops(op.Body, p+".body", op.pos, depth+1, instant)
+	}
+	return nil
+}
+
+// poll checks a poll op at path p: a declared pipe, a count, and a positive finite time per try.
+func (v *validator) poll(op *Op, p string) error {
+	if !v.pipes[op.Name] {
+		return errAt(op.pos, p, "poll: unknown pipe %q", op.Name)
+	}
+	if op.N < 0 || op.N > MaxCount {
+		return errAt(op.pos, p, "poll: count %d outside 1..%d", op.N, MaxCount)
+	}
+	if err := op.Time.Validate(); err != nil {
+		return errAt(op.pos, p, "poll: %s", err)
+	}
+	if op.Time.Kind == Forever || !op.Time.canBePositive() {
+		return errAt(op.pos, p, "poll: each try must take a positive, finite time, not %v", op.Time)
+	}
+	return nil
+}
+
+// checkEvery checks an every op at path p: a positive constant period, a count, a phase and its
+// mode.
+func checkEvery(op *Op, p string) error {
+	if op.Time.Kind != Const || op.Time.A <= 0 || op.Time.A > MaxDuration {
+		return errAt(op.pos, p, "every: the period must be a positive constant duration, not %v", op.Time)
+	}
+	if op.N < 0 || op.N > MaxRepeat {
+		return errAt(op.pos, p, "every: count %d outside 0..%d", op.N, MaxRepeat)
+	}
+	if op.Phase < 0 || op.Phase > MaxDuration {
+		return errAt(op.pos, p, "every: phase %d ns outside 0..%v", op.Phase, MaxDuration)
+	}
+	if op.PhaseMode >= numPhaseModes {
+		return errAt(op.pos, p, "every: unknown phase mode %d", op.PhaseMode)
 	}
 	return nil
 }
