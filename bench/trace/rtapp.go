@@ -315,22 +315,9 @@ func (rd *rtappReader) attrs(n *jnode, field string, th *workload.Thread, asOps 
 				return nil, err
 			}
 		}
-		switch name {
-		case "SCHED_OTHER":
-			class = sched.Normal
-		case "SCHED_BATCH":
-			class = sched.Batch
-		case "SCHED_IDLE":
-			class = sched.Idle
-		case "SCHED_FIFO":
-			class = sched.FIFO
-		case "SCHED_RR":
-			class = sched.RR
-		case "SCHED_DEADLINE":
-			rd.warn(policy, "%s.policy: SCHED_DEADLINE cannot be expressed; imported as SCHED_OTHER", field)
-			class = sched.Normal
-		default:
-			return nil, rd.errAt(policy, field+".policy", "unknown policy %q", name)
+		var err *Error
+		if class, err = rd.policyClass(policy, field, name); err != nil {
+			return nil, err
 		}
 	}
 	rt := class.RealTime()
@@ -355,15 +342,9 @@ func (rd *rtappReader) attrs(n *jnode, field string, th *workload.Thread, asOps 
 	}
 	var set topology.CPUSet
 	if cpus != nil {
-		if cpus.kind != jArray {
-			return nil, rd.errAt(cpus, field+".cpus", "%s, want an array of CPU numbers", cpus.kind)
-		}
-		for _, c := range cpus.arr {
-			v, err := rd.intOf(c, field+".cpus", 0, topology.MaxCPUs-1)
-			if err != nil {
-				return nil, err
-			}
-			set.Add(topology.CPU(v))
+		var err *Error
+		if set, err = rd.cpuList(cpus, field); err != nil {
+			return nil, err
 		}
 	}
 	if !asOps {
@@ -395,6 +376,44 @@ func (rd *rtappReader) attrs(n *jnode, field string, th *workload.Thread, asOps 
 		}
 	}
 	return ops, nil
+}
+
+// policyClass returns the class of rt-app's policy name (read from node policy, nil for the
+// default policy) of field: SCHED_DEADLINE, which cannot be expressed, as SCHED_OTHER with a
+// warning.
+func (rd *rtappReader) policyClass(policy *jnode, field, name string) (sched.Class, *Error) {
+	switch name {
+	case "SCHED_OTHER":
+		return sched.Normal, nil
+	case "SCHED_BATCH":
+		return sched.Batch, nil
+	case "SCHED_IDLE":
+		return sched.Idle, nil
+	case "SCHED_FIFO":
+		return sched.FIFO, nil
+	case "SCHED_RR":
+		return sched.RR, nil
+	case "SCHED_DEADLINE":
+		rd.warn(policy, "%s.policy: SCHED_DEADLINE cannot be expressed; imported as SCHED_OTHER", field)
+		return sched.Normal, nil
+	}
+	return 0, rd.errAt(policy, field+".policy", "unknown policy %q", name)
+}
+
+// cpuList reads field's "cpus" array of CPU numbers.
+func (rd *rtappReader) cpuList(cpus *jnode, field string) (topology.CPUSet, *Error) {
+	var set topology.CPUSet
+	if cpus.kind != jArray {
+		return set, rd.errAt(cpus, field+".cpus", "%s, want an array of CPU numbers", cpus.kind)
+	}
+	for _, c := range cpus.arr {
+		v, err := rd.intOf(c, field+".cpus", 0, topology.MaxCPUs-1)
+		if err != nil {
+			return set, err
+		}
+		set.Add(topology.CPU(v))
+	}
+	return set, nil
 }
 
 func (rd *rtappReader) task(name string, t *jnode) (workload.Thread, *Error) {
