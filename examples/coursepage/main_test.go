@@ -413,18 +413,7 @@ func BenchmarkRunqTourStep(b *testing.B) {
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("lesson"); s.value = "runqtour"; s.onchange(); document.getElementById("run").click(); return true })()`)); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
-		const t0 = performance.now();
-		for (let i = 0; i < %d; i++) { step((i / 9 | 0) %% 2 ? -1 : 1); document.getElementById("state").getBBox(); }
-		return (performance.now() - t0) / %d;
-	})()`, b.N, b.N)))
-	b.StopTimer()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(ms, "ms/step")
+	timeSteps(b, ctx, 9, "state")
 	if p := problems(); len(p) > 0 {
 		b.Fatalf("the page logged problems:\n%s", strings.Join(p, "\n"))
 	}
@@ -734,6 +723,24 @@ func mustUnmarshal(t testing.TB, b []byte, v any) {
 	}
 }
 
+// timeSteps times b.N steps of the page in ctx, swinging forward and back every swing steps,
+// each followed by reading the bounding box of the SVG svg (which forces the layout and style
+// work of the next frame), and reports ms/step.
+func timeSteps(b *testing.B, ctx context.Context, swing int, svg string) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
+		const t0 = performance.now();
+		for (let i = 0; i < %d; i++) { step((i / %d | 0) %% 2 ? -1 : 1); document.getElementById(%q).getBBox(); }
+		return (performance.now() - t0) / %d;
+	})()`, b.N, swing, svg, b.N)))
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(ms, "ms/step")
+}
+
 // BenchmarkPolicyStateStep measures one step of a run of 64 threads on 8 CPUs in headless
 // Chromium with the policy's state drawn: the page's step function (the Gantt chart, the
 // decision's text, fetching the snapshot from the WebAssembly module and redrawing the state)
@@ -758,18 +765,7 @@ func BenchmarkPolicyStateStep(b *testing.B) {
 			if err != nil || !ok {
 				b.Fatalf("the 64-thread run did not start (%v)", err)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`(() => {
-				const t0 = performance.now();
-				for (let i = 0; i < %d; i++) { step((i / 20 | 0) %% 2 ? -1 : 1); document.getElementById("pstate").getBBox(); }
-				return (performance.now() - t0) / %d;
-			})()`, b.N, b.N)))
-			b.StopTimer()
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(ms, "ms/step")
+			timeSteps(b, ctx, 20, "pstate")
 			// What the page weighs: the document as it stands (the WebAssembly module inlined, the drawing included) and
 			// the run it holds for this workload (the decisions, slices and top's screens; the
 			// snapshots stay in the module until a step asks for one).
