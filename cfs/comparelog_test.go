@@ -29,25 +29,8 @@ end
 // runComparisons runs compareWorkload under p on four CPUs in two LLCs for 300 ms, calling
 // each (if not nil) after every machine event, and returns the run's trace hash.
 func runComparisons(t *testing.T, p cfs.Params, each func(*cfs.Scheduler)) uint64 {
-	t.Helper()
-	w, err := workload.Parse(compareWorkload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := cfs.New(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 2, 2, 1), Seed: 1, Trace: sim.TraceHash}, s, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for m.Now() < int64(300*time.Millisecond) && m.Step() {
-		if each != nil {
-			each(s)
-		}
-	}
-	return m.Result().Trace.Hash()
+	_, hash := runWorkload(t, p, compareWorkload, topology.Uniform(1, 1, 2, 2, 1), 300*time.Millisecond, each)
+	return hash
 }
 
 // TestComparisonsChangeNothing checks RecordComparisons under classic CFS and EEVDF: a run

@@ -37,8 +37,14 @@ end
 // runSnapshots runs snapshotWorkload under p on two CPUs for until, calling each (if not nil)
 // after every machine event, and returns the scheduler and the run's trace hash.
 func runSnapshots(t *testing.T, p cfs.Params, until time.Duration, each func(*cfs.Scheduler)) (*cfs.Scheduler, uint64) {
+	return runWorkload(t, p, snapshotWorkload, topology.Uniform(1, 1, 1, 2, 1), until, each)
+}
+
+// runWorkload runs the workload text under p on top for until, calling each (if not nil) after
+// every machine event, and returns the scheduler and the run's trace hash.
+func runWorkload(t *testing.T, p cfs.Params, text string, top *topology.Topology, until time.Duration, each func(*cfs.Scheduler)) (*cfs.Scheduler, uint64) {
 	t.Helper()
-	w, err := workload.Parse(snapshotWorkload)
+	w, err := workload.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +52,7 @@ func runSnapshots(t *testing.T, p cfs.Params, until time.Duration, each func(*cf
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := sim.New(sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Seed: 1, Trace: sim.TraceHash}, s, w)
+	m, err := sim.New(sim.Config{Topology: top, Seed: 1, Trace: sim.TraceHash}, s, w)
 	if err != nil {
 		t.Fatal(err)
 	}
