@@ -10,8 +10,10 @@ import "github.com/schedkit/schedkit/topology"
 // [System.RecordComparisons] keeps it: a wake-up placement (Placement set) or a load balance
 // at one domain (Balance set).
 type Comparison struct {
+	// Placement is a placement's figures, nil for a balance.
 	Placement *PlacementFigures `json:"placement,omitempty"`
-	Balance   *BalanceFigures   `json:"balance,omitempty"`
+	// Balance is a balance's figures, nil for a placement.
+	Balance *BalanceFigures `json:"balance,omitempty"`
 }
 
 // PlacementFigures are the figures of one select_task_rq_fair: the task, the CPUs involved
@@ -20,30 +22,38 @@ type Comparison struct {
 // select_idle_sibling scans, on the fast path; every CPU the task may run on, which
 // find_idlest_cpu descends through, on the slow path (fork, exec).
 type PlacementFigures struct {
-	Task   string `json:"task"`
-	From   int    `json:"from"`
-	Prev   int    `json:"prev"`
-	Target int    `json:"target"`
-	CPU    int    `json:"cpu"`
+	// Task names the task placed (its entity's Name).
+	Task string `json:"task"`
+	// From is the waker's (or the parent's) CPU, Prev the task's previous CPU, Target the
+	// fast path's target and CPU the CPU chosen.
+	From   int `json:"from"`
+	Prev   int `json:"prev"`
+	Target int `json:"target"`
+	CPU    int `json:"cpu"`
 	// Reason is the PlaceReason with wake_affine's domain and side (CPUSelection.Explain).
 	Reason string `json:"reason"`
 	// Scope says which CPUs are listed: "llc" (the fast path) or "allowed" (the slow path).
-	Scope string       `json:"scope"`
-	CPUs  []CPUFigures `json:"cpus"`
+	Scope string `json:"scope"`
+	// CPUs are the CPUs listed, in id order.
+	CPUs []CPUFigures `json:"cpus"`
 }
 
 // CPUFigures are one CPU's statistics as the SMP decisions read them (a [CPUStat]), and
 // whether it is idle (available_idle_cpu) or runs only SCHED_IDLE work (sched_idle_cpu).
 type CPUFigures struct {
-	CPU        int    `json:"cpu"`
+	// CPU is the CPU's id.
+	CPU int `json:"cpu"`
+	// NrRunning, HNrRunning, IdleTasks, Load, Util and Capacity are the CPUStat's NrRunning,
+	// HNrRunning, IdleHNrRunning, Load, Util and Capacity.
 	NrRunning  uint32 `json:"nr_running"`
 	HNrRunning uint32 `json:"h_nr_running"`
 	IdleTasks  uint32 `json:"idle_h_nr_running"`
 	Load       uint64 `json:"load"`
 	Util       uint64 `json:"util"`
 	Capacity   uint64 `json:"capacity"`
-	Idle       bool   `json:"idle"`
-	IdleOnly   bool   `json:"idle_only"`
+	// Idle is CPUStat.Idle, IdleOnly CPUStat.IdleOnly.
+	Idle     bool `json:"idle"`
+	IdleOnly bool `json:"idle_only"`
 }
 
 // BalanceFigures are the figures of one find_busiest_group: the domain and the CPU that
@@ -51,23 +61,31 @@ type CPUFigures struct {
 // [GroupLBStats] computes them), and the verdict: the reason, the busiest group if one was
 // found, and calculate_imbalance's migration type and amount.
 type BalanceFigures struct {
-	Domain    string         `json:"domain"`
-	Span      string         `json:"span"`
-	Dst       int            `json:"dst"`
-	Idle      string         `json:"idle"`
-	Groups    []GroupFigures `json:"groups"`
-	Reason    string         `json:"reason"`
-	Migration string         `json:"migration,omitempty"`
-	Imbalance int64          `json:"imbalance"`
+	// Domain is the domain's name (MC, PKG, …) and Span its CPUs.
+	Domain string `json:"domain"`
+	Span   string `json:"span"`
+	// Dst is the CPU that pulls, Idle the IdleType it balances in.
+	Dst  int    `json:"dst"`
+	Idle string `json:"idle"`
+	// Groups are the domain's groups in its order, the local one first.
+	Groups []GroupFigures `json:"groups"`
+	// Reason is the BalanceReason; Migration the migration type when a busiest group was
+	// found ("" otherwise); Imbalance env->imbalance.
+	Reason    string `json:"reason"`
+	Migration string `json:"migration,omitempty"`
+	Imbalance int64  `json:"imbalance"`
 }
 
 // GroupFigures are one group of a [BalanceFigures]: its CPUs, whether it is the local group
 // (it holds the pulling CPU) or the busiest one found, and its statistics (struct
 // sg_lb_stats).
 type GroupFigures struct {
-	CPUs          []int  `json:"cpus"`
-	Local         bool   `json:"local"`
-	Busiest       bool   `json:"busiest"`
+	// CPUs are the group's CPUs in ascending order.
+	CPUs []int `json:"cpus"`
+	// Local says the group holds the pulling CPU; Busiest that it is the busiest group found.
+	Local   bool `json:"local"`
+	Busiest bool `json:"busiest"`
+	// Type is group_classify's GroupType; the rest are GroupStats' fields of the same names.
 	Type          string `json:"type"`
 	SumNrRunning  uint32 `json:"sum_nr_running"`
 	SumHNrRunning uint32 `json:"sum_h_nr_running"`

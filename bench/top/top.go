@@ -26,21 +26,26 @@ const (
 // Nice, State, CPU, Time, WCPU and PctCPU; under [Procps] Name, Pri (PR), Nice (NI), State (R
 // or S), PctCPU (%CPU over the interval), CPU (P) and Time (TIME+).
 type Row struct {
-	Name   string  `json:"name"`
-	Pri    int     `json:"pri"`
-	Nice   string  `json:"nice"`
-	State  string  `json:"state"`
-	CPU    string  `json:"cpu"`
-	Time   string  `json:"time"`
+	Name string `json:"name"` // THR or COMMAND
+	Pri  int    `json:"pri"`  // PRI or PR
+	Nice string `json:"nice"` // NICE or NI
+	// State is STATE (CPUn, RUN, sleep) or S (R, S).
+	State string `json:"state"`
+	CPU   string `json:"cpu"`  // C or P
+	Time  string `json:"time"` // TIME (m:ss) or TIME+ (m:ss.hh)
+	// WCPU is FreeBSD's WCPU in percent (0 under procps); PctCPU its CPU or procps' %CPU.
 	WCPU   float64 `json:"wcpu"`
 	PctCPU float64 `json:"pctcpu"`
 }
 
 // A Screen is what top shows at one instant of a run: the threads alive then.
 type Screen struct {
-	At     time.Duration `json:"at"`
-	Layout Layout        `json:"layout"`
-	Rows   []Row         `json:"rows"`
+	// At is the simulated time of the screen.
+	At time.Duration `json:"at"`
+	// Layout says whose columns Rows fill.
+	Layout Layout `json:"layout"`
+	// Rows are the live threads, in the policy's order (ULE and 4BSD: by id; CFS: the run's).
+	Rows []Row `json:"rows"`
 }
 
 // A Watcher takes a policy's screens over a run. It keeps each thread's CPU time at the
