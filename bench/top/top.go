@@ -44,7 +44,7 @@ type Screen struct {
 	At time.Duration `json:"at"`
 	// Layout says whose columns Rows fill.
 	Layout Layout `json:"layout"`
-	// Rows are the live threads, in the policy's order (ULE and 4BSD: by id; CFS: the run's).
+	// Rows are the live threads, in id order.
 	Rows []Row `json:"rows"`
 }
 
