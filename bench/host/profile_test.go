@@ -108,6 +108,35 @@ func TestDerivePollWindow(t *testing.T) {
 	assert.Equal(t, 8*us, figs["ipi"].Cost.P50)
 }
 
+// TestPollWindowFirstStep: the two calibrations of the CI machine type on 2026-12-05, whose
+// sleeper's lateness rises once between the 200 and 250 µs periods (the guest's halt polling
+// ends) and, in the second, again between 600 µs and 1 ms. Both give the first step's window;
+// taking the midpoint of the shortest and longest latenesses instead put the second at 746 µs.
+func TestPollWindowFirstStep(t *testing.T) {
+	periods := []time.Duration{50, 100, 150, 200, 250, 300, 400, 600}
+	cases := []struct {
+		name string
+		late []time.Duration // ns, one per period
+		long time.Duration
+		want time.Duration
+	}{
+		// 200 µs: 200 − 5 − 20.97 = 174.03 µs idle; 250 µs: 250 − 5 − 34.528 = 210.472 µs idle.
+		{"one step", []time.Duration{25515, 21174, 20915, 20970, 34528, 34657, 35405, 37443}, 40123, (174030 + 210472) / 2},
+		// The rise is 60.927 − 21.029 µs; a quarter of it above 21.029 µs is 31.0 µs, which
+		// 250 µs's 34.161 µs crosses first: 174.52 and 210.839 µs idle.
+		{"two steps", []time.Duration{21029, 20425, 21735, 20480, 34161, 34399, 34856, 36469}, 60927, (174520 + 210839) / 2},
+	}
+	for _, c := range cases {
+		var by []IdleLateness
+		for i, p := range periods {
+			by = append(by, IdleLateness{Period: p * time.Microsecond, Late: sim.Fixed(c.late[i])})
+		}
+		w, how := pollWindow(by, c.long)
+		assert.Equal(t, c.want, w, c.name)
+		assert.Contains(t, how, "250µs: ", c.name)
+	}
+}
+
 // TestDeriveSwitchWithinSpreads checks that a switch a little below 0, within the spreads of
 // the medians it is the difference of, is 0 and says why, as calibrate found on the CI
 // machine type: half of perf bench sched pipe -T's 7.072 µs less a pipe write+read of 2.565 µs,
