@@ -264,6 +264,12 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 	pct := sd.ImbalancePct()
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
 	var s GroupStats
+	// A System's sums of the groups of several CPUs stand for the visit of their CPUs when the
+	// balance considers every CPU of the domain (package groupsums gives the rule).
+	sums := env.sums
+	if sums != nil && (asym || env.CPUs != sd.span) {
+		sums = nil
+	}
 	for _, g := range sd.groups {
 		local := g.cpus.Has(env.DstCPU)
 		if !local && len(g.list) == 1 {
@@ -300,7 +306,11 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 			}
 		}
 		s = GroupStats{}
-		if groupLBStats(env, g, local, pct, asym, &s) {
+		if sums != nil && len(g.list) > 1 {
+			if summedLBStats(sums.Sum(g.id), g, &s) {
+				d.Overload = true
+			}
+		} else if groupLBStats(env, g, local, pct, asym, &s) {
 			d.Overload = true
 		}
 		if local {
@@ -337,14 +347,22 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // update_idle_cpu_scan reads it, for a balance that is not newly idle of a CPU's LLC domain, and
 // is 0 otherwise. The complexity is O(CPUs of the domain).
 //
-// One fast form stands behind it, chosen by one rule: a flat domain (one group per CPU, all of
-// one capacity) balanced by a [System], which keeps the index of the CPUs with two tasks or more
-// in the LBEnv it passes. The busiest group is then found among those CPUs (package
+// Two fast forms stand behind it, each chosen by one rule, and both only in a balance run by a
+// [System], which keeps what they read in the LBEnv it passes; an LBEnv built by a caller has
+// neither, and always takes the full visit.
+//
+// Groups of several CPUs on a machine of one capacity, in a balance that considers every CPU of
+// the domain (env.CPUs equal to its span): the System keeps each such group's sums of its CPUs'
+// statistics as they change (package cfs/internal/groupsums), and update_sg_lb_stats reads them
+// in O(1) instead of visiting the group's CPUs. Every figure and the reason are the full
+// visit's; a CPU of such a machine never carries a misfit load the sums would leave out.
+//
+// A flat domain (one group per CPU, all of one capacity): the System keeps the index of the
+// CPUs with two tasks or more. The busiest group is then found among those CPUs (package
 // cfs/internal/flatbalance), at a cost of O(CPUs with two tasks or more); the verdict is the full
 // visit's, and so are, when a busiest group is found, every figure and the reason. A domain
 // found balanced that way reports BalanceNoOverloaded and no candidate: the candidate's and the
-// local group's statistics are what only the full visit computes. An LBEnv built by a caller
-// has no index, and always takes the full visit.
+// local group's statistics are what only the full visit computes.
 func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 	var d BusiestGroup
 	why := findBusiestGroup(env, &d)

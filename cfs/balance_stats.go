@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
+	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -197,6 +198,7 @@ type LBEnv struct {
 	MaxCapacity uint64
 
 	flat *flatbalance.Index // a System's index of the CPUs with two tasks or more, or nil
+	sums *groupsums.Index   // a System's sums of each group of several CPUs, or nil
 }
 
 // fitsCapacity is fits_capacity: cap*1280 < max*1024, a 20% margin.
@@ -302,6 +304,17 @@ func groupLBStats(env *LBEnv, g *BalanceGroup, local bool, pct uint64, asym bool
 	s.GroupCapacity = g.capacity
 	s.GroupWeight = uint32(len(g.list))
 	return overload
+}
+
+// summedLBStats is [groupLBStats] read from a System's sums of group g (package groupsums):
+// the same figures, without visiting the group's CPUs, for a balance that considers every CPU
+// of a machine of one capacity, where no CPU carries a misfit load. It returns overload.
+func summedLBStats(sum *groupsums.Sum, g *BalanceGroup, s *GroupStats) (overload bool) {
+	s.GroupLoad, s.GroupUtil, s.GroupRunnable = sum.Load, sum.Util, sum.Runnable
+	s.SumNrRunning, s.SumHNrRunning, s.IdleCPUs = sum.NrRunning, sum.HNrRunning, sum.Idle
+	s.GroupCapacity = g.capacity
+	s.GroupWeight = uint32(len(g.list))
+	return sum.Multi != 0
 }
 
 // classifyGroupStats ends update_sg_lb_stats for group g whose sums *s holds: group_classify,

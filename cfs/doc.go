@@ -472,15 +472,15 @@
 // kernel also stops when the expected balancing cost exceeds the CPU's average idle time, both
 // measured in wall-clock time; the model does not measure costs and never stops for them.
 //
-// Two decisions have a faster form behind them, each chosen by one rule and tested equal to the
-// readable one. A flat domain (one group per CPU, as the cache level of a machine without SMT
-// is), balanced by a System, is searched from the set of CPUs with two tasks or more alone
-// (package cfs/internal/flatbalance says why that is exact). The System's tick computes
-// check_preempt_tick's verdict (the unexported tickResched) and reuses the last sched_slice of
-// the running task while every value it was computed from stays the same (package
-// cfs/internal/slicememo). Explaining changes neither: the fast forms run by the same rule with
-// explanations on or off, and only the reason's formatting is added (TestCFSExplainKeepsTheCodePath
-// in bench/sim compares the traces).
+// Three decisions have a faster form behind them, each chosen by one rule and tested equal to
+// the readable one. A flat domain (one group per CPU), balanced by a System, is searched from
+// the CPUs with two tasks or more alone (cfs/internal/flatbalance says why that is exact). A
+// System on a machine of one capacity keeps each group's sums as its CPUs change, and a balance
+// over every CPU reads them instead of visiting the group (cfs/internal/groupsums). The tick
+// computes check_preempt_tick's verdict (the unexported tickResched) and reuses the running
+// task's last sched_slice while every value it came from stays the same (cfs/internal/slicememo).
+// Explaining changes none of them: the fast forms run by the same rule with explanations on or
+// off (TestCFSExplainKeepsTheCodePath in bench/sim compares the traces).
 //
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
 // wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,

@@ -490,6 +490,20 @@ func (ds *Domains) Chain(c topology.CPU) []SchedDomain { return ds.chains[c] }
 // Groups returns every distinct group, indexed by [BalanceGroup.ID].
 func (ds *Domains) Groups() []*BalanceGroup { return ds.groups }
 
+// groupsOf returns, by CPU id, the ids of the groups of several CPUs that hold the CPU: the
+// groups whose sums package groupsums keeps.
+func (ds *Domains) groupsOf() [][]int32 {
+	of := make([][]int32, ds.topo.NumIDs())
+	for _, g := range ds.groups {
+		if len(g.list) > 1 {
+			for _, c := range g.list {
+				of[c] = append(of[c], int32(g.id))
+			}
+		}
+	}
+	return of
+}
+
 // NumDomains returns the number of domains of all CPUs, the bound of [SchedDomain.Index].
 func (ds *Domains) NumDomains() int { return ds.ndom }
 

@@ -233,6 +233,7 @@ func (m *smpMachine) run(ticks int) {
 func (m *smpMachine) checkInvariants() {
 	m.tb.Helper()
 	s := m.s
+	checkSums(m.tb, s.sys)
 	for c := range m.topo.CPUs().All() {
 		rq := &s.sys.rqs[c]
 		if err := cpuErrShares(rq.c, nil, false); err != nil {

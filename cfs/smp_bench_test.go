@@ -26,6 +26,7 @@ func benchTopo(n int) *topology.Topology {
 // per-CPU task counts, with a task list of 8 queued tasks for whichever CPU is found busiest.
 type balanceFixture struct {
 	env   LBEnv
+	ds    *Domains
 	smp   SMPParams
 	src   *RunQueue
 	list  TaskList
@@ -43,7 +44,7 @@ func newBalanceFixture(n int, seed uint64) *balanceFixture {
 			nr[c] = uint32(r.IntN(4))
 		}
 	}
-	f := &balanceFixture{stats: statsFor(topo, nr)}
+	f := &balanceFixture{ds: ds, stats: statsFor(topo, nr)}
 	ch := ds.Chain(0)
 	sd := &ch[len(ch)-1]
 	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: f.stats}
@@ -107,6 +108,10 @@ func (f *balanceFixture) naivePass() int {
 	return int(src) + 1
 }
 
+// BenchmarkBalancePass times one balance pass at the top domain: impl=kernel visits every
+// CPU of every group (update_sg_lb_stats, as an LBEnv built by a caller does), impl=sums reads
+// the sums a System keeps of each group of several CPUs (package groupsums), and impl=naive is
+// the flat-scan baseline.
 func BenchmarkBalancePass(b *testing.B) {
 	for _, n := range []int{2, 64, 1024} {
 		f := newBalanceFixture(n, 1)
@@ -115,6 +120,16 @@ func BenchmarkBalancePass(b *testing.B) {
 			s := 0
 			for b.Loop() {
 				s += f.pass()
+			}
+			sinkInt = s
+		})
+		fs := newBalanceFixture(n, 1)
+		fs.env.sums = sumsIndexOf(fs.ds, fs.stats)
+		b.Run(fmt.Sprintf("cpus=%d/impl=sums", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += fs.pass()
 			}
 			sinkInt = s
 		})

@@ -10,6 +10,7 @@ import (
 	"math/bits"
 
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
+	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -51,6 +52,7 @@ type System struct {
 
 	overload  bool
 	flat      flatbalance.Index // the CPUs whose NrRunning is above 1, kept by refresh
+	sums      groupsums.Index   // the groups' sums, kept by refresh and refreshTick when lb.sums is set
 	utilShift uint
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
@@ -111,6 +113,12 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.idleScn = make([]int, n)
 	s.flat.Init(n)
 	s.lb.flat = &s.flat
+	if !t.Asymmetric() {
+		// The sums stand for update_sg_lb_stats' only where no CPU carries a misfit load,
+		// which needs a machine of one capacity (see package groupsums).
+		s.sums.Init(len(s.ds.Groups()), s.ds.groupsOf())
+		s.lb.sums = &s.sums
+	}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
 	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
 	block := s.block
@@ -233,6 +241,7 @@ func (s *System) block(e *Entity) {
 func (s *System) refresh(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
+	old := sumStat(st)
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
 	nrr := uint32(root.HNrRunnable())
@@ -245,9 +254,17 @@ func (s *System) refresh(c topology.CPU) {
 	st.Util = min(rq.util, st.Capacity)
 	// s.flat follows NrRunning, which only this function writes.
 	s.flat.Update(c, was, nr)
+	if s.lb.sums != nil {
+		s.sums.Update(int(c), old, sumStat(st))
+	}
 	if nr >= 2 {
 		s.overload = true
 	}
+}
+
+// sumStat is the part of st the groups' sums read.
+func sumStat(st *CPUStat) groupsums.Stat {
+	return groupsums.Stat{Load: st.Load, Util: st.Util, Runnable: st.Runnable, NrRunning: st.NrRunning, HNrRunning: st.HNrRunning}
 }
 
 // refreshTick is refresh after a tick of CPU c: a tick charges the running entities and may
@@ -258,9 +275,13 @@ func (s *System) refresh(c topology.CPU) {
 func (s *System) refreshTick(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
+	old := sumStat(st)
 	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
+	if s.lb.sums != nil {
+		s.sums.Update(int(c), old, sumStat(st))
+	}
 	if st.NrRunning >= 2 {
 		s.overload = true
 	}

@@ -43,6 +43,7 @@ func pinnedSystem(t *testing.T, v Version, topo *topology.Topology, n int) (*Sys
 // checkSystem checks every CPU's invariants and that the statistics match the queues.
 func checkSystem(t *testing.T, s *System) {
 	t.Helper()
+	checkSums(t, s)
 	for c := range s.topo.CPUs().All() {
 		rq := &s.rqs[c]
 		if err := cpuErrShares(rq.c, nil, false); err != nil {

@@ -1,0 +1,99 @@
+// Package groupsums is the fast form behind cfs's update_sg_lb_stats for a sched group of
+// several CPUs: the sums the kernel adds up CPU by CPU at every balance (group_load,
+// group_util, group_runnable, sum_nr_running, sum_h_nr_running, idle_cpus, and whether a CPU
+// holds two tasks or more for SG_OVERLOAD), kept up to date as each CPU's statistics change.
+//
+// A balance at the top of a machine of 1024 CPUs visits two groups of 512 CPUs each; the kernel
+// (and cfs's readable groupLBStats) reads every CPU's run queue to sum them, so a pass costs more
+// than a naive scan of the loads alone. The sums change only when a CPU's statistics do, which
+// cfs's System writes in one place (when a CPU's queues change, and at its tick); an [Index]
+// takes each such change as the difference between the CPU's old and new [Stat] and applies it
+// to the few groups that hold the CPU, one per level of the machine (more on a NUMA level with
+// overlapping groups). A balance then reads a group's sums in O(1).
+//
+// Which groups, and when the sums stand for update_sg_lb_stats' (the rule cfs's FindBusiestGroup
+// documents, and cfs's tests check against the full visit): groups of one CPU are left out (the
+// visit of one CPU is as cheap as a read); the balance must consider every CPU of the domain
+// (env->cpus equal to the span: a retry after LBF_ALL_PINNED removes CPUs, and the full visit
+// then runs); and no CPU may carry a misfit load that the sums leave out, which holds on a
+// machine of one capacity whose CPUs never lose capacity to other classes, as cfs's System's
+// never do.
+//
+// The arithmetic is the kernel's: sums of unsigned 64- and 32-bit counters. A difference is
+// applied with wrapping unsigned arithmetic, which gives the same sum as adding the new value
+// and removing the old in any order.
+package groupsums
+
+// Stat is what the sums read of one CPU: cpu_load, cpu_util_cfs, cpu_runnable, rq->nr_running
+// and cfs.h_nr_running (cfs.CPUStat's Load, Util, Runnable, NrRunning and HNrRunning).
+type Stat struct {
+	Load, Util, Runnable  uint64
+	NrRunning, HNrRunning uint32
+}
+
+// Sum is one group's sums of its CPUs' [Stat]s: the parts of struct sg_lb_stats that
+// update_sg_lb_stats adds up, with Idle the CPUs with no task (idle_cpus) and Multi the CPUs
+// with two tasks or more (any of them sets SG_OVERLOAD).
+type Sum struct {
+	Load, Util, Runnable  uint64
+	NrRunning, HNrRunning uint32
+	Idle, Multi           uint32
+}
+
+// An Index holds the sums of every group of several CPUs of a machine, by group id. The zero
+// Index holds nothing and must be set up with [Index.Init]. An Index is not safe for
+// concurrent use.
+type Index struct {
+	sums   []Sum
+	groups [][]int32 // by CPU id: the ids of the groups of several CPUs that hold the CPU
+}
+
+// Init sets x up for ngroups groups whose members are given by CPU id (groupsOf[c] lists the
+// ids of the groups of several CPUs that hold CPU c), every CPU idle with zero statistics, as a
+// machine starts. It panics if a group id is not below ngroups.
+func (x *Index) Init(ngroups int, groupsOf [][]int32) {
+	x.sums = make([]Sum, ngroups)
+	x.groups = make([][]int32, len(groupsOf))
+	for c, gs := range groupsOf {
+		x.groups[c] = append([]int32(nil), gs...)
+		for _, g := range gs {
+			if int(g) >= ngroups || g < 0 {
+				panic("groupsums: Init: group id out of range")
+			}
+			x.sums[g].Idle++
+		}
+	}
+}
+
+// Update applies CPU c's change from old to now to the sums of the groups that hold it.
+func (x *Index) Update(c int, old, now Stat) {
+	gs := x.groups[c]
+	if len(gs) == 0 {
+		return
+	}
+	dLoad, dUtil, dRunnable := now.Load-old.Load, now.Util-old.Util, now.Runnable-old.Runnable
+	dNr, dHNr := now.NrRunning-old.NrRunning, now.HNrRunning-old.HNrRunning
+	dIdle := b2u(now.NrRunning == 0) - b2u(old.NrRunning == 0)
+	dMulti := b2u(now.NrRunning > 1) - b2u(old.NrRunning > 1)
+	for _, g := range gs {
+		s := &x.sums[g]
+		s.Load += dLoad
+		s.Util += dUtil
+		s.Runnable += dRunnable
+		s.NrRunning += dNr
+		s.HNrRunning += dHNr
+		s.Idle += dIdle
+		s.Multi += dMulti
+	}
+}
+
+// Sum returns the sums of group g.
+func (x *Index) Sum(g int) *Sum { return &x.sums[g] }
+
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
