@@ -71,9 +71,15 @@ func TestFindBusiestGroupSums(t *testing.T) {
 	}
 }
 
-// checkSums checks that a System's group sums are those of its CPUs' statistics.
+// checkSums checks that a System's group sums and idle mask are those of its CPUs' statistics.
 func checkSums(t testing.TB, s *System) {
 	t.Helper()
+	for c := range s.topo.CPUs().All() {
+		st := &s.stats[c]
+		if want := st.Idle() || st.IdleOnly(); s.idle.Has(c) != want {
+			t.Fatalf("cpu%d: idle mask %t, statistics %t (%d tasks, %d SCHED_IDLE)", c, s.idle.Has(c), want, st.NrRunning, st.IdleHNrRunning)
+		}
+	}
 	if s.lb.sums == nil {
 		return
 	}

@@ -85,6 +85,7 @@ type SchedDomain struct {
 	idx       int
 	level     int
 	list      []topology.CPU // the span in ascending order, for LLC domains only
+	words     []uint16       // the words of the span's bitmap that hold its CPUs, for LLC domains only
 	spanBits  []uint64       // the span as a bitmap by CPU id, for flat domains only
 	parent    *SchedDomain
 	child     *SchedDomain
@@ -288,6 +289,7 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 	}
 	ds.markFlat()
 	llcLists := map[topology.CPUSet][]topology.CPU{}
+	llcWords := map[topology.CPUSet][]uint16{}
 	for c := range t.CPUs().All() {
 		ds.llcID[c] = c
 		if hi := t.HighestFlagDomain(c, topology.SDShareLLC); hi != nil {
@@ -302,8 +304,13 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 					l = append(l, x)
 				}
 				llcLists[d.span] = l
+				for i := range topology.SetWords {
+					if d.span.Word(i) != 0 {
+						llcWords[d.span] = append(llcWords[d.span], uint16(i))
+					}
+				}
 			}
-			d.list = l
+			d.list, d.words = l, llcWords[d.span]
 		}
 		if lo := t.LowestFlagDomain(c, topology.SDAsymCPUCapacityFull); lo != nil {
 			ds.asymCap[c] = ds.find(c, lo)

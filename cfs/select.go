@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/schedkit/schedkit/cfs/internal/idlescan"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -34,6 +35,8 @@ type WakeEnv struct {
 	HasIdleCores []bool
 	// NrIdleScan holds sd_llc_shared->nr_idle_scan, indexed by LLC id.
 	NrIdleScan []int
+
+	idle *idlescan.Mask // a System's idle (or SCHED_IDLE-only) CPUs, or nil
 }
 
 // A PlaceReason says how [SelectTaskRQ] chose its CPU.
@@ -224,6 +227,13 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 // domain, or when nothing is idle, target. The returned CPUSelection also says whether the
 // LLC's has_idle_cores should be cleared and records p->recent_used_cpu = prev. The complexity
 // is O(CPUs of the LLC).
+//
+// One fast form stands behind it, chosen by one rule: in a placement by a [System], which keeps
+// a mask of the idle (or SCHED_IDLE-only) CPUs in the WakeEnv it passes, select_idle_cpu's scan
+// for an idle CPU (no idle core sought) of an LLC of more than eight CPUs reads the mask, the
+// LLC's span and the task's affinity a word of 64 CPUs at a time (package cfs/internal/idlescan);
+// the CPU, the scan count and the reason are the walk's. A WakeEnv built by a caller has no
+// mask, and walks.
 func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (CPUSelection, PlaceReason) {
 	var pl CPUSelection
 	why := selectIdleSibling(env, prev, target, p, &pl)
@@ -304,11 +314,15 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 			return 0, false, false, 0
 		}
 	}
+	list := sd.list
+	n := len(list)
+	if !hasIdleCore && env.idle != nil && n > maxWalk {
+		// A System's mask of the idle CPUs: the same loop a word at a time (package idlescan).
+		return scanIdle(env.idle, sd, &t.allowed, target+1, nr)
+	}
 	// for_each_cpu_wrap from target+1: the scan starts at the first CPU of the ascending span
 	// above target: in a span of consecutive CPUs (which holds target) at target+1's offset,
 	// otherwise found by bisection rather than a walk from the span's start.
-	list := sd.list
-	n := len(list)
 	var start int
 	if int(list[n-1]-list[0]) == n-1 {
 		start = int(target + 1 - list[0])
@@ -377,6 +391,18 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 		}
 	}
 	return idleCPU, found, false, scanned
+}
+
+// maxWalk is the largest LLC whose scan for an idle CPU walks its CPUs even when a System's
+// mask of the idle CPUs could be read: a walk costs about ten instructions a CPU, the mask's
+// scan some thirty whatever the LLC (callgrind, the periodic sets of bench/sim on 4 CPUs).
+const maxWalk = 8
+
+// scanIdle is the fast form of selectIdleCPU's loop without an idle core (package idlescan).
+// It reads the words of the bitmaps that hold the LLC's CPUs.
+func scanIdle(m *idlescan.Mask, sd *SchedDomain, allowed *topology.CPUSet, from topology.CPU, nr int) (cpu topology.CPU, ok, core bool, scanned int) {
+	cpu, ok, scanned = m.Scan(&sd.span, allowed, sd.words, from, nr)
+	return cpu, ok, false, scanned
 }
 
 // selectIdleCapacity is select_idle_capacity: the first idle CPU of sd from target+1, wrapping,

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/internal/idlescan"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -90,6 +91,8 @@ func TestSelectIdleCPUModel(t *testing.T) {
 		func() *topology.Topology { return topology.Uniform(2, 1, 2, 5, 1) },
 		func() *topology.Topology { return topology.Uniform(1, 1, 2, 4, 2) },
 		topology.TwoSocketSMT, topology.FourLLC, topology.TwoCPU,
+		// LLCs of 32 CPUs whose SMT siblings are numbered 32 apart: spans of two runs.
+		func() *topology.Topology { return topology.Uniform(2, 1, 1, 16, 2) },
 	}
 	p := smp65()
 	for ti, mk := range topos {
@@ -138,7 +141,24 @@ func TestSelectIdleCPUModel(t *testing.T) {
 					t.Fatalf("%v: target %v core %t budget %d allowed %v stats %v:\n got %v %t %t %d\nwant %v %t %t %d",
 						topo, target, core, env.NrIdleScan[llc], allowed, st, c, ok, isCore, scanned, wc, wok, wcore, wscanned)
 				}
+				// With a System's mask of the idle CPUs (package idlescan), the same answer.
+				env.idle = idleMaskOf(st)
+				c, ok, isCore, scanned = env.selectIdleCPU(sd, core, target, llc, p)
+				env.idle = nil
+				if c != wc || ok != wok || isCore != wcore || scanned != wscanned {
+					t.Fatalf("%v, idle mask: target %v core %t budget %d allowed %v stats %v:\n got %v %t %t %d\nwant %v %t %t %d",
+						topo, target, core, env.NrIdleScan[llc], allowed, st, c, ok, isCore, scanned, wc, wok, wcore, wscanned)
+				}
 			}
 		}
 	}
+}
+
+// idleMaskOf returns the mask of the idle (or SCHED_IDLE-only) CPUs of st, as a System keeps it.
+func idleMaskOf(st []CPUStat) *idlescan.Mask {
+	var m idlescan.Mask
+	for c := range st {
+		m.Set(topology.CPU(c), idleish(st, topology.CPU(c)))
+	}
+	return &m
 }

@@ -175,6 +175,17 @@ func BenchmarkSelectIdleSibling(b *testing.B) {
 			}
 			sinkInt = s
 		})
+		envMask := *env
+		envMask.idle = idleMaskOf(env.Stats)
+		b.Run(fmt.Sprintf("cpus=%d/impl=mask", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				pl, _ := SelectIdleSibling(&envMask, 0, 0, smp)
+				s += int(pl.CPU)
+			}
+			sinkInt = s
+		})
 		b.Run(fmt.Sprintf("cpus=%d/impl=naive", n), func(b *testing.B) {
 			b.ReportAllocs()
 			s := 0

@@ -8,9 +8,11 @@ package cfs
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
+	"github.com/schedkit/schedkit/cfs/internal/idlescan"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -53,6 +55,7 @@ type System struct {
 	overload  bool
 	flat      flatbalance.Index // the CPUs whose NrRunning is above 1, kept by refresh
 	sums      groupsums.Index   // the groups' sums, kept by refresh and refreshTick when lb.sums is set
+	idle      idlescan.Mask     // the idle (or SCHED_IDLE-only) CPUs, kept by refresh
 	utilShift uint
 	j         int64 // the tick of the call in progress, for block
 	chosen    []*Task
@@ -113,14 +116,15 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.idleScn = make([]int, n)
 	s.flat.Init(n)
 	s.lb.flat = &s.flat
-	if !t.Asymmetric() {
+	if of := s.ds.groupsOf(); !t.Asymmetric() && slices.ContainsFunc(of, func(g []int32) bool { return len(g) > 0 }) {
 		// The sums stand for update_sg_lb_stats' only where no CPU carries a misfit load,
-		// which needs a machine of one capacity (see package groupsums).
-		s.sums.Init(len(s.ds.Groups()), s.ds.groupsOf())
+		// which needs a machine of one capacity (see package groupsums); a machine whose
+		// groups are all single CPUs has nothing to sum.
+		s.sums.Init(len(s.ds.Groups()), of)
 		s.lb.sums = &s.sums
 	}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
-	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn}
+	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, idle: &s.idle}
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
@@ -128,6 +132,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 		rq.c.onBlock = block
 		cp := uint64(t.Capacity(c))
 		s.stats[c] = CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
+		s.idle.Set(c, true)
 		// As after boot: every CPU has idled once (has_idle_cores) and the LLC scan bound is
 		// what update_idle_cpu_scan gives an idle LLC.
 		s.idleCor[s.ds.LLCID(c)] = true
@@ -241,7 +246,11 @@ func (s *System) block(e *Entity) {
 func (s *System) refresh(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
-	old := sumStat(st)
+	sums := s.lb.sums
+	var old groupsums.Stat
+	if sums != nil {
+		old = sumStat(st)
+	}
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
 	nrr := uint32(root.HNrRunnable())
@@ -254,8 +263,11 @@ func (s *System) refresh(c topology.CPU) {
 	st.Util = min(rq.util, st.Capacity)
 	// s.flat follows NrRunning, which only this function writes.
 	s.flat.Update(c, was, nr)
-	if s.lb.sums != nil {
-		s.sums.Update(int(c), old, sumStat(st))
+	// Idle or SCHED_IDLE-only (available_idle_cpu || sched_idle_cpu): every task queued is a
+	// SCHED_IDLE one, none when there is none.
+	s.idle.Set(c, nr == st.IdleHNrRunning)
+	if sums != nil {
+		sums.Update(int(c), old, sumStat(st))
 	}
 	if nr >= 2 {
 		s.overload = true
@@ -275,12 +287,16 @@ func sumStat(st *CPUStat) groupsums.Stat {
 func (s *System) refreshTick(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
-	old := sumStat(st)
+	sums := s.lb.sums
+	var old groupsums.Stat
+	if sums != nil {
+		old = sumStat(st)
+	}
 	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
-	if s.lb.sums != nil {
-		s.sums.Update(int(c), old, sumStat(st))
+	if sums != nil {
+		sums.Update(int(c), old, sumStat(st))
 	}
 	if st.NrRunning >= 2 {
 		s.overload = true
