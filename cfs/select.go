@@ -394,8 +394,9 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 }
 
 // maxWalk is the largest LLC whose scan for an idle CPU walks its CPUs even when a System's
-// mask of the idle CPUs could be read: a walk costs about ten instructions a CPU, the mask's
-// scan some thirty whatever the LLC (callgrind, the periodic sets of bench/sim on 4 CPUs).
+// mask of the idle CPUs could be read: on the 4-CPU periodic set of bench/sim the mask's scan
+// cost a few instructions a step more than the walk (scripts/simcount), and on small LLCs the
+// walk meets an idle CPU within a CPU or two.
 const maxWalk = 8
 
 // scanIdle is the fast form of selectIdleCPU's loop without an idle core (package idlescan).
