@@ -90,3 +90,64 @@ func checkSums(t testing.TB, s *System) {
 		}
 	}
 }
+
+// TestFindIdlestSums checks fork placement with a System's group sums against the full visit
+// of every CPU (the same WakeEnv without them): update_sg_wakeup_stats of every group of every
+// domain above the forking CPU, and SelectTaskRQ's choice and reason, on random machines states
+// of several machines of one capacity, for tasks allowed everywhere or on a random subset.
+func TestFindIdlestSums(t *testing.T) {
+	p := DefaultSMPParams(V65)
+	groups := 0
+	for ti, mk := range sumsTopos {
+		topo := mk()
+		for gc := range 2 {
+			ds := NewDomains(topo, GroupConstruction(gc))
+			r := rand.New(rand.NewPCG(uint64(ti), 31+uint64(gc)))
+			for range 1000 {
+				lb, ok := randomLBEnv(r, topo, ds)
+				if !ok {
+					continue
+				}
+				allowed := topo.CPUs()
+				if r.IntN(3) == 0 {
+					for c := range topo.CPUs().All() {
+						if c != lb.DstCPU && r.IntN(2) == 0 {
+							allowed.Remove(c)
+						}
+					}
+				}
+				env := wakeFixture(topo, nil, allowed)
+				env.Domains = ds
+				env.Stats = lb.Stats
+				for c := range env.Stats {
+					st := &env.Stats[c]
+					st.Capacity, st.MisfitLoad = st.CapacityOrig, 0
+					st.Util = min(st.Util, st.Capacity)
+					st.IdleStamp = uint64(r.IntN(4))
+				}
+				env.This, env.Prev, env.Fork = lb.DstCPU, lb.DstCPU, true
+				summed := *env
+				summed.sums = sumsIndexOf(ds, env.Stats)
+				for _, sd := range ds.Chain(env.This) {
+					for _, g := range sd.groups {
+						want, got := env.wakeupGroupStats(&sd, g), summed.wakeupGroupStats(&sd, g)
+						if got != want {
+							t.Fatalf("%v group %v:\n got %+v\nwant %+v", &sd, g, got, want)
+						}
+						if len(g.list) > 1 {
+							groups++
+						}
+					}
+				}
+				want, wantWhy := SelectTaskRQ(env, &p)
+				got, gotWhy := SelectTaskRQ(&summed, &p)
+				if got != want || gotWhy != wantWhy {
+					t.Fatalf("fork on cpu%d: got %+v %v, want %+v %v", env.This, got, gotWhy, want, wantWhy)
+				}
+			}
+		}
+	}
+	if groups < 10000 {
+		t.Errorf("the sums were read for %d groups only", groups)
+	}
+}

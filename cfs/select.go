@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -36,7 +37,8 @@ type WakeEnv struct {
 	// NrIdleScan holds sd_llc_shared->nr_idle_scan, indexed by LLC id.
 	NrIdleScan []int
 
-	idle *idlescan.Mask // a System's idle (or SCHED_IDLE-only) CPUs, or nil
+	idle *idlescan.Mask   // a System's idle (or SCHED_IDLE-only) CPUs, or nil
+	sums *groupsums.Index // a System's sums of each group of several CPUs, or nil
 }
 
 // A PlaceReason says how [SelectTaskRQ] chose its CPU.

@@ -11,12 +11,21 @@ import (
 )
 
 // wakeupGroupStats is update_sg_wakeup_stats: a group's statistics for placing the task, which
-// is not queued anywhere, so the "without p" variants of the kernel are the plain values.
+// is not queued anywhere, so the "without p" variants of the kernel are the plain values. Those
+// are the sums update_sg_lb_stats adds up, so a System reads them from the sums it keeps of a
+// group of several CPUs (package groupsums) instead of visiting the group's CPUs; a machine of
+// unequal capacities, where the misfit test needs every CPU, has none.
 func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup) GroupStats {
 	var s GroupStats
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
 	if asym {
 		s.MisfitTaskLoad = 1
+	}
+	if env.sums != nil && !asym && len(g.list) > 1 {
+		sum := env.sums.Sum(g.id)
+		s.GroupLoad, s.GroupUtil, s.GroupRunnable = sum.Load, sum.Util, sum.Runnable
+		s.SumNrRunning, s.SumHNrRunning, s.IdleCPUs = sum.NrRunning, sum.HNrRunning, sum.Idle
+		return classifyWakeupStats(sd, g, &s)
 	}
 	for _, c := range g.list {
 		rq := &env.Stats[c]
@@ -32,13 +41,19 @@ func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup) GroupStat
 			s.MisfitTaskLoad = 0
 		}
 	}
+	return classifyWakeupStats(sd, g, &s)
+}
+
+// classifyWakeupStats ends update_sg_wakeup_stats for group g whose sums *s holds: the group's
+// capacity and weight, group_classify, and avg_load for a fully busy or overloaded group.
+func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, s *GroupStats) GroupStats {
 	s.GroupCapacity = g.capacity
 	s.GroupWeight = uint32(len(g.list))
-	s.Type = ClassifyGroup(sd.ImbalancePct(), false, &s)
+	s.Type = ClassifyGroup(sd.ImbalancePct(), false, s)
 	if s.Type == GroupFullyBusy || s.Type == GroupOverloaded {
 		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
 	}
-	return s
+	return *s
 }
 
 // pickIdlest is update_pick_idlest.

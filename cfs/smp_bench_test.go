@@ -2,6 +2,7 @@ package cfs
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -225,4 +226,65 @@ func TestSMPZeroAllocs(t *testing.T) {
 			t.Errorf("SelectTaskRQ (fork) at %d CPUs: %v allocations, want 0", n, a)
 		}
 	}
+}
+
+// newForkFixture is a fork on cpu0 of a machine of n CPUs where every CPU runs one to four
+// tasks, as on a machine of many more threads than CPUs.
+func newForkFixture(n int, seed uint64) *WakeEnv {
+	topo := benchTopo(n)
+	r := rand.New(rand.NewPCG(seed, 3))
+	nr := map[topology.CPU]uint32{}
+	for c := range topo.CPUs().All() {
+		nr[c] = 1 + uint32(r.IntN(4))
+	}
+	env := wakeFixture(topo, nr, topo.CPUs())
+	env.Fork = true
+	return env
+}
+
+// BenchmarkForkPlacement times the placement of a forked task (select_task_rq_fair's slow path,
+// find_idlest_cpu) on a machine with no idle CPU: impl=kernel visits every CPU of every group it
+// compares (update_sg_wakeup_stats, as a WakeEnv built by a caller does), impl=sums reads the
+// sums a System keeps of each group of several CPUs, and impl=naive, the baseline, is the least
+// loaded CPU found by a flat scan of the loads.
+func BenchmarkForkPlacement(b *testing.B) {
+	for _, n := range []int{64, 1024} {
+		env := newForkFixture(n, 1)
+		summed := *env
+		summed.sums = sumsIndexOf(env.Domains, env.Stats)
+		smp := smp65()
+		for _, c := range []struct {
+			impl string
+			env  *WakeEnv
+		}{{"kernel", env}, {"sums", &summed}} {
+			b.Run(fmt.Sprintf("cpus=%d/impl=%s", n, c.impl), func(b *testing.B) {
+				b.ReportAllocs()
+				s := 0
+				for b.Loop() {
+					pl, _ := SelectTaskRQ(c.env, smp)
+					s += int(pl.CPU)
+				}
+				sinkInt = s
+			})
+		}
+		b.Run(fmt.Sprintf("cpus=%d/impl=naive", n), func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += int(naiveLeastLoaded(env))
+			}
+			sinkInt = s
+		})
+	}
+}
+
+// naiveLeastLoaded is the baseline of fork placement: the least loaded CPU, by a flat scan.
+func naiveLeastLoaded(env *WakeEnv) topology.CPU {
+	best, min := topology.CPU(0), uint64(math.MaxUint64)
+	for c := range env.Domains.topo.CPUs().All() {
+		if l := env.Stats[c].Load; l < min {
+			best, min = c, l
+		}
+	}
+	return best
 }

@@ -124,7 +124,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 		s.lb.sums = &s.sums
 	}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
-	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, idle: &s.idle}
+	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, idle: &s.idle, sums: s.lb.sums}
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]

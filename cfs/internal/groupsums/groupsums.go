@@ -11,6 +11,11 @@
 // to the few groups that hold the CPU, one per level of the machine (more on a NUMA level with
 // overlapping groups). A balance then reads a group's sums in O(1).
 //
+// The same sums are cfs's update_sg_wakeup_stats, which find_idlest_group reads to place a
+// forked task (or a wakeup that takes the slow path): cfs takes the kernel's "without p" values
+// (cpu_load_without and the rest) as the plain ones, the task being on no run queue, and only a
+// machine of unequal capacities needs the visit (for the misfit test), as for the balance.
+//
 // Which groups, and when the sums stand for update_sg_lb_stats' (the rule cfs's FindBusiestGroup
 // documents, and cfs's tests check against the full visit): groups of one CPU are left out (the
 // visit of one CPU is as cheap as a read); the balance must consider every CPU of the domain
