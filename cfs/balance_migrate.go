@@ -210,7 +210,7 @@ func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *SMPParams) (Migr
 		if env.Idle == CPUNewlyIdle || v.Flags&(LBFDstPinned|LBFActiveLB) != 0 {
 			return v, MigratePinned
 		}
-		mask := env.DstGroupMask.Intersect(env.CPUs).Intersect(t.allowed)
+		mask := env.DstGroupMask.Intersect(env.CPUs).Intersect(*t.allowed)
 		if c, ok := mask.First(); ok {
 			v.Flags |= LBFDstPinned
 			v.NewDst = c

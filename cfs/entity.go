@@ -90,16 +90,18 @@ type Entity struct {
 	// (se->prev_sum_exec_runtime); the difference is the time run in the current slice.
 	PrevSumExecRuntime uint64
 
-	sliceNode   timeline.Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
-	customSlice bool                  // se->custom_slice (v7.1)
-	relDeadline bool                  // se->rel_deadline (v7.1)
-	delayed     bool                  // se->sched_delayed (v7.1 DELAY_DEQUEUE)
+	sliceNode timeline.Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
 
 	load  LoadWeight
-	class Class
 	nice  int
-	onRQ  bool
 	depth int
+	// The one-byte fields together: an Entity then fits the 320-byte allocation class, not the
+	// 352-byte one (TestEntitySize).
+	class       Class
+	onRQ        bool
+	customSlice bool // se->custom_slice (v7.1)
+	relDeadline bool // se->rel_deadline (v7.1)
+	delayed     bool // se->sched_delayed (v7.1 DELAY_DEQUEUE)
 
 	parent *Entity   // se->parent: the group entity one level up, nil at the top level
 	q      *Queue    // cfs_rq_of(se): the queue the entity is (or was last) queued on

@@ -320,7 +320,7 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 	n := len(list)
 	if !hasIdleCore && env.idle != nil && n > maxWalk {
 		// A System's mask of the idle CPUs: the same loop a word at a time (package idlescan).
-		return scanIdle(env.idle, sd, &t.allowed, target+1, nr)
+		return scanIdle(env.idle, sd, t.allowed, target+1, nr)
 	}
 	// for_each_cpu_wrap from target+1: the scan starts at the first CPU of the ascending span
 	// above target: in a span of consecutive CPUs (which holds target) at target+1's offset,
@@ -413,7 +413,7 @@ func scanIdle(m *idlescan.Mask, sd *SchedDomain, allowed *topology.CPUSet, from 
 func (env *WakeEnv) selectIdleCapacity(sd *SchedDomain, target topology.CPU) (topology.CPU, bool) {
 	st := env.Stats
 	t := env.Task
-	span := sd.span.Intersect(t.allowed)
+	span := sd.span.Intersect(*t.allowed)
 	var best topology.CPU
 	var bestCap uint64
 	found := false

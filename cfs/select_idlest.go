@@ -100,7 +100,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPPar
 	is := GroupStats{AvgLoad: math.MaxUint32, Type: GroupOverloaded}
 	var ls GroupStats
 	for _, g := range sd.groups {
-		if !g.cpus.Overlaps(t.allowed) {
+		if !g.cpus.Overlaps(*t.allowed) {
 			continue
 		}
 		isLocal := g.cpus.Has(this)
@@ -147,7 +147,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPPar
 		if sd.flags&topology.SDNUMA != 0 {
 			imbNumaNr := sd.imbNumaNr
 			if t.nAllowed != env.Domains.topo.NumCPUs() {
-				allowed := local.cpus.Intersect(t.allowed)
+				allowed := local.cpus.Intersect(*t.allowed)
 				imbNumaNr = min(allowed.Count(), imbNumaNr)
 			}
 			imb := int32(ls.IdleCPUs - is.IdleCPUs)
@@ -204,7 +204,7 @@ func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *SMP
 // down, at every level carrying flag, move to the idlest group's idlest CPU and continue at
 // that CPU's domains below the level just balanced. It returns prev if no CPU of sd is allowed.
 func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags, p *SMPParams) topology.CPU {
-	if !sd.span.Overlaps(env.Task.allowed) {
+	if !sd.span.Overlaps(*env.Task.allowed) {
 		return prev
 	}
 	cpu, newCPU := this, this

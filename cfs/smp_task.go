@@ -18,7 +18,9 @@ type Task struct {
 	// E is the task's scheduling entity.
 	E *Entity
 
-	allowed  topology.CPUSet
+	// allowed is shared by the tasks of one affinity (a System gives every task allowed on
+	// the whole machine the same set): it is never written through, only replaced.
+	allowed  *topology.CPUSet
 	nAllowed int
 	cpu      topology.CPU
 
@@ -41,13 +43,19 @@ func NewSMPTask(e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
 	if allowed.IsEmpty() {
 		panic("cfs: NewSMPTask with no allowed CPU")
 	}
+	return newSMPTask(e, &allowed, cpu)
+}
+
+// newSMPTask is [NewSMPTask] with a set of allowed CPUs that the task may share with others:
+// nothing writes through it.
+func newSMPTask(e *Entity, allowed *topology.CPUSet, cpu topology.CPU) *Task {
 	t := &Task{E: e, allowed: allowed, nAllowed: allowed.Count(), cpu: cpu, recentUsedCPU: cpu}
 	e.task = t
 	return t
 }
 
 // Allowed returns the CPUs the task may run on (p->cpus_ptr).
-func (t *Task) Allowed() topology.CPUSet { return t.allowed }
+func (t *Task) Allowed() topology.CPUSet { return *t.allowed }
 
 // AllowedOn reports whether the task may run on c.
 func (t *Task) AllowedOn(c topology.CPU) bool { return t.allowed.Has(c) }
@@ -58,6 +66,11 @@ func (t *Task) SetAllowed(allowed topology.CPUSet) {
 	if allowed.IsEmpty() {
 		panic("cfs: Task.SetAllowed with no allowed CPU")
 	}
+	t.setAllowed(&allowed)
+}
+
+// setAllowed is [Task.SetAllowed] with a set that the task may share with others.
+func (t *Task) setAllowed(allowed *topology.CPUSet) {
 	t.allowed, t.nAllowed = allowed, allowed.Count()
 }
 

@@ -41,6 +41,7 @@ type System struct {
 	smp  SMPParams
 	env  sched.Env
 	topo *topology.Topology
+	all  topology.CPUSet // the machine's CPUs, which every task allowed anywhere shares
 	ds   *Domains
 	hz   int
 	ncpu int
@@ -103,7 +104,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	if hz <= 0 {
 		return nil, fmt.Errorf("cfs: NewSystem: hz %d", hz)
 	}
-	s := &System{topo: t, env: env, hz: hz, ncpu: t.NumCPUs()}
+	s := &System{topo: t, all: t.CPUs(), env: env, hz: hz, ncpu: t.NumCPUs()}
 	s.p = p.ForCPUs(s.ncpu)
 	s.smp = s.p.SMP
 	s.ds = NewDomains(t, s.smp.Groups)
@@ -199,11 +200,29 @@ func (s *System) ActivePending(c topology.CPU) (topology.CPU, bool) {
 // caps it. Fork panics if cpu is not a CPU of the machine or allowed has none of its CPUs.
 func (s *System) Fork(now int64, e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
 	s.mustCPU("Fork", cpu)
-	t := NewSMPTask(e, allowed.Intersect(s.topo.CPUs()), cpu)
+	m := allowed.Intersect(s.all)
+	if m.IsEmpty() {
+		panic("cfs: NewSMPTask with no allowed CPU")
+	}
+	t := newSMPTask(e, s.share(&m, nil), cpu)
 	st := &s.stats[cpu]
 	t.util = (st.Capacity - min(st.Capacity, st.Util)) / 2
 	t.utilTick = s.jiffies(now)
 	return t
+}
+
+// share returns a set equal to *m for a task to keep: the System's set of all its CPUs, or the
+// task's own set old when equal to either, or else a copy of *m. A machine of 1024 CPUs has sets
+// of 136 bytes, more than the rest of a Task; most tasks may run anywhere and share one.
+func (s *System) share(m, old *topology.CPUSet) *topology.CPUSet {
+	switch {
+	case *m == s.all:
+		return &s.all
+	case old != nil && *m == *old:
+		return old
+	}
+	c := *m
+	return &c
 }
 
 // jiffies converts simulated time to ticks.
@@ -569,7 +588,11 @@ func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, sl
 			e.SetSlice(uint64(slice))
 		}
 	}
-	t.SetAllowed(allowed.Intersect(s.topo.CPUs()))
+	m := allowed.Intersect(s.all)
+	if m.IsEmpty() {
+		panic("cfs: Task.SetAllowed with no allowed CPU")
+	}
+	t.setAllowed(s.share(&m, t.allowed))
 	if !t.allowed.Has(cpu) {
 		switch {
 		case rq.curr == t:
