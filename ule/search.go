@@ -35,10 +35,13 @@ type cpuSearchRes struct {
 // cpuSearchLowest is cpu_search_lowest: it searches group cg for the least loaded CPU cs
 // accepts, into r, and returns cg's total load, by the rules Lowest states. On machines with a
 // load index a group whose children are all leaves is searched by the index's fused walk
-// instead, with the same result and draws.
-func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes) int32 {
+// instead, with the same result and draws. bound is the least load of the groups searched
+// before cg by the caller's loop (math.MaxInt32 for none): a group whose total exceeds it cannot
+// be chosen, and the fused walk then need not find its CPU (r.cpu may be -1); the kernel's
+// function has no such argument.
+func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes, bound int32) int32 {
 	if s.ix != nil && s.ix.Fused(cg.ID()) {
-		total, cpu, load := s.ix.LowestFused(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, &cs.rnd.x)
+		total, cpu, load := s.ix.LowestFused(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, bound, &cs.rnd.x)
 		r.cpu, r.load = cpu, load
 		return total
 	}
@@ -50,7 +53,7 @@ func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearch
 	// Loop through the children groups if there are any.
 	if kids := cg.Children(); len(kids) > 0 {
 		for c := len(kids) - 1; c >= 0; c-- {
-			load := s.cpuSearchLowest(kids[c], cs, &lr)
+			load := s.cpuSearchLowest(kids[c], cs, &lr, bload)
 			total += load
 			// When balancing do not prefer SMT groups with load > 1: equally loaded SMT groups
 			// then take turns.
@@ -178,7 +181,7 @@ func (s *System) searchLowest(cg *topology.Group, mask *topology.CPUSet, pri, ma
 	}
 	cs := cpuSearch{mask: mask, prefer: int32(prefer), running: running, pri: pri, load: maxLoad, rnd: rnd, full: mask == &s.all}
 	var r cpuSearchRes
-	s.cpuSearchLowest(cg, &cs, &r)
+	s.cpuSearchLowest(cg, &cs, &r, math.MaxInt32)
 	return topology.CPU(r.cpu), r.cpu >= 0
 }
 

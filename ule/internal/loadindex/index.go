@@ -84,8 +84,10 @@ type Index struct {
 	acc, cand cpuBits
 }
 
-// bigLoad is the load from which a CPU has no level and counts in big.
-const bigLoad = 64
+// bigLoad is the load from which a CPU has no level and counts in big. A machine of 100,000
+// threads on 1024 CPUs holds about a hundred on each; the levels then cost 32 KiB, the pair
+// levels 64 KiB, and the searches find the least load among them by binary search.
+const bigLoad = 256
 
 // minPairCPUs is the number of CPUs a group of SMT pairs needs for the pair totals to be kept
 // (measured on bench/sim's mixed load of 64 CPUs in pairs).

@@ -21,6 +21,9 @@ type lowestArgs struct {
 	x       *uint32 // sched_random's state
 	// all says the mask holds every CPU of the node searched.
 	all bool
+	// bound is the least load of the groups the caller searched before this one (see
+	// LowestFused).
+	bound int32
 }
 
 // Fused reports whether LowestFused and HighestFused search group n: the index keeps the fused
@@ -39,10 +42,16 @@ func (ix *Index) Fused(n int) bool { return ix.levels && ix.tree.nodes[n].leafKi
 // count the acceptable CPUs of a leaf and jump the generator over their draws unless the leaf
 // can be chosen. A group of SMT pairs numbered side by side, with every CPU in the mask and no
 // load limit, is searched in the index instead (lowestPairsIx).
-func (ix *Index) LowestFused(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32) {
+//
+// bound is the least load among the groups the caller's loop searched before group n
+// (math.MaxInt32 for none). cpu_search_lowest's caller chooses group n only if its total is at
+// most that, so when the total exceeds bound the CPU may be left unsought (cpu -1): the index's
+// search of a group of SMT pairs then stops once it has the total and has moved the generator
+// over the group's draws. The total and the generator are always exact.
+func (ix *Index) LowestFused(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, bound int32, x *uint32) (total, cpu, cpuLoad int32) {
 	t := &ix.tree
 	nd := &t.nodes[n]
-	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x}
+	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, bound: bound}
 	s.all = full || t.holdsAll(nd, mask)
 	if ix.pairOn && ix.big == 0 && nd.pairBits != 0 && s.all && maxLoad == math.MaxInt32 {
 		return t.lowestPairsIx(nd, &s, ix)

@@ -86,12 +86,8 @@ func (ix *Index) lowestWordIx(w int, leaf uint64, pri, p int32, running bool, x 
 	cand := acc &^ pbit
 	m := int32(0)
 	if cand != 0 {
-		for top := ix.top; m < top; m++ {
-			if below := cand &^ ix.loaded[(m+1)&(bigLoad-1)][w]; below != 0 {
-				cand = below
-				break
-			}
-		}
+		m = ix.leastLoad(cand, w, ix.top)
+		cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
 	}
 	if acc&pbit != 0 {
 		l := ix.loads[p&(topology.MaxCPUs-1)].Load
@@ -166,23 +162,29 @@ func (ix *Index) lowestWordsIx(nd *searchNode, pri, p int32, running bool, x *ui
 }
 
 // narrowLeast narrows cand (words wlo..whi, not all empty) to its CPUs of least load m and
-// returns m: the first level m+1 that some of them lack.
+// returns m: the first level m+1 that some of them lack, found by a binary search as leastLoad
+// finds it in one word (no load exceeds top, so level top+1 holds none of them).
 func (ix *Index) narrowLeast(cand *cpuBits, wlo, whi int) int32 {
 	const wmask = topology.SetWords - 1
-	for m := int32(0); m < ix.top; m++ {
-		level := &ix.loaded[(m+1)&(bigLoad-1)]
+	lo, hi := int32(0), ix.top
+	for lo < hi {
+		mid := int32(uint32(lo+hi) >> 1)
+		level := &ix.loaded[(mid+1)&(bigLoad-1)]
 		var below uint64
 		for w := wlo; w <= whi; w++ {
 			below |= cand[w&wmask] &^ level[w&wmask]
 		}
 		if below != 0 {
-			for w := wlo; w <= whi; w++ {
-				cand[w&wmask] &^= level[w&wmask]
-			}
-			return m
+			hi = mid
+		} else {
+			lo = mid + 1
 		}
 	}
-	return ix.top
+	level := &ix.loaded[(lo+1)&(bigLoad-1)]
+	for w := wlo; w <= whi; w++ {
+		cand[w&wmask] &^= level[w&wmask]
+	}
+	return lo
 }
 
 // visitDraws visits the CPUs of cand (words wlo..whi) from the highest id down, each with its own
@@ -258,7 +260,8 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *Index) (to
 			total -= 256
 		}
 	}
-	if acc == 0 {
+	if acc == 0 || total > s.bound {
+		// No CPU to choose, or none the caller would take (see LowestFused).
 		return total, -1, 0
 	}
 	best := lowBest{load: math.MaxInt32, cpu: -1}

@@ -54,6 +54,16 @@ var searchTops = []*topology.Topology{
 	topology.FourNode(),
 }
 
+// busy adds 90 threads to every CPU with a load, as on a machine of about a hundred threads per
+// CPU: the least loads then lie far above zero, close together and tied.
+func busy(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad) {
+	for c := range top.CPUs().All() {
+		if loads[c].Load > 0 {
+			loads[c].Load += 90
+		}
+	}
+}
+
 // LowestFused and LowestRun return what the kernel's recursion (refLowest) returns — the
 // total, the CPU and its randomised load — and leave the generator in the same state: on every
 // group they search of machines of every shape (consecutive leaves, SMT pairs numbered side by
@@ -67,7 +77,10 @@ func TestLowestMatchesKernel(t *testing.T) {
 	for i := range 1500 {
 		top := searchTops[i%len(searchTops)]
 		var loads [topology.MaxCPUs]CPULoad
-		randomLoads(r, top, &loads, []int{1, 2, 4, 20, bigLoad, 70}[r.IntN(6)], r.IntN(4) == 0)
+		randomLoads(r, top, &loads, []int{1, 2, 4, 20, 100, bigLoad, bigLoad + 6}[r.IntN(7)], r.IntN(4) == 0)
+		if r.IntN(4) == 0 {
+			busy(top, &loads)
+		}
 		ix := recorded(top, &loads, 1)
 		for range 4 {
 			mask, full := randomMask(r, top)
@@ -86,11 +99,22 @@ func TestLowestMatchesKernel(t *testing.T) {
 				wt, wc, wl := refLowest(g, &w)
 				gx := x
 				if ix.Fused(g.ID()) {
-					gt, gc, gl := ix.LowestFused(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx)
+					gt, gc, gl := ix.LowestFused(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, math.MaxInt32, &gx)
 					if gt != wt || gc != wc || (gc >= 0 && gl != wl) || gx != w.x {
 						t.Fatalf("%s: LowestFused = %d %d %d rnd %#x, kernel %d %d %d rnd %#x", where(top, g, &s), gt, gc, gl, gx, wt, wc, wl, w.x)
 					}
 					ways["fused"]++
+					// With a bound, as from the caller's loop: the total and the generator stay
+					// exact, and the CPU too unless the total exceeds the bound.
+					bound := wt + int32(r.IntN(1024)) - 512
+					gx = x
+					gt, gc, gl = ix.LowestFused(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, bound, &gx)
+					if gt != wt || gx != w.x || (gc != wc && !(wt > bound && gc < 0)) || (gc >= 0 && gl != wl) {
+						t.Fatalf("%s: LowestFused bound %d = %d %d %d rnd %#x, kernel %d %d %d rnd %#x", where(top, g, &s), bound, gt, gc, gl, gx, wt, wc, wl, w.x)
+					}
+					if gc < 0 && wc >= 0 {
+						ways["fused, beyond the bound"]++
+					}
 				}
 				gx = x
 				if gc, ok := ix.LowestRun(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx); ok {
@@ -98,13 +122,16 @@ func TestLowestMatchesKernel(t *testing.T) {
 						t.Fatalf("%s: LowestRun = %d rnd %#x, kernel %d rnd %#x", where(top, g, &s), gc, gx, wc, w.x)
 					}
 					ways["run"]++
+					if wc >= 0 && loads[wc].Load >= 64 {
+						ways["run, least load 64 or more"]++
+					}
 				} else if gx != x {
 					t.Fatalf("%s: LowestRun declined and moved the generator", where(top, g, &s))
 				}
 			}
 		}
 	}
-	for _, k := range []string{"fused", "run"} {
+	for _, k := range []string{"fused", "fused, beyond the bound", "run", "run, least load 64 or more"} {
 		if ways[k] < 500 {
 			t.Errorf("only %d searches took %s: %v", ways[k], k, ways)
 		}
@@ -122,7 +149,10 @@ func TestHighestMatchesKernel(t *testing.T) {
 	for i := range 1500 {
 		top := searchTops[i%len(searchTops)]
 		var loads [topology.MaxCPUs]CPULoad
-		randomLoads(r, top, &loads, []int{2, 4, 30, 70}[r.IntN(4)], false)
+		randomLoads(r, top, &loads, []int{2, 4, 30, 100, bigLoad + 6}[r.IntN(5)], false)
+		if r.IntN(5) == 0 {
+			busy(top, &loads)
+		}
 		switch r.IntN(4) {
 		case 0: // sparse: few candidates, as an idle CPU's steal search mostly finds
 			for c := range top.CPUs().All() {
