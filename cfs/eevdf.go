@@ -47,17 +47,27 @@ func (q *Queue) sums() (avg int64, load int64) {
 	return avg, load
 }
 
-// avgDelta returns the offset of the average vruntime from q's reference point: the floor of
-// S/W (the kernel subtracts W-1 from a negative S before its truncating division, so that the
-// result is never to the right of the true average and an entity exactly at it is eligible).
-// v6.6 divides with div_s64 (32-bit divisor), v7.1 with div64_long; with no weight the offset
-// is 0, except that v7.1 returns a lone running entity's own key. It is the arithmetic of [AvgVruntime] on
-// [Queue.Sums] done in place, without building the Sums, for the queue's hot paths (a pick tests many
-// vruntimes against one eligibility); TestPickEligibleMatchesQueue holds the two equal.
+// avgDelta returns the offset of the average vruntime from q's reference point: [floorAvg] of
+// the queue's sums, read in place without building [Queue.Sums] for the queue's hot paths (a
+// pick tests many vruntimes against one eligibility); [Sums] computes the same through the same
+// floorAvg.
 func (q *Queue) avgDelta() int64 {
-	v := q.cpu.params.Version
+	avg, load := q.sums()
+	var currKey int64
+	if c := q.currQueued(); c != nil {
+		currKey = q.entityKey(c.Vruntime)
+	}
+	return floorAvg(q.cpu.params.Version, avg, load, q.sumWeight != 0, currKey)
+}
+
+// floorAvg is avg_vruntime's division of S by W, the sums with the queued running entity added:
+// their floor, which the kernel takes by subtracting W-1 from a negative S before a truncating
+// division, so that the result is never to the right of the true average and an entity exactly
+// at it is eligible. v6.6 divides with div_s64 (a 32-bit divisor) whenever W is not 0 and
+// returns S (0) otherwise; v7.1 divides with div64_long only when the timeline has weight
+// (timelineWeight) and otherwise returns currKey, a lone running entity's own key (0 without one).
+func floorAvg(v Version, avg, load int64, timelineWeight bool, currKey int64) int64 {
 	if v == V66 {
-		avg, load := q.sums()
 		if load != 0 {
 			if avg < 0 {
 				avg -= load - 1
@@ -66,17 +76,13 @@ func (q *Queue) avgDelta() int64 {
 		}
 		return avg
 	}
-	if q.sumWeight != 0 {
-		runtime, weight := q.sums()
-		if runtime < 0 {
-			runtime -= weight - 1
-		}
-		return runtime / weight
+	if !timelineWeight {
+		return currKey
 	}
-	if c := q.currQueued(); c != nil {
-		return q.entityKey(c.Vruntime)
+	if avg < 0 {
+		avg -= load - 1
 	}
-	return 0
+	return avg / load
 }
 
 // mustEEVDF panics unless q belongs to a CPU running an EEVDF version. It inlines, the panic

@@ -75,29 +75,15 @@ func (s *Sums) withCurr() (avg, load int64) {
 	return avg, load
 }
 
-// delta returns V - v0, the floor of S/W as avg_vruntime computes it (see [AvgVruntime]).
+// delta returns V - v0, the floor of S/W as avg_vruntime computes it (see [AvgVruntime] and
+// [floorAvg]).
 func (s *Sums) delta() int64 {
-	if s.Version == V66 {
-		avg, load := s.withCurr()
-		if load != 0 {
-			if avg < 0 {
-				avg -= load - 1
-			}
-			avg = divS64(avg, uint64(load))
-		}
-		return avg
-	}
-	if s.SumWeight != 0 {
-		runtime, weight := s.withCurr()
-		if runtime < 0 {
-			runtime -= weight - 1
-		}
-		return runtime / weight
-	}
+	avg, load := s.withCurr()
+	var currKey int64
 	if s.Curr {
-		return int64(s.CurrVruntime - s.Zero)
+		currKey = int64(s.CurrVruntime - s.Zero)
 	}
-	return 0
+	return floorAvg(s.Version, avg, load, s.SumWeight != 0, currKey)
 }
 
 // eligibility returns the entity-independent part of vruntime_eligible.
