@@ -125,12 +125,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 	case sim.KindSwitch:
 		prev, next := sched.ID(r.Other), r.Thread
 		b = fw.head(b, prev, cpu, r.Time, "d..2.", "sched_switch")
-		b = append(b, "prev_comm="...)
-		b = fw.comm(b, prev, cpu)
-		b = append(b, " prev_pid="...)
-		b = strconv.AppendInt(b, int64(e.pid(prev)), 10)
-		b = append(b, " prev_prio="...)
-		b = strconv.AppendInt(b, int64(e.prio(prev)), 10)
+		b = fw.task(b, "prev_", prev, cpu, true)
 		b = append(b, " prev_state="...)
 		if prev < 0 {
 			b = append(b, 'R')
@@ -146,12 +141,8 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 				b = append(b, 'R')
 			}
 		}
-		b = append(b, " ==> next_comm="...)
-		b = fw.comm(b, next, cpu)
-		b = append(b, " next_pid="...)
-		b = strconv.AppendInt(b, int64(e.pid(next)), 10)
-		b = append(b, " next_prio="...)
-		b = strconv.AppendInt(b, int64(e.prio(next)), 10)
+		b = append(b, " ==> "...)
+		b = fw.task(b, "next_", next, cpu, true)
 	case sim.KindWakeup:
 		ev := "sched_wakeup"
 		if sched.WakeFlags(r.Arg)&sched.WakeFork != 0 {
@@ -162,12 +153,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 			flags = "d.h2." // a timer's wake-up: hrtimer interrupt context
 		}
 		b = fw.head(b, e.current(sched.ID(r.Other), cpu), cpu, r.Time, flags, ev)
-		b = append(b, "comm="...)
-		b = fw.comm(b, r.Thread, cpu)
-		b = append(b, " pid="...)
-		b = strconv.AppendInt(b, int64(e.pid(r.Thread)), 10)
-		b = append(b, " prio="...)
-		b = strconv.AppendInt(b, int64(e.prio(r.Thread)), 10)
+		b = fw.task(b, "", r.Thread, cpu, true)
 		if fw.o.Layout == Linux42 {
 			b = append(b, " success=1"...)
 		}
@@ -175,12 +161,7 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 		b = appendPad(b, int64(e.target), 3, '0')
 	case sim.KindMigrate:
 		b = fw.head(b, e.cur[cpu], cpu, r.Time, "d..2.", "sched_migrate_task")
-		b = append(b, "comm="...)
-		b = fw.comm(b, r.Thread, cpu)
-		b = append(b, " pid="...)
-		b = strconv.AppendInt(b, int64(e.pid(r.Thread)), 10)
-		b = append(b, " prio="...)
-		b = strconv.AppendInt(b, int64(e.prio(r.Thread)), 10)
+		b = fw.task(b, "", r.Thread, cpu, true)
 		b = append(b, " orig_cpu="...)
 		b = strconv.AppendInt(b, int64(r.Other), 10)
 		b = append(b, " dest_cpu="...)
@@ -191,22 +172,12 @@ func (fw *ftraceWriter) appendRecord(b []byte, r *sim.Record) []byte {
 		}
 		parent := sched.ID(r.Other)
 		b = fw.head(b, parent, cpu, r.Time, ".....", "sched_process_fork")
-		b = append(b, "comm="...)
-		b = fw.comm(b, parent, cpu)
-		b = append(b, " pid="...)
-		b = strconv.AppendInt(b, int64(e.pid(parent)), 10)
-		b = append(b, " child_comm="...)
-		b = fw.comm(b, r.Thread, cpu)
-		b = append(b, " child_pid="...)
-		b = strconv.AppendInt(b, int64(e.pid(r.Thread)), 10)
+		b = fw.task(b, "", parent, cpu, false)
+		b = append(b, ' ')
+		b = fw.task(b, "child_", r.Thread, cpu, false)
 	case sim.KindExit:
 		b = fw.head(b, r.Thread, cpu, r.Time, ".....", "sched_process_exit")
-		b = append(b, "comm="...)
-		b = fw.comm(b, r.Thread, cpu)
-		b = append(b, " pid="...)
-		b = strconv.AppendInt(b, int64(e.pid(r.Thread)), 10)
-		b = append(b, " prio="...)
-		b = strconv.AppendInt(b, int64(e.prio(r.Thread)), 10)
+		b = fw.task(b, "", r.Thread, cpu, true)
 		if fw.o.Layout == Linux617 {
 			b = append(b, " group_dead=true"...)
 		}
@@ -256,6 +227,25 @@ func (fw *ftraceWriter) head(b []byte, task sched.ID, cpu topology.CPU, ns int64
 		b = append(b, ' ')
 	}
 	return append(b, ' ')
+}
+
+// task appends thread id's fields as the kernel's tracepoints print them: comm, pid and, with
+// prio, prio, each name starting with pre ("prev_", "next_", "child_" or nothing).
+func (fw *ftraceWriter) task(b []byte, pre string, id sched.ID, cpu topology.CPU, prio bool) []byte {
+	b = append(b, pre...)
+	b = append(b, "comm="...)
+	b = fw.comm(b, id, cpu)
+	b = append(b, ' ')
+	b = append(b, pre...)
+	b = append(b, "pid="...)
+	b = strconv.AppendInt(b, int64(fw.e.pid(id)), 10)
+	if prio {
+		b = append(b, ' ')
+		b = append(b, pre...)
+		b = append(b, "prio="...)
+		b = strconv.AppendInt(b, int64(fw.e.prio(id)), 10)
+	}
+	return b
 }
 
 // comm appends the comm of thread id: its name, cut to 15 bytes unless FullComm, or
