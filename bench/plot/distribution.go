@@ -77,6 +77,11 @@ func Quartiles(values []float64) (q1, median, q3 float64) {
 	return q(0.25), q(0.5), q(0.75)
 }
 
+// IsTimeUnit reports whether [Distribution] draws values of unit as durations ("ns", "us",
+// "µs", "ms" or "s"), labelling the axis in the unit that suits it; any other unit is printed
+// after each value as it is.
+func IsTimeUnit(unit string) bool { return timeScale(unit) != 0 }
+
 // timeScale returns how many nanoseconds one of unit is, or 0 if unit is not a time unit.
 func timeScale(unit string) float64 {
 	switch unit {

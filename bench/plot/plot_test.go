@@ -419,3 +419,12 @@ func TestLogTicks(t *testing.T) {
 		t.Errorf("logTicks(1.3, 2.7) = %v, %g..%g; want 1 2 5 over 1..5", ticks, lo, hi)
 	}
 }
+
+func TestIsTimeUnit(t *testing.T) {
+	for unit, want := range map[string]bool{"ns": true, "us": true, "µs": true, "ms": true, "s": true,
+		"": false, "%": false, "×": false, "m": false, "h": false, " s": false, "jobs/s": false} {
+		if got := IsTimeUnit(unit); got != want {
+			t.Errorf("IsTimeUnit(%q) = %t, want %t", unit, got, want)
+		}
+	}
+}

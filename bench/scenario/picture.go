@@ -84,7 +84,7 @@ func (rp *Report) Picture(w io.Writer, p int, palette *plot.Palette) (string, er
 		o.Unit = "µs"
 	default:
 		o.Unit = m.Unit
-		if timeScaleOf(m.Unit) == 0 && m.Unit != "" {
+		if !plot.IsTimeUnit(m.Unit) && m.Unit != "" {
 			o.Unit = " " + m.Unit
 		}
 	}
@@ -93,19 +93,4 @@ func (rp *Report) Picture(w io.Writer, p int, palette *plot.Palette) (string, er
 		return "", fmt.Errorf("scenario %s: point %d: %w", s.Name, p, err)
 	}
 	return title, nil
-}
-
-// timeScaleOf returns the nanoseconds in one unit, or 0 for a unit that is not a time.
-func timeScaleOf(unit string) float64 {
-	switch unit {
-	case "ns":
-		return 1
-	case "us", "µs":
-		return 1e3
-	case "ms":
-		return 1e6
-	case "s":
-		return 1e9
-	}
-	return 0
 }
