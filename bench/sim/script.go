@@ -32,63 +32,14 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			m.armSleep(tid, m.now+d)
 			m.block(id)
 			return
-		case opSend:
-			p := &m.pipes[in.a]
+		case opSend, opRecv:
 			if t.opLeft == 0 {
 				t.opLeft = in.n
 			}
-			for t.opLeft > 0 {
-				if p.cap > 0 && p.msgs >= p.cap {
-					m.pipePush(&p.sendHead, &p.sendTail, tid)
-					m.block(id)
-					return
-				}
-				if m.pays && p.recvHead != nobody && m.pay(id, tid) {
-					return
-				}
-				p.msgs++
-				t.opLeft--
-				if r := m.pipePop(&p.recvHead, &p.recvTail); r != nobody {
-					m.payer = tid
-					m.wake(r, id, sched.WakeSync, tid, m.paidFrom(t))
-					m.payer = nobody
-					t = &m.threads[tid]
-				}
-				t.paying = false
-				if m.owed > 0 && m.payOwed(id, t) {
-					return
-				}
+			if !m.transfer(id, tid, &m.pipes[in.a], in.op == opSend) {
+				return
 			}
-			t.pc++
-		case opRecv:
-			p := &m.pipes[in.a]
-			if t.opLeft == 0 {
-				t.opLeft = in.n
-			}
-			for t.opLeft > 0 {
-				if p.msgs == 0 {
-					m.pipePush(&p.recvHead, &p.recvTail, tid)
-					m.block(id)
-					return
-				}
-				if m.pays && p.sendHead != nobody && m.pay(id, tid) {
-					return
-				}
-				p.msgs--
-				t.opLeft--
-				m.messages++
-				if s := m.pipePop(&p.sendHead, &p.sendTail); s != nobody {
-					m.payer = tid
-					m.wake(s, id, sched.WakeSync, tid, m.paidFrom(t))
-					m.payer = nobody
-					t = &m.threads[tid]
-				}
-				t.paying = false
-				if m.owed > 0 && m.payOwed(id, t) {
-					return
-				}
-			}
-			t.pc++
+			m.threads[tid].pc++
 		case opFork:
 			if t.opLeft == 0 {
 				t.opLeft = in.n
@@ -181,6 +132,47 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			m.setAttr(id, tid)
 		}
 	}
+}
+
+// transfer passes the messages left of thread tid's Send (send) or Recv on CPU id through pipe
+// p, one at a time: a sender waits while the pipe is full, a receiver while it is empty, each in
+// its own queue of the pipe, and every message wakes the first thread waiting at the other end.
+// It reports false when tid blocked, or stopped to pay for the wake-up it causes; the op then
+// resumes with the messages left (opLeft).
+func (m *Machine) transfer(id topology.CPU, tid int32, p *pipe, send bool) bool {
+	t := &m.threads[tid]
+	ownHead, ownTail, otherHead, otherTail := &p.recvHead, &p.recvTail, &p.sendHead, &p.sendTail
+	if send {
+		ownHead, ownTail, otherHead, otherTail = otherHead, otherTail, ownHead, ownTail
+	}
+	for t.opLeft > 0 {
+		if send && p.cap > 0 && p.msgs >= p.cap || !send && p.msgs == 0 {
+			m.pipePush(ownHead, ownTail, tid)
+			m.block(id)
+			return false
+		}
+		if m.pays && *otherHead != nobody && m.pay(id, tid) {
+			return false
+		}
+		if send {
+			p.msgs++
+		} else {
+			p.msgs--
+			m.messages++
+		}
+		t.opLeft--
+		if o := m.pipePop(otherHead, otherTail); o != nobody {
+			m.payer = tid
+			m.wake(o, id, sched.WakeSync, tid, m.paidFrom(t))
+			m.payer = nobody
+			t = &m.threads[tid]
+		}
+		t.paying = false
+		if m.owed > 0 && m.payOwed(id, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // everyInit starts the periods of an every for thread tid on CPU id (see workload.PhaseMode)
