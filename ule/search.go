@@ -35,15 +35,22 @@ type cpuSearchRes struct {
 // cpuSearchLowest is cpu_search_lowest: it searches group cg for the least loaded CPU cs
 // accepts, into r, and returns cg's total load, by the rules Lowest states. On machines with a
 // load index a group whose children are all leaves is searched by the index's fused walk
-// instead, with the same result and draws. bound is the least load of the groups searched
+// instead, and a group whose children are all groups of SMT pairs by the index's loop over them,
+// with the same result and draws. bound is the least load of the groups searched
 // before cg by the caller's loop (math.MaxInt32 for none): a group whose total exceeds it cannot
 // be chosen, and the fused walk then need not find its CPU (r.cpu may be -1); the kernel's
 // function has no such argument.
 func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes, bound int32) int32 {
-	if s.ix != nil && s.ix.Fused(cg.ID()) {
-		total, cpu, load := s.ix.LowestFused(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, bound, &cs.rnd.x)
-		r.cpu, r.load = cpu, load
-		return total
+	if s.ix != nil {
+		if s.ix.Fused(cg.ID()) {
+			total, cpu, load := s.ix.LowestFused(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, bound, &cs.rnd.x)
+			r.cpu, r.load = cpu, load
+			return total
+		}
+		if total, cpu, load, ok := s.ix.LowestPairGroups(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, &cs.rnd.x); ok {
+			r.cpu, r.load = cpu, load
+			return total
+		}
 	}
 	var lr cpuSearchRes
 	total := int32(0)

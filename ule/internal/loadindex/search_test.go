@@ -128,10 +128,19 @@ func TestLowestMatchesKernel(t *testing.T) {
 				} else if gx != x {
 					t.Fatalf("%s: LowestRun declined and moved the generator", where(top, g, &s))
 				}
+				gx = x
+				if gt, gc, gl, ok := ix.LowestPairGroups(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx); ok {
+					if gt != wt || gc != wc || (gc >= 0 && gl != wl) || gx != w.x {
+						t.Fatalf("%s: LowestPairGroups = %d %d %d rnd %#x, kernel %d %d %d rnd %#x", where(top, g, &s), gt, gc, gl, gx, wt, wc, wl, w.x)
+					}
+					ways["pair groups"]++
+				} else if gx != x {
+					t.Fatalf("%s: LowestPairGroups declined and moved the generator", where(top, g, &s))
+				}
 			}
 		}
 	}
-	for _, k := range []string{"fused", "fused, beyond the bound", "run", "run, least load 64 or more"} {
+	for _, k := range []string{"fused", "fused, beyond the bound", "run", "run, least load 64 or more", "pair groups"} {
 		if ways[k] < 500 {
 			t.Errorf("only %d searches took %s: %v", ways[k], k, ways)
 		}

@@ -2,7 +2,11 @@
 
 package loadindex
 
-import "github.com/schedkit/schedkit/topology"
+import (
+	"slices"
+
+	"github.com/schedkit/schedkit/topology"
+)
 
 // A searchTree is the topology flattened for the searches: one node per group, indexed by
 // topology.Group.ID, each holding its children's ids (in order) or, for a leaf, its CPUs from
@@ -59,6 +63,9 @@ type searchNode struct {
 	pairBits uint64
 	pairWord int32
 	pairLo   int32 // the node's first CPU
+	// pairKids says every child is such a node of SMT pairs (pairBits), none a thread group:
+	// LowestPairGroups searches the node (its mask words are kept for holdsAll).
+	pairKids bool
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -97,6 +104,18 @@ func newSearchTree(top *topology.Topology) searchTree {
 		lo = i + 1
 	}
 	t.number(groups)
+	for _, g := range groups {
+		n := &t.nodes[g.ID()]
+		kids := t.kids[n.kidLo:n.kidHi]
+		n.pairKids = len(kids) > 0
+		for _, k := range kids {
+			n.pairKids = n.pairKids && t.nodes[k].pairBits != 0 && !t.nodes[k].thread
+		}
+		if n.pairKids && n.wordLo == n.wordHi {
+			// Its mask words, for holdsAll.
+			t.addWords(n, slices.Collect(g.CPUs().All()))
+		}
+	}
 	t.leafOf = make([]int32, top.NumIDs())
 	for c := range top.CPUs().All() {
 		t.leafOf[c] = int32(top.Leaf(c).ID())
