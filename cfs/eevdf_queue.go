@@ -263,11 +263,7 @@ func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p *Params) {
 	if !isCurr {
 		q.placeEntity(se, flags, p)
 	}
-	q.load = q.load.Add(se.load.Weight)
-	q.nrRunning++
-	if se.IsIdle() {
-		q.idleNrRunning++
-	}
+	q.accountEnqueue(se)
 	if flags&flagMigrated != 0 {
 		se.ExecStart = 0
 	}
@@ -298,11 +294,7 @@ func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p *Params) bo
 		q.dequeueTree(se)
 	}
 	se.onRQ = false
-	q.load = q.load.Sub(se.load.Weight)
-	q.nrRunning--
-	if se.IsIdle() {
-		q.idleNrRunning--
-	}
+	q.accountDequeue(se)
 	q.updateGroup(se, now, p)
 	if flags&flagDelayed != 0 {
 		se.delayed = false

@@ -208,11 +208,7 @@ func (q *Queue) enqueueEntity(se *Entity, now uint64, flags qflags, p *Params) {
 		se.Vruntime += q.minVruntime
 	}
 	q.updateGroup(se, now, p)
-	q.load = q.load.Add(se.load.Weight)
-	q.nrRunning++
-	if se.IsIdle() {
-		q.idleNrRunning++
-	}
+	q.accountEnqueue(se)
 	if flags&flagWakeup != 0 {
 		se.Vruntime = placeClassic(q, se, false, now, p)
 	}
@@ -237,11 +233,7 @@ func (q *Queue) dequeueEntity(se *Entity, now uint64, flags qflags, p *Params) {
 		q.dequeueTree(se)
 	}
 	se.onRQ = false
-	q.load = q.load.Sub(se.load.Weight)
-	q.nrRunning--
-	if se.IsIdle() {
-		q.idleNrRunning--
-	}
+	q.accountDequeue(se)
 	if flags&flagWakeup == 0 {
 		se.Vruntime -= q.minVruntime
 	}
@@ -374,5 +366,25 @@ func setLastBuddy(se *Entity) {
 func setSkipBuddy(se *Entity) {
 	for s := se; s != nil; s = s.parent {
 		s.q.skip = s
+	}
+}
+
+// accountEnqueue is account_entity_enqueue's part of the queue's own counts: se's weight joins
+// the queue's load, and it counts among the entities queued (and the SCHED_IDLE ones).
+func (q *Queue) accountEnqueue(se *Entity) {
+	q.load = q.load.Add(se.load.Weight)
+	q.nrRunning++
+	if se.IsIdle() {
+		q.idleNrRunning++
+	}
+}
+
+// accountDequeue is account_entity_dequeue's part of the queue's own counts, undoing
+// accountEnqueue.
+func (q *Queue) accountDequeue(se *Entity) {
+	q.load = q.load.Sub(se.load.Weight)
+	q.nrRunning--
+	if se.IsIdle() {
+		q.idleNrRunning--
 	}
 }

@@ -42,6 +42,22 @@ func (pr *prober) onThread(cpu topology.CPU, f func() error) <-chan error {
 	return done
 }
 
+// startTogether lets go the probe threads blocked on start (a futex word they wait on, set to
+// 1), after 10 ms for each to reach its wait, and waits for every one of them to end: it
+// returns the first error among them, in the order given.
+func startTogether(start *uint32, done ...<-chan error) error {
+	time.Sleep(10 * time.Millisecond)
+	atomic.StoreUint32(start, 1)
+	futexWakeAll(start)
+	var first error
+	for _, d := range done {
+		if err := <-d; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // run is onThread's work on the locked thread: set it up, call f, give everything back.
 func (pr *prober) run(cpu topology.CPU, f func() error) (err error) {
 	tid := unix.Gettid()
@@ -170,15 +186,8 @@ func (pr *prober) probePingPong(a, b topology.CPU, n int) (lat, wake []int64, er
 	})
 	// Both threads start together, each blocked in its own FUTEX_WAIT or about to find the
 	// word set.
-	time.Sleep(10 * time.Millisecond)
-	atomic.StoreUint32(&start, 1)
-	futexWakeAll(&start)
-	errA, errB := <-aDone, <-bDone
-	if errA != nil {
-		return nil, nil, errA
-	}
-	if errB != nil {
-		return nil, nil, errB
+	if err := startTogether(&start, aDone, bDone); err != nil {
+		return nil, nil, err
 	}
 	return latB, wake, nil
 }
@@ -226,15 +235,8 @@ func (pr *prober) probeLocalWake(cpu topology.CPU, n int) (wake, lat []int64, er
 		futexWake(&w)
 		return nil
 	})
-	time.Sleep(10 * time.Millisecond)
-	atomic.StoreUint32(&start, 1)
-	futexWakeAll(&start)
-	errA, errB := <-aDone, <-bDone
-	if errA != nil {
-		return nil, nil, errA
-	}
-	if errB != nil {
-		return nil, nil, errB
+	if err := startTogether(&start, aDone, bDone); err != nil {
+		return nil, nil, err
 	}
 	if len(wake) > n/10 {
 		wake = wake[n/10:]
