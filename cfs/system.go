@@ -211,20 +211,6 @@ func (s *System) Fork(now int64, e *Entity, allowed topology.CPUSet, cpu topolog
 	return t
 }
 
-// share returns a set equal to *m for a task to keep: the System's set of all its CPUs, or the
-// task's own set old when equal to either, or else a copy of *m. A machine of 1024 CPUs has sets
-// of 136 bytes, more than the rest of a Task; most tasks may run anywhere and share one.
-func (s *System) share(m, old *topology.CPUSet) *topology.CPUSet {
-	switch {
-	case *m == s.all:
-		return &s.all
-	case old != nil && *m == *old:
-		return old
-	}
-	c := *m
-	return &c
-}
-
 // jiffies converts simulated time to ticks.
 func (s *System) jiffies(now int64) int64 { return sched.Ticks(now, s.hz) }
 
