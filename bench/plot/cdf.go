@@ -52,65 +52,12 @@ func CDF(w io.Writer, series []Series, o CDFOptions) error {
 	if o.Palette == nil {
 		o.Palette = &Palette{}
 	}
-	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-	minPos := int64(math.MaxInt64)
-	for _, s := range series {
-		for i, v := range s.Values {
-			if i > 0 && v < s.Values[i-1] {
-				return fmt.Errorf("plot: CDF: series %q is not sorted at index %d", s.Name, i)
-			}
-			if v < 0 {
-				return fmt.Errorf("plot: CDF: series %q has a negative value %d", s.Name, v)
-			}
-			lo, hi = min(lo, v), max(hi, v)
-			if v > 0 {
-				minPos = min(minPos, v)
-			}
-		}
+	lo, hi, minPos, err := cdfRange(series)
+	if err != nil {
+		return err
 	}
-	if hi < lo {
-		return errors.New("plot: CDF: no series has a value")
-	}
-	var xOf func(v float64) float64
-	var tickVals []float64
-	var labelOf func(v float64) string
 	pw, ph := float64(o.Width), float64(o.Height)
-	zeroX := 0.0 // with a log axis and values of 0: where 0 is drawn, left of the first decade
-	if o.Log {
-		if minPos == math.MaxInt64 {
-			minPos = 1
-		}
-		ds := decades(float64(minPos), float64(max(hi, minPos)))
-		l0, l1 := math.Log10(ds[0]), math.Log10(ds[len(ds)-1])
-		left, span := float64(cdfLeft), pw
-		if lo == 0 {
-			zeroX = cdfLeft + cdfZeroGap/3
-			left, span = cdfLeft+cdfZeroGap, pw-cdfZeroGap
-		}
-		xOf = func(v float64) float64 {
-			if v <= 0 && zeroX > 0 {
-				return zeroX
-			}
-			if v < ds[0] {
-				v = ds[0]
-			}
-			return left + (math.Log10(v)-l0)/(l1-l0)*span
-		}
-		tickVals = ds
-		labelOf = formatDuration
-	} else {
-		lo = 0
-		span := float64(hi - lo)
-		if span == 0 {
-			span = 1
-		}
-		step := niceStep(span, 8)
-		top := math.Ceil(span/step) * step
-		xOf = func(v float64) float64 { return cdfLeft + v/top*pw }
-		tickVals = ticks(0, top, step)
-		u := unitFor(step)
-		labelOf = func(v float64) string { return formatTime(v, step, u) + u.name }
-	}
+	xOf, tickVals, labelOf, zeroX := cdfXAxis(o.Log, lo, hi, minPos, pw)
 	yOf := func(f float64) float64 { return cdfTop + (1-f)*ph }
 	width, height := int(cdfLeft+pw+cdfRight), int(cdfTop+ph+cdfBottom)
 	s := newSVG(w, width, height, o.Title)
@@ -121,6 +68,94 @@ func CDF(w io.Writer, series []Series, o CDFOptions) error {
 	s.printf(`<g class="cdf" data-scale="%s">`+"\n", scale)
 	s.text(cdfLeft, 20, "start", o.Title)
 	s.printf(`<rect x="%d" y="%d" width="%s" height="%s" fill="none" stroke="#000"/>`+"\n", cdfLeft, cdfTop, num(pw), num(ph))
+	cdfAxes(s, pw, ph, xOf, yOf, tickVals, labelOf, zeroX)
+	for i, sr := range series {
+		colour := o.Palette.Colour(sr.Name)
+		ly := float64(cdfTop + 4 + i*18)
+		lx := cdfLeft + pw + 12
+		label := sr.Name
+		if n := len(sr.Values); n == 0 {
+			label += " (no wake-ups)"
+		} else {
+			// Earlier curves are drawn wider, so that a curve drawn over another still shows it.
+			width := math.Max(1.5, 4.5-float64(i))
+			s.printf(`<path class="curve" data-series="%s" data-n="%d" d="%s" fill="none" stroke="%s" stroke-width="%s"/>`+"\n",
+				esc(sr.Name), n, stepPath(sr.Values, xOf, yOf), colour, num(width))
+		}
+		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="3"/>`+"\n", num(lx), num(ly+6), num(lx+16), num(ly+6), colour)
+		s.text(lx+20, ly+10, "start", label)
+	}
+	s.raw("</g>\n")
+	return s.close()
+}
+
+// cdfRange returns the least and greatest of the series' values and their least positive one
+// (math.MaxInt64 if none), or an error naming a series that is not sorted or has a negative
+// value, or saying no series has a value.
+func cdfRange(series []Series) (lo, hi, minPos int64, err error) {
+	lo, hi = int64(math.MaxInt64), int64(math.MinInt64)
+	minPos = int64(math.MaxInt64)
+	for _, s := range series {
+		for i, v := range s.Values {
+			if i > 0 && v < s.Values[i-1] {
+				return 0, 0, 0, fmt.Errorf("plot: CDF: series %q is not sorted at index %d", s.Name, i)
+			}
+			if v < 0 {
+				return 0, 0, 0, fmt.Errorf("plot: CDF: series %q has a negative value %d", s.Name, v)
+			}
+			lo, hi = min(lo, v), max(hi, v)
+			if v > 0 {
+				minPos = min(minPos, v)
+			}
+		}
+	}
+	if hi < lo {
+		return 0, 0, 0, errors.New("plot: CDF: no series has a value")
+	}
+	return lo, hi, minPos, nil
+}
+
+// cdfXAxis lays out the latency axis of width pw for values lo..hi (minPos the least positive):
+// the position of a value, the ticks and their labels, and, on a log axis with values of 0,
+// where 0 is drawn, left of the first decade (else 0).
+func cdfXAxis(log bool, lo, hi, minPos int64, pw float64) (xOf func(float64) float64, tickVals []float64, labelOf func(float64) string, zeroX float64) {
+	if !log {
+		span := float64(hi)
+		if span == 0 {
+			span = 1
+		}
+		step := niceStep(span, 8)
+		top := math.Ceil(span/step) * step
+		u := unitFor(step)
+		return func(v float64) float64 { return cdfLeft + v/top*pw },
+			ticks(0, top, step),
+			func(v float64) string { return formatTime(v, step, u) + u.name }, 0
+	}
+	if minPos == math.MaxInt64 {
+		minPos = 1
+	}
+	ds := decades(float64(minPos), float64(max(hi, minPos)))
+	l0, l1 := math.Log10(ds[0]), math.Log10(ds[len(ds)-1])
+	left, span := float64(cdfLeft), pw
+	if lo == 0 {
+		zeroX = cdfLeft + cdfZeroGap/3
+		left, span = cdfLeft+cdfZeroGap, pw-cdfZeroGap
+	}
+	xOf = func(v float64) float64 {
+		if v <= 0 && zeroX > 0 {
+			return zeroX
+		}
+		if v < ds[0] {
+			v = ds[0]
+		}
+		return left + (math.Log10(v)-l0)/(l1-l0)*span
+	}
+	return xOf, ds, formatDuration, zeroX
+}
+
+// cdfAxes draws the fraction axis with its guides at p50 and p99, the latency axis's ticks (and
+// its 0 apart, at zeroX, on a log axis), and both axes' titles.
+func cdfAxes(s *svgWriter, pw, ph float64, xOf, yOf func(float64) float64, tickVals []float64, labelOf func(float64) string, zeroX float64) {
 	for _, f := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		y := yOf(f)
 		s.printf(`<line x1="%d" y1="%s" x2="%d" y2="%s" stroke="#000"/>`+"\n", cdfLeft-5, num(y), cdfLeft, num(y))
@@ -144,24 +179,6 @@ func CDF(w io.Writer, series []Series, o CDFOptions) error {
 	}
 	s.text(cdfLeft+pw/2, cdfTop+ph+36, "middle", "wake-to-run latency")
 	s.printf(`<text x="14" y="%s" text-anchor="middle" transform="rotate(-90 14 %s)">fraction of wake-ups</text>`+"\n", num(cdfTop+ph/2), num(cdfTop+ph/2))
-	for i, sr := range series {
-		colour := o.Palette.Colour(sr.Name)
-		ly := float64(cdfTop + 4 + i*18)
-		lx := cdfLeft + pw + 12
-		label := sr.Name
-		if n := len(sr.Values); n == 0 {
-			label += " (no wake-ups)"
-		} else {
-			// Earlier curves are drawn wider, so that a curve drawn over another still shows it.
-			width := math.Max(1.5, 4.5-float64(i))
-			s.printf(`<path class="curve" data-series="%s" data-n="%d" d="%s" fill="none" stroke="%s" stroke-width="%s"/>`+"\n",
-				esc(sr.Name), n, stepPath(sr.Values, xOf, yOf), colour, num(width))
-		}
-		s.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="3"/>`+"\n", num(lx), num(ly+6), num(lx+16), num(ly+6), colour)
-		s.text(lx+20, ly+10, "start", label)
-	}
-	s.raw("</g>\n")
-	return s.close()
 }
 
 // stepPath returns the path of the empirical distribution function of sorted values: at each
