@@ -17,15 +17,6 @@ func init() { Register(seed000Buildkernel()) }
 
 func seed000Buildkernel() *Scenario {
 	cal := Compile()
-	vm := "seed 000: FreeBSD 14 (2023), 8-core VM, make -j 8 buildkernel, 9 runs each (ministat)"
-	hogs := "seed 000: 8-core VM, one CPU hog per hardware thread, \"~7 minute total real time is extended to over 1h(!), even if the hogs are niced to 20\" (ratio 60/7, a lower bound)"
-	row := func(label, column, policy string, nhog, nice float64, idle bool, base string, pub *Figure) Row {
-		set := Values{"hogs": nhog, "hog_nice": nice}
-		if idle {
-			set["hog_idle"] = 1
-		}
-		return Row{Label: label, Column: column, Policy: policy, Set: set, Baseline: base, Published: pub}
-	}
 	return &Scenario{
 		Name:  "seed000-buildkernel",
 		Seed:  "000",
@@ -49,24 +40,7 @@ gcc makes per second of CPU, each followed by the measured time off CPU.`,
 			{Name: "hog_nice", Doc: "the hogs' nice value", Default: 20, Min: 0, Max: 20, Integer: true},
 			{Name: "hog_idle", Doc: "1: the hogs are SCHED_IDLE", Default: 0, Min: 0, Max: 1, Integer: true},
 		},
-		Rows: []Row{
-			row("4BSD", "-j 8, no hogs", "bsd4:freebsd14", 0, 0, false, "", &Figure{Value: 435.66667, Spread: 0.73333144, SpreadKind: "stddev", Unit: "s", On: vm}),
-			row("ULE 2023 (legacy)", "-j 8, no hogs", "ule:legacy", 0, 0, false, "-j 8, no hogs/4BSD", &Figure{Value: 436.85111, Spread: 0.68641176, SpreadKind: "stddev", Unit: "s", On: vm, Sig: SigShown}),
-			row("ULE 2023 + patch", "-j 8, no hogs", "ule:seed000", 0, 0, false, "-j 8, no hogs/4BSD", &Figure{Value: 438.61889, Spread: 0.30608187, SpreadKind: "stddev", Unit: "s", On: vm, Sig: SigShown}),
-			row("ULE main", "-j 8, no hogs", "ule:main", 0, 0, false, "-j 8, no hogs/4BSD", nil),
-			row("CFS v6.5", "-j 8, no hogs", "cfs:v6.5", 0, 0, false, "-j 8, no hogs/4BSD", nil),
-			row("EEVDF v7.1", "-j 8, no hogs", "cfs:v7.1", 0, 0, false, "-j 8, no hogs/4BSD", nil),
-			row("ULE 2023 (legacy)", "8 hogs nice 20", "ule:legacy", 8, 20, false, "-j 8, no hogs/ULE 2023 (legacy)", &Figure{Value: 60.0 / 7, Ratio: true, AtLeast: true, Unit: "×", On: hogs}),
-			row("ULE 2023 + patch", "8 hogs nice 20", "ule:seed000", 8, 20, false, "-j 8, no hogs/ULE 2023 + patch", nil),
-			row("ULE main", "8 hogs nice 20", "ule:main", 8, 20, false, "-j 8, no hogs/ULE main", nil),
-			row("4BSD", "8 hogs nice 20", "bsd4:freebsd14", 8, 20, false, "-j 8, no hogs/4BSD", nil),
-			row("CFS v6.5 nice 19", "8 hogs nice 20", "cfs:v6.5", 8, 19, false, "-j 8, no hogs/CFS v6.5", nil),
-			row("EEVDF v7.1 nice 19", "8 hogs nice 20", "cfs:v7.1", 8, 19, false, "-j 8, no hogs/EEVDF v7.1", nil),
-			row("ULE 2023 (legacy)", "8 hogs nice 0", "ule:legacy", 8, 0, false, "-j 8, no hogs/ULE 2023 (legacy)", nil),
-			row("ULE 2023 + patch", "8 hogs nice 0", "ule:seed000", 8, 0, false, "-j 8, no hogs/ULE 2023 + patch", nil),
-			row("4BSD", "8 hogs nice 0", "bsd4:freebsd14", 8, 0, false, "-j 8, no hogs/4BSD", nil),
-			row("EEVDF v7.1", "8 hogs nice 0", "cfs:v7.1", 8, 0, false, "-j 8, no hogs/EEVDF v7.1", nil),
-		},
+		Rows: buildkernelRows(),
 		Metrics: []Metric{{Name: "build time", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 {
 			var end int64
 			for i := range r.Threads {
@@ -112,6 +86,39 @@ gcc makes per second of CPU, each followed by the measured time off CPU.`,
 				"fork whose child must first get a CPU behind a hog.",
 			fmt.Sprintf("Calibration: %s, %s, %s.", cal.Dir, cal.GCC, cal.Kernel),
 		},
+	}
+}
+
+// buildkernelRows are seed000-buildkernel's rows: each policy building alone, then beside one
+// hog per CPU at nice 20 (19 for Linux) and at nice 0, with the seed's figures where it printed
+// them.
+func buildkernelRows() []Row {
+	vm := "seed 000: FreeBSD 14 (2023), 8-core VM, make -j 8 buildkernel, 9 runs each (ministat)"
+	hogs := "seed 000: 8-core VM, one CPU hog per hardware thread, \"~7 minute total real time is extended to over 1h(!), even if the hogs are niced to 20\" (ratio 60/7, a lower bound)"
+	row := func(label, column, policy string, nhog, nice float64, idle bool, base string, pub *Figure) Row {
+		set := Values{"hogs": nhog, "hog_nice": nice}
+		if idle {
+			set["hog_idle"] = 1
+		}
+		return Row{Label: label, Column: column, Policy: policy, Set: set, Baseline: base, Published: pub}
+	}
+	return []Row{
+		row("4BSD", "-j 8, no hogs", "bsd4:freebsd14", 0, 0, false, "", &Figure{Value: 435.66667, Spread: 0.73333144, SpreadKind: "stddev", Unit: "s", On: vm}),
+		row("ULE 2023 (legacy)", "-j 8, no hogs", "ule:legacy", 0, 0, false, "-j 8, no hogs/4BSD", &Figure{Value: 436.85111, Spread: 0.68641176, SpreadKind: "stddev", Unit: "s", On: vm, Sig: SigShown}),
+		row("ULE 2023 + patch", "-j 8, no hogs", "ule:seed000", 0, 0, false, "-j 8, no hogs/4BSD", &Figure{Value: 438.61889, Spread: 0.30608187, SpreadKind: "stddev", Unit: "s", On: vm, Sig: SigShown}),
+		row("ULE main", "-j 8, no hogs", "ule:main", 0, 0, false, "-j 8, no hogs/4BSD", nil),
+		row("CFS v6.5", "-j 8, no hogs", "cfs:v6.5", 0, 0, false, "-j 8, no hogs/4BSD", nil),
+		row("EEVDF v7.1", "-j 8, no hogs", "cfs:v7.1", 0, 0, false, "-j 8, no hogs/4BSD", nil),
+		row("ULE 2023 (legacy)", "8 hogs nice 20", "ule:legacy", 8, 20, false, "-j 8, no hogs/ULE 2023 (legacy)", &Figure{Value: 60.0 / 7, Ratio: true, AtLeast: true, Unit: "×", On: hogs}),
+		row("ULE 2023 + patch", "8 hogs nice 20", "ule:seed000", 8, 20, false, "-j 8, no hogs/ULE 2023 + patch", nil),
+		row("ULE main", "8 hogs nice 20", "ule:main", 8, 20, false, "-j 8, no hogs/ULE main", nil),
+		row("4BSD", "8 hogs nice 20", "bsd4:freebsd14", 8, 20, false, "-j 8, no hogs/4BSD", nil),
+		row("CFS v6.5 nice 19", "8 hogs nice 20", "cfs:v6.5", 8, 19, false, "-j 8, no hogs/CFS v6.5", nil),
+		row("EEVDF v7.1 nice 19", "8 hogs nice 20", "cfs:v7.1", 8, 19, false, "-j 8, no hogs/EEVDF v7.1", nil),
+		row("ULE 2023 (legacy)", "8 hogs nice 0", "ule:legacy", 8, 0, false, "-j 8, no hogs/ULE 2023 (legacy)", nil),
+		row("ULE 2023 + patch", "8 hogs nice 0", "ule:seed000", 8, 0, false, "-j 8, no hogs/ULE 2023 + patch", nil),
+		row("4BSD", "8 hogs nice 0", "bsd4:freebsd14", 8, 0, false, "-j 8, no hogs/4BSD", nil),
+		row("EEVDF v7.1", "8 hogs nice 0", "cfs:v7.1", 8, 0, false, "-j 8, no hogs/EEVDF v7.1", nil),
 	}
 }
 

@@ -34,30 +34,6 @@ var tarLayout = TarLayout()
 func seed000Pipeline() *Scenario {
 	cal, lay := Pipeline(), tarLayout
 	src := fmt.Sprintf("measured here: %s, %s, %s, %s", cal.Command, cal.TarVersion, cal.GzipVersion, cal.Kernel)
-	hogRow := func(label, column, policy string, nice int, idle bool, pipe float64, base string, pub *Figure) Row {
-		set := Values{"hog": 1, "hog_nice": float64(nice), "pipe": pipe}
-		if idle {
-			set["hog_idle"] = 1
-		}
-		return Row{Label: label, Column: column, Policy: policy, Set: set, Baseline: base, Published: pub}
-	}
-	base := func(column, policy string, pipe float64, pub *Figure) Row {
-		return Row{Label: "baseline", Column: column, Policy: policy, Set: Values{"hog": 0, "pipe": pipe}, Published: pub}
-	}
-	// alike makes every record cost tar the same (the mean): the model before the layout
-	// was calibrated, for comparison.
-	alike := func(r Row) Row {
-		r.Set["layout"] = 0
-		return r
-	}
-	// scaled multiplies bsdtar's per-member cost: FreeBSD's in the seed's VM is not known, so
-	// the scenario shows where the seed's figures fall as it doubles.
-	scaled := func(k float64, r Row) Row {
-		r.Set["member_scale"] = k
-		return r
-	}
-	fbsd := "FreeBSD 14 (2023), amd64, tar cf - /usr/src | cpuset -l 3 time gzip, hog: cpuset -l 3 nice -n 20 cpuburner"
-	linux := "Linux 6.18 on this machine, same experiment (pipe 64 KiB), hog pinned with gzip"
 	s := &Scenario{
 		Name:  "seed000-pipeline",
 		Seed:  "000",
@@ -93,34 +69,7 @@ ends when tar and gzip have exited; time is the later exit.`,
 			{Name: "hog_idle", Doc: "1: the hog is SCHED_IDLE", Default: 0, Min: 0, Max: 1, Integer: true},
 			{Name: "pipe", Doc: "records the pipe holds; 0: FreeBSD direct write (writer waits for the reader)", Unit: "records", Default: pipeDirect, Min: 0, Max: 1024, Integer: true},
 		},
-		Rows: []Row{
-			base("ULE 2023 (ps pt)", "ule:legacy", pipeDirect, &Figure{Value: 45.23, Unit: "s", On: fbsd + " (no hog)"}),
-			hogRow("0 48", "ULE 2023 (ps pt)", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 907.07, Unit: "s", On: fbsd}),
-			hogRow("0 224", "ULE 2023 (ps pt)", "ule:seed000-ps0-pt224", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 864.24, Unit: "s", On: fbsd}),
-			hogRow("1 48", "ULE 2023 (ps pt)", "ule:seed000-ps1-pt48", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 869.69, Unit: "s", On: fbsd}),
-			hogRow("1 224", "ULE 2023 (ps pt)", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 61.46, Unit: "s", On: fbsd}),
-			alike(base("records alike", "ule:legacy", pipeDirect, nil)),
-			alike(hogRow("0 48", "records alike", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "records alike/baseline", nil)),
-			alike(hogRow("1 224", "records alike", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "records alike/baseline", nil)),
-			scaled(2, base("member ×2", "ule:legacy", pipeDirect, nil)),
-			scaled(2, hogRow("0 48", "member ×2", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "member ×2/baseline", nil)),
-			scaled(2, hogRow("1 224", "member ×2", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "member ×2/baseline", nil)),
-			scaled(4, base("member ×4", "ule:legacy", pipeDirect, nil)),
-			scaled(4, hogRow("0 48", "member ×4", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "member ×4/baseline", nil)),
-			scaled(4, hogRow("1 224", "member ×4", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "member ×4/baseline", nil)),
-			base("ULE main", "ule:main", pipeDirect, nil),
-			hogRow("nice 20", "ULE main", "ule:main", 20, false, pipeDirect, "ULE main/baseline", nil),
-			base("4BSD", "bsd4:freebsd14", pipeDirect, nil),
-			hogRow("nice 20", "4BSD", "bsd4:freebsd14", 20, false, pipeDirect, "4BSD/baseline", nil),
-			base("CFS v6.5", "cfs:v6.5", linuxPipeRecords, nil),
-			hogRow("nice 0", "CFS v6.5", "cfs:v6.5", 0, false, linuxPipeRecords, "CFS v6.5/baseline", nil),
-			hogRow("nice 19", "CFS v6.5", "cfs:v6.5", 19, false, linuxPipeRecords, "CFS v6.5/baseline", nil),
-			hogRow("SCHED_IDLE", "CFS v6.5", "cfs:v6.5", 0, true, linuxPipeRecords, "CFS v6.5/baseline", nil),
-			base("EEVDF v7.1", "cfs:v7.1", linuxPipeRecords, nil),
-			hogRow("nice 0", "EEVDF v7.1", "cfs:v7.1", 0, false, linuxPipeRecords, "EEVDF v7.1/baseline", &Figure{Value: 2.02, Ratio: true, Reference: true, Unit: "×", On: linux}),
-			hogRow("nice 19", "EEVDF v7.1", "cfs:v7.1", 19, false, linuxPipeRecords, "EEVDF v7.1/baseline", &Figure{Value: 1.02, Ratio: true, Reference: true, Unit: "×", On: linux}),
-			hogRow("SCHED_IDLE", "EEVDF v7.1", "cfs:v7.1", 0, true, linuxPipeRecords, "EEVDF v7.1/baseline", &Figure{Value: 1.01, Ratio: true, Reference: true, Unit: "×", On: linux}),
-		},
+		Rows: pipelineRows(),
 		Metrics: []Metric{
 			{Name: "time", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 { return pipelineEnd(r) }},
 			{Name: "gzip wait", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 {
@@ -134,24 +83,7 @@ ends when tar and gzip have exited; time is the later exit.`,
 		Reps:      3,
 		Small:     Values{"records": 400},
 		SmallReps: 3,
-		Expect: []Expectation{
-			{Doc: "stock ULE: gzip sleeps where tar's records hold many members, and waits a slice of the hog each time (seed: 20×)", Row: "ULE 2023 (ps pt)/0 48", Baseline: "ULE 2023 (ps pt)/baseline", Min: 3, Max: 100},
-			{Doc: "pick_short with preempt_thresh 224: a woken gzip preempts the hog (seed: 1.36×)", Row: "ULE 2023 (ps pt)/1 224", Baseline: "ULE 2023 (ps pt)/baseline", Min: 0.95, Max: 1.5},
-			{Doc: "preempt_thresh 224 alone does not help (seed: 19.1×)", Row: "ULE 2023 (ps pt)/0 224", Baseline: "ULE 2023 (ps pt)/baseline", Min: 3, Max: 100},
-			// With the machine's costs (the default profile) tar's wake-ups and switches slow it
-			// enough that gzip sometimes finds the pipe empty and sleeps, and then the fix helps:
-			// the patched run falls anywhere from the run alone to an even share with the hog.
-			{Doc: "records alike: gzip rarely sleeps, so ULE at most shares the CPU with the hog, fix or not", Row: "records alike/1 224", Baseline: "records alike/baseline", Min: 0.8, Max: 2.2},
-			{Doc: "per-member cost ×2: stock ULE many times slower", Row: "member ×2/0 48", Baseline: "member ×2/baseline", Min: 5, Max: 1000},
-			// Within 20 % below: beside the hog gzip's CPU never idles, so its wake-ups skip the
-			// idle exit the run alone pays on each (the profile's idle_exit).
-			{Doc: "per-member cost ×2: the fix back near the run alone", Row: "member ×2/1 224", Baseline: "member ×2/baseline", Min: 0.8, Max: 1.5},
-			{Doc: "EEVDF: a nice 0 hog halves gzip's share (Linux 6.18 here: 2.02×)", Row: "EEVDF v7.1/nice 0", Baseline: "EEVDF v7.1/baseline", Min: 1.7, Max: 2.3},
-			// The host measured 1.02×; under the ci profile of 2026-12-05 the model gives 0.997×
-			// (not significant): the few percent are within the runs' noise, not a mechanism.
-			{Doc: "EEVDF: a nice 19 hog costs at most a few percent (Linux 6.18 here: 1.02×)", Row: "EEVDF v7.1/nice 19", Baseline: "EEVDF v7.1/baseline", Min: 0.95, Max: 1.1},
-			{Doc: "CFS: a SCHED_IDLE hog costs about nothing (Linux 6.18 here: 1.01×)", Row: "CFS v6.5/SCHED_IDLE", Baseline: "CFS v6.5/baseline", Min: 1, Max: 1.05},
-		},
+		Expect:    pipelineExpect(),
 	}
 	const why = "bsdtar's per-member cost measured on Linux makes gzip sleep on few records; at ×2 it comes out"
 	s.Claims = []Claim{
@@ -162,7 +94,95 @@ ends when tar and gzip have exited; time is the later exit.`,
 			Why: "gzip preempts the hog on each wake-up and skips idle exits; the seed's extra 36 % is not modelled"},
 		{Text: "… the fix against stock ULE", Row: "ULE 2023 (ps pt)/1 224", Versus: "ULE 2023 (ps pt)/0 48", Why: why},
 	}
-	s.Notes = []string{
+	s.Notes = pipelineNotes(cal, lay, src)
+	return s
+}
+
+// pipelineExpect are seed000-pipeline's expectations: the seed's effects in their bands, and
+// the Linux rows beside what Linux 6.18 measured here.
+func pipelineExpect() []Expectation {
+	return []Expectation{
+		{Doc: "stock ULE: gzip sleeps where tar's records hold many members, and waits a slice of the hog each time (seed: 20×)", Row: "ULE 2023 (ps pt)/0 48", Baseline: "ULE 2023 (ps pt)/baseline", Min: 3, Max: 100},
+		{Doc: "pick_short with preempt_thresh 224: a woken gzip preempts the hog (seed: 1.36×)", Row: "ULE 2023 (ps pt)/1 224", Baseline: "ULE 2023 (ps pt)/baseline", Min: 0.95, Max: 1.5},
+		{Doc: "preempt_thresh 224 alone does not help (seed: 19.1×)", Row: "ULE 2023 (ps pt)/0 224", Baseline: "ULE 2023 (ps pt)/baseline", Min: 3, Max: 100},
+		// With the machine's costs (the default profile) tar's wake-ups and switches slow it
+		// enough that gzip sometimes finds the pipe empty and sleeps, and then the fix helps:
+		// the patched run falls anywhere from the run alone to an even share with the hog.
+		{Doc: "records alike: gzip rarely sleeps, so ULE at most shares the CPU with the hog, fix or not", Row: "records alike/1 224", Baseline: "records alike/baseline", Min: 0.8, Max: 2.2},
+		{Doc: "per-member cost ×2: stock ULE many times slower", Row: "member ×2/0 48", Baseline: "member ×2/baseline", Min: 5, Max: 1000},
+		// Within 20 % below: beside the hog gzip's CPU never idles, so its wake-ups skip the
+		// idle exit the run alone pays on each (the profile's idle_exit).
+		{Doc: "per-member cost ×2: the fix back near the run alone", Row: "member ×2/1 224", Baseline: "member ×2/baseline", Min: 0.8, Max: 1.5},
+		{Doc: "EEVDF: a nice 0 hog halves gzip's share (Linux 6.18 here: 2.02×)", Row: "EEVDF v7.1/nice 0", Baseline: "EEVDF v7.1/baseline", Min: 1.7, Max: 2.3},
+		// The host measured 1.02×; under the ci profile of 2026-12-05 the model gives 0.997×
+		// (not significant): the few percent are within the runs' noise, not a mechanism.
+		{Doc: "EEVDF: a nice 19 hog costs at most a few percent (Linux 6.18 here: 1.02×)", Row: "EEVDF v7.1/nice 19", Baseline: "EEVDF v7.1/baseline", Min: 0.95, Max: 1.1},
+		{Doc: "CFS: a SCHED_IDLE hog costs about nothing (Linux 6.18 here: 1.01×)", Row: "CFS v6.5/SCHED_IDLE", Baseline: "CFS v6.5/baseline", Min: 1, Max: 1.05},
+	}
+}
+
+// pipelineRows are seed000-pipeline's rows: the seed's four ULE kernels beside the run alone,
+// the same with every record alike and with bsdtar's per-member cost doubled and quadrupled,
+// and the other policies, Linux's with its pipe of whole records.
+func pipelineRows() []Row {
+	hogRow := func(label, column, policy string, nice int, idle bool, pipe float64, base string, pub *Figure) Row {
+		set := Values{"hog": 1, "hog_nice": float64(nice), "pipe": pipe}
+		if idle {
+			set["hog_idle"] = 1
+		}
+		return Row{Label: label, Column: column, Policy: policy, Set: set, Baseline: base, Published: pub}
+	}
+	base := func(column, policy string, pipe float64, pub *Figure) Row {
+		return Row{Label: "baseline", Column: column, Policy: policy, Set: Values{"hog": 0, "pipe": pipe}, Published: pub}
+	}
+	// alike makes every record cost tar the same (the mean): the model before the layout
+	// was calibrated, for comparison.
+	alike := func(r Row) Row {
+		r.Set["layout"] = 0
+		return r
+	}
+	// scaled multiplies bsdtar's per-member cost: FreeBSD's in the seed's VM is not known, so
+	// the scenario shows where the seed's figures fall as it doubles.
+	scaled := func(k float64, r Row) Row {
+		r.Set["member_scale"] = k
+		return r
+	}
+	fbsd := "FreeBSD 14 (2023), amd64, tar cf - /usr/src | cpuset -l 3 time gzip, hog: cpuset -l 3 nice -n 20 cpuburner"
+	linux := "Linux 6.18 on this machine, same experiment (pipe 64 KiB), hog pinned with gzip"
+	return []Row{
+		base("ULE 2023 (ps pt)", "ule:legacy", pipeDirect, &Figure{Value: 45.23, Unit: "s", On: fbsd + " (no hog)"}),
+		hogRow("0 48", "ULE 2023 (ps pt)", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 907.07, Unit: "s", On: fbsd}),
+		hogRow("0 224", "ULE 2023 (ps pt)", "ule:seed000-ps0-pt224", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 864.24, Unit: "s", On: fbsd}),
+		hogRow("1 48", "ULE 2023 (ps pt)", "ule:seed000-ps1-pt48", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 869.69, Unit: "s", On: fbsd}),
+		hogRow("1 224", "ULE 2023 (ps pt)", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "ULE 2023 (ps pt)/baseline", &Figure{Value: 61.46, Unit: "s", On: fbsd}),
+		alike(base("records alike", "ule:legacy", pipeDirect, nil)),
+		alike(hogRow("0 48", "records alike", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "records alike/baseline", nil)),
+		alike(hogRow("1 224", "records alike", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "records alike/baseline", nil)),
+		scaled(2, base("member ×2", "ule:legacy", pipeDirect, nil)),
+		scaled(2, hogRow("0 48", "member ×2", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "member ×2/baseline", nil)),
+		scaled(2, hogRow("1 224", "member ×2", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "member ×2/baseline", nil)),
+		scaled(4, base("member ×4", "ule:legacy", pipeDirect, nil)),
+		scaled(4, hogRow("0 48", "member ×4", "ule:seed000-ps0-pt48", 20, false, pipeDirect, "member ×4/baseline", nil)),
+		scaled(4, hogRow("1 224", "member ×4", "ule:seed000-ps1-pt224", 20, false, pipeDirect, "member ×4/baseline", nil)),
+		base("ULE main", "ule:main", pipeDirect, nil),
+		hogRow("nice 20", "ULE main", "ule:main", 20, false, pipeDirect, "ULE main/baseline", nil),
+		base("4BSD", "bsd4:freebsd14", pipeDirect, nil),
+		hogRow("nice 20", "4BSD", "bsd4:freebsd14", 20, false, pipeDirect, "4BSD/baseline", nil),
+		base("CFS v6.5", "cfs:v6.5", linuxPipeRecords, nil),
+		hogRow("nice 0", "CFS v6.5", "cfs:v6.5", 0, false, linuxPipeRecords, "CFS v6.5/baseline", nil),
+		hogRow("nice 19", "CFS v6.5", "cfs:v6.5", 19, false, linuxPipeRecords, "CFS v6.5/baseline", nil),
+		hogRow("SCHED_IDLE", "CFS v6.5", "cfs:v6.5", 0, true, linuxPipeRecords, "CFS v6.5/baseline", nil),
+		base("EEVDF v7.1", "cfs:v7.1", linuxPipeRecords, nil),
+		hogRow("nice 0", "EEVDF v7.1", "cfs:v7.1", 0, false, linuxPipeRecords, "EEVDF v7.1/baseline", &Figure{Value: 2.02, Ratio: true, Reference: true, Unit: "×", On: linux}),
+		hogRow("nice 19", "EEVDF v7.1", "cfs:v7.1", 19, false, linuxPipeRecords, "EEVDF v7.1/baseline", &Figure{Value: 1.02, Ratio: true, Reference: true, Unit: "×", On: linux}),
+		hogRow("SCHED_IDLE", "EEVDF v7.1", "cfs:v7.1", 0, true, linuxPipeRecords, "EEVDF v7.1/baseline", &Figure{Value: 1.01, Ratio: true, Reference: true, Unit: "×", On: linux}),
+	}
+}
+
+// pipelineNotes are seed000-pipeline's notes: the sources read, the mechanism, what is swept and
+// why, and the calibration.
+func pipelineNotes(cal PipelineCalibration, lay TarLayoutCalibration, src string) []string {
+	return []string{
 		"Sources read for the mechanism: usr.bin/gzip/gzip.c (FreeBSD gzip 20190107, the gzip of FreeBSD 13 and 14: " +
 			"gz_compress refills its 64 KiB buffer with one read(2) per deflate round, never looping to fill it); " +
 			"sys/kern/sys_pipe.c (pipe_write takes the direct path for a blocking write of at least pipe_mindirect, 8192 " +
@@ -197,7 +217,6 @@ ends when tar and gzip have exited; time is the later exit.`,
 		"Calibration: " + src + "; " + strings.TrimSpace(lay.Bsdtar) + ", " + lay.Kernel + ". Costs are constant per record and member, so " +
 			"repetitions differ only by the policies' own random choices.",
 	}
-	return s
 }
 
 // pipelineEnd returns the later exit of tar and gzip in seconds.

@@ -40,15 +40,6 @@ func seed002Idle() *Scenario {
 	)
 	mean, sd := meanSD(bruceULE)
 	on := "seed 002 (Bruce Evans, 2018): makeworld of a ~5.2 world, i386, 4 cores × 2 threads, FreeBSD 12 kernel, stathz 127"
-	sampled := func(st sim.CPUState) func(r *sim.Result, s *Setup) float64 {
-		return func(r *sim.Result, s *Setup) float64 {
-			var n int64
-			for _, c := range r.CPUs {
-				n += c.Ticks[st]
-			}
-			return float64(n) / float64(s.Config.StatHz)
-		}
-	}
 	return &Scenario{
 		Name:  "seed002-idle",
 		Seed:  "002",
@@ -70,24 +61,7 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			{Label: "ULE, lost wake-ups (what-if p=0.2, 50 us)", Policy: "ule:legacy", Set: Values{"miss_p": 0.2, "miss_window_us": 50}, Baseline: "ULE 2023 (legacy)"},
 			{Label: "4BSD, idle spinning, HTT on", Policy: "bsd4:freebsd14-nopreemption", Set: Values{"spin": 1}, Baseline: "4BSD, no PREEMPTION"},
 		},
-		Metrics: []Metric{
-			{Name: "r", Unit: "s", Of: base.Metrics[0].Of},
-			{Name: "u", Unit: "s", Of: func(r *sim.Result, s *Setup) float64 { return sampled(sim.CPUUser)(r, s) + sampled(sim.CPUNice)(r, s) }},
-			{Name: "s", Unit: "s", Of: sampled(sim.CPUSys)},
-			{Name: "i", Unit: "s", Of: sampled(sim.CPUIntr)},
-			{Name: "t", Unit: "s", Of: func(r *sim.Result, s *Setup) float64 {
-				// The seed's t is u + s + i (566.24u + 77.10s + 0.83i = 644.17t).
-				return sampled(sim.CPUUser)(r, s) + sampled(sim.CPUNice)(r, s) + sampled(sim.CPUSys)(r, s) + sampled(sim.CPUIntr)(r, s)
-			}},
-			{Name: "I", Unit: "s", Of: sampled(sim.CPUIdle)},
-			{Name: "X", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 {
-				var n int64
-				for _, c := range r.CPUs {
-					n += c.Idle
-				}
-				return float64(n) / 1e9
-			}},
-		},
+		Metrics: seed002Metrics(base),
 		Build: func(v Values, row *Row) (Setup, error) {
 			s, err := buildKernel(v, row)
 			if err != nil {
@@ -116,28 +90,67 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			{Text: "… ULE's six runs against 4BSD's", Row: "ULE 2023 (legacy)",
 				Why: "the model's ULE spreads jobs over cores before SMT siblings; 4BSD fills siblings"},
 		},
-		Notes: []string{
-			"The build's absolute times are seconds, not Bruce's ~128 s (the compile jobs are calibrated on small C files and their " +
-				"number is an assumption): compare the columns' ratios and spreads, not seconds.",
-			"s is only the simulator's stalls (the machine profile's switch, refill, migration, idle-exit and wake-up costs): a real build's system time " +
-				"(system calls, page faults, the file system) is not modelled, nor is i's interrupt load beyond the clock.",
-			"The rate of lost wake-ups is not in the thread; the what-if rows use p=0.2 within 50 us of going idle to show the " +
-				"mechanism's direction, not to match the 327 s variance.",
-			"The seed's variance (idle time varying by 327 s between runs) does not come out: the calibrated jobs have constant " +
-				"lengths and 4BSD draws no random numbers, so its runs are identical; ULE's spread comes from its own random " +
-				"tie-breaks and balancer intervals only.",
-			"A compile job wakes from its own sleep on the CPU it last ran on, which needs no IPI, so lost wake-ups hardly " +
-				"touch 4BSD here; the real build's wake-ups of other CPUs (pipes, exits waking make) are not modelled as such.",
-			"ULE comes out faster than 4BSD (it spreads the jobs over cores before SMT siblings); Bruce's text says ULE is " +
-				"slightly slower, while his printed ULE runs (115.80-130.33 s) average below his 4BSD run (128.57 s).",
-			"PREEMPTION and IPI_PREEMPTION in the model change only who preempts whom, and these jobs, each woken on the CPU " +
-				"it slept on, give them nothing to change: with and without, the runs are identical, switch for switch (15048 " +
-				"switches under the default profile, whose switches cost 5.6 us and 6.2 us more between processes), so the " +
-				"168.53 s run is not reproduced; the real build's wake-ups of other CPUs (make's children, pipes) are not modelled.",
-			"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.70 s against 9.00 s, seed 1, profile of 2026-12-04): with an " +
-				"IPI's latency the CPU that wakes a job runs it before the CPUs it signalled arrive, so jobs land on SMT siblings " +
-				"of busy cores less often and run at full speed more (checked by taking the IPI out of the profile: 8.78 s).",
-		},
+		Notes: seed002Notes(),
+	}
+}
+
+// seed002Metrics are seed 002's columns: real time as the build's (base's first metric), and
+// the statistics Bruce Evans printed, u, s, i, their total t and idle I by stathz tick sampling
+// (kern.cp_time), and X, idle by exact run time.
+func seed002Metrics(base *Scenario) []Metric {
+	sampled := func(st sim.CPUState) func(r *sim.Result, s *Setup) float64 {
+		return func(r *sim.Result, s *Setup) float64 {
+			var n int64
+			for _, c := range r.CPUs {
+				n += c.Ticks[st]
+			}
+			return float64(n) / float64(s.Config.StatHz)
+		}
+	}
+	return []Metric{
+		{Name: "r", Unit: "s", Of: base.Metrics[0].Of},
+		{Name: "u", Unit: "s", Of: func(r *sim.Result, s *Setup) float64 { return sampled(sim.CPUUser)(r, s) + sampled(sim.CPUNice)(r, s) }},
+		{Name: "s", Unit: "s", Of: sampled(sim.CPUSys)},
+		{Name: "i", Unit: "s", Of: sampled(sim.CPUIntr)},
+		{Name: "t", Unit: "s", Of: func(r *sim.Result, s *Setup) float64 {
+			// The seed's t is u + s + i (566.24u + 77.10s + 0.83i = 644.17t).
+			return sampled(sim.CPUUser)(r, s) + sampled(sim.CPUNice)(r, s) + sampled(sim.CPUSys)(r, s) + sampled(sim.CPUIntr)(r, s)
+		}},
+		{Name: "I", Unit: "s", Of: sampled(sim.CPUIdle)},
+		{Name: "X", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 {
+			var n int64
+			for _, c := range r.CPUs {
+				n += c.Idle
+			}
+			return float64(n) / 1e9
+		}},
+	}
+}
+
+// seed002Notes are seed002-idle's notes: what the model leaves out, and why the seed's variance
+// and its PREEMPTION run do not come out.
+func seed002Notes() []string {
+	return []string{
+		"The build's absolute times are seconds, not Bruce's ~128 s (the compile jobs are calibrated on small C files and their " +
+			"number is an assumption): compare the columns' ratios and spreads, not seconds.",
+		"s is only the simulator's stalls (the machine profile's switch, refill, migration, idle-exit and wake-up costs): a real build's system time " +
+			"(system calls, page faults, the file system) is not modelled, nor is i's interrupt load beyond the clock.",
+		"The rate of lost wake-ups is not in the thread; the what-if rows use p=0.2 within 50 us of going idle to show the " +
+			"mechanism's direction, not to match the 327 s variance.",
+		"The seed's variance (idle time varying by 327 s between runs) does not come out: the calibrated jobs have constant " +
+			"lengths and 4BSD draws no random numbers, so its runs are identical; ULE's spread comes from its own random " +
+			"tie-breaks and balancer intervals only.",
+		"A compile job wakes from its own sleep on the CPU it last ran on, which needs no IPI, so lost wake-ups hardly " +
+			"touch 4BSD here; the real build's wake-ups of other CPUs (pipes, exits waking make) are not modelled as such.",
+		"ULE comes out faster than 4BSD (it spreads the jobs over cores before SMT siblings); Bruce's text says ULE is " +
+			"slightly slower, while his printed ULE runs (115.80-130.33 s) average below his 4BSD run (128.57 s).",
+		"PREEMPTION and IPI_PREEMPTION in the model change only who preempts whom, and these jobs, each woken on the CPU " +
+			"it slept on, give them nothing to change: with and without, the runs are identical, switch for switch (15048 " +
+			"switches under the default profile, whose switches cost 5.6 us and 6.2 us more between processes), so the " +
+			"168.53 s run is not reproduced; the real build's wake-ups of other CPUs (make's children, pipes) are not modelled.",
+		"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.70 s against 9.00 s, seed 1, profile of 2026-12-04): with an " +
+			"IPI's latency the CPU that wakes a job runs it before the CPUs it signalled arrive, so jobs land on SMT siblings " +
+			"of busy cores less often and run at full speed more (checked by taking the IPI out of the profile: 8.78 s).",
 	}
 }
 
