@@ -368,31 +368,43 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 			continue
 		}
 		scanned++
-		idle := true
-		for _, s := range env.Domains.SMT(c) {
-			if !st[s].Idle() {
-				idle = false
-				if !found {
-					if st[s].IdleOnly() && t.allowed.Has(s) {
-						idleCPU, found = s, true
-						break
-					}
-					continue
-				}
-				break
-			}
-			if !found && t.allowed.Has(s) {
-				idleCPU, found = s, true
-			}
-		}
-		if idle {
+		if env.selectIdleCore(c, &skip, &idleCPU, &found) {
 			return c, true, true, scanned
-		}
-		for _, s := range env.Domains.SMT(c) {
-			skip.Add(s)
 		}
 	}
 	return idleCPU, found, false, scanned
+}
+
+// selectIdleCore is select_idle_core: it reports whether every SMT sibling of core (core
+// included) is idle. On the way it records in *idleCPU the first allowed idle sibling, or a
+// SCHED_IDLE-only one, unless *found says one is recorded already; and a core that is not idle
+// joins skip, so that the scan passes over its siblings (cpumask_andnot).
+func (env *WakeEnv) selectIdleCore(core topology.CPU, skip *topology.CPUSet, idleCPU *topology.CPU, found *bool) bool {
+	st, t := env.Stats, env.Task
+	idle := true
+	for _, s := range env.Domains.SMT(core) {
+		if !st[s].Idle() {
+			idle = false
+			if !*found {
+				if st[s].IdleOnly() && t.allowed.Has(s) {
+					*idleCPU, *found = s, true
+					break
+				}
+				continue
+			}
+			break
+		}
+		if !*found && t.allowed.Has(s) {
+			*idleCPU, *found = s, true
+		}
+	}
+	if idle {
+		return true
+	}
+	for _, s := range env.Domains.SMT(core) {
+		skip.Add(s)
+	}
+	return false
 }
 
 // maxWalk is the largest LLC whose scan for an idle CPU walks its CPUs even when a System's
