@@ -217,24 +217,8 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 		if g, ok := byKey[k]; ok {
 			return g
 		}
-		g := &BalanceGroup{id: len(ds.groups), cpus: span}
-		for c := range span.All() {
-			g.list = append(g.list, c)
-			cp := uint64(t.Capacity(c))
-			g.capacity += cp
-			if g.minCap == 0 || cp < g.minCap {
-				g.minCap = cp
-			}
-			g.maxCap = max(g.maxCap, cp)
-		}
-		g.first = g.list[0]
-		g.flags = childFlags(t, g.first, span)
-		g.balance = balanceMask(t, td, span)
-		for c := range g.balance.All() {
-			g.balanceList = append(g.balanceList, c)
-		}
+		g := ds.newGroup(td, span)
 		byKey[k] = g
-		ds.groups = append(ds.groups, g)
 		return g
 	}
 	for c := range t.CPUs().All() {
@@ -269,25 +253,64 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 		ds.chains[c] = chain
 	}
 	if mode == GroupsFirstCPU {
-		for c := range t.CPUs().All() {
-			for k := range ds.chains[c] {
-				d := &ds.chains[c][k]
-				if d.flags&topology.SDNUMA == 0 {
-					continue
-				}
-				f, _ := d.span.First()
-				if f == c {
-					continue
-				}
-				for j := range ds.chains[f] {
-					if fd := &ds.chains[f][j]; fd.td.Level() == d.td.Level() && fd.span == d.span {
-						d.groups = fd.groups
-					}
+		ds.shareFirstCPUGroups()
+	}
+	ds.markFlat()
+	ds.setLLCs()
+	return ds
+}
+
+// newGroup adds and returns the sched group of domain level td spanning span: its CPUs, their
+// capacities, its flags and its balance mask.
+func (ds *Domains) newGroup(td *topology.Domain, span topology.CPUSet) *BalanceGroup {
+	t := ds.topo
+	g := &BalanceGroup{id: len(ds.groups), cpus: span}
+	for c := range span.All() {
+		g.list = append(g.list, c)
+		cp := uint64(t.Capacity(c))
+		g.capacity += cp
+		if g.minCap == 0 || cp < g.minCap {
+			g.minCap = cp
+		}
+		g.maxCap = max(g.maxCap, cp)
+	}
+	g.first = g.list[0]
+	g.flags = childFlags(t, g.first, span)
+	g.balance = balanceMask(t, td, span)
+	for c := range g.balance.All() {
+		g.balanceList = append(g.balanceList, c)
+	}
+	ds.groups = append(ds.groups, g)
+	return g
+}
+
+// shareFirstCPUGroups gives every NUMA domain the groups its span's first CPU built
+// ([GroupsFirstCPU]).
+func (ds *Domains) shareFirstCPUGroups() {
+	for c := range ds.topo.CPUs().All() {
+		for k := range ds.chains[c] {
+			d := &ds.chains[c][k]
+			if d.flags&topology.SDNUMA == 0 {
+				continue
+			}
+			f, _ := d.span.First()
+			if f == c {
+				continue
+			}
+			for j := range ds.chains[f] {
+				if fd := &ds.chains[f][j]; fd.td.Level() == d.td.Level() && fd.span == d.span {
+					d.groups = fd.groups
 				}
 			}
 		}
 	}
-	ds.markFlat()
+}
+
+// setLLCs is update_top_cache_domain's part of the model: each CPU's sd_llc (the highest domain
+// sharing its last-level cache, with its CPUs as a list and as mask words for the idle scan),
+// sd_llc_id (the first CPU of that domain's span) and sd_asym_cpucapacity.
+func (ds *Domains) setLLCs() {
+	t := ds.topo
 	llcLists := map[topology.CPUSet][]topology.CPU{}
 	llcWords := map[topology.CPUSet][]uint16{}
 	for c := range t.CPUs().All() {
@@ -316,7 +339,6 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 			ds.asymCap[c] = ds.find(c, lo)
 		}
 	}
-	return ds
 }
 
 // markFlat sets flat and cpuGroup on every domain of the flat shape (see [SchedDomain]): its
