@@ -35,21 +35,7 @@ func (t *Topology) buildDomains(lv *linuxView) {
 		tls = append(tls, tlevel{name: "NUMA", flags: SDNUMA, overlap: true, tree: Machine, numa: j})
 	}
 
-	// Capacity values present on the machine (asym_cap_list).
-	var capValues []int
-	for c := range t.cpus.All() {
-		v := int(t.cap[c])
-		found := false
-		for _, w := range capValues {
-			if w == v {
-				found = true
-				break
-			}
-		}
-		if !found {
-			capValues = append(capValues, v)
-		}
-	}
+	capValues := t.capacityValues()
 
 	shapes := make([]map[int]*domainShape, len(tls))
 	for i := range shapes {
@@ -98,7 +84,14 @@ func (t *Topology) buildDomains(lv *linuxView) {
 		}
 	}
 
-	// Groups (build_sched_groups, build_overlap_sched_groups).
+	t.buildGroups(chains, tls)
+	lv.base = t.attachDomains(chains)
+	lv.built = chains
+}
+
+// buildGroups builds every domain's ring of groups (build_sched_groups,
+// build_overlap_sched_groups) and finds the group holding the domain's own CPU.
+func (t *Topology) buildGroups(chains [][]Domain, tls []tlevel) {
 	var scratch []SchedGroup
 	for c := range t.cpus.All() {
 		for k := range chains[c] {
@@ -117,8 +110,13 @@ func (t *Topology) buildDomains(lv *linuxView) {
 		}
 	}
 
-	// Degenerate (cpu_attach_domain).
-	lv.base = make([]*Domain, nids)
+}
+
+// attachDomains links each CPU's chain of domains and removes the degenerate ones as
+// cpu_attach_domain does (sd_parent_degenerate, sd_degenerate), returning each CPU's base
+// domain.
+func (t *Topology) attachDomains(chains [][]Domain) []*Domain {
+	base := make([]*Domain, len(t.leaf))
 	for c := range t.cpus.All() {
 		chain := chains[c]
 		for k := range chain {
@@ -153,9 +151,29 @@ func (t *Topology) buildDomains(lv *linuxView) {
 				sd.child = nil
 			}
 		}
-		lv.base[c] = sd
+		base[c] = sd
 	}
-	lv.built = chains
+	return base
+}
+
+// capacityValues returns the CPU capacities present on the machine, in order of first CPU
+// (asym_cap_list).
+func (t *Topology) capacityValues() []int {
+	var capValues []int
+	for c := range t.cpus.All() {
+		v := int(t.cap[c])
+		found := false
+		for _, w := range capValues {
+			if w == v {
+				found = true
+				break
+			}
+		}
+		if !found {
+			capValues = append(capValues, v)
+		}
+	}
+	return capValues
 }
 
 // sdDegenerate is sd_degenerate: a domain of one CPU, or one whose flags
