@@ -293,21 +293,39 @@ func (p *parser) op(toks []token) error {
 		return p.errorf(kw, "unknown behaviour %q", kw.s)
 	}
 	op := Op{Kind: k, pos: kw.pos}
-	args := toks[1:]
-	// nargs checks the number of arguments: at least lo, at most hi.
-	nargs := func(lo, hi int, usage string) error {
-		if len(args) < lo {
-			last := toks[len(toks)-1]
-			return errAt(Pos{last.pos.Line, last.pos.Col + utf8.RuneCountInString(last.s)}, "",
-				"%s needs %s", kw.s, usage)
-		}
-		if len(args) > hi {
-			return p.errorf(args[hi], "unexpected argument %q to %s (usage: %s %s)", args[hi].s, kw.s, kw.s, usage)
-		}
+	if err := p.opArgs(&op, toks); err != nil {
+		return err
+	}
+	if k == Loop || k == Repeat || k == Every {
+		p.stack = append(p.stack, &frame{what: kw.s, pos: kw.pos, op: op})
 		return nil
 	}
+	f := p.top()
+	f.ops = append(f.ops, op)
+	return nil
+}
+
+// nargs checks that behaviour toks[0] has at least lo and at most hi arguments (toks[1:]);
+// usage says what they are.
+func (p *parser) nargs(toks []token, lo, hi int, usage string) error {
+	kw, args := toks[0], toks[1:]
+	if len(args) < lo {
+		last := toks[len(toks)-1]
+		return errAt(Pos{last.pos.Line, last.pos.Col + utf8.RuneCountInString(last.s)}, "",
+			"%s needs %s", kw.s, usage)
+	}
+	if len(args) > hi {
+		return p.errorf(args[hi], "unexpected argument %q to %s (usage: %s %s)", args[hi].s, kw.s, kw.s, usage)
+	}
+	return nil
+}
+
+// opArgs parses the arguments (toks[1:]) of behaviour toks[0] into op, whose Kind is set.
+func (p *parser) opArgs(op *Op, toks []token) error {
+	args := toks[1:]
+	nargs := func(lo, hi int, usage string) error { return p.nargs(toks, lo, hi, usage) }
 	var err error
-	switch k {
+	switch k := op.Kind; k {
 	case Run, Sleep:
 		if err = nargs(1, 1, "a duration or distribution"); err == nil {
 			op.Time, err = p.dist(args[0])
@@ -339,25 +357,7 @@ func (p *parser) op(toks []token) error {
 			op.N, err = p.int(args[0], 1, MaxRepeat)
 		}
 	case Every:
-		if n := len(args); n > 0 {
-			if k, v, ok := strings.Cut(args[n-1].s, "="); ok && k == "phase" {
-				vt := token{v, Pos{args[n-1].pos.Line, args[n-1].pos.Col + len("phase=")}}
-				if op.Phase, op.PhaseMode, err = p.phase(vt); err != nil {
-					return err
-				}
-				args = args[:n-1]
-				toks = toks[:len(toks)-1]
-			}
-		}
-		if err = nargs(1, 2, "a period, an optional count and an optional phase=PHASE"); err == nil {
-			var d Duration
-			if d, err = p.duration(args[0]); err == nil {
-				op.Time = Fixed(d)
-				if len(args) == 2 {
-					op.N, err = p.int(args[1], 1, MaxRepeat)
-				}
-			}
-		}
+		err = p.every(op, toks)
 	case Nice:
 		if err = nargs(1, 1, "a nice value"); err == nil {
 			op.N, err = p.int(args[0], sched.MinNice, sched.MaxNice)
@@ -377,16 +377,34 @@ func (p *parser) op(toks []token) error {
 			op.Name = args[0].s
 		}
 	}
+	return err
+}
+
+// every parses the arguments of an every (toks[1:]): a period, an optional count and an
+// optional phase=PHASE, which comes last.
+func (p *parser) every(op *Op, toks []token) error {
+	if n := len(toks); n > 1 {
+		if k, v, ok := strings.Cut(toks[n-1].s, "="); ok && k == "phase" {
+			vt := token{v, Pos{toks[n-1].pos.Line, toks[n-1].pos.Col + len("phase=")}}
+			var err error
+			if op.Phase, op.PhaseMode, err = p.phase(vt); err != nil {
+				return err
+			}
+			toks = toks[:n-1]
+		}
+	}
+	if err := p.nargs(toks, 1, 2, "a period, an optional count and an optional phase=PHASE"); err != nil {
+		return err
+	}
+	d, err := p.duration(toks[1])
 	if err != nil {
 		return err
 	}
-	if k == Loop || k == Repeat || k == Every {
-		p.stack = append(p.stack, &frame{what: kw.s, pos: kw.pos, op: op})
-		return nil
+	op.Time = Fixed(d)
+	if len(toks) == 3 {
+		op.N, err = p.int(toks[2], 1, MaxRepeat)
 	}
-	f := p.top()
-	f.ops = append(f.ops, op)
-	return nil
+	return err
 }
 
 func (p *parser) int(t token, lo, hi int) (int, error) {
