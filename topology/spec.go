@@ -105,53 +105,17 @@ func (s Spec) decl(where func(place string) string) (*decl, error) {
 	var groups []specGroup
 	expand(s.Items, itemPaths(s.Items, "items"), &cpus, &groups)
 
-	ids := s.IDs
-	if ids == nil {
-		ids = make([]CPU, len(cpus))
-		for i := range ids {
-			ids[i] = CPU(i)
-		}
-	} else if len(ids) != len(cpus) {
-		return nil, fmt.Errorf("topology: %s: %d ids for %d CPUs", where("ids"), len(ids), len(cpus))
+	ids, err := s.cpuIDs(len(cpus), where)
+	if err != nil {
+		return nil, err
 	}
 	d := &decl{}
-	for i, c := range ids {
-		if c >= MaxCPUs {
-			return nil, fmt.Errorf("topology: %s: %v out of range (max %d)", where("ids["+strconv.Itoa(i)+"]"), c, MaxCPUs-1)
-		}
-		if d.cpus.Has(c) {
-			return nil, fmt.Errorf("topology: %s: %v appears twice", where("ids["+strconv.Itoa(i)+"]"), c)
-		}
-		d.cpus.Add(c)
+	if d.cpus, err = s.online(ids, where); err != nil {
+		return nil, err
 	}
-	if extra := s.Offline.Difference(d.cpus); !extra.IsEmpty() {
-		c, _ := extra.First()
-		return nil, fmt.Errorf("topology: %s: %v is not a CPU of the machine {%s}", where("offline"), c, d.cpus)
+	if err := d.setCapacities(cpus, ids, where); err != nil {
+		return nil, err
 	}
-	d.cpus = d.cpus.Difference(s.Offline)
-	if d.cpus.IsEmpty() {
-		return nil, fmt.Errorf("topology: %s: every CPU is offline", where("offline"))
-	}
-
-	last, _ := d.cpus.Last()
-	cpuWhere := make([]string, int(last)+1)
-	for i, c := range cpus {
-		id := ids[i]
-		if !d.cpus.Has(id) {
-			continue
-		}
-		if c.capacity != 0 {
-			if c.capacity < 1 || c.capacity > CapacityScale {
-				return nil, fmt.Errorf("topology: %s: capacity %d out of range 1-%d", where(c.where), c.capacity, CapacityScale)
-			}
-			if d.capacity == nil {
-				d.capacity = make([]int, int(last)+1)
-			}
-			d.capacity[id] = c.capacity
-		}
-		cpuWhere[id] = c.where
-	}
-	d.capWhere = func(c CPU) string { return where(cpuWhere[c]) }
 
 	// Node groups that lose every CPU lose their row and column too.
 	var perLevel [NumLevels - 1]int
@@ -188,6 +152,74 @@ func (s Spec) decl(where func(place string) string) (*decl, error) {
 		}
 	}
 	return d, nil
+}
+
+// cpuIDs returns the ids of the spec's n CPUs in declaration order: Spec.IDs, checked, or
+// 0..n-1 without them.
+func (s Spec) cpuIDs(n int, where func(place string) string) ([]CPU, error) {
+	ids := s.IDs
+	if ids == nil {
+		ids = make([]CPU, n)
+		for i := range ids {
+			ids[i] = CPU(i)
+		}
+	} else if len(ids) != n {
+		return nil, fmt.Errorf("topology: %s: %d ids for %d CPUs", where("ids"), len(ids), n)
+	}
+	var seen CPUSet
+	for i, c := range ids {
+		if c >= MaxCPUs {
+			return nil, fmt.Errorf("topology: %s: %v out of range (max %d)", where("ids["+strconv.Itoa(i)+"]"), c, MaxCPUs-1)
+		}
+		if seen.Has(c) {
+			return nil, fmt.Errorf("topology: %s: %v appears twice", where("ids["+strconv.Itoa(i)+"]"), c)
+		}
+		seen.Add(c)
+	}
+	return ids, nil
+}
+
+// online returns the CPUs of ids that Spec.Offline leaves online, or an error if it names a CPU
+// the machine lacks or leaves none.
+func (s Spec) online(ids []CPU, where func(place string) string) (CPUSet, error) {
+	var all CPUSet
+	for _, c := range ids {
+		all.Add(c)
+	}
+	if extra := s.Offline.Difference(all); !extra.IsEmpty() {
+		c, _ := extra.First()
+		return CPUSet{}, fmt.Errorf("topology: %s: %v is not a CPU of the machine {%s}", where("offline"), c, all)
+	}
+	on := all.Difference(s.Offline)
+	if on.IsEmpty() {
+		return CPUSet{}, fmt.Errorf("topology: %s: every CPU is offline", where("offline"))
+	}
+	return on, nil
+}
+
+// setCapacities records the capacities the online CPUs declare (cpus[i] is CPU ids[i]), each
+// checked, and where each CPU was declared, for later errors.
+func (d *decl) setCapacities(cpus []specCPU, ids []CPU, where func(place string) string) error {
+	last, _ := d.cpus.Last()
+	cpuWhere := make([]string, int(last)+1)
+	for i, c := range cpus {
+		id := ids[i]
+		if !d.cpus.Has(id) {
+			continue
+		}
+		if c.capacity != 0 {
+			if c.capacity < 1 || c.capacity > CapacityScale {
+				return fmt.Errorf("topology: %s: capacity %d out of range 1-%d", where(c.where), c.capacity, CapacityScale)
+			}
+			if d.capacity == nil {
+				d.capacity = make([]int, int(last)+1)
+			}
+			d.capacity[id] = c.capacity
+		}
+		cpuWhere[id] = c.where
+	}
+	d.capWhere = func(c CPU) string { return where(cpuWhere[c]) }
+	return nil
 }
 
 // subMatrix returns the rows and columns keep of m, or m itself when a row
