@@ -236,32 +236,10 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 	for _, e := range exps {
 		row := Row{Experiment: e.Name, Metric: e.Metric.Name, Nearest: nearest, Reported: e.Reported,
 			Load: [2]float64{math.Inf(1), 0}, Profile: o.Profile.String()}
-		for rep := range o.Reps {
-			if o.ModelOnly {
-				break
+		if !o.ModelOnly {
+			if err := hostRuns(ctx, e, o, &row); err != nil {
+				return nil, err
 			}
-			opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight, KeepSignals: o.KeepSignals}
-			if e.HostFigure != nil {
-				v, err := e.HostFigure(ctx, opts)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", e.Name, err)
-				}
-				row.Host = append(row.Host, v)
-				row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
-				continue
-			}
-			v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", e.Name, err)
-			}
-			if e.Baseline != nil {
-				b, err := hostFigure(ctx, e.Baseline, opts, e.Metric, &row.Load)
-				if err != nil {
-					return nil, fmt.Errorf("%s (baseline): %w", e.Name, err)
-				}
-				v /= b
-			}
-			row.Host = append(row.Host, v)
 		}
 		for _, name := range policies {
 			v, err := modelExperiment(topo, o.Profile, name, e, o.Seed)
@@ -288,6 +266,37 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// hostRuns measures experiment e on the host o.Reps times into row.Host (its own figure, or the
+// workload's metric, over the baseline's when it has one), widening row.Load to the load
+// averages seen.
+func hostRuns(ctx context.Context, e Experiment, o CompareOptions, row *Row) error {
+	for rep := range o.Reps {
+		opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight, KeepSignals: o.KeepSignals}
+		if e.HostFigure != nil {
+			v, err := e.HostFigure(ctx, opts)
+			if err != nil {
+				return fmt.Errorf("%s: %w", e.Name, err)
+			}
+			row.Host = append(row.Host, v)
+			row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
+			continue
+		}
+		v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Name, err)
+		}
+		if e.Baseline != nil {
+			b, err := hostFigure(ctx, e.Baseline, opts, e.Metric, &row.Load)
+			if err != nil {
+				return fmt.Errorf("%s (baseline): %w", e.Name, err)
+			}
+			v /= b
+		}
+		row.Host = append(row.Host, v)
+	}
+	return nil
 }
 
 func cmpOr(a, b []string) []string {
