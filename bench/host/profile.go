@@ -225,7 +225,7 @@ func pollWindow(byPeriod []IdleLateness, long time.Duration) (time.Duration, str
 // larger medians, it is 0 where it comes out at or below 0 within the spreads (p90 − p50) of
 // the terms it is derived from, and an error only below that.
 func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, err error) {
-	figs, program = map[string]sim.Figure{}, map[string]sim.Figure{}
+	figs = map[string]sim.Figure{}
 	fig := func(c sim.Cost, method string) sim.Figure {
 		return sim.Figure{Cost: c, Unit: "us", Method: method, Date: date}
 	}
@@ -293,6 +293,31 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 	}
 	figs["ipi"] = fig(ipi, fmt.Sprintf("one way of a futex ping-pong between two CPUs, each thread blocked while the other runs (median %v), less the futex wake (%v), the wakeup (%v) and %s: the IPI, the idle loop's way out and the wakee's return", m.PingRemote.P50, m.FutexWake.P50, wake.P50, pingHow))
 	figs["tick"] = fig(m.Tick, fmt.Sprintf("the gaps a thread spinning alone on its CPU sees at the clock interrupts' period (HZ=%d)", m.Hz))
+	if err := deriveMigrations(m, fig, figs); err != nil {
+		return nil, nil, err
+	}
+	return figs, programFigures(m, fig), nil
+}
+
+// programFigures are the costs of the programs' own work that the workloads charge as CPU time:
+// a pipe's write and read, and hackbench's 100-byte messages through a pipe and a socket.
+func programFigures(m Measurements, fig func(sim.Cost, string) sim.Figure) map[string]sim.Figure {
+	program := map[string]sim.Figure{}
+	program["pipe"] = fig(m.PipeRW, "a one-byte write and read of a pipe that do not block, in one thread")
+	if m.Pipe100.Max > 0 {
+		program["pipe100"] = fig(m.Pipe100, "a 100-byte write and read of a pipe that do not block, in one thread (hackbench's message)")
+	}
+	if m.Socket100.Max > 0 {
+		program["socket100"] = fig(m.Socket100, "a 100-byte write and read of an AF_UNIX stream socket pair that do not block, in one thread (hackbench -s 100's message)")
+	}
+	return program
+}
+
+// deriveMigrations adds to figs the refill after a migration at each level of the topology
+// (migration_smt, migration_llc, migration_node, migration_remote): measured where the machine
+// has two CPUs sharing the level, else the figure of the nearest level measured, marked as
+// assumed.
+func deriveMigrations(m Measurements, fig func(sim.Cost, string) sim.Figure, figs map[string]sim.Figure) error {
 	var measured []topology.Level
 	for _, lf := range levelFigures {
 		if c, ok := m.Migration[lf.level]; ok && c.Max > 0 {
@@ -301,7 +326,7 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 		}
 	}
 	if len(measured) == 0 {
-		return nil, nil, errors.New("host: derive: no migration measured")
+		return errors.New("host: derive: no migration measured")
 	}
 	for _, lf := range levelFigures {
 		if _, ok := figs[lf.name]; ok {
@@ -323,14 +348,7 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 		f.Method = "not measurable here: the figure of the nearest level measured, " + near.String()
 		figs[lf.name] = f
 	}
-	program["pipe"] = fig(m.PipeRW, "a one-byte write and read of a pipe that do not block, in one thread")
-	if m.Pipe100.Max > 0 {
-		program["pipe100"] = fig(m.Pipe100, "a 100-byte write and read of a pipe that do not block, in one thread (hackbench's message)")
-	}
-	if m.Socket100.Max > 0 {
-		program["socket100"] = fig(m.Socket100, "a 100-byte write and read of an AF_UNIX stream socket pair that do not block, in one thread (hackbench -s 100's message)")
-	}
-	return figs, program, nil
+	return nil
 }
 
 func absDiff(a, b topology.Level) int {
