@@ -151,98 +151,127 @@ type result struct {
 // simulate plays the workload on a simulated clock. Backlogs are fed lazily (a CPU-bound
 // tenant always has a few jobs queued) so the FIFO baseline sees a realistic queue.
 func simulate(s scheduler) result {
-	r := result{served: make([][]time.Duration, horizon/time.Second)}
-	for i := range r.served {
-		r.served[i] = make([]time.Duration, len(specs))
-	}
-	type busy struct {
-		until  time.Duration
-		tenant int
-		start  time.Duration
-	}
-	var running []busy
-	idle := workers
-	left := make([]int, len(specs))
-	queued := make([]int, len(specs))
-	for i, sp := range specs {
-		left[i] = sp.backlog
-	}
-	jobID := 0
-	feed := func(now time.Duration) {
-		for i, sp := range specs {
-			for sp.backlog > 0 && now >= sp.at && left[i] > 0 && queued[i] < 2*workers {
-				jobID++
-				s.submit(i, Job{ID: jobID, Submitted: now})
-				left[i]--
-				queued[i]++
-			}
-		}
-	}
-	charge := func(t int, from, to time.Duration) {
-		for from < to && from < horizon {
-			sec := from / time.Second
-			end := min(to, (sec+1)*time.Second)
-			r.served[sec][t] += end - from
-			if specs[t].name == "nightly" {
-				lo, hi := max(from, nightlyAt), min(end, nightlyAt+100*time.Millisecond)
-				if hi > lo {
-					r.nightly += hi - lo
-				}
-			}
-			from = end
-		}
-	}
-	dispatch := func(now time.Duration) {
-		for idle > 0 {
-			t, j, ok := s.next()
-			if !ok {
-				return
-			}
-			queued[t]--
-			d := batchJob
-			if specs[t].name == "web" {
-				d = webJob
-				r.webDelays = append(r.webDelays, now-j.Submitted)
-			}
-			running = append(running, busy{now + d, t, now})
-			idle--
-			feed(now)
-		}
-	}
+	p := newPoolSim(s)
 	nextWeb := time.Duration(0)
 	now := time.Duration(0)
 	for now < horizon {
-		feed(now)
-		dispatch(now)
+		p.feed(now)
+		p.dispatch(now)
 		// The next event: a worker finishing or a web request arriving (or the nightly
 		// tenant's return).
 		next := nextWeb
 		if now < nightlyAt && nightlyAt < next {
 			next = nightlyAt
 		}
-		for _, b := range running {
+		for _, b := range p.running {
 			next = min(next, b.until)
 		}
 		now = next
 		if now == nextWeb {
-			jobID++
-			s.submit(3, Job{ID: jobID, Submitted: now})
-			queued[3]++
+			p.jobID++
+			s.submit(3, Job{ID: p.jobID, Submitted: now})
+			p.queued[3]++
 			nextWeb += webPeriod
 		}
-		kept := running[:0]
-		for _, b := range running {
-			if b.until == now {
-				s.done(b.tenant, b.until-b.start)
-				charge(b.tenant, b.start, b.until)
-				idle++
-			} else {
-				kept = append(kept, b)
+		p.finish(now)
+	}
+	return p.r
+}
+
+// A poolSim is the pool of workers simulate runs: the jobs each tenant has left to submit and
+// has queued, the jobs running (each on a worker until a time), and the result so far.
+type poolSim struct {
+	s       scheduler
+	r       result
+	running []busy
+	idle    int
+	left    []int
+	queued  []int
+	jobID   int
+}
+
+// A busy worker runs a job of tenant from start until until.
+type busy struct {
+	until  time.Duration
+	tenant int
+	start  time.Duration
+}
+
+func newPoolSim(s scheduler) *poolSim {
+	p := &poolSim{s: s, r: result{served: make([][]time.Duration, horizon/time.Second)}, idle: workers,
+		left: make([]int, len(specs)), queued: make([]int, len(specs))}
+	for i := range p.r.served {
+		p.r.served[i] = make([]time.Duration, len(specs))
+	}
+	for i, sp := range specs {
+		p.left[i] = sp.backlog
+	}
+	return p
+}
+
+// feed submits the batch tenants' jobs due by now, keeping at most two per worker queued.
+func (p *poolSim) feed(now time.Duration) {
+	for i, sp := range specs {
+		for sp.backlog > 0 && now >= sp.at && p.left[i] > 0 && p.queued[i] < 2*workers {
+			p.jobID++
+			p.s.submit(i, Job{ID: p.jobID, Submitted: now})
+			p.left[i]--
+			p.queued[i]++
+		}
+	}
+}
+
+// charge credits tenant t with the worker time from..to, second by second, and the nightly
+// tenant's first 100 ms after its return apart.
+func (p *poolSim) charge(t int, from, to time.Duration) {
+	for from < to && from < horizon {
+		sec := from / time.Second
+		end := min(to, (sec+1)*time.Second)
+		p.r.served[sec][t] += end - from
+		if specs[t].name == "nightly" {
+			lo, hi := max(from, nightlyAt), min(end, nightlyAt+100*time.Millisecond)
+			if hi > lo {
+				p.r.nightly += hi - lo
 			}
 		}
-		running = kept
+		from = end
 	}
-	return r
+}
+
+// dispatch gives each idle worker the job the scheduler picks next, recording a web request's
+// wait.
+func (p *poolSim) dispatch(now time.Duration) {
+	for p.idle > 0 {
+		t, j, ok := p.s.next()
+		if !ok {
+			return
+		}
+		p.queued[t]--
+		d := batchJob
+		if specs[t].name == "web" {
+			d = webJob
+			p.r.webDelays = append(p.r.webDelays, now-j.Submitted)
+		}
+		p.running = append(p.running, busy{now + d, t, now})
+		p.idle--
+		p.feed(now)
+	}
+}
+
+// finish ends the jobs due at now: the scheduler learns how long each ran, its tenant is
+// charged, and its worker is idle.
+func (p *poolSim) finish(now time.Duration) {
+	kept := p.running[:0]
+	for _, b := range p.running {
+		if b.until == now {
+			p.s.done(b.tenant, b.until-b.start)
+			p.charge(b.tenant, b.start, b.until)
+			p.idle++
+		} else {
+			kept = append(kept, b)
+		}
+	}
+	p.running = kept
 }
 
 func percentile(xs []time.Duration, p float64) time.Duration {
