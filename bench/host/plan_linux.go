@@ -38,30 +38,9 @@ func plan(w *workload.Workload, opts *Options) (*runPlan, error) {
 	if p.allowed, err = processAffinity(); err != nil {
 		return nil, err
 	}
-	n := 0
-	rt := false
-	var rtCPUs topology.CPUSet
-	for i := range w.Threads {
-		d := &w.Threads[i]
-		n += d.Instances()
-		if threadRT(d) {
-			rt = true
-			rtCPUs = rtCPUs.Union(d.CPUs)
-		}
-	}
-	if n > MaxThreads {
-		return nil, limitErr("%d threads, more than %d", n, MaxThreads)
-	}
-	limit := opts.limit()
-	switch {
-	case limit < 0:
-		return nil, limitErr("negative limit %v", limit)
-	case limit > MaxLimit:
-		return nil, limitErr("limit %v above %v", limit, MaxLimit)
-	case opts.Weight > sched.MaxWeight:
-		return nil, limitErr("weight %d above %d", opts.Weight, sched.MaxWeight)
-	case rt && limit > MaxRTLimit:
-		return nil, limitErr("limit %v above %v with real-time threads", limit, MaxRTLimit)
+	rt, rtCPUs, err := checkBounds(w, opts)
+	if err != nil {
+		return nil, err
 	}
 	var missing []string
 	miss := func(d *workload.Thread, what string, s func(*skips)) {
@@ -70,21 +49,8 @@ func plan(w *workload.Workload, opts *Options) (*runPlan, error) {
 		s(&k)
 		p.skip[d] = k
 	}
-	needGroups := len(w.Groups) > 0
-	idle := slices.ContainsFunc(w.Groups, func(g workload.Group) bool { return g.Idle })
-	if needGroups {
-		p.ctl, err = findController()
-		if err == nil && idle {
-			if _, e := os.Stat(filepath.Join(p.ctl.dir, "cpu.idle")); e != nil {
-				err = fmt.Errorf("the cpu controller has no cpu.idle (Linux 5.15 and later)")
-			}
-		}
-		if err == nil {
-			if e := probeGroupPermission(p.ctl); e != nil {
-				err = e
-			}
-		}
-		if err != nil {
+	if len(w.Groups) > 0 {
+		if err := p.findGroups(w); err != nil {
 			missing = append(missing, "groups: "+err.Error())
 			p.flatten = true
 		}
@@ -119,13 +85,7 @@ func plan(w *workload.Workload, opts *Options) (*runPlan, error) {
 	}
 	if rt && rtCPUs.Intersect(p.allowed) == p.allowed {
 		missing = append(missing, "real-time threads together cover every CPU")
-		for i := range w.Threads {
-			if d := &w.Threads[i]; threadRT(d) {
-				k := p.skip[d]
-				k.class = true
-				p.skip[d] = k
-			}
-		}
+		p.skipRT(w)
 	}
 	for a, ds := range probes {
 		if err := probeAttr(a); err != nil {
@@ -146,6 +106,62 @@ func plan(w *workload.Workload, opts *Options) (*runPlan, error) {
 	}
 	p.skipped = missing
 	return p, nil
+}
+
+// skipRT marks every thread of w that may be real-time to run in the normal class.
+func (p *runPlan) skipRT(w *workload.Workload) {
+	for i := range w.Threads {
+		if d := &w.Threads[i]; threadRT(d) {
+			k := p.skip[d]
+			k.class = true
+			p.skip[d] = k
+		}
+	}
+}
+
+// checkBounds checks w's thread count and opts' limit and weight against the bounds (the
+// limit's tighter one with real-time threads), and reports whether w may have real-time
+// threads and the CPUs they are pinned to.
+func checkBounds(w *workload.Workload, opts *Options) (rt bool, rtCPUs topology.CPUSet, err error) {
+	n := 0
+	for i := range w.Threads {
+		d := &w.Threads[i]
+		n += d.Instances()
+		if threadRT(d) {
+			rt = true
+			rtCPUs = rtCPUs.Union(d.CPUs)
+		}
+	}
+	if n > MaxThreads {
+		return false, rtCPUs, limitErr("%d threads, more than %d", n, MaxThreads)
+	}
+	limit := opts.limit()
+	switch {
+	case limit < 0:
+		return false, rtCPUs, limitErr("negative limit %v", limit)
+	case limit > MaxLimit:
+		return false, rtCPUs, limitErr("limit %v above %v", limit, MaxLimit)
+	case opts.Weight > sched.MaxWeight:
+		return false, rtCPUs, limitErr("weight %d above %d", opts.Weight, sched.MaxWeight)
+	case rt && limit > MaxRTLimit:
+		return false, rtCPUs, limitErr("limit %v above %v with real-time threads", limit, MaxRTLimit)
+	}
+	return rt, rtCPUs, nil
+}
+
+// findGroups finds the cpu controller w's groups need (with cpu.idle if one of them is idle)
+// and checks that this process may create groups under it.
+func (p *runPlan) findGroups(w *workload.Workload) error {
+	var err error
+	if p.ctl, err = findController(); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(w.Groups, func(g workload.Group) bool { return g.Idle }) {
+		if _, e := os.Stat(filepath.Join(p.ctl.dir, "cpu.idle")); e != nil {
+			return fmt.Errorf("the cpu controller has no cpu.idle (Linux 5.15 and later)")
+		}
+	}
+	return probeGroupPermission(p.ctl)
 }
 
 // threadRT reports whether d's threads may be real-time: by declaration or by a class op.
