@@ -36,10 +36,10 @@ type cpuSearchRes struct {
 // accepts, into r, and returns cg's total load, by the rules Lowest states. On machines with a
 // load index a group whose children are all leaves is searched by the index's fused walk
 // instead, and a group whose children are all groups of SMT pairs by the index's loop over them,
-// with the same result and draws. bound is the least load of the groups searched
-// before cg by the caller's loop (math.MaxInt32 for none): a group whose total exceeds it cannot
-// be chosen, and the fused walk then need not find its CPU (r.cpu may be -1); the kernel's
-// function has no such argument.
+// with the same result and draws. bound is the least load of the groups searched before cg by
+// the caller's loop (math.MaxInt32 for none): a group whose total exceeds it cannot be chosen,
+// and the fused walk then need not find its CPU (r.cpu may be -1); the kernel's function has no
+// such argument.
 func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes, bound int32) int32 {
 	if s.ix != nil {
 		if s.ix.Fused(cg.ID()) {

@@ -214,14 +214,14 @@ func visitDraws(acc, cand *cpuBits, wlo, whi int, x0 uint32) int32 {
 // LowestPairGroups is cpu_search_lowest on group n whose children are all groups of SMT pairs
 // the index searches (lowestPairsIx; a machine's last-level caches of SMT cores, the children of
 // a package), over a mask holding all its CPUs (full: every CPU of the machine) and without a
-// load limit: the kernel's loop over
-// the children, from the last to the first, taking a child whose total is below the best so far,
-// or equal with a lower randomised load, each child searched in the index with that best as its
-// bound. It returns what the kernel's recursion returns, leaves the generator where it does, and
-// true; or false, having changed nothing, when the index does not answer (n is not such a
-// group, the mask lacks CPUs, there is a load limit, or a CPU's load reaches bigLoad). It is
-// LowestFused's bounded search of each child without a call through the caller's recursion per
-// child, which on a machine of 1024 CPUs is most of a global search.
+// load limit: the kernel's loop over the children, from the last to the first, taking a child
+// whose total is below the best so far, or equal with a lower randomised load, each child
+// searched in the index with that best as its bound. It returns what the kernel's recursion
+// returns, leaves the generator where it does, and true; or false, having changed nothing, when
+// the index does not answer (n is not such a group, the mask lacks CPUs, there is a load limit,
+// or a CPU's load reaches bigLoad). It is LowestFused's bounded search of each child without a
+// call through the caller's recursion per child, which on a machine of 1024 CPUs is most of a
+// global search.
 func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32, ok bool) {
 	t := &ix.tree
 	if !ix.levels || !ix.pairOn || ix.big != 0 || maxLoad != math.MaxInt32 {
