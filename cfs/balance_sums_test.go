@@ -19,6 +19,16 @@ func sumsIndexOf(ds *Domains, st []CPUStat) *groupsums.Index {
 	return &x
 }
 
+// fullCapacity puts every CPU of st at its full capacity with no misfit load, as on a System's
+// machine of one capacity, its utilisation capped by it.
+func fullCapacity(st []CPUStat) {
+	for c := range st {
+		s := &st[c]
+		s.Capacity, s.MisfitLoad = s.CapacityOrig, 0
+		s.Util = min(s.Util, s.Capacity)
+	}
+}
+
 // sumsTopos are machines of one capacity with groups of several CPUs: SMT pairs, caches of
 // cores, packages of caches, NUMA nodes (overlapping groups), and the machine of
 // BenchmarkBalancePass at 64 CPUs.
@@ -49,11 +59,7 @@ func TestFindBusiestGroupSums(t *testing.T) {
 				if !ok {
 					continue
 				}
-				for c := range env.Stats {
-					st := &env.Stats[c]
-					st.Capacity, st.MisfitLoad = st.CapacityOrig, 0
-					st.Util = min(st.Util, st.Capacity)
-				}
+				fullCapacity(env.Stats)
 				if env.CPUs == env.SD.span {
 					read++
 				}
@@ -119,11 +125,9 @@ func TestFindIdlestSums(t *testing.T) {
 				env := wakeFixture(topo, nil, allowed)
 				env.Domains = ds
 				env.Stats = lb.Stats
+				fullCapacity(env.Stats)
 				for c := range env.Stats {
-					st := &env.Stats[c]
-					st.Capacity, st.MisfitLoad = st.CapacityOrig, 0
-					st.Util = min(st.Util, st.Capacity)
-					st.IdleStamp = uint64(r.IntN(4))
+					env.Stats[c].IdleStamp = uint64(r.IntN(4))
 				}
 				env.This, env.Prev, env.Fork = lb.DstCPU, lb.DstCPU, true
 				summed := *env

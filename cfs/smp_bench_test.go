@@ -253,28 +253,17 @@ func BenchmarkForkPlacement(b *testing.B) {
 		summed := *env
 		summed.sums = sumsIndexOf(env.Domains, env.Stats)
 		smp := smp65()
-		for _, c := range []struct {
-			impl string
-			env  *WakeEnv
-		}{{"kernel", env}, {"sums", &summed}} {
-			b.Run(fmt.Sprintf("cpus=%d/impl=%s", n, c.impl), func(b *testing.B) {
-				b.ReportAllocs()
-				s := 0
-				for b.Loop() {
-					pl, _ := SelectTaskRQ(c.env, smp)
-					s += int(pl.CPU)
-				}
-				sinkInt = s
-			})
-		}
-		b.Run(fmt.Sprintf("cpus=%d/impl=naive", n), func(b *testing.B) {
-			b.ReportAllocs()
-			s := 0
-			for b.Loop() {
-				s += int(naiveLeastLoaded(env))
+		// Operations of thousands of instructions: benchSum's call through a function value
+		// is noise beside them.
+		place := func(e *WakeEnv) func() int {
+			return func() int {
+				pl, _ := SelectTaskRQ(e, smp)
+				return int(pl.CPU)
 			}
-			sinkInt = s
-		})
+		}
+		benchSum(b, fmt.Sprintf("cpus=%d/impl=kernel", n), place(env))
+		benchSum(b, fmt.Sprintf("cpus=%d/impl=sums", n), place(&summed))
+		benchSum(b, fmt.Sprintf("cpus=%d/impl=naive", n), func() int { return int(naiveLeastLoaded(env)) })
 	}
 }
 

@@ -84,3 +84,16 @@ func ExamplePalette() {
 	fmt.Println(p.Colour("hog.0"), p.Colour("ticker"), p.Colour("hog.0"), p.Names())
 	// Output: #1f77b4 #ff7f0e #1f77b4 [hog.0 ticker]
 }
+
+// ExampleIsTimeUnit shows which units Distribution draws as durations: a caller labelling
+// other units puts a space before them itself.
+func ExampleIsTimeUnit() {
+	for _, u := range []string{"ms", "µs", "%", "jobs/s"} {
+		fmt.Println(u, plot.IsTimeUnit(u))
+	}
+	// Output:
+	// ms true
+	// µs true
+	// % false
+	// jobs/s false
+}
