@@ -10,6 +10,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,7 +44,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 4))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 
-	shielded, err := c.threadProbes()
+	shielded, err := c.threadProbes(c.probes)
 	if err != nil {
 		return nil, c.m, err
 	}
@@ -74,6 +75,48 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	return p, c.m, nil
 }
 
+// CalibrateProgram measures the program figures named (of ProgramFigures; all of them if names
+// is empty) as Calibrate does, and returns them with the measurements: a profile's program
+// figures re-measured without its machine's. Its errors are Calibrate's; an unknown name is an
+// error before anything is measured.
+func CalibrateProgram(ctx context.Context, o CalibrateOptions, names []string) (map[string]sim.Figure, Measurements, error) {
+	c := &calibration{ctx: ctx, o: o.withDefaults()}
+	if len(names) == 0 {
+		names = ProgramFigures()
+	}
+	for _, name := range names {
+		if !slices.Contains(ProgramFigures(), name) {
+			return nil, c.m, fmt.Errorf("host: calibrate: no program figure %q (want %s)", name, strings.Join(ProgramFigures(), ", "))
+		}
+	}
+	load0 := loadavg()
+	if c.o.MaxLoad >= 0 && load0 > c.o.MaxLoad {
+		return nil, c.m, &SkippedError{Skipped: []string{fmt.Sprintf("every measurement: the one-minute load average is %.2f, above %.2f (-max-load)", load0, c.o.MaxLoad)}}
+	}
+	cpus, err := processAffinity()
+	if err != nil {
+		return nil, c.m, err
+	}
+	c.a, _ = cpus.First()
+	c.b, _ = cpus.Last()
+	c.n = c.o.Samples
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 4))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	if _, err := c.threadProbes(func(pr *prober) []probe { return c.programProbes(pr, names) }); err != nil {
+		return nil, c.m, err
+	}
+	if load1 := loadavg(); c.o.MaxLoad >= 0 && load1 > c.o.MaxLoad {
+		c.m.Skipped = append(c.m.Skipped, fmt.Sprintf("every measurement: the one-minute load average rose to %.2f, above %.2f (-max-load), while they ran", load1, c.o.MaxLoad))
+	}
+	if len(c.m.Skipped) > 0 {
+		return nil, c.m, &SkippedError{Skipped: c.m.Skipped}
+	}
+	date := c.o.Now.UTC().Format("2006-01-02")
+	return programFigures(c.m, func(cost sim.Cost, method string) sim.Figure {
+		return sim.Figure{Cost: cost, Unit: "us", Method: method, Date: date}
+	}), c.m, nil
+}
+
 // A calibration is one run of Calibrate: its options, the measurements so far, and the two CPUs
 // the probes use (a for a second thread, b for the probed one).
 type calibration struct {
@@ -96,7 +139,7 @@ func (c *calibration) skip(what string, err error) {
 // tick, the refill and the migration, holding the host lock, their threads (and the perf
 // processes they start) in a group of the largest weight where the machine has a cpu
 // controller. It returns how they were shielded, for the provenance.
-func (c *calibration) threadProbes() (string, error) {
+func (c *calibration) threadProbes(probes func(*prober) []probe) (string, error) {
 	unlock, err := lockHost(c.ctx)
 	if err != nil {
 		return "", err
@@ -112,7 +155,7 @@ func (c *calibration) threadProbes() (string, error) {
 		}
 	}
 	defer pr.shield.remove()
-	for _, p := range c.probes(pr) {
+	for _, p := range probes(pr) {
 		if err := c.ctx.Err(); err != nil {
 			return "", err
 		}
@@ -134,7 +177,7 @@ type probe struct {
 // probes returns threadProbes' measurements, made by pr.
 func (c *calibration) probes(pr *prober) []probe {
 	m, a, b, n, ctx := &c.m, c.a, c.b, c.n, c.ctx
-	return []probe{
+	return append(c.programProbes(pr, ProgramFigures()), []probe{
 		{"futex wake without waiter", func() error {
 			s, err := pr.probeFutexWake(b, n)
 			m.FutexWake = costOf(s)
@@ -157,21 +200,6 @@ func (c *calibration) probes(pr *prober) []probe {
 			if err == nil && len(wake) < n/2 {
 				err = fmt.Errorf("only %d of %d wake-ups found the other thread asleep", len(wake), n)
 			}
-			return err
-		}},
-		{"pipe write+read", func() error {
-			s, err := pr.probeIPC(b, 1, n, false)
-			m.PipeRW = costOf(s)
-			return err
-		}},
-		{"pipe write+read of 100 bytes", func() error {
-			s, err := pr.probeIPC(b, 100, n, false)
-			m.Pipe100 = costOf(s)
-			return err
-		}},
-		{"socket write+read of 100 bytes", func() error {
-			s, err := pr.probeIPC(b, 100, n, true)
-			m.Socket100 = costOf(s)
 			return err
 		}},
 		{"perf bench sched pipe", func() error {
@@ -209,7 +237,62 @@ func (c *calibration) probes(pr *prober) []probe {
 			m.Migration = map[topology.Level]sim.Cost{figureLevel(topo.SharedLevel(a, b)): costOf(s)}
 			return err
 		}},
+	}...)
+}
+
+// programProbes returns the probes of the program figures named (of ProgramFigures), made by pr
+// on the probed CPU.
+func (c *calibration) programProbes(pr *prober, names []string) []probe {
+	m, a, b, n := &c.m, c.a, c.b, c.n
+	all := map[string]probe{
+		"pipe": {"pipe write+read", func() error {
+			s, err := pr.probeIPC(b, 1, n, false)
+			m.PipeRW = costOf(s)
+			return err
+		}},
+		"pipe100": {"pipe write+read of 100 bytes", func() error {
+			s, err := pr.probeIPC(b, 100, n, false)
+			m.Pipe100 = costOf(s)
+			return err
+		}},
+		"socket100": {"socket write+read of 100 bytes", func() error {
+			s, err := pr.probeIPC(b, 100, n, true)
+			m.Socket100 = costOf(s)
+			return err
+		}},
+		"fault": {"copy-on-write fault", func() error {
+			s, err := pr.probeCOWFault(b, n)
+			m.Fault = costOf(s)
+			return err
+		}},
+		// A process takes a millisecond or two to start: a tenth of the samples.
+		"exit": {"process exit and reap", func() error {
+			s, err := pr.probeExit(b, max(n/10, 50))
+			m.Exit = costOf(s)
+			return err
+		}},
+		"fault_busy": {"copy-on-write fault beside a busy CPU", func() error {
+			if a == b {
+				return errors.New("one CPU: no other CPU to keep busy")
+			}
+			s, err := pr.beside(a, func() ([]int64, error) { return pr.probeCOWFault(b, n) })
+			m.FaultBusy = costOf(s)
+			return err
+		}},
+		"exit_busy": {"process exit and reap beside a busy CPU", func() error {
+			if a == b {
+				return errors.New("one CPU: no other CPU to keep busy")
+			}
+			s, err := pr.beside(a, func() ([]int64, error) { return pr.probeExit(b, max(n/10, 50)) })
+			m.ExitBusy = costOf(s)
+			return err
+		}},
 	}
+	var ps []probe
+	for _, name := range names {
+		ps = append(ps, all[name])
+	}
+	return ps
 }
 
 // timerProbes runs the timer probes through Run, in a group of the largest weight, shielded

@@ -65,6 +65,13 @@ type Measurements struct {
 	// Pipe100 and Socket100 are a 100-byte write and read of a pipe and of an AF_UNIX stream
 	// socket pair that do not block, in one thread: hackbench's message, without the wake-up.
 	Pipe100, Socket100 sim.Cost
+	// Fault is a write fault on a page mapped copy-on-write (the copy, the trap and the return),
+	// and Exit a small process's exit, from kill(SIGKILL) to the wait4 that reaps it: what a
+	// child of fork pays beyond its threads' work (hackbench's processes).
+	Fault, Exit sim.Cost
+	// FaultBusy and ExitBusy are the same with a thread spinning on the other CPU: on a virtual
+	// machine the page-table work of one CPU can depend on whether the other is busy.
+	FaultBusy, ExitBusy sim.Cost
 	// Skipped names the measurements that could not be made, and why.
 	Skipped []string
 }
@@ -220,7 +227,7 @@ func pollWindow(byPeriod []IdleLateness, long time.Duration) (time.Duration, str
 //   - tick: Tick.
 //
 // Medians are taken away from spreads, so each figure keeps the spread of the probe it comes
-// from. The program figures are PipeRW, Pipe100 and Socket100. It is an error if a measurement
+// from. The program figures are those of ProgramFigures that were measured. It is an error if a measurement
 // needed is missing or a figure comes out as 0 or less, except the switch: a small difference of
 // larger medians, it is 0 where it comes out at or below 0 within the spreads (p90 − p50) of
 // the terms it is derived from, and an error only below that.
@@ -303,14 +310,43 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 // a pipe's write and read, and hackbench's 100-byte messages through a pipe and a socket.
 func programFigures(m Measurements, fig func(sim.Cost, string) sim.Figure) map[string]sim.Figure {
 	program := map[string]sim.Figure{}
-	program["pipe"] = fig(m.PipeRW, "a one-byte write and read of a pipe that do not block, in one thread")
-	if m.Pipe100.Max > 0 {
-		program["pipe100"] = fig(m.Pipe100, "a 100-byte write and read of a pipe that do not block, in one thread (hackbench's message)")
-	}
-	if m.Socket100.Max > 0 {
-		program["socket100"] = fig(m.Socket100, "a 100-byte write and read of an AF_UNIX stream socket pair that do not block, in one thread (hackbench -s 100's message)")
+	for _, f := range programFigureDocs {
+		if c := f.of(&m); c.Max > 0 {
+			program[f.name] = fig(*c, f.method)
+		}
 	}
 	return program
+}
+
+// programFigureDocs are the program figures: their names in a profile, the measurement each
+// is, and how it is made.
+var programFigureDocs = []struct {
+	name, method string
+	of           func(*Measurements) *sim.Cost
+}{
+	{"pipe", "a one-byte write and read of a pipe that do not block, in one thread",
+		func(m *Measurements) *sim.Cost { return &m.PipeRW }},
+	{"pipe100", "a 100-byte write and read of a pipe that do not block, in one thread (hackbench's message)",
+		func(m *Measurements) *sim.Cost { return &m.Pipe100 }},
+	{"socket100", "a 100-byte write and read of an AF_UNIX stream socket pair that do not block, in one thread (hackbench -s 100's message)",
+		func(m *Measurements) *sim.Cost { return &m.Socket100 }},
+	{"fault", "the first write to a page of a memfd mapped MAP_PRIVATE whose pages were read first: a copy-on-write fault, as a child of fork takes on the pages it shares with its parent",
+		func(m *Measurements) *sim.Cost { return &m.Fault }},
+	{"exit", "a sleep(1) pinned to the prober's CPU and asleep, from kill(SIGKILL) to the wait4 that reaps it: do_exit (exit_mm's teardown of a small dynamically linked process) and the reap, the wake-up and switches included",
+		func(m *Measurements) *sim.Cost { return &m.Exit }},
+	{"fault_busy", "fault's probe while a thread spins in user code on another CPU",
+		func(m *Measurements) *sim.Cost { return &m.FaultBusy }},
+	{"exit_busy", "exit's probe while a thread spins in user code on another CPU",
+		func(m *Measurements) *sim.Cost { return &m.ExitBusy }},
+}
+
+// ProgramFigures returns the names of the program figures Calibrate measures, in order.
+func ProgramFigures() []string {
+	names := make([]string, len(programFigureDocs))
+	for i, f := range programFigureDocs {
+		names[i] = f.name
+	}
+	return names
 }
 
 // deriveMigrations adds to figs the refill after a migration at each level of the topology
@@ -399,6 +435,10 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	}
 	row("pipe write+read, 100 bytes", m.Pipe100)
 	row("socket write+read, 100 bytes", m.Socket100)
+	row("copy-on-write fault", m.Fault)
+	row("process exit and reap", m.Exit)
+	row("copy-on-write fault, other CPU busy", m.FaultBusy)
+	row("process exit and reap, other CPU busy", m.ExitBusy)
 	if err := tw.Flush(); err != nil {
 		return err
 	}

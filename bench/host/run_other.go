@@ -29,3 +29,8 @@ func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration
 func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measurements, error) {
 	return nil, Measurements{}, ErrNotSupported
 }
+
+// CalibrateProgram returns ErrNotSupported: its probes are Linux system calls.
+func CalibrateProgram(ctx context.Context, o CalibrateOptions, names []string) (map[string]sim.Figure, Measurements, error) {
+	return nil, Measurements{}, ErrNotSupported
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,7 +18,7 @@ import (
 	"github.com/schedkit/schedkit/internal/outfile"
 )
 
-const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N] [-reps R]"
+const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N] [-reps R] [-program NAMES]"
 
 func cmdCalibrate(e *env, args []string) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
@@ -26,6 +27,7 @@ func cmdCalibrate(e *env, args []string) error {
 	maxLoad := fs.Float64("max-load", 0.5, "measure only while the one-minute load average is at most `L` (before and after); a negative L measures whatever the load, and the profile records it")
 	samples := fs.Int("samples", 2000, "`samples` per probe (the timer probes take 1 ms each)")
 	reps := fs.Int("reps", 3, "`R` repetitions of the timer probes, pooled (the tails of the timer and of the idle exit come from them; the profile's provenance gives each one's p99)")
+	program := fs.String("program", "", "re-measure only the program figures `NAMES` (comma-separated, or all: "+strings.Join(host.ProgramFigures(), ", ")+") into the existing profile -o, leaving its machine's figures as they were")
 	if err := parseFlags(e, fs, args, calibrateSynopsis); err != nil {
 		return err
 	}
@@ -38,6 +40,15 @@ func cmdCalibrate(e *env, args []string) error {
 		return usagef("-reps %d: want 1..20", *reps)
 	case *name == "" || strings.ContainsAny(*name, " \t\n/"):
 		return usagef("-name %q: want a word", *name)
+	}
+	var programs []string
+	if *program != "" && *program != "all" {
+		programs = strings.Split(*program, ",")
+		for _, f := range programs {
+			if !slices.Contains(host.ProgramFigures(), f) {
+				return usagef("-program %s: no program figure %q (want all or %s)", *program, f, strings.Join(host.ProgramFigures(), ", "))
+			}
+		}
 	}
 	path := *out
 	if path == "" {
@@ -63,6 +74,9 @@ func cmdCalibrate(e *env, args []string) error {
 	if len(args) > 0 {
 		cmd += " " + strings.Join(args, " ")
 	}
+	if *program != "" {
+		return calibrateProgram(e, o, path, programs, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Command: cmd, Log: e.stderr})
+	}
 	p, m, err := host.Calibrate(e.ctx, host.CalibrateOptions{Name: *name, MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
 	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
 		err = werr
@@ -82,6 +96,41 @@ func cmdCalibrate(e *env, args []string) error {
 		o.Abort()
 		return fmt.Errorf("%w (no profile written: %s is as it was)", err, path)
 	}
+	return commitProfile(e, o, path, p)
+}
+
+// calibrateProgram re-measures the program figures names (all of them if names is empty) and
+// writes them into the profile at path, read first, through o; the rest of the profile stays as
+// it was, and its provenance gains a note of the re-measurement.
+func calibrateProgram(e *env, o *outfile.File, path string, names []string, opts host.CalibrateOptions) error {
+	p, err := sim.LoadProfile(path)
+	if err != nil {
+		o.Abort()
+		return err
+	}
+	figs, m, err := host.CalibrateProgram(e.ctx, opts, names)
+	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
+		err = werr
+	}
+	if err != nil {
+		o.Abort()
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("interrupted: no profile written (%s is as it was)", path)
+		}
+		if errors.Is(err, host.ErrNotSupported) {
+			return usagef("%v", err)
+		}
+		return fmt.Errorf("%w (no profile written: %s is as it was)", err, path)
+	}
+	measured := make([]string, 0, len(figs))
+	for _, name := range host.ProgramFigures() {
+		if f, ok := figs[name]; ok {
+			p.Program[name] = f
+			measured = append(measured, name)
+		}
+	}
+	p.Provenance.Notes = append(p.Provenance.Notes, fmt.Sprintf("program figures %s measured %s with %s",
+		strings.Join(measured, ", "), time.Now().UTC().Format(time.RFC3339), opts.Command))
 	return commitProfile(e, o, path, p)
 }
 

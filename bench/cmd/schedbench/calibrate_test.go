@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ func TestCalibrateUsage(t *testing.T) {
 		{[]string{"calibrate", "-reps", "0"}, "-reps 0: want 1..20"},
 		{[]string{"calibrate", "-name", "a b"}, `-name "a b": want a word`},
 		{[]string{"calibrate", "-o", "/proc/version"}, "-o "},
+		{[]string{"calibrate", "-program", "fault,nosuch"}, `-program fault,nosuch: no program figure "nosuch" (want all or pipe, `},
 	} {
 		_, errs, code := runCLI(t, tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) {
@@ -62,6 +64,64 @@ func TestCalibrateKeepsEarlierProfile(t *testing.T) {
 	}
 	if !strings.Contains(out, "futex wake, no waiter") {
 		t.Errorf("stdout %q: want the measurements made", out)
+	}
+}
+
+// TestCalibrateProgram: -program re-measures the program figures named into the profile given,
+// and leaves its machine's figures as they were; without a profile to update it writes nothing.
+func TestCalibrateProgram(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("calibrate measures Linux")
+	}
+	if testing.Short() {
+		t.Skip("-short: the probes run a few seconds")
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.json")
+	_, errs, code := runCLI(t, "calibrate", "-o", missing, "-program", "fault", "-max-load", "-1", "-samples", "100")
+	if code != exitFailure || !strings.Contains(errs, "none.json") {
+		t.Errorf("no profile to update: status %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("%s written: %v", missing, err)
+	}
+
+	path := filepath.Join(dir, "host.json")
+	before := sim.DefaultProfile()
+	earlier, err := before.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, earlier, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "calibrate", "-o", path, "-program", "fault,exit", "-max-load", "-1", "-samples", "100")
+	if code != exitOK {
+		t.Fatalf("status %d, stdout %q, stderr %q", code, out, errs)
+	}
+	after, err := sim.LoadProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after.Figures, before.Figures) {
+		t.Error("the machine's figures changed")
+	}
+	for _, name := range []string{"fault", "exit"} {
+		f, ok := after.Program[name]
+		if !ok || f.Cost.P50 <= 0 || f.Method == "" {
+			t.Errorf("program figure %s: %+v, %v", name, f, ok)
+		}
+	}
+	if after.Program["pipe"] != before.Program["pipe"] {
+		t.Errorf("pipe re-measured: %+v, was %+v", after.Program["pipe"], before.Program["pipe"])
+	}
+	if n := len(after.Provenance.Notes); n != len(before.Provenance.Notes)+1 || !strings.Contains(after.Provenance.Notes[n-1], "program figures fault, exit measured") {
+		t.Errorf("provenance notes %q", after.Provenance.Notes)
+	}
+	for _, want := range []string{"copy-on-write fault", "process exit and reap"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout %q: want %q", out, want)
+		}
 	}
 }
 

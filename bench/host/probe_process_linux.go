@@ -1,0 +1,147 @@
+package host
+
+// This file implements the probes of what a process costs beyond its threads' work: a write
+// fault on a page shared copy-on-write, and a small process's exit and reap. hackbench's
+// children pay both inside its timed region (rt-tests' hackbench forks them; glibc's exit
+// handlers write to pages shared with the parent, then the kernel tears the address space down).
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// cowPages is the number of pages of one mapping of probeCOWFault.
+const cowPages = 64
+
+// probeCOWFault measures n write faults on pages mapped copy-on-write, on cpu: a file in memory
+// (memfd) of cowPages pages mapped MAP_PRIVATE, every page read first (so that it is mapped
+// read-only to the file's page, as a page is in a child after fork), then each page's first
+// write timed alone — do_wp_page or do_cow_fault copying the page, the trap and the return
+// included. On the machine of the project's CI it agrees with the copy-on-write after fork
+// that a child of fork takes (about 13 µs each on that virtual machine).
+func (pr *prober) probeCOWFault(cpu topology.CPU, n int) ([]int64, error) {
+	var s []int64
+	err := <-pr.onThread(cpu, func() error {
+		fd, err := unix.MemfdCreate("schedkit-cow", unix.MFD_CLOEXEC)
+		if err != nil {
+			return fmt.Errorf("host: probe: memfd_create: %w", err)
+		}
+		defer unix.Close(fd)
+		size := cowPages * os.Getpagesize()
+		if _, err := unix.Pwrite(fd, make([]byte, size), 0); err != nil {
+			return fmt.Errorf("host: probe: write the memfd: %w", err)
+		}
+		clk := newClock()
+		for len(s) < n {
+			m, err := unix.Mmap(fd, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE)
+			if err != nil {
+				return fmt.Errorf("host: probe: mmap: %w", err)
+			}
+			var sum byte
+			for i := 0; i < size; i += os.Getpagesize() {
+				sum += m[i]
+			}
+			for i := 0; i < size && len(s) < n; i += os.Getpagesize() {
+				t0 := clk.now()
+				m[i] = sum + 1
+				s = append(s, clk.now()-t0)
+			}
+			if err := unix.Munmap(m); err != nil {
+				return fmt.Errorf("host: probe: munmap: %w", err)
+			}
+		}
+		return nil
+	})
+	return s, err
+}
+
+// probeExit measures n exits of a small process on cpu: a sleep(1) started pinned there and
+// asleep in its nanosleep, from the kill(SIGKILL) to the return of wait4 that reaps it — the
+// signal's wake-up, do_exit (exit_mm tearing down its address space, the files, the
+// signal to the parent), the switches back and forth and release_task in the reap. The program
+// is dynamically linked, as hackbench is; it runs no exit handler of its own (SIGKILL).
+func (pr *prober) probeExit(cpu topology.CPU, n int) ([]int64, error) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		return nil, &MissingError{Missing: []string{"sleep is not installed (Debian: coreutils)"}}
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("host: probe: %w", err)
+	}
+	defer null.Close()
+	files := []uintptr{null.Fd(), null.Fd(), null.Fd()}
+	var s []int64
+	err = <-pr.onThread(cpu, func() error {
+		clk := newClock()
+		for range n {
+			// The child inherits this thread's affinity and cgroup.
+			pid, err := syscall.ForkExec(sleep, []string{"sleep", "1000"}, &syscall.ProcAttr{Files: files})
+			if err != nil {
+				return fmt.Errorf("host: probe: start sleep: %w", err)
+			}
+			if err := awaitAsleep(pid, "sleep"); err != nil {
+				_ = unix.Kill(pid, unix.SIGKILL)
+				_, _ = unix.Wait4(pid, nil, 0, nil)
+				return err
+			}
+			var ws unix.WaitStatus
+			t0 := clk.now()
+			_ = unix.Kill(pid, unix.SIGKILL)
+			_, err = unix.Wait4(pid, &ws, 0, nil)
+			s = append(s, clk.now()-t0)
+			if err != nil {
+				return fmt.Errorf("host: probe: wait4: %w", err)
+			}
+		}
+		return nil
+	})
+	return s, err
+}
+
+// awaitAsleep waits until process pid runs the program comm and sleeps (state S in
+// /proc/PID/stat): it has exec'd and reached its system call. It gives up after a second.
+func awaitAsleep(pid int, comm string) error {
+	path := fmt.Sprintf("/proc/%d/stat", pid)
+	want := "(" + comm + ") S"
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Microsecond) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("host: probe: %w", err)
+		}
+		if strings.Contains(string(b), want) {
+			return nil
+		}
+	}
+	return errors.New("host: probe: the child did not fall asleep within a second")
+}
+
+// beside runs probe while a thread pinned to other spins in user code: the probed CPU's
+// neighbour busy. On the virtual machine of the project's CI that doubles the cost of the
+// page-table work on the probed CPU (a copy-on-write fault, a process's exit) but not of user
+// code or of a pipe's system calls.
+func (pr *prober) beside(other topology.CPU, probe func() ([]int64, error)) ([]int64, error) {
+	var stop atomic.Bool
+	spinner := pr.onThread(other, func() error {
+		for !stop.Load() {
+		}
+		return nil
+	})
+	time.Sleep(10 * time.Millisecond)
+	s, err := probe()
+	stop.Store(true)
+	if serr := <-spinner; err == nil {
+		err = serr
+	}
+	return s, err
+}
