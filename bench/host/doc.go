@@ -134,6 +134,17 @@
 // thread ran and after a migration; [Derive] says which measurement each figure is taken from.
 // It refuses a busy machine and writes nothing when a measurement cannot be made.
 //
+// The program figures ([ProgramFigures]) are what the workloads' own work costs: a pipe's and a
+// socket's write and read, a copy-on-write fault (the first write to a page of a memfd mapped
+// MAP_PRIVATE, as a child of fork takes on the pages it shares with its parent) and a small
+// process's exit (kill(SIGKILL) of a sleeping sleep(1) to the wait4 that reaps it), the last
+// two also beside a CPU kept busy by a spinning thread (fault_busy, exit_busy): on the project's
+// CI machine, a virtual machine, the page-table work of one CPU costs two to three times as much
+// while the other CPU is busy, and user code and pipe system calls do not. hackbench's process
+// mode charges them: each child takes 15 copy-on-write faults inside the timed region, 14 in
+// glibc's exit(), then exits. [CalibrateProgram] (schedbench calibrate -program) re-measures
+// them alone into an existing profile.
+//
 // # Kernel names
 //
 //	kernel / tool                               here

@@ -85,3 +85,38 @@ func mustTopo(t *testing.T) *topology.Topology {
 	t.Helper()
 	return ModelOnlyTable().Topology
 }
+
+// TestHackbenchProcessCosts: a child process of hackbench starts with one copy-on-write fault
+// and ends with hackbenchExitFaults more and its exit, at the profile's figures beside a busy
+// CPU where it has them, else beside an idle one; threads (-T) and a profile without these
+// figures charge none of it, so that their workloads are as they were.
+func TestHackbenchProcessCosts(t *testing.T) {
+	fig := func(us float64) sim.Figure {
+		return sim.Figure{Cost: sim.Fixed(time.Duration(us * 1e3)), Unit: "us", Method: "test", Date: "2026-12-06"}
+	}
+	idle := &sim.Profile{Name: "idle", Program: map[string]sim.Figure{"fault": fig(13), "exit": fig(270)}}
+	busy := &sim.Profile{Name: "busy", Program: map[string]sim.Figure{"fault": fig(13), "exit": fig(270), "fault_busy": fig(38), "exit_busy": fig(555)}}
+	for _, tc := range []struct {
+		p          *sim.Profile
+		start, end string
+	}{
+		{idle, "\trun 13000ns\n\trepeat", "\tend\n\trun 452000ns\nend\n"},  // 14 × 13 + 270 µs
+		{busy, "\trun 38000ns\n\trepeat", "\tend\n\trun 1087000ns\nend\n"}, // 14 × 38 + 555 µs
+	} {
+		text := hackbenchText(tc.p, 1, 3, false, false)
+		assert.Equal(t, 2*hackbenchFDs, strings.Count(text, tc.start), tc.p.Name)
+		assert.Equal(t, 2*hackbenchFDs, strings.Count(text, tc.end), tc.p.Name)
+		assert.Equal(t, hackbenchText(nil, 1, 3, true, false), hackbenchText(tc.p, 1, 3, true, false), "threads under %s", tc.p.Name)
+	}
+	plain := hackbenchText(&sim.Profile{Name: "none"}, 1, 3, false, false)
+	assert.Equal(t, hackbenchText(nil, 1, 3, false, false), plain)
+	assert.NotContains(t, plain, "\tend\n\trun")
+	// The costs lengthen the model's run (on the ideal machine): 40 children of 1.125 ms each on
+	// 2 CPUs, at least 22.5 ms.
+	ideal := sim.IdealProfile()
+	plainMs, err := modelExperiment(mustTopo(t), ideal, "cfs:v7.1", HackbenchExperiment(&sim.Profile{Name: "none"}, 1, false, false), 1)
+	require.NoError(t, err)
+	busyMs, err := modelExperiment(mustTopo(t), ideal, "cfs:v7.1", HackbenchExperiment(busy, 1, false, false), 1)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, busyMs-plainMs, 22.5, "%.2f ms → %.2f ms", plainMs, busyMs)
+}
