@@ -168,59 +168,12 @@ redo:
 	}
 	flags = LBFAllPinned
 	if s.stats[src].NrRunning > 1 {
-		if bg.Migration == MigrateUtil || bg.Migration == MigrateMisfit {
-			// detach_tasks reads the utilisation of the tasks it examines.
-			for p := s.rqs[src].tasks.head; p != nil; p = p.next {
-				s.catchUp(p, s.j)
-			}
-		}
-		// The migration env lives in the System too, its dst_grpmask copied only when it does
-		// not hold this group's balance mask already (it is never modified).
-		me := &s.me
-		if s.meMask != dstGrpMask {
-			me.DstGroupMask, s.meMask = *dstGrpMask, dstGrpMask
-		}
-		me.LBEnv, me.Src, me.SrcRQ, me.Now, me.Migration = env, src, s.rqs[src].c, uint64(now), bg.Migration
-		me.Imbalance, me.Flags = bg.Imbalance, flags
-		examined := 0
-		for {
-			me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
-			var d Detach
-			s.chosen, d = DetachTasks(me, &s.rqs[src].tasks, s.chosen[:0], smp)
-			examined += d.Examined
-			s.apply(now, me, d)
-			moved += d.Detached
-			me.Imbalance, flags = d.Imbalance, d.Flags
-			if d.Detached > 0 {
-				if s.explaining() {
-					s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg.Explain(why), d, src}})
-				}
-			}
-			if flags&LBFNeedBreak != 0 {
-				flags &^= LBFNeedBreak
-				if examined < int(s.stats[src].NrRunning) {
-					continue
-				}
-			}
-			if flags&LBFDstPinned != 0 && me.Imbalance > 0 {
-				s.lbSpan = nil
-				env.CPUs.Remove(env.DstCPU)
-				env.DstCPU = d.NewDst
-				flags &^= LBFDstPinned
-				examined = 0
-				continue
-			}
-			break
-		}
-		if sd.parent != nil && flags&LBFSomePinned != 0 && me.Imbalance > 0 {
-			s.sgImb[sd.parent.groups[0].id] = true
-		}
-		if flags&LBFAllPinned != 0 {
-			s.lbSpan = nil
-			env.CPUs.Remove(src)
-			if !env.CPUs.SubsetOf(*dstGrpMask) {
-				goto redo
-			}
+		var next afterDetach
+		moved, flags, next = s.detachFrom(now, env, src, &bg, why, dstGrpMask, moved)
+		switch next {
+		case detachRedo:
+			goto redo
+		case detachAllPinned:
 			goto outAllPinned
 		}
 	}
@@ -229,17 +182,9 @@ redo:
 			ds.failed++
 		}
 		if NeedActiveBalance(env, src, bg.Migration, ds.failed, smp) {
-			bc := s.rqs[src].curr
-			if bc == nil || !bc.allowed.Has(cpu) {
+			var pinned bool
+			if activeStarted, pinned = s.startActiveBalance(cpu, src, sd, &bg, why); pinned {
 				goto outOnePinned
-			}
-			if !s.rqs[src].active {
-				s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
-				activeStarted = true
-				if s.explaining() {
-					s.explain(src, tidOf(bc), explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg.Explain(why)}})
-				}
-				s.resched(src)
 			}
 		}
 	} else {
@@ -264,6 +209,101 @@ outOnePinned:
 		ds.interval *= 2
 	}
 	return 0, cont
+}
+
+// afterDetach is where [System.loadBalance] goes once [System.detachFrom] is done: on to the
+// failure accounting, back to redo with the source CPU masked out, or to out_all_pinned.
+type afterDetach uint8
+
+const (
+	detachDone afterDetach = iota
+	detachRedo
+	detachAllPinned
+)
+
+// detachFrom is load_balance's more_balance loop for the busiest CPU src: detach_tasks and
+// attach_tasks until the imbalance is gone, again after LBF_NEED_BREAK while tasks are left to
+// examine, and against a new destination after LBF_DST_PINNED; then the parent group's
+// imbalance flag (LBF_SOME_PINNED) and LBF_ALL_PINNED's exclusion of src. moved is the count so
+// far (a redo keeps it); it returns the new count, the flags and where load_balance goes next.
+func (s *System) detachFrom(now int64, env *LBEnv, src topology.CPU, bg *BusiestGroup, why BalanceReason, dstGrpMask *topology.CPUSet, moved int) (int, LBFlags, afterDetach) {
+	sd, idle, flags, smp := env.SD, env.Idle, LBFAllPinned, &s.smp
+	if bg.Migration == MigrateUtil || bg.Migration == MigrateMisfit {
+		// detach_tasks reads the utilisation of the tasks it examines.
+		for p := s.rqs[src].tasks.head; p != nil; p = p.next {
+			s.catchUp(p, s.j)
+		}
+	}
+	// The migration env lives in the System too, its dst_grpmask copied only when it does
+	// not hold this group's balance mask already (it is never modified).
+	me := &s.me
+	if s.meMask != dstGrpMask {
+		me.DstGroupMask, s.meMask = *dstGrpMask, dstGrpMask
+	}
+	me.LBEnv, me.Src, me.SrcRQ, me.Now, me.Migration = env, src, s.rqs[src].c, uint64(now), bg.Migration
+	me.Imbalance, me.Flags = bg.Imbalance, flags
+	examined := 0
+	for {
+		me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
+		var d Detach
+		s.chosen, d = DetachTasks(me, &s.rqs[src].tasks, s.chosen[:0], smp)
+		examined += d.Examined
+		s.apply(now, me, d)
+		moved += d.Detached
+		me.Imbalance, flags = d.Imbalance, d.Flags
+		if d.Detached > 0 {
+			if s.explaining() {
+				s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg.Explain(why), d, src}})
+			}
+		}
+		if flags&LBFNeedBreak != 0 {
+			flags &^= LBFNeedBreak
+			if examined < int(s.stats[src].NrRunning) {
+				continue
+			}
+		}
+		if flags&LBFDstPinned != 0 && me.Imbalance > 0 {
+			s.lbSpan = nil
+			env.CPUs.Remove(env.DstCPU)
+			env.DstCPU = d.NewDst
+			flags &^= LBFDstPinned
+			examined = 0
+			continue
+		}
+		break
+	}
+	if sd.parent != nil && flags&LBFSomePinned != 0 && me.Imbalance > 0 {
+		s.sgImb[sd.parent.groups[0].id] = true
+	}
+	if flags&LBFAllPinned != 0 {
+		s.lbSpan = nil
+		env.CPUs.Remove(src)
+		if !env.CPUs.SubsetOf(*dstGrpMask) {
+			return moved, flags, detachRedo
+		}
+		return moved, flags, detachAllPinned
+	}
+	return moved, flags, detachDone
+}
+
+// startActiveBalance is load_balance's start of an active balance once need_active_balance
+// says so: unless the busiest CPU src's running task may not run on cpu (then it reports
+// pinned: out_one_pinned), src is asked to reschedule and push its task to cpu at its next
+// [System.Schedule], if it is not doing so already. It returns whether it started one.
+func (s *System) startActiveBalance(cpu, src topology.CPU, sd *SchedDomain, bg *BusiestGroup, why BalanceReason) (started, pinned bool) {
+	bc := s.rqs[src].curr
+	if bc == nil || !bc.allowed.Has(cpu) {
+		return false, true
+	}
+	if !s.rqs[src].active {
+		s.rqs[src].active, s.rqs[src].pushCPU = true, cpu
+		if s.explaining() {
+			s.explain(src, tidOf(bc), explainf{"active balance from %v to %v at %v: %v", []any{src, cpu, sd.Name(), bg.Explain(why)}})
+		}
+		s.resched(src)
+		return true, false
+	}
+	return false, false
 }
 
 // apply carries out a [DetachTasks] outcome: the chosen tasks leave the source, the examined
