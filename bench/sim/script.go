@@ -19,17 +19,12 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		case opRun:
 			t.pc++
 			t.fresh = false
-			if in.dist.Kind == workload.Forever {
-				t.remaining = forever
-			} else {
-				t.remaining = max(int64(in.dist.Sample(&t.rng)), 1)
-			}
+			t.remaining = runLength(in, t)
 			m.armDone(id)
 			return
 		case opSleep:
 			t.pc++
-			d := max(int64(in.dist.Sample(&t.rng)), 1)
-			m.armSleep(tid, m.now+d)
+			m.armSleep(tid, m.now+max(int64(in.dist.Sample(&t.rng)), 1))
 			m.block(id)
 			return
 		case opSend, opRecv:
@@ -41,28 +36,9 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			}
 			m.threads[tid].pc++
 		case opFork:
-			if t.opLeft == 0 {
-				t.opLeft = in.n
+			if !m.fork(id, tid, in) {
+				return
 			}
-			for t.opLeft > 0 {
-				if m.pays && m.pay(id, tid) {
-					return
-				}
-				t.opLeft--
-				child, ok := m.create(in.a, tid, id)
-				if !ok {
-					return
-				}
-				m.payer = tid
-				m.wake(child, id, sched.WakeFork, tid, m.paidFrom(&m.threads[tid]))
-				m.payer = nobody
-				t = &m.threads[tid]
-				t.paying = false
-				if m.owed > 0 && m.payOwed(id, t) {
-					return
-				}
-			}
-			t.pc++
 		case opJoin:
 			if t.children > 0 {
 				t.joining = true
@@ -105,33 +81,89 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 				return
 			}
 		case opEveryNext:
-			v := m.vars[t.vars+in.a : t.vars+in.a+3]
-			v[2]++
-			if in.n > 0 && v[2] >= in.n {
-				t.pc++
-				continue
-			}
-			// The next period starts at base + k*period; periods that have already begun are skipped.
-			period := int64(in.dist.A)
-			k := v[1] + 1
-			if next := v[0] + k*period; next < m.now {
-				k = (m.now - v[0] + period - 1) / period
-			}
-			v[1] = k
-			t.pc = in.b
-			if next := v[0] + k*period; next > m.now {
-				m.armSleep(tid, next)
-				m.block(id)
+			if !m.everyNext(id, tid, in) {
 				return
 			}
 		case opSetAttr:
 			t.pc++
-			a := *t.attr
-			t.prog.attrs[in.a].apply(&a)
-			t.setAttr(a, m.topo.CPUs())
-			m.setAttr(id, tid)
+			m.setAttrOp(id, tid, in)
 		}
 	}
+}
+
+// runLength draws the length of thread t's Run op in: forever, or a sample of at least 1 ns.
+func runLength(in *instr, t *thread) int64 {
+	if in.dist.Kind == workload.Forever {
+		return forever
+	}
+	return max(int64(in.dist.Sample(&t.rng)), 1)
+}
+
+// setAttrOp runs thread tid's SetAttr op on CPU id: its attributes changed as the op says, and
+// the policy told.
+func (m *Machine) setAttrOp(id topology.CPU, tid int32, in *instr) {
+	t := &m.threads[tid]
+	a := *t.attr
+	t.prog.attrs[in.a].apply(&a)
+	t.setAttr(a, m.topo.CPUs())
+	m.setAttr(id, tid)
+}
+
+// fork runs thread tid's Fork op on CPU id: the children left to create (opLeft), each woken
+// with the fork's costs paid by the parent. It reports false when the thread stopped to pay,
+// or the machine could not create a child; the op then resumes with the children left.
+func (m *Machine) fork(id topology.CPU, tid int32, in *instr) bool {
+	t := &m.threads[tid]
+	if t.opLeft == 0 {
+		t.opLeft = in.n
+	}
+	for t.opLeft > 0 {
+		if m.pays && m.pay(id, tid) {
+			return false
+		}
+		t.opLeft--
+		child, ok := m.create(in.a, tid, id)
+		if !ok {
+			return false
+		}
+		m.payer = tid
+		m.wake(child, id, sched.WakeFork, tid, m.paidFrom(&m.threads[tid]))
+		m.payer = nobody
+		t = &m.threads[tid]
+		t.paying = false
+		if m.owed > 0 && m.payOwed(id, t) {
+			return false
+		}
+	}
+	t.pc++
+	return true
+}
+
+// everyNext ends a period of thread tid's Every on CPU id: on to the op after it once its count
+// is done, else back to the body at the next period that has not begun, the thread asleep
+// until then if it is in the future. It reports false when the thread blocked.
+func (m *Machine) everyNext(id topology.CPU, tid int32, in *instr) bool {
+	t := &m.threads[tid]
+	v := m.vars[t.vars+in.a : t.vars+in.a+3]
+	v[2]++
+	if in.n > 0 && v[2] >= in.n {
+		t.pc++
+		return true
+	}
+	// The next period starts at base + k*period; periods that have already begun are skipped.
+	period := int64(in.dist.A)
+	k := v[1] + 1
+	if next := v[0] + k*period; next < m.now {
+		k = (m.now - v[0] + period - 1) / period
+	}
+	v[1] = k
+	t.pc = in.b
+	if next := v[0] + k*period; next > m.now {
+		m.armSleep(tid, next)
+		m.block(id)
+		return false
+	}
+	return true
 }
 
 // transfer passes the messages left of thread tid's Send (send) or Recv on CPU id through pipe
