@@ -28,19 +28,8 @@ import (
 // This is the calibration source of the scenarios: seed 000's tar | gzip costs are measured
 // with it (see the package documentation).
 func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration) (*Pipeline, error) {
-	switch {
-	case len(stages) == 0 || len(stages) > 16:
-		return nil, limitErr("%d stages outside 1..16", len(stages))
-	case limit <= 0 || limit > MaxLimit:
-		return nil, limitErr("limit %v outside (0, %v]", limit, MaxLimit)
-	}
-	for _, s := range stages {
-		if len(s) == 0 {
-			return nil, errors.New("host: empty pipeline stage")
-		}
-		if _, err := exec.LookPath(s[0]); err != nil {
-			return nil, &MissingError{Missing: []string{s[0] + " is not installed"}}
-		}
+	if err := checkPipeline(stages, limit); err != nil {
+		return nil, err
 	}
 	unlock, err := lockHost(ctx)
 	if err != nil {
@@ -81,21 +70,9 @@ func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration
 		p.Stages[i].Args = s
 	}
 	start := time.Now()
-	pgid := 0
-	for i, c := range cmds {
-		c.SysProcAttr.Pgid = pgid
-		if err := c.Start(); err != nil {
-			if pgid != 0 {
-				_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			}
-			for _, d := range cmds[:i] {
-				_ = d.Wait()
-			}
-			return nil, fmt.Errorf("host: start %s: %w", c.Path, err)
-		}
-		if pgid == 0 {
-			pgid = c.Process.Pid
-		}
+	pgid, err := startGroup(cmds)
+	if err != nil {
+		return nil, err
 	}
 	for _, f := range closers { // the children hold their ends now
 		f.Close()
@@ -127,6 +104,47 @@ func MeasurePipeline(ctx context.Context, stages [][]string, limit time.Duration
 	}
 	p.Wall = time.Since(start)
 	return p, errors.Join(errs...)
+}
+
+// checkPipeline checks MeasurePipeline's arguments: 1 to 16 stages, each a program that is
+// installed, and a limit in (0, MaxLimit].
+func checkPipeline(stages [][]string, limit time.Duration) error {
+	switch {
+	case len(stages) == 0 || len(stages) > 16:
+		return limitErr("%d stages outside 1..16", len(stages))
+	case limit <= 0 || limit > MaxLimit:
+		return limitErr("limit %v outside (0, %v]", limit, MaxLimit)
+	}
+	for _, s := range stages {
+		if len(s) == 0 {
+			return errors.New("host: empty pipeline stage")
+		}
+		if _, err := exec.LookPath(s[0]); err != nil {
+			return &MissingError{Missing: []string{s[0] + " is not installed"}}
+		}
+	}
+	return nil
+}
+
+// startGroup starts cmds in one new process group, the first's, and returns its id. If one
+// cannot start, the group is killed and the ones started are reaped.
+func startGroup(cmds []*exec.Cmd) (pgid int, err error) {
+	for i, c := range cmds {
+		c.SysProcAttr.Pgid = pgid
+		if err := c.Start(); err != nil {
+			if pgid != 0 {
+				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			}
+			for _, d := range cmds[:i] {
+				_ = d.Wait()
+			}
+			return 0, fmt.Errorf("host: start %s: %w", c.Path, err)
+		}
+		if pgid == 0 {
+			pgid = c.Process.Pid
+		}
+	}
+	return pgid, nil
 }
 
 // measureExit waits for c to exit, reads its /proc files while it is a zombie, then reaps it.

@@ -182,22 +182,9 @@ func (r *runner) prepare() error {
 }
 
 func (r *runner) run(ctx context.Context) (*Result, error) {
-	var sigc chan os.Signal
-	if !r.opts.KeepSignals {
-		// A signal the process started with ignored (a background job's SIGINT, nohup's
-		// SIGHUP-style set-ups) stays ignored: catching it would un-ignore it, and the
-		// re-raise after the cleanup would then do nothing.
-		var caught []os.Signal
-		for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-			if !signal.Ignored(sig) {
-				caught = append(caught, sig)
-			}
-		}
-		if len(caught) > 0 {
-			sigc = make(chan os.Signal, 1)
-			signal.Notify(sigc, caught...)
-			defer signal.Stop(sigc)
-		}
+	sigc := r.catchSignals()
+	if sigc != nil {
+		defer signal.Stop(sigc)
 	}
 	gate := new(startGate)
 	var ready sync.WaitGroup
@@ -240,6 +227,67 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 	}
 	gate.open()
 
+	done := r.finished()
+	timer := time.NewTimer(r.opts.limit())
+	defer timer.Stop()
+	var caught os.Signal
+	var cause error
+	select {
+	case <-done:
+	case <-timer.C:
+	case caught = <-sigc:
+		cause = fmt.Errorf("host: run interrupted by %v", caught)
+	case <-ctx.Done():
+		cause = ctx.Err()
+	case <-r.stopCh:
+	}
+	stopAt := r.clk.now()
+	r.halt()
+	r.stopPeers()
+	if err := r.awaitThreads(); err != nil {
+		return nil, err
+	}
+	if caught != nil {
+		r.cleanup()
+		signal.Stop(sigc)
+		raise(caught.(syscall.Signal))
+	}
+	if cause != nil {
+		return nil, cause
+	}
+	if err := r.firstErr(); err != nil {
+		return nil, err
+	}
+	stat1, _ := readProcStat()
+	return r.result(stopAt, load0, stat0, stat1), nil
+}
+
+// catchSignals returns a channel that receives SIGINT, SIGTERM and SIGHUP for the run, which
+// cleans up and re-raises them, or nil where Options.KeepSignals leaves them alone or the
+// process ignores all three. A signal the process started with ignored (a background job's
+// SIGINT, nohup's SIGHUP-style set-ups) stays ignored: catching it would un-ignore it, and the
+// re-raise after the cleanup would then do nothing. The caller stops the notification.
+func (r *runner) catchSignals() chan os.Signal {
+	if r.opts.KeepSignals {
+		return nil
+	}
+	var caught []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(sig) {
+			caught = append(caught, sig)
+		}
+	}
+	if len(caught) == 0 {
+		return nil
+	}
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, caught...)
+	return sigc
+}
+
+// finished returns a channel closed when the run is done by itself: every awaited peer has
+// exited, or, without awaited peers, every thread has ended (or the run was stopped).
+func (r *runner) finished() <-chan struct{} {
 	done := make(chan struct{})
 	var awaited []*peerProc
 	for _, pp := range r.peers {
@@ -259,22 +307,13 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		}
 		close(done)
 	}()
-	timer := time.NewTimer(r.opts.limit())
-	defer timer.Stop()
-	var caught os.Signal
-	var cause error
-	select {
-	case <-done:
-	case <-timer.C:
-	case caught = <-sigc:
-		cause = fmt.Errorf("host: run interrupted by %v", caught)
-	case <-ctx.Done():
-		cause = ctx.Err()
-	case <-r.stopCh:
-	}
-	stopAt := r.clk.now()
-	r.halt()
-	r.stopPeers()
+	return done
+}
+
+// awaitThreads waits for the halted run's threads to end: a quarter of Grace, then with the
+// real-time ones demoted to SCHED_OTHER (a spinning real-time thread can keep the others off
+// their CPUs), Grace more; past that it is an error.
+func (r *runner) awaitThreads() error {
 	threads := make(chan struct{})
 	go func() { r.live.Wait(); close(threads) }()
 	select {
@@ -284,22 +323,10 @@ func (r *runner) run(ctx context.Context) (*Result, error) {
 		select {
 		case <-threads:
 		case <-time.After(Grace):
-			return nil, errors.New("host: threads did not stop within the grace period")
+			return errors.New("host: threads did not stop within the grace period")
 		}
 	}
-	if caught != nil {
-		r.cleanup()
-		signal.Stop(sigc)
-		raise(caught.(syscall.Signal))
-	}
-	if cause != nil {
-		return nil, cause
-	}
-	if err := r.firstErr(); err != nil {
-		return nil, err
-	}
-	stat1, _ := readProcStat()
-	return r.result(stopAt, load0, stat0, stat1), nil
+	return nil
 }
 
 func (r *runner) newThread(d *workload.Thread, name string, parent *hthread) *hthread {
