@@ -132,12 +132,11 @@ func runReal(s scheduler, cfg realConfig) realResult {
 	// they wait for the Go scheduler's 10 ms preemption and its submissions bunch up.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), cfg.workers+1)))
 	n := len(realSpecs)
-	iters := make([]int, n)
+	r := &realRun{s: s, cfg: cfg, iters: make([]int, n), winLen: cfg.dur / time.Duration(cfg.windows),
+		t0: time.Now(), stopped: make(chan struct{}), webDone: make(chan struct{}, 1)}
 	for i, d := range realJob {
-		iters[i] = int(int64(cfg.perMs) * int64(d) / int64(time.Millisecond))
+		r.iters[i] = int(int64(cfg.perMs) * int64(d) / int64(time.Millisecond))
 	}
-	winLen := cfg.dur / time.Duration(cfg.windows)
-	t0 := time.Now()
 	for i := range realSpecs {
 		if i != realWeb {
 			for range 2 * cfg.workers {
@@ -145,10 +144,6 @@ func runReal(s scheduler, cfg realConfig) realResult {
 			}
 		}
 	}
-	var stop atomic.Bool
-	stopped := make(chan struct{})
-	webDone := make(chan struct{}, 1)
-	var batchCPU atomic.Int64
 	stats := make([]*workerStats, cfg.workers)
 	var wg sync.WaitGroup
 	for w := range stats {
@@ -160,63 +155,97 @@ func runReal(s scheduler, cfg realConfig) realResult {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var sink uint64
-			defer func() { spinSink.Add(sink) }()
-			for !stop.Load() {
-				i, j, ok := s.next()
-				if !ok {
-					st.idle++
-					time.Sleep(50 * time.Microsecond)
-					continue
-				}
-				start := time.Since(t0)
-				if i == realWeb {
-					st.delays = append(st.delays, start-j.Submitted)
-				}
-				c0 := threadCPU()
-				sink += spin(iters[i])
-				d := threadCPU() - c0
-				end := time.Since(t0)
-				s.done(i, d)
-				st.wall += end - start
-				st.cpu[min(int(end/winLen), cfg.windows-1)][i] += d
-				st.maxJob[i] = max(st.maxJob[i], d)
-				st.jobs[i]++
-				if i == realWeb {
-					webDone <- struct{}{}
-				} else {
-					batchCPU.Add(int64(d))
-					s.submit(i, Job{Submitted: end})
-				}
-			}
+			r.worker(st)
 		}()
 	}
 	wg.Add(1)
-	go func() { // the light tenant: one request at a time, the next webPeriod after an answer
+	go func() {
 		defer wg.Done()
-		for {
-			s.submit(realWeb, Job{Submitted: time.Since(t0)})
-			select {
-			case <-webDone:
-			case <-stopped:
-				return
-			}
-			select {
-			case <-time.After(webPeriod):
-			case <-stopped:
-				return
-			}
-		}
+		r.light()
 	}()
-	for time.Since(t0) < cfg.dur && (cfg.minCPU <= 0 || time.Duration(batchCPU.Load()) < cfg.minCPU) {
+	for time.Since(r.t0) < cfg.dur && (cfg.minCPU <= 0 || time.Duration(r.batchCPU.Load()) < cfg.minCPU) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	stop.Store(true)
-	close(stopped)
+	r.stop.Store(true)
+	close(r.stopped)
 	wg.Wait()
-	r := realResult{elapsed: time.Since(t0), cpu: make([][]time.Duration, cfg.windows), maxJob: make([]time.Duration, n), jobs: make([]int, n)}
+	return mergeStats(stats, time.Since(r.t0), cfg.windows)
+}
+
+// A realRun is what runReal's goroutines share: the scheduler, the configuration, each
+// tenant's job length in spin iterations, the length of a window, the start, and the signals
+// between them.
+type realRun struct {
+	s        scheduler
+	cfg      realConfig
+	iters    []int
+	winLen   time.Duration
+	t0       time.Time
+	stop     atomic.Bool   // the workers stop taking jobs
+	stopped  chan struct{} // closed when the run is over
+	webDone  chan struct{} // a light tenant's job finished
+	batchCPU atomic.Int64  // CPU time the batch tenants' jobs took, ns
+}
+
+// worker is one worker, locked to its OS thread: it takes the next job from the scheduler,
+// spins for it and charges its thread's CPU time, replacing a batch job by a new one, until
+// the run stops. It records what it did in st.
+func (r *realRun) worker(st *workerStats) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var sink uint64
+	defer func() { spinSink.Add(sink) }()
+	for !r.stop.Load() {
+		i, j, ok := r.s.next()
+		if !ok {
+			st.idle++
+			time.Sleep(50 * time.Microsecond)
+			continue
+		}
+		start := time.Since(r.t0)
+		if i == realWeb {
+			st.delays = append(st.delays, start-j.Submitted)
+		}
+		c0 := threadCPU()
+		sink += spin(r.iters[i])
+		d := threadCPU() - c0
+		end := time.Since(r.t0)
+		r.s.done(i, d)
+		st.wall += end - start
+		st.cpu[min(int(end/r.winLen), r.cfg.windows-1)][i] += d
+		st.maxJob[i] = max(st.maxJob[i], d)
+		st.jobs[i]++
+		if i == realWeb {
+			r.webDone <- struct{}{}
+		} else {
+			r.batchCPU.Add(int64(d))
+			r.s.submit(i, Job{Submitted: end})
+		}
+	}
+}
+
+// light is the light tenant: one request at a time, the next webPeriod after an answer, until
+// the run stops.
+func (r *realRun) light() {
+	for {
+		r.s.submit(realWeb, Job{Submitted: time.Since(r.t0)})
+		select {
+		case <-r.webDone:
+		case <-r.stopped:
+			return
+		}
+		select {
+		case <-time.After(webPeriod):
+		case <-r.stopped:
+			return
+		}
+	}
+}
+
+// mergeStats adds up the workers' records of a run that lasted elapsed, in windows windows.
+func mergeStats(stats []*workerStats, elapsed time.Duration, windows int) realResult {
+	n := len(realSpecs)
+	r := realResult{elapsed: elapsed, cpu: make([][]time.Duration, windows), maxJob: make([]time.Duration, n), jobs: make([]int, n)}
 	for k := range r.cpu {
 		r.cpu[k] = make([]time.Duration, n)
 	}
