@@ -307,97 +307,15 @@ func parseFields(ev *event, s string) *fieldError {
 		}
 		return wakeFields(ev, v[0], v[1], v[2], v[4])
 	case "sched_migrate_task":
-		var v [5]string
-		if err := fieldsOf(s, v[:], "comm", "pid", "prio", "orig_cpu", "dest_cpu"); err != nil {
-			return err
-		}
-		ev.comm = v[0]
-		var e *fieldError
-		if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
-			return e
-		}
-		if ev.prio, e = intField(v[2], "prio", -1, 139); e != nil {
-			return e
-		}
-		if ev.orig, e = intField(v[3], "orig_cpu", 0, maxCPU-1); e != nil {
-			return e
-		}
-		ev.dest, e = intField(v[4], "dest_cpu", 0, maxCPU-1)
-		return e
+		return migrateFields(ev, s)
 	case "sched_process_fork":
-		var v [4]string
-		if err := fieldsOf(s, v[:], "comm", "pid", "child_comm", "child_pid"); err != nil {
-			return err
-		}
-		ev.comm, ev.childComm = v[0], v[2]
-		var e *fieldError
-		if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
-			return e
-		}
-		ev.childPid, e = intField(v[3], "child_pid", 0, maxPid)
-		return e
+		return forkFields(ev, s)
 	case "sched_stat_runtime":
-		// "comm=%s pid=%d runtime=%Lu [ns] vruntime=%Lu [ns]" before Linux 6.8, without
-		// vruntime since (include/trace/events/sched.h). vruntime, CFS's own virtual clock,
-		// is checked to be a number and not used.
-		var v [4]string
-		if err := fieldsOf(s, v[:], "comm", "pid", "runtime", "?vruntime"); err != nil {
-			return err
-		}
-		ev.comm = v[0]
-		var e *fieldError
-		if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
-			return e
-		}
-		rt, err := strconv.ParseInt(strings.TrimSuffix(v[2], " [ns]"), 10, 64)
-		if err != nil || rt < 0 || rt > int64(workload.MaxDuration) {
-			return badField("runtime", "%q is not a number of nanoseconds in 0..2^48", clip(v[2]))
-		}
-		ev.runtime = rt
-		if v[3] != "" {
-			if _, err := strconv.ParseUint(strings.TrimSuffix(v[3], " [ns]"), 10, 64); err != nil {
-				return badField("vruntime", "%q is not a number of nanoseconds", clip(v[3]))
-			}
-		}
-		return nil
+		return statRuntimeFields(ev, s)
 	case "sched_process_exec":
-		// "filename=%s pid=%d old_pid=%d": comm becomes the file's base name, cut to
-		// TASK_COMM_LEN-1 (15) bytes (begin_new_exec, __set_task_comm(me,
-		// kbasename(bprm->filename))). childPid holds old_pid.
-		var v [3]string
-		if err := fieldsOf(s, v[:], "filename", "pid", "old_pid"); err != nil {
-			return err
-		}
-		base := v[0]
-		if i := strings.LastIndexByte(base, '/'); i >= 0 {
-			base = base[i+1:]
-		}
-		if len(base) > taskCommLen-1 {
-			base = base[:taskCommLen-1]
-		}
-		ev.comm = base
-		var e *fieldError
-		if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
-			return e
-		}
-		ev.childPid, e = intField(v[2], "old_pid", 0, maxPid)
-		return e
+		return execFields(ev, s)
 	case "task_rename":
-		// "pid=%d oldcomm=%s newcomm=%s oom_score_adj=%hd"; kernels whose task_rename is
-		// always current's print no pid, and the event's task is the one renamed.
-		var v [4]string
-		if err := fieldsOf(s, v[:], "?pid", "oldcomm", "newcomm", "?oom_score_adj"); err != nil {
-			return err
-		}
-		ev.comm = v[2]
-		ev.pid2 = ev.pid
-		if v[0] != "" {
-			var e *fieldError
-			if ev.pid2, e = intField(v[0], "pid", 0, maxPid); e != nil {
-				return e
-			}
-		}
-		return nil
+		return renameFields(ev, s)
 	case "sched_process_exit":
 		var v [4]string
 		if err := fieldsOf(s, v[:], "comm", "pid", "?prio", "?group_dead"); err != nil {
@@ -407,6 +325,113 @@ func parseFields(ev *event, s string) *fieldError {
 		var e *fieldError
 		ev.pid2, e = intField(v[1], "pid", 0, maxPid)
 		return e
+	}
+	return nil
+}
+
+// migrateFields fills ev from sched_migrate_task's fields.
+func migrateFields(ev *event, s string) *fieldError {
+	var v [5]string
+	if err := fieldsOf(s, v[:], "comm", "pid", "prio", "orig_cpu", "dest_cpu"); err != nil {
+		return err
+	}
+	ev.comm = v[0]
+	var e *fieldError
+	if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
+		return e
+	}
+	if ev.prio, e = intField(v[2], "prio", -1, 139); e != nil {
+		return e
+	}
+	if ev.orig, e = intField(v[3], "orig_cpu", 0, maxCPU-1); e != nil {
+		return e
+	}
+	ev.dest, e = intField(v[4], "dest_cpu", 0, maxCPU-1)
+	return e
+}
+
+// forkFields fills ev from sched_process_fork's fields.
+func forkFields(ev *event, s string) *fieldError {
+	var v [4]string
+	if err := fieldsOf(s, v[:], "comm", "pid", "child_comm", "child_pid"); err != nil {
+		return err
+	}
+	ev.comm, ev.childComm = v[0], v[2]
+	var e *fieldError
+	if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
+		return e
+	}
+	ev.childPid, e = intField(v[3], "child_pid", 0, maxPid)
+	return e
+}
+
+// statRuntimeFields fills ev from sched_stat_runtime's fields.
+func statRuntimeFields(ev *event, s string) *fieldError {
+	// "comm=%s pid=%d runtime=%Lu [ns] vruntime=%Lu [ns]" before Linux 6.8, without
+	// vruntime since (include/trace/events/sched.h). vruntime, CFS's own virtual clock,
+	// is checked to be a number and not used.
+	var v [4]string
+	if err := fieldsOf(s, v[:], "comm", "pid", "runtime", "?vruntime"); err != nil {
+		return err
+	}
+	ev.comm = v[0]
+	var e *fieldError
+	if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
+		return e
+	}
+	rt, err := strconv.ParseInt(strings.TrimSuffix(v[2], " [ns]"), 10, 64)
+	if err != nil || rt < 0 || rt > int64(workload.MaxDuration) {
+		return badField("runtime", "%q is not a number of nanoseconds in 0..2^48", clip(v[2]))
+	}
+	ev.runtime = rt
+	if v[3] != "" {
+		if _, err := strconv.ParseUint(strings.TrimSuffix(v[3], " [ns]"), 10, 64); err != nil {
+			return badField("vruntime", "%q is not a number of nanoseconds", clip(v[3]))
+		}
+	}
+	return nil
+}
+
+// execFields fills ev from sched_process_exec's fields.
+func execFields(ev *event, s string) *fieldError {
+	// "filename=%s pid=%d old_pid=%d": comm becomes the file's base name, cut to
+	// TASK_COMM_LEN-1 (15) bytes (begin_new_exec, __set_task_comm(me,
+	// kbasename(bprm->filename))). childPid holds old_pid.
+	var v [3]string
+	if err := fieldsOf(s, v[:], "filename", "pid", "old_pid"); err != nil {
+		return err
+	}
+	base := v[0]
+	if i := strings.LastIndexByte(base, '/'); i >= 0 {
+		base = base[i+1:]
+	}
+	if len(base) > taskCommLen-1 {
+		base = base[:taskCommLen-1]
+	}
+	ev.comm = base
+	var e *fieldError
+	if ev.pid2, e = intField(v[1], "pid", 0, maxPid); e != nil {
+		return e
+	}
+	ev.childPid, e = intField(v[2], "old_pid", 0, maxPid)
+	return e
+}
+
+// renameFields fills ev from task_rename's fields.
+func renameFields(ev *event, s string) *fieldError {
+	// "pid=%d oldcomm=%s newcomm=%s oom_score_adj=%hd"; kernels whose task_rename is
+	// always current's print no pid, and the event's task is the one renamed.
+	var v [4]string
+	if err := fieldsOf(s, v[:], "?pid", "oldcomm", "newcomm", "?oom_score_adj"); err != nil {
+		return err
+	}
+	ev.comm = v[2]
+	ev.pid2 = ev.pid
+	if v[0] != "" {
+		var e *fieldError
+		if ev.pid2, e = intField(v[0], "pid", 0, maxPid); e != nil {
+			return e
+		}
 	}
 	return nil
 }
