@@ -314,56 +314,12 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			fr.switchOut(ev, t)
 		}
 		if ev.nextPid != 0 {
-			tk := b.live[int64(ev.nextPid)]
-			if tk != nil && tk.state == tsDead {
-				// It exited and was preempted on its exit path: back on a CPU, uncharged,
-				// until its last switch-out.
-				b.occupy(tk, ev.cpu)
-				break
-			}
-			if tk == nil {
-				tk = b.newTask(int64(ev.nextPid), ev.nextComm, 0, false)
-				tk.state, tk.since = tsRunnable, 0
-				b.st(tk).RunnableAtStart = true
-			} else if tk.state == tsRunning && tk.cpu != ev.cpu {
-				fr.w.warn("%s switched in on CPU %d while running on CPU %d (events lost?)", b.label(tk), ev.cpu, tk.cpu)
-			}
-			b.setPrio(tk, ev.nextPrio)
-			b.comm(tk, ev.nextComm, t)
-			b.run(tk, ev.cpu, t)
+			fr.switchIn(ev, t)
 		}
 	case "sched_wakeup", "sched_wakeup_new", "sched_waking":
-		if ev.pid2 == 0 {
-			return nil
+		if !fr.wakeup(ev, t) {
+			return nil // as the event had not been: no memory check either
 		}
-		fr.slot(ev.target, t)
-		tk := b.live[int64(ev.pid2)]
-		if tk != nil && tk.state == tsDead {
-			return nil // an exited task woken on its exit path
-		}
-		if tk == nil {
-			tk = b.newTask(int64(ev.pid2), ev.comm, t, false)
-			tk.state, tk.since = tsBlocked, t
-			if ev.name == "sched_wakeup_new" {
-				b.st(tk).Forked = true
-				tk.fresh = true
-			} else {
-				b.st(tk).SleepingAtStart = true
-			}
-		}
-		b.setPrio(tk, ev.prio)
-		b.comm(tk, ev.comm, t)
-		var waker *task
-		if ev.name != "sched_wakeup_new" && !ev.irq && ev.pid > 0 && ev.pid != ev.pid2 {
-			if w := b.live[int64(ev.pid)]; w != nil && w.state == tsRunning && w.cpu == ev.cpu {
-				waker = w
-			}
-		}
-		// A wake-up onto another CPU that the trace shows idle sent it a reschedule IPI (this
-		// is what a replay machine charges the waker as Costs.IPISend).
-		ipi := waker != nil && ev.target >= 0 && ev.target != ev.cpu && ev.target < len(b.cpus) &&
-			b.cpus[ev.target].known && b.cpus[ev.target].cur == nil
-		b.wakeTask(tk, waker, t, ipi)
 	case "sched_migrate_task":
 		fr.slot(ev.orig, t)
 		fr.slot(ev.dest, t)
@@ -381,22 +337,7 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 			b.exit(tk, t)
 		}
 	case "sched_process_exec":
-		// The exec'ing task takes the name of the file it runs (begin_new_exec sets comm to
-		// its base name, cut to TASK_COMM_LEN-1 bytes); a thread other than the leader that
-		// execs takes the leader's pid (old_pid → pid, de_thread).
-		tk := b.live[int64(ev.childPid)]
-		if ev.childPid != ev.pid2 && tk != nil {
-			if old := b.live[int64(ev.pid2)]; old != nil && old != tk {
-				b.exit(old, t)
-			}
-			delete(b.live, tk.key)
-			tk.key = int64(ev.pid2)
-			b.live[tk.key] = tk
-			b.st(tk).PID = tk.key
-		}
-		if tk = b.live[int64(ev.pid2)]; tk != nil {
-			b.comm(tk, ev.comm, t)
-		}
+		fr.exec(ev, t)
 	case "task_rename":
 		if tk := b.live[int64(ev.pid2)]; tk != nil {
 			b.comm(tk, ev.comm, t)
@@ -414,6 +355,88 @@ func (fr *ftraceReader) event(ev *event) *fieldError {
 		return &fieldError{msg: memoryMessage(b)}
 	}
 	return nil
+}
+
+// switchIn is the switch-in half of a sched_switch: the next task runs on the event's CPU from
+// t (a task the trace has not shown before was runnable from the start).
+func (fr *ftraceReader) switchIn(ev *event, t int64) {
+	b := fr.b
+	tk := b.live[int64(ev.nextPid)]
+	if tk != nil && tk.state == tsDead {
+		// It exited and was preempted on its exit path: back on a CPU, uncharged,
+		// until its last switch-out.
+		b.occupy(tk, ev.cpu)
+		return
+	}
+	if tk == nil {
+		tk = b.newTask(int64(ev.nextPid), ev.nextComm, 0, false)
+		tk.state, tk.since = tsRunnable, 0
+		b.st(tk).RunnableAtStart = true
+	} else if tk.state == tsRunning && tk.cpu != ev.cpu {
+		fr.w.warn("%s switched in on CPU %d while running on CPU %d (events lost?)", b.label(tk), ev.cpu, tk.cpu)
+	}
+	b.setPrio(tk, ev.nextPrio)
+	b.comm(tk, ev.nextComm, t)
+	b.run(tk, ev.cpu, t)
+}
+
+// wakeup is a sched_wakeup, sched_wakeup_new or sched_waking: the task becomes runnable at t,
+// woken by the event's task when that runs on the event's CPU and is another task. It reports
+// false for a wake-up it leaves out: of pid 0, or of an exited task on its exit path.
+func (fr *ftraceReader) wakeup(ev *event, t int64) bool {
+	b := fr.b
+	if ev.pid2 == 0 {
+		return false
+	}
+	fr.slot(ev.target, t)
+	tk := b.live[int64(ev.pid2)]
+	if tk != nil && tk.state == tsDead {
+		return false
+	}
+	if tk == nil {
+		tk = b.newTask(int64(ev.pid2), ev.comm, t, false)
+		tk.state, tk.since = tsBlocked, t
+		if ev.name == "sched_wakeup_new" {
+			b.st(tk).Forked = true
+			tk.fresh = true
+		} else {
+			b.st(tk).SleepingAtStart = true
+		}
+	}
+	b.setPrio(tk, ev.prio)
+	b.comm(tk, ev.comm, t)
+	var waker *task
+	if ev.name != "sched_wakeup_new" && !ev.irq && ev.pid > 0 && ev.pid != ev.pid2 {
+		if w := b.live[int64(ev.pid)]; w != nil && w.state == tsRunning && w.cpu == ev.cpu {
+			waker = w
+		}
+	}
+	// A wake-up onto another CPU that the trace shows idle sent it a reschedule IPI (this
+	// is what a replay machine charges the waker as Costs.IPISend).
+	ipi := waker != nil && ev.target >= 0 && ev.target != ev.cpu && ev.target < len(b.cpus) &&
+		b.cpus[ev.target].known && b.cpus[ev.target].cur == nil
+	b.wakeTask(tk, waker, t, ipi)
+	return true
+}
+
+// exec is a sched_process_exec: the exec'ing task takes the name of the file it runs
+// (begin_new_exec sets comm to its base name, cut to TASK_COMM_LEN-1 bytes); a thread other
+// than the leader that execs takes the leader's pid (old_pid → pid, de_thread).
+func (fr *ftraceReader) exec(ev *event, t int64) {
+	b := fr.b
+	tk := b.live[int64(ev.childPid)]
+	if ev.childPid != ev.pid2 && tk != nil {
+		if old := b.live[int64(ev.pid2)]; old != nil && old != tk {
+			b.exit(old, t)
+		}
+		delete(b.live, tk.key)
+		tk.key = int64(ev.pid2)
+		b.live[tk.key] = tk
+		b.st(tk).PID = tk.key
+	}
+	if tk = b.live[int64(ev.pid2)]; tk != nil {
+		b.comm(tk, ev.comm, t)
+	}
 }
 
 func (fr *ftraceReader) switchOut(ev *event, t int64) {
