@@ -303,6 +303,66 @@ func (kr *ktrReader) task(th int32, t int64) *task {
 	return nil
 }
 
+// attrs sets tk's attributes from ev's priority and nice value, where the event has them
+// (a nice value the event leaves out stays as it was for a thread that is not real-time).
+func (kr *ktrReader) attrs(ev *ktrEvent, tk *task) {
+	if ev.prio < 0 {
+		return
+	}
+	if a, ok := ktrAttr(int(ev.prio), int(ev.nice), &kr.layout); ok {
+		if !ev.hasN && !a.Class.RealTime() && tk.attrSet && !tk.attr.Class.RealTime() {
+			a.Nice = tk.attr.Nice
+		}
+		kr.b.setAttr(tk, a)
+	}
+}
+
+// running is a thread (tk, nil if the trace has not shown it: key and name) that is not the
+// idle thread starting to run on CPU slot sl at t: a thread new to the trace was runnable from
+// the start.
+func (kr *ktrReader) running(ev *ktrEvent, tk *task, key int64, name string, sl *cpuSlot, t int64) {
+	b, cpu := kr.b, int(ev.cpu)
+	if tk == nil {
+		if old := b.live[key]; old != nil {
+			delete(b.live, key)
+		}
+		tk = b.newTask(key, name, 0, false)
+		tk.state, tk.since = tsRunnable, 0
+		b.st(tk).RunnableAtStart = true
+	}
+	if sl.cur != nil && sl.cur != tk && sl.cur.state == tsRunning {
+		kr.w.warn("CPU %d runs %s without %s switching out (events lost?)", cpu, b.label(tk), b.label(sl.cur))
+	}
+	if tk.state == tsRunning && tk.cpu != cpu {
+		kr.w.warn("%s runs on CPU %d while running on CPU %d (events lost?)", b.label(tk), cpu, tk.cpu)
+	}
+	kr.attrs(ev, tk)
+	b.run(tk, cpu, t)
+}
+
+// stopping is a thread that is not the idle thread switching out of CPU slot sl at t, blocked
+// or yielding: a thread new to the trace was running since the CPU's record began.
+func (kr *ktrReader) stopping(ev *ktrEvent, tk *task, key int64, name string, sl *cpuSlot, t int64) {
+	b, cpu := kr.b, int(ev.cpu)
+	if tk == nil {
+		// Running since the CPU's record began, if the CPU is free; else a lost switch.
+		tk = b.newTask(key, name, 0, false)
+		b.st(tk).RunningAtStart = true
+		if !sl.known {
+			b.runFrom(tk, cpu, sl.start)
+		} else {
+			tk.state = tsRunnable
+		}
+	}
+	if tk.state != tsRunning || tk.cpu != cpu {
+		kr.w.warn("%s switches out on CPU %d but was not running there (events lost?)", b.label(tk), cpu)
+		b.run(tk, cpu, t)
+		tk.rtFloor = t
+	}
+	kr.attrs(ev, tk)
+	b.stop(tk, t, ev.kind == kYield)
+}
+
 // event runs one event at t (nanoseconds from the first) through the builder.
 func (kr *ktrReader) event(ev *ktrEvent, ts int64) {
 	b := kr.b
@@ -312,17 +372,6 @@ func (kr *ktrReader) event(ev *ktrEvent, ts int64) {
 	key, name := kr.key(ev.th)
 	idle := isIdleThread(name)
 	tk := kr.task(ev.th, t)
-	attrs := func(tk *task) {
-		if ev.prio < 0 {
-			return
-		}
-		if a, ok := ktrAttr(int(ev.prio), int(ev.nice), &kr.layout); ok {
-			if !ev.hasN && !a.Class.RealTime() && tk.attrSet && !tk.attr.Class.RealTime() {
-				a.Nice = tk.attr.Nice
-			}
-			b.setAttr(tk, a)
-		}
-	}
 	switch ev.kind {
 	case kRunning:
 		if idle {
@@ -335,43 +384,12 @@ func (kr *ktrReader) event(ev *ktrEvent, ts int64) {
 			sl.known = true
 			return
 		}
-		if tk == nil {
-			if old := b.live[key]; old != nil {
-				delete(b.live, key)
-			}
-			tk = b.newTask(key, name, 0, false)
-			tk.state, tk.since = tsRunnable, 0
-			b.st(tk).RunnableAtStart = true
-		}
-		if sl.cur != nil && sl.cur != tk && sl.cur.state == tsRunning {
-			kr.w.warn("CPU %d runs %s without %s switching out (events lost?)", cpu, b.label(tk), b.label(sl.cur))
-		}
-		if tk.state == tsRunning && tk.cpu != cpu {
-			kr.w.warn("%s runs on CPU %d while running on CPU %d (events lost?)", b.label(tk), cpu, tk.cpu)
-		}
-		attrs(tk)
-		b.run(tk, cpu, t)
+		kr.running(ev, tk, key, name, sl, t)
 	case kBlocked, kYield:
 		if idle {
 			return
 		}
-		if tk == nil {
-			// Running since the CPU's record began, if the CPU is free; else a lost switch.
-			tk = b.newTask(key, name, 0, false)
-			b.st(tk).RunningAtStart = true
-			if !sl.known {
-				b.runFrom(tk, cpu, sl.start)
-			} else {
-				tk.state = tsRunnable
-			}
-		}
-		if tk.state != tsRunning || tk.cpu != cpu {
-			kr.w.warn("%s switches out on CPU %d but was not running there (events lost?)", b.label(tk), cpu)
-			b.run(tk, cpu, t)
-			tk.rtFloor = t
-		}
-		attrs(tk)
-		b.stop(tk, t, ev.kind == kYield)
+		kr.stopping(ev, tk, key, name, sl, t)
 	case kRunqAdd:
 		if idle {
 			return
@@ -397,7 +415,7 @@ func (kr *ktrReader) event(ev *ktrEvent, ts int64) {
 		}
 	case kPrio:
 		if tk != nil && !idle {
-			attrs(tk)
+			kr.attrs(ev, tk)
 		}
 	}
 	sl.known = true
