@@ -146,22 +146,7 @@ func (g *goReader) event(ev *xtrace.Event) {
 	key := int64(id)
 	tk := b.live[key]
 	if tk == nil && to != xtrace.GoNotExist && from != xtrace.GoNotExist {
-		// A goroutine that existed before the trace (or whose creation the trace lost).
-		tk = b.newTask(key, goName(st), 0, false)
-		switch {
-		case (from == xtrace.GoRunning || from == xtrace.GoSyscall) && cpu >= 0 && b.slot(cpu).cur == nil:
-			b.runFrom(tk, cpu, 0)
-			tk.syscall = from == xtrace.GoSyscall
-			b.st(tk).RunningAtStart = true
-		case from == xtrace.GoRunnable:
-			tk.state, tk.since = tsRunnable, 0
-			b.st(tk).RunnableAtStart = true
-		default:
-			// Waiting, or in a system call without a P: not on a CPU.
-			tk.state, tk.since = tsBlocked, t
-			b.st(tk).SleepingAtStart = true
-			b.st(tk).Start = t
-		}
+		tk = g.preexisting(key, goName(st), from, cpu, t)
 	}
 	switch to {
 	case xtrace.GoRunnable:
@@ -214,6 +199,29 @@ func (g *goReader) event(ev *xtrace.Event) {
 			delete(b.live, key)
 		}
 	}
+}
+
+// preexisting adds goroutine key, named name, that existed before the trace (or whose creation
+// the trace lost), first seen leaving state from at t on P cpu (-1: none): running since the
+// start if it was running and the P is free, runnable since the start, or else blocked.
+func (g *goReader) preexisting(key int64, name string, from xtrace.GoState, cpu int, t int64) *task {
+	b := g.b
+	tk := b.newTask(key, name, 0, false)
+	switch {
+	case (from == xtrace.GoRunning || from == xtrace.GoSyscall) && cpu >= 0 && b.slot(cpu).cur == nil:
+		b.runFrom(tk, cpu, 0)
+		tk.syscall = from == xtrace.GoSyscall
+		b.st(tk).RunningAtStart = true
+	case from == xtrace.GoRunnable:
+		tk.state, tk.since = tsRunnable, 0
+		b.st(tk).RunnableAtStart = true
+	default:
+		// Waiting, or in a system call without a P: not on a CPU.
+		tk.state, tk.since = tsBlocked, t
+		b.st(tk).SleepingAtStart = true
+		b.st(tk).Start = t
+	}
+	return tk
 }
 
 // procOf returns the CPU (P) a goroutine runs on: the event's P, or, for an event without
