@@ -123,15 +123,7 @@ func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 // loadBalance is [System.LoadBalance] for a caller that checked cpu and set s.j to now's jiffy.
 func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
 	ds := &s.dom[sd.idx]
-	// The lb_env lives in the System between balances, so that its cpus mask (a CPUSet of
-	// MaxCPUs bits) is copied from the domain's span only when it does not hold it already:
-	// s.lbSpan names the domain whose span it holds, and is cleared where the mask shrinks.
-	env := &s.lb
-	if s.lbSpan != sd {
-		env.CPUs, s.lbSpan = sd.span, sd
-	}
-	env.SD, env.DstCPU, env.Idle, env.Stats, env.GroupImbalance = sd, cpu, idle, s.stats, s.sgImb
-	env.NrBalanceFailed, env.MaxCapacity = ds.failed, s.ds.MaxCapacity()
+	env := s.lbEnv(cpu, sd, idle)
 	smp := &s.smp
 	dstGrpMask := &sd.groups[0].balance // read only: the group's
 	var flags LBFlags
@@ -146,16 +138,7 @@ redo:
 		cont = false
 		goto outBalanced
 	}
-	why = findBusiestGroup(env, &bg)
-	if s.cmpLog != nil {
-		s.logBalance(env, &bg, why)
-	}
-	if sd.parent == nil {
-		s.overload = bg.Overload
-	}
-	if scan {
-		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.SumUtil, sd.weight, sd.ImbalancePct())
-	}
+	why = s.busiestGroup(env, &bg, cpu, scan)
 	if bg.Group == nil {
 		goto outBalanced
 	}
@@ -209,6 +192,39 @@ outOnePinned:
 		ds.interval *= 2
 	}
 	return 0, cont
+}
+
+// lbEnv returns load_balance's lb_env for cpu at domain sd in state idle. It lives in the
+// System between balances, so that its cpus mask (a CPUSet of MaxCPUs bits) is copied from the
+// domain's span only when it does not hold it already: s.lbSpan names the domain whose span it
+// holds, and is cleared where the mask shrinks.
+func (s *System) lbEnv(cpu topology.CPU, sd *SchedDomain, idle IdleType) *LBEnv {
+	env := &s.lb
+	if s.lbSpan != sd {
+		env.CPUs, s.lbSpan = sd.span, sd
+	}
+	env.SD, env.DstCPU, env.Idle, env.Stats, env.GroupImbalance = sd, cpu, idle, s.stats, s.sgImb
+	env.NrBalanceFailed, env.MaxCapacity = s.dom[sd.idx].failed, s.ds.MaxCapacity()
+	return env
+}
+
+// busiestGroup is [FindBusiestGroup] as load_balance calls it, with what
+// update_sd_lb_stats leaves behind: the root domain's overload flag, and, when scan is set
+// (sd is the LLC of cpu, the balancing CPU, not newly idle), the LLC's idle-CPU scan depth from
+// the statistics' SumUtil (update_idle_cpu_scan).
+func (s *System) busiestGroup(env *LBEnv, bg *BusiestGroup, cpu topology.CPU, scan bool) BalanceReason {
+	sd := env.SD
+	why := findBusiestGroup(env, bg)
+	if s.cmpLog != nil {
+		s.logBalance(env, bg, why)
+	}
+	if sd.parent == nil {
+		s.overload = bg.Overload
+	}
+	if scan {
+		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.SumUtil, sd.weight, sd.ImbalancePct())
+	}
+	return why
 }
 
 // afterDetach is where [System.loadBalance] goes once [System.detachFrom] is done: on to the

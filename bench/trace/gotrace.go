@@ -150,26 +150,7 @@ func (g *goReader) event(ev *xtrace.Event) {
 	}
 	switch to {
 	case xtrace.GoRunnable:
-		switch from {
-		case xtrace.GoNotExist:
-			var parent *task
-			if p := b.live[int64(ev.Goroutine())]; p != nil && ev.Goroutine() != xtrace.NoGoroutine && p.state == tsRunning {
-				parent = p
-			}
-			child := b.fork(parent, key, goName(st), t)
-			b.wakeTask(child, nil, t, false)
-		case xtrace.GoRunning, xtrace.GoSyscall:
-			tk.syscall = false
-			if tk.state == tsRunning {
-				b.stop(tk, t, true)
-			}
-		case xtrace.GoWaiting:
-			var waker *task
-			if w := ev.Goroutine(); w != xtrace.NoGoroutine && w != id {
-				waker = b.live[int64(w)]
-			}
-			b.wakeTask(tk, waker, t, false)
-		}
+		g.runnable(ev, st, tk, id, from, t)
 	case xtrace.GoRunning:
 		if tk == nil {
 			break
@@ -198,6 +179,33 @@ func (g *goReader) event(ev *xtrace.Event) {
 			b.vacate(tk, t)
 			delete(b.live, key)
 		}
+	}
+}
+
+// runnable is goroutine id (tk, nil if new) becoming runnable from state from at t, in ev's
+// transition st: created (a fork of the running goroutine that created it), preempted or
+// yielding, or woken by the event's goroutine.
+func (g *goReader) runnable(ev *xtrace.Event, st xtrace.StateTransition, tk *task, id xtrace.GoID, from xtrace.GoState, t int64) {
+	b := g.b
+	switch from {
+	case xtrace.GoNotExist:
+		var parent *task
+		if p := b.live[int64(ev.Goroutine())]; p != nil && ev.Goroutine() != xtrace.NoGoroutine && p.state == tsRunning {
+			parent = p
+		}
+		child := b.fork(parent, int64(id), goName(st), t)
+		b.wakeTask(child, nil, t, false)
+	case xtrace.GoRunning, xtrace.GoSyscall:
+		tk.syscall = false
+		if tk.state == tsRunning {
+			b.stop(tk, t, true)
+		}
+	case xtrace.GoWaiting:
+		var waker *task
+		if w := ev.Goroutine(); w != xtrace.NoGoroutine && w != id {
+			waker = b.live[int64(w)]
+		}
+		b.wakeTask(tk, waker, t, false)
 	}
 }
 

@@ -89,38 +89,7 @@ func (ww *rtappWriter) thread(th *workload.Thread, first bool) error {
 		ww.s(",")
 	}
 	ww.s("\n\t\t" + strconv.Quote(th.Name) + ": {\n")
-	inst := th.Instances()
-	ww.s("\t\t\t\"instance\": " + strconv.Itoa(inst) + ",\n")
-	if th.Start > 0 {
-		ww.s("\t\t\t\"delay\": " + usString(th.Start) + ",\n")
-	}
-	ww.s("\t\t\t\"policy\": \"" + policyName(th.Class) + "\",\n")
-	if th.Class.RealTime() {
-		ww.s("\t\t\t\"priority\": " + strconv.Itoa(th.RTPrio) + ",\n")
-	} else if th.Nice != 0 {
-		ww.s("\t\t\t\"priority\": " + strconv.Itoa(min(th.Nice, 19)) + ",\n")
-		if th.Nice > 19 {
-			ww.warn("%s: nice %d is beyond Linux's 19; written as 19", th.Name, th.Nice)
-		}
-	}
-	if th.CPUs.Count() > 0 {
-		ww.s("\t\t\t\"cpus\": [")
-		k := 0
-		for c := range th.CPUs.All() {
-			if k > 0 {
-				ww.s(", ")
-			}
-			ww.s(strconv.Itoa(int(c)))
-			k++
-		}
-		ww.s("],\n")
-	}
-	if th.Group != "" {
-		ww.warn("%s: control group %q cannot be expressed; left out", th.Name, th.Group)
-	}
-	if th.Slice != 0 {
-		ww.warn("%s: slice %s cannot be expressed; left out", th.Name, th.Slice)
-	}
+	ww.attrs(th)
 	ops := th.Ops
 	loop := "1"
 	if len(ops) == 1 && ops[0].Kind == workload.Loop {
@@ -188,6 +157,43 @@ func (ww *rtappWriter) thread(th *workload.Thread, first bool) error {
 	}
 	ww.s("\n\t\t\t}\n\t\t}")
 	return nil
+}
+
+// attrs writes thread th's attributes as rt-app's: its instances, delay, policy, priority
+// and CPUs, warning of those rt-app cannot express.
+func (ww *rtappWriter) attrs(th *workload.Thread) {
+	inst := th.Instances()
+	ww.s("\t\t\t\"instance\": " + strconv.Itoa(inst) + ",\n")
+	if th.Start > 0 {
+		ww.s("\t\t\t\"delay\": " + usString(th.Start) + ",\n")
+	}
+	ww.s("\t\t\t\"policy\": \"" + policyName(th.Class) + "\",\n")
+	if th.Class.RealTime() {
+		ww.s("\t\t\t\"priority\": " + strconv.Itoa(th.RTPrio) + ",\n")
+	} else if th.Nice != 0 {
+		ww.s("\t\t\t\"priority\": " + strconv.Itoa(min(th.Nice, 19)) + ",\n")
+		if th.Nice > 19 {
+			ww.warn("%s: nice %d is beyond Linux's 19; written as 19", th.Name, th.Nice)
+		}
+	}
+	if th.CPUs.Count() > 0 {
+		ww.s("\t\t\t\"cpus\": [")
+		k := 0
+		for c := range th.CPUs.All() {
+			if k > 0 {
+				ww.s(", ")
+			}
+			ww.s(strconv.Itoa(int(c)))
+			k++
+		}
+		ww.s("],\n")
+	}
+	if th.Group != "" {
+		ww.warn("%s: control group %q cannot be expressed; left out", th.Name, th.Group)
+	}
+	if th.Slice != 0 {
+		ww.warn("%s: slice %s cannot be expressed; left out", th.Name, th.Slice)
+	}
 }
 
 func policyName(c sched.Class) string {
