@@ -30,37 +30,20 @@ import (
 // made so far are returned for the report; the caller writes no profile.
 func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measurements, error) {
 	c := &calibration{ctx: ctx, o: o.withDefaults()}
-	load0 := loadavg()
-	if c.o.MaxLoad >= 0 && load0 > c.o.MaxLoad {
-		return nil, c.m, &SkippedError{Skipped: []string{fmt.Sprintf("every measurement: the one-minute load average is %.2f, above %.2f (-max-load)", load0, c.o.MaxLoad)}}
-	}
-	cpus, err := processAffinity()
+	var shielded string
+	var notes []string
+	load, cpus, err := c.measure(func() error {
+		var err error
+		if shielded, err = c.threadProbes(c.probes); err != nil {
+			return err
+		}
+		if notes, err = c.timerProbes(); err != nil {
+			return err
+		}
+		return c.pollWindow()
+	})
 	if err != nil {
 		return nil, c.m, err
-	}
-	c.a, _ = cpus.First()
-	c.b, _ = cpus.Last()
-	c.n = c.o.Samples
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 4))
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-
-	shielded, err := c.threadProbes(c.probes)
-	if err != nil {
-		return nil, c.m, err
-	}
-	notes, err := c.timerProbes()
-	if err != nil {
-		return nil, c.m, err
-	}
-	if err := c.pollWindow(); err != nil {
-		return nil, c.m, err
-	}
-	load1 := loadavg()
-	if c.o.MaxLoad >= 0 && load1 > c.o.MaxLoad {
-		c.m.Skipped = append(c.m.Skipped, fmt.Sprintf("every measurement: the one-minute load average rose to %.2f, above %.2f (-max-load), while they ran", load1, c.o.MaxLoad))
-	}
-	if len(c.m.Skipped) > 0 {
-		return nil, c.m, &SkippedError{Skipped: c.m.Skipped}
 	}
 	figs, program, err := Derive(c.m, c.o.Now.UTC().Format("2006-01-02"))
 	if err != nil {
@@ -69,7 +52,7 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	rel, _, _ := kernelRelease()
 	p := &sim.Profile{Name: c.o.Name, About: c.o.About,
 		Machine: sim.ProfileMachine{CPU: cpuModel(), Kernel: rel, CPUs: cpus.Count(), Hz: c.m.Hz},
-		Provenance: sim.Provenance{Date: c.o.Now.UTC().Format(time.RFC3339), Command: c.o.Command, LoadAverage: [2]float64{load0, load1},
+		Provenance: sim.Provenance{Date: c.o.Now.UTC().Format(time.RFC3339), Command: c.o.Command, LoadAverage: load,
 			Notes: append([]string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe; %s; the timer probes in a cgroup of weight %d", c.a, c.b, c.n, shielded, timerWeight)}, notes...)},
 		Figures: figs, Program: program}
 	return p, c.m, nil
@@ -89,32 +72,48 @@ func CalibrateProgram(ctx context.Context, o CalibrateOptions, names []string) (
 			return nil, c.m, fmt.Errorf("host: calibrate: no program figure %q (want %s)", name, strings.Join(ProgramFigures(), ", "))
 		}
 	}
-	load0 := loadavg()
-	if c.o.MaxLoad >= 0 && load0 > c.o.MaxLoad {
-		return nil, c.m, &SkippedError{Skipped: []string{fmt.Sprintf("every measurement: the one-minute load average is %.2f, above %.2f (-max-load)", load0, c.o.MaxLoad)}}
-	}
-	cpus, err := processAffinity()
+	_, _, err := c.measure(func() error {
+		_, err := c.threadProbes(func(pr *prober) []probe { return c.programProbes(pr, names) })
+		return err
+	})
 	if err != nil {
 		return nil, c.m, err
+	}
+	date := c.o.Now.UTC().Format("2006-01-02")
+	return programFigures(c.m, func(cost sim.Cost, method string) sim.Figure {
+		return sim.Figure{Cost: cost, Unit: "us", Method: method, Date: date}
+	}), c.m, nil
+}
+
+// measure runs probes on the quiet machine: refused (a *SkippedError) where the one-minute
+// load average is above MaxLoad before, and so after if it rose while they ran or a probe was
+// skipped; the probes' CPUs the first (a) and the last (b) of the process's affinity; the Go
+// runtime with spare Ps and no garbage collection meanwhile. It returns the load averages
+// before and after, and the affinity.
+func (c *calibration) measure(probes func() error) (load [2]float64, cpus topology.CPUSet, err error) {
+	load[0] = loadavg()
+	if c.o.MaxLoad >= 0 && load[0] > c.o.MaxLoad {
+		return load, cpus, &SkippedError{Skipped: []string{fmt.Sprintf("every measurement: the one-minute load average is %.2f, above %.2f (-max-load)", load[0], c.o.MaxLoad)}}
+	}
+	if cpus, err = processAffinity(); err != nil {
+		return load, cpus, err
 	}
 	c.a, _ = cpus.First()
 	c.b, _ = cpus.Last()
 	c.n = c.o.Samples
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 4))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	if _, err := c.threadProbes(func(pr *prober) []probe { return c.programProbes(pr, names) }); err != nil {
-		return nil, c.m, err
+	if err := probes(); err != nil {
+		return load, cpus, err
 	}
-	if load1 := loadavg(); c.o.MaxLoad >= 0 && load1 > c.o.MaxLoad {
-		c.m.Skipped = append(c.m.Skipped, fmt.Sprintf("every measurement: the one-minute load average rose to %.2f, above %.2f (-max-load), while they ran", load1, c.o.MaxLoad))
+	load[1] = loadavg()
+	if c.o.MaxLoad >= 0 && load[1] > c.o.MaxLoad {
+		c.m.Skipped = append(c.m.Skipped, fmt.Sprintf("every measurement: the one-minute load average rose to %.2f, above %.2f (-max-load), while they ran", load[1], c.o.MaxLoad))
 	}
 	if len(c.m.Skipped) > 0 {
-		return nil, c.m, &SkippedError{Skipped: c.m.Skipped}
+		return load, cpus, &SkippedError{Skipped: c.m.Skipped}
 	}
-	date := c.o.Now.UTC().Format("2006-01-02")
-	return programFigures(c.m, func(cost sim.Cost, method string) sim.Figure {
-		return sim.Figure{Cost: cost, Unit: "us", Method: method, Date: date}
-	}), c.m, nil
+	return load, cpus, nil
 }
 
 // A calibration is one run of Calibrate: its options, the measurements so far, and the two CPUs
