@@ -157,3 +157,11 @@ func ExampleSeed000Workload() {
 	// 	run forever
 	// end
 }
+
+// ExampleProgramFigures lists the program figures a profile can carry: what the modelled
+// benchmarks' own system calls and processes cost, measured by Calibrate (all of them) or
+// CalibrateProgram (those named).
+func ExampleProgramFigures() {
+	fmt.Println(host.ProgramFigures())
+	// Output: [pipe pipe100 socket100 fault exit fault_busy exit_busy]
+}
