@@ -150,10 +150,11 @@
 // phases.
 //
 // seed004-idlegroup (seed 004, Zhou 2022: schbench tails beside an idle cgroup's messaging,
-// 1310 → 247 µs at 16 workers with FavorNonIdleTick): not reproduced. On the ideal machine a
-// woken worker preempts an idle-group task at once and every latency is 0; with the default
-// profile's costs the tails come out, hundreds of µs growing with the workers as the seed's,
-// but the patch changes none of them beyond the runs' spread.
+// 1310 → 247 µs at 16 workers with FavorNonIdleTick): not reproduced. schbench as its source
+// has it (30 ms of spin and of sleep, the latency from the waker's clock read before its wake-up
+// walk); with the default profile's costs the tails come out, 0.4 ms at 16 workers and 8 ms at
+// 23 (the seed: 1.3 and 5.5 ms), from woken workers queued behind spinning ones, and the patch
+// changes none of them beyond the runs' spread.
 //
 // seed004-hackbench-{process,thread}-{pipes,sockets}, seed004-perfpipe and seed004-tbench are
 // the seed's other tables, each benchmark in the normal cgroup beside the same idle-group

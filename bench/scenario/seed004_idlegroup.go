@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -60,6 +61,60 @@ func workerPercentile(p float64) func(r *sim.Result, _ *Setup) float64 {
 	}
 }
 
+// walkPercentile is the p-th percentile of schbench's latency in µs (walkLatencies).
+func walkPercentile(p float64) func(r *sim.Result, _ *Setup) float64 {
+	return func(r *sim.Result, _ *Setup) float64 {
+		v, ok := walkLatencies(r).Percentile(p)
+		if !ok {
+			return 0
+		}
+		return float64(v) / 1e3
+	}
+}
+
+// walkLatencies returns schbench's latencies in a run of seed004-idlegroup's workload, read from
+// its trace. schbench (schbench.c from 2016 to 2021, xlist_wake_all) reads the clock once before
+// the message thread wakes the workers on its list, "to detect when the scheduler is just
+// preempting the waker and giving away the rest of its timeslice", and each worker's latency
+// runs from that reading to its own clock read once it runs (msg_and_wait): here from the
+// message thread's first switch-in after its sleep to each worker's switch-in after the
+// message thread woke it.
+func walkLatencies(r *sim.Result) *sim.Histogram {
+	h := &sim.Histogram{}
+	if r.Trace == nil {
+		return h
+	}
+	msg := sched.ID(-1)
+	worker := make(map[sched.ID]bool)
+	for i := range r.Threads {
+		switch t := &r.Threads[i]; {
+		case t.Name == "message":
+			msg = t.ID
+		case strings.HasPrefix(t.Name, "worker"):
+			worker[t.ID] = true
+		}
+	}
+	var start int64
+	slept := false
+	woken := make(map[sched.ID]int64)
+	for _, rec := range r.Trace.Records {
+		switch {
+		case rec.Kind == sim.KindWakeup && rec.Thread == msg:
+			slept = true
+		case rec.Kind == sim.KindSwitch && rec.Thread == msg && slept:
+			start, slept = rec.Time, false
+		case rec.Kind == sim.KindWakeup && rec.Other == int32(msg) && worker[rec.Thread]:
+			woken[rec.Thread] = start
+		case rec.Kind == sim.KindSwitch && worker[rec.Thread]:
+			if t0, ok := woken[rec.Thread]; ok {
+				h.Add(rec.Time - t0)
+				delete(woken, rec.Thread)
+			}
+		}
+	}
+	return h
+}
+
 func seed004Idlegroup() *Scenario {
 	on := "seed 004 (Chuyi Zhou, \"sched/fair: favor non-idle group in tick preemption\", 2022): schbench in a normal cgroup " +
 		"beside `perf bench sched messaging -g 1 -l 1000000000` in an idle cgroup, mmtests, Linux 6.1-era CFS"
@@ -71,15 +126,17 @@ func seed004Idlegroup() *Scenario {
 		Description: `Seed 004's patch lets a non-idle task run out its slice at the tick when the leftmost entity is an
 idle-cgroup one. Its schbench table (wake-up latency percentiles in µs for 1-23 workers) shows the tail
 at 16 and 23 workers falling from 1310 to 247 µs and from 5516 to 906 µs (p99.9). Modelled on 24 CPUs
-(schbench's 23 workers are mmtests' NUMCPUS-1): one message thread wakes its workers every sleep_ms
-(schbench -s 10000 µs by default), each worker computes cpu_ms (schbench -c 10000 µs), and its wake-to-run
-latency is the metric; in an idle cgroup, 20 senders and 20 receivers (perf bench sched messaging -g 1)
-exchange messages without end, one simulated message standing for a batch of msg_us of work.`,
+(schbench's 23 workers are mmtests' NUMCPUS-1): one message thread wakes its workers every sleep_ms plus
+a jitter of up to a quarter of it (schbench -s, 30000 µs by default), each worker computes cpu_ms
+(schbench -c, 30000 µs) and waits for the next wake-up; the metric is schbench's latency, from the message
+thread's clock read before it wakes the workers to each worker's run; in an idle cgroup, 20 senders and
+20 receivers (perf bench sched messaging -g 1) exchange messages without end, one simulated message
+standing for a batch of msg_us of work.`,
 		Params: []Param{
 			{Name: "workers", Doc: "schbench workers", Default: 16, Min: 1, Max: 256, Integer: true},
 			{Name: "cpus", Doc: "CPUs", Default: 24, Min: 1, Max: 256, Integer: true},
-			{Name: "sleep_ms", Doc: "schbench -s (sleeptime)", Unit: "ms", Default: 10, Min: 0.01, Max: 1000},
-			{Name: "cpu_ms", Doc: "schbench -c (cputime)", Unit: "ms", Default: 10, Min: 0.001, Max: 1000},
+			{Name: "sleep_ms", Doc: "schbench -s (sleeptime; the message thread sleeps it plus a jitter of up to a quarter)", Unit: "ms", Default: 30, Min: 0.01, Max: 1000},
+			{Name: "cpu_ms", Doc: "schbench -c (cputime)", Unit: "ms", Default: 30, Min: 0.001, Max: 1000},
 			{Name: "msg_us", Doc: "CPU per simulated message of the idle group's messaging (a batch: an assumption)", Unit: "us", Default: 200, Min: 1, Max: 1e5},
 			{Name: "wake_us", Doc: "message thread's CPU per worker it wakes, beyond the machine profile's wakeup (0: the profile's alone)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
 			{Name: "switch_us", Doc: "context-switch cost in place of the machine profile's (sim.Costs.Switch; 0: the profile's)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
@@ -88,9 +145,10 @@ exchange messages without end, one simulated message standing for a batch of msg
 		},
 		Rows: rows,
 		Metrics: []Metric{
-			{Name: "p99.9", Unit: "us", Of: workerPercentile(99.9)},
-			{Name: "p50", Unit: "us", Of: workerPercentile(50)},
-			{Name: "p99", Unit: "us", Of: workerPercentile(99)},
+			{Name: "p99.9", Unit: "us", Of: walkPercentile(99.9)},
+			{Name: "p50", Unit: "us", Of: walkPercentile(50)},
+			{Name: "p99", Unit: "us", Of: walkPercentile(99)},
+			{Name: "wake p99.9", Unit: "us", Of: workerPercentile(99.9)},
 		},
 		Build:     buildIdlegroup,
 		MMTests:   true,
@@ -106,17 +164,29 @@ exchange messages without end, one simulated message standing for a batch of msg
 		},
 		Claims: []Claim{
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
-				Why: "with the machine's costs the tails come out, hundreds of µs, but the patch leaves them as they are"},
+				Why: "the tails come out, from woken workers queued behind running ones, which the patch does not touch"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
-				Why: "with the machine's costs the tails come out, hundreds of µs, but the patch leaves them as they are"},
+				Why: "the tails come out, from woken workers queued behind running ones, which the patch does not touch"},
 		},
 		Notes: []string{
-			"Not reproduced. On the ideal machine every worker runs the instant it is woken (an idle-group task is preempted " +
-				"at once), so every percentile is 0. With the default profile (the CI machine's costs; figures below with its " +
-				"profile of 2026-12-05) the tails come out and grow with the workers, less steeply than the seed's " +
-				"(p99.9 at the default 5 runs: about 14 us at one worker, 58 us at 16, 0.36 ms at 23, with wide spreads; the seed: " +
-				"12 us, 1310 us, 5516 us), but FavorNonIdleTick changes none beyond the runs' spread: in the model a woken worker preempts the " +
-				"idle group's task at once, and the tick's preemption the patch changes seldom arises.",
+			"Not reproduced. Sources read: schbench.c (git.kernel.org mason/schbench, the versions of 2016-04-06 " +
+				"to 2021-12-03; mmtests' shellpack runs it as schbench -r RUNTIME -m MESSAGE_THREADS -t N, so with its " +
+				"defaults): -s and -c are 30000 µs (10000 only in the first commit, 2016-04-04); the message thread " +
+				"sleeps sleeptime plus rand() % (sleeptime/4) between walks; a worker spins cputime by the wall clock, " +
+				"then queues itself and waits; and xlist_wake_all reads the clock once before it wakes the queued " +
+				"workers, \"to detect when the scheduler is just preempting the waker\", so each worker's latency " +
+				"runs from that read to its own once it runs. The model follows all three.",
+			"With the default profile (the CI machine's costs, HZ=250) the tails come out and grow with the " +
+				"workers: p99.9 at the default 5 runs about 0.15 ms at one worker, 0.4 ms at 16 and 8 ms at 23 " +
+				"(the seed: 12 µs, 1310 µs, 5516 µs), p50 13, 51 and 60 µs (seed 6, 20, 28). The tail's mechanism " +
+				"in the model: with 23 workers and the message thread on 24 CPUs no CPU is free of the normal " +
+				"group (select_idle_sibling counts a CPU running only idle-group tasks as idle), so a woken worker " +
+				"queues behind a spinning one whose vruntime is within the wakeup granularity and waits for the " +
+				"tick to end that one's slice. FavorNonIdleTick changes none of it beyond the runs' spread: it " +
+				"acts on the tick's comparison of the normal group's entity with an idle one at the root, which " +
+				"in the model does preempt spinning workers for the idle group (about 37 times a second at 16 " +
+				"workers) but out of their spin, which schbench times by the wall clock and does not count. " +
+				"On the ideal machine every percentile at one worker is 0: a worker runs the instant it is woken.",
 			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
 				"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
 			"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): the seed's tail " +
@@ -130,7 +200,8 @@ func buildIdlegroup(v Values, _ *Row) (Setup, error) {
 	nw, cpus := int(v["workers"]), int(v["cpus"])
 	ms := func(x float64) workload.Dist { return workload.Fixed(workload.Duration(x * 1e6)) }
 	w := &workload.Workload{Groups: []workload.Group{{Name: "online"}, {Name: "offline", Idle: true}}}
-	msg := []workload.Op{workload.SleepOp(ms(v["sleep_ms"]))}
+	sleep := workload.Duration(v["sleep_ms"] * 1e6)
+	msg := []workload.Op{workload.SleepOp(workload.Between(sleep, sleep+sleep/4))}
 	for i := 0; i < nw; i++ {
 		p := fmt.Sprintf("wake%d", i)
 		w.Pipes = append(w.Pipes, workload.Pipe{Name: p})
@@ -146,7 +217,7 @@ func buildIdlegroup(v Values, _ *Row) (Setup, error) {
 	}
 	addMessaging(w, v["msg_us"])
 	costs := sim.Costs{Switch: sim.Fixed(time.Duration(v["switch_us"] * 1e3)), IPI: sim.Fixed(time.Duration(v["ipi_us"] * 1e3))}
-	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs}, Workload: w,
+	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs, Trace: sim.TraceFull}, Workload: w,
 		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
 }
 
