@@ -225,9 +225,14 @@
 // the host profile that -profile host reads: $SCHEDKIT_HOST_PROFILE, or schedkit/host-profile.json
 // in the user configuration directory). It measures only a quiet machine (-max-load, 0.5 by
 // default, before and after), and writes nothing when a measurement cannot be made (no perf, one
-// CPU, a busy machine), saying which: an earlier profile stays as it was.
+// CPU, a busy machine), saying which: an earlier profile stays as it was. The profile's program
+// figures (a pipe's and a socket's write and read, a copy-on-write fault and a small process's
+// exit, the last two also beside a busy CPU: what the modelled benchmarks' own work costs) can be
+// re-measured alone into an existing profile with -program, its machine's figures left as they
+// were.
 //
 //	sudo schedbench calibrate
+//	sudo schedbench calibrate -o my-profile.json -program fault,exit
 //	schedbench run -profile host -policy cfs:v7.1 mixed.wl
 //
 // serve builds the course's interactive page (package bench/coursepage: the simulator and the
