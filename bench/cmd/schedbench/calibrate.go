@@ -81,22 +81,26 @@ func cmdCalibrate(e *env, args []string) error {
 	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
 		err = werr
 	}
+	if err != nil || e.ctx.Err() != nil {
+		return calibrationFailed(e, o, path, err)
+	}
+	return commitProfile(e, o, path, p)
+}
+
+// calibrationFailed abandons o, the profile at path, after a calibration that failed with err
+// (or was interrupted), and returns the command's error: the earlier profile stays as it was.
+func calibrationFailed(e *env, o *outfile.File, path string, err error) error {
+	o.Abort()
 	var se *host.SkippedError
 	switch {
 	case e.ctx.Err() != nil:
-		o.Abort()
 		return fmt.Errorf("interrupted: no profile written (%s is as it was)", path)
 	case errors.Is(err, host.ErrNotSupported):
-		o.Abort()
 		return usagef("%v", err)
 	case errors.As(err, &se):
-		o.Abort()
 		return fmt.Errorf("%w\n(no profile written: %s is as it was)", err, path)
-	case err != nil:
-		o.Abort()
-		return fmt.Errorf("%w (no profile written: %s is as it was)", err, path)
 	}
-	return commitProfile(e, o, path, p)
+	return fmt.Errorf("%w (no profile written: %s is as it was)", err, path)
 }
 
 // calibrateProgram re-measures the program figures names (all of them if names is empty) and
@@ -112,15 +116,8 @@ func calibrateProgram(e *env, o *outfile.File, path string, names []string, opts
 	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
 		err = werr
 	}
-	if err != nil {
-		o.Abort()
-		if e.ctx.Err() != nil {
-			return fmt.Errorf("interrupted: no profile written (%s is as it was)", path)
-		}
-		if errors.Is(err, host.ErrNotSupported) {
-			return usagef("%v", err)
-		}
-		return fmt.Errorf("%w (no profile written: %s is as it was)", err, path)
+	if err != nil || e.ctx.Err() != nil {
+		return calibrationFailed(e, o, path, err)
 	}
 	measured := make([]string, 0, len(figs))
 	for _, name := range host.ProgramFigures() {
