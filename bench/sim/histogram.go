@@ -230,7 +230,9 @@ func (h *Histogram) Min() int64 { return h.min }
 func (h *Histogram) Max() int64 { return h.max }
 
 // Exact returns every sample in ascending order and true, or nil and false once the histogram
-// holds more samples than its budget. The slice belongs to h.
+// holds more samples than its budget. The slice belongs to h, and is read-only: the Histograms
+// of a machine's Results share their samples with the machine and with one another (see
+// [Machine.Result]).
 func (h *Histogram) Exact() ([]int64, bool) {
 	if h.buckets != nil {
 		return nil, false

@@ -228,7 +228,9 @@ func checkSameHistogram(t *testing.T, what string, got, want Histogram) {
 // series filled in random interleavings (their chunks interleave in the arena), some reset on
 // the way as a warm-up resets them (their chunks go to the free list and are taken again), with
 // samples now and then beyond 32 bits, each equals once snapshot a histogram filled by the
-// public Add. The arena's chunks are accounted for after every round: the chunks in use by the
+// public Add. Each round's snapshot merges into what the last one sorted (sortedSeries, as
+// Results of a running machine do); it must equal a snapshot made from scratch, and the last
+// round's snapshots must be unchanged by it (they share their samples). The arena's chunks are accounted for after every round: the chunks in use by the
 // series and those on the free list are every chunk handed out.
 func TestLiveSeriesMatchAdd(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 7))
@@ -239,6 +241,8 @@ func TestLiveSeriesMatchAdd(t *testing.T) {
 		}
 		m := &Machine{budget: budget}
 		series := make([]liveSeries, 1+r.IntN(6))
+		sorted := make([]sortedSeries, len(series))
+		var last, lastCopy []Histogram
 		models := make([]Histogram, len(series))
 		for i := range models {
 			models[i] = Histogram{limit: int32(budget)}
@@ -255,12 +259,21 @@ func TestLiveSeriesMatchAdd(t *testing.T) {
 				models[i].Add(v)
 				if r.IntN(2000) == 0 {
 					m.resetSeries(&series[i])
+					sorted[i] = sortedSeries{}
 					models[i] = Histogram{limit: int32(budget)}
 				}
 			}
+			for i := range last {
+				checkSameHistogram(t, fmt.Sprintf("trial %d round %d series %d, last round's", trial, round, i),
+					last[i], lastCopy[i])
+			}
+			last, lastCopy = last[:0], lastCopy[:0]
 			for i := range series {
-				checkSameHistogram(t, fmt.Sprintf("trial %d round %d series %d", trial, round, i),
-					m.snapshotSeries(&series[i]), models[i])
+				what := fmt.Sprintf("trial %d round %d series %d", trial, round, i)
+				h := m.snapshotSeries(&series[i], &sorted[i])
+				checkSameHistogram(t, what, h, models[i])
+				checkSameHistogram(t, what+" from scratch", m.snapshotSeries(&series[i], &sortedSeries{}), models[i])
+				last, lastCopy = append(last, h), append(lastCopy, *h.Clone())
 			}
 			inUse := 0
 			for i := range series {

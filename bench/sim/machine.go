@@ -100,8 +100,10 @@ type Machine struct {
 	// series (Config.ExactSamples).
 	arena  sampleArena
 	budget uint32
-	// sortBuf is snapshotSeries' scratch space for sorting samples (samplesort.Sort32).
-	sortBuf []int64
+	// sorted holds what the last Result took of each live series, thread tid's series k at
+	// tid*numSeries+k; sortBuf and freshBuf are snapshotSeries' scratch space.
+	sorted            []sortedSeries
+	sortBuf, freshBuf []int64
 }
 
 // A spawn is a thread the machine creates by itself at time at.

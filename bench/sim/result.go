@@ -229,7 +229,9 @@ type threadIndex struct {
 
 // Result returns the metrics of the run so far, as of [Machine.Now], over the measured interval
 // (after the warm-up of [Machine.RunUntil]). It copies what it needs, so that the machine can
-// carry on. Statistics are clipped to the run's end: a switch, migration, idle-exit or interrupt
+// carry on, except the latency series' exact samples, which the machine sorts once and shares
+// read-only: a Result sorts only the samples recorded since the last one and merges them in, so
+// that reading a machine as it runs costs O(samples) a call rather than a sort of them all. Statistics are clipped to the run's end: a switch, migration, idle-exit or interrupt
 // stall that lasts beyond Now counts only up to Now.
 func (m *Machine) Result() *Result {
 	from := m.statsFrom
@@ -295,8 +297,11 @@ func (m *Machine) threadStats(tid int) ThreadStats {
 	if !m.cfg.FlattenGroups {
 		s.Group = t.prog.decl.Group
 	}
+	if need := len(m.threads) * int(numSeries); len(m.sorted) < need {
+		m.sorted = append(m.sorted, make([]sortedSeries, need-len(m.sorted))...)
+	}
 	for k := range numSeries {
-		*s.Histogram(k) = m.snapshotSeries(&t.lat[k])
+		*s.Histogram(k) = m.snapshotSeries(&t.lat[k], &m.sorted[tid*int(numSeries)+int(k)])
 	}
 	return s
 }
@@ -335,6 +340,7 @@ func (m *Machine) stallAfter(c *cpu) (sw, exit, intr int64) {
 // progress count from now on.
 func (m *Machine) resetStats() {
 	m.warmed, m.statsFrom, m.eventsFrom, m.messages = true, m.now, m.events, 0
+	m.sorted = nil
 	for tid := range m.threads {
 		t := &m.threads[tid]
 		s := &t.st

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/schedkit/schedkit/bench/sim/internal/samplesort"
 )
@@ -165,37 +166,94 @@ func (m *Machine) recordSlow(s *liveSeries, v int64) {
 	}
 }
 
-// samples appends the samples of s (n ≥ 0) to dst, in no particular order.
-func (m *Machine) samples(s *liveSeries, dst []int64) []int64 {
-	if s.n == 0 {
+// samples appends the samples of s (n ≥ 0) to dst, in the order they were recorded.
+func (m *Machine) samples(s *liveSeries, dst []int64) []int64 { return m.samplesFrom(s, 0, dst) }
+
+// samplesFrom appends the samples of s recorded after its first from to dst, in the order they
+// were recorded. Sample i ≥ 1 sits at slot (i-1) mod chunkLen of the series' chunk (i-1)/chunkLen,
+// so the walk back from the newest chunk, tail, stops at the chunk of sample from.
+func (m *Machine) samplesFrom(s *liveSeries, from int32, dst []int64) []int64 {
+	n := s.n
+	if n <= from {
 		return dst
 	}
-	dst = append(dst, int64(s.first))
-	k := (s.n-2)&(chunkLen-1) + 1 // samples in the newest chunk
-	for c := s.tail; c != noChunk; c = m.arena.prev[c] {
-		for _, x := range m.arena.at(c)[:k] {
-			dst = append(dst, int64(x))
+	if from == 0 {
+		dst = append(dst, int64(s.first))
+		from = 1
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, int(n-from))[:start+int(n-from)]
+	d := dst[start:]                       // d[i-from] is sample i
+	lo, hi := (n-2)/chunkLen*chunkLen+1, n // the chunk holds samples lo..hi-1
+	for c := s.tail; hi > from; c = m.arena.prev[c] {
+		i := max(lo, from)
+		for j, x := range m.arena.at(c)[(i-1)&(chunkLen-1) : (hi-2)&(chunkLen-1)+1] {
+			d[int(i-from)+j] = int64(x)
 		}
-		k = chunkLen
+		hi, lo = lo, lo-chunkLen
 	}
 	return dst
 }
 
-// snapshotSeries returns a Histogram of the samples of s that owns its memory, exact values
-// sorted.
-func (m *Machine) snapshotSeries(s *liveSeries) Histogram {
+// A sortedSeries is what a Result took of a live series: its first len(v) samples, sorted.
+// The next Result of the same series sorts only the samples recorded since and merges them in,
+// so that a machine read as it runs (schedbench top) sorts each sample once; a Result of a series
+// with no new samples shares v. The machine drops them when a warm-up ends.
+type sortedSeries struct {
+	v []int64 // cap(v) == len(v): whoever appends to it copies it first
+}
+
+// snapshotSeries returns a Histogram of the samples of s, exact values sorted, given c, what the
+// last snapshot of s took (empty for the first), which it updates. The Histogram's exact
+// samples are c's, shared with the machine and the other Results it made of s, which never
+// write to them.
+func (m *Machine) snapshotSeries(s *liveSeries, c *sortedSeries) Histogram {
+	h := Histogram{limit: int32(m.budget)}
+	var fresh []int64
 	if s.n == liveInHist {
 		m.arena.flush()
-		return m.arena.hists[s.tail].snapshot()
+		live := m.arena.hists[s.tail]
+		if live.buckets != nil || len(live.exact) < len(c.v) {
+			c.v = nil
+			return live.snapshot()
+		}
+		h.limit = live.limit
+		// Its samples are in the order recorded (see recordSlow), like the arena's.
+		fresh = append(m.freshBuf[:0], live.exact[len(c.v):]...)
+		slices.Sort(fresh) // they may not fit 32 bits
+	} else {
+		if int(s.n) < len(c.v) {
+			c.v = nil
+		}
+		fresh = m.samplesFrom(s, int32(len(c.v)), m.freshBuf[:0])
+		// slices.Sort(fresh), by a radix sort: the samples fit 32 bits (see liveSeries).
+		m.sortBuf = samplesort.Sort32(fresh, m.sortBuf)
 	}
-	h := Histogram{limit: int32(m.budget)}
-	if s.n > 0 {
-		h.exact = m.samples(s, make([]int64, 0, s.n))
-		// slices.Sort(h.exact), by a radix sort: the samples fit 32 bits (see liveSeries).
-		m.sortBuf = samplesort.Sort32(h.exact, m.sortBuf)
+	m.freshBuf = fresh[:0]
+	if len(fresh) > 0 {
+		c.v = mergeSorted(c.v, fresh)
 	}
-	h.settle()
+	h.exact = c.v
+	if n := len(c.v); n > 0 {
+		h.n, h.min, h.max = int64(n), c.v[0], c.v[n-1]
+	}
 	return h
+}
+
+// mergeSorted returns the sorted a and b merged into a new slice of exactly their length.
+func mergeSorted(a, b []int64) []int64 {
+	out := make([]int64, len(a)+len(b))
+	i, j := 0, 0
+	for k := range out {
+		if j == len(b) || i < len(a) && a[i] <= b[j] {
+			out[k] = a[i]
+			i++
+		} else {
+			out[k] = b[j]
+			j++
+		}
+	}
+	return out
 }
 
 // resetSeries empties s, giving its chunks back: a warm-up ends. A Histogram it had moved into
