@@ -34,12 +34,21 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	var notes []string
 	load, cpus, err := c.measure(func() error {
 		var err error
-		if shielded, err = c.threadProbes(c.probes); err != nil {
+		if shielded, err = c.repeatedProbes(c.probes); err != nil {
 			return err
 		}
-		if notes, err = c.timerProbes(); err != nil {
+		if len(c.m.Reps) > 1 {
+			ping := make([]sim.Cost, len(c.m.Reps))
+			for i := range c.m.Reps {
+				ping[i] = c.m.Reps[i].PingRemote
+			}
+			notes = append(notes, spreadNote("the futex ping-pong between CPUs (one way: the IPI's figure)", c.n, ping))
+		}
+		timerNotes, err := c.timerProbes()
+		if err != nil {
 			return err
 		}
+		notes = append(notes, timerNotes...)
 		return c.pollWindow()
 	})
 	if err != nil {
@@ -53,7 +62,8 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	p := &sim.Profile{Name: c.o.Name, About: c.o.About,
 		Machine: sim.ProfileMachine{CPU: cpuModel(), Kernel: rel, CPUs: cpus.Count(), Hz: c.m.Hz},
 		Provenance: sim.Provenance{Date: c.o.Now.UTC().Format(time.RFC3339), Command: c.o.Command, LoadAverage: load,
-			Notes: append([]string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe; %s; the timer probes in a cgroup of weight %d", c.a, c.b, c.n, shielded, timerWeight)}, notes...)},
+			Notes: append([]string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe, %d repetitions of every probe, each figure's quantiles the median of theirs; %s; the timer probes in a cgroup of weight %d",
+				c.a, c.b, c.n, c.o.Reps, shielded, timerWeight)}, notes...)},
 		Figures: figs, Program: program}
 	return p, c.m, nil
 }
@@ -73,7 +83,7 @@ func CalibrateProgram(ctx context.Context, o CalibrateOptions, names []string) (
 		}
 	}
 	_, _, err := c.measure(func() error {
-		_, err := c.threadProbes(func(pr *prober) []probe { return c.programProbes(pr, names) })
+		_, err := c.repeatedProbes(func(pr *prober) []probe { return c.programProbes(pr, names) })
 		return err
 	})
 	if err != nil {
@@ -124,6 +134,7 @@ type calibration struct {
 	m    Measurements
 	a, b topology.CPU
 	n    int // samples per probe
+	rep  int // the repetition of repeatedProbes under way
 }
 
 func (c *calibration) logf(format string, args ...any) { fmt.Fprintf(c.o.Log, format+"\n", args...) }
@@ -132,6 +143,35 @@ func (c *calibration) logf(format string, args ...any) { fmt.Fprintf(c.o.Log, fo
 func (c *calibration) skip(what string, err error) {
 	c.m.Skipped = append(c.m.Skipped, fmt.Sprintf("%s: %v", what, err))
 	c.logf("skipped %s: %v", what, err)
+}
+
+// repeatedProbes runs threadProbes Reps times, one repetition of every probe after the other
+// (so that a minute of a busy hypervisor falls on one repetition of several probes rather than
+// on every repetition of one), and keeps of each figure the median of the repetitions',
+// quantile by quantile (medianOf). It returns threadProbes' account of the shielding.
+func (c *calibration) repeatedProbes(probes func(*prober) []probe) (string, error) {
+	reps := make([]Measurements, 0, c.o.Reps)
+	var shielded string
+	skipped := c.m.Skipped
+	for rep := range c.o.Reps {
+		c.rep, c.m = rep, Measurements{}
+		var err error
+		if shielded, err = c.threadProbes(probes); err != nil {
+			return "", err
+		}
+		for _, s := range c.m.Skipped {
+			if !slices.Contains(skipped, s) {
+				skipped = append(skipped, s)
+			}
+		}
+		reps = append(reps, c.m)
+	}
+	c.m = medianOf(reps)
+	if len(reps) == 1 {
+		c.m.Reps = nil
+	}
+	c.m.Skipped = skipped
+	return shielded, nil
 }
 
 // threadProbes runs the probes of the wake-up path, the switch, the programs' system calls, the
@@ -158,7 +198,11 @@ func (c *calibration) threadProbes(probes func(*prober) []probe) (string, error)
 		if err := c.ctx.Err(); err != nil {
 			return "", err
 		}
-		c.logf("measuring %s", p.what)
+		if c.o.Reps > 1 {
+			c.logf("measuring %s (%d of %d)", p.what, c.rep+1, c.o.Reps)
+		} else {
+			c.logf("measuring %s", p.what)
+		}
 		if err := p.run(); err != nil {
 			c.skip(p.what, err)
 		}
@@ -295,9 +339,10 @@ func (c *calibration) programProbes(pr *prober, names []string) []probe {
 }
 
 // timerProbes runs the timer probes through Run, in a group of the largest weight, shielded
-// from the rest of the machine, Reps times each: their tails (the timer's and the idle exit's
-// p99) come from the samples of every repetition pooled, and the provenance notes it returns
-// give each repetition's, how far one calibration's tail lies from the next.
+// from the rest of the machine, Reps times each: their figures (and the idle exit's, the
+// timer's tail among them) are the median of the repetitions', quantile by quantile
+// (MedianCost), and the provenance notes it returns give each repetition's median and p99, how
+// far one calibration's tail lies from the next.
 func (c *calibration) timerProbes() ([]string, error) {
 	m, b, periods := &c.m, c.b, c.n
 	var notes []string
@@ -307,7 +352,6 @@ func (c *calibration) timerProbes() ([]string, error) {
 		out  *sim.Cost
 		reps *[]sim.Cost
 	}{{"timer on an idle CPU", false, &m.TimerIdle, &m.TimerIdleReps}, {"timer on a busy CPU", true, &m.TimerBusy, &m.TimerBusyReps}} {
-		var hs []*sim.Histogram
 		var err error
 		for rep := range c.o.Reps {
 			if err = c.ctx.Err(); err != nil {
@@ -319,13 +363,13 @@ func (c *calibration) timerProbes() ([]string, error) {
 				break
 			}
 			pc, _ := poolCost([]*sim.Histogram{h})
-			hs, *t.reps = append(hs, h), append(*t.reps, pc)
+			*t.reps = append(*t.reps, pc)
 		}
 		if err != nil {
 			c.skip(t.what, err)
 			continue
 		}
-		*t.out, _ = poolCost(hs)
+		*t.out = MedianCost(*t.reps)
 		notes = append(notes, spreadNote(t.what, periods, *t.reps))
 	}
 	return notes, nil

@@ -34,17 +34,16 @@ func TestCalibrateProbes(t *testing.T) {
 			assert.LessOrEqual(t, c.q[i-1], c.q[i], "%s quantiles out of order", c.name)
 		}
 	}
-	// The timer probes ran the default three times, and their pool spans every repetition.
+	// Every probe ran the default three times, and each figure is the repetitions' median.
+	require.Len(t, m.Reps, 3)
+	pings := []sim.Cost{m.Reps[0].PingRemote, m.Reps[1].PingRemote, m.Reps[2].PingRemote}
 	for _, c := range []struct {
-		name string
-		pool sim.Cost
-		reps []sim.Cost
-	}{{"timer idle", m.TimerIdle, m.TimerIdleReps}, {"timer busy", m.TimerBusy, m.TimerBusyReps}} {
+		name   string
+		median sim.Cost
+		reps   []sim.Cost
+	}{{"timer idle", m.TimerIdle, m.TimerIdleReps}, {"timer busy", m.TimerBusy, m.TimerBusyReps}, {"ping-pong", m.PingRemote, pings}} {
 		require.Len(t, c.reps, 3, c.name)
-		for _, r := range c.reps {
-			assert.LessOrEqual(t, c.pool.Min, r.Min, "%s: pooled minimum above a repetition's", c.name)
-			assert.GreaterOrEqual(t, c.pool.Max, r.Max, "%s: pooled maximum below a repetition's", c.name)
-		}
+		assert.Equal(t, MedianCost(c.reps), c.median, c.name)
 	}
 	if err != nil {
 		// A calibration fails only by skipping a measurement, or where a loaded machine's
@@ -63,7 +62,7 @@ func TestCalibrateProbes(t *testing.T) {
 	require.NotNil(t, p)
 	assert.Positive(t, p.Machine.Hz)
 	assert.Equal(t, "host", p.Name)
-	assert.Contains(t, strings.Join(p.Provenance.Notes, "\n"), "timer on an idle CPU: 3 repetitions of 100 samples pooled")
+	assert.Contains(t, strings.Join(p.Provenance.Notes, "\n"), "timer on an idle CPU: 3 repetitions of 100 samples, each quantile the median of theirs")
 }
 
 // q6 returns c's quantiles as nanoseconds.

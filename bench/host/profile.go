@@ -5,6 +5,7 @@ package host
 // taken from them.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -45,8 +46,8 @@ type Measurements struct {
 	// (timer slack 1 ns), alone on its CPU and beside a SCHED_IDLE hog it preempts.
 	TimerIdle, TimerBusy sim.Cost
 	// TimerIdleReps and TimerBusyReps are the same probes' quantiles in each repetition
-	// (CalibrateOptions.Reps), of which TimerIdle and TimerBusy are the pool: how far one
-	// calibration's tail is from the next one's.
+	// (CalibrateOptions.Reps), of which TimerIdle and TimerBusy are the median, quantile by
+	// quantile (see [MedianCost]): how far one calibration's tail is from the next one's.
 	TimerIdleReps, TimerBusyReps []sim.Cost
 	// IdleByPeriod is how late the sleeper alone on its CPU runs at periods shorter than 1 ms
 	// (TimerIdle's), shortest first: below the idle time at which the CPU stops polling and
@@ -74,6 +75,92 @@ type Measurements struct {
 	FaultBusy, ExitBusy sim.Cost
 	// Skipped names the measurements that could not be made, and why.
 	Skipped []string
+	// Reps are the measurements of each repetition of the probes other than the timer's
+	// (CalibrateOptions.Reps), of which every figure above is the median, quantile by quantile
+	// (see [MedianCost]); nil for a single repetition.
+	Reps []Measurements
+}
+
+// costs returns m's figures measured by the probes other than the timer's, which the
+// repetitions of a calibration combine one by one (see medianOf).
+func (m *Measurements) costs() []*sim.Cost {
+	return []*sim.Cost{&m.FutexWake, &m.WakeRemote, &m.PingRemote, &m.WakeLocal, &m.PingLocal, &m.PipeRW,
+		&m.PerfPipe, &m.PerfPipeThreads, &m.Tick, &m.Refill, &m.Pipe100, &m.Socket100, &m.Fault, &m.Exit,
+		&m.FaultBusy, &m.ExitBusy}
+}
+
+// medianOf returns the measurements of the repetitions reps combined: each figure the median of
+// the repetitions', quantile by quantile (MedianCost), over those that measured it; the
+// migrations level by level; the clock rate of the first that identified one. Skipped is left
+// empty and Reps is reps.
+func medianOf(reps []Measurements) Measurements {
+	var m Measurements
+	for i, c := range m.costs() {
+		var cs []sim.Cost
+		for r := range reps {
+			if rc := *reps[r].costs()[i]; rc.Max > 0 {
+				cs = append(cs, rc)
+			}
+		}
+		*c = MedianCost(cs)
+	}
+	for r := range reps {
+		m.Hz = cmp.Or(m.Hz, reps[r].Hz)
+		for level := range reps[r].Migration {
+			if _, done := m.Migration[level]; done {
+				continue
+			}
+			var cs []sim.Cost
+			for q := range reps {
+				if c, ok := reps[q].Migration[level]; ok && c.Max > 0 {
+					cs = append(cs, c)
+				}
+			}
+			if m.Migration == nil {
+				m.Migration = map[topology.Level]sim.Cost{}
+			}
+			m.Migration[level] = MedianCost(cs)
+		}
+	}
+	m.Reps = reps
+	return m
+}
+
+// MedianCost returns the median of the distributions cs quantile by quantile: its p99 is the
+// middle one of their p99s, and so on from Min to Max (the lower of the two middle ones of an
+// even number), or the zero Cost for none. The quantiles stay in order, since the median of
+// each is at most the median of the next. It is how a calibration combines its repetitions, as
+// the host table takes the median of its runs: a repetition that an unrelated episode of the
+// machine made slow (the hypervisor taking a vCPU away for milliseconds) moves no figure, where
+// pooling its samples would carry the episode into the tail at the rate it happened to occur.
+func MedianCost(cs []sim.Cost) sim.Cost {
+	if len(cs) == 0 {
+		return sim.Cost{}
+	}
+	var q [6]time.Duration
+	vs := make([]time.Duration, len(cs))
+	for i := range q {
+		for j, c := range cs {
+			vs[j] = quantiles(c)[i]
+		}
+		slices.Sort(vs)
+		q[i] = vs[(len(vs)-1)/2]
+	}
+	c := sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
+	if allNoP999(cs) {
+		c.P999 = 0
+	}
+	return c
+}
+
+// allNoP999 reports whether no distribution of cs has a p99.9 (see quantiles).
+func allNoP999(cs []sim.Cost) bool {
+	for _, c := range cs {
+		if c.P999 != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // costOf returns the quantiles of samples (nearest rank), which it sorts.
@@ -394,8 +481,9 @@ func absDiff(a, b topology.Level) int {
 	return int(b - a)
 }
 
-// WriteMeasurements writes m as a table: each probe's quantiles in microseconds, and under a
-// pooled probe of several repetitions each repetition's.
+// WriteMeasurements writes m as a table: each probe's quantiles in microseconds, and under the
+// timer probes and the ping-pong between CPUs (whose tails the model's draws follow), when they
+// were repeated, each repetition's.
 func WriteMeasurements(w io.Writer, m Measurements) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "measurement\tmin\tp50\tp90\tp99\tp99.9\tmax\t")
@@ -409,6 +497,11 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	row("futex wake, no waiter", m.FutexWake)
 	row("futex wake of a remote waiter (waker)", m.WakeRemote)
 	row("futex ping-pong, two CPUs (one way)", m.PingRemote)
+	if len(m.Reps) > 1 {
+		for i := range m.Reps {
+			row(fmt.Sprintf("  futex ping-pong, repetition %d", i+1), m.Reps[i].PingRemote)
+		}
+	}
 	row("futex wake of a local waiter (waker)", m.WakeLocal)
 	row("futex wake, one CPU (wakee latency)", m.PingLocal)
 	row("pipe write+read, 1 byte", m.PipeRW)
@@ -461,9 +554,11 @@ type CalibrateOptions struct {
 	MaxLoad float64
 	// Samples is the number of samples of each probe; 0 means 2000.
 	Samples int
-	// Reps is the number of repetitions of the timer probes on an idle and on a busy CPU,
-	// whose samples are pooled (the tails of the timer and of the idle exit come from them;
-	// one run's p99 varies several times over from one minute to the next); 0 means 3.
+	// Reps is the number of repetitions of the probes: every figure is the median of the
+	// repetitions', quantile by quantile (MedianCost). The timer probes on an idle and on a busy
+	// CPU repeat back to back (the tails of the timer and of the idle exit come from them; one
+	// run's p99 varies several times over from one minute to the next), the others one
+	// repetition of them all after the other. 0 means 3.
 	Reps int
 	// Command is recorded in the profile's provenance.
 	Command string
@@ -497,7 +592,7 @@ func poolCost(hs []*sim.Histogram) (sim.Cost, bool) {
 		P999: time.Duration(q[4]), Max: time.Duration(q[5])}, true
 }
 
-// spreadNote returns the provenance note on a pooled probe's repetitions: their number and
+// spreadNote returns the provenance note on a repeated probe's repetitions: their number and
 // each one's median and p99, so that a reader of the profile sees how stable its tail is.
 func spreadNote(what string, perRun int, reps []sim.Cost) string {
 	p50s, p99s := make([]string, len(reps)), make([]string, len(reps))
@@ -513,6 +608,6 @@ func spreadNote(what string, perRun int, reps []sim.Cost) string {
 	if lo > 0 {
 		ratio = numfmt.Sig3(float64(hi)/float64(lo)) + "×"
 	}
-	return fmt.Sprintf("%s: %d repetitions of %d samples pooled; median by repetition %s; p99 by repetition %s (largest over smallest %s)",
+	return fmt.Sprintf("%s: %d repetitions of %d samples, each quantile the median of theirs; median by repetition %s; p99 by repetition %s (largest over smallest %s)",
 		what, len(reps), perRun, strings.Join(p50s, ", "), strings.Join(p99s, ", "), ratio)
 }

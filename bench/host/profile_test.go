@@ -196,7 +196,7 @@ func TestCostOfAndClamp(t *testing.T) {
 	assert.Contains(t, b.String(), "tick (HZ=250)")
 	assert.Contains(t, b.String(), "skipped: perf: missing")
 	assert.NotContains(t, b.String(), "repetition")
-	// A pooled probe prints its pool and, under it, each repetition; one repetition prints none.
+	// A repeated probe prints its median and, under it, each repetition; one repetition prints none.
 	b.Reset()
 	one, two := sim.Fixed(40000), sim.Cost{Min: 30000, P50: 41000, P90: 50000, P99: 600000, Max: 700000}
 	require.NoError(t, WriteMeasurements(&b, Measurements{TimerIdle: two, TimerIdleReps: []sim.Cost{one, two}, TimerBusy: one, TimerBusyReps: []sim.Cost{one}}))

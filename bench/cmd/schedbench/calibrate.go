@@ -26,7 +26,7 @@ func cmdCalibrate(e *env, args []string) error {
 	name := fs.String("name", "host", "the profile's `name`")
 	maxLoad := fs.Float64("max-load", 0.5, "measure only while the one-minute load average is at most `L` (before and after); a negative L measures whatever the load, and the profile records it")
 	samples := fs.Int("samples", 2000, "`samples` per probe (the timer probes take 1 ms each)")
-	reps := fs.Int("reps", 3, "`R` repetitions of the timer probes, pooled (the tails of the timer and of the idle exit come from them; the profile's provenance gives each one's p99)")
+	reps := fs.Int("reps", 3, "`R` repetitions of every probe, each figure's quantiles the median of the repetitions' (the profile's provenance gives the timer's and the ping-pong's median and p99 in each)")
 	program := fs.String("program", "", "re-measure only the program figures `NAMES` (comma-separated, or all: "+strings.Join(host.ProgramFigures(), ", ")+") into the existing profile -o, leaving its machine's figures as they were")
 	if err := parseFlags(e, fs, args, calibrateSynopsis); err != nil {
 		return err
@@ -75,7 +75,7 @@ func cmdCalibrate(e *env, args []string) error {
 		cmd += " " + strings.Join(args, " ")
 	}
 	if *program != "" {
-		return calibrateProgram(e, o, path, programs, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Command: cmd, Log: e.stderr})
+		return calibrateProgram(e, o, path, programs, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
 	}
 	p, m, err := host.Calibrate(e.ctx, host.CalibrateOptions{Name: *name, MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
 	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {

@@ -218,9 +218,11 @@
 // calibrate measures this machine's costs between a scheduling decision and its effect with
 // package bench/host's probes (about half a minute; perf bench sched pipe with processes and
 // threads on one CPU, a futex ping-pong across CPUs and a wake-up on one, a sleeper's lateness at
-// 1 ms deadlines on an idle CPU and beside a SCHED_IDLE hog (-reps times each, pooled: the
-// profile's provenance gives each repetition's median and p99), a spinning thread's gaps at the
-// clock interrupts, a working set's refill after another thread and after a migration), prints
+// 1 ms deadlines on an idle CPU and beside a SCHED_IDLE hog, a spinning thread's gaps at the
+// clock interrupts, a working set's refill after another thread and after a migration; -reps
+// times each, 3 by default, every figure's quantiles the median of the repetitions', as the host
+// table's figure is the median of its runs: the profile's provenance gives the timer's and the
+// ping-pong's median and p99 in each repetition), prints
 // each probe's quantiles and the figures made of them, and writes the profile (-o, by default
 // the host profile that -profile host reads: $SCHEDKIT_HOST_PROFILE, or schedkit/host-profile.json
 // in the user configuration directory). It measures only a quiet machine (-max-load, 0.5 by
