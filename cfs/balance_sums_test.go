@@ -134,7 +134,10 @@ func TestFindIdlestSums(t *testing.T) {
 				summed.sums = sumsIndexOf(ds, env.Stats)
 				for _, sd := range ds.Chain(env.This) {
 					for _, g := range sd.groups {
-						want, got := env.wakeupGroupStats(&sd, g), summed.wakeupGroupStats(&sd, g)
+						// Stale figures in both: update_sg_wakeup_stats starts from zero.
+						want, got := GroupStats{AvgLoad: 7, MisfitTaskLoad: 9}, GroupStats{IdleCPUs: 3, AvgLoad: 5}
+						env.wakeupGroupStats(&sd, g, &want)
+						summed.wakeupGroupStats(&sd, g, &got)
 						if got != want {
 							t.Fatalf("%v group %v:\n got %+v\nwant %+v", &sd, g, got, want)
 						}

@@ -10,50 +10,50 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// wakeupGroupStats is update_sg_wakeup_stats: a group's statistics for placing the task, which
-// is not queued anywhere, so the "without p" variants of the kernel are the plain values. Those
-// are the sums update_sg_lb_stats adds up, so a System reads them from the sums it keeps of a
-// group of several CPUs (package groupsums) instead of visiting the group's CPUs; a machine of
-// unequal capacities, where the misfit test needs every CPU, has none.
-func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup) GroupStats {
-	var s GroupStats
+// wakeupGroupStats is update_sg_wakeup_stats: it sets *sgs to group g's statistics for placing
+// the task, which is not queued anywhere, so the "without p" variants of the kernel are the plain
+// values. Those are the sums update_sg_lb_stats adds up, so a System reads them from the sums it
+// keeps of a group of several CPUs (package groupsums) instead of visiting the group's CPUs; a
+// machine of unequal capacities, where the misfit test needs every CPU, has none.
+func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup, sgs *GroupStats) {
+	*sgs = GroupStats{}
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
 	if asym {
-		s.MisfitTaskLoad = 1
+		sgs.MisfitTaskLoad = 1
 	}
 	if env.sums != nil && !asym && len(g.list) > 1 {
 		sum := env.sums.Sum(g.id)
-		s.GroupLoad, s.GroupUtil, s.GroupRunnable = sum.Load, sum.Util, sum.Runnable
-		s.SumNrRunning, s.SumHNrRunning, s.IdleCPUs = sum.NrRunning, sum.HNrRunning, sum.Idle
-		return classifyWakeupStats(sd, g, &s)
+		sgs.GroupLoad, sgs.GroupUtil, sgs.GroupRunnable = sum.Load, sum.Util, sum.Runnable
+		sgs.SumNrRunning, sgs.SumHNrRunning, sgs.IdleCPUs = sum.NrRunning, sum.HNrRunning, sum.Idle
+		classifyWakeupStats(sd, g, sgs)
+		return
 	}
 	for _, c := range g.list {
 		rq := &env.Stats[c]
-		s.GroupLoad += rq.Load
-		s.GroupUtil += rq.Util
-		s.GroupRunnable += rq.Runnable
-		s.SumHNrRunning += rq.HNrRunning
-		s.SumNrRunning += rq.NrRunning
+		sgs.GroupLoad += rq.Load
+		sgs.GroupUtil += rq.Util
+		sgs.GroupRunnable += rq.Runnable
+		sgs.SumHNrRunning += rq.HNrRunning
+		sgs.SumNrRunning += rq.NrRunning
 		if rq.NrRunning == 0 {
-			s.IdleCPUs++
+			sgs.IdleCPUs++
 		}
-		if asym && s.MisfitTaskLoad != 0 && fitsCapacity(env.Task.util, rq.Capacity) {
-			s.MisfitTaskLoad = 0
+		if asym && sgs.MisfitTaskLoad != 0 && fitsCapacity(env.Task.util, rq.Capacity) {
+			sgs.MisfitTaskLoad = 0
 		}
 	}
-	return classifyWakeupStats(sd, g, &s)
+	classifyWakeupStats(sd, g, sgs)
 }
 
-// classifyWakeupStats ends update_sg_wakeup_stats for group g whose sums *s holds: the group's
+// classifyWakeupStats ends update_sg_wakeup_stats for group g whose sums *sgs holds: the group's
 // capacity and weight, group_classify, and avg_load for a fully busy or overloaded group.
-func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, s *GroupStats) GroupStats {
-	s.GroupCapacity = g.capacity
-	s.GroupWeight = uint32(len(g.list))
-	s.Type = ClassifyGroup(sd.ImbalancePct(), false, s)
-	if s.Type == GroupFullyBusy || s.Type == GroupOverloaded {
-		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
+func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, sgs *GroupStats) {
+	sgs.GroupCapacity = g.capacity
+	sgs.GroupWeight = uint32(len(g.list))
+	sgs.Type = ClassifyGroup(sd.ImbalancePct(), false, sgs)
+	if sgs.Type == GroupFullyBusy || sgs.Type == GroupOverloaded {
+		sgs.AvgLoad = sgs.GroupLoad * topology.CapacityScale / sgs.GroupCapacity
 	}
-	return *s
 }
 
 // pickIdlest is update_pick_idlest.
@@ -97,20 +97,22 @@ func pickIdlest(idlest *BalanceGroup, is *GroupStats, g *BalanceGroup, s *GroupS
 func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPParams) *BalanceGroup {
 	t := env.Task
 	var idlest, local *BalanceGroup
+	// The statistics live where the kernel keeps them (local_sgs, tmp_sgs, idlest_sgs): filled
+	// in place, and copied only when a group becomes the idlest so far.
+	var ls, tmp GroupStats
 	is := GroupStats{AvgLoad: math.MaxUint32, Type: GroupOverloaded}
-	var ls GroupStats
 	for _, g := range sd.groups {
 		if !g.cpus.Overlaps(*t.allowed) {
 			continue
 		}
 		isLocal := g.cpus.Has(this)
-		s := env.wakeupGroupStats(sd, g)
+		sgs := &tmp
 		if isLocal {
-			local, ls = g, s
-			continue
+			local, sgs = g, &ls
 		}
-		if pickIdlest(idlest, &is, g, &s) {
-			idlest, is = g, s
+		env.wakeupGroupStats(sd, g, sgs)
+		if !isLocal && pickIdlest(idlest, &is, g, sgs) {
+			idlest, is = g, *sgs
 		}
 	}
 	if idlest == nil {
