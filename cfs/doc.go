@@ -480,7 +480,7 @@
 // that select_idle_cpu scans a word at a time (cfs/internal/idlescan). The tick computes check_preempt_tick's verdict (the
 // unexported tickResched) and reuses the running task's last sched_slice while every value it
 // came from stays the same (cfs/internal/slicememo). Explaining changes none of them: the fast
-// forms run by the same rule with explanations on or off (TestCFSExplainKeepsTheCodePath).
+// forms run by the same rule with explanations on or off (bench/sim's TestExplainKeepsTheCodePath).
 //
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
 // wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,
