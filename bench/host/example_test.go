@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/host"
+	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -164,4 +165,22 @@ func ExampleSeed000Workload() {
 func ExampleProgramFigures() {
 	fmt.Println(host.ProgramFigures())
 	// Output: [pipe pipe100 socket100 fault exit fault_busy exit_busy]
+}
+
+// Three repetitions of the cross-CPU ping-pong, the second caught in a minute when the
+// hypervisor took the vCPU away now and then: the median of each quantile keeps the typical
+// repetition's tail, where pooling the samples would have carried the episode into it.
+func ExampleMedianCost() {
+	us := func(v ...float64) sim.Cost {
+		d := func(x float64) time.Duration { return time.Duration(x * 1e3) }
+		return sim.Cost{Min: d(v[0]), P50: d(v[1]), P90: d(v[2]), P99: d(v[3]), P999: d(v[4]), Max: d(v[5])}
+	}
+	reps := []sim.Cost{
+		us(7.9, 10.7, 11.4, 41.3, 99.8, 201),
+		us(7.0, 13.5, 46.4, 284, 2165, 3986),
+		us(9.0, 11.2, 11.9, 34.4, 69.3, 1901),
+	}
+	m := host.MedianCost(reps)
+	fmt.Println("p50", m.P50, "p90", m.P90, "p99", m.P99, "max", m.Max)
+	// Output: p50 11.2µs p90 11.9µs p99 41.3µs max 1.901ms
 }
