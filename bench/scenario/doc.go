@@ -150,11 +150,15 @@
 // phases.
 //
 // seed004-idlegroup (seed 004, Zhou 2022: schbench tails beside an idle cgroup's messaging,
-// 1310 → 247 µs at 16 workers with FavorNonIdleTick): not reproduced. schbench as its source
-// has it (30 ms of spin and of sleep, the latency from the waker's clock read before its wake-up
-// walk); with the default profile's costs the tails come out, 0.4 ms at 16 workers and 8 ms at
-// 23 (the seed: 1.3 and 5.5 ms), from woken workers queued behind spinning ones, and the patch
-// changes none of them beyond the runs' spread.
+// 1310 → 247 µs at 16 workers and 5516 → 906 µs at 23 with FavorNonIdleTick). schbench as its
+// 2021 source has it and mmtests runs it: each worker spins 30 ms and posts; the message thread
+// waits for a post, spins 30 ms, sleeps 30 ms and a jitter, and wakes the workers that posted,
+// the latency running from its clock read before that walk; 30 s runs less the 5 s warm-up.
+// With the default profile's costs, at 23 workers the patch cuts p99.9 from 12.9 to 3.5 ms
+// (0.27×, the seed 0.16×): direction only. The tail there comes from walks in which a woken
+// worker lands on the message thread's CPU and preempts it, which the patch makes rarer (why is
+// not traced yet). At 16 workers (and fewer) the tail is the CI machine's own idle exits and
+// timers, and the patch changes nothing: not reproduced.
 //
 // seed004-hackbench-{process,thread}-{pipes,sockets}, seed004-perfpipe and seed004-tbench are
 // the seed's other tables, each benchmark in the normal cgroup beside the same idle-group
@@ -184,7 +188,6 @@
 // 21 groups of process-pipes, which the model does not show); perfpipe no difference (seed
 // -0.65 %); tbench no difference up to 64 clients, where nothing waits and the round trip is
 // the two sides' CPU time, and below 1 % beyond (the seed: latency 21-67 % lower at 1-32
-// clients). Not reproduced: the seed's tbench and schbench effects need costs the model leaves
-// at zero and a machine the seed does not name (24 CPUs is inferred from schbench's 23
-// workers).
+// clients). Not reproduced: the seed's tbench effect needs costs the model leaves at zero, and
+// the machine is one the seed does not name (24 CPUs is inferred from schbench's 23 workers).
 package scenario
