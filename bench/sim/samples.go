@@ -149,7 +149,7 @@ func (m *Machine) recordSlow(s *liveSeries, v int64) {
 		// The series moves into a Histogram: its samples widened to 64 bits, then v, which
 		// counts them all into buckets if the budget is reached.
 		h := &Histogram{limit: int32(m.budget)}
-		h.exact = m.samples(s, make([]int64, 0, min(2*int64(n)+1, int64(m.budget))))
+		h.exact = m.samplesFrom(s, 0, make([]int64, 0, min(2*int64(n)+1, int64(m.budget))))
 		if n > 1 {
 			m.arena.release(s.tail)
 		}
@@ -165,9 +165,6 @@ func (m *Machine) recordSlow(s *liveSeries, v int64) {
 		s.n = n + 1
 	}
 }
-
-// samples appends the samples of s (n ≥ 0) to dst, in the order they were recorded.
-func (m *Machine) samples(s *liveSeries, dst []int64) []int64 { return m.samplesFrom(s, 0, dst) }
 
 // samplesFrom appends the samples of s recorded after its first from to dst, in the order they
 // were recorded. Sample i ≥ 1 sits at slot (i-1) mod chunkLen of the series' chunk (i-1)/chunkLen,
