@@ -1,7 +1,6 @@
 package bsd4
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/schedkit/schedkit/sched"
@@ -103,14 +102,8 @@ func (s *Scheduler) System() *System { return s.sys }
 // machine's [System] ([NewSystem]). It returns an error if Start was called before (a
 // Scheduler runs on one machine only), cfg is invalid or env is nil.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
-	if s.sys != nil {
-		return errors.New("bsd4: Start called twice")
-	}
-	if err := cfg.Validate(); err != nil {
+	if err := sched.CheckStart(pkg, s.sys != nil, cfg, env); err != nil {
 		return err
-	}
-	if env == nil {
-		return errors.New("bsd4: Start with a nil Env")
 	}
 	sys, err := NewSystem(s.p, cfg)
 	if err != nil {

@@ -3,7 +3,11 @@ package sched
 // This file implements the policy contract: Policy, what every scheduling policy offers a
 // machine, and the optional interfaces a policy may add to it.
 
-import "github.com/schedkit/schedkit/topology"
+import (
+	"errors"
+
+	"github.com/schedkit/schedkit/topology"
+)
 
 // Policy is a CPU scheduler as a machine sees it. Each policy package (ule, bsd4, cfs, toy)
 // provides a Scheduler type that satisfies it by composing its own state and pure decisions,
@@ -69,6 +73,24 @@ type Policy interface {
 	// SetAttr changes tid's attributes (nice, class, real-time priority, affinity, group) at
 	// now; tid may be running, queued or asleep.
 	SetAttr(now int64, tid ID, attr Attr)
+}
+
+// CheckStart makes the checks that come first in every policy's Start, with the same errors in
+// every policy: it returns an error if started (Start was called before: "PKG: Start called
+// twice"), the error of cfg.Validate, or an error if env is nil ("PKG: Start with a nil Env"),
+// in that order, and nil if the policy may go on and build its state. pkg names the policy
+// package, as [Contract].Pkg.
+func CheckStart(pkg string, started bool, cfg Config, env Env) error {
+	if started {
+		return errors.New(pkg + ": Start called twice")
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if env == nil {
+		return errors.New(pkg + ": Start with a nil Env")
+	}
+	return nil
 }
 
 // An AttrChecker is a Policy that can say, before a run, which thread attributes it cannot

@@ -3,7 +3,6 @@ package toy
 // This file implements the Scheduler: the System behind sched.Policy.
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/schedkit/schedkit/sched"
@@ -55,14 +54,8 @@ func (s *Scheduler) Thread(id ID) (*Thread, bool) {
 // Start prepares the Scheduler for the machine cfg describes and keeps env. It returns an error
 // if Start was called before, cfg is invalid or env is nil.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
-	if s.sys != nil {
-		return errors.New("toy: Start called twice")
-	}
-	if err := cfg.Validate(); err != nil {
+	if err := sched.CheckStart("toy", s.sys != nil, cfg, env); err != nil {
 		return err
-	}
-	if env == nil {
-		return errors.New("toy: Start with a nil Env")
 	}
 	sys, err := NewSystem(s.p, cfg.Topology)
 	if err != nil {
