@@ -36,11 +36,7 @@ var pipelineCalibrationJSON []byte
 
 // Pipeline returns the stored calibration of the seed 000 pipeline.
 func Pipeline() PipelineCalibration {
-	var c PipelineCalibration
-	if err := json.Unmarshal(pipelineCalibrationJSON, &c); err != nil {
-		panic(fmt.Sprintf("scenario: internal error: data/pipeline-calibration.json: %v", err))
-	}
-	return c
+	return mustDecode[PipelineCalibration](pipelineCalibrationJSON, "data/pipeline-calibration.json")
 }
 
 // CompileCalibration is what `go run ./bench/scenario/calibrate -what compile` measured of real
@@ -63,11 +59,7 @@ var compileCalibrationJSON []byte
 
 // Compile returns the stored calibration of a compile job.
 func Compile() CompileCalibration {
-	var c CompileCalibration
-	if err := json.Unmarshal(compileCalibrationJSON, &c); err != nil {
-		panic(fmt.Sprintf("scenario: internal error: data/compile-calibration.json: %v", err))
-	}
-	return c
+	return mustDecode[CompileCalibration](compileCalibrationJSON, "data/compile-calibration.json")
 }
 
 // TarLayoutCalibration is what `go run ./bench/scenario/calibrate -what tar-layout` measured
@@ -97,15 +89,22 @@ var tarLayoutJSON []byte
 
 // TarLayout returns the stored calibration of bsdtar's records.
 func TarLayout() TarLayoutCalibration {
-	var c TarLayoutCalibration
-	if err := json.Unmarshal(tarLayoutJSON, &c); err != nil {
-		panic(fmt.Sprintf("scenario: internal error: data/tar-layout.json: %v", err))
-	}
+	c := mustDecode[TarLayoutCalibration](tarLayoutJSON, "data/tar-layout.json")
 	per, err := decodeRLE(c.RLE)
 	if err != nil || len(per) != c.Records {
 		panic(fmt.Sprintf("scenario: internal error: data/tar-layout.json: members_per_record: %v (%d records, want %d)", err, len(per), c.Records))
 	}
 	c.PerRecord = per
+	return c
+}
+
+// mustDecode returns the JSON data of the embedded file name decoded as a T, and panics if it
+// does not decode: the files are part of the package, so a bad one is the package's bug.
+func mustDecode[T any](data []byte, name string) T {
+	var c T
+	if err := json.Unmarshal(data, &c); err != nil {
+		panic(fmt.Sprintf("scenario: internal error: %s: %v", name, err))
+	}
 	return c
 }
 

@@ -6,7 +6,6 @@ package scenario
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,11 +44,7 @@ var seed004CalibrationJSON []byte
 
 // Seed004 returns the stored calibration of seed 004's hackbench, perf-pipe and tbench cells.
 func Seed004() Seed004Calibration {
-	var c Seed004Calibration
-	if err := json.Unmarshal(seed004CalibrationJSON, &c); err != nil {
-		panic(fmt.Sprintf("scenario: internal error: data/seed004-calibration.json: %v", err))
-	}
-	return c
+	return mustDecode[Seed004Calibration](seed004CalibrationJSON, "data/seed004-calibration.json")
 }
 
 func init() {
