@@ -310,17 +310,13 @@ func (cw *chromeWriter) flowEvent(ph byte, id uint64, cpu topology.CPU, ts int64
 
 // count writes CPU c's nr_running counter at ts if it changed.
 func (cw *chromeWriter) count(c topology.CPU, ts int64) {
-	if cw.o.NoCounters || c == sim.NoCPU || int(c) >= cw.e.ncpu {
+	if cw.o.NoCounters {
 		return
 	}
-	n := cw.e.q.queued[c]
-	if cw.e.cur[c] >= 0 {
-		n++
-	}
-	if n == cw.lastCount[c] {
+	n, changed := cw.e.nrRunning(c, cw.lastCount)
+	if !changed {
 		return
 	}
-	cw.lastCount[c] = n
 	cw.sep()
 	cw.str(`{"ph":"C","pid":0,"ts":`)
 	cw.ts(ts)

@@ -73,6 +73,25 @@ func (e *exporter) cpuOf(r *sim.Record) topology.CPU {
 	return r.CPU
 }
 
+// nrRunning returns the number of threads on CPU c now, the one running there plus those
+// waiting on its queue, and whether it differs from last[c], which it then updates to it: the
+// exporters' run-queue counters write a CPU's count only when it changed. It reports no change
+// for a c that is not a CPU of the machine (sim.NoCPU).
+func (e *exporter) nrRunning(c topology.CPU, last []int) (n int, changed bool) {
+	if c == sim.NoCPU || int(c) >= e.ncpu {
+		return 0, false
+	}
+	n = e.q.queued[c]
+	if e.cur[c] >= 0 {
+		n++
+	}
+	if n == last[c] {
+		return n, false
+	}
+	last[c] = n
+	return n, true
+}
+
 // advance moves the state past record i.
 func (e *exporter) advance(i int, r *sim.Record) {
 	e.target, e.left = sim.NoCPU, sim.NoCPU

@@ -268,17 +268,10 @@ func (kw *ktrWriter) record(r *sim.Record, before sched.Attr) {
 // changed.
 func (kw *ktrWriter) loads(ns int64, cpus ...topology.CPU) {
 	for _, c := range cpus {
-		if c == sim.NoCPU || int(c) >= kw.e.ncpu {
+		n, changed := kw.e.nrRunning(c, kw.load)
+		if !changed {
 			continue
 		}
-		n := kw.e.q.queued[c]
-		if kw.e.cur[c] >= 0 {
-			n++
-		}
-		if n == kw.load[c] {
-			continue
-		}
-		kw.load[c] = n
 		msg := append(kw.buf[:0:0], `KTRGRAPH group:"load", id:"CPU `...)
 		msg = strconv.AppendInt(msg, int64(c), 10)
 		msg = append(msg, ` load", counter:`...)
