@@ -187,11 +187,7 @@ func (cw *chromeWriter) record(i int, r *sim.Record) {
 		cw.str(`,"s":"t","args":{"wakee":`)
 		cw.quote(cw.name(r.Thread))
 		cw.str(`,"waker":`)
-		if e.valid(sched.ID(r.Other)) {
-			cw.quote(cw.name(sched.ID(r.Other)))
-		} else {
-			cw.quote("timer")
-		}
+		cw.quote(cw.nameOr(sched.ID(r.Other), "timer"))
 		cw.str(`,"flags":`)
 		cw.quote(wakeFlags(sched.WakeFlags(r.Arg)))
 		cw.str(`,"target_cpu":`)
@@ -217,11 +213,7 @@ func (cw *chromeWriter) record(i int, r *sim.Record) {
 		cw.str(`,"s":"t","args":{"thread":`)
 		cw.quote(cw.name(r.Thread))
 		cw.str(`,"parent":`)
-		if e.valid(sched.ID(r.Other)) {
-			cw.quote(cw.name(sched.ID(r.Other)))
-		} else {
-			cw.quote("machine")
-		}
+		cw.quote(cw.nameOr(sched.ID(r.Other), "machine"))
 		cw.str("}}")
 	default:
 		e.advance(i, r)
@@ -245,6 +237,15 @@ func (cw *chromeWriter) name(id sched.ID) string {
 		return "idle"
 	}
 	return cw.e.t.Threads[id].Name
+}
+
+// nameOr returns the name of thread id, or none when id names no thread: a wake-up by a
+// timer, a thread the machine created.
+func (cw *chromeWriter) nameOr(id sched.ID, none string) string {
+	if !cw.e.valid(id) {
+		return none
+	}
+	return cw.name(id)
 }
 
 // cpuSlice writes the stretch thread id ran on cpu until end, and its thread-track twin.
