@@ -135,7 +135,7 @@ func (q *eventQueue) arm(s int32, t int64) {
 		old := q.h[i]
 		q.h[i] = e
 		if e.before(&old) {
-			q.up(i)
+			q.up(i, e)
 		} else {
 			q.down(i)
 		}
@@ -143,7 +143,7 @@ func (q *eventQueue) arm(s int32, t int64) {
 	}
 	q.h = append(q.h, e)
 	q.pos[s] = int32(len(q.h))
-	q.up(len(q.h) - 1)
+	q.up(len(q.h)-1, e)
 }
 
 // timeOf returns the time plain slot s (or a group's head) is armed for. Preconditions: s is
@@ -180,8 +180,7 @@ func (q *eventQueue) disarm(s int32) {
 		moved := q.h[last]
 		q.h = q.h[:last]
 		if i > 0 && moved.before(&q.h[(i-1)/4]) {
-			q.h[i] = moved
-			q.up(i)
+			q.up(i, moved)
 		} else {
 			q.fill(i, moved)
 		}
@@ -190,18 +189,23 @@ func (q *eventQueue) disarm(s int32) {
 	q.h = q.h[:last]
 }
 
-func (q *eventQueue) up(i int) {
-	e := q.h[i]
+// up moves e up from i, whose event it replaces, to its place.
+func (q *eventQueue) up(i int, e event) {
+	h := q.h
 	for i > 0 {
 		p := (i - 1) / 4
-		if !e.before(&q.h[p]) {
+		if !e.before(&h[p]) {
 			break
 		}
-		q.h[i] = q.h[p]
-		q.pos[q.h[i].slot] = int32(i + 1)
+		q.put(h, i, h[p])
 		i = p
 	}
-	q.h[i] = e
+	q.put(h, i, e)
+}
+
+// put stores e at h[i], where h is q.h, and records its place.
+func (q *eventQueue) put(h []event, i int, e event) {
+	h[i] = e
 	q.pos[e.slot] = int32(i + 1)
 }
 
@@ -259,12 +263,10 @@ func (q *eventQueue) down(i int) {
 		if t > e.t || t == e.t && seq > e.seq {
 			break
 		}
-		h[i] = h[c]
-		q.pos[h[i].slot] = int32(i + 1)
+		q.put(h, i, h[c])
 		i = c
 	}
-	h[i] = e
-	q.pos[e.slot] = int32(i + 1)
+	q.put(h, i, e)
 }
 
 // fill fills the hole at i, left by a removed event, with e, which is not before the hole's
@@ -294,21 +296,10 @@ descend:
 		default:
 			break descend
 		}
-		h[i] = h[c]
-		q.pos[h[i].slot] = int32(i + 1)
+		q.put(h, i, h[c])
 		i = c
 	}
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.before(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		q.pos[h[i].slot] = int32(i + 1)
-		i = p
-	}
-	h[i] = e
-	q.pos[e.slot] = int32(i + 1)
+	q.up(i, e)
 }
 
 // line returns the cache line of time t.
