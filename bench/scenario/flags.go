@@ -50,27 +50,10 @@ func ParseGrid(s string) (name string, values []float64, err error) {
 type SetFlag Values
 
 // String returns the values as -set would take them, NAME=VALUE,… in name order.
-func (v SetFlag) String() string {
-	var parts []string
-	for k, x := range v {
-		parts = append(parts, k+"="+strconv.FormatFloat(x, 'g', -1, 64))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
-}
+func (v SetFlag) String() string { return joinSorted(v, formatValue, ",") }
 
 // Set adds one NAME=VALUE; a name given twice is an error.
-func (v SetFlag) Set(s string) error {
-	name, x, err := ParseSet(s)
-	if err != nil {
-		return err
-	}
-	if _, dup := v[name]; dup {
-		return fmt.Errorf("%s is set twice", name)
-	}
-	v[name] = x
-	return nil
-}
+func (v SetFlag) Set(s string) error { return addOnce(v, s, ParseSet, "set") }
 
 // GridFlag is a repeatable -grid NAME=V1,V2,…, as a flag.Value: the grid is every
 // combination of the parameters' values.
@@ -78,27 +61,42 @@ type GridFlag map[string][]float64
 
 // String returns the grid as -grid would take it, NAME=V1,V2 … in name order.
 func (g GridFlag) String() string {
-	var parts []string
-	for k, xs := range g {
+	return joinSorted(g, func(xs []float64) string {
 		var vs []string
 		for _, x := range xs {
-			vs = append(vs, strconv.FormatFloat(x, 'g', -1, 64))
+			vs = append(vs, formatValue(x))
 		}
-		parts = append(parts, k+"="+strings.Join(vs, ","))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, " ")
+		return strings.Join(vs, ",")
+	}, " ")
 }
 
 // Set adds one NAME=V1,V2,…; a name swept twice is an error.
-func (g GridFlag) Set(s string) error {
-	name, xs, err := ParseGrid(s)
+func (g GridFlag) Set(s string) error { return addOnce(g, s, ParseGrid, "swept") }
+
+// formatValue formats a parameter value as -set and -grid take it.
+func formatValue(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// joinSorted returns the items of m as NAME=VALUE, the value formatted by format, in name
+// order and separated by sep: the String of SetFlag and GridFlag.
+func joinSorted[V any](m map[string]V, format func(V) string, sep string) string {
+	var parts []string
+	for k, x := range m {
+		parts = append(parts, k+"="+format(x))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, sep)
+}
+
+// addOnce reads item s with parse and adds it to m under its name; a name already in m is an
+// error, "NAME is VERB twice": the Set of SetFlag and GridFlag.
+func addOnce[V any](m map[string]V, s string, parse func(string) (string, V, error), verb string) error {
+	name, x, err := parse(s)
 	if err != nil {
 		return err
 	}
-	if _, dup := g[name]; dup {
-		return fmt.Errorf("%s is swept twice", name)
+	if _, dup := m[name]; dup {
+		return fmt.Errorf("%s is %s twice", name, verb)
 	}
-	g[name] = xs
+	m[name] = x
 	return nil
 }
