@@ -125,18 +125,8 @@ func PerfPipeExperiment(p *sim.Profile, threads bool, cpu int) Experiment {
 			}
 			return float64(d) / 1e3 / float64(loops)
 		}},
-		Limit: time.Duration(loops) * time.Millisecond,
-		HostFigure: func(ctx context.Context, opts Options) (float64, error) {
-			out, err := runPeer(ctx, opts, args)
-			if err != nil {
-				return 0, err
-			}
-			b, err := ParsePerfBench(out)
-			if err != nil {
-				return 0, err
-			}
-			return float64(b.PerOp) / 1e3, nil
-		}}
+		Limit:      time.Duration(loops) * time.Millisecond,
+		HostFigure: peerFigure(args, ParsePerfBench, func(b Bench) float64 { return float64(b.PerOp) / 1e3 })}
 }
 
 // Hackbench's shape (rt-tests' hackbench.c): each group has num_fds (20) senders and as many
@@ -252,18 +242,8 @@ func HackbenchExperiment(p *sim.Profile, groups int, threads, socket bool) Exper
 			}
 			return float64(s.Makespan) / 1e6
 		}},
-		Limit: 20 * time.Second,
-		HostFigure: func(ctx context.Context, opts Options) (float64, error) {
-			out, err := runPeer(ctx, opts, args)
-			if err != nil {
-				return 0, err
-			}
-			b, err := ParseHackbench(out)
-			if err != nil {
-				return 0, err
-			}
-			return float64(b.Total) / 1e6, nil
-		}}
+		Limit:      20 * time.Second,
+		HostFigure: peerFigure(args, ParseHackbench, func(b Bench) float64 { return float64(b.Total) / 1e6 })}
 }
 
 // CyclictestPeriods is the number of periods of the cyclictest rows: 1 ms each.
@@ -312,6 +292,22 @@ func CyclictestExperiment(cpu int, p float64, loaded bool) Experiment {
 			}
 			return float64(v), nil
 		}}
+}
+
+// peerFigure returns an Experiment.HostFigure that runs args with runPeer, parses its output
+// with parse and returns figure of what parse read.
+func peerFigure(args []string, parse func(string) (Bench, error), figure func(Bench) float64) func(context.Context, Options) (float64, error) {
+	return func(ctx context.Context, opts Options) (float64, error) {
+		out, err := runPeer(ctx, opts, args)
+		if err != nil {
+			return 0, err
+		}
+		b, err := parse(out)
+		if err != nil {
+			return 0, err
+		}
+		return figure(b), nil
+	}
 }
 
 // runPeer runs args as an awaited peer in the Box (so that Options.Weight shields it) beside a
