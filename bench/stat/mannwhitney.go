@@ -5,6 +5,7 @@ package stat
 // means and standard deviations poor summaries.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -61,15 +62,7 @@ func MannWhitney(x, y []float64) (RankTest, error) {
 			return RankTest{}, fmt.Errorf("stat: MannWhitney of a NaN")
 		}
 	}
-	slices.SortFunc(all, func(a, b obs) int {
-		switch {
-		case a.v < b.v:
-			return -1
-		case a.v > b.v:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, func(a, b obs) int { return cmp.Compare(a.v, b.v) }) // no NaN, checked above
 	// Mid-ranks, and the tie correction Σ(t³ - t).
 	var rankX, ties float64
 	for i := 0; i < len(all); {

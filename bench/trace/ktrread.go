@@ -5,6 +5,7 @@ package trace
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"io"
 	"math"
@@ -232,18 +233,7 @@ func (kr *ktrReader) finish(clock float64) (*Imported, error) {
 		}
 	}
 	slices.SortStableFunc(evs, func(a, b ktrEvent) int {
-		switch {
-		case a.ts != b.ts:
-			if a.ts < b.ts {
-				return -1
-			}
-			return 1
-		case a.seq < b.seq:
-			return -1
-		case a.seq > b.seq:
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(a.ts, b.ts), cmp.Compare(a.seq, b.seq))
 	})
 	var t0, span int64
 	if len(evs) > 0 {
