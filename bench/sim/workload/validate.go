@@ -119,11 +119,8 @@ func (v *validator) declarations(w *Workload) error {
 	for i := range w.Groups {
 		g := &w.Groups[i]
 		path := "groups[" + itoa(i) + "]"
-		if err := checkName(g.Name); err != nil {
-			return errAt(g.pos, path, "group %s", err)
-		}
-		if v.groups[g.Name] {
-			return errAt(g.pos, path, "group %q declared twice", g.Name)
+		if err := checkDecl(g.pos, path, "group", g.Name, v.groups); err != nil {
+			return err
 		}
 		if g.Parent != "" && !v.groups[g.Parent] {
 			return errAt(g.pos, path, "parent group %q is not declared before group %q", g.Parent, g.Name)
@@ -136,11 +133,8 @@ func (v *validator) declarations(w *Workload) error {
 	for i := range w.Pipes {
 		p := &w.Pipes[i]
 		path := "pipes[" + itoa(i) + "]"
-		if err := checkName(p.Name); err != nil {
-			return errAt(p.pos, path, "pipe %s", err)
-		}
-		if v.pipes[p.Name] {
-			return errAt(p.pos, path, "pipe %q declared twice", p.Name)
+		if err := checkDecl(p.pos, path, "pipe", p.Name, v.pipes); err != nil {
+			return err
 		}
 		if p.Cap < 0 || p.Cap > MaxCount {
 			return errAt(p.pos, path, "capacity %d outside 0..%d", p.Cap, MaxCount)
@@ -152,6 +146,18 @@ func (v *validator) declarations(w *Workload) error {
 		if t.Template {
 			v.templates[t.Name] = true
 		}
+	}
+	return nil
+}
+
+// checkDecl checks the name of a kind of thing ("group", "pipe") declared at pos, path: a valid
+// name, not in declared yet.
+func checkDecl(pos Pos, path, kind, name string, declared map[string]bool) error {
+	if err := checkName(name); err != nil {
+		return errAt(pos, path, "%s %s", kind, err)
+	}
+	if declared[name] {
+		return errAt(pos, path, "%s %q declared twice", kind, name)
 	}
 	return nil
 }
