@@ -147,6 +147,15 @@ func (rd *rtappReader) strOf(n *jnode, field string) (string, *Error) {
 	return n.str, nil
 }
 
+// taskOf returns the task n names (a resume's or a fork's), a string naming a task of the file.
+func (rd *rtappReader) taskOf(n *jnode, field string) (string, *Error) {
+	s, err := rd.strOf(n, field)
+	if err == nil && rd.tasks[s] == nil {
+		err = rd.errAt(n, field, "unknown task %q", s)
+	}
+	return s, err
+}
+
 // usec converts an rt-app duration in microseconds.
 func (rd *rtappReader) usec(n *jnode, field string) (workload.Duration, *Error) {
 	v, err := rd.intOf(n, field, 0, int64(workload.MaxDuration/1000))

@@ -154,12 +154,9 @@ func (rd *rtappReader) syncEvent(task, k, ef string, v *jnode, ops []workload.Op
 	case strings.HasPrefix(k, "suspend"):
 		ops = append(ops, workload.RecvOp(rd.pipe("suspend-"+task), 1))
 	case strings.HasPrefix(k, "resume"):
-		s, err := rd.strOf(v, ef)
+		s, err := rd.taskOf(v, ef)
 		if err != nil {
 			return nil, err
-		}
-		if rd.tasks[s] == nil {
-			return nil, rd.errAt(v, ef, "unknown task %q", s)
 		}
 		ops = append(ops, workload.SendOp(rd.pipe("suspend-"+s), 1))
 	case strings.HasPrefix(k, "barrier"):
@@ -177,12 +174,9 @@ func (rd *rtappReader) syncEvent(task, k, ef string, v *jnode, ops []workload.Op
 			ops = append(ops, workload.RecvOp(rd.pipe("barrier-"+s+"-"+task), len(users)-1))
 		}
 	case strings.HasPrefix(k, "fork"):
-		s, err := rd.strOf(v, ef)
+		s, err := rd.taskOf(v, ef)
 		if err != nil {
 			return nil, err
-		}
-		if rd.tasks[s] == nil {
-			return nil, rd.errAt(v, ef, "unknown task %q", s)
 		}
 		ops = append(ops, workload.ForkOp(sanitize(s), 1))
 	default:
