@@ -3,7 +3,6 @@ package bsd4
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/sched"
@@ -157,13 +156,7 @@ var presets = sched.Presets[Params]{
 func Presets() []string { return presets.Names() }
 
 // Preset returns the preset called name, or an error listing the known names.
-func Preset(name string) (Params, error) {
-	p, ok := presets.Lookup(name)
-	if !ok {
-		return Params{}, fmt.Errorf("bsd4: unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
-	}
-	return p, nil
-}
+func Preset(name string) (Params, error) { return presets.Get(pkg, name) }
 
 // Validate reports the first field of p that is out of range, or nil.
 func (p *Params) Validate() error {

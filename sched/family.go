@@ -43,6 +43,16 @@ func (ps Presets[P]) Lookup(name string) (P, bool) {
 	return zero, false
 }
 
+// Get returns the parameters of the preset called name, or the zero P and an error starting
+// with pkg (the policy package's name) that lists the known names: a policy package's Preset.
+func (ps Presets[P]) Get(pkg, name string) (P, error) {
+	p, ok := ps.Lookup(name)
+	if !ok {
+		return p, fmt.Errorf("%s: unknown preset %q (known: %s)", pkg, name, strings.Join(ps.Names(), ", "))
+	}
+	return p, nil
+}
+
 // A Family is a policy package as the harnesses see it (bench/presets lists them; the
 // conformance tests of bench/sim/simtest run every preset of each): its name, its presets and
 // how to build a policy of each. Each policy package exports one, from a function named Family
@@ -84,9 +94,9 @@ func NewFamily[P any, S Policy](name string, presets Presets[P], build func(P) (
 	}
 	presets = slices.Clone(presets)
 	return Family{Name: name, Presets: names, New: func(preset string) (Policy, error) {
-		p, ok := presets.Lookup(preset)
-		if !ok {
-			return nil, fmt.Errorf("%s: unknown preset %q (known: %s)", name, preset, strings.Join(names, ", "))
+		p, err := presets.Get(name, preset)
+		if err != nil {
+			return nil, err
 		}
 		s, err := build(p)
 		if err != nil {

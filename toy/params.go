@@ -4,7 +4,6 @@ package toy
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/schedkit/schedkit/sched"
 )
@@ -68,10 +67,4 @@ var presets = sched.Presets[Params]{
 func Presets() []string { return presets.Names() }
 
 // Preset returns the preset called name, or an error listing the known names.
-func Preset(name string) (Params, error) {
-	p, ok := presets.Lookup(name)
-	if !ok {
-		return Params{}, fmt.Errorf("toy: unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
-	}
-	return p, nil
-}
+func Preset(name string) (Params, error) { return presets.Get("toy", name) }
