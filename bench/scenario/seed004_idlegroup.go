@@ -175,43 +175,50 @@ message standing for a batch of msg_us of work.`,
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
 				Why: "a worker placed on the message thread's CPU preempts it mid-walk; the patch makes that rarer"},
 		},
-		Notes: []string{
-			"Sources read: schbench.c (git.kernel.org mason/schbench, 2016-04-06 to 2021-12-03, the last before the " +
-				"seed; the next commit is of 2023) and mmtests' config-scheduler-schbench and shellpack (schbench -r 30 " +
-				"-m NUMNODES -t N, N up to NUMCPUS/NUMNODES-1, every other option at its default). In the 2021 " +
-				"program a worker spins cputime (30000 µs) by the wall clock, puts itself on its message thread's list, " +
-				"posts to it (fpost) and waits; the message thread waits for a post (fwait), spins message_cputime " +
-				"(30000 µs since 2020-10-23: -C sets a variable that is then assigned to itself, so it stays), sleeps " +
-				"sleeptime (30000 µs) plus rand() % (sleeptime/4), and wakes every worker on its list (xlist_wake_all), " +
-				"reading the clock once before, \"to detect when the scheduler is just preempting the waker\"; each " +
-				"worker's latency runs from that read to its own once it runs, and the statistics are zeroed after the " +
-				"5 s warm-up (-w). The model follows all of it but the wall clock: its spins are CPU work, so a spin " +
-				"that is preempted lasts longer than schbench's, and a worker that has not posted when the message " +
-				"thread walks its list is waited for rather than left to the next walk.",
-			"With the default profile (the CI machine's costs, HZ=250), 5 runs of 30 s: p99.9 without the patch " +
-				"0.7 ms at one worker, 2.9 ms at 16 and 12.9 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 12, 50 and " +
-				"67 µs (seed 6, 20, 28); with the patch 3.5 ms at 16 (1.23×, not significant) and 3.5 ms at 23 " +
-				"(0.27×, significant; the seed 0.16×). Below 23 workers the tail is the machine's own: the profile's " +
-				"idle exits and timers of this virtual machine reach milliseconds at p99.9, already with one worker, " +
-				"and under the ideal profile p99.9 is 0 at 1, 4, 8 and 16 workers; at 16, wake-ups beyond 1 ms are " +
-				"0.29 % of 21,000 (5 runs) without the patch and 0.39 % with it. At 23 workers and the message thread " +
-				"on 24 CPUs a woken worker sometimes lands on the message thread's CPU and, its vruntime behind, " +
-				"preempts it in the middle of the walk, the case schbench's comment names: the rest of the walk waits " +
-				"for a CPU, about 10 ms (a trace of seed 1 at 24.72 s: worker14 on the message thread's cpu15, the " +
-				"message thread moved to cpu6 10.1 ms later, workers 15 to 22 woken then). Over 5 runs a worker took " +
-				"the message thread's CPU after it in 100 walks without the patch and 25 with it, and wake-ups beyond " +
-				"5 ms were 182 against 28 of 30,000. Why FavorNonIdleTick makes those collisions rarer is not traced " +
-				"yet: it only declines the tick's preemption of a normal-group entity for an idle-group one at the root.",
-			"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
-				"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
-			"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): how " +
-				"often an idle-group task is the leftmost entity at a tick depends on it. Swept (schedbench sweep " +
-				"-set msg_us=10 (with -max-memory 8GiB: its traces are large) and msg_us=50, 5 runs of 30 s), the " +
-				"patched kernel's p99.9 against the baseline's at 23 workers is 1.06× (not significant) at 10 µs, 0.25× " +
-				"at 50 µs (5.9 → 1.5 ms) and 0.27× at 200 µs, the default; at 16 workers 1.18×, 1.50× and 1.23×, none " +
-				"significant.",
-			"The machine is 24 independent CPUs in one cache; the seed does not name its machine.",
-		},
+		Notes: seed004IdlegroupNotes(),
+	}
+}
+
+// seed004IdlegroupNotes are seed004-idlegroup's notes: the sources the model follows and where it
+// departs from them, the tails it gives against the seed's and the collisions behind them, and the
+// idle group's coarse messaging swept.
+func seed004IdlegroupNotes() []string {
+	return []string{
+		"Sources read: schbench.c (git.kernel.org mason/schbench, 2016-04-06 to 2021-12-03, the last before the " +
+			"seed; the next commit is of 2023) and mmtests' config-scheduler-schbench and shellpack (schbench -r 30 " +
+			"-m NUMNODES -t N, N up to NUMCPUS/NUMNODES-1, every other option at its default). In the 2021 " +
+			"program a worker spins cputime (30000 µs) by the wall clock, puts itself on its message thread's list, " +
+			"posts to it (fpost) and waits; the message thread waits for a post (fwait), spins message_cputime " +
+			"(30000 µs since 2020-10-23: -C sets a variable that is then assigned to itself, so it stays), sleeps " +
+			"sleeptime (30000 µs) plus rand() % (sleeptime/4), and wakes every worker on its list (xlist_wake_all), " +
+			"reading the clock once before, \"to detect when the scheduler is just preempting the waker\"; each " +
+			"worker's latency runs from that read to its own once it runs, and the statistics are zeroed after the " +
+			"5 s warm-up (-w). The model follows all of it but the wall clock: its spins are CPU work, so a spin " +
+			"that is preempted lasts longer than schbench's, and a worker that has not posted when the message " +
+			"thread walks its list is waited for rather than left to the next walk.",
+		"With the default profile (the CI machine's costs, HZ=250), 5 runs of 30 s: p99.9 without the patch " +
+			"0.7 ms at one worker, 2.9 ms at 16 and 12.9 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 12, 50 and " +
+			"67 µs (seed 6, 20, 28); with the patch 3.5 ms at 16 (1.23×, not significant) and 3.5 ms at 23 " +
+			"(0.27×, significant; the seed 0.16×). Below 23 workers the tail is the machine's own: the profile's " +
+			"idle exits and timers of this virtual machine reach milliseconds at p99.9, already with one worker, " +
+			"and under the ideal profile p99.9 is 0 at 1, 4, 8 and 16 workers; at 16, wake-ups beyond 1 ms are " +
+			"0.29 % of 21,000 (5 runs) without the patch and 0.39 % with it. At 23 workers and the message thread " +
+			"on 24 CPUs a woken worker sometimes lands on the message thread's CPU and, its vruntime behind, " +
+			"preempts it in the middle of the walk, the case schbench's comment names: the rest of the walk waits " +
+			"for a CPU, about 10 ms (a trace of seed 1 at 24.72 s: worker14 on the message thread's cpu15, the " +
+			"message thread moved to cpu6 10.1 ms later, workers 15 to 22 woken then). Over 5 runs a worker took " +
+			"the message thread's CPU after it in 100 walks without the patch and 25 with it, and wake-ups beyond " +
+			"5 ms were 182 against 28 of 30,000. Why FavorNonIdleTick makes those collisions rarer is not traced " +
+			"yet: it only declines the tick's preemption of a normal-group entity for an idle-group one at the root.",
+		"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
+			"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
+		"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): how " +
+			"often an idle-group task is the leftmost entity at a tick depends on it. Swept (schedbench sweep " +
+			"-set msg_us=10 (with -max-memory 8GiB: its traces are large) and msg_us=50, 5 runs of 30 s), the " +
+			"patched kernel's p99.9 against the baseline's at 23 workers is 1.06× (not significant) at 10 µs, 0.25× " +
+			"at 50 µs (5.9 → 1.5 ms) and 0.27× at 200 µs, the default; at 16 workers 1.18×, 1.50× and 1.23×, none " +
+			"significant.",
+		"The machine is 24 independent CPUs in one cache; the seed does not name its machine.",
 	}
 }
 
