@@ -1,0 +1,127 @@
+package host
+
+// This file implements the arithmetic of the cost distributions (sim.Cost) the calibration works
+// with: the quantiles of samples, the median of repetitions quantile by quantile, and the
+// differences of two distributions made a distribution again, from which profile.go takes each
+// step's figure.
+
+import (
+	"slices"
+	"time"
+
+	"github.com/schedkit/schedkit/bench/sim"
+)
+
+// MedianCost returns the median of the distributions cs quantile by quantile: its p99 is the
+// middle one of their p99s, and so on from Min to Max (the lower of the two middle ones of an
+// even number), or the zero Cost for none. The quantiles stay in order, since the median of
+// each is at most the median of the next. It is how a calibration combines its repetitions, as
+// the host table takes the median of its runs: a repetition that an unrelated episode of the
+// machine made slow (the hypervisor taking a vCPU away for milliseconds) moves no figure, where
+// pooling its samples would carry the episode into the tail at the rate it happened to occur.
+func MedianCost(cs []sim.Cost) sim.Cost {
+	if len(cs) == 0 {
+		return sim.Cost{}
+	}
+	var q [6]time.Duration
+	vs := make([]time.Duration, len(cs))
+	for i := range q {
+		for j, c := range cs {
+			vs[j] = quantiles(c)[i]
+		}
+		slices.Sort(vs)
+		q[i] = vs[(len(vs)-1)/2]
+	}
+	c := sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
+	if allNoP999(cs) {
+		c.P999 = 0
+	}
+	return c
+}
+
+// allNoP999 reports whether no distribution of cs has a p99.9 (see quantiles).
+func allNoP999(cs []sim.Cost) bool {
+	for _, c := range cs {
+		if c.P999 != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// costOf returns the quantiles of samples (nearest rank), which it sorts.
+func costOf(samples []int64) sim.Cost {
+	if len(samples) == 0 {
+		return sim.Cost{}
+	}
+	slices.Sort(samples)
+	q := func(p float64) time.Duration {
+		i := min(len(samples)-1, int(p*float64(len(samples))))
+		return time.Duration(samples[i])
+	}
+	return sim.Cost{Min: time.Duration(samples[0]), P50: q(0.5), P90: q(0.9), P99: q(0.99), P999: q(0.999),
+		Max: time.Duration(samples[len(samples)-1])}
+}
+
+// quantiles returns c's quantiles in order (P999 as P99 where c has none).
+func quantiles(c sim.Cost) [6]time.Duration {
+	p999 := c.P999
+	if p999 == 0 {
+		p999 = c.P99
+	}
+	return [6]time.Duration{c.Min, c.P50, c.P90, c.P99, p999, c.Max}
+}
+
+// fromQuantiles returns the Cost of q, each clamped at 0 and raised to the one before it, so that
+// a difference of two measured distributions is a distribution again.
+func fromQuantiles(q [6]time.Duration) sim.Cost {
+	for i := range q {
+		q[i] = max(q[i], 0)
+		if i > 0 {
+			q[i] = max(q[i], q[i-1])
+		}
+	}
+	return sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
+}
+
+// minus returns a - b quantile by quantile, made a distribution again (see fromQuantiles): the
+// step a's probe measures beyond what b's does, with a's spread.
+func minus(a, b sim.Cost) sim.Cost {
+	qa, qb := quantiles(a), quantiles(b)
+	var q [6]time.Duration
+	for i := range q {
+		q[i] = qa[i] - qb[i]
+	}
+	return fromQuantiles(q)
+}
+
+// spreadOf returns c's p90 less its median: how far the figures a median is taken from lie.
+func spreadOf(c sim.Cost) time.Duration { return c.P90 - c.P50 }
+
+// clamp returns c with its quantiles below 0 raised to 0: a difference of two timings (a cold
+// pass less a warm one) that noise made negative.
+func clamp(c sim.Cost) sim.Cost { return fromQuantiles(quantiles(c)) }
+
+// less returns c less d at every quantile, made a distribution again.
+func less(c sim.Cost, d time.Duration) sim.Cost {
+	q := quantiles(c)
+	for i := range q {
+		q[i] -= d
+	}
+	return fromQuantiles(q)
+}
+
+// poolCost returns the quantiles of the samples of every histogram in hs pooled (nearest rank,
+// as [sim.Histogram.Percentile]), or false if they hold none.
+func poolCost(hs []*sim.Histogram) (sim.Cost, bool) {
+	var all sim.Histogram
+	for _, h := range hs {
+		all.Merge(h)
+	}
+	if all.Count() == 0 {
+		return sim.Cost{}, false
+	}
+	q := all.Percentiles(0, 50, 90, 99, 99.9, 100)
+	return sim.Cost{Min: time.Duration(q[0]), P50: time.Duration(q[1]), P90: time.Duration(q[2]), P99: time.Duration(q[3]),
+		P999: time.Duration(q[4]), Max: time.Duration(q[5])}, true
+}
