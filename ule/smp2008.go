@@ -116,10 +116,6 @@ func (s *System) search2008(g *topology.Group, low, high *search2008, match int)
 // priority than pri (-1 accepts any) by the search2008 rules, lowest id first on equal load
 // within a leaf. It reports false if none qualifies. The complexity is O(CPUs and groups of g).
 func (s *System) Lowest2008(g *topology.Group, mask *topology.CPUSet, pri int) (topology.CPU, bool) {
-	return s.lowest2008(g, mask, pri)
-}
-
-func (s *System) lowest2008(g *topology.Group, mask *topology.CPUSet, pri int) (topology.CPU, bool) {
 	low := search2008{mask: mask, load: math.MaxUint32, cpu: -1, limit: int32(pri)}
 	s.search2008(g, &low, nil, search2008Lowest)
 	return topology.CPU(low.cpu), low.cpu >= 0
@@ -129,10 +125,6 @@ func (s *System) lowest2008(g *topology.Group, mask *topology.CPUSet, pri int) (
 // least minLoad and a transferable thread, by the search2008 rules. It reports false if none
 // qualifies. The complexity is O(CPUs and groups of g).
 func (s *System) Highest2008(g *topology.Group, mask *topology.CPUSet, minLoad int) (topology.CPU, bool) {
-	return s.highest2008(g, mask, minLoad)
-}
-
-func (s *System) highest2008(g *topology.Group, mask *topology.CPUSet, minLoad int) (topology.CPU, bool) {
 	high := search2008{mask: mask, cpu: -1, limit: int32(minLoad)}
 	s.search2008(g, nil, &high, search2008Highest)
 	return topology.CPU(high.cpu), high.cpu >= 0
@@ -142,10 +134,6 @@ func (s *System) highest2008(g *topology.Group, mask *topology.CPUSet, minLoad i
 // (cs_limit -1 for both: any priority, any load). Because of the reset slip (see search2008) the
 // lowest answer is found only when g is a leaf; a group with children reports no low CPU.
 func (s *System) Both2008(g *topology.Group, mask *topology.CPUSet) (low, high topology.CPU, lowOK, highOK bool) {
-	return s.both2008(g, mask)
-}
-
-func (s *System) both2008(g *topology.Group, mask *topology.CPUSet) (low, high topology.CPU, lowOK, highOK bool) {
 	l := search2008{mask: mask, load: math.MaxUint32, cpu: -1, limit: -1}
 	h := search2008{mask: mask, cpu: -1, limit: -1}
 	s.search2008(g, &l, &h, search2008Lowest|search2008Highest)
@@ -206,11 +194,11 @@ func (s *System) pickCPU2008(t *Thread, self topology.CPU, ticks uint32, flags A
 	mask := &t.Affinity
 	cpu, ok := topology.CPU(0), false
 	if cg != nil {
-		cpu, ok = s.lowest2008(cg, mask, int(pri))
+		cpu, ok = s.Lowest2008(cg, mask, int(pri))
 		r.Rule = PickCPULowerPri
 	}
 	if !ok {
-		cpu, ok = s.lowest2008(s.top.Root(), mask, -1)
+		cpu, ok = s.Lowest2008(s.top.Root(), mask, -1)
 		r.Rule = PickCPULeastLoaded
 	}
 	if !ok {
@@ -247,7 +235,7 @@ func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread
 		if cg.Flags()&topology.FlagThread != 0 {
 			th = 1
 		}
-		cpu, found := s.highest2008(cg, &mask, th)
+		cpu, found := s.Highest2008(cg, &mask, th)
 		r.Searches++
 		if !found {
 			cg = cg.Parent()
@@ -272,7 +260,7 @@ func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread
 func (s *System) balance2008(g *topology.Group, moves []Move) []Move {
 	mask := s.all
 	for {
-		low, high, lowOK, highOK := s.both2008(g, &mask)
+		low, high, lowOK, highOK := s.Both2008(g, &mask)
 		if !lowOK || !highOK || low == high {
 			break
 		}
