@@ -127,7 +127,7 @@ func checkSystem(t testing.TB, s *System) {
 	seen := map[*Thread]bool{}
 	for c := range s.top.CPUs().All() {
 		cs := &s.cpus[c]
-		if cs.sum != &s.loads[c] || cs.ix != s.ix {
+		if cs.sum.CPULoad != &s.loads[c] || cs.sum.Index() != s.ix {
 			t.Fatalf("cpu%d: its loads or index are not the System's", c)
 		}
 		checkCPU(t, cs)

@@ -51,16 +51,11 @@ type CPUState struct {
 
 	p *Params
 	// sum is what the searches read of this CPU (TDQ_LOAD, tdq_transferable, tdq_lowpri): its
-	// entry of the System's loads, or own for a CPUState of its own.
-	sum *loadindex.CPULoad
-	own loadindex.CPULoad
-	// ix is the System's load index, which records every change of sum (nil for a CPUState of
-	// its own); ixLoad and ixPri are ix when it keeps the load levels and the priority planes,
-	// which every change of Load and LowPri updates, and nil otherwise (the setters then cost a
-	// test, not a call).
-	ix, ixLoad, ixPri *loadindex.Index
-	rq                [3]*runq.Runq[Thread]
-	rq0               runq.Runq[Thread]
+	// entry of the System's loads, whose changes the System's load index records, or a CPULoad
+	// of its own for a CPUState of its own.
+	sum loadindex.Slot
+	rq  [3]*runq.Runq[Thread]
+	rq0 runq.Runq[Thread]
 	// pick caches what Pick returned for this state (see choice).
 	pick pickCache
 }
@@ -80,32 +75,19 @@ type pickCache struct {
 // outlive it.
 func NewCPUState(cpu topology.CPU, p *Params) *CPUState {
 	c := &CPUState{}
-	c.init(cpu, p, &c.own, nil)
+	c.init(cpu, p, nil, nil)
 	return c
 }
 
 func (c *CPUState) init(cpu topology.CPU, p *Params, sum *loadindex.CPULoad, ix *loadindex.Index) {
-	c.ID, c.p, c.sum, c.ix = cpu, p, sum, ix
-	if ix != nil && ix.Levels() {
-		c.ixLoad = ix
-	}
-	if ix != nil && ix.Planes() {
-		c.ixPri = ix
-	}
+	c.ID, c.p = cpu, p
+	c.sum.Init(cpu, sum, ix)
 	c.rq[0] = &c.rq0
 	if p.Version.split() {
 		c.rq[rqTimeshare] = new(runq.Runq[Thread])
 		c.rq[rqIdle] = new(runq.Runq[Thread])
 	}
-	c.setLowPri(PriMaxIdle)
-}
-
-// setLowPri sets tdq_lowpri (and records it in the index).
-func (c *CPUState) setLowPri(pri uint8) {
-	if c.ixPri != nil {
-		c.ixPri.SetLowPri(c.ID, c.sum.LowPri, pri)
-	}
-	c.sum.LowPri = pri
+	c.sum.SetLowPri(PriMaxIdle)
 }
 
 // Params returns the parameters c was made with.
@@ -206,10 +188,7 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 // RunqAdd panics if t is already queued or was never bound with InitThread.
 func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 	if t.CanMigrate() {
-		c.sum.Transferable++
-		if c.sum.Transferable == 1 && c.ix != nil {
-			c.ix.SetXfer(c.ID, true)
-		}
+		c.sum.TransferableUp()
 		t.xferable = true
 	}
 	rq, i := c.place(t, flags)
@@ -231,10 +210,7 @@ func (c *CPUState) RunqAdd(t *Thread, flags AddFlags) {
 // RunqRemove panics if t is not queued here.
 func (c *CPUState) RunqRemove(t *Thread) {
 	if t.xferable {
-		c.sum.Transferable--
-		if c.sum.Transferable == 0 && c.ix != nil {
-			c.ix.SetXfer(c.ID, false)
-		}
+		c.sum.TransferableDown()
 		t.xferable = false
 	}
 	rq := c.rq[t.rq]
@@ -256,12 +232,9 @@ func (c *CPUState) RunqRemove(t *Thread) {
 
 // LoadAdd counts t in the load: tdq_load_add.
 func (c *CPUState) LoadAdd(t *Thread) {
-	c.sum.Load++
+	c.sum.LoadUp()
 	if !t.NoLoad {
 		c.SysLoad++
-	}
-	if c.ixLoad != nil {
-		c.ixLoad.LoadUp(c.ID)
 	}
 }
 
@@ -270,10 +243,7 @@ func (c *CPUState) LoadRemove(t *Thread) {
 	if c.sum.Load == 0 {
 		panic("ule: LoadRemove with zero load")
 	}
-	if c.ixLoad != nil {
-		c.ixLoad.LoadDown(c.ID)
-	}
-	c.sum.Load--
+	c.sum.LoadDown()
 	if !t.NoLoad {
 		c.SysLoad--
 	}
@@ -284,7 +254,7 @@ func (c *CPUState) LoadRemove(t *Thread) {
 func (c *CPUState) Add(t *Thread, flags AddFlags) (oldLowPri uint8) {
 	oldLowPri = c.sum.LowPri
 	if t.Priority < oldLowPri {
-		c.setLowPri(t.Priority)
+		c.sum.SetLowPri(t.Priority)
 	}
 	c.RunqAdd(t, flags)
 	c.LoadAdd(t)
@@ -336,10 +306,10 @@ func (c *CPUState) choice() (*Thread, PickReason) {
 func (c *CPUState) UpdateLowPri() {
 	cp := c.curPriority()
 	if t, _ := c.choice(); t != nil && t.Priority <= cp {
-		c.setLowPri(t.Priority)
+		c.sum.SetLowPri(t.Priority)
 		return
 	}
-	c.setLowPri(cp)
+	c.sum.SetLowPri(cp)
 }
 
 // Choose removes the thread this CPU runs next and makes it current: sched_choose. LowPri
@@ -348,12 +318,12 @@ func (c *CPUState) UpdateLowPri() {
 func (c *CPUState) Choose() (*Thread, PickReason) {
 	t, why := c.choice()
 	if t == nil {
-		c.setLowPri(PriMaxIdle)
+		c.sum.SetLowPri(PriMaxIdle)
 		c.Cur = nil
 		return nil, why
 	}
 	c.RunqRemove(t)
-	c.setLowPri(t.Priority)
+	c.sum.SetLowPri(t.Priority)
 	t.State = Running
 	c.Cur = t
 	return t, why

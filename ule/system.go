@@ -254,7 +254,7 @@ func (s *System) runningPriority(c *CPUState, t *Thread, pri uint8) {
 	old := t.Priority
 	t.Priority = pri
 	if pri < c.sum.LowPri {
-		c.setLowPri(pri)
+		c.sum.SetLowPri(pri)
 	} else if c.sum.LowPri == old {
 		c.UpdateLowPri()
 	}

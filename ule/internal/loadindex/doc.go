@@ -7,13 +7,13 @@
 //
 // # The index
 //
-// An Index records, for every CPU, the facts of its CPULoad that decide the searches, as the
-// CPU's owner changes them (SetLowPri, LoadUp, LoadDown, SetXfer), in masks of 64 CPUs a word:
-// bit planes of LowPri, levels of Load (the CPUs whose load is at least k), the CPUs with a
-// transferable thread and their count, and on machines of SMT pairs numbered side by side the
-// pairs' total loads as levels and each group of pairs' total. A question about every CPU (which
-// run worse than a priority, which have the least load among some) is then a few word operations
-// per 64 CPUs.
+// An Index records, for every CPU, the facts of its CPULoad that decide the searches, as the CPU's
+// owner changes them through the CPU's Slot (SetLowPri, LoadUp, LoadDown, and the count of
+// transferable threads), in masks of 64 CPUs a word: bit planes of LowPri, levels of Load (the
+// CPUs whose load is at least k), the CPUs with a transferable thread and their count, and on
+// machines of SMT pairs numbered side by side the pairs' total loads as levels and each group of
+// pairs' total. A question about every CPU (which run worse than a priority, which have the least
+// load among some) is then a few word operations per 64 CPUs.
 //
 // # Draws without the loop
 //
