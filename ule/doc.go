@@ -344,21 +344,22 @@
 //
 // # One function per decision, the load index, cost and concurrency
 //
-// Each decision has one implementation, written in the shape of the kernel function it names
-// (the table above), and it is the one that runs: the exported functions and methods are the
-// ones the Scheduler calls. The searches of the CPU topology — cpu_search_lowest and
-// cpu_search_highest, under sched_pickcpu, tdq_idled and sched_balance — read every CPU's load,
-// which the System keeps in one array that only the CPUStates write. On machines of IndexCPUs
-// (16) CPUs or more the System also keeps the loads as masks of 64 CPUs a word (the load index,
-// package ule/internal/loadindex), and the kernel-shaped searches hand the work to the index where
-// it applies: a leaf of consecutive ids, a group of leaves (walked as one array), a group of
-// SMT pairs, the candidates of a steal search. The index returns the kernel's answer and moves
-// sched_random as the kernel's loop does, draw for draw, at a cost of O(CPUs/64) word operations
-// and a draw per CPU that ties at the winning load; its tests check it against the kernel's
-// recursion, and this package's tests check every search with the index against the same
-// search without it. On every machine the index also counts the CPUs that have a transferable
-// thread, so that an idle CPU's steal search, while there is none, ends at once with the
-// reason the climb gives. docs/performance.md in the repository has the measurements.
+// Each decision has one implementation, written in the shape of the kernel function it names (the
+// table above), and it is the one that runs: the exported functions and methods are the ones the
+// Scheduler calls. The searches of the CPU topology — cpu_search_lowest and cpu_search_highest,
+// under sched_pickcpu, tdq_idled and sched_balance — read every CPU's load, which the System keeps
+// in one array that only the CPUStates write. On machines of IndexCPUs (16) CPUs or more the
+// System also keeps the loads as masks of 64 CPUs a word (the load index, package
+// ule/internal/loadindex), and sched_lowest and sched_highest hand their searches to the index,
+// which runs the kernel's recursion with faster forms where they apply: a leaf of consecutive ids,
+// a group of leaves (walked as one array), a group of SMT pairs, the candidates of a steal search.
+// The index returns the kernel's answer and moves sched_random as the kernel's loop does, draw for
+// draw, at a cost of O(CPUs/64) word operations and a draw per CPU that ties at the winning load;
+// its tests check it against the kernel's recursion, and this package's tests check every search
+// with the index against the same search without it. On every machine the index also counts the
+// CPUs that have a transferable thread, so that an idle CPU's steal search, while there is none,
+// ends at once with the reason the climb gives. docs/performance.md in the repository has the
+// measurements.
 //
 // Pick and the calendar arithmetic are O(1); the searches are O(CPUs and groups searched)
 // (O(CPUs/64) with the index) and, like every decision here, allocate nothing (TestZeroAllocs).

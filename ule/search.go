@@ -21,8 +21,6 @@ type cpuSearch struct {
 	load    int32            // cs_load: the greatest (lowest) or least (highest) load to choose
 	trans   int32            // cs_trans: the fewest transferable threads to choose (highest)
 	rnd     *Rand
-	// full says mask is the System's set of every CPU (a fast form need not test it).
-	full bool
 }
 
 // A cpuSearchRes is struct cpu_search_res: the CPU found (-1 for none) and its load as compared
@@ -33,25 +31,8 @@ type cpuSearchRes struct {
 }
 
 // cpuSearchLowest is cpu_search_lowest: it searches group cg for the least loaded CPU cs
-// accepts, into r, and returns cg's total load, by the rules Lowest states. On machines with a
-// load index a group whose children are all leaves is searched by the index's fused walk
-// instead, and a group whose children are all groups of SMT pairs by the index's loop over them,
-// with the same result and draws. bound is the least load of the groups searched before cg by
-// the caller's loop (math.MaxInt32 for none): a group whose total exceeds it cannot be chosen,
-// and the fused walk then need not find its CPU (r.cpu may be -1); the kernel's function has no
-// such argument.
-func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes, bound int32) int32 {
-	if s.ix != nil {
-		if s.ix.Fused(cg.ID()) {
-			total, cpu, load := s.ix.LowestFused(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, bound, &cs.rnd.x)
-			r.cpu, r.load = cpu, load
-			return total
-		}
-		if total, cpu, load, ok := s.ix.LowestPairGroups(cg.ID(), cs.mask, cs.full, cs.pri, cs.load, cs.prefer, cs.running, &cs.rnd.x); ok {
-			r.cpu, r.load = cpu, load
-			return total
-		}
-	}
+// accepts, into r, and returns cg's total load, by the rules Lowest states.
+func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes) int32 {
 	var lr cpuSearchRes
 	total := int32(0)
 	bload := int32(math.MaxInt32)
@@ -60,7 +41,7 @@ func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearch
 	// Loop through the children groups if there are any.
 	if kids := cg.Children(); len(kids) > 0 {
 		for c := len(kids) - 1; c >= 0; c-- {
-			load := s.cpuSearchLowest(kids[c], cs, &lr, bload)
+			load := s.cpuSearchLowest(kids[c], cs, &lr)
 			total += load
 			// When balancing do not prefer SMT groups with load > 1: equally loaded SMT groups
 			// then take turns.
@@ -122,16 +103,12 @@ func (cs *cpuSearch) highestAccepts(c, l, trans int32) bool {
 
 // cpuSearchHighest is cpu_search_highest: it searches group cg for the most loaded CPU cs
 // accepts (load at least cs_load, at least cs_trans transferable threads), into r, and returns
-// cg's total load, by the rules Highest states; with a load index as cpuSearchLowest.
+// cg's total load, by the rules Highest states.
 func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes) int32 {
 	var lr cpuSearchRes
 	total := int32(0)
 	bload := int32(math.MinInt32)
 	r.cpu = -1
-	if s.ix != nil && s.ix.Fused(cg.ID()) {
-		total, r.cpu, r.load = s.ix.HighestFused(cg.ID(), cs.mask, cs.load, cs.trans, &cs.rnd.x)
-		return total
-	}
 
 	// Loop through the children groups if there are any.
 	if kids := cg.Children(); len(kids) > 0 {
@@ -168,54 +145,38 @@ func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearc
 }
 
 // lowest is sched_lowest(cg, mask, pri, maxload, prefer, running): the CPU cpu_search_lowest
-// finds under cg, or false. rnd is the searching CPU's sched_random. On machines with a load
-// index, a search of a leaf of consecutive ids takes the index's form (loadindex.Index.LowestRun)
-// when it applies.
+// finds under cg, or false. rnd is the searching CPU's sched_random. On machines of IndexCPUs
+// CPUs or more the load index answers (loadindex.Index.Lowest) with the kernel's result and
+// draws; on smaller ones cpuSearchLowest searches.
 func (s *System) lowest(cg *topology.Group, mask *topology.CPUSet, pri, maxLoad int32, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
-	c, ok := s.searchLowest(cg, mask, pri, maxLoad, prefer, running, rnd)
-	if s.searchLog != nil {
-		s.logSearch(cg, &cpuSearch{mask: mask, prefer: int32(prefer), running: running, pri: pri, load: maxLoad}, false, c, ok)
-	}
-	return c, ok
-}
-
-// searchLowest is lowest without the log.
-func (s *System) searchLowest(cg *topology.Group, mask *topology.CPUSet, pri, maxLoad int32, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
-	if s.ix != nil && s.ix.Runs(cg.ID()) {
-		if c, ok := s.ix.LowestRun(cg.ID(), mask, mask == &s.all, pri, maxLoad, int32(prefer), running, &rnd.x); ok {
-			return topology.CPU(c), c >= 0
-		}
-	}
-	cs := cpuSearch{mask: mask, prefer: int32(prefer), running: running, pri: pri, load: maxLoad, rnd: rnd, full: mask == &s.all}
+	cs := cpuSearch{mask: mask, prefer: int32(prefer), running: running, pri: pri, load: maxLoad, rnd: rnd}
 	var r cpuSearchRes
-	s.cpuSearchLowest(cg, &cs, &r, math.MaxInt32)
+	if c, done := s.ix.Lowest(cg.ID(), mask, mask == &s.all, pri, maxLoad, int32(prefer), running, &rnd.x); done {
+		r.cpu = c
+	} else {
+		s.cpuSearchLowest(cg, &cs, &r)
+	}
+	if s.searchLog != nil {
+		s.logSearch(cg, &cs, false, topology.CPU(r.cpu), r.cpu >= 0)
+	}
 	return topology.CPU(r.cpu), r.cpu >= 0
 }
 
 // highest is sched_highest(cg, mask, minload, mintrans): the CPU cpu_search_highest finds under
-// cg, or false. On machines with a load index the index lists the CPUs the search can choose
-// (loadindex.Index.Highest): it answers at once when none or those of one leaf can, and otherwise
-// names the group the search runs from.
+// cg, or false. The load index answers (loadindex.Index.Highest) on machines of IndexCPUs CPUs
+// or more, and on every machine when no CPU has the transferable thread the search needs;
+// otherwise cpuSearchHighest searches.
 func (s *System) highest(cg *topology.Group, mask *topology.CPUSet, minLoad, minTrans int32, rnd *Rand) (topology.CPU, bool) {
-	c, ok := s.searchHighest(cg, mask, minLoad, minTrans, rnd)
-	if s.searchLog != nil {
-		s.logSearch(cg, &cpuSearch{mask: mask, load: minLoad, trans: minTrans}, true, c, ok)
-	}
-	return c, ok
-}
-
-// searchHighest is highest without the log.
-func (s *System) searchHighest(cg *topology.Group, mask *topology.CPUSet, minLoad, minTrans int32, rnd *Rand) (topology.CPU, bool) {
-	if s.ix != nil {
-		c, from, done := s.ix.Highest(cg.ID(), mask, minLoad, minTrans, &rnd.x)
-		if done {
-			return topology.CPU(c), c >= 0
-		}
-		cg = s.top.AllGroups()[from]
-	}
 	cs := cpuSearch{mask: mask, load: minLoad, trans: minTrans, rnd: rnd}
 	var r cpuSearchRes
-	s.cpuSearchHighest(cg, &cs, &r)
+	if c, done := s.ix.Highest(cg.ID(), mask, minLoad, minTrans, &rnd.x); done {
+		r.cpu = c
+	} else {
+		s.cpuSearchHighest(cg, &cs, &r)
+	}
+	if s.searchLog != nil {
+		s.logSearch(cg, &cs, true, topology.CPU(r.cpu), r.cpu >= 0)
+	}
 	return topology.CPU(r.cpu), r.cpu >= 0
 }
 

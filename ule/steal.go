@@ -6,7 +6,6 @@ package ule
 import (
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/topology"
-	"github.com/schedkit/schedkit/ule/internal/loadindex"
 )
 
 // A CalendarSteal says how tdq_steal searches the victim's time-sharing calendar: which
@@ -262,17 +261,12 @@ func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, r *StealReason)
 	thresh := clampInt32(s.StealThreshold())
 	mask := &s.all
 	cg, goup, level := s.top.Leaf(thief), false, 1
-	// With the load index, on a machine of more than one group: the CPUs the searches can
-	// choose, when few. A group that holds none of them would find nothing and draw nothing,
-	// and is passed over.
-	var few loadindex.Candidates
-	listed := false
-	if s.ix != nil && cg.Parent() != nil {
-		few, listed = s.ix.StealCandidates(thresh)
-	}
+	// The CPUs the searches can choose, when the load index lists them: a group that holds none
+	// of them would find nothing and draw nothing, and is passed over.
+	few := s.ix.StealCandidates(thresh)
 	for {
 		cpu, found := topology.CPU(0), false
-		if !listed || few.In(cg) {
+		if few.In(cg) {
 			cpu, found = s.highest(cg, mask, thresh, 1, rnd)
 		}
 		r.Searches++

@@ -1,5 +1,5 @@
 // This file implements the fast forms of cpu_search_highest: the candidates a search can choose
-// taken from the index (Highest), and a node whose children are all leaves walked as one array
+// taken from the index (highestPruned), and a node whose children are all leaves walked as one array
 // (HighestFused).
 
 package loadindex
@@ -11,13 +11,14 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// maxPruned is the most candidates Highest looks at one by one to find the group that holds them
+// maxPruned is the most candidates highestPruned looks at one by one to find the group that holds them
 // all; with more, the search runs in full from the group it was asked about.
 const maxPruned = 8
 
-// Highest is sched_highest(n, mask, minLoad, minTrans) answered from the index where it can be.
-// The CPUs the search accepts — load at least minLoad, at least minTrans transferable threads,
-// in the mask — are its candidates; a group without one is never chosen and draws nothing, so:
+// highestPruned is sched_highest(n, mask, minLoad, minTrans) answered from the candidates where it
+// can be. The CPUs the search accepts — load at least minLoad, at least minTrans transferable
+// threads, in the mask — are its candidates; a group without one is never chosen and draws
+// nothing, so:
 //
 //   - with no candidate under n, it is done: -1, no draw;
 //   - with all of them in one leaf (n itself, or with at most maxPruned candidates one leaf
@@ -25,14 +26,14 @@ const maxPruned = 8
 //     loop makes there;
 //   - otherwise, with a few of them, the kernel's search from n chooses what its search from the
 //     lowest group holding them all chooses, with the same draws (every other child on the way
-//     holds no candidate), and Highest returns that group with done false; with more, or when
+//     holds no candidate), and highestPruned returns that group with done false; with more, or when
 //     the index cannot list them (the levels are not kept, a load of bigLoad or more, minTrans
 //     above 1), it returns n.
 //
 // When it is done it has moved *x as the kernel's search would; otherwise it has changed nothing
 // and the caller runs the kernel's search from the group returned. While no CPU has a
 // transferable thread, a search with minTrans >= 1 is done at once.
-func (ix *Index) Highest(n int, mask *topology.CPUSet, minLoad, minTrans int32, x *uint32) (cpu int32, from int, done bool) {
+func (ix *Index) highestPruned(n int, mask *topology.CPUSet, minLoad, minTrans int32, x *uint32) (cpu int32, from int, done bool) {
 	switch {
 	case minTrans >= 1 && ix.xferCPUs == 0:
 		return -1, n, true
@@ -228,38 +229,46 @@ func (ix *Index) highestWordIx(mw maskWord, x *uint32, cand *cpuBits) int32 {
 // A Candidates lists, when there are few, the CPUs a steal search can choose: those with load at
 // least the steal threshold and a transferable thread. A group that holds none of them makes
 // cpu_search_highest find nothing and draw nothing, so a climb through the groups
-// (tdq_idled) need not search it.
+// (tdq_idled) need not search it. Unlisted, every group may hold one.
 type Candidates struct {
-	n   int
-	cpu [maxPruned]topology.CPU
+	n        int
+	cpu      [maxPruned]topology.CPU
+	unlisted bool
 }
 
-// StealCandidates returns the CPUs with load at least minLoad and a transferable thread, and
-// true, when the index can list them and there are at most maxPruned of them; false otherwise.
-// While no CPU has a transferable thread it answers at once (none). The complexity is
+// StealCandidates returns the CPUs with load at least minLoad and a transferable thread, listed
+// when the index can list them, there are at most maxPruned of them and the machine has more
+// than one group (with one, the climb searches it once); unlisted otherwise, and from a nil
+// Index. While no CPU has a transferable thread it answers at once (none). The complexity is
 // O(CPUs/64).
-func (ix *Index) StealCandidates(minLoad int32) (Candidates, bool) {
+func (ix *Index) StealCandidates(minLoad int32) Candidates {
+	unlisted := Candidates{unlisted: true}
 	var cs Candidates
 	switch {
+	case ix == nil || len(ix.machine.AllGroups()) == 1:
+		return unlisted
 	case ix.xferCPUs == 0:
-		return cs, true
+		return cs
 	case !ix.levels || ix.big != 0:
-		return cs, false
+		return unlisted
 	}
 	for w := range ix.tree.nwords {
 		for c := ix.atLeast(w, minLoad) & ix.xfer[w&(topology.SetWords-1)] & ix.all.Word(w); c != 0; c &= c - 1 {
 			if cs.n == len(cs.cpu) {
-				return cs, false
+				return unlisted
 			}
 			cs.cpu[cs.n] = topology.CPU(w<<6 | bits.TrailingZeros64(c))
 			cs.n++
 		}
 	}
-	return cs, true
+	return cs
 }
 
-// In reports whether group g holds one of the candidates.
+// In reports whether group g holds one of the candidates, or may (unlisted).
 func (cs *Candidates) In(g *topology.Group) bool {
+	if cs.unlisted {
+		return true
+	}
 	for _, c := range cs.cpu[:cs.n] {
 		if g.Has(c) {
 			return true

@@ -64,7 +64,7 @@ func busy(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad) {
 	}
 }
 
-// LowestFused and LowestRun return what the kernel's recursion (refLowest) returns — the
+// Lowest, LowestFused and LowestRun return what the kernel's recursion (refLowest) returns — the
 // total, the CPU and its randomised load — and leave the generator in the same state: on every
 // group they search of machines of every shape (consecutive leaves, SMT pairs numbered side by
 // side or apart, leaves of different sizes, up to 1024 CPUs), with random loads (light, heavy,
@@ -137,6 +137,10 @@ func TestLowestMatchesKernel(t *testing.T) {
 				} else if gx != x {
 					t.Fatalf("%s: LowestPairGroups declined and moved the generator", where(top, g, &s))
 				}
+				gx = x
+				if gc, ok := ix.Lowest(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx); !ok || gc != wc || gx != w.x {
+					t.Fatalf("%s: Lowest = %d (%t) rnd %#x, kernel %d rnd %#x", where(top, g, &s), gc, ok, gx, wc, w.x)
+				}
 			}
 		}
 	}
@@ -147,11 +151,12 @@ func TestLowestMatchesKernel(t *testing.T) {
 	}
 }
 
-// Highest and HighestFused choose what the kernel's recursion (refHighest) chooses and leave the
-// generator in the same state: Highest either answers (a CPU or none, with the draws) or names
-// the group from which the kernel's search chooses the same CPU with the same draws. On random
-// states (few candidates and many; no transferable thread anywhere; loads beyond bigLoad), every
-// group, masks with and without every CPU, the steal search's thresholds and the balancer's.
+// Highest, highestPruned and HighestFused choose what the kernel's recursion (refHighest) chooses
+// and leave the generator in the same state: highestPruned either answers (a CPU or none, with
+// the draws) or names the group from which the kernel's search chooses the same CPU with the same
+// draws. On random states (few candidates and many; no transferable thread anywhere; loads beyond
+// bigLoad), every group, masks with and without every CPU, the steal search's thresholds and the
+// balancer's.
 func TestHighestMatchesKernel(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 13))
 	ways := map[string]int{}
@@ -185,7 +190,7 @@ func TestHighestMatchesKernel(t *testing.T) {
 				w.x = x
 				_, wc, _ := refHighest(g, &w)
 				gx := x
-				c, from, done := ix.Highest(g.ID(), s.mask, s.load, s.trans, &gx)
+				c, from, done := ix.highestPruned(g.ID(), s.mask, s.load, s.trans, &gx)
 				if !done {
 					if gx != x {
 						t.Fatalf("%s: Highest not done but moved the generator", where(top, g, &s))
@@ -202,7 +207,13 @@ func TestHighestMatchesKernel(t *testing.T) {
 					ways["done"]++
 				}
 				if c != wc || gx != w.x {
-					t.Fatalf("%s: Highest = %d (from %v, done %t) rnd %#x, kernel %d rnd %#x", where(top, g, &s), c, top.AllGroups()[from], done, gx, wc, w.x)
+					t.Fatalf("%s: highestPruned = %d (from %v, done %t) rnd %#x, kernel %d rnd %#x", where(top, g, &s), c, top.AllGroups()[from], done, gx, wc, w.x)
+				}
+				gx = x
+				if c, done := ix.Highest(g.ID(), s.mask, s.load, s.trans, &gx); done && (c != wc || gx != w.x) {
+					t.Fatalf("%s: Highest = %d rnd %#x, kernel %d rnd %#x", where(top, g, &s), c, gx, wc, w.x)
+				} else if !done && gx != x {
+					t.Fatalf("%s: Highest declined and moved the generator", where(top, g, &s))
 				}
 				if ix.Fused(g.ID()) {
 					w := s
