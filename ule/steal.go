@@ -97,34 +97,26 @@ func StealFrom(victim *CPUState, thief topology.CPU) (*Thread, StealFromReason) 
 		r.Queue, _ = t.Link.Index()
 		return t, r
 	}
-	calendar := func(t *Thread, fallback bool) (*Thread, StealFromReason) {
+	// Main's one run queue plays the three roles by its ranges; legacy has three run queues.
+	rt, ts, idle := &victim.rq0, &victim.rq0, &victim.rq0
+	rtRange, tsRange, idleRange := RealtimeRange, TimeshareRange, IdleRange
+	r.Start = victim.DeqOff
+	start := TimeshareRange.Lo + runq.Index(victim.DeqOff)
+	if p.Version.split() {
+		rt, ts, idle = victim.rq[rqRealtime], victim.rq[rqTimeshare], victim.rq[rqIdle]
+		rtRange, tsRange, idleRange = legacyRange, legacyRange, legacyRange
+		r.Start, start = victim.Ridx, runq.Index(victim.Ridx)
+	}
+	if t, hit := rt.Steal(rtRange, ok); hit {
+		return found(t, StealFromRealtime)
+	}
+	if t, fallback := stealCalendar(ts, tsRange, start, p.CalendarSteal, ok); t != nil {
 		if fallback {
 			return found(t, StealFromFallback)
 		}
 		return found(t, StealFromCalendar)
 	}
-	if p.Version.split() {
-		r.Start = victim.Ridx
-		if t, hit := victim.rq[rqRealtime].Steal(legacyRange, ok); hit {
-			return found(t, StealFromRealtime)
-		}
-		if t, fb := stealCalendar(victim.rq[rqTimeshare], legacyRange, runq.Index(victim.Ridx), p.CalendarSteal, ok); t != nil {
-			return calendar(t, fb)
-		}
-		if t, hit := victim.rq[rqIdle].Steal(legacyRange, ok); hit {
-			return found(t, StealFromIdleClass)
-		}
-		return nil, r
-	}
-	r.Start = victim.DeqOff
-	rq := &victim.rq0
-	if t, hit := rq.Steal(RealtimeRange, ok); hit {
-		return found(t, StealFromRealtime)
-	}
-	if t, fb := stealCalendar(rq, TimeshareRange, TimeshareRange.Lo+runq.Index(victim.DeqOff), p.CalendarSteal, ok); t != nil {
-		return calendar(t, fb)
-	}
-	if t, hit := rq.Steal(IdleRange, ok); hit {
+	if t, hit := idle.Steal(idleRange, ok); hit {
 		return found(t, StealFromIdleClass)
 	}
 	return nil, r
