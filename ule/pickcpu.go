@@ -95,14 +95,14 @@ func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 // searches: O(CPUs and groups of the cache group), and of the whole machine when that finds
 // nothing.
 func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool, rnd *Rand) (topology.CPU, PickCPUReason) {
-	if s.params.SMP == SMP2008 {
-		return s.pickCPU2008(t, self, ticks, flags, intr)
-	}
 	r := PickCPUReason{Prev: t.CPU, Pri: t.Priority}
 	// Don't migrate a running thread from sched_switch.
 	if flags&SRQOurself != 0 || !t.CanMigrate() {
 		r.Rule, r.CPU = PickCPUStay, t.CPU
 		return t.CPU, r
+	}
+	if s.params.SMP == SMP2008 {
+		return s.pickCPU2008(t, self, ticks, intr, r)
 	}
 	// Prefer to run interrupt threads on the CPU that took the interrupt.
 	prev := t.CPU

@@ -150,8 +150,8 @@ func (s *System) StealThreshold() int {
 	return min(bits.Len(uint(s.top.NumCPUs()))-1, 3)
 }
 
-// pickCPU2008 is the 2008 sched_pickcpu:
-//  1. SRQOurself or a pinned thread: t.CPU;
+// pickCPU2008 is the 2008 sched_pickcpu after its first step (SRQOurself or a pinned thread:
+// t.CPU, which PickCPU takes for both generations), r holding the reason so far:
 //  2. an interrupt thread woken from an interrupt on self (allowed there) starts from self;
 //  3. if t may run on its CPU: that CPU if it idles (tdq_lowpri > PRI_MIN_IDLE), or if t ran
 //     there within 2*affinity ticks (SCHED_AFFINITY at CG_SHARE_L2) and the CPU runs worse
@@ -162,12 +162,7 @@ func (s *System) StealThreshold() int {
 //  5. failing that the least loaded allowed CPU of the machine;
 //  6. self instead, if t may run there, self runs worse priority than t and the chosen CPU does
 //     not idle (no load comparison, unlike the 2012 code).
-func (s *System) pickCPU2008(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool) (topology.CPU, PickCPUReason) {
-	r := PickCPUReason{Prev: t.CPU, Pri: t.Priority}
-	if flags&SRQOurself != 0 || !t.CanMigrate() {
-		r.Rule, r.CPU = PickCPUStay, t.CPU
-		return t.CPU, r
-	}
+func (s *System) pickCPU2008(t *Thread, self topology.CPU, ticks uint32, intr bool, r PickCPUReason) (topology.CPU, PickCPUReason) {
 	prev := t.CPU
 	if intr && t.Priority <= s.params.Layout().MaxIthd && t.CanRunOn(self) {
 		prev = self
