@@ -5,7 +5,6 @@ package ule
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/schedkit/schedkit/sched"
 )
@@ -220,13 +219,7 @@ func named(p Params, name string) Params {
 func Presets() []string { return presets.Names() }
 
 // Preset returns the preset called name, or an error listing the known names.
-func Preset(name string) (Params, error) {
-	p, ok := presets.Lookup(name)
-	if !ok {
-		return Params{}, fmt.Errorf("ule: unknown preset %q (known: %s)", name, strings.Join(Presets(), ", "))
-	}
-	return p, nil
-}
+func Preset(name string) (Params, error) { return presets.Get("ule", name) }
 
 // Layout returns the priority layout of p.Version.
 func (p *Params) Layout() Layout { return p.Version.Layout() }

@@ -5,7 +5,6 @@ package ule
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 
 	"github.com/schedkit/schedkit/sched"
@@ -87,14 +86,8 @@ func (s *Scheduler) Name() string {
 // cfg.Hz must be at least 2, because at hz 1 SlpRunFork is 0 and sched_interact_fork would
 // divide by it.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
-	if s.sys != nil {
-		return errors.New("ule: Start called twice")
-	}
-	if err := cfg.Validate(); err != nil {
+	if err := sched.CheckStart("ule", s.sys != nil, cfg, env); err != nil {
 		return err
-	}
-	if env == nil {
-		return errors.New("ule: Start with a nil Env")
 	}
 	p := s.params
 	p.Hz, p.StatHz = cfg.Hz, cfg.StatHz
