@@ -35,7 +35,7 @@
 // in the kernel's order) and skip, with the jump-ahead above, the draws of leaves that cannot be
 // chosen. The loops take their data-dependent decisions (is this CPU acceptable, does its draw
 // beat the best so far) by all-ones-or-zero masks instead of branches where a processor would
-// mispredict them about as often as not (mask.go). Above those two levels, Lowest and Highest run
+// mispredict them about as often as not (draw.go). Above those two levels, Lowest and Highest run
 // the kernel's recursion itself over the flattened topology (search.go), so that a search ule
 // hands to the index is answered whole.
 //
