@@ -17,54 +17,54 @@ import (
 type BalanceReason uint8
 
 const (
-	// BalanceNoBusiest: no group other than the local one has a fair task to pull.
-	BalanceNoBusiest BalanceReason = iota
-	// BalanceLocalBusier: the local group's type is above the busiest group's.
-	BalanceLocalBusier
-	// BalanceLocalAvgAbove: both are overloaded and the local group's avg_load is not below
+	// balanceNoBusiest: no group other than the local one has a fair task to pull.
+	balanceNoBusiest BalanceReason = iota
+	// balanceLocalBusier: the local group's type is above the busiest group's.
+	balanceLocalBusier
+	// balanceLocalAvgAbove: both are overloaded and the local group's avg_load is not below
 	// the busiest group's, or not below the domain's average.
-	BalanceLocalAvgAbove
-	// BalanceWithinPct: both are overloaded and the busiest group's avg_load exceeds the
+	balanceLocalAvgAbove
+	// balanceWithinPct: both are overloaded and the busiest group's avg_load exceeds the
 	// local one's by no more than imbalance_pct.
-	BalanceWithinPct
-	// BalanceDstBusy: the busiest group is not overloaded and the pulling CPU is busy; idle
+	balanceWithinPct
+	// balanceDstBusy: the busiest group is not overloaded and the pulling CPU is busy; idle
 	// CPUs will pull.
-	BalanceDstBusy
-	// BalanceIdleCPUs: the busiest group is not overloaded and has at most one idle CPU fewer
+	balanceDstBusy
+	// balanceIdleCPUs: the busiest group is not overloaded and has at most one idle CPU fewer
 	// than the local group.
-	BalanceIdleCPUs
-	// BalanceSingleTask: the busiest group is not overloaded and runs a single task.
-	BalanceSingleTask
-	// BalanceZeroImbalance: calculate_imbalance found nothing to move.
-	BalanceZeroImbalance
-	// ForceMisfit: the busiest group has a misfit task.
-	ForceMisfit
-	// ForceImbalanced: the busiest group is imbalanced by affinity below.
-	ForceImbalanced
-	// ForcePreferSibling: the busiest group's child prefers its siblings and it has at least
+	balanceIdleCPUs
+	// balanceSingleTask: the busiest group is not overloaded and runs a single task.
+	balanceSingleTask
+	// balanceZeroImbalance: calculate_imbalance found nothing to move.
+	balanceZeroImbalance
+	// forceMisfit: the busiest group has a misfit task.
+	forceMisfit
+	// forceImbalanced: the busiest group is imbalanced by affinity below.
+	forceImbalanced
+	// forcePreferSibling: the busiest group's child prefers its siblings and it has at least
 	// two more tasks than the local group, which has spare capacity.
-	ForcePreferSibling
-	// ForceImbalance: the groups differ enough for calculate_imbalance to run.
-	ForceImbalance
-	// BalanceNoOverloaded: on a flat domain balanced by a System, no remote CPU with two tasks
+	forcePreferSibling
+	// forceImbalance: the groups differ enough for calculate_imbalance to run.
+	forceImbalance
+	// balanceNoOverloaded: on a flat domain balanced by a System, no remote CPU with two tasks
 	// or more is overloaded, so every candidate is found balanced (see [FindBusiestGroup]).
-	BalanceNoOverloaded
+	balanceNoOverloaded
 )
 
 var balanceReasons = [...]string{
-	BalanceNoBusiest:     "no busier group with fair tasks",
-	BalanceLocalBusier:   "local group busier than the busiest",
-	BalanceLocalAvgAbove: "local avg_load not below the busiest's or the domain's",
-	BalanceWithinPct:     "busiest avg_load within imbalance_pct of local",
-	BalanceDstBusy:       "busiest not overloaded and this CPU is busy: let idle CPUs pull",
-	BalanceIdleCPUs:      "busiest not overloaded and idle CPUs differ by at most one",
-	BalanceSingleTask:    "busiest not overloaded and runs a single task",
-	BalanceZeroImbalance: "computed imbalance is zero",
-	ForceMisfit:          "busiest group has a misfit task",
-	ForceImbalanced:      "busiest group is imbalanced by affinity",
-	ForcePreferSibling:   "child prefers siblings and busiest has 2+ more tasks",
-	ForceImbalance:       "groups out of balance",
-	BalanceNoOverloaded:  "no remote CPU with two tasks or more is overloaded (flat domain)",
+	balanceNoBusiest:     "no busier group with fair tasks",
+	balanceLocalBusier:   "local group busier than the busiest",
+	balanceLocalAvgAbove: "local avg_load not below the busiest's or the domain's",
+	balanceWithinPct:     "busiest avg_load within imbalance_pct of local",
+	balanceDstBusy:       "busiest not overloaded and this CPU is busy: let idle CPUs pull",
+	balanceIdleCPUs:      "busiest not overloaded and idle CPUs differ by at most one",
+	balanceSingleTask:    "busiest not overloaded and runs a single task",
+	balanceZeroImbalance: "computed imbalance is zero",
+	forceMisfit:          "busiest group has a misfit task",
+	forceImbalanced:      "busiest group is imbalanced by affinity",
+	forcePreferSibling:   "child prefers siblings and busiest has 2+ more tasks",
+	forceImbalance:       "groups out of balance",
+	balanceNoOverloaded:  "no remote CPU with two tasks or more is overloaded (flat domain)",
 }
 
 // String explains the reason in a few words.
@@ -131,8 +131,8 @@ func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup
 	}
 	asym := env.SD.flags&topology.SDAsymCPUCapacity != 0
 	dstCap := env.Stats[env.DstCPU].Capacity
-	if asym && s.Type == GroupMisfitTask &&
-		(!capacityGreater(dstCap, g.maxCap) || d.LocalStats.Type != GroupHasSpare) {
+	if asym && s.Type == groupMisfitTask &&
+		(!capacityGreater(dstCap, g.maxCap) || d.LocalStats.Type != groupHasSpare) {
 		return false
 	}
 	if s.Type > b.Type {
@@ -142,24 +142,24 @@ func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup
 		return false
 	}
 	switch s.Type {
-	case GroupOverloaded:
+	case groupOverloaded:
 		if s.AvgLoad <= b.AvgLoad {
 			return false
 		}
-	case GroupImbalanced:
+	case groupImbalanced:
 		return false
-	case GroupMisfitTask:
+	case groupMisfitTask:
 		if s.MisfitTaskLoad < b.MisfitTaskLoad {
 			return false
 		}
-	case GroupFullyBusy:
+	case groupFullyBusy:
 		if s.AvgLoad < b.AvgLoad {
 			return false
 		}
 		if s.AvgLoad == b.AvgLoad && cur != nil && cur.flags&topology.SDShareCPUCapacity != 0 {
 			return false
 		}
-	case GroupHasSpare:
+	case groupHasSpare:
 		if s.IdleCPUs > b.IdleCPUs {
 			return false
 		}
@@ -167,7 +167,7 @@ func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup
 			return false
 		}
 	}
-	if asym && s.Type <= GroupFullyBusy && capacityGreater(g.minCap, dstCap) {
+	if asym && s.Type <= groupFullyBusy && capacityGreater(g.minCap, dstCap) {
 		return false
 	}
 	return true
@@ -195,19 +195,19 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 	local, busiest := &d.LocalStats, &d.BusiestStats
 	sd := env.SD
 	switch busiest.Type {
-	case GroupMisfitTask:
+	case groupMisfitTask:
 		if sd.flags&topology.SDAsymCPUCapacity != 0 {
 			d.Migration, d.Imbalance = MigrateMisfit, 1
 		} else {
 			d.Migration, d.Imbalance = MigrateLoad, int64(busiest.MisfitTaskLoad)
 		}
 		return
-	case GroupImbalanced:
+	case groupImbalanced:
 		d.Migration, d.Imbalance = MigrateTask, 1
 		return
 	}
-	if local.Type == GroupHasSpare {
-		if busiest.Type > GroupFullyBusy && sd.flags&topology.SDShareLLC == 0 {
+	if local.Type == groupHasSpare {
+		if busiest.Type > groupFullyBusy && sd.flags&topology.SDShareLLC == 0 {
 			d.Migration = MigrateUtil
 			d.Imbalance = int64(max(local.GroupCapacity, local.GroupUtil) - local.GroupUtil)
 			if env.Idle != CPUNotIdle && d.Imbalance == 0 {
@@ -235,7 +235,7 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 		d.Imbalance >>= 1
 		return
 	}
-	if local.Type < GroupOverloaded {
+	if local.Type < groupOverloaded {
 		local.AvgLoad = local.GroupLoad * topology.CapacityScale / local.GroupCapacity
 		if local.AvgLoad >= busiest.AvgLoad {
 			d.Imbalance = 0
@@ -259,7 +259,7 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 // (the test's model does exactly that), skipping the work whose result cannot matter.
 func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 	sd := env.SD
-	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: GroupHasSpare}
+	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
 	pct := sd.ImbalancePct()
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
@@ -290,9 +290,9 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 			rq := &env.Stats[c]
 			skip := false
 			if nr := rq.NrRunning; nr <= 1 {
-				skip = (rq.HNrRunning == 0 || d.BusiestStats.Type == GroupOverloaded) &&
+				skip = (rq.HNrRunning == 0 || d.BusiestStats.Type == groupOverloaded) &&
 					!(asym && nr == 1 && rq.MisfitLoad != 0)
-			} else if d.BusiestStats.Type == GroupOverloaded {
+			} else if d.BusiestStats.Type == groupOverloaded {
 				// group_is_overloaded and avg_load of a group whose sums are this CPU's.
 				gc := g.capacity
 				over := gc*100 < rq.Util*pct || gc*pct < rq.Runnable*100
@@ -361,7 +361,7 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // CPUs with two tasks or more. The busiest group is then found among those CPUs (package
 // cfs/internal/flatbalance), at a cost of O(CPUs with two tasks or more); the verdict is the full
 // visit's, and so are, when a busiest group is found, every figure and the reason. A domain
-// found balanced that way reports BalanceNoOverloaded and no candidate: the candidate's and the
+// found balanced that way reports balanceNoOverloaded and no candidate: the candidate's and the
 // local group's statistics are what only the full visit computes.
 func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
 	var d BusiestGroup
@@ -397,14 +397,14 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 	busiest := d.Candidate
 	if busiest == nil {
 		d.BusiestStats = GroupStats{}
-		return BalanceNoBusiest
+		return balanceNoBusiest
 	}
 	preferSibling := busiest.flags&topology.SDPreferSibling != 0
 	local, b := &d.LocalStats, &d.BusiestStats
 	force := func(r BalanceReason) BalanceReason {
 		calculateImbalance(env, d, totalLoad, totalCap, preferSibling)
 		if d.Imbalance == 0 {
-			return BalanceZeroImbalance
+			return balanceZeroImbalance
 		}
 		d.Group = busiest
 		return r
@@ -414,41 +414,41 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 		return r
 	}
 	switch b.Type {
-	case GroupMisfitTask:
-		return force(ForceMisfit)
-	case GroupImbalanced:
-		return force(ForceImbalanced)
+	case groupMisfitTask:
+		return force(forceMisfit)
+	case groupImbalanced:
+		return force(forceImbalanced)
 	}
 	if local.Type > b.Type {
-		return balanced(BalanceLocalBusier)
+		return balanced(balanceLocalBusier)
 	}
-	if local.Type == GroupOverloaded {
+	if local.Type == groupOverloaded {
 		if local.AvgLoad >= b.AvgLoad {
-			return balanced(BalanceLocalAvgAbove)
+			return balanced(balanceLocalAvgAbove)
 		}
 		d.DomainAvgLoad = totalLoad * topology.CapacityScale / totalCap
 		if local.AvgLoad >= d.DomainAvgLoad {
-			return balanced(BalanceLocalAvgAbove)
+			return balanced(balanceLocalAvgAbove)
 		}
 		if 100*b.AvgLoad <= sd.ImbalancePct()*local.AvgLoad {
-			return balanced(BalanceWithinPct)
+			return balanced(balanceWithinPct)
 		}
 	}
-	if preferSibling && local.Type == GroupHasSpare && b.SumNrRunning > local.SumNrRunning+1 {
-		return force(ForcePreferSibling)
+	if preferSibling && local.Type == groupHasSpare && b.SumNrRunning > local.SumNrRunning+1 {
+		return force(forcePreferSibling)
 	}
-	if b.Type != GroupOverloaded {
+	if b.Type != groupOverloaded {
 		if env.Idle == CPUNotIdle {
-			return balanced(BalanceDstBusy)
+			return balanced(balanceDstBusy)
 		}
 		if b.GroupWeight > 1 && local.IdleCPUs <= b.IdleCPUs+1 {
-			return balanced(BalanceIdleCPUs)
+			return balanced(balanceIdleCPUs)
 		}
 		if b.SumHNrRunning == 1 {
-			return balanced(BalanceSingleTask)
+			return balanced(balanceSingleTask)
 		}
 	}
-	return force(ForceImbalance)
+	return force(forceImbalance)
 }
 
 // findBusiestFlat is find_busiest_group's fast form for a flat domain (SchedDomain.flat: one
@@ -456,7 +456,7 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 // with two tasks or more: package cfs/internal/flatbalance says why they are enough, and finds
 // the busiest among them. It fills *d, which it resets first, as the full visit does when a
 // busiest group is found, with the same figures and reason; for a balanced domain it sets
-// d.Overload, and d.SumUtil when needUtil, and returns BalanceNoOverloaded. It reports false
+// d.Overload, and d.SumUtil when needUtil, and returns balanceNoOverloaded. It reports false
 // when only the full visit can tell.
 func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason, bool) {
 	sd := env.SD
@@ -482,7 +482,7 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 				}
 			}
 		}
-		return BalanceNoOverloaded, true
+		return balanceNoOverloaded, true
 	}
 	busiest := sd.cpuGroup[best]
 	local := sd.groups[0]
@@ -492,7 +492,7 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 	classifyGroupStats(env, busiest, pct, &d.BusiestStats)
 	d.Local, d.Candidate = local, busiest
 	var totalLoad, totalCap uint64
-	if needUtil || d.LocalStats.Type != GroupHasSpare {
+	if needUtil || d.LocalStats.Type != groupHasSpare {
 		for _, g := range sd.groups {
 			if c := g.first; env.CPUs.Has(c) {
 				totalLoad += stats[c].Load

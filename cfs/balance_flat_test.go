@@ -81,7 +81,7 @@ func randomFlatEnv(r *rand.Rand, topo *topology.Topology, ds *Domains, crowd boo
 // of env.CPUs: when it answers, the group to pull from, the migration type and imbalance, the
 // overload flag and the summed utilisation are the visit's; when it found an overloaded
 // busiest group, so is every other field and the reason, and a balanced verdict comes with
-// BalanceNoOverloaded. It also checks that each of its three outcomes occurs.
+// balanceNoOverloaded. It also checks that each of its three outcomes occurs.
 func TestFindBusiestFlatModel(t *testing.T) {
 	p := DefaultSMPParams(V65)
 	var picked, balanced, declined int
@@ -117,7 +117,7 @@ func TestFindBusiestFlatModel(t *testing.T) {
 					continue
 				}
 				balanced++
-				if gotWhy != BalanceNoOverloaded || got.Group != want.Group || got.Migration != want.Migration || got.Imbalance != want.Imbalance ||
+				if gotWhy != balanceNoOverloaded || got.Group != want.Group || got.Migration != want.Migration || got.Imbalance != want.Imbalance ||
 					got.Overload != want.Overload || got.SumUtil != want.SumUtil || want.Group != nil {
 					t.Fatalf("%v from %v (%v, cpus %v): balanced\n got %+v\nwant %+v",
 						env.SD, env.DstCPU, env.Idle, env.CPUs, got, want)

@@ -70,45 +70,45 @@ func queueHLoad(q *Queue) uint64 {
 type MigrateReason uint8
 
 const (
-	// MigrateOK: the task is cache cold.
-	MigrateOK MigrateReason = iota
-	// MigrateActive: an active balance takes any allowed task that is not running.
-	MigrateActive
-	// MigrateHotForced: the task is cache hot, but balancing failed more than
+	// migrateOK: the task is cache cold.
+	migrateOK MigrateReason = iota
+	// migrateActive: an active balance takes any allowed task that is not running.
+	migrateActive
+	// migrateHotForced: the task is cache hot, but balancing failed more than
 	// cache_nice_tries times.
-	MigrateHotForced
-	// MigratePinned: the destination is not in the task's allowed CPUs.
-	MigratePinned
-	// MigrateRunning: the task is running on the source CPU.
-	MigrateRunning
-	// MigrateHot: the task is cache hot (ran within the migration cost, or is a buddy on a
+	migrateHotForced
+	// migratePinned: the destination is not in the task's allowed CPUs.
+	migratePinned
+	// migrateRunning: the task is running on the source CPU.
+	migrateRunning
+	// migrateHot: the task is cache hot (ran within the migration cost, or is a buddy on a
 	// busy destination).
-	MigrateHot
-	// MigrateTooHeavy: detach_tasks skipped the task because its load (shifted right by the
+	migrateHot
+	// migrateTooHeavy: detach_tasks skipped the task because its load (shifted right by the
 	// failure count) or utilisation exceeds what is left of the imbalance, or (migrate_misfit)
 	// it fits its CPU, or (LB_MIN) its load is tiny.
-	MigrateTooHeavy
-	// MigrateDelayed: the task's dequeue was delayed and the balance does not migrate load
+	migrateTooHeavy
+	// migrateDelayed: the task's dequeue was delayed and the balance does not migrate load
 	// (v7.1, [SMPParams].MigrateDelayed).
-	MigrateDelayed
-	// MigrateIneligible: the task is not eligible on its queue, its group's queue on the
+	migrateDelayed
+	// migrateIneligible: the task is not eligible on its queue, its group's queue on the
 	// destination holds entities, and the domain has not failed to balance yet (v7.1,
 	// [SMPParams].MigrateIneligible).
-	MigrateIneligible
+	migrateIneligible
 
 	numMigrateReasons = iota
 )
 
 var migrateReasons = [...]string{
-	MigrateOK:         "cache cold",
-	MigrateActive:     "active balance",
-	MigrateHotForced:  "cache hot, but balancing failed more than cache_nice_tries times",
-	MigratePinned:     "destination not allowed",
-	MigrateRunning:    "running",
-	MigrateHot:        "cache hot",
-	MigrateTooHeavy:   "more than the remaining imbalance",
-	MigrateDelayed:    "delayed dequeue",
-	MigrateIneligible: "not eligible, destination queue busy",
+	migrateOK:         "cache cold",
+	migrateActive:     "active balance",
+	migrateHotForced:  "cache hot, but balancing failed more than cache_nice_tries times",
+	migratePinned:     "destination not allowed",
+	migrateRunning:    "running",
+	migrateHot:        "cache hot",
+	migrateTooHeavy:   "more than the remaining imbalance",
+	migrateDelayed:    "delayed dequeue",
+	migrateIneligible: "not eligible, destination queue busy",
 }
 
 // String explains the reason in a few words.
@@ -181,9 +181,9 @@ type MigrateVerdict struct {
 
 // CanMigrateTask decides whether task t, queued on env.Src, may move to env.DstCPU:
 // can_migrate_task of v6.5, with v7.1's first two tests when [SMPParams] turns them on: a
-// delayed-dequeue task is refused unless the balance migrates load (MigrateDelayed), and while
+// delayed-dequeue task is refused unless the balance migrates load (migrateDelayed), and while
 // the domain's nr_balance_failed is 0 a task that is not eligible on its queue is refused if
-// its group's queue on the destination holds entities (MigrateIneligible, with PLACE_LAG);
+// its group's queue on the destination holds entities (migrateIneligible, with PLACE_LAG);
 // neither refusal touches the flags. A task whose allowed CPUs exclude the destination is refused and
 // sets LBF_SOME_PINNED; unless the balance is newly idle or active or already found one, the
 // first CPU of the destination's group that is still considered and allowed for the task
@@ -200,39 +200,39 @@ func CanMigrateTask(env *MigrateEnv, t *Task, p *SMPParams) (MigrateVerdict, Mig
 func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *SMPParams) (MigrateVerdict, MigrateReason) {
 	v := MigrateVerdict{Flags: flags}
 	if p.MigrateDelayed && t.E.delayed && env.Migration != MigrateLoad {
-		return v, MigrateDelayed
+		return v, migrateDelayed
 	}
 	if p.MigrateIneligible && env.NrBalanceFailed == 0 && ineligibleOnDst(env.DstRQ, t.E) {
-		return v, MigrateIneligible
+		return v, migrateIneligible
 	}
 	if !t.allowed.Has(env.DstCPU) {
 		v.Flags |= LBFSomePinned
 		if env.Idle == CPUNewlyIdle || v.Flags&(LBFDstPinned|LBFActiveLB) != 0 {
-			return v, MigratePinned
+			return v, migratePinned
 		}
 		mask := env.DstGroupMask.Intersect(env.CPUs).Intersect(*t.allowed)
 		if c, ok := mask.First(); ok {
 			v.Flags |= LBFDstPinned
 			v.NewDst = c
 		}
-		return v, MigratePinned
+		return v, migratePinned
 	}
 	v.Flags &^= LBFAllPinned
 	if env.SrcRQ != nil && env.SrcRQ.curr == t.E {
-		return v, MigrateRunning
+		return v, migrateRunning
 	}
 	v.OK = true
 	if v.Flags&LBFActiveLB != 0 {
-		return v, MigrateActive
+		return v, migrateActive
 	}
 	if !TaskHot(env, t, p) {
-		return v, MigrateOK
+		return v, migrateOK
 	}
 	if env.NrBalanceFailed > env.SD.CacheNiceTries() {
-		return v, MigrateHotForced
+		return v, migrateHotForced
 	}
 	v.OK = false
-	return v, MigrateHot
+	return v, migrateHot
 }
 
 // ineligibleOnDst is task_is_ineligible_on_dst_cpu: with PLACE_LAG, task e is not eligible on
@@ -269,7 +269,7 @@ func (d Detach) String() string {
 	s := fmt.Sprintf("detached %d of %d examined", d.Detached, d.Examined)
 	sep := " ("
 	for r, n := range d.Count {
-		if n == 0 || MigrateReason(r) <= MigrateHotForced {
+		if n == 0 || MigrateReason(r) <= migrateHotForced {
 			continue
 		}
 		s += fmt.Sprintf("%s%d %v", sep, n, MigrateReason(r))
@@ -336,17 +336,17 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) 
 		case MigrateLoad:
 			load := max(TaskHLoad(t.E), 1)
 			if p.LBMin && load < 16 && env.NrBalanceFailed == 0 {
-				d.Count[MigrateTooHeavy]++
+				d.Count[migrateTooHeavy]++
 				continue
 			}
 			if shrBound(load, env.NrBalanceFailed) > uint64(d.Imbalance) {
-				d.Count[MigrateTooHeavy]++
+				d.Count[migrateTooHeavy]++
 				continue
 			}
 			d.Imbalance -= int64(load)
 		case MigrateUtil:
 			if int64(t.util) > d.Imbalance {
-				d.Count[MigrateTooHeavy]++
+				d.Count[migrateTooHeavy]++
 				continue
 			}
 			d.Imbalance -= int64(t.util)
@@ -354,7 +354,7 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) 
 			d.Imbalance--
 		case MigrateMisfit:
 			if fitsCapacity(t.util, env.Stats[env.Src].Capacity) {
-				d.Count[MigrateTooHeavy]++
+				d.Count[migrateTooHeavy]++
 				continue
 			}
 			d.Imbalance = 0

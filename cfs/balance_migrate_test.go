@@ -56,15 +56,15 @@ func TestCanMigrateTask(t *testing.T) {
 		reason  MigrateReason
 		wantFlg LBFlags
 	}{
-		{"running", 0, 0, LBFAllPinned, 500_000, false, MigrateRunning, 0},
-		{"hot, no failure", 1, 0, LBFAllPinned, 500_000, false, MigrateHot, 0},
-		{"hot, failed once = cache_nice_tries", 1, 1, 0, 500_000, false, MigrateHot, 0},
-		{"hot, failed twice > cache_nice_tries", 1, 2, 0, 500_000, true, MigrateHotForced, 0},
-		{"cold: ran 1 ms ago", 2, 0, 0, 500_000, true, MigrateOK, 0},
-		{"hot, active balance", 1, 0, LBFActiveLB, 500_000, true, MigrateActive, LBFActiveLB},
-		{"migration cost 0: nothing hot", 1, 0, 0, 0, true, MigrateOK, 0},
-		{"migration cost -1: everything hot", 2, 0, 0, -1, false, MigrateHot, 0},
-		{"pinned elsewhere", 3, 0, LBFAllPinned, 500_000, false, MigratePinned, LBFAllPinned | LBFSomePinned},
+		{"running", 0, 0, LBFAllPinned, 500_000, false, migrateRunning, 0},
+		{"hot, no failure", 1, 0, LBFAllPinned, 500_000, false, migrateHot, 0},
+		{"hot, failed once = cache_nice_tries", 1, 1, 0, 500_000, false, migrateHot, 0},
+		{"hot, failed twice > cache_nice_tries", 1, 2, 0, 500_000, true, migrateHotForced, 0},
+		{"cold: ran 1 ms ago", 2, 0, 0, 500_000, true, migrateOK, 0},
+		{"hot, active balance", 1, 0, LBFActiveLB, 500_000, true, migrateActive, LBFActiveLB},
+		{"migration cost 0: nothing hot", 1, 0, 0, 0, true, migrateOK, 0},
+		{"migration cost -1: everything hot", 2, 0, 0, -1, false, migrateHot, 0},
+		{"pinned elsewhere", 3, 0, LBFAllPinned, 500_000, false, migratePinned, LBFAllPinned | LBFSomePinned},
 	} {
 		env := *me
 		lb := *me.LBEnv
@@ -238,19 +238,19 @@ func TestCanMigrateTaskV71(t *testing.T) {
 		reason            MigrateReason
 		wantFlags         LBFlags
 	}{
-		{"delayed, migrate_task", V71, false, false, false, false, false, MigrateTask, 0, false, MigrateDelayed, LBFAllPinned},
-		{"delayed, migrate_util", V71, false, false, false, false, false, MigrateUtil, 3, false, MigrateDelayed, LBFAllPinned},
-		{"delayed, migrate_misfit", V71, false, false, false, false, false, MigrateMisfit, 3, false, MigrateDelayed, LBFAllPinned},
-		{"delayed, migrate_load, idle destination", V71, false, false, false, false, false, MigrateLoad, 0, true, MigrateOK, 0},
-		{"delayed, migrate_load, busy destination", V71, false, false, true, false, false, MigrateLoad, 0, false, MigrateIneligible, LBFAllPinned},
-		{"delayed, migrate_load, busy destination, failed once", V71, false, false, true, false, false, MigrateLoad, 1, true, MigrateOK, 0},
-		{"ineligible, busy destination", V71, false, true, true, false, false, MigrateTask, 0, false, MigrateIneligible, LBFAllPinned},
-		{"ineligible, idle destination", V71, false, true, false, false, false, MigrateTask, 0, true, MigrateOK, 0},
-		{"eligible, busy destination", V71, false, true, true, false, true, MigrateTask, 0, true, MigrateOK, 0},
-		{"grouped ineligible, group idle on destination", V71, true, true, true, false, false, MigrateTask, 0, true, MigrateOK, 0},
-		{"grouped ineligible, group busy on destination", V71, true, true, false, true, false, MigrateTask, 0, false, MigrateIneligible, LBFAllPinned},
-		{"v6.5 balancer: delayed, migrate_task", V65, false, false, true, false, false, MigrateTask, 0, true, MigrateOK, 0},
-		{"v6.5 balancer: ineligible, busy destination", V65, false, true, true, false, false, MigrateTask, 0, true, MigrateOK, 0},
+		{"delayed, migrate_task", V71, false, false, false, false, false, MigrateTask, 0, false, migrateDelayed, LBFAllPinned},
+		{"delayed, migrate_util", V71, false, false, false, false, false, MigrateUtil, 3, false, migrateDelayed, LBFAllPinned},
+		{"delayed, migrate_misfit", V71, false, false, false, false, false, MigrateMisfit, 3, false, migrateDelayed, LBFAllPinned},
+		{"delayed, migrate_load, idle destination", V71, false, false, false, false, false, MigrateLoad, 0, true, migrateOK, 0},
+		{"delayed, migrate_load, busy destination", V71, false, false, true, false, false, MigrateLoad, 0, false, migrateIneligible, LBFAllPinned},
+		{"delayed, migrate_load, busy destination, failed once", V71, false, false, true, false, false, MigrateLoad, 1, true, migrateOK, 0},
+		{"ineligible, busy destination", V71, false, true, true, false, false, MigrateTask, 0, false, migrateIneligible, LBFAllPinned},
+		{"ineligible, idle destination", V71, false, true, false, false, false, MigrateTask, 0, true, migrateOK, 0},
+		{"eligible, busy destination", V71, false, true, true, false, true, MigrateTask, 0, true, migrateOK, 0},
+		{"grouped ineligible, group idle on destination", V71, true, true, true, false, false, MigrateTask, 0, true, migrateOK, 0},
+		{"grouped ineligible, group busy on destination", V71, true, true, false, true, false, MigrateTask, 0, false, migrateIneligible, LBFAllPinned},
+		{"v6.5 balancer: delayed, migrate_task", V65, false, false, true, false, false, MigrateTask, 0, true, migrateOK, 0},
+		{"v6.5 balancer: ineligible, busy destination", V65, false, true, true, false, false, MigrateTask, 0, true, migrateOK, 0},
 	} {
 		f := build(tc.grouped, tc.woken, tc.dstRoot, tc.dstGroup)
 		tk := f.a

@@ -12,7 +12,7 @@ import (
 // [GroupLBStats] and update_sd_pick_busiest on every group of the domain.
 func naiveSDLBStats(env *LBEnv, p *SMPParams) (d BusiestGroup, totalLoad, totalCap uint64) {
 	d = BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
-	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: GroupHasSpare}
+	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
 	for _, g := range env.SD.groups {
 		local := g.cpus.Has(env.DstCPU)

@@ -44,32 +44,32 @@ func (t IdleType) String() string {
 type GroupType uint8
 
 const (
-	// GroupHasSpare is group_has_spare: fewer tasks than CPUs, or utilisation clearly below
+	// groupHasSpare is group_has_spare: fewer tasks than CPUs, or utilisation clearly below
 	// capacity.
-	GroupHasSpare GroupType = iota
-	// GroupFullyBusy is group_fully_busy: the CPUs are used, the tasks do not compete.
-	GroupFullyBusy
-	// GroupMisfitTask is group_misfit_task: a task does not fit its CPU's capacity.
-	GroupMisfitTask
-	// GroupImbalanced is group_imbalanced: affinity kept a lower level from balancing.
-	GroupImbalanced
-	// GroupOverloaded is group_overloaded: more tasks than CPUs, and utilisation or runnable
+	groupHasSpare GroupType = iota
+	// groupFullyBusy is group_fully_busy: the CPUs are used, the tasks do not compete.
+	groupFullyBusy
+	// groupMisfitTask is group_misfit_task: a task does not fit its CPU's capacity.
+	groupMisfitTask
+	// groupImbalanced is group_imbalanced: affinity kept a lower level from balancing.
+	groupImbalanced
+	// groupOverloaded is group_overloaded: more tasks than CPUs, and utilisation or runnable
 	// time beyond capacity by imbalance_pct.
-	GroupOverloaded
+	groupOverloaded
 )
 
 // String returns the kernel's name without the prefix, such as "has_spare".
 func (g GroupType) String() string {
 	switch g {
-	case GroupHasSpare:
+	case groupHasSpare:
 		return "has_spare"
-	case GroupFullyBusy:
+	case groupFullyBusy:
 		return "fully_busy"
-	case GroupMisfitTask:
+	case groupMisfitTask:
 		return "misfit_task"
-	case GroupImbalanced:
+	case groupImbalanced:
 		return "imbalanced"
-	case GroupOverloaded:
+	case groupOverloaded:
 		return "overloaded"
 	}
 	return fmt.Sprintf("GroupType(%d)", uint8(g))
@@ -242,15 +242,15 @@ func groupIsOverloaded(pct uint64, s *GroupStats) bool {
 func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
 	switch {
 	case groupIsOverloaded(pct, s):
-		return GroupOverloaded
+		return groupOverloaded
 	case imbalanced:
-		return GroupImbalanced
+		return groupImbalanced
 	case s.MisfitTaskLoad != 0:
-		return GroupMisfitTask
+		return groupMisfitTask
 	case !groupHasCapacity(pct, s):
-		return GroupFullyBusy
+		return groupFullyBusy
 	}
-	return GroupHasSpare
+	return groupHasSpare
 }
 
 // GroupLBStats returns the statistics of group g for a balance described by env, local saying
@@ -322,7 +322,7 @@ func summedLBStats(sum *groupsums.Sum, g *BalanceGroup, s *GroupStats) (overload
 func classifyGroupStats(env *LBEnv, g *BalanceGroup, pct uint64, s *GroupStats) {
 	imb := env.GroupImbalance != nil && env.GroupImbalance[g.id]
 	s.Type = ClassifyGroup(pct, imb, s)
-	if s.Type == GroupOverloaded {
+	if s.Type == groupOverloaded {
 		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
 	}
 }

@@ -20,16 +20,16 @@ func TestClassifyGroup(t *testing.T) {
 		imb  bool
 		want GroupType
 	}{
-		{"3 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, false, GroupOverloaded},
-		{"3 tasks on 2 CPUs, runnable beyond pct", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 3072}, false, GroupOverloaded},
-		{"3 tasks on 2 CPUs, little util and runnable", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 2300}, false, GroupHasSpare},
-		{"2 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 2048}, false, GroupFullyBusy},
-		{"2 tasks on 2 CPUs, util 1750 (= cap*100/117 rounded down)", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1750, GroupRunnable: 2048}, false, GroupHasSpare},
-		{"2 tasks on 2 CPUs, util 1751", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1751, GroupRunnable: 2048}, false, GroupFullyBusy},
-		{"1 task on 2 CPUs", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 1024}, false, GroupHasSpare},
-		{"imbalanced flag", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1024, GroupRunnable: 1024}, true, GroupImbalanced},
-		{"overloaded beats imbalanced", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, true, GroupOverloaded},
-		{"misfit", GroupStats{SumNrRunning: 1, GroupWeight: 4, GroupCapacity: 2400, GroupUtil: 600, GroupRunnable: 1024, MisfitTaskLoad: 1023}, false, GroupMisfitTask},
+		{"3 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, false, groupOverloaded},
+		{"3 tasks on 2 CPUs, runnable beyond pct", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 3072}, false, groupOverloaded},
+		{"3 tasks on 2 CPUs, little util and runnable", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 2300}, false, groupHasSpare},
+		{"2 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 2048}, false, groupFullyBusy},
+		{"2 tasks on 2 CPUs, util 1750 (= cap*100/117 rounded down)", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1750, GroupRunnable: 2048}, false, groupHasSpare},
+		{"2 tasks on 2 CPUs, util 1751", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1751, GroupRunnable: 2048}, false, groupFullyBusy},
+		{"1 task on 2 CPUs", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 1024}, false, groupHasSpare},
+		{"imbalanced flag", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1024, GroupRunnable: 1024}, true, groupImbalanced},
+		{"overloaded beats imbalanced", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, true, groupOverloaded},
+		{"misfit", GroupStats{SumNrRunning: 1, GroupWeight: 4, GroupCapacity: 2400, GroupUtil: 600, GroupRunnable: 1024, MisfitTaskLoad: 1023}, false, groupMisfitTask},
 	} {
 		if got := ClassifyGroup(117, tc.imb, &tc.s); got != tc.want {
 			t.Errorf("%s: ClassifyGroup(117, %t, %+v) = %v, want %v", tc.name, tc.imb, tc.s, got, tc.want)
@@ -128,33 +128,33 @@ func TestFindBusiestGroup(t *testing.T) {
 		// FourLLC PKG from idle cpu3: LLC0 runs 12 hogs on 6 CPUs (overloaded, avg_load 2048);
 		// the MC child prefers siblings, local has spare, 12 > 0+1: forced; across LLCs an
 		// overloaded busiest gives migrate_util of the local spare capacity, 6144 - 0.
-		{"FourLLC overloaded LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, llc0, "{0-2,12-14}", ForcePreferSibling, MigrateUtil, 6144},
+		{"FourLLC overloaded LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, llc0, "{0-2,12-14}", forcePreferSibling, MigrateUtil, 6144},
 		// LLC0 fully busy (6 hogs on 6 CPUs): prefer sibling, nr_diff 6 - 0, halved: 3 tasks.
-		{"FourLLC fully busy LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, full0, "{0-2,12-14}", ForcePreferSibling, MigrateTask, 3},
+		{"FourLLC fully busy LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, full0, "{0-2,12-14}", forcePreferSibling, MigrateTask, 3},
 		// The same from a busy cpu3 with 5 hogs in its own LLC: 6 > 5+1 fails, busiest not
 		// overloaded and dst busy: balanced.
 		{"FourLLC fully busy LLC, busy dst", topology.FourLLC(), 3, 2, CPUNotIdle,
-			map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 12: 1, 13: 1, 14: 1, 3: 1, 4: 1, 5: 1, 15: 1, 16: 1}, "", BalanceDstBusy, 0, 0},
+			map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 12: 1, 13: 1, 14: 1, 3: 1, 4: 1, 5: 1, 15: 1, 16: 1}, "", balanceDstBusy, 0, 0},
 		// TwoCPU from busy cpu0 with 1 hog against 3 on cpu1: local fully busy, busiest
 		// overloaded (avg 3072), domain average 2048: migrate_load min(1024·1024, 1024·1024)/1024.
-		{"TwoCPU 1 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 1, 1: 3}, "{1}", ForceImbalance, MigrateLoad, 1024},
+		{"TwoCPU 1 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 1, 1: 3}, "{1}", forceImbalance, MigrateLoad, 1024},
 		// TwoCPU 2 vs 3 hogs: both overloaded; 100·3072 > 117·2048, domain average 2560:
 		// migrate_load min(512·1024, 512·1024)/1024.
-		{"TwoCPU 2 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 2, 1: 3}, "{1}", ForceImbalance, MigrateLoad, 512},
+		{"TwoCPU 2 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 2, 1: 3}, "{1}", forceImbalance, MigrateLoad, 512},
 		// TwoCPU 6 vs 7 hogs: 100·7168 <= 117·6144: within imbalance_pct.
-		{"TwoCPU 6 vs 7 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 6, 1: 7}, "", BalanceWithinPct, 0, 0},
+		{"TwoCPU 6 vs 7 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 6, 1: 7}, "", balanceWithinPct, 0, 0},
 		// TwoCPU 3 vs 2 hogs: the local group is the busier one.
-		{"TwoCPU 3 vs 2 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 3, 1: 2}, "", BalanceLocalAvgAbove, 0, 0},
+		{"TwoCPU 3 vs 2 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 3, 1: 2}, "", balanceLocalAvgAbove, 0, 0},
 		// TwoCPU idle cpu0, one hog on cpu1: a single CPU group running one task.
-		{"TwoCPU idle vs 1 hog", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 1}, "", BalanceSingleTask, 0, 0},
+		{"TwoCPU idle vs 1 hog", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 1}, "", balanceSingleTask, 0, 0},
 		// TwoCPU idle cpu0, 2 hogs on cpu1: busiest overloaded, single CPUs do not share the
 		// LLC here (no cache information): migrate_util of cpu0's capacity.
-		{"TwoCPU idle vs 2 hogs", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 2}, "{1}", ForceImbalance, MigrateUtil, 1024},
+		{"TwoCPU idle vs 2 hogs", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 2}, "{1}", forceImbalance, MigrateUtil, 1024},
 		// Nothing to pull anywhere.
-		{"FourNode all idle", topology.FourNode(), 4, 0, CPUIdle, nil, "", BalanceNoBusiest, 0, 0},
+		{"FourNode all idle", topology.FourNode(), 4, 0, CPUIdle, nil, "", balanceNoBusiest, 0, 0},
 		// TwoSocketSMT MC from idle cpu1: core {0,8} runs 3 hogs (overloaded); the SMT child
 		// prefers siblings: local has spare; inside the LLC, migrate_task: nr_diff 3, halved: 1.
-		{"TwoSocketSMT core overloaded", topology.TwoSocketSMT(), 1, 1, CPUIdle, map[topology.CPU]uint32{0: 2, 8: 1}, "{0,8}", ForcePreferSibling, MigrateTask, 1},
+		{"TwoSocketSMT core overloaded", topology.TwoSocketSMT(), 1, 1, CPUIdle, map[topology.CPU]uint32{0: 2, 8: 1}, "{0,8}", forcePreferSibling, MigrateTask, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := NewDomains(tc.topo, GroupsPerCPU)

@@ -135,7 +135,7 @@ func (s *System) logPlacement(env *WakeEnv, pl *CPUSelection, why PlaceReason) {
 	f := &PlacementFigures{Task: env.Task.E.Name, From: int(env.This), Prev: int(env.Prev), Target: int(pl.Target),
 		CPU: int(pl.CPU), Reason: pl.Explain(why), Scope: "llc"}
 	cpus := *env.Task.allowed
-	if why == PlaceIdlest || why == PlacePrev || why == PlaceFallback {
+	if why == placeIdlest || why == placePrev || why == placeFallback {
 		f.Scope = "allowed"
 	} else if sd := s.ds.LLC(pl.Target); sd != nil {
 		cpus = sd.Span()

@@ -60,30 +60,30 @@ func TestCheckPreemptTick(t *testing.T) {
 		ideal  uint64
 	}{
 		{"alone", def, 10_000_000, tasksOf("a", 0), []uint64{v}, false, TickNoCompetitor, 0},
-		{"slice used up", def, 3_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, true, TickSliceExpired, 2999998},
-		{"slice exactly used is not over", def, 2999998, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, TickLeadOverSlice, 2999998},
-		{"below min_granularity", def, 749_999, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, false, TickBelowMinGranularity, 2999998},
+		{"slice used up", def, 3_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, true, tickSliceExpired, 2999998},
+		{"slice exactly used is not over", def, 2999998, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, tickLeadOverSlice, 2999998},
+		{"below min_granularity", def, 749_999, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, false, tickBelowMinGranularity, 2999998},
 		// check_preempt_tick returns early only if delta_exec < sysctl_sched_min_granularity.
-		{"exactly min_granularity", def, 750_000, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, TickLeadOverSlice, 2999998},
-		{"behind the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v - 1, v}, false, TickBehindLeftmost, 2999998},
+		{"exactly min_granularity", def, 750_000, tasksOf("a", 0, "b", 0), []uint64{v + 1<<30, v}, true, tickLeadOverSlice, 2999998},
+		{"behind the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v - 1, v}, false, tickBehindLeftmost, 2999998},
 		// check_preempt_tick returns early only if delta < 0: a zero lead goes on to the
 		// comparison with ideal_runtime (0 > ideal is false), it is not "behind".
-		{"level with the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, false, TickLeadWithinSlice, 2999998},
-		{"lead equal to the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999998, v}, false, TickLeadWithinSlice, 2999998},
-		{"lead one over the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, TickLeadOverSlice, 2999998},
-		{"ideal capped at latency", def, 6_000_001, many, manyV, true, TickSliceExpired, 6_000_000},
-		{"non-idle ahead of an idle leftmost", def, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, true, TickLeadOverSlice, 5982471},
-		{"seed 004: non-idle keeps its slice", opt, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, false, TickFavorNonIdle, 5982471},
-		{"seed 004: still preempted when the slice is used", opt, 6_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, true, TickSliceExpired, 5982471},
-		{"seed 004: idle running entity is not favoured", opt, 1_000_000, []*Entity{idle("i"), idle("j")}, []uint64{v + 600_000_000, v}, true, TickLeadOverSlice, 2999999},
-		{"seed 004: non-idle leftmost counts as before", opt, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, TickLeadOverSlice, 2999998},
+		{"level with the leftmost", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v, v}, false, tickLeadWithinSlice, 2999998},
+		{"lead equal to the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999998, v}, false, tickLeadWithinSlice, 2999998},
+		{"lead one over the ideal slice", def, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, tickLeadOverSlice, 2999998},
+		{"ideal capped at latency", def, 6_000_001, many, manyV, true, tickSliceExpired, 6_000_000},
+		{"non-idle ahead of an idle leftmost", def, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, true, tickLeadOverSlice, 5982471},
+		{"seed 004: non-idle keeps its slice", opt, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, false, tickFavorNonIdle, 5982471},
+		{"seed 004: still preempted when the slice is used", opt, 6_000_000, []*Entity{NewTask("a", Normal, 0), idle("i")}, []uint64{v + 6_000_000, v}, true, tickSliceExpired, 5982471},
+		{"seed 004: idle running entity is not favoured", opt, 1_000_000, []*Entity{idle("i"), idle("j")}, []uint64{v + 600_000_000, v}, true, tickLeadOverSlice, 2999999},
+		{"seed 004: non-idle leftmost counts as before", opt, 1_000_000, tasksOf("a", 0, "b", 0), []uint64{v + 2999999, v}, true, tickLeadOverSlice, 2999998},
 		// Josh Don's objection in seed 004: a non-idle entity queued behind the idle leftmost is
 		// hidden by it, so the running entity is not preempted although it leads that one too
 		// by more than its ideal slice (6 ms * 1024/2051 = 2995611 ns).
 		{"seed 004: non-idle hidden behind an idle leftmost", opt, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i"), NewTask("b", Normal, 0)},
-			[]uint64{v + 9_000_000, v, v + 1_000_000}, false, TickFavorNonIdle, 2995611},
+			[]uint64{v + 9_000_000, v, v + 1_000_000}, false, tickFavorNonIdle, 2995611},
 		{"same state without the option", def, 1_000_000, []*Entity{NewTask("a", Normal, 0), idle("i"), NewTask("b", Normal, 0)},
-			[]uint64{v + 9_000_000, v, v + 1_000_000}, true, TickLeadOverSlice, 2995611},
+			[]uint64{v + 9_000_000, v, v + 1_000_000}, true, tickLeadOverSlice, 2995611},
 	}
 	for _, tc := range tests {
 		c := rig(t, tc.p, true, tc.ran, tc.tasks, tc.vrs)
@@ -128,22 +128,22 @@ func TestCheckPreemptWakeup(t *testing.T) {
 		fork      bool
 		wakeeSelf bool
 	}{
-		{name: "wakee is the running task", p: def, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupSameTask, wakeeSelf: true},
-		{name: "already marked for resched", p: def, s: two(Normal, 0, Normal, 0, v+1<<30, v), resched: true, reason: WakeupAlreadyResched},
-		{name: "non-idle wakee preempts SCHED_IDLE", p: def, s: two(Idle, 0, Normal, 0, v, v+1<<30), preempt: true, reason: WakeupIdleCurr},
-		{name: "SCHED_IDLE wakee against SCHED_IDLE", p: def, s: two(Idle, 0, Idle, 0, v+1<<30, v), reason: WakeupNotNormal},
-		{name: "SCHED_BATCH wakee never preempts", p: def, s: two(Normal, 0, Batch, 0, v+1<<30, v), reason: WakeupNotNormal},
-		{name: "SCHED_IDLE wakee never preempts", p: def, s: two(Normal, 0, Idle, 0, v+1<<30, v), reason: WakeupNotNormal},
-		{name: "WAKEUP_PREEMPTION off", p: noWP, s: two(Normal, 0, Normal, 0, v+1<<30, v), reason: WakeupNotNormal},
-		{name: "lead of exactly the granularity", p: def, s: two(Normal, 0, Normal, 0, v+1_000_000, v), reason: WakeupLeadTooSmall, vdiff: 1_000_000, gran: 1_000_000},
-		{name: "lead one over the granularity", p: def, s: two(Normal, 0, Normal, 0, v+1_000_001, v), preempt: true, reason: WakeupLead, next: true, vdiff: 1_000_001, gran: 1_000_000},
-		{name: "wakee behind", p: def, s: two(Normal, 0, Normal, 0, v, v+5), reason: WakeupLeadTooSmall, vdiff: -5, gran: 1_000_000},
-		{name: "light wakee needs a longer lead", p: def, s: two(Normal, 0, Normal, 19, v+60_000_000, v), reason: WakeupLeadTooSmall, vdiff: 60_000_000, gran: 68266666},
-		{name: "heavy wakee needs a shorter lead", p: def, s: two(Normal, 19, Normal, -20, v+20_000, v), preempt: true, reason: WakeupLead, next: true, vdiff: 20_000, gran: 11536},
-		{name: "NEXT_BUDDY marks a wakee that does not preempt", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupLeadTooSmall, next: true, gran: 1_000_000},
-		{name: "NEXT_BUDDY does not mark a forked task", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: WakeupLeadTooSmall, gran: 1_000_000, fork: true},
-		{name: "a SCHED_IDLE running task is never the last buddy", p: lb, s: two(Idle, 0, Normal, 0, v, v), preempt: true, reason: WakeupIdleCurr},
-		{name: "LAST_BUDDY on a crowded queue", p: lb, s: two(Normal, 0, Normal, 0, v+1<<30, v), preempt: true, reason: WakeupLead, next: true, last: true, vdiff: 1 << 30, gran: 1_000_000},
+		{name: "wakee is the running task", p: def, s: two(Normal, 0, Normal, 0, v, v), reason: wakeupSameTask, wakeeSelf: true},
+		{name: "already marked for resched", p: def, s: two(Normal, 0, Normal, 0, v+1<<30, v), resched: true, reason: wakeupAlreadyResched},
+		{name: "non-idle wakee preempts SCHED_IDLE", p: def, s: two(Idle, 0, Normal, 0, v, v+1<<30), preempt: true, reason: wakeupIdleCurr},
+		{name: "SCHED_IDLE wakee against SCHED_IDLE", p: def, s: two(Idle, 0, Idle, 0, v+1<<30, v), reason: wakeupNotNormal},
+		{name: "SCHED_BATCH wakee never preempts", p: def, s: two(Normal, 0, Batch, 0, v+1<<30, v), reason: wakeupNotNormal},
+		{name: "SCHED_IDLE wakee never preempts", p: def, s: two(Normal, 0, Idle, 0, v+1<<30, v), reason: wakeupNotNormal},
+		{name: "WAKEUP_PREEMPTION off", p: noWP, s: two(Normal, 0, Normal, 0, v+1<<30, v), reason: wakeupNotNormal},
+		{name: "lead of exactly the granularity", p: def, s: two(Normal, 0, Normal, 0, v+1_000_000, v), reason: wakeupLeadTooSmall, vdiff: 1_000_000, gran: 1_000_000},
+		{name: "lead one over the granularity", p: def, s: two(Normal, 0, Normal, 0, v+1_000_001, v), preempt: true, reason: wakeupLead, next: true, vdiff: 1_000_001, gran: 1_000_000},
+		{name: "wakee behind", p: def, s: two(Normal, 0, Normal, 0, v, v+5), reason: wakeupLeadTooSmall, vdiff: -5, gran: 1_000_000},
+		{name: "light wakee needs a longer lead", p: def, s: two(Normal, 0, Normal, 19, v+60_000_000, v), reason: wakeupLeadTooSmall, vdiff: 60_000_000, gran: 68266666},
+		{name: "heavy wakee needs a shorter lead", p: def, s: two(Normal, 19, Normal, -20, v+20_000, v), preempt: true, reason: wakeupLead, next: true, vdiff: 20_000, gran: 11536},
+		{name: "NEXT_BUDDY marks a wakee that does not preempt", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: wakeupLeadTooSmall, next: true, gran: 1_000_000},
+		{name: "NEXT_BUDDY does not mark a forked task", p: nb, s: two(Normal, 0, Normal, 0, v, v), reason: wakeupLeadTooSmall, gran: 1_000_000, fork: true},
+		{name: "a SCHED_IDLE running task is never the last buddy", p: lb, s: two(Idle, 0, Normal, 0, v, v), preempt: true, reason: wakeupIdleCurr},
+		{name: "LAST_BUDDY on a crowded queue", p: lb, s: two(Normal, 0, Normal, 0, v+1<<30, v), preempt: true, reason: wakeupLead, next: true, last: true, vdiff: 1 << 30, gran: 1_000_000},
 	}
 	for _, tc := range tests {
 		c := rig(t, tc.p, true, 0, tc.s.tasks, tc.s.vrs)
@@ -167,8 +167,8 @@ func TestCheckPreemptWakeup(t *testing.T) {
 	// An idle CPU runs any wakee.
 	c := NewRunQueue(0, def)
 	w := NewTask("w", Batch, 0)
-	if d, why := c.Wakeup(w, 0); !d.Preempt || why != WakeupCPUIdle {
-		t.Errorf("Wakeup on an idle CPU = %v, want preempt, %v", d.Explain(why), WakeupCPUIdle)
+	if d, why := c.Wakeup(w, 0); !d.Preempt || why != wakeupCPUIdle {
+		t.Errorf("Wakeup on an idle CPU = %v, want preempt, %v", d.Explain(why), wakeupCPUIdle)
 	}
 }
 
@@ -203,22 +203,22 @@ func TestPick(t *testing.T) {
 		want          int
 		reason        PickReason
 	}{
-		{"leftmost", []uint64{v + 5, v, v + 9}, false, -1, -1, -1, 1, PickLeftmost},
-		{"running entity before the leftmost", []uint64{v, v + 5, v + 9}, true, -1, -1, -1, 0, PickCurr},
-		{"running entity equal to the leftmost loses", []uint64{v + 5, v + 5, v + 9}, true, -1, -1, -1, 1, PickLeftmost},
-		{"skip buddy passed over", []uint64{v + 1_000_000, v, v + 2_000_000}, false, 1, -1, -1, 0, PickSecond},
-		{"skip buddy kept: next too far", []uint64{v + 5_000_000, v, v + 1_000_001}, false, 1, -1, -1, 1, PickLeftmost},
-		{"skip buddy is the running entity", []uint64{v, v + 500, v + 9}, true, 0, -1, -1, 2, PickSecond},
-		{"skip buddy's second is the running entity", []uint64{v + 10, v, v + 900}, true, 1, -1, -1, 0, PickSecond},
-		{"next buddy within granularity", []uint64{v + 5, v, v + 1_000_000}, false, -1, 2, -1, 2, PickNextBuddy},
-		{"next buddy too far", []uint64{v + 5, v, v + 1_000_001}, false, -1, 2, -1, 1, PickLeftmost},
-		{"last buddy within granularity", []uint64{v + 5, v, v + 9}, false, -1, -1, 0, 0, PickLastBuddy},
+		{"leftmost", []uint64{v + 5, v, v + 9}, false, -1, -1, -1, 1, pickLeftmost},
+		{"running entity before the leftmost", []uint64{v, v + 5, v + 9}, true, -1, -1, -1, 0, pickCurr},
+		{"running entity equal to the leftmost loses", []uint64{v + 5, v + 5, v + 9}, true, -1, -1, -1, 1, pickLeftmost},
+		{"skip buddy passed over", []uint64{v + 1_000_000, v, v + 2_000_000}, false, 1, -1, -1, 0, pickSecond},
+		{"skip buddy kept: next too far", []uint64{v + 5_000_000, v, v + 1_000_001}, false, 1, -1, -1, 1, pickLeftmost},
+		{"skip buddy is the running entity", []uint64{v, v + 500, v + 9}, true, 0, -1, -1, 2, pickSecond},
+		{"skip buddy's second is the running entity", []uint64{v + 10, v, v + 900}, true, 1, -1, -1, 0, pickSecond},
+		{"next buddy within granularity", []uint64{v + 5, v, v + 1_000_000}, false, -1, 2, -1, 2, pickNextBuddy},
+		{"next buddy too far", []uint64{v + 5, v, v + 1_000_001}, false, -1, 2, -1, 1, pickLeftmost},
+		{"last buddy within granularity", []uint64{v + 5, v, v + 9}, false, -1, -1, 0, 0, pickLastBuddy},
 		// pick_next_entity takes the last buddy only if wakeup_preempt_entity(last, left) < 1.
-		{"last buddy too far", []uint64{v + 1_000_001, v, v + 9}, false, -1, -1, 0, 1, PickLeftmost},
+		{"last buddy too far", []uint64{v + 1_000_001, v, v + 9}, false, -1, -1, 0, 1, pickLeftmost},
 		// The skip rule applies only when the skip buddy is the entity about to be picked.
-		{"skip buddy not the leftmost is ignored", []uint64{v + 5, v, v + 9}, false, 2, -1, -1, 1, PickLeftmost},
-		{"next buddy before last buddy", []uint64{v + 5, v, v + 9}, false, -1, 2, 0, 2, PickNextBuddy},
-		{"next buddy overrides the skip rule", []uint64{v + 5, v, v + 9}, false, 1, 0, -1, 0, PickNextBuddy},
+		{"skip buddy not the leftmost is ignored", []uint64{v + 5, v, v + 9}, false, 2, -1, -1, 1, pickLeftmost},
+		{"next buddy before last buddy", []uint64{v + 5, v, v + 9}, false, -1, 2, 0, 2, pickNextBuddy},
+		{"next buddy overrides the skip rule", []uint64{v + 5, v, v + 9}, false, 1, 0, -1, 0, pickNextBuddy},
 	}
 	for _, tc := range tests {
 		ts := tasksOf("a", 0, "b", 0, "c", 0)
@@ -241,8 +241,8 @@ func TestPick(t *testing.T) {
 			t.Errorf("%s: Pick = %v, %v; want %v, %v", tc.name, got, reason, ts[tc.want], tc.reason)
 		}
 	}
-	if got, reason := Pick(NewRunQueue(0, p).Root(), nil, &p); got != nil || reason != PickNone {
-		t.Errorf("Pick(empty) = %v, %v; want nil, %v", got, reason, PickNone)
+	if got, reason := Pick(NewRunQueue(0, p).Root(), nil, &p); got != nil || reason != pickNone {
+		t.Errorf("Pick(empty) = %v, %v; want nil, %v", got, reason, pickNone)
 	}
 }
 
@@ -262,7 +262,7 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 	c.attach(w)
 	c.enqueueTask(w, 0, flagWakeup)
 	d, why := CheckPreemptWakeup(c, w, false, &p)
-	if !d.Preempt || why != WakeupLead || d.Wakee != w.Parent() {
+	if !d.Preempt || why != wakeupLead || d.Wakee != w.Parent() {
 		t.Fatalf("CheckPreemptWakeup(grouped w) = %v, matching wakee side %v; want a preemption on the lead of g's entity", d.Explain(why), d.Wakee)
 	}
 	if d.NextBuddy != w {
@@ -272,8 +272,8 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 }
 
 // TestTickDecisionExplain checks both forms of a tick decision's explanation: the classic one
-// (ideal slice and lead, up to TickLeadOverSlice) and the EEVDF one (vruntime and deadline, from
-// TickRequestServed on).
+// (ideal slice and lead, up to tickLeadOverSlice) and the EEVDF one (vruntime and deadline, from
+// tickRequestServed on).
 func TestTickDecisionExplain(t *testing.T) {
 	a, b, i := NewTask("a", Normal, 0), NewTask("b", Normal, 0), NewTask("i", Idle, 0)
 	tests := []struct {
@@ -282,15 +282,15 @@ func TestTickDecisionExplain(t *testing.T) {
 		r    TickReason
 		want string
 	}{
-		{"classic, last classic reason", TickDecision{Curr: a, Leftmost: b, Resched: true, Ideal: 2999998, Ran: 1_000_000, Lead: 3_000_000}, TickLeadOverSlice,
+		{"classic, last classic reason", TickDecision{Curr: a, Leftmost: b, Resched: true, Ideal: 2999998, Ran: 1_000_000, Lead: 3_000_000}, tickLeadOverSlice,
 			"tick a: resched: vruntime lead over the leftmost larger than the ideal slice (ran 1000000 ns, ideal 2999998 ns, lead 3000000 ns over b)"},
-		{"classic, seed 004 option", TickDecision{Curr: a, Leftmost: i, Ideal: 5982471, Ran: 1_000_000, Lead: 6_000_000}, TickFavorNonIdle,
+		{"classic, seed 004 option", TickDecision{Curr: a, Leftmost: i, Ideal: 5982471, Ran: 1_000_000, Lead: 6_000_000}, tickFavorNonIdle,
 			"tick a: keep running: non-idle entity keeps its slice against an idle leftmost (seed-004 option) (ran 1000000 ns, ideal 5982471 ns, lead 6000000 ns over i)"},
-		{"classic, no leftmost", TickDecision{Curr: a, Ideal: 2999998, Ran: 500_000}, TickBelowMinGranularity,
+		{"classic, no leftmost", TickDecision{Curr: a, Ideal: 2999998, Ran: 500_000}, tickBelowMinGranularity,
 			"tick a: keep running: ran less than the minimum granularity (ran 500000 ns, ideal 2999998 ns)"},
-		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, Ran: 1_000_000, Vruntime: 1_000_000, Deadline: 1_700_000}, TickRequestServed,
+		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, Ran: 1_000_000, Vruntime: 1_000_000, Deadline: 1_700_000}, tickRequestServed,
 			"tick a: resched: request served: new deadline (ran 1000000 ns, vruntime 1000000, deadline 1700000)"},
-		{"EEVDF, request open", TickDecision{Curr: a, Ran: 100_000, Vruntime: 100_000, Deadline: 700_000}, TickRequestOpen,
+		{"EEVDF, request open", TickDecision{Curr: a, Ran: 100_000, Vruntime: 100_000, Deadline: 700_000}, tickRequestOpen,
 			"tick a: keep running: request not yet served (ran 100000 ns, vruntime 100000, deadline 700000)"},
 	}
 	for _, tc := range tests {

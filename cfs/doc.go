@@ -592,8 +592,8 @@
 //	detach_task/attach_task, migrate_task_rq_fair  (same)                            RunQueue.MigrateOut, RunQueue.MigrateIn, RunQueue.WakeupMigrated
 //	__sched_setscheduler, sched_move_task          (same)                            RunQueue.Requeue
 //	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
-//	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, MigrateDelayed
-//	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, MigrateIneligible
+//	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, migrateDelayed
+//	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, migrateIneligible
 //	-                                              ttwu_runnable (ENQUEUE_DELAYED)   System.Wakeup of a delayed task
 //	-                                              __block_task after a delayed pick System (its CPUs' dequeue hook)
 //	-                                              DEQUEUE_SPECIAL, task_dead_fair   RunQueue.Exit

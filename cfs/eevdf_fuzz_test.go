@@ -91,7 +91,7 @@ func decodeEEVDF(tb testing.TB, data []byte) (*RunQueue, []*Entity, bool) {
 			idle:     b[0] >= 240,
 			dv:       int64(int16(binary.LittleEndian.Uint16(b[1:]))) << 12, // ±134 ms
 			dd:       uint64(binary.LittleEndian.Uint16(b[3:])) << 8,
-			slice:    MinCustomSlice + uint64(b[5])*50_000,
+			slice:    minCustomSlice + uint64(b[5])*50_000,
 			sameAsDl: int(b[6] % 4),
 		})
 	}
@@ -127,8 +127,8 @@ func checkEEVDFAgainstModel(t *testing.T, q *Queue, p Params) {
 	t.Helper()
 	all := queuedEntities(q)
 	if len(all) == 0 {
-		if e, r := pickEEVDF(q, true, &p); e != nil || r != PickNone {
-			t.Fatalf("pickEEVDF(empty) = %v, %v; want nil, %v", e, r, PickNone)
+		if e, r := pickEEVDF(q, true, &p); e != nil || r != pickNone {
+			t.Fatalf("pickEEVDF(empty) = %v, %v; want nil, %v", e, r, pickNone)
 		}
 		return
 	}
@@ -166,10 +166,10 @@ func checkEEVDFAgainstModel(t *testing.T, q *Queue, p Params) {
 			if got != want {
 				t.Fatalf("pickEEVDF(protect=%t) = %v (%v), want %v (%v)", protect, got, gr, want, wr)
 			}
-		case wr == PickEarliestDeadline || wr == PickCurrDeadline:
+		case wr == pickEarliestDeadline || wr == pickCurrDeadline:
 			// Ties in the deadline may go either way (the kernel's tie-breaking depends on the
 			// tree's shape); the deadline and eligibility must be right.
-			if (gr != PickEarliestDeadline && gr != PickCurrDeadline) || got.Deadline != want.Deadline || !naiveEligible(q, got.Vruntime) {
+			if (gr != pickEarliestDeadline && gr != pickCurrDeadline) || got.Deadline != want.Deadline || !naiveEligible(q, got.Vruntime) {
 				t.Fatalf("pickEEVDF(protect=%t) = %v (%v, deadline %d), want %v (%v, deadline %d)",
 					protect, got, gr, got.Deadline, want, wr, want.Deadline)
 			}

@@ -40,7 +40,7 @@ func naiveEligible(q *Queue, v uint64) bool {
 func naivePick(q *Queue, protect bool, p Params) (*Entity, PickReason) {
 	all := queuedEntities(q)
 	if len(all) == 0 {
-		return nil, PickNone
+		return nil, pickNone
 	}
 	curr := q.currQueued()
 	if curr != nil && !naiveEligible(q, curr.Vruntime) {
@@ -48,20 +48,20 @@ func naivePick(q *Queue, protect bool, p Params) (*Entity, PickReason) {
 	}
 	if p.Version == V66 {
 		if p.NextBuddy && q.next != nil && naiveEligible(q, q.next.Vruntime) {
-			return q.next, PickNextBuddy
+			return q.next, pickNextBuddy
 		}
 		if p.RunToParity && curr != nil && uint64(curr.VLag) == curr.Deadline {
-			return curr, PickCurrParity
+			return curr, pickCurrParity
 		}
 	} else {
 		if len(all) == 1 {
-			return all[0], PickOnly
+			return all[0], pickOnly
 		}
 		if p.PickBuddy && protect && q.next != nil && naiveEligible(q, q.next.Vruntime) {
-			return q.next, PickNextBuddy
+			return q.next, pickNextBuddy
 		}
 		if curr != nil && protect && before(curr.Vruntime, curr.VProt) {
-			return curr, PickCurrProtected
+			return curr, pickCurrProtected
 		}
 	}
 	var best *Entity
@@ -78,9 +78,9 @@ func naivePick(q *Queue, protect bool, p Params) (*Entity, PickReason) {
 	}
 	switch {
 	case best == nil:
-		return q.First(), PickFallback
+		return q.First(), pickFallback
 	case best == curr:
-		return best, PickCurrDeadline
+		return best, pickCurrDeadline
 	}
-	return best, PickEarliestDeadline
+	return best, pickEarliestDeadline
 }

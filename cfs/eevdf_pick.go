@@ -13,7 +13,7 @@ func pickEEVDF(q *Queue, protect bool, p *Params) (*Entity, PickReason) {
 	q.mustEEVDF("Pick")
 	if p.Version == V66 {
 		if p.NextBuddy && q.next != nil && EntityEligible(q, q.next) {
-			return q.next, PickNextBuddy
+			return q.next, pickNextBuddy
 		}
 		return pick66(q, p)
 	}
@@ -28,7 +28,7 @@ func pick66(q *Queue, p *Params) (*Entity, PickReason) {
 		curr = nil
 	}
 	if p.RunToParity && curr != nil && uint64(curr.VLag) == curr.Deadline {
-		return curr, PickCurrParity
+		return curr, pickCurrParity
 	}
 	best := curr
 	var bestLeft *timeline.Node[Entity]
@@ -72,13 +72,13 @@ func pick66(q *Queue, p *Params) (*Entity, PickReason) {
 	switch {
 	case se == nil:
 		if left := q.First(); left != nil {
-			return left, PickFallback
+			return left, pickFallback
 		}
-		return nil, PickNone
+		return nil, pickNone
 	case se == curr:
-		return se, PickCurrDeadline
+		return se, pickCurrDeadline
 	}
-	return se, PickEarliestDeadline
+	return se, pickEarliestDeadline
 }
 
 // pick71 is v7.1's pick_eevdf, with next standing for cfs_rq->next (the wakeup path may judge
@@ -88,19 +88,19 @@ func pick71(q *Queue, protect bool, next *Entity, p *Params) (*Entity, PickReaso
 	curr := q.curr
 	if q.nrRunning == 1 {
 		if curr != nil && curr.onRQ {
-			return curr, PickOnly
+			return curr, pickOnly
 		}
-		return first, PickOnly
+		return first, pickOnly
 	}
 	el := q.eligibility()
 	if p.PickBuddy && protect && next != nil && el.ok(next.Vruntime) {
-		return next, PickNextBuddy
+		return next, pickNextBuddy
 	}
 	if curr != nil && (!curr.onRQ || !el.ok(curr.Vruntime)) {
 		curr = nil
 	}
 	if curr != nil && protect && Protected(curr) {
-		return curr, PickCurrProtected
+		return curr, pickCurrProtected
 	}
 	var best *Entity
 	if first != nil && el.ok(first.Vruntime) {
@@ -120,9 +120,9 @@ func pick71(q *Queue, protect bool, next *Entity, p *Params) (*Entity, PickReaso
 	}
 	if best == nil || (curr != nil && before(curr.Deadline, best.Deadline)) {
 		if curr == nil {
-			return nil, PickNone
+			return nil, pickNone
 		}
-		return curr, PickCurrDeadline
+		return curr, pickCurrDeadline
 	}
-	return best, PickEarliestDeadline
+	return best, pickEarliestDeadline
 }

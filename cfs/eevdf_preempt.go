@@ -24,24 +24,24 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 	*d = WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {
 		d.Preempt = true
-		return WakeupCPUIdle
+		return wakeupCPUIdle
 	}
 	if curr == wakee {
-		return WakeupSameTask
+		return wakeupSameTask
 	}
 	v66 := p.Version == V66
 	if v66 && p.NextBuddy && !fork {
 		d.NextBuddy = wakee
 	}
 	if c.needResched {
-		return WakeupAlreadyResched
+		return wakeupAlreadyResched
 	}
 	if v66 && curr.class == Idle && wakee.class != Idle {
 		d.Preempt = true
-		return WakeupIdleCurr
+		return wakeupIdleCurr
 	}
 	if !p.WakeupPreemption || (v66 && wakee.class != Normal) {
-		return WakeupNotNormal
+		return wakeupNotNormal
 	}
 	se, pse := curr, wakee
 	matchingEntities(&se, &pse)
@@ -49,10 +49,10 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
 		d.Preempt, d.Short = true, !v66
-		return WakeupIdleGroupCurr
+		return wakeupIdleGroupCurr
 	}
 	if cIdle != wIdle {
-		return WakeupIdleGroupWakee
+		return wakeupIdleGroupWakee
 	}
 	q := se.q
 	if v66 {
@@ -62,7 +62,7 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 		d.Picked, d.PickReason = pick66(q, p)
 	} else {
 		if wakee.class != Normal {
-			return WakeupNotNormal
+			return wakeupNotNormal
 		}
 		if charge {
 			q.updateCurrEEVDF(now, p)
@@ -72,9 +72,9 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 		case p.PreemptShort && pse.Slice < se.Slice:
 			d.Short = true
 		case fork:
-			return WakeupForked
+			return wakeupForked
 		case pse.delayed:
-			return WakeupDelayed
+			return wakeupDelayed
 		case p.NextBuddy && (next == nil || !before(next.Deadline, pse.Deadline)):
 			d.NextBuddy, next = pse, pse // set_preempt_buddy
 		}
@@ -82,10 +82,10 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 	}
 	if d.Picked == pse {
 		d.Preempt = true
-		return WakeupPicked
+		return wakeupPicked
 	}
 	d.ShortenProtection = !v66 && p.RunToParity
-	return WakeupNotPicked
+	return wakeupNotPicked
 }
 
 // checkPreemptEEVDF is check_preempt_curr for a fair wakee on an EEVDF CPU, with the state
@@ -110,22 +110,22 @@ func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool, d *Wakeup
 		q := d.Curr.q
 		for d.Picked != nil && d.Picked.delayed {
 			c.dequeueEntities(d.Picked, now, flagWakeup|flagDelayed)
-			d.Picked, d.PickReason = nil, PickNone
+			d.Picked, d.PickReason = nil, pickNone
 			if q.nrRunning > 0 {
 				d.Picked, d.PickReason = pick71(q, !d.Short, q.next, p)
 			}
 		}
 		if d.Picked != nil && d.Picked == d.Wakee {
-			d.Preempt, r, d.ShortenProtection = true, WakeupPicked, false
+			d.Preempt, r, d.ShortenProtection = true, wakeupPicked, false
 		} else {
-			d.Preempt, r = false, WakeupNotPicked
+			d.Preempt, r = false, wakeupNotPicked
 			d.ShortenProtection = p.RunToParity
 		}
 	}
 	if d.Preempt && d.Short {
 		cancelProtect(d.Curr)
 		q := d.Curr.q
-		if r == WakeupIdleGroupCurr {
+		if r == wakeupIdleGroupCurr {
 			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here
 		}
 		q.clearBuddies(d.Curr)

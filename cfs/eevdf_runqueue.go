@@ -95,8 +95,8 @@ func (c *RunQueue) yieldEEVDF(t *Entity, now uint64) {
 // sched_runtime = runtime does in v7.1 (__sched_setscheduler with __setparam_fair): a queued task
 // is dequeued and enqueued again around the change (DEQUEUE_SAVE | DEQUEUE_MOVE, so it keeps
 // its lag and its relative deadline), a running one is put back and set again. runtime 0
-// returns the task to Params.DefaultSlice; anything else is clamped to [MinCustomSlice,
-// MaxCustomSlice] ([ClampSlice]). The new slice applies from the task's next request. A
+// returns the task to Params.DefaultSlice; anything else is clamped to [minCustomSlice,
+// maxCustomSlice] ([ClampSlice]). The new slice applies from the task's next request. A
 // runtime equal to the task's current slice changes nothing, not even whether the slice counts
 // as custom, because the kernel compares sched_runtime with se->slice before changing anything.
 //
@@ -223,7 +223,7 @@ func (c *RunQueue) wakeDelayed(t *Entity, now uint64, d *WakeupDecision) WakeupR
 	t.q.requeueDelayed(t, &c.params)
 	if c.curr == t {
 		*d = WakeupDecision{Curr: t, Wakee: t}
-		return WakeupSameTask
+		return wakeupSameTask
 	}
 	return c.checkPreemptEEVDF(t, now, false, d)
 }

@@ -22,8 +22,8 @@ func TestForkEEVDF(t *testing.T) {
 		childDl                 int64
 		forkReason, tick2Reason any
 	}{
-		{V66, 750_000, 1_750_000, 1_750_000, WakeupNotPicked, TickRequestServed},
-		{V71, 350_000, 1_700_000, 1_350_000, WakeupForked, TickRequestServed},
+		{V66, 750_000, 1_750_000, 1_750_000, wakeupNotPicked, tickRequestServed},
+		{V71, 350_000, 1_700_000, 1_350_000, wakeupForked, tickRequestServed},
 	} {
 		c := NewRunQueue(0, preset(tc.v, 1))
 		a, b := NewTask("a", Normal, 0), NewTask("b", Normal, 0)
@@ -102,16 +102,16 @@ func TestWakeupEEVDF(t *testing.T) {
 	}{
 		// v6.6: a was picked and has not started a new request: it runs to parity, so the
 		// wakee (same deadline distance, eligible) waits.
-		{"v6.6 run to parity", preset(V66, 1), false, WakeupNotPicked, PickCurrParity, false, 0, TickRequestServed, false},
+		{"v6.6 run to parity", preset(V66, 1), false, wakeupNotPicked, pickCurrParity, false, 0, tickRequestServed, false},
 		// Without RUN_TO_PARITY the earliest eligible deadline wins: b's is 0.1 + 0.75 ms,
 		// a's 0.75 ms, so a keeps the CPU.
-		{"v6.6 earliest deadline", noParity, false, WakeupNotPicked, PickCurrDeadline, false, 0, TickRequestServed, false},
+		{"v6.6 earliest deadline", noParity, false, wakeupNotPicked, pickCurrDeadline, false, 0, tickRequestServed, false},
 		// v7.1 PREEMPT_SHORT: b's slice is shorter, the pick ignores a's protection and b's
 		// deadline (0.1 + 0.2 ms) is earlier than a's (1.5 ms): preempt at once.
-		{"v7.1 shorter slice preempts", preset(V71, 1), true, WakeupPicked, PickEarliestDeadline, true, 100_000, 0, false},
+		{"v7.1 shorter slice preempts", preset(V71, 1), true, wakeupPicked, pickEarliestDeadline, true, 100_000, 0, false},
 		// Without PREEMPT_SHORT a's protection (its deadline, 1.5 ms) holds; the wakee only cuts
 		// it to a's vruntime + b's slice: 0.1 + 0.2 ms. The tick at 1 ms then ends it.
-		{"v7.1 protection shortened", noShort, false, WakeupNotPicked, PickCurrProtected, false, 300_000, TickProtectionOver, true},
+		{"v7.1 protection shortened", noShort, false, wakeupNotPicked, pickCurrProtected, false, 300_000, tickProtectionOver, true},
 	}
 	for _, tc := range tests {
 		c, a, b := setup(&tc.p)
@@ -154,7 +154,7 @@ func TestWakeupEEVDFRules(t *testing.T) {
 		c.Schedule(0)
 		if d, why := c.Wakeup(n, 1000); !d.Preempt {
 			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v, want preempt", v, d.Explain(why))
-		} else if want := map[Version]WakeupReason{V66: WakeupIdleCurr, V71: WakeupIdleGroupCurr}[v]; why != want || d.Short != (v == V71) {
+		} else if want := map[Version]WakeupReason{V66: wakeupIdleCurr, V71: wakeupIdleGroupCurr}[v]; why != want || d.Short != (v == V71) {
 			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v (short %t), want %v", v, d.Explain(why), d.Short, want)
 		}
 		// v6.6: the reschedule picks with the idle task still in place; it was placed at V,
@@ -166,7 +166,7 @@ func TestWakeupEEVDFRules(t *testing.T) {
 			if got != i {
 				t.Errorf("v6.6: Schedule after the wakeup = %v, want i (run to parity)", got)
 			}
-			if d, why := c.Tick(1_000_000); why != TickRequestServed || !d.Resched {
+			if d, why := c.Tick(1_000_000); why != tickRequestServed || !d.Resched {
 				t.Errorf("v6.6: tick of the idle task = %v, want resched: request served", d.Explain(why))
 			}
 			got = c.Schedule(1_000_000)
@@ -175,17 +175,17 @@ func TestWakeupEEVDFRules(t *testing.T) {
 			t.Errorf("%v: Schedule after the preemption of the SCHED_IDLE task = %v, want n", v, got)
 		}
 		now := n.ExecStart + 100_000 // n's request is not yet served
-		if d, why := c.Fork(nil, bt, now); d.Preempt || why != WakeupNotNormal {
-			t.Errorf("%v: SCHED_BATCH fork: %v, want no preemption, %v", v, d.Explain(why), WakeupNotNormal)
+		if d, why := c.Fork(nil, bt, now); d.Preempt || why != wakeupNotNormal {
+			t.Errorf("%v: SCHED_BATCH fork: %v, want no preemption, %v", v, d.Explain(why), wakeupNotNormal)
 		}
 		c.Sleep(bt, now)
-		if d, why := c.Wakeup(bt, now+1000); d.Preempt || why != WakeupNotNormal {
-			t.Errorf("%v: SCHED_BATCH wakee: %v, want no preemption, %v", v, d.Explain(why), WakeupNotNormal)
+		if d, why := c.Wakeup(bt, now+1000); d.Preempt || why != wakeupNotNormal {
+			t.Errorf("%v: SCHED_BATCH wakee: %v, want no preemption, %v", v, d.Explain(why), wakeupNotNormal)
 		}
 		checkCPU(t, c, nil)
 		// An idle CPU runs any wakee.
 		c = NewRunQueue(0, p)
-		if d, why := c.Wakeup(NewTask("x", Normal, 0), 0); !d.Preempt || why != WakeupCPUIdle {
+		if d, why := c.Wakeup(NewTask("x", Normal, 0), 0); !d.Preempt || why != wakeupCPUIdle {
 			t.Errorf("%v: wakeup on an idle CPU: %v", v, d.Explain(why))
 		}
 	}
@@ -367,15 +367,15 @@ func TestSetSlice(t *testing.T) {
 	c.Fork(nil, a, 0)
 	c.Fork(nil, b, 0)
 	run := c.Schedule(0)
-	if !c.SetSlice(run, 50_000, 100_000) || !run.CustomSlice() || run.Slice != MinCustomSlice {
-		t.Errorf("SetSlice(running, 50 µs): custom %t, slice %d; want true, %d", run.CustomSlice(), run.Slice, MinCustomSlice)
+	if !c.SetSlice(run, 50_000, 100_000) || !run.CustomSlice() || run.Slice != minCustomSlice {
+		t.Errorf("SetSlice(running, 50 µs): custom %t, slice %d; want true, %d", run.CustomSlice(), run.Slice, minCustomSlice)
 	}
 	checkCPU(t, c, nil)
 	other := a
 	if run == a {
 		other = b
 	}
-	if !c.SetSlice(other, 2_000_000, 200_000) || other.Slice != 2_000_000 || c.Root().MaxSlice() != 2_000_000 || c.Root().MinSlice() != MinCustomSlice {
+	if !c.SetSlice(other, 2_000_000, 200_000) || other.Slice != 2_000_000 || c.Root().MaxSlice() != 2_000_000 || c.Root().MinSlice() != minCustomSlice {
 		t.Errorf("SetSlice(queued, 2 ms): slice %d, queue min/max %d/%d", other.Slice, c.Root().MinSlice(), c.Root().MaxSlice())
 	}
 	c.SetSlice(other, 0, 300_000)
@@ -483,7 +483,7 @@ func TestDelayDequeue(t *testing.T) {
 			got, a.OnRQ(), a.Delayed(), a.VLag, c.NrRunning())
 	}
 	checkCPU(t, c, nil)
-	if d, why := c.Wakeup(a, 2_000_000); a.Vruntime != b.Vruntime || why == WakeupCPUIdle {
+	if d, why := c.Wakeup(a, 2_000_000); a.Vruntime != b.Vruntime || why == wakeupCPUIdle {
 		t.Errorf("Wakeup after the delayed dequeue: vruntime %+d, b's %+d; want a at V (b's vruntime), decision %v", rel(a.Vruntime), rel(b.Vruntime), d.Explain(why))
 	}
 	checkCPU(t, c, nil)
@@ -610,7 +610,7 @@ func TestHNrRunnable(t *testing.T) {
 		want("migrated out", c, counts{1, 1, 1, 1})
 		c2 := NewRunQueue(1, preset(V71, 2))
 		d, why := c2.MigrateIn(a, 1_200_000)
-		if !a.Delayed() || !a.OnRQ() || why != WakeupCPUIdle {
+		if !a.Delayed() || !a.OnRQ() || why != wakeupCPUIdle {
 			t.Errorf("%s: MigrateIn of a delayed task: delayed %t, on_rq %t, decision %v; want it queued, delayed, CPU idle", name, a.Delayed(), a.OnRQ(), d.Explain(why))
 		}
 		want("migrated in", c2, counts{1, 0, 1, 0})
@@ -692,7 +692,7 @@ func TestWakeupPreemptDelayed(t *testing.T) {
 	c2.Fork(nil, x, 1_000_000)
 	c2.Schedule(1_000_000)
 	d, why := c2.MigrateIn(a, 1_100_000)
-	if d.Preempt || why != WakeupDelayed || !a.Delayed() {
+	if d.Preempt || why != wakeupDelayed || !a.Delayed() {
 		t.Errorf("MigrateIn of a delayed task onto a busy CPU: %v, delayed %t; want no preemption for the delayed-dequeue rule, still delayed", d.Explain(why), a.Delayed())
 	}
 	checkCPU(t, c2, nil)
@@ -758,7 +758,7 @@ func TestWakeupRepicksAfterDelayedDequeue(t *testing.T) {
 		t.Fatalf("setup: running %v, t0 delayed %t, t2 delayed %t; want t1, true, true", got, t0.Delayed(), t2.Delayed())
 	}
 	d, why := c.Wakeup(t2, 6_630_160)
-	if !d.Preempt || why != WakeupPicked || d.Picked != t2 || !c.NeedResched() {
+	if !d.Preempt || why != wakeupPicked || d.Picked != t2 || !c.NeedResched() {
 		t.Errorf("Wakeup(t2) = %v (picked %v), want a preemption: the second pick chooses t2", d.Explain(why), d.Picked)
 	}
 	if t0.OnRQ() || t0.Delayed() {

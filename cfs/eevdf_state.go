@@ -167,7 +167,7 @@ const maxStateWeight = 1 << 32
 // timeline in timeline order (by deadline, ties in insertion order), the running entity curr
 // (nil if there is none; currQueued says whether it is still queued) and the index of the next
 // buddy in queued (-1 for none). It returns the index in queued of the entity picked, -1 for
-// curr, or -2 with PickNone for an empty queue, and the reason. The rules are those of [Pick]
+// curr, or -2 with pickNone for an empty queue, and the reason. The rules are those of [Pick]
 // on a v7.1 queue: a single queued entity is taken as it is; with PICK_BUDDY and protect an
 // eligible next buddy comes first; with protect a queued, eligible running entity whose
 // vruntime is before its VProt is kept; otherwise the first eligible entity in timeline order
@@ -188,21 +188,21 @@ func PickEligible(s Sums, queued []EntityState, curr *EntityState, currQueued bo
 	}
 	switch n := len(queued); {
 	case n == 0 && curr == nil:
-		return -2, PickNone
+		return -2, pickNone
 	case n == 0:
-		return -1, PickOnly
+		return -1, pickOnly
 	case n == 1 && curr == nil:
-		return 0, PickOnly
+		return 0, pickOnly
 	}
 	el := s.eligibility()
 	if p.PickBuddy && protect && next >= 0 && el.ok(queued[next].Vruntime) {
-		return next, PickNextBuddy
+		return next, pickNextBuddy
 	}
 	if curr != nil && !el.ok(curr.Vruntime) {
 		curr = nil
 	}
 	if curr != nil && protect && before(curr.Vruntime, curr.VProt) {
-		return -1, PickCurrProtected
+		return -1, pickCurrProtected
 	}
 	best := -1
 	for i := range queued {
@@ -213,11 +213,11 @@ func PickEligible(s Sums, queued []EntityState, curr *EntityState, currQueued bo
 	}
 	if best < 0 || (curr != nil && before(curr.Deadline, queued[best].Deadline)) {
 		if curr == nil {
-			return -2, PickNone
+			return -2, pickNone
 		}
-		return -1, PickCurrDeadline
+		return -1, pickCurrDeadline
 	}
-	return best, PickEarliestDeadline
+	return best, pickEarliestDeadline
 }
 
 // NewRunQueueAt returns run queue id with parameters p whose root queue holds exactly the
@@ -306,7 +306,7 @@ func NewRunQueueAt(id int, p Params, zero uint64, queued []EntityState, curr *En
 // as for a group entity) otherwise.
 func stateLoad(c Class, w uint64) LoadWeight {
 	if c == Idle {
-		if w == ScaleLoad(WeightIdlePrio) {
+		if w == ScaleLoad(weightIdlePrio) {
 			return TaskLoad(Idle, 0)
 		}
 		return LoadWeight{Weight: w}

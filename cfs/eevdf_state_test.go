@@ -142,38 +142,38 @@ func TestPickEligible(t *testing.T) {
 		// a (key -1000) and the running c (key 0) are eligible, b (key +1000) is not:
 		// V = (-1000 + 0 + 1000)/3 = 0. c is before its VProt (500): protection keeps it
 		// although a's deadline is earlier.
-		{"protected running entity kept", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 500, nice0), true, -1, true, false, -1, PickCurrProtected},
+		{"protected running entity kept", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 500, nice0), true, -1, true, false, -1, pickCurrProtected},
 		// The same with c exactly at VProt: protect_slice is vruntime < vprot, so it ends.
-		{"protection ends at vprot", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 0, nice0), true, -1, true, false, 0, PickEarliestDeadline},
+		{"protection ends at vprot", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 0, nice0), true, -1, true, false, 0, pickEarliestDeadline},
 		// PREEMPT_SHORT judges without protection: a wins.
-		{"protect false ignores vprot", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 500, nice0), true, -1, false, false, 0, PickEarliestDeadline},
+		{"protect false ignores vprot", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 500, nice0), true, -1, false, false, 0, pickEarliestDeadline},
 		// c at key 3000 is past V = (-1000 + 1000 + 3000)/3 = 1000: not eligible, so its
 		// protection does not matter; a is the earliest eligible deadline.
-		{"ineligible running entity not kept", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(3000, 50, 9000, nice0), true, -1, true, false, 0, PickEarliestDeadline},
+		{"ineligible running entity not kept", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(3000, 50, 9000, nice0), true, -1, true, false, 0, pickEarliestDeadline},
 		// c eligible, unprotected, with a strictly earlier deadline (50 < 100) wins; with an
 		// equal deadline the timeline's entity does.
-		{"running entity earlier deadline", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 50, 0, nice0), true, -1, true, false, -1, PickCurrDeadline},
-		{"running entity equal deadline", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 100, 0, nice0), true, -1, true, false, 0, PickEarliestDeadline},
+		{"running entity earlier deadline", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 50, 0, nice0), true, -1, true, false, -1, pickCurrDeadline},
+		{"running entity equal deadline", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 100, 0, nice0), true, -1, true, false, 0, pickEarliestDeadline},
 		// A running entity that is no longer queued takes no part (and adds nothing to V:
 		// the sums are those of a and b, V = 0, b at 1000 is not eligible).
-		{"running entity not queued", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(-5000, 10, 9000, nice0), false, -1, true, false, 0, PickEarliestDeadline},
+		{"running entity not queued", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(-5000, 10, 9000, nice0), false, -1, true, false, 0, pickEarliestDeadline},
 		// A group entity at MAX_SHARES (2^28) at key 0 outweighs a nice-0 task at key 100:
 		// V = 100·2^20 / (2^28 + 2^20) = 0.39 -> 0, so the task, whose deadline is earliest, is
 		// not eligible and the heavy entity is picked.
-		{"heavy weight off the table", []EntityState{e(100, 150, nice0), e(0, 200, 1<<28)}, nil, false, -1, true, false, 1, PickEarliestDeadline},
+		{"heavy weight off the table", []EntityState{e(100, 150, nice0), e(0, 200, 1<<28)}, nil, false, -1, true, false, 1, pickEarliestDeadline},
 		// Weight 3 (the lightest a group entity reaches after scale_load_down's floor, here at
 		// full resolution) at key -100 against nice 0 at key 0: V = -300/1048579 -> floor -1,
 		// and the nice-0 task at 0 is not eligible: the light one is picked.
-		{"light weight off the table", []EntityState{e(0, 150, nice0), e(-100, 200, 3)}, nil, false, -1, true, false, 1, PickEarliestDeadline},
+		{"light weight off the table", []EntityState{e(0, 150, nice0), e(-100, 200, 3)}, nil, false, -1, true, false, 1, pickEarliestDeadline},
 		// PICK_BUDDY: an eligible next buddy comes first, before protection; an ineligible one
 		// does not; without protect the buddy is not considered.
-		{"eligible next buddy", []EntityState{e(-1000, 100, nice0), e(-500, 200, nice0)}, cur(1500, 300, 9000, nice0), true, 1, true, true, 1, PickNextBuddy},
-		{"ineligible next buddy", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 0, nice0), true, 1, true, true, 0, PickEarliestDeadline},
-		{"next buddy without protect", []EntityState{e(-1000, 100, nice0), e(-500, 200, nice0)}, cur(1500, 300, 9000, nice0), true, 1, false, true, 0, PickEarliestDeadline},
+		{"eligible next buddy", []EntityState{e(-1000, 100, nice0), e(-500, 200, nice0)}, cur(1500, 300, 9000, nice0), true, 1, true, true, 1, pickNextBuddy},
+		{"ineligible next buddy", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 0, nice0), true, 1, true, true, 0, pickEarliestDeadline},
+		{"next buddy without protect", []EntityState{e(-1000, 100, nice0), e(-500, 200, nice0)}, cur(1500, 300, 9000, nice0), true, 1, false, true, 0, pickEarliestDeadline},
 		// One entity in all is taken without a test, queued or running.
-		{"one queued", []EntityState{e(1<<40, 5, nice0)}, nil, false, -1, true, false, 0, PickOnly},
-		{"one running", nil, cur(77, 5, 0, 3), true, -1, true, false, -1, PickOnly},
-		{"empty", nil, nil, false, -1, true, false, -2, PickNone},
+		{"one queued", []EntityState{e(1<<40, 5, nice0)}, nil, false, -1, true, false, 0, pickOnly},
+		{"one running", nil, cur(77, 5, 0, 3), true, -1, true, false, -1, pickOnly},
+		{"empty", nil, nil, false, -1, true, false, -2, pickNone},
 	}
 	for _, tc := range tests {
 		p := preset(V71, 1)

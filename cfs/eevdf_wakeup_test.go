@@ -41,7 +41,7 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 		t.Fatalf("setup: %v vruntime %+d deadline %+d; want +1000000, +1700000", x, rel(x.Vruntime), rel(x.Deadline))
 	}
 	d, why := c.Wakeup(x, 2_500_000)
-	if !d.Preempt || why != WakeupPicked || d.Picked != x || !c.NeedResched() {
+	if !d.Preempt || why != wakeupPicked || d.Picked != x || !c.NeedResched() {
 		t.Errorf("Wakeup(delayed %v) at 2.5 ms = %v (picked %v), resched %t; want a preemption by %v", x, d.Explain(why), d.Picked, c.NeedResched(), x)
 	}
 	if rel(y.Vruntime) != 1_500_000 || rel(y.Deadline) != 2_200_000 {
@@ -59,7 +59,7 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 func TestWakeupDelayedServedNotPicked(t *testing.T) {
 	c, x, y := delayedSleeperSetup(t)
 	d, why := c.Wakeup(x, 1_500_000)
-	if d.Preempt || why != WakeupNotPicked || d.Picked != y {
+	if d.Preempt || why != wakeupNotPicked || d.Picked != y {
 		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d.Explain(why), d.Picked, y)
 	}
 	if !c.NeedResched() {
@@ -110,7 +110,7 @@ func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
 		t.Fatalf("setup: next buddies root %v, g %v; want g's entity, %v", root.next, gq.next, o)
 	}
 	d, why := c.Wakeup(w, 100_000)
-	if !d.Preempt || !d.Short || why != WakeupPicked || d.Curr != ge {
+	if !d.Preempt || !d.Short || why != wakeupPicked || d.Curr != ge {
 		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d.Explain(why), d.Short, d.Curr)
 	}
 	if root.next != nil {
@@ -155,7 +155,7 @@ func TestWakeupNextBuddyV71(t *testing.T) {
 		if rel(w.Vruntime) != 0 || w.Deadline-w.Vruntime != s.slice {
 			t.Errorf("%s: placed at %+d, deadline %+d; want 0, %d", s.name, rel(w.Vruntime), rel(w.Deadline), s.slice)
 		}
-		if d.Preempt || why != WakeupNotPicked || d.PickReason != PickCurrProtected {
+		if d.Preempt || why != wakeupNotPicked || d.PickReason != pickCurrProtected {
 			t.Errorf("%s: Wakeup = %v (pick %v); want no preemption, a protected", s.name, d, d.PickReason)
 		}
 		if (d.NextBuddy == w) != s.nominee || (d.NextBuddy != nil && d.NextBuddy != w) {

@@ -134,19 +134,19 @@ func (e *Entity) CustomSlice() bool { return e.customSlice }
 // Minimum and maximum custom slice, in nanoseconds: __setparam_fair clamps sched_runtime to
 // [NSEC_PER_MSEC/10, NSEC_PER_MSEC*100].
 const (
-	MinCustomSlice uint64 = 100_000
-	MaxCustomSlice uint64 = 100_000_000
+	minCustomSlice uint64 = 100_000
+	maxCustomSlice uint64 = 100_000_000
 )
 
 // ClampSlice returns the slice v7.1's __setparam_fair gives a fair task whose sched_attr asks
 // for runtime nanoseconds (sched_runtime), and whether it is a custom slice: 0 asks for the
 // default (custom false, slice 0, meaning Params.DefaultSlice); any other value is clamped to
-// [MinCustomSlice, MaxCustomSlice].
+// [minCustomSlice, maxCustomSlice].
 func ClampSlice(runtime uint64) (slice uint64, custom bool) {
 	if runtime == 0 {
 		return 0, false
 	}
-	return min(max(runtime, MinCustomSlice), MaxCustomSlice), true
+	return min(max(runtime, minCustomSlice), maxCustomSlice), true
 }
 
 // SetSlice sets the slice a task that is not queued asks for, as sched_setattr with

@@ -93,7 +93,7 @@ func (g *Group) SetShares(shares uint64) error {
 	if g.busy() {
 		panic("cfs: Group.SetShares of a group with queued entities")
 	}
-	g.shares = min(max(shares, ScaleLoad(MinShares)), ScaleLoad(MaxShares))
+	g.shares = min(max(shares, ScaleLoad(minShares)), ScaleLoad(maxShares))
 	return nil
 }
 
@@ -127,7 +127,7 @@ func (g *Group) SetIdle(idle bool) {
 	}
 	g.idle = idle
 	if idle {
-		g.shares = ScaleLoad(WeightIdlePrio)
+		g.shares = ScaleLoad(weightIdlePrio)
 	} else {
 		g.shares = NiceZeroLoad
 	}
@@ -191,5 +191,5 @@ func GroupShares(tgShares, load, others uint64) uint64 {
 	if w := load + others; w != 0 {
 		shares /= w
 	}
-	return min(max(shares, MinShares), tgShares)
+	return min(max(shares, minShares), tgShares)
 }

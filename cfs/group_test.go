@@ -55,11 +55,11 @@ func TestGroupWeight(t *testing.T) {
 			t.Errorf("SetCPUWeight(%d) = %v, want a range error", w, err)
 		}
 	}
-	if err := g.SetShares(1); err != nil || g.Shares() != ScaleLoad(MinShares) {
-		t.Errorf("SetShares(1) = %v, shares %d; want nil, %d", err, g.Shares(), ScaleLoad(MinShares))
+	if err := g.SetShares(1); err != nil || g.Shares() != ScaleLoad(minShares) {
+		t.Errorf("SetShares(1) = %v, shares %d; want nil, %d", err, g.Shares(), ScaleLoad(minShares))
 	}
-	if err := g.SetShares(1 << 40); err != nil || g.Shares() != ScaleLoad(MaxShares) {
-		t.Errorf("SetShares(2^40) = %v, shares %d; want nil, %d", err, g.Shares(), ScaleLoad(MaxShares))
+	if err := g.SetShares(1 << 40); err != nil || g.Shares() != ScaleLoad(maxShares) {
+		t.Errorf("SetShares(2^40) = %v, shares %d; want nil, %d", err, g.Shares(), ScaleLoad(maxShares))
 	}
 	g.SetIdle(true)
 	if !g.Idle() || g.Shares() != 3072 {

@@ -359,7 +359,7 @@ const maxTunable = 1_000_000_000
 // ChildRunsFirst, GentleFairSleepers, StartDebit, LastBuddy, AltPeriod, BaseSlice and seed
 // 004's FavorNonIdleTick, which is a rule of classic CFS's tick); v6.6 has none of v7.1's
 // features (PlaceRelDeadline, PreemptShort, PickBuddy, DelayDequeue, DelayZero, and
-// SMP.MigrateDelayed), and SMP.MigrateIneligible needs EEVDF's eligibility.
+// SMP.migrateDelayed), and SMP.migrateIneligible needs EEVDF's eligibility.
 func (p *Params) Validate() error {
 	switch {
 	case p.Version != V65 && p.Version != V66 && p.Version != V71:

@@ -9,66 +9,66 @@ import "fmt"
 type PickReason uint8
 
 const (
-	// PickNone: the queue is empty and there is no running entity.
-	PickNone PickReason = iota
-	// PickLeftmost: the entity with the smallest vruntime, the fair choice.
-	PickLeftmost
-	// PickCurr: the running entity, whose vruntime is before the leftmost waiting one's.
-	PickCurr
-	// PickSecond: the fair choice is the skip buddy (it called sched_yield), and the entity
+	// pickNone: the queue is empty and there is no running entity.
+	pickNone PickReason = iota
+	// pickLeftmost: the entity with the smallest vruntime, the fair choice.
+	pickLeftmost
+	// pickCurr: the running entity, whose vruntime is before the leftmost waiting one's.
+	pickCurr
+	// pickSecond: the fair choice is the skip buddy (it called sched_yield), and the entity
 	// after it is within the wakeup granularity of it.
-	PickSecond
-	// PickNextBuddy: the next buddy (a wakee that preempted, or the group of a task that just
+	pickSecond
+	// pickNextBuddy: the next buddy (a wakee that preempted, or the group of a task that just
 	// went to sleep) is within the wakeup granularity of the fair choice.
-	PickNextBuddy
-	// PickLastBuddy: the last buddy (the task a wakeup preempted) is within the wakeup
+	pickNextBuddy
+	// pickLastBuddy: the last buddy (the task a wakeup preempted) is within the wakeup
 	// granularity of the fair choice, so the CPU returns to it while its cache is warm.
-	PickLastBuddy
-	// PickEarliestDeadline (EEVDF): the eligible waiting entity with the earliest virtual
+	pickLastBuddy
+	// pickEarliestDeadline (EEVDF): the eligible waiting entity with the earliest virtual
 	// deadline.
-	PickEarliestDeadline
-	// PickCurrDeadline (EEVDF): the running entity, eligible and with the earliest virtual
+	pickEarliestDeadline
+	// pickCurrDeadline (EEVDF): the running entity, eligible and with the earliest virtual
 	// deadline.
-	PickCurrDeadline
-	// PickCurrParity (v6.6 RUN_TO_PARITY): the running entity keeps the CPU because it is
+	pickCurrDeadline
+	// pickCurrParity (v6.6 RUN_TO_PARITY): the running entity keeps the CPU because it is
 	// still eligible and has not started a new request since it was picked.
-	PickCurrParity
-	// PickCurrProtected (v7.1): the running entity keeps the CPU because it is eligible and its
+	pickCurrParity
+	// pickCurrProtected (v7.1): the running entity keeps the CPU because it is eligible and its
 	// vruntime has not reached its protection point (VProt).
-	PickCurrProtected
-	// PickOnly (v7.1): the queue holds a single entity, taken without an eligibility test.
-	PickOnly
-	// PickFallback (v6.6): the search found nothing and the leftmost entity was taken, as the
+	pickCurrProtected
+	// pickOnly (v7.1): the queue holds a single entity, taken without an eligibility test.
+	pickOnly
+	// pickFallback (v6.6): the search found nothing and the leftmost entity was taken, as the
 	// kernel does after logging "EEVDF scheduling fail, picking leftmost".
-	PickFallback
+	pickFallback
 )
 
 // String explains the reason in a few words.
 func (r PickReason) String() string {
 	switch r {
-	case PickNone:
+	case pickNone:
 		return "nothing to pick"
-	case PickLeftmost:
+	case pickLeftmost:
 		return "leftmost: smallest vruntime"
-	case PickCurr:
+	case pickCurr:
 		return "running entity: vruntime before the leftmost"
-	case PickSecond:
+	case pickSecond:
 		return "skip buddy passed over for the next entity, within wakeup granularity"
-	case PickNextBuddy:
+	case pickNextBuddy:
 		return "next buddy, within wakeup granularity of the leftmost"
-	case PickLastBuddy:
+	case pickLastBuddy:
 		return "last buddy, within wakeup granularity of the leftmost"
-	case PickEarliestDeadline:
+	case pickEarliestDeadline:
 		return "eligible, earliest virtual deadline"
-	case PickCurrDeadline:
+	case pickCurrDeadline:
 		return "running entity: eligible, earliest virtual deadline"
-	case PickCurrParity:
+	case pickCurrParity:
 		return "running entity runs to parity: eligible, request not yet served"
-	case PickCurrProtected:
+	case pickCurrProtected:
 		return "running entity: slice protection holds"
-	case PickOnly:
+	case pickOnly:
 		return "only entity on the queue"
-	case PickFallback:
+	case pickFallback:
 		return "nothing found eligible: leftmost (EEVDF scheduling fail)"
 	}
 	return fmt.Sprintf("PickReason(%d)", uint8(r))
@@ -80,7 +80,7 @@ func (r PickReason) String() string {
 // earlier. If left is the skip buddy, the entity after it is taken instead when
 // [WakeupPreemptEntity](second, left) < 1, that is, when its vruntime is not more than one wakeup
 // granularity (converted with left's weight) after left's. Then the next buddy, or failing that
-// the last buddy, replaces the choice under the same condition. Pick returns nil and PickNone
+// the last buddy, replaces the choice under the same condition. Pick returns nil and pickNone
 // when q has no candidate. The complexity is O(1), plus O(log n) to find the entity after a
 // skip buddy.
 //
@@ -116,12 +116,12 @@ func Pick(q *Queue, curr *Entity, p *Params) (*Entity, PickReason) {
 		return pickEEVDF(q, true, p)
 	}
 	left := q.First()
-	reason := PickLeftmost
+	reason := pickLeftmost
 	if left == nil || (curr != nil && before(curr.Vruntime, left.Vruntime)) {
-		left, reason = curr, PickCurr
+		left, reason = curr, pickCurr
 	}
 	if left == nil {
-		return nil, PickNone
+		return nil, pickNone
 	}
 	se := left
 	if q.skip != nil && q.skip == se {
@@ -137,13 +137,13 @@ func Pick(q *Queue, curr *Entity, p *Params) (*Entity, PickReason) {
 			}
 		}
 		if second != nil && WakeupPreemptEntity(second, left, p) < 1 {
-			se, reason = second, PickSecond
+			se, reason = second, pickSecond
 		}
 	}
 	if q.next != nil && WakeupPreemptEntity(q.next, left, p) < 1 {
-		se, reason = q.next, PickNextBuddy
+		se, reason = q.next, pickNextBuddy
 	} else if q.last != nil && WakeupPreemptEntity(q.last, left, p) < 1 {
-		se, reason = q.last, PickLastBuddy
+		se, reason = q.last, pickLastBuddy
 	}
 	return se, reason
 }

@@ -26,73 +26,73 @@ func WakeupPreemptEntity(curr, se *Entity, p *Params) int {
 type WakeupReason uint8
 
 const (
-	// WakeupCPUIdle: the CPU runs no task, so the wakee runs at once. Preempt.
-	WakeupCPUIdle WakeupReason = iota
-	// WakeupSameTask: the wakee is the running task. No preemption.
-	WakeupSameTask
-	// WakeupAlreadyResched: the running task is already marked for rescheduling.
-	WakeupAlreadyResched
-	// WakeupIdleCurr: the running task is SCHED_IDLE and the wakee is not: a non-idle task
+	// wakeupCPUIdle: the CPU runs no task, so the wakee runs at once. Preempt.
+	wakeupCPUIdle WakeupReason = iota
+	// wakeupSameTask: the wakee is the running task. No preemption.
+	wakeupSameTask
+	// wakeupAlreadyResched: the running task is already marked for rescheduling.
+	wakeupAlreadyResched
+	// wakeupIdleCurr: the running task is SCHED_IDLE and the wakee is not: a non-idle task
 	// always preempts an idle one. Preempt.
-	WakeupIdleCurr
-	// WakeupNotNormal: the wakee is SCHED_BATCH or SCHED_IDLE (or WAKEUP_PREEMPTION is off);
+	wakeupIdleCurr
+	// wakeupNotNormal: the wakee is SCHED_BATCH or SCHED_IDLE (or WAKEUP_PREEMPTION is off);
 	// only the tick preempts for it. No preemption.
-	WakeupNotNormal
-	// WakeupIdleGroupCurr: at the level where their hierarchies meet, the running side is idle
+	wakeupNotNormal
+	// wakeupIdleGroupCurr: at the level where their hierarchies meet, the running side is idle
 	// (an idle group) and the wakee side is not. Preempt.
-	WakeupIdleGroupCurr
-	// WakeupIdleGroupWakee: at that level the wakee side is idle and the running side is not.
+	wakeupIdleGroupCurr
+	// wakeupIdleGroupWakee: at that level the wakee side is idle and the running side is not.
 	// No preemption.
-	WakeupIdleGroupWakee
-	// WakeupLeadTooSmall: the wakee's vruntime lead over the running entity is at most the
+	wakeupIdleGroupWakee
+	// wakeupLeadTooSmall: the wakee's vruntime lead over the running entity is at most the
 	// wakeup granularity. No preemption.
-	WakeupLeadTooSmall
-	// WakeupLead: the wakee's vruntime is before the running entity's by more than the wakeup
+	wakeupLeadTooSmall
+	// wakeupLead: the wakee's vruntime is before the running entity's by more than the wakeup
 	// granularity. Preempt.
-	WakeupLead
-	// WakeupPicked (EEVDF): EEVDF's pick, run on the queue where the hierarchies meet, chooses
+	wakeupLead
+	// wakeupPicked (EEVDF): EEVDF's pick, run on the queue where the hierarchies meet, chooses
 	// the wakee. Preempt.
-	WakeupPicked
-	// WakeupNotPicked (EEVDF): the pick chooses another entity (usually the running one, still
+	wakeupPicked
+	// wakeupNotPicked (EEVDF): the pick chooses another entity (usually the running one, still
 	// eligible with an earlier deadline or protected). No preemption.
-	WakeupNotPicked
-	// WakeupForked (v7.1): a newly forked task does not wakeup-preempt unless its slice is
+	wakeupNotPicked
+	// wakeupForked (v7.1): a newly forked task does not wakeup-preempt unless its slice is
 	// shorter than the running entity's. No preemption.
-	WakeupForked
-	// WakeupDelayed (v7.1): the wakee's dequeue is delayed (a delayed task that was moved to
+	wakeupForked
+	// wakeupDelayed (v7.1): the wakee's dequeue is delayed (a delayed task that was moved to
 	// another CPU or changed while asleep is judged like a wakee); forcing an ineligible task
 	// to run would break EEVDF. No preemption.
-	WakeupDelayed
+	wakeupDelayed
 )
 
 // String explains the reason in a few words.
 func (r WakeupReason) String() string {
 	switch r {
-	case WakeupCPUIdle:
+	case wakeupCPUIdle:
 		return "CPU idle"
-	case WakeupSameTask:
+	case wakeupSameTask:
 		return "wakee is the running task"
-	case WakeupAlreadyResched:
+	case wakeupAlreadyResched:
 		return "running task already marked for resched"
-	case WakeupIdleCurr:
+	case wakeupIdleCurr:
 		return "non-idle wakee preempts SCHED_IDLE running task"
-	case WakeupNotNormal:
+	case wakeupNotNormal:
 		return "SCHED_BATCH/SCHED_IDLE wakee never wakeup-preempts"
-	case WakeupIdleGroupCurr:
+	case wakeupIdleGroupCurr:
 		return "non-idle side preempts idle side"
-	case WakeupIdleGroupWakee:
+	case wakeupIdleGroupWakee:
 		return "idle side does not preempt non-idle side"
-	case WakeupLeadTooSmall:
+	case wakeupLeadTooSmall:
 		return "vruntime lead within wakeup granularity"
-	case WakeupLead:
+	case wakeupLead:
 		return "vruntime lead beyond wakeup granularity"
-	case WakeupPicked:
+	case wakeupPicked:
 		return "EEVDF picks the wakee"
-	case WakeupNotPicked:
+	case wakeupNotPicked:
 		return "EEVDF picks another entity"
-	case WakeupForked:
+	case wakeupForked:
 		return "forked task does not preempt"
-	case WakeupDelayed:
+	case wakeupDelayed:
 		return "delayed-dequeue task does not preempt"
 	}
 	return fmt.Sprintf("WakeupReason(%d)", uint8(r))
@@ -137,9 +137,9 @@ func (d WakeupDecision) Explain(r WakeupReason) string {
 	}
 	s := fmt.Sprintf("wakeup %v vs %v: %s: %v", d.Wakee, d.Curr, verdict, r)
 	switch r {
-	case WakeupLead, WakeupLeadTooSmall:
+	case wakeupLead, wakeupLeadTooSmall:
 		s += fmt.Sprintf(" (lead %d ns, granularity %d ns)", d.VDiff, d.Gran)
-	case WakeupPicked, WakeupNotPicked:
+	case wakeupPicked, wakeupNotPicked:
 		s += fmt.Sprintf(" (picked %v: %v", d.Picked, d.PickReason)
 		if d.Short {
 			s += ", ignoring slice protection"
@@ -224,10 +224,10 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 	*d = WakeupDecision{Curr: curr, Wakee: wakee}
 	if curr == nil {
 		d.Preempt = true
-		return WakeupCPUIdle
+		return wakeupCPUIdle
 	}
 	if curr == wakee {
-		return WakeupSameTask
+		return wakeupSameTask
 	}
 	scale := uint64(curr.q.nrRunning) >= p.NrLatency
 	nextMarked := false
@@ -238,25 +238,25 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 		}
 	}
 	if c.needResched {
-		return WakeupAlreadyResched
+		return wakeupAlreadyResched
 	}
 	se, pse := curr, wakee
 	if curr.class == Idle && wakee.class != Idle {
 		d.preempt(se, scale, p)
-		return WakeupIdleCurr
+		return wakeupIdleCurr
 	}
 	if wakee.class != Normal || !p.WakeupPreemption {
-		return WakeupNotNormal
+		return wakeupNotNormal
 	}
 	matchingEntities(&se, &pse)
 	d.Curr, d.Wakee = se, pse
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
 		d.preempt(se, scale, p)
-		return WakeupIdleGroupCurr
+		return wakeupIdleGroupCurr
 	}
 	if cIdle != wIdle {
-		return WakeupIdleGroupWakee
+		return wakeupIdleGroupWakee
 	}
 	if charge {
 		se.q.updateCurr(now, p)
@@ -268,9 +268,9 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 			d.NextBuddy = pse
 		}
 		d.preempt(se, scale, p)
-		return WakeupLead
+		return wakeupLead
 	}
-	return WakeupLeadTooSmall
+	return wakeupLeadTooSmall
 }
 
 // preempt completes a positive decision: the kernel's preempt label, which makes the preempted

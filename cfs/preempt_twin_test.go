@@ -17,7 +17,7 @@ func refCheckPreempt(c *RunQueue, t *Entity, now uint64, fork bool) (WakeupDecis
 		return refCheckPreemptEEVDF(c, t, now, fork)
 	}
 	d, r := CheckPreemptWakeup(c, t, fork, &c.params)
-	if r == WakeupLeadTooSmall || r == WakeupLead {
+	if r == wakeupLeadTooSmall || r == wakeupLead {
 		d.Curr.q.updateCurr(now, &c.params)
 		d, r = CheckPreemptWakeup(c, t, fork, &c.params)
 	}
@@ -37,7 +37,7 @@ func refCheckPreempt(c *RunQueue, t *Entity, now uint64, fork bool) (WakeupDecis
 func refCheckPreemptEEVDF(c *RunQueue, t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
 	p := &c.params
 	d, r := CheckPreemptWakeup(c, t, fork, p)
-	if r == WakeupPicked || r == WakeupNotPicked || r == WakeupForked || r == WakeupDelayed {
+	if r == wakeupPicked || r == wakeupNotPicked || r == wakeupForked || r == wakeupDelayed {
 		// The kernel tests need-resched before update_curr, which may set it (a served
 		// request): judge with the flag as it was, then keep both.
 		was := c.needResched
@@ -57,22 +57,22 @@ func refCheckPreemptEEVDF(c *RunQueue, t *Entity, now uint64, fork bool) (Wakeup
 		q := d.Curr.q
 		for d.Picked != nil && d.Picked.delayed {
 			c.dequeueEntities(d.Picked, now, flagWakeup|flagDelayed)
-			d.Picked, d.PickReason = nil, PickNone
+			d.Picked, d.PickReason = nil, pickNone
 			if q.nrRunning > 0 {
 				d.Picked, d.PickReason = pick71(q, !d.Short, q.next, p)
 			}
 		}
 		if d.Picked != nil && d.Picked == d.Wakee {
-			d.Preempt, r, d.ShortenProtection = true, WakeupPicked, false
+			d.Preempt, r, d.ShortenProtection = true, wakeupPicked, false
 		} else {
-			d.Preempt, r = false, WakeupNotPicked
+			d.Preempt, r = false, wakeupNotPicked
 			d.ShortenProtection = p.RunToParity
 		}
 	}
 	if d.Preempt && d.Short {
 		cancelProtect(d.Curr)
 		q := d.Curr.q
-		if r == WakeupIdleGroupCurr {
+		if r == wakeupIdleGroupCurr {
 			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here
 		}
 		q.clearBuddies(d.Curr)
@@ -196,7 +196,7 @@ func TestCheckPreemptOnePass(t *testing.T) {
 					}
 					checked++
 					switch ra {
-					case WakeupLead, WakeupLeadTooSmall, WakeupPicked, WakeupNotPicked, WakeupForked, WakeupDelayed:
+					case wakeupLead, wakeupLeadTooSmall, wakeupPicked, wakeupNotPicked, wakeupForked, wakeupDelayed:
 						compared++
 					}
 				case op == 3: // sleep

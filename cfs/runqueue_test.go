@@ -31,7 +31,7 @@ func TestFork(t *testing.T) {
 	if child.Vruntime != mv+2999998 {
 		t.Errorf("child vruntime = min_vruntime%+d, want +2999998", int64(child.Vruntime-mv))
 	}
-	if d.Preempt || why != WakeupLeadTooSmall {
+	if d.Preempt || why != wakeupLeadTooSmall {
 		t.Errorf("Fork decision = %v, want no preemption (the child is behind)", d.Explain(why))
 	}
 	if c.NrRunning() != 2 || child.Group() != parent.Group() {
@@ -88,7 +88,7 @@ func TestSleepWakeup(t *testing.T) {
 	if sleeper.Vruntime != mv-3_000_000 {
 		t.Errorf("woken sleeper's vruntime = min_vruntime%+d, want -3000000", int64(sleeper.Vruntime-mv))
 	}
-	if !d.Preempt || why != WakeupLead || c.Root().Next() != sleeper {
+	if !d.Preempt || why != wakeupLead || c.Root().Next() != sleeper {
 		t.Errorf("Wakeup = %v, next buddy %v; want preemption on the lead with the sleeper as next buddy", d.Explain(why), c.Root().Next())
 	}
 	if got := c.Schedule(now); got != sleeper {

@@ -144,15 +144,15 @@ func TestScenarioIdleGroup(t *testing.T) {
 	i.SetGroup(gi)
 	c.Fork(nil, i, 0)
 	c.Schedule(0)
-	if d, why := c.Wakeup(a, 1_000_000); !d.Preempt || why != WakeupIdleGroupCurr {
-		t.Errorf("normal-group wakeup against a running idle group: %v; want preempt, %v", d.Explain(why), WakeupIdleGroupCurr)
+	if d, why := c.Wakeup(a, 1_000_000); !d.Preempt || why != wakeupIdleGroupCurr {
+		t.Errorf("normal-group wakeup against a running idle group: %v; want preempt, %v", d.Explain(why), wakeupIdleGroupCurr)
 	}
 	c.Schedule(1_000_000)
 	c.Sleep(i, 1_000_000) // i is queued but not running; it sleeps and wakes again
-	if d, why := c.Wakeup(i, 2_000_000); d.Preempt || why != WakeupIdleGroupWakee {
-		t.Errorf("idle-group wakeup against a running normal group: %v; want no preemption, %v", d.Explain(why), WakeupIdleGroupWakee)
+	if d, why := c.Wakeup(i, 2_000_000); d.Preempt || why != wakeupIdleGroupWakee {
+		t.Errorf("idle-group wakeup against a running normal group: %v; want no preemption, %v", d.Explain(why), wakeupIdleGroupWakee)
 	}
-	if d, why := c.Wakeup(b, 2_000_000); d.Curr != a || d.Wakee != b || why != WakeupLeadTooSmall {
+	if d, why := c.Wakeup(b, 2_000_000); d.Curr != a || d.Wakee != b || why != wakeupLeadTooSmall {
 		t.Errorf("wakeup within the normal group: %v; want a vruntime comparison of b with a", d.Explain(why))
 	}
 	checkCPU(t, c, nil)
@@ -188,9 +188,9 @@ func TestScenarioSeed004(t *testing.T) {
 		m.trace = func(now uint64, d TickDecision, why TickReason, next *Entity) {
 			if d.Leftmost != nil && d.Leftmost.IsIdle() && !d.Curr.IsIdle() {
 				switch why {
-				case TickLeadOverSlice:
+				case tickLeadOverSlice:
 					r.leadIdle++
-				case TickFavorNonIdle:
+				case tickFavorNonIdle:
 					r.favored++
 				}
 			}

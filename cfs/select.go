@@ -45,43 +45,43 @@ type WakeEnv struct {
 type PlaceReason uint8
 
 const (
-	// PlacePrev: no domain applied; the task stays on its previous CPU.
-	PlacePrev PlaceReason = iota
-	// PlaceIdlest: the slow path (fork, exec) descended through the idlest groups.
-	PlaceIdlest
-	// PlaceTargetIdle: the fast path's target (this CPU or prev after wake_affine) is idle.
-	PlaceTargetIdle
-	// PlacePrevIdle: the previous CPU shares the target's cache and is idle.
-	PlacePrevIdle
-	// PlaceRecentIdle: the CPU the task used before its previous one shares the cache and
+	// placePrev: no domain applied; the task stays on its previous CPU.
+	placePrev PlaceReason = iota
+	// placeIdlest: the slow path (fork, exec) descended through the idlest groups.
+	placeIdlest
+	// placeTargetIdle: the fast path's target (this CPU or prev after wake_affine) is idle.
+	placeTargetIdle
+	// placePrevIdle: the previous CPU shares the target's cache and is idle.
+	placePrevIdle
+	// placeRecentIdle: the CPU the task used before its previous one shares the cache and
 	// is idle.
-	PlaceRecentIdle
-	// PlaceIdleCapacity: on a machine of unequal capacities, an idle CPU the task fits.
-	PlaceIdleCapacity
-	// PlaceIdleSMT: an idle SMT sibling of the previous CPU.
-	PlaceIdleSMT
-	// PlaceIdleCore: an idle core in the target's LLC.
-	PlaceIdleCore
-	// PlaceIdleCPU: an idle CPU in the target's LLC.
-	PlaceIdleCPU
-	// PlaceTargetBusy: nothing idle was found; the target it is.
-	PlaceTargetBusy
-	// PlaceFallback: the chosen CPU is not allowed; select_fallback_rq chose another.
-	PlaceFallback
+	placeRecentIdle
+	// placeIdleCapacity: on a machine of unequal capacities, an idle CPU the task fits.
+	placeIdleCapacity
+	// placeIdleSMT: an idle SMT sibling of the previous CPU.
+	placeIdleSMT
+	// placeIdleCore: an idle core in the target's LLC.
+	placeIdleCore
+	// placeIdleCPU: an idle CPU in the target's LLC.
+	placeIdleCPU
+	// placeTargetBusy: nothing idle was found; the target it is.
+	placeTargetBusy
+	// placeFallback: the chosen CPU is not allowed; select_fallback_rq chose another.
+	placeFallback
 )
 
 var placeReasons = [...]string{
-	PlacePrev:         "previous CPU, no domain applies",
-	PlaceIdlest:       "idlest CPU of the idlest groups (slow path)",
-	PlaceTargetIdle:   "target idle",
-	PlacePrevIdle:     "previous CPU idle and cache-affine",
-	PlaceRecentIdle:   "recently used CPU idle and cache-affine",
-	PlaceIdleCapacity: "idle CPU with enough capacity",
-	PlaceIdleSMT:      "idle SMT sibling of the previous CPU",
-	PlaceIdleCore:     "idle core in the LLC",
-	PlaceIdleCPU:      "idle CPU in the LLC",
-	PlaceTargetBusy:   "no idle CPU found, target kept",
-	PlaceFallback:     "chosen CPU not allowed, fallback",
+	placePrev:         "previous CPU, no domain applies",
+	placeIdlest:       "idlest CPU of the idlest groups (slow path)",
+	placeTargetIdle:   "target idle",
+	placePrevIdle:     "previous CPU idle and cache-affine",
+	placeRecentIdle:   "recently used CPU idle and cache-affine",
+	placeIdleCapacity: "idle CPU with enough capacity",
+	placeIdleSMT:      "idle SMT sibling of the previous CPU",
+	placeIdleCore:     "idle core in the LLC",
+	placeIdleCPU:      "idle CPU in the LLC",
+	placeTargetBusy:   "no idle CPU found, target kept",
+	placeFallback:     "chosen CPU not allowed, fallback",
 }
 
 // String explains the reason in a few words.
@@ -250,31 +250,31 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl
 	*pl = CPUSelection{CPU: target, Target: target}
 	ds := env.Domains
 	if idleish(st, target) && env.asymFits(target) {
-		return PlaceTargetIdle
+		return placeTargetIdle
 	}
 	if prev != target && ds.ShareCache(prev, target) && idleish(st, prev) && env.asymFits(prev) {
 		pl.CPU = prev
-		return PlacePrevIdle
+		return placePrevIdle
 	}
 	recent := t.recentUsedCPU
 	pl.SetRecentUsed, pl.RecentUsed = true, prev
 	if recent != prev && recent != target && ds.ShareCache(recent, target) && idleish(st, recent) &&
 		t.allowed.Has(recent) && env.asymFits(recent) {
 		pl.CPU = recent
-		return PlaceRecentIdle
+		return placeRecentIdle
 	}
 	if ds.topo.Asymmetric() {
 		if sd := ds.AsymCapacity(target); sd != nil {
 			if c, ok := env.selectIdleCapacity(sd, target); ok {
 				pl.CPU = c
-				return PlaceIdleCapacity
+				return placeIdleCapacity
 			}
-			return PlaceTargetBusy
+			return placeTargetBusy
 		}
 	}
 	sd := ds.LLC(target)
 	if sd == nil {
-		return PlaceTargetBusy
+		return placeTargetBusy
 	}
 	hasIdleCore := false
 	llc := ds.LLCID(target)
@@ -284,7 +284,7 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl
 			for _, c := range ds.SMT(prev) {
 				if c != prev && t.allowed.Has(c) && idleish(st, c) {
 					pl.CPU = c
-					return PlaceIdleSMT
+					return placeIdleSMT
 				}
 			}
 		}
@@ -294,13 +294,13 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl
 	pl.ClearIdleCores = hasIdleCore && !core
 	switch {
 	case !ok:
-		return PlaceTargetBusy
+		return placeTargetBusy
 	case core:
 		pl.CPU = c
-		return PlaceIdleCore
+		return placeIdleCore
 	}
 	pl.CPU = c
-	return PlaceIdleCPU
+	return placeIdleCPU
 }
 
 // selectIdleCPU is select_idle_cpu with select_idle_core: the scan of LLC domain sd. It reports
@@ -517,16 +517,16 @@ func selectTaskRQ(env *WakeEnv, p *SMPParams, pl *CPUSelection) PlaceReason {
 	var why PlaceReason
 	switch {
 	case sd != nil:
-		pl.CPU, why = FindIdlestCPU(env, sd, this, prev, flag, p), PlaceIdlest
+		pl.CPU, why = FindIdlestCPU(env, sd, this, prev, flag, p), placeIdlest
 	case ttwu:
 		want, affine, ad := pl.WantAffine, pl.Affine, pl.AffineDomain
 		why = selectIdleSibling(env, prev, newCPU, p, pl)
 		pl.WantAffine, pl.Affine, pl.AffineDomain = want, affine, ad
 	default:
-		pl.CPU, why = newCPU, PlacePrev
+		pl.CPU, why = newCPU, placePrev
 	}
 	if !t.allowed.Has(pl.CPU) {
-		pl.CPU, why = fallbackCPU(ds.topo, t, prev), PlaceFallback
+		pl.CPU, why = fallbackCPU(ds.topo, t, prev), placeFallback
 	}
 	return why
 }

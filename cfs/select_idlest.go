@@ -51,7 +51,7 @@ func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, sgs *GroupStats) {
 	sgs.GroupCapacity = g.capacity
 	sgs.GroupWeight = uint32(len(g.list))
 	sgs.Type = ClassifyGroup(sd.ImbalancePct(), false, sgs)
-	if sgs.Type == GroupFullyBusy || sgs.Type == GroupOverloaded {
+	if sgs.Type == groupFullyBusy || sgs.Type == groupOverloaded {
 		sgs.AvgLoad = sgs.GroupLoad * topology.CapacityScale / sgs.GroupCapacity
 	}
 }
@@ -65,17 +65,17 @@ func pickIdlest(idlest *BalanceGroup, is *GroupStats, g *BalanceGroup, s *GroupS
 		return false
 	}
 	switch s.Type {
-	case GroupOverloaded, GroupFullyBusy:
+	case groupOverloaded, groupFullyBusy:
 		if is.AvgLoad <= s.AvgLoad {
 			return false
 		}
-	case GroupImbalanced:
+	case groupImbalanced:
 		return false
-	case GroupMisfitTask:
+	case groupMisfitTask:
 		if idlest.maxCap >= g.maxCap {
 			return false
 		}
-	case GroupHasSpare:
+	case groupHasSpare:
 		if is.IdleCPUs > s.IdleCPUs {
 			return false
 		}
@@ -100,7 +100,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPPar
 	// The statistics live where the kernel keeps them (local_sgs, tmp_sgs, idlest_sgs): filled
 	// in place, and copied only when a group becomes the idlest so far.
 	var ls, tmp GroupStats
-	is := GroupStats{AvgLoad: math.MaxUint32, Type: GroupOverloaded}
+	is := GroupStats{AvgLoad: math.MaxUint32, Type: groupOverloaded}
 	for _, g := range sd.groups {
 		if !g.cpus.Overlaps(*t.allowed) {
 			continue
@@ -128,7 +128,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPPar
 		return idlest
 	}
 	switch ls.Type {
-	case GroupOverloaded, GroupFullyBusy:
+	case groupOverloaded, groupFullyBusy:
 		imbalance := ScaleLoadDown(NiceZeroLoad) * (sd.ImbalancePct() - 100) / 100
 		if sd.flags&topology.SDNUMA != 0 && is.AvgLoad+imbalance >= ls.AvgLoad {
 			return nil
@@ -139,13 +139,13 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPPar
 		if 100*ls.AvgLoad <= sd.ImbalancePct()*is.AvgLoad {
 			return nil
 		}
-	case GroupImbalanced:
+	case groupImbalanced:
 		return nil
-	case GroupMisfitTask:
+	case groupMisfitTask:
 		if local.maxCap >= idlest.maxCap {
 			return nil
 		}
-	case GroupHasSpare:
+	case groupHasSpare:
 		if sd.flags&topology.SDNUMA != 0 {
 			imbNumaNr := sd.imbNumaNr
 			if t.nAllowed != env.Domains.topo.NumCPUs() {

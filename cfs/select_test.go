@@ -63,22 +63,22 @@ func TestSelectIdleSibling(t *testing.T) {
 		reason      PlaceReason
 		clearIdleCr bool
 	}{
-		{"target idle", map[topology.CPU]uint32{1: 1}, 1, 0, 1, true, 8, 0, PlaceTargetIdle, false},
-		{"prev idle, same LLC", map[topology.CPU]uint32{0: 1}, 2, 0, 2, true, 8, 2, PlacePrevIdle, false},
-		{"recent idle", map[topology.CPU]uint32{0: 1, 2: 1}, 2, 0, 3, true, 8, 3, PlaceRecentIdle, false},
+		{"target idle", map[topology.CPU]uint32{1: 1}, 1, 0, 1, true, 8, 0, placeTargetIdle, false},
+		{"prev idle, same LLC", map[topology.CPU]uint32{0: 1}, 2, 0, 2, true, 8, 2, placePrevIdle, false},
+		{"recent idle", map[topology.CPU]uint32{0: 1, 2: 1}, 2, 0, 3, true, 8, 3, placeRecentIdle, false},
 		// cpu0 and cpu1 busy: scan from cpu1 for an idle core; core {1,9} is half busy (cpu9
 		// remembered), core {2,10} is idle.
-		{"idle core", map[topology.CPU]uint32{0: 1, 1: 1}, 1, 0, 1, true, 8, 2, PlaceIdleCore, false},
+		{"idle core", map[topology.CPU]uint32{0: 1, 1: 1}, 1, 0, 1, true, 8, 2, placeIdleCore, false},
 		// No idle core known: an idle SMT sibling of prev first.
-		{"idle smt sibling of prev", map[topology.CPU]uint32{0: 1, 1: 1}, 1, 0, 1, false, 8, 9, PlaceIdleSMT, false},
+		{"idle smt sibling of prev", map[topology.CPU]uint32{0: 1, 1: 1}, 1, 0, 1, false, 8, 9, placeIdleSMT, false},
 		// Every core of LLC0 half busy: the scan for an idle core fails, keeps the first idle
 		// thread it saw (cpu9, the sibling of cpu1 where the scan starts), and clears the hint.
-		{"no idle core left", map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 3: 1}, 1, 0, 1, true, 8, 9, PlaceIdleCPU, true},
+		{"no idle core left", map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 3: 1}, 1, 0, 1, true, 8, 9, placeIdleCPU, true},
 		// SIS_UTIL bound: nr_idle_scan 0 means no scan at all.
-		{"scan bound 0", map[topology.CPU]uint32{0: 1, 1: 1, 9: 1, 2: 1, 10: 1}, 1, 0, 1, false, 0, 0, PlaceTargetBusy, false},
+		{"scan bound 0", map[topology.CPU]uint32{0: 1, 1: 1, 9: 1, 2: 1, 10: 1}, 1, 0, 1, false, 0, 0, placeTargetBusy, false},
 		// Without an idle core: the idle CPU scan from cpu1: cpu1, 2 busy, 3 idle.
-		{"idle cpu", map[topology.CPU]uint32{0: 1, 8: 1, 1: 1, 9: 1, 2: 1, 10: 1}, 1, 0, 1, false, 8, 3, PlaceIdleCPU, false},
-		{"all busy", map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 3: 1, 8: 1, 9: 1, 10: 1, 11: 1}, 1, 0, 1, true, 8, 0, PlaceTargetBusy, true},
+		{"idle cpu", map[topology.CPU]uint32{0: 1, 8: 1, 1: 1, 9: 1, 2: 1, 10: 1}, 1, 0, 1, false, 8, 3, placeIdleCPU, false},
+		{"all busy", map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 3: 1, 8: 1, 9: 1, 10: 1, 11: 1}, 1, 0, 1, true, 8, 0, placeTargetBusy, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := wakeFixture(topo, tc.nr, all)
@@ -132,7 +132,7 @@ func TestSelectTaskRQFork(t *testing.T) {
 	env := wakeFixture(topo, nr, topo.CPUs())
 	env.This, env.Prev, env.Fork = 0, 0, true
 	pl, why := SelectTaskRQ(env, smp65())
-	if pl.CPU != 3 || why != PlaceIdlest {
+	if pl.CPU != 3 || why != placeIdlest {
 		t.Errorf("fork placement = %v, want cpu3 by the slow path", pl.Explain(why))
 	}
 	// Pinned to cpu12-14: the slow path stays in LLC0; everything busy, least loaded first.

@@ -75,12 +75,12 @@ type SMPParams struct {
 	// Cores bug.
 	Groups GroupConstruction
 
-	// MigrateDelayed is can_migrate_task's first test since DELAY_DEQUEUE (v6.12, on in v7.1):
+	// migrateDelayed is can_migrate_task's first test since DELAY_DEQUEUE (v6.12, on in v7.1):
 	// a task whose dequeue was delayed ([Entity.Delayed]) is moved only when the balance
 	// migrates load (migrate_load), and then moves still delayed.
 	MigrateDelayed bool
 
-	// MigrateIneligible is can_migrate_task's task_is_ineligible_on_dst_cpu test (v7.1): as long
+	// migrateIneligible is can_migrate_task's task_is_ineligible_on_dst_cpu test (v7.1): as long
 	// as the domain has not failed to balance (nr_balance_failed is 0), a task that is not
 	// eligible on its queue ([EntityEligible]) is not moved to a CPU where its group's queue
 	// already holds entities, since PLACE_LAG would keep it ineligible there. It needs
@@ -93,7 +93,7 @@ type SMPParams struct {
 // off, CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group construction. These
 // defaults are the same in v6.5 and v7.1 (features.h blobs ee7f23c76bd3 and 8f0dee8fc475).
 // From v7.1 on, can_migrate_task's delayed-dequeue and eligibility tests are on
-// (MigrateDelayed, MigrateIneligible; fair.c blob abb76775aa72).
+// (migrateDelayed, migrateIneligible; fair.c blob abb76775aa72).
 func DefaultSMPParams(v Version) SMPParams {
 	v71 := v >= V71
 	return SMPParams{

@@ -133,7 +133,7 @@ func TestSystemSelectTaskRQ(t *testing.T) {
 	s.Stop(1_500_000, 0, sleeper, sched.Sleep)
 	s.Schedule(1_500_000, 0)
 	pl, why := s.SelectTaskRQ(2_000_000, sleeper, 0, 0)
-	if pl.CPU != 1 || why != PlaceIdleCPU {
+	if pl.CPU != 1 || why != placeIdleCPU {
 		t.Errorf("SelectTaskRQ = %v, want the idle cpu1", pl.Explain(why))
 	}
 	if sleeper.CPU() != 0 || sleeper.E.OnRQ() {

@@ -19,7 +19,7 @@ import (
 // as a migrated wakeup if it changes CPU. A CPU the wakee should preempt, or an idle one, is
 // rescheduled. A task whose sleep was delayed (v7.1) is still queued: ttwu_runnable requeues
 // it on its own CPU ([RunQueue.Wakeup]) and judges preemption there, without select_task_rq;
-// the selection returned is then that CPU, with PlacePrev. Each part comes with its reason: the
+// the selection returned is then that CPU, with placePrev. Each part comes with its reason: the
 // PlaceReason of the placement and the WakeupReason of the preemption decision. Wakeup panics if from is not a CPU
 // of the machine or t is runnable and not a delayed sleeper.
 func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason, WakeupDecision, WakeupReason) {
@@ -48,7 +48,7 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
 		w.r = s.wakeDelayed(now, t, &w.d)
-		w.pl, w.pr = CPUSelection{CPU: t.cpu, Target: t.cpu}, PlacePrev
+		w.pl, w.pr = CPUSelection{CPU: t.cpu, Target: t.cpu}, placePrev
 		return
 	}
 	fork := flags&sched.WakeFork != 0

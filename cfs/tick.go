@@ -12,32 +12,32 @@ type TickReason uint8
 const (
 	// TickNoCompetitor: the queue holds only the running entity; the kernel does not even ask.
 	TickNoCompetitor TickReason = iota
-	// TickSliceExpired: the running entity ran longer than its ideal slice. Resched.
-	TickSliceExpired
-	// TickBelowMinGranularity: it ran less than the minimum granularity. No resched.
-	TickBelowMinGranularity
-	// TickBehindLeftmost: its vruntime is still before the leftmost waiting entity's.
+	// tickSliceExpired: the running entity ran longer than its ideal slice. Resched.
+	tickSliceExpired
+	// tickBelowMinGranularity: it ran less than the minimum granularity. No resched.
+	tickBelowMinGranularity
+	// tickBehindLeftmost: its vruntime is still before the leftmost waiting entity's.
 	// No resched.
-	TickBehindLeftmost
-	// TickFavorNonIdle: with the seed-004 option, the running entity is non-idle and the
+	tickBehindLeftmost
+	// tickFavorNonIdle: with the seed-004 option, the running entity is non-idle and the
 	// leftmost is idle, so a vruntime lead does not count. No resched.
-	TickFavorNonIdle
-	// TickLeadWithinSlice: its vruntime is after the leftmost's, by no more than the ideal
+	tickFavorNonIdle
+	// tickLeadWithinSlice: its vruntime is after the leftmost's, by no more than the ideal
 	// slice. No resched.
-	TickLeadWithinSlice
-	// TickLeadOverSlice: its vruntime is after the leftmost's by more than the ideal slice, so
+	tickLeadWithinSlice
+	// tickLeadOverSlice: its vruntime is after the leftmost's by more than the ideal slice, so
 	// an entity that narrowly missed wakeup preemption does not wait a full slice. Resched.
-	TickLeadOverSlice
-	// TickRequestServed (EEVDF): the running entity's vruntime reached its virtual deadline, so
+	tickLeadOverSlice
+	// tickRequestServed (EEVDF): the running entity's vruntime reached its virtual deadline, so
 	// its request is served and a new one was made (update_deadline). Resched.
-	TickRequestServed
-	// TickProtectionOver (v7.1): the running entity's vruntime passed its protection point
+	tickRequestServed
+	// tickProtectionOver (v7.1): the running entity's vruntime passed its protection point
 	// (VProt) while its request is still open. Resched, so that the pick can compare
 	// deadlines again.
-	TickProtectionOver
-	// TickRequestOpen (EEVDF): the request is not yet served (and, in v7.1, the protection
+	tickProtectionOver
+	// tickRequestOpen (EEVDF): the request is not yet served (and, in v7.1, the protection
 	// holds). No resched.
-	TickRequestOpen
+	tickRequestOpen
 )
 
 // String explains the reason in a few words.
@@ -45,23 +45,23 @@ func (r TickReason) String() string {
 	switch r {
 	case TickNoCompetitor:
 		return "no other entity on the queue"
-	case TickSliceExpired:
+	case tickSliceExpired:
 		return "ran longer than its ideal slice"
-	case TickBelowMinGranularity:
+	case tickBelowMinGranularity:
 		return "ran less than the minimum granularity"
-	case TickBehindLeftmost:
+	case tickBehindLeftmost:
 		return "vruntime still before the leftmost"
-	case TickFavorNonIdle:
+	case tickFavorNonIdle:
 		return "non-idle entity keeps its slice against an idle leftmost (seed-004 option)"
-	case TickLeadWithinSlice:
+	case tickLeadWithinSlice:
 		return "vruntime lead over the leftmost within the ideal slice"
-	case TickLeadOverSlice:
+	case tickLeadOverSlice:
 		return "vruntime lead over the leftmost larger than the ideal slice"
-	case TickRequestServed:
+	case tickRequestServed:
 		return "request served: new deadline"
-	case TickProtectionOver:
+	case tickProtectionOver:
 		return "slice protection over"
-	case TickRequestOpen:
+	case tickRequestOpen:
 		return "request not yet served"
 	}
 	return fmt.Sprintf("TickReason(%d)", uint8(r))
@@ -94,7 +94,7 @@ func (d TickDecision) Explain(r TickReason) string {
 	if d.Resched {
 		verdict = "resched"
 	}
-	if r >= TickRequestServed {
+	if r >= tickRequestServed {
 		return fmt.Sprintf("tick %v: %s: %v (ran %d ns, vruntime %d, deadline %d)", d.Curr, verdict, r, d.Ran, d.Vruntime, d.Deadline)
 	}
 	s := fmt.Sprintf("tick %v: %s: %v (ran %d ns, ideal %d ns", d.Curr, verdict, r, d.Ran, d.Ideal)
@@ -131,10 +131,10 @@ func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickRe
 	*d = TickDecision{Curr: curr, Ideal: ideal, Ran: ran}
 	if ran > ideal {
 		d.Resched = true
-		return TickSliceExpired
+		return tickSliceExpired
 	}
 	if ran < p.MinGranularity {
-		return TickBelowMinGranularity
+		return tickBelowMinGranularity
 	}
 	left := q.First()
 	if left == nil {
@@ -144,14 +144,14 @@ func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickRe
 	d.Leftmost, d.Lead = left, lead
 	switch {
 	case lead < 0:
-		return TickBehindLeftmost
+		return tickBehindLeftmost
 	case p.FavorNonIdleTick && left.IsIdle() && !curr.IsIdle():
-		return TickFavorNonIdle
+		return tickFavorNonIdle
 	case uint64(lead) > ideal:
 		d.Resched = true
-		return TickLeadOverSlice
+		return tickLeadOverSlice
 	}
-	return TickLeadWithinSlice
+	return tickLeadWithinSlice
 }
 
 // Tick is the scheduler tick for the running task: task_tick_fair. At every level of the running
@@ -166,7 +166,7 @@ func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickRe
 // TickDecision with TickNoCompetitor. In EEVDF there is no check_preempt_tick: the charge itself
 // (update_curr) renews a served request and, when another entity is queued at that level, asks
 // for a reschedule (v7.1 also once the slice protection is over). The decision then reports, per
-// level, why: TickRequestServed, TickProtectionOver, TickRequestOpen or TickNoCompetitor.
+// level, why: tickRequestServed, tickProtectionOver, tickRequestOpen or TickNoCompetitor.
 func (c *RunQueue) Tick(now uint64) (TickDecision, TickReason) {
 	var d TickDecision
 	r := c.tick(c.curr, now, &d)
@@ -200,7 +200,7 @@ func (c *RunQueue) tick(se *Entity, now uint64, d *TickDecision) TickReason {
 			r = checkPreemptTick(q, se, p, d)
 			if d.Resched {
 				c.needResched = true
-				if r == TickSliceExpired {
+				if r == tickSliceExpired {
 					q.clearBuddies(se)
 				}
 			}
@@ -224,9 +224,9 @@ func (ch chargeResult) tickReason(q *Queue) TickReason {
 	case q.nrRunning <= 1:
 		return TickNoCompetitor
 	case ch.renewed:
-		return TickRequestServed
+		return tickRequestServed
 	case ch.unprotected:
-		return TickProtectionOver
+		return tickProtectionOver
 	}
-	return TickRequestOpen
+	return tickRequestOpen
 }

@@ -7,20 +7,20 @@ import "fmt"
 
 // Fixed-point constants of the 64-bit kernel (kernel/sched/sched.h, v6.5 and v7.1).
 const (
-	// FixedPointShift is SCHED_FIXEDPOINT_SHIFT, the extra resolution 64-bit kernels give loads.
-	FixedPointShift = 10
+	// fixedPointShift is SCHED_FIXEDPOINT_SHIFT, the extra resolution 64-bit kernels give loads.
+	fixedPointShift = 10
 	// NiceZeroLoad is NICE_0_LOAD, the weight of a nice-0 task in load units: 1<<20 on 64-bit.
-	NiceZeroLoad uint64 = 1 << (2 * FixedPointShift)
-	// WeightIdlePrio is WEIGHT_IDLEPRIO, the unscaled weight of a SCHED_IDLE task and of an idle
+	NiceZeroLoad uint64 = 1 << (2 * fixedPointShift)
+	// weightIdlePrio is WEIGHT_IDLEPRIO, the unscaled weight of a SCHED_IDLE task and of an idle
 	// task group.
-	WeightIdlePrio uint64 = 3
-	// WMultIdlePrio is WMULT_IDLEPRIO, the precomputed inverse (2^32/3) installed with
-	// [WeightIdlePrio].
-	WMultIdlePrio uint32 = 1431655765
-	// MinShares is MIN_SHARES, the unscaled floor of a group entity's weight.
-	MinShares uint64 = 2
-	// MaxShares is MAX_SHARES, the unscaled ceiling of a task group's shares.
-	MaxShares uint64 = 1 << 18
+	weightIdlePrio uint64 = 3
+	// wMultIdlePrio is WMULT_IDLEPRIO, the precomputed inverse (2^32/3) installed with
+	// [weightIdlePrio].
+	wMultIdlePrio uint32 = 1431655765
+	// minShares is MIN_SHARES, the unscaled floor of a group entity's weight.
+	minShares uint64 = 2
+	// maxShares is MAX_SHARES, the unscaled ceiling of a task group's shares.
+	maxShares uint64 = 1 << 18
 )
 
 // Nice bounds: MIN_NICE and MAX_NICE.
@@ -77,7 +77,7 @@ func InvWeight(nice int) uint32 {
 }
 
 // ScaleLoad converts an unscaled weight to load units: the kernel's scale_load, w << 10.
-func ScaleLoad(w uint64) uint64 { return w << FixedPointShift }
+func ScaleLoad(w uint64) uint64 { return w << fixedPointShift }
 
 // ScaleLoadDown converts a load back to an unscaled weight: the kernel's 64-bit
 // scale_load_down, which is 0 for 0 and otherwise max(2, w >> 10). The floor of 2 keeps tiny
@@ -86,7 +86,7 @@ func ScaleLoadDown(w uint64) uint64 {
 	if w == 0 {
 		return 0
 	}
-	return max(2, w>>FixedPointShift)
+	return max(2, w>>fixedPointShift)
 }
 
 // A LoadWeight is a weight in load units with its cached 32-bit inverse: the kernel's struct
@@ -108,7 +108,7 @@ func TaskLoad(class Class, nice int) LoadWeight {
 	checkNice("TaskLoad", nice)
 	switch class {
 	case Idle:
-		return LoadWeight{Weight: ScaleLoad(WeightIdlePrio), InvWeight: WMultIdlePrio}
+		return LoadWeight{Weight: ScaleLoad(weightIdlePrio), InvWeight: wMultIdlePrio}
 	case Normal, Batch:
 		return LoadWeight{Weight: ScaleLoad(Weight(nice)), InvWeight: InvWeight(nice)}
 	}
