@@ -79,28 +79,28 @@ func (r BalanceReason) String() string {
 // balance, with the statistics and the kind and amount of imbalance. Why is not part of it:
 // [FindBusiestGroup] returns it beside the group, as a [BalanceReason].
 type BusiestGroup struct {
-	// Domain and Dst are the domain and CPU of the balance.
-	Domain *SchedDomain
-	Dst    topology.CPU
+	// domain and dst are the domain and CPU of the balance.
+	domain *SchedDomain
+	dst    topology.CPU
 	// Group is the busiest group, or nil when the domain is balanced.
 	Group *BalanceGroup
-	// Candidate is the group update_sd_pick_busiest chose, even when the domain was found
+	// candidate is the group update_sd_pick_busiest chose, even when the domain was found
 	// balanced; nil if there was none.
-	Candidate *BalanceGroup
-	// Local is the group of Dst (the last one holding Dst, as the kernel's loop leaves it).
-	Local *BalanceGroup
-	// LocalStats and BusiestStats are their statistics.
-	LocalStats, BusiestStats GroupStats
-	// DomainAvgLoad is the domain's average load, when it was computed.
-	DomainAvgLoad uint64
+	candidate *BalanceGroup
+	// local is the group of dst (the last one holding dst, as the kernel's loop leaves it).
+	local *BalanceGroup
+	// localStats and busiestStats are their statistics.
+	localStats, busiestStats GroupStats
+	// domainAvgLoad is the domain's average load, when it was computed.
+	domainAvgLoad uint64
 	// Migration and Imbalance say what to move and how much (env->migration_type,
 	// env->imbalance).
 	Migration MigrationType
 	Imbalance int64
-	// Overload reports whether some CPU of the domain has more than one task (SG_OVERLOAD).
-	Overload bool
-	// SumUtil is the utilisation summed over the domain, for update_idle_cpu_scan.
-	SumUtil uint64
+	// overload reports whether some CPU of the domain has more than one task (SG_OVERLOAD).
+	overload bool
+	// sumUtil is the utilisation summed over the domain, for update_idle_cpu_scan.
+	sumUtil uint64
 }
 
 // Explain explains the decision, made for reason r (the reason [FindBusiestGroup] returned with
@@ -108,31 +108,31 @@ type BusiestGroup struct {
 // …): migrate_util 2048: groups out of balance".
 func (d BusiestGroup) Explain(r BalanceReason) string {
 	name := "?"
-	if d.Domain != nil {
-		name = d.Domain.Name() + "{" + d.Domain.span.String() + "}"
+	if d.domain != nil {
+		name = d.domain.Name() + "{" + d.domain.span.String() + "}"
 	}
 	if d.Group == nil {
-		s := fmt.Sprintf("%s from %v: balanced: %v", name, d.Dst, r)
-		if d.Candidate != nil {
-			s += fmt.Sprintf(" (busiest candidate %v: %v; local %v: %v)", d.Candidate, d.BusiestStats, d.Local, d.LocalStats)
+		s := fmt.Sprintf("%s from %v: balanced: %v", name, d.dst, r)
+		if d.candidate != nil {
+			s += fmt.Sprintf(" (busiest candidate %v: %v; local %v: %v)", d.candidate, d.busiestStats, d.local, d.localStats)
 		}
 		return s
 	}
 	return fmt.Sprintf("%s from %v: busiest group %v (%v), local %v (%v): %v %d, because %v",
-		name, d.Dst, d.Group, d.BusiestStats, d.Local, d.LocalStats, d.Migration, d.Imbalance, r)
+		name, d.dst, d.Group, d.busiestStats, d.local, d.localStats, d.Migration, d.Imbalance, r)
 }
 
 // pickBusiest is update_sd_pick_busiest: whether group g with statistics s is busier than the
 // busiest so far (cur, with statistics d.BusiestStats).
 func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup, s *GroupStats) bool {
-	b := &d.BusiestStats
+	b := &d.busiestStats
 	if s.SumHNrRunning == 0 {
 		return false
 	}
 	asym := env.SD.flags&topology.SDAsymCPUCapacity != 0
 	dstCap := env.Stats[env.DstCPU].Capacity
 	if asym && s.Type == groupMisfitTask &&
-		(!capacityGreater(dstCap, g.maxCap) || d.LocalStats.Type != groupHasSpare) {
+		(!capacityGreater(dstCap, g.maxCap) || d.localStats.Type != groupHasSpare) {
 		return false
 	}
 	if s.Type > b.Type {
@@ -192,7 +192,7 @@ func AdjustNumaImbalance(imbalance, dstRunning, imbNumaNr int32) int32 {
 
 // calculateImbalance is calculate_imbalance: it sets d.Migration and d.Imbalance.
 func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64, preferSibling bool) {
-	local, busiest := &d.LocalStats, &d.BusiestStats
+	local, busiest := &d.localStats, &d.busiestStats
 	sd := env.SD
 	switch busiest.Type {
 	case groupMisfitTask:
@@ -241,15 +241,15 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 			d.Imbalance = 0
 			return
 		}
-		d.DomainAvgLoad = totalLoad * topology.CapacityScale / totalCap
-		if local.AvgLoad >= d.DomainAvgLoad {
+		d.domainAvgLoad = totalLoad * topology.CapacityScale / totalCap
+		if local.AvgLoad >= d.domainAvgLoad {
 			d.Imbalance = 0
 			return
 		}
 	}
 	d.Migration = MigrateLoad
-	d.Imbalance = int64(min((busiest.AvgLoad-d.DomainAvgLoad)*busiest.GroupCapacity,
-		(d.DomainAvgLoad-local.AvgLoad)*local.GroupCapacity) / topology.CapacityScale)
+	d.Imbalance = int64(min((busiest.AvgLoad-d.domainAvgLoad)*busiest.GroupCapacity,
+		(d.domainAvgLoad-local.AvgLoad)*local.GroupCapacity) / topology.CapacityScale)
 }
 
 // updateSDLBStats is update_sd_lb_stats for [FindBusiestGroup]: it visits every group of env.SD,
@@ -259,7 +259,7 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 // (the test's model does exactly that), skipping the work whose result cannot matter.
 func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 	sd := env.SD
-	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
+	d.busiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
 	pct := sd.ImbalancePct()
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
@@ -290,44 +290,44 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 			rq := &env.Stats[c]
 			skip := false
 			if nr := rq.NrRunning; nr <= 1 {
-				skip = (rq.HNrRunning == 0 || d.BusiestStats.Type == groupOverloaded) &&
+				skip = (rq.HNrRunning == 0 || d.busiestStats.Type == groupOverloaded) &&
 					!(asym && nr == 1 && rq.MisfitLoad != 0)
-			} else if d.BusiestStats.Type == groupOverloaded {
+			} else if d.busiestStats.Type == groupOverloaded {
 				// group_is_overloaded and avg_load of a group whose sums are this CPU's.
 				gc := g.capacity
 				over := gc*100 < rq.Util*pct || gc*pct < rq.Runnable*100
-				skip = !over || rq.Load*topology.CapacityScale/gc <= d.BusiestStats.AvgLoad
+				skip = !over || rq.Load*topology.CapacityScale/gc <= d.busiestStats.AvgLoad
 			}
 			if skip {
 				totalLoad += rq.Load
 				totalCap += g.capacity
-				d.SumUtil += rq.Util
+				d.sumUtil += rq.Util
 				continue
 			}
 		}
 		s = GroupStats{}
 		if sums != nil && len(g.list) > 1 {
 			if summedLBStats(sums.Sum(g.id), g, &s) {
-				d.Overload = true
+				d.overload = true
 			}
 		} else if groupLBStats(env, g, local, pct, asym, &s) {
-			d.Overload = true
+			d.overload = true
 		}
 		if local {
 			classifyGroupStats(env, g, pct, &s)
-			d.Local, d.LocalStats = g, s
+			d.local, d.localStats = g, s
 		} else if s.SumHNrRunning != 0 {
 			// pickBusiest rejects a group without fair tasks before it reads the type.
 			classifyGroupStats(env, g, pct, &s)
 			if pickBusiest(env, d, busiest, g, &s) {
-				busiest, d.BusiestStats = g, s
+				busiest, d.busiestStats = g, s
 			}
 		}
 		totalLoad += s.GroupLoad
 		totalCap += s.GroupCapacity
-		d.SumUtil += s.GroupUtil
+		d.sumUtil += s.GroupUtil
 	}
-	d.Candidate = busiest
+	d.candidate = busiest
 	return totalLoad, totalCap
 }
 
@@ -343,9 +343,9 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // group with spare capacity across caches, tasks to even out idle CPUs or task counts (halved,
 // with the NUMA allowance of [AdjustNumaImbalance]), or load towards the domain's average.
 // FindBusiestGroup changes nothing; the BalanceReason says why the domain is balanced or why a
-// balance was forced. The domain's summed utilisation (BusiestGroup.SumUtil) is reported when
-// update_idle_cpu_scan reads it, for a balance that is not newly idle of a CPU's LLC domain, and
-// is 0 otherwise. The complexity is O(CPUs of the domain).
+// balance was forced. The result also carries the domain's summed utilisation, for
+// update_idle_cpu_scan, when that reads it: for a balance that is not newly idle of a CPU's LLC
+// domain (0 otherwise). The complexity is O(CPUs of the domain).
 //
 // Two fast forms stand behind it, each chosen by one rule, and both only in a balance run by a
 // [System], which keeps what they read in the LBEnv it passes; an LBEnv built by a caller has
@@ -379,10 +379,10 @@ func findBusiestGroup(env *LBEnv, d *BusiestGroup) BalanceReason {
 			return why
 		}
 	}
-	*d = BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
+	*d = BusiestGroup{domain: env.SD, dst: env.DstCPU}
 	totalLoad, totalCap := updateSDLBStats(env, d)
 	if !needUtil {
-		d.SumUtil = 0
+		d.sumUtil = 0
 	}
 	return findImbalance(env, d, totalLoad, totalCap)
 }
@@ -394,13 +394,13 @@ func findBusiestGroup(env *LBEnv, d *BusiestGroup) BalanceReason {
 // group_has_spare (to compute the domain's avg_load).
 func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) BalanceReason {
 	sd := env.SD
-	busiest := d.Candidate
+	busiest := d.candidate
 	if busiest == nil {
-		d.BusiestStats = GroupStats{}
+		d.busiestStats = GroupStats{}
 		return balanceNoBusiest
 	}
 	preferSibling := busiest.flags&topology.SDPreferSibling != 0
-	local, b := &d.LocalStats, &d.BusiestStats
+	local, b := &d.localStats, &d.busiestStats
 	force := func(r BalanceReason) BalanceReason {
 		calculateImbalance(env, d, totalLoad, totalCap, preferSibling)
 		if d.Imbalance == 0 {
@@ -426,8 +426,8 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 		if local.AvgLoad >= b.AvgLoad {
 			return balanced(balanceLocalAvgAbove)
 		}
-		d.DomainAvgLoad = totalLoad * topology.CapacityScale / totalCap
-		if local.AvgLoad >= d.DomainAvgLoad {
+		d.domainAvgLoad = totalLoad * topology.CapacityScale / totalCap
+		if local.AvgLoad >= d.domainAvgLoad {
 			return balanced(balanceLocalAvgAbove)
 		}
 		if 100*b.AvgLoad <= sd.ImbalancePct()*local.AvgLoad {
@@ -461,7 +461,7 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason, bool) {
 	sd := env.SD
 	dst := env.DstCPU
-	*d = BusiestGroup{Domain: sd, Dst: dst}
+	*d = BusiestGroup{domain: sd, dst: dst}
 	stats := env.Stats
 	pct := sd.ImbalancePct()
 	// The groups of a flat domain have one capacity (markFlat): the local group's.
@@ -470,7 +470,7 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 			s := &stats[c]
 			return flatbalance.Figures{HNr: s.HNrRunning, Load: s.Load, Util: s.Util, Runnable: s.Runnable}
 		})
-	d.Overload = over
+	d.overload = over
 	if best < 0 {
 		if unsure {
 			return 0, false
@@ -478,7 +478,7 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 		if needUtil {
 			for _, g := range sd.groups {
 				if c := g.first; env.CPUs.Has(c) {
-					d.SumUtil += stats[c].Util
+					d.sumUtil += stats[c].Util
 				}
 			}
 		}
@@ -486,22 +486,22 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 	}
 	busiest := sd.cpuGroup[best]
 	local := sd.groups[0]
-	groupLBStats(env, local, true, pct, false, &d.LocalStats)
-	classifyGroupStats(env, local, pct, &d.LocalStats)
-	groupLBStats(env, busiest, false, pct, false, &d.BusiestStats)
-	classifyGroupStats(env, busiest, pct, &d.BusiestStats)
-	d.Local, d.Candidate = local, busiest
+	groupLBStats(env, local, true, pct, false, &d.localStats)
+	classifyGroupStats(env, local, pct, &d.localStats)
+	groupLBStats(env, busiest, false, pct, false, &d.busiestStats)
+	classifyGroupStats(env, busiest, pct, &d.busiestStats)
+	d.local, d.candidate = local, busiest
 	var totalLoad, totalCap uint64
-	if needUtil || d.LocalStats.Type != groupHasSpare {
+	if needUtil || d.localStats.Type != groupHasSpare {
 		for _, g := range sd.groups {
 			if c := g.first; env.CPUs.Has(c) {
 				totalLoad += stats[c].Load
-				d.SumUtil += stats[c].Util
+				d.sumUtil += stats[c].Util
 			}
 			totalCap += g.capacity
 		}
 		if !needUtil {
-			d.SumUtil = 0
+			d.sumUtil = 0
 		}
 	}
 	return findImbalance(env, d, totalLoad, totalCap), true

@@ -105,7 +105,7 @@ func TestFindBusiestFlatModel(t *testing.T) {
 				}
 				env.flat = nil // the full visit
 				want, wantWhy := FindBusiestGroup(&env, &p)
-				if got.Candidate != nil {
+				if got.candidate != nil {
 					if gotWhy != wantWhy {
 						t.Fatalf("%v from %v: reason %v, want %v", env.SD, env.DstCPU, gotWhy, wantWhy)
 					}
@@ -118,7 +118,7 @@ func TestFindBusiestFlatModel(t *testing.T) {
 				}
 				balanced++
 				if gotWhy != balanceNoOverloaded || got.Group != want.Group || got.Migration != want.Migration || got.Imbalance != want.Imbalance ||
-					got.Overload != want.Overload || got.SumUtil != want.SumUtil || want.Group != nil {
+					got.overload != want.overload || got.sumUtil != want.sumUtil || want.Group != nil {
 					t.Fatalf("%v from %v (%v, cpus %v): balanced\n got %+v\nwant %+v",
 						env.SD, env.DstCPU, env.Idle, env.CPUs, got, want)
 				}

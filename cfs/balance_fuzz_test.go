@@ -107,16 +107,16 @@ func FuzzBalance(f *testing.F) {
 			}
 			moved += max(TaskHLoad(tk.E), 1)
 		}
-		if det.Detached != len(chosen) || det.Detached > det.Examined || det.Examined > max(smp.NrMigrate, 1) {
-			t.Fatalf("detached %d (chosen %d) of %d examined", det.Detached, len(chosen), det.Examined)
+		if det.detached != len(chosen) || det.detached > det.examined || det.examined > max(smp.NrMigrate, 1) {
+			t.Fatalf("detached %d (chosen %d) of %d examined", det.detached, len(chosen), det.examined)
 		}
-		if idle != CPUNotIdle && det.Detached > 0 && int(st[src].NrRunning)-det.Detached < 1 {
-			t.Fatalf("idle %v emptied the source: %d of %d tasks", dst, det.Detached, st[src].NrRunning)
+		if idle != CPUNotIdle && det.detached > 0 && int(st[src].NrRunning)-det.detached < 1 {
+			t.Fatalf("idle %v emptied the source: %d of %d tasks", dst, det.detached, st[src].NrRunning)
 		}
 		switch d.Migration {
 		case MigrateTask:
-			if int64(det.Detached) > d.Imbalance {
-				t.Fatalf("migrate_task %d moved %d tasks", d.Imbalance, det.Detached)
+			if int64(det.detached) > d.Imbalance {
+				t.Fatalf("migrate_task %d moved %d tasks", d.Imbalance, det.detached)
 			}
 		case MigrateLoad:
 			if env.NrBalanceFailed == 0 && int64(moved) > d.Imbalance {

@@ -250,25 +250,25 @@ func ineligibleOnDst(dst *RunQueue, e *Entity) bool {
 
 // A Detach is the outcome of [DetachTasks]: how the tasks of the source list fared.
 type Detach struct {
-	// Examined is the number of tasks looked at, from the tail of the list (env->loop).
-	Examined int
-	// Detached is the number of tasks chosen.
-	Detached int
+	// examined is the number of tasks looked at, from the tail of the list (env->loop).
+	examined int
+	// detached is the number of tasks chosen.
+	detached int
 	// Imbalance is what is left of the imbalance.
 	Imbalance int64
 	// Flags are the pass's flags afterwards.
 	Flags LBFlags
 	// NewDst is the substitute destination when Flags has LBFDstPinned.
 	NewDst topology.CPU
-	// Count holds how many examined tasks got each reason.
-	Count [numMigrateReasons]int
+	// count holds how many examined tasks got each reason.
+	count [numMigrateReasons]int
 }
 
 // String summarises the outcome, such as "detached 2 of 3 examined (1 running)".
 func (d Detach) String() string {
-	s := fmt.Sprintf("detached %d of %d examined", d.Detached, d.Examined)
+	s := fmt.Sprintf("detached %d of %d examined", d.detached, d.examined)
 	sep := " ("
-	for r, n := range d.Count {
+	for r, n := range d.count {
 		if n == 0 || MigrateReason(r) <= migrateHotForced {
 			continue
 		}
@@ -313,13 +313,13 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) 
 		if env.Idle != CPUNotIdle && srcNr <= 1 {
 			break
 		}
-		d.Examined++
-		if d.Examined > loopMax && d.Flags&LBFAllPinned == 0 {
-			d.Examined--
+		d.examined++
+		if d.examined > loopMax && d.Flags&LBFAllPinned == 0 {
+			d.examined--
 			break
 		}
-		if d.Examined > loopBreak {
-			d.Examined--
+		if d.examined > loopBreak {
+			d.examined--
 			d.Flags |= LBFNeedBreak
 			break
 		}
@@ -329,24 +329,24 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) 
 		}
 		d.Flags = v.Flags
 		if !v.OK {
-			d.Count[why]++
+			d.count[why]++
 			continue
 		}
 		switch env.Migration {
 		case MigrateLoad:
 			load := max(TaskHLoad(t.E), 1)
 			if p.LBMin && load < 16 && env.NrBalanceFailed == 0 {
-				d.Count[migrateTooHeavy]++
+				d.count[migrateTooHeavy]++
 				continue
 			}
 			if shrBound(load, env.NrBalanceFailed) > uint64(d.Imbalance) {
-				d.Count[migrateTooHeavy]++
+				d.count[migrateTooHeavy]++
 				continue
 			}
 			d.Imbalance -= int64(load)
 		case MigrateUtil:
 			if int64(t.util) > d.Imbalance {
-				d.Count[migrateTooHeavy]++
+				d.count[migrateTooHeavy]++
 				continue
 			}
 			d.Imbalance -= int64(t.util)
@@ -354,14 +354,14 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) 
 			d.Imbalance--
 		case MigrateMisfit:
 			if fitsCapacity(t.util, env.Stats[env.Src].Capacity) {
-				d.Count[migrateTooHeavy]++
+				d.count[migrateTooHeavy]++
 				continue
 			}
 			d.Imbalance = 0
 		}
-		d.Count[why]++
+		d.count[why]++
 		chosen = append(chosen, t)
-		d.Detached++
+		d.detached++
 		srcNr--
 		if env.Idle == CPUNewlyIdle && p.NewidleOnePull {
 			break

@@ -138,8 +138,8 @@ func TestDetachTasks(t *testing.T) {
 			for _, tk := range chosen {
 				got += tk.E.Name
 			}
-			if got != tc.want || d.Examined != tc.examined || d.Imbalance != tc.imbalLeft {
-				t.Errorf("DetachTasks = %q examined %d imbalance %d, want %q %d %d (%v)", got, d.Examined, d.Imbalance, tc.want, tc.examined, tc.imbalLeft, d)
+			if got != tc.want || d.examined != tc.examined || d.Imbalance != tc.imbalLeft {
+				t.Errorf("DetachTasks = %q examined %d imbalance %d, want %q %d %d (%v)", got, d.examined, d.Imbalance, tc.want, tc.examined, tc.imbalLeft, d)
 			}
 		})
 	}

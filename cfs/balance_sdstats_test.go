@@ -11,23 +11,23 @@ import (
 // naiveSDLBStats is the model of updateSDLBStats: update_sd_lb_stats as the kernel writes it,
 // [GroupLBStats] and update_sd_pick_busiest on every group of the domain.
 func naiveSDLBStats(env *LBEnv, p *SMPParams) (d BusiestGroup, totalLoad, totalCap uint64) {
-	d = BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
-	d.BusiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
+	d = BusiestGroup{domain: env.SD, dst: env.DstCPU}
+	d.busiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
 	for _, g := range env.SD.groups {
 		local := g.cpus.Has(env.DstCPU)
 		s, ov := GroupLBStats(env, g, local, p)
-		d.Overload = d.Overload || ov
+		d.overload = d.overload || ov
 		if local {
-			d.Local, d.LocalStats = g, s
+			d.local, d.localStats = g, s
 		} else if pickBusiest(env, &d, busiest, g, &s) {
-			busiest, d.BusiestStats = g, s
+			busiest, d.busiestStats = g, s
 		}
 		totalLoad += s.GroupLoad
 		totalCap += s.GroupCapacity
-		d.SumUtil += s.GroupUtil
+		d.sumUtil += s.GroupUtil
 	}
-	d.Candidate = busiest
+	d.candidate = busiest
 	return d, totalLoad, totalCap
 }
 
@@ -107,7 +107,7 @@ func randomLBEnv(r *rand.Rand, topo *topology.Topology, ds *Domains) (LBEnv, boo
 func checkSDLBStats(t *testing.T, env *LBEnv, p *SMPParams) {
 	t.Helper()
 	want, wantLoad, wantCap := naiveSDLBStats(env, p)
-	got := BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
+	got := BusiestGroup{domain: env.SD, dst: env.DstCPU}
 	gotLoad, gotCap := updateSDLBStats(env, &got)
 	if got != want || gotLoad != wantLoad || gotCap != wantCap {
 		t.Fatalf("update_sd_lb_stats at %v from %v (%v, cpus %v):\n got %+v load %d cap %d\nwant %+v load %d cap %d",
@@ -167,7 +167,7 @@ func BenchmarkSDLBStats(b *testing.B) {
 	b.Run("cpus=64/impl=kernel", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			d := BusiestGroup{Domain: env.SD, Dst: env.DstCPU}
+			d := BusiestGroup{domain: env.SD, dst: env.DstCPU}
 			l, _ := updateSDLBStats(&env, &d)
 			sink += l
 		}

@@ -132,16 +132,16 @@ func (s *System) cpuFigures(c topology.CPU) CPUFigures {
 
 // logPlacement appends the placement env made, pl for reason why, to the log.
 func (s *System) logPlacement(env *WakeEnv, pl *CPUSelection, why PlaceReason) {
-	f := &PlacementFigures{Task: env.Task.E.Name, From: int(env.This), Prev: int(env.Prev), Target: int(pl.Target),
+	f := &PlacementFigures{Task: env.Task.E.Name, From: int(env.This), Prev: int(env.Prev), Target: int(pl.target),
 		CPU: int(pl.CPU), Reason: pl.Explain(why), Scope: "llc"}
 	cpus := *env.Task.allowed
 	if why == placeIdlest || why == placePrev || why == placeFallback {
 		f.Scope = "allowed"
-	} else if sd := s.ds.LLC(pl.Target); sd != nil {
+	} else if sd := s.ds.LLC(pl.target); sd != nil {
 		cpus = sd.Span()
 	} else {
 		cpus = topology.CPUSet{}
-		cpus.Add(pl.Target)
+		cpus.Add(pl.target)
 	}
 	for c := range cpus.All() {
 		f.CPUs = append(f.CPUs, s.cpuFigures(c))

@@ -91,8 +91,8 @@ func TestCheckPreemptTick(t *testing.T) {
 		if d.Resched != tc.resch || why != tc.reason || d.Ideal != tc.ideal {
 			t.Errorf("%s: CheckPreemptTick = %v (ideal %d), want resched %t, %v, ideal %d", tc.name, d.Explain(why), d.Ideal, tc.resch, tc.reason, tc.ideal)
 		}
-		if d.Ran != tc.ran && tc.reason != TickNoCompetitor {
-			t.Errorf("%s: CheckPreemptTick().Ran = %d, want %d", tc.name, d.Ran, tc.ran)
+		if d.ran != tc.ran && tc.reason != TickNoCompetitor {
+			t.Errorf("%s: CheckPreemptTick().Ran = %d, want %d", tc.name, d.ran, tc.ran)
 		}
 	}
 }
@@ -153,9 +153,9 @@ func TestCheckPreemptWakeup(t *testing.T) {
 			wakee = curr
 		}
 		d, why := CheckPreemptWakeup(c, wakee, tc.fork, &tc.p)
-		if d.Preempt != tc.preempt || why != tc.reason || d.VDiff != tc.vdiff || d.Gran != tc.gran {
+		if d.Preempt != tc.preempt || why != tc.reason || d.vDiff != tc.vdiff || d.gran != tc.gran {
 			t.Errorf("%s: CheckPreemptWakeup = %v (vdiff %d, gran %d), want preempt %t, %v, vdiff %d, gran %d",
-				tc.name, d.Explain(why), d.VDiff, d.Gran, tc.preempt, tc.reason, tc.vdiff, tc.gran)
+				tc.name, d.Explain(why), d.vDiff, d.gran, tc.preempt, tc.reason, tc.vdiff, tc.gran)
 		}
 		if (d.NextBuddy == wakee) != tc.next || (d.NextBuddy != nil && d.NextBuddy != wakee) {
 			t.Errorf("%s: CheckPreemptWakeup().NextBuddy = %v, want wakee: %t", tc.name, d.NextBuddy, tc.next)
@@ -262,8 +262,8 @@ func TestCheckPreemptWakeupNextBuddyGroup(t *testing.T) {
 	c.attach(w)
 	c.enqueueTask(w, 0, flagWakeup)
 	d, why := CheckPreemptWakeup(c, w, false, &p)
-	if !d.Preempt || why != wakeupLead || d.Wakee != w.Parent() {
-		t.Fatalf("CheckPreemptWakeup(grouped w) = %v, matching wakee side %v; want a preemption on the lead of g's entity", d.Explain(why), d.Wakee)
+	if !d.Preempt || why != wakeupLead || d.wakee != w.Parent() {
+		t.Fatalf("CheckPreemptWakeup(grouped w) = %v, matching wakee side %v; want a preemption on the lead of g's entity", d.Explain(why), d.wakee)
 	}
 	if d.NextBuddy != w {
 		t.Errorf("CheckPreemptWakeup(grouped w).NextBuddy = %v, want w", d.NextBuddy)
@@ -282,15 +282,15 @@ func TestTickDecisionExplain(t *testing.T) {
 		r    TickReason
 		want string
 	}{
-		{"classic, last classic reason", TickDecision{Curr: a, Leftmost: b, Resched: true, Ideal: 2999998, Ran: 1_000_000, Lead: 3_000_000}, tickLeadOverSlice,
+		{"classic, last classic reason", TickDecision{Curr: a, leftmost: b, Resched: true, Ideal: 2999998, ran: 1_000_000, lead: 3_000_000}, tickLeadOverSlice,
 			"tick a: resched: vruntime lead over the leftmost larger than the ideal slice (ran 1000000 ns, ideal 2999998 ns, lead 3000000 ns over b)"},
-		{"classic, seed 004 option", TickDecision{Curr: a, Leftmost: i, Ideal: 5982471, Ran: 1_000_000, Lead: 6_000_000}, tickFavorNonIdle,
+		{"classic, seed 004 option", TickDecision{Curr: a, leftmost: i, Ideal: 5982471, ran: 1_000_000, lead: 6_000_000}, tickFavorNonIdle,
 			"tick a: keep running: non-idle entity keeps its slice against an idle leftmost (seed-004 option) (ran 1000000 ns, ideal 5982471 ns, lead 6000000 ns over i)"},
-		{"classic, no leftmost", TickDecision{Curr: a, Ideal: 2999998, Ran: 500_000}, tickBelowMinGranularity,
+		{"classic, no leftmost", TickDecision{Curr: a, Ideal: 2999998, ran: 500_000}, tickBelowMinGranularity,
 			"tick a: keep running: ran less than the minimum granularity (ran 500000 ns, ideal 2999998 ns)"},
-		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, Ran: 1_000_000, Vruntime: 1_000_000, Deadline: 1_700_000}, tickRequestServed,
+		{"EEVDF, first EEVDF reason", TickDecision{Curr: a, Resched: true, ran: 1_000_000, vruntime: 1_000_000, deadline: 1_700_000}, tickRequestServed,
 			"tick a: resched: request served: new deadline (ran 1000000 ns, vruntime 1000000, deadline 1700000)"},
-		{"EEVDF, request open", TickDecision{Curr: a, Ran: 100_000, Vruntime: 100_000, Deadline: 700_000}, tickRequestOpen,
+		{"EEVDF, request open", TickDecision{Curr: a, ran: 100_000, vruntime: 100_000, deadline: 700_000}, tickRequestOpen,
 			"tick a: keep running: request not yet served (ran 100000 ns, vruntime 100000, deadline 700000)"},
 	}
 	for _, tc := range tests {

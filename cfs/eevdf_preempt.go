@@ -21,7 +21,7 @@ package cfs
 // function called on the charged queue with need-resched as it was before the charge.
 func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, now uint64, charge bool, d *WakeupDecision) WakeupReason {
 	curr := c.curr
-	*d = WakeupDecision{Curr: curr, Wakee: wakee}
+	*d = WakeupDecision{curr: curr, wakee: wakee}
 	if curr == nil {
 		d.Preempt = true
 		return wakeupCPUIdle
@@ -45,10 +45,10 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 	}
 	se, pse := curr, wakee
 	matchingEntities(&se, &pse)
-	d.Curr, d.Wakee = se, pse
+	d.curr, d.wakee = se, pse
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
-		d.Preempt, d.Short = true, !v66
+		d.Preempt, d.short = true, !v66
 		return wakeupIdleGroupCurr
 	}
 	if cIdle != wIdle {
@@ -59,7 +59,7 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 		if charge {
 			q.updateCurrEEVDF(now, p)
 		}
-		d.Picked, d.PickReason = pick66(q, p)
+		d.picked, d.pickReason = pick66(q, p)
 	} else {
 		if wakee.class != Normal {
 			return wakeupNotNormal
@@ -70,7 +70,7 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 		next := q.next
 		switch {
 		case p.PreemptShort && pse.Slice < se.Slice:
-			d.Short = true
+			d.short = true
 		case fork:
 			return wakeupForked
 		case pse.delayed:
@@ -78,9 +78,9 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 		case p.NextBuddy && (next == nil || !before(next.Deadline, pse.Deadline)):
 			d.NextBuddy, next = pse, pse // set_preempt_buddy
 		}
-		d.Picked, d.PickReason = pick71(q, !d.Short, next, p)
+		d.picked, d.pickReason = pick71(q, !d.short, next, p)
 	}
-	if d.Picked == pse {
+	if d.picked == pse {
 		d.Preempt = true
 		return wakeupPicked
 	}
@@ -103,35 +103,35 @@ func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool, d *Wakeup
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy) // set_preempt_buddy, before the pick reads cfs_rq->next
 	}
-	if d.Picked != nil && d.Picked.delayed {
+	if d.picked != nil && d.picked.delayed {
 		// pick_next_entity: a delayed entity the pick chooses leaves for good and returns
 		// nothing; wakeup_preempt_fair picks again while the queue holds entities (goto pick),
 		// even when the one that left was the wakee, and tests nothing else again.
-		q := d.Curr.q
-		for d.Picked != nil && d.Picked.delayed {
-			c.dequeueEntities(d.Picked, now, flagWakeup|flagDelayed)
-			d.Picked, d.PickReason = nil, pickNone
+		q := d.curr.q
+		for d.picked != nil && d.picked.delayed {
+			c.dequeueEntities(d.picked, now, flagWakeup|flagDelayed)
+			d.picked, d.pickReason = nil, pickNone
 			if q.nrRunning > 0 {
-				d.Picked, d.PickReason = pick71(q, !d.Short, q.next, p)
+				d.picked, d.pickReason = pick71(q, !d.short, q.next, p)
 			}
 		}
-		if d.Picked != nil && d.Picked == d.Wakee {
+		if d.picked != nil && d.picked == d.wakee {
 			d.Preempt, r, d.ShortenProtection = true, wakeupPicked, false
 		} else {
 			d.Preempt, r = false, wakeupNotPicked
 			d.ShortenProtection = p.RunToParity
 		}
 	}
-	if d.Preempt && d.Short {
-		cancelProtect(d.Curr)
-		q := d.Curr.q
+	if d.Preempt && d.short {
+		cancelProtect(d.curr)
+		q := d.curr.q
 		if r == wakeupIdleGroupCurr {
 			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here
 		}
-		q.clearBuddies(d.Curr)
+		q.clearBuddies(d.curr)
 	}
 	if d.ShortenProtection {
-		d.Curr.q.updateProtect(d.Curr, p)
+		d.curr.q.updateProtect(d.curr, p)
 	}
 	if d.Preempt {
 		c.needResched = true

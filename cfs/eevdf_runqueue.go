@@ -222,7 +222,7 @@ func (c *RunQueue) wakeDelayed(t *Entity, now uint64, d *WakeupDecision) WakeupR
 	}
 	t.q.requeueDelayed(t, &c.params)
 	if c.curr == t {
-		*d = WakeupDecision{Curr: t, Wakee: t}
+		*d = WakeupDecision{curr: t, wakee: t}
 		return wakeupSameTask
 	}
 	return c.checkPreemptEEVDF(t, now, false, d)

@@ -116,9 +116,9 @@ func TestWakeupEEVDF(t *testing.T) {
 	for _, tc := range tests {
 		c, a, b := setup(&tc.p)
 		d, why := c.Wakeup(b, 100_000)
-		if d.Preempt != tc.preempt || why != tc.reason || d.PickReason != tc.pick || d.Short != tc.short || c.NeedResched() != tc.preempt {
+		if d.Preempt != tc.preempt || why != tc.reason || d.pickReason != tc.pick || d.short != tc.short || c.NeedResched() != tc.preempt {
 			t.Errorf("%s: Wakeup = %v (pick %v, short %t), resched %t; want preempt %t, %v, pick %v, short %t",
-				tc.name, d.Explain(why), d.PickReason, d.Short, c.NeedResched(), tc.preempt, tc.reason, tc.pick, tc.short)
+				tc.name, d.Explain(why), d.pickReason, d.short, c.NeedResched(), tc.preempt, tc.reason, tc.pick, tc.short)
 		}
 		if d.ShortenProtection != tc.shorten {
 			t.Errorf("%s: Wakeup().ShortenProtection = %t, want %t", tc.name, d.ShortenProtection, tc.shorten)
@@ -154,8 +154,8 @@ func TestWakeupEEVDFRules(t *testing.T) {
 		c.Schedule(0)
 		if d, why := c.Wakeup(n, 1000); !d.Preempt {
 			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v, want preempt", v, d.Explain(why))
-		} else if want := map[Version]WakeupReason{V66: wakeupIdleCurr, V71: wakeupIdleGroupCurr}[v]; why != want || d.Short != (v == V71) {
-			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v (short %t), want %v", v, d.Explain(why), d.Short, want)
+		} else if want := map[Version]WakeupReason{V66: wakeupIdleCurr, V71: wakeupIdleGroupCurr}[v]; why != want || d.short != (v == V71) {
+			t.Errorf("%v: normal wakee vs SCHED_IDLE running: %v (short %t), want %v", v, d.Explain(why), d.short, want)
 		}
 		// v6.6: the reschedule picks with the idle task still in place; it was placed at V,
 		// is eligible and has not started a new request, so RUN_TO_PARITY keeps it until its
@@ -726,7 +726,7 @@ func TestWakeupPreemptDelayed(t *testing.T) {
 	if a.OnRQ() || len(blocked) != 1 || blocked[0] != a {
 		t.Errorf("wakeup pick choosing the delayed a: a on_rq %t, onBlock heard %v, decision %v; want a dequeued and heard of", a.OnRQ(), blocked, d.Explain(why))
 	}
-	if d.Picked == a || d.Picked == nil {
+	if d.picked == a || d.picked == nil {
 		t.Errorf("decision after the delayed a left: %v; want a pick without a", d)
 	}
 	checkCPU(t, c, nil)
@@ -758,8 +758,8 @@ func TestWakeupRepicksAfterDelayedDequeue(t *testing.T) {
 		t.Fatalf("setup: running %v, t0 delayed %t, t2 delayed %t; want t1, true, true", got, t0.Delayed(), t2.Delayed())
 	}
 	d, why := c.Wakeup(t2, 6_630_160)
-	if !d.Preempt || why != wakeupPicked || d.Picked != t2 || !c.NeedResched() {
-		t.Errorf("Wakeup(t2) = %v (picked %v), want a preemption: the second pick chooses t2", d.Explain(why), d.Picked)
+	if !d.Preempt || why != wakeupPicked || d.picked != t2 || !c.NeedResched() {
+		t.Errorf("Wakeup(t2) = %v (picked %v), want a preemption: the second pick chooses t2", d.Explain(why), d.picked)
 	}
 	if t0.OnRQ() || t0.Delayed() {
 		t.Errorf("t0 queued %t, delayed %t; want it dequeued for good by the first pick", t0.OnRQ(), t0.Delayed())

@@ -41,8 +41,8 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 		t.Fatalf("setup: %v vruntime %+d deadline %+d; want +1000000, +1700000", x, rel(x.Vruntime), rel(x.Deadline))
 	}
 	d, why := c.Wakeup(x, 2_500_000)
-	if !d.Preempt || why != wakeupPicked || d.Picked != x || !c.NeedResched() {
-		t.Errorf("Wakeup(delayed %v) at 2.5 ms = %v (picked %v), resched %t; want a preemption by %v", x, d.Explain(why), d.Picked, c.NeedResched(), x)
+	if !d.Preempt || why != wakeupPicked || d.picked != x || !c.NeedResched() {
+		t.Errorf("Wakeup(delayed %v) at 2.5 ms = %v (picked %v), resched %t; want a preemption by %v", x, d.Explain(why), d.picked, c.NeedResched(), x)
 	}
 	if rel(y.Vruntime) != 1_500_000 || rel(y.Deadline) != 2_200_000 {
 		t.Errorf("running %v after the wakeup: vruntime %+d, deadline %+d; want +1500000, +2200000 (charged)", y, rel(y.Vruntime), rel(y.Deadline))
@@ -59,8 +59,8 @@ func TestWakeupDelayedChargesCurr(t *testing.T) {
 func TestWakeupDelayedServedNotPicked(t *testing.T) {
 	c, x, y := delayedSleeperSetup(t)
 	d, why := c.Wakeup(x, 1_500_000)
-	if d.Preempt || why != wakeupNotPicked || d.Picked != y {
-		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d.Explain(why), d.Picked, y)
+	if d.Preempt || why != wakeupNotPicked || d.picked != y {
+		t.Errorf("Wakeup(delayed %v) at 1.5 ms = %v (picked %v); want no preemption, %v picked", x, d.Explain(why), d.picked, y)
 	}
 	if !c.NeedResched() {
 		t.Errorf("NeedResched() after the wakeup = false, want true (update_curr served %v's request)", y)
@@ -110,8 +110,8 @@ func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
 		t.Fatalf("setup: next buddies root %v, g %v; want g's entity, %v", root.next, gq.next, o)
 	}
 	d, why := c.Wakeup(w, 100_000)
-	if !d.Preempt || !d.Short || why != wakeupPicked || d.Curr != ge {
-		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d.Explain(why), d.Short, d.Curr)
+	if !d.Preempt || !d.short || why != wakeupPicked || d.curr != ge {
+		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d.Explain(why), d.short, d.curr)
 	}
 	if root.next != nil {
 		t.Errorf("root's next buddy after the preemption = %v, want none (clear_buddies at the matching level)", root.next)
@@ -155,8 +155,8 @@ func TestWakeupNextBuddyV71(t *testing.T) {
 		if rel(w.Vruntime) != 0 || w.Deadline-w.Vruntime != s.slice {
 			t.Errorf("%s: placed at %+d, deadline %+d; want 0, %d", s.name, rel(w.Vruntime), rel(w.Deadline), s.slice)
 		}
-		if d.Preempt || why != wakeupNotPicked || d.PickReason != pickCurrProtected {
-			t.Errorf("%s: Wakeup = %v (pick %v); want no preemption, a protected", s.name, d, d.PickReason)
+		if d.Preempt || why != wakeupNotPicked || d.pickReason != pickCurrProtected {
+			t.Errorf("%s: Wakeup = %v (pick %v); want no preemption, a protected", s.name, d, d.pickReason)
 		}
 		if (d.NextBuddy == w) != s.nominee || (d.NextBuddy != nil && d.NextBuddy != w) {
 			t.Errorf("%s: Wakeup().NextBuddy = %v, want the wakee: %t", s.name, d.NextBuddy, s.nominee)

@@ -105,24 +105,24 @@ func (r WakeupReason) String() string {
 type WakeupDecision struct {
 	// Preempt reports whether the wakee should preempt the running task.
 	Preempt bool
-	// Curr and Wakee are the running entity and the wakee's entity compared, at the level where
+	// curr and wakee are the running entity and the wakee's entity compared, at the level where
 	// their hierarchies meet (find_matching_se), once the decision got that far.
-	Curr, Wakee *Entity
-	// VDiff is Curr's vruntime minus Wakee's, and Gran the wakee's wakeup granularity in
+	curr, wakee *Entity
+	// vDiff is curr's vruntime minus wakee's, and gran the wakee's wakeup granularity in
 	// virtual time, when the decision compared them.
-	VDiff int64
-	Gran  uint64
+	vDiff int64
+	gran  uint64
 	// NextBuddy, if not nil, is the entity to mark as next buddy (with its ancestors), and
 	// LastBuddy the entity to mark as last buddy.
 	NextBuddy, LastBuddy *Entity
-	// Picked is the entity EEVDF's pick chose and PickReason why, when the decision ran it.
-	Picked     *Entity
-	PickReason PickReason
-	// Short reports v7.1's PREEMPT_WAKEUP_SHORT action: the wakee has a shorter slice
+	// picked is the entity EEVDF's pick chose and pickReason why, when the decision ran it.
+	picked     *Entity
+	pickReason PickReason
+	// short reports v7.1's PREEMPT_WAKEUP_SHORT action: the wakee has a shorter slice
 	// (PREEMPT_SHORT) or the running side is idle, so the pick ignored the running entity's
 	// slice protection (whether or not it chose the wakee), and a preemption cancels that
 	// protection and clears its buddies.
-	Short bool
+	short bool
 	// ShortenProtection reports that, the wakee not winning, v7.1 with RUN_TO_PARITY cuts the
 	// running entity's protection to the queue's shortest slice (update_protect_slice).
 	ShortenProtection bool
@@ -135,13 +135,13 @@ func (d WakeupDecision) Explain(r WakeupReason) string {
 	if d.Preempt {
 		verdict = "preempt"
 	}
-	s := fmt.Sprintf("wakeup %v vs %v: %s: %v", d.Wakee, d.Curr, verdict, r)
+	s := fmt.Sprintf("wakeup %v vs %v: %s: %v", d.wakee, d.curr, verdict, r)
 	switch r {
 	case wakeupLead, wakeupLeadTooSmall:
-		s += fmt.Sprintf(" (lead %d ns, granularity %d ns)", d.VDiff, d.Gran)
+		s += fmt.Sprintf(" (lead %d ns, granularity %d ns)", d.vDiff, d.gran)
 	case wakeupPicked, wakeupNotPicked:
-		s += fmt.Sprintf(" (picked %v: %v", d.Picked, d.PickReason)
-		if d.Short {
+		s += fmt.Sprintf(" (picked %v: %v", d.picked, d.pickReason)
+		if d.short {
 			s += ", ignoring slice protection"
 		}
 		s += ")"
@@ -221,7 +221,7 @@ func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) (Wakeu
 // queue.
 func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now uint64, charge bool, d *WakeupDecision) WakeupReason {
 	curr := c.curr
-	*d = WakeupDecision{Curr: curr, Wakee: wakee}
+	*d = WakeupDecision{curr: curr, wakee: wakee}
 	if curr == nil {
 		d.Preempt = true
 		return wakeupCPUIdle
@@ -249,7 +249,7 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 		return wakeupNotNormal
 	}
 	matchingEntities(&se, &pse)
-	d.Curr, d.Wakee = se, pse
+	d.curr, d.wakee = se, pse
 	cIdle, wIdle := se.IsIdle(), pse.IsIdle()
 	if cIdle && !wIdle {
 		d.preempt(se, scale, p)
@@ -261,8 +261,8 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 	if charge {
 		se.q.updateCurr(now, p)
 	}
-	d.VDiff = int64(se.Vruntime - pse.Vruntime)
-	d.Gran = WakeupGran(pse, p)
+	d.vDiff = int64(se.Vruntime - pse.Vruntime)
+	d.gran = WakeupGran(pse, p)
 	if WakeupPreemptEntity(se, pse, p) == 1 {
 		if !nextMarked && !pse.IsIdle() {
 			d.NextBuddy = pse

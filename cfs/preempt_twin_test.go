@@ -18,7 +18,7 @@ func refCheckPreempt(c *RunQueue, t *Entity, now uint64, fork bool) (WakeupDecis
 	}
 	d, r := CheckPreemptWakeup(c, t, fork, &c.params)
 	if r == wakeupLeadTooSmall || r == wakeupLead {
-		d.Curr.q.updateCurr(now, &c.params)
+		d.curr.q.updateCurr(now, &c.params)
 		d, r = CheckPreemptWakeup(c, t, fork, &c.params)
 	}
 	if d.NextBuddy != nil {
@@ -41,7 +41,7 @@ func refCheckPreemptEEVDF(c *RunQueue, t *Entity, now uint64, fork bool) (Wakeup
 		// The kernel tests need-resched before update_curr, which may set it (a served
 		// request): judge with the flag as it was, then keep both.
 		was := c.needResched
-		d.Curr.q.updateCurrEEVDF(now, p)
+		d.curr.q.updateCurrEEVDF(now, p)
 		charged := c.needResched
 		c.needResched = was
 		d, r = CheckPreemptWakeup(c, t, fork, p)
@@ -50,35 +50,35 @@ func refCheckPreemptEEVDF(c *RunQueue, t *Entity, now uint64, fork bool) (Wakeup
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy) // set_preempt_buddy, before the pick reads cfs_rq->next
 	}
-	if d.Picked != nil && d.Picked.delayed {
+	if d.picked != nil && d.picked.delayed {
 		// pick_next_entity: a delayed entity the pick chooses leaves for good and returns
 		// nothing; wakeup_preempt_fair picks again while the queue holds entities (goto pick),
 		// even when the one that left was the wakee, and tests nothing else again.
-		q := d.Curr.q
-		for d.Picked != nil && d.Picked.delayed {
-			c.dequeueEntities(d.Picked, now, flagWakeup|flagDelayed)
-			d.Picked, d.PickReason = nil, pickNone
+		q := d.curr.q
+		for d.picked != nil && d.picked.delayed {
+			c.dequeueEntities(d.picked, now, flagWakeup|flagDelayed)
+			d.picked, d.pickReason = nil, pickNone
 			if q.nrRunning > 0 {
-				d.Picked, d.PickReason = pick71(q, !d.Short, q.next, p)
+				d.picked, d.pickReason = pick71(q, !d.short, q.next, p)
 			}
 		}
-		if d.Picked != nil && d.Picked == d.Wakee {
+		if d.picked != nil && d.picked == d.wakee {
 			d.Preempt, r, d.ShortenProtection = true, wakeupPicked, false
 		} else {
 			d.Preempt, r = false, wakeupNotPicked
 			d.ShortenProtection = p.RunToParity
 		}
 	}
-	if d.Preempt && d.Short {
-		cancelProtect(d.Curr)
-		q := d.Curr.q
+	if d.Preempt && d.short {
+		cancelProtect(d.curr)
+		q := d.curr.q
 		if r == wakeupIdleGroupCurr {
 			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here
 		}
-		q.clearBuddies(d.Curr)
+		q.clearBuddies(d.curr)
 	}
 	if d.ShortenProtection {
-		d.Curr.q.updateProtect(d.Curr, p)
+		d.curr.q.updateProtect(d.curr, p)
 	}
 	if d.Preempt {
 		c.needResched = true
@@ -191,8 +191,8 @@ func TestCheckPreemptOnePass(t *testing.T) {
 					var da WakeupDecision
 					ra := a.c.checkPreempt(ta, now, fork, &da)
 					db, rb := refCheckPreempt(b.c, tb, now, fork)
-					if ra != rb || fmt.Sprint(da) != fmt.Sprint(db) {
-						t.Fatalf("%v seed %d: wakeup of %v: one pass %v %+v, reference %v %+v", v, seed, ta, ra, da, rb, db)
+					if ra != rb || wakeupFields(da) != wakeupFields(db) {
+						t.Fatalf("%v seed %d: wakeup of %v: one pass %v %s, reference %v %s", v, seed, ta, ra, wakeupFields(da), rb, wakeupFields(db))
 					}
 					checked++
 					switch ra {
@@ -241,4 +241,11 @@ func TestCheckPreemptOnePass(t *testing.T) {
 			t.Errorf("%v: only %d wakeups judged, %d past the idle rules", v, checked, compared)
 		}
 	}
+}
+
+// wakeupFields prints every field of d, the unexported entities by name (fmt does not call
+// String on unexported fields).
+func wakeupFields(d WakeupDecision) string {
+	return fmt.Sprintf("{Preempt:%v curr:%v wakee:%v vDiff:%d gran:%d NextBuddy:%v LastBuddy:%v picked:%v pickReason:%v short:%v ShortenProtection:%v}",
+		d.Preempt, d.curr, d.wakee, d.vDiff, d.gran, d.NextBuddy, d.LastBuddy, d.picked, d.pickReason, d.short, d.ShortenProtection)
 }

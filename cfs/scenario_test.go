@@ -152,7 +152,7 @@ func TestScenarioIdleGroup(t *testing.T) {
 	if d, why := c.Wakeup(i, 2_000_000); d.Preempt || why != wakeupIdleGroupWakee {
 		t.Errorf("idle-group wakeup against a running normal group: %v; want no preemption, %v", d.Explain(why), wakeupIdleGroupWakee)
 	}
-	if d, why := c.Wakeup(b, 2_000_000); d.Curr != a || d.Wakee != b || why != wakeupLeadTooSmall {
+	if d, why := c.Wakeup(b, 2_000_000); d.curr != a || d.wakee != b || why != wakeupLeadTooSmall {
 		t.Errorf("wakeup within the normal group: %v; want a vruntime comparison of b with a", d.Explain(why))
 	}
 	checkCPU(t, c, nil)
@@ -186,7 +186,7 @@ func TestScenarioSeed004(t *testing.T) {
 		m.start(a, i)
 		r := &run{m: m}
 		m.trace = func(now uint64, d TickDecision, why TickReason, next *Entity) {
-			if d.Leftmost != nil && d.Leftmost.IsIdle() && !d.Curr.IsIdle() {
+			if d.leftmost != nil && d.leftmost.IsIdle() && !d.Curr.IsIdle() {
 				switch why {
 				case tickLeadOverSlice:
 					r.leadIdle++

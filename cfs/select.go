@@ -97,33 +97,33 @@ func (r PlaceReason) String() string {
 type CPUSelection struct {
 	// CPU is the chosen CPU.
 	CPU topology.CPU
-	// WantAffine reports whether the wakeup could move the task towards the waker
-	// (!wake_wide and the waker's CPU allowed); Affine whether wake_affine chose This.
-	WantAffine, Affine bool
-	// AffineDomain is the wake-affine domain used, if any; Target the fast path's target.
-	AffineDomain *SchedDomain
-	Target       topology.CPU
+	// wantAffine reports whether the wakeup could move the task towards the waker
+	// (!wake_wide and the waker's CPU allowed); affine whether wake_affine chose This.
+	wantAffine, affine bool
+	// affineDomain is the wake-affine domain used, if any; target the fast path's target.
+	affineDomain *SchedDomain
+	target       topology.CPU
 	// ClearIdleCores reports that select_idle_cpu found no idle core, so the caller clears
 	// the LLC's has_idle_cores; SetRecentUsed that p->recent_used_cpu becomes RecentUsed.
 	ClearIdleCores bool
 	SetRecentUsed  bool
 	RecentUsed     topology.CPU
-	// Scanned is the number of CPUs select_idle_cpu examined.
-	Scanned int
+	// scanned is the number of CPUs select_idle_cpu examined.
+	scanned int
 }
 
 // Explain explains the placement, made for reason r (the reason returned with it).
 func (p CPUSelection) Explain(r PlaceReason) string {
 	s := fmt.Sprintf("placed on %v: %v", p.CPU, r)
-	if p.AffineDomain != nil {
+	if p.affineDomain != nil {
 		side := "previous CPU"
-		if p.Affine {
+		if p.affine {
 			side = "waker's CPU"
 		}
-		s += fmt.Sprintf(" (wake_affine at %s chose the %s, target %v)", p.AffineDomain.Name(), side, p.Target)
+		s += fmt.Sprintf(" (wake_affine at %s chose the %s, target %v)", p.affineDomain.Name(), side, p.target)
 	}
-	if p.Scanned > 0 {
-		s += fmt.Sprintf(", %d CPUs scanned", p.Scanned)
+	if p.scanned > 0 {
+		s += fmt.Sprintf(", %d CPUs scanned", p.scanned)
 	}
 	return s
 }
@@ -247,7 +247,7 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (C
 func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl *CPUSelection) PlaceReason {
 	st := env.Stats
 	t := env.Task
-	*pl = CPUSelection{CPU: target, Target: target}
+	*pl = CPUSelection{CPU: target, target: target}
 	ds := env.Domains
 	if idleish(st, target) && env.asymFits(target) {
 		return placeTargetIdle
@@ -290,7 +290,7 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl
 		}
 	}
 	c, ok, core, scanned := env.selectIdleCPU(sd, hasIdleCore, target, llc, p)
-	pl.Scanned = scanned
+	pl.scanned = scanned
 	pl.ClearIdleCores = hasIdleCore && !core
 	switch {
 	case !ok:
@@ -493,24 +493,24 @@ func selectTaskRQ(env *WakeEnv, p *SMPParams, pl *CPUSelection) PlaceReason {
 		if env.Waker != nil {
 			waker = env.Waker.wakeeFlips
 		}
-		pl.WantAffine = !WakeWide(waker, t.wakeeFlips, ds.LLCSize(this)) && t.allowed.Has(this)
+		pl.wantAffine = !WakeWide(waker, t.wakeeFlips, ds.LLCSize(this)) && t.allowed.Has(this)
 	}
 	var sd *SchedDomain
 	for k := range ds.chains[this] {
 		tmp := &ds.chains[this][k]
-		if pl.WantAffine && tmp.flags&topology.SDWakeAffine != 0 && tmp.span.Has(prev) {
+		if pl.wantAffine && tmp.flags&topology.SDWakeAffine != 0 && tmp.span.Has(prev) {
 			if this != prev {
 				if WakeAffine(env, tmp, this, prev, p) {
-					newCPU, pl.Affine = this, true
+					newCPU, pl.affine = this, true
 				}
 			}
-			pl.AffineDomain = tmp
+			pl.affineDomain = tmp
 			sd = nil
 			break
 		}
 		if tmp.flags&flag != 0 {
 			sd = tmp
-		} else if !pl.WantAffine {
+		} else if !pl.wantAffine {
 			break
 		}
 	}
@@ -519,9 +519,9 @@ func selectTaskRQ(env *WakeEnv, p *SMPParams, pl *CPUSelection) PlaceReason {
 	case sd != nil:
 		pl.CPU, why = FindIdlestCPU(env, sd, this, prev, flag, p), placeIdlest
 	case ttwu:
-		want, affine, ad := pl.WantAffine, pl.Affine, pl.AffineDomain
+		want, affine, ad := pl.wantAffine, pl.affine, pl.affineDomain
 		why = selectIdleSibling(env, prev, newCPU, p, pl)
-		pl.WantAffine, pl.Affine, pl.AffineDomain = want, affine, ad
+		pl.wantAffine, pl.affine, pl.affineDomain = want, affine, ad
 	default:
 		pl.CPU, why = newCPU, placePrev
 	}

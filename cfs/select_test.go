@@ -146,7 +146,7 @@ func TestSelectTaskRQFork(t *testing.T) {
 	env = wakeFixture(topo, nr, topo.CPUs())
 	env.This, env.Prev = 0, 3
 	pl, why = SelectTaskRQ(env, smp65())
-	if pl.CPU != 3 || !pl.WantAffine {
+	if pl.CPU != 3 || !pl.wantAffine {
 		t.Errorf("wakeup placement = %v, want cpu3 (previous CPU, idle)", pl.Explain(why))
 	}
 	// Disallowed previous CPU: the fallback picks the first allowed CPU of prev's node.

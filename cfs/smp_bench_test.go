@@ -75,7 +75,7 @@ func (f *balanceFixture) pass() int {
 		Flags: LBFAllPinned, DstGroupMask: f.env.SD.Group(0).BalanceMask()}
 	var det Detach
 	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0], &f.smp)
-	return det.Detached + 1
+	return det.detached + 1
 }
 
 // naivePass is the baseline: the busiest group by average load per CPU (the comparison the

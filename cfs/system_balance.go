@@ -219,10 +219,10 @@ func (s *System) busiestGroup(env *LBEnv, bg *BusiestGroup, cpu topology.CPU, sc
 		s.logBalance(env, bg, why)
 	}
 	if sd.parent == nil {
-		s.overload = bg.Overload
+		s.overload = bg.overload
 	}
 	if scan {
-		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.SumUtil, sd.weight, sd.ImbalancePct())
+		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.sumUtil, sd.weight, sd.ImbalancePct())
 	}
 	return why
 }
@@ -263,11 +263,11 @@ func (s *System) detachFrom(now int64, env *LBEnv, src topology.CPU, bg *Busiest
 		me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
 		var d Detach
 		s.chosen, d = DetachTasks(me, &s.rqs[src].tasks, s.chosen[:0], smp)
-		examined += d.Examined
+		examined += d.examined
 		s.apply(now, me, d)
-		moved += d.Detached
+		moved += d.detached
 		me.Imbalance, flags = d.Imbalance, d.Flags
-		if d.Detached > 0 {
+		if d.detached > 0 {
 			if s.explaining() {
 				s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg.Explain(why), d, src}})
 			}
@@ -329,7 +329,7 @@ func (s *System) startActiveBalance(cpu, src topology.CPU, sd *SchedDomain, bg *
 func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 	src := &s.rqs[me.Src]
 	s.examined = s.examined[:0]
-	for p, k := src.tasks.tail, 0; p != nil && k < d.Examined; p, k = p.prev, k+1 {
+	for p, k := src.tasks.tail, 0; p != nil && k < d.examined; p, k = p.prev, k+1 {
 		s.examined = append(s.examined, p)
 	}
 	n := uint64(now)

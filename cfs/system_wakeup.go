@@ -48,7 +48,7 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
 		}
 		w.r = s.wakeDelayed(now, t, &w.d)
-		w.pl, w.pr = CPUSelection{CPU: t.cpu, Target: t.cpu}, placePrev
+		w.pl, w.pr = CPUSelection{CPU: t.cpu, target: t.cpu}, placePrev
 		return
 	}
 	fork := flags&sched.WakeFork != 0
@@ -119,7 +119,7 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 		s.logPlacement(env, pl, why)
 	}
 	if pl.ClearIdleCores {
-		s.idleCor[s.ds.LLCID(pl.Target)] = false
+		s.idleCor[s.ds.LLCID(pl.target)] = false
 	}
 	if pl.SetRecentUsed {
 		t.recentUsedCPU = pl.RecentUsed

@@ -73,18 +73,18 @@ func (r TickReason) String() string {
 type TickDecision struct {
 	// Resched reports whether the running entity should be switched out.
 	Resched bool
-	// Curr is the running entity the decision is about; Leftmost the first waiting entity, if
+	// Curr is the running entity the decision is about; leftmost the first waiting entity, if
 	// the decision looked at it.
-	Curr, Leftmost *Entity
+	Curr, leftmost *Entity
 	// Ideal is the ideal slice, min(sched_slice, Latency), in nanoseconds.
 	Ideal uint64
-	// Ran is the time Curr has run since it was picked, in nanoseconds.
-	Ran uint64
-	// Lead is Curr's vruntime minus Leftmost's, if the decision looked at it.
-	Lead int64
-	// Vruntime and Deadline are Curr's vruntime and virtual deadline after the tick charged it
+	// ran is the time Curr has run since it was picked, in nanoseconds.
+	ran uint64
+	// lead is Curr's vruntime minus leftmost's, if the decision looked at it.
+	lead int64
+	// vruntime and deadline are Curr's vruntime and virtual deadline after the tick charged it
 	// (EEVDF only).
-	Vruntime, Deadline uint64
+	vruntime, deadline uint64
 }
 
 // Explain explains the decision, made for reason r (the reason [CheckPreemptTick] or
@@ -95,11 +95,11 @@ func (d TickDecision) Explain(r TickReason) string {
 		verdict = "resched"
 	}
 	if r >= tickRequestServed {
-		return fmt.Sprintf("tick %v: %s: %v (ran %d ns, vruntime %d, deadline %d)", d.Curr, verdict, r, d.Ran, d.Vruntime, d.Deadline)
+		return fmt.Sprintf("tick %v: %s: %v (ran %d ns, vruntime %d, deadline %d)", d.Curr, verdict, r, d.ran, d.vruntime, d.deadline)
 	}
-	s := fmt.Sprintf("tick %v: %s: %v (ran %d ns, ideal %d ns", d.Curr, verdict, r, d.Ran, d.Ideal)
-	if d.Leftmost != nil {
-		s += fmt.Sprintf(", lead %d ns over %v", d.Lead, d.Leftmost)
+	s := fmt.Sprintf("tick %v: %s: %v (ran %d ns, ideal %d ns", d.Curr, verdict, r, d.ran, d.Ideal)
+	if d.leftmost != nil {
+		s += fmt.Sprintf(", lead %d ns over %v", d.lead, d.leftmost)
 	}
 	return s + ")"
 }
@@ -128,7 +128,7 @@ func CheckPreemptTick(q *Queue, curr *Entity, p *Params) (TickDecision, TickReas
 func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickReason {
 	ideal := min(slice(q, curr, p), p.Latency)
 	ran := curr.SumExecRuntime - curr.PrevSumExecRuntime
-	*d = TickDecision{Curr: curr, Ideal: ideal, Ran: ran}
+	*d = TickDecision{Curr: curr, Ideal: ideal, ran: ran}
 	if ran > ideal {
 		d.Resched = true
 		return tickSliceExpired
@@ -141,7 +141,7 @@ func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickRe
 		return TickNoCompetitor
 	}
 	lead := int64(curr.Vruntime - left.Vruntime)
-	d.Leftmost, d.Lead = left, lead
+	d.leftmost, d.lead = left, lead
 	switch {
 	case lead < 0:
 		return tickBehindLeftmost
@@ -188,8 +188,8 @@ func (c *RunQueue) tick(se *Entity, now uint64, d *TickDecision) TickReason {
 		if p.Version.EEVDF() {
 			ch := q.updateCurrEEVDF(now, p) // update_curr decides, and asks for the reschedule
 			q.updateGroup(se, now, p)
-			*d = TickDecision{Curr: se, Resched: ch.resched, Ran: se.SumExecRuntime - se.PrevSumExecRuntime,
-				Vruntime: se.Vruntime, Deadline: se.Deadline}
+			*d = TickDecision{Curr: se, Resched: ch.resched, ran: se.SumExecRuntime - se.PrevSumExecRuntime,
+				vruntime: se.Vruntime, deadline: se.Deadline}
 			r = ch.tickReason(q)
 		} else {
 			q.updateCurr(now, p)
