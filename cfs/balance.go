@@ -261,7 +261,7 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 	sd := env.SD
 	d.busiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
-	pct := sd.ImbalancePct()
+	pct := sd.imbalancePct()
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
 	var s GroupStats
 	// A System's sums of the groups of several CPUs stand for the visit of their CPUs when the
@@ -430,7 +430,7 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 		if local.AvgLoad >= d.domainAvgLoad {
 			return balanced(balanceLocalAvgAbove)
 		}
-		if 100*b.AvgLoad <= sd.ImbalancePct()*local.AvgLoad {
+		if 100*b.AvgLoad <= sd.imbalancePct()*local.AvgLoad {
 			return balanced(balanceWithinPct)
 		}
 	}
@@ -463,7 +463,7 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 	dst := env.DstCPU
 	*d = BusiestGroup{domain: sd, dst: dst}
 	stats := env.Stats
-	pct := sd.ImbalancePct()
+	pct := sd.imbalancePct()
 	// The groups of a flat domain have one capacity (markFlat): the local group's.
 	best, over, unsure := env.flat.Busiest(sd.spanBits, &env.CPUs, dst, sd.groups[0].capacity, pct,
 		len(stats), func(c topology.CPU) flatbalance.Figures {

@@ -95,11 +95,11 @@ func FuzzBalance(f *testing.F) {
 			t.Fatalf("busiest queue %v not in %v or empty", src, d.Group)
 		}
 		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: cpus[src], Now: 1_000_000, Migration: d.Migration,
-			Imbalance: d.Imbalance, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
+			Imbalance: d.Imbalance, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}
 		chosen, det := DetachTasks(&me, &lists[src], nil, &smp)
 		var moved uint64
 		for _, tk := range chosen {
-			if !tk.AllowedOn(dst) {
+			if !tk.allowedOn(dst) {
 				t.Fatalf("chose %v, not allowed on %v (%v)", tk, dst, tk.Allowed())
 			}
 			if cpus[src].Curr() == tk.E {
@@ -122,7 +122,7 @@ func FuzzBalance(f *testing.F) {
 			if env.NrBalanceFailed == 0 && int64(moved) > d.Imbalance {
 				t.Fatalf("migrate_load %d moved load %d", d.Imbalance, moved)
 			}
-			if env.NrBalanceFailed == 0 && sd.NumGroups() == 2 && d.Group.Weight() == 1 && sd.Group(0).Weight() == 1 &&
+			if env.NrBalanceFailed == 0 && sd.NumGroups() == 2 && d.Group.weight() == 1 && sd.Group(0).weight() == 1 &&
 				st[dst].Load+moved > st[src].Load {
 				t.Fatalf("%v\n%v\nmoving load %d from %v (%d) to %v (%d) makes the destination heavier than the source was", d, det,
 					moved, src, st[src].Load, dst, st[dst].Load)

@@ -228,7 +228,7 @@ func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *SMPParams) (Migr
 	if !TaskHot(env, t, p) {
 		return v, migrateOK
 	}
-	if env.NrBalanceFailed > env.SD.CacheNiceTries() {
+	if env.NrBalanceFailed > env.SD.cacheNiceTries() {
 		return v, migrateHotForced
 	}
 	v.OK = false
@@ -386,12 +386,12 @@ func shrBound(val uint64, shift int) uint64 {
 // nrBalanceFailed is the failure count after this failure.
 func NeedActiveBalance(env *LBEnv, src topology.CPU, m MigrationType, nrBalanceFailed int, p *SMPParams) bool {
 	sd := env.SD
-	if m == MigrateTask && nrBalanceFailed > sd.CacheNiceTries()+2 {
+	if m == MigrateTask && nrBalanceFailed > sd.cacheNiceTries()+2 {
 		return true
 	}
 	rq := &env.Stats[src]
 	if env.Idle != CPUNotIdle && rq.HNrRunning == 1 {
-		pct := sd.ImbalancePct()
+		pct := sd.imbalancePct()
 		if checkCPUCapacity(rq, pct) && rq.Capacity*pct < env.Stats[env.DstCPU].Capacity*100 {
 			return true
 		}

@@ -34,7 +34,7 @@ func migrateFixture(t *testing.T, execStart []uint64, allowed []topology.CPUSet)
 	st := statsFor(topo, map[topology.CPU]uint32{1: uint32(len(execStart))})
 	sd := ds.Base(0)
 	env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st}
-	return &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: c, Now: 10_000_000, Migration: MigrateTask, Imbalance: 1, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}, tasks, &list
+	return &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: c, Now: 10_000_000, Migration: MigrateTask, Imbalance: 1, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}, tasks, &list
 }
 
 func TestCanMigrateTask(t *testing.T) {
@@ -43,8 +43,8 @@ func TestCanMigrateTask(t *testing.T) {
 	now := uint64(10_000_000)
 	me, tasks, _ := migrateFixture(t, []uint64{now, now - 100_000, now - 1_000_000, now - 100_000},
 		[]topology.CPUSet{all, all, all, only1})
-	if me.SD.CacheNiceTries() != 1 {
-		t.Fatalf("TwoCPU's PKG domain has cache_nice_tries %d, want 1", me.SD.CacheNiceTries())
+	if me.SD.cacheNiceTries() != 1 {
+		t.Fatalf("TwoCPU's PKG domain has cache_nice_tries %d, want 1", me.SD.cacheNiceTries())
 	}
 	for _, tc := range []struct {
 		name    string
@@ -261,7 +261,7 @@ func TestCanMigrateTaskV71(t *testing.T) {
 		env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed}
 		smp := DefaultSMPParams(tc.v)
 		me := &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: f.src, DstRQ: f.dst, Now: 10_000_000, Migration: tc.m, Imbalance: 1 << 20,
-			Flags: LBFAllPinned, DstGroupMask: sd.Group(0).BalanceMask()}
+			Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}
 		v, why := CanMigrateTask(me, tk, &smp)
 		if v.OK != tc.ok || why != tc.reason || v.Flags != tc.wantFlags {
 			t.Errorf("%s: CanMigrateTask = %t, %v, flags %v; want %t, %v, %v", tc.name, v.OK, why, v.Flags, tc.ok, tc.reason, tc.wantFlags)

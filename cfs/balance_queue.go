@@ -22,7 +22,7 @@ func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *SMPParams) (topology.CPU, 
 	var bestNr uint32
 	asym := env.SD.flags&topology.SDAsymCPUCapacity != 0
 	dstCap := env.Stats[env.DstCPU].Capacity
-	pct := env.SD.ImbalancePct()
+	pct := env.SD.imbalancePct()
 	for _, c := range d.Group.list {
 		if !env.CPUs.Has(c) {
 			continue
@@ -81,7 +81,7 @@ func ShouldWeBalance(env *LBEnv, p *SMPParams) bool {
 	}
 	bl := env.SD.groups[0].balanceList
 	for _, c := range bl {
-		if env.CPUs.Has(c) && env.Stats[c].Idle() {
+		if env.CPUs.Has(c) && env.Stats[c].idle() {
 			return c == env.DstCPU
 		}
 	}

@@ -94,7 +94,7 @@ func randomLBEnv(r *rand.Rand, topo *topology.Topology, ds *Domains) (LBEnv, boo
 	}
 	var imb []bool
 	if r.IntN(2) == 0 {
-		imb = make([]bool, len(ds.Groups()))
+		imb = make([]bool, len(ds.groups))
 		for i := range imb {
 			imb[i] = r.IntN(6) == 0
 		}

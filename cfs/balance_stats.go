@@ -139,11 +139,11 @@ type CPUStat struct {
 	IdleStamp uint64
 }
 
-// Idle reports whether the CPU has nothing queued (idle_cpu and available_idle_cpu).
-func (s *CPUStat) Idle() bool { return s.NrRunning == 0 }
+// idle reports whether the CPU has nothing queued (idle_cpu and available_idle_cpu).
+func (s *CPUStat) idle() bool { return s.NrRunning == 0 }
 
-// IdleOnly reports whether only SCHED_IDLE work is queued (sched_idle_cpu).
-func (s *CPUStat) IdleOnly() bool {
+// idleOnly reports whether only SCHED_IDLE work is queued (sched_idle_cpu).
+func (s *CPUStat) idleOnly() bool {
 	return s.NrRunning > 0 && s.NrRunning == s.IdleHNrRunning
 }
 
@@ -258,7 +258,7 @@ func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
 // the group has more than one task (SG_OVERLOAD). The complexity is O(CPUs of g).
 func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *SMPParams) (s GroupStats, overload bool) {
 	sd := env.SD
-	pct := sd.ImbalancePct()
+	pct := sd.imbalancePct()
 	overload = groupLBStats(env, g, local, pct, sd.flags&topology.SDAsymCPUCapacity != 0, &s)
 	classifyGroupStats(env, g, pct, &s)
 	return s, overload

@@ -12,7 +12,7 @@ import (
 // them.
 func sumsIndexOf(ds *Domains, st []CPUStat) *groupsums.Index {
 	var x groupsums.Index
-	x.Init(len(ds.Groups()), ds.groupsOf())
+	x.Init(len(ds.groups), ds.groupsOf())
 	for c := range st {
 		x.Update(c, groupsums.Stat{}, sumStat(&st[c]))
 	}
@@ -82,7 +82,7 @@ func checkSums(t testing.TB, s *System) {
 	t.Helper()
 	for c := range s.topo.CPUs().All() {
 		st := &s.stats[c]
-		if want := st.Idle() || st.IdleOnly(); s.idle.Has(c) != want {
+		if want := st.idle() || st.idleOnly(); s.idle.Has(c) != want {
 			t.Fatalf("cpu%d: idle mask %t, statistics %t (%d tasks, %d SCHED_IDLE)", c, s.idle.Has(c), want, st.NrRunning, st.IdleHNrRunning)
 		}
 	}
@@ -90,9 +90,9 @@ func checkSums(t testing.TB, s *System) {
 		return
 	}
 	want := sumsIndexOf(s.ds, s.stats)
-	for _, g := range s.ds.Groups() {
-		if len(g.List()) > 1 && *s.sums.Sum(g.ID()) != *want.Sum(g.ID()) {
-			t.Fatalf("group %v: sums %+v, its CPUs' %+v", g, *s.sums.Sum(g.ID()), *want.Sum(g.ID()))
+	for _, g := range s.ds.groups {
+		if len(g.list) > 1 && *s.sums.Sum(g.id) != *want.Sum(g.id) {
+			t.Fatalf("group %v: sums %+v, its CPUs' %+v", g, *s.sums.Sum(g.id), *want.Sum(g.id))
 		}
 	}
 }

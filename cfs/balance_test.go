@@ -270,7 +270,7 @@ func TestDomainsFourNode(t *testing.T) {
 	}
 	// build_balance_mask: of cpu4's local top group {0-1,4-7} only cpu4 and cpu5 have it as
 	// their own child span at that level.
-	if got := top(fixed, 4).Group(0).BalanceMask(); got != topology.CPUSetOf(4, 5) {
+	if got := top(fixed, 4).Group(0).balanceMask(); got != topology.CPUSetOf(4, 5) {
 		t.Errorf("balance mask of cpu4's top local group = %v, want 4-5", got)
 	}
 	// imb_numa_nr (build_sched_domains, topology.c v6.5), computed on the chain as built,
@@ -282,7 +282,7 @@ func TestDomainsFourNode(t *testing.T) {
 	ch := fixed.Chain(0)
 	var got []int
 	for i := range ch {
-		got = append(got, ch[i].ImbNumaNr())
+		got = append(got, ch[i].imbNumaNr)
 	}
 	if fmt.Sprint(got) != "[0 1 1 2]" {
 		t.Errorf("imb_numa_nr along cpu0's chain %v, want [0 1 1 2]", got)
@@ -293,10 +293,10 @@ func TestDomainsFourNode(t *testing.T) {
 	// so NUMA gets 1·(16/16) = 1.
 	two := NewDomains(topology.TwoSocketSMT(), GroupsPerCPU)
 	tch := two.Chain(0)
-	if last := tch[len(tch)-1]; last.ImbNumaNr() != 1 {
-		t.Errorf("TwoSocketSMT: imb_numa_nr of cpu0's top domain = %d, want 1", last.ImbNumaNr())
+	if last := tch[len(tch)-1]; last.imbNumaNr != 1 {
+		t.Errorf("TwoSocketSMT: imb_numa_nr of cpu0's top domain = %d, want 1", last.imbNumaNr)
 	}
-	if fixed.LLCSize(0) != 2 || !fixed.ShareCache(0, 1) || fixed.ShareCache(1, 2) {
-		t.Errorf("LLC of cpu0: size %d, shares with cpu1 %t, with cpu2 %t", fixed.LLCSize(0), fixed.ShareCache(0, 1), fixed.ShareCache(1, 2))
+	if fixed.llcSize(0) != 2 || !fixed.shareCache(0, 1) || fixed.shareCache(1, 2) {
+		t.Errorf("LLC of cpu0: size %d, shares with cpu1 %t, with cpu2 %t", fixed.llcSize(0), fixed.shareCache(0, 1), fixed.shareCache(1, 2))
 	}
 }

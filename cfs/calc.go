@@ -38,28 +38,34 @@ func (m DeltaMethod) String() string {
 }
 
 // CalcDelta returns delta scaled by weight/lw.Weight with the kernel's integer semantics:
-// __calc_delta(delta_exec, weight, lw). Method [DeltaWMult] is the v6.5 form, see
-// [CalcDeltaWMult]; [DeltaDiv] is the v7.1 64-bit form, see [CalcDeltaDiv]. CalcDelta panics if
-// m is not a known method or if its form does (see those functions).
+// __calc_delta(delta_exec, weight, lw). Method [DeltaWMult] is the v6.5 form: with fact =
+// scale_load_down(weight) and inv = lw.Inverse(), fact and then fact*inv are shifted right until
+// they fit 32 bits, each shift lowering the final shift from 32, and the result is
+// (delta * fact) >> shift computed in 128 bits and truncated to 64 (mul_u64_u32_shr), usually 0
+// or 1 below the exact quotient. The kernel guarantees a non-negative shift when weight is
+// NICE_0_LOAD or weight <= lw.Weight; outside that domain the shift can become negative, which
+// is undefined in C, and CalcDelta panics instead. [DeltaDiv] is the v7.1 64-bit form,
+// (delta * weight) / lw.Weight in uint64, exact for delta < 2^44 ns (about 4.9 hours); it panics
+// if lw.Weight is 0. CalcDelta panics if m is not a known method.
 func CalcDelta(m DeltaMethod, delta, weight uint64, lw LoadWeight) uint64 {
 	switch m {
 	case DeltaWMult:
-		return CalcDeltaWMult(delta, weight, lw)
+		return calcDeltaWMult(delta, weight, lw)
 	case DeltaDiv:
-		return CalcDeltaDiv(delta, weight, lw)
+		return calcDeltaDiv(delta, weight, lw)
 	}
 	panic(fmt.Sprintf("cfs: CalcDelta: unknown method %d", m))
 }
 
-// CalcDeltaWMult is v6.5's __calc_delta: with fact = scale_load_down(weight) and inv =
+// calcDeltaWMult is v6.5's __calc_delta: with fact = scale_load_down(weight) and inv =
 // lw.Inverse(), it first shifts fact right until it fits 32 bits, multiplies it by inv as a
 // 32x32->64 product, shifts that right until it fits 32 bits again, each time lowering the
 // final shift from 32 by the amount shifted, and returns (delta * fact) >> shift computed in 128
 // bits and truncated to 64 (mul_u64_u32_shr). The result is usually 0 or 1 below the exact
 // quotient. The kernel guarantees a non-negative shift when weight is NICE_0_LOAD or
 // weight <= lw.Weight; outside that domain the shift can become negative, which is undefined in
-// C, and CalcDeltaWMult panics instead.
-func CalcDeltaWMult(delta, weight uint64, lw LoadWeight) uint64 {
+// C, and calcDeltaWMult panics instead.
+func calcDeltaWMult(delta, weight uint64, lw LoadWeight) uint64 {
 	fact := ScaleLoadDown(weight)
 	shift := wmultShift
 	inv := lw.Inverse()
@@ -90,10 +96,10 @@ func mulU64U32Shr(a uint64, mul uint32, shift uint) uint64 {
 	return lo>>shift | hi<<(64-shift)
 }
 
-// CalcDeltaDiv is v7.1's 64-bit __calc_delta: (delta * weight) / lw.Weight in uint64, the
+// calcDeltaDiv is v7.1's 64-bit __calc_delta: (delta * weight) / lw.Weight in uint64, the
 // product wrapping modulo 2^64 before the division, as in C. With weight = NICE_0_LOAD the
-// product is exact for delta < 2^44 ns (about 4.9 hours). CalcDeltaDiv panics if lw.Weight is 0.
-func CalcDeltaDiv(delta, weight uint64, lw LoadWeight) uint64 {
+// product is exact for delta < 2^44 ns (about 4.9 hours). calcDeltaDiv panics if lw.Weight is 0.
+func calcDeltaDiv(delta, weight uint64, lw LoadWeight) uint64 {
 	if lw.Weight == 0 {
 		panic("cfs: CalcDeltaDiv: zero load weight")
 	}

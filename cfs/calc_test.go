@@ -97,9 +97,9 @@ func TestCalcDeltaWMultNearExact(t *testing.T) {
 }
 
 func TestCalcDeltaPanics(t *testing.T) {
-	assertPanics(t, "CalcDeltaWMult negative shift", func() { CalcDeltaWMult(1, 1<<52, LoadWeight{Weight: 2048}) },
+	assertPanics(t, "CalcDeltaWMult negative shift", func() { calcDeltaWMult(1, 1<<52, LoadWeight{Weight: 2048}) },
 		"cfs: CalcDeltaWMult: negative shift")
-	assertPanics(t, "CalcDeltaDiv zero load", func() { CalcDeltaDiv(1, 1, LoadWeight{}) }, "cfs: CalcDeltaDiv: zero load weight")
+	assertPanics(t, "CalcDeltaDiv zero load", func() { calcDeltaDiv(1, 1, LoadWeight{}) }, "cfs: CalcDeltaDiv: zero load weight")
 	assertPanics(t, "CalcDelta unknown method", func() { CalcDelta(DeltaMethod(7), 1, 1, LoadWeight{Weight: 1}) }, "cfs: CalcDelta: unknown method 7")
 }
 

@@ -81,7 +81,7 @@ func cpuErr(c *RunQueue, minSeen map[*Queue]uint64) error { return cpuErrShares(
 func cpuErrShares(c *RunQueue, minSeen map[*Queue]uint64, shares bool) error {
 	// The running task's chain: each level is its queue's curr, and the chain reaches the root.
 	if c.curr != nil {
-		if !c.curr.IsTask() {
+		if !c.curr.isTask() {
 			return fmt.Errorf("rq->curr %v is a group entity", c.curr)
 		}
 		var top *Entity
@@ -153,7 +153,7 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH ui
 		if e.IsIdle() {
 			idle++
 		}
-		if e.IsTask() {
+		if e.isTask() {
 			h++
 			if !e.delayed {
 				hr++

@@ -51,7 +51,7 @@ type CPUFigures struct {
 	Load       uint64 `json:"load"`
 	Util       uint64 `json:"util"`
 	Capacity   uint64 `json:"capacity"`
-	// Idle is CPUStat.Idle, IdleOnly CPUStat.IdleOnly.
+	// Idle is CPUStat.idle, IdleOnly CPUStat.idleOnly.
 	Idle     bool `json:"idle"`
 	IdleOnly bool `json:"idle_only"`
 }
@@ -127,7 +127,7 @@ func (s *System) TakeComparisons() []Comparison {
 func (s *System) cpuFigures(c topology.CPU) CPUFigures {
 	st := &s.stats[c]
 	return CPUFigures{CPU: int(c), NrRunning: st.NrRunning, HNrRunning: st.HNrRunning, IdleTasks: st.IdleHNrRunning,
-		Load: st.Load, Util: st.Util, Capacity: st.Capacity, Idle: st.Idle(), IdleOnly: st.IdleOnly()}
+		Load: st.Load, Util: st.Util, Capacity: st.Capacity, Idle: st.idle(), IdleOnly: st.idleOnly()}
 }
 
 // logPlacement appends the placement env made, pl for reason why, to the log.
@@ -137,7 +137,7 @@ func (s *System) logPlacement(env *WakeEnv, pl *CPUSelection, why PlaceReason) {
 	cpus := *env.Task.allowed
 	if why == placeIdlest || why == placePrev || why == placeFallback {
 		f.Scope = "allowed"
-	} else if sd := s.ds.LLC(pl.target); sd != nil {
+	} else if sd := s.ds.llc[pl.target]; sd != nil {
 		cpus = sd.Span()
 	} else {
 		cpus = topology.CPUSet{}
@@ -163,7 +163,7 @@ func (s *System) logBalance(env *LBEnv, d *BusiestGroup, why BalanceReason) {
 		span := g.CPUs()
 		local := span.Has(env.DstCPU)
 		var cpus []int
-		for _, c := range g.List() {
+		for _, c := range g.list {
 			cpus = append(cpus, int(c))
 		}
 		st, _ := GroupLBStats(env, g, local, &s.smp)

@@ -27,12 +27,12 @@
 //
 // __calc_delta computes delta*weight/lw.weight. Up to v7.0 64-bit kernels do it with the 32-bit
 // inverse of lw, shifting the intermediate factors back into 32 bits and the final 96-bit
-// product right by what is left of 32 ([CalcDeltaWMult]); the result is usually 0 or 1 below the
+// product right by what is left of 32 ([DeltaWMult]); the result is usually 0 or 1 below the
 // exact quotient, and it depends on whether lw carries the table inverse (a task's own load) or
 // the computed one (a sum of loads, which gets 0xFFFFFFFF/w: 4194303 rather than 4194304 for
 // nice 0). That is why two nice-0 tasks get 2999998 ns of a 6 ms period rather than 3 ms. Since
 // commit db4551e2ba34 (v7.1) 64-bit kernels divide instead, letting the product wrap
-// ([CalcDeltaDiv]). [CalcDelta] takes the method as a parameter, so that presets of both eras
+// ([DeltaDiv]). [CalcDelta] takes the method as a parameter, so that presets of both eras
 // share the code; [CalcDeltaFair] is calc_delta_fair, the conversion of run time into virtual
 // time.
 //
@@ -118,7 +118,7 @@
 // for nice 0, shifts S by W·Δ whenever min_vruntime advances by Δ, and compares in wrapping
 // 64-bit arithmetic (its divisions take 32-bit divisors); v7.1 uses full 2^20-scaled weights,
 // compares with a 128-bit product, and moves v0, renamed zero_vruntime, onto V each time it
-// computes V ([Queue.ZeroVruntime], [Queue.SumWVruntime], [Queue.SumWeight]). The model keeps
+// computes V ([Sums]: Zero, SumWVruntime, SumWeight; [Queue.Sums]). The model keeps
 // the same sums with the same integer semantics; the floor makes an entity exactly at V
 // eligible, and a lone entity always is.
 //
@@ -306,7 +306,7 @@
 //	struct load_weight, __update_inv_weight     LoadWeight, LoadWeight.Inverse
 //	set_load_weight                             TaskLoad
 //	update_load_add / update_load_sub           LoadWeight.Add / LoadWeight.Sub
-//	__calc_delta (v6.5 / v7.1 64-bit)           CalcDeltaWMult / CalcDeltaDiv, CalcDelta
+//	__calc_delta (v6.5 / v7.1 64-bit)           CalcDelta with DeltaWMult / DeltaDiv
 //	mul_u64_u32_shr                             (unexported) mulU64U32Shr
 //	calc_delta_fair                             CalcDeltaFair
 //	get_update_sysctl_factor                    ScaleFactor
@@ -315,13 +315,13 @@
 //	wakeup_gran                                 WakeupGran
 //	entity_before, max_vruntime, min_vruntime   Before, MaxVruntime, MinVruntime
 //	entity_is_long_sleeper, place_entity        IsLongSleeper, PlaceEntity (Placement.Vruntime)
-//	struct rb_root_cached tasks_timeline        Queue.Timeline (a timeline.Timeline)
+//	struct rb_root_cached tasks_timeline        (unexported) Queue.timeline (a timeline.Timeline)
 //	__enqueue_entity, __dequeue_entity          (Queue, unexported) enqueueTree, dequeueTree
 //	struct sched_entity                         Entity
-//	se_is_idle, entity_is_task                  Entity.IsIdle, Entity.IsTask
+//	se_is_idle, entity_is_task                  Entity.IsIdle, (unexported) Entity.isTask
 //	struct cfs_rq                               Queue
 //	cfs_rq->nr_running, idle_nr_running         Queue.NrRunning, Queue.IdleNrRunning
-//	cfs_rq->h_nr_running, idle_h_nr_running     Queue.HNrRunning, Queue.IdleHNrRunning
+//	cfs_rq->h_nr_running, idle_h_nr_running     Queue.HNrRunning, (unexported) Queue.idleHNrRunning
 //	init_cfs_rq's min_vruntime                  InitialMinVruntime
 //	update_curr, update_min_vruntime            (Queue, unexported) updateCurr, updateMinVruntime
 //	enqueue_entity, dequeue_entity              (Queue, unexported) enqueueEntity, dequeueEntity
@@ -356,9 +356,9 @@
 //	se->deadline, se->vlag, se->slice           Entity.Deadline, Entity.VLag, Entity.Slice
 //	se->vprot, custom_slice, sched_delayed      Entity.VProt, Entity.CustomSlice, Entity.Delayed
 //	__setparam_fair (sched_attr runtime)        ClampSlice, Entity.SetSlice, RunQueue.SetSlice
-//	avg_vruntime, avg_load / sum_w_vruntime,    Queue.SumWVruntime, Queue.SumWeight
+//	avg_vruntime, avg_load / sum_w_vruntime,    Sums.SumWVruntime, Sums.SumWeight
 //	  sum_weight
-//	min_vruntime (v6.6) / zero_vruntime         Queue.MinVruntime / Queue.ZeroVruntime
+//	min_vruntime (v6.6) / zero_vruntime         Queue.MinVruntime / Sums.Zero
 //	avg_vruntime()                              AvgVruntime (of Sums, Queue.Sums)
 //	avg_vruntime_add/_sub, sum_w_vruntime_...   (Queue, unexported) sumAdd, sumSub
 //	avg_vruntime_update / update_zero_vruntime  (Queue, unexported) advanceMinVruntime, moveZero
@@ -403,7 +403,7 @@
 // [BalanceGroup]s. A domain balances between its groups, each the span of a child domain (the
 // cores of an LLC at MC, the LLCs of a package at PKG); at NUMA levels groups may overlap.
 // sd_llc, the highest domain sharing the last-level cache, bounds the wakeup search
-// ([Domains.LLC], [Domains.ShareCache]). Each domain balances every balance_interval
+// ([SelectIdleSibling]). Each domain balances every balance_interval
 // milliseconds (its span weight at first), busy_factor (16) times less often on a busy CPU,
 // doubling after each balance that found nothing to do up to max_interval (twice the span) and
 // returning to the minimum after a success ([BalanceInterval]). Only one CPU per group balances
@@ -550,11 +550,11 @@
 //	Linux v6.5 (kernel/sched/fair.c, topology.c)  v7.1 name                         schedkit/cfs
 //	struct sched_domain, rq->sd, sd->parent        (same)                            SchedDomain, Domains.Base, SchedDomain.Parent
 //	struct sched_group, sched_group_capacity       (same)                            BalanceGroup
-//	group_balance_mask, build_balance_mask         (same)                            BalanceGroup.BalanceMask
-//	sd_llc, sd_llc_size, sd_llc_id                 (same)                            Domains.LLC, LLCSize, LLCID
-//	cpus_share_cache, cpu_smt_mask                 (same)                            Domains.ShareCache, Domains.SMT
-//	sd_asym_cpucapacity                            (same)                            Domains.AsymCapacity
-//	sd->imb_numa_nr                                (same)                            SchedDomain.ImbNumaNr
+//	group_balance_mask, build_balance_mask         (same)                            (unexported) BalanceGroup.balanceMask
+//	sd_llc, sd_llc_size, sd_llc_id                 (same)                            (unexported) Domains.llc, llcSize, llcID
+//	cpus_share_cache, cpu_smt_mask                 (same)                            (unexported) Domains.shareCache, Domains.smt
+//	sd_asym_cpucapacity                            (same)                            (unexported) Domains.asymCapacity
+//	sd->imb_numa_nr                                (same)                            (unexported) SchedDomain.imbNumaNr
 //	SD_SHARE_PKG_RESOURCES                         SD_SHARE_LLC                      topology.SDShareLLC
 //	DIE (topology level)                           PKG                               "PKG"
 //	build_overlap_sched_groups before 0372dd2736e0 (fixed)                           GroupsFirstCPU
@@ -580,9 +580,9 @@
 //	get_sd_balance_interval                        (same)                            BalanceInterval
 //	update_idle_cpu_scan                           (same)                            IdleCPUScan
 //	rq->cfs_tasks, se->group_node                  (same)                            TaskList, Task
-//	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            Task.Util, CPUStat.Util (stand-ins, not PELT)
+//	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            (unexported) Task.util, CPUStat.Util (stand-ins, not PELT)
 //	attach/detach/remove_entity_load_avg           (same)                            System (enlist, delist, Wakeup)
-//	record_wakee, wake_wide                        (same)                            Task.RecordWakee, WakeWide
+//	record_wakee, wake_wide                        (same)                            (unexported) Task.recordWakee, WakeWide
 //	wake_affine (wake_affine_idle, _weight)        (same)                            WakeAffine
 //	select_idle_sibling, select_idle_cpu/core/smt  (same)                            SelectIdleSibling
 //	select_idle_capacity                           (same)                            SelectIdleSibling (unequal capacities)
@@ -592,8 +592,8 @@
 //	detach_task/attach_task, migrate_task_rq_fair  (same)                            RunQueue.MigrateOut, RunQueue.MigrateIn, RunQueue.WakeupMigrated
 //	__sched_setscheduler, sched_move_task          (same)                            RunQueue.Requeue
 //	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
-//	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, migrateDelayed
-//	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, migrateIneligible
+//	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, (unexported) migrateDelayed
+//	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, (unexported) migrateIneligible
 //	-                                              ttwu_runnable (ENQUEUE_DELAYED)   System.Wakeup of a delayed task
 //	-                                              __block_task after a delayed pick System (its CPUs' dequeue hook)
 //	-                                              DEQUEUE_SPECIAL, task_dead_fair   RunQueue.Exit

@@ -17,15 +17,20 @@ import (
 // see the same group, as the kernel shares them, and each has a dense ID so that callers can
 // keep per-group state (sgc->imbalance) in a slice.
 type BalanceGroup struct {
-	id       int
-	cpus     topology.CPUSet
-	list     []topology.CPU
+	// id is the group's index in Domains.groups ([BalanceGroup.ID]).
+	id   int
+	cpus topology.CPUSet
+	// list is the group's CPUs in ascending order.
+	list []topology.CPU
+	// capacity is the sum of the capacities of the group's CPUs (sgc->capacity).
 	capacity uint64
 	minCap   uint64
 	maxCap   uint64
-	flags    topology.DomainFlags
-	balance  topology.CPUSet
-	first    topology.CPU
+	// flags are the flags of the child domain the group stands for (sg->flags), 0 for a group of one
+	// CPU.
+	flags   topology.DomainFlags
+	balance topology.CPUSet
+	first   topology.CPU
 
 	balanceList []topology.CPU
 }
@@ -36,31 +41,13 @@ func (g *BalanceGroup) ID() int { return g.id }
 // CPUs returns the group's CPUs (sched_group_span).
 func (g *BalanceGroup) CPUs() topology.CPUSet { return g.cpus }
 
-// List returns the group's CPUs in ascending order. The slice belongs to the group and must not
-// be modified.
-func (g *BalanceGroup) List() []topology.CPU { return g.list }
+// weight returns the number of CPUs of the group (group_weight).
+func (g *BalanceGroup) weight() int { return len(g.list) }
 
-// Weight returns the number of CPUs of the group (group_weight).
-func (g *BalanceGroup) Weight() int { return len(g.list) }
-
-// Capacity returns the sum of the capacities of the group's CPUs (sgc->capacity).
-func (g *BalanceGroup) Capacity() uint64 { return g.capacity }
-
-// MinCapacity and MaxCapacity return the smallest and largest capacity of a CPU of the group
-// (sgc->min_capacity, sgc->max_capacity).
-func (g *BalanceGroup) MinCapacity() uint64 { return g.minCap }
-
-// MaxCapacity returns the largest capacity of a CPU of the group (sgc->max_capacity).
-func (g *BalanceGroup) MaxCapacity() uint64 { return g.maxCap }
-
-// Flags returns the flags of the child domain the group stands for (sg->flags), 0 for a group
-// of one CPU.
-func (g *BalanceGroup) Flags() topology.DomainFlags { return g.flags }
-
-// BalanceMask returns the CPUs that may balance on behalf of the group (group_balance_mask):
+// balanceMask returns the CPUs that may balance on behalf of the group (group_balance_mask):
 // the group's CPUs, or for an overlapping NUMA group those whose own domain at this level has
 // the group as its local group.
-func (g *BalanceGroup) BalanceMask() topology.CPUSet { return g.balance }
+func (g *BalanceGroup) balanceMask() topology.CPUSet { return g.balance }
 
 // String returns the group's CPUs in cpulist form in braces, such as "{0-3}".
 func (g *BalanceGroup) String() string {
@@ -75,12 +62,16 @@ func (g *BalanceGroup) String() string {
 // balancing (which differ from topology's with [GroupsFirstCPU]), imb_numa_nr and an index for
 // per-domain state.
 type SchedDomain struct {
-	td        *topology.Domain
-	cpu       topology.CPU
-	span      topology.CPUSet
-	weight    int
-	flags     topology.DomainFlags
-	groups    []*BalanceGroup
+	td *topology.Domain
+	// cpu is the CPU whose chain the domain belongs to.
+	cpu  topology.CPU
+	span topology.CPUSet
+	// weight is the number of CPUs of the domain (span_weight).
+	weight int
+	flags  topology.DomainFlags
+	groups []*BalanceGroup
+	// imbNumaNr is sd->imb_numa_nr, the number of tasks a lightly loaded NUMA domain may be out of
+	// balance by (adjust_numa_imbalance).
 	imbNumaNr int
 	idx       int
 	level     int
@@ -100,20 +91,11 @@ type SchedDomain struct {
 	llc      bool // the domain is its CPU's sd_llc
 }
 
-// Topology returns the domain of package topology this one stands for.
-func (d *SchedDomain) Topology() *topology.Domain { return d.td }
-
-// CPU returns the CPU whose chain the domain belongs to.
-func (d *SchedDomain) CPU() topology.CPU { return d.cpu }
-
 // Name returns the level name: "SMT", "CLS", "MC", "PKG", "NODE" or "NUMA".
 func (d *SchedDomain) Name() string { return d.td.Name() }
 
 // Span returns the domain's CPUs (sched_domain_span).
 func (d *SchedDomain) Span() topology.CPUSet { return d.span }
-
-// Weight returns the number of CPUs of the domain (span_weight).
-func (d *SchedDomain) Weight() int { return d.weight }
 
 // Flags returns the domain's SD_* flags.
 func (d *SchedDomain) Flags() topology.DomainFlags { return d.flags }
@@ -125,29 +107,21 @@ func (d *SchedDomain) NumGroups() int { return len(d.groups) }
 // unless 0 <= i < NumGroups().
 func (d *SchedDomain) Group(i int) *BalanceGroup { return d.groups[i] }
 
-// ImbalancePct returns sd->imbalance_pct: 110 at SMT levels, 117 elsewhere.
-func (d *SchedDomain) ImbalancePct() uint64 { return uint64(d.td.ImbalancePct()) }
+// imbalancePct returns sd->imbalance_pct: 110 at SMT levels, 117 elsewhere.
+func (d *SchedDomain) imbalancePct() uint64 { return uint64(d.td.ImbalancePct()) }
 
-// CacheNiceTries returns sd->cache_nice_tries.
-func (d *SchedDomain) CacheNiceTries() int { return d.td.CacheNiceTries() }
+// cacheNiceTries returns sd->cache_nice_tries.
+func (d *SchedDomain) cacheNiceTries() int { return d.td.CacheNiceTries() }
 
-// BusyFactor returns sd->busy_factor, 16.
-func (d *SchedDomain) BusyFactor() int { return d.td.BusyFactor() }
+// busyFactor returns sd->busy_factor, 16.
+func (d *SchedDomain) busyFactor() int { return d.td.BusyFactor() }
 
-// MinInterval returns sd->min_interval in milliseconds (the span weight), also the initial
+// minInterval returns sd->min_interval in milliseconds (the span weight), also the initial
 // balance_interval.
-func (d *SchedDomain) MinInterval() int { return d.td.MinInterval() }
+func (d *SchedDomain) minInterval() int { return d.td.MinInterval() }
 
-// MaxInterval returns sd->max_interval in milliseconds (twice the span weight).
-func (d *SchedDomain) MaxInterval() int { return d.td.MaxInterval() }
-
-// ImbNumaNr returns sd->imb_numa_nr, the number of tasks a lightly loaded NUMA domain may be
-// out of balance by (adjust_numa_imbalance).
-func (d *SchedDomain) ImbNumaNr() int { return d.imbNumaNr }
-
-// Index returns a dense number of the domain among all domains of all CPUs, for per-domain
-// state (balance_interval, last_balance, nr_balance_failed) kept in a slice.
-func (d *SchedDomain) Index() int { return d.idx }
+// maxInterval returns sd->max_interval in milliseconds (twice the span weight).
+func (d *SchedDomain) maxInterval() int { return d.td.MaxInterval() }
 
 // Level returns the domain's position in its CPU's chain, 0 for the lowest.
 func (d *SchedDomain) Level() int { return d.level }
@@ -175,12 +149,17 @@ func (d *SchedDomain) String() string {
 // immutable after [NewDomains] and safe for concurrent use; its queries cost O(1) and do not
 // allocate.
 type Domains struct {
-	topo    *topology.Topology
-	mode    GroupConstruction
-	chains  [][]SchedDomain
-	groups  []*BalanceGroup
-	llc     []*SchedDomain
-	llcID   []topology.CPU
+	topo   *topology.Topology
+	mode   GroupConstruction
+	chains [][]SchedDomain
+	// groups is every distinct group, indexed by BalanceGroup.id.
+	groups []*BalanceGroup
+	// llc is each CPU's last-level-cache domain (sd_llc), or nil.
+	llc []*SchedDomain
+	// llcID is the first CPU of each CPU's last-level cache (sd_llc_id), or the CPU itself without
+	// one.
+	llcID []topology.CPU
+	// smt is the SMT siblings of each CPU including itself (cpu_smt_mask) in ascending order.
 	smt     [][]topology.CPU
 	asymCap []*SchedDomain
 	maxCap  uint64
@@ -499,6 +478,9 @@ func (ds *Domains) Topology() *topology.Topology { return ds.topo }
 // Construction returns how the NUMA groups were built.
 func (ds *Domains) Construction() GroupConstruction { return ds.mode }
 
+// Groups returns every distinct group, indexed by [BalanceGroup.ID]. The slice belongs to ds.
+func (ds *Domains) Groups() []*BalanceGroup { return ds.groups }
+
 // Base returns the lowest domain of CPU c (rq->sd), or nil if c has none (a machine of one CPU).
 // It panics if c is not a CPU of the topology.
 func (ds *Domains) Base(c topology.CPU) *SchedDomain {
@@ -516,9 +498,6 @@ func (ds *Domains) Base(c topology.CPU) *SchedDomain {
 // modified.
 func (ds *Domains) Chain(c topology.CPU) []SchedDomain { return ds.chains[c] }
 
-// Groups returns every distinct group, indexed by [BalanceGroup.ID].
-func (ds *Domains) Groups() []*BalanceGroup { return ds.groups }
-
 // groupsOf returns, by CPU id, the ids of the groups of several CPUs that hold the CPU: the
 // groups whose sums package groupsums keeps.
 func (ds *Domains) groupsOf() [][]int32 {
@@ -533,36 +512,29 @@ func (ds *Domains) groupsOf() [][]int32 {
 	return of
 }
 
-// NumDomains returns the number of domains of all CPUs, the bound of [SchedDomain.Index].
-func (ds *Domains) NumDomains() int { return ds.ndom }
+// numDomains returns the number of domains of all CPUs, the bound of [SchedDomain.index].
+func (ds *Domains) numDomains() int { return ds.ndom }
 
-// LLC returns CPU c's last-level-cache domain (sd_llc), or nil.
-func (ds *Domains) LLC(c topology.CPU) *SchedDomain { return ds.llc[c] }
-
-// LLCSize returns the number of CPUs sharing c's last-level cache (sd_llc_size), 1 without one.
-func (ds *Domains) LLCSize(c topology.CPU) int {
+// llcSize returns the number of CPUs sharing c's last-level cache (sd_llc_size), 1 without one.
+func (ds *Domains) llcSize(c topology.CPU) int {
 	if d := ds.llc[c]; d != nil {
 		return d.weight
 	}
 	return 1
 }
 
-// LLCID returns the first CPU of c's last-level cache (sd_llc_id), or c itself without one.
-func (ds *Domains) LLCID(c topology.CPU) topology.CPU { return ds.llcID[c] }
+// llcid returns the first CPU of c's last-level cache (sd_llc_id), or c itself without one.
+func (ds *Domains) llcid(c topology.CPU) topology.CPU { return ds.llcID[c] }
 
-// ShareCache reports whether a and b share a last-level cache (cpus_share_cache).
-func (ds *Domains) ShareCache(a, b topology.CPU) bool { return ds.llcID[a] == ds.llcID[b] }
+// shareCache reports whether a and b share a last-level cache (cpus_share_cache).
+func (ds *Domains) shareCache(a, b topology.CPU) bool { return ds.llcID[a] == ds.llcID[b] }
 
-// SMT returns the SMT siblings of c including c (cpu_smt_mask) in ascending order. The slice
-// belongs to ds.
-func (ds *Domains) SMT(c topology.CPU) []topology.CPU { return ds.smt[c] }
+// smtActive reports whether some core has more than one thread (sched_smt_active).
+func (ds *Domains) smtActive() bool { return ds.smtOn }
 
-// SMTActive reports whether some core has more than one thread (sched_smt_active).
-func (ds *Domains) SMTActive() bool { return ds.smtOn }
-
-// AsymCapacity returns c's lowest domain holding every capacity of the machine
+// asymCapacity returns c's lowest domain holding every capacity of the machine
 // (sd_asym_cpucapacity), or nil on a machine whose CPUs are all alike.
-func (ds *Domains) AsymCapacity(c topology.CPU) *SchedDomain { return ds.asymCap[c] }
+func (ds *Domains) asymCapacity(c topology.CPU) *SchedDomain { return ds.asymCap[c] }
 
-// MaxCapacity returns the largest CPU capacity of the machine (rd->max_cpu_capacity).
-func (ds *Domains) MaxCapacity() uint64 { return ds.maxCap }
+// maxCapacity returns the largest CPU capacity of the machine (rd->max_cpu_capacity).
+func (ds *Domains) maxCapacity() uint64 { return ds.maxCap }

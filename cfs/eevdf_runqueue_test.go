@@ -251,9 +251,9 @@ func TestReweightEEVDF(t *testing.T) {
 	c, ts = rigEEVDF(t, preset(V71, 1), v0, specs, -1)
 	q = c.Root()
 	q.reweightEntity(ts[1], TaskLoad(Normal, 5), 0, c.Params())
-	if q.ZeroVruntime() != v0+500 || ts[1].VLag != -1528 || ts[1].Vruntime != v0+2028 || ts[1].Deadline != v0+500+2_294_065 {
+	if q.zeroVruntime() != v0+500 || ts[1].VLag != -1528 || ts[1].Vruntime != v0+2028 || ts[1].Deadline != v0+500+2_294_065 {
 		t.Errorf("v7.1 reweight: zero_vruntime v0%+d, vlag %d, vruntime v0%+d, deadline v0%+d; want +500, -1528, +2028, +2294565",
-			int64(q.ZeroVruntime()-v0), ts[1].VLag, int64(ts[1].Vruntime-v0), int64(ts[1].Deadline-v0))
+			int64(q.zeroVruntime()-v0), ts[1].VLag, int64(ts[1].Vruntime-v0), int64(ts[1].Deadline-v0))
 	}
 	// The average stays where it was up to the floor: keys -500 and +1528 give
 	// S = -524288000 + 524165120 = -122880, floor(S/W) = -1: V = v0 + 499.

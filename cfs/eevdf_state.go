@@ -23,7 +23,7 @@ type Sums struct {
 	// SumWVruntime is Σ (v_i - v0)·w_i over the entities on the timeline, in wrapping s64
 	// arithmetic: cfs_rq->avg_vruntime (v6.6), cfs_rq->sum_w_vruntime (v7.1).
 	SumWVruntime int64
-	// SumWeight is Σ w_i over the timeline, in the version's averaging units ([AvgWeight]):
+	// SumWeight is Σ w_i over the timeline, in the version's averaging units ([avgWeight]):
 	// cfs_rq->avg_load (v6.6), cfs_rq->sum_weight (v7.1).
 	SumWeight uint64
 	// Curr reports that the queue's running entity is still queued (curr && curr->on_rq); it
@@ -33,11 +33,6 @@ type Sums struct {
 	CurrVruntime uint64
 	CurrWeight   uint64
 }
-
-// AvgWeight returns the weight an entity of load lw contributes to the averaging sums of
-// version v: scale_load_down(lw.Weight) in v6.6, the full weight in v7.1 (avg_vruntime_weight
-// with PARANOID_AVG off).
-func AvgWeight(v Version, lw LoadWeight) uint64 { return avgWeight(v, lw) }
 
 // Sums returns the sums q's avg_vruntime reads: its reference point, the timeline's sums and
 // its running entity if that is queued. On a classic CFS queue the sums are 0 (v6.5 keeps
@@ -142,7 +137,7 @@ type EntityState struct {
 	Class Class
 	// Weight is the load weight, se->load.weight, at full resolution (1048576 for nice 0,
 	// [TaskLoad]); any value from 1 to 2^32, as a group entity's can be. The averaging weight
-	// is [AvgWeight] of it.
+	// is [avgWeight] of it.
 	Weight uint64
 	// Vruntime and Deadline are se->vruntime and se->deadline.
 	Vruntime, Deadline uint64

@@ -79,13 +79,13 @@ func TestAvgVruntime(t *testing.T) {
 	// v7.1's avg_vruntime moves zero_vruntime to V; the sums follow, so V does not change.
 	c, _ := rigEEVDF(t, preset(V71, 1), v0, []rigSpec{n0(3000), n5(-5000)}, -1)
 	q := c.Root()
-	if got := q.avgVruntime(); got != v0+1027 || q.ZeroVruntime() != v0+1027 || AvgVruntime(q.Sums()) != v0+1027 {
+	if got := q.avgVruntime(); got != v0+1027 || q.zeroVruntime() != v0+1027 || AvgVruntime(q.Sums()) != v0+1027 {
 		t.Errorf("v7.1 avg_vruntime() = v0%+d, zero_vruntime moved by %+d, V afterwards v0%+d; want +1027 each",
-			int64(got-v0), int64(q.ZeroVruntime()-v0), int64(AvgVruntime(q.Sums())-v0))
+			int64(got-v0), int64(q.zeroVruntime()-v0), int64(AvgVruntime(q.Sums())-v0))
 	}
 	// S' = S - 1027·W = 1430528000 - 1429189632 = 1338368: the remainder of the floor division.
-	if q.SumWVruntime() != 1_338_368 || q.SumWeight() != 1_391_616 {
-		t.Errorf("v7.1 sums after the move = (%d, %d), want (1338368, 1391616)", q.SumWVruntime(), q.SumWeight())
+	if q.sumWVruntime() != 1_338_368 || q.sumWeight != 1_391_616 {
+		t.Errorf("v7.1 sums after the move = (%d, %d), want (1338368, 1391616)", q.sumWVruntime(), q.sumWeight)
 	}
 	checkCPU(t, c, nil)
 }
@@ -291,8 +291,8 @@ func TestPlaceEEVDF(t *testing.T) {
 		}
 		// Applying it: v7.1 moves zero_vruntime to V, and onto the newcomer when it is heavy.
 		q.placeEntity(se, 0, &p)
-		if tc.moveZero && q.ZeroVruntime() != se.Vruntime {
-			t.Errorf("%s: zero_vruntime v0%+d after placement, want the newcomer's vruntime v0%+d", tc.name, int64(q.ZeroVruntime()-v0), int64(se.Vruntime-v0))
+		if tc.moveZero && q.zeroVruntime() != se.Vruntime {
+			t.Errorf("%s: zero_vruntime v0%+d after placement, want the newcomer's vruntime v0%+d", tc.name, int64(q.zeroVruntime()-v0), int64(se.Vruntime-v0))
 		}
 	}
 }

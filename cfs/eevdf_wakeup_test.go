@@ -105,7 +105,7 @@ func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
 		t.Fatalf("setup: running %v, w on_rq %t; want a task of g, false", r, w.OnRQ())
 	}
 	setNextBuddy(o)
-	ge, root, gq := g.Entity(c), c.Root(), g.Queue(c)
+	ge, root, gq := g.Entity(c), c.Root(), g.queue(c)
 	if root.next != ge || gq.next != o {
 		t.Fatalf("setup: next buddies root %v, g %v; want g's entity, %v", root.next, gq.next, o)
 	}

@@ -92,8 +92,9 @@ type Entity struct {
 
 	sliceNode timeline.Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
 
-	load  LoadWeight
-	nice  int
+	load LoadWeight
+	nice int
+	// depth is the entity's depth in the group hierarchy (se->depth): 0 at the top level.
 	depth int
 	// The one-byte fields together: an Entity then fits the 320-byte allocation class, not the
 	// 352-byte one (TestEntitySize).
@@ -186,8 +187,8 @@ func (e *Entity) Nice() int { return e.nice }
 // the queue's running entity.
 func (e *Entity) OnRQ() bool { return e.onRQ }
 
-// IsTask reports whether e is a task rather than a group entity (entity_is_task).
-func (e *Entity) IsTask() bool { return e.myQ == nil }
+// isTask reports whether e is a task rather than a group entity (entity_is_task).
+func (e *Entity) isTask() bool { return e.myQ == nil }
 
 // IsIdle reports whether e counts as idle (the kernel's se_is_idle): a task with policy
 // SCHED_IDLE, or a group entity whose group is idle (cpu.idle = 1).
@@ -201,19 +202,12 @@ func (e *Entity) IsIdle() bool {
 // Parent returns the group entity one level up (se->parent), or nil for a top-level entity.
 func (e *Entity) Parent() *Entity { return e.parent }
 
-// Depth returns the entity's depth in the group hierarchy (se->depth): 0 at the top level.
-func (e *Entity) Depth() int { return e.depth }
-
 // Queue returns the queue the entity is, or was last, attached to (cfs_rq_of), or nil if it was
 // never attached.
 func (e *Entity) Queue() *Queue { return e.q }
 
-// MyQueue returns the queue a group entity owns (group_cfs_rq), or nil for a task.
-func (e *Entity) MyQueue() *Queue { return e.myQ }
-
-// Group returns the group a task belongs to (nil for the root group) or, for a group entity,
-// the group it represents.
-func (e *Entity) Group() *Group { return e.group }
+// myQueue returns the queue a group entity owns (group_cfs_rq), or nil for a task.
+func (e *Entity) myQueue() *Queue { return e.myQ }
 
 // SetGroup moves a task that is not queued into group g (nil for the root group): the next
 // enqueue attaches it to g's queue on that CPU. SetGroup panics if e is queued or is a group

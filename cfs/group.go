@@ -13,7 +13,8 @@ import "fmt"
 // The per-CPU queue and entity are attached lazily, when a CPU first enqueues something in the
 // group. A Group is not safe for concurrent use.
 type Group struct {
-	name   string
+	name string
+	// parent is the parent group, or nil for a child of the root group.
 	parent *Group
 	depth  int // depth of the group's entities: 0 for a child of the root group
 	shares uint64
@@ -44,9 +45,6 @@ func NewGroup(name string, parent *Group, ncpus int) *Group {
 // Name returns the group's name.
 func (g *Group) Name() string { return g.name }
 
-// Parent returns the parent group, or nil for a child of the root group.
-func (g *Group) Parent() *Group { return g.parent }
-
 // Shares returns the group's shares in load units (tg->shares): NICE_0_LOAD by default,
 // scale_load(3) while the group is idle.
 func (g *Group) Shares() uint64 { return g.shares }
@@ -63,8 +61,8 @@ func (g *Group) Entity(c *RunQueue) *Entity {
 	return &gc.se
 }
 
-// Queue returns the group's queue on CPU c, or nil if c never enqueued anything in the group.
-func (g *Group) Queue(c *RunQueue) *Queue {
+// queue returns the group's queue on CPU c, or nil if c never enqueued anything in the group.
+func (g *Group) queue(c *RunQueue) *Queue {
 	gc := &g.cpus[c.id]
 	if gc.q.cpu == nil {
 		return nil

@@ -33,7 +33,7 @@ func TestGroupShares(t *testing.T) {
 
 func TestGroupWeight(t *testing.T) {
 	g := NewGroup("g", nil, 1)
-	if g.Shares() != NiceZeroLoad || g.CPUWeight() != 100 || g.Idle() || g.Name() != "g" || g.Parent() != nil {
+	if g.Shares() != NiceZeroLoad || g.CPUWeight() != 100 || g.Idle() || g.Name() != "g" || g.parent != nil {
 		t.Fatalf("NewGroup = shares %d, cpu.weight %d, idle %t; want %d, 100, false", g.Shares(), g.CPUWeight(), g.Idle(), NiceZeroLoad)
 	}
 	tests := []struct {
@@ -107,10 +107,10 @@ func TestGroupOnTwoCPUs(t *testing.T) {
 	}
 	checkCPU(t, c0, nil)
 	checkCPU(t, c1, nil)
-	if g.Queue(c1).HNrRunning() != 1 || g.Entity(c1).Group() != g || g.Entity(c1).MyQueue() != g.Queue(c1) {
+	if g.queue(c1).HNrRunning() != 1 || g.Entity(c1).group != g || g.Entity(c1).myQueue() != g.queue(c1) {
 		t.Errorf("group state on CPU 1 is not linked as expected")
 	}
-	if NewGroup("h", nil, 2).Entity(c0) != nil || NewGroup("h", nil, 2).Queue(c0) != nil {
+	if NewGroup("h", nil, 2).Entity(c0) != nil || NewGroup("h", nil, 2).queue(c0) != nil {
 		t.Errorf("an unused group reports state on a CPU")
 	}
 }

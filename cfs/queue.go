@@ -27,14 +27,17 @@ import "github.com/schedkit/schedkit/timeline"
 // A Queue is created by [NewRunQueue] or [NewGroup] and is not safe for concurrent use; it is
 // mutated only by the methods of the [RunQueue] it belongs to.
 type Queue struct {
+	// timeline is the queue's timeline of waiting entities (tasks_timeline).
 	timeline timeline.Timeline[Entity]
 
 	curr, next, last, skip *Entity
 
-	load           LoadWeight
-	nrRunning      uint32
-	idleNrRunning  uint32
-	hNrRunning     uint32
+	load          LoadWeight
+	nrRunning     uint32
+	idleNrRunning uint32
+	hNrRunning    uint32
+	// idleHNrRunning is the number of tasks in the hierarchy that count as idle: SCHED_IDLE tasks and
+	// tasks below an idle group (cfs_rq->idle_h_nr_running).
 	idleHNrRunning uint32
 	minVruntime    uint64 // min_vruntime; v7.1's zero_vruntime
 
@@ -59,10 +62,6 @@ func (q *Queue) init(c *RunQueue, g *Group, se *Entity) {
 		q.timeline.EnableAugment()
 	}
 }
-
-// Timeline returns the queue's timeline of waiting entities (tasks_timeline). It is for
-// inspection: modifying it breaks the queue's invariants.
-func (q *Queue) Timeline() *timeline.Timeline[Entity] { return &q.timeline }
 
 // First returns the waiting entity with the smallest vruntime (in v7.1: the earliest virtual
 // deadline) (__pick_first_entity), or nil. The complexity is O(1).
@@ -104,33 +103,22 @@ func (q *Queue) HNrRunning() int { return int(q.hNrRunning) }
 // h_nr_running. Without delayed tasks the two are equal.
 func (q *Queue) HNrRunnable() int { return int(q.hNrRunnable) }
 
-// IdleHNrRunning returns the number of tasks in the hierarchy that count as idle: SCHED_IDLE
-// tasks and tasks below an idle group (cfs_rq->idle_h_nr_running).
-func (q *Queue) IdleHNrRunning() int { return int(q.idleHNrRunning) }
-
 // MinVruntime returns the queue's monotonic minimum vruntime (cfs_rq->min_vruntime), the base
 // entities are placed against in v6.5 and the reference point of the averaging sums in v6.6. On
-// a v7.1 CPU it returns zero_vruntime ([Queue.ZeroVruntime]), which is not monotonic.
+// a v7.1 CPU it returns zero_vruntime ([Queue.zeroVruntime]), which is not monotonic.
 func (q *Queue) MinVruntime() uint64 { return q.minVruntime }
 
-// ZeroVruntime returns v7.1's cfs_rq->zero_vruntime, the moving reference point of the
+// zeroVruntime returns v7.1's cfs_rq->zero_vruntime, the moving reference point of the
 // averaging sums, which the kernel re-centres on the average vruntime whenever it computes it
 // in place_entity, update_entity_lag, update_deadline and reweight_entity. It is the same field
 // as MinVruntime, under its v7.1 name.
-func (q *Queue) ZeroVruntime() uint64 { return q.minVruntime }
+func (q *Queue) zeroVruntime() uint64 { return q.minVruntime }
 
-// SumWVruntime returns EEVDF's Σ (v_i - v0)·w_i over the timeline (avg_vruntime in v6.6,
+// sumWVruntime returns EEVDF's Σ (v_i - v0)·w_i over the timeline (avg_vruntime in v6.6,
 // sum_w_vruntime in v7.1), v0 being MinVruntime (v6.6) or ZeroVruntime (v7.1) and w_i the
 // weights scaled down to 1024 for nice 0 (v6.6) or at full resolution (v7.1). It is 0 on a
 // classic CFS CPU.
-func (q *Queue) SumWVruntime() int64 { return q.sumW }
-
-// SumWeight returns EEVDF's Σ w_i over the timeline (avg_load in v6.6, sum_weight in v7.1), in
-// the units of [Queue.SumWVruntime].
-func (q *Queue) SumWeight() uint64 { return q.sumWeight }
-
-// Group returns the task group the queue belongs to, or nil for a CPU's root queue.
-func (q *Queue) Group() *Group { return q.group }
+func (q *Queue) sumWVruntime() int64 { return q.sumW }
 
 // isIdle reports whether the queue belongs to an idle group (cfs_rq_is_idle).
 func (q *Queue) isIdle() bool { return q.group != nil && q.group.idle }

@@ -34,7 +34,7 @@ func TestFork(t *testing.T) {
 	if d.Preempt || why != wakeupLeadTooSmall {
 		t.Errorf("Fork decision = %v, want no preemption (the child is behind)", d.Explain(why))
 	}
-	if c.NrRunning() != 2 || child.Group() != parent.Group() {
+	if c.NrRunning() != 2 || child.group != parent.group {
 		t.Errorf("after Fork: NrRunning %d; want 2", c.NrRunning())
 	}
 	checkCPU(t, c, nil)

@@ -120,7 +120,7 @@ func TestScenarioIdleGroup(t *testing.T) {
 	if !gi.Entity(m.c).IsIdle() || gn.Entity(m.c).IsIdle() {
 		t.Fatalf("IsIdle: idle group entity %t, normal group entity %t; want true, false", gi.Entity(m.c).IsIdle(), gn.Entity(m.c).IsIdle())
 	}
-	if got := m.c.Root().IdleHNrRunning(); got != 2 {
+	if got := int(m.c.Root().idleHNrRunning); got != 2 {
 		t.Errorf("root idle_h_nr_running = %d, want 2 (the idle group's tasks)", got)
 	}
 	m.run(60_000)

@@ -128,12 +128,6 @@ func (s *Scheduler) Params() Params {
 	return s.sys.p
 }
 
-// Domains returns the balancer's view of the machine.
-func (s *Scheduler) Domains() *Domains {
-	s.mustStarted("Domains")
-	return s.sys.ds
-}
-
 // RunQueue returns the fair-class run queue of CPU c. It panics if c is not a CPU of the
 // machine.
 func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue {
@@ -142,9 +136,9 @@ func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue {
 	return s.sys.rqs[c].c
 }
 
-// Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
+// stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the scheduler.
-func (s *Scheduler) Stats() []CPUStat {
+func (s *Scheduler) stats() []CPUStat {
 	s.mustStarted("Stats")
 	return s.sys.stats
 }

@@ -253,7 +253,7 @@ func (m *smpMachine) checkInvariants() {
 				m.tb.Fatalf("tick %d cpu%d: %v on the list but cpu %v, on_rq %t", m.tick, c, t, t.CPU(), t.E.OnRQ())
 			}
 			// A running task whose affinity changed leaves at the reschedule it asked for.
-			if !t.AllowedOn(c) && (t.E != rq.c.Curr() || !m.env.pending.Has(c)) {
+			if !t.allowedOn(c) && (t.E != rq.c.Curr() || !m.env.pending.Has(c)) {
 				m.tb.Fatalf("tick %d cpu%d: %v queued on a CPU it may not use (%v)", m.tick, c, t, t.Allowed())
 			}
 		}

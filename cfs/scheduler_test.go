@@ -118,8 +118,8 @@ func testSchedulerPinnedNeverMoves(t *testing.T, v Version) {
 		m.checkInvariants()
 		for _, id := range pinned {
 			task, _ := m.s.Thread(id)
-			if task.Migrations() != 0 {
-				t.Fatalf("tick %d: pinned %v migrated %d times", m.tick, id, task.Migrations())
+			if task.migrations() != 0 {
+				t.Fatalf("tick %d: pinned %v migrated %d times", m.tick, id, task.migrations())
 			}
 		}
 	}
@@ -224,7 +224,7 @@ func testFourLLCConverges(t *testing.T, topo *topology.Topology, v Version, n in
 		if per[c] > 1 {
 			t.Fatalf("cpu%d has %d hogs: %v", c, per[c], per)
 		}
-		llc[m.s.sys.ds.LLCID(c)] += per[c]
+		llc[m.s.sys.ds.llcid(c)] += per[c]
 		if sib := topo.Siblings(c); c == firstCPU(sib) {
 			busy := 0
 			for s := range sib.All() {
@@ -522,10 +522,10 @@ func TestSchedulerDelayed(t *testing.T) {
 		m.stop(0, sched.Sleep)
 		m.settle()
 		task, _ := m.s.Thread(id)
-		if !task.E.Delayed() || !m.s.Tasks(0).Contains(task) {
-			t.Fatalf("sleep of ineligible %v: delayed %t, on cpu0's list %t; want both", id, task.E.Delayed(), m.s.Tasks(0).Contains(task))
+		if !task.E.Delayed() || !m.s.Tasks(0).contains(task) {
+			t.Fatalf("sleep of ineligible %v: delayed %t, on cpu0's list %t; want both", id, task.E.Delayed(), m.s.Tasks(0).contains(task))
 		}
-		if st := m.s.Stats()[0]; st.NrRunning != 2 || st.HNrRunning != 1 {
+		if st := m.s.stats()[0]; st.NrRunning != 2 || st.HNrRunning != 1 {
 			t.Errorf("cpu0 stats nr_running %d, h_nr_runnable %d; want 2 and 1", st.NrRunning, st.HNrRunning)
 		}
 		if id == a {
@@ -543,9 +543,9 @@ func TestSchedulerDelayed(t *testing.T) {
 		}
 		m.wake(d, 1, 0)
 		m.settle()
-		if task.E.Delayed() || !task.E.OnRQ() || task.CPU() != 0 || task.Migrations() != 0 {
+		if task.E.Delayed() || !task.E.OnRQ() || task.CPU() != 0 || task.migrations() != 0 {
 			t.Errorf("woken delayed task: delayed %t, on_rq %t, on %v, %d migrations; want runnable on cpu0, never migrated",
-				task.E.Delayed(), task.E.OnRQ(), task.CPU(), task.Migrations())
+				task.E.Delayed(), task.E.OnRQ(), task.CPU(), task.migrations())
 		}
 	})
 	t.Run("affinity moves it delayed to an idle CPU", func(t *testing.T) {
@@ -571,7 +571,7 @@ func TestSchedulerDelayed(t *testing.T) {
 		m.s.SetAttr(m.now(), d, sched.Attr{Affinity: topology.CPUSetOf(1)})
 		m.settle()
 		task, _ := m.s.Thread(d)
-		if !task.E.Delayed() || task.CPU() != 1 || m.running[1] != c || !m.s.Tasks(1).Contains(task) || task.Migrations() != 1 {
+		if !task.E.Delayed() || task.CPU() != 1 || m.running[1] != c || !m.s.Tasks(1).contains(task) || task.migrations() != 1 {
 			t.Errorf("moved delayed task: delayed %t on %v, cpu1 runs %v; want delayed on cpu1's list, %v still running", task.E.Delayed(), task.CPU(), m.running[1], c)
 		}
 	})
@@ -693,7 +693,7 @@ func TestNewidleBalanceWithoutOverload(t *testing.T) {
 	if s.sys.NewidleBalance(now, 0) {
 		t.Fatal("newidleBalance pulled a task from an empty machine")
 	}
-	want := ds.lastBalance + BalanceInterval(ds.interval, base.BusyFactor(), false, s.sys.hz, s.sys.ncpu)
+	want := ds.lastBalance + BalanceInterval(ds.interval, base.busyFactor(), false, s.sys.hz, s.sys.ncpu)
 	if got := s.sys.rqs[0].nextBalance; got != want || want >= 500 {
 		t.Errorf("next_balance = %d, want %d (the base domain's idle interval after its last balance)", got, want)
 	}

@@ -32,7 +32,7 @@ type WakeEnv struct {
 	// Sync is WF_SYNC: the waker is about to sleep. Fork is WF_FORK (SD_BALANCE_FORK and the
 	// slow path), Exec WF_EXEC; neither means WF_TTWU.
 	Sync, Fork, Exec bool
-	// HasIdleCores holds sd_llc_shared->has_idle_cores, indexed by LLC id ([Domains.LLCID]).
+	// HasIdleCores holds sd_llc_shared->has_idle_cores, indexed by LLC id ([Domains.llcid]).
 	HasIdleCores []bool
 	// NrIdleScan holds sd_llc_shared->nr_idle_scan, indexed by LLC id.
 	NrIdleScan []int
@@ -161,15 +161,15 @@ func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *SMPPa
 	target := -1
 	if p.WAIdle {
 		switch {
-		case st[this].Idle() && env.Domains.ShareCache(this, prev):
-			if st[prev].Idle() {
+		case st[this].idle() && env.Domains.shareCache(this, prev):
+			if st[prev].idle() {
 				target = int(prev)
 			} else {
 				target = int(this)
 			}
 		case env.Sync && st[this].NrRunning == 1:
 			target = int(this)
-		case st[prev].Idle():
+		case st[prev].idle():
 			target = int(prev)
 		}
 	}
@@ -193,7 +193,7 @@ func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *SMPPa
 			thisEff *= int64(st[prev].Capacity)
 			prevEff := int64(st[prev].Load) - taskLoad
 			if p.WABias {
-				prevEff *= 100 + (int64(sd.ImbalancePct())-100)/2
+				prevEff *= 100 + (int64(sd.imbalancePct())-100)/2
 			}
 			prevEff *= int64(st[this].Capacity)
 			if env.Sync {
@@ -209,7 +209,7 @@ func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *SMPPa
 
 // idleish reports whether c is idle or runs only SCHED_IDLE tasks (available_idle_cpu ||
 // sched_idle_cpu).
-func idleish(st []CPUStat, c topology.CPU) bool { return st[c].Idle() || st[c].IdleOnly() }
+func idleish(st []CPUStat, c topology.CPU) bool { return st[c].idle() || st[c].idleOnly() }
 
 // asymFits is asym_fits_cpu: on a machine of unequal capacities, whether task util fits c.
 func (env *WakeEnv) asymFits(c topology.CPU) bool {
@@ -252,19 +252,19 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl
 	if idleish(st, target) && env.asymFits(target) {
 		return placeTargetIdle
 	}
-	if prev != target && ds.ShareCache(prev, target) && idleish(st, prev) && env.asymFits(prev) {
+	if prev != target && ds.shareCache(prev, target) && idleish(st, prev) && env.asymFits(prev) {
 		pl.CPU = prev
 		return placePrevIdle
 	}
 	recent := t.recentUsedCPU
 	pl.SetRecentUsed, pl.RecentUsed = true, prev
-	if recent != prev && recent != target && ds.ShareCache(recent, target) && idleish(st, recent) &&
+	if recent != prev && recent != target && ds.shareCache(recent, target) && idleish(st, recent) &&
 		t.allowed.Has(recent) && env.asymFits(recent) {
 		pl.CPU = recent
 		return placeRecentIdle
 	}
 	if ds.topo.Asymmetric() {
-		if sd := ds.AsymCapacity(target); sd != nil {
+		if sd := ds.asymCapacity(target); sd != nil {
 			if c, ok := env.selectIdleCapacity(sd, target); ok {
 				pl.CPU = c
 				return placeIdleCapacity
@@ -272,16 +272,16 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl
 			return placeTargetBusy
 		}
 	}
-	sd := ds.LLC(target)
+	sd := ds.llc[target]
 	if sd == nil {
 		return placeTargetBusy
 	}
 	hasIdleCore := false
-	llc := ds.LLCID(target)
-	if ds.SMTActive() {
+	llc := ds.llcid(target)
+	if ds.smtActive() {
 		hasIdleCore = env.HasIdleCores != nil && env.HasIdleCores[llc]
-		if !hasIdleCore && ds.ShareCache(prev, target) {
-			for _, c := range ds.SMT(prev) {
+		if !hasIdleCore && ds.shareCache(prev, target) {
+			for _, c := range ds.smt[prev] {
 				if c != prev && t.allowed.Has(c) && idleish(st, c) {
 					pl.CPU = c
 					return placeIdleSMT
@@ -382,11 +382,11 @@ func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc
 func (env *WakeEnv) selectIdleCore(core topology.CPU, skip *topology.CPUSet, idleCPU *topology.CPU, found *bool) bool {
 	st, t := env.Stats, env.Task
 	idle := true
-	for _, s := range env.Domains.SMT(core) {
-		if !st[s].Idle() {
+	for _, s := range env.Domains.smt[core] {
+		if !st[s].idle() {
 			idle = false
 			if !*found {
-				if st[s].IdleOnly() && t.allowed.Has(s) {
+				if st[s].idleOnly() && t.allowed.Has(s) {
 					*idleCPU, *found = s, true
 					break
 				}
@@ -401,7 +401,7 @@ func (env *WakeEnv) selectIdleCore(core topology.CPU, skip *topology.CPUSet, idl
 	if idle {
 		return true
 	}
-	for _, s := range env.Domains.SMT(core) {
+	for _, s := range env.Domains.smt[core] {
 		skip.Add(s)
 	}
 	return false
@@ -493,7 +493,7 @@ func selectTaskRQ(env *WakeEnv, p *SMPParams, pl *CPUSelection) PlaceReason {
 		if env.Waker != nil {
 			waker = env.Waker.wakeeFlips
 		}
-		pl.wantAffine = !WakeWide(waker, t.wakeeFlips, ds.LLCSize(this)) && t.allowed.Has(this)
+		pl.wantAffine = !WakeWide(waker, t.wakeeFlips, ds.llcSize(this)) && t.allowed.Has(this)
 	}
 	var sd *SchedDomain
 	for k := range ds.chains[this] {

@@ -50,7 +50,7 @@ func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup, sgs *Grou
 func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, sgs *GroupStats) {
 	sgs.GroupCapacity = g.capacity
 	sgs.GroupWeight = uint32(len(g.list))
-	sgs.Type = ClassifyGroup(sd.ImbalancePct(), false, sgs)
+	sgs.Type = ClassifyGroup(sd.imbalancePct(), false, sgs)
 	if sgs.Type == groupFullyBusy || sgs.Type == groupOverloaded {
 		sgs.AvgLoad = sgs.GroupLoad * topology.CapacityScale / sgs.GroupCapacity
 	}
@@ -129,14 +129,14 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPPar
 	}
 	switch ls.Type {
 	case groupOverloaded, groupFullyBusy:
-		imbalance := ScaleLoadDown(NiceZeroLoad) * (sd.ImbalancePct() - 100) / 100
+		imbalance := ScaleLoadDown(NiceZeroLoad) * (sd.imbalancePct() - 100) / 100
 		if sd.flags&topology.SDNUMA != 0 && is.AvgLoad+imbalance >= ls.AvgLoad {
 			return nil
 		}
 		if is.AvgLoad >= ls.AvgLoad+imbalance {
 			return nil
 		}
-		if 100*ls.AvgLoad <= sd.ImbalancePct()*is.AvgLoad {
+		if 100*ls.AvgLoad <= sd.imbalancePct()*is.AvgLoad {
 			return nil
 		}
 	case groupImbalanced:
@@ -185,10 +185,10 @@ func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *SMP
 			continue
 		}
 		rq := &st[c]
-		if rq.IdleOnly() {
+		if rq.idleOnly() {
 			return c
 		}
-		if rq.Idle() {
+		if rq.idle() {
 			if rq.IdleStamp > latest {
 				latest, shallowest, haveShallowest = rq.IdleStamp, c, true
 			}

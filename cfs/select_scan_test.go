@@ -44,11 +44,11 @@ func refSelectIdleCPU(env *WakeEnv, sd *SchedDomain, hasIdleCore bool, target, l
 		scanned++
 		if hasIdleCore {
 			idle := true
-			for _, s := range env.Domains.SMT(c) {
-				if !st[s].Idle() {
+			for _, s := range env.Domains.smt[c] {
+				if !st[s].idle() {
 					idle = false
 					if !found {
-						if st[s].IdleOnly() && t.allowed.Has(s) {
+						if st[s].idleOnly() && t.allowed.Has(s) {
 							idleCPU, found = s, true
 							break
 						}
@@ -63,7 +63,7 @@ func refSelectIdleCPU(env *WakeEnv, sd *SchedDomain, hasIdleCore bool, target, l
 			if idle {
 				return c, true, true, scanned
 			}
-			for _, s := range env.Domains.SMT(c) {
+			for _, s := range env.Domains.smt[c] {
 				skip.Add(s)
 			}
 			continue
@@ -128,13 +128,13 @@ func TestSelectIdleCPUModel(t *testing.T) {
 			}
 			env.Task = NewSMPTask(NewTask("p", Normal, 0), allowed, list[0])
 			for _, target := range list {
-				sd := ds.LLC(target)
+				sd := ds.llc[target]
 				if sd == nil {
 					continue
 				}
-				llc := ds.LLCID(target)
+				llc := ds.llcid(target)
 				env.NrIdleScan[llc] = r.IntN(sd.weight + 3)
-				core := ds.SMTActive() && r.IntN(2) == 0
+				core := ds.smtActive() && r.IntN(2) == 0
 				c, ok, isCore, scanned := env.selectIdleCPU(sd, core, target, llc, p)
 				wc, wok, wcore, wscanned := refSelectIdleCPU(env, sd, core, target, llc, p)
 				if c != wc || ok != wok || isCore != wcore || scanned != wscanned {

@@ -41,7 +41,7 @@ func wakeFixture(topo *topology.Topology, nr map[topology.CPU]uint32, allowed to
 	env := &WakeEnv{Domains: ds, Stats: statsFor(topo, nr),
 		HasIdleCores: make([]bool, n), NrIdleScan: make([]int, n)}
 	for c := range topo.CPUs().All() {
-		env.NrIdleScan[ds.LLCID(c)] = ds.LLCSize(c)
+		env.NrIdleScan[ds.llcid(c)] = ds.llcSize(c)
 		env.Stats[c].IdleStamp = 1
 	}
 	e := NewTask("p", Normal, 0)
@@ -83,8 +83,8 @@ func TestSelectIdleSibling(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			env := wakeFixture(topo, tc.nr, all)
 			env.Task.recentUsedCPU = tc.recent
-			env.HasIdleCores[env.Domains.LLCID(tc.tgt)] = tc.idleCores
-			env.NrIdleScan[env.Domains.LLCID(tc.tgt)] = tc.scan
+			env.HasIdleCores[env.Domains.llcid(tc.tgt)] = tc.idleCores
+			env.NrIdleScan[env.Domains.llcid(tc.tgt)] = tc.scan
 			pl, why := SelectIdleSibling(env, tc.prev, tc.tgt, smp65())
 			if pl.CPU != tc.want || why != tc.reason || pl.ClearIdleCores != tc.clearIdleCr {
 				t.Errorf("SelectIdleSibling(prev %v, target %v) = %v %v clear %t, want %v %v %t", tc.prev, tc.tgt, pl.CPU, why, pl.ClearIdleCores, tc.want, tc.reason, tc.clearIdleCr)

@@ -72,7 +72,7 @@ func (f *balanceFixture) pass() int {
 		return 0
 	}
 	me := MigrateEnv{LBEnv: &f.env, Src: src, SrcRQ: f.src, Now: 10_000_000, Migration: d.Migration, Imbalance: d.Imbalance,
-		Flags: LBFAllPinned, DstGroupMask: f.env.SD.Group(0).BalanceMask()}
+		Flags: LBFAllPinned, DstGroupMask: f.env.SD.Group(0).balanceMask()}
 	var det Detach
 	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0], &f.smp)
 	return det.detached + 1
@@ -195,12 +195,12 @@ func BenchmarkSelectIdleSibling(b *testing.B) {
 // naiveIdleSibling is the baseline: the first idle CPU of the target's LLC found by walking its
 // CPU set, without SMT awareness or a scan bound.
 func naiveIdleSibling(env *WakeEnv, target topology.CPU) topology.CPU {
-	sd := env.Domains.LLC(target)
+	sd := env.Domains.llc[target]
 	if sd == nil {
 		return target
 	}
 	for c := range sd.Span().All() {
-		if env.Stats[c].Idle() {
+		if env.Stats[c].idle() {
 			return c
 		}
 	}

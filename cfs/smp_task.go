@@ -13,7 +13,7 @@ import (
 // A Task is a fair task as load balancing and wakeup placement see it: its [Entity] and the
 // fields of struct task_struct the SMP code reads (cpus_ptr, task_cpu, wakee_flips,
 // last_wakee, recent_used_cpu) plus a utilisation estimate standing in for PELT's util_avg
-// (see [Task.Util]). A Task is not safe for concurrent use.
+// (see [Task.util]). A Task is not safe for concurrent use.
 type Task struct {
 	// E is the task's scheduling entity.
 	E *Entity
@@ -27,9 +27,12 @@ type Task struct {
 	prev, next *Task
 	list       *TaskList
 
-	wakeeFlips      uint32
-	wakeeFlipDecay  int64
-	lastWakee       *Task
+	// wakeeFlips is the decayed number of times the task switched the task it wakes (p->wakee_flips),
+	// which wake_wide reads.
+	wakeeFlips     uint32
+	wakeeFlipDecay int64
+	lastWakee      *Task
+	// recentUsedCPU is the CPU the task ran on before its previous one (p->recent_used_cpu).
 	recentUsedCPU   topology.CPU
 	util            uint64
 	utilTick        int64 // the tick up to which util is decayed
@@ -71,8 +74,8 @@ func (s *System) share(m, old *topology.CPUSet) *topology.CPUSet {
 // Allowed returns the CPUs the task may run on (p->cpus_ptr).
 func (t *Task) Allowed() topology.CPUSet { return *t.allowed }
 
-// AllowedOn reports whether the task may run on c.
-func (t *Task) AllowedOn(c topology.CPU) bool { return t.allowed.Has(c) }
+// allowedOn reports whether the task may run on c.
+func (t *Task) allowedOn(c topology.CPU) bool { return t.allowed.Has(c) }
 
 // SetAllowed changes the CPUs the task may run on. It panics if allowed is empty. The caller
 // moves the task if its CPU is no longer allowed.
@@ -91,25 +94,8 @@ func (t *Task) setAllowed(allowed *topology.CPUSet) {
 // CPU returns the CPU the task is queued on or last ran on (task_cpu).
 func (t *Task) CPU() topology.CPU { return t.cpu }
 
-// SetCPU records that the task now belongs to CPU c (set_task_cpu).
-func (t *Task) SetCPU(c topology.CPU) { t.cpu = c }
-
-// WakeeFlips returns the decayed number of times the task switched the task it wakes
-// (p->wakee_flips), which wake_wide reads.
-func (t *Task) WakeeFlips() uint32 { return t.wakeeFlips }
-
-// RecentUsedCPU returns the CPU the task ran on before its previous one (p->recent_used_cpu).
-func (t *Task) RecentUsedCPU() topology.CPU { return t.recentUsedCPU }
-
-// Util returns the task's utilisation estimate: a running average of the capacity it used at
-// the ticks of the CPU it runs on, the model's stand-in for PELT's util_avg and util_est
-// (see the package documentation). The estimate decays lazily: Util is its value as of the
-// task's last update, which a [Scheduler] makes whenever the task changes state (picked,
-// stopped, woken, migrated), at every tick while it runs, and before a decision reads it.
-func (t *Task) Util() uint64 { return t.util }
-
-// Migrations returns how many times the task changed CPU.
-func (t *Task) Migrations() int { return t.migrationsTotal }
+// migrations returns how many times the task changed CPU.
+func (t *Task) migrations() int { return t.migrationsTotal }
 
 // String returns the entity's name.
 func (t *Task) String() string {
@@ -119,10 +105,10 @@ func (t *Task) String() string {
 	return t.E.String()
 }
 
-// RecordWakee is record_wakee, called for waker t when it wakes wakee at time now (ns): once a
+// recordWakee is record_wakee, called for waker t when it wakes wakee at time now (ns): once a
 // second the waker's flip count is halved, and it grows by one each time the waker wakes a
 // different task than the last one.
-func (t *Task) RecordWakee(wakee *Task, now int64) {
+func (t *Task) recordWakee(wakee *Task, now int64) {
 	if now-t.wakeeFlipDecay > 1_000_000_000 {
 		t.wakeeFlips >>= 1
 		t.wakeeFlipDecay = now
@@ -192,8 +178,8 @@ func (l *TaskList) Remove(t *Task) {
 	l.n--
 }
 
-// MoveToFront moves t, which must be on l, to the head (list_move). The complexity is O(1).
-func (l *TaskList) MoveToFront(t *Task) {
+// moveToFront moves t, which must be on l, to the head (list_move). The complexity is O(1).
+func (l *TaskList) moveToFront(t *Task) {
 	if l.head == t {
 		return
 	}
@@ -201,5 +187,5 @@ func (l *TaskList) MoveToFront(t *Task) {
 	l.PushFront(t)
 }
 
-// Contains reports whether t is on l.
-func (l *TaskList) Contains(t *Task) bool { return t.list == l }
+// contains reports whether t is on l.
+func (l *TaskList) contains(t *Task) bool { return t.list == l }

@@ -87,7 +87,7 @@ func (s *Scheduler) Snapshot() State {
 		if e := q.currQueued(); e != nil {
 			add(e, true)
 		}
-		for e := range q.Timeline().All() {
+		for e := range (&q.timeline).All() {
 			add(e, false)
 		}
 		st.CPUs = append(st.CPUs, ri)

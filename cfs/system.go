@@ -111,8 +111,8 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	n := t.NumIDs()
 	s.rqs = make([]cpuRQ, n)
 	s.stats = make([]CPUStat, n)
-	s.dom = make([]domainState, s.ds.NumDomains())
-	s.sgImb = make([]bool, len(s.ds.Groups()))
+	s.dom = make([]domainState, s.ds.numDomains())
+	s.sgImb = make([]bool, len(s.ds.groups))
 	s.idleCor = make([]bool, n)
 	s.idleScn = make([]int, n)
 	s.flat.Init(n)
@@ -121,7 +121,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 		// The sums stand for update_sg_lb_stats' only where no CPU carries a misfit load,
 		// which needs a machine of one capacity (see package groupsums); a machine whose
 		// groups are all single CPUs has nothing to sum.
-		s.sums.Init(len(s.ds.Groups()), of)
+		s.sums.Init(len(s.ds.groups), of)
 		s.lb.sums = &s.sums
 	}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
@@ -136,11 +136,11 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 		s.idle.Set(c, true)
 		// As after boot: every CPU has idled once (has_idle_cores) and the LLC scan bound is
 		// what update_idle_cpu_scan gives an idle LLC.
-		s.idleCor[s.ds.LLCID(c)] = true
-		s.idleScn[s.ds.LLCID(c)] = s.ds.LLCSize(c)
+		s.idleCor[s.ds.llcid(c)] = true
+		s.idleScn[s.ds.llcid(c)] = s.ds.llcSize(c)
 		for k := range s.ds.Chain(c) {
 			sd := &s.ds.Chain(c)[k]
-			s.dom[sd.idx].interval = sd.MinInterval()
+			s.dom[sd.idx].interval = sd.minInterval()
 		}
 	}
 	return s, nil
@@ -261,7 +261,7 @@ func (s *System) refresh(c topology.CPU) {
 	nrr := uint32(root.HNrRunnable())
 	was := st.NrRunning
 	st.NrRunning, st.HNrRunning = nr, nrr
-	st.IdleHNrRunning = uint32(root.IdleHNrRunning())
+	st.IdleHNrRunning = uint32(int(root.idleHNrRunning))
 	st.Load = ScaleLoadDown(root.Load().Weight)
 	st.Runnable = uint64(nrr) * topology.CapacityScale
 	s.catchUpCPU(rq, s.j)
@@ -384,7 +384,7 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 	s.stats[cpu].IdleStamp = 0
 	t := e.task
 	rq.curr = t
-	rq.tasks.MoveToFront(t)
+	rq.tasks.moveToFront(t)
 	s.catchUp(t, s.j)
 	s.updateMisfit(cpu)
 	if !fresh {
@@ -396,15 +396,15 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 // updateIdleCore is __update_idle_core: when cpu idles and every SMT sibling is idle, its LLC
 // has an idle core.
 func (s *System) updateIdleCore(cpu topology.CPU) {
-	if !s.ds.SMTActive() {
+	if !s.ds.smtActive() {
 		return
 	}
-	for _, c := range s.ds.SMT(cpu) {
-		if !s.stats[c].Idle() {
+	for _, c := range s.ds.smt[cpu] {
+		if !s.stats[c].idle() {
 			return
 		}
 	}
-	s.idleCor[s.ds.LLCID(cpu)] = true
+	s.idleCor[s.ds.llcid(cpu)] = true
 }
 
 // updateMisfit is update_misfit_status for cpu's running task. On a machine whose CPUs are all
@@ -451,7 +451,7 @@ func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason
 		}
 	case sched.Exit:
 		rq.c.Exit(t.E, n)
-		if rq.tasks.Contains(t) {
+		if rq.tasks.contains(t) {
 			s.delist(cpu, t, false) // task_dead_fair: remove_entity_load_avg
 		}
 	case sched.Yield:

@@ -32,7 +32,7 @@ func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 // now's jiffy.
 func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 	j := s.j
-	busy := idle != CPUIdle && !s.stats[cpu].IdleOnly()
+	busy := idle != CPUIdle && !s.stats[cpu].idleOnly()
 	next := j + int64(60*s.hz)
 	cont := true
 	chain := s.ds.Chain(cpu)
@@ -42,19 +42,19 @@ func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 			break
 		}
 		ds := &s.dom[sd.idx]
-		iv := BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
+		iv := BalanceInterval(ds.interval, sd.busyFactor(), busy, s.hz, s.ncpu)
 		if j >= ds.lastBalance+iv {
 			var moved int
 			moved, cont = s.loadBalance(now, cpu, sd, idle)
 			if moved > 0 {
 				idle = CPUNotIdle
-				if s.stats[cpu].Idle() {
+				if s.stats[cpu].idle() {
 					idle = CPUIdle
 				}
-				busy = idle != CPUIdle && !s.stats[cpu].IdleOnly()
+				busy = idle != CPUIdle && !s.stats[cpu].idleOnly()
 			}
 			ds.lastBalance = j
-			iv = BalanceInterval(ds.interval, sd.BusyFactor(), busy, s.hz, s.ncpu)
+			iv = BalanceInterval(ds.interval, sd.busyFactor(), busy, s.hz, s.ncpu)
 		}
 		next = min(next, ds.lastBalance+iv)
 	}
@@ -86,13 +86,13 @@ func (s *System) newidleBalance(now int64, cpu topology.CPU) bool {
 		// next periodic balance forward to the base domain's idle interval.
 		sd := &chain[0]
 		ds := &s.dom[sd.idx]
-		next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
+		next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.busyFactor(), false, s.hz, s.ncpu))
 	}
 	if s.overload {
 		for k := range s.ds.Chain(cpu) {
 			sd := &s.ds.Chain(cpu)[k]
 			ds := &s.dom[sd.idx]
-			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.BusyFactor(), false, s.hz, s.ncpu))
+			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.busyFactor(), false, s.hz, s.ncpu))
 			if sd.flags&topology.SDBalanceNewIdle != 0 {
 				moved, _ := s.loadBalance(now, cpu, sd, CPUNewlyIdle)
 				pulled = moved > 0
@@ -132,7 +132,7 @@ func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	var why BalanceReason
 	var src topology.CPU
 	activeStarted := false
-	scan := idle != CPUNewlyIdle && s.ds.LLC(cpu) == sd // update_idle_cpu_scan reads SumUtil
+	scan := idle != CPUNewlyIdle && s.ds.llc[cpu] == sd // update_idle_cpu_scan reads SumUtil
 redo:
 	if !ShouldWeBalance(env, smp) {
 		cont = false
@@ -174,7 +174,7 @@ redo:
 		ds.failed = 0
 	}
 	if !activeStarted || NeedActiveBalance(env, src, bg.Migration, ds.failed, smp) {
-		ds.interval = sd.MinInterval()
+		ds.interval = sd.minInterval()
 	}
 	return moved, cont
 
@@ -188,7 +188,7 @@ outOnePinned:
 	if idle == CPUNewlyIdle {
 		return 0, cont
 	}
-	if (flags&LBFAllPinned != 0 && ds.interval < maxPinnedInterval) || ds.interval < sd.MaxInterval() {
+	if (flags&LBFAllPinned != 0 && ds.interval < maxPinnedInterval) || ds.interval < sd.maxInterval() {
 		ds.interval *= 2
 	}
 	return 0, cont
@@ -204,7 +204,7 @@ func (s *System) lbEnv(cpu topology.CPU, sd *SchedDomain, idle IdleType) *LBEnv 
 		env.CPUs, s.lbSpan = sd.span, sd
 	}
 	env.SD, env.DstCPU, env.Idle, env.Stats, env.GroupImbalance = sd, cpu, idle, s.stats, s.sgImb
-	env.NrBalanceFailed, env.MaxCapacity = s.dom[sd.idx].failed, s.ds.MaxCapacity()
+	env.NrBalanceFailed, env.MaxCapacity = s.dom[sd.idx].failed, s.ds.maxCapacity()
 	return env
 }
 
@@ -222,7 +222,7 @@ func (s *System) busiestGroup(env *LBEnv, bg *BusiestGroup, cpu topology.CPU, sc
 		s.overload = bg.overload
 	}
 	if scan {
-		s.idleScn[s.ds.LLCID(cpu)] = IdleCPUScan(bg.sumUtil, sd.weight, sd.ImbalancePct())
+		s.idleScn[s.ds.llcid(cpu)] = IdleCPUScan(bg.sumUtil, sd.weight, sd.imbalancePct())
 	}
 	return why
 }
@@ -338,8 +338,8 @@ func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 		s.delist(me.Src, t, false)
 	}
 	for _, t := range s.examined {
-		if src.tasks.Contains(t) {
-			src.tasks.MoveToFront(t)
+		if src.tasks.contains(t) {
+			src.tasks.moveToFront(t)
 		}
 	}
 	dst := me.DstCPU
@@ -387,7 +387,7 @@ func (s *System) ActiveBalance(now int64, cpu, target topology.CPU) *Task {
 		return nil
 	}
 	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats,
-		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.MaxCapacity()}
+		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.maxCapacity()}
 	// The stopper's lb_env leaves migration_type 0, migrate_load, so v7.1 may push a delayed task.
 	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcRQ: rq.c, DstRQ: s.rqs[target].c, Now: uint64(now), Flags: LBFActiveLB}
 	for p := rq.tasks.tail; p != nil; p = p.prev {

@@ -105,7 +105,7 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 		waker = w
 	}
 	if waker != nil && !fork {
-		waker.RecordWakee(t, now)
+		waker.recordWakee(t, now)
 	}
 	// The wake env lives in the System, its machine-wide fields set once by NewSystem.
 	env := &s.we
@@ -119,7 +119,7 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 		s.logPlacement(env, pl, why)
 	}
 	if pl.ClearIdleCores {
-		s.idleCor[s.ds.LLCID(pl.target)] = false
+		s.idleCor[s.ds.llcid(pl.target)] = false
 	}
 	if pl.SetRecentUsed {
 		t.recentUsedCPU = pl.RecentUsed

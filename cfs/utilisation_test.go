@@ -89,8 +89,8 @@ func TestSchedulerUtilSignal(t *testing.T) {
 				m.check = m.checkInvariants
 				id := m.spawn(0, sched.Attr{}, tc.b)
 				task, _ := m.s.Thread(id)
-				if task.Util() != 512 || m.s.sys.rqs[0].util != 512 {
-					t.Fatalf("after the fork: task %d, CPU %d; want 512, 512", task.Util(), m.s.sys.rqs[0].util)
+				if task.util != 512 || m.s.sys.rqs[0].util != 512 {
+					t.Fatalf("after the fork: task %d, CPU %d; want 512, 512", task.util, m.s.sys.rqs[0].util)
 				}
 				want := uint64(512) // the task's estimate, tick by tick
 				sleptAt := 0
