@@ -115,7 +115,7 @@ func (q *Queue) MinVruntime() uint64 { return q.minVruntime }
 func (q *Queue) zeroVruntime() uint64 { return q.minVruntime }
 
 // sumWVruntime returns EEVDF's Σ (v_i - v0)·w_i over the timeline (avg_vruntime in v6.6,
-// sum_w_vruntime in v7.1), v0 being MinVruntime (v6.6) or ZeroVruntime (v7.1) and w_i the
+// sum_w_vruntime in v7.1), v0 being MinVruntime (v6.6) or zeroVruntime (v7.1) and w_i the
 // weights scaled down to 1024 for nice 0 (v6.6) or at full resolution (v7.1). It is 0 on a
 // classic CFS CPU.
 func (q *Queue) sumWVruntime() int64 { return q.sumW }
