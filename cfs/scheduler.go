@@ -4,7 +4,6 @@
 package cfs
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -91,14 +90,8 @@ func (s *Scheduler) Name() string {
 // an error if cfg is invalid, env is nil or Start was called before: a Scheduler runs on one
 // machine only.
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
-	if s.sys != nil {
-		return errors.New("cfs: Start called twice")
-	}
-	if err := cfg.Validate(); err != nil {
+	if err := sched.CheckStart("cfs", s.sys != nil, cfg, env); err != nil {
 		return err
-	}
-	if env == nil {
-		return errors.New("cfs: Start with a nil Env")
 	}
 	sys, err := NewSystem(s.opts, cfg.Topology, cfg.Hz, env)
 	if err != nil {
