@@ -379,8 +379,14 @@ func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, n
 // does (its goto pick after pick_next_entity returned nothing); the wakee preempts only if that
 // final pick is the wakee.
 func (c *RunQueue) checkPreemptEEVDF(t *Entity, now uint64, fork bool, d *WakeupDecision) WakeupReason {
+	return c.applyPreemptEEVDF(checkPreemptWakeupEEVDF(c, t, fork, &c.params, now, true, d), now, d)
+}
+
+// applyPreemptEEVDF makes the state changes of checkPreemptEEVDF that follow decision d (reason
+// r), which the running side's queue was charged for, and returns the final reason: the
+// buddies, the repeated pick past delayed entities, slice protection and need-resched.
+func (c *RunQueue) applyPreemptEEVDF(r WakeupReason, now uint64, d *WakeupDecision) WakeupReason {
 	p := &c.params
-	r := checkPreemptWakeupEEVDF(c, t, fork, p, now, true, d)
 	if d.NextBuddy != nil {
 		setNextBuddy(d.NextBuddy) // set_preempt_buddy, before the pick reads cfs_rq->next
 	}

@@ -33,7 +33,8 @@ func refCheckPreempt(c *RunQueue, t *Entity, now uint64, fork bool) (WakeupDecis
 	return d, r
 }
 
-// refCheckPreemptEEVDF is checkPreemptEEVDF as it was before the decision took one pass.
+// refCheckPreemptEEVDF is checkPreemptEEVDF as it was before the decision took one pass: the
+// two-pass decision, then the same state changes (applyPreemptEEVDF).
 func refCheckPreemptEEVDF(c *RunQueue, t *Entity, now uint64, fork bool) (WakeupDecision, WakeupReason) {
 	p := &c.params
 	d, r := CheckPreemptWakeup(c, t, fork, p)
@@ -47,42 +48,7 @@ func refCheckPreemptEEVDF(c *RunQueue, t *Entity, now uint64, fork bool) (Wakeup
 		d, r = CheckPreemptWakeup(c, t, fork, p)
 		c.needResched = c.needResched || charged
 	}
-	if d.NextBuddy != nil {
-		setNextBuddy(d.NextBuddy) // set_preempt_buddy, before the pick reads cfs_rq->next
-	}
-	if d.picked != nil && d.picked.delayed {
-		// pick_next_entity: a delayed entity the pick chooses leaves for good and returns
-		// nothing; wakeup_preempt_fair picks again while the queue holds entities (goto pick),
-		// even when the one that left was the wakee, and tests nothing else again.
-		q := d.curr.q
-		for d.picked != nil && d.picked.delayed {
-			c.dequeueEntities(d.picked, now, flagWakeup|flagDelayed)
-			d.picked, d.pickReason = nil, pickNone
-			if q.nrRunning > 0 {
-				d.picked, d.pickReason = pick71(q, !d.short, q.next, p)
-			}
-		}
-		if d.picked != nil && d.picked == d.wakee {
-			d.Preempt, r, d.ShortenProtection = true, wakeupPicked, false
-		} else {
-			d.Preempt, r = false, wakeupNotPicked
-			d.ShortenProtection = p.RunToParity
-		}
-	}
-	if d.Preempt && d.short {
-		cancelProtect(d.curr)
-		q := d.curr.q
-		if r == wakeupIdleGroupCurr {
-			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here
-		}
-		q.clearBuddies(d.curr)
-	}
-	if d.ShortenProtection {
-		d.curr.q.updateProtect(d.curr, p)
-	}
-	if d.Preempt {
-		c.needResched = true
-	}
+	r = c.applyPreemptEEVDF(r, now, &d)
 	return d, r
 }
 
