@@ -39,12 +39,12 @@ func TestPoolCost(t *testing.T) {
 	if !ok {
 		t.Fatal("poolCost: want true")
 	}
-	var want [6]time.Duration
-	for i, p := range []float64{0, 50, 90, 99, 99.9, 100} {
+	var want [7]time.Duration
+	for i, p := range []float64{0, 50, 90, 99, 99.5, 99.9, 100} {
 		v, _ := sim.Percentile(all, p)
 		want[i] = time.Duration(v)
 	}
-	if g := [6]time.Duration{got.Min, got.P50, got.P90, got.P99, got.P999, got.Max}; g != want {
+	if g := [7]time.Duration{got.Min, got.P50, got.P90, got.P99, got.P995, got.P999, got.Max}; g != want {
 		t.Errorf("poolCost = %v, want %v", g, want)
 	}
 	if got.Max != 400 || got.Min != 1 {
@@ -73,28 +73,40 @@ func TestMedianCost(t *testing.T) {
 	for trial := range 500 {
 		cs := make([]sim.Cost, 1+r.IntN(6))
 		for i := range cs {
-			var q [6]time.Duration
+			var q [7]time.Duration
 			for k := range q {
 				q[k] = time.Duration(r.Int64N(1000))
 			}
 			slices.Sort(q[:])
-			cs[i] = sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
-			if r.IntN(4) == 0 {
-				cs[i].P999 = 0
+			cs[i] = sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P995: q[4], P999: q[5], Max: q[6]}
+			switch r.IntN(4) {
+			case 0:
+				cs[i].P995, cs[i].P999 = 0, 0
+			case 1:
+				cs[i].P995 = 0
 			}
 		}
 		got := quantiles(MedianCost(cs))
 		for k := range got {
 			var vs []time.Duration
 			for _, c := range cs {
-				v := [6]time.Duration{c.Min, c.P50, c.P90, c.P99, c.P999, c.Max}[k]
-				if k == 4 && v == 0 {
-					v = c.P99
+				v := [7]time.Duration{c.Min, c.P50, c.P90, c.P99, c.P995, c.P999, c.Max}[k]
+				switch {
+				case (k == 4 || k == 5) && c.P999 == 0:
+					v = c.P99 // no tail: p99.5 and p99.9 stand at p99
+				case k == 4 && v == 0:
+					v = c.P99 + (c.P999-c.P99)*5/9 // on the line from p99 to p99.9, as the model draws
 				}
 				vs = append(vs, v)
 			}
 			slices.Sort(vs)
-			if want := vs[(len(vs)-1)/2]; got[k] != want {
+			want := vs[(len(vs)-1)/2]
+			if k == 4 && !slices.ContainsFunc(cs, func(c sim.Cost) bool { return c.P995 != 0 }) {
+				// None measured a p99.5: neither has the median, which the model draws on its
+				// line from p99 to p99.9.
+				want = got[3] + (got[5]-got[3])*5/9
+			}
+			if got[k] != want {
 				t.Fatalf("trial %d: quantile %d of MedianCost(%v) = %v, want %v", trial, k, cs, got[k], want)
 			}
 			if k > 0 && got[k] < got[k-1] {

@@ -387,13 +387,13 @@ func absDiff(a, b topology.Level) int {
 // were repeated, each repetition's.
 func WriteMeasurements(w io.Writer, m Measurements) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "measurement\tmin\tp50\tp90\tp99\tp99.9\tmax\t")
+	fmt.Fprintln(tw, "measurement\tmin\tp50\tp90\tp99\tp99.5\tp99.9\tmax\t")
 	row := func(name string, c sim.Cost) {
 		if c.Max == 0 {
 			return
 		}
 		q := quantiles(c)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, us(q[0]), us(q[1]), us(q[2]), us(q[3]), us(q[4]), us(q[5]))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, us(q[0]), us(q[1]), us(q[2]), us(q[3]), us(q[4]), us(q[5]), us(q[6]))
 	}
 	row("futex wake, no waiter", m.FutexWake)
 	row("futex wake of a remote waiter (waker)", m.WakeRemote)

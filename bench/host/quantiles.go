@@ -23,7 +23,7 @@ func MedianCost(cs []sim.Cost) sim.Cost {
 	if len(cs) == 0 {
 		return sim.Cost{}
 	}
-	var q [6]time.Duration
+	var q [7]time.Duration
 	vs := make([]time.Duration, len(cs))
 	for i := range q {
 		for j, c := range cs {
@@ -32,17 +32,21 @@ func MedianCost(cs []sim.Cost) sim.Cost {
 		slices.Sort(vs)
 		q[i] = vs[(len(vs)-1)/2]
 	}
-	c := sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
-	if allNoP999(cs) {
-		c.P999 = 0
+	c := sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P995: q[4], P999: q[5], Max: q[6]}
+	if none(cs, func(c sim.Cost) bool { return c.P995 != 0 }) {
+		c.P995 = 0
+	}
+	if none(cs, func(c sim.Cost) bool { return c.P999 != 0 }) {
+		c.P995, c.P999 = 0, 0
 	}
 	return c
 }
 
-// allNoP999 reports whether no distribution of cs has a p99.9 (see quantiles).
-func allNoP999(cs []sim.Cost) bool {
+// none reports whether no distribution of cs has what has reports (a p99.5, a p99.9: see
+// quantiles).
+func none(cs []sim.Cost, has func(sim.Cost) bool) bool {
 	for _, c := range cs {
-		if c.P999 != 0 {
+		if has(c) {
 			return false
 		}
 	}
@@ -59,36 +63,42 @@ func costOf(samples []int64) sim.Cost {
 		i := min(len(samples)-1, int(p*float64(len(samples))))
 		return time.Duration(samples[i])
 	}
-	return sim.Cost{Min: time.Duration(samples[0]), P50: q(0.5), P90: q(0.9), P99: q(0.99), P999: q(0.999),
-		Max: time.Duration(samples[len(samples)-1])}
+	return sim.Cost{Min: time.Duration(samples[0]), P50: q(0.5), P90: q(0.9), P99: q(0.99), P995: q(0.995),
+		P999: q(0.999), Max: time.Duration(samples[len(samples)-1])}
 }
 
-// quantiles returns c's quantiles in order (P999 as P99 where c has none).
-func quantiles(c sim.Cost) [6]time.Duration {
-	p999 := c.P999
+// quantiles returns c's quantiles in order, Min, P50, P90, P99, P995, P999 and Max, filling in
+// those c has not as the model draws them: P999 as P99 where c has none; P995 where c has a P999
+// but no P995 on the straight line from P99 to P999, 5/9 of the way (0.995 lies 5/9 of the way
+// from 0.99 to 0.999).
+func quantiles(c sim.Cost) [7]time.Duration {
+	p999, p995 := c.P999, c.P995
 	if p999 == 0 {
-		p999 = c.P99
+		p999, p995 = c.P99, c.P99
 	}
-	return [6]time.Duration{c.Min, c.P50, c.P90, c.P99, p999, c.Max}
+	if p995 == 0 {
+		p995 = c.P99 + (p999-c.P99)*5/9
+	}
+	return [7]time.Duration{c.Min, c.P50, c.P90, c.P99, p995, p999, c.Max}
 }
 
 // fromQuantiles returns the Cost of q, each clamped at 0 and raised to the one before it, so that
 // a difference of two measured distributions is a distribution again.
-func fromQuantiles(q [6]time.Duration) sim.Cost {
+func fromQuantiles(q [7]time.Duration) sim.Cost {
 	for i := range q {
 		q[i] = max(q[i], 0)
 		if i > 0 {
 			q[i] = max(q[i], q[i-1])
 		}
 	}
-	return sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
+	return sim.Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P995: q[4], P999: q[5], Max: q[6]}
 }
 
 // minus returns a - b quantile by quantile, made a distribution again (see fromQuantiles): the
 // step a's probe measures beyond what b's does, with a's spread.
 func minus(a, b sim.Cost) sim.Cost {
 	qa, qb := quantiles(a), quantiles(b)
-	var q [6]time.Duration
+	var q [7]time.Duration
 	for i := range q {
 		q[i] = qa[i] - qb[i]
 	}
@@ -121,7 +131,7 @@ func poolCost(hs []*sim.Histogram) (sim.Cost, bool) {
 	if all.Count() == 0 {
 		return sim.Cost{}, false
 	}
-	q := all.Percentiles(0, 50, 90, 99, 99.9, 100)
+	q := all.Percentiles(0, 50, 90, 99, 99.5, 99.9, 100)
 	return sim.Cost{Min: time.Duration(q[0]), P50: time.Duration(q[1]), P90: time.Duration(q[2]), P99: time.Duration(q[3]),
-		P999: time.Duration(q[4]), Max: time.Duration(q[5])}, true
+		P995: time.Duration(q[4]), P999: time.Duration(q[5]), Max: time.Duration(q[6])}, true
 }

@@ -19,6 +19,21 @@ func TestCostMean(t *testing.T) {
 	if got := lin.Mean(); got < 999 || got > 1000 {
 		t.Errorf("linear cost's Mean() = %v, want 1000ns (999ns with the 20-bit positions' truncation)", got)
 	}
+	lin.P995 = 1990
+	if got := lin.Mean(); got < 999 || got > 1000 {
+		t.Errorf("linear cost with P995's Mean() = %v, want 1000ns (999ns with the 20-bit positions' truncation)", got)
+	}
+	// A P995 low in a long tail moves the mean by the mass it takes from the segment above:
+	// the mean of 2^20 draws is within 0.5 % of Mean there too.
+	tail := Cost{Min: 12000, P50: 24000, P90: 41000, P99: 62000, P995: 80000, P999: 2436000, Max: 2661000}
+	tsrc := rand.NewPCG(3, 4)
+	var tsum int64
+	for range 1 << 20 {
+		tsum += tail.sample(tsrc)
+	}
+	if d := float64(tail.Mean())/(float64(tsum)/(1<<20)) - 1; d > 0.005 || d < -0.005 {
+		t.Errorf("Mean() with P995 = %v, the mean of 2^20 draws %.1fns", tail.Mean(), float64(tsum)/(1<<20))
+	}
 	// The ci profile's wake-up figure has a long tail: the mean of 2^20 draws is within 0.5 % of Mean.
 	c := Cost{Min: 513, P50: 662, P90: 753, P99: 1191, P999: 1191, Max: 15310}
 	src := rand.NewPCG(1, 2)

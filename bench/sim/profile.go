@@ -43,8 +43,8 @@ const ProfileSchema = "schedkit.profile/1"
 //	}
 //
 // Every figure of [ProfileFigures] must be there, with a unit (ns, us, µs, ms or s), a median
-// (p50), either no other quantile (a fixed cost) or all of min, p90, p99 and max (and p99.9 if
-// measured), a method and a date; a figure that could not be measured on the machine (a migration across NUMA nodes on a
+// (p50), either no other quantile (a fixed cost) or all of min, p90, p99 and max (and p99.9, and
+// with it p99.5, if measured), a method and a date; a figure that could not be measured on the machine (a migration across NUMA nodes on a
 // machine with one node) says so in "assumed", and its method says what stands in for it.
 // "program" holds figures of the programs' own work (a system call's CPU time) that the
 // machine does not charge by itself, for whoever builds a workload of a real program; it may be
@@ -289,6 +289,7 @@ type figureJSON struct {
 	P50     *json.Number `json:"p50"`
 	P90     *json.Number `json:"p90,omitempty"`
 	P99     *json.Number `json:"p99,omitempty"`
+	P995    *json.Number `json:"p99.5,omitempty"`
 	P999    *json.Number `json:"p99.9,omitempty"`
 	Max     *json.Number `json:"max,omitempty"`
 	Method  string       `json:"method"`
@@ -395,15 +396,20 @@ func parseFigure(file, field string, raw json.RawMessage, limit time.Duration) (
 	if given != 0 && given != len(others) {
 		return bad("", "give p50 alone (a fixed cost) or all of min, p50, p90, p99 and max")
 	}
-	if fj.P999 != nil && given == 0 {
+	switch {
+	case fj.P999 != nil && given == 0:
 		return bad("p99.9", "a fixed cost has no p99.9: give min, p90, p99 and max too")
+	case fj.P995 != nil && given == 0:
+		return bad("p99.5", "a fixed cost has no p99.5: give min, p90, p99, p99.9 and max too")
+	case fj.P995 != nil && fj.P999 == nil:
+		return bad("p99.5", "given without p99.9")
 	}
-	var q [6]time.Duration
-	names := [6]string{"min", "p50", "p90", "p99", "p99.9", "max"}
-	nums := [6]*json.Number{fj.Min, fj.P50, fj.P90, fj.P99, fj.P999, fj.Max}
+	var q [7]time.Duration
+	names := [7]string{"min", "p50", "p90", "p99", "p99.5", "p99.9", "max"}
+	nums := [7]*json.Number{fj.Min, fj.P50, fj.P90, fj.P99, fj.P995, fj.P999, fj.Max}
 	for i, n := range nums {
-		if n == nil && i == 4 && given > 0 {
-			continue // quantiles without p99.9: 0
+		if n == nil && (i == 4 || i == 5) && given > 0 {
+			continue // quantiles without p99.5 or p99.9: 0
 		}
 		if n == nil {
 			n = fj.P50
@@ -422,13 +428,21 @@ func parseFigure(file, field string, raw json.RawMessage, limit time.Duration) (
 		}
 		q[i] = time.Duration(math.Round(ns))
 	}
-	c := Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P999: q[4], Max: q[5]}
-	if c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max || fj.P999 != nil && (c.P999 < c.P99 || c.P999 > c.Max) {
+	c := Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P995: q[4], P999: q[5], Max: q[6]}
+	if c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max || fj.P999 != nil && (c.P999 < c.P99 || c.P999 > c.Max) ||
+		fj.P995 != nil && (c.P995 < c.P99 || c.P995 > c.P999) {
+		if fj.P995 != nil {
+			return bad("", "quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, p99.5 %v, p99.9 %v, max %v",
+				c.Min, c.P50, c.P90, c.P99, c.P995, c.P999, c.Max)
+		}
 		return bad("", "quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, p99.9 %v, max %v", c.Min, c.P50, c.P90, c.P99, c.P999, c.Max)
 	}
 	if c.P999 == 0 && fj.P999 != nil && c.Max > c.P99 {
 		// A p99.9 of 0 below a maximum above it cannot be told from none; it is out of order.
 		return bad("p99.9", "0 below p99 %v", c.P99)
+	}
+	if c.P995 == 0 && fj.P995 != nil && c.Max > c.P99 {
+		return bad("p99.5", "0 below p99 %v", c.P99)
 	}
 	return Figure{Cost: c, Unit: fj.Unit, Method: fj.Method, Date: fj.Date, Assumed: fj.Assumed}, nil
 }
@@ -466,6 +480,9 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 				fj.Min, fj.P90, fj.P99, fj.Max = us(f.Cost.Min), us(f.Cost.P90), us(f.Cost.P99), us(f.Cost.Max)
 				if f.Cost.P999 != 0 {
 					fj.P999 = us(f.Cost.P999)
+				}
+				if f.Cost.P995 != 0 {
+					fj.P995 = us(f.Cost.P995)
 				}
 			}
 			one, err := json.Marshal(fj)

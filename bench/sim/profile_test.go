@@ -25,6 +25,9 @@ func spreadProfile() *sim.Profile {
 		if i%2 == 0 {
 			c.P999 = 7 * d
 		}
+		if i%4 == 0 {
+			c.P995 = 6 * d
+		}
 		if name == "tick" {
 			c = sim.Fixed(1234 * time.Nanosecond)
 		}
@@ -136,6 +139,11 @@ func TestProfileErrors(t *testing.T) {
 		{"out of order", editFigure(t, "timer", `{"unit": "us", "min": 1, "p50": 3, "p90": 2, "p99": 4, "max": 5, `+ok+`}`), "figures.timer: quantiles out of order"},
 		{"p99.9 out of order", editFigure(t, "timer", `{"unit": "us", "min": 1, "p50": 2, "p90": 3, "p99": 4, "p99.9": 6, "max": 5, `+ok+`}`), "figures.timer: quantiles out of order"},
 		{"p99.9 of a fixed cost", editFigure(t, "timer", `{"unit": "us", "p50": 2, "p99.9": 6, `+ok+`}`), "figures.timer.p99.9: a fixed cost has no p99.9"},
+		{"p99.5 without p99.9", editFigure(t, "timer", `{"unit": "us", "min": 1, "p50": 2, "p90": 3, "p99": 4, "p99.5": 5, "max": 6, `+ok+`}`), "figures.timer.p99.5: given without p99.9"},
+		{"p99.5 of a fixed cost", editFigure(t, "timer", `{"unit": "us", "p50": 2, "p99.5": 6, `+ok+`}`), "figures.timer.p99.5: a fixed cost has no p99.5"},
+		{"p99.5 above p99.9", editFigure(t, "timer", `{"unit": "us", "min": 1, "p50": 2, "p90": 3, "p99": 4, "p99.5": 7, "p99.9": 6, "max": 8, `+ok+`}`), "figures.timer: quantiles out of order: min 1µs, p50 2µs, p90 3µs, p99 4µs, p99.5 7µs"},
+		{"p99.5 below p99", editFigure(t, "timer", `{"unit": "us", "min": 1, "p50": 2, "p90": 3, "p99": 4, "p99.5": 3.5, "p99.9": 6, "max": 8, `+ok+`}`), "figures.timer: quantiles out of order"},
+		{"p99.5 of 0", editFigure(t, "timer", `{"unit": "us", "min": 0, "p50": 0, "p90": 0, "p99": 0, "p99.5": 0, "p99.9": 0, "max": 5, `+ok+`}`), "figures.timer.p99.9: 0 below"},
 		{"p99.9 of 0", editFigure(t, "timer", `{"unit": "us", "min": 0, "p50": 0, "p90": 0, "p99": 0, "p99.9": 0, "max": 5, `+ok+`}`), "figures.timer.p99.9: 0 below"},
 		{"string figure", editFigure(t, "timer", `{"unit": "us", "p50": "three", `+ok+`}`), "figures.timer"},
 		{"unknown figure", editFigure(t, "dispatch", `{"unit": "us", "p50": 3, `+ok+`}`), "figures.dispatch: unknown figure"},
