@@ -118,7 +118,16 @@ func (c *Cost) sample(src *rand.PCG) int64 {
 	if c.Min == c.Max {
 		return int64(c.Min)
 	}
-	u := int64(src.Uint64() >> (64 - drawBits))
+	return c.at(draw(src))
+}
+
+// draw returns a uniform number in [0, 2^20) from src: the point of a distribution a varying
+// Cost's sample takes.
+func draw(src *rand.PCG) int64 { return int64(src.Uint64() >> (64 - drawBits)) }
+
+// at returns c's cost at the point u of its distribution, u in [0, 2^20): the inverse of the
+// distribution function, linear between the quantiles.
+func (c *Cost) at(u int64) int64 {
 	var lo, hi time.Duration
 	var a, b int64
 	switch {

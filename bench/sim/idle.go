@@ -29,7 +29,12 @@ type Idle struct {
 	// thread makes no progress meanwhile, as with Costs.Switch, and CPUStats.IdleExit counts
 	// it. Unlike a switch, the exit is not the thread's CPU time but its wait
 	// (ThreadStats.WaitTime): the kernels start a thread's CPU time when the CPU, out of its
-	// idle loop, runs it. At most MaxCost.
+	// idle loop, runs it. The exit of a CPU that picks a thread its own timer woke is drawn at
+	// the point of ExitLatency's distribution at which that timer's Costs.Timer was drawn: a
+	// calibration measures the two together (a sleeper alone on an idle CPU) and the timer
+	// apart (beside a busy one), and takes the exit as the difference quantile by quantile, so
+	// drawn together they add up to the measured whole; drawn apart, their tails would stack.
+	// At most MaxCost.
 	ExitLatency Cost
 	// PollWindow is how long an idle CPU polls for work before it halts (drawn for each exit
 	// when it varies): a CPU that has been idle for at most that long starts the thread it

@@ -362,13 +362,18 @@ func (m *Machine) timer(tid int32) {
 // Costs.Timer, and keeps the deadline in its wokeAt, which a blocked thread does not use
 // otherwise: its wake-up latency counts from the deadline, as a thread that timestamps its own
 // wake-up counts it. A timer that another interrupt on the CPU would expire early, inside the
-// range, is not modelled.
+// range, is not modelled. A varying Costs.Timer's point of draw stays with the thread (timerAt)
+// for the idle exit of its CPU (pickStall).
 func (m *Machine) armSleep(tid int32, at int64) {
 	t := &m.threads[tid]
 	t.wokeAt = at
 	at += t.prog.slack
-	if m.slack {
-		at += m.cfg.Costs.Timer.sample(&m.costRng)
+	if k := &m.cfg.Costs.Timer; m.slack && k.Varies() {
+		u := draw(&m.costRng)
+		at += k.at(u)
+		t.timerAt = int32(u) + 1
+	} else if m.slack {
+		at += int64(k.Min)
 	}
 	m.q.armTimer(m.slotTimer(tid), at)
 }

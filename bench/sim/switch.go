@@ -226,11 +226,17 @@ func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migra
 	c.st.Switch += sw
 	c.pickSwitch, c.pickExit, c.stallInt = sw, 0, 0
 	if m.exits && !c.busy && c.since < m.now && !m.polled(c) {
-		x := m.cfg.Idle.ExitLatency.sample(&m.costRng)
+		var x int64
+		if k := &m.cfg.Idle.ExitLatency; t.timerAt != 0 && !migrated && k.Varies() {
+			x = k.at(int64(t.timerAt - 1))
+		} else {
+			x = k.sample(&m.costRng)
+		}
 		c.st.IdleExit += x
 		c.pickExit = x
 		sw += x
 	}
+	t.timerAt = 0
 	return sw
 }
 

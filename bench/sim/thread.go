@@ -82,8 +82,11 @@ type thread struct {
 	waitPrev, waitNext int32
 	// pipeNext links the threads blocked on one pipe.
 	pipeNext int32
-	state    tstate
-	woken    bool
+	// timerAt is the point of Costs.Timer's distribution its last sleep's lateness was drawn
+	// at, plus one, until it is next picked; 0 for none (see armSleep and pickStall).
+	timerAt int32
+	state   tstate
+	woken   bool
 	// forked says the thread has not blocked since it was created: the first period of an
 	// every then measures the wait before the first run.
 	forked bool
