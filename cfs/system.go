@@ -284,30 +284,6 @@ func sumStat(st *CPUStat) groupsums.Stat {
 	return groupsums.Stat{Load: st.Load, Util: st.Util, Runnable: st.Runnable, NrRunning: st.NrRunning, HNrRunning: st.HNrRunning}
 }
 
-// refreshTick is refresh after a tick of CPU c: a tick charges the running entities and may
-// reweight group entities, which changes the root queue's load, but enqueues and dequeues
-// nothing, so the counts refresh last wrote stand (every change of a CPU's queues outside a
-// tick ends with a refresh). Its utilisation decays, or grows at a busy tick, and two tasks or
-// more raise the overload flag again, as refresh does.
-func (s *System) refreshTick(c topology.CPU) {
-	rq := &s.rqs[c]
-	st := &s.stats[c]
-	sums := s.lb.sums
-	var old groupsums.Stat
-	if sums != nil {
-		old = sumStat(st)
-	}
-	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
-	s.catchUpCPU(rq, s.j)
-	st.Util = min(rq.util, st.Capacity)
-	if sums != nil {
-		sums.Update(int(c), old, sumStat(st))
-	}
-	if st.NrRunning >= 2 {
-		s.overload = true
-	}
-}
-
 // explaining reports whether the machine wants explanations; callers test it before building
 // one, so that a machine that does not explain pays no allocation for them.
 func (s *System) explaining() bool { return s.env != nil && s.env.Explaining() }
@@ -495,51 +471,6 @@ func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 	s.refresh(dst)
 	if d.Preempt {
 		s.resched(dst)
-	}
-}
-
-// Tick is the scheduler tick on cpu (scheduler_tick): on a busy CPU the CPU's utilisation
-// signal and the running task's estimate gain capacity/2^k (everything decays lazily, by the
-// ticks that passed, when it is next read or changes state), task_tick_fair charges the
-// running task and may ask for a resched, the misfit status is updated, and when the CPU's
-// next_balance is due, rebalance_domains balances every domain whose interval has elapsed.
-// Apart from the balancing, its cost does not depend on the number of tasks on the CPU.
-// Tick panics if cpu is not a CPU of the machine.
-func (s *System) Tick(now int64, cpu topology.CPU) {
-	if s.notCPU(cpu) {
-		s.badCPU("Tick", cpu)
-	}
-	rq := &s.rqs[cpu]
-	j := s.jiffies(now)
-	s.j = j
-	busy := rq.curr != nil
-	if busy {
-		s.tickUtil(rq, s.stats[cpu].Capacity, j)
-		r := rq.c.tick(rq.c.curr, uint64(now), &s.td)
-		if rq.c.needResched {
-			s.explainTick(cpu, r)
-			s.resched(cpu)
-		}
-		s.updateMisfit(cpu)
-	}
-	s.refreshTick(cpu)
-	if j >= rq.nextBalance {
-		idle := CPUIdle
-		if busy {
-			idle = CPUNotIdle
-		}
-		s.rebalanceDomains(now, cpu, idle)
-	}
-}
-
-// explainTick explains the tick's decision on cpu, which asked for a reschedule, when the
-// machine is explaining. It is out of line, so that the tick does not carry the explanation's
-// frame.
-//
-//go:noinline
-func (s *System) explainTick(cpu topology.CPU, r TickReason) {
-	if s.explaining() {
-		s.explain(cpu, tidOf(s.rqs[cpu].curr), explainf{"%s", []any{s.td.Explain(r)}})
 	}
 }
 
