@@ -248,7 +248,7 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	if cur := s.sys.rqs[cpu].curr; cur != nil {
 		busyPick(cpu, cur)
 	}
-	t := s.sys.Schedule(now, cpu)
+	t := s.sys.schedule(now, cpu)
 	if t == nil {
 		return -1, false
 	}
@@ -268,7 +268,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 		notRunning(tid, cpu)
 	}
 	s.contract.StopReason(tid, why)
-	s.sys.Stop(now, cpu, th.task, why)
+	s.sys.stop(now, cpu, th.task, why)
 	if why == sched.Exit {
 		s.threads.Delete(tid)
 	}
@@ -294,7 +294,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.mustStarted("Tick")
 	s.contract.Time("Tick", now)
 	s.contract.CPU("Tick", cpu)
-	s.sys.Tick(now, cpu)
+	s.sys.tickCPU(now, cpu)
 }
 
 // SetAttr changes tid's attributes: [System.SetAttr] with attr's class (a real-time one runs

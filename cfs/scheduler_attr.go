@@ -74,7 +74,8 @@ func (s *Scheduler) group(tid sched.ID, id sched.GroupID) *Group {
 }
 
 // mustStarted panics, naming the method fn, unless the Scheduler is started. The CPU numbers
-// the Scheduler's methods pass on are checked by the System, whose panics name its method.
+// the Scheduler's methods pass on are checked by its contract, whose panics name its method; the
+// System's entry points they call (schedule, stop, tickCPU, wakeup) do not check them again.
 func (s *Scheduler) mustStarted(fn string) {
 	if s.sys == nil {
 		panic("cfs: " + fn + " before Start")

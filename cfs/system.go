@@ -59,6 +59,7 @@ type System struct {
 	idle      idlescan.Mask     // the idle (or SCHED_IDLE-only) CPUs, kept by refresh
 	utilShift uint
 	j         int64 // the tick of the call in progress, for block
+	jNow      int64 // the time j was converted from (see at)
 	chosen    []*Task
 	examined  []*Task
 
@@ -214,6 +215,15 @@ func (s *System) Fork(now int64, e *Entity, allowed topology.CPUSet, cpu topolog
 // jiffies converts simulated time to ticks.
 func (s *System) jiffies(now int64) int64 { return sched.Ticks(now, s.hz) }
 
+// at makes now the time of the call in progress: s.j becomes its jiffy. The last conversion is
+// kept, so that the calls of one instant (every CPU's tick, a stop and the pick after it)
+// convert once; the zero System holds time 0, jiffy 0.
+func (s *System) at(now int64) {
+	if now != s.jNow {
+		s.jNow, s.j = now, s.jiffies(now)
+	}
+}
+
 // enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and attaches its
 // utilisation, up to date, to the CPU's signal (attach_entity_load_avg).
 func (s *System) enlist(c topology.CPU, t *Task) {
@@ -328,8 +338,14 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 	if s.notCPU(cpu) {
 		s.badCPU("Schedule", cpu)
 	}
+	return s.schedule(now, cpu)
+}
+
+// schedule is [System.Schedule] for a caller that checked cpu (the [Scheduler], whose contract
+// did).
+func (s *System) schedule(now int64, cpu topology.CPU) *Task {
 	rq := &s.rqs[cpu]
-	s.j = s.jiffies(now)
+	s.at(now)
 	if rq.active {
 		s.ActiveBalance(now, cpu, rq.pushCPU)
 	}
@@ -416,9 +432,14 @@ func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason
 	if s.notCPU(cpu) {
 		s.badCPU("Stop", cpu)
 	}
+	s.stop(now, cpu, t, why)
+}
+
+// stop is [System.Stop] for a caller that checked cpu.
+func (s *System) stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason) {
 	rq := &s.rqs[cpu]
 	n := uint64(now)
-	s.j = s.jiffies(now)
+	s.at(now)
 	switch why {
 	case sched.Sleep:
 		rq.c.Sleep(t.E, n)
@@ -452,7 +473,7 @@ func (s *System) Move(now int64, t *Task, dst topology.CPU) {
 	if !t.E.onRQ || s.rqs[t.cpu].curr == t {
 		panic(fmt.Sprintf("cfs: System.Move of %v, which is not queued or runs", t))
 	}
-	s.j = s.jiffies(now)
+	s.at(now)
 	s.move(now, t, t.cpu, dst)
 }
 
@@ -487,7 +508,7 @@ func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, sl
 	cpu := t.cpu
 	rq := &s.rqs[cpu]
 	n := uint64(now)
-	s.j = s.jiffies(now)
+	s.at(now)
 	resched := false
 	if class != e.class || g != e.group {
 		resched = rq.c.Requeue(e, n, func() {

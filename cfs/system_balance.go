@@ -24,7 +24,7 @@ type domainState struct {
 // when next_balance is due. It panics if cpu is not a CPU of the machine.
 func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 	s.mustCPU("RebalanceDomains", cpu)
-	s.j = s.jiffies(now)
+	s.at(now)
 	s.rebalanceDomains(now, cpu, idle)
 }
 
@@ -70,7 +70,7 @@ func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 // panics if cpu is not a CPU of the machine.
 func (s *System) NewidleBalance(now int64, cpu topology.CPU) bool {
 	s.mustCPU("NewidleBalance", cpu)
-	s.j = s.jiffies(now)
+	s.at(now)
 	return s.newidleBalance(now, cpu)
 }
 
@@ -116,7 +116,7 @@ func (s *System) newidleBalance(now int64, cpu topology.CPU) bool {
 // machine.
 func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
 	s.mustCPU("LoadBalance", cpu)
-	s.j = s.jiffies(now)
+	s.at(now)
 	return s.loadBalance(now, cpu, sd, idle)
 }
 
@@ -368,7 +368,7 @@ func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 func (s *System) ActiveBalance(now int64, cpu, target topology.CPU) *Task {
 	s.mustCPU("ActiveBalance", cpu)
 	s.mustCPU("ActiveBalance", target)
-	s.j = s.jiffies(now)
+	s.at(now)
 	rq := &s.rqs[cpu]
 	rq.c.Deschedule(uint64(now))
 	rq.active = false

@@ -19,9 +19,14 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	if s.notCPU(cpu) {
 		s.badCPU("Tick", cpu)
 	}
+	s.tickCPU(now, cpu)
+}
+
+// tickCPU is [System.Tick] for a caller that checked cpu.
+func (s *System) tickCPU(now int64, cpu topology.CPU) {
 	rq := &s.rqs[cpu]
-	j := s.jiffies(now)
-	s.j = j
+	s.at(now)
+	j := s.j
 	busy := rq.curr != nil
 	if busy {
 		s.tickUtil(rq, s.stats[cpu].Capacity, j)

@@ -23,6 +23,9 @@ import (
 // PlaceReason of the placement and the WakeupReason of the preemption decision. Wakeup panics if from is not a CPU
 // of the machine or t is runnable and not a delayed sleeper.
 func (s *System) Wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason, WakeupDecision, WakeupReason) {
+	if s.notCPU(from) {
+		s.badCPU("Wakeup", from)
+	}
 	var w wakeResult
 	s.wakeup(now, t, parent, from, flags, &w)
 	return w.pl, w.pr, w.d, w.r
@@ -36,13 +39,11 @@ type wakeResult struct {
 	r  WakeupReason
 }
 
-// wakeup is [System.Wakeup] filling *w: the [Scheduler], which does not read the outcome, keeps
-// one wakeResult for all its wakeups rather than copying the outcome out of the calls.
+// wakeup is [System.Wakeup] filling *w, for a caller that checked from: the [Scheduler], which
+// does not read the outcome, keeps one wakeResult for all its wakeups rather than copying the
+// outcome out of the calls.
 func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, flags sched.WakeFlags, w *wakeResult) {
-	if s.notCPU(from) {
-		s.badCPU("Wakeup", from)
-	}
-	s.j = s.jiffies(now)
+	s.at(now)
 	if t.E.onRQ {
 		if !t.E.delayed {
 			panic(fmt.Sprintf("cfs: System.Wakeup of runnable task %v", t))
@@ -89,16 +90,16 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 // answer changes (the LLC's has_idle_cores, t's recent_used_cpu). It does not move t. It
 // panics if from is not a CPU of the machine.
 func (s *System) SelectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags) (CPUSelection, PlaceReason) {
+	if s.notCPU(from) {
+		s.badCPU("SelectTaskRQ", from)
+	}
 	var pl CPUSelection
 	why := s.selectTaskRQ(now, t, from, flags, &pl)
 	return pl, why
 }
 
-// selectTaskRQ is [System.SelectTaskRQ] filling *pl.
+// selectTaskRQ is [System.SelectTaskRQ] filling *pl, for a caller that checked from.
 func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched.WakeFlags, pl *CPUSelection) PlaceReason {
-	if s.notCPU(from) {
-		s.badCPU("SelectTaskRQ", from)
-	}
 	fork := flags&sched.WakeFork != 0
 	var waker *Task
 	if w := s.rqs[from].curr; w != nil && w != t {
