@@ -257,15 +257,33 @@ func (s *System) block(e *Entity) {
 // refresh recomputes CPU c's statistics from its queues, and raises the root domain's overload
 // flag when c has two tasks or more (add_nr_running). nr_running counts delayed-dequeue tasks
 // (v7.1), which are still queued; the h_nr_running the balancer reads, and cpu_runnable, count
-// only the runnable ones (h_nr_runnable), as v7.1's balancer does.
+// only the runnable ones (h_nr_runnable), as v7.1's balancer does. Where the groups' sums
+// follow the statistics (s.lb.sums), they take in the change.
 func (s *System) refresh(c topology.CPU) {
+	if s.lb.sums != nil {
+		s.refreshSummed(c, false)
+		return
+	}
+	s.refreshStats(c)
+}
+
+// refreshSummed is refresh (refreshTick if tick is set) on a machine whose groups' sums follow
+// the CPUs' statistics: the sums trade c's old figures for its new ones.
+func (s *System) refreshSummed(c topology.CPU, tick bool) {
+	st := &s.stats[c]
+	old := sumStat(st)
+	if tick {
+		s.refreshTickStats(c)
+	} else {
+		s.refreshStats(c)
+	}
+	s.lb.sums.Update(int(c), old, sumStat(st))
+}
+
+// refreshStats is refresh's update of CPU c's statistics.
+func (s *System) refreshStats(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
-	sums := s.lb.sums
-	var old groupsums.Stat
-	if sums != nil {
-		old = sumStat(st)
-	}
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
 	nrr := uint32(root.HNrRunnable())
@@ -281,9 +299,6 @@ func (s *System) refresh(c topology.CPU) {
 	// Idle or SCHED_IDLE-only (available_idle_cpu || sched_idle_cpu): every task queued is a
 	// SCHED_IDLE one, none when there is none.
 	s.idle.Set(c, nr == st.IdleHNrRunning)
-	if sums != nil {
-		sums.Update(int(c), old, sumStat(st))
-	}
 	if nr >= 2 {
 		s.overload = true
 	}

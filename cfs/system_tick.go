@@ -4,7 +4,6 @@
 package cfs
 
 import (
-	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -62,21 +61,22 @@ func (s *System) explainTick(cpu topology.CPU, r TickReason) {
 // reweight group entities, which changes the root queue's load, but enqueues and dequeues
 // nothing, so the counts refresh last wrote stand (every change of a CPU's queues outside a
 // tick ends with a refresh). Its utilisation decays, or grows at a busy tick, and two tasks or
-// more raise the overload flag again, as refresh does.
+// more raise the overload flag again, as refresh does; so do the groups' sums.
 func (s *System) refreshTick(c topology.CPU) {
+	if s.lb.sums != nil {
+		s.refreshSummed(c, true)
+		return
+	}
+	s.refreshTickStats(c)
+}
+
+// refreshTickStats is refreshTick's update of CPU c's statistics.
+func (s *System) refreshTickStats(c topology.CPU) {
 	rq := &s.rqs[c]
 	st := &s.stats[c]
-	sums := s.lb.sums
-	var old groupsums.Stat
-	if sums != nil {
-		old = sumStat(st)
-	}
 	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
-	if sums != nil {
-		sums.Update(int(c), old, sumStat(st))
-	}
 	if st.NrRunning >= 2 {
 		s.overload = true
 	}
