@@ -66,6 +66,7 @@ type System struct {
 	td     TickDecision     // the last tick's decision, kept between ticks
 	we     WakeEnv          // selectTaskRQ's env, kept between wakeups
 	lb     LBEnv            // loadBalance's lb_env, kept between balances
+	bg     BusiestGroup     // loadBalance's find_busiest_group outcome, kept between balances
 	lbSpan *SchedDomain     // the domain whose span lb.CPUs holds, nil if none
 	me     MigrateEnv       // loadBalance's env for detach_tasks, kept between balances
 	meMask *topology.CPUSet // the balance mask me.DstGroupMask holds a copy of, nil if none

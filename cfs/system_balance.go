@@ -128,7 +128,7 @@ func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	dstGrpMask := &sd.groups[0].balance // read only: the group's
 	var flags LBFlags
 	cont = true
-	var bg BusiestGroup
+	bg := &s.bg // reset by busiestGroup before it is read
 	var why BalanceReason
 	var src topology.CPU
 	activeStarted := false
@@ -138,13 +138,13 @@ redo:
 		cont = false
 		goto outBalanced
 	}
-	why = s.busiestGroup(env, &bg, cpu, scan)
+	why = s.busiestGroup(env, bg, cpu, scan)
 	if bg.Group == nil {
 		goto outBalanced
 	}
 	{
 		var ok bool
-		src, ok = FindBusiestQueue(env, &bg, smp)
+		src, ok = FindBusiestQueue(env, bg, smp)
 		if !ok {
 			goto outBalanced
 		}
@@ -152,7 +152,7 @@ redo:
 	flags = LBFAllPinned
 	if s.stats[src].NrRunning > 1 {
 		var next afterDetach
-		moved, flags, next = s.detachFrom(now, env, src, &bg, why, dstGrpMask, moved)
+		moved, flags, next = s.detachFrom(now, env, src, bg, why, dstGrpMask, moved)
 		switch next {
 		case detachRedo:
 			goto redo
@@ -166,7 +166,7 @@ redo:
 		}
 		if NeedActiveBalance(env, src, bg.Migration, ds.failed, smp) {
 			var pinned bool
-			if activeStarted, pinned = s.startActiveBalance(cpu, src, sd, &bg, why); pinned {
+			if activeStarted, pinned = s.startActiveBalance(cpu, src, sd, bg, why); pinned {
 				goto outOnePinned
 			}
 		}
