@@ -207,21 +207,11 @@ func (s *System) pickCPU2008(t *Thread, self topology.CPU, ticks uint32, intr bo
 	return cpu, r
 }
 
-// steal2008 is the 2008 tdq_idled: from thief's leaf up through each parent, the most loaded
-// CPU (Highest2008) with load at least steal_thresh (1 in an SMT group) and a transferable
-// thread; each candidate leaves the mask whether or not it yields a thread (StealFrom), and the
-// search goes on in the same group. tdq_trysteal did not exist yet: with limit > 0 Steal finds
-// nothing.
-func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread, StealReason) {
-	var r StealReason
-	if !s.params.StealIdle || limit > 0 {
-		r.Rule = StealDisabled
-		return 0, nil, r
-	}
-	if s.loads[thief].Load > 0 {
-		r.Rule = StealHasWork
-		return 0, nil, r
-	}
+// steal2008 is the 2008 tdq_idled for an idle thief with stealing on, writing its reason to r:
+// from thief's leaf up through each parent, the most loaded CPU (Highest2008) with load at least
+// steal_thresh (1 in an SMT group) and a transferable thread; each candidate leaves the mask
+// whether or not it yields a thread (StealFrom), and the search goes on in the same group.
+func (s *System) steal2008(thief topology.CPU, r *StealReason) (topology.CPU, *Thread) {
 	mask := s.all
 	mask.Remove(thief)
 	thresh := s.StealThreshold()
@@ -239,12 +229,12 @@ func (s *System) steal2008(thief topology.CPU, limit int) (topology.CPU, *Thread
 		mask.Remove(cpu)
 		if t, _ := StealFrom(&s.cpus[cpu], thief); t != nil {
 			r.Rule, r.Victim, r.Group = StealFound, cpu, cg
-			return cpu, t, r
+			return cpu, t
 		}
 		r.Refused++
 	}
 	r.Rule = StealNone
-	return 0, nil, r
+	return 0, nil
 }
 
 // balance2008 is the 2008 sched_balance_group(g), recursively: repeatedly one combined search

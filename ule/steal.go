@@ -234,18 +234,16 @@ func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, 
 
 // steal is Steal writing its reason to r, which must be zero (Switch's result holds it).
 func (s *System) steal(thief topology.CPU, limit int, rnd *Rand, r *StealReason) (topology.CPU, *Thread) {
-	if s.params.SMP == SMP2008 {
-		cpu, t, why := s.steal2008(thief, limit)
-		*r = why
-		return cpu, t
-	}
-	if !s.params.StealIdle {
+	if !s.params.StealIdle || (s.params.SMP == SMP2008 && limit > 0) { // 2008 had no tdq_trysteal
 		r.Rule = StealDisabled
 		return 0, nil
 	}
 	if s.loads[thief].Load > 0 {
 		r.Rule = StealHasWork
 		return 0, nil
+	}
+	if s.params.SMP == SMP2008 {
+		return s.steal2008(thief, r)
 	}
 	// The kernel searches every CPU but the thief (CPU_FILL, CPU_CLR); the thief, without load,
 	// has no transferable thread and could not be chosen anyway, so the mask starts as every CPU
