@@ -21,6 +21,12 @@ func (e *fakeEnv) Explain(cpu topology.CPU, tid sched.ID, why string) {
 	e.log = append(e.log, fmt.Sprintf("cpu%d %v: %s", cpu, tid, why))
 }
 
+// thread returns the state of thread tid, or nil if tid is unknown or has exited.
+func (s *Scheduler) thread(tid sched.ID) *Thread {
+	t, _ := s.threads.Lookup(tid)
+	return t
+}
+
 // testMachine drives a Scheduler tick by tick, the way a machine would, for hand-checkable
 // sequences. It is not a simulator: threads do only what the test tells them.
 type testMachine struct {

@@ -82,9 +82,7 @@ func (s *Scheduler) Name() string {
 // Start prepares the Scheduler for the machine described by cfg: Hz and StatHz come from cfg,
 // which overrides the Params; the System is built and the per-CPU generators seeded. It returns
 // an error if Start was called before (a Scheduler runs on one machine only), env is nil, or cfg
-// or the resulting Params are invalid (see Params.Validate); in particular
-// cfg.Hz must be at least 2, because at hz 1 SlpRunFork is 0 and sched_interact_fork would
-// divide by it.
+// or the resulting Params are invalid (see Params.Validate: cfg.Hz must be at least 2).
 func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	if err := sched.CheckStart("ule", s.sys != nil, cfg, env); err != nil {
 		return err
@@ -132,16 +130,7 @@ func (s *Scheduler) System() *System { return s.sys }
 func (s *Scheduler) Params() Params { return s.params }
 
 // Thread returns the state of thread tid, and false if tid was never forked or has exited.
-func (s *Scheduler) Thread(tid sched.ID) (*Thread, bool) {
-	t := s.thread(tid)
-	return t, t != nil
-}
-
-// thread returns the state of thread tid, or nil if tid is unknown or has exited.
-func (s *Scheduler) thread(tid sched.ID) *Thread {
-	t, _ := s.threads.Lookup(tid)
-	return t
-}
+func (s *Scheduler) Thread(tid sched.ID) (*Thread, bool) { return s.threads.Lookup(tid) }
 
 // Ticks returns the kernel's ticks at simulated time now: 1 + now*hz/1e9, wrapping as u_int.
 func (s *Scheduler) Ticks(now int64) uint32 {
@@ -225,9 +214,6 @@ func (s *Scheduler) noteAttr(op string, tid sched.ID, a *sched.Attr) {
 	}
 }
 
-// mustCPU panics naming op if cpu is not a CPU of the machine (or before Start).
-func (s *Scheduler) mustCPU(cpu topology.CPU, op string) { s.contract.CPU(op, cpu) }
-
 // applyAttr sets class, nice and the user priority of t from a.
 func (s *Scheduler) applyAttr(t *Thread, a sched.Attr) {
 	l := s.params.Layout()
@@ -258,16 +244,16 @@ func (s *Scheduler) affinity(a sched.Attr) topology.CPUSet {
 // machine or attr is invalid.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	s.contract.Time("Fork", now)
-	s.mustCPU(cpu, "Fork")
+	s.contract.CPU("Fork", cpu)
 	s.noteAttr("Fork", tid, &attr)
-	pt := s.thread(parent)
-	s.contract.Parent(tid, parent, pt != nil)
+	pt, forked := s.threads.Lookup(parent)
+	s.contract.Parent(tid, parent, forked)
 	ticks := s.ticks(now)
 	t := InitThread(&Thread{ID: tid, Parent: -1})
 	s.threads.Add("ule", "Fork", tid, t)
 	t.Affinity = s.affinity(attr)
 	s.applyAttr(t, attr)
-	if pt != nil {
+	if forked {
 		t.CPU = pt.CPU
 		pt.Fork(&s.params, t, ticks, s.sys.cpus[cpu].Slice())
 		t.Parent = parent
@@ -290,7 +276,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 // which is already on a run queue") or from is not in the machine.
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	s.contract.Time("Wakeup", now)
-	s.mustCPU(from, "Wakeup")
+	s.contract.CPU("Wakeup", from)
 	t := s.threads.Must("ule", "Wakeup", tid)
 	s.contract.WakeFlags(tid, flags)
 	switch t.State {
@@ -316,7 +302,7 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 // returns to user mode at once and takes its user priority. Pick panics if cpu is not in the
 // machine or is running a thread.
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
-	s.mustCPU(cpu, "Pick")
+	s.contract.CPU("Pick", cpu)
 	c := &s.sys.cpus[cpu]
 	if c.Cur != nil {
 		panic(fmt.Sprintf("ule: Pick on cpu%d, which runs %v", cpu, c.Cur.ID))
@@ -374,7 +360,7 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 // which is not running on cpu…"), if cpu is not in the machine or why is not a StopReason.
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	s.contract.Time("Stop", now)
-	s.mustCPU(cpu, "Stop")
+	s.contract.CPU("Stop", cpu)
 	t := s.threads.Must("ule", "Stop", tid)
 	c := &s.sys.cpus[cpu]
 	if c.Cur != t {
@@ -390,7 +376,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 		sw = SwitchYield
 	case sched.Exit:
 		sw = SwitchExit
-		if pt := s.thread(t.Parent); pt != nil {
+		if pt, ok := s.threads.Lookup(t.Parent); ok {
 			pt.ExitChild(&s.params, t)
 		}
 	default:
@@ -416,7 +402,7 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 // work or tries to steal. Tick panics if cpu is not in the machine.
 func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.contract.Time("Tick", now)
-	s.mustCPU(cpu, "Tick")
+	s.contract.CPU("Tick", cpu)
 	p := &s.params
 	c := &s.sys.cpus[cpu]
 	ticks := s.ticks(now)
