@@ -53,10 +53,7 @@ func (s *System) MoveThread(t *Thread, to topology.CPU) uint8 {
 // caller delivers the kicks. rnd is self's generator. The complexity is O(CPUs) searches of
 // O(CPUs) each at worst.
 //
-// With Params.SMP = SMP2008 it is the 2008 balancer instead (balance2008 in smp2008.go): per
-// group, from the root down, one combined search for the least and most loaded CPU and
-// sched_balance_pair moving half the difference rounded up; the combined search finds no low
-// CPU below a group with children, so only leaf groups are balanced.
+// With Params.SMP = SMP2008 it is the 2008 balancer instead (balance2008 in smp2008.go).
 func (s *System) Balance(self topology.CPU, rnd *Rand, moves []Move) []Move {
 	if s.params.SMP == SMP2008 {
 		return s.balance2008(s.top.Root(), moves)

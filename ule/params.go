@@ -127,11 +127,8 @@ func DefaultParams() Params {
 }
 
 // LegacyParams returns the defaults of the ULE that FreeBSD 13-14 shipped, as it stood in 2024
-// just before the 2025 rework (preset "legacy", OlCe2/freebsd-src @366ae94e; older 13.x code
-// differs in tdq_notify and in the rounding of the interactive priority, see the package doc):
-// three 64-queue run queues, the 0-15/16-47/48-87/88-223/224-255 layout, preemption at
-// priority <= 48, the tdq_idx/tdq_ridx calendar and the stealing quirk that avoids the head of
-// the calendar (StealSkipFirst).
+// just before the 2025 rework (preset "legacy", OlCe2/freebsd-src @366ae94e): the package
+// documentation's list of presets says how it differs from main and from older 13.x code.
 func LegacyParams() Params {
 	p := DefaultParams()
 	p.Name = "ule-legacy"
@@ -145,24 +142,10 @@ func LegacyParams() Params {
 
 // FreeBSD9Params returns ULE as FreeBSD 9.0 shipped it (preset "freebsd9"): the kernel Steve
 // Kargl measured in seed 001 (December 2011), read in 9-CURRENT's sys/kern/sched_ule.c 1.290 of
-// 2011-01-14 (rodrigc/bz-vimage @191fe5570364da41649df401cb58beb5c92393c6), the closest copy
-// to 9.0-RELEASE found; the package documentation says what 9.0 may have changed after it. Its
-// SMP code is Jeff Roberson's cpu_group code of 2008, the same as in FreeBSD 8.0:
-//   - Version FreeBSD9: the 2011 priority layout (interactive 120-151, batch 152-223) on three
-//     64-queue run queues, one batch priority per calendar queue (FreeBSD9CalendarIndex), the
-//     2011 sched_priority and the %CPU window charged per hz tick; preempt_thresh PRI_MIN_KERN
-//     = 80 (inclusive, options PREEMPTION), static_boost PRI_MIN_BATCH = 152;
-//   - SMP2008: the 2008 cpu_search, sched_pickcpu, tdq_idled and pair balancer (smp2008.go);
-//   - CalendarSteal StealOneQueue: one queue per pass, the first thread visited never taken on
-//     its first visit, no fallback;
-//   - steal_thresh derived as min(fls(ncpu) - 1, 3) (StealThresh -1);
-//   - no tdq_trysteal (TryStealLimit 0), and the idle loop tries tdq_idled on every pass
-//     (AlwaysSteal);
-//   - FixedSlice: sched_slice for every thread, whatever the load; a forked child reschedules
-//     after one tick;
-//   - NotifyRunning: tdq_notify compares a remote newcomer with the thread that CPU runs.
-//
-// The package documentation lists what differs from the source and is not modelled.
+// 2011-01-14 (rodrigc/bz-vimage @191fe5570364da41649df401cb58beb5c92393c6), with Jeff Roberson's
+// SMP code of 2008 that FreeBSD 8.0 shipped too (SMP2008, smp2008.go). Each field it sets is
+// documented with the field; the package documentation's section on FreeBSD 9.0 describes the
+// kernel they make together, where its source comes from, and what is not modelled.
 func FreeBSD9Params() Params {
 	p := LegacyParams()
 	p.Name = "ule-freebsd9"
@@ -283,8 +266,7 @@ func (p *Params) IdleSpinThreshold() int {
 	return 2 * max(10000, 6*p.Hz) / p.RealStatHz()
 }
 
-// Validate reports the first field of p that ULE cannot run with, or nil. Hz must lie in
-// 2..1000000: at hz 1 SlpRunFork is 0, and InteractFork (sched_interact_fork) would divide by it.
+// Validate reports the first field of p that ULE cannot run with, or nil (for Hz, see the field).
 func (p *Params) Validate() error {
 	switch {
 	case p.Version > FreeBSD9:

@@ -41,21 +41,11 @@ func (r PickReason) String() string {
 //     tdq_timeshare from Ridx around to Ridx-1 (runq_choose_from);
 //  3. the first thread of the idle range (main: 224..255; legacy: tdq_idle).
 //
-// It returns nil and PickIdle when nothing is queued. Pick reads c and changes nothing. The
-// complexity is O(1): the first thread of the whole run queue (runq_choose) decides unless it
-// lies in the calendar before the dequeue offset; in main one more search of the status words,
-// from the offset, then finishes the circular scan (legacy runs the scan itself).
-//
-// The form follows the Params c was built with (c.Params().Version, from NewCPUState or
-// NewSystem): the shape of its run queues — one 256-queue runq in main, three 64-queue ones in
-// legacy — is fixed then, so Pick takes no Params of its own that could disagree with it.
+// It returns nil and PickIdle when nothing is queued. Pick reads c and changes nothing; it
+// follows the Params c was built with, which fixed the shape of c's run queues (see the package
+// documentation). The complexity is O(1).
 func Pick(c *CPUState) (*Thread, PickReason) {
-	p := c.p
-	// The first thread of the whole run queue (runq_choose, one scan of the status words)
-	// decides most picks: it is the first of the real-time range if that range has one, and the
-	// first of the idle range if nothing else is queued; only when it lies in the calendar does
-	// the circular scan from the dequeue offset have to run.
-	if p.Version.split() {
+	if c.p.Version.split() {
 		var x *Thread
 		head := func(_ runq.Index, q *runq.Queue[Thread]) bool {
 			x = q.Front()
@@ -76,6 +66,10 @@ func Pick(c *CPUState) (*Thread, PickReason) {
 		}
 		return nil, PickReason{Rule: PickIdle, Start: c.Ridx}
 	}
+	// In main, the first thread of the whole run queue (runq_choose, one scan of the status
+	// words) decides most picks: it is the first of the real-time range if that range has one,
+	// and the first of the idle range if nothing else is queued; only when it lies in the
+	// calendar does the circular scan from the dequeue offset have to run.
 	rq := &c.rq0
 	first, ok := rq.Choose()
 	if !ok {

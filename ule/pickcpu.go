@@ -86,9 +86,7 @@ func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 //  6. If t may run on self, self runs worse than t, the chosen CPU does not idle and
 //     self's load <= the chosen CPU's load + 1: self.
 //
-// With Params.SMP = SMP2008 the steps are those of 2008 instead (see pickCPU2008 in
-// smp2008.go): the previous CPU if it idles or is cache-affine and runs worse priority, then the
-// lowest cache-affine group, then the machine, by the 2008 searches, and no random tie-break.
+// With Params.SMP = SMP2008 the steps after the first are those of 2008 (pickCPU2008 in smp2008.go).
 //
 // PickCPU reads the CPUs' loads and t and draws from rnd (self's generator); it changes nothing
 // else. It panics if t may run on no CPU of the machine. The complexity is that of the

@@ -3,12 +3,8 @@
 // of that era (with its load-reset slip), the pair balancer (sched_balance_group,
 // sched_balance_pair), tdq_idled and sched_pickcpu. Params.SMP = SMP2008 selects it.
 //
-// Source: sys/kern/sched_ule.c 1.290 of 2011-01-14 (9-CURRENT), read in rodrigc/bz-vimage
-// @191fe5570364da41649df401cb58beb5c92393c6; these functions are the same in FreeBSD
-// 8.0-RELEASE (rev 1.257.2.3.2.1, oza/FreeBSD-8.0-dyntick @cff798ab) and were replaced in
-// releng/9.3 (dcui/FreeBSD-9.3_kernel @80871985). No stable/9 or releng/9.0 copy was found;
-// see the package documentation for what 9.0 may have changed. FreeBSD 7.x never had this
-// code (it balanced tdq_groups).
+// Source: sys/kern/sched_ule.c 1.290 of 2011-01-14 (rodrigc/bz-vimage @191fe557), the same in
+// FreeBSD 8.0-RELEASE; the package documentation's section on FreeBSD 9.0 has the copies compared.
 
 package ule
 

@@ -84,10 +84,8 @@ func (r StealFromReason) String() string {
 // range; within the real-time and idle ranges, the first thread in queue and FIFO order that
 // may migrate and may run on thief (runq_steal, runq_steal_pred).
 //
-// StealFrom reads victim and changes nothing. As for Pick, the form and CalendarSteal are those
-// of the Params victim was built with (victim.Params()), which fixed the layout of its run
-// queues. The complexity is O(1) searches over the status words plus one eligibility test per thread
-// examined.
+// StealFrom reads victim and changes nothing; like Pick it follows victim's own Params. The
+// complexity is O(1) searches over the status words plus one eligibility test per thread examined.
 func StealFrom(victim *CPUState, thief topology.CPU) (*Thread, StealFromReason) {
 	p := victim.p
 	ok := func(t *Thread) bool { return t.CanMigrate() && t.CanRunOn(thief) }
@@ -223,9 +221,8 @@ func (r StealReason) String() string {
 // thief's generator. It finds nothing if stealing is off or thief has load of its own. The
 // complexity is that of the Highest searches, O(CPUs) at worst for each level climbed.
 //
-// With Params.SMP = SMP2008 it is the 2008 tdq_idled (steal2008 in smp2008.go): the thief climbs
-// from its leaf through each parent (no sibling shortcut), the threshold is 1 in an SMT group,
-// every candidate victim leaves the mask, and tdq_trysteal (limit > 0) does not exist.
+// With Params.SMP = SMP2008 it is the 2008 tdq_idled (steal2008 in smp2008.go), and tdq_trysteal
+// (limit > 0) does not exist.
 func (s *System) Steal(thief topology.CPU, limit int, rnd *Rand) (topology.CPU, *Thread, StealReason) {
 	var r StealReason
 	cpu, t := s.steal(thief, limit, rnd, &r)

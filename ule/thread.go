@@ -128,8 +128,7 @@ func (t *Thread) schedPriority(p *Params) {
 // sched_sleep. td_slptick = ticks; a time-sharing thread is boosted to prio when
 // StaticBoost == 1, or else to StaticBoost when that is set and better than its priority. It
 // returns the priority t should take (sched_prio), which equals t.Priority when there is no
-// boost; the caller applies it (CPUState.SetPriority or directly for a thread that is off every
-// queue).
+// boost; the caller applies it (System.Switch does).
 func (t *Thread) Sleep(p *Params, ticks uint32, prio uint8) uint8 {
 	t.SlpTick = ticks
 	if t.Class.Base() != ClassTimeshare {
@@ -183,10 +182,7 @@ func (t *Thread) Fork(p *Params, child *Thread, ticks uint32, tdqSlice int) {
 	}
 	child.RunTime, child.SlpTime = InteractFork(child.RunTime, child.SlpTime, p.Hz)
 	child.schedPriority(p)
-	// fork1 copies td_base_pri from the parent and sched_fork_thread sets td_priority to it
-	// ("do not inherit any borrowed priority"); the child's own user priority takes over only
-	// when it returns to user mode.
-	child.BasePri, child.Priority = t.BasePri, t.BasePri
+	child.BasePri, child.Priority = t.BasePri, t.BasePri // "do not inherit any borrowed priority"
 	t.RunTime += p.TickIncr()
 	t.RunTime, t.SlpTime = InteractUpdate(t.RunTime, t.SlpTime, p.Hz)
 	t.schedPriority(p)
