@@ -243,12 +243,8 @@
 //
 // Attributes: a real-time priority is an rtprio(2) level (sched.RTFreeBSD, 0..31, 0 most
 // important), mapped to PRI_MIN_REALTIME + level as rtp_to_pri does, so in legacy and freebsd9
-// four levels share a 64-queue run queue (seed 003). A Linux sched_priority (sched.RTLinux),
-// SCHED_BATCH, a per-thread slice and a control group have no ULE meaning: Scheduler.CheckAttr
-// refuses them before a run; given them anyway, the Scheduler runs the nearest thing and
-// Scheduler.Err reports the first. New refuses invalid Params with an error; the machine's bugs
-// (a CPU outside the machine, an unknown thread, a second wake-up, a Pick on a busy CPU) panic
-// with a message starting "ule: ".
+// four levels share a 64-queue run queue (seed 003). Scheduler.CheckAttr lists the attributes
+// that have no ULE meaning and what the Scheduler runs instead.
 //
 // The decisions share one shape, F(state…, p *Params) (result, Reason), where p is present
 // only when the state does not already hold it: SetPreempt(pri, cpri, p) takes it, while
@@ -312,22 +308,16 @@
 //
 // # Snapshots for the course
 //
-// [Scheduler.Snapshot] returns a [State]: for each CPU its struct tdq (tdq_load, tdq_sysload,
-// tdq_transferable, tdq_lowpri, the thread it runs), the calendar's two offsets (main's
-// tdq_ts_off and tdq_ts_deq_off over 109 queues; legacy's tdq_idx and tdq_ridx over 64) and its
-// run queues as [runq.State]; and for every thread td_priority, td_user_pri, the class, nice,
-// sched_interact_score with the ts_runtime and ts_slptime it is computed from, the slice and the
-// part of it used, and sched_pctcpu. It only reads: taking one never changes a decision (a test
-// compares a run's trace hash with and without a snapshot after every event).
+// [Scheduler.Snapshot] returns a [State]: each CPU's struct tdq, with its calendar offsets and
+// run queues, and every thread's td_sched, with sched_interact_score and sched_pctcpu. It only
+// reads: taking one never changes a decision (a test compares a run's trace hash with and without
+// a snapshot after every event).
 //
 // A snapshot is the state between decisions; the loads a CPU search compared are the state
-// during one. [System.RecordSearches] keeps them: every sched_lowest and sched_highest made
-// (PickCPU's one to three searches, Steal's and Balance's) as a [Search] with the group
-// searched, its criteria (cs_pri, cs_load, cs_prefer; cs_load and cs_trans for the highest),
-// each CPU's tdq_load, tdq_lowpri and tdq_transferable and whether it qualified, and the CPU
-// found. [System.TakeSearches] returns those since its last call. The record is written after
-// the search from the same loads and the same test of a CPU the search applies
-// (cpu_search_lowest's and cpu_search_highest's), so it decides nothing and draws nothing.
+// during one. [System.RecordSearches] keeps every sched_lowest and sched_highest made (PickCPU's
+// one to three searches, Steal's and Balance's) as a [Search]: its criteria, what it read of
+// each CPU and the CPU found. The record is written after the search from the same loads, so it
+// decides nothing and draws nothing.
 //
 // # Sources
 //
@@ -348,23 +338,20 @@
 // table above), and it is the one that runs: the exported functions and methods are the ones the
 // Scheduler calls. The searches of the CPU topology — cpu_search_lowest and cpu_search_highest,
 // under sched_pickcpu, tdq_idled and sched_balance — read every CPU's load, which the System keeps
-// in one array that only the CPUStates write. On machines of IndexCPUs (16) CPUs or more the
-// System also keeps the loads as masks of 64 CPUs a word (the load index, package
-// ule/internal/loadindex), and sched_lowest and sched_highest hand their searches to the index,
-// which runs the kernel's recursion with faster forms where they apply: a leaf of consecutive ids,
-// a group of leaves (walked as one array), a group of SMT pairs, the candidates of a steal search.
-// The index returns the kernel's answer and moves sched_random as the kernel's loop does, draw for
-// draw, at a cost of O(CPUs/64) word operations and a draw per CPU that ties at the winning load;
-// its tests check it against the kernel's recursion, and this package's tests check every search
-// with the index against the same search without it. On every machine the index also counts the
-// CPUs that have a transferable thread, so that an idle CPU's steal search, while there is none,
-// ends at once with the reason the climb gives. docs/performance.md in the repository has the
-// measurements.
+// in one array that only the CPUStates write. On machines of IndexCPUs (16) CPUs or more,
+// sched_lowest and sched_highest hand their searches to the load index (package
+// ule/internal/loadindex, whose documentation describes its faster forms), which keeps the loads
+// as masks of 64 CPUs a word and returns the kernel's answer, moving sched_random draw for draw
+// as the kernel's loop does; this package's tests check every search with the index against the
+// same search without it. On every machine the index also counts the CPUs that have a
+// transferable thread, so that an idle CPU's steal search, while there is none, ends at once
+// with the reason the climb gives. docs/performance.md in the repository has the measurements.
 //
 // Pick and the calendar arithmetic are O(1); the searches are O(CPUs and groups searched)
 // (O(CPUs/64) with the index) and, like every decision here, allocate nothing (TestZeroAllocs).
 // Nothing in the package is safe for concurrent use: the kernel serialises each CPU's queue with
-// its lock, and callers must serialise calls the same way. Misuse (queueing a queued thread,
-// switching out an idle CPU, forking an existing thread id) panics with a message starting with
-// "ule: ".
+// its lock, and callers must serialise calls the same way. New refuses invalid Params with an
+// error; misuse (queueing a queued thread, switching out an idle CPU, forking an existing thread
+// id, an unknown thread, a second wake-up, a CPU outside the machine) panics with a message
+// starting with "ule: ".
 package ule
