@@ -23,11 +23,9 @@ const (
 	Legacy
 	// FreeBSD9 is the ULE of FreeBSD 9.0 (2011), read in 9-CURRENT's sys/kern/sched_ule.c
 	// 1.290 of 2011-01-14 (rodrigc/bz-vimage @191fe557): the same three 64-queue run queues and
-	// tdq_idx/tdq_ridx calendar as Legacy, but the priority layout of 2011
-	// (0-47/48-79/80-119/120-223/224-255, interactive 120-151, batch 152-223), one batch
-	// priority per calendar queue (TS_RQ_PPQ = 72/64 = 1, so 216-223 wrap around onto the
-	// first queues; FreeBSD9CalendarIndex), the 2011 batch and interactive formulas
-	// (TimesharePriority) and the %CPU window charged per hz tick (PctCPUUpdate).
+	// tdq_idx/tdq_ridx calendar as Legacy, with the priority layout of 2011
+	// (0-47/48-79/80-119/120-223/224-255) and the calendar mapping and formulas of its time
+	// (FreeBSD9CalendarIndex, TimesharePriority, PctCPUUpdate).
 	FreeBSD9
 )
 

@@ -366,24 +366,14 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	if c.Cur != t {
 		panic(fmt.Sprintf("ule: Stop of %v, which is not running on cpu%d", tid, cpu))
 	}
-	var sw SwitchReason
-	switch why {
-	case sched.Sleep:
-		sw = SwitchSleep
-	case sched.Preempt:
-		sw = SwitchPreempt
-	case sched.Yield:
-		sw = SwitchYield
-	case sched.Exit:
-		sw = SwitchExit
+	s.contract.StopReason(tid, why)
+	if why == sched.Exit {
 		if pt, ok := s.threads.Lookup(t.Parent); ok {
 			pt.ExitChild(&s.params, t)
 		}
-	default:
-		panic(fmt.Sprintf("ule: Stop of %v with unknown reason %d", tid, why))
 	}
 	var r SwitchResult
-	s.sys.switchOut(cpu, sw, s.ticks(now), &s.rand[cpu], &r)
+	s.sys.switchOut(cpu, switchReasons[why], s.ticks(now), &s.rand[cpu], &r)
 	if r.Migrated {
 		s.kick(r.Move.To, r.Move.Kick)
 	}
@@ -394,6 +384,10 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 		s.explain(cpu, tid, "stop (%v): preempted=%v migrated=%v stolen=%v", why, r.Preempted, r.Migrated, r.Stolen)
 	}
 }
+
+// switchReasons maps the machine's reasons to stop a thread onto the mi_switch flags ULE reads.
+var switchReasons = [...]SwitchReason{sched.Sleep: SwitchSleep, sched.Preempt: SwitchPreempt,
+	sched.Yield: SwitchYield, sched.Exit: SwitchExit}
 
 // Tick is a stat clock interrupt on cpu: sched_clock. On the first CPU the periodic balancer
 // runs when its jittered period (balance_interval/2 + random % balance_interval) elapses; the

@@ -75,7 +75,6 @@ type Thread struct {
 
 	xferable bool  // TSF_XFERABLE: counted in its CPU's tdq_transferable
 	rq       uint8 // which run queue of the CPU holds it (legacy: realtime, timeshare, idle)
-
 }
 
 // InitThread binds t's run-queue link to t and returns t. Call it once, before t is first queued.
