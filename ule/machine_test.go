@@ -55,10 +55,15 @@ func newTestMachine(t testing.TB, p Params, top *topology.Topology) *testMachine
 	t.Helper()
 	env := &fakeEnv{}
 	s := mustNew(t, p)
-	s.indexCPUs = 1 // keep the load index (and check it after every step) on every machine
 	cfg := sched.Config{Topology: top, Hz: 1000, StatHz: 127, Seed: 0}
 	if err := s.Start(cfg, env); err != nil {
 		t.Fatalf("Start: %v", err)
+	}
+	// Keep the load index (and check it after every step) on every machine: the System Start
+	// made, still idle, is made again with the index's masks from one CPU on.
+	var err error
+	if s.sys, err = newSystem(s.params, top, 1); err != nil {
+		t.Fatalf("newSystem: %v", err)
 	}
 	m := &testMachine{t: t, s: s, env: env, top: top, cur: make([]sched.ID, top.NumIDs()), step: int64(1e9) / 127, runs: map[sched.ID]int{}}
 	for i := range m.cur {

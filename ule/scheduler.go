@@ -4,7 +4,6 @@
 package ule
 
 import (
-	"cmp"
 	"fmt"
 
 	"github.com/schedkit/schedkit/sched"
@@ -53,9 +52,6 @@ type Scheduler struct {
 	balanceTicks int
 	moves        []Move
 	err          error // the first attribute run otherwise than asked (Err)
-	// indexCPUs, when not zero, replaces IndexCPUs for the System Start makes (tests keep the
-	// load index on small machines with it).
-	indexCPUs int
 	// nowAt and ticksAt are the last time the events' ticks were computed for and the result
 	// (see ticks).
 	nowAt   int64
@@ -89,7 +85,7 @@ func (s *Scheduler) Start(cfg sched.Config, env sched.Env) error {
 	}
 	p := s.params
 	p.Hz, p.StatHz = cfg.Hz, cfg.StatHz
-	sys, err := newSystem(p, cfg.Topology, cmp.Or(s.indexCPUs, IndexCPUs))
+	sys, err := NewSystem(p, cfg.Topology)
 	if err != nil {
 		return err
 	}
