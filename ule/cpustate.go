@@ -157,9 +157,7 @@ func (c *CPUState) place(t *Thread, flags AddFlags) (rq uint8, i runq.Index) {
 	short := c.p.PickShort && t.Short
 	if c.p.Version.split() {
 		switch {
-		case pri < l.MinBatch:
-			return rqRealtime, l.Fold.Index(pri)
-		case pri <= l.MaxBatch && short:
+		case pri < l.MinBatch, pri <= l.MaxBatch && short:
 			return rqRealtime, l.Fold.Index(pri)
 		case pri <= l.MaxBatch && c.p.Version == FreeBSD9:
 			return rqTimeshare, runq.Index(FreeBSD9CalendarIndex(pri, c.Idx, c.Ridx, flags))

@@ -117,16 +117,12 @@ func (s *Scheduler) Snapshot() State {
 	}
 	for _, t := range s.threads.All() {
 		w := PctCPUUpdate(p.Version, t.Window, s.ticksAt, t.State == Running, p.Hz)
-		slice := 0
-		if int(t.CPU) >= 0 && int(t.CPU) < len(s.sys.cpus) {
-			slice = s.sys.CPU(t.CPU).ThreadSlice(t)
-		}
 		st.Threads = append(st.Threads, ThreadInfo{
 			Name: threadName(t), State: t.State.String(), CPU: int(t.CPU),
 			Class: t.Class.String(), Nice: t.Nice, Pri: t.Priority, UserPri: t.UserPri,
 			Score:   InteractScore(t.RunTime, t.SlpTime, p.Interact),
 			RunTime: t.RunTime >> TickShift, SlpTime: t.SlpTime >> TickShift,
-			Slice: slice, SliceUsed: t.Slice,
+			Slice: s.sys.CPU(t.CPU).ThreadSlice(t), SliceUsed: t.Slice,
 			PctCPU: pct(PctCPU(p.Version, w, p.Hz)),
 		})
 	}
