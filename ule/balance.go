@@ -17,10 +17,8 @@ type Move struct {
 	PickCPU  bool
 }
 
-// Move moves the thread StealFrom chooses from CPU from to CPU to: tdq_move. The thread leaves
-// from's queue and load (sched_rem), takes to as its CPU and is added there with SRQYielding
-// (tdq_add). It returns the thread and to's LowPri from before, or nil if from has no thread to
-// may take.
+// Move moves the thread StealFrom chooses from CPU from to CPU to (MoveThread): tdq_move. It
+// returns the thread and to's LowPri from before, or nil if from has no thread to may take.
 func (s *System) Move(from, to topology.CPU) (*Thread, uint8) {
 	t, _ := StealFrom(&s.cpus[from], to)
 	if t == nil {

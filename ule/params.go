@@ -79,13 +79,10 @@ type Params struct {
 	AlwaysSteal bool
 
 	// CalendarSteal is the form of runq_steal_from (tdq_steal's search of the victim's
-	// time-sharing calendar) of the kernel generation modelled: StealFirstEligible in main,
-	// StealSkipFirst in the 2024 code of preset "legacy", StealSkipPrevious in FreeBSD 10-14
-	// releases, StealOneQueue in FreeBSD 7-9.0. No sysctl.
+	// time-sharing calendar) of the kernel generation modelled (see its constants). No sysctl.
 	CalendarSteal CalendarSteal
-	// SMP selects the generation of the multiprocessor code: the CPU searches, sched_pickcpu,
-	// tdq_idled (and whether tdq_trysteal exists) and the balancer. SMPRework (2012 and later)
-	// or SMP2008 (FreeBSD 8.0-9.0). No sysctl.
+	// SMP selects the generation of the multiprocessor code, SMPRework (2012 and later) or
+	// SMP2008 (FreeBSD 8.0-9.0). No sysctl.
 	SMP SMPCode
 	// FixedSlice gives every thread the whole sched_slice, whatever the CPU's load, as before
 	// the load-dependent tdq_slice (FreeBSD 9.0 and earlier); a forked child gets one tick
