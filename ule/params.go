@@ -33,7 +33,8 @@ type Params struct {
 
 	// Slice is kern.sched.ule.slice (sched_slice), the time-sharing slice in stathz ticks;
 	// 0 derives realstathz/10 (SCHED_SLICE_DEFAULT_DIVISOR), 12 at 127 Hz. sched_slice_min is
-	// always Slice/6 (SCHED_SLICE_MIN_DIVISOR): the sysctl handlers recompute it.
+	// always Slice/6 (SCHED_SLICE_MIN_DIVISOR): the sysctl handlers recompute it. The sysctl
+	// kern.sched.ule.quantum is the same slice in microseconds, (1000000/realstathz) * sched_slice.
 	Slice int
 	// Interact is kern.sched.ule.interact (sched_interact, SCHED_INTERACT_THRESH = 30): threads
 	// whose interactivity score plus nice is below it are interactive. It must be at least 1.
@@ -220,11 +221,6 @@ func (p *Params) SliceTicks() int {
 	return p.RealStatHz() / 10
 }
 
-// QuantumMicros returns kern.sched.ule.quantum, the slice in microseconds:
-// (1000000/realstathz) * sched_slice (7874*12 = 94,488 at stathz 127). Setting the sysctl is setting Slice
-// to max(1, (quantum + period/2) / period) with period = 1000000/realstathz.
-func (p *Params) QuantumMicros() int { return 1_000_000 / p.RealStatHz() * p.SliceTicks() }
-
 // SliceMinTicks returns sched_slice_min: sched_slice/6.
 func (p *Params) SliceMinTicks() int { return p.SliceTicks() / 6 }
 
@@ -252,15 +248,6 @@ func (p *Params) BalanceTicks() int {
 		return p.BalanceInterval
 	}
 	return p.RealStatHz()
-}
-
-// IdleSpinThreshold returns sched_idlespinthresh: IdleSpinThresh, or
-// 2*max(10000, 6*hz)/realstathz.
-func (p *Params) IdleSpinThreshold() int {
-	if p.IdleSpinThresh >= 0 {
-		return p.IdleSpinThresh
-	}
-	return 2 * max(10000, 6*p.Hz) / p.RealStatHz()
 }
 
 // Validate reports the first field of p that ULE cannot run with, or nil (for Hz, see the field).
