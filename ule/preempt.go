@@ -156,11 +156,10 @@ func notify(c *CPUState, pri, cpri int) (Kick, PreemptReason) {
 // the addition was oldLowPri. It is Notify, unless c's Params set NotifyRunning: then it is the
 // form of FreeBSD 9.0 (sys/kern/sched_ule.c 1.290, rodrigc/bz-vimage @191fe557), which asks
 // ShouldPreempt(t's priority, the priority of the thread c runs, remote) instead of comparing
-// c's lowest priority before and after the addition. The two differ when c already queues a
-// thread better than the one it runs: a newcomer better than the running thread but not than
-// the queued one gets IPI_PREEMPT in 2011 and nothing in Notify. As in Notify, nothing happens
-// while a remote preemption is pending (tdq_ipipending), an idle CPU is woken and a busy one
-// preempted; NotifyThread changes nothing. The complexity is O(1).
+// c's lowest priority before and after the addition (the package documentation's section on
+// FreeBSD 9.0 says when the two differ). As in Notify, nothing happens while a remote
+// preemption is pending (tdq_ipipending), an idle CPU is woken and a busy one preempted;
+// NotifyThread changes nothing. The complexity is O(1).
 func NotifyThread(c *CPUState, t *Thread, oldLowPri uint8) (Kick, PreemptReason) {
 	if c.p.NotifyRunning {
 		return notify(c, int(t.Priority), int(c.curPriority()))

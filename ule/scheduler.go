@@ -33,9 +33,8 @@ import (
 // for a preemption (the stopped thread goes back to the head of its queue) or an AST (the
 // tail). Explanations are built only when Env.Explaining reports true.
 //
-// The machine must name threads the Scheduler knows: Fork panics on a thread id in use; Stop,
-// Wakeup and SetAttr panic on an unknown or exited thread, and Stop on a thread not running on
-// the CPU given. These are the machine's bugs, not bad input; their messages start with "ule:".
+// The machine's bugs (an unknown thread or CPU, a Stop of a thread not running on the CPU
+// given) are not bad input: they panic, as each method says, with a message starting "ule:".
 //
 // A Scheduler is not safe for concurrent use.
 type Scheduler struct {

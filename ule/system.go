@@ -167,8 +167,8 @@ type SwitchResult struct {
 // and leaves the load; if the load drops to zero the CPU tries to steal (tdq_trysteal). Cur
 // becomes nil and LowPri that of the next thread; the caller then calls CPUState.Choose.
 //
-// Switch also records the seed-000 "partial slice" mark (Thread.Short): set when the thread
-// leaves before its slice expired. rnd is cpu's generator. Switch panics if cpu runs no thread.
+// Switch also sets or clears the seed-000 mark Thread.Short. rnd is cpu's generator. Switch
+// panics if cpu runs no thread.
 func (s *System) Switch(cpu topology.CPU, why SwitchReason, ticks uint32, rnd *Rand) SwitchResult {
 	var r SwitchResult
 	s.switchOut(cpu, why, ticks, rnd, &r)
