@@ -154,11 +154,12 @@
 // 2021 source has it and mmtests runs it: each worker spins 30 ms and posts; the message thread
 // waits for a post, spins 30 ms, sleeps 30 ms and a jitter, and wakes the workers that posted,
 // the latency running from its clock read before that walk; 30 s runs less the 5 s warm-up.
-// With the default profile's costs, at 23 workers the patch cuts p99.9 from 12.9 to 3.5 ms
-// (0.27×, the seed 0.16×): direction only. The tail there comes from walks in which a woken
-// worker lands on the message thread's CPU and preempts it, which the patch makes rarer (why is
-// not traced yet). At 16 workers (and fewer) the tail is the CI machine's own idle exits and
-// timers, and the patch changes nothing: not reproduced.
+// With the default profile's costs, at 23 workers the patch cuts p99.9 from 12.1 to 9.5 ms
+// (0.78×, not significant; the seed 0.16×): not reproduced. The tail there comes from walks in
+// which a woken worker lands on the message thread's CPU and preempts it, which the patch made
+// rarer in the runs traced (why is not traced yet). At 16 workers (and fewer) the tail is the CI
+// machine's own idle exits and timers (5.1 → 1.5 ms, 0.29×, not significant: five runs spread
+// by ±100 %): not reproduced.
 //
 // seed004-hackbench-{process,thread}-{pipes,sockets}, seed004-perfpipe and seed004-tbench are
 // the seed's other tables, each benchmark in the normal cgroup beside the same idle-group

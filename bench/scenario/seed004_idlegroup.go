@@ -197,23 +197,27 @@ func seed004IdlegroupNotes() []string {
 			"that is preempted lasts longer than schbench's, and a worker that has not posted when the message " +
 			"thread walks its list is waited for rather than left to the next walk.",
 		"With the default profile (the CI machine's costs, HZ=250), 5 runs of 30 s: p99.9 without the patch " +
-			"0.7 ms at one worker, 2.9 ms at 16 and 12.9 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 12, 50 and " +
-			"67 µs (seed 6, 20, 28); with the patch 3.5 ms at 16 (1.23×, not significant) and 3.5 ms at 23 " +
-			"(0.27×, significant; the seed 0.16×). Below 23 workers the tail is the machine's own: the profile's " +
-			"idle exits and timers of this virtual machine reach milliseconds at p99.9, already with one worker, " +
-			"and under the ideal profile p99.9 is 0 at 1, 4, 8 and 16 workers; at 16, wake-ups beyond 1 ms are " +
-			"0.29 % of 21,000 (5 runs) without the patch and 0.39 % with it. At 23 workers and the message thread " +
-			"on 24 CPUs a woken worker sometimes lands on the message thread's CPU and, its vruntime behind, " +
-			"preempts it in the middle of the walk, the case schbench's comment names: the rest of the walk waits " +
-			"for a CPU, about 10 ms (a trace of seed 1 at 24.72 s: worker14 on the message thread's cpu15, the " +
-			"message thread moved to cpu6 10.1 ms later, workers 15 to 22 woken then). Over 5 runs a worker took " +
-			"the message thread's CPU after it in 100 walks without the patch and 25 with it, and wake-ups beyond " +
-			"5 ms were 182 against 28 of 30,000. Why FavorNonIdleTick makes those collisions rarer is not traced " +
-			"yet: it only declines the tick's preemption of a normal-group entity for an idle-group one at the root.",
+			"1.0 ms at one worker, 5.1 ms at 16 and 12.1 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 12, 49 and " +
+			"68 µs (seed 6, 20, 28); with the patch 1.5 ms at 16 (0.29×) and 9.5 ms at 23 (0.78×; the seed " +
+			"0.16×), neither significant: the five runs' p99.9s spread by ±100 % at 16 workers and ±33 % at 23. " +
+			"Below 23 workers the tail is the machine's own: the profile's idle exits and timers of this virtual " +
+			"machine reach milliseconds at p99.9, already with one worker, and under the ideal profile p99.9 is 0 " +
+			"at 1, 4, 8 and 16 workers. At 23 workers and the message thread on 24 CPUs a woken worker sometimes " +
+			"lands on the message thread's CPU and, its vruntime behind, preempts it in the middle of the walk, " +
+			"the case schbench's comment names: the rest of the walk waits for a CPU, about 10 ms. The counts " +
+			"that follow were taken on 2026-12-06 before the idle exit after a timer's wake-up was drawn at the " +
+			"timer's point of its distribution (which changed every draw after it): a trace of seed 1 at 24.72 s " +
+			"showed worker14 on the message thread's cpu15 and the message thread moved to cpu6 10.1 ms later, " +
+			"workers 15 to 22 woken then; over 5 runs a worker took the message thread's CPU after it in 100 " +
+			"walks without the patch and 25 with it, and wake-ups beyond 5 ms were 182 against 28 of 30,000 " +
+			"(p99.9 then 12.9 → 3.5 ms at 23 workers, 0.27×, significant). Why FavorNonIdleTick makes those " +
+			"collisions rarer is not traced yet: it only declines the tick's preemption of a normal-group " +
+			"entity for an idle-group one at the root.",
 		"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
 			"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
 		"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): how " +
-			"often an idle-group task is the leftmost entity at a tick depends on it. Swept (schedbench sweep " +
+			"often an idle-group task is the leftmost entity at a tick depends on it. Swept before the change " +
+			"of draw above (schedbench sweep " +
 			"-set msg_us=10 (with -max-memory 8GiB: its traces are large) and msg_us=50, 5 runs of 30 s), the " +
 			"patched kernel's p99.9 against the baseline's at 23 workers is 1.06× (not significant) at 10 µs, 0.25× " +
 			"at 50 µs (5.9 → 1.5 ms) and 0.27× at 200 µs, the default; at 16 workers 1.18×, 1.50× and 1.23×, none " +
