@@ -429,22 +429,33 @@ func parseFigure(file, field string, raw json.RawMessage, limit time.Duration) (
 		q[i] = time.Duration(math.Round(ns))
 	}
 	c := Cost{Min: q[0], P50: q[1], P90: q[2], P99: q[3], P995: q[4], P999: q[5], Max: q[6]}
-	if c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max || fj.P999 != nil && (c.P999 < c.P99 || c.P999 > c.Max) ||
-		fj.P995 != nil && (c.P995 < c.P99 || c.P995 > c.P999) {
-		if fj.P995 != nil {
-			return bad("", "quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, p99.5 %v, p99.9 %v, max %v",
-				c.Min, c.P50, c.P90, c.P99, c.P995, c.P999, c.Max)
-		}
-		return bad("", "quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, p99.9 %v, max %v", c.Min, c.P50, c.P90, c.P99, c.P999, c.Max)
-	}
-	if c.P999 == 0 && fj.P999 != nil && c.Max > c.P99 {
-		// A p99.9 of 0 below a maximum above it cannot be told from none; it is out of order.
-		return bad("p99.9", "0 below p99 %v", c.P99)
-	}
-	if c.P995 == 0 && fj.P995 != nil && c.Max > c.P99 {
-		return bad("p99.5", "0 below p99 %v", c.P99)
+	if sub, msg, ok := orderProblem(c, fj.P995 != nil, fj.P999 != nil); !ok {
+		return bad(sub, "%s", msg)
 	}
 	return Figure{Cost: c, Unit: fj.Unit, Method: fj.Method, Date: fj.Date, Assumed: fj.Assumed}, nil
+}
+
+// orderProblem reports what is out of order in c, parsed from a figure that gave a p99.5
+// (withP995) and a p99.9 (withP999) or not: the member to name ("" for the figure) and the
+// message, or ok.
+func orderProblem(c Cost, withP995, withP999 bool) (sub, msg string, ok bool) {
+	if c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max || withP999 && (c.P999 < c.P99 || c.P999 > c.Max) ||
+		withP995 && (c.P995 < c.P99 || c.P995 > c.P999) {
+		if withP995 {
+			return "", fmt.Sprintf("quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, p99.5 %v, p99.9 %v, max %v",
+				c.Min, c.P50, c.P90, c.P99, c.P995, c.P999, c.Max), false
+		}
+		return "", fmt.Sprintf("quantiles out of order: min %v, p50 %v, p90 %v, p99 %v, p99.9 %v, max %v",
+			c.Min, c.P50, c.P90, c.P99, c.P999, c.Max), false
+	}
+	// A p99.9 or p99.5 of 0 below a maximum above it cannot be told from none; it is out of order.
+	switch {
+	case c.P999 == 0 && withP999 && c.Max > c.P99:
+		return "p99.9", fmt.Sprintf("0 below p99 %v", c.P99), false
+	case c.P995 == 0 && withP995 && c.Max > c.P99:
+		return "p99.5", fmt.Sprintf("0 below p99 %v", c.P99), false
+	}
+	return "", "", true
 }
 
 // MarshalJSON writes p in the file form ParseProfile reads, figures in µs with nanosecond
