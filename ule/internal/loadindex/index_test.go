@@ -134,7 +134,8 @@ func TestIndexRecords(t *testing.T) {
 // drawJumps chooses what the kernel's loops choose when only the CPUs of cand can win: the loop
 // draws once for each bit of acc from the highest down, and the first bit of cand with the
 // greatest draw (cpu_search_lowest) or the least (cpu_search_highest) wins. On random words
-// (dense, sparse, one bit, empty, full, the top and bottom bits) and random generator states.
+// (dense, sparse, one bit, empty, full, the top and bottom bits), candidates that are some of
+// acc's bits or all of them between two bits, and random generator states.
 func TestDrawJumps(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 8))
 	stops := 0
@@ -157,6 +158,9 @@ func TestDrawJumps(t *testing.T) {
 		cand := acc & (r.Uint64() | r.Uint64())
 		if i%7 == 0 {
 			cand = acc
+		}
+		if i%5 == 1 { // every bit of acc between two bits: drawRun's case
+			cand = acc & (^uint64(0) >> r.IntN(64)) &^ (1<<r.IntN(64) - 1)
 		}
 		x0 := r.Uint32()
 		wantLow, wantHigh, bestLow, bestHigh := int32(-1), int32(-1), int32(-1), int32(256)
