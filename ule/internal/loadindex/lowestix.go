@@ -266,8 +266,8 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 // pair-total levels give those pairs), and among those pairs the first acceptable CPU in
 // visiting order of least l*256 - r wins: with r < 128 < 256 that is one of the least load m (the
 // load levels give them) with the greatest draw, the first on ties — the choice drawJumps makes.
-// The pair of the preferred CPU is searched as the walk searches it (lowestMixed, from its own
-// place in the stream of draws) and compared with that winner as the kernel's loop would: the
+// The pair of the preferred CPU is searched as the walk searches it (lowestPrefPair, from its
+// own place in the stream of draws) and compared with that winner as the kernel's loop would: the
 // lesser (total, randomised load) wins, and on equality the one visited first.
 //
 // The node's total is 256 times the sum of its loads, less 128 for the preferred CPU and 256
@@ -316,12 +316,51 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *Index) (to
 	if acc&qbits != 0 {
 		// The preferred CPU's pair, from the draw after those of the acceptable CPUs above it.
 		q := p &^ 1
-		r := t.flatLeaf[p&(topology.MaxCPUs-1)]
-		bq := lowBest{load: math.MaxInt32, cpu: -1}
-		lowestMixed(t.flat[r.lo:r.hi], s, jump(x0, bits.OnesCount64(acc>>(q&63)>>2)), &bq)
+		thread := t.flat[t.flatLeaf[p&(topology.MaxCPUs-1)].lo+1]&flatThread != 0
+		bq := ix.lowestPrefPair(q, acc>>(q&63)&3, thread, s, jump(x0, bits.OnesCount64(acc>>(q&63)>>2)))
 		if best.cpu < 0 || bq.load < best.load || (bq.load == best.load && (bq.cpuLoad < best.cpuLoad || (bq.cpuLoad == best.cpuLoad && q > best.cpu))) {
 			best = bq
 		}
 	}
 	return total, best.cpu, best.cpuLoad
+}
+
+// lowestPrefPair is lowestMixed on the pair of CPUs q+1 and q (q even) that holds the preferred
+// CPU, for lowestPairsIx (every CPU in the mask, no load limit): acc2 has bit i set if CPU q+i
+// is acceptable (for the preferred CPU, its priority or running), thread says the pair is an SMT
+// group, and x is the generator's state before the pair's draws. It returns the pair's compared
+// total (the SMT rotation applied), chosen CPU (-1 if none) and its randomised load, as the
+// kernel's leaf loop and child comparison make them; total is not set.
+func (ix *Index) lowestPrefPair(q int32, acc2 uint64, thread bool, s *lowestArgs, x uint32) lowBest {
+	b := lowBest{load: math.MaxInt32, cpu: -1}
+	bload, ltotal := int32(math.MaxInt32), int32(0)
+	for i := int32(1); i >= 0; i-- { // the kernel visits q+1, then q
+		c := q + i
+		l, p := ix.loads[c&(topology.MaxCPUs-1)].Load, int32(0)
+		if c == s.prefer {
+			if s.running {
+				l--
+			}
+			p = 128
+			if s.running && l > 0 {
+				ltotal -= 128 // the total counts the 128; the comparison does not
+				p = 0
+			}
+		}
+		ltotal += l<<8 - p
+		if acc2>>i&1 == 0 {
+			continue
+		}
+		x = x*69069 + 5
+		if load := l<<8 - int32((x>>16)%128); bload > load-p {
+			bload, b.cpu, b.cpuLoad = load-p, c, load
+		}
+	}
+	if s.running && thread && ltotal >= 128 && ltotal&128 != 0 {
+		ltotal += 128
+	}
+	if b.cpu >= 0 {
+		b.load = ltotal
+	}
+	return b
 }

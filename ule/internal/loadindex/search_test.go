@@ -234,3 +234,42 @@ func TestHighestMatchesKernel(t *testing.T) {
 		}
 	}
 }
+
+// lowestPrefPair returns what lowestMixed returns on the preferred CPU's pair, on SMT pairs and
+// on pairs that are not SMT groups: with loads of 0 to 2, priorities about the one searched for,
+// the preferred CPU either of the pair, running or not, and draws that tie within the pair.
+func TestLowestPrefPair(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 9))
+	ties := 0
+	for _, top := range []*topology.Topology{topology.Uniform(1, 1, 1, 32, 2), topology.Uniform(1, 1, 32, 2, 1)} {
+		var loads [topology.MaxCPUs]CPULoad
+		ix := recorded(top, &loads, 1)
+		all := top.CPUs()
+		for range 200000 {
+			q := int32(r.IntN(top.NumCPUs()/2)) * 2
+			pri := int32(100)
+			s := lowestArgs{loads: &loads, mask: &all, pri: pri, maxLoad: math.MaxInt32, prefer: q + int32(r.IntN(2)), running: r.IntN(2) == 0, all: true}
+			acc2 := uint64(0)
+			for i := range int32(2) {
+				loads[q+i] = CPULoad{Load: int32(r.IntN(3)), LowPri: uint8(pri - 1 + int32(r.IntN(3)))}
+				if int32(loads[q+i].LowPri) > pri || (s.running && q+i == s.prefer) {
+					acc2 |= 1 << i
+				}
+			}
+			x := r.Uint32()
+			fr := ix.tree.flatLeaf[q+1]
+			want := lowBest{load: math.MaxInt32, cpu: -1}
+			lowestMixed(ix.tree.flat[fr.lo:fr.hi], &s, x, &want)
+			thread := ix.tree.flat[fr.lo+1]&flatThread != 0
+			if got := ix.lowestPrefPair(q, acc2, thread, &s, x); got.cpu != want.cpu || (got.cpu >= 0 && (got.load != want.load || got.cpuLoad != want.cpuLoad)) {
+				t.Fatalf("%v pair %d prefer %d running %t loads %v %v x %#x: %+v, lowestMixed %+v", top, q, s.prefer, s.running, loads[q], loads[q+1], x, got, want)
+			}
+			if x1, x2 := x*69069+5, (x*69069+5)*69069+5; acc2 == 3 && s.running && loads[q].Load == loads[q+1].Load && (x1>>16)&127 == (x2>>16)&127 {
+				ties++
+			}
+		}
+	}
+	if ties == 0 {
+		t.Error("no draws tied within a pair")
+	}
+}
