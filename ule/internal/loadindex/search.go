@@ -13,14 +13,19 @@ import (
 // Lowest is sched_lowest(n, mask, pri, maxLoad, prefer, running) on a machine whose load levels
 // the index keeps: it returns the CPU cpu_search_lowest finds under group n (-1 for none) and
 // true, having moved *x as the kernel's search does; full says mask holds every CPU of the
-// machine. A leaf of consecutive ids is searched in the index (LowestRun); otherwise the
-// kernel's recursion runs over the search tree, a group whose children are all leaves searched
-// as one walk (LowestFused) and a group of groups of SMT pairs in the index (LowestPairGroups).
+// machine. A group whose children are all leaves is searched as one walk (LowestFused), a leaf
+// of consecutive ids in the index (LowestRun); otherwise the kernel's recursion runs over the
+// search tree, with those two forms at the groups it reaches and a group of groups of SMT pairs
+// searched in the index (LowestPairGroups).
 // On a smaller machine, or with a nil Index, it returns false, having changed nothing: the
 // caller's kernel-shaped loops search.
 func (ix *Index) Lowest(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (int32, bool) {
 	if ix == nil || !ix.levels {
 		return -1, false
+	}
+	if ix.tree.nodes[n].leafKids { // a group of leaves (a cache group's cores): one walk
+		_, cpu, _ := ix.LowestFused(n, mask, full, pri, maxLoad, prefer, running, math.MaxInt32, x)
+		return cpu, true
 	}
 	if c, ok := ix.LowestRun(n, mask, full, pri, maxLoad, prefer, running, x); ok {
 		return c, true
