@@ -71,10 +71,15 @@ func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 func drawRun(acc, cand uint64, x0 uint32, hi, lo int, flip, rmask uint32) int32 {
 	x := jump(x0, bits.OnesCount64(acc>>hi>>1))
 	n := uint32(bits.OnesCount64(cand))
-	kmask, best := rmask<<16, uint32(0)
-	for c := n; c > 0; c-- {
+	kmask, best, c := rmask<<16, uint32(0), n
+	if c&1 != 0 {
 		x = x*69069 + 5
-		best = max(best, (x^flip)&kmask|c)
+		best, c = (x^flip)&kmask|c, c-1
+	}
+	for ; c > 0; c -= 2 { // two draws a turn
+		x1 := x*69069 + 5
+		x = x1*69069 + 5
+		best = max(best, (x1^flip)&kmask|c, (x^flip)&kmask|(c-1))
 	}
 	j := int(n - best&0xffff)
 	if r := cand >> lo; r&(r+1) == 0 { // the candidates are consecutive bits
