@@ -38,17 +38,17 @@ func jump(x uint32, k int) uint32 {
 // here the loop goes on, and takes nothing more. (A form that stepped the generator over every
 // bit of acc and compared at the candidates, for a cand that is most of acc, no longer pays once
 // neither form branches on the draws: stepping costs a step per bit of acc, jumping a popcount
-// and a table look-up per candidate.) When the candidates are every bit of acc between the
-// highest and the lowest of them, as on an idle cache group, drawRun steps over them instead.
+// and a table look-up per candidate.) When there are three candidates or more and they are
+// every bit of acc between the highest and the lowest of them, as on an idle cache group,
+// drawRun steps over them instead (for one or two, its set-up costs more than the jumps).
 //
 //go:noinline
 func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
-	if cand == 0 {
-		return -1
-	}
-	hi, lo := 63-bits.LeadingZeros64(cand), bits.TrailingZeros64(cand)
-	if acc>>lo<<lo<<(63-hi) == cand<<(63-hi) {
-		return drawRun(acc, cand, x0, hi, lo, uint32(flip), uint32(rmask))
+	if c := cand & (cand - 1); c&(c-1) != 0 { // three candidates or more
+		hi, lo := 63-bits.LeadingZeros64(cand), bits.TrailingZeros64(cand)
+		if acc>>lo<<lo<<(63-hi) == cand<<(63-hi) {
+			return drawRun(acc, cand, x0, hi, lo, uint32(flip), uint32(rmask))
+		}
 	}
 	best, at := int32(-1), int32(-1)
 	for c := cand; c != 0; {
