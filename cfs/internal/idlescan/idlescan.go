@@ -49,6 +49,26 @@ func (m *Mask) Has(c topology.CPU) bool { return m.w[c>>6]&(1<<(c&63)) != 0 }
 func (m *Mask) Scan(span, allowed *topology.CPUSet, words []uint16, from topology.CPU, nr int) (cpu topology.CPU, ok bool, scanned int) {
 	n := len(words)
 	fw, fb := int(from>>6), uint(from&63)
+	if n == 1 {
+		// The span in one word (every last-level cache of up to 64 CPUs): rotated right by from's
+		// bit when from lies in that word, its bits in ascending order are the wrapped order.
+		i := int(words[0])
+		a := span.Word(i) & allowed.Word(i)
+		if i != fw {
+			fb = 0
+		}
+		a = bits.RotateLeft64(a, -int(fb))
+		idle := a & bits.RotateLeft64(m.w[i], -int(fb))
+		if idle == 0 {
+			return 0, false, min(bits.OnesCount64(a), nr)
+		}
+		b := bits.TrailingZeros64(idle)
+		rank := bits.OnesCount64(a&(1<<b-1)) + 1
+		if rank < nr {
+			return topology.CPU(i<<6 + (b+int(fb))&63), true, rank
+		}
+		return 0, false, nr
+	}
 	// The scan starts at from's word if span has CPUs there, without the bits below from, and
 	// ends there with only those bits; otherwise it starts at the next word of span, wrapping to
 	// its first, and reads each word once.

@@ -74,6 +74,46 @@ func TestScanMatchesNaive(t *testing.T) {
 	}
 }
 
+// TestScanOneWordMatchesNaive compares Scan with the CPU-at-a-time loop where the span lies in
+// one word of the bitmap (the rotated fast path), from anywhere: below, inside or above that word.
+func TestScanOneWordMatchesNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 20000 {
+		w := r.IntN(topology.SetWords)
+		var span, allowed, idle topology.CPUSet
+		ps, pa, pi := []float64{1, 0.5, 0.1}[r.IntN(3)], []float64{1, 1, 0.7, 0.05}[r.IntN(4)], []float64{0, 0.01, 0.1, 0.5}[r.IntN(4)]
+		for b := range 64 {
+			c := topology.CPU(64*w + b)
+			if r.Float64() < ps {
+				span.Add(c)
+			}
+			if r.Float64() < pa {
+				allowed.Add(c)
+			}
+			if r.Float64() < pi {
+				idle.Add(c)
+			}
+		}
+		var m Mask
+		for c := range idle.All() {
+			m.Set(c, true)
+		}
+		from := topology.CPU(64*w + r.IntN(64))
+		switch r.IntN(4) {
+		case 0:
+			from = topology.CPU(r.IntN(topology.MaxCPUs))
+		case 1:
+			from = topology.CPU(64 * w)
+		}
+		nr := []int{1, 2, 5, 33, 1 << 30}[r.IntN(5)]
+		gc, gok, gs := m.Scan(&span, &allowed, []uint16{uint16(w)}, from, nr)
+		wc, wok, ws := naiveScan(&m, &span, &allowed, from, nr)
+		if gc != wc || gok != wok || gs != ws {
+			t.Fatalf("case %d (word %d, from %d, nr %d): Scan %d %t %d, loop %d %t %d", i, w, from, nr, gc, gok, gs, wc, wok, ws)
+		}
+	}
+}
+
 // TestMaskSet: Set adds and removes, Has reads.
 func TestMaskSet(t *testing.T) {
 	var m Mask
