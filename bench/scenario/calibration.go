@@ -21,14 +21,14 @@ type PipelineCalibration struct {
 	CPU          string `json:"cpu"`
 	TarVersion   string `json:"tar_version"`
 	GzipVersion  string `json:"gzip_version"`
-	RecordBytes  int64  `json:"record_bytes"`
-	GzipReadSize int64  `json:"gzip_read_bytes"`
-	Records      int64  `json:"records"`
+	RecordBytes  int64  `json:"record_bytes"`    // tar's write size (wchar/syscw of the median run)
+	GzipReadSize int64  `json:"gzip_read_bytes"` // gzip's mean read size
+	Records      int64  `json:"records"`         // tar output / record size
 	TarNsPerRec  int64  `json:"tar_ns_per_record"`
 	GzipNsPerRec int64  `json:"gzip_ns_per_record"`
-	TarBlocks    int64  `json:"tar_voluntary"`
-	GzipBlocks   int64  `json:"gzip_voluntary"`
-	WallNs       int64  `json:"wall_ns"`
+	TarBlocks    int64  `json:"tar_voluntary"`  // median voluntary switches of tar
+	GzipBlocks   int64  `json:"gzip_voluntary"` // median voluntary switches of gzip
+	WallNs       int64  `json:"wall_ns"`        // median wall time
 }
 
 //go:embed data/pipeline-calibration.json
@@ -44,14 +44,18 @@ func Pipeline() PipelineCalibration {
 // (data/compile-calibration.json, with every job and the method): the mean CPU time of a job,
 // how often a compiler goes off CPU per second of CPU time, and for how long each time.
 type CompileCalibration struct {
-	Method             string  `json:"method"`
-	Dir                string  `json:"dir"`
-	GCC                string  `json:"gcc"`
-	Kernel             string  `json:"kernel"`
-	CPU                string  `json:"cpu"`
-	MeanCPUNs          int64   `json:"mean_cpu_ns"`
+	Method    string `json:"method"`
+	Dir       string `json:"dir"`
+	GCC       string `json:"gcc"`
+	Kernel    string `json:"kernel"`
+	CPU       string `json:"cpu"`
+	MeanCPUNs int64  `json:"mean_cpu_ns"`
+	// BlocksPerCPUSecond is the voluntary switches per second of CPU time over all jobs: how
+	// often a compiler goes off CPU (reading sources and headers, writing the object).
 	BlocksPerCPUSecond float64 `json:"blocks_per_cpu_second"`
-	OffCPUNsPerBlock   int64   `json:"off_cpu_ns_per_block"`
+	// OffCPUNsPerBlock is (wall − CPU) per voluntary switch: how long a compiler stays off CPU
+	// each time, an upper bound on a machine with other load (it includes run-queue waits).
+	OffCPUNsPerBlock int64 `json:"off_cpu_ns_per_block"`
 }
 
 //go:embed data/compile-calibration.json
@@ -76,10 +80,15 @@ type TarLayoutCalibration struct {
 	RecordBytes int    `json:"record_bytes"`
 	Records     int    `json:"records"`
 	Members     int    `json:"members"`
-	// RLE is the members per record, run-length coded ("k" or "k*n", comma-separated).
-	RLE         string `json:"members_per_record"`
-	NsPerMember int64  `json:"ns_per_member"`
-	NsPerRecord int64  `json:"ns_per_record"`
+	// RLE is, record by record in the order bsdtar writes them, how many members' headers
+	// (files, directories, links) start in the record, run-length coded: comma-separated
+	// counts, "k*n" for n records of k members in a row.
+	RLE string `json:"members_per_record"`
+	// NsPerMember and NsPerRecord solve CPU = NsPerRecord·records + NsPerMember·members for
+	// the two timed trees: what bsdtar spends on a member (finding, opening, reading its
+	// metadata) and on a record of data (reading, copying, writing).
+	NsPerMember int64 `json:"ns_per_member"`
+	NsPerRecord int64 `json:"ns_per_record"`
 	// PerRecord is RLE decoded: the members whose header starts in each record, in order.
 	PerRecord []int `json:"-"`
 }

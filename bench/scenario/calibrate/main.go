@@ -42,6 +42,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/schedkit/schedkit/bench/scenario"
 )
 
 // counters are what one process did, read from /proc just after it exited.
@@ -65,23 +67,11 @@ type run struct {
 	Gzip   counters `json:"gzip"`
 }
 
-// Calibration is the JSON the command prints.
+// Calibration is the JSON the command prints: the summary scenario.Pipeline reads, and the
+// runs it was taken from.
 type Calibration struct {
-	Method       string `json:"method"`
-	Command      string `json:"command"`
-	Kernel       string `json:"kernel"`
-	CPU          string `json:"cpu"`
-	TarVersion   string `json:"tar_version"`
-	GzipVersion  string `json:"gzip_version"`
-	Runs         []run  `json:"runs"`
-	RecordBytes  int64  `json:"record_bytes"`    // tar's write size (wchar/syscw of the median run)
-	GzipReadSize int64  `json:"gzip_read_bytes"` // gzip's mean read size
-	Records      int64  `json:"records"`         // tar output / record size
-	TarNsPerRec  int64  `json:"tar_ns_per_record"`
-	GzipNsPerRec int64  `json:"gzip_ns_per_record"`
-	TarBlocks    int64  `json:"tar_voluntary"`  // median voluntary switches of tar
-	GzipBlocks   int64  `json:"gzip_voluntary"` // median voluntary switches of gzip
-	WallNs       int64  `json:"wall_ns"`        // median wall time
+	scenario.PipelineCalibration
+	Runs []run `json:"runs"`
 }
 
 func main() {
@@ -121,7 +111,7 @@ func calibrate(w io.Writer, dir string, n int) error {
 	if n < 1 {
 		return fmt.Errorf("-runs %d: need at least 1", n)
 	}
-	c := Calibration{
+	c := Calibration{PipelineCalibration: scenario.PipelineCalibration{
 		Method: "tar cf - DIR | gzip -c >/dev/null, one warm-up run then the median of the runs; " +
 			"counters from /proc/PID/task/*/schedstat, /proc/PID/status and /proc/PID/io read after " +
 			"exit before reaping (waitid WNOWAIT); record size = tar wchar/syscw; per-record CPU = " +
@@ -131,7 +121,7 @@ func calibrate(w io.Writer, dir string, n int) error {
 		CPU:         cpuModel(),
 		TarVersion:  firstLine("tar", "--version"),
 		GzipVersion: firstLine("gzip", "--version"),
-	}
+	}}
 	for i := 0; i <= n; i++ {
 		r, err := pipeline(dir)
 		if err != nil {
@@ -166,21 +156,11 @@ func calibrate(w io.Writer, dir string, n int) error {
 }
 
 // Compile is the JSON of -what compile: gcc -O2 -c of every C file of a directory, one
-// process per file as make runs them, with each job's CPU time and voluntary switches.
+// process per file as make runs them. It is the summary scenario.Compile reads, and every
+// job's CPU time and voluntary switches it was taken from.
 type Compile struct {
-	Method    string     `json:"method"`
-	Dir       string     `json:"dir"`
-	GCC       string     `json:"gcc"`
-	Kernel    string     `json:"kernel"`
-	CPU       string     `json:"cpu"`
-	Jobs      []counters `json:"jobs"`
-	MeanCPUNs int64      `json:"mean_cpu_ns"`
-	// BlocksPerCPUSecond is the voluntary switches per second of CPU time over all jobs: how
-	// often a compiler goes off CPU (reading sources and headers, writing the object).
-	BlocksPerCPUSecond float64 `json:"blocks_per_cpu_second"`
-	// OffCPUNsPerBlock is (wall − CPU) per voluntary switch: how long a compiler stays off CPU
-	// each time, an upper bound on a machine with other load (it includes run-queue waits).
-	OffCPUNsPerBlock int64 `json:"off_cpu_ns_per_block"`
+	scenario.CompileCalibration
+	Jobs []counters `json:"jobs"`
 }
 
 func calibrateCompile(w io.Writer, dir string, runs int) error {
@@ -189,14 +169,14 @@ func calibrateCompile(w io.Writer, dir string, runs int) error {
 		return fmt.Errorf("no C files in %s", dir)
 	}
 	slices.Sort(files)
-	c := Compile{
+	c := Compile{CompileCalibration: scenario.CompileCalibration{
 		Method: "gcc -O2 -w -c FILE -o /dev/null for every *.c of DIR that compiles on this machine (the warm-up " +
 			"pass drops the others), then the given passes; each job's CPU time (user + system) and voluntary and " +
 			"involuntary switches from the rusage wait4 returns for the gcc driver, which includes its reaped " +
 			"children cc1 and as (Linux wait_task_zombie: RUSAGE_BOTH)",
 		Dir: filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir), GCC: firstLine("gcc", "--version"),
 		Kernel: firstLine("uname", "-sr"), CPU: cpuModel(),
-	}
+	}}
 	var cpu, blocks, off int64
 	var ok []string
 	for _, f := range files {

@@ -16,34 +16,21 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/schedkit/schedkit/bench/scenario"
 )
 
 // recordBytes is bsdtar's write size: DEFAULT_BYTES_PER_BLOCK, 20 blocks of 512 bytes
 // (libarchive's tar/bsdtar.h), which archive_write hands to write(2) whole.
 const recordBytes = 10240
 
-// TarLayout is the JSON of -what tar-layout.
+// TarLayout is the JSON of -what tar-layout: the summary scenario.TarLayout reads, and the
+// trees timed for it.
 type TarLayout struct {
-	Method      string `json:"method"`
-	Dir         string `json:"dir"`
-	Bsdtar      string `json:"bsdtar"`
-	Kernel      string `json:"kernel"`
-	CPU         string `json:"cpu"`
-	RecordBytes int    `json:"record_bytes"`
-	Records     int    `json:"records"`
-	Members     int    `json:"members"`
-	// MembersPerRecord is, record by record in the order bsdtar writes them, how many
-	// members' headers (files, directories, links) start in the record, run-length coded:
-	// comma-separated counts, "k*n" for n records of k members in a row.
-	MembersPerRecord string `json:"members_per_record"`
+	scenario.TarLayoutCalibration
 	// Trees are the archives timed: DIR and a tree of small files, each bsdtar's CPU time
 	// (user + system, the median of the runs) with its records and members.
 	Trees []TarTree `json:"trees"`
-	// NsPerMember and NsPerRecord solve CPU = NsPerRecord·records + NsPerMember·members for
-	// the two trees: what bsdtar spends on a member (finding, opening, reading its
-	// metadata) and on a record of data (reading, copying, writing).
-	NsPerMember int64 `json:"ns_per_member"`
-	NsPerRecord int64 `json:"ns_per_record"`
 }
 
 // A TarTree is one timed archive.
@@ -70,20 +57,20 @@ func calibrateTarLayout(w io.Writer, dir string, runs int) error {
 	if err := smallTree(filepath.Join(small, "small")); err != nil {
 		return err
 	}
-	c := TarLayout{
+	c := TarLayout{TarLayoutCalibration: scenario.TarLayoutCalibration{
 		Method: "bsdtar cf - -C PARENT DIR > pipe, parsed with Go's archive/tar: a member is counted in the 10240-byte " +
 			"record its header starts in; bsdtar's CPU time (rusage of the reaped child, user + system) for DIR and for a " +
 			"tree of 10000 files of 200 bytes in 100 directories, one warm-up run then the median of the runs, " +
 			"solved for a cost per record and a cost per member",
 		Dir: filepath.Base(dir), Bsdtar: firstLine("bsdtar", "--version"), Kernel: firstLine("uname", "-sr"),
 		CPU: cpuModel(), RecordBytes: recordBytes,
-	}
+	}}
 	perRecord, err := layout(dir)
 	if err != nil {
 		return err
 	}
 	c.Records = len(perRecord)
-	c.MembersPerRecord, c.Members = runLengths(perRecord)
+	c.RLE, c.Members = runLengths(perRecord)
 	for _, tree := range []string{dir, filepath.Join(small, "small")} {
 		t, err := timeTree(tree, runs)
 		if err != nil {
