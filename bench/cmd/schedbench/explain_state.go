@@ -131,14 +131,7 @@ func comparisonsText(cs []cfs.Comparison) string {
 		if f := c.Placement; f != nil {
 			fmt.Fprintf(&b, "    select_task_rq %s from cpu%d, prev cpu%d, target cpu%d: %s\n     ", f.Task, f.From, f.Prev, f.Target, f.Reason)
 			for _, cf := range f.CPUs {
-				idle := ""
-				switch {
-				case cf.Idle:
-					idle = " idle"
-				case cf.IdleOnly:
-					idle = " idle-only"
-				}
-				fmt.Fprintf(&b, " cpu%d %d/%d%s", cf.CPU, cf.NrRunning, cf.Load, idle)
+				fmt.Fprintf(&b, " cpu%d %d/%d%s", cf.CPU, cf.NrRunning, cf.Load, firstMark(cf.Idle, " idle", cf.IdleOnly, " idle-only"))
 			}
 			fmt.Fprintf(&b, " (%s: nr_running/load)\n", f.Scope)
 		}
@@ -149,19 +142,24 @@ func comparisonsText(cs []cfs.Comparison) string {
 			}
 			b.WriteByte('\n')
 			for _, g := range f.Groups {
-				role := ""
-				switch {
-				case g.Local:
-					role = " local"
-				case g.Busiest:
-					role = " busiest"
-				}
-				fmt.Fprintf(&b, "      group %v%s %s: %d tasks on %d CPUs (%d idle), load %d, capacity %d, util %d, avg_load %d\n", g.CPUs, role, g.Type,
+				fmt.Fprintf(&b, "      group %v%s %s: %d tasks on %d CPUs (%d idle), load %d, capacity %d, util %d, avg_load %d\n", g.CPUs,
+					firstMark(g.Local, " local", g.Busiest, " busiest"), g.Type,
 					g.SumNrRunning, g.GroupWeight, g.IdleCPUs, g.GroupLoad, g.GroupCapacity, g.GroupUtil, g.AvgLoad)
 			}
 		}
 	}
 	return b.String()
+}
+
+// firstMark returns markA if a holds, else markB if b holds, else "".
+func firstMark(a bool, markA string, b bool, markB string) string {
+	switch {
+	case a:
+		return markA
+	case b:
+		return markB
+	}
+	return ""
 }
 
 // loadLimit formats a search's maximum load, "any" for none.
