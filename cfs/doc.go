@@ -237,8 +237,8 @@
 // [RunQueue.Schedule] (put_prev_task_fair and pick_next_task_fair, then set_next_entity down the
 // hierarchy), [RunQueue.SetNice] (set_user_nice), [RunQueue.SetSlice] (sched_setattr's runtime, v7.1),
 // [RunQueue.Yield] (yield_task_fair), [RunQueue.UpdateCurr] (update_curr_fair), [RunQueue.DequeueDelayed]
-// (v7.1), and for task migration [RunQueue.MigrateOut], [RunQueue.MigrateIn], [RunQueue.WakeupMigrated],
-// [RunQueue.Requeue] and [RunQueue.Deschedule]. Time is always an explicit now in nanoseconds; nothing
+// (v7.1); a task changes CPU through the [System] that owns both queues ([System.Move], its
+// balancing and wakeups). Time is always an explicit now in nanoseconds; nothing
 // reads a clock. The
 // decisions the methods take are available as pure functions, in the shape below.
 //
@@ -270,8 +270,8 @@
 // writes the explanation the simulator's traces show, such as "tick b: resched: ran longer than
 // its ideal slice (ran 3000000 ns, ideal 2999998 ns)". The state-changing methods that take
 // these decisions return the same pair: [RunQueue.Tick] (TickDecision, TickReason),
-// [RunQueue.Wakeup], [RunQueue.Fork], [RunQueue.MigrateIn] and [RunQueue.WakeupMigrated]
-// (WakeupDecision, WakeupReason), [System.SelectTaskRQ] (CPUSelection, PlaceReason) and
+// [RunQueue.Wakeup] and [RunQueue.Fork] (WakeupDecision, WakeupReason),
+// [System.SelectTaskRQ] (CPUSelection, PlaceReason) and
 // [System.Wakeup] both pairs. A test in the package checks the shape of every exported
 // function against these rules.
 //
@@ -589,8 +589,8 @@
 //	find_idlest_group, update_pick_idlest          sched_balance_find_dst_group      FindIdlestGroup
 //	find_idlest_group_cpu, find_idlest_cpu         sched_balance_find_dst_group_cpu, sched_balance_find_dst_cpu  FindIdlestGroupCPU, FindIdlestCPU
 //	select_task_rq_fair, select_fallback_rq        (same)                            SelectTaskRQ, System.SelectTaskRQ
-//	detach_task/attach_task, migrate_task_rq_fair  (same)                            RunQueue.MigrateOut, RunQueue.MigrateIn, RunQueue.WakeupMigrated
-//	__sched_setscheduler, sched_move_task          (same)                            RunQueue.Requeue
+//	detach_task/attach_task, migrate_task_rq_fair  (same)                            (unexported) RunQueue.migrateOut, migrateIn, wakeupMigrated
+//	__sched_setscheduler, sched_move_task          (same)                            (unexported) RunQueue.requeue
 //	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
 //	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, (unexported) migrateDelayed
 //	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, (unexported) migrateIneligible

@@ -123,14 +123,8 @@ func (d *SchedDomain) minInterval() int { return d.td.MinInterval() }
 // maxInterval returns sd->max_interval in milliseconds (twice the span weight).
 func (d *SchedDomain) maxInterval() int { return d.td.MaxInterval() }
 
-// Level returns the domain's position in its CPU's chain, 0 for the lowest.
-func (d *SchedDomain) Level() int { return d.level }
-
 // Parent returns the next domain up, or nil at the top.
 func (d *SchedDomain) Parent() *SchedDomain { return d.parent }
-
-// Child returns the next domain down, or nil for the lowest.
-func (d *SchedDomain) Child() *SchedDomain { return d.child }
 
 // String returns the domain's name, span and groups, such as "MC{0-5} groups {0-1} {2-3} {4-5}".
 func (d *SchedDomain) String() string {
@@ -471,9 +465,6 @@ func setImbNumaNr(t *topology.Topology, c topology.CPU, chain []SchedDomain) {
 		chain[k].imbNumaNr = imbOf[chain[k].td]
 	}
 }
-
-// Topology returns the topology the domains were built from.
-func (ds *Domains) Topology() *topology.Topology { return ds.topo }
 
 // Construction returns how the NUMA groups were built.
 func (ds *Domains) Construction() GroupConstruction { return ds.mode }

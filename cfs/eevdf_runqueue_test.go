@@ -606,12 +606,13 @@ func TestHNrRunnable(t *testing.T) {
 		want("nice change while delayed", c, counts{2, 1, 2, 1})
 		c.SetSlice(a, 2_000_000, 1_100_000)
 		want("slice change while delayed", c, counts{2, 1, 2, 1})
-		c.MigrateOut(a, 1_200_000)
+		c.migrateOut(a, 1_200_000)
 		want("migrated out", c, counts{1, 1, 1, 1})
 		c2 := NewRunQueue(1, preset(V71, 2))
-		d, why := c2.MigrateIn(a, 1_200_000)
+		var d WakeupDecision
+		why := c2.migrateIn(a, 1_200_000, &d)
 		if !a.Delayed() || !a.OnRQ() || why != wakeupCPUIdle {
-			t.Errorf("%s: MigrateIn of a delayed task: delayed %t, on_rq %t, decision %v; want it queued, delayed, CPU idle", name, a.Delayed(), a.OnRQ(), d.Explain(why))
+			t.Errorf("%s: migrateIn of a delayed task: delayed %t, on_rq %t, decision %v; want it queued, delayed, CPU idle", name, a.Delayed(), a.OnRQ(), d.Explain(why))
 		}
 		want("migrated in", c2, counts{1, 0, 1, 0})
 		c2.Schedule(1_200_000) // the pick finds only the delayed task and dequeues it
@@ -686,14 +687,15 @@ func TestCPUExit(t *testing.T) {
 // (pick_next_entity) before the pick is repeated.
 func TestWakeupPreemptDelayed(t *testing.T) {
 	c, a, _, _ := delayedFixture(t, false)
-	c.MigrateOut(a, 1_100_000)
+	c.migrateOut(a, 1_100_000)
 	c2 := NewRunQueue(1, preset(V71, 2))
 	x := NewTask("x", Normal, 0)
 	c2.Fork(nil, x, 1_000_000)
 	c2.Schedule(1_000_000)
-	d, why := c2.MigrateIn(a, 1_100_000)
+	var d WakeupDecision
+	why := c2.migrateIn(a, 1_100_000, &d)
 	if d.Preempt || why != wakeupDelayed || !a.Delayed() {
-		t.Errorf("MigrateIn of a delayed task onto a busy CPU: %v, delayed %t; want no preemption for the delayed-dequeue rule, still delayed", d.Explain(why), a.Delayed())
+		t.Errorf("migrateIn of a delayed task onto a busy CPU: %v, delayed %t; want no preemption for the delayed-dequeue rule, still delayed", d.Explain(why), a.Delayed())
 	}
 	checkCPU(t, c2, nil)
 

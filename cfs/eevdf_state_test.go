@@ -393,8 +393,8 @@ func TestNewRunQueueAt(t *testing.T) {
 		}
 		checkCPU(t, c, nil)
 		q := c.Root()
-		if c.ID() != 3 || q.NrRunning() != 3 || q.IdleNrRunning() != 1 || q.Load().Weight != nice0+3072+12345 || c.Curr() != run || q.Curr() != run {
-			t.Errorf("%v: id %d, nr %d, idle %d, load %d, curr %v", v, c.ID(), q.NrRunning(), q.IdleNrRunning(), q.Load().Weight, c.Curr())
+		if c.id != 3 || q.NrRunning() != 3 || q.IdleNrRunning() != 1 || q.Load().Weight != nice0+3072+12345 || c.Curr() != run || q.Curr() != run {
+			t.Errorf("%v: id %d, nr %d, idle %d, load %d, curr %v", v, c.id, q.NrRunning(), q.IdleNrRunning(), q.Load().Weight, c.Curr())
 		}
 		if ts[0].Load() != TaskLoad(Normal, 0) || ts[1].Load() != TaskLoad(Idle, 0) || run.Load() != (LoadWeight{Weight: 12345}) {
 			t.Errorf("%v: loads %v %v %v", v, ts[0].Load(), ts[1].Load(), run.Load())

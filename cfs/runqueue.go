@@ -53,9 +53,6 @@ func NewRunQueue(id int, p Params) *RunQueue {
 	return c
 }
 
-// ID returns the CPU's number.
-func (c *RunQueue) ID() int { return c.id }
-
 // Params returns the CPU's parameters.
 func (c *RunQueue) Params() *Params { return &c.params }
 

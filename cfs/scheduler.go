@@ -29,7 +29,7 @@ type ID = sched.ID
 // mapping of sched.Attr onto fair classes, and the errors of what it could not honour.
 //
 // Under v7.1 a thread that sleeps while not eligible stays queued, delayed (DELAY_DEQUEUE): it
-// stays on its CPU's cfs_tasks list ([Scheduler.Tasks]) until a pick or a wakeup-preemption
+// stays on its CPU's cfs_tasks list ([System.Tasks]) until a pick or a wakeup-preemption
 // check dequeues it for good, its wakeup requeues it in place (ttwu_runnable) without choosing
 // a CPU, and moves and attribute changes keep it delayed; see the package documentation.
 //
@@ -121,14 +121,6 @@ func (s *Scheduler) Params() Params {
 	return s.sys.p
 }
 
-// RunQueue returns the fair-class run queue of CPU c. It panics if c is not a CPU of the
-// machine.
-func (s *Scheduler) RunQueue(c topology.CPU) *RunQueue {
-	s.mustStarted("RunQueue")
-	s.sys.mustCPU("RunQueue", c)
-	return s.sys.rqs[c].c
-}
-
 // stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the scheduler.
 func (s *Scheduler) stats() []CPUStat {
@@ -143,13 +135,6 @@ func (s *Scheduler) Thread(tid sched.ID) (*Task, bool) {
 		return nil, false
 	}
 	return th.task, true
-}
-
-// Tasks returns CPU c's cfs_tasks list. It panics if c is not a CPU of the machine.
-func (s *Scheduler) Tasks(c topology.CPU) *TaskList {
-	s.mustStarted("Tasks")
-	s.sys.mustCPU("Tasks", c)
-	return &s.sys.rqs[c].tasks
 }
 
 // Err returns the first request the Scheduler ran as something else (a real-time class run as

@@ -522,8 +522,8 @@ func TestSchedulerDelayed(t *testing.T) {
 		m.stop(0, sched.Sleep)
 		m.settle()
 		task, _ := m.s.Thread(id)
-		if !task.E.Delayed() || !m.s.Tasks(0).contains(task) {
-			t.Fatalf("sleep of ineligible %v: delayed %t, on cpu0's list %t; want both", id, task.E.Delayed(), m.s.Tasks(0).contains(task))
+		if !task.E.Delayed() || !m.s.System().Tasks(0).contains(task) {
+			t.Fatalf("sleep of ineligible %v: delayed %t, on cpu0's list %t; want both", id, task.E.Delayed(), m.s.System().Tasks(0).contains(task))
 		}
 		if st := m.s.stats()[0]; st.NrRunning != 2 || st.HNrRunning != 1 {
 			t.Errorf("cpu0 stats nr_running %d, h_nr_runnable %d; want 2 and 1", st.NrRunning, st.HNrRunning)
@@ -556,8 +556,8 @@ func TestSchedulerDelayed(t *testing.T) {
 			t.Fatalf("moved delayed task: delayed %t on %v, cpu1 reschedule pending %t; want delayed on cpu1, pending", task.E.Delayed(), task.CPU(), m.env.pending.Has(1))
 		}
 		m.settle() // cpu1's pick dequeues it for good
-		if task.E.OnRQ() || m.running[1] >= 0 || m.s.Tasks(1).Len() != 0 {
-			t.Errorf("after cpu1's pick: on_rq %t, cpu1 runs %v with %d listed; want it asleep, cpu1 idle", task.E.OnRQ(), m.running[1], m.s.Tasks(1).Len())
+		if task.E.OnRQ() || m.running[1] >= 0 || m.s.System().Tasks(1).Len() != 0 {
+			t.Errorf("after cpu1's pick: on_rq %t, cpu1 runs %v with %d listed; want it asleep, cpu1 idle", task.E.OnRQ(), m.running[1], m.s.System().Tasks(1).Len())
 		}
 		m.wake(d, 0, 0)
 		m.settle()
@@ -571,7 +571,7 @@ func TestSchedulerDelayed(t *testing.T) {
 		m.s.SetAttr(m.now(), d, sched.Attr{Affinity: topology.CPUSetOf(1)})
 		m.settle()
 		task, _ := m.s.Thread(d)
-		if !task.E.Delayed() || task.CPU() != 1 || m.running[1] != c || !m.s.Tasks(1).contains(task) || task.migrations() != 1 {
+		if !task.E.Delayed() || task.CPU() != 1 || m.running[1] != c || !m.s.System().Tasks(1).contains(task) || task.migrations() != 1 {
 			t.Errorf("moved delayed task: delayed %t on %v, cpu1 runs %v; want delayed on cpu1's list, %v still running", task.E.Delayed(), task.CPU(), m.running[1], c)
 		}
 	})
@@ -583,8 +583,8 @@ func TestSchedulerDelayed(t *testing.T) {
 		id := ineligibleRunning(t, m, 0)
 		m.stop(0, sched.Exit)
 		m.settle()
-		if _, ok := m.s.Thread(id); ok || m.s.Tasks(0).Len() != 1 || m.s.RunQueue(0).NrRunning() != 1 {
-			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.Tasks(0).Len(), m.s.RunQueue(0).NrRunning())
+		if _, ok := m.s.Thread(id); ok || m.s.System().Tasks(0).Len() != 1 || m.s.System().RunQueue(0).NrRunning() != 1 {
+			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.System().Tasks(0).Len(), m.s.System().RunQueue(0).NrRunning())
 		}
 	})
 }
@@ -628,9 +628,8 @@ func TestSchedulerPanics(t *testing.T) {
 		un := mustNew(t, vparams(v))
 		assertPanics(t, "Fork before Start", func() { un.Fork(0, 0, -1, 0, sched.Attr{}) }, "cfs: Fork before Start")
 		assertPanics(t, "Tick before Start", func() { un.Tick(0, 0) }, "cfs: Tick before Start")
-		assertPanics(t, "RunQueue before Start", func() { un.RunQueue(0) }, "cfs: RunQueue before Start")
 		assertPanics(t, "TickHz before Start", func() { un.TickHz() }, "cfs: TickHz before Start")
-		assertPanics(t, "Tasks(cpu2)", func() { s.Tasks(2) }, "cfs: System.Tasks on cpu2")
+		assertPanics(t, "Tasks(cpu2)", func() { s.System().Tasks(2) }, "cfs: System.Tasks on cpu2")
 	})
 }
 

@@ -186,21 +186,19 @@ func TestDecisionShape(t *testing.T) {
 		t.Error(v)
 	}
 	want := map[string][]string{
-		"Pick":                    {"*Entity", "PickReason"},
-		"PickEligible":            {"int", "PickReason"},
-		"CheckPreemptTick":        {"TickDecision", "TickReason"},
-		"CheckPreemptWakeup":      {"WakeupDecision", "WakeupReason"},
-		"SelectTaskRQ":            {"CPUSelection", "PlaceReason"},
-		"SelectIdleSibling":       {"CPUSelection", "PlaceReason"},
-		"FindBusiestGroup":        {"BusiestGroup", "BalanceReason"},
-		"CanMigrateTask":          {"MigrateVerdict", "MigrateReason"},
-		"RunQueue.Tick":           {"TickDecision", "TickReason"},
-		"RunQueue.Wakeup":         {"WakeupDecision", "WakeupReason"},
-		"RunQueue.Fork":           {"WakeupDecision", "WakeupReason"},
-		"RunQueue.MigrateIn":      {"WakeupDecision", "WakeupReason"},
-		"RunQueue.WakeupMigrated": {"WakeupDecision", "WakeupReason"},
-		"System.SelectTaskRQ":     {"CPUSelection", "PlaceReason"},
-		"System.Wakeup":           {"CPUSelection", "PlaceReason", "WakeupDecision", "WakeupReason"},
+		"Pick":                {"*Entity", "PickReason"},
+		"PickEligible":        {"int", "PickReason"},
+		"CheckPreemptTick":    {"TickDecision", "TickReason"},
+		"CheckPreemptWakeup":  {"WakeupDecision", "WakeupReason"},
+		"SelectTaskRQ":        {"CPUSelection", "PlaceReason"},
+		"SelectIdleSibling":   {"CPUSelection", "PlaceReason"},
+		"FindBusiestGroup":    {"BusiestGroup", "BalanceReason"},
+		"CanMigrateTask":      {"MigrateVerdict", "MigrateReason"},
+		"RunQueue.Tick":       {"TickDecision", "TickReason"},
+		"RunQueue.Wakeup":     {"WakeupDecision", "WakeupReason"},
+		"RunQueue.Fork":       {"WakeupDecision", "WakeupReason"},
+		"System.SelectTaskRQ": {"CPUSelection", "PlaceReason"},
+		"System.Wakeup":       {"CPUSelection", "PlaceReason", "WakeupDecision", "WakeupReason"},
 	}
 	seen := map[string]bool{}
 	for _, f := range d.funcs {

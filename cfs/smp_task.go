@@ -77,16 +77,8 @@ func (t *Task) Allowed() topology.CPUSet { return *t.allowed }
 // allowedOn reports whether the task may run on c.
 func (t *Task) allowedOn(c topology.CPU) bool { return t.allowed.Has(c) }
 
-// SetAllowed changes the CPUs the task may run on. It panics if allowed is empty. The caller
-// moves the task if its CPU is no longer allowed.
-func (t *Task) SetAllowed(allowed topology.CPUSet) {
-	if allowed.IsEmpty() {
-		panic("cfs: Task.SetAllowed with no allowed CPU")
-	}
-	t.setAllowed(&allowed)
-}
-
-// setAllowed is [Task.SetAllowed] with a set that the task may share with others.
+// setAllowed changes the CPUs the task may run on to *allowed, a set that the task may share
+// with others ([System.SetAttr] moves the task if its CPU is no longer allowed).
 func (t *Task) setAllowed(allowed *topology.CPUSet) {
 	t.allowed, t.nAllowed = allowed, allowed.Count()
 }

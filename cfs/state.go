@@ -64,7 +64,7 @@ func (s *Scheduler) Snapshot() State {
 	v := s.sys.Params().Version
 	st := State{Version: v.String()}
 	for c := range s.sys.topo.CPUs().All() {
-		rq := s.RunQueue(c)
+		rq := s.sys.RunQueue(c)
 		q := rq.Root()
 		ri := RQInfo{CPU: int(c), NrRunning: q.NrRunning(), HNrRunning: q.HNrRunning(), Load: q.Load().Weight,
 			MinVruntime: q.MinVruntime()}

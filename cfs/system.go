@@ -152,9 +152,6 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 // machine.
 func (s *System) Params() Params { return s.p }
 
-// Topology returns the machine.
-func (s *System) Topology() *topology.Topology { return s.topo }
-
 // Domains returns the balancer's view of the machine.
 func (s *System) Domains() *Domains { return s.ds }
 
@@ -475,7 +472,7 @@ func (s *System) stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason
 	// group entity above it keeps running when the next task is in the same group.
 	rq.curr = nil
 	if t.E.onRQ && !t.allowed.Has(cpu) {
-		rq.c.Deschedule(n)
+		rq.c.deschedule(n)
 		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
 	}
 	s.refresh(cpu)
@@ -498,7 +495,7 @@ func (s *System) Move(now int64, t *Task, dst topology.CPU) {
 // may dequeue it for good (v7.1).
 func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 	n := uint64(now)
-	s.rqs[src].c.MigrateOut(t.E, n)
+	s.rqs[src].c.migrateOut(t.E, n)
 	s.delist(src, t, false)
 	t.migrationsTotal++
 	s.enlist(dst, t)
@@ -527,7 +524,7 @@ func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, sl
 	s.at(now)
 	resched := false
 	if class != e.class || g != e.group {
-		resched = rq.c.Requeue(e, n, func() {
+		resched = rq.c.requeue(e, n, func() {
 			e.SetGroup(g)
 			e.setClass(class)
 		})
@@ -544,7 +541,7 @@ func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, sl
 	}
 	m := allowed.Intersect(s.all)
 	if m.IsEmpty() {
-		panic("cfs: Task.SetAllowed with no allowed CPU")
+		panic("cfs: System.SetAttr with no allowed CPU")
 	}
 	t.setAllowed(s.share(&m, t.allowed))
 	if !t.allowed.Has(cpu) {

@@ -334,7 +334,7 @@ func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 	}
 	n := uint64(now)
 	for _, t := range s.chosen {
-		src.c.MigrateOut(t.E, n)
+		src.c.migrateOut(t.E, n)
 		s.delist(me.Src, t, false)
 	}
 	for _, t := range s.examined {
@@ -360,7 +360,7 @@ func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
 }
 
 // ActiveBalance is active_load_balance_cpu_stop on busiest CPU cpu: the stopper preempts the
-// fair class (put_prev_task_fair of the task cpu ran, [RunQueue.Deschedule]), then moves the
+// fair class (put_prev_task_fair of the task cpu ran, [RunQueue.deschedule]), then moves the
 // least recently run task that may run on target there, at the lowest of target's domains
 // that spans cpu. It returns the task moved, or nil. [System.Schedule] calls it, with the CPU
 // that asked ([System.ActivePending]), when an active balance is pending; a caller may call it
@@ -370,7 +370,7 @@ func (s *System) ActiveBalance(now int64, cpu, target topology.CPU) *Task {
 	s.mustCPU("ActiveBalance", target)
 	s.at(now)
 	rq := &s.rqs[cpu]
-	rq.c.Deschedule(uint64(now))
+	rq.c.deschedule(uint64(now))
 	rq.active = false
 	// The kernel's test is busiest_rq->nr_running <= 1 with the stopper itself counted.
 	if s.stats[cpu].NrRunning == 0 {

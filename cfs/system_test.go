@@ -188,7 +188,7 @@ func TestSystemMisuse(t *testing.T) {
 		{"Move(cpu7)", func() { s.Move(0, run, 7) }, "cfs: System.Move on cpu7"},
 		{"RunQueue(cpu2)", func() { s.RunQueue(2) }, "cfs: System.RunQueue on cpu2"},
 		{"Curr(cpu2)", func() { s.Curr(2) }, "cfs: System.Curr on cpu2"},
-		{"SetAttr(no CPU)", func() { s.SetAttr(0, run, Normal, 0, nil, -1, topology.CPUSet{}) }, "cfs: Task.SetAllowed with no allowed CPU"},
+		{"SetAttr(no CPU)", func() { s.SetAttr(0, run, Normal, 0, nil, -1, topology.CPUSet{}) }, "cfs: System.SetAttr with no allowed CPU"},
 	} {
 		assertPanics(t, tc.name, tc.f, tc.want)
 	}

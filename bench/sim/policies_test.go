@@ -36,12 +36,12 @@ type countedCFS struct {
 func (c *countedCFS) Queued() int {
 	n := 0
 	for _, cpu := range c.cpus {
-		for t := c.Tasks(cpu).Front(); t != nil; t = t.Next() {
+		for t := c.System().Tasks(cpu).Front(); t != nil; t = t.Next() {
 			if !t.E.Delayed() {
 				n++
 			}
 		}
-		if c.RunQueue(cpu).Curr() != nil {
+		if c.System().RunQueue(cpu).Curr() != nil {
 			n--
 		}
 	}
