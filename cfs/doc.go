@@ -189,9 +189,9 @@
 // decision (a test compares a run's trace hash with and without a snapshot after every event);
 // `schedbench explain -state` prints it beneath each decision.
 //
-// [System.RecordComparisons] keeps what the SMP decisions compared ([Comparison]): the CPUs a
-// select_task_rq_fair chose among with their figures, and every group a find_busiest_group
-// weighed with its sg_lb_stats ([GroupLBStats]); it changes nothing (a test compares hashes).
+// [System.RecordComparisons] keeps what the SMP decisions compared (package cfs/smp's Comparison):
+// the CPUs a select_task_rq_fair chose among with their figures, and every group a
+// find_busiest_group weighed with its sg_lb_stats ([GroupLBStats]); it changes nothing.
 //
 // # SCHED_BATCH and SCHED_IDLE
 //

@@ -3,17 +3,17 @@ package main
 import (
 	"testing"
 
-	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/cfs/smp"
 )
 
 // A placement's CPUs are marked idle or idle-only, a balance's groups local or busiest, and
 // the first flag set wins; a CPU or group with neither has no mark.
 func TestComparisonsTextMarks(t *testing.T) {
-	cs := []cfs.Comparison{
-		{Placement: &cfs.PlacementFigures{Task: "t", Scope: "llc", CPUs: []cfs.CPUFigures{
+	cs := []smp.Comparison{
+		{Placement: &smp.PlacementFigures{Task: "t", Scope: "llc", CPUs: []smp.CPUFigures{
 			{CPU: 0, Idle: true, IdleOnly: true}, {CPU: 1, IdleOnly: true}, {CPU: 2, NrRunning: 1, Load: 1024},
 		}}},
-		{Balance: &cfs.BalanceFigures{Domain: "MC", Span: "0-1", Idle: "idle", Reason: "balanced", Groups: []cfs.GroupFigures{
+		{Balance: &smp.BalanceFigures{Domain: "MC", Span: "0-1", Idle: "idle", Reason: "balanced", Groups: []smp.GroupFigures{
 			{CPUs: []int{0}, Local: true, Busiest: true, Type: "has_spare"}, {CPUs: []int{1}, Busiest: true, Type: "overloaded"}, {CPUs: []int{2}, Type: "has_spare"},
 		}}},
 	}

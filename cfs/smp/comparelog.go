@@ -1,13 +1,11 @@
-// This file records what the SMP decisions of a System compared — the CPUs a wake-up placement
-// looked at and the groups a load balance weighed — for a reader who wants to see the figures
-// behind select_task_rq_fair and find_busiest_group.
+// This file holds the records of what the SMP decisions compared — the CPUs a wake-up
+// placement looked at and the groups a load balance weighed — for a reader who wants to see the
+// figures behind select_task_rq_fair and find_busiest_group.
 
-package cfs
+package smp
 
-import "github.com/schedkit/schedkit/topology"
-
-// A Comparison is what one SMP decision of a [System] compared, as
-// [System.RecordComparisons] keeps it: a wake-up placement (Placement set) or a load balance
+// A Comparison is what one SMP decision of a cfs.System compared, as
+// cfs.System.RecordComparisons keeps it: a wake-up placement (Placement set) or a load balance
 // at one domain (Balance set).
 type Comparison struct {
 	// Placement is a placement's figures, nil for a balance.
@@ -38,7 +36,7 @@ type PlacementFigures struct {
 	CPUs []CPUFigures `json:"cpus"`
 }
 
-// CPUFigures are one CPU's statistics as the SMP decisions read them (a [CPUStat]), and
+// CPUFigures are one CPU's statistics as the SMP decisions read them (a cfs.CPUStat), and
 // whether it is idle (available_idle_cpu) or runs only SCHED_IDLE work (sched_idle_cpu).
 type CPUFigures struct {
 	// CPU is the CPU's id.
@@ -58,7 +56,7 @@ type CPUFigures struct {
 
 // BalanceFigures are the figures of one find_busiest_group: the domain and the CPU that
 // pulls, the idle state it balances in, every group of the domain with its sg_lb_stats (as
-// [GroupLBStats] computes them), and the verdict: the reason, the busiest group if one was
+// cfs.GroupLBStats computes them), and the verdict: the reason, the busiest group if one was
 // found, and calculate_imbalance's migration type and amount.
 type BalanceFigures struct {
 	// Domain is the domain's name (MC, PKG, …) and Span its CPUs.
@@ -95,81 +93,4 @@ type GroupFigures struct {
 	GroupCapacity uint64 `json:"group_capacity"`
 	GroupUtil     uint64 `json:"group_util"`
 	AvgLoad       uint64 `json:"avg_load"`
-}
-
-// RecordComparisons turns the record of comparisons on or off. While it is on, every
-// placement [System.SelectTaskRQ] makes (a wake-up's or a fork's) and every find_busiest_group
-// of [System.LoadBalance] (the System's periodic, idle and newly idle balances) is appended
-// to a log that [System.TakeComparisons] returns. The record is written after the decision
-// from the statistics it read, with the decision functions themselves ([GroupLBStats] for the
-// groups), so recording changes no decision; it allocates.
-func (s *System) RecordComparisons(on bool) {
-	switch {
-	case on && s.cmpLog == nil:
-		s.cmpLog = new([]Comparison)
-	case !on:
-		s.cmpLog = nil
-	}
-}
-
-// TakeComparisons returns the comparisons recorded since the last call, oldest first, and
-// empties the log. It returns nil while RecordComparisons is off or when nothing was recorded.
-func (s *System) TakeComparisons() []Comparison {
-	if s.cmpLog == nil {
-		return nil
-	}
-	l := *s.cmpLog
-	*s.cmpLog = nil
-	return l
-}
-
-// cpuFigures returns CPU c's figures.
-func (s *System) cpuFigures(c topology.CPU) CPUFigures {
-	st := &s.stats[c]
-	return CPUFigures{CPU: int(c), NrRunning: st.NrRunning, HNrRunning: st.HNrRunning, IdleTasks: st.IdleHNrRunning,
-		Load: st.Load, Util: st.Util, Capacity: st.Capacity, Idle: st.idle(), IdleOnly: st.idleOnly()}
-}
-
-// logPlacement appends the placement env made, pl for reason why, to the log.
-func (s *System) logPlacement(env *WakeEnv, pl *CPUSelection, why PlaceReason) {
-	f := &PlacementFigures{Task: env.Task.E.Name, From: int(env.This), Prev: int(env.Prev), Target: int(pl.target),
-		CPU: int(pl.CPU), Reason: pl.Explain(why), Scope: "llc"}
-	cpus := *env.Task.allowed
-	if why == placeIdlest || why == placePrev || why == placeFallback {
-		f.Scope = "allowed"
-	} else if sd := s.ds.llc[pl.target]; sd != nil {
-		cpus = sd.Span()
-	} else {
-		cpus = topology.CPUSet{}
-		cpus.Add(pl.target)
-	}
-	for c := range cpus.All() {
-		f.CPUs = append(f.CPUs, s.cpuFigures(c))
-	}
-	*s.cmpLog = append(*s.cmpLog, Comparison{Placement: f})
-}
-
-// logBalance appends the balance env made, found as d for reason why, to the log; each group's
-// statistics are computed again by GroupLBStats from the same env.
-func (s *System) logBalance(env *LBEnv, d *BusiestGroup, why BalanceReason) {
-	sd := env.SD
-	f := &BalanceFigures{Domain: sd.Name(), Span: sd.Span().String(), Dst: int(env.DstCPU), Idle: env.Idle.String(),
-		Reason: why.String(), Imbalance: d.Imbalance}
-	if d.Group != nil {
-		f.Migration = d.Migration.String()
-	}
-	for i := range sd.NumGroups() {
-		g := sd.Group(i)
-		span := g.CPUs()
-		local := span.Has(env.DstCPU)
-		var cpus []int
-		for _, c := range g.list {
-			cpus = append(cpus, int(c))
-		}
-		st, _ := GroupLBStats(env, g, local, &s.smp)
-		f.Groups = append(f.Groups, GroupFigures{CPUs: cpus, Local: local, Busiest: g == d.Group, Type: st.Type.String(),
-			SumNrRunning: st.SumNrRunning, SumHNrRunning: st.SumHNrRunning, IdleCPUs: st.IdleCPUs, GroupWeight: st.GroupWeight,
-			GroupLoad: st.GroupLoad, GroupCapacity: st.GroupCapacity, GroupUtil: st.GroupUtil, AvgLoad: st.AvgLoad})
-	}
-	*s.cmpLog = append(*s.cmpLog, Comparison{Balance: f})
 }
