@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -363,7 +364,7 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // visit's, and so are, when a busiest group is found, every figure and the reason. A domain
 // found balanced that way reports balanceNoOverloaded and no candidate: the candidate's and the
 // local group's statistics are what only the full visit computes.
-func FindBusiestGroup(env *LBEnv, p *SMPParams) (BusiestGroup, BalanceReason) {
+func FindBusiestGroup(env *LBEnv, p *smp.Params) (BusiestGroup, BalanceReason) {
 	var d BusiestGroup
 	why := findBusiestGroup(env, &d)
 	return d, why

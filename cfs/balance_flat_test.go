@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -88,7 +89,7 @@ func TestFindBusiestFlatModel(t *testing.T) {
 	for ti, mk := range flatTopos {
 		topo := mk()
 		for gc := range 2 {
-			ds := NewDomains(topo, GroupConstruction(gc))
+			ds := NewDomains(topo, smp.GroupConstruction(gc))
 			r := rand.New(rand.NewPCG(uint64(ti), 11+uint64(gc)))
 			for i := range 3000 {
 				env, ok := randomFlatEnv(r, topo, ds, i%2 == 0)
@@ -144,7 +145,7 @@ func TestFlatDomains(t *testing.T) {
 		{topology.Uniform(2, 1, 1, 4, 1), map[string]bool{"MC": true, "NUMA": false}},
 		{topology.Uniform(1, 1, 1, 4, 2), map[string]bool{"SMT": true, "MC": false}},
 	} {
-		ds := NewDomains(c.topo, GroupsPerCPU)
+		ds := NewDomains(c.topo, smp.GroupsPerCPU)
 		seen := map[string]bool{}
 		for cpu := range c.topo.CPUs().All() {
 			for k := range ds.Chain(cpu) {
@@ -179,7 +180,7 @@ func TestFlatDomains(t *testing.T) {
 // two or three nice-0 tasks, most others one, some none.
 func flatBench() LBEnv {
 	topo := topology.Uniform(1, 1, 1, 64, 1)
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	r := rand.New(rand.NewPCG(3, 4))
 	st := make([]CPUStat, topo.NumIDs())
 	for c := range st {

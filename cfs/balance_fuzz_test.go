@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -27,7 +28,7 @@ func FuzzBalance(f *testing.F) {
 	f.Add(uint8(4), uint64(99), uint8(0), uint8(1))
 	f.Fuzz(func(t *testing.T, topoIdx uint8, seed uint64, idleIdx uint8, failed uint8) {
 		topo := fuzzTopos[int(topoIdx)%len(fuzzTopos)]()
-		ds := NewDomains(topo, GroupConstruction(seed%2))
+		ds := NewDomains(topo, smp.GroupConstruction(seed%2))
 		r := rand.New(rand.NewPCG(seed, 3))
 		n := topo.NumCPUs()
 		dst := topology.CPU(r.IntN(n))

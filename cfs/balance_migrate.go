@@ -7,6 +7,7 @@ package cfs
 import (
 	"fmt"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -89,11 +90,11 @@ const (
 	// it fits its CPU, or (LB_MIN) its load is tiny.
 	migrateTooHeavy
 	// migrateDelayed: the task's dequeue was delayed and the balance does not migrate load
-	// (v7.1, [SMPParams].MigrateDelayed).
+	// (v7.1, [smp.Params].MigrateDelayed).
 	migrateDelayed
 	// migrateIneligible: the task is not eligible on its queue, its group's queue on the
 	// destination holds entities, and the domain has not failed to balance yet (v7.1,
-	// [SMPParams].MigrateIneligible).
+	// [smp.Params].MigrateIneligible).
 	migrateIneligible
 
 	numMigrateReasons = iota
@@ -121,7 +122,7 @@ func (r MigrateReason) String() string {
 
 // A MigrateEnv is the state the task choice of one balance reads: the source and destination,
 // the imbalance left, and the flags of the pass (the rest of struct lb_env). The tunables are
-// not part of it: the decisions take them as their last argument, p *[SMPParams].
+// not part of it: the decisions take them as their last argument, p *[smp.Params].
 type MigrateEnv struct {
 	*LBEnv
 	// Src is the CPU pulled from; SrcRQ its state.
@@ -138,7 +139,7 @@ type MigrateEnv struct {
 	// may find another destination.
 	DstGroupMask topology.CPUSet
 	// DstRQ is the destination's fair state, read by v7.1's eligibility test
-	// ([SMPParams].MigrateIneligible); nil skips that test.
+	// ([smp.Params].MigrateIneligible); nil skips that test.
 	DstRQ *RunQueue
 }
 
@@ -146,7 +147,7 @@ type MigrateEnv struct {
 // SCHED_IDLE tasks and moves between SMT siblings are never hot; with CACHE_HOT_BUDDY a next or
 // last buddy is hot when the destination is busy; otherwise the task is hot if it last started
 // running less than MigrationCost ago (always with -1, never with 0).
-func TaskHot(env *MigrateEnv, t *Task, p *SMPParams) bool {
+func TaskHot(env *MigrateEnv, t *Task, p *smp.Params) bool {
 	e := t.E
 	if e.class == Idle {
 		return false
@@ -180,7 +181,7 @@ type MigrateVerdict struct {
 }
 
 // CanMigrateTask decides whether task t, queued on env.Src, may move to env.DstCPU:
-// can_migrate_task of v6.5, with v7.1's first two tests when [SMPParams] turns them on: a
+// can_migrate_task of v6.5, with v7.1's first two tests when [smp.Params] turns them on: a
 // delayed-dequeue task is refused unless the balance migrates load (migrateDelayed), and while
 // the domain's nr_balance_failed is 0 a task that is not eligible on its queue is refused if
 // its group's queue on the destination holds entities (migrateIneligible, with PLACE_LAG);
@@ -191,13 +192,13 @@ type MigrateVerdict struct {
 // running task is refused; an active balance accepts; a cache-cold task ([TaskHot]) is
 // accepted, and a hot one only once the domain's nr_balance_failed exceeds its
 // cache_nice_tries. CanMigrateTask changes nothing.
-func CanMigrateTask(env *MigrateEnv, t *Task, p *SMPParams) (MigrateVerdict, MigrateReason) {
+func CanMigrateTask(env *MigrateEnv, t *Task, p *smp.Params) (MigrateVerdict, MigrateReason) {
 	return canMigrateTask(env, env.Flags, t, p)
 }
 
 // canMigrateTask is [CanMigrateTask] with the pass's flags given apart from env, so that
 // [DetachTasks] asks it about each task with the flags so far without a copy of env.
-func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *SMPParams) (MigrateVerdict, MigrateReason) {
+func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *smp.Params) (MigrateVerdict, MigrateReason) {
 	v := MigrateVerdict{Flags: flags}
 	if p.MigrateDelayed && t.E.delayed && env.Migration != MigrateLoad {
 		return v, migrateDelayed
@@ -296,7 +297,7 @@ func (d Detach) String() string {
 // The chosen tasks are appended to chosen in the order the kernel detaches them, and the
 // result says how many were examined: the kernel moves each examined task that stayed to the
 // head of the list, in examination order. DetachTasks allocates only if chosen must grow.
-func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *SMPParams) ([]*Task, Detach) {
+func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params) ([]*Task, Detach) {
 	d := Detach{Imbalance: env.Imbalance, Flags: env.Flags}
 	srcNr := env.Stats[env.Src].NrRunning
 	if srcNr <= 1 {
@@ -384,7 +385,7 @@ func shrBound(val uint64, shift int) uint64 {
 // times, when the destination is idle and the source runs a single fair task on a capacity
 // reduced by more than imbalance_pct below the destination's, and for a misfit task.
 // nrBalanceFailed is the failure count after this failure.
-func NeedActiveBalance(env *LBEnv, src topology.CPU, m MigrationType, nrBalanceFailed int, p *SMPParams) bool {
+func NeedActiveBalance(env *LBEnv, src topology.CPU, m MigrationType, nrBalanceFailed int, p *smp.Params) bool {
 	sd := env.SD
 	if m == MigrateTask && nrBalanceFailed > sd.cacheNiceTries()+2 {
 		return true

@@ -3,6 +3,7 @@ package cfs
 import (
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -16,7 +17,7 @@ import (
 func migrateFixture(t *testing.T, execStart []uint64, allowed []topology.CPUSet) (*MigrateEnv, []*Task, *TaskList) {
 	t.Helper()
 	topo := topology.TwoCPU()
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	c := NewRunQueue(1, DefaultParams())
 	var list TaskList
 	var tasks []*Task
@@ -174,7 +175,7 @@ func TestTaskHLoad(t *testing.T) {
 // LBF flags. With v6.5's parameters both tests are off.
 func TestCanMigrateTaskV71(t *testing.T) {
 	topo := topology.TwoCPU()
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	sd := ds.Base(0)
 	all := topology.CPUSetOf(0, 1)
 	// src (cpu1, v7.1) as in delayedFixture: a (vruntime 1 ms) slept while V was 0.5 ms and was

@@ -4,7 +4,10 @@
 
 package cfs
 
-import "github.com/schedkit/schedkit/topology"
+import (
+	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/topology"
+)
 
 // FindBusiestQueue returns the CPU of group d.Group to pull from, as find_busiest_queue does for
 // d.Migration: the largest load per capacity (compared by cross-multiplication, skipping a
@@ -14,7 +17,7 @@ import "github.com/schedkit/schedkit/topology"
 // are skipped, and on a domain of unequal capacities so is a CPU with one task that is not
 // smaller than env.DstCPU. It reports false if no CPU qualifies. FindBusiestQueue changes
 // nothing. The complexity is O(CPUs of the group).
-func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *SMPParams) (topology.CPU, bool) {
+func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *smp.Params) (topology.CPU, bool) {
 	var best topology.CPU
 	found := false
 	var bestUtil, bestLoad uint64
@@ -72,7 +75,7 @@ func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *SMPParams) (topology.CPU, 
 // should_we_balance of v6.5. A newly idle CPU always may, unless it has tasks again; a periodic
 // balance is done by the first idle CPU of the local group's balance mask, or when none is
 // idle, by the mask's first CPU, so that one CPU per group balances each level.
-func ShouldWeBalance(env *LBEnv, p *SMPParams) bool {
+func ShouldWeBalance(env *LBEnv, p *smp.Params) bool {
 	if !env.CPUs.Has(env.DstCPU) {
 		return false
 	}

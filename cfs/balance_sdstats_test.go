@@ -5,12 +5,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
 // naiveSDLBStats is the model of updateSDLBStats: update_sd_lb_stats as the kernel writes it,
 // [GroupLBStats] and update_sd_pick_busiest on every group of the domain.
-func naiveSDLBStats(env *LBEnv, p *SMPParams) (d BusiestGroup, totalLoad, totalCap uint64) {
+func naiveSDLBStats(env *LBEnv, p *smp.Params) (d BusiestGroup, totalLoad, totalCap uint64) {
 	d = BusiestGroup{domain: env.SD, dst: env.DstCPU}
 	d.busiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
@@ -104,7 +105,7 @@ func randomLBEnv(r *rand.Rand, topo *topology.Topology, ds *Domains) (LBEnv, boo
 }
 
 // checkSDLBStats checks updateSDLBStats against its model on env.
-func checkSDLBStats(t *testing.T, env *LBEnv, p *SMPParams) {
+func checkSDLBStats(t *testing.T, env *LBEnv, p *smp.Params) {
 	t.Helper()
 	want, wantLoad, wantCap := naiveSDLBStats(env, p)
 	got := BusiestGroup{domain: env.SD, dst: env.DstCPU}
@@ -122,7 +123,7 @@ func TestSDLBStatsModel(t *testing.T) {
 	for ti, mk := range sdStatsTopos {
 		topo := mk()
 		for gc := range 2 {
-			ds := NewDomains(topo, GroupConstruction(gc))
+			ds := NewDomains(topo, smp.GroupConstruction(gc))
 			r := rand.New(rand.NewPCG(uint64(ti), uint64(gc)))
 			for range 2000 {
 				if env, ok := randomLBEnv(r, topo, ds); ok {
@@ -140,7 +141,7 @@ func FuzzSDLBStats(f *testing.F) {
 	f.Add(uint8(2), uint64(3), uint8(0))
 	f.Fuzz(func(t *testing.T, topoIdx uint8, seed uint64, gc uint8) {
 		topo := sdStatsTopos[int(topoIdx)%len(sdStatsTopos)]()
-		ds := NewDomains(topo, GroupConstruction(gc%2))
+		ds := NewDomains(topo, smp.GroupConstruction(gc%2))
 		r := rand.New(rand.NewPCG(seed, 5))
 		p := DefaultSMPParams(V65)
 		for range 20 {
@@ -156,7 +157,7 @@ func FuzzSDLBStats(f *testing.F) {
 // group-by-group model as the baseline.
 func BenchmarkSDLBStats(b *testing.B) {
 	topo := topology.Uniform(1, 1, 1, 64, 1)
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	p := DefaultSMPParams(V65)
 	r := rand.New(rand.NewPCG(1, 2))
 	env, _ := randomLBEnv(r, topo, ds)

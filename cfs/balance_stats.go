@@ -9,6 +9,7 @@ import (
 
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -176,7 +177,7 @@ func (s GroupStats) String() string {
 
 // An LBEnv is the state one load-balancing decision at one domain reads: the part of struct
 // lb_env and struct sched_domain state the decisions read. The tunables are not part of it:
-// every balancing decision takes them as its last argument, p *[SMPParams]. Decisions never
+// every balancing decision takes them as its last argument, p *[smp.Params]. Decisions never
 // modify either.
 type LBEnv struct {
 	// SD is the domain being balanced; DstCPU the CPU that pulls (this_cpu).
@@ -256,7 +257,7 @@ func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
 // GroupLBStats returns the statistics of group g for a balance described by env, local saying
 // whether g is the group of env.DstCPU: update_sg_lb_stats. overload reports whether a CPU of
 // the group has more than one task (SG_OVERLOAD). The complexity is O(CPUs of g).
-func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *SMPParams) (s GroupStats, overload bool) {
+func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *smp.Params) (s GroupStats, overload bool) {
 	sd := env.SD
 	pct := sd.imbalancePct()
 	overload = groupLBStats(env, g, local, pct, sd.flags&topology.SDAsymCPUCapacity != 0, &s)

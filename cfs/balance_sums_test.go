@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -52,7 +53,7 @@ func TestFindBusiestGroupSums(t *testing.T) {
 			t.Fatalf("topology %d has several capacities", ti)
 		}
 		for gc := range 2 {
-			ds := NewDomains(topo, GroupConstruction(gc))
+			ds := NewDomains(topo, smp.GroupConstruction(gc))
 			r := rand.New(rand.NewPCG(uint64(ti), 21+uint64(gc)))
 			for range 3000 {
 				env, ok := randomLBEnv(r, topo, ds)
@@ -107,7 +108,7 @@ func TestFindIdlestSums(t *testing.T) {
 	for ti, mk := range sumsTopos {
 		topo := mk()
 		for gc := range 2 {
-			ds := NewDomains(topo, GroupConstruction(gc))
+			ds := NewDomains(topo, smp.GroupConstruction(gc))
 			r := rand.New(rand.NewPCG(uint64(ti), 31+uint64(gc)))
 			for range 1000 {
 				lb, ok := randomLBEnv(r, topo, ds)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -157,7 +158,7 @@ func TestFindBusiestGroup(t *testing.T) {
 		{"TwoSocketSMT core overloaded", topology.TwoSocketSMT(), 1, 1, CPUIdle, map[topology.CPU]uint32{0: 2, 8: 1}, "{0,8}", forcePreferSibling, MigrateTask, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := NewDomains(tc.topo, GroupsPerCPU)
+			ds := NewDomains(tc.topo, smp.GroupsPerCPU)
 			sd := &ds.Chain(tc.dst)[tc.level]
 			env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: statsFor(tc.topo, tc.nr)}
 			smp := DefaultSMPParams(V65)
@@ -176,7 +177,7 @@ func TestFindBusiestGroup(t *testing.T) {
 
 func TestFindBusiestQueue(t *testing.T) {
 	topo := topology.FourLLC()
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	sd := &ds.Chain(3)[2]
 	g := sd.Group(3) // LLC0 seen from cpu3's ring
 	if g.String() != "{0-2,12-14}" {
@@ -215,7 +216,7 @@ func TestFindBusiestQueue(t *testing.T) {
 
 func TestShouldWeBalance(t *testing.T) {
 	topo := topology.FourLLC()
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	st := statsFor(topo, map[topology.CPU]uint32{3: 1})
 	smp := DefaultSMPParams(V65)
 	for _, tc := range []struct {
@@ -239,8 +240,8 @@ func TestShouldWeBalance(t *testing.T) {
 
 func TestDomainsFourNode(t *testing.T) {
 	topo := topology.FourNode()
-	fixed := NewDomains(topo, GroupsPerCPU)
-	bug := NewDomains(topo, GroupsFirstCPU)
+	fixed := NewDomains(topo, smp.GroupsPerCPU)
+	bug := NewDomains(topo, smp.GroupsFirstCPU)
 	groups := func(d *SchedDomain) string {
 		s := ""
 		for i := range d.NumGroups() {
@@ -291,7 +292,7 @@ func TestDomainsFourNode(t *testing.T) {
 	// 8 CPUs, both degenerate), NUMA (16): the first level above the LLC is PKG with one LLC,
 	// imb = max(1, 8>>3) = 1, imb_span the first SD_NUMA level's 16 CPUs (NODE has no SD_NUMA),
 	// so NUMA gets 1·(16/16) = 1.
-	two := NewDomains(topology.TwoSocketSMT(), GroupsPerCPU)
+	two := NewDomains(topology.TwoSocketSMT(), smp.GroupsPerCPU)
 	tch := two.Chain(0)
 	if last := tch[len(tch)-1]; last.imbNumaNr != 1 {
 		t.Errorf("TwoSocketSMT: imb_numa_nr of cpu0's top domain = %d, want 1", last.imbNumaNr)

@@ -250,7 +250,7 @@
 // with a String method that explains it in a few words. The uniprocessor decisions take
 // p *[Params]: [Pick] (*Entity, [PickReason]), [PickEligible] (int, PickReason),
 // [CheckPreemptTick] ([TickDecision], [TickReason]) and [CheckPreemptWakeup] ([WakeupDecision],
-// [WakeupReason]). The multiprocessor decisions take p *[SMPParams], the SMP part of the
+// [WakeupReason]). The multiprocessor decisions take p *[smp.Params], the SMP part of the
 // Params (Params.SMP; a caller holding Params passes &p.SMP), after their state, a [WakeEnv],
 // [LBEnv] or [MigrateEnv] that mirrors the kernel's struct lb_env and the machine's statistics
 // and carries no tunables: [SelectTaskRQ] and [SelectIdleSibling] ([CPUSelection],
@@ -415,8 +415,8 @@
 // from CPU 0's point of view and shared by all CPUs. On a machine where two nodes are two hops
 // apart, each of the two appears in several of those groups; a CPU of one node finds the other
 // node inside its own (local) group, the groups' loads look alike, and an application pinned to
-// the two nodes stays on one of them while the other idles. [GroupsFirstCPU] rebuilds that
-// construction beside today's per-CPU one ([GroupsPerCPU], the default): on topology.FourNode,
+// the two nodes stays on one of them while the other idles. [smp.GroupsFirstCPU] rebuilds that
+// construction beside today's per-CPU one ([smp.GroupsPerCPU], the default): on topology.FourNode,
 // eight hogs pinned to nodes 1 and 2 (distance 22) keep node 2 idle with the bug and occupy all
 // four CPUs without it.
 //
@@ -506,7 +506,7 @@
 // their [Version], so EEVDF and classic CFS stay one fair class, as in the kernel. The SMP
 // decisions follow v6.5 for every version with two v7.1 exceptions: the balancer counts
 // runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and can_migrate_task makes
-// v7.1's delayed-dequeue and eligibility tests ([SMPParams] MigrateDelayed and
+// v7.1's delayed-dequeue and eligibility tests ([smp.Params] MigrateDelayed and
 // MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an explanation: a reason
 // with a String method and, for [BusiestGroup] and [CPUSelection], an Explain method that puts
 // the reason and the figures together; a [Detach] explains itself (String).
@@ -557,8 +557,6 @@
 //	sd->imb_numa_nr                                (same)                            (unexported) SchedDomain.imbNumaNr
 //	SD_SHARE_PKG_RESOURCES                         SD_SHARE_LLC                      topology.SDShareLLC
 //	DIE (topology level)                           PKG                               "PKG"
-//	build_overlap_sched_groups before 0372dd2736e0 (fixed)                           GroupsFirstCPU
-//	sysctl_sched_migration_cost, nr_migrate        (same)                            SMPParams
 //	enum cpu_idle_type                             (same)                            IdleType
 //	enum group_type, group_classify                (same, + group_smt_balance)       GroupType, ClassifyGroup
 //	enum migration_type                            (same)                            MigrationType
@@ -592,8 +590,8 @@
 //	detach_task/attach_task, migrate_task_rq_fair  (same)                            (unexported) RunQueue.migrateOut, migrateIn, wakeupMigrated
 //	__sched_setscheduler, sched_move_task          (same)                            (unexported) RunQueue.requeue
 //	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
-//	-                                              can_migrate_task: sched_delayed   SMPParams.MigrateDelayed, (unexported) migrateDelayed
-//	-                                              task_is_ineligible_on_dst_cpu     SMPParams.MigrateIneligible, (unexported) migrateIneligible
+//	-                                              can_migrate_task: sched_delayed   smp.Params.MigrateDelayed
+//	-                                              task_is_ineligible_on_dst_cpu     smp.Params.MigrateIneligible
 //	-                                              ttwu_runnable (ENQUEUE_DELAYED)   System.Wakeup of a delayed task
 //	-                                              __block_task after a delayed pick System (its CPUs' dequeue hook)
 //	-                                              DEQUEUE_SPECIAL, task_dead_fair   RunQueue.Exit

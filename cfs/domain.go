@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -59,7 +60,7 @@ func (g *BalanceGroup) String() string {
 
 // A SchedDomain is one level of one CPU's chain of sched domains as the balancer uses it
 // (struct sched_domain): the domain of package topology with the groups actually used for
-// balancing (which differ from topology's with [GroupsFirstCPU]), imb_numa_nr and an index for
+// balancing (which differ from topology's with [smp.GroupsFirstCPU]), imb_numa_nr and an index for
 // per-domain state.
 type SchedDomain struct {
 	td *topology.Domain
@@ -144,7 +145,7 @@ func (d *SchedDomain) String() string {
 // allocate.
 type Domains struct {
 	topo   *topology.Topology
-	mode   GroupConstruction
+	mode   smp.GroupConstruction
 	chains [][]SchedDomain
 	// groups is every distinct group, indexed by BalanceGroup.id.
 	groups []*BalanceGroup
@@ -162,12 +163,12 @@ type Domains struct {
 }
 
 // NewDomains builds the balancer's view of t with the given group construction. With
-// [GroupsPerCPU] the groups are topology's (each CPU's own perspective); with [GroupsFirstCPU]
+// [smp.GroupsPerCPU] the groups are topology's (each CPU's own perspective); with [smp.GroupsFirstCPU]
 // every NUMA domain whose span equals that of the same level of the first CPU of the span uses
 // that CPU's groups, as kernels before v4.13 did for the machine-wide NUMA level. NewDomains
 // panics if mode is unknown. The cost is O(CPUs × levels × groups) time and memory.
-func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
-	if mode > GroupsFirstCPU {
+func NewDomains(t *topology.Topology, mode smp.GroupConstruction) *Domains {
+	if mode > smp.GroupsFirstCPU {
 		panic(fmt.Sprintf("cfs: NewDomains: unknown group construction %d", mode))
 	}
 	n := t.NumIDs()
@@ -225,7 +226,7 @@ func NewDomains(t *topology.Topology, mode GroupConstruction) *Domains {
 		setImbNumaNr(t, c, chain)
 		ds.chains[c] = chain
 	}
-	if mode == GroupsFirstCPU {
+	if mode == smp.GroupsFirstCPU {
 		ds.shareFirstCPUGroups()
 	}
 	ds.markFlat()
@@ -258,7 +259,7 @@ func (ds *Domains) newGroup(td *topology.Domain, span topology.CPUSet) *BalanceG
 }
 
 // shareFirstCPUGroups gives every NUMA domain the groups its span's first CPU built
-// ([GroupsFirstCPU]).
+// ([smp.GroupsFirstCPU]).
 func (ds *Domains) shareFirstCPUGroups() {
 	for c := range ds.topo.CPUs().All() {
 		for k := range ds.chains[c] {
@@ -467,7 +468,7 @@ func setImbNumaNr(t *topology.Topology, c topology.CPU, chain []SchedDomain) {
 }
 
 // Construction returns how the NUMA groups were built.
-func (ds *Domains) Construction() GroupConstruction { return ds.mode }
+func (ds *Domains) Construction() smp.GroupConstruction { return ds.mode }
 
 // Groups returns every distinct group, indexed by [BalanceGroup.ID]. The slice belongs to ds.
 func (ds *Domains) Groups() []*BalanceGroup { return ds.groups }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/schedkit/schedkit/cfs/smp"
 )
 
 // A Version names a kernel release whose fair-class behaviour a [Params] preset reproduces.
@@ -97,7 +99,7 @@ func TickNSec(hz uint64) uint64 {
 }
 
 // Params are the fair class's tunables and feature flags of one kernel version, and those of
-// its multiprocessor code ([SMPParams]). Time values are in nanoseconds. They are the values the
+// its multiprocessor code ([smp.Params]). Time values are in nanoseconds. They are the values the
 // decisions use, as the kernel's sysctl_* variables are (debugfs /sys/kernel/debug/sched/*_ns
 // in v6.5): a [Scheduler] multiplies the CPU-count-scaled ones (Latency, MinGranularity,
 // WakeupGranularity, DefaultSlice) by the factor Scaling gives for its machine when it starts
@@ -117,7 +119,7 @@ type Params struct {
 	Scaling TunableScaling
 
 	// SMP are the tunables of load balancing and wakeup placement.
-	SMP SMPParams
+	SMP smp.Params
 
 	// CalcDelta is the 64-bit form of __calc_delta: DeltaWMult up to v7.0, DeltaDiv since
 	// commit db4551e2ba34 (v7.1).
@@ -240,6 +242,16 @@ type Params struct {
 	// preempt a non-idle running entity for a vruntime lead over an idle leftmost entity, so the
 	// non-idle entity runs out its ideal slice. It is off in every preset.
 	FavorNonIdleTick bool
+}
+
+// DefaultSMPParams returns the SMP tunables and features of kernel version v:
+// [smp.DefaultParams], the same in v6.5 and v7.1, and from v7.1 on can_migrate_task's
+// delayed-dequeue and eligibility tests (MigrateDelayed, MigrateIneligible; fair.c blob
+// abb76775aa72). Every [Preset] holds its version's in Params.SMP.
+func DefaultSMPParams(v Version) smp.Params {
+	p := smp.DefaultParams()
+	p.MigrateDelayed, p.MigrateIneligible = v >= V71, v >= V71
+	return p
 }
 
 // versionParams returns the preset of kernel version v on one CPU (factor 1, Scaling
@@ -368,7 +380,7 @@ func (p *Params) Validate() error {
 		return fmt.Errorf("cfs: Params.CalcDelta %d is not DeltaWMult or DeltaDiv", uint8(p.CalcDelta))
 	case p.Scaling > ScalingLinear:
 		return fmt.Errorf("cfs: Params.Scaling %d is not a known tunable scaling", uint8(p.Scaling))
-	case p.SMP.Groups > GroupsFirstCPU:
+	case p.SMP.Groups > smp.GroupsFirstCPU:
 		return fmt.Errorf("cfs: Params.SMP.Groups %d is not a known group construction", uint8(p.SMP.Groups))
 	case p.SMP.MigrationCost < -1:
 		return fmt.Errorf("cfs: Params.SMP.MigrationCost %d is below -1", p.SMP.MigrationCost)

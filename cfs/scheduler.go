@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -20,7 +21,7 @@ type ID = sched.ID
 // thin translation onto the machine's [System] ([Scheduler.System]), which holds one [RunQueue]
 // per CPU of the topology running the preset of its version (classic CFS of v6.5, EEVDF of v6.6
 // or v7.1), with the multiprocessor decisions of v6.5 between them, and v7.1's counting of
-// runnable tasks and its can_migrate_task tests under v7.1 ([SMPParams]). Wakeups and forks
+// runnable tasks and its can_migrate_task tests under v7.1 ([smp.Params]). Wakeups and forks
 // are placed by [System.SelectTaskRQ]; a CPU about to idle pulls work by
 // [System.NewidleBalance]; every tick runs task_tick_fair and, when due,
 // [System.RebalanceDomains] over the CPU's [SchedDomain]s with [System.LoadBalance]; a balance
@@ -79,7 +80,7 @@ func (s *Scheduler) Name() string {
 	if n == "" {
 		n = "cfs-" + s.opts.Version.String()
 	}
-	if s.opts.SMP.Groups == GroupsFirstCPU && !strings.HasSuffix(n, "-groupbug") {
+	if s.opts.SMP.Groups == smp.GroupsFirstCPU && !strings.HasSuffix(n, "-groupbug") {
 		n += "-groupbug"
 	}
 	return n

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -153,7 +154,7 @@ func (m *smpMachine) runOn() []int {
 func TestSchedulerWastedCoresGroupConstruction(t *testing.T) {
 	app := topology.CPUSetOf(2, 3, 4, 5)
 	for _, n := range []int{6, 8, 16} {
-		for _, mode := range []GroupConstruction{GroupsPerCPU, GroupsFirstCPU} {
+		for _, mode := range []smp.GroupConstruction{smp.GroupsPerCPU, smp.GroupsFirstCPU} {
 			for _, v := range schedVersions {
 				t.Run(fmt.Sprintf("hogs=%d/groups=%v/v=%v", n, mode, v), func(t *testing.T) {
 					testWastedCores(t, v, n, mode, app)
@@ -163,10 +164,10 @@ func TestSchedulerWastedCoresGroupConstruction(t *testing.T) {
 	}
 }
 
-func testWastedCores(t *testing.T, v Version, n int, mode GroupConstruction, app topology.CPUSet) {
-	smp := DefaultSMPParams(v)
-	smp.Groups = mode
-	m := newSMPMachine(t, topology.FourNode(), 250, func() Params { p := vparams(v); p.SMP = smp; return p }())
+func testWastedCores(t *testing.T, v Version, n int, mode smp.GroupConstruction, app topology.CPUSet) {
+	sp := DefaultSMPParams(v)
+	sp.Groups = mode
+	m := newSMPMachine(t, topology.FourNode(), 250, func() Params { p := vparams(v); p.SMP = sp; return p }())
 	m.check = func() { m.checkInvariants() }
 	for range n {
 		m.spawn(2, sched.Attr{Affinity: app}, behaviour{})
@@ -178,14 +179,14 @@ func testWastedCores(t *testing.T, v Version, n int, mode GroupConstruction, app
 		t.Fatalf("pinned hogs ran outside cpu2-5: %v", per)
 	}
 	switch mode {
-	case GroupsFirstCPU:
+	case smp.GroupsFirstCPU:
 		if node2 != 0 {
 			t.Errorf("with the bug, node 2 ran the app for %d CPU-ticks, want 0 (per CPU %v)", node2, per)
 		}
 		if node1 != 2000 {
 			t.Errorf("with the bug, node 1 ran %d CPU-ticks, want 2000 (both CPUs busy)", node1)
 		}
-	case GroupsPerCPU:
+	case smp.GroupsPerCPU:
 		if node2 < 1900 || node1 < 1900 {
 			t.Errorf("without the bug, nodes 1 and 2 ran %d and %d CPU-ticks, want both CPUs of each busy (per CPU %v)", node1, node2, per)
 		}

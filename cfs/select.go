@@ -12,12 +12,13 @@ import (
 
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
 // A WakeEnv is the state a placement decision reads: the machine's state and the waking or new
 // task. The tunables are not part of it: every placement decision takes them as its last
-// argument, p *[SMPParams]. Decisions never modify either.
+// argument, p *[smp.Params]. Decisions never modify either.
 type WakeEnv struct {
 	// Domains is the topology as the balancer sees it.
 	Domains *Domains
@@ -156,7 +157,7 @@ func wakeLoad(t *Task) uint64 {
 // waker's load), each scaled by the other's capacity, biased by half of imbalance_pct towards
 // prev with WA_BIAS, and takes this only if it comes out strictly lighter. It reports whether
 // this was chosen.
-func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *SMPParams) bool {
+func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *smp.Params) bool {
 	st := env.Stats
 	target := -1
 	if p.WAIdle {
@@ -236,7 +237,7 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 // LLC's span and the task's affinity a word of 64 CPUs at a time (package cfs/internal/idlescan);
 // the CPU, the scan count and the reason are the walk's. A WakeEnv built by a caller has no
 // mask, and walks.
-func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (CPUSelection, PlaceReason) {
+func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params) (CPUSelection, PlaceReason) {
 	var pl CPUSelection
 	why := selectIdleSibling(env, prev, target, p, &pl)
 	return pl, why
@@ -244,7 +245,7 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams) (C
 
 // selectIdleSibling is [SelectIdleSibling] filling *pl, which it resets first: the placement
 // (five words and more) stays in its caller's variable through the calls of a wakeup.
-func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl *CPUSelection) PlaceReason {
+func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params, pl *CPUSelection) PlaceReason {
 	st := env.Stats
 	t := env.Task
 	*pl = CPUSelection{CPU: target, target: target}
@@ -306,7 +307,7 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *SMPParams, pl
 // selectIdleCPU is select_idle_cpu with select_idle_core: the scan of LLC domain sd. It reports
 // the CPU found, whether one was, whether it is a whole idle core (when hasIdleCore; otherwise
 // the hint is stale and the caller clears it), and how many CPUs it examined.
-func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc topology.CPU, p *SMPParams) (cpu topology.CPU, ok, core bool, scanned int) {
+func (env *WakeEnv) selectIdleCPU(sd *SchedDomain, hasIdleCore bool, target, llc topology.CPU, p *smp.Params) (cpu topology.CPU, ok, core bool, scanned int) {
 	st := env.Stats
 	t := env.Task
 	nr := math.MaxInt
@@ -467,14 +468,14 @@ func (env *WakeEnv) selectIdleCapacity(sd *SchedDomain, target topology.CPU) (to
 // the first allowed CPU of Prev's node, else the first allowed CPU. SelectTaskRQ changes
 // nothing; the CPUSelection says what the caller updates, and the PlaceReason how the CPU was
 // chosen.
-func SelectTaskRQ(env *WakeEnv, p *SMPParams) (CPUSelection, PlaceReason) {
+func SelectTaskRQ(env *WakeEnv, p *smp.Params) (CPUSelection, PlaceReason) {
 	var pl CPUSelection
 	why := selectTaskRQ(env, p, &pl)
 	return pl, why
 }
 
 // selectTaskRQ is [SelectTaskRQ] filling *pl, which it resets first.
-func selectTaskRQ(env *WakeEnv, p *SMPParams, pl *CPUSelection) PlaceReason {
+func selectTaskRQ(env *WakeEnv, p *smp.Params, pl *CPUSelection) PlaceReason {
 	t := env.Task
 	ds := env.Domains
 	ttwu := !env.Fork && !env.Exec

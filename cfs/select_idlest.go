@@ -7,6 +7,7 @@ package cfs
 import (
 	"math"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -94,7 +95,7 @@ func pickIdlest(idlest *BalanceGroup, is *GroupStats, g *BalanceGroup, s *GroupS
 // type, or by the same rules clearly busier: by more than imbalance_pct and 17% of a nice-0
 // load of avg_load (and not within that load at NUMA levels), or with fewer idle CPUs (at NUMA
 // levels only beyond the imbalance [AdjustNumaImbalance] tolerates).
-func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPParams) *BalanceGroup {
+func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Params) *BalanceGroup {
 	t := env.Task
 	var idlest, local *BalanceGroup
 	// The statistics live where the kernel keeps them (local_sgs, tmp_sgs, idlest_sgs): filled
@@ -171,7 +172,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *SMPPar
 // group of one CPU gives that CPU; otherwise, among the allowed CPUs, the first that runs only
 // SCHED_IDLE work, else the idle CPU that went idle most recently (no idle-state exit latencies
 // are modelled), else the least loaded CPU, else this.
-func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *SMPParams) topology.CPU {
+func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *smp.Params) topology.CPU {
 	if len(g.list) == 1 {
 		return g.list[0]
 	}
@@ -205,7 +206,7 @@ func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *SMP
 // FindIdlestCPU is the slow path of placement, find_idlest_cpu: from domain sd of CPU this
 // down, at every level carrying flag, move to the idlest group's idlest CPU and continue at
 // that CPU's domains below the level just balanced. It returns prev if no CPU of sd is allowed.
-func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags, p *SMPParams) topology.CPU {
+func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags, p *smp.Params) topology.CPU {
 	if !sd.span.Overlaps(*env.Task.allowed) {
 		return prev
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -14,7 +15,7 @@ import (
 // task may not use and cores already examined; looking for a wholly idle core while the hint
 // says one exists (remembering the first idle CPU on the way), otherwise for an idle CPU,
 // counting the SIS_UTIL budget down at each CPU. It is the model of WakeEnv.selectIdleCPU.
-func refSelectIdleCPU(env *WakeEnv, sd *SchedDomain, hasIdleCore bool, target, llc topology.CPU, p *SMPParams) (cpu topology.CPU, ok, core bool, scanned int) {
+func refSelectIdleCPU(env *WakeEnv, sd *SchedDomain, hasIdleCore bool, target, llc topology.CPU, p *smp.Params) (cpu topology.CPU, ok, core bool, scanned int) {
 	st := env.Stats
 	t := env.Task
 	nr := math.MaxInt
@@ -97,7 +98,7 @@ func TestSelectIdleCPUModel(t *testing.T) {
 	p := smp65()
 	for ti, mk := range topos {
 		topo := mk()
-		ds := NewDomains(topo, GroupsPerCPU)
+		ds := NewDomains(topo, smp.GroupsPerCPU)
 		cpus := topo.CPUs()
 		var list []topology.CPU
 		for c := range cpus.All() {

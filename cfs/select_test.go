@@ -3,6 +3,7 @@ package cfs
 import (
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -30,13 +31,13 @@ func TestWakeWide(t *testing.T) {
 }
 
 // smp65 returns v6.5's default SMP tunables, a fresh copy for each caller.
-func smp65() *SMPParams {
+func smp65() *smp.Params {
 	p := DefaultSMPParams(V65)
 	return &p
 }
 
 func wakeFixture(topo *topology.Topology, nr map[topology.CPU]uint32, allowed topology.CPUSet) *WakeEnv {
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	n := topo.NumIDs()
 	env := &WakeEnv{Domains: ds, Stats: statsFor(topo, nr),
 		HasIdleCores: make([]bool, n), NrIdleScan: make([]int, n)}

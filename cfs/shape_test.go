@@ -15,7 +15,7 @@ import (
 )
 
 // shapeEnvs are the state types of the SMP decisions, which carry no tunables: a function
-// taking one must take p *SMPParams last.
+// taking one must take p *smp.Params last.
 var shapeEnvs = []string{"*WakeEnv", "*LBEnv", "*MigrateEnv"}
 
 // typeString renders a type expression of the package's source the way it is written, for the
@@ -98,8 +98,8 @@ func funcName(f *ast.FuncDecl) string {
 }
 
 // checkShape returns the violations of the decision shape in d:
-//   - a function (not a constructor New…) taking Params or SMPParams takes it last, as a pointer;
-//   - a function taking a WakeEnv, LBEnv or MigrateEnv takes p *SMPParams last;
+//   - a function (not a constructor New…) taking Params or smp.Params takes it last, as a pointer;
+//   - a function taking a WakeEnv, LBEnv or MigrateEnv takes p *smp.Params last;
 //   - every result whose type is named …Reason has a String method and follows the result it
 //     explains, whose struct type (if it is one of the package's) holds no field of that reason
 //     type: the reason has one source;
@@ -116,7 +116,7 @@ func checkShape(d shapeDecl) []string {
 		}
 		if !strings.HasPrefix(f.Name.Name, "New") {
 			for i, p := range params {
-				if strings.TrimPrefix(p, "*") == "Params" || strings.TrimPrefix(p, "*") == "SMPParams" {
+				if strings.TrimPrefix(p, "*") == "Params" || strings.TrimPrefix(p, "*") == "smp.Params" {
 					if i != len(params)-1 || !strings.HasPrefix(p, "*") {
 						bad = append(bad, name+": the tunables ("+p+") must be the last parameter, as a pointer")
 					}
@@ -124,8 +124,8 @@ func checkShape(d shapeDecl) []string {
 			}
 		}
 		for _, p := range params {
-			if slices.Contains(shapeEnvs, p) && last != "*SMPParams" {
-				bad = append(bad, name+": takes "+p+" but not p *SMPParams last")
+			if slices.Contains(shapeEnvs, p) && last != "*smp.Params" {
+				bad = append(bad, name+": takes "+p+" but not p *smp.Params last")
 			}
 		}
 		nReasons := 0
@@ -221,8 +221,8 @@ func TestDecisionShape(t *testing.T) {
 // that breaks every rule once, and accepts the same source written in the shape.
 func TestDecisionShapeCheck(t *testing.T) {
 	const src = `package x
+import "smp"
 type Params struct{}
-type SMPParams struct{}
 type LBEnv struct{}
 type GoodReason uint8
 func (GoodReason) String() string { return "" }
@@ -233,12 +233,12 @@ type Clean struct { OK bool }
 func ByValue(q int, p Params) (Clean, GoodReason)             { return Clean{}, 0 }
 func NotLast(p *Params, q int) (Clean, GoodReason)            { return Clean{}, 0 }
 func EnvNoParams(env *LBEnv) bool                              { return false }
-func Twice(env *LBEnv, p *SMPParams) (Verdict, GoodReason)     { return Verdict{}, 0 }
+func Twice(env *LBEnv, p *smp.Params) (Verdict, GoodReason) { return Verdict{}, 0 }
 func Mute(p *Params) (int, MuteReason)                         { return 0, 0 }
 func First(p *Params) GoodReason                               { return 0 }
 func Three(p *Params) (int, int, GoodReason)                   { return 0, 0, 0 }
 func NewThing(p Params) int                                    { return 0 }
-func Good(env *LBEnv, p *SMPParams) (Clean, GoodReason)        { return Clean{}, 0 }
+func Good(env *LBEnv, p *smp.Params) (Clean, GoodReason)    { return Clean{}, 0 }
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", src, 0)
@@ -249,7 +249,7 @@ func Good(env *LBEnv, p *SMPParams) (Clean, GoodReason)        { return Clean{},
 	want := []string{
 		"ByValue: the tunables (Params) must be the last parameter, as a pointer",
 		"NotLast: the tunables (*Params) must be the last parameter, as a pointer",
-		"EnvNoParams: takes *LBEnv but not p *SMPParams last",
+		"EnvNoParams: takes *LBEnv but not p *smp.Params last",
 		"Twice: result Verdict holds a GoodReason field beside the returned GoodReason",
 		"Mute: reason type MuteReason has no String method",
 		"First: reason GoodReason is not preceded by the result it explains",

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -28,7 +29,7 @@ func benchTopo(n int) *topology.Topology {
 type balanceFixture struct {
 	env   LBEnv
 	ds    *Domains
-	smp   SMPParams
+	smp   smp.Params
 	src   *RunQueue
 	list  TaskList
 	buf   []*Task
@@ -37,7 +38,7 @@ type balanceFixture struct {
 
 func newBalanceFixture(n int, seed uint64) *balanceFixture {
 	topo := benchTopo(n)
-	ds := NewDomains(topo, GroupsPerCPU)
+	ds := NewDomains(topo, smp.GroupsPerCPU)
 	r := rand.New(rand.NewPCG(seed, 1))
 	nr := map[topology.CPU]uint32{}
 	for c := range topo.CPUs().All() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -12,7 +13,7 @@ import (
 // the Wasted Cores bug (every CPU shares cpu0's view).
 func ExampleNewDomains() {
 	t := topology.FourNode()
-	for _, mode := range []cfs.GroupConstruction{cfs.GroupsPerCPU, cfs.GroupsFirstCPU} {
+	for _, mode := range []smp.GroupConstruction{smp.GroupsPerCPU, smp.GroupsFirstCPU} {
 		ds := cfs.NewDomains(t, mode)
 		ch := ds.Chain(4)
 		fmt.Printf("%v: %v\n", mode, &ch[len(ch)-1])
@@ -33,7 +34,7 @@ func ExampleClassifyGroup() {
 // An idle cpu0 of TwoCPU looks at cpu1, which runs two nice-0 hogs.
 func ExampleFindBusiestGroup() {
 	t := topology.TwoCPU()
-	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	ds := cfs.NewDomains(t, smp.GroupsPerCPU)
 	stats := []cfs.CPUStat{
 		{Capacity: 1024, CapacityOrig: 1024},
 		{NrRunning: 2, HNrRunning: 2, Load: 2048, Util: 1024, Runnable: 2048, Capacity: 1024, CapacityOrig: 1024},
@@ -55,7 +56,7 @@ func ExampleFindBusiestGroup() {
 // cache_nice_tries times, the hot one too.
 func ExampleDetachTasks() {
 	t := topology.TwoCPU()
-	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	ds := cfs.NewDomains(t, smp.GroupsPerCPU)
 	c1 := cfs.NewRunQueue(1, cfs.DefaultParams())
 	var list cfs.TaskList
 	for _, name := range []string{"running", "hot", "cold"} {
@@ -85,7 +86,7 @@ func ExampleDetachTasks() {
 // load; v6.5 has no such test.
 func ExampleCanMigrateTask() {
 	t := topology.TwoCPU()
-	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	ds := cfs.NewDomains(t, smp.GroupsPerCPU)
 	p, _ := cfs.Preset("v7.1")
 	c1 := cfs.NewRunQueue(1, p.ForCPUs(2))
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
@@ -117,7 +118,7 @@ func ExampleCanMigrateTask() {
 // LLC's first idle core is found by the scan.
 func ExampleSelectTaskRQ() {
 	t := topology.FourLLC()
-	ds := cfs.NewDomains(t, cfs.GroupsPerCPU)
+	ds := cfs.NewDomains(t, smp.GroupsPerCPU)
 	stats := make([]cfs.CPUStat, t.NumIDs())
 	for c := range stats {
 		stats[c] = cfs.CPUStat{Capacity: 1024, CapacityOrig: 1024}

@@ -39,7 +39,7 @@ import (
 // A System is deterministic and not safe for concurrent use.
 type System struct {
 	p    Params
-	smp  SMPParams
+	smp  smp.Params
 	env  sched.Env
 	topo *topology.Topology
 	all  topology.CPUSet // the machine's CPUs, which every task allowed anywhere shares

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
 	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
@@ -226,7 +228,7 @@ func checkSurface(st reflect.Type) string {
 // decisionShapes are the decisions of the three policy packages, each shaped F(state…, p)
 // (result, reason) (package sched's doc, "One shape for every policy"): the tunables, when read,
 // last as a pointer to the package's Params (or, for cfs's multiprocessor decisions, its
-// SMPParams, Params.SMP), and a second result named …Reason whose String method explains it. cfs's own test checks every exported function of that
+// package cfs/smp's Params, cfs.Params.SMP), and a second result named …Reason whose String method explains it. cfs's own test checks every exported function of that
 // package from its source; this list holds each package's decisions side by side.
 var decisionShapes = []struct {
 	name string
@@ -253,7 +255,7 @@ var decisionShapes = []struct {
 }
 
 // checkDecisionShape returns what is wrong with the shape of function type ft, or "": the
-// tunables, when the decision reads any, last and by pointer (*Params, or cfs's *SMPParams); two
+// tunables, when the decision reads any, last and by pointer (*Params, or for cfs's SMP decisions *smp.Params); two
 // results, the second a type of the decision's package named …Reason with a String method, not
 // held again inside the first.
 func checkDecisionShape(ft reflect.Type) string {
@@ -264,7 +266,7 @@ func checkDecisionShape(ft reflect.Type) string {
 		return "no parameters"
 	}
 	isTunables := func(t reflect.Type) bool {
-		return t.Kind() == reflect.Struct && (t.Name() == "Params" || t.Name() == "SMPParams")
+		return t.Kind() == reflect.Struct && t.Name() == "Params"
 	}
 	var tunables reflect.Type
 	for i := range ft.NumIn() {
@@ -282,7 +284,10 @@ func checkDecisionShape(ft reflect.Type) string {
 		return fmt.Sprintf("%d results, want (result, reason)", ft.NumOut())
 	}
 	r := ft.Out(1)
-	if r.Name() == "" || r.PkgPath() == "" || tunables != nil && r.PkgPath() != tunables.PkgPath() {
+	// The reason is the tunables' package's, or, for decisions whose tunables live in a
+	// subpackage (cfs's SMP decisions take *smp.Params, of cfs/smp), that subpackage's parent's.
+	ownPkg := tunables == nil || r.PkgPath() == tunables.PkgPath() || r.PkgPath() == path.Dir(tunables.PkgPath())
+	if r.Name() == "" || r.PkgPath() == "" || !ownPkg {
 		return fmt.Sprintf("second result %v, want a named type of the package", r)
 	}
 	if !r.Implements(reflect.TypeFor[fmt.Stringer]()) {
@@ -331,7 +336,7 @@ func TestDecisionShapeCheck(t *testing.T) {
 		{"reason not named so", func(*cfs.Params) (int, cfs.Version) { return 0, 0 }, "second result cfs.Version: reasons are named …Reason"},
 		{"reason inside the result", func(*cfs.Params) (verdict, cfs.TickReason) { return verdict{}, 0 }, "result sim_test.verdict holds its reason (field Why) beside the returned cfs.TickReason"},
 		{"no parameters", func() (int, cfs.PlaceReason) { return 0, 0 }, "no parameters"},
-		{"in shape", func(*cfs.SMPParams) (int, cfs.PlaceReason) { return 0, 0 }, ""},
+		{"in shape", func(*smp.Params) (int, cfs.PlaceReason) { return 0, 0 }, ""},
 		{"in shape without tunables", func(int) (int, cfs.PlaceReason) { return 0, 0 }, ""},
 	} {
 		if got := checkDecisionShape(reflect.TypeOf(tc.fn)); got != tc.want {

@@ -1,7 +1,22 @@
 // Package smp holds the multiprocessor side of Linux's fair class as package cfs models it: for
-// now, the records of what its SMP decisions compared ([Comparison]), which a cfs.System keeps
-// when asked (cfs.System.RecordComparisons) and the course page and `schedbench explain -state`
-// print.
+// now, the tunables and features of its SMP decisions ([Params], with the switch between the
+// two constructions of NUMA sched groups, [GroupConstruction]) and the records of what those
+// decisions compared ([Comparison]), which a cfs.System keeps when asked
+// (cfs.System.RecordComparisons) and the course page and `schedbench explain -state` print.
+//
+// # Tunables
+//
+// Every SMP decision of package cfs (placement, balancing, the choice of the tasks to move)
+// takes its tunables last, as p *smp.Params, and never writes them; cfs.Params carries them as
+// its field SMP, and cfs.DefaultSMPParams gives each kernel version's. They are the sysctls the
+// balancer reads (sysctl_sched_migration_cost, which makes a task that ran recently cache hot,
+// and sysctl_sched_nr_migrate, how many tasks one pass examines), the sched features of
+// features.h that shape wake_affine (WA_IDLE, WA_WEIGHT, WA_BIAS), the idle scan (SIS_UTIL)
+// and the task choice (CACHE_HOT_BUDDY, LB_MIN), CONFIG_PREEMPTION's one-task newly idle pull,
+// v7.1's two can_migrate_task tests, and the group construction. [GroupsFirstCPU] rebuilds the
+// NUMA groups the way kernels before v4.13 did, from the first CPU's point of view and shared by
+// every CPU, the group-construction bug of Lozi et al.'s "The Linux Scheduler: a Decade of
+// Wasted Cores" (EuroSys 2016); [GroupsPerCPU], the default, builds them as today's kernels do.
 //
 // # What a comparison records
 //
@@ -29,6 +44,9 @@
 //
 // # Kernel names
 //
-//	Linux v6.5 (kernel/sched/fair.c)              schedkit/cfs/smp
-//	struct sg_lb_stats (as recorded)              GroupFigures
+//	Linux v6.5 (kernel/sched/fair.c, topology.c)   schedkit/cfs/smp
+//	sysctl_sched_migration_cost, nr_migrate        Params
+//	sched_feat WA_*, SIS_UTIL, CACHE_HOT_BUDDY ... Params fields
+//	build_overlap_sched_groups before 0372dd2736e0 GroupsFirstCPU
+//	struct sg_lb_stats (as recorded)               GroupFigures
 package smp

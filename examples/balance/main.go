@@ -19,7 +19,7 @@
 // were built once, from CPU 0's point of view, and used by every CPU: a CPU of a node that CPU
 // 0's groups lump together with others never sees that its neighbour node is overloaded, and
 // idles while tasks wait. The kernel fixed the construction in 4.13; cfs reproduces the bug
-// with SMPParams.Groups = cfs.GroupsFirstCPU.
+// with smp.Params.Groups = smp.GroupsFirstCPU.
 //
 // The lesson runs two experiments on simulated machines, under CFS (Linux 6.5):
 //   - 23 CPU hogs started on CPU 0 of topology.FourLLC (4 last-level caches × 3 cores × 2
@@ -38,6 +38,7 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -49,7 +50,7 @@ func main() {
 }
 
 // policy returns CFS v6.5 with the given group construction.
-func policy(g cfs.GroupConstruction) (*cfs.Scheduler, error) {
+func policy(g smp.GroupConstruction) (*cfs.Scheduler, error) {
 	p, err := cfs.Preset("v6.5")
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func policy(g cfs.GroupConstruction) (*cfs.Scheduler, error) {
 }
 
 // busy runs w on t and returns each CPU's busy fraction over the second half of the run.
-func busy(t *topology.Topology, text string, g cfs.GroupConstruction) ([]float64, error) {
+func busy(t *topology.Topology, text string, g smp.GroupConstruction) ([]float64, error) {
 	w, err := workload.Parse(text)
 	if err != nil {
 		return nil, err
@@ -91,7 +92,7 @@ func row(w io.Writer, name string, b []float64) {
 func run(w io.Writer) error {
 	four := topology.FourLLC()
 	fmt.Fprintf(w, "23 hogs started on cpu0 of %v, 2 s, each CPU's busy time:\n", four)
-	b, err := busy(four, "thread hog count=23\n\trun forever\nend\n", cfs.GroupsPerCPU)
+	b, err := busy(four, "thread hog count=23\n\trun forever\nend\n", smp.GroupsPerCPU)
 	if err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func run(w io.Writer) error {
 	fmt.Fprintln(w)
 	// Created pinned to cpu 2, then allowed cpus 2-5: only load balancing moves them.
 	text := "thread app count=8 cpus=2\n\tcpus 2-5\n\trun forever\nend\n"
-	for _, g := range []cfs.GroupConstruction{cfs.GroupsPerCPU, cfs.GroupsFirstCPU} {
+	for _, g := range []smp.GroupConstruction{smp.GroupsPerCPU, smp.GroupsFirstCPU} {
 		b, err := busy(numa, text, g)
 		if err != nil {
 			return err

@@ -1,7 +1,7 @@
-// This file implements SMPParams, the tunables and scheduler features of the fair class's
+// This file implements Params, the tunables and scheduler features of the fair class's
 // multiprocessor code (load balancing and wakeup placement), and the group-construction switch.
 
-package cfs
+package smp
 
 import "fmt"
 
@@ -34,11 +34,11 @@ func (g GroupConstruction) String() string {
 	return fmt.Sprintf("GroupConstruction(%d)", uint8(g))
 }
 
-// SMPParams are the tunables and features of the fair class's load balancer and wakeup placement
-// (kernel/sched/fair.c and features.h). Time values are in nanoseconds. Every SMP decision takes
-// them as its last argument, p *SMPParams, and never modifies them; [Params] holds them as
-// Params.SMP.
-type SMPParams struct {
+// Params are the tunables and features of the fair class's load balancer and wakeup placement
+// (kernel/sched/fair.c and features.h). Time values are in nanoseconds. Every SMP decision of
+// package cfs takes them as its last argument, p *smp.Params, and never modifies them;
+// cfs.Params holds them as its field SMP.
+type Params struct {
 	// MigrationCost is sysctl_sched_migration_cost (debugfs sched/migration_cost_ns, 500 µs):
 	// a task that ran less than this long ago is cache hot (task_hot) and is not pulled by
 	// load balancing until balancing failed more than the domain's cache_nice_tries times.
@@ -75,37 +75,34 @@ type SMPParams struct {
 	// Cores bug.
 	Groups GroupConstruction
 
-	// migrateDelayed is can_migrate_task's first test since DELAY_DEQUEUE (v6.12, on in v7.1):
-	// a task whose dequeue was delayed ([Entity.Delayed]) is moved only when the balance
+	// MigrateDelayed is can_migrate_task's first test since DELAY_DEQUEUE (v6.12, on in v7.1):
+	// a task whose dequeue was delayed (cfs.Entity.Delayed) is moved only when the balance
 	// migrates load (migrate_load), and then moves still delayed.
 	MigrateDelayed bool
 
-	// migrateIneligible is can_migrate_task's task_is_ineligible_on_dst_cpu test (v7.1): as long
+	// MigrateIneligible is can_migrate_task's task_is_ineligible_on_dst_cpu test (v7.1): as long
 	// as the domain has not failed to balance (nr_balance_failed is 0), a task that is not
-	// eligible on its queue ([EntityEligible]) is not moved to a CPU where its group's queue
+	// eligible on its queue (cfs.EntityEligible) is not moved to a CPU where its group's queue
 	// already holds entities, since PLACE_LAG would keep it ineligible there. It needs
-	// [MigrateEnv].DstRQ and the CPUs' PlaceLag feature.
+	// cfs.MigrateEnv's DstRQ and the CPUs' PlaceLag feature.
 	MigrateIneligible bool
 }
 
-// DefaultSMPParams returns the SMP tunables and features of kernel version v: migration cost
-// 500 µs, nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS and SIS_UTIL on, LB_MIN
-// off, CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group construction. These
-// defaults are the same in v6.5 and v7.1 (features.h blobs ee7f23c76bd3 and 8f0dee8fc475).
-// From v7.1 on, can_migrate_task's delayed-dequeue and eligibility tests are on
-// (migrateDelayed, migrateIneligible; fair.c blob abb76775aa72).
-func DefaultSMPParams(v Version) SMPParams {
-	v71 := v >= V71
-	return SMPParams{
-		MigrateDelayed:    v71,
-		MigrateIneligible: v71,
-		MigrationCost:     500_000,
-		NrMigrate:         32,
-		CacheHotBuddy:     true,
-		WAIdle:            true,
-		WAWeight:          true,
-		WABias:            true,
-		SISUtil:           true,
-		NewidleOnePull:    true,
+// DefaultParams returns the SMP tunables and features of v6.5: migration cost 500 µs,
+// nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS and SIS_UTIL on, LB_MIN off,
+// CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group construction. These defaults
+// are the same in v7.1 (features.h blobs ee7f23c76bd3 and 8f0dee8fc475), which adds
+// can_migrate_task's delayed-dequeue and eligibility tests (MigrateDelayed, MigrateIneligible,
+// off here): cfs.DefaultSMPParams gives each kernel version's.
+func DefaultParams() Params {
+	return Params{
+		MigrationCost:  500_000,
+		NrMigrate:      32,
+		CacheHotBuddy:  true,
+		WAIdle:         true,
+		WAWeight:       true,
+		WABias:         true,
+		SISUtil:        true,
+		NewidleOnePull: true,
 	}
 }
