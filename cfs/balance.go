@@ -96,7 +96,7 @@ type BusiestGroup struct {
 	domainAvgLoad uint64
 	// Migration and Imbalance say what to move and how much (env->migration_type,
 	// env->imbalance).
-	Migration MigrationType
+	Migration smp.MigrationType
 	Imbalance int64
 	// overload reports whether some CPU of the domain has more than one task (SG_OVERLOAD).
 	overload bool
@@ -198,25 +198,25 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 	switch busiest.Type {
 	case groupMisfitTask:
 		if sd.flags&topology.SDAsymCPUCapacity != 0 {
-			d.Migration, d.Imbalance = MigrateMisfit, 1
+			d.Migration, d.Imbalance = smp.MigrateMisfit, 1
 		} else {
-			d.Migration, d.Imbalance = MigrateLoad, int64(busiest.MisfitTaskLoad)
+			d.Migration, d.Imbalance = smp.MigrateLoad, int64(busiest.MisfitTaskLoad)
 		}
 		return
 	case groupImbalanced:
-		d.Migration, d.Imbalance = MigrateTask, 1
+		d.Migration, d.Imbalance = smp.MigrateTask, 1
 		return
 	}
 	if local.Type == groupHasSpare {
 		if busiest.Type > groupFullyBusy && sd.flags&topology.SDShareLLC == 0 {
-			d.Migration = MigrateUtil
+			d.Migration = smp.MigrateUtil
 			d.Imbalance = int64(max(local.GroupCapacity, local.GroupUtil) - local.GroupUtil)
-			if env.Idle != CPUNotIdle && d.Imbalance == 0 {
-				d.Migration, d.Imbalance = MigrateTask, 1
+			if env.Idle != smp.CPUNotIdle && d.Imbalance == 0 {
+				d.Migration, d.Imbalance = smp.MigrateTask, 1
 			}
 			return
 		}
-		d.Migration = MigrateTask
+		d.Migration = smp.MigrateTask
 		if busiest.GroupWeight == 1 || preferSibling {
 			nrDiff := busiest.SumNrRunning
 			if nrDiff > local.SumNrRunning { // lsub_positive
@@ -248,7 +248,7 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 			return
 		}
 	}
-	d.Migration = MigrateLoad
+	d.Migration = smp.MigrateLoad
 	d.Imbalance = int64(min((busiest.AvgLoad-d.domainAvgLoad)*busiest.GroupCapacity,
 		(d.domainAvgLoad-local.AvgLoad)*local.GroupCapacity) / topology.CapacityScale)
 }
@@ -374,7 +374,7 @@ func FindBusiestGroup(env *LBEnv, p *smp.Params) (BusiestGroup, BalanceReason) {
 // balance keeps its BusiestGroup (two GroupStats and more) in place rather than copying it out
 // of the call.
 func findBusiestGroup(env *LBEnv, d *BusiestGroup) BalanceReason {
-	needUtil := env.Idle != CPUNewlyIdle && env.SD.llc // update_idle_cpu_scan reads sum_util
+	needUtil := env.Idle != smp.CPUNewlyIdle && env.SD.llc // update_idle_cpu_scan reads sum_util
 	if env.flat != nil && env.SD.flat {
 		if why, ok := findBusiestFlat(env, needUtil, d); ok {
 			return why
@@ -439,7 +439,7 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 		return force(forcePreferSibling)
 	}
 	if b.Type != groupOverloaded {
-		if env.Idle == CPUNotIdle {
+		if env.Idle == smp.CPUNotIdle {
 			return balanced(balanceDstBusy)
 		}
 		if b.GroupWeight > 1 && local.IdleCPUs <= b.IdleCPUs+1 {

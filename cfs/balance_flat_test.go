@@ -22,7 +22,7 @@ var flatTopos = append([]func() *topology.Topology{
 }, fuzzTopos...)
 
 // flatIndexOf returns the index of the CPUs of st with two tasks or more, as the System keeps it.
-func flatIndexOf(st []CPUStat) *flatbalance.Index {
+func flatIndexOf(st []smp.CPUStat) *flatbalance.Index {
 	var x flatbalance.Index
 	x.Init(len(st))
 	for c := range st {
@@ -53,14 +53,14 @@ func randomFlatEnv(r *rand.Rand, topo *topology.Topology, ds *Domains, crowd boo
 			case x >= 4:
 				nr = 1
 			}
-			if c == env.DstCPU && env.Idle != CPUNotIdle {
+			if c == env.DstCPU && env.Idle != smp.CPUNotIdle {
 				nr = 0
 			}
 			h := nr
 			if nr > 0 && r.IntN(6) == 0 {
 				h = uint32(r.IntN(int(nr)))
 			}
-			*st = CPUStat{NrRunning: nr, HNrRunning: h, Capacity: st.Capacity, CapacityOrig: st.CapacityOrig}
+			*st = smp.CPUStat{NrRunning: nr, HNrRunning: h, Capacity: st.Capacity, CapacityOrig: st.CapacityOrig}
 			if nr > 0 {
 				st.Load = 1024 * uint64(1+r.IntN(int(nr)))
 				st.Util = min(uint64(r.IntN(1200)), st.Capacity)
@@ -96,7 +96,7 @@ func TestFindBusiestFlatModel(t *testing.T) {
 				if !ok {
 					continue
 				}
-				needUtil := env.Idle != CPUNewlyIdle && env.SD.llc
+				needUtil := env.Idle != smp.CPUNewlyIdle && env.SD.llc
 				var got BusiestGroup
 				env.flat = flatIndexOf(env.Stats)
 				gotWhy, ok := findBusiestFlat(&env, needUtil, &got)
@@ -182,7 +182,7 @@ func flatBench() LBEnv {
 	topo := topology.Uniform(1, 1, 1, 64, 1)
 	ds := NewDomains(topo, smp.GroupsPerCPU)
 	r := rand.New(rand.NewPCG(3, 4))
-	st := make([]CPUStat, topo.NumIDs())
+	st := make([]smp.CPUStat, topo.NumIDs())
 	for c := range st {
 		nr := uint32(1)
 		switch x := r.IntN(16); {
@@ -191,11 +191,11 @@ func flatBench() LBEnv {
 		case x == 15:
 			nr = 2 + uint32(r.IntN(2))
 		}
-		st[c] = CPUStat{NrRunning: nr, HNrRunning: nr, Load: 1024 * uint64(nr), Runnable: 1024 * uint64(nr),
+		st[c] = smp.CPUStat{NrRunning: nr, HNrRunning: nr, Load: 1024 * uint64(nr), Runnable: 1024 * uint64(nr),
 			Util: min(uint64(300+r.IntN(800)), 1024), Capacity: 1024, CapacityOrig: 1024}
 	}
 	sd := &ds.Chain(0)[0]
-	return LBEnv{SD: sd, DstCPU: 0, Idle: CPUNewlyIdle, CPUs: sd.Span(), Stats: st, flat: flatIndexOf(st)}
+	return LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUNewlyIdle, CPUs: sd.Span(), Stats: st, flat: flatIndexOf(st)}
 }
 
 //go:noinline

@@ -32,12 +32,12 @@ func FuzzBalance(f *testing.F) {
 		r := rand.New(rand.NewPCG(seed, 3))
 		n := topo.NumCPUs()
 		dst := topology.CPU(r.IntN(n))
-		idle := IdleType(idleIdx % 3)
+		idle := smp.IdleType(idleIdx % 3)
 		nr := map[topology.CPU]uint32{}
 		for c := range topo.CPUs().All() {
 			nr[c] = uint32(r.IntN(5))
 		}
-		if idle != CPUNotIdle {
+		if idle != smp.CPUNotIdle {
 			nr[dst] = 0
 		} else if nr[dst] == 0 {
 			nr[dst] = 1
@@ -52,7 +52,7 @@ func FuzzBalance(f *testing.F) {
 		}
 		sd := &ch[r.IntN(len(ch))]
 		env := LBEnv{SD: sd, DstCPU: dst, Idle: idle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: int(failed % 6)}
-		smp := DefaultSMPParams(V65)
+		sp := DefaultSMPParams(V65)
 		// The source queues: real tasks with random weights, affinities and run times.
 		cpus := make([]*RunQueue, topo.NumIDs())
 		lists := make([]TaskList, topo.NumIDs())
@@ -78,7 +78,7 @@ func FuzzBalance(f *testing.F) {
 			}
 			st[c].Load = ScaleLoadDown(cpus[c].Root().Load().Weight)
 		}
-		d, _ := FindBusiestGroup(&env, &smp)
+		d, _ := FindBusiestGroup(&env, &sp)
 		if d.Group == nil {
 			return
 		}
@@ -88,7 +88,7 @@ func FuzzBalance(f *testing.F) {
 		if d.Imbalance <= 0 {
 			t.Fatalf("busiest group %v with imbalance %d", d.Group, d.Imbalance)
 		}
-		src, ok := FindBusiestQueue(&env, &d, &smp)
+		src, ok := FindBusiestQueue(&env, &d, &sp)
 		if !ok {
 			return
 		}
@@ -97,7 +97,7 @@ func FuzzBalance(f *testing.F) {
 		}
 		me := MigrateEnv{LBEnv: &env, Src: src, SrcRQ: cpus[src], Now: 1_000_000, Migration: d.Migration,
 			Imbalance: d.Imbalance, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}
-		chosen, det := DetachTasks(&me, &lists[src], nil, &smp)
+		chosen, det := DetachTasks(&me, &lists[src], nil, &sp)
 		var moved uint64
 		for _, tk := range chosen {
 			if !tk.allowedOn(dst) {
@@ -108,18 +108,18 @@ func FuzzBalance(f *testing.F) {
 			}
 			moved += max(TaskHLoad(tk.E), 1)
 		}
-		if det.detached != len(chosen) || det.detached > det.examined || det.examined > max(smp.NrMigrate, 1) {
+		if det.detached != len(chosen) || det.detached > det.examined || det.examined > max(sp.NrMigrate, 1) {
 			t.Fatalf("detached %d (chosen %d) of %d examined", det.detached, len(chosen), det.examined)
 		}
-		if idle != CPUNotIdle && det.detached > 0 && int(st[src].NrRunning)-det.detached < 1 {
+		if idle != smp.CPUNotIdle && det.detached > 0 && int(st[src].NrRunning)-det.detached < 1 {
 			t.Fatalf("idle %v emptied the source: %d of %d tasks", dst, det.detached, st[src].NrRunning)
 		}
 		switch d.Migration {
-		case MigrateTask:
+		case smp.MigrateTask:
 			if int64(det.detached) > d.Imbalance {
 				t.Fatalf("migrate_task %d moved %d tasks", d.Imbalance, det.detached)
 			}
-		case MigrateLoad:
+		case smp.MigrateLoad:
 			if env.NrBalanceFailed == 0 && int64(moved) > d.Imbalance {
 				t.Fatalf("migrate_load %d moved load %d", d.Imbalance, moved)
 			}

@@ -131,7 +131,7 @@ type MigrateEnv struct {
 	// Now is the source's task clock (rq_clock_task) in nanoseconds.
 	Now uint64
 	// Migration and Imbalance say what is left to move.
-	Migration MigrationType
+	Migration smp.MigrationType
 	Imbalance int64
 	// Flags are the LBF_* flags so far.
 	Flags LBFlags
@@ -200,7 +200,7 @@ func CanMigrateTask(env *MigrateEnv, t *Task, p *smp.Params) (MigrateVerdict, Mi
 // [DetachTasks] asks it about each task with the flags so far without a copy of env.
 func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *smp.Params) (MigrateVerdict, MigrateReason) {
 	v := MigrateVerdict{Flags: flags}
-	if p.MigrateDelayed && t.E.delayed && env.Migration != MigrateLoad {
+	if p.MigrateDelayed && t.E.delayed && env.Migration != smp.MigrateLoad {
 		return v, migrateDelayed
 	}
 	if p.MigrateIneligible && env.NrBalanceFailed == 0 && ineligibleOnDst(env.DstRQ, t.E) {
@@ -208,7 +208,7 @@ func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *smp.Params) (Mig
 	}
 	if !t.allowed.Has(env.DstCPU) {
 		v.Flags |= LBFSomePinned
-		if env.Idle == CPUNewlyIdle || v.Flags&(LBFDstPinned|LBFActiveLB) != 0 {
+		if env.Idle == smp.CPUNewlyIdle || v.Flags&(LBFDstPinned|LBFActiveLB) != 0 {
 			return v, migratePinned
 		}
 		mask := env.DstGroupMask.Intersect(env.CPUs).Intersect(*t.allowed)
@@ -311,7 +311,7 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params)
 	loopMax := min(nrMigrate, int(srcNr))
 	loopBreak := nrMigrate
 	for t := list.tail; t != nil; t = t.prev {
-		if env.Idle != CPUNotIdle && srcNr <= 1 {
+		if env.Idle != smp.CPUNotIdle && srcNr <= 1 {
 			break
 		}
 		d.examined++
@@ -334,7 +334,7 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params)
 			continue
 		}
 		switch env.Migration {
-		case MigrateLoad:
+		case smp.MigrateLoad:
 			load := max(TaskHLoad(t.E), 1)
 			if p.LBMin && load < 16 && env.NrBalanceFailed == 0 {
 				d.count[migrateTooHeavy]++
@@ -345,15 +345,15 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params)
 				continue
 			}
 			d.Imbalance -= int64(load)
-		case MigrateUtil:
+		case smp.MigrateUtil:
 			if int64(t.util) > d.Imbalance {
 				d.count[migrateTooHeavy]++
 				continue
 			}
 			d.Imbalance -= int64(t.util)
-		case MigrateTask:
+		case smp.MigrateTask:
 			d.Imbalance--
-		case MigrateMisfit:
+		case smp.MigrateMisfit:
 			if fitsCapacity(t.util, env.Stats[env.Src].Capacity) {
 				d.count[migrateTooHeavy]++
 				continue
@@ -364,7 +364,7 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params)
 		chosen = append(chosen, t)
 		d.detached++
 		srcNr--
-		if env.Idle == CPUNewlyIdle && p.NewidleOnePull {
+		if env.Idle == smp.CPUNewlyIdle && p.NewidleOnePull {
 			break
 		}
 		if d.Imbalance <= 0 {
@@ -385,17 +385,17 @@ func shrBound(val uint64, shift int) uint64 {
 // times, when the destination is idle and the source runs a single fair task on a capacity
 // reduced by more than imbalance_pct below the destination's, and for a misfit task.
 // nrBalanceFailed is the failure count after this failure.
-func NeedActiveBalance(env *LBEnv, src topology.CPU, m MigrationType, nrBalanceFailed int, p *smp.Params) bool {
+func NeedActiveBalance(env *LBEnv, src topology.CPU, m smp.MigrationType, nrBalanceFailed int, p *smp.Params) bool {
 	sd := env.SD
-	if m == MigrateTask && nrBalanceFailed > sd.cacheNiceTries()+2 {
+	if m == smp.MigrateTask && nrBalanceFailed > sd.cacheNiceTries()+2 {
 		return true
 	}
 	rq := &env.Stats[src]
-	if env.Idle != CPUNotIdle && rq.HNrRunning == 1 {
+	if env.Idle != smp.CPUNotIdle && rq.HNrRunning == 1 {
 		pct := sd.imbalancePct()
 		if checkCPUCapacity(rq, pct) && rq.Capacity*pct < env.Stats[env.DstCPU].Capacity*100 {
 			return true
 		}
 	}
-	return m == MigrateMisfit
+	return m == smp.MigrateMisfit
 }

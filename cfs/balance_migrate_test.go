@@ -34,8 +34,8 @@ func migrateFixture(t *testing.T, execStart []uint64, allowed []topology.CPUSet)
 	}
 	st := statsFor(topo, map[topology.CPU]uint32{1: uint32(len(execStart))})
 	sd := ds.Base(0)
-	env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st}
-	return &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: c, Now: 10_000_000, Migration: MigrateTask, Imbalance: 1, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}, tasks, &list
+	env := &LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: st}
+	return &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: c, Now: 10_000_000, Migration: smp.MigrateTask, Imbalance: 1, Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}, tasks, &list
 }
 
 func TestCanMigrateTask(t *testing.T) {
@@ -70,11 +70,11 @@ func TestCanMigrateTask(t *testing.T) {
 		env := *me
 		lb := *me.LBEnv
 		lb.NrBalanceFailed = tc.failed
-		smp := DefaultSMPParams(V65)
-		smp.MigrationCost = tc.cost
+		sp := DefaultSMPParams(V65)
+		sp.MigrationCost = tc.cost
 		env.LBEnv = &lb
 		env.Flags = tc.flags
-		v, why := CanMigrateTask(&env, tasks[tc.task], &smp)
+		v, why := CanMigrateTask(&env, tasks[tc.task], &sp)
 		if v.OK != tc.ok || why != tc.reason || v.Flags != tc.wantFlg {
 			t.Errorf("%s: CanMigrateTask = %t %v %v, want %t %v %v", tc.name, v.OK, why, v.Flags, tc.ok, tc.reason, tc.wantFlg)
 		}
@@ -83,13 +83,13 @@ func TestCanMigrateTask(t *testing.T) {
 
 func TestTaskHotIdlePolicy(t *testing.T) {
 	me, tasks, _ := migrateFixture(t, []uint64{0, 10_000_000}, []topology.CPUSet{topology.CPUSetOf(0, 1), topology.CPUSetOf(0, 1)})
-	smp := DefaultSMPParams(V65)
+	sp := DefaultSMPParams(V65)
 	tasks[1].E.class = Idle
-	if TaskHot(me, tasks[1], &smp) {
+	if TaskHot(me, tasks[1], &sp) {
 		t.Errorf("TaskHot of a SCHED_IDLE task that just ran = true, want false")
 	}
 	tasks[1].E.class = Normal
-	if !TaskHot(me, tasks[1], &smp) {
+	if !TaskHot(me, tasks[1], &sp) {
 		t.Errorf("TaskHot of a SCHED_NORMAL task that just ran = false, want true")
 	}
 }
@@ -102,8 +102,8 @@ func TestDetachTasks(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		exec      []uint64
-		idle      IdleType
-		m         MigrationType
+		idle      smp.IdleType
+		m         smp.MigrationType
 		imb       int64
 		failed    int
 		want      string // names of the chosen tasks in order
@@ -111,20 +111,20 @@ func TestDetachTasks(t *testing.T) {
 		imbalLeft int64
 	}{
 		// Tail first: task a (running, tail), then b, c, d; migrate_task 2 takes b and c.
-		{"two tasks from the tail", []uint64{now, cold, cold, cold}, CPUNotIdle, MigrateTask, 2, 0, "bc", 3, 0},
+		{"two tasks from the tail", []uint64{now, cold, cold, cold}, smp.CPUNotIdle, smp.MigrateTask, 2, 0, "bc", 3, 0},
 		// A hot task is skipped while balancing has not failed enough.
-		{"hot skipped", []uint64{now, hot, cold, cold}, CPUNotIdle, MigrateTask, 1, 0, "c", 3, 0},
-		{"hot taken after failures", []uint64{now, hot, cold, cold}, CPUNotIdle, MigrateTask, 1, 2, "b", 2, 0},
+		{"hot skipped", []uint64{now, hot, cold, cold}, smp.CPUNotIdle, smp.MigrateTask, 1, 0, "c", 3, 0},
+		{"hot taken after failures", []uint64{now, hot, cold, cold}, smp.CPUNotIdle, smp.MigrateTask, 1, 2, "b", 2, 0},
 		// An idle destination leaves the source at least one task: 3 tasks, 2 may go.
-		{"idle dst keeps one", []uint64{now, cold, cold}, CPUIdle, MigrateTask, 5, 0, "bc", 3, 3},
+		{"idle dst keeps one", []uint64{now, cold, cold}, smp.CPUIdle, smp.MigrateTask, 5, 0, "bc", 3, 3},
 		// Newly idle with CONFIG_PREEMPTION: one task.
-		{"newly idle pulls one", []uint64{now, cold, cold}, CPUNewlyIdle, MigrateTask, 5, 0, "b", 2, 4},
+		{"newly idle pulls one", []uint64{now, cold, cold}, smp.CPUNewlyIdle, smp.MigrateTask, 5, 0, "b", 2, 4},
 		// migrate_load: each task's h_load is 1024·4096/4097 = 1023; 1500 takes one and leaves 477,
 		// then 1023 > 477 skips the rest.
-		{"load", []uint64{now, cold, cold, cold}, CPUNotIdle, MigrateLoad, 1500, 0, "b", 4, 477},
+		{"load", []uint64{now, cold, cold, cold}, smp.CPUNotIdle, smp.MigrateLoad, 1500, 0, "b", 4, 477},
 		// After 1 failure the load is halved for the comparison (shr_bound): 511 <= 477? no.
 		// After 2 failures: 255 <= 477: the second task is taken too.
-		{"load after failures", []uint64{now, cold, cold, cold}, CPUNotIdle, MigrateLoad, 1500, 2, "bc", 3, -546},
+		{"load after failures", []uint64{now, cold, cold, cold}, smp.CPUNotIdle, smp.MigrateLoad, 1500, 2, "bc", 3, -546},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			allowed := make([]topology.CPUSet, len(tc.exec))
@@ -133,8 +133,8 @@ func TestDetachTasks(t *testing.T) {
 			}
 			me, _, list := migrateFixture(t, tc.exec, allowed)
 			me.Idle, me.Migration, me.Imbalance, me.NrBalanceFailed = tc.idle, tc.m, tc.imb, tc.failed
-			smp := DefaultSMPParams(V65)
-			chosen, d := DetachTasks(me, list, nil, &smp)
+			sp := DefaultSMPParams(V65)
+			chosen, d := DetachTasks(me, list, nil, &sp)
 			got := ""
 			for _, tk := range chosen {
 				got += tk.E.Name
@@ -233,25 +233,25 @@ func TestCanMigrateTaskV71(t *testing.T) {
 		grouped, woken    bool
 		dstRoot, dstGroup bool
 		useX              bool
-		m                 MigrationType
+		m                 smp.MigrationType
 		failed            int
 		ok                bool
 		reason            MigrateReason
 		wantFlags         LBFlags
 	}{
-		{"delayed, migrate_task", V71, false, false, false, false, false, MigrateTask, 0, false, migrateDelayed, LBFAllPinned},
-		{"delayed, migrate_util", V71, false, false, false, false, false, MigrateUtil, 3, false, migrateDelayed, LBFAllPinned},
-		{"delayed, migrate_misfit", V71, false, false, false, false, false, MigrateMisfit, 3, false, migrateDelayed, LBFAllPinned},
-		{"delayed, migrate_load, idle destination", V71, false, false, false, false, false, MigrateLoad, 0, true, migrateOK, 0},
-		{"delayed, migrate_load, busy destination", V71, false, false, true, false, false, MigrateLoad, 0, false, migrateIneligible, LBFAllPinned},
-		{"delayed, migrate_load, busy destination, failed once", V71, false, false, true, false, false, MigrateLoad, 1, true, migrateOK, 0},
-		{"ineligible, busy destination", V71, false, true, true, false, false, MigrateTask, 0, false, migrateIneligible, LBFAllPinned},
-		{"ineligible, idle destination", V71, false, true, false, false, false, MigrateTask, 0, true, migrateOK, 0},
-		{"eligible, busy destination", V71, false, true, true, false, true, MigrateTask, 0, true, migrateOK, 0},
-		{"grouped ineligible, group idle on destination", V71, true, true, true, false, false, MigrateTask, 0, true, migrateOK, 0},
-		{"grouped ineligible, group busy on destination", V71, true, true, false, true, false, MigrateTask, 0, false, migrateIneligible, LBFAllPinned},
-		{"v6.5 balancer: delayed, migrate_task", V65, false, false, true, false, false, MigrateTask, 0, true, migrateOK, 0},
-		{"v6.5 balancer: ineligible, busy destination", V65, false, true, true, false, false, MigrateTask, 0, true, migrateOK, 0},
+		{"delayed, migrate_task", V71, false, false, false, false, false, smp.MigrateTask, 0, false, migrateDelayed, LBFAllPinned},
+		{"delayed, migrate_util", V71, false, false, false, false, false, smp.MigrateUtil, 3, false, migrateDelayed, LBFAllPinned},
+		{"delayed, migrate_misfit", V71, false, false, false, false, false, smp.MigrateMisfit, 3, false, migrateDelayed, LBFAllPinned},
+		{"delayed, migrate_load, idle destination", V71, false, false, false, false, false, smp.MigrateLoad, 0, true, migrateOK, 0},
+		{"delayed, migrate_load, busy destination", V71, false, false, true, false, false, smp.MigrateLoad, 0, false, migrateIneligible, LBFAllPinned},
+		{"delayed, migrate_load, busy destination, failed once", V71, false, false, true, false, false, smp.MigrateLoad, 1, true, migrateOK, 0},
+		{"ineligible, busy destination", V71, false, true, true, false, false, smp.MigrateTask, 0, false, migrateIneligible, LBFAllPinned},
+		{"ineligible, idle destination", V71, false, true, false, false, false, smp.MigrateTask, 0, true, migrateOK, 0},
+		{"eligible, busy destination", V71, false, true, true, false, true, smp.MigrateTask, 0, true, migrateOK, 0},
+		{"grouped ineligible, group idle on destination", V71, true, true, true, false, false, smp.MigrateTask, 0, true, migrateOK, 0},
+		{"grouped ineligible, group busy on destination", V71, true, true, false, true, false, smp.MigrateTask, 0, false, migrateIneligible, LBFAllPinned},
+		{"v6.5 balancer: delayed, migrate_task", V65, false, false, true, false, false, smp.MigrateTask, 0, true, migrateOK, 0},
+		{"v6.5 balancer: ineligible, busy destination", V65, false, true, true, false, false, smp.MigrateTask, 0, true, migrateOK, 0},
 	} {
 		f := build(tc.grouped, tc.woken, tc.dstRoot, tc.dstGroup)
 		tk := f.a
@@ -259,11 +259,11 @@ func TestCanMigrateTaskV71(t *testing.T) {
 			tk = f.x
 		}
 		st := statsFor(topo, map[topology.CPU]uint32{1: 3})
-		env := &LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed}
-		smp := DefaultSMPParams(tc.v)
+		env := &LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed}
+		sp := DefaultSMPParams(tc.v)
 		me := &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: f.src, DstRQ: f.dst, Now: 10_000_000, Migration: tc.m, Imbalance: 1 << 20,
 			Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}
-		v, why := CanMigrateTask(me, tk, &smp)
+		v, why := CanMigrateTask(me, tk, &sp)
 		if v.OK != tc.ok || why != tc.reason || v.Flags != tc.wantFlags {
 			t.Errorf("%s: CanMigrateTask = %t, %v, flags %v; want %t, %v, %v", tc.name, v.OK, why, v.Flags, tc.ok, tc.reason, tc.wantFlags)
 		}

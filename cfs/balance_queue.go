@@ -40,7 +40,7 @@ func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *smp.Params) (topology.CPU,
 			continue
 		}
 		switch d.Migration {
-		case MigrateLoad:
+		case smp.MigrateLoad:
 			load := rq.Load
 			if nr == 1 && int64(load) > d.Imbalance && !checkCPUCapacity(rq, pct) {
 				continue
@@ -48,7 +48,7 @@ func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *smp.Params) (topology.CPU,
 			if load*bestCap > bestLoad*capa {
 				bestLoad, bestCap, best, found = load, capa, c, true
 			}
-		case MigrateUtil:
+		case smp.MigrateUtil:
 			// cpu_util_cfs_boost: utilisation raised to the runnable signal, capped at the
 			// CPU's original capacity.
 			util := min(max(rq.Util, rq.Runnable), rq.CapacityOrig)
@@ -58,11 +58,11 @@ func FindBusiestQueue(env *LBEnv, d *BusiestGroup, p *smp.Params) (topology.CPU,
 			if bestUtil < util {
 				bestUtil, best, found = util, c, true
 			}
-		case MigrateTask:
+		case smp.MigrateTask:
 			if bestNr < nr {
 				bestNr, best, found = nr, c, true
 			}
-		case MigrateMisfit:
+		case smp.MigrateMisfit:
 			if rq.MisfitLoad > bestLoad {
 				bestLoad, best, found = rq.MisfitLoad, c, true
 			}
@@ -79,12 +79,12 @@ func ShouldWeBalance(env *LBEnv, p *smp.Params) bool {
 	if !env.CPUs.Has(env.DstCPU) {
 		return false
 	}
-	if env.Idle == CPUNewlyIdle {
+	if env.Idle == smp.CPUNewlyIdle {
 		return env.Stats[env.DstCPU].NrRunning == 0
 	}
 	bl := env.SD.groups[0].balanceList
 	for _, c := range bl {
-		if env.CPUs.Has(c) && env.Stats[c].idle() {
+		if env.CPUs.Has(c) && env.Stats[c].Idle() {
 			return c == env.DstCPU
 		}
 	}

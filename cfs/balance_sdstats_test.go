@@ -59,7 +59,7 @@ func randomLBEnv(r *rand.Rand, topo *topology.Topology, ds *Domains) (LBEnv, boo
 	if len(ch) == 0 {
 		return LBEnv{}, false
 	}
-	st := make([]CPUStat, topo.NumIDs())
+	st := make([]smp.CPUStat, topo.NumIDs())
 	for c := range topo.CPUs().All() {
 		orig := uint64(topo.Capacity(c))
 		nr := uint32(r.IntN(4))
@@ -71,7 +71,7 @@ func randomLBEnv(r *rand.Rand, topo *topology.Topology, ds *Domains) (LBEnv, boo
 		if r.IntN(5) == 0 {
 			capa = orig * uint64(50+r.IntN(50)) / 100
 		}
-		s := CPUStat{NrRunning: nr, HNrRunning: h, Capacity: capa, CapacityOrig: orig}
+		s := smp.CPUStat{NrRunning: nr, HNrRunning: h, Capacity: capa, CapacityOrig: orig}
 		if nr > 0 {
 			s.Load = uint64(r.IntN(3000))
 			s.Util = min(uint64(r.IntN(1400)), capa)
@@ -82,9 +82,9 @@ func randomLBEnv(r *rand.Rand, topo *topology.Topology, ds *Domains) (LBEnv, boo
 		}
 		st[c] = s
 	}
-	idle := IdleType(r.IntN(3))
-	if idle != CPUNotIdle && r.IntN(4) != 0 {
-		st[dst] = CPUStat{Capacity: st[dst].Capacity, CapacityOrig: st[dst].CapacityOrig}
+	idle := smp.IdleType(r.IntN(3))
+	if idle != smp.CPUNotIdle && r.IntN(4) != 0 {
+		st[dst] = smp.CPUStat{Capacity: st[dst].Capacity, CapacityOrig: st[dst].CapacityOrig}
 	}
 	sd := &ch[r.IntN(len(ch))]
 	cpus := sd.Span()
@@ -162,8 +162,8 @@ func BenchmarkSDLBStats(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	env, _ := randomLBEnv(r, topo, ds)
 	env.SD = &ds.Chain(env.DstCPU)[0]
-	env.Idle, env.CPUs, env.GroupImbalance = CPUNewlyIdle, env.SD.Span(), nil
-	env.Stats[env.DstCPU] = CPUStat{Capacity: topology.CapacityScale, CapacityOrig: topology.CapacityScale}
+	env.Idle, env.CPUs, env.GroupImbalance = smp.CPUNewlyIdle, env.SD.Span(), nil
+	env.Stats[env.DstCPU] = smp.CPUStat{Capacity: topology.CapacityScale, CapacityOrig: topology.CapacityScale}
 	var sink uint64
 	b.Run("cpus=64/impl=kernel", func(b *testing.B) {
 		b.ReportAllocs()

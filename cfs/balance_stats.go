@@ -1,5 +1,5 @@
 // This file holds what v6.5's load balancer reads and the statistics it gathers per group: the
-// idle, group and migration types, a CPU's figures (CPUStat), a balance's environment (LBEnv),
+// idle, group and migration types, a CPU's figures (smp.CPUStat), a balance's environment (LBEnv),
 // update_sg_lb_stats (GroupLBStats) and group_classify (ClassifyGroup).
 
 package cfs
@@ -12,31 +12,6 @@ import (
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
-
-// An IdleType says in which state a CPU balances: enum cpu_idle_type.
-type IdleType uint8
-
-const (
-	// CPUIdle is CPU_IDLE: a periodic balance on an idle CPU.
-	CPUIdle IdleType = iota
-	// CPUNotIdle is CPU_NOT_IDLE: a periodic balance on a busy CPU.
-	CPUNotIdle
-	// CPUNewlyIdle is CPU_NEWLY_IDLE: the CPU is about to go idle (newidle_balance).
-	CPUNewlyIdle
-)
-
-// String returns "idle", "busy" or "newly idle".
-func (t IdleType) String() string {
-	switch t {
-	case CPUIdle:
-		return "idle"
-	case CPUNotIdle:
-		return "busy"
-	case CPUNewlyIdle:
-		return "newly idle"
-	}
-	return fmt.Sprintf("IdleType(%d)", uint8(t))
-}
 
 // A GroupType classifies a sched group at the moment of load balancing (enum group_type), in
 // increasing order of how much it needs to shed load, so that the busiest group is the one
@@ -76,78 +51,6 @@ func (g GroupType) String() string {
 	return fmt.Sprintf("GroupType(%d)", uint8(g))
 }
 
-// A MigrationType says what an imbalance counts (enum migration_type).
-type MigrationType uint8
-
-const (
-	// MigrateLoad is migrate_load: the imbalance is load (unscaled weight).
-	MigrateLoad MigrationType = iota
-	// MigrateUtil is migrate_util: the imbalance is utilisation.
-	MigrateUtil
-	// MigrateTask is migrate_task: the imbalance is a number of tasks.
-	MigrateTask
-	// MigrateMisfit is migrate_misfit: move the one task that does not fit.
-	MigrateMisfit
-)
-
-// String returns the kernel's name, such as "migrate_load".
-func (m MigrationType) String() string {
-	switch m {
-	case MigrateLoad:
-		return "migrate_load"
-	case MigrateUtil:
-		return "migrate_util"
-	case MigrateTask:
-		return "migrate_task"
-	case MigrateMisfit:
-		return "migrate_misfit"
-	}
-	return fmt.Sprintf("MigrationType(%d)", uint8(m))
-}
-
-// A CPUStat is what load balancing and wakeup placement read about one CPU: the fields of
-// struct rq and the load-tracking signals the kernel reads through cpu_load, cpu_util_cfs and
-// cpu_runnable. The model has no PELT: Load is the CPU's instantaneous queued weight, Runnable
-// its number of queued fair tasks times SCHED_CAPACITY_SCALE, and Util a running average
-// maintained at the CPU's ticks (see the package documentation).
-type CPUStat struct {
-	// NrRunning is rq->nr_running, the number of tasks queued on the CPU, the running one
-	// included (in v7.1 also the delayed-dequeue tasks, which are still queued).
-	NrRunning uint32
-	// HNrRunning is the number of fair tasks the balancer counts: rq->cfs.h_nr_running in
-	// v6.5, and rq->cfs.h_nr_runnable, which leaves out delayed-dequeue tasks, where v7.1's
-	// balancer reads that instead (sum_h_nr_running, find_busiest_queue, sched_reduced_capacity,
-	// need_active_balance).
-	HNrRunning uint32
-	// IdleHNrRunning is rq->cfs.idle_h_nr_running, how many of those count as idle.
-	IdleHNrRunning uint32
-	// Load is cpu_load: the unscaled weight of the root queue, scale_load_down of the sum of
-	// its entities' weights.
-	Load uint64
-	// Util is cpu_util_cfs, at most Capacity.
-	Util uint64
-	// Runnable is cpu_runnable.
-	Runnable uint64
-	// Capacity is capacity_of, the capacity left to fair tasks.
-	Capacity uint64
-	// CapacityOrig is capacity_orig_of, the CPU's full capacity.
-	CapacityOrig uint64
-	// MisfitLoad is rq->misfit_task_load: the h_load of a running task that does not fit the
-	// CPU, or 0.
-	MisfitLoad uint64
-	// IdleStamp is rq->idle_stamp: when the CPU last went idle, in nanoseconds; 0 while it has
-	// work. find_idlest_group_cpu prefers the most recently idled CPU.
-	IdleStamp uint64
-}
-
-// idle reports whether the CPU has nothing queued (idle_cpu and available_idle_cpu).
-func (s *CPUStat) idle() bool { return s.NrRunning == 0 }
-
-// idleOnly reports whether only SCHED_IDLE work is queued (sched_idle_cpu).
-func (s *CPUStat) idleOnly() bool {
-	return s.NrRunning > 0 && s.NrRunning == s.IdleHNrRunning
-}
-
 // GroupStats are a group's statistics for load balancing: struct sg_lb_stats.
 type GroupStats struct {
 	AvgLoad        uint64 // avg_load: GroupLoad*1024/GroupCapacity, when computed
@@ -184,12 +87,12 @@ type LBEnv struct {
 	SD     *SchedDomain
 	DstCPU topology.CPU
 	// Idle is the state DstCPU balances in.
-	Idle IdleType
+	Idle smp.IdleType
 	// CPUs are the CPUs still considered (env->cpus): the domain's span minus busiest CPUs
 	// found all pinned earlier in the same pass.
 	CPUs topology.CPUSet
 	// Stats holds every CPU's statistics, indexed by CPU id.
-	Stats []CPUStat
+	Stats []smp.CPUStat
 	// GroupImbalance holds each group's sgc->imbalance flag, indexed by [BalanceGroup.ID]; nil
 	// means none is set.
 	GroupImbalance []bool
@@ -210,7 +113,7 @@ func capacityGreater(c1, c2 uint64) bool { return c1*1024 > c2*1078 }
 
 // checkCPUCapacity is check_cpu_capacity: the CPU lost more than imbalance_pct of its capacity
 // to other classes.
-func checkCPUCapacity(s *CPUStat, pct uint64) bool { return s.Capacity*pct < s.CapacityOrig*100 }
+func checkCPUCapacity(s *smp.CPUStat, pct uint64) bool { return s.Capacity*pct < s.CapacityOrig*100 }
 
 // groupHasCapacity is group_has_capacity.
 func groupHasCapacity(pct uint64, s *GroupStats) bool {
@@ -298,7 +201,7 @@ func groupLBStats(env *LBEnv, g *BalanceGroup, local bool, pct uint64, asym bool
 				s.MisfitTaskLoad = rq.MisfitLoad
 				overload = true
 			}
-		} else if env.Idle != CPUNotIdle && rq.HNrRunning == 1 && checkCPUCapacity(rq, pct) {
+		} else if env.Idle != smp.CPUNotIdle && rq.HNrRunning == 1 && checkCPUCapacity(rq, pct) {
 			s.MisfitTaskLoad = max(s.MisfitTaskLoad, rq.Load)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 // sumsIndexOf returns the sums of every group of several CPUs of ds over st, as a System keeps
 // them.
-func sumsIndexOf(ds *Domains, st []CPUStat) *groupsums.Index {
+func sumsIndexOf(ds *Domains, st []smp.CPUStat) *groupsums.Index {
 	var x groupsums.Index
 	x.Init(len(ds.groups), ds.groupsOf())
 	for c := range st {
@@ -22,7 +22,7 @@ func sumsIndexOf(ds *Domains, st []CPUStat) *groupsums.Index {
 
 // fullCapacity puts every CPU of st at its full capacity with no misfit load, as on a System's
 // machine of one capacity, its utilisation capped by it.
-func fullCapacity(st []CPUStat) {
+func fullCapacity(st []smp.CPUStat) {
 	for c := range st {
 		s := &st[c]
 		s.Capacity, s.MisfitLoad = s.CapacityOrig, 0
@@ -83,7 +83,7 @@ func checkSums(t testing.TB, s *System) {
 	t.Helper()
 	for c := range s.topo.CPUs().All() {
 		st := &s.stats[c]
-		if want := st.idle() || st.idleOnly(); s.idle.Has(c) != want {
+		if want := st.Idle() || st.IdleOnly(); s.idle.Has(c) != want {
 			t.Fatalf("cpu%d: idle mask %t, statistics %t (%d tasks, %d SCHED_IDLE)", c, s.idle.Has(c), want, st.NrRunning, st.IdleHNrRunning)
 		}
 	}

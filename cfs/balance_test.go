@@ -92,12 +92,12 @@ func TestIdleCPUScan(t *testing.T) {
 
 // statsFor builds idle statistics for every CPU of t and applies set for some of them: nr hogs
 // of nice 0 each on a CPU, with full utilisation when nr > 0.
-func statsFor(t *topology.Topology, nr map[topology.CPU]uint32) []CPUStat {
-	st := make([]CPUStat, t.NumIDs())
+func statsFor(t *topology.Topology, nr map[topology.CPU]uint32) []smp.CPUStat {
+	st := make([]smp.CPUStat, t.NumIDs())
 	for c := range t.CPUs().All() {
 		cp := uint64(t.Capacity(c))
 		n := nr[c]
-		st[c] = CPUStat{NrRunning: n, HNrRunning: n, Load: 1024 * uint64(n), Runnable: 1024 * uint64(n), Capacity: cp, CapacityOrig: cp}
+		st[c] = smp.CPUStat{NrRunning: n, HNrRunning: n, Load: 1024 * uint64(n), Runnable: 1024 * uint64(n), Capacity: cp, CapacityOrig: cp}
 		if n > 0 {
 			st[c].Util = cp
 		}
@@ -119,50 +119,50 @@ func TestFindBusiestGroup(t *testing.T) {
 		topo      *topology.Topology
 		dst       topology.CPU
 		level     int
-		idle      IdleType
+		idle      smp.IdleType
 		nr        map[topology.CPU]uint32
 		group     string // "" for balanced
 		reason    BalanceReason
-		migration MigrationType
+		migration smp.MigrationType
 		imbalance int64
 	}{
 		// FourLLC PKG from idle cpu3: LLC0 runs 12 hogs on 6 CPUs (overloaded, avg_load 2048);
 		// the MC child prefers siblings, local has spare, 12 > 0+1: forced; across LLCs an
 		// overloaded busiest gives migrate_util of the local spare capacity, 6144 - 0.
-		{"FourLLC overloaded LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, llc0, "{0-2,12-14}", forcePreferSibling, MigrateUtil, 6144},
+		{"FourLLC overloaded LLC, idle dst", topology.FourLLC(), 3, 2, smp.CPUIdle, llc0, "{0-2,12-14}", forcePreferSibling, smp.MigrateUtil, 6144},
 		// LLC0 fully busy (6 hogs on 6 CPUs): prefer sibling, nr_diff 6 - 0, halved: 3 tasks.
-		{"FourLLC fully busy LLC, idle dst", topology.FourLLC(), 3, 2, CPUIdle, full0, "{0-2,12-14}", forcePreferSibling, MigrateTask, 3},
+		{"FourLLC fully busy LLC, idle dst", topology.FourLLC(), 3, 2, smp.CPUIdle, full0, "{0-2,12-14}", forcePreferSibling, smp.MigrateTask, 3},
 		// The same from a busy cpu3 with 5 hogs in its own LLC: 6 > 5+1 fails, busiest not
 		// overloaded and dst busy: balanced.
-		{"FourLLC fully busy LLC, busy dst", topology.FourLLC(), 3, 2, CPUNotIdle,
+		{"FourLLC fully busy LLC, busy dst", topology.FourLLC(), 3, 2, smp.CPUNotIdle,
 			map[topology.CPU]uint32{0: 1, 1: 1, 2: 1, 12: 1, 13: 1, 14: 1, 3: 1, 4: 1, 5: 1, 15: 1, 16: 1}, "", balanceDstBusy, 0, 0},
 		// TwoCPU from busy cpu0 with 1 hog against 3 on cpu1: local fully busy, busiest
 		// overloaded (avg 3072), domain average 2048: migrate_load min(1024·1024, 1024·1024)/1024.
-		{"TwoCPU 1 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 1, 1: 3}, "{1}", forceImbalance, MigrateLoad, 1024},
+		{"TwoCPU 1 vs 3 hogs", topology.TwoCPU(), 0, 0, smp.CPUNotIdle, map[topology.CPU]uint32{0: 1, 1: 3}, "{1}", forceImbalance, smp.MigrateLoad, 1024},
 		// TwoCPU 2 vs 3 hogs: both overloaded; 100·3072 > 117·2048, domain average 2560:
 		// migrate_load min(512·1024, 512·1024)/1024.
-		{"TwoCPU 2 vs 3 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 2, 1: 3}, "{1}", forceImbalance, MigrateLoad, 512},
+		{"TwoCPU 2 vs 3 hogs", topology.TwoCPU(), 0, 0, smp.CPUNotIdle, map[topology.CPU]uint32{0: 2, 1: 3}, "{1}", forceImbalance, smp.MigrateLoad, 512},
 		// TwoCPU 6 vs 7 hogs: 100·7168 <= 117·6144: within imbalance_pct.
-		{"TwoCPU 6 vs 7 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 6, 1: 7}, "", balanceWithinPct, 0, 0},
+		{"TwoCPU 6 vs 7 hogs", topology.TwoCPU(), 0, 0, smp.CPUNotIdle, map[topology.CPU]uint32{0: 6, 1: 7}, "", balanceWithinPct, 0, 0},
 		// TwoCPU 3 vs 2 hogs: the local group is the busier one.
-		{"TwoCPU 3 vs 2 hogs", topology.TwoCPU(), 0, 0, CPUNotIdle, map[topology.CPU]uint32{0: 3, 1: 2}, "", balanceLocalAvgAbove, 0, 0},
+		{"TwoCPU 3 vs 2 hogs", topology.TwoCPU(), 0, 0, smp.CPUNotIdle, map[topology.CPU]uint32{0: 3, 1: 2}, "", balanceLocalAvgAbove, 0, 0},
 		// TwoCPU idle cpu0, one hog on cpu1: a single CPU group running one task.
-		{"TwoCPU idle vs 1 hog", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 1}, "", balanceSingleTask, 0, 0},
+		{"TwoCPU idle vs 1 hog", topology.TwoCPU(), 0, 0, smp.CPUIdle, map[topology.CPU]uint32{1: 1}, "", balanceSingleTask, 0, 0},
 		// TwoCPU idle cpu0, 2 hogs on cpu1: busiest overloaded, single CPUs do not share the
 		// LLC here (no cache information): migrate_util of cpu0's capacity.
-		{"TwoCPU idle vs 2 hogs", topology.TwoCPU(), 0, 0, CPUIdle, map[topology.CPU]uint32{1: 2}, "{1}", forceImbalance, MigrateUtil, 1024},
+		{"TwoCPU idle vs 2 hogs", topology.TwoCPU(), 0, 0, smp.CPUIdle, map[topology.CPU]uint32{1: 2}, "{1}", forceImbalance, smp.MigrateUtil, 1024},
 		// Nothing to pull anywhere.
-		{"FourNode all idle", topology.FourNode(), 4, 0, CPUIdle, nil, "", balanceNoBusiest, 0, 0},
+		{"FourNode all idle", topology.FourNode(), 4, 0, smp.CPUIdle, nil, "", balanceNoBusiest, 0, 0},
 		// TwoSocketSMT MC from idle cpu1: core {0,8} runs 3 hogs (overloaded); the SMT child
 		// prefers siblings: local has spare; inside the LLC, migrate_task: nr_diff 3, halved: 1.
-		{"TwoSocketSMT core overloaded", topology.TwoSocketSMT(), 1, 1, CPUIdle, map[topology.CPU]uint32{0: 2, 8: 1}, "{0,8}", forcePreferSibling, MigrateTask, 1},
+		{"TwoSocketSMT core overloaded", topology.TwoSocketSMT(), 1, 1, smp.CPUIdle, map[topology.CPU]uint32{0: 2, 8: 1}, "{0,8}", forcePreferSibling, smp.MigrateTask, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := NewDomains(tc.topo, smp.GroupsPerCPU)
 			sd := &ds.Chain(tc.dst)[tc.level]
 			env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: statsFor(tc.topo, tc.nr)}
-			smp := DefaultSMPParams(V65)
-			d, why := FindBusiestGroup(&env, &smp)
+			sp := DefaultSMPParams(V65)
+			d, why := FindBusiestGroup(&env, &sp)
 			got := ""
 			if d.Group != nil {
 				got = d.Group.String()
@@ -188,26 +188,26 @@ func TestFindBusiestQueue(t *testing.T) {
 	st[12].Util = 700
 	st[1].Util = 900
 	st[13].Load = 9000 // a single heavy task
-	env := LBEnv{SD: sd, DstCPU: 3, Idle: CPUIdle, CPUs: sd.Span(), Stats: st}
-	smp := DefaultSMPParams(V65)
+	env := LBEnv{SD: sd, DstCPU: 3, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: st}
+	sp := DefaultSMPParams(V65)
 	for _, tc := range []struct {
-		m    MigrationType
+		m    smp.MigrationType
 		imb  int64
 		want topology.CPU
 		ok   bool
 	}{
-		{MigrateLoad, 8000, 12, true}, // cpu13's lone task (9000) exceeds the imbalance
-		{MigrateLoad, 10000, 13, true},
+		{smp.MigrateLoad, 8000, 12, true}, // cpu13's lone task (9000) exceeds the imbalance
+		{smp.MigrateLoad, 10000, 13, true},
 		// The largest cpu_util_cfs_boost among CPUs with more than one task (fair.c v6.5
 		// find_busiest_queue): max(util, runnable) capped at capacity_orig, so with two or
 		// more tasks every CPU reaches its capacity, and the first in the group (cpu1) keeps
 		// the tie although cpu2's own util (1024) is higher than cpu1's (900).
-		{MigrateUtil, 1, 1, true},
-		{MigrateTask, 1, 1, true}, // most tasks, first found on ties
-		{MigrateMisfit, 1, 0, false},
+		{smp.MigrateUtil, 1, 1, true},
+		{smp.MigrateTask, 1, 1, true}, // most tasks, first found on ties
+		{smp.MigrateMisfit, 1, 0, false},
 	} {
 		d := BusiestGroup{Group: g, Migration: tc.m, Imbalance: tc.imb}
-		got, ok := FindBusiestQueue(&env, &d, &smp)
+		got, ok := FindBusiestQueue(&env, &d, &sp)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("FindBusiestQueue(%v, imbalance %d) = %v, %t, want %v, %t", tc.m, tc.imb, got, ok, tc.want, tc.ok)
 		}
@@ -218,21 +218,21 @@ func TestShouldWeBalance(t *testing.T) {
 	topo := topology.FourLLC()
 	ds := NewDomains(topo, smp.GroupsPerCPU)
 	st := statsFor(topo, map[topology.CPU]uint32{3: 1})
-	smp := DefaultSMPParams(V65)
+	sp := DefaultSMPParams(V65)
 	for _, tc := range []struct {
 		dst  topology.CPU
-		idle IdleType
+		idle smp.IdleType
 		want bool
 	}{
-		{4, CPUIdle, true},       // first idle CPU of LLC1's balance mask {3-5,15-17}: cpu4
-		{5, CPUIdle, false},      // not the first idle one
-		{3, CPUNotIdle, false},   // busy, and an idle CPU exists in the group
-		{5, CPUNewlyIdle, true},  // newly idle CPUs always may
-		{3, CPUNewlyIdle, false}, // but not with a task queued
+		{4, smp.CPUIdle, true},       // first idle CPU of LLC1's balance mask {3-5,15-17}: cpu4
+		{5, smp.CPUIdle, false},      // not the first idle one
+		{3, smp.CPUNotIdle, false},   // busy, and an idle CPU exists in the group
+		{5, smp.CPUNewlyIdle, true},  // newly idle CPUs always may
+		{3, smp.CPUNewlyIdle, false}, // but not with a task queued
 	} {
 		sd := &ds.Chain(tc.dst)[2]
 		env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: st}
-		if got := ShouldWeBalance(&env, &smp); got != tc.want {
+		if got := ShouldWeBalance(&env, &sp); got != tc.want {
 			t.Errorf("ShouldWeBalance(cpu%d, %v) = %t, want %t", tc.dst, tc.idle, got, tc.want)
 		}
 	}

@@ -505,7 +505,7 @@
 // ([Scheduler.CheckAttr], [Scheduler.Err]); it decides nothing itself. Both run the preset of
 // their [Version], so EEVDF and classic CFS stay one fair class, as in the kernel. The SMP
 // decisions follow v6.5 for every version with two v7.1 exceptions: the balancer counts
-// runnable tasks as v7.1 does (h_nr_runnable, [CPUStat].HNrRunning), and can_migrate_task makes
+// runnable tasks as v7.1 does (h_nr_runnable, [smp.CPUStat].HNrRunning), and can_migrate_task makes
 // v7.1's delayed-dequeue and eligibility tests ([smp.Params] MigrateDelayed and
 // MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an explanation: a reason
 // with a String method and, for [BusiestGroup] and [CPUSelection], an Explain method that puts
@@ -557,9 +557,9 @@
 //	sd->imb_numa_nr                                (same)                            (unexported) SchedDomain.imbNumaNr
 //	SD_SHARE_PKG_RESOURCES                         SD_SHARE_LLC                      topology.SDShareLLC
 //	DIE (topology level)                           PKG                               "PKG"
-//	enum cpu_idle_type                             (same)                            IdleType
+//	enum cpu_idle_type                             (same)                            smp.IdleType
 //	enum group_type, group_classify                (same, + group_smt_balance)       GroupType, ClassifyGroup
-//	enum migration_type                            (same)                            MigrationType
+//	enum migration_type                            (same)                            smp.MigrationType
 //	struct lb_env                                  (same)                            LBEnv, MigrateEnv
 //	struct sg_lb_stats, update_sg_lb_stats         (same)                            GroupStats, GroupLBStats
 //	update_sd_pick_busiest                         (same)                            (unexported) pickBusiest
@@ -578,7 +578,7 @@
 //	get_sd_balance_interval                        (same)                            BalanceInterval
 //	update_idle_cpu_scan                           (same)                            IdleCPUScan
 //	rq->cfs_tasks, se->group_node                  (same)                            TaskList, Task
-//	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            (unexported) Task.util, CPUStat.Util (stand-ins, not PELT)
+//	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            (unexported) Task.util, smp.CPUStat.Util (stand-ins, not PELT)
 //	attach/detach/remove_entity_load_avg           (same)                            System (enlist, delist, Wakeup)
 //	record_wakee, wake_wide                        (same)                            (unexported) Task.recordWakee, WakeWide
 //	wake_affine (wake_affine_idle, _weight)        (same)                            WakeAffine
@@ -589,7 +589,7 @@
 //	select_task_rq_fair, select_fallback_rq        (same)                            SelectTaskRQ, System.SelectTaskRQ
 //	detach_task/attach_task, migrate_task_rq_fair  (same)                            (unexported) RunQueue.migrateOut, migrateIn, wakeupMigrated
 //	__sched_setscheduler, sched_move_task          (same)                            (unexported) RunQueue.requeue
-//	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             CPUStat.HNrRunning, Queue.HNrRunnable
+//	rq->cfs.h_nr_running (balancer's reads)        rq->cfs.h_nr_runnable             smp.CPUStat.HNrRunning, Queue.HNrRunnable
 //	-                                              can_migrate_task: sched_delayed   smp.Params.MigrateDelayed
 //	-                                              task_is_ineligible_on_dst_cpu     smp.Params.MigrateIneligible
 //	-                                              ttwu_runnable (ENQUEUE_DELAYED)   System.Wakeup of a delayed task

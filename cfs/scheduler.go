@@ -124,7 +124,7 @@ func (s *Scheduler) Params() Params {
 
 // stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the scheduler.
-func (s *Scheduler) stats() []CPUStat {
+func (s *Scheduler) stats() []smp.CPUStat {
 	s.mustStarted("Stats")
 	return s.sys.stats
 }

@@ -23,7 +23,7 @@ type WakeEnv struct {
 	// Domains is the topology as the balancer sees it.
 	Domains *Domains
 	// Stats holds every CPU's statistics, indexed by CPU id.
-	Stats []CPUStat
+	Stats []smp.CPUStat
 	// Task is the task being placed (p), and Waker the task running on This that wakes it
 	// (current), or nil.
 	Task, Waker *Task
@@ -162,15 +162,15 @@ func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *smp.P
 	target := -1
 	if p.WAIdle {
 		switch {
-		case st[this].idle() && env.Domains.shareCache(this, prev):
-			if st[prev].idle() {
+		case st[this].Idle() && env.Domains.shareCache(this, prev):
+			if st[prev].Idle() {
 				target = int(prev)
 			} else {
 				target = int(this)
 			}
 		case env.Sync && st[this].NrRunning == 1:
 			target = int(this)
-		case st[prev].idle():
+		case st[prev].Idle():
 			target = int(prev)
 		}
 	}
@@ -210,7 +210,7 @@ func WakeAffine(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, p *smp.P
 
 // idleish reports whether c is idle or runs only SCHED_IDLE tasks (available_idle_cpu ||
 // sched_idle_cpu).
-func idleish(st []CPUStat, c topology.CPU) bool { return st[c].idle() || st[c].idleOnly() }
+func idleish(st []smp.CPUStat, c topology.CPU) bool { return st[c].Idle() || st[c].IdleOnly() }
 
 // asymFits is asym_fits_cpu: on a machine of unequal capacities, whether task util fits c.
 func (env *WakeEnv) asymFits(c topology.CPU) bool {
@@ -384,10 +384,10 @@ func (env *WakeEnv) selectIdleCore(core topology.CPU, skip *topology.CPUSet, idl
 	st, t := env.Stats, env.Task
 	idle := true
 	for _, s := range env.Domains.smt[core] {
-		if !st[s].idle() {
+		if !st[s].Idle() {
 			idle = false
 			if !*found {
-				if st[s].idleOnly() && t.allowed.Has(s) {
+				if st[s].IdleOnly() && t.allowed.Has(s) {
 					*idleCPU, *found = s, true
 					break
 				}

@@ -186,10 +186,10 @@ func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *smp
 			continue
 		}
 		rq := &st[c]
-		if rq.idleOnly() {
+		if rq.IdleOnly() {
 			return c
 		}
-		if rq.idle() {
+		if rq.Idle() {
 			if rq.IdleStamp > latest {
 				latest, shallowest, haveShallowest = rq.IdleStamp, c, true
 			}

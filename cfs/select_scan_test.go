@@ -46,10 +46,10 @@ func refSelectIdleCPU(env *WakeEnv, sd *SchedDomain, hasIdleCore bool, target, l
 		if hasIdleCore {
 			idle := true
 			for _, s := range env.Domains.smt[c] {
-				if !st[s].idle() {
+				if !st[s].Idle() {
 					idle = false
 					if !found {
-						if st[s].idleOnly() && t.allowed.Has(s) {
+						if st[s].IdleOnly() && t.allowed.Has(s) {
 							idleCPU, found = s, true
 							break
 						}
@@ -108,13 +108,13 @@ func TestSelectIdleCPUModel(t *testing.T) {
 		for range 2000 {
 			n := topo.NumIDs()
 			busy := r.IntN(5)
-			st := make([]CPUStat, n)
+			st := make([]smp.CPUStat, n)
 			for _, c := range list {
 				nr := uint32(0)
 				if r.IntN(4) < busy {
 					nr = 1 + uint32(r.IntN(2))
 				}
-				st[c] = CPUStat{NrRunning: nr, HNrRunning: nr, Capacity: 1024, CapacityOrig: 1024}
+				st[c] = smp.CPUStat{NrRunning: nr, HNrRunning: nr, Capacity: 1024, CapacityOrig: 1024}
 				if nr > 0 && r.IntN(8) == 0 {
 					st[c].IdleHNrRunning = nr
 				}
@@ -156,7 +156,7 @@ func TestSelectIdleCPUModel(t *testing.T) {
 }
 
 // idleMaskOf returns the mask of the idle (or SCHED_IDLE-only) CPUs of st, as a System keeps it.
-func idleMaskOf(st []CPUStat) *idlescan.Mask {
+func idleMaskOf(st []smp.CPUStat) *idlescan.Mask {
 	var m idlescan.Mask
 	for c := range st {
 		m.Set(topology.CPU(c), idleish(st, topology.CPU(c)))

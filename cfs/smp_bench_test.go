@@ -29,11 +29,11 @@ func benchTopo(n int) *topology.Topology {
 type balanceFixture struct {
 	env   LBEnv
 	ds    *Domains
-	smp   smp.Params
+	sp    smp.Params
 	src   *RunQueue
 	list  TaskList
 	buf   []*Task
-	stats []CPUStat
+	stats []smp.CPUStat
 }
 
 func newBalanceFixture(n int, seed uint64) *balanceFixture {
@@ -49,8 +49,8 @@ func newBalanceFixture(n int, seed uint64) *balanceFixture {
 	f := &balanceFixture{ds: ds, stats: statsFor(topo, nr)}
 	ch := ds.Chain(0)
 	sd := &ch[len(ch)-1]
-	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: CPUIdle, CPUs: sd.Span(), Stats: f.stats}
-	f.smp = DefaultSMPParams(V65)
+	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: f.stats}
+	f.sp = DefaultSMPParams(V65)
 	f.src = NewRunQueue(1, DefaultParams())
 	for i := range 8 {
 		e := NewTask(fmt.Sprint(i), Normal, 0)
@@ -64,18 +64,18 @@ func newBalanceFixture(n int, seed uint64) *balanceFixture {
 
 // pass runs one load_balance decision: busiest group, busiest queue, and the task choice.
 func (f *balanceFixture) pass() int {
-	d, _ := FindBusiestGroup(&f.env, &f.smp)
+	d, _ := FindBusiestGroup(&f.env, &f.sp)
 	if d.Group == nil {
 		return 0
 	}
-	src, ok := FindBusiestQueue(&f.env, &d, &f.smp)
+	src, ok := FindBusiestQueue(&f.env, &d, &f.sp)
 	if !ok {
 		return 0
 	}
 	me := MigrateEnv{LBEnv: &f.env, Src: src, SrcRQ: f.src, Now: 10_000_000, Migration: d.Migration, Imbalance: d.Imbalance,
 		Flags: LBFAllPinned, DstGroupMask: f.env.SD.Group(0).balanceMask()}
 	var det Detach
-	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0], &f.smp)
+	f.buf, det = DetachTasks(&me, &f.list, f.buf[:0], &f.sp)
 	return det.detached + 1
 }
 
@@ -167,7 +167,7 @@ func BenchmarkSelectIdleSibling(b *testing.B) {
 		env := newSISFixture(n, 1)
 		envMask := *env
 		envMask.idle = idleMaskOf(env.Stats)
-		smp := smp65()
+		sp := smp65()
 		for _, c := range []struct {
 			impl string
 			env  *WakeEnv
@@ -176,7 +176,7 @@ func BenchmarkSelectIdleSibling(b *testing.B) {
 				b.ReportAllocs()
 				s := 0
 				for b.Loop() {
-					pl, _ := SelectIdleSibling(c.env, 0, 0, smp)
+					pl, _ := SelectIdleSibling(c.env, 0, 0, sp)
 					s += int(pl.CPU)
 				}
 				sinkInt = s
@@ -201,7 +201,7 @@ func naiveIdleSibling(env *WakeEnv, target topology.CPU) topology.CPU {
 		return target
 	}
 	for c := range sd.Span().All() {
-		if env.Stats[c].idle() {
+		if env.Stats[c].Idle() {
 			return c
 		}
 	}
@@ -218,12 +218,12 @@ func TestSMPZeroAllocs(t *testing.T) {
 			t.Errorf("balance pass at %d CPUs: %v allocations, want 0", n, a)
 		}
 		env := newSISFixture(n, 1)
-		smp := smp65()
-		if a := testing.AllocsPerRun(100, func() { SelectIdleSibling(env, 0, 0, smp) }); a != 0 {
+		sp := smp65()
+		if a := testing.AllocsPerRun(100, func() { SelectIdleSibling(env, 0, 0, sp) }); a != 0 {
 			t.Errorf("SelectIdleSibling at %d CPUs: %v allocations, want 0", n, a)
 		}
 		env.Fork, env.This, env.Prev = true, 0, 0
-		if a := testing.AllocsPerRun(100, func() { SelectTaskRQ(env, smp) }); a != 0 {
+		if a := testing.AllocsPerRun(100, func() { SelectTaskRQ(env, sp) }); a != 0 {
 			t.Errorf("SelectTaskRQ (fork) at %d CPUs: %v allocations, want 0", n, a)
 		}
 	}
@@ -253,12 +253,12 @@ func BenchmarkForkPlacement(b *testing.B) {
 		env := newForkFixture(n, 1)
 		summed := *env
 		summed.sums = sumsIndexOf(env.Domains, env.Stats)
-		smp := smp65()
+		sp := smp65()
 		// Operations of thousands of instructions: benchSum's call through a function value
 		// is noise beside them.
 		place := func(e *WakeEnv) func() int {
 			return func() int {
-				pl, _ := SelectTaskRQ(e, smp)
+				pl, _ := SelectTaskRQ(e, sp)
 				return int(pl.CPU)
 			}
 		}

@@ -35,16 +35,16 @@ func ExampleClassifyGroup() {
 func ExampleFindBusiestGroup() {
 	t := topology.TwoCPU()
 	ds := cfs.NewDomains(t, smp.GroupsPerCPU)
-	stats := []cfs.CPUStat{
+	stats := []smp.CPUStat{
 		{Capacity: 1024, CapacityOrig: 1024},
 		{NrRunning: 2, HNrRunning: 2, Load: 2048, Util: 1024, Runnable: 2048, Capacity: 1024, CapacityOrig: 1024},
 	}
 	sd := ds.Base(0)
-	env := cfs.LBEnv{SD: sd, DstCPU: 0, Idle: cfs.CPUIdle, CPUs: sd.Span(), Stats: stats}
-	smp := cfs.DefaultSMPParams(cfs.V65)
-	d, why := cfs.FindBusiestGroup(&env, &smp)
+	env := cfs.LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: stats}
+	sp := cfs.DefaultSMPParams(cfs.V65)
+	d, why := cfs.FindBusiestGroup(&env, &sp)
 	fmt.Println(d.Explain(why))
-	src, _ := cfs.FindBusiestQueue(&env, &d, &smp)
+	src, _ := cfs.FindBusiestQueue(&env, &d, &sp)
 	fmt.Println("pull from", src)
 	// Output:
 	// PKG{0-1} from cpu0: busiest group {1} (overloaded: 2 tasks on 1 CPUs (0 idle), load 2048, util 1024, avg_load 2048), local {0} (has_spare: 0 tasks on 1 CPUs (1 idle), load 0, util 0): migrate_util 1024, because groups out of balance
@@ -68,13 +68,13 @@ func ExampleDetachTasks() {
 	now := uint64(10_000_000)
 	list.Back().Prev().E.ExecStart = now - 100_000 // hot
 	list.Front().E.ExecStart = now - 2_000_000     // cold
-	stats := []cfs.CPUStat{{Capacity: 1024}, {NrRunning: 3, HNrRunning: 3, Load: 3072, Capacity: 1024}}
-	smp := cfs.DefaultSMPParams(cfs.V65)
+	stats := []smp.CPUStat{{Capacity: 1024}, {NrRunning: 3, HNrRunning: 3, Load: 3072, Capacity: 1024}}
+	sp := cfs.DefaultSMPParams(cfs.V65)
 	for _, failed := range []int{0, 2} {
-		env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats,
+		env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: smp.CPUIdle, CPUs: t.CPUs(), Stats: stats,
 			NrBalanceFailed: failed}
-		me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, Now: now, Migration: cfs.MigrateTask, Imbalance: 2}
-		chosen, d := cfs.DetachTasks(&me, &list, nil, &smp)
+		me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, Now: now, Migration: smp.MigrateTask, Imbalance: 2}
+		chosen, d := cfs.DetachTasks(&me, &list, nil, &sp)
 		fmt.Println(chosen, d)
 	}
 	// Output:
@@ -97,13 +97,13 @@ func ExampleCanMigrateTask() {
 	c1.Schedule(1_000_000)
 	c1.Sleep(a, 1_000_000) // not eligible: delayed
 	task := cfs.NewSMPTask(a, t.CPUs(), 1)
-	stats := []cfs.CPUStat{{Capacity: 1024}, {NrRunning: 2, HNrRunning: 1, Load: 2048, Capacity: 1024}}
+	stats := []smp.CPUStat{{Capacity: 1024}, {NrRunning: 2, HNrRunning: 1, Load: 2048, Capacity: 1024}}
 	for _, v := range []cfs.Version{cfs.V65, cfs.V71} {
-		for _, m := range []cfs.MigrationType{cfs.MigrateTask, cfs.MigrateLoad} {
-			env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: cfs.CPUIdle, CPUs: t.CPUs(), Stats: stats}
-			smp := cfs.DefaultSMPParams(v)
+		for _, m := range []smp.MigrationType{smp.MigrateTask, smp.MigrateLoad} {
+			env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: smp.CPUIdle, CPUs: t.CPUs(), Stats: stats}
+			sp := cfs.DefaultSMPParams(v)
 			me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, DstRQ: cfs.NewRunQueue(0, p.ForCPUs(2)), Now: 10_000_000, Migration: m}
-			d, why := cfs.CanMigrateTask(&me, task, &smp)
+			d, why := cfs.CanMigrateTask(&me, task, &sp)
 			fmt.Printf("%v balancer, %v: %t (%v)\n", v, m, d.OK, why)
 		}
 	}
@@ -119,9 +119,9 @@ func ExampleCanMigrateTask() {
 func ExampleSelectTaskRQ() {
 	t := topology.FourLLC()
 	ds := cfs.NewDomains(t, smp.GroupsPerCPU)
-	stats := make([]cfs.CPUStat, t.NumIDs())
+	stats := make([]smp.CPUStat, t.NumIDs())
 	for c := range stats {
-		stats[c] = cfs.CPUStat{Capacity: 1024, CapacityOrig: 1024}
+		stats[c] = smp.CPUStat{Capacity: 1024, CapacityOrig: 1024}
 	}
 	for _, c := range []topology.CPU{0, 1, 13} {
 		stats[c].NrRunning, stats[c].HNrRunning, stats[c].Load, stats[c].Util = 1, 1, 1024, 1024
@@ -133,8 +133,8 @@ func ExampleSelectTaskRQ() {
 	wakee := cfs.NewSMPTask(cfs.NewTask("wakee", cfs.Normal, 0), t.CPUs(), 1)
 	env := cfs.WakeEnv{Domains: ds, Stats: stats, Task: wakee, This: 0, Prev: 1,
 		HasIdleCores: hasIdleCores, NrIdleScan: scan}
-	smp := cfs.DefaultSMPParams(cfs.V65)
-	pl, why := cfs.SelectTaskRQ(&env, &smp)
+	sp := cfs.DefaultSMPParams(cfs.V65)
+	pl, why := cfs.SelectTaskRQ(&env, &sp)
 	fmt.Println(pl.Explain(why))
 	// Output: placed on cpu2: idle core in the LLC (wake_affine at MC chose the previous CPU, target cpu1), 1 CPUs scanned
 }
@@ -233,7 +233,7 @@ func ExampleSystem() {
 		s.SetAttr(1_000_000, task, cfs.Normal, 0, nil, -1, t.CPUs())
 	}
 	env.resched = topology.CPUSet{}
-	moved, _ := s.LoadBalance(2_000_000, 1, s.Domains().Base(1), cfs.CPUIdle)
+	moved, _ := s.LoadBalance(2_000_000, 1, s.Domains().Base(1), smp.CPUIdle)
 	fmt.Println("moved", moved, "cpu0", s.Tasks(0).Len(), "cpu1", s.Tasks(1).Len(), "resched", env.resched.String())
 	fmt.Println("cpu1 runs", s.Schedule(2_000_000, 1).E)
 	// Output:

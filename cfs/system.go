@@ -20,7 +20,7 @@ import (
 
 // A System is the fair class on a whole machine as explicit state, without the simulator: one
 // [RunQueue] per CPU of the topology with its cfs_tasks list ([TaskList]) and running task,
-// the statistics the SMP decisions read ([CPUStat]), the sched domains ([Domains]) with their
+// the statistics the SMP decisions read ([smp.CPUStat]), the sched domains ([Domains]) with their
 // balancing clocks, intervals and failure counts, the root domain's overload flag, and the
 // LLCs' idle-core and scan hints. Its methods are the kernel's entry points on that state:
 // [System.Wakeup] (select_task_rq_fair and the enqueue), [System.Schedule]
@@ -48,7 +48,7 @@ type System struct {
 	ncpu int
 
 	rqs     []cpuRQ
-	stats   []CPUStat
+	stats   []smp.CPUStat
 	dom     []domainState
 	sgImb   []bool
 	idleCor []bool
@@ -113,7 +113,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	s.ds = NewDomains(t, s.smp.Groups)
 	n := t.NumIDs()
 	s.rqs = make([]cpuRQ, n)
-	s.stats = make([]CPUStat, n)
+	s.stats = make([]smp.CPUStat, n)
 	s.dom = make([]domainState, s.ds.numDomains())
 	s.sgImb = make([]bool, len(s.ds.groups))
 	s.idleCor = make([]bool, n)
@@ -135,7 +135,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 		rq.c, rq.id = NewRunQueue(int(c), s.p), c
 		rq.c.onBlock = block
 		cp := uint64(t.Capacity(c))
-		s.stats[c] = CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
+		s.stats[c] = smp.CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
 		s.idle.Set(c, true)
 		// As after boot: every CPU has idled once (has_idle_cores) and the LLC scan bound is
 		// what update_idle_cpu_scan gives an idle LLC.
@@ -165,7 +165,7 @@ func (s *System) RunQueue(c topology.CPU) *RunQueue {
 
 // Stats returns the statistics the SMP decisions read, indexed by CPU id. The slice belongs to
 // the System.
-func (s *System) Stats() []CPUStat { return s.stats }
+func (s *System) Stats() []smp.CPUStat { return s.stats }
 
 // Tasks returns CPU c's cfs_tasks list. It panics if c is not a CPU of the machine.
 func (s *System) Tasks(c topology.CPU) *TaskList {
@@ -304,7 +304,7 @@ func (s *System) refreshStats(c topology.CPU) {
 }
 
 // sumStat is the part of st the groups' sums read.
-func sumStat(st *CPUStat) groupsums.Stat {
+func sumStat(st *smp.CPUStat) groupsums.Stat {
 	return groupsums.Stat{Load: st.Load, Util: st.Util, Runnable: st.Runnable, NrRunning: st.NrRunning, HNrRunning: st.HNrRunning}
 }
 
@@ -406,7 +406,7 @@ func (s *System) updateIdleCore(cpu topology.CPU) {
 		return
 	}
 	for _, c := range s.ds.smt[cpu] {
-		if !s.stats[c].idle() {
+		if !s.stats[c].Idle() {
 			return
 		}
 	}

@@ -4,7 +4,10 @@
 
 package cfs
 
-import "github.com/schedkit/schedkit/topology"
+import (
+	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/topology"
+)
 
 // maxPinnedInterval is MAX_PINNED_INTERVAL (ms): the longest balance interval after all tasks
 // were pinned.
@@ -17,12 +20,12 @@ type domainState struct {
 	failed      int
 }
 
-// RebalanceDomains is rebalance_domains on cpu, in state idle (CPUIdle or CPUNotIdle): from
+// RebalanceDomains is rebalance_domains on cpu, in state idle (smp.CPUIdle or smp.CPUNotIdle): from
 // the lowest domain up, balance each domain whose interval elapsed ([System.LoadBalance]),
 // stopping above a level where another CPU of the group balances, and set the CPU's
 // next_balance ([System.NextBalance]) to the earliest next due time. [System.Tick] calls it
 // when next_balance is due. It panics if cpu is not a CPU of the machine.
-func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle smp.IdleType) {
 	s.mustCPU("RebalanceDomains", cpu)
 	s.at(now)
 	s.rebalanceDomains(now, cpu, idle)
@@ -30,9 +33,9 @@ func (s *System) RebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 
 // rebalanceDomains is [System.RebalanceDomains] for a caller that checked cpu and set s.j to
 // now's jiffy.
-func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
+func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle smp.IdleType) {
 	j := s.j
-	busy := idle != CPUIdle && !s.stats[cpu].idleOnly()
+	busy := idle != smp.CPUIdle && !s.stats[cpu].IdleOnly()
 	next := j + int64(60*s.hz)
 	cont := true
 	chain := s.ds.Chain(cpu)
@@ -47,11 +50,11 @@ func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle IdleType) {
 			var moved int
 			moved, cont = s.loadBalance(now, cpu, sd, idle)
 			if moved > 0 {
-				idle = CPUNotIdle
-				if s.stats[cpu].idle() {
-					idle = CPUIdle
+				idle = smp.CPUNotIdle
+				if s.stats[cpu].Idle() {
+					idle = smp.CPUIdle
 				}
-				busy = idle != CPUIdle && !s.stats[cpu].idleOnly()
+				busy = idle != smp.CPUIdle && !s.stats[cpu].IdleOnly()
 			}
 			ds.lastBalance = j
 			iv = BalanceInterval(ds.interval, sd.busyFactor(), busy, s.hz, s.ncpu)
@@ -94,7 +97,7 @@ func (s *System) newidleBalance(now int64, cpu topology.CPU) bool {
 			ds := &s.dom[sd.idx]
 			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.busyFactor(), false, s.hz, s.ncpu))
 			if sd.flags&topology.SDBalanceNewIdle != 0 {
-				moved, _ := s.loadBalance(now, cpu, sd, CPUNewlyIdle)
+				moved, _ := s.loadBalance(now, cpu, sd, smp.CPUNewlyIdle)
 				pulled = moved > 0
 			}
 			if pulled || s.stats[cpu].NrRunning > 0 {
@@ -114,17 +117,17 @@ func (s *System) newidleBalance(now int64, cpu topology.CPU) bool {
 // [System.Schedule]). It returns the number of tasks moved and whether balancing should
 // continue at the levels above (should_we_balance). It panics if cpu is not a CPU of the
 // machine.
-func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
+func (s *System) LoadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle smp.IdleType) (moved int, cont bool) {
 	s.mustCPU("LoadBalance", cpu)
 	s.at(now)
 	return s.loadBalance(now, cpu, sd, idle)
 }
 
 // loadBalance is [System.LoadBalance] for a caller that checked cpu and set s.j to now's jiffy.
-func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle IdleType) (moved int, cont bool) {
+func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle smp.IdleType) (moved int, cont bool) {
 	ds := &s.dom[sd.idx]
 	env := s.lbEnv(cpu, sd, idle)
-	smp := &s.smp
+	sp := &s.smp
 	dstGrpMask := &sd.groups[0].balance // read only: the group's
 	var flags LBFlags
 	cont = true
@@ -132,9 +135,9 @@ func (s *System) loadBalance(now int64, cpu topology.CPU, sd *SchedDomain, idle 
 	var why BalanceReason
 	var src topology.CPU
 	activeStarted := false
-	scan := idle != CPUNewlyIdle && s.ds.llc[cpu] == sd // update_idle_cpu_scan reads SumUtil
+	scan := idle != smp.CPUNewlyIdle && s.ds.llc[cpu] == sd // update_idle_cpu_scan reads SumUtil
 redo:
-	if !ShouldWeBalance(env, smp) {
+	if !ShouldWeBalance(env, sp) {
 		cont = false
 		goto outBalanced
 	}
@@ -144,7 +147,7 @@ redo:
 	}
 	{
 		var ok bool
-		src, ok = FindBusiestQueue(env, bg, smp)
+		src, ok = FindBusiestQueue(env, bg, sp)
 		if !ok {
 			goto outBalanced
 		}
@@ -161,10 +164,10 @@ redo:
 		}
 	}
 	if moved == 0 {
-		if idle != CPUNewlyIdle {
+		if idle != smp.CPUNewlyIdle {
 			ds.failed++
 		}
-		if NeedActiveBalance(env, src, bg.Migration, ds.failed, smp) {
+		if NeedActiveBalance(env, src, bg.Migration, ds.failed, sp) {
 			var pinned bool
 			if activeStarted, pinned = s.startActiveBalance(cpu, src, sd, bg, why); pinned {
 				goto outOnePinned
@@ -173,7 +176,7 @@ redo:
 	} else {
 		ds.failed = 0
 	}
-	if !activeStarted || NeedActiveBalance(env, src, bg.Migration, ds.failed, smp) {
+	if !activeStarted || NeedActiveBalance(env, src, bg.Migration, ds.failed, sp) {
 		ds.interval = sd.minInterval()
 	}
 	return moved, cont
@@ -185,7 +188,7 @@ outBalanced:
 outAllPinned:
 	ds.failed = 0
 outOnePinned:
-	if idle == CPUNewlyIdle {
+	if idle == smp.CPUNewlyIdle {
 		return 0, cont
 	}
 	if (flags&LBFAllPinned != 0 && ds.interval < maxPinnedInterval) || ds.interval < sd.maxInterval() {
@@ -198,7 +201,7 @@ outOnePinned:
 // System between balances, so that its cpus mask (a CPUSet of MaxCPUs bits) is copied from the
 // domain's span only when it does not hold it already: s.lbSpan names the domain whose span it
 // holds, and is cleared where the mask shrinks.
-func (s *System) lbEnv(cpu topology.CPU, sd *SchedDomain, idle IdleType) *LBEnv {
+func (s *System) lbEnv(cpu topology.CPU, sd *SchedDomain, idle smp.IdleType) *LBEnv {
 	env := &s.lb
 	if s.lbSpan != sd {
 		env.CPUs, s.lbSpan = sd.span, sd
@@ -243,8 +246,8 @@ const (
 // imbalance flag (LBF_SOME_PINNED) and LBF_ALL_PINNED's exclusion of src. moved is the count so
 // far (a redo keeps it); it returns the new count, the flags and where load_balance goes next.
 func (s *System) detachFrom(now int64, env *LBEnv, src topology.CPU, bg *BusiestGroup, why BalanceReason, dstGrpMask *topology.CPUSet, moved int) (int, LBFlags, afterDetach) {
-	sd, idle, flags, smp := env.SD, env.Idle, LBFAllPinned, &s.smp
-	if bg.Migration == MigrateUtil || bg.Migration == MigrateMisfit {
+	sd, idle, flags, sp := env.SD, env.Idle, LBFAllPinned, &s.smp
+	if bg.Migration == smp.MigrateUtil || bg.Migration == smp.MigrateMisfit {
 		// detach_tasks reads the utilisation of the tasks it examines.
 		for p := s.rqs[src].tasks.head; p != nil; p = p.next {
 			s.catchUp(p, s.j)
@@ -262,7 +265,7 @@ func (s *System) detachFrom(now int64, env *LBEnv, src topology.CPU, bg *Busiest
 	for {
 		me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
 		var d Detach
-		s.chosen, d = DetachTasks(me, &s.rqs[src].tasks, s.chosen[:0], smp)
+		s.chosen, d = DetachTasks(me, &s.rqs[src].tasks, s.chosen[:0], sp)
 		examined += d.examined
 		s.apply(now, me, d)
 		moved += d.detached
@@ -386,7 +389,7 @@ func (s *System) ActiveBalance(now int64, cpu, target topology.CPU) *Task {
 	if sd == nil {
 		return nil
 	}
-	env := LBEnv{SD: sd, DstCPU: target, Idle: CPUIdle, CPUs: sd.span, Stats: s.stats,
+	env := LBEnv{SD: sd, DstCPU: target, Idle: smp.CPUIdle, CPUs: sd.span, Stats: s.stats,
 		NrBalanceFailed: s.dom[sd.idx].failed, MaxCapacity: s.ds.maxCapacity()}
 	// The stopper's lb_env leaves migration_type 0, migrate_load, so v7.1 may push a delayed task.
 	me := MigrateEnv{LBEnv: &env, Src: cpu, SrcRQ: rq.c, DstRQ: s.rqs[target].c, Now: uint64(now), Flags: LBFActiveLB}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -114,7 +115,7 @@ func TestSystemSteps(t *testing.T) {
 			t.Fatalf("after the pushes: cpu0 %d, cpu1 %d tasks", s.Tasks(0).Len(), s.Tasks(1).Len())
 		}
 		// A periodic rebalance of idle cpu0 pulls work back and sets next_balance ahead.
-		s.RebalanceDomains(5_000_000, 0, CPUIdle)
+		s.RebalanceDomains(5_000_000, 0, smp.CPUIdle)
 		if s.Tasks(0).Len() == 0 {
 			t.Fatalf("RebalanceDomains(idle cpu0) pulled nothing from cpu1's %d tasks", s.Tasks(1).Len())
 		}
@@ -179,10 +180,10 @@ func TestSystemMisuse(t *testing.T) {
 		{"Wakeup(from cpu2)", func() { s.Wakeup(0, ts[0], nil, 2, 0) }, "cfs: System.Wakeup on cpu2"},
 		{"Wakeup(runnable)", func() { s.Wakeup(0, run, nil, 0, 0) }, "cfs: System.Wakeup of runnable task"},
 		{"Stop(cpu3)", func() { s.Stop(0, 3, run, sched.Preempt) }, "cfs: System.Stop on cpu3"},
-		{"LoadBalance(cpu9)", func() { s.LoadBalance(0, 9, s.Domains().Base(0), CPUIdle) }, "cfs: System.LoadBalance on cpu9"},
+		{"LoadBalance(cpu9)", func() { s.LoadBalance(0, 9, s.Domains().Base(0), smp.CPUIdle) }, "cfs: System.LoadBalance on cpu9"},
 		{"NewidleBalance(cpu9)", func() { s.NewidleBalance(0, 9) }, "cfs: System.NewidleBalance on cpu9"},
 		{"ActiveBalance(to cpu9)", func() { s.ActiveBalance(0, 0, 9) }, "cfs: System.ActiveBalance on cpu9"},
-		{"RebalanceDomains(cpu9)", func() { s.RebalanceDomains(0, 9, CPUIdle) }, "cfs: System.RebalanceDomains on cpu9"},
+		{"RebalanceDomains(cpu9)", func() { s.RebalanceDomains(0, 9, smp.CPUIdle) }, "cfs: System.RebalanceDomains on cpu9"},
 		{"SelectTaskRQ(from cpu9)", func() { s.SelectTaskRQ(0, run, 9, 0) }, "cfs: System.SelectTaskRQ on cpu9"},
 		{"Move(running)", func() { s.Move(0, run, 1) }, "cfs: System.Move of"},
 		{"Move(cpu7)", func() { s.Move(0, run, 7) }, "cfs: System.Move on cpu7"},

@@ -4,6 +4,7 @@
 package cfs
 
 import (
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -38,9 +39,9 @@ func (s *System) tickCPU(now int64, cpu topology.CPU) {
 	}
 	s.refreshTick(cpu)
 	if j >= rq.nextBalance {
-		idle := CPUIdle
+		idle := smp.CPUIdle
 		if busy {
-			idle = CPUNotIdle
+			idle = smp.CPUNotIdle
 		}
 		s.rebalanceDomains(now, cpu, idle)
 	}

@@ -36,7 +36,7 @@ type PlacementFigures struct {
 	CPUs []CPUFigures `json:"cpus"`
 }
 
-// CPUFigures are one CPU's statistics as the SMP decisions read them (a cfs.CPUStat), and
+// CPUFigures are one CPU's statistics as the SMP decisions read them (a [CPUStat]), and
 // whether it is idle (available_idle_cpu) or runs only SCHED_IDLE work (sched_idle_cpu).
 type CPUFigures struct {
 	// CPU is the CPU's id.
@@ -49,7 +49,7 @@ type CPUFigures struct {
 	Load       uint64 `json:"load"`
 	Util       uint64 `json:"util"`
 	Capacity   uint64 `json:"capacity"`
-	// Idle is CPUStat.idle, IdleOnly CPUStat.idleOnly.
+	// Idle is [CPUStat.Idle], IdleOnly [CPUStat.IdleOnly].
 	Idle     bool `json:"idle"`
 	IdleOnly bool `json:"idle_only"`
 }

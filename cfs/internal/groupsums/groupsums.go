@@ -30,7 +30,7 @@
 package groupsums
 
 // Stat is what the sums read of one CPU: cpu_load, cpu_util_cfs, cpu_runnable, rq->nr_running
-// and cfs.h_nr_running (cfs.CPUStat's Load, Util, Runnable, NrRunning and HNrRunning).
+// and cfs.h_nr_running (smp.CPUStat's Load, Util, Runnable, NrRunning and HNrRunning).
 type Stat struct {
 	Load, Util, Runnable  uint64
 	NrRunning, HNrRunning uint32
