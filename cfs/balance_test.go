@@ -266,7 +266,7 @@ func TestDomainsFourNode(t *testing.T) {
 		{bug, 2, "{0-5}{2-7}"},
 	} {
 		if got := groups(top(tc.ds, tc.cpu)); got != tc.want {
-			t.Errorf("%v: top groups of cpu%d = %s, want %s", tc.ds.Construction(), tc.cpu, got, tc.want)
+			t.Errorf("%v: top groups of cpu%d = %s, want %s", tc.ds.mode, tc.cpu, got, tc.want)
 		}
 	}
 	// build_balance_mask: of cpu4's local top group {0-1,4-7} only cpu4 and cpu5 have it as

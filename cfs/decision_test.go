@@ -23,7 +23,7 @@ func rig(t testing.TB, p Params, running bool, ran uint64, tasks []*Entity, vrs 
 		c.setNextTask(tasks[0], 0)
 		c.curr = tasks[0]
 		tasks[0].SumExecRuntime = 1 << 30
-		tasks[0].PrevSumExecRuntime = 1<<30 - ran
+		tasks[0].prevSumExecRuntime = 1<<30 - ran
 	}
 	checkCPU(t, c, nil)
 	return c

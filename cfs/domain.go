@@ -467,9 +467,6 @@ func setImbNumaNr(t *topology.Topology, c topology.CPU, chain []SchedDomain) {
 	}
 }
 
-// Construction returns how the NUMA groups were built.
-func (ds *Domains) Construction() smp.GroupConstruction { return ds.mode }
-
 // Groups returns every distinct group, indexed by [BalanceGroup.ID]. The slice belongs to ds.
 func (ds *Domains) Groups() []*BalanceGroup { return ds.groups }
 

@@ -320,7 +320,7 @@ func (q *Queue) setNextEEVDF(se *Entity, now uint64, first bool, p *Params) {
 	}
 	se.ExecStart = now
 	q.curr = se
-	se.PrevSumExecRuntime = se.SumExecRuntime
+	se.prevSumExecRuntime = se.SumExecRuntime
 }
 
 // updateProtect is v7.1's update_protect_slice: a wakee with a shorter slice shortens the

@@ -353,10 +353,10 @@ func TestScheduleEEVDFRepick(t *testing.T) {
 	c.Schedule(0)
 	c.Tick(1_000_000)       // a: vruntime 1 ms, deadline 2.5 ms, protected until then
 	c.Fork(a, b, 1_000_000) // b at V = a's vruntime: a stays eligible
-	prev, vprot := a.PrevSumExecRuntime, a.VProt
-	if got := c.Schedule(1_000_000); got != a || a.PrevSumExecRuntime != prev || a.VProt != vprot {
+	prev, vprot := a.prevSumExecRuntime, a.VProt
+	if got := c.Schedule(1_000_000); got != a || a.prevSumExecRuntime != prev || a.VProt != vprot {
 		t.Errorf("Schedule with a protected = %v, prev_sum %d (was %d), vprot %+d (was %+d); want a, unchanged",
-			got, a.PrevSumExecRuntime, prev, rel(a.VProt), rel(vprot))
+			got, a.prevSumExecRuntime, prev, rel(a.VProt), rel(vprot))
 	}
 	checkCPU(t, c, nil)
 }

@@ -86,9 +86,9 @@ type Entity struct {
 	// SumExecRuntime is the total time the entity has run (se->sum_exec_runtime).
 	SumExecRuntime uint64
 
-	// PrevSumExecRuntime is SumExecRuntime when the entity was last picked
+	// prevSumExecRuntime is SumExecRuntime when the entity was last picked
 	// (se->prev_sum_exec_runtime); the difference is the time run in the current slice.
-	PrevSumExecRuntime uint64
+	prevSumExecRuntime uint64
 
 	sliceNode timeline.Node[Entity] // v7.1: the entity on its queue's slice timeline (min_slice, max_slice)
 

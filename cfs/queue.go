@@ -244,7 +244,7 @@ func (q *Queue) setNextEntity(se *Entity, now uint64) {
 	}
 	se.ExecStart = now // update_stats_curr_start
 	q.curr = se
-	se.PrevSumExecRuntime = se.SumExecRuntime
+	se.prevSumExecRuntime = se.SumExecRuntime
 }
 
 // putPrevEntity puts the running entity back on the timeline if it is still queued:

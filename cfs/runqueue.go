@@ -373,7 +373,7 @@ func (c *RunQueue) Sleep(t *Entity, now uint64) {
 // virtual slice ([PlaceEntity] with initial set); with ChildRunsFirst the two swap vruntimes if
 // the parent's is earlier. Fork then asks [CheckPreemptWakeup] (as a fork, so no next buddy is
 // marked) whether the child preempts the parent. Like __sched_fork, Fork first clears the
-// child's run-time history (ExecStart, SumExecRuntime, PrevSumExecRuntime) and its vruntime, so
+// child's run-time history (ExecStart, SumExecRuntime, prevSumExecRuntime) and its vruntime, so
 // an entity that ran before may be forked again. Fork panics if child is queued or parent is
 // neither nil nor c's running task.
 //
@@ -400,7 +400,7 @@ func (c *RunQueue) fork(parent, child *Entity, now uint64, d *WakeupDecision) Wa
 	}
 	// __sched_fork: the child starts with no run time and vruntime 0, even if the caller
 	// reuses an entity that ran before.
-	child.ExecStart, child.SumExecRuntime, child.PrevSumExecRuntime = 0, 0, 0
+	child.ExecStart, child.SumExecRuntime, child.prevSumExecRuntime = 0, 0, 0
 	child.Vruntime = 0
 	if c.params.Version.EEVDF() {
 		return c.forkEEVDF(parent, child, now, d)

@@ -283,8 +283,8 @@ func TestScheduleRepickKeepsSlice(t *testing.T) {
 		if !before(a.Vruntime, b.Vruntime) {
 			t.Fatalf("%d ns: a picked again although its vruntime %d is not before b's %d", now, a.Vruntime, b.Vruntime)
 		}
-		if a.PrevSumExecRuntime != 0 {
-			t.Fatalf("%d ns: re-picking a restarted its slice (prev_sum_exec_runtime %d, want 0)", now, a.PrevSumExecRuntime)
+		if a.prevSumExecRuntime != 0 {
+			t.Fatalf("%d ns: re-picking a restarted its slice (prev_sum_exec_runtime %d, want 0)", now, a.prevSumExecRuntime)
 		}
 	}
 	t.Fatal("b never ran")
@@ -319,7 +319,7 @@ func TestScheduleGroupKeepsGroupSlice(t *testing.T) {
 		got := c.Schedule(now)
 		if got == x {
 			// g was picked at 0 and never set again: its slice is measured from 0.
-			if ran := ge.SumExecRuntime - ge.PrevSumExecRuntime; ran != now {
+			if ran := ge.SumExecRuntime - ge.prevSumExecRuntime; ran != now {
 				t.Errorf("x first runs at %d ns after g ran %d ns since its slice started, want %d", now, ran, now)
 			}
 			if switches == 0 {
@@ -330,9 +330,9 @@ func TestScheduleGroupKeepsGroupSlice(t *testing.T) {
 		if got != prev {
 			switches++
 		}
-		if ge.PrevSumExecRuntime != 0 {
+		if ge.prevSumExecRuntime != 0 {
 			t.Fatalf("%d ns: switching inside g restarted g's slice (prev_sum_exec_runtime %d, want 0)",
-				now, ge.PrevSumExecRuntime)
+				now, ge.prevSumExecRuntime)
 		}
 	}
 	t.Fatal("x never ran")
@@ -358,9 +358,9 @@ func TestForkReusedEntity(t *testing.T) {
 		fresh := NewTask("fresh", Normal, 0)
 		c1.Fork(nil, used, 20_000_000)
 		c2.Fork(nil, fresh, 20_000_000)
-		if used.ExecStart != 0 || used.SumExecRuntime != 0 || used.PrevSumExecRuntime != 0 {
+		if used.ExecStart != 0 || used.SumExecRuntime != 0 || used.prevSumExecRuntime != 0 {
 			t.Errorf("%v: forked again: exec_start %d, sum_exec_runtime %d, prev_sum_exec_runtime %d; want 0, 0, 0",
-				v, used.ExecStart, used.SumExecRuntime, used.PrevSumExecRuntime)
+				v, used.ExecStart, used.SumExecRuntime, used.prevSumExecRuntime)
 		}
 		if used.Vruntime != fresh.Vruntime || used.Deadline != fresh.Deadline {
 			t.Errorf("%v: forked again at vruntime %d, deadline %d; a fresh task gets %d, %d",

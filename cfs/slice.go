@@ -42,7 +42,7 @@ func slice(q *Queue, se *Entity, p *Params) uint64 {
 	var slice uint64
 	if queued && q.se == nil && se.myQ == nil && q.cpu != nil {
 		m := &q.cpu.memo
-		inv := uint64(q.load.InvWeight) | uint64(p.CalcDelta)<<32
+		inv := uint64(q.load.invWeight) | uint64(p.CalcDelta)<<32
 		var ok bool
 		if slice, ok = m.Get(nr, q.load.Weight, inv, se.load.Weight, p.Latency, p.MinGranularity, p.NrLatency); !ok {
 			slice = scaledPeriod(q, se, nr, p)

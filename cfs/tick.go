@@ -127,7 +127,7 @@ func CheckPreemptTick(q *Queue, curr *Entity, p *Params) (TickDecision, TickReas
 // the parameters nor the decision.
 func checkPreemptTick(q *Queue, curr *Entity, p *Params, d *TickDecision) TickReason {
 	ideal := min(slice(q, curr, p), p.Latency)
-	ran := curr.SumExecRuntime - curr.PrevSumExecRuntime
+	ran := curr.SumExecRuntime - curr.prevSumExecRuntime
 	*d = TickDecision{Curr: curr, Ideal: ideal, ran: ran}
 	if ran > ideal {
 		d.Resched = true
@@ -188,7 +188,7 @@ func (c *RunQueue) tick(se *Entity, now uint64, d *TickDecision) TickReason {
 		if p.Version.EEVDF() {
 			ch := q.updateCurrEEVDF(now, p) // update_curr decides, and asks for the reschedule
 			q.updateGroup(se, now, p)
-			*d = TickDecision{Curr: se, Resched: ch.resched, ran: se.SumExecRuntime - se.PrevSumExecRuntime,
+			*d = TickDecision{Curr: se, Resched: ch.resched, ran: se.SumExecRuntime - se.prevSumExecRuntime,
 				vruntime: se.Vruntime, deadline: se.Deadline}
 			r = ch.tickReason(q)
 		} else {

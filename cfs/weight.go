@@ -90,14 +90,15 @@ func ScaleLoadDown(w uint64) uint64 {
 }
 
 // A LoadWeight is a weight in load units with its cached 32-bit inverse: the kernel's struct
-// load_weight. InvWeight 0 means "not computed": [CalcDelta] then uses 0xFFFFFFFF divided by the
-// unscaled weight, as __update_inv_weight does. A task's own load carries the table inverse
+// load_weight. The inverse is not exported: [LoadWeight.Inverse] reads it, and 0 means "not
+// computed": [CalcDelta] then uses 0xFFFFFFFF divided by the unscaled weight, as
+// __update_inv_weight does. A task's own load carries the table inverse
 // ([TaskLoad]); a sum of loads, or a group entity's load, carries none and gets the computed one,
 // which can differ from the table's by one (4194303 instead of 4194304 for nice 0), so results of
 // the v6.5 arithmetic depend on which one is present.
 type LoadWeight struct {
 	Weight    uint64
-	InvWeight uint32
+	invWeight uint32 // lw->inv_weight
 }
 
 // TaskLoad returns the load of a task with the given class and nice level: the kernel's
@@ -108,9 +109,9 @@ func TaskLoad(class Class, nice int) LoadWeight {
 	checkNice("TaskLoad", nice)
 	switch class {
 	case Idle:
-		return LoadWeight{Weight: ScaleLoad(weightIdlePrio), InvWeight: wMultIdlePrio}
+		return LoadWeight{Weight: ScaleLoad(weightIdlePrio), invWeight: wMultIdlePrio}
 	case Normal, Batch:
-		return LoadWeight{Weight: ScaleLoad(Weight(nice)), InvWeight: InvWeight(nice)}
+		return LoadWeight{Weight: ScaleLoad(Weight(nice)), invWeight: InvWeight(nice)}
 	}
 	panic(fmt.Sprintf("cfs: TaskLoad: unknown class %d", class))
 }
@@ -122,12 +123,12 @@ func (lw LoadWeight) Add(inc uint64) LoadWeight { return LoadWeight{Weight: lw.W
 // update_load_sub.
 func (lw LoadWeight) Sub(dec uint64) LoadWeight { return LoadWeight{Weight: lw.Weight - dec} }
 
-// Inverse returns the inverse __calc_delta multiplies by: InvWeight if set, otherwise the
+// Inverse returns the inverse __calc_delta multiplies by: the cached one if set, otherwise the
 // kernel's __update_inv_weight of the unscaled weight w (1 if w >= 0xFFFFFFFF, 0xFFFFFFFF if
 // w == 0, else 0xFFFFFFFF / w).
 func (lw LoadWeight) Inverse() uint32 {
-	if lw.InvWeight != 0 {
-		return lw.InvWeight
+	if lw.invWeight != 0 {
+		return lw.invWeight
 	}
 	w := ScaleLoadDown(lw.Weight)
 	switch {
