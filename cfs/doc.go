@@ -238,9 +238,8 @@
 // hierarchy), [RunQueue.SetNice] (set_user_nice), [RunQueue.SetSlice] (sched_setattr's runtime, v7.1),
 // [RunQueue.Yield] (yield_task_fair), [RunQueue.UpdateCurr] (update_curr_fair), [RunQueue.DequeueDelayed]
 // (v7.1); a task changes CPU through the [System] that owns both queues ([System.Move], its
-// balancing and wakeups). Time is always an explicit now in nanoseconds; nothing
-// reads a clock. The
-// decisions the methods take are available as pure functions, in the shape below.
+// balancing and wakeups). Time is always an explicit now in nanoseconds; nothing reads a
+// clock. The decisions the methods take are available as pure functions, in the shape below.
 //
 // # The shape of a decision
 //
@@ -270,10 +269,9 @@
 // writes the explanation the simulator's traces show, such as "tick b: resched: ran longer than
 // its ideal slice (ran 3000000 ns, ideal 2999998 ns)". The state-changing methods that take
 // these decisions return the same pair: [RunQueue.Tick] (TickDecision, TickReason),
-// [RunQueue.Wakeup] and [RunQueue.Fork] (WakeupDecision, WakeupReason),
-// [System.SelectTaskRQ] (CPUSelection, PlaceReason) and
-// [System.Wakeup] both pairs. A test in the package checks the shape of every exported
-// function against these rules.
+// [RunQueue.Wakeup] and [RunQueue.Fork] (WakeupDecision, WakeupReason), [System.SelectTaskRQ]
+// (CPUSelection, PlaceReason) and [System.Wakeup] both pairs. A test in the package checks the
+// shape of every exported function against these rules.
 //
 // Not modelled here: PELT load tracking (group weights use instantaneous loads), CFS bandwidth
 // control (cpu.max throttling), hrtick, and changing a group's idle flag or shares while it has
@@ -395,7 +393,11 @@
 //
 // Linux keeps one run queue per CPU and moves tasks between them at three moments: when a task
 // wakes up or is forked (placement), when a CPU is about to idle (newly idle balance), and
-// periodically from the tick (rebalance_domains). All three decide over sched domains.
+// periodically from the tick (rebalance_domains). All three decide over sched domains. The
+// decisions are in this package; the data they share, plain values with the kernel's names, is
+// in package cfs/smp: what they read about each CPU ([smp.CPUStat]), the state a CPU balances
+// in ([smp.IdleType]), what an imbalance counts ([smp.MigrationType]), their tunables
+// ([smp.Params]) and the records of what they compared ([smp.Comparison]).
 //
 // Domains. Every CPU has a chain of domains from its core up to the machine (SMT, CLS, MC for
 // the last-level cache, PKG, NODE and one NUMA level per distance), built by package topology
