@@ -37,8 +37,7 @@ func (s *System) TakeComparisons() []smp.Comparison {
 // cpuFigures returns CPU c's figures.
 func (s *System) cpuFigures(c topology.CPU) smp.CPUFigures {
 	st := &s.stats[c]
-	return smp.CPUFigures{CPU: int(c), NrRunning: st.NrRunning, HNrRunning: st.HNrRunning, IdleTasks: st.IdleHNrRunning,
-		Load: st.Load, Util: st.Util, Capacity: st.Capacity, Idle: st.Idle(), IdleOnly: st.IdleOnly()}
+	return smp.CPUFigures{CPU: int(c), CPUStat: *st, Idle: st.Idle(), IdleOnly: st.IdleOnly()}
 }
 
 // logPlacement appends the placement env made, pl for reason why, to the log.

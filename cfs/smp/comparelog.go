@@ -36,19 +36,13 @@ type PlacementFigures struct {
 	CPUs []CPUFigures `json:"cpus"`
 }
 
-// CPUFigures are one CPU's statistics as the SMP decisions read them (a [CPUStat]), and
+// CPUFigures are one CPU's statistics as the SMP decisions read them, its [CPUStat] (whose
+// JSON form lists nr_running, h_nr_running, idle_h_nr_running, load, util and capacity), and
 // whether it is idle (available_idle_cpu) or runs only SCHED_IDLE work (sched_idle_cpu).
 type CPUFigures struct {
 	// CPU is the CPU's id.
 	CPU int `json:"cpu"`
-	// NrRunning, HNrRunning, IdleTasks, Load, Util and Capacity are the CPUStat's NrRunning,
-	// HNrRunning, IdleHNrRunning, Load, Util and Capacity.
-	NrRunning  uint32 `json:"nr_running"`
-	HNrRunning uint32 `json:"h_nr_running"`
-	IdleTasks  uint32 `json:"idle_h_nr_running"`
-	Load       uint64 `json:"load"`
-	Util       uint64 `json:"util"`
-	Capacity   uint64 `json:"capacity"`
+	CPUStat
 	// Idle is [CPUStat.Idle], IdleOnly [CPUStat.IdleOnly].
 	Idle     bool `json:"idle"`
 	IdleOnly bool `json:"idle_only"`

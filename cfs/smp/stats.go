@@ -64,35 +64,37 @@ func (m MigrationType) String() string {
 // struct rq and the load-tracking signals the kernel reads through cpu_load, cpu_util_cfs and
 // cpu_runnable. The model has no PELT: Load is the CPU's instantaneous queued weight, Runnable
 // its number of queued fair tasks times SCHED_CAPACITY_SCALE, and Util a running average
-// maintained at the CPU's ticks (see package cfs's documentation).
+// maintained at the CPU's ticks (see package cfs's documentation). Its JSON form is the one a
+// [CPUFigures] records: the counts, load, utilisation and capacity, without the figures only a
+// balance's finer rules read (runnable, full capacity, misfit load, idle stamp).
 type CPUStat struct {
 	// NrRunning is rq->nr_running, the number of tasks queued on the CPU, the running one
 	// included (in v7.1 also the delayed-dequeue tasks, which are still queued).
-	NrRunning uint32
+	NrRunning uint32 `json:"nr_running"`
 	// HNrRunning is the number of fair tasks the balancer counts: rq->cfs.h_nr_running in
 	// v6.5, and rq->cfs.h_nr_runnable, which leaves out delayed-dequeue tasks, where v7.1's
 	// balancer reads that instead (sum_h_nr_running, find_busiest_queue, sched_reduced_capacity,
 	// need_active_balance).
-	HNrRunning uint32
+	HNrRunning uint32 `json:"h_nr_running"`
 	// IdleHNrRunning is rq->cfs.idle_h_nr_running, how many of those count as idle.
-	IdleHNrRunning uint32
+	IdleHNrRunning uint32 `json:"idle_h_nr_running"`
 	// Load is cpu_load: the unscaled weight of the root queue, scale_load_down of the sum of
 	// its entities' weights.
-	Load uint64
+	Load uint64 `json:"load"`
 	// Util is cpu_util_cfs, at most Capacity.
-	Util uint64
+	Util uint64 `json:"util"`
 	// Runnable is cpu_runnable.
-	Runnable uint64
+	Runnable uint64 `json:"-"`
 	// Capacity is capacity_of, the capacity left to fair tasks.
-	Capacity uint64
+	Capacity uint64 `json:"capacity"`
 	// CapacityOrig is capacity_orig_of, the CPU's full capacity.
-	CapacityOrig uint64
+	CapacityOrig uint64 `json:"-"`
 	// MisfitLoad is rq->misfit_task_load: the h_load of a running task that does not fit the
 	// CPU, or 0.
-	MisfitLoad uint64
+	MisfitLoad uint64 `json:"-"`
 	// IdleStamp is rq->idle_stamp: when the CPU last went idle, in nanoseconds; 0 while it has
 	// work. find_idlest_group_cpu prefers the most recently idled CPU.
-	IdleStamp uint64
+	IdleStamp uint64 `json:"-"`
 }
 
 // Idle reports whether the CPU has nothing queued (idle_cpu and available_idle_cpu).

@@ -11,7 +11,7 @@ import (
 func TestComparisonsTextMarks(t *testing.T) {
 	cs := []smp.Comparison{
 		{Placement: &smp.PlacementFigures{Task: "t", Scope: "llc", CPUs: []smp.CPUFigures{
-			{CPU: 0, Idle: true, IdleOnly: true}, {CPU: 1, IdleOnly: true}, {CPU: 2, NrRunning: 1, Load: 1024},
+			{CPU: 0, Idle: true, IdleOnly: true}, {CPU: 1, IdleOnly: true}, {CPU: 2, CPUStat: smp.CPUStat{NrRunning: 1, Load: 1024}},
 		}}},
 		{Balance: &smp.BalanceFigures{Domain: "MC", Span: "0-1", Idle: "idle", Reason: "balanced", Groups: []smp.GroupFigures{
 			{CPUs: []int{0}, Local: true, Busiest: true, Type: "has_spare"}, {CPUs: []int{1}, Busiest: true, Type: "overloaded"}, {CPUs: []int{2}, Type: "has_spare"},
