@@ -77,16 +77,32 @@ func (m *Machine) settle(c *cpu) {
 // if the thread has no work left (it then carries on with its script).
 func (m *Machine) armDone(id topology.CPU) {
 	c := &m.cpus[id]
-	t := &m.threads[c.cur]
-	switch {
-	case t.remaining == forever:
+	if t := &m.threads[c.cur]; t.remaining == forever {
 		m.q.disarm(m.slotDone(id))
-	case t.remaining == 0:
-		m.q.arm(m.slotDone(id), max(c.segStart, m.now))
-	default:
-		need := (t.remaining<<10 + c.rate - 1) / c.rate
-		m.q.arm(m.slotDone(id), max(c.segStart, m.now)+need)
+	} else {
+		m.q.arm(m.slotDone(id), m.doneAt(c, t))
 	}
+}
+
+// pushDone is armDone after an interrupt stalled the CPU's thread: its completion event, if
+// armed, only moves later, and waits in the queue's late until its old time comes
+// (eventQueue.armLater) instead of moving down the heap at every clock interrupt.
+func (m *Machine) pushDone(id topology.CPU) {
+	c := &m.cpus[id]
+	if t := &m.threads[c.cur]; t.remaining == forever {
+		m.q.disarm(m.slotDone(id))
+	} else {
+		m.q.armLater(m.slotDone(id), m.doneAt(c, t))
+	}
+}
+
+// doneAt returns when c's thread t ends its run, or its stall if it has no work left.
+func (m *Machine) doneAt(c *cpu, t *thread) int64 {
+	at := max(c.segStart, m.now)
+	if t.remaining > 0 {
+		at += (t.remaining<<10 + c.rate - 1) / c.rate
+	}
+	return at
 }
 
 // setBusy records that CPU c (id) became busy or idle, and slows down or speeds up its SMT

@@ -318,7 +318,7 @@ func (m *Machine) chargeInterrupt(id topology.CPU, cost int64) {
 		}
 		c.segStart = max(c.segStart, m.now) + cost
 		if m.threads[c.cur].remaining > 0 || m.q.pending(m.slotDone(id)) {
-			m.armDone(id)
+			m.pushDone(id)
 		}
 	}
 }

@@ -35,8 +35,22 @@ func (a *event) before(b *event) bool {
 // insertion's (the machine often arms an event right after taking one, a woken thread's run or
 // the IPI that starts it).
 //
+// armLater moves a plain slot to a later time without moving it in the heap: its new key
+// waits in late until the old one comes to the root, where top moves it down, unless the slot
+// is armed or disarmed first. A key only grows that way, so the heap's order of the old keys
+// still finds the earliest event: the root's key is at most every other entry's, which is at
+// most that entry's late key. The order events come out in, ties included, is that of their
+// keys, as if armLater had moved the slot at once. The machine pushes a running thread's end
+// later at every interrupt that stalls it (each CPU's at every clock interrupt, under a
+// Costs.Tick): one store each, and one descent at most when the old time comes, often none (the
+// thread stops, or another interrupt comes, first). A late key is one whose sequence number is
+// above its slot's entry's: an arm or a disarm leaves a stale one behind, below every sequence
+// number armed since, so neither needs to clear it. A queue that never deferred a move (no
+// interrupt costs) does not look for late keys (lazy).
+//
 // Invariant: pos[h[i].slot] == i+1 for every i (but 0 if hole), pos[s] == 0 for every slot s
 // not in h, and !h[i].before(&h[(i-1)/4]) for every i > 0 (i > 4 if hole); if hole, len(h) > 1.
+// If late[h[i].slot].seq > h[i].seq, the late key is after h[i]'s (and h[i] is not a group's).
 //
 // Timers armed for one time join a group: a circular list in order of arming, whose first timer
 // (its head) stands for it in the heap, with the time and sequence number of the group's
@@ -58,7 +72,9 @@ type eventQueue struct {
 	h     []event
 	pos   []int32
 	seq   uint64
-	hole  bool // h[0] is not an event
+	hole  bool  // h[0] is not an event
+	lazy  bool  // armLater has left a slot in its place: top must look for a late key at the root
+	late  []key // by slot: the key armLater gave it, if its sequence number is above its entry's
 	ring  []ring
 	cache *[cacheLines]int32 // a hash of a time -> its newest group's head + 1, or a stale or 0 entry
 }
@@ -70,6 +86,12 @@ const (
 	cacheLines = 1 << cacheBits
 )
 
+// A key is an event's time and sequence number, without its slot.
+type key struct {
+	t   int64
+	seq uint64
+}
+
 // A ring places a timer in its group.
 type ring struct {
 	t          int64
@@ -79,6 +101,7 @@ type ring struct {
 // addSlots makes room for n more slots.
 func (q *eventQueue) addSlots(n int) {
 	q.pos = append(q.pos, make([]int32, n)...)
+	q.late = append(q.late, make([]key, n)...)
 	for range n {
 		q.ring = append(q.ring, ring{prev: -1, next: -1})
 	}
@@ -90,6 +113,7 @@ func (q *eventQueue) addSlots(n int) {
 // grow reserves room for n more slots.
 func (q *eventQueue) grow(n int) {
 	q.pos = slices.Grow(q.pos, n)
+	q.late = slices.Grow(q.late, n)
 	q.ring = slices.Grow(q.ring, n)
 }
 
@@ -98,10 +122,26 @@ func (q *eventQueue) empty() bool { return len(q.h) == 0 }
 
 // top returns the earliest event. Preconditions: the queue is not empty.
 func (q *eventQueue) top() *event {
+	if q.hole || q.lazy {
+		return q.settleTop()
+	}
+	return &q.h[0]
+}
+
+// settleTop fills the hole at the root, if any, and moves each root that armLater moved (a
+// late key) down to its place, until the root is the earliest event, which it returns.
+func (q *eventQueue) settleTop() *event {
 	if q.hole {
 		q.fillHole()
 	}
-	return &q.h[0]
+	for e := &q.h[0]; ; e = &q.h[0] {
+		l := q.late[e.slot]
+		if l.seq <= e.seq {
+			return e
+		}
+		e.t, e.seq = l.t, l.seq
+		q.down(0)
+	}
 }
 
 // fillHole fills the hole at the root with the last event. Preconditions: hole.
@@ -146,9 +186,30 @@ func (q *eventQueue) arm(s int32, t int64) {
 	q.up(len(q.h)-1, e)
 }
 
+// armLater sets plain slot s to fire at t, after every event already armed for t, as arm
+// does; when s is pending for an earlier time, it leaves it in its place and keeps t in late
+// (see eventQueue). The complexity is O(1) then.
+func (q *eventQueue) armLater(s int32, t int64) {
+	p := q.pos[s]
+	if p == 0 || t < q.h[p-1].t {
+		q.arm(s, t)
+		return
+	}
+	*q.line(t) = 0 // as arm
+	q.seq++
+	q.late[s] = key{t, q.seq}
+	q.lazy = true
+}
+
 // timeOf returns the time plain slot s (or a group's head) is armed for. Preconditions: s is
 // pending.
-func (q *eventQueue) timeOf(s int32) int64 { return q.h[q.pos[s]-1].t }
+func (q *eventQueue) timeOf(s int32) int64 {
+	e := &q.h[q.pos[s]-1]
+	if l := &q.late[s]; l.seq > e.seq {
+		return l.t
+	}
+	return e.t
+}
 
 // rename makes new, not in the heap, stand for old, a group's head, at its place.
 func (q *eventQueue) rename(old, new int32) {

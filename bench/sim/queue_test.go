@@ -28,6 +28,9 @@ func checkHeap(t *testing.T, q *eventQueue) {
 		if p := (i - 1) / 4; i > 0 && p >= first && q.h[i].before(&q.h[p]) {
 			t.Fatalf("h[%d] = %+v is before its parent %+v", i, q.h[i], q.h[p])
 		}
+		if l := q.late[q.h[i].slot]; l.seq > q.h[i].seq && l.t < q.h[i].t {
+			t.Fatalf("h[%d] = %+v has a late key %+v before it", i, q.h[i], l)
+		}
 	}
 	n := 0
 	for _, p := range q.pos {
@@ -98,7 +101,8 @@ func checkQueue(t *testing.T, q *eventQueue, plain int32) {
 // the operation after one is an arm of a new slot, a re-arm or disarm of a pending one, or a
 // look at the top, so that each way of filling it runs. With cache=false all the times share a
 // cache line, so that events of a time start a new group whenever another time took it; with
-// plain=8, slots 0-7 do not group and come between the groups of their time.
+// plain=8, slots 0-7 do not group and come between the groups of their time, and half their
+// arms are armLater's (a move to a later time then waits in late).
 func TestQueueAgainstModel(t *testing.T) {
 	for _, tc := range []struct {
 		times int
@@ -127,9 +131,12 @@ func testQueueAgainstModel(t *testing.T, times int, cache bool, plain int32) {
 	arm, disarm, pending, timeOf := q.armTimer, q.disarmTimer, q.timerPending, q.timerTime
 	if plain > 0 {
 		arm = func(s int32, t int64) {
-			if s < plain {
+			switch {
+			case s < plain && r.IntN(2) == 0:
+				q.armLater(s, t)
+			case s < plain:
 				q.arm(s, t)
-			} else {
+			default:
 				q.armTimer(s, t)
 			}
 		}
