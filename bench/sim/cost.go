@@ -113,12 +113,19 @@ const (
 
 // sample draws c from src: fixed costs without drawing, varying ones piecewise linearly between
 // the quantiles. A cost is at most MaxCost (under 2^42 ns), so a difference of quantiles times
-// a 20-bit fraction fits in 62 bits.
+// a 20-bit fraction fits in 62 bits. It inlines, so that a fixed cost costs its caller a
+// comparison; a varying one is drawVarying.
 func (c *Cost) sample(src *rand.PCG) int64 {
 	if c.Min == c.Max {
 		return int64(c.Min)
 	}
-	return c.at(draw(src))
+	return c.drawVarying(src)
+}
+
+// drawVarying is sample for a varying cost: c.at(draw(src)), with draw written out (the
+// generator's step inlines here, not in a function of its own).
+func (c *Cost) drawVarying(src *rand.PCG) int64 {
+	return c.at(int64(src.Uint64() >> (64 - drawBits)))
 }
 
 // draw returns a uniform number in [0, 2^20) from src: the point of a distribution a varying
