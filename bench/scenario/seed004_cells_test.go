@@ -114,6 +114,20 @@ func TestSeed004TbenchRoundTrip(t *testing.T) {
 	assert.InDelta(t, want, float64(c.Wakeups), 1, "one answer per round trip of %g ns", rt)
 }
 
+// tbench's latency column is the longest line of any client, a line under way counting with its
+// age: with fixed costs every line is one round trip of the two sides' CPU, and a server that
+// never answers within the run leaves a line as long as the run.
+func TestSeed004TbenchWorstLine(t *testing.T) {
+	s, err := scenario.Lookup("seed004-tbench")
+	require.NoError(t, err)
+	worst := s.Metrics[0].Of
+	r, setup := runSeed004(t, "seed004-tbench", "cfs:v6.5", scenario.Values{"clients": 2, "seconds": 0.01, "cpus": 8, "spread": 0})
+	rt := (setup.Values["client_ns"] + setup.Values["server_ns"]) / 1e6
+	assert.InDelta(t, rt, worst(r, &setup), 1e-9, "one round trip, in ms")
+	r, setup = runSeed004(t, "seed004-tbench", "cfs:v6.5", scenario.Values{"clients": 1, "seconds": 0.01, "cpus": 8, "spread": 0, "server_ns": 1e9})
+	assert.InDelta(t, 10.0, worst(r, &setup), 1e-9, "the unanswered first line lasts the whole 10 ms run")
+}
+
 // The seed 004 cells print the same bytes whatever the number of workers, and their seeded
 // repetitions differ (the costs are drawn), so that the t-test has a spread to work with.
 func TestSeed004CellsDeterministic(t *testing.T) {
