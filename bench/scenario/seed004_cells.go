@@ -549,16 +549,19 @@ func seed004TbenchNotes() []string {
 			"model they do not: traced over 1 s at one client (seed 1), they were on different CPUs at all 99,802 switches " +
 			"on the 96 CPUs in one cache, at all but 6 on 24 CPUs; on 4 nodes of 24 CPUs (one cache each, 0.5 s) they " +
 			"shared a CPU a quarter of the time, but one no messaging task ran on. No tick chose between an online and an idle entity, and the worst line " +
-			"is the two sides' drawn CPU, 0.030 ms in both kernels to the nanosecond. The seed's 0.73 ms is a wait of half a " +
-			"millisecond or more once a second that the baseline has and the patched kernel mostly not, of the size of the " +
-			"idle entity's turn at 1000 Hz; the model has no such wait in either kernel. What would be needed: the placement " +
+			"is the two sides' drawn CPU, 0.030 ms in both kernels to the nanosecond; so it stays with the messaging at 2 " +
+			"or 10 us a message (the calibrated hackbench sockets' cost is 3.3 us, send and receive) on 96 CPUs in one cache " +
+			"or in 4 nodes (0.3 s each). The seed's means of per-second maxima say that a " +
+			"line of half a millisecond or more, 25-40 ordinary lines, is common in the baseline's seconds and rarer with " +
+			"the patch: the size of an idle entity's turn ended at a 1000 Hz tick, but that is a guess; the model has no " +
+			"such wait in either kernel. What would be needed: the placement " +
 			"that stacks a pair on a CPU with messaging work, which depends on what the model does not know or simplifies: " +
 			"the seed machine's caches and SMT, perf bench sched messaging's real per-message CPU (1-3 us, not msg_us' " +
 			"batch), loopback TCP's wake-ups from softirq context, and PELT's group shares (GroupShares uses instantaneous " +
 			"loads).",
-		"From 64 clients the online tasks outnumber the CPUs with the idle group's, and the worst line is their own " +
-			"queueing: 1.5 ms at 64 clients, 8.7 ms at 128 (the seed 9.76), 12.2 ms at 256 (the seed 23.68, 12.17 " +
-			"patched) in both kernels, the patch moving it by a few percent either way, none significant over 3 runs. At " +
+		"From 64 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs, and the " +
+			"worst line is the online tasks' own queueing: 1.5 ms at 64 clients, 8.7 ms at 128 (the seed 9.76), 12.2 ms at 256 (the seed 23.68, 12.17 " +
+			"patched) in both kernels, the patch moving it by up to 7 %, not significant over 3 runs. At " +
 			"384 clients some client waits the whole 20 ms run (the seed's worst line is 61.68 ms): the run is too short " +
 			"for that row, whose figure is the run's length in both kernels.",
 		"Runs are 20 ms of simulated time, shorter than one of dbench's 1 s intervals, so each gives one worst line (at " +
