@@ -452,11 +452,11 @@ the mean round trip.`,
 		},
 		Claims: []Claim{
 			{Text: "tbench latency, 1 client: the patch cuts 0.73 → 0.24 ms", Row: "v6.5-patched/latency-1",
-				Why: "the patch acts on an online entity that ran 3 ms on end; one pair never does beside idle-group work"},
+				Why: "it acts on an online entity that ran 3 ms on end; in the model one pair never does beside idle work"},
 			{Text: "… 64 clients: 4.21 → 5.53 ms, worse", Row: "v6.5-patched/latency-64",
 				Why: "64 pairs on 96 CPUs: the worst line is the online tasks' own queueing, the same in both kernels"},
 			{Text: "… 256 clients: 23.68 → 12.17 ms", Row: "v6.5-patched/latency-256",
-				Why: "the worst line is online queueing in both kernels; the patch's ticks move it a few %"},
+				Why: "the worst line is online queueing in both kernels; the patch's ticks move it by up to 7 %, n.s."},
 		},
 		Notes: seed004TbenchNotes(),
 	}
