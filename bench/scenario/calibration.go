@@ -66,6 +66,34 @@ func Compile() CompileCalibration {
 	return mustDecode[CompileCalibration](compileCalibrationJSON, "data/compile-calibration.json")
 }
 
+// ChainCalibration is what `go run ./bench/scenario/calibrate -what chain` measured of the
+// processes around one kernel object on the machine it ran on (data/chain-calibration.json,
+// with every run and the method): the compiler proper alone (gcc's cc1, as FreeBSD's clang
+// runs cc1 in its own process), a job shell's own CPU, a small program's start and exit (the
+// stand-in for ctfconvert) and make's own CPU per target, the CPU times as fractions of a
+// whole compile measured beside them.
+type ChainCalibration struct {
+	Method                string  `json:"method"`
+	Dir                   string  `json:"dir"`
+	GCC                   string  `json:"gcc"`
+	Shell                 string  `json:"shell"`
+	Make                  string  `json:"make"`
+	Kernel                string  `json:"kernel"`
+	CC1BlocksPerCPUSecond float64 `json:"cc1_blocks_per_cpu_second"`
+	CC1OffCPUNsPerBlock   int64   `json:"cc1_off_cpu_ns_per_block"`
+	ShellPerCompile       float64 `json:"shell_per_compile"`
+	TruePerCompile        float64 `json:"true_per_compile"`
+	MakePerCompile        float64 `json:"make_per_compile"`
+}
+
+//go:embed data/chain-calibration.json
+var chainCalibrationJSON []byte
+
+// Chain returns the stored calibration of the processes around a kernel object.
+func Chain() ChainCalibration {
+	return mustDecode[ChainCalibration](chainCalibrationJSON, "data/chain-calibration.json")
+}
+
 // TarLayoutCalibration is what `go run ./bench/scenario/calibrate -what tar-layout` measured
 // of bsdtar, the seed's tar (FreeBSD's tar is libarchive's bsdtar), on the machine it ran on
 // (data/tar-layout.json, with the method and the timed trees): how many members' headers

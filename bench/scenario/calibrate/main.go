@@ -8,6 +8,7 @@
 //	go run ./bench/scenario/calibrate -what tar-layout > bench/scenario/data/tar-layout.json
 //	go run ./bench/scenario/calibrate -what compile > bench/scenario/data/compile-calibration.json
 //	go run ./bench/scenario/calibrate -what pipe > bench/scenario/data/pipe-calibration.json
+//	go run ./bench/scenario/calibrate -what chain > bench/scenario/data/chain-calibration.json
 //
 // It runs `tar cf - DIR | gzip -c > /dev/null` N times (DIR defaults to the Go tree's src,
 // about 150 MiB of source, standing in for the seed's /usr/src), the two processes joined by a
@@ -75,7 +76,7 @@ type Calibration struct {
 }
 
 func main() {
-	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip), tar-layout (bsdtar's records and costs), compile (gcc -O2 -c) or pipe (a ping-pong's wake-up cost)")
+	what := flag.String("what", "pipeline", "what to measure: pipeline (tar | gzip), tar-layout (bsdtar's records and costs), compile (gcc -O2 -c), chain (the processes around a kernel object: cc1 alone, the job shell, a program's start) or pipe (a ping-pong's wake-up cost)")
 	dir := flag.String("dir", goSrc(), "directory tar archives (pipeline)")
 	runs := flag.Int("runs", 5, "measured runs (after one warm-up run)")
 	flag.Parse()
@@ -89,8 +90,10 @@ func main() {
 		err = calibrateCompile(os.Stdout, filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
 	case "pipe":
 		err = calibratePipe(os.Stdout, *runs)
+	case "chain":
+		err = calibrateChain(os.Stdout, filepath.Join(filepath.Dir(goSrc()), "src", "runtime", "cgo"), *runs)
 	default:
-		err = fmt.Errorf("-what %q: want pipeline, tar-layout, compile or pipe", *what)
+		err = fmt.Errorf("-what %q: want pipeline, tar-layout, compile, chain or pipe", *what)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)

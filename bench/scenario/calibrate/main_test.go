@@ -129,3 +129,38 @@ func TestRunLengths(t *testing.T) {
 		assert.Equal(t, c.members, members, "%v", c.per)
 	}
 }
+
+// The chain calibration runs cc1 alone, a job shell and true on one small C file: every CPU
+// time is positive, the shell's own CPU excludes the compile it forked (it is smaller than the
+// whole compile), and the fractions are the medians' ratios.
+func TestChainOnRealPrograms(t *testing.T) {
+	for _, p := range []string{"gcc", "make", "true"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed", p)
+		}
+	}
+	if _, err := os.Stat("/proc/self/schedstat"); err != nil {
+		t.Skip("no /proc/PID/schedstat (needs Linux with schedstats)")
+	}
+	dir := t.TempDir()
+	src := "int f(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * i; return s; }\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f.c"), []byte(strings.Repeat("\n", 3)+src), 0o644))
+	a, err := cc1Command(filepath.Join(dir, "f.c"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasSuffix(a[0], "/cc1"), "%v", a)
+	assert.Equal(t, filepath.Join(dir, "f.c"), a[len(a)-1])
+	assert.Contains(t, strings.Join(a, " "), "-o "+os.DevNull)
+	var out bytes.Buffer
+	require.NoError(t, calibrateChain(&out, dir, 1))
+	var c Chain
+	require.NoError(t, json.Unmarshal(out.Bytes(), &c))
+	require.Len(t, c.CC1, 1)
+	require.Len(t, c.Shells, 1)
+	require.Len(t, c.GCCs, 1)
+	assert.Positive(t, c.CC1CPUNs)
+	assert.Positive(t, c.TrueCPUNs)
+	assert.Positive(t, c.MakeCPUNs)
+	assert.Less(t, c.ShellCPUNs, c.GCCCPUNs, "the shell's own CPU leaves out the gcc it forked")
+	assert.InDelta(t, float64(c.ShellCPUNs)/float64(c.GCCCPUNs), c.ShellPerCompile, 1e-12)
+	assert.InDelta(t, float64(c.TrueCPUNs)/float64(c.GCCCPUNs), c.TruePerCompile, 1e-12)
+}
