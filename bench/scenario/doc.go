@@ -115,11 +115,12 @@
 // legacy 54 %, main 53 %; CFS/EEVDF 98.6 %, the weights' 1024/(1024+15).
 //
 // seed000-buildkernel (seed 000's buildkernel: 435.67/436.85/438.62 s, and ~7 min becoming
-// over an hour beside one hog per CPU): make's job slots forking compile jobs calibrated from
-// real gcc runs (calibrate -what compile → data/compile-calibration.json). Direction
-// reproduced (stock ULE about 2.6× slower beside nice 20 hogs), size not (the seed: over 8.6×);
-// the patch does not help in the model; the 0.27 % and 0.68 % differences without hogs do not
-// come out (every policy builds in the same time when jobs never wait).
+// over an hour beside one hog per CPU): one make process keeping j jobs running, each kernel
+// object the processes bmake's job shell runs (sh, the compiler, ctfconvert), calibrated from
+// real programs (calibrate -what compile and -what chain → data/compile-calibration.json,
+// data/chain-calibration.json). Direction reproduced (stock ULE about 2.1× slower beside nice 20
+// hogs), size not (the seed: over 8.6×; no swept value of the unknowns comes near); the patch
+// does not help in the model. Without hogs the policies differ by the profile's costs only.
 //
 // seed001-kargl (seed 001, Kargl 2011: one job of N = 4..8 cooperating ranks on 4 CPUs, the
 // master's real time, ULE 223-628 s with large deviations, 4BSD 222-286 s): N ranks splitting

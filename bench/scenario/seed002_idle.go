@@ -17,7 +17,7 @@ var bruceULE = []float64{127.06, 125.83, 130.33, 118.70, 127.09, 115.80}
 
 func seed002Idle() *Scenario {
 	base := seed000Buildkernel()
-	params := append([]Param(nil), base.Params...)
+	params := withoutChain(base.Params)
 	for i := range params {
 		switch params[i].Name {
 		case "cpus":
