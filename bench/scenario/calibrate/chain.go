@@ -248,10 +248,11 @@ func median(cs []counters) int64 {
 	return v[len(v)/2]
 }
 
-// shellName is what /bin/sh is on this machine (dash on Debian, an ash like FreeBSD's sh).
+// shellName is the name of the program /bin/sh is on this machine (dash on Debian, an ash like
+// FreeBSD's sh), without its directory.
 func shellName() string {
 	if p, err := filepath.EvalSymlinks("/bin/sh"); err == nil {
-		return p
+		return filepath.Base(p)
 	}
-	return "/bin/sh"
+	return "sh"
 }
