@@ -12,7 +12,10 @@ import (
 type ID int32
 
 // String formats id as "t7".
-func (id ID) String() string { return "t" + strconv.Itoa(int(id)) }
+func (id ID) String() string {
+	var b [24]byte // one allocation: the string, where "t" + strconv.Itoa made two
+	return string(strconv.AppendInt(append(b[:0], 't'), int64(id), 10))
+}
 
 // A Class is a scheduling class: the Linux policy (sched_setscheduler) or its FreeBSD rtprio
 // equivalent.
