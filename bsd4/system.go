@@ -40,8 +40,10 @@ type System struct {
 	rng         *rand.Rand
 
 	threads sched.Threads[Thread]
-	global  runq.Runq[Thread]
-	pcpu    []perCPU // by CPU id
+	// slab holds the threads' records, allocated a chunk at a time.
+	slab   sched.Slab[Thread]
+	global runq.Runq[Thread]
+	pcpu   []perCPU // by CPU id
 	// runqLength is runq_length[]: the length of each CPU's queue, by CPU id, the array
 	// PickCPU compares.
 	runqLength []int
@@ -168,7 +170,8 @@ func (s *System) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sc
 	s.contract.Attr("Fork", tid, &attr)
 	pt, hasParent := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, hasParent)
-	t := &Thread{ID: tid, Parent: parent, Attr: attr, Slice: 1, queue: -1}
+	t := s.slab.New()
+	*t = Thread{ID: tid, Parent: parent, Attr: attr, Slice: 1, queue: -1}
 	t.Init(t)
 	s.threads.Add(pkg, "Fork", tid, t)
 	if hasParent {

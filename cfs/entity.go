@@ -116,7 +116,13 @@ type Entity struct {
 // queue, with the load set_load_weight gives it ([TaskLoad]). NewTask panics if nice is outside
 // [MinNice, MaxNice] or class is unknown.
 func NewTask(name string, class Class, nice int) *Entity {
-	e := &Entity{Name: name, load: TaskLoad(class, nice), class: class, nice: nice}
+	return initTask(new(Entity), name, class, nice)
+}
+
+// initTask makes *e the task entity NewTask returns, in memory the caller allocated (the
+// Scheduler's slab), and returns e.
+func initTask(e *Entity, name string, class Class, nice int) *Entity {
+	*e = Entity{Name: name, load: TaskLoad(class, nice), class: class, nice: nice}
 	e.node.Init(e)
 	e.sliceNode.Init(e)
 	return e

@@ -50,6 +50,10 @@ type Scheduler struct {
 	// contract checks the machine's calls (CPUs, time, attributes), with the standard panics.
 	contract sched.Contract
 	threads  sched.Threads[thread]
+	// slab and entities hold the threads' records and their task entities, allocated a chunk
+	// at a time.
+	slab     sched.Slab[thread]
+	entities sched.Slab[Entity]
 	groups   map[sched.GroupID]*Group
 	err      error
 	woke     wakeResult // the outcome of the last wakeup, which nothing reads
@@ -191,10 +195,11 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	s.contract.Attr("Fork", tid, &attr)
 	_, hasParent := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, hasParent)
-	th := &thread{id: tid, parent: parent, slice: attr.Slice}
+	th := s.slab.New()
+	*th = thread{id: tid, parent: parent, slice: attr.Slice}
 	s.threads.Add("cfs", "Fork", tid, th)
 	pol, nice := s.classOf(tid, attr)
-	e := NewTask(tid.String(), pol, nice)
+	e := initTask(s.entities.New(), tid.String(), pol, nice)
 	e.SetGroup(s.group(tid, attr.Group))
 	if s.sys.p.Version >= V71 && attr.Slice > 0 {
 		e.SetSlice(uint64(attr.Slice))

@@ -46,13 +46,13 @@ func NewSMPTask(e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
 	if allowed.IsEmpty() {
 		panic("cfs: NewSMPTask with no allowed CPU")
 	}
-	return newSMPTask(e, &allowed, cpu)
+	return newSMPTask(new(Task), e, &allowed, cpu)
 }
 
-// newSMPTask is [NewSMPTask] with a set of allowed CPUs that the task may share with others:
-// nothing writes through it.
-func newSMPTask(e *Entity, allowed *topology.CPUSet, cpu topology.CPU) *Task {
-	t := &Task{E: e, allowed: allowed, nAllowed: allowed.Count(), cpu: cpu, recentUsedCPU: cpu}
+// newSMPTask is [NewSMPTask] in memory the caller allocated, t (the System's slab), with a set
+// of allowed CPUs that the task may share with others: nothing writes through it.
+func newSMPTask(t *Task, e *Entity, allowed *topology.CPUSet, cpu topology.CPU) *Task {
+	*t = Task{E: e, allowed: allowed, nAllowed: allowed.Count(), cpu: cpu, recentUsedCPU: cpu}
 	e.task = t
 	return t
 }

@@ -46,6 +46,8 @@ type System struct {
 	ds   *Domains
 	hz   int
 	ncpu int
+	// tasks holds the records of the tasks Fork makes, allocated a chunk at a time.
+	tasks sched.Slab[Task]
 
 	rqs     []cpuRQ
 	stats   []smp.CPUStat
@@ -204,7 +206,7 @@ func (s *System) Fork(now int64, e *Entity, allowed topology.CPUSet, cpu topolog
 	if m.IsEmpty() {
 		panic("cfs: NewSMPTask with no allowed CPU")
 	}
-	t := newSMPTask(e, s.share(&m, nil), cpu)
+	t := newSMPTask(s.tasks.New(), e, s.share(&m, nil), cpu)
 	st := &s.stats[cpu]
 	t.util = (st.Capacity - min(st.Capacity, st.Util)) / 2
 	t.utilTick = s.jiffies(now)

@@ -12,8 +12,8 @@ package sched
 // reachable, so an exited thread's record lives as long as its neighbours'. Records do not
 // move: a pointer New returned stays valid.
 //
-// The zero value is an empty Slab, ready to use. Each System keeps its own; a Slab is not safe
-// for concurrent use.
+// The zero value is an empty Slab, ready to use. Each System keeps its own and must not copy
+// it (a copy would hand out the same records again); a Slab is not safe for concurrent use.
 type Slab[T any] struct {
 	free []T // the rest of the current chunk
 	size int // the size of the last chunk allocated

@@ -23,6 +23,7 @@ type System struct {
 	// wake-ups at one instant go to two idle CPUs.
 	told     topology.CPUSet
 	threads  sched.Threads[Thread]
+	slab     sched.Slab[Thread] // the threads' records, allocated a chunk at a time
 	arrivals uint64
 }
 
@@ -53,7 +54,8 @@ func (s *System) Queued() int { return len(s.queue) }
 // Fork creates thread id with attributes a, not yet runnable. It panics with "toy: Fork of
 // thread t3, which exists" if id exists, or if it is negative.
 func (s *System) Fork(id ID, a sched.Attr) *Thread {
-	t := &Thread{ID: id, Length: a.Slice, Affinity: a.Affinity}
+	t := s.slab.New()
+	*t = Thread{ID: id, Length: a.Slice, Affinity: a.Affinity}
 	s.threads.Add("toy", "Fork", id, t)
 	return t
 }

@@ -44,6 +44,7 @@ type Scheduler struct {
 	contract sched.Contract
 	env      sched.Env
 	threads  sched.Threads[Thread]
+	slab     sched.Slab[Thread] // the threads' records, allocated a chunk at a time
 	rand     []Rand
 	idleOld  []int // the idle loop's oldswitchcnt, per CPU
 
@@ -244,7 +245,9 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	pt, forked := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, forked)
 	ticks := s.ticks(now)
-	t := InitThread(&Thread{ID: tid, Parent: -1})
+	t := s.slab.New()
+	*t = Thread{ID: tid, Parent: -1}
+	InitThread(t)
 	s.threads.Add("ule", "Fork", tid, t)
 	t.Affinity = s.affinity(attr)
 	s.applyAttr(t, attr)
