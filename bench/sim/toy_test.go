@@ -71,9 +71,12 @@ func (p *rr) Start(cfg sched.Config, env sched.Env) error {
 func (p *rr) AddGroup(sched.Group) error { return nil }
 
 func (p *rr) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
-	for int(tid) >= len(p.attr) {
-		p.attr = append(p.attr, sched.Attr{})
-		p.any = append(p.any, false)
+	if int(tid) >= len(p.attr) {
+		// Double the tables: forking n threads then copies about n records, where appending
+		// one at a time (a large slice grows by a quarter) copied about 4n.
+		n := max(2*len(p.attr), int(tid)+1)
+		p.attr = append(p.attr, make([]sched.Attr, n-len(p.attr))...)
+		p.any = append(p.any, make([]bool, n-len(p.any))...)
 	}
 	p.SetAttr(now, tid, attr)
 }
