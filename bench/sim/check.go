@@ -112,7 +112,7 @@ func (m *Machine) checkTick(id topology.CPU) {
 			if m.now-t.since <= b {
 				break
 			}
-			if t.reported&(1<<WorkConservation) == 0 && t.allowed(id) {
+			if t.reported&(1<<WorkConservation) == 0 && m.allowed(t, id) {
 				m.violate(WorkConservation, id, tid, m.now-t.since)
 			}
 		}

@@ -37,10 +37,16 @@ type Machine struct {
 	cpus                          []cpu
 	threads                       []thread
 	progs                         []*program
-	pipes                         []pipe
-	spawns                        []spawn
-	nspawn                        int
-	work                          []work
+	// code is every program's code, one after the other (program.base), and attrs the
+	// threads' attributes (thread.attr): the programs' (program.attrIx), then the threads' own
+	// copies. Threads refer to them, and to their program, by index, so that the threads'
+	// slice holds no pointer and the garbage collector does not scan it.
+	code   []instr
+	attrs  []sched.Attr
+	pipes  []pipe
+	spawns []spawn
+	nspawn int
+	work   []work
 	// call and ctx are the policy method in progress and the CPU on whose behalf it runs.
 	call Call
 	ctx  topology.CPU
@@ -367,7 +373,7 @@ func (m *Machine) timer(tid int32) {
 func (m *Machine) armSleep(tid int32, at int64) {
 	t := &m.threads[tid]
 	t.wokeAt = at
-	at += t.prog.slack
+	at += m.progs[t.prog].slack
 	if k := &m.cfg.Costs.Timer; m.slack && k.Varies() {
 		u := draw(&m.costRng)
 		at += k.at(u)

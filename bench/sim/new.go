@@ -112,6 +112,9 @@ func (m *Machine) compileScripts(w *workload.Workload) (*compiler, error) {
 		if cfg.FlattenGroups {
 			p.runAttr.Group = sched.RootGroup
 		}
+		p.attrIx, p.base = int32(len(m.attrs)), int32(len(m.code))
+		m.attrs = append(m.attrs, p.runAttr)
+		m.code = append(m.code, p.code...)
 		m.progs = append(m.progs, p)
 	}
 	for i := range w.Threads {

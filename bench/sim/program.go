@@ -57,6 +57,8 @@ type program struct {
 	// runAttr is attr as the machine runs it (the group flattened with Config.FlattenGroups):
 	// the attributes its threads share until a script op changes them.
 	runAttr sched.Attr
+	// attrIx is where runAttr is in Machine.attrs, and base where code is in Machine.code.
+	attrIx, base int32
 	// slack is the declaration's timer slack (workload.Thread.Slack) in nanoseconds.
 	slack  int64
 	code   []instr

@@ -291,11 +291,12 @@ func (m *Machine) Result() *Result {
 func (m *Machine) threadStats(tid int) ThreadStats {
 	t := &m.threads[tid]
 	c := &t.st
-	s := ThreadStats{ID: sched.ID(tid), Name: t.name(), Parent: sched.ID(t.parent), Start: c.Start, End: c.End,
+	p := m.progs[t.prog]
+	s := ThreadStats{ID: sched.ID(tid), Name: p.threadName(t.instance), Parent: sched.ID(t.parent), Start: c.Start, End: c.End,
 		CPUTime: c.CPUTime, WaitTime: c.WaitTime, Sleep: c.Sleep, Work: c.Work, Voluntary: c.Voluntary,
-		Involuntary: c.Involuntary, Migrations: c.Migrations, Wakeups: c.Wakeups, Decl: t.prog.name}
+		Involuntary: c.Involuntary, Migrations: c.Migrations, Wakeups: c.Wakeups, Decl: p.name}
 	if !m.cfg.FlattenGroups {
-		s.Group = t.prog.decl.Group
+		s.Group = p.decl.Group
 	}
 	if need := len(m.threads) * int(numSeries); len(m.sorted) < need {
 		m.sorted = append(m.sorted, make([]sortedSeries, need-len(m.sorted))...)

@@ -14,7 +14,7 @@ import (
 func (m *Machine) advance(id topology.CPU, tid int32) {
 	for {
 		t := &m.threads[tid] // again after every op: a fork may move the slice
-		in := &t.code[t.pc]
+		in := &m.code[t.base+t.pc]
 		switch in.op {
 		case opRun:
 			t.pc++
@@ -103,9 +103,9 @@ func runLength(in *instr, t *thread) int64 {
 // the policy told.
 func (m *Machine) setAttrOp(id topology.CPU, tid int32, in *instr) {
 	t := &m.threads[tid]
-	a := *t.attr
-	t.prog.attrs[in.a].apply(&a)
-	t.setAttr(a, m.topo.CPUs())
+	a := *m.attrOf(t)
+	m.progs[t.prog].attrs[in.a].apply(&a)
+	m.setAttrOf(t, a)
 	m.setAttr(id, tid)
 }
 
@@ -223,7 +223,7 @@ func (m *Machine) everyInit(id topology.CPU, tid int32, in *instr) bool {
 		return false
 	}
 	if workload.PhaseMode(in.b) == workload.PhaseStagger {
-		if n := int64(t.prog.decl.Instances()); n > 1 {
+		if n := int64(m.progs[t.prog].decl.Instances()); n > 1 {
 			phase += int64(t.instance) * period / n
 		}
 	}
@@ -355,7 +355,7 @@ func (m *Machine) exit(id topology.CPU, tid int32) {
 		m.trace.add(Record{Time: m.now, Kind: KindExit, CPU: id, Thread: sched.ID(tid), Other: m.threads[tid].parent})
 	}
 	m.stop(id, sched.Exit)
-	m.threads[tid].prog.exited++
+	m.progs[m.threads[tid].prog].exited++
 	m.exitsSeen++
 	m.live--
 	if m.live == 0 {
@@ -369,14 +369,14 @@ func (m *Machine) exit(id topology.CPU, tid int32) {
 func (m *Machine) setAttr(id topology.CPU, tid int32) {
 	t := &m.threads[tid]
 	if m.trace != nil {
-		a := t.attr
+		a := m.attrOf(t)
 		m.trace.add(Record{Time: m.now, Kind: KindSetAttr, CPU: id, Thread: sched.ID(tid),
 			Other: int32(a.Nice+64) | int32(a.Class)<<8 | int32(a.RTPrio)<<16})
 	}
-	m.setTickState(&m.cpus[id], runState(t.attr))
+	m.setTickState(&m.cpus[id], runState(m.attrOf(t)))
 	m.call, m.ctx = CallSetAttr, id
-	m.pol.SetAttr(m.now, sched.ID(tid), *t.attr)
-	if !t.allowed(id) {
+	m.pol.SetAttr(m.now, sched.ID(tid), *m.attrOf(t))
+	if !m.allowed(t, id) {
 		m.call = CallMachine
 		m.env.Resched(id)
 	}

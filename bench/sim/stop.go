@@ -233,7 +233,7 @@ func (m *Machine) watchDone(w *watch) bool {
 		found := false
 		for tid := range m.threads {
 			t := &m.threads[tid]
-			if t.named(n) {
+			if m.progs[t.prog].names(n, t.instance) {
 				if t.state != tExited {
 					return false
 				}

@@ -30,11 +30,11 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	p := m.progs[pi]
 	tid := int32(len(m.threads))
 	p.made++
-	m.threads = append(m.threads, thread{prog: p, code: p.code, cpu: nobody, last: nobody, parent: parent,
+	m.threads = append(m.threads, thread{prog: pi, base: p.base, cpu: nobody, last: nobody, parent: parent,
 		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now, reqStart: -1, forked: true,
 		instance: int32(p.made - 1), readyAt: m.now, fresh: true})
 	t := &m.threads[tid]
-	t.shareAttr(&p.runAttr, m.topo.CPUs())
+	m.shareAttr(t, p)
 	if p.nvars > 0 {
 		t.vars = int32(len(m.vars))
 		m.vars = append(m.vars, make([]int64, p.nvars)...)
@@ -47,11 +47,11 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 		m.threads[parent].children++
 	}
 	if m.trace != nil {
-		m.trace.addThread(ThreadInfo{Name: t.name(), Parent: sched.ID(parent), Attr: *t.attr})
+		m.trace.addThread(ThreadInfo{Name: m.name(t), Parent: sched.ID(parent), Attr: *m.attrOf(t)})
 		m.trace.add(Record{Time: m.now, Kind: KindFork, CPU: id, Thread: sched.ID(tid), Other: parent})
 	}
 	m.call, m.ctx = CallFork, id
-	m.pol.Fork(m.now, sched.ID(tid), sched.ID(parent), id, *t.attr)
+	m.pol.Fork(m.now, sched.ID(tid), sched.ID(parent), id, *m.attrOf(t))
 	return tid, true
 }
 
@@ -186,7 +186,7 @@ func (m *Machine) pick(id topology.CPU) {
 	t.st.WaitTime += exit
 	t.state, t.cpu, t.since = tRunning, int32(id), m.now+exit
 	c.cur, c.lastThread = tid, tid
-	m.setTickState(c, runState(t.attr))
+	m.setTickState(c, runState(m.attrOf(t)))
 	c.segStart = m.now + stall
 	m.setBusy(c, id, true)
 	switch {
@@ -216,7 +216,7 @@ func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migra
 		sw += k.Switch.sample(&m.costRng)
 	}
 	if m.switchMMs {
-		if p := t.prog.proc; c.lastProc != p {
+		if p := m.progs[t.prog].proc; c.lastProc != p {
 			if c.lastProc >= 0 {
 				sw += k.SwitchMM.sample(&m.costRng)
 			}
@@ -263,7 +263,7 @@ func (m *Machine) validPick(id topology.CPU, tid sched.ID) bool {
 		return false
 	}
 	t := &m.threads[tid]
-	if t.state != tRunnable || !t.allowed(id) {
+	if t.state != tRunnable || !m.allowed(t, id) {
 		m.violate(ThreadConservation, id, int32(tid), 0)
 		return false
 	}

@@ -35,15 +35,11 @@ const nobody = -1
 
 // A thread is the machine's state of one thread. Its fields are ordered by size, so that it
 // has no padding: BenchmarkIdleThread counts its bytes.
+//
+// It holds no pointer, so that the garbage collector does not scan the machine's threads: it
+// refers to its program, code and attributes by index into the Machine's progs, code and attrs.
 type thread struct {
-	prog *program
-	// code is prog.code, kept here so that a step of the script reads no line of the program.
-	code []instr
-	// attr is the thread's attributes: its program's (program.runAttr), shared by every thread
-	// of the program, until a script op changes them; ownAttr says attr is the thread's own
-	// copy then, made at the first change.
-	attr *sched.Attr
-	rng  rand.PCG
+	rng rand.PCG
 	// opLeft is what remains of a Send or Recv of several messages.
 	opLeft int64
 	// remaining is the work left in the current run, in ns at speed 1024, or forever.
@@ -65,8 +61,16 @@ type thread struct {
 	// lat holds the latency series of ThreadStats (Wakeup, RunqWait, Request, indexed by
 	// Series) while the machine runs; see liveSeries.
 	lat [numSeries]liveSeries
-	pc  int32
-	cpu int32 // the CPU it runs on, or -1
+	// prog is the thread's program, in Machine.progs; base is the start of its code in
+	// Machine.code (program.base), kept here so that a step of the script reads no line of the
+	// program.
+	prog, base int32
+	// attr is the thread's attributes, in Machine.attrs: its program's (program.attrIx), shared
+	// by every thread of the program, until a script op changes them; ownAttr says attr is the
+	// thread's own copy then, made at the first change.
+	attr int32
+	pc   int32
+	cpu  int32 // the CPU it runs on, or -1
 	// last is the CPU it last ran on, or -1.
 	last   int32
 	parent int32
@@ -110,19 +114,17 @@ type counters struct {
 	Voluntary, Involuntary, Migrations, Wakeups int64
 }
 
-// name returns the thread's name: its declaration's, numbered for a template or one of
-// several instances ("worker.3").
-func (t *thread) name() string {
-	p := t.prog
+// threadName returns the name of p's thread number instance: its declaration's, numbered for a
+// template or one of several instances ("worker.3").
+func (p *program) threadName(instance int32) string {
 	if p.decl.Template || p.decl.Instances() > 1 {
-		return p.name + "." + strconv.Itoa(int(t.instance))
+		return p.name + "." + strconv.Itoa(int(instance))
 	}
 	return p.name
 }
 
-// named reports whether the thread's name is n, without making the name.
-func (t *thread) named(n string) bool {
-	p := t.prog
+// names reports whether the name of p's thread number instance is n, without making the name.
+func (p *program) names(n string, instance int32) bool {
 	if !p.decl.Template && p.decl.Instances() <= 1 {
 		return n == p.name
 	}
@@ -131,27 +133,37 @@ func (t *thread) named(n string) bool {
 		return false
 	}
 	i, err := strconv.Atoi(rest[1:])
-	return err == nil && i == int(t.instance) && rest[1:] == strconv.Itoa(i)
+	return err == nil && i == int(instance) && rest[1:] == strconv.Itoa(i)
 }
+
+// name returns thread t's name (program.threadName).
+func (m *Machine) name(t *thread) string { return m.progs[t.prog].threadName(t.instance) }
+
+// attrOf returns thread t's attributes.
+func (m *Machine) attrOf(t *thread) *sched.Attr { return &m.attrs[t.attr] }
 
 // allowed reports whether t may run on id.
-func (t *thread) allowed(id topology.CPU) bool { return t.anyCPU || t.attr.Affinity.Has(id) }
-
-// shareAttr gives t the attributes *a, shared with its program, and sets the anyCPU cache for a
-// machine with CPUs all.
-func (t *thread) shareAttr(a *sched.Attr, all topology.CPUSet) {
-	t.attr, t.ownAttr = a, false
-	t.anyCPU = a.Affinity.IsEmpty() || all.SubsetOf(a.Affinity)
+func (m *Machine) allowed(t *thread, id topology.CPU) bool {
+	return t.anyCPU || m.attrs[t.attr].Affinity.Has(id)
 }
 
-// setAttr sets t's attributes to a, in its own copy, and the anyCPU cache for a machine with
-// CPUs all.
-func (t *thread) setAttr(a sched.Attr, all topology.CPUSet) {
+// shareAttr gives t the attributes of its program p, shared with the program's other threads,
+// and sets the anyCPU cache.
+func (m *Machine) shareAttr(t *thread, p *program) {
+	a := &m.attrs[p.attrIx]
+	t.attr, t.ownAttr = p.attrIx, false
+	t.anyCPU = a.Affinity.IsEmpty() || m.topo.CPUs().SubsetOf(a.Affinity)
+}
+
+// setAttrOf sets t's attributes to a, in its own copy (made at the first change), and the anyCPU
+// cache.
+func (m *Machine) setAttrOf(t *thread, a sched.Attr) {
 	if !t.ownAttr {
-		t.attr, t.ownAttr = new(sched.Attr), true
+		t.attr, t.ownAttr = int32(len(m.attrs)), true
+		m.attrs = append(m.attrs, sched.Attr{})
 	}
-	*t.attr = a
-	t.anyCPU = a.Affinity.IsEmpty() || all.SubsetOf(a.Affinity)
+	m.attrs[t.attr] = a
+	t.anyCPU = a.Affinity.IsEmpty() || m.topo.CPUs().SubsetOf(a.Affinity)
 }
 
 // waitPush counts tid, just made runnable at m.now, among the runnable threads and, when a
