@@ -170,8 +170,8 @@ func (s *System) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sc
 	s.contract.Attr("Fork", tid, &attr)
 	pt, hasParent := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, hasParent)
-	t := s.slab.New()
-	*t = Thread{ID: tid, Parent: parent, Attr: attr, Slice: 1, queue: -1}
+	t := s.slab.New() // zeroed: only the fields that are not zero are set
+	t.ID, t.Parent, t.Attr, t.Slice, t.queue = tid, parent, attr, 1, -1
 	t.Init(t)
 	s.threads.Add(pkg, "Fork", tid, t)
 	if hasParent {

@@ -119,10 +119,10 @@ func NewTask(name string, class Class, nice int) *Entity {
 	return initTask(new(Entity), name, class, nice)
 }
 
-// initTask makes *e the task entity NewTask returns, in memory the caller allocated (the
-// Scheduler's slab), and returns e.
+// initTask makes *e, zeroed memory the caller allocated (the Scheduler's slab), the task entity
+// NewTask returns, and returns e.
 func initTask(e *Entity, name string, class Class, nice int) *Entity {
-	*e = Entity{Name: name, load: TaskLoad(class, nice), class: class, nice: nice}
+	e.Name, e.load, e.class, e.nice = name, TaskLoad(class, nice), class, nice
 	e.node.Init(e)
 	e.sliceNode.Init(e)
 	return e

@@ -195,8 +195,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	s.contract.Attr("Fork", tid, &attr)
 	_, hasParent := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, hasParent)
-	th := s.slab.New()
-	*th = thread{id: tid, parent: parent, slice: attr.Slice}
+	th := s.slab.New() // zeroed: only the fields that are not zero are set
+	th.id, th.parent, th.slice = tid, parent, attr.Slice
 	s.threads.Add("cfs", "Fork", tid, th)
 	pol, nice := s.classOf(tid, attr)
 	e := initTask(s.entities.New(), tid.String(), pol, nice)

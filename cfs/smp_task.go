@@ -49,10 +49,10 @@ func NewSMPTask(e *Entity, allowed topology.CPUSet, cpu topology.CPU) *Task {
 	return newSMPTask(new(Task), e, &allowed, cpu)
 }
 
-// newSMPTask is [NewSMPTask] in memory the caller allocated, t (the System's slab), with a set
-// of allowed CPUs that the task may share with others: nothing writes through it.
+// newSMPTask is [NewSMPTask] in zeroed memory the caller allocated, t (the System's slab), with
+// a set of allowed CPUs that the task may share with others: nothing writes through it.
 func newSMPTask(t *Task, e *Entity, allowed *topology.CPUSet, cpu topology.CPU) *Task {
-	*t = Task{E: e, allowed: allowed, nAllowed: allowed.Count(), cpu: cpu, recentUsedCPU: cpu}
+	t.E, t.allowed, t.nAllowed, t.cpu, t.recentUsedCPU = e, allowed, allowed.Count(), cpu, cpu
 	e.task = t
 	return t
 }

@@ -54,8 +54,8 @@ func (s *System) Queued() int { return len(s.queue) }
 // Fork creates thread id with attributes a, not yet runnable. It panics with "toy: Fork of
 // thread t3, which exists" if id exists, or if it is negative.
 func (s *System) Fork(id ID, a sched.Attr) *Thread {
-	t := s.slab.New()
-	*t = Thread{ID: id, Length: a.Slice, Affinity: a.Affinity}
+	t := s.slab.New() // zeroed: only the fields that are not zero are set
+	t.ID, t.Length, t.Affinity = id, a.Slice, a.Affinity
 	s.threads.Add("toy", "Fork", id, t)
 	return t
 }

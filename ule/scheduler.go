@@ -245,8 +245,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	pt, forked := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, forked)
 	ticks := s.ticks(now)
-	t := s.slab.New()
-	*t = Thread{ID: tid, Parent: -1}
+	t := s.slab.New() // zeroed: only the fields that are not zero are set
+	t.ID, t.Parent = tid, -1
 	InitThread(t)
 	s.threads.Add("ule", "Fork", tid, t)
 	t.Affinity = s.affinity(attr)

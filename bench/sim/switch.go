@@ -30,10 +30,12 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	p := m.progs[pi]
 	tid := int32(len(m.threads))
 	p.made++
-	m.threads = append(m.threads, thread{prog: pi, base: p.base, cpu: nobody, last: nobody, parent: parent,
-		waitPrev: nobody, waitNext: nobody, pipeNext: nobody, since: m.now, reqStart: -1, forked: true,
-		instance: int32(p.made - 1), readyAt: m.now, fresh: true})
+	m.threads = append(m.threads, thread{}) // only the fields that are not zero are set
 	t := &m.threads[tid]
+	t.prog, t.base, t.instance, t.parent = pi, p.base, int32(p.made-1), parent
+	t.cpu, t.last, t.waitPrev, t.waitNext, t.pipeNext = nobody, nobody, nobody, nobody, nobody
+	t.since, t.readyAt, t.reqStart = m.now, m.now, -1
+	t.forked, t.fresh = true, true
 	m.shareAttr(t, p)
 	if p.nvars > 0 {
 		t.vars = int32(len(m.vars))
