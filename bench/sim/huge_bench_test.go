@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -15,7 +16,9 @@ import (
 //
 // phase=start: an op builds the machine and runs its first 10 ms, every thread forked and placed
 // then; x-realtime is simulated over wall-clock time and B/thread the memory allocated per
-// thread (policy and machine, growth of their tables included).
+// thread (policy and machine, growth of their tables included); scan-B/thread is what of the
+// started machine the garbage collector must scan (the heap that may hold pointers, after a
+// collection with the last op's machine live), per thread.
 //
 // phase=steady: the machine first runs 100 ms outside the timer; an op is the next 10 ms.
 //
@@ -33,9 +36,10 @@ func BenchmarkHuge(b *testing.B) {
 			b.ReportAllocs()
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
+			var m *sim.Machine
 			for b.Loop() {
-				m, err := sim.New(cfg, pc.make(), w)
-				if err != nil {
+				var err error
+				if m, err = sim.New(cfg, pc.make(), w); err != nil {
 					b.Fatal(err)
 				}
 				if err := m.Run(slice); err != nil {
@@ -43,6 +47,7 @@ func BenchmarkHuge(b *testing.B) {
 				}
 			}
 			runtime.ReadMemStats(&m1)
+			b.ReportMetric(float64(scannable(m))/threads, "scan-B/thread")
 			b.ReportMetric(float64(b.N)*slice.Seconds()/b.Elapsed().Seconds(), "x-realtime")
 			b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(b.N*threads), "B/thread")
 		})
@@ -67,6 +72,16 @@ func BenchmarkHuge(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(m.Events()-events), "ns/event")
 		})
 	}
+}
+
+// scannable returns the bytes of heap the garbage collector must scan (runtime/metrics'
+// /gc/scan/heap:bytes) after a collection that finds m live.
+func scannable(m *sim.Machine) uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(s)
+	runtime.KeepAlive(m)
+	return s[0].Value.Uint64()
 }
 
 // realPoliciesFor returns the benchmarked policies (the toy and one preset of each real policy)
