@@ -189,6 +189,11 @@ func (m *Machine) armStart(w *workload.Workload) {
 	m.tickQ, m.tickR = int64(time.Second)/m.tickHz, int64(time.Second)%m.tickHz
 	m.tickRem = m.tickR
 	m.q.arm(m.slotTick(), m.tickAt)
+	n := 0
+	for i := range w.Threads {
+		n += w.Threads[i].Instances()
+	}
+	m.spawns = slices.Grow(m.spawns, n) // at once: appending grew it by a quarter at a time
 	for i := range w.Threads {
 		d := &w.Threads[i]
 		for range d.Instances() {
@@ -199,7 +204,7 @@ func (m *Machine) armStart(w *workload.Workload) {
 	m.live = len(m.spawns)
 	// Room for the initial threads at once: growing by appending would allocate about twice
 	// their size again on the way.
-	n := min(len(m.spawns), m.cfg.MaxThreads)
+	n = min(len(m.spawns), m.cfg.MaxThreads)
 	m.threads = make([]thread, 0, n)
 	m.q.grow(n)
 	if len(m.spawns) > 0 {
