@@ -93,6 +93,11 @@ func (ts *Threads[T]) Add(pkg, op string, id ID, t *T) {
 			ts.n++
 			return
 		case int(id) == len(ts.dense) && len(ts.high) == 0:
+			if len(ts.dense) == cap(ts.dense) {
+				// Double: append grows a large slice by a quarter, and adding n threads
+				// one by one then copies about 4n pointers, not n.
+				ts.dense = slices.Grow(ts.dense, max(len(ts.dense), 8))
+			}
 			ts.dense = append(ts.dense, t)
 			ts.n++
 			return
