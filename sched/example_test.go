@@ -122,3 +122,28 @@ func ExampleWakeFlags() {
 	fmt.Println(f&sched.WakeFork != 0, f&sched.WakeSync != 0)
 	// Output: true false
 }
+
+// A policy's System keeps a Slab of its per-thread records and takes one at each Fork: the
+// records come zeroed, a chunk at a time, and stay where they are.
+func ExampleSlab() {
+	type thread struct {
+		id   sched.ID
+		prio int
+	}
+	var slab sched.Slab[thread]
+	var threads []*thread
+	for i := range 3 {
+		t := slab.New()
+		t.id, t.prio = sched.ID(i+1), 100+i
+		threads = append(threads, t)
+	}
+	for _, t := range threads {
+		fmt.Println(t.id, t.prio)
+	}
+	fmt.Println(*slab.New() == thread{})
+	// Output:
+	// t1 100
+	// t2 101
+	// t3 102
+	// true
+}
