@@ -237,30 +237,37 @@ no figures for this workload: it is a regression test, not a measurement.`,
 // instances it ran over the run's length.
 func rizzoShares(r *sim.Result, s *Setup) (float64, float64) {
 	n := int(s.Values["n"])
-	shares := make(map[int32]float64, n)
+	// Each shell's share, in the order of the shells: a sum over a map would add the shares in
+	// a different order at each run, and the spread's last digits with it.
+	slot := make(map[int32]int, n)
+	var shares []float64
 	for i := range r.Threads {
 		t := &r.Threads[i]
 		if strings.HasPrefix(t.Name, "shell") {
-			shares[int32(t.ID)] += 0
+			slot[int32(t.ID)] = len(shares)
+			shares = append(shares, 0)
 		}
 	}
 	for i := range r.Threads {
 		t := &r.Threads[i]
-		if strings.HasPrefix(t.Name, "inst.") {
-			shares[int32(t.Parent)] += float64(t.CPUTime) / float64(r.End)
+		if j, ok := slot[int32(t.Parent)]; ok && strings.HasPrefix(t.Name, "inst.") {
+			shares[j] += float64(t.CPUTime) / float64(r.End)
 		}
 	}
-	var sum, sum2 float64
+	var sum float64
 	for _, x := range shares {
-		sum, sum2 = sum+x, sum2+x*x
+		sum += x
 	}
 	k := float64(len(shares))
 	mean := sum / k
 	if mean == 0 {
 		return math.Inf(1), 0
 	}
-	v := max(0, sum2/k-mean*mean)
-	return min(1, 4/float64(n)) / mean, 100 * math.Sqrt(v) / mean
+	var v float64
+	for _, x := range shares {
+		v += (x - mean) * (x - mean)
+	}
+	return min(1, 4/float64(n)) / mean, 100 * math.Sqrt(v/k) / mean
 }
 
 func buildRizzo(v Values, _ *Row) (Setup, error) {
