@@ -40,10 +40,8 @@ type System struct {
 	rng         *rand.Rand
 
 	threads sched.Threads[Thread]
-	// slab holds the threads' records, allocated a chunk at a time.
-	slab   sched.Slab[Thread]
-	global runq.Runq[Thread]
-	pcpu   []perCPU // by CPU id
+	global  runq.Runq[Thread]
+	pcpu    []perCPU // by CPU id
 	// runqLength is runq_length[]: the length of each CPU's queue, by CPU id, the array
 	// PickCPU compares.
 	runqLength []int
@@ -170,10 +168,9 @@ func (s *System) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sc
 	s.contract.Attr("Fork", tid, &attr)
 	pt, hasParent := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, hasParent)
-	t := s.slab.New() // zeroed: only the fields that are not zero are set
+	t := s.threads.New(pkg, "Fork", tid) // zeroed: only the fields that are not zero are set
 	t.ID, t.Parent, t.Attr, t.Slice, t.queue = tid, parent, attr, 1, -1
 	t.Init(t)
-	s.threads.Add(pkg, "Fork", tid, t)
 	if hasParent {
 		t.EstCPU = pt.EstCPU
 	}

@@ -50,9 +50,7 @@ type Scheduler struct {
 	// contract checks the machine's calls (CPUs, time, attributes), with the standard panics.
 	contract sched.Contract
 	threads  sched.Threads[thread]
-	// slab and entities hold the threads' records and their task entities, allocated a chunk
-	// at a time.
-	slab     sched.Slab[thread]
+	// entities holds the threads' task entities, allocated a chunk at a time.
 	entities sched.Slab[Entity]
 	groups   map[sched.GroupID]*Group
 	err      error
@@ -195,9 +193,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	s.contract.Attr("Fork", tid, &attr)
 	_, hasParent := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, hasParent)
-	th := s.slab.New() // zeroed: only the fields that are not zero are set
+	th := s.threads.New("cfs", "Fork", tid) // zeroed: only the fields that are not zero are set
 	th.id, th.parent, th.slice = tid, parent, attr.Slice
-	s.threads.Add("cfs", "Fork", tid, th)
 	pol, nice := s.classOf(tid, attr)
 	e := initTask(s.entities.New(), tid.String(), pol, nice)
 	e.SetGroup(s.group(tid, attr.Group))

@@ -76,8 +76,8 @@
 //
 // Time is the machine's int64 nanoseconds; a policy converts it into its kernel's ticks with
 // [Ticks], which never overflows, and wraps the count as its kernel's counter does. A policy
-// keeps its per-thread state in a [Threads] table (O(1) for any thread ID, dense or not), its
-// records allocated a chunk at a time from a [Slab], and checks every call against the
+// keeps its per-thread state in a [Threads] table (O(1) for any thread ID, dense or not), whose
+// New hands out its records a chunk at a time from a [Slab], and checks every call against the
 // contract with a [Contract], so that the same misuse panics with the same message in every
 // policy; bench/sim/simtest's misuse list checks that for every family bench/presets lists.
 // The package toy is the whole template at its smallest.

@@ -29,6 +29,7 @@ type Threads[T any] struct {
 	sparse map[ID]*T // the IDs at or above len(dense)
 	high   []ID      // the keys of sparse, ascending
 	n      int       // the number of threads held
+	slab   Slab[T]   // the records New hands out
 }
 
 // denseSlack is how far beyond the dense slice (and at least how far beyond twice its
@@ -79,6 +80,15 @@ func (ts *Threads[T]) mustSparse(pkg, op string, id ID) *T {
 //go:noinline
 func unknownThread(pkg, op string, id ID) {
 	panic(fmt.Sprintf("%s: %s of unknown thread %v", pkg, op, id))
+}
+
+// New adds a zeroed record as thread id and returns it, with Add's panics. The records come
+// from the table's own Slab, a chunk at a time, so that a policy forking a hundred thousand
+// threads makes a few hundred allocations; a record stays where it is.
+func (ts *Threads[T]) New(pkg, op string, id ID) *T {
+	t := ts.slab.New()
+	ts.Add(pkg, op, id, t)
+	return t
 }
 
 // Add puts t in ts as thread id. It panics with "pkg: op of negative thread id -2" if id is

@@ -122,6 +122,28 @@ func TestThreadsFarIDCostsNothing(t *testing.T) {
 	}
 }
 
+// New adds a zeroed record under the ID, distinct from every other, with Add's panics.
+func TestThreadsNew(t *testing.T) {
+	var ts sched.Threads[[3]int]
+	seen := map[*[3]int]bool{}
+	for id := range sched.ID(1000) {
+		r := ts.New("toy", "Fork", id)
+		if *r != [3]int{} || seen[r] {
+			t.Fatalf("New(%d) = %p holding %v: want a new zeroed record", id, r, *r)
+		}
+		seen[r] = true
+		r[0] = int(id)
+	}
+	for id, r := range ts.All() {
+		if r[0] != int(id) || ts.Must("toy", "Wakeup", id) != r {
+			t.Fatalf("thread %d holds %v", id, *r)
+		}
+	}
+	if got := panicText(func() { ts.New("toy", "Fork", 7) }); got != "toy: Fork of thread t7, which exists" {
+		t.Errorf("New of an existing ID: panic %q", got)
+	}
+}
+
 func TestThreadsMisuse(t *testing.T) {
 	var ts sched.Threads[int]
 	v := 0

@@ -23,7 +23,6 @@ type System struct {
 	// wake-ups at one instant go to two idle CPUs.
 	told     topology.CPUSet
 	threads  sched.Threads[Thread]
-	slab     sched.Slab[Thread] // the threads' records, allocated a chunk at a time
 	arrivals uint64
 }
 
@@ -54,9 +53,8 @@ func (s *System) Queued() int { return len(s.queue) }
 // Fork creates thread id with attributes a, not yet runnable. It panics with "toy: Fork of
 // thread t3, which exists" if id exists, or if it is negative.
 func (s *System) Fork(id ID, a sched.Attr) *Thread {
-	t := s.slab.New() // zeroed: only the fields that are not zero are set
+	t := s.threads.New("toy", "Fork", id) // zeroed: only the fields that are not zero are set
 	t.ID, t.Length, t.Affinity = id, a.Slice, a.Affinity
-	s.threads.Add("toy", "Fork", id, t)
 	return t
 }
 

@@ -44,7 +44,6 @@ type Scheduler struct {
 	contract sched.Contract
 	env      sched.Env
 	threads  sched.Threads[Thread]
-	slab     sched.Slab[Thread] // the threads' records, allocated a chunk at a time
 	rand     []Rand
 	idleOld  []int // the idle loop's oldswitchcnt, per CPU
 
@@ -245,10 +244,8 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	pt, forked := s.threads.Lookup(parent)
 	s.contract.Parent(tid, parent, forked)
 	ticks := s.ticks(now)
-	t := s.slab.New() // zeroed: only the fields that are not zero are set
+	t := InitThread(s.threads.New("ule", "Fork", tid)) // zeroed: only non-zero fields are set
 	t.ID, t.Parent = tid, -1
-	InitThread(t)
-	s.threads.Add("ule", "Fork", tid, t)
 	t.Affinity = s.affinity(attr)
 	s.applyAttr(t, attr)
 	if forked {
