@@ -73,17 +73,22 @@ func Compile() CompileCalibration {
 // stand-in for ctfconvert) and make's own CPU per target, the CPU times as fractions of a
 // whole compile measured beside them.
 type ChainCalibration struct {
-	Method                string  `json:"method"`
-	Dir                   string  `json:"dir"`
-	GCC                   string  `json:"gcc"`
-	Shell                 string  `json:"shell"`
-	Make                  string  `json:"make"`
-	Kernel                string  `json:"kernel"`
+	Method string `json:"method"`
+	Dir    string `json:"dir"`
+	GCC    string `json:"gcc"`
+	Shell  string `json:"shell"`
+	Make   string `json:"make"`
+	Kernel string `json:"kernel"`
+	// CC1BlocksPerCPUSecond is cc1's voluntary switches per second of its CPU;
+	// CC1OffCPUNsPerBlock its time off CPU (wall − CPU − run-queue wait) per voluntary switch.
 	CC1BlocksPerCPUSecond float64 `json:"cc1_blocks_per_cpu_second"`
 	CC1OffCPUNsPerBlock   int64   `json:"cc1_off_cpu_ns_per_block"`
-	ShellPerCompile       float64 `json:"shell_per_compile"`
-	TruePerCompile        float64 `json:"true_per_compile"`
-	MakePerCompile        float64 `json:"make_per_compile"`
+	// ShellPerCompile, TruePerCompile and MakePerCompile are a job shell's own CPU, a small
+	// program's (true) and make's own per target, over a whole compile's CPU measured side by
+	// side, so that the machine's speed and load at the time cancel.
+	ShellPerCompile float64 `json:"shell_per_compile"`
+	TruePerCompile  float64 `json:"true_per_compile"`
+	MakePerCompile  float64 `json:"make_per_compile"`
 }
 
 //go:embed data/chain-calibration.json

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/schedkit/schedkit/bench/scenario"
 )
 
 // Chain is the JSON of -what chain: the processes around one kernel object as bmake runs them,
@@ -22,12 +24,10 @@ import (
 // run alone, is the nearest process here. ctfconvert is not installed here: a program that
 // starts and exits (true) stands for it, a lower bound of its CPU.
 type Chain struct {
-	Method string `json:"method"`
-	Dir    string `json:"dir"`
-	GCC    string `json:"gcc"`
-	Shell  string `json:"shell"`
-	Kernel string `json:"kernel"`
-	CPU    string `json:"cpu"`
+	// The summary scenario.Chain reads: the CPU times as fractions of a compile (the
+	// medians below over GCCCPUNs), cc1's switches and time off CPU, the programs measured.
+	scenario.ChainCalibration
+	CPU string `json:"cpu"`
 	// CC1 are the compiler proper's runs: gcc's cc1 alone, as `gcc -###` prints it.
 	CC1 []counters `json:"cc1"`
 	// Shell are the job shells' own counters (their children's not included): sh -e reading
@@ -38,27 +38,16 @@ type Chain struct {
 	// GCCs are the whole compiles (gcc -O2 -w -c: the driver and its reaped cc1 and as, from
 	// the rusage wait4 returns), the scale the other CPU times are given against.
 	GCCs []counters `json:"gccs"`
-	// CC1BlocksPerCPUSecond is cc1's voluntary switches per second of its CPU;
-	// CC1OffCPUNsPerBlock its time off CPU (wall − CPU − run-queue wait) per voluntary switch.
-	CC1BlocksPerCPUSecond float64 `json:"cc1_blocks_per_cpu_second"`
-	CC1OffCPUNsPerBlock   int64   `json:"cc1_off_cpu_ns_per_block"`
 	// The medians of the CPU times: a whole compile, cc1 alone, a job shell's own, true.
 	GCCCPUNs   int64 `json:"gcc_cpu_ns"`
 	CC1CPUNs   int64 `json:"cc1_cpu_ns"`
 	ShellCPUNs int64 `json:"shell_cpu_ns"`
 	TrueCPUNs  int64 `json:"true_cpu_ns"`
-	// ShellPerCompile and TruePerCompile are ShellCPUNs and TrueCPUNs over GCCCPUNs: the
-	// shell's and a small program's CPU in units of a compile's, measured side by side so that
-	// the machine's speed and load at the time cancel.
-	ShellPerCompile float64 `json:"shell_per_compile"`
-	TruePerCompile  float64 `json:"true_per_compile"`
-	// Make is the make program measured (GNU make here: bmake is not installed) and MakeCPUNs
-	// its own CPU per target, median of the passes, running make -j 8 over MakeTargets targets
-	// of two commands each (true, true); MakePerCompile is MakeCPUNs over GCCCPUNs.
-	Make           string  `json:"make"`
-	MakeTargets    int     `json:"make_targets"`
-	MakeCPUNs      int64   `json:"make_cpu_ns"`
-	MakePerCompile float64 `json:"make_per_compile"`
+	// MakeCPUNs is make's own CPU per target (GNU make here: bmake is not installed), the
+	// median of the passes of make -j 8 over MakeTargets targets of two commands each (true,
+	// true).
+	MakeTargets int   `json:"make_targets"`
+	MakeCPUNs   int64 `json:"make_cpu_ns"`
 }
 
 func calibrateChain(w io.Writer, dir string, runs int) error {
@@ -67,15 +56,15 @@ func calibrateChain(w io.Writer, dir string, runs int) error {
 		return fmt.Errorf("no C files in %s", dir)
 	}
 	slices.Sort(files)
-	c := Chain{
+	c := Chain{ChainCalibration: scenario.ChainCalibration{
 		Method: "for every *.c of DIR that gcc -O2 -w -c compiles, the given passes of: cc1 alone (the command " +
 			"gcc -### prints, its output to /dev/null); sh -e with \"gcc -O2 -w -c FILE -o /dev/null\" and " +
 			"\"true\" on its standard input, as bmake's job shell reads a target's commands; true alone; make -j 8 over 200 targets of two commands (make's own CPU per target); gcc -O2 -w -c FILE, its CPU from rusage with its children's, the scale. Each " +
 			"process's own counters from /proc/PID/task/*/schedstat and /proc/PID/status, read after it exits " +
 			"and before it is reaped (waitid WNOWAIT), so a shell's children are not counted in it",
 		Dir: filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir), GCC: firstLine("gcc", "--version"),
-		Shell: shellName(), Kernel: firstLine("uname", "-sr"), CPU: cpuModel(),
-	}
+		Shell: shellName(), Kernel: firstLine("uname", "-sr"),
+	}, CPU: cpuModel()}
 	var cc1s [][]string
 	for _, f := range files {
 		if a, err := cc1Command(f); err == nil {
