@@ -51,11 +51,10 @@ type Chain struct {
 }
 
 func calibrateChain(w io.Writer, dir string, runs int) error {
-	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
-	if err != nil || len(files) == 0 {
-		return fmt.Errorf("no C files in %s", dir)
+	files, err := cFiles(dir)
+	if err != nil {
+		return err
 	}
-	slices.Sort(files)
 	c := Chain{ChainCalibration: scenario.ChainCalibration{
 		Method: "for every *.c of DIR that gcc -O2 -w -c compiles, the given passes of: cc1 alone (the command " +
 			"gcc -### prints, its output to /dev/null); sh -e with \"gcc -O2 -w -c FILE -o /dev/null\" and " +

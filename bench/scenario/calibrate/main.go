@@ -166,12 +166,21 @@ type Compile struct {
 	Jobs []counters `json:"jobs"`
 }
 
-func calibrateCompile(w io.Writer, dir string, runs int) error {
+// cFiles returns the C files of dir in name order, or an error if it has none.
+func cFiles(dir string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
 	if err != nil || len(files) == 0 {
-		return fmt.Errorf("no C files in %s", dir)
+		return nil, fmt.Errorf("no C files in %s", dir)
 	}
 	slices.Sort(files)
+	return files, nil
+}
+
+func calibrateCompile(w io.Writer, dir string, runs int) error {
+	files, err := cFiles(dir)
+	if err != nil {
+		return err
+	}
 	c := Compile{CompileCalibration: scenario.CompileCalibration{
 		Method: "gcc -O2 -w -c FILE -o /dev/null for every *.c of DIR that compiles on this machine (the warm-up " +
 			"pass drops the others), then the given passes; each job's CPU time (user + system) and voluntary and " +
