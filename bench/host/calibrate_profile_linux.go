@@ -303,6 +303,22 @@ func (c *calibration) programProbes(pr *prober, names []string) []probe {
 			m.Socket100 = costOf(s)
 			return err
 		}},
+		"pipe100_shared": {"pipe write+read of 100 bytes, the pipe shared with another CPU", func() error {
+			if a == b {
+				return errors.New("one CPU: no other CPU to share the pipe with")
+			}
+			s, err := pr.probeIPCShared(b, a, 100, n, false)
+			m.Pipe100Shared = costOf(s)
+			return err
+		}},
+		"socket100_shared": {"socket write+read of 100 bytes, the socket shared with another CPU", func() error {
+			if a == b {
+				return errors.New("one CPU: no other CPU to share the socket with")
+			}
+			s, err := pr.probeIPCShared(b, a, 100, n, true)
+			m.Socket100Shared = costOf(s)
+			return err
+		}},
 		"fault": {"copy-on-write fault", func() error {
 			s, err := pr.probeCOWFault(b, n)
 			m.Fault = costOf(s)

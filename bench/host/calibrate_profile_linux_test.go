@@ -28,7 +28,8 @@ func TestCalibrateProbes(t *testing.T) {
 		name string
 		q    [7]int64
 	}{{"futex wake", q7(m.FutexWake)}, {"local wake", q7(m.WakeLocal)}, {"pipe", q7(m.PipeRW)}, {"timer idle", q7(m.TimerIdle)},
-		{"timer busy", q7(m.TimerBusy)}, {"pipe100", q7(m.Pipe100)}, {"socket100", q7(m.Socket100)}} {
+		{"timer busy", q7(m.TimerBusy)}, {"pipe100", q7(m.Pipe100)}, {"socket100", q7(m.Socket100)},
+		{"pipe100 shared", q7(m.Pipe100Shared)}, {"socket100 shared", q7(m.Socket100Shared)}} {
 		assert.Positive(t, c.q[1], c.name)
 		for i := 1; i < 7; i++ {
 			assert.LessOrEqual(t, c.q[i-1], c.q[i], "%s quantiles out of order", c.name)

@@ -140,8 +140,12 @@
 // process's exit (kill(SIGKILL) of a sleeping sleep(1) to the wait4 that reaps it), the last
 // two also beside a CPU kept busy by a spinning thread (fault_busy, exit_busy): on the project's
 // CI machine, a virtual machine, the page-table work of one CPU costs two to three times as much
-// while the other CPU is busy, and user code and pipe system calls do not. hackbench's process
-// mode charges them: each child takes 15 copy-on-write faults inside the timed region, 14 in
+// while the other CPU is busy, and user code and pipe system calls do not. A pipe's or a
+// socket's message costs more when another CPU writes and reads the same pipe at the same time
+// (pipe100_shared, socket100_shared: its lock and buffer move between the CPUs' caches at each
+// message); hackbench's messages charge these, since every receiver's pipe is written by senders
+// on every CPU (on the CI machine 3.6 µs of CPU a message in hackbench -g 1 -l 5000, counted by
+// perf stat, where the one-thread figure is 2.4 µs). hackbench's process mode charges the faults: each child takes 15 copy-on-write faults inside the timed region, 14 in
 // glibc's exit(), then exits. [CalibrateProgram] (schedbench calibrate -program) re-measures
 // them alone into an existing profile.
 //

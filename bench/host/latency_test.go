@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -119,4 +120,31 @@ func TestHackbenchProcessCosts(t *testing.T) {
 	busyMs, err := modelExperiment(mustTopo(t), ideal, "cfs:v7.1", HackbenchExperiment(busy, 1, false, false), 1)
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, busyMs-plainMs, 22.5, "%.2f ms → %.2f ms", plainMs, busyMs)
+}
+
+// TestHackbenchSharedMessage: hackbench's messages cost the profile's shared figure (the pipe or
+// socket written from another CPU too) where it has one, else the one-thread figure, else the
+// default; half on the sender's side and half on the receiver's.
+func TestHackbenchSharedMessage(t *testing.T) {
+	fig := func(ns int64) sim.Figure {
+		return sim.Figure{Cost: sim.Fixed(time.Duration(ns)), Unit: "us", Method: "test", Date: "2026-12-06"}
+	}
+	one := map[string]sim.Figure{"pipe100": fig(2400), "socket100": fig(3000)}
+	shared := map[string]sim.Figure{"pipe100": fig(2400), "socket100": fig(3000), "pipe100_shared": fig(3600), "socket100_shared": fig(4400)}
+	for _, tc := range []struct {
+		name    string
+		program map[string]sim.Figure
+		socket  bool
+		half    string
+	}{
+		{"none", nil, false, fmt.Sprintf("run %dns\n", defaultPipeRW.Nanoseconds()/2)},
+		{"one", one, false, "run 1200ns\n"},
+		{"one", one, true, "run 1500ns\n"},
+		{"shared", shared, false, "run 1800ns\n"},
+		{"shared", shared, true, "run 2200ns\n"},
+	} {
+		text := hackbenchText(&sim.Profile{Name: tc.name, Program: tc.program}, 1, 3, true, tc.socket)
+		// 20 senders × 20 receivers' halves, and 20 receivers' halves.
+		assert.Equal(t, hackbenchFDs*hackbenchFDs+hackbenchFDs, strings.Count(text, tc.half), "%s socket=%v", tc.name, tc.socket)
+	}
 }

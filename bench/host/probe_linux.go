@@ -288,6 +288,59 @@ func (pr *prober) probeIPC(cpu topology.CPU, size, n int, socket bool) ([]int64,
 	return s, err
 }
 
+// probeIPCShared is probeIPC on cpu while a thread on other writes and reads the same pipe or
+// socket pair in the same loop: the pipe's lock, its buffer and their cache lines move between
+// the two CPUs, as they do in hackbench, whose senders on every CPU write to each receiver's
+// pipe. Each thread writes before it reads and every write and read is size bytes, so the pipe
+// always holds a message when either reads: neither blocks.
+func (pr *prober) probeIPCShared(cpu, other topology.CPU, size, n int, socket bool) ([]int64, error) {
+	var fds [2]int
+	var err error
+	if socket {
+		fds, err = unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	} else {
+		err = unix.Pipe(fds[:])
+	}
+	if err != nil {
+		return nil, fmt.Errorf("host: probe: %w", err)
+	}
+	defer unix.Close(fds[0])
+	defer unix.Close(fds[1])
+	w, r := fds[1], fds[0]
+	if socket {
+		w, r = fds[0], fds[1]
+	}
+	pair := func(buf []byte) {
+		syscall.RawSyscall(unix.SYS_WRITE, uintptr(w), uintptr(unsafe.Pointer(&buf[0])), uintptr(size))
+		syscall.RawSyscall(unix.SYS_READ, uintptr(r), uintptr(unsafe.Pointer(&buf[0])), uintptr(size))
+	}
+	var stop atomic.Bool
+	partner := pr.onThread(other, func() error {
+		buf := make([]byte, size)
+		for !stop.Load() {
+			pair(buf)
+		}
+		return nil
+	})
+	time.Sleep(10 * time.Millisecond)
+	var s []int64
+	err = <-pr.onThread(cpu, func() error {
+		buf := make([]byte, size)
+		clk := newClock()
+		for range n {
+			t0 := clk.now()
+			pair(buf)
+			s = append(s, clk.now()-t0)
+		}
+		return nil
+	})
+	stop.Store(true)
+	if perr := <-partner; err == nil {
+		err = perr
+	}
+	return s, err
+}
+
 // probePerfPipe runs perf bench sched pipe -l loops (with -T: threads) pinned to cpu, reps
 // times, and returns each run's round trip (usecs/op).
 func (pr *prober) probePerfPipe(ctx context.Context, cpu topology.CPU, loops, reps int, threads bool) ([]int64, error) {

@@ -66,6 +66,11 @@ type Measurements struct {
 	// Pipe100 and Socket100 are a 100-byte write and read of a pipe and of an AF_UNIX stream
 	// socket pair that do not block, in one thread: hackbench's message, without the wake-up.
 	Pipe100, Socket100 sim.Cost
+	// Pipe100Shared and Socket100Shared are the same while a thread on another CPU writes and
+	// reads the same pipe or socket pair: the pipe's lock and buffer move between the CPUs'
+	// caches at every message, as in hackbench, whose senders on every CPU write to each
+	// receiver's pipe.
+	Pipe100Shared, Socket100Shared sim.Cost
 	// Fault is a write fault on a page mapped copy-on-write (the copy, the trap and the return),
 	// and Exit a small process's exit, from kill(SIGKILL) to the wait4 that reaps it: what a
 	// child of fork pays beyond its threads' work (hackbench's processes).
@@ -86,7 +91,7 @@ type Measurements struct {
 func (m *Measurements) costs() []*sim.Cost {
 	return []*sim.Cost{&m.FutexWake, &m.WakeRemote, &m.PingRemote, &m.WakeLocal, &m.PingLocal, &m.PipeRW,
 		&m.PerfPipe, &m.PerfPipeThreads, &m.Tick, &m.Refill, &m.Pipe100, &m.Socket100, &m.Fault, &m.Exit,
-		&m.FaultBusy, &m.ExitBusy}
+		&m.FaultBusy, &m.ExitBusy, &m.Pipe100Shared, &m.Socket100Shared}
 }
 
 // medianOf returns the measurements of the repetitions reps combined: each figure the median of
@@ -318,6 +323,10 @@ var programFigureDocs = []struct {
 		func(m *Measurements) *sim.Cost { return &m.Pipe100 }},
 	{"socket100", "a 100-byte write and read of an AF_UNIX stream socket pair that do not block, in one thread (hackbench -s 100's message)",
 		func(m *Measurements) *sim.Cost { return &m.Socket100 }},
+	{"pipe100_shared", "pipe100's write and read while a thread on another CPU writes and reads the same pipe in the same loop (hackbench's message, its pipe written from every CPU)",
+		func(m *Measurements) *sim.Cost { return &m.Pipe100Shared }},
+	{"socket100_shared", "socket100's write and read while a thread on another CPU writes and reads the same socket pair in the same loop",
+		func(m *Measurements) *sim.Cost { return &m.Socket100Shared }},
 	{"fault", "the first write to a page of a memfd mapped MAP_PRIVATE whose pages were read first: a copy-on-write fault, as a child of fork takes on the pages it shares with its parent",
 		func(m *Measurements) *sim.Cost { return &m.Fault }},
 	{"exit", "a sleep(1) pinned to the prober's CPU and asleep, from kill(SIGKILL) to the wait4 that reaps it: do_exit (exit_mm's teardown of a small dynamically linked process) and the reap, the wake-up and switches included",
@@ -429,6 +438,8 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	}
 	row("pipe write+read, 100 bytes", m.Pipe100)
 	row("socket write+read, 100 bytes", m.Socket100)
+	row("pipe write+read, 100 bytes, shared with another CPU", m.Pipe100Shared)
+	row("socket write+read, 100 bytes, shared with another CPU", m.Socket100Shared)
 	row("copy-on-write fault", m.Fault)
 	row("process exit and reap", m.Exit)
 	row("copy-on-write fault, other CPU busy", m.FaultBusy)
