@@ -253,34 +253,52 @@ func futexWakeAll(w *uint32) int {
 	return int(n)
 }
 
+// ipcPair opens a pipe (socket false) or an AF_UNIX stream socket pair and returns the end to
+// write and the end to read, and a function that closes both.
+func ipcPair(socket bool) (w, r int, closeBoth func(), err error) {
+	var fds [2]int
+	if socket {
+		fds, err = unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	} else {
+		err = unix.Pipe(fds[:])
+	}
+	if err != nil {
+		return 0, 0, nil, fmt.Errorf("host: probe: %w", err)
+	}
+	closeBoth = func() { unix.Close(fds[0]); unix.Close(fds[1]) }
+	// A socket pair's first end writes to the second; a pipe's 1 writes to 0.
+	if socket {
+		return fds[0], fds[1], closeBoth, nil
+	}
+	return fds[1], fds[0], closeBoth, nil
+}
+
+// writeRead writes buf to w and reads as many bytes from r, by raw system calls.
+func writeRead(w, r int, buf []byte) {
+	syscall.RawSyscall(unix.SYS_WRITE, uintptr(w), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+	syscall.RawSyscall(unix.SYS_READ, uintptr(r), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+}
+
 // probeIPC measures n write+read pairs of size bytes on a pipe (socket false) or an AF_UNIX
 // stream socket pair, in one thread, neither blocking: each is timed between two clock reads.
 func (pr *prober) probeIPC(cpu topology.CPU, size, n int, socket bool) ([]int64, error) {
+	w, r, closeBoth, err := ipcPair(socket)
+	if err != nil {
+		return nil, err
+	}
+	defer closeBoth()
+	return pr.timeWriteReads(cpu, w, r, size, n)
+}
+
+// timeWriteReads times n write+read pairs of size bytes on w and r, on a thread pinned to cpu.
+func (pr *prober) timeWriteReads(cpu topology.CPU, w, r, size, n int) ([]int64, error) {
 	var s []int64
 	err := <-pr.onThread(cpu, func() error {
-		var fds [2]int
-		var err error
-		if socket {
-			fds, err = unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
-		} else {
-			err = unix.Pipe(fds[:])
-		}
-		if err != nil {
-			return fmt.Errorf("host: probe: %w", err)
-		}
-		defer unix.Close(fds[0])
-		defer unix.Close(fds[1])
-		// A socket pair's first end writes to the second; a pipe's 1 writes to 0.
-		w, r := fds[1], fds[0]
-		if socket {
-			w, r = fds[0], fds[1]
-		}
 		buf := make([]byte, size)
 		clk := newClock()
 		for range n {
 			t0 := clk.now()
-			syscall.RawSyscall(unix.SYS_WRITE, uintptr(w), uintptr(unsafe.Pointer(&buf[0])), uintptr(size))
-			syscall.RawSyscall(unix.SYS_READ, uintptr(r), uintptr(unsafe.Pointer(&buf[0])), uintptr(size))
+			writeRead(w, r, buf)
 			s = append(s, clk.now()-t0)
 		}
 		return nil
@@ -294,46 +312,21 @@ func (pr *prober) probeIPC(cpu topology.CPU, size, n int, socket bool) ([]int64,
 // pipe. Each thread writes before it reads and every write and read is size bytes, so the pipe
 // always holds a message when either reads: neither blocks.
 func (pr *prober) probeIPCShared(cpu, other topology.CPU, size, n int, socket bool) ([]int64, error) {
-	var fds [2]int
-	var err error
-	if socket {
-		fds, err = unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
-	} else {
-		err = unix.Pipe(fds[:])
-	}
+	w, r, closeBoth, err := ipcPair(socket)
 	if err != nil {
-		return nil, fmt.Errorf("host: probe: %w", err)
+		return nil, err
 	}
-	defer unix.Close(fds[0])
-	defer unix.Close(fds[1])
-	w, r := fds[1], fds[0]
-	if socket {
-		w, r = fds[0], fds[1]
-	}
-	pair := func(buf []byte) {
-		syscall.RawSyscall(unix.SYS_WRITE, uintptr(w), uintptr(unsafe.Pointer(&buf[0])), uintptr(size))
-		syscall.RawSyscall(unix.SYS_READ, uintptr(r), uintptr(unsafe.Pointer(&buf[0])), uintptr(size))
-	}
+	defer closeBoth()
 	var stop atomic.Bool
 	partner := pr.onThread(other, func() error {
 		buf := make([]byte, size)
 		for !stop.Load() {
-			pair(buf)
+			writeRead(w, r, buf)
 		}
 		return nil
 	})
 	time.Sleep(10 * time.Millisecond)
-	var s []int64
-	err = <-pr.onThread(cpu, func() error {
-		buf := make([]byte, size)
-		clk := newClock()
-		for range n {
-			t0 := clk.now()
-			pair(buf)
-			s = append(s, clk.now()-t0)
-		}
-		return nil
-	})
+	s, err := pr.timeWriteReads(cpu, w, r, size, n)
 	stop.Store(true)
 	if perr := <-partner; err == nil {
 		err = perr
