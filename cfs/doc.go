@@ -474,13 +474,14 @@
 // kernel also stops when the expected balancing cost exceeds the CPU's average idle time, both
 // measured in wall-clock time; the model does not measure costs and never stops for them.
 //
-// Four decisions have a faster form behind them, each chosen by one rule and tested equal to the
+// Five decisions have a faster form behind them, each chosen by one rule and tested equal to the
 // readable one. A flat domain (one group per CPU), balanced by a System, is searched from the
 // CPUs with two tasks or more alone (cfs/internal/flatbalance says why that is exact). A System
 // on a machine of one capacity keeps each group's sums, read by a balance and by fork placement
 // instead of a visit of the group's CPUs (cfs/internal/groupsums), and a mask of the idle CPUs
-// that select_idle_cpu scans a word at a time (cfs/internal/idlescan). The tick computes check_preempt_tick's verdict (the
-// unexported tickResched) and reuses the running task's last sched_slice while every value it
+// that select_idle_cpu scans a word at a time and select_idle_smt reads in one AND where the
+// siblings lie in one word of it (cfs/internal/idlescan). The tick computes
+// check_preempt_tick's verdict (the unexported tickResched) and reuses the running task's last sched_slice while every value it
 // came from stays the same (cfs/internal/slicememo). Explaining changes none of them: the fast
 // forms run by the same rule with explanations on or off (bench/sim's TestExplainKeepsTheCodePath).
 //

@@ -155,11 +155,15 @@ type Domains struct {
 	// one.
 	llcID []topology.CPU
 	// smt is the SMT siblings of each CPU including itself (cpu_smt_mask) in ascending order.
-	smt     [][]topology.CPU
-	asymCap []*SchedDomain
-	maxCap  uint64
-	smtOn   bool
-	ndom    int
+	smt [][]topology.CPU
+	// smtOthers is, for each CPU, its SMT siblings other than itself as bits of its own word of
+	// the bitmap (for select_idle_smt's fast form), or nil when some CPU has a sibling in
+	// another word.
+	smtOthers []uint64
+	asymCap   []*SchedDomain
+	maxCap    uint64
+	smtOn     bool
+	ndom      int
 }
 
 // NewDomains builds the balancer's view of t with the given group construction. With
@@ -231,6 +235,7 @@ func NewDomains(t *topology.Topology, mode smp.GroupConstruction) *Domains {
 	}
 	ds.markFlat()
 	ds.setLLCs()
+	ds.setSMTWords()
 	return ds
 }
 
@@ -313,6 +318,23 @@ func (ds *Domains) setLLCs() {
 			ds.asymCap[c] = ds.find(c, lo)
 		}
 	}
+}
+
+// setSMTWords sets smtOthers when every CPU's SMT siblings lie in its own word of the bitmap,
+// as they do on machines that number siblings consecutively.
+func (ds *Domains) setSMTWords() {
+	others := make([]uint64, len(ds.smt))
+	for c, sib := range ds.smt {
+		for _, x := range sib {
+			if x>>6 != topology.CPU(c>>6) {
+				return
+			}
+			if int(x) != c {
+				others[c] |= 1 << (x & 63)
+			}
+		}
+	}
+	ds.smtOthers = others
 }
 
 // markFlat sets flat and cpuGroup on every domain of the flat shape (see [SchedDomain]): its

@@ -231,11 +231,13 @@ func (env *WakeEnv) asymFits(c topology.CPU) bool {
 // LLC's has_idle_cores should be cleared and records p->recent_used_cpu = prev. The complexity
 // is O(CPUs of the LLC).
 //
-// One fast form stands behind it, chosen by one rule: in a placement by a [System], which keeps
-// a mask of the idle (or SCHED_IDLE-only) CPUs in the WakeEnv it passes, select_idle_cpu's scan
-// for an idle CPU (no idle core sought) of an LLC of more than eight CPUs reads the mask, the
-// LLC's span and the task's affinity a word of 64 CPUs at a time (package cfs/internal/idlescan);
-// the CPU, the scan count and the reason are the walk's. A WakeEnv built by a caller has no
+// Two fast forms stand behind it, each chosen by one rule, both in a placement by a [System],
+// which keeps a mask of the idle (or SCHED_IDLE-only) CPUs in the WakeEnv it passes (package
+// cfs/internal/idlescan): select_idle_cpu's scan for an idle CPU (no idle core sought) of an LLC
+// of more than eight CPUs reads the mask, the LLC's span and the task's affinity a word of 64
+// CPUs at a time; and on a machine where every CPU's SMT siblings lie in its own word of the
+// bitmap, select_idle_smt is one AND of that word of the mask, the siblings and the affinity.
+// The CPU, the scan count and the reason are the walk's. A WakeEnv built by a caller has no
 // mask, and walks.
 func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params) (CPUSelection, PlaceReason) {
 	var pl CPUSelection
@@ -282,11 +284,18 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params, p
 	if ds.smtActive() {
 		hasIdleCore = env.HasIdleCores != nil && env.HasIdleCores[llc]
 		if !hasIdleCore && ds.shareCache(prev, target) {
-			for _, c := range ds.smt[prev] {
-				if c != prev && t.allowed.Has(c) && idleish(st, c) {
-					pl.CPU = c
-					return placeIdleSMT
-				}
+			var c topology.CPU
+			var ok bool
+			if env.idle != nil && ds.smtOthers != nil {
+				// A System's mask of the idle CPUs: the same loop a word at a time (package
+				// idlescan).
+				c, ok = env.idle.Sibling(prev, ds.smtOthers[prev], t.allowed)
+			} else {
+				c, ok = env.selectIdleSMT(prev)
+			}
+			if ok {
+				pl.CPU = c
+				return placeIdleSMT
 			}
 		}
 	}
@@ -302,6 +311,18 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params, p
 	}
 	pl.CPU = c
 	return placeIdleCPU
+}
+
+// selectIdleSMT is select_idle_smt: the first SMT sibling of core other than core itself, in
+// ascending order, that the task may use and that is idle (or SCHED_IDLE-only).
+func (env *WakeEnv) selectIdleSMT(core topology.CPU) (topology.CPU, bool) {
+	st, t := env.Stats, env.Task
+	for _, c := range env.Domains.smt[core] {
+		if c != core && t.allowed.Has(c) && idleish(st, c) {
+			return c, true
+		}
+	}
+	return 0, false
 }
 
 // selectIdleCPU is select_idle_cpu with select_idle_core: the scan of LLC domain sd. It reports

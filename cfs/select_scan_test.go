@@ -1,8 +1,10 @@
 package cfs
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
@@ -162,4 +164,87 @@ func idleMaskOf(st []smp.CPUStat) *idlescan.Mask {
 		m.Set(topology.CPU(c), idleish(st, topology.CPU(c)))
 	}
 	return &m
+}
+
+// TestSelectIdleSiblingMask checks that SelectIdleSibling chooses the same CPU, for the same
+// reason, with the same scan count and hints, whether it reads a System's mask of the idle CPUs
+// (select_idle_smt's and select_idle_cpu's fast forms, package idlescan) or walks the CPUs, on
+// random states of machines whose SMT siblings lie in one word of the bitmap or 64 apart (the
+// walk then runs), for every previous CPU and a random target, with the LLC's idle
+// core hint set or not. It fails if the SMT sibling was never the answer on either kind of
+// machine, so that the fast form is known to have been compared.
+func TestSelectIdleSiblingMask(t *testing.T) {
+	// 40 cores whose two siblings are numbered 64 apart, in different words of the bitmap.
+	spec := "package:1 node:1 llc:1 core:40 cpu:2 cpus="
+	for c := range 40 {
+		spec += fmt.Sprintf("%d,%d,", c, c+64)
+	}
+	apart, err := topology.Parse(strings.TrimSuffix(spec, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	topos := []*topology.Topology{
+		topology.Uniform(1, 1, 2, 4, 2), topology.Uniform(2, 1, 1, 40, 2), apart,
+		topology.TwoSocketSMT(), topology.FourLLC(), topology.Uniform(1, 1, 1, 64, 1),
+	}
+	p := smp65()
+	for ti, topo := range topos {
+		ds := NewDomains(topo, smp.GroupsPerCPU)
+		if (ds.smtOthers == nil) != (topo == apart) {
+			t.Fatalf("%v: smtOthers nil %t", topo, ds.smtOthers == nil)
+		}
+		var list []topology.CPU
+		for c := range topo.CPUs().All() {
+			list = append(list, c)
+		}
+		r := rand.New(rand.NewPCG(uint64(ti), 31))
+		smtHits := 0
+		for range 300 {
+			n := topo.NumIDs()
+			st := make([]smp.CPUStat, n)
+			for _, c := range list {
+				nr := uint32(0)
+				if r.IntN(4) != 0 {
+					nr = 1 + uint32(r.IntN(2))
+				}
+				st[c] = smp.CPUStat{NrRunning: nr, HNrRunning: nr, Capacity: 1024, CapacityOrig: 1024}
+				if nr > 0 && r.IntN(8) == 0 {
+					st[c].IdleHNrRunning = nr
+				}
+			}
+			env := &WakeEnv{Domains: ds, Stats: st, NrIdleScan: make([]int, n), HasIdleCores: make([]bool, n)}
+			for i := range n {
+				env.NrIdleScan[i] = r.IntN(12)
+				env.HasIdleCores[i] = r.IntN(3) == 0
+			}
+			allowed := topo.CPUs()
+			if r.IntN(3) == 0 {
+				allowed = topology.CPUSet{}
+				for range 1 + r.IntN(len(list)) {
+					allowed.Add(list[r.IntN(len(list))])
+				}
+			}
+			env.Task = NewSMPTask(NewTask("p", Normal, 0), allowed, list[0])
+			mask := *env
+			mask.idle = idleMaskOf(st)
+			for _, prev := range list {
+				target := list[r.IntN(len(list))]
+				if r.IntN(2) == 0 {
+					target = prev
+				}
+				env.Task.recentUsedCPU = list[r.IntN(len(list))]
+				want, wwhy := SelectIdleSibling(env, prev, target, p)
+				got, gwhy := SelectIdleSibling(&mask, prev, target, p)
+				if got != want || gwhy != wwhy {
+					t.Fatalf("%v: prev %v target %v: with the mask %+v (%v), walking %+v (%v)", topo, prev, target, got, gwhy, want, wwhy)
+				}
+				if wwhy == placeIdleSMT {
+					smtHits++
+				}
+			}
+		}
+		if ds.smtActive() && smtHits == 0 {
+			t.Errorf("%v: no placement on an idle SMT sibling among the random states", topo)
+		}
+	}
 }

@@ -10,6 +10,10 @@
 // the CPUs examined before it (which the budget counts) are the allowed CPUs of the span below
 // it, a population count.
 //
+// The same mask answers select_idle_smt, the search of the previous CPU's SMT siblings for an
+// idle one, when those siblings lie in that CPU's word of the bitmap: [Mask.Sibling] is their
+// lowest allowed idle CPU, an AND of three words and a count of trailing zeros.
+//
 // The kernel's loop, which [Scan] reproduces exactly: for each allowed CPU of the span in the
 // wrapped order, count it as scanned and decrement the budget; if the budget reaches 0, give up
 // (that CPU is not examined); if the CPU is idle, take it.
@@ -38,6 +42,18 @@ func (m *Mask) Set(c topology.CPU, idle bool) {
 
 // Has reports whether CPU c is idle.
 func (m *Mask) Has(c topology.CPU) bool { return m.w[c>>6]&(1<<(c&63)) != 0 }
+
+// Sibling is select_idle_smt's loop where core's SMT siblings other than core itself lie in
+// core's word of the bitmap (word core/64), others holding their bits: in ascending order, the
+// first sibling that allowed holds and m marks idle, and whether there is one.
+func (m *Mask) Sibling(core topology.CPU, others uint64, allowed *topology.CPUSet) (topology.CPU, bool) {
+	i := int(core >> 6)
+	b := others & allowed.Word(i) & m.w[i]
+	if b == 0 {
+		return 0, false
+	}
+	return core&^63 + topology.CPU(bits.TrailingZeros64(b)), true
+}
 
 // Scan is select_idle_cpu's loop over the CPUs of span that allowed holds, in ascending order
 // from CPU from wrapping round to the CPUs below it, with a budget of nr (at least 1; the

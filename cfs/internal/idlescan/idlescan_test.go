@@ -158,3 +158,44 @@ func wordsOf(r *rand.Rand, s *topology.CPUSet) []uint16 {
 	}
 	return w
 }
+
+// naiveSibling is the model of Sibling: select_idle_smt's loop over the siblings, a CPU at a
+// time in ascending order, skipping core itself.
+func naiveSibling(m *Mask, core topology.CPU, sib, allowed *topology.CPUSet) (topology.CPU, bool) {
+	for c := range sib.All() {
+		if c != core && allowed.Has(c) && m.Has(c) {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// TestSiblingMatchesNaive compares Sibling with the CPU-at-a-time loop over random cores, sets
+// of siblings in the core's word (with or without the core), affinities and idle sets.
+func TestSiblingMatchesNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 20000 {
+		core := topology.CPU(r.IntN(topology.MaxCPUs))
+		var sib topology.CPUSet
+		ps := []float64{0.03, 0.1, 0.5, 1}[r.IntN(4)]
+		for b := range 64 {
+			if r.Float64() < ps {
+				sib.Add(core&^63 + topology.CPU(b))
+			}
+		}
+		if r.IntN(2) == 0 {
+			sib.Add(core)
+		}
+		others := sib.Word(int(core>>6)) &^ (1 << (core & 63))
+		allowed := randomSet(r, topology.MaxCPUs, []float64{1, 0.7, 0.05}[r.IntN(3)])
+		var m Mask
+		for c := range randomSet(r, topology.MaxCPUs, []float64{0.01, 0.1, 0.5, 1}[r.IntN(4)]).All() {
+			m.Set(c, true)
+		}
+		gc, gok := m.Sibling(core, others, &allowed)
+		wc, wok := naiveSibling(&m, core, &sib, &allowed)
+		if gc != wc || gok != wok {
+			t.Fatalf("case %d (core %d): Sibling %d %t, loop %d %t", i, core, gc, gok, wc, wok)
+		}
+	}
+}
