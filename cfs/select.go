@@ -316,9 +316,8 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params, p
 // selectIdleSMT is select_idle_smt: the first SMT sibling of core other than core itself, in
 // ascending order, that the task may use and that is idle (or SCHED_IDLE-only).
 func (env *WakeEnv) selectIdleSMT(core topology.CPU) (topology.CPU, bool) {
-	st, t := env.Stats, env.Task
 	for _, c := range env.Domains.smt[core] {
-		if c != core && t.allowed.Has(c) && idleish(st, c) {
+		if c != core && env.Task.allowed.Has(c) && idleish(env.Stats, c) {
 			return c, true
 		}
 	}
