@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/schedkit/schedkit/cfs/internal/idlescan"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -77,7 +78,7 @@ type SchedDomain struct {
 	idx       int
 	level     int
 	list      []topology.CPU // the span in ascending order, for LLC domains only
-	words     []uint16       // the words of the span's bitmap that hold its CPUs, for LLC domains only
+	scan      *idlescan.Span // the span as the idle scan reads it, for LLC domains only
 	spanBits  []uint64       // the span as a bitmap by CPU id, for flat domains only
 	parent    *SchedDomain
 	child     *SchedDomain
@@ -291,7 +292,7 @@ func (ds *Domains) shareFirstCPUGroups() {
 func (ds *Domains) setLLCs() {
 	t := ds.topo
 	llcLists := map[topology.CPUSet][]topology.CPU{}
-	llcWords := map[topology.CPUSet][]uint16{}
+	llcScans := map[topology.CPUSet]*idlescan.Span{}
 	for c := range t.CPUs().All() {
 		ds.llcID[c] = c
 		if hi := t.HighestFlagDomain(c, topology.SDShareLLC); hi != nil {
@@ -306,13 +307,9 @@ func (ds *Domains) setLLCs() {
 					l = append(l, x)
 				}
 				llcLists[d.span] = l
-				for i := range topology.SetWords {
-					if d.span.Word(i) != 0 {
-						llcWords[d.span] = append(llcWords[d.span], uint16(i))
-					}
-				}
+				llcScans[d.span] = idlescan.NewSpan(d.span)
 			}
-			d.list, d.words = l, llcWords[d.span]
+			d.list, d.scan = l, llcScans[d.span]
 		}
 		if lo := t.LowestFlagDomain(c, topology.SDAsymCPUCapacityFull); lo != nil {
 			ds.asymCap[c] = ds.find(c, lo)

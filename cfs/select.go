@@ -435,9 +435,9 @@ func (env *WakeEnv) selectIdleCore(core topology.CPU, skip *topology.CPUSet, idl
 const maxWalk = 8
 
 // scanIdle is the fast form of selectIdleCPU's loop without an idle core (package idlescan).
-// It reads the words of the bitmaps that hold the LLC's CPUs.
+// It reads the words of the bitmaps that hold the LLC's CPUs (sd.scan).
 func scanIdle(m *idlescan.Mask, sd *SchedDomain, allowed *topology.CPUSet, from topology.CPU, nr int) (cpu topology.CPU, ok, core bool, scanned int) {
-	cpu, ok, scanned = m.Scan(&sd.span, allowed, sd.words, from, nr)
+	cpu, ok, scanned = m.Scan(sd.scan, allowed, from, nr)
 	return cpu, ok, false, scanned
 }
 

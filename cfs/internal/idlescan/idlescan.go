@@ -55,14 +55,33 @@ func (m *Mask) Sibling(core topology.CPU, others uint64, allowed *topology.CPUSe
 	return core&^63 + topology.CPU(bits.TrailingZeros64(b)), true
 }
 
-// Scan is select_idle_cpu's loop over the CPUs of span that allowed holds, in ascending order
-// from CPU from wrapping round to the CPUs below it, with a budget of nr (at least 1; the
-// kernel's nr, SIS_UTIL's nr_idle_scan + 1, or any larger number for no bound). words lists, in
-// ascending order, the words of the bitmap that hold span's CPUs (word i holds CPUs 64×i to
-// 64×i+63); the scan reads no other word. It returns the first idle CPU of m met before the
+// A Span is a set of CPUs as [Mask.Scan] reads it: the set, and Words, which lists in ascending
+// order the words of the bitmap that hold its CPUs (word i holds CPUs 64×i to 64×i+63; it may
+// list empty words too). [NewSpan] builds one.
+type Span struct {
+	Set   topology.CPUSet
+	Words []uint16
+}
+
+// NewSpan returns the Span of s, listing exactly the words that hold its CPUs.
+func NewSpan(s topology.CPUSet) *Span {
+	sp := &Span{Set: s}
+	for i := range topology.SetWords {
+		if s.Word(i) != 0 {
+			sp.Words = append(sp.Words, uint16(i))
+		}
+	}
+	return sp
+}
+
+// Scan is select_idle_cpu's loop over the CPUs of span sp that allowed holds, in ascending
+// order from CPU from wrapping round to the CPUs below it, with a budget of nr (at least 1; the
+// kernel's nr, SIS_UTIL's nr_idle_scan + 1, or any larger number for no bound). It reads only
+// the words sp lists. It returns the first idle CPU of m met before the
 // budget runs out, whether there was one, and the number of CPUs counted as scanned: the
 // allowed CPUs up to and including the one found, or up to the one at which the budget ran out.
-func (m *Mask) Scan(span, allowed *topology.CPUSet, words []uint16, from topology.CPU, nr int) (cpu topology.CPU, ok bool, scanned int) {
+func (m *Mask) Scan(sp *Span, allowed *topology.CPUSet, from topology.CPU, nr int) (cpu topology.CPU, ok bool, scanned int) {
+	span, words := &sp.Set, sp.Words
 	n := len(words)
 	fw, fb := int(from>>6), uint(from&63)
 	if n == 1 {

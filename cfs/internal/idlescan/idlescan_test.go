@@ -2,6 +2,7 @@ package idlescan
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/schedkit/schedkit/topology"
@@ -66,7 +67,7 @@ func TestScanMatchesNaive(t *testing.T) {
 			from = topology.CPU(64 * r.IntN(n/64+1))
 		}
 		nr := []int{1, 2, 5, 33, 1 << 30}[r.IntN(5)]
-		gc, gok, gs := m.Scan(&span, &allowed, wordsOf(r, &span), from, nr)
+		gc, gok, gs := m.Scan(&Span{span, wordsOf(r, &span)}, &allowed, from, nr)
 		wc, wok, ws := naiveScan(&m, &span, &allowed, from, nr)
 		if gc != wc || gok != wok || gs != ws {
 			t.Fatalf("case %d (n %d, from %d, nr %d): Scan %d %t %d, loop %d %t %d", i, n, from, nr, gc, gok, gs, wc, wok, ws)
@@ -106,7 +107,7 @@ func TestScanOneWordMatchesNaive(t *testing.T) {
 			from = topology.CPU(64 * w)
 		}
 		nr := []int{1, 2, 5, 33, 1 << 30}[r.IntN(5)]
-		gc, gok, gs := m.Scan(&span, &allowed, []uint16{uint16(w)}, from, nr)
+		gc, gok, gs := m.Scan(&Span{span, []uint16{uint16(w)}}, &allowed, from, nr)
 		wc, wok, ws := naiveScan(&m, &span, &allowed, from, nr)
 		if gc != wc || gok != wok || gs != ws {
 			t.Fatalf("case %d (word %d, from %d, nr %d): Scan %d %t %d, loop %d %t %d", i, w, from, nr, gc, gok, gs, wc, wok, ws)
@@ -139,7 +140,7 @@ func FuzzScan(f *testing.F) {
 		}
 		f := topology.CPU(int(from) % (topology.MaxCPUs + 1))
 		budget := 1 + int(nr)
-		gc, gok, gs := m.Scan(&span, &allowed, wordsOf(r, &span), f, budget)
+		gc, gok, gs := m.Scan(&Span{span, wordsOf(r, &span)}, &allowed, f, budget)
 		wc, wok, ws := naiveScan(&m, &span, &allowed, f, budget)
 		if gc != wc || gok != wok || gs != ws {
 			t.Fatalf("from %d, nr %d: Scan %d %t %d, loop %d %t %d", f, budget, gc, gok, gs, wc, wok, ws)
@@ -197,5 +198,17 @@ func TestSiblingMatchesNaive(t *testing.T) {
 		if gc != wc || gok != wok {
 			t.Fatalf("case %d (core %d): Sibling %d %t, loop %d %t", i, core, gc, gok, wc, wok)
 		}
+	}
+}
+
+// TestNewSpan: NewSpan lists exactly the words that hold the set's CPUs, in ascending order.
+func TestNewSpan(t *testing.T) {
+	s := topology.CPUSetOf(3, 64, 700, 1023)
+	sp := NewSpan(s)
+	if sp.Set != s || !slices.Equal(sp.Words, []uint16{0, 1, 10, 15}) {
+		t.Errorf("NewSpan(%v) = %v %v, want the set and words 0 1 10 15", s, sp.Set, sp.Words)
+	}
+	if sp := NewSpan(topology.CPUSet{}); len(sp.Words) != 0 {
+		t.Errorf("NewSpan(empty) lists words %v", sp.Words)
 	}
 }
