@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -466,11 +465,7 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 	stats := env.Stats
 	pct := sd.imbalancePct()
 	// The groups of a flat domain have one capacity (markFlat): the local group's.
-	best, over, unsure := env.flat.Busiest(sd.spanBits, &env.CPUs, dst, sd.groups[0].capacity, pct,
-		len(stats), func(c topology.CPU) flatbalance.Figures {
-			s := &stats[c]
-			return flatbalance.Figures{HNr: s.HNrRunning, Load: s.Load, Util: s.Util, Runnable: s.Runnable}
-		})
+	best, over, unsure := env.flat.Busiest(sd.spanBits, &env.CPUs, dst, sd.groups[0].capacity, pct, stats)
 	d.overload = over
 	if best < 0 {
 		if unsure {

@@ -29,6 +29,7 @@ package flatbalance
 import (
 	"math/bits"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -59,24 +60,17 @@ func (x *Index) Update(c topology.CPU, was, nr uint32) {
 // Has reports whether CPU c is in the index.
 func (x *Index) Has(c topology.CPU) bool { return x.multi[c>>6]&(1<<(c&63)) != 0 }
 
-// Figures are what the scan reads of one CPU: the fair tasks the balancer counts (h_nr_running,
-// or v7.1's h_nr_runnable), cpu_load, cpu_util_cfs and cpu_runnable. The caller hands them out
-// through a function of the CPU id, called only for the CPUs of the index the scan visits.
-type Figures struct {
-	HNr                  uint32
-	Load, Util, Runnable uint64
-}
-
 // Busiest is update_sd_pick_busiest over the CPUs of x in span (the domain's CPUs, a bitmap by
 // CPU id) still in cpus (env->cpus), for a balance of dst over groups of one CPU of capacity gc
-// each with imbalance_pct pct, reading each candidate's statistics through at (n CPUs have
-// statistics): among the CPUs whose group is overloaded and has fair tasks (dst's own
+// each with imbalance_pct pct, reading each candidate's statistics in stats (indexed by CPU
+// id): the fair tasks the balancer counts (HNrRunning: h_nr_running, or v7.1's h_nr_runnable),
+// cpu_load, cpu_util_cfs and cpu_runnable, of the CPUs of the index the scan visits alone. Among the CPUs whose group is overloaded and has fair tasks (dst's own
 // excluded), the first in ring order from dst of the largest avg_load. It returns that CPU, or
 // -1; whether a CPU of x is in cpus at all (SG_OVERLOAD); and whether a candidate below
 // overloaded has two fair tasks or more (then only the full visit can decide). The three sets
 // are intersected a word at a time; the cost is O(words of span + CPUs of x in it). Busiest
-// panics if a CPU it reads is not below n.
-func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, gc, pct uint64, n int, at func(topology.CPU) Figures) (best int, over, unsure bool) {
+// panics if a CPU it reads has no statistics.
+func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, gc, pct uint64, stats []smp.CPUStat) (best int, over, unsure bool) {
 	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
 	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
 	utilOver, runOver := gc*100, gc*pct
@@ -90,11 +84,11 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 		over = true
 		for ; w != 0; w &= w - 1 {
 			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
-			if uint(c) >= uint(n) {
+			if uint(c) >= uint(len(stats)) {
 				panic("flatbalance: Index.Busiest of a CPU beyond the statistics")
 			}
-			f := at(c)
-			hnr := f.HNr
+			f := &stats[c]
+			hnr := f.HNrRunning
 			if c == dst || hnr == 0 {
 				continue
 			}

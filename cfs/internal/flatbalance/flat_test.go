@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -132,10 +133,11 @@ func TestBusiest(t *testing.T) {
 		if r.IntN(4) == 0 {
 			dst = topology.CPU(n - 1)
 		}
-		gb, go_, gu := x.Busiest(span, &cpus, dst, gc, pct, len(stats), func(c topology.CPU) Figures {
-			f := &stats[c]
-			return Figures{HNr: f.hnr, Load: f.load, Util: f.util, Runnable: f.runnable}
-		})
+		cs := make([]smp.CPUStat, n)
+		for c, f := range stats {
+			cs[c] = smp.CPUStat{HNrRunning: f.hnr, Load: f.load, Util: f.util, Runnable: f.runnable}
+		}
+		gb, go_, gu := x.Busiest(span, &cpus, dst, gc, pct, cs)
 		wb, wo, wu := busiestRef(multi, span, &cpus, stats, dst, gc, pct)
 		if gb != wb || go_ != wo || gu != wu {
 			t.Fatalf("n %d dst %v gc %d pct %d multi %x span %x cpus %v:\n got %d %v %v\nwant %d %v %v",
