@@ -93,6 +93,9 @@ type cpuRQ struct {
 	// share stays and decays with it.
 	util     uint64
 	utilTick int64 // the tick up to which util is decayed
+	// fresh is 1 + the tick at which refresh last wrote the CPU's statistics, if nothing refresh
+	// reads has changed since (enlist, delist and detachUtil reset it to 0); see schedule.
+	fresh int64
 }
 
 // NewSystem returns the System of machine t with parameters p scaled for its CPU count
@@ -233,6 +236,7 @@ func (s *System) enlist(c topology.CPU, t *Task) {
 	rq.tasks.PushFront(t)
 	s.catchUp(t, s.j)
 	rq.util += t.util
+	rq.fresh = 0
 	t.cpu = c
 }
 
@@ -241,6 +245,7 @@ func (s *System) enlist(c topology.CPU, t *Task) {
 // any other (migration, exit) detaches it.
 func (s *System) delist(c topology.CPU, t *Task, sleep bool) {
 	s.rqs[c].tasks.Remove(t)
+	s.rqs[c].fresh = 0
 	s.catchUp(t, s.j)
 	if !sleep {
 		s.detachUtil(c, t.util)
@@ -303,6 +308,7 @@ func (s *System) refreshStats(c topology.CPU) {
 	if nr >= 2 {
 		s.overload = true
 	}
+	rq.fresh = s.j + 1
 }
 
 // sumStat is the part of st the groups' sums read.
@@ -395,10 +401,22 @@ func (s *System) schedule(now int64, cpu topology.CPU) *Task {
 	rq.tasks.moveToFront(t)
 	s.catchUp(t, s.j)
 	s.updateMisfit(cpu)
-	if !fresh {
+	if !fresh && !s.unchanged(rq) {
 		s.refresh(cpu)
 	}
 	return t
+}
+
+// unchanged reports whether a refresh of CPU rq after a pick that found a task would leave
+// everything as it is: a pick before v6.6 (pick_next_task_fair, set_next_entity,
+// put_prev_entity) queues and dequeues nothing, so the counts and the load refresh reads stand;
+// they stand as refresh last wrote them if refresh ran at this tick (no decay since) and no
+// task joined or left the CPU's list nor took its utilisation off since (rq.fresh); and the
+// overload flag it would raise is raised, or the CPU has fewer than two tasks. Every other
+// change of a CPU's queues ends with a refresh. It spares the refresh that follows the one a
+// stop did on the same CPU at the same instant, a third of them.
+func (s *System) unchanged(rq *cpuRQ) bool {
+	return !s.p.Version.EEVDF() && rq.fresh == s.j+1 && (s.overload || s.stats[rq.id].NrRunning < 2)
 }
 
 // updateIdleCore is __update_idle_core: when cpu idles and every SMT sibling is idle, its LLC

@@ -67,6 +67,7 @@ func (s *System) detachUtil(c topology.CPU, u uint64) {
 	rq := &s.rqs[c]
 	s.catchUpCPU(rq, s.j)
 	rq.util -= min(rq.util, u)
+	rq.fresh = 0
 }
 
 // tickUtil is the utilisation part of a tick at tick j on busy CPU rq of capacity capacity: the
