@@ -76,12 +76,17 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 	utilOver, runOver := gc*100, gc*pct
 	bestAvg, bestPos := uint64(0), uint64(topology.MaxCPUs) // none yet
 	multi := x.multi[:len(span)]
+	dw, db := int(dst>>6), uint64(1)<<(dst&63)
+	var many uint32 // the fair tasks beyond the first of the candidates below overloaded, ORed
 	for i, m := range span {
 		w := multi[i] & m & cpus.Word(i)
 		if w == 0 {
 			continue
 		}
 		over = true
+		if i == dw {
+			w &^= db // dst's own group is no candidate
+		}
 		for ; w != 0; w &= w - 1 {
 			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
 			if uint(c) >= uint(len(stats)) {
@@ -89,15 +94,13 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 			}
 			f := &stats[c]
 			hnr := f.HNrRunning
-			if c == dst || hnr == 0 {
+			if hnr == 0 {
 				continue
 			}
-			runnable := f.Runnable
-			util := f.Util
-			if !(runOver < runnable*100 || utilOver < util*pct) {
+			if !(runOver < f.Runnable*100 || utilOver < f.Util*pct) {
 				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
 				// it is found balanced like any other, with more it needs the full visit.
-				unsure = unsure || hnr > 1
+				many |= hnr &^ 1
 				continue
 			}
 			// avg_load, and the position in the ring that starts at dst: the first of equal
@@ -116,6 +119,7 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 			}
 		}
 	}
+	unsure = many != 0
 	if bestPos == topology.MaxCPUs {
 		return -1, over, unsure
 	}
