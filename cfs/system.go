@@ -244,8 +244,9 @@ func (s *System) enlist(c topology.CPU, t *Task) {
 // sleep leaves its utilisation in the CPU's signal, where it decays as blocked utilisation;
 // any other (migration, exit) detaches it.
 func (s *System) delist(c topology.CPU, t *Task, sleep bool) {
-	s.rqs[c].tasks.Remove(t)
-	s.rqs[c].fresh = 0
+	rq := &s.rqs[c]
+	rq.fresh = 0
+	rq.tasks.Remove(t)
 	s.catchUp(t, s.j)
 	if !sleep {
 		s.detachUtil(c, t.util)
