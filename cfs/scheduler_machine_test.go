@@ -106,6 +106,7 @@ func (m *smpMachine) stop(c topology.CPU, why sched.StopReason) {
 	id := m.running[c]
 	th := m.threads[id]
 	m.s.Stop(m.now(), c, id, why)
+	m.checkFresh(c)
 	m.running[c] = -1
 	switch why {
 	case sched.Sleep:
@@ -169,10 +170,10 @@ func (m *smpMachine) pick(c topology.CPU) {
 	m.running[c] = id
 }
 
-// checkFresh checks that a pick leaves cpu c's statistics up to date: refreshing them again
-// (System.Schedule skips the refresh after a new-idle balance that pulled nothing, or after
-// the pick that followed a pull) changes nothing, and the overload flag is set if c holds two
-// tasks or more.
+// checkFresh checks that a pick or a stop leaves cpu c's statistics up to date: refreshing them
+// again (System.Schedule skips the refresh after a new-idle balance that pulled nothing, after
+// the pick that followed a pull, and after a pick or a preemption that changed nothing refresh
+// reads) changes nothing, and the overload flag is set if c holds two tasks or more.
 func (m *smpMachine) checkFresh(c topology.CPU) {
 	sys := m.s.sys
 	st, multi := sys.stats[c], sys.flat.Has(c)

@@ -93,8 +93,9 @@ type cpuRQ struct {
 	// share stays and decays with it.
 	util     uint64
 	utilTick int64 // the tick up to which util is decayed
-	// fresh is 1 + the tick at which refresh last wrote the CPU's statistics, if nothing refresh
-	// reads has changed since (enlist, delist and detachUtil reset it to 0); see schedule.
+	// fresh is 1 + the tick at which refresh (or refreshTick after it) last wrote the CPU's
+	// statistics, if nothing refresh reads has changed since (enlist, delist and detachUtil
+	// reset it to 0); see unchanged.
 	fresh int64
 }
 
@@ -408,14 +409,14 @@ func (s *System) schedule(now int64, cpu topology.CPU) *Task {
 	return t
 }
 
-// unchanged reports whether a refresh of CPU rq after a pick that found a task would leave
-// everything as it is: a pick before v6.6 (pick_next_task_fair, set_next_entity,
-// put_prev_entity) queues and dequeues nothing, so the counts and the load refresh reads stand;
-// they stand as refresh last wrote them if refresh ran at this tick (no decay since) and no
-// task joined or left the CPU's list nor took its utilisation off since (rq.fresh); and the
-// overload flag it would raise is raised, or the CPU has fewer than two tasks. Every other
-// change of a CPU's queues ends with a refresh. It spares the refresh that follows the one a
-// stop did on the same CPU at the same instant, a third of them.
+// unchanged reports whether a refresh of CPU rq after a call that queued and dequeued nothing
+// there (a pick that found a task, a stop for preemption) would leave everything as it is:
+// before v6.6 a pick (pick_next_task_fair, set_next_entity, put_prev_entity) changes no count
+// and no load refresh reads; they stand as refresh, or refreshTick, last wrote them if that was
+// at this tick (no decay since) and no task joined or left the CPU's list nor took its
+// utilisation off since (rq.fresh); and the overload flag refresh would raise is raised, or the
+// CPU has fewer than two tasks. Every other change of a CPU's queues ends with a refresh. It
+// spares, among others, the refresh that follows a stop's on the same CPU at the same instant.
 func (s *System) unchanged(rq *cpuRQ) bool {
 	return !s.p.Version.EEVDF() && rq.fresh == s.j+1 && (s.overload || s.stats[rq.id].NrRunning < 2)
 }
@@ -497,7 +498,9 @@ func (s *System) stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason
 		rq.c.deschedule(n)
 		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
 	}
-	s.refresh(cpu)
+	if why != sched.Preempt || !s.unchanged(rq) { // a preemption queues and dequeues nothing
+		s.refresh(cpu)
+	}
 }
 
 // Move migrates task t, queued and not running, to CPU dst (move_queued_task, as an affinity

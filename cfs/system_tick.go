@@ -81,4 +81,7 @@ func (s *System) refreshTickStats(c topology.CPU) {
 	if st.NrRunning >= 2 {
 		s.overload = true
 	}
+	if rq.fresh != 0 { // the counts refresh wrote stand, the rest is written now
+		rq.fresh = s.j + 1
+	}
 }
