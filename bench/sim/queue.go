@@ -165,7 +165,7 @@ func (q *eventQueue) arm(s int32, t int64) {
 	if q.hole {
 		if q.pos[s] == 0 {
 			q.hole = false
-			q.fill(0, e)
+			q.sink(0, e)
 			return
 		}
 		q.fillHole()
@@ -328,6 +328,44 @@ func (q *eventQueue) down(i int) {
 		i = c
 	}
 	q.put(h, i, e)
+}
+
+// sink fills the hole at i with e, which is not before the hole's parent, moving it down to its
+// place: the earliest children move up while they are before e. An event armed into the hole at
+// the root (arm) is often due soon (a run's end), and stops a level or two down, where fill
+// would descend to a leaf and come back up.
+func (q *eventQueue) sink(i int, e event) {
+	h := q.h
+	n := len(h)
+	for {
+		c := 4*i + 1
+		var t int64
+		var sq uint64
+		switch {
+		case c+3 < n:
+			// earliest4, written out (it does not inline).
+			ch := (*[4]event)(h[c : c+4])
+			t0, q0, t1, q1 := ch[0].t, ch[0].seq, ch[1].t, ch[1].seq
+			m := earlierMask(t1, q1, t0, q0)
+			ta, qa, ia := t0^(t0^t1)&m, q0^(q0^q1)&uint64(m), m&1
+			t2, q2, t3, q3 := ch[2].t, ch[2].seq, ch[3].t, ch[3].seq
+			m = earlierMask(t3, q3, t2, q2)
+			tb, qb, ib := t2^(t2^t3)&m, q2^(q2^q3)&uint64(m), 2+m&1
+			m = earlierMask(tb, qb, ta, qa)
+			c, t, sq = c+int(ia^(ia^ib)&m), ta^(ta^tb)&m, qa^(qa^qb)&uint64(m)
+		case c < n:
+			c, t, sq = earliest(h, c)
+		default:
+			q.put(h, i, e)
+			return
+		}
+		if t > e.t || t == e.t && sq > e.seq {
+			q.put(h, i, e)
+			return
+		}
+		q.put(h, i, h[c])
+		i = c
+	}
 }
 
 // fill fills the hole at i, left by a removed event, with e, which is not before the hole's
