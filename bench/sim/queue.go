@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -48,11 +49,16 @@ func (a *event) before(b *event) bool {
 // number armed since, so neither needs to clear it. A queue that never deferred a move (no
 // interrupt costs) does not look for late keys (lazy).
 //
-// Invariant: pos[h[i].slot] == i+1 for every i (but 0 if hole), pos[s] == 0 for every slot s
-// not in h, and !h[i].before(&h[(i-1)/4]) for every i > 0 (i > 4 if hole); if hole, len(h) > 1.
-// If late[h[i].slot].seq > h[i].seq, the late key is after h[i]'s (and h[i] is not a group's).
+// Invariant: pos[h[i].slot] == i+1 for every i (but 0 if hole), pos[s] == -1 for a group's head
+// in the timer wheel (wheel.go), pos[s] == 0 for every other slot s, and !h[i].before(&h[(i-1)/4])
+// for every i > 0 (i > 4 if hole); if hole, len(h) > 1. If late[h[i].slot].seq > h[i].seq, the
+// late key is after h[i]'s (and h[i] is not a group's). cap(h) >= 1, and if hole or len(h) == 0,
+// h[:1][0].t is math.MaxInt64: top tests the root's time against lim alone, and a hole, an empty
+// heap, a late key (lim is math.MinInt64 once lazy) or a root not before the wheel's horizon
+// all send it to settleTop.
 //
-// Timers armed for one time join a group: a circular list in order of arming, whose first timer
+// Timers armed for one time join a group, and a group armed for a time far enough ahead waits
+// in the timer wheel (wheel.go) until the horizon reaches its bucket: a circular list in order of arming, whose first timer
 // (its head) stands for it in the heap, with the time and sequence number of the group's
 // creation. When the head is taken, the next timer of the group takes its place in the heap, in
 // O(1). A timer alone at its time is a group of one, the heap's entry as without groups.
@@ -77,6 +83,15 @@ type eventQueue struct {
 	late  []key // by slot: the key armLater gave it, if its sequence number is above its entry's
 	ring  []ring
 	cache *[cacheLines]int32 // a hash of a time -> its newest group's head + 1, or a stale or 0 entry
+	// The timer wheel (wheel.go): groups armed for horizon or later wait in buckets, a list
+	// each (far links them, by slot), nfar of them.
+	far     []farLink
+	buckets *[wheelBuckets]int32 // a bucket's first group's head + 1, or 0
+	nfar    int
+	horizon int64
+	// lim is math.MinInt64 if lazy, else horizon if nfar > 0, else math.MaxInt64: a root at
+	// lim or later may not be the earliest event (top's one test for all three).
+	lim int64
 }
 
 // cacheLines is the size of eventQueue's cache, fixed so that a line's index needs no bounds
@@ -102,11 +117,16 @@ type ring struct {
 func (q *eventQueue) addSlots(n int) {
 	q.pos = append(q.pos, make([]int32, n)...)
 	q.late = append(q.late, make([]key, n)...)
+	q.far = append(q.far, make([]farLink, n)...)
 	for range n {
 		q.ring = append(q.ring, ring{prev: -1, next: -1})
 	}
 	if q.cache == nil {
 		q.cache = new([cacheLines]int32)
+		q.buckets = new([wheelBuckets]int32)
+		q.lim = math.MaxInt64
+		q.h = make([]event, 1, 16)[:0]
+		q.h[:1][0].t = math.MaxInt64
 	}
 }
 
@@ -114,33 +134,43 @@ func (q *eventQueue) addSlots(n int) {
 func (q *eventQueue) grow(n int) {
 	q.pos = slices.Grow(q.pos, n)
 	q.late = slices.Grow(q.late, n)
+	q.far = slices.Grow(q.far, n)
 	q.ring = slices.Grow(q.ring, n)
 }
 
 // empty reports whether no slot is armed.
-func (q *eventQueue) empty() bool { return len(q.h) == 0 }
+func (q *eventQueue) empty() bool { return len(q.h) == 0 && q.nfar == 0 }
 
 // top returns the earliest event. Preconditions: the queue is not empty.
 func (q *eventQueue) top() *event {
-	if q.hole || q.lazy {
-		return q.settleTop()
+	if e := &q.h[:1][0]; e.t < q.lim {
+		return e
 	}
-	return &q.h[0]
+	return q.settleTop()
 }
 
-// settleTop fills the hole at the root, if any, and moves each root that armLater moved (a
-// late key) down to its place, until the root is the earliest event, which it returns.
+// settleTop fills the hole at the root, if any, moves each root that armLater moved (a late
+// key) down to its place, and moves the wheel's groups into the heap until the root is before
+// the horizon or the wheel empty: the root is then the earliest event, which it returns.
 func (q *eventQueue) settleTop() *event {
-	if q.hole {
-		q.fillHole()
-	}
-	for e := &q.h[0]; ; e = &q.h[0] {
-		l := q.late[e.slot]
-		if l.seq <= e.seq {
-			return e
+	for {
+		if q.hole {
+			q.fillHole()
 		}
-		e.t, e.seq = l.t, l.seq
-		q.down(0)
+		if len(q.h) > 0 {
+			for e := &q.h[0]; ; e = &q.h[0] {
+				l := q.late[e.slot]
+				if l.seq <= e.seq {
+					break
+				}
+				e.t, e.seq = l.t, l.seq
+				q.down(0)
+			}
+			if q.nfar == 0 || q.h[0].t < q.horizon {
+				return &q.h[0]
+			}
+		}
+		q.advance()
 	}
 }
 
@@ -199,6 +229,7 @@ func (q *eventQueue) armLater(s int32, t int64) {
 	q.seq++
 	q.late[s] = key{t, q.seq}
 	q.lazy = true
+	q.lim = math.MinInt64
 }
 
 // timeOf returns the time plain slot s (or a group's head) is armed for. Preconditions: s is
@@ -211,9 +242,13 @@ func (q *eventQueue) timeOf(s int32) int64 {
 	return e.t
 }
 
-// rename makes new, not in the heap, stand for old, a group's head, at its place.
+// rename makes new, not pending, stand for old, a group's head, at its place.
 func (q *eventQueue) rename(old, new int32) {
 	p := q.pos[old]
+	if p < 0 {
+		q.renameFar(old, new)
+		return
+	}
 	q.h[p-1].slot = new
 	q.pos[new] = p
 	q.pos[old] = 0
@@ -223,7 +258,10 @@ func (q *eventQueue) rename(old, new int32) {
 // complexity is O(log n).
 func (q *eventQueue) disarm(s int32) {
 	p := q.pos[s]
-	if p == 0 {
+	if p <= 0 {
+		if p < 0 {
+			q.unlinkFar(s)
+		}
 		return
 	}
 	if q.hole {
@@ -235,6 +273,7 @@ func (q *eventQueue) disarm(s int32) {
 	last := len(q.h) - 1
 	if i == 0 && last > 0 {
 		q.hole = true
+		q.h[0].t = math.MaxInt64 // not before lim: top settles
 		return
 	}
 	if i != last {
@@ -246,6 +285,9 @@ func (q *eventQueue) disarm(s int32) {
 			q.fill(i, moved)
 		}
 		return
+	}
+	if last == 0 {
+		q.h[0].t = math.MaxInt64 // past the end: not before lim, as top requires
 	}
 	q.h = q.h[:last]
 }
@@ -432,8 +474,8 @@ func (q *eventQueue) armTimer(s int32, t int64) {
 				return // and its group is the newest of t: s stays last at t
 			case -1:
 				// Move the group: with a new sequence number it goes after every event of t.
+				q.armHead(s, t)
 				r.t = t
-				q.arm(s, t)
 				*l = s + 1
 				return
 			}
@@ -448,7 +490,7 @@ func (q *eventQueue) armTimer(s int32, t int64) {
 		hd.prev = s
 	} else {
 		q.ring[s] = ring{t: t, prev: s, next: s}
-		q.arm(s, t)
+		q.armHead(s, t)
 		*l = s + 1
 	}
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // checkHeap verifies the invariants of q's heap: positions match, and no entry is before its
-// parent; a hole at the root holds no entry and has entries below it.
+// parent; a hole at the root holds no entry and has entries below it; and that top's test of the
+// root finds a hole or an empty heap not before lim.
 func checkHeap(t *testing.T, q *eventQueue) {
 	t.Helper()
 	first := 0
@@ -20,6 +21,9 @@ func checkHeap(t *testing.T, q *eventQueue) {
 			t.Fatalf("hole in a heap of %d", len(q.h))
 		}
 		first = 1
+	}
+	if cap(q.h) == 0 || (q.hole || len(q.h) == 0) && q.h[:1][0].t != math.MaxInt64 {
+		t.Fatalf("hole %v, %d entries: root's time %d", q.hole, len(q.h), q.h[:1][0].t)
 	}
 	for i := first; i < len(q.h); i++ {
 		if got := q.pos[q.h[i].slot]; got != int32(i+1) {
@@ -34,27 +38,78 @@ func checkHeap(t *testing.T, q *eventQueue) {
 	}
 	n := 0
 	for _, p := range q.pos {
-		if p != 0 {
+		if p > 0 {
 			n++
 		}
 	}
-	if n != len(q.h)-first || q.empty() != (len(q.h) == 0) {
+	if n != len(q.h)-first || q.empty() != (len(q.h) == 0 && q.nfar == 0) {
 		t.Fatalf("%d slots in the heap, %d entries, empty %v", n, len(q.h)-first, q.empty())
 	}
 }
 
-// checkQueue verifies the invariants of q: its heap's, and that each slot in the heap heads a
-// well-linked circular list of slots armed for its time, these lists together hold exactly the
-// pending slots, and no other slot is in the heap.
+// checkWheel verifies the invariants of q's timer wheel: each bucket's list is well linked and
+// holds groups of its bucket at the horizon or later, marked as in the wheel, nfar of them, and
+// no other slot is marked; and lim. It returns the heads.
+func checkWheel(t *testing.T, q *eventQueue) []int32 {
+	t.Helper()
+	var heads []int32
+	for b, h := range q.buckets {
+		prev := int32(-1)
+		for s := h - 1; s >= 0; s = q.far[s].next {
+			f := q.far[s]
+			if q.pos[s] != -1 || f.prev != prev || f.t < q.horizon || wheelBucket(f.t) != b {
+				t.Fatalf("bucket %d: slot %d: pos %d, %+v, prev %d, horizon %d", b, s, q.pos[s], f, prev, q.horizon)
+			}
+			heads = append(heads, s)
+			prev = s
+			if len(heads) > len(q.pos) {
+				t.Fatalf("bucket %d: a cycle", b)
+			}
+		}
+	}
+	marked := 0
+	for _, p := range q.pos {
+		if p < 0 {
+			marked++
+		}
+	}
+	if len(heads) != q.nfar || marked != q.nfar || q.horizon%wheelWidth != 0 {
+		t.Fatalf("wheel: %d heads, %d marked, nfar %d, horizon %d", len(heads), marked, q.nfar, q.horizon)
+	}
+	want := int64(math.MaxInt64)
+	switch {
+	case q.lazy:
+		want = math.MinInt64
+	case q.nfar > 0:
+		want = q.horizon
+	}
+	if q.lim != want {
+		t.Fatalf("lim %d, want %d (lazy %v, nfar %d, horizon %d)", q.lim, want, q.lazy, q.nfar, q.horizon)
+	}
+	return heads
+}
+
+// checkQueue verifies the invariants of q: its heap's and its wheel's, and that each slot in the
+// heap or the wheel heads a well-linked circular list of slots armed for its time (the
+// wheel's, the time it holds), these lists together hold exactly the pending slots, and no
+// other slot is in the heap.
 func checkQueue(t *testing.T, q *eventQueue, plain int32) {
 	t.Helper()
 	checkHeap(t, q)
-	inList := 0
+	var heads []event
 	for i := range q.h {
-		if i == 0 && q.hole {
-			continue
+		if i > 0 || !q.hole {
+			heads = append(heads, q.h[i])
 		}
-		e := q.h[i]
+	}
+	for _, s := range checkWheel(t, q) {
+		if s < plain {
+			t.Fatalf("plain slot %d in the wheel", s)
+		}
+		heads = append(heads, event{t: q.far[s].t, seq: q.far[s].seq, slot: s})
+	}
+	inList := 0
+	for _, e := range heads {
 		if e.slot < plain {
 			if r := q.ring[e.slot]; r.next >= 0 {
 				t.Fatalf("plain slot %d in a group: %+v", e.slot, r)
@@ -63,7 +118,7 @@ func checkQueue(t *testing.T, q *eventQueue, plain int32) {
 			continue
 		}
 		if q.ring[e.slot].t != e.t {
-			t.Fatalf("head %d: time %d, in heap %d", e.slot, q.ring[e.slot].t, e.t)
+			t.Fatalf("head %d: time %d, in heap or wheel %d", e.slot, q.ring[e.slot].t, e.t)
 		}
 		s := e.slot
 		for {
@@ -72,7 +127,7 @@ func checkQueue(t *testing.T, q *eventQueue, plain int32) {
 				t.Fatalf("group %d: slot %d: %+v, next's prev %d", e.slot, s, r, q.ring[r.next].prev)
 			}
 			if s != e.slot && q.pos[s] != 0 {
-				t.Fatalf("group %d: slot %d in the heap", e.slot, s)
+				t.Fatalf("group %d: slot %d in the heap or the wheel", e.slot, s)
 			}
 			inList++
 			if s = r.next; s == e.slot {
@@ -102,20 +157,39 @@ func checkQueue(t *testing.T, q *eventQueue, plain int32) {
 // look at the top, so that each way of filling it runs. With cache=false all the times share a
 // cache line, so that events of a time start a new group whenever another time took it; with
 // plain=8, slots 0-7 do not group and come between the groups of their time, and half their
-// arms are armLater's (a move to a later time then waits in late).
+// arms are armLater's (a move to a later time then waits in late). The times are multiples of
+// scale: 1 keeps them in one bucket of the timer wheel, a third of a bucket spreads them over
+// buckets, a third of the wheel's lap over laps, so that groups wait in the wheel, wrap around
+// it and come into the heap at the horizon, and the horizon jumps. With advancing, a time is
+// one of them after the last event popped, as the machine's are after now, so that the
+// horizon keeps moving and the wheel keeps filling.
 func TestQueueAgainstModel(t *testing.T) {
-	for _, tc := range []struct {
-		times int
-		cache bool
-		plain int32
-	}{{50, true, 0}, {6, true, 0}, {6, false, 0}, {50, false, 0}, {1, true, 0}, {6, true, 8}, {6, false, 8}, {50, true, 8}, {1, true, 8}} {
-		t.Run(fmt.Sprintf("times=%d/cache=%v/plain=%d", tc.times, tc.cache, tc.plain), func(t *testing.T) {
-			testQueueAgainstModel(t, tc.times, tc.cache, tc.plain)
+	type tcase struct {
+		times     int
+		cache     bool
+		plain     int32
+		scale     int64
+		advancing bool
+	}
+	var cases []tcase
+	for _, tc := range []tcase{{50, true, 0, 1, false}, {6, true, 0, 1, false}, {6, false, 0, 1, false}, {50, false, 0, 1, false},
+		{1, true, 0, 1, false}, {6, true, 8, 1, false}, {6, false, 8, 1, false}, {50, true, 8, 1, false}, {1, true, 8, 1, false}} {
+		cases = append(cases, tc)
+		for _, scale := range []int64{wheelWidth / 3, wheelSpan / 3} {
+			for _, adv := range []bool{false, true} {
+				tc.scale, tc.advancing = scale, adv
+				cases = append(cases, tc)
+			}
+		}
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("times=%d/cache=%v/plain=%d/scale=%d/advancing=%v", tc.times, tc.cache, tc.plain, tc.scale, tc.advancing), func(t *testing.T) {
+			testQueueAgainstModel(t, tc.times, tc.cache, tc.plain, tc.scale, tc.advancing)
 		})
 	}
 }
 
-func testQueueAgainstModel(t *testing.T, times int, cache bool, plain int32) {
+func testQueueAgainstModel(t *testing.T, times int, cache bool, plain int32, scale int64, advancing bool) {
 	const slots = 40
 	r := rand.New(rand.NewPCG(1, uint64(times)))
 	var q eventQueue
@@ -123,11 +197,12 @@ func testQueueAgainstModel(t *testing.T, times int, cache bool, plain int32) {
 	q.addSlots(slots / 2)
 	// The times to arm for: 0, 1, ..., or with cache=false as many that share a cache line.
 	ts := make([]int64, 0, times)
-	for tm := int64(0); len(ts) < times; tm++ {
+	for tm := int64(0); len(ts) < times; tm += scale {
 		if cache || q.line(tm) == q.line(0) {
 			ts = append(ts, tm)
 		}
 	}
+	var now int64 // the time of the last event popped
 	arm, disarm, pending, timeOf := q.armTimer, q.disarmTimer, q.timerPending, q.timerTime
 	if plain > 0 {
 		arm = func(s int32, t int64) {
@@ -171,6 +246,9 @@ func testQueueAgainstModel(t *testing.T, times int, cache bool, plain int32) {
 		switch r.IntN(5) {
 		case 0, 1:
 			tm := ts[r.IntN(times)]
+			if advancing {
+				tm += now
+			}
 			if e, ok := model[s]; ok && r.IntN(3) == 0 {
 				tm = e.t // re-arm at the same time: s goes after the others of tm
 			}
@@ -189,7 +267,7 @@ func testQueueAgainstModel(t *testing.T, times int, cache bool, plain int32) {
 				}
 				disarm(b.slot)
 				delete(model, b.slot)
-				s = b.slot
+				s, now = b.slot, b.t
 			}
 		}
 		checkQueue(t, &q, plain)
