@@ -84,18 +84,6 @@ func (m *Machine) armDone(id topology.CPU) {
 	}
 }
 
-// pushDone is armDone after an interrupt stalled the CPU's thread: its completion event, if
-// armed, only moves later, and waits in the queue's late until its old time comes
-// (eventQueue.armLater) instead of moving down the heap at every clock interrupt.
-func (m *Machine) pushDone(id topology.CPU) {
-	c := &m.cpus[id]
-	if t := &m.threads[c.cur]; t.remaining == forever {
-		m.q.disarm(m.slotDone(id))
-	} else {
-		m.q.armLater(m.slotDone(id), m.doneAt(c, t))
-	}
-}
-
 // doneAt returns when c's thread t ends its run, or its stall if it has no work left.
 func (m *Machine) doneAt(c *cpu, t *thread) int64 {
 	at := max(c.segStart, m.now)

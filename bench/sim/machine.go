@@ -311,21 +311,28 @@ func (m *Machine) step() {
 }
 
 // chargeInterrupt charges CPU id with an interrupt that takes cost (a clock interrupt's
-// Costs.Tick, a timer's Costs.Wakeup): the running thread makes no progress for that long.
+// Costs.Tick, a timer's Costs.Wakeup): the running thread makes no progress for that long. Its
+// completion event, if armed, only moves later (armDone's time, once the stall is added), and
+// waits in the queue's late until its old time comes (eventQueue.armLater) instead of moving
+// down the heap at every clock interrupt.
 func (m *Machine) chargeInterrupt(id topology.CPU, cost int64) {
 	c := &m.cpus[id]
 	c.st.Interrupt += cost
-	if c.cur >= 0 {
-		m.settle(c)
-		if c.segStart > m.now {
-			c.stallInt += cost
-		} else {
-			c.stallInt = cost
-		}
-		c.segStart = max(c.segStart, m.now) + cost
-		if m.threads[c.cur].remaining > 0 || m.q.pending(m.slotDone(id)) {
-			m.pushDone(id)
-		}
+	if c.cur < 0 {
+		return
+	}
+	m.settle(c)
+	if c.segStart > m.now {
+		c.stallInt += cost
+	} else {
+		c.stallInt = cost
+	}
+	c.segStart = max(c.segStart, m.now) + cost
+	switch t, s := &m.threads[c.cur], m.slotDone(id); {
+	case t.remaining == forever:
+		m.q.disarm(s)
+	case t.remaining > 0 || m.q.pending(s):
+		m.q.armLater(s, m.doneAt(c, t))
 	}
 }
 
