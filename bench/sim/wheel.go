@@ -22,11 +22,11 @@ import "math"
 // else math.MaxInt64.
 
 const (
-	wheelShift   = 18 // a bucket spans 2^18 ns, about 262 µs
+	wheelShift   = 20 // a bucket spans 2^20 ns, about 1.05 ms
 	wheelWidth   = 1 << wheelShift
 	wheelBits    = 12
 	wheelBuckets = 1 << wheelBits
-	wheelSpan    = wheelWidth * wheelBuckets // about 1.07 s: a lap of the wheel
+	wheelSpan    = wheelWidth * wheelBuckets // about 4.3 s: a lap of the wheel
 )
 
 // A farLink places a group of timers in the wheel.
