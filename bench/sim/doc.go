@@ -14,7 +14,8 @@
 // # The machine
 //
 // Time is an int64 count of nanoseconds. Everything that will happen is an event in one queue
-// (a 4-ary heap keyed by time and then by the order events were scheduled): the clock interrupt
+// (a 4-ary heap keyed by time and then by the order events were scheduled, with a timer wheel in
+// front of it for the sleeps that end more than a millisecond or so ahead): the clock interrupt
 // of the CPUs, the end of a thread's current run on a CPU, the arrival of an IPI, the end of a
 // thread's sleep, the creation of the workload's threads. The machine takes the earliest
 // event, does what it causes at that instant (the policy's calls, the reschedules they ask for,
