@@ -73,7 +73,7 @@ func checkWheel(t *testing.T, q *eventQueue) []int32 {
 			marked++
 		}
 	}
-	if len(heads) != q.nfar || marked != q.nfar || q.horizon%wheelWidth != 0 {
+	if len(heads) != q.nfar || marked != q.nfar || q.horizon%wheelWidth != 0 && q.horizon != math.MaxInt64 {
 		t.Fatalf("wheel: %d heads, %d marked, nfar %d, horizon %d", len(heads), marked, q.nfar, q.horizon)
 	}
 	want := int64(math.MaxInt64)
@@ -459,5 +459,35 @@ func TestEarlierMask(t *testing.T) {
 		if c != 4+best || bt != ch[best].t || bq != ch[best].seq {
 			t.Fatalf("earliest4(%v) = %d, %d, %d; want child %d", ch, c-4, bt, bq, best)
 		}
+	}
+}
+
+// TestQueueWheelEndOfTime arms timers in the wheel's last bucket before time runs out, where
+// the horizon's next step would overflow, and beyond a lap with nothing in the heap (the
+// horizon jumps): they come out in order of time, then of arming, a plain slot among them.
+func TestQueueWheelEndOfTime(t *testing.T) {
+	var q eventQueue
+	q.addSlots(6)
+	const plain = 1
+	q.armTimer(1, math.MaxInt64)
+	q.armTimer(2, 3*wheelSpan+5)
+	q.arm(0, math.MaxInt64)
+	q.armTimer(3, math.MaxInt64-1)
+	q.armTimer(4, math.MaxInt64)
+	q.armTimer(5, 3*wheelSpan+5)
+	checkQueue(t, &q, plain)
+	var got []int32
+	for !q.empty() {
+		s := q.top().slot
+		got = append(got, s)
+		if s < plain {
+			q.disarm(s)
+		} else {
+			q.disarmTimer(s)
+		}
+		checkQueue(t, &q, plain)
+	}
+	if fmt.Sprint(got) != "[2 5 3 1 0 4]" {
+		t.Errorf("events came out as %v, want [2 5 3 1 0 4]", got)
 	}
 }

@@ -18,7 +18,7 @@ import "math"
 // Invariant: pos[s] == -1 iff group head s is in the wheel; then far[s] holds its time (that of
 // its group, ring[s].t) and sequence number, far[s].t >= horizon, and s is in the list of bucket
 // wheelBucket(far[s].t), linked by far's prev and next. nfar counts them. The horizon is a
-// multiple of wheelWidth and never moves back; lim (unless lazy) is the horizon while nfar > 0,
+// multiple of wheelWidth, or math.MaxInt64 once time has run out, and never moves back; lim (unless lazy) is the horizon while nfar > 0,
 // else math.MaxInt64.
 
 const (
