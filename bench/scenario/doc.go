@@ -155,12 +155,12 @@
 // 2021 source has it and mmtests runs it: each worker spins 30 ms and posts; the message thread
 // waits for a post, spins 30 ms, sleeps 30 ms and a jitter, and wakes the workers that posted,
 // the latency running from its clock read before that walk; 30 s runs less the 5 s warm-up.
-// With the default profile's costs, at 23 workers the patch cuts p99.9 from 12.1 to 9.5 ms
-// (0.78×, not significant; the seed 0.16×): not reproduced. The tail there comes from walks in
-// which a woken worker lands on the message thread's CPU and preempts it, which the patch made
-// rarer in the runs traced (why is not traced yet). At 16 workers (and fewer) the tail is the CI
-// machine's own idle exits and timers (5.1 → 1.5 ms, 0.29×, not significant: five runs spread
-// by ±100 %): not reproduced.
+// mmtests runs schbench -m NUMNODES: 4 message threads, each with its own workers, whose
+// latencies pool. With the default profile's costs, at 23 workers a message thread the patch
+// cuts p99.9 from 16.8 to 13.4 ms (0.80×, significant; the seed 0.16×): direction only. At 16
+// workers (11.0 → 8.7 ms, 0.80×, not significant: three runs spread by ±75 %) and fewer the
+// tail is mostly the CI machine's own idle exits and timers (2.7 ms at one worker): not
+// reproduced.
 //
 // seed004-hackbench-{process,thread}-{pipes,sockets}, seed004-perfpipe and seed004-tbench are
 // the seed's other tables, each benchmark in the normal cgroup beside the same idle-group
@@ -190,6 +190,8 @@
 // 21 groups of process-pipes, which the model does not show); perfpipe no difference (seed
 // -0.65 %); tbench no difference up to 64 clients, where nothing waits and the round trip is
 // the two sides' CPU time, and below 1 % beyond (the seed: latency 21-67 % lower at 1-32
-// clients). Not reproduced: the seed's tbench effect needs costs the model leaves at zero, and
-// the machine is one the seed does not name (24 CPUs is inferred from schbench's 23 workers).
+// clients). Not reproduced: the seed's tbench effect needs costs the model leaves at zero. The
+// seed does not name its machine; mmtests' arithmetic gives 96 CPUs in 4 NUMA nodes (tbench's
+// NUMCPUS*4 = 384 clients, schbench's (NUMCPUS/NUMNODES)-1 = 23 workers a message thread with
+// -m NUMNODES), and every seed 004 scenario models that.
 package scenario

@@ -7,3 +7,6 @@ func SetCellEvents(n uint64) func() {
 	cellEvents = n
 	return func() { cellEvents = old }
 }
+
+// WalkLatencies exposes walkLatencies to the tests.
+var WalkLatencies = walkLatencies

@@ -15,7 +15,6 @@ import (
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/bench/stat"
 	"github.com/schedkit/schedkit/sched"
-	"github.com/schedkit/schedkit/topology"
 )
 
 // Seed004Calibration is what bench/scenario/calibrate/seed004.sh measured with the real
@@ -60,11 +59,15 @@ const seed004On = "seed 004 (Chuyi Zhou, \"sched/fair: favor non-idle group in t
 	"beside `perf bench sched messaging -g 1 -l 1000000000` in an idle cgroup, Linux 6.1-era CFS, machine not named"
 
 // seed004CellsMachine is why the seed's hackbench, perf bench sched pipe and tbench cells run on
-// the ideal profile.
-const seed004CellsMachine = "Seed 004 does not name its machine. These cells' costs were calibrated from the real " +
-	"programs' CPU time here (data/seed004-calibration.json: user+system time per message or request), which " +
-	"includes the kernel's switches and wake-ups; charging a machine profile's costs on top would count them twice, " +
-	"so the cells run on the ideal profile, the calibrated CPU standing for the whole path."
+// the ideal profile, and the machine they model.
+const seed004CellsMachine = "Seed 004 does not name its machine. " + seed004MachineNote + " These cells' costs were " +
+	"calibrated from the real programs' CPU time here (data/seed004-calibration.json: user+system time per message or " +
+	"request), which includes the kernel's switches and wake-ups; charging a machine profile's costs on top would count " +
+	"them twice, so the cells run on the ideal profile, the calibrated CPU standing for the whole path. Checked again " +
+	"against the ci profile (2026-12-06): the reason holds for its CPU-side figures (wakeup, switch, switch_mm, refill, " +
+	"migration, ipi_send, tick: time the benchmark's threads are charged with); its latencies (ipi, idle_exit, timer: " +
+	"wall time outside those threads) would not count twice, but the runner charges a profile whole (charge keeps only " +
+	"a scenario's own non-zero costs), so charging the latencies alone needs a runner change that is not made."
 
 // seed004Columns are the two kernels of every seed 004 table.
 var seed004Columns = [2]struct{ column, policy string }{
@@ -121,22 +124,26 @@ var seed004Hackbench = []seed004Bench{
 // seed004Common are the parameters every seed 004 cell shares: the machine and the idle
 // group's messaging.
 func seed004Common() []Param {
-	return []Param{
-		{Name: "cpus", Doc: "CPUs (23 schbench workers are mmtests' NUMCPUS-1: 24)", Default: 24, Min: 1, Max: 256, Integer: true},
+	return append([]Param{
 		{Name: "msg_us", Doc: "CPU per simulated message of the idle group's messaging (a batch: an assumption, as in seed004-idlegroup)", Unit: "us", Default: 200, Min: 1, Max: 1e5},
 		{Name: "switch_us", Doc: "context-switch cost (sim.Costs.Switch); 0: the calibrated per-message CPU already includes the switches", Unit: "us", Default: 0, Min: 0, Max: 1e4},
 		{Name: "spread", Doc: "each benchmark cost is drawn uniformly from mean × (1 ± spread): the calibration gives means only, so the shape is an assumption; 0 makes runs identical", Default: 0.5, Min: 0, Max: 1},
 		{Name: "warmup_ms", Doc: "the idle group runs alone this long before the benchmark starts", Unit: "ms", Default: 10, Min: 0, Max: 1e4},
-	}
+	}, seed004MachineParams()...)
 }
 
 // seed004Machine returns the machine and the workload with the two cgroups and the idle
-// group's messaging, to which a cell adds its benchmark in "online".
-func seed004Machine(v Values) (sim.Config, *workload.Workload) {
+// group's messaging, to which a cell adds its benchmark in "online"; an error for a machine
+// seed004Topology refuses.
+func seed004Machine(v Values) (sim.Config, *workload.Workload, error) {
+	topo, err := seed004Topology(v)
+	if err != nil {
+		return sim.Config{}, nil, err
+	}
 	w := &workload.Workload{Groups: []workload.Group{{Name: "online"}, {Name: "offline", Idle: true}}}
 	addMessaging(w, v["msg_us"])
-	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, int(v["cpus"]), 1), Costs: sim.Costs{Switch: sim.Fixed(time.Duration(v["switch_us"] * 1e3))}}
-	return cfg, w
+	cfg := sim.Config{Topology: topo, Costs: sim.Costs{Switch: sim.Fixed(time.Duration(v["switch_us"] * 1e3))}}
+	return cfg, w, nil
 }
 
 // cost returns the distribution of a benchmark cost of mean ns: uniform over mean × (1 ± spread).
@@ -193,8 +200,8 @@ func seed004HackbenchScenario(h seed004Bench) *Scenario {
 		Seed:  "004",
 		Title: "hackbench " + h.mode + " beside an idle cgroup's messaging, CFS v6.5 without and with FavorNonIdleTick",
 		Description: `Seed 004's hackbench-` + h.mode + ` table: Amean seconds per group count, baseline against
-FavorNonIdleTick. hackbench (rt-tests' hackbench.c, perf's sched-messaging.c) runs groups of 20
-senders and 20 receivers; each sender writes loops 100-byte messages to each receiver of its group
+FavorNonIdleTick. mmtests runs it as perf bench sched messaging (perf's sched-messaging.c, after
+Rusty Russell's hackbench, as rt-tests' hackbench.c is): groups of 20 senders and 20 receivers; each sender writes loops 100-byte messages to each receiver of its group
 over ` + ipc + `, and the time is until the last receiver has read everything. Each simulated message
 costs the calibrated CPU time (data/seed004-calibration.json: user+system time of real hackbench runs
 per message, half charged to the sender and half to the receiver — the split is an assumption), and a
@@ -214,23 +221,37 @@ simulator has no address spaces. The idle cgroup runs seed004-idlegroup's messag
 			{Doc: "one group takes about as long with the patch (seed: within 1.2 %)", Row: "v6.5-patched/1", Baseline: "v6.5-baseline/1", Min: 0.9, Max: 1.1},
 		},
 		Claims: hackbenchClaims(h),
-		Notes: []string{
-			"Verdict: the seed's hackbench tables are mostly within noise, and so is the model: at the default size both " +
-				"kernels give the same times up to 7 groups, and from 12 groups on differences of -9 % to +8 % in both " +
-				"directions, a few marked at mmtests' 10 % level, with no pattern across group counts or modes: the drawn " +
-				"costs' noise. Not reproduced: process-pipes' -21 % at 21 groups (the model: 0.00 %). " +
-				"FavorNonIdleTick acts only at a tick where a non-idle task runs with an idle-group entity leftmost " +
-				"and a slice behind; with zero switch and wake-up costs the model's senders and receivers wait only for each " +
-				"other, and a woken one preempts an idle-group task at once (check_preempt_wakeup), so the idle group barely " +
-				"enters their waits.",
-			"Times are in milliseconds of a scaled-down run (loops, not mmtests' count), the seed's in seconds: only the ratios compare. " +
-				"A receiver's pipe gets 20 x loops messages, so up to 13 loops (sockets, 278) or 32 (pipes, 640) no sender ever " +
-				"blocks on a full one: the capacities do not bind at the default size.",
-			"Sockets are pipes with the AF_UNIX socket's measured capacity and CPU per message; the socket's wake-up " +
-				"rules (sk_wake_async, the writer's wmem accounting per skb) are not modelled.",
-			"The per-message CPU was measured on this 2-core machine under other load (the method in the calibration file); " +
-				"the seed's machine is not named.",
-		},
+		Notes:  hackbenchNotes(),
+	}
+}
+
+// hackbenchNotes are the notes every hackbench cell shares: its verdict, the scaled-down run,
+// the sockets' simplification and the sources read.
+func hackbenchNotes() []string {
+	return []string{
+		"Verdict: the seed's hackbench tables are mostly within noise, and so is the model: at the default size (96 " +
+			"CPUs in 4 nodes, 3 runs) both kernels give the same times up to 12 groups, and from 21 groups on differences " +
+			"of -19 % to +25 % in both directions, three significant at 95 % (process-sockets at 110 and 265 groups, " +
+			"thread-sockets at 172), with no pattern across group counts or modes: the drawn costs' noise. Not " +
+			"reproduced: process-pipes' -21 % at 21 groups (the model: 0.00 %). " +
+			"FavorNonIdleTick acts only at a tick where a non-idle task runs with an idle-group entity leftmost " +
+			"and a slice behind; with zero switch and wake-up costs the model's senders and receivers wait only for each " +
+			"other, and a woken one preempts an idle-group task at once (check_preempt_wakeup), so the idle group barely " +
+			"enters their waits.",
+		"Times are in milliseconds of a scaled-down run (loops, not mmtests' count), the seed's in seconds: only the ratios compare. " +
+			"A receiver's pipe gets 20 x loops messages, so up to 13 loops (sockets, 278) or 32 (pipes, 640) no sender ever " +
+			"blocks on a full one: the capacities do not bind at the default size.",
+		"Sockets are pipes with the AF_UNIX socket's measured capacity and CPU per message; the socket's wake-up " +
+			"rules (sk_wake_async, the writer's wmem accounting per skb) are not modelled.",
+		"The per-message CPU was measured on this 2-core machine under other load (the method in the calibration file); " +
+			"the seed's machine is not named.",
+		"Sources read: mmtests b5f04c23 (2022-10): configs/config-scheduler-unbound (HACKBENCH_LOOPS=10000, " +
+			"HACKBENCH_ITERATIONS=3, groups from 1 to min(NUMCPUS*4, 296)), shellpack_src/src/hackbench/hackbench-bench " +
+			"(perf bench sched messaging [--pipe] [--thread] -g N -l 10000, perf of Linux 5.9 by its preamble) and " +
+			"shellpack_src/bin/rewrite-shellpack (threads_large_stride_begin: seq 1 3 8, seq 12 9 32, seq 48 31 max, and " +
+			"the max: exactly the seed's group counts when the max is 296); the header and constants of perf's " +
+			"sched-messaging.c (groups of 20 senders spraying to 20 receivers, DATASIZE 100). The machine, 96 CPUs in 4 " +
+			"nodes, is the same mmtests arithmetic's (see the machine paragraph); the groups' count gives only NUMCPUS >= 74.",
 	}
 }
 
@@ -238,7 +259,10 @@ simulator has no address spaces. The idle cgroup runs seed004-idlegroup's messag
 // pipe, and 20 senders writing to every receiver of their group. Threads and processes differ
 // by the calibrated cost only (msg_ns), sockets and pipes by it and the capacity (cap).
 func buildHackbench(v Values, _ *Row) (Setup, error) {
-	cfg, w := seed004Machine(v)
+	cfg, w, err := seed004Machine(v)
+	if err != nil {
+		return Setup{}, err
+	}
 	const fds = 20
 	groups := int(v["groups"]*v["group_scale"] + 0.999999)
 	loops := int(v["loops"])
@@ -296,12 +320,23 @@ round trips; each message costs the CPU time real perf bench sched pipe spent pe
 			"Verdict: no difference, as in the seed (-0.65 %, significant there with far more repetitions): the two tasks " +
 				"wait only for each other, and each preempts an idle-group task at its wake-up.",
 			"Times are in milliseconds of a scaled-down run (loops), the seed's in seconds: only the ratio compares.",
+			"Sources read: mmtests b5f04c23 (2022-10) configs/config-scheduler-unbound and shellpack_src/src/perfpipe/" +
+				"perfpipe-bench: perf bench sched pipe -l 500000, 30 iterations, unpinned ($TASKSET_ALL is empty outside the " +
+				"cross-ht and cross-socket configs); perf's sched-pipe.c (read in its Linux 3.7 form): two processes, each writing an int to one pipe and " +
+				"reading the other's. The seed's 9.00 s for 500,000 round trips is 18 us a round trip, 9 us a message, " +
+				"2.6 times the 3.45 us of CPU a message calibrated here: the rest is most likely the wake-up's latency " +
+				"(IPI and idle exit when the two tasks sit on different CPUs), which the ideal profile leaves out; the " +
+				"model's round trip is the calibrated CPU alone. The machine, 96 CPUs in 4 nodes, is mmtests' arithmetic " +
+				"(see the machine paragraph).",
 		},
 	}
 }
 
 func buildPerfPipe(v Values, _ *Row) (Setup, error) {
-	cfg, w := seed004Machine(v)
+	cfg, w, err := seed004Machine(v)
+	if err != nil {
+		return Setup{}, err
+	}
 	half := cost(v["msg_ns"]/2, v)
 	start := workload.Duration(v["warmup_ms"] * 1e6)
 	n := int(v["loops"])
@@ -407,12 +442,6 @@ func seed004Tbench() *Scenario {
 		{Name: "server_ns", Doc: "server CPU per request (calibrated from tbench_srv)", Unit: "ns", Default: float64(c.TbenchServerNsPerRq), Min: 1, Max: 1e9},
 		{Name: "seconds", Doc: "simulated time of the benchmark (mmtests runs 180 s; shorter than one of dbench's 1 s report intervals, so a run gives one worst line)", Unit: "s", Default: 0.02, Min: 0.001, Max: 600},
 	}, seed004Common()...)
-	for i := range params {
-		if params[i].Name == "cpus" {
-			params[i].Doc = "CPUs (96: mmtests' config-network-tbench of 2022 runs up to NUMCPUS*4 clients, and the seed's last row is 384)"
-			params[i].Default = 96
-		}
-	}
 	return &Scenario{
 		Profile: "ideal", Machine: seed004CellsMachine,
 		Name:  "seed004-tbench",
@@ -423,7 +452,7 @@ clients, and Hmean throughput (MB/s), up 0.1-5.7 %. tbench (dbench's network ben
 sending a request to its own tbench_srv process over loopback TCP and waiting for the answer, one
 exchange per line of its load file, over and over. Modelled as that loop, each side's CPU per
 request calibrated from real tbench here (data/seed004-calibration.json: CPU time over timeslices,
-one per request), on 96 CPUs as mmtests' client counts imply. Latency is tbench's own column: the
+one per request), on 96 CPUs in 4 nodes as mmtests' arithmetic implies. Latency is tbench's own column: the
 longest line (request and answer) of any client in each report interval, or the age of one still
 under way (tbenchWorstLine); throughput is answers per second (tbench counts bytes), and "mean rt"
 the mean round trip.`,
@@ -456,14 +485,17 @@ the mean round trip.`,
 			{Text: "… 64 clients: 4.21 → 5.53 ms, worse", Row: "v6.5-patched/latency-64",
 				Why: "64 pairs on 96 CPUs: the worst line is the online tasks' own queueing, the same in both kernels"},
 			{Text: "… 256 clients: 23.68 → 12.17 ms", Row: "v6.5-patched/latency-256",
-				Why: "the worst line is online queueing in both kernels; the patch's ticks move it by up to 7 %, n.s."},
+				Why: "in both kernels some client waits the whole 20 ms run on the 4-node machine: the run is too short"},
 		},
 		Notes: seed004TbenchNotes(),
 	}
 }
 
 func buildTbench(v Values, _ *Row) (Setup, error) {
-	cfg, w := seed004Machine(v)
+	cfg, w, err := seed004Machine(v)
+	if err != nil {
+		return Setup{}, err
+	}
 	start := workload.Duration(v["warmup_ms"] * 1e6)
 	cl := cost(v["client_ns"], v)
 	sv := cost(v["server_ns"], v)
@@ -547,7 +579,8 @@ func seed004TbenchNotes() []string {
 			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so at one client the " +
 			"online entity of a CPU runs 3 ms on end only if client and server share that CPU beside messaging work. In the " +
 			"model they do not: traced over 1 s at one client (seed 1), they were on different CPUs at all 99,802 switches " +
-			"on the 96 CPUs in one cache, at all but 6 on 24 CPUs; on 4 nodes of 24 CPUs (one cache each, 0.5 s) they " +
+			"on 96 CPUs in one cache, at all but 6 on 24 CPUs; on 4 nodes of 24 CPUs (one cache each, 0.5 s; the " +
+			"default since 2026-12-06, whose runs give 0.030 ms at 1-4 clients in both kernels) they " +
 			"shared a CPU a quarter of the time, but one no messaging task ran on. No tick chose between an online and an idle entity, and the worst line " +
 			"is the two sides' drawn CPU, 0.030 ms in both kernels to the nanosecond; so it stays with the messaging at 2 " +
 			"or 10 us a message (the calibrated hackbench sockets' cost is 3.3 us, send and receive) on 96 CPUs in one cache " +
@@ -560,10 +593,12 @@ func seed004TbenchNotes() []string {
 			"batch), loopback TCP's wake-ups from softirq context, and PELT's group shares (GroupShares uses instantaneous " +
 			"loads).",
 		"From 64 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs, and the " +
-			"worst line is the online tasks' own queueing: 1.5 ms at 64 clients, 8.7 ms at 128 (the seed 9.76), 12.2 ms at 256 (the seed 23.68, 12.17 " +
-			"patched) in both kernels, the patch moving it by up to 7 %, not significant over 3 runs. At " +
-			"384 clients some client waits the whole 20 ms run (the seed's worst line is 61.68 ms): the run is too short " +
-			"for that row, whose figure is the run's length in both kernels.",
+			"worst line is the online tasks' own queueing: on 4 nodes of 24 CPUs (the default since 2026-12-06) 3.9 ms " +
+			"at 64 clients (the seed 4.21, 5.53 patched) in both kernels, and from 128 clients some client waits the " +
+			"whole 20 ms run in both (the seed 9.76 at 128, 23.68 and 12.17 at 256, 61.68 at 384): the run is too " +
+			"short for those rows, whose figure is the run's length. On the former 96 CPUs in one cache the worst " +
+			"line was 1.5 ms at 64 clients, 8.7 ms at 128 and 12.2 ms at 256, the patch moving it by up to 7 %, not " +
+			"significant.",
 		"Runs are 20 ms of simulated time, shorter than one of dbench's 1 s intervals, so each gives one worst line (at " +
 			"one client the worst of about 1,000 lines, where a second of the seed's holds about 53,700). Throughput (the " +
 			"seed's second table, Hmean MB/s, higher is better) is the second metric, in requests/s, printed as a column " +

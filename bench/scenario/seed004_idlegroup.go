@@ -11,7 +11,6 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/sched"
-	"github.com/schedkit/schedkit/topology"
 )
 
 func init() { Register(seed004Idlegroup()) }
@@ -75,38 +74,44 @@ func walkPercentile(p float64) func(r *sim.Result, s *Setup) float64 {
 
 // walkLatencies returns schbench's latencies in a run of seed004-idlegroup's workload, read from
 // its trace. schbench (schbench.c from 2016 to 2021, xlist_wake_all) reads the clock once before
-// the message thread wakes the workers on its list, "to detect when the scheduler is just
+// a message thread wakes the workers on its list, "to detect when the scheduler is just
 // preempting the waker and giving away the rest of its timeslice", and each worker's latency
-// runs from that reading to its own clock read once it runs (msg_and_wait): here from the
-// message thread's first switch-in after its sleep to each worker's switch-in after the
-// message thread woke it. Wake-ups before from (ns) do not count: schbench zeroes its statistics
-// once its warm-up has passed (-w, 5 s by default).
+// runs from that reading to its own clock read once it runs (msg_and_wait): here from its
+// message thread's first switch-in after its sleep to each worker's switch-in after that
+// message thread woke it. The workers of every message thread pool into one histogram, as
+// schbench's combine_message_thread_stats pools them. Wake-ups before from (ns) do not count:
+// schbench zeroes its statistics once its warm-up has passed (-w, 5 s by default).
 func walkLatencies(r *sim.Result, from int64) *sim.Histogram {
 	h := &sim.Histogram{}
 	if r.Trace == nil {
 		return h
 	}
-	msg := sched.ID(-1)
+	// walk is a message thread's state: the start of its current walk, and whether it has
+	// been woken from its sleep and not yet run.
+	type walk struct {
+		start int64
+		slept bool
+	}
+	msgs := make(map[sched.ID]*walk)
 	worker := make(map[sched.ID]bool)
 	for i := range r.Threads {
 		switch t := &r.Threads[i]; {
-		case t.Name == "message":
-			msg = t.ID
+		case strings.HasPrefix(t.Name, "message"):
+			msgs[t.ID] = &walk{}
 		case strings.HasPrefix(t.Name, "worker"):
 			worker[t.ID] = true
 		}
 	}
-	var start int64
-	slept := false
 	woken := make(map[sched.ID]int64)
 	for _, rec := range r.Trace.Records {
+		m := msgs[rec.Thread]
 		switch {
-		case rec.Kind == sim.KindWakeup && rec.Thread == msg:
-			slept = true
-		case rec.Kind == sim.KindSwitch && rec.Thread == msg && slept:
-			start, slept = rec.Time, false
-		case rec.Kind == sim.KindWakeup && rec.Other == int32(msg) && worker[rec.Thread]:
-			woken[rec.Thread] = start
+		case rec.Kind == sim.KindWakeup && m != nil:
+			m.slept = true
+		case rec.Kind == sim.KindSwitch && m != nil && m.slept:
+			m.start, m.slept = rec.Time, false
+		case rec.Kind == sim.KindWakeup && worker[rec.Thread] && msgs[sched.ID(rec.Other)] != nil:
+			woken[rec.Thread] = msgs[sched.ID(rec.Other)].start
 		case rec.Kind == sim.KindSwitch && worker[rec.Thread]:
 			if t0, ok := woken[rec.Thread]; ok {
 				if rec.Time >= from {
@@ -129,17 +134,18 @@ func seed004Idlegroup() *Scenario {
 		Title: "schbench wake-up latency beside an idle cgroup's messaging load, CFS v6.5 without and with FavorNonIdleTick",
 		Description: `Seed 004's patch lets a non-idle task run out its slice at the tick when the leftmost entity is an
 idle-cgroup one. Its schbench table (wake-up latency percentiles in µs for 1-23 workers) shows the tail
-at 16 and 23 workers falling from 1310 to 247 µs and from 5516 to 906 µs (p99.9). Modelled on 24 CPUs
-(mmtests runs NUMCPUS/NUMNODES-1 workers a node: 23) as schbench of 2021 runs: each worker spins cpu_ms
-(-c), posts to the message thread and waits; the message thread waits for the first post, spins
+at 16 and 23 workers falling from 1310 to 247 µs and from 5516 to 906 µs (p99.9). Modelled on 96 CPUs in
+4 NUMA nodes with mmtests' schbench -m 4 -t N: 4 message threads with N workers each (mmtests runs up to
+NUMCPUS/NUMNODES-1 = 23 workers a node), as schbench of 2021 runs: each worker spins cpu_ms
+(-c), posts to its message thread and waits; a message thread waits for the first post, spins
 msg_cpu_ms (message_cputime), sleeps sleep_ms (-s) plus a jitter of up to a quarter, and wakes the workers
-that posted; the metric is schbench's latency, from the message thread's clock read before it wakes them
+that posted; the metric is schbench's latency, pooled over all workers, from the message thread's clock read before it wakes them
 to each worker's run, over seconds (-r, mmtests' 30) less the warm-up (-w, 5 s). In an idle cgroup, 20
 senders and 20 receivers (perf bench sched messaging -g 1) exchange messages without end, one simulated
 message standing for a batch of msg_us of work.`,
-		Params: []Param{
-			{Name: "workers", Doc: "schbench workers", Default: 16, Min: 1, Max: 256, Integer: true},
-			{Name: "cpus", Doc: "CPUs", Default: 24, Min: 1, Max: 256, Integer: true},
+		Params: append([]Param{
+			{Name: "workers", Doc: "schbench -t (workers per message thread; mmtests' rows)", Default: 16, Min: 1, Max: 256, Integer: true},
+			{Name: "msg_threads", Doc: "schbench -m (message threads, each with its own workers; mmtests' SCHBENCH_MESSAGE_THREADS = NUMNODES: 4)", Default: 4, Min: 1, Max: 64, Integer: true},
 			{Name: "sleep_ms", Doc: "schbench -s (sleeptime; the message thread sleeps it plus a jitter of up to a quarter)", Unit: "ms", Default: 30, Min: 0.01, Max: 1000},
 			{Name: "cpu_ms", Doc: "schbench -c (cputime)", Unit: "ms", Default: 30, Min: 0.001, Max: 1000},
 			{Name: "msg_cpu_ms", Doc: "the message thread's spin after the first post (message_cputime: 30000 µs from 2020-10-23, which -C does not change; 0 before)", Unit: "ms", Default: 30, Min: 0, Max: 1000},
@@ -149,7 +155,7 @@ message standing for a batch of msg_us of work.`,
 			{Name: "ipi_us", Doc: "IPI latency in place of the machine profile's (sim.Costs.IPI; 0: the profile's)", Unit: "us", Default: 0, Min: 0, Max: 1e4},
 			{Name: "seconds", Doc: "simulated time: schbench -r (mmtests' SCHBENCH_RUNTIME, 30 s)", Unit: "s", Default: 30, Min: 0.1, Max: 600},
 			{Name: "warmup_s", Doc: "schbench -w (warmuptime): the wake-ups before it do not count", Unit: "s", Default: 5, Min: 0, Max: 600},
-		},
+		}, seed004MachineParams()...),
 		Rows: rows,
 		Metrics: []Metric{
 			{Name: "p99.9", Unit: "us", Of: walkPercentile(99.9)},
@@ -159,7 +165,7 @@ message standing for a batch of msg_us of work.`,
 		},
 		Build:     buildIdlegroup,
 		MMTests:   true,
-		Reps:      5,
+		Reps:      3,
 		Small:     Values{"seconds": 0.5, "warmup_s": 0.1},
 		SmallReps: 3,
 		Expect: []Expectation{
@@ -171,101 +177,120 @@ message standing for a batch of msg_us of work.`,
 		},
 		Claims: []Claim{
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
-				Why: "at 16 workers the tail is the CI machine's own (ms-long idle exits), which the patch does not touch"},
+				Why: "3 runs' p99.9 spread ±75 % (11.0 ± 8.2 ms); one worker's is 2.7 ms: the CI machine's idle exits"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
-				Why: "a worker placed on the message thread's CPU preempts it mid-walk; the patch makes that rarer"},
+				Why: "tails of 16.8 and 13.4 ms (seed: 5.5 and 0.9); why the patch cuts 20 %, not 84 %, is not traced"},
 		},
 		Notes: seed004IdlegroupNotes(),
 	}
 }
 
 // seed004IdlegroupNotes are seed004-idlegroup's notes: the sources the model follows and where it
-// departs from them, the tails it gives against the seed's and the collisions behind them, and the
-// idle group's coarse messaging swept.
+// departs from them, the tails it gives against the seed's, and the unknowns swept.
 func seed004IdlegroupNotes() []string {
 	return []string{
-		"Sources read: schbench.c (git.kernel.org mason/schbench, 2016-04-06 to 2021-12-03, the last before the " +
-			"seed; the next commit is of 2023) and mmtests' config-scheduler-schbench and shellpack (schbench -r 30 " +
-			"-m NUMNODES -t N, N up to NUMCPUS/NUMNODES-1, every other option at its default). In the 2021 " +
-			"program a worker spins cputime (30000 µs) by the wall clock, puts itself on its message thread's list, " +
-			"posts to it (fpost) and waits; the message thread waits for a post (fwait), spins message_cputime " +
-			"(30000 µs since 2020-10-23: -C sets a variable that is then assigned to itself, so it stays), sleeps " +
-			"sleeptime (30000 µs) plus rand() % (sleeptime/4), and wakes every worker on its list (xlist_wake_all), " +
-			"reading the clock once before, \"to detect when the scheduler is just preempting the waker\"; each " +
-			"worker's latency runs from that read to its own once it runs, and the statistics are zeroed after the " +
-			"5 s warm-up (-w). The model follows all of it but the wall clock: its spins are CPU work, so a spin " +
-			"that is preempted lasts longer than schbench's, and a worker that has not posted when the message " +
-			"thread walks its list is waited for rather than left to the next walk.",
-		"With the default profile (the CI machine's costs, HZ=250), 5 runs of 30 s: p99.9 without the patch " +
-			"1.0 ms at one worker, 5.1 ms at 16 and 12.1 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 12, 49 and " +
-			"68 µs (seed 6, 20, 28); with the patch 1.5 ms at 16 (0.29×) and 9.5 ms at 23 (0.78×; the seed " +
-			"0.16×), neither significant: the five runs' p99.9s spread by ±100 % at 16 workers and ±33 % at 23. " +
-			"Below 23 workers the tail is the machine's own: the profile's idle exits and timers of this virtual " +
-			"machine reach milliseconds at p99.9, already with one worker, and under the ideal profile p99.9 is 0 " +
-			"at 1, 4, 8 and 16 workers. At 23 workers and the message thread on 24 CPUs a woken worker sometimes " +
-			"lands on the message thread's CPU and, its vruntime behind, preempts it in the middle of the walk, " +
-			"the case schbench's comment names: the rest of the walk waits for a CPU, about 10 ms. The counts " +
-			"that follow were taken on 2026-12-06 before the idle exit after a timer's wake-up was drawn at the " +
-			"timer's point of its distribution (which changed every draw after it): a trace of seed 1 at 24.72 s " +
-			"showed worker14 on the message thread's cpu15 and the message thread moved to cpu6 10.1 ms later, " +
-			"workers 15 to 22 woken then; over 5 runs a worker took the message thread's CPU after it in 100 " +
-			"walks without the patch and 25 with it, and wake-ups beyond 5 ms were 182 against 28 of 30,000 " +
-			"(p99.9 then 12.9 → 3.5 ms at 23 workers, 0.27×, significant). Why FavorNonIdleTick makes those " +
-			"collisions rarer is not traced yet: it only declines the tick's preemption of a normal-group " +
-			"entity for an idle-group one at the root.",
+		"Sources read: schbench.c (git.kernel.org mason/schbench, mirrored as github masoncl/schbench, 2016-04-06 to " +
+			"2eef447 of 2021-12-03, the last before the seed; the next commit is of 2023) and mmtests b5f04c23 (2022-10) " +
+			"configs/config-scheduler-schbench and shellpack_src/src/schbench/schbench-bench (schbench -r 30 -m " +
+			"SCHBENCH_MESSAGE_THREADS -t N with SCHBENCH_MESSAGE_THREADS = NUMNODES and N in powers of two up to " +
+			"(NUMCPUS/NUMNODES)-1, every other option at its default). In schbench.c -m is the number of message threads " +
+			"and -t the workers of each (\"number of workers per message thread\"): main creates message_threads message " +
+			"threads, each creates worker_threads workers that post to it alone, and combine_message_thread_stats pools " +
+			"every worker's latencies. A worker spins cputime (30000 µs) by the wall clock, puts itself on its message " +
+			"thread's list, posts to it (fpost) and waits; the message thread waits for a post (fwait), spins " +
+			"message_cputime (30000 µs since 2020-10-23: -C sets a variable that is then assigned to itself, so it stays), " +
+			"sleeps sleeptime (30000 µs) plus rand() % (sleeptime/4), and wakes every worker on its list (xlist_wake_all), " +
+			"reading the clock once before, \"to detect when the scheduler is just preempting the waker\"; each worker's " +
+			"latency runs from that read to its own once it runs, and the statistics are zeroed after the 5 s warm-up (-w). " +
+			"The model follows all of it but the wall clock: its spins are CPU work, so a spin that is preempted lasts " +
+			"longer than schbench's, and a worker that has not posted when the message thread walks its list is waited " +
+			"for rather than left to the next walk.",
+		"The machine is mmtests' arithmetic (the machine paragraph): 96 CPUs in 4 nodes, so -m 4 and, at the seed's " +
+			"last row, 4 x 23 workers and 4 message threads, 96 online threads, beside the idle group's 40. Until " +
+			"2026-12-06 the model ran one message thread on 24 CPUs in one cache (p99.9 then 5.1 → 1.5 ms at 16 " +
+			"workers, 12.1 → 9.5 ms at 23, neither significant over 5 runs).",
+		"With the default profile (the CI machine's costs, HZ=250), 3 runs of 30 s (5 before the change: 4 message " +
+			"threads make a run 1.75 times as long, and mmtests itself ran schbench once, SCHBENCH_ITERATIONS=1): p99.9 " +
+			"without the patch 2.7 ms at one worker, 11.0 ms at 16 and 16.8 ms at 23 (the seed: 12, 1310 and 5516 µs), " +
+			"p50 22, 56 and 76 µs (seed 6, 20, 28); with the patch 8.7 ms at 16 (0.80×, not significant: the baseline's " +
+			"three runs spread ±75 %) and 13.4 ms at 23 (0.80×, significant; the seed 0.16×). Below 16 workers the tail " +
+			"is the machine's own: the profile's idle exits and timers of this virtual machine reach milliseconds at " +
+			"p99.9 already with one worker. On the former 24-CPU model (and before a change of the idle exit's draw) a trace showed the 23-worker tail made of walks " +
+			"in which a woken worker landed on the message thread's CPU and preempted it mid-walk (about 10 ms for the " +
+			"rest of the walk), 100 such walks without the patch against 25 with it over 5 runs; that count was not " +
+			"taken again on the 4-node machine, and why FavorNonIdleTick (which only declines the tick's preemption of " +
+			"a normal-group entity for an idle-group one at the root) changes it is not traced.",
+		"SMT is not known: swept (schedbench sweep -grid smt=2 seed004-idlegroup, 48 cores x 2 threads in the same 4 " +
+			"nodes, 3 runs), p99.9 without the patch 2.8 ms at one worker, 13.4 ms at 16 and 20.4 ms at 23; the patch " +
+			"0.74× at 16 (significant) and 0.89× at 23 (not): the seed's 0.19× and 0.16× are outside both points. The " +
+			"caches within a node are not known either: the model gives each node one.",
 		"hackbench, tbench and perf-bench-pipe, the seed's other tables, are the scenarios seed004-hackbench-*, " +
 			"seed004-tbench and seed004-perfpipe, with costs measured from the real programs.",
 		"The idle group's messaging is coarse (one simulated message per msg_us of work, an assumption): how " +
-			"often an idle-group task is the leftmost entity at a tick depends on it. Swept before the change " +
-			"of draw above (schedbench sweep " +
-			"-set msg_us=10 (with -max-memory 8GiB: its traces are large) and msg_us=50, 5 runs of 30 s), the " +
-			"patched kernel's p99.9 against the baseline's at 23 workers is 1.06× (not significant) at 10 µs, 0.25× " +
-			"at 50 µs (5.9 → 1.5 ms) and 0.27× at 200 µs, the default; at 16 workers 1.18×, 1.50× and 1.23×, none " +
-			"significant.",
-		"The machine is 24 independent CPUs in one cache; the seed does not name its machine.",
+			"often an idle-group task is the leftmost entity at a tick depends on it. Swept on the former 24-CPU " +
+			"model (schedbench sweep -set msg_us=10 (with -max-memory 8GiB: its traces are large) and msg_us=50, 5 runs " +
+			"of 30 s), the patched kernel's p99.9 against the baseline's at 23 workers was 1.06× (not significant) at " +
+			"10 µs, 0.25× at 50 µs and 0.27× at 200 µs, the default; at 16 workers 1.18×, 1.50× and 1.23×, none " +
+			"significant. Not swept again on the 4-node machine.",
 	}
 }
 
 func buildIdlegroup(v Values, _ *Row) (Setup, error) {
-	nw, cpus := int(v["workers"]), int(v["cpus"])
+	nw, nm := int(v["workers"]), int(v["msg_threads"])
 	if v["warmup_s"] >= v["seconds"] {
 		return Setup{}, fmt.Errorf("warmup_s %g is not shorter than seconds %g: no wake-up would count", v["warmup_s"], v["seconds"])
 	}
-	ms := func(x float64) workload.Dist { return workload.Fixed(workload.Duration(x * 1e6)) }
+	topo, err := seed004Topology(v)
+	if err != nil {
+		return Setup{}, err
+	}
 	w := &workload.Workload{Groups: []workload.Group{{Name: "online"}, {Name: "offline", Idle: true}}}
-	// schbench's cycle (run_msg_thread, worker_thread and msg_and_wait): a worker spins cputime,
-	// puts itself on the message thread's list and posts to it (fpost), then waits; the message
-	// thread waits for the first post (fwait), spins message_cputime, sleeps sleeptime plus its
-	// jitter, and wakes every worker on its list (xlist_wake_all). "post" carries the posts:
-	// the first ends the message thread's wait, the others are on the list by the time it walks
-	// it (a worker that has not posted yet is woken by a later walk in schbench, waited for here).
-	w.Pipes = append(w.Pipes, workload.Pipe{Name: "post"})
+	for m := 0; m < nm; m++ {
+		addSchbench(w, v, m, nw)
+	}
+	addMessaging(w, v["msg_us"])
+	costs := sim.Costs{Switch: sim.Fixed(time.Duration(v["switch_us"] * 1e3)), IPI: sim.Fixed(time.Duration(v["ipi_us"] * 1e3))}
+	return Setup{Config: sim.Config{Topology: topo, Costs: costs, Trace: sim.TraceFull}, Workload: w,
+		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
+}
+
+// addSchbench adds to w schbench's message thread m (schbench -m: message thread m of
+// message_threads, run_msg_thread) and its nw workers (-t: workers per message thread,
+// worker_thread and msg_and_wait), each with its own pipes: the message thread walks only its
+// own list (xlist_wake_all), and a worker posts only to its own message thread.
+//
+// The cycle: a worker spins cputime, puts itself on its message thread's list and posts to it
+// (fpost), then waits; the message thread waits for the first post (fwait), spins
+// message_cputime, sleeps sleeptime plus its jitter, and wakes every worker on its list. Its
+// "post" pipe carries the posts: the first ends the message thread's wait, the others are on
+// the list by the time it walks it (a worker that has not posted yet is woken by a later walk
+// in schbench, waited for here).
+func addSchbench(w *workload.Workload, v Values, m, nw int) {
+	ms := func(x float64) workload.Dist { return workload.Fixed(workload.Duration(x * 1e6)) }
+	post := fmt.Sprintf("post%d", m)
+	w.Pipes = append(w.Pipes, workload.Pipe{Name: post})
 	sleep := workload.Duration(v["sleep_ms"] * 1e6)
-	msg := []workload.Op{workload.RecvOp("post", 1)}
+	msg := []workload.Op{workload.RecvOp(post, 1)}
 	if v["msg_cpu_ms"] > 0 {
 		msg = append(msg, workload.RunOp(ms(v["msg_cpu_ms"])))
 	}
 	msg = append(msg, workload.SleepOp(workload.Between(sleep, sleep+sleep/4)))
 	if nw > 1 {
-		msg = append(msg, workload.RecvOp("post", nw-1))
+		msg = append(msg, workload.RecvOp(post, nw-1))
 	}
 	for i := 0; i < nw; i++ {
-		p := fmt.Sprintf("wake%d", i)
+		p := fmt.Sprintf("wake%d_%d", m, i)
 		w.Pipes = append(w.Pipes, workload.Pipe{Name: p})
 		if v["wake_us"] > 0 {
 			msg = append(msg, workload.RunOp(ms(v["wake_us"]/1e3)))
 		}
 		msg = append(msg, workload.SendOp(p, 1))
 	}
-	w.Threads = append(w.Threads, workload.Thread{Name: "message", Group: "online", Ops: []workload.Op{workload.LoopOp(msg...)}})
+	w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("message%d", m), Group: "online", Ops: []workload.Op{workload.LoopOp(msg...)}})
 	for i := 0; i < nw; i++ {
-		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("worker%d", i), Group: "online", Ops: []workload.Op{
-			workload.LoopOp(workload.RunOp(ms(v["cpu_ms"])), workload.SendOp("post", 1), workload.RecvOp(fmt.Sprintf("wake%d", i), 1))}})
+		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("worker%d_%d", m, i), Group: "online", Ops: []workload.Op{
+			workload.LoopOp(workload.RunOp(ms(v["cpu_ms"])), workload.SendOp(post, 1), workload.RecvOp(fmt.Sprintf("wake%d_%d", m, i), 1))}})
 	}
-	addMessaging(w, v["msg_us"])
-	costs := sim.Costs{Switch: sim.Fixed(time.Duration(v["switch_us"] * 1e3)), IPI: sim.Fixed(time.Duration(v["ipi_us"] * 1e3))}
-	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus, 1), Costs: costs, Trace: sim.TraceFull}, Workload: w,
-		Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
 }
 
 // addMessaging adds to w the idle cgroup "offline"'s endless `perf bench sched messaging -g 1`
