@@ -251,7 +251,9 @@ func hackbenchNotes() []string {
 			"shellpack_src/bin/rewrite-shellpack (threads_large_stride_begin: seq 1 3 8, seq 12 9 32, seq 48 31 max, and " +
 			"the max: exactly the seed's group counts when the max is 296); the header and constants of perf's " +
 			"sched-messaging.c (groups of 20 senders spraying to 20 receivers, DATASIZE 100). The machine, 96 CPUs in 4 " +
-			"nodes, is the same mmtests arithmetic's (see the machine paragraph); the groups' count gives only NUMCPUS >= 74.",
+			"nodes, is the same mmtests arithmetic's (see the machine paragraph); the groups' count gives only NUMCPUS >= 74. " +
+			"SMT is not known: with smt=2 (48 cores x 2 threads; schedbench sweep -grid smt=2 " +
+			"seed004-hackbench-process-pipes, 3 runs) process-pipes at 21 groups is 1.00x, not significant, as with smt=1.",
 	}
 }
 
@@ -547,62 +549,4 @@ func hackbenchClaims(h seed004Bench) []Claim {
 		return []Claim{{Text: fmt.Sprintf("hackbench thread-sockets, %d groups: no change", g), Row: fmt.Sprintf("v6.5-patched/%d", g)}}
 	}
 	return nil
-}
-
-// seed004TbenchNotes are seed004-tbench's notes: the sources read, what they say the latency
-// column and the patch are, and why the model's figures are what they are.
-func seed004TbenchNotes() []string {
-	return []string{
-		"Sources read: dbench 781852c (2022, the commit mmtests' dbench-install names): child.c child_run calls " +
-			"nb_target_rate before each line of the load file, and without --target-rate its tdelay is minus the time since " +
-			"its previous call, so child->max_latency is the longest line; dbench.c sig_alarm prints every PRINT_FREQ (1 s) " +
-			"the largest max_latency of the clients, or the age of a line still under way, and zeroes it. sockio.c " +
-			"do_packets: one line is one write of the request, a read of the answer's 4-byte header and a MSG_WAITALL recv " +
-			"of the rest; tbench_srv.c server reads the 4-byte length and the body and writes the answer of the size the " +
-			"request names. mmtests of 2022-10 (b5f04c23): config-network-tbench runs tbench -t 180 with 1 to NUMCPUS*4 " +
-			"clients in powers of two and the maximum, so the seed's 384 means 96 CPUs (config-scheduler-schbench's " +
-			"NUMCPUS/NUMNODES-1 = 23 workers then means 4 nodes); the load file client-tiny.txt is lines 601-4173 of " +
-			"client.txt, 3573 lines with 19.1 MB of ReadX/WriteX data a pass, so the seed's 287.6 MB/s at one client is " +
-			"about 53,700 lines a second, 18.6 us each (the 20 us of CPU calibrated here); ExtractDbench4latency averages " +
-			"the latency column of the per-second lines. The seed's latency is therefore the mean over 180 s of the worst " +
-			"line of each second: at one client 0.73 ms, 39 times the mean line, and 0.24 ms with the patch.",
-		"The patch (LKML, 2022-10-27, against fair.c e4a0b8bd941c) returns from check_preempt_tick, where it would " +
-			"reschedule curr for a vruntime lead over the leftmost entity larger than the ideal slice, when curr is not " +
-			"idle and the leftmost is (se_is_idle: a task's SCHED_IDLE policy, a group's cpu.idle; the messaging tasks are " +
-			"SCHED_NORMAL, so only their group's entity is idle). That test is reached only once curr has run " +
-			"sysctl_sched_min_granularity (0.75 ms scaled by 4: 3 ms) since it was picked. At the root curr is the online " +
-			"group's entity, which stays picked while online tasks of its CPU hand over to each other (pick_next_task_fair " +
-			"calls set_next_entity only at the levels that change) and leaves when none is runnable. So the patch acts only " +
-			"where online tasks kept a CPU 3 ms on end with idle-group work queued there, and what it spares them is the " +
-			"idle entity's turn: its slice floored at sysctl_sched_idle_min_granularity (0.75 ms), ended at the next tick.",
-		"Not reproduced at 1-32 clients. A tbench side runs about 10 us and blocks, and a woken one preempts an " +
-			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so at one client the " +
-			"online entity of a CPU runs 3 ms on end only if client and server share that CPU beside messaging work. In the " +
-			"model they do not: traced over 1 s at one client (seed 1), they were on different CPUs at all 99,802 switches " +
-			"on 96 CPUs in one cache, at all but 6 on 24 CPUs; on 4 nodes of 24 CPUs (one cache each, 0.5 s; the " +
-			"default since 2026-12-06, whose runs give 0.030 ms at 1-4 clients in both kernels) they " +
-			"shared a CPU a quarter of the time, but one no messaging task ran on. No tick chose between an online and an idle entity, and the worst line " +
-			"is the two sides' drawn CPU, 0.030 ms in both kernels to the nanosecond; so it stays with the messaging at 2 " +
-			"or 10 us a message (the calibrated hackbench sockets' cost is 3.3 us, send and receive) on 96 CPUs in one cache " +
-			"or in 4 nodes (0.3 s each). The seed's means of per-second maxima say that a " +
-			"line of half a millisecond or more, 25-40 ordinary lines, is common in the baseline's seconds and rarer with " +
-			"the patch: the size of an idle entity's turn ended at a 1000 Hz tick, but that is a guess; the model has no " +
-			"such wait in either kernel. What would be needed: the placement " +
-			"that stacks a pair on a CPU with messaging work, which depends on what the model does not know or simplifies: " +
-			"the seed machine's caches and SMT, perf bench sched messaging's real per-message CPU (1-3 us, not msg_us' " +
-			"batch), loopback TCP's wake-ups from softirq context, and PELT's group shares (GroupShares uses instantaneous " +
-			"loads).",
-		"From 64 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs, and the " +
-			"worst line is the online tasks' own queueing: on 4 nodes of 24 CPUs (the default since 2026-12-06) 3.9 ms " +
-			"at 64 clients (the seed 4.21, 5.53 patched) in both kernels, and from 128 clients some client waits the " +
-			"whole 20 ms run in both (the seed 9.76 at 128, 23.68 and 12.17 at 256, 61.68 at 384): the run is too " +
-			"short for those rows, whose figure is the run's length. On the former 96 CPUs in one cache the worst " +
-			"line was 1.5 ms at 64 clients, 8.7 ms at 128 and 12.2 ms at 256, the patch moving it by up to 7 %, not " +
-			"significant.",
-		"Runs are 20 ms of simulated time, shorter than one of dbench's 1 s intervals, so each gives one worst line (at " +
-			"one client the worst of about 1,000 lines, where a second of the seed's holds about 53,700). Throughput (the " +
-			"seed's second table, Hmean MB/s, higher is better) is the second metric, in requests/s, printed as a column " +
-			"of the main table and, after the latency table, as its own mmtests table (TbenchThroughput); \"mean rt\" is " +
-			"the mean round trip, the benchmark's time x clients / answers.",
-	}
 }
