@@ -135,12 +135,12 @@ func seed004Idlegroup() *Scenario {
 		Description: `Seed 004's patch lets a non-idle task run out its slice at the tick when the leftmost entity is an
 idle-cgroup one. Its schbench table (wake-up latency percentiles in µs for 1-23 workers) shows the tail
 at 16 and 23 workers falling from 1310 to 247 µs and from 5516 to 906 µs (p99.9). Modelled on 96 CPUs in
-4 NUMA nodes with mmtests' schbench -m 4 -t N: 4 message threads with N workers each (mmtests runs up to
-NUMCPUS/NUMNODES-1 = 23 workers a node), as schbench of 2021 runs: each worker spins cpu_ms
+4 NUMA nodes with mmtests' schbench -m 4 -t N: 4 message threads with N workers each (mmtests runs up
+to NUMCPUS/NUMNODES-1 = 23 workers a message thread), as schbench of 2021 runs: each worker spins cpu_ms
 (-c), posts to its message thread and waits; a message thread waits for the first post, spins
 msg_cpu_ms (message_cputime), sleeps sleep_ms (-s) plus a jitter of up to a quarter, and wakes the workers
-that posted; the metric is schbench's latency, pooled over all workers, from the message thread's clock read before it wakes them
-to each worker's run, over seconds (-r, mmtests' 30) less the warm-up (-w, 5 s). In an idle cgroup, 20
+that posted; the metric is schbench's latency, pooled over all workers, from the message thread's clock
+read before it wakes them to each worker's run, over seconds (-r, mmtests' 30) less the warm-up (-w, 5 s). In an idle cgroup, 20
 senders and 20 receivers (perf bench sched messaging -g 1) exchange messages without end, one simulated
 message standing for a batch of msg_us of work.`,
 		Params: append([]Param{
