@@ -158,9 +158,9 @@
 // mmtests runs schbench -m NUMNODES: 4 message threads, each with its own workers, whose
 // latencies pool. With the default profile's costs, at 23 workers a message thread the patch
 // cuts p99.9 from 16.8 to 13.4 ms (0.80×, significant; the seed 0.16×): direction only. At 16
-// workers (11.0 → 8.7 ms, 0.80×, not significant: three runs spread by ±75 %) and fewer the
-// tail is mostly the CI machine's own idle exits and timers (2.7 ms at one worker): not
-// reproduced.
+// workers (11.0 → 8.7 ms, 0.80×, not significant: the 95 % interval over three runs is
+// ±75 %) and fewer the tail is mostly the CI machine's own idle exits and timers (2.7 ms at
+// one worker): not reproduced.
 //
 // seed004-hackbench-{process,thread}-{pipes,sockets}, seed004-perfpipe and seed004-tbench are
 // the seed's other tables, each benchmark in the normal cgroup beside the same idle-group

@@ -177,7 +177,7 @@ message standing for a batch of msg_us of work.`,
 		},
 		Claims: []Claim{
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
-				Why: "3 runs' p99.9 spread ±75 % (11.0 ± 8.2 ms); one worker's is 2.7 ms: the CI machine's idle exits"},
+				Why: "p99.9 is 11.0 ± 8.2 ms over 3 runs (95 %), so 0.80× is n.s.; one worker's is 2.7 ms: idle exits"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
 				Why: "tails of 16.8 and 13.4 ms (seed: 5.5 and 0.9); why the patch cuts 20 %, not 84 %, is not traced"},
 		},
@@ -213,7 +213,7 @@ func seed004IdlegroupNotes() []string {
 			"threads make a run 1.75 times as long, and mmtests itself ran schbench once, SCHBENCH_ITERATIONS=1): p99.9 " +
 			"without the patch 2.7 ms at one worker, 11.0 ms at 16 and 16.8 ms at 23 (the seed: 12, 1310 and 5516 µs), " +
 			"p50 22, 56 and 76 µs (seed 6, 20, 28); with the patch 8.7 ms at 16 (0.80×, not significant: the baseline's " +
-			"three runs spread ±75 %) and 13.4 ms at 23 (0.80×, significant; the seed 0.16×). Below 16 workers the tail " +
+			"95 % interval over three runs is ±75 %) and 13.4 ms at 23 (0.80×, significant; the seed 0.16×). Below 16 workers the tail " +
 			"is the machine's own: the profile's idle exits and timers of this virtual machine reach milliseconds at " +
 			"p99.9 already with one worker. On the former 24-CPU model (and before a change of the idle exit's draw) a trace showed the 23-worker tail made of walks " +
 			"in which a woken worker landed on the message thread's CPU and preempted it mid-walk (about 10 ms for the " +
