@@ -215,7 +215,9 @@ func seed004IdlegroupNotes() []string {
 			"p50 22, 56 and 76 µs (seed 6, 20, 28); with the patch 8.7 ms at 16 (0.80×, not significant: the baseline's " +
 			"95 % interval over three runs is ±75 %) and 13.4 ms at 23 (0.80×, significant; the seed 0.16×). Below 16 workers the tail " +
 			"is the machine's own: the profile's idle exits and timers of this virtual machine reach milliseconds at " +
-			"p99.9 already with one worker. On the former 24-CPU model (and before a change of the idle exit's draw) a trace showed the 23-worker tail made of walks " +
+			"p99.9 already with one worker: under the ideal profile (schedbench seeds -profile ideal -reps 2 " +
+			"seed004-idlegroup) p99.9 is 0 at 1 to 8 workers, 7.6 → 2.7 ms at 16 (0.35×) and 12.5 → 11.9 ms at 23 " +
+			"(0.95×), neither significant over 2 runs. On the former 24-CPU model (and before a change of the idle exit's draw) a trace showed the 23-worker tail made of walks " +
 			"in which a woken worker landed on the message thread's CPU and preempted it mid-walk (about 10 ms for the " +
 			"rest of the walk), 100 such walks without the patch against 25 with it over 5 runs; that count was not " +
 			"taken again on the 4-node machine, and why FavorNonIdleTick (which only declines the tick's preemption of " +
