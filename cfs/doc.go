@@ -480,9 +480,9 @@
 // on a machine of one capacity keeps each group's sums, read by a balance and by fork placement
 // instead of a visit of the group's CPUs (cfs/internal/groupsums), and a mask of the idle CPUs
 // that select_idle_cpu scans a word at a time and select_idle_smt reads in one AND where the
-// siblings lie in one word of it (cfs/internal/idlescan). The tick computes
-// check_preempt_tick's verdict (the unexported tickResched) and reuses the running task's last sched_slice while every value it
-// came from stays the same (cfs/internal/slicememo). Explaining changes none of them: the fast
+// siblings lie in one word of it (cfs/internal/idlescan). The tick computes check_preempt_tick's
+// verdict (the unexported tickResched) and reuses the running task's last sched_slice while
+// every value it came from stays the same (cfs/internal/slicememo). Explaining changes none of them: the fast
 // forms run by the same rule with explanations on or off (bench/sim's TestExplainKeepsTheCodePath).
 //
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
