@@ -479,11 +479,10 @@
 // CPUs with two tasks or more alone (cfs/internal/flatbalance says why that is exact). A System
 // on a machine of one capacity keeps each group's sums, read by a balance and by fork placement
 // instead of a visit of the group's CPUs (cfs/internal/groupsums), and a mask of the idle CPUs
-// that select_idle_cpu scans a word at a time and select_idle_smt reads in one AND where the
-// siblings lie in one word of it (cfs/internal/idlescan). The tick computes check_preempt_tick's
-// verdict (the unexported tickResched) and reuses the running task's last sched_slice while
-// every value it came from stays the same (cfs/internal/slicememo). Explaining changes none of them: the fast
-// forms run by the same rule with explanations on or off (bench/sim's TestExplainKeepsTheCodePath).
+// that select_idle_cpu scans a word at a time and select_idle_smt reads in one AND
+// (cfs/internal/idlescan). The tick computes check_preempt_tick's verdict (tickResched) and
+// reuses the running task's last sched_slice while every value it came from stays the same
+// (cfs/internal/slicememo). Explaining changes none of them (TestExplainKeepsTheCodePath).
 //
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
 // wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,
