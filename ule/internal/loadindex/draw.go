@@ -32,9 +32,8 @@ func jump(x uint32, k int) uint32 {
 // least r wins). It jumps to each bit's draw (its index is the number of bits of acc at or
 // above it), so its cost is in the candidates alone.
 //
-// Whether a draw beats the best so far is taken as an all-ones-or-zero mask, take, and the best
-// selected with x ^ (x^y)&take: as a branch it was mispredicted about one time in five, since it
-// depends on the draws. The kernel's loop ends early at a draw of rmask, which none can beat;
+// Whether a draw beats the best so far is taken without a branch (a maximum of keys, below): as a
+// branch it was mispredicted about one time in five, since it depends on the draws. The kernel's loop ends early at a draw of rmask, which none can beat;
 // here the loop goes on, and takes nothing more. (A form that stepped the generator over every
 // bit of acc and compared at the candidates, for a cand that is most of acc, no longer pays once
 // neither form branches on the draws: stepping costs a step per bit of acc, jumping a popcount
@@ -50,16 +49,20 @@ func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 			return drawRun(acc, cand, x0, hi, lo, uint32(flip), uint32(rmask))
 		}
 	}
-	best, at := int32(-1), int32(-1)
-	for c := cand; c != 0; {
-		b := int32(63 - bits.LeadingZeros64(c))
-		c ^= 1 << b
-		r := (int32(jump(x0, bits.OnesCount64(acc>>b))>>16) ^ flip) & rmask
-		take := (best - r) >> 31 // best < r; both lie in -1..255
-		best ^= (best ^ r) & take
-		at ^= (at ^ b) & take
+	if cand == 0 {
+		return -1
 	}
-	return at
+	// Each candidate's key is its draw over its bit, r<<6 | b: the greatest key has the greatest
+	// draw and, among equal draws, the highest bit, the first visited. So the candidates can be
+	// taken from the lowest bit up (clearing the lowest is cheaper than the highest), and the best
+	// kept by a maximum, which the compiler makes a conditional move.
+	best := int32(0)
+	for c := cand; c != 0; c &= c - 1 {
+		b := bits.TrailingZeros64(c)
+		r := (int32(jump(x0, bits.OnesCount64(acc>>b))>>16) ^ flip) & rmask
+		best = max(best, r<<6|int32(b))
+	}
+	return best & 63
 }
 
 // drawRun is drawJumps when the bits of acc from hi down to lo (cand's highest and lowest) are
