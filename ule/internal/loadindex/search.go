@@ -23,6 +23,12 @@ func (ix *Index) Lowest(n int, mask *topology.CPUSet, full bool, pri, maxLoad, p
 	if ix == nil || !ix.levels {
 		return -1, false
 	}
+	// A leaf of consecutive ids in one mask word (a flat machine of up to 64 CPUs, a cache group
+	// of one word): LowestRun's one-word case, its tests read from the node's bits.
+	if nd := &ix.tree.nodes[n]; nd.idBits != 0 && ix.priOn && maxLoad == math.MaxInt32 && ix.big == 0 &&
+		(full || mask.Word(int(nd.idLo>>6)&(topology.SetWords-1))&nd.idBits == nd.idBits) {
+		return ix.lowestWordIx(int(nd.idLo>>6), nd.idBits, pri, prefer, running, x), true
+	}
 	if ix.tree.nodes[n].leafKids { // a group of leaves (a cache group's cores): one walk
 		_, cpu, _ := ix.LowestFused(n, mask, full, pri, maxLoad, prefer, running, math.MaxInt32, x)
 		return cpu, true
