@@ -279,9 +279,14 @@ func (ix *Index) leastPairTotal(set uint64, w int, hi int32) int32 {
 	return leastLevel(set, ix.pairLevel[:], w, hi)
 }
 
-// leastLevel is leastLoad over levels, whose number is a power of two.
+// leastLevel is leastLoad over levels, whose number is a power of two. Level 1 is tried first:
+// most searches find an idle CPU (load 0), which the binary search reached only after log2(hi)
+// steps, hi being a high-water mark.
 func leastLevel(set uint64, levels []cpuBits, w int, hi int32) int32 {
-	lo := int32(0)
+	if hi == 0 || set&^levels[1][w&(topology.SetWords-1)] != 0 {
+		return 0
+	}
+	lo := int32(1)
 	for lo < hi {
 		mid := int32(uint32(lo+hi) >> 1)
 		if set&^levels[int(mid+1)&(len(levels)-1)][w&(topology.SetWords-1)] != 0 {
