@@ -34,8 +34,7 @@ type cpuSearchRes struct {
 // accepts, into r, and returns cg's total load, by the rules Lowest states.
 func (s *System) cpuSearchLowest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes) int32 {
 	var lr cpuSearchRes
-	total := int32(0)
-	bload := int32(math.MaxInt32)
+	total, bload := int32(0), int32(math.MaxInt32)
 	r.cpu = -1
 
 	// Loop through the children groups if there are any.
@@ -106,8 +105,7 @@ func (cs *cpuSearch) highestAccepts(c, l, trans int32) bool {
 // cg's total load, by the rules Highest states.
 func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearchRes) int32 {
 	var lr cpuSearchRes
-	total := int32(0)
-	bload := int32(math.MinInt32)
+	total, bload := int32(0), int32(math.MinInt32)
 	r.cpu = -1
 
 	// Loop through the children groups if there are any.
@@ -149,11 +147,12 @@ func (s *System) cpuSearchHighest(cg *topology.Group, cs *cpuSearch, r *cpuSearc
 // CPUs or more the load index answers (loadindex.Index.Lowest) with the kernel's result and
 // draws; on smaller ones cpuSearchLowest searches.
 func (s *System) lowest(cg *topology.Group, mask *topology.CPUSet, pri, maxLoad int32, prefer topology.CPU, running bool, rnd *Rand) (topology.CPU, bool) {
-	cs := cpuSearch{mask: mask, prefer: int32(prefer), running: running, pri: pri, load: maxLoad, rnd: rnd}
-	var r cpuSearchRes
-	if c, done := s.ix.Lowest(cg.ID(), mask, mask == &s.all, pri, maxLoad, int32(prefer), running, &rnd.x); done {
-		r.cpu = c
-	} else {
+	c, done := s.ix.Lowest(cg.ID(), mask, mask == &s.all, pri, maxLoad, int32(prefer), running, &rnd.x)
+	if done && s.searchLog == nil {
+		return topology.CPU(c), c >= 0 // without gathering the search's arguments
+	}
+	cs, r := cpuSearch{mask: mask, prefer: int32(prefer), running: running, pri: pri, load: maxLoad, rnd: rnd}, cpuSearchRes{cpu: c}
+	if !done {
 		s.cpuSearchLowest(cg, &cs, &r)
 	}
 	if s.searchLog != nil {
@@ -167,11 +166,12 @@ func (s *System) lowest(cg *topology.Group, mask *topology.CPUSet, pri, maxLoad 
 // or more, and on every machine when no CPU has the transferable thread the search needs;
 // otherwise cpuSearchHighest searches.
 func (s *System) highest(cg *topology.Group, mask *topology.CPUSet, minLoad, minTrans int32, rnd *Rand) (topology.CPU, bool) {
-	cs := cpuSearch{mask: mask, load: minLoad, trans: minTrans, rnd: rnd}
-	var r cpuSearchRes
-	if c, done := s.ix.Highest(cg.ID(), mask, minLoad, minTrans, &rnd.x); done {
-		r.cpu = c
-	} else {
+	c, done := s.ix.Highest(cg.ID(), mask, minLoad, minTrans, &rnd.x)
+	if done && s.searchLog == nil {
+		return topology.CPU(c), c >= 0
+	}
+	cs, r := cpuSearch{mask: mask, load: minLoad, trans: minTrans, rnd: rnd}, cpuSearchRes{cpu: c}
+	if !done {
 		s.cpuSearchHighest(cg, &cs, &r)
 	}
 	if s.searchLog != nil {
