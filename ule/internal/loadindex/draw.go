@@ -52,17 +52,17 @@ func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 	if cand == 0 {
 		return -1
 	}
-	// Each candidate's key is its draw over its bit, r<<6 | b: the greatest key has the greatest
+	// Each candidate's key is its draw r, left in bits 16 and up of the generator's state, over its
+	// bit b in the low bits: (x ^ flip<<16) & rmask<<16 | b. The greatest key has the greatest
 	// draw and, among equal draws, the highest bit, the first visited. So the candidates can be
 	// taken from the lowest bit up (clearing the lowest is cheaper than the highest), and the best
 	// kept by a maximum, which the compiler makes a conditional move.
-	best := int32(0)
+	fx, kmask, best := uint32(flip)<<16, uint32(rmask)<<16, uint32(0)
 	for c := cand; c != 0; c &= c - 1 {
 		b := bits.TrailingZeros64(c)
-		r := (int32(jump(x0, bits.OnesCount64(acc>>b))>>16) ^ flip) & rmask
-		best = max(best, r<<6|int32(b))
+		best = max(best, (jump(x0, bits.OnesCount64(acc>>b))^fx)&kmask|uint32(b))
 	}
-	return best & 63
+	return int32(best & 63)
 }
 
 // drawRun is drawJumps when the bits of acc from hi down to lo (cand's highest and lowest) are
