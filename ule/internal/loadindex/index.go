@@ -124,14 +124,15 @@ func wordBit(c topology.CPU) (int, uint64) {
 func (ix *Index) Planes() bool { return ix.priOn }
 
 // SetLowPri records that CPU c's LowPri changed from old to pri: c's bit flips in each plane
-// where old and pri differ. The eight planes are written whether or not they change, each with a
-// mask of its bit of old^pri: a loop over the differing bits alone ran a number of times that
+// where old and pri differ. Nothing is written when they are equal (sched_choose sets the
+// priority tdq_setlowpri has just set after a switch); otherwise the eight planes are written
+// whether or not they change, each with a mask of its bit of old^pri: a loop over the differing bits alone ran a number of times that
 // varied from call to call, and its end was mispredicted about one time in five. It is not
 // inlined, so that the owner's setter, which calls it only when the planes are kept, is.
 //
 //go:noinline
 func (ix *Index) SetLowPri(c topology.CPU, old, pri uint8) {
-	if !ix.priOn {
+	if !ix.priOn || old == pri {
 		return
 	}
 	w, at := int(c>>6)&(topology.SetWords-1), c&63

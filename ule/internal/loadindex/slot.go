@@ -40,11 +40,9 @@ func (s *Slot) Init(c topology.CPU, l *CPULoad, ix *Index) {
 // Index returns the Index that records s, or nil for a Slot of its own.
 func (s *Slot) Index() *Index { return s.ix }
 
-// SetLowPri sets LowPri (tdq_lowpri = pri). The planes are written only when LowPri changes:
-// sched_choose sets the priority tdq_setlowpri has just set after a switch, and the eight planes'
-// writes of nothing cost more than the test.
+// SetLowPri sets LowPri (tdq_lowpri = pri).
 func (s *Slot) SetLowPri(pri uint8) {
-	if s.planes != nil && s.LowPri != pri {
+	if s.planes != nil {
 		s.planes.SetLowPri(s.cpu, s.LowPri, pri)
 	}
 	s.LowPri = pri
