@@ -84,8 +84,8 @@ func (m *Machine) compileScripts(w *workload.Workload) (*compiler, error) {
 	c := compiler{pipes: map[string]int32{}, groups: map[string]sched.GroupID{}, progs: map[string]int32{}}
 	for i, pp := range w.Pipes {
 		c.pipes[pp.Name] = int32(i)
-		m.pipes = append(m.pipes, pipe{cap: int64(pp.Cap), recvHead: nobody, recvTail: nobody,
-			sendHead: nobody, sendTail: nobody})
+		m.pipes = append(m.pipes, pipe{cap: int64(pp.Cap), room: int64(max(pp.Room, 1)),
+			recvHead: nobody, recvTail: nobody, sendHead: nobody, sendTail: nobody})
 	}
 	if !cfg.FlattenGroups {
 		for i, g := range w.Groups {

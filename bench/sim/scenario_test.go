@@ -159,6 +159,54 @@ end`)
 	assert.Equal(t, 15*ms, r.Makespan)
 }
 
+// TestPipeRoom checks workload.Pipe.Room: a receive wakes the blocked senders only once it
+// leaves that much room, and then as many as there is room for, where each receive wakes one
+// without it.
+func TestPipeRoom(t *testing.T) {
+	text := func(room string) string {
+		return `
+pipe p cap=2` + room + `
+thread a
+	repeat 3
+		send p
+	end
+end
+thread b
+	repeat 3
+		send p
+	end
+end
+thread consumer start=10ms
+	repeat 6
+		recv p
+		run 1ms
+	end
+end`
+	}
+	for _, c := range []struct {
+		room             string
+		aEnd, bEnd       int64
+		aBlocks, bBlocks int64
+	}{
+		// At 0 a fills the pipe and blocks on its third message, b on its first: a, then b, in
+		// the queue. Each receive (10, 11, … 15 ms) wakes one: a at 10 ms sends its last; b at
+		// 11 and 12 ms sends one and blocks again, and its last at 13 ms.
+		{"", 10 * ms, 13 * ms, 1, 3},
+		// room=2: the receive at 10 ms leaves room for one and wakes nobody; the one at 11 ms
+		// leaves room for two and wakes a and b: a sends its last, b one and blocks; the
+		// receive at 12 ms wakes nobody, the one at 13 ms wakes b, which sends its last two.
+		{" room=2", 11 * ms, 13 * ms, 1, 2},
+	} {
+		r := runChecked(t, sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1)}, newRR(1000, 4), mustParse(t, text(c.room)), time.Second)
+		a, b := thread(t, r, "a"), thread(t, r, "b")
+		assert.Equal(t, c.aEnd, a.End, "room%q: a's end", c.room)
+		assert.Equal(t, c.bEnd, b.End, "room%q: b's end", c.room)
+		assert.Equal(t, c.aBlocks, a.Voluntary, "room%q: a's blocks", c.room)
+		assert.Equal(t, c.bBlocks, b.Voluntary, "room%q: b's blocks", c.room)
+		assert.Equal(t, 16*ms, r.Makespan, "room%q: six receives from 10 ms, 1 ms apart", c.room)
+	}
+}
+
 func TestForkJoin(t *testing.T) {
 	w := mustParse(t, `
 template job

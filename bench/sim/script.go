@@ -118,7 +118,7 @@ func (m *Machine) fork(id topology.CPU, tid int32, in *instr) bool {
 		t.opLeft = in.n
 	}
 	for t.opLeft > 0 {
-		if m.pays && m.pay(id, tid) {
+		if m.pays && m.pay(id, tid, 1) {
 			return false
 		}
 		t.opLeft--
@@ -168,9 +168,9 @@ func (m *Machine) everyNext(id topology.CPU, tid int32, in *instr) bool {
 
 // transfer passes the messages left of thread tid's Send (send) or Recv on CPU id through pipe
 // p, one at a time: a sender waits while the pipe is full, a receiver while it is empty, each in
-// its own queue of the pipe, and every message wakes the first thread waiting at the other end.
-// It reports false when tid blocked, or stopped to pay for the wake-up it causes; the op then
-// resumes with the messages left (opLeft).
+// its own queue of the pipe, and every message wakes the threads waiting at the other end that
+// woken says. It reports false when tid blocked, or stopped to pay for the wake-ups it causes;
+// the op then resumes with the messages left (opLeft).
 func (m *Machine) transfer(id topology.CPU, tid int32, p *pipe, send bool) bool {
 	t := &m.threads[tid]
 	ownHead, ownTail, otherHead, otherTail := &p.recvHead, &p.recvTail, &p.sendHead, &p.sendTail
@@ -183,7 +183,8 @@ func (m *Machine) transfer(id topology.CPU, tid int32, p *pipe, send bool) bool 
 			m.block(id)
 			return false
 		}
-		if m.pays && *otherHead != nobody && m.pay(id, tid) {
+		n := m.woken(p, send)
+		if m.pays && n > 0 && m.pay(id, tid, n) {
 			return false
 		}
 		if send {
@@ -193,9 +194,12 @@ func (m *Machine) transfer(id topology.CPU, tid int32, p *pipe, send bool) bool 
 			m.messages++
 		}
 		t.opLeft--
-		if o := m.pipePop(otherHead, otherTail); o != nobody {
+		if n > 0 {
 			m.payer = tid
-			m.wake(o, id, sched.WakeSync, tid, m.paidFrom(t))
+			for range n {
+				o := m.pipePop(otherHead, otherTail)
+				m.wake(o, id, sched.WakeSync, tid, m.paidFrom(&m.threads[tid]))
+			}
 			m.payer = nobody
 			t = &m.threads[tid]
 		}
@@ -262,18 +266,51 @@ func ceilDiv(a, b int64) int64 {
 	return q
 }
 
-// pay makes thread tid, running on id, pay for the wake-up it is about to cause (Costs.Wakeup:
-// the waker's try_to_wake_up) before causing it, and reports whether it must wait for that:
-// the first time, it stalls the CPU for a drawn cost, keeps the time it began in the thread's
-// wokeAt (a running thread does not use it otherwise) and sets paying, and its script resumes
-// at the same op when the stall ends; then (paying set, or a cost of 0 drawn) it reports
-// false and the op goes on. The caller clears paying once the wake-up is done.
-func (m *Machine) pay(id topology.CPU, tid int32) bool {
+// woken returns how many of the threads blocked at the other end of pipe p the next message
+// sent (send) or received wakes: a message sent wakes the first blocked receiver; a message
+// received wakes the first blocked sender, or, where the pipe has a room of more than one
+// message (workload.Pipe.Room), nobody until the receive leaves that much room and then as
+// many blocked senders as there is room for.
+func (m *Machine) woken(p *pipe, send bool) int {
+	if send {
+		if p.recvHead == nobody {
+			return 0
+		}
+		return 1
+	}
+	if p.sendHead == nobody {
+		return 0
+	}
+	if p.room <= 1 {
+		return 1
+	}
+	free := p.cap - p.msgs + 1 // the room once this message is out
+	if free < p.room {
+		return 0
+	}
+	n := 0
+	for o := p.sendHead; o != nobody && int64(n) < free; o = m.threads[o].pipeNext {
+		n++
+	}
+	return n
+}
+
+// pay makes thread tid, running on id, pay for the n wake-ups it is about to cause
+// (Costs.Wakeup each: the waker's try_to_wake_up) before causing them, and reports whether it
+// must wait for that: the first time, it stalls the CPU for the drawn costs, keeps the time it
+// began in the thread's wokeAt (a running thread does not use it otherwise) and sets paying,
+// and its script resumes at the same op when the stall ends; then (paying set, or costs of 0
+// drawn) it reports false and the op goes on. The caller clears paying once the wake-ups are
+// done.
+func (m *Machine) pay(id topology.CPU, tid int32, n int) bool {
 	t := &m.threads[tid]
 	if t.paying {
 		return false
 	}
-	d := m.cfg.Costs.Wakeup.sample(&m.costRng)
+	var d int64
+	for range n {
+		d += m.cfg.Costs.Wakeup.sample(&m.costRng)
+	}
 	if d == 0 {
 		return false
 	}

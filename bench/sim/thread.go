@@ -205,9 +205,10 @@ func (m *Machine) waitRemove(tid int32) {
 	t.waitPrev, t.waitNext = nobody, nobody
 }
 
-// A pipe is a workload pipe: a count of messages and two lists of blocked threads.
+// A pipe is a workload pipe: a count of messages and two lists of blocked threads. room is
+// workload.Pipe.Room, at least 1.
 type pipe struct {
-	cap, msgs          int64
+	cap, msgs, room    int64
 	recvHead, recvTail int32
 	sendHead, sendTail int32
 }

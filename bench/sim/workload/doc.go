@@ -17,6 +17,7 @@
 //	# two CPU hogs beside a latency-sensitive periodic thread
 //	group batch weight=50 idle          # cgroup: parent=NAME, weight=1..10000, idle
 //	pipe jobs cap=16                    # a pipe holding up to 16 messages (cap=0: unbounded)
+//	pipe sock cap=278 room=209          # senders blocked on it wait until 209 are free
 //
 //	thread hog count=2 nice=20 group=batch
 //		run forever

@@ -34,6 +34,9 @@ func Format(w *Workload) string {
 		if p.Cap != 0 {
 			b.WriteString(" cap=" + itoa(p.Cap))
 		}
+		if p.Room != 0 {
+			b.WriteString(" room=" + itoa(p.Room))
+		}
 		b.WriteByte('\n')
 	}
 	for i := range w.Threads {

@@ -222,13 +222,18 @@ func (p *parser) pipe(toks []token) error {
 	if err != nil {
 		return err
 	}
-	a, err := p.args(toks[2:], "cap")
+	a, err := p.args(toks[2:], "cap", "room")
 	if err != nil {
 		return err
 	}
 	pp := Pipe{Name: name, pos: toks[0].pos}
 	if t, ok := a["cap"]; ok {
 		if pp.Cap, err = p.int(t, 0, MaxCount); err != nil {
+			return err
+		}
+	}
+	if t, ok := a["room"]; ok {
+		if pp.Room, err = p.int(t, 0, MaxCount); err != nil {
 			return err
 		}
 	}

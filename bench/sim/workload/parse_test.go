@@ -17,7 +17,7 @@ func TestParseBuildsTheWorkload(t *testing.T) {
 	w, err := workload.Parse(`# comment
 group web weight=200
 group bg parent=web idle   # trailing comment
-pipe p cap=3
+pipe p cap=3 room=2
 pipe q
 
 thread a count=2 start=1ms class=fifo rtprio=5 cpus=0-1,3 group=bg slice=3ms
@@ -50,7 +50,7 @@ end
 	require.NoError(t, err)
 	want := &workload.Workload{
 		Groups: []workload.Group{{Name: "web", Weight: 200}, {Name: "bg", Parent: "web", Idle: true}},
-		Pipes:  []workload.Pipe{{Name: "p", Cap: 3}, {Name: "q"}},
+		Pipes:  []workload.Pipe{{Name: "p", Cap: 3, Room: 2}, {Name: "q"}},
 		Threads: []workload.Thread{{
 			Name: "a", Count: 2, Start: 1000000, Class: sched.FIFO, RTPrio: 5,
 			CPUs: topology.CPUSetOf(0, 1, 3), Group: "bg", Slice: 3000000,

@@ -139,6 +139,9 @@ func (v *validator) declarations(w *Workload) error {
 		if p.Cap < 0 || p.Cap > MaxCount {
 			return errAt(p.pos, path, "capacity %d outside 0..%d", p.Cap, MaxCount)
 		}
+		if p.Room < 0 || p.Room > p.Cap {
+			return errAt(p.pos, path, "room %d outside 0..%d (the capacity; an unbounded pipe has none)", p.Room, p.Cap)
+		}
 		v.pipes[p.Name] = true
 	}
 	for i := range w.Threads {

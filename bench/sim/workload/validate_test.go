@@ -25,6 +25,8 @@ func TestValidatePaths(t *testing.T) {
 		{"group weight", workload.Workload{Groups: []workload.Group{{Name: "g", Weight: 10001}}}, "groups[0]: weight 10001 outside 1..10000"},
 		{"group twice", workload.Workload{Groups: []workload.Group{{Name: "g"}, {Name: "g"}}}, `groups[1]: group "g" declared twice`},
 		{"pipe capacity", workload.Workload{Pipes: []workload.Pipe{{Name: "p", Cap: -1}}}, "pipes[0]: capacity -1 outside 0..1048576"},
+		{"pipe room", workload.Workload{Pipes: []workload.Pipe{{Name: "p", Cap: 3, Room: 4}}}, "pipes[0]: room 4 outside 0..3 (the capacity; an unbounded pipe has none)"},
+		{"room without capacity", workload.Workload{Pipes: []workload.Pipe{{Name: "p", Room: 1}}}, "pipes[0]: room 1 outside 0..0 (the capacity; an unbounded pipe has none)"},
 		{"bad kind", workload.Workload{Threads: []workload.Thread{{Name: "a", Ops: []workload.Op{{Kind: 99}}}}}, "threads[0].ops[0]: unknown behaviour 99"},
 		{"bad dist", workload.Workload{Threads: []workload.Thread{{Name: "a", Ops: []workload.Op{workload.RunOp(workload.Dist{Kind: workload.Exp})}}}}, "threads[0].ops[0]: run: exp(0s): the mean must be within 1ns..78h11m14.976710656s"},
 		{"every period", workload.Workload{Threads: []workload.Thread{{Name: "a", Ops: []workload.Op{workload.EveryOp(0, 0, run...)}}}}, "threads[0].ops[0]: every: the period must be a positive constant duration, not 0s"},

@@ -37,12 +37,21 @@ type Group struct {
 // A Pipe is a channel of messages with an optional capacity. Send puts a message in (blocking
 // while the pipe holds Cap messages), Recv takes one out (blocking while it is empty); each wakes
 // the first thread blocked on the other side, which then tries again, as a woken pipe reader or
-// writer does.
+// writer does. With Room, a full pipe's blocked senders wait until receives have made that
+// much room, as a kernel's writer waits for more than one message's worth of space.
 type Pipe struct {
 	// Name names the pipe; behaviours refer to it by name.
 	Name string `json:"name"`
 	// Cap is the number of messages the pipe holds before senders block; 0 means unbounded.
 	Cap int `json:"cap,omitempty"`
+	// Room is the room, in messages, a receive must leave before it wakes the senders blocked
+	// on the pipe; it then wakes as many as there is room for. 0 means 1: each receive wakes
+	// one blocked sender. An AF_UNIX stream socket wakes its writers only once
+	// sk_wmem_alloc has fallen to a quarter of sk_sndbuf (unix_writable, called by
+	// unix_write_space), and then every one (a non-exclusive wait queue); a Linux pipe wakes a
+	// writer when a whole page buffer has been read (pipe_read), which wakes the next while
+	// room is left (pipe_write). Room needs Cap and is at most Cap.
+	Room int `json:"room,omitempty"`
 
 	pos Pos
 }
