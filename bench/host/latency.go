@@ -139,10 +139,18 @@ const (
 
 // The capacity of a pipe and of an AF_UNIX stream socket in hackbench's 100-byte messages on
 // Linux 6.18 with the default buffer sizes, measured by filling one with non-blocking writes
-// (bench/scenario's seed004 calibration): the model's pipes hold as many.
+// (bench/scenario's seed004 calibration): the model's pipes hold as many. And the room a
+// reader must make in a full one before a blocked writer wakes (workload.Pipe.Room), measured
+// by reading the full one a message at a time until poll reports it writable: a pipe's writer
+// wakes once a page buffer is empty (pipe_read, fs/pipe.c: 4096 bytes hold 40 messages);
+// a socket's writers once sk_wmem_alloc is down to a quarter of sk_sndbuf (unix_writable,
+// net/unix/af_unix.c: 69 of 278 left), all of them at once. TestHackbenchBuffers measures
+// all four on the machine the tests run on.
 const (
-	hackbenchPipeCap   = 640
-	hackbenchSocketCap = 278
+	hackbenchPipeCap    = 640
+	hackbenchSocketCap  = 278
+	hackbenchPipeRoom   = 40
+	hackbenchSocketRoom = 209
 )
 
 // What a child of hackbench's process mode pays inside the timed region beyond its messages,
@@ -160,17 +168,18 @@ const (
 	hackbenchExitFaults  = 14
 )
 
-// hackbenchText returns hackbench -g groups -l loops as a workload: a pipe per receiver, the
-// senders writing to each receiver of their group in turn; processes (each task a process of
+// hackbenchText returns hackbench -g groups -l loops as a workload: a pipe per receiver (with
+// the capacity and room of a pipe or a socket), the senders writing to each receiver of their
+// group in turn; processes (each task a process of
 // its own, as hackbench forks them) or threads (-T: one process). Each message costs the
 // sender half and the receiver half of the profile's pipe100_shared or socket100_shared figure
 // (else pipe100 or socket100: a profile measured on one CPU has no shared figure); a process
 // starts with hackbenchStartFaults of the profile's copy-on-write fault and ends with
 // hackbenchExitFaults of them and its exit.
 func hackbenchText(p *sim.Profile, groups, loops int, threads, socket bool) string {
-	fig, capacity, def := "pipe100", hackbenchPipeCap, defaultPipeRW
+	fig, capacity, room, def := "pipe100", hackbenchPipeCap, hackbenchPipeRoom, defaultPipeRW
 	if socket {
-		fig, capacity, def = "socket100", hackbenchSocketCap, 3200*time.Nanosecond
+		fig, capacity, room, def = "socket100", hackbenchSocketCap, hackbenchSocketRoom, 3200*time.Nanosecond
 	}
 	// Every sender writes to each receiver of its group in turn, and a group's 20 senders run on
 	// every CPU: each pipe is written from more than one CPU, which the shared figure measures
@@ -193,7 +202,7 @@ func hackbenchText(p *sim.Profile, groups, loops int, threads, socket bool) stri
 	b.WriteString(Box)
 	for g := range groups {
 		for r := range hackbenchFDs {
-			fmt.Fprintf(&b, "pipe g%dr%d cap=%d\n", g, r, capacity)
+			fmt.Fprintf(&b, "pipe g%dr%d cap=%d room=%d\n", g, r, capacity, room)
 		}
 	}
 	proc := func(name string) string {
