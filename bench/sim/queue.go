@@ -333,14 +333,19 @@ func earliest(h []event, c int) (int, int64, uint64) {
 // without branching (see earlierMask): which child is earliest is as random as the events'
 // times, and a mispredicted branch at every level of a descent cost more than the arithmetic.
 func earliest4(c int, ch *[4]event) (int, int64, uint64) {
-	t0, q0, t1, q1 := ch[0].t, ch[0].seq, ch[1].t, ch[1].seq
-	m := earlierMask(t1, q1, t0, q0)
-	ta, qa, ia := t0^(t0^t1)&m, q0^(q0^q1)&uint64(m), m&1
-	t2, q2, t3, q3 := ch[2].t, ch[2].seq, ch[3].t, ch[3].seq
-	m = earlierMask(t3, q3, t2, q2)
-	tb, qb, ib := t2^(t2^t3)&m, q2^(q2^q3)&uint64(m), 2+m&1
-	m = earlierMask(tb, qb, ta, qa)
-	return c + int(ia^(ia^ib)&m), ta ^ (ta^tb)&m, qa ^ (qa^qb)&uint64(m)
+	ta, qa, ia := earlierOf(&ch[0], &ch[1])
+	tb, qb, ib := earlierOf(&ch[2], &ch[3])
+	m := earlierMask(tb, qb, ta, qa)
+	return c + int(ia^(ia^(2+ib))&m), ta ^ (ta^tb)&m, qa ^ (qa^qb)&uint64(m)
+}
+
+// earlierOf returns the time and sequence number of the earlier of a and b, and which one it is:
+// 0 for a, 1 for b. It selects with earlierMask's mask, without a branch, and inlines, so that
+// sink and fill, which earliest4 is too large to inline into, select the earliest of four
+// children with it as earliest4 does.
+func earlierOf(a, b *event) (int64, uint64, int64) {
+	m := earlierMask(b.t, b.seq, a.t, a.seq)
+	return a.t ^ (a.t^b.t)&m, a.seq ^ (a.seq^b.seq)&uint64(m), m & 1
 }
 
 // earlierMask returns -1 (all ones) if (t0, q0) comes before (t1, q1), times first, else 0:
@@ -385,16 +390,12 @@ func (q *eventQueue) sink(i int, e event) {
 		var sq uint64
 		switch {
 		case c+3 < n:
-			// earliest4, written out (it does not inline).
+			// earliest4, written out with its inlined halves (it does not inline itself).
 			ch := (*[4]event)(h[c : c+4])
-			t0, q0, t1, q1 := ch[0].t, ch[0].seq, ch[1].t, ch[1].seq
-			m := earlierMask(t1, q1, t0, q0)
-			ta, qa, ia := t0^(t0^t1)&m, q0^(q0^q1)&uint64(m), m&1
-			t2, q2, t3, q3 := ch[2].t, ch[2].seq, ch[3].t, ch[3].seq
-			m = earlierMask(t3, q3, t2, q2)
-			tb, qb, ib := t2^(t2^t3)&m, q2^(q2^q3)&uint64(m), 2+m&1
-			m = earlierMask(tb, qb, ta, qa)
-			c, t, sq = c+int(ia^(ia^ib)&m), ta^(ta^tb)&m, qa^(qa^qb)&uint64(m)
+			ta, qa, ia := earlierOf(&ch[0], &ch[1])
+			tb, qb, ib := earlierOf(&ch[2], &ch[3])
+			m := earlierMask(tb, qb, ta, qa)
+			c, t, sq = c+int(ia^(ia^(2+ib))&m), ta^(ta^tb)&m, qa^(qa^qb)&uint64(m)
 		case c < n:
 			c, t, sq = earliest(h, c)
 		default:
@@ -423,15 +424,12 @@ descend:
 		c := 4*i + 1
 		switch {
 		case c+3 < n:
-			// earliest4, written out (it does not inline): fill is the queue's hottest loop.
+			// earliest4's choice, written out with its inlined halves (it does not inline
+			// itself): fill is the queue's hottest loop, and needs only the child.
 			ch := (*[4]event)(h[c : c+4])
-			t0, q0, t1, q1 := ch[0].t, ch[0].seq, ch[1].t, ch[1].seq
-			m := earlierMask(t1, q1, t0, q0)
-			ta, qa, ia := t0^(t0^t1)&m, q0^(q0^q1)&uint64(m), m&1
-			t2, q2, t3, q3 := ch[2].t, ch[2].seq, ch[3].t, ch[3].seq
-			m = earlierMask(t3, q3, t2, q2)
-			tb, qb, ib := t2^(t2^t3)&m, q2^(q2^q3)&uint64(m), 2+m&1
-			c += int(ia ^ (ia^ib)&earlierMask(tb, qb, ta, qa))
+			ta, qa, ia := earlierOf(&ch[0], &ch[1])
+			tb, qb, ib := earlierOf(&ch[2], &ch[3])
+			c += int(ia ^ (ia^(2+ib))&earlierMask(tb, qb, ta, qa))
 		case c < n:
 			c, _, _ = earliest(h, c)
 		default:
