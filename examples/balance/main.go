@@ -32,22 +32,17 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/cfs"
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 )
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "balance:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("balance", run) }
 
 // policy returns CFS v6.5 with the given group construction.
 func policy(g smp.GroupConstruction) (*cfs.Scheduler, error) {

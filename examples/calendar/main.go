@@ -30,12 +30,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
@@ -50,12 +50,7 @@ thread nice20 nice=20
 end
 `
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "calendar:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("calendar", run) }
 
 // run prints the lesson to w.
 func run(w io.Writer) error {

@@ -30,13 +30,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -52,12 +52,7 @@ thread lat slice=100us
 end
 `
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "eevdf:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("eevdf", run) }
 
 // run prints the lesson to w.
 func run(w io.Writer) error {

@@ -30,7 +30,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -38,6 +37,7 @@ import (
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -58,12 +58,7 @@ var hogs = []struct{ name, text string }{
 	{"hogs in a cpu.idle group", "thread hog count=4 group=offline\n\trun forever\nend\n"},
 }
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "idlegroup:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("idlegroup", run) }
 
 // run prints the lesson to w.
 func run(w io.Writer) error {

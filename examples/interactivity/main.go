@@ -31,11 +31,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 	"github.com/schedkit/schedkit/ule"
 )
@@ -64,12 +64,7 @@ thread nicehog nice=20
 end
 `
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "interactivity:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("interactivity", run) }
 
 // run prints the lesson to w.
 func run(w io.Writer) error {

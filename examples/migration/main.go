@@ -30,13 +30,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -60,12 +60,7 @@ func job(n, barriers int, total time.Duration) string {
 	return b.String()
 }
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "migration:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("migration", run) }
 
 // run prints the lesson to w.
 func run(w io.Writer) error {

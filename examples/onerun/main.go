@@ -25,13 +25,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/bench/stat"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -52,12 +52,7 @@ end
 
 const seeds = 15
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "onerun:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("onerun", run) }
 
 // run prints the lesson to w.
 func run(w io.Writer) error {

@@ -38,12 +38,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -71,12 +71,7 @@ thread hog cpus=1 nice=20
 end
 `
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "pickshort:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("pickshort", run) }
 
 // completion runs the workload under the named preset and returns gzip's completion time.
 func completion(name, text string) (time.Duration, error) {

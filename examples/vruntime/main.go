@@ -23,13 +23,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/cfs"
+	"github.com/schedkit/schedkit/examples/internal/lesson"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -47,12 +47,7 @@ thread nice5 nice=5
 end
 `
 
-func main() {
-	if err := run(os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "vruntime:", err)
-		os.Exit(1)
-	}
-}
+func main() { lesson.Main("vruntime", run) }
 
 // run prints the lesson to w.
 func run(w io.Writer) error {
