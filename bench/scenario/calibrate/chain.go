@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -61,7 +60,7 @@ func calibrateChain(w io.Writer, dir string, runs int) error {
 			"\"true\" on its standard input, as bmake's job shell reads a target's commands; true alone; make -j 8 over 200 targets of two commands (make's own CPU per target); gcc -O2 -w -c FILE, its CPU from rusage with its children's, the scale. Each " +
 			"process's own counters from /proc/PID/task/*/schedstat and /proc/PID/status, read after it exits " +
 			"and before it is reaped (waitid WNOWAIT), so a shell's children are not counted in it",
-		Dir: filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir), GCC: firstLine("gcc", "--version"),
+		Dir: sourceDir(dir), GCC: firstLine("gcc", "--version"),
 		Shell: shellName(), Kernel: firstLine("uname", "-sr"),
 	}, CPU: cpuModel()}
 	var cc1s [][]string
@@ -107,12 +106,7 @@ func calibrateChain(w io.Writer, dir string, runs int) error {
 	c.MakePerCompile = float64(c.MakeCPUNs) / float64(c.GCCCPUNs)
 	c.ShellPerCompile = float64(c.ShellCPUNs) / float64(c.GCCCPUNs)
 	c.TruePerCompile = float64(c.TrueCPUNs) / float64(c.GCCCPUNs)
-	out, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return writeJSON(w, c)
 }
 
 // makePerTarget measures make's own CPU per target: make -s -j 8 over c.MakeTargets targets

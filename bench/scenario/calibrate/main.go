@@ -150,12 +150,7 @@ func calibrate(w io.Writer, dir string, n int) error {
 	c.GzipNsPerRec = med(func(r run) int64 { return r.Gzip.CPUNs }) / max(1, c.Records)
 	c.TarBlocks = med(func(r run) int64 { return r.Tar.Voluntary })
 	c.GzipBlocks = med(func(r run) int64 { return r.Gzip.Voluntary })
-	out, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return writeJSON(w, c)
 }
 
 // Compile is the JSON of -what compile: gcc -O2 -c of every C file of a directory, one
@@ -164,6 +159,22 @@ func calibrate(w io.Writer, dir string, n int) error {
 type Compile struct {
 	scenario.CompileCalibration
 	Jobs []counters `json:"jobs"`
+}
+
+// writeJSON writes v to w as indented JSON and a newline: the output of every -what.
+func writeJSON(w io.Writer, v any) error {
+	out, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(out, '\n'))
+	return err
+}
+
+// sourceDir returns the name a calibration records for the C source directory dir: its parent's
+// name and its own (sys/kern), not where it lies on the machine that measured.
+func sourceDir(dir string) string {
+	return filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
 }
 
 // cFiles returns the C files of dir in name order, or an error if it has none.
@@ -186,7 +197,7 @@ func calibrateCompile(w io.Writer, dir string, runs int) error {
 			"pass drops the others), then the given passes; each job's CPU time (user + system) and voluntary and " +
 			"involuntary switches from the rusage wait4 returns for the gcc driver, which includes its reaped " +
 			"children cc1 and as (Linux wait_task_zombie: RUSAGE_BOTH)",
-		Dir: filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir), GCC: firstLine("gcc", "--version"),
+		Dir: sourceDir(dir), GCC: firstLine("gcc", "--version"),
 		Kernel: firstLine("uname", "-sr"), CPU: cpuModel(),
 	}}
 	var cpu, blocks, off int64
@@ -230,12 +241,7 @@ func calibrateCompile(w io.Writer, dir string, runs int) error {
 	c.MeanCPUNs = cpu / int64(len(c.Jobs))
 	c.BlocksPerCPUSecond = float64(blocks) / (float64(cpu) / 1e9)
 	c.OffCPUNsPerBlock = off / max(1, blocks)
-	out, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return writeJSON(w, c)
 }
 
 // pipeline runs tar | gzip once and returns what each did.

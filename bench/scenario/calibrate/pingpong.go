@@ -4,7 +4,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -110,10 +109,5 @@ func calibratePipe(w io.Writer, runs int) error {
 	}
 	c.SwitchNs = slices.Min(c.SameCPUNs) / 2
 	c.IPINs = max(0, slices.Min(c.CrossCPUNs)/2-c.SwitchNs)
-	out, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return writeJSON(w, c)
 }

@@ -6,7 +6,6 @@ package main
 import (
 	"archive/tar"
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -89,12 +88,7 @@ func calibrateTarLayout(w io.Writer, dir string, runs int) error {
 		return fmt.Errorf("the fit gives %.0f ns per member and %.0f ns per record: not both positive (a loaded machine?)", perMember, perRec)
 	}
 	c.NsPerMember, c.NsPerRecord = int64(perMember), int64(perRec)
-	out, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return writeJSON(w, c)
 }
 
 // runLengths writes the members per record as runs ("3,1*40,2": three, then forty ones, then
