@@ -274,12 +274,9 @@ func convertOps(js []jsonOp, path string) ([]Op, error) {
 			return nil, &Error{Path: p + ".op", Msg: "unknown behaviour " + quote(j.Op)}
 		}
 		op := Op{Kind: k, Name: j.Name, N: j.N, RTScale: sched.RTScale(j.RTScale)}
-		if j.Phase != "" {
-			d, err := ParseDuration(j.Phase)
-			if err != nil {
-				return nil, &Error{Path: p + ".phase", Msg: err.Error()}
-			}
-			op.Phase = d
+		var err error
+		if op.Phase, err = jsonDuration(j.Phase, p+".phase"); err != nil {
+			return nil, err
 		}
 		if j.PhaseMode != "" {
 			if err := op.PhaseMode.UnmarshalText([]byte(j.PhaseMode)); err != nil {
@@ -296,7 +293,6 @@ func convertOps(js []jsonOp, path string) ([]Op, error) {
 			}
 			op.Time = d
 		}
-		var err error
 		if op.Class, err = jsonClass(j.Class, p+".class"); err != nil {
 			return nil, err
 		}

@@ -62,6 +62,7 @@ func TestParseJSONErrors(t *testing.T) {
 		{"unknown field", `{"threads": [], "cpu": 1}`, `json: unknown field "cpu"`},
 		{"unknown behaviour", `{"threads": [{"name": "a", "ops": [{"op": "slep"}]}]}`, `threads[0].ops[0].op: unknown behaviour "slep"`},
 		{"bad duration", `{"threads": [{"name": "a", "start": "soon", "ops": []}]}`, `threads[0].start: bad duration "soon"`},
+		{"bad phase", `{"threads": [{"name": "a", "ops": [{"op": "every", "time": "1ms", "phase": "soon", "body": [{"op": "run", "time": "1us"}]}]}]}`, `threads[0].ops[0].phase: bad duration "soon"`},
 		{"trailing data", `{"threads": []} {}`, "line 1, column 17: data after the workload"},
 		{"unknown pipe", `{"threads": [{"name": "a", "ops": [{"op": "send", "name": "q"}]}]}`, `threads[0].ops[0]: send: unknown pipe "q"`},
 		{"field of another kind", `{"threads": [{"name": "a", "ops": [{"op": "yield", "n": 2}]}]}`, `threads[0].ops[0]: yield does not take n`},
