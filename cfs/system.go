@@ -378,13 +378,21 @@ func (s *System) schedule(now int64, cpu topology.CPU) *Task {
 	// again would change nothing.
 	fresh := false
 	if e == nil {
-		s.refresh(cpu) // the pick may have dequeued delayed tasks
+		// The pick may have dequeued delayed tasks (v7.1); before v6.6 a pick changes nothing
+		// refresh reads, which unchanged tells when the last refresh was at this tick (the
+		// stop's, usually).
+		if !s.unchanged(rq) {
+			s.refresh(cpu)
+		}
 		s.stats[cpu].IdleStamp = uint64(now)
 		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
-		// balance again, as pick_next_task_fair does after a successful newidle balance.
+		// balance again, as pick_next_task_fair does after a successful newidle balance. The
+		// pull ends with a refresh of cpu, which the pick leaves standing before v6.6.
 		for e == nil && s.newidleBalance(now, cpu) {
 			e = rq.c.Schedule(uint64(now))
-			s.refresh(cpu)
+			if !s.unchanged(rq) {
+				s.refresh(cpu)
+			}
 		}
 		// Either the last pick found a task, after the refresh above, or the last new-idle
 		// balance pulled nothing (it reports a pull, or tasks on cpu), which leaves cpu's
