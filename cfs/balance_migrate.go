@@ -298,14 +298,23 @@ func (d Detach) String() string {
 // result says how many were examined: the kernel moves each examined task that stayed to the
 // head of the list, in examination order. DetachTasks allocates only if chosen must grow.
 func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params) ([]*Task, Detach) {
-	d := Detach{Imbalance: env.Imbalance, Flags: env.Flags}
+	var d Detach
+	chosen = detachTasks(env, list, chosen, p, &d)
+	return chosen, d
+}
+
+// detachTasks is [DetachTasks] with its outcome written to *d, which it resets first: the
+// System's balance keeps one Detach (its count array makes it 15 words) instead of copying
+// the result twice.
+func detachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params, d *Detach) []*Task {
+	*d = Detach{Imbalance: env.Imbalance, Flags: env.Flags}
 	srcNr := env.Stats[env.Src].NrRunning
 	if srcNr <= 1 {
 		d.Flags &^= LBFAllPinned
-		return chosen, d
+		return chosen
 	}
 	if d.Imbalance <= 0 {
-		return chosen, d
+		return chosen
 	}
 	nrMigrate := max(p.NrMigrate, 1)
 	loopMax := min(nrMigrate, int(srcNr))
@@ -371,7 +380,7 @@ func DetachTasks(env *MigrateEnv, list *TaskList, chosen []*Task, p *smp.Params)
 			break
 		}
 	}
-	return chosen, d
+	return chosen
 }
 
 // shrBound is shr_bound: val >> min(shift, 63).

@@ -73,6 +73,7 @@ type System struct {
 	lbSpan *SchedDomain      // the domain whose span lb.CPUs holds, nil if none
 	me     MigrateEnv        // loadBalance's env for detach_tasks, kept between balances
 	meMask *topology.CPUSet  // the balance mask me.DstGroupMask holds a copy of, nil if none
+	det    Detach            // the last detach_tasks pass's outcome, kept between balances
 	cmpLog *[]smp.Comparison // the comparisons since TakeComparisons, nil while not recorded
 }
 

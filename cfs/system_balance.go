@@ -264,15 +264,15 @@ func (s *System) detachFrom(now int64, env *LBEnv, src topology.CPU, bg *Busiest
 	examined := 0
 	for {
 		me.Flags, me.DstRQ = flags, s.rqs[env.DstCPU].c
-		var d Detach
-		s.chosen, d = DetachTasks(me, &s.rqs[src].tasks, s.chosen[:0], sp)
+		d := &s.det
+		s.chosen = detachTasks(me, &s.rqs[src].tasks, s.chosen[:0], sp, d)
 		examined += d.examined
 		s.apply(now, me, d)
 		moved += d.detached
 		me.Imbalance, flags = d.Imbalance, d.Flags
 		if d.detached > 0 {
 			if s.explaining() {
-				s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg.Explain(why), d, src}})
+				s.explain(me.DstCPU, -1, explainf{"load_balance %v %v: %v; %v from %v", []any{sd.Name(), idle, bg.Explain(why), *d, src}})
 			}
 		}
 		if flags&LBFNeedBreak != 0 {
@@ -329,7 +329,7 @@ func (s *System) startActiveBalance(cpu, src topology.CPU, sd *SchedDomain, bg *
 // tasks that stayed move to the head of its list in examination order, and the chosen ones are
 // attached to the destination in reverse detach order (attach_tasks takes them from the head of
 // env->tasks, where each was added).
-func (s *System) apply(now int64, me *MigrateEnv, d Detach) {
+func (s *System) apply(now int64, me *MigrateEnv, d *Detach) {
 	src := &s.rqs[me.Src]
 	s.examined = s.examined[:0]
 	for p, k := src.tasks.tail, 0; p != nil && k < d.examined; p, k = p.prev, k+1 {
