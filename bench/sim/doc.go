@@ -51,6 +51,16 @@
 // a policy's decisions can be studied, and tested, on their own, and so that a Config says every
 // cost it charges.
 //
+// A profile's figures are of two kinds ([ProfileFigureKind]), by one rule: a figure is CPU
+// time ([CPUFigure]) if the kernel counts the time it stands for in the user+system time of a
+// thread of the workload (the waker's try_to_wake_up, sending an IPI, the switch, the cache
+// refills, the clock interrupt's work), and a latency ([LatencyFigure]) if it is wall time in
+// which no thread of the workload runs for it (the IPI in flight, the idle state's exit and the
+// idle loop's polling, both the idle task's, a timer's expiry after its deadline). A workload
+// whose costs were calibrated from a real program's CPU time holds the CPU figures already:
+// [Profile.Latencies] is the profile restricted to its latencies, "ci (latencies only)", which
+// such a workload charges without counting anything twice.
+//
 // # Determinism
 //
 // The same Config, policy and workload give the same trace, byte for byte, on every

@@ -63,6 +63,29 @@ func ExampleProfile() {
 	// [wakeup ipi ipi_send idle_exit idle_poll timer switch switch_mm refill migration_smt migration_llc migration_node migration_remote tick]
 }
 
+// A workload whose costs are a real program's measured CPU time charges only the profile's
+// latencies: that CPU time holds the wake-ups, switches and ticks already.
+func ExampleProfile_Latencies() {
+	ci := sim.DefaultProfile()
+	p := ci.Latencies()
+	all, allExit := ci.Costs()
+	c, exit := p.Costs()
+	fmt.Println(p.Name, p.LatenciesOnly())
+	fmt.Println("kept:", c.IPI == all.IPI, c.Timer == all.Timer, exit == allExit)
+	fmt.Println("left out:", c.Wakeup.IsZero(), c.IPISend.IsZero(), c.Switch.IsZero(), c.Refill.IsZero(), c.Tick.IsZero())
+	for _, name := range sim.ProfileFigures() {
+		if k, _ := sim.ProfileFigureKind(name); k == sim.LatencyFigure {
+			fmt.Print(name, " ")
+		}
+	}
+	fmt.Println()
+	// Output:
+	// ci (latencies only) true
+	// kept: true true true
+	// left out: true true true true true
+	// ipi idle_exit idle_poll timer
+}
+
 // A profile file names each figure with its unit, method and date; a figure that is missing,
 // negative or absurd is an error naming the file and the field.
 func ExampleParseProfile() {

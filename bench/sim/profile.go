@@ -106,37 +106,39 @@ type profileFigure struct {
 	doc   string
 	// optional figures may be left out of a file: they are then 0.
 	optional bool
+	// kind says whether the figure is CPU time of the thread it is charged to or a latency.
+	kind FigureKind
 }
 
 var profileFigures = []profileFigure{
 	{"wakeup", func(c *Config) *Cost { return &c.Costs.Wakeup }, 100 * time.Millisecond,
-		"the waker's try_to_wake_up (Costs.Wakeup)", false},
+		"the waker's try_to_wake_up (Costs.Wakeup)", false, CPUFigure},
 	{"ipi", func(c *Config) *Cost { return &c.Costs.IPI }, 100 * time.Millisecond,
-		"a reschedule IPI's latency (Costs.IPI)", false},
+		"a reschedule IPI's latency (Costs.IPI)", false, LatencyFigure},
 	{"ipi_send", func(c *Config) *Cost { return &c.Costs.IPISend }, 100 * time.Millisecond,
-		"what sending an IPI costs the sender (Costs.IPISend)", false},
+		"what sending an IPI costs the sender (Costs.IPISend)", false, CPUFigure},
 	{"idle_exit", func(c *Config) *Cost { return &c.Idle.ExitLatency }, 100 * time.Millisecond,
-		"the idle state's exit latency (Idle.ExitLatency)", false},
+		"the idle state's exit latency (Idle.ExitLatency)", false, LatencyFigure},
 	{"idle_poll", func(c *Config) *Cost { return &c.Idle.PollWindow }, time.Second,
-		"how long an idle CPU polls before it halts (Idle.PollWindow)", true},
+		"how long an idle CPU polls before it halts (Idle.PollWindow)", true, LatencyFigure},
 	{"timer", func(c *Config) *Cost { return &c.Costs.Timer }, time.Second,
-		"a timer's expiry after its deadline (Costs.Timer)", false},
+		"a timer's expiry after its deadline (Costs.Timer)", false, LatencyFigure},
 	{"switch", func(c *Config) *Cost { return &c.Costs.Switch }, time.Second,
-		"a context switch (Costs.Switch)", false},
+		"a context switch (Costs.Switch)", false, CPUFigure},
 	{"switch_mm", func(c *Config) *Cost { return &c.Costs.SwitchMM }, time.Second,
-		"the extra of a switch to another process (Costs.SwitchMM)", false},
+		"the extra of a switch to another process (Costs.SwitchMM)", false, CPUFigure},
 	{"refill", func(c *Config) *Cost { return &c.Costs.Refill }, time.Second,
-		"the cache refill after other threads ran (Costs.Refill)", false},
+		"the cache refill after other threads ran (Costs.Refill)", false, CPUFigure},
 	{"migration_smt", func(c *Config) *Cost { return &c.Costs.Migration.SMT }, time.Second,
-		"the refill after a move to an SMT sibling (Costs.Migration.SMT)", false},
+		"the refill after a move to an SMT sibling (Costs.Migration.SMT)", false, CPUFigure},
 	{"migration_llc", func(c *Config) *Cost { return &c.Costs.Migration.LLC }, time.Second,
-		"the refill after a move to another core of the LLC (Costs.Migration.LLC)", false},
+		"the refill after a move to another core of the LLC (Costs.Migration.LLC)", false, CPUFigure},
 	{"migration_node", func(c *Config) *Cost { return &c.Costs.Migration.Node }, time.Second,
-		"the refill after a move to another LLC of the node (Costs.Migration.Node)", false},
+		"the refill after a move to another LLC of the node (Costs.Migration.Node)", false, CPUFigure},
 	{"migration_remote", func(c *Config) *Cost { return &c.Costs.Migration.Remote }, time.Second,
-		"the refill after a move to another node (Costs.Migration.Remote)", false},
+		"the refill after a move to another node (Costs.Migration.Remote)", false, CPUFigure},
 	{"tick", func(c *Config) *Cost { return &c.Costs.Tick }, 10 * time.Millisecond,
-		"a clock interrupt's work (Costs.Tick)", false},
+		"a clock interrupt's work (Costs.Tick)", false, CPUFigure},
 }
 
 // ProfileFigures returns the names of the figures every profile gives, in the order a profile
@@ -182,12 +184,17 @@ func (p *Profile) Ideal() bool {
 	return c.IsZero() && x.IsZero()
 }
 
-// String returns p's name, with the date it was measured: "ci (measured 2026-03-02)".
+// String returns p's name, with the date it was measured: "ci (measured 2026-03-02)"; a name
+// that ends in a parenthesis takes the date inside it: "ci (latencies only, measured
+// 2026-03-02)".
 func (p *Profile) String() string {
 	if p.Ideal() {
 		return p.Name + " (no costs)"
 	}
 	date, _, _ := strings.Cut(p.Provenance.Date, "T")
+	if name, ok := strings.CutSuffix(p.Name, ")"); ok {
+		return fmt.Sprintf("%s, measured %s)", name, date)
+	}
 	return fmt.Sprintf("%s (measured %s)", p.Name, date)
 }
 
