@@ -10,3 +10,6 @@ func SetCellEvents(n uint64) func() {
 
 // WalkLatencies exposes walkLatencies to the tests.
 var WalkLatencies = walkLatencies
+
+// Charge exposes charge to the tests.
+var Charge = charge

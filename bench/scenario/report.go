@@ -336,10 +336,14 @@ func (rp *Report) NoteLists() []NoteList {
 }
 
 // profileText names a machine profile in a table: "ci (measured 2026-12-04): the costs
-// between a decision and its effect", or the ideal profile's "ideal (no costs)".
+// between a decision and its effect", a profile restricted to its latencies ("ci (latencies
+// only, measured 2026-12-04)"), or the ideal profile's "ideal (no costs)".
 func profileText(p *sim.Profile) string {
-	if p.Ideal() {
+	switch {
+	case p.Ideal():
 		return p.String() + ": a woken thread runs the instant it is chosen"
+	case p.LatenciesOnly():
+		return p.String() + ": the latencies between a decision and its effect, not its CPU costs"
 	}
 	return p.String() + ": the costs between a decision and its effect"
 }

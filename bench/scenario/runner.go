@@ -63,7 +63,7 @@ func (c *Cell) Seed() uint64 { return uint64(c.Rep) + 1 }
 type Plan struct {
 	Scenario *Scenario
 	// Profile is the machine profile the cells charge (Options.Profile, the scenario's, or
-	// sim.DefaultProfile).
+	// sim.DefaultProfile; its latencies only if the scenario says LatenciesOnly).
 	Profile *sim.Profile
 	Reps    int
 	Points  []Values
@@ -116,6 +116,9 @@ func NewPlan(s *Scenario, o Options) (*Plan, error) {
 		if prof, ok = sim.BuiltinProfile(name); !ok {
 			return nil, fmt.Errorf("scenario %s: no profile %q (want one of %v)", s.Name, name, sim.BuiltinProfiles())
 		}
+	}
+	if s.LatenciesOnly {
+		prof = prof.Latencies()
 	}
 	pl := &Plan{Scenario: s, Profile: prof, Reps: reps, Points: points}
 	for pi, p := range points {

@@ -68,6 +68,13 @@ type Scenario struct {
 	// says what the seed's machine was and why that profile stands for it (with "" the seed's
 	// own paragraph, machineOf); the table prints it.
 	Profile, Machine string
+	// LatenciesOnly makes the cells charge only the latency figures of the profile they run on
+	// (the scenario's or Options.Profile's, restricted by sim.Profile.Latencies), for a
+	// scenario whose costs were calibrated from a real program's CPU time: that time holds the
+	// profile's CPU figures (wake-ups, switches, refills, ticks) already, and charging them
+	// again would count them twice; the latencies (the IPI, the idle exit, the timer) are wall
+	// time outside the program's threads. Machine says why.
+	LatenciesOnly bool
 	// Claims are the seed's headline claims this scenario checks, one line each in the
 	// summary (WriteSummary).
 	Claims []Claim
