@@ -188,3 +188,45 @@ func TestTbenchThroughputErrors(t *testing.T) {
 	assert.Equal(t, "384", c.Ops[9].Name)
 	assert.Equal(t, rep.Samples[0][19][1], c.Ops[9].Samples[1], "the patched kernel's throughput at 384 clients")
 }
+
+// TestSeed004CellsChargeLatenciesOnly: the hackbench, perf-pipe and tbench cells charge the ci
+// profile's latencies and none of its CPU figures, which their calibrated CPU holds; under
+// another profile (-profile ideal) its latencies; seed004-idlegroup, whose costs are not
+// calibrated from a program's CPU time, charges the whole ci profile.
+func TestSeed004CellsChargeLatenciesOnly(t *testing.T) {
+	ci := sim.DefaultProfile()
+	ciCosts, ciExit := ci.Costs()
+	for _, name := range scenario.Names() {
+		if !strings.HasPrefix(name, "seed004-") || name == "seed004-idlegroup" {
+			continue
+		}
+		s, err := scenario.Lookup(name)
+		require.NoError(t, err)
+		assert.True(t, s.LatenciesOnly, name)
+		pl, err := scenario.NewPlan(s, scenario.Options{Small: true})
+		require.NoError(t, err)
+		assert.Equal(t, "ci (latencies only)", pl.Profile.Name, name)
+		assert.True(t, pl.Profile.LatenciesOnly(), name)
+		setup, err := s.Build(pl.Cells[0].Values, &s.Rows[0])
+		require.NoError(t, err)
+		scenario.Charge(pl.Profile, &setup.Config)
+		c := setup.Config.Costs
+		assert.Equal(t, ciCosts.IPI, c.IPI, name)
+		assert.Equal(t, ciCosts.Timer, c.Timer, name)
+		assert.Equal(t, ciExit, setup.Config.Idle.ExitLatency, name)
+		assert.False(t, c.IPI.IsZero(), name)
+		for _, z := range []sim.Cost{c.Wakeup, c.IPISend, c.Switch, c.SwitchMM, c.Refill, c.Migration.SMT, c.Migration.LLC,
+			c.Migration.Node, c.Migration.Remote, c.Tick} {
+			assert.True(t, z.IsZero(), "%s charges a CPU figure: %+v", name, c)
+		}
+		ideal, err := scenario.NewPlan(s, scenario.Options{Small: true, Profile: sim.IdealProfile()})
+		require.NoError(t, err)
+		assert.Equal(t, "ideal (latencies only)", ideal.Profile.Name, name)
+		assert.True(t, ideal.Profile.Ideal(), name)
+	}
+	s, err := scenario.Lookup("seed004-idlegroup")
+	require.NoError(t, err)
+	pl, err := scenario.NewPlan(s, scenario.Options{Small: true})
+	require.NoError(t, err)
+	assert.Equal(t, ci, pl.Profile)
+}

@@ -29,32 +29,28 @@ func seed004TbenchNotes() []string {
 			"calls set_next_entity only at the levels that change) and leaves when none is runnable. So the patch acts only " +
 			"where online tasks kept a CPU 3 ms on end with idle-group work queued there, and what it spares them is the " +
 			"idle entity's turn: its slice floored at sysctl_sched_idle_min_granularity (0.75 ms), ended at the next tick.",
-		"Not reproduced at 1-32 clients. A tbench side runs about 10 us and blocks, and a woken one preempts an " +
-			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so at one client the " +
-			"online entity of a CPU runs 3 ms on end only if client and server share that CPU beside messaging work. In the " +
-			"model they do not: traced over 1 s at one client (seed 1), they were on different CPUs at all 99,802 switches " +
-			"on 96 CPUs in one cache, at all but 6 on 24 CPUs; on 4 nodes of 24 CPUs (one cache each, 0.5 s; the " +
-			"default since 2026-12-06, whose runs give 0.030 ms at 1-4 clients in both kernels) they " +
-			"shared a CPU a quarter of the time, but one no messaging task ran on. No tick chose between an online and an idle entity, and the worst line " +
-			"is the two sides' drawn CPU, 0.030 ms in both kernels to the nanosecond; so it stays with the messaging at 2 " +
-			"or 10 us a message (the calibrated hackbench sockets' cost is 3.3 us, send and receive) on 96 CPUs in one cache " +
-			"or in 4 nodes (0.3 s each). The seed's means of per-second maxima say that a " +
-			"line of half a millisecond or more, 25-40 ordinary lines, is common in the baseline's seconds and rarer with " +
-			"the patch: the size of an idle entity's turn ended at a 1000 Hz tick, but that is a guess; the model has no " +
-			"such wait in either kernel. What would be needed: the placement " +
-			"that stacks a pair on a CPU with messaging work, which depends on what the model does not know or simplifies: " +
-			"the seed machine's caches and SMT, perf bench sched messaging's real per-message CPU (1-3 us, not msg_us' " +
-			"batch), loopback TCP's wake-ups from softirq context, and PELT's group shares (GroupShares uses instantaneous " +
-			"loads).",
-		"From 64 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs, and the " +
-			"worst line is the online tasks' own queueing: on 4 nodes of 24 CPUs (the default since 2026-12-06) 3.9 ms " +
-			"at 64 clients (the seed 4.21, 5.53 patched) in both kernels, and from 128 clients some client waits the " +
-			"whole 20 ms run in both (the seed 9.76 at 128, 23.68 and 12.17 at 256, 61.68 at 384): the run is too " +
-			"short for those rows, whose figure is the run's length. On the former 96 CPUs in one cache the worst " +
-			"line was 1.5 ms at 64 clients, 8.7 ms at 128 and 12.2 ms at 256, the patch moving it by up to 7 %, not " +
-			"significant.",
+		"Not reproduced at 1-64 clients. A tbench side runs about 10 us and blocks, and a woken one preempts an " +
+			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so the online entity " +
+			"of a CPU runs 3 ms on end only where online tasks queue. Traced with the ci profile's latencies (seeds 1-3, " +
+			"at 1, 2, 4, 8, 16, 32 and 64 clients): client and server share their CPUs with messaging tasks, which run " +
+			"whenever the pair sleeps, but no tick rescheduled an online entity for its lead over the idle group's (the " +
+			"only decision the patch changes), and the two kernels' runs are identical. The worst line is a wake-up's " +
+			"latency tail: at one client 0.35-0.59 ms (an IPI of 0.33 or 0.51 ms, or a server's first idle exit of about 0.57 " +
+			"ms on a CPU idle since the start), near the seed's baseline 0.73 ms but in both kernels; at 64 clients " +
+			"1.0-1.3 ms, a woken server that waits for an IPI and then an idle exit on the idle CPU it moved to. The " +
+			"seed's means of per-second maxima say that a line of half a millisecond or more, 25-40 ordinary lines, is " +
+			"common in the baseline's seconds and rarer with the patch: the size of an idle entity's turn ended at a 1000 " +
+			"Hz tick, but that is a guess; the model's long lines are the machine's latencies, the same in both kernels. " +
+			"What would be needed: the placement that stacks online tasks on a CPU with messaging work, which depends on " +
+			"what the model does not know or simplifies: the seed machine's caches and SMT, perf bench sched messaging's " +
+			"real per-message CPU (1-3 us, not msg_us' batch), loopback TCP's wake-ups from softirq context, and PELT's " +
+			"group shares (GroupShares uses instantaneous loads).",
+		"From 128 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs: ticks do " +
+			"meet the patch's case (traced, seeds 1-3: 0-5 times a run at 128 clients, 0-149 at 256, 108-166 at 384), " +
+			"but some client waits most or all of the 20 ms run in both kernels (128: 3.8-20 ms; 256: 17-20 ms; 384: " +
+			"20 ms; the seed 9.76, 23.68 and 61.68): the run is too short for those rows, whose figure is the run's length.",
 		"SMT is not known: with smt=2 (48 cores x 2 threads; schedbench sweep -grid smt=2 seed004-tbench, 3 runs) the " +
-			"worst line is 0.038 ms at one client, 3.7 ms at 64 and the whole 20 ms run at 256, the same in both kernels.",
+			"worst line is 0.32 ms at one client, 0.95 ms at 64 and the whole 20 ms run at 256, the same in both kernels.",
 		"Runs are 20 ms of simulated time, shorter than one of dbench's 1 s intervals, so each gives one worst line (at " +
 			"one client the worst of about 1,000 lines, where a second of the seed's holds about 53,700). Throughput (the " +
 			"seed's second table, Hmean MB/s, higher is better) is the second metric, in requests/s, printed as a column " +
