@@ -172,3 +172,30 @@ func TestProfileFlag(t *testing.T) {
 		t.Errorf("-profile ideal: status %d, stdout %q", code, out)
 	}
 }
+
+// TestProfileFlagLatencies: -profile NAME:latencies charges NAME's latencies only, and the table
+// says so; a bad NAME is the error it is alone, and ":latencies" alone names nothing.
+func TestProfileFlagLatencies(t *testing.T) {
+	p, err := resolveProfile("ci:latencies")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, exit := p.Costs()
+	ci, ciExit := sim.DefaultProfile().Costs()
+	if p.Name != "ci (latencies only)" || c.IPI != ci.IPI || exit != ciExit || !c.Switch.IsZero() || !c.Wakeup.IsZero() || !c.Tick.IsZero() {
+		t.Errorf("ci:latencies: %s, costs %+v, exit %+v", p.Name, c, exit)
+	}
+	out, _, code := runCLI(t, "run", "-profile", "ci:latencies", "-policy", "cfs", "-until", "10ms", "workloads/mixed.wl")
+	if code != exitOK || !strings.Contains(out, "Machine profile: ci (latencies only, measured ") {
+		t.Errorf("-profile ci:latencies: status %d, stdout %q", code, out)
+	}
+	for _, tc := range []struct{ profile, want string }{
+		{"nosuch:latencies", "-profile nosuch: not a profile"},
+		{":latencies", "-profile :latencies: not a profile"},
+	} {
+		_, errs, code := runCLI(t, "run", "-profile", tc.profile, "-until", "10ms", "workloads/mixed.wl")
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("-profile %s: status %d, stderr %q; want %q", tc.profile, code, errs, tc.want)
+		}
+	}
+}

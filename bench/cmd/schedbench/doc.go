@@ -42,7 +42,11 @@
 // context switch, the cache refills, the clock interrupt), named by -profile: ci, the default,
 // was measured on the machine the project's CI runs on; ideal charges nothing (a woken thread
 // runs the instant it is chosen, what the policies' decisions alone give); host is what
-// calibrate measured on this machine; any other value is a profile file. Tables end with a line
+// calibrate measured on this machine; any other value is a profile file. Any of them followed by
+// ":latencies" (ci:latencies) charges only the profile's latencies, the IPI, the idle exit and
+// poll and the timer (sim.Profile.Latencies), for a workload whose CPU costs were measured with
+// the real programs and so hold the CPU figures already; seed 004's hackbench, perf-pipe and
+// tbench scenarios charge their profile so whatever -profile says. Tables end with a line
 // naming the profile they used, and -format json has it in its profile field.
 //
 // run plays the workload under every policy of -policy (a comma-separated list: ule, ule:legacy,

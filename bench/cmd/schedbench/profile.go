@@ -20,7 +20,8 @@ func registerProfile(fs *flag.FlagSet, p *string) {
 	fs.StringVar(p, "profile", sim.DefaultProfileName,
 		"the machine `profile`: what each step between a scheduling decision and its effect costs; "+
 			strings.Join(sim.BuiltinProfiles(), ", ")+" (shipped: "+sim.DefaultProfileName+" was measured on the machine the project's CI runs on, ideal charges nothing), "+
-			"host (what schedbench calibrate measured here, "+hostProfileHelp()+"), or a profile file")
+			"host (what schedbench calibrate measured here, "+hostProfileHelp()+"), or a profile file; "+
+			"any of them followed by "+latenciesSuffix+" charges only its latencies (ipi, idle_exit, idle_poll, timer), for workloads whose CPU costs were measured with the real programs")
 }
 
 // registerScenarioProfile adds -profile to fs for the commands that run scenarios, and returns
@@ -28,7 +29,7 @@ func registerProfile(fs *flag.FlagSet, p *string) {
 // names another for its seed's machine).
 func registerScenarioProfile(fs *flag.FlagSet) *string {
 	return fs.String("profile", "",
-		"the machine `profile` every scenario charges (as run's -profile: "+strings.Join(sim.BuiltinProfiles(), ", ")+", host or a file); "+
+		"the machine `profile` every scenario charges (as run's -profile: "+strings.Join(sim.BuiltinProfiles(), ", ")+", host or a file, each with "+latenciesSuffix+" or not); "+
 			"by default each scenario's own, "+sim.DefaultProfileName+" unless it names another for its seed's machine")
 }
 
@@ -40,8 +41,20 @@ func scenarioProfile(name string) (*sim.Profile, error) {
 	return resolveProfile(name)
 }
 
-// resolveProfile returns the profile named by -profile: a shipped one, host, or a file.
+// latenciesSuffix ends a -profile value whose latency figures alone are charged
+// (sim.Profile.Latencies): "ci:latencies".
+const latenciesSuffix = ":latencies"
+
+// resolveProfile returns the profile named by -profile: a shipped one, host, or a file; any of
+// them followed by ":latencies" restricted to its latency figures.
 func resolveProfile(name string) (*sim.Profile, error) {
+	if base, ok := strings.CutSuffix(name, latenciesSuffix); ok && base != "" {
+		p, err := resolveProfile(base)
+		if err != nil {
+			return nil, err
+		}
+		return p.Latencies(), nil
+	}
 	if p, ok := sim.BuiltinProfile(name); ok {
 		return p, nil
 	}
