@@ -239,17 +239,18 @@ type Candidates struct {
 // StealCandidates returns the CPUs with load at least minLoad and a transferable thread, listed
 // when the index can list them, there are at most maxPruned of them and the machine has more
 // than one group (with one, the climb searches it once); unlisted otherwise, and from a nil
-// Index. While no CPU has a transferable thread it answers at once (none). The complexity is
-// O(CPUs/64).
+// Index. While no CPU has a transferable thread it answers at once (none), on every machine:
+// the climb then searches no group (each search would find nothing and draw nothing), which
+// spares the searches of the one group of a flat machine. The complexity is O(CPUs/64).
 func (ix *Index) StealCandidates(minLoad int32) Candidates {
 	unlisted := Candidates{unlisted: true}
 	var cs Candidates
 	switch {
-	case ix == nil || len(ix.machine.AllGroups()) == 1:
+	case ix == nil:
 		return unlisted
 	case ix.xferCPUs == 0:
 		return cs
-	case !ix.levels || ix.big != 0:
+	case len(ix.machine.AllGroups()) == 1 || !ix.levels || ix.big != 0:
 		return unlisted
 	}
 	for w := range ix.tree.nwords {
