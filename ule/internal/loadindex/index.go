@@ -124,19 +124,24 @@ func wordBit(c topology.CPU) (int, uint64) {
 func (ix *Index) Planes() bool { return ix.priOn }
 
 // SetLowPri records that CPU c's LowPri changed from old to pri: c's bit flips in each plane
-// where old and pri differ. Nothing is written when they are equal (sched_choose sets the
-// priority tdq_setlowpri has just set after a switch); otherwise the eight planes are written
-// whether or not they change, each with a mask of its bit of old^pri: a loop over the differing bits alone ran a number of times that
-// varied from call to call, and its end was mispredicted about one time in five. It is not
-// inlined, so that the owner's setter, which calls it only when the planes are kept, is.
+// where old and pri differ. Nothing is written when they are equal; otherwise the eight planes
+// are written whether or not they change, each with a mask of its bit of old^pri: a loop over
+// the differing bits alone ran a number of times that varied from call to call, and its end was
+// mispredicted about one time in five.
+func (ix *Index) SetLowPri(c topology.CPU, old, pri uint8) {
+	if ix.priOn && old != pri {
+		ix.setSlotLowPri(&Slot{CPULoad: &CPULoad{LowPri: old}, cpu: c}, pri)
+	}
+}
+
+// setSlotLowPri is SetLowPri for the CPU of Slot s, whose LowPri changes to pri, a different
+// value, on a machine whose planes are kept. It is not inlined, so that the Slot's setter, which
+// tests both conditions first, is: an unchanged LowPri costs the setter no call.
 //
 //go:noinline
-func (ix *Index) SetLowPri(c topology.CPU, old, pri uint8) {
-	if !ix.priOn || old == pri {
-		return
-	}
-	w, at := int(c>>6)&(topology.SetWords-1), c&63
-	d := uint64(old ^ pri)
+func (ix *Index) setSlotLowPri(s *Slot, pri uint8) {
+	w, at := int(s.cpu>>6)&(topology.SetWords-1), s.cpu&63
+	d := uint64(s.LowPri ^ pri)
 	pl := &ix.pri
 	pl[0][w] ^= d & 1 << at
 	pl[1][w] ^= d >> 1 & 1 << at

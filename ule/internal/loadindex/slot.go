@@ -40,10 +40,11 @@ func (s *Slot) Init(c topology.CPU, l *CPULoad, ix *Index) {
 // Index returns the Index that records s, or nil for a Slot of its own.
 func (s *Slot) Index() *Index { return s.ix }
 
-// SetLowPri sets LowPri (tdq_lowpri = pri).
+// SetLowPri sets LowPri (tdq_lowpri = pri). An unchanged LowPri (sched_choose sets the priority
+// tdq_setlowpri has just set after a switch) costs no call.
 func (s *Slot) SetLowPri(pri uint8) {
-	if s.planes != nil {
-		s.planes.SetLowPri(s.cpu, s.LowPri, pri)
+	if s.LowPri != pri && s.planes != nil {
+		s.planes.setSlotLowPri(s, pri)
 	}
 	s.LowPri = pri
 }
