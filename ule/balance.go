@@ -115,12 +115,12 @@ func (s *System) balancePair(high, low, self topology.CPU) (Move, bool) {
 	}
 	m := Move{From: high, To: low, Thread: t}
 	if low != self {
-		m.Kick, m.Why = Notify(lc, oldLowPri)
+		m.Kick = notify(lc, nil, oldLowPri, &m.Why)
 		if m.Kick == KickPreempt {
 			lc.OwePreempt = true
 		}
 	} else {
-		m.Kick, m.Why = s.setPreempt(lc, int(lc.LowPri()))
+		m.Kick = s.setPreempt(lc, int(lc.LowPri()), &m.Why)
 	}
 	return m, true
 }

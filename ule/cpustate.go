@@ -60,10 +60,9 @@ type CPUState struct {
 	pick pickCache
 }
 
-// A pickCache holds a result of Pick, which is a pure function of the run queues' contents and
-// of the calendar's dequeue offset (DeqOff in main, Ridx in legacy): it stays right while the
-// queues are unchanged (every RunqAdd and RunqRemove clears ok) and the offset is the one
-// recorded in off.
+// A pickCache holds a result of Pick, which is a pure function of the run queues' contents and of
+// the calendar's dequeue offset (DeqOff in main, Ridx in legacy): it stays right while the queues
+// are unchanged (every RunqAdd and RunqRemove clears ok) and the offset is the one recorded in off.
 type pickCache struct {
 	t   *Thread
 	why PickReason

@@ -21,10 +21,9 @@ const (
 //     ftick = t - t_tgt (about a 10/11 decay per second for a thread that runs often);
 //   - then, if run, ticks += (t - ltick) << 10; ltick = t.
 //
-// Legacy (ints, 10-second target): if (u_int)(t - ltick) >= 10*hz, ticks = 0 and
-// ftick = t - 10*hz; else if t - ftick >= 11*hz (signed), ticks = ticks/(ltick-ftick) *
-// (ltick - (t - 10*hz)) and ftick = t - 10*hz; then, if run, ticks += (t - ltick) << 10 with the
-// old ltick; ltick = t.
+// Legacy (ints, 10-second target): if (u_int)(t - ltick) >= 10*hz, ticks = 0 and ftick = t - 10*hz;
+// else if t - ftick >= 11*hz (signed), ticks = ticks/(ltick-ftick) * (ltick - (t - 10*hz)) and
+// ftick = t - 10*hz; then, if run, ticks += (t - ltick) << 10 with the old ltick; ltick = t.
 //
 // FreeBSD9 (sys/kern/sched_ule.c 1.290, rodrigc/bz-vimage @191fe557) charged the running thread
 // one hz tick at a time in sched_tick and rescaled the window only now and then. With run the
@@ -131,10 +130,9 @@ func freebsd9PctCPUUpdate(w Window, t int32, run bool, hz int32) Window {
 	return Window{Ticks: uint32(ticks), FTick: uint32(t - targ), LTick: uint32(t)}
 }
 
-// PctCPU returns the %CPU of window w as a fixpt_t (FScale = 100 %): sched_pctcpu after its
-// update. Main: ((ticks << 1) + len/2) / len with len = max(ltick-ftick, 1). Legacy and
-// freebsd9: rtick = min((ticks>>10)/10, hz), then (FScale * ((FScale*rtick)/hz)) >> FShift, or 0
-// if ticks is 0.
+// PctCPU returns the %CPU of window w as a fixpt_t (FScale = 100 %): sched_pctcpu after its update.
+// Main: ((ticks << 1) + len/2) / len with len = max(ltick-ftick, 1). Legacy and freebsd9: rtick =
+// min((ticks>>10)/10, hz), then (FScale * ((FScale*rtick)/hz)) >> FShift, or 0 if ticks is 0.
 func PctCPU(v Version, w Window, hz int) uint32 {
 	if v.split() {
 		if w.Ticks == 0 {

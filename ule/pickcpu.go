@@ -89,9 +89,8 @@ func affine(p *Params, t *Thread, ticks uint32, level int) bool {
 // With Params.SMP = SMP2008 the steps after the first are those of 2008 (pickCPU2008 in smp2008.go).
 //
 // PickCPU reads the CPUs' loads and t and draws from rnd (self's generator); it changes nothing
-// else. It panics if t may run on no CPU of the machine. The complexity is that of the
-// searches: O(CPUs and groups of the cache group), and of the whole machine when that finds
-// nothing.
+// else. It panics if t may run on no CPU of the machine. The complexity is that of the searches:
+// O(CPUs and groups of the cache group), and of the whole machine when that finds nothing.
 func (s *System) PickCPU(t *Thread, self topology.CPU, ticks uint32, flags AddFlags, intr bool, rnd *Rand) (topology.CPU, PickCPUReason) {
 	r := PickCPUReason{Prev: t.CPU, Pri: t.Priority}
 	// Don't migrate a running thread from sched_switch.

@@ -113,16 +113,22 @@ func (k Kick) String() string { return name(kickNames, k, "Kick") }
 // running thread has priority cpri (PriMaxIdle for the idle thread): sched_setpreempt. If
 // pri < cpri an AST reschedule is requested; if moreover ShouldPreempt(pri, cpri, local) holds,
 // a preemption (td_owepreempt). The complexity is O(1).
-func SetPreempt(pri, cpri int, p *Params) (Kick, PreemptReason) {
+func SetPreempt(pri, cpri int, p *Params) (k Kick, why PreemptReason) {
+	k = setPreempt(pri, cpri, p, &why)
+	return k, why
+}
+
+// setPreempt is SetPreempt writing the reason to why.
+func setPreempt(pri, cpri int, p *Params, why *PreemptReason) Kick {
 	rule := shouldPreempt(pri, cpri, false, p)
-	k := KickNone
+	*why = preemptReason(rule, pri, cpri, false, p)
 	switch {
 	case rule.preempts():
-		k = KickPreempt
+		return KickPreempt
 	case pri < cpri:
-		k = KickAST
+		return KickAST
 	}
-	return k, preemptReason(rule, pri, cpri, false, p)
+	return KickNone
 }
 
 // Notify decides for a thread queued on a remote CPU c whose LowPri before the addition was
@@ -130,26 +136,33 @@ func SetPreempt(pri, cpri int, p *Params) (Kick, PreemptReason) {
 // ShouldPreempt(c.LowPri(), oldLowPri, remote) fails; otherwise an idle CPU is woken
 // (KickIdle) and a busy one is sent IPI_PREEMPT (KickPreempt), which the caller records by
 // setting c.OwePreempt. Notify changes nothing. The complexity is O(1).
-func Notify(c *CPUState, oldLowPri uint8) (Kick, PreemptReason) {
-	return notify(c, int(c.LowPri()), int(oldLowPri))
+func Notify(c *CPUState, oldLowPri uint8) (k Kick, why PreemptReason) {
+	k = notify(c, nil, oldLowPri, &why)
+	return k, why
 }
 
-// notify is tdq_notify comparing pri with cpri: nothing while a remote preemption is pending
-// (tdq_owepreempt, reported as PreemptNo), else sched_shouldpreempt(pri, cpri, 1), and an idle
-// CPU is woken and a busy one preempted.
-func notify(c *CPUState, pri, cpri int) (Kick, PreemptReason) {
+// notify is tdq_notify for thread t just queued on c (nil for Notify), writing the reason to why:
+// nothing while a remote preemption is pending (tdq_owepreempt, reported as PreemptNo), else
+// sched_shouldpreempt(pri, cpri, 1) on c's LowPri after and before the addition (NotifyRunning:
+// t's priority and the running thread's); an idle CPU is woken and a busy one preempted.
+func notify(c *CPUState, t *Thread, oldLowPri uint8, why *PreemptReason) Kick {
+	pri, cpri := int(c.LowPri()), int(oldLowPri)
+	if t != nil && c.p.NotifyRunning {
+		pri, cpri = int(t.Priority), int(c.curPriority())
+	}
 	if c.OwePreempt {
-		return KickNone, PreemptReason{Rule: PreemptNo, Pri: pri, CPri: cpri, Remote: true}
+		*why = PreemptReason{Rule: PreemptNo, Pri: pri, CPri: cpri, Remote: true}
+		return KickNone
 	}
 	rule := shouldPreempt(pri, cpri, true, c.p)
-	k := KickPreempt
+	*why = preemptReason(rule, pri, cpri, true, c.p)
 	switch {
 	case !rule.preempts():
-		k = KickNone
+		return KickNone
 	case c.Cur == nil:
-		k = KickIdle
+		return KickIdle
 	}
-	return k, preemptReason(rule, pri, cpri, true, c.p)
+	return KickPreempt
 }
 
 // NotifyThread is tdq_notify for thread t, just queued on the remote CPU c whose LowPri before
@@ -160,9 +173,7 @@ func notify(c *CPUState, pri, cpri int) (Kick, PreemptReason) {
 // FreeBSD 9.0 says when the two differ). As in Notify, nothing happens while a remote
 // preemption is pending (tdq_ipipending), an idle CPU is woken and a busy one preempted;
 // NotifyThread changes nothing. The complexity is O(1).
-func NotifyThread(c *CPUState, t *Thread, oldLowPri uint8) (Kick, PreemptReason) {
-	if c.p.NotifyRunning {
-		return notify(c, int(t.Priority), int(c.curPriority()))
-	}
-	return notify(c, int(c.LowPri()), int(oldLowPri))
+func NotifyThread(c *CPUState, t *Thread, oldLowPri uint8) (k Kick, why PreemptReason) {
+	k = notify(c, t, oldLowPri, &why)
+	return k, why
 }

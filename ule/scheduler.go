@@ -128,9 +128,7 @@ func (s *Scheduler) Params() Params { return s.params }
 func (s *Scheduler) Thread(tid sched.ID) (*Thread, bool) { return s.threads.Lookup(tid) }
 
 // Ticks returns the kernel's ticks at simulated time now: 1 + now*hz/1e9, wrapping as u_int.
-func (s *Scheduler) Ticks(now int64) uint32 {
-	return uint32(1 + sched.Ticks(now, s.params.Hz))
-}
+func (s *Scheduler) Ticks(now int64) uint32 { return uint32(1 + sched.Ticks(now, s.params.Hz)) }
 
 // ticks is Ticks for the machine's events, remembering the last result: the events of one
 // instant (the stat clock of every CPU, a switch and the pick after it) share their time, and
@@ -197,9 +195,8 @@ func (s *Scheduler) CheckAttr(a sched.Attr) error {
 // naming the thread, or nil (sched.ErrReporter).
 func (s *Scheduler) Err() error { return s.err }
 
-// noteAttr checks a for op on thread tid: invalid attributes, or an affinity without a CPU of
-// the machine, are the machine's bug and panic; attributes CheckAttr refuses are recorded for
-// Err.
+// noteAttr checks a for op on thread tid: invalid attributes, or an affinity without a CPU of the
+// machine, are the machine's bug and panic; attributes CheckAttr refuses are recorded for Err.
 func (s *Scheduler) noteAttr(op string, tid sched.ID, a *sched.Attr) {
 	s.contract.Attr(op, tid, a)
 	if s.err == nil {
@@ -231,12 +228,11 @@ func (s *Scheduler) affinity(a sched.Attr) topology.CPUSet {
 }
 
 // Fork creates thread tid on cpu: sched_fork from parent if the parent exists, otherwise a fresh
-// thread set up like thread0 (an empty history, its %CPU window starting now). Time-sharing
-// threads take the priority their history gives them; others the priority of their class
-// (rtprio(2) level l of a FIFO or RR thread maps to PRI_MIN_REALTIME + l, SCHED_IDLE to
-// PRI_MIN_IDLE; nice is clamped to -20..20). Attributes CheckAttr refuses run as it says and
-// are reported by Err. Fork panics if tid is negative or already in use, cpu is not in the
-// machine or attr is invalid.
+// thread set up like thread0 (an empty history, its %CPU window starting now). Time-sharing threads
+// take the priority their history gives them; others the priority of their class (rtprio(2) level l
+// of a FIFO or RR thread maps to PRI_MIN_REALTIME + l, SCHED_IDLE to PRI_MIN_IDLE; nice is clamped
+// to -20..20). Attributes CheckAttr refuses run as it says and are reported by Err. Fork panics if
+// tid is negative or already in use, cpu is not in the machine or attr is invalid.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	s.contract.Time("Fork", now)
 	s.contract.CPU("Fork", cpu)

@@ -31,13 +31,12 @@ const (
 	// whose head is eligible and whose tail is not therefore gives nothing when ridx is 0.
 	StealSkipPrevious
 	// StealOneQueue is runq_steal_from of FreeBSD 7 to 9.0 (sys/kern/sched_ule.c 1.290,
-	// rodrigc/bz-vimage @191fe557; the same in 8.0-RELEASE, oza/FreeBSD-8.0-dyntick @cff798ab,
-	// and in 7.3): first is a flag set by every visit,
-	// there is no fallback (the first thread visited is never returned on its first visit),
-	// and each pass looks at one queue per status word only — on amd64's single 64-bit word,
-	// the first non-empty queue at or after ridx, and then (if ridx is not 0) the first
-	// non-empty queue of all. A lone queued thread is stolen only when ridx is not 0 and its
-	// queue is at or after ridx.
+	// rodrigc/bz-vimage @191fe557; the same in 8.0-RELEASE, oza/FreeBSD-8.0-dyntick @cff798ab, and
+	// in 7.3): first is a flag set by every visit, there is no fallback (the first thread visited
+	// is never returned on its first visit), and each pass looks at one queue per status word only
+	// — on amd64's single 64-bit word, the first non-empty queue at or after ridx, and then (if
+	// ridx is not 0) the first non-empty queue of all. A lone queued thread is stolen only when
+	// ridx is not 0 and its queue is at or after ridx.
 	StealOneQueue
 )
 

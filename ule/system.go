@@ -15,12 +15,11 @@ import (
 // DPCPU tdq), the parameters and the topology (cpu_top). The cross-CPU decisions (PickCPU,
 // Steal, Lowest, Highest, Balance) are methods that read it.
 //
-// What the searches read of each CPU without its lock (TDQ_LOAD, tdq_transferable,
-// tdq_lowpri) lives in one array, indexed by CPU id, which only the CPUStates write, so that a
-// search over a thousand CPUs stays in the first-level cache; the load index (package
-// ule/internal/loadindex, see the package documentation) records it too. A System changes only
-// through its own and its CPUStates' mutating methods, which keep both consistent with the run
-// queues.
+// What the searches read of each CPU without its lock (TDQ_LOAD, tdq_transferable, tdq_lowpri)
+// lives in one array, indexed by CPU id, which only the CPUStates write, so that a search over a
+// thousand CPUs stays in the first-level cache; the load index (package ule/internal/loadindex, see
+// the package documentation) records it too. A System changes only through its own and its
+// CPUStates' mutating methods, which keep both consistent with the run queues.
 //
 // A System is not safe for concurrent use.
 type System struct {
@@ -73,15 +72,15 @@ func (s *System) CPU(cpu topology.CPU) *CPUState { return &s.cpus[cpu] }
 
 // setPreempt is sched_setpreempt on CPU c for priority pri, mapping a preemption of the idle
 // thread to KickIdle and recording td_owepreempt.
-func (s *System) setPreempt(c *CPUState, pri int) (Kick, PreemptReason) {
-	k, why := SetPreempt(pri, int(c.curPriority()), &s.params)
+func (s *System) setPreempt(c *CPUState, pri int, why *PreemptReason) Kick {
+	k := setPreempt(pri, int(c.curPriority()), &s.params, why)
 	switch {
 	case c.Cur == nil && k != KickNone:
 		k = KickIdle
 	case k == KickPreempt:
 		c.Cur.OwePreempt = true
 	}
-	return k, why
+	return k
 }
 
 // An AddResult is the outcome of System.Add: where the thread went and why, and what that CPU
@@ -102,9 +101,8 @@ func (r AddResult) String() string {
 // Add makes t runnable from CPU self at tick ticks: sched_add(t, flags). A time-sharing thread
 // first gets a new user priority (sched_priority); PickCPU chooses the CPU; the thread is added
 // there (CPUState.Add). On another CPU, NotifyThread decides whether it is preempted or woken
-// (recording OwePreempt); on self, unless SRQYielding, SetPreempt decides between a preemption,
-// an AST and nothing. intr says the wake-up comes from interrupt context. rnd is self's
-// generator.
+// (recording OwePreempt); on self, unless SRQYielding, SetPreempt decides between a preemption, an
+// AST and nothing. intr says the wake-up comes from interrupt context. rnd is self's generator.
 func (s *System) Add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32, intr bool, rnd *Rand) AddResult {
 	var r AddResult
 	s.add(t, flags, self, ticks, intr, rnd, &r)
@@ -121,12 +119,12 @@ func (s *System) add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32,
 	r.CPU, r.Placement, r.OldLowPri = cpu, placed, c.Add(t, flags)
 	switch {
 	case cpu != self:
-		r.Kick, r.Why = NotifyThread(c, t, r.OldLowPri)
+		r.Kick = notify(c, t, r.OldLowPri, &r.Why)
 		if r.Kick == KickPreempt {
 			c.OwePreempt = true
 		}
 	case flags&SRQYielding == 0:
-		r.Kick, r.Why = s.setPreempt(c, int(t.Priority))
+		r.Kick = s.setPreempt(c, int(t.Priority), &r.Why)
 	}
 }
 
@@ -243,7 +241,7 @@ func (s *System) requeue(c *CPUState, t *Thread, pickCPU bool, ticks uint32, rnd
 	c.LoadRemove(t)
 	old := to.Add(t, flags)
 	r.Move = Move{From: c.ID, To: t.CPU, Thread: t}
-	r.Move.Kick, r.Move.Why = NotifyThread(to, t, old)
+	r.Move.Kick = notify(to, t, old, &r.Move.Why)
 	if r.Move.Kick == KickPreempt {
 		to.OwePreempt = true
 	}

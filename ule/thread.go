@@ -161,14 +161,13 @@ func (t *Thread) WakeAccount(p *Params, ticks uint32) {
 }
 
 // Fork initialises child from parent t at tick ticks on a CPU whose tdq_slice is tdqSlice:
-// sched_fork and sched_fork_thread. The parent's window is advanced as running; the child
-// inherits its CPU, %CPU window and interactivity history, scaled down (InteractFork), starts
-// with tdqSlice - sched_slice_min ticks of its slice already used ("to quickly learn
-// interactivity"), and computes its own user priority (UserPri), but is first queued at the
-// parent's base priority (td_base_pri, which fork1 copies and sched_fork_thread makes the
-// child's td_priority) until it returns to user mode; the parent is charged one tickincr of run
-// time.
-// The child keeps its own ID, Class, Nice and Affinity, which the caller sets before.
+// sched_fork and sched_fork_thread. The parent's window is advanced as running; the child inherits
+// its CPU, %CPU window and interactivity history, scaled down (InteractFork), starts with tdqSlice
+// - sched_slice_min ticks of its slice already used ("to quickly learn interactivity"), and
+// computes its own user priority (UserPri), but is first queued at the parent's base priority
+// (td_base_pri, which fork1 copies and sched_fork_thread makes the child's td_priority) until it
+// returns to user mode; the parent is charged one tickincr of run time. The child keeps its own ID,
+// Class, Nice and Affinity, which the caller sets before.
 func (t *Thread) Fork(p *Params, child *Thread, ticks uint32, tdqSlice int) {
 	t.Window = PctCPUUpdate(p.Version, t.Window, ticks, true, p.Hz)
 	child.CPU = t.CPU
