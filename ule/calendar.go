@@ -69,8 +69,7 @@ func CalendarIndex(pri, tsOff, deqOff uint8, flags AddFlags) uint8 {
 	return uint8(idx)
 }
 
-// modTS is normalize_ts_off, (x + 109) % 109, for x in -109..108: x, or x + 109 when x is
-// negative.
+// modTS is normalize_ts_off, (x + 109) % 109, for x in -109..108: x, or x + 109 when x is negative.
 func modTS(x int) int {
 	if x < 0 {
 		x += TSModulo

@@ -12,12 +12,11 @@
 // (ts_slptime), in hz ticks shifted left by 10. InteractScore turns the two into a score from 0
 // (always asleep) to 100: about 50*run/sleep for a thread that sleeps more than it runs, and, with
 // the default threshold of 30, exactly 50 for any thread that runs at least as much as it sleeps.
-// Time spent waiting on a run queue counts as neither, so a thread that is starved does not
-// become "interactive" by waiting. A time-sharing thread whose score plus nice is below
+// Time spent waiting on a run queue counts as neither, so a thread that is starved does not become
+// "interactive" by waiting. A time-sharing thread whose score plus nice is below
 // kern.sched.ule.interact (30) is interactive. InteractUpdate keeps the history bounded (five
-// seconds' worth, SCHED_SLP_RUN_MAX), so that behaviour changes show within seconds;
-// InteractFork scales down what a child inherits, so that a shell's compiler child proves itself
-// quickly.
+// seconds' worth, SCHED_SLP_RUN_MAX), so that behaviour changes show within seconds; InteractFork
+// scales down what a child inherits, so that a shell's compiler child proves itself quickly.
 //
 // # Priority bands as ranges of one run queue
 //

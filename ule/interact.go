@@ -50,9 +50,8 @@ func InteractScore(runtime, slptime, interact uint32) int {
 	return 0
 }
 
-// InteractUpdate bounds the interactivity history of a thread after its runtime or slptime
-// grew: sched_interact_update. With sum = runtime + slptime (u_int, wrapping) and
-// max = SlpRunMax(hz):
+// InteractUpdate bounds the interactivity history of a thread after its runtime or slptime grew:
+// sched_interact_update. With sum = runtime + slptime (u_int, wrapping) and max = SlpRunMax(hz):
 //
 //   - sum < max: unchanged;
 //   - sum > 2*max: the larger becomes max and the smaller 1;

@@ -160,11 +160,10 @@ func FreeBSD9Params() Params {
 	return p
 }
 
-// Seed000Params returns legacy ULE with the two knobs of the 2023 patch of seed 000 set as
-// given: pick_short (partial-slice users queued with the real-time range) and preempt_thresh.
-// The seed's table uses 48 (stock) and 224 (the patch). The four rows of the table are
-// Seed000Params(false, 48), (false, 224), (true, 48) and (true, 224); the patch as proposed is
-// the last.
+// Seed000Params returns legacy ULE with the two knobs of the 2023 patch of seed 000 set as given:
+// pick_short (partial-slice users queued with the real-time range) and preempt_thresh. The seed's
+// table uses 48 (stock) and 224 (the patch). The four rows of the table are Seed000Params(false,
+// 48), (false, 224), (true, 48) and (true, 224); the patch as proposed is the last.
 func Seed000Params(pickShort bool, preemptThresh int) Params {
 	p := LegacyParams()
 	ps := 0

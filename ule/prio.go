@@ -5,7 +5,8 @@ package ule
 
 // A Window is the %CPU estimation window of a thread: the shifted hz ticks it ran (ts_ticks)
 // between ts_ftick and ts_ltick (hz ticks). Legacy kernels declare the three as int; the
-// arithmetic on them is done with int32 where that matters.
+// arithmetic on them is done with int32 where that matters. In Main and Legacy, PctCPUUpdate
+// changes nothing at tick t when ltick is t and t - ftick < 11*hz: the Scheduler skips that call.
 type Window struct {
 	Ticks uint32 // ts_ticks: run time inside the window, hz ticks << 10
 	FTick uint32 // ts_ftick: first tick of the window

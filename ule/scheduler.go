@@ -310,8 +310,8 @@ func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	}
 	if s.params.Version == FreeBSD9 {
 		t.Window.LTick = s.ticks(now) // 2011 sched_choose: ts_ltick = ticks, no update
-	} else {
-		t.Window = PctCPUUpdate(s.params.Version, t.Window, s.ticks(now), false, s.params.Hz)
+	} else if ticks := s.ticks(now); ticks != t.Window.LTick || ticks-t.Window.FTick >= uint32(11*s.params.Hz) { // see Window
+		t.Window = PctCPUUpdate(s.params.Version, t.Window, ticks, false, s.params.Hz)
 	}
 	if t.Priority != t.UserPri { // else sched_userret_slowpath changes nothing
 		s.sys.ReturnToUser(t)

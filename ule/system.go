@@ -188,7 +188,9 @@ func (s *System) switchOut(cpu topology.CPU, why SwitchReason, ticks uint32, rnd
 			s.runningPriority(c, t, pri)
 		}
 	}
-	t.Window = PctCPUUpdate(p.Version, t.Window, ticks, true, p.Hz)
+	if ticks != t.Window.LTick || ticks-t.Window.FTick >= uint32(11*p.Hz) || p.Version == FreeBSD9 { // see Window
+		t.Window = PctCPUUpdate(p.Version, t.Window, ticks, true, p.Hz)
+	}
 	pickCPU := t.PickCPU
 	t.RLTick = ticks
 	if pickCPU {
