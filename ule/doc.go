@@ -62,29 +62,27 @@
 // when it is used up (SliceTick) the thread is marked TDF_SLICEEND and goes to the tail of its
 // calendar slot. FIFO threads have no slice.
 //
-// When a thread becomes runnable, ShouldPreempt (sched_shouldpreempt) decides whether it takes
-// the CPU at once: never if it is not better than what runs there; always if the CPU idles;
-// otherwise only if its priority is below kern.sched.ule.preempt_thresh (40 in main, strictly;
-// 48 in legacy, inclusively), which admits interrupt and real-time threads only (and, in legacy,
-// kernel threads at exactly 48, PRI_MIN_KERN); and, for
-// another CPU, also when an interactive thread lands on a CPU running batch work. Locally, a
-// better thread that does not preempt still gets an AST: the running thread switches when it
-// next returns to user mode (SetPreempt). Remotely there is no such AST: the woken thread waits
-// for the running one's slice to end unless Notify (tdq_notify) sends IPI_PREEMPT. A
-// preemption puts the preempted thread at the head of its queue; an AST does not.
+// When a thread becomes runnable, ShouldPreempt (sched_shouldpreempt) decides whether it takes the
+// CPU at once: never if it is not better than what runs there; always if the CPU idles; otherwise
+// only if its priority is below kern.sched.ule.preempt_thresh (40 in main, strictly; 48 in legacy,
+// inclusively), which admits interrupt and real-time threads only (and, in legacy, kernel threads
+// at exactly 48, PRI_MIN_KERN); and, for another CPU, also when an interactive thread lands on a
+// CPU running batch work. Locally, a better thread that does not preempt still gets an AST: the
+// running thread switches when it next returns to user mode (SetPreempt). Remotely there is no such
+// AST: the woken thread waits for the running one's slice to end unless Notify (tdq_notify) sends
+// IPI_PREEMPT. A preemption puts the preempted thread at the head of its queue; an AST does not.
 //
 // # Placement, stealing, balancing
 //
 // PickCPU (sched_pickcpu) keeps a woken thread on its last CPU if that CPU (and, on an SMT core,
-// its siblings) idles and the thread ran there within the last 2*affinity ticks (at hz 1000: in
-// the current or the previous tick); otherwise it searches the
-// highest cache group still warm (within level*affinity ticks) for an idle CPU, then the whole
-// machine for a CPU running worse priority, then for the least loaded one. Lowest and Highest are
-// the kernel's cpu_search_lowest and cpu_search_highest: they compare whole subtrees of the
-// topology by total load (256 per thread), visit children last to first and CPUs highest first,
-// favour the thread's previous CPU by 128 and break ties with sched_random (Rand). Finally a
-// busy target loses to the waking CPU when that one runs worse priority and carries at most one
-// thread more (TDQ_LOAD(self) <= TDQ_LOAD(cpu) + 1).
+// its siblings) idles and the thread ran there within the last 2*affinity ticks (at hz 1000: in the
+// current or the previous tick); otherwise it searches the highest cache group still warm (within
+// level*affinity ticks) for an idle CPU, then the whole machine for a CPU running worse priority,
+// then for the least loaded one. Lowest and Highest are the kernel's cpu_search_lowest and
+// cpu_search_highest: they compare whole subtrees of the topology by total load (256 per thread),
+// visit children last to first and CPUs highest first, favour the thread's previous CPU by 128 and
+// break ties with sched_random (Rand). Finally a busy target loses to the waking CPU when that one
+// runs worse priority and carries at most one thread more (TDQ_LOAD(self) <= TDQ_LOAD(cpu) + 1).
 //
 // An idle CPU steals (Steal: tdq_idled from the idle loop, tdq_trysteal from sched_switch with
 // a limit of trysteal_limit levels): it looks for a CPU with load >= steal_thresh (2) and a
@@ -220,25 +218,23 @@
 // Not modelled: the idle loop's spinning; %CPU as ps(1) shows it (sched_pctcpu updates the
 // window first).
 //
-// No "freebsd7" preset. FreeBSD 7.x never had the cpu_group code above: stable/7's
-// sched_ule.c (1.214.2.12.2.1, FreeBSD 7.3, oza/FreeBSD-7.3-dyntick @ebeeed7d) still balances
-// tdq_groups (sched_balance picks the most and least loaded group from a random start,
-// sched_balance_groups the members of each group), places threads with tdq_lowestpri and
-// tdq_lowestload, and uses the 2007 layout (time sharing 160-223, interactive threads in the
-// real-time range 128-159). It would differ in what matters to seed 001 — balancer and
-// placement — but Kargl measured FreeBSD 9, so it would add a column, not reproduce his; it is
-// left for later.
+// No "freebsd7" preset. FreeBSD 7.x never had the cpu_group code above: stable/7's sched_ule.c
+// (1.214.2.12.2.1, FreeBSD 7.3, oza/FreeBSD-7.3-dyntick @ebeeed7d) still balances tdq_groups
+// (sched_balance picks the most and least loaded group from a random start, sched_balance_groups
+// the members of each group), places threads with tdq_lowestpri and tdq_lowestload, and uses the
+// 2007 layout (time sharing 160-223, interactive threads in the real-time range 128-159). It would
+// differ in what matters to seed 001 — balancer and placement — but Kargl measured FreeBSD 9, so it
+// would add a column, not reproduce his; it is left for later.
 //
 // # The Scheduler
 //
-// Scheduler maps the simulator's events onto the kernel's entry points (see its documentation)
-// with these modelling choices: a thread returns to user mode, taking its user priority, as soon
-// as it is picked; sleeps pass no sleep priority (static_boost 1 therefore boosts nothing);
-// ticks are 1 + now*hz/1e9; the idle loop runs at Pick and at each stat tick of an idle CPU
-// (stealing when the switch count changed, or always with always_steal); idle spinning, IPI
-// latency, priority lending and interrupt threads woken from interrupt context are not
-// modelled (the pure functions accept interrupt threads and the intr flag). ULE has no group
-// scheduling, so AddGroup fails.
+// Scheduler maps the simulator's events onto the kernel's entry points (see its documentation) with
+// these modelling choices: a thread returns to user mode, taking its user priority, as soon as it
+// is picked; sleeps pass no sleep priority (static_boost 1 therefore boosts nothing); ticks are 1 +
+// now*hz/1e9; the idle loop runs at Pick and at each stat tick of an idle CPU (stealing when the
+// switch count changed, or always with always_steal); idle spinning, IPI latency, priority lending
+// and interrupt threads woken from interrupt context are not modelled (the pure functions accept
+// interrupt threads and the intr flag). ULE has no group scheduling, so AddGroup fails.
 //
 // Attributes: a real-time priority is an rtprio(2) level (sched.RTFreeBSD, 0..31, 0 most
 // important), mapped to PRI_MIN_REALTIME + level as rtp_to_pri does, so in legacy and freebsd9

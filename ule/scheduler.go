@@ -268,7 +268,10 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sched.WakeFlags) {
 	s.contract.Time("Wakeup", now)
 	s.contract.CPU("Wakeup", from)
-	t := s.threads.Must("ule", "Wakeup", tid)
+	t, ok := s.threads.Lookup(tid) // inlined, where Must is not
+	if !ok {
+		s.threads.Must("ule", "Wakeup", tid) // panics: an unknown thread
+	}
 	s.contract.WakeFlags(tid, flags)
 	switch t.State {
 	case OnRunq:
@@ -352,9 +355,10 @@ func (s *Scheduler) idleSteal(cpu topology.CPU) bool {
 func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.StopReason) {
 	s.contract.Time("Stop", now)
 	s.contract.CPU("Stop", cpu)
-	t := s.threads.Must("ule", "Stop", tid)
 	c := &s.sys.cpus[cpu]
-	if c.Cur != t {
+	t := c.Cur // the thread running on cpu is live: no look-up unless it is not tid
+	if t == nil || t.ID != tid {
+		s.threads.Must("ule", "Stop", tid) // an unknown thread panics first
 		panic(fmt.Sprintf("ule: Stop of %v, which is not running on cpu%d", tid, cpu))
 	}
 	s.contract.StopReason(tid, why)
