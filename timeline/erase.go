@@ -177,49 +177,36 @@ func (t *Timeline[T]) fixLeftSpine(p *Node[T]) {
 }
 
 // removeFixup restores the red-black properties after a black node was unlinked; x (possibly
-// nil) carries the extra black and xParent is its parent.
+// nil) carries the extra black and xParent is its parent: the kernel's ____rb_erase_color. The
+// kernel writes each case twice, once per side of x; here d is x's side and e = d^1 the side of
+// its sibling w. Case 1 (w is red) rotates a black sibling into place; case 2 (w's children are
+// black) recolours and moves the extra black up; otherwise one or two rotations end it (cases 3
+// and 4).
 func (t *Timeline[T]) removeFixup(x, xParent *Node[T]) {
 	for x != t.root && (x == nil || !x.red) {
-		if x == xParent.child[0] {
-			w := xParent.child[1]
-			if w.red {
-				w.red, xParent.red = false, true
-				t.rotateLeft(xParent)
-				w = xParent.child[1]
-			}
-			if !isRed(w.child[0]) && !isRed(w.child[1]) {
-				w.red = true
-				x, xParent = xParent, xParent.parent
-				continue
-			}
-			if !isRed(w.child[1]) {
-				w.child[0].red, w.red = false, true
-				t.rotateRight(w)
-				w = xParent.child[1]
-			}
-			w.red, xParent.red, w.child[1].red = xParent.red, false, false
-			t.rotateLeft(xParent)
-			x = t.root
-			break
+		var d uint
+		if x != xParent.child[0] {
+			d = 1
 		}
-		w := xParent.child[0]
+		e := d ^ 1
+		w := xParent.child[e]
 		if w.red {
 			w.red, xParent.red = false, true
-			t.rotateRight(xParent)
-			w = xParent.child[0]
+			t.rotate(xParent, d)
+			w = xParent.child[e]
 		}
 		if !isRed(w.child[0]) && !isRed(w.child[1]) {
 			w.red = true
 			x, xParent = xParent, xParent.parent
 			continue
 		}
-		if !isRed(w.child[0]) {
-			w.child[1].red, w.red = false, true
-			t.rotateLeft(w)
-			w = xParent.child[0]
+		if !isRed(w.child[e]) {
+			w.child[d].red, w.red = false, true
+			t.rotate(w, e)
+			w = xParent.child[e]
 		}
-		w.red, xParent.red, w.child[0].red = xParent.red, false, false
-		t.rotateRight(xParent)
+		w.red, xParent.red, w.child[e].red = xParent.red, false, false
+		t.rotate(xParent, d)
 		x = t.root
 		break
 	}
@@ -243,29 +230,20 @@ func (t *Timeline[T]) replaceChild(old, nw *Node[T]) {
 	}
 }
 
-func (t *Timeline[T]) rotateLeft(x *Node[T]) {
-	y := x.child[1]
-	x.child[1] = y.child[0]
-	if y.child[0] != nil {
-		y.child[0].parent = x
+// rotate turns the tree at x towards side d: x's child on the other side takes x's place and x
+// becomes its child on side d, the left rotation of ____rb_erase_color's cases for d = 0 and
+// the right one for d = 1. The two nodes' augmented minima are repaired, as the rotate callback
+// of RB_DECLARE_CALLBACKS does.
+func (t *Timeline[T]) rotate(x *Node[T], d uint) {
+	d &= 1 // d is 0 or 1; the mask spares the bounds checks
+	e := d ^ 1
+	y := x.child[e]
+	x.child[e] = y.child[d]
+	if y.child[d] != nil {
+		y.child[d].parent = x
 	}
 	t.replaceChild(x, y)
-	y.child[0] = x
-	x.parent = y
-	if t.augmented {
-		y.augMin = x.augMin
-		x.augMin = subtreeMin(x)
-	}
-}
-
-func (t *Timeline[T]) rotateRight(x *Node[T]) {
-	y := x.child[0]
-	x.child[0] = y.child[1]
-	if y.child[1] != nil {
-		y.child[1].parent = x
-	}
-	t.replaceChild(x, y)
-	y.child[1] = x
+	y.child[d] = x
 	x.parent = y
 	if t.augmented {
 		y.augMin = x.augMin
