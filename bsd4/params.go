@@ -31,15 +31,11 @@ const (
 	SwitchQuantum
 )
 
+var quantumModeNames = [...]string{SliceQuantum: "slice", SwitchQuantum: "switchticks"}
+
 // String returns "slice" or "switchticks".
 func (m QuantumMode) String() string {
-	switch m {
-	case SliceQuantum:
-		return "slice"
-	case SwitchQuantum:
-		return "switchticks"
-	}
-	return fmt.Sprintf("QuantumMode(%d)", uint8(m))
+	return sched.EnumName(quantumModeNames[:], m, "QuantumMode")
 }
 
 // Params are 4BSD's tunables and kernel options. Every field names the sysctl or option it

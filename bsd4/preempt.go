@@ -1,6 +1,10 @@
 package bsd4
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/sched"
+)
 
 // This file implements maybe_preempt (sys/kern/sched_4bsd.c): whether a thread that becomes
 // runnable takes the CPU from the thread running there at once.
@@ -36,10 +40,7 @@ var preemptRuleNames = [...]string{
 
 // String describes the rule.
 func (r PreemptRule) String() string {
-	if int(r) < len(preemptRuleNames) {
-		return preemptRuleNames[r]
-	}
-	return fmt.Sprintf("PreemptRule(%d)", uint8(r))
+	return sched.EnumName(preemptRuleNames[:], r, "PreemptRule")
 }
 
 // A PreemptReason explains [ShouldPreempt]: the verdict, the test that decided and the

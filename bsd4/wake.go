@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -48,12 +49,7 @@ var wakeRuleNames = [...]string{
 }
 
 // String describes the rule.
-func (r WakeRule) String() string {
-	if int(r) < len(wakeRuleNames) {
-		return wakeRuleNames[r]
-	}
-	return fmt.Sprintf("WakeRule(%d)", uint8(r))
-}
+func (r WakeRule) String() string { return sched.EnumName(wakeRuleNames[:], r, "WakeRule") }
 
 // A WakeInput is what sched_add knows when it decides whom to tell about a queued thread.
 type WakeInput struct {

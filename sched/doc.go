@@ -80,7 +80,9 @@
 // New hands out its records a chunk at a time from a [Slab], and checks every call against the
 // contract with a [Contract], so that the same misuse panics with the same message in every
 // policy; bench/sim/simtest's misuse list checks that for every family bench/presets lists.
-// The package toy is the whole template at its smallest.
+// An enumeration (a rule, a state, a reason's kind) names its values from a table with
+// [EnumName], which also formats a value the table does not name. The package toy is the whole
+// template at its smallest.
 //
 // # Kernel names
 //

@@ -40,12 +40,7 @@ const (
 var classNames = [...]string{Normal: "normal", Batch: "batch", Idle: "idle", FIFO: "fifo", RR: "rr"}
 
 // String returns the class's name in lower case: "normal", "batch", "idle", "fifo", "rr".
-func (c Class) String() string {
-	if int(c) < len(classNames) {
-		return classNames[c]
-	}
-	return "class(" + strconv.Itoa(int(c)) + ")"
-}
+func (c Class) String() string { return EnumName(classNames[:], c, "class") }
 
 // RealTime reports whether c is FIFO or RR.
 func (c Class) RealTime() bool { return c == FIFO || c == RR }
@@ -113,12 +108,7 @@ const (
 var rtScaleNames = [...]string{RTLinux: "linux", RTFreeBSD: "freebsd"}
 
 // String returns "linux" or "freebsd".
-func (s RTScale) String() string {
-	if int(s) < len(rtScaleNames) {
-		return rtScaleNames[s]
-	}
-	return "RTScale(" + strconv.Itoa(int(s)) + ")"
-}
+func (s RTScale) String() string { return EnumName(rtScaleNames[:], s, "RTScale") }
 
 // Range returns the smallest and largest RTPrio the scale accepts.
 func (s RTScale) Range() (lo, hi int) {
@@ -236,12 +226,7 @@ const (
 var stopNames = [...]string{Sleep: "sleep", Preempt: "preempt", Yield: "yield", Exit: "exit"}
 
 // String returns "sleep", "preempt", "yield" or "exit".
-func (r StopReason) String() string {
-	if int(r) < len(stopNames) {
-		return stopNames[r]
-	}
-	return "stop(" + strconv.Itoa(int(r)) + ")"
-}
+func (r StopReason) String() string { return EnumName(stopNames[:], r, "stop") }
 
 // Runnable reports whether a thread stopped for reason r is still runnable (Preempt, Yield).
 func (r StopReason) Runnable() bool { return r == Preempt || r == Yield }

@@ -24,12 +24,7 @@ const (
 var ruleNames = [...]string{FIFO: "fifo", SJF: "sjf", RR: "rr"}
 
 // String returns "fifo", "sjf" or "rr".
-func (r Rule) String() string {
-	if int(r) < len(ruleNames) {
-		return ruleNames[r]
-	}
-	return fmt.Sprintf("Rule(%d)", uint8(r))
-}
+func (r Rule) String() string { return sched.EnumName(ruleNames[:], r, "Rule") }
 
 // Params are the toy's tunables.
 type Params struct {

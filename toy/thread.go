@@ -25,12 +25,7 @@ const (
 var stateNames = [...]string{Blocked: "blocked", Queued: "queued", Running: "running"}
 
 // String returns "blocked", "queued" or "running".
-func (s ThreadState) String() string {
-	if int(s) < len(stateNames) {
-		return stateNames[s]
-	}
-	return fmt.Sprintf("ThreadState(%d)", uint8(s))
-}
+func (s ThreadState) String() string { return sched.EnumName(stateNames[:], s, "ThreadState") }
 
 // A Thread is one thread's state.
 type Thread struct {
