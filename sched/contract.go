@@ -99,6 +99,16 @@ func (c *Contract) Parent(tid, parent ID, exists bool) {
 	}
 }
 
+// Fork makes the checks of a Fork of thread tid by parent on cpu at now with attributes a, in
+// the order the policies make them: [Contract.Time], [Contract.CPU], [Contract.Attr] and
+// [Contract.Parent], parentExists saying whether parent is a thread the policy knows.
+func (c *Contract) Fork(now int64, tid, parent ID, cpu topology.CPU, a *Attr, parentExists bool) {
+	c.Time("Fork", now)
+	c.CPU("Fork", cpu)
+	c.Attr("Fork", tid, a)
+	c.Parent(tid, parent, parentExists)
+}
+
 // WakeFlags panics if f has a bit other than WakeFork and WakeSync.
 func (c *Contract) WakeFlags(tid ID, f WakeFlags) {
 	if f&^(WakeFork|WakeSync) != 0 {

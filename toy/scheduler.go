@@ -95,11 +95,8 @@ func (s *Scheduler) kick(cpu topology.CPU, ok bool) {
 // ignored. It panics on the misuse sched.Contract and sched.Threads name.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	s.mustStarted("Fork")
-	s.contract.Time("Fork", now)
-	s.contract.CPU("Fork", cpu)
-	s.contract.Attr("Fork", tid, &attr)
 	_, ok := s.sys.Thread(parent)
-	s.contract.Parent(tid, parent, ok)
+	s.contract.Fork(now, tid, parent, cpu, &attr, ok)
 	s.sys.Fork(tid, attr)
 }
 
