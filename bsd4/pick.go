@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -21,18 +22,10 @@ const (
 	FromPerCPU
 )
 
+var sourceNames = [...]string{FromNone: "none", FromGlobal: "global", FromPerCPU: "per-CPU"}
+
 // String returns "none", "global" or "per-CPU".
-func (s Source) String() string {
-	switch s {
-	case FromNone:
-		return "none"
-	case FromGlobal:
-		return "global"
-	case FromPerCPU:
-		return "per-CPU"
-	}
-	return fmt.Sprintf("Source(%d)", uint8(s))
-}
+func (s Source) String() string { return sched.EnumName(sourceNames[:], s, "Source") }
 
 // A PickReason explains a [Pick]: the thread chosen and the candidates it was compared with.
 // It holds pointers to the threads, so it costs nothing to build; its String formats it.
