@@ -105,6 +105,17 @@ func (c *compiler) ops(p *program, ops []workload.Op) {
 			p.code = append(p.code, instr{op: opPollReady, a: pipe, n: n, b: start + 4},
 				instr{op: opRun, dist: op.Time}, instr{op: opYield}, instr{op: opJump, a: start},
 				instr{op: opRecv, a: pipe, n: n})
+		case workload.Until:
+			// A wait on two descriptors: while fewer than n messages are in the pipe, run
+			// the body (which blocks on the others); then take them as a Recv does.
+			//	L: pollready pipe n → R; body; jump L; R: recv pipe n
+			pipe, n := c.pipes[op.Name], int64(max(op.N, 1))
+			start := int32(len(p.code))
+			p.code = append(p.code, instr{op: opPollReady, a: pipe, n: n})
+			c.ops(p, op.Body)
+			p.code = append(p.code, instr{op: opJump, a: start})
+			p.code[start].b = int32(len(p.code))
+			p.code = append(p.code, instr{op: opRecv, a: pipe, n: n})
 		case workload.Fork:
 			p.code = append(p.code, instr{op: opFork, a: c.progs[op.Name], n: int64(max(op.N, 1))})
 		case workload.Join:

@@ -246,7 +246,7 @@ func (ww *rtappWriter) event(th string, op workload.Op) error {
 		}
 	case workload.Yield:
 		ww.s(key("yield") + "\"\"")
-	case workload.Join, workload.Exit, workload.SetGroup, workload.Poll:
+	case workload.Join, workload.Exit, workload.SetGroup, workload.Poll, workload.Until:
 		ww.warn("%s: %s cannot be expressed; left out", th, op.Kind)
 	case workload.Nice, workload.SetClass, workload.SetCPUs:
 		ww.warn("%s: %s inside a phase cannot be expressed (rt-app changes attributes per phase); left out", th, op.Kind)

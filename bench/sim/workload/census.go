@@ -9,7 +9,7 @@ import "math"
 // thread's statistics until the run ends, so a run of short-lived forked threads holds all of
 // them).
 //
-// Some forks cannot be counted from the script alone: one inside a Loop or a forever Every
+// Some forks cannot be counted from the script alone: one inside a Loop, an Until or a forever Every
 // (their number depends on how long the run lasts), or one of a template that forks itself,
 // directly or through others. Started leaves those out and reports exact false; the count is
 // then a lower bound of those forks. Every script is counted as if it ran to its end (an Exit
@@ -49,7 +49,7 @@ func (c *census) forks(ops []Op) float64 {
 			n += k * (1 + c.template(op.Name))
 		case Repeat:
 			n += float64(op.N) * c.forks(op.Body)
-		case Every, Loop:
+		case Every, Loop, Until:
 			body := c.forks(op.Body)
 			switch {
 			case op.Kind == Every && op.N > 0:

@@ -89,6 +89,8 @@
 //	hackbench / perf bench sched messaging   senders and receivers on pipes: send, recv
 //	schbench worker wake-ups                 every PERIOD … end, wake-to-run latency
 //	make -j N (job trees)                    template + fork N + join
+//	make's job loop: poll(2) on the jobs'    until PIPE … end, its body a recv on the
+//	output pipes until SIGCHLD               pipe of the others
 //	nice(1), chrt(1), taskset(1), cgroup v2  nice=, class= rtprio=, cpus=, group= (and the ops)
 //	sched_yield(2)                           yield
 package workload

@@ -94,7 +94,7 @@ func formatOps(b *strings.Builder, ops []Op, depth int) {
 		switch op.Kind {
 		case Run, Sleep:
 			b.WriteString(" " + op.Time.String())
-		case Send, Recv, Fork:
+		case Send, Recv, Fork, Until:
 			b.WriteString(" " + op.Name)
 			if op.N != 0 {
 				b.WriteString(" " + itoa(op.N))
@@ -125,7 +125,7 @@ func formatOps(b *strings.Builder, ops []Op, depth int) {
 			b.WriteString(" " + op.Name)
 		}
 		b.WriteByte('\n')
-		if op.Kind == Loop || op.Kind == Repeat || op.Kind == Every {
+		if op.Kind.block() {
 			formatOps(b, op.Body, depth+1)
 			b.WriteString(strings.Repeat("\t", depth) + "end\n")
 		}

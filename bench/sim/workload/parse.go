@@ -301,7 +301,7 @@ func (p *parser) op(toks []token) error {
 	if err := p.opArgs(&op, toks); err != nil {
 		return err
 	}
-	if k == Loop || k == Repeat || k == Every {
+	if k.block() {
 		p.stack = append(p.stack, &frame{what: kw.s, pos: kw.pos, op: op})
 		return nil
 	}
@@ -335,7 +335,7 @@ func (p *parser) opArgs(op *Op, toks []token) error {
 		if err = nargs(1, 1, "a duration or distribution"); err == nil {
 			op.Time, err = p.dist(args[0])
 		}
-	case Send, Recv, Fork:
+	case Send, Recv, Fork, Until:
 		usage := "a pipe name and an optional count"
 		if k == Fork {
 			usage = "a template name and an optional count"

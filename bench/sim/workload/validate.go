@@ -14,7 +14,7 @@ import (
 const (
 	// MaxCount is the largest Count, N of a Send, Recv or Fork, and pipe capacity.
 	MaxCount = 1 << 20
-	// MaxDepth is the deepest nesting of Loop, Repeat and Every.
+	// MaxDepth is the deepest nesting of Loop, Repeat, Every and Until.
 	MaxDepth = 32
 	// MaxRepeat is the largest N of a Repeat or Every.
 	MaxRepeat = 1<<31 - 1
@@ -50,10 +50,10 @@ func (e *Error) Error() string {
 
 // Validate reports the first problem of w, or nil. It checks that names are well formed and
 // unique (groups, pipes and threads each have their own namespace), that every reference
-// (a thread's group, a group's parent, the pipe of Send and Recv, the template of Fork, the group
-// of SetGroup) names something declared, a group's parent before it; that counts, durations,
-// nice values, classes and priorities are in range; that each op sets only the fields its kind
-// uses; that the body of every Loop takes time, so that no thread can loop forever without
+// (a thread's group, a group's parent, the pipe of Send, Recv, Poll and Until, the template of
+// Fork, the group of SetGroup) names something declared, a group's parent before it; that counts,
+// durations, nice values, classes and priorities are in range; that each op sets only the fields
+// its kind uses; that the body of every Loop and Until takes time, so that no thread can loop forever without
 // simulated time passing; and that no op repeats more than [MaxInstant] times at one instant.
 //
 // A body takes time if it holds an Every, a Run or Sleep whose duration can be positive (not
@@ -188,6 +188,7 @@ var allowed = [numKinds]int{
 	Run: fTime, Sleep: fTime, Send: fName | fN, Recv: fName | fN, Fork: fName | fN,
 	Loop: fBody, Repeat: fN | fBody, Every: fTime | fN | fBody | fPhase,
 	Nice: fN, SetClass: fClass | fN | fRTScale, SetCPUs: fCPUs, SetGroup: fName, Poll: fName | fTime | fN,
+	Until: fName | fN | fBody,
 }
 
 // ops checks the ops of a script or body at the given nesting depth; instant is the number of
@@ -254,7 +255,7 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 		if err := v.poll(op, p); err != nil {
 			return err
 		}
-	case Send, Recv:
+	case Send, Recv, Until:
 		if !v.pipes[op.Name] {
 			return errAt(op.pos, p, "%s: unknown pipe %q", op.Kind, op.Name)
 		}
@@ -263,6 +264,9 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 		}
 		if err := checkInstant(op, p, instant*int64(max(op.N, 1))); err != nil {
 			return err
+		}
+		if op.Kind == Until && !takesTime(op.Body) {
+			return errAt(op.pos, p, "until body takes no time (it needs a run or sleep of a positive duration, or an every)")
 		}
 	case Fork:
 		if !v.templates[op.Name] {
@@ -278,6 +282,7 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 		if !takesTime(op.Body) {
 			return errAt(op.pos, p, "loop body takes no time (it needs a run or sleep of a positive duration, or an every)")
 		}
+
 	case Repeat:
 		if op.N < 1 || op.N > MaxRepeat {
 			return errAt(op.pos, p, "repeat: count %d outside 1..%d", op.N, MaxRepeat)
@@ -309,7 +314,7 @@ func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 			return errAt(op.pos, p, "group: unknown group %q", op.Name)
 		}
 	}
-	if len(op.Body) > 0 || op.Kind == Loop || op.Kind == Repeat || op.Kind == Every {
+	if len(op.Body) > 0 || op.Kind.block() {
 		if len(op.Body) == 0 {
 			return errAt(op.pos, p, "%s with an empty body", op.Kind)
 		}

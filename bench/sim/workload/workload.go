@@ -153,6 +153,11 @@ type Kind uint8
 //	                                Time, N    sleeping: while fewer are there, compute for DIST
 //	                                           and yield (sched_yield), again and again, as MPI
 //	                                           libraries wait when the CPUs are oversubscribed
+//	Until    until PIPE [N] … end   Name, N,   while the pipe holds fewer than N messages (0
+//	                                Body       means 1), run Body; then take them as Recv does:
+//	                                           a process that sleeps in poll(2) or select(2) on
+//	                                           several descriptors, Body waiting on the others
+//	                                           (make waking for its jobs' output until one exits)
 const (
 	Run Kind = iota
 	Sleep
@@ -170,12 +175,14 @@ const (
 	SetCPUs
 	SetGroup
 	Poll
+	Until
 	numKinds
 )
 
 var kindNames = [numKinds]string{Run: "run", Sleep: "sleep", Send: "send", Recv: "recv", Fork: "fork",
 	Join: "join", Yield: "yield", Exit: "exit", Loop: "loop", Repeat: "repeat", Every: "every",
-	Nice: "nice", SetClass: "class", SetCPUs: "cpus", SetGroup: "group", Poll: "poll"}
+	Nice: "nice", SetClass: "class", SetCPUs: "cpus", SetGroup: "group", Poll: "poll",
+	Until: "until"}
 
 // String returns the keyword of k in the text form, such as "run" or "class".
 func (k Kind) String() string {
@@ -184,6 +191,9 @@ func (k Kind) String() string {
 	}
 	return "kind(" + itoa(int(k)) + ")"
 }
+
+// block reports whether k has a body, which the text form closes with end.
+func (k Kind) block() bool { return k == Loop || k == Repeat || k == Every || k == Until }
 
 // ParseKind returns the behaviour whose keyword is s.
 func ParseKind(s string) (Kind, bool) {
@@ -220,9 +230,9 @@ type Op struct {
 	// Time is the duration of Run and Sleep, the period of Every and the CPU of each try of
 	// Poll.
 	Time Dist `json:"time,omitzero"`
-	// Name is the pipe of Send, Recv and Poll, the template of Fork and the group of SetGroup.
+	// Name is the pipe of Send, Recv, Poll and Until, the template of Fork and the group of SetGroup.
 	Name string `json:"name,omitempty"`
-	// N is a count (Send, Recv, Poll, Fork, Repeat, Every), the nice value (Nice) or the real-time
+	// N is a count (Send, Recv, Poll, Until, Fork, Repeat, Every), the nice value (Nice) or the real-time
 	// priority (SetClass).
 	N int `json:"n,omitempty"`
 	// Class is the class of SetClass.
@@ -234,7 +244,7 @@ type Op struct {
 	PhaseMode PhaseMode `json:"phase_mode,omitempty"`
 	// CPUs is the affinity of SetCPUs.
 	CPUs topology.CPUSet `json:"cpus,omitzero"`
-	// Body is the script a Loop, Repeat or Every repeats.
+	// Body is the script a Loop, Repeat, Every or Until repeats.
 	Body []Op `json:"body,omitempty"`
 
 	pos Pos
@@ -255,6 +265,10 @@ func RecvOp(pipe string, n int) Op { return Op{Kind: Recv, Name: pipe, N: n} }
 // PollOp returns a Poll of n messages from pipe, each empty try costing spin of CPU time
 // before a yield.
 func PollOp(pipe string, spin Dist, n int) Op { return Op{Kind: Poll, Name: pipe, Time: spin, N: n} }
+
+// UntilOp returns the op that runs body again and again while pipe holds fewer than n
+// messages, and then takes n messages out of it.
+func UntilOp(pipe string, n int, body ...Op) Op { return Op{Kind: Until, Name: pipe, N: n, Body: body} }
 
 // ForkOp returns the op that creates n threads of the named template.
 func ForkOp(template string, n int) Op { return Op{Kind: Fork, Name: template, N: n} }
