@@ -17,7 +17,16 @@ var bruceULE = []float64{127.06, 125.83, 130.33, 118.70, 127.09, 115.80}
 
 func seed002Idle() *Scenario {
 	base := seed000Buildkernel()
+	// The earlier model's one process per job (chain 0: a ~5.2 world's gcc tree, no
+	// ctfconvert), but with one make that wakes for its jobs' output and exits (bmake's job
+	// loop), so that make is woken from the CPUs its jobs ran on.
 	params := withoutChain(base.Params)
+	for _, p := range base.Params {
+		switch p.Name {
+		case "one_make", "make_ms", "echo", "out_us":
+			params = append(params, p)
+		}
+	}
 	for i := range params {
 		switch params[i].Name {
 		case "cpus":
@@ -49,7 +58,7 @@ real, user, sys, interrupt, their total t (u + s + i), idle by kern.cp_time's st
 by td_runtime (X): 128.57r … 384.36I 408X with 4BSD; 168.53r 711.19I 735X with PREEMPTION and
 IPI_PREEMPTION on; six ULE runs 115.80-130.33r ("ULE is slightly slower and has lower variance"). He
 attributes the variance to lost wake-ups of idle CPUs. The build is seed000-buildkernel's model
-(calibrated compile jobs in make's job slots) on 4 cores × 2 SMT; u/s/i/I are the simulator's stathz
+(calibrated compile jobs, one make keeping j running) on 4 cores × 2 SMT; u/s/i/I are the simulator's stathz
 samples of each CPU (CP_USER/CP_SYS/CP_INTR/CP_IDLE), X the exact idle time. Lost wake-ups and idle
 spinning are the simulator's idle-loop models (sim.Idle).`,
 		Params: params,
@@ -86,7 +95,7 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 		},
 		Claims: []Claim{
 			{Text: "Evans: 4BSD with PREEMPTION + IPI_PREEMPTION, real time", Row: "4BSD, PREEMPTION + IPI_PREEMPTION",
-				Why: "the model's jobs wake on their own CPU: PREEMPTION changes no decision, the runs are identical"},
+				Why: "make is woken from other CPUs, but only interrupt threads preempt, and the build has none"},
 			{Text: "… ULE's six runs against 4BSD's", Row: "ULE 2023 (legacy)",
 				Why: "the model's ULE spreads jobs over cores before SMT siblings; 4BSD fills siblings"},
 		},
@@ -140,17 +149,24 @@ func seed002Notes() []string {
 		"The seed's variance (idle time varying by 327 s between runs) does not come out: the calibrated jobs have constant " +
 			"lengths and 4BSD draws no random numbers, so its runs are identical; ULE's spread comes from its own random " +
 			"tie-breaks and balancer intervals only.",
-		"A compile job wakes from its own sleep on the CPU it last ran on, which needs no IPI, so lost wake-ups hardly " +
-			"touch 4BSD here; the real build's wake-ups of other CPUs (pipes, exits waking make) are not modelled as such.",
+		"A compile job wakes from its own sleep on the CPU it last ran on, which needs no IPI; make's wake-ups by its " +
+			"jobs find the waker's CPU busy, so lost wake-ups (which the model loses only for halted CPUs) touch 4BSD " +
+			"little here.",
 		"ULE comes out faster than 4BSD (it spreads the jobs over cores before SMT siblings); Bruce's text says ULE is " +
 			"slightly slower, while his printed ULE runs (115.80-130.33 s) average below his 4BSD run (128.57 s).",
-		"PREEMPTION and IPI_PREEMPTION in the model change only who preempts whom, and these jobs, each woken on the CPU " +
-			"it slept on, give them nothing to change: with and without, the runs are identical, switch for switch (15048 " +
-			"switches under the default profile, whose switches cost 5.6 us and 6.2 us more between processes), so the " +
-			"168.53 s run is not reproduced; the real build's wake-ups of other CPUs (make's children, pipes) are not modelled.",
-		"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.70 s against 9.00 s, seed 1, profile of 2026-12-04): with an " +
+		"One make keeps the j jobs running and wakes for each job's echo of its command and for its exit, as bmake's " +
+			"job loop does (contrib/bmake/job.c of FreeBSD 12, NetBSD 1.191: the sh description's echo \"%s\", " +
+			"Job_CatchOutput's poll of the output pipes and the SIGCHLD self-pipe; seed000-buildkernel's notes give the " +
+			"details): one process per job as before (a ~5.2 world's gcc tree, no ctfconvert).",
+		"PREEMPTION and IPI_PREEMPTION in the model change only who preempts whom (sys/kern/sched_4bsd.c of FreeBSD 12, " +
+			"maybe_preempt: without FULL_PREEMPTION only a thread of interrupt priority, pri <= PRI_MAX_ITHD, preempts, or " +
+			"any better one when the CPU runs its idle thread; kick_other_cpu's IPI_PREEMPT is for a thread bound to " +
+			"another CPU). make is now woken from other CPUs (999 of its 1,347 wake-ups migrate, seed 1), but by a " +
+			"running waker, and the build has no interrupt threads (no I/O is modelled): with and without, the runs are " +
+			"identical (the same end, the same switches and migrations per thread), so the 168.53 s run is not reproduced.",
+		"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.56 s against 7.99 s, seed 1, profile of 2026-12-05): with an " +
 			"IPI's latency the CPU that wakes a job runs it before the CPUs it signalled arrive, so jobs land on SMT siblings " +
-			"of busy cores less often and run at full speed more (checked by taking the IPI out of the profile: 8.78 s).",
+			"of busy cores less often and run at full speed more (checked by taking the IPI out of the profile: 8.10 s).",
 	}
 }
 
