@@ -17,36 +17,7 @@ var bruceULE = []float64{127.06, 125.83, 130.33, 118.70, 127.09, 115.80}
 
 func seed002Idle() *Scenario {
 	base := seed000Buildkernel()
-	// The earlier model's one process per job (chain 0: a ~5.2 world's gcc tree, no
-	// ctfconvert), but with one make that wakes for its jobs' output and exits (bmake's job
-	// loop), so that make is woken from the CPUs its jobs ran on.
-	params := withoutChain(base.Params)
-	for _, p := range base.Params {
-		switch p.Name {
-		case "one_make", "make_ms", "echo", "out_us":
-			params = append(params, p)
-		}
-	}
-	for i := range params {
-		switch params[i].Name {
-		case "cpus":
-			params[i].Default = 8
-		case "smt":
-			params[i].Default = 2
-		case "j":
-			// Chosen so that the CPUs idle about as much as in the seed's first run
-			// (384.36I of 644.17t + 384.36I = 37 %); the thread does not say how many jobs
-			// its make ran at once.
-			params[i].Default = 5
-		case "jobs":
-			params[i].Default = 800
-		}
-	}
-	params = append(params,
-		Param{Name: "miss_p", Doc: "probability that a wake-up IPI to a halted CPU is lost until its next clock interrupt (what-if: the thread gives no rate)", Default: 0, Min: 0, Max: 1},
-		Param{Name: "miss_window_us", Doc: "IPIs are lost only this long after the CPU went idle (0: any time)", Unit: "us", Default: 0, Min: 0, Max: 1e6},
-		Param{Name: "spin", Doc: "1: idle CPUs spin (machdep.idle=spin), slowing a busy SMT sibling", Default: 0, Min: 0, Max: 1, Integer: true},
-	)
+	params := seed002Params(base)
 	mean, sd := meanSD(bruceULE)
 	on := "seed 002 (Bruce Evans, 2018): makeworld of a ~5.2 world, i386, 4 cores × 2 threads, FreeBSD 12 kernel, stathz 127"
 	return &Scenario{
@@ -101,6 +72,42 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 		},
 		Notes: seed002Notes(),
 	}
+}
+
+// seed002Params are seed002-idle's parameters: seed000-buildkernel's, on the seed's machine,
+// and the idle loop's what-ifs.
+func seed002Params(base *Scenario) []Param {
+	// The earlier model's one process per job (chain 0: a ~5.2 world's gcc tree, no
+	// ctfconvert), but with one make that wakes for its jobs' output and exits (bmake's job
+	// loop), so that make is woken from the CPUs its jobs ran on.
+	params := withoutChain(base.Params)
+	for _, p := range base.Params {
+		switch p.Name {
+		case "one_make", "make_ms", "echo", "out_us":
+			params = append(params, p)
+		}
+	}
+	for i := range params {
+		switch params[i].Name {
+		case "cpus":
+			params[i].Default = 8
+		case "smt":
+			params[i].Default = 2
+		case "j":
+			// Chosen so that the CPUs idle about as much as in the seed's first run
+			// (384.36I of 644.17t + 384.36I = 37 %); the thread does not say how many jobs
+			// its make ran at once.
+			params[i].Default = 5
+		case "jobs":
+			params[i].Default = 800
+		}
+	}
+	params = append(params,
+		Param{Name: "miss_p", Doc: "probability that a wake-up IPI to a halted CPU is lost until its next clock interrupt (what-if: the thread gives no rate)", Default: 0, Min: 0, Max: 1},
+		Param{Name: "miss_window_us", Doc: "IPIs are lost only this long after the CPU went idle (0: any time)", Unit: "us", Default: 0, Min: 0, Max: 1e6},
+		Param{Name: "spin", Doc: "1: idle CPUs spin (machdep.idle=spin), slowing a busy SMT sibling", Default: 0, Min: 0, Max: 1, Integer: true},
+	)
+	return params
 }
 
 // seed002Metrics are seed 002's columns: real time as the build's (base's first metric), and
