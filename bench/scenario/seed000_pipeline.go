@@ -91,7 +91,7 @@ ends when tar and gzip have exited; time is the later exit.`,
 		{Text: "… preempt_thresh 224 alone does not help", Row: "ULE 2023 (ps pt)/0 224", Why: why},
 		{Text: "… pick_short alone does not help", Row: "ULE 2023 (ps pt)/1 48", Why: why},
 		{Text: "… the fix (ps 1, pt 224): close to the run alone", Row: "ULE 2023 (ps pt)/1 224",
-			Why: "gzip preempts the hog on each wake-up and skips idle exits; the seed's extra 36 % is not modelled"},
+			Why: "bsdtar's idle exits make gzip sleep often; woken, it preempts the hog each time, at every swept cost"},
 		{Text: "… the fix against stock ULE", Row: "ULE 2023 (ps pt)/1 224", Versus: "ULE 2023 (ps pt)/0 48", Why: why},
 	}
 	s.Notes = pipelineNotes(cal, lay, src)
@@ -200,14 +200,21 @@ func pipelineNotes(cal PipelineCalibration, lay TarLayoutCalibration, src string
 			" Each sleep under stock ULE costs gzip the rest of the hog's slice (preempt_thresh 48 lets no timeshare thread " +
 			"preempt); with pick_short and preempt_thresh 224 the woken gzip preempts the hog, and neither knob alone does.",
 		"Not known, so swept: bsdtar's per-member cost on FreeBSD in the seed's 8-core VM (more system calls per member, a " +
-			"hypervisor's costs) and the layout of its /usr/src (many more small files than Go's src). At the cost measured " +
-			"here the model's stock ULE is slower by a few times and the fix does not bring the pipeline back; at twice that " +
-			"cost (the member ×2 rows) both the seed's 20× and its 1.36× come out within their bands, and at four times " +
-			"stock ULE is slower than the seed measured. The seed's figures thus fall between ×1 and ×2 of the cost " +
-			"measured here; the defaults stay at the measured cost, so the summary's verdicts are at ×1.",
-		"records alike: every record costing tar the mean (the model before the layout was calibrated): gzip never " +
-			"sleeps, ULE shares the CPU about 50:50 between gzip and the nice 20 hog (seed 000's other bug), and the fix, " +
-			"which acts on wake-ups only, changes nothing: the variation of tar's work per record is the mechanism.",
+			"hypervisor's costs) and the layout of its /usr/src (many more small files than Go's src). On the ideal profile " +
+			"(-profile ideal) the seed's figures fall between ×1 and ×2 of the cost measured here: at ×2 (the member ×2 " +
+			"rows) both its 20× and its 1.36× come out within their bands. Under the default profile the idle exit decides " +
+			"(checked on 2026-12-06 with the ci profile's idle_exit set to 0: stock 3.27×, the fix 1.65×, as on the ideal " +
+			"profile): bsdtar sleeps in each direct write until gzip has copied the record, so every record wakes it on an " +
+			"idle CPU whose exit delays the next one, and gzip finds the pipe empty more often; stock ULE is then slower the " +
+			"dearer the members (the member ×2 and ×4 rows), and with the fix the woken gzip preempts the hog at nearly " +
+			"every wake-up (gzip waits milliseconds in all), so the fix brings the pipeline back to its time alone at every " +
+			"swept cost and the seed's 1.36× does not come out. The defaults stay at the measured cost, so the summary's " +
+			"verdicts are at ×1.",
+		"records alike: every record costing tar the mean (the model before the layout was calibrated). On the ideal " +
+			"profile gzip never sleeps, ULE shares the CPU about 50:50 between gzip and the nice 20 hog (seed 000's other " +
+			"bug), and the fix, which acts on wake-ups only, changes nothing: the variation of tar's work per record is the " +
+			"mechanism. Under the default profile bsdtar's idle exits make gzip sleep here too, and these rows follow the " +
+			"calibrated ones.",
 		"gzip's CPU per record is constant (GNU gzip over GNU tar's archive of the same tree, calibrate -what pipeline): " +
 			"FreeBSD's gzip uses zlib's deflate at level 6 as GNU gzip does its own; records of headers compress faster, " +
 			"which would make gzip wait more often, not less.",
