@@ -17,6 +17,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("group g weight=5 idle\ntemplate t group=g\n\tevery 1ms 3\n\t\trun uniform(1us,2us)\n\tend\nend\nthread m\n\tfork t 2\n\tjoin\nend")
 	f.Add("thread x class=rr rtprio=3 cpus=0-3:1/2\n\tclass fifo 2\n\tnice -20\n\tcpus 1\nend")
 	f.Add(prioSample)
+	f.Add(untilSample)
+	f.Add("pipe a\nthread w\n\tuntil a\n\tend\nend\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		w, err := workload.Parse(text)
 		if err != nil {
@@ -57,6 +59,8 @@ func FuzzParseJSON(f *testing.F) {
 	f.Add([]byte(`{"threads": [`))
 	f.Add([]byte(`{"threads": [{"name": "a", "Name": "b", "ops": [{"op": "run", "time": "0s"}]}]}`))
 	f.Add([]byte(`{"threads": [{"name": "a", "ops": [{"op": "sleep"}]}]}`))
+	f.Add([]byte(`{"pipes": [{"name": "p"}, {"name": "q"}], "threads": [{"name": "a", "ops": [{"op": "until", "name": "p", "n": 2, "body": [{"op": "recv", "name": "q"}, {"op": "run", "time": "1ms"}]}]}]}`))
+	f.Add([]byte(`{"pipes": [{"name": "p"}], "threads": [{"name": "a", "ops": [{"op": "loop", "body": [{"op": "run", "time": "1us"}, {"op": "until", "name": "p", "body": [{"op": "sleep", "time": "exp(1ms)"}]}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := workload.ParseJSON(data)
 		if err != nil {

@@ -87,6 +87,25 @@ func TestParseJSONErrors(t *testing.T) {
 		{"blocks one level too deep", nest(workload.MaxDepth + 1), "blocks nested deeper than 32"},
 		{"JSON far too deep", nest(4000), "JSON nested more than 72 levels deep"},
 	}...)
+	// until PIPE [N] … end: its pipe, its count and its body, checked by Validate as in the
+	// text form and positioned at the op, or at the value encoding/json refuses.
+	until := func(op string) string {
+		return `{"pipes": [{"name": "p"}], "threads": [{"name": "a", "ops": [` + op + `]}]}`
+	}
+	const run = `{"op": "run", "time": "1ms"}`
+	cases = append(cases, []struct{ name, text, want string }{
+		{"until without a pipe", until(`{"op": "until", "body": [` + run + `]}`), `line 1, column 62: threads[0].ops[0]: until: unknown pipe ""`},
+		{"until of an unknown pipe", until(`{"op": "until", "name": "q", "body": [` + run + `]}`), `line 1, column 62: threads[0].ops[0]: until: unknown pipe "q"`},
+		{"until negative count", until(`{"op": "until", "name": "p", "n": -1, "body": [` + run + `]}`), `threads[0].ops[0]: until: count -1 outside 1..1048576`},
+		{"until count too large", until(`{"op": "until", "name": "p", "n": 1048577, "body": [` + run + `]}`), `threads[0].ops[0]: until: count 1048577 outside 1..1048576`},
+		{"until count not an int", until(`{"op": "until", "name": "p", "n": 99999999999999999999, "body": [` + run + `]}`), `cannot use a JSON number 99999999999999999999 as int`},
+		{"until without a body", until(`{"op": "until", "name": "p"}`), `threads[0].ops[0]: until body takes no time`},
+		{"until with an empty body", until(`{"op": "until", "name": "p", "body": []}`), `threads[0].ops[0]: until body takes no time`},
+		{"until body takes no time", until(`{"op": "until", "name": "p", "body": [{"op": "recv", "name": "p"}, {"op": "run", "time": "0s"}]}`), `threads[0].ops[0]: until body takes no time`},
+		{"until with a time", until(`{"op": "until", "name": "p", "time": "1ms", "body": [` + run + `]}`), `threads[0].ops[0]: until does not take time`},
+		{"until body's error", until(`{"op": "loop", "body": [` + run + `, {"op": "until", "name": "p", "body": [` + run + `, {"op": "nice", "n": 40}]}]}`), `threads[0].ops[0].body[1].body[1]: nice 40 outside -20..20`},
+		{"until body not an array", until(`{"op": "until", "name": "p", "body": ` + run + `}`), `cannot use a JSON object as []workload.jsonOp`},
+	}...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := workload.ParseJSON([]byte(tc.text))
@@ -111,4 +130,58 @@ func TestJSONZeroTime(t *testing.T) {
 	back, err := workload.ParseJSON(data)
 	require.NoError(t, err)
 	assert.Equal(t, workload.Format(w), workload.Format(back))
+}
+
+// untilSample has an until with and without a count, one nested in a loop and one with
+// another block in its body, so that the JSON form carries its name, n and body at each depth.
+const untilSample = `pipe done
+pipe out cap=4
+
+thread make
+	until done 2
+		recv out
+		run 5us
+	end
+	loop
+		until done
+			repeat 3
+				recv out
+				run 1us
+			end
+			sleep 10us
+		end
+		run 20us
+	end
+end
+
+thread job count=2
+	loop
+		send out
+		run 100us
+		send done
+	end
+end
+`
+
+// TestJSONUntil checks that until survives text → JSON → workload → text, and that the JSON
+// workload equals the text's op for op.
+func TestJSONUntil(t *testing.T) {
+	w, err := workload.Parse(untilSample)
+	require.NoError(t, err)
+	require.Equal(t, untilSample, workload.Format(w), "the sample is in canonical form")
+	data, err := json.Marshal(w)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `{"op":"until","name":"done","n":2,"body":[{"op":"recv","name":"out"},`)
+	assert.Contains(t, string(data), `{"op":"until","name":"done","body":[{"op":"repeat","n":3,"body":[`)
+	back, err := workload.ParseJSON(data)
+	require.NoError(t, err)
+	assert.Equal(t, untilSample, workload.Format(back))
+	got := back.Threads[0].Ops
+	require.Len(t, got, 2)
+	assert.Equal(t, workload.UntilOp("done", 2, workload.RecvOp("out", 0), workload.RunOp(workload.Fixed(5000))), got[0])
+	// The text form's ops carry their positions, which the JSON form has not: compare the two
+	// workloads by their JSON.
+	again, err := json.Marshal(back)
+	require.NoError(t, err)
+	assert.Equal(t, string(data), string(again))
 }
