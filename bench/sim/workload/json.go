@@ -344,13 +344,50 @@ func jsonError(data []byte, d *json.Decoder, err error) error {
 	case errors.As(err, &syn):
 		return &Error{Pos: posAt(data, syn.Offset-1), Msg: syn.Error()}
 	case errors.As(err, &typ):
-		return &Error{Pos: posAt(data, typ.Offset-1), Path: typ.Field,
-			Msg: fmt.Sprintf("%s: cannot use a JSON %s as %s", typ.Field, typ.Value, typ.Type)}
+		path, off := typePath(data, typ.Field, typ.Offset-1)
+		return &Error{Pos: posAt(data, off), Path: path,
+			Msg: fmt.Sprintf("%s: cannot use a JSON %s as %s", path, typ.Value, typ.Type)}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return &Error{Pos: posAt(data, int64(len(data))), Msg: "unexpected end of JSON input"}
 	}
 	// An unknown field: the decoder has read past it.
 	return &Error{Pos: posAt(data, d.InputOffset()), Msg: err.Error()}
+}
+
+// typePath returns the path, with its indices, and the offset of the value that encoding/json
+// refused at offset end (within the value or at its last byte): field is the path it names
+// without indices, such as "threads.ops.n" for "threads[0].ops[2].n". It is the value at that path
+// that starts last at or before end; if none does, field and end are returned as they are.
+func typePath(data []byte, field string, end int64) (string, int64) {
+	offsets, err := scanJSON(data)
+	if err != nil {
+		return field, end
+	}
+	path, start := field, int64(-1)
+	for p, off := range offsets {
+		if off <= end && off > start && stripIndices(p) == field {
+			path, start = p, off
+		}
+	}
+	if start < 0 {
+		return field, end
+	}
+	return path, start
+}
+
+// stripIndices returns path without its array indices: "threads[0].ops[2].n" is "threads.ops.n".
+func stripIndices(path string) string {
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] == '[' {
+			for i < len(path) && path[i] != ']' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(path[i])
+	}
+	return b.String()
 }
 
 // skipSpace returns the offset of the first byte at or after off that is not JSON white space.

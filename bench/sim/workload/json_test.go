@@ -58,7 +58,7 @@ func TestParseJSONErrors(t *testing.T) {
 	}{
 		{"syntax", "{\n  \"threads\": [}", "line 2, column 15: invalid character '}' looking for beginning of value"},
 		{"truncated", `{"threads": [`, "line 1, column 14: unexpected end of JSON input"},
-		{"type", "{\"threads\": [{\"name\": 7}]}", "line 1, column 23: threads.name: cannot use a JSON number as string"},
+		{"type", "{\"threads\": [{\"name\": 7}]}", "line 1, column 23: threads[0].name: cannot use a JSON number as string"},
 		{"unknown field", `{"threads": [], "cpu": 1}`, `json: unknown field "cpu"`},
 		{"unknown behaviour", `{"threads": [{"name": "a", "ops": [{"op": "slep"}]}]}`, `threads[0].ops[0].op: unknown behaviour "slep"`},
 		{"bad duration", `{"threads": [{"name": "a", "start": "soon", "ops": []}]}`, `threads[0].start: bad duration "soon"`},
@@ -98,13 +98,15 @@ func TestParseJSONErrors(t *testing.T) {
 		{"until of an unknown pipe", until(`{"op": "until", "name": "q", "body": [` + run + `]}`), `line 1, column 62: threads[0].ops[0]: until: unknown pipe "q"`},
 		{"until negative count", until(`{"op": "until", "name": "p", "n": -1, "body": [` + run + `]}`), `threads[0].ops[0]: until: count -1 outside 1..1048576`},
 		{"until count too large", until(`{"op": "until", "name": "p", "n": 1048577, "body": [` + run + `]}`), `threads[0].ops[0]: until: count 1048577 outside 1..1048576`},
-		{"until count not an int", until(`{"op": "until", "name": "p", "n": 99999999999999999999, "body": [` + run + `]}`), `cannot use a JSON number 99999999999999999999 as int`},
+		{"until count not an int", until(`{"op": "until", "name": "p", "n": 99999999999999999999, "body": [` + run + `]}`), `line 1, column 96: threads[0].ops[0].n: cannot use a JSON number 99999999999999999999 as int`},
 		{"until without a body", until(`{"op": "until", "name": "p"}`), `threads[0].ops[0]: until body takes no time`},
 		{"until with an empty body", until(`{"op": "until", "name": "p", "body": []}`), `threads[0].ops[0]: until body takes no time`},
 		{"until body takes no time", until(`{"op": "until", "name": "p", "body": [{"op": "recv", "name": "p"}, {"op": "run", "time": "0s"}]}`), `threads[0].ops[0]: until body takes no time`},
 		{"until with a time", until(`{"op": "until", "name": "p", "time": "1ms", "body": [` + run + `]}`), `threads[0].ops[0]: until does not take time`},
 		{"until body's error", until(`{"op": "loop", "body": [` + run + `, {"op": "until", "name": "p", "body": [` + run + `, {"op": "nice", "n": 40}]}]}`), `threads[0].ops[0].body[1].body[1]: nice 40 outside -20..20`},
-		{"until body not an array", until(`{"op": "until", "name": "p", "body": ` + run + `}`), `cannot use a JSON object as []workload.jsonOp`},
+		{"until body's value of a wrong type", `{"pipes": [{"name": "p"}], "threads": [{"name": "a", "ops": [` + run + `]}, {"name": "b", "ops": [` + run + `, {"op": "until", "name": "p", "body": [` + run + `, {"op": "sleep", "time": 5}]}]}]}`,
+			`line 1, column 238: threads[1].ops[1].body[1].time: cannot use a JSON number as string`},
+		{"until body not an array", until(`{"op": "until", "name": "p", "body": ` + run + `}`), `threads[0].ops[0].body: cannot use a JSON object as []workload.jsonOp`},
 	}...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
