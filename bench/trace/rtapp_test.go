@@ -193,6 +193,34 @@ func TestWriteRTAppRefuses(t *testing.T) {
 	}
 }
 
+// An until (and a poll) cannot be written as rt-app events: WriteRTApp leaves it out, its body
+// with it, with a warning, and writes the ops around it.
+func TestWriteRTAppUntil(t *testing.T) {
+	w, err := workload.Parse("pipe p\nthread n\n\trun 1ms\n\tuntil p\n\t\tsleep 7ms\n\tend\n\tpoll p 3us\n\trun 2ms\nend\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	warns, err := WriteRTApp(&buf, w, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, w := range warns {
+		all = append(all, w.Msg)
+	}
+	s := strings.Join(all, "\n")
+	for _, want := range []string{"n: until cannot be expressed; left out", "n: poll cannot be expressed; left out"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("warnings %q lack %q", s, want)
+		}
+	}
+	out := buf.String()
+	if !strings.Contains(out, `"run1": 1000,`) || !strings.Contains(out, `"run2": 2000`) || strings.Contains(out, "7000") {
+		t.Errorf("WriteRTApp wrote\n%s\nwant the runs of 1000 and 2000 us and not the until's sleep of 7000", out)
+	}
+}
+
 func FuzzReadRTApp(f *testing.F) {
 	f.Add(rtappExample)
 	data, err := os.ReadFile(filepath.Join("testdata", "rtapp-example.import"))

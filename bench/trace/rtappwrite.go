@@ -23,8 +23,9 @@ import (
 // a duration that is not whole microseconds (rounded down), a uniform or exponential duration
 // (its mean), run forever (a phase of loop -1), pipes (a condition variable each: send is
 // lock, signal, unlock; recv is lock, wait, unlock; a signal with no waiter is lost in rt-app,
-// kept in a pipe; counts above 1 repeat the events), join and exit (left out), control
-// groups (left out), FreeBSD-numbered real-time priorities, a slice. A loop, repeat or every
+// kept in a pipe; counts above 1 repeat the events), join and exit (left out), poll and
+// until (left out, an until with its body), control groups (left out), FreeBSD-numbered
+// real-time priorities, a slice. A loop, repeat or every
 // nested inside another cannot be written as phases and is an error, as is a workload that
 // does not validate. It returns the first error of out.
 func WriteRTApp(out io.Writer, w *workload.Workload, duration int64) ([]Warning, error) {
