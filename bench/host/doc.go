@@ -70,7 +70,9 @@
 // and classes it has no permission for (tried on a throw-away thread), CPUs outside the
 // process's affinity mask, a missing cpu controller or cpu.idle, custom slices before Linux 6.12,
 // programs of peers that are not installed — and returns a *[MissingError] naming each, or with
-// Options.SkipUnsupported leaves those requests out and lists them in Result.Skipped.
+// Options.SkipUnsupported leaves those requests out and lists them in Result.Skipped. The ops
+// poll and until, which the runner does not play, are not among them: a thread that reaches
+// one stops the run with an error naming it.
 //
 // Every run has a total time limit ([Options.Limit], at most [MaxLimit]). A real-time thread
 // must be pinned to fewer CPUs than the process has, and all of them together may not cover every

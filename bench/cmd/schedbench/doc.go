@@ -200,7 +200,9 @@
 // running kernel, host.NearestPolicy). The host's figures come from /proc (schedstat, status);
 // other work on the machine takes CPU from the workload, so the table prints the load average
 // around each run. What the host cannot do (a class without permission, a missing cpu
-// controller) is a usage error before anything starts, unless -skip-unsupported.
+// controller) is a usage error before anything starts, unless -skip-unsupported. The host does
+// not play poll or until (a busy-wait on a pipe, a wait on two): a thread that reaches one stops
+// the run with an error naming it.
 //
 //	schedbench host -until 2s -reps 3 mixed.wl
 //
