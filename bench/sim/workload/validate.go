@@ -12,7 +12,7 @@ import (
 // Limits on what a workload may ask for, so that bad input fails validation instead of exhausting
 // memory.
 const (
-	// MaxCount is the largest Count, N of a Send, Recv or Fork, and pipe capacity.
+	// MaxCount is the largest Count, N of a Send, Recv, Poll, Until or Fork, and pipe capacity.
 	MaxCount = 1 << 20
 	// MaxDepth is the deepest nesting of Loop, Repeat, Every and Until.
 	MaxDepth = 32
