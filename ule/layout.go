@@ -4,7 +4,10 @@
 
 package ule
 
-import "github.com/schedkit/schedkit/runq"
+import (
+	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/sched"
+)
 
 // A Version selects the generation of sched_ule.c a [Params] models: the priority layout, the
 // shape of the run queues, the calendar arithmetic and the formulas that changed with the 2025
@@ -32,7 +35,7 @@ const (
 var versionNames = []string{Main: "main", Legacy: "legacy", FreeBSD9: "freebsd9"}
 
 // String returns "main", "legacy" or "freebsd9".
-func (v Version) String() string { return name(versionNames, v, "Version") }
+func (v Version) String() string { return sched.EnumName(versionNames, v, "Version") }
 
 // split reports whether v keeps three run queues of 64 queues per CPU (tdq_realtime,
 // tdq_timeshare, tdq_idle) and the tdq_idx/tdq_ridx calendar, as every kernel before the 2025
@@ -162,4 +165,4 @@ var classNames = []string{ClassIthd: "PRI_ITHD", ClassRealtime: "PRI_REALTIME", 
 	ClassIdle: "PRI_IDLE", ClassFIFO: "PRI_FIFO"}
 
 // String returns the kernel name of c, such as "PRI_TIMESHARE".
-func (c Class) String() string { return name(classNames, c, "Class") }
+func (c Class) String() string { return sched.EnumName(classNames, c, "Class") }

@@ -3,6 +3,8 @@
 
 package ule
 
+import "github.com/schedkit/schedkit/sched"
+
 // A PreemptRule says which test of sched_shouldpreempt decided.
 type PreemptRule uint8
 
@@ -107,7 +109,7 @@ const (
 var kickNames = []string{KickNone: "none", KickAST: "ast", KickPreempt: "preempt", KickIdle: "wake idle"}
 
 // String returns "none", "ast", "preempt" or "wake idle".
-func (k Kick) String() string { return name(kickNames, k, "Kick") }
+func (k Kick) String() string { return sched.EnumName(kickNames, k, "Kick") }
 
 // SetPreempt decides for a thread of priority pri queued on the CPU that queued it, whose
 // running thread has priority cpri (PriMaxIdle for the idle thread): sched_setpreempt. If

@@ -3,6 +3,8 @@
 
 package ule
 
+import "github.com/schedkit/schedkit/sched"
+
 // SliceFor returns the slice, in stathz ticks, of a time-sharing thread on a CPU whose sysload
 // (tdq_sysload: running and queued threads that count for load) is sysload: tdq_slice. With
 // load = sysload - 1 (the threads waiting besides the running one), it is sliceMin if
@@ -39,7 +41,7 @@ const (
 
 // String returns a short description of r.
 func (r SliceResult) String() string {
-	return name([]string{SliceRunning: "slice running", SliceExempt: "no slice (FIFO or idle thread)",
+	return sched.EnumName([]string{SliceRunning: "slice running", SliceExempt: "no slice (FIFO or idle thread)",
 		SliceExpired: "slice expired", SliceExpiredIthd: "ithread slice expired"}, r, "SliceResult")
 }
 

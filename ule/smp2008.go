@@ -12,6 +12,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -32,7 +33,7 @@ const (
 var smpCodeNames = []string{SMPRework: "rework", SMP2008: "2008"}
 
 // String returns "rework" or "2008".
-func (c SMPCode) String() string { return name(smpCodeNames, c, "SMPCode") }
+func (c SMPCode) String() string { return sched.EnumName(smpCodeNames, c, "SMPCode") }
 
 // search2008 is the 2008 struct cpu_search: the CPUs allowed, the best load so far (cs_load, a
 // u_int), the best CPU so far (cs_cpu, -1 for none) and cs_limit, the priority a lowest CPU

@@ -5,6 +5,7 @@ package ule
 
 import (
 	"github.com/schedkit/schedkit/runq"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -44,7 +45,7 @@ var calendarStealNames = []string{StealFirstEligible: "FirstEligible", StealSkip
 	StealSkipPrevious: "SkipPrevious", StealOneQueue: "OneQueue"}
 
 // String returns the constant's name without the Steal prefix, such as "SkipFirst".
-func (c CalendarSteal) String() string { return name(calendarStealNames, c, "CalendarSteal") }
+func (c CalendarSteal) String() string { return sched.EnumName(calendarStealNames, c, "CalendarSteal") }
 
 // A StealFromRule says where in the victim's run queue StealFrom found its thread.
 type StealFromRule uint8

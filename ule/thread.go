@@ -25,7 +25,7 @@ const (
 var threadStateNames = []string{Inactive: "inactive", OnRunq: "runq", Running: "running"}
 
 // String returns "inactive", "runq" or "running".
-func (s ThreadState) String() string { return name(threadStateNames, s, "ThreadState") }
+func (s ThreadState) String() string { return sched.EnumName(threadStateNames, s, "ThreadState") }
 
 // ID identifies a thread: it is sched.ID under this package's name, so that a program that
 // builds Threads imports only ule to set Thread.ID from a variable (ule.ID(i)).
