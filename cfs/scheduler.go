@@ -188,11 +188,8 @@ func (s *Scheduler) AddGroup(g sched.Group) error {
 // before an earlier call's time.
 func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr sched.Attr) {
 	s.mustStarted("Fork")
-	s.contract.Time("Fork", now)
-	s.contract.CPU("Fork", cpu)
-	s.contract.Attr("Fork", tid, &attr)
 	_, hasParent := s.threads.Lookup(parent)
-	s.contract.Parent(tid, parent, hasParent)
+	s.contract.Fork(now, tid, parent, cpu, &attr, hasParent)
 	th := s.threads.New("cfs", "Fork", tid) // zeroed: only the fields that are not zero are set
 	th.id, th.parent, th.slice = tid, parent, attr.Slice
 	pol, nice := s.classOf(tid, attr)
