@@ -3,7 +3,7 @@
 
 package smp
 
-import "fmt"
+import "github.com/schedkit/schedkit/sched"
 
 // A GroupConstruction says how the sched groups of NUMA (overlapping) domains are built, the
 // subject of the "Scheduling Group Construction" bug of Lozi et al., "The Linux Scheduler: a
@@ -23,15 +23,11 @@ const (
 	GroupsFirstCPU
 )
 
+var groupConstructionNames = [...]string{GroupsPerCPU: "per-cpu", GroupsFirstCPU: "first-cpu"}
+
 // String returns "per-cpu" or "first-cpu".
 func (g GroupConstruction) String() string {
-	switch g {
-	case GroupsPerCPU:
-		return "per-cpu"
-	case GroupsFirstCPU:
-		return "first-cpu"
-	}
-	return fmt.Sprintf("GroupConstruction(%d)", uint8(g))
+	return sched.EnumName(groupConstructionNames[:], g, "GroupConstruction")
 }
 
 // Params are the tunables and features of the fair class's load balancer and wakeup placement

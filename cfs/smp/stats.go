@@ -4,7 +4,7 @@
 
 package smp
 
-import "fmt"
+import "github.com/schedkit/schedkit/sched"
 
 // An IdleType says in which state a CPU balances: enum cpu_idle_type.
 type IdleType uint8
@@ -18,18 +18,10 @@ const (
 	CPUNewlyIdle
 )
 
+var idleTypeNames = [...]string{CPUIdle: "idle", CPUNotIdle: "busy", CPUNewlyIdle: "newly idle"}
+
 // String returns "idle", "busy" or "newly idle".
-func (t IdleType) String() string {
-	switch t {
-	case CPUIdle:
-		return "idle"
-	case CPUNotIdle:
-		return "busy"
-	case CPUNewlyIdle:
-		return "newly idle"
-	}
-	return fmt.Sprintf("IdleType(%d)", uint8(t))
-}
+func (t IdleType) String() string { return sched.EnumName(idleTypeNames[:], t, "IdleType") }
 
 // A MigrationType says what an imbalance counts (enum migration_type).
 type MigrationType uint8
@@ -45,19 +37,16 @@ const (
 	MigrateMisfit
 )
 
+var migrationTypeNames = [...]string{
+	MigrateLoad:   "migrate_load",
+	MigrateUtil:   "migrate_util",
+	MigrateTask:   "migrate_task",
+	MigrateMisfit: "migrate_misfit",
+}
+
 // String returns the kernel's name, such as "migrate_load".
 func (m MigrationType) String() string {
-	switch m {
-	case MigrateLoad:
-		return "migrate_load"
-	case MigrateUtil:
-		return "migrate_util"
-	case MigrateTask:
-		return "migrate_task"
-	case MigrateMisfit:
-		return "migrate_misfit"
-	}
-	return fmt.Sprintf("MigrationType(%d)", uint8(m))
+	return sched.EnumName(migrationTypeNames[:], m, "MigrationType")
 }
 
 // A CPUStat is what load balancing and wakeup placement read about one CPU: the fields of
