@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -68,12 +69,7 @@ var balanceReasons = [...]string{
 }
 
 // String explains the reason in a few words.
-func (r BalanceReason) String() string {
-	if int(r) < len(balanceReasons) {
-		return balanceReasons[r]
-	}
-	return fmt.Sprintf("BalanceReason(%d)", uint8(r))
-}
+func (r BalanceReason) String() string { return sched.EnumName(balanceReasons[:], r, "BalanceReason") }
 
 // A BusiestGroup is the outcome of [FindBusiestGroup]: the busiest group if the domain is out of
 // balance, with the statistics and the kind and amount of imbalance. Why is not part of it:

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -113,12 +114,7 @@ var migrateReasons = [...]string{
 }
 
 // String explains the reason in a few words.
-func (r MigrateReason) String() string {
-	if int(r) < len(migrateReasons) {
-		return migrateReasons[r]
-	}
-	return fmt.Sprintf("MigrateReason(%d)", uint8(r))
-}
+func (r MigrateReason) String() string { return sched.EnumName(migrateReasons[:], r, "MigrateReason") }
 
 // A MigrateEnv is the state the task choice of one balance reads: the source and destination,
 // the imbalance left, and the flags of the pass (the rest of struct lb_env). The tunables are

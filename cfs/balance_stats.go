@@ -10,6 +10,7 @@ import (
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -34,22 +35,16 @@ const (
 	groupOverloaded
 )
 
-// String returns the kernel's name without the prefix, such as "has_spare".
-func (g GroupType) String() string {
-	switch g {
-	case groupHasSpare:
-		return "has_spare"
-	case groupFullyBusy:
-		return "fully_busy"
-	case groupMisfitTask:
-		return "misfit_task"
-	case groupImbalanced:
-		return "imbalanced"
-	case groupOverloaded:
-		return "overloaded"
-	}
-	return fmt.Sprintf("GroupType(%d)", uint8(g))
+var groupTypeNames = [...]string{
+	groupHasSpare:   "has_spare",
+	groupFullyBusy:  "fully_busy",
+	groupMisfitTask: "misfit_task",
+	groupImbalanced: "imbalanced",
+	groupOverloaded: "overloaded",
 }
+
+// String returns the kernel's name without the prefix, such as "has_spare".
+func (g GroupType) String() string { return sched.EnumName(groupTypeNames[:], g, "GroupType") }
 
 // GroupStats are a group's statistics for load balancing: struct sg_lb_stats.
 type GroupStats struct {

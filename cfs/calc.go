@@ -6,6 +6,8 @@ package cfs
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/schedkit/schedkit/sched"
 )
 
 const (
@@ -26,16 +28,10 @@ const (
 	DeltaDiv
 )
 
+var deltaMethodNames = [...]string{DeltaWMult: "wmult", DeltaDiv: "div"}
+
 // String returns "wmult" or "div".
-func (m DeltaMethod) String() string {
-	switch m {
-	case DeltaWMult:
-		return "wmult"
-	case DeltaDiv:
-		return "div"
-	}
-	return fmt.Sprintf("DeltaMethod(%d)", uint8(m))
-}
+func (m DeltaMethod) String() string { return sched.EnumName(deltaMethodNames[:], m, "DeltaMethod") }
 
 // CalcDelta returns delta scaled by weight/lw.Weight with the kernel's integer semantics:
 // __calc_delta(delta_exec, weight, lw). Method [DeltaWMult] is the v6.5 form: with fact =

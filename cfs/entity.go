@@ -4,8 +4,7 @@
 package cfs
 
 import (
-	"fmt"
-
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/timeline"
 )
 
@@ -25,18 +24,10 @@ const (
 	Idle
 )
 
+var classNames = [...]string{Normal: "SCHED_NORMAL", Batch: "SCHED_BATCH", Idle: "SCHED_IDLE"}
+
 // String returns "SCHED_NORMAL", "SCHED_BATCH" or "SCHED_IDLE".
-func (c Class) String() string {
-	switch c {
-	case Normal:
-		return "SCHED_NORMAL"
-	case Batch:
-		return "SCHED_BATCH"
-	case Idle:
-		return "SCHED_IDLE"
-	}
-	return fmt.Sprintf("Class(%d)", uint8(c))
-}
+func (c Class) String() string { return sched.EnumName(classNames[:], c, "Class") }
 
 // An Entity is a schedulable entity: the kernel's struct sched_entity. It is either a task
 // (created by [NewTask]) or the per-CPU entity of a task [Group], which owns a child [Queue].

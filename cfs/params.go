@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/sched"
 )
 
 // A Version names a kernel release whose fair-class behaviour a [Params] preset reproduces.
@@ -28,18 +29,10 @@ const (
 	V71
 )
 
+var versionNames = [...]string{V65: "v6.5", V66: "v6.6", V71: "v7.1"}
+
 // String returns the release name, for example "v6.5".
-func (v Version) String() string {
-	switch v {
-	case V65:
-		return "v6.5"
-	case V66:
-		return "v6.6"
-	case V71:
-		return "v7.1"
-	}
-	return fmt.Sprintf("Version(%d)", uint8(v))
-}
+func (v Version) String() string { return sched.EnumName(versionNames[:], v, "Version") }
 
 // EEVDF reports whether v picks with EEVDF (v6.6 and later) rather than classic CFS.
 func (v Version) EEVDF() bool { return v >= V66 }

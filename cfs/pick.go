@@ -6,8 +6,7 @@
 package cfs
 
 import (
-	"fmt"
-
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/timeline"
 )
 
@@ -49,36 +48,23 @@ const (
 	pickFallback
 )
 
-// String explains the reason in a few words.
-func (r PickReason) String() string {
-	switch r {
-	case pickNone:
-		return "nothing to pick"
-	case pickLeftmost:
-		return "leftmost: smallest vruntime"
-	case pickCurr:
-		return "running entity: vruntime before the leftmost"
-	case pickSecond:
-		return "skip buddy passed over for the next entity, within wakeup granularity"
-	case pickNextBuddy:
-		return "next buddy, within wakeup granularity of the leftmost"
-	case pickLastBuddy:
-		return "last buddy, within wakeup granularity of the leftmost"
-	case pickEarliestDeadline:
-		return "eligible, earliest virtual deadline"
-	case pickCurrDeadline:
-		return "running entity: eligible, earliest virtual deadline"
-	case pickCurrParity:
-		return "running entity runs to parity: eligible, request not yet served"
-	case pickCurrProtected:
-		return "running entity: slice protection holds"
-	case pickOnly:
-		return "only entity on the queue"
-	case pickFallback:
-		return "nothing found eligible: leftmost (EEVDF scheduling fail)"
-	}
-	return fmt.Sprintf("PickReason(%d)", uint8(r))
+var pickReasons = [...]string{
+	pickNone:             "nothing to pick",
+	pickLeftmost:         "leftmost: smallest vruntime",
+	pickCurr:             "running entity: vruntime before the leftmost",
+	pickSecond:           "skip buddy passed over for the next entity, within wakeup granularity",
+	pickNextBuddy:        "next buddy, within wakeup granularity of the leftmost",
+	pickLastBuddy:        "last buddy, within wakeup granularity of the leftmost",
+	pickEarliestDeadline: "eligible, earliest virtual deadline",
+	pickCurrDeadline:     "running entity: eligible, earliest virtual deadline",
+	pickCurrParity:       "running entity runs to parity: eligible, request not yet served",
+	pickCurrProtected:    "running entity: slice protection holds",
+	pickOnly:             "only entity on the queue",
+	pickFallback:         "nothing found eligible: leftmost (EEVDF scheduling fail)",
 }
+
+// String explains the reason in a few words.
+func (r PickReason) String() string { return sched.EnumName(pickReasons[:], r, "PickReason") }
 
 // Pick returns the entity of queue q that should run next, and why: v6.5's pick_next_entity.
 // curr is q's running entity if it is still a candidate (queued and not yet put back on the

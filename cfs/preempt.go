@@ -6,7 +6,11 @@
 
 package cfs
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/sched"
+)
 
 // WakeupPreemptEntity reports whether se should preempt curr, as v6.5's wakeup_preempt_entity:
 // -1 if se's vruntime is not before curr's, 1 if it is before by more than [WakeupGran](se)
@@ -67,38 +71,24 @@ const (
 	wakeupDelayed
 )
 
-// String explains the reason in a few words.
-func (r WakeupReason) String() string {
-	switch r {
-	case wakeupCPUIdle:
-		return "CPU idle"
-	case wakeupSameTask:
-		return "wakee is the running task"
-	case wakeupAlreadyResched:
-		return "running task already marked for resched"
-	case wakeupIdleCurr:
-		return "non-idle wakee preempts SCHED_IDLE running task"
-	case wakeupNotNormal:
-		return "SCHED_BATCH/SCHED_IDLE wakee never wakeup-preempts"
-	case wakeupIdleGroupCurr:
-		return "non-idle side preempts idle side"
-	case wakeupIdleGroupWakee:
-		return "idle side does not preempt non-idle side"
-	case wakeupLeadTooSmall:
-		return "vruntime lead within wakeup granularity"
-	case wakeupLead:
-		return "vruntime lead beyond wakeup granularity"
-	case wakeupPicked:
-		return "EEVDF picks the wakee"
-	case wakeupNotPicked:
-		return "EEVDF picks another entity"
-	case wakeupForked:
-		return "forked task does not preempt"
-	case wakeupDelayed:
-		return "delayed-dequeue task does not preempt"
-	}
-	return fmt.Sprintf("WakeupReason(%d)", uint8(r))
+var wakeupReasons = [...]string{
+	wakeupCPUIdle:        "CPU idle",
+	wakeupSameTask:       "wakee is the running task",
+	wakeupAlreadyResched: "running task already marked for resched",
+	wakeupIdleCurr:       "non-idle wakee preempts SCHED_IDLE running task",
+	wakeupNotNormal:      "SCHED_BATCH/SCHED_IDLE wakee never wakeup-preempts",
+	wakeupIdleGroupCurr:  "non-idle side preempts idle side",
+	wakeupIdleGroupWakee: "idle side does not preempt non-idle side",
+	wakeupLeadTooSmall:   "vruntime lead within wakeup granularity",
+	wakeupLead:           "vruntime lead beyond wakeup granularity",
+	wakeupPicked:         "EEVDF picks the wakee",
+	wakeupNotPicked:      "EEVDF picks another entity",
+	wakeupForked:         "forked task does not preempt",
+	wakeupDelayed:        "delayed-dequeue task does not preempt",
 }
+
+// String explains the reason in a few words.
+func (r WakeupReason) String() string { return sched.EnumName(wakeupReasons[:], r, "WakeupReason") }
 
 // A WakeupDecision is the outcome of [CheckPreemptWakeup], with the figures it was made from
 // and the buddies the kernel would mark. The rule that decided is not part of it:

@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -86,12 +87,7 @@ var placeReasons = [...]string{
 }
 
 // String explains the reason in a few words.
-func (r PlaceReason) String() string {
-	if int(r) < len(placeReasons) {
-		return placeReasons[r]
-	}
-	return fmt.Sprintf("PlaceReason(%d)", uint8(r))
-}
+func (r PlaceReason) String() string { return sched.EnumName(placeReasons[:], r, "PlaceReason") }
 
 // A CPUSelection is the outcome of [SelectTaskRQ] and [SelectIdleSibling]. How the CPU was chosen
 // is not part of it: the decisions return it beside the selection, as a [PlaceReason].

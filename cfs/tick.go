@@ -4,7 +4,11 @@
 
 package cfs
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schedkit/schedkit/sched"
+)
 
 // A TickReason says why [CheckPreemptTick] decided as it did.
 type TickReason uint8
@@ -40,32 +44,21 @@ const (
 	tickRequestOpen
 )
 
-// String explains the reason in a few words.
-func (r TickReason) String() string {
-	switch r {
-	case TickNoCompetitor:
-		return "no other entity on the queue"
-	case tickSliceExpired:
-		return "ran longer than its ideal slice"
-	case tickBelowMinGranularity:
-		return "ran less than the minimum granularity"
-	case tickBehindLeftmost:
-		return "vruntime still before the leftmost"
-	case tickFavorNonIdle:
-		return "non-idle entity keeps its slice against an idle leftmost (seed-004 option)"
-	case tickLeadWithinSlice:
-		return "vruntime lead over the leftmost within the ideal slice"
-	case tickLeadOverSlice:
-		return "vruntime lead over the leftmost larger than the ideal slice"
-	case tickRequestServed:
-		return "request served: new deadline"
-	case tickProtectionOver:
-		return "slice protection over"
-	case tickRequestOpen:
-		return "request not yet served"
-	}
-	return fmt.Sprintf("TickReason(%d)", uint8(r))
+var tickReasons = [...]string{
+	TickNoCompetitor:        "no other entity on the queue",
+	tickSliceExpired:        "ran longer than its ideal slice",
+	tickBelowMinGranularity: "ran less than the minimum granularity",
+	tickBehindLeftmost:      "vruntime still before the leftmost",
+	tickFavorNonIdle:        "non-idle entity keeps its slice against an idle leftmost (seed-004 option)",
+	tickLeadWithinSlice:     "vruntime lead over the leftmost within the ideal slice",
+	tickLeadOverSlice:       "vruntime lead over the leftmost larger than the ideal slice",
+	tickRequestServed:       "request served: new deadline",
+	tickProtectionOver:      "slice protection over",
+	tickRequestOpen:         "request not yet served",
 }
+
+// String explains the reason in a few words.
+func (r TickReason) String() string { return sched.EnumName(tickReasons[:], r, "TickReason") }
 
 // A TickDecision is the outcome of [CheckPreemptTick], with the figures it was made from. The
 // rule that decided is not part of it: [CheckPreemptTick] returns it beside the decision, as a
