@@ -181,16 +181,7 @@ func TestWriteRTAppRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []string
-	for _, w := range warns {
-		all = append(all, w.Msg)
-	}
-	s := strings.Join(all, "\n")
-	for _, want := range []string{"control group", "written as its mean", "join cannot be expressed"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("warnings %q lack %q", s, want)
-		}
-	}
+	requireWarnings(t, warns, "control group", "written as its mean", "join cannot be expressed")
 }
 
 // An until (and a poll) cannot be written as rt-app events: WriteRTApp leaves it out, its body
@@ -205,19 +196,25 @@ func TestWriteRTAppUntil(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	requireWarnings(t, warns, "n: until cannot be expressed; left out", "n: poll cannot be expressed; left out")
+	out := buf.String()
+	if !strings.Contains(out, `"run1": 1000,`) || !strings.Contains(out, `"run2": 2000`) || strings.Contains(out, "7000") {
+		t.Errorf("WriteRTApp wrote\n%s\nwant the runs of 1000 and 2000 us and not the until's sleep of 7000", out)
+	}
+}
+
+// requireWarnings fails t for each of wants that no warning's message contains.
+func requireWarnings(t *testing.T, warns []Warning, wants ...string) {
+	t.Helper()
 	var all []string
 	for _, w := range warns {
 		all = append(all, w.Msg)
 	}
 	s := strings.Join(all, "\n")
-	for _, want := range []string{"n: until cannot be expressed; left out", "n: poll cannot be expressed; left out"} {
+	for _, want := range wants {
 		if !strings.Contains(s, want) {
 			t.Errorf("warnings %q lack %q", s, want)
 		}
-	}
-	out := buf.String()
-	if !strings.Contains(out, `"run1": 1000,`) || !strings.Contains(out, `"run2": 2000`) || strings.Contains(out, "7000") {
-		t.Errorf("WriteRTApp wrote\n%s\nwant the runs of 1000 and 2000 us and not the until's sleep of 7000", out)
 	}
 }
 
