@@ -283,11 +283,11 @@ func (c *calibration) probes(pr *prober) []probe {
 	}...)
 }
 
-// programProbes returns the probes of the program figures named (of ProgramFigures), made by pr
-// on the probed CPU.
-func (c *calibration) programProbes(pr *prober, names []string) []probe {
+// ipcProbes returns the probes of the program figures of pipes and sockets, by name, made by pr
+// on the probed CPU (b) and, for those shared with another CPU, on the other (a).
+func (c *calibration) ipcProbes(pr *prober) map[string]probe {
 	m, a, b, n := &c.m, c.a, c.b, c.n
-	all := map[string]probe{
+	return map[string]probe{
 		"pipe": {"pipe write+read", func() error {
 			s, err := pr.probeIPC(b, 1, n, false)
 			m.PipeRW = costOf(s)
@@ -319,6 +319,42 @@ func (c *calibration) programProbes(pr *prober, names []string) []probe {
 			m.Socket100Shared = costOf(s)
 			return err
 		}},
+		"pipe100_fanout": {"pipe write, read of 100 bytes, 20 pipes from another CPU", func() error {
+			return c.fanout(pr, false, &m.Pipe100Fanout)
+		}},
+		"socket100_fanout": {"socket write, read of 100 bytes, 20 sockets from another CPU", func() error {
+			return c.fanout(pr, true, &m.Socket100Fanout)
+		}},
+	}
+}
+
+// fanout runs the fan-out probe (probeIPCFanout) through pipes or sockets, the receiver on the
+// probed CPU and the sender on the other, and stores the sums of each message's write and read
+// in out; it logs the medians of the writes and of the reads, the sender's and the receiver's
+// shares.
+func (c *calibration) fanout(pr *prober, socket bool, out *sim.Cost) error {
+	if c.a == c.b {
+		return errors.New("one CPU: no other CPU to write from")
+	}
+	w, r, err := pr.probeIPCFanout(c.b, c.a, 100, fanoutFDs, fanoutDepth, c.n, socket)
+	if err != nil {
+		return err
+	}
+	sum := make([]int64, len(w))
+	for i := range w {
+		sum[i] = w[i] + r[i]
+	}
+	*out = costOf(sum)
+	c.logf("  the sender's write: median %v; the receiver's read: median %v; both: median %v", costOf(w).P50, costOf(r).P50, out.P50)
+	return nil
+}
+
+// programProbes returns the probes of the program figures named (of ProgramFigures), made by pr
+// on the probed CPU.
+func (c *calibration) programProbes(pr *prober, names []string) []probe {
+	m, a, b, n := &c.m, c.a, c.b, c.n
+	all := c.ipcProbes(pr)
+	for name, p := range map[string]probe{
 		"fault": {"copy-on-write fault", func() error {
 			s, err := pr.probeCOWFault(b, n)
 			m.Fault = costOf(s)
@@ -346,6 +382,8 @@ func (c *calibration) programProbes(pr *prober, names []string) []probe {
 			m.ExitBusy = costOf(s)
 			return err
 		}},
+	} {
+		all[name] = p
 	}
 	var ps []probe
 	for _, name := range names {

@@ -29,7 +29,8 @@ func TestCalibrateProbes(t *testing.T) {
 		q    [7]int64
 	}{{"futex wake", q7(m.FutexWake)}, {"local wake", q7(m.WakeLocal)}, {"pipe", q7(m.PipeRW)}, {"timer idle", q7(m.TimerIdle)},
 		{"timer busy", q7(m.TimerBusy)}, {"pipe100", q7(m.Pipe100)}, {"socket100", q7(m.Socket100)},
-		{"pipe100 shared", q7(m.Pipe100Shared)}, {"socket100 shared", q7(m.Socket100Shared)}} {
+		{"pipe100 shared", q7(m.Pipe100Shared)}, {"socket100 shared", q7(m.Socket100Shared)},
+		{"pipe100 fanout", q7(m.Pipe100Fanout)}, {"socket100 fanout", q7(m.Socket100Fanout)}} {
 		assert.Positive(t, c.q[1], c.name)
 		for i := 1; i < 7; i++ {
 			assert.LessOrEqual(t, c.q[i-1], c.q[i], "%s quantiles out of order", c.name)

@@ -147,7 +147,13 @@
 // (pipe100_shared, socket100_shared: its lock and buffer move between the CPUs' caches at each
 // message); hackbench's messages charge these, since every receiver's pipe is written by senders
 // on every CPU (on the CI machine 3.6 µs of CPU a message in hackbench -g 1 -l 5000, counted by
-// perf stat, where the one-thread figure is 2.4 µs). hackbench's process mode charges the faults: each child takes 15 copy-on-write faults inside the timed region, 14 in
+// perf stat, where the one-thread figure is 2.4 µs). pipe100_fanout and socket100_fanout measure
+// the message in hackbench's shape: a sender on one CPU writing round-robin into hackbench's 20
+// pipes or socket pairs, each kept up to 128 messages deep, and a receiver on the other
+// CPU reading them, the two kept in step through memory so that neither sleeps, each sample a
+// message's write plus its read; every message crosses between the CPUs (for a socket, the skb
+// unix_stream_sendmsg allocates is freed by the reader's unix_stream_read_generic on the other
+// CPU), and no model charges them yet. hackbench's process mode charges the faults: each child takes 15 copy-on-write faults inside the timed region, 14 in
 // glibc's exit(), then exits. [CalibrateProgram] (schedbench calibrate -program) re-measures
 // them alone into an existing profile.
 //

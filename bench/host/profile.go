@@ -71,6 +71,13 @@ type Measurements struct {
 	// caches at every message, as in hackbench, whose senders on every CPU write to each
 	// receiver's pipe.
 	Pipe100Shared, Socket100Shared sim.Cost
+	// Pipe100Fanout and Socket100Fanout are hackbench's message in hackbench's shape: a sender
+	// on one CPU writing 100-byte messages round-robin into hackbench's 20 pipes or socket
+	// pairs, each holding up to fanoutDepth messages, and a receiver on the other CPU reading
+	// them, neither blocking; each sample is a message's time in its write plus its time in its
+	// read. Every message is written on one CPU and read (for a socket, its skb freed) on the
+	// other.
+	Pipe100Fanout, Socket100Fanout sim.Cost
 	// Fault is a write fault on a page mapped copy-on-write (the copy, the trap and the return),
 	// and Exit a small process's exit, from kill(SIGKILL) to the wait4 that reaps it: what a
 	// child of fork pays beyond its threads' work (hackbench's processes).
@@ -91,7 +98,7 @@ type Measurements struct {
 func (m *Measurements) costs() []*sim.Cost {
 	return []*sim.Cost{&m.FutexWake, &m.WakeRemote, &m.PingRemote, &m.WakeLocal, &m.PingLocal, &m.PipeRW,
 		&m.PerfPipe, &m.PerfPipeThreads, &m.Tick, &m.Refill, &m.Pipe100, &m.Socket100, &m.Fault, &m.Exit,
-		&m.FaultBusy, &m.ExitBusy, &m.Pipe100Shared, &m.Socket100Shared}
+		&m.FaultBusy, &m.ExitBusy, &m.Pipe100Shared, &m.Socket100Shared, &m.Pipe100Fanout, &m.Socket100Fanout}
 }
 
 // medianOf returns the measurements of the repetitions reps combined: each figure the median of
@@ -311,6 +318,18 @@ func programFigures(m Measurements, fig func(sim.Cost, string) sim.Figure) map[s
 	return program
 }
 
+// fanoutFDs is the number of pipes or socket pairs the fan-out probe's sender writes to in
+// turn: hackbench's receivers a group (its -f default, hackbenchFDs).
+const fanoutFDs = hackbenchFDs
+
+// fanoutDepth is how many messages the fan-out probe's sender keeps in each pipe or socket at
+// most before it waits for the receiver: hackbench's queues are deep (a sender blocks only when
+// a socket holds hackbenchSocketCap messages and wakes when three quarters of them are read),
+// so the messages a receiver reads were written long before, their memory out of the writer's
+// cache. 128 is half a socket's capacity (hackbenchSocketCap, 278) and a fifth of a pipe's
+// (hackbenchPipeCap, 640): no write ever finds the buffer full.
+const fanoutDepth = 128
+
 // programFigureDocs are the program figures: their names in a profile, the measurement each
 // is, and how it is made.
 var programFigureDocs = []struct {
@@ -327,6 +346,10 @@ var programFigureDocs = []struct {
 		func(m *Measurements) *sim.Cost { return &m.Pipe100Shared }},
 	{"socket100_shared", "socket100's write and read while a thread on another CPU writes and reads the same socket pair in the same loop",
 		func(m *Measurements) *sim.Cost { return &m.Socket100Shared }},
+	{"pipe100_fanout", fmt.Sprintf("a sender on one CPU writing 100-byte messages round-robin into %d pipes, each holding up to %d, and a receiver on another CPU reading them in turn, neither blocking (they keep in step by spinning in user code): a message's time in its write plus its time in its read (hackbench's message in hackbench's shape, without its sleeps and wake-ups)", fanoutFDs, fanoutDepth),
+		func(m *Measurements) *sim.Cost { return &m.Pipe100Fanout }},
+	{"socket100_fanout", fmt.Sprintf("pipe100_fanout's probe through %d AF_UNIX stream socket pairs: each skb allocated by the writer (unix_stream_sendmsg) on one CPU and freed by the reader (unix_stream_read_generic) on the other", fanoutFDs),
+		func(m *Measurements) *sim.Cost { return &m.Socket100Fanout }},
 	{"fault", "the first write to a page of a memfd mapped MAP_PRIVATE whose pages were read first: a copy-on-write fault, as a child of fork takes on the pages it shares with its parent",
 		func(m *Measurements) *sim.Cost { return &m.Fault }},
 	{"exit", "a sleep(1) pinned to the prober's CPU and asleep, from kill(SIGKILL) to the wait4 that reaps it: do_exit (exit_mm's teardown of a small dynamically linked process) and the reap, the wake-up and switches included",
@@ -440,6 +463,8 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	row("socket write+read, 100 bytes", m.Socket100)
 	row("pipe write+read, 100 bytes, shared with another CPU", m.Pipe100Shared)
 	row("socket write+read, 100 bytes, shared with another CPU", m.Socket100Shared)
+	row("pipe write, read, 100 bytes, 20 pipes, one CPU to the other", m.Pipe100Fanout)
+	row("socket write, read, 100 bytes, 20 sockets, one CPU to the other", m.Socket100Fanout)
 	row("copy-on-write fault", m.Fault)
 	row("process exit and reap", m.Exit)
 	row("copy-on-write fault, other CPU busy", m.FaultBusy)

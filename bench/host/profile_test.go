@@ -206,3 +206,22 @@ func TestCostOfAndClamp(t *testing.T) {
 	assert.Regexp(t, `timer, idle CPU, repetition 2 +30\.0 +41\.0 +50\.0 +600 +600 +600 +700`, out)
 	assert.NotContains(t, out, "timer, busy CPU, repetition")
 }
+
+// TestFanoutFigures: the fan-out measurements become the program figures pipe100_fanout and
+// socket100_fanout, whose methods name the probe's shape (hackbench's 20 receivers, each queue
+// up to fanoutDepth messages), and the measurements' table shows them; a calibration that did
+// not measure them has no such figures.
+func TestFanoutFigures(t *testing.T) {
+	m := Measurements{Pipe100Fanout: sim.Fixed(3100), Socket100Fanout: sim.Fixed(4900)}
+	prog := programFigures(m, func(c sim.Cost, method string) sim.Figure { return sim.Figure{Cost: c, Unit: "us", Method: method} })
+	require.Len(t, prog, 2)
+	assert.Equal(t, 3100*time.Nanosecond, prog["pipe100_fanout"].Cost.P50)
+	assert.Equal(t, 4900*time.Nanosecond, prog["socket100_fanout"].Cost.P50)
+	assert.Contains(t, prog["pipe100_fanout"].Method, "round-robin into 20 pipes, each holding up to 128")
+	assert.Contains(t, prog["socket100_fanout"].Method, "through 20 AF_UNIX stream socket pairs")
+	var b strings.Builder
+	require.NoError(t, WriteMeasurements(&b, m))
+	assert.Contains(t, b.String(), "pipe write, read, 100 bytes, 20 pipes, one CPU to the other")
+	assert.Contains(t, b.String(), "socket write, read, 100 bytes, 20 sockets, one CPU to the other")
+	assert.NotContains(t, programFigures(Measurements{Socket100: sim.Fixed(3000)}, func(c sim.Cost, method string) sim.Figure { return sim.Figure{Cost: c} }), "socket100_fanout")
+}

@@ -22,6 +22,7 @@ func TestCalibrateUsage(t *testing.T) {
 		{[]string{"calibrate", "-name", "a b"}, `-name "a b": want a word`},
 		{[]string{"calibrate", "-o", "/proc/version"}, "-o "},
 		{[]string{"calibrate", "-program", "fault,nosuch"}, `-program fault,nosuch: no program figure "nosuch" (want all or pipe, `},
+		{[]string{"calibrate", "-program", "socket100_fanout,socket100_fan"}, `no program figure "socket100_fan" (want all or pipe, pipe100, socket100, pipe100_shared, socket100_shared, pipe100_fanout, socket100_fanout, fault`},
 	} {
 		_, errs, code := runCLI(t, tc.args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) {
