@@ -30,8 +30,8 @@ import (
 //
 // Unlike probeIPCShared, every message is written on one CPU and read on the other: the
 // reader frees the memory the writer allocated (for a socket, the skb of unix_stream_sendmsg,
-// freed by consume_skb in unix_stream_read_generic, whose destructor sock_wfree returns its
-// size to the writer's sk_wmem_alloc and calls unix_write_space), and k sockets' locks and
+// freed by consume_skb in unix_stream_read_generic, whose destructor unix_destruct_scm ends in
+// sock_wfree: the skb's size back to the writer's sk_wmem_alloc, then unix_write_space), and k sockets' locks and
 // queues cycle through both CPUs' caches, as in hackbench.
 func (pr *prober) probeIPCFanout(cpu, other topology.CPU, size, k, depth, n int, socket bool) (write, read []int64, err error) {
 	if k < 1 || depth < 1 || n < 1 || size < 8 {
