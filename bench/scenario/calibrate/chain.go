@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/scenario"
@@ -143,22 +142,6 @@ func makePerTarget(c *Chain, runs int) error {
 	}
 	c.MakeCPUNs = median(per)
 	return nil
-}
-
-// compileRusage runs gcc -O2 -w -c file and returns the CPU time and switches of the driver and
-// its reaped children (cc1, as), as calibrateCompile measures a job.
-func compileRusage(file string) (counters, error) {
-	cmd := exec.Command("gcc", "-O2", "-w", "-c", file, "-o", os.DevNull)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		return counters{}, fmt.Errorf("gcc %s: %w", file, err)
-	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return counters{}, fmt.Errorf("no rusage")
-	}
-	return counters{CPUNs: (ru.Utime.Sec+ru.Stime.Sec)*1e9 + (ru.Utime.Usec+ru.Stime.Usec)*1e3,
-		Voluntary: ru.Nvcsw, Involuntary: ru.Nivcsw}, nil
 }
 
 // cc1Command returns the cc1 command gcc runs to compile file, its output sent to /dev/null and

@@ -210,38 +210,42 @@ func calibrateCompile(w io.Writer, dir string, runs int) error {
 	if len(ok) == 0 {
 		return fmt.Errorf("no C file of %s compiles", dir)
 	}
-	for pass := 1; pass <= runs; pass++ {
+	for range runs {
 		for _, f := range ok {
-			cmd := exec.Command("gcc", "-O2", "-w", "-c", f, "-o", os.DevNull)
-			cmd.Stderr = os.Stderr
-			t0 := time.Now()
-			if err := cmd.Run(); err != nil {
-				return fmt.Errorf("gcc %s: %w", f, err)
+			j, err := compileRusage(f)
+			if err != nil {
+				return err
 			}
-			wall := time.Since(t0).Nanoseconds()
-			ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-			if !ok {
-				return fmt.Errorf("no rusage")
-			}
-			// RUSAGE of a reaped child covers it and its reaped descendants (cc1, as).
-			j := counters{
-				CPUNs:       (ru.Utime.Sec+ru.Stime.Sec)*1e9 + (ru.Utime.Usec+ru.Stime.Usec)*1e3,
-				Voluntary:   ru.Nvcsw,
-				Involuntary: ru.Nivcsw,
-				WallNs:      wall,
-			}
-			if pass > 0 {
-				c.Jobs = append(c.Jobs, j)
-				cpu += j.CPUNs
-				blocks += j.Voluntary
-				off += max(0, j.WallNs-j.CPUNs)
-			}
+			c.Jobs = append(c.Jobs, j)
+			cpu += j.CPUNs
+			blocks += j.Voluntary
+			off += max(0, j.WallNs-j.CPUNs)
 		}
 	}
 	c.MeanCPUNs = cpu / int64(len(c.Jobs))
 	c.BlocksPerCPUSecond = float64(blocks) / (float64(cpu) / 1e9)
 	c.OffCPUNsPerBlock = off / max(1, blocks)
 	return writeJSON(w, c)
+}
+
+// compileRusage runs gcc -O2 -w -c file once and returns the CPU time and switches of the
+// driver and its reaped children (cc1, as: the rusage of a reaped child covers its reaped
+// descendants) and the wall time from its start to its exit: one compile job, as
+// calibrateCompile measures it and calibrateChain takes it as the scale.
+func compileRusage(file string) (counters, error) {
+	cmd := exec.Command("gcc", "-O2", "-w", "-c", file, "-o", os.DevNull)
+	cmd.Stderr = os.Stderr
+	t0 := time.Now()
+	if err := cmd.Run(); err != nil {
+		return counters{}, fmt.Errorf("gcc %s: %w", file, err)
+	}
+	wall := time.Since(t0).Nanoseconds()
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return counters{}, fmt.Errorf("no rusage")
+	}
+	return counters{CPUNs: (ru.Utime.Sec+ru.Stime.Sec)*1e9 + (ru.Utime.Usec+ru.Stime.Usec)*1e3,
+		Voluntary: ru.Nvcsw, Involuntary: ru.Nivcsw, WallNs: wall}, nil
 }
 
 // pipeline runs tar | gzip once and returns what each did.
