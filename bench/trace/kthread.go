@@ -51,12 +51,7 @@ const (
 var kernelModeNames = [...]string{KernelCharge: "charge", KernelDrop: "drop", KernelKeep: "keep"}
 
 // String returns "charge", "drop" or "keep".
-func (m KernelMode) String() string {
-	if int(m) < len(kernelModeNames) {
-		return kernelModeNames[m]
-	}
-	return "KernelMode(" + strconv.Itoa(int(m)) + ")"
-}
+func (m KernelMode) String() string { return sched.EnumName(kernelModeNames[:], m, "KernelMode") }
 
 // ParseKernelMode returns the mode String names, or an error listing the names.
 func ParseKernelMode(s string) (KernelMode, error) {
