@@ -185,12 +185,7 @@ var kindNames = [numKinds]string{Run: "run", Sleep: "sleep", Send: "send", Recv:
 	Until: "until"}
 
 // String returns the keyword of k in the text form, such as "run" or "class".
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindNames[k]
-	}
-	return "kind(" + itoa(int(k)) + ")"
-}
+func (k Kind) String() string { return sched.EnumName(kindNames[:], k, "kind") }
 
 // block reports whether k has a body, which the text form closes with end.
 func (k Kind) block() bool { return k == Loop || k == Repeat || k == Every || k == Until }
@@ -314,12 +309,7 @@ const (
 var phaseModeNames = [numPhaseModes]string{"absolute", "stagger", "arrival"}
 
 // String returns the mode's name: "absolute", "stagger" or "arrival".
-func (m PhaseMode) String() string {
-	if m < numPhaseModes {
-		return phaseModeNames[m]
-	}
-	return "phasemode(" + itoa(int(m)) + ")"
-}
+func (m PhaseMode) String() string { return sched.EnumName(phaseModeNames[:], m, "phasemode") }
 
 // MarshalText implements encoding.TextMarshaler with the names of [PhaseMode.String].
 func (m PhaseMode) MarshalText() ([]byte, error) {
