@@ -35,12 +35,7 @@ const (
 var invariantNames = [NumInvariants]string{"work-conservation", "starvation", "thread-conservation"}
 
 // String returns the hyphenated name of v, such as "work-conservation".
-func (v Invariant) String() string {
-	if int(v) < NumInvariants {
-		return invariantNames[v]
-	}
-	return fmt.Sprintf("invariant(%d)", uint8(v))
-}
+func (v Invariant) String() string { return sched.EnumName(invariantNames[:], v, "invariant") }
 
 // A Violation is one breach of an invariant.
 type Violation struct {

@@ -85,12 +85,7 @@ const (
 var seriesNames = [numSeries]string{"wakeup", "runq-wait", "request"}
 
 // String returns the series' name: "wakeup", "runq-wait" or "request".
-func (s Series) String() string {
-	if s < numSeries {
-		return seriesNames[s]
-	}
-	return fmt.Sprintf("series(%d)", uint8(s))
-}
+func (s Series) String() string { return sched.EnumName(seriesNames[:], s, "series") }
 
 // Histogram returns the thread's histogram of series s. It panics for an unknown series.
 func (t *ThreadStats) Histogram(s Series) *Histogram {

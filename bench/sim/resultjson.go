@@ -81,12 +81,7 @@ type cpuJSON struct {
 var cpuStateNames = [NumCPUStates]string{"user", "nice", "sys", "intr", "idle"}
 
 // String returns the state's kern.cp_time name: "user", "nice", "sys", "intr" or "idle".
-func (s CPUState) String() string {
-	if int(s) < NumCPUStates {
-		return cpuStateNames[s]
-	}
-	return fmt.Sprintf("cpustate(%d)", uint8(s))
-}
+func (s CPUState) String() string { return sched.EnumName(cpuStateNames[:], s, "cpustate") }
 
 // MarshalJSON writes r in the schema ResultSchema names. Every time is an integer count of
 // nanoseconds and its field name ends in _ns; share is a fraction (0..1); counts are integers.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/sched"
 )
 
 // Stop says when a run ends: at the first of its conditions to hold, or when every thread has
@@ -79,12 +80,7 @@ var endingNames = [numEndings]string{"running", "all-exited", "time", "threads-e
 	"events", "failed", "canceled"}
 
 // String returns the ending's name, such as "time" or "threads-exited".
-func (e Ending) String() string {
-	if e < numEndings {
-		return endingNames[e]
-	}
-	return fmt.Sprintf("ending(%d)", uint8(e))
-}
+func (e Ending) String() string { return sched.EnumName(endingNames[:], e, "ending") }
 
 // MarshalText implements encoding.TextMarshaler with the names of [Ending.String].
 func (e Ending) MarshalText() ([]byte, error) {

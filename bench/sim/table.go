@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/schedkit/schedkit/internal/numfmt"
+	"github.com/schedkit/schedkit/sched"
 )
 
 // A Total is a figure of a whole run that a table shows in its totals, one column per Total
@@ -44,12 +45,7 @@ var totalNames = [numTotals]string{"makespan", "idle", "switches", "migrations",
 
 // String returns the total's name: "makespan", "idle", "switches", "migrations", "end",
 // "exited", "events" or "violations".
-func (t Total) String() string {
-	if t < numTotals {
-		return totalNames[t]
-	}
-	return fmt.Sprintf("total(%d)", uint8(t))
-}
+func (t Total) String() string { return sched.EnumName(totalNames[:], t, "total") }
 
 // AllTotals returns every Total in the order schedbench's tables show them: end, makespan,
 // exited, switches, migrations, idle, events, violations.

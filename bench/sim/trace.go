@@ -5,7 +5,6 @@ package sim
 import (
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
@@ -58,12 +57,7 @@ var kindNames = [numKinds]string{"fork", "wakeup", "switch", "migrate", "resched
 	"setattr", "explain", "violation"}
 
 // String returns the lower-case name of k, such as "switch".
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindNames[k]
-	}
-	return "kind(" + strconv.Itoa(int(k)) + ")"
-}
+func (k Kind) String() string { return sched.EnumName(kindNames[:], k, "kind") }
 
 // A Call names the Policy method the machine was in when the policy asked for a reschedule or
 // explained itself; CallMachine is the machine's own doing (moving a thread off a CPU its new
@@ -85,12 +79,7 @@ const (
 var callNames = [numCalls]string{"machine", "fork", "wakeup", "pick", "stop", "tick", "setattr"}
 
 // String returns the lower-case name of c, such as "tick".
-func (c Call) String() string {
-	if c < numCalls {
-		return callNames[c]
-	}
-	return "call(" + strconv.Itoa(int(c)) + ")"
-}
+func (c Call) String() string { return sched.EnumName(callNames[:], c, "call") }
 
 // A Record is one entry of a [Trace]: 24 bytes, with fields whose meaning depends on Kind.
 type Record struct {
