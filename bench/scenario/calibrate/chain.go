@@ -49,7 +49,7 @@ type Chain struct {
 }
 
 func calibrateChain(w io.Writer, dir string, runs int) error {
-	files, err := cFiles(dir)
+	files, err := compilingFiles(dir)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func calibrateChain(w io.Writer, dir string, runs int) error {
 		}
 	}
 	if len(cc1s) == 0 {
-		return fmt.Errorf("no C file of %s compiles", dir)
+		return fmt.Errorf("gcc -### names no cc1 for the C files of %s", dir)
 	}
 	var cpu, blocks, off int64
 	for pass := 0; pass < runs; pass++ {
@@ -144,12 +144,9 @@ func makePerTarget(c *Chain, runs int) error {
 	return nil
 }
 
-// cc1Command returns the cc1 command gcc runs to compile file, its output sent to /dev/null and
-// the source file last, or an error if gcc cannot compile file.
+// cc1Command returns the cc1 command gcc runs to compile file, which gcc compiles
+// (compilingFiles), its output sent to /dev/null and the source file last.
 func cc1Command(file string) ([]string, error) {
-	if err := exec.Command("gcc", "-O2", "-w", "-c", file, "-o", os.DevNull).Run(); err != nil {
-		return nil, err
-	}
 	out, err := exec.Command("gcc", "-###", "-O2", "-w", "-c", file, "-o", os.DevNull).CombinedOutput()
 	if err != nil {
 		return nil, err

@@ -177,18 +177,29 @@ func sourceDir(dir string) string {
 	return filepath.Base(filepath.Dir(dir)) + "/" + filepath.Base(dir)
 }
 
-// cFiles returns the C files of dir in name order, or an error if it has none.
-func cFiles(dir string) ([]string, error) {
+// compilingFiles returns the C files of dir, in name order, that gcc -O2 -w -c compiles on this
+// machine, each compiled once (the warm-up pass, which drops the others), or an error if there
+// are none.
+func compilingFiles(dir string) ([]string, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.c"))
 	if err != nil || len(files) == 0 {
 		return nil, fmt.Errorf("no C files in %s", dir)
 	}
 	slices.Sort(files)
-	return files, nil
+	var ok []string
+	for _, f := range files {
+		if exec.Command("gcc", "-O2", "-w", "-c", f, "-o", os.DevNull).Run() == nil {
+			ok = append(ok, f)
+		}
+	}
+	if len(ok) == 0 {
+		return nil, fmt.Errorf("no C file of %s compiles", dir)
+	}
+	return ok, nil
 }
 
 func calibrateCompile(w io.Writer, dir string, runs int) error {
-	files, err := cFiles(dir)
+	files, err := compilingFiles(dir)
 	if err != nil {
 		return err
 	}
@@ -201,17 +212,8 @@ func calibrateCompile(w io.Writer, dir string, runs int) error {
 		Kernel: firstLine("uname", "-sr"), CPU: cpuModel(),
 	}}
 	var cpu, blocks, off int64
-	var ok []string
-	for _, f := range files {
-		if exec.Command("gcc", "-O2", "-w", "-c", f, "-o", os.DevNull).Run() == nil {
-			ok = append(ok, f)
-		}
-	}
-	if len(ok) == 0 {
-		return fmt.Errorf("no C file of %s compiles", dir)
-	}
 	for range runs {
-		for _, f := range ok {
+		for _, f := range files {
 			j, err := compileRusage(f)
 			if err != nil {
 				return err
