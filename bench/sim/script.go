@@ -129,9 +129,8 @@ func (m *Machine) fork(id topology.CPU, tid int32, in *instr) bool {
 		m.payer = tid
 		m.wake(child, id, sched.WakeFork, tid, m.paidFrom(&m.threads[tid]))
 		m.payer = nobody
-		t = &m.threads[tid]
-		t.paying = false
-		if m.owed > 0 && m.payOwed(id, t) {
+		t = &m.threads[tid] // the child may have moved the threads
+		if m.paid(id, t) {
 			return false
 		}
 	}
@@ -203,8 +202,7 @@ func (m *Machine) transfer(id topology.CPU, tid int32, p *pipe, send bool) bool 
 			m.payer = nobody
 			t = &m.threads[tid]
 		}
-		t.paying = false
-		if m.owed > 0 && m.payOwed(id, t) {
+		if m.paid(id, t) {
 			return false
 		}
 	}
@@ -300,7 +298,7 @@ func (m *Machine) woken(p *pipe, send bool) int {
 // must wait for that: the first time, it stalls the CPU for the drawn costs, keeps the time it
 // began in the thread's wokeAt (a running thread does not use it otherwise) and sets paying,
 // and its script resumes at the same op when the stall ends; then (paying set, or costs of 0
-// drawn) it reports false and the op goes on. The caller clears paying once the wake-ups are
+// drawn) it reports false and the op goes on. The caller ends with paid once the wake-ups are
 // done.
 func (m *Machine) pay(id topology.CPU, tid int32, n int) bool {
 	t := &m.threads[tid]
@@ -317,6 +315,14 @@ func (m *Machine) pay(id topology.CPU, tid int32, n int) bool {
 	t.paying, t.wokeAt = true, m.now
 	m.stallRunning(id, d)
 	return true
+}
+
+// paid ends the step of thread t, running on id, in which it caused the wake-ups it paid for
+// (pay): it clears paying, so that the next step pays again, and makes t pay the IPIs the
+// wake-ups sent (payOwed) if they sent any. It reports whether t stalls for them.
+func (m *Machine) paid(id topology.CPU, t *thread) bool {
+	t.paying = false
+	return m.owed > 0 && m.payOwed(id, t)
 }
 
 // payOwed makes thread t, running on id, pay the IPIs its wake-up just sent (Costs.IPISend,
