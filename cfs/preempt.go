@@ -212,15 +212,10 @@ func CheckPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params) (Wakeu
 // min_vruntime): the same decision comes out as from the pure function called on the charged
 // queue.
 func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now uint64, charge bool, d *WakeupDecision) WakeupReason {
+	if r, done := wakeupOpening(c, wakee, d); done {
+		return r
+	}
 	curr := c.curr
-	*d = WakeupDecision{curr: curr, wakee: wakee}
-	if curr == nil {
-		d.Preempt = true
-		return wakeupCPUIdle
-	}
-	if curr == wakee {
-		return wakeupSameTask
-	}
 	scale := uint64(curr.q.nrRunning) >= p.NrLatency
 	nextMarked := false
 	if p.NextBuddy && scale && !fork {
@@ -265,6 +260,19 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 	return wakeupLeadTooSmall
 }
 
+// wakeupOpening is the opening of check_preempt_wakeup in every version: it resets *d, and
+// decides at once for an idle CPU (nothing runs: the wakee preempts) and for a task woken while
+// it runs (no preemption). done is false when the caller decides.
+func wakeupOpening(c *RunQueue, wakee *Entity, d *WakeupDecision) (r WakeupReason, done bool) {
+	curr := c.curr
+	*d = WakeupDecision{curr: curr, wakee: wakee}
+	if curr == nil {
+		d.Preempt = true
+		return wakeupCPUIdle, true
+	}
+	return wakeupSameTask, curr == wakee
+}
+
 // preempt completes a positive decision: the kernel's preempt label, which makes the preempted
 // entity se the last buddy when LAST_BUDDY is on, the queue is crowded and se is a queued task
 // (and not idle: set_last_buddy stops at an idle entity).
@@ -291,15 +299,10 @@ func (d *WakeupDecision) preempt(se *Entity, scale bool, p *Params) {
 // update_curr may set (a served request): the same decision comes out as from the pure
 // function called on the charged queue with need-resched as it was before the charge.
 func checkPreemptWakeupEEVDF(c *RunQueue, wakee *Entity, fork bool, p *Params, now uint64, charge bool, d *WakeupDecision) WakeupReason {
+	if r, done := wakeupOpening(c, wakee, d); done {
+		return r
+	}
 	curr := c.curr
-	*d = WakeupDecision{curr: curr, wakee: wakee}
-	if curr == nil {
-		d.Preempt = true
-		return wakeupCPUIdle
-	}
-	if curr == wakee {
-		return wakeupSameTask
-	}
 	v66 := p.Version == V66
 	if v66 && p.NextBuddy && !fork {
 		d.NextBuddy = wakee
