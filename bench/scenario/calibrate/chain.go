@@ -34,7 +34,8 @@ type Chain struct {
 	// Trues are the runs of true alone: the CPU of starting and ending a small program.
 	Trues []counters `json:"trues"`
 	// GCCs are the whole compiles (gcc -O2 -w -c: the driver and its reaped cc1 and as, from
-	// the rusage wait4 returns), the scale the other CPU times are given against.
+	// the rusage wait4 returns, and each one's wall time), the scale the other CPU times are
+	// given against.
 	GCCs []counters `json:"gccs"`
 	// The medians of the CPU times: a whole compile, cc1 alone, a job shell's own, true.
 	GCCCPUNs   int64 `json:"gcc_cpu_ns"`
