@@ -248,12 +248,14 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	s.mustStarted("Stop")
 	s.contract.Time("Stop", now)
 	s.contract.CPU("Stop", cpu)
-	th := s.threads.Must("cfs", "Stop", tid)
-	if s.sys.rqs[cpu].curr != th.task {
-		notRunning(tid, cpu)
+	// The thread cpu runs is the only one Stop accepts: its task is the CPU's, so that tid
+	// needs no lookup in the table unless it is not that thread.
+	t := s.sys.rqs[cpu].curr
+	if t == nil || t.th.id != tid {
+		s.notRunning(tid, cpu)
 	}
 	s.contract.StopReason(tid, why)
-	s.sys.stop(now, cpu, th.task, why)
+	s.sys.stop(now, cpu, t, why)
 	if why == sched.Exit {
 		s.threads.Delete(tid)
 	}
@@ -266,10 +268,12 @@ func busyPick(cpu topology.CPU, t *Task) {
 	panic(fmt.Sprintf("cfs: Pick on %v, which runs %v", cpu, t.th.id))
 }
 
-// notRunning panics for a Stop of tid, which cpu is not running.
+// notRunning panics for a Stop of tid, which cpu is not running: as an unknown thread (never
+// forked, or exited) if it is one, else as a thread that cpu does not run.
 //
 //go:noinline
-func notRunning(tid sched.ID, cpu topology.CPU) {
+func (s *Scheduler) notRunning(tid sched.ID, cpu topology.CPU) {
+	s.threads.Must("cfs", "Stop", tid)
 	panic(fmt.Sprintf("cfs: Stop of %v, which is not running on %v", tid, cpu))
 }
 

@@ -626,6 +626,15 @@ func TestSchedulerPanics(t *testing.T) {
 		} {
 			assertPanics(t, tc.name, tc.f, tc.want)
 		}
+		// With cpu0 running t0: a stop of another thread on cpu0, known or not, or of t0 on
+		// the other CPU.
+		if id, ok := s.Pick(0, 0); !ok || id != 0 {
+			t.Fatalf("Pick(cpu0) = %v, %t; want t0", id, ok)
+		}
+		assertPanics(t, "Stop(not running, cpu busy)", func() { s.Stop(0, 0, 1, sched.Preempt) }, "cfs: Stop of t1, which is not running on cpu0")
+		assertPanics(t, "Stop(unknown, cpu busy)", func() { s.Stop(0, 0, 7, sched.Preempt) }, "cfs: Stop of unknown thread t7")
+		assertPanics(t, "Stop(runs elsewhere)", func() { s.Stop(0, 1, 0, sched.Preempt) }, "cfs: Stop of t0, which is not running on cpu1")
+		s.Stop(0, 0, 0, sched.Preempt) // the thread cpu0 runs
 		un := mustNew(t, vparams(v))
 		assertPanics(t, "Fork before Start", func() { un.Fork(0, 0, -1, 0, sched.Attr{}) }, "cfs: Fork before Start")
 		assertPanics(t, "Tick before Start", func() { un.Tick(0, 0) }, "cfs: Tick before Start")
