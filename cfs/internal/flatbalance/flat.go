@@ -87,12 +87,16 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 		if i == dw {
 			w &^= db // dst's own group is no candidate
 		}
+		// The word's CPUs: bit k is CPU i·64+k, whose statistics are row[k] and whose
+		// position in the ring that starts at dst is rel+k (modulo the ring).
+		row := stats[min(i<<6, len(stats)):]
+		rel := uint64(i<<6) - uint64(dst)
 		for ; w != 0; w &= w - 1 {
-			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
-			if uint(c) >= uint(len(stats)) {
+			k := bits.TrailingZeros64(w)
+			if k >= len(row) {
 				panic("flatbalance: Index.Busiest of a CPU beyond the statistics")
 			}
-			f := &stats[c]
+			f := &row[k]
 			hnr := f.HNrRunning
 			if hnr == 0 {
 				continue
@@ -109,7 +113,7 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 			if gc != topology.CapacityScale {
 				avg = avg * topology.CapacityScale / gc
 			}
-			pos := uint64(c-dst) & ring
+			pos := (rel + uint64(k)) & ring
 			// avg > bestAvg || avg == bestAvg && pos < bestPos: the borrow of
 			// (bestAvg, ^bestPos) - (avg, ^pos). Before the first candidate, bestPos is
 			// MaxCPUs, beyond every position.
