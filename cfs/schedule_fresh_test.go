@@ -58,7 +58,7 @@ func TestScheduleRefreshesStale(t *testing.T) {
 				t.Fatalf("Pick(cpu1) = %v, %t; want t1", id, ok)
 			}
 			st := sys.stats[1]
-			sys.refresh(1)
+			sys.refresh(&sys.rqs[1])
 			if sys.stats[1] != st {
 				t.Fatalf("statistics after the pick %+v, refreshed %+v", st, sys.stats[1])
 			}

@@ -230,10 +230,11 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 func (s *Scheduler) Pick(now int64, cpu topology.CPU) (sched.ID, bool) {
 	s.mustStarted("Pick")
 	s.contract.CPU("Pick", cpu)
-	if cur := s.sys.rqs[cpu].curr; cur != nil {
-		busyPick(cpu, cur)
+	rq := &s.sys.rqs[cpu]
+	if rq.curr != nil {
+		busyPick(cpu, rq.curr)
 	}
-	t := s.sys.schedule(now, cpu)
+	t := s.sys.schedule(now, rq)
 	if t == nil {
 		return -1, false
 	}
@@ -250,12 +251,13 @@ func (s *Scheduler) Stop(now int64, cpu topology.CPU, tid sched.ID, why sched.St
 	s.contract.CPU("Stop", cpu)
 	// The thread cpu runs is the only one Stop accepts: its task is the CPU's, so that tid
 	// needs no lookup in the table unless it is not that thread.
-	t := s.sys.rqs[cpu].curr
+	rq := &s.sys.rqs[cpu]
+	t := rq.curr
 	if t == nil || t.th.id != tid {
 		s.notRunning(tid, cpu)
 	}
 	s.contract.StopReason(tid, why)
-	s.sys.stop(now, cpu, t, why)
+	s.sys.stop(now, rq, t, why)
 	if why == sched.Exit {
 		s.threads.Delete(tid)
 	}
@@ -283,7 +285,7 @@ func (s *Scheduler) Tick(now int64, cpu topology.CPU) {
 	s.mustStarted("Tick")
 	s.contract.Time("Tick", now)
 	s.contract.CPU("Tick", cpu)
-	s.sys.tickCPU(now, cpu)
+	s.sys.tickCPU(now, &s.sys.rqs[cpu])
 }
 
 // SetAttr changes tid's attributes: [System.SetAttr] with attr's class (a real-time one runs

@@ -177,7 +177,7 @@ func (m *smpMachine) pick(c topology.CPU) {
 func (m *smpMachine) checkFresh(c topology.CPU) {
 	sys := m.s.sys
 	st, multi := sys.stats[c], sys.flat.Has(c)
-	sys.refresh(c)
+	sys.refresh(&sys.rqs[c])
 	if sys.stats[c] != st || sys.flat.Has(c) != multi {
 		m.tb.Fatalf("tick %d cpu%d: statistics after the pick %+v, refreshed %+v", m.tick, c, st, sys.stats[c])
 	}

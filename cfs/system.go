@@ -82,6 +82,7 @@ type System struct {
 type cpuRQ struct {
 	c           *RunQueue
 	id          topology.CPU
+	st          *smp.CPUStat // the CPU's statistics: its entry of System.stats
 	tasks       TaskList
 	curr        *Task // the running task: the one Schedule last returned
 	nextBalance int64
@@ -139,7 +140,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
-		rq.c, rq.id = NewRunQueue(int(c), s.p), c
+		rq.c, rq.id, rq.st = NewRunQueue(int(c), s.p), c, &s.stats[c]
 		rq.c.onBlock = block
 		cp := uint64(t.Capacity(c))
 		s.stats[c] = smp.CPUStat{Capacity: cp, CapacityOrig: cp, IdleStamp: 1}
@@ -230,28 +231,26 @@ func (s *System) at(now int64) {
 	}
 }
 
-// enlist puts task t on CPU c's cfs_tasks list (account_entity_enqueue) and attaches its
+// enlist puts task t on CPU rq's cfs_tasks list (account_entity_enqueue) and attaches its
 // utilisation, up to date, to the CPU's signal (attach_entity_load_avg).
-func (s *System) enlist(c topology.CPU, t *Task) {
-	rq := &s.rqs[c]
+func (s *System) enlist(rq *cpuRQ, t *Task) {
 	s.catchUpCPU(rq, s.j)
 	rq.tasks.PushFront(t)
 	s.catchUp(t, s.j)
 	rq.util += t.util
 	rq.fresh = 0
-	t.cpu = c
+	t.cpu = rq.id
 }
 
-// delist takes task t off CPU c's list, its estimate brought up to date. A task going to
+// delist takes task t off CPU rq's list, its estimate brought up to date. A task going to
 // sleep leaves its utilisation in the CPU's signal, where it decays as blocked utilisation;
 // any other (migration, exit) detaches it.
-func (s *System) delist(c topology.CPU, t *Task, sleep bool) {
-	rq := &s.rqs[c]
+func (s *System) delist(rq *cpuRQ, t *Task, sleep bool) {
 	rq.fresh = 0
 	rq.tasks.Remove(t)
 	s.catchUp(t, s.j)
 	if !sleep {
-		s.detachUtil(c, t.util)
+		s.detachUtil(rq, t.util)
 	}
 }
 
@@ -260,39 +259,38 @@ func (s *System) delist(c topology.CPU, t *Task, sleep bool) {
 // leaves its utilisation behind as blocked utilisation.
 func (s *System) block(e *Entity) {
 	t := e.task
-	s.delist(t.cpu, t, true)
+	s.delist(&s.rqs[t.cpu], t, true)
 }
 
-// refresh recomputes CPU c's statistics from its queues, and raises the root domain's overload
-// flag when c has two tasks or more (add_nr_running). nr_running counts delayed-dequeue tasks
+// refresh recomputes CPU rq's statistics from its queues, and raises the root domain's overload
+// flag when it has two tasks or more (add_nr_running). nr_running counts delayed-dequeue tasks
 // (v7.1), which are still queued; the h_nr_running the balancer reads, and cpu_runnable, count
 // only the runnable ones (h_nr_runnable), as v7.1's balancer does. Where the groups' sums
 // follow the statistics (s.lb.sums), they take in the change.
-func (s *System) refresh(c topology.CPU) {
+func (s *System) refresh(rq *cpuRQ) {
 	if s.lb.sums != nil {
-		s.refreshSummed(c, false)
+		s.refreshSummed(rq, false)
 		return
 	}
-	s.refreshStats(c)
+	s.refreshStats(rq)
 }
 
 // refreshSummed is refresh (refreshTick if tick is set) on a machine whose groups' sums follow
-// the CPUs' statistics: the sums trade c's old figures for its new ones.
-func (s *System) refreshSummed(c topology.CPU, tick bool) {
-	st := &s.stats[c]
+// the CPUs' statistics: the sums trade the CPU's old figures for its new ones.
+func (s *System) refreshSummed(rq *cpuRQ, tick bool) {
+	st := rq.st
 	old := sumStat(st)
 	if tick {
-		s.refreshTickStats(c)
+		s.refreshTickStats(rq)
 	} else {
-		s.refreshStats(c)
+		s.refreshStats(rq)
 	}
-	s.lb.sums.Update(int(c), old, sumStat(st))
+	s.lb.sums.Update(int(rq.id), old, sumStat(st))
 }
 
-// refreshStats is refresh's update of CPU c's statistics.
-func (s *System) refreshStats(c topology.CPU) {
-	rq := &s.rqs[c]
-	st := &s.stats[c]
+// refreshStats is refresh's update of CPU rq's statistics.
+func (s *System) refreshStats(rq *cpuRQ) {
+	c, st := rq.id, rq.st
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
 	nrr := uint32(root.HNrRunnable())
@@ -363,13 +361,13 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 	if s.notCPU(cpu) {
 		s.badCPU("Schedule", cpu)
 	}
-	return s.schedule(now, cpu)
+	return s.schedule(now, &s.rqs[cpu])
 }
 
-// schedule is [System.Schedule] for a caller that checked cpu (the [Scheduler], whose contract
-// did).
-func (s *System) schedule(now int64, cpu topology.CPU) *Task {
-	rq := &s.rqs[cpu]
+// schedule is [System.Schedule] on CPU rq for a caller that checked the CPU (the [Scheduler],
+// whose contract did).
+func (s *System) schedule(now int64, rq *cpuRQ) *Task {
+	cpu := rq.id
 	s.at(now)
 	if rq.active {
 		s.ActiveBalance(now, cpu, rq.pushCPU)
@@ -383,16 +381,16 @@ func (s *System) schedule(now int64, cpu topology.CPU) *Task {
 		// refresh reads, which unchanged tells when the last refresh was at this tick (the
 		// stop's, usually).
 		if !s.unchanged(rq) {
-			s.refresh(cpu)
+			s.refresh(rq)
 		}
-		s.stats[cpu].IdleStamp = uint64(now)
+		rq.st.IdleStamp = uint64(now)
 		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
 		// balance again, as pick_next_task_fair does after a successful newidle balance. The
 		// pull ends with a refresh of cpu, which the pick leaves standing before v6.6.
 		for e == nil && s.newidleBalance(now, cpu) {
 			e = rq.c.Schedule(uint64(now))
 			if !s.unchanged(rq) {
-				s.refresh(cpu)
+				s.refresh(rq)
 			}
 		}
 		// Either the last pick found a task, after the refresh above, or the last new-idle
@@ -406,14 +404,14 @@ func (s *System) schedule(now int64, cpu topology.CPU) *Task {
 		s.updateIdleCore(cpu)
 		return nil
 	}
-	s.stats[cpu].IdleStamp = 0
+	rq.st.IdleStamp = 0
 	t := e.task
 	rq.curr = t
 	rq.tasks.moveToFront(t)
 	s.catchUp(t, s.j)
 	s.updateMisfit(cpu)
 	if !fresh && !s.unchanged(rq) {
-		s.refresh(cpu)
+		s.refresh(rq)
 	}
 	return t
 }
@@ -427,7 +425,7 @@ func (s *System) schedule(now int64, cpu topology.CPU) *Task {
 // CPU has fewer than two tasks. Every other change of a CPU's queues ends with a refresh. It
 // spares, among others, the refresh that follows a stop's on the same CPU at the same instant.
 func (s *System) unchanged(rq *cpuRQ) bool {
-	return !s.p.Version.EEVDF() && rq.fresh == s.j+1 && (s.overload || s.stats[rq.id].NrRunning < 2)
+	return !s.p.Version.EEVDF() && rq.fresh == s.j+1 && (s.overload || rq.st.NrRunning < 2)
 }
 
 // updateIdleCore is __update_idle_core: when cpu idles and every SMT sibling is idle, its LLC
@@ -477,24 +475,24 @@ func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason
 	if s.notCPU(cpu) {
 		s.badCPU("Stop", cpu)
 	}
-	s.stop(now, cpu, t, why)
+	s.stop(now, &s.rqs[cpu], t, why)
 }
 
-// stop is [System.Stop] for a caller that checked cpu.
-func (s *System) stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason) {
-	rq := &s.rqs[cpu]
+// stop is [System.Stop] on CPU rq for a caller that checked the CPU.
+func (s *System) stop(now int64, rq *cpuRQ, t *Task, why sched.StopReason) {
+	cpu := rq.id
 	n := uint64(now)
 	s.at(now)
 	switch why {
 	case sched.Sleep:
 		rq.c.Sleep(t.E, n)
 		if !t.E.delayed {
-			s.delist(cpu, t, true)
+			s.delist(rq, t, true)
 		}
 	case sched.Exit:
 		rq.c.Exit(t.E, n)
 		if rq.tasks.contains(t) {
-			s.delist(cpu, t, false) // task_dead_fair: remove_entity_load_avg
+			s.delist(rq, t, false) // task_dead_fair: remove_entity_load_avg
 		}
 	case sched.Yield:
 		rq.c.Yield(n)
@@ -508,7 +506,7 @@ func (s *System) stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason
 		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
 	}
 	if why != sched.Preempt || !s.unchanged(rq) { // a preemption queues and dequeues nothing
-		s.refresh(cpu)
+		s.refresh(rq)
 	}
 }
 
@@ -529,14 +527,15 @@ func (s *System) Move(now int64, t *Task, dst topology.CPU) {
 // may dequeue it for good (v7.1).
 func (s *System) move(now int64, t *Task, src, dst topology.CPU) {
 	n := uint64(now)
-	s.rqs[src].c.migrateOut(t.E, n)
-	s.delist(src, t, false)
+	srq, drq := &s.rqs[src], &s.rqs[dst]
+	srq.c.migrateOut(t.E, n)
+	s.delist(srq, t, false)
 	t.migrationsTotal++
-	s.enlist(dst, t)
+	s.enlist(drq, t)
 	var d WakeupDecision
-	s.rqs[dst].c.migrateIn(t.E, n, &d)
-	s.refresh(src)
-	s.refresh(dst)
+	drq.c.migrateIn(t.E, n, &d)
+	s.refresh(srq)
+	s.refresh(drq)
 	if d.Preempt {
 		s.resched(dst)
 	}
@@ -586,7 +585,7 @@ func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, sl
 			s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
 		}
 	}
-	s.refresh(cpu)
+	s.refresh(rq)
 	if resched || rq.c.NeedResched() {
 		s.resched(cpu)
 	}

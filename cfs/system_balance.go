@@ -338,27 +338,27 @@ func (s *System) apply(now int64, me *MigrateEnv, d *Detach) {
 	n := uint64(now)
 	for _, t := range s.chosen {
 		src.c.migrateOut(t.E, n)
-		s.delist(me.Src, t, false)
+		s.delist(src, t, false)
 	}
 	for _, t := range s.examined {
 		if src.tasks.contains(t) {
 			src.tasks.moveToFront(t)
 		}
 	}
-	dst := me.DstCPU
+	dst := &s.rqs[me.DstCPU]
 	resched := false
 	for i := len(s.chosen) - 1; i >= 0; i-- {
 		t := s.chosen[i]
 		t.migrationsTotal++
 		s.enlist(dst, t)
 		var w WakeupDecision
-		s.rqs[dst].c.migrateIn(t.E, n, &w)
+		dst.c.migrateIn(t.E, n, &w)
 		resched = resched || w.Preempt
 	}
-	s.refresh(me.Src)
+	s.refresh(src)
 	s.refresh(dst)
 	if resched {
-		s.resched(dst)
+		s.resched(dst.id)
 	}
 }
 

@@ -19,17 +19,17 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 	if s.notCPU(cpu) {
 		s.badCPU("Tick", cpu)
 	}
-	s.tickCPU(now, cpu)
+	s.tickCPU(now, &s.rqs[cpu])
 }
 
-// tickCPU is [System.Tick] for a caller that checked cpu.
-func (s *System) tickCPU(now int64, cpu topology.CPU) {
-	rq := &s.rqs[cpu]
+// tickCPU is [System.Tick] on CPU rq for a caller that checked the CPU.
+func (s *System) tickCPU(now int64, rq *cpuRQ) {
+	cpu := rq.id
 	s.at(now)
 	j := s.j
 	busy := rq.curr != nil
 	if busy {
-		s.tickUtil(rq, s.stats[cpu].Capacity, j)
+		s.tickUtil(rq, rq.st.Capacity, j)
 		r := rq.c.tick(rq.c.curr, uint64(now), &s.td)
 		if rq.c.needResched {
 			s.explainTick(cpu, r)
@@ -37,7 +37,7 @@ func (s *System) tickCPU(now int64, cpu topology.CPU) {
 		}
 		s.updateMisfit(cpu)
 	}
-	s.refreshTick(cpu)
+	s.refreshTick(rq)
 	if j >= rq.nextBalance {
 		idle := smp.CPUIdle
 		if busy {
@@ -58,23 +58,22 @@ func (s *System) explainTick(cpu topology.CPU, r TickReason) {
 	}
 }
 
-// refreshTick is refresh after a tick of CPU c: a tick charges the running entities and may
+// refreshTick is refresh after a tick of CPU rq: a tick charges the running entities and may
 // reweight group entities, which changes the root queue's load, but enqueues and dequeues
 // nothing, so the counts refresh last wrote stand (every change of a CPU's queues outside a
 // tick ends with a refresh). Its utilisation decays, or grows at a busy tick, and two tasks or
 // more raise the overload flag again, as refresh does; so do the groups' sums.
-func (s *System) refreshTick(c topology.CPU) {
+func (s *System) refreshTick(rq *cpuRQ) {
 	if s.lb.sums != nil {
-		s.refreshSummed(c, true)
+		s.refreshSummed(rq, true)
 		return
 	}
-	s.refreshTickStats(c)
+	s.refreshTickStats(rq)
 }
 
-// refreshTickStats is refreshTick's update of CPU c's statistics.
-func (s *System) refreshTickStats(c topology.CPU) {
-	rq := &s.rqs[c]
-	st := &s.stats[c]
+// refreshTickStats is refreshTick's update of CPU rq's statistics.
+func (s *System) refreshTickStats(rq *cpuRQ) {
+	st := rq.st
 	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
 	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)

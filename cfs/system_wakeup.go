@@ -72,10 +72,10 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 	}
 	if !fork {
 		// remove_entity_load_avg: the old CPU's statistics see it at their next refresh.
-		s.detachUtil(t.cpu, left)
+		s.detachUtil(&s.rqs[t.cpu], left)
 	}
-	s.enlist(dst, t)
-	s.refresh(dst)
+	s.enlist(rq, t)
+	s.refresh(rq)
 	if s.explaining() {
 		s.explain(dst, tidOf(t), explainf{"%s; %s", []any{w.pl.Explain(w.pr), w.d.Explain(w.r)}})
 	}
@@ -135,7 +135,7 @@ func (s *System) wakeDelayed(now int64, t *Task, d *WakeupDecision) WakeupReason
 	c := t.cpu
 	rq := &s.rqs[c]
 	r := rq.c.wakeup(t.E, uint64(now), d)
-	s.refresh(c)
+	s.refresh(rq)
 	if s.explaining() {
 		s.explain(c, tidOf(t), explainf{"ttwu_runnable: delayed on %v, requeued; %s", []any{c, d.Explain(r)}})
 	}

@@ -4,8 +4,6 @@
 
 package cfs
 
-import "github.com/schedkit/schedkit/topology"
-
 // decayUtil returns utilisation u after n ticks of decay, each of which takes u>>sh off,
 // truncated, so that a value below 1<<sh no longer moves. It takes the ticks band by band
 // (while u>>sh stays m, every tick takes exactly m), so that its cost grows with the number of
@@ -61,10 +59,9 @@ func (s *System) wakeUtil(t *Task, j int64) (left uint64) {
 	return left
 }
 
-// detachUtil takes u off CPU c's utilisation signal at the current tick, saturating at 0
+// detachUtil takes u off CPU rq's utilisation signal at the current tick, saturating at 0
 // (detach_entity_load_avg, remove_entity_load_avg).
-func (s *System) detachUtil(c topology.CPU, u uint64) {
-	rq := &s.rqs[c]
+func (s *System) detachUtil(rq *cpuRQ, u uint64) {
 	s.catchUpCPU(rq, s.j)
 	rq.util -= min(rq.util, u)
 	rq.fresh = 0
