@@ -1,6 +1,8 @@
 package scenario_test
 
 import (
+	"fmt"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,4 +98,89 @@ func TestSeed002OneMake(t *testing.T) {
 	assert.Equal(t, workload.Send, cc.Ops[0].Kind, "the shell's echo of the command")
 	assert.Equal(t, "make", cc.Ops[0].Name)
 	assert.Equal(t, workload.Send, cc.Ops[len(cc.Ops)-1].Kind)
+}
+
+// With submakes, each make forks its own copy of the job shell, which reports to that make's
+// pipes; the objects and the j jobs are split between the makes; every job a make reaps while
+// it has others running writes a token back, which wakes each other make's poll once; the last
+// job a make reaps returns its own token and wakes no one; a make keeping one job never holds a
+// token. Bad combinations are errors.
+func TestBuildkernelSubmakes(t *testing.T) {
+	s, err := scenario.Lookup("seed000-buildkernel")
+	require.NoError(t, err)
+	thread := func(w *workload.Workload, name string) *workload.Thread {
+		for i := range w.Threads {
+			if w.Threads[i].Name == name {
+				return &w.Threads[i]
+			}
+		}
+		t.Fatalf("no thread %s", name)
+		return nil
+	}
+	// sends counts the messages a make sends into pipe over its whole script.
+	var sends func(ops []workload.Op, pipe string) int
+	sends = func(ops []workload.Op, pipe string) int {
+		n := 0
+		for _, op := range ops {
+			switch {
+			case op.Kind == workload.Send && op.Name == pipe:
+				n += max(op.N, 1)
+			case op.Kind == workload.Repeat:
+				n += op.N * sends(op.Body, pipe)
+			}
+		}
+		return n
+	}
+	forks := func(ops []workload.Op) int {
+		n := 0
+		for _, op := range ops {
+			if op.Kind == workload.Repeat {
+				for _, b := range op.Body {
+					if b.Kind == workload.Fork {
+						n += op.N
+					}
+				}
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		submakes, j, jobs int
+		jobsOf            []int // objects per make
+		wakes             int   // messages make0 sends each other make
+	}{
+		{submakes: 2, j: 8, jobs: 21, jobsOf: []int{11, 10}, wakes: 10}, // 11 jobs reaped, the last wakes no one
+		{submakes: 3, j: 8, jobs: 20, jobsOf: []int{7, 7, 6}, wakes: 6},
+		{submakes: 8, j: 8, jobs: 20, jobsOf: []int{3, 3, 3, 3, 2, 2, 2, 2}, wakes: 0}, // one job each: no tokens
+	} {
+		w := buildkernelWorkload(t, s, scenario.Values{"jobs": float64(tc.jobs), "j": float64(tc.j), "submakes": float64(tc.submakes)})
+		require.Len(t, w.Pipes, 2*tc.submakes, "reaped and poll per make")
+		total := 0
+		for i, want := range tc.jobsOf {
+			mk := thread(w, fmt.Sprintf("make%d", i))
+			assert.Equal(t, want, forks(mk.Ops), "make%d's objects", i)
+			total += forks(mk.Ops)
+			sh := thread(w, fmt.Sprintf("sh%d", i))
+			assert.True(t, sh.Template)
+			assert.Equal(t, 3, sends(sh.Ops, fmt.Sprintf("make%d", i)), "two echoes and the exit into its own make's poll")
+			assert.Equal(t, 1, sends(sh.Ops, fmt.Sprintf("reaped%d", i)))
+			for k := range tc.submakes {
+				if k != i {
+					assert.Zero(t, sends(sh.Ops, fmt.Sprintf("make%d", k)), "a job wakes only its own make")
+				}
+			}
+		}
+		assert.Equal(t, tc.jobs, total)
+		mk0 := thread(w, "make0")
+		assert.Equal(t, tc.wakes, sends(mk0.Ops, "make1"), "submakes %d", tc.submakes)
+		assert.Zero(t, sends(mk0.Ops, "make0"))
+	}
+	for _, bad := range []scenario.Values{{"submakes": 9}, {"submakes": 2, "echo": 0}, {"submakes": 2, "one_make": 0}} {
+		v := s.Defaults()
+		for k, x := range bad {
+			v[k] = x
+		}
+		_, err := s.Build(v, &s.Rows[0])
+		assert.Error(t, err, "%v", bad)
+	}
 }

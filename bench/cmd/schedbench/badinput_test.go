@@ -151,7 +151,7 @@ func TestBadInput(t *testing.T) {
 		{"top with too many screens", []string{"top", "-every", "1ms", "-until", "1h", wl}, "screens; at most 10000"},
 		// A million compiler processes, forked one at a time: the simulator keeps every one's
 		// statistics until the cell ends, ~1 GiB a cell; refused before the first cell runs.
-		{"sweep forks beyond the memory budget", []string{"sweep", "-parallel", "2", "-set", "jobs=1e6", "seed000-buildkernel"}, "cell 0 (blocks_per_s=255 cc_blocks_per_s=13 cc_off_us=4559.345 chain=1 cpus=8 ctf_ms=1.276 echo=1 hog_idle=0 hog_nice=0 hogs=0 j=8 job_ms=31.61432 jobs=1e+06 make_ms=0.212 off_us=709.109 one_make=1 out_us=10 sh_ms=1.697 smt=1) starts 3000001 threads; 2 cell(s) at a time need about 6.147GiB of memory; -max-memory is 2GiB"},
+		{"sweep forks beyond the memory budget", []string{"sweep", "-parallel", "2", "-set", "jobs=1e6", "seed000-buildkernel"}, "cell 0 (blocks_per_s=255 cc_blocks_per_s=13 cc_off_us=4559.345 chain=1 cpus=8 ctf_ms=1.276 echo=1 hog_idle=0 hog_nice=0 hogs=0 j=8 job_ms=31.61432 jobs=1e+06 make_ms=0.212 off_us=709.109 one_make=1 out_us=10 sh_ms=1.697 smt=1 submakes=1) starts 3000001 threads; 2 cell(s) at a time need about 6.147GiB of memory; -max-memory is 2GiB"},
 		{"sweep forks beyond a smaller budget", []string{"sweep", "-parallel", "1", "-max-memory", "512MiB", "-set", "jobs=1e6", "seed000-buildkernel"}, "-max-memory is 512MiB"},
 		{"merge null metric", []string{"merge", "seed000-nice", "testdata/null-metric.jsonl"}, "testdata/null-metric.jsonl: scenario: line 1: metric 0 is null"},
 		{"stat width beyond the bound", []string{"stat", "-w", "1000000000", "testdata/stat/a.txt"}, "-w 1000000000: want 0 or 2..10000"},
