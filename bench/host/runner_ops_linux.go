@@ -69,6 +69,9 @@ func (r *runner) exec(t *hthread, ops []workload.Op) result {
 		case workload.Poll:
 			r.fail(fmt.Errorf("%s: poll (a busy-wait on pipe %s) is not run on the host", t.st.Name, op.Name))
 			return stopped
+		case workload.Spin:
+			r.fail(fmt.Errorf("%s: spin (compute until a wall-clock time) is not run on the host", t.st.Name))
+			return stopped
 		case workload.Until:
 			r.fail(fmt.Errorf("%s: until (a wait on pipe %s and others) is not run on the host", t.st.Name, op.Name))
 			return stopped

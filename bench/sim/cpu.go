@@ -80,7 +80,31 @@ func (m *Machine) armDone(id topology.CPU) {
 	if t := &m.threads[c.cur]; t.remaining == forever {
 		m.q.disarm(m.slotDone(id))
 	} else {
+		if m.spinning(t) {
+			m.spinLeft(c, t)
+		}
 		m.q.arm(m.slotDone(id), m.doneAt(c, t))
+	}
+}
+
+// spinning reports whether thread t is in a Spin with work left: the op it last began (a run
+// with work left always follows one) is a Spin.
+func (m *Machine) spinning(t *thread) bool {
+	return t.remaining > 0 && t.remaining != forever && m.code[t.base+t.pc-1].op == opSpin
+}
+
+// spinLeft sets the work left to c's running thread t, which is in a Spin, to what ends it at
+// the spin's end in wall-clock time at c's present speed, or to none if that end has passed: a
+// loop reading the clock stops at the first read past the end, however long it was off the CPU
+// or stalled before. It first credits the work done since segStart, which settle takes from
+// the old figure.
+func (m *Machine) spinLeft(c *cpu, t *thread) {
+	m.settle(c)
+	end := m.vars[t.vars+m.code[t.base+t.pc-1].a]
+	from := max(c.segStart, m.now)
+	t.remaining = 0
+	if end > from {
+		t.remaining = ((end-from)*c.rate + 1023) >> 10
 	}
 }
 

@@ -328,6 +328,9 @@ func (m *Machine) chargeInterrupt(id topology.CPU, cost int64) {
 		c.stallInt = cost
 	}
 	c.segStart = max(c.segStart, m.now) + cost
+	if t := &m.threads[c.cur]; m.spinning(t) {
+		m.spinLeft(c, t) // the interrupt took wall-clock time the spin counts
+	}
 	switch t, s := &m.threads[c.cur], m.slotDone(id); {
 	case t.remaining == forever:
 		m.q.disarm(s)

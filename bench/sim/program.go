@@ -27,6 +27,7 @@ const (
 	opEveryNext                // a: var, b: body start, n: count (0: forever), dist: period
 	opSetAttr                  // a: index in program.attrs
 	opPollReady                // a: pipe, n: count, b: target when n messages are there
+	opSpin                     // a: var (the spin's end in wall-clock time), dist
 )
 
 type instr struct {
@@ -90,6 +91,10 @@ func (c *compiler) ops(p *program, ops []workload.Op) {
 			p.code = append(p.code, instr{op: opRun, dist: op.Time})
 		case workload.Sleep:
 			p.code = append(p.code, instr{op: opSleep, dist: op.Time})
+		case workload.Spin:
+			v := int32(p.nvars)
+			p.nvars++
+			p.code = append(p.code, instr{op: opSpin, a: v, dist: op.Time})
 		case workload.Send, workload.Recv:
 			code := opSend
 			if op.Kind == workload.Recv {

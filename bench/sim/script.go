@@ -22,6 +22,17 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			t.remaining = runLength(in, t)
 			m.armDone(id)
 			return
+		case opSpin:
+			// The clock read that starts the spin is the thread's first progress: after
+			// any stall the CPU is in. armDone turns the time left into work.
+			t.pc++
+			t.fresh = false
+			c := &m.cpus[id]
+			m.settle(c)
+			m.vars[t.vars+in.a] = max(m.now, c.segStart) + runLength(in, t)
+			t.remaining = 1
+			m.armDone(id)
+			return
 		case opSleep:
 			t.pc++
 			m.armSleep(tid, m.now+max(int64(in.dist.Sample(&t.rng)), 1))

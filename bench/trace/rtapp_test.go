@@ -241,3 +241,20 @@ func FuzzReadRTApp(f *testing.F) {
 		_, _ = WriteRTApp(&bytes.Buffer{}, rt.Workload, rt.Duration)
 	})
 }
+
+// A spin is rt-app's runtime event: computing for a duration of wall-clock time.
+func TestWriteRTAppSpin(t *testing.T) {
+	w, err := workload.Parse("thread n\n\tspin 3ms\n\tsleep 1ms\nend\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	warns, err := WriteRTApp(&buf, w, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireWarnings(t, warns)
+	if out := buf.String(); !strings.Contains(out, `"runtime1": 3000,`) || !strings.Contains(out, `"sleep2": 1000`) {
+		t.Errorf("spin 3ms written as:\n%s", out)
+	}
+}

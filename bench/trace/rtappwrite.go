@@ -226,6 +226,9 @@ func (ww *rtappWriter) event(th string, op workload.Op) error {
 			return nil
 		}
 		ww.s(key("run") + ww.us(th, op.Time))
+	case workload.Spin:
+		// rt-app's runtime event computes for a duration of wall-clock time.
+		ww.s(key("runtime") + ww.us(th, op.Time))
 	case workload.Sleep:
 		ww.s(key("sleep") + ww.us(th, op.Time))
 	case workload.Send:

@@ -92,7 +92,7 @@ func formatOps(b *strings.Builder, ops []Op, depth int) {
 		b.WriteString(strings.Repeat("\t", depth))
 		b.WriteString(op.Kind.String())
 		switch op.Kind {
-		case Run, Sleep:
+		case Run, Sleep, Spin:
 			b.WriteString(" " + op.Time.String())
 		case Send, Recv, Fork, Until:
 			b.WriteString(" " + op.Name)

@@ -331,7 +331,7 @@ func (p *parser) opArgs(op *Op, toks []token) error {
 	nargs := func(lo, hi int, usage string) error { return p.nargs(toks, lo, hi, usage) }
 	var err error
 	switch k := op.Kind; k {
-	case Run, Sleep:
+	case Run, Sleep, Spin:
 		if err = nargs(1, 1, "a duration or distribution"); err == nil {
 			op.Time, err = p.dist(args[0])
 		}

@@ -1,6 +1,7 @@
 package workload_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -131,6 +132,9 @@ func TestParseErrors(t *testing.T) {
 		{"fork in a repeat without time", "template t\n\trun 1ms\nend\nthread x\n\trepeat 2\n\t\tfork t 1048576\n\tend\nend", "line 6, column 3: fork: 2097152 repetitions without simulated time passing"},
 		{"empty repeat", "thread x\n\trepeat 2\n\tend\nend", "line 2, column 2: repeat with an empty body"},
 		{"sleep forever", "thread x\n\tsleep forever\nend", "line 2, column 2: sleep forever never wakes up; use exit or recv on a pipe nobody writes"},
+		{"spin forever", "thread x\n\tspin forever\nend", "line 2, column 2: spin forever never ends; use run forever for a hog"},
+		{"spin without duration", "thread x\n\tspin\nend", "line 2, column 6: spin needs a duration or distribution"},
+		{"loop of spin 0", "thread x\n\tloop\n\t\tspin 0\n\tend\nend", "line 2, column 2: loop body takes no time"},
 		{"rtprio for normal", "thread x rtprio=3\nend", "line 1, column 1: rtprio 3 given to a normal thread (only fifo and rr have one)"},
 		{"fifo without rtprio", "thread x class=fifo\nend", "line 1, column 1: fifo priority 0 outside 1..99"},
 		{"every distribution", "thread x\n\tevery exp(1ms)\n\t\trun 1ms\n\tend\nend", `line 2, column 8: bad duration "exp(1ms)" (want a number and a unit such as 10ms, 250us, 2s)`},
@@ -210,4 +214,20 @@ func TestParseSlack(t *testing.T) {
 	j, err := workload.ParseJSON([]byte(`{"threads": [{"name": "a", "slack": "50us", "ops": [{"op": "sleep", "time": "1ms"}]}]}`))
 	require.NoError(t, err)
 	assert.Equal(t, workload.Duration(50*time.Microsecond), j.Threads[0].Slack)
+}
+
+// spin parses into a Spin op of its duration, formats back to the same text and survives JSON.
+func TestParseSpin(t *testing.T) {
+	const text = "thread x\n\tloop\n\t\tspin uniform(1ms,2ms)\n\t\tsleep 1ms\n\tend\nend\n"
+	w, err := workload.Parse(text)
+	require.NoError(t, err)
+	op := w.Threads[0].Ops[0].Body[0]
+	assert.Equal(t, workload.Spin, op.Kind)
+	assert.Equal(t, workload.SpinOp(workload.Between(workload.Duration(time.Millisecond), workload.Duration(2*time.Millisecond))).Time, op.Time)
+	assert.Equal(t, text, workload.Format(w))
+	b, err := json.Marshal(w)
+	require.NoError(t, err)
+	var back workload.Workload
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, text, workload.Format(&back))
 }

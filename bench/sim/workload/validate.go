@@ -188,7 +188,7 @@ var allowed = [numKinds]int{
 	Run: fTime, Sleep: fTime, Send: fName | fN, Recv: fName | fN, Fork: fName | fN,
 	Loop: fBody, Repeat: fN | fBody, Every: fTime | fN | fBody | fPhase,
 	Nice: fN, SetClass: fClass | fN | fRTScale, SetCPUs: fCPUs, SetGroup: fName, Poll: fName | fTime | fN,
-	Until: fName | fN | fBody,
+	Until: fName | fN | fBody, Spin: fTime,
 }
 
 // ops checks the ops of a script or body at the given nesting depth; instant is the number of
@@ -244,12 +244,15 @@ func (v *validator) ops(ops []Op, path string, parent Pos, depth int, instant in
 
 func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 	switch op.Kind {
-	case Run, Sleep:
+	case Run, Sleep, Spin:
 		if err := op.Time.Validate(); err != nil {
 			return errAt(op.pos, p, "%s: %s", op.Kind, err)
 		}
 		if op.Kind == Sleep && op.Time.Kind == Forever {
 			return errAt(op.pos, p, "sleep forever never wakes up; use exit or recv on a pipe nobody writes")
+		}
+		if op.Kind == Spin && op.Time.Kind == Forever {
+			return errAt(op.pos, p, "spin forever never ends; use run forever for a hog")
 		}
 	case Poll:
 		if err := v.poll(op, p); err != nil {
@@ -374,7 +377,7 @@ func takesTime(ops []Op) bool {
 		switch ops[i].Kind {
 		case Every:
 			return true
-		case Run, Sleep:
+		case Run, Sleep, Spin:
 			if ops[i].Time.canBePositive() {
 				return true
 			}

@@ -158,6 +158,12 @@ type Kind uint8
 //	                                           a process that sleeps in poll(2) or select(2) on
 //	                                           several descriptors, Body waiting on the others
 //	                                           (make waking for its jobs' output until one exits)
+//	Spin     spin DIST              Time       compute until a duration of wall-clock time has
+//	                                           passed since the op began, as a loop that reads
+//	                                           the clock until it has moved on that far
+//	                                           (schbench's usec_spin): time spent preempted
+//	                                           counts, and a thread preempted past the end
+//	                                           stops as soon as it runs again
 const (
 	Run Kind = iota
 	Sleep
@@ -176,13 +182,14 @@ const (
 	SetGroup
 	Poll
 	Until
+	Spin
 	numKinds
 )
 
 var kindNames = [numKinds]string{Run: "run", Sleep: "sleep", Send: "send", Recv: "recv", Fork: "fork",
 	Join: "join", Yield: "yield", Exit: "exit", Loop: "loop", Repeat: "repeat", Every: "every",
 	Nice: "nice", SetClass: "class", SetCPUs: "cpus", SetGroup: "group", Poll: "poll",
-	Until: "until"}
+	Until: "until", Spin: "spin"}
 
 // String returns the keyword of k in the text form, such as "run" or "class".
 func (k Kind) String() string { return sched.EnumName(kindNames[:], k, "kind") }
@@ -222,7 +229,7 @@ func (k *Kind) UnmarshalText(text []byte) error {
 type Op struct {
 	// Kind is the behaviour.
 	Kind Kind `json:"op"`
-	// Time is the duration of Run and Sleep, the period of Every and the CPU of each try of
+	// Time is the duration of Run, Sleep and Spin, the period of Every and the CPU of each try of
 	// Poll.
 	Time Dist `json:"time,omitzero"`
 	// Name is the pipe of Send, Recv, Poll and Until, the template of Fork and the group of SetGroup.
@@ -247,6 +254,9 @@ type Op struct {
 
 // RunOp returns the op that computes for d.
 func RunOp(d Dist) Op { return Op{Kind: Run, Time: d} }
+
+// SpinOp returns the op that computes until d of wall-clock time has passed since it began.
+func SpinOp(d Dist) Op { return Op{Kind: Spin, Time: d} }
 
 // SleepOp returns the op that sleeps for d.
 func SleepOp(d Dist) Op { return Op{Kind: Sleep, Time: d} }
