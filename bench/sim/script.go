@@ -16,21 +16,10 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		t := &m.threads[tid] // again after every op: a fork may move the slice
 		in := &m.code[t.base+t.pc]
 		switch in.op {
-		case opRun:
+		case opRun, opSpin:
 			t.pc++
 			t.fresh = false
-			t.remaining = runLength(in, t)
-			m.armDone(id)
-			return
-		case opSpin:
-			// The clock read that starts the spin is the thread's first progress: after
-			// any stall the CPU is in. armDone turns the time left into work.
-			t.pc++
-			t.fresh = false
-			c := &m.cpus[id]
-			m.settle(c)
-			m.vars[t.vars+in.a] = max(m.now, c.segStart) + runLength(in, t)
-			t.remaining = 1
+			t.remaining = m.runStart(id, t, in)
 			m.armDone(id)
 			return
 		case opSleep:
@@ -103,6 +92,20 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 }
 
 // runLength draws the length of thread t's Run op in: forever, or a sample of at least 1 ns.
+// runStart begins thread t's run or spin on CPU id and returns its work: a run's length, or
+// for a spin a placeholder that armDone replaces with the work up to the spin's end, which it
+// keeps in the spin's variable. The clock read that starts a spin is the thread's first
+// progress, after any stall the CPU is in.
+func (m *Machine) runStart(id topology.CPU, t *thread, in *instr) int64 {
+	if in.op == opRun {
+		return runLength(in, t)
+	}
+	c := &m.cpus[id]
+	m.settle(c)
+	m.vars[t.vars+in.a] = max(m.now, c.segStart) + runLength(in, t)
+	return 1
+}
+
 func runLength(in *instr, t *thread) int64 {
 	if in.dist.Kind == workload.Forever {
 		return forever

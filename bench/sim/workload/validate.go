@@ -242,17 +242,20 @@ func (v *validator) ops(ops []Op, path string, parent Pos, depth int, instant in
 	return nil
 }
 
+// neverEnds is the error of each kind that may not last forever.
+var neverEnds = [numKinds]string{
+	Sleep: "sleep forever never wakes up; use exit or recv on a pipe nobody writes",
+	Spin:  "spin forever never ends; use run forever for a hog",
+}
+
 func (v *validator) op(op *Op, p string, depth int, instant int64) error {
 	switch op.Kind {
 	case Run, Sleep, Spin:
 		if err := op.Time.Validate(); err != nil {
 			return errAt(op.pos, p, "%s: %s", op.Kind, err)
 		}
-		if op.Kind == Sleep && op.Time.Kind == Forever {
-			return errAt(op.pos, p, "sleep forever never wakes up; use exit or recv on a pipe nobody writes")
-		}
-		if op.Kind == Spin && op.Time.Kind == Forever {
-			return errAt(op.pos, p, "spin forever never ends; use run forever for a hog")
+		if msg := neverEnds[op.Kind]; msg != "" && op.Time.Kind == Forever {
+			return errAt(op.pos, p, "%s", msg)
 		}
 	case Poll:
 		if err := v.poll(op, p); err != nil {
