@@ -494,7 +494,7 @@ the mean round trip.`,
 			{Text: "… 64 clients: 4.21 → 5.53 ms, worse", Row: "v6.5-patched/latency-64",
 				Why: "worst line 1.0-1.3 ms, an IPI then an idle exit in both kernels; no tick meets the patch's case"},
 			{Text: "… 256 clients: 23.68 → 12.17 ms", Row: "v6.5-patched/latency-256",
-				Why: "in both kernels some client waits 17-20 ms of the 20 ms run on the 4-node machine: run too short"},
+				Why: "the run is start-up: a client's first line lasts 246 ms, then lines of 3-4 ms; dbench warms 36 s"},
 		},
 		Notes: seed004TbenchNotes(),
 	}

@@ -44,7 +44,7 @@ func TestSeed004IdlegroupMessageThreads(t *testing.T) {
 	assert.Positive(t, woken["0"])
 	assert.Positive(t, woken["1"])
 	// Every wake-up but those still waiting for a CPU at the end counts.
-	n := scenario.WalkLatencies(r, 0).Count()
+	n := scenario.WalkLatencies(r, 0, 30e6).Count()
 	assert.InDelta(t, woken["0"]+woken["1"], n, 6, "the latencies pool both message threads' workers")
 }
 
