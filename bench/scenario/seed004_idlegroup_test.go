@@ -66,3 +66,50 @@ func TestSeed004Topology(t *testing.T) {
 		assert.ErrorContains(t, err, "not a multiple", name)
 	}
 }
+
+// schbench's latency (worker_thread, add_lat) runs from the message thread's clock read before
+// its walk, the walk's first wake-up, to the worker's read after its spin, here its block, less
+// cputime, and is 1 µs when that is not positive: a preemption before the spin's end does not
+// count, one across it does. Hand-made traces, cputime 30 ms.
+func TestSeed004WalkLatencies(t *testing.T) {
+	const ms = int64(1e6)
+	threads := []sim.ThreadStats{{ID: 0, Name: "message0"}, {ID: 1, Name: "worker0_0"}, {ID: 2, Name: "worker0_1"}}
+	wake := func(at int64, who, by int32) sim.Record {
+		return sim.Record{Time: at, Kind: sim.KindWakeup, Thread: sched.ID(who), Other: by}
+	}
+	sw := func(at int64, next, prev int32, why sched.StopReason) sim.Record {
+		return sim.Record{Time: at, Kind: sim.KindSwitch, Thread: sched.ID(next), Other: prev, Arg: uint8(why)}
+	}
+	for _, tc := range []struct {
+		name string
+		recs []sim.Record
+		from int64
+		want []int64 // min and max of the latencies, and their count
+	}{
+		{"runs at once and blocks on time: 1 µs", []sim.Record{
+			wake(100*ms, 0, -1), wake(110*ms, 1, 0), sw(110*ms, 1, -1, sched.Sleep), sw(140*ms, -1, 1, sched.Sleep)},
+			0, []int64{1000, 1000, 1}},
+		{"the second of a walk counts from its start; preempted mid-spin, not past its end", []sim.Record{
+			wake(100*ms, 0, -1), wake(110*ms, 1, 0), wake(111*ms, 2, 0), sw(110*ms, 1, -1, sched.Sleep),
+			sw(113*ms, 2, -1, sched.Sleep), sw(120*ms, -1, 2, sched.Preempt), sw(125*ms, 2, -1, sched.Sleep),
+			sw(140*ms, -1, 1, sched.Sleep), sw(143*ms, -1, 2, sched.Sleep)},
+			0, []int64{1000, 3 * ms, 2}},
+		{"preempted across the end: the overrun counts", []sim.Record{
+			wake(100*ms, 0, -1), wake(110*ms, 1, 0), sw(110*ms, 1, -1, sched.Sleep), sw(138*ms, -1, 1, sched.Preempt),
+			sw(144*ms, 1, -1, sched.Sleep), sw(144*ms, -1, 1, sched.Sleep)},
+			0, []int64{4 * ms, 4 * ms, 1}},
+		{"before the warm-up's end: none", []sim.Record{
+			wake(100*ms, 0, -1), wake(110*ms, 1, 0), sw(110*ms, 1, -1, sched.Sleep), sw(140*ms, -1, 1, sched.Sleep)},
+			141 * ms, []int64{0, 0, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &sim.Result{Threads: threads, Trace: &sim.Trace{Records: tc.recs}}
+			h := scenario.WalkLatencies(r, tc.from, 30*ms)
+			require.Equal(t, tc.want[2], h.Count())
+			if h.Count() > 0 {
+				assert.Equal(t, tc.want[0], h.Min())
+				assert.Equal(t, tc.want[1], h.Max())
+			}
+		})
+	}
+}
