@@ -22,8 +22,8 @@ func TestSpin(t *testing.T) {
 	}{
 		{"alone", "thread a\n\tspin 10ms\nend\n",
 			map[string]time.Duration{"a": 10 * time.Millisecond}, map[string]time.Duration{"a": 10 * time.Millisecond}},
-		// a runs 0-4 and 8-10 (its end), b runs 4-8 and 10-12 (its end passed at 10 while
-		// it waited: it stops at its first run after it).
+		// a runs 0-4 and 8-10 (its end); b runs 4-8, and its end (10 ms) passes while it
+		// waits, so it stops as soon as it runs again, at 10.
 		{"two spins share the CPU and end by the wall clock", "thread a\n\tspin 10ms\nend\nthread b\n\tspin 6ms\nend\n",
 			map[string]time.Duration{"a": 10 * time.Millisecond, "b": 10 * time.Millisecond},
 			map[string]time.Duration{"a": 6 * time.Millisecond, "b": 4 * time.Millisecond}},
