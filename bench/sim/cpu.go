@@ -87,10 +87,10 @@ func (m *Machine) armDone(id topology.CPU) {
 	}
 }
 
-// spinning reports whether thread t is in a Spin with work left: the op it last began (a run
-// with work left always follows one) is a Spin.
+// spinning reports whether thread t is in a Spin with work left: the run it last began (a run
+// with work left always follows one) is a Spin's.
 func (m *Machine) spinning(t *thread) bool {
-	return t.remaining > 0 && t.remaining != forever && m.code[t.base+t.pc-1].op == opSpin
+	return t.spin && t.remaining > 0
 }
 
 // spinLeft sets the work left to c's running thread t, which is in a Spin, to what ends it at

@@ -19,7 +19,12 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		case opRun, opSpin:
 			t.pc++
 			t.fresh = false
-			t.remaining = m.runStart(id, t, in)
+			t.spin = in.op == opSpin
+			if t.spin {
+				t.remaining = m.spinStart(id, t, in)
+			} else {
+				t.remaining = runLength(in, t)
+			}
 			m.armDone(id)
 			return
 		case opSleep:
@@ -91,21 +96,19 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 	}
 }
 
-// runLength draws the length of thread t's Run op in: forever, or a sample of at least 1 ns.
-// runStart begins thread t's run or spin on CPU id and returns its work: a run's length, or
-// for a spin a placeholder that armDone replaces with the work up to the spin's end, which it
-// keeps in the spin's variable. The clock read that starts a spin is the thread's first
-// progress, after any stall the CPU is in.
-func (m *Machine) runStart(id topology.CPU, t *thread, in *instr) int64 {
-	if in.op == opRun {
-		return runLength(in, t)
-	}
+// spinStart begins thread t's spin in on CPU id and returns a placeholder for its work, which
+// armDone replaces with the work up to the spin's end; the end is kept in the spin's variable.
+// The clock read that starts a spin is the thread's first progress, after any stall the CPU
+// is in.
+func (m *Machine) spinStart(id topology.CPU, t *thread, in *instr) int64 {
 	c := &m.cpus[id]
 	m.settle(c)
 	m.vars[t.vars+in.a] = max(m.now, c.segStart) + runLength(in, t)
 	return 1
 }
 
+// runLength draws the length of thread t's Run or Spin op in: forever, or a sample of at least
+// 1 ns.
 func runLength(in *instr, t *thread) int64 {
 	if in.dist.Kind == workload.Forever {
 		return forever

@@ -99,7 +99,10 @@ type thread struct {
 	joining bool
 	// reported has a bit per Invariant already reported for the current wait.
 	reported uint8
-	ownAttr  bool
+	// spin says the run the thread last began is a Spin's (advance sets it at every run), so
+	// that its work left is what ends it at the spin's end in wall-clock time (spinLeft).
+	spin    bool
+	ownAttr bool
 	// anyCPU caches whether attr allows every CPU of the machine, to spare the CPU-set test.
 	anyCPU bool
 	// paying says the thread has paid for the wake-up its current op is causing (pay).
