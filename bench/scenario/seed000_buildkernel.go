@@ -299,20 +299,33 @@ func share(total, n, i int) int {
 // token pipe: one message into each of others; make then takes the token back itself before
 // they run (MakeStartJobs after Job_CatchChildren), so each keeps its j jobs.
 func oneMake(v Values, w *workload.Workload, first, suffix string, others []string, j, jobs int) workload.Thread {
+	mk, reap, last := makePipes(v, w, first, suffix, others, j)
+	ops := append(makeLoop(j, jobs, mk, reap, last, first), workload.Op{Kind: workload.Join})
+	return workload.Thread{Name: "make" + suffix, Ops: ops}
+}
+
+// makePipes adds to w the pipes by which make+suffix hears of its jobs (see makeThreads and
+// oneMake), and to template first the messages its exit sends on them. It returns make's own
+// CPU per job (make_ms), the ops by which make reaps one job, and, with others, those by which
+// it reaps its last, which return no token (nil without others: every reap is alike).
+func makePipes(v Values, w *workload.Workload, first, suffix string, others []string, j int) (mk workload.Op, reap, last []workload.Op) {
 	reaped, poll := "reaped"+suffix, "make"+suffix
 	w.Pipes = append(w.Pipes, workload.Pipe{Name: reaped})
 	exit := []workload.Op{workload.SendOp(reaped, 1)}
-	reap := []workload.Op{workload.RecvOp(reaped, 1)}
+	reap = []workload.Op{workload.RecvOp(reaped, 1)}
 	if v["echo"] == 1 {
 		w.Pipes = append(w.Pipes, workload.Pipe{Name: poll})
 		exit = append(exit, workload.SendOp(poll, 1))
 		out := workload.RunOp(workload.Fixed(workload.Duration(max(1, v["out_us"]*1e3))))
 		reap = []workload.Op{workload.UntilOp(reaped, 1, workload.RecvOp(poll, 1), out)}
 	}
-	last := reap // the last job reaped returns the make's own token, which wakes no one
-	if j > 1 {
-		for _, o := range others {
-			reap = append(reap, workload.SendOp(o, 1))
+	if len(others) > 0 {
+		last = reap // the last job reaped returns the make's own token, which wakes no one
+		if j > 1 {
+			reap = slices.Clone(reap)
+			for _, o := range others {
+				reap = append(reap, workload.SendOp(o, 1))
+			}
 		}
 	}
 	for i := range w.Threads {
@@ -320,23 +333,26 @@ func oneMake(v Values, w *workload.Workload, first, suffix string, others []stri
 			w.Threads[i].Ops = append(w.Threads[i].Ops, exit...)
 		}
 	}
-	mk := workload.RunOp(workload.Fixed(workload.Duration(max(1, v["make_ms"]*1e6))))
-	start := min(j, jobs)
+	return workload.RunOp(workload.Fixed(workload.Duration(max(1, v["make_ms"]*1e6)))), reap, last
+}
+
+// makeLoop returns the ops by which one make process builds n objects of template first, keeping
+// min(j, n) of them running: it forks that many, then reaps one and forks the next until all are
+// forked, then reaps the rest, the last of them through last if it is not nil (bmake's job loop,
+// see makeThreads). mk is make's own CPU per job and reap the ops that reap one job (makePipes).
+func makeLoop(j, n int, mk workload.Op, reap, last []workload.Op, first string) []workload.Op {
+	start := min(j, n)
 	ops := []workload.Op{workload.RepeatOp(start, mk, workload.ForkOp(first, 1))}
-	if jobs > start {
-		ops = append(ops, workload.RepeatOp(jobs-start, slices.Concat(reap, []workload.Op{mk, workload.ForkOp(first, 1)})...))
+	if n > start {
+		ops = append(ops, workload.RepeatOp(n-start, slices.Concat(reap, []workload.Op{mk, workload.ForkOp(first, 1)})...))
 	}
-	join := workload.Op{Kind: workload.Join}
-	switch {
-	case len(others) == 0:
-		ops = append(ops, workload.RepeatOp(start, reap...), join)
-	case start > 1:
+	if last == nil {
+		return append(ops, workload.RepeatOp(start, reap...))
+	}
+	if start > 1 {
 		ops = append(ops, workload.RepeatOp(start-1, reap...))
-		fallthrough
-	default:
-		ops = append(ops, slices.Concat(last, []workload.Op{join})...)
 	}
-	return workload.Thread{Name: "make" + suffix, Ops: ops}
+	return append(ops, last...)
 }
 
 // buildkernelNotes are seed000-buildkernel's notes: what the model leaves out, the sources read
