@@ -147,8 +147,11 @@
 // seed003-posix (seed 003, Certner 2025: 64 queues conflate rtprio levels 4 to 1): reproduced
 // exactly, 8 distinct levels of 32 on the legacy layouts (ULE and 4BSD), 32 on main's 256
 // queues, shown as the service order of one thread per level. seed003-buildworld (−4.7 % on a
-// 12-core Ryzen): no difference in the model, which has none of buildworld's I/O and serial
-// phases.
+// 12-core Ryzen): buildworld's stages one after another (Makefile.inc1), each a parallel compile
+// through seed000-buildkernel's process chain and a link alone; no difference in the model at any
+// swept -j, stage count or serial share: every change of the rework orders threads queued on one
+// CPU, at -j 8 on 24 CPUs hardly any thread queues, and at -j 48 the queued ones are alike batch
+// compiles whose order leaves no CPU idle.
 //
 // seed004-idlegroup (seed 004, Zhou 2022: schbench tails beside an idle cgroup's messaging,
 // 1310 → 247 µs at 16 workers and 5516 → 906 µs at 23 with FavorNonIdleTick). schbench as its

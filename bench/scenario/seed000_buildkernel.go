@@ -89,8 +89,7 @@ tree, its voluntary switches as sleeps, in j independent slots).`,
 }
 
 // chainParams are the parameters of the per-object process chain and of bmake's single make
-// process. Scenarios that reuse the build model without them (seed002-idle,
-// seed003-buildworld) keep the earlier model: one process per job in j independent slots.
+// process. seed002-idle reuses the build model without them (withoutChain).
 var chainParams = map[string]bool{"chain": true, "cc_blocks_per_s": true, "cc_off_us": true, "sh_ms": true,
 	"ctf_ms": true, "one_make": true, "make_ms": true, "echo": true, "out_us": true, "submakes": true}
 

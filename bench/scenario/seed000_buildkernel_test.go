@@ -27,8 +27,7 @@ func buildkernelWorkload(t *testing.T, s *scenario.Scenario, set scenario.Values
 
 // The per-object chain is three processes an object (sh, the compiler, ctfconvert), forked by
 // one make that hears of each job's end on a pipe and wakes for each command the shell echoes; the earlier model (chain 0, one_make 0) is
-// one process per object in j slots, and it is what the scenarios that reuse the build without
-// the chain's parameters (seed002-idle, seed003-buildworld) still build.
+// one process per object in j slots.
 func TestBuildkernelChain(t *testing.T) {
 	s, err := scenario.Lookup("seed000-buildkernel")
 	require.NoError(t, err)
@@ -73,14 +72,6 @@ func TestBuildkernelChain(t *testing.T) {
 	n, _ = w0.Started()
 	assert.Equal(t, 8+2+20, n, "j make slots, the hogs, one process per object")
 	assert.Empty(t, w0.Pipes)
-
-	b, err := scenario.Lookup("seed003-buildworld")
-	require.NoError(t, err)
-	for _, p := range b.Params {
-		assert.NotContains(t, []string{"chain", "one_make", "sh_ms", "ctf_ms", "cc_blocks_per_s", "cc_off_us", "make_ms", "echo", "out_us"}, p.Name)
-	}
-	wb := buildkernelWorkload(t, b, scenario.Values{"jobs": 20, "hogs": 2, "cpus": 8, "j": 8, "smt": 1})
-	assert.Equal(t, w0, wb, "without the chain's parameters the build is the earlier model")
 }
 
 // seed002-idle builds one process per job (the earlier model's gcc tree) under one make that
