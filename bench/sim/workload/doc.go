@@ -74,7 +74,7 @@
 // durations on every architecture; the simulator gives each thread its own source, so a thread
 // draws the same durations whichever policy runs it.
 //
-// Every op but run, sleep and every takes no simulated time, and the machine stretches a run or
+// Every op but run, spin, sleep and every takes no simulated time, and the machine stretches a run or
 // sleep of 0 to 1 ns. [Workload.Validate] therefore refuses what would stand still: a loop whose
 // body has no run or sleep of a positive duration and no every, and more than [MaxInstant]
 // repetitions of an op at one instant (nested repeats without time, times the count of a send,
@@ -88,6 +88,7 @@
 //	CPU hog (while (1);), cpuburner          run forever
 //	hackbench / perf bench sched messaging   senders and receivers on pipes: send, recv
 //	schbench worker wake-ups                 every PERIOD … end, wake-to-run latency
+//	a loop reading the clock (usec_spin)     spin DIST: ends by the wall clock
 //	make -j N (job trees)                    template + fork N + join
 //	make's job loop: poll(2) on the jobs'    until PIPE … end, its body a recv on the
 //	output pipes until SIGCHLD               pipe of the others
