@@ -77,10 +77,18 @@ and burn CPU between yields (wait=1); wait=0 is a rank that sleeps instead.`,
 			{Name: "wait", Doc: "1: a waiting rank busy-waits with sched_yield (Open MPI's opal_progress when oversubscribed); 0: it sleeps", Default: 1, Min: 0, Max: 1, Integer: true},
 			{Name: "poll_us", Doc: "CPU of one try of the busy-wait before its sched_yield (the real loop takes microseconds; coarser here for speed: 10, 50 and 200 gave the same ratios within 0.02×)", Unit: "us", Default: 200, Min: 0.1, Max: 1e5},
 			{Name: "iter_ms", Doc: "compute of one rank between two barriers at N=4 (not known from the thread: an assumption)", Unit: "ms", Default: 50, Min: 0.1, Max: 60000},
+			{Name: "start", Doc: "1: mpirun forks the ranks one at a time, each exec'ing before the next is forked (Open MPI's odls_default_fork_local_proc), and releases them once all have started; 0: the N ranks are created at once", Default: 1, Min: 0, Max: 1, Integer: true},
+			{Name: "exec_ms", Doc: "CPU a forked child uses before its execve releases mpirun (start 1; not known: an assumption)", Unit: "ms", Default: 1, Min: 0.001, Max: 1000},
+			{Name: "init_ms", Doc: "CPU of a rank's start-up after execve, before it reports to mpirun (start 1; not known: an assumption)", Unit: "ms", Default: 20, Min: 0.001, Max: 10000},
+			{Name: "init_wait", Doc: "start 1: 1, a rank waits for mpirun's answer in MPI_Init as it waits in the rank loop (ORTE_PROGRESSED_WAIT polls opal_progress, whose event loop does not block); 0: it sleeps", Default: 1, Min: 0, Max: 1, Integer: true},
+			{Name: "pkgs", Doc: "packages of the 4-CPU machine, its cores sharing a cache per package: 1 (one quad-core) or 2 (two dual-cores); the thread does not say", Default: 1, Min: 1, Max: 4, Integer: true},
 		},
 		Rows: rows,
 		Metrics: []Metric{{Name: "makespan", Unit: "s", Of: func(r *sim.Result, _ *Setup) float64 {
-			t, _ := r.Thread("rank0")
+			t, ok := r.Thread("rank0")
+			if !ok {
+				t, _ = r.Thread("rank0.0") // started by mpirun (start 1)
+			}
 			if t.End < 0 {
 				return float64(r.End) / 1e9
 			}
@@ -99,35 +107,63 @@ and burn CPU between yields (wait=1); wait=0 is a rank that sleeps instead.`,
 		Claims: []Claim{
 			{Text: "Kargl: N=5 ranks on 4 CPUs, ULE 2011, against N=4", Row: "ULE 2011 (freebsd9)/N=5"},
 			{Text: "… N=6, ULE 2011", Row: "ULE 2011 (freebsd9)/N=6",
-				Why: "the model's 2011 ULE keeps two ranks on each of two CPUs; the seed's needs three or four on one"},
+				Why: "traced: ranks stay 2,2,1,1 per CPU after the launch; 2.8× needs 3-4 on one CPU"},
 			{Text: "… N=7, ULE 2011", Row: "ULE 2011 (freebsd9)/N=7",
-				Why: "the model's 2011 ULE spreads the ranks evenly; the seed's 2.1× needs uneven piles"},
+				Why: "traced: ranks stay 2,2,2,1 per CPU after the launch; 2.1× needs 3 on one CPU"},
 			{Text: "… N=8, ULE 2011", Row: "ULE 2011 (freebsd9)/N=8",
-				Why: "two ranks per CPU share evenly in the model; the seed's 1.9× needs three or more on a CPU"},
+				Why: "traced: two ranks per CPU from the launch on; 1.9× needs 3 or more on one CPU"},
 			{Text: "… N=5, 4BSD", Row: "4BSD 2011 (freebsd9)/N=5"},
 			{Text: "… N=8, 4BSD: about as fast as N=4", Row: "4BSD 2011 (freebsd9)/N=8"},
 		},
-		Notes: append(notes,
-			"Sources read for the waiting ranks: Open MPI opal/runtime/opal_progress.c (opal_progress: with "+
-				"opal_progress_yield_when_idle set and no event, sched_yield; the comment: if the processor is "+
-				"oversubscribed, a best-case latency of a time-slice) and MPICH's nemesis polling with sched_yield; "+
-				"sys/kern/sched_ule.c and sched_4bsd.c of FreeBSD 9 (2011): sched_relinquish is mi_switch(SW_VOL | "+
-				"SWT_RELINQUISH), the yielding thread requeued at its own priority (the 2007 ULE and 4BSD lowered it to "+
-				"PRI_MAX_TIMESHARE first; 2011's do not).",
-			"iter_ms, the compute between two synchronisations of the ranks, is not known from the thread, and the result "+
-				"depends on it, so the scenario sweeps 50 ms (shorter than a slice) and 1000 ms (longer), and the summary "+
-				"shows both and where the seed's figure falls. With busy-waiting ranks (the default, from the MPI "+
-				"libraries' source) and 1000 ms iterations 4BSD time-slices to within 1-4 % of N=4 (the seed: 1-29 %) while "+
-				"the 2011 ULE is 1.5× slower at N=5 (the seed: 1.8×); at 50 ms every policy pays ceil(N/4) chunks per "+
-				"iteration.",
-			"Not reproduced: ULE 2011 at N=6..8 (the seed: 2.8 / 2.1 / 1.9×, with mean absolute deviations of 84-173 s). "+
-				"Those need ULE to pile three or four ranks on one CPU in some runs; the modelled 2011 ULE (its 2008 "+
-				"balancer, ule:freebsd9) keeps busy-waiting ranks two per CPU, and its runs vary by a few percent, not by "+
-				"a third. The initial placement of mpirun's children and the 2011 balancer's moves are where to look next.",
-			"The 4-CPU machine is modelled as 4 cores sharing one cache (the thread does not give its topology); the ranks "+
-				"communicate through pipes at no cost, and do no I/O."),
+		Notes: append(notes, karglNotes()...),
 	}
 	return s
+}
+
+// karglNotes returns seed001-kargl's notes: the sources read, the unknowns swept, and what a
+// trace of the ranks' placements shows.
+func karglNotes() []string {
+	return []string{
+		"Sources read for the waiting ranks: Open MPI opal/runtime/opal_progress.c (opal_progress: with " +
+			"opal_progress_yield_when_idle set and no event, sched_yield; the comment: if the processor is " +
+			"oversubscribed, a best-case latency of a time-slice) and MPICH's nemesis polling with sched_yield; " +
+			"sys/kern/sched_ule.c and sched_4bsd.c of FreeBSD 9 (2011): sched_relinquish is mi_switch(SW_VOL | " +
+			"SWT_RELINQUISH), the yielding thread requeued at its own priority (the 2007 ULE and 4BSD lowered it to " +
+			"PRI_MAX_TIMESHARE first; 2011's do not).",
+		"iter_ms, the compute between two synchronisations of the ranks, is not known from the thread, and the result " +
+			"depends on it, so the scenario sweeps 50 ms (shorter than a slice) and 1000 ms (longer), and the summary " +
+			"shows both and where the seed's figure falls. With busy-waiting ranks (the default, from the MPI " +
+			"libraries' source) and 1000 ms iterations 4BSD time-slices to within 1-4 % of N=4 (the seed: 1-29 %) while " +
+			"the 2011 ULE is 1.5× slower at N=5 (the seed: 1.8×); at 50 ms every policy pays ceil(N/4) chunks per " +
+			"iteration.",
+		"How the ranks start (start 1, the default): Open MPI's mpirun forks its node's ranks one at a time and " +
+			"blocks reading a close-on-exec pipe until each child has exec'd (orte/mca/odls/default/odls_default_module.c, " +
+			"odls_default_fork_local_proc, read in Open MPI 1.6.4, jimmycao/tmp-ompi-1.6.4 @ef65decc; the launch loop is " +
+			"the 1.4/1.5 one), so under the 2011 ULE each child is placed by sched_pickcpu from mpirun's CPU with no " +
+			"affinity (sched_fork_thread of sched_ule.c 1.290 copies ts_cpu, not ts_rltick): an idle CPU while there is " +
+			"one, then the least loaded, lowest id first. In MPI_Init a rank waits for mpirun's answer in " +
+			"ORTE_PROGRESSED_WAIT (orte/runtime/orte_wait.h), a loop on opal_progress, whose event loop does not block " +
+			"(opal_progress_event_flag OPAL_EVLOOP_ONCE | OPAL_EVLOOP_NONBLOCK, opal/runtime/opal_progress.c): it polls, " +
+			"as in the rank loop (init_wait 1). exec_ms and init_ms, the child's CPU before execve and its start-up " +
+			"after, are assumptions (1 and 20 ms). pkgs, the machine's packages, is not in the thread (its dmesg is only " +
+			"linked): 1 (the default) is four cores under one cache; 2 is two dual-core packages, the two-level tree " +
+			"smp_topo_1level builds, under which the 2008 balancer balances only inside a package (the reset slip of its " +
+			"combined search). Swept (schedbench sweep -grid pkgs=1,2 -grid iter_ms=50,1000 seed001-kargl), 2 moves the " +
+			"ULE 2011 rows by at most 0.05× at init_wait 1, so the summary shows pkgs=1 only (both would not fit its width).",
+		"Traced (a TraceFull run per seed at the defaults, each rank's CPU at 0.2 s and its CPU time per CPU after " +
+			"0.5 s): under the 2011 ULE the launch puts ranks 0-2 on three idle CPUs and the later ones on the least " +
+			"loaded; the polling ranks never sleep, so no wake-up places them again, and the balancer leaves at most " +
+			"two ranks on a CPU at a time, on either machine: 2,2,1,1 at N=6 (the two ranks of a pair of CPUs " +
+			"changing sides every balance), 2,2,2,1 at N=7, two per CPU at N=8 (1.02×, each rank 11.5 s of CPU for " +
+			"11.1 s of work). The seed's 2.8× at N=6 needs three or four ranks on one CPU; our runs vary by 0.02-3 % " +
+			"(the 95 % half-widths), not by the seed's 18-31 % mean absolute deviation. Ranks that slept in MPI_Init " +
+			"instead (init_wait 0, not what the source does) are woken by mpirun and the 2008 sched_pickcpu's last rule " +
+			"(the waking CPU if it runs worse priority than the woken thread and the chosen CPU is busy) piles ranks " +
+			"3..N-1 on mpirun's CPU (3-5 ranks at 0.2 s); one package's balancer spreads them in 1-5 s, two packages' " +
+			"never across them: N=7 and N=8 then take 1.55-1.8× at pkgs=2, N=6 still 1.4× (TestKarglPlacement checks these placements).",
+		"The 4-CPU machine is modelled as 4 cores sharing one cache (the thread does not give its topology); the ranks " +
+			"communicate through pipes at no cost, and do no I/O.",
+	}
 }
 
 // karglRows returns a row per N of Kargl's table in each column, N=4 the baseline, with the
@@ -158,6 +194,10 @@ func buildKargl(v Values, _ *Row) (Setup, error) {
 	if iters < 1 {
 		return Setup{}, fmt.Errorf("work_s/iter_ms gives no iteration")
 	}
+	pkgs := int(v["pkgs"])
+	if 4%pkgs != 0 {
+		return Setup{}, fmt.Errorf("pkgs %d does not divide the 4 CPUs", pkgs)
+	}
 	chunk := workload.Fixed(workload.Duration(v["iter_ms"] * 1e6 * 4 / float64(n)))
 	w := &workload.Workload{Pipes: []workload.Pipe{{Name: "done"}}}
 	// wait 1: a rank waits as Open MPI's progress loop does when the machine is
@@ -173,16 +213,61 @@ func buildKargl(v Values, _ *Row) (Setup, error) {
 	if n > 1 {
 		master = append(master, recv("done", n-1))
 	}
+	ranks := [][]workload.Op{{workload.RepeatOp(iters, master...)}}
 	for i := 1; i < n; i++ {
 		p := fmt.Sprintf("go%d", i)
 		w.Pipes = append(w.Pipes, workload.Pipe{Name: p})
 		master = append(master, workload.SendOp(p, 1))
-		w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("rank%d", i), Ops: []workload.Op{
-			workload.RepeatOp(iters, workload.RunOp(chunk), workload.SendOp("done", 1), recv(p, 1))}})
+		ranks = append(ranks, []workload.Op{workload.RepeatOp(iters, workload.RunOp(chunk), workload.SendOp("done", 1), recv(p, 1))})
 	}
-	w.Threads = append([]workload.Thread{{Name: "rank0", Ops: []workload.Op{workload.RepeatOp(iters, master...)}}}, w.Threads...)
-	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), StatHz: 127}, Workload: w,
+	ranks[0] = []workload.Op{workload.RepeatOp(iters, master...)}
+	if v["start"] == 1 {
+		karglLaunch(w, ranks, v, recv)
+	} else {
+		for i, ops := range ranks {
+			w.Threads = append(w.Threads, workload.Thread{Name: fmt.Sprintf("rank%d", i), Ops: ops})
+		}
+	}
+	return Setup{Config: sim.Config{Topology: topology.Uniform(pkgs, 1, 1, 4/pkgs, 1), StatHz: 127}, Workload: w,
 		Until: time.Duration(v["work_s"]*float64(n)) * time.Second * 2}, nil
+}
+
+// karglLaunch adds to w the start of the ranks as Open MPI's mpirun makes it on its own node
+// (orte/mca/odls/default/odls_default_module.c, odls_default_fork_local_proc, called once per
+// local rank): mpirun forks a child and blocks reading a close-on-exec pipe until the child has
+// exec'd (the child's exec_ms before execve), then forks the next. Each rank then runs init_ms
+// of start-up (the loader, MPI_Init's set-up), reports to mpirun and waits until mpirun has
+// heard from every rank and answers each (MPI_Init's exchange with its daemon), and enters the
+// rank loop. With init_wait 1 a rank waits there as it waits between iterations (recv):
+// ORTE_PROGRESSED_WAIT loops on opal_progress, whose event loop does not block
+// (OPAL_EVLOOP_ONCE | OPAL_EVLOOP_NONBLOCK); with 0 it sleeps. mpirun sleeps in read and in
+// its event loop. Rank i is the template
+// rank<i>, its thread rank<i>.0.
+func karglLaunch(w *workload.Workload, ranks [][]workload.Op, v Values, recv func(string, int) workload.Op) {
+	n := len(ranks)
+	exec := workload.Fixed(workload.Duration(v["exec_ms"] * 1e6))
+	initWait := func(p string) workload.Op {
+		if v["init_wait"] == 1 {
+			return recv(p, 1)
+		}
+		return workload.RecvOp(p, 1)
+	}
+	initRun := workload.Fixed(workload.Duration(v["init_ms"] * 1e6))
+	w.Pipes = append(w.Pipes, workload.Pipe{Name: "execd"}, workload.Pipe{Name: "ready"})
+	var mpirun []workload.Op
+	for i, ops := range ranks {
+		name, rel := fmt.Sprintf("rank%d", i), fmt.Sprintf("init%d", i)
+		w.Pipes = append(w.Pipes, workload.Pipe{Name: rel})
+		start := []workload.Op{workload.RunOp(exec), workload.SendOp("execd", 1), workload.RunOp(initRun),
+			workload.SendOp("ready", 1), initWait(rel)}
+		w.Threads = append(w.Threads, workload.Thread{Name: name, Template: true, Ops: append(start, ops...)})
+		mpirun = append(mpirun, workload.ForkOp(name, 1), workload.RecvOp("execd", 1))
+	}
+	mpirun = append(mpirun, workload.RecvOp("ready", n))
+	for i := range n {
+		mpirun = append(mpirun, workload.SendOp(fmt.Sprintf("init%d", i), 1))
+	}
+	w.Threads = append([]workload.Thread{{Name: "mpirun", Ops: mpirun}}, w.Threads...)
 }
 
 func seed001Rizzo() *Scenario {
