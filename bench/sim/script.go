@@ -19,12 +19,7 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 		case opRun, opSpin:
 			t.pc++
 			t.fresh = false
-			t.spin = in.op == opSpin
-			if t.spin {
-				t.remaining = m.spinStart(id, t, in)
-			} else {
-				t.remaining = runLength(in, t)
-			}
+			m.beginRun(id, t, in)
 			m.armDone(id)
 			return
 		case opSleep:
@@ -94,6 +89,15 @@ func (m *Machine) advance(id topology.CPU, tid int32) {
 			m.setAttrOp(id, tid, in)
 		}
 	}
+}
+
+// beginRun sets thread t's work for its Run or Spin op in on CPU id, and whether it spins.
+func (m *Machine) beginRun(id topology.CPU, t *thread, in *instr) {
+	if t.spin = in.op == opSpin; t.spin {
+		t.remaining = m.spinStart(id, t, in)
+		return
+	}
+	t.remaining = runLength(in, t)
 }
 
 // spinStart begins thread t's spin in on CPU id and returns a placeholder for its work, which
