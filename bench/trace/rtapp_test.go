@@ -187,17 +187,8 @@ func TestWriteRTAppRefuses(t *testing.T) {
 // An until (and a poll) cannot be written as rt-app events: WriteRTApp leaves it out, its body
 // with it, with a warning, and writes the ops around it.
 func TestWriteRTAppUntil(t *testing.T) {
-	w, err := workload.Parse("pipe p\nthread n\n\trun 1ms\n\tuntil p\n\t\tsleep 7ms\n\tend\n\tpoll p 3us\n\trun 2ms\nend\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	warns, err := WriteRTApp(&buf, w, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, warns := rtappOf(t, "pipe p\nthread n\n\trun 1ms\n\tuntil p\n\t\tsleep 7ms\n\tend\n\tpoll p 3us\n\trun 2ms\nend\n")
 	requireWarnings(t, warns, "n: until cannot be expressed; left out", "n: poll cannot be expressed; left out")
-	out := buf.String()
 	if !strings.Contains(out, `"run1": 1000,`) || !strings.Contains(out, `"run2": 2000`) || strings.Contains(out, "7000") {
 		t.Errorf("WriteRTApp wrote\n%s\nwant the runs of 1000 and 2000 us and not the until's sleep of 7000", out)
 	}
@@ -244,7 +235,19 @@ func FuzzReadRTApp(f *testing.F) {
 
 // A spin is rt-app's runtime event: computing for a duration of wall-clock time.
 func TestWriteRTAppSpin(t *testing.T) {
-	w, err := workload.Parse("thread n\n\tspin 3ms\n\tsleep 1ms\nend\n")
+	out, warns := rtappOf(t, "thread n\n\tspin 3ms\n\tsleep 1ms\nend\n")
+	if len(warns) != 0 {
+		t.Errorf("warnings %v, want none", warns)
+	}
+	if !strings.Contains(out, `"runtime1": 3000,`) || !strings.Contains(out, `"sleep2": 1000`) {
+		t.Errorf("spin 3ms written as:\n%s", out)
+	}
+}
+
+// rtappOf returns WriteRTApp's output and warnings for the workload text, failing t on an error.
+func rtappOf(t *testing.T, text string) (string, []Warning) {
+	t.Helper()
+	w, err := workload.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,8 +256,5 @@ func TestWriteRTAppSpin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	requireWarnings(t, warns)
-	if out := buf.String(); !strings.Contains(out, `"runtime1": 3000,`) || !strings.Contains(out, `"sleep2": 1000`) {
-		t.Errorf("spin 3ms written as:\n%s", out)
-	}
+	return buf.String(), warns
 }
