@@ -139,6 +139,7 @@ func TestBusiest(t *testing.T) {
 		}
 		gb, go_, gu := x.Busiest(span, &cpus, dst, gc, pct, cs)
 		wb, wo, wu := busiestRef(multi, span, &cpus, stats, dst, gc, pct)
+		wu = wu && wb < 0 // unsure only matters, and is only reported, when no CPU is found
 		if gb != wb || go_ != wo || gu != wu {
 			t.Fatalf("n %d dst %v gc %d pct %d multi %x span %x cpus %v:\n got %d %v %v\nwant %d %v %v",
 				n, dst, gc, pct, multi, span, cpus, gb, go_, gu, wb, wo, wu)
@@ -176,4 +177,70 @@ func TestUpdate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzBusiest checks Index.Busiest against busiestRef on machines the fuzzer builds: four
+// bytes a CPU give its fair tasks, whether it holds two tasks or more, is in the span and is
+// allowed, and its load, utilisation and runnable figures (mostly loads of four values and
+// figures at group_is_overloaded's thresholds, so that the scan's passing over of candidates
+// below the busiest so far meets ties; sometimes wide ones, whose products wrap). The seeds
+// run with go test; `go test -fuzz FuzzBusiest ./cfs/internal/flatbalance` searches further.
+func FuzzBusiest(f *testing.F) {
+	r := rand.New(rand.NewPCG(7, 31))
+	for i := range 40 {
+		n := []int{1, 3, 64, 65, 130, 300}[i%6]
+		data := make([]byte, 4*n)
+		for i := range data {
+			data[i] = byte(r.Uint32())
+		}
+		f.Add(data, uint16(r.IntN(n)), uint16(topology.CapacityScale), uint16(117))
+		f.Add(data, uint16(n-1), uint16(1+r.IntN(topology.CapacityScale)), uint16(110))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, d, gc16, pct16 uint16) {
+		n := min(len(data)/4, topology.MaxCPUs)
+		if n == 0 {
+			return
+		}
+		dst := topology.CPU(int(d) % n)
+		gc := 1 + uint64(gc16)%topology.CapacityScale
+		pct := 100 + uint64(pct16)%150
+		nw := (n + 63) / 64
+		var x Index
+		x.Init(n)
+		multi, span := make([]uint64, nw), make([]uint64, nw)
+		var cpus topology.CPUSet
+		stats := make([]figures, n)
+		cs := make([]smp.CPUStat, n)
+		for c := range n {
+			b := data[4*c : 4*c+4]
+			if b[0]&4 != 0 {
+				multi[c>>6] |= 1 << (c & 63)
+				x.Update(topology.CPU(c), 0, 2)
+			}
+			if b[0]&8 == 0 {
+				span[c>>6] |= 1 << (c & 63)
+			}
+			if b[0]&48 != 48 {
+				cpus.Add(topology.CPU(c))
+			}
+			thresholds := []uint64{0, gc * 100 / pct, gc*100/pct + 1, gc * pct / 100, gc*pct/100 + 1, gc}
+			stats[c] = figures{
+				hnr:      uint32(b[0] & 3),
+				load:     uint64(b[1]&3) * 1024,
+				util:     thresholds[int(b[2])%len(thresholds)],
+				runnable: thresholds[int(b[3])%len(thresholds)],
+			}
+			if b[0] >= 192 { // wide figures, whose products wrap
+				stats[c].load = uint64(b[1]) << (b[3] & 63)
+				stats[c].util = uint64(b[2]) << (b[1] & 63)
+			}
+			cs[c] = smp.CPUStat{HNrRunning: stats[c].hnr, Load: stats[c].load, Util: stats[c].util, Runnable: stats[c].runnable}
+		}
+		gb, go_, gu := x.Busiest(span, &cpus, dst, gc, pct, cs)
+		wb, wo, wu := busiestRef(multi, span, &cpus, stats, dst, gc, pct)
+		wu = wu && wb < 0
+		if gb != wb || go_ != wo || gu != wu {
+			t.Fatalf("n %d dst %v gc %d pct %d: got %d %v %v, want %d %v %v", n, dst, gc, pct, gb, go_, gu, wb, wo, wu)
+		}
+	})
 }
