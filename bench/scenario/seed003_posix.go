@@ -183,13 +183,13 @@ order of queued threads, all that the rework changes for a build, can act.`,
 }
 
 // worldParams are seed003-buildworld's parameters: seed000-buildkernel's build model without
-// its hogs and its one_make switch (one make process, always), on the seed's machine at make -j
-// 8, with the stages and the serial share of the build.
+// its hogs, its one_make switch and its submakes (one make process, always), on the seed's
+// machine at make -j 8, with the stages and the serial share of the build.
 func worldParams() []Param {
 	var out []Param
 	for _, p := range seed000Buildkernel().Params {
 		switch p.Name {
-		case "hogs", "hog_nice", "hog_idle", "one_make":
+		case "hogs", "hog_nice", "hog_idle", "one_make", "submakes":
 			continue
 		case "cpus":
 			p.Default, p.Doc = 24, "CPUs (the seed's Ryzen 9 3900X: 12 cores, 24 threads)"
