@@ -172,6 +172,10 @@ type Row struct {
 	Reported string
 	// Load is the lowest and highest one-minute load average seen during the host runs.
 	Load [2]float64
+	// Others is the share of the machine's CPU time that anything but the host runs took while
+	// they ran (see Busy), where OthersMeasured.
+	Others         float64
+	OthersMeasured bool
 	// Goal is the experiment's goal, and Meets whether the nearest model's ratio lies within
 	// it; Goal.Name is "" for an experiment without one, or a row without a ratio.
 	Goal  Goal
@@ -179,13 +183,6 @@ type Row struct {
 	// Profile names the machine profile the models charged (sim.Profile.String).
 	Profile string
 }
-
-// BusyLoad is the one-minute load average above which the table flags a row's host runs as
-// made on a busy machine.
-const BusyLoad = 0.5
-
-// Busy reports whether r's host runs saw a load average above BusyLoad.
-func (r *Row) Busy() bool { return r.Load[1] > BusyLoad }
 
 // A ModelFigure is one simulated policy's figure.
 type ModelFigure struct {
@@ -270,8 +267,10 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 
 // hostRuns measures experiment e on the host o.Reps times into row.Host (its own figure, or the
 // workload's metric, over the baseline's when it has one), widening row.Load to the load
-// averages seen.
+// averages seen, and sets row.Others to the share of the CPU time others took meanwhile.
 func hostRuns(ctx context.Context, e Experiment, o CompareOptions, row *Row) error {
+	start := markCPU()
+	defer func() { row.Others, row.OthersMeasured = othersShare(start, markCPU()) }()
 	for rep := range o.Reps {
 		opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight, KeepSignals: o.KeepSignals}
 		if e.HostFigure != nil {
@@ -517,9 +516,8 @@ func WriteRows(w io.Writer, rows []Row) error {
 				host += fmt.Sprintf(" (%d of %d runs)", len(s), len(r.Host))
 			}
 			lo, hi = min(lo, r.Load[0]), max(hi, r.Load[1])
-			load = fmt.Sprintf("%.2f-%.2f", r.Load[0], r.Load[1])
+			load = loadCell(&r)
 			if r.Busy() {
-				load += " busy"
 				busy++
 			}
 		}
@@ -560,13 +558,13 @@ func WriteRows(w io.Writer, rows []Row) error {
 		fmt.Fprintf(w, "(the models charge machine profile %s)\n", strings.Join(profiles, ", "))
 	}
 	if busy > 0 {
-		fmt.Fprintf(w, "(busy: %d row(s) whose host runs saw a one-minute load average above %.1f; their figures are the busy machine's)\n", busy, BusyLoad)
+		fmt.Fprintf(w, "(busy: %d row(s) in whose host runs other programs, the kernel's threads or the hypervisor took more than %.0f%% of the machine's CPU time (\"others\"), or, where that was not measured, the one-minute load average rose above %.1f; their figures are the busy machine's)\n", busy, 100*BusyShare, BusyLoad)
 	}
 	if hi == 0 {
 		_, err := fmt.Fprintln(w, "(* the preset nearest the kernel)")
 		return err
 	}
-	_, err := fmt.Fprintf(w, "(* the preset nearest the running kernel; one-minute load average %.2f-%.2f during the host runs)\n"+
+	_, err := fmt.Fprintf(w, "(* the preset nearest the running kernel; one-minute load average %.2f-%.2f during the host runs, their own threads included)\n"+
 		"(t test: Welch's t of the host's runs, the baseline, against the nearest model's over as many seeds, the one-sample t where the model's runs are all the same; a difference is the model's mean minus the host's)\n", lo, hi)
 	return err
 }

@@ -110,9 +110,12 @@
 // custom slices as 6.12 added them), with the ratio of the model's figure to the host's median,
 // a verdict on the host's range, and a t test in ministat's words ([HostVsModel]: Welch's t of
 // the host's runs against the nearest model's over as many seeds, the one-sample t interval of
-// the host's runs where the model gives the same figure for every seed). The host's figures are as noisy as the machine is busy: pin the measured
-// threads, repeat, and read the range and the load average the table reports (a row whose runs
-// saw a load average above BusyLoad is flagged busy).
+// the host's runs where the model gives the same figure for every seed). The host's figures are
+// as noisy as the machine is busy: pin the measured threads, repeat, and read the range and the
+// share of the CPU time "others" took while the row's runs ran (/proc/stat's busy time less the
+// runs' own from getrusage: other programs, the kernel's threads, a hypervisor's steal); a row
+// above BusyShare is flagged busy. The load average is printed too, but counts the runs' own
+// threads, so it flags a row only where the share cannot be read (BusyLoad).
 //
 // The models charge a machine profile (CompareOptions.Profile: sim.DefaultProfile, or the host
 // profile Calibrate measured; for Linux's presets at the profile's HZ), so that a latency they

@@ -65,8 +65,8 @@ func ExampleWriteRows() {
 	// Output:
 	// experiment  metric     host median [min, max]  load            reported  cfs:v7.1*  model/host  verdict  goal  t test
 	// nice split  CPU a / b  62.7 [58.7, 66.7]       1.00-2.00 busy  68.3      65.7       1.05        agrees   -     No difference proven at 95.0% confidence
-	// (busy: 1 row(s) whose host runs saw a one-minute load average above 0.5; their figures are the busy machine's)
-	// (* the preset nearest the running kernel; one-minute load average 1.00-2.00 during the host runs)
+	// (busy: 1 row(s) in whose host runs other programs, the kernel's threads or the hypervisor took more than 5% of the machine's CPU time ("others"), or, where that was not measured, the one-minute load average rose above 0.5; their figures are the busy machine's)
+	// (* the preset nearest the running kernel; one-minute load average 1.00-2.00 during the host runs, their own threads included)
 	// (t test: Welch's t of the host's runs, the baseline, against the nearest model's over as many seeds, the one-sample t where the model's runs are all the same; a difference is the model's mean minus the host's)
 }
 
