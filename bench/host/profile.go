@@ -215,8 +215,11 @@ func pollWindow(byPeriod []IdleLateness, long time.Duration) (time.Duration, str
 //   - switch_mm: (PerfPipe − PerfPipeThreads) / 2 (processes against threads);
 //   - timer: TimerBusy − (switch + refill) (the model charges a timer wake-up on a busy CPU the
 //     timer, the switch and the refill; spread: TimerBusy's);
-//   - idle_exit: TimerIdle − timer (the model charges a timer wake-up on an idle CPU where
-//     nothing else ran the timer and the idle exit: no switch, no refill);
+//   - idle_exit: TimerIdle − timer quantile by quantile (the model charges a timer wake-up on
+//     an idle CPU where nothing else ran the timer and the idle exit, no switch, no refill, and
+//     draws the exit at the timer's point of its distribution, sim.Idle.ExitLatency: the two
+//     add up to TimerIdle at every quantile, where taking the timer's median away would leave
+//     the timer's tail in the exit's, and the draw would count it twice);
 //   - idle_poll: the idle time below which the sleeper's lateness stays near its lateness at
 //     the shortest period (IdleByPeriod, see pollWindow); left out when no polling is seen;
 //   - ipi: PingRemote − FutexWake − wakeup − idle_exit (the model charges a remote wake-up of a
@@ -227,7 +230,7 @@ func pollWindow(byPeriod []IdleLateness, long time.Duration) (time.Duration, str
 //   - tick: Tick.
 //
 // Medians are taken away from spreads, so each figure keeps the spread of the probe it comes
-// from. The program figures are those of ProgramFigures that were measured. It is an error if a measurement
+// from, except the idle exit, whose probe's spread holds the timer's. The program figures are those of ProgramFigures that were measured. It is an error if a measurement
 // needed is missing or a figure comes out as 0 or less, except the switch: a small difference of
 // larger medians, it is 0 where it comes out at or below 0 within the spreads (p90 − p50) of
 // the terms it is derived from, and an error only below that.
@@ -279,11 +282,11 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 		return nil, nil, fmt.Errorf("host: derive: the timer comes out as %v (timer on a busy CPU %v, switch and refill %v)", timer.P50, m.TimerBusy.P50, switchRefill)
 	}
 	figs["timer"] = fig(timer, fmt.Sprintf("a thread sleeping to absolute 1 ms deadlines (clock_nanosleep, timer slack 1 ns) beside a SCHED_IDLE hog on its CPU, how late it ran (median %v), less the switch and the refill (%v)", m.TimerBusy.P50, switchRefill))
-	exit := less(m.TimerIdle, timer.P50)
+	exit := minus(m.TimerIdle, timer)
 	if exit.P50 <= 0 {
 		return nil, nil, fmt.Errorf("host: derive: the idle exit comes out as %v (timer on an idle CPU %v, timer %v)", exit.P50, m.TimerIdle.P50, timer.P50)
 	}
-	figs["idle_exit"] = fig(exit, fmt.Sprintf("the same sleeper alone on its CPU, how late it ran (median %v), less the timer (%v)", m.TimerIdle.P50, timer.P50))
+	figs["idle_exit"] = fig(exit, fmt.Sprintf("the same sleeper alone on its CPU, how late it ran (median %v), less the timer quantile by quantile (median %v)", m.TimerIdle.P50, timer.P50))
 	window, how := pollWindow(m.IdleByPeriod, m.TimerIdle.P50)
 	if window > 0 {
 		figs["idle_poll"] = fig(sim.Fixed(window), how)

@@ -72,6 +72,32 @@ func TestDeriveRecoversTheSteps(t *testing.T) {
 	require.NoError(t, err)
 }
 
+// TestDeriveIdleExitByQuantile: the model draws the idle exit after a timer's wake-up at the
+// timer's point of its distribution (sim.Idle.ExitLatency), so Derive takes the exit as the
+// sleeper's lateness on an idle CPU less the timer quantile by quantile: drawn together, the
+// two give back the measured lateness at every quantile. Taking only the timer's median away
+// left the timer's tail in the exit's, and the draw added it twice (the ci profile of
+// 2026-12-05: 2437 + 2779 µs at p99.9, where the sleeper measured 2804).
+func TestDeriveIdleExitByQuantile(t *testing.T) {
+	us := time.Microsecond
+	sw, refill := 6*us, 300*time.Nanosecond
+	m := synthetic(800*time.Nanosecond, 13*us, 17*us, 15*us, 16*us, sw, 9*us, refill, 2*us, 3*us, 1100*time.Nanosecond, 2500*time.Nanosecond)
+	timer := sim.Cost{Min: 12 * us, P50: 24 * us, P90: 41 * us, P99: 62 * us, P995: 300 * us, P999: 2437 * us, Max: 2661 * us}
+	exit := sim.Cost{Min: 2 * us, P50: 16 * us, P90: 26 * us, P99: 560 * us, P995: 800 * us, P999: 900 * us, Max: 1000 * us}
+	m.TimerBusy = less(timer, -(sw + refill))
+	qt, qe := quantiles(timer), quantiles(exit)
+	var whole [7]time.Duration
+	for i := range whole {
+		whole[i] = qt[i] + qe[i]
+	}
+	m.TimerIdle = fromQuantiles(whole)
+	figs, _, err := Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	assert.Equal(t, timer, figs["timer"].Cost)
+	assert.Equal(t, exit, figs["idle_exit"].Cost)
+	assert.Contains(t, figs["idle_exit"].Method, "quantile by quantile")
+}
+
 // TestDerivePollWindow: a machine that polls 200 µs before it halts (a KVM guest): the sleeper
 // is early at periods whose idle time is within the window and late beyond it, and a
 // ping-pong whose CPUs are idle for less than the window carries no idle exit.
