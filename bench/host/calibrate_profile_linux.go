@@ -95,6 +95,29 @@ func CalibrateProgram(ctx context.Context, o CalibrateOptions, names []string) (
 	}), c.m, nil
 }
 
+// CalibrateTimer measures the timer probes as Calibrate does (a sleeper to 1 ms deadlines on an
+// idle and on a busy CPU, o.Reps times each, and at shorter periods for the poll window) and
+// returns the figures timer, idle_exit and idle_poll made of them by DeriveTimer with
+// switchRefill (a profile's switch and refill), the provenance notes giving each repetition's
+// median and p99, and the measurements: a profile's timer figures re-measured without the
+// rest. Its errors are Calibrate's and DeriveTimer's.
+func CalibrateTimer(ctx context.Context, o CalibrateOptions, switchRefill time.Duration) (map[string]sim.Figure, []string, Measurements, error) {
+	c := &calibration{ctx: ctx, o: o.withDefaults()}
+	var notes []string
+	_, _, err := c.measure(func() error {
+		var err error
+		if notes, err = c.timerProbes(); err != nil {
+			return err
+		}
+		return c.pollWindow()
+	})
+	if err != nil {
+		return nil, nil, c.m, err
+	}
+	figs, err := DeriveTimer(c.m, switchRefill, c.o.Now.UTC().Format("2006-01-02"))
+	return figs, notes, c.m, err
+}
+
 // measure runs probes on the quiet machine: refused (a *SkippedError) where the one-minute
 // load average is above MaxLoad before, and so after if it rose while they ran or a probe was
 // skipped; the probes' CPUs the first (a) and the last (b) of the process's affinity; the Go

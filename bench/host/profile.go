@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -277,20 +278,12 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 	}
 	figs["switch_mm"] = fig(sim.Fixed(mm), fmt.Sprintf("half the difference of perf bench sched pipe's round trips on one CPU with processes (median %v) and with threads (%v)", m.PerfPipe.P50, m.PerfPipeThreads.P50))
 	figs["refill"] = fig(clamp(m.Refill), "a pass over a 32 KiB working set in shuffled cache-line order after another thread of the process swept 4 MiB on the same CPU, less the same pass run again at once")
-	timer := less(m.TimerBusy, switchRefill)
-	if timer.P50 <= 0 {
-		return nil, nil, fmt.Errorf("host: derive: the timer comes out as %v (timer on a busy CPU %v, switch and refill %v)", timer.P50, m.TimerBusy.P50, switchRefill)
+	tf, err := deriveTimer(m, switchRefill, fig)
+	if err != nil {
+		return nil, nil, err
 	}
-	figs["timer"] = fig(timer, fmt.Sprintf("a thread sleeping to absolute 1 ms deadlines (clock_nanosleep, timer slack 1 ns) beside a SCHED_IDLE hog on its CPU, how late it ran (median %v), less the switch and the refill (%v)", m.TimerBusy.P50, switchRefill))
-	exit := minus(m.TimerIdle, timer)
-	if exit.P50 <= 0 {
-		return nil, nil, fmt.Errorf("host: derive: the idle exit comes out as %v (timer on an idle CPU %v, timer %v)", exit.P50, m.TimerIdle.P50, timer.P50)
-	}
-	figs["idle_exit"] = fig(exit, fmt.Sprintf("the same sleeper alone on its CPU, how late it ran (median %v), less the timer quantile by quantile (median %v)", m.TimerIdle.P50, timer.P50))
-	window, how := pollWindow(m.IdleByPeriod, m.TimerIdle.P50)
-	if window > 0 {
-		figs["idle_poll"] = fig(sim.Fixed(window), how)
-	}
+	maps.Copy(figs, tf)
+	exit, window := tf["idle_exit"].Cost, tf["idle_poll"].Cost.P50
 	// In the ping-pong each CPU is idle for about a round trip between its thread's turns: the
 	// idle exit is part of a one-way latency only if that is longer than the poll window.
 	pingExit, pingHow := exit.P50, fmt.Sprintf("the idle exit (%v)", exit.P50)
@@ -307,6 +300,44 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 		return nil, nil, err
 	}
 	return figs, programFigures(m, fig), nil
+}
+
+// DeriveTimer returns the figures timer, idle_exit and idle_poll (where polling is seen) from
+// m's timer probes alone (TimerBusy, TimerIdle, IdleByPeriod), as Derive makes them, given the
+// switch and refill that a timer wake-up on a busy CPU pays beside the timer (switchRefill: a
+// profile's switch and refill medians), each dated date: a profile's timer figures re-measured
+// without the rest (CalibrateTimer). Its errors are Derive's for these figures.
+func DeriveTimer(m Measurements, switchRefill time.Duration, date string) (map[string]sim.Figure, error) {
+	for _, need := range []struct {
+		name string
+		c    sim.Cost
+	}{{"timer on an idle CPU", m.TimerIdle}, {"timer on a busy CPU", m.TimerBusy}} {
+		if need.c.Max <= 0 {
+			return nil, fmt.Errorf("host: derive: no %s measurement", need.name)
+		}
+	}
+	return deriveTimer(m, switchRefill, func(c sim.Cost, method string) sim.Figure {
+		return sim.Figure{Cost: c, Unit: "us", Method: method, Date: date}
+	})
+}
+
+// deriveTimer is DeriveTimer with Derive's fig.
+func deriveTimer(m Measurements, switchRefill time.Duration, fig func(sim.Cost, string) sim.Figure) (map[string]sim.Figure, error) {
+	figs := map[string]sim.Figure{}
+	timer := less(m.TimerBusy, switchRefill)
+	if timer.P50 <= 0 {
+		return nil, fmt.Errorf("host: derive: the timer comes out as %v (timer on a busy CPU %v, switch and refill %v)", timer.P50, m.TimerBusy.P50, switchRefill)
+	}
+	figs["timer"] = fig(timer, fmt.Sprintf("a thread sleeping to absolute 1 ms deadlines (clock_nanosleep, timer slack 1 ns) beside a SCHED_IDLE hog on its CPU, how late it ran (median %v), less the switch and the refill (%v)", m.TimerBusy.P50, switchRefill))
+	exit := minus(m.TimerIdle, timer)
+	if exit.P50 <= 0 {
+		return nil, fmt.Errorf("host: derive: the idle exit comes out as %v (timer on an idle CPU %v, timer %v)", exit.P50, m.TimerIdle.P50, timer.P50)
+	}
+	figs["idle_exit"] = fig(exit, fmt.Sprintf("the same sleeper alone on its CPU, how late it ran (median %v), less the timer quantile by quantile (median %v)", m.TimerIdle.P50, timer.P50))
+	if window, how := pollWindow(m.IdleByPeriod, m.TimerIdle.P50); window > 0 {
+		figs["idle_poll"] = fig(sim.Fixed(window), how)
+	}
+	return figs, nil
 }
 
 // programFigures are the costs of the programs' own work that the workloads charge as CPU time:

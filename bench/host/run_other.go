@@ -34,3 +34,8 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 func CalibrateProgram(ctx context.Context, o CalibrateOptions, names []string) (map[string]sim.Figure, Measurements, error) {
 	return nil, Measurements{}, ErrNotSupported
 }
+
+// CalibrateTimer returns ErrNotSupported: its probes run on Linux's runner.
+func CalibrateTimer(ctx context.Context, o CalibrateOptions, switchRefill time.Duration) (map[string]sim.Figure, []string, Measurements, error) {
+	return nil, nil, Measurements{}, ErrNotSupported
+}
