@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -18,7 +19,7 @@ import (
 	"github.com/schedkit/schedkit/internal/outfile"
 )
 
-const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N] [-reps R] [-program NAMES]"
+const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N] [-reps R] [-program NAMES | -timer]"
 
 func cmdCalibrate(e *env, args []string) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
@@ -28,10 +29,13 @@ func cmdCalibrate(e *env, args []string) error {
 	samples := fs.Int("samples", 2000, "`samples` per probe (the timer probes take 1 ms each)")
 	reps := fs.Int("reps", 3, "`R` repetitions of every probe, each figure's quantiles the median of the repetitions' (the profile's provenance gives the timer's and the ping-pong's median and p99 in each)")
 	program := fs.String("program", "", "re-measure only the program figures `NAMES` (comma-separated, or all: "+strings.Join(host.ProgramFigures(), ", ")+") into the existing profile -o, leaving its machine's figures as they were")
+	timer := fs.Bool("timer", false, "re-measure only the timer's figures (timer, idle_exit, idle_poll) into the existing profile -o, with its switch and refill, leaving its other figures as they were")
 	if err := parseFlags(e, fs, args, calibrateSynopsis); err != nil {
 		return err
 	}
 	switch {
+	case *timer && *program != "":
+		return usagef("-timer and -program: one or the other")
 	case fs.NArg() > 0:
 		return usagef("calibrate takes no arguments (got %q)", fs.Args())
 	case *samples < 100 || *samples > 100000:
@@ -73,6 +77,9 @@ func cmdCalibrate(e *env, args []string) error {
 	cmd := "schedbench calibrate"
 	if len(args) > 0 {
 		cmd += " " + strings.Join(args, " ")
+	}
+	if *timer {
+		return calibrateTimer(e, o, path, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
 	}
 	if *program != "" {
 		return calibrateProgram(e, o, path, programs, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
@@ -128,6 +135,37 @@ func calibrateProgram(e *env, o *outfile.File, path string, names []string, opts
 	}
 	p.Provenance.Notes = append(p.Provenance.Notes, fmt.Sprintf("program figures %s measured %s with %s",
 		strings.Join(measured, ", "), time.Now().UTC().Format(time.RFC3339), opts.Command))
+	return commitProfile(e, o, path, p)
+}
+
+// calibrateTimer re-measures the timer's figures (host.CalibrateTimer) and writes them into the
+// profile at path, read first, through o: the timer on a busy CPU less the profile's switch and
+// refill, as a whole calibration derives it (their medians add up to what it took away, unless
+// the switch came out at 0); idle_poll is left out where the new measurement sees no polling.
+// The rest of the profile stays as it was, and its provenance gains the re-measurement's notes.
+func calibrateTimer(e *env, o *outfile.File, path string, opts host.CalibrateOptions) error {
+	p, err := sim.LoadProfile(path)
+	if err != nil {
+		o.Abort()
+		return err
+	}
+	sw, refill := p.Figures["switch"], p.Figures["refill"]
+	if sw.Method == "" || refill.Method == "" {
+		o.Abort()
+		return fmt.Errorf("%s: no switch or refill figure to take away from the timer (calibrate it whole)", path)
+	}
+	figs, notes, m, err := host.CalibrateTimer(e.ctx, opts, sw.Cost.P50+refill.Cost.P50)
+	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
+		err = werr
+	}
+	if err != nil || e.ctx.Err() != nil {
+		return calibrationFailed(e, o, path, err)
+	}
+	delete(p.Figures, "idle_poll")
+	maps.Copy(p.Figures, figs)
+	p.Provenance.Notes = append(p.Provenance.Notes, fmt.Sprintf("timer figures timer, idle_exit, idle_poll measured %s with %s",
+		time.Now().UTC().Format(time.RFC3339), opts.Command))
+	p.Provenance.Notes = append(p.Provenance.Notes, notes...)
 	return commitProfile(e, o, path, p)
 }
 

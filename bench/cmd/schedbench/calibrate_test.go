@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +23,7 @@ func TestCalibrateUsage(t *testing.T) {
 		{[]string{"calibrate", "-name", "a b"}, `-name "a b": want a word`},
 		{[]string{"calibrate", "-o", "/proc/version"}, "-o "},
 		{[]string{"calibrate", "-program", "fault,nosuch"}, `-program fault,nosuch: no program figure "nosuch" (want all or pipe, `},
+		{[]string{"calibrate", "-program", "fault", "-timer"}, "-timer and -program: one or the other"},
 		{[]string{"calibrate", "-program", "socket100_fanout,socket100_fan"}, `no program figure "socket100_fan" (want all or pipe, pipe100, socket100, pipe100_shared, socket100_shared, pipe100_fanout, socket100_fanout, fault`},
 	} {
 		_, errs, code := runCLI(t, tc.args...)
@@ -122,6 +124,66 @@ func TestCalibrateProgram(t *testing.T) {
 	for _, want := range []string{"copy-on-write fault", "process exit and reap"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout %q: want %q", out, want)
+		}
+	}
+}
+
+// TestCalibrateTimer: -timer re-measures the timer's figures into the profile given and leaves
+// the others as they were. On a machine too busy for an idle CPU to be slower than a busy one
+// the idle exit cannot be derived: then the profile stays as it was, byte for byte.
+func TestCalibrateTimer(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("calibrate measures Linux")
+	}
+	if testing.Short() {
+		t.Skip("-short: the probes run a few seconds")
+	}
+	path := filepath.Join(t.TempDir(), "host.json")
+	before := sim.DefaultProfile()
+	earlier, err := before.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, earlier, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "calibrate", "-o", path, "-timer", "-max-load", "-1", "-samples", "100", "-reps", "2")
+	if code != exitOK {
+		if code != exitFailure || !strings.Contains(errs, "comes out as") {
+			t.Fatalf("status %d, stdout %q, stderr %q", code, out, errs)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != string(earlier) {
+			t.Errorf("a failed re-measurement changed %s (%v)", path, err)
+		}
+		t.Logf("no figures derived on this machine now: %s", errs)
+		return
+	}
+	after, err := sim.LoadProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timerFigs := []string{"timer", "idle_exit", "idle_poll"}
+	for name, f := range before.Figures {
+		if g, ok := after.Figures[name]; !slices.Contains(timerFigs, name) && (!ok || !reflect.DeepEqual(f, g)) {
+			t.Errorf("figure %s changed: %+v, was %+v", name, g, f)
+		}
+	}
+	for _, name := range []string{"timer", "idle_exit"} {
+		f := after.Figures[name]
+		if f.Cost.P50 <= 0 || !strings.Contains(f.Method, "less the") || f.Date == before.Figures[name].Date {
+			t.Errorf("figure %s not re-measured: %+v", name, f)
+		}
+	}
+	if !strings.Contains(after.Figures["timer"].Method, "less the switch and the refill (466ns)") {
+		t.Errorf("timer's method %q: want the profile's switch and refill, 95 + 371 ns, taken away", after.Figures["timer"].Method)
+	}
+	if !reflect.DeepEqual(after.Program, before.Program) {
+		t.Error("the program figures changed")
+	}
+	notes := strings.Join(after.Provenance.Notes[len(before.Provenance.Notes):], "\n")
+	for _, want := range []string{"timer figures timer, idle_exit, idle_poll measured", "timer on an idle CPU", "timer on a busy CPU"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("new provenance notes %q: want %q", notes, want)
 		}
 	}
 }

@@ -237,10 +237,13 @@
 // figures (a pipe's and a socket's write and read, a copy-on-write fault and a small process's
 // exit, the last two also beside a busy CPU: what the modelled benchmarks' own work costs) can be
 // re-measured alone into an existing profile with -program, its machine's figures left as they
-// were.
+// were; and the timer's figures (timer, idle_exit, idle_poll: the sleeper's probes alone, with
+// the profile's switch and refill taken away as a whole calibration does) with -timer, the
+// others left as they were.
 //
 //	sudo schedbench calibrate
 //	sudo schedbench calibrate -o my-profile.json -program fault,exit
+//	sudo schedbench calibrate -o my-profile.json -timer
 //	schedbench run -profile host -policy cfs:v7.1 mixed.wl
 //
 // serve builds the course's interactive page (package bench/coursepage: the simulator and the
