@@ -98,6 +98,33 @@ func TestDeriveIdleExitByQuantile(t *testing.T) {
 	assert.Contains(t, figs["idle_exit"].Method, "quantile by quantile")
 }
 
+// TestDeriveTimerAsDerive: the timer's figures re-derived alone, with the switch and refill a
+// whole derivation took away, are the whole derivation's; without the timer probes there are
+// none.
+func TestDeriveTimerAsDerive(t *testing.T) {
+	us := time.Microsecond
+	sw, refill := 6*us, 300*time.Nanosecond
+	m := synthetic(800*time.Nanosecond, 13*us, 17*us, 15*us, 16*us, sw, 9*us, refill, 2*us, 3*us, 1100*time.Nanosecond, 2500*time.Nanosecond)
+	for _, p := range []time.Duration{50 * us, 100 * us, 200 * us, 300 * us} {
+		late := 16 * us
+		if p > 200*us {
+			late += 15 * us
+		}
+		m.IdleByPeriod = append(m.IdleByPeriod, IdleLateness{Period: p, Late: spread(late)})
+	}
+	whole, _, err := Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	alone, err := DeriveTimer(m, sw+refill, "2026-01-02")
+	require.NoError(t, err)
+	require.Len(t, alone, 3)
+	for name, f := range alone {
+		assert.Equal(t, whole[name], f, name)
+	}
+	m.TimerIdle = sim.Cost{}
+	_, err = DeriveTimer(m, sw+refill, "2026-01-02")
+	assert.ErrorContains(t, err, "no timer on an idle CPU measurement")
+}
+
 // TestDerivePollWindow: a machine that polls 200 µs before it halts (a KVM guest): the sleeper
 // is early at periods whose idle time is within the window and late beyond it, and a
 // ping-pong whose CPUs are idle for less than the window carries no idle exit.
