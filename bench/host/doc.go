@@ -137,7 +137,10 @@
 // CPU and beside a SCHED_IDLE hog (the timer and the idle exit), the gaps a spinning SCHED_FIFO
 // thread sees at the clock interrupts (the tick), and a working set's refill after another
 // thread ran and after a migration; [Derive] says which measurement each figure is taken from.
-// It refuses a busy machine and writes nothing when a measurement cannot be made.
+// It refuses a busy machine and writes nothing when a measurement cannot be made. The idle exit
+// is the idle CPU's lateness less the timer's quantile by quantile, since the model draws the
+// two at one point of their distributions; [CalibrateTimer] (schedbench calibrate -timer)
+// measures the timer's figures again alone, with a profile's switch and refill ([DeriveTimer]).
 //
 // The program figures ([ProgramFigures]) are what the workloads' own work costs: a pipe's and a
 // socket's write and read, a copy-on-write fault (the first write to a page of a memfd mapped
