@@ -397,6 +397,12 @@ func (c *calibration) programProbes(pr *prober, names []string) []probe {
 			m.FaultBusy = costOf(s)
 			return err
 		}},
+		"switch_mm_ring": {"switch among a ring of processes", func() error {
+			extra, procs, threads, err := pr.switchMMRing(b, n)
+			m.SwitchMMRing = costOf(extra)
+			c.logf("  a hop: median %v with processes, %v with threads", time.Duration(procs), time.Duration(threads))
+			return err
+		}},
 		"exit_busy": {"process exit and reap beside a busy CPU", func() error {
 			if a == b {
 				return errors.New("one CPU: no other CPU to keep busy")

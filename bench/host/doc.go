@@ -160,7 +160,12 @@
 // message's write plus its read; every message crosses between the CPUs (for a socket, the skb
 // unix_stream_sendmsg allocates is freed by the reader's unix_stream_read_generic on the other
 // CPU), and no model charges them yet. hackbench's process mode charges the faults: each child takes 15 copy-on-write faults inside the timed region, 14 in
-// glibc's exit(), then exits. [CalibrateProgram] (schedbench calibrate -program) re-measures
+// glibc's exit(), then exits. switch_mm_ring is the switch of address space in hackbench's
+// shape: a token passed around a ring of 20 processes on one CPU (cat(1), each woken by the one
+// before through a pipe), a hop less the hop of the same ring of threads, where perf bench sched
+// pipe's switch_mm alternates between two processes only; on the CI machine a ring of three
+// processes already costs most of it (a hop there 7 µs with two processes, 10-13 µs with three,
+// 15-17 µs with twenty, threads 4-5 µs, on 2026-12-06 under load). [CalibrateProgram] (schedbench calibrate -program) re-measures
 // them alone into an existing profile.
 //
 // # Kernel names

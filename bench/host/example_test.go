@@ -164,7 +164,7 @@ func ExampleSeed000Workload() {
 // CalibrateProgram (those named).
 func ExampleProgramFigures() {
 	fmt.Println(host.ProgramFigures())
-	// Output: [pipe pipe100 socket100 pipe100_shared socket100_shared pipe100_fanout socket100_fanout fault exit fault_busy exit_busy]
+	// Output: [pipe pipe100 socket100 pipe100_shared socket100_shared pipe100_fanout socket100_fanout fault exit fault_busy exit_busy switch_mm_ring]
 }
 
 // Three repetitions of the cross-CPU ping-pong, the second caught in a minute when the

@@ -79,6 +79,12 @@ type Measurements struct {
 	// read. Every message is written on one CPU and read (for a socket, its skb freed) on the
 	// other.
 	Pipe100Fanout, Socket100Fanout sim.Cost
+	// SwitchMMRing is the extra of a switch to another process among switchRingTasks of them
+	// on one CPU: each lap of a token around a ring of that many processes (a hop a switch to
+	// the process that ran a lap before) a hop, less the median hop of the same ring of threads
+	// of one process. perf bench sched pipe's two processes (the machine figure switch_mm)
+	// switch between two address spaces only.
+	SwitchMMRing sim.Cost
 	// Fault is a write fault on a page mapped copy-on-write (the copy, the trap and the return),
 	// and Exit a small process's exit, from kill(SIGKILL) to the wait4 that reaps it: what a
 	// child of fork pays beyond its threads' work (hackbench's processes).
@@ -99,7 +105,7 @@ type Measurements struct {
 func (m *Measurements) costs() []*sim.Cost {
 	return []*sim.Cost{&m.FutexWake, &m.WakeRemote, &m.PingRemote, &m.WakeLocal, &m.PingLocal, &m.PipeRW,
 		&m.PerfPipe, &m.PerfPipeThreads, &m.Tick, &m.Refill, &m.Pipe100, &m.Socket100, &m.Fault, &m.Exit,
-		&m.FaultBusy, &m.ExitBusy, &m.Pipe100Shared, &m.Socket100Shared, &m.Pipe100Fanout, &m.Socket100Fanout}
+		&m.FaultBusy, &m.ExitBusy, &m.Pipe100Shared, &m.Socket100Shared, &m.Pipe100Fanout, &m.Socket100Fanout, &m.SwitchMMRing}
 }
 
 // medianOf returns the measurements of the repetitions reps combined: each figure the median of
@@ -392,6 +398,8 @@ var programFigureDocs = []struct {
 		func(m *Measurements) *sim.Cost { return &m.FaultBusy }},
 	{"exit_busy", "exit's probe while a thread spins in user code on another CPU",
 		func(m *Measurements) *sim.Cost { return &m.ExitBusy }},
+	{"switch_mm_ring", fmt.Sprintf("a one-byte token passed around a ring of %d processes pinned to one CPU (cat(1), each blocked in its read until the one before writes to its pipe), a lap's time a hop, less the median hop of the same ring of threads of one process measured at once after: the extra of a switch to another process's address space when the CPU runs many in turn, as hackbench's %d tasks a CPU (switch_mm_irqs_off, the TLB refilled after it)", switchRingTasks, switchRingTasks),
+		func(m *Measurements) *sim.Cost { return &m.SwitchMMRing }},
 }
 
 // ProgramFigures returns the names of the program figures Calibrate measures, in order.
@@ -503,6 +511,7 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	row("process exit and reap", m.Exit)
 	row("copy-on-write fault, other CPU busy", m.FaultBusy)
 	row("process exit and reap, other CPU busy", m.ExitBusy)
+	row(fmt.Sprintf("switch to another process, a ring of %d on one CPU", switchRingTasks), m.SwitchMMRing)
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -278,3 +278,19 @@ func TestFanoutFigures(t *testing.T) {
 	assert.Contains(t, b.String(), "socket write, read, 100 bytes, 20 sockets, one CPU to the other")
 	assert.NotContains(t, programFigures(Measurements{Socket100: sim.Fixed(3000)}, func(c sim.Cost, method string) sim.Figure { return sim.Figure{Cost: c} }), "socket100_fanout")
 }
+
+// TestSwitchMMRingFigure: the ring measurement becomes the program figure switch_mm_ring, whose
+// method names the ring's size and what it is less; the measurements' table shows it; a
+// calibration that did not measure it has no such figure.
+func TestSwitchMMRingFigure(t *testing.T) {
+	m := Measurements{SwitchMMRing: sim.Fixed(10800)}
+	prog := programFigures(m, func(c sim.Cost, method string) sim.Figure { return sim.Figure{Cost: c, Unit: "us", Method: method} })
+	require.Len(t, prog, 1)
+	assert.Equal(t, 10800*time.Nanosecond, prog["switch_mm_ring"].Cost.P50)
+	assert.Contains(t, prog["switch_mm_ring"].Method, "a ring of 20 processes pinned to one CPU")
+	assert.Contains(t, prog["switch_mm_ring"].Method, "less the median hop of the same ring of threads")
+	var b strings.Builder
+	require.NoError(t, WriteMeasurements(&b, m))
+	assert.Regexp(t, `switch to another process, a ring of 20 on one CPU +10\.8`, b.String())
+	assert.NotContains(t, programFigures(Measurements{Fault: sim.Fixed(3000)}, func(c sim.Cost, method string) sim.Figure { return sim.Figure{Cost: c} }), "switch_mm_ring")
+}
