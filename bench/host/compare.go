@@ -108,6 +108,11 @@ type Experiment struct {
 	// Goal, if its Name is not "", is the band the nearest model's figure over the host's
 	// median must lie in (Row.Goal).
 	Goal Goal
+	// Costs, if not nil, adjusts the costs the models charge after the profile's are applied:
+	// for a step the machine charges whose cost in the experiment's own shape the profile
+	// measures apart (a program figure), as hackbench's switches of address space among many
+	// processes (switch_mm_ring) against perf bench sched pipe's two (switch_mm).
+	Costs func(*sim.Costs)
 }
 
 // CompareOptions configure Compare.
@@ -326,12 +331,12 @@ func modelExperiment(topo *topology.Topology, p *sim.Profile, name string, e Exp
 	if e.HostFigure == nil {
 		e.Workload, e.Baseline = oneProcess(e.Workload), oneProcess(e.Baseline)
 	}
-	v, err := modelFigure(topo, p, name, e.Workload, seed, e.Limit, e.Metric)
+	v, err := modelFigure(topo, p, name, e.Workload, seed, e)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %s: %w", e.Name, name, err)
 	}
 	if e.Baseline != nil {
-		b, err := modelFigure(topo, p, name, e.Baseline, seed, e.Limit, e.Metric)
+		b, err := modelFigure(topo, p, name, e.Baseline, seed, e)
 		if err != nil {
 			return 0, fmt.Errorf("%s (baseline): %s: %w", e.Name, name, err)
 		}
@@ -341,25 +346,29 @@ func modelExperiment(topo *topology.Topology, p *sim.Profile, name string, e Exp
 }
 
 // modelFigure simulates w under the named policy on topo, charging the costs of profile prof
-// (and, for Linux's presets, ticking at its machine's HZ).
-func modelFigure(topo *topology.Topology, prof *sim.Profile, name string, w *workload.Workload, seed uint64, limit time.Duration, m Metric) (float64, error) {
+// as e adjusts them (e.Costs; and, for Linux's presets, ticking at its machine's HZ), for
+// e.Limit at most, and returns e.Metric of the run.
+func modelFigure(topo *topology.Topology, prof *sim.Profile, name string, w *workload.Workload, seed uint64, e Experiment) (float64, error) {
 	p, groups, err := NewPolicy(name)
 	if err != nil {
 		return 0, err
 	}
 	cfg := sim.Config{Topology: topo, Seed: seed, FlattenGroups: !groups}
 	prof.Apply(&cfg)
+	if e.Costs != nil {
+		e.Costs(&cfg.Costs)
+	}
 	switch {
 	case strings.HasPrefix(name, "ule:") || strings.HasPrefix(name, "bsd4:"):
 		cfg.StatHz = 127 // FreeBSD's stathz on x86
 	case prof.Machine.Hz > 0:
 		cfg.Hz = prof.Machine.Hz
 	}
-	r, err := sim.Run(cfg, p, w, limit)
+	r, err := sim.Run(cfg, p, w, e.Limit)
 	if err != nil {
 		return 0, err
 	}
-	return m.Of(r), nil
+	return e.Metric.Of(r), nil
 }
 
 // runnerProcess is the process name oneProcess gives every thread of a workload.

@@ -249,6 +249,7 @@ func HackbenchExperiment(p *sim.Profile, groups int, threads, socket bool) Exper
 	}
 	w := mustParse(hackbenchText(p, groups, loops, threads, socket))
 	return Experiment{Name: fmt.Sprintf("hackbench %s %s, %d group(s)", mode, ipc, groups), Workload: w, Goal: GoalTime,
+		Costs: hackbenchSwitchMM(p, threads),
 		Metric: Metric{Name: "time (ms)", Of: func(s *sim.Result) float64 {
 			if s.Exited < int64(len(s.Threads)) || len(s.Threads) == 0 {
 				return math.NaN()
@@ -257,6 +258,25 @@ func HackbenchExperiment(p *sim.Profile, groups int, threads, socket bool) Exper
 		}},
 		Limit:      20 * time.Second,
 		HostFigure: peerFigure(args, ParseHackbench, func(b Bench) float64 { return float64(b.Total) / 1e6 })}
+}
+
+// hackbenchSwitchMM returns, for hackbench's process mode on a profile that measured
+// switch_mm_ring, the adjustment that makes the models charge its median as the switch of
+// address space (sim.Costs.SwitchMM, charged where a CPU switches to another process:
+// context_switch → switch_mm_irqs_off), and nil otherwise. The profile's switch_mm is perf bench
+// sched pipe's, two processes taking turns on a CPU; a CPU running hackbench switches among
+// the tens of processes of a group (20 a CPU for a group on two CPUs), the ring's shape, where
+// the project's CI machine pays three to four times as much a switch. Threads (-T) share one
+// address space and switch without it.
+func hackbenchSwitchMM(p *sim.Profile, threads bool) func(*sim.Costs) {
+	if threads || p == nil {
+		return nil
+	}
+	f, ok := p.Program["switch_mm_ring"]
+	if !ok || f.Cost.P50 <= 0 {
+		return nil
+	}
+	return func(c *sim.Costs) { c.SwitchMM = sim.Fixed(f.Cost.P50) }
 }
 
 // CyclictestPeriods is the number of periods of the cyclictest rows: 1 ms each.

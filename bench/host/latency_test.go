@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -150,4 +151,33 @@ func TestHackbenchSharedMessage(t *testing.T) {
 		// 20 senders × 20 receivers' halves, and 20 receivers' halves.
 		assert.Equal(t, hackbenchFDs*hackbenchFDs+hackbenchFDs, strings.Count(text, tc.half), "%s socket=%v", tc.name, tc.socket)
 	}
+}
+
+// TestHackbenchSwitchMMRing: hackbench's process mode on a profile with switch_mm_ring charges
+// its median as the switch of address space (and leaves the other costs as the profile has
+// them); threads, and a profile without the figure, keep the profile's switch_mm. The model's
+// run lengthens with it: hackbench's processes switch among themselves.
+func TestHackbenchSwitchMMRing(t *testing.T) {
+	ci := sim.DefaultProfile()
+	require.NotContains(t, ci.Program, "switch_mm_ring", "the test's profile without the figure")
+	r := *ci
+	ring := &r
+	ring.Program = maps.Clone(ci.Program)
+	ring.Program["switch_mm_ring"] = sim.Figure{Cost: sim.Cost{Min: 5000, P50: 11000, P90: 14000, P99: 30000, Max: 200000}, Unit: "us", Method: "test", Date: "2026-12-06"}
+	assert.Nil(t, HackbenchExperiment(ring, 1, true, false).Costs, "threads switch no address space")
+	assert.Nil(t, HackbenchExperiment(ci, 1, false, false).Costs, "no figure: the profile's switch_mm")
+	assert.Nil(t, hackbenchSwitchMM(nil, false))
+	adjust := HackbenchExperiment(ring, 1, false, true).Costs
+	require.NotNil(t, adjust)
+	k, _ := ring.Costs()
+	before := k
+	adjust(&k)
+	assert.Equal(t, sim.Fixed(11000), k.SwitchMM)
+	k.SwitchMM = before.SwitchMM
+	assert.Equal(t, before, k, "nothing else moves")
+	plain, err := modelExperiment(mustTopo(t), ci, "cfs:v7.1", HackbenchExperiment(ci, 1, false, true), 1)
+	require.NoError(t, err)
+	withRing, err := modelExperiment(mustTopo(t), ring, "cfs:v7.1", HackbenchExperiment(ring, 1, false, true), 1)
+	require.NoError(t, err)
+	assert.Greater(t, withRing, plain)
 }
