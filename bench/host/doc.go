@@ -164,8 +164,8 @@
 // shape: a token passed around a ring of 20 processes on one CPU (cat(1), each woken by the one
 // before through a pipe), a hop less the hop of the same ring of threads, where perf bench sched
 // pipe's switch_mm alternates between two processes only; on the CI machine a ring of three
-// processes already costs most of it (a hop there 7 µs with two processes, 10-13 µs with three,
-// 15-17 µs with twenty, threads 4-5 µs, on 2026-12-06 under load); hackbench's process mode
+// processes already costs most of it (a hop there 7 µs with two processes, 10-16 µs with three,
+// 15-21 µs with twenty, threads 4-8 µs, on 2026-12-06 at load averages of 10 to 32); hackbench's process mode
 // charges it as its switch of address space where the profile has it (Experiment.Costs). [CalibrateProgram] (schedbench calibrate -program) re-measures
 // them alone into an existing profile.
 //
