@@ -269,13 +269,13 @@ func (c *calibration) probes(pr *prober) []probe {
 			return err
 		}},
 		{"perf bench sched pipe", func() error {
-			s, err := pr.probePerfPipe(ctx, b, 20*n, 5, false)
-			m.PerfPipe = costOf(s)
+			s, wakes, err := pr.probePerfPipe(ctx, b, 20*n, 5, false)
+			m.PerfPipe, m.PerfPipeWakes = costOf(s), medianFloat(wakes)
 			return err
 		}},
 		{"perf bench sched pipe -T", func() error {
-			s, err := pr.probePerfPipe(ctx, b, 20*n, 5, true)
-			m.PerfPipeThreads = costOf(s)
+			s, wakes, err := pr.probePerfPipe(ctx, b, 20*n, 5, true)
+			m.PerfPipeThreads, m.PerfPipeThreadsWakes = costOf(s), medianFloat(wakes)
 			return err
 		}},
 		{"tick", func() error {

@@ -36,6 +36,12 @@ func TestCalibrateProbes(t *testing.T) {
 			assert.LessOrEqual(t, c.q[i-1], c.q[i], "%s quantiles out of order", c.name)
 		}
 	}
+	// perf bench sched pipe blocks in one or both of a round trip's reads (one on Linux 6.18,
+	// where the woken reader preempts the writer; two where it does not), whatever the load.
+	if m.PerfPipeThreads.Max > 0 {
+		assert.InDelta(t, 1.5, m.PerfPipeThreadsWakes, 0.75, "perf bench sched pipe -T's wake-ups a round trip")
+		assert.InDelta(t, 1.5, m.PerfPipeWakes, 0.75, "perf bench sched pipe's wake-ups a round trip")
+	}
 	// Every probe ran the default three times, and each figure is the repetitions' median.
 	require.Len(t, m.Reps, 3)
 	pings := []sim.Cost{m.Reps[0].PingRemote, m.Reps[1].PingRemote, m.Reps[2].PingRemote}

@@ -335,36 +335,46 @@ func (pr *prober) probeIPCShared(cpu, other topology.CPU, size, n int, socket bo
 }
 
 // probePerfPipe runs perf bench sched pipe -l loops (with -T: threads) pinned to cpu, reps
-// times, and returns each run's round trip (usecs/op).
-func (pr *prober) probePerfPipe(ctx context.Context, cpu topology.CPU, loops, reps int, threads bool) ([]int64, error) {
+// times, and returns each run's round trip (usecs/op) and its wake-ups a round trip: the run's
+// voluntary context switches (ru_nvcsw of perf, its threads and the child it reaps) over its
+// loops. A task of the benchmark switches out voluntarily only when its read finds its pipe
+// empty, and each such read ends in the wake-up its partner's write makes: the count says how
+// many of the round trip's two writes wake a sleeper (perf's own few blocks, its start and
+// the join or waitpid, are in it, a forty-thousandth of a wake-up a loop at 20000 loops).
+func (pr *prober) probePerfPipe(ctx context.Context, cpu topology.CPU, loops, reps int, threads bool) (rt []int64, wakes []float64, err error) {
 	if _, err := exec.LookPath("perf"); err != nil {
-		return nil, &MissingError{Missing: []string{"perf is not installed (Debian: linux-perf)"}}
+		return nil, nil, &MissingError{Missing: []string{"perf is not installed (Debian: linux-perf)"}}
 	}
 	if _, err := exec.LookPath("taskset"); err != nil {
-		return nil, &MissingError{Missing: []string{"taskset is not installed (Debian: util-linux)"}}
+		return nil, nil, &MissingError{Missing: []string{"taskset is not installed (Debian: util-linux)"}}
 	}
 	args := []string{"-c", fmt.Sprint(int(cpu)), "perf", "bench", "sched", "pipe", "-l", fmt.Sprint(loops)}
 	if threads {
 		args = append(args, "-T")
 	}
-	var s []int64
 	for range reps {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute)
-		out, err := exec.CommandContext(ctx, "taskset", args...).CombinedOutput()
+		cmd := exec.CommandContext(ctx, "taskset", args...)
+		out, err := cmd.CombinedOutput()
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("host: taskset %v: %w: %s", args, err, out)
+			return nil, nil, fmt.Errorf("host: taskset %v: %w: %s", args, err, out)
 		}
 		b, err := ParsePerfBench(string(out))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if b.PerOp <= 0 {
-			return nil, fmt.Errorf("host: perf bench sched pipe printed no usecs/op: %s", out)
+			return nil, nil, fmt.Errorf("host: perf bench sched pipe printed no usecs/op: %s", out)
 		}
-		s = append(s, int64(b.PerOp))
+		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok || ru.Nvcsw <= 0 {
+			return nil, nil, fmt.Errorf("host: perf bench sched pipe: no voluntary context switches in its resource usage (%v)", cmd.ProcessState.SysUsage())
+		}
+		rt = append(rt, int64(b.PerOp))
+		wakes = append(wakes, float64(ru.Nvcsw)/float64(loops))
 	}
-	return s, nil
+	return rt, wakes, nil
 }
 
 // A workingSet is a 32 KiB buffer a thread passes over in shuffled cache-line order: enough

@@ -43,6 +43,15 @@ type Measurements struct {
 	// PerfPipe and PerfPipeThreads are perf bench sched pipe's round trip (usecs/op) on one
 	// CPU, with processes and with threads (-T), over repetitions.
 	PerfPipe, PerfPipeThreads sim.Cost
+	// PerfPipeWakes and PerfPipeThreadsWakes are the same runs' wake-ups a round trip: their
+	// voluntary context switches (ru_nvcsw) over their loops, the median of the runs. A task of
+	// the benchmark blocks only in a read of its empty pipe, which its partner's write ends with
+	// a wake-up. On Linux 6.18 it is about 1, not 2: the reader woken by a write preempts the
+	// writer (EEVDF's check_preempt_wakeup_fair: the wakee, back with its lag, is the entity
+	// pick_eevdf picks; PREEMPT_NONE, so at the write's return to user space), whose read then
+	// finds the reply there and does not block, so that of the round trip's two writes only
+	// one finds a sleeper. 0 where not counted.
+	PerfPipeWakes, PerfPipeThreadsWakes float64
 	// TimerIdle and TimerBusy are how late a thread sleeping to absolute 1 ms deadlines runs
 	// (timer slack 1 ns), alone on its CPU and beside a SCHED_IDLE hog it preempts.
 	TimerIdle, TimerBusy sim.Cost
@@ -122,6 +131,19 @@ func medianOf(reps []Measurements) Measurements {
 			}
 		}
 		*c = MedianCost(cs)
+	}
+	for _, w := range []struct {
+		dst *float64
+		of  func(*Measurements) float64
+	}{{&m.PerfPipeWakes, func(r *Measurements) float64 { return r.PerfPipeWakes }},
+		{&m.PerfPipeThreadsWakes, func(r *Measurements) float64 { return r.PerfPipeThreadsWakes }}} {
+		var xs []float64
+		for r := range reps {
+			if x := w.of(&reps[r]); x > 0 {
+				xs = append(xs, x)
+			}
+		}
+		*w.dst = medianFloat(xs)
 	}
 	for r := range reps {
 		m.Hz = cmp.Or(m.Hz, reps[r].Hz)
@@ -216,10 +238,13 @@ func pollWindow(byPeriod []IdleLateness, long time.Duration) (time.Duration, str
 //   - wakeup: WakeLocal − FutexWake (the waker's try_to_wake_up, beyond the system call);
 //   - ipi_send: WakeRemote − WakeLocal (what a remote wake-up costs the waker beyond a local
 //     one: the IPI's send, on a virtual machine an exit to the hypervisor);
-//   - switch + refill, together: PerfPipeThreads / 2 − PipeRW − wakeup (one way of perf bench
-//     sched pipe -T: a write that wakes the reader, a read that blocks, the switch; the model
-//     charges that way wakeup, switch and refill); refill: Refill; switch: the rest;
-//   - switch_mm: (PerfPipe − PerfPipeThreads) / 2 (processes against threads);
+//   - switch + refill, together: (PerfPipeThreads − PerfPipeThreadsWakes × wakeup) / 2 − PipeRW
+//     (perf bench sched pipe -T's round trip is two writes and two reads, two switches with a
+//     refill each, and as many wake-ups as its reads blocked: about one on Linux 6.18, where
+//     the woken reader preempts the writer before its read, see PerfPipeWakes; the model
+//     charges the round trip the same steps); refill: Refill; switch: the rest;
+//   - switch_mm: (PerfPipe − PerfPipeThreads − (PerfPipeWakes − PerfPipeThreadsWakes) ×
+//     wakeup) / 2 (processes against threads);
 //   - timer: TimerBusy − (switch + refill) (the model charges a timer wake-up on a busy CPU the
 //     timer, the switch and the refill; spread: TimerBusy's);
 //   - idle_exit: TimerIdle − timer quantile by quantile (the model charges a timer wake-up on
@@ -256,6 +281,9 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 			return nil, nil, fmt.Errorf("host: derive: no %s measurement", need.name)
 		}
 	}
+	if m.PerfPipeWakes <= 0 || m.PerfPipeThreadsWakes <= 0 {
+		return nil, nil, fmt.Errorf("host: derive: no count of perf bench sched pipe's wake-ups (%g with processes, %g with threads)", m.PerfPipeWakes, m.PerfPipeThreadsWakes)
+	}
 	wake := minus(m.WakeLocal, m.FutexWake)
 	figs["wakeup"] = fig(wake, fmt.Sprintf("the waker's FUTEX_WAKE of a thread blocked on its own CPU that does not preempt it (median %v) less a FUTEX_WAKE without waiter (median %v): try_to_wake_up's work in the waker", m.WakeLocal.P50, m.FutexWake.P50))
 	send := minus(m.WakeRemote, m.WakeLocal)
@@ -263,26 +291,27 @@ func Derive(m Measurements, date string) (figs, program map[string]sim.Figure, e
 		return nil, nil, fmt.Errorf("host: derive: the IPI's send comes out as %v (a remote wake %v, a local one %v)", send.P50, m.WakeRemote.P50, m.WakeLocal.P50)
 	}
 	figs["ipi_send"] = fig(send, fmt.Sprintf("the waker's FUTEX_WAKE of a thread blocked on another, idle CPU (median %v) less that of one on its own CPU (%v): the IPI's send", m.WakeRemote.P50, m.WakeLocal.P50))
-	switchRefill := m.PerfPipeThreads.P50/2 - m.PipeRW.P50 - wake.P50
+	wakes := times(wake.P50, m.PerfPipeThreadsWakes)
+	switchRefill := (m.PerfPipeThreads.P50-wakes)/2 - m.PipeRW.P50
 	sw := switchRefill - clamp(m.Refill).P50
 	// The switch is a small difference of larger medians. Within the terms' spreads (p90 − p50
 	// of each) it is not resolved: a figure at or below 0 there is 0, the switch too cheap for
 	// these probes to see; below that the measurements disagree.
-	res := spreadOf(m.PerfPipeThreads)/2 + spreadOf(m.PipeRW) + spreadOf(wake) + spreadOf(clamp(m.Refill))
-	how := fmt.Sprintf("half of perf bench sched pipe -T's round trip on one CPU (median %v over its runs: threads) less a non-blocking pipe write+read (%v), the wakeup (%v) and the refill (%v)", m.PerfPipeThreads.P50, m.PipeRW.P50, wake.P50, m.Refill.P50)
+	res := spreadOf(m.PerfPipeThreads)/2 + spreadOf(m.PipeRW) + times(spreadOf(wake), m.PerfPipeThreadsWakes)/2 + spreadOf(clamp(m.Refill))
+	how := fmt.Sprintf("half of perf bench sched pipe -T's round trip on one CPU (median %v over its runs: threads) less its %.3f wake-ups a round trip (voluntary switches over loops; %v at the wakeup's %v), less a non-blocking pipe write+read (%v) and the refill (%v)", m.PerfPipeThreads.P50, m.PerfPipeThreadsWakes, wakes, wake.P50, m.PipeRW.P50, m.Refill.P50)
 	switch {
 	case sw <= -res:
-		return nil, nil, fmt.Errorf("host: derive: the switch comes out as %v (perf bench sched pipe -T %v per round trip, pipe write+read %v, wakeup %v, refill %v): the measurements disagree beyond their spreads (%v)", sw, m.PerfPipeThreads.P50, m.PipeRW.P50, wake.P50, m.Refill.P50, res)
+		return nil, nil, fmt.Errorf("host: derive: the switch comes out as %v (perf bench sched pipe -T %v per round trip with %.3f wake-ups, pipe write+read %v, wakeup %v, refill %v): the measurements disagree beyond their spreads (%v)", sw, m.PerfPipeThreads.P50, m.PerfPipeThreadsWakes, m.PipeRW.P50, wake.P50, m.Refill.P50, res)
 	case sw <= 0:
 		how += fmt.Sprintf(": %v, within the terms' spreads (%v), so 0: too cheap for these probes to resolve", sw, res)
 		sw = 0
 	}
 	figs["switch"] = fig(sim.Fixed(sw), how)
-	mm := (m.PerfPipe.P50 - m.PerfPipeThreads.P50) / 2
+	mm := (m.PerfPipe.P50 - times(wake.P50, m.PerfPipeWakes) - (m.PerfPipeThreads.P50 - wakes)) / 2
 	if mm <= 0 {
 		return nil, nil, fmt.Errorf("host: derive: the switch of address space comes out as %v (perf bench sched pipe %v with processes, %v with threads)", mm, m.PerfPipe.P50, m.PerfPipeThreads.P50)
 	}
-	figs["switch_mm"] = fig(sim.Fixed(mm), fmt.Sprintf("half the difference of perf bench sched pipe's round trips on one CPU with processes (median %v) and with threads (%v)", m.PerfPipe.P50, m.PerfPipeThreads.P50))
+	figs["switch_mm"] = fig(sim.Fixed(mm), fmt.Sprintf("half the difference of perf bench sched pipe's round trips on one CPU with processes (median %v, %.3f wake-ups) and with threads (%v, %.3f wake-ups), each less its wake-ups", m.PerfPipe.P50, m.PerfPipeWakes, m.PerfPipeThreads.P50, m.PerfPipeThreadsWakes))
 	figs["refill"] = fig(clamp(m.Refill), "a pass over a 32 KiB working set in shuffled cache-line order after another thread of the process swept 4 MiB on the same CPU, less the same pass run again at once")
 	tf, err := deriveTimer(m, switchRefill, fig)
 	if err != nil {
@@ -482,6 +511,10 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	row("pipe write+read, 1 byte", m.PipeRW)
 	row("perf bench sched pipe (round trip)", m.PerfPipe)
 	row("perf bench sched pipe -T (round trip)", m.PerfPipeThreads)
+	if m.PerfPipeWakes > 0 || m.PerfPipeThreadsWakes > 0 {
+		fmt.Fprintf(tw, "perf bench sched pipe, wake-ups a round trip\t\t%.3f\t\t\t\t\t\t\n", m.PerfPipeWakes)
+		fmt.Fprintf(tw, "perf bench sched pipe -T, wake-ups a round trip\t\t%.3f\t\t\t\t\t\t\n", m.PerfPipeThreadsWakes)
+	}
 	row("timer, idle CPU", m.TimerIdle)
 	reps := func(name string, cs []sim.Cost) {
 		if len(cs) < 2 {

@@ -26,18 +26,21 @@ func synthetic(wake, send, ipi, exit, timer, sw, mm, refill, mig, tick, syscall,
 		WakeLocal:  f(syscall + wake),
 		WakeRemote: spread(syscall + wake + send),
 		// The model's remote wake-up of a thread on an idle CPU: wakeup, IPI, idle exit.
-		PingRemote:      less(spread(syscall+wake+ipi+exit), 0),
-		PipeRW:          f(pipe),
-		PerfPipeThreads: f(2 * (pipe + wake + sw + refill)),
-		PerfPipe:        f(2 * (pipe + wake + sw + mm + refill)),
-		TimerBusy:       spread(timer + sw + refill),
-		TimerIdle:       spread(timer + exit),
-		Tick:            f(tick),
-		Hz:              250,
-		Refill:          f(refill),
-		Migration:       map[topology.Level]sim.Cost{topology.Node: f(mig)},
-		Pipe100:         f(pipe + 100),
-		Socket100:       f(pipe + 700),
+		PingRemote: less(spread(syscall+wake+ipi+exit), 0),
+		PipeRW:     f(pipe),
+		// One wake-up a round trip, as on Linux 6.18 (the woken reader preempts the writer).
+		PerfPipeThreads:      f(2*(pipe+sw+refill) + wake),
+		PerfPipe:             f(2*(pipe+sw+mm+refill) + wake),
+		PerfPipeThreadsWakes: 1,
+		PerfPipeWakes:        1,
+		TimerBusy:            spread(timer + sw + refill),
+		TimerIdle:            spread(timer + exit),
+		Tick:                 f(tick),
+		Hz:                   250,
+		Refill:               f(refill),
+		Migration:            map[topology.Level]sim.Cost{topology.Node: f(mig)},
+		Pipe100:              f(pipe + 100),
+		Socket100:            f(pipe + 700),
 	}
 }
 
@@ -192,8 +195,9 @@ func TestPollWindowFirstStep(t *testing.T) {
 
 // TestDeriveSwitchWithinSpreads checks that a switch a little below 0, within the spreads of
 // the medians it is the difference of, is 0 and says why, as calibrate found on the CI
-// machine type: half of perf bench sched pipe -T's 7.072 µs less a pipe write+read of 2.565 µs,
-// a wakeup of 672 ns and a refill of 390 ns is −91 ns.
+// machine type when it took a wake-up out of each way of the round trip: half of perf bench
+// sched pipe -T's 7.072 µs less a pipe write+read of 2.565 µs, a wakeup of 672 ns and a refill
+// of 390 ns is −91 ns (with the one wake-up a round trip Linux 6.18 makes, 245 ns).
 func TestDeriveSwitchWithinSpreads(t *testing.T) {
 	us := time.Microsecond
 	m := synthetic(800*time.Nanosecond, 13*us, 17*us, 15*us, 16*us, 6*us, 9*us, 300*time.Nanosecond, 2*us, 3*us, 1100*time.Nanosecond, 2500*time.Nanosecond)
@@ -208,6 +212,50 @@ func TestDeriveSwitchWithinSpreads(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, figs["switch"].Cost.P50)
 	assert.Contains(t, figs["switch"].Method, "-50ns, within the terms' spreads")
+}
+
+// TestDeriveCountsWakeups: the switch and the switch of address space come from perf bench
+// sched pipe's round trips less as many wake-ups as the runs counted. A kernel whose woken
+// reader does not preempt the writer blocks both reads of a round trip, two wake-ups; the same
+// round trips with one wake-up counted leave the other's time to the switches.
+func TestDeriveCountsWakeups(t *testing.T) {
+	us := time.Microsecond
+	wake, sw, mm := 800*time.Nanosecond, 6*us, 9*us
+	m := synthetic(wake, 13*us, 17*us, 15*us, 16*us, sw, mm, 300*time.Nanosecond, 2*us, 3*us, 1100*time.Nanosecond, 2500*time.Nanosecond)
+	m.PerfPipeThreads, m.PerfPipeThreadsWakes = less(m.PerfPipeThreads, -wake), 2
+	m.PerfPipe, m.PerfPipeWakes = less(m.PerfPipe, -wake), 2
+	m.TimerBusy = spread(16*us + sw + 300*time.Nanosecond)
+	figs, _, err := Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	assert.Equal(t, sw, figs["switch"].Cost.P50)
+	assert.Equal(t, mm, figs["switch_mm"].Cost.P50)
+	assert.Equal(t, 16*us, figs["timer"].Cost.P50)
+	assert.Contains(t, figs["switch"].Method, "its 2.000 wake-ups a round trip")
+
+	// The same round trips counted with one wake-up: half of the other goes to each switch.
+	m.PerfPipeThreadsWakes, m.PerfPipeWakes = 1, 1
+	figs, _, err = Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	assert.Equal(t, sw+wake/2, figs["switch"].Cost.P50)
+	assert.Equal(t, mm, figs["switch_mm"].Cost.P50)
+	// Processes that block once more a round trip than threads: that wake-up is not the
+	// address space's.
+	m.PerfPipeWakes = 2
+	figs, _, err = Derive(m, "2026-01-02")
+	require.NoError(t, err)
+	assert.Equal(t, mm-wake/2, figs["switch_mm"].Cost.P50)
+
+	m.PerfPipeWakes = 0
+	_, _, err = Derive(m, "2026-01-02")
+	assert.ErrorContains(t, err, "no count of perf bench sched pipe's wake-ups")
+}
+
+// TestMedianOfWakes: the repetitions' wake-up counts combine as their median, over those
+// that counted.
+func TestMedianOfWakes(t *testing.T) {
+	m := medianOf([]Measurements{{PerfPipeThreadsWakes: 1.2, PerfPipeWakes: 2}, {PerfPipeThreadsWakes: 1.0}, {PerfPipeThreadsWakes: 1.1, PerfPipeWakes: 1}})
+	assert.InDelta(t, 1.1, m.PerfPipeThreadsWakes, 1e-12)
+	assert.InDelta(t, 2.0, m.PerfPipeWakes, 1e-12, "the upper of two middle ones, as costOf's median")
 }
 
 func TestDeriveRefusesDisagreement(t *testing.T) {

@@ -6,6 +6,7 @@ package host
 // step's figure.
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -134,4 +135,20 @@ func poolCost(hs []*sim.Histogram) (sim.Cost, bool) {
 	q := all.Percentiles(0, 50, 90, 99, 99.5, 99.9, 100)
 	return sim.Cost{Min: time.Duration(q[0]), P50: time.Duration(q[1]), P90: time.Duration(q[2]), P99: time.Duration(q[3]),
 		P995: time.Duration(q[4]), P999: time.Duration(q[5]), Max: time.Duration(q[6])}, true
+}
+
+// medianFloat returns the median of xs as costOf takes it (the upper of the two middle ones of
+// an even count), or 0 for none; xs is sorted.
+func medianFloat(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
+
+// times returns d × x rounded to the nanosecond: a step's median over a count of it measured
+// as a ratio (perf bench sched pipe's wake-ups a round trip).
+func times(d time.Duration, x float64) time.Duration {
+	return time.Duration(math.Round(float64(d) * x))
 }
