@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
@@ -82,7 +83,35 @@ func TestCyclictestExperimentRuns(t *testing.T) {
 	assert.Equal(t, time.Duration(CyclictestPeriods)*time.Millisecond+time.Second, e.Limit)
 }
 
-// mustTopo returns the two-CPU machine the model-only table simulates.
+// TestModelOnlyMachine: the model-only table's machine is what topology.Discover reads from the
+// CI guest's sysfs (Linux 6.18.44 on Firecracker, 2026-12-06): two CPUs of one package and node,
+// a core each, no cache directories; and it has no LLC level, which a machine of two CPUs
+// sharing one (llc:1 cpu:2) has.
+func TestModelOnlyMachine(t *testing.T) {
+	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s + "\n")} }
+	guest := fstest.MapFS{
+		"devices/system/cpu/online":          file("0-1"),
+		"devices/system/node/node0/cpulist":  file("0-1"),
+		"devices/system/node/node0/distance": file("10"),
+	}
+	for c := range 2 {
+		dir := fmt.Sprintf("devices/system/cpu/cpu%d/", c)
+		guest[dir+"topology/core_cpus_list"] = file(fmt.Sprint(c))
+		guest[dir+"topology/cluster_cpus_list"] = file(fmt.Sprint(c))
+		guest[dir+"topology/package_cpus_list"] = file("0-1")
+		guest[dir+"cpu_capacity"] = file("1024")
+	}
+	read, err := topology.DiscoverFS(guest, topology.CPURange(0, topology.MaxCPUs-1))
+	require.NoError(t, err)
+	m := ModelOnlyTable().Topology
+	assert.Equal(t, read.String(), m.String())
+	assert.Equal(t, "package:1 node:1 cpu:2", m.String())
+	shared, err := topology.Parse("llc:1 cpu:2")
+	require.NoError(t, err)
+	assert.NotEqual(t, shared.String(), m.String())
+}
+
+// mustTopo returns the two-CPU machine the model-only table simulates (no shared LLC).
 func mustTopo(t *testing.T) *topology.Topology {
 	t.Helper()
 	return ModelOnlyTable().Topology
