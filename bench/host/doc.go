@@ -131,7 +131,9 @@
 //
 // [Calibrate] measures what each step between a scheduling decision and its effect costs on
 // this machine and returns it as a sim.Profile (schedbench calibrate writes it): perf bench sched
-// pipe on one CPU with processes and threads (the switch, and the switch of address space), a
+// pipe on one CPU with processes and threads (the switch, and the switch of address space, each
+// round trip less as many wake-ups as its reads blocked: one on Linux 6.18, where the woken
+// reader preempts the writer before the writer's own read), a
 // futex ping-pong across CPUs (the IPI), a futex wake-up on one CPU of a thread that does not
 // preempt the waker (try_to_wake_up), a sleeper's lateness at absolute 1 ms deadlines on an idle
 // CPU and beside a SCHED_IDLE hog (the timer and the idle exit), the gaps a spinning SCHED_FIFO
