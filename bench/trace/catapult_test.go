@@ -146,9 +146,18 @@ func TestCatapultReadsExports(t *testing.T) {
 	models := catapultImport(t, js.String(), "# tracer: nop\n"+text)
 	jm, fm := models[0], models[1]
 
-	// The JSON.
+	// The JSON. The viewer may lose the flows viewerLostFlows names, each with two warnings;
+	// no other.
+	lost := viewerLostFlows(t, js.Bytes())
+	allowed := map[string]bool{}
+	for id := range lost {
+		allowed[fmt.Sprintf("flow_slice_start_error: event id %d does not start at an actual slice, so cannot be created.", id)] = true
+		allowed[fmt.Sprintf("flow_slice_ordering_error: Found flow phase f for id: %d but no flow start found.", id)] = true
+	}
 	for _, w := range jm.Warnings {
-		t.Errorf("JSON import warning: %s", w)
+		if !allowed[w] {
+			t.Errorf("JSON import warning: %s", w)
+		}
 	}
 	want := map[string]bool{}
 	for c := range ncpu {
@@ -224,8 +233,8 @@ func TestCatapultReadsExports(t *testing.T) {
 		}
 		gotFlows += n
 	}
-	if gotFlows != wantFlows {
-		t.Errorf("the trace viewer has %d flows, the records %d wake-ups followed by a run", gotFlows, wantFlows)
+	if gotFlows > wantFlows || gotFlows < wantFlows-len(lost) {
+		t.Errorf("the trace viewer has %d flows, the records %d wake-ups followed by a run, of which it may lose %d", gotFlows, wantFlows, len(lost))
 	}
 	if toThreads == 0 {
 		t.Error("no flow ends in a thread's slice")
@@ -295,4 +304,49 @@ func TestCatapultReadsExports(t *testing.T) {
 			t.Errorf("the trace viewer has CPU slices %q the records do not", k)
 		}
 	}
+}
+
+// viewerLostFlows returns the flows of a WriteChrome export that chrome://tracing's trace viewer
+// may fail to start: it binds a flow's start to the slice of the start's track that holds its
+// time (findSliceAtTs), in milliseconds as float64 (the slice from ts/1000 to ts/1000 +
+// dur/1000, both ends included), and a wake-up at the very end of the waker's stretch falls
+// outside it when that sum rounds down (4100 µs + 100 µs gives 4.199999999999999 ms, before the
+// wake-up's 4.2). Whether the viewer then finds another slice there (its own instants at that
+// time sometimes serve) was not worked out: some of these flows it binds, the others it drops
+// with two warnings, where Perfetto, which keeps nanoseconds, binds them all. The export's
+// times are exact; which flows are named depends only on the run's times.
+func viewerLostFlows(t *testing.T, data []byte) map[uint64]bool {
+	t.Helper()
+	var file struct {
+		TraceEvents []chromeEvent `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	type span struct{ lo, hi float64 }
+	slices := map[[2]int][]span{}
+	for _, e := range file.TraceEvents {
+		if e.Ph == "X" && e.Pid != nil && e.Tid != nil {
+			lo := *e.TS / 1000
+			k := [2]int{*e.Pid, *e.Tid}
+			slices[k] = append(slices[k], span{lo, lo + *e.Dur/1000})
+		}
+	}
+	lost := map[uint64]bool{}
+	for _, e := range file.TraceEvents {
+		if e.Ph != "s" {
+			continue
+		}
+		at, held := *e.TS/1000, false
+		for _, sp := range slices[[2]int{*e.Pid, *e.Tid}] {
+			if sp.lo <= at && at <= sp.hi {
+				held = true
+				break
+			}
+		}
+		if !held {
+			lost[*e.ID] = true
+		}
+	}
+	return lost
 }
