@@ -230,8 +230,8 @@
 //
 // Scheduler maps the simulator's events onto the kernel's entry points (see its documentation) with
 // these modelling choices: a thread returns to user mode, taking its user priority, as soon as it
-// is picked; sleeps pass no sleep priority (static_boost 1 therefore boosts nothing); ticks are 1 +
-// now*hz/1e9; the idle loop runs at Pick and at each stat tick of an idle CPU (stealing when the
+// is picked; sleeps pass no sleep priority (static_boost 1 therefore boosts nothing); ticks are
+// those of a machine up UptimeSeconds (see "The tick origin" below); the idle loop runs at Pick and at each stat tick of an idle CPU (stealing when the
 // switch count changed, or always with always_steal); idle spinning, IPI latency, priority lending
 // and interrupt threads woken from interrupt context are not modelled (the pure functions accept
 // interrupt threads and the intr flag). ULE has no group scheduling, so AddGroup fails.
@@ -248,6 +248,36 @@
 // the shape of its run queues (one of 256 queues in main, three of 64 in legacy) is fixed then
 // and its mutating methods read the tunables, so no caller can hand a decision Params that
 // disagree with the state.
+//
+// # The tick origin
+//
+// The kernel's ticks count hz clock interrupts since boot: FreeBSD declares it a plain int, zero
+// at boot and never preset (kern_clock.c: "int ticks;" with hardclock's atomic_add_int in the
+// 2011 kernel, rodrigc/bz-vimage @0db9990a; "volatile int ticks;" in main,
+// fel1x-developer/freebsd-src @2d614aa2, whose initclocks does not touch it; since 2025 the low
+// half of the zeroed ticksl of subr_ticks.S, freebsd/freebsd-src @159d29d3). Linux presets
+// jiffies to wrap five minutes after boot; FreeBSD does not. The seeds' benchmarks ran on machines
+// up for a long time, so the Scheduler's ticks at simulated time 0 are those of a machine up
+// UptimeSeconds (600 s): UptimeSeconds*hz.
+//
+// The origin matters to one test: SCHED_AFFINITY, whether a thread last switched out within
+// level*affinity ticks (ts_rltick > ticks - level*affinity in int in 2011 and legacy, (u_int)ticks -
+// ts_rltick < level*affinity in main). ts_rltick is set only by sched_switch. sched_fork_thread
+// copies ts_cpu, the %CPU window and the interactivity history and leaves ts_rltick alone, in 2011
+// (sched_ule.c 1.290, rodrigc/bz-vimage @191fe557) as in main: the child's td_sched is the tail
+// of a struct thread from the UMA zone, neither zeroed by thread_init nor by the zone, and a new
+// process usually gets the thread its recycled struct proc kept ("The last thread is left
+// attached to the process so that the whole bundle gets recycled", thread_exit in kern_thread.c).
+// Its ts_rltick is therefore the last switch-out of some earlier thread: long ago, except if that
+// thread switched out in the last few milliseconds. The model's new threads have ts_rltick 0; with
+// ticks starting at 1, as they did before, every thread forked in the first 2*affinity ticks
+// counted as cache-affine to its parent's CPU (sched_pickcpu then keeps it there if that CPU idles,
+// and the 2008 code also when the CPU runs worse priority). From a machine up 600 s, 0 is 600 s ago
+// and no new thread is affine, at any time of the run. Any origin above a few ticks and below the
+// int wrap gives the same decisions; the wrap itself (24.8 days at hz 1000) is not modelled: past
+// it, the 2011 signed test would call a zero ts_rltick affine for the next 24.8 days, a case that
+// needs a zeroed td_sched (a struct thread never used before), which a machine up that long
+// rarely hands out.
 //
 // # Kernel names
 //

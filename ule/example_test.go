@@ -267,7 +267,7 @@ func ExampleScheduler() {
 	// Output:
 	//   cpu0 t0: fork: t0 pri=140 PRI_TIMESHARE cpu0 inactive, slice used 0
 	// resched cpu0
-	//   cpu0 t0: wakeup from cpu0: cpu0: previous CPU idle and cache-affine (was cpu0, pri 140); kick wake idle (cpri 255 is idle: preempt)
+	//   cpu0 t0: wakeup from cpu0: cpu0: least loaded CPU running worse priority (was cpu0, pri 140); kick wake idle (cpri 255 is idle: preempt)
 	//   cpu0 t0: pick: calendar queue 140 (scan from dequeue offset 0)
 	//   cpu0 t1: fork: t1 pri=140 PRI_TIMESHARE cpu0 inactive, slice used 0
 	// resched cpu1

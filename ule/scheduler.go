@@ -24,8 +24,9 @@ import (
 //	Tick                          sched_clock at stathz, the periodic sched_balance on the first CPU, the idle loop
 //	SetAttr                       sched_nice, rtp_to_pri (sched_class, sched_user_prio, sched_prio), sched_affinity
 //
-// Time: now is simulated nanoseconds; the kernel's ticks (hz) are 1 + now*hz/1e9, starting at
-// 1 because a td_slptick of 0 means "not asleep". A thread returns to user mode
+// Time: now is simulated nanoseconds; the kernel's ticks (hz) are (UptimeSeconds*1e9 + now)*hz/1e9,
+// wrapping as u_int: the machine has been up UptimeSeconds when the simulation starts, as the
+// seeds' machines were (see UptimeSeconds). A thread returns to user mode
 // (sched_userret_slowpath) as soon as it is picked: the model has no time spent in the kernel.
 // Randomness comes from one Rand per CPU seeded from sched.Config.Seed.
 //
@@ -127,8 +128,24 @@ func (s *Scheduler) Params() Params { return s.params }
 // Thread returns the state of thread tid, and false if tid was never forked or has exited.
 func (s *Scheduler) Thread(tid sched.ID) (*Thread, bool) { return s.threads.Lookup(tid) }
 
-// Ticks returns the kernel's ticks at simulated time now: 1 + now*hz/1e9, wrapping as u_int.
-func (s *Scheduler) Ticks(now int64) uint32 { return uint32(1 + sched.Ticks(now, s.params.Hz)) }
+// UptimeSeconds is how long the machine has been up at simulated time 0, in seconds: the
+// kernel's ticks then read UptimeSeconds*hz. FreeBSD starts ticks at 0 at boot (an int in
+// kern_clock.c, a zeroed .bss word, not preset to provoke a wrap; since 2025 the low half of
+// ticksl in subr_ticks.S), and the seeds' benchmarks ran long after boot. What the origin decides
+// is whether a thread that has never switched out counts as cache-affine (SCHED_AFFINITY): a new
+// thread's ts_rltick is not set by sched_fork_thread, so it holds what the recycled struct
+// thread's previous owner left, some time in the past, and the model's 0 stands for that. At an
+// origin of 1 every new thread was affine for its first 2*affinity ticks; from any origin of
+// more than a few ticks and below the int wrap (2^31 ticks) the decisions are the same. 600 s
+// keeps every hz up to sched.MaxHz below the wrap; the value is not a measurement (the seeds do
+// not give their uptime) and nothing was tuned on it. See the package documentation.
+const UptimeSeconds = 600
+
+// Ticks returns the kernel's ticks at simulated time now: UptimeSeconds*hz + now*hz/1e9,
+// wrapping as u_int.
+func (s *Scheduler) Ticks(now int64) uint32 {
+	return uint32(UptimeSeconds*int64(s.params.Hz) + sched.Ticks(now, s.params.Hz))
+}
 
 // ticks is Ticks for the machine's events, remembering the last result: the events of one
 // instant (the stat clock of every CPU, a switch and the pick after it) share their time, and

@@ -320,7 +320,7 @@ func TestSchedulerMisc(t *testing.T) {
 		t.Errorf("New with Interact 0 = %v, want the ule: Params.Interact error", err)
 	}
 	m := newTestMachine(t, DefaultParams(), topology.Uniform(1, 1, 1, 2, 1))
-	if m.s.TickHz() != 127 || m.s.Name() != "ule-main" || m.s.Ticks(0) != 1 || m.s.Ticks(1e9) != 1001 {
+	if m.s.TickHz() != 127 || m.s.Name() != "ule-main" || m.s.Ticks(0) != 600_000 || m.s.Ticks(1e9) != 601_000 {
 		t.Errorf("TickHz %d Name %q Ticks %d %d", m.s.TickHz(), m.s.Name(), m.s.Ticks(0), m.s.Ticks(1e9))
 	}
 	// Real-time and idle classes map onto their ranges; exit forgets the thread.

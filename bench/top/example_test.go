@@ -30,7 +30,7 @@ func Example() {
 	// Output:
 	// at 3s, ule:main
 	//   THR          PRI NICE STATE   C    TIME   WCPU    CPU
-	//   hog.0        123    0 CPU1    1    0:02 73.33% 73.33%
+	//   hog.0        119    0 CPU1    1    0:02 66.65% 66.65%
 	//   hog.1        120    0 CPU0    0    0:02 66.65% 66.65%
-	//   nicehog      127   10 RUN     0    0:01 60.00% 60.00%
+	//   nicehog      131   10 RUN     0    0:02 66.65% 66.65%
 }
