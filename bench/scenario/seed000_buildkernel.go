@@ -376,7 +376,13 @@ func buildkernelNotes() []string {
 			"about 50, user priority in the 150s in the model) and every child is born batch: a batch thread placed behind " +
 			"a running hog waits for its slice unless the wake-up is local (sched_add: sched_setpreempt sets NEEDRESCHED when " +
 			"pri < cpri) or sched_shouldpreempt allows it remotely (pri <= preempt_thresh 48, or interactive over batch). " +
-			"The model's ule package does all of this (Thread.Fork, InteractFork, ExitChild); it was checked, not changed.",
+			"The model's ule package does all of this (Thread.Fork, InteractFork, ExitChild); it was checked, not changed. " +
+			"sched_fork_thread does not set ts_rltick: a child holds what its recycled struct thread last held, long past on " +
+			"a machine up for a while, so sched_pickcpu never finds it cache-affine; ULE's ticks now start at a machine up " +
+			"600 s (ule.UptimeSeconds) instead of at 1. Traced (the first placement of each thread over 2 s, legacy and " +
+			"the patch, 0 and 8 hogs): with ticks from 1 only make itself, forked at time 0, was placed as cache-affine " +
+			"(on its CPU, cpu0, where the global search now puts it too); its children come after the first 2 ticks. " +
+			"The placements after it change through the random tie-breaks, and the rows do not move.",
 		"What the chain gives, before make's echo wake-ups (echo 0; stock ULE, nice 20 hogs, 3 runs a point): chain 0 / one_make 0 (the earlier model) " +
 			"2.61×, chain 0 / one_make 1 2.60×, chain 1 / one_make 0 1.98× (± 0.6: a slot's chain often stays on one CPU " +
 			"and starves the hog there), chain 1 / one_make 1 (the defaults) 2.13× (2.14× over the scenario's 9 runs): smaller, not larger. Per object, sh, " +

@@ -140,8 +140,14 @@ func karglNotes() []string {
 			"blocks reading a close-on-exec pipe until each child has exec'd (orte/mca/odls/default/odls_default_module.c, " +
 			"odls_default_fork_local_proc, read in Open MPI 1.6.4, jimmycao/tmp-ompi-1.6.4 @ef65decc; the launch loop is " +
 			"the 1.4/1.5 one), so under the 2011 ULE each child is placed by sched_pickcpu from mpirun's CPU with no " +
-			"affinity (sched_fork_thread of sched_ule.c 1.290 copies ts_cpu, not ts_rltick): an idle CPU while there is " +
-			"one, then the least loaded, lowest id first. In MPI_Init a rank waits for mpirun's answer in " +
+			"affinity (sched_fork_thread of sched_ule.c 1.290 copies ts_cpu, not ts_rltick, and a rank's ts_rltick is what its " +
+			"recycled struct thread last held, long past on a machine up for a while): an idle CPU while there is " +
+			"one, then the least loaded, lowest id first. ULE's ticks now start at a machine up 600 s (ule.UptimeSeconds) " +
+			"instead of at 1; traced (each rank's first placement, N=5..8), the 2011 ULE puts every rank on the same CPU " +
+			"as before (ranks 0-2 on cpu1-3, rank 3 on mpirun's cpu0, rank 4 on cpu1, ...): with ticks from 1 ranks 0 and 1, " +
+			"forked in the first 2 ticks, counted as cache-affine, but the 2008 rule that uses it also needs mpirun's CPU to " +
+			"run worse priority than the rank, and mpirun runs at the ranks' 172; only the named rule changed. ULE main and " +
+			"legacy (not in the summary) place ranks 0-2 on other idle CPUs now, and their rows move by up to 0.08×. In MPI_Init a rank waits for mpirun's answer in " +
 			"ORTE_PROGRESSED_WAIT (orte/runtime/orte_wait.h), a loop on opal_progress, whose event loop does not block " +
 			"(opal_progress_event_flag OPAL_EVLOOP_ONCE | OPAL_EVLOOP_NONBLOCK, opal/runtime/opal_progress.c): it polls, " +
 			"as in the rank loop (init_wait 1). exec_ms and init_ms, the child's CPU before execve and its start-up " +
