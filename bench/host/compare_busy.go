@@ -49,8 +49,11 @@ type cpuMark struct {
 // [0, 1]. That is other programs, the kernel's threads (including work the runs caused that the
 // kernel does in its own threads) and, in a virtual machine, the time the hypervisor took
 // (steal). /proc/stat counts in clock ticks of 10 ms, so the share of a short interval is
-// coarse: ±20 ms over the interval at most on each CPU. It returns ok false when either mark
-// is missing or no time passed.
+// coarse: ±20 ms over the interval at most on each CPU. Where the kernel samples its CPU time
+// at the clock interrupt (no CONFIG_IRQ_TIME_ACCOUNTING, as on the project's CI machine), a run
+// whose threads wake on timers near the tick can be sampled busy for more than it ran: on that
+// machine seed 004's probe rows read 6-14 % others on an otherwise idle machine. The flag errs
+// towards busy. It returns ok false when either mark is missing or no time passed.
 func othersShare(a, b cpuMark) (share float64, ok bool) {
 	if !a.ok || !b.ok || a.cpus != b.cpus || a.cpus <= 0 {
 		return 0, false
