@@ -84,7 +84,7 @@ func randomFlatEnv(r *rand.Rand, topo *topology.Topology, ds *Domains, crowd boo
 // busiest group, so is every other field and the reason, and a balanced verdict comes with
 // balanceNoOverloaded. It also checks that each of its three outcomes occurs.
 func TestFindBusiestFlatModel(t *testing.T) {
-	p := DefaultSMPParams(V65)
+	p := defaultSMPParams(V65)
 	var picked, balanced, declined int
 	for ti, mk := range flatTopos {
 		topo := mk()

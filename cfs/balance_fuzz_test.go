@@ -52,7 +52,7 @@ func FuzzBalance(f *testing.F) {
 		}
 		sd := &ch[r.IntN(len(ch))]
 		env := LBEnv{SD: sd, DstCPU: dst, Idle: idle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: int(failed % 6)}
-		sp := DefaultSMPParams(V65)
+		sp := defaultSMPParams(V65)
 		// The source queues: real tasks with random weights, affinities and run times.
 		cpus := make([]*RunQueue, topo.NumIDs())
 		lists := make([]TaskList, topo.NumIDs())

@@ -70,7 +70,7 @@ func TestCanMigrateTask(t *testing.T) {
 		env := *me
 		lb := *me.LBEnv
 		lb.NrBalanceFailed = tc.failed
-		sp := DefaultSMPParams(V65)
+		sp := defaultSMPParams(V65)
 		sp.MigrationCost = tc.cost
 		env.LBEnv = &lb
 		env.Flags = tc.flags
@@ -83,7 +83,7 @@ func TestCanMigrateTask(t *testing.T) {
 
 func TestTaskHotIdlePolicy(t *testing.T) {
 	me, tasks, _ := migrateFixture(t, []uint64{0, 10_000_000}, []topology.CPUSet{topology.CPUSetOf(0, 1), topology.CPUSetOf(0, 1)})
-	sp := DefaultSMPParams(V65)
+	sp := defaultSMPParams(V65)
 	tasks[1].E.class = Idle
 	if TaskHot(me, tasks[1], &sp) {
 		t.Errorf("TaskHot of a SCHED_IDLE task that just ran = true, want false")
@@ -133,7 +133,7 @@ func TestDetachTasks(t *testing.T) {
 			}
 			me, _, list := migrateFixture(t, tc.exec, allowed)
 			me.Idle, me.Migration, me.Imbalance, me.NrBalanceFailed = tc.idle, tc.m, tc.imb, tc.failed
-			sp := DefaultSMPParams(V65)
+			sp := defaultSMPParams(V65)
 			chosen, d := DetachTasks(me, list, nil, &sp)
 			got := ""
 			for _, tk := range chosen {
@@ -260,7 +260,7 @@ func TestCanMigrateTaskV71(t *testing.T) {
 		}
 		st := statsFor(topo, map[topology.CPU]uint32{1: 3})
 		env := &LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: st, NrBalanceFailed: tc.failed}
-		sp := DefaultSMPParams(tc.v)
+		sp := defaultSMPParams(tc.v)
 		me := &MigrateEnv{LBEnv: env, Src: 1, SrcRQ: f.src, DstRQ: f.dst, Now: 10_000_000, Migration: tc.m, Imbalance: 1 << 20,
 			Flags: LBFAllPinned, DstGroupMask: sd.Group(0).balanceMask()}
 		v, why := CanMigrateTask(me, tk, &sp)

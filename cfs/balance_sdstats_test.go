@@ -119,7 +119,7 @@ func checkSDLBStats(t *testing.T, env *LBEnv, p *smp.Params) {
 // TestSDLBStatsModel checks updateSDLBStats, with its shortcuts over single-CPU groups, against
 // update_sd_lb_stats done group by group, on many random balances of every machine.
 func TestSDLBStatsModel(t *testing.T) {
-	p := DefaultSMPParams(V65)
+	p := defaultSMPParams(V65)
 	for ti, mk := range sdStatsTopos {
 		topo := mk()
 		for gc := range 2 {
@@ -143,7 +143,7 @@ func FuzzSDLBStats(f *testing.F) {
 		topo := sdStatsTopos[int(topoIdx)%len(sdStatsTopos)]()
 		ds := NewDomains(topo, smp.GroupConstruction(gc%2))
 		r := rand.New(rand.NewPCG(seed, 5))
-		p := DefaultSMPParams(V65)
+		p := defaultSMPParams(V65)
 		for range 20 {
 			if env, ok := randomLBEnv(r, topo, ds); ok {
 				checkSDLBStats(t, &env, &p)
@@ -158,7 +158,7 @@ func FuzzSDLBStats(f *testing.F) {
 func BenchmarkSDLBStats(b *testing.B) {
 	topo := topology.Uniform(1, 1, 1, 64, 1)
 	ds := NewDomains(topo, smp.GroupsPerCPU)
-	p := DefaultSMPParams(V65)
+	p := defaultSMPParams(V65)
 	r := rand.New(rand.NewPCG(1, 2))
 	env, _ := randomLBEnv(r, topo, ds)
 	env.SD = &ds.Chain(env.DstCPU)[0]

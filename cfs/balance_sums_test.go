@@ -45,7 +45,7 @@ var sumsTopos = []func() *topology.Topology{
 // full capacity as in a System, in every idle state, with CPUs left out of env.CPUs at times
 // (where the sums must not be read). It counts the balances whose sums were read.
 func TestFindBusiestGroupSums(t *testing.T) {
-	p := DefaultSMPParams(V65)
+	p := defaultSMPParams(V65)
 	read := 0
 	for ti, mk := range sumsTopos {
 		topo := mk()
@@ -103,7 +103,7 @@ func checkSums(t testing.TB, s *System) {
 // domain above the forking CPU, and SelectTaskRQ's choice and reason, on random machines states
 // of several machines of one capacity, for tasks allowed everywhere or on a random subset.
 func TestFindIdlestSums(t *testing.T) {
-	p := DefaultSMPParams(V65)
+	p := defaultSMPParams(V65)
 	groups := 0
 	for ti, mk := range sumsTopos {
 		topo := mk()

@@ -161,7 +161,7 @@ func TestFindBusiestGroup(t *testing.T) {
 			ds := NewDomains(tc.topo, smp.GroupsPerCPU)
 			sd := &ds.Chain(tc.dst)[tc.level]
 			env := LBEnv{SD: sd, DstCPU: tc.dst, Idle: tc.idle, CPUs: sd.Span(), Stats: statsFor(tc.topo, tc.nr)}
-			sp := DefaultSMPParams(V65)
+			sp := defaultSMPParams(V65)
 			d, why := FindBusiestGroup(&env, &sp)
 			got := ""
 			if d.Group != nil {
@@ -189,7 +189,7 @@ func TestFindBusiestQueue(t *testing.T) {
 	st[1].Util = 900
 	st[13].Load = 9000 // a single heavy task
 	env := LBEnv{SD: sd, DstCPU: 3, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: st}
-	sp := DefaultSMPParams(V65)
+	sp := defaultSMPParams(V65)
 	for _, tc := range []struct {
 		m    smp.MigrationType
 		imb  int64
@@ -218,7 +218,7 @@ func TestShouldWeBalance(t *testing.T) {
 	topo := topology.FourLLC()
 	ds := NewDomains(topo, smp.GroupsPerCPU)
 	st := statsFor(topo, map[topology.CPU]uint32{3: 1})
-	sp := DefaultSMPParams(V65)
+	sp := defaultSMPParams(V65)
 	for _, tc := range []struct {
 		dst  topology.CPU
 		idle smp.IdleType

@@ -83,7 +83,7 @@ func TestCalcDelta(t *testing.T) {
 // 1 of 2^32/w, a relative error below w/2^32, so the result delta*1024/w is off by at most about
 // delta/2^22 plus 1 for the truncation. The test allows twice that.
 func TestCalcDeltaWMultNearExact(t *testing.T) {
-	for nice := MinNice; nice <= MaxNice; nice++ {
+	for nice := minNice; nice <= maxNice; nice++ {
 		lw := TaskLoad(Normal, nice)
 		for _, delta := range []uint64{1, 999, 1_000_000, 3_000_000, 1 << 40} {
 			got := CalcDeltaFair(DeltaWMult, delta, lw)

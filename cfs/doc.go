@@ -509,7 +509,7 @@
 // decisions follow v6.5 for every version with two v7.1 exceptions: the balancer counts
 // runnable tasks as v7.1 does (h_nr_runnable, [smp.CPUStat].HNrRunning), and can_migrate_task makes
 // v7.1's delayed-dequeue and eligibility tests ([smp.Params] MigrateDelayed and
-// MigrateIneligible, on in DefaultSMPParams(V71)). Every decision has an explanation: a reason
+// MigrateIneligible, on in the v7.1 preset). Every decision has an explanation: a reason
 // with a String method and, for [BusiestGroup] and [CPUSelection], an Explain method that puts
 // the reason and the figures together; a [Detach] explains itself (String).
 //

@@ -306,7 +306,7 @@ func stateLoad(c Class, w uint64) LoadWeight {
 		}
 		return LoadWeight{Weight: w}
 	}
-	for n := MinNice; n <= MaxNice; n++ {
+	for n := minNice; n <= maxNice; n++ {
 		if ScaleLoad(Weight(n)) == w {
 			return TaskLoad(c, n)
 		}

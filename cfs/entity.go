@@ -105,7 +105,7 @@ type Entity struct {
 
 // NewTask returns a task entity with the given name, class and nice level, not yet on any
 // queue, with the load set_load_weight gives it ([TaskLoad]). NewTask panics if nice is outside
-// [MinNice, MaxNice] or class is unknown.
+// -20..19 (MIN_NICE..MAX_NICE) or class is unknown.
 func NewTask(name string, class Class, nice int) *Entity {
 	return initTask(new(Entity), name, class, nice)
 }

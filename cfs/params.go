@@ -237,11 +237,11 @@ type Params struct {
 	FavorNonIdleTick bool
 }
 
-// DefaultSMPParams returns the SMP tunables and features of kernel version v:
+// defaultSMPParams returns the SMP tunables and features of kernel version v:
 // [smp.DefaultParams], the same in v6.5 and v7.1, and from v7.1 on can_migrate_task's
 // delayed-dequeue and eligibility tests (MigrateDelayed, MigrateIneligible; fair.c blob
 // abb76775aa72). Every [Preset] holds its version's in Params.SMP.
-func DefaultSMPParams(v Version) smp.Params {
+func defaultSMPParams(v Version) smp.Params {
 	p := smp.DefaultParams()
 	p.MigrateDelayed, p.MigrateIneligible = v >= V71, v >= V71
 	return p
@@ -250,7 +250,7 @@ func DefaultSMPParams(v Version) smp.Params {
 // versionParams returns the preset of kernel version v on one CPU (factor 1, Scaling
 // ScalingLog), with the default sched features, and reports false for an unknown version.
 func versionParams(v Version) (Params, bool) {
-	p := Params{Name: "cfs-" + v.String(), Version: v, Scaling: ScalingLog, SMP: DefaultSMPParams(v)}
+	p := Params{Name: "cfs-" + v.String(), Version: v, Scaling: ScalingLog, SMP: defaultSMPParams(v)}
 	switch v {
 	case V65:
 		p.CalcDelta = DeltaWMult
@@ -311,8 +311,10 @@ func Presets() []string {
 // see [Presets]) as that kernel boots on one CPU: the default sched features, the default
 // logarithmic tunable scaling (a [Scheduler] applies it for its machine, [Params.ForCPUs] for
 // any CPU count: a 6 ms latency on one CPU is 24 ms from 8 CPUs on), and the SMP defaults of
-// [DefaultSMPParams]. For the EEVDF versions the classic tunables (Latency, MinGranularity,
-// IdleMinGranularity, WakeupGranularity, NrLatency) are 0, because those kernels removed them;
+// the version (the v6.5 balancer's, with v7.1's can_migrate_task tests, [smp.Params]
+// MigrateDelayed and MigrateIneligible, in the v7.1 preset). For the EEVDF versions the
+// classic tunables (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity,
+// NrLatency) are 0, because those kernels removed them;
 // v7.1's HRTICK, which the model does not implement, is absent, as if switched off. Preset
 // returns an error naming the known presets if name is not one of them.
 func Preset(name string) (Params, error) {

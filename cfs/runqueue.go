@@ -429,7 +429,7 @@ func (c *RunQueue) fork(parent, child *Entity, now uint64, d *WakeupDecision) Wa
 // returns whether the need-resched flag was set. A SCHED_IDLE task's weight does not depend on
 // its nice. On an EEVDF CPU the dequeue saves the task's lag, the weight change scales it (and
 // v7.1's relative deadline) by old/new weight, and the enqueue places it with that lag. SetNice
-// panics if nice is outside [MinNice, MaxNice] or t is a group entity.
+// panics if nice is outside -20..19 (MIN_NICE..MAX_NICE) or t is a group entity.
 func (c *RunQueue) SetNice(t *Entity, nice int, now uint64) bool {
 	checkNice("RunQueue.SetNice", nice)
 	if t.myQ != nil {

@@ -39,7 +39,7 @@ func (s *Scheduler) CheckAttr(a sched.Attr) error {
 // classOf maps a sched class to a fair class and a nice level, recording an error for the
 // real-time classes, which run as SCHED_NORMAL.
 func (s *Scheduler) classOf(tid sched.ID, a sched.Attr) (Class, int) {
-	nice := min(max(a.Nice, MinNice), MaxNice)
+	nice := min(max(a.Nice, minNice), maxNice)
 	switch a.Class {
 	case sched.Batch:
 		return Batch, nice

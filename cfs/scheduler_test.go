@@ -165,7 +165,7 @@ func TestSchedulerWastedCoresGroupConstruction(t *testing.T) {
 }
 
 func testWastedCores(t *testing.T, v Version, n int, mode smp.GroupConstruction, app topology.CPUSet) {
-	sp := DefaultSMPParams(v)
+	sp := defaultSMPParams(v)
 	sp.Groups = mode
 	m := newSMPMachine(t, topology.FourNode(), 250, func() Params { p := vparams(v); p.SMP = sp; return p }())
 	m.check = func() { m.checkInvariants() }

@@ -32,7 +32,7 @@ func TestWakeWide(t *testing.T) {
 
 // smp65 returns v6.5's default SMP tunables, a fresh copy for each caller.
 func smp65() *smp.Params {
-	p := DefaultSMPParams(V65)
+	p := defaultSMPParams(V65)
 	return &p
 }
 

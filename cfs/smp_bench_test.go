@@ -50,7 +50,7 @@ func newBalanceFixture(n int, seed uint64) *balanceFixture {
 	ch := ds.Chain(0)
 	sd := &ch[len(ch)-1]
 	f.env = LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: f.stats}
-	f.sp = DefaultSMPParams(V65)
+	f.sp = defaultSMPParams(V65)
 	f.src = NewRunQueue(1, DefaultParams())
 	for i := range 8 {
 		e := NewTask(fmt.Sprint(i), Normal, 0)

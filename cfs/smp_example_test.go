@@ -41,7 +41,7 @@ func ExampleFindBusiestGroup() {
 	}
 	sd := ds.Base(0)
 	env := cfs.LBEnv{SD: sd, DstCPU: 0, Idle: smp.CPUIdle, CPUs: sd.Span(), Stats: stats}
-	sp := cfs.DefaultSMPParams(cfs.V65)
+	sp := cfs.DefaultParams().SMP
 	d, why := cfs.FindBusiestGroup(&env, &sp)
 	fmt.Println(d.Explain(why))
 	src, _ := cfs.FindBusiestQueue(&env, &d, &sp)
@@ -69,7 +69,7 @@ func ExampleDetachTasks() {
 	list.Back().Prev().E.ExecStart = now - 100_000 // hot
 	list.Front().E.ExecStart = now - 2_000_000     // cold
 	stats := []smp.CPUStat{{Capacity: 1024}, {NrRunning: 3, HNrRunning: 3, Load: 3072, Capacity: 1024}}
-	sp := cfs.DefaultSMPParams(cfs.V65)
+	sp := cfs.DefaultParams().SMP
 	for _, failed := range []int{0, 2} {
 		env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: smp.CPUIdle, CPUs: t.CPUs(), Stats: stats,
 			NrBalanceFailed: failed}
@@ -101,7 +101,8 @@ func ExampleCanMigrateTask() {
 	for _, v := range []cfs.Version{cfs.V65, cfs.V71} {
 		for _, m := range []smp.MigrationType{smp.MigrateTask, smp.MigrateLoad} {
 			env := cfs.LBEnv{SD: ds.Base(0), DstCPU: 0, Idle: smp.CPUIdle, CPUs: t.CPUs(), Stats: stats}
-			sp := cfs.DefaultSMPParams(v)
+			pv, _ := cfs.Preset(v.String())
+			sp := pv.SMP
 			me := cfs.MigrateEnv{LBEnv: &env, Src: 1, SrcRQ: c1, DstRQ: cfs.NewRunQueue(0, p.ForCPUs(2)), Now: 10_000_000, Migration: m}
 			d, why := cfs.CanMigrateTask(&me, task, &sp)
 			fmt.Printf("%v balancer, %v: %t (%v)\n", v, m, d.OK, why)
@@ -133,7 +134,7 @@ func ExampleSelectTaskRQ() {
 	wakee := cfs.NewSMPTask(cfs.NewTask("wakee", cfs.Normal, 0), t.CPUs(), 1)
 	env := cfs.WakeEnv{Domains: ds, Stats: stats, Task: wakee, This: 0, Prev: 1,
 		HasIdleCores: hasIdleCores, NrIdleScan: scan}
-	sp := cfs.DefaultSMPParams(cfs.V65)
+	sp := cfs.DefaultParams().SMP
 	pl, why := cfs.SelectTaskRQ(&env, &sp)
 	fmt.Println(pl.Explain(why))
 	// Output: placed on cpu2: idle core in the LLC (wake_affine at MC chose the previous CPU, target cpu1), 1 CPUs scanned

@@ -23,10 +23,10 @@ const (
 	maxShares uint64 = 1 << 18
 )
 
-// Nice bounds: MIN_NICE and MAX_NICE.
+// Nice bounds: MIN_NICE and MAX_NICE (Linux's; package sched's MaxNice is FreeBSD's PRIO_MAX, 20).
 const (
-	MinNice = -20
-	MaxNice = 19
+	minNice = -20
+	maxNice = 19
 )
 
 // prioToWeight is sched_prio_to_weight[40] of kernel/sched/core.c (identical in v6.5, v6.6 and
@@ -57,23 +57,23 @@ var prioToWMult = [40]uint32{
 }
 
 func checkNice(fn string, nice int) {
-	if nice < MinNice || nice > MaxNice {
-		panic(fmt.Sprintf("cfs: %s: nice %d outside [%d, %d]", fn, nice, MinNice, MaxNice))
+	if nice < minNice || nice > maxNice {
+		panic(fmt.Sprintf("cfs: %s: nice %d outside [%d, %d]", fn, nice, minNice, maxNice))
 	}
 }
 
 // Weight returns the unscaled weight of nice level nice: sched_prio_to_weight[nice+20]
-// (1024 for nice 0). Weight panics if nice is outside [MinNice, MaxNice].
+// (1024 for nice 0). Weight panics if nice is outside -20..19 (MIN_NICE..MAX_NICE).
 func Weight(nice int) uint64 {
 	checkNice("Weight", nice)
-	return uint64(prioToWeight[nice-MinNice])
+	return uint64(prioToWeight[nice-minNice])
 }
 
 // InvWeight returns the precomputed inverse of [Weight](nice), sched_prio_to_wmult[nice+20]
-// (2^32/1024 = 4194304 for nice 0). InvWeight panics if nice is outside [MinNice, MaxNice].
+// (2^32/1024 = 4194304 for nice 0). InvWeight panics if nice is outside -20..19 (MIN_NICE..MAX_NICE).
 func InvWeight(nice int) uint32 {
 	checkNice("InvWeight", nice)
-	return prioToWMult[nice-MinNice]
+	return prioToWMult[nice-minNice]
 }
 
 // ScaleLoad converts an unscaled weight to load units: the kernel's scale_load, w << 10.
@@ -104,7 +104,7 @@ type LoadWeight struct {
 // TaskLoad returns the load of a task with the given class and nice level: the kernel's
 // set_load_weight. A SCHED_IDLE task gets scale_load(3) with inverse WMULT_IDLEPRIO whatever its
 // nice; any other task gets scale_load of the table weight and the table inverse. TaskLoad
-// panics if nice is outside [MinNice, MaxNice] or class is not a known [Class].
+// panics if nice is outside -20..19 (MIN_NICE..MAX_NICE) or class is not a known [Class].
 func TaskLoad(class Class, nice int) LoadWeight {
 	checkNice("TaskLoad", nice)
 	switch class {

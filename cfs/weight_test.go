@@ -37,12 +37,12 @@ func TestWeightTable(t *testing.T) {
 // nearest but truncates for nice 13, 14, 16 and 17), and neighbouring weights differ by about
 // 1.25 (the table was hand-smoothed: the ratio varies between 1.20 and 1.28).
 func TestWeightTableShape(t *testing.T) {
-	for nice := MinNice; nice <= MaxNice; nice++ {
+	for nice := minNice; nice <= maxNice; nice++ {
 		w := Weight(nice)
 		if lo := uint32((1 << 32) / w); InvWeight(nice) != lo && InvWeight(nice) != lo+1 {
 			t.Errorf("InvWeight(%d) = %d, want 2^32/%d = %d or one more", nice, InvWeight(nice), w, lo)
 		}
-		if nice == MaxNice {
+		if nice == maxNice {
 			continue
 		}
 		r := float64(w) / float64(Weight(nice+1))
