@@ -259,6 +259,6 @@ func ProtectPoint(q *Queue, se *Entity, p *Params) uint64 {
 	return vprot
 }
 
-// Protected reports whether v7.1's slice protection still holds for se, a running entity:
+// protected reports whether v7.1's slice protection still holds for se, a running entity:
 // its vruntime is before its protection point VProt (protect_slice).
-func Protected(se *Entity) bool { return before(se.Vruntime, se.VProt) }
+func protected(se *Entity) bool { return before(se.Vruntime, se.VProt) }

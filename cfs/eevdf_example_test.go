@@ -188,8 +188,8 @@ func ExampleRunQueue_DequeueDelayed() {
 	c.Tick(1_000_000)     // a ran 1 ms: its request is served
 	c.Schedule(1_000_000) // b runs
 	c.Sleep(a, 1_000_000) // a is 0.5 ms ahead of the average
-	fmt.Println(a.Delayed(), a.OnRQ(), a.VLag, c.NrRunning())
-	fmt.Println(c.DequeueDelayed(a, 1_000_000), a.Delayed(), a.OnRQ(), c.NrRunning())
+	fmt.Println(a.Delayed(), a.OnRQ(), a.VLag, c.Root().HNrRunning())
+	fmt.Println(c.DequeueDelayed(a, 1_000_000), a.Delayed(), a.OnRQ(), c.Root().HNrRunning())
 	// Output:
 	// true true -500000 2
 	// true false false 1
@@ -207,7 +207,7 @@ func ExampleRunQueue_Exit() {
 	c.Tick(1_000_000)
 	c.Schedule(1_000_000) // b runs; a, 0.5 ms ahead of the average, is not eligible
 	c.Exit(a, 1_000_000)
-	fmt.Println(a.Delayed(), a.OnRQ(), c.NrRunning())
+	fmt.Println(a.Delayed(), a.OnRQ(), c.Root().HNrRunning())
 	// Output: false false 1
 }
 
@@ -240,7 +240,7 @@ func ExampleProtectPoint() {
 	b.SetSlice(200_000)
 	c.Fork(nil, a, 0)
 	c.Schedule(0)
-	fmt.Println(a.VProt-a.Vruntime, cfs.Protected(a))
+	fmt.Println(a.VProt-a.Vruntime, cfs.Before(a.Vruntime, a.VProt))
 	c.Fork(a, b, 0) // a shorter slice joins; a's protection is recomputed at its next pick
 	fmt.Println(cfs.ProtectPoint(c.Root(), a, c.Params()) - a.Vruntime)
 	// Output:

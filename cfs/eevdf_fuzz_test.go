@@ -53,7 +53,7 @@ func rigEEVDF(tb testing.TB, p Params, base uint64, specs []rigSpec, curr int) (
 			q.enqueueTree(e)
 		}
 		e.onRQ = true
-		q.load = q.load.Add(e.load.Weight)
+		q.load = q.load.add(e.load.Weight)
 		q.nrRunning++
 		q.hNrRunning++
 		q.hNrRunnable++

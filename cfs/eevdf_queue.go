@@ -175,7 +175,7 @@ func (q *Queue) updateCurrEEVDF(now uint64, p *Params) chargeResult {
 	if q.nrRunning == 1 {
 		return r
 	}
-	r.unprotected = !Protected(curr)
+	r.unprotected = !protected(curr)
 	if r.renewed || r.unprotected {
 		r.resched = true
 		q.cpu.needResched = true
@@ -331,7 +331,7 @@ func (q *Queue) updateProtect(se *Entity, p *Params) {
 
 // cancelProtect is v7.1's cancel_protect_slice.
 func cancelProtect(se *Entity) {
-	if Protected(se) {
+	if protected(se) {
 		se.VProt = se.Vruntime
 	}
 }
@@ -352,7 +352,7 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 			} else {
 				q.sumSub(se)
 			}
-			q.load = q.load.Sub(old)
+			q.load = q.load.sub(old)
 		}
 		se.load = w
 		if !se.onRQ {
@@ -363,7 +363,7 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 			if se != q.curr {
 				q.timeline.UpdateAug(&se.node, se.Deadline)
 			}
-			q.load = q.load.Add(w.Weight)
+			q.load = q.load.add(w.Weight)
 			if se != q.curr {
 				q.sumAdd(se)
 			}
@@ -379,14 +379,14 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 		se.VLag = EntityLag(q, se, avr, p)
 		se.Deadline -= avr
 		se.relDeadline = true
-		if curr && Protected(se) {
+		if curr && protected(se) {
 			se.VProt -= avr
 			relVprot = true
 		}
 		if !curr {
 			q.dequeueTree(se)
 		}
-		q.load = q.load.Sub(old)
+		q.load = q.load.sub(old)
 	}
 	// rescale_entity: div64_long of the wrapped products.
 	nw := int64(w.Weight)
@@ -405,7 +405,7 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 		se.Deadline += avr
 		se.relDeadline = false
 		se.Vruntime = avr - uint64(se.VLag)
-		q.load = q.load.Add(w.Weight)
+		q.load = q.load.add(w.Weight)
 		if !curr {
 			q.enqueueTree(se)
 		}

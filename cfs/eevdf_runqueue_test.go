@@ -467,9 +467,9 @@ func TestDelayDequeue(t *testing.T) {
 		}
 		// a (vruntime 1 ms) sleeps while V = 0.5 ms: not eligible, so it stays queued.
 		c.Sleep(a, 1_000_000)
-		if !a.Delayed() || !a.OnRQ() || a.VLag != -500_000 || c.NrRunning() != 2 {
+		if !a.Delayed() || !a.OnRQ() || a.VLag != -500_000 || c.nrRunning() != 2 {
 			t.Fatalf("Sleep of an ineligible task: delayed %t, on_rq %t, vlag %d, nr_running %d; want true, true, -500000, 2",
-				a.Delayed(), a.OnRQ(), a.VLag, c.NrRunning())
+				a.Delayed(), a.OnRQ(), a.VLag, c.nrRunning())
 		}
 		checkCPU(t, c, nil)
 		return c, a, b
@@ -478,9 +478,9 @@ func TestDelayDequeue(t *testing.T) {
 	// most 0, and the pick starts over and finds b.
 	c, a, b := setup()
 	c.Tick(2_000_000)
-	if got := c.Schedule(2_000_000); got != b || a.OnRQ() || a.Delayed() || a.VLag != 0 || c.NrRunning() != 1 {
+	if got := c.Schedule(2_000_000); got != b || a.OnRQ() || a.Delayed() || a.VLag != 0 || c.nrRunning() != 1 {
 		t.Errorf("Schedule picking the delayed a: got %v; a on_rq %t, delayed %t, vlag %d; nr_running %d; want b, false, false, 0, 1",
-			got, a.OnRQ(), a.Delayed(), a.VLag, c.NrRunning())
+			got, a.OnRQ(), a.Delayed(), a.VLag, c.nrRunning())
 	}
 	checkCPU(t, c, nil)
 	if d, why := c.Wakeup(a, 2_000_000); a.Vruntime != b.Vruntime || why == wakeupCPUIdle {
@@ -647,8 +647,8 @@ func TestCPUExit(t *testing.T) {
 		t.Fatalf("a eligible at 1 ms, want it not eligible")
 	}
 	c.Exit(a, 1_000_000)
-	if a.OnRQ() || a.Delayed() || c.NrRunning() != 1 {
-		t.Errorf("Exit of an ineligible waiting task: on_rq %t, delayed %t, nr_running %d; want false, false, 1", a.OnRQ(), a.Delayed(), c.NrRunning())
+	if a.OnRQ() || a.Delayed() || c.nrRunning() != 1 {
+		t.Errorf("Exit of an ineligible waiting task: on_rq %t, delayed %t, nr_running %d; want false, false, 1", a.OnRQ(), a.Delayed(), c.nrRunning())
 	}
 	checkCPU(t, c, nil)
 

@@ -187,7 +187,7 @@ func TestPickEligible(t *testing.T) {
 			c.root.nrRunning--
 			c.root.hNrRunning--
 			c.root.hNrRunnable--
-			c.root.load = c.root.load.Sub(run.load.Weight)
+			c.root.load = c.root.load.sub(run.load.Weight)
 		}
 		q := c.Root()
 		got, why := PickEligible(q.Sums(), tc.queued, tc.curr, tc.currQueued, tc.next, tc.protect, &p)

@@ -263,7 +263,7 @@ func ExampleTaskLoad() {
 
 func ExampleLoadWeight_Inverse() {
 	task := cfs.TaskLoad(cfs.Normal, 0)
-	sum := task.Add(0) // a sum of loads carries no cached inverse
+	sum := cfs.LoadWeight{Weight: task.Weight} // a sum of loads carries no cached inverse
 	fmt.Println(task.Inverse(), sum.Inverse())
 	// Output: 4194304 4194303
 }
@@ -295,7 +295,7 @@ func ExampleRunQueue_Sleep() {
 	c.Fork(nil, b, 0)
 	sleeper := c.Schedule(0)
 	c.Sleep(sleeper, 1_000_000) // blocks after 1 ms
-	fmt.Println(c.NeedResched(), c.Schedule(1_000_000), c.NrRunning())
+	fmt.Println(c.NeedResched(), c.Schedule(1_000_000), c.Root().HNrRunning())
 	// 50 ms later it wakes with half a latency period of credit and preempts the runner.
 	c.Tick(51_000_000)
 	d, _ := c.Wakeup(sleeper, 51_000_000)

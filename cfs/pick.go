@@ -96,7 +96,7 @@ func (r PickReason) String() string { return sched.EnumName(pickReasons[:], r, "
 //   - v7.1 (pick_eevdf): the timeline is ordered by deadline and every node knows the smallest
 //     vruntime in its subtree. A queue with one entity returns it. With PICK_BUDDY and protect
 //     an eligible next buddy comes first; with protect a running entity whose slice protection
-//     holds ([Protected]) is kept. Otherwise the leftmost (earliest deadline) entity is taken
+//     holds (protect_slice) is kept. Otherwise the leftmost (earliest deadline) entity is taken
 //     if eligible, else the search descends left whenever the left subtree's smallest vruntime
 //     is eligible, takes the node if it is eligible, and goes right otherwise. The running
 //     entity, if eligible, wins only with a strictly earlier deadline.
@@ -233,7 +233,7 @@ func pick71(q *Queue, protect bool, next *Entity, p *Params) (*Entity, PickReaso
 	if curr != nil && (!curr.onRQ || !el.ok(curr.Vruntime)) {
 		curr = nil
 	}
-	if curr != nil && protect && Protected(curr) {
+	if curr != nil && protect && protected(curr) {
 		return curr, pickCurrProtected
 	}
 	var best *Entity

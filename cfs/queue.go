@@ -268,11 +268,11 @@ func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p *Params) 
 		if q.curr == se {
 			q.updateCurr(now, p)
 		}
-		q.load = q.load.Sub(se.load.Weight)
+		q.load = q.load.sub(se.load.Weight)
 	}
 	se.load = w
 	if se.onRQ {
-		q.load = q.load.Add(w.Weight)
+		q.load = q.load.add(w.Weight)
 	}
 }
 
@@ -360,7 +360,7 @@ func setSkipBuddy(se *Entity) {
 // accountEnqueue is account_entity_enqueue's part of the queue's own counts: se's weight joins
 // the queue's load, and it counts among the entities queued (and the SCHED_IDLE ones).
 func (q *Queue) accountEnqueue(se *Entity) {
-	q.load = q.load.Add(se.load.Weight)
+	q.load = q.load.add(se.load.Weight)
 	q.nrRunning++
 	if se.IsIdle() {
 		q.idleNrRunning++
@@ -370,7 +370,7 @@ func (q *Queue) accountEnqueue(se *Entity) {
 // accountDequeue is account_entity_dequeue's part of the queue's own counts, undoing
 // accountEnqueue.
 func (q *Queue) accountDequeue(se *Entity) {
-	q.load = q.load.Sub(se.load.Weight)
+	q.load = q.load.sub(se.load.Weight)
 	q.nrRunning--
 	if se.IsIdle() {
 		q.idleNrRunning--

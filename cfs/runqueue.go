@@ -66,9 +66,9 @@ func (c *RunQueue) Curr() *Entity { return c.curr }
 // (TIF_NEED_RESCHED); [RunQueue.Schedule] clears it.
 func (c *RunQueue) NeedResched() bool { return c.needResched }
 
-// NrRunning returns the number of fair tasks queued on the CPU, the running one included
-// (rq->cfs.h_nr_running).
-func (c *RunQueue) NrRunning() int { return int(c.root.hNrRunning) }
+// nrRunning returns the number of fair tasks queued on the CPU, the running one included
+// (rq->cfs.h_nr_running; Root().HNrRunning() outside the package).
+func (c *RunQueue) nrRunning() int { return int(c.root.hNrRunning) }
 
 // IdleOnly reports whether every task queued on the CPU counts as idle and there is at least
 // one: the kernel's sched_idle_rq, which lets wakeups and load balancing treat the CPU as idle.

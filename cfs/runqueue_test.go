@@ -34,8 +34,8 @@ func TestFork(t *testing.T) {
 	if d.Preempt || why != wakeupLeadTooSmall {
 		t.Errorf("Fork decision = %v, want no preemption (the child is behind)", d.Explain(why))
 	}
-	if c.NrRunning() != 2 || child.group != parent.group {
-		t.Errorf("after Fork: NrRunning %d; want 2", c.NrRunning())
+	if c.nrRunning() != 2 || child.group != parent.group {
+		t.Errorf("after Fork: NrRunning %d; want 2", c.nrRunning())
 	}
 	checkCPU(t, c, nil)
 

@@ -258,8 +258,8 @@ func (m *smpMachine) checkInvariants() {
 				m.tb.Fatalf("tick %d cpu%d: %v queued on a CPU it may not use (%v)", m.tick, c, t, t.Allowed())
 			}
 		}
-		if n != rq.tasks.Len() || n != rq.c.NrRunning() {
-			m.tb.Fatalf("tick %d cpu%d: list %d (len %d), h_nr_running %d", m.tick, c, n, rq.tasks.Len(), rq.c.NrRunning())
+		if n != rq.tasks.Len() || n != rq.c.nrRunning() {
+			m.tb.Fatalf("tick %d cpu%d: list %d (len %d), h_nr_running %d", m.tick, c, n, rq.tasks.Len(), rq.c.nrRunning())
 		}
 		runnable := 0
 		for t := rq.tasks.Front(); t != nil; t = t.Next() {
@@ -371,7 +371,7 @@ func (m *smpMachine) checkUtil() {
 func (m *smpMachine) perCPU() []int {
 	n := make([]int, m.topo.NumIDs())
 	for c := range m.topo.CPUs().All() {
-		n[c] = m.s.sys.rqs[c].c.NrRunning()
+		n[c] = m.s.sys.rqs[c].c.nrRunning()
 	}
 	return n
 }

@@ -584,8 +584,8 @@ func TestSchedulerDelayed(t *testing.T) {
 		id := ineligibleRunning(t, m, 0)
 		m.stop(0, sched.Exit)
 		m.settle()
-		if _, ok := m.s.Thread(id); ok || m.s.System().Tasks(0).Len() != 1 || m.s.System().RunQueue(0).NrRunning() != 1 {
-			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.System().Tasks(0).Len(), m.s.System().RunQueue(0).NrRunning())
+		if _, ok := m.s.Thread(id); ok || m.s.System().Tasks(0).Len() != 1 || m.s.System().RunQueue(0).nrRunning() != 1 {
+			t.Errorf("exit of ineligible %v: still known %t, cpu0 lists %d, h_nr_running %d; want forgotten, 1, 1", id, ok, m.s.System().Tasks(0).Len(), m.s.System().RunQueue(0).nrRunning())
 		}
 	})
 }

@@ -72,7 +72,7 @@ func scaledPeriod(q *Queue, se *Entity, nr uint64, p *Params) uint64 {
 		}
 		load := sq.load
 		if !s.onRQ {
-			load = load.Add(s.load.Weight)
+			load = load.add(s.load.Weight)
 		}
 		slice = CalcDelta(p.CalcDelta, slice, s.load.Weight, load)
 	}

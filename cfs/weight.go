@@ -116,12 +116,12 @@ func TaskLoad(class Class, nice int) LoadWeight {
 	panic(fmt.Sprintf("cfs: TaskLoad: unknown class %d", class))
 }
 
-// Add returns lw with inc added to its weight and its inverse invalidated: update_load_add.
-func (lw LoadWeight) Add(inc uint64) LoadWeight { return LoadWeight{Weight: lw.Weight + inc} }
+// add returns lw with inc added to its weight and its inverse invalidated: update_load_add.
+func (lw LoadWeight) add(inc uint64) LoadWeight { return LoadWeight{Weight: lw.Weight + inc} }
 
-// Sub returns lw with dec subtracted from its weight and its inverse invalidated:
+// sub returns lw with dec subtracted from its weight and its inverse invalidated:
 // update_load_sub.
-func (lw LoadWeight) Sub(dec uint64) LoadWeight { return LoadWeight{Weight: lw.Weight - dec} }
+func (lw LoadWeight) sub(dec uint64) LoadWeight { return LoadWeight{Weight: lw.Weight - dec} }
 
 // Inverse returns the inverse __calc_delta multiplies by: the cached one if set, otherwise the
 // kernel's __update_inv_weight of the unscaled weight w (1 if w >= 0xFFFFFFFF, 0xFFFFFFFF if

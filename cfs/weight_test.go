@@ -106,8 +106,8 @@ func TestInverse(t *testing.T) {
 		{"zero weight", LoadWeight{}, 0xFFFFFFFF},
 		{"tiny weight floors to 2", LoadWeight{Weight: 100}, 0x7FFFFFFF},
 		{"huge weight", LoadWeight{Weight: 1 << 56}, 1},
-		{"Add drops the cache", LoadWeight{1 << 20, 4194304}.Add(0), 4194303},
-		{"Sub drops the cache", LoadWeight{2 << 20, 1}.Sub(1 << 20), 4194303},
+		{"Add drops the cache", LoadWeight{1 << 20, 4194304}.add(0), 4194303},
+		{"Sub drops the cache", LoadWeight{2 << 20, 1}.sub(1 << 20), 4194303},
 	}
 	for _, tc := range tests {
 		if got := tc.lw.Inverse(); got != tc.want {

@@ -27,7 +27,7 @@ func modelSlice(c *cfs.RunQueue, q *cfs.Queue, se *cfs.Entity, p *cfs.Params) ui
 		}
 		load := sq.Load()
 		if !s.OnRQ() {
-			load = load.Add(s.Load().Weight)
+			load = cfs.LoadWeight{Weight: load.Weight + s.Load().Weight} // update_load_add: no cached inverse
 		}
 		slice = cfs.CalcDelta(p.CalcDelta, slice, s.Load().Weight, load)
 	}
