@@ -86,7 +86,7 @@ type BusiestGroup struct {
 	// local is the group of dst (the last one holding dst, as the kernel's loop leaves it).
 	local *BalanceGroup
 	// localStats and busiestStats are their statistics.
-	localStats, busiestStats GroupStats
+	localStats, busiestStats groupStats
 	// domainAvgLoad is the domain's average load, when it was computed.
 	domainAvgLoad uint64
 	// Migration and Imbalance say what to move and how much (env->migration_type,
@@ -120,7 +120,7 @@ func (d BusiestGroup) Explain(r BalanceReason) string {
 
 // pickBusiest is update_sd_pick_busiest: whether group g with statistics s is busier than the
 // busiest so far (cur, with statistics d.BusiestStats).
-func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup, s *GroupStats) bool {
+func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup, s *groupStats) bool {
 	b := &d.busiestStats
 	if s.SumHNrRunning == 0 {
 		return false
@@ -251,15 +251,15 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 // updateSDLBStats is update_sd_lb_stats for [FindBusiestGroup]: it visits every group of env.SD,
 // sets d's local group, busiest candidate (update_sd_pick_busiest) with their statistics,
 // overload flag and summed utilisation, and returns the domain's summed load and capacity. It
-// computes what calling [GroupLBStats] and update_sd_pick_busiest on every group computes
+// computes what calling [updateSGLBStats] and update_sd_pick_busiest on every group computes
 // (the test's model does exactly that), skipping the work whose result cannot matter.
 func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 	sd := env.SD
-	d.busiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
+	d.busiestStats = groupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
 	pct := sd.imbalancePct()
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
-	var s GroupStats
+	var s groupStats
 	// A System's sums of the groups of several CPUs stand for the visit of their CPUs when the
 	// balance considers every CPU of the domain (package groupsums gives the rule).
 	sums := env.sums
@@ -301,7 +301,7 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 				continue
 			}
 		}
-		s = GroupStats{}
+		s = groupStats{}
 		if sums != nil && len(g.list) > 1 {
 			if summedLBStats(sums.Sum(g.id), g, &s) {
 				d.overload = true
@@ -366,7 +366,7 @@ func FindBusiestGroup(env *LBEnv, p *smp.Params) (BusiestGroup, BalanceReason) {
 }
 
 // findBusiestGroup is [FindBusiestGroup] filling *d, which it resets first: the System's
-// balance keeps its BusiestGroup (two GroupStats and more) in place rather than copying it out
+// balance keeps its BusiestGroup (two groupStats and more) in place rather than copying it out
 // of the call.
 func findBusiestGroup(env *LBEnv, d *BusiestGroup) BalanceReason {
 	needUtil := env.Idle != smp.CPUNewlyIdle && env.SD.llc // update_idle_cpu_scan reads sum_util
@@ -392,7 +392,7 @@ func findImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64) Bala
 	sd := env.SD
 	busiest := d.candidate
 	if busiest == nil {
-		d.busiestStats = GroupStats{}
+		d.busiestStats = groupStats{}
 		return balanceNoBusiest
 	}
 	preferSibling := busiest.flags&topology.SDPreferSibling != 0

@@ -10,14 +10,14 @@ import (
 )
 
 // naiveSDLBStats is the model of updateSDLBStats: update_sd_lb_stats as the kernel writes it,
-// [GroupLBStats] and update_sd_pick_busiest on every group of the domain.
+// [updateSGLBStats] and update_sd_pick_busiest on every group of the domain.
 func naiveSDLBStats(env *LBEnv, p *smp.Params) (d BusiestGroup, totalLoad, totalCap uint64) {
 	d = BusiestGroup{domain: env.SD, dst: env.DstCPU}
-	d.busiestStats = GroupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
+	d.busiestStats = groupStats{IdleCPUs: math.MaxUint32, Type: groupHasSpare}
 	var busiest *BalanceGroup
 	for _, g := range env.SD.groups {
 		local := g.cpus.Has(env.DstCPU)
-		s, ov := GroupLBStats(env, g, local, p)
+		s, ov := updateSGLBStats(env, g, local, p)
 		d.overload = d.overload || ov
 		if local {
 			d.local, d.localStats = g, s

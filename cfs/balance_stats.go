@@ -1,6 +1,8 @@
 // This file holds what v6.5's load balancer reads and the statistics it gathers per group: the
 // idle, group and migration types, a CPU's figures (smp.CPUStat), a balance's environment (LBEnv),
-// update_sg_lb_stats (GroupLBStats) and group_classify (ClassifyGroup).
+// update_sg_lb_stats (updateSGLBStats) and group_classify (groupClassify), which only the
+// package's balancer calls: a balance's statistics are read through [BusiestGroup.Explain]
+// and the smp.GroupFigures a recording System keeps.
 
 package cfs
 
@@ -14,16 +16,16 @@ import (
 	"github.com/schedkit/schedkit/topology"
 )
 
-// A GroupType classifies a sched group at the moment of load balancing (enum group_type), in
+// A groupType classifies a sched group at the moment of load balancing (enum group_type), in
 // increasing order of how much it needs to shed load, so that the busiest group is the one
 // with the largest type. group_asym_packing is left out: SD_ASYM_PACKING is not modelled.
 // group_smt_balance (v6.6) is left out: the balancer follows v6.5.
-type GroupType uint8
+type groupType uint8
 
 const (
 	// groupHasSpare is group_has_spare: fewer tasks than CPUs, or utilisation clearly below
 	// capacity.
-	groupHasSpare GroupType = iota
+	groupHasSpare groupType = iota
 	// groupFullyBusy is group_fully_busy: the CPUs are used, the tasks do not compete.
 	groupFullyBusy
 	// groupMisfitTask is group_misfit_task: a task does not fit its CPU's capacity.
@@ -44,10 +46,10 @@ var groupTypeNames = [...]string{
 }
 
 // String returns the kernel's name without the prefix, such as "has_spare".
-func (g GroupType) String() string { return sched.EnumName(groupTypeNames[:], g, "GroupType") }
+func (g groupType) String() string { return sched.EnumName(groupTypeNames[:], g, "GroupType") }
 
-// GroupStats are a group's statistics for load balancing: struct sg_lb_stats.
-type GroupStats struct {
+// groupStats are a group's statistics for load balancing: struct sg_lb_stats.
+type groupStats struct {
 	AvgLoad        uint64 // avg_load: GroupLoad*1024/GroupCapacity, when computed
 	GroupLoad      uint64 // group_load: sum of cpu_load
 	GroupCapacity  uint64 // group_capacity
@@ -57,12 +59,12 @@ type GroupStats struct {
 	SumHNrRunning  uint32 // sum_h_nr_running: sum of cfs.h_nr_running
 	IdleCPUs       uint32 // idle_cpus
 	GroupWeight    uint32 // group_weight: number of CPUs
-	Type           GroupType
+	Type           groupType
 	MisfitTaskLoad uint64 // group_misfit_task_load
 }
 
 // String summarises the statistics, such as "overloaded: 5 tasks on 2 CPUs, load 5120, avg 2560".
-func (s GroupStats) String() string {
+func (s groupStats) String() string {
 	str := fmt.Sprintf("%v: %d tasks on %d CPUs (%d idle), load %d, util %d", s.Type, s.SumNrRunning, s.GroupWeight, s.IdleCPUs, s.GroupLoad, s.GroupUtil)
 	if s.AvgLoad != 0 {
 		str += fmt.Sprintf(", avg_load %d", s.AvgLoad)
@@ -111,7 +113,7 @@ func capacityGreater(c1, c2 uint64) bool { return c1*1024 > c2*1078 }
 func checkCPUCapacity(s *smp.CPUStat, pct uint64) bool { return s.Capacity*pct < s.CapacityOrig*100 }
 
 // groupHasCapacity is group_has_capacity.
-func groupHasCapacity(pct uint64, s *GroupStats) bool {
+func groupHasCapacity(pct uint64, s *groupStats) bool {
 	if s.SumNrRunning < s.GroupWeight {
 		return true
 	}
@@ -122,7 +124,7 @@ func groupHasCapacity(pct uint64, s *GroupStats) bool {
 }
 
 // groupIsOverloaded is group_is_overloaded.
-func groupIsOverloaded(pct uint64, s *GroupStats) bool {
+func groupIsOverloaded(pct uint64, s *groupStats) bool {
 	if s.SumNrRunning <= s.GroupWeight {
 		return false
 	}
@@ -132,13 +134,13 @@ func groupIsOverloaded(pct uint64, s *GroupStats) bool {
 	return s.GroupCapacity*pct < s.GroupRunnable*100
 }
 
-// ClassifyGroup returns the type of a group with statistics s in a domain with imbalance_pct
+// groupClassify returns the type of a group with statistics s in a domain with imbalance_pct
 // pct whose sgc->imbalance flag is imbalanced: group_classify. Rules, in order: more tasks than
 // CPUs and utilisation or runnable time beyond capacity by pct is overloaded; a set imbalance
 // flag is imbalanced; a misfit load is misfit_task; no spare capacity (at least as many tasks
 // as CPUs and utilisation or runnable time near capacity) is fully_busy; anything else has
 // spare capacity.
-func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
+func groupClassify(pct uint64, imbalanced bool, s *groupStats) groupType {
 	switch {
 	case groupIsOverloaded(pct, s):
 		return groupOverloaded
@@ -152,10 +154,10 @@ func ClassifyGroup(pct uint64, imbalanced bool, s *GroupStats) GroupType {
 	return groupHasSpare
 }
 
-// GroupLBStats returns the statistics of group g for a balance described by env, local saying
+// updateSGLBStats returns the statistics of group g for a balance described by env, local saying
 // whether g is the group of env.DstCPU: update_sg_lb_stats. overload reports whether a CPU of
 // the group has more than one task (SG_OVERLOAD). The complexity is O(CPUs of g).
-func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *smp.Params) (s GroupStats, overload bool) {
+func updateSGLBStats(env *LBEnv, g *BalanceGroup, local bool, p *smp.Params) (s groupStats, overload bool) {
 	sd := env.SD
 	pct := sd.imbalancePct()
 	overload = groupLBStats(env, g, local, pct, sd.flags&topology.SDAsymCPUCapacity != 0, &s)
@@ -163,12 +165,12 @@ func GroupLBStats(env *LBEnv, g *BalanceGroup, local bool, p *smp.Params) (s Gro
 	return s, overload
 }
 
-// groupLBStats is the summing part of [GroupLBStats] for [FindBusiestGroup]'s loop: it fills
+// groupLBStats is the summing part of [updateSGLBStats] for [FindBusiestGroup]'s loop: it fills
 // the zeroed *s in place (the statistics are ten words, and copying them out of a call per
 // group was much of the cost of a balance over many small groups) with the domain's
 // imbalance_pct and SD_ASYM_CPUCAPACITY flag read once per domain, and returns overload. The
 // type and avg_load are left to [classifyGroupStats].
-func groupLBStats(env *LBEnv, g *BalanceGroup, local bool, pct uint64, asym bool, s *GroupStats) (overload bool) {
+func groupLBStats(env *LBEnv, g *BalanceGroup, local bool, pct uint64, asym bool, s *groupStats) (overload bool) {
 	stats := env.Stats
 	for _, c := range g.list {
 		if !env.CPUs.Has(c) {
@@ -208,7 +210,7 @@ func groupLBStats(env *LBEnv, g *BalanceGroup, local bool, pct uint64, asym bool
 // summedLBStats is [groupLBStats] read from a System's sums of group g (package groupsums):
 // the same figures, without visiting the group's CPUs, for a balance that considers every CPU
 // of a machine of one capacity, where no CPU carries a misfit load. It returns overload.
-func summedLBStats(sum *groupsums.Sum, g *BalanceGroup, s *GroupStats) (overload bool) {
+func summedLBStats(sum *groupsums.Sum, g *BalanceGroup, s *groupStats) (overload bool) {
 	s.GroupLoad, s.GroupUtil, s.GroupRunnable = sum.Load, sum.Util, sum.Runnable
 	s.SumNrRunning, s.SumHNrRunning, s.IdleCPUs = sum.NrRunning, sum.HNrRunning, sum.Idle
 	s.GroupCapacity = g.capacity
@@ -218,9 +220,9 @@ func summedLBStats(sum *groupsums.Sum, g *BalanceGroup, s *GroupStats) (overload
 
 // classifyGroupStats ends update_sg_lb_stats for group g whose sums *s holds: group_classify,
 // and avg_load for an overloaded group.
-func classifyGroupStats(env *LBEnv, g *BalanceGroup, pct uint64, s *GroupStats) {
+func classifyGroupStats(env *LBEnv, g *BalanceGroup, pct uint64, s *groupStats) {
 	imb := env.GroupImbalance != nil && env.GroupImbalance[g.id]
-	s.Type = ClassifyGroup(pct, imb, s)
+	s.Type = groupClassify(pct, imb, s)
 	if s.Type == groupOverloaded {
 		s.AvgLoad = s.GroupLoad * topology.CapacityScale / s.GroupCapacity
 	}

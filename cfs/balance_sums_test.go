@@ -136,7 +136,7 @@ func TestFindIdlestSums(t *testing.T) {
 				for _, sd := range ds.Chain(env.This) {
 					for _, g := range sd.groups {
 						// Stale figures in both: update_sg_wakeup_stats starts from zero.
-						want, got := GroupStats{AvgLoad: 7, MisfitTaskLoad: 9}, GroupStats{IdleCPUs: 3, AvgLoad: 5}
+						want, got := groupStats{AvgLoad: 7, MisfitTaskLoad: 9}, groupStats{IdleCPUs: 3, AvgLoad: 5}
 						env.wakeupGroupStats(&sd, g, &want)
 						summed.wakeupGroupStats(&sd, g, &got)
 						if got != want {

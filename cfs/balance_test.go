@@ -17,22 +17,22 @@ import (
 func TestClassifyGroup(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		s    GroupStats
+		s    groupStats
 		imb  bool
-		want GroupType
+		want groupType
 	}{
-		{"3 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, false, groupOverloaded},
-		{"3 tasks on 2 CPUs, runnable beyond pct", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 3072}, false, groupOverloaded},
-		{"3 tasks on 2 CPUs, little util and runnable", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 2300}, false, groupHasSpare},
-		{"2 tasks on 2 CPUs, util full", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 2048}, false, groupFullyBusy},
-		{"2 tasks on 2 CPUs, util 1750 (= cap*100/117 rounded down)", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1750, GroupRunnable: 2048}, false, groupHasSpare},
-		{"2 tasks on 2 CPUs, util 1751", GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1751, GroupRunnable: 2048}, false, groupFullyBusy},
-		{"1 task on 2 CPUs", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 1024}, false, groupHasSpare},
-		{"imbalanced flag", GroupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1024, GroupRunnable: 1024}, true, groupImbalanced},
-		{"overloaded beats imbalanced", GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, true, groupOverloaded},
-		{"misfit", GroupStats{SumNrRunning: 1, GroupWeight: 4, GroupCapacity: 2400, GroupUtil: 600, GroupRunnable: 1024, MisfitTaskLoad: 1023}, false, groupMisfitTask},
+		{"3 tasks on 2 CPUs, util full", groupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, false, groupOverloaded},
+		{"3 tasks on 2 CPUs, runnable beyond pct", groupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 3072}, false, groupOverloaded},
+		{"3 tasks on 2 CPUs, little util and runnable", groupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1500, GroupRunnable: 2300}, false, groupHasSpare},
+		{"2 tasks on 2 CPUs, util full", groupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 2048}, false, groupFullyBusy},
+		{"2 tasks on 2 CPUs, util 1750 (= cap*100/117 rounded down)", groupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1750, GroupRunnable: 2048}, false, groupHasSpare},
+		{"2 tasks on 2 CPUs, util 1751", groupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1751, GroupRunnable: 2048}, false, groupFullyBusy},
+		{"1 task on 2 CPUs", groupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 1024}, false, groupHasSpare},
+		{"imbalanced flag", groupStats{SumNrRunning: 1, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 1024, GroupRunnable: 1024}, true, groupImbalanced},
+		{"overloaded beats imbalanced", groupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}, true, groupOverloaded},
+		{"misfit", groupStats{SumNrRunning: 1, GroupWeight: 4, GroupCapacity: 2400, GroupUtil: 600, GroupRunnable: 1024, MisfitTaskLoad: 1023}, false, groupMisfitTask},
 	} {
-		if got := ClassifyGroup(117, tc.imb, &tc.s); got != tc.want {
+		if got := groupClassify(117, tc.imb, &tc.s); got != tc.want {
 			t.Errorf("%s: ClassifyGroup(117, %t, %+v) = %v, want %v", tc.name, tc.imb, tc.s, got, tc.want)
 		}
 	}

@@ -191,7 +191,7 @@
 //
 // [System.RecordComparisons] keeps what the SMP decisions compared (package cfs/smp's Comparison):
 // the CPUs a select_task_rq_fair chose among with their figures, and every group a
-// find_busiest_group weighed with its sg_lb_stats ([GroupLBStats]); it changes nothing.
+// find_busiest_group weighed with its sg_lb_stats (smp.GroupFigures); it changes nothing.
 //
 // # SCHED_BATCH and SCHED_IDLE
 //
@@ -256,7 +256,7 @@
 // [PlaceReason]), [FindBusiestGroup] ([BusiestGroup], [BalanceReason]), [CanMigrateTask]
 // ([MigrateVerdict], [MigrateReason]), and the decisions whose result says it all, without a
 // reason: [WakeAffine], [FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU],
-// [GroupLBStats], [FindBusiestQueue], [ShouldWeBalance], [TaskHot], [NeedActiveBalance] and
+// [FindBusiestQueue], [ShouldWeBalance], [TaskHot], [NeedActiveBalance] and
 // [DetachTasks] (whose [Detach] counts the reasons of every task it examined). Some of these
 // read no tunable today (FindBusiestGroup, for one); they take p all the same, so that every
 // SMP decision has one shape and a feature the kernel adds to one of them changes no
@@ -449,7 +449,7 @@
 // integer arithmetic driven by the caller's ticks: deterministic.
 //
 // Load balancing ([FindBusiestGroup], [FindBusiestQueue], [DetachTasks]). The balancing CPU
-// gathers each group's statistics ([GroupLBStats]) and classifies it ([ClassifyGroup]):
+// gathers each group's statistics (sg_lb_stats) and classifies it (group_classify):
 // has_spare, fully_busy, misfit_task (a task too big for its CPU on a machine of unequal
 // capacities), imbalanced (affinity kept a lower level from balancing: sgc->imbalance) or
 // overloaded (more tasks than CPUs and utilisation or runnable time beyond capacity by
@@ -560,10 +560,10 @@
 //	SD_SHARE_PKG_RESOURCES                         SD_SHARE_LLC                      topology.SDShareLLC
 //	DIE (topology level)                           PKG                               "PKG"
 //	enum cpu_idle_type                             (same)                            smp.IdleType
-//	enum group_type, group_classify                (same, + group_smt_balance)       GroupType, ClassifyGroup
+//	enum group_type, group_classify                (same, + group_smt_balance)       (unexported) groupType, groupClassify
 //	enum migration_type                            (same)                            smp.MigrationType
 //	struct lb_env                                  (same)                            LBEnv, MigrateEnv
-//	struct sg_lb_stats, update_sg_lb_stats         (same)                            GroupStats, GroupLBStats
+//	struct sg_lb_stats, update_sg_lb_stats         (same)                            (unexported) groupStats, updateSGLBStats
 //	update_sd_pick_busiest                         (same)                            (unexported) pickBusiest
 //	find_busiest_group, calculate_imbalance        sched_balance_find_src_group      FindBusiestGroup
 //	find_busiest_queue                             sched_balance_find_src_rq         FindBusiestQueue

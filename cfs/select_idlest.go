@@ -16,8 +16,8 @@ import (
 // values. Those are the sums update_sg_lb_stats adds up, so a System reads them from the sums it
 // keeps of a group of several CPUs (package groupsums) instead of visiting the group's CPUs; a
 // machine of unequal capacities, where the misfit test needs every CPU, has none.
-func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup, sgs *GroupStats) {
-	*sgs = GroupStats{}
+func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup, sgs *groupStats) {
+	*sgs = groupStats{}
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
 	if asym {
 		sgs.MisfitTaskLoad = 1
@@ -48,17 +48,17 @@ func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup, sgs *Grou
 
 // classifyWakeupStats ends update_sg_wakeup_stats for group g whose sums *sgs holds: the group's
 // capacity and weight, group_classify, and avg_load for a fully busy or overloaded group.
-func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, sgs *GroupStats) {
+func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, sgs *groupStats) {
 	sgs.GroupCapacity = g.capacity
 	sgs.GroupWeight = uint32(len(g.list))
-	sgs.Type = ClassifyGroup(sd.imbalancePct(), false, sgs)
+	sgs.Type = groupClassify(sd.imbalancePct(), false, sgs)
 	if sgs.Type == groupFullyBusy || sgs.Type == groupOverloaded {
 		sgs.AvgLoad = sgs.GroupLoad * topology.CapacityScale / sgs.GroupCapacity
 	}
 }
 
 // pickIdlest is update_pick_idlest.
-func pickIdlest(idlest *BalanceGroup, is *GroupStats, g *BalanceGroup, s *GroupStats) bool {
+func pickIdlest(idlest *BalanceGroup, is *groupStats, g *BalanceGroup, s *groupStats) bool {
 	if s.Type < is.Type {
 		return true
 	}
@@ -100,8 +100,8 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Pa
 	var idlest, local *BalanceGroup
 	// The statistics live where the kernel keeps them (local_sgs, tmp_sgs, idlest_sgs): filled
 	// in place, and copied only when a group becomes the idlest so far.
-	var ls, tmp GroupStats
-	is := GroupStats{AvgLoad: math.MaxUint32, Type: groupOverloaded}
+	var ls, tmp groupStats
+	is := groupStats{AvgLoad: math.MaxUint32, Type: groupOverloaded}
 	for _, g := range sd.groups {
 		if !g.cpus.Overlaps(*t.allowed) {
 			continue

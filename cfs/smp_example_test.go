@@ -23,14 +23,6 @@ func ExampleNewDomains() {
 	// first-cpu: NUMA{0-7} groups {0-5} {2-7}
 }
 
-// Two CPUs with two and three hogs: three tasks on one CPU are more than it can serve.
-func ExampleClassifyGroup() {
-	two := cfs.GroupStats{SumNrRunning: 2, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 2048}
-	three := cfs.GroupStats{SumNrRunning: 3, GroupWeight: 2, GroupCapacity: 2048, GroupUtil: 2048, GroupRunnable: 3072}
-	fmt.Println(cfs.ClassifyGroup(117, false, &two), cfs.ClassifyGroup(117, false, &three))
-	// Output: fully_busy overloaded
-}
-
 // An idle cpu0 of TwoCPU looks at cpu1, which runs two nice-0 hogs.
 func ExampleFindBusiestGroup() {
 	t := topology.TwoCPU()

@@ -12,7 +12,7 @@ import (
 // placement [System.SelectTaskRQ] makes (a wake-up's or a fork's) and every find_busiest_group
 // of [System.LoadBalance] (the System's periodic, idle and newly idle balances) is appended
 // to a log that [System.TakeComparisons] returns. The record is written after the decision
-// from the statistics it read, with the decision functions themselves ([GroupLBStats] for the
+// from the statistics it read, with the decision functions themselves ([updateSGLBStats] for the
 // groups), so recording changes no decision; it allocates.
 func (s *System) RecordComparisons(on bool) {
 	switch {
@@ -60,7 +60,7 @@ func (s *System) logPlacement(env *WakeEnv, pl *CPUSelection, why PlaceReason) {
 }
 
 // logBalance appends the balance env made, found as d for reason why, to the log; each group's
-// statistics are computed again by GroupLBStats from the same env.
+// statistics are computed again by updateSGLBStats from the same env.
 func (s *System) logBalance(env *LBEnv, d *BusiestGroup, why BalanceReason) {
 	sd := env.SD
 	f := &smp.BalanceFigures{Domain: sd.Name(), Span: sd.Span().String(), Dst: int(env.DstCPU), Idle: env.Idle.String(),
@@ -76,7 +76,7 @@ func (s *System) logBalance(env *LBEnv, d *BusiestGroup, why BalanceReason) {
 		for _, c := range g.list {
 			cpus = append(cpus, int(c))
 		}
-		st, _ := GroupLBStats(env, g, local, &s.smp)
+		st, _ := updateSGLBStats(env, g, local, &s.smp)
 		f.Groups = append(f.Groups, smp.GroupFigures{CPUs: cpus, Local: local, Busiest: g == d.Group, Type: st.Type.String(),
 			SumNrRunning: st.SumNrRunning, SumHNrRunning: st.SumHNrRunning, IdleCPUs: st.IdleCPUs, GroupWeight: st.GroupWeight,
 			GroupLoad: st.GroupLoad, GroupCapacity: st.GroupCapacity, GroupUtil: st.GroupUtil, AvgLoad: st.AvgLoad})

@@ -50,7 +50,7 @@ type CPUFigures struct {
 
 // BalanceFigures are the figures of one find_busiest_group: the domain and the CPU that
 // pulls, the idle state it balances in, every group of the domain with its sg_lb_stats (as
-// cfs.GroupLBStats computes them), and the verdict: the reason, the busiest group if one was
+// cfs's update_sg_lb_stats computes them), and the verdict: the reason, the busiest group if one was
 // found, and calculate_imbalance's migration type and amount.
 type BalanceFigures struct {
 	// Domain is the domain's name (MC, PKG, …) and Span its CPUs.
@@ -77,7 +77,8 @@ type GroupFigures struct {
 	// Local says the group holds the pulling CPU; Busiest that it is the busiest group found.
 	Local   bool `json:"local"`
 	Busiest bool `json:"busiest"`
-	// Type is group_classify's GroupType; the rest are GroupStats' fields of the same names.
+	// Type is group_classify's group_type; the rest are struct sg_lb_stats's fields of the
+	// same names.
 	Type          string `json:"type"`
 	SumNrRunning  uint32 `json:"sum_nr_running"`
 	SumHNrRunning uint32 `json:"sum_h_nr_running"`
