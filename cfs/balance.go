@@ -172,11 +172,11 @@ func pickBusiest(env *LBEnv, d *BusiestGroup, cur *BalanceGroup, g *BalanceGroup
 // numaImbalanceMin is NUMA_IMBALANCE_MIN.
 const numaImbalanceMin = 2
 
-// AdjustNumaImbalance returns the imbalance a NUMA domain acts on: adjust_numa_imbalance. While
+// adjustNumaImbalance returns the imbalance a NUMA domain acts on: adjust_numa_imbalance. While
 // the destination would run at most imbNumaNr tasks, an imbalance of up to two tasks is
 // tolerated (returned as 0), so that a pair of communicating tasks may stay on one node. The
 // arguments are C ints, as in the kernel.
-func AdjustNumaImbalance(imbalance, dstRunning, imbNumaNr int32) int32 {
+func adjustNumaImbalance(imbalance, dstRunning, imbNumaNr int32) int32 {
 	if dstRunning > imbNumaNr {
 		return imbalance
 	}
@@ -226,7 +226,7 @@ func calculateImbalance(env *LBEnv, d *BusiestGroup, totalLoad, totalCap uint64,
 			d.Imbalance = int64(local.IdleCPUs - busiest.IdleCPUs)
 		}
 		if sd.flags&topology.SDNUMA != 0 {
-			d.Imbalance = int64(AdjustNumaImbalance(int32(d.Imbalance), int32(local.SumNrRunning+1), int32(sd.imbNumaNr)))
+			d.Imbalance = int64(adjustNumaImbalance(int32(d.Imbalance), int32(local.SumNrRunning+1), int32(sd.imbNumaNr)))
 		}
 		d.Imbalance >>= 1
 		return
@@ -337,7 +337,7 @@ func updateSDLBStats(env *LBEnv, d *BusiestGroup) (totalLoad, totalCap uint64) {
 // overloaded is left to idle CPUs and needs two idle CPUs more on the local side; then
 // calculate_imbalance says what to move: utilisation from an overloaded group into a local
 // group with spare capacity across caches, tasks to even out idle CPUs or task counts (halved,
-// with the NUMA allowance of [AdjustNumaImbalance]), or load towards the domain's average.
+// with the NUMA allowance of adjust_numa_imbalance), or load towards the domain's average.
 // FindBusiestGroup changes nothing; the BalanceReason says why the domain is balanced or why a
 // balance was forced. The result also carries the domain's summed utilisation, for
 // update_idle_cpu_scan, when that reads it: for a balance that is not newly idle of a CPU's LLC

@@ -139,11 +139,11 @@ type MigrateEnv struct {
 	DstRQ *RunQueue
 }
 
-// TaskHot reports whether task t is cache hot on its CPU for a move to env.DstCPU: task_hot.
+// taskHot reports whether task t is cache hot on its CPU for a move to env.DstCPU: task_hot.
 // SCHED_IDLE tasks and moves between SMT siblings are never hot; with CACHE_HOT_BUDDY a next or
 // last buddy is hot when the destination is busy; otherwise the task is hot if it last started
 // running less than MigrationCost ago (always with -1, never with 0).
-func TaskHot(env *MigrateEnv, t *Task, p *smp.Params) bool {
+func taskHot(env *MigrateEnv, t *Task, p *smp.Params) bool {
 	e := t.E
 	if e.class == Idle {
 		return false
@@ -185,7 +185,7 @@ type MigrateVerdict struct {
 // sets LBF_SOME_PINNED; unless the balance is newly idle or active or already found one, the
 // first CPU of the destination's group that is still considered and allowed for the task
 // becomes the substitute destination (LBF_DST_PINNED). Otherwise LBF_ALL_PINNED is cleared; a
-// running task is refused; an active balance accepts; a cache-cold task ([TaskHot]) is
+// running task is refused; an active balance accepts; a cache-cold task (task_hot) is
 // accepted, and a hot one only once the domain's nr_balance_failed exceeds its
 // cache_nice_tries. CanMigrateTask changes nothing.
 func CanMigrateTask(env *MigrateEnv, t *Task, p *smp.Params) (MigrateVerdict, MigrateReason) {
@@ -222,7 +222,7 @@ func canMigrateTask(env *MigrateEnv, flags LBFlags, t *Task, p *smp.Params) (Mig
 	if v.Flags&LBFActiveLB != 0 {
 		return v, migrateActive
 	}
-	if !TaskHot(env, t, p) {
+	if !taskHot(env, t, p) {
 		return v, migrateOK
 	}
 	if env.NrBalanceFailed > env.SD.cacheNiceTries() {

@@ -85,11 +85,11 @@ func TestTaskHotIdlePolicy(t *testing.T) {
 	me, tasks, _ := migrateFixture(t, []uint64{0, 10_000_000}, []topology.CPUSet{topology.CPUSetOf(0, 1), topology.CPUSetOf(0, 1)})
 	sp := defaultSMPParams(V65)
 	tasks[1].E.class = Idle
-	if TaskHot(me, tasks[1], &sp) {
+	if taskHot(me, tasks[1], &sp) {
 		t.Errorf("TaskHot of a SCHED_IDLE task that just ran = true, want false")
 	}
 	tasks[1].E.class = Normal
-	if !TaskHot(me, tasks[1], &sp) {
+	if !taskHot(me, tasks[1], &sp) {
 		t.Errorf("TaskHot of a SCHED_NORMAL task that just ran = false, want true")
 	}
 }

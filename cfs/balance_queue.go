@@ -103,12 +103,12 @@ func IdleCPUScan(sumUtil uint64, llcWeight int, pct uint64) int {
 	return int(y)
 }
 
-// BalanceInterval returns the number of jiffies between two periodic balances of a domain whose
+// balanceInterval returns the number of jiffies between two periodic balances of a domain whose
 // balance_interval is intervalMs, on a CPU that is busy or not, at hz with ncpus online CPUs:
 // get_sd_balance_interval. A busy CPU balances busy_factor times less often, minus a jiffy so
 // that levels do not fall into step; the result is at least 1 and at most
 // max_load_balance_interval, HZ*ncpus/10.
-func BalanceInterval(intervalMs, busyFactor int, busy bool, hz, ncpus int) int64 {
+func balanceInterval(intervalMs, busyFactor int, busy bool, hz, ncpus int) int64 {
 	iv := int64(intervalMs)
 	if busy {
 		iv *= int64(busyFactor)

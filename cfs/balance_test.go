@@ -46,7 +46,7 @@ func TestAdjustNumaImbalance(t *testing.T) {
 		{-1, 1, 4, 0}, // the wrapped idle difference of calculate_imbalance arrives as -1
 		{-1, 5, 4, -1},
 	} {
-		if got := AdjustNumaImbalance(tc.imb, tc.dst, tc.nr); got != tc.want {
+		if got := adjustNumaImbalance(tc.imb, tc.dst, tc.nr); got != tc.want {
 			t.Errorf("AdjustNumaImbalance(%d, %d, %d) = %d, want %d", tc.imb, tc.dst, tc.nr, got, tc.want)
 		}
 	}
@@ -66,7 +66,7 @@ func TestBalanceInterval(t *testing.T) {
 		{1, 100, 24, false, 1}, // at least one jiffy
 		{512, 1000, 24, false, 512},
 	} {
-		if got := BalanceInterval(tc.ms, 16, tc.busy, tc.hz, tc.ncpus); got != tc.want {
+		if got := balanceInterval(tc.ms, 16, tc.busy, tc.hz, tc.ncpus); got != tc.want {
 			t.Errorf("BalanceInterval(%d, 16, %t, %d, %d) = %d, want %d", tc.ms, tc.busy, tc.hz, tc.ncpus, got, tc.want)
 		}
 	}

@@ -102,8 +102,8 @@
 // is owed; the lags of a queue sum to zero. An entity is eligible when its lag is not negative,
 // v <= V ([EntityEligible]). Every entity makes requests of Slice nanoseconds, 0.75 ms (v6.6) or
 // 0.70 ms (v7.1) times the CPU-count factor ([Params].DefaultSlice) unless it asked for another
-// one (v7.1: sched_attr.sched_runtime, [Entity.SetSlice], [RunQueue.SetSlice], [ClampSlice]); a
-// request made at vruntime v has the virtual deadline v + Slice·1024/weight ([VirtualDeadline]).
+// one (v7.1: sched_attr.sched_runtime, [Entity.SetSlice], [RunQueue.SetSlice], clamped to
+// 0.1..100 ms); a request made at vruntime v has the virtual deadline v + Slice·1024/weight ([VirtualDeadline]).
 // The pick is the eligible entity with the earliest virtual deadline ([pickEEVDF]): eligibility
 // makes it fair (nobody runs ahead of its share for long), the deadline makes short requests
 // responsive (a task asking for little at a time is served sooner, with the same share). There
@@ -256,7 +256,7 @@
 // [PlaceReason]), [FindBusiestGroup] ([BusiestGroup], [BalanceReason]), [CanMigrateTask]
 // ([MigrateVerdict], [MigrateReason]), and the decisions whose result says it all, without a
 // reason: [WakeAffine], [FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU],
-// [FindBusiestQueue], [ShouldWeBalance], [TaskHot], [NeedActiveBalance] and
+// [FindBusiestQueue], [ShouldWeBalance], [NeedActiveBalance] and
 // [DetachTasks] (whose [Detach] counts the reasons of every task it examined). Some of these
 // read no tunable today (FindBusiestGroup, for one); they take p all the same, so that every
 // SMP decision has one shape and a feature the kernel adds to one of them changes no
@@ -312,7 +312,7 @@
 //	__sched_period, sched_slice, sched_vslice   Period, Slice, VSlice
 //	wakeup_gran                                 WakeupGran
 //	entity_before, max_vruntime, min_vruntime   Before, MaxVruntime, MinVruntime
-//	entity_is_long_sleeper, place_entity        IsLongSleeper, PlaceEntity (Placement.Vruntime)
+//	entity_is_long_sleeper, place_entity        (unexported) isLongSleeper, PlaceEntity (Placement.Vruntime)
 //	struct rb_root_cached tasks_timeline        (unexported) Queue.timeline (a timeline.Timeline)
 //	__enqueue_entity, __dequeue_entity          (Queue, unexported) enqueueTree, dequeueTree
 //	struct sched_entity                         Entity
@@ -353,7 +353,7 @@
 //	TICK_NSEC                                   TickNSec, Params.Tick
 //	se->deadline, se->vlag, se->slice           Entity.Deadline, Entity.VLag, Entity.Slice
 //	se->vprot, custom_slice, sched_delayed      Entity.VProt, Entity.CustomSlice, Entity.Delayed
-//	__setparam_fair (sched_attr runtime)        ClampSlice, Entity.SetSlice, RunQueue.SetSlice
+//	__setparam_fair (sched_attr runtime)        Entity.SetSlice, RunQueue.SetSlice ((unexported) clampSlice)
 //	avg_vruntime, avg_load / sum_w_vruntime,    Sums.SumWVruntime, Sums.SumWeight
 //	  sum_weight
 //	min_vruntime (v6.6) / zero_vruntime         Queue.MinVruntime / Sums.Zero
@@ -408,8 +408,8 @@
 // ([SelectIdleSibling]). Each domain balances every balance_interval
 // milliseconds (its span weight at first), busy_factor (16) times less often on a busy CPU,
 // doubling after each balance that found nothing to do up to max_interval (twice the span) and
-// returning to the minimum after a success ([BalanceInterval]). Only one CPU per group balances
-// a level periodically: the first idle CPU of the group's balance mask, or its first CPU
+// returning to the minimum after a success (get_sd_balance_interval; [System.NextBalance]).
+// Only one CPU per group balances a level periodically: the first idle CPU of the group's balance mask, or its first CPU
 // ([ShouldWeBalance]).
 //
 // The Wasted Cores group construction bug. Lozi et al. ("The Linux Scheduler: a Decade of
@@ -459,12 +459,12 @@
 // this CPU is busy or idle CPUs differ by at most one, mean balanced; otherwise
 // calculate_imbalance says what to move: utilisation into spare capacity across caches,
 // tasks to even out idle CPUs or task counts (halved; NUMA levels tolerate a two-task
-// imbalance while the destination is lightly loaded, [AdjustNumaImbalance]), or load towards
+// imbalance while the destination is lightly loaded, adjust_numa_imbalance), or load towards
 // the domain's average. The busiest queue is then the CPU of highest load per capacity, most
 // utilisation, most tasks, or largest misfit. [DetachTasks] walks that CPU's cfs_tasks list
 // ([TaskList]) from the tail, the least recently run task first, and [CanMigrateTask] refuses
 // tasks whose affinity excludes the destination (remembering another CPU of the destination's
-// group that would do, LBF_DST_PINNED), the running task, and cache-hot tasks ([TaskHot]: ran
+// group that would do, LBF_DST_PINNED), the running task, and cache-hot tasks (task_hot: ran
 // within sysctl_sched_migration_cost, 0.5 ms) until the domain's nr_balance_failed exceeds its
 // cache_nice_tries. A balance that keeps failing to move a task count asks the busiest CPU to
 // push its running task (active balance, [NeedActiveBalance]); a misfit task is always pushed.
@@ -485,7 +485,7 @@
 // (cfs/internal/slicememo). Explaining changes none of them (TestExplainKeepsTheCodePath).
 //
 // Wakeup placement ([SelectTaskRQ]). A waking task may move next to its waker unless the two
-// wake many partners ([WakeWide]); at the lowest wake-affine domain spanning both CPUs,
+// wake many partners (wake_wide); at the lowest wake-affine domain spanning both CPUs,
 // [WakeAffine] picks the waker's CPU or the previous one (an idle cache-sharing CPU, a sync
 // wakeup onto a CPU running only the waker, an idle previous CPU, then the lighter of the two
 // by load scaled by capacity). [SelectIdleSibling] then looks near that target: the target, the
@@ -567,9 +567,9 @@
 //	update_sd_pick_busiest                         (same)                            (unexported) pickBusiest
 //	find_busiest_group, calculate_imbalance        sched_balance_find_src_group      FindBusiestGroup
 //	find_busiest_queue                             sched_balance_find_src_rq         FindBusiestQueue
-//	adjust_numa_imbalance                          (same)                            AdjustNumaImbalance
+//	adjust_numa_imbalance                          (same)                            (unexported) adjustNumaImbalance
 //	should_we_balance                              (same)                            ShouldWeBalance
-//	task_h_load, task_hot                          (same)                            TaskHLoad, TaskHot
+//	task_h_load, task_hot                          (same)                            TaskHLoad, (unexported) taskHot
 //	can_migrate_task, detach_tasks                 (same)                            CanMigrateTask, DetachTasks
 //	LBF_* flags                                    (same)                            LBFlags
 //	need_active_balance                            (same)                            NeedActiveBalance
@@ -577,12 +577,12 @@
 //	load_balance                                   sched_balance_rq                  System.LoadBalance
 //	rebalance_domains                              sched_balance_domains             System.RebalanceDomains
 //	newidle_balance                                sched_balance_newidle             System.NewidleBalance
-//	get_sd_balance_interval                        (same)                            BalanceInterval
+//	get_sd_balance_interval                        (same)                            (unexported) balanceInterval
 //	update_idle_cpu_scan                           (same)                            IdleCPUScan
 //	rq->cfs_tasks, se->group_node                  (same)                            TaskList, Task
 //	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            (unexported) Task.util, smp.CPUStat.Util (stand-ins, not PELT)
 //	attach/detach/remove_entity_load_avg           (same)                            System (enlist, delist, Wakeup)
-//	record_wakee, wake_wide                        (same)                            (unexported) Task.recordWakee, WakeWide
+//	record_wakee, wake_wide                        (same)                            (unexported) Task.recordWakee, wakeWide
 //	wake_affine (wake_affine_idle, _weight)        (same)                            WakeAffine
 //	select_idle_sibling, select_idle_cpu/core/smt  (same)                            SelectIdleSibling
 //	select_idle_capacity                           (same)                            SelectIdleSibling (unequal capacities)

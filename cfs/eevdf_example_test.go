@@ -144,9 +144,13 @@ func ExampleCheckPreemptWakeup_eevdf() {
 	// lat
 }
 
-func ExampleClampSlice() {
+// sched_setattr's runtime is clamped to [0.1 ms, 100 ms] (__setparam_fair); 0 asks for the
+// default slice, which the task's next placement fills in.
+func ExampleEntity_SetSlice() {
 	for _, r := range []uint64{0, 50_000, 3_000_000, 1_000_000_000} {
-		fmt.Println(cfs.ClampSlice(r))
+		e := cfs.NewTask("t", cfs.Normal, 0)
+		e.SetSlice(r)
+		fmt.Println(e.Slice, e.CustomSlice())
 	}
 	// Output:
 	// 0 false

@@ -96,7 +96,7 @@ func (c *RunQueue) yieldEEVDF(t *Entity, now uint64) {
 // is dequeued and enqueued again around the change (DEQUEUE_SAVE | DEQUEUE_MOVE, so it keeps
 // its lag and its relative deadline), a running one is put back and set again. runtime 0
 // returns the task to Params.DefaultSlice; anything else is clamped to [minCustomSlice,
-// maxCustomSlice] ([ClampSlice]). The new slice applies from the task's next request. A
+// maxCustomSlice] (clampSlice). The new slice applies from the task's next request. A
 // runtime equal to the task's current slice changes nothing, not even whether the slice counts
 // as custom, because the kernel compares sched_runtime with se->slice before changing anything.
 //

@@ -340,7 +340,7 @@ func TestClampSlice(t *testing.T) {
 		{3_000_000, 3_000_000, true}, {100_000_000, 100_000_000, true}, {1 << 40, 100_000_000, true},
 	}
 	for _, tc := range tests {
-		if got, custom := ClampSlice(tc.runtime); got != tc.want || custom != tc.custom {
+		if got, custom := clampSlice(tc.runtime); got != tc.want || custom != tc.custom {
 			t.Errorf("ClampSlice(%d) = %d, %t; want %d, %t", tc.runtime, got, custom, tc.want, tc.custom)
 		}
 	}

@@ -136,11 +136,11 @@ const (
 	maxCustomSlice uint64 = 100_000_000
 )
 
-// ClampSlice returns the slice v7.1's __setparam_fair gives a fair task whose sched_attr asks
+// clampSlice returns the slice v7.1's __setparam_fair gives a fair task whose sched_attr asks
 // for runtime nanoseconds (sched_runtime), and whether it is a custom slice: 0 asks for the
 // default (custom false, slice 0, meaning Params.DefaultSlice); any other value is clamped to
 // [minCustomSlice, maxCustomSlice].
-func ClampSlice(runtime uint64) (slice uint64, custom bool) {
+func clampSlice(runtime uint64) (slice uint64, custom bool) {
 	if runtime == 0 {
 		return 0, false
 	}
@@ -148,7 +148,7 @@ func ClampSlice(runtime uint64) (slice uint64, custom bool) {
 }
 
 // SetSlice sets the slice a task that is not queued asks for, as sched_setattr with
-// sched_runtime = runtime does in v7.1 (see [ClampSlice]); 0 returns it to the default slice.
+// sched_runtime = runtime does in v7.1, clamped to 0.1..100 ms; 0 returns it to the default slice.
 // The slice takes effect when the task is next enqueued, on a CPU whose Params version has custom
 // slices (v7.1; v6.5 and v6.6 ignore sched_runtime for fair tasks). For a queued task use
 // [RunQueue.SetSlice]. SetSlice panics if e is queued or is a group entity.
@@ -164,7 +164,7 @@ func (e *Entity) SetSlice(runtime uint64) {
 
 // setSlice is __setparam_fair's slice part. A default slice is filled in at the next placement.
 func (e *Entity) setSlice(runtime uint64) {
-	slice, custom := ClampSlice(runtime)
+	slice, custom := clampSlice(runtime)
 	e.customSlice = custom
 	if custom {
 		e.Slice = slice

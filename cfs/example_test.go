@@ -146,12 +146,6 @@ func ExampleBefore() {
 	// Output: true 5 18446744073708503040
 }
 
-func ExampleIsLongSleeper() {
-	const day = 24 * 3600 * 1_000_000_000
-	fmt.Println(cfs.IsLongSleeper(1, 100*day), cfs.IsLongSleeper(1, 110*day))
-	// Output: false true
-}
-
 func ExamplePlaceEntity() {
 	c := cfs.NewRunQueue(0, cfs.DefaultParams())
 	runner := cfs.NewTask("runner", cfs.Normal, 0)

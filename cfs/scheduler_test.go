@@ -702,7 +702,7 @@ func TestNewidleBalanceWithoutOverload(t *testing.T) {
 	if s.sys.NewidleBalance(now, 0) {
 		t.Fatal("newidleBalance pulled a task from an empty machine")
 	}
-	want := ds.lastBalance + BalanceInterval(ds.interval, base.busyFactor(), false, s.sys.hz, s.sys.ncpu)
+	want := ds.lastBalance + balanceInterval(ds.interval, base.busyFactor(), false, s.sys.hz, s.sys.ncpu)
 	if got := s.sys.rqs[0].nextBalance; got != want || want >= 500 {
 		t.Errorf("next_balance = %d, want %d (the base domain's idle interval after its last balance)", got, want)
 	}

@@ -125,10 +125,10 @@ func (p CPUSelection) Explain(r PlaceReason) string {
 	return s
 }
 
-// WakeWide reports whether waker and wakee wake many partners, so that the wakee should not be
+// wakeWide reports whether waker and wakee wake many partners, so that the wakee should not be
 // pulled next to the waker: wake_wide. With llcSize the LLC's CPU count, the smaller of the two
 // flip counts must reach llcSize and the larger must be llcSize times the smaller.
-func WakeWide(wakerFlips, wakeeFlips uint32, llcSize int) bool {
+func wakeWide(wakerFlips, wakeeFlips uint32, llcSize int) bool {
 	master, slave := wakerFlips, wakeeFlips
 	if master < slave {
 		master, slave = slave, master
@@ -475,7 +475,7 @@ func (env *WakeEnv) selectIdleCapacity(sd *SchedDomain, target topology.CPU) (to
 
 // SelectTaskRQ chooses the CPU for a waking or new task: select_task_rq_fair of v6.5 followed
 // by the core's is_cpu_allowed check. A wakeup (neither Fork nor Exec) may go affine unless
-// [WakeWide] says the waker and wakee have many partners or This is not allowed: at the first
+// wake_wide says the waker and wakee have many partners or This is not allowed: at the first
 // SD_WAKE_AFFINE domain of This that also holds Prev, [WakeAffine] picks This or Prev as the
 // target of [SelectIdleSibling]. Otherwise the highest domain of This in the run carrying
 // SD_BALANCE_FORK (or _EXEC, or _WAKE for a wakeup that cannot go affine) leads to the slow
@@ -510,7 +510,7 @@ func selectTaskRQ(env *WakeEnv, p *smp.Params, pl *CPUSelection) PlaceReason {
 		if env.Waker != nil {
 			waker = env.Waker.wakeeFlips
 		}
-		pl.wantAffine = !WakeWide(waker, t.wakeeFlips, ds.llcSize(this)) && t.allowed.Has(this)
+		pl.wantAffine = !wakeWide(waker, t.wakeeFlips, ds.llcSize(this)) && t.allowed.Has(this)
 	}
 	var sd *SchedDomain
 	for k := range ds.chains[this] {

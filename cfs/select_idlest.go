@@ -94,7 +94,7 @@ func pickIdlest(idlest *BalanceGroup, is *groupStats, g *BalanceGroup, s *groupS
 // least utilisation (spare capacity). It is returned only if the local group is of a higher
 // type, or by the same rules clearly busier: by more than imbalance_pct and 17% of a nice-0
 // load of avg_load (and not within that load at NUMA levels), or with fewer idle CPUs (at NUMA
-// levels only beyond the imbalance [AdjustNumaImbalance] tolerates).
+// levels only beyond the imbalance adjust_numa_imbalance tolerates).
 func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Params) *BalanceGroup {
 	t := env.Task
 	var idlest, local *BalanceGroup
@@ -157,7 +157,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Pa
 			if imb < 0 {
 				imb = -imb
 			}
-			if AdjustNumaImbalance(imb, int32(ls.SumNrRunning+1), int32(imbNumaNr)) == 0 {
+			if adjustNumaImbalance(imb, int32(ls.SumNrRunning+1), int32(imbNumaNr)) == 0 {
 				return nil
 			}
 		}

@@ -24,7 +24,7 @@ func TestWakeWide(t *testing.T) {
 		{8, 64, 8, true},  // symmetric
 		{100, 7, 8, false},
 	} {
-		if got := WakeWide(tc.waker, tc.wakee, tc.llc); got != tc.want {
+		if got := wakeWide(tc.waker, tc.wakee, tc.llc); got != tc.want {
 			t.Errorf("WakeWide(%d, %d, %d) = %t, want %t", tc.waker, tc.wakee, tc.llc, got, tc.want)
 		}
 	}

@@ -132,24 +132,6 @@ func ExampleSelectTaskRQ() {
 	// Output: placed on cpu2: idle core in the LLC (wake_affine at MC chose the previous CPU, target cpu1), 1 CPUs scanned
 }
 
-func ExampleWakeWide() {
-	// A dispatcher that switched wakees 64 times and a worker that did 8 times, with 8-CPU LLCs.
-	fmt.Println(cfs.WakeWide(64, 8, 8), cfs.WakeWide(4, 1, 8))
-	// Output: true false
-}
-
-func ExampleBalanceInterval() {
-	// An LLC domain of 6 CPUs at HZ=250: every 6 ms when idle, 96 ms minus a jiffy when busy.
-	fmt.Println(cfs.BalanceInterval(6, 16, false, 250, 24), cfs.BalanceInterval(6, 16, true, 250, 24))
-	// Output: 2 23
-}
-
-func ExampleAdjustNumaImbalance() {
-	// Two tasks of imbalance towards a node running one task are tolerated; three are not.
-	fmt.Println(cfs.AdjustNumaImbalance(2, 1, 2), cfs.AdjustNumaImbalance(3, 1, 2))
-	// Output: 0 3
-}
-
 // env is a sched.Env that records reschedule requests.
 type env struct{ pending topology.CPUSet }
 

@@ -45,7 +45,7 @@ func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle smp.IdleType
 			break
 		}
 		ds := &s.dom[sd.idx]
-		iv := BalanceInterval(ds.interval, sd.busyFactor(), busy, s.hz, s.ncpu)
+		iv := balanceInterval(ds.interval, sd.busyFactor(), busy, s.hz, s.ncpu)
 		if j >= ds.lastBalance+iv {
 			var moved int
 			moved, cont = s.loadBalance(now, cpu, sd, idle)
@@ -57,7 +57,7 @@ func (s *System) rebalanceDomains(now int64, cpu topology.CPU, idle smp.IdleType
 				busy = idle != smp.CPUIdle && !s.stats[cpu].IdleOnly()
 			}
 			ds.lastBalance = j
-			iv = BalanceInterval(ds.interval, sd.busyFactor(), busy, s.hz, s.ncpu)
+			iv = balanceInterval(ds.interval, sd.busyFactor(), busy, s.hz, s.ncpu)
 		}
 		next = min(next, ds.lastBalance+iv)
 	}
@@ -89,13 +89,13 @@ func (s *System) newidleBalance(now int64, cpu topology.CPU) bool {
 		// next periodic balance forward to the base domain's idle interval.
 		sd := &chain[0]
 		ds := &s.dom[sd.idx]
-		next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.busyFactor(), false, s.hz, s.ncpu))
+		next = min(next, ds.lastBalance+balanceInterval(ds.interval, sd.busyFactor(), false, s.hz, s.ncpu))
 	}
 	if s.overload {
 		for k := range s.ds.Chain(cpu) {
 			sd := &s.ds.Chain(cpu)[k]
 			ds := &s.dom[sd.idx]
-			next = min(next, ds.lastBalance+BalanceInterval(ds.interval, sd.busyFactor(), false, s.hz, s.ncpu))
+			next = min(next, ds.lastBalance+balanceInterval(ds.interval, sd.busyFactor(), false, s.hz, s.ncpu))
 			if sd.flags&topology.SDBalanceNewIdle != 0 {
 				moved, _ := s.loadBalance(now, cpu, sd, smp.CPUNewlyIdle)
 				pulled = moved > 0

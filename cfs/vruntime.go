@@ -36,10 +36,10 @@ func MinVruntime(m, v uint64) uint64 {
 // 104 days) may have let min_vruntime run away by more than 2^63.
 const longSleepThreshold = (1 << 63) / 1024
 
-// IsLongSleeper reports whether an entity that last ran at execStart has slept so long by now
+// isLongSleeper reports whether an entity that last ran at execStart has slept so long by now
 // that its old vruntime can no longer be compared with the queue's: the kernel's
 // entity_is_long_sleeper (execStart != 0, now > execStart and now - execStart > 2^63/1024 ns).
-func IsLongSleeper(execStart, now uint64) bool {
+func isLongSleeper(execStart, now uint64) bool {
 	if execStart == 0 || now <= execStart {
 		return false
 	}
@@ -55,7 +55,8 @@ func IsLongSleeper(execStart, now uint64) bool {
 // slice of se ([VSlice], computed as if se were already queued); on a wakeup the base is
 // min_vruntime minus Latency (MinGranularity for an idle entity), halved with
 // GENTLE_FAIR_SLEEPERS. The vruntime is the later of se.Vruntime and the base, so that sleeping
-// never earns more credit than that, or the base itself for a long sleeper ([IsLongSleeper]).
+// never earns more credit than that, or the base itself for a long sleeper
+// (entity_is_long_sleeper: one that slept more than about 104 days).
 //
 // EEVDF (v6.6, v7.1): the slice becomes Params.DefaultSlice unless se has a custom slice
 // (v7.1). With PLACE_LAG and a non-empty queue (v7.1: and a non-zero saved lag) the entity
@@ -81,7 +82,8 @@ func PlaceEntity(q *Queue, se *Entity, initial bool, now uint64, p *Params) Plac
 // START_DEBIT, one virtual slice of se ([VSlice], computed as if se were already queued); on a
 // wakeup the base is min_vruntime minus Latency (MinGranularity for an idle entity), halved with
 // GENTLE_FAIR_SLEEPERS. The result is the later of se.Vruntime and the base, so that sleeping
-// never earns more credit than that, or the base itself for a long sleeper ([IsLongSleeper]).
+// never earns more credit than that, or the base itself for a long sleeper
+// (entity_is_long_sleeper: one that slept more than about 104 days).
 func placeClassic(q *Queue, se *Entity, initial bool, now uint64, p *Params) uint64 {
 	v := q.minVruntime
 	if initial && p.StartDebit {
@@ -97,7 +99,7 @@ func placeClassic(q *Queue, se *Entity, initial bool, now uint64, p *Params) uin
 		}
 		v -= thresh
 	}
-	if IsLongSleeper(se.ExecStart, now) {
+	if isLongSleeper(se.ExecStart, now) {
 		return v
 	}
 	return MaxVruntime(se.Vruntime, v)

@@ -48,7 +48,7 @@ func TestIsLongSleeper(t *testing.T) {
 		{"short sleep", 1000, 2000, false},
 	}
 	for _, tc := range tests {
-		if got := IsLongSleeper(tc.execStart, tc.now); got != tc.want {
+		if got := isLongSleeper(tc.execStart, tc.now); got != tc.want {
 			t.Errorf("%s: IsLongSleeper(%d, %d) = %t, want %t", tc.name, tc.execStart, tc.now, got, tc.want)
 		}
 	}
