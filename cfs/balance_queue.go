@@ -91,11 +91,11 @@ func ShouldWeBalance(env *LBEnv, p *smp.Params) bool {
 	return bl[0] == env.DstCPU
 }
 
-// IdleCPUScan returns how many CPUs select_idle_cpu may scan in an LLC of llcWeight CPUs whose
+// idleCPUScan returns how many CPUs select_idle_cpu may scan in an LLC of llcWeight CPUs whose
 // utilisation sums to sumUtil, with the LLC domain's imbalance_pct pct: update_idle_cpu_scan.
 // The number falls with the square of the LLC's average utilisation and reaches 0 at
 // 100/pct (85% for 117).
-func IdleCPUScan(sumUtil uint64, llcWeight int, pct uint64) int {
+func idleCPUScan(sumUtil uint64, llcWeight int, pct uint64) int {
 	x := sumUtil / uint64(llcWeight)
 	tmp := x * x * pct * pct / (10000 * topology.CapacityScale)
 	tmp = min(tmp, topology.CapacityScale)

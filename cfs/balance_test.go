@@ -84,7 +84,7 @@ func TestIdleCPUScan(t *testing.T) {
 		{6 * 1024, 6, 0},   // saturated
 		{16 * 256, 16, 14}, // x = 256: 87; (1024-87)·16/1024 = 14
 	} {
-		if got := IdleCPUScan(tc.sum, tc.llc, 117); got != tc.want {
+		if got := idleCPUScan(tc.sum, tc.llc, 117); got != tc.want {
 			t.Errorf("IdleCPUScan(%d, %d, 117) = %d, want %d", tc.sum, tc.llc, got, tc.want)
 		}
 	}

@@ -76,7 +76,7 @@
 //
 // Classic CFS has no fixed time slice. It promises that every runnable entity runs once within
 // sched_latency (6 ms times a factor 1+log2 of the CPU count, capped at 8 CPUs: 24 ms on a large
-// machine, see [ScaleFactor] and [Preset]), and gives each entity a share of that period
+// machine, see [Params.ForCPUs] and [Preset]), and gives each entity a share of that period
 // proportional to its weight ([Period], [Slice]). With many entities the period stretches to
 // nr*min_granularity, so slices never drop below the minimum granularity (0.75 ms times the
 // factor): a short latency means frequent switches and lost cache warmth, a long one means
@@ -307,7 +307,7 @@
 //	__calc_delta (v6.5 / v7.1 64-bit)           CalcDelta with DeltaWMult / DeltaDiv
 //	mul_u64_u32_shr                             (unexported) mulU64U32Shr
 //	calc_delta_fair                             CalcDeltaFair
-//	get_update_sysctl_factor                    ScaleFactor
+//	get_update_sysctl_factor                    Params.ForCPUs ((unexported) scaleFactor)
 //	sysctl_sched_*, sched_feat(...)             Params fields
 //	__sched_period, sched_slice, sched_vslice   Period, Slice, VSlice
 //	wakeup_gran                                 WakeupGran
@@ -491,7 +491,7 @@
 // by load scaled by capacity). [SelectIdleSibling] then looks near that target: the target, the
 // previous CPU and the recently used CPU if idle and cache-affine, then within the LLC an idle
 // SMT sibling of the previous CPU, a wholly idle core (while the LLC's has_idle_cores hint
-// says one exists) or any idle CPU, scanning at most nr_idle_scan CPUs ([IdleCPUScan],
+// says one exists) or any idle CPU, scanning at most nr_idle_scan CPUs (update_idle_cpu_scan,
 // SIS_UTIL). Forks take the slow path instead: from the highest SD_BALANCE_FORK domain down,
 // the idlest group's idlest CPU ([FindIdlestGroup], [FindIdlestGroupCPU], [FindIdlestCPU]).
 //
@@ -578,7 +578,7 @@
 //	rebalance_domains                              sched_balance_domains             System.RebalanceDomains
 //	newidle_balance                                sched_balance_newidle             System.NewidleBalance
 //	get_sd_balance_interval                        (same)                            (unexported) balanceInterval
-//	update_idle_cpu_scan                           (same)                            IdleCPUScan
+//	update_idle_cpu_scan                           (same)                            (unexported) idleCPUScan
 //	rq->cfs_tasks, se->group_node                  (same)                            TaskList, Task
 //	se->avg.util_avg, cfs_rq->avg.util_avg (PELT)  (same)                            (unexported) Task.util, smp.CPUStat.Util (stand-ins, not PELT)
 //	attach/detach/remove_entity_load_avg           (same)                            System (enlist, delist, Wakeup)

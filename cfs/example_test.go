@@ -110,8 +110,16 @@ func ExampleNew() {
 	// Output: cfs: Params.DelayDequeue has no meaning in v6.6: a feature of v6.12 and later
 }
 
-func ExampleScaleFactor() {
-	fmt.Println(cfs.ScaleFactor(cfs.ScalingLog, 6), cfs.ScaleFactor(cfs.ScalingLinear, 6), cfs.ScaleFactor(cfs.ScalingNone, 6))
+// get_update_sysctl_factor on 6 CPUs: 1+ilog2(6) with the default logarithmic scaling, 6 with
+// linear scaling, 1 without; the latency scales by that factor.
+func ExampleParams_ForCPUs() {
+	p := cfs.DefaultParams()
+	var f []uint64
+	for _, s := range []cfs.TunableScaling{cfs.ScalingLog, cfs.ScalingLinear, cfs.ScalingNone} {
+		p.Scaling = s
+		f = append(f, p.ForCPUs(6).Latency/p.Latency)
+	}
+	fmt.Println(f[0], f[1], f[2])
 	// Output: 3 6 1
 }
 

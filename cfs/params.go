@@ -50,13 +50,13 @@ const (
 	ScalingLinear
 )
 
-// ScaleFactor returns the factor the kernel multiplies sched_latency, sched_min_granularity and
+// scaleFactor returns the factor the kernel multiplies sched_latency, sched_min_granularity and
 // sched_wakeup_granularity by on a machine with ncpus online CPUs: get_update_sysctl_factor.
 // With the default [ScalingLog] that is 1 for 1 CPU, 2 for 2-3, 3 for 4-7 and 4 from 8 CPUs on.
-// ScaleFactor panics if ncpus < 1 or s is not a known scaling.
-func ScaleFactor(s TunableScaling, ncpus int) uint64 {
+// scaleFactor panics if ncpus < 1 or s is not a known scaling.
+func scaleFactor(s TunableScaling, ncpus int) uint64 {
 	if ncpus < 1 {
-		panic(fmt.Sprintf("cfs: ScaleFactor: %d CPUs", ncpus))
+		panic(fmt.Sprintf("cfs: Params.ForCPUs: %d CPUs", ncpus))
 	}
 	cpus := uint(min(ncpus, 8))
 	switch s {
@@ -67,7 +67,7 @@ func ScaleFactor(s TunableScaling, ncpus int) uint64 {
 	case ScalingLinear:
 		return uint64(cpus)
 	}
-	panic(fmt.Sprintf("cfs: ScaleFactor: unknown scaling %d", s))
+	panic(fmt.Sprintf("cfs: Params.ForCPUs: unknown scaling %d", s))
 }
 
 // Base values of the scaled tunables before CPU-count scaling (normalized_sysctl_* in
@@ -329,12 +329,13 @@ func Preset(name string) (Params, error) {
 
 // ForCPUs returns p as the kernel sets it on a machine with ncpus online CPUs (update_sysctl):
 // Latency, MinGranularity, WakeupGranularity and DefaultSlice multiplied by
-// [ScaleFactor](p.Scaling, ncpus), and Scaling set to ScalingNone so that the values are used
+// get_update_sysctl_factor's factor for p.Scaling and ncpus (1, 1+ilog2(min(ncpus, 8)) or
+// min(ncpus, 8)), and Scaling set to ScalingNone so that the values are used
 // as they are from then on. IdleMinGranularity, NrLatency (the kernel recomputes it only when
 // a sysctl is written) and NormalizedSlice are not scaled. ForCPUs panics if ncpus < 1 or
 // p.Scaling is not a known scaling.
 func (p Params) ForCPUs(ncpus int) Params {
-	f := ScaleFactor(p.Scaling, ncpus)
+	f := scaleFactor(p.Scaling, ncpus)
 	p.Latency *= f
 	p.MinGranularity *= f
 	p.WakeupGranularity *= f

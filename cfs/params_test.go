@@ -11,17 +11,17 @@ import (
 func TestScaleFactor(t *testing.T) {
 	logWant := []uint64{1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4}
 	for n := 1; n <= 16; n++ {
-		if got := ScaleFactor(ScalingLog, n); got != logWant[n-1] {
+		if got := scaleFactor(ScalingLog, n); got != logWant[n-1] {
 			t.Errorf("ScaleFactor(log, %d) = %d, want %d", n, got, logWant[n-1])
 		}
-		if got := ScaleFactor(ScalingNone, n); got != 1 {
+		if got := scaleFactor(ScalingNone, n); got != 1 {
 			t.Errorf("ScaleFactor(none, %d) = %d, want 1", n, got)
 		}
-		if got, want := ScaleFactor(ScalingLinear, n), uint64(min(n, 8)); got != want {
+		if got, want := scaleFactor(ScalingLinear, n), uint64(min(n, 8)); got != want {
 			t.Errorf("ScaleFactor(linear, %d) = %d, want %d", n, got, want)
 		}
 	}
-	if got := ScaleFactor(ScalingLog, 1024); got != 4 {
+	if got := scaleFactor(ScalingLog, 1024); got != 4 {
 		t.Errorf("ScaleFactor(log, 1024) = %d, want 4", got)
 	}
 }
@@ -77,8 +77,8 @@ func TestParamsStrings(t *testing.T) {
 }
 
 func TestParamsPanics(t *testing.T) {
-	assertPanics(t, "DefaultParams().ForCPUs(0)", func() { DefaultParams().ForCPUs(0) }, "cfs: ScaleFactor: 0 CPUs")
-	assertPanics(t, "ScaleFactor(9, 1)", func() { ScaleFactor(TunableScaling(9), 1) }, "cfs: ScaleFactor: unknown scaling 9")
+	assertPanics(t, "DefaultParams().ForCPUs(0)", func() { DefaultParams().ForCPUs(0) }, "cfs: Params.ForCPUs: 0 CPUs")
+	assertPanics(t, "ScaleFactor(9, 1)", func() { scaleFactor(TunableScaling(9), 1) }, "cfs: Params.ForCPUs: unknown scaling 9")
 }
 
 // preset returns version v's preset scaled for ncpus CPUs, the parameters of one CPU of such a

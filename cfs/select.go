@@ -101,10 +101,11 @@ type CPUSelection struct {
 	affineDomain *SchedDomain
 	target       topology.CPU
 	// ClearIdleCores reports that select_idle_cpu found no idle core, so the caller clears
-	// the LLC's has_idle_cores; SetRecentUsed that p->recent_used_cpu becomes RecentUsed.
+	// the LLC's has_idle_cores; setRecentUsed that p->recent_used_cpu, which only the System
+	// keeps, becomes recentUsed.
 	ClearIdleCores bool
-	SetRecentUsed  bool
-	RecentUsed     topology.CPU
+	setRecentUsed  bool
+	recentUsed     topology.CPU
 	// scanned is the number of CPUs select_idle_cpu examined.
 	scanned int
 }
@@ -256,7 +257,7 @@ func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params, p
 		return placePrevIdle
 	}
 	recent := t.recentUsedCPU
-	pl.SetRecentUsed, pl.RecentUsed = true, prev
+	pl.setRecentUsed, pl.recentUsed = true, prev
 	if recent != prev && recent != target && ds.shareCache(recent, target) && idleish(st, recent) &&
 		t.allowed.Has(recent) && env.asymFits(recent) {
 		pl.CPU = recent

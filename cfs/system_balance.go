@@ -225,7 +225,7 @@ func (s *System) busiestGroup(env *LBEnv, bg *BusiestGroup, cpu topology.CPU, sc
 		s.overload = bg.overload
 	}
 	if scan {
-		s.idleScn[s.ds.llcid(cpu)] = IdleCPUScan(bg.sumUtil, sd.weight, sd.imbalancePct())
+		s.idleScn[s.ds.llcid(cpu)] = idleCPUScan(bg.sumUtil, sd.weight, sd.imbalancePct())
 	}
 	return why
 }

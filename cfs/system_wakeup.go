@@ -122,8 +122,8 @@ func (s *System) selectTaskRQ(now int64, t *Task, from topology.CPU, flags sched
 	if pl.ClearIdleCores {
 		s.idleCor[s.ds.llcid(pl.target)] = false
 	}
-	if pl.SetRecentUsed {
-		t.recentUsedCPU = pl.RecentUsed
+	if pl.setRecentUsed {
+		t.recentUsedCPU = pl.recentUsed
 	}
 	return why
 }
