@@ -25,7 +25,7 @@
 //
 // Every SMP decision of package cfs (placement, balancing, the choice of the tasks to move)
 // takes its tunables last, as p *smp.Params, and never writes them; cfs.Params carries them as
-// its field SMP, and cfs.DefaultSMPParams gives each kernel version's. They are the sysctls the
+// its field SMP, and each cfs.Preset holds its kernel version's. They are the sysctls the
 // balancer reads (sysctl_sched_migration_cost, which makes a task that ran recently cache hot,
 // and sysctl_sched_nr_migrate, how many tasks one pass examines), the sched features of
 // features.h that shape wake_affine (WA_IDLE, WA_WEIGHT, WA_BIAS), the idle scan (SIS_UTIL)

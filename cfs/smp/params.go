@@ -89,7 +89,7 @@ type Params struct {
 // CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group construction. These defaults
 // are the same in v7.1 (features.h blobs ee7f23c76bd3 and 8f0dee8fc475), which adds
 // can_migrate_task's delayed-dequeue and eligibility tests (MigrateDelayed, MigrateIneligible,
-// off here): cfs.DefaultSMPParams gives each kernel version's.
+// off here): each cfs.Preset's Params.SMP holds its kernel version's.
 func DefaultParams() Params {
 	return Params{
 		MigrationCost:  500_000,
