@@ -1,6 +1,9 @@
 package cfs
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 // The decision tables follow check_preempt_tick, check_preempt_wakeup, wakeup_preempt_entity
 // and pick_next_entity of kernel/sched/fair.c, v6.5 (blob b3e25be58e2b), with DefaultParams:
@@ -296,6 +299,37 @@ func TestTickDecisionExplain(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.d.Explain(tc.r); got != tc.want {
 			t.Errorf("%s: TickDecision.Explain(%d) = %q, want %q", tc.name, tc.r, got, tc.want)
+		}
+	}
+}
+
+// TestLeadPreempts checks check_preempt_wakeup's test of the lead it computed against
+// WakeupPreemptEntity on the same two entities, over random weights and vruntimes around the
+// granularity, zero and the wrap of the vruntime clock.
+func TestLeadPreempts(t *testing.T) {
+	p := DefaultParams()
+	rng := rand.New(rand.NewPCG(31, 6))
+	curr := NewTask("curr", Normal, 0)
+	for range 20000 {
+		nice := rng.IntN(40) - 20
+		se := NewTask("se", Normal, nice)
+		gran := WakeupGran(se, &p)
+		var lead int64
+		switch rng.IntN(4) {
+		case 0:
+			lead = int64(gran) + rng.Int64N(5) - 2
+		case 1:
+			lead = rng.Int64N(5) - 2
+		case 2:
+			lead = int64(rng.Uint64())
+		default:
+			lead = rng.Int64N(4*int64(gran)) - 2*int64(gran)
+		}
+		se.Vruntime = rng.Uint64()
+		curr.Vruntime = se.Vruntime + uint64(lead)
+		vdiff := int64(curr.Vruntime - se.Vruntime)
+		if got, want := leadPreempts(vdiff, gran), WakeupPreemptEntity(curr, se, &p) == 1; got != want {
+			t.Fatalf("leadPreempts(%d, %d) = %t, WakeupPreemptEntity = 1 is %t (nice %d)", vdiff, gran, got, want, nice)
 		}
 	}
 }

@@ -28,6 +28,14 @@ func WakeupPreemptEntity(curr, se *Entity, p *Params) int {
 	return 0
 }
 
+// leadPreempts reports whether a vruntime lead of vdiff over an entity whose wakeup granularity
+// is gran is [WakeupPreemptEntity]'s 1: positive, and above the granularity. check_preempt_wakeup
+// decides with it on the lead and granularity it has just computed for its decision's record,
+// instead of calling WakeupPreemptEntity, which would compute both again.
+func leadPreempts(vdiff int64, gran uint64) bool {
+	return vdiff > 0 && vdiff > int64(gran)
+}
+
 // A WakeupReason says why [CheckPreemptWakeup] decided as it did.
 type WakeupReason uint8
 
@@ -250,7 +258,7 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 	}
 	d.vDiff = int64(se.Vruntime - pse.Vruntime)
 	d.gran = WakeupGran(pse, p)
-	if WakeupPreemptEntity(se, pse, p) == 1 {
+	if leadPreempts(d.vDiff, d.gran) { // wakeup_preempt_entity(se, pse) == 1, on the figures above
 		if !nextMarked && !pse.IsIdle() {
 			d.NextBuddy = pse
 		}
