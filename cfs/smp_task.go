@@ -171,10 +171,16 @@ func (l *TaskList) Remove(t *Task) {
 }
 
 // moveToFront moves t, which must be on l, to the head (list_move). The complexity is O(1).
+// The usual case, t already at the head (the task a CPU picks is mostly the one it ran or
+// woke last), is tested where it is called: moveToFront inlines, the move does not.
 func (l *TaskList) moveToFront(t *Task) {
-	if l.head == t {
-		return
+	if l.head != t {
+		l.moveAhead(t)
 	}
+}
+
+// moveAhead is moveToFront of a t that is not at the head.
+func (l *TaskList) moveAhead(t *Task) {
 	l.Remove(t)
 	l.PushFront(t)
 }
