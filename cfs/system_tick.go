@@ -36,6 +36,8 @@ func (s *System) tickCPU(now int64, rq *cpuRQ) {
 			s.resched(cpu)
 		}
 		s.updateMisfit(cpu)
+	} else {
+		s.catchUpCPU(rq, j) // an idle CPU's signal decays lazily: bring it to this tick
 	}
 	s.refreshTick(rq)
 	if j >= rq.nextBalance {
@@ -62,7 +64,8 @@ func (s *System) explainTick(cpu topology.CPU, r TickReason) {
 // reweight group entities, which changes the root queue's load, but enqueues and dequeues
 // nothing, so the counts refresh last wrote stand (every change of a CPU's queues outside a
 // tick ends with a refresh). Its utilisation decays, or grows at a busy tick, and two tasks or
-// more raise the overload flag again, as refresh does; so do the groups' sums.
+// more raise the overload flag again, as refresh does; so do the groups' sums. The caller has
+// brought the CPU's utilisation signal to this tick.
 func (s *System) refreshTick(rq *cpuRQ) {
 	if s.lb.sums != nil {
 		s.refreshSummed(rq, true)
@@ -71,11 +74,11 @@ func (s *System) refreshTick(rq *cpuRQ) {
 	s.refreshTickStats(rq)
 }
 
-// refreshTickStats is refreshTick's update of CPU rq's statistics.
+// refreshTickStats is refreshTick's update of CPU rq's statistics. The tick brought the CPU's
+// utilisation signal to this tick: a busy tick's tickUtil does, and an idle tick catches it up.
 func (s *System) refreshTickStats(rq *cpuRQ) {
 	st := rq.st
 	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
-	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
 	if st.NrRunning >= 2 {
 		s.overload = true
