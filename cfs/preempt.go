@@ -253,7 +253,10 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 	if cIdle != wIdle {
 		return wakeupIdleGroupWakee
 	}
-	if charge {
+	if charge && pse != wakee {
+		// When the sides meet at the wakee itself, their queue is the one the wakee was just
+		// enqueued on at now, whose enqueue_entity began with update_curr: charging it again
+		// would find no time to charge.
 		se.q.updateCurr(now, p)
 	}
 	d.vDiff = int64(se.Vruntime - pse.Vruntime)

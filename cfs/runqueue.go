@@ -331,7 +331,8 @@ func (c *RunQueue) wakeup(t *Entity, now uint64, d *WakeupDecision) WakeupReason
 // check_preempt_wakeup around the decision: the running entity's matching level is charged
 // (update_curr) before the vruntime comparison (in the decision's one pass, checkPreemptWakeup
 // with charge), the buddies the decision names are marked and need-resched is set. The
-// decision is written to *d.
+// decision is written to *d. Every caller has just enqueued t at now (enqueueTask), as the
+// kernel calls check_preempt_curr after activate_task; the charge relies on it.
 func (c *RunQueue) checkPreempt(t *Entity, now uint64, fork bool, d *WakeupDecision) WakeupReason {
 	if c.params.Version.EEVDF() {
 		return c.checkPreemptEEVDF(t, now, fork, d)
