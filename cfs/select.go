@@ -242,12 +242,15 @@ func SelectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params) (
 	return pl, why
 }
 
-// selectIdleSibling is [SelectIdleSibling] filling *pl, which it resets first: the placement
-// (five words and more) stays in its caller's variable through the calls of a wakeup.
+// selectIdleSibling is [SelectIdleSibling] filling *pl's fields of the fast path, which it
+// resets first: the placement (five words and more) stays in its caller's variable through the
+// calls of a wakeup. The wake-affine fields (wantAffine, affine, affineDomain) are
+// select_task_rq_fair's, which decided them before, and are left as they are.
 func selectIdleSibling(env *WakeEnv, prev, target topology.CPU, p *smp.Params, pl *CPUSelection) PlaceReason {
 	st := env.Stats
 	t := env.Task
-	*pl = CPUSelection{CPU: target, target: target}
+	pl.CPU, pl.target, pl.scanned = target, target, 0
+	pl.ClearIdleCores, pl.setRecentUsed, pl.recentUsed = false, false, 0
 	ds := env.Domains
 	if idleish(st, target) && env.asymFits(target) {
 		return placeTargetIdle
@@ -537,9 +540,7 @@ func selectTaskRQ(env *WakeEnv, p *smp.Params, pl *CPUSelection) PlaceReason {
 	case sd != nil:
 		pl.CPU, why = FindIdlestCPU(env, sd, this, prev, flag, p), placeIdlest
 	case ttwu:
-		want, affine, ad := pl.wantAffine, pl.affine, pl.affineDomain
 		why = selectIdleSibling(env, prev, newCPU, p, pl)
-		pl.wantAffine, pl.affine, pl.affineDomain = want, affine, ad
 	default:
 		pl.CPU, why = newCPU, placePrev
 	}
