@@ -138,7 +138,7 @@ func (t *Task) Next() *Task { return t.next }
 // PushFront adds t at the head (list_add). It panics if t is on a list. The complexity is O(1).
 func (l *TaskList) PushFront(t *Task) {
 	if t.list != nil {
-		panic(fmt.Sprintf("cfs: TaskList.PushFront of %v, already on a list", t))
+		panic(listMisuse{"PushFront", t, "already on a list"})
 	}
 	t.list, t.prev, t.next = l, nil, l.head
 	if l.head != nil {
@@ -154,7 +154,7 @@ func (l *TaskList) PushFront(t *Task) {
 // O(1).
 func (l *TaskList) Remove(t *Task) {
 	if t.list != l {
-		panic(fmt.Sprintf("cfs: TaskList.Remove of %v, not on this list", t))
+		panic(listMisuse{"Remove", t, "not on this list"})
 	}
 	if t.prev != nil {
 		t.prev.next = t.next
@@ -168,6 +168,20 @@ func (l *TaskList) Remove(t *Task) {
 	}
 	t.list, t.prev, t.next = nil, nil, nil
 	l.n--
+}
+
+// A listMisuse is the panic of a [TaskList] method called on a task it cannot take, such as
+// "cfs: TaskList.Remove of t5, not on this list". The message is formatted when it is read, so
+// that the methods' tests stay small enough to inline into their callers.
+type listMisuse struct {
+	op   string
+	t    *Task
+	what string
+}
+
+// Error returns the message.
+func (e listMisuse) Error() string {
+	return fmt.Sprintf("cfs: TaskList.%s of %v, %s", e.op, e.t, e.what)
 }
 
 // moveToFront moves t, which must be on l, to the head (list_move). The complexity is O(1).
