@@ -107,8 +107,8 @@ func calcDeltaDiv(delta, weight uint64, lw LoadWeight) uint64 {
 // otherwise CalcDelta(m, delta, NICE_0_LOAD, lw), about delta*1024/weight: heavy entities age
 // slowly, light ones fast.
 func CalcDeltaFair(m DeltaMethod, delta uint64, lw LoadWeight) uint64 {
-	if lw.Weight != NiceZeroLoad {
-		delta = CalcDelta(m, delta, NiceZeroLoad, lw)
+	if lw.Weight == NiceZeroLoad {
+		return delta
 	}
-	return delta
+	return CalcDelta(m, delta, NiceZeroLoad, lw)
 }
