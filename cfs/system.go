@@ -60,9 +60,9 @@ type System struct {
 	flat      flatbalance.Index // the CPUs whose NrRunning is above 1, kept by refresh
 	sums      groupsums.Index   // the groups' sums, kept by refresh and refreshTick when lb.sums is set
 	idle      idlescan.Mask     // the idle (or SCHED_IDLE-only) CPUs, kept by refresh
-	utilShift uint
-	j         int64 // the tick of the call in progress, for block
-	jNow      int64 // the time j was converted from (see at)
+	utilShift uint              // bits.Len of a positive int: at most 63, which its users' shifts rely on
+	j         int64             // the tick of the call in progress, for block
+	jNow      int64             // the time j was converted from (see at)
 	chosen    []*Task
 	examined  []*Task
 

@@ -12,6 +12,7 @@ package cfs
 //
 //go:noinline
 func decayUtil(u uint64, n int64, sh uint) uint64 {
+	sh &= 63 // utilShift is below 64; the mask lets the shifts below skip Go's test for 64
 	if n == 1 {
 		return u - u>>sh
 	}
@@ -53,7 +54,7 @@ func (s *System) wakeUtil(t *Task, j int64) (left uint64) {
 	slept := j - t.utilTick
 	s.catchUp(t, j)
 	left = t.util
-	if slept > int64(8)<<s.utilShift {
+	if slept > int64(8)<<(s.utilShift&63) {
 		t.util = 0
 	}
 	return left
@@ -72,7 +73,7 @@ func (s *System) detachUtil(rq *cpuRQ, u uint64) {
 // capacity>>utilShift. (An idle CPU's signal only decays, and does so lazily.) The usual case,
 // both brought up to date at the previous tick, decays each by one tick in line.
 func (s *System) tickUtil(rq *cpuRQ, capacity uint64, j int64) {
-	sh := s.utilShift
+	sh := s.utilShift & 63 // below 64 (see System.utilShift): the shifts need no test for 64
 	gain := capacity >> sh
 	if rq.utilTick == j-1 {
 		rq.util, rq.utilTick = rq.util-rq.util>>sh, j
