@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"unsafe"
 
@@ -53,7 +54,11 @@ func (pr *prober) probeSwitchRing(cpu topology.CPU, k, n int, procs bool) ([]int
 		r[i], w[i] = fds[0], fds[1]
 	}
 	// Each task blocks in its read by a raw system call, as a C program's would, holding its
-	// thread's P: the ring's threads need one each, and the prober its own.
+	// thread's P: the ring's threads need one each, and the prober its own. A goroutine in a raw
+	// system call cannot be stopped, so a collection, whose start stops the world, would wait
+	// for the ring's threads forever: none starts while the ring runs (a goroutine elsewhere in
+	// the program allocating meanwhile hung the ring before).
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	if prev := runtime.GOMAXPROCS(0); prev < k+2 {
 		runtime.GOMAXPROCS(k + 2)
 		defer runtime.GOMAXPROCS(prev)

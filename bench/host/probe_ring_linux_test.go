@@ -18,6 +18,24 @@ func TestProbeSwitchRing(t *testing.T) {
 	cpus, err := processAffinity()
 	require.NoError(t, err)
 	cpu, _ := cpus.Last()
+	// Another goroutine allocates all along, as the rest of a program may: a collection that
+	// started while the ring's threads sit in their raw reads would wait for them forever.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		var sink [][]byte
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				sink = append(sink, make([]byte, 64<<10))
+				if len(sink) > 64 {
+					sink = sink[:0]
+				}
+			}
+		}
+	}()
 	for _, procs := range []bool{false, true} {
 		s, err := (&prober{}).probeSwitchRing(cpu, 4, 50, procs)
 		require.NoError(t, err, "procs %v", procs)
