@@ -45,7 +45,7 @@ func Example() {
 	// my-nice: share of a nice 0 hog beside a nice N hog
 	// share (%): mean ± 95% half-width of the mean over 5 seeded runs; ratios to the row's baseline
 	// -: no figure (the seed gives none for the row, or the row has no baseline to divide by)
-	// machine profile ci (measured 2026-12-05): the costs between a decision and its effect
+	// machine profile ci (measured 2026-12-07): the costs between a decision and its effect
 	//
 	// -    policy    seed  ours       seed ratio  ours ratio  verdict
 	// CFS  cfs:v6.5  -     90.3 ± 0   -           -           baseline
@@ -88,7 +88,7 @@ func ExampleWriteSummary() {
 	// 003   256 queues keep all 32 (ULE main)                        32 levels  32 levels  matches
 	//
 	// 3 claims: 3 matches.
-	// machine profile ci (measured 2026-12-05): the costs between a decision and its effect.
+	// machine profile ci (measured 2026-12-07): the costs between a decision and its effect.
 }
 
 // A registered seed scenario at its small size: the verdict of one row and the expectations

@@ -117,7 +117,9 @@ func pipelineExpect() []Expectation {
 		// The host measured 1.02×; under the ci profile of 2026-12-05 the model gives 0.997×
 		// (not significant): the few percent are within the runs' noise, not a mechanism.
 		{Doc: "EEVDF: a nice 19 hog costs at most a few percent (Linux 6.18 here: 1.02×)", Row: "EEVDF v7.1/nice 19", Baseline: "EEVDF v7.1/baseline", Min: 0.95, Max: 1.1},
-		{Doc: "CFS: a SCHED_IDLE hog costs about nothing (Linux 6.18 here: 1.01×)", Row: "CFS v6.5/SCHED_IDLE", Baseline: "CFS v6.5/baseline", Min: 1, Max: 1.05},
+		// Under the ci profile of 2026-12-07 the model gives 0.98×: beside the hog gzip's CPU never
+		// idles, so its wake-ups skip the idle exit (19 us) the run alone pays on each.
+		{Doc: "CFS: a SCHED_IDLE hog costs about nothing (Linux 6.18 here: 1.01×)", Row: "CFS v6.5/SCHED_IDLE", Baseline: "CFS v6.5/baseline", Min: 0.95, Max: 1.05},
 	}
 }
 
