@@ -12,7 +12,10 @@
 //
 //	behaviour   on the host
 //	run D       a spin loop until the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) has advanced
-//	            by D: D of CPU, however long that takes in wall time; forever: until the end
+//	            by D: D of CPU, however long that takes in wall time; forever: until the end.
+//	            The clock is read about log2(D/1 us) times, halving what is left each round:
+//	            the kernel charges the task at each read (update_curr), which may reschedule it
+//	            where a program that only computes meets the scheduler at the tick alone
 //	sleep D     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to now + D; the wake-up latency
 //	            is the time it resumed minus the deadline (timer slack set to 1 ns)
 //	every P N   the body at the start and then at each absolute multiple of P, skipping periods

@@ -113,33 +113,48 @@ func busyLoop(n int64, x uint64) uint64 {
 }
 
 // spinCPU computes until the thread has used d more nanoseconds of CPU time, *stop is not 0,
-// or (checked every 16 chunks) CLOCK_MONOTONIC passes deadline, and returns the CPU time used. A
-// chunk is chunk iterations of busyLoop, chunkNs nanoseconds of CPU; the last is cut to what
-// remains. It stops once less than slack remains: half the cost of the clock read that another
-// round would take, so that the time used is the nearest to d it can reach.
+// or (checked every 16 chunks) CLOCK_MONOTONIC passes deadline, and returns the CPU time used
+// and how many times it read the thread's CPU clock. A chunk is chunk iterations of busyLoop,
+// chunkNs nanoseconds of CPU. It stops once less than slack remains: half the cost of the clock
+// read that another round would take, so that the time used is the nearest to d it can reach.
+//
+// It reads the thread's CPU clock as seldom as it can, because the read is not free for the
+// scheduler: the kernel serves CLOCK_THREAD_CPUTIME_ID by charging the running task first
+// (task_sched_runtime calls update_curr, kernel/sched/core.c), which on an EEVDF kernel
+// reschedules a task whose slice protection has run out there and then, where a program that
+// only computes is looked at by the tick alone. Each round computes half of what is left by the
+// calibrated chunk (all of it below two chunks) and then reads the clock, so a run of d takes
+// about log2(d/slack) reads, not one every chunk (a read costs 1.4-1.6 us on the CI guest, where
+// the chunk is 2 us), and the run overshoots only if the chunk's speed halves. The stop flag and
+// the deadline, read with no call into the scheduler, are checked between chunks.
 //
 //go:nosplit
 //go:norace
-func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs, slack int64) int64 {
+func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs, slack int64) (used, reads int64) {
 	start := rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
 	target := start + min(d, 1<<62-start)
 	x := uint64(target) | 1
-	for i := 0; ; i++ {
+	for i := 0; ; {
 		left := target - rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
+		reads++
 		if left <= slack || atomic.LoadUint32(stop) != 0 {
 			if x == 0 { // never: keeps x alive
-				return 0
+				return 0, reads
 			}
-			return target - left - start
+			return target - left - start, reads
 		}
-		if i&15 == 15 && rawClock(unix.CLOCK_MONOTONIC) >= deadline {
-			return target - left - start
+		plan := left
+		if left >= 2*chunkNs {
+			plan = left / 2
 		}
-		n := chunk
-		if left < chunkNs {
-			n = chunk * left / chunkNs
+		for plan > 0 {
+			ns := min(plan, chunkNs)
+			x = busyLoop(chunk*ns/chunkNs, x)
+			plan -= ns
+			if i++; atomic.LoadUint32(stop) != 0 || i&15 == 15 && rawClock(unix.CLOCK_MONOTONIC) >= deadline {
+				return rawClock(unix.CLOCK_THREAD_CPUTIME_ID) - start, reads + 1
+			}
 		}
-		x = busyLoop(n, x)
 	}
 }
 
@@ -181,7 +196,7 @@ func newSpinner() spinner {
 // or until CLOCK_MONOTONIC passes deadline, and returns the CPU time used and whether it stopped
 // before d.
 func (s *spinner) spin(d int64, stop *uint32, deadline int64) (int64, bool) {
-	used := spinCPU(d, deadline, stop, s.chunk, s.chunkNs, s.readNs/2)
+	used, _ := spinCPU(d, deadline, stop, s.chunk, s.chunkNs, s.readNs/2)
 	return used, used < d-s.readNs/2
 }
 
