@@ -58,7 +58,7 @@ type System struct {
 
 	overload  bool
 	flat      flatbalance.Index // the CPUs whose NrRunning is above 1, kept by refresh
-	sums      groupsums.Index   // the groups' sums, kept by refresh and refreshTick when lb.sums is set
+	sums      groupsums.Index   // the groups' sums, kept by refresh and the tick's when lb.sums is set
 	idle      idlescan.Mask     // the idle (or SCHED_IDLE-only) CPUs, kept by refresh
 	utilShift uint              // bits.Len of a positive int: at most 63, which its users' shifts rely on
 	j         int64             // the tick of the call in progress, for block
@@ -95,8 +95,8 @@ type cpuRQ struct {
 	// share stays and decays with it.
 	util     uint64
 	utilTick int64 // the tick up to which util is decayed
-	// fresh is 1 + the tick at which refresh (or refreshTick after it) last wrote the CPU's
-	// statistics, if nothing refresh reads has changed since (enlist, delist and detachUtil
+	// fresh is 1 + the tick at which refresh (or the tick's refresh after it) last wrote the
+	// CPU's statistics, if nothing refresh reads has changed since (enlist, delist and detachUtil
 	// reset it to 0); see unchanged.
 	fresh int64
 }
@@ -275,7 +275,7 @@ func (s *System) refresh(rq *cpuRQ) {
 	s.refreshStats(rq)
 }
 
-// refreshSummed is refresh (refreshTick if tick is set) on a machine whose groups' sums follow
+// refreshSummed is refresh (the tick's refresh if tick is set) on a machine whose groups' sums follow
 // the CPUs' statistics: the sums trade the CPU's old figures for its new ones.
 func (s *System) refreshSummed(rq *cpuRQ, tick bool) {
 	st := rq.st
@@ -419,8 +419,8 @@ func (s *System) schedule(now int64, rq *cpuRQ) *Task {
 // unchanged reports whether a refresh of CPU rq after a call that queued and dequeued nothing
 // there (a pick that found a task, a stop for preemption) would leave everything as it is:
 // before v6.6 a pick (pick_next_task_fair, set_next_entity, put_prev_entity) changes no count
-// and no load refresh reads; they stand as refresh, or refreshTick, last wrote them if that was
-// at this tick (no decay since) and no task joined or left the CPU's list nor took its
+// and no load refresh reads; they stand as refresh, or the tick's refresh, last wrote them if
+// that was at this tick (no decay since) and no task joined or left the CPU's list nor took its
 // utilisation off since (rq.fresh); and the overload flag refresh would raise is raised, or the
 // CPU has fewer than two tasks. Every other change of a CPU's queues ends with a refresh. It
 // spares, among others, the refresh that follows a stop's on the same CPU at the same instant.

@@ -39,7 +39,18 @@ func (s *System) tickCPU(now int64, rq *cpuRQ) {
 	} else {
 		s.catchUpCPU(rq, j) // an idle CPU's signal decays lazily: bring it to this tick
 	}
-	s.refreshTick(rq)
+	// The tick's refresh: a tick charges the running entities and may reweight group entities,
+	// which changes the root queue's load, but enqueues and dequeues nothing, so the counts
+	// refresh last wrote stand (every change of a CPU's queues outside a tick ends with a
+	// refresh). The utilisation decays, or grows at a busy tick (brought to this tick above),
+	// and two tasks or more raise the overload flag again, as refresh does; so do the groups'
+	// sums. Written here rather than as a function of its own, which would be over Go's
+	// inlining budget and cost every tick a call.
+	if s.lb.sums != nil {
+		s.refreshSummed(rq, true)
+	} else {
+		s.refreshTickStats(rq)
+	}
 	if j >= rq.nextBalance {
 		idle := smp.CPUIdle
 		if busy {
@@ -60,22 +71,9 @@ func (s *System) explainTick(cpu topology.CPU, r TickReason) {
 	}
 }
 
-// refreshTick is refresh after a tick of CPU rq: a tick charges the running entities and may
-// reweight group entities, which changes the root queue's load, but enqueues and dequeues
-// nothing, so the counts refresh last wrote stand (every change of a CPU's queues outside a
-// tick ends with a refresh). Its utilisation decays, or grows at a busy tick, and two tasks or
-// more raise the overload flag again, as refresh does; so do the groups' sums. The caller has
-// brought the CPU's utilisation signal to this tick.
-func (s *System) refreshTick(rq *cpuRQ) {
-	if s.lb.sums != nil {
-		s.refreshSummed(rq, true)
-		return
-	}
-	s.refreshTickStats(rq)
-}
-
-// refreshTickStats is refreshTick's update of CPU rq's statistics. The tick brought the CPU's
-// utilisation signal to this tick: a busy tick's tickUtil does, and an idle tick catches it up.
+// refreshTickStats is the tick's refresh of CPU rq's statistics (see tickCPU). The tick brought
+// the CPU's utilisation signal to this tick: a busy tick's tickUtil does, and an idle tick
+// catches it up.
 func (s *System) refreshTickStats(rq *cpuRQ) {
 	st := rq.st
 	st.Load = ScaleLoadDown(rq.c.root.load.Weight)
