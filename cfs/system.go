@@ -59,6 +59,7 @@ type System struct {
 	overload  bool
 	flat      flatbalance.Index // the CPUs whose NrRunning is above 1, kept by refresh
 	sums      groupsums.Index   // the groups' sums, kept by refresh and the tick's when lb.sums is set
+	sumOld    groupsums.Stat    // the figures of the CPU refresh is refreshing, for the sums
 	idle      idlescan.Mask     // the idle (or SCHED_IDLE-only) CPUs, kept by refresh
 	utilShift uint              // bits.Len of a positive int: at most 63, which its users' shifts rely on
 	j         int64             // the tick of the call in progress, for block
@@ -266,31 +267,14 @@ func (s *System) block(e *Entity) {
 // flag when it has two tasks or more (add_nr_running). nr_running counts delayed-dequeue tasks
 // (v7.1), which are still queued; the h_nr_running the balancer reads, and cpu_runnable, count
 // only the runnable ones (h_nr_runnable), as v7.1's balancer does. Where the groups' sums
-// follow the statistics (s.lb.sums), they take in the change.
+// follow the statistics (s.lb.sums), they trade the CPU's old figures for its new ones; the old
+// ones wait in the System (sumOld) rather than in the frame, so that the machines without sums
+// pay two tests for them, neither a register held across the body nor a call of a wrapper.
 func (s *System) refresh(rq *cpuRQ) {
-	if s.lb.sums != nil {
-		s.refreshSummed(rq, false)
-		return
-	}
-	s.refreshStats(rq)
-}
-
-// refreshSummed is refresh (the tick's refresh if tick is set) on a machine whose groups' sums follow
-// the CPUs' statistics: the sums trade the CPU's old figures for its new ones.
-func (s *System) refreshSummed(rq *cpuRQ, tick bool) {
-	st := rq.st
-	old := sumStat(st)
-	if tick {
-		s.refreshTickStats(rq)
-	} else {
-		s.refreshStats(rq)
-	}
-	s.lb.sums.Update(int(rq.id), old, sumStat(st))
-}
-
-// refreshStats is refresh's update of CPU rq's statistics.
-func (s *System) refreshStats(rq *cpuRQ) {
 	c, st := rq.id, rq.st
+	if s.lb.sums != nil {
+		s.sumOld = sumStat(st)
+	}
 	root := rq.c.Root()
 	nr := uint32(root.HNrRunning())
 	nrr := uint32(root.HNrRunnable())
@@ -310,6 +294,18 @@ func (s *System) refreshStats(rq *cpuRQ) {
 		s.overload = true
 	}
 	rq.fresh = s.j + 1
+	if s.lb.sums != nil {
+		s.lb.sums.Update(int(c), s.sumOld, sumStat(st))
+	}
+}
+
+// refreshTickSummed is the tick's refresh (see tickCPU) on a machine whose groups' sums follow
+// the CPUs' statistics: the sums trade the CPU's old figures for its new ones.
+func (s *System) refreshTickSummed(rq *cpuRQ) {
+	st := rq.st
+	old := sumStat(st)
+	s.refreshTickStats(rq)
+	s.lb.sums.Update(int(rq.id), old, sumStat(st))
 }
 
 // sumStat is the part of st the groups' sums read.

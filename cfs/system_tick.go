@@ -47,7 +47,7 @@ func (s *System) tickCPU(now int64, rq *cpuRQ) {
 	// sums. Written here rather than as a function of its own, which would be over Go's
 	// inlining budget and cost every tick a call.
 	if s.lb.sums != nil {
-		s.refreshSummed(rq, true)
+		s.refreshTickSummed(rq)
 	} else {
 		s.refreshTickStats(rq)
 	}
