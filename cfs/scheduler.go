@@ -210,7 +210,11 @@ func (s *Scheduler) Wakeup(now int64, tid sched.ID, from topology.CPU, flags sch
 	s.mustStarted("Wakeup")
 	s.contract.Time("Wakeup", now)
 	s.contract.CPU("Wakeup", from)
-	th := s.threads.Must("cfs", "Wakeup", tid)
+	// The lookup inlines (Must is over Go's inlining budget); Must is asked only for its panic.
+	th, ok := s.threads.Lookup(tid)
+	if !ok {
+		th = s.threads.Must("cfs", "Wakeup", tid)
+	}
 	s.contract.WakeFlags(tid, flags)
 	t := th.task
 	if t.E.onRQ && !t.E.delayed {
