@@ -251,34 +251,20 @@
 //
 // # The tick origin
 //
-// The kernel's ticks count hz clock interrupts since boot: FreeBSD declares it a plain int, zero
-// at boot and never preset (kern_clock.c: "int ticks;" with hardclock's atomic_add_int in the
-// 2011 kernel, rodrigc/bz-vimage @0db9990a; "volatile int ticks;" in main,
-// fel1x-developer/freebsd-src @2d614aa2, whose initclocks does not touch it; since 2025 the low
-// half of the zeroed ticksl of subr_ticks.S, freebsd/freebsd-src @159d29d3). Linux presets
-// jiffies to wrap five minutes after boot; FreeBSD does not. The seeds' benchmarks ran on machines
-// up for a long time, so the Scheduler's ticks at simulated time 0 are those of a machine up
-// UptimeSeconds (600 s): UptimeSeconds*hz.
+// The kernel's ticks count hz clock interrupts since boot. FreeBSD's start at 0 and are never
+// preset (kern_clock.c's "int ticks" in 2011, rodrigc/bz-vimage @0db9990a; "volatile int ticks"
+// in main, fel1x-developer/freebsd-src @2d614aa2; since 2025 the low half of the zeroed ticksl
+// of subr_ticks.S, freebsd/freebsd-src @159d29d3). The seeds ran on machines up for a long time,
+// so the Scheduler's ticks at simulated time 0 are those of a machine up UptimeSeconds (600 s).
 //
-// The origin matters to one test: SCHED_AFFINITY, whether a thread last switched out within
-// level*affinity ticks (ts_rltick > ticks - level*affinity in int in 2011 and legacy, (u_int)ticks -
-// ts_rltick < level*affinity in main). ts_rltick is set only by sched_switch. sched_fork_thread
-// copies ts_cpu, the %CPU window and the interactivity history and leaves ts_rltick alone, in 2011
-// (sched_ule.c 1.290, rodrigc/bz-vimage @191fe557) as in main: the child's td_sched is the tail
-// of a struct thread from the UMA zone, neither zeroed by thread_init nor by the zone, and a new
-// process usually gets the thread its recycled struct proc kept ("The last thread is left
-// attached to the process so that the whole bundle gets recycled", thread_exit in kern_thread.c).
-// Its ts_rltick is therefore the last switch-out of some earlier thread: long ago, except if that
-// thread switched out in the last few milliseconds. The model's new threads have ts_rltick 0; with
-// ticks starting at 1, as they did before, every thread forked in the first 2*affinity ticks
-// counted as cache-affine to its parent's CPU (sched_pickcpu then keeps it there if that CPU idles,
-// and the 2008 code also when the CPU runs worse priority). From a machine up 600 s, 0 is 600 s ago
-// and no new thread is affine, at any time of the run. Any origin above a few ticks and below the
-// int wrap gives the same decisions (checked with 7 s and 3600 s: bench/sim's policy digests, a
-// hash of every decision of every preset on six workloads, do not move); the wrap itself (24.8 days at hz 1000) is not modelled: past
-// it, the 2011 signed test would call a zero ts_rltick affine for the next 24.8 days, a case that
-// needs a zeroed td_sched (a struct thread never used before), which a machine up that long
-// rarely hands out.
+// The origin matters to SCHED_AFFINITY alone: whether a thread last switched out within
+// level*affinity ticks. Only sched_switch sets ts_rltick; sched_fork_thread leaves it (2011,
+// sched_ule.c 1.290, rodrigc/bz-vimage @191fe557, as in main), so a new thread's holds the last
+// switch-out of its recycled struct thread's previous owner, normally long past, for which the
+// model's 0 stands. With ticks starting at 1, as they did before, every thread forked in the
+// first 2*affinity ticks was affine to its parent's CPU. Any origin above a few ticks and below
+// the int wrap gives the same decisions (7 s and 3600 s leave bench/sim's policy digests as they
+// are); the wrap itself (24.8 days at hz 1000) is not modelled.
 //
 // # Kernel names
 //

@@ -129,16 +129,10 @@ func (s *Scheduler) Params() Params { return s.params }
 func (s *Scheduler) Thread(tid sched.ID) (*Thread, bool) { return s.threads.Lookup(tid) }
 
 // UptimeSeconds is how long the machine has been up at simulated time 0, in seconds: the
-// kernel's ticks then read UptimeSeconds*hz. FreeBSD starts ticks at 0 at boot (an int in
-// kern_clock.c, a zeroed .bss word, not preset to provoke a wrap; since 2025 the low half of
-// ticksl in subr_ticks.S), and the seeds' benchmarks ran long after boot. What the origin decides
-// is whether a thread that has never switched out counts as cache-affine (SCHED_AFFINITY): a new
-// thread's ts_rltick is not set by sched_fork_thread, so it holds what the recycled struct
-// thread's previous owner left, some time in the past, and the model's 0 stands for that. At an
-// origin of 1 every new thread was affine for its first 2*affinity ticks; from any origin of
-// more than a few ticks and below the int wrap (2^31 ticks) the decisions are the same. 600 s
-// keeps every hz up to sched.MaxHz below the wrap; the value is not a measurement (the seeds do
-// not give their uptime) and nothing was tuned on it. See the package documentation.
+// kernel's ticks then read UptimeSeconds*hz, as on the seeds' machines, up long after boot. Any
+// value above a few ticks and below the int wrap gives the same decisions; 600 s keeps every hz
+// up to sched.MaxHz below the wrap, and nothing was tuned on it (see "The tick origin" in the
+// package documentation).
 const UptimeSeconds = 600
 
 // Ticks returns the kernel's ticks at simulated time now: UptimeSeconds*hz + now*hz/1e9,
