@@ -237,14 +237,27 @@ type Params struct {
 	FavorNonIdleTick bool
 }
 
-// defaultSMPParams returns the SMP tunables and features of kernel version v:
-// [smp.DefaultParams], the same in v6.5 and v7.1, and from v7.1 on can_migrate_task's
-// delayed-dequeue and eligibility tests (MigrateDelayed, MigrateIneligible; fair.c blob
-// abb76775aa72). Every [Preset] holds its version's in Params.SMP.
+// defaultSMPParams returns the SMP tunables and features of kernel version v: those of v6.5,
+// migration cost 500 µs, nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS and
+// SIS_UTIL on, LB_MIN off, CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group
+// construction (features.h blob ee7f23c76bd3, the sysctls of fair.c), the same in v7.1
+// (features.h blob 8f0dee8fc475), and from v7.1 on can_migrate_task's delayed-dequeue and
+// eligibility tests (MigrateDelayed, MigrateIneligible; fair.c blob abb76775aa72). Every
+// [Preset] holds its version's in Params.SMP.
 func defaultSMPParams(v Version) smp.Params {
-	p := smp.DefaultParams()
-	p.MigrateDelayed, p.MigrateIneligible = v >= V71, v >= V71
-	return p
+	return smp.Params{
+		MigrationCost:     500_000,
+		NrMigrate:         32,
+		CacheHotBuddy:     true,
+		WAIdle:            true,
+		WAWeight:          true,
+		WABias:            true,
+		SISUtil:           true,
+		NewidleOnePull:    true,
+		Groups:            smp.GroupsPerCPU,
+		MigrateDelayed:    v >= V71,
+		MigrateIneligible: v >= V71,
+	}
 }
 
 // versionParams returns the preset of kernel version v on one CPU (factor 1, Scaling

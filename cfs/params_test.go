@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/cfs/smp"
 )
 
 // get_update_sysctl_factor and update_sysctl, kernel/sched/fair.c v6.5 (blob b3e25be58e2b).
@@ -23,6 +25,22 @@ func TestScaleFactor(t *testing.T) {
 	}
 	if got := scaleFactor(ScalingLog, 1024); got != 4 {
 		t.Errorf("ScaleFactor(log, 1024) = %d, want 4", got)
+	}
+}
+
+// TestDefaultSMPParams checks the SMP defaults of v6.5 (features.h blob ee7f23c76bd3, sysctls
+// of fair.c): migration cost 500 µs, nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS,
+// SIS_UTIL and the one-task newly idle pull on, LB_MIN off, per-CPU group construction; v7.1
+// keeps them and adds can_migrate_task's two tests.
+func TestDefaultSMPParams(t *testing.T) {
+	want := smp.Params{MigrationCost: 500_000, NrMigrate: 32, CacheHotBuddy: true, WAIdle: true, WAWeight: true,
+		WABias: true, SISUtil: true, NewidleOnePull: true, Groups: smp.GroupsPerCPU}
+	for _, v := range []Version{V65, V66, V71} {
+		w := want
+		w.MigrateDelayed, w.MigrateIneligible = v == V71, v == V71
+		if got := defaultSMPParams(v); got != w {
+			t.Errorf("defaultSMPParams(%v) = %+v, want %+v", v, got, w)
+		}
 	}
 }
 

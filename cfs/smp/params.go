@@ -78,27 +78,8 @@ type Params struct {
 
 	// MigrateIneligible is can_migrate_task's task_is_ineligible_on_dst_cpu test (v7.1): as long
 	// as the domain has not failed to balance (nr_balance_failed is 0), a task that is not
-	// eligible on its queue (cfs.EntityEligible) is not moved to a CPU where its group's queue
+	// eligible on its queue (cfs.VruntimeEligible) is not moved to a CPU where its group's queue
 	// already holds entities, since PLACE_LAG would keep it ineligible there. It needs
 	// cfs.MigrateEnv's DstRQ and the CPUs' PlaceLag feature.
 	MigrateIneligible bool
-}
-
-// DefaultParams returns the SMP tunables and features of v6.5: migration cost 500 µs,
-// nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS and SIS_UTIL on, LB_MIN off,
-// CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group construction. These defaults
-// are the same in v7.1 (features.h blobs ee7f23c76bd3 and 8f0dee8fc475), which adds
-// can_migrate_task's delayed-dequeue and eligibility tests (MigrateDelayed, MigrateIneligible,
-// off here): each cfs.Preset's Params.SMP holds its kernel version's.
-func DefaultParams() Params {
-	return Params{
-		MigrationCost:  500_000,
-		NrMigrate:      32,
-		CacheHotBuddy:  true,
-		WAIdle:         true,
-		WAWeight:       true,
-		WABias:         true,
-		SISUtil:        true,
-		NewidleOnePull: true,
-	}
 }
