@@ -77,7 +77,7 @@ func TestZeroAllocsEEVDF(t *testing.T) {
 			c.DequeueDelayed(tasks[(now/1_000_000+2)%5], now+1)
 			pickEEVDF(q, true, &p)
 			AvgVruntime(q.Sums())
-			EntityEligible(q, tasks[0])
+			entityEligible(q, tasks[0])
 			placeEEVDF(q, tasks[3], false, &p)
 			if c.Curr() != nil {
 				ProtectPoint(q, c.Curr(), &p)

@@ -242,7 +242,7 @@ func ineligibleOnDst(dst *RunQueue, e *Entity) bool {
 	if e.group != nil {
 		n = e.group.cpus[dst.id].q.nrRunning // zero where the group has not been used yet
 	}
-	return n != 0 && !EntityEligible(e.q, e)
+	return n != 0 && !entityEligible(e.q, e)
 }
 
 // A Detach is the outcome of [DetachTasks]: how the tasks of the source list fared.

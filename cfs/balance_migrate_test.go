@@ -221,9 +221,9 @@ func TestCanMigrateTaskV71(t *testing.T) {
 				t.Fatalf("CPU invariant: %v", err)
 			}
 		}
-		if a.Delayed() == woken || EntityEligible(a.Queue(), a) || !EntityEligible(x.Queue(), x) {
+		if a.Delayed() == woken || entityEligible(a.Queue(), a) || !entityEligible(x.Queue(), x) {
 			t.Fatalf("fixture: a delayed %t, a eligible %t, x eligible %t; want %t, false, true",
-				a.Delayed(), EntityEligible(a.Queue(), a), EntityEligible(x.Queue(), x), !woken)
+				a.Delayed(), entityEligible(a.Queue(), a), entityEligible(x.Queue(), x), !woken)
 		}
 		return fixture{src: src, dst: dst, a: NewSMPTask(a, all, 1), x: NewSMPTask(x, all, 1)}
 	}

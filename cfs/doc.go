@@ -20,8 +20,9 @@
 // On 64-bit kernels loads carry ten more bits of resolution: NICE_0_LOAD is 1<<20 and
 // scale_load(w) is w<<10; scale_load_down(w) shifts back but floors the result at 2 so that tiny
 // group weights never vanish. A SCHED_IDLE task weighs scale_load(3) whatever its nice, about
-// 1/341 of a nice-0 task. [Weight], [InvWeight], [ScaleLoad], [ScaleLoadDown] and [TaskLoad]
-// give these values; [LoadWeight] is struct load_weight with its cached inverse.
+// 1/341 of a nice-0 task. [Weight], [ScaleLoad], [ScaleLoadDown] and [TaskLoad] give these
+// values; [LoadWeight] is struct load_weight with its cached inverse, a task's the table's
+// ([LoadWeight.Inverse]).
 //
 // # Exact arithmetic
 //
@@ -100,7 +101,7 @@
 // picked. The queue's virtual time V is the weighted average of the vruntimes of its queued
 // entities, running one included ([AvgVruntime]). An entity's lag, w·(V - v), is the service it
 // is owed; the lags of a queue sum to zero. An entity is eligible when its lag is not negative,
-// v <= V ([EntityEligible]). Every entity makes requests of Slice nanoseconds, 0.75 ms (v6.6) or
+// v <= V ([VruntimeEligible]). Every entity makes requests of Slice nanoseconds, 0.75 ms (v6.6) or
 // 0.70 ms (v7.1) times the CPU-count factor ([Params].DefaultSlice) unless it asked for another
 // one (v7.1: sched_attr.sched_runtime, [Entity.SetSlice], [RunQueue.SetSlice], clamped to
 // 0.1..100 ms); a request made at vruntime v has the virtual deadline v + Slice·1024/weight ([VirtualDeadline]).
@@ -299,7 +300,7 @@
 // # Kernel names
 //
 //	Linux v6.5 (kernel/sched/)                  schedkit/cfs
-//	sched_prio_to_weight, sched_prio_to_wmult   Weight, InvWeight
+//	sched_prio_to_weight, sched_prio_to_wmult   Weight, TaskLoad (LoadWeight.Inverse; (unexported) invWeightOf)
 //	scale_load, scale_load_down                 ScaleLoad, ScaleLoadDown
 //	struct load_weight, __update_inv_weight     LoadWeight, LoadWeight.Inverse
 //	set_load_weight                             TaskLoad
@@ -360,7 +361,7 @@
 //	avg_vruntime()                              AvgVruntime (of Sums, Queue.Sums)
 //	avg_vruntime_add/_sub, sum_w_vruntime_...   (Queue, unexported) sumAdd, sumSub
 //	avg_vruntime_update / update_zero_vruntime  (Queue, unexported) advanceMinVruntime, moveZero
-//	entity_eligible, vruntime_eligible          EntityEligible, VruntimeEligible (of Sums)
+//	entity_eligible, vruntime_eligible          VruntimeEligible (of Sums; (unexported) entityEligible)
 //	pick_eevdf (v7.1) on explicit values        PickEligible
 //	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
 //	update_deadline                             VirtualDeadline; (Queue, unexported) updateDeadline

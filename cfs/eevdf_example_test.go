@@ -48,7 +48,7 @@ func ExampleAvgVruntime() {
 	v := cfs.AvgVruntime(q.Sums())
 	fmt.Println("V - a:", int64(v-a.Vruntime), "V - b:", int64(v-b.Vruntime))
 	for _, t := range []*cfs.Entity{a, b, x} {
-		fmt.Println(t, cfs.EntityEligible(q, t))
+		fmt.Println(t, cfs.VruntimeEligible(q.Sums(), t.Vruntime))
 	}
 	fmt.Println(cfs.VruntimeEligible(q.Sums(), v), cfs.VruntimeEligible(q.Sums(), v+1))
 	// Output:
@@ -266,7 +266,7 @@ func ExampleNewRunQueueAt() {
 		panic(err)
 	}
 	q := c.Root()
-	fmt.Println(int64(cfs.AvgVruntime(q.Sums())-z), cfs.EntityEligible(q, ts[0]))
+	fmt.Println(int64(cfs.AvgVruntime(q.Sums())-z), cfs.VruntimeEligible(q.Sums(), ts[0].Vruntime))
 	fmt.Println(cfs.Pick(q, nil, c.Params()))
 	// Output:
 	// 0 false

@@ -280,7 +280,7 @@ func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p *Params) {
 func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p *Params) bool {
 	q.updateCurrEEVDF(now, p)
 	q.clearBuddies(se)
-	if flags&(flagDelayed|flagSpecial) == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !EntityEligible(q, se) {
+	if flags&(flagDelayed|flagSpecial) == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !entityEligible(q, se) {
 		q.updateEntityLag(se, p)
 		se.delayed = true
 		return false

@@ -85,7 +85,7 @@ func (c *RunQueue) yieldEEVDF(t *Entity, now uint64) {
 		t.Deadline += CalcDeltaFair(p.CalcDelta, t.Slice, t.load)
 		return
 	}
-	if EntityEligible(q, t) {
+	if entityEligible(q, t) {
 		t.Vruntime = t.Deadline
 		q.updateDeadline(t, p)
 	}

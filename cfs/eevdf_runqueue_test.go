@@ -643,7 +643,7 @@ func TestCPUExit(t *testing.T) {
 	c.Schedule(0)
 	c.Tick(1_000_000)
 	c.Schedule(1_000_000)
-	if EntityEligible(a.Queue(), a) {
+	if entityEligible(a.Queue(), a) {
 		t.Fatalf("a eligible at 1 ms, want it not eligible")
 	}
 	c.Exit(a, 1_000_000)

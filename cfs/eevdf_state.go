@@ -119,10 +119,11 @@ func VruntimeEligible(s Sums, v uint64) bool {
 	return s.eligibility().ok(v)
 }
 
-// EntityEligible reports whether se is eligible on q: [VruntimeEligible](q.Sums(), se.Vruntime),
-// the kernel's entity_eligible. It panics if q's CPU does not run an EEVDF version.
-func EntityEligible(q *Queue, se *Entity) bool {
-	q.mustEEVDF("EntityEligible")
+// entityEligible reports whether se is eligible on q: [VruntimeEligible](q.Sums(), se.Vruntime),
+// the kernel's entity_eligible, without building the Sums. It panics if q's CPU does not run
+// an EEVDF version.
+func entityEligible(q *Queue, se *Entity) bool {
+	q.mustEEVDF("entityEligible")
 	return q.eligibility().ok(se.Vruntime)
 }
 
@@ -222,7 +223,7 @@ func PickEligible(s Sums, queued []EntityState, curr *EntityState, currQueued bo
 // deadlines, weights, slices, protection point and lag are the ones given, and the sums, load
 // and counts are those of these entities, as the kernel's enqueue bookkeeping would leave them.
 // It returns the queued tasks in order and the running one. Any state the kernel can reach can
-// be set up this way and then asked ([Pick], [AvgVruntime] of [Queue.Sums], [EntityEligible],
+// be set up this way and then asked ([Pick], [AvgVruntime] and [VruntimeEligible] of [Queue.Sums],
 // [CheckPreemptWakeup] after a [RunQueue.Wakeup], a [RunQueue.Tick]).
 //
 // NewRunQueueAt returns an error, naming the entity, if p is invalid, a weight is outside 1 ..

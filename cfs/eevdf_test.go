@@ -146,12 +146,12 @@ func TestVruntimeEligible(t *testing.T) {
 	}
 	// entity_eligible of the entities themselves, and a lone entity is always eligible.
 	c, ts := rigEEVDF(t, preset(V66, 1), v0, two, -1)
-	if !EntityEligible(c.Root(), ts[0]) || EntityEligible(c.Root(), ts[1]) {
-		t.Errorf("EntityEligible(key 0, key 1) = %t, %t; want true, false", EntityEligible(c.Root(), ts[0]), EntityEligible(c.Root(), ts[1]))
+	if !entityEligible(c.Root(), ts[0]) || entityEligible(c.Root(), ts[1]) {
+		t.Errorf("entityEligible(key 0, key 1) = %t, %t; want true, false", entityEligible(c.Root(), ts[0]), entityEligible(c.Root(), ts[1]))
 	}
 	c, ts = rigEEVDF(t, preset(V71, 1), v0, []rigSpec{{nice: 7, dv: 12345, dd: 1}}, 0)
-	if !EntityEligible(c.Root(), ts[0]) {
-		t.Errorf("EntityEligible(lone running entity) = false")
+	if !entityEligible(c.Root(), ts[0]) {
+		t.Errorf("entityEligible(lone running entity) = false")
 	}
 }
 

@@ -27,7 +27,7 @@ func Example() {
 
 func ExampleWeight() {
 	for _, nice := range []int{-1, 0, 1} {
-		fmt.Println(nice, cfs.Weight(nice), cfs.InvWeight(nice))
+		fmt.Println(nice, cfs.Weight(nice), cfs.TaskLoad(cfs.Normal, nice).Inverse())
 	}
 	// Output:
 	// -1 1277 3363326

@@ -146,7 +146,7 @@ func Pick(q *Queue, curr *Entity, p *Params) (*Entity, PickReason) {
 func pickEEVDF(q *Queue, protect bool, p *Params) (*Entity, PickReason) {
 	q.mustEEVDF("Pick")
 	if p.Version == V66 {
-		if p.NextBuddy && q.next != nil && EntityEligible(q, q.next) {
+		if p.NextBuddy && q.next != nil && entityEligible(q, q.next) {
 			return q.next, pickNextBuddy
 		}
 		return pick66(q, p)

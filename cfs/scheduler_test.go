@@ -496,7 +496,7 @@ func ineligibleRunning(t *testing.T, m *smpMachine, cpu topology.CPU) sched.ID {
 		m.step()
 		if id := m.running[cpu]; id >= 0 {
 			task, _ := m.s.Thread(id)
-			if !EntityEligible(task.E.Queue(), task.E) {
+			if !entityEligible(task.E.Queue(), task.E) {
 				return id
 			}
 		}

@@ -80,7 +80,7 @@ func (s *Scheduler) Snapshot() State {
 				Weight: e.load.Weight, Nice: e.nice, Eligible: true}
 			if eevdf {
 				ei.Lag = int64(ri.AvgVruntime - e.Vruntime)
-				ei.Eligible = EntityEligible(q, e)
+				ei.Eligible = entityEligible(q, e)
 			}
 			ri.Entities = append(ri.Entities, ei)
 		}

@@ -69,10 +69,11 @@ func Weight(nice int) uint64 {
 	return uint64(prioToWeight[nice-minNice])
 }
 
-// InvWeight returns the precomputed inverse of [Weight](nice), sched_prio_to_wmult[nice+20]
-// (2^32/1024 = 4194304 for nice 0). InvWeight panics if nice is outside -20..19 (MIN_NICE..MAX_NICE).
-func InvWeight(nice int) uint32 {
-	checkNice("InvWeight", nice)
+// invWeightOf returns the precomputed inverse of [Weight](nice), sched_prio_to_wmult[nice+20]
+// (2^32/1024 = 4194304 for nice 0), which [TaskLoad] caches in a task's load ([LoadWeight.Inverse]
+// reads it). It panics if nice is outside -20..19 (MIN_NICE..MAX_NICE).
+func invWeightOf(nice int) uint32 {
+	checkNice("invWeightOf", nice)
 	return prioToWMult[nice-minNice]
 }
 
@@ -111,7 +112,7 @@ func TaskLoad(class Class, nice int) LoadWeight {
 	case Idle:
 		return LoadWeight{Weight: ScaleLoad(weightIdlePrio), invWeight: wMultIdlePrio}
 	case Normal, Batch:
-		return LoadWeight{Weight: ScaleLoad(Weight(nice)), invWeight: InvWeight(nice)}
+		return LoadWeight{Weight: ScaleLoad(Weight(nice)), invWeight: invWeightOf(nice)}
 	}
 	panic(fmt.Sprintf("cfs: TaskLoad: unknown class %d", class))
 }

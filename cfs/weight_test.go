@@ -26,8 +26,8 @@ func TestWeightTable(t *testing.T) {
 		if got := Weight(tc.nice); got != tc.weight {
 			t.Errorf("Weight(%d) = %d, want %d", tc.nice, got, tc.weight)
 		}
-		if got := InvWeight(tc.nice); got != tc.inv {
-			t.Errorf("InvWeight(%d) = %d, want %d", tc.nice, got, tc.inv)
+		if got := invWeightOf(tc.nice); got != tc.inv {
+			t.Errorf("invWeightOf(%d) = %d, want %d", tc.nice, got, tc.inv)
 		}
 	}
 }
@@ -39,8 +39,8 @@ func TestWeightTable(t *testing.T) {
 func TestWeightTableShape(t *testing.T) {
 	for nice := minNice; nice <= maxNice; nice++ {
 		w := Weight(nice)
-		if lo := uint32((1 << 32) / w); InvWeight(nice) != lo && InvWeight(nice) != lo+1 {
-			t.Errorf("InvWeight(%d) = %d, want 2^32/%d = %d or one more", nice, InvWeight(nice), w, lo)
+		if lo := uint32((1 << 32) / w); invWeightOf(nice) != lo && invWeightOf(nice) != lo+1 {
+			t.Errorf("invWeightOf(%d) = %d, want 2^32/%d = %d or one more", nice, invWeightOf(nice), w, lo)
 		}
 		if nice == maxNice {
 			continue
@@ -123,7 +123,7 @@ func TestWeightPanics(t *testing.T) {
 		msg  string
 	}{
 		{"Weight(-21)", func() { Weight(-21) }, "cfs: Weight: nice -21 outside [-20, 19]"},
-		{"InvWeight(20)", func() { InvWeight(20) }, "cfs: InvWeight: nice 20 outside [-20, 19]"},
+		{"invWeightOf(20)", func() { invWeightOf(20) }, "cfs: invWeightOf: nice 20 outside [-20, 19]"},
 		{"TaskLoad bad class", func() { TaskLoad(Class(9), 0) }, "cfs: TaskLoad: unknown class 9"},
 	}
 	for _, tc := range tests {

@@ -11,7 +11,7 @@
 //   - Is the task owed service? The queue's average vruntime V, weighted by the tasks'
 //     weights (avg_vruntime, cfs.AvgVruntime), is where a perfectly fair scheduler would have
 //     every task. A task's lag is V − vruntime: positive means it received less than its share.
-//     Only tasks with lag ≥ 0 are eligible (entity_eligible, cfs.EntityEligible).
+//     Only tasks with lag ≥ 0 are eligible (entity_eligible, cfs.VruntimeEligible).
 //   - Which eligible task's request ends first? Each task asks for a slice (3 ms by default,
 //     or its own sched_attr.sched_runtime since 6.12) and its virtual deadline is
 //     vruntime + slice·1024/weight (cfs.VirtualDeadline). EEVDF runs the eligible task with
@@ -82,7 +82,7 @@ func run(w io.Writer) error {
 	fmt.Fprintf(w, "%-28s %7s %10s %10s %9s %9s\n", "task", "weight", "vruntime", "deadline", "lag", "eligible")
 	for i, e := range ts {
 		fmt.Fprintf(w, "%-28s %7d %+9.3f %+9.3f %+9.3f %9t\n", e.Name, cfs.ScaleLoadDown(states[i].Weight),
-			float64(int64(e.Vruntime-z))/1e6, float64(int64(e.Deadline-z))/1e6, float64(int64(v-e.Vruntime))/1e6, cfs.EntityEligible(q, e))
+			float64(int64(e.Vruntime-z))/1e6, float64(int64(e.Deadline-z))/1e6, float64(int64(v-e.Vruntime))/1e6, cfs.VruntimeEligible(q.Sums(), e.Vruntime))
 	}
 	pick, why := cfs.Pick(q, nil, c.Params())
 	fmt.Fprintf(w, "pick: %s (%v)\n", pick.Name, why)
