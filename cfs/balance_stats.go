@@ -2,7 +2,7 @@
 // idle, group and migration types, a CPU's figures (smp.CPUStat), a balance's environment (LBEnv),
 // update_sg_lb_stats (updateSGLBStats) and group_classify (groupClassify), which only the
 // package's balancer calls: a balance's statistics are read through [BusiestGroup.Explain]
-// and the smp.GroupFigures a recording System keeps.
+// and the group figures a recording System keeps.
 
 package cfs
 

@@ -10,7 +10,7 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bench/sim/workload"
 	"github.com/schedkit/schedkit/cfs"
-	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/internal/comparelog"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -42,7 +42,7 @@ func runComparisons(t *testing.T, p cfs.Params, each func(*cfs.Scheduler)) uint6
 func TestComparisonsChangeNothing(t *testing.T) {
 	for name, p := range snapshotParams() {
 		plain := runComparisons(t, p, nil)
-		var got []smp.Comparison
+		var got []comparelog.Comparison
 		recorded := runComparisons(t, p, func(s *cfs.Scheduler) {
 			s.System().RecordComparisons(true)
 			got = append(got, s.System().TakeComparisons()...)
@@ -56,7 +56,7 @@ func TestComparisonsChangeNothing(t *testing.T) {
 			case c.Placement != nil:
 				placements++
 				f := c.Placement
-				var chosen *smp.CPUFigures
+				var chosen *comparelog.CPUFigures
 				for k := range f.CPUs {
 					if f.CPUs[k].CPU == f.CPU {
 						chosen = &f.CPUs[k]

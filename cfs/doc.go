@@ -190,9 +190,11 @@
 // decision (a test compares a run's trace hash with and without a snapshot after every event);
 // `schedbench explain -state` prints it beneath each decision.
 //
-// [System.RecordComparisons] keeps what the SMP decisions compared (package cfs/smp's Comparison):
-// the CPUs a select_task_rq_fair chose among with their figures, and every group a
-// find_busiest_group weighed with its sg_lb_stats (smp.GroupFigures); it changes nothing.
+// [System.RecordComparisons] keeps what the SMP decisions compared: the CPUs a
+// select_task_rq_fair chose among with their figures, and every group a find_busiest_group
+// weighed with its sg_lb_stats; it changes nothing. The records, plain values with JSON names,
+// are declared in the module's internal package comparelog, beside the two programs that print
+// them (the course page, `schedbench explain -state`); [System.TakeComparisons] returns them.
 //
 // # SCHED_BATCH and SCHED_IDLE
 //
@@ -397,8 +399,8 @@
 // periodically from the tick (rebalance_domains). All three decide over sched domains. The
 // decisions are in this package; the data they share, plain values with the kernel's names, is
 // in package cfs/smp: what they read about each CPU ([smp.CPUStat]), the state a CPU balances
-// in ([smp.IdleType]), what an imbalance counts ([smp.MigrationType]), their tunables
-// ([smp.Params]) and the records of what they compared ([smp.Comparison]).
+// in ([smp.IdleType]), what an imbalance counts ([smp.MigrationType]) and their tunables
+// ([smp.Params]).
 //
 // Domains. Every CPU has a chain of domains from its core up to the machine (SMT, CLS, MC for
 // the last-level cache, PKG, NODE and one NUMA level per distance), built by package topology

@@ -14,6 +14,7 @@ import (
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/internal/comparelog"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -67,15 +68,15 @@ type System struct {
 	chosen    []*Task
 	examined  []*Task
 
-	td     TickDecision      // the last tick's decision, kept between ticks
-	we     WakeEnv           // selectTaskRQ's env, kept between wakeups
-	lb     LBEnv             // loadBalance's lb_env, kept between balances
-	bg     BusiestGroup      // loadBalance's find_busiest_group outcome, kept between balances
-	lbSpan *SchedDomain      // the domain whose span lb.CPUs holds, nil if none
-	me     MigrateEnv        // loadBalance's env for detach_tasks, kept between balances
-	meMask *topology.CPUSet  // the balance mask me.DstGroupMask holds a copy of, nil if none
-	det    Detach            // the last detach_tasks pass's outcome, kept between balances
-	cmpLog *[]smp.Comparison // the comparisons since TakeComparisons, nil while not recorded
+	td     TickDecision             // the last tick's decision, kept between ticks
+	we     WakeEnv                  // selectTaskRQ's env, kept between wakeups
+	lb     LBEnv                    // loadBalance's lb_env, kept between balances
+	bg     BusiestGroup             // loadBalance's find_busiest_group outcome, kept between balances
+	lbSpan *SchedDomain             // the domain whose span lb.CPUs holds, nil if none
+	me     MigrateEnv               // loadBalance's env for detach_tasks, kept between balances
+	meMask *topology.CPUSet         // the balance mask me.DstGroupMask holds a copy of, nil if none
+	det    Detach                   // the last detach_tasks pass's outcome, kept between balances
+	cmpLog *[]comparelog.Comparison // the comparisons since TakeComparisons, nil while not recorded
 }
 
 // cpuRQ is a CPU's struct rq beyond its fair part: its cfs_tasks list, the thread the

@@ -1,10 +1,10 @@
 // This file implements the System's record of what its SMP decisions compared (the record
-// types, smp.Comparison and its parts, are package smp's).
+// types, comparelog.Comparison and its parts, are package internal/comparelog's).
 
 package cfs
 
 import (
-	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/internal/comparelog"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -17,7 +17,7 @@ import (
 func (s *System) RecordComparisons(on bool) {
 	switch {
 	case on && s.cmpLog == nil:
-		s.cmpLog = new([]smp.Comparison)
+		s.cmpLog = new([]comparelog.Comparison)
 	case !on:
 		s.cmpLog = nil
 	}
@@ -25,7 +25,9 @@ func (s *System) RecordComparisons(on bool) {
 
 // TakeComparisons returns the comparisons recorded since the last call, oldest first, and
 // empties the log. It returns nil while RecordComparisons is off or when nothing was recorded.
-func (s *System) TakeComparisons() []smp.Comparison {
+// The records' type is declared in the module's internal package comparelog, beside the
+// programs that print them; their fields and their JSON form are readable from any program.
+func (s *System) TakeComparisons() []comparelog.Comparison {
 	if s.cmpLog == nil {
 		return nil
 	}
@@ -35,14 +37,14 @@ func (s *System) TakeComparisons() []smp.Comparison {
 }
 
 // cpuFigures returns CPU c's figures.
-func (s *System) cpuFigures(c topology.CPU) smp.CPUFigures {
+func (s *System) cpuFigures(c topology.CPU) comparelog.CPUFigures {
 	st := &s.stats[c]
-	return smp.CPUFigures{CPU: int(c), CPUStat: *st, Idle: st.Idle(), IdleOnly: st.IdleOnly()}
+	return comparelog.CPUFigures{CPU: int(c), CPUStat: *st, Idle: st.Idle(), IdleOnly: st.IdleOnly()}
 }
 
 // logPlacement appends the placement env made, pl for reason why, to the log.
 func (s *System) logPlacement(env *WakeEnv, pl *CPUSelection, why PlaceReason) {
-	f := &smp.PlacementFigures{Task: env.Task.E.Name, From: int(env.This), Prev: int(env.Prev), Target: int(pl.target),
+	f := &comparelog.PlacementFigures{Task: env.Task.E.Name, From: int(env.This), Prev: int(env.Prev), Target: int(pl.target),
 		CPU: int(pl.CPU), Reason: pl.Explain(why), Scope: "llc"}
 	cpus := *env.Task.allowed
 	if why == placeIdlest || why == placePrev || why == placeFallback {
@@ -56,14 +58,14 @@ func (s *System) logPlacement(env *WakeEnv, pl *CPUSelection, why PlaceReason) {
 	for c := range cpus.All() {
 		f.CPUs = append(f.CPUs, s.cpuFigures(c))
 	}
-	*s.cmpLog = append(*s.cmpLog, smp.Comparison{Placement: f})
+	*s.cmpLog = append(*s.cmpLog, comparelog.Comparison{Placement: f})
 }
 
 // logBalance appends the balance env made, found as d for reason why, to the log; each group's
 // statistics are computed again by updateSGLBStats from the same env.
 func (s *System) logBalance(env *LBEnv, d *BusiestGroup, why BalanceReason) {
 	sd := env.SD
-	f := &smp.BalanceFigures{Domain: sd.Name(), Span: sd.Span().String(), Dst: int(env.DstCPU), Idle: env.Idle.String(),
+	f := &comparelog.BalanceFigures{Domain: sd.Name(), Span: sd.Span().String(), Dst: int(env.DstCPU), Idle: env.Idle.String(),
 		Reason: why.String(), Imbalance: d.Imbalance}
 	if d.Group != nil {
 		f.Migration = d.Migration.String()
@@ -77,9 +79,9 @@ func (s *System) logBalance(env *LBEnv, d *BusiestGroup, why BalanceReason) {
 			cpus = append(cpus, int(c))
 		}
 		st, _ := updateSGLBStats(env, g, local, &s.smp)
-		f.Groups = append(f.Groups, smp.GroupFigures{CPUs: cpus, Local: local, Busiest: g == d.Group, Type: st.Type.String(),
+		f.Groups = append(f.Groups, comparelog.GroupFigures{CPUs: cpus, Local: local, Busiest: g == d.Group, Type: st.Type.String(),
 			SumNrRunning: st.SumNrRunning, SumHNrRunning: st.SumHNrRunning, IdleCPUs: st.IdleCPUs, GroupWeight: st.GroupWeight,
 			GroupLoad: st.GroupLoad, GroupCapacity: st.GroupCapacity, GroupUtil: st.GroupUtil, AvgLoad: st.AvgLoad})
 	}
-	*s.cmpLog = append(*s.cmpLog, smp.Comparison{Balance: f})
+	*s.cmpLog = append(*s.cmpLog, comparelog.Comparison{Balance: f})
 }

@@ -2,9 +2,7 @@
 // cfs models it: what its SMP decisions read about each CPU ([CPUStat]), the state a CPU
 // balances in ([IdleType]) and what an imbalance counts ([MigrationType]), the tunables and
 // features of those decisions ([Params], with the switch between the two constructions of NUMA
-// sched groups, [GroupConstruction]), and the records of what they compared ([Comparison]),
-// which a cfs.System keeps when asked (cfs.System.RecordComparisons) and the course page and
-// `schedbench explain -state` print. Everything here is plain data with the kernel's names;
+// sched groups, [GroupConstruction]). Everything here is plain data with the kernel's names;
 // the decisions that read and write it (sched domains, load balancing, wake-up placement) are
 // in package cfs, beside the per-CPU fair class whose state they move.
 //
@@ -35,26 +33,6 @@
 // every CPU, the group-construction bug of Lozi et al.'s "The Linux Scheduler: a Decade of
 // Wasted Cores" (EuroSys 2016); [GroupsPerCPU], the default, builds them as today's kernels do.
 //
-// # What a comparison records
-//
-// A wake-up placement (select_task_rq_fair) chooses a CPU among some: on the fast path the
-// target's last-level cache, which select_idle_sibling scans; on the slow path of a fork or exec
-// every CPU the task may run on, which find_idlest_cpu descends through. Its record
-// ([PlacementFigures]) names the task, the waker's CPU, the task's previous CPU, the fast path's
-// target and the CPU chosen with the reason, and lists those CPUs with the figures the decision
-// read of each ([CPUFigures]: nr_running, h_nr_running, the SCHED_IDLE count, load, utilisation,
-// capacity, and whether it counted as idle).
-//
-// A load balance at one domain (find_busiest_group) weighs the domain's groups against the
-// local one, the group of the CPU that pulls. Its record ([BalanceFigures]) names the domain and
-// the pulling CPU with the idle state it balances in, lists every group with its sg_lb_stats
-// ([GroupFigures]: its CPUs, whether it is local or the busiest found, group_classify's type and
-// the sums), and gives the verdict: the reason, and calculate_imbalance's migration type and
-// amount when a busiest group was found.
-//
-// The records are plain values with JSON names, written after each decision from the figures
-// it read, so that recording them changes no decision.
-//
 // # Kernel names
 //
 //	Linux v6.5 (kernel/sched/fair.c, topology.c)   schedkit/cfs/smp
@@ -65,5 +43,4 @@
 //	sysctl_sched_migration_cost, nr_migrate        Params
 //	sched_feat WA_*, SIS_UTIL, CACHE_HOT_BUDDY ... Params fields
 //	build_overlap_sched_groups before 0372dd2736e0 GroupsFirstCPU
-//	struct sg_lb_stats (as recorded)               GroupFigures
 package smp

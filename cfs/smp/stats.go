@@ -54,7 +54,7 @@ func (m MigrationType) String() string {
 // cpu_runnable. The model has no PELT: Load is the CPU's instantaneous queued weight, Runnable
 // its number of queued fair tasks times SCHED_CAPACITY_SCALE, and Util a running average
 // maintained at the CPU's ticks (see package cfs's documentation). Its JSON form is the one a
-// [CPUFigures] records: the counts, load, utilisation and capacity, without the figures only a
+// record of cfs.System.TakeComparisons holds for each CPU: the counts, load, utilisation and capacity, without the figures only a
 // balance's finer rules read (runnable, full capacity, misfit load, idle stamp).
 type CPUStat struct {
 	// NrRunning is rq->nr_running, the number of tasks queued on the CPU, the running one

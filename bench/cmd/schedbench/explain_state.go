@@ -15,7 +15,7 @@ import (
 	"github.com/schedkit/schedkit/bench/sim"
 	"github.com/schedkit/schedkit/bsd4"
 	"github.com/schedkit/schedkit/cfs"
-	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/internal/comparelog"
 	"github.com/schedkit/schedkit/runq"
 	"github.com/schedkit/schedkit/ule"
 )
@@ -126,7 +126,7 @@ func searchesText(ss []ule.Search) string {
 // comparisonsText formats CFS's comparisons: for a placement a line with its CPUs and reason
 // and a line of the CPUs it chose among (nr_running/load, "idle" marks); for a balance a line
 // with its domain and verdict and a line per group with its sg_lb_stats.
-func comparisonsText(cs []smp.Comparison) string {
+func comparisonsText(cs []comparelog.Comparison) string {
 	var b strings.Builder
 	for _, c := range cs {
 		if f := c.Placement; f != nil {

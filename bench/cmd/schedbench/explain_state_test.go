@@ -4,16 +4,17 @@ import (
 	"testing"
 
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/internal/comparelog"
 )
 
 // A placement's CPUs are marked idle or idle-only, a balance's groups local or busiest, and
 // the first flag set wins; a CPU or group with neither has no mark.
 func TestComparisonsTextMarks(t *testing.T) {
-	cs := []smp.Comparison{
-		{Placement: &smp.PlacementFigures{Task: "t", Scope: "llc", CPUs: []smp.CPUFigures{
+	cs := []comparelog.Comparison{
+		{Placement: &comparelog.PlacementFigures{Task: "t", Scope: "llc", CPUs: []comparelog.CPUFigures{
 			{CPU: 0, Idle: true, IdleOnly: true}, {CPU: 1, IdleOnly: true}, {CPU: 2, CPUStat: smp.CPUStat{NrRunning: 1, Load: 1024}},
 		}}},
-		{Balance: &smp.BalanceFigures{Domain: "MC", Span: "0-1", Idle: "idle", Reason: "balanced", Groups: []smp.GroupFigures{
+		{Balance: &comparelog.BalanceFigures{Domain: "MC", Span: "0-1", Idle: "idle", Reason: "balanced", Groups: []comparelog.GroupFigures{
 			{CPUs: []int{0}, Local: true, Busiest: true, Type: "has_spare"}, {CPUs: []int{1}, Busiest: true, Type: "overloaded"}, {CPUs: []int{2}, Type: "has_spare"},
 		}}},
 	}

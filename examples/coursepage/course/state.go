@@ -10,7 +10,7 @@ import (
 
 	"github.com/schedkit/schedkit/bsd4"
 	"github.com/schedkit/schedkit/cfs"
-	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/internal/comparelog"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/ule"
 )
@@ -54,7 +54,7 @@ type CFSState struct {
 	CPUs    []CFSCPU `json:"cpus"`
 	// Comparisons are what the SMP decisions of the event compared: the CPUs a placement
 	// chose among and the groups a balance weighed (cfs.System.RecordComparisons).
-	Comparisons []smp.Comparison `json:"comparisons"`
+	Comparisons []comparelog.Comparison `json:"comparisons"`
 }
 
 // A CFSCPU is one CPU's root cfs_rq in a [CFSState]. Base is min_vruntime (or zero_vruntime)

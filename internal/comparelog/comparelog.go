@@ -2,7 +2,9 @@
 // placement looked at and the groups a load balance weighed — for a reader who wants to see the
 // figures behind select_task_rq_fair and find_busiest_group.
 
-package smp
+package comparelog
+
+import "github.com/schedkit/schedkit/cfs/smp"
 
 // A Comparison is what one SMP decision of a cfs.System compared, as
 // cfs.System.RecordComparisons keeps it: a wake-up placement (Placement set) or a load balance
@@ -28,7 +30,7 @@ type PlacementFigures struct {
 	Prev   int `json:"prev"`
 	Target int `json:"target"`
 	CPU    int `json:"cpu"`
-	// Reason is the PlaceReason with wake_affine's domain and side (CPUSelection.Explain).
+	// Reason is the cfs.PlaceReason with wake_affine's domain and side (cfs.CPUSelection.Explain).
 	Reason string `json:"reason"`
 	// Scope says which CPUs are listed: "llc" (the fast path) or "allowed" (the slow path).
 	Scope string `json:"scope"`
@@ -36,14 +38,14 @@ type PlacementFigures struct {
 	CPUs []CPUFigures `json:"cpus"`
 }
 
-// CPUFigures are one CPU's statistics as the SMP decisions read them, its [CPUStat] (whose
+// CPUFigures are one CPU's statistics as the SMP decisions read them, its [smp.CPUStat] (whose
 // JSON form lists nr_running, h_nr_running, idle_h_nr_running, load, util and capacity), and
 // whether it is idle (available_idle_cpu) or runs only SCHED_IDLE work (sched_idle_cpu).
 type CPUFigures struct {
 	// CPU is the CPU's id.
 	CPU int `json:"cpu"`
-	CPUStat
-	// Idle is [CPUStat.Idle], IdleOnly [CPUStat.IdleOnly].
+	smp.CPUStat
+	// Idle is [smp.CPUStat.Idle], IdleOnly [smp.CPUStat.IdleOnly].
 	Idle     bool `json:"idle"`
 	IdleOnly bool `json:"idle_only"`
 }
@@ -56,12 +58,12 @@ type BalanceFigures struct {
 	// Domain is the domain's name (MC, PKG, …) and Span its CPUs.
 	Domain string `json:"domain"`
 	Span   string `json:"span"`
-	// Dst is the CPU that pulls, Idle the IdleType it balances in.
+	// Dst is the CPU that pulls, Idle the smp.IdleType it balances in.
 	Dst  int    `json:"dst"`
 	Idle string `json:"idle"`
 	// Groups are the domain's groups in its order, the local one first.
 	Groups []GroupFigures `json:"groups"`
-	// Reason is the BalanceReason; Migration the migration type when a busiest group was
+	// Reason is the cfs.BalanceReason; Migration the migration type when a busiest group was
 	// found ("" otherwise); Imbalance env->imbalance.
 	Reason    string `json:"reason"`
 	Migration string `json:"migration,omitempty"`
