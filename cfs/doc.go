@@ -104,7 +104,8 @@
 // v <= V ([VruntimeEligible]). Every entity makes requests of Slice nanoseconds, 0.75 ms (v6.6) or
 // 0.70 ms (v7.1) times the CPU-count factor ([Params].DefaultSlice) unless it asked for another
 // one (v7.1: sched_attr.sched_runtime, [Entity.SetSlice], [RunQueue.SetSlice], clamped to
-// 0.1..100 ms); a request made at vruntime v has the virtual deadline v + Slice·1024/weight ([VirtualDeadline]).
+// 0.1..100 ms); a request made at vruntime v has the virtual deadline v + Slice·1024/weight
+// (v + [CalcDeltaFair] of the slice; [PlaceEntity]'s Placement.Deadline).
 // The pick is the eligible entity with the earliest virtual deadline ([pickEEVDF]): eligibility
 // makes it fair (nobody runs ahead of its share for long), the deadline makes short requests
 // responsive (a task asking for little at a time is served sooner, with the same share). There
@@ -312,7 +313,7 @@
 //	calc_delta_fair                             CalcDeltaFair
 //	get_update_sysctl_factor                    Params.ForCPUs ((unexported) scaleFactor)
 //	sysctl_sched_*, sched_feat(...)             Params fields
-//	__sched_period, sched_slice, sched_vslice   Period, Slice, VSlice
+//	__sched_period, sched_slice, sched_vslice   Period, Slice, (unexported) vslice (CalcDeltaFair of Slice)
 //	wakeup_gran                                 WakeupGran
 //	entity_before, max_vruntime, min_vruntime   Before, MaxVruntime, MinVruntime
 //	entity_is_long_sleeper, place_entity        (unexported) isLongSleeper, PlaceEntity (Placement.Vruntime)
@@ -366,7 +367,7 @@
 //	entity_eligible, vruntime_eligible          VruntimeEligible (of Sums; (unexported) entityEligible)
 //	pick_eevdf (v7.1) on explicit values        PickEligible
 //	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
-//	update_deadline                             VirtualDeadline; (Queue, unexported) updateDeadline
+//	update_deadline                             (unexported) virtualDeadline (v + CalcDeltaFair), Queue.updateDeadline
 //	place_entity                                PlaceEntity (Placement); placeEntity applies it
 //	min_deadline_cb / min_vruntime_cb           the timeline's augmentation (timeline.Timeline.UpdateAug)
 //	cfs_rq_min_slice, cfs_rq_max_slice          Queue.MinSlice, Queue.MaxSlice

@@ -163,10 +163,11 @@ func EntityLag(q *Queue, se *Entity, avg uint64, p *Params) int64 {
 	return min(max(int64(avg-se.Vruntime), -limit), limit)
 }
 
-// VirtualDeadline returns the virtual deadline of a request of slice nanoseconds made at
-// vruntime by an entity of load lw: vruntime + calc_delta_fair(slice, lw), the EEVDF formula
+// virtualDeadline returns the virtual deadline of a request of slice nanoseconds made at
+// vruntime by an entity of load lw: vruntime + [CalcDeltaFair](m, slice, lw), the EEVDF formula
 // vd_i = ve_i + r_i/w_i of update_deadline and place_entity, with the version's __calc_delta.
-func VirtualDeadline(m DeltaMethod, vruntime, slice uint64, lw LoadWeight) uint64 {
+// [PlaceEntity] gives it as Placement.Deadline; a queued entity's is Entity.Deadline.
+func virtualDeadline(m DeltaMethod, vruntime, slice uint64, lw LoadWeight) uint64 {
 	return vruntime + CalcDeltaFair(m, slice, lw)
 }
 

@@ -77,14 +77,16 @@ func ExampleLagLimit() {
 	// v7.1 4000000 4000000
 }
 
-func ExampleVirtualDeadline() {
-	// A request of 0.75 ms in virtual time: nice 0 is the identity, a nice-5 entity's vruntime
-	// runs 3.06 times faster, so its deadline is that much further away. For nice 19 v6.6's
-	// multiplication by the inverse lands 1 ns short of v7.1's division.
-	fmt.Println(cfs.VirtualDeadline(cfs.DeltaWMult, 0, 750_000, cfs.TaskLoad(cfs.Normal, 0)))
-	fmt.Println(cfs.VirtualDeadline(cfs.DeltaWMult, 0, 750_000, cfs.TaskLoad(cfs.Normal, 5)))
-	fmt.Println(cfs.VirtualDeadline(cfs.DeltaWMult, 0, 750_000, cfs.TaskLoad(cfs.Normal, 19)))
-	fmt.Println(cfs.VirtualDeadline(cfs.DeltaDiv, 0, 750_000, cfs.TaskLoad(cfs.Normal, 19)))
+// EEVDF's virtual deadline, update_deadline's vruntime + calc_delta_fair(slice, se), of a request
+// of 0.75 ms made at vruntime 0: nice 0 is the identity, a nice-5 entity's vruntime runs 3.06
+// times faster, so its deadline is that much further away. For nice 19 v6.6's multiplication
+// by the inverse lands 1 ns short of v7.1's division.
+func ExampleCalcDeltaFair_deadline() {
+	var v uint64 // the vruntime the request is made at
+	fmt.Println(v + cfs.CalcDeltaFair(cfs.DeltaWMult, 750_000, cfs.TaskLoad(cfs.Normal, 0)))
+	fmt.Println(v + cfs.CalcDeltaFair(cfs.DeltaWMult, 750_000, cfs.TaskLoad(cfs.Normal, 5)))
+	fmt.Println(v + cfs.CalcDeltaFair(cfs.DeltaWMult, 750_000, cfs.TaskLoad(cfs.Normal, 19)))
+	fmt.Println(v + cfs.CalcDeltaFair(cfs.DeltaDiv, 750_000, cfs.TaskLoad(cfs.Normal, 19)))
 	// Output:
 	// 750000
 	// 2292537

@@ -130,7 +130,7 @@ func (q *Queue) updateDeadline(se *Entity, p *Params) bool {
 	if p.Version == V66 || !se.customSlice {
 		se.Slice = p.DefaultSlice
 	}
-	se.Deadline = VirtualDeadline(p.CalcDelta, se.Vruntime, se.Slice, se.load)
+	se.Deadline = virtualDeadline(p.CalcDelta, se.Vruntime, se.Slice, se.load)
 	if p.Version != V66 {
 		q.avgVruntime()
 	}

@@ -211,8 +211,8 @@ func TestVirtualDeadline(t *testing.T) {
 	}
 	for _, tc := range tests {
 		v := v0 - 100
-		if got := VirtualDeadline(tc.m, v, tc.slice, TaskLoad(Normal, tc.nice)) - v; got != tc.want {
-			t.Errorf("VirtualDeadline(%v, nice %d, slice %d) = v%+d, want v%+d", tc.m, tc.nice, tc.slice, got, tc.want)
+		if got := virtualDeadline(tc.m, v, tc.slice, TaskLoad(Normal, tc.nice)) - v; got != tc.want {
+			t.Errorf("virtualDeadline(%v, nice %d, slice %d) = v%+d, want v%+d", tc.m, tc.nice, tc.slice, got, tc.want)
 		}
 	}
 }

@@ -136,7 +136,8 @@ func ExampleSlice() {
 	c.Fork(nil, b, 0)
 	p := c.Params()
 	fmt.Println(cfs.Slice(c.Root(), a, p), cfs.Slice(c.Root(), b, p))
-	fmt.Println(cfs.VSlice(c.Root(), a, p), cfs.VSlice(c.Root(), b, p))
+	// sched_vslice: the slice in the entity's virtual time.
+	fmt.Println(cfs.CalcDeltaFair(p.CalcDelta, cfs.Slice(c.Root(), a, p), a.Load()), cfs.CalcDeltaFair(p.CalcDelta, cfs.Slice(c.Root(), b, p), b.Load()))
 	// Output:
 	// 3331885 2668111
 	// 3331885 3331884

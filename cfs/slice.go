@@ -79,9 +79,9 @@ func scaledPeriod(q *Queue, se *Entity, nr uint64, p *Params) uint64 {
 	return slice
 }
 
-// VSlice returns [Slice] converted to virtual time with se's weight: the kernel's
-// sched_vslice.
-func VSlice(q *Queue, se *Entity, p *Params) uint64 {
+// vslice returns [Slice] converted to virtual time with se's weight, [CalcDeltaFair] of it: the
+// kernel's sched_vslice, START_DEBIT's offset in [PlaceEntity] (v6.5).
+func vslice(q *Queue, se *Entity, p *Params) uint64 {
 	return CalcDeltaFair(p.CalcDelta, Slice(q, se, p), se.load)
 }
 

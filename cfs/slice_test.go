@@ -87,8 +87,8 @@ func TestSlice(t *testing.T) {
 	if got := Slice(c.Root(), j, &p1); got != 1479028 {
 		t.Errorf("Slice(joining nice 5) = %d, want 1479028", got)
 	}
-	if got := VSlice(c.Root(), j, &p1); got != 4520969 {
-		t.Errorf("VSlice(joining nice 5) = %d, want 4520969", got)
+	if got := vslice(c.Root(), j, &p1); got != 4520969 {
+		t.Errorf("vslice(joining nice 5) = %d, want 4520969", got)
 	}
 }
 

@@ -52,9 +52,9 @@ func isLongSleeper(execStart, now uint64) bool {
 // on [Placement], and now is not read.
 //
 // v6.5: with initial (a fork) the base is q's min_vruntime plus, with START_DEBIT, one virtual
-// slice of se ([VSlice], computed as if se were already queued); on a wakeup the base is
-// min_vruntime minus Latency (MinGranularity for an idle entity), halved with
-// GENTLE_FAIR_SLEEPERS. The vruntime is the later of se.Vruntime and the base, so that sleeping
+// slice of se (sched_vslice: [CalcDeltaFair] of [Slice], computed as if se were already
+// queued); on a wakeup the base is min_vruntime minus Latency (MinGranularity for an idle
+// entity), halved with GENTLE_FAIR_SLEEPERS. The vruntime is the later of se.Vruntime and the base, so that sleeping
 // never earns more credit than that, or the base itself for a long sleeper
 // (entity_is_long_sleeper: one that slept more than about 104 days).
 //
@@ -79,7 +79,7 @@ func PlaceEntity(q *Queue, se *Entity, initial bool, now uint64, p *Params) Plac
 
 // placeClassic returns the vruntime v6.5's place_entity gives se when it is enqueued on q at time
 // now, without changing anything. With initial (a fork) the base is q's min_vruntime plus, with
-// START_DEBIT, one virtual slice of se ([VSlice], computed as if se were already queued); on a
+// START_DEBIT, one virtual slice of se ([vslice], computed as if se were already queued); on a
 // wakeup the base is min_vruntime minus Latency (MinGranularity for an idle entity), halved with
 // GENTLE_FAIR_SLEEPERS. The result is the later of se.Vruntime and the base, so that sleeping
 // never earns more credit than that, or the base itself for a long sleeper
@@ -87,7 +87,7 @@ func PlaceEntity(q *Queue, se *Entity, initial bool, now uint64, p *Params) Plac
 func placeClassic(q *Queue, se *Entity, initial bool, now uint64, p *Params) uint64 {
 	v := q.minVruntime
 	if initial && p.StartDebit {
-		v += VSlice(q, se, p)
+		v += vslice(q, se, p)
 	}
 	if !initial {
 		thresh := p.Latency

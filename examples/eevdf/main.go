@@ -14,7 +14,7 @@
 //     Only tasks with lag ≥ 0 are eligible (entity_eligible, cfs.VruntimeEligible).
 //   - Which eligible task's request ends first? Each task asks for a slice (3 ms by default,
 //     or its own sched_attr.sched_runtime since 6.12) and its virtual deadline is
-//     vruntime + slice·1024/weight (cfs.VirtualDeadline). EEVDF runs the eligible task with
+//     vruntime + slice·1024/weight (cfs.CalcDeltaFair). EEVDF runs the eligible task with
 //     the earliest deadline (pick_eevdf, cfs.Pick).
 //
 // A short slice therefore means an early deadline: a latency-sensitive task that asks for
