@@ -189,8 +189,8 @@ func TestWakeupPreemptEntity(t *testing.T) {
 	}
 	for _, tc := range tests {
 		curr.Vruntime, se.Vruntime = tc.cv, tc.sv
-		if got := WakeupPreemptEntity(curr, se, &p); got != tc.want {
-			t.Errorf("WakeupPreemptEntity(%d, %d) = %d, want %d", tc.cv, tc.sv, got, tc.want)
+		if got := wakeupPreemptEntity(curr, se, &p); got != tc.want {
+			t.Errorf("wakeupPreemptEntity(%d, %d) = %d, want %d", tc.cv, tc.sv, got, tc.want)
 		}
 	}
 }
@@ -304,7 +304,7 @@ func TestTickDecisionExplain(t *testing.T) {
 }
 
 // TestLeadPreempts checks check_preempt_wakeup's test of the lead it computed against
-// WakeupPreemptEntity on the same two entities, over random weights and vruntimes around the
+// wakeupPreemptEntity on the same two entities, over random weights and vruntimes around the
 // granularity, zero and the wrap of the vruntime clock.
 func TestLeadPreempts(t *testing.T) {
 	p := DefaultParams()
@@ -313,7 +313,7 @@ func TestLeadPreempts(t *testing.T) {
 	for range 20000 {
 		nice := rng.IntN(40) - 20
 		se := NewTask("se", Normal, nice)
-		gran := WakeupGran(se, &p)
+		gran := wakeupGran(se, &p)
 		var lead int64
 		switch rng.IntN(4) {
 		case 0:
@@ -328,8 +328,8 @@ func TestLeadPreempts(t *testing.T) {
 		se.Vruntime = rng.Uint64()
 		curr.Vruntime = se.Vruntime + uint64(lead)
 		vdiff := int64(curr.Vruntime - se.Vruntime)
-		if got, want := leadPreempts(vdiff, gran), WakeupPreemptEntity(curr, se, &p) == 1; got != want {
-			t.Fatalf("leadPreempts(%d, %d) = %t, WakeupPreemptEntity = 1 is %t (nice %d)", vdiff, gran, got, want, nice)
+		if got, want := leadPreempts(vdiff, gran), wakeupPreemptEntity(curr, se, &p) == 1; got != want {
+			t.Fatalf("leadPreempts(%d, %d) = %t, wakeupPreemptEntity = 1 is %t (nice %d)", vdiff, gran, got, want, nice)
 		}
 	}
 }

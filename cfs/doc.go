@@ -136,7 +136,7 @@
 // can be asked about it.
 //
 // When an entity leaves its queue its virtual lag V - v is saved in VLag, clamped to
-// ±[LagLimit] ([EntityLag]), and when it joins a queue again it is placed at V - lag
+// ±[lagLimit] ([EntityLag]), and when it joins a queue again it is placed at V - lag
 // ([PlaceEntity], PLACE_LAG): a task that overran its share pays it back later, one that was
 // waiting keeps its credit, across sleeps and migrations. Because the newcomer's own weight
 // pulls V towards it, the lag is first inflated by (W + w)/W. A new task starts at V with lag 0;
@@ -291,7 +291,7 @@
 //	PickEligible                       O(n)                     no
 //	NewRunQueueAt                      O(n log n)               yes
 //	PlaceEntity, ProtectPoint          O(1)                     no
-//	LagLimit, EntityLag (v7.1)         O(log n) (max slice)     no
+//	EntityLag (v7.1)                   O(log n) (max slice)     no
 //	CheckPreemptTick                   O(depth)                 no
 //	CheckPreemptWakeup                 O(depth)                 no
 //	RunQueue.Tick / Schedule / Wakeup       O(depth * log n)         no
@@ -314,7 +314,7 @@
 //	get_update_sysctl_factor                    Params.ForCPUs ((unexported) scaleFactor)
 //	sysctl_sched_*, sched_feat(...)             Params fields
 //	__sched_period, sched_slice, sched_vslice   Period, Slice, (unexported) vslice (CalcDeltaFair of Slice)
-//	wakeup_gran                                 WakeupGran
+//	wakeup_gran                                 (unexported) wakeupGran (WakeupDecision.Explain prints it)
 //	entity_before, max_vruntime, min_vruntime   Before, MaxVruntime, MinVruntime
 //	entity_is_long_sleeper, place_entity        (unexported) isLongSleeper, PlaceEntity (Placement.Vruntime)
 //	struct rb_root_cached tasks_timeline        (unexported) Queue.timeline (a timeline.Timeline)
@@ -342,7 +342,7 @@
 //	pick_next_entity                            Pick
 //	check_preempt_tick                          CheckPreemptTick
 //	check_preempt_wakeup, check_preempt_curr    CheckPreemptWakeup
-//	wakeup_preempt_entity                       WakeupPreemptEntity
+//	wakeup_preempt_entity                       (unexported) wakeupPreemptEntity (CheckPreemptWakeup, Pick)
 //	find_matching_se                            (unexported) matchingEntities
 //	struct task_group, tg->shares, tg->idle     Group, Group.Shares, Group.Idle
 //	sched_group_set_shares, cpu.weight          Group.SetShares, Group.SetCPUWeight
@@ -366,7 +366,7 @@
 //	avg_vruntime_update / update_zero_vruntime  (Queue, unexported) advanceMinVruntime, moveZero
 //	entity_eligible, vruntime_eligible          VruntimeEligible (of Sums; (unexported) entityEligible)
 //	pick_eevdf (v7.1) on explicit values        PickEligible
-//	update_entity_lag / entity_lag              EntityLag, LagLimit (the clamp)
+//	update_entity_lag / entity_lag              EntityLag ((unexported) lagLimit, the clamp)
 //	update_deadline                             (unexported) virtualDeadline (v + CalcDeltaFair), Queue.updateDeadline
 //	place_entity                                PlaceEntity (Placement); placeEntity applies it
 //	min_deadline_cb / min_vruntime_cb           the timeline's augmentation (timeline.Timeline.UpdateAug)

@@ -59,9 +59,10 @@ func ExampleAvgVruntime() {
 	// true false
 }
 
-// The lag a nice-0 entity may take along when it leaves a queue: twice its request, at least a
-// tick (v6.6), or the longest request on the queue plus a tick (v7.1).
-func ExampleLagLimit() {
+// The lag a nice-0 entity may take along when it leaves a queue is clamped: to twice its
+// request, at least a tick (v6.6), or the longest request on the queue plus a tick (v7.1). An
+// average 5 ms either side of the entity meets the clamp on both sides.
+func ExampleEntityLag() {
 	for _, v := range []string{"v6.6", "v7.1"} {
 		p, _ := cfs.Preset(v)
 		c := cfs.NewRunQueue(0, p)
@@ -70,7 +71,7 @@ func ExampleLagLimit() {
 		c.Fork(nil, a, 0)
 		c.Fork(nil, b, 0)
 		q := c.Root()
-		fmt.Println(v, cfs.LagLimit(q, a, c.Params()), cfs.EntityLag(q, a, a.Vruntime+5_000_000, c.Params()))
+		fmt.Println(v, -cfs.EntityLag(q, a, a.Vruntime-5_000_000, c.Params()), cfs.EntityLag(q, a, a.Vruntime+5_000_000, c.Params()))
 	}
 	// Output:
 	// v6.6 1500000 1500000

@@ -324,7 +324,7 @@ func TestLagPreserved(t *testing.T) {
 			}
 			c.Sleep(x, now)
 			lag := x.VLag
-			if lag == 0 || lag == LagLimit(c.Root(), x, c.Params()) || lag == -LagLimit(c.Root(), x, c.Params()) {
+			if lag == 0 || lag == lagLimit(c.Root(), x, c.Params()) || lag == -lagLimit(c.Root(), x, c.Params()) {
 				c.Wakeup(x, now)
 				continue // v7.1 skips a zero lag; a clamped lag is not the real one
 			}
@@ -444,6 +444,7 @@ func TestEEVDFPanics(t *testing.T) {
 		{"RunQueue.SetSlice of a group entity", func() { c7.SetSlice(g.Entity(c7), 1, 0) }, "cfs: RunQueue.SetSlice of a group entity"},
 		{"RunQueue.SetSlice on another CPU", func() { c5.SetSlice(a, 1, 0) }, "cfs: RunQueue.SetSlice of a task queued on another CPU"},
 		{"TickNSec(0)", func() { TickNSec(0) }, "cfs: TickNSec: HZ 0"},
+		{"EntityLag on v6.5", func() { EntityLag(c5.Root(), NewTask("b", Normal, 0), 0, c5.Params()) }, "cfs: EntityLag on a queue of a classic CFS (v6.5) CPU"},
 	}
 	for _, tc := range tests {
 		assertPanics(t, tc.name, tc.f, tc.msg)

@@ -176,8 +176,8 @@ func TestLagLimit(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c, ts := rigEEVDF(t, preset(tc.v, 1), v0, tc.specs, -1)
-		if got := LagLimit(c.Root(), ts[tc.se], c.Params()); got != tc.want {
-			t.Errorf("%s: LagLimit() = %d, want %d", tc.name, got, tc.want)
+		if got := lagLimit(c.Root(), ts[tc.se], c.Params()); got != tc.want {
+			t.Errorf("%s: lagLimit() = %d, want %d", tc.name, got, tc.want)
 		}
 	}
 	// The clamp: V = v0 (one entity at v0 and the probed one at v0 - 2 ms and v0 + 2 ms is

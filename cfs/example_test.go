@@ -143,12 +143,6 @@ func ExampleSlice() {
 	// 3331885 3331884
 }
 
-func ExampleWakeupGran() {
-	p := cfs.DefaultParams()
-	fmt.Println(cfs.WakeupGran(cfs.NewTask("nice0", cfs.Normal, 0), &p), cfs.WakeupGran(cfs.NewTask("nice10", cfs.Normal, 10), &p))
-	// Output: 1000000 9309090
-}
-
 func ExampleBefore() {
 	// Vruntimes wrap around: the initial min_vruntime, 2^64 - 2^20, is before 0.
 	fmt.Println(cfs.Before(cfs.InitialMinVruntime, 0), cfs.MaxVruntime(cfs.InitialMinVruntime, 5), cfs.MinVruntime(5, cfs.InitialMinVruntime))
@@ -215,15 +209,29 @@ func ExampleCheckPreemptWakeup() {
 	// wakeup editor vs batch: preempt: vruntime lead beyond wakeup granularity (lead 3000000 ns, granularity 1000000 ns)
 }
 
-func ExampleWakeupPreemptEntity() {
-	p := cfs.DefaultParams()
-	curr, se := cfs.NewTask("curr", cfs.Normal, 0), cfs.NewTask("se", cfs.Normal, 0)
-	for _, lead := range []uint64{0, 1_000_000, 1_000_001} {
-		curr.Vruntime, se.Vruntime = 10_000_000+lead, 10_000_000
-		fmt.Print(cfs.WakeupPreemptEntity(curr, se, &p), " ")
+// wakeup_preempt_entity's rule, judged between a running nice-0 task and a wakee whose vruntime
+// is ahead by lead: the wakee preempts only with a lead beyond the wakeup granularity (1 ms)
+// converted into its own virtual time (wakeup_gran), which a nice-10 wakee sees as 9.3 ms.
+func ExampleCheckPreemptWakeup_granularity() {
+	const z = 1 << 40
+	for _, w := range []struct {
+		nice int
+		lead uint64
+	}{{0, 0}, {0, 1_000_000}, {0, 1_000_001}, {10, 9_309_091}} {
+		c, ts, _, err := cfs.NewRunQueueAt(0, cfs.DefaultParams(), z,
+			[]cfs.EntityState{{Name: "wakee", Weight: cfs.TaskLoad(cfs.Normal, w.nice).Weight, Vruntime: z}},
+			&cfs.EntityState{Name: "curr", Weight: cfs.NiceZeroLoad, Vruntime: z + w.lead})
+		if err != nil {
+			panic(err)
+		}
+		d, why := cfs.CheckPreemptWakeup(c, ts[0], false, c.Params())
+		fmt.Println(d.Explain(why))
 	}
-	fmt.Println()
-	// Output: -1 0 1
+	// Output:
+	// wakeup wakee vs curr: no preemption: vruntime lead within wakeup granularity (lead 0 ns, granularity 1000000 ns)
+	// wakeup wakee vs curr: no preemption: vruntime lead within wakeup granularity (lead 1000000 ns, granularity 1000000 ns)
+	// wakeup wakee vs curr: preempt: vruntime lead beyond wakeup granularity (lead 1000001 ns, granularity 1000000 ns)
+	// wakeup wakee vs curr: preempt: vruntime lead beyond wakeup granularity (lead 9309091 ns, granularity 9309090 ns)
 }
 
 func ExampleGroup() {

@@ -70,7 +70,7 @@ func (r PickReason) String() string { return sched.EnumName(pickReasons[:], r, "
 // curr is q's running entity if it is still a candidate (queued and not yet put back on the
 // timeline), else nil. The fair choice, left, is the leftmost entity, or curr if its vruntime is
 // earlier. If left is the skip buddy, the entity after it is taken instead when
-// [WakeupPreemptEntity](second, left) < 1, that is, when its vruntime is not more than one wakeup
+// [wakeupPreemptEntity](second, left) < 1, that is, when its vruntime is not more than one wakeup
 // granularity (converted with left's weight) after left's. Then the next buddy, or failing that
 // the last buddy, replaces the choice under the same condition. Pick returns nil and pickNone
 // when q has no candidate. The complexity is O(1), plus O(log n) to find the entity after a
@@ -128,13 +128,13 @@ func Pick(q *Queue, curr *Entity, p *Params) (*Entity, PickReason) {
 				second = curr
 			}
 		}
-		if second != nil && WakeupPreemptEntity(second, left, p) < 1 {
+		if second != nil && wakeupPreemptEntity(second, left, p) < 1 {
 			se, reason = second, pickSecond
 		}
 	}
-	if q.next != nil && WakeupPreemptEntity(q.next, left, p) < 1 {
+	if q.next != nil && wakeupPreemptEntity(q.next, left, p) < 1 {
 		se, reason = q.next, pickNextBuddy
-	} else if q.last != nil && WakeupPreemptEntity(q.last, left, p) < 1 {
+	} else if q.last != nil && wakeupPreemptEntity(q.last, left, p) < 1 {
 		se, reason = q.last, pickLastBuddy
 	}
 	return se, reason

@@ -12,26 +12,26 @@ import (
 	"github.com/schedkit/schedkit/sched"
 )
 
-// WakeupPreemptEntity reports whether se should preempt curr, as v6.5's wakeup_preempt_entity:
-// -1 if se's vruntime is not before curr's, 1 if it is before by more than [WakeupGran](se)
+// wakeupPreemptEntity reports whether se should preempt curr, as v6.5's wakeup_preempt_entity:
+// -1 if se's vruntime is not before curr's, 1 if it is before by more than [wakeupGran](se)
 // (the granularity converted with se's weight, so a light se needs a larger lead), 0 otherwise.
 // [Pick] uses it with the roles "buddy" and "leftmost": a buddy is acceptable when the result
 // is below 1.
-func WakeupPreemptEntity(curr, se *Entity, p *Params) int {
+func wakeupPreemptEntity(curr, se *Entity, p *Params) int {
 	vdiff := int64(curr.Vruntime - se.Vruntime)
 	if vdiff <= 0 {
 		return -1
 	}
-	if vdiff > int64(WakeupGran(se, p)) {
+	if vdiff > int64(wakeupGran(se, p)) {
 		return 1
 	}
 	return 0
 }
 
 // leadPreempts reports whether a vruntime lead of vdiff over an entity whose wakeup granularity
-// is gran is [WakeupPreemptEntity]'s 1: positive, and above the granularity. check_preempt_wakeup
+// is gran is [wakeupPreemptEntity]'s 1: positive, and above the granularity. check_preempt_wakeup
 // decides with it on the lead and granularity it has just computed for its decision's record,
-// instead of calling WakeupPreemptEntity, which would compute both again.
+// instead of calling wakeupPreemptEntity, which would compute both again.
 func leadPreempts(vdiff int64, gran uint64) bool {
 	return vdiff > 0 && vdiff > int64(gran)
 }
@@ -173,7 +173,7 @@ func matchingEntities(se, pse **Entity) {
 // never preempts (nor does anything with WAKEUP_PREEMPTION off); then the two hierarchies are
 // walked up to sibling entities in one queue, where an idle running side is preempted by a
 // non-idle wakee side and an idle wakee side never preempts a non-idle running side; otherwise
-// the wakee preempts iff [WakeupPreemptEntity](curr side, wakee side) is 1, that is, its vruntime
+// the wakee preempts iff [wakeupPreemptEntity](curr side, wakee side) is 1, that is, its vruntime
 // is before the running side's by more than the wakeup granularity converted with the wakee
 // side's weight. The next buddy is the wakee when NEXT_BUDDY is on and the running task's queue
 // holds at least NrLatency entities, or when it preempts on its lead; the last buddy is the
@@ -260,7 +260,7 @@ func checkPreemptWakeup(c *RunQueue, wakee *Entity, fork bool, p *Params, now ui
 		se.q.updateCurr(now, p)
 	}
 	d.vDiff = int64(se.Vruntime - pse.Vruntime)
-	d.gran = WakeupGran(pse, p)
+	d.gran = wakeupGran(pse, p)
 	if leadPreempts(d.vDiff, d.gran) { // wakeup_preempt_entity(se, pse) == 1, on the figures above
 		if !nextMarked && !pse.IsIdle() {
 			d.NextBuddy = pse

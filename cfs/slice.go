@@ -85,9 +85,9 @@ func vslice(q *Queue, se *Entity, p *Params) uint64 {
 	return CalcDeltaFair(p.CalcDelta, Slice(q, se, p), se.load)
 }
 
-// WakeupGran returns the wakeup granularity converted to se's virtual time: the kernel's
+// wakeupGran returns the wakeup granularity converted to se's virtual time: the kernel's
 // wakeup_gran, calc_delta_fair(sysctl_sched_wakeup_granularity, se). A light se gets a larger
 // virtual granularity, so it needs a larger lead to preempt, and is preempted more easily.
-func WakeupGran(se *Entity, p *Params) uint64 {
+func wakeupGran(se *Entity, p *Params) uint64 {
 	return CalcDeltaFair(p.CalcDelta, p.WakeupGranularity, se.load)
 }

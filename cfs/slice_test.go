@@ -131,8 +131,8 @@ func TestWakeupGran(t *testing.T) {
 		{NewTask("idle", Idle, 0), 341333333},
 	}
 	for _, tc := range tests {
-		if got := WakeupGran(tc.se, &p); got != tc.want {
-			t.Errorf("WakeupGran(%v) = %d, want %d", tc.se, got, tc.want)
+		if got := wakeupGran(tc.se, &p); got != tc.want {
+			t.Errorf("wakeupGran(%v) = %d, want %d", tc.se, got, tc.want)
 		}
 	}
 }
