@@ -80,7 +80,7 @@ func TestZeroAllocsEEVDF(t *testing.T) {
 			entityEligible(q, tasks[0])
 			placeEEVDF(q, tasks[3], false, &p)
 			if c.Curr() != nil {
-				ProtectPoint(q, c.Curr(), &p)
+				protectPoint(q, c.Curr(), &p)
 			}
 		}); a != 0 {
 			t.Errorf("%v: Tick/Schedule/Sleep/Wakeup/PickEEVDF/arithmetic: %v allocs per run, want 0", v, a)

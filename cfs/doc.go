@@ -168,13 +168,14 @@
 // a while. v6.6 keeps the running entity while it stays eligible and has not started a new
 // request (the pick stashes its deadline in VLag and compares). v7.1 gives it a protection point
 // VProt, its deadline or its vruntime plus the shortest slice on the queue, whichever comes first
-// ([ProtectPoint]; the protection holds while Before(Vruntime, VProt)); the tick asks for a
-// reschedule once the vruntime passes it. In both, [RunQueue.Schedule] picks with the running task
-// still in place, as the kernel's group-scheduling path does (CONFIG_FAIR_GROUP_SCHED, as in
-// distribution kernels), so the protection can keep it; re-picking the running task changes
-// nothing. Wakeup preemption ([CheckPreemptWakeup]) asks the pick itself: the wakee preempts when
-// the pick on the level where the two hierarchies meet chooses it. In v6.6 that means a wakee can
-// preempt only an entity that no longer runs to parity. v7.1 lets a wakee with a shorter slice
+// (set_protect_slice: the pick of [RunQueue.Schedule] sets [Entity].VProt; the protection
+// holds while Before(Vruntime, VProt)); the tick asks for a reschedule once the vruntime passes
+// it. In both, [RunQueue.Schedule] picks with the running task still in place, as the kernel's
+// group-scheduling path does (CONFIG_FAIR_GROUP_SCHED, as in distribution kernels), so the
+// protection can keep it; re-picking the running task changes nothing. Wakeup preemption
+// ([CheckPreemptWakeup]) asks the pick itself: the wakee preempts when the pick on the level
+// where the two hierarchies meet chooses it. In v6.6 that means a wakee can preempt only an
+// entity that no longer runs to parity. v7.1 lets a wakee with a shorter slice
 // ignore the running entity's protection (PREEMPT_SHORT), and otherwise cuts that protection to the
 // shortest slice; a forked task does not preempt; an eligible next buddy (the group of a task that
 // just went to sleep) is picked first (PICK_BUDDY).
@@ -290,7 +291,7 @@
 //	AvgVruntime, VruntimeEligible      O(1)                     no
 //	PickEligible                       O(n)                     no
 //	NewRunQueueAt                      O(n log n)               yes
-//	PlaceEntity, ProtectPoint          O(1)                     no
+//	PlaceEntity                        O(1)                     no
 //	EntityLag (v7.1)                   O(log n) (max slice)     no
 //	CheckPreemptTick                   O(depth)                 no
 //	CheckPreemptWakeup                 O(depth)                 no
@@ -373,7 +374,7 @@
 //	cfs_rq_min_slice, cfs_rq_max_slice          Queue.MinSlice, Queue.MaxSlice
 //	__pick_eevdf + pick_eevdf (v6.6)            Pick (v6.6 rules; unexported pickEEVDF)
 //	pick_eevdf(cfs_rq, protect) (v7.1)          Pick (v7.1 rules; unexported pickEEVDF)
-//	set_protect_slice, protect_slice            ProtectPoint, (unexported) protected
+//	set_protect_slice, protect_slice            Entity.VProt (a pick sets it), (unexported) protectPoint, protected
 //	update_protect_slice, cancel_protect_slice  (Queue, unexported) updateProtect, cancelProtect
 //	check_preempt_wakeup / wakeup_preempt_fair  CheckPreemptWakeup (EEVDF rules)
 //	reweight_entity, rescale_entity             (Queue, unexported) reweightEEVDF

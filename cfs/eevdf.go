@@ -245,12 +245,12 @@ func placeEEVDF(q *Queue, se *Entity, initial bool, p *Params) Placement {
 	return pl
 }
 
-// ProtectPoint returns the vruntime up to which v7.1 protects se from preemption once it is
+// protectPoint returns the vruntime up to which v7.1 protects se from preemption once it is
 // picked on q (set_protect_slice, called by set_next_entity after se left the timeline): se's
 // deadline, or, when a shorter slice applies, se's vruntime plus that slice converted with se's
 // weight, whichever is earlier. The slice is the shortest queued slice ([Queue.MinSlice]) with
 // RUN_TO_PARITY, Params.NormalizedSlice without it, and never more than se.Slice.
-func ProtectPoint(q *Queue, se *Entity, p *Params) uint64 {
+func protectPoint(q *Queue, se *Entity, p *Params) uint64 {
 	slice := p.NormalizedSlice
 	if p.RunToParity {
 		slice = q.MinSlice()

@@ -238,21 +238,33 @@ func ExampleQueue_HNrRunnable() {
 	// false 2 2
 }
 
-// v7.1 protects a freshly picked entity from preemption until its vruntime reaches VProt: its
-// deadline, or one shortest-queued-slice later if that comes first.
-func ExampleProtectPoint() {
+// v7.1 protects a freshly picked entity from preemption until its vruntime reaches VProt
+// (set_protect_slice): its deadline, or one shortest-queued-slice later if that comes first.
+// Alone, a is protected up to its deadline, half a 0.70 ms request away (PLACE_DEADLINE_INITIAL);
+// once b, asking for 0.2 ms at a time, shares the queue, a's next pick protects it for b's
+// slice only, before its deadline.
+func ExampleRunQueue_Schedule_protection() {
 	p, _ := cfs.Preset("v7.1")
 	c := cfs.NewRunQueue(0, p)
 	a, b := cfs.NewTask("a", cfs.Normal, 0), cfs.NewTask("b", cfs.Normal, 0)
 	b.SetSlice(200_000)
 	c.Fork(nil, a, 0)
 	c.Schedule(0)
-	fmt.Println(a.VProt-a.Vruntime, cfs.Before(a.Vruntime, a.VProt))
+	fmt.Println(a.VProt-a.Vruntime, a.Deadline-a.Vruntime, cfs.Before(a.Vruntime, a.VProt))
 	c.Fork(a, b, 0) // a shorter slice joins; a's protection is recomputed at its next pick
-	fmt.Println(cfs.ProtectPoint(c.Root(), a, c.Params()) - a.Vruntime)
+	for now := uint64(100_000); now <= 300_000; now += 100_000 {
+		c.Tick(now)
+		if c.NeedResched() {
+			fmt.Println(now, c.Schedule(now))
+		}
+	}
+	fmt.Println(a.VProt-a.Vruntime, a.Deadline-a.Vruntime)
 	// Output:
-	// 350000 true
-	// 200000
+	// 350000 350000 true
+	// 100000 b
+	// 200000 b
+	// 300000 a
+	// 200000 250000
 }
 
 // A state only explicit construction reaches: a group entity at MAX_SHARES (2^28) and a nice-0

@@ -315,7 +315,7 @@ func (q *Queue) setNextEEVDF(se *Entity, now uint64, first bool, p *Params) {
 		if p.Version == V66 {
 			se.VLag = int64(se.Deadline)
 		} else if first {
-			se.VProt = ProtectPoint(q, se, p)
+			se.VProt = protectPoint(q, se, p)
 		}
 	}
 	se.ExecStart = now

@@ -325,8 +325,8 @@ func TestProtectPoint(t *testing.T) {
 		se.Deadline = se.Vruntime + CalcDeltaFair(p.CalcDelta, se.Slice, se.load)
 		q := c.Root()
 		q.dequeueTree(se) // set_next_entity takes it off the timeline first
-		if got := ProtectPoint(q, se, &p) - se.Vruntime; got != tc.want {
-			t.Errorf("%s: ProtectPoint() = vruntime%+d, want vruntime%+d", tc.name, got, tc.want)
+		if got := protectPoint(q, se, &p) - se.Vruntime; got != tc.want {
+			t.Errorf("%s: protectPoint() = vruntime%+d, want vruntime%+d", tc.name, got, tc.want)
 		}
 	}
 }

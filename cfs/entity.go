@@ -67,7 +67,10 @@ type Entity struct {
 	Slice uint64
 
 	// VProt is the vruntime up to which v7.1 protects the running entity from being preempted
-	// (se->vprot), set when it is picked; see Params.RunToParity.
+	// (se->vprot), set when it is picked (set_protect_slice): its Deadline, or, when a shorter
+	// slice applies, its Vruntime plus that slice in its virtual time, whichever is earlier; the
+	// slice is the shortest queued one with Params.RunToParity, Params.NormalizedSlice without,
+	// and never more than Slice.
 	VProt uint64
 
 	// ExecStart is the clock value at which the entity last started running or had its run
