@@ -175,8 +175,8 @@
 // protection can keep it; re-picking the running task changes nothing. Wakeup preemption
 // ([CheckPreemptWakeup]) asks the pick itself: the wakee preempts when the pick on the level
 // where the two hierarchies meet chooses it. In v6.6 that means a wakee can preempt only an
-// entity that no longer runs to parity. v7.1 lets a wakee with a shorter slice
-// ignore the running entity's protection (PREEMPT_SHORT), and otherwise cuts that protection to the
+// entity that no longer runs to parity. v7.1 lets a wakee with a shorter slice ignore the
+// running entity's protection (PREEMPT_SHORT), and otherwise cuts that protection to the
 // shortest slice; a forked task does not preempt; an eligible next buddy (the group of a task that
 // just went to sleep) is picked first (PICK_BUDDY).
 //

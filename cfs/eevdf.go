@@ -155,11 +155,11 @@ func lagLimit(q *Queue, se *Entity, p *Params) int64 {
 // avg - se.Vruntime, clamped to ±limit: update_entity_lag in v6.6, entity_lag in v7.1. The
 // limit is v6.6's calc_delta_fair(max(2·se.Slice, TICK_NSEC), se), or v7.1's
 // calc_delta_fair(max_slice + TICK_NSEC, se) where max_slice is the longest slice among q's
-// queued entities ([Queue.MaxSlice]). A positive lag means se received less service than its share. v7.1's delayed-dequeue
-// adjustments (keeping the larger of the old and the new lag, DELAY_ZERO's clip to at most 0)
-// are not part of entity_lag; they are applied where the kernel applies them, in
-// update_entity_lag when a delayed entity leaves its queue.
-// EntityLag panics if q's CPU does not run an EEVDF version.
+// queued entities ([Queue.MaxSlice]). A positive lag means se received less service than its
+// share. v7.1's delayed-dequeue adjustments (keeping the larger of the old and the new lag,
+// DELAY_ZERO's clip to at most 0) are not part of entity_lag; they are applied where the kernel
+// applies them, in update_entity_lag when a delayed entity leaves its queue. EntityLag panics
+// if q's CPU does not run an EEVDF version.
 func EntityLag(q *Queue, se *Entity, avg uint64, p *Params) int64 {
 	q.mustEEVDF("EntityLag")
 	limit := lagLimit(q, se, p)
