@@ -78,13 +78,17 @@ func TestFindBusiestGroupSums(t *testing.T) {
 	}
 }
 
-// checkSums checks that a System's group sums and idle mask are those of its CPUs' statistics.
+// checkSums checks that a System's group sums, idle mask and tree of loads are those of its
+// CPUs' statistics.
 func checkSums(t testing.TB, s *System) {
 	t.Helper()
 	for c := range s.topo.CPUs().All() {
 		st := &s.stats[c]
 		if want := st.Idle() || st.IdleOnly(); s.idle.Has(c) != want {
 			t.Fatalf("cpu%d: idle mask %t, statistics %t (%d tasks, %d SCHED_IDLE)", c, s.idle.Has(c), want, st.NrRunning, st.IdleHNrRunning)
+		}
+		if s.we.least != nil && s.least.Key(int(c)) != leastKey(st) {
+			t.Fatalf("cpu%d: key %d in the tree of loads, statistics %d", c, s.least.Key(int(c)), leastKey(st))
 		}
 	}
 	if s.lb.sums == nil {

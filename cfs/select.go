@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
+	"github.com/schedkit/schedkit/cfs/internal/leastload"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
@@ -39,8 +40,9 @@ type WakeEnv struct {
 	// NrIdleScan holds sd_llc_shared->nr_idle_scan, indexed by LLC id.
 	NrIdleScan []int
 
-	idle *idlescan.Mask   // a System's idle (or SCHED_IDLE-only) CPUs, or nil
-	sums *groupsums.Index // a System's sums of each group of several CPUs, or nil
+	idle  *idlescan.Mask   // a System's idle (or SCHED_IDLE-only) CPUs, or nil
+	sums  *groupsums.Index // a System's sums of each group of several CPUs, or nil
+	least *leastload.Tree  // a System's busy CPUs' loads (see leastGroupCPU), or nil
 }
 
 // A PlaceReason says how [SelectTaskRQ] chose its CPU.

@@ -6,7 +6,9 @@ package cfs
 
 import (
 	"math"
+	"math/bits"
 
+	"github.com/schedkit/schedkit/cfs/internal/leastload"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -176,6 +178,9 @@ func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *smp
 	if len(g.list) == 1 {
 		return g.list[0]
 	}
+	if env.least != nil && leastGroup(g) && env.allAllowed() {
+		return env.leastGroupCPU(g, this)
+	}
 	st := env.Stats
 	minLoad := uint64(math.MaxUint64)
 	least := this
@@ -239,4 +244,67 @@ func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag 
 		}
 	}
 	return newCPU
+}
+
+// allAllowed reports whether the task may run on every CPU of a System's machine: a System
+// keeps a task's allowed CPUs within its machine's (System.Fork and System.SetAttr intersect
+// them with it), so their count says it. It is false outside a System (no idle mask), where
+// the set may hold other CPUs.
+func (env *WakeEnv) allAllowed() bool {
+	return env.idle != nil && env.Task.nAllowed == env.Domains.topo.NumCPUs()
+}
+
+// leastMinCPUs is the size from which find_idlest_group_cpu reads a System's tree of loads
+// rather than walking the group: a walk of 16 CPUs costs some 400 instructions, the search of
+// the idle mask's words and a query of the tree a few dozen (docs/performance.md, 6.4).
+const leastMinCPUs = 16
+
+// leastGroup reports whether FindIdlestGroupCPU answers for group g from a System's idle mask
+// and tree of loads (package leastload), for a task allowed on every CPU: the rule is a group
+// of at least leastMinCPUs CPUs whose ids are consecutive, so that the tree reads it as one
+// range. Its list ascends, as the kernel's for_each_cpu_and does.
+func leastGroup(g *BalanceGroup) bool {
+	n := len(g.list)
+	return n >= leastMinCPUs && int(g.list[n-1]-g.list[0]) == n-1
+}
+
+// leastKey is a CPU's key in the tree of loads: find_idlest_group_cpu compares the loads of the
+// CPUs that are neither idle nor SCHED_IDLE-only, which the idle mask holds, so those take no
+// part.
+func leastKey(st *smp.CPUStat) uint64 {
+	if st.NrRunning == st.IdleHNrRunning {
+		return leastload.None
+	}
+	return st.Load
+}
+
+// leastGroupCPU is FindIdlestGroupCPU for a group leastGroup accepts and a task allowed on
+// every CPU, with the same answer: the idle mask's CPUs of the group in ascending order, the
+// first SCHED_IDLE-only one taken, else the idle one with the latest stamp; without one, the
+// tree's least loaded busy CPU (the lowest id of equal loads), else this.
+func (env *WakeEnv) leastGroupCPU(g *BalanceGroup, this topology.CPU) topology.CPU {
+	lo, hi := g.list[0], g.list[len(g.list)-1]
+	var latest uint64
+	shallowest, haveShallowest := topology.CPU(0), false
+	for i := int(lo >> 6); i <= int(hi>>6); i++ {
+		w := env.idle.Word(i) & g.cpus.Word(i)
+		for w != 0 {
+			c := topology.CPU(i<<6 + bits.TrailingZeros64(w))
+			w &= w - 1
+			rq := &env.Stats[c]
+			if rq.NrRunning != 0 { // in the mask with tasks: SCHED_IDLE-only
+				return c
+			}
+			if rq.IdleStamp > latest {
+				latest, shallowest, haveShallowest = rq.IdleStamp, c, true
+			}
+		}
+	}
+	if haveShallowest {
+		return shallowest
+	}
+	if c, load := env.least.Least(int(lo), int(hi)+1); load != leastload.None {
+		return topology.CPU(c)
+	}
+	return this
 }

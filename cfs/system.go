@@ -13,6 +13,7 @@ import (
 	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/internal/idlescan"
+	"github.com/schedkit/schedkit/cfs/internal/leastload"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/internal/comparelog"
 	"github.com/schedkit/schedkit/sched"
@@ -62,6 +63,7 @@ type System struct {
 	sums      groupsums.Index   // the groups' sums, kept by refresh and the tick's when lb.sums is set
 	sumOld    groupsums.Stat    // the figures of the CPU refresh is refreshing, for the sums
 	idle      idlescan.Mask     // the idle (or SCHED_IDLE-only) CPUs, kept by refresh
+	least     leastload.Tree    // the busy CPUs' loads, kept with the groups' sums when we.least is set
 	utilShift uint              // bits.Len of a positive int: at most 63, which its users' shifts rely on
 	j         int64             // the tick of the call in progress, for block
 	jNow      int64             // the time j was converted from (see at)
@@ -139,6 +141,12 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 	}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
 	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, idle: &s.idle, sums: s.lb.sums}
+	if s.lb.sums != nil && slices.ContainsFunc(s.ds.groups, leastGroup) {
+		// find_idlest_group_cpu reads the loads' tree for the groups leastGroup accepts; the
+		// tree follows the statistics where the sums do, in refreshSummed.
+		s.least.Init(n)
+		s.we.least = &s.least
+	}
 	block := s.block
 	for c := range t.CPUs().All() {
 		rq := &s.rqs[c]
@@ -297,6 +305,9 @@ func (s *System) refresh(rq *cpuRQ) {
 	rq.fresh = s.j + 1
 	if s.lb.sums != nil {
 		s.lb.sums.Update(int(c), s.sumOld, sumStat(st))
+		if s.we.least != nil {
+			s.least.Set(int(c), leastKey(st))
+		}
 	}
 }
 
@@ -307,6 +318,9 @@ func (s *System) refreshTickSummed(rq *cpuRQ) {
 	old := sumStat(st)
 	s.refreshTickStats(rq)
 	s.lb.sums.Update(int(rq.id), old, sumStat(st))
+	if s.we.least != nil {
+		s.least.Set(int(rq.id), leastKey(st))
+	}
 }
 
 // sumStat is the part of st the groups' sums read.

@@ -43,6 +43,9 @@ func (m *Mask) Set(c topology.CPU, idle bool) {
 // Has reports whether CPU c is idle.
 func (m *Mask) Has(c topology.CPU) bool { return m.w[c>>6]&(1<<(c&63)) != 0 }
 
+// Word returns word i of the bitmap: CPUs 64×i to 64×i+63, a bit each.
+func (m *Mask) Word(i int) uint64 { return m.w[i] }
+
 // Sibling is select_idle_smt's loop where core's SMT siblings other than core itself lie in
 // core's word of the bitmap (word core/64), others holding their bits: in ascending order, the
 // first sibling that allowed holds and m marks idle, and whether there is one.
