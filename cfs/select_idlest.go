@@ -104,8 +104,9 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Pa
 	// in place, and copied only when a group becomes the idlest so far.
 	var ls, tmp groupStats
 	is := groupStats{AvgLoad: math.MaxUint32, Type: groupOverloaded}
+	all := env.allAllowed() // then every group has an allowed CPU
 	for _, g := range sd.groups {
-		if !g.cpus.Overlaps(*t.allowed) {
+		if !all && !g.cpus.Overlaps(*t.allowed) {
 			continue
 		}
 		isLocal := g.cpus.Has(this)
