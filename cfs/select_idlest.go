@@ -256,8 +256,10 @@ func (env *WakeEnv) allAllowed() bool {
 }
 
 // leastMinCPUs is the size from which find_idlest_group_cpu reads a System's tree of loads
-// rather than walking the group: a walk of 16 CPUs costs some 400 instructions, the search of
-// the idle mask's words and a query of the tree a few dozen (docs/performance.md, 6.4).
+// rather than walking the group. The walk costs some 28 instructions a CPU at 1024 CPUs; with
+// the caches of 16 CPUs of BenchmarkHuge's machine read from the tree too, its placements cost
+// 691.3 M instructions, against 702.8 M when only groups of 64 CPUs or more are
+// (docs/performance.md, 6.4).
 const leastMinCPUs = 16
 
 // leastGroup reports whether FindIdlestGroupCPU answers for group g from a System's idle mask
