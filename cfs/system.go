@@ -311,23 +311,6 @@ func (s *System) refresh(rq *cpuRQ) {
 	}
 }
 
-// refreshTickSummed is the tick's refresh (see tickCPU) on a machine whose groups' sums follow
-// the CPUs' statistics: the sums trade the CPU's old figures for its new ones.
-func (s *System) refreshTickSummed(rq *cpuRQ) {
-	st := rq.st
-	old := sumStat(st)
-	s.refreshTickStats(rq)
-	s.lb.sums.Update(int(rq.id), old, sumStat(st))
-	if s.we.least != nil {
-		s.least.Set(int(rq.id), leastKey(st))
-	}
-}
-
-// sumStat is the part of st the groups' sums read.
-func sumStat(st *smp.CPUStat) groupsums.Stat {
-	return groupsums.Stat{Load: st.Load, Util: st.Util, Runnable: st.Runnable, NrRunning: st.NrRunning, HNrRunning: st.HNrRunning}
-}
-
 // explaining reports whether the machine wants explanations; callers test it before building
 // one, so that a machine that does not explain pays no allocation for them.
 func (s *System) explaining() bool { return s.env != nil && s.env.Explaining() }

@@ -4,6 +4,7 @@
 package cfs
 
 import (
+	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
 )
@@ -84,4 +85,21 @@ func (s *System) refreshTickStats(rq *cpuRQ) {
 	if rq.fresh != 0 { // the counts refresh wrote stand, the rest is written now
 		rq.fresh = s.j + 1
 	}
+}
+
+// refreshTickSummed is the tick's refresh (see tickCPU) on a machine whose groups' sums follow
+// the CPUs' statistics: the sums trade the CPU's old figures for its new ones.
+func (s *System) refreshTickSummed(rq *cpuRQ) {
+	st := rq.st
+	old := sumStat(st)
+	s.refreshTickStats(rq)
+	s.lb.sums.Update(int(rq.id), old, sumStat(st))
+	if s.we.least != nil {
+		s.least.Set(int(rq.id), leastKey(st))
+	}
+}
+
+// sumStat is the part of st the groups' sums read.
+func sumStat(st *smp.CPUStat) groupsums.Stat {
+	return groupsums.Stat{Load: st.Load, Util: st.Util, Runnable: st.Runnable, NrRunning: st.NrRunning, HNrRunning: st.HNrRunning}
 }
