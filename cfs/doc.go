@@ -480,15 +480,12 @@
 // measured in wall-clock time; the model does not measure costs and never stops for them.
 //
 // Six decisions have a faster form behind them, each chosen by one rule and tested equal to the
-// readable one. A flat domain (one group per CPU), balanced by a System, is searched from the
-// CPUs with two tasks or more alone (cfs/internal/flatbalance says why that is exact). A System
-// on a machine of one capacity keeps each group's sums, read by a balance and by fork placement
-// instead of a visit of the group's CPUs (cfs/internal/groupsums), and a mask of the idle CPUs
-// that select_idle_cpu scans a word at a time and select_idle_smt reads in one AND
-// (cfs/internal/idlescan). Where such a System's machine has a group of 16 CPUs or more with
-// consecutive ids, it also keeps a tree of its busy CPUs' loads, from which
-// find_idlest_group_cpu takes such a group's least loaded CPU for a task allowed on every CPU,
-// after the idle mask's CPUs of the group (cfs/internal/leastload). The tick computes check_preempt_tick's verdict (tickResched) and
+// readable one. A flat domain (one group per CPU), balanced by a System, is searched from the CPUs
+// with two tasks or more alone (cfs/internal/flatbalance says why). A System on a machine of one
+// capacity keeps each group's sums, read by a balance and by fork placement instead of a visit of
+// the group's CPUs (cfs/internal/groupsums), a mask of the idle CPUs that select_idle_cpu scans a
+// word at a time and select_idle_smt reads in one AND (cfs/internal/idlescan), and a tree of loads
+// (cfs/internal/leastload). The tick computes check_preempt_tick's verdict (tickResched) and
 // reuses the running task's last sched_slice while every value it came from stays the same
 // (cfs/internal/slicememo). Explaining changes none of them (TestExplainKeepsTheCodePath).
 //
