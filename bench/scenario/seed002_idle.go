@@ -60,8 +60,9 @@ spinning are the simulator's idle-loop models (sim.Idle).`,
 			{Doc: "idle spinning with HTT on slows the build (seed: running threads ~50 % slower)", Row: "4BSD, idle spinning, HTT on", Baseline: "4BSD, no PREEMPTION", Min: 1.01, Max: 3},
 			// On the ideal machine lost wake-ups cost real time; with the default profile's costs
 			// (IPIs, idle exits, switches) the what-if's effect is within the runs' noise (0.9975×
-			// under the profile of 2026-12-04, 0.98× under that of 2026-12-05, neither significant,
-			// at the small size): it does not make the build measurably faster.
+			// under the profile of 2026-12-04, 0.98× under that of 2026-12-05, 1.01× under that of
+			// 2026-12-07, none significant, at the small size): it does not make the build
+			// measurably faster.
 			{Doc: "lost wake-ups do not make the build faster", Row: "4BSD, lost wake-ups (what-if p=0.2, 50 us)", Baseline: "4BSD, no PREEMPTION", Min: 0.95, Max: 2},
 		},
 		Claims: []Claim{
@@ -154,8 +155,9 @@ func seed002Notes() []string {
 		"The rate of lost wake-ups is not in the thread; the what-if rows use p=0.2 within 50 us of going idle to show the " +
 			"mechanism's direction, not to match the 327 s variance.",
 		"The seed's variance (idle time varying by 327 s between runs) does not come out: the calibrated jobs have constant " +
-			"lengths and 4BSD draws no random numbers, so its runs are identical; ULE's spread comes from its own random " +
-			"tie-breaks and balancer intervals only.",
+			"lengths and 4BSD draws no random numbers, so its runs differ only by the machine profile's drawn costs (a mean " +
+			"of 7.444 s, ± 0.004 s at 95 %, over the 200 runs of 2026-12-07); ULE's spread comes from those and from its own random tie-breaks " +
+			"and balancer intervals.",
 		"A compile job wakes from its own sleep on the CPU it last ran on, which needs no IPI; make's wake-ups by its " +
 			"jobs find the waker's CPU busy, so lost wake-ups (which the model loses only for halted CPUs) touch 4BSD " +
 			"little here.",
@@ -168,12 +170,14 @@ func seed002Notes() []string {
 		"PREEMPTION and IPI_PREEMPTION in the model change only who preempts whom (sys/kern/sched_4bsd.c of FreeBSD 12, " +
 			"maybe_preempt: without FULL_PREEMPTION only a thread of interrupt priority, pri <= PRI_MAX_ITHD, preempts, or " +
 			"any better one when the CPU runs its idle thread; kick_other_cpu's IPI_PREEMPT is for a thread bound to " +
-			"another CPU). make is now woken from other CPUs (999 of its 1,347 wake-ups migrate, seed 1), but by a " +
-			"running waker, and the build has no interrupt threads (no I/O is modelled): with and without, the runs are " +
-			"identical (the same end, the same switches and migrations per thread), so the 168.53 s run is not reproduced.",
-		"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.56 s against 7.99 s, seed 1, profile of 2026-12-05): with an " +
-			"IPI's latency the CPU that wakes a job runs it before the CPUs it signalled arrive, so jobs land on SMT siblings " +
-			"of busy cores less often and run at full speed more (checked by taking the IPI out of the profile: 8.10 s).",
+			"another CPU). make is now woken from other CPUs (it changes CPU 1,125 times in its 1,465 wake-ups, seed 1, " +
+			"traced 2026-12-07), but by a running waker, and the build has no interrupt threads (no I/O is modelled): with and without, the runs are " +
+			"identical (the same trace hash), so the 168.53 s run is not reproduced.",
+		"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.47 s against 7.99 s, seed 1, " +
+			"profile of 2026-12-07; 7.56 s under that of 2026-12-05): with an IPI's latency the CPU that wakes a job runs it " +
+			"before the CPUs it signalled arrive, so jobs land on SMT siblings of busy cores less often and run at full " +
+			"speed more (checked by taking the IPI out of the profile: 8.04 s; make changes CPU 1,125 times in 1,465 " +
+			"wake-ups with it, 1,489 in 1,536 without).",
 	}
 }
 
