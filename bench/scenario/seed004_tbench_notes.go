@@ -31,36 +31,45 @@ func seed004TbenchNotes() []string {
 			"idle entity's turn: its slice floored at sysctl_sched_idle_min_granularity (0.75 ms), ended at the next tick.",
 		"Not reproduced at 1-64 clients. A tbench side runs about 10 us and blocks, and a woken one preempts an " +
 			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so the online entity " +
-			"of a CPU runs 3 ms on end only where online tasks queue. Traced with the ci profile's latencies (seeds 1-3, " +
-			"at 1, 2, 4, 8, 16, 32 and 64 clients): client and server share their CPUs with messaging tasks, which run " +
-			"whenever the pair sleeps, but no tick rescheduled an online entity for its lead over the idle group's (the " +
-			"only decision the patch changes), and the two kernels' runs are identical. The worst line is a wake-up's " +
-			"latency tail: at one client 0.35-0.59 ms (an IPI of 0.33 or 0.51 ms, or a server's first idle exit of about 0.57 " +
-			"ms on a CPU idle since the start), near the seed's baseline 0.73 ms but in both kernels; at 64 clients " +
-			"1.0-1.3 ms, a woken server that waits for an IPI and then an idle exit on the idle CPU it moved to. The " +
-			"seed's means of per-second maxima say that a line of half a millisecond or more, 25-40 ordinary lines, is " +
-			"common in the baseline's seconds and rarer with the patch: the size of an idle entity's turn ended at a 1000 " +
-			"Hz tick, but that is a guess; the model's long lines are the machine's latencies, the same in both kernels. " +
+			"of a CPU runs 3 ms on end only where online tasks queue. Traced with the ci profile's latencies (2026-12-06, " +
+			"seeds 1-3, at 1, 2, 4, 8, 16, 32 and 64 clients): client and server share their CPUs with messaging tasks, " +
+			"which run whenever the pair sleeps, but no tick rescheduled an online entity for its lead over the idle " +
+			"group's (the only decision the patch changes), and the two kernels' runs are identical; at 1 and 64 clients " +
+			"again on 2026-12-07 under the profile of that day (the same trace hash in both kernels, seeds 1-3). The worst " +
+			"line is then a wake-up's latency tail: at one client 0.16-0.27 ms, in each seed one IPI of 0.11-0.23 ms (the " +
+			"profile's IPI tail: p99.5 0.06 ms, p99.9 0.11 ms, at most 0.49 ms) and the two sides' CPU, against the seed's " +
+			"baseline 0.73 ms; at 64 clients 0.54-1.6 ms: a woken client (seed 1, 1.54 ms) or server (seed 2, 0.59 ms) " +
+			"queued on a CPU that ran an idle-group messaging task first, until another CPU pulled it (why that CPU " +
+			"picked the idle-group task ahead of it is not traced), or an IPI of 0.49 ms (seed 3). Under the profile of " +
+			"2026-12-05 the worst lines were 0.35-0.59 ms at one client and 1.0-1.3 ms at 64, IPIs and idle exits from " +
+			"its tails (its idle exit reached 2.8 ms; the re-measured one is at most 19 µs). The seed's means of " +
+			"per-second maxima say that a line of half a millisecond or more, 25-40 ordinary lines, is common in the " +
+			"baseline's seconds and rarer with the patch: the size of an idle entity's turn ended at a 1000 Hz tick, but " +
+			"that is a guess; the model's long lines are the machine's latencies and its placement, the same in both " +
+			"kernels. " +
 			"What would be needed: the placement that stacks online tasks on a CPU with messaging work, which depends on " +
 			"what the model does not know or simplifies: the seed machine's caches and SMT, perf bench sched messaging's " +
 			"real per-message CPU (1-3 us, not msg_us' batch), loopback TCP's wake-ups from softirq context, and PELT's " +
 			"group shares (GroupShares uses instantaneous loads).",
 		"From 128 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs: ticks do " +
-			"meet the patch's case (traced, seeds 1-3: 0-5 times a run at 128 clients, 0-149 at 256, 108-166 at 384), " +
-			"but some client waits most or all of the 20 ms run in both kernels (128: 3.8-20 ms; 256: 17-20 ms; 384: " +
-			"20 ms; the seed 9.76, 23.68 and 61.68), so the figure is the run's length. That is the benchmark's start, " +
+			"meet the patch's case (traced 2026-12-07, seeds 1-3: the baseline's runs make 0-10 more tick reschedules " +
+			"than the patched kernel's at 128 clients, 0-88 at 256, 102-197 at 384), but the worst line is long in both " +
+			"kernels (128: 3.2-6.2 ms; 256: 18-20 ms without the patch, 10-20 ms with it; 384: the whole 20 ms; the seed " +
+			"9.76, 23.68 and 61.68), up to the run's length. That is the benchmark's start, " +
 			"which the seed's figure leaves out: tbench -t 180 (mmtests' tbench-bench passes no --warmup) warms up " +
 			"timelimit/5 = 36 s (dbench.c main), sig_alarm prints \"warmup\" lines until then and \"execute\" lines " +
-			"after, and mmtests' ExtractDbench4latency averages only the execute lines. Traced at 256 clients (seed 1): " +
-			"in 20 ms runs, in both kernels, a server (tbserver12) runnable from its start is never picked and its client " +
-			"completes no line; in a run of 0.3 s without the patch a client's first line lasts until 246 ms, and after " +
-			"it the worst line of each 20 ms window is 3.1-4.0 ms. Why a new task waits that long is not traced. To give " +
-			"tbench's figure the cell would need a warm-up past that start (0.3 s) and then whole 1 s report intervals: " +
-			"the 0.3 s run alone took 29 s of this loaded machine (404 MB), against 1.5-2 s for the 20 ms run, so six " +
-			"runs of it (two kernels, three repetitions) are minutes, far beyond the main job's minute; it is not done " +
+			"after, and mmtests' ExtractDbench4latency averages only the execute lines. Traced at 256 clients in runs of " +
+			"0.3 s (2026-12-07, seed 1): without the patch a client's first line lasts 20.8 ms and a line begun 40-60 " +
+			"ms after the start 17.5 ms, and from 60 ms on the worst line of each 20 ms window is 3.0-8.1 ms; with it " +
+			"10.3 and 10.6 ms in the first 40 ms, then 4.0-5.8 ms. (Under the profile of 2026-12-05 a client's first " +
+			"line lasted until 246 ms, then 3.1-4.0 ms.) Why a new task waits that long is not traced. To give tbench's " +
+			"figure the cell would need a warm-up past that start and then whole 1 s report intervals: the two 0.3 s " +
+			"runs took 25 s of this loaded machine (618 MB), against 2.3 s for the two 20 ms runs, so six runs of a " +
+			"second or more (two kernels, three repetitions) are minutes, beyond the main job's minute; it is not done " +
 			"here, and the 256-client row (like 128 and 384) stays not reproduced.",
-		"SMT is not known: with smt=2 (48 cores x 2 threads; schedbench sweep -grid smt=2 seed004-tbench, 3 runs) the " +
-			"worst line is 0.32 ms at one client, 0.95 ms at 64 and the whole 20 ms run at 256, the same in both kernels.",
+		"SMT is not known: with smt=2 (48 cores x 2 threads; schedbench sweep -grid smt=2 seed004-tbench, 3 runs, " +
+			"2026-12-07) the worst line is 0.20 ms at one client, 0.53 ms at 64 and the whole 20 ms run at 256, the same " +
+			"in both kernels (under the profile of 2026-12-05: 0.32 ms, 0.95 ms and 20 ms).",
 		"Runs are 20 ms of simulated time, shorter than one of dbench's 1 s intervals, so each gives one worst line (at " +
 			"one client the worst of about 1,000 lines, where a second of the seed's holds about 53,700). Throughput (the " +
 			"seed's second table, Hmean MB/s, higher is better) is the second metric, in requests/s, printed as a column " +
