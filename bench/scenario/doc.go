@@ -140,9 +140,11 @@
 // idle by stathz=127 sampling against exact, variance from lost wake-ups): the build model on
 // 4×2 SMT with the simulator's stathz sampling (I) and exact idle (X), 4BSD with and without
 // PREEMPTION/IPI_PREEMPTION, ULE, lost wake-ups (a labelled what-if: the thread gives no rate)
-// and idle spinning with HTT (1.2× slower, the seed's direction). Not reproduced: the variance
-// (constant job lengths; 4BSD draws no random numbers), the slow PREEMPTION run (the model's
-// jobs wake on their own CPU, so PREEMPTION changes no decision), and system time.
+// and idle spinning with HTT (1.35× slower under the ci profile of 2026-12-07, the seed's
+// direction). Not reproduced: the variance (constant job lengths; 4BSD draws no random numbers
+// of its own), the slow PREEMPTION run (make is woken from other CPUs, but without
+// FULL_PREEMPTION only interrupt threads preempt and the build has none, so PREEMPTION changes
+// no decision), and system time.
 //
 // seed003-posix (seed 003, Certner 2025: 64 queues conflate rtprio levels 4 to 1): reproduced
 // exactly, 8 distinct levels of 32 on the legacy layouts (ULE and 4BSD), 32 on main's 256
@@ -161,13 +163,14 @@
 // that walk to the end of its spin, less the 30 ms (so a preemption at the spin's end
 // counts); 30 s runs less the 5 s warm-up. mmtests runs schbench -m NUMNODES: 4 message
 // threads, each with its own workers, whose latencies pool. With the default profile's costs
-// the patch leaves p99.9 where it was (12.8 → 10.6 ms at 16 workers, 15.6 → 14.6 ms at 23,
-// neither significant; the seed 0.19× and 0.16×): not reproduced. Traced, the worst 0.1 % are
-// workers that the wake-up's idle-CPU scan queued behind another worker of the same walk,
-// waiting out its 12 ms slice: the patch (which only declines the tick's preemption of a
-// normal-group entity for an idle one) makes those waits rarer at 23 workers but not rare
-// enough to move p99.9. Below 16 workers the tail is the CI machine's own idle exits and
-// timers (2.4 ms at one worker).
+// (measured 2026-12-07) the patch lowers p99.9 by less than the seed (12.3 → 8.4 ms at 16
+// workers, 0.68×, not significant; 18.4 → 14.2 ms at 23, 0.77×, the direction only; the seed
+// 0.19× and 0.16×). Traced, the worst 0.1 % are mostly workers woken late in their message
+// thread's walk: a worker it has just woken preempts the message thread, which waits for a CPU
+// before it wakes the next, so a walk of 23 workers takes up to 23 ms; the patch (which only
+// declines the tick's preemption of a normal-group entity for an idle one) shortens those
+// walks, for reasons not traced. Below 16 workers p99.9 is 0.11-0.29 ms. Under the profile of
+// 2026-12-05, whose idle exit reached 2.8 ms, the ratios were 0.82× and 0.93×.
 //
 // seed004-hackbench-{process,thread}-{pipes,sockets}, seed004-perfpipe and seed004-tbench are
 // the seed's other tables, each benchmark in the normal cgroup beside the same idle-group
@@ -196,10 +199,11 @@
 // needs unless online tasks queue: hackbench the same times up to 30 groups and a few
 // mixed-sign differences beyond (the seed: mostly within noise too, but -21 % at 21 groups of
 // process-pipes, which the model does not show); perfpipe no difference (seed -0.65 %), its
-// round trip 17 µs (the seed's 18 µs) of which the latencies are 10; tbench no difference up to
-// 64 clients, whose worst line is an IPI's or idle exit's tail (0.35-0.59 ms at one client, the
-// seed's 0.73 ms) in both kernels, and beyond, a client waiting most of the short run in both
-// kernels: the benchmark's start, which tbench's 36 s warm-up keeps out of the seed's figure
+// round trip 25 µs (the seed's 18 µs) of which the latencies are 18 (the ci profile of
+// 2026-12-07); tbench no difference up to 64 clients, whose worst line is an IPI's tail (0.16-0.27
+// ms at one client, the seed's 0.73 ms) or a side queued behind idle-group work, in both
+// kernels, and beyond, lines lasting much of the short run in both kernels: the benchmark's
+// start, which tbench's 36 s warm-up keeps out of the seed's figure
 // and which lasts longer than the main job can afford to simulate at 256 clients (the seed:
 // latency 21-67 % lower at 1-32 clients). Not reproduced. The
 // seed does not name its machine; mmtests' arithmetic gives 96 CPUs in 4 NUMA nodes (tbench's

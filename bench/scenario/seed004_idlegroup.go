@@ -186,9 +186,9 @@ message standing for a batch of msg_us of work.`,
 		},
 		Claims: []Claim{
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
-				Why: "p99.9 (20th worst) is a worker queued 10-13 ms behind another's 12 ms slice, as often patched"},
+				Why: "p99.9 (17th worst) is a wake-up 11-13 ms into a preempted waker's walk; patched 4.5-11 ms"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
-				Why: "a worker queued >8 ms behind another's 12 ms slice: 98-144 a run, patched 29-30; p99.9 is the 29th"},
+				Why: "p99.9 (25th worst) is a wake-up 17-20 ms into a preempted waker's walk; patched 13-15 ms"},
 		},
 		Notes: seed004IdlegroupNotes(),
 	}
@@ -223,27 +223,35 @@ func seed004IdlegroupNotes() []string {
 			"last row, 4 x 23 workers and 4 message threads, 96 online threads, beside the idle group's 40. Until " +
 			"2026-12-06 the model ran one message thread on 24 CPUs in one cache (p99.9 then 5.1 → 1.5 ms at 16 " +
 			"workers, 12.1 → 9.5 ms at 23, neither significant over 5 runs).",
-		"With the default profile (the CI machine's costs, HZ=250), 3 runs of 30 s (mmtests itself ran schbench once, " +
-			"SCHBENCH_ITERATIONS=1): p99.9 without the patch 2.4 ms at one worker, 12.8 ms at 16 and 15.6 ms at 23 (the " +
-			"seed: 12, 1310 and 5516 µs), p50 20, 60 and 79 µs (seed 6, 20, 28); with the patch 10.6 ms at 16 (0.82×) and " +
-			"14.6 ms at 23 (0.93×), neither significant (the seed 0.19× and 0.16×). p99 falls more: 3.9 → 2.7 ms at 16 " +
-			"and 10.7 → 7.8 ms at 23. Below 16 workers the tail is the machine's own: the profile's idle exits and timers " +
-			"of this virtual machine reach milliseconds at p99.9 already with one worker.",
-		"Traced (2026-12-06; runs of 30 s with a 1 s warm-up, seeds 1 and 2, both kernels, 16 and 23 workers): every " +
-			"one of the worst 0.1 % of latencies (20 of about 19,800 at 16 workers, 29 of about 28,450 at 23) is a wait " +
-			"for a CPU after the wake-up of 10-15 ms, none a spin run past its end. The message thread wakes its workers " +
-			"at one instant; the SIS_UTIL scan (select_idle_cpu, 10-13 CPUs of the node's 24) finds no idle or " +
-			"SCHED_IDLE-only CPU for one of them, which is queued where the fast path aimed it, behind a worker woken " +
-			"by the same walk; its vruntime lead is 0, under the 4 ms wakeup granularity, so it does not preempt, and " +
-			"it waits until the other has run its ideal slice (12 ms: 24 ms latency over the two) at a tick. The patch " +
-			"changes neither that placement nor that tick test: it removes the tick's reschedule of a non-idle curr " +
-			"for its vruntime lead over an idle leftmost entity (traced at 23 workers over 3 s after a 1 s warm-up: " +
-			"1,743 such reschedules without the patch, 81 with it), which moves a spinning worker off its CPU for up " +
-			"to a tick. Waits of more than 8 ms number 98 and 144 a run without the patch at 23 workers, 29 and 30 " +
-			"with it (16 workers: 8 and 7, 29 and 5); p99.9 is the 29th worst latency, still such a wait with the " +
-			"patch: hence 0.93× and not the seed's 0.16×. Why the patch makes those waits rarer at 23 workers is not " +
-			"traced. The seed's tails (1.3 and 5.5 ms) are shorter than a 12 ms slice; what bounds them on its machine " +
-			"(its HZ, placement or balancing) is not known.",
+		"With the default profile (the CI machine's costs as measured on 2026-12-07, HZ=250), 3 runs of 30 s (mmtests " +
+			"itself ran schbench once, SCHBENCH_ITERATIONS=1): p99.9 without the patch 0.15 ms at one worker, 12.3 ms at " +
+			"16 and 18.4 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 27, 63 and 81 µs (seed 6, 20, 28); with the " +
+			"patch 8.4 ms at 16 (0.68×, not significant) and 14.2 ms at 23 (0.77×, significant: the direction only; the " +
+			"seed 0.19× and 0.16×). p99 falls more: 4.4 → 1.1 ms at 16 and 11.4 → 9.2 ms at 23. Below 16 workers p99.9 " +
+			"is 0.11-0.29 ms in both kernels. Under the profile of 2026-12-05, whose idle exit reached 2.8 ms, p99.9 was " +
+			"2.4 ms already at one worker and the patch gave 0.82× at 16 workers and 0.93× at 23, neither significant. " +
+			"What moved 23 workers: with one figure of that profile put back at a time (2026-12-07, seeds 1-3) the " +
+			"ratio is 0.93× with its idle exit, 0.89× with its timer, 0.82× with its switch, 0.62× with its IPI and 0.66× " +
+			"with its tick, and 0.93× with the whole old profile: its idle exit alone brings back the old ratio. One run's " +
+			"p99.9 moves between 13 and 24 ms with the seed, so these ratios are rough.",
+		"Traced (2026-12-07; the defaults: runs of 30 s less the 5 s warm-up, seeds 1-3, both kernels, 16 and 23 " +
+			"workers): the worst 0.1 % of latencies (the 17 worst of about 17,050 at 16 workers, the 25 worst of about " +
+			"24,530 at 23) are waits for a CPU (of the latencies over 8 ms, all but 0-15 a run are mostly the wait before " +
+			"the worker's first run, not a spin run past its end), and most are not the woken worker's own wait. The message thread, walking its list, is preempted on its CPU by a worker it has just woken (a " +
+			"wake-up preemption), waits queued until another CPU pulls it, wakes a few more workers and is preempted " +
+			"again, so a walk of 23 workers takes up to 23 ms (seed 1 without the patch: pulled after 1.5, 2.0, 4.5, 7.6, " +
+			"16.6 and 22.9 ms), and a worker woken late in it counts from the walk's start, as schbench measures it (the " +
+			"clock read before the walk, \"to detect when the scheduler is just preempting the waker\"). p99.9 is such a " +
+			"late wake-up in every run at 23 workers (17-20 ms without the patch, 13-15 ms with it) and in five of six at " +
+			"16 (10.7-13.4 ms without, 4.5 and 9.7 ms with; the sixth, seed 2 with the patch, a worker queued 11.4 ms " +
+			"after its wake-up). Latencies over 8 ms number 359-562 a run without the patch at 23 workers and 236-360 " +
+			"with it (16 workers: 52-64 and 0-48), 63-85 % of them walks' delays at 23 workers. The patch does not " +
+			"change the wake-up preemption: it removes the tick's reschedule of a non-idle curr for " +
+			"its vruntime lead over an idle leftmost entity (tick reschedules at 23 workers: 26,475-29,252 a run without " +
+			"the patch, 16,493-16,963 with it); why that shortens the walks is not traced. Under the profile of " +
+			"2026-12-05 (traced 2026-12-06) the worst were workers queued behind another worker of the same walk until " +
+			"its 12 ms slice ended at a tick. The seed's tails (1.3 and 5.5 ms) are shorter than a 12 ms slice; what " +
+			"bounds them on its machine (its HZ, placement or balancing) is not known.",
 		"SMT is not known: swept before the wall-clock spins (schedbench sweep -grid smt=2 seed004-idlegroup, 48 cores x 2 threads in the same 4 " +
 			"nodes, 3 runs), p99.9 without the patch 2.8 ms at one worker, 13.4 ms at 16 and 20.4 ms at 23; the patch " +
 			"0.74× at 16 (significant) and 0.89× at 23 (not): the seed's 0.19× and 0.16× are outside both points. The " +
