@@ -57,21 +57,19 @@
 //
 // # The timeline, and why not the 256-queue run queue
 //
-// FreeBSD's schedulers keep runnable threads in 256 FIFO queues indexed by priority, with a
-// bitmap of non-empty queues: picking is a find-first-set, O(1). That works because a thread's
-// priority takes few values and changes rarely. A vruntime takes any of 2^64 values and changes
-// every time the entity runs, and fairness depends on the exact order: bucketing vruntimes into
-// 256 queues would serve entities in the wrong order within a bucket and would need a moving
-// window over an unbounded clock. CFS therefore orders entities in a red-black tree by vruntime,
-// caching the leftmost node so that the pick is O(1) and insertion and removal O(log n).
+// FreeBSD's schedulers keep runnable threads in 256 FIFO queues indexed by priority, with a bitmap
+// of non-empty queues: the pick is a find-first-set, O(1), since a priority takes few values and
+// changes rarely. A vruntime takes any of 2^64 values and changes every time the entity runs, and
+// fairness depends on the exact order: 256 buckets would serve entities out of order within one and
+// need a moving window over an unbounded clock. So CFS orders entities in a red-black tree by
+// vruntime, caching the leftmost node: the pick is O(1), insertion and removal O(log n).
 //
-// Every [Queue] keeps its waiting entities on such a tree, a timeline.Timeline (package
-// timeline: the kernel's rb_root_cached, intrusive, allocation-free, with FIFO order among
-// equal keys), keyed by vruntime, or by virtual deadline in v7.1. Under EEVDF the tree also
-// maintains, in every node, the minimum of a second value over its subtree, updated on every
-// rotation: the minimum deadline (v6.6, timeline ordered by vruntime) or the minimum vruntime
-// (v7.1, timeline ordered by deadline), to find the eligible entity with the earliest deadline
-// in O(log n). The augmentation costs nothing on a classic CFS queue.
+// Every [Queue] keeps its waiting entities on such a tree, a timeline.Timeline (package timeline:
+// the kernel's rb_root_cached, intrusive, allocation-free, FIFO among equal keys), keyed by
+// vruntime, or by virtual deadline in v7.1. Under EEVDF every node also keeps the minimum of a
+// second value over its subtree, updated at each rotation: the minimum deadline (v6.6, ordered by
+// vruntime) or the minimum vruntime (v7.1, ordered by deadline), to find the eligible entity with
+// the earliest deadline in O(log n); a classic CFS queue pays nothing for it.
 //
 // # Slices, the tick and the latency/granularity trade
 //
@@ -181,22 +179,19 @@
 // just went to sleep) is picked first (PICK_BUDDY).
 //
 // Not modelled from v7.1: PARANOID_AVG's overflow fallback (off by default), the high-resolution
-// tick (HRTICK), proxy execution, and WF_SYNC wakeups with NEXT_BUDDY (off by default). The
-// kernel does not initialise a new timeline node's max_slice, so its lag clamp can briefly see
-// a stale maximum; the model uses the true one ([Queue.MaxSlice]).
+// tick (HRTICK), proxy execution, and WF_SYNC wakeups with NEXT_BUDDY (off by default). The kernel
+// leaves a new timeline node's max_slice stale, which its lag clamp can briefly see; the model uses
+// the true maximum ([Queue.MaxSlice]).
 //
-// [Scheduler.Snapshot] returns a read-only [State] for the course, the picture a student draws
-// of each CPU's root cfs_rq: nr_running, load, min_vruntime (v7.1's zero_vruntime), V =
-// avg_vruntime, and the running entity then the tree in order, each with its vruntime,
-// deadline, slice, weight, nice, lag V − vruntime and entity_eligible. Taking one never changes a
-// decision (a test compares a run's trace hash with and without a snapshot after every event);
-// `schedbench explain -state` prints it beneath each decision.
+// [Scheduler.Snapshot] returns a read-only [State] for the course, the picture a student draws of
+// each CPU's root cfs_rq: nr_running, load, min_vruntime (v7.1's zero_vruntime), V = avg_vruntime,
+// and the running entity then the tree in order, each with its vruntime, deadline, slice, weight,
+// nice, lag V − vruntime and entity_eligible. Taking one never changes a decision (a test compares
+// trace hashes with and without one after every event); `schedbench explain -state` prints it.
 //
-// [System.RecordComparisons] keeps what the SMP decisions compared: the CPUs a
-// select_task_rq_fair chose among with their figures, and every group a find_busiest_group
-// weighed with its sg_lb_stats; it changes nothing. The records, plain values with JSON names,
-// are declared in the module's internal package comparelog, beside the two programs that print
-// them (the course page, `schedbench explain -state`); [System.TakeComparisons] returns them.
+// [System.RecordComparisons] keeps what the SMP decisions compared (the CPUs a select_task_rq_fair
+// chose among, every group a find_busiest_group weighed with its sg_lb_stats) and changes nothing;
+// [System.TakeComparisons] returns the records, values of the module's internal package comparelog.
 //
 // # SCHED_BATCH and SCHED_IDLE
 //
