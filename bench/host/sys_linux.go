@@ -125,7 +125,9 @@ func busyLoop(n int64, x uint64) uint64 {
 // only computes is looked at by the tick alone. Each round computes half of what is left by the
 // calibrated chunk (all of it below two chunks) and then reads the clock, so a run of d takes
 // about log2(d/slack) reads, not one every chunk (a read costs 1.4-1.6 us on the CI guest, where
-// the chunk is 2 us), and the run overshoots only if the chunk's speed halves. The stop flag and
+// the chunk is 2 us), and the run overshoots only if the chunk's speed halves. Each round of 16 us
+// or more corrects the chunk by what the round actually took, so that a calibration made on a
+// busier or quieter moment does not multiply the rounds. The stop flag and
 // the deadline, read with no call into the scheduler, are checked between chunks.
 //
 //go:nosplit
@@ -134,6 +136,7 @@ func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs, slack int64) (used
 	start := rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
 	target := start + min(d, 1<<62-start)
 	x := uint64(target) | 1
+	var plan, before int64 // the last round's plan, and what was left before it
 	for i := 0; ; {
 		left := target - rawClock(unix.CLOCK_THREAD_CPUTIME_ID)
 		reads++
@@ -143,14 +146,20 @@ func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs, slack int64) (used
 			}
 			return target - left - start, reads
 		}
-		plan := left
+		// A round long enough for the clock read to be a small part of it corrects the chunk:
+		// the calibration may have run slower or faster than the loop runs now (a busy
+		// machine's interrupts charged to the thread, cold caches).
+		if done := before - left; plan >= 8*chunkNs && done > plan/4 && done < 4*plan {
+			chunk = max(1, int64(float64(chunk)*float64(plan)/float64(done)))
+		}
+		before, plan = left, left
 		if left >= 2*chunkNs {
 			plan = left / 2
 		}
-		for plan > 0 {
-			ns := min(plan, chunkNs)
+		for rest := plan; rest > 0; {
+			ns := min(rest, chunkNs)
 			x = busyLoop(chunk*ns/chunkNs, x)
-			plan -= ns
+			rest -= ns
 			if i++; atomic.LoadUint32(stop) != 0 || i&15 == 15 && rawClock(unix.CLOCK_MONOTONIC) >= deadline {
 				return rawClock(unix.CLOCK_THREAD_CPUTIME_ID) - start, reads + 1
 			}
