@@ -3,6 +3,7 @@ package host
 import (
 	"math/bits"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -16,9 +17,21 @@ func TestSpinReadsClockSeldom(t *testing.T) {
 	defer runtime.UnlockOSThread()
 	s := newSpinner()
 	var stop uint32
+	// Each figure is the median of 9 spins: an interrupt on a busy machine is charged to the
+	// thread that it lands on, and one can add tens of microseconds to a spin.
+	spin := func(d, chunk int64) (used, reads int64) {
+		var us, rs []int64
+		for range 9 {
+			u, r := spinCPU(d, 1<<62, &stop, chunk, s.chunkNs, s.readNs/2)
+			us, rs = append(us, u), append(rs, r)
+		}
+		slices.Sort(us)
+		slices.Sort(rs)
+		return us[4], rs[4]
+	}
 	for _, d := range []int64{5_000, 100_000, 1_000_000, 10_000_000} {
-		used, reads := spinCPU(d, 1<<62, &stop, s.chunk, s.chunkNs, s.readNs/2)
-		t.Logf("d %d ns: used %d ns, %d clock reads", d, used, reads)
+		used, reads := spin(d, s.chunk)
+		t.Logf("d %d ns: used %d ns, %d clock reads (medians)", d, used, reads)
 		if want := maxReads(d); reads > want {
 			t.Errorf("d %d ns: %d reads of the thread's CPU clock, want at most %d", d, reads, want)
 		}
@@ -29,8 +42,8 @@ func TestSpinReadsClockSeldom(t *testing.T) {
 		}
 	}
 	// A chunk calibrated four times too slow (a busy moment) is corrected by the rounds: without
-	// the correction each round would do an eighth of what is left, some 45 reads for 1 ms.
-	if _, reads := spinCPU(1_000_000, 1<<62, &stop, s.chunk/4, s.chunkNs, s.readNs/2); reads > maxReads(1_000_000) {
+	// the correction each round would do an eighth of what is left, some 32-45 reads for 1 ms.
+	if _, reads := spin(1_000_000, s.chunk/4); reads > maxReads(1_000_000) {
 		t.Errorf("a chunk four times too small: %d reads for 1 ms, want at most %d", reads, maxReads(1_000_000))
 	}
 	stop = 1
