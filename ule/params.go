@@ -181,16 +181,11 @@ var presets = sched.Presets[Params]{
 	{Name: "main", Params: DefaultParams},
 	{Name: "legacy", Params: LegacyParams},
 	{Name: "freebsd9", Params: FreeBSD9Params},
-	{Name: "seed000", Params: func() Params { return named(Seed000Params(true, 224), "ule-seed000") }},
+	{Name: "seed000", Params: func() Params { p := Seed000Params(true, 224); p.Name = "ule-seed000"; return p }},
 	{Name: "seed000-ps0-pt48", Params: func() Params { return Seed000Params(false, 48) }},
 	{Name: "seed000-ps0-pt224", Params: func() Params { return Seed000Params(false, 224) }},
 	{Name: "seed000-ps1-pt48", Params: func() Params { return Seed000Params(true, 48) }},
 	{Name: "seed000-ps1-pt224", Params: func() Params { return Seed000Params(true, 224) }},
-}
-
-func named(p Params, name string) Params {
-	p.Name = name
-	return p
 }
 
 // Presets returns the names Preset accepts, sorted: "freebsd9" (FreeBSD9Params), "legacy",
@@ -226,11 +221,7 @@ func (p *Params) SliceMinTicks() int { return p.SliceTicks() / 6 }
 // TickIncr returns tickincr, one stathz tick in hz ticks shifted left by SCHED_TICK_SHIFT:
 // max(1, (hz<<10)/realstathz), 8062 at hz 1000 and stathz 127.
 func (p *Params) TickIncr() uint32 {
-	incr := int32(p.Hz<<TickShift) / int32(p.RealStatHz())
-	if incr == 0 {
-		incr = 1
-	}
-	return uint32(incr)
+	return uint32(max(int32(p.Hz<<TickShift)/int32(p.RealStatHz()), 1))
 }
 
 // AffinityTicks returns affinity in hz ticks: Affinity, or max(1, hz/1000).
