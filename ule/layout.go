@@ -98,10 +98,8 @@ func newLayout(ithd, rt, kern uint8, nresv int, fold runq.Fold) Layout {
 	}
 	tsRange := int(l.MaxTimeshare) - int(l.MinTimeshare) + 1 // PRI_TIMESHARE_RANGE
 	interact := (tsRange - nresv) / 2                        // PRI_INTERACT_RANGE
-	l.MinInteract = l.MinTimeshare
-	l.MaxInteract = l.MinTimeshare + uint8(interact) - 1
-	l.MinBatch = l.MinTimeshare + uint8(interact)
-	l.MaxBatch = l.MaxTimeshare
+	l.MinInteract, l.MaxInteract = l.MinTimeshare, l.MinTimeshare+uint8(interact)-1
+	l.MinBatch, l.MaxBatch = l.MinTimeshare+uint8(interact), l.MaxTimeshare
 	return l
 }
 

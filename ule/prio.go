@@ -71,8 +71,7 @@ func TimesharePriority(v Version, interact uint32, score, nice int, w Window, hz
 		if w.Ticks != 0 {
 			pri += min(legacyTickPri(w, hz, legacyPriRange), legacyPriRange-1)
 		}
-		pri += uint32(int32(nice))
-		return uint8(pri)
+		return uint8(pri + uint32(int32(nice)))
 	}
 	const cpuRange = 109 - 50 // SCHED_PRI_CPU_RANGE = PRI_BATCH_RANGE - SCHED_PRI_NRESV
 	run := w.Ticks
@@ -87,9 +86,6 @@ func TimesharePriority(v Version, interact uint32, score, nice int, w Window, hz
 func legacyTickPri(w Window, hz int, rng uint32) uint32 {
 	tickHz := uint32(int32(w.Ticks) >> TickShift)                   // SCHED_TICK_HZ, an int
 	total := max(uint32(int32(w.LTick)-int32(w.FTick)), uint32(hz)) // u_int max()
-	per := (total + rng - 1) / rng * rng / rng
-	if per == 0 { // only when roundup() wraps around 2^32; the kernel would trap
-		per = 1
-	}
+	per := max((total+rng-1)/rng*rng/rng, 1)                        // 0 only if roundup() wraps past 2^32: the kernel would trap
 	return tickHz / per
 }
