@@ -108,11 +108,8 @@ func StealFrom(victim *CPUState, thief topology.CPU) (*Thread, StealFromReason) 
 	if t, hit := rt.Steal(rtRange, ok); hit {
 		return found(t, StealFromRealtime)
 	}
-	if t, fallback := stealCalendar(ts, tsRange, start, p.CalendarSteal, ok); t != nil {
-		if fallback {
-			return found(t, StealFromFallback)
-		}
-		return found(t, StealFromCalendar)
+	if t, rule := stealCalendar(ts, tsRange, start, p.CalendarSteal, ok); t != nil {
+		return found(t, rule)
 	}
 	if t, hit := idle.Steal(idleRange, ok); hit {
 		return found(t, StealFromIdleClass)
@@ -124,18 +121,16 @@ func StealFrom(victim *CPUState, thief topology.CPU) (*Thread, StealFromReason) 
 // the form mode names. Every form but StealFirstEligible is runq_steal_from: a pass from start
 // to the end of r and then, if start is not r.Lo, a second pass over the whole of r (so the
 // queues at or after start are visited twice), with the fallback test after both (none for
-// StealOneQueue). It reports whether the thread is that fallback.
-func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode CalendarSteal, ok func(*Thread) bool) (*Thread, bool) {
+// StealOneQueue). Its rule is StealFromCalendar, or StealFromFallback for that fallback.
+func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode CalendarSteal, ok func(*Thread) bool) (*Thread, StealFromRule) {
 	if mode == StealFirstEligible {
 		var found *Thread
 		pred := func(_ runq.Index, q *runq.Queue[Thread]) bool {
 			found, _ = q.FirstMatch(ok)
 			return found != nil
 		}
-		if _, hit := rq.FindCircular(r, start, pred); hit {
-			return found, false
-		}
-		return nil, false
+		rq.FindCircular(r, start, pred) // found stays nil unless pred hit
+		return found, StealFromCalendar
 	}
 	var found, first *Thread
 	visit := func(q *runq.Queue[Thread]) bool {
@@ -166,16 +161,13 @@ func stealCalendar(rq *runq.Runq[Thread], r runq.Range, start runq.Index, mode C
 		_, hit := rq.Find(runq.Range{Lo: from, Hi: r.Hi}, func(_ runq.Index, q *runq.Queue[Thread]) bool { return visit(q) })
 		return hit
 	}
-	if pass(start) {
-		return found, false
-	}
-	if start != r.Lo && pass(r.Lo) {
-		return found, false
+	if pass(start) || (start != r.Lo && pass(r.Lo)) {
+		return found, StealFromCalendar
 	}
 	if mode != StealOneQueue && first != nil && ok(first) {
-		return first, true
+		return first, StealFromFallback
 	}
-	return nil, false
+	return nil, StealFromNothing
 }
 
 // A StealRule says how a search for a victim ended.
