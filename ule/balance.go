@@ -115,8 +115,7 @@ func (s *System) balancePair(high, low, self topology.CPU) (Move, bool) {
 	}
 	m := Move{From: high, To: low, Thread: t}
 	if low != self {
-		m.Kick = notify(lc, nil, oldLowPri, &m.Why)
-		if m.Kick == KickPreempt {
+		if m.Kick = notify(lc, nil, oldLowPri, &m.Why); m.Kick == KickPreempt {
 			lc.OwePreempt = true
 		}
 	} else {

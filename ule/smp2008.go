@@ -75,15 +75,14 @@ func (s *System) compare2008(c topology.CPU, low, high *search2008, match int) i
 // children, and the highest copy keeps the best load found so far, so a later child's CPU must
 // beat the earlier children's best. It returns g's total load.
 func (s *System) search2008(g *topology.Group, low, high *search2008, match int) int32 {
+	var total int32
 	kids := g.Children()
 	if len(kids) == 0 {
-		var total int32
 		for c := range g.CPUs().All() {
 			total += s.compare2008(c, low, high, match)
 		}
 		return total
 	}
-	var total int32
 	lload, hload := uint32(math.MaxUint32), int32(-1)
 	var lgroup, hgroup search2008
 	for _, child := range kids {

@@ -119,8 +119,7 @@ func (s *System) add(t *Thread, flags AddFlags, self topology.CPU, ticks uint32,
 	r.CPU, r.Placement, r.OldLowPri = cpu, placed, c.Add(t, flags)
 	switch {
 	case cpu != self:
-		r.Kick = notify(c, t, r.OldLowPri, &r.Why)
-		if r.Kick == KickPreempt {
+		if r.Kick = notify(c, t, r.OldLowPri, &r.Why); r.Kick == KickPreempt {
 			c.OwePreempt = true
 		}
 	case flags&SRQYielding == 0:
@@ -243,8 +242,7 @@ func (s *System) requeue(c *CPUState, t *Thread, pickCPU bool, ticks uint32, rnd
 	c.LoadRemove(t)
 	old := to.Add(t, flags)
 	r.Move = Move{From: c.ID, To: t.CPU, Thread: t}
-	r.Move.Kick = notify(to, t, old, &r.Move.Why)
-	if r.Move.Kick == KickPreempt {
+	if r.Move.Kick = notify(to, t, old, &r.Move.Why); r.Move.Kick == KickPreempt {
 		to.OwePreempt = true
 	}
 }
