@@ -17,40 +17,36 @@ import (
 // the task, which is not queued anywhere, so the "without p" variants of the kernel are the plain
 // values. Those are the sums update_sg_lb_stats adds up, so a System reads them from the sums it
 // keeps of a group of several CPUs (package groupsums) instead of visiting the group's CPUs; a
-// machine of unequal capacities, where the misfit test needs every CPU, has none.
+// machine of unequal capacities, where the misfit test needs every CPU, has none. Then, as the
+// kernel's function ends: the group's capacity and weight, group_classify, and avg_load for a
+// fully busy or overloaded group. That ending is not a call of its own: at 1024 CPUs a fork
+// classifies some 30 groups (docs/performance.md, 6.4).
 func (env *WakeEnv) wakeupGroupStats(sd *SchedDomain, g *BalanceGroup, sgs *groupStats) {
 	*sgs = groupStats{}
 	asym := sd.flags&topology.SDAsymCPUCapacity != 0
-	if asym {
-		sgs.MisfitTaskLoad = 1
-	}
 	if env.sums != nil && !asym && len(g.list) > 1 {
 		sum := env.sums.Sum(g.id)
 		sgs.GroupLoad, sgs.GroupUtil, sgs.GroupRunnable = sum.Load, sum.Util, sum.Runnable
 		sgs.SumNrRunning, sgs.SumHNrRunning, sgs.IdleCPUs = sum.NrRunning, sum.HNrRunning, sum.Idle
-		classifyWakeupStats(sd, g, sgs)
-		return
-	}
-	for _, c := range g.list {
-		rq := &env.Stats[c]
-		sgs.GroupLoad += rq.Load
-		sgs.GroupUtil += rq.Util
-		sgs.GroupRunnable += rq.Runnable
-		sgs.SumHNrRunning += rq.HNrRunning
-		sgs.SumNrRunning += rq.NrRunning
-		if rq.NrRunning == 0 {
-			sgs.IdleCPUs++
+	} else {
+		if asym {
+			sgs.MisfitTaskLoad = 1
 		}
-		if asym && sgs.MisfitTaskLoad != 0 && fitsCapacity(env.Task.util, rq.Capacity) {
-			sgs.MisfitTaskLoad = 0
+		for _, c := range g.list {
+			rq := &env.Stats[c]
+			sgs.GroupLoad += rq.Load
+			sgs.GroupUtil += rq.Util
+			sgs.GroupRunnable += rq.Runnable
+			sgs.SumHNrRunning += rq.HNrRunning
+			sgs.SumNrRunning += rq.NrRunning
+			if rq.NrRunning == 0 {
+				sgs.IdleCPUs++
+			}
+			if asym && sgs.MisfitTaskLoad != 0 && fitsCapacity(env.Task.util, rq.Capacity) {
+				sgs.MisfitTaskLoad = 0
+			}
 		}
 	}
-	classifyWakeupStats(sd, g, sgs)
-}
-
-// classifyWakeupStats ends update_sg_wakeup_stats for group g whose sums *sgs holds: the group's
-// capacity and weight, group_classify, and avg_load for a fully busy or overloaded group.
-func classifyWakeupStats(sd *SchedDomain, g *BalanceGroup, sgs *groupStats) {
 	sgs.GroupCapacity = g.capacity
 	sgs.GroupWeight = uint32(len(g.list))
 	sgs.Type = groupClassify(sd.imbalancePct(), false, sgs)
