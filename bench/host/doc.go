@@ -151,9 +151,12 @@
 // socket's write and read, a copy-on-write fault (the first write to a page of a memfd mapped
 // MAP_PRIVATE, as a child of fork takes on the pages it shares with its parent) and a small
 // process's exit (kill(SIGKILL) of a sleeping sleep(1) to the wait4 that reaps it), the last
-// two also beside a CPU kept busy by a spinning thread (fault_busy, exit_busy): on the project's
-// CI machine, a virtual machine, the page-table work of one CPU costs two to three times as much
-// while the other CPU is busy, and user code and pipe system calls do not. A pipe's or a
+// two also beside a CPU kept busy by another process spinning (fault_busy, exit_busy), as
+// hackbench's children run beside each other. The spinner is a process of its own: a spinning
+// thread of the probing process kept the probe's address space loaded on the busy CPU, and each
+// fault then flushed that CPU's TLB by an IPI and waited for it (flush_tlb_multi), 10-17 µs a
+// fault on the project's CI machine against 1.5-2 µs, which a single-threaded child of fork
+// never pays (profiles calibrated before 2026-12-07 04:00 UTC have that in fault_busy). A pipe's or a
 // socket's message costs more when another CPU writes and reads the same pipe at the same time
 // (pipe100_shared, socket100_shared: its lock and buffer move between the CPUs' caches at each
 // message); hackbench's messages charge these, since every receiver's pipe is written by senders

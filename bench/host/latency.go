@@ -160,9 +160,8 @@ const (
 // its parent, 14 of them in glibc's exit() (__run_exit_handlers, _IO_cleanup, _dl_fini,
 // __do_global_dtors_aux), then the kernel's exit and its reap. With -T the tasks are threads of
 // one process, which take none of these. hackbench keeps every CPU busy (40 tasks a group), so
-// the model charges the figures measured beside a busy CPU (fault_busy, exit_busy: on the
-// project's CI machine twice to three times those beside an idle one) where the profile has
-// them.
+// the model charges the figures measured beside a CPU busy with another process (fault_busy,
+// exit_busy) where the profile has them.
 const (
 	hackbenchStartFaults = 1
 	hackbenchExitFaults  = 14

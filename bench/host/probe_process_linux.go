@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -126,22 +125,32 @@ func awaitAsleep(pid int, comm string) error {
 	return errors.New("host: probe: the child did not fall asleep within a second")
 }
 
-// beside runs probe while a thread pinned to other spins in user code: the probed CPU's
-// neighbour busy. On the virtual machine of the project's CI that doubles the cost of the
-// page-table work on the probed CPU (a copy-on-write fault, a process's exit) but not of user
-// code or of a pipe's system calls.
+// beside runs probe while another process, pinned to other, spins in user code: the probed
+// CPU's neighbour busy with a program of its own, as a CPU running hackbench's processes is.
+// The spinner is a process (sh(1) in an empty loop), not a thread of this one: a thread of
+// the probing process keeps the probe's address space loaded on the other CPU, and each
+// copy-on-write fault would then flush that CPU's TLB by an IPI and wait for it
+// (flush_tlb_mm_range → flush_tlb_multi, arch/x86/mm/tlb.c), which a single-threaded child of
+// fork never pays: on the project's CI machine 10-17 µs a fault against 1.5-2 µs, one TLB
+// shootdown a fault counted in /proc/interrupts, where hackbench -P's 4,600 faults take under a
+// hundred.
 func (pr *prober) beside(other topology.CPU, probe func() ([]int64, error)) ([]int64, error) {
-	var stop atomic.Bool
-	spinner := pr.onThread(other, func() error {
-		for !stop.Load() {
-		}
-		return nil
-	})
-	time.Sleep(10 * time.Millisecond)
-	s, err := probe()
-	stop.Store(true)
-	if serr := <-spinner; err == nil {
-		err = serr
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		return nil, &MissingError{Missing: []string{"sh is not installed (Debian: dash)"}}
 	}
-	return s, err
+	var pid int
+	// The child inherits the pinned thread's affinity and cgroup.
+	if err := <-pr.onThread(other, func() (err error) {
+		pid, err = syscall.ForkExec(sh, []string{"sh", "-c", "while :; do :; done"}, &syscall.ProcAttr{})
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("host: probe: start the spinner: %w", err)
+	}
+	defer func() {
+		_ = unix.Kill(pid, unix.SIGKILL)
+		_, _ = unix.Wait4(pid, nil, 0, nil)
+	}()
+	time.Sleep(10 * time.Millisecond)
+	return probe()
 }

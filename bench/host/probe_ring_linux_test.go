@@ -12,7 +12,7 @@ import (
 // TestProbeSwitchRing runs the ring probe briefly with processes and with threads on one CPU:
 // every lap kept is timed, each hop positive; a lap lost (the probe checks each write and read
 // of the token) fails it. The processes' hop is not compared with the threads' here: that is
-// the machine's figure, which switchMMRing reports as an error when it does not hold. Misuse
+// the machine's figure (where it does not hold, switchMMRing's extra is 0 at the median). Misuse
 // panics.
 func TestProbeSwitchRing(t *testing.T) {
 	cpus, err := processAffinity()
