@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/schedkit/schedkit/bench/sim"
@@ -163,4 +164,18 @@ func TestGoals(t *testing.T) {
 	}
 	require.Equal(t, GoalP50, goalFor(50))
 	require.Equal(t, GoalP99, goalFor(99))
+}
+
+// TestOtherMachine: the host table names a profile measured on another kernel release or CPU
+// count than the running machine's, and says nothing for this machine's or the ideal profile.
+func TestOtherMachine(t *testing.T) {
+	ci := sim.DefaultProfile()
+	kernel, cpus := ci.Machine.Kernel, ci.Machine.CPUs
+	require.NotEmpty(t, kernel)
+	assert.Empty(t, otherMachine(ci, kernel, cpus))
+	assert.Empty(t, otherMachine(sim.IdealProfile(), "6.1.0", 64))
+	line := otherMachine(ci, kernel+"-other", cpus)
+	assert.Contains(t, line, "profile ci (measured")
+	assert.Contains(t, line, "(kernel "+kernel+", 2 CPUs) than this one (kernel "+kernel+"-other, 2 CPUs)")
+	assert.NotEmpty(t, otherMachine(ci, kernel, cpus*2))
 }

@@ -81,6 +81,9 @@ func WriteExperiments(ctx context.Context, w io.Writer, o CompareOptions, exps f
 			fmt.Fprintf(w, "scheduler sysctls upstream Linux does not have (a patched scheduler the models do not contain): %s\n",
 				strings.Join(quirks, ", "))
 		}
+		if line := otherMachine(cmp.Or(o.Profile, sim.DefaultProfile()), Release(), topo.NumCPUs()); line != "" {
+			fmt.Fprintln(w, line)
+		}
 	}
 	cpus := topo.CPUs()
 	a, _ := cpus.First()
@@ -90,6 +93,22 @@ func WriteExperiments(ctx context.Context, w io.Writer, o CompareOptions, exps f
 		return err
 	}
 	return WriteRows(w, rows)
+}
+
+// otherMachine returns a line saying that profile p was measured on another machine than this
+// one (kernel release, cpus CPUs), and "" where it was measured on this kind of machine or
+// names none (the ideal profile). A virtual machine's costs move with the host it lands on and
+// the hypervisor's version, which the guest's kernel release names (the project's CI machine:
+// 6.18.44-fc-v1272 one day, fc-v1300 the next, with pipe system calls 2.8 times as fast): the
+// models then charge the other machine's costs, and the table's ratios say as much about the
+// two machines as about the models.
+func otherMachine(p *sim.Profile, release string, cpus int) string {
+	m := p.Machine
+	if m.Kernel == "" || (m.Kernel == release && (m.CPUs == 0 || m.CPUs == cpus)) {
+		return ""
+	}
+	return fmt.Sprintf("profile %s was measured on another machine (kernel %s, %d CPUs) than this one (kernel %s, %d CPUs): the models charge that machine's costs; schedbench calibrate measures this one's",
+		p, m.Kernel, m.CPUs, release, cpus)
 }
 
 // modelOnlyMachine is the project's CI machine (the ci profile's) as Linux 6.18 sees it and
