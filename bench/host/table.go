@@ -107,7 +107,7 @@ func otherMachine(p *sim.Profile, release string, cpus int) string {
 	if m.Kernel == "" || (m.Kernel == release && (m.CPUs == 0 || m.CPUs == cpus)) {
 		return ""
 	}
-	return fmt.Sprintf("profile %s was measured on another machine (kernel %s, %d CPUs) than this one (kernel %s, %d CPUs): the models charge that machine's costs; schedbench calibrate measures this one's",
+	return fmt.Sprintf("profile %s comes from another machine (kernel %s, %d CPUs) than this one (kernel %s, %d CPUs): the models charge that machine's costs; schedbench calibrate measures this one's",
 		p, m.Kernel, m.CPUs, release, cpus)
 }
 
