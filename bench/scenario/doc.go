@@ -140,7 +140,7 @@
 // idle by stathz=127 sampling against exact, variance from lost wake-ups): the build model on
 // 4×2 SMT with the simulator's stathz sampling (I) and exact idle (X), 4BSD with and without
 // PREEMPTION/IPI_PREEMPTION, ULE, lost wake-ups (a labelled what-if: the thread gives no rate)
-// and idle spinning with HTT (1.35× slower under the ci profile of 2026-12-07, the seed's
+// and idle spinning with HTT (1.35× slower under the ci profile of 2026-12-07 00:52, the seed's
 // direction). Not reproduced: the variance (constant job lengths; 4BSD draws no random numbers
 // of its own), the slow PREEMPTION run (make is woken from other CPUs, but without
 // FULL_PREEMPTION only interrupt threads preempt and the build has none, so PREEMPTION changes

@@ -316,7 +316,7 @@ no figures for this workload: it is a regression test, not a measurement.`,
 		SmallReps: 3,
 		Expect: []Expectation{
 			// At the small size (loop_s 1, a run of some 4 s) the spread is 4BSD's 100 ms quantum
-			// against the run's length: 2.2 % under the ci profile of 2026-12-07; 0.08 % at the
+			// against the run's length: 2.2 % under the ci profile of 2026-12-07 00:52; 0.08 % at the
 			// defaults.
 			{Doc: "4BSD shares 5 instances on 4 CPUs fairly (spread under 3 % at the small size)", Row: "4BSD 2011 (freebsd9)/N=5", Min: 0, Max: 3},
 			{Doc: "ULE 2011 does not: some instances keep a CPU while others share one (Kargl's 2008 top(1))", Row: "ULE 2011 (freebsd9)/N=5", Min: 5, Max: 100},

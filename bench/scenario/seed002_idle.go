@@ -174,7 +174,7 @@ func seed002Notes() []string {
 			"traced 2026-12-07), but by a running waker, and the build has no interrupt threads (no I/O is modelled): with and without, the runs are " +
 			"identical (the same trace hash), so the 168.53 s run is not reproduced.",
 		"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.47 s against 7.99 s, seed 1, " +
-			"profile of 2026-12-07; 7.56 s under that of 2026-12-05): with an IPI's latency the CPU that wakes a job runs it " +
+			"profile of 2026-12-07 00:52; 7.56 s under that of 2026-12-05): with an IPI's latency the CPU that wakes a job runs it " +
 			"before the CPUs it signalled arrive, so jobs land on SMT siblings of busy cores less often and run at full " +
 			"speed more (checked by taking the IPI out of the profile: 8.04 s; make changes CPU 1,125 times in 1,465 " +
 			"wake-ups with it, 1,489 in 1,536 without).",

@@ -266,7 +266,7 @@ func buildworldNotes() []string {
 			"the head when it is alone), so it changes which thread moves, not whether the thief idles. (6) " +
 			"preempt_thresh <= 48 becomes < 40: only kernel-priority threads and better; a build's processes are woken " +
 			"at static_boost, and the model has no kernel threads.",
-		"So every difference acts on threads that wait in a run queue. Measured (2026-12-07, the ci profile of that " +
+		"So every difference acts on threads that wait in a run queue. Measured (2026-12-07, the ci profile of 00:52 that " +
 			"day, 3 runs, the defaults: -j 8, 24 CPUs, 20 stages, serial_pct 10): legacy and main 19.10 s (1.0000×, " +
 			"n.s.); 1 of the 6,021 threads waits over 1 ms in all, and of the 0.38 s of run-queue wait 0.23 s goes with " +
 			"the idle loop's exits (0.16 s with the idle exit taken out of the profile, seed 1). At -j 48 4,553 and " +

@@ -229,7 +229,7 @@ simulator has no address spaces. The idle cgroup runs seed004-idlegroup's messag
 func hackbenchNotes() []string {
 	return []string{
 		"Verdict: the seed's hackbench tables are mostly within noise, and so is the model: at the default size (96 " +
-			"CPUs in 4 nodes, 3 runs, the ci profile's latencies of 2026-12-07) both kernels give the same times up to 30 " +
+			"CPUs in 4 nodes, 3 runs, the ci profile's latencies of 2026-12-07 00:52) both kernels give the same times up to 30 " +
 			"groups (up to 48 in thread-pipes, 79 in process-pipes), and from 48 groups on differences of -11 % to +20 % " +
 			"in both directions, one significant at 95 % (process-pipes at 265 groups, +10 %), with no pattern across " +
 			"group counts or modes: the drawn costs' noise. Not reproduced: process-pipes' -21 % at 21 groups (the " +

@@ -186,9 +186,9 @@ message standing for a batch of msg_us of work.`,
 		},
 		Claims: []Claim{
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
-				Why: "p99.9 (17th worst) is a wake-up 11-13 ms into a preempted waker's walk; patched 4.5-11 ms"},
+				Why: "p99.9 (17th worst) is a wake-up 12.7-15.9 ms into a preempted waker's walk; patched 4.2-10 ms"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
-				Why: "p99.9 (25th worst) is a wake-up 17-20 ms into a preempted waker's walk; patched 13-15 ms"},
+				Why: "p99.9 (25th worst) is a wake-up 13.4-16.6 ms into a preempted waker's walk; patched 13.1-14.9 ms"},
 		},
 		Notes: seed004IdlegroupNotes(),
 	}
@@ -223,18 +223,22 @@ func seed004IdlegroupNotes() []string {
 			"last row, 4 x 23 workers and 4 message threads, 96 online threads, beside the idle group's 40. Until " +
 			"2026-12-06 the model ran one message thread on 24 CPUs in one cache (p99.9 then 5.1 → 1.5 ms at 16 " +
 			"workers, 12.1 → 9.5 ms at 23, neither significant over 5 runs).",
-		"With the default profile (the CI machine's costs as measured on 2026-12-07, HZ=250), 3 runs of 30 s (mmtests " +
-			"itself ran schbench once, SCHBENCH_ITERATIONS=1): p99.9 without the patch 0.15 ms at one worker, 12.3 ms at " +
-			"16 and 18.4 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 27, 63 and 81 µs (seed 6, 20, 28); with the " +
-			"patch 8.4 ms at 16 (0.68×, not significant) and 14.2 ms at 23 (0.77×, significant: the direction only; the " +
-			"seed 0.19× and 0.16×). p99 falls more: 4.4 → 1.1 ms at 16 and 11.4 → 9.2 ms at 23. Below 16 workers p99.9 " +
-			"is 0.11-0.29 ms in both kernels. Under the profile of 2026-12-05, whose idle exit reached 2.8 ms, p99.9 was " +
+		"With the default profile (the CI machine's costs as measured on 2026-12-07 at 03:44 UTC on its fc-v1300 " +
+			"guest, HZ=250), 3 runs of 30 s (mmtests itself ran schbench once, SCHBENCH_ITERATIONS=1): p99.9 without " +
+			"the patch 0.22 ms at one worker, 13.8 ms at 16 and 14.6 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 " +
+			"33, 104 and 136 µs (seed 6, 20, 28); with the patch 7.1 ms at 16 (0.52×, significant: the direction only) " +
+			"and 14.1 ms at 23 (0.96×, not significant; the seed 0.19× and 0.16×). p99 falls more: 5.7 → 0.46 ms at 16 " +
+			"and 10.2 → 9.3 ms at 23. Below 16 workers p99.9 is 0.12-0.82 ms in both kernels. Under the profile " +
+			"measured at 00:52 the same day on the CI machine's earlier guest (fc-v1272: no cpuidle driver, the IPI " +
+			"9 µs at the median against 27 µs), p99.9 was 12.3 ms at 16 workers and 18.4 ms at 23 without the patch, " +
+			"and the patch gave 0.68× (not significant) and 0.77× (significant). Under the profile of 2026-12-05, whose " +
+			"idle exit reached 2.8 ms, p99.9 was " +
 			"2.4 ms already at one worker and the patch gave 0.82× at 16 workers and 0.93× at 23, neither significant. " +
 			"What moved 23 workers: with one figure of that profile put back at a time (2026-12-07, seeds 1-3) the " +
 			"ratio is 0.93× with its idle exit, 0.89× with its timer, 0.82× with its switch, 0.62× with its IPI and 0.66× " +
 			"with its tick, and 0.93× with the whole old profile: its idle exit alone brings back the old ratio. One run's " +
 			"p99.9 moves between 13 and 24 ms with the seed, so these ratios are rough.",
-		"Traced (2026-12-07; the defaults: runs of 30 s less the 5 s warm-up, seeds 1-3, both kernels, 16 and 23 " +
+		"Traced (2026-12-07, under the profile of 00:52 that day; the defaults: runs of 30 s less the 5 s warm-up, seeds 1-3, both kernels, 16 and 23 " +
 			"workers): the worst 0.1 % of latencies (the 17 worst of about 17,050 at 16 workers, the 25 worst of about " +
 			"24,530 at 23) are waits for a CPU (of the latencies over 8 ms, all but 0-15 a run are mostly the wait before " +
 			"the worker's first run, not a spin run past its end), and most are not the woken worker's own wait. The message thread, walking its list, is preempted on its CPU by a worker it has just woken (a " +
