@@ -279,32 +279,32 @@ func versionParams(v Version) (Params, bool) {
 		p.AltPeriod = true
 		p.BaseSlice = true
 	case V66: // kernel/sched/features.h blob f770168230ae
-		p.CalcDelta = DeltaWMult
-		p.DefaultSlice = baseSliceV66
-		p.NormalizedSlice = baseSliceV66
-		p.Tick = TickNSec(1000)
-		p.PlaceLag = true
-		p.PlaceDeadlineInitial = true
-		p.RunToParity = true
-		p.WakeupPreemption = true
+		p.setEEVDF(DeltaWMult, baseSliceV66)
 	case V71: // kernel/sched/features.h blob 8f0dee8fc475
-		p.CalcDelta = DeltaDiv
-		p.DefaultSlice = baseSliceV71
-		p.NormalizedSlice = baseSliceV71
-		p.Tick = TickNSec(1000)
-		p.PlaceLag = true
-		p.PlaceDeadlineInitial = true
+		p.setEEVDF(DeltaDiv, baseSliceV71)
 		p.PlaceRelDeadline = true
-		p.RunToParity = true
 		p.PreemptShort = true
 		p.PickBuddy = true
 		p.DelayDequeue = true
 		p.DelayZero = true
-		p.WakeupPreemption = true
 	default:
 		return Params{}, false
 	}
 	return p, true
+}
+
+// setEEVDF sets what the EEVDF presets share: the __calc_delta form d, the base slice (default
+// and normalized), a tick at HZ=1000, and the features both features.h blobs turn on:
+// PLACE_LAG, PLACE_DEADLINE_INITIAL, RUN_TO_PARITY and WAKEUP_PREEMPTION.
+func (p *Params) setEEVDF(d DeltaMethod, slice uint64) {
+	p.CalcDelta = d
+	p.DefaultSlice = slice
+	p.NormalizedSlice = slice
+	p.Tick = TickNSec(1000)
+	p.PlaceLag = true
+	p.PlaceDeadlineInitial = true
+	p.RunToParity = true
+	p.WakeupPreemption = true
 }
 
 // presetVersions are the versions [Presets] lists, in order.
@@ -427,14 +427,19 @@ func (p *Params) validateVersion() error {
 		}
 		return nil
 	}
+	unset := func(fs []field) error {
+		for _, f := range fs {
+			if !f.set {
+				return fmt.Errorf("cfs: Params.%s is 0 in %v", f.name, p.Version)
+			}
+		}
+		return nil
+	}
 	if p.Version == V65 {
-		switch {
-		case p.Latency == 0:
-			return fmt.Errorf("cfs: Params.Latency is 0 in %v", p.Version)
-		case p.MinGranularity == 0:
-			return fmt.Errorf("cfs: Params.MinGranularity is 0 in %v", p.Version)
-		case p.NrLatency == 0:
-			return fmt.Errorf("cfs: Params.NrLatency is 0 in %v", p.Version)
+		if err := unset([]field{
+			{"Latency", p.Latency != 0}, {"MinGranularity", p.MinGranularity != 0}, {"NrLatency", p.NrLatency != 0},
+		}); err != nil {
+			return err
 		}
 		return meaningless([]field{
 			{"DefaultSlice", p.DefaultSlice != 0}, {"NormalizedSlice", p.NormalizedSlice != 0},
@@ -445,13 +450,10 @@ func (p *Params) validateVersion() error {
 			{"SMP.MigrateDelayed", p.SMP.MigrateDelayed}, {"SMP.MigrateIneligible", p.SMP.MigrateIneligible},
 		}, "an EEVDF parameter, and this is classic CFS")
 	}
-	switch {
-	case p.DefaultSlice == 0:
-		return fmt.Errorf("cfs: Params.DefaultSlice is 0 in %v", p.Version)
-	case p.NormalizedSlice == 0:
-		return fmt.Errorf("cfs: Params.NormalizedSlice is 0 in %v", p.Version)
-	case p.Tick == 0:
-		return fmt.Errorf("cfs: Params.Tick is 0 in %v", p.Version)
+	if err := unset([]field{
+		{"DefaultSlice", p.DefaultSlice != 0}, {"NormalizedSlice", p.NormalizedSlice != 0}, {"Tick", p.Tick != 0},
+	}); err != nil {
+		return err
 	}
 	if err := meaningless([]field{
 		{"Latency", p.Latency != 0}, {"MinGranularity", p.MinGranularity != 0},
