@@ -3,7 +3,7 @@
 package scenario
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -31,12 +31,9 @@ type PipelineCalibration struct {
 	WallNs       int64  `json:"wall_ns"`        // median wall time
 }
 
-//go:embed data/pipeline-calibration.json
-var pipelineCalibrationJSON []byte
-
 // Pipeline returns the stored calibration of the seed 000 pipeline.
 func Pipeline() PipelineCalibration {
-	return mustDecode[PipelineCalibration](pipelineCalibrationJSON, "data/pipeline-calibration.json")
+	return mustDecode[PipelineCalibration]("data/pipeline-calibration.json")
 }
 
 // CompileCalibration is what `go run ./bench/scenario/calibrate -what compile` measured of real
@@ -58,12 +55,9 @@ type CompileCalibration struct {
 	OffCPUNsPerBlock int64 `json:"off_cpu_ns_per_block"`
 }
 
-//go:embed data/compile-calibration.json
-var compileCalibrationJSON []byte
-
 // Compile returns the stored calibration of a compile job.
 func Compile() CompileCalibration {
-	return mustDecode[CompileCalibration](compileCalibrationJSON, "data/compile-calibration.json")
+	return mustDecode[CompileCalibration]("data/compile-calibration.json")
 }
 
 // ChainCalibration is what `go run ./bench/scenario/calibrate -what chain` measured of the
@@ -91,12 +85,9 @@ type ChainCalibration struct {
 	MakePerCompile  float64 `json:"make_per_compile"`
 }
 
-//go:embed data/chain-calibration.json
-var chainCalibrationJSON []byte
-
 // Chain returns the stored calibration of the processes around a kernel object.
 func Chain() ChainCalibration {
-	return mustDecode[ChainCalibration](chainCalibrationJSON, "data/chain-calibration.json")
+	return mustDecode[ChainCalibration]("data/chain-calibration.json")
 }
 
 // TarLayoutCalibration is what `go run ./bench/scenario/calibrate -what tar-layout` measured
@@ -126,12 +117,9 @@ type TarLayoutCalibration struct {
 	PerRecord []int `json:"-"`
 }
 
-//go:embed data/tar-layout.json
-var tarLayoutJSON []byte
-
 // TarLayout returns the stored calibration of bsdtar's records.
 func TarLayout() TarLayoutCalibration {
-	c := mustDecode[TarLayoutCalibration](tarLayoutJSON, "data/tar-layout.json")
+	c := mustDecode[TarLayoutCalibration]("data/tar-layout.json")
 	per, err := decodeRLE(c.RLE)
 	if err != nil || len(per) != c.Records {
 		panic(fmt.Sprintf("scenario: internal error: data/tar-layout.json: members_per_record: %v (%d records, want %d)", err, len(per), c.Records))
@@ -140,11 +128,22 @@ func TarLayout() TarLayoutCalibration {
 	return c
 }
 
-// mustDecode returns the JSON data of the embedded file name decoded as a T, and panics if it
-// does not decode: the files are part of the package, so a bad one is the package's bug.
-func mustDecode[T any](data []byte, name string) T {
+// calibrations holds the stored calibrations, each read by its function above or by
+// [Seed004].
+//
+//go:embed data/pipeline-calibration.json data/compile-calibration.json data/chain-calibration.json
+//go:embed data/tar-layout.json data/seed004-calibration.json
+var calibrations embed.FS
+
+// mustDecode returns the embedded file name decoded from JSON as a T, and panics if it is not
+// there or does not decode: the files are part of the package, so a bad one is the package's bug.
+func mustDecode[T any](name string) T {
 	var c T
-	if err := json.Unmarshal(data, &c); err != nil {
+	data, err := calibrations.ReadFile(name)
+	if err == nil {
+		err = json.Unmarshal(data, &c)
+	}
+	if err != nil {
 		panic(fmt.Sprintf("scenario: internal error: %s: %v", name, err))
 	}
 	return c

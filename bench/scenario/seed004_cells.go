@@ -5,7 +5,6 @@
 package scenario
 
 import (
-	_ "embed"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,12 +38,9 @@ type Seed004Calibration struct {
 	TbenchClientNsPerRq int64  `json:"tbench_client_ns_per_request"`
 }
 
-//go:embed data/seed004-calibration.json
-var seed004CalibrationJSON []byte
-
 // Seed004 returns the stored calibration of seed 004's hackbench, perf-pipe and tbench cells.
 func Seed004() Seed004Calibration {
-	return mustDecode[Seed004Calibration](seed004CalibrationJSON, "data/seed004-calibration.json")
+	return mustDecode[Seed004Calibration]("data/seed004-calibration.json")
 }
 
 func init() {
