@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -72,7 +71,6 @@ func calibrateChain(w io.Writer, dir string, runs int) error {
 	if len(cc1s) == 0 {
 		return fmt.Errorf("gcc -### names no cc1 for the C files of %s", dir)
 	}
-	var cpu, blocks, off int64
 	for pass := 0; pass < runs; pass++ {
 		for _, a := range cc1s {
 			j, err := measure(exec.Command(a[0], a[1:]...), "")
@@ -80,7 +78,6 @@ func calibrateChain(w io.Writer, dir string, runs int) error {
 				return err
 			}
 			c.CC1 = append(c.CC1, j)
-			cpu, blocks, off = cpu+j.CPUNs, blocks+j.Voluntary, off+max(0, j.WallNs-j.CPUNs-j.RunDelayNs)
 			if j, err = compileRusage(a[len(a)-1]); err != nil {
 				return err
 			}
@@ -96,8 +93,7 @@ func calibrateChain(w io.Writer, dir string, runs int) error {
 			c.Trues = append(c.Trues, j)
 		}
 	}
-	c.CC1BlocksPerCPUSecond = float64(blocks) / (float64(cpu) / 1e9)
-	c.CC1OffCPUNsPerBlock = off / max(1, blocks)
+	_, c.CC1BlocksPerCPUSecond, c.CC1OffCPUNsPerBlock = switchRates(c.CC1)
 	c.GCCCPUNs, c.CC1CPUNs = median(c.GCCs), median(c.CC1)
 	c.ShellCPUNs, c.TrueCPUNs = median(c.Shells), median(c.Trues)
 	if err := makePerTarget(&c, runs); err != nil {
@@ -202,13 +198,9 @@ func measure(cmd *exec.Cmd, stdin string) (counters, error) {
 	return c, err
 }
 
+// median returns the median CPU time of cs.
 func median(cs []counters) int64 {
-	v := make([]int64, len(cs))
-	for i, c := range cs {
-		v[i] = c.CPUNs
-	}
-	slices.Sort(v)
-	return v[len(v)/2]
+	return medianOf(cs, func(c counters) int64 { return c.CPUNs })
 }
 
 // shellName is the name of the program /bin/sh is on this machine (dash on Debian, an ash like

@@ -134,14 +134,7 @@ func calibrate(w io.Writer, dir string, n int) error {
 			c.Runs = append(c.Runs, r)
 		}
 	}
-	med := func(f func(run) int64) int64 {
-		v := make([]int64, len(c.Runs))
-		for i, r := range c.Runs {
-			v[i] = f(r)
-		}
-		slices.Sort(v)
-		return v[len(v)/2]
-	}
+	med := func(f func(run) int64) int64 { return medianOf(c.Runs, f) }
 	c.WallNs = med(func(r run) int64 { return r.WallNs })
 	c.RecordBytes = med(func(r run) int64 { return r.Tar.WriteBytes / max(1, r.Tar.Writes) })
 	c.GzipReadSize = med(func(r run) int64 { return r.Gzip.ReadBytes / max(1, r.Gzip.Reads) })
@@ -211,7 +204,6 @@ func calibrateCompile(w io.Writer, dir string, runs int) error {
 		Dir: sourceDir(dir), GCC: firstLine("gcc", "--version"),
 		Kernel: firstLine("uname", "-sr"), CPU: cpuModel(),
 	}}
-	var cpu, blocks, off int64
 	for range runs {
 		for _, f := range files {
 			j, err := compileRusage(f)
@@ -219,15 +211,36 @@ func calibrateCompile(w io.Writer, dir string, runs int) error {
 				return err
 			}
 			c.Jobs = append(c.Jobs, j)
-			cpu += j.CPUNs
-			blocks += j.Voluntary
-			off += max(0, j.WallNs-j.CPUNs)
 		}
 	}
+	var cpu int64
+	cpu, c.BlocksPerCPUSecond, c.OffCPUNsPerBlock = switchRates(c.Jobs)
 	c.MeanCPUNs = cpu / int64(len(c.Jobs))
-	c.BlocksPerCPUSecond = float64(blocks) / (float64(cpu) / 1e9)
-	c.OffCPUNsPerBlock = off / max(1, blocks)
 	return writeJSON(w, c)
+}
+
+// switchRates returns the jobs' total CPU time, their voluntary switches per second of it, and
+// their time off CPU per voluntary switch: each job's wall time less its CPU time and its
+// run-queue wait (none for a job measured by its rusage), at least 0.
+func switchRates(jobs []counters) (cpu int64, perCPUSecond float64, offPerBlock int64) {
+	var blocks, off int64
+	for _, j := range jobs {
+		cpu += j.CPUNs
+		blocks += j.Voluntary
+		off += max(0, j.WallNs-j.CPUNs-j.RunDelayNs)
+	}
+	return cpu, float64(blocks) / (float64(cpu) / 1e9), off / max(1, blocks)
+}
+
+// medianOf returns the median of f over xs: the middle of the values sorted, the upper of the
+// two middles for an even count.
+func medianOf[T any](xs []T, f func(T) int64) int64 {
+	v := make([]int64, len(xs))
+	for i, x := range xs {
+		v[i] = f(x)
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 // compileRusage runs gcc -O2 -w -c file once and returns the CPU time and switches of the

@@ -164,3 +164,31 @@ func TestChainOnRealPrograms(t *testing.T) {
 	assert.InDelta(t, float64(c.ShellCPUNs)/float64(c.GCCCPUNs), c.ShellPerCompile, 1e-12)
 	assert.InDelta(t, float64(c.TrueCPUNs)/float64(c.GCCCPUNs), c.TruePerCompile, 1e-12)
 }
+
+// TestSwitchRates checks the off-CPU arithmetic the compile and chain calibrations share: a
+// job's time off CPU is its wall time less its CPU and its run-queue wait, never below 0, and
+// jobs without a voluntary switch give no time per switch rather than a division by zero.
+func TestSwitchRates(t *testing.T) {
+	jobs := []counters{
+		{CPUNs: 2e9, Voluntary: 4, WallNs: 3e9},                    // rusage: 1 s off CPU
+		{CPUNs: 1e9, Voluntary: 2, WallNs: 2e9, RunDelayNs: 0.5e9}, // schedstat: 0.5 s off CPU
+		{CPUNs: 1e9, Voluntary: 0, WallNs: 0.5e9},                  // wall below CPU: 0, not -0.5 s
+	}
+	cpu, perSecond, offPerBlock := switchRates(jobs)
+	assert.Equal(t, int64(4e9), cpu)
+	assert.Equal(t, 1.5, perSecond, "6 switches in 4 s of CPU")
+	assert.Equal(t, int64(0.25e9), offPerBlock, "1.5 s off CPU over 6 switches")
+	_, _, offPerBlock = switchRates([]counters{{CPUNs: 1e9, WallNs: 2e9}})
+	assert.Equal(t, int64(1e9), offPerBlock, "no switch: the time off CPU over max(1, 0)")
+}
+
+// TestMedianOf checks the median the calibrations report: the middle value, the upper middle
+// of an even count, whatever the order, and the values left in their order.
+func TestMedianOf(t *testing.T) {
+	id := func(x int64) int64 { return x }
+	v := []int64{5, 1, 4, 2}
+	assert.Equal(t, int64(4), medianOf(v, id))
+	assert.Equal(t, []int64{5, 1, 4, 2}, v)
+	assert.Equal(t, int64(3), medianOf([]int64{9, 3, 1}, id))
+	assert.Equal(t, int64(7), medianOf([]int64{7}, id))
+}

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -132,9 +131,7 @@ func timeTree(tree string, runs int) (TarTree, error) {
 			t.CPUNs = append(t.CPUNs, ns)
 		}
 	}
-	s := slices.Clone(t.CPUNs)
-	slices.Sort(s)
-	t.Median = s[len(s)/2]
+	t.Median = medianOf(t.CPUNs, func(ns int64) int64 { return ns })
 	return t, nil
 }
 
