@@ -20,8 +20,7 @@ import (
 // -h prints the usage to stdout and returns flag.ErrHelp; any other mistake is a usage error
 // of one line naming the flag.
 func parseFlags(e *env, fs *flag.FlagSet, args []string, synopsis string) error {
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	quiet(fs)
 	fs.VisitAll(func(f *flag.Flag) {
 		if g, ok := f.Value.(flag.Getter); ok {
 			if _, ok := g.Get().(time.Duration); ok {
@@ -30,16 +29,29 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string, synopsis string) error 
 		}
 	})
 	_, err := cliflag.Parse(fs, args)
+	if err != nil {
+		return flagError(e, fs, err, synopsis)
+	}
+	return e.startMemoryBudget(fs)
+}
+
+// quiet stops fs from printing anything itself: the error or help of its Parse is for
+// flagError to report.
+func quiet(fs *flag.FlagSet) {
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+}
+
+// flagError reports err, an error of parsing fs, as every subcommand does: for -h the usage on
+// stdout and flag.ErrHelp; otherwise a usage error of one line naming the flag.
+func flagError(e *env, fs *flag.FlagSet, err error, synopsis string) error {
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stdout, "usage: schedbench %s %s\n\nflags:\n", fs.Name(), synopsis)
 		fs.SetOutput(e.stdout)
 		fs.PrintDefaults()
 		return flag.ErrHelp
 	}
-	if err != nil {
-		return usagef("%v (run 'schedbench %s -h' for usage)", err, fs.Name())
-	}
-	return e.startMemoryBudget(fs)
+	return usagef("%v (run 'schedbench %s -h' for usage)", err, fs.Name())
 }
 
 // parseFlagsAnywhere is parseFlags, for the commands whose arguments are all names.

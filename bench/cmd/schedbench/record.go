@@ -32,17 +32,10 @@ func cmdRecord(e *env, args []string) error {
 	out := fs.String("o", defaultRecordFile, "write the trace to `FILE` (atomically; - for stdout)")
 	bufSize := fs.String("buffer", "", "each CPU's ring buffer in the tracefs instance (`SIZE`, such as 64MiB; default a sixteenth of memory, at most 1GiB, shared by the CPUs, 4 to 256MiB each)")
 	usePerf := fs.Bool("perf", false, "record with perf sched record instead of a tracefs instance (the fallback where tracefs is not writable)")
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
+	quiet(fs)
 	// The flags end at "--" or at the command: everything after belongs to the command.
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(e.stdout, "usage: schedbench record %s\n\nflags:\n", recordSynopsis)
-			fs.SetOutput(e.stdout)
-			fs.PrintDefaults()
-			return flag.ErrHelp
-		}
-		return usagef("%v (run 'schedbench record -h' for usage)", err)
+		return flagError(e, fs, err, recordSynopsis)
 	}
 	command := fs.Args()
 	if len(command) == 0 {
