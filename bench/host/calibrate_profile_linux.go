@@ -309,7 +309,7 @@ func (c *calibration) probes(pr *prober) []probe {
 // ipcProbes returns the probes of the program figures of pipes and sockets, by name, made by pr
 // on the probed CPU (b) and, for those shared with another CPU, on the other (a).
 func (c *calibration) ipcProbes(pr *prober) map[string]probe {
-	m, a, b, n := &c.m, c.a, c.b, c.n
+	m, b, n := &c.m, c.b, c.n
 	return map[string]probe{
 		"pipe": {"pipe write+read", func() error {
 			s, err := pr.probeIPC(b, 1, n, false)
@@ -327,20 +327,10 @@ func (c *calibration) ipcProbes(pr *prober) map[string]probe {
 			return err
 		}},
 		"pipe100_shared": {"pipe write+read of 100 bytes, the pipe shared with another CPU", func() error {
-			if a == b {
-				return errors.New("one CPU: no other CPU to share the pipe with")
-			}
-			s, err := pr.probeIPCShared(b, a, 100, n, false)
-			m.Pipe100Shared = costOf(s)
-			return err
+			return c.shared(pr, false, &m.Pipe100Shared)
 		}},
 		"socket100_shared": {"socket write+read of 100 bytes, the socket shared with another CPU", func() error {
-			if a == b {
-				return errors.New("one CPU: no other CPU to share the socket with")
-			}
-			s, err := pr.probeIPCShared(b, a, 100, n, true)
-			m.Socket100Shared = costOf(s)
-			return err
+			return c.shared(pr, true, &m.Socket100Shared)
 		}},
 		"pipe100_fanout": {"pipe write, read of 100 bytes, 20 pipes from another CPU", func() error {
 			return c.fanout(pr, false, &m.Pipe100Fanout)
@@ -349,6 +339,22 @@ func (c *calibration) ipcProbes(pr *prober) map[string]probe {
 			return c.fanout(pr, true, &m.Socket100Fanout)
 		}},
 	}
+}
+
+// shared runs the shared probe (probeIPCShared) of 100-byte messages through a pipe or a socket
+// pair on the probed CPU, while the other CPU writes and reads the same one, and stores its cost
+// in out.
+func (c *calibration) shared(pr *prober, socket bool, out *sim.Cost) error {
+	if c.a == c.b {
+		what := "pipe"
+		if socket {
+			what = "socket"
+		}
+		return errors.New("one CPU: no other CPU to share the " + what + " with")
+	}
+	s, err := pr.probeIPCShared(c.b, c.a, 100, c.n, socket)
+	*out = costOf(s)
+	return err
 }
 
 // fanout runs the fan-out probe (probeIPCFanout) through pipes or sockets, the receiver on the
