@@ -37,8 +37,12 @@ func (s *System) tickCPU(now int64, rq *cpuRQ) {
 			s.resched(cpu)
 		}
 		s.updateMisfit(cpu)
+	} else if rq.utilTick == j-1 {
+		// An idle CPU's signal decays lazily; ticked at the last tick, it decays by one here, as
+		// tickUtil's usual case and decayUtil's first line do, without the call.
+		rq.util, rq.utilTick = rq.util-rq.util>>(s.utilShift&63), j
 	} else {
-		s.catchUpCPU(rq, j) // an idle CPU's signal decays lazily: bring it to this tick
+		s.catchUpCPU(rq, j) // bring it to this tick
 	}
 	// The tick's refresh: a tick charges the running entities and may reweight group entities,
 	// which changes the root queue's load, but enqueues and dequeues nothing, so the counts
