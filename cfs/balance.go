@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/schedkit/schedkit/cfs/internal/flatbalance"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
@@ -468,11 +469,7 @@ func findBusiestFlat(env *LBEnv, needUtil bool, d *BusiestGroup) (BalanceReason,
 			return 0, false
 		}
 		if needUtil {
-			for _, g := range sd.groups {
-				if c := g.first; env.CPUs.Has(c) {
-					d.sumUtil += stats[c].Util
-				}
-			}
+			d.sumUtil = flatbalance.SpanUtil(sd.spanBits, &env.CPUs, stats)
 		}
 		return balanceNoOverloaded, true
 	}

@@ -140,3 +140,19 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 	}
 	return int((uint64(dst) + bestPos) & ring), over, false
 }
+
+// SpanUtil is the sum of cpu_util_cfs (stats[c].Util) over the CPUs of span (the domain's CPUs,
+// a bitmap by CPU id) still in cpus: update_sd_lb_stats' sum_util over a flat domain's groups of
+// one CPU, as update_idle_cpu_scan reads it, taken a word of the two sets at a time instead of
+// a group at a time. The sum wraps as the kernel's unsigned long does. SpanUtil panics if a CPU
+// it reads has no statistics.
+func SpanUtil(span []uint64, cpus *topology.CPUSet, stats []smp.CPUStat) uint64 {
+	var sum uint64
+	for i, m := range span {
+		row := stats[min(i<<6, len(stats)):]
+		for w := m & cpus.Word(i); w != 0; w &= w - 1 {
+			sum += row[bits.TrailingZeros64(w)].Util
+		}
+	}
+	return sum
+}

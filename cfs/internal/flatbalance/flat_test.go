@@ -244,3 +244,38 @@ func FuzzBusiest(f *testing.F) {
 		}
 	})
 }
+
+// TestSpanUtil compares SpanUtil with the sum taken a CPU at a time, over random spans, sets of
+// CPUs still considered, and utilisations (some near the top of the range, so that the sums
+// wrap).
+func TestSpanUtil(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	for i := range 20000 {
+		n := 1 + r.IntN(topology.MaxCPUs)
+		nw := (n + 63) / 64
+		span := make([]uint64, nw)
+		var cpus topology.CPUSet
+		stats := make([]smp.CPUStat, n)
+		for c := range n {
+			if r.IntN(4) != 0 {
+				span[c>>6] |= 1 << (c & 63)
+			}
+			if r.IntN(5) != 0 {
+				cpus.Add(topology.CPU(c))
+			}
+			stats[c].Util = r.Uint64N(2 * topology.CapacityScale)
+			if i%16 == 0 {
+				stats[c].Util = r.Uint64()
+			}
+		}
+		var want uint64
+		for c := range n {
+			if span[c>>6]&(1<<(c&63)) != 0 && cpus.Has(topology.CPU(c)) {
+				want += stats[c].Util
+			}
+		}
+		if got := SpanUtil(span, &cpus, stats); got != want {
+			t.Fatalf("case %d: %d CPUs: SpanUtil = %d, want %d", i, n, got, want)
+		}
+	}
+}
