@@ -25,7 +25,6 @@ func (s *System) Tick(now int64, cpu topology.CPU) {
 
 // tickCPU is [System.Tick] on CPU rq for a caller that checked the CPU.
 func (s *System) tickCPU(now int64, rq *cpuRQ) {
-	cpu := rq.id
 	s.at(now)
 	j := s.j
 	busy := rq.curr != nil
@@ -33,10 +32,10 @@ func (s *System) tickCPU(now int64, rq *cpuRQ) {
 		s.tickUtil(rq, rq.st.Capacity, j)
 		r := rq.c.tick(rq.c.curr, uint64(now), &s.td)
 		if rq.c.needResched {
-			s.explainTick(cpu, r)
-			s.resched(cpu)
+			s.explainTick(rq.id, r)
+			s.resched(rq.id)
 		}
-		s.updateMisfit(cpu)
+		s.updateMisfit(rq.id)
 	} else if rq.utilTick == j-1 {
 		// An idle CPU's signal decays lazily; ticked at the last tick, it decays by one here, as
 		// tickUtil's usual case and decayUtil's first line do, without the call.
@@ -56,12 +55,12 @@ func (s *System) tickCPU(now int64, rq *cpuRQ) {
 	} else {
 		s.refreshTickStats(rq)
 	}
-	if j >= rq.nextBalance {
+	if s.j >= rq.nextBalance {
 		idle := smp.CPUIdle
 		if busy {
 			idle = smp.CPUNotIdle
 		}
-		s.rebalanceDomains(now, cpu, idle)
+		s.rebalanceDomains(now, rq.id, idle)
 	}
 }
 
