@@ -361,13 +361,12 @@ func (s *System) Schedule(now int64, cpu topology.CPU) *Task {
 // schedule is [System.Schedule] on CPU rq for a caller that checked the CPU (the [Scheduler],
 // whose contract did).
 func (s *System) schedule(now int64, rq *cpuRQ) *Task {
-	cpu := rq.id
 	s.at(now)
 	if rq.active {
-		s.ActiveBalance(now, cpu, rq.pushCPU)
+		s.ActiveBalance(now, rq.id, rq.pushCPU)
 	}
 	e := rq.c.Schedule(uint64(now))
-	// Whether cpu's statistics are those of its queue as it is now, so that refreshing them
+	// Whether the CPU's statistics are those of its queue as it is now, so that refreshing them
 	// again would change nothing.
 	fresh := false
 	if e == nil {
@@ -380,22 +379,22 @@ func (s *System) schedule(now int64, rq *cpuRQ) *Task {
 		rq.st.IdleStamp = uint64(now)
 		// A pull may bring only delayed tasks, which the pick then dequeues: pick again, and
 		// balance again, as pick_next_task_fair does after a successful newidle balance. The
-		// pull ends with a refresh of cpu, which the pick leaves standing before v6.6.
-		for e == nil && s.newidleBalance(now, cpu) {
+		// pull ends with a refresh of the CPU, which the pick leaves standing before v6.6.
+		for e == nil && s.newidleBalance(now, rq.id) {
 			e = rq.c.Schedule(uint64(now))
 			if !s.unchanged(rq) {
 				s.refresh(rq)
 			}
 		}
 		// Either the last pick found a task, after the refresh above, or the last new-idle
-		// balance pulled nothing (it reports a pull, or tasks on cpu), which leaves cpu's
+		// balance pulled nothing (it reports a pull, or tasks on the CPU), which leaves its
 		// queue as that refresh saw it, at the same tick; what follows does not touch what
 		// refresh reads, and a refresh of an empty queue sets no overload flag.
 		fresh = true
 	}
 	rq.curr = nil
 	if e == nil {
-		s.updateIdleCore(cpu)
+		s.updateIdleCore(rq.id)
 		return nil
 	}
 	rq.st.IdleStamp = 0
@@ -403,7 +402,7 @@ func (s *System) schedule(now int64, rq *cpuRQ) *Task {
 	rq.curr = t
 	rq.tasks.moveToFront(t)
 	s.catchUp(t, s.j)
-	s.updateMisfit(cpu)
+	s.updateMisfit(rq.id)
 	if !fresh && !s.unchanged(rq) {
 		s.refresh(rq)
 	}
@@ -474,7 +473,6 @@ func (s *System) Stop(now int64, cpu topology.CPU, t *Task, why sched.StopReason
 
 // stop is [System.Stop] on CPU rq for a caller that checked the CPU.
 func (s *System) stop(now int64, rq *cpuRQ, t *Task, why sched.StopReason) {
-	cpu := rq.id
 	n := uint64(now)
 	s.at(now)
 	switch why {
@@ -495,9 +493,9 @@ func (s *System) stop(now int64, rq *cpuRQ, t *Task, why sched.StopReason) {
 	// with it in place, so that it can be picked again without restarting its slice, and a
 	// group entity above it keeps running when the next task is in the same group.
 	rq.curr = nil
-	if t.E.onRQ && !t.allowed.Has(cpu) {
+	if t.E.onRQ && !t.allowed.Has(rq.id) {
 		rq.c.deschedule(n)
-		s.move(now, t, cpu, fallbackCPU(s.topo, t, cpu))
+		s.move(now, t, rq.id, fallbackCPU(s.topo, t, rq.id))
 	}
 	if why != sched.Preempt || !s.unchanged(rq) { // a preemption queues and dequeues nothing
 		s.refresh(rq)
