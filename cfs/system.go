@@ -280,6 +280,9 @@ func (s *System) block(e *Entity) {
 // ones wait in the System (sumOld) rather than in the frame, so that the machines without sums
 // pay two tests for them, neither a register held across the body nor a call of a wrapper.
 func (s *System) refresh(rq *cpuRQ) {
+	// The signal first: its catch-up may call decayUtil, and nothing the body holds in
+	// registers is live across that call.
+	s.catchUpCPU(rq, s.j)
 	c, st := rq.id, rq.st
 	if s.lb.sums != nil {
 		s.sumOld = sumStat(st)
@@ -292,7 +295,6 @@ func (s *System) refresh(rq *cpuRQ) {
 	st.IdleHNrRunning = uint32(int(root.idleHNrRunning))
 	st.Load = ScaleLoadDown(root.Load().Weight)
 	st.Runnable = uint64(nrr) * topology.CapacityScale
-	s.catchUpCPU(rq, s.j)
 	st.Util = min(rq.util, st.Capacity)
 	// s.flat follows NrRunning, which only this function writes.
 	s.flat.Update(c, was, nr)
