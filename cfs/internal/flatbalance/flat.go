@@ -25,9 +25,13 @@
 // utilisation when imbalance_pct is below 200, as the kernel's always are) and takes a new
 // busiest by conditional moves. It does branch on one comparison: a candidate whose avg_load is
 // below the busiest's so far cannot be picked whatever its type, so group_is_overloaded's tests
-// are left out for it (at 64 CPUs under the periodic sets, about half the candidates). Before a
-// busiest is found no candidate is passed over, so the count of fair tasks that decides
-// whether the answer is unsure, which matters only when none is found, is exact.
+// are left out for it (at 64 CPUs under the periodic sets, about half the candidates). Whether
+// the answer is unsure matters only when no busiest is found, and then no candidate was passed
+// over and none is overloaded: a second pass, made only then, reads the candidates' counts of
+// fair tasks, so that the scan keeps no count of its own. The scan also forms
+// group_is_overloaded's thresholds (capacity × imbalance_pct and capacity × 100) where it tests
+// them rather than holding them: each held value costs the loop a register, and at 64 CPUs the
+// loop's spills cost more than the two multiplications.
 package flatbalance
 
 import (
@@ -77,13 +81,10 @@ func (x *Index) Has(c topology.CPU) bool { return x.multi[c>>6]&(1<<(c&63)) != 0
 // whose avg_load is below the busiest so far is passed over without group_is_overloaded's
 // tests. Busiest panics if a CPU it reads has no statistics.
 func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, gc, pct uint64, stats []smp.CPUStat) (best int, over, unsure bool) {
-	const ring = topology.MaxCPUs - 1 // MaxCPUs is a power of two
-	// group_is_overloaded's thresholds for a group of one CPU with two tasks or more.
-	utilOver, runOver := gc*100, gc*pct
+	const ring = topology.MaxCPUs - 1                       // MaxCPUs is a power of two
 	bestAvg, bestPos := uint64(0), uint64(topology.MaxCPUs) // none yet
 	multi := x.multi[:len(span)]
 	dw, db := int(dst>>6), uint64(1)<<(dst&63)
-	var many uint32 // the fair tasks beyond the first of the candidates below overloaded, ORed
 	for i, m := range span {
 		w := multi[i] & m & cpus.Word(i)
 		if w == 0 {
@@ -103,8 +104,7 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 				panic("flatbalance: Index.Busiest of a CPU beyond the statistics")
 			}
 			f := &row[k]
-			hnr := f.HNrRunning
-			if hnr == 0 {
+			if f.HNrRunning == 0 {
 				continue
 			}
 			// avg_load. At full capacity the division is by SCHED_CAPACITY_SCALE.
@@ -118,10 +118,11 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 				// group_is_overloaded's tests are left out.
 				continue
 			}
-			if !(runOver < f.Runnable*100 || utilOver < f.Util*pct) {
-				// A candidate below overloaded; with one fair task (the others delayed, v7.1)
-				// it is found balanced like any other, with more it needs the full visit.
-				many |= hnr &^ 1
+			// group_is_overloaded's tests for a group of one CPU with two tasks or more.
+			if !(gc*pct < f.Runnable*100 || gc*100 < f.Util*pct) {
+				// A candidate below overloaded: found balanced like any other with one fair
+				// task (the others delayed, v7.1); with more, only the full visit can tell,
+				// which matters only if no busiest is found (see unsureOf).
 				continue
 			}
 			// The position in the ring that starts at dst: the first of equal avg_loads wins.
@@ -136,9 +137,29 @@ func (x *Index) Busiest(span []uint64, cpus *topology.CPUSet, dst topology.CPU, 
 		}
 	}
 	if bestPos == topology.MaxCPUs {
-		return -1, over, many != 0
+		return -1, over, over && x.unsureOf(span, cpus, dst, stats)
 	}
 	return int((uint64(dst) + bestPos) & ring), over, false
+}
+
+// unsureOf is Busiest's unsure when it found no busiest: whether a candidate (a CPU of x in span
+// and cpus other than dst, with fair tasks), none of which is overloaded, has two fair tasks or
+// more. It is asked only then, so that the scan keeps no count for it.
+func (x *Index) unsureOf(span []uint64, cpus *topology.CPUSet, dst topology.CPU, stats []smp.CPUStat) bool {
+	dw, db := int(dst>>6), uint64(1)<<(dst&63)
+	for i, m := range span {
+		w := x.multi[i] & m & cpus.Word(i)
+		if i == dw {
+			w &^= db
+		}
+		row := stats[min(i<<6, len(stats)):]
+		for ; w != 0; w &= w - 1 {
+			if row[bits.TrailingZeros64(w)].HNrRunning >= 2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SpanUtil is the sum of cpu_util_cfs (stats[c].Util) over the CPUs of span (the domain's CPUs,
