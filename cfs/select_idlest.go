@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/internal/leastload"
 	"github.com/schedkit/schedkit/cfs/smp"
 	"github.com/schedkit/schedkit/topology"
@@ -94,6 +95,9 @@ func pickIdlest(idlest *BalanceGroup, is *groupStats, g *BalanceGroup, s *groupS
 // load of avg_load (and not within that load at NUMA levels), or with fewer idle CPUs (at NUMA
 // levels only beyond the imbalance adjust_numa_imbalance tolerates).
 func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Params) *BalanceGroup {
+	if env.sums != nil && sd.flags&topology.SDAsymCPUCapacity == 0 && env.allAllowed() {
+		return env.findIdlestGroupSums(sd, this)
+	}
 	t := env.Task
 	var idlest, local *BalanceGroup
 	// The statistics live where the kernel keeps them (local_sgs, tmp_sgs, idlest_sgs): filled
@@ -115,6 +119,12 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Pa
 			idlest, is = g, *sgs
 		}
 	}
+	return env.idlestOverLocal(sd, idlest, local, &is, &ls)
+}
+
+// idlestOverLocal is the end of find_idlest_group: idlest, with statistics is, if it beats
+// local, with statistics ls (either group nil if there was none).
+func (env *WakeEnv) idlestOverLocal(sd *SchedDomain, idlest, local *BalanceGroup, is, ls *groupStats) *BalanceGroup {
 	if idlest == nil {
 		return nil
 	}
@@ -148,7 +158,7 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Pa
 	case groupHasSpare:
 		if sd.flags&topology.SDNUMA != 0 {
 			imbNumaNr := sd.imbNumaNr
-			if t.nAllowed != env.Domains.topo.NumCPUs() {
+			if t := env.Task; t.nAllowed != env.Domains.topo.NumCPUs() {
 				allowed := local.cpus.Intersect(*t.allowed)
 				imbNumaNr = min(allowed.Count(), imbNumaNr)
 			}
@@ -165,6 +175,50 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Pa
 		}
 	}
 	return idlest
+}
+
+// findIdlestGroupSums is [FindIdlestGroup] for a System's task allowed on every CPU at a domain
+// without SD_ASYM_CPUCAPACITY, with the same answer. It visits the groups in the same order,
+// each group's update_sg_wakeup_stats read from its sums (or its one CPU's statistics) as the
+// readable form reads them, but keeps of a group only its place in update_pick_idlest's order
+// (package groupsums's Key: two words), so that no group's statistics are zeroed, filled or
+// copied whole; the local group (the last holding this, as there) is tested with one word of
+// its mask and classified once the walk is done. At 1024 CPUs a fork visits some 30 groups
+// (docs/performance.md, 6.4).
+func (env *WakeEnv) findIdlestGroupSums(sd *SchedDomain, this topology.CPU) *BalanceGroup {
+	pct := sd.imbalancePct()
+	word, bit := int(this>>6), uint64(1)<<(this&63)
+	var idlest, local *BalanceGroup
+	ik := groupsums.Root
+	var one groupsums.Sum
+	for _, g := range sd.groups {
+		if g.cpus.Word(word)&bit != 0 {
+			local = g
+			continue
+		}
+		s := &one
+		if len(g.list) > 1 {
+			s = env.sums.Sum(g.id)
+		} else {
+			one = groupsums.OneCPU(sumStat(&env.Stats[g.list[0]]))
+		}
+		if k := s.Wake(g.capacity, uint32(len(g.list)), pct); k.Less(ik) {
+			idlest, ik = g, k
+		}
+	}
+	if idlest == nil || local == nil {
+		return idlest
+	}
+	ls := &one
+	if len(local.list) > 1 {
+		ls = env.sums.Sum(local.id)
+	} else {
+		one = groupsums.OneCPU(sumStat(&env.Stats[local.list[0]]))
+	}
+	lk := ls.Wake(local.capacity, uint32(len(local.list)), pct)
+	lstats := groupStats{Type: groupType(lk.Type()), AvgLoad: lk.AvgLoad(), IdleCPUs: lk.Idle(), SumNrRunning: ls.NrRunning}
+	is := groupStats{Type: groupType(ik.Type()), AvgLoad: ik.AvgLoad(), IdleCPUs: ik.Idle()}
+	return env.idlestOverLocal(sd, idlest, local, &is, &lstats)
 }
 
 // FindIdlestGroupCPU returns the CPU of group g to put the task on: find_idlest_group_cpu. A

@@ -15,6 +15,9 @@
 // forked task (or a wakeup that takes the slow path): cfs takes the kernel's "without p" values
 // (cpu_load_without and the rest) as the plain ones, the task being on no run queue, and only a
 // machine of unequal capacities needs the visit (for the misfit test), as for the balance.
+// find_idlest_group's fast form in cfs reads a group's sums as a [Key] ([Sum.Wake]): the
+// group's classification and its place in update_pick_idlest's order in two words, which
+// [Key.Less] compares.
 //
 // Which groups, and when the sums stand for update_sg_lb_stats' (the rule cfs's FindBusiestGroup
 // documents, and cfs's tests check against the full visit): groups of one CPU are left out (the
