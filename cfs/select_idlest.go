@@ -181,8 +181,8 @@ func (env *WakeEnv) idlestOverLocal(sd *SchedDomain, idlest, local *BalanceGroup
 // without SD_ASYM_CPUCAPACITY, with the same answer. It visits the groups in the same order,
 // each group's update_sg_wakeup_stats read from its sums (or its one CPU's statistics) as the
 // readable form reads them, but keeps of a group only its place in update_pick_idlest's order
-// (package groupsums's Key: two words), so that no group's statistics are zeroed, filled or
-// copied whole; the local group (the last holding this, as there) is tested with one word of
+// (package groupsums's Key: two words, which the sums keep until they change), so that no
+// group's statistics are zeroed, filled or copied whole, and few are classified; the local group (the last holding this, as there) is tested with one word of
 // its mask and classified once the walk is done. At 1024 CPUs a fork visits some 30 groups
 // (docs/performance.md, 6.4).
 func (env *WakeEnv) findIdlestGroupSums(sd *SchedDomain, this topology.CPU) *BalanceGroup {
@@ -196,13 +196,14 @@ func (env *WakeEnv) findIdlestGroupSums(sd *SchedDomain, this topology.CPU) *Bal
 			local = g
 			continue
 		}
-		s := &one
+		var k groupsums.Key
 		if len(g.list) > 1 {
-			s = env.sums.Sum(g.id)
+			k = env.sums.Key(g.id, g.capacity, uint32(len(g.list)), pct)
 		} else {
 			one = groupsums.OneCPU(sumStat(&env.Stats[g.list[0]]))
+			k = one.Wake(g.capacity, 1, pct)
 		}
-		if k := s.Wake(g.capacity, uint32(len(g.list)), pct); k.Less(ik) {
+		if k.Less(ik) {
 			idlest, ik = g, k
 		}
 	}

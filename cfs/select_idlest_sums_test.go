@@ -7,6 +7,7 @@ import (
 
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/smp"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -137,5 +138,57 @@ func countIdlestTypes(env *WakeEnv, sd *SchedDomain, this topology.CPU, seen *[2
 	}
 	if idlest != nil {
 		seen[1][is.Type]++
+	}
+}
+
+// TestSystemIdlestKeys runs a System on a machine of 64 CPUs, forking threads that run and
+// sleep (and some that spin) over most of it, and checks every 5 ticks that find_idlest_group
+// answers the same from the System's sums and the Keys it keeps of them from one check to the
+// next (package groupsums) as from the walk of every CPU, for every domain of a random CPU's
+// chain, from that CPU and from another CPU of the domain.
+func TestSystemIdlestKeys(t *testing.T) {
+	topo := topology.Uniform(2, 1, 2, 8, 2)
+	for _, v := range schedVersions {
+		m := newSMPMachine(t, topo, 1000, vparams(v))
+		s := m.s.sys
+		if s.we.sums == nil {
+			t.Fatalf("%v: no sums on %d CPUs", v, topo.NumCPUs())
+		}
+		p := &s.smp
+		r := rand.New(rand.NewPCG(4, 1))
+		checks := 0
+		for tick := range 400 {
+			if tick < 300 && r.IntN(3) == 0 {
+				b := behaviour{run: 1 + r.IntN(5), sleep: 1 + r.IntN(8)}
+				if r.IntN(4) == 0 {
+					b = behaviour{}
+				}
+				m.spawn(topology.CPU(r.IntN(8)), sched.Attr{Nice: r.IntN(5)}, b)
+			}
+			m.step()
+			if tick%5 != 0 {
+				continue
+			}
+			env := s.we
+			env.Task = NewSMPTask(NewTask("p", Normal, 0), topo.CPUs(), 0)
+			walk := env
+			walk.sums, walk.idle = nil, nil
+			this := topology.CPU(r.IntN(topo.NumCPUs()))
+			chain := s.ds.Chain(this)
+			for i := range chain {
+				sd := &chain[i]
+				span := slices.Collect(sd.span.All())
+				for _, from := range []topology.CPU{this, span[r.IntN(len(span))]} {
+					got, want := FindIdlestGroup(&env, sd, from, p), FindIdlestGroup(&walk, sd, from, p)
+					if got != want {
+						t.Fatalf("%v tick %d: %v from cpu%d: %v from the keys, %v from the walk", v, tick, sd, from, got, want)
+					}
+					checks++
+				}
+			}
+		}
+		if checks < 300 {
+			t.Fatalf("%v: %d checks only", v, checks)
+		}
 	}
 }

@@ -17,7 +17,8 @@
 // machine of unequal capacities needs the visit (for the misfit test), as for the balance.
 // find_idlest_group's fast form in cfs reads a group's sums as a [Key] ([Sum.Wake]): the
 // group's classification and its place in update_pick_idlest's order in two words, which
-// [Key.Less] compares.
+// [Key.Less] compares. An Index keeps each group's last Key until the group's sums change
+// ([Index.Key]): between two forks few of the groups a fork reads do.
 //
 // Which groups, and when the sums stand for update_sg_lb_stats' (the rule cfs's FindBusiestGroup
 // documents, and cfs's tests check against the full visit): groups of one CPU are left out (the
@@ -50,17 +51,24 @@ type Sum struct {
 
 // An Index holds the sums of every group of several CPUs of a machine, by group id. The zero
 // Index holds nothing and must be set up with [Index.Init]. An Index is not safe for
-// concurrent use.
+// concurrent use, reads of [Index.Key] included.
 type Index struct {
-	sums   []Sum
+	sums   []entry
 	groups [][]int32 // by CPU id: the ids of the groups of several CPUs that hold the CPU
+}
+
+// entry is a group's sums and the last Key read of them ([Index.Key]).
+type entry struct {
+	Sum
+	key Key    // the group's Key for imbalance_pct pct
+	pct uint64 // the imbalance_pct key was made for; 0 once the sums have changed
 }
 
 // Init sets x up for ngroups groups whose members are given by CPU id (groupsOf[c] lists the
 // ids of the groups of several CPUs that hold CPU c), every CPU idle with zero statistics, as a
 // machine starts. It panics if a group id is not below ngroups.
 func (x *Index) Init(ngroups int, groupsOf [][]int32) {
-	x.sums = make([]Sum, ngroups)
+	x.sums = make([]entry, ngroups)
 	x.groups = make([][]int32, len(groupsOf))
 	for c, gs := range groupsOf {
 		x.groups[c] = append([]int32(nil), gs...)
@@ -92,11 +100,30 @@ func (x *Index) Update(c int, old, now Stat) {
 		s.HNrRunning += dHNr
 		s.Idle += dIdle
 		s.Multi += dMulti
+		s.pct = 0
 	}
 }
 
 // Sum returns the sums of group g.
-func (x *Index) Sum(g int) *Sum { return &x.sums[g] }
+func (x *Index) Sum(g int) *Sum { return &x.sums[g].Sum }
+
+// Key returns group g's Key, [Sum.Wake] of its sums for capacity c, weight w and
+// imbalance_pct pct (not 0): the Key of the last call while g's sums have not changed since and
+// pct is the same. c and w must be g's own, the same at every call. A fork at 1024 CPUs reads
+// some 30 groups, of which few change between forks.
+func (x *Index) Key(g int, c uint64, w uint32, pct uint64) Key {
+	e := &x.sums[g]
+	if e.pct != pct {
+		return e.rekey(c, w, pct)
+	}
+	return e.key
+}
+
+// rekey makes e's Key anew, for [Index.Key].
+func (e *entry) rekey(c uint64, w uint32, pct uint64) Key {
+	e.key, e.pct = e.Wake(c, w, pct), pct
+	return e.key
+}
 
 // b2u is 1 for true, 0 for false.
 func b2u(b bool) uint32 {

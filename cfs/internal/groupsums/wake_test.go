@@ -172,3 +172,53 @@ func TestOneCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyFollowsSums reads random groups' Keys between random changes of random CPUs, for
+// imbalance_pcts that change now and then, and checks each against Sum.Wake of the group's
+// sums as they are. It fails unless the Keys kept from an earlier read were returned and
+// made anew about as often as each other.
+func TestKeyFollowsSums(t *testing.T) {
+	var kept, made int
+	for seed := range uint64(20) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		n, ngroups := 1+r.IntN(40), 1+r.IntN(10)
+		_, groupsOf := randomGroups(r, n, ngroups)
+		var x Index
+		x.Init(ngroups, groupsOf)
+		stats := make([]Stat, n)
+		caps := make([]uint64, ngroups)
+		weights := make([]uint32, ngroups)
+		for g := range caps {
+			caps[g], weights[g] = uint64(1+r.IntN(8))*1024, uint32(1+r.IntN(8))
+		}
+		pct := uint64(117)
+		for range 3000 {
+			switch r.IntN(4) {
+			case 0:
+				c := r.IntN(n)
+				now := randomStat(r)
+				x.Update(c, stats[c], now)
+				stats[c] = now
+			case 1:
+				if r.IntN(20) == 0 {
+					pct = []uint64{110, 117, 125}[r.IntN(3)]
+				}
+			default:
+				g := r.IntN(ngroups)
+				fresh := x.sums[g].pct != pct
+				want := x.Sum(g).Wake(caps[g], weights[g], pct)
+				if got := x.Key(g, caps[g], weights[g], pct); got != want {
+					t.Fatalf("seed %d: group %d pct %d: Key %+v, its sums' %+v", seed, g, pct, got, want)
+				}
+				if fresh {
+					made++
+				} else {
+					kept++
+				}
+			}
+		}
+	}
+	if kept < 5000 || made < 5000 {
+		t.Errorf("Keys kept %d, made anew %d", kept, made)
+	}
+}
