@@ -36,11 +36,17 @@ const None = math.MaxUint64
 type Tree struct {
 	n     int      // CPUs
 	size  int      // leaves: a power of two, at least the CPU count
-	key   []uint64 // node i's least key; node 1 is the root, leaf c is node size+c
-	arg   []int32  // node i's lowest CPU id with that key
+	nodes []node   // node 1 is the root, leaf c is node size+c
 	dirty []uint64 // a bit per leaf whose key changed since the inner nodes were computed
 	pend  []int32  // those leaves, in the order of their first change
 	path  []int32  // scratch: the nodes of one level to recompute, ascending
+}
+
+// A node is a node's least key and the lowest CPU id with that key, side by side, so that one
+// bounds check reads both.
+type node struct {
+	key uint64
+	arg int32
 }
 
 // walkMax is the most changed leaves a query brings up to date one path at a time; above it,
@@ -55,16 +61,15 @@ func (t *Tree) Init(n int) {
 	}
 	t.n = n
 	t.size = max(2, 1<<bits.Len(uint(n-1))) // a root above the leaves
-	t.key = make([]uint64, 2*t.size)
-	t.arg = make([]int32, 2*t.size)
-	for i := range t.key {
-		t.key[i] = None
+	t.nodes = make([]node, 2*t.size)
+	for i := range t.nodes {
+		t.nodes[i].key = None
 	}
 	for c := range t.size {
-		t.arg[t.size+c] = int32(c)
+		t.nodes[t.size+c].arg = int32(c)
 	}
 	for i := t.size - 1; i >= 1; i-- {
-		t.arg[i] = t.arg[2*i]
+		t.nodes[i].arg = t.nodes[2*i].arg
 	}
 	t.dirty = make([]uint64, (t.size+63)/64)
 	t.pend = make([]int32, 0, t.size)
@@ -74,10 +79,11 @@ func (t *Tree) Init(n int) {
 // Set gives CPU c the key k. The inner nodes follow at the next [Tree.Least]; a key that does
 // not change leaves them as they are.
 func (t *Tree) Set(c int, k uint64) {
-	if t.key[t.size+c] == k {
+	leaf := &t.nodes[t.size+c]
+	if leaf.key == k {
 		return
 	}
-	t.key[t.size+c] = k
+	leaf.key = k
 	if b := uint64(1) << (c & 63); t.dirty[c>>6]&b == 0 {
 		t.dirty[c>>6] |= b
 		t.pend = append(t.pend, int32(c))
@@ -85,7 +91,7 @@ func (t *Tree) Set(c int, k uint64) {
 }
 
 // Key returns CPU c's key.
-func (t *Tree) Key(c int) uint64 { return t.key[t.size+c] }
+func (t *Tree) Key(c int) uint64 { return t.nodes[t.size+c].key }
 
 // Least returns the CPU of least key among ids lo to hi-1 and its key: of equal keys the
 // lowest id; None and lo when every key is None. It panics unless 0 <= lo < hi <= n.
@@ -100,15 +106,15 @@ func (t *Tree) Least(lo, hi int) (int, uint64) {
 	rk, ra := uint64(None), int32(lo) // and on the right, which lie above every left one
 	for l, r := lo+t.size, hi+t.size; l < r; l, r = l>>1, r>>1 {
 		if l&1 != 0 {
-			if k := t.key[l]; k < lk {
-				lk, la = k, t.arg[l]
+			if nd := &t.nodes[l]; nd.key < lk {
+				lk, la = nd.key, nd.arg
 			}
 			l++
 		}
 		if r&1 != 0 {
 			r--
-			if k := t.key[r]; k <= rk { // r lies left of the right nodes taken so far
-				rk, ra = k, t.arg[r]
+			if nd := &t.nodes[r]; nd.key <= rk { // r lies left of the right nodes taken so far
+				rk, ra = nd.key, nd.arg
 			}
 		}
 	}
@@ -159,13 +165,14 @@ func (t *Tree) flush() {
 // pull sets node n from its two children, the left one winning ties, and reports whether
 // that changed it.
 func (t *Tree) pull(n int) bool {
-	c := 2 * n
-	if t.key[c+1] < t.key[c] {
-		c++
+	ch := t.nodes[2*n : 2*n+2]
+	c := ch[0]
+	if ch[1].key < c.key {
+		c = ch[1]
 	}
-	if t.key[n] == t.key[c] && t.arg[n] == t.arg[c] {
-		return false
+	if nd := &t.nodes[n]; *nd != c {
+		*nd = c
+		return true
 	}
-	t.key[n], t.arg[n] = t.key[c], t.arg[c]
-	return true
+	return false
 }
