@@ -264,7 +264,8 @@ func FindIdlestGroupCPU(env *WakeEnv, g *BalanceGroup, this topology.CPU, p *smp
 // down, at every level carrying flag, move to the idlest group's idlest CPU and continue at
 // that CPU's domains below the level just balanced. It returns prev if no CPU of sd is allowed.
 func FindIdlestCPU(env *WakeEnv, sd *SchedDomain, this, prev topology.CPU, flag topology.DomainFlags, p *smp.Params) topology.CPU {
-	if !sd.span.Overlaps(*env.Task.allowed) {
+	// A System's task allowed on every CPU meets every span: its count says so (allAllowed).
+	if !env.allAllowed() && !sd.span.Overlaps(*env.Task.allowed) {
 		return prev
 	}
 	cpu, newCPU := this, this
