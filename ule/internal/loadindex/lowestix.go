@@ -211,41 +211,6 @@ func visitDraws(acc, cand *cpuBits, wlo, whi int, x0 uint32) int32 {
 	return cpu
 }
 
-// LowestPairGroups is cpu_search_lowest on group n whose children are all groups of SMT pairs
-// the index searches (lowestPairsIx; a machine's last-level caches of SMT cores, the children of
-// a package), over a mask holding all its CPUs (full: every CPU of the machine) and without a
-// load limit: the kernel's loop over the children, from the last to the first, taking a child
-// whose total is below the best so far, or equal with a lower randomised load, each child
-// searched in the index with that best as its bound. It returns what the kernel's recursion
-// returns, leaves the generator where it does, and true; or false, having changed nothing, when
-// the index does not answer (n is not such a group, the mask lacks CPUs, there is a load limit,
-// or a CPU's load reaches bigLoad). It is LowestFused's bounded search of each child without a
-// call through the caller's recursion per child, which on a machine of 1024 CPUs is most of a
-// global search.
-func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32, ok bool) {
-	t := &ix.tree
-	if !ix.levels || !ix.pairOn || ix.big != 0 || maxLoad != math.MaxInt32 {
-		return 0, -1, 0, false
-	}
-	nd := &t.nodes[n]
-	if !nd.pairKids || !(full || t.holdsAll(nd, mask)) {
-		return 0, -1, 0, false
-	}
-	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, all: true}
-	bload := int32(math.MaxInt32)
-	cpu = -1
-	kids := t.kids[nd.kidLo:nd.kidHi]
-	for i := len(kids) - 1; i >= 0; i-- {
-		s.bound = bload
-		load, lcpu, lload := t.lowestPairsIx(&t.nodes[kids[i]], &s, ix)
-		total += load
-		if lcpu >= 0 && (load < bload || (load == bload && lload < cpuLoad)) {
-			bload, cpu, cpuLoad = load, lcpu, lload
-		}
-	}
-	return total, cpu, cpuLoad, true
-}
-
 // lowestPairsIx is LowestFused on a node nd of SMT pairs (nd.pairBits: the pairs 2i, 2i+1 of
 // consecutive ids in one mask word, visited from the highest id down) with every CPU in the mask
 // and no load limit, reading the index (pair totals kept, ix.big zero) instead of every CPU's
@@ -277,24 +242,10 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *Index) (total, cpu, cpuLoad int32) {
 	const even = 0x5555555555555555
 	w := int(nd.pairWord) & (topology.SetWords - 1)
-	node, p := nd.pairBits, s.prefer
-	var pbit, qbits uint64 // the preferred CPU and its pair
-	if uint32(p>>6) == uint32(w) && node>>(p&63)&1 != 0 {
-		pbit, qbits = 1<<(p&63), 3<<(p&62)
-	}
-	acc := ix.worse(w, s.pri) & node
-	if s.running {
-		acc |= pbit // the preferred CPU's priority is not compared when running
-	}
+	acc, qbits, total := ix.pairHead(nd, s, ix.worse(w, s.pri))
+	p := s.prefer
 	x0 := *s.x
 	*s.x = jump(x0, bits.OnesCount64(acc))
-	total = ix.nodeSum[min(nd.pairLo>>1+1, topology.MaxCPUs/2)] << 8
-	if pbit != 0 {
-		total -= 128
-		if s.running {
-			total -= 256
-		}
-	}
 	if acc == 0 || total > s.bound {
 		// No CPU to choose, or none the caller would take (see LowestFused).
 		return total, -1, 0
@@ -323,6 +274,29 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *Index) (to
 		}
 	}
 	return total, best.cpu, best.cpuLoad
+}
+
+// pairHead returns, for a node nd of SMT pairs (lowestPairsIx), its acceptable CPUs, given the
+// CPUs of its mask word running worse than s.pri (worse): those of the node, and the preferred
+// CPU when the thread runs there; the bits of the preferred CPU's pair if the node holds it; and
+// the node's total, 256 per thread less 128 for the preferred CPU and 256 more if the thread
+// runs there.
+func (ix *Index) pairHead(nd *searchNode, s *lowestArgs, worse uint64) (acc, qbits uint64, total int32) {
+	node, p := nd.pairBits, s.prefer
+	var pbit uint64 // the preferred CPU
+	if uint32(p>>6) == uint32(nd.pairWord) && node>>(p&63)&1 != 0 {
+		pbit, qbits = 1<<(p&63), 3<<(p&62)
+	}
+	acc = worse & node
+	total = ix.nodeSum[min(nd.pairLo>>1+1, topology.MaxCPUs/2)] << 8
+	if pbit != 0 {
+		total -= 128
+		if s.running {
+			acc |= pbit // the preferred CPU's priority is not compared when running
+			total -= 256
+		}
+	}
+	return acc, qbits, total
 }
 
 // lowestPrefPair is lowestMixed on the pair of CPUs q+1 and q (q even) that holds the preferred

@@ -15,8 +15,8 @@ import (
 // true, having moved *x as the kernel's search does; full says mask holds every CPU of the
 // machine. A group whose children are all leaves is searched as one walk (LowestFused), a leaf
 // of consecutive ids in the index (LowestRun); otherwise the kernel's recursion runs over the
-// search tree, with those two forms at the groups it reaches and a group of groups of SMT pairs
-// searched in the index (LowestPairGroups).
+// search tree, with those two forms at the groups it reaches and a group of groups of SMT pairs,
+// or a group of those, searched in the index (LowestPairGroups).
 // On a smaller machine, or with a nil Index, it returns false, having changed nothing: the
 // caller's kernel-shaped loops search.
 func (ix *Index) Lowest(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (int32, bool) {

@@ -47,6 +47,7 @@ var searchTops = []*topology.Topology{
 	topology.Uniform(1, 1, 3, 11, 2), // the last cache's pairs cross a word boundary
 	topology.Uniform(2, 1, 3, 3, 2),
 	topology.Uniform(4, 1, 4, 32, 2), // 1024 CPUs
+	topology.Uniform(4, 1, 16, 8, 2), // 1024 CPUs: bench/sim's BenchmarkHuge
 	topology.Uniform(1, 1, 1, 48, 2), // a group of 96 CPUs: more than a word
 	topology.TwoSocketSMT(),          // SMT siblings numbered apart
 	topology.FourLLC(),
@@ -134,6 +135,9 @@ func TestLowestMatchesKernel(t *testing.T) {
 						t.Fatalf("%s: LowestPairGroups = %d %d %d rnd %#x, kernel %d %d %d rnd %#x", where(top, g, &s), gt, gc, gl, gx, wt, wc, wl, w.x)
 					}
 					ways["pair groups"]++
+					if ix.tree.nodes[g.ID()].pairGrand {
+						ways["pair groups of groups"]++
+					}
 				} else if gx != x {
 					t.Fatalf("%s: LowestPairGroups declined and moved the generator", where(top, g, &s))
 				}
@@ -144,7 +148,7 @@ func TestLowestMatchesKernel(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"fused", "fused, beyond the bound", "run", "run, least load 64 or more", "pair groups"} {
+	for _, k := range []string{"fused", "fused, beyond the bound", "run", "run, least load 64 or more", "pair groups", "pair groups of groups"} {
 		if ways[k] < 500 {
 			t.Errorf("only %d searches took %s: %v", ways[k], k, ways)
 		}

@@ -31,6 +31,8 @@ type searchTree struct {
 	words []maskWord
 	// parent[n] is the id of group n's parent (-1 for the root).
 	parent []int32
+	// refs holds the children of the nodes of pairKids (searchNode.refLo).
+	refs []pairRef
 	// nwords is the number of mask words the machine's ids take.
 	nwords int
 }
@@ -66,6 +68,22 @@ type searchNode struct {
 	// pairKids says every child is such a node of SMT pairs (pairBits), none a thread group:
 	// LowestPairGroups searches the node (its mask words are kept for holdsAll).
 	pairKids bool
+	// pairGrand says every child is a node of pairKids, none a thread group (a machine's
+	// packages of last-level caches of SMT pairs): LowestPairGroups searches it too (its mask
+	// words are kept for holdsAll).
+	pairGrand bool
+	// refLo, refHi: for a node of pairKids, t.refs[refLo:refHi] are its children in visiting
+	// order (from the last to the first).
+	refLo, refHi int32
+}
+
+// A pairRef is a node of SMT pairs as LowestPairGroups reads it: its bits in mask word word, the
+// index of its total in Index.nodeSum, and its id.
+type pairRef struct {
+	bits uint64
+	word int32
+	sum  int32
+	node int32
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -113,6 +131,25 @@ func newSearchTree(top *topology.Topology) searchTree {
 		}
 		if n.pairKids && n.wordLo == n.wordHi {
 			// Its mask words, for holdsAll.
+			t.addWords(n, slices.Collect(g.CPUs().All()))
+		}
+		if n.pairKids {
+			n.refLo = int32(len(t.refs))
+			for _, k := range slices.Backward(kids) {
+				kn := &t.nodes[k]
+				t.refs = append(t.refs, pairRef{bits: kn.pairBits, word: kn.pairWord, sum: kn.pairLo>>1 + 1, node: k})
+			}
+			n.refHi = int32(len(t.refs))
+		}
+	}
+	for _, g := range groups {
+		n := &t.nodes[g.ID()]
+		kids := t.kids[n.kidLo:n.kidHi]
+		n.pairGrand = len(kids) > 0
+		for _, k := range kids {
+			n.pairGrand = n.pairGrand && t.nodes[k].pairKids && !t.nodes[k].thread
+		}
+		if n.pairGrand && n.wordLo == n.wordHi {
 			t.addWords(n, slices.Collect(g.CPUs().All()))
 		}
 	}

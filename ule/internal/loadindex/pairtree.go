@@ -1,0 +1,224 @@
+// This file implements cpu_search_lowest on a group of groups of SMT pairs, and on a group of
+// those (a machine's packages of last-level caches, and the machine): LowestPairGroups, in two
+// passes, the totals first and the draws only where they decide.
+
+package loadindex
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/schedkit/schedkit/topology"
+)
+
+// A pairGroup is a group of nodes of SMT pairs that LowestPairGroups searches (a child of the
+// group searched, or that group itself), in visiting order: the acceptable CPUs of its nodes,
+// in visiting order, are ix.pairs[lo:hi]; its nodes are searchTree.refs[ref:ref+hi-lo]; k is the
+// number of acceptable CPUs in the groups visited before it; total is its total; any says some
+// CPU of it is acceptable.
+type pairGroup struct {
+	lo, hi, ref int32
+	k, total    int32
+	any         bool
+}
+
+// A pairCand is a node that can hold LowestPairGroups' winner: its acceptable CPUs (acc), the
+// generator's state before their draws (x), its CPUs that can win (cand) and their load m, and
+// the id of its first CPU's mask word (w).
+type pairCand struct {
+	acc, cand uint64
+	x         uint32
+	m, w      int32
+	pref      bool
+}
+
+// LowestPairGroups is cpu_search_lowest on group n when its children are all groups of SMT pairs
+// the index searches (lowestPairsIx; a package's last-level caches of SMT cores), or when its
+// children are all such groups of groups (a machine of such packages), over a mask holding all
+// its CPUs (full: every CPU of the machine) and without a load limit. It returns what the
+// kernel's recursion returns, leaves the generator where it does, and true; or false, having
+// changed nothing, when the index does not answer (n is not such a group, the mask lacks CPUs,
+// there is a load limit, or a CPU's load reaches bigLoad).
+//
+// The kernel's loops keep, at each level, the first child in visiting order of least (total,
+// randomised load of the CPU it chose), comparing strictly; a group of groups takes its child
+// with the least total and, among those, the least randomised load, which is that of the CPU its
+// own best child chose. So the CPU chosen is, among the nodes of SMT pairs with an acceptable CPU
+// and the least total of their group, in the groups with an acceptable CPU and the least total,
+// the first in visiting order whose chosen CPU has the least randomised load. A node's chosen CPU
+// other than the preferred one has load m and randomised load m*256 - r, r < 128: only the nodes
+// of least m can win, and only their candidates need their draws (drawJumps), where the kernel's
+// bounded search of each child (the former form of this function) drew for every node whose total
+// was at most the best so far. The node holding the preferred CPU is searched whole
+// (lowestPairsIx). Every total, and the generator's end state, comes from the first pass: a word
+// of priority planes per 64 CPUs, and a popcount and a sum per node.
+func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32, ok bool) {
+	t := &ix.tree
+	if !ix.levels || !ix.pairOn || ix.big != 0 || maxLoad != math.MaxInt32 {
+		return 0, -1, 0, false
+	}
+	nd := &t.nodes[n]
+	if !(nd.pairKids || nd.pairGrand) || !(full || t.holdsAll(nd, mask)) {
+		return 0, -1, 0, false
+	}
+	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, all: true, bound: math.MaxInt32}
+	one := [1]int32{int32(n)}
+	groups := one[:]
+	if nd.pairGrand {
+		groups = t.kids[nd.kidLo:nd.kidHi]
+	}
+	x0 := *x
+	total, least, pe := ix.pairTotals(groups, &s)
+	if least == math.MaxInt32 {
+		return total, -1, 0, true // no acceptable CPU
+	}
+	cpu, cpuLoad = ix.pairWinner(&s, x0, least, pe)
+	return total, cpu, cpuLoad, true
+}
+
+// pairTotals is LowestPairGroups' first pass over groups (visited from the last to the first,
+// each one's nodes likewise): it records each group in ix.groups and the acceptable CPUs of each
+// node in ix.pairs, moves the generator over every draw, and returns the total of the groups, the
+// least total of a group with an acceptable CPU (math.MaxInt32 if none has one) and the entry
+// of ix.pairs of the node holding the preferred CPU (-1 if none).
+func (ix *Index) pairTotals(groups []int32, s *lowestArgs) (total, least, pe int32) {
+	t := &ix.tree
+	es, gs := ix.pairs, ix.groups[:0]
+	e, k := int32(0), int32(0)
+	cw, worse := int32(-1), uint64(0)
+	// The preferred CPU's node, by its total's index in nodeSum (0: in no node of SMT pairs).
+	phome, pg := int32(-1), 0
+	if uint32(s.prefer) < topology.MaxCPUs && ix.home[s.prefer&(topology.MaxCPUs-1)] != 0 {
+		phome = int32(ix.home[s.prefer&(topology.MaxCPUs-1)])
+	}
+	pe = -1
+	for i := len(groups) - 1; i >= 0; i-- {
+		g := &t.nodes[groups[i]]
+		refs := t.refs[g.refLo:g.refHi] // in visiting order
+		sum, any, gk := int32(0), uint64(0), int32(0)
+		for j := range refs {
+			ref := &refs[j]
+			if ref.word != cw { // the nodes of a word share its planes' comparison
+				cw, worse = ref.word, ix.worse(int(ref.word), s.pri)
+			}
+			acc := worse & ref.bits
+			sum += ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]
+			any |= acc
+			gk += int32(bits.OnesCount64(acc))
+			if ref.sum == phome {
+				pe, pg = e+int32(j), len(gs)
+			}
+			es[int(e)+j] = acc
+		}
+		gs = append(gs, pairGroup{lo: e, hi: e + int32(len(refs)), ref: g.refLo, k: k, total: sum << 8, any: any != 0})
+		e += int32(len(refs))
+		k += gk
+	}
+	if pe >= 0 { // the preferred CPU's node, as pairHead makes it
+		g := &gs[pg]
+		g.total -= 128
+		if s.running {
+			g.total -= 256
+			if pbit := uint64(1) << (s.prefer & 63); es[pe]&pbit == 0 {
+				es[pe] |= pbit // its priority is not compared when the thread runs there
+				g.any = true
+				k++
+				for i := pg + 1; i < len(gs); i++ {
+					gs[i].k++
+				}
+			}
+		}
+	}
+	least = math.MaxInt32
+	for _, g := range gs {
+		total += g.total
+		if g.any {
+			least = min(least, g.total)
+		}
+	}
+	*s.x = jump(*s.x, int(k))
+	ix.groups = gs
+	return total, least, pe
+}
+
+// pairWinner is LowestPairGroups' second pass, from the generator's state x0 before the search:
+// of the groups of total least, the nodes with an acceptable CPU and their group's least total
+// can hold the winner; it finds each one's candidates (the CPUs of least load of its pairs of
+// least total, as lowestPairsIx), draws for those of least load, searches the node of the
+// preferred CPU (entry pe) whole, and returns the first in visiting order of least randomised
+// load, with that load. (A node holding the preferred CPU has a total of 128 modulo 256 and the
+// others 0: when it can hold the winner, it is the only one.)
+func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least, pe int32) (cpu, cpuLoad int32) {
+	const even = 0x5555555555555555
+	t := &ix.tree
+	es, cs := ix.pairs, ix.cands[:0]
+	m := int32(math.MaxInt32) // the least load of the candidates
+	pcpu, pload := int32(-1), int32(0)
+	for _, g := range ix.groups {
+		if !g.any || g.total != least {
+			continue
+		}
+		refs := t.refs[g.ref : g.ref+g.hi-g.lo]
+		// The least total lt of the other nodes with an acceptable CPU (in threads), and whether
+		// the preferred CPU's node has an acceptable CPU and a total below theirs (256 per thread
+		// less 128, or 384 when the thread runs there): then it alone can hold the winner.
+		lt, prefLeast := int64(math.MaxInt32), false
+		for j, ref := range refs {
+			if e := g.lo + int32(j); es[e] != 0 && e != pe {
+				lt = min(lt, int64(ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]))
+			}
+		}
+		if g.lo <= pe && pe < g.hi && es[pe] != 0 {
+			tp := int64(ix.nodeSum[min(refs[pe-g.lo].sum, topology.MaxCPUs/2)])
+			prefLeast = tp <= lt || (s.running && tp == lt+1)
+		}
+		k := g.k
+		for j := range refs {
+			ref := &refs[j]
+			e := g.lo + int32(j)
+			acc := es[e]
+			x := jump(x0, int(k))
+			k += int32(bits.OnesCount64(acc))
+			if acc == 0 {
+				continue
+			}
+			if prefLeast != (e == pe) || (!prefLeast && int64(ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]) != lt) {
+				continue
+			}
+			if prefLeast { // the preferred CPU's node, searched whole from its own draws
+				ps := *s
+				ps.x = &x
+				_, pcpu, pload = t.lowestPairsIx(&t.nodes[ref.node], &ps, ix)
+				cs = append(cs, pairCand{pref: true})
+				continue
+			}
+			w := int(ref.word) & (topology.SetWords - 1)
+			pairs := (acc | acc>>1) & even
+			tot := ix.leastPairTotal(pairs, w, min(2*ix.top, 2*bigLoad-2))
+			pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
+			cand := acc & (pairs | pairs<<1)
+			lm := ix.leastLoad(cand, w, min(ix.top, tot))
+			cs = append(cs, pairCand{acc: acc, cand: cand &^ ix.loaded[(lm+1)&(bigLoad-1)][w], x: x, m: lm, w: ref.word})
+			m = min(m, lm)
+		}
+	}
+	ix.cands = cs
+	cpu, cpuLoad = -1, math.MaxInt32
+	for _, c := range cs {
+		if c.pref {
+			if pload < cpuLoad {
+				cpu, cpuLoad = pcpu, pload
+			}
+			continue
+		}
+		if c.m != m {
+			continue
+		}
+		b := drawJumps(c.acc, c.cand, c.x, 0, 127)
+		r := int32(jump(c.x, bits.OnesCount64(c.acc>>b)) >> 16 & 127)
+		if l := m<<8 - r; l < cpuLoad {
+			cpu, cpuLoad = c.w<<6+b, l
+		}
+	}
+	return cpu, cpuLoad
+}
