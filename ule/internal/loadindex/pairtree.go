@@ -12,14 +12,13 @@ import (
 )
 
 // A pairGroup is a group of nodes of SMT pairs that LowestPairGroups searches (a child of the
-// group searched, or that group itself), in visiting order: the acceptable CPUs of its nodes,
-// in visiting order, are ix.pairs[lo:hi]; its nodes are searchTree.refs[ref:ref+hi-lo]; k is the
-// number of acceptable CPUs in the groups visited before it; total is its total; any says some
-// CPU of it is acceptable.
+// group searched, or that group itself), in visiting order: its nodes are
+// searchTree.refs[ref:ref+n]; k is the number of acceptable CPUs in the groups visited before
+// it; total is its total; any says some CPU of it is acceptable, pref that it holds the
+// preferred CPU.
 type pairGroup struct {
-	lo, hi, ref int32
-	k, total    int32
-	any         bool
+	ref, n, k, total int32
+	any, pref        bool
 }
 
 // A pairCand is a node that can hold LowestPairGroups' winner: its acceptable CPUs (acc), the
@@ -68,121 +67,95 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 		groups = t.kids[nd.kidLo:nd.kidHi]
 	}
 	x0 := *x
-	total, least, pe := ix.pairTotals(groups, &s)
+	total, least := ix.pairTotals(groups, &s)
 	if least == math.MaxInt32 {
 		return total, -1, 0, true // no acceptable CPU
 	}
-	cpu, cpuLoad = ix.pairWinner(&s, x0, least, pe)
+	cpu, cpuLoad = ix.pairWinner(&s, x0, least)
 	return total, cpu, cpuLoad, true
 }
 
-// pairTotals is LowestPairGroups' first pass over groups (visited from the last to the first,
-// each one's nodes likewise): it records each group in ix.groups and the acceptable CPUs of each
-// node in ix.pairs, moves the generator over every draw, and returns the total of the groups, the
-// least total of a group with an acceptable CPU (math.MaxInt32 if none has one) and the entry
-// of ix.pairs of the node holding the preferred CPU (-1 if none).
-func (ix *Index) pairTotals(groups []int32, s *lowestArgs) (total, least, pe int32) {
+// pairTotals is LowestPairGroups' first pass over groups (visited from the last to the first):
+// it records each group in ix.groups, counting its acceptable CPUs a mask word at a time, moves
+// the generator over every draw, and returns the total of the groups and the least total of a
+// group with an acceptable CPU (math.MaxInt32 if none has one).
+func (ix *Index) pairTotals(groups []int32, s *lowestArgs) (total, least int32) {
 	t := &ix.tree
-	es, gs := ix.pairs, ix.groups[:0]
-	e, k := int32(0), int32(0)
-	cw, worse := int32(-1), uint64(0)
-	// The preferred CPU's node, by its total's index in nodeSum (0: in no node of SMT pairs).
-	phome, pg := int32(-1), 0
-	if uint32(s.prefer) < topology.MaxCPUs && ix.home[s.prefer&(topology.MaxCPUs-1)] != 0 {
-		phome = int32(ix.home[s.prefer&(topology.MaxCPUs-1)])
-	}
-	pe = -1
+	gs, k := ix.groups[:0], int32(0)
+	pw, pbit := prefWord(s.prefer)
+	least = math.MaxInt32
 	for i := len(groups) - 1; i >= 0; i-- {
 		g := &t.nodes[groups[i]]
-		refs := t.refs[g.refLo:g.refHi] // in visiting order
-		sum, any, gk := int32(0), uint64(0), int32(0)
-		for j := range refs {
-			ref := &refs[j]
-			if ref.word != cw { // the nodes of a word share its planes' comparison
-				cw, worse = ref.word, ix.worse(int(ref.word), s.pri)
-			}
-			acc := worse & ref.bits
-			sum += ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]
-			any |= acc
-			gk += int32(bits.OnesCount64(acc))
-			if ref.sum == phome {
-				pe, pg = e+int32(j), len(gs)
-			}
-			es[int(e)+j] = acc
-		}
-		gs = append(gs, pairGroup{lo: e, hi: e + int32(len(refs)), ref: g.refLo, k: k, total: sum << 8, any: any != 0})
-		e += int32(len(refs))
-		k += gk
-	}
-	if pe >= 0 { // the preferred CPU's node, as pairHead makes it
-		g := &gs[pg]
-		g.total -= 128
-		if s.running {
-			g.total -= 256
-			if pbit := uint64(1) << (s.prefer & 63); es[pe]&pbit == 0 {
-				es[pe] |= pbit // its priority is not compared when the thread runs there
-				g.any = true
-				k++
-				for i := pg + 1; i < len(gs); i++ {
-					gs[i].k++
+		pg := pairGroup{ref: g.refLo, n: g.refHi - g.refLo, k: k}
+		any, gk := uint64(0), 0
+		for _, mw := range t.words[g.wordLo:g.wordHi] {
+			acc := ix.worse(int(mw.w), s.pri) & mw.bits
+			if mw.w == pw && mw.bits&pbit != 0 {
+				pg.pref = true
+				if s.running {
+					acc |= pbit // its priority is not compared when the thread runs there
 				}
 			}
+			any |= acc
+			gk += bits.OnesCount64(acc)
 		}
-	}
-	least = math.MaxInt32
-	for _, g := range gs {
-		total += g.total
-		if g.any {
-			least = min(least, g.total)
+		for _, ref := range t.refs[g.refLo:g.refHi] {
+			pg.total += ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]
+		}
+		pg.total <<= 8
+		if pg.pref { // the preferred CPU's node, as pairHead makes it
+			pg.total -= 128
+			if s.running {
+				pg.total -= 256
+			}
+		}
+		pg.any = any != 0
+		gs = append(gs, pg)
+		k += int32(gk)
+		total += pg.total
+		if pg.any {
+			least = min(least, pg.total)
 		}
 	}
 	*s.x = jump(*s.x, int(k))
 	ix.groups = gs
-	return total, least, pe
+	return total, least
+}
+
+// prefWord returns the mask word and bit of the preferred CPU p (-1 and 0 if p is no CPU).
+func prefWord(p int32) (int32, uint64) {
+	if uint32(p) >= topology.MaxCPUs {
+		return -1, 0
+	}
+	return p >> 6, 1 << (p & 63)
 }
 
 // pairWinner is LowestPairGroups' second pass, from the generator's state x0 before the search:
 // of the groups of total least, the nodes with an acceptable CPU and their group's least total
 // can hold the winner; it finds each one's candidates (the CPUs of least load of its pairs of
 // least total, as lowestPairsIx), draws for those of least load, searches the node of the
-// preferred CPU (entry pe) whole, and returns the first in visiting order of least randomised
-// load, with that load. (A node holding the preferred CPU has a total of 128 modulo 256 and the
-// others 0: when it can hold the winner, it is the only one.)
-func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least, pe int32) (cpu, cpuLoad int32) {
-	const even = 0x5555555555555555
+// preferred CPU whole, and returns the first in visiting order of least randomised load, with
+// that load. (A node holding the preferred CPU has a total of 128 modulo 256 and the others 0:
+// when it can hold the winner, it is the only one.)
+func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
 	t := &ix.tree
-	es, cs := ix.pairs, ix.cands[:0]
+	cs := ix.cands[:0]
 	m := int32(math.MaxInt32) // the least load of the candidates
 	pcpu, pload := int32(-1), int32(0)
 	for _, g := range ix.groups {
 		if !g.any || g.total != least {
 			continue
 		}
-		refs := t.refs[g.ref : g.ref+g.hi-g.lo]
-		// The least total lt of the other nodes with an acceptable CPU (in threads), and whether
-		// the preferred CPU's node has an acceptable CPU and a total below theirs (256 per thread
-		// less 128, or 384 when the thread runs there): then it alone can hold the winner.
-		lt, prefLeast := int64(math.MaxInt32), false
-		for j, ref := range refs {
-			if e := g.lo + int32(j); es[e] != 0 && e != pe {
-				lt = min(lt, int64(ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]))
-			}
-		}
-		if g.lo <= pe && pe < g.hi && es[pe] != 0 {
-			tp := int64(ix.nodeSum[min(refs[pe-g.lo].sum, topology.MaxCPUs/2)])
-			prefLeast = tp <= lt || (s.running && tp == lt+1)
-		}
+		refs := t.refs[g.ref : g.ref+g.n]
+		es := ix.pairs[:len(refs)]
+		lt, pj, prefLeast := ix.pairAccs(refs, es, s, g.pref)
 		k := g.k
 		for j := range refs {
 			ref := &refs[j]
-			e := g.lo + int32(j)
-			acc := es[e]
+			acc := es[j]
 			x := jump(x0, int(k))
 			k += int32(bits.OnesCount64(acc))
-			if acc == 0 {
-				continue
-			}
-			if prefLeast != (e == pe) || (!prefLeast && int64(ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]) != lt) {
+			if acc == 0 || prefLeast != (j == pj) || (!prefLeast && int64(ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]) != lt) {
 				continue
 			}
 			if prefLeast { // the preferred CPU's node, searched whole from its own draws
@@ -192,14 +165,9 @@ func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least, pe int32) (cpu, cpu
 				cs = append(cs, pairCand{pref: true})
 				continue
 			}
-			w := int(ref.word) & (topology.SetWords - 1)
-			pairs := (acc | acc>>1) & even
-			tot := ix.leastPairTotal(pairs, w, min(2*ix.top, 2*bigLoad-2))
-			pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
-			cand := acc & (pairs | pairs<<1)
-			lm := ix.leastLoad(cand, w, min(ix.top, tot))
-			cs = append(cs, pairCand{acc: acc, cand: cand &^ ix.loaded[(lm+1)&(bigLoad-1)][w], x: x, m: lm, w: ref.word})
-			m = min(m, lm)
+			c := ix.pairCands(ref, acc, x)
+			cs = append(cs, c)
+			m = min(m, c.m)
 		}
 	}
 	ix.cands = cs
@@ -221,4 +189,50 @@ func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least, pe int32) (cpu, cpu
 		}
 	}
 	return cpu, cpuLoad
+}
+
+// pairAccs writes into es the acceptable CPUs of each node of refs (a group's, pref saying it
+// holds the preferred CPU) and returns the least total of the nodes with one other than the
+// preferred CPU's (in threads), the index of the preferred CPU's node (-1 if none), and whether
+// that node has an acceptable CPU and a total below the others' (256 per thread less 128, or 384
+// when the thread runs there): then it alone can hold the winner.
+func (ix *Index) pairAccs(refs []pairRef, es []uint64, s *lowestArgs, pref bool) (lt int64, pj int, prefLeast bool) {
+	pw, pbit := prefWord(s.prefer)
+	cw, worse := int32(-1), uint64(0)
+	lt, pj = math.MaxInt32, -1
+	for j := range refs {
+		ref := &refs[j]
+		if ref.word != cw { // the nodes of a word share its planes' comparison
+			cw, worse = ref.word, ix.worse(int(ref.word), s.pri)
+		}
+		acc := worse & ref.bits
+		if pref && ref.word == pw && ref.bits&pbit != 0 {
+			pj = j
+			if s.running {
+				acc |= pbit
+			}
+		} else if acc != 0 {
+			lt = min(lt, int64(ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]))
+		}
+		es[j] = acc
+	}
+	if pj >= 0 && es[pj] != 0 {
+		tp := int64(ix.nodeSum[min(refs[pj].sum, topology.MaxCPUs/2)])
+		prefLeast = tp <= lt || (s.running && tp == lt+1)
+	}
+	return lt, pj, prefLeast
+}
+
+// pairCands returns the candidates of node ref, with acceptable CPUs acc and the generator's
+// state x before their draws: the CPUs of least load m of its pairs of least total, as
+// lowestPairsIx finds them.
+func (ix *Index) pairCands(ref *pairRef, acc uint64, x uint32) pairCand {
+	const even = 0x5555555555555555
+	w := int(ref.word) & (topology.SetWords - 1)
+	pairs := (acc | acc>>1) & even
+	tot := ix.leastPairTotal(pairs, w, min(2*ix.top, 2*bigLoad-2))
+	pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
+	cand := acc & (pairs | pairs<<1)
+	m := ix.leastLoad(cand, w, min(ix.top, tot))
+	return pairCand{acc: acc, cand: cand &^ ix.loaded[(m+1)&(bigLoad-1)][w], x: x, m: m, w: ref.word}
 }
