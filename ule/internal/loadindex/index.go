@@ -41,8 +41,8 @@ type cpuBits [topology.SetWords]uint64
 // and xferCPUs is the number of such CPUs; big counts the CPUs with Load >= bigLoad; top is at
 // least every load below bigLoad; if pairOn, pairSum[i] is loads[2i].Load + loads[2i+1].Load (a
 // missing CPU counting 0), pairLevel[t] has 2i exactly when 1 <= t <= pairSum[i]
-// (t < 2*bigLoad), and nodeSum[i+1] holds the total load of the group of pairs whose first CPU
-// is 2i, nodeSum[0] that of the CPUs in no such group. Ids the machine lacks are in no other
+// (t < 2*bigLoad), and nodeSum[i] holds the total load of the group of pairs numbered i (from 1),
+// nodeSum[0] that of the CPUs in no such group. Ids the machine lacks are in no other
 // mask.
 type Index struct {
 	loads   *[topology.MaxCPUs]CPULoad
@@ -71,10 +71,10 @@ type Index struct {
 	big      int32
 	// pairSum[i] is the total load of CPUs 2i and 2i+1, and pairLevel[t] the pairs (at bit 2i)
 	// whose total is at least t, as loaded is for CPUs (pairLevel[0] is unused; totals from
-	// 2*bigLoad have no level, which only CPUs counted in big can make). nodeSum[i+1] is the
-	// total load of the group of pairs whose first pair is i (the CPUs 2i, 2i+1, …), and home[c]
-	// that i+1 for each CPU c of such a group (0 for the other CPUs, whose loads nodeSum[0]
-	// collects and nothing reads).
+	// 2*bigLoad have no level, which only CPUs counted in big can make). nodeSum[i] is the
+	// total load of the group of pairs numbered i (searchNode.sum, from 1), and home[c] that i
+	// for each CPU c of such a group (0 for the other CPUs, whose loads nodeSum[0] collects and
+	// nothing reads).
 	pairLevel [2 * bigLoad]cpuBits
 	pairSum   [topology.MaxCPUs / 2]int32
 	nodeSum   [topology.MaxCPUs/2 + 1]int32
@@ -112,7 +112,7 @@ func New(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, minCPUs int) 
 		ix.priOn = ix.priOn || (nd.idLo+int32(max(minCPUs, 2)) <= nd.idHi && !nd.thread)
 		ix.pairOn = ix.pairOn || bits.OnesCount64(nd.pairBits) >= min(minCPUs, minPairCPUs)
 		for b := nd.pairBits; b != 0; b &= b - 1 {
-			ix.home[int(nd.pairWord)<<6|bits.TrailingZeros64(b)] = uint16(nd.pairLo>>1 + 1)
+			ix.home[int(nd.pairWord)<<6|bits.TrailingZeros64(b)] = uint16(nd.sum)
 		}
 	}
 	ix.priOn = ix.priOn || ix.pairOn
@@ -305,6 +305,37 @@ func leastLevel(set uint64, levels []cpuBits, w int, hi int32) int32 {
 	for lo < hi {
 		mid := int32(uint32(lo+hi) >> 1)
 		if set&^levels[int(mid+1)&(len(levels)-1)][w&(topology.SetWords-1)] != 0 {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// leastLevelNear is leastLevel from a guess g of the answer: it tests g, and while the answer is
+// at most the last level tested, the levels 1, 2, 4, ... below it, and ends with a binary search
+// between the last two levels tested (above g when the answer is). When the guess is the answer
+// or close below it, that is two to four tests where the binary search over 1..hi makes log2(hi).
+func leastLevelNear(set uint64, levels []cpuBits, w int, hi, g int32) int32 {
+	w &= topology.SetWords - 1
+	top := int32(len(levels) - 1)
+	lo := int32(0)
+	if g = min(max(g, 0), hi); set&^levels[(g+1)&top][w] == 0 {
+		lo = g + 1
+	} else {
+		hi = g
+		for step := int32(1); hi >= step; step <<= 1 {
+			if set&^levels[(hi-step+1)&top][w] == 0 {
+				lo = hi - step + 1
+				break
+			}
+			hi -= step
+		}
+	}
+	for lo < hi {
+		mid := int32(uint32(lo+hi) >> 1)
+		if set&^levels[(mid+1)&top][w] != 0 {
 			hi = mid
 		} else {
 			lo = mid + 1

@@ -220,3 +220,32 @@ func TestSearchTreeHolds(t *testing.T) {
 		}
 	}
 }
+
+// leastLevelNear answers what leastLevel answers, whatever its guess: on random loads of a word of
+// 64 CPUs (their levels nested as the index keeps them), random sets, bounds at or above the
+// answer, and guesses below, at and above the answer and beyond the bound.
+func TestLeastLevelNear(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	var levels [bigLoad]cpuBits
+	for i := range 3000 {
+		levels = [bigLoad]cpuBits{}
+		maxLoad := []int{2, 10, 100, bigLoad - 1}[i%4]
+		for c := range 64 {
+			l := r.IntN(maxLoad + 1)
+			for k := 1; k <= l; k++ {
+				levels[k][0] |= 1 << c
+			}
+		}
+		set := r.Uint64() | 1<<r.IntN(64)
+		want := leastLevel(set, levels[:], 0, bigLoad-1)
+		hi := want + int32(r.IntN(bigLoad-int(want)))
+		if got := leastLevel(set, levels[:], 0, hi); got != want {
+			t.Fatalf("leastLevel with bound %d = %d, with %d %d", hi, got, bigLoad-1, want)
+		}
+		for _, g := range []int32{-1, 0, want - 1 - int32(r.IntN(4)), want, want + int32(r.IntN(4)), hi, hi + 1, int32(r.IntN(bigLoad))} {
+			if got := leastLevelNear(set, levels[:], 0, hi, g); got != want {
+				t.Fatalf("leastLevelNear(%#x, bound %d, guess %d) = %d, want %d", set, hi, g, got, want)
+			}
+		}
+	}
+}

@@ -288,7 +288,7 @@ func (ix *Index) pairHead(nd *searchNode, s *lowestArgs, worse uint64) (acc, qbi
 		pbit, qbits = 1<<(p&63), 3<<(p&62)
 	}
 	acc = worse & node
-	total = ix.nodeSum[min(nd.pairLo>>1+1, topology.MaxCPUs/2)] << 8
+	total = ix.nodeSum[min(nd.sum, topology.MaxCPUs/2)] << 8
 	if pbit != 0 {
 		total -= 128
 		if s.running {

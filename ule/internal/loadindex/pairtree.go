@@ -99,8 +99,8 @@ func (ix *Index) pairTotals(groups []int32, s *lowestArgs) (total, least int32) 
 			any |= acc
 			gk += bits.OnesCount64(acc)
 		}
-		for _, ref := range t.refs[g.refLo:g.refHi] {
-			pg.total += ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]
+		for _, sum := range ix.nodeSum[g.sumLo:g.sumHi] { // its nodes' totals, side by side
+			pg.total += sum
 		}
 		pg.total <<= 8
 		if pg.pref { // the preferred CPU's node, as pairHead makes it
@@ -230,9 +230,12 @@ func (ix *Index) pairCands(ref *pairRef, acc uint64, x uint32) pairCand {
 	const even = 0x5555555555555555
 	w := int(ref.word) & (topology.SetWords - 1)
 	pairs := (acc | acc>>1) & even
-	tot := ix.leastPairTotal(pairs, w, min(2*ix.top, 2*bigLoad-2))
+	// The least pair total is at most the node's mean when every pair is acceptable, and close
+	// below it on an even load; the least load of those pairs' CPUs, at most half their total.
+	mean := ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)] / int32(max(bits.OnesCount64(ref.bits)/2, 1))
+	tot := leastLevelNear(pairs, ix.pairLevel[:], w, min(2*ix.top, 2*bigLoad-2), mean)
 	pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
 	cand := acc & (pairs | pairs<<1)
-	m := ix.leastLoad(cand, w, min(ix.top, tot))
+	m := leastLevelNear(cand, ix.loaded[:], w, min(ix.top, tot), tot/2)
 	return pairCand{acc: acc, cand: cand &^ ix.loaded[(m+1)&(bigLoad-1)][w], x: x, m: m, w: ref.word}
 }

@@ -65,6 +65,10 @@ type searchNode struct {
 	pairBits uint64
 	pairWord int32
 	pairLo   int32 // the node's first CPU
+	// sum, for a node of SMT pairs, is the index of its total in Index.nodeSum (from 1): the
+	// children of each node of pairKids are numbered one after the other in visiting order, and
+	// sumLo..sumHi-1 are theirs.
+	sum, sumLo, sumHi int32
 	// pairKids says every child is such a node of SMT pairs (pairBits), none a thread group:
 	// LowestPairGroups searches the node (its mask words are kept for holdsAll).
 	pairKids bool
@@ -122,6 +126,7 @@ func newSearchTree(top *topology.Topology) searchTree {
 		lo = i + 1
 	}
 	t.number(groups)
+	sums := int32(0) // the nodes of SMT pairs numbered so far
 	for _, g := range groups {
 		n := &t.nodes[g.ID()]
 		kids := t.kids[n.kidLo:n.kidHi]
@@ -134,12 +139,20 @@ func newSearchTree(top *topology.Topology) searchTree {
 			t.addWords(n, slices.Collect(g.CPUs().All()))
 		}
 		if n.pairKids {
-			n.refLo = int32(len(t.refs))
+			n.refLo, n.sumLo = int32(len(t.refs)), sums+1
 			for _, k := range slices.Backward(kids) {
 				kn := &t.nodes[k]
-				t.refs = append(t.refs, pairRef{bits: kn.pairBits, word: kn.pairWord, sum: kn.pairLo>>1 + 1, node: k})
+				sums++
+				kn.sum = sums
+				t.refs = append(t.refs, pairRef{bits: kn.pairBits, word: kn.pairWord, sum: kn.sum, node: k})
 			}
-			n.refHi = int32(len(t.refs))
+			n.refHi, n.sumHi = int32(len(t.refs)), sums+1
+		}
+	}
+	for i := range t.nodes {
+		if n := &t.nodes[i]; n.pairBits != 0 && n.sum == 0 {
+			sums++
+			n.sum = sums
 		}
 	}
 	for _, g := range groups {
