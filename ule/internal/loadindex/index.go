@@ -82,11 +82,10 @@ type Index struct {
 	// acc and cand are scratch masks of the searches (only the words of the group searched are
 	// written and read), kept here so that no search clears a whole mask.
 	acc, cand cpuBits
-	// pairs and groups are LowestPairGroups' scratch records, as many as the machine has nodes
-	// of SMT pairs and groups of them (made when the pair totals are kept).
+	// pairs and groups are LowestPairGroups' scratch records (a group's nodes' acceptable CPUs,
+	// and the groups), as many as the machine has nodes (made when the pair totals are kept).
 	pairs  []uint64
 	groups []pairGroup
-	cands  []pairCand
 }
 
 // bigLoad is the load from which a CPU has no level and counts in big. A machine of 100,000
@@ -118,7 +117,7 @@ func New(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, minCPUs int) 
 	ix.priOn = ix.priOn || ix.pairOn
 	if ix.pairOn {
 		n := len(ix.tree.nodes)
-		ix.pairs, ix.groups, ix.cands = make([]uint64, n), make([]pairGroup, 0, n), make([]pairCand, 0, n)
+		ix.pairs, ix.groups = make([]uint64, n), make([]pairGroup, 0, n)
 	}
 	ix.prunes = ix.tree.ranges
 	return ix

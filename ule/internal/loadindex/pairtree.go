@@ -21,16 +21,6 @@ type pairGroup struct {
 	any, pref        bool
 }
 
-// A pairCand is a node that can hold LowestPairGroups' winner: its acceptable CPUs (acc), the
-// generator's state before their draws (x), its CPUs that can win (cand) and their load m, and
-// the id of its first CPU's mask word (w).
-type pairCand struct {
-	acc, cand uint64
-	x         uint32
-	m, w      int32
-	pref      bool
-}
-
 // LowestPairGroups is cpu_search_lowest on group n when its children are all groups of SMT pairs
 // the index searches (lowestPairsIx; a package's last-level caches of SMT cores), or when its
 // children are all such groups of groups (a machine of such packages), over a mask holding all
@@ -132,16 +122,13 @@ func prefWord(p int32) (int32, uint64) {
 
 // pairWinner is LowestPairGroups' second pass, from the generator's state x0 before the search:
 // of the groups of total least, the nodes with an acceptable CPU and their group's least total
-// can hold the winner; it finds each one's candidates (the CPUs of least load of its pairs of
-// least total, as lowestPairsIx), draws for those of least load, searches the node of the
-// preferred CPU whole, and returns the first in visiting order of least randomised load, with
-// that load. (A node holding the preferred CPU has a total of 128 modulo 256 and the others 0:
-// when it can hold the winner, it is the only one.)
+// can hold the winner; it visits them in order, each with its own draws: the node of the
+// preferred CPU searched whole, any other by its candidates (pairDraw), and returns the first of
+// least randomised load, with that load. (A node holding the preferred CPU has a total of 128
+// modulo 256 and the others 0: when it can hold the winner, it is the only one.)
 func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
 	t := &ix.tree
-	cs := ix.cands[:0]
-	m := int32(math.MaxInt32) // the least load of the candidates
-	pcpu, pload := int32(-1), int32(0)
+	cpu, cpuLoad = -1, math.MaxInt32
 	for _, g := range ix.groups {
 		if !g.any || g.total != least {
 			continue
@@ -158,34 +145,17 @@ func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad
 			if acc == 0 || prefLeast != (j == pj) || (!prefLeast && int64(ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)]) != lt) {
 				continue
 			}
+			c, l := int32(-1), int32(math.MaxInt32)
 			if prefLeast { // the preferred CPU's node, searched whole from its own draws
 				ps := *s
 				ps.x = &x
-				_, pcpu, pload = t.lowestPairsIx(&t.nodes[ref.node], &ps, ix)
-				cs = append(cs, pairCand{pref: true})
-				continue
+				_, c, l = t.lowestPairsIx(&t.nodes[ref.node], &ps, ix)
+			} else {
+				c, l = ix.pairDraw(ref, acc, x, cpuLoad)
 			}
-			c := ix.pairCands(ref, acc, x)
-			cs = append(cs, c)
-			m = min(m, c.m)
-		}
-	}
-	ix.cands = cs
-	cpu, cpuLoad = -1, math.MaxInt32
-	for _, c := range cs {
-		if c.pref {
-			if pload < cpuLoad {
-				cpu, cpuLoad = pcpu, pload
+			if l < cpuLoad {
+				cpu, cpuLoad = c, l
 			}
-			continue
-		}
-		if c.m != m {
-			continue
-		}
-		b := drawJumps(c.acc, c.cand, c.x, 0, 127)
-		r := int32(jump(c.x, bits.OnesCount64(c.acc>>b)) >> 16 & 127)
-		if l := m<<8 - r; l < cpuLoad {
-			cpu, cpuLoad = c.w<<6+b, l
 		}
 	}
 	return cpu, cpuLoad
@@ -223,10 +193,12 @@ func (ix *Index) pairAccs(refs []pairRef, es []uint64, s *lowestArgs, pref bool)
 	return lt, pj, prefLeast
 }
 
-// pairCands returns the candidates of node ref, with acceptable CPUs acc and the generator's
-// state x before their draws: the CPUs of least load m of its pairs of least total, as
-// lowestPairsIx finds them.
-func (ix *Index) pairCands(ref *pairRef, acc uint64, x uint32) pairCand {
+// pairDraw returns the CPU node ref chooses and its randomised load, the node having the
+// acceptable CPUs acc and the generator's state x before their draws, as lowestPairsIx chooses
+// it without the preferred CPU: of its pairs of least total, the CPUs of least load m, and of
+// those the first with the greatest draw r, at m*256 - r. When that load cannot be below best
+// (m*256 - 127 >= best), it draws nothing and returns -1 and math.MaxInt32.
+func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best int32) (cpu, cpuLoad int32) {
 	const even = 0x5555555555555555
 	w := int(ref.word) & (topology.SetWords - 1)
 	pairs := (acc | acc>>1) & even
@@ -237,5 +209,11 @@ func (ix *Index) pairCands(ref *pairRef, acc uint64, x uint32) pairCand {
 	pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
 	cand := acc & (pairs | pairs<<1)
 	m := leastLevelNear(cand, ix.loaded[:], w, min(ix.top, tot), tot/2)
-	return pairCand{acc: acc, cand: cand &^ ix.loaded[(m+1)&(bigLoad-1)][w], x: x, m: m, w: ref.word}
+	if m<<8-127 >= best {
+		return -1, math.MaxInt32
+	}
+	cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
+	b := drawJumps(acc, cand, x, 0, 127)
+	r := int32(jump(x, bits.OnesCount64(acc>>b)) >> 16 & 127)
+	return ref.word<<6 + b, m<<8 - r
 }
