@@ -27,6 +27,14 @@
 // draw when no acceptable CPU has less load. A search therefore costs O(CPUs/64) word operations
 // plus a draw per CPU that ties at the winning load.
 //
+// The same holds a level up: a group keeps the child of least total, and of equal totals the one
+// whose chosen CPU has the least randomised load. So on a machine of packages of last-level
+// caches of SMT pairs, a search (LowestPairGroups) first takes every group's total and count of
+// acceptable CPUs (a word of priority planes per 64 CPUs and a sum per cache), moves the
+// generator over them all, and then visits only the caches of least total in the packages of
+// least total, each from its own place in the stream of draws; a cache whose least load cannot
+// beat the best so far draws nothing.
+//
 // # Where the index does not answer
 //
 // A mask that lacks CPUs of a group, a load limit (the balancer's), loads of bigLoad or more, or

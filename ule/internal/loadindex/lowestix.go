@@ -242,10 +242,24 @@ func visitDraws(acc, cand *cpuBits, wlo, whi int, x0 uint32) int32 {
 func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *Index) (total, cpu, cpuLoad int32) {
 	const even = 0x5555555555555555
 	w := int(nd.pairWord) & (topology.SetWords - 1)
-	acc, qbits, total := ix.pairHead(nd, s, ix.worse(w, s.pri))
-	p := s.prefer
+	node, p := nd.pairBits, s.prefer
+	var pbit, qbits uint64 // the preferred CPU and its pair
+	if uint32(p>>6) == uint32(w) && node>>(p&63)&1 != 0 {
+		pbit, qbits = 1<<(p&63), 3<<(p&62)
+	}
+	acc := ix.worse(w, s.pri) & node
+	if s.running {
+		acc |= pbit // the preferred CPU's priority is not compared when running
+	}
 	x0 := *s.x
 	*s.x = jump(x0, bits.OnesCount64(acc))
+	total = ix.nodeSum[min(nd.sum, topology.MaxCPUs/2)] << 8
+	if pbit != 0 {
+		total -= 128
+		if s.running {
+			total -= 256
+		}
+	}
 	if acc == 0 || total > s.bound {
 		// No CPU to choose, or none the caller would take (see LowestFused).
 		return total, -1, 0
@@ -274,29 +288,6 @@ func (t *searchTree) lowestPairsIx(nd *searchNode, s *lowestArgs, ix *Index) (to
 		}
 	}
 	return total, best.cpu, best.cpuLoad
-}
-
-// pairHead returns, for a node nd of SMT pairs (lowestPairsIx), its acceptable CPUs, given the
-// CPUs of its mask word running worse than s.pri (worse): those of the node, and the preferred
-// CPU when the thread runs there; the bits of the preferred CPU's pair if the node holds it; and
-// the node's total, 256 per thread less 128 for the preferred CPU and 256 more if the thread
-// runs there.
-func (ix *Index) pairHead(nd *searchNode, s *lowestArgs, worse uint64) (acc, qbits uint64, total int32) {
-	node, p := nd.pairBits, s.prefer
-	var pbit uint64 // the preferred CPU
-	if uint32(p>>6) == uint32(nd.pairWord) && node>>(p&63)&1 != 0 {
-		pbit, qbits = 1<<(p&63), 3<<(p&62)
-	}
-	acc = worse & node
-	total = ix.nodeSum[min(nd.sum, topology.MaxCPUs/2)] << 8
-	if pbit != 0 {
-		total -= 128
-		if s.running {
-			acc |= pbit // the preferred CPU's priority is not compared when running
-			total -= 256
-		}
-	}
-	return acc, qbits, total
 }
 
 // lowestPrefPair is lowestMixed on the pair of CPUs q+1 and q (q even) that holds the preferred
