@@ -410,11 +410,13 @@ func buildkernelMakeNotes() []string {
 			"the childExitJob self-pipe that JobChildSig writes on SIGCHLD, and JobDoOutput copies the output to make's " +
 			"own stdout. So make wakes, from the CPU of the shell, for each of the two commands of an object (echo 1) " +
 			"and for the shell's exit; its CPU for each (out_us) is not known and is swept. The wakes come from other " +
-			"CPUs (3,740 of make's 5,591 wake-ups migrate, ULE, nice 20 hogs, seed 1), yet make never waits in a run " +
-			"queue: asleep it is raised to static_boost (PRI_MIN_BATCH 152, sched_sleep), better than the running sh, " +
-			"so sched_pickcpu's \"compare the lowest loaded cpu to current cpu\" keeps it on the waker's CPU and " +
-			"sched_setpreempt switches to it. The time goes to sh (80 s of run-queue wait over 2,000 objects) and to " +
-			"the forked compilers and ctfconverts (17 s and 18 s), placed behind hogs. echo 0 / 1 (3 runs a point): " +
+			"CPUs (traced 2026-12-07 under the ci profile of 03:44, ULE, nice 20 hogs, seeds 1-3: 3,596-3,668 of make's " +
+			"5,486-5,581 wake-ups migrate; 3,740 of 5,591 in seed 1 under the profile of 00:52), yet make never waits " +
+			"in a run queue (0 s in each seed): asleep it is raised to static_boost (PRI_MIN_BATCH 152, sched_sleep), " +
+			"better than the running sh, so sched_pickcpu's \"compare the lowest loaded cpu to current cpu\" keeps it " +
+			"on the waker's CPU and sched_setpreempt switches to it. The time goes to sh (74-83 s of run-queue wait " +
+			"over 2,000 objects; 80 s under the profile of 00:52) and to the forked compilers and ctfconverts (15-19 s " +
+			"and 13-18 s; 17 s and 18 s), placed behind hogs. echo 0 / 1 (3 runs a point): " +
 			"2.13 / 2.44×; out_us 2 / 10 / 50 / 200: 2.20 / 2.44 / 3.20 / 3.32× (the last two ± 50 % over 3 runs). Not " +
 			"modelled: the I/O a compile waits for, and the modules' sub-makes sharing the -j token pipe (below).",
 		"Sources read for the -j token pipe (contrib/bmake/job.c, NetBSD job.c 1.191 as FreeBSD 12 ships it; " +
