@@ -161,7 +161,9 @@ func karglNotes() []string {
 			"loaded; the polling ranks never sleep, so no wake-up places them again, and the balancer leaves at most " +
 			"two ranks on a CPU at a time, on either machine: 2,2,1,1 at N=6 (the two ranks of a pair of CPUs " +
 			"changing sides every balance), 2,2,2,1 at N=7, two per CPU at N=8 (1.02×, each rank 11.5 s of CPU for " +
-			"11.1 s of work). The seed's 2.8× at N=6 needs three or four ranks on one CPU; our runs vary by 0.02-3 % " +
+			"11.1 s of work). Sampled again on 2026-12-07 under the ci profile of 03:44 (seeds 1-3, iter_ms 50 and " +
+			"1000, the ranks' CPUs at 0.2 s and every 50 ms from 0.5 s to the end): 2,2,1,1 at N=6 and 2,2,2,1 at N=7 " +
+			"at 0.2 s and in every sample after. The seed's 2.8× at N=6 needs three or four ranks on one CPU; our runs vary by 0.02-3 % " +
 			"(the 95 % half-widths), not by the seed's 18-31 % mean absolute deviation. Ranks that slept in MPI_Init " +
 			"instead (init_wait 0, not what the source does) are woken by mpirun and the 2008 sched_pickcpu's last rule " +
 			"(the waking CPU if it runs worse priority than the woken thread and the chosen CPU is busy) piles ranks " +
