@@ -170,9 +170,10 @@ func seed002Notes() []string {
 		"PREEMPTION and IPI_PREEMPTION in the model change only who preempts whom (sys/kern/sched_4bsd.c of FreeBSD 12, " +
 			"maybe_preempt: without FULL_PREEMPTION only a thread of interrupt priority, pri <= PRI_MAX_ITHD, preempts, or " +
 			"any better one when the CPU runs its idle thread; kick_other_cpu's IPI_PREEMPT is for a thread bound to " +
-			"another CPU). make is now woken from other CPUs (it changes CPU 1,125 times in its 1,465 wake-ups, seed 1, " +
-			"traced 2026-12-07), but by a running waker, and the build has no interrupt threads (no I/O is modelled): with and without, the runs are " +
-			"identical (the same trace hash), so the 168.53 s run is not reproduced.",
+			"another CPU). make is now woken from other CPUs (it changes CPU 993 times in its 1,223 wake-ups, seed 1, " +
+			"traced 2026-12-07 under the ci profile of 03:44; 1,125 in 1,465 under that of 00:52), but by a running " +
+			"waker, and the build has no interrupt threads (no I/O is modelled): with and without, the runs are " +
+			"identical (the same trace hash, seeds 1-3), so the 168.53 s run is not reproduced.",
 		"Under the default profile 4BSD's build ends sooner than on the ideal machine (7.47 s against 7.99 s, seed 1, " +
 			"profile of 2026-12-07 00:52; 7.56 s under that of 2026-12-05): with an IPI's latency the CPU that wakes a job runs it " +
 			"before the CPUs it signalled arrive, so jobs land on SMT siblings of busy cores less often and run at full " +
