@@ -200,10 +200,10 @@
 // mixed-sign differences beyond (the seed: mostly within noise too, but -21 % at 21 groups of
 // process-pipes, which the model does not show); perfpipe no difference (seed -0.65 %), its
 // round trip 25 µs (the seed's 18 µs) of which the latencies are 18 (the ci profile of
-// 2026-12-07); tbench no difference up to 64 clients, whose worst line is an IPI's tail (0.16-0.27
-// ms at one client, the seed's 0.73 ms) or a side queued behind idle-group work, in both
-// kernels, and beyond, lines lasting much of the short run in both kernels: the benchmark's
-// start, which tbench's 36 s warm-up keeps out of the seed's figure
+// 2026-12-07); tbench no difference up to 64 clients, whose worst line is an IPI's tail (0.16-0.34
+// ms at one client, the seed's 0.73 ms; 0.57-0.84 ms at 64; the ci profile of 2026-12-07 03:44),
+// in both kernels, and beyond, lines lasting much of the short run in both kernels: the
+// benchmark's start, which tbench's 36 s warm-up keeps out of the seed's figure
 // and which lasts longer than the main job can afford to simulate at 256 clients (the seed:
 // latency 21-67 % lower at 1-32 clients). Not reproduced. The
 // seed does not name its machine; mmtests' arithmetic gives 96 CPUs in 4 NUMA nodes (tbench's

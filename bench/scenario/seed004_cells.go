@@ -232,7 +232,8 @@ func hackbenchNotes() []string {
 			"model: 0.00 %). FavorNonIdleTick acts only at a tick where a non-idle task has run 3 ms on end " +
 			"(sysctl_sched_min_granularity) with an idle-group entity leftmost and a slice behind; a woken sender or " +
 			"receiver preempts an idle-group task at once (check_preempt_wakeup), and traced at 21 groups (2026-12-07, " +
-			"seeds 1-3, runs of 1.2-5.0 ms) no tick rescheduled an online entity for its lead over the idle group's: the " +
+			"seeds 1-3, under the ci profile's latencies of 03:44: runs of 1.47-1.68 ms; under those of 00:52: 1.2-5.0 " +
+			"ms) no tick rescheduled an online entity for its lead over the idle group's: the " +
 			"two kernels' runs are identical (the same trace hash). One group takes 0.16-0.29 ms by mode, less than four " +
 			"groups (0.30-1.5 ms). Under the profile of 2026-12-05 it took 2.2-2.3 ms in every mode, more than four " +
 			"groups in three: its 40 tasks start on CPUs idle since the start, and each paid an idle exit drawn from " +
@@ -322,9 +323,10 @@ round trips; each message costs the CPU time real perf bench sched pipe spent pe
 		Notes: []string{
 			"Verdict: no difference, as in the seed (-0.65 %, significant there with far more repetitions): the two tasks " +
 				"wait only for each other, and each preempts an idle-group task at its wake-up. Traced (2026-12-07, seeds " +
-				"1-2): each task runs 3.45 us between wake-ups (two halves of the CPU a message costs, 3.45 us) and " +
-				"sleeps, so no tick finds it 3 ms on end before idle work (the only case the patch changes), and " +
-				"the two kernels' runs are identical (the same trace hash).",
+				"1-2 under the ci profile's latencies of 00:52, and seeds 1-3 under those of 03:44 alike): each task " +
+				"runs 3.45 us between wake-ups (two halves of the CPU a message costs, 3.45 us) and sleeps, so no " +
+				"tick finds it 3 ms on end before idle work (the only case the patch changes), and the two kernels' " +
+				"runs are identical (the same trace hash).",
 			"Times are in milliseconds of a scaled-down run (loops), the seed's in seconds: only the ratio compares.",
 			"Sources read: mmtests b5f04c23 (2022-10) configs/config-scheduler-unbound and shellpack_src/src/perfpipe/" +
 				"perfpipe-bench: perf bench sched pipe -l 500000, 30 iterations, unpinned ($TASKSET_ALL is empty outside the " +
@@ -487,17 +489,18 @@ the mean round trip.`,
 			// The two sides' CPU is at most 1.5 x (10.3 + 9.7) us = 0.03 ms; each of a line's two
 			// wake-ups may wait up to the ci profile's largest IPI and idle exit: 0.87 + 2.8 ms in
 			// the profile of 2026-12-05, for which the bound was set, 0.49 + 0.019 ms in that of
-			// 2026-12-07 (traced that day, seeds 1-3: 0.16-0.27 ms).
+			// 2026-12-07 00:52 (traced that day, seeds 1-3: 0.16-0.27 ms), 0.79 + 0.065 ms in that of
+			// 03:44 (traced that day, seeds 1-3: 0.16-0.34 ms).
 			{Doc: "one client's worst line is its two sides' CPU time and a wake-up's latency tail (an IPI or an idle exit)", Row: "v6.5-baseline/latency-1", Min: 0.031, Max: 7.4},
 			{Doc: "not reproduced: the patch leaves one client's worst line as it is (seed: 0.33x)", Row: "v6.5-patched/latency-1", Baseline: "v6.5-baseline/latency-1", Min: 0.99, Max: 1.01},
 		},
 		Claims: []Claim{
 			{Text: "tbench latency, 1 client: the patch cuts 0.73 → 0.24 ms", Row: "v6.5-patched/latency-1",
-				Why: "worst line 0.16-0.27 ms, an IPI of the ci profile's tail in both kernels; no side runs 3 ms on end"},
+				Why: "worst line 0.16-0.34 ms, an IPI of the ci profile's tail in both kernels; no side runs 3 ms on end"},
 			{Text: "… 64 clients: 4.21 → 5.53 ms, worse", Row: "v6.5-patched/latency-64",
-				Why: "worst line 0.54-1.6 ms: a side queued behind idle-group work, or a tail IPI, in both kernels"},
+				Why: "worst line 0.57-0.84 ms: one IPI of the ci profile's tail (0.48-0.78 ms), in both kernels"},
 			{Text: "… 256 clients: 23.68 → 12.17 ms", Row: "v6.5-patched/latency-256",
-				Why: "the run is start-up: lines of 17-21 ms in its first 60 ms, then of 3-8 ms; dbench warms up 36 s"},
+				Why: "start-up: new tasks first run 15 ms to over 0.3 s in; later lines reach 21 ms; dbench warms up 36 s"},
 		},
 		Notes: seed004TbenchNotes(),
 	}
@@ -552,7 +555,7 @@ func TbenchThroughput(rp *Report, point int) (*stat.Comparison, error) {
 func hackbenchClaims(h seed004Bench) []Claim {
 	if h.mode == "process-pipes" {
 		return []Claim{{Text: "hackbench process-pipes, 21 groups: the patch 21 % slower", Row: "v6.5-patched/21",
-			Why: "traced: in runs of 1.2-5.0 ms no tick finds online tasks 3 ms on end before idle work"}}
+			Why: "traced: in runs of 1.5-1.7 ms no tick finds online tasks 3 ms on end before idle work"}}
 	}
 	if h.mode == "thread-sockets" {
 		g := h.groups[len(h.groups)-1]

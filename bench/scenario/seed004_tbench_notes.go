@@ -30,43 +30,58 @@ func seed004TbenchNotes() []string {
 			"where online tasks kept a CPU 3 ms on end with idle-group work queued there, and what it spares them is the " +
 			"idle entity's turn: its slice floored at sysctl_sched_idle_min_granularity (0.75 ms), ended at the next tick.",
 		"Not reproduced at 1-64 clients. A tbench side runs about 10 us and blocks, and a woken one preempts an " +
-			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so the online entity " +
-			"of a CPU runs 3 ms on end only where online tasks queue. Traced with the ci profile's latencies (2026-12-06, " +
-			"seeds 1-3, at 1, 2, 4, 8, 16, 32 and 64 clients): client and server share their CPUs with messaging tasks, " +
-			"which run whenever the pair sleeps, but no tick rescheduled an online entity for its lead over the idle " +
-			"group's (the only decision the patch changes), and the two kernels' runs are identical; at 1 and 64 clients " +
-			"again on 2026-12-07 under the profile of that day (the same trace hash in both kernels, seeds 1-3). The worst " +
-			"line is then a wake-up's latency tail: at one client 0.16-0.27 ms, in each seed one IPI of 0.11-0.23 ms (the " +
-			"profile's IPI tail: p99.5 0.06 ms, p99.9 0.11 ms, at most 0.49 ms) and the two sides' CPU, against the seed's " +
-			"baseline 0.73 ms; at 64 clients 0.54-1.6 ms: a woken client (seed 1, 1.54 ms) or server (seed 2, 0.59 ms) " +
-			"queued on a CPU that ran an idle-group messaging task first, until another CPU pulled it (why that CPU " +
-			"picked the idle-group task ahead of it is not traced), or an IPI of 0.49 ms (seed 3). Under the profile of " +
-			"2026-12-05 the worst lines were 0.35-0.59 ms at one client and 1.0-1.3 ms at 64, IPIs and idle exits from " +
-			"its tails (its idle exit reached 2.8 ms; the re-measured one is at most 19 µs). The seed's means of " +
+			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so the online " +
+			"entity of a CPU runs 3 ms on end only where online tasks queue. Traced with the ci profile's latencies " +
+			"(2026-12-06, seeds 1-3, at 1, 2, 4, 8, 16, 32 and 64 clients): client and server share their CPUs with " +
+			"messaging tasks, which run whenever the pair sleeps, but no tick rescheduled an online entity for its " +
+			"lead over the idle group's (the only decision the patch changes), and the two kernels' runs are " +
+			"identical; at 1 and 64 clients again on 2026-12-07 under the profiles of 00:52 and 03:44 that day (the " +
+			"same trace hash in both kernels, seeds 1-3). The worst line is then a wake-up's latency tail. Under the " +
+			"profile of 03:44: at one client 0.16-0.34 ms, in each seed one IPI of 0.10-0.28 ms to the client's CPU, " +
+			"idle or running an idle-group receiver (the profile's IPI tail: p99.5 0.08 ms, p99.9 0.11 ms, at most " +
+			"0.79 ms), and the two sides' CPU, against the seed's baseline 0.73 ms; at 64 clients 0.57-0.84 ms, in " +
+			"each seed one IPI of 0.48-0.78 ms to the idle CPU chosen for a woken client or server. Under the profile " +
+			"of 00:52 (its IPI at most 0.49 ms): at one client 0.16-0.27 ms, in each seed one IPI of 0.11-0.23 ms; at " +
+			"64 clients 0.54-1.6 ms: a woken client (seed 1, 1.54 ms) or server (seed 2, 0.59 ms) queued on a CPU " +
+			"that ran an idle-group messaging task first, until another CPU pulled it (why that CPU picked the " +
+			"idle-group task ahead of it is not traced), or an IPI of 0.49 ms (seed 3). Under the profile of " +
+			"2026-12-05 the worst lines were 0.35-0.59 ms at one client and 1.0-1.3 ms at 64, IPIs and idle exits " +
+			"from its tails (its idle exit reached 2.8 ms; the re-measured one is at most 19 µs). The seed's means of " +
 			"per-second maxima say that a line of half a millisecond or more, 25-40 ordinary lines, is common in the " +
-			"baseline's seconds and rarer with the patch: the size of an idle entity's turn ended at a 1000 Hz tick, but " +
-			"that is a guess; the model's long lines are the machine's latencies and its placement, the same in both " +
-			"kernels. " +
-			"What would be needed: the placement that stacks online tasks on a CPU with messaging work, which depends on " +
-			"what the model does not know or simplifies: the seed machine's caches and SMT, perf bench sched messaging's " +
-			"real per-message CPU (1-3 us, not msg_us' batch), loopback TCP's wake-ups from softirq context, and PELT's " +
-			"group shares (GroupShares uses instantaneous loads).",
-		"From 128 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs: ticks do " +
-			"meet the patch's case (traced 2026-12-07, seeds 1-3: the baseline's runs make 0-10 more tick reschedules " +
-			"than the patched kernel's at 128 clients, 0-88 at 256, 102-197 at 384), but the worst line is long in both " +
-			"kernels (128: 3.2-6.2 ms; 256: 18-20 ms without the patch, 10-20 ms with it; 384: the whole 20 ms; the seed " +
-			"9.76, 23.68 and 61.68), up to the run's length. That is the benchmark's start, " +
-			"which the seed's figure leaves out: tbench -t 180 (mmtests' tbench-bench passes no --warmup) warms up " +
-			"timelimit/5 = 36 s (dbench.c main), sig_alarm prints \"warmup\" lines until then and \"execute\" lines " +
-			"after, and mmtests' ExtractDbench4latency averages only the execute lines. Traced at 256 clients in runs of " +
-			"0.3 s (2026-12-07, seed 1): without the patch a client's first line lasts 20.8 ms and a line begun 40-60 " +
-			"ms after the start 17.5 ms, and from 60 ms on the worst line of each 20 ms window is 3.0-8.1 ms; with it " +
-			"10.3 and 10.6 ms in the first 40 ms, then 4.0-5.8 ms. (Under the profile of 2026-12-05 a client's first " +
-			"line lasted until 246 ms, then 3.1-4.0 ms.) Why a new task waits that long is not traced. To give tbench's " +
-			"figure the cell would need a warm-up past that start and then whole 1 s report intervals: the two 0.3 s " +
-			"runs took 25 s of this loaded machine (618 MB), against 2.3 s for the two 20 ms runs, so six runs of a " +
-			"second or more (two kernels, three repetitions) are minutes, beyond the main job's minute; it is not done " +
-			"here, and the 256-client row (like 128 and 384) stays not reproduced.",
+			"baseline's seconds and rarer with the patch: the size of an idle entity's turn ended at a 1000 Hz tick, " +
+			"but that is a guess; the model's long lines are the machine's latencies and its placement, the same in " +
+			"both kernels. What would be needed: the placement that stacks online tasks on a CPU with messaging work, " +
+			"which depends on what the model does not know or simplifies: the seed machine's caches and SMT, perf " +
+			"bench sched messaging's real per-message CPU (1-3 us, not msg_us' batch), loopback TCP's wake-ups from " +
+			"softirq context, and PELT's group shares (GroupShares uses instantaneous loads).",
+		"From 128 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs: ticks " +
+			"do meet the patch's case (traced 2026-12-07 under the profile of 00:52, seeds 1-3: the baseline's runs " +
+			"make 0-10 more tick reschedules than the patched kernel's at 128 clients, 0-88 at 256, 102-197 at 384), " +
+			"but the worst line is long in both kernels (128: 3.2-6.2 ms; 256: 18-20 ms without the patch, 10-20 ms " +
+			"with it; 384: the whole 20 ms; the seed 9.76, 23.68 and 61.68), up to the run's length. That is the " +
+			"benchmark's start, which the seed's figure leaves out: tbench -t 180 (mmtests' tbench-bench passes no " +
+			"--warmup) warms up timelimit/5 = 36 s (dbench.c main), sig_alarm prints \"warmup\" lines until then and " +
+			"\"execute\" lines after, and mmtests' ExtractDbench4latency averages only the execute lines. Traced at " +
+			"256 clients in runs of 0.3 s (2026-12-07, seed 1, under the profile of 00:52): without the patch a " +
+			"client's first line lasts 20.8 ms and a line begun 40-60 ms after the start 17.5 ms, and from 60 ms on " +
+			"the worst line of each 20 ms window is 3.0-8.1 ms; with it 10.3 and 10.6 ms in the first 40 ms, then " +
+			"4.0-5.8 ms. (Under the profile of 2026-12-05 a client's first line lasted until 246 ms, then 3.1-4.0 " +
+			"ms.) Traced again under the profile of 03:44 (2026-12-07, seeds 1-3, both kernels): the 20 ms runs' " +
+			"worst line is the whole run in seeds 1 and 2 and 14.9 ms in seed 3, each a client's first line whose " +
+			"server, forked at the start, had not yet run or first ran 14.8 ms in (in seed 2 108 threads never ran in " +
+			"the 20 ms). In runs of 0.3 s the lines begun in the first 20 ms last 14.9-22.2 ms (seeds 1 and 3), and " +
+			"in seed 2 16 threads do not run at all, so its worst line is the whole 0.3 s in both kernels: two of " +
+			"them (tbserver0, tbserver4) sat in their CPUs' queues 20.8 ms of vruntime past the queue's min_vruntime " +
+			"at 12 ms and still 2.4-4.9 ms past it at 0.3 s, the queue's min_vruntime advancing about 0.06 ms a " +
+			"millisecond. Unlike under the profile of 00:52, long lines do not end with the start: from 60 ms on the " +
+			"worst line of a 20 ms window reaches 21.3 ms (seed 1) and 15.0 ms (seed 3) without the patch, 6.1 and " +
+			"12.1 ms with it; the three traced (seed 1 without the patch, seed 3 with and without) are a woken server " +
+			"queued 12-19 ms on a CPU where other clients and servers ran in turn. Why a new task is placed that far, " +
+			"and why the woken servers wait that long, is not traced. To give tbench's figure the cell would need a " +
+			"warm-up past that start and then whole 1 s report intervals: the two 0.3 s runs took 25 s of this loaded " +
+			"machine (618 MB), against 2.3 s for the two 20 ms runs, so six runs of a second or more (two kernels, " +
+			"three repetitions) are minutes, beyond the main job's minute; it is not done here, and the 256-client " +
+			"row (like 128 and 384) stays not reproduced.",
 		"SMT is not known: with smt=2 (48 cores x 2 threads; schedbench sweep -grid smt=2 seed004-tbench, 3 runs, " +
 			"2026-12-07) the worst line is 0.20 ms at one client, 0.53 ms at 64 and the whole 20 ms run at 256, the same " +
 			"in both kernels (under the profile of 2026-12-05: 0.32 ms, 0.95 ms and 20 ms).",
