@@ -54,34 +54,7 @@ func seed004TbenchNotes() []string {
 			"which depends on what the model does not know or simplifies: the seed machine's caches and SMT, perf " +
 			"bench sched messaging's real per-message CPU (1-3 us, not msg_us' batch), loopback TCP's wake-ups from " +
 			"softirq context, and PELT's group shares (GroupShares uses instantaneous loads).",
-		"From 128 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs: ticks " +
-			"do meet the patch's case (traced 2026-12-07 under the profile of 00:52, seeds 1-3: the baseline's runs " +
-			"make 0-10 more tick reschedules than the patched kernel's at 128 clients, 0-88 at 256, 102-197 at 384), " +
-			"but the worst line is long in both kernels (128: 3.2-6.2 ms; 256: 18-20 ms without the patch, 10-20 ms " +
-			"with it; 384: the whole 20 ms; the seed 9.76, 23.68 and 61.68), up to the run's length. That is the " +
-			"benchmark's start, which the seed's figure leaves out: tbench -t 180 (mmtests' tbench-bench passes no " +
-			"--warmup) warms up timelimit/5 = 36 s (dbench.c main), sig_alarm prints \"warmup\" lines until then and " +
-			"\"execute\" lines after, and mmtests' ExtractDbench4latency averages only the execute lines. Traced at " +
-			"256 clients in runs of 0.3 s (2026-12-07, seed 1, under the profile of 00:52): without the patch a " +
-			"client's first line lasts 20.8 ms and a line begun 40-60 ms after the start 17.5 ms, and from 60 ms on " +
-			"the worst line of each 20 ms window is 3.0-8.1 ms; with it 10.3 and 10.6 ms in the first 40 ms, then " +
-			"4.0-5.8 ms. (Under the profile of 2026-12-05 a client's first line lasted until 246 ms, then 3.1-4.0 " +
-			"ms.) Traced again under the profile of 03:44 (2026-12-07, seeds 1-3, both kernels): the 20 ms runs' " +
-			"worst line is the whole run in seeds 1 and 2 and 14.9 ms in seed 3, each a client's first line whose " +
-			"server, forked at the start, had not yet run or first ran 14.8 ms in (in seed 2 108 threads never ran in " +
-			"the 20 ms). In runs of 0.3 s the lines begun in the first 20 ms last 14.9-22.2 ms (seeds 1 and 3), and " +
-			"in seed 2 16 threads do not run at all, so its worst line is the whole 0.3 s in both kernels: two of " +
-			"them (tbserver0, tbserver4) sat in their CPUs' queues 20.8 ms of vruntime past the queue's min_vruntime " +
-			"at 12 ms and still 2.4-4.9 ms past it at 0.3 s, the queue's min_vruntime advancing about 0.06 ms a " +
-			"millisecond. Unlike under the profile of 00:52, long lines do not end with the start: from 60 ms on the " +
-			"worst line of a 20 ms window reaches 21.3 ms (seed 1) and 15.0 ms (seed 3) without the patch, 6.1 and " +
-			"12.1 ms with it; the three traced (seed 1 without the patch, seed 3 with and without) are a woken server " +
-			"queued 12-19 ms on a CPU where other clients and servers ran in turn. Why a new task is placed that far, " +
-			"and why the woken servers wait that long, is not traced. To give tbench's figure the cell would need a " +
-			"warm-up past that start and then whole 1 s report intervals: the two 0.3 s runs took 25 s of this loaded " +
-			"machine (618 MB), against 2.3 s for the two 20 ms runs, so six runs of a second or more (two kernels, " +
-			"three repetitions) are minutes, beyond the main job's minute; it is not done here, and the 256-client " +
-			"row (like 128 and 384) stays not reproduced.",
+		tbenchManyClientsNote(),
 		"SMT is not known: with smt=2 (48 cores x 2 threads; schedbench sweep -grid smt=2 seed004-tbench, 3 runs, " +
 			"2026-12-07) the worst line is 0.20 ms at one client, 0.53 ms at 64 and the whole 20 ms run at 256, the same " +
 			"in both kernels (under the profile of 2026-12-05: 0.32 ms, 0.95 ms and 20 ms).",
@@ -91,4 +64,38 @@ func seed004TbenchNotes() []string {
 			"of the main table and, after the latency table, as its own mmtests table (TbenchThroughput); \"mean rt\" is " +
 			"the mean round trip, the benchmark's time x clients / answers.",
 	}
+}
+
+// tbenchManyClientsNote is seed004-tbench's note on 128 clients and more: the patch's case met
+// at the tick, the benchmark's start that the seed's figure leaves out, and what a trace of
+// that start shows under each profile.
+func tbenchManyClientsNote() string {
+	return "From 128 clients the online tasks (two a client) with the idle group's 40 outnumber the 96 CPUs: ticks " +
+		"do meet the patch's case (traced 2026-12-07 under the profile of 00:52, seeds 1-3: the baseline's runs " +
+		"make 0-10 more tick reschedules than the patched kernel's at 128 clients, 0-88 at 256, 102-197 at 384), " +
+		"but the worst line is long in both kernels (128: 3.2-6.2 ms; 256: 18-20 ms without the patch, 10-20 ms " +
+		"with it; 384: the whole 20 ms; the seed 9.76, 23.68 and 61.68), up to the run's length. That is the " +
+		"benchmark's start, which the seed's figure leaves out: tbench -t 180 (mmtests' tbench-bench passes no " +
+		"--warmup) warms up timelimit/5 = 36 s (dbench.c main), sig_alarm prints \"warmup\" lines until then and " +
+		"\"execute\" lines after, and mmtests' ExtractDbench4latency averages only the execute lines. Traced at " +
+		"256 clients in runs of 0.3 s (2026-12-07, seed 1, under the profile of 00:52): without the patch a " +
+		"client's first line lasts 20.8 ms and a line begun 40-60 ms after the start 17.5 ms, and from 60 ms on " +
+		"the worst line of each 20 ms window is 3.0-8.1 ms; with it 10.3 and 10.6 ms in the first 40 ms, then " +
+		"4.0-5.8 ms. (Under the profile of 2026-12-05 a client's first line lasted until 246 ms, then 3.1-4.0 " +
+		"ms.) Traced again under the profile of 03:44 (2026-12-07, seeds 1-3, both kernels): the 20 ms runs' " +
+		"worst line is the whole run in seeds 1 and 2 and 14.9 ms in seed 3, each a client's first line whose " +
+		"server, forked at the start, had not yet run or first ran 14.8 ms in (in seed 2 108 threads never ran in " +
+		"the 20 ms). In runs of 0.3 s the lines begun in the first 20 ms last 14.9-22.2 ms (seeds 1 and 3), and " +
+		"in seed 2 16 threads do not run at all, so its worst line is the whole 0.3 s in both kernels: two of " +
+		"them (tbserver0, tbserver4) sat in their CPUs' queues 20.8 ms of vruntime past the queue's min_vruntime " +
+		"at 12 ms and still 2.4-4.9 ms past it at 0.3 s, the queue's min_vruntime advancing about 0.06 ms a " +
+		"millisecond. Unlike under the profile of 00:52, long lines do not end with the start: from 60 ms on the " +
+		"worst line of a 20 ms window reaches 21.3 ms (seed 1) and 15.0 ms (seed 3) without the patch, 6.1 and " +
+		"12.1 ms with it; the three traced (seed 1 without the patch, seed 3 with and without) are a woken server " +
+		"queued 12-19 ms on a CPU where other clients and servers ran in turn. Why a new task is placed that far, " +
+		"and why the woken servers wait that long, is not traced. To give tbench's figure the cell would need a " +
+		"warm-up past that start and then whole 1 s report intervals: the two 0.3 s runs took 25 s of this loaded " +
+		"machine (618 MB), against 2.3 s for the two 20 ms runs, so six runs of a second or more (two kernels, " +
+		"three repetitions) are minutes, beyond the main job's minute; it is not done here, and the 256-client " +
+		"row (like 128 and 384) stays not reproduced."
 }
