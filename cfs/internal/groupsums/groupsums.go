@@ -20,6 +20,12 @@
 // [Key.Less] compares. An Index keeps each group's last Key until the group's sums change
 // ([Index.Key]): between two forks few of the groups a fork reads do.
 //
+// For a domain of many groups an Index also keeps the groups' Keys in a ring ([Index.AddRing]):
+// a segment tree over the groups in their circle's order, so that update_pick_idlest's answer
+// over the circle from the group after the local one (the first group of the least Key in that
+// order, none if no Key is below [Root]) is read in O(log n) ([Index.RingLeast]) instead of
+// group by group; a leaf is made anew only after its group's sums change.
+//
 // Which groups, and when the sums stand for update_sg_lb_stats' (the rule cfs's FindBusiestGroup
 // documents, and cfs's tests check against the full visit): groups of one CPU are left out (the
 // visit of one CPU is as cheap as a read); the balance must consider every CPU of the domain
@@ -55,13 +61,16 @@ type Sum struct {
 type Index struct {
 	sums   []entry
 	groups [][]int32 // by CPU id: the ids of the groups of several CPUs that hold the CPU
+	rings  []*ring   // by ring number less one ([Index.AddRing])
 }
 
 // entry is a group's sums and the last Key read of them ([Index.Key]).
 type entry struct {
 	Sum
-	key Key    // the group's Key for imbalance_pct pct
-	pct uint64 // the imbalance_pct key was made for; 0 once the sums have changed
+	key   Key     // the group's Key for imbalance_pct pct
+	pct   uint64  // the imbalance_pct key was made for; 0 once the sums have changed
+	dirty *uint64 // its ring's positions whose sums changed, or a word no ring reads
+	bit   uint64  // the group's bit there
 }
 
 // Init sets x up for ngroups groups whose members are given by CPU id (groupsOf[c] lists the
@@ -70,6 +79,11 @@ type entry struct {
 func (x *Index) Init(ngroups int, groupsOf [][]int32) {
 	x.sums = make([]entry, ngroups)
 	x.groups = make([][]int32, len(groupsOf))
+	x.rings = nil
+	sink := new(uint64) // the word of the groups in no ring
+	for g := range x.sums {
+		x.sums[g].dirty = sink
+	}
 	for c, gs := range groupsOf {
 		x.groups[c] = append([]int32(nil), gs...)
 		for _, g := range gs {
@@ -81,10 +95,11 @@ func (x *Index) Init(ngroups int, groupsOf [][]int32) {
 	}
 }
 
-// Update applies CPU c's change from old to now to the sums of the groups that hold it.
+// Update applies CPU c's change from old to now to the sums of the groups that hold it. A
+// change that changes nothing leaves the groups' Keys as they are.
 func (x *Index) Update(c int, old, now Stat) {
 	gs := x.groups[c]
-	if len(gs) == 0 {
+	if len(gs) == 0 || old == now { // nothing to change, nor Keys to make anew
 		return
 	}
 	dLoad, dUtil, dRunnable := now.Load-old.Load, now.Util-old.Util, now.Runnable-old.Runnable
@@ -101,6 +116,7 @@ func (x *Index) Update(c int, old, now Stat) {
 		s.Idle += dIdle
 		s.Multi += dMulti
 		s.pct = 0
+		*s.dirty |= s.bit
 	}
 }
 
