@@ -91,6 +91,9 @@ type SchedDomain struct {
 	flat     bool
 	cpuGroup []*BalanceGroup
 	llc      bool // the domain is its CPU's sd_llc
+	// ring is the number of a System's ring of the domain's groups' Keys (package groupsums),
+	// 0 for none, and ringPos the local group's position in it (select_ring.go).
+	ring, ringPos int32
 }
 
 // Name returns the level name: "SMT", "CLS", "MC", "PKG", "NODE" or "NUMA".

@@ -187,37 +187,54 @@ func (env *WakeEnv) idlestOverLocal(sd *SchedDomain, idlest, local *BalanceGroup
 // (docs/performance.md, 6.4).
 func (env *WakeEnv) findIdlestGroupSums(sd *SchedDomain, this topology.CPU) *BalanceGroup {
 	pct := sd.imbalancePct()
-	word, bit := int(this>>6), uint64(1)<<(this&63)
 	var idlest, local *BalanceGroup
 	ik := groupsums.Root
-	var one groupsums.Sum
-	for _, g := range sd.groups {
-		if g.cpus.Word(word)&bit != 0 {
-			local = g
-			continue
+	var lk groupsums.Key // the local group's
+	var nr uint32        // and its sum_nr_running
+	if sd.ring != 0 && this == sd.cpu {
+		// The groups' Keys kept in a ring (select_ring.go): the first of the least in the
+		// walk's order, which starts after the local group, sd.groups[0], the one holding
+		// the domain's CPU, whose Key the ring holds too.
+		local = sd.groups[0]
+		var pos int
+		if pos, ik, lk = env.sums.RingLeast(int(sd.ring), int(sd.ringPos)); pos < 0 {
+			return nil
 		}
-		var k groupsums.Key
-		if len(g.list) > 1 {
-			k = env.sums.Key(g.id, g.capacity, uint32(len(g.list)), pct)
-		} else {
-			one = groupsums.OneCPU(sumStat(&env.Stats[g.list[0]]))
-			k = one.Wake(g.capacity, 1, pct)
+		if pos -= int(sd.ringPos); pos < 0 {
+			pos += len(sd.groups)
 		}
-		if k.Less(ik) {
-			idlest, ik = g, k
-		}
-	}
-	if idlest == nil || local == nil {
-		return idlest
-	}
-	ls := &one
-	if len(local.list) > 1 {
-		ls = env.sums.Sum(local.id)
+		idlest, nr = sd.groups[pos], env.sums.Sum(local.id).NrRunning
 	} else {
-		one = groupsums.OneCPU(sumStat(&env.Stats[local.list[0]]))
+		word, bit := int(this>>6), uint64(1)<<(this&63)
+		var one groupsums.Sum
+		for _, g := range sd.groups {
+			if g.cpus.Word(word)&bit != 0 {
+				local = g
+				continue
+			}
+			var k groupsums.Key
+			if len(g.list) > 1 {
+				k = env.sums.Key(g.id, g.capacity, uint32(len(g.list)), pct)
+			} else {
+				one = groupsums.OneCPU(sumStat(&env.Stats[g.list[0]]))
+				k = one.Wake(g.capacity, 1, pct)
+			}
+			if k.Less(ik) {
+				idlest, ik = g, k
+			}
+		}
+		if idlest == nil || local == nil {
+			return idlest
+		}
+		ls := &one
+		if len(local.list) > 1 {
+			ls = env.sums.Sum(local.id)
+		} else {
+			one = groupsums.OneCPU(sumStat(&env.Stats[local.list[0]]))
+		}
+		lk, nr = ls.Wake(local.capacity, uint32(len(local.list)), pct), ls.NrRunning
 	}
-	lk := ls.Wake(local.capacity, uint32(len(local.list)), pct)
-	lstats := groupStats{Type: groupType(lk.Type()), AvgLoad: lk.AvgLoad(), IdleCPUs: lk.Idle(), SumNrRunning: ls.NrRunning}
+	lstats := groupStats{Type: groupType(lk.Type()), AvgLoad: lk.AvgLoad(), IdleCPUs: lk.Idle(), SumNrRunning: nr}
 	is := groupStats{Type: groupType(ik.Type()), AvgLoad: ik.AvgLoad(), IdleCPUs: ik.Idle()}
 	return env.idlestOverLocal(sd, idlest, local, &is, &lstats)
 }

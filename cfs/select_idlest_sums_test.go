@@ -141,13 +141,28 @@ func countIdlestTypes(env *WakeEnv, sd *SchedDomain, this topology.CPU, seen *[2
 	}
 }
 
-// TestSystemIdlestKeys runs a System on a machine of 64 CPUs, forking threads that run and
+// TestSystemIdlestKeys runs a System on two machines of 64 and 128 CPUs, forking threads that run and
 // sleep (and some that spin) over most of it, and checks every 5 ticks that find_idlest_group
 // answers the same from the System's sums and the Keys it keeps of them from one check to the
 // next (package groupsums) as from the walk of every CPU, for every domain of a random CPU's
-// chain, from that CPU and from another CPU of the domain.
+// chain, from that CPU and from another CPU of the domain. The machines: caches of 8 cores of 2
+// threads (MC domains of 8 groups) and packages of 16 caches of 4 CPUs (PKG domains of 16
+// groups), whose domains of 8 groups or more the System reads from rings of Keys (from the
+// domain's own CPU, select_ring.go); it fails unless rings answered on each.
 func TestSystemIdlestKeys(t *testing.T) {
-	topo := topology.Uniform(2, 1, 2, 8, 2)
+	for _, topo := range []*topology.Topology{topology.Uniform(2, 1, 2, 8, 2), topology.Uniform(2, 1, 16, 2, 2)} {
+		ringChecks := map[int]int{}
+		systemIdlestKeys(t, topo, ringChecks)
+		t.Logf("%d CPUs: answers from rings by ring size: %v", topo.NumCPUs(), ringChecks)
+		if ringChecks[8]+ringChecks[16] < 100 {
+			t.Errorf("%d CPUs: answers from rings by ring size: %v", topo.NumCPUs(), ringChecks)
+		}
+	}
+}
+
+// systemIdlestKeys is TestSystemIdlestKeys on one machine, counting in ringChecks by the
+// number of groups the checks of domains read from a ring.
+func systemIdlestKeys(t *testing.T, topo *topology.Topology, ringChecks map[int]int) {
 	for _, v := range schedVersions {
 		m := newSMPMachine(t, topo, 1000, vparams(v))
 		s := m.s.sys
@@ -184,6 +199,9 @@ func TestSystemIdlestKeys(t *testing.T) {
 						t.Fatalf("%v tick %d: %v from cpu%d: %v from the keys, %v from the walk", v, tick, sd, from, got, want)
 					}
 					checks++
+					if sd.ring != 0 && from == sd.cpu {
+						ringChecks[len(sd.groups)]++
+					}
 				}
 			}
 		}

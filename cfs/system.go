@@ -138,6 +138,7 @@ func NewSystem(p Params, t *topology.Topology, hz int, env sched.Env) (*System, 
 		// groups are all single CPUs has nothing to sum.
 		s.sums.Init(len(s.ds.groups), of)
 		s.lb.sums = &s.sums
+		setRings(s.ds, &s.sums)
 	}
 	s.utilShift = uint(bits.Len(uint(max(1, 32*hz/1000))))
 	s.we = WakeEnv{Domains: s.ds, Stats: s.stats, HasIdleCores: s.idleCor, NrIdleScan: s.idleScn, idle: &s.idle, sums: s.lb.sums}
