@@ -182,8 +182,11 @@ func (env *WakeEnv) idlestOverLocal(sd *SchedDomain, idlest, local *BalanceGroup
 // each group's update_sg_wakeup_stats read from its sums (or its one CPU's statistics) as the
 // readable form reads them, but keeps of a group only its place in update_pick_idlest's order
 // (package groupsums's Key: two words, which the sums keep until they change), so that no
-// group's statistics are zeroed, filled or copied whole, and few are classified; the local group (the last holding this, as there) is tested with one word of
-// its mask and classified once the walk is done. At 1024 CPUs a fork visits some 30 groups
+// group's statistics are zeroed, filled or copied whole, and few are classified; the local
+// group (the last holding this, as there) is tested with one word of its mask and classified
+// once the walk is done. A domain whose groups' Keys the System keeps in a ring
+// (select_ring.go) is not walked when asked from its own CPU: the ring gives the walk's answer
+// and the local group's Key. At 1024 CPUs a fork reads some 30 groups, 24 of them from rings
 // (docs/performance.md, 6.4).
 func (env *WakeEnv) findIdlestGroupSums(sd *SchedDomain, this topology.CPU) *BalanceGroup {
 	pct := sd.imbalancePct()
