@@ -7,7 +7,6 @@ import (
 
 	"github.com/schedkit/schedkit/cfs/internal/groupsums"
 	"github.com/schedkit/schedkit/cfs/smp"
-	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
 )
 
@@ -173,13 +172,7 @@ func systemIdlestKeys(t *testing.T, topo *topology.Topology, ringChecks map[int]
 		r := rand.New(rand.NewPCG(4, 1))
 		checks := 0
 		for tick := range 400 {
-			if tick < 300 && r.IntN(3) == 0 {
-				b := behaviour{run: 1 + r.IntN(5), sleep: 1 + r.IntN(8)}
-				if r.IntN(4) == 0 {
-					b = behaviour{}
-				}
-				m.spawn(topology.CPU(r.IntN(8)), sched.Attr{Nice: r.IntN(5)}, b)
-			}
+			spawnSome(m, r, tick)
 			m.step()
 			if tick%5 != 0 {
 				continue

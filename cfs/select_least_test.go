@@ -147,12 +147,7 @@ func TestSystemLeastTree(t *testing.T) {
 		r := rand.New(rand.NewPCG(3, 1))
 		forks := 0
 		for tick := range 400 {
-			if tick < 300 && r.IntN(3) == 0 {
-				b := behaviour{run: 1 + r.IntN(5), sleep: 1 + r.IntN(8)}
-				if r.IntN(4) == 0 {
-					b = behaviour{}
-				}
-				m.spawn(topology.CPU(r.IntN(8)), sched.Attr{Nice: r.IntN(5)}, b)
+			if spawnSome(m, r, tick) {
 				forks++
 			}
 			m.step()
@@ -175,4 +170,20 @@ func TestSystemLeastTree(t *testing.T) {
 			t.Fatalf("%v: %d forks only", v, forks)
 		}
 	}
+}
+
+// spawnSome forks, in the first 300 ticks and a third of the time, a task on one of the first
+// 8 CPUs with a random nice level that runs and sleeps 1-5 and 1-8 ticks in turn, or one time
+// in four never sleeps, and reports whether it forked: the random load of the System tests that
+// compare a kept structure with the walk it stands for.
+func spawnSome(m *smpMachine, r *rand.Rand, tick int) bool {
+	if tick >= 300 || r.IntN(3) != 0 {
+		return false
+	}
+	b := behaviour{run: 1 + r.IntN(5), sleep: 1 + r.IntN(8)}
+	if r.IntN(4) == 0 {
+		b = behaviour{}
+	}
+	m.spawn(topology.CPU(r.IntN(8)), sched.Attr{Nice: r.IntN(5)}, b)
+	return true
 }
