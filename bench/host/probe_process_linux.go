@@ -139,17 +139,35 @@ func (pr *prober) beside(other topology.CPU, probe func() ([]int64, error)) ([]i
 	if err != nil {
 		return nil, &MissingError{Missing: []string{"sh is not installed (Debian: dash)"}}
 	}
-	var pid int
-	// The child inherits the pinned thread's affinity and cgroup.
-	if err := <-pr.onThread(other, func() (err error) {
-		pid, err = syscall.ForkExec(sh, []string{"sh", "-c", "while :; do :; done"}, &syscall.ProcAttr{})
-		return err
-	}); err != nil {
-		return nil, fmt.Errorf("host: probe: start the spinner: %w", err)
-	}
-	defer func() {
+	// The pinned thread starts the spinner and stays until the probe is done: the child
+	// inherits its affinity and cgroup, and its parent-death signal (PR_SET_PDEATHSIG) is tied to
+	// that thread, so a prober killed outright (SIGKILL, a test's timeout) takes the spinner with
+	// it rather than leaving it to spin.
+	started, stop := make(chan error, 1), make(chan struct{})
+	done := pr.onThread(other, func() error {
+		pid, err := syscall.ForkExec(sh, []string{"sh", "-c", "while :; do :; done"},
+			&syscall.ProcAttr{Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}})
+		started <- err
+		if err != nil {
+			return nil
+		}
+		<-stop
 		_ = unix.Kill(pid, unix.SIGKILL)
 		_, _ = unix.Wait4(pid, nil, 0, nil)
+		return nil
+	})
+	select {
+	case err := <-started:
+		if err != nil {
+			<-done
+			return nil, fmt.Errorf("host: probe: start the spinner: %w", err)
+		}
+	case err := <-done: // the thread could not be set up: nothing started
+		return nil, err
+	}
+	defer func() {
+		close(stop)
+		<-done
 	}()
 	time.Sleep(10 * time.Millisecond)
 	return probe()
