@@ -127,7 +127,10 @@ func busyLoop(n int64, x uint64) uint64 {
 // about log2(d/slack) reads, not one every chunk (a read costs 1.4-1.6 us on the CI guest, where
 // the chunk is 2 us), and the run overshoots only if the chunk's speed halves. Each round of 16 us
 // or more corrects the chunk by what the round actually took, so that a calibration made on a
-// busier or quieter moment does not multiply the rounds. The stop flag and
+// busier or quieter moment does not multiply the rounds: a round that took between an eighth
+// and eight times its plan (a band wide enough for a chunk four times off whose own calibration
+// was a little off too, narrow enough to pass over a round an interrupt storm inflated). The
+// stop flag and
 // the deadline, read with no call into the scheduler, are checked between chunks.
 //
 //go:nosplit
@@ -149,7 +152,7 @@ func spinCPU(d, deadline int64, stop *uint32, chunk, chunkNs, slack int64) (used
 		// A round long enough for the clock read to be a small part of it corrects the chunk:
 		// the calibration may have run slower or faster than the loop runs now (a busy
 		// machine's interrupts charged to the thread, cold caches).
-		if done := before - left; plan >= 8*chunkNs && done > plan/4 && done < 4*plan {
+		if done := before - left; plan >= 8*chunkNs && done > plan/8 && done < 8*plan {
 			chunk = max(1, int64(float64(chunk)*float64(plan)/float64(done)))
 		}
 		before, plan = left, left
