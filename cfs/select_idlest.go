@@ -95,7 +95,8 @@ func pickIdlest(idlest *BalanceGroup, is *groupStats, g *BalanceGroup, s *groupS
 // load of avg_load (and not within that load at NUMA levels), or with fewer idle CPUs (at NUMA
 // levels only beyond the imbalance adjust_numa_imbalance tolerates).
 func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Params) *BalanceGroup {
-	if env.sums != nil && sd.flags&topology.SDAsymCPUCapacity == 0 && env.allAllowed() {
+	all := env.allAllowed() // then every group has an allowed CPU
+	if env.sums != nil && sd.flags&topology.SDAsymCPUCapacity == 0 && all {
 		return env.findIdlestGroupSums(sd, this)
 	}
 	t := env.Task
@@ -104,7 +105,6 @@ func FindIdlestGroup(env *WakeEnv, sd *SchedDomain, this topology.CPU, p *smp.Pa
 	// in place, and copied only when a group becomes the idlest so far.
 	var ls, tmp groupStats
 	is := groupStats{AvgLoad: math.MaxUint32, Type: groupOverloaded}
-	all := env.allAllowed() // then every group has an allowed CPU
 	for _, g := range sd.groups {
 		if !all && !g.cpus.Overlaps(*t.allowed) {
 			continue
