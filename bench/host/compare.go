@@ -195,8 +195,9 @@ type ModelFigure struct {
 	Value  float64
 }
 
-// Compare runs each experiment on the host (Reps times, baseline runs interleaved) and under
-// each simulated policy, and returns one Row per experiment.
+// Compare runs each experiment on the host (Reps times, in rounds over the experiments, each
+// repetition's baseline run right after it; see hostRounds) and under each simulated policy,
+// and returns one Row per experiment.
 func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, error) {
 	if o.Reps == 0 {
 		o.Reps = 3
@@ -234,15 +235,18 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			policies = append(policies, p)
 		}
 	}
-	var rows []Row
-	for _, e := range exps {
-		row := Row{Experiment: e.Name, Metric: e.Metric.Name, Nearest: nearest, Reported: e.Reported,
+	rows := make([]Row, len(exps))
+	for i, e := range exps {
+		rows[i] = Row{Experiment: e.Name, Metric: e.Metric.Name, Nearest: nearest, Reported: e.Reported,
 			Load: [2]float64{math.Inf(1), 0}, Profile: o.Profile.String()}
-		if !o.ModelOnly {
-			if err := hostRuns(ctx, e, o, &row); err != nil {
-				return nil, err
-			}
+	}
+	if !o.ModelOnly {
+		if err := hostRounds(ctx, exps, o, rows); err != nil {
+			return nil, err
 		}
+	}
+	for i, e := range exps {
+		row := &rows[i]
 		for _, name := range policies {
 			v, err := modelExperiment(topo, o.Profile, name, e, o.Seed)
 			if err != nil {
@@ -265,41 +269,61 @@ func Compare(ctx context.Context, exps []Experiment, o CompareOptions) ([]Row, e
 			row.Goal, row.Meets = e.Goal, e.Goal.Meets(row.Ratio)
 		}
 		row.Stat = HostVsModel(row.Host, row.ModelRuns, o.Confidence)
-		rows = append(rows, row)
 	}
 	return rows, nil
 }
 
-// hostRuns measures experiment e on the host o.Reps times into row.Host (its own figure, or the
-// workload's metric, over the baseline's when it has one), widening row.Load to the load
-// averages seen, and sets row.Others to the share of the CPU time others took meanwhile.
-func hostRuns(ctx context.Context, e Experiment, o CompareOptions, row *Row) error {
-	start := markCPU()
-	defer func() { row.Others, row.OthersMeasured = othersShare(start, markCPU()) }()
+// hostRounds measures every experiment on the host o.Reps times into its row, a round at a
+// time: the first repetition of every experiment, then the second, and so on. The machine's
+// own pace drifts over minutes (on the project's CI machine a whole table has run a third slower
+// than one made minutes before); repetitions made back to back would put a slow minute into
+// every figure of the rows measured in it, and their medians with it, where spread over the
+// table's rounds it falls on one repetition of several rows and their medians stand. Each row
+// gets the load averages seen during its runs (Row.Load) and the share of the CPU time others
+// took during them (Row.Others).
+func hostRounds(ctx context.Context, exps []Experiment, o CompareOptions, rows []Row) error {
+	others := make([]othersTally, len(exps))
 	for rep := range o.Reps {
-		opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight, KeepSignals: o.KeepSignals}
-		if e.HostFigure != nil {
-			v, err := e.HostFigure(ctx, opts)
-			if err != nil {
-				return fmt.Errorf("%s: %w", e.Name, err)
+		for i, e := range exps {
+			start := markCPU()
+			if err := hostRun(ctx, e, o, rep, &rows[i]); err != nil {
+				return err
 			}
-			row.Host = append(row.Host, v)
-			row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
-			continue
+			others[i].add(start, markCPU())
 		}
-		v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
+	}
+	for i := range rows {
+		rows[i].Others, rows[i].OthersMeasured = others[i].share()
+	}
+	return nil
+}
+
+// hostRun measures repetition rep of experiment e on the host into row.Host (its own figure,
+// or the workload's metric over the baseline's when it has one, the baseline run right after),
+// widening row.Load to the load averages seen.
+func hostRun(ctx context.Context, e Experiment, o CompareOptions, rep int, row *Row) error {
+	opts := Options{Limit: e.Limit, Seed: o.Seed + uint64(rep), Weight: o.Weight, KeepSignals: o.KeepSignals}
+	if e.HostFigure != nil {
+		v, err := e.HostFigure(ctx, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", e.Name, err)
 		}
-		if e.Baseline != nil {
-			b, err := hostFigure(ctx, e.Baseline, opts, e.Metric, &row.Load)
-			if err != nil {
-				return fmt.Errorf("%s (baseline): %w", e.Name, err)
-			}
-			v /= b
-		}
 		row.Host = append(row.Host, v)
+		row.Load[0], row.Load[1] = min(row.Load[0], loadNow()), max(row.Load[1], loadNow())
+		return nil
 	}
+	v, err := hostFigure(ctx, e.Workload, opts, e.Metric, &row.Load)
+	if err != nil {
+		return fmt.Errorf("%s: %w", e.Name, err)
+	}
+	if e.Baseline != nil {
+		b, err := hostFigure(ctx, e.Baseline, opts, e.Metric, &row.Load)
+		if err != nil {
+			return fmt.Errorf("%s (baseline): %w", e.Name, err)
+		}
+		v /= b
+	}
+	row.Host = append(row.Host, v)
 	return nil
 }
 

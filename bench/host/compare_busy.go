@@ -55,15 +55,41 @@ type cpuMark struct {
 // machine seed 004's probe rows read 6-14 % others on an otherwise idle machine. The flag errs
 // towards busy. It returns ok false when either mark is missing or no time passed.
 func othersShare(a, b cpuMark) (share float64, ok bool) {
-	if !a.ok || !b.ok || a.cpus != b.cpus || a.cpus <= 0 {
-		return 0, false
-	}
+	var t othersTally
+	t.add(a, b)
+	return t.share()
+}
+
+// An othersTally sums what othersShare divides over several intervals: the CPU time others took
+// in each and the machine's capacity (elapsed × CPUs), so that a row whose host runs are spread
+// over the table's rounds (see Compare) gets one share of all its runs' time.
+type othersTally struct {
+	others, capacity time.Duration
+	// intervals counts the intervals added; unread is set by one whose marks were missing,
+	// of different CPU counts, or no time apart.
+	intervals int
+	unread    bool
+}
+
+// add adds the interval from mark a to mark b.
+func (t *othersTally) add(a, b cpuMark) {
+	t.intervals++
 	elapsed := b.at.Sub(a.at)
-	if elapsed <= 0 {
+	if !a.ok || !b.ok || a.cpus != b.cpus || a.cpus <= 0 || elapsed <= 0 {
+		t.unread = true
+		return
+	}
+	t.others += (b.busy - a.busy) - (b.own - a.own)
+	t.capacity += elapsed * time.Duration(a.cpus)
+}
+
+// share returns others / capacity over the intervals added, in [0, 1], and false where an
+// interval could not be read or none was added.
+func (t *othersTally) share() (float64, bool) {
+	if t.unread || t.intervals == 0 || t.capacity <= 0 {
 		return 0, false
 	}
-	others := float64((b.busy-a.busy)-(b.own-a.own)) / (float64(elapsed) * float64(a.cpus))
-	return math.Min(math.Max(others, 0), 1), true
+	return math.Min(math.Max(float64(t.others)/float64(t.capacity), 0), 1), true
 }
 
 // loadCell returns the table's load column for r: the load average's range, the share others

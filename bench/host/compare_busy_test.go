@@ -39,6 +39,28 @@ func TestOthersShare(t *testing.T) {
 	}
 }
 
+// TestOthersTally checks that a row's share over several intervals is the others' time over the
+// capacity of all of them (not the mean of their shares), worked out by hand, and that one
+// unreadable interval, or none, gives no share.
+func TestOthersTally(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	mark := func(at time.Duration, busy, own time.Duration) cpuMark {
+		return cpuMark{ok: true, at: t0.Add(at), cpus: 2, busy: busy, own: own}
+	}
+	var tally othersTally
+	_, ok := tally.share()
+	require.False(t, ok, "no interval")
+	// 1 s of two CPUs with 0.5 s of others, then 3 s with none: 0.5 s of 8 s, not (0.25 + 0) / 2.
+	tally.add(mark(0, 10*time.Second, 3*time.Second), mark(time.Second, 11500*time.Millisecond, 4*time.Second))
+	tally.add(mark(5*time.Second, 20*time.Second, 8*time.Second), mark(8*time.Second, 26*time.Second, 14*time.Second))
+	share, ok := tally.share()
+	require.True(t, ok)
+	require.InDelta(t, 0.0625, share, 1e-12)
+	tally.add(mark(9*time.Second, 0, 0), cpuMark{})
+	_, ok = tally.share()
+	require.False(t, ok, "an unread interval")
+}
+
 // TestRowBusy checks that a measured share decides a row's busy flag, whatever its load average
 // (which counts the runs' own threads), and that the load average decides where no share was
 // measured.

@@ -107,7 +107,9 @@
 //
 // # Model vs host
 //
-// [Compare] runs each [Experiment] on the host a few times and under simulated policies on the
+// [Compare] runs each [Experiment] on the host a few times (in rounds: every experiment's first
+// repetition, then every second one, so that a slow spell of the machine falls on one
+// repetition of several rows, not on all of one row's) and under simulated policies on the
 // discovered topology (topology.Discover), nearest preset first ([NearestPolicy]: classic CFS
 // before 6.6, EEVDF v6.6 before 6.12, then v7.1, the model's latest, with delayed dequeue and
 // custom slices as 6.12 added them), with the ratio of the model's figure to the host's median,
