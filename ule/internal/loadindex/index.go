@@ -63,7 +63,14 @@ type Index struct {
 	// in preorder (searchTree.ranges).
 	prunes bool
 
-	pri      [8]cpuBits
+	pri [8]cpuBits
+	// priCount[p] is the number of the machine's CPUs whose LowPri is p, and priSeen has bit p
+	// exactly when priCount[p] is not zero; both are kept with the planes. A search for a CPU
+	// running worse than pri finds none, and draws nothing, when priSeen has no bit above pri
+	// (noneWorse): the search that sched_pickcpu makes before the least loaded CPU's mostly
+	// finds none on a busy machine, and a word of planes per 64 CPUs told it so.
+	priCount [256]uint16
+	priSeen  [4]uint64
 	loaded   [bigLoad]cpuBits
 	top      int32
 	xfer     cpuBits
@@ -115,6 +122,9 @@ func New(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, minCPUs int) 
 		}
 	}
 	ix.priOn = ix.priOn || ix.pairOn
+	if ix.priOn { // every CPU's LowPri starts at zero
+		ix.priCount[0], ix.priSeen[0] = uint16(top.NumCPUs()), 1
+	}
 	if ix.pairOn {
 		n := len(ix.tree.nodes)
 		ix.pairs, ix.groups = make([]uint64, n), make([]pairGroup, 0, n)
@@ -144,12 +154,20 @@ func (ix *Index) SetLowPri(c topology.CPU, old, pri uint8) {
 
 // setSlotLowPri is SetLowPri for the CPU of Slot s, whose LowPri changes to pri, a different
 // value, on a machine whose planes are kept. It is not inlined, so that the Slot's setter, which
-// tests both conditions first, is: an unchanged LowPri costs the setter no call.
+// tests both conditions first, is: an unchanged LowPri costs the setter no call. The count of the
+// old value goes down and that of the new one up, and priSeen follows them.
 //
 //go:noinline
 func (ix *Index) setSlotLowPri(s *Slot, pri uint8) {
 	w, at := int(s.cpu>>6)&(topology.SetWords-1), s.cpu&63
-	d := uint64(s.LowPri ^ pri)
+	old := s.LowPri
+	ix.priCount[old]--
+	if ix.priCount[old] == 0 {
+		ix.priSeen[old>>6] &^= 1 << (old & 63)
+	}
+	ix.priCount[pri]++
+	ix.priSeen[pri>>6] |= 1 << (pri & 63)
+	d := uint64(old ^ pri)
 	pl := &ix.pri
 	pl[0][w] ^= d & 1 << at
 	pl[1][w] ^= d >> 1 & 1 << at
@@ -280,6 +298,23 @@ func planeGT(gt, plane uint64, b uint32) uint64 {
 	return gt | plane
 }
 
+// noneWorse reports whether no CPU of the machine has a LowPri worse (greater) than pri, so
+// that cpu_search_lowest with cs_pri pri accepts none of them (but the preferred CPU of a thread
+// running there) and draws nothing. With pri < 0 it reports false, with pri > 255 true. The
+// planes must be kept (Planes).
+func (ix *Index) noneWorse(pri int32) bool {
+	if uint32(pri) > 255 {
+		return pri > 255
+	}
+	s := &ix.priSeen
+	w := pri >> 6
+	above := s[w&3] >> (pri & 63) >> 1 // the values above pri in its word
+	for w++; w < 4; w++ {
+		above |= s[w&3]
+	}
+	return above == 0
+}
+
 // leastLoad returns the least load among the CPUs of set (in word w, at least one), knowing it
 // is at most hi: the least m such that some of them lacks level m+1. The levels are nested
 // (level k+1 within level k), so "some lacks level m+1" holds from the least load on, and a
@@ -377,7 +412,7 @@ func (ix *Index) record() {
 func (ix *Index) Check() error {
 	want := New(ix.machine, ix.loads, ix.minCPUs)
 	want.record()
-	if ix.pri != want.pri || ix.loaded != want.loaded || ix.top < want.top || ix.xfer != want.xfer ||
+	if ix.pri != want.pri || ix.priCount != want.priCount || ix.priSeen != want.priSeen || ix.loaded != want.loaded || ix.top < want.top || ix.xfer != want.xfer ||
 		ix.xferCPUs != want.xferCPUs || ix.big != want.big ||
 		ix.pairLevel != want.pairLevel || ix.pairSum != want.pairSum || ix.nodeSum != want.nodeSum {
 		return fmt.Errorf("loadindex: internal error: the index does not record the loads: top %d big %d xfer CPUs %d, want %d (at least) %d %d",

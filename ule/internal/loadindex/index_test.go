@@ -46,7 +46,8 @@ func TestIndexWorse(t *testing.T) {
 }
 
 // After random changes of random CPUs' LowPri (every CPU id, in every mask word, the extreme
-// priorities often), each from the value the CPU had, the planes hold every CPU's LowPri.
+// priorities often), each from the value the CPU had, the planes hold every CPU's LowPri, and
+// noneWorse(pri) holds exactly when pri is at least the worst LowPri.
 func TestSetLowPri(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
 	top := topology.Uniform(1, 1, 1, 1024, 1)
@@ -62,6 +63,9 @@ func TestSetLowPri(t *testing.T) {
 		if r.IntN(4) == 0 {
 			pri = []uint8{0, 255, lp[c]}[r.IntN(3)]
 		}
+		if i/50000%2 == 1 { // a phase of lower values: the worst LowPri falls and rises again
+			pri %= 120
+		}
 		ix.SetLowPri(c, lp[c], pri)
 		lp[c] = pri
 		if i%1000 != 0 {
@@ -74,6 +78,15 @@ func TestSetLowPri(t *testing.T) {
 			}
 			if v != lp[c] {
 				t.Fatalf("cpu %d: planes hold LowPri %d, want %d", c, v, lp[c])
+			}
+		}
+		worst := int32(-1)
+		for c := range topology.MaxCPUs {
+			worst = max(worst, int32(lp[c]))
+		}
+		for _, pri := range []int32{-1, 0, worst - 64, worst - 1, worst, worst + 1, 255, 256} {
+			if got := ix.noneWorse(pri); got != (pri >= worst) {
+				t.Fatalf("noneWorse(%d) = %t with the worst LowPri %d", pri, got, worst)
 			}
 		}
 	}

@@ -90,6 +90,13 @@ func TestLowestMatchesKernel(t *testing.T) {
 			if r.IntN(3) == 0 {
 				s.pri = int32(loads[r.IntN(top.NumCPUs())].LowPri) - int32(r.IntN(2)) // ties with a CPU's LowPri
 			}
+			if r.IntN(6) == 0 { // about the machine's worst LowPri: often no CPU runs worse
+				s.pri = -1
+				for c := range top.CPUs().All() {
+					s.pri = max(s.pri, int32(loads[c].LowPri))
+				}
+				s.pri -= int32(r.IntN(2))
+			}
 			if r.IntN(5) == 0 {
 				s.load = int32(r.IntN(4))
 			}
@@ -145,10 +152,13 @@ func TestLowestMatchesKernel(t *testing.T) {
 				if gc, ok := ix.Lowest(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx); !ok || gc != wc || gx != w.x {
 					t.Fatalf("%s: Lowest = %d (%t) rnd %#x, kernel %d rnd %#x", where(top, g, &s), gc, ok, gx, wc, w.x)
 				}
+				if ix.priOn && !(s.running && s.prefer >= 0) && ix.noneWorse(s.pri) {
+					ways["none worse"]++
+				}
 			}
 		}
 	}
-	for _, k := range []string{"fused", "fused, beyond the bound", "run", "run, least load 64 or more", "pair groups", "pair groups of groups"} {
+	for _, k := range []string{"fused", "fused, beyond the bound", "run", "run, least load 64 or more", "pair groups", "pair groups of groups", "none worse"} {
 		if ways[k] < 500 {
 			t.Errorf("only %d searches took %s: %v", ways[k], k, ways)
 		}
