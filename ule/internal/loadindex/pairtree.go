@@ -215,10 +215,20 @@ func (ix *Index) pairAccs(refs []pairRef, es []uint64, s *lowestArgs, pref bool)
 // acceptable CPUs acc and the generator's state x before their draws, as lowestPairsIx chooses
 // it without the preferred CPU: of its pairs of least total, the CPUs of least load m, and of
 // those the first with the greatest draw r, at m*256 - r. When that load cannot be below best
-// (m*256 - 127 >= best), it draws nothing and returns -1 and math.MaxInt32.
+// (m*256 - 127 >= best), it draws nothing and returns -1 and math.MaxInt32; when no acceptable
+// CPU of the node is loaded little enough for that, it does not search the levels either.
 func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best int32) (cpu, cpuLoad int32) {
 	const even = 0x5555555555555555
 	w := int(ref.word) & (topology.SetWords - 1)
+	// A CPU of load m can win only if m*256 - 127 < best, m at most lim = (best+126)>>8: when no
+	// acceptable CPU has a load of lim or less, none of the node's candidates (the least loaded
+	// of its least loaded pairs) can, and one mask test spares the searches. (Once a draw of 127
+	// has been taken at load m, the nodes after it that tie at m go this way.)
+	if best < (bigLoad-1)<<8-126 {
+		if lim := (best + 126) >> 8; lim < 0 || acc&^ix.loaded[(lim+1)&(bigLoad-1)][w] == 0 {
+			return -1, math.MaxInt32
+		}
+	}
 	pairs := (acc | acc>>1) & even
 	// The least pair total is at most the node's mean when every pair is acceptable, and close
 	// below it on an even load; the least load of those pairs' CPUs, at most half their total.

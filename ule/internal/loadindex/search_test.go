@@ -1,6 +1,7 @@
 package loadindex
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -285,5 +286,45 @@ func TestLowestPrefPair(t *testing.T) {
 	}
 	if ties == 0 {
 		t.Error("no draws tied within a pair")
+	}
+}
+
+// On machines of packages of caches of SMT pairs whose loads are all equal, or equal but for a
+// few CPUs one thread more (as ULE's placements keep a busy machine), every cache ties and the
+// winner is decided by the draws of many candidates: LowestPairGroups returns what the kernel's
+// recursion returns and leaves the generator where it does, from many generator states. A cache
+// that cannot beat the best randomised load so far is passed over without a search; one that can,
+// by a draw of 127 after a best of 126 at the same load, must not be.
+func TestLowestPairGroupsEven(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	ways := map[string]int{}
+	for i := range 120 {
+		top := []*topology.Topology{topology.Uniform(4, 1, 16, 8, 2), topology.Uniform(4, 1, 4, 32, 2)}[i%2]
+		var loads [topology.MaxCPUs]CPULoad
+		l := int32(1 + r.IntN(120))
+		for c := range top.CPUs().All() {
+			loads[c] = CPULoad{Load: l, LowPri: uint8(100 + r.IntN(50))}
+			if r.IntN(8) == 0 && i%3 != 0 {
+				loads[c].Load++
+			}
+		}
+		ix := recorded(top, &loads, 1)
+		full := top.CPUs()
+		for range 40 {
+			s := search{loads: &loads, mask: &full, pri: -1, load: math.MaxInt32, prefer: -1}
+			x := r.Uint32()
+			w := s
+			w.x = x
+			wt, wc, wl := refLowest(top.Root(), &w)
+			gx := x
+			gt, gc, gl, ok := ix.LowestPairGroups(top.Root().ID(), s.mask, true, s.pri, s.load, s.prefer, s.running, &gx)
+			if !ok || gt != wt || gc != wc || gl != wl || gx != w.x {
+				t.Fatalf("%s: LowestPairGroups = %d %d %d (%t) rnd %#x, kernel %d %d %d rnd %#x", where(top, top.Root(), &s), gt, gc, gl, ok, gx, wt, wc, wl, w.x)
+			}
+			ways[fmt.Sprint(wl&255)]++
+		}
+	}
+	if ways["129"] == 0 || ways["130"] == 0 { // won by a draw of 127, and of 126
+		t.Errorf("no search was won by a draw of 127 or of 126: %v", ways)
 	}
 }
