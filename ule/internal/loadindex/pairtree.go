@@ -19,6 +19,9 @@ import (
 type pairGroup struct {
 	ref, n, k, total int32
 	any, pref        bool
+	// least is the least total of its nodes (in threads), and sum the index of the first one's
+	// in Index.nodeSum: kept by pairTotalsAll only.
+	least, sum int32
 }
 
 // LowestPairGroups is cpu_search_lowest on group n when its children are all groups of SMT pairs
@@ -46,6 +49,11 @@ type pairGroup struct {
 // (lowestPairsIx). Where the kernel's bounded search of each child searched every node whose
 // total was at most the best so far (21 of 64 a global search on BenchmarkHuge's machine of 1024
 // CPUs), the second pass visits some 14.
+//
+// With pri < 0 every CPU of the node is acceptable (the mask holds them all and there is no
+// load limit), and a node of pairGrand takes the same two passes without the priority planes
+// (pairTotalsAll, pairWinnerAll): the acceptable CPUs before each node are counted once, when
+// the tree is made, and the least total of each group's nodes is taken with its total.
 func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32, ok bool) {
 	t := &ix.tree
 	if !ix.levels || !ix.pairOn || ix.big != 0 || maxLoad != math.MaxInt32 {
@@ -56,6 +64,12 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 		return 0, -1, 0, false
 	}
 	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, all: true, bound: math.MaxInt32}
+	if nd.pairGrand && pri < 0 { // every CPU acceptable (sched_pickcpu's last search)
+		x0 := *x
+		total, least := ix.pairTotalsAll(t.kids[nd.kidLo:nd.kidHi], &s)
+		cpu, cpuLoad = ix.pairWinnerAll(&s, x0, least)
+		return total, cpu, cpuLoad, true
+	}
 	if nd.pairGrand {
 		x0 := *x
 		total, least := ix.pairTotals(t.kids[nd.kidLo:nd.kidHi], &s)
@@ -244,4 +258,84 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best int32) (cpu, 
 	b := drawJumps(acc, cand, x, 0, 127)
 	r := int32(jump(x, bits.OnesCount64(acc>>b)) >> 16 & 127)
 	return ref.word<<6 + b, m<<8 - r
+}
+
+// pairTotalsAll is pairTotals when every CPU of the groups is acceptable (pri < 0, the mask
+// holding them all): each group's total, and the least total of its nodes, from the nodes'
+// totals side by side; its CPUs counted when the tree was made. It records the groups in
+// ix.groups, moves the generator over every draw, and returns the total of the groups and the
+// least total of a group.
+func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int32) {
+	t := &ix.tree
+	gs, k := ix.groups[:0], int32(0)
+	home := int32(-1) // the index of the preferred CPU's node's total, if it has one
+	if uint32(s.prefer) < topology.MaxCPUs {
+		home = int32(ix.home[s.prefer])
+	}
+	least = math.MaxInt32
+	for i := len(groups) - 1; i >= 0; i-- {
+		g := &t.nodes[groups[i]]
+		pg := pairGroup{ref: g.refLo, n: g.refHi - g.refLo, k: k, any: g.nCPUs > 0, sum: g.sumLo, least: math.MaxInt32}
+		for _, sum := range ix.nodeSum[g.sumLo:g.sumHi] {
+			pg.total += sum
+			pg.least = min(pg.least, sum)
+		}
+		pg.total <<= 8
+		if pg.pref = home >= g.sumLo && home < g.sumHi; pg.pref { // as lowestPairsIx makes it
+			pg.total -= 128
+			if s.running {
+				pg.total -= 256
+			}
+		}
+		gs = append(gs, pg)
+		k += g.nCPUs
+		total += pg.total
+		if pg.any {
+			least = min(least, pg.total)
+		}
+	}
+	*s.x = jump(*s.x, int(k))
+	ix.groups = gs
+	return total, least
+}
+
+// pairWinnerAll is pairWinner when every CPU of the groups is acceptable. In a group of total
+// least, with lt the least total of its nodes, the preferred CPU's node (total tp) alone can hold
+// the winner when tp is lt, or when the thread runs there and tp is lt+1 (pairAccs' test, lt
+// being the least of the other nodes' totals whenever tp is above it); otherwise the nodes of
+// total lt can, each by its candidates (pairDraw).
+func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
+	t := &ix.tree
+	cpu, cpuLoad = -1, math.MaxInt32
+	for _, g := range ix.groups {
+		if !g.any || g.total != least {
+			continue
+		}
+		refs := t.refs[g.ref : g.ref+g.n]
+		sums := ix.nodeSum[g.sum : g.sum+g.n]
+		lt := g.least
+		if g.pref {
+			pj := int(ix.home[s.prefer&(topology.MaxCPUs-1)]) - int(g.sum)
+			if tp := sums[pj]; tp == lt || (s.running && tp == lt+1) {
+				ps := *s
+				x := jump(x0, int(g.k+refs[pj].before))
+				ps.x = &x
+				_, c, l := t.lowestPairsIx(&t.nodes[refs[pj].node], &ps, ix)
+				if l < cpuLoad {
+					cpu, cpuLoad = c, l
+				}
+				continue
+			}
+		}
+		for j := range refs {
+			if sums[j] != lt {
+				continue
+			}
+			ref := &refs[j]
+			if c, l := ix.pairDraw(ref, ref.bits, jump(x0, int(g.k+ref.before)), cpuLoad); l < cpuLoad {
+				cpu, cpuLoad = c, l
+			}
+		}
+	}
+	return cpu, cpuLoad
 }

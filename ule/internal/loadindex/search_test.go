@@ -101,6 +101,9 @@ func TestLowestMatchesKernel(t *testing.T) {
 			if r.IntN(5) == 0 {
 				s.load = int32(r.IntN(4))
 			}
+			if r.IntN(6) == 0 { // every CPU acceptable, as sched_pickcpu's last search
+				s.pri = -1
+			}
 			for _, g := range top.AllGroups() {
 				x := r.Uint32()
 				w := s
@@ -145,6 +148,9 @@ func TestLowestMatchesKernel(t *testing.T) {
 					ways["pair groups"]++
 					if ix.tree.nodes[g.ID()].pairGrand {
 						ways["pair groups of groups"]++
+						if s.pri < 0 && s.load == math.MaxInt32 {
+							ways["pair groups of groups, every CPU acceptable"]++
+						}
 					}
 				} else if gx != x {
 					t.Fatalf("%s: LowestPairGroups declined and moved the generator", where(top, g, &s))
@@ -163,6 +169,9 @@ func TestLowestMatchesKernel(t *testing.T) {
 		if ways[k] < 500 {
 			t.Errorf("only %d searches took %s: %v", ways[k], k, ways)
 		}
+	}
+	if k := "pair groups of groups, every CPU acceptable"; ways[k] < 50 {
+		t.Errorf("only %d searches took %s: %v", ways[k], k, ways)
 	}
 }
 
@@ -311,7 +320,10 @@ func TestLowestPairGroupsEven(t *testing.T) {
 		ix := recorded(top, &loads, 1)
 		full := top.CPUs()
 		for range 40 {
-			s := search{loads: &loads, mask: &full, pri: -1, load: math.MaxInt32, prefer: -1}
+			s := search{loads: &loads, mask: &full, pri: -1, load: math.MaxInt32, prefer: int32(r.IntN(top.NumCPUs()+1)) - 1, running: r.IntN(2) == 0}
+			if r.IntN(4) == 0 { // priorities compared: the planes' form
+				s.pri = int32(r.IntN(150))
+			}
 			x := r.Uint32()
 			w := s
 			w.x = x
@@ -322,9 +334,12 @@ func TestLowestPairGroupsEven(t *testing.T) {
 				t.Fatalf("%s: LowestPairGroups = %d %d %d (%t) rnd %#x, kernel %d %d %d rnd %#x", where(top, top.Root(), &s), gt, gc, gl, ok, gx, wt, wc, wl, w.x)
 			}
 			ways[fmt.Sprint(wl&255)]++
+			if s.prefer >= 0 && wc == s.prefer {
+				ways["preferred"]++
+			}
 		}
 	}
-	if ways["129"] == 0 || ways["130"] == 0 { // won by a draw of 127, and of 126
-		t.Errorf("no search was won by a draw of 127 or of 126: %v", ways)
+	if ways["129"] == 0 || ways["130"] == 0 || ways["preferred"] == 0 { // won by a draw of 127, of 126, by the preferred CPU
+		t.Errorf("no search was won by a draw of 127, of 126, or by the preferred CPU: %v", ways)
 	}
 }

@@ -3,6 +3,7 @@
 package loadindex
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/schedkit/schedkit/topology"
@@ -77,17 +78,19 @@ type searchNode struct {
 	// words are kept for holdsAll).
 	pairGrand bool
 	// refLo, refHi: for a node of pairKids, t.refs[refLo:refHi] are its children in visiting
-	// order (from the last to the first).
-	refLo, refHi int32
+	// order (from the last to the first), and nCPUs is the number of their CPUs.
+	refLo, refHi, nCPUs int32
 }
 
 // A pairRef is a node of SMT pairs as LowestPairGroups reads it: its bits in mask word word, the
-// index of its total in Index.nodeSum, and its id.
+// index of its total in Index.nodeSum, its id, and the number of CPUs of the nodes before it in
+// its parent's visiting order.
 type pairRef struct {
-	bits uint64
-	word int32
-	sum  int32
-	node int32
+	bits   uint64
+	word   int32
+	sum    int32
+	node   int32
+	before int32
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -144,7 +147,8 @@ func newSearchTree(top *topology.Topology) searchTree {
 				kn := &t.nodes[k]
 				sums++
 				kn.sum = sums
-				t.refs = append(t.refs, pairRef{bits: kn.pairBits, word: kn.pairWord, sum: kn.sum, node: k})
+				t.refs = append(t.refs, pairRef{bits: kn.pairBits, word: kn.pairWord, sum: kn.sum, node: k, before: n.nCPUs})
+				n.nCPUs += int32(bits.OnesCount64(kn.pairBits))
 			}
 			n.refHi, n.sumHi = int32(len(t.refs)), sums+1
 		}
