@@ -69,6 +69,22 @@ func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 	return int32(best & 63)
 }
 
+// drawSpan is drawJumps' choice for cpu_search_lowest (flip 0, rmask 127) when acc is one run
+// of bits from hi down (a node of SMT pairs, its CPUs consecutive ids, all acceptable): the bit b
+// of cand draws the (hi-b+1)-th number after x0, so a candidate's draw needs no count of acc's
+// bits. It returns the winning bit and its draw r (-1 and 0 if cand is empty).
+func drawSpan(hi int, cand uint64, x0 uint32) (b, r int32) {
+	best := uint32(0)
+	if cand == 0 {
+		return -1, 0
+	}
+	for c := cand; c != 0; c &= c - 1 {
+		b := bits.TrailingZeros64(c)
+		best = max(best, jump(x0, hi-b+1)&(127<<16)|uint32(b))
+	}
+	return int32(best & 63), int32(best >> 16)
+}
+
 // drawBack is the inverse of 69069 modulo 2^32: x = (x - 5) * drawBack undoes a step of
 // sched_random.
 const drawBack = 0xa5e2a705

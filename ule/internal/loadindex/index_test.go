@@ -2,6 +2,7 @@ package loadindex
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -148,10 +149,11 @@ func TestIndexRecords(t *testing.T) {
 // draws once for each bit of acc from the highest down, and the first bit of cand with the
 // greatest draw (cpu_search_lowest) or the least (cpu_search_highest) wins. On random words
 // (dense, sparse, one bit, empty, full, the top and bottom bits), candidates that are some of
-// acc's bits or all of them between two bits, and random generator states.
+// acc's bits or all of them between two bits, and random generator states; drawSpan too, where
+// acc is one run of bits.
 func TestDrawJumps(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 8))
-	stops := 0
+	stops, runs := 0, 0
 	for i := range 40000 {
 		var acc uint64
 		switch i % 6 {
@@ -167,6 +169,11 @@ func TestDrawJumps(t *testing.T) {
 			acc = []uint64{0, 1, 1 << 63, 1<<63 | 1}[r.IntN(4)]
 		case 5:
 			acc = r.Uint64() >> r.IntN(64)
+		}
+		if i%11 == 0 { // one run of bits, lo to hi: drawSpan's case
+			lo := r.IntN(64)
+			hi := lo + r.IntN(64-lo)
+			acc = ^uint64(0) >> (63 - hi) &^ (1<<lo - 1)
 		}
 		cand := acc & (r.Uint64() | r.Uint64())
 		if i%7 == 0 {
@@ -198,12 +205,19 @@ func TestDrawJumps(t *testing.T) {
 				t.Fatalf("drawJumps(%#x, %#x, %#x, %d, %d) = %d, want %d", acc, cand, x0, tc.flip, tc.rmask, got, tc.want)
 			}
 		}
+		if low := acc >> bits.TrailingZeros64(acc); acc != 0 && low&(low+1) == 0 { // a run
+			b, rr := drawSpan(63-bits.LeadingZeros64(acc), cand, x0)
+			if b != wantLow || (b >= 0 && rr != bestLow) {
+				t.Fatalf("drawSpan(%#x, %#x, %#x) = %d %d, want %d %d", acc, cand, x0, b, rr, wantLow, bestLow)
+			}
+			runs++
+		}
 		if got := jump(x0, 5); got != ((((x0*69069+5)*69069+5)*69069+5)*69069+5)*69069+5 {
 			t.Fatalf("jump(%#x, 5) = %#x", x0, got)
 		}
 	}
-	if stops < 100 {
-		t.Errorf("only %d searches stopped at the largest draw", stops)
+	if stops < 100 || runs < 3000 {
+		t.Errorf("only %d searches stopped at the largest draw, %d had acc one run", stops, runs)
 	}
 }
 

@@ -183,7 +183,7 @@ func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad
 				ps.x = &x
 				_, c, l = t.lowestPairsIx(&t.nodes[ref.node], &ps, ix)
 			} else {
-				c, l = ix.pairDraw(ref, acc, x, cpuLoad)
+				c, l = ix.pairDraw(ref, acc, x, cpuLoad, int32(lt))
 			}
 			if l < cpuLoad {
 				cpu, cpuLoad = c, l
@@ -226,12 +226,13 @@ func (ix *Index) pairAccs(refs []pairRef, es []uint64, s *lowestArgs, pref bool)
 }
 
 // pairDraw returns the CPU node ref chooses and its randomised load, the node having the
-// acceptable CPUs acc and the generator's state x before their draws, as lowestPairsIx chooses
+// acceptable CPUs acc, the total sum (in threads) and the generator's state x before their
+// draws, as lowestPairsIx chooses
 // it without the preferred CPU: of its pairs of least total, the CPUs of least load m, and of
 // those the first with the greatest draw r, at m*256 - r. When that load cannot be below best
 // (m*256 - 127 >= best), it draws nothing and returns -1 and math.MaxInt32; when no acceptable
 // CPU of the node is loaded little enough for that, it does not search the levels either.
-func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best int32) (cpu, cpuLoad int32) {
+func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best, sum int32) (cpu, cpuLoad int32) {
 	const even = 0x5555555555555555
 	w := int(ref.word) & (topology.SetWords - 1)
 	// A CPU of load m can win only if m*256 - 127 < best, m at most lim = (best+126)>>8: when no
@@ -246,7 +247,7 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best int32) (cpu, 
 	pairs := (acc | acc>>1) & even
 	// The least pair total is at most the node's mean when every pair is acceptable, and close
 	// below it on an even load; the least load of those pairs' CPUs, at most half their total.
-	mean := ix.nodeSum[min(ref.sum, topology.MaxCPUs/2)] / int32(max(bits.OnesCount64(ref.bits)/2, 1))
+	mean := int32(uint32(sum) / uint32(max(ref.pairs, 1)))
 	tot := leastLevelNear(pairs, ix.pairLevel[:], w, min(2*ix.top, 2*bigLoad-2), mean)
 	pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
 	cand := acc & (pairs | pairs<<1)
@@ -255,6 +256,10 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best int32) (cpu, 
 		return -1, math.MaxInt32
 	}
 	cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
+	if acc == ref.bits { // every CPU of the node acceptable: one run of bits
+		b, r := drawSpan(63-bits.LeadingZeros64(acc), cand, x)
+		return ref.word<<6 + b, m<<8 - r
+	}
 	b := drawJumps(acc, cand, x, 0, 127)
 	r := int32(jump(x, bits.OnesCount64(acc>>b)) >> 16 & 127)
 	return ref.word<<6 + b, m<<8 - r
@@ -276,11 +281,17 @@ func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int3
 	for i := len(groups) - 1; i >= 0; i-- {
 		g := &t.nodes[groups[i]]
 		pg := pairGroup{ref: g.refLo, n: g.refHi - g.refLo, k: k, any: g.nCPUs > 0, sum: g.sumLo, least: math.MaxInt32}
-		for _, sum := range ix.nodeSum[g.sumLo:g.sumHi] {
-			pg.total += sum
-			pg.least = min(pg.least, sum)
+		sums, tot, lo := ix.nodeSum[g.sumLo:g.sumHi], int32(0), int32(math.MaxInt32)
+		for ; len(sums) >= 4; sums = sums[4:] { // four at a time, in registers
+			a, b, c, d := sums[0], sums[1], sums[2], sums[3]
+			tot += a + b + c + d
+			lo = min(lo, a, b, c, d)
 		}
-		pg.total <<= 8
+		for _, sum := range sums {
+			tot += sum
+			lo = min(lo, sum)
+		}
+		pg.total, pg.least = tot<<8, lo
 		if pg.pref = home >= g.sumLo && home < g.sumHi; pg.pref { // as lowestPairsIx makes it
 			pg.total -= 128
 			if s.running {
@@ -318,7 +329,7 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 			pj := int(ix.home[s.prefer&(topology.MaxCPUs-1)]) - int(g.sum)
 			if tp := sums[pj]; tp == lt || (s.running && tp == lt+1) {
 				ps := *s
-				x := jump(x0, int(g.k+refs[pj].before))
+				x := jump(x0, int(g.k)+int(refs[pj].before))
 				ps.x = &x
 				_, c, l := t.lowestPairsIx(&t.nodes[refs[pj].node], &ps, ix)
 				if l < cpuLoad {
@@ -332,7 +343,7 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 				continue
 			}
 			ref := &refs[j]
-			if c, l := ix.pairDraw(ref, ref.bits, jump(x0, int(g.k+ref.before)), cpuLoad); l < cpuLoad {
+			if c, l := ix.pairDraw(ref, ref.bits, jump(x0, int(g.k)+int(ref.before)), cpuLoad, lt); l < cpuLoad {
 				cpu, cpuLoad = c, l
 			}
 		}
