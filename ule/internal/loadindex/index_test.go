@@ -248,9 +248,9 @@ func TestSearchTreeHolds(t *testing.T) {
 	}
 }
 
-// leastLevelNear answers what leastLevel answers, whatever its guess: on random loads of a word of
-// 64 CPUs (their levels nested as the index keeps them), random sets, bounds at or above the
-// answer, and guesses below, at and above the answer and beyond the bound.
+// leastLevelNear and guessLevel answer what leastLevel answers, whatever the guess: on random
+// loads of a word of 64 CPUs (their levels nested as the index keeps them), random sets, bounds
+// at or above the answer, and guesses below, at and above the answer and beyond the bound.
 func TestLeastLevelNear(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 7))
 	var levels [bigLoad]cpuBits
@@ -272,6 +272,9 @@ func TestLeastLevelNear(t *testing.T) {
 		for _, g := range []int32{-1, 0, want - 1 - int32(r.IntN(4)), want, want + int32(r.IntN(4)), hi, hi + 1, int32(r.IntN(bigLoad))} {
 			if got := leastLevelNear(set, levels[:], 0, hi, g); got != want {
 				t.Fatalf("leastLevelNear(%#x, bound %d, guess %d) = %d, want %d", set, hi, g, got, want)
+			}
+			if got := guessLevel(set, levels[:], 0, hi, g); got != want {
+				t.Fatalf("guessLevel(%#x, bound %d, guess %d) = %d, want %d", set, hi, g, got, want)
 			}
 		}
 	}
