@@ -42,8 +42,9 @@ type cpuBits [topology.SetWords]uint64
 // least every load below bigLoad; if pairOn, pairSum[i] is loads[2i].Load + loads[2i+1].Load (a
 // missing CPU counting 0), pairLevel[t] has 2i exactly when 1 <= t <= pairSum[i]
 // (t < 2*bigLoad), and nodeSum[i] holds the total load of the group of pairs numbered i (from 1),
-// nodeSum[0] that of the CPUs in no such group. Ids the machine lacks are in no other
-// mask.
+// nodeSum[0] that of the CPUs in no such group, and grpSum[j] the total load of the group of such
+// groups numbered j (from 1), grpSum[0] that of the other CPUs. Ids the machine lacks are in no
+// other mask.
 type Index struct {
 	loads   *[topology.MaxCPUs]CPULoad
 	machine *topology.Topology
@@ -79,13 +80,16 @@ type Index struct {
 	// pairSum[i] is the total load of CPUs 2i and 2i+1, and pairLevel[t] the pairs (at bit 2i)
 	// whose total is at least t, as loaded is for CPUs (pairLevel[0] is unused; totals from
 	// 2*bigLoad have no level, which only CPUs counted in big can make). nodeSum[i] is the
-	// total load of the group of pairs numbered i (searchNode.sum, from 1), and home[c] that i
-	// for each CPU c of such a group (0 for the other CPUs, whose loads nodeSum[0] collects and
-	// nothing reads).
+	// total load of the group of pairs numbered i (searchNode.sum, from 1), and grpSum[j] that
+	// of the group of such groups numbered j (a node of pairKids, searchNode.grp, from 1: a
+	// package of last-level caches, whose total LowestPairGroups reads); home[c] is i | j<<16
+	// for each CPU c (i and j 0 for the other CPUs, whose loads nodeSum[0] and grpSum[0]
+	// collect and nothing reads).
 	pairLevel [2 * bigLoad]cpuBits
 	pairSum   [topology.MaxCPUs / 2]int32
-	nodeSum   [topology.MaxCPUs/2 + 1]int32
-	home      [topology.MaxCPUs]uint16
+	nodeSum   [topology.MaxCPUs]int32 // up to MaxCPUs/2 used; the size lets a mask bound the index
+	grpSum    [topology.MaxCPUs]int32
+	home      [topology.MaxCPUs]uint32
 	// acc and cand are scratch masks of the searches (only the words of the group searched are
 	// written and read), kept here so that no search clears a whole mask.
 	acc, cand cpuBits
@@ -117,8 +121,12 @@ func New(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, minCPUs int) 
 		nd := &ix.tree.nodes[i]
 		ix.priOn = ix.priOn || (nd.idLo+int32(max(minCPUs, 2)) <= nd.idHi && !nd.thread)
 		ix.pairOn = ix.pairOn || bits.OnesCount64(nd.pairBits) >= min(minCPUs, minPairCPUs)
+		grp := int32(0)
+		if p := ix.tree.parent[i]; p >= 0 && ix.tree.nodes[p].pairKids {
+			grp = ix.tree.nodes[p].grp
+		}
 		for b := nd.pairBits; b != 0; b &= b - 1 {
-			ix.home[int(nd.pairWord)<<6|bits.TrailingZeros64(b)] = uint16(nd.sum)
+			ix.home[int(nd.pairWord)<<6|bits.TrailingZeros64(b)] = uint32(nd.sum) | uint32(grp)<<16
 		}
 	}
 	ix.priOn = ix.priOn || ix.pairOn
@@ -227,12 +235,14 @@ func (ix *Index) LoadDown(c topology.CPU) {
 	ix.loaded[old&(bigLoad-1)][w] &^= bit
 }
 
-// pairAdd records that the load of CPU c, and so the total of its pair (c&^1, c|1) and of the
-// group of pairs that holds it, went up (d = 1) or down (d = -1) by one: one level gains or
+// pairAdd records that the load of CPU c, and so the total of its pair (c&^1, c|1), of the
+// group of pairs that holds it and of that group's parent, went up (d = 1) or down (d = -1) by one: one level gains or
 // loses the pair.
 func (ix *Index) pairAdd(c topology.CPU, d int32) {
 	i := c >> 1 & (topology.MaxCPUs/2 - 1)
-	ix.nodeSum[min(ix.home[c&(topology.MaxCPUs-1)], topology.MaxCPUs/2)] += d
+	h := ix.home[c&(topology.MaxCPUs-1)]
+	ix.nodeSum[h&(topology.MaxCPUs-1)] += d
+	ix.grpSum[h>>16&(topology.MaxCPUs-1)] += d
 	old := ix.pairSum[i]
 	ix.pairSum[i] = old + d
 	if l := max(old, old+d); l < 2*bigLoad {
@@ -426,7 +436,7 @@ func (ix *Index) Check() error {
 	want.record()
 	if ix.pri != want.pri || ix.priCount != want.priCount || ix.priSeen != want.priSeen || ix.loaded != want.loaded || ix.top < want.top || ix.xfer != want.xfer ||
 		ix.xferCPUs != want.xferCPUs || ix.big != want.big ||
-		ix.pairLevel != want.pairLevel || ix.pairSum != want.pairSum || ix.nodeSum != want.nodeSum {
+		ix.pairLevel != want.pairLevel || ix.pairSum != want.pairSum || ix.nodeSum != want.nodeSum || ix.grpSum != want.grpSum {
 		return fmt.Errorf("loadindex: internal error: the index does not record the loads: top %d big %d xfer CPUs %d, want %d (at least) %d %d",
 			ix.top, ix.big, ix.xferCPUs, want.top, want.big, want.xferCPUs)
 	}

@@ -19,9 +19,8 @@ import (
 type pairGroup struct {
 	ref, n, k, total int32
 	any, pref        bool
-	// least is the least total of its nodes (in threads), and sum the index of the first one's
-	// in Index.nodeSum: kept by pairTotalsAll only.
-	least, sum int32
+	// sum is the index of its first node's total in Index.nodeSum (kept by pairTotalsAll only).
+	sum int32
 }
 
 // LowestPairGroups is cpu_search_lowest on group n when its children are all groups of SMT pairs
@@ -53,7 +52,8 @@ type pairGroup struct {
 // With pri < 0 every CPU of the node is acceptable (the mask holds them all and there is no
 // load limit), and a node of pairGrand takes the same two passes without the priority planes
 // (pairTotalsAll, pairWinnerAll): the acceptable CPUs before each node are counted once, when
-// the tree is made, and the least total of each group's nodes is taken with its total.
+// the tree is made, and the least total of a group's nodes is taken only where the group's
+// total, kept in the index, is the least.
 func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32, ok bool) {
 	t := &ix.tree
 	if !ix.levels || !ix.pairOn || ix.big != 0 || maxLoad != math.MaxInt32 {
@@ -121,11 +121,8 @@ func (ix *Index) pairTotals(groups []int32, s *lowestArgs) (total, least int32) 
 			any |= acc
 			gk += bits.OnesCount64(acc)
 		}
-		for _, sum := range ix.nodeSum[g.sumLo:g.sumHi] { // its nodes' totals, side by side
-			pg.total += sum
-		}
-		pg.total <<= 8
-		if pg.pref { // the preferred CPU's node, as lowestPairsIx makes it
+		pg.total = ix.grpSum[min(g.grp, topology.MaxCPUs/2)] << 8 // its nodes' totals, kept
+		if pg.pref {                                              // the preferred CPU's node, as lowestPairsIx makes it
 			pg.total -= 128
 			if s.running {
 				pg.total -= 256
@@ -266,8 +263,8 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best, sum int32) (
 }
 
 // pairTotalsAll is pairTotals when every CPU of the groups is acceptable (pri < 0, the mask
-// holding them all): each group's total, and the least total of its nodes, from the nodes'
-// totals side by side; its CPUs counted when the tree was made. It records the groups in
+// holding them all): each group's total as the index keeps it, its CPUs counted when the tree
+// was made. It records the groups in
 // ix.groups, moves the generator over every draw, and returns the total of the groups and the
 // least total of a group.
 func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int32) {
@@ -275,23 +272,13 @@ func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int3
 	gs, k := ix.groups[:0], int32(0)
 	home := int32(-1) // the index of the preferred CPU's node's total, if it has one
 	if uint32(s.prefer) < topology.MaxCPUs {
-		home = int32(ix.home[s.prefer])
+		home = int32(ix.home[s.prefer] & 0xffff)
 	}
 	least = math.MaxInt32
 	for i := len(groups) - 1; i >= 0; i-- {
 		g := &t.nodes[groups[i]]
-		pg := pairGroup{ref: g.refLo, n: g.refHi - g.refLo, k: k, any: g.nCPUs > 0, sum: g.sumLo, least: math.MaxInt32}
-		sums, tot, lo := ix.nodeSum[g.sumLo:g.sumHi], int32(0), int32(math.MaxInt32)
-		for ; len(sums) >= 4; sums = sums[4:] { // four at a time, in registers
-			a, b, c, d := sums[0], sums[1], sums[2], sums[3]
-			tot += a + b + c + d
-			lo = min(lo, a, b, c, d)
-		}
-		for _, sum := range sums {
-			tot += sum
-			lo = min(lo, sum)
-		}
-		pg.total, pg.least = tot<<8, lo
+		pg := pairGroup{ref: g.refLo, n: g.refHi - g.refLo, k: k, any: g.nCPUs > 0, sum: g.sumLo}
+		pg.total = ix.grpSum[min(g.grp, topology.MaxCPUs/2)] << 8
 		if pg.pref = home >= g.sumLo && home < g.sumHi; pg.pref { // as lowestPairsIx makes it
 			pg.total -= 128
 			if s.running {
@@ -311,7 +298,7 @@ func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int3
 }
 
 // pairWinnerAll is pairWinner when every CPU of the groups is acceptable. In a group of total
-// least, with lt the least total of its nodes, the preferred CPU's node (total tp) alone can hold
+// least, with lt the least total of its nodes (leastOf), the preferred CPU's node (total tp) alone can hold
 // the winner when tp is lt, or when the thread runs there and tp is lt+1 (pairAccs' test, lt
 // being the least of the other nodes' totals whenever tp is above it); otherwise the nodes of
 // total lt can, each by its candidates (pairDraw).
@@ -324,9 +311,9 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 		}
 		refs := t.refs[g.ref : g.ref+g.n]
 		sums := ix.nodeSum[g.sum : g.sum+g.n]
-		lt := g.least
+		lt := leastOf(sums)
 		if g.pref {
-			pj := int(ix.home[s.prefer&(topology.MaxCPUs-1)]) - int(g.sum)
+			pj := int(ix.home[s.prefer&(topology.MaxCPUs-1)]&0xffff) - int(g.sum)
 			if tp := sums[pj]; tp == lt || (s.running && tp == lt+1) {
 				ps := *s
 				x := jump(x0, int(g.k)+int(refs[pj].before))
@@ -349,4 +336,16 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 		}
 	}
 	return cpu, cpuLoad
+}
+
+// leastOf returns the least of sums (math.MaxInt32 if none), four at a time in registers.
+func leastOf(sums []int32) int32 {
+	lo := int32(math.MaxInt32)
+	for ; len(sums) >= 4; sums = sums[4:] {
+		lo = min(lo, sums[0], sums[1], sums[2], sums[3])
+	}
+	for _, v := range sums {
+		lo = min(lo, v)
+	}
+	return lo
 }

@@ -78,8 +78,9 @@ type searchNode struct {
 	// words are kept for holdsAll).
 	pairGrand bool
 	// refLo, refHi: for a node of pairKids, t.refs[refLo:refHi] are its children in visiting
-	// order (from the last to the first), and nCPUs is the number of their CPUs.
-	refLo, refHi, nCPUs int32
+	// order (from the last to the first), and nCPUs is the number of their CPUs; grp is the
+	// index of its total in Index.grpSum (from 1).
+	refLo, refHi, nCPUs, grp int32
 }
 
 // A pairRef is a node of SMT pairs as LowestPairGroups reads it: its bits in mask word word, the
@@ -130,7 +131,7 @@ func newSearchTree(top *topology.Topology) searchTree {
 		lo = i + 1
 	}
 	t.number(groups)
-	sums := int32(0) // the nodes of SMT pairs numbered so far
+	sums, grps := int32(0), int32(0) // the nodes of SMT pairs, and of pairKids, numbered so far
 	for _, g := range groups {
 		n := &t.nodes[g.ID()]
 		kids := t.kids[n.kidLo:n.kidHi]
@@ -143,6 +144,8 @@ func newSearchTree(top *topology.Topology) searchTree {
 			t.addWords(n, slices.Collect(g.CPUs().All()))
 		}
 		if n.pairKids {
+			grps++
+			n.grp = grps
 			n.refLo, n.sumLo = int32(len(t.refs)), sums+1
 			for _, k := range slices.Backward(kids) {
 				kn := &t.nodes[k]
