@@ -388,16 +388,12 @@ func leastLevelNear(set uint64, levels []cpuBits, w int, hi, g int32) int32 {
 	return lo
 }
 
-// guessLevel is leastLevelNear(set, levels, w, hi, g) that tests the guess first, inline: when
-// g is at least 1 and at most hi, some CPU of set lacks level g+1 and all have level g, the
-// answer is g (the levels are nested), which on an even load is the common case and costs two
-// tests and no call.
-func guessLevel(set uint64, levels []cpuBits, w int, hi, g int32) int32 {
-	top := int32(len(levels) - 1)
-	if w &= topology.SetWords - 1; g >= 1 && g <= hi && set&^levels[(g+1)&top][w] != 0 && set&^levels[g&top][w] == 0 {
-		return g
-	}
-	return leastLevelNear(set, levels, w, hi, g)
+// levelIs reports whether leastLevel's answer for set is g (g >= 1): some CPU of set lacks level
+// g+1 and all have level g (the levels are nested). It is inlined, so that a caller whose guess
+// is the answer, as it mostly is on an even load, pays two tests and no call of leastLevelNear.
+func levelIs(set uint64, levels []cpuBits, w int, g int32) bool {
+	top, w := int32(len(levels)-1), w&(topology.SetWords-1)
+	return set&^levels[(g+1)&top][w] != 0 && set&^levels[g&top][w] == 0
 }
 
 // atLeast returns the CPUs of word w whose load is at least min. ix.big must be zero.

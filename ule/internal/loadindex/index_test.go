@@ -248,9 +248,10 @@ func TestSearchTreeHolds(t *testing.T) {
 	}
 }
 
-// leastLevelNear and guessLevel answer what leastLevel answers, whatever the guess: on random
-// loads of a word of 64 CPUs (their levels nested as the index keeps them), random sets, bounds
-// at or above the answer, and guesses below, at and above the answer and beyond the bound.
+// leastLevelNear answers what leastLevel answers, whatever its guess, and levelIs holds exactly
+// at that answer: on random loads of a word of 64 CPUs (their levels nested as the index keeps
+// them), random sets, bounds at or above the answer, and guesses below, at and above the answer
+// and beyond the bound.
 func TestLeastLevelNear(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 7))
 	var levels [bigLoad]cpuBits
@@ -273,8 +274,8 @@ func TestLeastLevelNear(t *testing.T) {
 			if got := leastLevelNear(set, levels[:], 0, hi, g); got != want {
 				t.Fatalf("leastLevelNear(%#x, bound %d, guess %d) = %d, want %d", set, hi, g, got, want)
 			}
-			if got := guessLevel(set, levels[:], 0, hi, g); got != want {
-				t.Fatalf("guessLevel(%#x, bound %d, guess %d) = %d, want %d", set, hi, g, got, want)
+			if g >= 1 && g < bigLoad && levelIs(set, levels[:], 0, g) != (g == want) {
+				t.Fatalf("levelIs(%#x, %d) = %t, the least level being %d", set, g, !(g == want), want)
 			}
 		}
 	}

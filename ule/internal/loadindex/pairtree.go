@@ -245,10 +245,16 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best, sum int32) (
 	// The least pair total is at most the node's mean when every pair is acceptable, and close
 	// below it on an even load; the least load of those pairs' CPUs, at most half their total.
 	mean := int32(uint32(sum) / uint32(max(ref.pairs, 1)))
-	tot := guessLevel(pairs, ix.pairLevel[:], w, min(2*ix.top, 2*bigLoad-2), mean)
+	tot, hi := mean, min(2*ix.top, 2*bigLoad-2)
+	if !(tot >= 1 && tot <= hi && levelIs(pairs, ix.pairLevel[:], w, tot)) { // the guess tested inline
+		tot = leastLevelNear(pairs, ix.pairLevel[:], w, hi, mean)
+	}
 	pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
 	cand := acc & (pairs | pairs<<1)
-	m := guessLevel(cand, ix.loaded[:], w, min(ix.top, tot), tot/2)
+	m, hi := tot/2, min(ix.top, tot)
+	if !(m >= 1 && m <= hi && levelIs(cand, ix.loaded[:], w, m)) {
+		m = leastLevelNear(cand, ix.loaded[:], w, hi, tot/2)
+	}
 	if m<<8-127 >= best {
 		return -1, math.MaxInt32
 	}
