@@ -58,18 +58,22 @@ type Index struct {
 	// says the priority planes are kept too: when the machine also has a leaf of consecutive
 	// ids, not an SMT core, of at least minCPUs CPUs, or keeps the pair totals. pairOn says the
 	// pair totals are kept: when the machine also has a group of SMT pairs that pairRun
-	// describes, of at least min(minCPUs, minPairCPUs) CPUs.
-	levels, priOn, pairOn bool
+	// describes, of at least min(minCPUs, minPairCPUs) CPUs. countOn says the counts of
+	// LowPri values are kept (priCount): when the planes are and the machine's ids take more
+	// than one mask word.
+	levels, priOn, pairOn, countOn bool
 	// prunes says Highest may list candidates: the levels are kept and the groups are numbered
 	// in preorder (searchTree.ranges).
 	prunes bool
 
 	pri [8]cpuBits
 	// priCount[p] is the number of the machine's CPUs whose LowPri is p, and priSeen has bit p
-	// exactly when priCount[p] is not zero; both are kept with the planes. A search for a CPU
-	// running worse than pri finds none, and draws nothing, when priSeen has no bit above pri
-	// (noneWorse): the search that sched_pickcpu makes before the least loaded CPU's mostly
-	// finds none on a busy machine, and a word of planes per 64 CPUs told it so.
+	// exactly when priCount[p] is not zero, kept if countOn. A search for a CPU running worse
+	// than pri finds none, and draws nothing, when priSeen has no bit above pri (noneWorse):
+	// the search that sched_pickcpu makes before the least loaded CPU's mostly finds none on a
+	// busy machine, and a word of planes per 64 CPUs told it so. On a machine of one word the
+	// planes answer in one comparison, and the counts cost more than they save (bench/sim's
+	// periodic set 16x100, 43 instructions a step more with them).
 	priCount [256]uint16
 	priSeen  [4]uint64
 	loaded   [bigLoad]cpuBits
@@ -130,7 +134,7 @@ func New(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, minCPUs int) 
 		}
 	}
 	ix.priOn = ix.priOn || ix.pairOn
-	if ix.priOn { // every CPU's LowPri starts at zero
+	if ix.countOn = ix.priOn && ix.tree.nwords > 1; ix.countOn { // every CPU's LowPri starts at zero
 		ix.priCount[0], ix.priSeen[0] = uint16(top.NumCPUs()), 1
 	}
 	if ix.pairOn {
@@ -169,12 +173,14 @@ func (ix *Index) SetLowPri(c topology.CPU, old, pri uint8) {
 func (ix *Index) setSlotLowPri(s *Slot, pri uint8) {
 	w, at := int(s.cpu>>6)&(topology.SetWords-1), s.cpu&63
 	old := s.LowPri
-	ix.priCount[old]--
-	if ix.priCount[old] == 0 {
-		ix.priSeen[old>>6] &^= 1 << (old & 63)
+	if ix.countOn {
+		ix.priCount[old]--
+		if ix.priCount[old] == 0 {
+			ix.priSeen[old>>6] &^= 1 << (old & 63)
+		}
+		ix.priCount[pri]++
+		ix.priSeen[pri>>6] |= 1 << (pri & 63)
 	}
-	ix.priCount[pri]++
-	ix.priSeen[pri>>6] |= 1 << (pri & 63)
 	d := uint64(old ^ pri)
 	pl := &ix.pri
 	pl[0][w] ^= d & 1 << at
@@ -311,7 +317,7 @@ func planeGT(gt, plane uint64, b uint32) uint64 {
 // noneWorse reports whether no CPU of the machine has a LowPri worse (greater) than pri, so
 // that cpu_search_lowest with cs_pri pri accepts none of them (but the preferred CPU of a thread
 // running there) and draws nothing. With pri < 0 it reports false, with pri > 255 true. The
-// planes must be kept (Planes).
+// counts must be kept (countOn).
 func (ix *Index) noneWorse(pri int32) bool {
 	if uint32(pri) > 255 {
 		return pri > 255

@@ -17,8 +17,9 @@ import (
 // of consecutive ids in the index (LowestRun); otherwise the kernel's recursion runs over the
 // search tree, with those two forms at the groups it reaches and a group of groups of SMT pairs,
 // or a group of those, searched in the index (LowestPairGroups).
-// When the planes are kept and no CPU of the machine runs worse than pri (the thread not running
-// on the preferred CPU), it returns -1 at once (noneWorse).
+// When the counts of LowPri values are kept (machines of more than 64 ids) and no CPU of the
+// machine runs worse than pri (the thread not running on the preferred CPU), it returns -1 at
+// once (noneWorse).
 // On a smaller machine, or with a nil Index, it returns false, having changed nothing: the
 // caller's kernel-shaped loops search.
 func (ix *Index) Lowest(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (int32, bool) {
@@ -27,7 +28,7 @@ func (ix *Index) Lowest(n int, mask *topology.CPUSet, full bool, pri, maxLoad, p
 	}
 	// No CPU runs worse than pri, and the thread does not run on the preferred CPU (which it
 	// would accept whatever its LowPri): the kernel's search accepts no CPU and draws nothing.
-	if ix.priOn && !(running && prefer >= 0) && ix.noneWorse(pri) {
+	if ix.countOn && !(running && prefer >= 0) && ix.noneWorse(pri) {
 		return -1, true
 	}
 	// A leaf of consecutive ids in one mask word (a flat machine of up to 64 CPUs, a cache group

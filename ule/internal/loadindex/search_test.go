@@ -159,7 +159,7 @@ func TestLowestMatchesKernel(t *testing.T) {
 				if gc, ok := ix.Lowest(g.ID(), s.mask, full, s.pri, s.load, s.prefer, s.running, &gx); !ok || gc != wc || gx != w.x {
 					t.Fatalf("%s: Lowest = %d (%t) rnd %#x, kernel %d rnd %#x", where(top, g, &s), gc, ok, gx, wc, w.x)
 				}
-				if ix.priOn && !(s.running && s.prefer >= 0) && ix.noneWorse(s.pri) {
+				if ix.countOn && !(s.running && s.prefer >= 0) && ix.noneWorse(s.pri) {
 					ways["none worse"]++
 				}
 			}
