@@ -11,8 +11,9 @@
 // owner changes them through the CPU's Slot (SetLowPri, LoadUp, LoadDown, and the count of
 // transferable threads), in masks of 64 CPUs a word: bit planes of LowPri, levels of Load (the
 // CPUs whose load is at least k), the CPUs with a transferable thread and their count, and on
-// machines of SMT pairs numbered side by side the pairs' total loads as levels and each group of
-// pairs' total. A question about every CPU (which run worse than a priority, which have the least
+// machines of SMT pairs numbered side by side the pairs' total loads as levels, each group of
+// pairs' total and each group of such groups' total; on machines of more than 64 ids, the number
+// of CPUs at each LowPri value. A question about every CPU (which run worse than a priority, which have the least
 // load among some) is then a few word operations per 64 CPUs.
 //
 // # Draws without the loop
@@ -30,10 +31,12 @@
 // The same holds a level up: a group keeps the child of least total, and of equal totals the one
 // whose chosen CPU has the least randomised load. So on a machine of packages of last-level
 // caches of SMT pairs, a search (LowestPairGroups) first takes every group's total and count of
-// acceptable CPUs (a word of priority planes per 64 CPUs and a sum per cache), moves the
-// generator over them all, and then visits only the caches of least total in the packages of
-// least total, each from its own place in the stream of draws; a cache whose least load cannot
-// beat the best so far draws nothing.
+// acceptable CPUs (a word of priority planes per 64 CPUs, or with every CPU acceptable the counts
+// kept in the tree), moves the generator over them all, and then visits only the caches of least
+// total in the packages of least total, each from its own place in the stream of draws; a cache
+// whose least load cannot beat the best so far draws nothing, and one none of whose acceptable
+// CPUs is loaded little enough is not searched. A search for a CPU running worse than a priority
+// that no CPU's LowPri exceeds ends at once, from the counts of LowPri values.
 //
 // # Where the index does not answer
 //
