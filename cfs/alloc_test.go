@@ -46,7 +46,7 @@ func TestZeroAllocsEEVDF(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
-	for _, v := range []Version{V66, V71} {
+	for _, v := range []Version{V66, V618, V71} {
 		p := preset(v, 1)
 		c := NewRunQueue(0, p)
 		g := NewGroup("g", nil, 1)

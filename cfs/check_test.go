@@ -112,7 +112,7 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH ui
 	for n := q.timeline.First(); n != nil; n = n.Next() {
 		e := n.Value()
 		key, aug := e.Vruntime, e.Deadline
-		if v >= V71 {
+		if v >= V618 {
 			key, aug = e.Deadline, e.Vruntime
 		}
 		if n.Key() != key {
@@ -140,7 +140,7 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH ui
 	var load uint64
 	var idle uint32
 	for _, e := range ents {
-		if e.delayed && (q.cpu.params.Version < V71 || !q.cpu.params.DelayDequeue) {
+		if e.delayed && (q.cpu.params.Version < V618 || !q.cpu.params.DelayDequeue) {
 			return 0, 0, 0, fmt.Errorf("%v delayed without DELAY_DEQUEUE", e)
 		}
 		if e.delayed && q.next == e {
@@ -204,7 +204,7 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH ui
 			return 0, 0, 0, fmt.Errorf("queue %v: buddy %v is not queued here", q.group, b)
 		}
 	}
-	if minSeen != nil && v < V71 {
+	if minSeen != nil && v < V618 {
 		if old, ok := minSeen[q]; ok && before(q.minVruntime, old) {
 			return 0, 0, 0, fmt.Errorf("queue %v: min_vruntime moved back from %d to %d", q.group, old, q.minVruntime)
 		}
@@ -238,9 +238,9 @@ func eevdfQueueErr(q *Queue, tree []*Entity) error {
 			return fmt.Errorf("queue %v: Σ w_i·(V - v_i) = %v, want in (-%v, 0]", q.group, lag, load)
 		}
 	}
-	if v < V71 {
+	if v < V618 {
 		if q.slices.Len() != 0 {
-			return fmt.Errorf("queue %v: slice timeline used before v7.1", q.group)
+			return fmt.Errorf("queue %v: slice timeline used before v6.18", q.group)
 		}
 		return nil
 	}

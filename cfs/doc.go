@@ -4,9 +4,9 @@
 // per-queue and per-CPU state with its state changes, task groups (cgroups) with shares and the
 // idle flag, and the decisions (pick, tick preemption, wakeup preemption, placement) as pure
 // functions over that state. The same state runs EEVDF, the Earliest Eligible Virtual Deadline
-// First pick that replaced classic CFS in v6.6, in its v6.6 and v7.1 forms: a [Params] preset
-// ([Preset] "v6.5", "v6.6" or "v7.1", listed by [Presets]) chooses the policy of a CPU, so one workload can be run
-// under each.
+// First pick that replaced classic CFS in v6.6, in its v6.6, v6.18 and v7.1 forms (see [V618]
+// for how v6.18 sits between them): a [Params] preset ([Preset] "v6.5", "v6.6", "v6.18" or
+// "v7.1", listed by [Presets]) chooses the policy of a CPU, so one workload runs under each.
 //
 // # Weights
 //

@@ -8,10 +8,11 @@ package cfs
 import "math/bits"
 
 // avgWeight is the weight an entity with load lw contributes to the queue's average vruntime:
-// scale_load_down(weight) in v6.6 (1024 for nice 0), the full weight in v7.1 (1048576 for nice
-// 0; avg_vruntime_weight with sum_shift 0, since PARANOID_AVG is off).
+// scale_load_down(weight) in v6.6 and v6.18 (1024 for nice 0; sum_w_vruntime_add in v6.18.35's
+// fair.c blob 7e0e2044d840), the full weight in v7.1 (1048576 for nice 0; avg_vruntime_weight
+// with sum_shift 0, since PARANOID_AVG is off).
 func avgWeight(v Version, lw LoadWeight) uint64 {
-	if v == V66 {
+	if v < V71 {
 		return ScaleLoadDown(lw.Weight)
 	}
 	return lw.Weight
@@ -64,8 +65,9 @@ func (q *Queue) avgDelta() int64 {
 // their floor, which the kernel takes by subtracting W-1 from a negative S before a truncating
 // division, so that the result is never to the right of the true average and an entity exactly
 // at it is eligible. v6.6 divides with div_s64 (a 32-bit divisor) whenever W is not 0 and
-// returns S (0) otherwise; v7.1 divides with div64_long only when the timeline has weight
-// (timelineWeight) and otherwise returns currKey, a lone running entity's own key (0 without one).
+// returns S (0) otherwise; v6.18 and v7.1 divide only when the timeline has weight
+// (timelineWeight) and otherwise return currKey, a lone running entity's own key (0 without
+// one), v6.18 with div_s64, v7.1 with div64_long.
 func floorAvg(v Version, avg, load int64, timelineWeight bool, currKey int64) int64 {
 	if v == V66 {
 		if load != 0 {
@@ -81,6 +83,9 @@ func floorAvg(v Version, avg, load int64, timelineWeight bool, currKey int64) in
 	}
 	if avg < 0 {
 		avg -= load - 1
+	}
+	if v == V618 {
+		return divS64(avg, uint64(load))
 	}
 	return avg / load
 }
@@ -108,11 +113,12 @@ type eligibility struct {
 
 func (q *Queue) eligibility() eligibility {
 	avg, load := q.sums()
-	return eligibility{avg: avg, load: load, v0: q.minVruntime, wide: q.cpu.params.Version != V66}
+	return eligibility{avg: avg, load: load, v0: q.minVruntime, wide: q.cpu.params.Version >= V71}
 }
 
-// ok reports whether an entity at vruntime v is eligible: S >= key·W. v6.6 multiplies in
-// wrapping s64; v7.1 compares with the exact 128-bit product (__int128 on 64-bit kernels).
+// ok reports whether an entity at vruntime v is eligible: S >= key·W. v6.6 and v6.18 multiply
+// in wrapping s64 (v6.18.35's vruntime_eligible); v7.1 compares with the exact 128-bit product
+// (__int128 on 64-bit kernels).
 func (e eligibility) ok(v uint64) bool {
 	key := int64(v - e.v0)
 	if !e.wide {
@@ -224,7 +230,7 @@ func placeEEVDF(q *Queue, se *Entity, initial bool, p *Params) Placement {
 		if load == 0 {
 			load = 1 // WARN_ON_ONCE(!load)
 		}
-		if v == V66 {
+		if v < V71 { // v6.18's place_entity: div_s64, and zero_vruntime stays where it is
 			lag = divS64(lag, load)
 		} else {
 			lag /= int64(load)
@@ -233,7 +239,7 @@ func placeEEVDF(q *Queue, se *Entity, initial bool, p *Params) Placement {
 		pl.Lag = lag
 	}
 	pl.Vruntime = pl.V - uint64(pl.Lag)
-	if v != V66 && p.PlaceRelDeadline && se.relDeadline {
+	if v != V66 && se.relDeadline && (p.PlaceRelDeadline || v == V618) {
 		pl.Deadline = se.Deadline + pl.Vruntime
 		pl.RelDeadline = true
 		return pl

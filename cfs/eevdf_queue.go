@@ -211,14 +211,16 @@ func (q *Queue) placeEntity(se *Entity, flags qflags, p *Params) {
 	se.relDeadline = false
 }
 
-// updateEntityLag saves se's clamped virtual lag before it leaves q: update_entity_lag (v7.1
-// moves zero_vruntime to V first). For a delayed entity the lag never grows more negative
-// than the one it was delayed with, and with DELAY_ZERO it is clipped to at most 0. It reports
-// whether the saved lag differs from V - vruntime (it was clamped or clipped).
+// updateEntityLag saves se's clamped virtual lag before it leaves q: update_entity_lag (v6.18
+// and v7.1 move zero_vruntime to V first). In v7.1, for a delayed entity the lag never grows
+// more negative than the one it was delayed with, and with DELAY_ZERO it is clipped to at most
+// 0; v6.18's update_entity_lag only clamps (its DELAY_ZERO clip is in
+// finish_delayed_dequeue_entity and requeue_delayed_entity). It reports whether the saved lag
+// differs from V - vruntime (it was clamped or clipped).
 func (q *Queue) updateEntityLag(se *Entity, p *Params) bool {
 	avg := q.avgVruntime()
 	vlag := EntityLag(q, se, avg, p)
-	if se.delayed {
+	if se.delayed && p.Version >= V71 {
 		vlag = max(vlag, se.VLag)
 		if p.DelayZero {
 			vlag = min(vlag, 0)
@@ -232,7 +234,9 @@ func (q *Queue) updateEntityLag(se *Entity, p *Params) bool {
 // task enqueued below it) stays where it is, unless its lag had to be clamped or clipped, in
 // which case it is placed again with that lag.
 func (q *Queue) requeueDelayed(se *Entity, p *Params) {
-	if q.updateEntityLag(se, p) {
+	if p.Version == V618 {
+		q.requeueDelayed618(se, p)
+	} else if q.updateEntityLag(se, p) {
 		q.nrRunning--
 		if se != q.curr {
 			q.dequeueTree(se)
@@ -249,6 +253,29 @@ func (q *Queue) requeueDelayed(se *Entity, p *Params) {
 			e.q.hNrRunnable++
 		}
 	}
+}
+
+// requeueDelayed618 is the part of v6.18's requeue_delayed_entity (fair.c blob 7e0e2044d840)
+// that differs from v7.1's: only with DELAY_ZERO is the lag brought up to date, and only a
+// positive one moves the entity, which is placed again with lag 0, at V.
+func (q *Queue) requeueDelayed618(se *Entity, p *Params) {
+	if !p.DelayZero {
+		return
+	}
+	q.updateEntityLag(se, p)
+	if se.VLag <= 0 {
+		return
+	}
+	q.nrRunning--
+	if se != q.curr {
+		q.dequeueTree(se)
+	}
+	se.VLag = 0
+	q.placeEntity(se, 0, p)
+	if se != q.curr {
+		q.enqueueTree(se)
+	}
+	q.nrRunning++
 }
 
 // enqueueEEVDF is enqueue_entity of v6.6 and v7.1: the running entity is placed before its
@@ -280,12 +307,17 @@ func (q *Queue) enqueueEEVDF(se *Entity, now uint64, flags qflags, p *Params) {
 func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p *Params) bool {
 	q.updateCurrEEVDF(now, p)
 	q.clearBuddies(se)
-	if flags&(flagDelayed|flagSpecial) == 0 && flags&flagWakeup != 0 && p.Version >= V71 && p.DelayDequeue && !entityEligible(q, se) {
-		q.updateEntityLag(se, p)
+	if flags&(flagDelayed|flagSpecial) == 0 && flags&flagWakeup != 0 && p.Version >= V618 && p.DelayDequeue && !entityEligible(q, se) {
+		if p.Version >= V71 { // v6.18's dequeue_entity leaves the lag as it was
+			q.updateEntityLag(se, p)
+		}
 		se.delayed = true
 		return false
 	}
 	q.updateEntityLag(se, p)
+	if p.Version == V618 && flags&flagDelayed != 0 && p.DelayZero && se.VLag > 0 {
+		se.VLag = 0 // finish_delayed_dequeue_entity
+	}
 	if p.Version != V66 && p.PlaceRelDeadline && flags&flagWakeup == 0 {
 		se.Deadline -= se.Vruntime
 		se.relDeadline = true
@@ -370,6 +402,10 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 		}
 		return
 	}
+	if p.Version == V618 {
+		q.reweight618(se, w, now, p)
+		return
+	}
 	curr := q.curr == se
 	relVprot := false
 	var avr uint64
@@ -409,5 +445,50 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 		if !curr {
 			q.enqueueTree(se)
 		}
+	}
+}
+
+// reweight618 is v6.18's reweight_entity (fair.c blob 7e0e2044d840), changing se's load to w.
+// Unlike v7.1's it keeps a queued entity's deadline and (if running and protected) protection
+// point relative to its own vruntime, scales them and its lag with div_s64, and puts it back
+// with place_entity, whose PLACE_LAG inflates the lag by (W + w)/W when other entities are
+// queued.
+func (q *Queue) reweight618(se *Entity, w LoadWeight, now uint64, p *Params) {
+	old := se.load.Weight
+	curr := q.curr == se
+	relVprot := false
+	var vprot uint64
+	if se.onRQ {
+		q.updateCurrEEVDF(now, p)
+		q.updateEntityLag(se, p)
+		se.Deadline -= se.Vruntime
+		se.relDeadline = true
+		if curr && protected(se) {
+			vprot, relVprot = se.VProt-se.Vruntime, true
+		}
+		q.nrRunning--
+		if !curr {
+			q.dequeueTree(se)
+		}
+		q.load = q.load.sub(old)
+	}
+	se.VLag = divS64(int64(uint64(se.VLag)*old), w.Weight)
+	if se.relDeadline {
+		se.Deadline = uint64(divS64(int64(se.Deadline*old), w.Weight))
+	}
+	if relVprot {
+		vprot = uint64(divS64(int64(vprot*old), w.Weight))
+	}
+	se.load = w
+	if se.onRQ {
+		q.placeEntity(se, 0, p)
+		if relVprot {
+			se.VProt = se.Vruntime + vprot
+		}
+		q.load = q.load.add(w.Weight)
+		if !curr {
+			q.enqueueTree(se)
+		}
+		q.nrRunning++
 	}
 }

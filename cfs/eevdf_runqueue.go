@@ -110,7 +110,7 @@ func (c *RunQueue) SetSlice(t *Entity, runtime uint64, now uint64) bool {
 	if t.onRQ && t.cpu != c {
 		panic("cfs: RunQueue.SetSlice of a task queued on another CPU")
 	}
-	if c.params.Version < V71 {
+	if c.params.Version < V618 {
 		return false
 	}
 	if runtime == t.Slice {
@@ -146,7 +146,7 @@ func (c *RunQueue) SetSlice(t *Entity, runtime uint64, now uint64) bool {
 // reports false if that happened to se itself, a task.
 func (c *RunQueue) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 	p := &c.params
-	v71 := p.Version >= V71
+	v71 := p.Version >= V618
 	sleep := flags&flagWakeup != 0
 	// A delayed group entity has no tasks queued below it. A delayed task no longer counts as
 	// runnable: it leaves h_nr_runnable alone whether it leaves for good (DEQUEUE_DELAYED) or

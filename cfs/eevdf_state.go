@@ -12,19 +12,20 @@ import "fmt"
 // kernel could be in, including ones that the enqueues and dequeues of a test would take long
 // to reach (sums near the limits of s64, weights outside the nice table).
 type Sums struct {
-	// Version selects the units and the arithmetic: V66 averages with scale_load_down weights
-	// (1024 for nice 0), divides with div_s64 (a divisor truncated to 32 bits) and compares in
-	// wrapping 64-bit arithmetic; V71 averages with full weights (1048576 for nice 0), divides
+	// Version selects the units and the arithmetic: V66 and V618 average with scale_load_down
+	// weights (1024 for nice 0), divide with div_s64 (a divisor truncated to 32 bits) and
+	// compare in wrapping 64-bit arithmetic (V618 divides only when SumWeight is not 0, as
+	// V71 does); V71 averages with full weights (1048576 for nice 0), divides
 	// with div64_long and compares with a 128-bit product.
 	Version Version
 	// Zero is the reference point v0 the keys are relative to: cfs_rq->min_vruntime in v6.6,
-	// cfs_rq->zero_vruntime in v7.1.
+	// cfs_rq->zero_vruntime in v6.18 and v7.1.
 	Zero uint64
 	// SumWVruntime is Σ (v_i - v0)·w_i over the entities on the timeline, in wrapping s64
-	// arithmetic: cfs_rq->avg_vruntime (v6.6), cfs_rq->sum_w_vruntime (v7.1).
+	// arithmetic: cfs_rq->avg_vruntime (v6.6), cfs_rq->sum_w_vruntime (v6.18, v7.1).
 	SumWVruntime int64
 	// SumWeight is Σ w_i over the timeline, in the version's averaging units ([avgWeight]):
-	// cfs_rq->avg_load (v6.6), cfs_rq->sum_weight (v7.1).
+	// cfs_rq->avg_load (v6.6), cfs_rq->sum_weight (v6.18, v7.1).
 	SumWeight uint64
 	// Curr reports that the queue's running entity is still queued (curr && curr->on_rq); it
 	// is off the timeline, so avg_vruntime adds it on the fly with CurrVruntime and
@@ -49,14 +50,14 @@ func (q *Queue) Sums() Sums {
 // mustEEVDF panics, naming fn, unless s are the sums of an EEVDF version. It inlines, the panic
 // out of line.
 func (s *Sums) mustEEVDF(fn string) {
-	if s.Version != V66 && s.Version != V71 {
+	if s.Version != V66 && s.Version != V618 && s.Version != V71 {
 		s.notEEVDF(fn)
 	}
 }
 
 //go:noinline
 func (s *Sums) notEEVDF(fn string) {
-	panic("cfs: " + fn + " of " + s.Version.String() + " sums: avg_vruntime is EEVDF's (v6.6, v7.1)")
+	panic("cfs: " + fn + " of " + s.Version.String() + " sums: avg_vruntime is EEVDF's (v6.6, v6.18, v7.1)")
 }
 
 // withCurr returns S and W with the queued running entity added, in the kernel's wrapping
@@ -84,7 +85,7 @@ func (s *Sums) delta() int64 {
 // eligibility returns the entity-independent part of vruntime_eligible.
 func (s *Sums) eligibility() eligibility {
 	avg, load := s.withCurr()
-	return eligibility{avg: avg, load: load, v0: s.Zero, wide: s.Version != V66}
+	return eligibility{avg: avg, load: load, v0: s.Zero, wide: s.Version >= V71}
 }
 
 // AvgVruntime returns V, the weighted average vruntime of a queue with sums s, rounded down:
@@ -264,7 +265,7 @@ func NewRunQueueAt(id int, p Params, zero uint64, queued []EntityState, curr *En
 		c.attach(t)
 		t.load = stateLoad(e.Class, e.Weight)
 		t.Vruntime, t.Deadline, t.VProt, t.VLag = e.Vruntime, e.Deadline, e.VProt, e.VLag
-		t.Slice, t.customSlice = e.Slice, e.CustomSlice && p.Version >= V71
+		t.Slice, t.customSlice = e.Slice, e.CustomSlice && p.Version >= V618
 		if t.Slice == 0 {
 			t.Slice = p.DefaultSlice
 		}

@@ -379,7 +379,7 @@ func TestNewRunQueueAt(t *testing.T) {
 	}
 	// A state as given: counts, load, the table inverse for a table weight and the computed
 	// one otherwise, the slice default, and the v6.6 and classic orderings.
-	for _, v := range []Version{V65, V66, V71} {
+	for _, v := range []Version{V65, V66, V618, V71} {
 		p := preset(v, 1)
 		if !v.EEVDF() {
 			p = preset(V65, 1)
@@ -400,10 +400,10 @@ func TestNewRunQueueAt(t *testing.T) {
 			t.Errorf("%v: loads %v %v %v", v, ts[0].Load(), ts[1].Load(), run.Load())
 		}
 		wantFirst := ts[1] // by vruntime (classic, v6.6)
-		if v == V71 {
+		if v >= V618 {
 			wantFirst = ts[0] // by deadline
 		}
-		if q.First() != wantFirst || ts[0].Slice != p.DefaultSlice || run.Slice != 300_000 || run.VProt != 1250 || run.CustomSlice() != (v == V71) {
+		if q.First() != wantFirst || ts[0].Slice != p.DefaultSlice || run.Slice != 300_000 || run.VProt != 1250 || run.CustomSlice() != (v >= V618) {
 			t.Errorf("%v: first %v, slices %d %d, vprot %d, custom %t", v, q.First(), ts[0].Slice, run.Slice, run.VProt, run.CustomSlice())
 		}
 	}

@@ -70,7 +70,7 @@ func TestAvgVruntime(t *testing.T) {
 			t.Errorf("%s: AvgVruntime() = v0%+d, want v0%+d", tc.name, got, tc.want)
 		}
 	}
-	for _, v := range []Version{V66, V71} {
+	for _, v := range []Version{V66, V618, V71} {
 		c := NewRunQueue(0, preset(v, 1))
 		if got := AvgVruntime(c.Root().Sums()); got != InitialMinVruntime {
 			t.Errorf("%v: AvgVruntime(empty) = %d, want the initial reference point %d", v, got, InitialMinVruntime)
@@ -263,6 +263,17 @@ func TestPlaceEEVDF(t *testing.T) {
 		// entity (w = W = 1048576) leaves zero_vruntime where it is. Lag 3000·2W/W = 6000.
 		{name: "v7.1 newcomer as heavy as the queue", v: V71, specs: []rigSpec{{nice: 0, dd: 1}}, vlag: 3000, wantLag: 6000, wantDl: 700_000,
 			lw: true, load: 1 << 20, weight: 1 << 20},
+		// v6.18's place_entity (fair.c blob 7e0e2044d840) weighs with scale_load_down like v6.6
+		// (W = 2048, w = 1024: 3000·3072/2048 = 4500), skips a zero lag like v7.1, divides with
+		// div_s64 (-3001·3072/2048 = -4501.5 -> -4501) and never moves zero_vruntime: the heavy
+		// newcomer's lag is 1000·(15 + 88761)/15 = 5918400 and its vslice 700000·(1024·48388)
+		// >> 32 = 8075 (__calc_delta with sched_prio_to_wmult[-20]).
+		{name: "v6.18 lag inflated in scaled-down weights", v: V618, specs: twoAtV0, vlag: 3000, wantLag: 4500, wantDl: 700_000,
+			lw: true, load: 2048, weight: 1024},
+		{name: "v6.18 negative lag truncates", v: V618, specs: twoAtV0, vlag: -3001, wantLag: -4501, wantDl: 700_000},
+		{name: "v6.18 zero lag skips PLACE_LAG", v: V618, specs: twoAtV0, wantDl: 700_000, lw: true},
+		{name: "v6.18 heavy newcomer keeps zero_vruntime", v: V618, specs: []rigSpec{{nice: 19, dd: 1}}, nice: -20, vlag: 1000,
+			wantLag: 5_918_400, wantDl: 8075, lw: true, load: 15, weight: 88761},
 		{name: "v6.6 heavy newcomer", v: V66, specs: []rigSpec{{nice: 19, dd: 1}}, nice: -20, vlag: 1000, wantLag: 5_918_400, wantDl: 8652},
 	}
 	for _, tc := range tests {

@@ -79,9 +79,17 @@ func TestWakeupDelayedServedNotPicked(t *testing.T) {
 // marked next buddy (what a NEXT_BUDDY wakeup of o while r runs leaves: set_next_buddy walks up
 // from o, so g's queue names o and the root names g's entity). w wakes at 0.1 ms with lag 0 at V,
 // eligible, deadline 0.3 ms; its slice is shorter than g's entity's (3 ms, the least slice of g's
-// queue), so the pick ignores g's protection and chooses w (g's deadline is later).
+// queue), so the pick ignores g's protection and chooses w (g's deadline is later). v6.18's
+// pick_eevdf (fair.c blob 7e0e2044d840) picks the eligible next buddy even when it ignores
+// protection: g's entity wins, w does not preempt and the buddies stay.
 func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
-	c := NewRunQueue(0, preset(V71, 1))
+	for _, v := range []Version{V618, V71} {
+		wakeupShortBuddy(t, v)
+	}
+}
+
+func wakeupShortBuddy(t *testing.T, v Version) {
+	c := NewRunQueue(0, preset(v, 1))
 	g := NewGroup("g", nil, 1)
 	t1, t2, w := NewTask("t1", Normal, 0), NewTask("t2", Normal, 0), NewTask("w", Normal, 0)
 	for _, tk := range []*Entity{t1, t2} {
@@ -110,6 +118,15 @@ func TestWakeupShortClearsMatchingBuddy(t *testing.T) {
 		t.Fatalf("setup: next buddies root %v, g %v; want g's entity, %v", root.next, gq.next, o)
 	}
 	d, why := c.Wakeup(w, 100_000)
+	if v == V618 {
+		// v6.18's pick_eevdf takes the eligible next buddy before anything else, protect or
+		// not: g's entity is picked and w does not preempt.
+		if d.Preempt || !d.short || why != wakeupNotPicked || d.picked != ge || root.next != ge {
+			t.Errorf("v6.18: Wakeup(w) = %v (short %t, picked %v), root's next %v; want no preemption, g's entity picked as next buddy", d.Explain(why), d.short, d.picked, root.next)
+		}
+		checkCPU(t, c, nil)
+		return
+	}
 	if !d.Preempt || !d.short || why != wakeupPicked || d.curr != ge {
 		t.Fatalf("Wakeup(w) = %v (short %t, running side %v); want a PREEMPT_WAKEUP_SHORT preemption of g's entity", d.Explain(why), d.short, d.curr)
 	}

@@ -85,8 +85,9 @@ func ExamplePresets() {
 	// Output:
 	// v6.5 cfs-v6.5 false <nil>
 	// v6.6 cfs-v6.6 true <nil>
+	// v6.18 cfs-v6.18 true <nil>
 	// v7.1 cfs-v7.1 true <nil>
-	// cfs: unknown preset "v6.7" (known: v6.5, v6.6, v7.1)
+	// cfs: unknown preset "v6.7" (known: v6.5, v6.6, v6.18, v7.1)
 }
 
 // Seed 004's proposed tick rule is a rule of classic CFS's tick; EEVDF has no such rule, so

@@ -22,6 +22,20 @@ const (
 	// the minimum deadline of each subtree, lag kept in weights scaled down to 1024 for nice 0,
 	// RUN_TO_PARITY as the "deadline stashed in vlag" rule.
 	V66
+	// V618 is Linux v6.18 (v6.18.35, kernel/sched/fair.c blob 7e0e2044d840, the kernel of
+	// the CI host): v7.1's structure (the timeline ordered by deadline with the minimum
+	// vruntime of each subtree, zero_vruntime, custom slices, slice protection, PREEMPT_SHORT,
+	// the wakeup rules of set_preempt_buddy, delayed dequeue) with v6.6's arithmetic (weights
+	// scaled down to 1024 for nice 0 in the average, div_s64, eligibility products in
+	// wrapping s64, the multiplying __calc_delta), and v6.18's own rules where they differ:
+	// place_entity never moves zero_vruntime; dequeue_entity does not save the lag of an
+	// entity it delays, finish_delayed_dequeue_entity only clips a positive lag to 0 (no
+	// "never more negative" rule), requeue_delayed_entity moves a woken delayed entity only
+	// for a positive lag, to V; reweight_entity keeps the deadline relative to the entity's
+	// vruntime and puts it back with place_entity (lag inflated by (W + w)/W); pick_eevdf
+	// takes an eligible next buddy (PICK_BUDDY) even when it ignores slice protection; and a
+	// PREEMPT_WAKEUP_SHORT preemption leaves the buddies alone.
+	V618
 	// V71 is Linux v7.1 (v7.1.5): EEVDF with the timeline ordered by deadline and the minimum
 	// vruntime of each subtree, full-resolution weights with a moving zero_vruntime, custom
 	// slices (sched_attr.sched_runtime), slice protection, PREEMPT_SHORT and PICK_BUDDY, and the
@@ -29,7 +43,7 @@ const (
 	V71
 )
 
-var versionNames = [...]string{V65: "v6.5", V66: "v6.6", V71: "v7.1"}
+var versionNames = [...]string{V65: "v6.5", V66: "v6.6", V618: "v6.18", V71: "v7.1"}
 
 // String returns the release name, for example "v6.5".
 func (v Version) String() string { return sched.EnumName(versionNames[:], v, "Version") }
@@ -241,8 +255,9 @@ type Params struct {
 // migration cost 500 µs, nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS and
 // SIS_UTIL on, LB_MIN off, CONFIG_PREEMPTION's one-task newly idle pull, and per-CPU group
 // construction (features.h blob ee7f23c76bd3, the sysctls of fair.c), the same in v7.1
-// (features.h blob 8f0dee8fc475), and from v7.1 on can_migrate_task's delayed-dequeue and
-// eligibility tests (MigrateDelayed, MigrateIneligible; fair.c blob abb76775aa72). Every
+// (features.h blob 8f0dee8fc475), and from v6.18 on can_migrate_task's delayed-dequeue and
+// eligibility tests (MigrateDelayed, MigrateIneligible; fair.c blobs 7e0e2044d840 of v6.18.35
+// and abb76775aa72 of v7.1). Every
 // [Preset] holds its version's in Params.SMP.
 func defaultSMPParams(v Version) smp.Params {
 	return smp.Params{
@@ -255,8 +270,8 @@ func defaultSMPParams(v Version) smp.Params {
 		SISUtil:           true,
 		NewidleOnePull:    true,
 		Groups:            smp.GroupsPerCPU,
-		MigrateDelayed:    v >= V71,
-		MigrateIneligible: v >= V71,
+		MigrateDelayed:    v >= V618,
+		MigrateIneligible: v >= V618,
 	}
 }
 
@@ -280,8 +295,11 @@ func versionParams(v Version) (Params, bool) {
 		p.BaseSlice = true
 	case V66: // kernel/sched/features.h blob f770168230ae
 		p.setEEVDF(DeltaWMult, baseSliceV66)
-	case V71: // kernel/sched/features.h blob 8f0dee8fc475
+	case V618, V71: // kernel/sched/features.h blobs 136a6584be79 (v6.18.35), 8f0dee8fc475 (v7.1)
 		p.setEEVDF(DeltaDiv, baseSliceV71)
+		if v == V618 {
+			p.CalcDelta = DeltaWMult // fair.c blob 7e0e2044d840: __calc_delta with inv_weight
+		}
 		p.PlaceRelDeadline = true
 		p.PreemptShort = true
 		p.PickBuddy = true
@@ -308,10 +326,10 @@ func (p *Params) setEEVDF(d DeltaMethod, slice uint64) {
 }
 
 // presetVersions are the versions [Presets] lists, in order.
-var presetVersions = [...]Version{V65, V66, V71}
+var presetVersions = [...]Version{V65, V66, V618, V71}
 
-// Presets returns the names of the presets [Preset] knows, one per kernel version: "v6.5"
-// (classic CFS), "v6.6" and "v7.1" (EEVDF).
+// Presets returns the names of the presets [Preset] knows, one per kernel version in release
+// order: "v6.5" (classic CFS), "v6.6", "v6.18" and "v7.1" (EEVDF).
 func Presets() []string {
 	names := make([]string, len(presetVersions))
 	for i, v := range presetVersions {
@@ -320,12 +338,12 @@ func Presets() []string {
 	return names
 }
 
-// Preset returns the parameters of the kernel version called name ("v6.5", "v6.6" or "v7.1",
-// see [Presets]) as that kernel boots on one CPU: the default sched features, the default
+// Preset returns the parameters of the kernel version called name ("v6.5", "v6.6", "v6.18" or
+// "v7.1", see [Presets]) as that kernel boots on one CPU: the default sched features, the default
 // logarithmic tunable scaling (a [Scheduler] applies it for its machine, [Params.ForCPUs] for
 // any CPU count: a 6 ms latency on one CPU is 24 ms from 8 CPUs on), and the SMP defaults of
-// the version (the v6.5 balancer's, with v7.1's can_migrate_task tests, [smp.Params]
-// MigrateDelayed and MigrateIneligible, in the v7.1 preset). For the EEVDF versions the
+// the version (the v6.5 balancer's, with can_migrate_task's delayed-dequeue and eligibility
+// tests, [smp.Params] MigrateDelayed and MigrateIneligible, in the v6.18 and v7.1 presets). For the EEVDF versions the
 // classic tunables (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity,
 // NrLatency) are 0, because those kernels removed them;
 // v7.1's HRTICK, which the model does not implement, is absent, as if switched off. Preset
@@ -378,13 +396,13 @@ const maxTunable = 1_000_000_000
 // positive DefaultSlice, NormalizedSlice and Tick and none of classic CFS's tunables or
 // features (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity, NrLatency,
 // ChildRunsFirst, GentleFairSleepers, StartDebit, LastBuddy, AltPeriod, BaseSlice and seed
-// 004's FavorNonIdleTick, which is a rule of classic CFS's tick); v6.6 has none of v7.1's
+// 004's FavorNonIdleTick, which is a rule of classic CFS's tick); v6.6 has none of the later
 // features (PlaceRelDeadline, PreemptShort, PickBuddy, DelayDequeue, DelayZero, and
 // SMP.migrateDelayed), and SMP.migrateIneligible needs EEVDF's eligibility.
 func (p *Params) Validate() error {
 	switch {
-	case p.Version != V65 && p.Version != V66 && p.Version != V71:
-		return fmt.Errorf("cfs: Params.Version %d is not V65, V66 or V71", uint8(p.Version))
+	case p.Version < V65 || p.Version > V71:
+		return fmt.Errorf("cfs: Params.Version %d is not V65, V66, V618 or V71", uint8(p.Version))
 	case p.CalcDelta != DeltaWMult && p.CalcDelta != DeltaDiv:
 		return fmt.Errorf("cfs: Params.CalcDelta %d is not DeltaWMult or DeltaDiv", uint8(p.CalcDelta))
 	case p.Scaling > ScalingLinear:

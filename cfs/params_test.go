@@ -30,14 +30,15 @@ func TestScaleFactor(t *testing.T) {
 
 // TestDefaultSMPParams checks the SMP defaults of v6.5 (features.h blob ee7f23c76bd3, sysctls
 // of fair.c): migration cost 500 µs, nr_migrate 32, CACHE_HOT_BUDDY, WA_IDLE, WA_WEIGHT, WA_BIAS,
-// SIS_UTIL and the one-task newly idle pull on, LB_MIN off, per-CPU group construction; v7.1
-// keeps them and adds can_migrate_task's two tests.
+// SIS_UTIL and the one-task newly idle pull on, LB_MIN off, per-CPU group construction; v6.18
+// (fair.c blob 7e0e2044d840, can_migrate_task) and v7.1 keep them and add can_migrate_task's two
+// tests.
 func TestDefaultSMPParams(t *testing.T) {
 	want := smp.Params{MigrationCost: 500_000, NrMigrate: 32, CacheHotBuddy: true, WAIdle: true, WAWeight: true,
 		WABias: true, SISUtil: true, NewidleOnePull: true, Groups: smp.GroupsPerCPU}
-	for _, v := range []Version{V65, V66, V71} {
+	for _, v := range []Version{V65, V66, V618, V71} {
 		w := want
-		w.MigrateDelayed, w.MigrateIneligible = v == V71, v == V71
+		w.MigrateDelayed, w.MigrateIneligible = v >= V618, v >= V618
 		if got := defaultSMPParams(v); got != w {
 			t.Errorf("defaultSMPParams(%v) = %+v, want %+v", v, got, w)
 		}
@@ -127,7 +128,7 @@ func mustNew(tb testing.TB, p Params) *Scheduler {
 // as update_sysctl does; and that an unknown name is an error naming the known ones.
 func TestPresets(t *testing.T) {
 	names := Presets()
-	if got, want := fmt.Sprint(names), "[v6.5 v6.6 v7.1]"; got != want {
+	if got, want := fmt.Sprint(names), "[v6.5 v6.6 v6.18 v7.1]"; got != want {
 		t.Errorf("Presets() = %s, want %s", got, want)
 	}
 	for i, name := range names {
@@ -153,7 +154,7 @@ func TestPresets(t *testing.T) {
 			t.Errorf("Preset(%q).ForCPUs(8).Validate() = %v", name, err)
 		}
 	}
-	if _, err := Preset("v6.7"); err == nil || err.Error() != `cfs: unknown preset "v6.7" (known: v6.5, v6.6, v7.1)` {
+	if _, err := Preset("v6.7"); err == nil || err.Error() != `cfs: unknown preset "v6.7" (known: v6.5, v6.6, v6.18, v7.1)` {
 		t.Errorf("Preset(v6.7) error = %v", err)
 	}
 	if DefaultParams() != vparams(V65) {
@@ -173,8 +174,12 @@ func TestValidate(t *testing.T) {
 		{"v6.5 preset", V65, func(p *Params) {}, ""},
 		{"v6.5 with FavorNonIdleTick", V65, func(p *Params) { p.FavorNonIdleTick = true }, ""},
 		{"v7.1 without DelayDequeue", V71, func(p *Params) { p.DelayDequeue = false }, ""},
-		{"version 0", V65, func(p *Params) { p.Version = 0 }, "cfs: Params.Version 0 is not V65, V66 or V71"},
+		{"version 0", V65, func(p *Params) { p.Version = 0 }, "cfs: Params.Version 0 is not V65, V66, V618 or V71"},
 		{"version 9", V65, func(p *Params) { p.Version = 9 }, "cfs: Params.Version 9 is not"},
+		{"version 5", V65, func(p *Params) { p.Version = V71 + 1 }, "cfs: Params.Version 5 is not V65, V66, V618 or V71"},
+		{"v6.18 preset", V618, func(p *Params) {}, ""},
+		{"v6.18 with a latency", V618, func(p *Params) { p.Latency = 6_000_000 }, "cfs: Params.Latency has no meaning in v6.18"},
+		{"v6.18 with DeltaDiv", V618, func(p *Params) { p.CalcDelta = DeltaDiv }, ""},
 		{"calc delta", V65, func(p *Params) { p.CalcDelta = 2 }, "cfs: Params.CalcDelta 2 is not DeltaWMult or DeltaDiv"},
 		{"scaling", V65, func(p *Params) { p.Scaling = 3 }, "cfs: Params.Scaling 3"},
 		{"groups", V65, func(p *Params) { p.SMP.Groups = 2 }, "cfs: Params.SMP.Groups 2"},

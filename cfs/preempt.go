@@ -415,6 +415,11 @@ func (c *RunQueue) applyPreemptEEVDF(r WakeupReason, now uint64, d *WakeupDecisi
 	}
 	if d.Preempt && d.short {
 		cancelProtect(d.curr)
+		if p.Version == V618 {
+			// v6.18's check_preempt_wakeup_fair (fair.c blob 7e0e2044d840) leaves the buddies.
+			c.needResched = true
+			return r
+		}
 		q := d.curr.q
 		if r == wakeupIdleGroupCurr {
 			q = c.curr.q // the kernel's cfs_rq is still the running task's own queue here

@@ -110,7 +110,7 @@ func (w *twinCPU) state() string {
 // the other with refCheckPreempt: the decisions, their reasons and the states they leave must
 // be the same.
 func TestCheckPreemptOnePass(t *testing.T) {
-	for _, v := range []Version{V65, V66, V71} {
+	for _, v := range []Version{V65, V66, V618, V71} {
 		checked, compared := 0, 0
 		for seed := range uint64(60) {
 			r := rand.New(rand.NewPCG(seed, 23+uint64(v)))

@@ -289,7 +289,7 @@ func (q *Queue) updateGroup(se *Entity, now uint64, p *Params) {
 
 // updateGroupEntity is updateGroup of group entity se.
 func (q *Queue) updateGroupEntity(se *Entity, now uint64, p *Params) {
-	if p.Version >= V71 {
+	if p.Version >= V618 {
 		if se.myQ.load.Weight == 0 {
 			return
 		}

@@ -115,7 +115,7 @@ func (c *RunQueue) enqueueTask(t *Entity, now uint64, flags qflags) {
 	if t.delayed {
 		hr = 0
 	}
-	v71 := p.Version >= V71
+	v71 := p.Version >= V618
 	var slice uint64 // v7.1: a group entity's slice is the shortest slice queued below it
 	se := t
 	for ; se != nil; se = se.parent {

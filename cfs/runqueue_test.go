@@ -342,7 +342,7 @@ func TestScheduleGroupKeepsGroupSlice(t *testing.T) {
 // c52c2eba7c73: exec_start, sum_exec_runtime, prev_sum_exec_runtime, vruntime), so that an
 // entity that ran and left is forked exactly like a fresh one.
 func TestForkReusedEntity(t *testing.T) {
-	for _, v := range []Version{V65, V66, V71} {
+	for _, v := range []Version{V65, V66, V618, V71} {
 		used := NewTask("used", Normal, 0)
 		c0 := NewRunQueue(0, preset(v, 1))
 		c0.Fork(nil, used, 0)

@@ -195,7 +195,7 @@ func (s *Scheduler) Fork(now int64, tid, parent sched.ID, cpu topology.CPU, attr
 	pol, nice := s.classOf(tid, attr)
 	e := initTask(s.entities.New(), tid.String(), pol, nice)
 	e.SetGroup(s.group(tid, attr.Group))
-	if s.sys.p.Version >= V71 && attr.Slice > 0 {
+	if s.sys.p.Version >= V618 && attr.Slice > 0 {
 		e.SetSlice(uint64(attr.Slice))
 	}
 	t := s.sys.Fork(now, e, s.sys.allowed(attr.Affinity), cpu)

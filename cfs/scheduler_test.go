@@ -12,7 +12,7 @@ import (
 )
 
 // schedVersions are the versions every Scheduler scenario runs under.
-var schedVersions = []Version{V65, V66, V71}
+var schedVersions = []Version{V65, V66, V618, V71}
 
 // forVersions runs f as a subtest "v=…" for each of schedVersions.
 func forVersions(t *testing.T, f func(t *testing.T, v Version)) {
@@ -475,10 +475,10 @@ func testSchedulerStress(t *testing.T, topo *topology.Topology, v Version) {
 			m.settle()
 		}
 	}
-	if v >= V71 && m.delayed == 0 {
-		t.Errorf("v7.1 produced no delayed-dequeue task in %d checks", 1500)
+	if v >= V618 && m.delayed == 0 {
+		t.Errorf("%v produced no delayed-dequeue task in %d checks", v, 1500)
 	}
-	if v < V71 && m.delayed != 0 {
+	if v < V618 && m.delayed != 0 {
 		t.Errorf("%v found delayed-dequeue tasks %d times", v, m.delayed)
 	}
 	for _, id := range hogs {

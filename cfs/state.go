@@ -9,7 +9,7 @@ package cfs
 // Taking a State only reads the Scheduler: no decision changes when one is taken. Group queues
 // below the root are shown by their group entities only.
 type State struct {
-	// Version is the kernel generation: "v6.5" (CFS), "v6.6" or "v7.1" (EEVDF).
+	// Version is the kernel generation: "v6.5" (CFS), "v6.6", "v6.18" or "v7.1" (EEVDF).
 	Version string `json:"version"`
 	// CPUs are the CPUs in id order.
 	CPUs []RQInfo `json:"cpus"`

@@ -560,7 +560,7 @@ func (s *System) SetAttr(now int64, t *Task, class Class, nice int, g *Group, sl
 	if nice != e.nice {
 		resched = rq.c.SetNice(e, nice, n) || resched
 	}
-	if slice >= 0 && s.p.Version >= V71 {
+	if slice >= 0 && s.p.Version >= V618 {
 		if e.onRQ {
 			rq.c.SetSlice(e, uint64(slice), n)
 		} else {
