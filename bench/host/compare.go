@@ -126,7 +126,7 @@ type CompareOptions struct {
 	// Release is the kernel release the nearest preset is chosen for; "" means the running one.
 	Release string
 	// Policies are the simulated policies (bench/presets names) shown for context beside the
-	// nearest one; nil means cfs:v6.5, cfs:v6.6, cfs:v7.1, ule:legacy and ule:main.
+	// nearest one; nil means cfs:v6.5, cfs:v6.6, cfs:v6.18, cfs:v7.1, ule:legacy and ule:main.
 	Policies []string
 	// Tolerance is how far outside the host's range (relative) the nearest model may be and
 	// still agree; 0 means 0.10.

@@ -111,8 +111,8 @@
 // repetition, then every second one, so that a slow spell of the machine falls on one
 // repetition of several rows, not on all of one row's) and under simulated policies on the
 // discovered topology (topology.Discover), nearest preset first ([NearestPolicy]: classic CFS
-// before 6.6, EEVDF v6.6 before 6.12, then v7.1, the model's latest, with delayed dequeue and
-// custom slices as 6.12 added them), with the ratio of the model's figure to the host's median,
+// before 6.6, EEVDF v6.6 before 6.12, v6.18 (delayed dequeue and custom slices as 6.12 added
+// them, with v6.6's arithmetic) up to 7.0, then v7.1, the model's latest), with the ratio of the model's figure to the host's median,
 // a verdict on the host's range, and a t test in ministat's words ([HostVsModel]: Welch's t of
 // the host's runs against the nearest model's over as many seeds, the one-sample t interval of
 // the host's runs where the model gives the same figure for every seed). The host's figures are

@@ -14,13 +14,16 @@ import (
 
 // The preset to put beside a kernel.
 func ExampleNearestPolicy() {
-	for _, rel := range []string{"5.15.0-91-generic", "6.6.30", "6.18.44-fc-v669"} {
+	for _, rel := range []string{"5.15.0-91-generic", "6.6.30", "6.12.8", "6.18.44-fc-v669", "7.0.2", "7.1.5"} {
 		fmt.Println(rel, host.NearestPolicy(rel))
 	}
 	// Output:
 	// 5.15.0-91-generic cfs:v6.5
 	// 6.6.30 cfs:v6.6
-	// 6.18.44-fc-v669 cfs:v7.1
+	// 6.12.8 cfs:v6.18
+	// 6.18.44-fc-v669 cfs:v6.18
+	// 7.0.2 cfs:v6.18
+	// 7.1.5 cfs:v7.1
 }
 
 func ExampleReleaseVersion() {
@@ -50,7 +53,7 @@ func ExampleCompare() {
 		fmt.Printf("%s %.1f\n", m.Policy, m.Value)
 	}
 	// Output:
-	// cfs:v7.1 61.5
+	// cfs:v6.18 61.5
 	// ule:main 1.1
 }
 

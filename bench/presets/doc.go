@@ -18,6 +18,7 @@
 //	bsd4:freebsd14+ipi-preemption freebsd14 with PREEMPTION and IPI_PREEMPTION 002
 //	cfs:v6.5                      classic CFS                                 000, 004
 //	cfs:v6.6                      the first EEVDF                             000
+//	cfs:v6.18                     EEVDF of the CI host's kernel (6.18.y)      host
 //	cfs:v7.1                      EEVDF with custom slices                    000
 //	cfs:v6.5+favor-nonidle-tick   v6.5 with seed 004's FavorNonIdleTick       004
 //

@@ -21,7 +21,7 @@ func modelPolicyNames() map[string]string {
 		}
 	}
 	for k, v := range map[string]string{"ule": "ule:main", "bsd4": "bsd4:main", "4bsd": "bsd4:main", "cfs": "cfs:v6.5",
-		"4bsd:14": "bsd4:freebsd14", "4bsd:9": "bsd4:freebsd9", "cfs:6.5": "cfs:v6.5", "cfs:6.6": "cfs:v6.6", "cfs:7.1": "cfs:v7.1"} {
+		"4bsd:14": "bsd4:freebsd14", "4bsd:9": "bsd4:freebsd9", "cfs:6.5": "cfs:v6.5", "cfs:6.6": "cfs:v6.6", "cfs:6.18": "cfs:v6.18", "cfs:7.1": "cfs:v7.1"} {
 		m[k] = v
 	}
 	return m

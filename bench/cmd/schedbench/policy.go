@@ -23,15 +23,16 @@ type policySpec struct {
 // shortForms are the names the command accepts besides bench/presets' FAMILY:PRESET: a family
 // alone is its default preset, 4bsd is bsd4, and cfs versions may drop the "v".
 var shortForms = map[string]string{
-	"ule":     "ule:main",
-	"bsd4":    "bsd4:main",
-	"4bsd":    "bsd4:main",
-	"cfs":     "cfs:v6.5",
-	"4bsd:14": "bsd4:freebsd14",
-	"4bsd:9":  "bsd4:freebsd9",
-	"cfs:6.5": "cfs:v6.5",
-	"cfs:6.6": "cfs:v6.6",
-	"cfs:7.1": "cfs:v7.1",
+	"ule":      "ule:main",
+	"bsd4":     "bsd4:main",
+	"4bsd":     "bsd4:main",
+	"cfs":      "cfs:v6.5",
+	"4bsd:14":  "bsd4:freebsd14",
+	"4bsd:9":   "bsd4:freebsd9",
+	"cfs:6.5":  "cfs:v6.5",
+	"cfs:6.6":  "cfs:v6.6",
+	"cfs:6.18": "cfs:v6.18",
+	"cfs:7.1":  "cfs:v7.1",
 }
 
 // canonical returns the bench/presets name arg stands for.
