@@ -12,7 +12,7 @@ import "math/bits"
 // fair.c blob 7e0e2044d840), the full weight in v7.1 (1048576 for nice 0; avg_vruntime_weight
 // with sum_shift 0, since PARANOID_AVG is off).
 func avgWeight(v Version, lw LoadWeight) uint64 {
-	if v < V71 {
+	if v != V71 {
 		return ScaleLoadDown(lw.Weight)
 	}
 	return lw.Weight
@@ -69,25 +69,23 @@ func (q *Queue) avgDelta() int64 {
 // (timelineWeight) and otherwise return currKey, a lone running entity's own key (0 without
 // one), v6.18 with div_s64, v7.1 with div64_long.
 func floorAvg(v Version, avg, load int64, timelineWeight bool, currKey int64) int64 {
-	if v == V66 {
-		if load != 0 {
+	if v != V66 {
+		if !timelineWeight {
+			return currKey
+		}
+		if v != V618 {
 			if avg < 0 {
 				avg -= load - 1
 			}
-			avg = divS64(avg, uint64(load))
+			return avg / load
 		}
+	} else if load == 0 {
 		return avg
-	}
-	if !timelineWeight {
-		return currKey
 	}
 	if avg < 0 {
 		avg -= load - 1
 	}
-	if v == V618 {
-		return divS64(avg, uint64(load))
-	}
-	return avg / load
+	return divS64(avg, uint64(load))
 }
 
 // mustEEVDF panics unless q belongs to a CPU running an EEVDF version. It inlines, the panic

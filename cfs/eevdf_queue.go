@@ -7,16 +7,21 @@
 
 package cfs
 
-// sumAdd adds se to the averaging sums: avg_vruntime_add (v6.6), sum_w_vruntime_add (v7.1).
-func (q *Queue) sumAdd(se *Entity) {
-	w := avgWeight(q.cpu.params.Version, se.load)
+// sumAdd adds se to the averaging sums: avg_vruntime_add (v6.6), sum_w_vruntime_add (v6.18,
+// v7.1).
+func (q *Queue) sumAdd(se *Entity) { q.sumAddW(se, avgWeight(q.cpu.params.Version, se.load)) }
+
+// sumAddW is sumAdd with se's averaging weight w.
+func (q *Queue) sumAddW(se *Entity, w uint64) {
 	q.sumW += q.entityKey(se.Vruntime) * int64(w)
 	q.sumWeight += w
 }
 
 // sumSub removes se from the averaging sums: avg_vruntime_sub, sum_w_vruntime_sub.
-func (q *Queue) sumSub(se *Entity) {
-	w := avgWeight(q.cpu.params.Version, se.load)
+func (q *Queue) sumSub(se *Entity) { q.sumSubW(se, avgWeight(q.cpu.params.Version, se.load)) }
+
+// sumSubW is sumSub with se's averaging weight w.
+func (q *Queue) sumSubW(se *Entity, w uint64) {
 	q.sumW -= q.entityKey(se.Vruntime) * int64(w)
 	q.sumWeight -= w
 }
@@ -47,11 +52,16 @@ func (q *Queue) enqueueTree(se *Entity) {
 	case V65:
 		q.timeline.Insert(&se.node, se.Vruntime)
 	case V66:
-		q.sumAdd(se)
+		q.sumAddW(se, ScaleLoadDown(se.load.Weight))
 		se.node.SetAug(se.Deadline)
 		q.timeline.Insert(&se.node, se.Vruntime)
+	case V618: // v7.1's timeline with v6.6's averaging weights
+		q.sumAddW(se, ScaleLoadDown(se.load.Weight))
+		se.node.SetAug(se.Vruntime)
+		q.timeline.Insert(&se.node, se.Deadline)
+		q.slices.Insert(&se.sliceNode, se.Slice)
 	default:
-		q.sumAdd(se)
+		q.sumAddW(se, se.load.Weight)
 		se.node.SetAug(se.Vruntime)
 		q.timeline.Insert(&se.node, se.Deadline)
 		q.slices.Insert(&se.sliceNode, se.Slice)
@@ -64,9 +74,12 @@ func (q *Queue) dequeueTree(se *Entity) {
 	switch q.cpu.params.Version {
 	case V65:
 	case V66:
-		q.sumSub(se)
+		q.sumSubW(se, ScaleLoadDown(se.load.Weight))
+	case V618:
+		q.sumSubW(se, ScaleLoadDown(se.load.Weight))
+		q.slices.Remove(&se.sliceNode)
 	default:
-		q.sumSub(se)
+		q.sumSubW(se, se.load.Weight)
 		q.slices.Remove(&se.sliceNode)
 	}
 }
@@ -308,16 +321,10 @@ func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p *Params) bo
 	q.updateCurrEEVDF(now, p)
 	q.clearBuddies(se)
 	if flags&(flagDelayed|flagSpecial) == 0 && flags&flagWakeup != 0 && p.Version >= V618 && p.DelayDequeue && !entityEligible(q, se) {
-		if p.Version >= V71 { // v6.18's dequeue_entity leaves the lag as it was
-			q.updateEntityLag(se, p)
-		}
-		se.delayed = true
+		q.delayDequeue(se, p)
 		return false
 	}
 	q.updateEntityLag(se, p)
-	if p.Version == V618 && flags&flagDelayed != 0 && p.DelayZero && se.VLag > 0 {
-		se.VLag = 0 // finish_delayed_dequeue_entity
-	}
 	if p.Version != V66 && p.PlaceRelDeadline && flags&flagWakeup == 0 {
 		se.Deadline -= se.Vruntime
 		se.relDeadline = true
@@ -330,11 +337,26 @@ func (q *Queue) dequeueEEVDF(se *Entity, now uint64, flags qflags, p *Params) bo
 	q.updateGroup(se, now, p)
 	if flags&flagDelayed != 0 {
 		se.delayed = false
+		if p.Version == V618 && p.DelayZero && se.VLag > 0 {
+			se.VLag = 0 // v6.18's finish_delayed_dequeue_entity
+		}
 	}
 	if p.Version == V66 && flags&flagSave == 0 {
 		q.updateMinVruntime()
 	}
 	return true
+}
+
+// delayDequeue marks se, a sleeper that is not eligible, delayed (set_delayed). v7.1 saves its
+// lag first; v6.18's dequeue_entity returns before update_entity_lag, leaving it as it was. It
+// is not inlined, so that dequeueEEVDF's common path stays as short as it was before v6.18.
+//
+//go:noinline
+func (q *Queue) delayDequeue(se *Entity, p *Params) {
+	if p.Version != V618 {
+		q.updateEntityLag(se, p)
+	}
+	se.delayed = true
 }
 
 // setNextEEVDF is set_next_entity of v6.6 and v7.1. v6.6 stashes the deadline in VLag (the

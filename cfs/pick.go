@@ -229,7 +229,7 @@ func pick71(q *Queue, protect bool, next *Entity, p *Params) (*Entity, PickReaso
 	el := q.eligibility()
 	// v6.18's pick_eevdf tests the buddy before, and whatever, protect (fair.c blob
 	// 7e0e2044d840); v7.1's only when protecting.
-	if p.PickBuddy && (protect || p.Version == V618) && next != nil && el.ok(next.Vruntime) {
+	if p.PickBuddy && next != nil && (protect || p.Version == V618) && el.ok(next.Vruntime) {
 		return next, pickNextBuddy
 	}
 	if curr != nil && (!curr.onRQ || !el.ok(curr.Vruntime)) {
