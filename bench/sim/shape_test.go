@@ -1,10 +1,12 @@
 package sim_test
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,6 +26,7 @@ import (
 type policyShape struct {
 	pkg      string
 	presets  func() []string
+	order    func(a, b string) int // the order Presets lists names in; nil means sorted by name
 	preset   func(name string) (validate func() error, err error)
 	newNamed func(name string) (sim.Policy, error)
 	newBad   func() error // New with Params that fail Validate
@@ -76,6 +79,7 @@ var shapes = []policyShape{
 	{
 		pkg:     "cfs",
 		presets: cfs.Presets,
+		order:   byRelease, // one preset per kernel release, in release order
 		preset: func(name string) (func() error, error) {
 			p, err := cfs.Preset(name)
 			return p.Validate, err
@@ -94,6 +98,22 @@ var shapes = []policyShape{
 			return err
 		},
 	},
+}
+
+// byRelease orders kernel release names such as "v6.18" by their numbers: v6.6 before v6.18.
+func byRelease(a, b string) int {
+	num := func(r string) (major, minor int) {
+		x, y, _ := strings.Cut(strings.TrimPrefix(r, "v"), ".")
+		major, _ = strconv.Atoi(x)
+		minor, _ = strconv.Atoi(y)
+		return major, minor
+	}
+	amaj, amin := num(a)
+	bmaj, bmin := num(b)
+	if c := cmp.Compare(amaj, bmaj); c != 0 {
+		return c
+	}
+	return cmp.Compare(amin, bmin)
 }
 
 // shapeEnv is a machine that records nothing.
@@ -124,7 +144,11 @@ func TestPolicyShapes(t *testing.T) {
 		t.Run(sh.pkg, func(t *testing.T) {
 			prefix := sh.pkg + ": "
 			names := sh.presets()
-			if len(names) == 0 || !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+			order := sh.order
+			if order == nil {
+				order = strings.Compare
+			}
+			if len(names) == 0 || !slices.IsSortedFunc(names, order) || len(slices.Compact(slices.Clone(names))) != len(names) {
 				t.Fatalf("Presets() = %q, want a sorted list of distinct names", names)
 			}
 			for _, name := range names {
