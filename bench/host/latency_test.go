@@ -84,9 +84,10 @@ func TestCyclictestExperimentRuns(t *testing.T) {
 }
 
 // TestModelOnlyMachine: the model-only table's machine is what topology.Discover reads from the
-// CI guest's sysfs (Linux 6.18.44 on Firecracker, 2026-12-06): two CPUs of one package and node,
-// a core each, no cache directories; and it has no LLC level, which a machine of two CPUs
-// sharing one (llc:1 cpu:2) has.
+// CI guest's sysfs (Linux 6.18.44 on Firecracker, the guest fc-v1300 of 2026-12-07): two CPUs
+// of one package and node, a core each, with private L1 and L2 caches and an L3 shared by both;
+// and it has the LLC level of two CPUs, which the guest before it (fc-v1272, no cache
+// directories: package:1 node:1 cpu:2) did not.
 func TestModelOnlyMachine(t *testing.T) {
 	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s + "\n")} }
 	guest := fstest.MapFS{
@@ -100,18 +101,23 @@ func TestModelOnlyMachine(t *testing.T) {
 		guest[dir+"topology/cluster_cpus_list"] = file(fmt.Sprint(c))
 		guest[dir+"topology/package_cpus_list"] = file("0-1")
 		guest[dir+"cpu_capacity"] = file("1024")
+		for i, cache := range []struct{ level, shared string }{{"1", fmt.Sprint(c)}, {"1", fmt.Sprint(c)}, {"2", fmt.Sprint(c)}, {"3", "0-1"}} {
+			idx := fmt.Sprintf("%scache/index%d/", dir, i)
+			guest[idx+"level"] = file(cache.level)
+			guest[idx+"shared_cpu_list"] = file(cache.shared)
+		}
 	}
 	read, err := topology.DiscoverFS(guest, topology.CPURange(0, topology.MaxCPUs-1))
 	require.NoError(t, err)
 	m := ModelOnlyTable().Topology
 	assert.Equal(t, read.String(), m.String())
-	assert.Equal(t, "package:1 node:1 cpu:2", m.String())
-	shared, err := topology.Parse("llc:1 cpu:2")
+	assert.Equal(t, "package:1 node:1 llc:1 cpu:2", m.String())
+	private, err := topology.Parse("package:1 node:1 cpu:2")
 	require.NoError(t, err)
-	assert.NotEqual(t, shared.String(), m.String())
+	assert.NotEqual(t, private.String(), m.String())
 }
 
-// mustTopo returns the two-CPU machine the model-only table simulates (no shared LLC).
+// mustTopo returns the two-CPU machine the model-only table simulates (an LLC of both CPUs).
 func mustTopo(t *testing.T) *topology.Topology {
 	t.Helper()
 	return ModelOnlyTable().Topology

@@ -112,18 +112,20 @@ func otherMachine(p *sim.Profile, release string, cpus int) string {
 }
 
 // modelOnlyMachine is the project's CI machine (the ci profile's) as Linux 6.18 sees it and
-// topology.Discover reads it: one package of two CPUs that share no cache level. The
-// Firecracker guest's CPUID has no cache leaves (0x8000001d reads 0), so the kernel finds no
-// threads sharing an L3 (cacheinfo_amd_init_llc_id) and no two CPUs that match_llc: it builds
-// no SD_SHARE_LLC domain (sd_llc_size 1, cpus_share_cache false), and sysfs has no cache
-// directories. It matters to wake-ups: with an LLC of one CPU, wake_wide holds as soon as
-// waker and wakee have each switched wakee once, and select_idle_sibling, with no sd_llc to
-// scan, keeps the wakee on the CPU wake_affine (or wake_wide) chose, idle or not; on two CPUs
-// sharing an LLC it takes an idle target, else the wakee's idle previous CPU, else any idle CPU
-// of the LLC.
+// topology.Discover reads it: one package of two CPUs that share a last-level cache. Its
+// Firecracker guest of fc-v1300 (the ci profile's) reports cache leaves: a 32 MB L3 shared by
+// both vCPUs (sysfs cpu0/cache/index3 shared_cpu_list 0-1), so the kernel's CPUs match_llc and
+// it builds an SD_SHARE_LLC domain over both (cpus_share_cache true). The guest of fc-v1272
+// before it reported none, and the machine had no LLC of two. It matters to wake-ups: on two CPUs
+// sharing an LLC select_idle_sibling takes an idle target, else the wakee's idle previous CPU,
+// else any idle CPU of the LLC (the host's perf bench sched pipe, traced, puts a woken partner
+// back on its idle previous vCPU); with an LLC of one CPU, wake_wide holds as soon as waker and
+// wakee have each switched wakee once, and select_idle_sibling, with no sd_llc to scan, keeps
+// the wakee on the CPU wake_affine (or wake_wide) chose, idle or not.
 func modelOnlyMachine() *topology.Topology {
 	t, err := topology.New(topology.Spec{Items: []topology.Item{{Level: topology.Package, Count: 1,
-		Items: []topology.Item{{Level: topology.Node, Count: 1, Items: []topology.Item{{CPU: true, Count: 2}}}}}}})
+		Items: []topology.Item{{Level: topology.Node, Count: 1, Items: []topology.Item{{Level: topology.LLC, Count: 1,
+			Items: []topology.Item{{CPU: true, Count: 2}}}}}}}}})
 	if err != nil {
 		panic("host: " + err.Error())
 	}

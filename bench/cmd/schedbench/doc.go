@@ -216,7 +216,7 @@
 // seeds; the one-sample t where the model's runs are all the same, as they are here). -weight
 // gives the runs' parent group a cpu.weight against the other programs of a busy machine, -dir
 // adds the rows of the real tar cf - DIR | gzip, and -model-only prints the models' figures alone
-// on a simulated 2-CPU machine (the CI machine's, whose CPUs share no cache), anywhere:
+// on a simulated 2-CPU machine (the CI machine's, whose CPUs share an L3), anywhere:
 //
 //	sudo schedbench host -experiments -reps 5 -weight 10000 -dir "$(go env GOROOT)/src/runtime"
 //	schedbench host -experiments -model-only
