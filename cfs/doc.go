@@ -123,15 +123,14 @@
 // eligible, and a lone entity always is.
 //
 // These functions take the sums as explicit values ([Sums]; a queue gives its own with
-// [Queue.Sums]), so that any state the kernel can be in can be asked, including states the
-// enqueues of a test would take long to reach: sums near the limits of s64, where the kernel's
-// wrapping arithmetic gives surprising answers, or a v6.6 weight of 2^31 and more, which
-// div_s64 truncates to 32 bits. [PickEligible] is v7.1's pick over explicit entities, with the
-// running entity's slice protection. [NewRunQueueAt] builds a run queue at a chosen state: the
-// entities with the vruntimes, deadlines, weights (any, not only the nice table's), slices and
-// protection point given and the queue's reference point, nothing placed or normalised, so
-// that every decision of the package ([Pick], [CheckPreemptWakeup] after a wakeup, a tick)
-// can be asked about it.
+// [Queue.Sums]), so that any state the kernel can be in can be asked, including states the enqueues
+// of a test would take long to reach: sums near the limits of s64, where the kernel's wrapping
+// arithmetic gives surprising answers, or a v6.6 weight of 2^31 and more, which div_s64 truncates
+// to 32 bits. [PickEligible] is the pick of v6.18 and v7.1 over explicit entities, with the running
+// entity's slice protection. [NewRunQueueAt] builds a run queue at a chosen state: the entities
+// with the vruntimes, deadlines, weights (any, not only the nice table's), slices and protection
+// point given and the queue's reference point, nothing placed or normalised, so that every decision
+// of the package ([Pick], [CheckPreemptWakeup] after a wakeup, a tick) can be asked about it.
 //
 // When an entity leaves its queue its virtual lag V - v is saved in VLag, clamped to
 // ±[lagLimit] ([EntityLag]), and when it joins a queue again it is placed at V - lag
@@ -361,7 +360,7 @@
 //	avg_vruntime_add/_sub, sum_w_vruntime_...   (Queue, unexported) sumAdd, sumSub
 //	avg_vruntime_update / update_zero_vruntime  (Queue, unexported) advanceMinVruntime, moveZero
 //	entity_eligible, vruntime_eligible          VruntimeEligible (of Sums; (unexported) entityEligible)
-//	pick_eevdf (v7.1) on explicit values        PickEligible
+//	pick_eevdf (v6.18, v7.1) on explicit values PickEligible
 //	update_entity_lag / entity_lag              EntityLag ((unexported) lagLimit, the clamp)
 //	update_deadline                             (unexported) virtualDeadline (v + CalcDeltaFair), Queue.updateDeadline
 //	place_entity                                PlaceEntity (Placement); placeEntity applies it

@@ -1,7 +1,7 @@
 // This file implements EEVDF's arithmetic on explicit values, so that any state a cfs_rq can be
 // in can be set up and asked: the sums avg_vruntime and vruntime_eligible read ([Sums],
-// [AvgVruntime], [VruntimeEligible]), v7.1's pick over a list of entities ([PickEligible]), and
-// run queues built at a chosen state ([NewRunQueueAt]).
+// [AvgVruntime], [VruntimeEligible]), the pick of v6.18 and v7.1 over a list of entities
+// ([PickEligible]), and run queues built at a chosen state ([NewRunQueueAt]).
 
 package cfs
 
@@ -159,23 +159,26 @@ type EntityState struct {
 // product the package forms with a time value stays inside 64 bits where the kernel's does.
 const maxStateWeight = 1 << 32
 
-// PickEligible returns v7.1's pick_eevdf(cfs_rq, protect) (kernel/sched/fair.c v7.1.5 blob
-// abb76775aa72) on a queue described by explicit values: sums s, the entities queued on the
-// timeline in timeline order (by deadline, ties in insertion order), the running entity curr
-// (nil if there is none; currQueued says whether it is still queued) and the index of the next
-// buddy in queued (-1 for none). It returns the index in queued of the entity picked, -1 for
-// curr, or -2 with pickNone for an empty queue, and the reason. The rules are those of [Pick]
-// on a v7.1 queue: a single queued entity is taken as it is; with PICK_BUDDY and protect an
-// eligible next buddy comes first; with protect a queued, eligible running entity whose
+// PickEligible returns pick_eevdf(cfs_rq, protect) of v6.18 or v7.1 (kernel/sched/fair.c
+// v6.18.35 blob 7e0e2044d840, v7.1.5 blob abb76775aa72) on a queue described by explicit
+// values: sums s, the entities queued on the timeline in timeline order (by deadline, ties in
+// insertion order), the running entity curr (nil if there is none; currQueued says whether it
+// is still queued) and the index of the next buddy in queued (-1 for none). It returns the
+// index in queued of the entity picked, -1 for curr, or -2 with pickNone for an empty queue,
+// and the reason. The rules are those of [Pick] on a queue of the version: a single queued
+// entity is taken as it is; with PICK_BUDDY an eligible next buddy comes first (v7.1 only with
+// protect, v6.18 whatever protect is); with protect a queued, eligible running entity whose
 // vruntime is before its VProt is kept; otherwise the first eligible entity in timeline order
 // (the earliest deadline), unless the eligible running entity has a strictly earlier deadline.
-// s must describe the same queue (a queue's own [Queue.Sums]); PickEligible does not check
-// that, so that states with inconsistent sums can be asked too. The complexity is O(n), the
-// kernel's O(log n) descent finding the same entity. PickEligible panics if s or p are not
-// v7.1's, or next is out of range.
+// Eligibility is that of [VruntimeEligible] on s, in the version's units and arithmetic
+// (v6.18: scale_load_down weights, products in wrapping s64). s must describe the same queue
+// (a queue's own [Queue.Sums]); PickEligible does not check that, so that states with
+// inconsistent sums can be asked too. The complexity is O(n), the kernel's O(log n) descent
+// finding the same entity. PickEligible panics if s and p are not both v6.18's or both v7.1's,
+// or next is out of range.
 func PickEligible(s Sums, queued []EntityState, curr *EntityState, currQueued bool, next int, protect bool, p *Params) (int, PickReason) {
-	if s.Version != V71 || p.Version != V71 {
-		panic(fmt.Sprintf("cfs: PickEligible with %v sums and %v parameters: it is v7.1's pick (v6.6's depends on the tree's shape: use Pick on a queue of NewRunQueueAt)", s.Version, p.Version))
+	if (s.Version != V618 && s.Version != V71) || p.Version != s.Version {
+		panic(fmt.Sprintf("cfs: PickEligible with %v sums and %v parameters: it is the pick of v6.18 and v7.1, with sums and parameters of the same version (v6.6's depends on the tree's shape: use Pick on a queue of NewRunQueueAt)", s.Version, p.Version))
 	}
 	if next < -1 || next >= len(queued) {
 		panic(fmt.Sprintf("cfs: PickEligible: next buddy %d of %d queued entities", next, len(queued)))
@@ -192,7 +195,9 @@ func PickEligible(s Sums, queued []EntityState, curr *EntityState, currQueued bo
 		return 0, pickOnly
 	}
 	el := s.eligibility()
-	if p.PickBuddy && protect && next >= 0 && el.ok(queued[next].Vruntime) {
+	// v6.18 tests the buddy whatever protect is (fair.c blob 7e0e2044d840), v7.1 only when
+	// protecting.
+	if p.PickBuddy && next >= 0 && (protect || p.Version == V618) && el.ok(queued[next].Vruntime) {
 		return next, pickNextBuddy
 	}
 	if curr != nil && !el.ok(curr.Vruntime) {

@@ -106,6 +106,9 @@ func TestSumsPanics(t *testing.T) {
 	p := preset(V71, 1)
 	p66 := preset(V66, 1)
 	assertPanics(t, "PickEligible(v6.6)", func() { PickEligible(Sums{Version: V66}, nil, nil, false, -1, true, &p66) }, "cfs: PickEligible with v6.6 sums and v6.6 parameters")
+	p618 := preset(V618, 1)
+	assertPanics(t, "PickEligible(v6.18 sums, v7.1 params)", func() { PickEligible(Sums{Version: V618}, nil, nil, false, -1, true, &p) }, "cfs: PickEligible with v6.18 sums and v7.1 parameters")
+	assertPanics(t, "PickEligible(v7.1 sums, v6.18 params)", func() { PickEligible(Sums{Version: V71}, nil, nil, false, -1, true, &p618) }, "cfs: PickEligible with v7.1 sums and v6.18 parameters")
 	assertPanics(t, "PickEligible(next 1 of 1)", func() {
 		PickEligible(Sums{Version: V71}, make([]EntityState, 1), nil, false, 1, true, &p)
 	}, "cfs: PickEligible: next buddy 1 of 1 queued entities")
@@ -114,7 +117,7 @@ func TestSumsPanics(t *testing.T) {
 // nice0 is a nice-0 task's weight at full resolution.
 const nice0 = 1 << 20
 
-// pickCase is one v7.1 pick state: entities on the timeline (deadline order), a running
+// pickCase is one pick state of v6.18 or v7.1: entities on the timeline (deadline order), a running
 // entity, a next buddy, and the expected pick (an index, -1 for the running entity).
 type pickCase struct {
 	name       string
@@ -175,8 +178,15 @@ func TestPickEligible(t *testing.T) {
 		{"one running", nil, cur(77, 5, 0, 3), true, -1, true, false, -1, pickOnly},
 		{"empty", nil, nil, false, -1, true, false, -2, pickNone},
 	}
+	runPickCases(t, V71, z, tests)
+}
+
+// runPickCases asks PickEligible, on the queue's own Sums, and the pick of the same state built
+// with NewRunQueueAt for each case, at version v (V618 or V71), and holds both to the case.
+func runPickCases(t *testing.T, v Version, z uint64, tests []pickCase) {
+	t.Helper()
 	for _, tc := range tests {
-		p := preset(V71, 1)
+		p := preset(v, 1)
 		p.PickBuddy = tc.pickBuddy
 		c, ts, run, err := NewRunQueueAt(0, p, z, tc.queued, tc.curr)
 		if err != nil {
@@ -192,7 +202,7 @@ func TestPickEligible(t *testing.T) {
 		q := c.Root()
 		got, why := PickEligible(q.Sums(), tc.queued, tc.curr, tc.currQueued, tc.next, tc.protect, &p)
 		if got != tc.want || why != tc.why {
-			t.Errorf("%s: PickEligible = %d (%v), want %d (%v)", tc.name, got, why, tc.want, tc.why)
+			t.Errorf("%v %s: PickEligible = %d (%v), want %d (%v)", v, tc.name, got, why, tc.want, tc.why)
 		}
 		// The same state built as a queue: the kernel's tree descent must agree.
 		if tc.next >= 0 {
@@ -207,7 +217,7 @@ func TestPickEligible(t *testing.T) {
 			want = ts[tc.want]
 		}
 		if se != want || qwhy != tc.why {
-			t.Errorf("%s: pick on NewRunQueueAt's queue = %v (%v), want %v (%v)", tc.name, se, qwhy, want, tc.why)
+			t.Errorf("%v %s: pick on NewRunQueueAt's queue = %v (%v), want %v (%v)", v, tc.name, se, qwhy, want, tc.why)
 		}
 	}
 }

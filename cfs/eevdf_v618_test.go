@@ -153,6 +153,54 @@ func TestPickBuddyV618(t *testing.T) {
 	}
 }
 
+// TestPickEligibleV618 holds PickEligible and the queue's pick of the same state to v6.18.35's
+// pick_eevdf (kernel/sched/fair.c blob 7e0e2044d840): PICK_BUDDY before, and whatever,
+// protect; slice protection (protect_slice: vruntime < vprot) after it; eligibility
+// (vruntime_eligible) with scale_load_down weights (1024 for nice 0) and the product in wrapping
+// s64. Vruntime and deadline offsets are from z, the queue's zero_vruntime.
+func TestPickEligibleV618(t *testing.T) {
+	const z = uint64(1) << 50
+	e := func(dv int64, dl int64, w uint64) EntityState {
+		return EntityState{Weight: w, Vruntime: z + uint64(dv), Deadline: z + uint64(dl)}
+	}
+	cur := func(dv, dl, dprot int64, w uint64) *EntityState {
+		s := e(dv, dl, w)
+		s.VProt = z + uint64(dprot)
+		return &s
+	}
+	runPickCases(t, V618, z, []pickCase{
+		// a at -1000, b at -500, the running c at +1500, all nice 0: S = (-1000 - 500 +
+		// 1500)·1024 = 0, W = 3072, so a and b are eligible and c is not. The next buddy b is
+		// taken without protection (PREEMPT_SHORT's question), where v7.1 takes a.
+		{"next buddy without protect", []EntityState{e(-1000, 100, nice0), e(-500, 200, nice0)}, cur(1500, 300, 9000, nice0), true, 1, false, true, 1, pickNextBuddy},
+		// The same without PICK_BUDDY: c is not eligible, a is first in deadline order.
+		{"no PICK_BUDDY", []EntityState{e(-1000, 100, nice0), e(-500, 200, nice0)}, cur(1500, 300, 9000, nice0), true, 1, false, false, 0, pickEarliestDeadline},
+		// b at +1000 is past V = 0: an ineligible buddy is passed over; c (key 0, eligible)
+		// is not kept without protect, and a's deadline (100) is earlier than c's (300).
+		{"ineligible next buddy without protect", []EntityState{e(-1000, 100, nice0), e(1000, 200, nice0)}, cur(0, 300, 500, nice0), true, 1, false, true, 0, pickEarliestDeadline},
+		// All three at 0 are eligible and c is before its vprot (+500): the buddy test comes
+		// before protect_slice, so b wins; without a buddy c's protection keeps it.
+		{"buddy before protection", []EntityState{e(0, 100, nice0), e(0, 200, nice0)}, cur(0, 300, 500, nice0), true, 1, true, true, 1, pickNextBuddy},
+		{"protection without buddy", []EntityState{e(0, 100, nice0), e(0, 200, nice0)}, cur(0, 300, 500, nice0), true, -1, true, true, -1, pickCurrProtected},
+		// Weights in averaging units: b (nice 0, key 0, earliest deadline), a group entity a of
+		// weight 1023 at -1000 and c (nice 0) at +1 on the timeline. scale_load_down(1023) =
+		// max(2, 0) = 2, so S = -2000 + 1024 = -976 < 0·W: b is not eligible and the descent
+		// finds a (-976 >= -1000·2050). v7.1's full weights give S = -1023000 + 1048576 >= 0
+		// and pick b (below).
+		{"scaled-down group weight", []EntityState{e(0, 100, nice0), e(-1000, 200, 1023), e(1, 300, nice0)}, nil, false, -1, true, false, 1, pickEarliestDeadline},
+		// The wrapping product: b at +2^52 (earliest deadline) and a at 0, both nice 0: S =
+		// 2^52·1024 = 2^62, W = 2048, and b's key·W = 2^63 wraps to -2^63 <= S, so b, far
+		// right of V = 2^51, is eligible and picked, as in the kernel.
+		{"wrapping eligibility product", []EntityState{e(1<<52, 100, nice0), e(0, 200, nice0)}, nil, false, -1, true, false, 0, pickEarliestDeadline},
+		// One entity in all is taken without a test (cfs_rq->nr_queued == 1).
+		{"one running", nil, cur(1<<40, 5, 0, 3), true, -1, false, true, -1, pickOnly},
+	})
+	runPickCases(t, V71, z, []pickCase{
+		{"scaled-down group weight (v7.1 twin)", []EntityState{e(0, 100, nice0), e(-1000, 200, 1023), e(1, 300, nice0)}, nil, false, -1, true, false, 0, pickEarliestDeadline},
+		{"next buddy without protect (v7.1 twin)", []EntityState{e(-1000, 100, nice0), e(-500, 200, nice0)}, cur(1500, 300, 9000, nice0), true, 1, false, true, 0, pickEarliestDeadline},
+	})
+}
+
 // TestPreemptShortKeepsBuddiesV618: at the preempt label of a PREEMPT_WAKEUP_SHORT preemption
 // v6.18's check_preempt_wakeup_fair only cancels the running entity's protection
 // (cancel_protect_slice) before resched_curr_lazy; the model's v7.1 also clears the running
