@@ -66,20 +66,24 @@ func rigEEVDF(tb testing.TB, p Params, base uint64, specs []rigSpec, curr int) (
 	return c, ts
 }
 
-// decodeEEVDF turns fuzz bytes into a queue: a header byte selecting the version, the running
-// entity and features, then 8 bytes per entity.
+// decodeEEVDF turns fuzz bytes into a queue: a header byte selecting the version (bit 0: v6.6
+// or a later one; with bit 0, bit 5 chooses v6.18 over v7.1), the running entity and features,
+// then 8 bytes per entity.
 func decodeEEVDF(tb testing.TB, data []byte) (*RunQueue, []*Entity, bool) {
 	if len(data) < 2 {
 		return nil, nil, false
 	}
 	h := data[0]
 	p := preset(V66, 1+int(h>>6))
-	if h&1 != 0 {
+	switch {
+	case h&1 != 0 && h&32 != 0:
+		p = preset(V618, 1+int(h>>6))
+	case h&1 != 0:
 		p = preset(V71, 1+int(h>>6))
 	}
 	p.RunToParity = h&2 != 0
 	p.NextBuddy = h&4 != 0
-	p.PickBuddy = h&8 != 0 && p.Version == V71       // a v7.1 feature: Validate refuses it in v6.6
+	p.PickBuddy = h&8 != 0 && p.Version >= V618      // a v6.12 feature: Validate refuses it in v6.6
 	base := InitialMinVruntime + uint64(data[1])<<24 // the u64 wrap lies nearby
 	data = data[2:]
 	var specs []rigSpec
@@ -181,7 +185,7 @@ func checkEEVDFAgainstModel(t *testing.T, q *Queue, p Params) {
 	}
 }
 
-// FuzzEEVDFPick builds random queues (versions v6.6 and v7.1, random weights, vruntimes,
+// FuzzEEVDFPick builds random queues (versions v6.6, v6.18 and v7.1, random weights, vruntimes,
 // deadlines with ties, slices, running entity, buddy and protection) and holds avg_vruntime,
 // eligibility and the O(log n) pick to the naive model.
 func FuzzEEVDFPick(f *testing.F) {

@@ -57,7 +57,8 @@ func naivePick(q *Queue, protect bool, p Params) (*Entity, PickReason) {
 		if len(all) == 1 {
 			return all[0], pickOnly
 		}
-		if p.PickBuddy && protect && q.next != nil && naiveEligible(q, q.next.Vruntime) {
+		// v6.18 takes an eligible buddy whatever protect is, v7.1 only when protecting.
+		if p.PickBuddy && (protect || p.Version == V618) && q.next != nil && naiveEligible(q, q.next.Vruntime) {
 			return q.next, pickNextBuddy
 		}
 		if curr != nil && protect && before(curr.Vruntime, curr.VProt) {

@@ -224,13 +224,13 @@ func runPickCases(t *testing.T, v Version, z uint64, tests []pickCase) {
 
 // TestPickEligibleMatchesQueue compares PickEligible with the queue's O(log n) pick, and
 // AvgVruntime and VruntimeEligible on Queue.Sums with the queue's in-place arithmetic, on random
-// states built with NewRunQueueAt: random weights (any, not only the nice table's), vruntimes
+// states of v6.18 and v7.1 built with NewRunQueueAt: random weights (any, not only the nice table's), vruntimes
 // around a reference point near the u64 wrap, deadlines with ties, a running entity with a
 // protection point, and a next buddy.
 func TestPickEligibleMatchesQueue(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 71))
 	for iter := range 3000 {
-		p := preset(V71, 1)
+		p := preset([]Version{V618, V71}[r.IntN(2)], 1)
 		p.PickBuddy = r.IntN(2) == 0
 		z := InitialMinVruntime + r.Uint64N(1<<24)
 		n := r.IntN(12)
@@ -257,8 +257,9 @@ func TestPickEligibleMatchesQueue(t *testing.T) {
 }
 
 // FuzzPickEligible is TestPickEligibleMatchesQueue on states decoded from the fuzzer's bytes: a
-// header byte (features, next buddy, a running entity), 2 bytes of reference point, then 6
-// bytes per entity (weight exponent and mantissa, vruntime offset, deadline step).
+// header byte (features, next buddy, a running entity), 2 bytes of reference point (the low bit
+// of the second chooses v6.18 over v7.1), then 6 bytes per entity (weight exponent and
+// mantissa, vruntime offset, deadline step).
 func FuzzPickEligible(f *testing.F) {
 	f.Add([]byte{0x07, 0x12, 0x34, 20, 1, 0x80, 0x00, 1, 0, 10, 3, 0x7f, 0xff, 2, 0})
 	f.Add([]byte{0x03, 0xff, 0xff, 28, 0, 0x00, 0x10, 0, 0, 0, 0, 0x00, 0x00, 0, 0})
@@ -268,6 +269,9 @@ func FuzzPickEligible(f *testing.F) {
 		}
 		h := data[0]
 		p := preset(V71, 1)
+		if data[2]&1 != 0 {
+			p = preset(V618, 1)
+		}
 		p.PickBuddy = h&1 != 0
 		protect := h&2 != 0
 		z := InitialMinVruntime + uint64(data[1])<<16 + uint64(data[2])<<8
@@ -317,8 +321,9 @@ func checkStateAgainstQueue(t *testing.T, name string, p *Params, z uint64, queu
 	var sw int64
 	var w uint64
 	for _, e := range queued {
-		sw += int64(e.Vruntime-z) * int64(e.Weight)
-		w += e.Weight
+		aw := avgWeight(p.Version, LoadWeight{Weight: e.Weight}) // scale_load_down in v6.18
+		sw += int64(e.Vruntime-z) * int64(aw)
+		w += aw
 	}
 	if s := q.Sums(); s.SumWVruntime != sw || s.SumWeight != w || s.Zero != z || s.Curr != (curr != nil) {
 		t.Fatalf("%s: Sums() = %+v, want S %d, W %d, zero %d", name, s, sw, w, z)

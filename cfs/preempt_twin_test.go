@@ -103,7 +103,7 @@ func (w *twinCPU) state() string {
 }
 
 // TestCheckPreemptOnePass drives two CPUs of each version through the same random operations
-// (wakeups, first starts, sleeps (under v7.1 often delayed), ticks, picks, renices or custom
+// (wakeups, first starts, sleeps (under v6.18 and v7.1 often delayed), ticks, picks, renices or custom
 // slices, yields, time passing), with the buddy, protection and PREEMPT_SHORT features and a
 // small sched_nr_latency on or off, and at every wakeup of a sleeping task (or first start,
 // judged as a fork at times) has one CPU enqueue it and judge preemption with checkPreempt and
@@ -124,7 +124,7 @@ func TestCheckPreemptOnePass(t *testing.T) {
 				}
 			case V66:
 				p.RunToParity = r.IntN(2) == 0
-			case V71:
+			case V618, V71:
 				p.RunToParity = r.IntN(2) == 0
 				p.PreemptShort = r.IntN(2) == 0
 			}
@@ -181,7 +181,7 @@ func TestCheckPreemptOnePass(t *testing.T) {
 					if !started[k] {
 						continue
 					}
-					if v == V71 && r.IntN(2) == 0 {
+					if v >= V618 && r.IntN(2) == 0 { // custom slices since v6.12
 						sl := uint64(r.IntN(8)) * 300_000
 						a.c.SetSlice(ta, sl, now)
 						b.c.SetSlice(tb, sl, now)

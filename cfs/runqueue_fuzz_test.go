@@ -18,8 +18,9 @@ func runCPUOps(t *testing.T, ops []byte) {
 	runOps(t, p, ops)
 }
 
-// runEEVDFOps is runCPUOps for the EEVDF versions: bit 3 of the first byte chooses v6.6 or
-// v7.1, the other bits features.
+// runEEVDFOps is runCPUOps for the EEVDF versions: bit 3 of the first byte chooses v6.6 or a
+// later version, and with it bit 5 chooses v6.18 over v7.1; the other bits choose features and
+// the CPU count (bits 5-7 for v6.6, 6-7 otherwise).
 func runEEVDFOps(t *testing.T, ops []byte) {
 	if len(ops) == 0 {
 		return
@@ -30,7 +31,12 @@ func runEEVDFOps(t *testing.T, ops []byte) {
 	p.NextBuddy = h&2 != 0
 	p.PlaceLag = h&4 == 0
 	if h&8 != 0 {
-		p = preset(V71, 1+int(h>>5))
+		// v6.18 accepts every feature v7.1 does (Params.Validate).
+		v := V71
+		if h&32 != 0 {
+			v = V618
+		}
+		p = preset(v, 1+int(h>>6))
 		p.RunToParity = h&1 == 0
 		p.PreemptShort = h&2 == 0
 		p.PlaceRelDeadline = h&4 == 0
