@@ -1,8 +1,9 @@
 // Command validate records real programs' scheduling on this machine's kernel, replays each
-// trace under the policy preset nearest the kernel, and prints how the replay compares with the
-// trace: the table README's trace section shows (issue 26).
+// trace under the policy preset nearest the kernel (host.NearestPolicy of its release, such as
+// cfs:v6.18 for 6.18.44, unless -policy names another), and prints how the replay compares
+// with the trace: the table README's trace section shows (issue 26).
 //
-//	sudo go run ./bench/trace/validate [-o DIR] [-policy cfs:v7.1] [-also ule:main,bsd4:main]
+//	sudo go run ./bench/trace/validate [-o DIR] [-policy PRESET] [-also ule:main,bsd4:main]
 //
 // It needs root (a tracefs instance, as schedbench record) and hackbench (Debian's rt-tests),
 // perf (linux-perf), tar and gzip. The workloads: hackbench -g 2 -l 200 (processes talking
@@ -64,7 +65,7 @@ func main() {
 		return
 	}
 	out := flag.String("o", "", "keep the traces in `DIR` (DIR/NAME.ftrace)")
-	policy := flag.String("policy", "cfs:v7.1", "the `preset` the traces are replayed under: the one nearest the recording kernel")
+	policy := flag.String("policy", "", "the `preset` the traces are replayed under; empty for the one nearest the recording kernel (host.NearestPolicy)")
 	also := flag.String("also", "ule:main,bsd4:main", "more `presets` to replay tar | gzip under, a row each")
 	tarDir := flag.String("tar", "/usr/share", "the `directory` tar archives")
 	only := flag.String("only", "", "run only the workloads whose names contain this `text`")
@@ -100,6 +101,9 @@ func main() {
 	}
 	goRings = rings
 	hz := kernelHz()
+	if *policy == "" {
+		*policy = host.NearestPolicy(kernelRelease())
+	}
 	fmt.Printf("kernel %s, %d CPUs, CONFIG_HZ %d; replayed under %s on the %s profile\n", kernelRelease(), runtime.NumCPU(), hz, *policy, prof)
 	if quirks := host.NonUpstreamSchedSysctls(); len(quirks) > 0 {
 		fmt.Printf("scheduler sysctls upstream Linux does not have (a patched scheduler the models do not contain): %s\n", strings.Join(quirks, ", "))
