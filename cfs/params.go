@@ -340,14 +340,14 @@ func Presets() []string {
 
 // Preset returns the parameters of the kernel version called name ("v6.5", "v6.6", "v6.18" or
 // "v7.1", see [Presets]) as that kernel boots on one CPU: the default sched features, the default
-// logarithmic tunable scaling (a [Scheduler] applies it for its machine, [Params.ForCPUs] for
-// any CPU count: a 6 ms latency on one CPU is 24 ms from 8 CPUs on), and the SMP defaults of
-// the version (the v6.5 balancer's, with can_migrate_task's delayed-dequeue and eligibility
-// tests, [smp.Params] MigrateDelayed and MigrateIneligible, in the v6.18 and v7.1 presets). For the EEVDF versions the
-// classic tunables (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity,
-// NrLatency) are 0, because those kernels removed them;
-// v7.1's HRTICK, which the model does not implement, is absent, as if switched off. Preset
-// returns an error naming the known presets if name is not one of them.
+// logarithmic tunable scaling (a [Scheduler] applies it for its machine, [Params.ForCPUs] for any
+// CPU count: a 6 ms latency on one CPU is 24 ms from 8 CPUs on), and the SMP defaults of the
+// version (the v6.5 balancer's, with can_migrate_task's delayed-dequeue and eligibility tests,
+// [smp.Params] MigrateDelayed and MigrateIneligible, in the v6.18 and v7.1 presets). For the EEVDF
+// versions the classic tunables (Latency, MinGranularity, IdleMinGranularity, WakeupGranularity,
+// NrLatency) are 0, because those kernels removed them; v7.1's HRTICK, which the model does not
+// implement, is absent, as if switched off. Preset returns an error naming the known presets if
+// name is not one of them.
 func Preset(name string) (Params, error) {
 	for _, v := range presetVersions {
 		if v.String() == name {
