@@ -34,7 +34,10 @@ const (
 	// for a positive lag, to V; reweight_entity keeps the deadline relative to the entity's
 	// vruntime and puts it back with place_entity (lag inflated by (W + w)/W); pick_eevdf
 	// takes an eligible next buddy (PICK_BUDDY) even when it ignores slice protection; and a
-	// PREEMPT_WAKEUP_SHORT preemption leaves the buddies alone.
+	// PREEMPT_WAKEUP_SHORT preemption leaves the buddies alone. No 6.18.36 to 6.18.44 fair.c
+	// could be compared (the CI host runs 6.18.44); public reports of that kernel say it
+	// still re-places a reweighted entity with place_entity, the upstream revert of that
+	// rule (commit 101f3498b4bd) first reaching the 6.18 stable branch in 6.18.45.
 	V618
 	// V71 is Linux v7.1 (v7.1.5): EEVDF with the timeline ordered by deadline and the minimum
 	// vruntime of each subtree, full-resolution weights with a moving zero_vruntime, custom
