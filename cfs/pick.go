@@ -1,7 +1,8 @@
 // This file implements Pick, the fair class's pick_next_entity. In v6.5 it is the leftmost entity,
-// overridden by the buddies when that is not too unfair. In v6.6 and v7.1 it is EEVDF's: the
+// overridden by the buddies when that is not too unfair. From v6.6 on it is EEVDF's: the
 // eligible entity with the earliest virtual deadline, found in O(log n) on the augmented
-// timeline, as v6.6's __pick_eevdf / pick_eevdf / pick_next_entity and v7.1's pick_eevdf do it.
+// timeline, as v6.6's __pick_eevdf / pick_eevdf / pick_next_entity and v6.18's and v7.1's
+// pick_eevdf do it.
 
 package cfs
 
@@ -93,13 +94,14 @@ func (r PickReason) String() string { return sched.EnumName(pickReasons[:], r, "
 //     The running entity wins ties against nodes met on the way, a remembered left subtree
 //     wins ties against both. With NEXT_BUDDY an eligible next buddy comes first. If nothing is
 //     found the leftmost entity is returned (the kernel logs "EEVDF scheduling fail").
-//   - v7.1 (pick_eevdf): the timeline is ordered by deadline and every node knows the smallest
-//     vruntime in its subtree. A queue with one entity returns it. With PICK_BUDDY and protect
-//     an eligible next buddy comes first; with protect a running entity whose slice protection
-//     holds (protect_slice) is kept. Otherwise the leftmost (earliest deadline) entity is taken
-//     if eligible, else the search descends left whenever the left subtree's smallest vruntime
-//     is eligible, takes the node if it is eligible, and goes right otherwise. The running
-//     entity, if eligible, wins only with a strictly earlier deadline.
+//   - v6.18 and v7.1 (pick_eevdf): the timeline is ordered by deadline and every node knows the
+//     smallest vruntime in its subtree. A queue with one entity returns it. With PICK_BUDDY an
+//     eligible next buddy comes first (v7.1 only with protect, v6.18 whatever protect is); with
+//     protect a running entity whose slice protection holds (protect_slice) is kept. Otherwise the
+//     leftmost (earliest deadline) entity is taken if eligible, else the search descends left
+//     whenever the left subtree's smallest vruntime is eligible, takes the node if it is eligible,
+//     and goes right otherwise. The running entity, if eligible, wins only with a strictly earlier
+//     deadline.
 //
 // Pick applies slice protection (pick_next_entity); the wakeup check of [CheckPreemptWakeup]
 // also asks the pick without it (PREEMPT_SHORT).
