@@ -73,17 +73,33 @@ func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 // of bits from hi down (a node of SMT pairs, its CPUs consecutive ids, all acceptable): the bit b
 // of cand draws the (hi-b+1)-th number after x0, so a candidate's draw needs no count of acc's
 // bits. It returns the winning bit and its draw r (-1 and 0 if cand is empty).
+//
+// cand is shifted up so that hi lands on bit 63: a candidate at bit s of the shifted mask then
+// draws the (64-s)-th number, read from spanJump[s] without a subtraction, and its key (draw over
+// s) orders as the key over b would, s being b plus a constant.
 func drawSpan(hi int, cand uint64, x0 uint32) (b, r int32) {
-	best := uint32(0)
 	if cand == 0 {
 		return -1, 0
 	}
-	for c := cand; c != 0; c &= c - 1 {
-		b := bits.TrailingZeros64(c)
-		best = max(best, jump(x0, hi-b+1)&(127<<16)|uint32(b))
+	best := uint32(0)
+	for c := cand << (63 - hi&63); c != 0; {
+		s := bits.TrailingZeros64(c)
+		c &= c - 1
+		j := &spanJump[s]
+		best = max(best, (x0*j.mul+j.add)&(127<<16)|uint32(s))
 	}
-	return int32(best & 63), int32(best >> 16)
+	return int32(best&63) - int32(63-hi&63), int32(best >> 16)
 }
+
+// spanJump[s] is drawJump[64-s] (s below 64; spanJump[64] is never read, and is there so that
+// an index of at most 64, a trailing-zero count, needs no bound test): drawSpan's draws by a
+// candidate's place from the top of a 64-bit word.
+var spanJump = func() (t [65]struct{ mul, add uint32 }) {
+	for s := range 64 {
+		t[s] = drawJump[64-s]
+	}
+	return t
+}()
 
 // drawBack is the inverse of 69069 modulo 2^32: x = (x - 5) * drawBack undoes a step of
 // sched_random.
