@@ -304,6 +304,24 @@ func (s CPUSet) Overlaps(t CPUSet) bool {
 	return false
 }
 
+// WordsFull reports whether every bit of words lo..hi-1 of s is set: s holds the CPUs
+// 64*lo..64*hi-1 (true when lo == hi). It panics unless 0 <= lo <= hi <= SetWords. Searches
+// that accept a group's CPUs only if a mask holds them all test a group of whole words with it:
+// the words are combined four at a time, without a comparison each. The complexity is O(hi-lo).
+func (s *CPUSet) WordsFull(lo, hi int) bool {
+	if lo < 0 || lo > hi || hi > SetWords {
+		panic("topology: CPUSet.WordsFull of words outside 0..SetWords")
+	}
+	w, a := s.w[lo:hi], ^uint64(0)
+	for ; len(w) >= 4; w = w[4:] {
+		a &= w[0] & w[1] & w[2] & w[3]
+	}
+	for _, v := range w {
+		a &= v
+	}
+	return a == ^uint64(0)
+}
+
 // SubsetOf reports whether every CPU of s is in t (Linux cpumask_subset,
 // FreeBSD CPU_SUBSET with the arguments swapped). The complexity is
 // O(MaxCPUs/64).

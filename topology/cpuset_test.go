@@ -343,6 +343,42 @@ func TestCPUSetWord(t *testing.T) {
 	require.Panics(t, func() { s := topology.CPUSet{}; s.Word(topology.SetWords) })
 }
 
+// WordsFull answers what Has answers for every CPU of the words, on sets full but for a few CPUs
+// (missing anywhere, at the ends of a run of words, or none), for every run of words.
+func TestCPUSetWordsFull(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 17))
+	fulls := 0
+	for i := range 300 {
+		s := topology.CPURange(0, topology.MaxCPUs-1)
+		for range r.IntN(3) {
+			s.Remove(topology.CPU(r.IntN(topology.MaxCPUs)))
+		}
+		if i%3 == 0 {
+			s = topology.CPURange(topology.CPU(64*r.IntN(8)), topology.CPU(64*(8+r.IntN(8))-1))
+		}
+		for lo := 0; lo <= topology.SetWords; lo++ {
+			for hi := lo; hi <= topology.SetWords; hi++ {
+				want := true
+				for c := 64 * lo; c < 64*hi; c++ {
+					want = want && s.Has(topology.CPU(c))
+				}
+				if got := s.WordsFull(lo, hi); got != want {
+					t.Fatalf("WordsFull(%d, %d) = %t, want %t (set %v)", lo, hi, got, want, s)
+				}
+				if want && hi-lo >= 5 {
+					fulls++
+				}
+			}
+		}
+	}
+	if fulls == 0 {
+		t.Error("no run of five words or more was full")
+	}
+	for _, w := range [][2]int{{-1, 2}, {3, 2}, {0, topology.SetWords + 1}} {
+		require.PanicsWithValue(t, "topology: CPUSet.WordsFull of words outside 0..SetWords", func() { s := topology.CPUSet{}; s.WordsFull(w[0], w[1]) })
+	}
+}
+
 func ExampleCPUSet_Backward() {
 	// ULE searches a group's CPUs from the highest id down.
 	for c := range topology.CPURange(4, 7).Backward() {

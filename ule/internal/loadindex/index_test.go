@@ -248,6 +248,55 @@ func TestSearchTreeHolds(t *testing.T) {
 	}
 }
 
+// holdsAll answers whether a mask holds every CPU of a node, as the node's own set says, for the
+// nodes that keep their mask words (the machines of BenchmarkHuge, whose roots and packages are
+// runs of whole words, and smaller ones), on masks of every CPU but a few, of whole words, and
+// of every CPU.
+func TestHoldsAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 41))
+	runs := 0
+	for _, top := range []*topology.Topology{
+		topology.Uniform(2, 1, 3, 3, 2),
+		topology.Uniform(4, 1, 16, 8, 2),
+		topology.Uniform(2, 1, 8, 32, 2),
+		topology.TwoSocketSMT(),
+	} {
+		tr := newSearchTree(top)
+		all := top.CPUs()
+		for _, g := range top.AllGroups() {
+			nd := &tr.nodes[g.ID()]
+			if nd.wordLo == nd.wordHi {
+				continue
+			}
+			if nd.fullLo < nd.fullHi {
+				runs++
+			}
+			cpus := g.CPUs()
+			for i := range 40 {
+				mask := all
+				switch i % 4 {
+				case 0:
+					for range 1 + r.IntN(3) {
+						mask.Remove(topology.CPU(r.IntN(all.Count())))
+					}
+				case 1:
+					c, _ := cpus.First()
+					mask.Remove(c)
+				case 2:
+					lo := 64 * r.IntN(all.Count()/64+1)
+					mask = topology.CPURange(topology.CPU(min(lo, all.Count()-1)), topology.CPU(all.Count()-1))
+				}
+				if got, want := tr.holdsAll(nd, &mask), cpus.SubsetOf(mask); got != want {
+					t.Fatalf("%v: holdsAll(%v, %v) = %t, want %t", top, g, mask, got, want)
+				}
+			}
+		}
+	}
+	if runs == 0 {
+		t.Error("no node was a run of whole words")
+	}
+}
+
 // leastLevelNear answers what leastLevel answers, whatever its guess, and levelIs holds exactly
 // at that answer: on random loads of a word of 64 CPUs (their levels nested as the index keeps
 // them), random sets, bounds at or above the answer, and guesses below, at and above the answer

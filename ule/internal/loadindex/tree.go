@@ -48,10 +48,13 @@ type maskWord struct {
 }
 
 type searchNode struct {
-	kidLo, kidHi   int32  // t.kids[kidLo:kidHi] are the children, first to last
-	cpuLo, cpuHi   int32  // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
-	flatLo, flatHi int32  // for a node whose children are all leaves: t.flat[flatLo:flatHi]
-	wordLo, wordHi int32  // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
+	kidLo, kidHi   int32 // t.kids[kidLo:kidHi] are the children, first to last
+	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
+	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
+	wordLo, wordHi int32 // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
+	// fullLo, fullHi: when those words are whole and consecutive, their indices (fullLo <
+	// fullHi), which holdsAll tests as one run (topology.CPUSet.WordsFull); else 0, 0.
+	fullLo, fullHi int32
 	span           int32  // the number of groups in the subtree, this one included
 	wlo, whi       int32  // the mask words its CPUs lie in: wlo..whi
 	thread         bool   // cg_flags & CG_FLAG_THREAD
@@ -308,6 +311,14 @@ func (t *searchTree) addWords(n *searchNode, cpus []topology.CPU) {
 		}
 	}
 	n.wordHi = int32(len(t.words))
+	ws := t.words[n.wordLo:n.wordHi]
+	whole := len(ws) > 0
+	for i, mw := range ws {
+		whole = whole && mw.bits == ^uint64(0) && mw.w == ws[0].w+int32(i)
+	}
+	if whole {
+		n.fullLo, n.fullHi = ws[0].w, ws[0].w+int32(len(ws))
+	}
 }
 
 // holds reports whether group n holds CPU c (c must be a CPU of the tree; t.ranges must hold).
@@ -321,8 +332,12 @@ func idRunWords(lo, hi int32) (wlo, whi int, first, last uint64) {
 	return int(lo >> 6), int((hi - 1) >> 6), ^uint64(0) << (lo & 63), ^uint64(0) >> (63 - (hi-1)&63)
 }
 
-// holdsAll reports whether mask holds every CPU of node nd (tested a word at a time).
+// holdsAll reports whether mask holds every CPU of node nd (tested a word at a time, or as one
+// run of whole words).
 func (t *searchTree) holdsAll(nd *searchNode, mask *topology.CPUSet) bool {
+	if nd.fullLo < nd.fullHi {
+		return mask.WordsFull(int(nd.fullLo), int(nd.fullHi))
+	}
 	for _, w := range t.words[nd.wordLo:nd.wordHi] {
 		if mask.Word(int(w.w&(topology.SetWords-1)))&w.bits != w.bits {
 			return false
