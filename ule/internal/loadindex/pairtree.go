@@ -307,10 +307,13 @@ func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int3
 // least, with lt the least total of its nodes (leastOf), the preferred CPU's node (total tp) alone can hold
 // the winner when tp is lt, or when the thread runs there and tp is lt+1 (pairAccs' test, lt
 // being the least of the other nodes' totals whenever tp is above it); otherwise the nodes of
-// total lt can, each by its candidates (pairDraw).
+// total lt can, each by its candidates (pairDraw). pairDraw's first test, whether any CPU of the
+// node is loaded little enough to beat the best so far, is made here before the call (a node
+// passed over that way costs the call and its saved registers otherwise, some 4.5 of 14 a search).
 func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
 	t := &ix.tree
 	cpu, cpuLoad = -1, math.MaxInt32
+	pass := &noCPUs // the CPUs whose load cannot beat cpuLoad (passLevel)
 	for _, g := range ix.groups {
 		if !g.any || g.total != least {
 			continue
@@ -327,6 +330,7 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 				_, c, l := t.lowestPairsIx(&t.nodes[refs[pj].node], &ps, ix)
 				if l < cpuLoad {
 					cpu, cpuLoad = c, l
+					pass = ix.passLevel(cpuLoad)
 				}
 				continue
 			}
@@ -336,13 +340,40 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 				continue
 			}
 			ref := &refs[j]
+			if ref.bits&^pass[ref.word&(topology.SetWords-1)] == 0 {
+				continue // pairDraw's pass-over test, without the call
+			}
 			if c, l := ix.pairDraw(ref, ref.bits, jump(x0, int(g.k)+int(ref.before)), cpuLoad, lt); l < cpuLoad {
 				cpu, cpuLoad = c, l
+				pass = ix.passLevel(cpuLoad)
 			}
 		}
 	}
 	return cpu, cpuLoad
 }
+
+// passLevel returns the load level a node's CPUs must not all lie in for it to beat a best
+// randomised load best, as pairDraw's first test reads it: a CPU of load m can win only if
+// m*256 - 127 < best, that is if m is at most lim = (best+126)>>8, so the level is lim+1; every
+// CPU (everyCPU) when lim < 0, and none (noCPUs) when best is too great for the levels.
+func (ix *Index) passLevel(best int32) *cpuBits {
+	if best >= (bigLoad-1)<<8-126 {
+		return &noCPUs
+	}
+	lim := (best + 126) >> 8
+	if lim < 0 {
+		return &everyCPU
+	}
+	return &ix.loaded[(lim+1)&(bigLoad-1)]
+}
+
+// noCPUs and everyCPU are the masks of no CPU and of every CPU, for passLevel.
+var noCPUs, everyCPU = cpuBits{}, func() (b cpuBits) {
+	for i := range b {
+		b[i] = ^uint64(0)
+	}
+	return b
+}()
 
 // leastOf returns the least of sums (math.MaxInt32 if none), four at a time in registers.
 func leastOf(sums []int32) int32 {
