@@ -76,15 +76,23 @@ func drawJumps(acc, cand uint64, x0 uint32, flip, rmask int32) int32 {
 //
 // cand is shifted up so that hi lands on bit 63: a candidate at bit s of the shifted mask then
 // draws the (64-s)-th number, read from spanJump[s] without a subtraction, and its key (draw over
-// s) orders as the key over b would, s being b plus a constant.
+// s) orders as the key over b would, s being b plus a constant. The candidates are taken two a
+// turn, one loop test and one maximum of three for two draws.
 func drawSpan(hi int, cand uint64, x0 uint32) (b, r int32) {
 	if cand == 0 {
 		return -1, 0
 	}
 	best := uint32(0)
-	for c := cand << (63 - hi&63); c != 0; {
+	c := cand << (63 - hi&63)
+	for ; c&(c-1) != 0; c &= c - 1 { // two candidates a turn
 		s := bits.TrailingZeros64(c)
 		c &= c - 1
+		t := bits.TrailingZeros64(c)
+		js, jt := &spanJump[s], &spanJump[t]
+		best = max(best, (x0*js.mul+js.add)&(127<<16)|uint32(s), (x0*jt.mul+jt.add)&(127<<16)|uint32(t))
+	}
+	if c != 0 {
+		s := bits.TrailingZeros64(c)
 		j := &spanJump[s]
 		best = max(best, (x0*j.mul+j.add)&(127<<16)|uint32(s))
 	}
