@@ -158,6 +158,7 @@ func prefWord(p int32) (int32, uint64) {
 func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
 	t := &ix.tree
 	cpu, cpuLoad = -1, math.MaxInt32
+	pass := &noCPUs // the CPUs whose load cannot beat cpuLoad (passLevel)
 	for _, g := range ix.groups {
 		if !g.any || g.total != least {
 			continue
@@ -179,11 +180,12 @@ func (ix *Index) pairWinner(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad
 				ps := *s
 				ps.x = &x
 				_, c, l = t.lowestPairsIx(&t.nodes[ref.node], &ps, ix)
-			} else {
+			} else if acc&^pass[ref.word&(topology.SetWords-1)] != 0 {
 				c, l = ix.pairDraw(ref, acc, x, cpuLoad, int32(lt))
 			}
 			if l < cpuLoad {
 				cpu, cpuLoad = c, l
+				pass = ix.passLevel(cpuLoad)
 			}
 		}
 	}
@@ -227,20 +229,13 @@ func (ix *Index) pairAccs(refs []pairRef, es []uint64, s *lowestArgs, pref bool)
 // draws, as lowestPairsIx chooses
 // it without the preferred CPU: of its pairs of least total, the CPUs of least load m, and of
 // those the first with the greatest draw r, at m*256 - r. When that load cannot be below best
-// (m*256 - 127 >= best), it draws nothing and returns -1 and math.MaxInt32; when no acceptable
-// CPU of the node is loaded little enough for that, it does not search the levels either.
+// (m*256 - 127 >= best), it draws nothing and returns -1 and math.MaxInt32. Its callers pass
+// over a node none of whose acceptable CPUs is loaded little enough for that (passLevel) without
+// calling it: once a draw of 127 has been taken at load m, the nodes after it that tie at m go
+// that way, by one mask test.
 func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best, sum int32) (cpu, cpuLoad int32) {
 	const even = 0x5555555555555555
 	w := int(ref.word) & (topology.SetWords - 1)
-	// A CPU of load m can win only if m*256 - 127 < best, m at most lim = (best+126)>>8: when no
-	// acceptable CPU has a load of lim or less, none of the node's candidates (the least loaded
-	// of its least loaded pairs) can, and one mask test spares the searches. (Once a draw of 127
-	// has been taken at load m, the nodes after it that tie at m go this way.)
-	if best < (bigLoad-1)<<8-126 {
-		if lim := (best + 126) >> 8; lim < 0 || acc&^ix.loaded[(lim+1)&(bigLoad-1)][w] == 0 {
-			return -1, math.MaxInt32
-		}
-	}
 	pairs := (acc | acc>>1) & even
 	// The least pair total is at most the node's mean when every pair is acceptable, and close
 	// below it on an even load; the least load of those pairs' CPUs, at most half their total.
@@ -307,9 +302,9 @@ func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int3
 // least, with lt the least total of its nodes (leastOf), the preferred CPU's node (total tp) alone can hold
 // the winner when tp is lt, or when the thread runs there and tp is lt+1 (pairAccs' test, lt
 // being the least of the other nodes' totals whenever tp is above it); otherwise the nodes of
-// total lt can, each by its candidates (pairDraw). pairDraw's first test, whether any CPU of the
-// node is loaded little enough to beat the best so far, is made here before the call (a node
-// passed over that way costs the call and its saved registers otherwise, some 4.5 of 14 a search).
+// total lt can, each by its candidates (pairDraw), but for those none of whose CPUs is loaded
+// little enough to beat the best so far (passLevel), some 4.5 of 14 a search, passed over
+// without the call.
 func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
 	t := &ix.tree
 	cpu, cpuLoad = -1, math.MaxInt32
@@ -341,7 +336,7 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 			}
 			ref := &refs[j]
 			if ref.bits&^pass[ref.word&(topology.SetWords-1)] == 0 {
-				continue // pairDraw's pass-over test, without the call
+				continue // passed over: none of its CPUs can beat the best so far
 			}
 			if c, l := ix.pairDraw(ref, ref.bits, jump(x0, int(g.k)+int(ref.before)), cpuLoad, lt); l < cpuLoad {
 				cpu, cpuLoad = c, l
@@ -353,7 +348,7 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 }
 
 // passLevel returns the load level a node's CPUs must not all lie in for it to beat a best
-// randomised load best, as pairDraw's first test reads it: a CPU of load m can win only if
+// randomised load best, as pairDraw's callers read it: a CPU of load m can win only if
 // m*256 - 127 < best, that is if m is at most lim = (best+126)>>8, so the level is lim+1; every
 // CPU (everyCPU) when lim < 0, and none (noCPUs) when best is too great for the levels.
 func (ix *Index) passLevel(best int32) *cpuBits {
