@@ -297,6 +297,33 @@ func TestHoldsAll(t *testing.T) {
 	}
 }
 
+// pairMean divides as the division does: for every number of pairs a node can have, every total
+// up to 2^16 (a node of 64 CPUs each below bigLoad totals less than 2^14), and random totals up
+// to the 2^26 its comment allows.
+func TestPairMean(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 2))
+	for n := 1; n <= 32; n++ {
+		rec := pairRecip(n)
+		for sum := int32(0); sum <= 1<<16; sum++ {
+			if got := pairMean(sum, rec); got != sum/int32(n) {
+				t.Fatalf("pairMean(%d, pairRecip(%d)) = %d, want %d", sum, n, got, sum/int32(n))
+			}
+		}
+		for range 10000 {
+			sum := r.Int32N(1<<26 + 1)
+			if got := pairMean(sum, rec); got != sum/int32(n) {
+				t.Fatalf("pairMean(%d, pairRecip(%d)) = %d, want %d", sum, n, got, sum/int32(n))
+			}
+		}
+	}
+	defer func() {
+		if got := recover(); got != "loadindex: pairRecip of a number of pairs outside 1..32" {
+			t.Errorf("pairRecip(33) panicked with %v", got)
+		}
+	}()
+	pairRecip(33)
+}
+
 // leastLevelNear answers what leastLevel answers, whatever its guess, and levelIs holds exactly
 // at that answer: on random loads of a word of 64 CPUs (their levels nested as the index keeps
 // them), random sets, bounds at or above the answer, and guesses below, at and above the answer

@@ -239,16 +239,16 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best, sum int32) (
 	pairs := (acc | acc>>1) & even
 	// The least pair total is at most the node's mean when every pair is acceptable, and close
 	// below it on an even load; the least load of those pairs' CPUs, at most half their total.
-	mean := int32(uint32(sum) / uint32(max(ref.pairs, 1)))
+	mean := pairMean(sum, ref.perPair)
 	tot, hi := mean, min(2*ix.top, 2*bigLoad-2)
 	if !(tot >= 1 && tot <= hi && levelIs(pairs, ix.pairLevel[:], w, tot)) { // the guess tested inline
 		tot = leastLevelNear(pairs, ix.pairLevel[:], w, hi, mean)
 	}
 	pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
 	cand := acc & (pairs | pairs<<1)
-	m, hi := tot/2, min(ix.top, tot)
+	m, hi := int32(uint32(tot)>>1), min(ix.top, tot) // tot/2, tot being at least 0
 	if !(m >= 1 && m <= hi && levelIs(cand, ix.loaded[:], w, m)) {
-		m = leastLevelNear(cand, ix.loaded[:], w, hi, tot/2)
+		m = leastLevelNear(cand, ix.loaded[:], w, hi, m)
 	}
 	if m<<8-127 >= best {
 		return -1, math.MaxInt32
@@ -345,6 +345,22 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 		}
 	}
 	return cpu, cpuLoad
+}
+
+// pairRecip returns ceil(2^31 / n) for a node of n pairs (1 <= n <= 32): pairMean divides a total
+// by n with it, by a multiply and a shift in place of a division.
+func pairRecip(n int) uint32 {
+	if n < 1 || n > 32 {
+		panic("loadindex: pairRecip of a number of pairs outside 1..32")
+	}
+	return uint32((1<<31 + n - 1) / n)
+}
+
+// pairMean returns sum/n for sum in 0..2^26 (a node's total in threads, each CPU's load below
+// bigLoad) and perPair = pairRecip(n): sum*perPair/2^31 is sum/n plus less than sum/2^31, and
+// sum/n's fraction is at most 1 - 1/n, so the floor is sum/n's exactly when sum < 2^31/n.
+func pairMean(sum int32, perPair uint32) int32 {
+	return int32(uint64(uint32(sum)) * uint64(perPair) >> 31)
 }
 
 // passLevel returns the load level a node's CPUs must not all lie in for it to beat a best

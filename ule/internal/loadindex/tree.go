@@ -88,14 +88,16 @@ type searchNode struct {
 
 // A pairRef is a node of SMT pairs as LowestPairGroups reads it: its bits in mask word word, the
 // index of its total in Index.nodeSum, its id, the number of CPUs of the nodes before it in its
-// parent's visiting order, and its number of pairs.
+// parent's visiting order, and the reciprocal of its number of pairs.
 type pairRef struct {
 	bits   uint64
 	word   int32
 	sum    int32
 	node   int32
 	before int16
-	pairs  int16
+	// perPair is pairRecip of its number of pairs: pairDraw divides the node's total by
+	// multiplying (pairMean).
+	perPair uint32
 }
 
 // A flatCPU is one CPU in the visiting order of a node whose children are all leaves: the
@@ -155,7 +157,7 @@ func newSearchTree(top *topology.Topology) searchTree {
 				sums++
 				kn.sum = sums
 				np := max(bits.OnesCount64(kn.pairBits)/2, 1)
-				t.refs = append(t.refs, pairRef{bits: kn.pairBits, word: kn.pairWord, sum: kn.sum, node: k, before: int16(n.nCPUs), pairs: int16(np)})
+				t.refs = append(t.refs, pairRef{bits: kn.pairBits, word: kn.pairWord, sum: kn.sum, node: k, before: int16(n.nCPUs), perPair: pairRecip(np)})
 				n.nCPUs += int32(bits.OnesCount64(kn.pairBits))
 			}
 			n.refHi, n.sumHi = int32(len(t.refs)), sums+1
