@@ -19,8 +19,6 @@ import (
 type pairGroup struct {
 	ref, n, k, total int32
 	any, pref        bool
-	// sum is the index of its first node's total in Index.nodeSum (kept by pairTotalsAll only).
-	sum int32
 }
 
 // LowestPairGroups is cpu_search_lowest on group n when its children are all groups of SMT pairs
@@ -66,8 +64,9 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, all: true, bound: math.MaxInt32}
 	if nd.pairGrand && pri < 0 { // every CPU acceptable (sched_pickcpu's last search)
 		x0 := *x
-		total, least := ix.pairTotalsAll(t.kids[nd.kidLo:nd.kidHi], &s)
-		cpu, cpuLoad = ix.pairWinnerAll(&s, x0, least)
+		groups := t.kids[nd.kidLo:nd.kidHi]
+		total, least := ix.pairTotalsAll(groups, &s)
+		cpu, cpuLoad = ix.pairWinnerAll(groups, &s, x0, least)
 		return total, cpu, cpuLoad, true
 	}
 	if nd.pairGrand {
@@ -264,63 +263,80 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best, sum int32) (
 }
 
 // pairTotalsAll is pairTotals when every CPU of the groups is acceptable (pri < 0, the mask
-// holding them all): each group's total as the index keeps it, its CPUs counted when the tree
-// was made. It records the groups in
-// ix.groups, moves the generator over every draw, and returns the total of the groups and the
-// least total of a group.
+// holding them all): each group's total as the index keeps it (groupTotal), its CPUs counted when
+// the tree was made. It records nothing (pairWinnerAll reads the groups from the tree again),
+// moves the generator over every draw, and returns the total of the groups and the least total
+// of a group.
 func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int32) {
 	t := &ix.tree
-	gs, k := ix.groups[:0], int32(0)
-	home := int32(-1) // the index of the preferred CPU's node's total, if it has one
-	if uint32(s.prefer) < topology.MaxCPUs {
-		home = int32(ix.home[s.prefer] & 0xffff)
-	}
+	home := ix.homeSum(s.prefer)
+	k := int32(0)
 	least = math.MaxInt32
-	for i := len(groups) - 1; i >= 0; i-- {
-		g := &t.nodes[groups[i]]
-		pg := pairGroup{ref: g.refLo, n: g.refHi - g.refLo, k: k, any: g.nCPUs > 0, sum: g.sumLo}
-		pg.total = ix.grpSum[min(g.grp, topology.MaxCPUs/2)] << 8
-		if pg.pref = home >= g.sumLo && home < g.sumHi; pg.pref { // as lowestPairsIx makes it
-			pg.total -= 128
-			if s.running {
-				pg.total -= 256
-			}
-		}
-		gs = append(gs, pg)
+	for _, gn := range groups {
+		g := &t.nodes[gn]
+		tot := ix.groupTotal(g, home, s.running)
 		k += g.nCPUs
-		total += pg.total
-		if pg.any {
-			least = min(least, pg.total)
+		total += tot
+		if g.nCPUs > 0 {
+			least = min(least, tot)
 		}
 	}
 	*s.x = jump(*s.x, int(k))
-	ix.groups = gs
 	return total, least
 }
 
-// pairWinnerAll is pairWinner when every CPU of the groups is acceptable. In a group of total
-// least, with lt the least total of its nodes (leastOf), the preferred CPU's node (total tp) alone can hold
+// homeSum returns the index of the preferred CPU p's node's total in Index.nodeSum (-1 if p is
+// no CPU or its node has none).
+func (ix *Index) homeSum(p int32) int32 {
+	if uint32(p) >= topology.MaxCPUs {
+		return -1
+	}
+	return int32(ix.home[p] & 0xffff)
+}
+
+// groupTotal returns the total of g, a node of pairKids, as lowestPairsIx makes its nodes': 256
+// per thread, less 128 if it holds the preferred CPU (its node's total at index home) and 256 more
+// if the thread runs there.
+func (ix *Index) groupTotal(g *searchNode, home int32, running bool) int32 {
+	tot := ix.grpSum[min(g.grp, topology.MaxCPUs/2)] << 8
+	if home >= g.sumLo && home < g.sumHi {
+		tot -= 128
+		if running {
+			tot -= 256
+		}
+	}
+	return tot
+}
+
+// pairWinnerAll is pairWinner when every CPU of the groups is acceptable, over the groups of
+// pairTotalsAll visited again from the last to the first. In a group of total least, with lt the
+// least total of its nodes (leastOf), the preferred CPU's node (total tp) alone can hold
 // the winner when tp is lt, or when the thread runs there and tp is lt+1 (pairAccs' test, lt
 // being the least of the other nodes' totals whenever tp is above it); otherwise the nodes of
 // total lt can, each by its candidates (pairDraw), but for those none of whose CPUs is loaded
 // little enough to beat the best so far (passLevel), some 4.5 of 14 a search, passed over
 // without the call.
-func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
+func (ix *Index) pairWinnerAll(groups []int32, s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
 	t := &ix.tree
 	cpu, cpuLoad = -1, math.MaxInt32
 	pass := &noCPUs // the CPUs whose load cannot beat cpuLoad (passLevel)
-	for _, g := range ix.groups {
-		if !g.any || g.total != least {
+	home := ix.homeSum(s.prefer)
+	k := int32(0) // the CPUs of the groups before g
+	for i := len(groups) - 1; i >= 0; i-- {
+		g := &t.nodes[groups[i]]
+		gk := k
+		k += g.nCPUs
+		if g.nCPUs == 0 || ix.groupTotal(g, home, s.running) != least {
 			continue
 		}
-		refs := t.refs[g.ref : g.ref+g.n]
-		sums := ix.nodeSum[g.sum : g.sum+g.n]
+		refs := t.refs[g.refLo:g.refHi]
+		sums := ix.nodeSum[g.sumLo : g.sumLo+int32(len(refs))]
 		lt := leastOf(sums)
-		if g.pref {
-			pj := int(ix.home[s.prefer&(topology.MaxCPUs-1)]&0xffff) - int(g.sum)
+		if home >= g.sumLo && home < g.sumHi {
+			pj := int(home - g.sumLo)
 			if tp := sums[pj]; tp == lt || (s.running && tp == lt+1) {
 				ps := *s
-				x := jump(x0, int(g.k)+int(refs[pj].before))
+				x := jump(x0, int(gk)+int(refs[pj].before))
 				ps.x = &x
 				_, c, l := t.lowestPairsIx(&t.nodes[refs[pj].node], &ps, ix)
 				if l < cpuLoad {
@@ -338,13 +354,25 @@ func (ix *Index) pairWinnerAll(s *lowestArgs, x0 uint32, least int32) (cpu, cpuL
 			if ref.bits&^pass[ref.word&(topology.SetWords-1)] == 0 {
 				continue // passed over: none of its CPUs can beat the best so far
 			}
-			if c, l := ix.pairDraw(ref, ref.bits, jump(x0, int(g.k)+int(ref.before)), cpuLoad, lt); l < cpuLoad {
+			if c, l := ix.pairDraw(ref, ref.bits, jump(x0, int(gk)+int(ref.before)), cpuLoad, lt); l < cpuLoad {
 				cpu, cpuLoad = c, l
 				pass = ix.passLevel(cpuLoad)
 			}
 		}
 	}
 	return cpu, cpuLoad
+}
+
+// leastOf returns the least of sums (math.MaxInt32 if none), four at a time in registers.
+func leastOf(sums []int32) int32 {
+	lo := int32(math.MaxInt32)
+	for ; len(sums) >= 4; sums = sums[4:] {
+		lo = min(lo, sums[0], sums[1], sums[2], sums[3])
+	}
+	for _, v := range sums {
+		lo = min(lo, v)
+	}
+	return lo
 }
 
 // pairRecip returns ceil(2^31 / n) for a node of n pairs (1 <= n <= 32): pairMean divides a total
@@ -385,15 +413,3 @@ var noCPUs, everyCPU = cpuBits{}, func() (b cpuBits) {
 	}
 	return b
 }()
-
-// leastOf returns the least of sums (math.MaxInt32 if none), four at a time in registers.
-func leastOf(sums []int32) int32 {
-	lo := int32(math.MaxInt32)
-	for ; len(sums) >= 4; sums = sums[4:] {
-		lo = min(lo, sums[0], sums[1], sums[2], sums[3])
-	}
-	for _, v := range sums {
-		lo = min(lo, v)
-	}
-	return lo
-}
