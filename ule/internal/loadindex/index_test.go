@@ -248,10 +248,11 @@ func TestSearchTreeHolds(t *testing.T) {
 	}
 }
 
-// holdsAll answers whether a mask holds every CPU of a node, as the node's own set says, for the
-// nodes that keep their mask words (the machines of BenchmarkHuge, whose roots and packages are
-// runs of whole words, and smaller ones), on masks of every CPU but a few, of whole words, and
-// of every CPU.
+// holdsAll, and a node's run of whole words where it has one (WordsFull over fullLo..fullHi,
+// LowestPairGroups' test), answer whether a mask holds every CPU of the node, as the node's own
+// set says, for the nodes that keep their mask words (the machines of BenchmarkHuge, whose roots
+// and packages are runs of whole words, and smaller ones), on masks of every CPU but a few, of
+// whole words, and of every CPU.
 func TestHoldsAll(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 41))
 	runs := 0
@@ -286,8 +287,12 @@ func TestHoldsAll(t *testing.T) {
 					lo := 64 * r.IntN(all.Count()/64+1)
 					mask = topology.CPURange(topology.CPU(min(lo, all.Count()-1)), topology.CPU(all.Count()-1))
 				}
-				if got, want := tr.holdsAll(nd, &mask), cpus.SubsetOf(mask); got != want {
+				want := cpus.SubsetOf(mask)
+				if got := tr.holdsAll(nd, &mask); got != want {
 					t.Fatalf("%v: holdsAll(%v, %v) = %t, want %t", top, g, mask, got, want)
+				}
+				if got := mask.WordsFull(int(nd.fullLo), int(nd.fullHi)); nd.fullLo < nd.fullHi && got != want {
+					t.Fatalf("%v: %v's run of whole words %d..%d in %v = %t, want %t", top, g, nd.fullLo, nd.fullHi, mask, got, want)
 				}
 			}
 		}

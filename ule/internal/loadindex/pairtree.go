@@ -58,7 +58,8 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 		return 0, -1, 0, false
 	}
 	nd := &t.nodes[n]
-	if !(nd.pairKids || nd.pairGrand) || !(full || t.holdsAll(nd, mask)) {
+	if !(nd.pairKids || nd.pairGrand) || !(full || nd.fullLo < nd.fullHi && mask.WordsFull(int(nd.fullLo), int(nd.fullHi)) ||
+		nd.fullLo == nd.fullHi && t.holdsAll(nd, mask)) {
 		return 0, -1, 0, false
 	}
 	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, all: true, bound: math.MaxInt32}

@@ -52,8 +52,9 @@ type searchNode struct {
 	cpuLo, cpuHi   int32 // t.cpus[cpuLo:cpuHi] are a leaf's CPUs, last to first
 	flatLo, flatHi int32 // for a node whose children are all leaves: t.flat[flatLo:flatHi]
 	wordLo, wordHi int32 // for leaves and those nodes: t.words[wordLo:wordHi], its CPUs as mask words
-	// fullLo, fullHi: when those words are whole and consecutive, their indices (fullLo <
-	// fullHi), which holdsAll tests as one run (topology.CPUSet.WordsFull); else 0, 0.
+	// fullLo, fullHi: when those words are four or more, whole and consecutive, their indices
+	// (fullLo < fullHi), which LowestPairGroups tests as one run (topology.CPUSet.WordsFull, in
+	// place of holdsAll); else 0, 0.
 	fullLo, fullHi int32
 	span           int32  // the number of groups in the subtree, this one included
 	wlo, whi       int32  // the mask words its CPUs lie in: wlo..whi
@@ -314,7 +315,7 @@ func (t *searchTree) addWords(n *searchNode, cpus []topology.CPU) {
 	}
 	n.wordHi = int32(len(t.words))
 	ws := t.words[n.wordLo:n.wordHi]
-	whole := len(ws) > 0
+	whole := len(ws) >= 4 // on fewer words the loop costs less
 	for i, mw := range ws {
 		whole = whole && mw.bits == ^uint64(0) && mw.w == ws[0].w+int32(i)
 	}
@@ -334,12 +335,9 @@ func idRunWords(lo, hi int32) (wlo, whi int, first, last uint64) {
 	return int(lo >> 6), int((hi - 1) >> 6), ^uint64(0) << (lo & 63), ^uint64(0) >> (63 - (hi-1)&63)
 }
 
-// holdsAll reports whether mask holds every CPU of node nd (tested a word at a time, or as one
-// run of whole words).
+// holdsAll reports whether mask holds every CPU of node nd (tested a word at a time;
+// LowestPairGroups tests a node of four whole words or more as one run instead).
 func (t *searchTree) holdsAll(nd *searchNode, mask *topology.CPUSet) bool {
-	if nd.fullLo < nd.fullHi {
-		return mask.WordsFull(int(nd.fullLo), int(nd.fullHi))
-	}
 	for _, w := range t.words[nd.wordLo:nd.wordHi] {
 		if mask.Word(int(w.w&(topology.SetWords-1)))&w.bits != w.bits {
 			return false
