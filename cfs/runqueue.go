@@ -406,6 +406,17 @@ func (c *RunQueue) fork(parent, child *Entity, now uint64, d *WakeupDecision) Wa
 	if c.params.Version.EEVDF() {
 		return c.forkEEVDF(parent, child, now, d)
 	}
+	child.Vruntime = c.taskForkFair(child, now)
+	c.enqueueTask(child, now, 0)
+	return c.checkPreempt(child, now, true, d)
+}
+
+// taskForkFair is v6.5's task_fork_fair on c, the forking CPU (kernel/sched/fair.c): child,
+// attached to its queue on c, starts from the vruntime of that queue's running entity, is
+// placed there (place_entity with initial set: min_vruntime plus, with START_DEBIT, the
+// sched_vslice of c's queue), swaps with the running entity under ChildRunsFirst (rescheduling
+// c), and leaves with its vruntime relative to that queue's min_vruntime, which it returns.
+func (c *RunQueue) taskForkFair(child *Entity, now uint64) uint64 {
 	c.attach(child)
 	q := child.q
 	curr := q.curr
@@ -418,7 +429,24 @@ func (c *RunQueue) fork(parent, child *Entity, now uint64, d *WakeupDecision) Wa
 		curr.Vruntime, child.Vruntime = child.Vruntime, curr.Vruntime
 		c.needResched = true
 	}
-	child.Vruntime -= q.minVruntime
+	return child.Vruntime - q.minVruntime
+}
+
+// forkFrom starts task child on c as forked on CPU from, another CPU, on a classic (v6.5) CPU:
+// task_fork_fair places the child on from's queue and keeps its vruntime relative to that
+// queue's min_vruntime ([RunQueue.taskForkFair]); wake_up_new_task then moves it to c with
+// __set_task_cpu, which skips migrate_task_rq_fair, and enqueue_entity, enqueueing without
+// ENQUEUE_WAKEUP, adds c's queue's min_vruntime (the renormalisation); check_preempt_curr
+// judges the fork on c. Like [RunQueue.Fork] it clears the child's run-time history first.
+func (c *RunQueue) forkFrom(from *RunQueue, child *Entity, now uint64, d *WakeupDecision) WakeupReason {
+	if child.onRQ || c.params.Version.EEVDF() {
+		panic("cfs: RunQueue.forkFrom of a queued child or on an EEVDF CPU")
+	}
+	child.ExecStart, child.SumExecRuntime, child.prevSumExecRuntime = 0, 0, 0
+	child.Vruntime = 0
+	rel := from.taskForkFair(child, now)
+	c.attach(child)
+	child.Vruntime = rel
 	c.enqueueTask(child, now, 0)
 	return c.checkPreempt(child, now, true, d)
 }

@@ -12,9 +12,12 @@ import (
 
 // Wakeup makes task t runnable (try_to_wake_up with select_task_rq_fair) and returns where it
 // went and the preemption decision there. A new task (sched.WakeFork) is placed by the fork
-// slow path from from, the parent's CPU, and started there by [RunQueue.Fork] (task_fork_fair
-// and wake_up_new_task, placed against the chosen CPU's queue; parent, if it is the task
-// running on that CPU in the same group, is the one whose vruntime the child may swap); a
+// slow path from from, the parent's CPU, and started there: on a classic (v6.5) CPU
+// task_fork_fair places it on from's queue (from the vruntime of the entity running in its
+// queue there) and wake_up_new_task adds the chosen CPU's min_vruntime to its offset from
+// from's; on an EEVDF CPU, or when the chosen CPU is from, [RunQueue.Fork] places it on the
+// chosen CPU (parent, if it is the task running there in the same group, is the one whose
+// vruntime the child may swap); a
 // sleeper is placed by [System.SelectTaskRQ] (recording the waker's wakee flips) and enqueued,
 // as a migrated wakeup if it changes CPU. A CPU the wakee should preempt, or an idle one, is
 // rescheduled. A task whose sleep was delayed (v7.1) is still queued: ttwu_runnable requeues
@@ -63,7 +66,17 @@ func (s *System) wakeup(now int64, t *Task, parent *Task, from topology.CPU, fla
 		if p := rq.curr; p != nil && p == parent && p.E.group == t.E.group {
 			pe = p.E
 		}
-		w.r = rq.c.fork(pe, t.E, uint64(now), &w.d)
+		if dst == from || s.p.Version.EEVDF() {
+			w.r = rq.c.fork(pe, t.E, uint64(now), &w.d)
+			break
+		}
+		// v6.5: task_fork_fair places the child on the parent's CPU and
+		// wake_up_new_task carries its offset from min_vruntime to dst.
+		fc := s.rqs[from].c
+		w.r = rq.c.forkFrom(fc, t.E, uint64(now), &w.d)
+		if s.p.ChildRunsFirst && fc.NeedResched() {
+			s.resched(from)
+		}
 	case dst != t.cpu && t.E.q != nil:
 		t.migrationsTotal++
 		w.r = rq.c.wakeupMigrated(t.E, uint64(now), &w.d)
