@@ -500,7 +500,7 @@ the mean round trip.`,
 			{Text: "… 64 clients: 4.21 → 5.53 ms, worse", Row: "v6.5-patched/latency-64",
 				Why: "worst line 0.57-0.84 ms: one IPI of the ci profile's tail (0.48-0.78 ms), in both kernels"},
 			{Text: "… 256 clients: 23.68 → 12.17 ms", Row: "v6.5-patched/latency-256",
-				Why: "start-up: new tasks first run 15 ms to over 0.3 s in; later lines reach 21 ms; dbench warms up 36 s"},
+				Why: "start-up: new tasks wait up to 0.18 s for min_vruntime to pass their placement; dbench warms up 36 s"},
 		},
 		Notes: seed004TbenchNotes(),
 	}

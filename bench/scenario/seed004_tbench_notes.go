@@ -82,7 +82,8 @@ func tbenchManyClientsNote() string {
 		"client's first line lasts 20.8 ms and a line begun 40-60 ms after the start 17.5 ms, and from 60 ms on " +
 		"the worst line of each 20 ms window is 3.0-8.1 ms; with it 10.3 and 10.6 ms in the first 40 ms, then " +
 		"4.0-5.8 ms. (Under the profile of 2026-12-05 a client's first line lasted until 246 ms, then 3.1-4.0 " +
-		"ms.) Traced again under the profile of 03:44 (2026-12-07, seeds 1-3, both kernels): the 20 ms runs' " +
+		"ms.) Traced again under the profile of 03:44 (2026-12-07, seeds 1-3, both kernels, before the fork " +
+		"placement was fixed the same day, as told below): the 20 ms runs' " +
 		"worst line is the whole run in seeds 1 and 2 and 14.9 ms in seed 3, each a client's first line whose " +
 		"server, forked at the start, had not yet run or first ran 14.8 ms in (in seed 2 108 threads never ran in " +
 		"the 20 ms). In runs of 0.3 s the lines begun in the first 20 ms last 14.9-22.2 ms (seeds 1 and 3), and " +
@@ -92,8 +93,28 @@ func tbenchManyClientsNote() string {
 		"millisecond. Unlike under the profile of 00:52, long lines do not end with the start: from 60 ms on the " +
 		"worst line of a 20 ms window reaches 21.3 ms (seed 1) and 15.0 ms (seed 3) without the patch, 6.1 and " +
 		"12.1 ms with it; the three traced (seed 1 without the patch, seed 3 with and without) are a woken server " +
-		"queued 12-19 ms on a CPU where other clients and servers ran in turn. Why a new task is placed that far, " +
-		"and why the woken servers wait that long, is not traced. To give tbench's figure the cell would need a " +
+		"queued 12-19 ms on a CPU where other clients and servers ran in turn. Why a new task was placed that " +
+		"far, traced on 2026-12-07 under the ci profile of 03:44 (seed 2, without the patch): the model creates " +
+		"the 512 threads at 10 ms in one instant from CPU 0, without a parent, and placed each against the queue " +
+		"of the CPU the fork balance chose, so the k-th online thread on a CPU started 24/k ms of vruntime past " +
+		"that queue's min_vruntime (sched_vslice: the period, sysctl_sched_latency 6 ms scaled by 4, times " +
+		"1024/(k x 1024)), at least the 3 ms min granularity; tbserver0 and tbserver4, the first on CPUs 10 and " +
+		"12, started 24.0 ms past it. That deviated from v6.5 (fair.c task_fork_fair, core.c wake_up_new_task): " +
+		"the child is placed on the forking CPU's queue (this_rq(), task_cfs_rq(current)) and keeps its offset " +
+		"from that queue's min_vruntime, which wake_up_new_task, moving it with __set_task_cpu (no " +
+		"migrate_task_rq_fair), and enqueue_entity, without ENQUEUE_WAKEUP (vruntime += the new queue's " +
+		"min_vruntime), carry to the chosen CPU. Fixed that day (cfs: the fork's placement on the parent's " +
+		"CPU), the offsets come from CPU 0's queue: 24 ms for tbclient0, the first thread, and 12 ms for " +
+		"tbserver0 and tbserver4. Why the woken and new tasks wait that long: a queue's min_vruntime follows " +
+		"its least-advanced runnable task, and CPU 10 held 10-12 runnable online tasks from 11 to 134 ms, " +
+		"clients and servers that ran about 10 us a request and were queued again near min_vruntime, which rose " +
+		"0.054 ms a millisecond (before the fix 0.074, over 11-20 ms); tbserver0, 9.0 ms past it at 11 ms, was " +
+		"2.3 ms past it at 134 ms and first ran before 135 ms, moved to CPU 84. With the fix every thread runs in " +
+		"runs of 0.3 s (seeds 1-3), the last first at 71-156 ms of simulated time without the patch and 71-190 " +
+		"ms with it, and the worst line is that wait (61-146 and 61-180 ms); the 20 ms runs' worst line is the " +
+		"whole run in every seed and both kernels (6-94 threads never run). That is v6.5's placement applied to " +
+		"a start the model simplifies: tbench's clients and servers are forked by their parents one at a time, " +
+		"not 512 at one instant. To give tbench's figure the cell would need a " +
 		"warm-up past that start and then whole 1 s report intervals: the two 0.3 s runs took 25 s of this loaded " +
 		"machine (618 MB), against 2.3 s for the two 20 ms runs, so six runs of a second or more (two kernels, " +
 		"three repetitions) are minutes, beyond the main job's minute; it is not done here, and the 256-client " +
