@@ -414,7 +414,7 @@ func pairRecip(n int) uint32 {
 	if n < 1 || n > 32 {
 		panic("loadindex: pairRecip of a number of pairs outside 1..32")
 	}
-	return uint32((1<<31 + n - 1) / n)
+	return uint32((1<<31 + uint64(n) - 1) / uint64(n))
 }
 
 // pairMean returns sum/n for sum in 0..2^26 (a node's total in threads, each CPU's load below
