@@ -131,16 +131,26 @@ type pickCase struct {
 	why        PickReason
 }
 
+// pickZero is the zero_vruntime of the pick tables (TestPickEligible, TestPickEligibleV618):
+// their vruntimes, deadlines and protection points are offsets from it.
+const pickZero = uint64(1) << 50
+
+// pickEntity is a queued entity of weight w whose vruntime and deadline lie dv and dl from
+// pickZero.
+func pickEntity(dv, dl int64, w uint64) EntityState {
+	return EntityState{Weight: w, Vruntime: pickZero + uint64(dv), Deadline: pickZero + uint64(dl)}
+}
+
+// pickRunning is pickEntity as the running entity, protected until dprot from pickZero.
+func pickRunning(dv, dl, dprot int64, w uint64) *EntityState {
+	s := pickEntity(dv, dl, w)
+	s.VProt = pickZero + uint64(dprot)
+	return &s
+}
+
 func TestPickEligible(t *testing.T) {
-	const z = uint64(1) << 50
-	e := func(dv int64, dl int64, w uint64) EntityState {
-		return EntityState{Weight: w, Vruntime: z + uint64(dv), Deadline: z + uint64(dl)}
-	}
-	cur := func(dv, dl, dprot int64, w uint64) *EntityState {
-		s := e(dv, dl, w)
-		s.VProt = z + uint64(dprot)
-		return &s
-	}
+	const z = pickZero
+	e, cur := pickEntity, pickRunning
 	tests := []pickCase{
 		// a (key -1000) and the running c (key 0) are eligible, b (key +1000) is not:
 		// V = (-1000 + 0 + 1000)/3 = 0. c is before its VProt (500): protection keeps it

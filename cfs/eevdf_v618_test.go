@@ -159,15 +159,8 @@ func TestPickBuddyV618(t *testing.T) {
 // (vruntime_eligible) with scale_load_down weights (1024 for nice 0) and the product in wrapping
 // s64. Vruntime and deadline offsets are from z, the queue's zero_vruntime.
 func TestPickEligibleV618(t *testing.T) {
-	const z = uint64(1) << 50
-	e := func(dv int64, dl int64, w uint64) EntityState {
-		return EntityState{Weight: w, Vruntime: z + uint64(dv), Deadline: z + uint64(dl)}
-	}
-	cur := func(dv, dl, dprot int64, w uint64) *EntityState {
-		s := e(dv, dl, w)
-		s.VProt = z + uint64(dprot)
-		return &s
-	}
+	const z = pickZero
+	e, cur := pickEntity, pickRunning
 	runPickCases(t, V618, z, []pickCase{
 		// a at -1000, b at -500, the running c at +1500, all nice 0: S = (-1000 - 500 +
 		// 1500)·1024 = 0, W = 3072, so a and b are eligible and c is not. The next buddy b is
