@@ -90,7 +90,7 @@ func (g *startGate) open() {
 func rawClock(id uintptr) int64 {
 	var ts unix.Timespec
 	syscall.RawSyscall(unix.SYS_CLOCK_GETTIME, id, uintptr(unsafe.Pointer(&ts)), 0)
-	return ts.Sec*1e9 + ts.Nsec
+	return int64(ts.Sec)*1e9 + int64(ts.Nsec) // int32 fields on 32-bit platforms
 }
 
 // threadCPU returns the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) in nanoseconds. It
@@ -356,5 +356,5 @@ func (o *savedAttrs) restore(tid int) error {
 func voluntarySwitches() int64 {
 	var ru unix.Rusage
 	syscall.RawSyscall(unix.SYS_GETRUSAGE, unix.RUSAGE_THREAD, uintptr(unsafe.Pointer(&ru)), 0)
-	return ru.Nvcsw
+	return int64(ru.Nvcsw) // int32 on 32-bit platforms
 }

@@ -259,8 +259,8 @@ func compileRusage(file string) (counters, error) {
 	if !ok {
 		return counters{}, fmt.Errorf("no rusage")
 	}
-	return counters{CPUNs: (ru.Utime.Sec+ru.Stime.Sec)*1e9 + (ru.Utime.Usec+ru.Stime.Usec)*1e3,
-		Voluntary: ru.Nvcsw, Involuntary: ru.Nivcsw, WallNs: wall}, nil
+	return counters{CPUNs: ru.Utime.Nano() + ru.Stime.Nano(),
+		Voluntary: int64(ru.Nvcsw), Involuntary: int64(ru.Nivcsw), WallNs: wall}, nil
 }
 
 // pipeline runs tar | gzip once and returns what each did.

@@ -245,5 +245,5 @@ func bsdtarCPU(dir string) (int64, error) {
 	if !ok {
 		return 0, errors.New("no rusage")
 	}
-	return (ru.Utime.Sec+ru.Stime.Sec)*1e9 + (ru.Utime.Usec+ru.Stime.Usec)*1e3, nil
+	return ru.Utime.Nano() + ru.Stime.Nano(), nil
 }
