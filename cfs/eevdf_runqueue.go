@@ -175,12 +175,7 @@ func (c *RunQueue) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 			slice = q.MinSlice()
 			break // the delayed entity stays; the walk below starts with it
 		}
-		q.hNrRunning -= h
-		q.hNrRunnable -= hr
-		q.idleHNrRunning -= idleH
-		if q.isIdle() {
-			idleH = h
-		}
+		idleH = q.subH(h, hr, idleH)
 		if q.load.Weight != 0 {
 			if v71 {
 				slice = q.MinSlice()
@@ -200,12 +195,7 @@ func (c *RunQueue) dequeueEntities(se *Entity, now uint64, flags qflags) bool {
 			q.setSlice(se, slice)
 			slice = q.MinSlice()
 		}
-		q.hNrRunning -= h
-		q.hNrRunnable -= hr
-		q.idleHNrRunning -= idleH
-		if q.isIdle() {
-			idleH = h
-		}
+		idleH = q.subH(h, hr, idleH)
 	}
 	if finish && first.myQ == nil && c.onBlock != nil {
 		c.onBlock(first) // __block_task: the delayed sleeper is off the CPU for good

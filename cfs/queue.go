@@ -123,6 +123,33 @@ func (q *Queue) sumWVruntime() int64 { return q.sumW }
 // isIdle reports whether the queue belongs to an idle group (cfs_rq_is_idle).
 func (q *Queue) isIdle() bool { return q.group != nil && q.group.idle }
 
+// addH adds to q's hierarchical counters what a task enqueued below it brings: h tasks
+// (h_nr_running; h_nr_queued in v6.18 and v7.1), hr of them runnable (h_nr_runnable, which
+// leaves out a delayed task) and idleH of them idle (idle_h_nr_running; h_nr_idle). It returns
+// the idle count for the level above: all h once q belongs to an idle group (cfs_rq_is_idle),
+// idleH otherwise. It is the counting step of every level of enqueue_task_fair's two loops.
+func (q *Queue) addH(h, hr, idleH uint32) uint32 {
+	q.hNrRunning += h
+	q.hNrRunnable += hr
+	q.idleHNrRunning += idleH
+	if q.isIdle() {
+		return h
+	}
+	return idleH
+}
+
+// subH is addH for a dequeue: it takes the counts away from q, at every level of the two
+// loops of dequeue_task_fair (v6.5) and dequeue_entities (v6.18, v7.1).
+func (q *Queue) subH(h, hr, idleH uint32) uint32 {
+	q.hNrRunning -= h
+	q.hNrRunnable -= hr
+	q.idleHNrRunning -= idleH
+	if q.isIdle() {
+		return h
+	}
+	return idleH
+}
+
 // allIdle reports whether every queued entity is idle (sched_idle_cfs_rq).
 func (q *Queue) allIdle() bool { return q.nrRunning > 0 && q.nrRunning == q.idleNrRunning }
 

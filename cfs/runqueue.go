@@ -133,12 +133,7 @@ func (c *RunQueue) enqueueTask(t *Entity, now uint64, flags qflags) {
 		if v71 {
 			slice = q.MinSlice()
 		}
-		q.hNrRunning++
-		q.hNrRunnable += hr
-		q.idleHNrRunning += idleH
-		if q.isIdle() {
-			idleH = 1
-		}
+		idleH = q.addH(1, hr, idleH)
 		flags = flagWakeup
 	}
 	for ; se != nil; se = se.parent {
@@ -148,12 +143,7 @@ func (c *RunQueue) enqueueTask(t *Entity, now uint64, flags qflags) {
 			q.setSlice(se, slice)
 			slice = q.MinSlice()
 		}
-		q.hNrRunning++
-		q.hNrRunnable += hr
-		q.idleHNrRunning += idleH
-		if q.isIdle() {
-			idleH = 1
-		}
+		idleH = q.addH(1, hr, idleH)
 	}
 }
 
@@ -175,12 +165,7 @@ func (c *RunQueue) dequeueTask(t *Entity, now uint64, flags qflags) {
 	for ; se != nil; se = se.parent {
 		q := se.q
 		q.dequeueEntity(se, now, flags, p)
-		q.hNrRunning--
-		q.hNrRunnable--
-		q.idleHNrRunning -= idleH
-		if q.isIdle() {
-			idleH = 1
-		}
+		idleH = q.subH(1, 1, idleH)
 		if q.load.Weight != 0 {
 			se = se.parent
 			if sleep && se != nil {
@@ -193,12 +178,7 @@ func (c *RunQueue) dequeueTask(t *Entity, now uint64, flags qflags) {
 	for ; se != nil; se = se.parent {
 		q := se.q
 		q.updateGroup(se, now, p)
-		q.hNrRunning--
-		q.hNrRunnable--
-		q.idleHNrRunning -= idleH
-		if q.isIdle() {
-			idleH = 1
-		}
+		idleH = q.subH(1, 1, idleH)
 	}
 }
 
