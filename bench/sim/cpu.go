@@ -48,6 +48,9 @@ type cpu struct {
 	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): the IPI
 	// slot is armed for its next clock interrupt, which reschedules it.
 	missedIPI bool
+	// asleep is when the idle CPU that lost an IPI wakes on its own timer (Idle.MissTimer):
+	// until then its clock interrupts do not call Policy.Tick. 0 when it is not so asleep.
+	asleep int64
 	// tickState is what a clock interrupt finds the CPU doing when it is not in a stall: idle,
 	// or running a thread of nice ≤ 0 or > 0. The clock interrupts are counted lazily, so that
 	// a tick costs nothing per CPU: tickMark is the machine's tick count at the last change of

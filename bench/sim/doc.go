@@ -133,8 +133,8 @@
 // [Idle] describes what an idle CPU does, for seed 002's lost wake-ups: a deep idle state that
 // takes ExitLatency to leave, reschedule IPIs that are lost with a probability (drawn from a
 // stream seeded by Config.Seed) within a window after the CPU went idle, so that the CPU finds
-// the thread only at its next clock interrupt, and an idle loop that spins, slowing its SMT
-// siblings by SpinFactor.
+// the thread only at its next clock interrupt (or, with MissTimer, at its tickless idle timer),
+// and an idle loop that spins, slowing its SMT siblings by SpinFactor.
 //
 // Three checkers watch invariants of a correct scheduler ([Invariant]): work conservation (no CPU
 // idle while a thread that may run there waits, beyond a bound: the Wasted Cores invariant),
@@ -185,6 +185,7 @@
 //	cpu_idle C-state exit latency                 Idle.ExitLatency
 //	kvm.halt_poll_ns, cpuidle POLL / haltpoll     Idle.PollWindow
 //	idle loop halting before an IPI (lost wakeup) Idle.MissProbability, Idle.MissWindow
+//	tickless idle timer (getnextcpuevent(idle))   Idle.MissTimer
 //	machdep.idle=spin                             Idle.Spin, Idle.SpinFactor
 //	pipe_write / pipe_read wake-ups (WF_SYNC)     workload pipes: Send, Recv
 //	fork, exit, wait                              workload Fork, Exit, Join

@@ -40,10 +40,15 @@ func (e *env) Resched(id topology.CPU) {
 			Arg: uint8(m.call)})
 	}
 	if m.missAt > 0 && id != m.ctx && c.cur < 0 && m.missed(c) {
-		// Lost: the CPU's next clock interrupt, after its Policy.Tick, finds the work.
+		// Lost: the CPU's next clock interrupt, after its Policy.Tick, finds the work, or with
+		// Idle.MissTimer its idle timer.
 		if !c.missedIPI {
 			c.missedIPI = true
-			m.q.arm(m.slotIPI(id), m.tickAt)
+			at := m.lostUntil(c)
+			if m.cfg.Idle.MissTimer > 0 {
+				c.asleep = at
+			}
+			m.q.arm(m.slotIPI(id), at)
 		}
 		return
 	}

@@ -55,6 +55,19 @@ type Idle struct {
 	// race between the idle loop's check for work and its halt; 0 means at any time. At most
 	// MaxTime.
 	MissWindow time.Duration
+	// MissTimer is how long a CPU that lost an IPI sleeps on its own timer: 0 means until its
+	// next clock interrupt, as with a periodic timer or FreeBSD's busy idle path (cpu_idle(1):
+	// mwait with the timer left running). FreeBSD 12's tickless idle (cpu_idle(0) calls
+	// cpu_idleclock; sys/kern/kern_clocksource.c, getnextcpuevent(idle)) drops the statclock
+	// from an idle CPU's timer and skips hardclocks for hz/2 periods, so its next interrupt
+	// comes up to half a second after it went idle unless a callout is due sooner. With a
+	// MissTimer, the lost IPI's CPU skips its clock interrupts (Policy.Tick) and wakes at the
+	// first multiple of MissTimer after it went idle that is later than the loss, or sooner
+	// at a later IPI that is not lost or a timer of its own; the machine keeps the first CPU's
+	// clock interrupts, from which the policies run their housekeeping. Meanwhile the
+	// stranded thread waits for another CPU to reschedule (a slice's end, a sleep, an exit).
+	// At most MaxTime.
+	MissTimer time.Duration
 	// Spin makes idle CPUs spin instead of halting: no exit latency and no lost IPI, but each
 	// SMT sibling of a spinning CPU runs at SpinFactor/1024 of its speed while no sibling is
 	// busy (a busy sibling slows it by Config.SMTFactor instead).
@@ -76,6 +89,8 @@ func (d *Idle) validate() error {
 		return fmt.Errorf("sim: Config.Idle.MissProbability %v outside 0..1", d.MissProbability)
 	case d.MissWindow < 0 || d.MissWindow > MaxTime:
 		return fmt.Errorf("sim: Config.Idle.MissWindow %v outside 0..%v", d.MissWindow, MaxTime)
+	case d.MissTimer < 0 || d.MissTimer > MaxTime:
+		return fmt.Errorf("sim: Config.Idle.MissTimer %v outside 0..%v", d.MissTimer, MaxTime)
 	case d.SpinFactor < 0 || d.SpinFactor > 1024:
 		return fmt.Errorf("sim: Config.Idle.SpinFactor %d outside 0..1024", d.SpinFactor)
 	}
@@ -97,4 +112,15 @@ func (m *Machine) missed(c *cpu) bool {
 		return false
 	}
 	return m.idleRng.Uint64()>>11 < m.missAt
+}
+
+// lostUntil returns when the idle CPU c, whose IPI is lost now, next wakes by itself: its next
+// clock interrupt, or with Idle.MissTimer the timer it armed when it went idle (re-armed each
+// MissTimer while it stays idle).
+func (m *Machine) lostUntil(c *cpu) int64 {
+	d := int64(m.cfg.Idle.MissTimer)
+	if d <= 0 {
+		return m.tickAt
+	}
+	return c.since + d*((m.now-c.since)/d+1)
 }

@@ -5,7 +5,10 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bsd4"
+	"github.com/schedkit/schedkit/sched"
 	"github.com/schedkit/schedkit/topology"
+	"github.com/schedkit/schedkit/ule"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -165,4 +168,57 @@ func TestTimerSlack(t *testing.T) {
 			assert.Equal(t, want, v, name)
 		}
 	}
+}
+
+// TestLostWakeupsIdleTimer checks Idle.MissTimer: a CPU that lost an IPI sleeps through its
+// clock interrupts until the idle timer it armed when it went idle, at a multiple of MissTimer
+// after that, as FreeBSD's tickless idle does (getnextcpuevent(idle)).
+func TestLostWakeupsIdleTimer(t *testing.T) {
+	w := mustParse(t, lostWakeups)
+	two := topology.Uniform(1, 1, 1, 2, 1)
+	const timer = 5 * time.Millisecond
+	r, err := sim.Run(sim.Config{Topology: two, Idle: sim.Idle{MissProbability: 1, MissTimer: timer}, Seed: 1, Trace: sim.TraceFull},
+		newRR(1000, 4), w, 100*time.Millisecond)
+	require.NoError(t, err)
+	lat, _ := thread(t, r, "consumer").Wakeup.Exact()
+	require.NotEmpty(t, lat)
+	var longest int64
+	for _, v := range lat {
+		longest = max(longest, v)
+		assert.LessOrEqual(t, v, int64(timer), "the idle timer wakes the CPU within MissTimer of going idle")
+	}
+	// The consumer's CPU goes idle 100 µs after each wake-up and the producer sends 300 µs
+	// into its run; with the clock interrupts (every 1 ms) skipped, the wait is the timer's:
+	// 5 ms less the time from going idle to the send, far beyond a tick.
+	assert.Greater(t, longest, int64(3*time.Millisecond))
+	var idleSince int64 = -1
+	for _, rec := range r.Trace.Records {
+		if rec.Kind != sim.KindSwitch || rec.CPU != 1 {
+			continue
+		}
+		switch {
+		case rec.Thread < 0:
+			idleSince = rec.Time
+		case rec.Other < 0 && idleSince >= 0:
+			assert.Zero(t, (rec.Time-idleSince)%int64(timer), "CPU 1 leaves idle only at its idle timer, not at %d (idle since %d)", rec.Time, idleSince)
+		}
+	}
+	// ULE's Tick runs the idle loop on an idle CPU (it switches to queued work), so without the
+	// timer a lost IPI costs at most a tick; asleep on its idle timer the CPU takes no tick, and
+	// the consumer waits for the timer. 4BSD's Tick does not poll a CPU it has told already.
+	wait := func(p sched.Policy, timer time.Duration) int64 {
+		r, err := sim.Run(sim.Config{Topology: two, Idle: sim.Idle{MissProbability: 1, MissTimer: timer}, Seed: 1},
+			p, w, 100*time.Millisecond)
+		require.NoError(t, err)
+		return thread(t, r, "consumer").Wakeup.Max()
+	}
+	assert.LessOrEqual(t, wait(must(ule.New(ule.DefaultParams())), 0), int64(time.Millisecond))
+	assert.Greater(t, wait(must(ule.New(ule.DefaultParams())), timer), int64(3*time.Millisecond))
+	assert.Greater(t, wait(must(bsd4.New(bsd4.DefaultParams())), timer), int64(3*time.Millisecond))
+	// Without the loss, the timer changes nothing.
+	never, err := sim.Run(sim.Config{Topology: two, Idle: sim.Idle{MissTimer: timer}, Seed: 1}, newRR(1000, 4), w, 100*time.Millisecond)
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), thread(t, never, "consumer").Wakeup.Max())
+	_, err = sim.Run(sim.Config{Topology: two, Idle: sim.Idle{MissTimer: -1}}, newRR(1000, 4), w, time.Millisecond)
+	require.ErrorContains(t, err, "Config.Idle.MissTimer")
 }

@@ -274,6 +274,10 @@ func (m *Machine) step() {
 			if m.ticked && m.cpus[id].cur >= 0 {
 				m.chargeInterrupt(id, min(m.cfg.Costs.Tick.sample(&m.costRng), m.tickCap))
 			}
+			if m.cpus[id].asleep > m.now && m.cpus[id].cur < 0 && id != m.first {
+				// Asleep on its idle timer after a lost IPI (Idle.MissTimer): no interrupt.
+				continue
+			}
 			if m.tickless != nil && m.cpus[id].cur < 0 && m.cpus[id].tickless > m.now {
 				// An idle CPU whose policy said this Tick would do nothing (TicklessIdle).
 				if m.checking {
@@ -353,7 +357,7 @@ func (m *Machine) done(id topology.CPU) {
 // ipi is the arrival of a reschedule IPI on id.
 func (m *Machine) ipi(id topology.CPU) {
 	c := &m.cpus[id]
-	c.ipiPending, c.missedIPI = false, false
+	c.ipiPending, c.missedIPI, c.asleep = false, false, 0
 	if m.trace != nil {
 		m.trace.add(Record{Time: m.now, Kind: KindIPI, CPU: id, Thread: -1, Other: int32(c.ipiFrom)})
 	}

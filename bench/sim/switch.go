@@ -127,7 +127,7 @@ func (m *Machine) pick(id topology.CPU) {
 	c := &m.cpus[id]
 	c.needResched = false
 	if c.ipiPending || c.missedIPI {
-		c.ipiPending, c.missedIPI = false, false
+		c.ipiPending, c.missedIPI, c.asleep = false, false, 0
 		m.q.disarm(m.slotIPI(id))
 	}
 	m.call, m.ctx = CallPick, id
