@@ -48,6 +48,11 @@ type cpu struct {
 	// missedIPI says a reschedule IPI to this idle CPU was lost (Idle.MissProbability): the IPI
 	// slot is armed for its next clock interrupt, which reschedules it.
 	missedIPI bool
+	// idleAt is when the idle CPU last entered its idle loop: when it went idle, and again
+	// after each reschedule that found nothing to run (sched_idletd calls cpu_idle anew, whose
+	// check-then-halt window and idle timer start again). Idle.MissWindow and MissTimer count
+	// from it.
+	idleAt int64
 	// asleep is when the idle CPU that lost an IPI wakes on its own timer (Idle.MissTimer):
 	// until then its clock interrupts do not call Policy.Tick. 0 when it is not so asleep.
 	asleep int64

@@ -51,8 +51,14 @@ type Idle struct {
 	// trace shows the lost IPI's Resched record with no IPI or switch after it; the switch comes
 	// at the CPU's next clock interrupt.
 	MissProbability float64
-	// MissWindow limits the loss to IPIs sent within this long after the CPU went idle, the
-	// race between the idle loop's check for work and its halt; 0 means at any time. At most
+	// MissWindow limits the loss to IPIs sent within this long after the CPU last entered its
+	// idle loop, the race between the idle loop's check for work and its halt; 0 means at any
+	// time. The loop is entered when the CPU goes idle and again after each reschedule that
+	// finds nothing, such as a CPU that forward_wakeup woke and another CPU beat to the thread:
+	// FreeBSD's sched_idletd then calls cpu_idle again, whose store of the idle state and check
+	// of sched_runnable() race with the waker's runq_add and cpu_idle_wakeup's read of that
+	// state (FreeBSD 12's sys/x86/x86/cpu_machdep.c: plain stores and loads, with no fence
+	// between either side's store and its load, which x86 lets pass each other). At most
 	// MaxTime.
 	MissWindow time.Duration
 	// MissTimer is how long a CPU that lost an IPI sleeps on its own timer: 0 means until its
@@ -62,11 +68,11 @@ type Idle struct {
 	// from an idle CPU's timer and skips hardclocks for hz/2 periods, so its next interrupt
 	// comes up to half a second after it went idle unless a callout is due sooner. With a
 	// MissTimer, the lost IPI's CPU skips its clock interrupts (Policy.Tick) and wakes at the
-	// first multiple of MissTimer after it went idle that is later than the loss, or sooner
-	// at a later IPI that is not lost or a timer of its own; the machine keeps the first CPU's
-	// clock interrupts, from which the policies run their housekeeping. Meanwhile the
-	// stranded thread waits for another CPU to reschedule (a slice's end, a sleep, an exit).
-	// At most MaxTime.
+	// first multiple of MissTimer after it last entered its idle loop that is later than the
+	// loss, or sooner at a later IPI that is not lost or a timer of its own; the machine keeps
+	// the first CPU's clock interrupts, from which the policies run their housekeeping.
+	// Meanwhile the stranded thread waits for another CPU to reschedule (a slice's end, a
+	// sleep, an exit). At most MaxTime.
 	MissTimer time.Duration
 	// Spin makes idle CPUs spin instead of halting: no exit latency and no lost IPI, but each
 	// SMT sibling of a spinning CPU runs at SpinFactor/1024 of its speed while no sibling is
@@ -108,19 +114,19 @@ func (m *Machine) missed(c *cpu) bool {
 	if m.missAt == 0 || m.cfg.Idle.Spin || c.busy {
 		return false
 	}
-	if w := int64(m.cfg.Idle.MissWindow); w > 0 && m.now-c.since > w {
+	if w := int64(m.cfg.Idle.MissWindow); w > 0 && m.now-c.idleAt > w {
 		return false
 	}
 	return m.idleRng.Uint64()>>11 < m.missAt
 }
 
 // lostUntil returns when the idle CPU c, whose IPI is lost now, next wakes by itself: its next
-// clock interrupt, or with Idle.MissTimer the timer it armed when it went idle (re-armed each
-// MissTimer while it stays idle).
+// clock interrupt, or with Idle.MissTimer the timer it armed when it last entered its idle loop
+// (re-armed each MissTimer while it stays idle).
 func (m *Machine) lostUntil(c *cpu) int64 {
 	d := int64(m.cfg.Idle.MissTimer)
 	if d <= 0 {
 		return m.tickAt
 	}
-	return c.since + d*((m.now-c.since)/d+1)
+	return c.idleAt + d*((m.now-c.idleAt)/d+1)
 }

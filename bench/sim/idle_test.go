@@ -222,3 +222,42 @@ func TestLostWakeupsIdleTimer(t *testing.T) {
 	_, err = sim.Run(sim.Config{Topology: two, Idle: sim.Idle{MissTimer: -1}}, newRR(1000, 4), w, time.Millisecond)
 	require.ErrorContains(t, err, "Config.Idle.MissTimer")
 }
+
+// TestLostWakeupsAfterFruitlessWake checks that Idle.MissWindow counts from the CPU's last entry
+// into its idle loop: a CPU that 4BSD's forward_wakeup woke for a thread another CPU took goes
+// back to its idle loop, whose check-then-halt race window opens again.
+func TestLostWakeupsAfterFruitlessWake(t *testing.T) {
+	w := mustParse(t, `
+pipe p
+pipe q
+thread producer cpus=0
+	loop
+		run 300us
+		send p
+		run 5us
+		send q
+	end
+end
+thread a
+	loop
+		recv p
+		run 100us
+	end
+end
+thread b
+	loop
+		recv q
+		run 100us
+	end
+end`)
+	const ipi = 2 * time.Microsecond
+	r, err := sim.Run(sim.Config{Topology: topology.Uniform(1, 1, 1, 3, 1), Seed: 1,
+		Idle:  sim.Idle{MissProbability: 1, MissWindow: 20 * time.Microsecond},
+		Costs: sim.Costs{IPI: sim.Fixed(ipi)}}, must(bsd4.New(bsd4.DefaultParams())), w, 20*time.Millisecond)
+	require.NoError(t, err)
+	// a wakes CPUs 1 and 2, idle for about 200 µs, beyond the window: it waits only for the IPI.
+	assert.Equal(t, int64(ipi), thread(t, r, "a").Wakeup.Max())
+	// The CPU that lost the race for a went back to idle 2 µs after the send; b's wake-up 5 µs
+	// later falls in its new window and is lost: b waits for a's CPU to finish a (about 100 µs).
+	assert.Greater(t, thread(t, r, "b").Wakeup.Max(), int64(50*time.Microsecond))
+}

@@ -143,6 +143,7 @@ func (m *Machine) pick(id topology.CPU) {
 		}
 		m.setTickState(c, CPUIdle)
 		m.setBusy(c, id, false)
+		c.idleAt = m.now
 		if m.tickless != nil {
 			m.call, m.ctx = CallPick, id
 			c.tickless = m.tickless.IdleTickHorizon(m.now, id)
