@@ -74,7 +74,7 @@ spinning are the simulator's idle-loop models (sim.Idle); the rate of lost wake-
 		},
 		Claims: []Claim{
 			{Text: "Evans: 4BSD with PREEMPTION + IPI_PREEMPTION, real time", Row: "4BSD, PREEMPTION + IPI_PREEMPTION",
-				Why: "PREEMPTION is off make's wake-up path; even every IPI lost costs 4BSD 1.08× (+0.7 s), not 1.31×"},
+				Why: "PREEMPTION is off make's wake-up path; even every IPI lost costs 4BSD 1.08× (+0.6 s), not 1.31×"},
 			{Text: "… ULE's six runs against 4BSD's", Row: "ULE 2023 (legacy)",
 				Why: "the model's ULE spreads jobs over cores before SMT siblings; 4BSD fills siblings"},
 		},
