@@ -191,8 +191,8 @@ func seed002Notes() []string {
 			"(7.44 s) unless every IPI is lost at any time: 7.81 s (1.05×) with the next tick, 8.05 s (1.08×, runs " +
 			"7.43-8.83 s, I 30.5-35.7 s against 26.6-27.6 s) with a 500 ms idle timer. forward_wakeup signals every idle " +
 			"CPU, so a thread is stranded only if all of them miss, and then a busy CPU that reschedules soon takes it. The " +
-			"cost is about constant in the build's length (+0.47, +0.59, +0.66, +0.79 s at 120, 400, 800 and 1,600 jobs: " +
-			"1.41×, 1.16×, 1.09×, 1.05×), as if it came from the moments when no other CPU is busy (not traced): the " +
+			"cost is about constant in the build's length (+0.47, +0.59, +0.66, +0.79 s at 120, 400, 800 and 1,600 jobs, " +
+			"20 runs each with -grid jobs=120,400,800,1600: 1.41×, 1.16×, 1.09×, 1.05×), as if it came from the moments when no other CPU is busy (not traced): the " +
 			"seed's 40 s more on a 128 s build lies beyond every value swept. A build with serial phases (a makeworld's " +
 			"directory walk, links, installs) would pay a whole timer period per lost wake-up there; this one (one make " +
 			"keeping j jobs) has none.",
