@@ -40,7 +40,7 @@ func pickScanEEVDF(q *Queue, all []*Entity) *Entity {
 // BenchmarkPickEEVDF measures EEVDF's O(log n) pick on the augmented timeline (impl=timeline)
 // against a linear scan (impl=naive), on the same queue.
 func BenchmarkPickEEVDF(b *testing.B) {
-	for _, v := range []Version{V66, V71} {
+	for _, v := range []Version{V66, V618, V71} {
 		for _, n := range []int{16, 256, 4096} {
 			c := benchEEVDF(b, v, n)
 			q, p := c.Root(), c.Params()
@@ -65,7 +65,7 @@ func BenchmarkPickEEVDF(b *testing.B) {
 // one scheduler tick of n nice-0 hogs (charging, the deadline, and, when asked, a pick and a
 // switch); op=sleep-wakeup takes a waiting task off and puts it back with a wakeup decision.
 func BenchmarkCPUEEVDF(b *testing.B) {
-	for _, v := range []Version{V66, V71} {
+	for _, v := range []Version{V66, V618, V71} {
 		for _, n := range []int{2, 16, 256} {
 			c := NewRunQueue(0, preset(v, 1))
 			ts := make([]*Entity, n)

@@ -24,7 +24,7 @@ func icountPickEEVDF(q *Queue, p Params, n int) (e *Entity) {
 }
 
 func BenchmarkICount(b *testing.B) {
-	for _, v := range []Version{V66, V71} {
+	for _, v := range []Version{V66, V618, V71} {
 		for _, n := range []int{256, 4096} {
 			c := benchEEVDF(b, v, n)
 			b.Run(fmt.Sprintf("op=pick/version=%v/n=%d", v, n), func(b *testing.B) {
