@@ -94,6 +94,19 @@ type Index struct {
 	nodeSum   [topology.MaxCPUs]int32 // up to MaxCPUs/2 used; the size lets a mask bound the index
 	grpSum    [topology.MaxCPUs]int32
 	home      [topology.MaxCPUs]uint32
+	// tiedOn says grpLeast and grpTied are kept: when some node is pairGrand and no node of
+	// pairKids has more than 64 nodes of SMT pairs. grpLeast[j] is then the least total of the
+	// nodes of the group numbered j (its nodeSum[sumLo:sumHi]), and grpTied[j] has bit p exactly
+	// when its p-th node in visiting order (nodeSum[sumLo+p]) has that total; sumPos[i] is that p
+	// for node i, and grpNode[j] the group's node in the tree. LowestPairGroups, with every CPU
+	// acceptable, reads from them which nodes of a group can hold the winner, where it took
+	// their least and compared each node's total with it (a loop over the group's 16 nodes on a
+	// machine of 1024 CPUs).
+	tiedOn   bool
+	grpLeast [topology.MaxCPUs]int32
+	grpTied  [topology.MaxCPUs]uint64
+	sumPos   [topology.MaxCPUs]uint8
+	grpNode  []int32
 	// acc and cand are scratch masks of the searches (only the words of the group searched are
 	// written and read), kept here so that no search clears a whole mask.
 	acc, cand cpuBits
@@ -140,6 +153,7 @@ func New(top *topology.Topology, loads *[topology.MaxCPUs]CPULoad, minCPUs int) 
 	if ix.pairOn {
 		n := len(ix.tree.nodes)
 		ix.pairs, ix.groups = make([]uint64, n), make([]pairGroup, 0, n)
+		ix.newTied()
 	}
 	ix.prunes = ix.tree.ranges
 	return ix
@@ -208,6 +222,9 @@ func (ix *Index) LoadUp(c topology.CPU) {
 	l := ix.loads[c&(topology.MaxCPUs-1)].Load
 	if ix.pairOn {
 		ix.pairAdd(c, 1)
+		if ix.tiedOn {
+			ix.tiedAdd(c, 1)
+		}
 	}
 	if l >= bigLoad {
 		if l == bigLoad {
@@ -230,6 +247,9 @@ func (ix *Index) LoadDown(c topology.CPU) {
 	old := ix.loads[c&(topology.MaxCPUs-1)].Load
 	if ix.pairOn {
 		ix.pairAdd(c, -1)
+		if ix.tiedOn {
+			ix.tiedAdd(c, -1)
+		}
 	}
 	if old >= bigLoad {
 		if old == bigLoad {
@@ -442,5 +462,5 @@ func (ix *Index) Check() error {
 		return fmt.Errorf("loadindex: internal error: the index does not record the loads: top %d big %d xfer CPUs %d, want %d (at least) %d %d",
 			ix.top, ix.big, ix.xferCPUs, want.top, want.big, want.xferCPUs)
 	}
-	return nil
+	return ix.checkTied()
 }

@@ -102,6 +102,9 @@ func TestIndexRecords(t *testing.T) {
 		topology.Uniform(2, 1, 1, 16, 2),
 		topology.Uniform(1, 1, 3, 11, 2),
 		topology.TwoSocketSMT(),
+		topology.Uniform(2, 1, 3, 3, 2),  // packages of caches of pairs: their least cache totals kept
+		topology.Uniform(4, 1, 16, 8, 2), // bench/sim's BenchmarkHuge
+		topology.Uniform(2, 1, 65, 2, 2), // packages of 65 caches: none kept
 	}
 	r := rand.New(rand.NewPCG(6, 1))
 	for _, top := range tops {

@@ -50,8 +50,9 @@ type pairGroup struct {
 // With pri < 0 every CPU of the node is acceptable (the mask holds them all and there is no
 // load limit), and a node of pairGrand takes the same two passes without the priority planes
 // (pairTotalsAll, pairWinnerAll): the acceptable CPUs before each node are counted once, when
-// the tree is made, and the least total of a group's nodes is taken only where the group's
-// total, kept in the index, is the least.
+// the tree is made, and each group's total, the least total of its nodes and which nodes have
+// it are kept in the index (grpSum, grpLeast, grpTied; when no group has more than 64 nodes,
+// tiedOn, else the node takes the two passes with the planes).
 func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32, ok bool) {
 	t := &ix.tree
 	if !ix.levels || !ix.pairOn || ix.big != 0 || maxLoad != math.MaxInt32 {
@@ -63,7 +64,7 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 		return 0, -1, 0, false
 	}
 	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, all: true, bound: math.MaxInt32}
-	if nd.pairGrand && pri < 0 { // every CPU acceptable (sched_pickcpu's last search)
+	if nd.pairGrand && pri < 0 && ix.tiedOn { // every CPU acceptable (sched_pickcpu's last search)
 		x0 := *x
 		groups := t.kids[nd.kidLo:nd.kidHi]
 		total, least := ix.pairTotalsAll(groups, &s)
@@ -311,10 +312,10 @@ func (ix *Index) groupTotal(g *searchNode, home int32, running bool) int32 {
 
 // pairWinnerAll is pairWinner when every CPU of the groups is acceptable, over the groups of
 // pairTotalsAll visited again from the last to the first. In a group of total least, with lt the
-// least total of its nodes (leastOf), the preferred CPU's node (total tp) alone can hold
+// least total of its nodes (kept in the index, grpLeast), the preferred CPU's node (total tp) alone can hold
 // the winner when tp is lt, or when the thread runs there and tp is lt+1 (pairAccs' test, lt
 // being the least of the other nodes' totals whenever tp is above it); otherwise the nodes of
-// total lt can, each by its candidates (drawNodes, as pairDraw), but for those none of whose
+// total lt (kept too, grpTied) can, each by its candidates (drawNodes, as pairDraw), but for those none of whose
 // CPUs is loaded little enough to beat the best so far (passLevel), some 4.9 of 13.7 a search,
 // passed over by one mask test.
 func (ix *Index) pairWinnerAll(groups []int32, s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
@@ -331,11 +332,11 @@ func (ix *Index) pairWinnerAll(groups []int32, s *lowestArgs, x0 uint32, least i
 			continue
 		}
 		refs := t.refs[g.refLo:g.refHi]
-		sums := ix.nodeSum[g.sumLo : g.sumLo+int32(len(refs))]
-		lt := leastOf(sums)
+		j := g.grp & (topology.MaxCPUs - 1)
+		lt := ix.grpLeast[j] // the least total of its nodes, and those at it, kept (tiedAdd)
 		if home >= g.sumLo && home < g.sumHi {
 			pj := int(home - g.sumLo)
-			if tp := sums[pj]; tp == lt || (s.running && tp == lt+1) {
+			if tp := ix.nodeSum[home&(topology.MaxCPUs-1)]; tp == lt || (s.running && tp == lt+1) {
 				ps := *s
 				x := jump(x0, int(gk)+int(refs[pj].before))
 				ps.x = &x
@@ -347,25 +348,22 @@ func (ix *Index) pairWinnerAll(groups []int32, s *lowestArgs, x0 uint32, least i
 				continue
 			}
 		}
-		cpu, cpuLoad, pass = ix.drawNodes(refs, sums, lt, jump(x0, int(gk)), cpu, cpuLoad, pass)
+		cpu, cpuLoad, pass = ix.drawNodes(refs, ix.grpTied[j], lt, jump(x0, int(gk)), cpu, cpuLoad, pass)
 	}
 	return cpu, cpuLoad
 }
 
-// drawNodes is pairWinnerAll's loop over a group's nodes (refs, their totals sums, every CPU
-// acceptable, x the generator's state before the group's draws): each node of total lt not
-// passed over (passLevel) draws as pairDraw draws for a node whose CPUs are all acceptable, in
+// drawNodes is pairWinnerAll's loop over a group's nodes of total lt (refs, every CPU acceptable,
+// tied having bit j for refs[j] of that total, x the generator's state before the group's
+// draws), in visiting order: each not passed over (passLevel) draws as pairDraw draws for a node
+// whose CPUs are all acceptable, in
 // this one frame, and the best (cpu, cpuLoad) and its pass level are kept as it goes. (With a
 // call of pairDraw per node, the call and the registers saved around it cost some 30
 // instructions a node drawn.)
-func (ix *Index) drawNodes(refs []pairRef, sums []int32, lt int32, x uint32, cpu, cpuLoad int32, pass *cpuBits) (int32, int32, *cpuBits) {
+func (ix *Index) drawNodes(refs []pairRef, tied uint64, lt int32, x uint32, cpu, cpuLoad int32, pass *cpuBits) (int32, int32, *cpuBits) {
 	const even = 0x5555555555555555
-	sums = sums[:len(refs)]
-	for j := range refs {
-		if sums[j] != lt {
-			continue
-		}
-		ref := &refs[j]
+	for ; tied != 0; tied &= tied - 1 {
+		ref := &refs[bits.TrailingZeros64(tied)]
 		w := int(ref.word) & (topology.SetWords - 1)
 		acc := ref.bits
 		if acc&^pass[w] == 0 {
@@ -394,18 +392,6 @@ func (ix *Index) drawNodes(refs []pairRef, sums []int32, lt int32, x uint32, cpu
 		}
 	}
 	return cpu, cpuLoad, pass
-}
-
-// leastOf returns the least of sums (math.MaxInt32 if none), four at a time in registers.
-func leastOf(sums []int32) int32 {
-	lo := int32(math.MaxInt32)
-	for ; len(sums) >= 4; sums = sums[4:] {
-		lo = min(lo, sums[0], sums[1], sums[2], sums[3])
-	}
-	for _, v := range sums {
-		lo = min(lo, v)
-	}
-	return lo
 }
 
 // pairRecip returns ceil(2^31 / n) for a node of n pairs (1 <= n <= 32): pairMean divides a total

@@ -50,6 +50,7 @@ var searchTops = []*topology.Topology{
 	topology.Uniform(4, 1, 4, 32, 2), // 1024 CPUs
 	topology.Uniform(4, 1, 16, 8, 2), // 1024 CPUs: bench/sim's BenchmarkHuge
 	topology.Uniform(1, 1, 1, 48, 2), // a group of 96 CPUs: more than a word
+	topology.Uniform(2, 1, 65, 2, 2), // packages of 65 caches of pairs: no least kept for them
 	topology.TwoSocketSMT(),          // SMT siblings numbered apart
 	topology.FourLLC(),
 	topology.BigLittle(),
