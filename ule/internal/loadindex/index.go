@@ -101,12 +101,17 @@ type Index struct {
 	// for node i, and grpNode[j] the group's node in the tree. LowestPairGroups, with every CPU
 	// acceptable, reads from them which nodes of a group can hold the winner, where it took
 	// their least and compared each node's total with it (a loop over the group's 16 nodes on a
-	// machine of 1024 CPUs).
-	tiedOn   bool
-	grpLeast [topology.MaxCPUs]int32
-	grpTied  [topology.MaxCPUs]uint64
-	sumPos   [topology.MaxCPUs]uint8
-	grpNode  []int32
+	// machine of 1024 CPUs). Likewise, for each node i of those groups, nodeLeast[i] is the
+	// least total of its pairs and nodeTied[i] has those pairs (at bit 2i of their word, as
+	// pairLevel), which drawNodes reads where it found them from a guess and two or more tests of
+	// the pair levels.
+	tiedOn    bool
+	grpLeast  [topology.MaxCPUs]int32
+	grpTied   [topology.MaxCPUs]uint64
+	sumPos    [topology.MaxCPUs]uint8
+	grpNode   []int32
+	nodeLeast [topology.MaxCPUs]int32
+	nodeTied  [topology.MaxCPUs]uint64
 	// acc and cand are scratch masks of the searches (only the words of the group searched are
 	// written and read), kept here so that no search clears a whole mask.
 	acc, cand cpuBits

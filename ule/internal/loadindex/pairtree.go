@@ -348,20 +348,20 @@ func (ix *Index) pairWinnerAll(groups []int32, s *lowestArgs, x0 uint32, least i
 				continue
 			}
 		}
-		cpu, cpuLoad, pass = ix.drawNodes(refs, ix.grpTied[j], lt, jump(x0, int(gk)), cpu, cpuLoad, pass)
+		cpu, cpuLoad, pass = ix.drawNodes(refs, ix.grpTied[j], jump(x0, int(gk)), cpu, cpuLoad, pass)
 	}
 	return cpu, cpuLoad
 }
 
-// drawNodes is pairWinnerAll's loop over a group's nodes of total lt (refs, every CPU acceptable,
-// tied having bit j for refs[j] of that total, x the generator's state before the group's
-// draws), in visiting order: each not passed over (passLevel) draws as pairDraw draws for a node
-// whose CPUs are all acceptable, in
-// this one frame, and the best (cpu, cpuLoad) and its pass level are kept as it goes. (With a
-// call of pairDraw per node, the call and the registers saved around it cost some 30
-// instructions a node drawn.)
-func (ix *Index) drawNodes(refs []pairRef, tied uint64, lt int32, x uint32, cpu, cpuLoad int32, pass *cpuBits) (int32, int32, *cpuBits) {
-	const even = 0x5555555555555555
+// drawNodes is pairWinnerAll's loop over a group's nodes of least total (refs, every CPU
+// acceptable, tied having bit j for refs[j] of that total, x the generator's state before the
+// group's draws), in visiting order: each not passed over (passLevel) draws as pairDraw draws
+// for a node whose CPUs are all acceptable, in this one frame, its least pair total and the
+// pairs at it read from the index (nodeLeast, nodeTied) where pairDraw finds them from a guess,
+// and the best (cpu, cpuLoad) and its pass level are kept as it goes. (With a call of pairDraw
+// per node, the call and the registers saved around it cost some 30 instructions a node
+// drawn.)
+func (ix *Index) drawNodes(refs []pairRef, tied uint64, x uint32, cpu, cpuLoad int32, pass *cpuBits) (int32, int32, *cpuBits) {
 	for ; tied != 0; tied &= tied - 1 {
 		ref := &refs[bits.TrailingZeros64(tied)]
 		w := int(ref.word) & (topology.SetWords - 1)
@@ -369,13 +369,8 @@ func (ix *Index) drawNodes(refs []pairRef, tied uint64, lt int32, x uint32, cpu,
 		if acc&^pass[w] == 0 {
 			continue // passed over: none of its CPUs can beat the best so far
 		}
-		pairs := acc & even
-		mean := pairMean(lt, ref.perPair)
-		tot, hi := mean, min(2*ix.top, 2*bigLoad-2)
-		if !(tot >= 1 && tot <= hi && levelIs(pairs, ix.pairLevel[:], w, tot)) {
-			tot = leastLevelNear(pairs, ix.pairLevel[:], w, hi, mean)
-		}
-		pairs &^= ix.pairLevel[(tot+1)&(2*bigLoad-1)][w]
+		n := ref.sum & (topology.MaxCPUs - 1) // its least pair total and pairs at it, kept (tiedAdd)
+		tot, pairs := ix.nodeLeast[n], ix.nodeTied[n]
 		cand := pairs | pairs<<1
 		m, hi := int32(uint32(tot)>>1), min(ix.top, tot)
 		if !(m >= 1 && m <= hi && levelIs(cand, ix.loaded[:], w, m)) {

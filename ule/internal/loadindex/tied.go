@@ -1,18 +1,21 @@
 // This file keeps, for each group of nodes of SMT pairs (a package of last-level caches), the
-// least total of its nodes and which nodes have it (Index.grpLeast, Index.grpTied).
+// least total of its nodes and which nodes have it (Index.grpLeast, Index.grpTied), and for each
+// of those nodes the least total of its pairs and which pairs have it (Index.nodeLeast,
+// Index.nodeTied).
 
 package loadindex
 
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/schedkit/schedkit/topology"
 )
 
 // newTied numbers the groups of nodes of SMT pairs for grpLeast and grpTied, and sets tiedOn
 // when some node is pairGrand and no group has more than 64 nodes; every total is then zero, so
-// each group's least is zero and every one of its nodes has it.
+// each group's least is zero and every one of its nodes has it, and likewise each node's pairs.
 func (ix *Index) newTied() {
 	t := &ix.tree
 	grand, fits, grps := false, true, int32(0)
@@ -37,6 +40,10 @@ func (ix *Index) newTied() {
 	}
 	for j := 1; j < len(ix.grpNode); j++ {
 		ix.grpTied[j] = ix.tiedAt(j, 0)
+		nd := &t.nodes[ix.grpNode[j]]
+		for p := range nd.sumHi - nd.sumLo {
+			ix.nodeTied[nd.sumLo+p] = ix.pairsAt(&t.refs[nd.refLo+p], 0)
+		}
 	}
 }
 
@@ -52,37 +59,59 @@ func (ix *Index) tiedAt(j int, s int32) uint64 {
 	return tied
 }
 
-// tiedAdd keeps the least total of the group of CPU c's node, and the nodes that have it, when
-// pairAdd(c, d) has just changed that node's total by d (1 or -1): a node going up leaves the
-// tied nodes, and when it was the last of them the least is one more, which the nodes now at it
-// have (one loop over the group's totals); a node going down joins them, or alone has a new
-// least.
+// pairsAt returns the pairs of node ref (at the even bits of its word) whose total is s.
+func (ix *Index) pairsAt(ref *pairRef, s int32) uint64 {
+	const even = 0x5555555555555555
+	tied := uint64(0)
+	for b := ref.bits & even; b != 0; b &= b - 1 {
+		c := int(ref.word)<<6 | bits.TrailingZeros64(b)
+		if ix.pairSum[c>>1&(topology.MaxCPUs/2-1)] == s {
+			tied |= b & -b
+		}
+	}
+	return tied
+}
+
+// tiedAdd keeps the least totals and the tied members of CPU c's node and of its group when
+// pairAdd(c, d) has just changed the totals of c's pair and node by d (1 or -1). For each: a
+// member going up leaves the tied ones, and when it was the last of them the least is one more,
+// which the members now at it have (one loop over the totals); a member going down joins them,
+// or alone has a new least.
 func (ix *Index) tiedAdd(c topology.CPU, d int32) {
 	h := ix.home[c&(topology.MaxCPUs-1)]
 	j, i := h>>16&(topology.MaxCPUs-1), h&(topology.MaxCPUs-1)
 	if j == 0 {
 		return // in no group of nodes of SMT pairs
 	}
-	b := uint64(1) << (ix.sumPos[i] & 63)
-	s, least, tied := ix.nodeSum[i], ix.grpLeast[j], ix.grpTied[j]
+	p := ix.sumPos[i] & 63
+	ix.nodeLeast[i], ix.nodeTied[i] = keepTied(ix.pairSum[c>>1&(topology.MaxCPUs/2-1)], d, 1<<(c&62), ix.nodeLeast[i], ix.nodeTied[i],
+		func(s int32) uint64 { return ix.pairsAt(&ix.tree.refs[ix.tree.nodes[ix.grpNode[j]].refLo+int32(p)], s) })
+	ix.grpLeast[j], ix.grpTied[j] = keepTied(ix.nodeSum[i], d, 1<<p, ix.grpLeast[j], ix.grpTied[j],
+		func(s int32) uint64 { return ix.tiedAt(int(j), s) })
+}
+
+// keepTied returns the least and the tied members (a mask) of a set of totals after the member
+// at bit b changed by d (1 or -1) to s, from their least and tied before; at(s) returns the
+// members whose total is s.
+func keepTied(s, d int32, b uint64, least int32, tied uint64, at func(int32) uint64) (int32, uint64) {
 	switch {
 	case d > 0:
-		if tied&b == 0 {
-			return
-		}
-		if tied &^= b; tied == 0 { // it was the last at the least, which is now its total
-			least, tied = s, ix.tiedAt(int(j), s)
+		if tied&b != 0 {
+			if tied &^= b; tied == 0 { // it was the last at the least, which is now its total
+				return s, at(s)
+			}
 		}
 	case s < least:
-		least, tied = s, b
+		return s, b
 	case s == least:
 		tied |= b
 	}
-	ix.grpLeast[j], ix.grpTied[j] = least, tied
+	return least, tied
 }
 
-// checkTied returns an error if grpLeast and grpTied are kept (tiedOn) and do not hold each
-// group's least total and its nodes at it, taken from the totals afresh.
+// checkTied returns an error if grpLeast, grpTied, nodeLeast and nodeTied are kept (tiedOn) and
+// do not hold each group's least node total and the nodes at it, and each of its nodes' least
+// pair total and the pairs at it, taken from the totals afresh.
 func (ix *Index) checkTied() error {
 	if !ix.tiedOn {
 		return nil
@@ -90,8 +119,17 @@ func (ix *Index) checkTied() error {
 	for j := 1; j < len(ix.grpNode); j++ {
 		nd := &ix.tree.nodes[ix.grpNode[j]]
 		least := int32(math.MaxInt32)
-		for _, v := range ix.nodeSum[nd.sumLo:nd.sumHi] {
+		for p, v := range ix.nodeSum[nd.sumLo:nd.sumHi] {
 			least = min(least, v)
+			ref, lp := &ix.tree.refs[nd.refLo+int32(p)], int32(math.MaxInt32)
+			for b := ref.bits; b != 0; b &= b - 1 {
+				lp = min(lp, ix.pairSum[(int(ref.word)<<6|bits.TrailingZeros64(b))>>1])
+			}
+			n := nd.sumLo + int32(p)
+			if want := ix.pairsAt(ref, lp); ix.nodeLeast[n] != lp || ix.nodeTied[n] != want {
+				return fmt.Errorf("loadindex: internal error: node %d of SMT pairs has least pair total %d at pairs %#x, want %d at %#x",
+					n, ix.nodeLeast[n], ix.nodeTied[n], lp, want)
+			}
 		}
 		if want := ix.tiedAt(j, least); ix.grpLeast[j] != least || ix.grpTied[j] != want {
 			return fmt.Errorf("loadindex: internal error: group %d of nodes of SMT pairs has least total %d at nodes %#x, want %d at %#x",
