@@ -380,9 +380,25 @@ func (ix *Index) drawNodes(refs []pairRef, tied uint64, x uint32, cpu, cpuLoad i
 			continue
 		}
 		cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
-		b, r := drawSpan(63-bits.LeadingZeros64(acc), cand, jump(x, int(ref.before)))
-		if l := m<<8 - r; l < cpuLoad {
-			cpu, cpuLoad = ref.word<<6+b, l
+		// drawSpan's draws, in this frame: its call, and the loop's values saved and reloaded
+		// around it, cost some 20 instructions a node drawn.
+		x0, lz := jump(x, int(ref.before)), bits.LeadingZeros64(acc)
+		best := uint32(0)
+		c := cand << (lz & 63)
+		for ; c&(c-1) != 0; c &= c - 1 { // two candidates a turn
+			s := bits.TrailingZeros64(c)
+			c &= c - 1
+			t := bits.TrailingZeros64(c)
+			js, jt := &spanJump[s], &spanJump[t]
+			best = max(best, (x0*js.mul+js.add)&(127<<16)|uint32(s), (x0*jt.mul+jt.add)&(127<<16)|uint32(t))
+		}
+		if c != 0 {
+			s := bits.TrailingZeros64(c)
+			j := &spanJump[s]
+			best = max(best, (x0*j.mul+j.add)&(127<<16)|uint32(s))
+		}
+		if l := m<<8 - int32(best>>16); l < cpuLoad {
+			cpu, cpuLoad = ref.word<<6+int32(best&63)-int32(lz), l
 			pass = ix.passLevel(cpuLoad)
 		}
 	}
