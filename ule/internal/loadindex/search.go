@@ -16,7 +16,7 @@ import (
 // machine. A group whose children are all leaves is searched as one walk (LowestFused), a leaf
 // of consecutive ids in the index (LowestRun); otherwise the kernel's recursion runs over the
 // search tree, with those two forms at the groups it reaches and a group of groups of SMT pairs,
-// or a group of those, searched in the index (LowestPairGroups).
+// or a group of those, searched in the index (LowestPairGroups, from here when n is one).
 // When the counts of LowPri values are kept (machines of more than 64 ids) and no CPU of the
 // machine runs worse than pri (the thread not running on the preferred CPU), it returns -1 at
 // once (noneWorse).
@@ -40,6 +40,11 @@ func (ix *Index) Lowest(n int, mask *topology.CPUSet, full bool, pri, maxLoad, p
 	if ix.tree.nodes[n].leafKids { // a group of leaves (a cache group's cores): one walk
 		_, cpu, _ := ix.LowestFused(n, mask, full, pri, maxLoad, prefer, running, math.MaxInt32, x)
 		return cpu, true
+	}
+	if nd := &ix.tree.nodes[n]; nd.pairGrand || nd.pairKids { // a group of caches of SMT pairs, or of those: no call on the way
+		if _, cpu, _, ok := ix.LowestPairGroups(n, mask, full, pri, maxLoad, prefer, running, x); ok {
+			return cpu, true
+		}
 	}
 	if c, ok := ix.LowestRun(n, mask, full, pri, maxLoad, prefer, running, x); ok {
 		return c, true
