@@ -112,6 +112,22 @@ type Index struct {
 	grpNode   []int32
 	nodeLeast [topology.MaxCPUs]int32
 	nodeTied  [topology.MaxCPUs]uint64
+	// And for each node numbered g of pairGrand (grandOf[n] = g for tree node n, else 0):
+	// grandSum[g] is the total of its groups, grandLeast[g] their least total and grandTied[g]
+	// has bit i for its i-th group (t.kids[kidLo+i]) at that total; group j is grpPos[j] of
+	// grpGrand[j] (0 if in none), and grpBefore[j] is the number of CPUs of the groups visited
+	// before it there (from the last to the first), grandCPUs[g] that of all. LowestPairGroups
+	// takes a node's total and its groups of least total from them, where it summed and compared
+	// each group's.
+	grandOf    []int32
+	grandNode  []int32
+	grandSum   [topology.MaxCPUs / 2]int32
+	grandLeast [topology.MaxCPUs / 2]int32
+	grandTied  [topology.MaxCPUs / 2]uint64
+	grandCPUs  [topology.MaxCPUs / 2]int32
+	grpGrand   [topology.MaxCPUs]uint16
+	grpPos     [topology.MaxCPUs]uint8
+	grpBefore  [topology.MaxCPUs]int32
 	// acc and cand are scratch masks of the searches (only the words of the group searched are
 	// written and read), kept here so that no search clears a whole mask.
 	acc, cand cpuBits

@@ -50,9 +50,10 @@ type pairGroup struct {
 // With pri < 0 every CPU of the node is acceptable (the mask holds them all and there is no
 // load limit), and a node of pairGrand takes the same two passes without the priority planes
 // (pairTotalsAll, pairWinnerAll): the acceptable CPUs before each node are counted once, when
-// the tree is made, and each group's total, the least total of its nodes and which nodes have
-// it are kept in the index (grpSum, grpLeast, grpTied; when no group has more than 64 nodes,
-// tiedOn, else the node takes the two passes with the planes).
+// the tree is made, and the node's total, the least total of its groups and which groups have
+// it, and in each group the least total of its nodes and which nodes have it, are kept in the
+// index (grandSum, grandLeast, grandTied, grpLeast, grpTied; when no node has more than 64
+// children, tiedOn, else the node takes the two passes with the planes).
 func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, maxLoad, prefer int32, running bool, x *uint32) (total, cpu, cpuLoad int32, ok bool) {
 	t := &ix.tree
 	if !ix.levels || !ix.pairOn || ix.big != 0 || maxLoad != math.MaxInt32 {
@@ -66,9 +67,8 @@ func (ix *Index) LowestPairGroups(n int, mask *topology.CPUSet, full bool, pri, 
 	s := lowestArgs{loads: ix.loads, mask: mask, pri: pri, maxLoad: maxLoad, prefer: prefer, running: running, x: x, all: true, bound: math.MaxInt32}
 	if nd.pairGrand && pri < 0 && ix.tiedOn { // every CPU acceptable (sched_pickcpu's last search)
 		x0 := *x
-		groups := t.kids[nd.kidLo:nd.kidHi]
-		total, least := ix.pairTotalsAll(groups, &s)
-		cpu, cpuLoad = ix.pairWinnerAll(groups, &s, x0, least)
+		total, tied := ix.pairTotalsAll(n, &s)
+		cpu, cpuLoad = ix.pairWinnerAll(t.kids[nd.kidLo:nd.kidHi], &s, x0, tied)
 		return total, cpu, cpuLoad, true
 	}
 	if nd.pairGrand {
@@ -264,27 +264,30 @@ func (ix *Index) pairDraw(ref *pairRef, acc uint64, x uint32, best, sum int32) (
 	return ref.word<<6 + b, m<<8 - r
 }
 
-// pairTotalsAll is pairTotals when every CPU of the groups is acceptable (pri < 0, the mask
-// holding them all): each group's total as the index keeps it (groupTotal), its CPUs counted when
-// the tree was made. It records nothing (pairWinnerAll reads the groups from the tree again),
-// moves the generator over every draw, and returns the total of the groups and the least total
-// of a group.
-func (ix *Index) pairTotalsAll(groups []int32, s *lowestArgs) (total, least int32) {
-	t := &ix.tree
-	home := ix.homeSum(s.prefer)
-	k := int32(0)
-	least = math.MaxInt32
-	for _, gn := range groups {
-		g := &t.nodes[gn]
-		tot := ix.groupTotal(g, home, s.running)
-		k += g.nCPUs
-		total += tot
-		if g.nCPUs > 0 {
-			least = min(least, tot)
+// pairTotalsAll is pairTotals when every CPU of node n's groups is acceptable (pri < 0, the mask
+// holding them all), from what the index keeps: the node's total (grandSum) and its groups of
+// least total (grandTied, grandLeast), the group of the preferred CPU counting 128 less, and 256
+// less again when the thread runs there, as lowestPairsIx makes its nodes' totals. It moves the
+// generator over every draw and returns the total of the groups and the groups of least total
+// (bit i for the i-th child): the preferred CPU's group alone when it is one of them, its total
+// then being below the others'.
+func (ix *Index) pairTotalsAll(n int, s *lowestArgs) (total int32, tied uint64) {
+	g := ix.grandOf[n] & (topology.MaxCPUs/2 - 1)
+	total, tied = ix.grandSum[g]<<8, ix.grandTied[g]
+	*s.x = jump(*s.x, int(ix.grandCPUs[g]))
+	if uint32(s.prefer) >= topology.MaxCPUs {
+		return total, tied
+	}
+	if j := ix.home[s.prefer] >> 16 & (topology.MaxCPUs - 1); j != 0 && int32(ix.grpGrand[j]) == g {
+		total -= 128
+		if s.running {
+			total -= 256
+		}
+		if v, least := ix.grpSum[j], ix.grandLeast[g]; v == least || (s.running && v == least+1) {
+			tied = 1 << (ix.grpPos[j] & 63)
 		}
 	}
-	*s.x = jump(*s.x, int(k))
-	return total, least
+	return total, tied
 }
 
 // homeSum returns the index of the preferred CPU p's node's total in Index.nodeSum (-1 if p is
@@ -296,44 +299,28 @@ func (ix *Index) homeSum(p int32) int32 {
 	return int32(ix.home[p] & 0xffff)
 }
 
-// groupTotal returns the total of g, a node of pairKids, as lowestPairsIx makes its nodes': 256
-// per thread, less 128 if it holds the preferred CPU (its node's total at index home) and 256 more
-// if the thread runs there.
-func (ix *Index) groupTotal(g *searchNode, home int32, running bool) int32 {
-	tot := ix.grpSum[min(g.grp, topology.MaxCPUs/2)] << 8
-	if home >= g.sumLo && home < g.sumHi {
-		tot -= 128
-		if running {
-			tot -= 256
-		}
-	}
-	return tot
-}
-
 // pairWinnerAll is pairWinner when every CPU of the groups is acceptable, over the groups of
-// pairTotalsAll visited again from the last to the first. In a group of total least, with lt the
-// least total of its nodes (kept in the index, grpLeast), the preferred CPU's node (total tp) alone can hold
-// the winner when tp is lt, or when the thread runs there and tp is lt+1 (pairAccs' test, lt
-// being the least of the other nodes' totals whenever tp is above it); otherwise the nodes of
-// total lt (kept too, grpTied) can, each by its candidates (drawNodes, as pairDraw), but for those none of whose
-// CPUs is loaded little enough to beat the best so far (passLevel), some 4.9 of 13.7 a search,
-// passed over by one mask test.
-func (ix *Index) pairWinnerAll(groups []int32, s *lowestArgs, x0 uint32, least int32) (cpu, cpuLoad int32) {
+// least total that pairTotalsAll found (tied, bit i for groups[i]), visited from the last to the
+// first. In such a group, with lt the least total of its nodes (kept in the index, grpLeast),
+// the preferred CPU's node (total tp) alone can hold the winner when tp is lt, or when the
+// thread runs there and tp is lt+1 (pairAccs' test, lt being the least of the other nodes'
+// totals whenever tp is above it); otherwise the nodes of total lt (kept too, grpTied) can,
+// each by its candidates (drawNodes, as pairDraw), but for those none of whose CPUs is loaded
+// little enough to beat the best so far (passLevel), some 4.9 of 13.7 a search, passed over by
+// one mask test.
+func (ix *Index) pairWinnerAll(groups []int32, s *lowestArgs, x0 uint32, tied uint64) (cpu, cpuLoad int32) {
 	t := &ix.tree
 	cpu, cpuLoad = -1, math.MaxInt32
 	pass := &noCPUs // the CPUs whose load cannot beat cpuLoad (passLevel)
 	home := ix.homeSum(s.prefer)
-	k := int32(0) // the CPUs of the groups before g
-	for i := len(groups) - 1; i >= 0; i-- {
+	for tied != 0 {
+		i := 63 - bits.LeadingZeros64(tied)
+		tied &^= 1 << i
 		g := &t.nodes[groups[i]]
-		gk := k
-		k += g.nCPUs
-		if g.nCPUs == 0 || ix.groupTotal(g, home, s.running) != least {
-			continue
-		}
 		refs := t.refs[g.refLo:g.refHi]
 		j := g.grp & (topology.MaxCPUs - 1)
-		lt := ix.grpLeast[j] // the least total of its nodes, and those at it, kept (tiedAdd)
+		gk := ix.grpBefore[j] // the CPUs of the groups before g
+		lt := ix.grpLeast[j]  // the least total of its nodes, and those at it, kept (tiedAdd)
 		if home >= g.sumLo && home < g.sumHi {
 			pj := int(home - g.sumLo)
 			if tp := ix.nodeSum[home&(topology.MaxCPUs-1)]; tp == lt || (s.running && tp == lt+1) {

@@ -35,7 +35,7 @@ func (ix *Index) newTied() {
 			ix.sumPos[nd.sumLo+p] = uint8(p)
 		}
 	}
-	if ix.tiedOn = grand && fits && len(ix.grpNode) <= topology.MaxCPUs; !ix.tiedOn {
+	if ix.tiedOn = grand && fits && len(ix.grpNode) <= topology.MaxCPUs && ix.newGrand(); !ix.tiedOn {
 		return
 	}
 	for j := 1; j < len(ix.grpNode); j++ {
@@ -45,6 +45,46 @@ func (ix *Index) newTied() {
 			ix.nodeTied[nd.sumLo+p] = ix.pairsAt(&t.refs[nd.refLo+p], 0)
 		}
 	}
+}
+
+// newGrand numbers the nodes of pairGrand for grandSum, grandLeast and grandTied, every group's
+// total being zero, and reports whether each has at most 64 groups.
+func (ix *Index) newGrand() bool {
+	t := &ix.tree
+	ix.grandOf, ix.grandNode = make([]int32, len(t.nodes)), []int32{-1}
+	for i := range t.nodes {
+		nd := &t.nodes[i]
+		if !nd.pairGrand {
+			continue
+		}
+		g := int32(len(ix.grandNode))
+		kids := t.kids[nd.kidLo:nd.kidHi]
+		if len(kids) > 64 || g >= topology.MaxCPUs/2 {
+			return false
+		}
+		ix.grandOf[i], ix.grandNode = g, append(ix.grandNode, int32(i))
+		k := int32(0)
+		for p := len(kids) - 1; p >= 0; p-- { // in visiting order
+			j := t.nodes[kids[p]].grp
+			ix.grpGrand[j], ix.grpPos[j], ix.grpBefore[j] = uint16(g), uint8(p), k
+			k += t.nodes[kids[p]].nCPUs
+		}
+		ix.grandCPUs[g], ix.grandTied[g] = k, ix.grandAt(g, 0)
+	}
+	return true
+}
+
+// grandAt returns the groups of node g of pairGrand (bit i for its i-th child) whose total is s.
+func (ix *Index) grandAt(g int32, s int32) uint64 {
+	t := &ix.tree
+	nd := &t.nodes[ix.grandNode[g]]
+	tied := uint64(0)
+	for i, k := range t.kids[nd.kidLo:nd.kidHi] {
+		if ix.grpSum[t.nodes[k].grp&(topology.MaxCPUs-1)] == s {
+			tied |= 1 << (i & 63)
+		}
+	}
+	return tied
 }
 
 // tiedAt returns the nodes of group j (bit p for its p-th node) whose total is s.
@@ -88,6 +128,11 @@ func (ix *Index) tiedAdd(c topology.CPU, d int32) {
 		func(s int32) uint64 { return ix.pairsAt(&ix.tree.refs[ix.tree.nodes[ix.grpNode[j]].refLo+int32(p)], s) })
 	ix.grpLeast[j], ix.grpTied[j] = keepTied(ix.nodeSum[i], d, 1<<p, ix.grpLeast[j], ix.grpTied[j],
 		func(s int32) uint64 { return ix.tiedAt(int(j), s) })
+	if g := int32(ix.grpGrand[j]) & (topology.MaxCPUs/2 - 1); g != 0 {
+		ix.grandSum[g] += d
+		ix.grandLeast[g], ix.grandTied[g] = keepTied(ix.grpSum[j], d, 1<<(ix.grpPos[j]&63), ix.grandLeast[g], ix.grandTied[g],
+			func(s int32) uint64 { return ix.grandAt(g, s) })
+	}
 }
 
 // keepTied returns the least and the tied members (a mask) of a set of totals after the member
@@ -134,6 +179,18 @@ func (ix *Index) checkTied() error {
 		if want := ix.tiedAt(j, least); ix.grpLeast[j] != least || ix.grpTied[j] != want {
 			return fmt.Errorf("loadindex: internal error: group %d of nodes of SMT pairs has least total %d at nodes %#x, want %d at %#x",
 				j, ix.grpLeast[j], ix.grpTied[j], least, want)
+		}
+	}
+	for g := int32(1); g < int32(len(ix.grandNode)); g++ {
+		nd := &ix.tree.nodes[ix.grandNode[g]]
+		sum, least := int32(0), int32(math.MaxInt32)
+		for _, k := range ix.tree.kids[nd.kidLo:nd.kidHi] {
+			v := ix.grpSum[ix.tree.nodes[k].grp]
+			sum, least = sum+v, min(least, v)
+		}
+		if want := ix.grandAt(g, least); ix.grandSum[g] != sum || ix.grandLeast[g] != least || ix.grandTied[g] != want {
+			return fmt.Errorf("loadindex: internal error: node %d of packages has total %d, least %d at %#x, want %d, %d at %#x",
+				g, ix.grandSum[g], ix.grandLeast[g], ix.grandTied[g], sum, least, want)
 		}
 	}
 	return nil
