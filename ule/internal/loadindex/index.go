@@ -103,8 +103,9 @@ type Index struct {
 	// their least and compared each node's total with it (a loop over the group's 16 nodes on a
 	// machine of 1024 CPUs). Likewise, for each node i of those groups, nodeLeast[i] is the
 	// least total of its pairs and nodeTied[i] has those pairs (at bit 2i of their word, as
-	// pairLevel), which drawNodes reads where it found them from a guess and two or more tests of
-	// the pair levels.
+	// pairLevel); nodeLoad[i] is the least load of those pairs' CPUs and nodeCand[i] has the CPUs
+	// of those pairs at that load, which drawNodes reads where it found them from a guess and
+	// two or more tests of the pair levels and of the load levels.
 	tiedOn    bool
 	grpLeast  [topology.MaxCPUs]int32
 	grpTied   [topology.MaxCPUs]uint64
@@ -112,6 +113,8 @@ type Index struct {
 	grpNode   []int32
 	nodeLeast [topology.MaxCPUs]int32
 	nodeTied  [topology.MaxCPUs]uint64
+	nodeLoad  [topology.MaxCPUs]int32
+	nodeCand  [topology.MaxCPUs]uint64
 	// And for each node numbered g of pairGrand (grandOf[n] = g for tree node n, else 0):
 	// grandSum[g] is the total of its groups, grandLeast[g] their least total and grandTied[g]
 	// has bit i for its i-th group (t.kids[kidLo+i]) at that total; group j is grpPos[j] of
@@ -243,19 +246,19 @@ func (ix *Index) LoadUp(c topology.CPU) {
 	l := ix.loads[c&(topology.MaxCPUs-1)].Load
 	if ix.pairOn {
 		ix.pairAdd(c, 1)
-		if ix.tiedOn {
-			ix.tiedAdd(c, 1)
-		}
 	}
 	if l >= bigLoad {
 		if l == bigLoad {
 			ix.big++
 		}
-		return
+	} else {
+		w, bit := wordBit(c)
+		ix.loaded[l&(bigLoad-1)][w] |= bit
+		ix.top = max(ix.top, l)
 	}
-	w, bit := wordBit(c)
-	ix.loaded[l&(bigLoad-1)][w] |= bit
-	ix.top = max(ix.top, l)
+	if ix.tiedOn { // after the levels, which it reads
+		ix.tiedAdd(c, 1)
+	}
 }
 
 // LoadDown records that CPU c's load is about to go down by one, from loads[c].Load (positive).
@@ -268,18 +271,18 @@ func (ix *Index) LoadDown(c topology.CPU) {
 	old := ix.loads[c&(topology.MaxCPUs-1)].Load
 	if ix.pairOn {
 		ix.pairAdd(c, -1)
-		if ix.tiedOn {
-			ix.tiedAdd(c, -1)
-		}
 	}
 	if old >= bigLoad {
 		if old == bigLoad {
 			ix.big--
 		}
-		return
+	} else {
+		w, bit := wordBit(c)
+		ix.loaded[old&(bigLoad-1)][w] &^= bit
 	}
-	w, bit := wordBit(c)
-	ix.loaded[old&(bigLoad-1)][w] &^= bit
+	if ix.tiedOn { // after the levels, which it reads
+		ix.tiedAdd(c, -1)
+	}
 }
 
 // pairAdd records that the load of CPU c, and so the total of its pair (c&^1, c|1), of the

@@ -356,17 +356,12 @@ func (ix *Index) drawNodes(refs []pairRef, tied uint64, x uint32, cpu, cpuLoad i
 		if acc&^pass[w] == 0 {
 			continue // passed over: none of its CPUs can beat the best so far
 		}
-		n := ref.sum & (topology.MaxCPUs - 1) // its least pair total and pairs at it, kept (tiedAdd)
-		tot, pairs := ix.nodeLeast[n], ix.nodeTied[n]
-		cand := pairs | pairs<<1
-		m, hi := int32(uint32(tot)>>1), min(ix.top, tot)
-		if !(m >= 1 && m <= hi && levelIs(cand, ix.loaded[:], w, m)) {
-			m = leastLevelNear(cand, ix.loaded[:], w, hi, m)
-		}
+		// Of its pairs of least total, the CPUs of least load, and that load, kept (tiedAdd).
+		n := ref.sum & (topology.MaxCPUs - 1)
+		m, cand := ix.nodeLoad[n], ix.nodeCand[n]
 		if m<<8-127 >= cpuLoad {
 			continue
 		}
-		cand &^= ix.loaded[(m+1)&(bigLoad-1)][w]
 		// drawSpan's draws, in this frame: its call, and the loop's values saved and reloaded
 		// around it, cost some 20 instructions a node drawn.
 		x0, lz := jump(x, int(ref.before)), bits.LeadingZeros64(acc)

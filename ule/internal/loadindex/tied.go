@@ -42,7 +42,9 @@ func (ix *Index) newTied() {
 		ix.grpTied[j] = ix.tiedAt(j, 0)
 		nd := &t.nodes[ix.grpNode[j]]
 		for p := range nd.sumHi - nd.sumLo {
-			ix.nodeTied[nd.sumLo+p] = ix.pairsAt(&t.refs[nd.refLo+p], 0)
+			ref := &t.refs[nd.refLo+p]
+			ix.nodeTied[nd.sumLo+p] = ix.pairsAt(ref, 0)
+			ix.nodeLoad[nd.sumLo+p], ix.nodeCand[nd.sumLo+p] = 0, ix.nodeTied[nd.sumLo+p]|ix.nodeTied[nd.sumLo+p]<<1
 		}
 	}
 }
@@ -99,9 +101,13 @@ func (ix *Index) tiedAt(j int, s int32) uint64 {
 	return tied
 }
 
-// pairsAt returns the pairs of node ref (at the even bits of its word) whose total is s.
+// pairsAt returns the pairs of node ref (at the even bits of its word) whose total is s, s being
+// their least total: those below pair level s+1 when it is kept, else from the totals one by one.
 func (ix *Index) pairsAt(ref *pairRef, s int32) uint64 {
 	const even = 0x5555555555555555
+	if s >= 0 && s+1 < 2*bigLoad {
+		return ref.bits & even &^ ix.pairLevel[(s+1)&(2*bigLoad-1)][ref.word&(topology.SetWords-1)]
+	}
 	tied := uint64(0)
 	for b := ref.bits & even; b != 0; b &= b - 1 {
 		c := int(ref.word)<<6 | bits.TrailingZeros64(b)
@@ -126,6 +132,21 @@ func (ix *Index) tiedAdd(c topology.CPU, d int32) {
 	p := ix.sumPos[i] & 63
 	ix.nodeLeast[i], ix.nodeTied[i] = keepTied(ix.pairSum[c>>1&(topology.MaxCPUs/2-1)], d, 1<<(c&62), ix.nodeLeast[i], ix.nodeTied[i],
 		func(s int32) uint64 { return ix.pairsAt(&ix.tree.refs[ix.tree.nodes[ix.grpNode[j]].refLo+int32(p)], s) })
+	w := int(c>>6) & (topology.SetWords - 1)
+	if cand := ix.nodeTied[i] | ix.nodeTied[i]<<1; ix.big == 0 { // the levels hold every load
+		// From the least load before, mostly the least load after or one less.
+		m := ix.nodeLoad[i]
+		switch {
+		case m >= 1 && m <= ix.top && levelIs(cand, ix.loaded[:], w, m):
+		case m+1 <= ix.top && levelIs(cand, ix.loaded[:], w, m+1):
+			m++
+		default:
+			m = leastLevelNear(cand, ix.loaded[:], w, ix.top, m-1)
+		}
+		ix.nodeLoad[i], ix.nodeCand[i] = m, cand&^ix.loaded[(m+1)&(bigLoad-1)][w]
+	} else {
+		ix.nodeLoad[i], ix.nodeCand[i] = ix.leastCPUs(ix.nodeTied[i], w, c, d)
+	}
 	ix.grpLeast[j], ix.grpTied[j] = keepTied(ix.nodeSum[i], d, 1<<p, ix.grpLeast[j], ix.grpTied[j],
 		func(s int32) uint64 { return ix.tiedAt(int(j), s) })
 	if g := int32(ix.grpGrand[j]) & (topology.MaxCPUs/2 - 1); g != 0 {
@@ -133,6 +154,28 @@ func (ix *Index) tiedAdd(c topology.CPU, d int32) {
 		ix.grandLeast[g], ix.grandTied[g] = keepTied(ix.grpSum[j], d, 1<<(ix.grpPos[j]&63), ix.grandLeast[g], ix.grandTied[g],
 			func(s int32) uint64 { return ix.grandAt(g, s) })
 	}
+}
+
+// leastCPUs returns the least load of the CPUs of pairs (at the even bits of mask word w) and
+// those CPUs at it, CPU c's load being d less than loads[c] when d < 0 (LoadDown records a
+// load about to go down; LoadUp one gone up), from the loads one by one: tiedAdd takes them from
+// the load levels when those hold every load (big is zero).
+func (ix *Index) leastCPUs(pairs uint64, w int, c topology.CPU, d int32) (int32, uint64) {
+	m, cand := int32(math.MaxInt32), uint64(0)
+	for b := pairs | pairs<<1; b != 0; b &= b - 1 {
+		cc := w<<6 | bits.TrailingZeros64(b)
+		l := ix.loads[cc&(topology.MaxCPUs-1)].Load
+		if cc == int(c) && d < 0 {
+			l += d
+		}
+		if l < m {
+			m, cand = l, 0
+		}
+		if l == m {
+			cand |= b & -b
+		}
+	}
+	return m, cand
 }
 
 // keepTied returns the least and the tied members (a mask) of a set of totals after the member
@@ -174,6 +217,10 @@ func (ix *Index) checkTied() error {
 			if want := ix.pairsAt(ref, lp); ix.nodeLeast[n] != lp || ix.nodeTied[n] != want {
 				return fmt.Errorf("loadindex: internal error: node %d of SMT pairs has least pair total %d at pairs %#x, want %d at %#x",
 					n, ix.nodeLeast[n], ix.nodeTied[n], lp, want)
+			}
+			if m, cand := ix.leastCPUs(ix.nodeTied[n], int(ref.word), 0, 0); ix.nodeLoad[n] != m || ix.nodeCand[n] != cand {
+				return fmt.Errorf("loadindex: internal error: node %d of SMT pairs has least load %d at CPUs %#x of its least pairs, want %d at %#x",
+					n, ix.nodeLoad[n], ix.nodeCand[n], m, cand)
 			}
 		}
 		if want := ix.tiedAt(j, least); ix.grpLeast[j] != least || ix.grpTied[j] != want {
