@@ -244,9 +244,6 @@ func (ix *Index) LoadUp(c topology.CPU) {
 		return
 	}
 	l := ix.loads[c&(topology.MaxCPUs-1)].Load
-	if ix.pairOn {
-		ix.pairAdd(c, 1)
-	}
 	if l >= bigLoad {
 		if l == bigLoad {
 			ix.big++
@@ -256,8 +253,11 @@ func (ix *Index) LoadUp(c topology.CPU) {
 		ix.loaded[l&(bigLoad-1)][w] |= bit
 		ix.top = max(ix.top, l)
 	}
-	if ix.tiedOn { // after the levels, which it reads
-		ix.tiedAdd(c, 1)
+	if ix.pairOn {
+		ix.pairAdd(c, 1)
+		if ix.tiedOn { // after the levels, which it reads
+			ix.tiedAdd(c, 1)
+		}
 	}
 }
 
@@ -269,9 +269,6 @@ func (ix *Index) LoadDown(c topology.CPU) {
 		return
 	}
 	old := ix.loads[c&(topology.MaxCPUs-1)].Load
-	if ix.pairOn {
-		ix.pairAdd(c, -1)
-	}
 	if old >= bigLoad {
 		if old == bigLoad {
 			ix.big--
@@ -280,8 +277,11 @@ func (ix *Index) LoadDown(c topology.CPU) {
 		w, bit := wordBit(c)
 		ix.loaded[old&(bigLoad-1)][w] &^= bit
 	}
-	if ix.tiedOn { // after the levels, which it reads
-		ix.tiedAdd(c, -1)
+	if ix.pairOn {
+		ix.pairAdd(c, -1)
+		if ix.tiedOn { // after the levels, which it reads
+			ix.tiedAdd(c, -1)
+		}
 	}
 }
 
