@@ -14,7 +14,11 @@
 // machines of SMT pairs numbered side by side the pairs' total loads as levels, each group of
 // pairs' total and each group of such groups' total; on machines of more than 64 ids, the number
 // of CPUs at each LowPri value. A question about every CPU (which run worse than a priority, which have the least
-// load among some) is then a few word operations per 64 CPUs.
+// load among some) is then a few word operations per 64 CPUs. On a machine of packages of
+// last-level caches of SMT pairs it also keeps, at each level, the least total and the members
+// at it (tied.go): of each node of packages, its packages; of each package, its caches; of each
+// cache, its pairs, and the least load of those pairs' CPUs with the CPUs at it; a search with
+// every CPU acceptable reads them where it would compare every total.
 //
 // # Draws without the loop
 //
