@@ -186,9 +186,9 @@ message standing for a batch of msg_us of work.`,
 		},
 		Claims: []Claim{
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
-				Why: "p99.9 (17th worst) is a wake-up 12.7-15.9 ms into a preempted waker's walk; patched 4.2-10 ms"},
+				Why: "p99.9 (18th worst) is 13-16 ms into a walk whose waker a woken worker preempted; patched 4-8.4 ms"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
-				Why: "p99.9 (25th worst) is a wake-up 13.4-16.6 ms into a preempted waker's walk; patched 13.1-14.9 ms"},
+				Why: "woken workers preempt their waker for a 12 ms slice; patched too, so p99 stays 8.4 ms (seed 58 µs)"},
 		},
 		Notes: seed004IdlegroupNotes(),
 	}
@@ -225,10 +225,13 @@ func seed004IdlegroupNotes() []string {
 			"workers, 12.1 → 9.5 ms at 23, neither significant over 5 runs).",
 		"With the default profile (the CI machine's costs as measured on 2026-12-07 at 03:44 UTC on its fc-v1300 " +
 			"guest, HZ=250), 3 runs of 30 s (mmtests itself ran schbench once, SCHBENCH_ITERATIONS=1): p99.9 without " +
-			"the patch 0.22 ms at one worker, 13.8 ms at 16 and 14.6 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 " +
-			"33, 104 and 136 µs (seed 6, 20, 28); with the patch 7.1 ms at 16 (0.52×, significant: the direction only) " +
-			"and 14.1 ms at 23 (0.96×, not significant; the seed 0.19× and 0.16×). p99 falls more: 5.7 → 0.46 ms at 16 " +
-			"and 10.2 → 9.3 ms at 23. Below 16 workers p99.9 is 0.12-0.82 ms in both kernels. Under the profile " +
+			"the patch 0.22 ms at one worker, 14.2 ms at 16 and 14.6 ms at 23 (the seed: 12, 1310 and 5516 µs), p50 " +
+			"33, 103 and 136 µs (seed 6, 20, 28); with the patch 6.6 ms at 16 (0.46×, significant: the direction only) " +
+			"and 14.8 ms at 23 (1.01×, not significant; the seed 0.19× and 0.16×). p99 falls more: 6.0 → 0.28 ms at 16 " +
+			"and 10.2 → 8.4 ms at 23. Below 16 workers p99.9 is 0.12-0.82 ms in both kernels. Before v6.5's fork " +
+			"placement (2026-12-07: a child forked onto another CPU placed against the parent's queue, not the " +
+			"destination's) the same runs gave 13.8 → 7.1 ms at 16 (0.52×) and 14.6 → 14.1 ms at 23 (0.96×), p99 5.7 → " +
+			"0.46 and 10.2 → 9.3 ms: the baseline's tail at 16 grew, the rest moved within one run's spread. Under the profile " +
 			"measured at 00:52 the same day on the CI machine's earlier guest (fc-v1272: no cpuidle driver, the IPI " +
 			"9 µs at the median against 27 µs), p99.9 was 12.3 ms at 16 workers and 18.4 ms at 23 without the patch, " +
 			"and the patch gave 0.68× (not significant) and 0.77× (significant). Under the profile of 2026-12-05, whose " +
@@ -237,25 +240,9 @@ func seed004IdlegroupNotes() []string {
 			"What moved 23 workers: with one figure of that profile put back at a time (2026-12-07, seeds 1-3) the " +
 			"ratio is 0.93× with its idle exit, 0.89× with its timer, 0.82× with its switch, 0.62× with its IPI and 0.66× " +
 			"with its tick, and 0.93× with the whole old profile: its idle exit alone brings back the old ratio. One run's " +
-			"p99.9 moves between 13 and 24 ms with the seed, so these ratios are rough.",
-		"Traced (2026-12-07, under the profile of 00:52 that day; the defaults: runs of 30 s less the 5 s warm-up, seeds 1-3, both kernels, 16 and 23 " +
-			"workers): the worst 0.1 % of latencies (the 17 worst of about 17,050 at 16 workers, the 25 worst of about " +
-			"24,530 at 23) are waits for a CPU (of the latencies over 8 ms, all but 0-15 a run are mostly the wait before " +
-			"the worker's first run, not a spin run past its end), and most are not the woken worker's own wait. The message thread, walking its list, is preempted on its CPU by a worker it has just woken (a " +
-			"wake-up preemption), waits queued until another CPU pulls it, wakes a few more workers and is preempted " +
-			"again, so a walk of 23 workers takes up to 23 ms (seed 1 without the patch: pulled after 1.5, 2.0, 4.5, 7.6, " +
-			"16.6 and 22.9 ms), and a worker woken late in it counts from the walk's start, as schbench measures it (the " +
-			"clock read before the walk, \"to detect when the scheduler is just preempting the waker\"). p99.9 is such a " +
-			"late wake-up in every run at 23 workers (17-20 ms without the patch, 13-15 ms with it) and in five of six at " +
-			"16 (10.7-13.4 ms without, 4.5 and 9.7 ms with; the sixth, seed 2 with the patch, a worker queued 11.4 ms " +
-			"after its wake-up). Latencies over 8 ms number 359-562 a run without the patch at 23 workers and 236-360 " +
-			"with it (16 workers: 52-64 and 0-48), 63-85 % of them walks' delays at 23 workers. The patch does not " +
-			"change the wake-up preemption: it removes the tick's reschedule of a non-idle curr for " +
-			"its vruntime lead over an idle leftmost entity (tick reschedules at 23 workers: 26,475-29,252 a run without " +
-			"the patch, 16,493-16,963 with it); why that shortens the walks is not traced. Under the profile of " +
-			"2026-12-05 (traced 2026-12-06) the worst were workers queued behind another worker of the same walk until " +
-			"its 12 ms slice ended at a tick. The seed's tails (1.3 and 5.5 ms) are shorter than a 12 ms slice; what " +
-			"bounds them on its machine (its HZ, placement or balancing) is not known.",
+			"p99.9 moves between 13 and 24 ms with the seed, so these ratios are rough. (These three paragraphs' older " +
+			"figures predate the fork placement.)",
+		seed004IdlegroupTraced(),
 		"SMT is not known: swept before the wall-clock spins (schedbench sweep -grid smt=2 seed004-idlegroup, 48 cores x 2 threads in the same 4 " +
 			"nodes, 3 runs), p99.9 without the patch 2.8 ms at one worker, 13.4 ms at 16 and 20.4 ms at 23; the patch " +
 			"0.74× at 16 (significant) and 0.89× at 23 (not): the seed's 0.19× and 0.16× are outside both points. The " +
@@ -269,6 +256,45 @@ func seed004IdlegroupNotes() []string {
 			"10 µs, 0.25× at 50 µs and 0.27× at 200 µs, the default; at 16 workers 1.18×, 1.50× and 1.23×, none " +
 			"significant. Not swept again on the 4-node machine, nor with the wall-clock spins.",
 	}
+}
+
+// seed004IdlegroupTraced is the note on what the trace of seed004-idlegroup's worst latencies
+// shows: who preempts the message thread, for how long, and whether the patch changes it.
+func seed004IdlegroupTraced() string {
+	return "Traced again after the fork placement (2026-12-07, the default profile, runs of 30 s less the 5 s warm-up, seeds " +
+		"1-3, both kernels, 16 and 23 workers, with the policy's explanations): the worst 0.1 % (the 18 worst of about " +
+		"17,050 at 16 workers, the 25 worst of about 24,530 at 23) are waits for a CPU, most of them (16-18 of 18 and " +
+		"21-23 of 25 a run without the patch, 8-17 of 18 and 15-25 of 25 with it) late wake-ups in a walk whose " +
+		"waker was preempted. Who preempts the message thread: a worker it has just woken, placed on its CPU " +
+		"(wake_affine chose the waker's CPU, and select_idle_cpu found no idle CPU among the 6-18 its SIS_UTIL " +
+		"budget let it scan, the CPUs woken before in the walk having a wake-up pending) and placed by place_entity " +
+		"at min_vruntime less sysctl_sched_latency/2 (12 ms of the 24 ms latency at 96 CPUs: GENTLE_FAIR_SLEEPERS), " +
+		"its old queue's min_vruntime having moved on while it slept. It leads the message thread by 12 ms, beyond " +
+		"the 4 ms wake-up granularity, and preempts it (check_preempt_wakeup, wakeup_preempt_entity); for how long: " +
+		"the message thread waits on the same CPU for the worker's ideal slice, 12 ms with two entities " +
+		"(check_preempt_tick: ran longer than its ideal slice), the rest of its list with it, unless a balance pulls " +
+		"it first. Such preemptions after the warm-up: 198-270 a run at 23 workers and 56-93 at 16 without the " +
+		"patch, 114-176 and 5-16 with it. p99.9 at 23 workers is a wake-up 13.3-16.6 ms into such a walk without " +
+		"the patch (seed 2: 7.3 ms in, then queued 6 ms) and 14.1 and 17.1 ms in with it (seed 2: a worker queued " +
+		"12.9 ms behind another); at 16 workers 13.5 and 16.2 ms in without (seed 3: queued 12.8 ms), 4.0 ms in or " +
+		"queued 7.5-8.4 ms with. Would the patched kernel let it happen: yes. Both entities are non-idle, so " +
+		"neither the wake-up preemption nor the 12 ms slice is the patch's (as posted, LKML " +
+		"20221027081630.34081-1-zhouchuyi@bytedance.com, against fair.c e4a0b8bd941c), which removes only the tick's reschedule " +
+		"of a non-idle curr for its lead over an idle leftmost; in the model that makes a worker land on its " +
+		"waker's CPU less often, and at 23 workers not rarely enough. v6.5's fair.c (place_entity, " +
+		"check_preempt_wakeup, wakeup_preempt_entity, check_preempt_tick, select_idle_sibling, select_idle_cpu) " +
+		"does each step as the model does; schbench 2eef447's run_msg_thread wakes each worker with its own " +
+		"futex (fpost: FUTEX_WAKE_PRIVATE of one, no sync hint) after one gettimeofday, as modelled. What the " +
+		"model cannot know is the seed's machine: how long a CPU woken in a walk looks busy (its IPI and idle " +
+		"exit) decides how often a worker finds no idle CPU and stacks on its waker. Swept (schedbench sweep -grid " +
+		"ipi_us=1,3,9,27 seed004-idlegroup, 3 runs, the IPI fixed in place of the profile's): the patch gives 0.21×, " +
+		"0.32×, 0.38× and 0.76× at 16 workers (the seed's 0.19× near 1 µs) and 0.82×, 0.79×, 0.89× and 0.78× at 23, " +
+		"where the seed's 0.16× lies outside every point; p99 at 23 stays 6.5-11.8 ms in both kernels against the " +
+		"seed's 58-62 µs: on its machine a waker preempted by its worker is rare in both kernels, in the model not. " +
+		"The trace of the same day under the profile of 00:52, before the fork placement, found the same preemptions. " +
+		"Under the profile of 2026-12-05 (traced 2026-12-06) the worst were workers queued behind another worker " +
+		"of the same walk until its 12 ms slice ended at a tick. The seed's tails (1.3 and 5.5 ms) are shorter " +
+		"than a 12 ms slice; what bounds them on its machine (its HZ, placement or balancing) is not known."
 }
 
 func buildIdlegroup(v Values, _ *Row) (Setup, error) {
