@@ -188,7 +188,7 @@ message standing for a batch of msg_us of work.`,
 			{Text: "schbench p99.9, 16 workers: the patch cuts 1310 → 247 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-16",
 				Why: "p99.9 (18th worst) is 13-16 ms into a walk whose waker a woken worker preempted; patched 4-8.4 ms"},
 			{Text: "… 23 workers: 5516 → 906 µs", Row: "v6.5-patched/Lat 99.9th-qrtle-23",
-				Why: "woken workers preempt their waker for a 12 ms slice; patched too, so p99 stays 8.4 ms (seed 58 µs)"},
+				Why: "a woken worker preempts its waker for 12 ms, patched too (p99 8.4 ms); 0.58× with no machine costs"},
 		},
 		Notes: seed004IdlegroupNotes(),
 	}
@@ -243,7 +243,9 @@ func seed004IdlegroupNotes() []string {
 			"p99.9 moves between 13 and 24 ms with the seed, so these ratios are rough. (These three paragraphs' older " +
 			"figures predate the fork placement.)",
 		seed004IdlegroupTraced(),
-		"SMT is not known: swept before the wall-clock spins (schedbench sweep -grid smt=2 seed004-idlegroup, 48 cores x 2 threads in the same 4 " +
+		"SMT is not known: swept again after the fork placement (2026-12-07, schedbench sweep -grid smt=2 " +
+			"seed004-idlegroup, 3 runs), p99.9 without the patch 0.27 ms at one worker, 11.5 ms at 16 and 15.4 ms at 23, " +
+			"the patch 0.52× at 16 (significant) and 0.90× at 23 (not; p99 9.2 → 8.5 ms). Swept before the wall-clock spins (schedbench sweep -grid smt=2 seed004-idlegroup, 48 cores x 2 threads in the same 4 " +
 			"nodes, 3 runs), p99.9 without the patch 2.8 ms at one worker, 13.4 ms at 16 and 20.4 ms at 23; the patch " +
 			"0.74× at 16 (significant) and 0.89× at 23 (not): the seed's 0.19× and 0.16× are outside both points. The " +
 			"caches within a node are not known either: the model gives each node one.",
@@ -291,6 +293,12 @@ func seed004IdlegroupTraced() string {
 		"0.32×, 0.38× and 0.76× at 16 workers (the seed's 0.19× near 1 µs) and 0.82×, 0.79×, 0.89× and 0.78× at 23, " +
 		"where the seed's 0.16× lies outside every point; p99 at 23 stays 6.5-11.8 ms in both kernels against the " +
 		"seed's 58-62 µs: on its machine a waker preempted by its worker is rare in both kernels, in the model not. " +
+		"With no machine costs (schedbench sweep -profile ideal seed004-idlegroup, 3 runs) the patch gives 0.80× at " +
+		"16 workers (not significant) and 0.58× at 23 (significant; p99 4.1 ms → 1 µs): traced (seeds 1-3), message " +
+		"threads are then preempted 26-37 times a run at 23 workers without the patch and 0-7 with it, and the worst " +
+		"are workers queued at their wake-up behind another of the same walk (18-24 of the 25 placed on a CPU " +
+		"with a wake-up already pending or a reschedule asked: it counts busy), until another CPU pulls them or a " +
+		"tick lets them run. The seed's 0.16× lies beyond that too. " +
 		"The trace of the same day under the profile of 00:52, before the fork placement, found the same preemptions. " +
 		"Under the profile of 2026-12-05 (traced 2026-12-06) the worst were workers queued behind another worker " +
 		"of the same walk until its 12 ms slice ended at a tick. The seed's tails (1.3 and 5.5 ms) are shorter " +
