@@ -275,8 +275,10 @@ func seed004IdlegroupTraced() string {
 		"the 4 ms wake-up granularity, and preempts it (check_preempt_wakeup, wakeup_preempt_entity); for how long: " +
 		"the message thread waits on the same CPU for the worker's ideal slice, 12 ms with two entities " +
 		"(check_preempt_tick: ran longer than its ideal slice), the rest of its list with it, unless a balance pulls " +
-		"it first. Such preemptions after the warm-up: 198-270 a run at 23 workers and 56-93 at 16 without the " +
-		"patch, 114-176 and 5-16 with it. p99.9 at 23 workers is a wake-up 13.3-16.6 ms into such a walk without " +
+		"it first. Such preemptions after the warm-up: 187-252 a run at 23 workers and 52-80 at 16 without the " +
+		"patch, 114-175 and 5-16 with it, the worker there in 60-90 % because wake_affine chose the waker's CPU, " +
+		"else because it had last run there (the tick preempted a message thread 11-18 and 4-13 times a run " +
+		"without the patch, 0-3 with it). p99.9 at 23 workers is a wake-up 13.3-16.6 ms into such a walk without " +
 		"the patch (seed 2: 7.3 ms in, then queued 6 ms) and 14.1 and 17.1 ms in with it (seed 2: a worker queued " +
 		"12.9 ms behind another); at 16 workers 13.5 and 16.2 ms in without (seed 3: queued 12.8 ms), 4.0 ms in or " +
 		"queued 7.5-8.4 ms with. Would the patched kernel let it happen: yes. Both entities are non-idle, so " +
