@@ -16,8 +16,9 @@
 //	            The clock is read about log2(D/1 us) times, halving what is left each round:
 //	            the kernel charges the task at each read (update_curr), which may reschedule it
 //	            where a program that only computes meets the scheduler at the tick alone
-//	sleep D     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to now + D; the wake-up latency
-//	            is the time it resumed minus the deadline (timer slack set to 1 ns)
+//	sleep D     a FUTEX_WAIT_BITSET with an absolute CLOCK_MONOTONIC timeout of now + D (an
+//	            hrtimer as clock_nanosleep's, which a halt of the run ends by FUTEX_WAKE); the
+//	            wake-up latency is the time it resumed minus the deadline (timer slack 1 ns)
 //	every P N   the body at the start and then at each absolute multiple of P, skipping periods
 //	            that have begun, as the simulator does; the latency of each period as for sleep
 //	send/recv   a pipe is two eventfd(2) semaphores, items and (with a capacity) slots: send takes
@@ -51,6 +52,21 @@
 // garbage collector off for the run (a collection's stop-the-world would wait for every spinning
 // thread). The runtime keeps the main OS thread when a goroutine locked to it ends, so every
 // thread gives back its original class, nice value, affinity and cgroup before it ends.
+//
+// A goroutine that never passes through the Go scheduler is still asked to yield: sysmon
+// (runtime/proc.go, retake) calls preemptone on every P whose schedtick has not moved for
+// forcePreemptNS (10 ms), and only execute moves it, which a locked goroutine reaches only
+// after it was parked. preemptone sets the goroutine's stackguard0 to stackPreempt and sends
+// its thread SIGURG (preemptM; GODEBUG=asyncpreemptoff=1 leaves the signal out). The signal
+// interrupted a thread's sleep or poll, an extra wake-up every 10-20 ms: so each thread blocks
+// SIGURG for the run, and the one preemptM leaves pending is taken when the thread ends. The
+// synchronous request remains: at the thread's next call of a function with a stack check,
+// newstack parks the goroutine (gopreempt_m, then stoplockedm: the thread waits on a futex)
+// until another M takes it from the global run queue and hands it back (startlockedm), one
+// futex sleep and wake-up of the thread in each 10-20 ms that the workload does not declare.
+// Nothing short of keeping the thread out of Go code avoids it: a goroutine in a real system
+// call (syscall.Syscall) is not preempted, but sysmon then takes its P at each look
+// (retake's sysretake) and, having taken one, looks again 20 us later.
 //
 // # Control groups
 //

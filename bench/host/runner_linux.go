@@ -358,7 +358,7 @@ func (r *runner) firstErr() error {
 }
 
 // halt tells every thread to stop: the flag the spin loop checks, the eventfd every blocked
-// poll watches, the channel joins watch, and a SIGURG to each thread to interrupt a sleep.
+// poll watches, the channel joins watch, and a futex wake of the flag every sleep waits on.
 func (r *runner) halt() {
 	r.stopOnce.Do(func() {
 		atomic.StoreUint32(&r.stop, 1)
@@ -366,14 +366,8 @@ func (r *runner) halt() {
 		var one [8]byte
 		binary.NativeEndian.PutUint64(one[:], 1)
 		_, _ = unix.Write(r.stopfd, one[:])
+		futexWakeAll(&r.stop)
 	})
-	r.mu.Lock()
-	for _, t := range r.threads {
-		if tid := t.tid.Load(); tid > 0 {
-			_ = unix.Tgkill(os.Getpid(), int(tid), unix.SIGURG)
-		}
-	}
-	r.mu.Unlock()
 }
 
 // stopping reports whether the run is over: halted, or past its limit.
@@ -433,6 +427,11 @@ func (r *runner) thread(t *hthread, gate *startGate, ready *sync.WaitGroup) {
 	}()
 	tid := unix.Gettid()
 	t.tid.Store(int32(tid))
+	if mask, err := blockPreemptSignal(); err != nil {
+		r.fail(err)
+	} else {
+		defer restoreSignals(mask)
+	}
 	orig, origErr := saveAttrs(tid)
 	if origErr != nil {
 		r.fail(origErr)

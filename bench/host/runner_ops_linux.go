@@ -140,13 +140,14 @@ func (r *runner) wakeAt(t *hthread, deadline int64) result {
 	return cont
 }
 
-// sleepUntil sleeps until the monotonic time t, or until the run is halted.
+// sleepUntil sleeps until the monotonic time t, or until the run is halted (halt wakes the
+// futex on r.stop).
 func (r *runner) sleepUntil(t int64) result {
 	for r.clk.now() < t {
 		if atomic.LoadUint32(&r.stop) != 0 {
 			return stopped
 		}
-		sleepUntil(t)
+		futexSleepUntil(&r.stop, t)
 	}
 	return cont
 }

@@ -45,16 +45,50 @@ func sleepUntil(t int64) {
 		uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 }
 
+// futexSleepUntil sleeps until CLOCK_MONOTONIC reaches t or *word is no longer 0: a
+// FUTEX_WAIT_BITSET on word, whose timeout is absolute on CLOCK_MONOTONIC and runs on an hrtimer
+// with the thread's timer slack as clock_nanosleep's does (kernel/futex/waitwake.c futex_wait,
+// futex_setup_timer), so that the kernel sees the same timer wake-up; a FUTEX_WAKE on word ends
+// it early without a signal. A raw system call, for the reason sleepUntil gives.
+func futexSleepUntil(word *uint32, t int64) {
+	ts := unix.NsecToTimespec(t)
+	syscall.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(word)), futexWaitBitsetPrivate, 0,
+		uintptr(unsafe.Pointer(&ts)), 0, futexBitsetMatchAny)
+}
+
+// blockPreemptSignal blocks SIGURG, Go's preemption signal, in the calling thread and returns
+// the thread's signal mask before. sysmon (runtime/proc.go, retake) asks a goroutine that has
+// run on the same schedtick for 10 ms to yield (preemptone) and, with asynchronous preemption
+// on, sends its thread SIGURG (preemptM). A workload thread's goroutine never passes through the
+// Go scheduler, so it is asked every 10-20 ms, and the signal interrupts whatever system call
+// the thread is blocked in, a wake-up that the workload does not have. A blocked SIGURG stays
+// pending and is taken when the mask is restored (preemptM sends no other while one is
+// pending, mp.signalPending).
+func blockPreemptSignal() (unix.Sigset_t, error) {
+	var set, old unix.Sigset_t
+	set.Val[0] = 1 << (uint(unix.SIGURG) - 1)
+	if err := unix.PthreadSigmask(unix.SIG_BLOCK, &set, &old); err != nil {
+		return old, fmt.Errorf("host: rt_sigprocmask: %w", err)
+	}
+	return old, nil
+}
+
+// restoreSignals sets the calling thread's signal mask back to old.
+func restoreSignals(old unix.Sigset_t) { _ = unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil) }
+
 // pollRaw is poll(2) as a raw system call, for the reason sleepUntil gives.
 func pollRaw(fds []unix.PollFd, timeoutMs int) {
 	syscall.RawSyscall(unix.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(timeoutMs))
 }
 
-// The futex operations a startGate uses (linux/futex.h): FUTEX_WAIT and FUTEX_WAKE on a word private
-// to the process.
+// The futex operations a startGate and a workload thread's sleep use (linux/futex.h):
+// FUTEX_WAIT, FUTEX_WAKE and FUTEX_WAIT_BITSET (an absolute CLOCK_MONOTONIC timeout) on a word
+// private to the process, the last with the bitset that matches any wake.
 const (
-	futexWaitPrivate = 0 | 128
-	futexWakePrivate = 1 | 128
+	futexWaitPrivate       = 0 | 128
+	futexWakePrivate       = 1 | 128
+	futexWaitBitsetPrivate = 9 | 128
+	futexBitsetMatchAny    = 0xffffffff
 )
 
 // A startGate holds the threads of a run until it opens. The threads wait on a futex word in raw
