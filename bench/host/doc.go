@@ -23,7 +23,9 @@
 //	            that have begun, as the simulator does; the latency of each period as for sleep
 //	send/recv   a pipe is two eventfd(2) semaphores, items and (with a capacity) slots: send takes
 //	            a slot and gives an item, recv the reverse; taking from zero blocks in poll(2),
-//	            and a take that blocked is a wake-up
+//	            and a take that blocked is a wake-up, whose latency counts from the give that
+//	            woke it (the first after the take found zero, stamped before its write) to the
+//	            thread's clock read after its take, as the simulator counts from the waker's call
 //	fork/join   new locked goroutines from the template; join waits for the children's exit
 //	yield       sched_yield(2)
 //	nice        setpriority(PRIO_PROCESS, tid, n)

@@ -49,3 +49,36 @@ func TestRunnerThreadsGetNoPreemptionSignals(t *testing.T) {
 	// reads the notifier missed; sysmon's 10 ms give 20 or more over the run without the block.
 	require.LessOrEqual(t, n.Load(), int64(2), "SIGURGs delivered during a 300 ms run of one thread")
 }
+
+// TestPipeWakeupCountsFromTheWakingSend has a sender on one CPU send 8 messages 20 us of CPU
+// apart every 2 ms, to a SCHED_IDLE receiver on the same CPU that takes them as they come (1 us of work each). The
+// receiver, asleep on the empty pipe, is woken by the first message and cannot preempt the
+// sender, so it runs when the sender sleeps: at least 7 × 20 us after the send that woke it, as
+// the simulator counts a wake-up (from the waker's call to the switch-in). Counted from the last
+// send before it ran, the figure was the sender's way to sleep, a few microseconds.
+func TestPipeWakeupCountsFromTheWakingSend(t *testing.T) {
+	cpu := needHost(t, false)
+	w := parse(t, `pipe m
+thread sender cpus=%d
+	every 2ms 30
+		repeat 8
+			run 20us
+			send m
+		end
+	end
+end
+thread receiver cpus=%d class=idle
+	loop
+		recv m
+		run 1us
+	end
+end
+`, cpu, cpu)
+	res := run(t, w, 150*time.Millisecond)
+	rcv := res.Threads[1]
+	require.Equal(t, "receiver", rcv.Name)
+	require.Greater(t, rcv.Wakeups, int64(20), "the receiver slept on the empty pipe in most periods")
+	p50, ok := rcv.Latency(50)
+	require.True(t, ok)
+	require.GreaterOrEqual(t, p50, int64(7*20*time.Microsecond), "receiver's wake-up p50")
+}

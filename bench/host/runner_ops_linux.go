@@ -156,35 +156,39 @@ func (r *runner) sleepUntil(t int64) result {
 func (r *runner) message(t *hthread, p *hpipe, send bool) result {
 	if send {
 		if p.cap > 0 {
-			if res := r.take(t, p.slots, &p.lastRecv); res != cont {
+			if res := r.take(t, p.slots, &p.recvs); res != cont {
 				return res
 			}
 		}
-		p.lastSend.Store(r.clk.now())
+		p.sends.add(r.clk.now())
 		give(p.items)
 		return cont
 	}
-	if res := r.take(t, p.items, &p.lastSend); res != cont {
+	if res := r.take(t, p.items, &p.sends); res != cont {
 		return res
 	}
 	r.messages.Add(1)
-	p.lastRecv.Store(r.clk.now())
 	if p.cap > 0 {
+		p.recvs.add(r.clk.now())
 		give(p.slots)
 	}
 	return cont
 }
 
 // take decrements the semaphore fd, blocking in poll while it is zero. A take that blocked is a
-// wake-up, whose latency is counted from the last give on the other side (last).
-func (r *runner) take(t *hthread, fd int, last *atomic.Int64) result {
+// wake-up, whose latency is counted from the give on the other side that woke its last poll:
+// the first of g's gives after its last read that found zero.
+func (r *runner) take(t *hthread, fd int, g *gives) result {
 	var buf [8]byte
 	blocked := false
+	var first int64 // g's count before the last read that found zero
 	for {
+		k := g.n.Load()
 		_, err := unix.Read(fd, buf[:])
 		if err == nil {
 			break
 		}
+		first = k
 		if err != unix.EAGAIN && err != unix.EINTR {
 			r.fail(fmt.Errorf("host: eventfd read: %w", err))
 			return stopped
@@ -204,7 +208,7 @@ func (r *runner) take(t *hthread, fd int, last *atomic.Int64) result {
 		blocked = blocked || voluntarySwitches() != before
 	}
 	if blocked {
-		t.st.Wakeup.Add(max(0, r.clk.now()-last.Load()))
+		t.st.Wakeup.Add(max(0, r.clk.now()-g.since(first)))
 		t.st.Wakeups++
 	}
 	return cont
