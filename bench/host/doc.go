@@ -66,6 +66,9 @@
 // newstack parks the goroutine (gopreempt_m, then stoplockedm: the thread waits on a futex)
 // until another M takes it from the global run queue and hands it back (startlockedm), one
 // futex sleep and wake-up of the thread in each 10-20 ms that the workload does not declare.
+// With the signal blocked the request mostly arrives during a sleep and is honoured just after
+// the wake-up, so the sleep and the blocking take read the clock in nosplit code (a raw
+// clock_gettime) before any stack check: the park comes after the latency's end, not inside it.
 // Nothing short of keeping the thread out of Go code avoids it: a goroutine in a real system
 // call (syscall.Syscall) is not preempted, but sysmon then takes its P at each look
 // (retake's sysretake) and, having taken one, looks again 20 us later.

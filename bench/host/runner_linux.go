@@ -485,7 +485,7 @@ func (r *runner) thread(t *hthread, gate *startGate, ready *sync.WaitGroup) {
 		return
 	}
 	if s := int64(t.decl.Start); s > 0 {
-		if r.sleepUntil(r.t0+s) != cont {
+		if _, res := r.sleepUntil(r.t0 + s); res != cont {
 			t.tid.Store(0)
 			return
 		}

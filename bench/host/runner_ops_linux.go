@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
@@ -132,24 +131,22 @@ func (r *runner) wakeAt(t *hthread, deadline int64) result {
 		r.sleepUntil(r.end)
 		return stopped
 	}
-	if res := r.sleepUntil(deadline); res != cont {
+	now, res := r.sleepUntil(deadline)
+	if res != cont {
 		return res
 	}
-	t.st.Wakeup.Add(max(0, r.clk.now()-deadline))
+	t.st.Wakeup.Add(max(0, now-deadline))
 	t.st.Wakeups++
 	return cont
 }
 
 // sleepUntil sleeps until the monotonic time t, or until the run is halted (halt wakes the
-// futex on r.stop).
-func (r *runner) sleepUntil(t int64) result {
-	for r.clk.now() < t {
-		if atomic.LoadUint32(&r.stop) != 0 {
-			return stopped
-		}
-		futexSleepUntil(&r.stop, t)
+// futex on r.stop), and returns the time it woke.
+func (r *runner) sleepUntil(t int64) (int64, result) {
+	if now := sleepUntilStop(&r.stop, t); now >= t {
+		return now, cont
 	}
-	return cont
+	return 0, stopped
 }
 
 // message sends one message into p or receives one from it.
@@ -179,36 +176,16 @@ func (r *runner) message(t *hthread, p *hpipe, send bool) result {
 // wake-up, whose latency is counted from the give on the other side that woke its last poll:
 // the first of g's gives after its last read that found zero.
 func (r *runner) take(t *hthread, fd int, g *gives) result {
-	var buf [8]byte
-	blocked := false
-	var first int64 // g's count before the last read that found zero
-	for {
-		k := g.n.Load()
-		_, err := unix.Read(fd, buf[:])
-		if err == nil {
-			break
-		}
-		first = k
-		if err != unix.EAGAIN && err != unix.EINTR {
-			r.fail(fmt.Errorf("host: eventfd read: %w", err))
-			return stopped
-		}
-		if atomic.LoadUint32(&r.stop) != 0 {
-			return stopped
-		}
-		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(r.stopfd), Events: unix.POLLIN}}
-		timeout := int((r.end-r.clk.now())/1e6) + 1
-		if timeout <= 0 {
-			return stopped
-		}
-		// A poll that found the count already raised did not block: only one during which the
-		// thread switched out voluntarily is a wake-up.
-		before := voluntarySwitches()
-		pollRaw(fds, timeout)
-		blocked = blocked || voluntarySwitches() != before
+	status, errno, blocked, first, now := takeOrWait(fd, r.stopfd, r.end, &r.stop, g)
+	switch status {
+	case 1, 2:
+		return stopped
+	case 3:
+		r.fail(fmt.Errorf("host: eventfd read: %w", errno))
+		return stopped
 	}
 	if blocked {
-		t.st.Wakeup.Add(max(0, r.clk.now()-g.since(first)))
+		t.st.Wakeup.Add(max(0, now-g.since(first)))
 		t.st.Wakeups++
 	}
 	return cont

@@ -45,15 +45,67 @@ func sleepUntil(t int64) {
 		uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
 }
 
-// futexSleepUntil sleeps until CLOCK_MONOTONIC reaches t or *word is no longer 0: a
-// FUTEX_WAIT_BITSET on word, whose timeout is absolute on CLOCK_MONOTONIC and runs on an hrtimer
-// with the thread's timer slack as clock_nanosleep's does (kernel/futex/waitwake.c futex_wait,
-// futex_setup_timer), so that the kernel sees the same timer wake-up; a FUTEX_WAKE on word ends
-// it early without a signal. A raw system call, for the reason sleepUntil gives.
-func futexSleepUntil(word *uint32, t int64) {
-	ts := unix.NsecToTimespec(t)
-	syscall.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(word)), futexWaitBitsetPrivate, 0,
-		uintptr(unsafe.Pointer(&ts)), 0, futexBitsetMatchAny)
+// sleepUntilStop sleeps until CLOCK_MONOTONIC reaches t or *stop is no longer 0, and returns
+// the clock read after its last wake-up. It sleeps in a FUTEX_WAIT_BITSET on stop, whose timeout
+// is absolute on CLOCK_MONOTONIC and runs on an hrtimer with the thread's timer slack as
+// clock_nanosleep's does (kernel/futex/waitwake.c futex_wait, futex_setup_timer), so that the
+// kernel sees the same timer wake-up; halt ends it early by FUTEX_WAKE, without a signal.
+//
+// It is nosplit, as everything it calls, for the reason rawClock gives: the Go runtime asks a
+// workload thread's goroutine to yield every 10-20 ms, often while it sleeps (see
+// blockPreemptSignal), and the goroutine parks at the first stack check after that; the clock is
+// read before any (a raw system call, 0.3 us on the CI guest against the vDSO's 0.03), so that
+// the park, which follows at the caller's next call, is not counted in the wake-up's latency.
+//
+//go:nosplit
+//go:norace
+func sleepUntilStop(stop *uint32, t int64) int64 {
+	for {
+		now := rawClock(unix.CLOCK_MONOTONIC)
+		if now >= t || atomic.LoadUint32(stop) != 0 {
+			return now
+		}
+		ts := unix.Timespec{Sec: t / 1e9, Nsec: t % 1e9}
+		syscall.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(stop)), futexWaitBitsetPrivate, 0,
+			uintptr(unsafe.Pointer(&ts)), 0, futexBitsetMatchAny)
+	}
+}
+
+// takeOrWait takes one from the eventfd semaphore fd, or, while it is zero, waits in poll(2)
+// for it and for stopfd, until CLOCK_MONOTONIC passes end or *stop is not 0. It returns 0 once
+// it took, 1 if stopped, 2 at the end, 3 on an error other than EAGAIN or EINTR (errno: the
+// error); blocked: whether a poll switched the thread out; first: g's count before the last read
+// that found zero; now: the clock read after the take. It is nosplit, as sleepUntilStop, so that
+// a pending preemption parks the goroutine after now is read, not in the wake-up it measures.
+//
+//go:nosplit
+//go:norace
+func takeOrWait(fd, stopfd int, end int64, stop *uint32, g *gives) (status int, errno syscall.Errno, blocked bool, first, now int64) {
+	var buf [8]byte
+	for {
+		k := g.n.Load()
+		_, _, e := syscall.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&buf[0])), 8)
+		if e == 0 {
+			return 0, 0, blocked, first, rawClock(unix.CLOCK_MONOTONIC)
+		}
+		if e != unix.EAGAIN && e != unix.EINTR {
+			return 3, e, blocked, first, 0
+		}
+		first = k
+		if atomic.LoadUint32(stop) != 0 {
+			return 1, 0, blocked, first, 0
+		}
+		left := end - rawClock(unix.CLOCK_MONOTONIC)
+		if left <= 0 {
+			return 2, 0, blocked, first, 0
+		}
+		fds := [2]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(stopfd), Events: unix.POLLIN}}
+		// A poll that found the count already raised did not block: only one during which the
+		// thread switched out voluntarily is a wake-up.
+		before := voluntarySwitches()
+		syscall.RawSyscall(unix.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), 2, uintptr(left/1e6+1))
+		blocked = blocked || voluntarySwitches() != before
+	}
 }
 
 // blockPreemptSignal blocks SIGURG, Go's preemption signal, in the calling thread and returns
@@ -75,11 +127,6 @@ func blockPreemptSignal() (unix.Sigset_t, error) {
 
 // restoreSignals sets the calling thread's signal mask back to old.
 func restoreSignals(old unix.Sigset_t) { _ = unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil) }
-
-// pollRaw is poll(2) as a raw system call, for the reason sleepUntil gives.
-func pollRaw(fds []unix.PollFd, timeoutMs int) {
-	syscall.RawSyscall(unix.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(timeoutMs))
-}
 
 // The futex operations a startGate and a workload thread's sleep use (linux/futex.h):
 // FUTEX_WAIT, FUTEX_WAKE and FUTEX_WAIT_BITSET (an absolute CLOCK_MONOTONIC timeout) on a word
@@ -386,7 +433,10 @@ func (o *savedAttrs) restore(tid int) error {
 }
 
 // voluntarySwitches returns the calling thread's voluntary context switches
-// (getrusage(RUSAGE_THREAD) ru_nvcsw).
+// (getrusage(RUSAGE_THREAD) ru_nvcsw). It is nosplit for takeOrWait.
+//
+//go:nosplit
+//go:norace
 func voluntarySwitches() int64 {
 	var ru unix.Rusage
 	syscall.RawSyscall(unix.SYS_GETRUSAGE, unix.RUSAGE_THREAD, uintptr(unsafe.Pointer(&ru)), 0)
