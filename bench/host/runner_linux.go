@@ -117,36 +117,6 @@ type hpipe struct {
 	sends, recvs gives // the gives of items and of slots
 }
 
-// gives numbers a semaphore's gives and keeps the times of the last len(at), so that a taker that
-// blocked can count its wake-up from the give that woke it: the first give after it found the
-// count at zero, as the simulator counts a wake-up from the waker's call. The last give before
-// the taker runs is not that one when the giver gives again before the taker gets a CPU (a sender
-// filling the pipe while the receiver it woke waits behind it).
-type gives struct {
-	n  atomic.Int64
-	at [64]atomic.Int64
-}
-
-// add records a give at time now, before the give's write.
-func (g *gives) add(now int64) {
-	k := g.n.Add(1) - 1
-	g.at[k%int64(len(g.at))].Store(now)
-}
-
-// since returns the time of the first give numbered k or later (k from n before the taker's
-// read that found zero), or of the last give if none is numbered k yet (the give the taker
-// missed was under way) or k has been overwritten.
-func (g *gives) since(k int64) int64 {
-	n := g.n.Load()
-	if n == 0 {
-		return 0
-	}
-	if k >= n || n-k > int64(len(g.at)) {
-		k = n - 1
-	}
-	return g.at[k%int64(len(g.at))].Load()
-}
-
 // An hthread is one workload thread.
 type hthread struct {
 	id     int
