@@ -65,7 +65,7 @@ func sleepUntilStop(stop *uint32, t int64) int64 {
 		if now >= t || atomic.LoadUint32(stop) != 0 {
 			return now
 		}
-		ts := unix.Timespec{Sec: t / 1e9, Nsec: t % 1e9}
+		ts := unix.NsecToTimespec(t) // inlined: no call, no stack check
 		syscall.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(stop)), futexWaitBitsetPrivate, 0,
 			uintptr(unsafe.Pointer(&ts)), 0, futexBitsetMatchAny)
 	}
