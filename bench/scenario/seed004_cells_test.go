@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,4 +230,25 @@ func TestSeed004CellsChargeLatenciesOnly(t *testing.T) {
 	pl, err := scenario.NewPlan(s, scenario.Options{Small: true})
 	require.NoError(t, err)
 	assert.Equal(t, ci, pl.Profile)
+}
+
+// FavorNonIdleTick changes a tick's decision only where the online group's entity has run 3 ms on
+// end (sysctl_sched_min_granularity: 0.75 ms × (1 + ilog2(8)) on 96 CPUs) and leads the idle
+// group's entity by more than its ideal slice. hackbench process-pipes at 21 groups and the
+// default 5 loops ends within a few milliseconds, before any such tick, so both kernels' runs are
+// the same thread by thread; at 100 loops (runs of about 16 ms) the patch keeps the online group
+// on a CPU where v6.5 hands it to the idle group, and the runs differ.
+func TestSeed004HackbenchPatchNeedsLongRuns(t *testing.T) {
+	run := func(policy string, loops float64) string {
+		r, _ := runSeed004(t, "seed004-hackbench-process-pipes", policy, scenario.Values{"groups": 21, "loops": loops})
+		var b strings.Builder
+		fmt.Fprintf(&b, "end %d\n", r.End)
+		for i := range r.Threads {
+			th := &r.Threads[i]
+			fmt.Fprintf(&b, "%s cpu %d invol %d\n", th.Name, th.CPUTime, th.Involuntary)
+		}
+		return b.String()
+	}
+	assert.True(t, run("cfs:v6.5", 5) == run("cfs:v6.5+favor-nonidle-tick", 5), "5 loops: the runs differ, so some tick decided differently")
+	assert.False(t, run("cfs:v6.5", 100) == run("cfs:v6.5+favor-nonidle-tick", 100), "100 loops: the runs are the same, so the patch never acted")
 }
