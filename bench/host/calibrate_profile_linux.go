@@ -158,6 +158,8 @@ type calibration struct {
 	a, b topology.CPU
 	n    int // samples per probe
 	rep  int // the repetition of repeatedProbes under way
+	// traced are the traced timer probe's steps by repetition (timerRun).
+	traced []timerSteps
 }
 
 func (c *calibration) logf(format string, args ...any) { fmt.Fprintf(c.o.Log, format+"\n", args...) }
@@ -428,12 +430,14 @@ func (c *calibration) programProbes(pr *prober, names []string) []probe {
 }
 
 // timerProbes runs the timer probes through Run, in a group of the largest weight, shielded
-// from the rest of the machine, Reps times each: their figures (and the idle exit's, the
+// from the rest of the machine, Reps times each, the one beside the hog traced where it can be
+// (timerRun): their figures (and the idle exit's, the
 // timer's tail among them) are the median of the repetitions', quantile by quantile
 // (MedianCost), and the provenance notes it returns give each repetition's median and p99, how
 // far one calibration's tail lies from the next.
 func (c *calibration) timerProbes() ([]string, error) {
-	m, b, periods := &c.m, c.b, c.n
+	m, periods := &c.m, c.n
+	c.startTimerTrace()
 	var notes []string
 	for _, t := range []struct {
 		what string
@@ -448,7 +452,7 @@ func (c *calibration) timerProbes() ([]string, error) {
 			}
 			c.logf("measuring %s (%d of %d)", t.what, rep+1, c.o.Reps)
 			var h *sim.Histogram
-			if h, err = probeTimerSamples(c.ctx, b, periods, time.Millisecond, t.hog); err != nil {
+			if h, err = c.timerRun(t.hog); err != nil {
 				break
 			}
 			pc, _ := poolCost([]*sim.Histogram{h})
@@ -461,7 +465,7 @@ func (c *calibration) timerProbes() ([]string, error) {
 		*t.out = MedianCost(*t.reps)
 		notes = append(notes, spreadNote(t.what, periods, *t.reps))
 	}
-	return notes, nil
+	return append(notes, c.finishTimerTrace()...), nil
 }
 
 // pollWindow measures the same sleeper alone on its CPU at shorter periods, to see below which

@@ -60,6 +60,19 @@ type Measurements struct {
 	// (CalibrateOptions.Reps), of which TimerIdle and TimerBusy are the median, quantile by
 	// quantile (see [MedianCost]): how far one calibration's tail is from the next one's.
 	TimerIdleReps, TimerBusyReps []sim.Cost
+	// TimerExpiry, TimerWaking and TimerWakeSwitch are TimerBusy's wake-ups as the kernel's
+	// tracepoints on the probed CPU saw them, where the probe ran traced (root, perf; see
+	// parseTimerTrace): the deadline to the hrtimer's expiry (hrtimer_start's softexpires to
+	// hrtimer_expire_entry's now), the deadline to hrtimer_wakeup's try_to_wake_up
+	// (sched_waking), and, of the wake-ups that preempted the hog at once, the waking to the
+	// sleeper's switch-in (sched_switch); each the median of the repetitions', quantile by
+	// quantile. Zero where the probe ran untraced.
+	TimerExpiry, TimerWaking, TimerWakeSwitch sim.Cost
+	// TimerWakingReps is TimerWaking's quantiles in each repetition.
+	TimerWakingReps []sim.Cost
+	// TimerUntraced says why the timer probe beside the hog ran untraced, so that the timer
+	// figure is TimerBusy less the model's charges after the wake-up; "" where it ran traced.
+	TimerUntraced string
 	// IdleByPeriod is how late the sleeper alone on its CPU runs at periods shorter than 1 ms
 	// (TimerIdle's), shortest first: below the idle time at which the CPU stops polling and
 	// halts, it leaves idle without the exit latency.
@@ -246,8 +259,11 @@ func pollWindow(byPeriod []IdleLateness, long time.Duration) (time.Duration, str
 //     charges the round trip the same steps); refill: Refill; switch: the rest;
 //   - switch_mm: (PerfPipe − PerfPipeThreads − (PerfPipeWakes − PerfPipeThreadsWakes) ×
 //     wakeup) / 2 (processes against threads);
-//   - timer: TimerBusy − (switch + refill) (the model charges a timer wake-up on a busy CPU the
-//     timer, the switch and the refill; spread: TimerBusy's);
+//   - timer: where the probe beside the hog ran traced, TimerWaking (the deadline to the
+//     sleeper's sched_waking: the model makes a timer-woken thread runnable the timer after its
+//     deadline, then charges the switch and the refill when it runs, and nothing for the
+//     interrupt's exit, see timerFigure); untraced, TimerBusy − (switch + refill) (spread:
+//     TimerBusy's), which holds the way from the waking to a preemption's switch-in too;
 //   - idle_exit: TimerIdle − timer quantile by quantile (the model charges a timer wake-up on
 //     an idle CPU where nothing else ran the timer and the idle exit, no switch, no refill, and
 //     draws the exit at the timer's point of its distribution, sim.Idle.ExitLatency: the two
@@ -360,11 +376,11 @@ func DeriveTimer(m Measurements, switchRefill time.Duration, date string) (map[s
 // deriveTimer is DeriveTimer with Derive's fig.
 func deriveTimer(m Measurements, switchRefill time.Duration, fig func(sim.Cost, string) sim.Figure) (map[string]sim.Figure, error) {
 	figs := map[string]sim.Figure{}
-	timer := less(m.TimerBusy, switchRefill)
+	timer, how := timerFigure(m, switchRefill)
 	if timer.P50 <= 0 {
-		return nil, fmt.Errorf("host: derive: the timer comes out as %v (timer on a busy CPU %v, switch and refill %v)", timer.P50, m.TimerBusy.P50, switchRefill)
+		return nil, fmt.Errorf("host: derive: the timer comes out as %v (%s)", timer.P50, how)
 	}
-	figs["timer"] = fig(timer, fmt.Sprintf("a thread sleeping to absolute 1 ms deadlines (clock_nanosleep, timer slack 1 ns) beside a SCHED_IDLE hog on its CPU, how late it ran (median %v), less the switch and the refill (%v)", m.TimerBusy.P50, switchRefill))
+	figs["timer"] = fig(timer, how)
 	exit := minus(m.TimerIdle, timer)
 	if exit.P50 <= 0 {
 		return nil, fmt.Errorf("host: derive: the idle exit comes out as %v (timer on an idle CPU %v, timer %v)", exit.P50, m.TimerIdle.P50, timer.P50)
@@ -374,6 +390,33 @@ func deriveTimer(m Measurements, switchRefill time.Duration, fig func(sim.Cost, 
 		figs["idle_poll"] = fig(sim.Fixed(window), how)
 	}
 	return figs, nil
+}
+
+// timerFigure returns the timer figure and its method: where the probe beside the hog ran
+// traced, the deadline to the sleeper's sched_waking (TimerWaking), the timer's own lateness;
+// otherwise how late the sleeper ran (TimerBusy) less what the model charges after a timer
+// wake-up that preempts (switchRefill), which leaves the way from the waking to the switch-in
+// in the figure.
+//
+// The model (bench/sim: Machine.armSleep, Machine.timer) makes the sleeper runnable Costs.Timer
+// after its deadline and charges after that, on a busy CPU, Costs.Wakeup as interrupt time to
+// the interrupted thread (cut where the wakee preempts it at once: it delays nobody), then the
+// switch and the refill when the wakee runs; no IPI (the timer fires on the sleeper's CPU) and
+// no exit from the interrupt. So the timer holds what delays the wakee before it is runnable,
+// the expiry and hrtimer_wakeup's way to try_to_wake_up, whether it then preempts or waits; the
+// switch and refill are the model's; the rest of the way to a wake-up preemption's switch-in
+// (try_to_wake_up's enqueue and check_preempt_curr, the interrupt's exit, schedule's pick)
+// has no cost of the model's and is left out of the traced figure, its size given (TimerWakeSwitch
+// less the switch).
+func timerFigure(m Measurements, switchRefill time.Duration) (sim.Cost, string) {
+	probe := "a thread sleeping to absolute 1 ms deadlines (clock_nanosleep, timer slack 1 ns) beside a SCHED_IDLE hog on its CPU"
+	if m.TimerWaking.Max > 0 {
+		return m.TimerWaking, fmt.Sprintf("%s, traced (perf record of hrtimer_start, hrtimer_expire_entry, sched_waking, sched_switch on its CPU): the deadline (hrtimer_start's softexpires) to the sched_waking of its hrtimer_wakeup (median %v; the expiry, hrtimer_expire_entry's now, median %v), what delays a timer-woken thread before it is runnable whether it then preempts or waits. Not in it: the wakeup (the interrupted thread's, the model's Costs.Wakeup), the switch and the refill (%v, the model's after the wake-up), and the rest of a wake-up preemption's way from the waking to the switch-in (median %v less the switch: the enqueue, the interrupt's exit, schedule), which the model does not charge; how late the sleeper ran in all, median %v",
+			probe, m.TimerWaking.P50, m.TimerExpiry.P50, switchRefill, m.TimerWakeSwitch.P50, m.TimerBusy.P50)
+	}
+	why := cmp.Or(m.TimerUntraced, "no trace measured")
+	return less(m.TimerBusy, switchRefill), fmt.Sprintf("untraced (%s): %s, how late it ran (median %v), less what the model charges after a timer wake-up that preempts, the switch and the refill (%v; the wakeup is the interrupted thread's, and the model charges no exit from the interrupt): the expiry with the way from the waking to the switch-in, which the model then charges a woken thread that waits too",
+		why, probe, m.TimerBusy.P50, switchRefill)
 }
 
 // programFigures are the costs of the programs' own work that the workloads charge as CPU time:

@@ -55,6 +55,14 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	reps("timer, idle CPU", m.TimerIdleReps)
 	row("timer, busy CPU", m.TimerBusy)
 	reps("timer, busy CPU", m.TimerBusyReps)
+	if m.TimerWaking.Max > 0 {
+		row("  traced: deadline to expiry", m.TimerExpiry)
+		row("  traced: deadline to waking", m.TimerWaking)
+		reps("traced: deadline to waking", m.TimerWakingReps)
+		row("  traced: waking to switch-in, preempting", m.TimerWakeSwitch)
+	} else if m.TimerUntraced != "" {
+		fmt.Fprintf(tw, "  untraced: %s\t\t\t\t\t\t\t\t\n", m.TimerUntraced)
+	}
 	row(fmt.Sprintf("tick (HZ=%d)", m.Hz), m.Tick)
 	row("refill, 32 KiB", m.Refill)
 	for _, lf := range levelFigures {
