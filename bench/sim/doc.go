@@ -168,7 +168,7 @@
 //	resched_curr / need_resched, ipi_cpu(IPI_AST) sched.Env.Resched: at once or after Costs.IPI
 //	smp_send_reschedule → scheduler_ipi latency   Costs.IPI
 //	try_to_wake_up / sched_add of the waker       Costs.Wakeup
-//	hrtimer expiry after the deadline (slack)     Costs.Timer
+//	hrtimer expiry after the deadline → ttwu      Costs.Timer
 //	context_switch, switch_to                     Costs.Switch
 //	cache refill after other threads ran          Costs.Refill
 //	cache refill after a migration, by level      Costs.Migration (SMT, LLC, Node, Remote)
