@@ -184,6 +184,7 @@
 //	/proc/stat irq                                CPUStats.Interrupt
 //	cpu_idle C-state exit latency                 Idle.ExitLatency
 //	kvm.halt_poll_ns, cpuidle POLL / haltpoll     Idle.PollWindow
+//	kvm_vcpu_halt's polling: IPI by idle time     Idle.IPICurve
 //	idle loop halting before an IPI (lost wakeup) Idle.MissProbability, Idle.MissWindow
 //	tickless idle timer (getnextcpuevent(idle))   Idle.MissTimer
 //	machdep.idle=spin                             Idle.Spin, Idle.SpinFactor

@@ -19,7 +19,7 @@ var _ sched.ReschedSetter = (*env)(nil)
 
 // Resched queues a reschedule of CPU id: at once (before the current instant ends) when id is the
 // CPU on whose behalf the policy was called or IPIs cost nothing, else when an IPI sent now
-// arrives (Costs.IPI, drawn for each IPI). It does nothing if id is already due to reschedule. It panics if id is not a CPU of the
+// arrives (Costs.IPI, or Idle.IPICurve for an idle CPU, drawn for each IPI). It does nothing if id is already due to reschedule. It panics if id is not a CPU of the
 // machine.
 func (e *env) Resched(id topology.CPU) {
 	m := e.m
@@ -61,7 +61,7 @@ func (e *env) Resched(id topology.CPU) {
 	if m.ipiSends {
 		m.sendIPI(m.ctx)
 	}
-	at := m.now + m.cfg.Costs.IPI.sample(&m.costRng)
+	at := m.now + m.ipiLatency(c)
 	if c.missedIPI {
 		at = min(at, m.q.timeOf(m.slotIPI(id))) // an earlier lost IPI still wakes it at its tick
 	}

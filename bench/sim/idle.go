@@ -43,6 +43,28 @@ type Idle struct {
 	// for that long; cpuidle's POLL state and the haltpoll governor do the same on their
 	// machines. 0 means no polling: every idle period ends with ExitLatency. At most MaxCost.
 	PollWindow Cost
+	// IPICurve, if given, is the latency of a reschedule IPI to an idle CPU by how long the CPU
+	// has been idle when the IPI is sent, points in ascending order of idle time: such an IPI
+	// draws from it (one draw from the cost stream, as Costs.IPI's) instead of from Costs.IPI,
+	// which stays the latency of an IPI to a busy CPU. Between two points the latency is
+	// interpolated quantile by quantile: the point u of the distributions drawn, the two
+	// points' costs at u, and the line between them at the idle time (truncated to the
+	// nanosecond); before the first point it is the first point's, at or after the last the
+	// last's. ExitLatency still charges the exit of a CPU idle beyond PollWindow: a point
+	// beyond the window stands for the IPI without the exit (the calibration takes the exit
+	// away there, as it does from Costs.IPI), so that nothing is charged twice.
+	//
+	// It stands for KVM's halt polling of a guest that halts at once (cpuidle-haltpoll with
+	// guest_halt_poll_ns=0): virt/kvm/kvm_main.c's kvm_vcpu_halt polls the halted vCPU
+	// (kvm_vcpu_check_block) for up to its halt_poll_ns before kvm_vcpu_block puts its thread
+	// to sleep, and adapts that window to the halts it sees: a halt shorter than the module's
+	// kvm.halt_poll_ns (the maximum, 200 µs by default) and than the window grows it
+	// (grow_halt_poll_ns: times halt_poll_ns_grow, 2, from halt_poll_ns_grow_start, 10 µs), a
+	// halt beyond the maximum shrinks it (shrink_halt_poll_ns). A wake-up that finds the vCPU
+	// polling is cheaper the sooner it comes, and one after the window pays the host's wake-up
+	// of the vCPU's thread; a measured curve holds both, at the window the workload that
+	// measured it left behind. At most MaxCost each; nil means none.
+	IPICurve []IdleIPI
 	// MissProbability is the probability, 0..1, that a reschedule IPI sent to an idle CPU that
 	// does not spin is lost: the CPU stays idle until its next clock interrupt, which does the
 	// reschedule. Each IPI draws from the machine's own random stream, derived from
@@ -88,6 +110,9 @@ func (d *Idle) validate() error {
 		return err
 	}
 	if err := d.PollWindow.validate("Config.Idle.PollWindow"); err != nil {
+		return err
+	}
+	if err := validateCurve(d.IPICurve); err != nil {
 		return err
 	}
 	switch {

@@ -83,8 +83,8 @@ type Machine struct {
 	missAt  uint64
 	// costRng draws the costs that vary (see Cost). The flags say which costs charge
 	// anything, so that the ideal machine's paths test a bool and draw nothing: pays
-	// (Costs.Wakeup), slack (Costs.Timer), ipis (Costs.IPI), switches (Costs.Switch), refills
-	// (Costs.Refill), migrates (Costs.Migration), ticked (Costs.Tick), switchMMs
+	// (Costs.Wakeup), slack (Costs.Timer), ipis (Costs.IPI or Idle.IPICurve), switches
+	// (Costs.Switch), refills (Costs.Refill), migrates (Costs.Migration), ticked (Costs.Tick), switchMMs
 	// (Costs.SwitchMM), ipiSends (Costs.IPISend) and exits (Idle.ExitLatency, when the idle loop
 	// does not spin); picks says that a pick may stall, stalls that some cost can stall a CPU,
 	// so that a clock interrupt may find one in a stall.

@@ -43,7 +43,7 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	m.idleRng = *rand.NewPCG(splitmix64(cfg.Seed^0x1D1E), splitmix64(cfg.Seed^0x1D1E0001))
 	m.costRng = *rand.NewPCG(splitmix64(cfg.Seed^0xC057), splitmix64(cfg.Seed^0xC0570001))
 	k := &cfg.Costs
-	m.pays, m.slack, m.ipis = !k.Wakeup.IsZero(), !k.Timer.IsZero(), !k.IPI.IsZero()
+	m.pays, m.slack, m.ipis = !k.Wakeup.IsZero(), !k.Timer.IsZero(), !k.IPI.IsZero() || len(cfg.Idle.IPICurve) > 0
 	m.switches, m.refills, m.migrates, m.ticked = !k.Switch.IsZero(), !k.Refill.IsZero(), !k.Migration.IsZero(), !k.Tick.IsZero()
 	m.switchMMs, m.ipiSends, m.payer = !k.SwitchMM.IsZero(), !k.IPISend.IsZero(), nobody
 	m.exits = !cfg.Idle.Spin && !cfg.Idle.ExitLatency.IsZero()
