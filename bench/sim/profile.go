@@ -48,7 +48,7 @@ const ProfileSchema = "schedkit.profile/1"
 // machine with one node) says so in "assumed", and its method says what stands in for it.
 // "program" holds figures of the programs' own work (a system call's CPU time) that the
 // machine does not charge by itself, for whoever builds a workload of a real program; it may be
-// empty.
+// empty. "figures" may hold "ipi_idle", a figure of points (see IdleCurve).
 type Profile struct {
 	// Name names the profile ("ideal", "ci", "host").
 	Name string
@@ -62,6 +62,9 @@ type Profile struct {
 	Figures map[string]Figure
 	// Program are figures of programs' own work, which the machine does not charge.
 	Program map[string]Figure
+	// IPIIdle is the optional figure "ipi_idle": the IPI's latency by how long its target had
+	// been idle (Idle.IPICurve); no points when the profile has none.
+	IPIIdle IdleCurve
 }
 
 // ProfileMachine describes the machine a profile was measured on.
@@ -162,13 +165,14 @@ func ProfileFigureLimit(name string) (time.Duration, bool) {
 	return 0, false
 }
 
-// Apply sets cfg's costs, idle exit latency and poll window to p's figures (an optional figure
-// the file leaves out is 0); the other fields of cfg, Idle.MissProbability and Spin among them,
+// Apply sets cfg's costs, idle exit latency, poll window and IPI curve to p's figures (an
+// optional figure the file leaves out is 0, the curve nil); the other fields of cfg, Idle.MissProbability and Spin among them,
 // stay as they are.
 func (p *Profile) Apply(cfg *Config) {
 	for _, f := range profileFigures {
 		*f.cost(cfg) = p.Figures[f.name].Cost
 	}
+	cfg.Idle.IPICurve = slices.Clone(p.IPIIdle.Points)
 }
 
 // Costs returns p's figures as Costs, and the idle exit latency.
@@ -181,7 +185,7 @@ func (p *Profile) Costs() (Costs, Cost) {
 // Ideal reports whether p charges nothing.
 func (p *Profile) Ideal() bool {
 	c, x := p.Costs()
-	return c.IsZero() && x.IsZero()
+	return c.IsZero() && x.IsZero() && len(p.IPIIdle.Points) == 0
 }
 
 // String returns p's name, with the date it was measured: "ci (measured 2026-03-02)"; a name
@@ -338,8 +342,14 @@ func ParseProfile(file string, data []byte) (*Profile, error) {
 	}
 	p := &Profile{Name: pj.Name, About: pj.About, Machine: pj.Machine, Provenance: pj.Provenance,
 		Figures: map[string]Figure{}, Program: map[string]Figure{}}
+	if raw, ok := pj.Figures[ipiIdleName]; ok {
+		var err error
+		if p.IPIIdle, err = parseIdleCurve(file, "figures."+ipiIdleName, raw); err != nil {
+			return nil, err
+		}
+	}
 	for name := range pj.Figures {
-		if _, ok := ProfileFigureLimit(name); !ok {
+		if _, ok := ProfileFigureLimit(name); !ok && name != ipiIdleName {
 			return nil, bad("figures."+name, "unknown figure (want %s)", strings.Join(ProfileFigures(), ", "))
 		}
 	}
@@ -381,6 +391,18 @@ func parseFigure(file, field string, raw json.RawMessage, limit time.Duration) (
 	var fj figureJSON
 	if err := dec.Decode(&fj); err != nil {
 		return bad("", "%v", err)
+	}
+	return figureOf(file, field, &fj, limit)
+}
+
+// figureOf checks fj, the figure at field of file, whose quantiles may not exceed limit, and
+// returns it.
+func figureOf(file, field string, fj *figureJSON, limit time.Duration) (Figure, error) {
+	bad := func(sub, format string, args ...any) (Figure, error) {
+		if sub != "" {
+			sub = "." + sub
+		}
+		return Figure{}, &ProfileError{File: file, Field: field + sub, Msg: fmt.Sprintf(format, args...)}
 	}
 	scale, ok := units[fj.Unit]
 	switch {
@@ -489,20 +511,7 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 				continue // an optional figure left out
 			}
 			fj := figureJSON{Unit: "us", Method: f.Method, Date: f.Date, Assumed: f.Assumed}
-			us := func(d time.Duration) *json.Number {
-				n := json.Number(strconv.FormatFloat(float64(d)/1e3, 'f', -1, 64))
-				return &n
-			}
-			fj.P50 = us(f.Cost.P50)
-			if f.Cost.Varies() {
-				fj.Min, fj.P90, fj.P99, fj.Max = us(f.Cost.Min), us(f.Cost.P90), us(f.Cost.P99), us(f.Cost.Max)
-				if f.Cost.P999 != 0 {
-					fj.P999 = us(f.Cost.P999)
-				}
-				if f.Cost.P995 != 0 {
-					fj.P995 = us(f.Cost.P995)
-				}
-			}
+			setQuantiles(&fj, f.Cost)
 			one, err := json.Marshal(fj)
 			if err != nil {
 				return err
@@ -512,6 +521,16 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 			}
 			fmt.Fprintf(&b, "\n    %q: %s", name, one)
 			i++
+		}
+		if key == "figures" && len(p.IPIIdle.Points) > 0 {
+			one, err := p.IPIIdle.marshal()
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "\n    %q: %s", ipiIdleName, one)
 		}
 		b.WriteString("\n  }")
 		return nil
@@ -531,4 +550,24 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes(), nil
+}
+
+// usNumber returns d in µs, with nanosecond precision, as a JSON number.
+func usNumber(d time.Duration) *json.Number {
+	n := json.Number(strconv.FormatFloat(float64(d)/1e3, 'f', -1, 64))
+	return &n
+}
+
+// setQuantiles sets fj's quantiles to c's in µs: p50 alone for a fixed cost.
+func setQuantiles(fj *figureJSON, c Cost) {
+	fj.P50 = usNumber(c.P50)
+	if c.Varies() {
+		fj.Min, fj.P90, fj.P99, fj.Max = usNumber(c.Min), usNumber(c.P90), usNumber(c.P99), usNumber(c.Max)
+		if c.P999 != 0 {
+			fj.P999 = usNumber(c.P999)
+		}
+		if c.P995 != 0 {
+			fj.P995 = usNumber(c.P995)
+		}
+	}
 }

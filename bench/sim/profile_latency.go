@@ -57,7 +57,7 @@ func ProfileFigureKind(name string) (FigureKind, bool) {
 const LatenciesOnlySuffix = " (latencies only)"
 
 // Latencies returns a copy of p that charges only its latency figures (LatencyFigure: ipi,
-// idle_exit, idle_poll, timer), every CPU figure 0, named p's name with LatenciesOnlySuffix
+// idle_exit, idle_poll, timer; and the ipi_idle curve, IPIIdle), every CPU figure 0, named p's name with LatenciesOnlySuffix
 // ("ci (latencies only)") so that a table says which profile it used. It is for a workload
 // whose costs were calibrated from a real program's CPU time: that time already holds the
 // kernel's CPU-side work (the wake-ups, switches, refills and ticks the program caused), so
@@ -76,6 +76,7 @@ func (p *Profile) Latencies() *Profile {
 	}
 	q.Provenance.Notes = slices.Clone(p.Provenance.Notes)
 	q.Program = maps.Clone(p.Program)
+	q.IPIIdle.Points = slices.Clone(p.IPIIdle.Points)
 	q.Figures = make(map[string]Figure, len(p.Figures))
 	for name, f := range p.Figures {
 		if kind, _ := ProfileFigureKind(name); kind == CPUFigure && !f.Cost.IsZero() {

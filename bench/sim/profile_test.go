@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,6 +192,9 @@ func FuzzParseProfile(f *testing.F) {
 	ideal, _ := os.ReadFile("profiles/ideal.json")
 	f.Add(ideal)
 	f.Add([]byte(editFigure(f, "ipi", `{"unit": "ms", "p50": 1e-3, "method": "m", "date": "d"}`)))
+	curved, _ := json.Marshal(curveProfile())
+	f.Add(curved)
+	f.Add([]byte(editFigure(f, "ipi_idle", `{"unit": "ms", "points": [{"idle": 0, "p50": 0.02}, {"idle": 0.1, "p50": 0.03}], "method": "m", "date": "d"}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := sim.ParseProfile("f.json", data)
 		if err != nil {
@@ -205,6 +209,14 @@ func FuzzParseProfile(f *testing.F) {
 				t.Fatalf("%s accepted: %v", name, c)
 			}
 		}
+		ipiLimit, _ := sim.ProfileFigureLimit("ipi")
+		for i, pt := range cfg.Idle.IPICurve {
+			c := pt.Cost
+			if pt.Idle < 0 || pt.Idle > time.Second || i > 0 && pt.Idle <= cfg.Idle.IPICurve[i-1].Idle ||
+				c.Min < 0 || c.Max > ipiLimit || c.Min > c.P50 || c.P50 > c.P90 || c.P90 > c.P99 || c.P99 > c.Max {
+				t.Fatalf("ipi_idle point %d accepted: %v at %v", i, c, pt.Idle)
+			}
+		}
 		out, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
@@ -217,6 +229,9 @@ func FuzzParseProfile(f *testing.F) {
 			if q.Figures[name].Cost != fig.Cost || q.Figures[name].Method != fig.Method {
 				t.Fatalf("round trip changed %s: %v, then %v", name, fig, q.Figures[name])
 			}
+		}
+		if !slices.Equal(p.IPIIdle.Points, q.IPIIdle.Points) || p.IPIIdle.Method != q.IPIIdle.Method {
+			t.Fatalf("round trip changed ipi_idle: %v, then %v", p.IPIIdle, q.IPIIdle)
 		}
 		if p.Name != q.Name || p.About != q.About || len(p.Program) != len(q.Program) {
 			t.Fatalf("round trip changed the profile:\n%s\n%s", data, out)
