@@ -20,8 +20,8 @@ import (
 )
 
 // Calibrate measures the costs of the path from a scheduling decision to its effect on this
-// machine and returns them as a profile (see Derive for what each figure is made of), with
-// the measurements. It runs about half a minute, on the first and the last CPU of the
+// machine and returns them as a profile (see Derive for what each figure is made of, and
+// DeriveIPIIdle for the curve ipi_idle), with the measurements. It runs about half a minute, on the first and the last CPU of the
 // process's affinity, under the machine-wide lock of the host runner.
 //
 // It refuses to measure a busy machine: a one-minute load average above o.MaxLoad before or
@@ -44,6 +44,11 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 			}
 			notes = append(notes, spreadNote("the futex ping-pong between CPUs (one way: the IPI's figure)", c.n, ping))
 		}
+		idleNotes, err := c.idleProbes(false)
+		if err != nil {
+			return err
+		}
+		notes = append(notes, idleNotes...)
 		timerNotes, err := c.timerProbes()
 		if err != nil {
 			return err
@@ -58,13 +63,20 @@ func Calibrate(ctx context.Context, o CalibrateOptions) (*sim.Profile, Measureme
 	if err != nil {
 		return nil, c.m, err
 	}
+	var curve sim.IdleCurve
+	if len(c.m.IPIByIdle) > 0 {
+		date := c.o.Now.UTC().Format("2006-01-02")
+		if curve, err = DeriveIPIIdle(c.m, figs["wakeup"].Cost, figs["idle_exit"].Cost, figs["idle_poll"].Cost.P50, date); err != nil {
+			return nil, c.m, err
+		}
+	}
 	rel, _, _ := kernelRelease()
 	p := &sim.Profile{Name: c.o.Name, About: c.o.About,
 		Machine: sim.ProfileMachine{CPU: cpuModel(), Kernel: rel, CPUs: cpus.Count(), Hz: c.m.Hz},
 		Provenance: sim.Provenance{Date: c.o.Now.UTC().Format(time.RFC3339), Command: c.o.Command, LoadAverage: load,
 			Notes: append([]string{fmt.Sprintf("measured on CPUs %d and %d with %d samples per probe, %d repetitions of every probe, each figure's quantiles the median of theirs; %s; the timer probes in a cgroup of weight %d",
 				c.a, c.b, c.n, c.o.Reps, shielded, timerWeight)}, notes...)},
-		Figures: figs, Program: program}
+		Figures: figs, Program: program, IPIIdle: curve}
 	return p, c.m, nil
 }
 

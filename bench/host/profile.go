@@ -77,6 +77,11 @@ type Measurements struct {
 	// (TimerIdle's), shortest first: below the idle time at which the CPU stops polling and
 	// halts, it leaves idle without the exit latency.
 	IdleByPeriod []IdleLateness
+	// IPIByIdle is the one-way latency of a futex ping-pong whose replier spins and waits a set
+	// time after the sleeper blocks before it wakes it, by that time, shortest first (see
+	// IdleIPILatency): the IPI's latency by how long its target had been idle. Empty where not
+	// measured.
+	IPIByIdle []IdleIPILatency
 	// Tick is the time a clock interrupt takes from a thread spinning alone on its CPU; Hz the
 	// kernel's clock rate it was identified at.
 	Tick sim.Cost

@@ -63,6 +63,10 @@ func WriteMeasurements(w io.Writer, m Measurements) error {
 	} else if m.TimerUntraced != "" {
 		fmt.Fprintf(tw, "  untraced: %s\t\t\t\t\t\t\t\t\n", m.TimerUntraced)
 	}
+	for _, l := range m.IPIByIdle {
+		row(fmt.Sprintf("futex ping-pong, replier waiting %v (sent after %v)", l.Wait, l.Sent.Round(10*time.Nanosecond)), l.Late)
+		reps(fmt.Sprintf("ping-pong, waiting %v", l.Wait), l.Reps)
+	}
 	row(fmt.Sprintf("tick (HZ=%d)", m.Hz), m.Tick)
 	row("refill, 32 KiB", m.Refill)
 	for _, lf := range levelFigures {

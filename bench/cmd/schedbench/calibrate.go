@@ -19,7 +19,7 @@ import (
 	"github.com/schedkit/schedkit/internal/outfile"
 )
 
-const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N] [-reps R] [-program NAMES | -timer]"
+const calibrateSynopsis = "[-o FILE] [-name NAME] [-max-load L] [-samples N] [-reps R] [-program NAMES | -timer | -ipi-idle]"
 
 func cmdCalibrate(e *env, args []string) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
@@ -30,12 +30,15 @@ func cmdCalibrate(e *env, args []string) error {
 	reps := fs.Int("reps", 3, "`R` repetitions of every probe, each figure's quantiles the median of the repetitions' (the profile's provenance gives the timer's and the ping-pong's median and p99 in each)")
 	program := fs.String("program", "", "re-measure only the program figures `NAMES` (comma-separated, or all: "+strings.Join(host.ProgramFigures(), ", ")+") into the existing profile -o, leaving its machine's figures as they were")
 	timer := fs.Bool("timer", false, "re-measure only the timer's figures (timer, idle_exit, idle_poll) into the existing profile -o, with its switch and refill, leaving its other figures as they were")
+	ipiIdle := fs.Bool("ipi-idle", false, "re-measure only the IPI's latency by how long its target had been idle (ipi_idle: a futex ping-pong whose replier waits "+waitsHelp()+" before each wake-up) into the existing profile -o, with its wakeup, idle_exit and idle_poll, leaving its other figures as they were")
 	if err := parseFlags(e, fs, args, calibrateSynopsis); err != nil {
 		return err
 	}
 	switch {
 	case *timer && *program != "":
 		return usagef("-timer and -program: one or the other")
+	case *ipiIdle && (*timer || *program != ""):
+		return usagef("-ipi-idle with -timer or -program: one of them")
 	case fs.NArg() > 0:
 		return usagef("calibrate takes no arguments (got %q)", fs.Args())
 	case *samples < 100 || *samples > 100000:
@@ -80,6 +83,9 @@ func cmdCalibrate(e *env, args []string) error {
 	}
 	if *timer {
 		return calibrateTimer(e, o, path, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
+	}
+	if *ipiIdle {
+		return calibrateIPIIdle(e, o, path, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
 	}
 	if *program != "" {
 		return calibrateProgram(e, o, path, programs, host.CalibrateOptions{MaxLoad: ml, Samples: *samples, Reps: *reps, Command: cmd, Log: e.stderr})
@@ -169,6 +175,38 @@ func calibrateTimer(e *env, o *outfile.File, path string, opts host.CalibrateOpt
 	return commitProfile(e, o, path, p)
 }
 
+// calibrateIPIIdle measures the IPI's latency by its target's idle time (host.CalibrateIPIIdle)
+// and writes it into the profile at path, read first, through o, as its figure ipi_idle: the
+// rest of the profile stays as it was, and its provenance gains the measurement's notes.
+func calibrateIPIIdle(e *env, o *outfile.File, path string, opts host.CalibrateOptions) error {
+	p, err := sim.LoadProfile(path)
+	if err != nil {
+		o.Abort()
+		return err
+	}
+	curve, notes, m, err := host.CalibrateIPIIdle(e.ctx, opts, p)
+	if werr := host.WriteMeasurements(e.stdout, m); werr != nil && err == nil {
+		err = werr
+	}
+	if err != nil || e.ctx.Err() != nil {
+		return calibrationFailed(e, o, path, err)
+	}
+	p.IPIIdle = curve
+	p.Provenance.Notes = append(p.Provenance.Notes, fmt.Sprintf("figure ipi_idle measured %s with %s",
+		time.Now().UTC().Format(time.RFC3339), opts.Command))
+	p.Provenance.Notes = append(p.Provenance.Notes, notes...)
+	return commitProfile(e, o, path, p)
+}
+
+// waitsHelp returns host.IPIIdleTimes as "0s, 10µs, …".
+func waitsHelp() string {
+	ws := make([]string, len(host.IPIIdleTimes))
+	for i, w := range host.IPIIdleTimes {
+		ws[i] = w.String()
+	}
+	return strings.Join(ws, ", ")
+}
+
 // commitProfile writes profile p into o, the file at path, in full or not at all, then prints
 // its figures and where it went.
 func commitProfile(e *env, o *outfile.File, path string, p *sim.Profile) error {
@@ -204,6 +242,9 @@ func writeProfile(e *env, p *sim.Profile) error {
 			note = "assumed: " + f.Assumed
 		}
 		fmt.Fprintf(tw, "%s\t%v\t%v\t%s\n", name, f.Cost.P50.Round(10*time.Nanosecond), f.Cost.P99.Round(10*time.Nanosecond), note)
+	}
+	for _, pt := range p.IPIIdle.Points {
+		fmt.Fprintf(tw, "ipi_idle at %v\t%v\t%v\t\n", pt.Idle.Round(10*time.Nanosecond), pt.Cost.P50.Round(10*time.Nanosecond), pt.Cost.P99.Round(10*time.Nanosecond))
 	}
 	return tw.Flush()
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schedkit/schedkit/bench/host"
 	"github.com/schedkit/schedkit/bench/sim"
 )
 
@@ -25,6 +26,8 @@ func TestCalibrateUsage(t *testing.T) {
 		{[]string{"calibrate", "-o", "/proc/version"}, "-o "},
 		{[]string{"calibrate", "-program", "fault,nosuch"}, `-program fault,nosuch: no program figure "nosuch" (want all or pipe, `},
 		{[]string{"calibrate", "-program", "fault", "-timer"}, "-timer and -program: one or the other"},
+		{[]string{"calibrate", "-ipi-idle", "-timer"}, "-ipi-idle with -timer or -program: one of them"},
+		{[]string{"calibrate", "-ipi-idle", "-program", "fault"}, "-ipi-idle with -timer or -program: one of them"},
 		{[]string{"calibrate", "-program", "socket100_fanout,socket100_fan"}, `no program figure "socket100_fan" (want all or pipe, pipe100, socket100, pipe100_shared, socket100_shared, pipe100_fanout, socket100_fanout, fault`},
 	} {
 		_, errs, code := runCLI(t, tc.args...)
@@ -188,6 +191,59 @@ func TestCalibrateTimer(t *testing.T) {
 		if !strings.Contains(notes, want) {
 			t.Errorf("new provenance notes %q: want %q", notes, want)
 		}
+	}
+}
+
+// TestCalibrateIPIIdle: -ipi-idle measures the curve ipi_idle into the profile given and leaves
+// its figures as they were; where the machine is too busy for the derivation, the profile
+// stays as it was, byte for byte.
+func TestCalibrateIPIIdle(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("calibrate measures Linux")
+	}
+	if testing.Short() {
+		t.Skip("-short: the probes run a few seconds")
+	}
+	path := filepath.Join(t.TempDir(), "host.json")
+	before := sim.DefaultProfile()
+	earlier, err := before.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, earlier, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, "calibrate", "-o", path, "-ipi-idle", "-max-load", "-1", "-samples", "200", "-reps", "1")
+	if code != exitOK {
+		if code != exitFailure || !strings.Contains(errs, "no profile written") {
+			t.Fatalf("status %d, stdout %q, stderr %q", code, out, errs)
+		}
+		if b, err := os.ReadFile(path); err != nil || string(b) != string(earlier) {
+			t.Errorf("a failed measurement changed %s (%v)", path, err)
+		}
+		t.Logf("no curve measured on this machine now: %s", errs)
+		return
+	}
+	after, err := sim.LoadProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(after.Figures, before.Figures) || !reflect.DeepEqual(after.Program, before.Program) {
+		t.Error("figures changed")
+	}
+	if n := len(after.IPIIdle.Points); n != len(host.IPIIdleTimes) {
+		t.Fatalf("%d points, want one a wait of %v", n, host.IPIIdleTimes)
+	}
+	for i, p := range after.IPIIdle.Points {
+		if p.Idle < host.IPIIdleTimes[i] || p.Cost.P50 <= 0 {
+			t.Errorf("point %d: %v at %v, after a wait of %v", i, p.Cost, p.Idle, host.IPIIdleTimes[i])
+		}
+	}
+	if !strings.Contains(after.IPIIdle.Method, "less the futex wake") || !strings.Contains(out, "ipi_idle at ") {
+		t.Errorf("method %q, stdout %q", after.IPIIdle.Method, out)
+	}
+	if notes := strings.Join(after.Provenance.Notes, "\n"); !strings.Contains(notes, "figure ipi_idle measured") {
+		t.Errorf("provenance notes %q", notes)
 	}
 }
 
