@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/topology"
 )
 
 // CalibrateIPIIdle measures the idle ping-pong as Calibrate does (at every wait of IPIIdleTimes,
@@ -54,6 +55,7 @@ func (c *calibration) idleProbes(futex bool) ([]string, error) {
 			}
 			for i, wait := range IPIIdleTimes {
 				ps = append(ps, probe{fmt.Sprintf("futex ping-pong between CPUs, the replier waiting %v", wait), func() error {
+					st0, _ := readProcStat()
 					l, s, err := pr.probeIdlePingPong(c.a, c.b, c.n, wait)
 					if err == nil && len(l) < c.n/10 {
 						err = fmt.Errorf("only %d of %d round trips found the sleeper asleep", len(l), c.n)
@@ -61,7 +63,8 @@ func (c *calibration) idleProbes(futex bool) ([]string, error) {
 					if err != nil {
 						return err
 					}
-					c.logf("  %d of %d slept; one way: median %v", len(l), c.n, costOf(l).P50)
+					st1, _ := readProcStat()
+					c.logf("  %d of %d slept; one way: median %v; the sleeper's CPU idle %s of the time", len(l), c.n, costOf(l).P50, idleShare(st0, st1, c.b))
 					lat[i], sent[i] = append(lat[i], costOf(l)), append(sent[i], s...)
 					return nil
 				}})
@@ -86,4 +89,22 @@ func (c *calibration) idleProbes(futex bool) ([]string, error) {
 		notes = append(notes, spreadNote(fmt.Sprintf("the futex ping-pong with the replier waiting %v (ipi_idle's point at %v)", wait, l.Sent), c.n, lat[i]))
 	}
 	return notes, nil
+}
+
+// idleShare returns the share of the ticks CPU cpu was idle between the /proc/stat readings x
+// and y, as "93 %", or "unknown": the sleeper's CPU is idle for most of the idle ping-pong
+// unless other threads run there.
+func idleShare(x, y []CPUTimes, cpu topology.CPU) string {
+	for _, a := range x {
+		for _, b := range y {
+			if a.CPU != int(cpu) || b.CPU != int(cpu) {
+				continue
+			}
+			idle, busy := b.IdleTicks()-a.IdleTicks(), b.BusyTicks()-a.BusyTicks()
+			if idle+busy > 0 {
+				return fmt.Sprintf("%d %%", 100*idle/(idle+busy))
+			}
+		}
+	}
+	return "unknown"
 }
