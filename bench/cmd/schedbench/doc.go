@@ -239,11 +239,14 @@
 // re-measured alone into an existing profile with -program, its machine's figures left as they
 // were; and the timer's figures (timer, idle_exit, idle_poll: the sleeper's probes alone, with
 // the profile's switch and refill taken away as a whole calibration does) with -timer, the
-// others left as they were.
+// others left as they were; and the IPI's latency by how long its target had been idle
+// (ipi_idle: a futex ping-pong whose replier waits 5 to 320 µs before each wake-up, with the
+// profile's wakeup, idle_exit and idle_poll) with -ipi-idle.
 //
 //	sudo schedbench calibrate
 //	sudo schedbench calibrate -o my-profile.json -program fault,exit
 //	sudo schedbench calibrate -o my-profile.json -timer
+//	sudo schedbench calibrate -o my-profile.json -ipi-idle
 //	schedbench run -profile host -policy cfs:v7.1 mixed.wl
 //
 // serve builds the course's interactive page (package bench/coursepage: the simulator and the
