@@ -166,8 +166,8 @@ func ProfileFigureLimit(name string) (time.Duration, bool) {
 }
 
 // Apply sets cfg's costs, idle exit latency, poll window and IPI curve to p's figures (an
-// optional figure the file leaves out is 0, the curve nil); the other fields of cfg, Idle.MissProbability and Spin among them,
-// stay as they are.
+// optional figure the file leaves out is 0, the curve nil); the other fields of cfg,
+// Idle.MissProbability and Spin among them, stay as they are.
 func (p *Profile) Apply(cfg *Config) {
 	for _, f := range profileFigures {
 		*f.cost(cfg) = p.Figures[f.name].Cost
