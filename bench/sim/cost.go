@@ -205,6 +205,9 @@ func (mc *MigrationCosts) At(l topology.Level) *Cost {
 //	IPI        smp_send_reschedule → scheduler_ipi       a remote reschedule       nobody (latency)
 //	IPISend    the IPI's send (an APIC write; a VM exit)  nothing                   the sender (CPU time)
 //	Timer      hrtimer expiry → hrtimer_wakeup's ttwu    a sleep's end             nobody (latency)
+//	TimerExit  ttwu after sched_waking, the rest of the  a preempting sleeper      the CPU (CPUStats.Interrupt);
+//	           hrtimer interrupt, irq_exit, schedule     (busy CPU only)           if the sleeper waits, the
+//	                                                                               thread it interrupted
 //	Switch     context_switch, switch_to, return to user the thread switched in   the CPU (CPUStats.Switch)
 //	SwitchMM   switch_mm: another process's address space the thread switched in   the CPU (CPUStats.Switch)
 //	Refill     caches refilled after other threads ran   the thread resumed        the CPU (CPUStats.Switch)
@@ -215,17 +218,32 @@ func (mc *MigrationCosts) At(l topology.Level) *Cost {
 // deadline to its waking (the hrtimer interrupt's expiry of the timer and hrtimer_wakeup's way
 // to try_to_wake_up's sched_waking), which delays it whether it then preempts the CPU's thread
 // or waits; Wakeup as interrupt time to the thread running there (try_to_wake_up's work: cut
-// short where the sleeper preempts that thread at once, so it delays nobody then); and Switch
-// and Refill when the sleeper runs. No IPI (the timer fires on the sleeper's own CPU). The
-// rest of a wake-up preemption's way from the waking to the switch-in (the enqueue and
-// check_preempt_wakeup_fair, the interrupt's exit, schedule's pick: about 7 µs on the CI machine,
-// the switch included, in a trace of 2026-12-07) has no step of its own. On an idle CPU the
-// idle exit ([Idle.ExitLatency]) follows the Timer instead, and the profile's idle_exit holds
-// the rest of the sleeper's lateness there (a calibration takes it as that lateness less the
-// Timer). schedbench calibrate measures Timer
-// from the tracepoints where it can (root, perf); without them it takes the sleeper's whole
-// lateness less Switch and Refill, which holds that way to the switch-in too (see the figure's
-// method in the profile).
+// short where the sleeper preempts that thread at once, so it delays nobody then); TimerExit,
+// the way from the waking to the switch-in less the switch and the refill; and Switch and
+// Refill when the sleeper runs. No IPI (the timer fires on the sleeper's own CPU). Where the
+// sleeper preempts at once (the policy reschedules the CPU at the wake-up and picks it at that
+// instant), TimerExit delays it: the kernel finishes the interrupt (the rest of
+// hrtimer_interrupt, irq_exit) and schedules on the interrupt's way out
+// (preempt_schedule_irq, or the return to user space) before it switches. Where it waits, the
+// interrupted thread pays TimerExit as interrupt time and nobody else is delayed: it pays the
+// interrupt's remainder and irq_exit in the kernel too, but not schedule and the switch, which
+// happen only when something is switched in; the figure holds schedule's pick
+// (pick_next_task, a few hundred nanoseconds beside the interrupt's microseconds) but no
+// switch, so the thread is charged that pick too much. On an idle CPU the idle exit
+// ([Idle.ExitLatency]) follows the Timer instead, and the profile's idle_exit holds the rest of
+// the sleeper's lateness there (a calibration takes it as that lateness less the Timer), so
+// TimerExit is not charged there. schedbench calibrate measures Timer from the tracepoints
+// where it can (root, perf), and TimerExit from the same trace; without them it takes the
+// sleeper's whole lateness less Switch and Refill as Timer, which holds that way to the
+// switch-in too, and leaves TimerExit out (see the figures' methods in the profile).
+//
+// The sleeper's return from its sleeping system call after the switch-in (clock_nanosleep's
+// exit to user space, about 3 µs on the CI machine in the trace of 2026-12-07, switch_to and
+// the refill included) is the sleeper's own CPU time, as a blocking read's return is a pipe
+// reader's: the machine charges Switch and Refill of it and leaves the rest to the workload (a
+// run step after the sleep), as the workloads charge a pipe's read through the program figure
+// pipe, whose non-blocking read holds its system call's return. The traced Timer holds none of
+// it; the untraced one (the whole lateness less Switch and Refill) holds it all.
 //
 // A wake-up's latency, as Result measures it, runs from the moment its cause began (the waker's
 // try_to_wake_up, or the timer's expiry) to the moment the woken thread makes its first progress:
@@ -252,6 +270,15 @@ type Costs struct {
 	// sleeps or waits for its next period is woken (made runnable) this much after its
 	// deadline. Its wake-up latency counts from the deadline.
 	Timer Cost
+	// TimerExit is the timer interrupt's way from a sleeper's wake-up to the preempting
+	// switch-in, less the switch and the refill: the rest of try_to_wake_up after its
+	// sched_waking (the enqueue, check_preempt_wakeup_fair), the rest of hrtimer_interrupt
+	// (other expiries, the clock event reprogrammed: on a virtual machine a VM exit for the
+	// TSC-deadline write), irq_exit and schedule's way to the switch. It is charged only for a
+	// timer that fires on a busy CPU (on an idle one the idle exit holds that way): as latency
+	// before the sleeper runs when it preempts the CPU's thread at once, else as interrupt time
+	// to the thread it interrupted. Profiles may leave it out (0: charged nowhere).
+	TimerExit Cost
 	// Switch is the time a CPU spends switching from one thread to another (context_switch and
 	// the way back to the thread's own code); the thread coming in makes no progress
 	// meanwhile. It is not charged when a CPU resumes the thread it ran last.
@@ -288,7 +315,7 @@ func (c *Costs) validate() error {
 		c    *Cost
 	}{
 		{"Costs.Wakeup", &c.Wakeup}, {"Costs.IPI", &c.IPI}, {"Costs.IPISend", &c.IPISend}, {"Costs.Timer", &c.Timer},
-		{"Costs.Switch", &c.Switch}, {"Costs.SwitchMM", &c.SwitchMM}, {"Costs.Refill", &c.Refill}, {"Costs.Migration.SMT", &c.Migration.SMT},
+		{"Costs.TimerExit", &c.TimerExit}, {"Costs.Switch", &c.Switch}, {"Costs.SwitchMM", &c.SwitchMM}, {"Costs.Refill", &c.Refill}, {"Costs.Migration.SMT", &c.Migration.SMT},
 		{"Costs.Migration.LLC", &c.Migration.LLC}, {"Costs.Migration.Node", &c.Migration.Node},
 		{"Costs.Migration.Remote", &c.Migration.Remote}, {"Costs.Tick", &c.Tick},
 	} {

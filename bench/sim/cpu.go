@@ -41,6 +41,9 @@ type cpu struct {
 	// the last pick, stallInt the interrupt time added to the current stall since: what
 	// Result clips at the run's end.
 	pickSwitch, pickExit, stallInt int64
+	// exitFor is the thread, plus one, that a timer on this busy CPU woke at the current
+	// instant and whose interrupt's way out (Costs.TimerExit) is not charged yet; 0 for none.
+	exitFor int32
 	// tickless is the time before which the idle CPU's clock interrupts need not call
 	// Policy.Tick (TicklessIdle): set when a Pick leaves it idle, cleared by a Resched of it;
 	// 0 when every interrupt calls Tick.

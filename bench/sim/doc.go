@@ -169,6 +169,7 @@
 //	smp_send_reschedule → scheduler_ipi latency   Costs.IPI
 //	try_to_wake_up / sched_add of the waker       Costs.Wakeup
 //	hrtimer expiry after the deadline → ttwu      Costs.Timer
+//	hrtimer_interrupt's rest, irq_exit, schedule  Costs.TimerExit
 //	context_switch, switch_to                     Costs.Switch
 //	cache refill after other threads ran          Costs.Refill
 //	cache refill after a migration, by level      Costs.Migration (SMT, LLC, Node, Remote)

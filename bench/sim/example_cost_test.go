@@ -60,7 +60,7 @@ func ExampleProfile() {
 	fmt.Println(sim.ProfileFigures())
 	// Output:
 	// ideal (no costs) true
-	// [wakeup ipi ipi_send idle_exit idle_poll timer switch switch_mm refill migration_smt migration_llc migration_node migration_remote tick]
+	// [wakeup ipi ipi_send idle_exit idle_poll timer timer_exit switch switch_mm refill migration_smt migration_llc migration_node migration_remote tick]
 }
 
 // A workload whose costs are a real program's measured CPU time charges only the profile's
@@ -83,7 +83,7 @@ func ExampleProfile_Latencies() {
 	// ci (latencies only) true
 	// kept: true true true
 	// left out: true true true true true
-	// ipi idle_exit idle_poll timer
+	// ipi idle_exit idle_poll timer timer_exit
 }
 
 // A profile file names each figure with its unit, method and date; a figure that is missing,

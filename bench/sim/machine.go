@@ -85,12 +85,12 @@ type Machine struct {
 	// anything, so that the ideal machine's paths test a bool and draw nothing: pays
 	// (Costs.Wakeup), slack (Costs.Timer), ipis (Costs.IPI or Idle.IPICurve), switches
 	// (Costs.Switch), refills (Costs.Refill), migrates (Costs.Migration), ticked (Costs.Tick), switchMMs
-	// (Costs.SwitchMM), ipiSends (Costs.IPISend) and exits (Idle.ExitLatency, when the idle loop
-	// does not spin); picks says that a pick may stall, stalls that some cost can stall a CPU,
+	// (Costs.SwitchMM), ipiSends (Costs.IPISend), timerExits (Costs.TimerExit) and exits
+	// (Idle.ExitLatency, when the idle loop does not spin); picks says that a pick may stall, stalls that some cost can stall a CPU,
 	// so that a clock interrupt may find one in a stall.
 	costRng                                                rand.PCG
 	pays, slack, ipis, switches, refills, migrates, ticked bool
-	exits, picks, stalls, switchMMs, ipiSends              bool
+	exits, picks, stalls, switchMMs, ipiSends, timerExits  bool
 	// payer is the thread whose script op is waking another (Costs.IPISend: it pays the IPIs
 	// the wake-up sends, owed, before its script goes on), or -1.
 	payer int32
@@ -120,7 +120,7 @@ type spawn struct {
 
 // A work item is a reschedule or a script step to do before the current instant ends.
 type work struct {
-	kind uint8 // workResched or workAdvance
+	kind uint8 // workResched, workAdvance or workTimerExit
 	cpu  topology.CPU
 	tid  int32
 }
@@ -128,6 +128,9 @@ type work struct {
 const (
 	workResched = iota
 	workAdvance
+	// workTimerExit ends a timer wake-up on a busy CPU (Costs.TimerExit): queued after the
+	// reschedules the wake-up asked for, so that it finds whether the sleeper preempted.
+	workTimerExit
 )
 
 // Event slots: the clock interrupt of every CPU (they all tick at the same instants), the
@@ -367,14 +370,39 @@ func (m *Machine) ipi(id topology.CPU) {
 
 // timer is the end of a sleep of thread tid, whose deadline its wokeAt holds (see armSleep).
 // The timer fires on the CPU the thread ran on last; with a Costs.Wakeup, its interrupt takes
-// that long from the thread running there.
+// that long from the thread running there. With a Costs.TimerExit and a thread running there,
+// the CPU owes the interrupt's way out (cpu.exitFor): the pick of the sleeper at this instant
+// stalls it that long (pickStall), else the work item queued after the wake-up's reschedules
+// charges it to the thread running then (timerExit). A second timer on the CPU at the same
+// instant takes the first one's place: one hrtimer_interrupt expires both, and leaves once.
 func (m *Machine) timer(tid int32) {
 	t := &m.threads[tid]
 	id := topology.CPU(t.last)
-	if m.pays && m.cpus[id].cur >= 0 {
+	busy := m.cpus[id].cur >= 0
+	if m.pays && busy {
 		m.chargeInterrupt(id, m.cfg.Costs.Wakeup.sample(&m.costRng))
 	}
+	if m.timerExits && busy {
+		m.cpus[id].exitFor = tid + 1
+	}
 	m.wake(tid, id, 0, nobody, t.wokeAt)
+	if m.timerExits && busy {
+		m.work = append(m.work, work{kind: workTimerExit, cpu: id, tid: tid})
+	}
+}
+
+// timerExit ends thread tid's timer wake-up on CPU id: if the CPU did not pick the sleeper at
+// the wake-up's instant, its interrupt's way out (Costs.TimerExit) is interrupt time of the
+// thread running there, if any.
+func (m *Machine) timerExit(id topology.CPU, tid int32) {
+	c := &m.cpus[id]
+	if c.exitFor != tid+1 {
+		return // the sleeper preempted: pickStall charged it
+	}
+	c.exitFor = 0
+	if c.cur >= 0 {
+		m.chargeInterrupt(id, m.cfg.Costs.TimerExit.sample(&m.costRng))
+	}
 }
 
 // armSleep arms thread tid's timer for the deadline at, late by the thread's timer slack
@@ -448,6 +476,8 @@ func (m *Machine) drain() {
 				stuck = 0
 				limit = 1<<16 + 64*(len(m.threads)+len(m.cpus)) // forks may have added threads
 			}
+		case workTimerExit:
+			m.timerExit(w.cpu, w.tid)
 		}
 	}
 	m.work = m.work[:0]

@@ -46,8 +46,9 @@ func New(cfg Config, p Policy, w *workload.Workload) (*Machine, error) {
 	m.pays, m.slack, m.ipis = !k.Wakeup.IsZero(), !k.Timer.IsZero(), !k.IPI.IsZero() || len(cfg.Idle.IPICurve) > 0
 	m.switches, m.refills, m.migrates, m.ticked = !k.Switch.IsZero(), !k.Refill.IsZero(), !k.Migration.IsZero(), !k.Tick.IsZero()
 	m.switchMMs, m.ipiSends, m.payer = !k.SwitchMM.IsZero(), !k.IPISend.IsZero(), nobody
+	m.timerExits = !k.TimerExit.IsZero()
 	m.exits = !cfg.Idle.Spin && !cfg.Idle.ExitLatency.IsZero()
-	m.picks = m.switches || m.switchMMs || m.refills || m.migrates || m.exits
+	m.picks = m.switches || m.switchMMs || m.refills || m.migrates || m.exits || m.timerExits
 	m.stalls = m.picks || m.ticked || m.pays || m.ipiSends
 	m.checking = cfg.Checks != (Checks{})
 	m.env.m = m

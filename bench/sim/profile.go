@@ -126,6 +126,8 @@ var profileFigures = []profileFigure{
 		"how long an idle CPU polls before it halts (Idle.PollWindow)", true, LatencyFigure},
 	{"timer", func(c *Config) *Cost { return &c.Costs.Timer }, time.Second,
 		"a timer's expiry after its deadline (Costs.Timer)", false, LatencyFigure},
+	{"timer_exit", func(c *Config) *Cost { return &c.Costs.TimerExit }, 100 * time.Millisecond,
+		"the timer interrupt's way from the wake-up to the preempting switch-in, less the switch and the refill (Costs.TimerExit)", true, LatencyFigure},
 	{"switch", func(c *Config) *Cost { return &c.Costs.Switch }, time.Second,
 		"a context switch (Costs.Switch)", false, CPUFigure},
 	{"switch_mm", func(c *Config) *Cost { return &c.Costs.SwitchMM }, time.Second,

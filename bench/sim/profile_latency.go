@@ -27,7 +27,11 @@ const (
 	// LatencyFigure is wall time between a decision and its effect in which no thread of the
 	// workload runs for it: the reschedule IPI in flight (ipi), the idle state's exit
 	// (idle_exit) and the idle loop's polling that decides whether the exit is paid
-	// (idle_poll), both the idle task's time, and a timer's expiry after its deadline (timer).
+	// (idle_poll), both the idle task's time, a timer's expiry after its deadline (timer), and
+	// the timer interrupt's way from the wake-up to a preempting switch-in (timer_exit; where
+	// the sleeper waits instead, the machine charges it to the interrupted thread as interrupt
+	// time, which a calibrated program's CPU time would hold, so a profile restricted to its
+	// latencies charges it there too).
 	LatencyFigure
 )
 
@@ -57,8 +61,8 @@ func ProfileFigureKind(name string) (FigureKind, bool) {
 const LatenciesOnlySuffix = " (latencies only)"
 
 // Latencies returns a copy of p that charges only its latency figures (LatencyFigure: ipi,
-// idle_exit, idle_poll, timer; and the ipi_idle curve, IPIIdle), every CPU figure 0, named p's name with LatenciesOnlySuffix
-// ("ci (latencies only)") so that a table says which profile it used. It is for a workload
+// idle_exit, idle_poll, timer, timer_exit; and the ipi_idle curve, IPIIdle), every CPU figure 0,
+// named p's name with LatenciesOnlySuffix ("ci (latencies only)") so that a table says which profile it used. It is for a workload
 // whose costs were calibrated from a real program's CPU time: that time already holds the
 // kernel's CPU-side work (the wake-ups, switches, refills and ticks the program caused), so
 // charging the CPU figures on top would count them twice, while the latencies are wall time

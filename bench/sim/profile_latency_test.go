@@ -16,7 +16,7 @@ import (
 // for it. A figure added to ProfileFigures fails TestProfileFigureKinds until it is decided here.
 var wantKinds = map[string]sim.FigureKind{
 	"wakeup": sim.CPUFigure, "ipi": sim.LatencyFigure, "ipi_send": sim.CPUFigure, "idle_exit": sim.LatencyFigure,
-	"idle_poll": sim.LatencyFigure, "timer": sim.LatencyFigure, "switch": sim.CPUFigure, "switch_mm": sim.CPUFigure,
+	"idle_poll": sim.LatencyFigure, "timer": sim.LatencyFigure, "timer_exit": sim.LatencyFigure, "switch": sim.CPUFigure, "switch_mm": sim.CPUFigure,
 	"refill": sim.CPUFigure, "migration_smt": sim.CPUFigure, "migration_llc": sim.CPUFigure,
 	"migration_node": sim.CPUFigure, "migration_remote": sim.CPUFigure, "tick": sim.CPUFigure,
 }
@@ -75,7 +75,8 @@ func TestProfileLatencies(t *testing.T) {
 	// Its Config charges the latencies alone.
 	var cfg sim.Config
 	q.Apply(&cfg)
-	want := sim.Config{Costs: sim.Costs{IPI: p.Figures["ipi"].Cost, Timer: p.Figures["timer"].Cost},
+	want := sim.Config{Costs: sim.Costs{IPI: p.Figures["ipi"].Cost, Timer: p.Figures["timer"].Cost,
+		TimerExit: p.Figures["timer_exit"].Cost},
 		Idle: sim.Idle{ExitLatency: p.Figures["idle_exit"].Cost, PollWindow: p.Figures["idle_poll"].Cost}}
 	assert.Equal(t, want, cfg)
 }

@@ -202,8 +202,9 @@ func (m *Machine) pick(id topology.CPU) {
 
 // pickStall returns the stall of thread tid (t), picked by CPU id (c), before it makes progress:
 // the refill after a migration (by the level crossed) or after other threads ran on id, the
-// switch, and the idle exit if id has been idle; and charges it to c (CPUStats.Switch and
-// IdleExit). It draws the costs in that order. It leaves pickSwitch, pickExit and stallInt for
+// switch, the way out of the timer interrupt that woke it on this busy CPU at this instant
+// (Costs.TimerExit), and the idle exit if id has been idle; and charges it to c
+// (CPUStats.Switch, Interrupt and IdleExit). It draws the costs in that order. It leaves pickSwitch, pickExit and stallInt for
 // stallAfter; without a stall they are stale, which stallAfter never reads: the pick sets
 // segStart to now, and the next clock interrupt that stalls the CPU resets stallInt.
 func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migrated bool) int64 {
@@ -228,6 +229,15 @@ func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migra
 	}
 	c.st.Switch += sw
 	c.pickSwitch, c.pickExit, c.stallInt = sw, 0, 0
+	if c.exitFor != 0 && c.exitFor == tid+1 {
+		// The sleeper a timer woke on this busy CPU preempts at once: the interrupt's way out
+		// and schedule delay it (Costs.TimerExit), interrupt time of the CPU.
+		x := k.TimerExit.sample(&m.costRng)
+		c.exitFor = 0
+		c.st.Interrupt += x
+		c.stallInt = x
+		sw += x
+	}
 	if m.exits && !c.busy && c.since < m.now && !m.polled(c) {
 		var x int64
 		if k := &m.cfg.Idle.ExitLatency; t.timerAt != 0 && !migrated && k.Varies() {
