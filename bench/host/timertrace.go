@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -114,6 +115,7 @@ func (tr *timerTraceReader) event(ev *traceEvent) error {
 		return err
 	case "sched:sched_waking":
 		if o := tr.pending; o != nil && ev.field("pid") == o.tid {
+			tr.close(o.tid) // an earlier waking whose switch-in the trace lost
 			o.wakingAt = ev.at
 			o.wake.waking = o.wake.expiry + time.Duration(ev.at-o.expiryAt)
 			tr.waiting, tr.pending = append(tr.waiting, o), nil
@@ -125,8 +127,12 @@ func (tr *timerTraceReader) event(ev *traceEvent) error {
 }
 
 // switchIn ends the woken wake-up of the thread a sched_switch runs, if any: at once (timed)
-// where the thread it replaced was still runnable, a wake-up preemption.
+// where the thread it replaced was still runnable, a wake-up preemption. A woken wake-up of the
+// thread it switches out ends untimed: its timer expired before the sleeper was off the CPU
+// (try_to_wake_up of the running task, ttwu_runnable: a sched_waking, no switch-in), and the
+// sleeper's next switch-in is its next wake-up's, a period later.
 func (tr *timerTraceReader) switchIn(ev *traceEvent) {
+	tr.close(ev.field("prev_pid"))
 	next := ev.field("next_pid")
 	for i, o := range tr.waiting {
 		if o.tid != next {
@@ -139,6 +145,17 @@ func (tr *timerTraceReader) switchIn(ev *traceEvent) {
 		tr.waiting = append(tr.waiting[:i], tr.waiting[i+1:]...)
 		return
 	}
+}
+
+// close ends the woken wake-ups of thread tid untimed (no switch-in: not a wake-up preemption).
+func (tr *timerTraceReader) close(tid string) {
+	tr.waiting = slices.DeleteFunc(tr.waiting, func(o *openWake) bool {
+		if o.tid != tid {
+			return false
+		}
+		tr.byTid[tid] = append(tr.byTid[tid], o.wake)
+		return true
+	})
 }
 
 // A traceEvent is one line of perf script's output: the thread it ran in, its time on perf's

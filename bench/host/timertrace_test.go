@@ -55,6 +55,35 @@ func TestParseTimerTrace(t *testing.T) {
 	assert.False(t, ok)
 }
 
+// TestParseTimerTraceWokenRunning: a timer that expires before its sleeper is off the CPU
+// wakes it without a switch-in (try_to_wake_up of the running task): that wake-up is no
+// preemption, and the sleeper's next switch-in, a period later, is its next wake-up's.
+func TestParseTimerTraceWokenRunning(t *testing.T) {
+	const text = `
+100 [001] 1000.000000000:        timer:hrtimer_start: hrtimer=0xa function=hrtimer_wakeup expires=1000001000001 softexpires=1000001000000 mode=0x0 was_armed=0
+100 [001] 1001.002005000: timer:hrtimer_expire_entry: hrtimer=0xa function=hrtimer_wakeup now=1000001005000
+100 [001] 1001.002006000:         sched:sched_waking: comm=p pid=100 prio=120 target_cpu=001
+100 [001] 1001.002010000:        timer:hrtimer_start: hrtimer=0xa function=hrtimer_wakeup expires=1000002000001 softexpires=1000002000000 mode=0x0 was_armed=0
+100 [001] 1001.002011000:         sched:sched_switch: prev_comm=p prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=h next_pid=200 next_prio=139
+200 [001] 1001.003007000: timer:hrtimer_expire_entry: hrtimer=0xa function=hrtimer_wakeup now=1000002007000
+200 [001] 1001.003008000:         sched:sched_waking: comm=p pid=100 prio=120 target_cpu=001
+200 [001] 1001.003015000:         sched:sched_switch: prev_comm=h prev_pid=200 prev_prio=139 prev_state=R ==> next_comm=p next_pid=100 next_prio=120
+`
+	// Without the sleeper's switch-out (an event the trace lost), its next waking ends the
+	// earlier one.
+	lost := strings.Replace(text, "100 [001] 1001.002011000:         sched:sched_switch: prev_comm=p prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=h next_pid=200 next_prio=139\n", "", 1)
+	require.NotEqual(t, text, lost)
+	us := time.Microsecond
+	for _, tx := range []string{text, lost} {
+		ws, err := parseTimerTrace(strings.NewReader(tx))
+		require.NoError(t, err)
+		assert.Equal(t, []timerWake{
+			{expiry: 5 * us, waking: 6 * us, switchIn: -1},
+			{expiry: 7 * us, waking: 8 * us, switchIn: 15 * us},
+		}, ws)
+	}
+}
+
 // TestParseTimerTraceBadLine: a line that is not perf script's, or a field that is not a
 // number, is an error naming its line.
 func TestParseTimerTraceBadLine(t *testing.T) {
