@@ -164,7 +164,8 @@
 // preempt the waker (try_to_wake_up), a sleeper's lateness at absolute 1 ms deadlines on an idle
 // CPU and beside a SCHED_IDLE hog (the timer and the idle exit; beside the hog traced, where it
 // runs as root with perf, so that the timer is the deadline to the sleeper's sched_waking and
-// not the way to its switch-in after it, see timerFigure), the gaps a spinning SCHED_FIFO
+// not the way to its switch-in after it, see timerFigure; that way, less the switch and the
+// refill, is the figure timer_exit, measured only so), the gaps a spinning SCHED_FIFO
 // thread sees at the clock interrupts (the tick), and a working set's refill after another
 // thread ran and after a migration; [Derive] says which measurement each figure is taken from.
 // It refuses a busy machine and writes nothing when a measurement cannot be made. The idle exit

@@ -110,6 +110,8 @@ func TestDeriveTimerTraced(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, less(m.TimerBusy, sw+refill), figs["timer"].Cost)
 	assert.True(t, strings.HasPrefix(figs["timer"].Method, "untraced (not root: the kernel's tracepoints need it): "), figs["timer"].Method)
+	_, has := figs["timer_exit"]
+	assert.False(t, has, "untraced, the way to the switch-in is not measured: no timer_exit")
 
 	m.TimerWaking, m.TimerExpiry, m.TimerWakeSwitch = spread(7*us), spread(6*us), spread(8*us)
 	m.TimerUntraced = ""
@@ -120,6 +122,15 @@ func TestDeriveTimerTraced(t *testing.T) {
 	assert.Contains(t, figs["timer"].Method, "traced (perf record of hrtimer_start")
 	assert.Contains(t, figs["timer"].Method, "median 7µs; the expiry, hrtimer_expire_entry's now, median 6µs")
 	assert.NotContains(t, figs["timer"].Method, "untraced")
+	// timer_exit: the waking to the switch-in less the switch and the refill, quantile by
+	// quantile.
+	te := figs["timer_exit"]
+	q := quantiles(spread(8 * us))
+	assert.Equal(t, sim.Cost{Min: q[0] - sw - refill, P50: 8*us - sw - refill, P90: q[2] - sw - refill, P99: q[3] - sw - refill,
+		P995: q[4] - sw - refill, P999: q[5] - sw - refill, Max: q[6] - sw - refill}, te.Cost)
+	assert.Contains(t, te.Method, "sched_waking to its sched_switch in (median 8µs")
+	assert.Contains(t, te.Method, "less the switch and the refill the model charges when it runs (6.3µs)")
+	assert.Equal(t, "2026-01-02", te.Date)
 
 	// A median waking that comes out negative is refused.
 	m.TimerWaking = sim.Cost{Min: -2 * us, P50: -us, P90: us, P99: us, Max: us}

@@ -168,8 +168,9 @@ func calibrateTimer(e *env, o *outfile.File, path string, opts host.CalibrateOpt
 		return calibrationFailed(e, o, path, err)
 	}
 	delete(p.Figures, "idle_poll")
+	delete(p.Figures, "timer_exit") // an untraced timer holds it
 	maps.Copy(p.Figures, figs)
-	p.Provenance.Notes = append(p.Provenance.Notes, fmt.Sprintf("timer figures timer, idle_exit, idle_poll measured %s with %s",
+	p.Provenance.Notes = append(p.Provenance.Notes, fmt.Sprintf("timer figures timer, timer_exit, idle_exit, idle_poll measured %s with %s",
 		time.Now().UTC().Format(time.RFC3339), opts.Command))
 	p.Provenance.Notes = append(p.Provenance.Notes, notes...)
 	return commitProfile(e, o, path, p)

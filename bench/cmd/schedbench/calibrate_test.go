@@ -187,7 +187,7 @@ func TestCalibrateTimer(t *testing.T) {
 		t.Error("the program figures changed")
 	}
 	notes := strings.Join(after.Provenance.Notes[len(before.Provenance.Notes):], "\n")
-	for _, want := range []string{"timer figures timer, idle_exit, idle_poll measured", "timer on an idle CPU", "timer on a busy CPU", "beside the hog"} {
+	for _, want := range []string{"timer figures timer, timer_exit, idle_exit, idle_poll measured", "timer on an idle CPU", "timer on a busy CPU", "beside the hog"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("new provenance notes %q: want %q", notes, want)
 		}

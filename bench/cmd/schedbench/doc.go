@@ -237,11 +237,11 @@
 // figures (a pipe's and a socket's write and read, a copy-on-write fault and a small process's
 // exit, the last two also beside a busy CPU: what the modelled benchmarks' own work costs) can be
 // re-measured alone into an existing profile with -program, its machine's figures left as they
-// were; and the timer's figures (timer, idle_exit, idle_poll: the sleeper's probes alone, with
-// the profile's switch and refill taken away as a whole calibration does) with -timer, the
-// others left as they were; and the IPI's latency by how long its target had been idle
-// (ipi_idle: a futex ping-pong whose replier waits 5 to 320 µs before each wake-up, with the
-// profile's wakeup, idle_exit and idle_poll) with -ipi-idle.
+// were; and the timer's figures (timer, timer_exit where the probe ran traced, idle_exit,
+// idle_poll: the sleeper's probes alone, with the profile's switch and refill taken away as a
+// whole calibration does) with -timer, the others left as they were; and the IPI's latency by
+// how long its target had been idle (ipi_idle: a futex ping-pong whose replier waits 5 to 320 µs
+// before each wake-up, with the profile's wakeup, idle_exit and idle_poll) with -ipi-idle.
 //
 //	sudo schedbench calibrate
 //	sudo schedbench calibrate -o my-profile.json -program fault,exit
