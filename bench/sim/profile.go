@@ -297,17 +297,23 @@ type profileJSON struct {
 
 // figureJSON is the file form of a Figure; quantiles are numbers in Unit.
 type figureJSON struct {
-	Unit    string       `json:"unit"`
-	Min     *json.Number `json:"min,omitempty"`
-	P50     *json.Number `json:"p50"`
-	P90     *json.Number `json:"p90,omitempty"`
-	P99     *json.Number `json:"p99,omitempty"`
-	P995    *json.Number `json:"p99.5,omitempty"`
-	P999    *json.Number `json:"p99.9,omitempty"`
-	Max     *json.Number `json:"max,omitempty"`
-	Method  string       `json:"method"`
-	Date    string       `json:"date"`
-	Assumed string       `json:"assumed,omitempty"`
+	Unit string `json:"unit"`
+	quantilesJSON
+	Method  string `json:"method"`
+	Date    string `json:"date"`
+	Assumed string `json:"assumed,omitempty"`
+}
+
+// quantilesJSON is the file form of a Cost's quantiles, shared by a figure and a point of a
+// curve (encoding/json writes and reads an embedded struct's fields as the outer one's).
+type quantilesJSON struct {
+	Min  *json.Number `json:"min,omitempty"`
+	P50  *json.Number `json:"p50"`
+	P90  *json.Number `json:"p90,omitempty"`
+	P99  *json.Number `json:"p99,omitempty"`
+	P995 *json.Number `json:"p99.5,omitempty"`
+	P999 *json.Number `json:"p99.9,omitempty"`
+	Max  *json.Number `json:"max,omitempty"`
 }
 
 var units = map[string]float64{"ns": 1, "us": 1e3, "µs": 1e3, "ms": 1e6, "s": 1e9}

@@ -54,13 +54,7 @@ type idleCurveJSON struct {
 // unit.
 type idlePointJSON struct {
 	Idle *json.Number `json:"idle"`
-	Min  *json.Number `json:"min,omitempty"`
-	P50  *json.Number `json:"p50"`
-	P90  *json.Number `json:"p90,omitempty"`
-	P99  *json.Number `json:"p99,omitempty"`
-	P995 *json.Number `json:"p99.5,omitempty"`
-	P999 *json.Number `json:"p99.9,omitempty"`
-	Max  *json.Number `json:"max,omitempty"`
+	quantilesJSON
 }
 
 // parseIdleCurve reads the curve at field of file: an unknown unit or member, a missing method,
@@ -118,8 +112,7 @@ func parseIdleCurve(file, field string, raw json.RawMessage) (IdleCurve, error) 
 		if i > 0 && idle <= c.Points[i-1].Idle {
 			return bad(at+".idle", "%v not above the point before's (%v): the points go in ascending order of idle time", idle, c.Points[i-1].Idle)
 		}
-		fj := figureJSON{Unit: cj.Unit, Min: pj.Min, P50: pj.P50, P90: pj.P90, P99: pj.P99, P995: pj.P995, P999: pj.P999,
-			Max: pj.Max, Method: cj.Method, Date: cj.Date}
+		fj := figureJSON{Unit: cj.Unit, quantilesJSON: pj.quantilesJSON, Method: cj.Method, Date: cj.Date}
 		f, err := figureOf(file, field+at, &fj, limit)
 		if err != nil {
 			return IdleCurve{}, err
@@ -135,8 +128,7 @@ func (c *IdleCurve) marshal() ([]byte, error) {
 	for i, p := range c.Points {
 		var fj figureJSON
 		setQuantiles(&fj, p.Cost)
-		b, err := json.Marshal(idlePointJSON{Idle: usNumber(p.Idle), Min: fj.Min, P50: fj.P50, P90: fj.P90, P99: fj.P99,
-			P995: fj.P995, P999: fj.P999, Max: fj.Max})
+		b, err := json.Marshal(idlePointJSON{Idle: usNumber(p.Idle), quantilesJSON: fj.quantilesJSON})
 		if err != nil {
 			return nil, err
 		}
