@@ -229,7 +229,7 @@ func (m *Machine) pickStall(c *cpu, id topology.CPU, t *thread, tid int32, migra
 	}
 	c.st.Switch += sw
 	c.pickSwitch, c.pickExit, c.stallInt = sw, 0, 0
-	if c.exitFor != 0 && c.exitFor == tid+1 {
+	if c.exitFor == tid+1 {
 		// The sleeper a timer woke on this busy CPU preempts at once: the interrupt's way out
 		// and schedule delay it (Costs.TimerExit), interrupt time of the CPU.
 		x := k.TimerExit.sample(&m.costRng)
