@@ -51,7 +51,10 @@ func TestProbeSwitchRing(t *testing.T) {
 
 // TestCalibrateSwitchMMRing: CalibrateProgram measures switch_mm_ring alone (as schedbench
 // calibrate -program switch_mm_ring does) into a figure with its method; no other figure is
-// measured.
+// measured. The figure is a difference, the processes' hop less the threads' median hop, kept
+// at 0 where the processes are no slower: its quantiles are 0 or more and in order, not
+// positive, since on a loaded machine (go test's other packages beside it) the two rings'
+// spread can exceed the switch of address space, and then the median's extra is 0.
 func TestCalibrateSwitchMMRing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the probe starts 19 processes and runs a second")
@@ -63,8 +66,11 @@ func TestCalibrateSwitchMMRing(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, figs, 1)
 	f := figs["switch_mm_ring"]
-	assert.Positive(t, f.Cost.P50)
-	assert.LessOrEqual(t, f.Cost.P50, f.Cost.P99)
+	q := q7(f.Cost)
+	assert.GreaterOrEqual(t, q[0], int64(0))
+	for i := 1; i < 7; i++ {
+		assert.LessOrEqual(t, q[i-1], q[i], "quantiles out of order")
+	}
 	assert.Contains(t, f.Method, "ring of 20 processes")
 	assert.Equal(t, f.Cost, m.SwitchMMRing)
 	assert.Zero(t, m.Socket100Fanout)
