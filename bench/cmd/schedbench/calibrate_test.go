@@ -41,12 +41,7 @@ func TestCalibrateUsage(t *testing.T) {
 // hidden by an empty PATH) says which it skipped and leaves the profile it would have replaced
 // as it was, byte for byte.
 func TestCalibrateKeepsEarlierProfile(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("calibrate measures Linux")
-	}
-	if testing.Short() {
-		t.Skip("-short: the probes run a few seconds")
-	}
+	needProbes(t)
 	path := filepath.Join(t.TempDir(), "host.json")
 	earlier, err := sim.DefaultProfile().MarshalJSON()
 	if err != nil {
@@ -77,12 +72,7 @@ func TestCalibrateKeepsEarlierProfile(t *testing.T) {
 // TestCalibrateProgram: -program re-measures the program figures named into the profile given,
 // and leaves its machine's figures as they were; without a profile to update it writes nothing.
 func TestCalibrateProgram(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("calibrate measures Linux")
-	}
-	if testing.Short() {
-		t.Skip("-short: the probes run a few seconds")
-	}
+	needProbes(t)
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "none.json")
 	_, errs, code := runCLI(t, "calibrate", "-o", missing, "-program", "fault", "-max-load", "-1", "-samples", "100")
@@ -136,12 +126,7 @@ func TestCalibrateProgram(t *testing.T) {
 // the others as they were. On a machine too busy for an idle CPU to be slower than a busy one
 // the idle exit cannot be derived: then the profile stays as it was, byte for byte.
 func TestCalibrateTimer(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("calibrate measures Linux")
-	}
-	if testing.Short() {
-		t.Skip("-short: the probes run a few seconds")
-	}
+	needProbes(t)
 	before, after, _ := calibrateInto(t, "comes out as", "-timer", "-samples", "100", "-reps", "2")
 	if after == nil {
 		return
@@ -178,12 +163,7 @@ func TestCalibrateTimer(t *testing.T) {
 // its figures as they were; where the machine is too busy for the derivation, the profile
 // stays as it was, byte for byte.
 func TestCalibrateIPIIdle(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("calibrate measures Linux")
-	}
-	if testing.Short() {
-		t.Skip("-short: the probes run a few seconds")
-	}
+	needProbes(t)
 	before, after, out := calibrateInto(t, "no profile written", "-ipi-idle", "-samples", "200", "-reps", "1")
 	if after == nil {
 		return
@@ -314,4 +294,16 @@ func calibrateInto(t *testing.T, refusal string, args ...string) (before, after 
 		t.Fatal(err)
 	}
 	return before, after, out
+}
+
+// needProbes skips a test of calibrate's probes where they cannot run: off Linux, whose costs
+// calibrate measures, and under -short, since the probes run a few seconds.
+func needProbes(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("calibrate measures Linux")
+	}
+	if testing.Short() {
+		t.Skip("-short: the probes run a few seconds")
+	}
 }
