@@ -511,7 +511,7 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 	}
 	b.Write(head[:len(head)-2]) // without the closing "\n}"
 	section := func(key string, names []string, figs map[string]Figure) error {
-		fmt.Fprintf(&b, ",\n  %q: {", key)
+		fmt.Fprintf(&b, ",\n  %s: {", jsonString(key))
 		i := 0
 		for _, name := range names {
 			f, ok := figs[name]
@@ -527,7 +527,7 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, "\n    %q: %s", name, one)
+			fmt.Fprintf(&b, "\n    %s: %s", jsonString(name), one)
 			i++
 		}
 		if key == "figures" && len(p.IPIIdle.Points) > 0 {
@@ -538,7 +538,7 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, "\n    %q: %s", ipiIdleName, one)
+			fmt.Fprintf(&b, "\n    %s: %s", jsonString(ipiIdleName), one)
 		}
 		b.WriteString("\n  }")
 		return nil
@@ -558,6 +558,14 @@ func (p *Profile) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes(), nil
+}
+
+// jsonString is s as a JSON string. Go's %q is not one: it writes \x00, \a or \U0001f600
+// where JSON wants \u0000, so a program figure named with such a character would be written as
+// a file ParseProfile then refuses.
+func jsonString(s string) []byte {
+	b, _ := json.Marshal(s) // a string always marshals
+	return b
 }
 
 // usNumber returns d in µs, with nanosecond precision, as a JSON number.

@@ -52,6 +52,21 @@ func TestProfileRoundTrip(t *testing.T) {
 	assert.Equal(t, string(b), string(b2))
 }
 
+// TestProfileRoundTripOddNames: a program figure's name is the file's own key, any string;
+// one with a character Go's %q writes in a form JSON has not (\x00, \a, \v, \U0001f600) is
+// written as JSON writes it and read back the same. CI's fuzzing found "\x00" written so once.
+func TestProfileRoundTripOddNames(t *testing.T) {
+	for _, name := range []string{"nul\x00", "bell\a", "tab\v", "emoji\U0001f600", "quote\"", "back\\slash", "<html>&", "\u2028"} {
+		p := spreadProfile()
+		p.Program[name] = sim.Figure{Cost: sim.Fixed(time.Microsecond), Unit: "us", Method: "m " + name, Date: "2026-01-02"}
+		b, err := json.Marshal(p)
+		require.NoError(t, err, "%q", name)
+		q, err := sim.ParseProfile("x.json", b)
+		require.NoError(t, err, "%q: %s", name, b)
+		assert.Equal(t, p, q, "%q", name)
+	}
+}
+
 func TestIdealProfile(t *testing.T) {
 	p := sim.IdealProfile()
 	assert.Equal(t, "ideal", p.Name)
@@ -195,6 +210,10 @@ func FuzzParseProfile(f *testing.F) {
 	curved, _ := json.Marshal(curveProfile())
 	f.Add(curved)
 	f.Add([]byte(editFigure(f, "ipi_idle", `{"unit": "ms", "points": [{"idle": 0, "p50": 0.02}, {"idle": 0.1, "p50": 0.03}], "method": "m", "date": "d"}`)))
+	odd := spreadProfile()
+	odd.Program["nul\x00bell\a"] = sim.Figure{Cost: sim.Fixed(time.Microsecond), Unit: "us", Method: "m", Date: "d"}
+	oddJSON, _ := json.Marshal(odd)
+	f.Add(oddJSON)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := sim.ParseProfile("f.json", data)
 		if err != nil {
