@@ -51,3 +51,28 @@ func BenchmarkIdleThread(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkForks measures a machine that creates many threads: a make forking jobs=N jobs of
+// 100us, one at a time, on 2 CPUs, as a build's job shells are forked. Each fork appends a
+// thread to the machine's table, so its growth is part of ns/fork.
+func BenchmarkForks(b *testing.B) {
+	for _, jobs := range []int{1000, 30000} {
+		w := mustParse(b, fmt.Sprintf("template job\n\trun 100us\nend\nthread make\n\trepeat %d\n\t\tfork job\n\t\tjoin\n\tend\nend\n", jobs))
+		cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 2, 1), Seed: 1}
+		for _, pc := range benchPolicies {
+			b.Run(fmt.Sprintf("jobs=%d/policy=%s", jobs, pc.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					m, err := sim.New(cfg, pc.make(), w)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := m.Run(time.Hour); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*jobs), "ns/fork")
+			})
+		}
+	}
+}

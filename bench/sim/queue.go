@@ -115,6 +115,7 @@ type ring struct {
 
 // addSlots makes room for n more slots.
 func (q *eventQueue) addSlots(n int) {
+	q.pos, q.late, q.far, q.ring = roomFor(q.pos, n), roomFor(q.late, n), roomFor(q.far, n), roomFor(q.ring, n)
 	q.pos = append(q.pos, make([]int32, n)...)
 	q.late = append(q.late, make([]key, n)...)
 	q.far = append(q.far, make([]farLink, n)...)
@@ -517,4 +518,15 @@ func (q *eventQueue) disarmTimer(s int32) {
 	if q.ring[s].next >= 0 {
 		q.remove(s)
 	}
+}
+
+// roomFor returns s with room for n more elements, at least doubling its capacity when it has
+// too little. append alone grows a large slice by about a quarter, so a table filled one element
+// at a time (the machine's threads, as a build forks them) is copied some four times over its
+// final size; doubling copies it about once.
+func roomFor[S ~[]E, E any](s S, n int) S {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(n, len(s)))
 }

@@ -491,3 +491,44 @@ func TestQueueWheelEndOfTime(t *testing.T) {
 		t.Errorf("events came out as %v, want [2 5 3 1 0 4]", got)
 	}
 }
+
+// TestRoomFor: a slice with too little room grows to at least twice its capacity (and at least
+// the room asked for) with its elements kept; one with room comes back as it was; after it, the
+// appends asked for never move the slice. One element at a time, as a fork adds a thread, and
+// several, as a machine adds its CPUs' slots.
+func TestRoomFor(t *testing.T) {
+	for _, n := range []int{1, 3, 64} {
+		var s []int32
+		grew := 0
+		for len(s) < 5000 {
+			before, l := cap(s), len(s)
+			s = roomFor(s, n)
+			switch {
+			case len(s) != l:
+				t.Fatalf("n=%d at %d: length %d", n, l, len(s))
+			case l+n <= before && cap(s) != before:
+				t.Fatalf("n=%d at %d: capacity %d became %d with room left", n, l, before, cap(s))
+			case l+n > before && cap(s) < max(2*before, l+n):
+				t.Fatalf("n=%d at %d: %d short of room, grew only to %d", n, l, before, cap(s))
+			}
+			if cap(s) != before {
+				grew++
+				for j, v := range s {
+					if v != int32(j) {
+						t.Fatalf("n=%d at %d: element %d is %d after growing", n, l, j, v)
+					}
+				}
+			}
+			c := cap(s)
+			for range n {
+				s = append(s, int32(len(s)))
+			}
+			if cap(s) != c {
+				t.Fatalf("n=%d at %d: append grew the slice from %d to %d", n, l, c, cap(s))
+			}
+		}
+		if grew > 14 { // doubling from 1 reaches 5000 in 13 steps; size classes round up
+			t.Errorf("n=%d: grew %d times for 5000 elements", n, grew)
+		}
+	}
+}

@@ -30,6 +30,7 @@ func (m *Machine) create(pi, parent int32, id topology.CPU) (int32, bool) {
 	p := m.progs[pi]
 	tid := int32(len(m.threads))
 	p.made++
+	m.threads = roomFor(m.threads, 1)
 	m.threads = append(m.threads, thread{}) // only the fields that are not zero are set
 	t := &m.threads[tid]
 	t.prog, t.base, t.instance, t.parent = pi, p.base, int32(p.made-1), parent
