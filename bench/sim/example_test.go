@@ -246,3 +246,35 @@ func ExampleMachine_Step() {
 	// 3ms false
 	// 4ms true
 }
+
+// Total.Of reads one of a run's totals, as the summary tables print them: a ping-pong of 100
+// rounds on one CPU keeps it busy for 200 ms (nanoseconds, as the times are) and switches at
+// every message, 200 times, besides the first switch-in and the last switch to idle.
+func ExampleTotal_Of() {
+	w, _ := workload.Parse(`
+pipe ping
+pipe pong
+thread a
+	repeat 100
+		run 1ms
+		send ping
+		recv pong
+	end
+end
+thread b
+	repeat 100
+		recv ping
+		run 1ms
+		send pong
+	end
+end`)
+	cfg := sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1), StatHz: 127}
+	r, _ := sim.Run(cfg, must(bsd4.New(bsd4.DefaultParams())), w, 10*time.Second)
+	for _, t := range []sim.Total{sim.Makespan, sim.Switches, sim.IdleShare} {
+		fmt.Printf("%s %v\n", t, t.Of(r))
+	}
+	// Output:
+	// makespan 2e+08
+	// switches 202
+	// idle 0
+}

@@ -108,7 +108,7 @@ func Summarize(t Table, cols ...Column) *Summary {
 		for i, k := range t.Totals {
 			var vs []float64
 			for _, run := range c.Reps {
-				if v := k.of(run.Result); !math.IsNaN(v) {
+				if v := k.Of(run.Result); !math.IsNaN(v) {
 					vs = append(vs, v)
 				}
 			}

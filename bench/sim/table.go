@@ -64,8 +64,9 @@ func (t Total) heading() string {
 	return t.String()
 }
 
-// of returns the total t of r, NaN if r has none (an idle share of no CPU time).
-func (t Total) of(r *Result) float64 {
+// Of returns the total t of r (nanoseconds for the times, a fraction for the idle share, a count
+// for the rest), NaN if r has none (an idle share of no CPU time).
+func (t Total) Of(r *Result) float64 {
 	var n int64
 	switch t {
 	case Makespan:
