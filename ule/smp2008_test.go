@@ -1,6 +1,7 @@
 package ule_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/schedkit/schedkit/topology"
@@ -250,5 +251,52 @@ func TestFreeBSD9Slice(t *testing.T) {
 	c.Cur.Fork(&p, child, 100, c.Slice())
 	if child.Slice != 11 {
 		t.Errorf("child's slice used = %d, want 11 (one tick left)", child.Slice)
+	}
+}
+
+// The 2008 balancer never raises the largest load of a CPU: sched_balance_group pairs the least
+// loaded CPU of its mask with the most loaded one that has a transferable thread (so diff >= 0),
+// and sched_balance_pair moves at most ceil(diff/2) threads, so the receiver ends with at most
+// the donor's load before the move. With threads that never sleep (seed 001's polling ranks)
+// no other path places a thread, so this bounds how many share a CPU after the launch. Checked
+// against the naive bound on random loads, priorities and calendar indexes, one and two
+// packages.
+func TestBalance2008NeverRaisesTheMax(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2011))
+	for trial := range 3000 {
+		top, name := flat4, "one package"
+		if trial%2 == 1 {
+			top, name = twoPkg, "two packages"
+		}
+		s := system9(t, top)
+		id := 0
+		var before [4]int
+		for c := range topology.CPU(4) {
+			cpu := s.CPU(c)
+			cpu.Idx = uint8(r.IntN(64))
+			cpu.Ridx = cpu.Idx
+			before[c] = r.IntN(6)
+			load(s, c, before[c], 0, &id, func(th *ule.Thread) {
+				p := uint8(172 + r.IntN(33)) // 172..204: the batch priorities of 2011's polling ranks
+				th.Priority, th.BasePri, th.UserPri = p, p, p
+			})
+		}
+		rnd := ule.NewRand(0, uint64(trial)+1)
+		moves := s.Balance(0, &rnd, nil)
+		bmax, amax, btot, atot := 0, 0, 0, 0
+		for c := range topology.CPU(4) {
+			bmax, btot = max(bmax, before[c]), btot+before[c]
+			amax, atot = max(amax, s.CPU(c).Load()), atot+s.CPU(c).Load()
+		}
+		if amax > bmax || atot != btot {
+			t.Fatalf("trial %d (%s): loads %v, moves %+v: largest load %d -> %d, total %d -> %d; want no larger, same total",
+				trial, name, before, moves, bmax, amax, btot, atot)
+		}
+		for _, m := range moves {
+			if got := s.CPU(m.To).Load(); got > before[m.From] {
+				t.Fatalf("trial %d: loads %v: cpu%d received from cpu%d and holds %d, more than the donor's %d",
+					trial, before, m.To, m.From, got, before[m.From])
+			}
+		}
 	}
 }

@@ -54,7 +54,10 @@
 // figure against ours by size as well as direction. A ratio (a row's mean over its baseline's;
 // the seed's ratio of its two printed figures, or a ratio it printed) is judged in log terms:
 // the band around the seed's ratio e is ±BandShare·|ln e|, never narrower than ±ln BandMin
-// (5 %) nor wider than ±ln BandMax (1.25×): 20.05× takes 16.0×..25.1×. The seed showed an
+// (5 %) nor wider than ±ln BandMax (1.25×): 20.05× takes 16.0×..25.1×; and where the seed
+// showed an effect the band stops halfway to no effect, so that ours must be at least half the
+// seed's effect in log terms, the same way (the seed's 0.95× takes 0.907×..0.975×: without
+// that, the 5 % floor would take in 1× itself). The seed showed an
 // effect where its own test said so (Figure.Sig: ministat's "Difference at 95.0% confidence",
 // an mmtests '*'), or, where it printed no test, when the effect is at least EffectMin (10 %).
 // Ours is an effect when Student's t at 95 % (bench/stat, ministat's arithmetic) finds it

@@ -13,3 +13,6 @@ var WalkLatencies = walkLatencies
 
 // Charge exposes charge to the tests.
 var Charge = charge
+
+// AddCost exposes addCost to the tests.
+var AddCost = addCost

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/sim"
@@ -293,6 +294,7 @@ func (pl *Plan) runCell(ctx context.Context, c *Cell) (CellResult, error) {
 	setup.Config.Seed = c.Seed()
 	setup.Values = c.Values
 	charge(pl.Profile, &setup.Config)
+	setup.Config.Costs.Switch = addCost(setup.Config.Costs.Switch, setup.SwitchExtra)
 	p, err := presets.New(row.Policy)
 	if err != nil {
 		return CellResult{}, err
@@ -362,4 +364,24 @@ func charge(p *sim.Profile, cfg *sim.Config) {
 	keep(&k.Migration.Remote, own.Migration.Remote)
 	keep(&k.Tick, own.Tick)
 	keep(&cfg.Idle.ExitLatency, exit)
+}
+
+// addCost returns c with d added to each of its quantiles (P995 and P999 only where c has
+// them), so that every draw of c is d longer: the zero cost becomes the fixed d, and d 0
+// returns c.
+func addCost(c sim.Cost, d time.Duration) sim.Cost {
+	switch {
+	case d == 0:
+		return c
+	case c.IsZero():
+		return sim.Fixed(d)
+	}
+	c.Min, c.P50, c.P90, c.P99, c.Max = c.Min+d, c.P50+d, c.P90+d, c.P99+d, c.Max+d
+	if c.P999 != 0 {
+		c.P999 += d
+		if c.P995 != 0 {
+			c.P995 += d
+		}
+	}
+	return c
 }

@@ -82,3 +82,55 @@ func TestRunContext(t *testing.T) {
 	require.Less(t, time.Since(start), 20*time.Second, "a day of two hogs at 1000 Hz would take minutes")
 	require.LessOrEqual(t, built.Load(), int64(2), "cells started after the context ended")
 }
+
+// TestAddCost: Setup.SwitchExtra shifts every quantile a cost has by the extra, leaves the
+// optional P995 and P999 absent where they are, and turns the zero cost into a fixed one.
+func TestAddCost(t *testing.T) {
+	us := time.Microsecond
+	for _, tc := range []struct {
+		name    string
+		in, out sim.Cost
+	}{
+		{"zero extra", sim.Cost{Min: 1, P50: 2, P90: 3, P99: 4, Max: 5}, sim.Cost{Min: 1, P50: 2, P90: 3, P99: 4, Max: 5}},
+		{"zero cost", sim.Cost{}, sim.Fixed(us)},
+		{"five quantiles", sim.Cost{Min: 1, P50: 2, P90: 3, P99: 4, Max: 5}, sim.Cost{Min: 1 + us, P50: 2 + us, P90: 3 + us, P99: 4 + us, Max: 5 + us}},
+		{"with P999", sim.Cost{Min: 1, P50: 2, P90: 3, P99: 4, P999: 6, Max: 7}, sim.Cost{Min: 1 + us, P50: 2 + us, P90: 3 + us, P99: 4 + us, P999: 6 + us, Max: 7 + us}},
+		{"with P995 and P999", sim.Cost{Min: 1, P50: 2, P90: 3, P99: 4, P995: 5, P999: 6, Max: 7},
+			sim.Cost{Min: 1 + us, P50: 2 + us, P90: 3 + us, P99: 4 + us, P995: 5 + us, P999: 6 + us, Max: 7 + us}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			extra := us
+			if tc.name == "zero extra" {
+				extra = 0
+			}
+			require.Equal(t, tc.out, scenario.AddCost(tc.in, extra))
+		})
+	}
+}
+
+// TestSwitchExtra: the runner charges a Setup's SwitchExtra on every context switch it charges,
+// over the profile's Switch (nothing here: the ideal profile).
+func TestSwitchExtra(t *testing.T) {
+	for _, extra := range []time.Duration{0, 7 * time.Microsecond} {
+		var switches, got float64
+		s := &scenario.Scenario{
+			Name: "switches",
+			Rows: []scenario.Row{{Label: "a", Policy: "cfs:v6.5"}},
+			Metrics: []scenario.Metric{{Name: "switch time", Of: func(r *sim.Result, _ *scenario.Setup) float64 {
+				switches, got = float64(r.CPUs[0].Switches), float64(r.CPUs[0].Switch)
+				return got
+			}}},
+			Build: func(scenario.Values, *scenario.Row) (scenario.Setup, error) {
+				w, err := workload.Parse("thread a\n\trun forever\nend\nthread b\n\trun forever\nend\n")
+				return scenario.Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, Workload: w,
+					Until: 200 * time.Millisecond, SwitchExtra: extra}, err
+			},
+			Reps: 1,
+		}
+		_, err := scenario.Run(s, scenario.Options{Profile: sim.IdealProfile()})
+		require.NoError(t, err)
+		require.Greater(t, switches, 10.0, "two hogs on one CPU switch at every slice")
+		// Every switch between the hogs is charged; the first, from the idle loop, too.
+		require.InDelta(t, switches*float64(extra), got, float64(extra), "extra %v", extra)
+	}
+}

@@ -218,6 +218,11 @@ type Setup struct {
 	StopWhenExited []string
 	// Values are the parameter values of the run; the runner fills them in for the metrics.
 	Values Values
+	// SwitchExtra is added to every draw of Config.Costs.Switch after the machine profile is
+	// charged: CPU that one row's kernel spends in its own switch path beyond what the profile
+	// measured, for a scenario that sweeps how much more one scheduler's code costs than
+	// another's. 0 adds nothing.
+	SwitchExtra time.Duration
 }
 
 // An Expectation is an effect the model should show: the ratio of the first metric's mean in

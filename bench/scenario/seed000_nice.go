@@ -53,6 +53,7 @@ CPU. CFS and EEVDF divide by weight (nice 19 after Linux's clamp: 1024 against 1
 				Until: time.Duration(v["seconds"] * float64(time.Second))}, nil
 		},
 		Absolute:  true,
+		Notes:     niceNotes(),
 		Seeded:    Values{"nice": 20},
 		Claims:    []Claim{{Text: "a nice 0 and a nice 20 hog share about 50:50 (ULE 2023)", Row: "ULE 2023 (legacy)"}},
 		Reps:      3,
@@ -63,5 +64,28 @@ CPU. CFS and EEVDF divide by weight (nice 19 after Linux's clamp: 1024 against 1
 			{Doc: "CFS gives the nice 0 hog its weight's share (98.6 %)", Row: "CFS v6.5", Min: 95, Max: 100},
 			{Doc: "EEVDF v7.1 too", Row: "EEVDF v7.1", Min: 95, Max: 100},
 		},
+	}
+}
+
+// niceNotes are seed000-nice's notes: the sources read for the split and what a trace of it
+// shows.
+func niceNotes() []string {
+	return []string{
+		"Sources read: sys/kern/sched_ule.c of FreeBSD 13-14 before the 2025 rework (OlCe2/freebsd-src @366ae94e). " +
+			"sched_priority gives a thread that never sleeps (interactivity score over 30) the batch priority " +
+			"SCHED_PRI_MIN + SCHED_PRI_TICKS (its %CPU over a 10 s window, scaled onto SCHED_PRI_RANGE, 48) + nice, so " +
+			"nice 20 adds 20 of PRI_BATCH_RANGE's 88 priorities. tdq_runq_add queues a batch thread RQ_NQS x (pri - " +
+			"PRI_MIN_BATCH) / PRI_BATCH_RANGE queues ahead of the insertion index tdq_idx of the 64-queue calendar " +
+			"(tdq_timeshare); sched_clock moves tdq_idx on one queue a stat tick once tdq_ridx has caught up with it; " +
+			"tdq_choose takes the first non-empty queue from tdq_ridx on. A worse priority therefore delays a thread's " +
+			"turn by queues that pass at one a stat tick, and never skips it: 20 nice levels are about 14 queues, 14 " +
+			"ticks at stathz 127, while tdq_slice gives each of two hogs sched_slice, 12 ticks. The model's ule " +
+			"package implements these functions (TimesharePriority, LegacyCalendarIndex, LegacyAdvance, SliceFor).",
+		"Traced (schedbench explain -policy ule:legacy -state -until 3s -from 2s -to 2.3s -only seed000-nice): the hogs sit at " +
+			"priorities 181 and 198, 17 apart, 12 calendar queues, one slice; they take turns slice by slice, the nice 0 " +
+			"hog now and then taking two in a row, which gives it 53.9 % of the CPU (the seed: \"about 50:50\"). Main's " +
+			"calendar (109 queues, 7/4 of a queue a tick; mchoo7/freebsd-src @3521c70f) gives 52.9 %: the 2025 rework " +
+			"did not change this. 4BSD orders by a priority that sinks with use (sched_4bsd.c resetpriority: " +
+			"PUSER + estcpu / INVERSE_ESTCPU_WEIGHT + NICE_WEIGHT x (nice - PRIO_MIN)), and gives the nice 0 hog 93 %.",
 	}
 }

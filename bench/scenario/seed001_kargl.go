@@ -107,11 +107,11 @@ and burn CPU between yields (wait=1); wait=0 is a rank that sleeps instead.`,
 		Claims: []Claim{
 			{Text: "Kargl: N=5 ranks on 4 CPUs, ULE 2011, against N=4", Row: "ULE 2011 (freebsd9)/N=5"},
 			{Text: "… N=6, ULE 2011", Row: "ULE 2011 (freebsd9)/N=6",
-				Why: "traced: ranks stay 2,2,1,1 per CPU after the launch; 2.8× needs 3-4 on one CPU"},
+				Why: "ranks poll, never re-placed; the 2008 balancer can't raise a CPU's count: 2,2,1,1; 2.8× needs 4+"},
 			{Text: "… N=7, ULE 2011", Row: "ULE 2011 (freebsd9)/N=7",
-				Why: "traced: ranks stay 2,2,2,1 per CPU after the launch; 2.1× needs 3 on one CPU"},
+				Why: "ranks poll, never re-placed; the 2008 balancer can't raise a CPU's count: 2,2,2,1; 2.1× needs 3-4"},
 			{Text: "… N=8, ULE 2011", Row: "ULE 2011 (freebsd9)/N=8",
-				Why: "traced: two ranks per CPU from the launch on; 1.9× needs 3 or more on one CPU"},
+				Why: "ranks poll, never re-placed; the 2008 balancer can't raise a CPU's count: 2 each; 1.9× needs 4"},
 			{Text: "… N=5, 4BSD", Row: "4BSD 2011 (freebsd9)/N=5"},
 			{Text: "… N=8, 4BSD: about as fast as N=4", Row: "4BSD 2011 (freebsd9)/N=8"},
 		},
@@ -129,7 +129,15 @@ func karglNotes() []string {
 			"oversubscribed, a best-case latency of a time-slice) and MPICH's nemesis polling with sched_yield; " +
 			"sys/kern/sched_ule.c and sched_4bsd.c of FreeBSD 9 (2011): sched_relinquish is mi_switch(SW_VOL | " +
 			"SWT_RELINQUISH), the yielding thread requeued at its own priority (the 2007 ULE and 4BSD lowered it to " +
-			"PRI_MAX_TIMESHARE first; 2011's do not).",
+			"PRI_MAX_TIMESHARE first; 2011's do not). Whether Open MPI yields is decided per node at launch (Open MPI " +
+			"1.5, orte/mca/odls/base/odls_base_default_fns.c, orte_odls_base_default_launch_local and " +
+			"odls_base_default_setup_fork): the node is oversubscribed if the mapper says so (more ranks than the " +
+			"hostfile's slots) or else if its ranks outnumber the processors opal_paffinity_base_get_processor_info " +
+			"reports (or it reports none), and then OMPI_MCA_mpi_yield_when_idle is set to 1 (0 otherwise; a user's " +
+			"own setting is kept). On 4 CPUs every N of 5..8 therefore polls with sched_yield whatever the hostfile " +
+			"said (wait 1); N=4 may poll without yielding, one rank per CPU. The thread does not name the MPI " +
+			"library; Open MPI is assumed, and MPICH's nemesis waits the same way.",
+		karglULENote(),
 		"iter_ms, the compute between two synchronisations of the ranks, is not known from the thread, and the result " +
 			"depends on it, so the scenario sweeps 50 ms (shorter than a slice) and 1000 ms (longer), and the summary " +
 			"shows both and where the seed's figure falls. With busy-waiting ranks (the default, from the MPI " +
@@ -159,12 +167,17 @@ func karglNotes() []string {
 		"Traced (a TraceFull run per seed at the defaults, each rank's CPU at 0.2 s and its CPU time per CPU after " +
 			"0.5 s): under the 2011 ULE the launch puts ranks 0-2 on three idle CPUs and the later ones on the least " +
 			"loaded; the polling ranks never sleep, so no wake-up places them again, and the balancer leaves at most " +
-			"two ranks on a CPU at a time, on either machine: 2,2,1,1 at N=6 (the two ranks of a pair of CPUs " +
-			"changing sides every balance), 2,2,2,1 at N=7, two per CPU at N=8 (1.02×, each rank 11.5 s of CPU for " +
+			"two ranks on a CPU at a time, on either machine: 2,2,1,1 at N=6 (a rank changing sides between a CPU " +
+			"with two and one with one 9-14 times in a 25-39 s run at N=5..7, seeds 1-3, sampled every 10 ms; " +
+			"runq_steal_from's first-thread rule stops the other balances), 2,2,2,1 at N=7, two per CPU at N=8 " +
+			"(1.02×, each rank 11.5 s of CPU for " +
 			"11.1 s of work). Sampled again on 2026-12-07 under the ci profile of 03:44 (seeds 1-3, iter_ms 50 and " +
 			"1000, the ranks' CPUs at 0.2 s and every 50 ms from 0.5 s to the end): 2,2,1,1 at N=6 and 2,2,2,1 at N=7 " +
-			"at 0.2 s and in every sample after. The seed's 2.8× at N=6 needs three or four ranks on one CPU; our runs vary by 0.02-3 % " +
-			"(the 95 % half-widths), not by the seed's 18-31 % mean absolute deviation. Ranks that slept in MPI_Init " +
+			"at 0.2 s and in every sample after. The spread across runs, beside the seed's (schedbench sweep -reps 10 " +
+			"-grid iter_ms=50,1000 seed001-kargl, 2026-12-07): the 2011 ULE's makespans at N=5..8 have mean absolute " +
+			"deviations of 0.8, 1.7, 1.9 and 0.2 % (iter_ms 50) and 1.0, 0.6, 0.5 and 0.03 % (1000) against Kargl's " +
+			"18, 28, 18 and 31 %; 4BSD's 0.07-0.6 % and 0-0.02 % against his 0.3-0.6 %. His runs placed the " +
+			"ranks differently from run to run; ours, whose ranks never sleep, cannot. Ranks that slept in MPI_Init " +
 			"instead (init_wait 0, not what the source does) are woken by mpirun and the 2008 sched_pickcpu's last rule " +
 			"(the waking CPU if it runs worse priority than the woken thread and the chosen CPU is busy) piles ranks " +
 			"3..N-1 on mpirun's CPU (3-5 ranks at 0.2 s); one package's balancer spreads them in 1-5 s, two packages' " +
@@ -172,6 +185,41 @@ func karglNotes() []string {
 		"The 4-CPU machine is modelled as 4 cores sharing one cache (the thread does not give its topology); the ranks " +
 			"communicate through pipes at no cost, and do no I/O.",
 	}
+}
+
+// karglULENote returns seed001-kargl's note on the 2011 ULE's source read for ranks that poll:
+// the revision, and what fork, wake-up, sched_yield, the balancer and the priority do to them.
+func karglULENote() string {
+	return "The 2011 ULE read for N polling ranks on 4 CPUs: sys/kern/sched_ule.c 1.290 of 2011-01-14 " +
+		"(rodrigc/bz-vimage @191fe557); its searches, balancer, stealing and placement read again on 2026-12-07 " +
+		"in an earlier head of the same repository (@0db9990a): the same. Kargl's kernel of December 2011 predates Alexander Motin's " +
+		"rework of early 2012, and no copy of the file from between 1.290 and the rework was found: the later " +
+		"copies read (sobomax/FreeBSD.arm @856fd3df, jhbsz/FreeBSD-REP @ec85a5dc, howard0su/freebsd @4123c696) " +
+		"all have the rework's one-thread-per-pair balancer and random tie-break; the mid-2011 cpumask_t to " +
+		"cpuset_t conversion changes no decision, and another change in those months cannot be excluded. " +
+		"(1) Fork: sched_fork_thread copies the parent's ts_cpu, not ts_rltick, and sched_add calls " +
+		"sched_pickcpu: the parent's CPU only if it idles, or if the child is cache-affine there and it runs " +
+		"worse priority (the child inherits mpirun's td_base_pri, so mpirun's CPU does not); else sched_lowest " +
+		"(cpu_search, cpu_compare): the CPU with the fewest threads, tdq_load counting the running one, lowest " +
+		"id on ties. The launch deals the ranks round the CPUs: traced, at most 2 on one for N=5..8. (2) Wake-up: " +
+		"none; a polling rank never sleeps, so sched_wakeup's sched_pickcpu never runs again. (3) sched_yield: " +
+		"sched_relinquish, mi_switch, and sched_switch requeues the thread on its own CPU (tdq_runq_add with " +
+		"SRQ_OURSELF | SRQ_YIELDING; sched_switch_migrate only if ts_cpu changed): no sched_pickcpu. (4) " +
+		"Balancer: on the first CPU every balance_interval/2 + random() % balance_interval stat ticks, " +
+		"sched_balance_group pairs the least loaded CPU of its mask with the most loaded one holding a " +
+		"transferable thread (sched_both), and sched_balance_pair moves ceil(diff/2) threads by tdq_move and " +
+		"tdq_steal, which take only queued threads (tdq_transferable counts migratable threads on the run " +
+		"queues; the running one is not there) and never the first one runq_steal_from visits. The receiver " +
+		"ends with at most the donor's former load, so the balancer never raises the largest count " +
+		"(TestBalance2008NeverRaisesTheMax); tdq_idled only fills an idle CPU, and none idles while 5 or more " +
+		"ranks poll. (5) Priority: a polling rank's sleep time decays and its score passes 30, so it is batch, " +
+		"172 + SCHED_PRI_TICKS: traced at 2 s, 203 for a rank alone on its CPU, 187-188 for one sharing a CPU. " +
+		"That makes the shared CPUs' tdq_lowpri the better one, which only sched_pickcpu (not called) reads; " +
+		"it moves the ranks' calendar slots, which tdq_choose and tdq_steal visit, not their count. So with " +
+		"polling ranks each CPU keeps the launch's count, 2,1,1,1 / 2,2,1,1 / 2,2,2,1 / 2,2,2,2 at N=5..8, " +
+		"which bounds the slowdown at long iterations near 1.6, 1.33, 1.14 and 1.0×; the seed's means need " +
+		"more ranks on one CPU: 4 or 5 of 6 at N=6 (2.67-3.33× against 2.81×), 3 or 4 of 7 at N=7 (1.71-2.29× " +
+		"against 2.13×), 4 of 8 at N=8 (2.0× against 1.92×)."
 }
 
 // karglRows returns a row per N of Kargl's table in each column, N=4 the baseline, with the
@@ -323,7 +371,7 @@ no figures for this workload: it is a regression test, not a measurement.`,
 			{Doc: "4BSD shares 5 instances on 4 CPUs fairly (spread under 3 % at the small size)", Row: "4BSD 2011 (freebsd9)/N=5", Min: 0, Max: 3},
 			{Doc: "ULE 2011 does not: some instances keep a CPU while others share one (Kargl's 2008 top(1))", Row: "ULE 2011 (freebsd9)/N=5", Min: 5, Max: 100},
 		},
-		Notes: append(notes, "Rizzo's workload has no published figures; the rows show what each policy does with it."),
+		Notes: append(notes, rizzoNotes()...),
 	}
 }
 
@@ -377,4 +425,25 @@ func buildRizzo(v Values, _ *Row) (Setup, error) {
 	}}
 	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, 4, 1), StatHz: 127}, Workload: w,
 		Until: time.Duration(v["rounds"] * fair * float64(time.Second))}, nil
+}
+
+// rizzoNotes are seed001-rizzo's notes: what the rows are, and the sources of the decisions
+// they exercise.
+func rizzoNotes() []string {
+	return []string{
+		"Rizzo's workload has no published figures; the rows show what each policy does with it.",
+		"Sources read for the decisions the rows exercise. The workload is the thread's own text: an instance issues " +
+			"no system calls, so a policy meets it only at its fork (the shell's), its exit and its clock ticks. ULE " +
+			"2011, sys/kern/sched_ule.c 1.290 (rodrigc/bz-vimage @191fe557, the closest public copy to 9.0-RELEASE): " +
+			"sched_add places a new instance with sched_pickcpu (its parent's CPU if that idles; else the least loaded " +
+			"CPU running worse priority in the cache-affine group, else in the machine), sched_switch re-picks only a " +
+			"thread whose affinity excludes its CPU, so a running instance moves only by tdq_idled (an idle CPU steals " +
+			"from one with steal_thresh 2 or more) or by sched_balance_group about once a second, which balances leaf " +
+			"groups only and moves at most the donor's transferable threads. Two instances that share a CPU therefore " +
+			"keep sharing it while another runs alone: Kargl's 2008 top(1) picture, the spread of the ULE 2011 rows. " +
+			"4BSD 2011, sys/kern/sched_4bsd.c of the same tree: one global run queue that every CPU picks from and a " +
+			"round robin every sched_quantum (hz/10) ticks, so every instance gets its turn on any CPU and the spread " +
+			"is the quantum against the run's length. The ule and bsd4 packages' freebsd9 presets follow those files " +
+			"(their doc.go lists each function).",
+	}
 }

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -119,5 +120,26 @@ func TestBuildworldStages(t *testing.T) {
 	for _, bad := range []scenario.Values{{"jobs": 3, "stages": 4}, {"cpus": 25, "smt": 2}} {
 		_, err := build(bad)
 		assert.Error(t, err, "%v", bad)
+	}
+}
+
+// seed003-buildworld's legacy_switch_us charges legacy's row alone, on every switch, over the
+// profile: main pays the profile's switch, and the default charges nothing more.
+func TestBuildworldLegacySwitch(t *testing.T) {
+	s, err := scenario.Lookup("seed003-buildworld")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		us           float64
+		legacy, main time.Duration
+	}{{0, 0, 0}, {700, 700 * time.Microsecond, 0}, {0.5, 500 * time.Nanosecond, 0}} {
+		v := s.Defaults()
+		v["legacy_switch_us"] = c.us
+		got := map[string]time.Duration{}
+		for i := range s.Rows {
+			setup, err := s.Build(v, &s.Rows[i])
+			require.NoError(t, err)
+			got[s.Rows[i].Policy] = setup.SwitchExtra
+		}
+		assert.Equal(t, map[string]time.Duration{"ule:legacy": c.legacy, "ule:main": c.main}, got, "legacy_switch_us %g", c.us)
 	}
 }

@@ -142,7 +142,9 @@ jobs running; each object a job shell forking the compiler and a second command)
 process alone, make waiting for it. serial_pct, the links' share of the build's time on one CPU, is not
 known and is swept. The other metrics are the run-queue wait of all threads together (with the
 idle loop's exits) and the number of threads that waited over 1 ms in all: the time in which the
-order of queued threads, all that the rework changes for a build, can act.`,
+order of queued threads, all that the rework changes in a build's decisions, can act; and the
+context switches, on whose path the rework's faster queue code would save CPU: legacy_switch_us
+charges each of legacy's switches that much more, swept (0 by default).`,
 		Params: worldParams(),
 		Rows: []Row{
 			{Label: "ULE legacy", Policy: "ule:legacy", Published: &Figure{Value: 110.52174, Spread: 0.59310931, SpreadKind: "stddev", Unit: "s", On: on}},
@@ -166,6 +168,9 @@ order of queued threads, all that the rework changes for a build, can act.`,
 				}
 				return float64(n)
 			}},
+			{Name: "context switches", Unit: "switches", Of: func(r *sim.Result, _ *Setup) float64 {
+				return sim.Switches.Of(r)
+			}},
 		},
 		Build:     buildWorld,
 		Reps:      3,
@@ -176,7 +181,7 @@ order of queued threads, all that the rework changes for a build, can act.`,
 			{Doc: "main builds within a few percent of legacy (seed: −4.7 %; direction only)", Row: "ULE main", Baseline: "ULE legacy", Min: 0.9, Max: 1.05},
 		},
 		Claims: []Claim{{Text: "buildworld, 256-queue ULE main against legacy: −4.7 %", Row: "ULE main",
-			Why: "-j 8, 24 CPUs: 1 of 6,021 threads queues over 1 ms; -j 48: 4,510-4,577, all alike batch: same time"}},
+			Why: "pickcpu, idled, notify unchanged; 1 of 6,021 threads queues; 4.7 % needs legacy +700 µs a switch"}},
 		Notes: append(buildworldNotes(),
 			fmt.Sprintf("Calibration: %s, %s, %s; the chain: %s, %s, %s, %s.", cal.Dir, cal.GCC, cal.Kernel, ch.GCC, ch.Shell, ch.Make, ch.Kernel)),
 	}
@@ -202,13 +207,17 @@ func worldParams() []Param {
 	}
 	return append(out,
 		Param{Name: "stages", Doc: "stages the build passes one after another, each ending in one link (not known: swept)", Default: 20, Min: 1, Max: 1e5, Integer: true},
-		Param{Name: "serial_pct", Doc: "the links' share of the build's time on one CPU (each object's chain alone, make's CPU, the links), in percent (not known: swept)", Unit: "%", Default: 10, Min: 0, Max: 90})
+		Param{Name: "serial_pct", Doc: "the links' share of the build's time on one CPU (each object's chain alone, make's CPU, the links), in percent (not known: swept)", Unit: "%", Default: 10, Min: 0, Max: 90},
+		Param{Name: "legacy_switch_us", Doc: "CPU each context switch costs under ULE legacy beyond the profile's, which main pays alone (the seed's \"faster queue selection code\": not known, swept)", Unit: "us", Default: 0, Min: 0, Max: 1e5})
 }
 
 // buildWorld builds seed003-buildworld's setup: one make process that, for each of stages
 // stages, builds its share of jobs objects through the process chain of seed000-buildkernel
 // (jobTemplates, makePipes, makeLoop) and then forks one link process and waits for it.
-func buildWorld(v Values, _ *Row) (Setup, error) {
+//
+// Under the row of ULE legacy, every context switch costs legacy_switch_us more than the
+// profile's (Setup.SwitchExtra): the CPU the rework's run-queue code saved, swept.
+func buildWorld(v Values, row *Row) (Setup, error) {
 	v = v.clone()
 	v["one_make"] = 1
 	cpus, j, jobs, smt, stages := int(v["cpus"]), int(v["j"]), int(v["jobs"]), int(v["smt"]), int(v["stages"])
@@ -223,7 +232,7 @@ func buildWorld(v Values, _ *Row) (Setup, error) {
 	link := v["serial_pct"] / (100 - v["serial_pct"]) * parallel / float64(stages)
 	w.Threads = append(w.Threads, workload.Thread{Name: "ld", Template: true,
 		Ops: []workload.Op{workload.RunOp(workload.Fixed(workload.Duration(max(1, link))))}})
-	mk, reap, last := makePipes(v, w, first, "", nil, j)
+	start, reap, last := makePipes(v, w, first, "", nil, j)
 	join := workload.Op{Kind: workload.Join}
 	var ops []workload.Op
 	for s := 0; s < stages; s++ {
@@ -231,60 +240,101 @@ func buildWorld(v Values, _ *Row) (Setup, error) {
 		if s < jobs%stages {
 			n++
 		}
-		ops = append(ops, makeLoop(j, n, mk, reap, last, first)...)
+		ops = append(ops, makeLoop(j, n, start, reap, last)...)
 		if link > 0 {
 			ops = append(ops, workload.ForkOp("ld", 1), join)
 		}
 	}
 	w.Threads = append(w.Threads, workload.Thread{Name: "make", Ops: append(ops, join)})
 	ideal := parallel/float64(min(j, cpus)) + link*float64(stages)
-	return Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus/smt, smt), StatHz: 127}, Workload: w,
-		Until: time.Duration(ideal*200) + 10*time.Second, StopWhenExited: []string{"make"}}, nil
+	setup := Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, cpus/smt, smt), StatHz: 127}, Workload: w,
+		Until: time.Duration(ideal*200) + 10*time.Second, StopWhenExited: []string{"make"}}
+	if row != nil && row.Policy == "ule:legacy" {
+		setup.SwitchExtra = time.Duration(v["legacy_switch_us"] * 1e3)
+	}
+	return setup, nil
 }
 
 // buildworldNotes are seed003-buildworld's notes: the sources read, which of the rework's
 // changes can act in a build, and what the runs gave.
 func buildworldNotes() []string {
+	return append(buildworldSourceNotes(),
+		"So every difference acts on threads that wait in a run queue. Measured (2026-12-07, the ci profile of 00:52 that "+
+			"day, 3 runs, the defaults: -j 8, 24 CPUs, 20 stages, serial_pct 10): legacy and main 19.10 s (1.0000×, "+
+			"n.s.); 1 of the 6,021 threads waits over 1 ms in all, and of the 0.38 s of run-queue wait 0.23 s goes with "+
+			"the idle loop's exits (0.16 s with the idle exit taken out of the profile, seed 1). At -j 48 4,553 and "+
+			"4,557 threads wait over 1 ms (about 84 s of wait), yet the build takes the same time (0.9988×, n.s.) and "+
+			"the CPUs are busy as long (118.5 and 118.4 s, seed 1): the queued threads are alike batch compiles, so "+
+			"another order changes which of them waits, not whether a CPU idles, and each stage still ends when its "+
+			"last object does. (Under the profile of 2026-12-05 93 and 94 threads waited over 1 ms at -j 8, and 0.75 s "+
+			"of the 0.90 s of wait went with the idle exits, whose tail then reached 2.8 ms.) Traced again on "+
+			"2026-12-07 under the ci profile of 03:44 (seeds 1-3, both kernels): at -j 8 the build takes 19.13 s, 1 "+
+			"of the 6,021 threads waits over 1 ms in all and the run-queue wait is 0.59-0.60 s; at -j 48 4,510-4,529 "+
+			"(legacy) and 4,514-4,577 (main) threads wait over 1 ms (82.7-84.9 s of wait), yet the build takes the "+
+			"same time (13.95-13.99 s in both) and the CPUs are busy as long (118.4-118.5 s).",
+		"Swept (2026-12-07, 3 runs a point): j 8 / 24 / 48 × serial_pct 0 / 10 / 30 × stages 1 / 20 / 200: main "+
+			"against legacy 0.9988× to 1.0024×, every point n.s.; the seed's 0.953× is outside the whole grid.",
+		"The CPU the scheduler itself spends, swept (2026-12-07, the ci profile of that day for guest fc-v1300, 3 runs a point; schedbench "+
+			"sweep seed003-buildworld -grid legacy_switch_us=…): at -j 8 the build switches 30,638 (legacy) and 30,689 "+
+			"(main) times, about 1,600 a second on 24 CPUs. Charging each of legacy's switches 0 / 0.1 / 1 / 10 / 100 / "+
+			"700 / 800 µs more than the profile's gives main 1.0000× (n.s.) / 1.0000× (n.s.) / 0.9999× / 0.9993× / "+
+			"0.99× / 0.9536× / 0.948×: the seed's 0.953× falls at about 700 µs a switch, some 1,500 times the "+
+			"profile's whole switch (479 ns). What the rework changed on that path is the search of the run queues' "+
+			"status words with a find-first-set: one 64-bit word for each of legacy's three run queues (RQB_LEN 1 on "+
+			"amd64; runq_choose, runq_choose_from), up to four for main's one (RQSW_NB, runq_findq in kern_switch.c). "+
+			"Were the real build's switches a hundred times the model's (interrupt threads, page faults and I/O, which "+
+			"it leaves out), 7 µs would still have to be saved on each.",
+		"Not modelled: I/O and the kernel threads it wakes (bufdaemon, GEOM, ZFS: kernel priorities, which by (5) "+
+			"above preempt alike before and after the rework); the directories' sub-makes and the -j token pipe they "+
+			"share (one make stands for them); the link's own threads (lld is one process here).",
+	)
+}
+
+// buildworldSourceNotes are the notes of seed003-buildworld on the sources read: the build's
+// shape, sched_ule.c before and after the rework, and what the seed says of its two kernels.
+func buildworldSourceNotes() []string {
 	return []string{
 		"Sources read for the build's shape: freebsd-src Makefile.inc1 (@0026fec5, FreeBSD 13-CURRENT): buildworld " +
 			"depends on WMAKE_TGTS under .ORDER (_legacy, _bootstrap-tools, _cleanobj, _obj, _build-tools, _cross-tools, " +
 			"_build-metadata, _includes, _libraries, everything, then lib32), each a sub-make run to completion before " +
 			"the next; only everything sets _PARALLEL_SUBDIR_OK. How many objects, directories and links each stage " +
 			"has is not read from source: stages and serial_pct are swept.",
-		"What the rework changes, as the ule presets model it (sys/kern/sched_ule.c, kern_switch.c and runq.h of " +
-			"OlCe2/freebsd-src @366ae94e for legacy, mchoo7/freebsd-src @3521c70f for main; package ule's doc), and " +
-			"where each can act in a build: (1) 256 queues, no folding of 4 priorities into one: acts only when two " +
-			"threads of the real-time range (interrupt, kernel, interactive) are queued on one CPU; a build's make and " +
-			"job shells turn batch (seed000-buildkernel's notes). (2) One run queue with three ranges instead of " +
-			"tdq_realtime, tdq_timeshare and tdq_idle: the same order, real-time first, then the calendar, then idle. " +
-			"(3) No spreading of batch priorities: legacy scales 136-223 onto a 64-slot calendar advancing one slot a " +
-			"tick, main gives 115-223 a slot each on 109 advancing 7/4: acts when two batch threads (compilers, " +
-			"shells) are queued on one CPU. (4) More timesharing levels (interactive 56-114, batch 115-223, against " +
-			"88-135 and 136-223): static_boost (PRI_MIN_BATCH) keeps the same rank, at the calendar's head. (5) Stealing " +
-			"no longer skips the victim's calendar head: acts when an idle CPU steals from one with two threads or more, " +
-			"so again only when something queues; with no CPU masks legacy still steals (the thread after the head, or " +
-			"the head when it is alone), so it changes which thread moves, not whether the thief idles. (6) " +
-			"preempt_thresh <= 48 becomes < 40: only kernel-priority threads and better; a build's processes are woken " +
-			"at static_boost, and the model has no kernel threads.",
-		"So every difference acts on threads that wait in a run queue. Measured (2026-12-07, the ci profile of 00:52 that " +
-			"day, 3 runs, the defaults: -j 8, 24 CPUs, 20 stages, serial_pct 10): legacy and main 19.10 s (1.0000×, " +
-			"n.s.); 1 of the 6,021 threads waits over 1 ms in all, and of the 0.38 s of run-queue wait 0.23 s goes with " +
-			"the idle loop's exits (0.16 s with the idle exit taken out of the profile, seed 1). At -j 48 4,553 and " +
-			"4,557 threads wait over 1 ms (about 84 s of wait), yet the build takes the same time (0.9988×, n.s.) and " +
-			"the CPUs are busy as long (118.5 and 118.4 s, seed 1): the queued threads are alike batch compiles, so " +
-			"another order changes which of them waits, not whether a CPU idles, and each stage still ends when its " +
-			"last object does. (Under the profile of 2026-12-05 93 and 94 threads waited over 1 ms at -j 8, and 0.75 s " +
-			"of the 0.90 s of wait went with the idle exits, whose tail then reached 2.8 ms.) Traced again on " +
-			"2026-12-07 under the ci profile of 03:44 (seeds 1-3, both kernels): at -j 8 the build takes 19.13 s, 1 " +
-			"of the 6,021 threads waits over 1 ms in all and the run-queue wait is 0.59-0.60 s; at -j 48 4,510-4,529 " +
-			"(legacy) and 4,514-4,577 (main) threads wait over 1 ms (82.7-84.9 s of wait), yet the build takes the " +
-			"same time (13.95-13.99 s in both) and the CPUs are busy as long (118.4-118.5 s).",
-		"Swept (2026-12-07, 3 runs a point): j 8 / 24 / 48 × serial_pct 0 / 10 / 30 × stages 1 / 20 / 200: main " +
-			"against legacy 0.9988× to 1.0024×, every point n.s.; the seed's 0.953× is outside the whole grid.",
-		"Not modelled, each a way the seed's 4.7 % could arise that this model cannot show: the CPU the scheduler " +
-			"itself spends (the seed's \"more compact and faster queue selection code\": the model charges no time to " +
-			"run-queue operations); I/O and the kernel threads it wakes (bufdaemon, GEOM, ZFS, at kernel priorities " +
-			"that the preemption threshold treats differently); the directories' sub-makes and the -j token pipe they " +
-			"share (one make stands for them); the link's own threads (lld is one process here).",
+		"Source reading (2026-12-07), sys/kern/sched_ule.c before the rework (OlCe2/freebsd-src @366ae94e, preset " +
+			"legacy) and after it (mchoo7/freebsd-src @3521c70f, main as of 2026, preset main), function by function " +
+			"for what a build calls. The same in both, names aside (and SCHED_AFFINITY, signed in legacy, unsigned in main: " +
+			"alike away from the tick counter's wrap): sched_pickcpu (the previous CPU if it and its SMT " +
+			"siblings idle within SCHED_AFFINITY, the LLC search at max(pri, PRI_MAX_TIMESHARE), the global searches, " +
+			"the waking CPU when TDQ_LOAD(self) <= TDQ_LOAD(cpu) + 1), cpu_search_lowest and cpu_search_highest, " +
+			"tdq_idled, tdq_trysteal, tdq_move, sched_balance_group and sched_balance_pair, tdq_notify, " +
+			"sched_setpreempt, sched_add, sched_wakeup, sched_sleep (a sleeping timeshare thread is raised to " +
+			"static_boost = PRI_MIN_BATCH; its sleep priority counts only with static_boost 1), sched_fork_thread, " +
+			"sched_exit_thread (the child's runtime goes to the parent, so make and the job shells turn batch), the " +
+			"interactivity score, tdq_slice and sched_idletd (no idle spinning on an SMT group, TDQ_IDLESPIN, in " +
+			"either). Where a thread runs, when an idle CPU looks for work and whether a wake-up preempts are " +
+			"decided by the same code on the same inputs.",
+		"What differs, and what each can change in a build: (1) tdq_realtime, tdq_timeshare and tdq_idle of 64 " +
+			"queues (RQ_PPQ 4) become one tdq_runq of 256, which tdq_choose searches in the same order: the " +
+			"real-time range, the calendar from its dequeue offset, the idle range. (2) tdq_runq_add's calendar: " +
+			"RQ_NQS * (pri - PRI_MIN_BATCH) / PRI_BATCH_RANGE slots ahead of tdq_idx on 64 queues, against pri - " +
+			"PRI_MIN_BATCH ahead of tdq_ts_off on 109, and sched_clock advancing it 1 against 7/4 a tick (main's " +
+			"comment there: to keep the 64-queue calendar's anti-starvation and nice behaviour). (3) runq_steal_from " +
+			"skipped the first thread of the victim's calendar and fell back to it; runq_steal_timeshare takes the " +
+			"first that may migrate. (4) priority.h: interrupt 0-15, real-time 16-47, kernel 48-87, timesharing " +
+			"88-223 become 0-7, 8-39, 40-55, 56-223, so interactive 88-135 and batch 136-223 become 56-114 and " +
+			"115-223. (5) sched_shouldpreempt's pri <= preempt_thresh (PRI_MIN_KERN, 48) becomes pri < " +
+			"preempt_thresh (40): the same levels preempt but a kernel thread at exactly PSWP, user threads never " +
+			"reach the kernel range (static_boost), and the remote rule for an interactive thread over a batch one " +
+			"is unchanged. (6) Main as of 2026 also takes the batch priority from a %CPU window decaying by 10/11 a " +
+			"second (sched_pctcpu_update, SCHED_TICK_SECS 11) and 5/4 of nice (SCHED_PRI_NICE); whether the seed's " +
+			"2024 patch (reviews D45387-D45392) had them is not known here, and like (2) they only move a batch " +
+			"thread's slot. (1)-(3) and (6) order the threads waiting on one CPU or choose which of them moves; (4) " +
+			"and (5) change nothing for processes that are all batch. None decides whether a CPU idles while a " +
+			"thread waits on another.",
+		"The seed's comparison: its summary credits the \"close to 5%\" to make -j8 buildkernel, its ministat " +
+			"table to buildworld (110.52 against 105.29 s in whole seconds, ranges 109-111 and 104-107); it calls the " +
+			"benchmarking preliminary, on one machine, and gives neither the base revision of the two kernels, nor " +
+			"their configuration (INVARIANTS, WITNESS), nor the compiler and tree they built. The model takes -j 8 " +
+			"and the 24 CPUs from it; whether the two kernels differed in more than the rework cannot be told from " +
+			"the seed.",
 	}
 }

@@ -11,12 +11,22 @@ import (
 	"github.com/schedkit/schedkit/bench/presets"
 	"github.com/schedkit/schedkit/bench/scenario"
 	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/sched"
+	"github.com/schedkit/schedkit/topology"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // runSeed004 builds scenario name's run at v (over its defaults) and runs it under policy.
 func runSeed004(t *testing.T, name, policy string, v scenario.Values) (*sim.Result, scenario.Setup) {
+	t.Helper()
+	return runScenario(t, name, policy, v, sim.TraceOff)
+}
+
+// runScenario builds scenario name's run at v (over its defaults) with its first row and seed
+// 1, keeps at least trace of its trace (more if the scenario asks for it), and runs it under
+// policy to its end.
+func runScenario(t *testing.T, name, policy string, v scenario.Values, trace sim.TraceMode) (*sim.Result, scenario.Setup) {
 	t.Helper()
 	s, err := scenario.Lookup(name)
 	require.NoError(t, err)
@@ -26,7 +36,7 @@ func runSeed004(t *testing.T, name, policy string, v scenario.Values) (*sim.Resu
 	}
 	setup, err := s.Build(vals, &s.Rows[0])
 	require.NoError(t, err)
-	setup.Config.Seed = 1
+	setup.Config.Seed, setup.Config.Trace = 1, max(setup.Config.Trace, trace)
 	setup.Values = vals
 	p, err := presets.New(policy)
 	require.NoError(t, err)
@@ -113,6 +123,67 @@ func TestSeed004TbenchRoundTrip(t *testing.T) {
 	rt := setup.Values["client_ns"] + setup.Values["server_ns"]
 	want := setup.Values["seconds"] * 1e9 / rt
 	assert.InDelta(t, want, float64(c.Wakeups), 1, "one answer per round trip of %g ns", rt)
+}
+
+// A tbench line's wake-ups as Linux v6.1 makes them over loopback TCP: tcp_sendmsg's transmit
+// runs the receiver's softirq on the sender's CPU, in its context (loopback_xmit, __netif_rx,
+// enqueue_to_backlog on smp_processor_id(), do_softirq at __dev_queue_xmit's
+// rcu_read_unlock_bh), and tcp_data_ready's sock_def_readable wakes the reader with
+// wake_up_interruptible_sync_poll (WF_SYNC). So each wake-up of a client or a server is sync,
+// by its partner, from the partner's CPU. At one client the two never share a CPU, so no online
+// entity holds one longer than a line and the patch's tick test (after 3 ms) never meets it:
+// select_idle_sibling (fair.c) returns a target or prev that runs only idle-group tasks
+// (sched_idle_cpu, idle_h_nr_running counting cpu.idle groups' tasks), as the pair's CPUs are
+// whenever they are not idle, even on one LLC of 24 CPUs that the messaging fills, where
+// SIS_UTIL stops select_idle_cpu's scan. Both kernels then make the same run.
+func TestSeed004TbenchWakePath(t *testing.T) {
+	for _, tc := range []struct {
+		v    scenario.Values
+		full bool // the messaging keeps the LLC at least 85 % busy (SIS_UTIL's nr_idle_scan 0)
+	}{
+		{scenario.Values{"clients": 1, "seconds": 0.01}, false},
+		{scenario.Values{"clients": 1, "seconds": 0.01, "cpus": 24, "nodes": 1}, true},
+	} {
+		v := tc.v
+		var hashes []uint64
+		for _, policy := range []string{"cfs:v6.5", "cfs:v6.5+favor-nonidle-tick"} {
+			r, _ := runSeed004(t, "seed004-tbench", policy, v)
+			c, ok := r.Thread("tbclient0")
+			require.True(t, ok)
+			s, ok := r.Thread("tbserver0")
+			require.True(t, ok)
+			partner := map[sched.ID]sched.ID{c.ID: s.ID, s.ID: c.ID}
+			on := map[sched.ID]topology.CPU{}
+			wakes, handed := 0, 0
+			for _, rec := range r.Trace.Records {
+				_, tb := partner[rec.Thread]
+				switch {
+				case rec.Kind == sim.KindSwitch && tb:
+					on[rec.Thread] = rec.CPU
+					if _, from := partner[sched.ID(rec.Other)]; from {
+						handed++
+					}
+				case rec.Kind == sim.KindWakeup && tb && sched.WakeFlags(rec.Arg)&sched.WakeFork == 0:
+					wakes++
+					p := partner[rec.Thread]
+					assert.Equal(t, sched.WakeSync, sched.WakeFlags(rec.Arg), "%v %s: wake-up flags", v, policy)
+					assert.Equal(t, int32(p), rec.Other, "%v %s: the waker is the partner", v, policy)
+					assert.Equal(t, on[p], rec.CPU, "%v %s: woken from the partner's CPU", v, policy)
+				}
+			}
+			assert.Zero(t, handed, "%v %s: a side handed its CPU to its partner", v, policy)
+			if tc.full {
+				var busy, all int64
+				for _, cpu := range r.CPUs {
+					busy, all = busy+cpu.Busy, all+cpu.Busy+cpu.Idle
+				}
+				assert.GreaterOrEqual(t, float64(busy)/float64(all), 0.85, "%v %s: the LLC's busy share", v, policy)
+			}
+			assert.Greater(t, wakes, 100, "%v %s: lines exchanged", v, policy)
+			hashes = append(hashes, r.Trace.Hash())
+		}
+		assert.Equal(t, hashes[0], hashes[1], "%v: the two kernels' runs are the same", v)
+	}
 }
 
 // tbench's latency column is the longest line of any client, a line under way counting with its

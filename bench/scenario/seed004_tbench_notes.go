@@ -29,35 +29,28 @@ func seed004TbenchNotes() []string {
 			"calls set_next_entity only at the levels that change) and leaves when none is runnable. So the patch acts only " +
 			"where online tasks kept a CPU 3 ms on end with idle-group work queued there, and what it spares them is the " +
 			"idle entity's turn: its slice floored at sysctl_sched_idle_min_granularity (0.75 ms), ended at the next tick.",
-		"Not reproduced at 1-64 clients. A tbench side runs about 10 us and blocks, and a woken one preempts an " +
-			"idle-group task at once (check_preempt_wakeup: an idle entity against a non-idle one), so the online " +
-			"entity of a CPU runs 3 ms on end only where online tasks queue. Traced with the ci profile's latencies " +
-			"(2026-12-06, seeds 1-3, at 1, 2, 4, 8, 16, 32 and 64 clients): client and server share their CPUs with " +
-			"messaging tasks, which run whenever the pair sleeps, but no tick rescheduled an online entity for its " +
-			"lead over the idle group's (the only decision the patch changes), and the two kernels' runs are " +
-			"identical; at 1 and 64 clients again on 2026-12-07 under the profiles of 00:52 and 03:44 that day (the " +
-			"same trace hash in both kernels, seeds 1-3). The worst line is then a wake-up's latency tail. Under the " +
-			"profile of 03:44: at one client 0.16-0.34 ms, in each seed one IPI of 0.10-0.28 ms to the client's CPU, " +
-			"idle or running an idle-group receiver (the profile's IPI tail: p99.5 0.08 ms, p99.9 0.11 ms, at most " +
-			"0.79 ms), and the two sides' CPU, against the seed's baseline 0.73 ms; at 64 clients 0.57-0.84 ms, in " +
-			"each seed one IPI of 0.48-0.78 ms to the idle CPU chosen for a woken client or server. Under the profile " +
-			"of 00:52 (its IPI at most 0.49 ms): at one client 0.16-0.27 ms, in each seed one IPI of 0.11-0.23 ms; at " +
-			"64 clients 0.54-1.6 ms: a woken client (seed 1, 1.54 ms) or server (seed 2, 0.59 ms) queued on a CPU " +
-			"that ran an idle-group messaging task first, until another CPU pulled it (why that CPU picked the " +
-			"idle-group task ahead of it is not traced), or an IPI of 0.49 ms (seed 3). Under the profile of " +
-			"2026-12-05 the worst lines were 0.35-0.59 ms at one client and 1.0-1.3 ms at 64, IPIs and idle exits " +
-			"from its tails (its idle exit reached 2.8 ms; the re-measured one is at most 19 µs). The seed's means of " +
-			"per-second maxima say that a line of half a millisecond or more, 25-40 ordinary lines, is common in the " +
-			"baseline's seconds and rarer with the patch: the size of an idle entity's turn ended at a 1000 Hz tick, " +
-			"but that is a guess; the model's long lines are the machine's latencies and its placement, the same in " +
-			"both kernels. What would be needed: the placement that stacks online tasks on a CPU with messaging work, " +
-			"which depends on what the model does not know or simplifies: the seed machine's caches and SMT, perf " +
-			"bench sched messaging's real per-message CPU (1-3 us, not msg_us' batch), loopback TCP's wake-ups from " +
-			"softirq context, and PELT's group shares (GroupShares uses instantaneous loads).",
+		tbenchWakePathNote(),
+		"Not reproduced at 1-64 clients: the two kernels' runs are the same (the same trace hash, seeds 1-3, traced " +
+			"2026-12-06 and 07 at 1-64 clients; under the ci profile of 2026-12-07 03:44 at 1 and 64): no tick " +
+			"rescheduled an online entity for its lead over the idle group's, the only decision the patch changes. The " +
+			"worst line is a wake-up's latency tail: at one client 0.16-0.34 ms, in each seed one IPI of 0.10-0.28 ms to " +
+			"the client's CPU, idle or running an idle-group receiver (the profile's IPI: p99.5 0.08 ms, p99.9 0.11 ms, " +
+			"at most 0.79 ms), against the seed's 0.73 ms; at 64 clients 0.57-0.84 ms, one IPI of 0.48-0.78 ms to the " +
+			"idle CPU chosen for a woken client or server, against 4.21 ms. By the wake path above a pair's online " +
+			"entity holds its CPU for one side's run at a time, so at one client the patch has nothing to act on; up " +
+			"to 32 clients the model's pairs do hand a CPU to each other at times (32 clients, seed 1: 39,866 " +
+			"hand-overs in 20 ms) but no CPU ran online tasks more than 0.1 ms on end. And the patch's own decision, " +
+			"withholding the idle entity's turn, can only shorten an online line, so the seed's 1.31x at 64 clients is " +
+			"not its direct effect. The seed's differences (the baseline's per-second maxima of half a millisecond " +
+			"or more) are thus not the patch's decision on a v6.1 kernel as the seed describes the set-up; what else " +
+			"differed between its two runs (boots, the placement of the messaging or of interrupts) it does not say.",
 		tbenchManyClientsNote(),
-		"SMT is not known: with smt=2 (48 cores x 2 threads; schedbench sweep -grid smt=2 seed004-tbench, 3 runs, " +
-			"2026-12-07) the worst line is 0.20 ms at one client, 0.53 ms at 64 and the whole 20 ms run at 256, the same " +
-			"in both kernels (under the profile of 2026-12-05: 0.32 ms, 0.95 ms and 20 ms).",
+		"Unknowns swept (schedbench sweep seed004-tbench -grid ..., 3 runs, 2026-12-07, the ci profile of 03:44), the " +
+			"worst line at 1, 64 and 256 clients without the patch and the patch's ratio: smt=2 (48 cores x 2 " +
+			"threads) 0.24, 0.55 and 20 ms (the whole run); nodes=12 (LLCs of 8 CPUs, as on AMD's CCXs, and 12 NUMA " +
+			"nodes with them) 0.18, 0.85 and 4.1 ms; msg_us=2 and 20 (perf bench sched messaging's real 1-3 us a " +
+			"message rather than batches of 200 us) 0.49 and 0.22, 0.79 and 0.82, and 20 ms. Every point gives 1.00x " +
+			"(nodes=12 at 256 clients 0.998x, not significant): the seed's 0.33x, 1.31x and 0.51x lie outside them all.",
 		"Runs are 20 ms of simulated time, shorter than one of dbench's 1 s intervals, so each gives one worst line (at " +
 			"one client the worst of about 1,000 lines, where a second of the seed's holds about 53,700). Throughput (the " +
 			"seed's second table, Hmean MB/s, higher is better) is the second metric, in requests/s, printed as a column " +
@@ -129,4 +122,31 @@ func tbenchManyClientsNote() string {
 		"machine (618 MB), against 2.3 s for the two 20 ms runs, so six runs of a second or more (two kernels, " +
 		"three repetitions) are minutes, beyond the main job's minute; it is not done here, and the 256-client " +
 		"row (like 128 and 384) stays not reproduced."
+}
+
+// tbenchWakePathNote is seed004-tbench's note on a line's wake-ups as Linux v6.1 makes them over
+// loopback TCP, where they place the woken side, and what the cell does.
+func tbenchWakePathNote() string {
+	return "Wake path read in Linux v6.1 (torvalds/linux; drivers/net/loopback.c read at 00d066a, the same path " +
+		"since __netif_rx of v5.18): tcp_sendmsg's transmit ends in loopback_xmit, which calls __netif_rx with BHs " +
+		"off; netif_rx_internal queues the skb on this CPU's backlog (enqueue_to_backlog(skb, smp_processor_id()), " +
+		"RPS being off by default) and raises NET_RX_SOFTIRQ, which the rcu_read_unlock_bh ending __dev_queue_xmit " +
+		"runs there in the sender's context (v6.1's ksoftirqd_running defers it only while that CPU's ksoftirqd is " +
+		"runnable). net_rx_action, process_backlog, tcp_v4_rcv and tcp_data_queue lead to tcp_data_ready, whose " +
+		"sk_data_ready, sock_def_readable, wakes the reader with wake_up_interruptible_sync_poll: WF_SYNC, from the " +
+		"sender's CPU, while the sender still runs there (it blocks next, in its read's sk_wait_data). The " +
+		"answer's MSG_WAITALL recv (dbench sockio.c do_packets) adds a wake-up only when the answer spans two skbs " +
+		"(a ReadX of 64 KB) and the client ran between them: try_to_wake_up places nothing for a task still " +
+		"runnable. The cell's pipes wake the same way (sched.WakeSync from the sender's CPU). select_task_rq_fair " +
+		"(fair.c) then has the sender's CPU as this CPU: wake_affine_idle takes it on a sync wake-up if it runs only " +
+		"the waker (nr_running == 1, idle-group tasks counted), and select_idle_sibling returns the target, else " +
+		"prev, else recent_used_cpu, if it is idle or sched_idle_cpu (nr_running == cfs.idle_h_nr_running, which " +
+		"counts the tasks of cpu.idle groups since 304000390f88, v5.15), and only then scans the LLC " +
+		"(select_idle_cpu, stopped by SIS_UTIL when the LLC is 85 % busy). A tbench side's CPU runs, while it " +
+		"sleeps, nothing or only messaging, so at one client the woken side goes back to it and client and server " +
+		"never share a CPU: the online entity holds one for a side's 10 us, never the 3 ms the patch's test needs. " +
+		"The cell does the same, also on one LLC of 24 CPUs that the messaging keeps over 85 % busy " +
+		"(TestSeed004TbenchWakePath). Without sched_idle_cpu in select_idle_sibling (tried 2026-12-07 on that LLC, " +
+		"0.2 s, seeds 1-3) the pair does share a CPU, 50-71 ms on end, and the two kernels' worst lines are still " +
+		"the same (0.17-0.49 ms); why the patch's test did not act there was not traced."
 }

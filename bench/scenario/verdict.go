@@ -16,7 +16,9 @@ import (
 //   - the band around the seed's ratio is a quarter of its effect, ±0.25·|ln e|, but never
 //     narrower than ±ln 1.05 (a ratio within 5 % of a small effect agrees) nor wider than
 //     ±ln 1.25 (within 1.25× of a large one): 20.05× takes 16.0×..25.1×, 1.36× takes
-//     1.27×..1.47×, 1.02× takes 0.97×..1.07×;
+//     1.27×..1.47×, 1.02× takes 0.97×..1.07×; where the seed showed an effect, the band
+//     stops halfway to no effect (ours at least half the seed's effect, in log terms, the
+//     same way): the seed's 0.95× shown by its test takes 0.907×..0.975×, not 1×;
 //   - an effect is one the seed showed when its own test said so (ministat's "Difference at
 //     95.0% confidence", an mmtests '*'), or, where it printed no test, when it is at least
 //     10 % (ratio ≥ 1.10 or ≤ 1/1.10).
@@ -162,12 +164,17 @@ func Judge(e Evidence) Verdict {
 	}
 	v.Band = Band(e.Seed)
 	ls, lo, lb := math.Log(e.Seed), math.Log(e.Ours), math.Log(v.Band)+1e-12
-	seedEffect := e.SeedSig == SigShown || (e.SeedSig == SigUnknown && math.Abs(ls) >= math.Log(EffectMin)-1e-12)
+	seedEffect := e.seedEffect()
 	within := math.Abs(lo-ls) <= lb
+	sameSign := ls != 0 && lo != 0 && (ls > 0) == (lo > 0)
 	if e.AtLeast {
 		within = lo >= ls-lb
+	} else if seedEffect {
+		// The band stops halfway to no effect: where the seed's effect is smaller than
+		// BandMin, the band would otherwise take in 1× itself, and an effect of ours a
+		// hundredth of the seed's would count as its size.
+		within = within && sameSign && math.Abs(lo) >= math.Abs(ls)/2-1e-12
 	}
-	sameSign := ls != 0 && lo != 0 && (ls > 0) == (lo > 0)
 	none := !e.Significant || math.Abs(lo) < math.Log(Negligible)
 	switch {
 	case e.Significant && within:
@@ -208,7 +215,7 @@ func (v Verdict) String() string {
 		}
 		return "untested: no ratio (a mean of 0)"
 	case Reproduced:
-		if v.Ratio && v.none() {
+		if v.Ratio && v.none() && !v.seedEffect() {
 			return "reproduced: no effect, as the seed"
 		}
 		return "reproduced"
@@ -221,6 +228,12 @@ func (v Verdict) String() string {
 		return fmt.Sprintf("not reproduced: seed %s, ours %s, under 1 %%", seed, ours)
 	}
 	return fmt.Sprintf("%s: ours %s vs seed %s", v.Kind, ours, seed)
+}
+
+// seedEffect reports whether the seed showed an effect: its own test said so, or, where it
+// printed none, the ratio is at least EffectMin either way.
+func (e Evidence) seedEffect() bool {
+	return e.SeedSig == SigShown || (e.SeedSig == SigUnknown && math.Abs(math.Log(e.Seed)) >= math.Log(EffectMin)-1e-12)
 }
 
 // none reports whether our ratio counts as no effect: not significant, or within Negligible

@@ -46,6 +46,11 @@ func TestJudge(t *testing.T) {
 		{"neither shows an effect: no difference vs 1.00× (no mmtests '*')", ratio(113.2967/113.1667, scenario.SigNone, 0.99, false), scenario.Reproduced},
 		{"the seed's small effect without a test, ours none: 0.97×", ratio(0.97, scenario.SigUnknown, 1.0, false), scenario.Reproduced},
 		{"the seed's 0.27 % shown by ministat, ours 0.3 % significant", ratio(436.85/435.67, scenario.SigShown, 1.003, true), scenario.Reproduced},
+		{"the seed's 0.27 % shown by ministat, ours 0.16 % significant (over half of it)", ratio(436.85/435.67, scenario.SigShown, 1.0016, true), scenario.Reproduced},
+		// The band stops halfway to no effect where the seed showed one.
+		{"the seed's 4.7 % shown by ministat, ours 0.01 % significant", ratio(105.29/110.52, scenario.SigShown, 0.9999, true), scenario.NotReproduced},
+		{"the seed's 0.68 % shown by ministat, ours 0.17 % significant", ratio(438.62/435.67, scenario.SigShown, 1.0017, true), scenario.NotReproduced},
+		{"the seed's 4.7 % shown by ministat, ours 2 % significant", ratio(105.29/110.52, scenario.SigShown, 0.98, true), scenario.DirectionOnly},
 		// Significant where the seed's is.
 		{"the seed's 0.27 % shown by ministat, ours no difference", ratio(436.85/435.67, scenario.SigShown, 1.0, false), scenario.NotReproduced},
 		{"the seed's 4.7 % shown by ministat, ours no difference", ratio(105.29/110.52, scenario.SigShown, 1.0, false), scenario.NotReproduced},
@@ -83,12 +88,34 @@ func TestBand(t *testing.T) {
 	assert.InDelta(t, math.Exp(0.25*math.Log(1.36)), scenario.Band(1.36), 1e-12)
 	assert.InDelta(t, 1.05, scenario.Band(1.02), 1e-12)
 	assert.InDelta(t, 1.05, scenario.Band(1), 1e-12)
-	for _, seed := range []float64{0.05, 0.5, 0.95, 1, 1.02, 1.36, 2.81, 20} {
+	// A seed that showed an effect: the band's outer edge, away from 1×, is seed×/÷Band; its
+	// inner edge is the nearer of seed÷×Band and the halfway point √seed.
+	for _, seed := range []float64{0.05, 0.5, 0.95, 1.02, 1.36, 2.81, 20} {
 		b := scenario.Band(seed)
-		in := scenario.Judge(ratio(seed, scenario.SigShown, seed*b*(1-1e-9), true))
-		out := scenario.Judge(ratio(seed, scenario.SigShown, seed*b*1.001, true))
-		assert.Equal(t, scenario.Reproduced, in.Kind, "seed %g: just inside the band", seed)
-		assert.NotEqual(t, scenario.Reproduced, out.Kind, "seed %g: just outside the band", seed)
+		outer, inner := seed*b, max(seed/b, math.Sqrt(seed))
+		if seed < 1 {
+			outer, inner = seed/b, min(seed*b, math.Sqrt(seed))
+		}
+		for _, edge := range []struct {
+			name string
+			at   float64
+		}{{"outer", outer}, {"inner", inner}} {
+			toward := edge.at / seed // the way out of the band at this edge
+			in := scenario.Judge(ratio(seed, scenario.SigShown, seed*math.Pow(toward, 1-1e-9), true))
+			out := scenario.Judge(ratio(seed, scenario.SigShown, seed*math.Pow(toward, 1.001), true))
+			assert.Equal(t, scenario.Reproduced, in.Kind, "seed %g: just inside the %s edge", seed, edge.name)
+			assert.NotEqual(t, scenario.Reproduced, out.Kind, "seed %g: just outside the %s edge", seed, edge.name)
+		}
+	}
+	// A seed that showed none: ±Band around it, 1× included.
+	for _, seed := range []float64{0.97, 1, 1.02} {
+		b := scenario.Band(seed)
+		for _, edge := range []float64{b, 1 / b} {
+			in := scenario.Judge(ratio(seed, scenario.SigNone, seed*math.Pow(edge, 1-1e-9), true))
+			out := scenario.Judge(ratio(seed, scenario.SigNone, seed*math.Pow(edge, 1.001), true))
+			assert.Equal(t, scenario.Reproduced, in.Kind, "seed %g (no effect shown): just inside ×%g", seed, edge)
+			assert.NotEqual(t, scenario.Reproduced, out.Kind, "seed %g (no effect shown): just outside ×%g", seed, edge)
+		}
 	}
 }
 
@@ -101,6 +128,10 @@ func TestVerdictStrings(t *testing.T) {
 	assert.Equal(t, "1.00× n.s.", v.OursText())
 	v = scenario.Judge(ratio(0.0678, scenario.SigUnknown, 1.0001, true))
 	assert.Equal(t, "not reproduced: seed 0.0678×, ours 1.0001×, under 1 %", v.String())
+	v = scenario.Judge(ratio(436.85/435.67, scenario.SigShown, 1.0016, true))
+	assert.Equal(t, "reproduced", v.String(), "the seed showed an effect, so ours is not \"no effect, as the seed\"")
+	v = scenario.Judge(ratio(113.2967/113.1667, scenario.SigNone, 0.99, false))
+	assert.Equal(t, "reproduced: no effect, as the seed", v.String())
 	v = scenario.Judge(atLeast(ratio(8.57, scenario.SigUnknown, 2.61, true)))
 	assert.Equal(t, "≥ 8.57×", v.SeedText())
 	assert.Equal(t, "baseline", scenario.Verdict{Kind: scenario.IsBaseline}.String())
