@@ -190,6 +190,9 @@ func queueErr(q *Queue, minSeen map[*Queue]uint64, shares bool) (h, hr, idleH ui
 	if q.load.Weight != load {
 		return 0, 0, 0, fmt.Errorf("queue %v: load %d, sum of weights %d", q.group, q.load.Weight, load)
 	}
+	if g := q.group; g != nil && g.loadSum != naiveLoadSum(g) {
+		return 0, 0, 0, fmt.Errorf("group %v: sum of loads %d, its CPUs' queues sum to %d", g, g.loadSum, naiveLoadSum(g))
+	}
 	if q.idleNrRunning != idle {
 		return 0, 0, 0, fmt.Errorf("queue %v: idle_nr_running %d, want %d", q.group, q.idleNrRunning, idle)
 	}
@@ -270,4 +273,14 @@ func weightedLagSum(q *Queue, ents []*Entity) (lag, load *big.Int) {
 		load.Add(load, w)
 	}
 	return lag, load
+}
+
+// naiveLoadSum is Group.loadSum added up CPU by CPU, as the kernel's formula (1) in
+// calc_group_shares' comment reads: the sum over the CPUs of the group's scaled queue loads.
+func naiveLoadSum(g *Group) uint64 {
+	var sum uint64
+	for i := range g.cpus {
+		sum += ScaleLoadDown(g.cpus[i].q.load.Weight)
+	}
+	return sum
 }

@@ -406,7 +406,7 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 			} else {
 				q.sumSub(se)
 			}
-			q.load = q.load.sub(old)
+			q.setLoad(q.load.sub(old))
 		}
 		se.load = w
 		if !se.onRQ {
@@ -417,7 +417,7 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 			if se != q.curr {
 				q.timeline.UpdateAug(&se.node, se.Deadline)
 			}
-			q.load = q.load.add(w.Weight)
+			q.setLoad(q.load.add(w.Weight))
 			if se != q.curr {
 				q.sumAdd(se)
 			}
@@ -444,7 +444,7 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 		if !curr {
 			q.dequeueTree(se)
 		}
-		q.load = q.load.sub(old)
+		q.setLoad(q.load.sub(old))
 	}
 	// rescale_entity: div64_long of the wrapped products.
 	nw := int64(w.Weight)
@@ -463,7 +463,7 @@ func (q *Queue) reweightEEVDF(se *Entity, w LoadWeight, now uint64, p *Params) {
 		se.Deadline += avr
 		se.relDeadline = false
 		se.Vruntime = avr - uint64(se.VLag)
-		q.load = q.load.add(w.Weight)
+		q.setLoad(q.load.add(w.Weight))
 		if !curr {
 			q.enqueueTree(se)
 		}
@@ -492,7 +492,7 @@ func (q *Queue) reweight618(se *Entity, w LoadWeight, now uint64, p *Params) {
 		if !curr {
 			q.dequeueTree(se)
 		}
-		q.load = q.load.sub(old)
+		q.setLoad(q.load.sub(old))
 	}
 	se.VLag = divS64(int64(uint64(se.VLag)*old), w.Weight)
 	if se.relDeadline {
@@ -507,7 +507,7 @@ func (q *Queue) reweight618(se *Entity, w LoadWeight, now uint64, p *Params) {
 		if relVprot {
 			se.VProt = se.Vruntime + vprot
 		}
-		q.load = q.load.add(w.Weight)
+		q.setLoad(q.load.add(w.Weight))
 		if !curr {
 			q.enqueueTree(se)
 		}

@@ -278,7 +278,7 @@ func NewRunQueueAt(id int, p Params, zero uint64, queued []EntityState, curr *En
 	}
 	account := func(t *Entity) {
 		t.onRQ = true
-		q.load = q.load.add(t.load.Weight)
+		q.setLoad(q.load.add(t.load.Weight))
 		q.nrRunning++
 		q.hNrRunning++
 		q.hNrRunnable++

@@ -20,6 +20,11 @@ type Group struct {
 	shares uint64
 	idle   bool
 	cpus   []groupCPU
+	// loadSum is the sum over the CPUs of ScaleLoadDown of the group's queue load: the model's
+	// tg->load_avg, which the kernel keeps as each cfs_rq's contribution changes
+	// (update_tg_load_avg) rather than summing the CPUs when it reads it. Queue.setLoad keeps it;
+	// entityShares reads it.
+	loadSum uint64
 }
 
 // groupCPU is a group's state on one CPU: tg->cfs_rq[cpu] and tg->se[cpu].
@@ -161,16 +166,12 @@ func (g *Group) on(c *RunQueue) *groupCPU {
 }
 
 // entityShares returns the weight of g's entity on CPU c from the group's loads: the model's
-// calc_group_shares (see [GroupShares]), with this CPU's load and the sum over the others.
+// calc_group_shares (see [GroupShares]), with this CPU's load and the sum over the others, the
+// group's sum less this CPU's (the kernel's tg_weight = tg->load_avg less this cfs_rq's
+// contribution, plus its load).
 func (g *Group) entityShares(c *RunQueue) uint64 {
 	load := ScaleLoadDown(g.cpus[c.id].q.load.Weight)
-	var others uint64
-	for i := range g.cpus {
-		if i != c.id {
-			others += ScaleLoadDown(g.cpus[i].q.load.Weight)
-		}
-	}
-	return GroupShares(g.shares, load, others)
+	return GroupShares(g.shares, load, g.loadSum-load)
 }
 
 // GroupShares returns the weight of a group entity on one CPU: tgShares*load/(load+others),

@@ -295,12 +295,23 @@ func (q *Queue) reweightEntity(se *Entity, w LoadWeight, now uint64, p *Params) 
 		if q.curr == se {
 			q.updateCurr(now, p)
 		}
-		q.load = q.load.sub(se.load.Weight)
+		q.setLoad(q.load.sub(se.load.Weight))
 	}
 	se.load = w
 	if se.onRQ {
-		q.load = q.load.add(w.Weight)
+		q.setLoad(q.load.add(w.Weight))
 	}
+}
+
+// setLoad sets q's load to l and, for a group's queue, keeps the group's sum of its queues'
+// loads (Group.loadSum) up to date by the difference, as update_tg_load_avg adds a cfs_rq's
+// change of contribution to tg->load_avg. The sum wraps as the kernel's unsigned counters do:
+// adding the new scaled load and taking the old away gives the same sum in either order.
+func (q *Queue) setLoad(l LoadWeight) {
+	if q.group != nil {
+		q.group.loadSum += ScaleLoadDown(l.Weight) - ScaleLoadDown(q.load.Weight)
+	}
+	q.load = l
 }
 
 // updateGroup recomputes a group entity's weight from its group's load: update_cfs_group of an
@@ -387,7 +398,7 @@ func setSkipBuddy(se *Entity) {
 // accountEnqueue is account_entity_enqueue's part of the queue's own counts: se's weight joins
 // the queue's load, and it counts among the entities queued (and the SCHED_IDLE ones).
 func (q *Queue) accountEnqueue(se *Entity) {
-	q.load = q.load.add(se.load.Weight)
+	q.setLoad(q.load.add(se.load.Weight))
 	q.nrRunning++
 	if se.IsIdle() {
 		q.idleNrRunning++
@@ -397,7 +408,7 @@ func (q *Queue) accountEnqueue(se *Entity) {
 // accountDequeue is account_entity_dequeue's part of the queue's own counts, undoing
 // accountEnqueue.
 func (q *Queue) accountDequeue(se *Entity) {
-	q.load = q.load.sub(se.load.Weight)
+	q.setLoad(q.load.sub(se.load.Weight))
 	q.nrRunning--
 	if se.IsIdle() {
 		q.idleNrRunning--
