@@ -5,14 +5,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/schedkit/schedkit/bench/plot"
@@ -129,29 +133,105 @@ func seedsPlans(e *env, ss []*scenario.Scenario, o scenario.Options) ([]*scenari
 	return plans, total, nil
 }
 
-// runSeeds runs the plans in turn with a progress bar over their total cells (unless quiet)
-// and returns the report and results of each plan that finished, the cells done, and the error
-// that stopped it (errInterrupted for a signal: the plans before it stand).
+// runSeeds runs the plans' cells with a progress bar over their total cells (unless quiet) and
+// returns the report and results of each plan that finished, the cells done, and the error that
+// stopped it (errInterrupted for a signal: the plans before it stand).
 func runSeeds(e *env, plans []*scenario.Plan, o scenario.Options, total int, quiet bool) ([]*scenario.Report, [][]scenario.CellResult, int, error) {
 	step, finish := newProgress(e.stderr, e.terminal && !quiet, total, "cells")
 	defer finish()
+	results, errs, left, done := runPlansCells(e.ctx, plans, o, func(done int) {
+		step(done, total)
+		if e.afterRun != nil {
+			e.afterRun(done)
+		}
+	})
 	var reports []*scenario.Report
-	var results [][]scenario.CellResult
-	done := 0
-	for _, pl := range plans {
-		base := done
-		rs, err := runPlan(e.ctx, pl, pl.All(), o, func(n int) { step(base+n, total) })
-		done += len(rs)
-		if err != nil {
-			return reports, results, done, err
+	var kept [][]scenario.CellResult
+	for i, pl := range plans {
+		if errs[i] != nil || left[i] > 0 {
+			if e.ctx.Err() != nil {
+				return reports, kept, done, errInterrupted
+			}
+			return reports, kept, done, errors.Join(errs[i:]...) // the failing cell's plan: this or a later one
 		}
-		rp, err := pl.Merge(rs)
+		rp, err := pl.Merge(results[i])
 		if err != nil {
-			return reports, results, done, err
+			return reports, kept, done, err
 		}
-		reports, results = append(reports, rp), append(results, rs)
+		reports, kept = append(reports, rp), append(kept, results[i])
 	}
-	return reports, results, done, nil
+	return reports, kept, done, nil
+}
+
+// runPlansCells runs every cell of the plans on one pool of o.Workers goroutines (one per CPU for
+// 0), taking them in the plans' order, and returns each plan's results by cell, its error (that
+// of its first cell to fail), how many of its cells did not finish, and the cells finished in
+// all; step is called with that count after each. A plan's last cells run beside the next
+// plan's first, where running the plans in turn left a CPU idle at the end of each; a cell's
+// result depends on its seed alone, so the results are the same. Once a cell fails or ctx is
+// done no further cell starts.
+func runPlansCells(ctx context.Context, plans []*scenario.Plan, o scenario.Options, step func(done int)) (results [][]scenario.CellResult, errs []error, left []int, done int) {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type cell struct{ plan, idx int }
+	type finished struct {
+		cell
+		res scenario.CellResult
+		err error
+	}
+	results, errs, left = make([][]scenario.CellResult, len(plans)), make([]error, len(plans)), make([]int, len(plans))
+	for i, pl := range plans {
+		results[i], left[i] = make([]scenario.CellResult, len(pl.Cells)), len(pl.Cells)
+	}
+	jobs, out := make(chan cell), make(chan finished)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	one := o
+	one.Workers, one.Context, one.Progress = 1, ctx, nil
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				rs, err := plans[c.plan].Run([]int{c.idx}, one)
+				f := finished{cell: c, err: err}
+				if err == nil {
+					f.res = rs[0]
+				}
+				out <- f
+			}
+		}()
+	}
+	go func() {
+	feed:
+		for i, pl := range plans {
+			for j := range pl.Cells {
+				if stop.Load() || ctx.Err() != nil {
+					break feed
+				}
+				jobs <- cell{i, j}
+			}
+		}
+		close(jobs)
+		wg.Wait()
+		close(out)
+	}()
+	for f := range out {
+		if f.err != nil {
+			stop.Store(true)
+			if errs[f.plan] == nil {
+				errs[f.plan] = f.err
+			}
+			continue
+		}
+		results[f.plan][f.idx] = f.res
+		left[f.plan]--
+		done++
+		step(done)
+	}
+	return results, errs, left, done
 }
 
 // writeParams lists the parameters of each scenario: name, default, unit, range and what it

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedkit/schedkit/bench/scenario"
 )
 
 // TestSeedsGolden checks one scenario's summary and table byte for byte (seed000-nice: two
@@ -156,4 +161,55 @@ func TestSweepGolden(t *testing.T) {
 		t.Fatalf("-shard 0/1: status %d, stderr %q", code, errs)
 	}
 	checkGolden(t, "sweep-shard.golden", []byte(lines))
+}
+
+// TestSeedsInterrupt cancels seeds after the first scenario's last cell, with one worker: the
+// summary shows that scenario's claims and not the second's, the status is 1, and stderr counts
+// the scenarios and cells finished. The cells of both scenarios share one pool, so the second's
+// first cell may have been handed out already; it must not count.
+func TestSeedsInterrupt(t *testing.T) {
+	s, err := scenario.Lookup("seed000-nice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := scenario.NewPlan(s, scenario.Options{Small: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(first.Cells)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb bytes.Buffer
+	e := &env{ctx: ctx, stdout: &out, stderr: &errb, afterRun: func(done int) {
+		if done == n {
+			cancel()
+		}
+	}}
+	code := cli(e, []string{"seeds", "-q", "-small", "-parallel", "1", "seed000-nice", "seed003-posix"})
+	if code != exitFailure {
+		t.Errorf("status %d, want %d", code, exitFailure)
+	}
+	if want := fmt.Sprintf("interrupted: 1 of 2 scenarios finished (%d of ", n); !strings.Contains(errb.String(), want) {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
+	}
+	if !strings.Contains(out.String(), "a nice 0 and a nice 20 hog share about 50:50") || strings.Contains(out.String(), "64 queues keep") {
+		t.Errorf("the summary should hold seed000-nice's claims and none of seed003-posix's:\n%s", out.String())
+	}
+}
+
+// TestSeedsParallelSame: the summary and tables are the same, byte for byte, whatever the
+// number of workers the scenarios' cells share.
+func TestSeedsParallelSame(t *testing.T) {
+	var want string
+	for _, p := range []string{"1", "2", "5"} {
+		out, errs, code := runCLI(t, "seeds", "-small", "-v", "-parallel", p, "000", "003")
+		if code != exitOK || errs != "" {
+			t.Fatalf("-parallel %s: status %d, stderr %q", p, code, errs)
+		}
+		if want == "" {
+			want = out
+		} else if out != want {
+			t.Errorf("-parallel %s: output differs from -parallel 1's", p)
+		}
+	}
 }
