@@ -61,7 +61,8 @@
 // "0ns" is a measured zero. While stderr is
 // a terminal and -q is not given, a progress bar counts the runs done (seeds and sweep count
 // cells). ^C stops the runs in progress; the table then shows the runs that finished and the
-// command exits with status 1 (seeds and sweep stop between batches of a few cells per CPU).
+// command exits with status 1 (seeds starts no further cell; sweep stops between batches of a
+// few cells per CPU).
 //
 //	schedbench run -policy ule:legacy,cfs:v7.1 -topology "cpu:4" -until 2s -reps 5 mixed.wl
 //

@@ -15,7 +15,8 @@ import (
 	"github.com/schedkit/schedkit/bench/scenario"
 )
 
-// errInterrupted is returned when ^C stopped a plan between two batches of cells.
+// errInterrupted is returned when ^C stopped the cells: sweep's between two batches, seeds'
+// wherever its pool was.
 var errInterrupted = errors.New("interrupted")
 
 // pickScenarios returns the scenarios args name: a scenario's name, a seed number such as 000
