@@ -195,10 +195,15 @@ func runPlansCells(ctx context.Context, plans []*scenario.Plan, o scenario.Optio
 		go func() {
 			defer wg.Done()
 			for c := range jobs {
+				if stop.Load() {
+					continue // a cell failed: no further cell starts, this one is left unfinished
+				}
 				rs, err := plans[c.plan].Run([]int{c.idx}, one)
 				f := finished{cell: c, err: err}
 				if err == nil {
 					f.res = rs[0]
+				} else {
+					stop.Store(true) // before the result is handed on, so that this worker's next cell sees it
 				}
 				out <- f
 			}
@@ -220,7 +225,6 @@ func runPlansCells(ctx context.Context, plans []*scenario.Plan, o scenario.Optio
 	}()
 	for f := range out {
 		if f.err != nil {
-			stop.Store(true)
 			if errs[f.plan] == nil {
 				errs[f.plan] = f.err
 			}

@@ -3,13 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/schedkit/schedkit/bench/scenario"
+	"github.com/schedkit/schedkit/bench/sim"
+	"github.com/schedkit/schedkit/bench/sim/workload"
+	"github.com/schedkit/schedkit/topology"
 )
 
 // TestSeedsGolden checks one scenario's summary and table byte for byte (seed000-nice: two
@@ -211,5 +217,45 @@ func TestSeedsParallelSame(t *testing.T) {
 		} else if out != want {
 			t.Errorf("-parallel %s: output differs from -parallel 1's", p)
 		}
+	}
+}
+
+// TestSeedsPoolStopsAtAFailure: once a cell fails, no further cell starts, whichever scenario
+// it belongs to; the scenario before it finished and is kept, the failing one has its error.
+// One worker: the first scenario's four cells, then the second's first, which fails; the cell
+// the pool had handed out meanwhile is not run.
+func TestSeedsPoolStopsAtAFailure(t *testing.T) {
+	var builds atomic.Int32
+	toy := func(name string, fail bool) *scenario.Plan {
+		s := &scenario.Scenario{
+			Name:    name,
+			Rows:    []scenario.Row{{Label: "a", Policy: "cfs:v6.5"}},
+			Metrics: []scenario.Metric{{Name: "m", Of: func(*sim.Result, *scenario.Setup) float64 { return 1 }}},
+			Build: func(scenario.Values, *scenario.Row) (scenario.Setup, error) {
+				builds.Add(1)
+				if fail {
+					return scenario.Setup{}, errors.New("built to fail")
+				}
+				w := &workload.Workload{Threads: []workload.Thread{{Name: "t", Ops: []workload.Op{workload.RunOp(workload.Fixed(1000))}}}}
+				return scenario.Setup{Config: sim.Config{Topology: topology.Uniform(1, 1, 1, 1, 1)}, Workload: w, Until: time.Second}, nil
+			},
+			Reps: 4,
+		}
+		pl, err := scenario.NewPlan(s, scenario.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pl
+	}
+	plans := []*scenario.Plan{toy("ok", false), toy("fails", true)}
+	results, errs, left, done := runPlansCells(context.Background(), plans, scenario.Options{Workers: 1}, func(int) {})
+	if errs[0] != nil || left[0] != 0 || len(results[0]) != 4 || done != 4 {
+		t.Errorf("first scenario: error %v, %d cells left, %d done; want all 4 done", errs[0], left[0], done)
+	}
+	if errs[1] == nil || !strings.Contains(errs[1].Error(), "built to fail") {
+		t.Errorf("second scenario's error %v, want its cell's", errs[1])
+	}
+	if n := builds.Load(); n != 5 {
+		t.Errorf("%d cells started, want 5: none after the failing one", n)
 	}
 }
