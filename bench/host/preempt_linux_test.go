@@ -47,8 +47,12 @@ func TestRunnerThreadsGetNoPreemptionSignals(t *testing.T) {
 	close(done)
 	require.Greater(t, res.Threads[0].Wakeups, int64(250), "the probe slept its periods")
 	// sigsend coalesces a signal not yet read, so this is at least the count delivered less the
-	// reads the notifier missed; sysmon's 10 ms give 20 or more over the run without the block.
-	require.LessOrEqual(t, n.Load(), int64(2), "SIGURGs delivered during a 300 ms run of one thread")
+	// reads the notifier missed: without the block (the mask left empty) 15-16 are counted on the
+	// CI guest, sysmon's 10 ms over the run less the coalesced ones. The count is the process's:
+	// the GC preempts the test's other goroutines by SIGURG too (suspendG, for its stack scans),
+	// and under go test -race beside other packages 3 were counted with the block in place. So
+	// the bound is below half of the count without the block, not the one per thread it allows.
+	require.LessOrEqual(t, n.Load(), int64(7), "SIGURGs delivered during a 300 ms run of one thread")
 }
 
 // TestPipeWakeupCountsFromTheWakingSend has a sender on one CPU send 8 messages 20 us of CPU
