@@ -139,7 +139,11 @@ func TestCalibrateTimer(t *testing.T) {
 	}
 	for _, name := range []string{"timer", "idle_exit"} {
 		f := after.Figures[name]
-		if f.Cost.P50 <= 0 || !strings.Contains(f.Method, "less the") || reflect.DeepEqual(f, before.Figures[name]) {
+		// Derived, traced ("less the switch and the refill") or, where the trace shows too few of
+		// the probe's wake-ups (4 of 100 once, under go test -race beside other packages),
+		// untraced ("less what the model charges after a timer wake-up").
+		derived := strings.Contains(f.Method, "less the") || strings.Contains(f.Method, "untraced") && strings.Contains(f.Method, "less what the model charges")
+		if f.Cost.P50 <= 0 || !derived || reflect.DeepEqual(f, before.Figures[name]) {
 			t.Errorf("figure %s not re-measured: %+v", name, f)
 		}
 	}
